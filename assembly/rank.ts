@@ -1,0 +1,116 @@
+// Surface-rank iteration kernel (DESIGN §2), product-set formulation.
+//
+// The index space is split into a high part (leading digits) and a low block of LO = B^K surfaces. For every
+// move (piece, orientation, column) the TypeScript side precomputes:
+//   - delta: the constant index change the move causes,
+//   - hiOk[move * HI + hi]: whether the move can be legal for any surface in block `hi` (a byte),
+//   - runs: the maximal runs [start, start+len) of low offsets where it is legal (a product of digit ranges).
+// A block is then: for each piece, tmp = max over its moves of prev[surface + delta] on exactly the legal
+// surfaces; acc += tmp; next = acc / 7. No legality is tested per surface, blocks stay in cache, and the
+// inner loops are contiguous (SIMD when enabled).
+export { alloc } from './memory';
+
+// Plan layout: i32 words written by src/rank-plan.ts (keep the two in step).
+const PLAN_LO: i32 = 0; //          surfaces per block, B^K
+const PLAN_HI: i32 = 1; //          number of blocks
+const PLAN_PIECE_END: i32 = 2; //   ptr to i32[7]: end (exclusive) of each piece's moves, moves sorted by piece
+const PLAN_DELTA: i32 = 3; //       ptr to i32[moves]
+const PLAN_RUN_FIRST: i32 = 4; //   ptr to i32[moves]: index of the move's first run
+const PLAN_RUN_COUNT: i32 = 5; //   ptr to i32[moves]
+const PLAN_HI_OK: i32 = 6; //       ptr to u8[moves * HI]
+const PLAN_RUNS: i32 = 7; //        ptr to i32[2 * runs]: (start, length) pairs
+
+@inline function planWord(plan: usize, field: i32): i32 {
+  return load<i32>(plan + ((<usize>field) << 2));
+}
+
+@inline function maxInto(dst: usize, src: usize, len: i32): void {
+  let i: i32 = 0;
+  if (ASC_FEATURE_SIMD) {
+    for (; i + 4 <= len; i += 4) {
+      const o = (<usize>i) << 2;
+      v128.store(dst + o, f32x4.max(v128.load(dst + o), v128.load(src + o)));
+    }
+  }
+  for (; i < len; i++) {
+    const o = (<usize>i) << 2;
+    store<f32>(dst + o, max<f32>(load<f32>(dst + o), load<f32>(src + o)));
+  }
+}
+
+@inline function addInto(dst: usize, src: usize, len: i32): void {
+  let i: i32 = 0;
+  if (ASC_FEATURE_SIMD) {
+    for (; i + 4 <= len; i += 4) {
+      const o = (<usize>i) << 2;
+      v128.store(dst + o, f32x4.add(v128.load(dst + o), v128.load(src + o)));
+    }
+  }
+  for (; i < len; i++) {
+    const o = (<usize>i) << 2;
+    store<f32>(dst + o, load<f32>(dst + o) + load<f32>(src + o));
+  }
+}
+
+@inline function scaleInto(dst: usize, src: usize, len: i32, factor: f32): void {
+  let i: i32 = 0;
+  if (ASC_FEATURE_SIMD) {
+    const f = f32x4.splat(factor);
+    for (; i + 4 <= len; i += 4) {
+      const o = (<usize>i) << 2;
+      v128.store(dst + o, f32x4.mul(v128.load(src + o), f));
+    }
+  }
+  for (; i < len; i++) {
+    const o = (<usize>i) << 2;
+    store<f32>(dst + o, load<f32>(src + o) * factor);
+  }
+}
+
+/**
+ * One rank iteration over blocks [hiStart, hiEnd): next[s] = (1/7) * sum over pieces of the max of prev over the
+ * piece's legal placements at s (0 when it has none). `scratch` holds 2 * LO f32 private to the caller.
+ */
+export function rankBlocks(plan: usize, prev: usize, next: usize, hiStart: i32, hiEnd: i32, scratch: usize): void {
+  const lo = planWord(plan, PLAN_LO);
+  const hiCount = planWord(plan, PLAN_HI);
+  const pieceEnd = <usize>planWord(plan, PLAN_PIECE_END);
+  const deltas = <usize>planWord(plan, PLAN_DELTA);
+  const runFirst = <usize>planWord(plan, PLAN_RUN_FIRST);
+  const runCount = <usize>planWord(plan, PLAN_RUN_COUNT);
+  const hiOk = <usize>planWord(plan, PLAN_HI_OK);
+  const runs = <usize>planWord(plan, PLAN_RUNS);
+  const blockBytes = (<usize>lo) << 2;
+  const acc = scratch;
+  const tmp = scratch + blockBytes;
+  const seventh: f32 = <f32>1.0 / <f32>7.0;
+
+  for (let hi = hiStart; hi < hiEnd; hi++) {
+    const base = <usize>hi * <usize>lo;
+    memory.fill(acc, 0, blockBytes);
+    let move: i32 = 0;
+    for (let piece = 0; piece < 7; piece++) {
+      const end = load<i32>(pieceEnd + ((<usize>piece) << 2));
+      memory.fill(tmp, 0, blockBytes);
+      for (; move < end; move++) {
+        if (load<u8>(hiOk + <usize>move * <usize>hiCount + <usize>hi) == 0) continue;
+        const mo = (<usize>move) << 2;
+        const src = prev + ((base + <usize>load<i32>(deltas + mo)) << 2);
+        let r = <usize>load<i32>(runFirst + mo);
+        const rEnd = r + <usize>load<i32>(runCount + mo);
+        for (; r < rEnd; r++) {
+          const start = <usize>load<i32>(runs + (r << 3));
+          const len = load<i32>(runs + (r << 3) + 4);
+          maxInto(tmp + (start << 2), src + (start << 2), len);
+        }
+      }
+      addInto(acc, tmp, lo);
+    }
+    scaleInto(next + (base << 2), acc, lo, seventh);
+  }
+}
+
+/** Fills n f32 values at ptr with v (the iteration's r0 = 1). */
+export function fillF32(ptr: usize, n: i32, v: f32): void {
+  for (let i: i32 = 0; i < n; i++) store<f32>(ptr + ((<usize>i) << 2), v);
+}

@@ -1,0 +1,25 @@
+/** What a CLI command needs from the outside world; tests pass their own. */
+export interface CliIO {
+  out(line: string): void;
+  err(line: string): void;
+  /** Rewrites the current status line (progress bars); a no-op when not a TTY. */
+  status(line: string): void;
+  isTTY: boolean;
+  env: Record<string, string | undefined>;
+  signal?: AbortSignal;
+}
+
+export type CliCommand = (argv: string[], io: CliIO) => Promise<number>;
+
+export function nodeIO(): CliIO {
+  const tty = !!process.stderr.isTTY;
+  return {
+    out: (l) => process.stdout.write(l + '\n'),
+    err: (l) => process.stderr.write(l + '\n'),
+    status: (l) => {
+      if (tty) process.stderr.write('\r\x1b[K' + l);
+    },
+    isTTY: tty,
+    env: process.env,
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * Piece geometry: the single source of truth (DESIGN §1). The WebAssembly kernels never hard-code shapes; the
+ * move tables they read are generated from this file at run time (see rank-moves.ts and the search tables).
+ *
+ * An orientation is its width and, per column j, `bot[j]` (row of its lowest cell) and `top[j]` (row above its
+ * highest cell), rows counted up from the piece's lowest row.
+ */
+import { StackRankError } from './errors.js';
+
+export const PIECES = ['I', 'O', 'T', 'S', 'Z', 'L', 'J'] as const;
+export type Piece = (typeof PIECES)[number];
+export type PieceId = 0 | 1 | 2 | 3 | 4 | 5 | 6;
+export const PIECE_COUNT = 7;
+
+export interface Orientation {
+  readonly width: number;
+  readonly bot: readonly number[];
+  readonly top: readonly number[];
+}
+
+/** Compact notation of DESIGN §1: "w:bot/top". */
+const GEOMETRY: Record<Piece, readonly string[]> = {
+  I: ['4:0000/1111', '1:0/4'],
+  O: ['2:00/22'],
+  T: ['3:000/121', '3:101/222', '2:10/23', '2:01/32'],
+  S: ['3:001/122', '2:10/32'],
+  Z: ['3:100/221', '2:01/23'],
+  L: ['3:000/112', '3:011/222', '2:00/31', '2:20/33'],
+  J: ['3:000/211', '3:110/222', '2:00/13', '2:02/33'],
+};
+
+function parseOrientation(code: string): Orientation {
+  const [w, rest] = code.split(':');
+  const [bot, top] = rest.split('/');
+  const width = Number(w);
+  return Object.freeze({
+    width,
+    bot: Object.freeze([...bot].map(Number)),
+    top: Object.freeze([...top].map(Number)),
+  });
+}
+
+/** ORIENTATIONS[pieceId] lists that piece's distinct orientations, in the order of DESIGN §1. */
+export const ORIENTATIONS: readonly (readonly Orientation[])[] = PIECES.map((p) =>
+  Object.freeze(GEOMETRY[p].map(parseOrientation)),
+);
+
+/** Piece id of the left-right mirror image (L<->J, S<->Z, I, O, T fixed). */
+export const MIRROR_PIECE: readonly PieceId[] = [0, 1, 2, 4, 3, 6, 5];
+
+export function pieceId(letter: string): PieceId {
+  const id = PIECES.indexOf(letter as Piece);
+  if (id < 0) {
+    throw new StackRankError('BAD_PIECE', `unknown piece ${JSON.stringify(letter)}; pieces are ${PIECES.join(' ')}`);
+  }
+  return id as PieceId;
+}
+
+/** Cells of an orientation as [column, row] pairs, rows counted up from the piece's lowest row. */
+export function orientationCells(o: Orientation): [number, number][] {
+  const cells: [number, number][] = [];
+  for (let j = 0; j < o.width; j++) for (let r = o.bot[j]; r < o.top[j]; r++) cells.push([j, r]);
+  return cells;
+}

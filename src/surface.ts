@@ -1,0 +1,186 @@
+/**
+ * Stack surfaces (DESIGN §2): a stack of W columns is described by its W-1 steps d[i] = h[i+1] - h[i]. A ranked
+ * surface has every step in [-S, S]; its index is the base-(2S+1) number whose digits are d[i] + S, first step
+ * most significant. Game surfaces may carry steeper steps; they are ranked with those steps truncated to ±S.
+ */
+import { StackRankError, describe, requireInt } from './errors.js';
+
+export const DEFAULT_WIDTH = 9;
+export const DEFAULT_MAX_STEP = 4;
+export const MIN_WIDTH = 4;
+export const MAX_WIDTH = 9;
+export const MIN_MAX_STEP = 1;
+export const MAX_MAX_STEP = 4;
+
+export interface Surface {
+  /** Number of stacking columns W (the well is not counted). */
+  readonly width: number;
+  /** Largest step the rank table covers, S. */
+  readonly maxStep: number;
+  /** The W-1 steps between neighbouring columns; may exceed ±S for game surfaces. */
+  readonly steps: readonly number[];
+}
+
+export interface Geometry {
+  width?: number;
+  maxStep?: number;
+}
+
+export function checkGeometry(g: Geometry = {}): { width: number; maxStep: number } {
+  const width = requireInt('width', g.width ?? DEFAULT_WIDTH, MIN_WIDTH, MAX_WIDTH);
+  const maxStep = requireInt('maxStep', g.maxStep ?? DEFAULT_MAX_STEP, MIN_MAX_STEP, MAX_MAX_STEP);
+  return { width, maxStep };
+}
+
+/** Base of the index digits, 2S+1. */
+export function surfaceBase(maxStep: number): number {
+  return 2 * maxStep + 1;
+}
+
+/** Number of ranked surfaces, (2S+1)^(W-1). */
+export function surfaceCount(width: number, maxStep: number): number {
+  return surfaceBase(maxStep) ** (width - 1);
+}
+
+function makeSurface(width: number, maxStep: number, steps: number[]): Surface {
+  return Object.freeze({ width, maxStep, steps: Object.freeze(steps) });
+}
+
+/** Surface from its steps. W is steps.length + 1; steps steeper than ±S are kept (they are truncated when ranked). */
+export function surfaceFromSteps(steps: readonly number[], opts: { maxStep?: number } = {}): Surface {
+  if (!Array.isArray(steps)) throw new StackRankError('BAD_SURFACE', `steps must be an array of integers; got ${describe(steps)}`);
+  const { width, maxStep } = checkSurfaceWidth(steps.length + 1, opts.maxStep, 'steps', steps.length);
+  steps.forEach((d, i) => {
+    if (typeof d !== 'number' || !Number.isInteger(d)) {
+      throw new StackRankError('BAD_SURFACE', `step ${i} must be an integer; got ${describe(d)}`);
+    }
+  });
+  return makeSurface(width, maxStep, steps.slice());
+}
+
+/** Surface of a stack given its W column heights (non-negative integers). */
+export function surfaceFromHeights(heights: readonly number[], opts: { maxStep?: number } = {}): Surface {
+  if (!Array.isArray(heights)) throw new StackRankError('BAD_SURFACE', `heights must be an array of integers; got ${describe(heights)}`);
+  const { width, maxStep } = checkSurfaceWidth(heights.length, opts.maxStep, 'heights', heights.length);
+  heights.forEach((h, i) => {
+    if (typeof h !== 'number' || !Number.isInteger(h) || h < 0) {
+      throw new StackRankError('BAD_SURFACE', `height of column ${i} must be a non-negative integer; got ${describe(h)}`);
+    }
+  });
+  const steps: number[] = [];
+  for (let i = 0; i + 1 < width; i++) steps.push(heights[i + 1] - heights[i]);
+  return makeSurface(width, maxStep, steps);
+}
+
+/** Surface from its digit string, e.g. "45244345" (W-1 digits, each d[i] + S in 0..2S). */
+export function parseSurface(digits: string, opts: { maxStep?: number } = {}): Surface {
+  if (typeof digits !== 'string') throw new StackRankError('BAD_SURFACE', `a surface string must be a string of digits; got ${describe(digits)}`);
+  const { width, maxStep } = checkSurfaceWidth(digits.length + 1, opts.maxStep, 'digits', digits.length);
+  const base = surfaceBase(maxStep);
+  const steps = [...digits].map((c, i) => {
+    const v = c >= '0' && c <= '9' ? c.charCodeAt(0) - 48 : -1;
+    if (v < 0 || v >= base) {
+      throw new StackRankError(
+        'BAD_SURFACE',
+        `digit ${i} of ${JSON.stringify(digits)} is ${JSON.stringify(c)}; with max step ${maxStep} digits are 0..${base - 1}`,
+      );
+    }
+    return v - maxStep;
+  });
+  return makeSurface(width, maxStep, steps);
+}
+
+/** Inverse of surfaceIndex. */
+export function surfaceFromIndex(index: number, g: Geometry = {}): Surface {
+  const { width, maxStep } = checkGeometry(g);
+  const base = surfaceBase(maxStep);
+  requireInt('surface index', index, 0, surfaceCount(width, maxStep) - 1);
+  const steps = new Array<number>(width - 1);
+  for (let i = width - 2; i >= 0; i--) {
+    steps[i] = (index % base) - maxStep;
+    index = Math.floor(index / base);
+  }
+  return makeSurface(width, maxStep, steps);
+}
+
+/**
+ * Table index of a surface. Steps outside ±S are an error unless `truncate` is set, in which case they are
+ * clamped to ±S (the seed's rule for ranking steep game surfaces).
+ */
+export function surfaceIndex(surface: Surface, opts: { truncate?: boolean } = {}): number {
+  checkSurface(surface);
+  const { maxStep, steps } = surface;
+  const base = surfaceBase(maxStep);
+  let index = 0;
+  for (let i = 0; i < steps.length; i++) {
+    let d = steps[i];
+    if (d < -maxStep || d > maxStep) {
+      if (!opts.truncate) {
+        throw new StackRankError('BAD_SURFACE', `step ${i} is ${d}, outside ±${maxStep}; pass { truncate: true } to clamp it`);
+      }
+      d = d < 0 ? -maxStep : maxStep;
+    }
+    index = index * base + d + maxStep;
+  }
+  return index;
+}
+
+/** Digit string of a surface (steps must be within ±S). */
+export function surfaceDigits(surface: Surface): string {
+  checkSurface(surface);
+  return surface.steps
+    .map((d, i) => {
+      if (Math.abs(d) > surface.maxStep) throw new StackRankError('BAD_SURFACE', `step ${i} is ${d}, outside ±${surface.maxStep}`);
+      return String(d + surface.maxStep);
+    })
+    .join('');
+}
+
+/** Left-right mirror image: the steps reversed and negated. */
+export function mirrorSurface(surface: Surface): Surface {
+  checkSurface(surface);
+  return makeSurface(surface.width, surface.maxStep, surface.steps.map((d) => -d).reverse());
+}
+
+/** Column heights of a surface with its lowest column at height 0. */
+export function surfaceHeights(surface: Surface): number[] {
+  checkSurface(surface);
+  const h = [0];
+  for (const d of surface.steps) h.push(h[h.length - 1] + d);
+  const low = Math.min(...h);
+  return h.map((x) => x - low);
+}
+
+/** Index of the mirror image, computed on the digits (used by table folding and tests). */
+export function mirrorIndex(index: number, width: number, maxStep: number): number {
+  const base = surfaceBase(maxStep);
+  let out = 0;
+  for (let i = 0; i < width - 1; i++) {
+    out = out * base + (base - 1 - (index % base));
+    index = Math.floor(index / base);
+  }
+  return out;
+}
+
+function checkSurfaceWidth(width: number, maxStepOpt: number | undefined, what: string, got: number) {
+  if (width < MIN_WIDTH || width > MAX_WIDTH) {
+    throw new StackRankError(
+      'BAD_SURFACE',
+      `a surface of ${MIN_WIDTH}..${MAX_WIDTH} columns has ${MIN_WIDTH - (what === 'heights' ? 0 : 1)}..${MAX_WIDTH - (what === 'heights' ? 0 : 1)} ${what}; got ${got}`,
+    );
+  }
+  const maxStep = requireInt('maxStep', maxStepOpt ?? DEFAULT_MAX_STEP, MIN_MAX_STEP, MAX_MAX_STEP);
+  return { width, maxStep };
+}
+
+function checkSurface(surface: Surface): void {
+  if (
+    !surface ||
+    typeof surface !== 'object' ||
+    !Array.isArray(surface.steps) ||
+    surface.steps.length !== surface.width - 1 ||
+    !Number.isInteger(surface.maxStep)
+  ) {
+    throw new StackRankError('BAD_SURFACE', 'not a surface: build one with parseSurface, surfaceFromSteps, surfaceFromHeights or surfaceFromIndex');
+  }
+}

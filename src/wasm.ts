@@ -1,0 +1,127 @@
+/**
+ * The one place where WebAssembly kernels are compiled and instantiated. Everything else asks this module for a
+ * kernel by name, so the instantiation strategy (today @assemblyscript/loader on the main thread) can be swapped
+ * for asc's generated bindings or plain WebAssembly calls without touching the rest (docs/architecture.md).
+ *
+ * Kernels are built in four variants: memory shared between threads or local, SIMD or scalar. The shared variants
+ * need SharedArrayBuffer (browsers: crossOriginIsolated); SIMD is picked when the engine validates it.
+ */
+import loader from '@assemblyscript/loader';
+import { StackRankError } from './errors.js';
+import { WASM_BASE64 } from './generated/wasm.js';
+
+export type KernelName = 'rank' | 'search' | 'fullboard';
+export interface KernelVariant {
+  shared: boolean;
+  simd: boolean;
+}
+
+const WASM_PAGE = 65536;
+/** Must match "maximumMemory" in asconfig.json (pages of 64 KiB): 2 GiB. */
+export const MAX_MEMORY_PAGES = 32768;
+
+const bytesCache = new Map<string, Uint8Array>();
+const moduleCache = new Map<string, Promise<WebAssembly.Module>>();
+
+function variantName(v: KernelVariant): string {
+  return `${v.shared ? 'shared' : 'local'}-${v.simd ? 'simd' : 'scalar'}`;
+}
+
+function kernelBytes(name: KernelName, v: KernelVariant): Uint8Array {
+  const key = `${name}.${variantName(v)}`;
+  let bytes = bytesCache.get(key);
+  if (!bytes) {
+    const b64 = WASM_BASE64[name]?.[variantName(v)];
+    if (!b64) throw new StackRankError('WASM_FAILED', `kernel ${key} is missing from this build; run npm run build`);
+    const bin = atob(b64);
+    bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    bytesCache.set(key, bytes);
+  }
+  return bytes;
+}
+
+let simdSupport: boolean | undefined;
+/** Whether this engine runs WebAssembly SIMD (checked once by validating the SIMD rank kernel). */
+export function simdSupported(): boolean {
+  if (simdSupport === undefined) simdSupport = WebAssembly.validate(kernelBytes('rank', { shared: false, simd: true }));
+  return simdSupport;
+}
+
+/** Whether shared WebAssembly memory (and so worker threads over one memory) is available here. */
+export function sharedMemorySupported(): boolean {
+  if (typeof SharedArrayBuffer === 'undefined') return false;
+  if (typeof (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === 'boolean') {
+    return (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
+  }
+  return true;
+}
+
+/** The best variant for this engine; `shared` asks for the thread-capable one. */
+export function pickVariant(shared: boolean, simd = simdSupported()): KernelVariant {
+  if (shared && !sharedMemorySupported()) {
+    throw new StackRankError('WASM_FAILED', 'shared WebAssembly memory is not available here (browsers need cross-origin isolation); use threads: 1');
+  }
+  return { shared, simd };
+}
+
+/** Compiles a kernel once per variant and caches the promise. */
+export function kernelModule(name: KernelName, v: KernelVariant): Promise<WebAssembly.Module> {
+  const key = `${name}.${variantName(v)}`;
+  let p = moduleCache.get(key);
+  if (!p) {
+    p = WebAssembly.compile(kernelBytes(name, v) as BufferSource).catch((e) => {
+      moduleCache.delete(key);
+      throw new StackRankError('WASM_FAILED', `could not compile kernel ${key}: ${String(e)}`, { cause: e });
+    });
+    moduleCache.set(key, p);
+  }
+  return p;
+}
+
+export function createMemory(shared: boolean, initialPages = 1): WebAssembly.Memory {
+  try {
+    return new WebAssembly.Memory({ initial: initialPages, maximum: MAX_MEMORY_PAGES, shared });
+  } catch (e) {
+    throw new StackRankError('WASM_FAILED', `could not reserve WebAssembly memory: ${String(e)}`, { cause: e });
+  }
+}
+
+/** Import object every kernel expects: the memory and an abort hook that turns a trap into a typed error. */
+export function kernelImports(memory: WebAssembly.Memory) {
+  return {
+    env: {
+      memory,
+      abort(_msg: number, _file: number, line: number, column: number) {
+        throw new StackRankError('WASM_FAILED', `kernel aborted at ${line}:${column}`);
+      },
+    },
+  };
+}
+
+export interface KernelInstance<T> {
+  exports: T;
+  memory: WebAssembly.Memory;
+  module: WebAssembly.Module;
+  variant: KernelVariant;
+}
+
+/** Instantiates a kernel on this thread over a fresh memory (the owner of that memory allocates in it). */
+export async function instantiateKernel<T>(name: KernelName, variant: KernelVariant): Promise<KernelInstance<T>> {
+  const module = await kernelModule(name, variant);
+  const memory = createMemory(variant.shared);
+  const { exports } = await loader.instantiate<Record<string, unknown>>(module, kernelImports(memory));
+  return { exports: exports as unknown as T, memory, module, variant };
+}
+
+/** Typed views over kernel memory; re-read after anything that may grow the memory. */
+export function f32View(memory: WebAssembly.Memory, ptr: number, length: number): Float32Array {
+  return new Float32Array(memory.buffer, ptr, length);
+}
+export function i32View(memory: WebAssembly.Memory, ptr: number, length: number): Int32Array {
+  return new Int32Array(memory.buffer, ptr, length);
+}
+export function u8View(memory: WebAssembly.Memory, ptr: number, length: number): Uint8Array {
+  return new Uint8Array(memory.buffer, ptr, length);
+}
+export { WASM_PAGE };

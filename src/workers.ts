@@ -1,0 +1,162 @@
+/**
+ * A pool of worker threads, each running its own instance of one kernel over the caller's shared memory. The
+ * worker body is a small inline script (Node: worker_threads with eval; browsers: a Blob URL), so neither Node,
+ * bundlers nor pages need to resolve a worker file. Workers receive the compiled module and the memory, never
+ * allocate, and run exported functions on request.
+ *
+ * Workers instantiate with the plain WebAssembly API: the loader's helpers read managed AssemblyScript objects,
+ * and our kernels (stub runtime, raw pointers) have none.
+ */
+import { StackRankError } from './errors.js';
+
+const WORKER_SOURCE = `
+const node = typeof self === 'undefined';
+const port = node ? require('node:worker_threads').parentPort : self;
+let kernel = null;
+function onMessage(msg) {
+  try {
+    if (msg.type === 'init') {
+      const memory = msg.memory;
+      const env = { memory, abort(m, f, line, col) { throw new Error('kernel aborted at ' + line + ':' + col); } };
+      kernel = new WebAssembly.Instance(msg.module, { env }).exports;
+      port.postMessage({ type: 'ready' });
+    } else if (msg.type === 'call') {
+      let result = 0;
+      for (const call of msg.calls) result = kernel[call.fn](...call.args);
+      port.postMessage({ type: 'done', id: msg.id, result });
+    }
+  } catch (e) {
+    port.postMessage({ type: 'error', id: msg.id, message: String((e && e.stack) || e) });
+  }
+}
+if (node) port.on('message', onMessage); else self.onmessage = (e) => onMessage(e.data);
+`;
+
+export interface KernelCall {
+  fn: string;
+  args: number[];
+}
+
+interface Pending {
+  resolve(v: number): void;
+  reject(e: Error): void;
+}
+
+interface PortLike {
+  postMessage(msg: unknown): void;
+  terminate(): unknown;
+}
+
+const isNode = typeof process === 'object' && !!process.versions?.node && typeof (globalThis as { window?: unknown }).window === 'undefined';
+
+async function spawn(onMessage: (m: any) => void, onError: (e: Error) => void): Promise<PortLike> {
+  if (isNode) {
+    const { Worker } = await import('node:worker_threads');
+    const w = new Worker(WORKER_SOURCE, { eval: true });
+    w.on('message', onMessage);
+    w.on('error', onError);
+    w.on('exit', (code) => {
+      if (code !== 0) onError(new Error(`worker exited with code ${code}`));
+    });
+    w.unref();
+    return w;
+  }
+  const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'text/javascript' }));
+  const w = new Worker(url);
+  URL.revokeObjectURL(url);
+  w.onmessage = (e) => onMessage(e.data);
+  w.onerror = (e) => onError(new Error(e.message || 'worker error'));
+  return w;
+}
+
+export class KernelPool {
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+  private failed: Error | null = null;
+  private terminated = false;
+
+  private constructor(private readonly workers: PortLike[]) {}
+
+  /** Starts `threads` workers over `memory` and waits until each has instantiated the kernel. */
+  static async create(module: WebAssembly.Module, memory: WebAssembly.Memory, threads: number): Promise<KernelPool> {
+    const ready: Promise<void>[] = [];
+    const workers: PortLike[] = [];
+    let pool: KernelPool | null = null;
+    const errorsBeforeReady: Error[] = [];
+    for (let i = 0; i < threads; i++) {
+      let markReady!: () => void;
+      let failReady!: (e: Error) => void;
+      ready.push(new Promise<void>((res, rej) => ((markReady = res), (failReady = rej))));
+      const onMessage = (m: any) => {
+        if (m.type === 'ready') markReady();
+        else if (pool) pool.settle(m);
+        else if (m.type === 'error') failReady(new Error(m.message));
+      };
+      const onError = (e: Error) => {
+        if (pool) pool.fail(e);
+        else {
+          errorsBeforeReady.push(e);
+          failReady(e);
+        }
+      };
+      workers.push(await spawn(onMessage, onError));
+    }
+    pool = new KernelPool(workers);
+    for (const w of workers) w.postMessage({ type: 'init', module, memory });
+    try {
+      await Promise.all(ready);
+    } catch (e) {
+      pool.terminate();
+      throw new StackRankError('WORKER_FAILED', `a worker could not start its kernel: ${String(e)}`, { cause: e });
+    }
+    return pool;
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /** Runs one list of calls on each worker (calls[i] on worker i) and resolves when all are done. */
+  runEach(calls: KernelCall[][]): Promise<number[]> {
+    if (this.failed) return Promise.reject(this.failed);
+    if (this.terminated) return Promise.reject(new StackRankError('ABORTED', 'the worker pool was stopped'));
+    return Promise.all(
+      calls.map((list, i) => {
+        const id = this.nextId++;
+        return new Promise<number>((resolve, reject) => {
+          this.pending.set(id, { resolve, reject });
+          this.workers[i].postMessage({ type: 'call', id, calls: list });
+        });
+      }),
+    );
+  }
+
+  terminate(): void {
+    if (this.terminated) return;
+    this.terminated = true;
+    for (const w of this.workers) void w.terminate();
+    const err = new StackRankError('ABORTED', 'the worker pool was stopped');
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+  }
+
+  private settle(m: { type: string; id: number; result?: number; message?: string }): void {
+    const p = this.pending.get(m.id);
+    if (!p) return;
+    this.pending.delete(m.id);
+    if (m.type === 'done') p.resolve(m.result ?? 0);
+    else {
+      const e = new StackRankError('WORKER_FAILED', `a worker failed: ${m.message}`);
+      this.fail(e);
+    }
+  }
+
+  private fail(e: Error): void {
+    if (this.terminated) return;
+    const err = e instanceof StackRankError ? e : new StackRankError('WORKER_FAILED', `a worker crashed: ${e.message}`, { cause: e });
+    this.failed = err;
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    this.terminate();
+  }
+}
