@@ -32,18 +32,21 @@ for (const kernel of KERNELS) {
   lines.push(`  ${JSON.stringify(kernel)}: {`);
   for (const v of VARIANTS) {
     const out = join(root, 'build', `${kernel}.${v.name}.wasm`);
+    const tmpOut = `${out}.${process.pid}.tmp.wasm`;
     const features = ['threads', ...(v.simd ? ['simd'] : [])];
     const args = [asc, join(root, 'assembly', `${kernel}.ts`), '--config', join(root, 'asconfig.json'), '--target', 'release',
-      '--outFile', out, '--enable', features.join(',')];
+      '--outFile', tmpOut, '--enable', features.join(',')];
     if (!v.simd) args.push('--disable', 'simd');
     if (v.shared) args.push('--sharedMemory');
     execFileSync(process.execPath, args, { stdio: 'inherit', cwd: root });
+    renameSync(tmpOut, out);
     lines.push(`    ${JSON.stringify(v.name)}: ${JSON.stringify(readFileSync(out).toString('base64'))},`);
   }
   lines.push('  },');
 }
 lines.push('};', '');
 const target = join(root, 'src', 'generated', 'wasm.ts');
-writeFileSync(target + '.tmp', lines.join('\n'));
-renameSync(target + '.tmp', target);
+const tmp = `${target}.${process.pid}.tmp`;
+writeFileSync(tmp, lines.join('\n'));
+renameSync(tmp, target);
 console.log(`wasm: built ${KERNELS.length} kernel(s) x ${VARIANTS.length} variants`);
