@@ -6,7 +6,7 @@
 //   - hiOk[move * HI + hi]: whether the move can be legal for any surface in block `hi` (a byte),
 //   - runs: the maximal runs [start, start+len) of low offsets where it is legal (a product of digit ranges).
 // A block is then: for each piece, tmp = max over its moves of prev[surface + delta] on exactly the legal
-// surfaces; acc += tmp; next = acc / 7. No legality is tested per surface, blocks stay in cache, and the
+// surfaces, then next = (sum over pieces) / 7. No legality is tested per surface, blocks stay in cache, and the
 // inner loops are contiguous (SIMD when enabled).
 export { alloc } from './memory';
 
@@ -19,6 +19,13 @@ const PLAN_RUN_FIRST: i32 = 4; //   ptr to i32[moves]: index of the move's first
 const PLAN_RUN_COUNT: i32 = 5; //   ptr to i32[moves]
 const PLAN_HI_OK: i32 = 6; //       ptr to u8[moves * HI]
 const PLAN_RUNS: i32 = 7; //        ptr to i32[2 * runs]: (start, length) pairs
+const PLAN_ROLE: i32 = 8; //        ptr to i32[7]: how each piece's maxima are summed (ROLE_*)
+
+// Mirror pairs (S,Z), (L,J) are summed together before joining the total: f32 addition is commutative, so a
+// surface and its mirror get bit-identical ranks, and a mirror-folded table loses nothing.
+const ROLE_SELF: i32 = 0; //        mirror of itself: acc += tmp
+const ROLE_PAIR_FIRST: i32 = 1; //  first of a mirror pair: pair = tmp
+const ROLE_PAIR_SECOND: i32 = 2; // second of the pair: acc += pair + tmp
 
 @inline function planWord(plan: usize, field: i32): i32 {
   return load<i32>(plan + ((<usize>field) << 2));
@@ -69,7 +76,7 @@ const PLAN_RUNS: i32 = 7; //        ptr to i32[2 * runs]: (start, length) pairs
 
 /**
  * One rank iteration over blocks [hiStart, hiEnd): next[s] = (1/7) * sum over pieces of the max of prev over the
- * piece's legal placements at s (0 when it has none). `scratch` holds 2 * LO f32 private to the caller.
+ * piece's legal placements at s (0 when it has none). `scratch` holds 3 * LO f32 private to the caller.
  */
 export function rankBlocks(plan: usize, prev: usize, next: usize, hiStart: i32, hiEnd: i32, scratch: usize): void {
   const lo = planWord(plan, PLAN_LO);
@@ -80,9 +87,11 @@ export function rankBlocks(plan: usize, prev: usize, next: usize, hiStart: i32, 
   const runCount = <usize>planWord(plan, PLAN_RUN_COUNT);
   const hiOk = <usize>planWord(plan, PLAN_HI_OK);
   const runs = <usize>planWord(plan, PLAN_RUNS);
+  const roles = <usize>planWord(plan, PLAN_ROLE);
   const blockBytes = (<usize>lo) << 2;
   const acc = scratch;
   const tmp = scratch + blockBytes;
+  const pair = tmp + blockBytes;
   const seventh: f32 = <f32>1.0 / <f32>7.0;
 
   for (let hi = hiStart; hi < hiEnd; hi++) {
@@ -104,7 +113,15 @@ export function rankBlocks(plan: usize, prev: usize, next: usize, hiStart: i32, 
           maxInto(tmp + (start << 2), src + (start << 2), len);
         }
       }
-      addInto(acc, tmp, lo);
+      const role = load<i32>(roles + ((<usize>piece) << 2));
+      if (role == ROLE_PAIR_FIRST) {
+        memory.copy(pair, tmp, blockBytes);
+      } else if (role == ROLE_PAIR_SECOND) {
+        addInto(pair, tmp, lo);
+        addInto(acc, pair, lo);
+      } else {
+        addInto(acc, tmp, lo);
+      }
     }
     scaleInto(next + (base << 2), acc, lo, seventh);
   }

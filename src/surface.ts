@@ -139,7 +139,7 @@ export function surfaceDigits(surface: Surface): string {
 /** Left-right mirror image: the steps reversed and negated. */
 export function mirrorSurface(surface: Surface): Surface {
   checkSurface(surface);
-  return makeSurface(surface.width, surface.maxStep, surface.steps.map((d) => -d).reverse());
+  return makeSurface(surface.width, surface.maxStep, surface.steps.map((d) => 0 - d).reverse());
 }
 
 /** Column heights of a surface with its lowest column at height 0. */

@@ -6,7 +6,7 @@
  * Kernels are built in four variants: memory shared between threads or local, SIMD or scalar. The shared variants
  * need SharedArrayBuffer (browsers: crossOriginIsolated); SIMD is picked when the engine validates it.
  */
-import loader from '@assemblyscript/loader';
+import { instantiate } from '@assemblyscript/loader';
 import { StackRankError } from './errors.js';
 import { WASM_BASE64 } from './generated/wasm.js';
 
@@ -20,21 +20,21 @@ const WASM_PAGE = 65536;
 /** Must match "maximumMemory" in asconfig.json (pages of 64 KiB): 2 GiB. */
 export const MAX_MEMORY_PAGES = 32768;
 
-const bytesCache = new Map<string, Uint8Array>();
+const bytesCache = new Map<string, Uint8Array<ArrayBuffer>>();
 const moduleCache = new Map<string, Promise<WebAssembly.Module>>();
 
 function variantName(v: KernelVariant): string {
   return `${v.shared ? 'shared' : 'local'}-${v.simd ? 'simd' : 'scalar'}`;
 }
 
-function kernelBytes(name: KernelName, v: KernelVariant): Uint8Array {
+function kernelBytes(name: KernelName, v: KernelVariant): Uint8Array<ArrayBuffer> {
   const key = `${name}.${variantName(v)}`;
   let bytes = bytesCache.get(key);
   if (!bytes) {
     const b64 = WASM_BASE64[name]?.[variantName(v)];
     if (!b64) throw new StackRankError('WASM_FAILED', `kernel ${key} is missing from this build; run npm run build`);
     const bin = atob(b64);
-    bytes = new Uint8Array(bin.length);
+    bytes = new Uint8Array(new ArrayBuffer(bin.length));
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     bytesCache.set(key, bytes);
   }
@@ -70,7 +70,7 @@ export function kernelModule(name: KernelName, v: KernelVariant): Promise<WebAss
   const key = `${name}.${variantName(v)}`;
   let p = moduleCache.get(key);
   if (!p) {
-    p = WebAssembly.compile(kernelBytes(name, v) as BufferSource).catch((e) => {
+    p = WebAssembly.compile(kernelBytes(name, v)).catch((e) => {
       moduleCache.delete(key);
       throw new StackRankError('WASM_FAILED', `could not compile kernel ${key}: ${String(e)}`, { cause: e });
     });
@@ -110,7 +110,7 @@ export interface KernelInstance<T> {
 export async function instantiateKernel<T>(name: KernelName, variant: KernelVariant): Promise<KernelInstance<T>> {
   const module = await kernelModule(name, variant);
   const memory = createMemory(variant.shared);
-  const { exports } = await loader.instantiate<Record<string, unknown>>(module, kernelImports(memory));
+  const { exports } = await instantiate<Record<string, unknown>>(module, kernelImports(memory));
   return { exports: exports as unknown as T, memory, module, variant };
 }
 

@@ -58,7 +58,6 @@ async function spawn(onMessage: (m: any) => void, onError: (e: Error) => void): 
     w.on('exit', (code) => {
       if (code !== 0) onError(new Error(`worker exited with code ${code}`));
     });
-    w.unref();
     return w;
   }
   const url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'text/javascript' }));

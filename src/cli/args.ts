@@ -7,9 +7,11 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export class UsageError extends Error {}
 
-export function parse(argv: string[], options: NonNullable<ParseArgsConfig['options']>, allowPositionals = true) {
+const COMMON = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+
+export function parse<const T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, allowPositionals = true) {
   try {
-    return parseArgs({ args: argv, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...options }, allowPositionals, strict: true });
+    return parseArgs({ args: argv, options: { ...COMMON, ...options }, allowPositionals, strict: true });
   } catch (e) {
     throw new UsageError((e as Error).message.split('\n')[0]);
   }

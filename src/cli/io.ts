@@ -13,7 +13,14 @@ export type CliCommand = (argv: string[], io: CliIO) => Promise<number>;
 
 export function nodeIO(): CliIO {
   const tty = !!process.stderr.isTTY;
+  // Ctrl-C cancels long jobs cleanly (workers stopped, no half-written file); a second Ctrl-C exits at once.
+  const controller = new AbortController();
+  process.once('SIGINT', () => {
+    controller.abort();
+    process.once('SIGINT', () => process.exit(130));
+  });
   return {
+    signal: controller.signal,
     out: (l) => process.stdout.write(l + '\n'),
     err: (l) => process.stderr.write(l + '\n'),
     status: (l) => {

@@ -1,0 +1,180 @@
+/**
+ * Builds rank values with the WebAssembly kernel (assembly/rank.ts), on this thread or on worker threads that
+ * share one memory. Both paths compute every surface with the same instructions, so they are bit-identical.
+ */
+import { StackRankError, requireInt } from '../errors.js';
+import { checkGeometry, surfaceCount } from '../surface.js';
+import { instantiateKernel, kernelModule, pickVariant, sharedMemorySupported } from '../wasm.js';
+import { KernelPool, type KernelCall } from '../workers.js';
+import { rankMoves } from './moves.js';
+import { PLAN_WORDS, makeRankPlan, type RankPlanArrays } from './plan.js';
+
+export const MAX_ITERATIONS = 1000;
+
+export interface BuildProgress {
+  /** Iterations finished (fractional inside an iteration on the single-threaded path). */
+  iteration: number;
+  iterations: number;
+  fraction: number;
+  elapsedMs: number;
+  /** Estimated time left, from the rate so far; null before the first progress report. */
+  etaMs: number | null;
+}
+
+export interface BuildOptions {
+  width?: number;
+  maxStep?: number;
+  iterations?: number;
+  /** Worker threads; 1 runs on this thread. Default: the number of cores (1 where shared memory is missing). */
+  threads?: number;
+  onProgress?: (p: BuildProgress) => void;
+  signal?: AbortSignal;
+  /** Force the scalar (non-SIMD) kernel, for comparison. */
+  simd?: boolean;
+}
+
+interface RankKernel {
+  alloc(bytes: number): number;
+  rankBlocks(plan: number, prev: number, next: number, hiStart: number, hiEnd: number, scratch: number): void;
+  fillF32(ptr: number, n: number, v: number): void;
+}
+
+export function defaultThreads(): number {
+  if (!sharedMemorySupported()) return 1;
+  const nav = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator;
+  if (nav?.hardwareConcurrency) return nav.hardwareConcurrency;
+  return 1;
+}
+
+async function nodeCores(): Promise<number> {
+  try {
+    const os = await import('node:os');
+    return os.availableParallelism?.() ?? os.cpus().length;
+  } catch {
+    return defaultThreads();
+  }
+}
+
+export function checkBuildOptions(opts: BuildOptions) {
+  const { width, maxStep } = checkGeometry(opts);
+  const iterations = requireInt('iterations', opts.iterations ?? 15, 1, MAX_ITERATIONS);
+  if (opts.threads !== undefined) requireInt('threads', opts.threads, 1, 256);
+  if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') {
+    throw new StackRankError('BAD_ARGUMENT', 'onProgress must be a function');
+  }
+  return { width, maxStep, iterations };
+}
+
+/** Splits blocks [0, hi) into `parts` contiguous ranges of about equal estimated work. */
+export function splitBlocks(cost: Float64Array, parts: number): [number, number][] {
+  const total = cost.reduce((a, b) => a + b, 0);
+  const ranges: [number, number][] = [];
+  let start = 0;
+  let acc = 0;
+  for (let part = 1; part <= parts; part++) {
+    const target = (total * part) / parts;
+    let end = start;
+    while (end < cost.length && (acc + cost[end] <= target || part === parts)) acc += cost[end++];
+    if (end === start && end < cost.length && part < parts) acc += cost[end++];
+    ranges.push([start, end]);
+    start = end;
+  }
+  return ranges.filter(([a, b]) => b > a);
+}
+
+/** Writes the plan into kernel memory; returns the plan pointer. */
+function writePlan(kernel: RankKernel, memory: WebAssembly.Memory, plan: RankPlanArrays): number {
+  const put = (arr: Int32Array | Uint8Array): number => {
+    const ptr = kernel.alloc(Math.max(4, arr.byteLength));
+    new Uint8Array(memory.buffer, ptr, arr.byteLength).set(new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength));
+    return ptr;
+  };
+  const words: Record<(typeof PLAN_WORDS)[number], number> = {
+    lo: plan.lo,
+    hi: plan.hi,
+    pieceEnd: put(plan.pieceEnd),
+    delta: put(plan.delta),
+    runFirst: put(plan.runFirst),
+    runCount: put(plan.runCount),
+    hiOk: put(plan.hiOk),
+    runs: put(plan.runs),
+    role: put(plan.role),
+  };
+  return put(Int32Array.from(PLAN_WORDS, (w) => words[w]));
+}
+
+function abortError(): StackRankError {
+  return new StackRankError('ABORTED', 'the rank-table build was cancelled');
+}
+
+/**
+ * Computes r_k for every surface (DESIGN §2) and returns a copy of the final f32 values, indexed by surface.
+ */
+export async function buildRankValues(opts: BuildOptions = {}): Promise<Float32Array> {
+  const { width, maxStep, iterations } = checkBuildOptions(opts);
+  const threads = opts.threads ?? (sharedMemorySupported() ? await nodeCores() : 1);
+  const { signal, onProgress } = opts;
+  if (signal?.aborted) throw abortError();
+
+  const size = surfaceCount(width, maxStep);
+  const plan = makeRankPlan(rankMoves(width, maxStep), width, maxStep);
+  const variant = pickVariant(threads > 1, opts.simd);
+  const { exports: kernel, memory, module } = await instantiateKernel<RankKernel>('rank', variant);
+  let pool: KernelPool | null = null;
+  const onAbort = () => pool?.terminate();
+  try {
+    const planPtr = writePlan(kernel, memory, plan);
+    const buffers = [kernel.alloc(size * 4), kernel.alloc(size * 4)];
+    const scratch = Array.from({ length: threads }, () => kernel.alloc(plan.lo * 12));
+    kernel.fillF32(buffers[0], size, 1);
+
+    const started = performance.now();
+    const report = (done: number) => {
+      if (!onProgress) return;
+      const elapsedMs = performance.now() - started;
+      onProgress({
+        iteration: done,
+        iterations,
+        fraction: done / iterations,
+        elapsedMs,
+        etaMs: done > 0 ? (elapsedMs / done) * (iterations - done) : null,
+      });
+    };
+    report(0);
+
+    if (threads > 1) {
+      pool = await KernelPool.create(module, memory, threads);
+      signal?.addEventListener('abort', onAbort);
+      const ranges = splitBlocks(plan.blockCost, threads);
+      for (let k = 0; k < iterations; k++) {
+        if (signal?.aborted) throw abortError();
+        const [prev, next] = k % 2 === 0 ? buffers : [buffers[1], buffers[0]];
+        const calls: KernelCall[][] = ranges.map(([a, b], t) => [{ fn: 'rankBlocks', args: [planPtr, prev, next, a, b, scratch[t]] }]);
+        try {
+          await pool.runEach(calls);
+        } catch (e) {
+          if (signal?.aborted) throw abortError();
+          throw e;
+        }
+        report(k + 1);
+      }
+    } else {
+      // Chunks keep the thread responsive to abort and give progress inside an iteration.
+      const chunks = splitBlocks(plan.blockCost, 16);
+      for (let k = 0; k < iterations; k++) {
+        const [prev, next] = k % 2 === 0 ? buffers : [buffers[1], buffers[0]];
+        for (let c = 0; c < chunks.length; c++) {
+          if (signal?.aborted) throw abortError();
+          kernel.rankBlocks(planPtr, prev, next, chunks[c][0], chunks[c][1], scratch[0]);
+          report(k + (c + 1) / chunks.length);
+          await new Promise<void>((r) => setTimeout(r, 0));
+        }
+      }
+    }
+    const result = buffers[iterations % 2];
+    return new Float32Array(memory.buffer, result, size).slice();
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    pool?.terminate();
+  }
+}

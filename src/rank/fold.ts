@@ -1,0 +1,93 @@
+/**
+ * Mirror folding (DESIGN §6): r(mirror(s)) = r(s), so a table file stores each mirror pair once.
+ *
+ * Split the W-1 digits into a leading half A, an optional middle digit c and a trailing half Z (h digits each).
+ * With f(Z) = Z's digits reversed and complemented (d -> B-1-d), mirroring maps (A, c, f(Z)) to (f(Z), B-1-c, A):
+ * it swaps a = A and b = f(Z) and complements c. A surface is stored at the slot of the representative with a <= b
+ * (and c <= B-1-c when a = b): slot = (b(b+1)/2 + a) * C + c, C = B with a middle digit, else 1. The arithmetic
+ * is O(h) per lookup, and the file holds M(M+1)/2 * C values for M = B^h, just over half of B^(W-1).
+ */
+export interface FoldShape {
+  base: number;
+  half: number;
+  middle: number;
+  halfSize: number;
+  foldedSize: number;
+}
+
+export function foldShape(width: number, maxStep: number): FoldShape {
+  const base = 2 * maxStep + 1;
+  const digits = width - 1;
+  const half = Math.floor(digits / 2);
+  const middle = digits % 2 === 1 ? base : 1;
+  const halfSize = base ** half;
+  return { base, half, middle, halfSize, foldedSize: ((halfSize * (halfSize + 1)) / 2) * middle };
+}
+
+/** f: the half's digits reversed and complemented. */
+function flipHalf(z: number, shape: FoldShape): number {
+  let out = 0;
+  for (let i = 0; i < shape.half; i++) {
+    out = out * shape.base + (shape.base - 1 - (z % shape.base));
+    z = Math.floor(z / shape.base);
+  }
+  return out;
+}
+
+/** Storage slot of a full surface index in the folded layout. */
+export function foldIndex(index: number, shape: FoldShape): number {
+  const z = index % shape.halfSize;
+  const rest = Math.floor(index / shape.halfSize);
+  const c = rest % shape.middle;
+  let a = Math.floor(rest / shape.middle);
+  let b = flipHalf(z, shape);
+  let m = c;
+  if (a > b || (a === b && m > shape.middle - 1 - m)) {
+    const t = a;
+    a = b;
+    b = t;
+    m = shape.middle - 1 - m;
+  }
+  return ((b * (b + 1)) / 2 + a) * shape.middle + m;
+}
+
+function flipTable(shape: FoldShape): Int32Array {
+  const t = new Int32Array(shape.halfSize);
+  for (let z = 0; z < shape.halfSize; z++) t[z] = flipHalf(z, shape);
+  return t;
+}
+
+/**
+ * Visits every surface in index order with its folded slot; the loops walk (a, c, z) so the per-surface work is a
+ * table look-up and a few integer operations.
+ */
+function forEachSlot(shape: FoldShape, visit: (index: number, slot: number) => void): void {
+  const flip = flipTable(shape);
+  const { halfSize, middle } = shape;
+  let index = 0;
+  for (let a = 0; a < halfSize; a++) {
+    for (let c = 0; c < middle; c++) {
+      const cMirror = middle - 1 - c;
+      for (let z = 0; z < halfSize; z++, index++) {
+        const b = flip[z];
+        const slot =
+          a < b || (a === b && c <= cMirror) ? ((b * (b + 1)) / 2 + a) * middle + c : ((a * (a + 1)) / 2 + b) * middle + cMirror;
+        visit(index, slot);
+      }
+    }
+  }
+}
+
+/** Folds full per-surface values into the folded layout (slots no surface maps to, the second of a self-mirror pair's middle digits, stay 0). */
+export function foldValues<T extends Float32Array | Uint16Array>(full: T, shape: FoldShape, make: (n: number) => T): T {
+  const out = make(shape.foldedSize);
+  forEachSlot(shape, (s, slot) => (out[slot] = full[s]));
+  return out;
+}
+
+/** Expands folded values back to one value per surface. */
+export function unfoldValues<T extends Float32Array | Uint16Array>(folded: T, shape: FoldShape, size: number, make: (n: number) => T): T {
+  const out = make(size);
+  forEachSlot(shape, (s, slot) => (out[s] = folded[slot]));
+  return out;
+}

@@ -1,0 +1,97 @@
+/**
+ * Lays the rank moves out for the kernel (assembly/rank.ts): the index is split into HI blocks of LO = B^K
+ * surfaces; per move, a byte per block says whether the move can be legal there, and a list of runs says where
+ * inside a block it is legal. Field order must match the PLAN_* constants in assembly/rank.ts.
+ */
+import { MIRROR_PIECE } from '../pieces.js';
+import type { RankMove } from './moves.js';
+
+/** Words of the plan header, in the order of assembly/rank.ts PLAN_* (pointers filled in by the builder). */
+export const PLAN_WORDS = ['lo', 'hi', 'pieceEnd', 'delta', 'runFirst', 'runCount', 'hiOk', 'runs', 'role'] as const;
+
+/** How a piece's per-surface maxima join the sum (assembly/rank.ts ROLE_*): mirror pairs are added together first. */
+export const PIECE_ROLES = Int32Array.from(MIRROR_PIECE, (m, p) => (m === p ? 0 : p < m ? 1 : 2));
+
+export interface RankPlanArrays {
+  lo: number;
+  hi: number;
+  pieceEnd: Int32Array;
+  delta: Int32Array;
+  runFirst: Int32Array;
+  runCount: Int32Array;
+  hiOk: Uint8Array;
+  runs: Int32Array;
+  role: Int32Array;
+  /** Estimated work per block (placements scanned plus a fixed overhead), for splitting blocks across threads. */
+  blockCost: Float64Array;
+}
+
+/** Low digits per block: 4 keeps a block's two f32 scratch arrays (2 x 26 KiB at S = 4) inside L2. */
+export function lowDigits(width: number): number {
+  return Math.min(4, width - 1);
+}
+
+export function makeRankPlan(moves: RankMove[], width: number, maxStep: number): RankPlanArrays {
+  const base = 2 * maxStep + 1;
+  const digits = width - 1;
+  const k = lowDigits(width);
+  const lo = base ** k;
+  const hi = base ** (digits - k);
+  const hiDigits = digits - k;
+  const sorted = [...moves].sort((a, b) => a.piece - b.piece);
+
+  const pieceEnd = new Int32Array(7);
+  sorted.forEach((m, i) => (pieceEnd[m.piece] = i + 1));
+  for (let p = 1; p < 7; p++) pieceEnd[p] = Math.max(pieceEnd[p], pieceEnd[p - 1]);
+
+  const delta = Int32Array.from(sorted, (m) => m.delta);
+  const hiOk = new Uint8Array(sorted.length * hi);
+  const runFirst = new Int32Array(sorted.length);
+  const runCount = new Int32Array(sorted.length);
+  const runs: number[] = [];
+
+  const hiDigitsOf = digitsDecoder(base, hiDigits);
+  const loDigitsOf = digitsDecoder(base, k);
+  sorted.forEach((m, mi) => {
+    for (let h = 0; h < hi; h++) {
+      const d = hiDigitsOf(h);
+      let ok = 1;
+      for (let i = 0; i < hiDigits; i++) if (d[i] < m.lo[i] || d[i] > m.hi[i]) ok = 0;
+      hiOk[mi * hi + h] = ok;
+    }
+    runFirst[mi] = runs.length / 2;
+    let runStart = -1;
+    for (let l = 0; l <= lo; l++) {
+      let ok = false;
+      if (l < lo) {
+        const d = loDigitsOf(l);
+        ok = true;
+        for (let i = 0; i < k; i++) if (d[i] < m.lo[hiDigits + i] || d[i] > m.hi[hiDigits + i]) ok = false;
+      }
+      if (ok && runStart < 0) runStart = l;
+      if (!ok && runStart >= 0) {
+        runs.push(runStart, l - runStart);
+        runStart = -1;
+      }
+    }
+    runCount[mi] = runs.length / 2 - runFirst[mi];
+  });
+  const blockCost = new Float64Array(hi).fill(3 * lo);
+  sorted.forEach((_, mi) => {
+    let len = 0;
+    for (let r = runFirst[mi]; r < runFirst[mi] + runCount[mi]; r++) len += runs[2 * r + 1] + 4;
+    for (let h = 0; h < hi; h++) if (hiOk[mi * hi + h]) blockCost[h] += len;
+  });
+  return { lo, hi, pieceEnd, delta, runFirst, runCount, hiOk, runs: Int32Array.from(runs), role: PIECE_ROLES, blockCost };
+}
+
+function digitsDecoder(base: number, count: number): (value: number) => number[] {
+  const out = new Array<number>(count);
+  return (value) => {
+    for (let i = count - 1; i >= 0; i--) {
+      out[i] = value % base;
+      value = Math.floor(value / base);
+    }
+    return out;
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * RankTable: the ranks of every surface of a W x S stack, as built or loaded. Values are stored mirror-folded
+ * (about half the surfaces) either as scaled u16 (default, what files hold) or f32.
+ */
+import { StackRankError, requireInt } from '../errors.js';
+import { type Surface, surfaceCount, surfaceIndex } from '../surface.js';
+import { buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
+import { decodeTable, encodeTable, type TableHeader, type ValueEncoding } from './file.js';
+import { type FoldShape, foldIndex, foldShape, foldValues, unfoldValues } from './fold.js';
+
+export const ARTICLE_VARIANT = 'article';
+const U16_MAX = 65535;
+
+export interface RankTableBuildOptions extends BuildOptions {
+  /** How values are kept and saved: 'u16' (scaled, within 2e-5 of the f32 iteration; default) or 'f32'. */
+  encoding?: ValueEncoding;
+}
+
+export class RankTable {
+  readonly width: number;
+  readonly maxStep: number;
+  readonly iterations: number;
+  /** Number of surfaces, (2S+1)^(W-1). */
+  readonly size: number;
+  readonly encoding: ValueEncoding;
+  readonly variant: string;
+  /** u16 encoding: value = stored * scale. */
+  readonly scale: number;
+  private readonly shape: FoldShape;
+  private readonly folded: Uint16Array | Float32Array;
+
+  private constructor(header: Omit<TableHeader, 'version' | 'checksum' | 'count' | 'folded'>, folded: Uint16Array | Float32Array) {
+    this.width = header.width;
+    this.maxStep = header.maxStep;
+    this.iterations = header.iterations;
+    this.encoding = header.encoding;
+    this.variant = header.variant;
+    this.scale = header.scale;
+    this.size = surfaceCount(header.width, header.maxStep);
+    this.shape = foldShape(header.width, header.maxStep);
+    this.folded = folded;
+  }
+
+  /** Wraps per-surface f32 values (from the kernel) as a table; values must be mirror-symmetric. */
+  static fromValues(
+    values: Float32Array,
+    meta: { width: number; maxStep: number; iterations: number; encoding?: ValueEncoding; variant?: string },
+  ): RankTable {
+    const encoding = meta.encoding ?? 'u16';
+    if (encoding !== 'u16' && encoding !== 'f32') {
+      throw new StackRankError('BAD_ARGUMENT', `encoding must be "u16" or "f32"; got ${JSON.stringify(encoding)}`);
+    }
+    const shape = foldShape(meta.width, meta.maxStep);
+    if (values.length !== surfaceCount(meta.width, meta.maxStep)) {
+      throw new StackRankError('BAD_ARGUMENT', `expected ${surfaceCount(meta.width, meta.maxStep)} values for ${meta.width}x${meta.maxStep}; got ${values.length}`);
+    }
+    const folded = foldValues(values, shape, (n) => new Float32Array(n));
+    const header = { width: meta.width, maxStep: meta.maxStep, iterations: meta.iterations, encoding, variant: meta.variant ?? ARTICLE_VARIANT, scale: 1 };
+    if (encoding === 'f32') return new RankTable(header, folded);
+    let max = 0;
+    for (let i = 0; i < folded.length; i++) if (folded[i] > max) max = folded[i];
+    const scale = max > 0 ? max / U16_MAX : 1;
+    const q = new Uint16Array(folded.length);
+    for (let i = 0; i < folded.length; i++) q[i] = Math.round(folded[i] / scale);
+    return new RankTable({ ...header, scale }, q);
+  }
+
+  /** Parses table-file bytes (see docs/file-formats.md), verifying everything. */
+  static fromBytes(bytes: Uint8Array): RankTable {
+    const { header, data } = decodeTable(bytes);
+    const folded = header.folded ? data : foldValues(data, foldShape(header.width, header.maxStep), (n) => (header.encoding === 'u16' ? new Uint16Array(n) : new Float32Array(n)) as typeof data);
+    return new RankTable(header, folded);
+  }
+
+  /** Rank of the surface with this index. */
+  get(index: number): number {
+    requireInt('surface index', index, 0, this.size - 1);
+    const v = this.folded[foldIndex(index, this.shape)];
+    return this.encoding === 'u16' ? v * this.scale : v;
+  }
+
+  /** Rank of a surface; steps steeper than ±S are truncated to ±S (DESIGN §3). */
+  rank(surface: Surface): number {
+    if (surface?.width !== this.width || surface.maxStep !== this.maxStep) {
+      throw new StackRankError(
+        'TABLE_MISMATCH',
+        `this table ranks ${this.width}-column surfaces with max step ${this.maxStep}; got ${surface?.width}-column, max step ${surface?.maxStep}`,
+      );
+    }
+    return this.get(surfaceIndex(surface, { truncate: true }));
+  }
+
+  /** Values for every surface, in index order, as f32 (for kernels and statistics). */
+  toFloat32(): Float32Array {
+    if (this.encoding === 'f32') return unfoldValues(this.folded as Float32Array, this.shape, this.size, (n) => new Float32Array(n));
+    const q = this.toUint16();
+    const out = new Float32Array(q.length);
+    for (let i = 0; i < q.length; i++) out[i] = q[i] * this.scale;
+    return out;
+  }
+
+  /** Stored u16 values for every surface in index order (u16 tables only): order-preserving, half the memory. */
+  toUint16(): Uint16Array {
+    if (this.encoding !== 'u16') throw new StackRankError('BAD_ARGUMENT', 'toUint16 needs a u16-encoded table');
+    return unfoldValues(this.folded as Uint16Array, this.shape, this.size, (n) => new Uint16Array(n));
+  }
+
+  /** The table file's bytes (mirror-folded). */
+  toBytes(): Uint8Array {
+    return encodeTable(
+      { width: this.width, maxStep: this.maxStep, iterations: this.iterations, encoding: this.encoding, folded: true, scale: this.scale, variant: this.variant },
+      this.folded,
+    );
+  }
+
+  /** Writes the table file atomically: to a temporary file beside `path`, then renamed into place (Node only). */
+  async save(path: string): Promise<void> {
+    const { writeFileAtomic } = await import('./node-io.js');
+    await writeFileAtomic(path, this.toBytes());
+  }
+}
+
+/** Builds the rank table of DESIGN §2 with the WebAssembly kernel (see BuildOptions for threads, progress, abort). */
+export async function buildRankTable(opts: RankTableBuildOptions = {}): Promise<RankTable> {
+  const { width, maxStep, iterations } = checkBuildOptions(opts);
+  const values = await buildRankValues(opts);
+  return RankTable.fromValues(values, { width, maxStep, iterations, encoding: opts.encoding });
+}
+
+/** Loads a table from a file path (Node) or from the bytes of a table file. */
+export async function loadRankTable(source: string | Uint8Array | ArrayBuffer): Promise<RankTable> {
+  if (typeof source === 'string') {
+    const { readFileChecked } = await import('./node-io.js');
+    return RankTable.fromBytes(await readFileChecked(source));
+  }
+  if (source instanceof ArrayBuffer) return RankTable.fromBytes(new Uint8Array(source));
+  if (source instanceof Uint8Array) return RankTable.fromBytes(source);
+  throw new StackRankError('BAD_ARGUMENT', 'loadRankTable takes a file path, a Uint8Array or an ArrayBuffer');
+}
+

@@ -1,0 +1,76 @@
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+
+describe('stackrank table', () => {
+  it('builds to --out with progress, then reports info and ranks', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stackrank-cli-'));
+    const file = join(dir, 't.srk');
+    const built = await runCli(['table', 'build', '--width', '6', '--max-step', '3', '--iterations', '4', '--threads', '1', '--out', file]);
+    expect(built.code).toBe(0);
+    expect(built.out).toMatch(/built 6x3 rank table \(4 iterations\)/);
+    expect(built.statuses.some((s) => /iteration 4\/4 .*elapsed/.test(s))).toBe(true);
+
+    const info = await runCli(['table', 'info', file, '--json']);
+    expect(info.code).toBe(0);
+    const meta = JSON.parse(info.out);
+    expect(meta).toMatchObject({ width: 6, maxStep: 3, iterations: 4, encoding: 'u16', surfaces: 7 ** 5 });
+    expect(meta.stats.max).toBeLessThanOrEqual(1);
+    expect(meta.stats.flat).toBeGreaterThan(meta.stats.mean);
+
+    const human = await runCli(['table', 'info', file]);
+    expect(human.out).toMatch(/6 columns, max step 3, 4 iterations/);
+
+    const rank = await runCli(['table', 'rank', file, '33333', '00000', '--json']);
+    const rows = JSON.parse(rank.out);
+    expect(rows.map((r: { digits: string }) => r.digits)).toEqual(['33333', '00000']);
+    expect(rows[0].rank).toBeCloseTo(meta.stats.flat, 6);
+    expect(rows[0].rank).toBeGreaterThan(rows[1].rank);
+  });
+
+  it('caches under XDG_CACHE_HOME, reuses a valid table and rebuilds a damaged one', async () => {
+    const cache = await mkdtemp(join(tmpdir(), 'stackrank-cache-'));
+    const env = { XDG_CACHE_HOME: cache };
+    const args = ['table', 'build', '--width', '5', '--iterations', '3', '--json'];
+    const first = JSON.parse((await runCli(args, env)).out);
+    expect(first.cached).toBe(false);
+    expect(first.path).toBe(join(cache, 'stackrank', 'rank-article-w5-s4-i3.srk'));
+    const second = JSON.parse((await runCli(args, env)).out);
+    expect(second.cached).toBe(true);
+
+    const bytes = await readFile(first.path);
+    bytes[bytes.length - 1] ^= 0xff;
+    await writeFile(first.path, bytes);
+    const third = await runCli(args, env);
+    expect(JSON.parse(third.out).cached).toBe(false);
+    expect(third.err).toMatch(/rebuilding: .*checksum/);
+    expect(await readdir(join(cache, 'stackrank'))).toEqual(['rank-article-w5-s4-i3.srk']);
+  });
+
+  it('writes nothing when the build is cancelled', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stackrank-cancel-'));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const run = await runCli(['table', 'build', '--iterations', '15', '--out', join(dir, 'never.srk')], {}, controller.signal);
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(/cancelled \[ABORTED\]/);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it.each([
+    [['table', 'build', '--width', '10'], /--width must be an integer from 4 to 9; got "10"/],
+    [['table', 'build', '--iterations', 'x'], /--iterations must be an integer/],
+    [['table', 'build', '--encoding', 'u8'], /--encoding must be u16 or f32/],
+    [['table', 'build', '--bogus'], /Unknown option '--bogus'/],
+    [['table', 'frobnicate'], /unknown subcommand "frobnicate"/],
+    [['table', 'rank', '/nonexistent.srk', '44444444'], /could not read rank table/],
+    [['nonsense'], /unknown command "nonsense"/],
+  ])('fails with a one-line reason: %j', async (argv, message) => {
+    const run = await runCli(argv as string[]);
+    expect(run.code).not.toBe(0);
+    expect(run.err).toMatch(message);
+    expect(run.err.split('\n')).toHaveLength(1);
+  });
+});

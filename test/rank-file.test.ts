@@ -1,0 +1,110 @@
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildRankValues } from '../src/rank/build.js';
+import { HEADER_BYTES, checksum } from '../src/rank/file.js';
+import { foldIndex, foldShape, foldValues, unfoldValues } from '../src/rank/fold.js';
+import { RankTable, buildRankTable, loadRankTable } from '../src/rank/table.js';
+import { parseSurface, surfaceFromSteps } from '../src/surface.js';
+
+const GOLDEN = join(__dirname, 'golden', 'rank-w4-s1-i2.srk.hex');
+
+describe('mirror folding', () => {
+  it.each([
+    [4, 1],
+    [5, 4],
+    [6, 2],
+    [9, 4],
+  ])('W=%i S=%i: a surface and its mirror share a slot, and slots are in range', (width, maxStep) => {
+    const shape = foldShape(width, maxStep);
+    const size = (2 * maxStep + 1) ** (width - 1);
+    expect(shape.foldedSize).toBeLessThan(size * 0.51 + 100);
+    const step = Math.max(1, Math.floor(size / 50_000));
+    for (let s = 0; s < size; s += step) {
+      const slot = foldIndex(s, shape);
+      expect(slot).toBeGreaterThanOrEqual(0);
+      expect(slot).toBeLessThan(shape.foldedSize);
+    }
+  });
+
+  it('folded values unfold to the unfolded values exactly (W = 7)', async () => {
+    const values = await buildRankValues({ width: 7, maxStep: 4, iterations: 5, threads: 2 });
+    const shape = foldShape(7, 4);
+    const folded = foldValues(values, shape, (n) => new Float32Array(n));
+    const back = unfoldValues(folded, shape, values.length, (n) => new Float32Array(n));
+    expect(Buffer.from(back.buffer).equals(Buffer.from(values.buffer))).toBe(true);
+  });
+});
+
+describe('table files', () => {
+  let table: RankTable;
+  let values: Float32Array;
+  beforeAll(async () => {
+    values = await buildRankValues({ width: 6, maxStep: 4, iterations: 6, threads: 1 });
+    table = RankTable.fromValues(values, { width: 6, maxStep: 4, iterations: 6 });
+  });
+
+  it('keeps u16 values within 2e-5 of the f32 iteration, and f32 exactly', async () => {
+    let worst = 0;
+    for (let s = 0; s < values.length; s++) worst = Math.max(worst, Math.abs(table.get(s) - values[s]));
+    expect(worst).toBeLessThan(2e-5);
+    const f32 = await buildRankTable({ width: 6, maxStep: 4, iterations: 6, encoding: 'f32', threads: 1 });
+    for (let s = 0; s < values.length; s += 7) expect(f32.get(s)).toBe(values[s]);
+    expect(f32.toFloat32()).toEqual(values);
+  });
+
+  it('ranks surfaces, truncating steep steps, and refuses a surface of another width', () => {
+    expect(table.rank(parseSurface('44444'))).toBeCloseTo(values[(values.length - 1) / 2], 4);
+    expect(table.rank(surfaceFromSteps([0, 9, -7, 0, 0]))).toBe(table.rank(parseSurface('48044')));
+    expect(() => table.rank(parseSurface('4444'))).toThrow(expect.objectContaining({ code: 'TABLE_MISMATCH' }));
+    expect(() => table.get(values.length)).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
+  });
+
+  it('round-trips through bytes and through an atomically written file', async () => {
+    const again = await loadRankTable(table.toBytes());
+    expect(again.toUint16()).toEqual(table.toUint16());
+    expect([again.width, again.maxStep, again.iterations, again.encoding, again.variant]).toEqual([6, 4, 6, 'u16', 'article']);
+    const dir = await mkdtemp(join(tmpdir(), 'stackrank-'));
+    const path = join(dir, 'sub', 't.srk');
+    await table.save(path);
+    expect(await readdir(join(dir, 'sub'))).toEqual(['t.srk']);
+    const loaded = await loadRankTable(path);
+    expect(loaded.toUint16()).toEqual(table.toUint16());
+    expect(loaded.toBytes().byteLength).toBeLessThan(HEADER_BYTES + values.length * 2 * 0.52);
+  });
+
+  it('matches the golden file byte for byte (format stability)', async () => {
+    const small = await buildRankTable({ width: 4, maxStep: 1, iterations: 2, threads: 1 });
+    const hex = Buffer.from(small.toBytes()).toString('hex');
+    if (process.env.UPDATE_GOLDEN) await writeFile(GOLDEN, hex + '\n');
+    expect(hex).toBe((await readFile(GOLDEN, 'utf8')).trim());
+  });
+
+  describe('refuses damaged files with a clear typed error', () => {
+    const corrupt = (edit: (b: Uint8Array) => Uint8Array) => loadRankTable(edit(table.toBytes().slice()));
+    const fixHeader = (b: Uint8Array) => {
+      new DataView(b.buffer).setUint32(48, checksum(b.subarray(0, 48)), true);
+      return b;
+    };
+    it.each([
+      ['BAD_MAGIC', (b: Uint8Array) => ((b[1] = 0x58), b), /signature/],
+      ['BAD_MAGIC', () => new TextEncoder().encode('hello, not a table'), /signature/],
+      ['TRUNCATED', (b: Uint8Array) => b.subarray(0, 20), /shorter than its 64-byte header/],
+      ['TRUNCATED', (b: Uint8Array) => b.subarray(0, b.length - 10), /holds \d+ of its \d+ data bytes/],
+      ['BAD_VERSION', (b: Uint8Array) => fixHeader(((b[8] = 9), b)), /version 9/],
+      ['CHECKSUM', (b: Uint8Array) => ((b[10] = 5), b), /header checksum/],
+      ['CHECKSUM', (b: Uint8Array) => ((b[b.length - 3] ^= 0xff), b), /data checksum/],
+      ['BAD_HEADER', (b: Uint8Array) => fixHeader(((b[10] = 12), b)), /width 12/],
+      ['BAD_HEADER', (b: Uint8Array) => fixHeader(((b[14] = 7), b)), /unknown value encoding/],
+      ['BAD_HEADER', (b: Uint8Array) => fixHeader(((b[24] ^= 1), b)), /claims/],
+      ['BAD_HEADER', (b: Uint8Array) => Uint8Array.of(...b, 0, 0), /unexpected bytes/],
+    ] as const)('%s (%#)', async (code, edit, message) => {
+      await expect(corrupt(edit as (b: Uint8Array) => Uint8Array)).rejects.toMatchObject({ code, message: expect.stringMatching(message) });
+    });
+
+    it('IO for a missing file', async () => {
+      await expect(loadRankTable('/nonexistent/table.srk')).rejects.toMatchObject({ code: 'IO', message: expect.stringMatching(/no such file/) });
+    });
+  });
+});

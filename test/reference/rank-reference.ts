@@ -1,0 +1,58 @@
+/**
+ * Slow, obviously-correct reference of the rank iteration (DESIGN §2), independent of src/rank: it works on
+ * column heights, tries every orientation at every column, and checks hole-freeness and step limits directly.
+ * Test-only. Values are f64.
+ */
+import { ORIENTATIONS } from '../../src/pieces.js';
+
+export function referenceSteps(index: number, width: number, maxStep: number): number[] {
+  const base = 2 * maxStep + 1;
+  const steps: number[] = [];
+  for (let i = 0; i < width - 1; i++) {
+    steps.unshift((index % base) - maxStep);
+    index = Math.floor(index / base);
+  }
+  return steps;
+}
+
+export function referenceIndex(steps: number[], maxStep: number): number {
+  return steps.reduce((acc, d) => acc * (2 * maxStep + 1) + d + maxStep, 0);
+}
+
+/** Every surface index reachable from `index` by one hole-free placement of `piece` that keeps steps within ±S. */
+export function referenceSuccessors(index: number, piece: number, width: number, maxStep: number): number[] {
+  const steps = referenceSteps(index, width, maxStep);
+  const heights = [0];
+  for (const d of steps) heights.push(heights[heights.length - 1] + d);
+  const out: number[] = [];
+  for (const o of ORIENTATIONS[piece]) {
+    for (let x = 0; x + o.width <= width; x++) {
+      const base = heights[x] - o.bot[0];
+      let flush = true;
+      for (let j = 0; j < o.width; j++) if (heights[x + j] - o.bot[j] !== base) flush = false;
+      if (!flush) continue;
+      const h = heights.slice();
+      for (let j = 0; j < o.width; j++) h[x + j] = base + o.top[j];
+      const next = h.slice(1).map((v, i) => v - h[i]);
+      if (next.every((d) => Math.abs(d) <= maxStep)) out.push(referenceIndex(next, maxStep));
+    }
+  }
+  return out;
+}
+
+export function referenceRanks(width: number, maxStep: number, iterations: number): Float64Array {
+  const size = (2 * maxStep + 1) ** (width - 1);
+  const successors: number[][][] = [];
+  for (let s = 0; s < size; s++) successors.push([0, 1, 2, 3, 4, 5, 6].map((p) => referenceSuccessors(s, p, width, maxStep)));
+  let prev = new Float64Array(size).fill(1);
+  for (let k = 0; k < iterations; k++) {
+    const next = new Float64Array(size);
+    for (let s = 0; s < size; s++) {
+      let sum = 0;
+      for (const succ of successors[s]) sum += succ.reduce((m, t) => Math.max(m, prev[t]), 0);
+      next[s] = sum / 7;
+    }
+    prev = next;
+  }
+  return prev;
+}
