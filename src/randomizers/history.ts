@@ -1,0 +1,98 @@
+/**
+ * The TGM history-roll mechanism shared by tgm1 and tgm2 (and the history half of tgm3): the last four pieces
+ * dealt are remembered; a roll that lands on one of them is retried, up to a fixed number of rolls, and the last
+ * roll is dealt whatever it is. The first piece of a game is never S, Z or O.
+ */
+import { PIECE_COUNT, pieceId } from '../pieces.js';
+import type { Rng } from '../random.js';
+import { BaseRandomizer } from './base.js';
+
+export const HISTORY_LENGTH = 4;
+
+/** The first piece is a uniform draw (one nextInt(4)) from these, in canonical order: I, T, L, J. */
+export const FIRST_PIECE_IDS: readonly number[] = ['I', 'T', 'L', 'J'].map(pieceId);
+
+const [Z, S] = [pieceId('Z'), pieceId('S')];
+
+export interface HistoryRollSpec {
+  readonly name: 'tgm1' | 'tgm2';
+  readonly rolls: number;
+  /** The history right after the first piece, newest first, minus that piece (which is always newest). */
+  readonly historyAfterFirst: readonly number[];
+}
+
+export const TGM1: HistoryRollSpec = { name: 'tgm1', rolls: 4, historyAfterFirst: [Z, Z, Z] };
+export const TGM2: HistoryRollSpec = { name: 'tgm2', rolls: 6, historyAfterFirst: [Z, S, S] };
+
+export function dealFirstPiece(rng: Rng): number {
+  return FIRST_PIECE_IDS[rng.nextInt(FIRST_PIECE_IDS.length)];
+}
+
+/** Pushes `id` as the newest entry of a newest-first history, dropping the oldest. */
+export function pushHistory(history: number[], id: number): void {
+  for (let i = history.length - 1; i > 0; i--) history[i] = history[i - 1];
+  history[0] = id;
+}
+
+/** Bit p is set when piece p is in the history. */
+export function historyMask(history: readonly number[]): number {
+  let mask = 0;
+  for (const id of history) mask |= 1 << id;
+  return mask;
+}
+
+export function writeFirstPieceDistribution(out: Float64Array): void {
+  out.fill(0);
+  for (const id of FIRST_PIECE_IDS) out[id] = 1 / FIRST_PIECE_IDS.length;
+}
+
+export class HistoryRollRandomizer extends BaseRandomizer {
+  constructor(
+    private readonly spec: HistoryRollSpec,
+    rng: Rng,
+    private readonly history: number[] = [],
+    private started = false,
+  ) {
+    super(spec.name, rng);
+  }
+
+  nextId(): number {
+    if (!this.started) {
+      const first = dealFirstPiece(this.rng);
+      this.history.splice(0, this.history.length, first, ...this.spec.historyAfterFirst);
+      this.started = true;
+      return first;
+    }
+    const recent = historyMask(this.history);
+    let id = 0;
+    for (let roll = 0; roll < this.spec.rolls; roll++) {
+      id = this.rng.nextInt(PIECE_COUNT);
+      if ((recent & (1 << id)) === 0) break;
+    }
+    pushHistory(this.history, id);
+    return id;
+  }
+
+  protected probabilities(out: Float64Array): void {
+    if (!this.started) return writeFirstPieceDistribution(out);
+    // With h distinct pieces in the history a roll is retried with probability h/7. A fresh piece can be dealt
+    // by any of the rolls, a remembered one only by the last.
+    const recent = historyMask(this.history);
+    let remembered = 0;
+    for (let p = 0; p < PIECE_COUNT; p++) if (recent & (1 << p)) remembered++;
+    const retry = remembered / PIECE_COUNT;
+    let reachAnyRoll = 0;
+    for (let roll = 0; roll < this.spec.rolls; roll++) reachAnyRoll += retry ** roll;
+    const fresh = reachAnyRoll / PIECE_COUNT;
+    const stale = retry ** (this.spec.rolls - 1) / PIECE_COUNT;
+    for (let p = 0; p < PIECE_COUNT; p++) out[p] = recent & (1 << p) ? stale : fresh;
+  }
+
+  protected fields() {
+    return { started: this.started, history: [...this.history] };
+  }
+
+  clone(): HistoryRollRandomizer {
+    return new HistoryRollRandomizer(this.spec, this.rng.clone(), [...this.history], this.started);
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Randomizers by name: `createRandomizer(name, { seed, ...params })` starts a generator, `restoreRandomizer`
+ * continues one from its `state()`. Every family draws from the project's one PRNG (src/random.ts); the exact
+ * sequence of PRNG calls per piece is documented in docs/randomizers.md.
+ */
+import { StackRankError, describe } from '../errors.js';
+import { PIECE_COUNT } from '../pieces.js';
+import { Rng, checkSeed } from '../random.js';
+import { BAG_SPECS, BagRandomizer, fullBag } from './bags.js';
+import type { BaseRandomizer } from './base.js';
+import { DEFAULT_DENOMINATOR, DecayRandomizer, checkDenominator } from './decay.js';
+import { HISTORY_LENGTH, HistoryRollRandomizer, TGM1, TGM2, type HistoryRollSpec } from './history.js';
+import { MemorylessRandomizer } from './memoryless.js';
+import { NesRandomizer } from './nes.js';
+import { booleanField, checkPieceIds, invalidState, numberList, pieceIdField, pieceIdList, rngFromState } from './snapshot.js';
+import { POOL_SIZE, Tgm3Randomizer } from './tgm3.js';
+import { RANDOMIZER_NAMES, type Randomizer, type RandomizerName, type RandomizerState } from './types.js';
+
+export { RANDOMIZER_NAMES, type Randomizer, type RandomizerName, type RandomizerState } from './types.js';
+
+export interface RandomizerOptions {
+  /** Any safe integer (reduced mod 2^32); default 0. */
+  seed?: number;
+  /** decay only: weight divisor, a finite number > 0, default 1.1. */
+  denominator?: number;
+  /** Receives advisory messages (decay with denominator < 1); default console.warn. */
+  onWarning?: (message: string) => void;
+}
+
+interface Family {
+  /** Parameter names with their defaults; anything else passed in is rejected. */
+  readonly defaults: Readonly<Record<string, number>>;
+  create(rng: Rng, params: Record<string, number>, warn: (message: string) => void): BaseRandomizer;
+  restore(rng: Rng, state: RandomizerState, warn: (message: string) => void): BaseRandomizer;
+}
+
+function historyFamily(spec: HistoryRollSpec): Family {
+  return {
+    defaults: {},
+    create: (rng) => new HistoryRollRandomizer(spec, rng),
+    restore: (rng, state) => {
+      const started = booleanField(state, 'started');
+      return new HistoryRollRandomizer(spec, rng, [...pieceIdList(state, 'history', started ? HISTORY_LENGTH : 0)], started);
+    },
+  };
+}
+
+function bagFamily(name: keyof typeof BAG_SPECS): Family {
+  const spec = BAG_SPECS[name];
+  return {
+    defaults: {},
+    create: (rng) => new BagRandomizer(spec, rng),
+    restore: (rng, state) => {
+      const bags = state.bags;
+      if (!Array.isArray(bags) || bags.length !== spec.bagCount) invalidState(state, `bags must be a list of ${spec.bagCount} bag(s)`);
+      const checked = bags.map((_, i) => {
+        const bag = [...checkPieceIds(state, `bag ${i}`, bags[i])];
+        const perPiece = new Array<number>(PIECE_COUNT).fill(0);
+        for (const id of bag) perPiece[id]++;
+        if (bag.length === 0 || perPiece.some((n) => n > spec.copies)) {
+          invalidState(state, `bag ${i} must hold 1 to ${fullBag(spec).length} pieces, at most ${spec.copies} of each; got ${describe(bag)}`);
+        }
+        return bag;
+      });
+      return new BagRandomizer(spec, rng, checked);
+    },
+  };
+}
+
+const FAMILIES: Record<RandomizerName, Family> = {
+  memoryless: { defaults: {}, create: (rng) => new MemorylessRandomizer(rng), restore: (rng) => new MemorylessRandomizer(rng) },
+  nes: {
+    defaults: {},
+    create: (rng) => new NesRandomizer(rng),
+    restore: (rng, state) => new NesRandomizer(rng, pieceIdField(state, 'previous', true)),
+  },
+  tgm1: historyFamily(TGM1),
+  tgm2: historyFamily(TGM2),
+  tgm3: {
+    defaults: {},
+    create: (rng) => new Tgm3Randomizer(rng),
+    restore: (rng, state) => {
+      const started = booleanField(state, 'started');
+      const order = pieceIdList(state, 'droughtOrder', PIECE_COUNT);
+      if (new Set(order).size !== PIECE_COUNT) invalidState(state, `droughtOrder must list each piece once; got ${describe(order)}`);
+      const history = pieceIdList(state, 'history', started ? HISTORY_LENGTH : 0);
+      return new Tgm3Randomizer(rng, [...pieceIdList(state, 'pool', POOL_SIZE)], [...order], [...history], started);
+    },
+  },
+  bag7: bagFamily('bag7'),
+  bag14: bagFamily('bag14'),
+  twoBag: bagFamily('twoBag'),
+  redBlue: bagFamily('redBlue'),
+  decay: {
+    defaults: { denominator: DEFAULT_DENOMINATOR },
+    create: (rng, params, warn) => new DecayRandomizer(rng, checkDenominator(params.denominator, warn)),
+    restore: (rng, state, warn) => {
+      const weights = numberList(state, 'weights', PIECE_COUNT);
+      if (!weights.some((w) => w > 0)) invalidState(state, 'weights must not all be zero');
+      return new DecayRandomizer(rng, checkDenominator(state.params?.denominator, warn), weights);
+    },
+  },
+};
+
+export function isRandomizerName(name: unknown): name is RandomizerName {
+  return typeof name === 'string' && (RANDOMIZER_NAMES as readonly string[]).includes(name);
+}
+
+function familyOf(name: unknown): Family {
+  if (!isRandomizerName(name)) {
+    throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${describe(name)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`);
+  }
+  return FAMILIES[name];
+}
+
+/** The parameters `name` accepts, with their defaults (e.g. `{ denominator: 1.1 }` for decay). */
+export function randomizerDefaults(name: RandomizerName): Record<string, number> {
+  return { ...familyOf(name).defaults };
+}
+
+/**
+ * Starts generator `name` from `seed`. Parameters other than the family's own are rejected, so a typo such as
+ * `{ denominater: 2 }` fails instead of silently using the default.
+ */
+export function createRandomizer(name: RandomizerName, options: RandomizerOptions = {}): Randomizer {
+  const family = familyOf(name);
+  const { seed = 0, onWarning = (m: string) => console.warn(m), ...given } = options ?? {};
+  const params: Record<string, number> = { ...family.defaults };
+  for (const [key, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    if (!(key in family.defaults)) {
+      const accepted = Object.keys(family.defaults);
+      throw new StackRankError('BAD_ARGUMENT', `${name} has no parameter ${JSON.stringify(key)}; it accepts ${accepted.length ? accepted.join(', ') : 'only seed'}`);
+    }
+    params[key] = value as number;
+  }
+  return family.create(new Rng(checkSeed(seed)), params, onWarning);
+}
+
+/** Continues a generator from a `state()` snapshot (which may have been through JSON). */
+export function restoreRandomizer(state: RandomizerState, options: Pick<RandomizerOptions, 'onWarning'> = {}): Randomizer {
+  if (state === null || typeof state !== 'object') throw new StackRankError('BAD_ARGUMENT', `randomizer state must be an object; got ${describe(state)}`);
+  const family = familyOf(state.name);
+  return family.restore(rngFromState(state), state, options.onWarning ?? ((m) => console.warn(m)));
+}

@@ -1,0 +1,41 @@
+/**
+ * The common shape of every piece generator (DESIGN §4). Families live in their own modules; index.ts builds
+ * them by name.
+ */
+import type { Piece } from '../pieces.js';
+
+export const RANDOMIZER_NAMES = ['memoryless', 'nes', 'tgm1', 'tgm2', 'tgm3', 'bag7', 'bag14', 'twoBag', 'redBlue', 'decay'] as const;
+export type RandomizerName = (typeof RANDOMIZER_NAMES)[number];
+
+/**
+ * A JSON-serialisable snapshot: the family name, its parameters, the PRNG state and the family's own fields.
+ * `restoreRandomizer(state)` continues the exact same stream.
+ */
+export interface RandomizerState {
+  name: RandomizerName;
+  params: Record<string, number>;
+  rng: [number, number, number, number];
+  [field: string]: unknown;
+}
+
+export interface Randomizer extends Iterable<Piece> {
+  readonly name: RandomizerName;
+  /** The family parameters in effect (defaults filled in), e.g. `{ denominator: 1.1 }` for decay. */
+  readonly params: Readonly<Record<string, number>>;
+  /** Deals the next piece as a letter. */
+  next(): Piece;
+  /** Deals the next piece as its canonical id 0..6 (I O T S Z L J). */
+  nextId(): number;
+  /** Deals `n` pieces and returns them as a string of letters. */
+  take(n: number): string;
+  /** Deals `count` (default `out.length`) piece ids into `out[0..count)`: the allocation-free path for kernels. */
+  fillIds(out: Uint8Array, count?: number): void;
+  /** An independent copy in the same state: both deal the same pieces from here on. */
+  clone(): Randomizer;
+  state(): RandomizerState;
+  /**
+   * Exact probability of each piece (canonical order) being dealt next, given the current state. Writes into
+   * `into` when given (no allocation), otherwise returns a new array.
+   */
+  distribution(into?: Float64Array): Float64Array;
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeRandomizer, frequencySpread } from '../../src/randomizers/analyze.js';
+import { RANDOMIZER_NAMES } from '../../src/randomizers/index.js';
+
+describe('hard drought and flood limits', () => {
+  // 200k pieces reach every limit at this seed, so the checks below also see the limit itself, not just below it.
+  const PIECES = 200_000;
+
+  it('bag7: no drought over 12, no run over 2 (and both limits occur)', () => {
+    const a = analyzeRandomizer('bag7', { pieces: PIECES, seed: 1 });
+    expect(a.maxDrought).toBe(12);
+    expect(a.longestRun).toBe(2);
+  });
+
+  it.each(['bag14', 'twoBag', 'redBlue'] as const)('%s: no drought over 24, no run over 4', (name) => {
+    const a = analyzeRandomizer(name, { pieces: PIECES, seed: 1 });
+    expect(a.maxDrought).toBeLessThanOrEqual(24);
+    expect(a.maxDrought).toBeGreaterThanOrEqual(22);
+    expect(a.longestRun).toBeLessThanOrEqual(4);
+    expect(a.longestRun).toBeGreaterThanOrEqual(3);
+  });
+
+  it('memoryless has no such limits', () => {
+    const a = analyzeRandomizer('memoryless', { pieces: PIECES, seed: 1 });
+    expect(a.maxDrought).toBeGreaterThan(60);
+    expect(a.longestRun).toBeGreaterThan(4);
+  });
+});
+
+describe('analyzeRandomizer', () => {
+  // Published predictability (best guess of the next piece): DESIGN §4. Tolerance ±0.3 points.
+  it.each([
+    ['memoryless', 0.1429],
+    ['tgm1', 0.2896],
+    ['tgm2', 0.318],
+    ['bag7', 0.3704],
+  ] as const)('%s predictability is within 0.3 points of the published %f', (name, published) => {
+    const a = analyzeRandomizer(name, { pieces: 200_000, seed: 5 });
+    expect(Math.abs(a.predictability - published)).toBeLessThan(0.003);
+    // The guess scored against what was dealt agrees with the expectation (binomial noise is ~0.1 points).
+    expect(Math.abs(a.hitRate - a.predictability)).toBeLessThan(0.005);
+  });
+
+  it('reports consistent statistics for every generator', () => {
+    for (const name of RANDOMIZER_NAMES) {
+      const a = analyzeRandomizer(name, { pieces: 20_000, seed: 2 });
+      expect(a.name).toBe(name);
+      expect(a.frequencies.reduce((s, f) => s + f, 0)).toBeCloseTo(1, 12);
+      for (const f of a.frequencies) expect(Math.abs(f - 1 / 7)).toBeLessThan(0.02);
+      expect(a.maxDrought).toBe(Math.max(...a.droughts.map((d) => d.max)));
+      for (const d of a.droughts) expect(d.histogram).toHaveLength(d.max + 1);
+      // Every piece that is dealt after an earlier deal of the same piece contributes one drought.
+      const droughtCount = a.droughts.reduce((s, d) => s + d.histogram.reduce((x, y) => x + y, 0), 0);
+      expect(droughtCount).toBe(a.pieces - 7);
+      // Run lengths add up to the number of pieces.
+      expect(a.runLengths.reduce((s, n, len) => s + n * len, 0)).toBe(a.pieces);
+      expect(a.longestRun).toBe(a.runLengths.length - 1);
+      expect(a.longestSZRun).toBeGreaterThanOrEqual(Math.min(a.longestRun, 2));
+      expect(a.entropy).toBeGreaterThan(0);
+      expect(a.entropy).toBeLessThanOrEqual(Math.log2(7) + 1e-12);
+      expect(a.predictability).toBeGreaterThanOrEqual(1 / 7 - 1e-12);
+    }
+  });
+
+  it('matches closed forms: memoryless entropy log2 7 and repeat 1/7; NES repeat 1/28; mean drought 6', () => {
+    const m = analyzeRandomizer('memoryless', { pieces: 100_000, seed: 3 });
+    expect(m.entropy).toBeCloseTo(Math.log2(7), 12);
+    expect(m.repeatProbability).toBeCloseTo(1 / 7, 2);
+    // Between two deals of a piece dealt with frequency 1/7 come 6 others on average.
+    for (const d of m.droughts) expect(d.mean).toBeCloseTo(6, 0);
+    expect(analyzeRandomizer('nes', { pieces: 100_000, seed: 3 }).repeatProbability).toBeCloseTo(1 / 28, 2);
+    // 7-bag: a repeat needs the last piece of a bag to open the next one: 1/7 · 1/7 per bag boundary.
+    expect(analyzeRandomizer('bag7', { pieces: 100_000, seed: 3 }).repeatProbability).toBeCloseTo(1 / 49, 2);
+  });
+
+  it('frequencyStd is seed 000 spread of 100-piece windows: bags far below memoryless', () => {
+    const spread = (name: 'memoryless' | 'bag7' | 'decay') => analyzeRandomizer(name, { pieces: 50_000, seed: 4 }).frequencyStd;
+    const memoryless = spread('memoryless');
+    // Multinomial theory for 100 pieces: about sqrt(6/7 / 7 / 100) ≈ 0.035.
+    expect(memoryless).toBeGreaterThan(0.032);
+    expect(memoryless).toBeLessThan(0.038);
+    expect(spread('bag7')).toBeLessThan(0.01);
+    expect(spread('decay')).toBeLessThan(memoryless);
+  });
+
+  it('frequencySpread reproduces seed 000: decay 1.1 lies well below denominator 1', () => {
+    const at = (denominator: number) => frequencySpread('decay', { params: { denominator }, trials: 200, seed: 1 });
+    expect(at(1.1)).toBeLessThan(at(1) - 0.008);
+  });
+
+  it('rejects bad options', () => {
+    expect(() => analyzeRandomizer('bag7', { pieces: 50 })).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
+    expect(() => analyzeRandomizer('bag7', { pieces: 1.5e3 + 0.5 })).toThrow(/pieces/);
+    expect(() => analyzeRandomizer('decay', { pieces: 1000, params: { denominator: Number.NaN } })).toThrow(/denominator/);
+    expect(() => analyzeRandomizer('nope' as never, { pieces: 1000 })).toThrow(/unknown randomizer/);
+  });
+});
