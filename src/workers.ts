@@ -117,17 +117,18 @@ export class KernelPool {
 
   /** Runs one list of calls on each worker (calls[i] on worker i) and resolves when all are done. */
   runEach(calls: KernelCall[][]): Promise<number[]> {
+    return Promise.all(calls.map((list, i) => this.run(i, list)));
+  }
+
+  /** Runs a list of calls on one worker; resolves with the last call's result. */
+  run(worker: number, calls: KernelCall[]): Promise<number> {
     if (this.failed) return Promise.reject(this.failed);
     if (this.terminated) return Promise.reject(new StackRankError('ABORTED', 'the worker pool was stopped'));
-    return Promise.all(
-      calls.map((list, i) => {
-        const id = this.nextId++;
-        return new Promise<number>((resolve, reject) => {
-          this.pending.set(id, { resolve, reject });
-          this.workers[i].postMessage({ type: 'call', id, calls: list });
-        });
-      }),
-    );
+    const id = this.nextId++;
+    return new Promise<number>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.workers[worker].postMessage({ type: 'call', id, calls });
+    });
   }
 
   terminate(): void {

@@ -4,7 +4,8 @@
  */
 import { StackRankError, requireInt } from '../errors.js';
 import { checkGeometry, surfaceCount } from '../surface.js';
-import { instantiateKernel, kernelModule, pickVariant, sharedMemorySupported } from '../wasm.js';
+import { defaultThreadCount } from '../threads.js';
+import { instantiateKernel, pickVariant } from '../wasm.js';
 import { KernelPool, type KernelCall } from '../workers.js';
 import { rankMoves } from './moves.js';
 import { PLAN_WORDS, makeRankPlan, type RankPlanArrays } from './plan.js';
@@ -37,22 +38,6 @@ interface RankKernel {
   alloc(bytes: number): number;
   rankBlocks(plan: number, prev: number, next: number, hiStart: number, hiEnd: number, scratch: number): void;
   fillF32(ptr: number, n: number, v: number): void;
-}
-
-export function defaultThreads(): number {
-  if (!sharedMemorySupported()) return 1;
-  const nav = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator;
-  if (nav?.hardwareConcurrency) return nav.hardwareConcurrency;
-  return 1;
-}
-
-async function nodeCores(): Promise<number> {
-  try {
-    const os = await import('node:os');
-    return os.availableParallelism?.() ?? os.cpus().length;
-  } catch {
-    return defaultThreads();
-  }
 }
 
 export function checkBuildOptions(opts: BuildOptions) {
@@ -112,7 +97,7 @@ function abortError(): StackRankError {
  */
 export async function buildRankValues(opts: BuildOptions = {}): Promise<Float32Array> {
   const { width, maxStep, iterations } = checkBuildOptions(opts);
-  const threads = opts.threads ?? (sharedMemorySupported() ? await nodeCores() : 1);
+  const threads = opts.threads ?? (await defaultThreadCount());
   const { signal, onProgress } = opts;
   if (signal?.aborted) throw abortError();
 

@@ -105,6 +105,29 @@ export class RankTable {
     return unfoldValues(this.folded as Uint16Array, this.shape, this.size, (n) => new Uint16Array(n));
   }
 
+  /**
+   * Order-preserving u16 ranks for every surface plus their scale (rank = q * scale), the form the search
+   * kernel reads: the stored values for u16 tables, a quantisation of f32 ones.
+   */
+  searchValues(): { values: Uint16Array; scale: number } {
+    // Memoised: every AI and simulator over this table reads the same unfolded array.
+    this.searchCache ??= this.computeSearchValues();
+    return this.searchCache;
+  }
+
+  private searchCache: { values: Uint16Array; scale: number } | undefined;
+
+  private computeSearchValues(): { values: Uint16Array; scale: number } {
+    if (this.encoding === 'u16') return { values: this.toUint16(), scale: this.scale };
+    const f = this.toFloat32();
+    let max = 0;
+    for (let i = 0; i < f.length; i++) if (f[i] > max) max = f[i];
+    const scale = max > 0 ? max / U16_MAX : 1;
+    const values = new Uint16Array(f.length);
+    for (let i = 0; i < f.length; i++) values[i] = Math.round(f[i] / scale);
+    return { values, scale };
+  }
+
   /** The table file's bytes (mirror-folded). */
   toBytes(): Uint8Array {
     return encodeTable(

@@ -1,0 +1,237 @@
+// Stacking search and game kernel (DESIGN §3): lookahead search over the known queue and whole games played
+// without leaving WebAssembly. Layouts of the config, context and game records are mirrored in
+// src/stacking/layout.ts (keep the two in step).
+export { alloc } from './memory';
+
+// ---- config (i32 words) ----
+const CFG_WIDTH: i32 = 0;
+const CFG_MAX_STEP: i32 = 1;
+const CFG_BOARD_HEIGHT: i32 = 2;
+const CFG_TETRIS_THRESHOLD: i32 = 3; //   highest column needed for a Tetris (lowest column must be >= 4)
+const CFG_EXCESS_FIRST: i32 = 4; //       1: less steepness beyond ±S wins before rank; 0: pure truncation
+const CFG_TABLE: i32 = 5; //              ptr to u16 ranks, one per surface (order-preserving quantised ranks)
+const CFG_PLACEMENTS: i32 = 6; //         ptr to placement records (PL_* words each)
+const CFG_PIECE_START: i32 = 7; //        ptr to i32[8]: placements of piece p are [start[p], start[p+1])
+const CFG_TETRIS_ENABLED: i32 = 8; //     0: never clear; 1: an I clears 4 rows whenever the rule fires (forced)
+
+// ---- placement record (i32 words) ----
+const PL_WORDS: i32 = 10;
+const PL_X: i32 = 0; //      left column
+const PL_WIDTH: i32 = 1;
+const PL_BOT: i32 = 2; //    bot[0..3]: lowest cell per column
+const PL_TOP: i32 = 6; //    top[0..3]: row above the highest cell per column
+
+// ---- search context (i32 words unless noted) ----
+const MAX_DEPTH: i32 = 8; //                          current piece + up to 7 known pieces
+const CTX_HEIGHTS: i32 = 0; //                        (MAX_DEPTH + 1) x 16 i32: heights at each depth
+const CTX_PATH: i32 = CTX_HEIGHTS + (MAX_DEPTH + 1) * 16; // MAX_DEPTH i32: choice at each depth
+const CTX_BEST_PATH: i32 = CTX_PATH + MAX_DEPTH; //   MAX_DEPTH i32: the best sequence found
+const CTX_BEST_LEN: i32 = CTX_BEST_PATH + MAX_DEPTH;
+const CTX_BEST_VALUE: i32 = CTX_BEST_LEN + 2; //      i64 (8-byte aligned word index)
+const CTX_NODES: i32 = CTX_BEST_VALUE + 2; //         i64: nodes visited, for benchmarks
+export const CTX_WORDS: i32 = CTX_NODES + 2;
+
+// ---- move codes ----
+const MOVE_TETRIS: i32 = -1;
+const MOVE_NONE: i32 = -2;
+const PIECE_I: i32 = 0;
+const TETRIS_ROWS: i32 = 4;
+
+// Values compare as i64: depth reached (dead sequences rank below survivors, longer first), then (excessFirst)
+// less steepness beyond ±S, then the rank of the final surface.
+const DEPTH_SHIFT: i64 = 48;
+const EXCESS_SHIFT: i64 = 16;
+const EXCESS_CAP: i32 = 0xffff;
+
+@inline function cfgWord(cfg: usize, field: i32): i32 {
+  return load<i32>(cfg + ((<usize>field) << 2));
+}
+@inline function word(ptr: usize, index: i32): usize {
+  return ptr + ((<usize>index) << 2);
+}
+
+/** Rank value of the surface of `h` (steps truncated to ±S), without the depth part. */
+export function surfaceValue(cfg: usize, h: usize): i64 {
+  const width = cfgWord(cfg, CFG_WIDTH);
+  const s = cfgWord(cfg, CFG_MAX_STEP);
+  const base = 2 * s + 1;
+  let index: i32 = 0;
+  let excess: i32 = 0;
+  let prev = load<i32>(h);
+  for (let i = 1; i < width; i++) {
+    const cur = load<i32>(word(h, i));
+    let d = cur - prev;
+    prev = cur;
+    if (d > s) {
+      excess += d - s;
+      d = s;
+    } else if (d < -s) {
+      excess += -s - d;
+      d = -s;
+    }
+    index = index * base + d + s;
+  }
+  const rank = <i64>load<u16>(<usize>cfgWord(cfg, CFG_TABLE) + ((<usize>index) << 1));
+  if (cfgWord(cfg, CFG_EXCESS_FIRST) == 0) return rank;
+  const e = excess < EXCESS_CAP ? excess : EXCESS_CAP;
+  return (<i64>(EXCESS_CAP - e) << EXCESS_SHIFT) | rank;
+}
+
+/** Whether the Tetris rule fires for an I on heights `h`. */
+@inline function tetrisFires(cfg: usize, h: usize): bool {
+  if (cfgWord(cfg, CFG_TETRIS_ENABLED) == 0) return false;
+  const width = cfgWord(cfg, CFG_WIDTH);
+  let low = load<i32>(h);
+  let high = low;
+  for (let i = 1; i < width; i++) {
+    const v = load<i32>(word(h, i));
+    if (v < low) low = v;
+    if (v > high) high = v;
+  }
+  return low >= TETRIS_ROWS && high >= cfgWord(cfg, CFG_TETRIS_THRESHOLD);
+}
+
+/** Writes the heights after placement `pl` on `h` into `out`; false if it leaves a hole or passes the top. */
+@inline function place(cfg: usize, h: usize, pl: usize, out: usize): bool {
+  const x = load<i32>(word(pl, PL_X));
+  const w = load<i32>(word(pl, PL_WIDTH));
+  const base = load<i32>(word(h, x)) - load<i32>(word(pl, PL_BOT));
+  for (let j = 1; j < w; j++) {
+    if (load<i32>(word(h, x + j)) - load<i32>(word(pl, PL_BOT + j)) != base) return false;
+  }
+  const limit = cfgWord(cfg, CFG_BOARD_HEIGHT);
+  for (let j = 0; j < w; j++) if (base + load<i32>(word(pl, PL_TOP + j)) > limit) return false;
+  memory.copy(out, h, (<usize>cfgWord(cfg, CFG_WIDTH)) << 2);
+  for (let j = 0; j < w; j++) store<i32>(word(out, x + j), base + load<i32>(word(pl, PL_TOP + j)));
+  return true;
+}
+
+@inline function heightsAt(ctx: usize, depth: i32): usize {
+  return ctx + ((<usize>(CTX_HEIGHTS + depth * 16)) << 2);
+}
+
+function recordLeaf(ctx: usize, depth: i32, value: i64): void {
+  const bestPtr = ctx + ((<usize>CTX_BEST_VALUE) << 2);
+  if (value > load<i64>(bestPtr)) {
+    store<i64>(bestPtr, value);
+    store<i32>(word(ctx, CTX_BEST_LEN), depth);
+    memory.copy(word(ctx, CTX_BEST_PATH), word(ctx, CTX_PATH), (<usize>depth) << 2);
+  }
+}
+
+function searchFrom(cfg: usize, ctx: usize, queue: usize, depth: i32, last: i32): i64 {
+  const h = heightsAt(ctx, depth);
+  const nodesPtr = ctx + ((<usize>CTX_NODES) << 2);
+  store<i64>(nodesPtr, load<i64>(nodesPtr) + 1);
+  if (depth > last) {
+    const v = ((<i64>depth) << DEPTH_SHIFT) | surfaceValue(cfg, h);
+    recordLeaf(ctx, depth, v);
+    return v;
+  }
+  const piece = <i32>load<u8>(queue + <usize>depth);
+  const next = heightsAt(ctx, depth + 1);
+  const width = cfgWord(cfg, CFG_WIDTH);
+  if (piece == PIECE_I && tetrisFires(cfg, h)) {
+    for (let i = 0; i < width; i++) store<i32>(word(next, i), load<i32>(word(h, i)) - TETRIS_ROWS);
+    store<i32>(word(ctx, CTX_PATH + depth), MOVE_TETRIS);
+    return searchFrom(cfg, ctx, queue, depth + 1, last);
+  }
+  const starts = <usize>cfgWord(cfg, CFG_PIECE_START);
+  const placements = <usize>cfgWord(cfg, CFG_PLACEMENTS);
+  const end = load<i32>(word(starts, piece + 1));
+  let best: i64 = -1;
+  for (let p = load<i32>(word(starts, piece)); p < end; p++) {
+    if (!place(cfg, h, placements + ((<usize>(p * PL_WORDS)) << 2), next)) continue;
+    store<i32>(word(ctx, CTX_PATH + depth), p);
+    const v = searchFrom(cfg, ctx, queue, depth + 1, last);
+    if (v > best) best = v;
+  }
+  if (best < 0) {
+    // The piece has no legal placement: the sequence dies here, ranked by how far it got.
+    best = ((<i64>depth) << DEPTH_SHIFT) | surfaceValue(cfg, h);
+    recordLeaf(ctx, depth, best);
+  }
+  return best;
+}
+
+/**
+ * Best first move for `heights` and the queue (queue[0] is the current piece, lookahead more are known):
+ * a placement id, MOVE_TETRIS, or MOVE_NONE when the current piece has no legal placement. The best value and
+ * whole best sequence are left in the context.
+ */
+export function search(cfg: usize, ctx: usize, heights: usize, queue: usize, lookahead: i32): i32 {
+  memory.copy(heightsAt(ctx, 0), heights, (<usize>cfgWord(cfg, CFG_WIDTH)) << 2);
+  store<i64>(ctx + ((<usize>CTX_BEST_VALUE) << 2), -1);
+  store<i32>(word(ctx, CTX_BEST_LEN), 0);
+  searchFrom(cfg, ctx, queue, 0, lookahead);
+  if (load<i32>(word(ctx, CTX_BEST_LEN)) == 0) return MOVE_NONE;
+  return load<i32>(word(ctx, CTX_BEST_PATH));
+}
+
+// ---- games ----
+// Game record (i32 words): the state of one game, advanced by playGame until it dies, reaches its piece cap or
+// runs out of known pieces (the caller then refills the piece buffer and calls again).
+const G_HEIGHTS: i32 = 0; //       16 i32
+const G_PIECES: i32 = 16; //       ptr to u8 piece ids
+const G_AVAILABLE: i32 = 17; //    pieces in the buffer
+const G_POSITION: i32 = 18; //     index of the current piece in the buffer
+const G_PLAYED: i32 = 19; //       pieces placed so far (Tetrises included)
+const G_CAP: i32 = 20; //          stop after this many pieces (censored game)
+const G_STATUS: i32 = 21; //       0 running, 1 dead, 2 reached the cap
+const G_DEATH_PIECE: i32 = 22; //  piece id that found no placement
+const G_TETRISES: i32 = 23;
+const G_LOOKAHEAD: i32 = 24;
+const G_CTX: i32 = 25; //          ptr to this game's search context
+export const GAME_WORDS: i32 = 26;
+
+const STATUS_RUNNING: i32 = 0;
+const STATUS_DEAD: i32 = 1;
+const STATUS_CAPPED: i32 = 2;
+
+/** Applies move `move` to heights `h` in place (placement id or MOVE_TETRIS). */
+export function applyMove(cfg: usize, h: usize, move: i32, scratch: usize): void {
+  const width = cfgWord(cfg, CFG_WIDTH);
+  if (move == MOVE_TETRIS) {
+    for (let i = 0; i < width; i++) store<i32>(word(h, i), load<i32>(word(h, i)) - TETRIS_ROWS);
+    return;
+  }
+  const pl = <usize>cfgWord(cfg, CFG_PLACEMENTS) + ((<usize>(move * PL_WORDS)) << 2);
+  if (place(cfg, h, pl, scratch)) memory.copy(h, scratch, (<usize>width) << 2);
+}
+
+/** Plays `game` until it dies, reaches its cap or needs more pieces; returns its status (0 = needs pieces). */
+export function playGame(cfg: usize, game: usize): i32 {
+  const h = word(game, G_HEIGHTS);
+  const pieces = <usize>load<i32>(word(game, G_PIECES));
+  const lookahead = load<i32>(word(game, G_LOOKAHEAD));
+  const ctx = <usize>load<i32>(word(game, G_CTX));
+  const scratch = heightsAt(ctx, MAX_DEPTH);
+  let position = load<i32>(word(game, G_POSITION));
+  let played = load<i32>(word(game, G_PLAYED));
+  let tetrises = load<i32>(word(game, G_TETRISES));
+  const available = load<i32>(word(game, G_AVAILABLE));
+  const cap = load<i32>(word(game, G_CAP));
+  let status = STATUS_RUNNING;
+  while (true) {
+    if (played >= cap) {
+      status = STATUS_CAPPED;
+      break;
+    }
+    if (position + lookahead >= available) break;
+    const move = search(cfg, ctx, h, pieces + <usize>position, lookahead);
+    if (move == MOVE_NONE) {
+      status = STATUS_DEAD;
+      store<i32>(word(game, G_DEATH_PIECE), <i32>load<u8>(pieces + <usize>position));
+      break;
+    }
+    if (move == MOVE_TETRIS) tetrises++;
+    applyMove(cfg, h, move, scratch);
+    position++;
+    played++;
+  }
+  store<i32>(word(game, G_POSITION), position);
+  store<i32>(word(game, G_PLAYED), played);
+  store<i32>(word(game, G_TETRISES), tetrises);
+  store<i32>(word(game, G_STATUS), status);
+  return status;
+}

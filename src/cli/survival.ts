@@ -1,0 +1,112 @@
+/** `stackrank bench survival`: the seed article's survival table, measured by us (DESIGN §3). */
+import { RANDOMIZER_NAMES, isRandomizerName } from '../randomizers/index.js';
+import type { RankTable } from '../rank/table.js';
+import { simulateStacking, type SimulationResult } from '../stacking/simulate.js';
+import { UsageError, intOption, listOption, parse } from './args.js';
+import type { CliIO } from './io.js';
+import { formatDuration } from './progress.js';
+import { loadTableForCli, tableOptions } from './table-source.js';
+
+/** Seed 002's table: mean consecutive pieces under TGM, 15 iterations, lookahead 0..4. */
+export const ARTICLE_FIGURES: readonly number[] = [153, 823, 9458, 154645, 1783670];
+
+const USAGE = `usage: stackrank bench survival [--lookahead 0,1,2,3,4] [--randomizer tgm1] [--games N] [--max-pieces M]
+                              [--seed S] [--steep truncate|excessFirst] [--threads T] [--table FILE] [--json]
+  Plays stacking games per lookahead and prints mean survival with a 95 % interval next to the article's figure.
+  --games: independent game streams (default 100); --max-pieces: piece budget per lookahead (default 200000);
+  games cut by the budget are censored and the mean is then pieces / deaths (geometric hazard).`;
+
+export function steepOption(v: string | undefined): 'truncate' | 'excessFirst' | undefined {
+  if (v === undefined || v === 'truncate' || v === 'excessFirst') return v;
+  throw new UsageError(`--steep must be truncate or excessFirst; got ${JSON.stringify(v)}`);
+}
+
+export function randomizerOption(v: string | undefined): (typeof RANDOMIZER_NAMES)[number] {
+  const name = v ?? 'tgm1';
+  if (!isRandomizerName(name)) throw new UsageError(`--randomizer must be one of ${RANDOMIZER_NAMES.join(', ')}; got ${JSON.stringify(v)}`);
+  return name;
+}
+
+export async function benchCommand(argv: string[], io: CliIO): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === 'survival') return survival(rest, io);
+  if (sub === undefined || sub === '--help' || sub === '-h') {
+    io.out(USAGE);
+    return sub ? 0 : 2;
+  }
+  throw new UsageError(`unknown benchmark ${JSON.stringify(sub)}; available: survival`);
+}
+
+function row(r: SimulationResult) {
+  return {
+    lookahead: r.lookahead,
+    meanPieces: r.meanPieces,
+    ci95: r.ci95,
+    deaths: r.deaths,
+    games: r.games,
+    pieces: r.pieces,
+    piecesPerSecond: r.piecesPerSecond,
+    estimator: r.estimator,
+    articleFigure: ARTICLE_FIGURES[r.lookahead] ?? null,
+    randomizer: r.randomizer,
+    steep: r.rules.steep,
+    seed: r.seed,
+  };
+}
+
+async function survival(argv: string[], io: CliIO): Promise<number> {
+  const { values } = parse(
+    argv,
+    {
+      lookahead: { type: 'string' },
+      randomizer: { type: 'string' },
+      games: { type: 'string' },
+      'max-pieces': { type: 'string' },
+      seed: { type: 'string' },
+      steep: { type: 'string' },
+      threads: { type: 'string' },
+      ...tableOptions,
+    },
+    false,
+  );
+  if (values.help) return io.out(USAGE), 0;
+  const lookaheads = listOption('lookahead', values.lookahead, [0, 1, 2, 3, 4], 0, 6);
+  const randomizer = randomizerOption(values.randomizer);
+  const games = intOption('games', values.games, 100, 1, 1_000_000);
+  const maxPieces = intOption('max-pieces', values['max-pieces'], 200_000, 1, Number.MAX_SAFE_INTEGER);
+  const seed = intOption('seed', values.seed, 0, 0, 2 ** 32 - 1);
+  const steep = steepOption(values.steep) ?? 'truncate';
+  const threads = values.threads === undefined ? undefined : intOption('threads', values.threads, 1, 1, 256);
+  const table: RankTable = await loadTableForCli(values, io);
+
+  const rows = [];
+  if (!values.json) {
+    io.out(`survival under ${randomizer}, steep ${steep}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`);
+    io.out('lookahead  mean pieces   95% CI                deaths   pieces/s    article');
+  }
+  for (const lookahead of lookaheads) {
+    const result = await simulateStacking({
+      table,
+      randomizer,
+      lookahead,
+      games,
+      maxPieces,
+      seed,
+      rules: { steep },
+      threads,
+      signal: io.signal,
+      onProgress: (p) => io.status(`lookahead ${lookahead}: ${p.pieces.toLocaleString('en-US')} pieces, ${p.deaths} deaths, ${formatDuration(p.elapsedMs)}`),
+    });
+    io.status('');
+    const r = row(result);
+    rows.push(r);
+    if (values.json) io.out(JSON.stringify(r));
+    else {
+      const ci = `[${Math.round(r.ci95[0]).toLocaleString('en-US')}, ${Number.isFinite(r.ci95[1]) ? Math.round(r.ci95[1]).toLocaleString('en-US') : 'inf'}]`;
+      io.out(
+        `${String(lookahead).padStart(9)}  ${r.meanPieces.toFixed(1).padStart(11)}   ${ci.padEnd(20)} ${String(r.deaths).padStart(7)}  ${Math.round(r.piecesPerSecond).toLocaleString('en-US').padStart(9)}  ${(r.articleFigure ?? 0).toLocaleString('en-US').padStart(9)}`,
+      );
+    }
+  }
+  return 0;
+}

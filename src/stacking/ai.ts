@@ -1,0 +1,101 @@
+/**
+ * StackingAI: the move a game asks for (DESIGN §3). Wraps one search-kernel instance holding the rank table.
+ *
+ *   const ai = await StackingAI.create();                     // cached default table (built on first use)
+ *   const move = ai.bestPlacement([0,0,0,0,0,0,0,0,0], 'TSZ', 2);
+ */
+import { StackRankError } from '../errors.js';
+import { ORIENTATIONS, PIECES, type Piece } from '../pieces.js';
+import type { RankTable } from '../rank/table.js';
+import { surfaceFromHeights } from '../surface.js';
+import { StackingEngine } from './engine.js';
+import { checkLookahead, toHeights, toQueue } from './input.js';
+import { MOVE_NONE, MOVE_TETRIS } from './layout.js';
+import { resolveRules, type StackingRules } from './rules.js';
+
+export interface PlanStep {
+  piece: Piece;
+  /** Index of the orientation in the piece's list (docs/rules.md); null for a Tetris. */
+  rotation: number | null;
+  /** Left column of the placement; null for a Tetris. */
+  column: number | null;
+  tetris: boolean;
+}
+
+export interface BestPlacement extends PlanStep {
+  /** Column heights after this move. */
+  heights: number[];
+  /** Steps after this move (may exceed ±S). */
+  steps: number[];
+  /** Rank of the surface after this move (steep steps truncated). */
+  rank: number;
+  /** The whole best sequence for the known pieces, this move first. */
+  plan: PlanStep[];
+  /** Pieces of the known window the best sequence places (lookahead + 1 when it survives all of them). */
+  survives: number;
+}
+
+export interface StackingAIOptions {
+  /** A rank table; default: the cached 9x4, 15-iteration table (Node: built and cached on first use). */
+  table?: RankTable;
+  /** Rules or a preset name ('seed' = the article's, 'default'). */
+  rules?: Partial<StackingRules> | 'seed' | 'default';
+}
+
+export class StackingAI {
+  private constructor(
+    readonly table: RankTable,
+    readonly rules: StackingRules,
+    private readonly engine: StackingEngine,
+  ) {}
+
+  static async create(opts: StackingAIOptions = {}): Promise<StackingAI> {
+    const rules = resolveRules(opts.rules);
+    let table = opts.table;
+    if (!table) {
+      if (typeof process === 'undefined' || !process.versions?.node) {
+        throw new StackRankError('BAD_ARGUMENT', 'in a browser pass { table }: build it with buildRankTable or load it with loadRankTable');
+      }
+      const { loadOrBuildCachedTable } = await import('../rank/cache.js');
+      table = (await loadOrBuildCachedTable()).table;
+    }
+    return new StackingAI(table, rules, await StackingEngine.create(table, rules));
+  }
+
+  get width(): number {
+    return this.table.width;
+  }
+
+  /**
+   * The best move for the current piece queue[0] with `lookahead` more pieces known, or null when the current
+   * piece has no legal placement (the perfect stack must break).
+   */
+  bestPlacement(surface: readonly number[] | string | object, queue: string | readonly string[], lookahead = 0): BestPlacement | null {
+    const heights = toHeights(surface, this.table.width, this.table.maxStep, this.rules.boardHeight);
+    const ids = toQueue(queue);
+    checkLookahead(lookahead, ids.length);
+    const outcome = this.engine.search(heights, ids, lookahead);
+    if (outcome.move === MOVE_NONE) return null;
+    const plan = outcome.plan.map((move, i) => this.describeMove(move, ids[i]));
+    const after = this.applyMove(heights, outcome.move);
+    const surfaceAfter = surfaceFromHeights(after, { maxStep: this.table.maxStep });
+    return { ...plan[0], heights: after, steps: surfaceAfter.steps.slice(), rank: this.table.rank(surfaceAfter), plan, survives: outcome.depth };
+  }
+
+  /** Heights after a move (placement id or Tetris) — the same arithmetic as the kernel. */
+  private applyMove(heights: number[], move: number): number[] {
+    if (move === MOVE_TETRIS) return heights.map((h) => h - 4);
+    const p = this.engine.placements.placements[move];
+    const o = ORIENTATIONS[p.piece][p.rotation];
+    const base = heights[p.column] - o.bot[0];
+    const out = heights.slice();
+    for (let j = 0; j < o.width; j++) out[p.column + j] = base + o.top[j];
+    return out;
+  }
+
+  private describeMove(move: number, pieceId: number): PlanStep {
+    if (move === MOVE_TETRIS) return { piece: PIECES[pieceId], rotation: null, column: null, tetris: true };
+    const p = this.engine.placements.placements[move];
+    return { piece: PIECES[p.piece], rotation: p.rotation, column: p.column, tetris: false };
+  }
+}

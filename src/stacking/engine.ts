@@ -1,0 +1,106 @@
+/**
+ * One instance of the search kernel (assembly/search.ts) holding a rank table, the rules and the placement
+ * table in its memory. Used on the main thread by StackingAI and, over shared memory, by the simulator's workers.
+ */
+import { StackRankError } from '../errors.js';
+import type { RankTable } from '../rank/table.js';
+import { instantiateKernel, pickVariant } from '../wasm.js';
+import { CFG, CFG_WORDS, CTX, CTX_WORDS, DEPTH_SHIFT, GAME_WORDS, MAX_DEPTH, MOVE_NONE } from './layout.js';
+import { placementTable, type PlacementTable } from './placements.js';
+import type { StackingRules } from './rules.js';
+
+export interface SearchKernel {
+  alloc(bytes: number): number;
+  search(cfg: number, ctx: number, heights: number, queue: number, lookahead: number): number;
+  playGame(cfg: number, game: number): number;
+  surfaceValue(cfg: number, heights: number): bigint;
+  CTX_WORDS: WebAssembly.Global;
+  GAME_WORDS: WebAssembly.Global;
+}
+
+export interface SearchOutcome {
+  /** Placement id, MOVE_TETRIS or MOVE_NONE. */
+  move: number;
+  /** The best sequence (placement ids / MOVE_TETRIS), first move first. */
+  plan: number[];
+  /** How many pieces of the window the best sequence places (lookahead + 1 when it survives). */
+  depth: number;
+  /** Quantised rank (u16) of the best sequence's final surface. */
+  leafRank: number;
+  nodes: number;
+}
+
+export class StackingEngine {
+  readonly placements: PlacementTable;
+  private readonly ctx: number;
+  private readonly heightsPtr: number;
+  private readonly queuePtr: number;
+
+  private constructor(
+    readonly kernel: SearchKernel,
+    readonly memory: WebAssembly.Memory,
+    readonly module: WebAssembly.Module,
+    readonly cfg: number,
+    readonly width: number,
+    readonly rules: StackingRules,
+    readonly rankScale: number,
+    placements: PlacementTable,
+  ) {
+    this.placements = placements;
+    this.ctx = this.allocContext();
+    this.heightsPtr = kernel.alloc(64);
+    this.queuePtr = kernel.alloc(64);
+  }
+
+  static async create(table: RankTable, rules: StackingRules, opts: { shared?: boolean } = {}): Promise<StackingEngine> {
+    const { exports: kernel, memory, module } = await instantiateKernel<SearchKernel>('search', pickVariant(!!opts.shared));
+    if (kernel.CTX_WORDS.value !== CTX_WORDS || kernel.GAME_WORDS.value !== GAME_WORDS) {
+      throw new StackRankError('WASM_FAILED', 'search kernel layout does not match src/stacking/layout.ts (rebuild)');
+    }
+    const { values, scale } = table.searchValues();
+    const tablePtr = kernel.alloc(values.byteLength);
+    new Uint16Array(memory.buffer, tablePtr, values.length).set(values);
+    const placements = placementTable(table.width);
+    const recordsPtr = kernel.alloc(placements.records.byteLength);
+    new Int32Array(memory.buffer, recordsPtr, placements.records.length).set(placements.records);
+    const startPtr = kernel.alloc(placements.start.byteLength);
+    new Int32Array(memory.buffer, startPtr, placements.start.length).set(placements.start);
+    const cfg = kernel.alloc(CFG_WORDS * 4);
+    const words = new Int32Array(memory.buffer, cfg, CFG_WORDS);
+    words[CFG.width] = table.width;
+    words[CFG.maxStep] = table.maxStep;
+    words[CFG.boardHeight] = rules.boardHeight;
+    words[CFG.tetrisThreshold] = rules.tetrisThreshold;
+    words[CFG.excessFirst] = rules.steep === 'excessFirst' ? 1 : 0;
+    words[CFG.table] = tablePtr;
+    words[CFG.placements] = recordsPtr;
+    words[CFG.pieceStart] = startPtr;
+    words[CFG.tetrisEnabled] = 1;
+    return new StackingEngine(kernel, memory, module, cfg, table.width, rules, scale, placements);
+  }
+
+  /** A fresh search context (for a game or a worker). */
+  allocContext(): number {
+    return this.kernel.alloc(CTX_WORDS * 4);
+  }
+
+  /** Searches from `heights` with the queue of piece ids; `lookahead` pieces after queue[0] are known. */
+  search(heights: readonly number[], queue: readonly number[], lookahead: number): SearchOutcome {
+    if (lookahead + 1 > MAX_DEPTH) throw new StackRankError('BAD_ARGUMENT', `lookahead is at most ${MAX_DEPTH - 1}`);
+    new Int32Array(this.memory.buffer, this.heightsPtr, this.width).set(heights);
+    new Uint8Array(this.memory.buffer, this.queuePtr, lookahead + 1).set(queue.slice(0, lookahead + 1));
+    const nodesAt = new BigInt64Array(this.memory.buffer, this.ctx + CTX.nodes * 4, 1);
+    nodesAt[0] = 0n;
+    const move = this.kernel.search(this.cfg, this.ctx, this.heightsPtr, this.queuePtr, lookahead);
+    const words = new Int32Array(this.memory.buffer, this.ctx, CTX_WORDS);
+    const len = words[CTX.bestLen];
+    const value = new BigInt64Array(this.memory.buffer, this.ctx + CTX.bestValue * 4, 1)[0];
+    return {
+      move,
+      plan: move === MOVE_NONE ? [] : Array.from(words.subarray(CTX.bestPath, CTX.bestPath + len)),
+      depth: Number(value >> DEPTH_SHIFT),
+      leafRank: Number(value & 0xffffn),
+      nodes: Number(nodesAt[0]),
+    };
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Rules of the stacking game (DESIGN §3) that the search and the simulator share, with their checks.
+ */
+import { StackRankError, describe, requireInt } from '../errors.js';
+
+export type SteepRule = 'truncate' | 'excessFirst';
+
+export interface StackingRules {
+  /** Rows of the board; a placement whose top passes it is illegal. */
+  boardHeight: number;
+  /** An I is sent down the well (all heights fall by 4) when the lowest column is >= 4 and the highest >= this. */
+  tetrisThreshold: number;
+  /** How surfaces with steps steeper than ±S compare: 'truncate' ranks them with the steps clamped (the seed);
+   * 'excessFirst' prefers less total steepness beyond ±S first, then rank. */
+  steep: SteepRule;
+}
+
+/** The article's rules as we read them (seed 002): 20 rows, forced Tetris at 8, steep steps truncated. */
+export const SEED_RULES: Readonly<StackingRules> = Object.freeze({ boardHeight: 20, tetrisThreshold: 8, steep: 'truncate' });
+
+/** Our default rules: the seed's board and Tetris rule, with the steep rule that measured stronger (docs/results.md). */
+export const DEFAULT_RULES: Readonly<StackingRules> = Object.freeze({ boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst' });
+
+export const RULE_PRESETS = { seed: SEED_RULES, default: DEFAULT_RULES } as const;
+
+export function resolveRules(rules: Partial<StackingRules> | 'seed' | 'default' | undefined): StackingRules {
+  if (rules === undefined) return { ...DEFAULT_RULES };
+  if (typeof rules === 'string') {
+    const preset = RULE_PRESETS[rules as keyof typeof RULE_PRESETS];
+    if (!preset) throw new StackRankError('BAD_ARGUMENT', `unknown rules preset ${describe(rules)}; presets are seed, default`);
+    return { ...preset };
+  }
+  if (typeof rules !== 'object' || rules === null) throw new StackRankError('BAD_ARGUMENT', 'rules must be an object or a preset name');
+  const known = ['boardHeight', 'tetrisThreshold', 'steep'];
+  for (const k of Object.keys(rules)) {
+    if (!known.includes(k)) throw new StackRankError('BAD_ARGUMENT', `unknown rule ${describe(k)}; rules are ${known.join(', ')}`);
+  }
+  const merged = { ...DEFAULT_RULES, ...rules };
+  requireInt('rules.boardHeight', merged.boardHeight, 4, 64);
+  requireInt('rules.tetrisThreshold', merged.tetrisThreshold, 4, merged.boardHeight);
+  if (merged.steep !== 'truncate' && merged.steep !== 'excessFirst') {
+    throw new StackRankError('BAD_ARGUMENT', `rules.steep must be "truncate" or "excessFirst"; got ${describe(merged.steep)}`);
+  }
+  return merged;
+}

@@ -1,0 +1,219 @@
+/**
+ * simulateStacking: plays stacking games in WebAssembly (assembly/search.ts playGame) and measures how long the
+ * AI keeps a perfect stack (DESIGN §3). Pieces come from the randomizers in chunks, so the kernel crosses into
+ * JavaScript once per chunk, not per move.
+ *
+ * Games are organised in `games` independent streams. Without a piece budget each stream plays one game to its
+ * death. With `maxPieces`, the budget is split evenly over the streams and each stream plays games back to back
+ * until its share is used (the last one is cut: censored). Stream s, game k draws its pieces from the randomizer
+ * seeded with streamSeed(seed, s, k); streams are spread over worker threads, and the result depends only on the
+ * seed, never on the thread count.
+ */
+import { StackRankError, requireInt } from '../errors.js';
+import { PIECES, type Piece } from '../pieces.js';
+import { checkSeed } from '../random.js';
+import { createRandomizer, isRandomizerName, type Randomizer, type RandomizerName } from '../randomizers/index.js';
+import type { RankTable } from '../rank/table.js';
+import { defaultThreadCount } from '../threads.js';
+import { KernelPool } from '../workers.js';
+import { StackingEngine } from './engine.js';
+import { estimateSurvival, median, type SurvivalEstimate } from './estimate.js';
+import { MAX_LOOKAHEAD } from './input.js';
+import { GAME, GAME_DEAD, GAME_NEEDS_PIECES, GAME_WORDS } from './layout.js';
+import { resolveRules, type StackingRules } from './rules.js';
+
+/** Piece buffer per slot. A game starts with a small fill that grows 8x per refill (short games stay cheap). */
+const CHUNK = 1 << 16;
+const FIRST_FILL = 512;
+
+export interface SimulateOptions {
+  table: RankTable;
+  randomizer?: RandomizerName;
+  lookahead: number;
+  /** Number of streams (games without a budget). Default 100. */
+  games?: number;
+  /** Total piece budget; games still running when their stream's share is used are censored. */
+  maxPieces?: number;
+  seed?: number;
+  rules?: Partial<StackingRules> | 'seed' | 'default';
+  /** Worker threads; default: the number of cores (1 where shared memory is missing). */
+  threads?: number;
+  onProgress?: (p: { pieces: number; deaths: number; games: number; elapsedMs: number }) => void;
+  signal?: AbortSignal;
+}
+
+export interface SimulationResult extends SurvivalEstimate {
+  games: number;
+  deaths: number;
+  pieces: number;
+  /** Median and maximum length over all games (censored ones count with their length so far). */
+  median: number;
+  max: number;
+  deathsByPiece: Record<Piece, number>;
+  tetrises: number;
+  piecesPerSecond: number;
+  lookahead: number;
+  randomizer: RandomizerName;
+  rules: StackingRules;
+  seed: number;
+  seconds: number;
+}
+
+/** Seed of game k of stream s: a fixed mix of the user seed, s and k (documented in docs/results.md). */
+export function streamSeed(seed: number, stream: number, game: number): number {
+  let h = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(stream + 1, 0xc2b2ae35) ^ Math.imul(game + 1, 0x27d4eb2f);
+  h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+  return (h ^ (h >>> 13)) >>> 0;
+}
+
+interface Slot {
+  game: number;
+  pieces: number;
+  buffer: Uint8Array;
+}
+
+interface GameRecord {
+  length: number;
+  dead: boolean;
+  deathPiece: number;
+  tetrises: number;
+}
+
+export async function simulateStacking(opts: SimulateOptions): Promise<SimulationResult> {
+  if (!opts || typeof opts !== 'object' || !opts.table) throw new StackRankError('BAD_ARGUMENT', 'simulateStacking needs { table, lookahead }');
+  const randomizer = opts.randomizer ?? 'tgm1';
+  if (!isRandomizerName(randomizer)) throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${JSON.stringify(randomizer)}`);
+  const lookahead = requireInt('lookahead', opts.lookahead, 0, MAX_LOOKAHEAD);
+  const streams = requireInt('games', opts.games ?? 100, 1, 1_000_000);
+  const budget = opts.maxPieces === undefined ? undefined : requireInt('maxPieces', opts.maxPieces, 1, Number.MAX_SAFE_INTEGER);
+  const seed = checkSeed(opts.seed ?? 0);
+  const rules = resolveRules(opts.rules);
+  const threads = Math.min(streams, requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, 256));
+  const shares = Array.from({ length: streams }, (_, s) => (budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0)));
+
+  const engine = await StackingEngine.create(opts.table, rules, { shared: threads > 1 });
+  const { kernel, memory } = engine;
+  const slots: Slot[] = Array.from({ length: threads }, () => {
+    const game = kernel.alloc(GAME_WORDS * 4);
+    const pieces = kernel.alloc(CHUNK + 16);
+    const ctx = engine.allocContext();
+    new Int32Array(memory.buffer, game, GAME_WORDS)[GAME.ctx] = ctx;
+    return { game, pieces, buffer: new Uint8Array(0) };
+  });
+  const pool = threads > 1 ? await KernelPool.create(engine.module, memory, threads) : null;
+  const onAbort = () => pool?.terminate();
+  opts.signal?.addEventListener('abort', onAbort);
+
+  const results: GameRecord[][] = Array.from({ length: streams }, () => []);
+  let totalPieces = 0;
+  let totalDeaths = 0;
+  let totalGames = 0;
+  const started = performance.now();
+  let lastReport = 0;
+  const report = () => {
+    const now = performance.now();
+    if (!opts.onProgress || now - lastReport < 200) return;
+    lastReport = now;
+    opts.onProgress({ pieces: totalPieces, deaths: totalDeaths, games: totalGames, elapsedMs: now - started });
+  };
+
+  const play = async (slotIndex: number): Promise<number> => {
+    const slot = slots[slotIndex];
+    if (pool) return pool.run(slotIndex, [{ fn: 'playGame', args: [engine.cfg, slot.game] }]);
+    await new Promise<void>((r) => setTimeout(r, 0));
+    return kernel.playGame(engine.cfg, slot.game);
+  };
+
+  /** Plays one game in a slot; returns its record. */
+  const playOne = async (slotIndex: number, rng: Randomizer, cap: number): Promise<GameRecord> => {
+    const slot = slots[slotIndex];
+    const g = () => new Int32Array(memory.buffer, slot.game, GAME_WORDS);
+    const words = g();
+    words.fill(0, 0, 16);
+    words[GAME.pieces] = slot.pieces;
+    words[GAME.position] = 0;
+    words[GAME.played] = 0;
+    words[GAME.tetrises] = 0;
+    words[GAME.cap] = Math.min(cap, 2 ** 31 - 1);
+    words[GAME.lookahead] = lookahead;
+    words[GAME.status] = 0;
+    let fill = FIRST_FILL;
+    rng.fillIds(new Uint8Array(memory.buffer, slot.pieces, fill));
+    words[GAME.available] = fill;
+    let counted = 0;
+    for (;;) {
+      if (opts.signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
+      const status = await play(slotIndex);
+      const w = g();
+      totalPieces += w[GAME.played] - counted;
+      counted = w[GAME.played];
+      report();
+      if (status !== GAME_NEEDS_PIECES) {
+        if (status === GAME_DEAD) totalDeaths++;
+        return { length: w[GAME.played], dead: status === GAME_DEAD, deathPiece: w[GAME.deathPiece], tetrises: w[GAME.tetrises] };
+      }
+      // Keep the unplayed window, refill the rest of the buffer.
+      const pos = w[GAME.position];
+      const keep = w[GAME.available] - pos;
+      fill = Math.min(CHUNK, fill * 8);
+      const buf = new Uint8Array(memory.buffer, slot.pieces, fill);
+      buf.copyWithin(0, pos, pos + keep);
+      rng.fillIds(buf.subarray(keep), fill - keep);
+      w[GAME.position] = 0;
+      w[GAME.available] = fill;
+    }
+  };
+
+  let nextStream = 0;
+  const worker = async (slotIndex: number) => {
+    while (nextStream < streams) {
+      const s = nextStream++;
+      let left = shares[s];
+      for (let k = 0; left > 0; k++) {
+        const rng = createRandomizer(randomizer, { seed: streamSeed(seed, s, k) });
+        const rec = await playOne(slotIndex, rng, left);
+        totalGames++;
+        results[s].push(rec);
+        left -= rec.length;
+        if (budget === undefined || !rec.dead) break;
+      }
+    }
+  };
+
+  try {
+    await Promise.all(slots.map((_, i) => worker(i)));
+  } catch (e) {
+    if (opts.signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
+    throw e;
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
+    pool?.terminate();
+  }
+
+  const all = results.flat();
+  const lengths = all.map((r) => r.length);
+  const deathsByPiece = Object.fromEntries(PIECES.map((p) => [p, 0])) as Record<Piece, number>;
+  for (const r of all) if (r.dead) deathsByPiece[PIECES[r.deathPiece]]++;
+  const seconds = (performance.now() - started) / 1000;
+  const pieces = lengths.reduce((a, b) => a + b, 0);
+  return {
+    ...estimateSurvival(
+      lengths,
+      all.map((r) => r.dead),
+    ),
+    games: all.length,
+    deaths: all.filter((r) => r.dead).length,
+    pieces,
+    median: median(lengths),
+    max: lengths.length ? Math.max(...lengths) : 0,
+    deathsByPiece,
+    tetrises: all.reduce((a, r) => a + r.tetrises, 0),
+    piecesPerSecond: pieces / seconds,
+    lookahead,
+    randomizer,
+    rules,
+    seed,
+    seconds,
+  };
+}
+

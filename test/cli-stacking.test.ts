@@ -1,0 +1,64 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildRankTable } from '../src/rank/table.js';
+import { drawBoard } from '../src/cli/play.js';
+import { runCli } from './helpers/cli.js';
+
+let file: string;
+beforeAll(async () => {
+  file = join(await mkdtemp(join(tmpdir(), 'stackrank-cli-stack-')), 't.srk');
+  await (await buildRankTable({ width: 9, iterations: 3 })).save(file);
+}, 120_000);
+
+describe('stackrank bench survival', () => {
+  it('prints one JSON row per lookahead with the article figure', async () => {
+    const run = await runCli(['bench', 'survival', '--table', file, '--lookahead', '0,1', '--games', '8', '--max-pieces', '3000', '--seed', '3', '--threads', '2', '--json']);
+    expect(run.code).toBe(0);
+    const rows = run.out.split('\n').map((l) => JSON.parse(l));
+    expect(rows.map((r) => r.lookahead)).toEqual([0, 1]);
+    expect(rows.map((r) => r.articleFigure)).toEqual([153, 823]);
+    for (const r of rows) {
+      expect(Object.keys(r)).toEqual(expect.arrayContaining(['lookahead', 'meanPieces', 'ci95', 'deaths', 'pieces', 'piecesPerSecond', 'estimator', 'articleFigure']));
+      expect(r.pieces).toBe(3000);
+      expect(r.meanPieces).toBeCloseTo(r.pieces / r.deaths, 6);
+    }
+    const again = await runCli(['bench', 'survival', '--table', file, '--lookahead', '0', '--games', '8', '--max-pieces', '3000', '--seed', '3', '--threads', '1', '--json']);
+    expect(JSON.parse(again.out).deaths).toBe(rows[0].deaths);
+  });
+
+  it('prints a readable table', async () => {
+    const run = await runCli(['bench', 'survival', '--table', file, '--lookahead', '0', '--games', '4', '--max-pieces', '500', '--steep', 'excessFirst']);
+    expect(run.out).toMatch(/steep excessFirst/);
+    expect(run.out).toMatch(/^\s+0\s+\d+\.\d\s+\[\d+, \d+\]\s+\d+\s+[\d,]+\s+153$/m);
+  });
+
+  it.each([
+    [['bench', 'survival', '--lookahead', '9'], /--lookahead must be an integer from 0 to 6/],
+    [['bench', 'survival', '--randomizer', 'fair'], /--randomizer must be one of/],
+    [['bench', 'survival', '--steep', 'soft'], /--steep must be truncate or excessFirst/],
+    [['bench', 'nope'], /unknown benchmark "nope"/],
+  ])('rejects %j', async (argv, message) => {
+    const run = await runCli(argv as string[]);
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(message);
+  });
+});
+
+describe('stackrank play', () => {
+  it('plays a game to the end and draws the board with the well', async () => {
+    const run = await runCli(['play', '--table', file, '--lookahead', '0', '--seed', '9', '--json']);
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.out);
+    expect(summary.pieces).toBeGreaterThan(5);
+    expect(summary.ended).toMatch(/perfect stack breaks/);
+    const human = await runCli(['play', '--table', file, '--lookahead', '1', '--seed', '9', '--max-pieces', '40']);
+    expect(human.out).toMatch(/game over after 40 pieces \(reached --max-pieces\)/);
+    expect(human.out).toMatch(/\+-{18}\+--\+/);
+  });
+
+  it('draws heights as filled cells', () => {
+    expect(drawBoard([2, 0, 1, 0], 3)).toEqual(['| . . . .|  |', '|[] . . .|  |', '|[] .[] .|  |', '+--------+--+']);
+  });
+});

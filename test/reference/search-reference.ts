@@ -1,0 +1,88 @@
+/**
+ * Exhaustive pure-TS reference of the stacking search (DESIGN §3), independent of src/stacking: it works on
+ * heights with plain arrays and recursion, in the same enumeration order as the kernel (pieces' orientations in
+ * DESIGN §1 order, columns left to right), so the first optimal move is comparable exactly.
+ */
+import { ORIENTATIONS } from '../../src/pieces.js';
+
+export interface ReferenceRules {
+  boardHeight: number;
+  tetrisThreshold: number;
+  steep: 'truncate' | 'excessFirst';
+}
+
+export interface ReferenceMove {
+  tetris: boolean;
+  rotation: number;
+  column: number;
+}
+
+/** [depth reached, -excess (excessFirst only), rank] compared lexicographically. */
+export type ReferenceValue = [number, number, number];
+
+function better(a: ReferenceValue, b: ReferenceValue): boolean {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] > b[i];
+  return false;
+}
+
+export function referenceLeaf(heights: number[], maxStep: number, rules: ReferenceRules, rankOf: (index: number) => number): [number, number] {
+  let index = 0;
+  let excess = 0;
+  for (let i = 0; i + 1 < heights.length; i++) {
+    const d = heights[i + 1] - heights[i];
+    const t = Math.max(-maxStep, Math.min(maxStep, d));
+    excess += Math.abs(d - t);
+    index = index * (2 * maxStep + 1) + t + maxStep;
+  }
+  return [rules.steep === 'excessFirst' ? -excess : 0, rankOf(index)];
+}
+
+export function referenceChildren(heights: number[], piece: number, rules: ReferenceRules): { move: ReferenceMove; heights: number[] }[] {
+  const low = Math.min(...heights);
+  const high = Math.max(...heights);
+  if (piece === 0 && low >= 4 && high >= rules.tetrisThreshold) {
+    return [{ move: { tetris: true, rotation: -1, column: -1 }, heights: heights.map((h) => h - 4) }];
+  }
+  const out: { move: ReferenceMove; heights: number[] }[] = [];
+  ORIENTATIONS[piece].forEach((o, rotation) => {
+    for (let x = 0; x + o.width <= heights.length; x++) {
+      const base = heights[x] - o.bot[0];
+      let ok = true;
+      for (let j = 0; j < o.width; j++) if (heights[x + j] - o.bot[j] !== base || base + o.top[j] > rules.boardHeight) ok = false;
+      if (!ok) continue;
+      const next = heights.slice();
+      for (let j = 0; j < o.width; j++) next[x + j] = base + o.top[j];
+      out.push({ move: { tetris: false, rotation, column: x }, heights: next });
+    }
+  });
+  return out;
+}
+
+export function referenceSearch(
+  heights: number[],
+  queue: number[],
+  lookahead: number,
+  maxStep: number,
+  rules: ReferenceRules,
+  rankOf: (index: number) => number,
+): { value: ReferenceValue; move: ReferenceMove | null } {
+  const visit = (h: number[], depth: number): ReferenceValue => {
+    if (depth > lookahead) return [depth, ...referenceLeaf(h, maxStep, rules, rankOf)];
+    let best: ReferenceValue | null = null;
+    for (const child of referenceChildren(h, queue[depth], rules)) {
+      const v = visit(child.heights, depth + 1);
+      if (!best || better(v, best)) best = v;
+    }
+    return best ?? [depth, ...referenceLeaf(h, maxStep, rules, rankOf)];
+  };
+  let bestValue: ReferenceValue | null = null;
+  let bestMove: ReferenceMove | null = null;
+  for (const child of referenceChildren(heights, queue[0], rules)) {
+    const v = visit(child.heights, 1);
+    if (!bestValue || better(v, bestValue)) {
+      bestValue = v;
+      bestMove = child.move;
+    }
+  }
+  return { value: bestValue ?? [0, ...referenceLeaf(heights, maxStep, rules, rankOf)], move: bestMove };
+}

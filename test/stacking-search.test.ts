@@ -1,0 +1,174 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PIECES } from '../src/pieces.js';
+import { buildRankTable, type RankTable } from '../src/rank/table.js';
+import { StackingAI } from '../src/stacking/ai.js';
+import { StackingEngine } from '../src/stacking/engine.js';
+import { CTX_WORDS, GAME_WORDS } from '../src/stacking/layout.js';
+import { resolveRules, type StackingRules } from '../src/stacking/rules.js';
+import { referenceLeaf, referenceSearch } from './reference/search-reference.js';
+
+const tables: Record<number, RankTable> = {};
+beforeAll(async () => {
+  for (const width of [5, 6, 9]) tables[width] = await buildRankTable({ width, iterations: width === 9 ? 3 : 6, threads: 1 });
+}, 120_000);
+
+function heightsArb(width: number, max: number) {
+  return fc.array(fc.integer({ min: 0, max }), { minLength: width, maxLength: width });
+}
+const queueArb = fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 4 }).map((q) => q.map((p) => PIECES[p]).join(''));
+
+describe('bestPlacement equals an exhaustive pure-TS search', () => {
+  for (const width of [5, 6, 9]) {
+    for (const steep of ['truncate', 'excessFirst'] as const) {
+      it(`W=${width}, ${steep} (property)`, async () => {
+        const table = tables[width];
+        const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep };
+        const ai = await StackingAI.create({ table, rules });
+        const values = table.searchValues().values;
+        fc.assert(
+          fc.property(heightsArb(width, 18), queueArb, fc.integer({ min: 0, max: 3 }), (heights, queue, la) => {
+            const lookahead = Math.min(la, queue.length - 1, width === 9 ? 2 : 3);
+            const got = ai.bestPlacement(heights, queue, lookahead);
+            const ref = referenceSearch(heights, [...queue].map((c) => PIECES.indexOf(c as never)), lookahead, table.maxStep, rules, (i) => values[i]);
+            if (!ref.move) {
+              expect(got).toBeNull();
+              return;
+            }
+            expect(got).not.toBeNull();
+            expect({ tetris: got!.tetris, rotation: got!.tetris ? -1 : got!.rotation, column: got!.tetris ? -1 : got!.column }).toEqual(ref.move);
+            expect(got!.survives).toBe(ref.value[0]);
+            expect(got!.plan.length).toBe(Math.min(ref.value[0], lookahead + 1));
+          }),
+          { numRuns: width === 9 ? 150 : 300 },
+        );
+      });
+    }
+  }
+
+  it('replaying the plan reaches a surface with the best value', async () => {
+    const table = tables[6];
+    const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst' };
+    const ai = await StackingAI.create({ table, rules });
+    const values = table.searchValues().values;
+    fc.assert(
+      fc.property(heightsArb(6, 10), fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 3, maxLength: 3 }), (heights, q) => {
+        const queue = q.map((p) => PIECES[p]).join('');
+        const best = ai.bestPlacement(heights, queue, 2);
+        if (!best || best.survives < 3) return;
+        let h = heights;
+        best.plan.forEach((step) => {
+          h = step.tetris ? h.map((x) => x - 4) : applyStep(h, step.piece, step.rotation!, step.column!);
+        });
+        const ref = referenceSearch(heights, q, 2, 4, rules, (i) => values[i]);
+        expect(referenceLeaf(h, 4, rules, (i) => values[i])).toEqual(ref.value.slice(1));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+function applyStep(h: number[], piece: string, rotation: number, column: number): number[] {
+  // Same placement arithmetic as DESIGN §3, written out for the test.
+  const orientations = [
+    ['4:0000/1111', '1:0/4'],
+    ['2:00/22'],
+    ['3:000/121', '3:101/222', '2:10/23', '2:01/32'],
+    ['3:001/122', '2:10/32'],
+    ['3:100/221', '2:01/23'],
+    ['3:000/112', '3:011/222', '2:00/31', '2:20/33'],
+    ['3:000/211', '3:110/222', '2:00/13', '2:02/33'],
+  ][PIECES.indexOf(piece as never)][rotation];
+  const [w, rest] = orientations.split(':');
+  const [bot, top] = rest.split('/').map((s) => [...s].map(Number));
+  const base = h[column] - bot[0];
+  const out = h.slice();
+  for (let j = 0; j < Number(w); j++) out[column + j] = base + top[j];
+  return out;
+}
+
+describe('rules', () => {
+  it('sends an I down the well only when the Tetris rule fires', async () => {
+    const ai = await StackingAI.create({ table: tables[9], rules: { tetrisThreshold: 8 } });
+    expect(ai.bestPlacement([4, 5, 6, 7, 8, 8, 8, 8, 8], 'I', 0)!.tetris).toBe(true);
+    expect(ai.bestPlacement([4, 5, 6, 7, 8, 8, 8, 8, 8], 'I', 0)!.heights).toEqual([0, 1, 2, 3, 4, 4, 4, 4, 4]);
+    expect(ai.bestPlacement([4, 5, 6, 7, 7, 7, 7, 7, 7], 'I', 0)!.tetris).toBe(false); // highest below threshold
+    expect(ai.bestPlacement([3, 5, 6, 7, 8, 8, 8, 8, 8], 'I', 0)!.tetris).toBe(false); // lowest column below 4
+    const high = await StackingAI.create({ table: tables[9], rules: { tetrisThreshold: 12 } });
+    expect(high.bestPlacement([4, 5, 6, 7, 8, 8, 8, 8, 8], 'I', 0)!.tetris).toBe(false);
+  });
+
+  it('never places above the board and reports null when nothing fits', async () => {
+    const ai = await StackingAI.create({ table: tables[9], rules: { boardHeight: 20 } });
+    const move = ai.bestPlacement([18, 18, 18, 18, 18, 18, 18, 18, 18], 'O', 0)!;
+    expect(Math.max(...move.heights)).toBe(20);
+    expect(ai.bestPlacement([19, 19, 19, 19, 19, 19, 19, 19, 19], 'O', 0)).toBeNull();
+    expect(ai.bestPlacement([0, 2, 0, 2, 0, 2, 0, 2, 0], 'O', 0)).toBeNull(); // no flat pair for an O
+    const low = await StackingAI.create({ table: tables[9], rules: { boardHeight: 19 } });
+    expect(low.bestPlacement([18, 18, 18, 18, 18, 18, 18, 18, 18], 'O', 0)).toBeNull();
+  });
+
+  it('excessFirst prefers less steepness beyond ±S; truncate may not', async () => {
+    const trunc = await StackingAI.create({ table: tables[9], rules: { steep: 'truncate' } });
+    const excess = await StackingAI.create({ table: tables[9], rules: { steep: 'excessFirst' } });
+    const steepness = (steps: number[]) => steps.reduce((a, d) => a + Math.max(0, Math.abs(d) - 4), 0);
+    let differ = 0;
+    fc.assert(
+      fc.property(heightsArb(9, 14), fc.integer({ min: 0, max: 6 }), (heights, p) => {
+        const a = trunc.bestPlacement(heights, PIECES[p], 0);
+        const b = excess.bestPlacement(heights, PIECES[p], 0);
+        if (!a || !b) return;
+        expect(steepness(b.steps)).toBeLessThanOrEqual(steepness(a.steps));
+        if (steepness(b.steps) < steepness(a.steps)) differ++;
+      }),
+      { numRuns: 400 },
+    );
+    expect(differ).toBeGreaterThan(0);
+  });
+
+  it('knows the seed preset and rejects unknown rules', () => {
+    expect(resolveRules('seed')).toEqual({ boardHeight: 20, tetrisThreshold: 8, steep: 'truncate' });
+    expect(() => resolveRules({ steep: 'clamp' as never })).toThrow(/rules.steep/);
+    expect(() => resolveRules({ tetrisThreshold: 30 })).toThrow(/tetrisThreshold/);
+    expect(() => resolveRules({ wells: 2 } as never)).toThrow(/unknown rule "wells"/);
+    expect(() => resolveRules('fast' as never)).toThrow(/unknown rules preset/);
+  });
+});
+
+describe('input checks', () => {
+  let ai: StackingAI;
+  beforeAll(async () => {
+    ai = await StackingAI.create({ table: tables[9] });
+  });
+  it.each([
+    [[0, 0, 0], 'T', 0, 'BAD_SURFACE', /give 9 column heights/],
+    [[0, 0, 0, 0, 0, 0, 0, 0, -1], 'T', 0, 'BAD_SURFACE', /non-negative/],
+    [[0, 0, 0, 0, 0, 0, 0, 0, 1.5], 'T', 0, 'BAD_SURFACE', /non-negative integer/],
+    [[0, 0, 0, 0, 0, 0, 0, 0, 25], 'T', 0, 'BAD_SURFACE', /above the board/],
+    [[0, 0, 0, 0, 0, 0, 0, 0, 0], 'TX', 1, 'BAD_PIECE', /unknown piece "X"/],
+    [[0, 0, 0, 0, 0, 0, 0, 0, 0], '', 0, 'BAD_PIECE', /queue is empty/],
+    [[0, 0, 0, 0, 0, 0, 0, 0, 0], 'TS', 2, 'BAD_ARGUMENT', /needs 3 known pieces/],
+    [[0, 0, 0, 0, 0, 0, 0, 0, 0], 'TSZLJIOT', 7, 'BAD_ARGUMENT', /from 0 to 6/],
+    ['4444', 'T', 0, 'BAD_SURFACE', /needs 8/],
+  ])('%j %j lookahead %i -> %s', (surface, queue, la, code, message) => {
+    expect(() => ai.bestPlacement(surface as never, queue, la)).toThrow(expect.objectContaining({ code, message: expect.stringMatching(message) }));
+  });
+
+  it('accepts heights, steps and digits for the same surface', () => {
+    const a = ai.bestPlacement([2, 2, 3, 1, 1, 1, 0, 0, 1], 'L', 0);
+    expect(ai.bestPlacement([0, 1, -2, 0, 0, -1, 0, 1], 'L', 0)).toEqual(a);
+    expect(ai.bestPlacement('45244345', 'L', 0)).toEqual(a);
+    expect(ai.bestPlacement([2, 2, 3, 1, 1, 1, 0, 0, 1], ['L', 'T'], 1)?.piece).toBe('L');
+  });
+
+  it('refuses a table of another width', async () => {
+    const ai = await StackingAI.create({ table: tables[6] });
+    expect(() => ai.bestPlacement([0, 0, 0, 0, 0, 0, 0, 0, 0], 'T', 0)).toThrow(expect.objectContaining({ code: 'BAD_SURFACE' }));
+  });
+
+  it('kernel record layouts match src/stacking/layout.ts', async () => {
+    const engine = await StackingEngine.create(tables[5], resolveRules(undefined));
+    expect(engine.kernel.CTX_WORDS.value).toBe(CTX_WORDS);
+    expect(engine.kernel.GAME_WORDS.value).toBe(GAME_WORDS);
+  });
+});
