@@ -29,7 +29,14 @@ const CTX_BEST_PATH: i32 = CTX_PATH + MAX_DEPTH; //   MAX_DEPTH i32: the best se
 const CTX_BEST_LEN: i32 = CTX_BEST_PATH + MAX_DEPTH;
 const CTX_BEST_VALUE: i32 = CTX_BEST_LEN + 2; //      i64 (8-byte aligned word index)
 const CTX_NODES: i32 = CTX_BEST_VALUE + 2; //         i64: nodes visited, for benchmarks
-export const CTX_WORDS: i32 = CTX_NODES + 2;
+const CTX_GENERATION: i32 = CTX_NODES + 2; //         search counter: memo entries of older searches are stale
+const CTX_LEAF_INDEX: i32 = CTX_GENERATION + 2; //    64 i32: surface index of each leaf of one parent
+const CTX_LEAF_EXCESS: i32 = CTX_LEAF_INDEX + 64; //  64 i32
+const CTX_LEAF_MOVE: i32 = CTX_LEAF_EXCESS + 64; //   64 i32
+const CTX_MEMO: i32 = CTX_LEAF_MOVE + 64; //          MEMO_SLOTS x 8 words: key i64, value i64, generation i32
+const MEMO_SLOTS: i32 = 4096;
+const MEMO_WORDS: i32 = 8;
+export const CTX_WORDS: i32 = CTX_MEMO + MEMO_SLOTS * MEMO_WORDS;
 
 // ---- move codes ----
 const MOVE_TETRIS: i32 = -1;
@@ -48,33 +55,6 @@ const EXCESS_CAP: i32 = 0xffff;
 }
 @inline function word(ptr: usize, index: i32): usize {
   return ptr + ((<usize>index) << 2);
-}
-
-/** Rank value of the surface of `h` (steps truncated to ±S), without the depth part. */
-export function surfaceValue(cfg: usize, h: usize): i64 {
-  const width = cfgWord(cfg, CFG_WIDTH);
-  const s = cfgWord(cfg, CFG_MAX_STEP);
-  const base = 2 * s + 1;
-  let index: i32 = 0;
-  let excess: i32 = 0;
-  let prev = load<i32>(h);
-  for (let i = 1; i < width; i++) {
-    const cur = load<i32>(word(h, i));
-    let d = cur - prev;
-    prev = cur;
-    if (d > s) {
-      excess += d - s;
-      d = s;
-    } else if (d < -s) {
-      excess += -s - d;
-      d = -s;
-    }
-    index = index * base + d + s;
-  }
-  const rank = <i64>load<u16>(<usize>cfgWord(cfg, CFG_TABLE) + ((<usize>index) << 1));
-  if (cfgWord(cfg, CFG_EXCESS_FIRST) == 0) return rank;
-  const e = excess < EXCESS_CAP ? excess : EXCESS_CAP;
-  return (<i64>(EXCESS_CAP - e) << EXCESS_SHIFT) | rank;
 }
 
 /** Whether the Tetris rule fires for an I on heights `h`. */
@@ -119,37 +99,147 @@ function recordLeaf(ctx: usize, depth: i32, value: i64): void {
   }
 }
 
+/** Surface index (steps truncated to ±S) and total steepness beyond ±S of heights `h`. */
+@inline function surfaceIndexOf(cfg: usize, h: usize, excessOut: usize): i32 {
+  const width = cfgWord(cfg, CFG_WIDTH);
+  const s = cfgWord(cfg, CFG_MAX_STEP);
+  const base = 2 * s + 1;
+  let index: i32 = 0;
+  let excess: i32 = 0;
+  let prev = load<i32>(h);
+  for (let i = 1; i < width; i++) {
+    const cur = load<i32>(word(h, i));
+    let d = cur - prev;
+    prev = cur;
+    if (d > s) {
+      excess += d - s;
+      d = s;
+    } else if (d < -s) {
+      excess += -s - d;
+      d = -s;
+    }
+    index = index * base + d + s;
+  }
+  store<i32>(excessOut, excess);
+  return index;
+}
+
+@inline function leafValue(cfg: usize, index: i32, excess: i32): i64 {
+  const rank = <i64>load<u16>(<usize>cfgWord(cfg, CFG_TABLE) + ((<usize>index) << 1));
+  if (cfgWord(cfg, CFG_EXCESS_FIRST) == 0) return rank;
+  const e = excess < EXCESS_CAP ? excess : EXCESS_CAP;
+  return (<i64>(EXCESS_CAP - e) << EXCESS_SHIFT) | rank;
+}
+
+/**
+ * The last piece of the window: every placement is a leaf. Indices are computed first and the table read after,
+ * so the (cache-missing) reads of one parent's leaves are independent and overlap.
+ */
+function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize): i64 {
+  const piece = <i32>load<u8>(queue + <usize>depth);
+  const next = heightsAt(ctx, depth + 1);
+  const width = cfgWord(cfg, CFG_WIDTH);
+  const leafIndex = word(ctx, CTX_LEAF_INDEX);
+  const leafExcess = word(ctx, CTX_LEAF_EXCESS);
+  const leafMove = word(ctx, CTX_LEAF_MOVE);
+  let count: i32 = 0;
+  if (piece == PIECE_I && tetrisFires(cfg, h)) {
+    for (let i = 0; i < width; i++) store<i32>(word(next, i), load<i32>(word(h, i)) - TETRIS_ROWS);
+    store<i32>(word(leafIndex, 0), surfaceIndexOf(cfg, next, word(leafExcess, 0)));
+    store<i32>(word(leafMove, 0), MOVE_TETRIS);
+    count = 1;
+  } else {
+    const starts = <usize>cfgWord(cfg, CFG_PIECE_START);
+    const placements = <usize>cfgWord(cfg, CFG_PLACEMENTS);
+    const end = load<i32>(word(starts, piece + 1));
+    for (let p = load<i32>(word(starts, piece)); p < end; p++) {
+      if (!place(cfg, h, placements + ((<usize>(p * PL_WORDS)) << 2), next)) continue;
+      store<i32>(word(leafIndex, count), surfaceIndexOf(cfg, next, word(leafExcess, count)));
+      store<i32>(word(leafMove, count), p);
+      count++;
+    }
+  }
+  const nodesPtr = ctx + ((<usize>CTX_NODES) << 2);
+  store<i64>(nodesPtr, load<i64>(nodesPtr) + <i64>count);
+  if (count == 0) {
+    const excess = word(ctx, CTX_LEAF_EXCESS);
+    const v = ((<i64>depth) << DEPTH_SHIFT) | leafValue(cfg, surfaceIndexOf(cfg, h, excess), load<i32>(excess));
+    recordLeaf(ctx, depth, v);
+    return v;
+  }
+  const depthPart = (<i64>(depth + 1)) << DEPTH_SHIFT;
+  let best: i64 = -1;
+  for (let k: i32 = 0; k < count; k++) {
+    const v = depthPart | leafValue(cfg, load<i32>(word(leafIndex, k)), load<i32>(word(leafExcess, k)));
+    if (v > best) {
+      best = v;
+      store<i32>(word(ctx, CTX_PATH + depth), load<i32>(word(leafMove, k)));
+      recordLeaf(ctx, depth + 1, v);
+    }
+  }
+  return best;
+}
+
+/** Memo key of a state: its heights (6 bits each; board height <= 63) and its depth. */
+@inline function stateKey(cfg: usize, h: usize, depth: i32): i64 {
+  const width = cfgWord(cfg, CFG_WIDTH);
+  let key: i64 = <i64>depth;
+  for (let i = 0; i < width; i++) key = (key << 6) | <i64>load<i32>(word(h, i));
+  return key;
+}
+
+@inline function memoSlot(ctx: usize, key: i64): usize {
+  const hash = <u64>key * 0x9e3779b97f4a7c15;
+  const slot = <i32>(hash >> 52); // 12 bits: MEMO_SLOTS = 4096
+  return word(ctx, CTX_MEMO + slot * MEMO_WORDS);
+}
+
 function searchFrom(cfg: usize, ctx: usize, queue: usize, depth: i32, last: i32): i64 {
   const h = heightsAt(ctx, depth);
   const nodesPtr = ctx + ((<usize>CTX_NODES) << 2);
   store<i64>(nodesPtr, load<i64>(nodesPtr) + 1);
-  if (depth > last) {
-    const v = ((<i64>depth) << DEPTH_SHIFT) | surfaceValue(cfg, h);
-    recordLeaf(ctx, depth, v);
-    return v;
+  if (depth == last) return lastLevel(cfg, ctx, queue, depth, h);
+
+  // Different orders of commuting placements reach the same state at the same depth; its subtree value is
+  // known. The best path recorded at its first visit stays correct (a later visit cannot beat it).
+  const generation = load<i32>(word(ctx, CTX_GENERATION));
+  let slot: usize = 0;
+  let key: i64 = 0;
+  if (depth >= 2) {
+    key = stateKey(cfg, h, depth);
+    slot = memoSlot(ctx, key);
+    if (load<i32>(slot + 16) == generation && load<i64>(slot) == key) return load<i64>(slot + 8);
   }
+
   const piece = <i32>load<u8>(queue + <usize>depth);
   const next = heightsAt(ctx, depth + 1);
   const width = cfgWord(cfg, CFG_WIDTH);
+  let best: i64 = -1;
   if (piece == PIECE_I && tetrisFires(cfg, h)) {
     for (let i = 0; i < width; i++) store<i32>(word(next, i), load<i32>(word(h, i)) - TETRIS_ROWS);
     store<i32>(word(ctx, CTX_PATH + depth), MOVE_TETRIS);
-    return searchFrom(cfg, ctx, queue, depth + 1, last);
+    best = searchFrom(cfg, ctx, queue, depth + 1, last);
+  } else {
+    const starts = <usize>cfgWord(cfg, CFG_PIECE_START);
+    const placements = <usize>cfgWord(cfg, CFG_PLACEMENTS);
+    const end = load<i32>(word(starts, piece + 1));
+    for (let p = load<i32>(word(starts, piece)); p < end; p++) {
+      if (!place(cfg, h, placements + ((<usize>(p * PL_WORDS)) << 2), next)) continue;
+      store<i32>(word(ctx, CTX_PATH + depth), p);
+      const v = searchFrom(cfg, ctx, queue, depth + 1, last);
+      if (v > best) best = v;
+    }
+    if (best < 0) {
+      // The piece has no legal placement: the sequence dies here, ranked by how far it got.
+      const excess = word(ctx, CTX_LEAF_EXCESS);
+      best = ((<i64>depth) << DEPTH_SHIFT) | leafValue(cfg, surfaceIndexOf(cfg, h, excess), load<i32>(excess));
+      recordLeaf(ctx, depth, best);
+    }
   }
-  const starts = <usize>cfgWord(cfg, CFG_PIECE_START);
-  const placements = <usize>cfgWord(cfg, CFG_PLACEMENTS);
-  const end = load<i32>(word(starts, piece + 1));
-  let best: i64 = -1;
-  for (let p = load<i32>(word(starts, piece)); p < end; p++) {
-    if (!place(cfg, h, placements + ((<usize>(p * PL_WORDS)) << 2), next)) continue;
-    store<i32>(word(ctx, CTX_PATH + depth), p);
-    const v = searchFrom(cfg, ctx, queue, depth + 1, last);
-    if (v > best) best = v;
-  }
-  if (best < 0) {
-    // The piece has no legal placement: the sequence dies here, ranked by how far it got.
-    best = ((<i64>depth) << DEPTH_SHIFT) | surfaceValue(cfg, h);
-    recordLeaf(ctx, depth, best);
+  if (depth >= 2) {
+    store<i64>(slot, key);
+    store<i64>(slot + 8, best);
+    store<i32>(slot + 16, generation);
   }
   return best;
 }
@@ -163,6 +253,7 @@ export function search(cfg: usize, ctx: usize, heights: usize, queue: usize, loo
   memory.copy(heightsAt(ctx, 0), heights, (<usize>cfgWord(cfg, CFG_WIDTH)) << 2);
   store<i64>(ctx + ((<usize>CTX_BEST_VALUE) << 2), -1);
   store<i32>(word(ctx, CTX_BEST_LEN), 0);
+  store<i32>(word(ctx, CTX_GENERATION), load<i32>(word(ctx, CTX_GENERATION)) + 1);
   searchFrom(cfg, ctx, queue, 0, lookahead);
   if (load<i32>(word(ctx, CTX_BEST_LEN)) == 0) return MOVE_NONE;
   return load<i32>(word(ctx, CTX_BEST_PATH));

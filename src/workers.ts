@@ -49,13 +49,21 @@ interface PortLike {
 
 const isNode = typeof process === 'object' && !!process.versions?.node && typeof (globalThis as { window?: unknown }).window === 'undefined';
 
+/** Workers started and not yet exited (Node); tests use it to prove that cancelling leaves none behind. */
+let liveWorkers = 0;
+export function liveWorkerCount(): number {
+  return liveWorkers;
+}
+
 async function spawn(onMessage: (m: any) => void, onError: (e: Error) => void): Promise<PortLike> {
   if (isNode) {
     const { Worker } = await import('node:worker_threads');
     const w = new Worker(WORKER_SOURCE, { eval: true });
+    liveWorkers++;
     w.on('message', onMessage);
     w.on('error', onError);
     w.on('exit', (code) => {
+      liveWorkers--;
       if (code !== 0) onError(new Error(`worker exited with code ${code}`));
     });
     return w;

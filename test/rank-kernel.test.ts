@@ -104,3 +104,26 @@ describe('parallel build (issue 3)', () => {
     await expect(buildRankValues({ threads: 0 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
   });
 });
+
+describe('worker pool failures', () => {
+  it('turns a kernel trap in a worker into WORKER_FAILED and stops the pool', async () => {
+    const { KernelPool, liveWorkerCount } = await import('../src/workers.js');
+    const { kernelModule, createMemory, pickVariant } = await import('../src/wasm.js');
+    const module = await kernelModule('rank', pickVariant(true));
+    const pool = await KernelPool.create(module, createMemory(true), 2);
+    // A plan pointer far outside memory: the kernel traps on its first load.
+    await expect(pool.runEach([[{ fn: 'rankBlocks', args: [0x7fff0000, 0, 0, 0, 1, 0] }], []])).rejects.toMatchObject({ code: 'WORKER_FAILED' });
+    await expect(pool.run(0, [])).rejects.toMatchObject({ code: 'WORKER_FAILED' });
+    for (let i = 0; i < 50 && liveWorkerCount() > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(liveWorkerCount()).toBe(0);
+  });
+
+  it('leaves no live worker after a cancelled parallel build', async () => {
+    const { liveWorkerCount } = await import('../src/workers.js');
+    const controller = new AbortController();
+    const build = buildRankValues({ width: 9, iterations: 15, threads: 2, signal: controller.signal, onProgress: (p) => p.iteration >= 1 && controller.abort() });
+    await expect(build).rejects.toMatchObject({ code: 'ABORTED' });
+    for (let i = 0; i < 50 && liveWorkerCount() > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(liveWorkerCount()).toBe(0);
+  });
+});

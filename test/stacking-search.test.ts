@@ -16,7 +16,7 @@ beforeAll(async () => {
 function heightsArb(width: number, max: number) {
   return fc.array(fc.integer({ min: 0, max }), { minLength: width, maxLength: width });
 }
-const queueArb = fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 4 }).map((q) => q.map((p) => PIECES[p]).join(''));
+const queueArb = fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 5 }).map((q) => q.map((p) => PIECES[p]).join(''));
 
 describe('bestPlacement equals an exhaustive pure-TS search', () => {
   for (const width of [5, 6, 9]) {
@@ -27,8 +27,8 @@ describe('bestPlacement equals an exhaustive pure-TS search', () => {
         const ai = await StackingAI.create({ table, rules });
         const values = table.searchValues().values;
         fc.assert(
-          fc.property(heightsArb(width, 18), queueArb, fc.integer({ min: 0, max: 3 }), (heights, queue, la) => {
-            const lookahead = Math.min(la, queue.length - 1, width === 9 ? 2 : 3);
+          fc.property(heightsArb(width, 18), queueArb, fc.integer({ min: 0, max: 4 }), (heights, queue, la) => {
+            const lookahead = Math.min(la, queue.length - 1, width === 9 ? 3 : 4);
             const got = ai.bestPlacement(heights, queue, lookahead);
             const ref = referenceSearch(heights, [...queue].map((c) => PIECES.indexOf(c as never)), lookahead, table.maxStep, rules, (i) => values[i]);
             if (!ref.move) {

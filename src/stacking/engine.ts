@@ -13,7 +13,6 @@ export interface SearchKernel {
   alloc(bytes: number): number;
   search(cfg: number, ctx: number, heights: number, queue: number, lookahead: number): number;
   playGame(cfg: number, game: number): number;
-  surfaceValue(cfg: number, heights: number): bigint;
   CTX_WORDS: WebAssembly.Global;
   GAME_WORDS: WebAssembly.Global;
 }

@@ -25,7 +25,8 @@ export const CTX = {
   bestValue: (MAX_DEPTH + 1) * 16 + 2 * MAX_DEPTH + 2,
   nodes: (MAX_DEPTH + 1) * 16 + 2 * MAX_DEPTH + 4,
 } as const;
-export const CTX_WORDS = CTX.nodes + 2;
+/** Words after `nodes`: generation (2), three 64-entry leaf arrays, and the 4096-slot memo of 8 words each. */
+export const CTX_WORDS = CTX.nodes + 2 + 2 + 3 * 64 + 4096 * 8;
 
 export const GAME = {
   heights: 0,

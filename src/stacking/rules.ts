@@ -36,7 +36,7 @@ export function resolveRules(rules: Partial<StackingRules> | 'seed' | 'default' 
     if (!known.includes(k)) throw new StackRankError('BAD_ARGUMENT', `unknown rule ${describe(k)}; rules are ${known.join(', ')}`);
   }
   const merged = { ...DEFAULT_RULES, ...rules };
-  requireInt('rules.boardHeight', merged.boardHeight, 4, 64);
+  requireInt('rules.boardHeight', merged.boardHeight, 4, 63); // the search packs heights in 6 bits
   requireInt('rules.tetrisThreshold', merged.tetrisThreshold, 4, merged.boardHeight);
   if (merged.steep !== 'truncate' && merged.steep !== 'excessFirst') {
     throw new StackRankError('BAD_ARGUMENT', `rules.steep must be "truncate" or "excessFirst"; got ${describe(merged.steep)}`);

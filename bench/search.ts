@@ -1,0 +1,69 @@
+/**
+ * Search speed (issue 4): moves per second at lookahead 0..4 on positions sampled from real games, one thread,
+ * median over repeats, with the pure-TS exhaustive reference (test/reference) as baseline where it is affordable.
+ *
+ *   npx tsx bench/search.ts [--repeats 5] [--positions 300] [--table FILE]
+ */
+import { parseArgs } from 'node:util';
+import { loadOrBuildCachedTable } from '../src/rank/cache.js';
+import { loadRankTable } from '../src/rank/table.js';
+import { createRandomizer } from '../src/randomizers/index.js';
+import { StackingEngine } from '../src/stacking/engine.js';
+import { resolveRules } from '../src/stacking/rules.js';
+import { StackingAI } from '../src/stacking/ai.js';
+import { referenceSearch } from '../test/reference/search-reference.js';
+import { machine, median, printTable, writeResults } from './common.js';
+
+const { values: args } = parseArgs({
+  options: { repeats: { type: 'string', default: '5' }, positions: { type: 'string', default: '300' }, table: { type: 'string' } },
+});
+const table = args.table ? await loadRankTable(args.table) : (await loadOrBuildCachedTable()).table;
+const rules = resolveRules('default');
+const engine = await StackingEngine.create(table, rules);
+
+// Positions from real games: lookahead-1 play under tgm1, every 3rd position, with the next 5 pieces.
+const positions: { heights: number[]; queue: number[] }[] = [];
+const ai = await StackingAI.create({ table, rules });
+for (let game = 0; positions.length < Number(args.positions); game++) {
+  const rng = createRandomizer('tgm1', { seed: 1000 + game });
+  const queue = [...rng.take(100_000)];
+  let heights = new Array(table.width).fill(0);
+  for (let i = 0; i < queue.length - 6 && positions.length < Number(args.positions); i++) {
+    if (i % 3 === 0) positions.push({ heights, queue: queue.slice(i, i + 5).map((c) => 'IOTSZLJ'.indexOf(c)) });
+    const m = ai.bestPlacement(heights, queue.slice(i, i + 2), 1);
+    if (!m) break;
+    heights = m.heights;
+  }
+}
+
+const values = table.searchValues().values;
+const rows = [];
+const repeats = Number(args.repeats);
+for (let la = 0; la <= 4; la++) {
+  const rates: number[] = [];
+  let nodes = 0;
+  for (let r = 0; r < repeats; r++) {
+    const t0 = performance.now();
+    nodes = 0;
+    for (const p of positions) nodes += engine.search(p.heights, p.queue, la).nodes;
+    rates.push(positions.length / ((performance.now() - t0) / 1000));
+  }
+  let refRate = NaN;
+  if (la <= 2) {
+    const sample = positions.slice(0, la === 2 ? 20 : 100);
+    const t0 = performance.now();
+    for (const p of sample) referenceSearch(p.heights, p.queue, la, table.maxStep, rules, (i) => values[i]);
+    refRate = sample.length / ((performance.now() - t0) / 1000);
+  }
+  const rate = median(rates);
+  rows.push({
+    lookahead: la,
+    'moves/s (median)': Math.round(rate),
+    'nodes per move': Math.round(nodes / positions.length),
+    'TS reference moves/s': Number.isNaN(refRate) ? '-' : Math.round(refRate),
+    'x vs reference': Number.isNaN(refRate) ? '-' : Math.round(rate / refRate),
+  });
+}
+console.log(`\nsearch speed, 1 thread, ${positions.length} positions from lookahead-1 tgm1 games, ${repeats} repeats, table ${table.width}x${table.maxStep}/${table.iterations}\n`);
+printTable(rows);
+console.log(`\nwrote ${writeResults('search', { date: new Date().toISOString(), machine: machine(), positions: positions.length, repeats, rows })}`);
