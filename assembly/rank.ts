@@ -75,18 +75,40 @@ const ROLE_PAIR_SECOND: i32 = 2; // second of the pair: acc += pair + tmp
 }
 
 /**
- * One rank iteration over blocks [hiStart, hiEnd): next[s] = (1/7) * sum over pieces of the max of prev over the
- * piece's legal placements at s (0 when it has none). `scratch` holds 3 * LO f32 private to the caller.
+ * tmp[0..LO) = for each surface of block `hi`, the max of prev over the legal placements of the moves
+ * [move, end) (one piece's moves), 0 where none is legal.
  */
-export function rankBlocks(plan: usize, prev: usize, next: usize, hiStart: i32, hiEnd: i32, scratch: usize): void {
+@inline function pieceMaxima(plan: usize, prev: usize, hi: i32, move: i32, end: i32, tmp: usize): void {
   const lo = planWord(plan, PLAN_LO);
   const hiCount = planWord(plan, PLAN_HI);
-  const pieceEnd = <usize>planWord(plan, PLAN_PIECE_END);
   const deltas = <usize>planWord(plan, PLAN_DELTA);
   const runFirst = <usize>planWord(plan, PLAN_RUN_FIRST);
   const runCount = <usize>planWord(plan, PLAN_RUN_COUNT);
   const hiOk = <usize>planWord(plan, PLAN_HI_OK);
   const runs = <usize>planWord(plan, PLAN_RUNS);
+  const base = <usize>hi * <usize>lo;
+  memory.fill(tmp, 0, (<usize>lo) << 2);
+  for (; move < end; move++) {
+    if (load<u8>(hiOk + <usize>move * <usize>hiCount + <usize>hi) == 0) continue;
+    const mo = (<usize>move) << 2;
+    const src = prev + ((base + <usize>load<i32>(deltas + mo)) << 2);
+    let r = <usize>load<i32>(runFirst + mo);
+    const rEnd = r + <usize>load<i32>(runCount + mo);
+    for (; r < rEnd; r++) {
+      const start = <usize>load<i32>(runs + (r << 3));
+      const len = load<i32>(runs + (r << 3) + 4);
+      maxInto(tmp + (start << 2), src + (start << 2), len);
+    }
+  }
+}
+
+/**
+ * One rank iteration over blocks [hiStart, hiEnd): next[s] = (1/7) * sum over pieces of the max of prev over the
+ * piece's legal placements at s (0 when it has none). `scratch` holds 3 * LO f32 private to the caller.
+ */
+export function rankBlocks(plan: usize, prev: usize, next: usize, hiStart: i32, hiEnd: i32, scratch: usize): void {
+  const lo = planWord(plan, PLAN_LO);
+  const pieceEnd = <usize>planWord(plan, PLAN_PIECE_END);
   const roles = <usize>planWord(plan, PLAN_ROLE);
   const blockBytes = (<usize>lo) << 2;
   const acc = scratch;
@@ -95,24 +117,12 @@ export function rankBlocks(plan: usize, prev: usize, next: usize, hiStart: i32, 
   const seventh: f32 = <f32>1.0 / <f32>7.0;
 
   for (let hi = hiStart; hi < hiEnd; hi++) {
-    const base = <usize>hi * <usize>lo;
     memory.fill(acc, 0, blockBytes);
     let move: i32 = 0;
     for (let piece = 0; piece < 7; piece++) {
       const end = load<i32>(pieceEnd + ((<usize>piece) << 2));
-      memory.fill(tmp, 0, blockBytes);
-      for (; move < end; move++) {
-        if (load<u8>(hiOk + <usize>move * <usize>hiCount + <usize>hi) == 0) continue;
-        const mo = (<usize>move) << 2;
-        const src = prev + ((base + <usize>load<i32>(deltas + mo)) << 2);
-        let r = <usize>load<i32>(runFirst + mo);
-        const rEnd = r + <usize>load<i32>(runCount + mo);
-        for (; r < rEnd; r++) {
-          const start = <usize>load<i32>(runs + (r << 3));
-          const len = load<i32>(runs + (r << 3) + 4);
-          maxInto(tmp + (start << 2), src + (start << 2), len);
-        }
-      }
+      pieceMaxima(plan, prev, hi, move, end, tmp);
+      move = end;
       const role = load<i32>(roles + ((<usize>piece) << 2));
       if (role == ROLE_PAIR_FIRST) {
         memory.copy(pair, tmp, blockBytes);
@@ -123,7 +133,28 @@ export function rankBlocks(plan: usize, prev: usize, next: usize, hiStart: i32, 
         addInto(acc, tmp, lo);
       }
     }
-    scaleInto(next + (base << 2), acc, lo, seventh);
+    scaleInto(next + ((<usize>hi * <usize>lo) << 2), acc, lo, seventh);
+  }
+}
+
+/**
+ * Best-placement values per piece (for expectimax leaves): out[s * 8 + p] = max over p's legal placements at s of
+ * prev (u16; prev holds whole numbers below 65536, the table's quantised ranks). Slot 7 is left to the caller.
+ */
+export function pieceMaxBlocks(plan: usize, prev: usize, out: usize, hiStart: i32, hiEnd: i32, scratch: usize): void {
+  const lo = planWord(plan, PLAN_LO);
+  const pieceEnd = <usize>planWord(plan, PLAN_PIECE_END);
+  for (let hi = hiStart; hi < hiEnd; hi++) {
+    const base = <usize>hi * <usize>lo;
+    let move: i32 = 0;
+    for (let piece = 0; piece < 7; piece++) {
+      const end = load<i32>(pieceEnd + ((<usize>piece) << 2));
+      pieceMaxima(plan, prev, hi, move, end, scratch);
+      move = end;
+      for (let i: i32 = 0; i < lo; i++) {
+        store<u16>(out + ((base + <usize>i) << 4) + ((<usize>piece) << 1), <u16>load<f32>(scratch + ((<usize>i) << 2)));
+      }
+    }
   }
 }
 

@@ -13,6 +13,10 @@ const CFG_TABLE: i32 = 5; //              ptr to u16 ranks, one per surface (ord
 const CFG_PLACEMENTS: i32 = 6; //         ptr to placement records (PL_* words each)
 const CFG_PIECE_START: i32 = 7; //        ptr to i32[8]: placements of piece p are [start[p], start[p+1])
 const CFG_TETRIS_ENABLED: i32 = 8; //     0: never clear; 1: an I clears 4 rows whenever the rule fires (forced)
+const CFG_STRATEGY: i32 = 9; //           STRATEGY_RANK: leaves scored by their rank; STRATEGY_EXPECT: by the expected
+//                                        best rank after one more, unknown piece (weights in the context)
+const CFG_PIECE_MAX: i32 = 10; //         ptr to u16[8] per surface: best rank per piece after it, slot 7 = its own rank
+const STRATEGY_RANK: i32 = 0;
 
 // ---- placement record (i32 words) ----
 const PL_WORDS: i32 = 10;
@@ -33,7 +37,9 @@ const CTX_GENERATION: i32 = CTX_NODES + 2; //         search counter: memo entri
 const CTX_LEAF_INDEX: i32 = CTX_GENERATION + 2; //    64 i32: surface index of each leaf of one parent
 const CTX_LEAF_EXCESS: i32 = CTX_LEAF_INDEX + 64; //  64 i32
 const CTX_LEAF_MOVE: i32 = CTX_LEAF_EXCESS + 64; //   64 i32
-const CTX_MEMO: i32 = CTX_LEAF_MOVE + 64; //          MEMO_SLOTS x 8 words: key i64, value i64, generation i32
+const CTX_LEAF_TETRIS: i32 = CTX_LEAF_MOVE + 64; //   64 i32: 1 where the Tetris rule fires on the leaf
+const CTX_WEIGHTS: i32 = CTX_LEAF_TETRIS + 64; //     8 i32: chance of each piece being the next unknown one, x 65536
+const CTX_MEMO: i32 = CTX_WEIGHTS + 8; //          MEMO_SLOTS x 8 words: key i64, value i64, generation i32
 const MEMO_SLOTS: i32 = 4096;
 const MEMO_WORDS: i32 = 8;
 export const CTX_WORDS: i32 = CTX_MEMO + MEMO_SLOTS * MEMO_WORDS;
@@ -45,9 +51,10 @@ const PIECE_I: i32 = 0;
 const TETRIS_ROWS: i32 = 4;
 
 // Values compare as i64: depth reached (dead sequences rank below survivors, longer first), then (excessFirst)
-// less steepness beyond ±S, then the rank of the final surface.
-const DEPTH_SHIFT: i64 = 48;
-const EXCESS_SHIFT: i64 = 16;
+// less steepness beyond ±S, then a 32-bit score of the final surface (rank << 16, or the expected best rank).
+const DEPTH_SHIFT: i64 = 56;
+const EXCESS_SHIFT: i64 = 32;
+const RANK_SHIFT: i64 = 16;
 const EXCESS_CAP: i32 = 0xffff;
 
 @inline function cfgWord(cfg: usize, field: i32): i32 {
@@ -124,11 +131,30 @@ function recordLeaf(ctx: usize, depth: i32, value: i64): void {
   return index;
 }
 
-@inline function leafValue(cfg: usize, index: i32, excess: i32): i64 {
-  const rank = <i64>load<u16>(<usize>cfgWord(cfg, CFG_TABLE) + ((<usize>index) << 1));
-  if (cfgWord(cfg, CFG_EXCESS_FIRST) == 0) return rank;
+/**
+ * Score of a leaf surface: its rank, or (expectimax) the sum over pieces of weight x the best rank after placing
+ * that piece (for an I on which the Tetris rule fires: the surface's own rank, a Tetris leaves the steps as they are).
+ */
+@inline function leafValue(cfg: usize, ctx: usize, index: i32, excess: i32, tetris: bool): i64 {
+  let score: i64;
+  if (cfgWord(cfg, CFG_STRATEGY) == STRATEGY_RANK) {
+    score = (<i64>load<u16>(<usize>cfgWord(cfg, CFG_TABLE) + ((<usize>index) << 1))) << RANK_SHIFT;
+  } else {
+    const row = <usize>cfgWord(cfg, CFG_PIECE_MAX) + ((<usize>index) << 4);
+    const weights = word(ctx, CTX_WEIGHTS);
+    score = <i64>load<i32>(weights) * <i64>load<u16>(row + (tetris ? 14 : 0));
+    for (let p: i32 = 1; p < 7; p++) score += <i64>load<i32>(word(weights, p)) * <i64>load<u16>(row + ((<usize>p) << 1));
+  }
+  if (cfgWord(cfg, CFG_EXCESS_FIRST) == 0) return score;
   const e = excess < EXCESS_CAP ? excess : EXCESS_CAP;
-  return (<i64>(EXCESS_CAP - e) << EXCESS_SHIFT) | rank;
+  return (<i64>(EXCESS_CAP - e) << EXCESS_SHIFT) | score;
+}
+
+/** Score of the surface of heights `h` as a leaf. */
+@inline function heightsValue(cfg: usize, ctx: usize, h: usize): i64 {
+  const excess = word(ctx, CTX_LEAF_EXCESS);
+  const index = surfaceIndexOf(cfg, h, excess);
+  return leafValue(cfg, ctx, index, load<i32>(excess), tetrisFires(cfg, h));
 }
 
 /**
@@ -142,11 +168,14 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize): 
   const leafIndex = word(ctx, CTX_LEAF_INDEX);
   const leafExcess = word(ctx, CTX_LEAF_EXCESS);
   const leafMove = word(ctx, CTX_LEAF_MOVE);
+  const leafTetris = word(ctx, CTX_LEAF_TETRIS);
+  const expect = cfgWord(cfg, CFG_STRATEGY) != STRATEGY_RANK;
   let count: i32 = 0;
   if (piece == PIECE_I && tetrisFires(cfg, h)) {
     for (let i = 0; i < width; i++) store<i32>(word(next, i), load<i32>(word(h, i)) - TETRIS_ROWS);
     store<i32>(word(leafIndex, 0), surfaceIndexOf(cfg, next, word(leafExcess, 0)));
     store<i32>(word(leafMove, 0), MOVE_TETRIS);
+    store<i32>(word(leafTetris, 0), expect && tetrisFires(cfg, next) ? 1 : 0);
     count = 1;
   } else {
     const starts = <usize>cfgWord(cfg, CFG_PIECE_START);
@@ -156,21 +185,21 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize): 
       if (!place(cfg, h, placements + ((<usize>(p * PL_WORDS)) << 2), next)) continue;
       store<i32>(word(leafIndex, count), surfaceIndexOf(cfg, next, word(leafExcess, count)));
       store<i32>(word(leafMove, count), p);
+      store<i32>(word(leafTetris, count), expect && tetrisFires(cfg, next) ? 1 : 0);
       count++;
     }
   }
   const nodesPtr = ctx + ((<usize>CTX_NODES) << 2);
   store<i64>(nodesPtr, load<i64>(nodesPtr) + <i64>count);
   if (count == 0) {
-    const excess = word(ctx, CTX_LEAF_EXCESS);
-    const v = ((<i64>depth) << DEPTH_SHIFT) | leafValue(cfg, surfaceIndexOf(cfg, h, excess), load<i32>(excess));
+    const v = ((<i64>depth) << DEPTH_SHIFT) | heightsValue(cfg, ctx, h);
     recordLeaf(ctx, depth, v);
     return v;
   }
   const depthPart = (<i64>(depth + 1)) << DEPTH_SHIFT;
   let best: i64 = -1;
   for (let k: i32 = 0; k < count; k++) {
-    const v = depthPart | leafValue(cfg, load<i32>(word(leafIndex, k)), load<i32>(word(leafExcess, k)));
+    const v = depthPart | leafValue(cfg, ctx, load<i32>(word(leafIndex, k)), load<i32>(word(leafExcess, k)), load<i32>(word(leafTetris, k)) != 0);
     if (v > best) {
       best = v;
       store<i32>(word(ctx, CTX_PATH + depth), load<i32>(word(leafMove, k)));
@@ -231,8 +260,7 @@ function searchFrom(cfg: usize, ctx: usize, queue: usize, depth: i32, last: i32)
     }
     if (best < 0) {
       // The piece has no legal placement: the sequence dies here, ranked by how far it got.
-      const excess = word(ctx, CTX_LEAF_EXCESS);
-      best = ((<i64>depth) << DEPTH_SHIFT) | leafValue(cfg, surfaceIndexOf(cfg, h, excess), load<i32>(excess));
+      best = ((<i64>depth) << DEPTH_SHIFT) | heightsValue(cfg, ctx, h);
       recordLeaf(ctx, depth, best);
     }
   }
@@ -273,7 +301,8 @@ const G_DEATH_PIECE: i32 = 22; //  piece id that found no placement
 const G_TETRISES: i32 = 23;
 const G_LOOKAHEAD: i32 = 24;
 const G_CTX: i32 = 25; //          ptr to this game's search context
-export const GAME_WORDS: i32 = 26;
+const G_WEIGHTS: i32 = 26; //      ptr to i32[8] per buffered piece: its chances before it was dealt (x 65536)
+export const GAME_WORDS: i32 = 27;
 
 const STATUS_RUNNING: i32 = 0;
 const STATUS_DEAD: i32 = 1;
@@ -308,7 +337,12 @@ export function playGame(cfg: usize, game: usize): i32 {
       status = STATUS_CAPPED;
       break;
     }
-    if (position + lookahead >= available) break;
+    // One piece past the window must be buffered: its chances are the expectimax weights.
+    if (position + lookahead + 1 >= available) break;
+    if (cfgWord(cfg, CFG_STRATEGY) != STRATEGY_RANK) {
+      const weights = <usize>load<i32>(word(game, G_WEIGHTS));
+      memory.copy(word(ctx, CTX_WEIGHTS), weights + ((<usize>(position + lookahead + 1)) << 5), 32);
+    }
     const move = search(cfg, ctx, h, pieces + <usize>position, lookahead);
     if (move == MOVE_NONE) {
       status = STATUS_DEAD;

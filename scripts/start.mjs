@@ -8,3 +8,4 @@ run('npm run build --silent');
 const cli = (...args) => execFileSync(process.execPath, ['dist/cli.js', ...args], { stdio: 'inherit' });
 cli('table', 'build');
 cli('table', 'info');
+cli('bench', 'survival', '--lookahead', '0,1,2', '--games', '100', '--max-pieces', '100000', '--seed', '1');

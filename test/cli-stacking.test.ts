@@ -20,7 +20,8 @@ describe('stackrank bench survival', () => {
     expect(rows.map((r) => r.lookahead)).toEqual([0, 1]);
     expect(rows.map((r) => r.articleFigure)).toEqual([153, 823]);
     for (const r of rows) {
-      expect(Object.keys(r)).toEqual(expect.arrayContaining(['lookahead', 'meanPieces', 'ci95', 'deaths', 'pieces', 'piecesPerSecond', 'estimator', 'articleFigure']));
+      expect(Object.keys(r)).toEqual(expect.arrayContaining(['lookahead', 'meanPieces', 'ci95', 'deaths', 'pieces', 'piecesPerSecond', 'estimator', 'articleFigure', 'strategy']));
+      expect(r.strategy).toBe('rank');
       expect(r.pieces).toBe(3000);
       expect(r.meanPieces).toBeCloseTo(r.pieces / r.deaths, 6);
     }
@@ -39,6 +40,7 @@ describe('stackrank bench survival', () => {
     [['bench', 'survival', '--randomizer', 'fair'], /--randomizer must be one of/],
     [['bench', 'survival', '--steep', 'soft'], /--steep must be truncate or excessFirst/],
     [['bench', 'nope'], /unknown benchmark "nope"/],
+    [['bench', 'survival', '--strategy', 'greedy'], /--strategy must be rank or expectimax/],
   ])('rejects %j', async (argv, message) => {
     const run = await runCli(argv as string[]);
     expect(run.code).toBe(2);

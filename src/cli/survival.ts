@@ -11,14 +11,21 @@ import { loadTableForCli, tableOptions } from './table-source.js';
 export const ARTICLE_FIGURES: readonly number[] = [153, 823, 9458, 154645, 1783670];
 
 const USAGE = `usage: stackrank bench survival [--lookahead 0,1,2,3,4] [--randomizer tgm1] [--games N] [--max-pieces M]
-                              [--seed S] [--steep truncate|excessFirst] [--threads T] [--table FILE] [--json]
+                              [--seed S] [--steep truncate|excessFirst] [--strategy rank|expectimax]
+                              [--threads T] [--table FILE] [--json]
   Plays stacking games per lookahead and prints mean survival with a 95 % interval next to the article's figure.
   --games: independent game streams (default 100); --max-pieces: piece budget per lookahead (default 200000);
-  games cut by the budget are censored and the mean is then pieces / deaths (geometric hazard).`;
+  games cut by the budget are censored and the mean is then pieces / deaths (geometric hazard).
+  --strategy expectimax averages over the next unknown piece with the randomizer's exact distribution.`;
 
 export function steepOption(v: string | undefined): 'truncate' | 'excessFirst' | undefined {
   if (v === undefined || v === 'truncate' || v === 'excessFirst') return v;
   throw new UsageError(`--steep must be truncate or excessFirst; got ${JSON.stringify(v)}`);
+}
+
+export function strategyOption(v: string | undefined): 'rank' | 'expectimax' {
+  if (v === undefined || v === 'rank' || v === 'expectimax') return v ?? 'rank';
+  throw new UsageError(`--strategy must be rank or expectimax; got ${JSON.stringify(v)}`);
 }
 
 export function randomizerOption(v: string | undefined): (typeof RANDOMIZER_NAMES)[number] {
@@ -50,6 +57,7 @@ function row(r: SimulationResult) {
     articleFigure: ARTICLE_FIGURES[r.lookahead] ?? null,
     randomizer: r.randomizer,
     steep: r.rules.steep,
+    strategy: r.strategy,
     seed: r.seed,
   };
 }
@@ -64,6 +72,7 @@ async function survival(argv: string[], io: CliIO): Promise<number> {
       'max-pieces': { type: 'string' },
       seed: { type: 'string' },
       steep: { type: 'string' },
+      strategy: { type: 'string' },
       threads: { type: 'string' },
       ...tableOptions,
     },
@@ -76,12 +85,13 @@ async function survival(argv: string[], io: CliIO): Promise<number> {
   const maxPieces = intOption('max-pieces', values['max-pieces'], 200_000, 1, Number.MAX_SAFE_INTEGER);
   const seed = intOption('seed', values.seed, 0, 0, 2 ** 32 - 1);
   const steep = steepOption(values.steep) ?? 'truncate';
+  const strategy = strategyOption(values.strategy);
   const threads = values.threads === undefined ? undefined : intOption('threads', values.threads, 1, 1, 256);
   const table: RankTable = await loadTableForCli(values, io);
 
   const rows = [];
   if (!values.json) {
-    io.out(`survival under ${randomizer}, steep ${steep}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`);
+    io.out(`survival under ${randomizer}, steep ${steep}, strategy ${strategy}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`);
     io.out('lookahead  mean pieces   95% CI                deaths   pieces/s    article');
   }
   for (const lookahead of lookaheads) {
@@ -93,6 +103,7 @@ async function survival(argv: string[], io: CliIO): Promise<number> {
       maxPieces,
       seed,
       rules: { steep },
+      strategy,
       threads,
       signal: io.signal,
       onProgress: (p) => io.status(`lookahead ${lookahead}: ${p.pieces.toLocaleString('en-US')} pieces, ${p.deaths} deaths, ${formatDuration(p.elapsedMs)}`),

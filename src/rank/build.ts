@@ -34,10 +34,11 @@ export interface BuildOptions {
   simd?: boolean;
 }
 
-interface RankKernel {
+export interface RankKernel {
   alloc(bytes: number): number;
   rankBlocks(plan: number, prev: number, next: number, hiStart: number, hiEnd: number, scratch: number): void;
   fillF32(ptr: number, n: number, v: number): void;
+  pieceMaxBlocks(plan: number, prev: number, out: number, hiStart: number, hiEnd: number, scratch: number): void;
 }
 
 export function checkBuildOptions(opts: BuildOptions) {
@@ -68,7 +69,7 @@ export function splitBlocks(cost: Float64Array, parts: number): [number, number]
 }
 
 /** Writes the plan into kernel memory; returns the plan pointer. */
-function writePlan(kernel: RankKernel, memory: WebAssembly.Memory, plan: RankPlanArrays): number {
+export function writePlan(kernel: RankKernel, memory: WebAssembly.Memory, plan: RankPlanArrays): number {
   const put = (arr: Int32Array | Uint8Array): number => {
     const ptr = kernel.alloc(Math.max(4, arr.byteLength));
     new Uint8Array(memory.buffer, ptr, arr.byteLength).set(new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength));

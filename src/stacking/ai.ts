@@ -8,7 +8,7 @@ import { StackRankError } from '../errors.js';
 import { ORIENTATIONS, PIECES, type Piece } from '../pieces.js';
 import type { RankTable } from '../rank/table.js';
 import { surfaceFromHeights } from '../surface.js';
-import { StackingEngine } from './engine.js';
+import { StackingEngine, checkStrategy, distributionWeights, type Strategy } from './engine.js';
 import { checkLookahead, toHeights, toQueue } from './input.js';
 import { MOVE_NONE, MOVE_TETRIS } from './layout.js';
 import { resolveRules, type StackingRules } from './rules.js';
@@ -40,17 +40,33 @@ export interface StackingAIOptions {
   table?: RankTable;
   /** Rules or a preset name ('seed' = the article's, 'default'). */
   rules?: Partial<StackingRules> | 'seed' | 'default';
+  /** 'rank' (the article's leaf) or 'expectimax' (average over the next unknown piece; Node-sized memory). */
+  strategy?: Strategy;
+}
+
+/** A next-piece distribution: 7 non-negative finite numbers (I O T S Z L J) summing to 1. */
+export function checkDistribution(dist: unknown): ArrayLike<number> {
+  const ok =
+    dist !== null &&
+    typeof dist === 'object' &&
+    (dist as ArrayLike<number>).length === 7 &&
+    Array.from(dist as ArrayLike<number>).every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0) &&
+    Math.abs(Array.from(dist as ArrayLike<number>).reduce((a, b) => a + b, 0) - 1) < 1e-6;
+  if (!ok) throw new StackRankError('BAD_ARGUMENT', 'next must be 7 non-negative probabilities (I O T S Z L J) that sum to 1');
+  return dist as ArrayLike<number>;
 }
 
 export class StackingAI {
   private constructor(
     readonly table: RankTable,
     readonly rules: StackingRules,
+    readonly strategy: Strategy,
     private readonly engine: StackingEngine,
   ) {}
 
   static async create(opts: StackingAIOptions = {}): Promise<StackingAI> {
     const rules = resolveRules(opts.rules);
+    const strategy = checkStrategy(opts.strategy);
     let table = opts.table;
     if (!table) {
       if (typeof process === 'undefined' || !process.versions?.node) {
@@ -59,7 +75,7 @@ export class StackingAI {
       const { loadOrBuildCachedTable } = await import('../rank/cache.js');
       table = (await loadOrBuildCachedTable()).table;
     }
-    return new StackingAI(table, rules, await StackingEngine.create(table, rules));
+    return new StackingAI(table, rules, strategy, await StackingEngine.create(table, rules, { strategy }));
   }
 
   get width(): number {
@@ -68,13 +84,20 @@ export class StackingAI {
 
   /**
    * The best move for the current piece queue[0] with `lookahead` more pieces known, or null when the current
-   * piece has no legal placement (the perfect stack must break).
+   * piece has no legal placement (the perfect stack must break). With the expectimax strategy, `next` is the
+   * distribution of the first piece after the queue (e.g. a cloned randomizer's distribution(); default uniform).
    */
-  bestPlacement(surface: readonly number[] | string | object, queue: string | readonly string[], lookahead = 0): BestPlacement | null {
+  bestPlacement(
+    surface: readonly number[] | string | object,
+    queue: string | readonly string[],
+    lookahead = 0,
+    opts: { next?: ArrayLike<number> } = {},
+  ): BestPlacement | null {
     const heights = toHeights(surface, this.table.width, this.table.maxStep, this.rules.boardHeight);
     const ids = toQueue(queue);
     checkLookahead(lookahead, ids.length);
-    const outcome = this.engine.search(heights, ids, lookahead);
+    const weights = distributionWeights(opts.next === undefined ? undefined : checkDistribution(opts.next));
+    const outcome = this.engine.search(heights, ids, lookahead, weights);
     if (outcome.move === MOVE_NONE) return null;
     const plan = outcome.plan.map((move, i) => this.describeMove(move, ids[i]));
     const after = this.applyMove(heights, outcome.move);

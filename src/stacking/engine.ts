@@ -5,7 +5,8 @@
 import { StackRankError } from '../errors.js';
 import type { RankTable } from '../rank/table.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
-import { CFG, CFG_WORDS, CTX, CTX_WORDS, DEPTH_SHIFT, GAME_WORDS, MAX_DEPTH, MOVE_NONE } from './layout.js';
+import { pieceMaxFor } from '../rank/piece-max.js';
+import { CFG, CFG_WORDS, CTX, CTX_WEIGHTS, CTX_WORDS, DEPTH_SHIFT, GAME_WORDS, MAX_DEPTH, MOVE_NONE, STRATEGY_EXPECT, STRATEGY_RANK } from './layout.js';
 import { placementTable, type PlacementTable } from './placements.js';
 import type { StackingRules } from './rules.js';
 
@@ -24,10 +25,29 @@ export interface SearchOutcome {
   plan: number[];
   /** How many pieces of the window the best sequence places (lookahead + 1 when it survives). */
   depth: number;
-  /** Quantised rank (u16) of the best sequence's final surface. */
-  leafRank: number;
+  /** 32-bit score of the best sequence's final surface (rank << 16, or the expected best rank x 65536). */
+  leafScore: number;
   nodes: number;
 }
+
+/** How leaves are scored: 'rank' (the article: the rank of the final surface) or 'expectimax' (the expected best
+ * rank after one more piece, drawn from the randomizer's distribution). */
+export type Strategy = 'rank' | 'expectimax';
+
+export function checkStrategy(strategy: unknown): Strategy {
+  if (strategy === undefined) return 'rank';
+  if (strategy === 'rank' || strategy === 'expectimax') return strategy;
+  throw new StackRankError('BAD_ARGUMENT', `strategy must be "rank" or "expectimax"; got ${JSON.stringify(strategy)}`);
+}
+
+/** Integer weights (x 65536) of a next-piece distribution; uniform when none is given. */
+export function distributionWeights(dist?: ArrayLike<number>): Int32Array {
+  const w = new Int32Array(8);
+  for (let p = 0; p < 7; p++) w[p] = Math.round((dist ? dist[p] : 1 / 7) * 65536);
+  return w;
+}
+
+const UNIFORM = distributionWeights();
 
 export class StackingEngine {
   readonly placements: PlacementTable;
@@ -51,7 +71,9 @@ export class StackingEngine {
     this.queuePtr = kernel.alloc(64);
   }
 
-  static async create(table: RankTable, rules: StackingRules, opts: { shared?: boolean } = {}): Promise<StackingEngine> {
+  static async create(table: RankTable, rules: StackingRules, opts: { shared?: boolean; strategy?: Strategy } = {}): Promise<StackingEngine> {
+    const strategy = opts.strategy ?? 'rank';
+    const pieceMax = strategy === 'expectimax' ? await pieceMaxFor(table) : null;
     const { exports: kernel, memory, module } = await instantiateKernel<SearchKernel>('search', pickVariant(!!opts.shared));
     if (kernel.CTX_WORDS.value !== CTX_WORDS || kernel.GAME_WORDS.value !== GAME_WORDS) {
       throw new StackRankError('WASM_FAILED', 'search kernel layout does not match src/stacking/layout.ts (rebuild)');
@@ -64,6 +86,11 @@ export class StackingEngine {
     new Int32Array(memory.buffer, recordsPtr, placements.records.length).set(placements.records);
     const startPtr = kernel.alloc(placements.start.byteLength);
     new Int32Array(memory.buffer, startPtr, placements.start.length).set(placements.start);
+    let pieceMaxPtr = 0;
+    if (pieceMax) {
+      pieceMaxPtr = kernel.alloc(pieceMax.byteLength);
+      new Uint16Array(memory.buffer, pieceMaxPtr, pieceMax.length).set(pieceMax);
+    }
     const cfg = kernel.alloc(CFG_WORDS * 4);
     const words = new Int32Array(memory.buffer, cfg, CFG_WORDS);
     words[CFG.width] = table.width;
@@ -75,6 +102,8 @@ export class StackingEngine {
     words[CFG.placements] = recordsPtr;
     words[CFG.pieceStart] = startPtr;
     words[CFG.tetrisEnabled] = 1;
+    words[CFG.strategy] = pieceMax ? STRATEGY_EXPECT : STRATEGY_RANK;
+    words[CFG.pieceMax] = pieceMaxPtr;
     return new StackingEngine(kernel, memory, module, cfg, table.width, rules, scale, placements);
   }
 
@@ -84,10 +113,11 @@ export class StackingEngine {
   }
 
   /** Searches from `heights` with the queue of piece ids; `lookahead` pieces after queue[0] are known. */
-  search(heights: readonly number[], queue: readonly number[], lookahead: number): SearchOutcome {
+  search(heights: readonly number[], queue: readonly number[], lookahead: number, weights: Int32Array = UNIFORM): SearchOutcome {
     if (lookahead + 1 > MAX_DEPTH) throw new StackRankError('BAD_ARGUMENT', `lookahead is at most ${MAX_DEPTH - 1}`);
     new Int32Array(this.memory.buffer, this.heightsPtr, this.width).set(heights);
     new Uint8Array(this.memory.buffer, this.queuePtr, lookahead + 1).set(queue.slice(0, lookahead + 1));
+    new Int32Array(this.memory.buffer, this.ctx + CTX_WEIGHTS * 4, 8).set(weights);
     const nodesAt = new BigInt64Array(this.memory.buffer, this.ctx + CTX.nodes * 4, 1);
     nodesAt[0] = 0n;
     const move = this.kernel.search(this.cfg, this.ctx, this.heightsPtr, this.queuePtr, lookahead);
@@ -98,7 +128,7 @@ export class StackingEngine {
       move,
       plan: move === MOVE_NONE ? [] : Array.from(words.subarray(CTX.bestPath, CTX.bestPath + len)),
       depth: Number(value >> DEPTH_SHIFT),
-      leafRank: Number(value & 0xffffn),
+      leafScore: Number(value & 0xffffffffn),
       nodes: Number(nodesAt[0]),
     };
   }

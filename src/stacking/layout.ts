@@ -12,8 +12,12 @@ export const CFG = {
   placements: 6,
   pieceStart: 7,
   tetrisEnabled: 8,
+  strategy: 9,
+  pieceMax: 10,
 } as const;
-export const CFG_WORDS = 9;
+export const CFG_WORDS = 11;
+export const STRATEGY_RANK = 0;
+export const STRATEGY_EXPECT = 1;
 
 export const PLACEMENT_WORDS = 10;
 export const MAX_DEPTH = 8;
@@ -25,8 +29,9 @@ export const CTX = {
   bestValue: (MAX_DEPTH + 1) * 16 + 2 * MAX_DEPTH + 2,
   nodes: (MAX_DEPTH + 1) * 16 + 2 * MAX_DEPTH + 4,
 } as const;
-/** Words after `nodes`: generation (2), three 64-entry leaf arrays, and the 4096-slot memo of 8 words each. */
-export const CTX_WORDS = CTX.nodes + 2 + 2 + 3 * 64 + 4096 * 8;
+/** Words after `nodes`: generation (2), four 64-entry leaf arrays, 8 weights, the 4096-slot memo of 8 words each. */
+export const CTX_WEIGHTS = CTX.nodes + 2 + 2 + 4 * 64;
+export const CTX_WORDS = CTX_WEIGHTS + 8 + 4096 * 8;
 
 export const GAME = {
   heights: 0,
@@ -40,8 +45,9 @@ export const GAME = {
   tetrises: 23,
   lookahead: 24,
   ctx: 25,
+  weights: 26,
 } as const;
-export const GAME_WORDS = 26;
+export const GAME_WORDS = 27;
 
 export const MOVE_TETRIS = -1;
 export const MOVE_NONE = -2;
@@ -49,5 +55,6 @@ export const GAME_NEEDS_PIECES = 0;
 export const GAME_DEAD = 1;
 export const GAME_CAPPED = 2;
 
-/** Value layout (i64): depth << 48 | (excessFirst ? (0xffff - excess) << 16 : 0) | u16 rank. */
-export const DEPTH_SHIFT = 48n;
+/** Value layout (i64): depth << 56 | (excessFirst ? (0xffff - excess) << 32 : 0) | 32-bit score. */
+export const DEPTH_SHIFT = 56n;
+export const RANK_SHIFT = 16n;

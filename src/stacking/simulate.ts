@@ -16,7 +16,7 @@ import { createRandomizer, isRandomizerName, type Randomizer, type RandomizerNam
 import type { RankTable } from '../rank/table.js';
 import { defaultThreadCount } from '../threads.js';
 import { KernelPool } from '../workers.js';
-import { StackingEngine } from './engine.js';
+import { StackingEngine, checkStrategy, type Strategy } from './engine.js';
 import { estimateSurvival, median, type SurvivalEstimate } from './estimate.js';
 import { MAX_LOOKAHEAD } from './input.js';
 import { GAME, GAME_DEAD, GAME_NEEDS_PIECES, GAME_WORDS } from './layout.js';
@@ -36,6 +36,9 @@ export interface SimulateOptions {
   maxPieces?: number;
   seed?: number;
   rules?: Partial<StackingRules> | 'seed' | 'default';
+  /** 'rank' (default, the article's) or 'expectimax' (one unknown piece averaged with the randomizer's exact
+   * distribution; needs about 700 MB more memory for the 9x4 table). */
+  strategy?: Strategy;
   /** Worker threads; default: the number of cores (1 where shared memory is missing). */
   threads?: number;
   onProgress?: (p: { pieces: number; deaths: number; games: number; elapsedMs: number }) => void;
@@ -55,6 +58,7 @@ export interface SimulationResult extends SurvivalEstimate {
   lookahead: number;
   randomizer: RandomizerName;
   rules: StackingRules;
+  strategy: Strategy;
   seed: number;
   seconds: number;
 }
@@ -69,7 +73,24 @@ export function streamSeed(seed: number, stream: number, game: number): number {
 interface Slot {
   game: number;
   pieces: number;
-  buffer: Uint8Array;
+  /** Expectimax: i32[8] per buffered piece, its chances (x 65536) just before it was dealt; 0 otherwise. */
+  weights: number;
+}
+
+/** Deals `count` pieces into ids[from..]; with a weights buffer, records each piece's chances before it. */
+function deal(rng: Randomizer, memory: WebAssembly.Memory, slot: Slot, from: number, count: number): void {
+  const ids = new Uint8Array(memory.buffer, slot.pieces + from, count);
+  if (!slot.weights) {
+    rng.fillIds(ids, count);
+    return;
+  }
+  const weights = new Int32Array(memory.buffer, slot.weights + from * 32, count * 8);
+  const dist = new Float64Array(7);
+  for (let i = 0; i < count; i++) {
+    rng.distribution(dist);
+    for (let p = 0; p < 7; p++) weights[i * 8 + p] = Math.round(dist[p] * 65536);
+    ids[i] = rng.nextId();
+  }
 }
 
 interface GameRecord {
@@ -88,17 +109,21 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
   const budget = opts.maxPieces === undefined ? undefined : requireInt('maxPieces', opts.maxPieces, 1, Number.MAX_SAFE_INTEGER);
   const seed = checkSeed(opts.seed ?? 0);
   const rules = resolveRules(opts.rules);
+  const strategy = checkStrategy(opts.strategy);
   const threads = Math.min(streams, requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, 256));
   const shares = Array.from({ length: streams }, (_, s) => (budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0)));
 
-  const engine = await StackingEngine.create(opts.table, rules, { shared: threads > 1 });
+  const engine = await StackingEngine.create(opts.table, rules, { shared: threads > 1, strategy });
   const { kernel, memory } = engine;
   const slots: Slot[] = Array.from({ length: threads }, () => {
     const game = kernel.alloc(GAME_WORDS * 4);
     const pieces = kernel.alloc(CHUNK + 16);
+    const weights = strategy === 'rank' ? 0 : kernel.alloc((CHUNK + 16) * 32);
     const ctx = engine.allocContext();
-    new Int32Array(memory.buffer, game, GAME_WORDS)[GAME.ctx] = ctx;
-    return { game, pieces, buffer: new Uint8Array(0) };
+    const words = new Int32Array(memory.buffer, game, GAME_WORDS);
+    words[GAME.ctx] = ctx;
+    words[GAME.weights] = weights;
+    return { game, pieces, weights };
   });
   const pool = threads > 1 ? await KernelPool.create(engine.module, memory, threads) : null;
   const onAbort = () => pool?.terminate();
@@ -138,7 +163,7 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
     words[GAME.lookahead] = lookahead;
     words[GAME.status] = 0;
     let fill = FIRST_FILL;
-    rng.fillIds(new Uint8Array(memory.buffer, slot.pieces, fill));
+    deal(rng, memory, slot, 0, fill);
     words[GAME.available] = fill;
     let counted = 0;
     for (;;) {
@@ -156,9 +181,9 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
       const pos = w[GAME.position];
       const keep = w[GAME.available] - pos;
       fill = Math.min(CHUNK, fill * 8);
-      const buf = new Uint8Array(memory.buffer, slot.pieces, fill);
-      buf.copyWithin(0, pos, pos + keep);
-      rng.fillIds(buf.subarray(keep), fill - keep);
+      new Uint8Array(memory.buffer, slot.pieces, fill).copyWithin(0, pos, pos + keep);
+      if (slot.weights) new Int32Array(memory.buffer, slot.weights, fill * 8).copyWithin(0, pos * 8, (pos + keep) * 8);
+      deal(rng, memory, slot, keep, fill - keep);
       w[GAME.position] = 0;
       w[GAME.available] = fill;
     }
@@ -212,6 +237,7 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
     lookahead,
     randomizer,
     rules,
+    strategy,
     seed,
     seconds,
   };

@@ -86,3 +86,13 @@ export function referenceSearch(
   }
   return { value: bestValue ?? [0, ...referenceLeaf(heights, maxStep, rules, rankOf)], move: bestMove };
 }
+
+/** Index of the surface of `heights` with steps truncated to ±S. */
+export function referenceIndexTruncated(heights: number[], maxStep: number): number {
+  let index = 0;
+  for (let i = 0; i + 1 < heights.length; i++) {
+    const d = Math.max(-maxStep, Math.min(maxStep, heights[i + 1] - heights[i]));
+    index = index * (2 * maxStep + 1) + d + maxStep;
+  }
+  return index;
+}

@@ -1,0 +1,48 @@
+/**
+ * Best-placement values per piece, for expectimax leaves (issue 8): for every surface s, eight u16 values: slot p
+ * (0..6) is the best quantised rank reachable by one rank-legal placement of piece p (0 when there is none), and
+ * slot 7 is the rank of s itself. Computed with the rank kernel's product-set loops over the table's own u16
+ * values, so the numbers are exactly the table's. 16 bytes per surface (688 MB for 9x4): Node-sized.
+ */
+import { instantiateKernel, pickVariant } from '../wasm.js';
+import { type RankKernel, writePlan } from './build.js';
+import { rankMoves } from './moves.js';
+import { makeRankPlan } from './plan.js';
+import type { RankTable } from './table.js';
+
+const SLOTS = 8;
+
+export async function computePieceMax(table: RankTable): Promise<Uint16Array> {
+  const { values } = table.searchValues();
+  const plan = makeRankPlan(rankMoves(table.width, table.maxStep), table.width, table.maxStep);
+  const { exports: kernel, memory } = await instantiateKernel<RankKernel>('rank', pickVariant(false));
+  const planPtr = writePlan(kernel, memory, plan);
+  const prev = kernel.alloc(values.length * 4);
+  new Float32Array(memory.buffer, prev, values.length).set(values);
+  const scratch = kernel.alloc(plan.lo * 4);
+  // Output in chunks of blocks so the kernel's memory holds only a slice of the 16-byte-per-surface result.
+  const blocksPerChunk = Math.max(1, Math.floor((64 << 20) / (plan.lo * SLOTS * 2)));
+  const chunk = kernel.alloc(blocksPerChunk * plan.lo * SLOTS * 2);
+  const out = new Uint16Array(values.length * SLOTS);
+  for (let hi = 0; hi < plan.hi; hi += blocksPerChunk) {
+    const end = Math.min(plan.hi, hi + blocksPerChunk);
+    // The kernel writes surface s at out + s * 16; shift the base so block `hi` lands at the chunk's start.
+    const shifted = (chunk - hi * plan.lo * SLOTS * 2) >>> 0;
+    kernel.pieceMaxBlocks(planPtr, prev, shifted, hi, end, scratch);
+    out.set(new Uint16Array(memory.buffer, chunk, (end - hi) * plan.lo * SLOTS), hi * plan.lo * SLOTS);
+  }
+  for (let s = 0; s < values.length; s++) out[s * SLOTS + 7] = values[s];
+  return out;
+}
+
+const cache = new WeakMap<RankTable, Promise<Uint16Array>>();
+
+/** computePieceMax, once per table. */
+export function pieceMaxFor(table: RankTable): Promise<Uint16Array> {
+  let p = cache.get(table);
+  if (!p) {
+    p = computePieceMax(table);
+    cache.set(table, p);
+  }
+  return p;
+}
