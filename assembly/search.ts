@@ -78,6 +78,17 @@ const EXCESS_CAP: i32 = 0xffff;
   return low >= TETRIS_ROWS && high >= cfgWord(cfg, CFG_TETRIS_THRESHOLD);
 }
 
+/** Writes the heights after a Tetris (every column 4 lower) into `out` (may be `h`). */
+@inline function dropTetris(cfg: usize, h: usize, out: usize): void {
+  const width = cfgWord(cfg, CFG_WIDTH);
+  for (let i = 0; i < width; i++) store<i32>(word(out, i), load<i32>(word(h, i)) - TETRIS_ROWS);
+}
+
+/** Address of placement record `p`. */
+@inline function placementAt(cfg: usize, p: i32): usize {
+  return <usize>cfgWord(cfg, CFG_PLACEMENTS) + ((<usize>(p * PL_WORDS)) << 2);
+}
+
 /** Writes the heights after placement `pl` on `h` into `out`; false if it leaves a hole or passes the top. */
 @inline function place(cfg: usize, h: usize, pl: usize, out: usize): bool {
   const x = load<i32>(word(pl, PL_X));
@@ -164,7 +175,6 @@ function recordLeaf(ctx: usize, depth: i32, value: i64): void {
 function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize): i64 {
   const piece = <i32>load<u8>(queue + <usize>depth);
   const next = heightsAt(ctx, depth + 1);
-  const width = cfgWord(cfg, CFG_WIDTH);
   const leafIndex = word(ctx, CTX_LEAF_INDEX);
   const leafExcess = word(ctx, CTX_LEAF_EXCESS);
   const leafMove = word(ctx, CTX_LEAF_MOVE);
@@ -172,17 +182,16 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize): 
   const expect = cfgWord(cfg, CFG_STRATEGY) != STRATEGY_RANK;
   let count: i32 = 0;
   if (piece == PIECE_I && tetrisFires(cfg, h)) {
-    for (let i = 0; i < width; i++) store<i32>(word(next, i), load<i32>(word(h, i)) - TETRIS_ROWS);
+    dropTetris(cfg, h, next);
     store<i32>(word(leafIndex, 0), surfaceIndexOf(cfg, next, word(leafExcess, 0)));
     store<i32>(word(leafMove, 0), MOVE_TETRIS);
     store<i32>(word(leafTetris, 0), expect && tetrisFires(cfg, next) ? 1 : 0);
     count = 1;
   } else {
     const starts = <usize>cfgWord(cfg, CFG_PIECE_START);
-    const placements = <usize>cfgWord(cfg, CFG_PLACEMENTS);
     const end = load<i32>(word(starts, piece + 1));
     for (let p = load<i32>(word(starts, piece)); p < end; p++) {
-      if (!place(cfg, h, placements + ((<usize>(p * PL_WORDS)) << 2), next)) continue;
+      if (!place(cfg, h, placementAt(cfg, p), next)) continue;
       store<i32>(word(leafIndex, count), surfaceIndexOf(cfg, next, word(leafExcess, count)));
       store<i32>(word(leafMove, count), p);
       store<i32>(word(leafTetris, count), expect && tetrisFires(cfg, next) ? 1 : 0);
@@ -242,18 +251,16 @@ function searchFrom(cfg: usize, ctx: usize, queue: usize, depth: i32, last: i32)
 
   const piece = <i32>load<u8>(queue + <usize>depth);
   const next = heightsAt(ctx, depth + 1);
-  const width = cfgWord(cfg, CFG_WIDTH);
   let best: i64 = -1;
   if (piece == PIECE_I && tetrisFires(cfg, h)) {
-    for (let i = 0; i < width; i++) store<i32>(word(next, i), load<i32>(word(h, i)) - TETRIS_ROWS);
+    dropTetris(cfg, h, next);
     store<i32>(word(ctx, CTX_PATH + depth), MOVE_TETRIS);
     best = searchFrom(cfg, ctx, queue, depth + 1, last);
   } else {
     const starts = <usize>cfgWord(cfg, CFG_PIECE_START);
-    const placements = <usize>cfgWord(cfg, CFG_PLACEMENTS);
     const end = load<i32>(word(starts, piece + 1));
     for (let p = load<i32>(word(starts, piece)); p < end; p++) {
-      if (!place(cfg, h, placements + ((<usize>(p * PL_WORDS)) << 2), next)) continue;
+      if (!place(cfg, h, placementAt(cfg, p), next)) continue;
       store<i32>(word(ctx, CTX_PATH + depth), p);
       const v = searchFrom(cfg, ctx, queue, depth + 1, last);
       if (v > best) best = v;
@@ -310,13 +317,11 @@ const STATUS_CAPPED: i32 = 2;
 
 /** Applies move `move` to heights `h` in place (placement id or MOVE_TETRIS). */
 export function applyMove(cfg: usize, h: usize, move: i32, scratch: usize): void {
-  const width = cfgWord(cfg, CFG_WIDTH);
   if (move == MOVE_TETRIS) {
-    for (let i = 0; i < width; i++) store<i32>(word(h, i), load<i32>(word(h, i)) - TETRIS_ROWS);
+    dropTetris(cfg, h, h);
     return;
   }
-  const pl = <usize>cfgWord(cfg, CFG_PLACEMENTS) + ((<usize>(move * PL_WORDS)) << 2);
-  if (place(cfg, h, pl, scratch)) memory.copy(h, scratch, (<usize>width) << 2);
+  if (place(cfg, h, placementAt(cfg, move), scratch)) memory.copy(h, scratch, (<usize>cfgWord(cfg, CFG_WIDTH)) << 2);
 }
 
 /** Plays `game` until it dies, reaches its cap or needs more pieces; returns its status (0 = needs pieces). */

@@ -3,6 +3,7 @@
  * sized for >= 1,000 deaths at lookahead 0-2, >= 300 at 3 and >= 50 at 4. Writes bench/results/survival.json.
  *
  *   npx tsx bench/survival.ts [--randomizer tgm1] [--scale 1] [--threads 2] [--lookahead 0,1,2,3,4]
+ *                             [--steep truncate,excessFirst] [--strategy rank] [--out survival]
  */
 import { parseArgs } from 'node:util';
 import { ARTICLE_FIGURES } from '../src/cli/survival.js';
@@ -19,6 +20,7 @@ const { values: args } = parseArgs({
     lookahead: { type: 'string', default: '0,1,2,3,4' },
     steep: { type: 'string', default: 'truncate,excessFirst' },
     out: { type: 'string', default: 'survival' },
+    strategy: { type: 'string', default: 'rank' },
   },
 });
 const randomizer = args.randomizer!;
@@ -38,12 +40,14 @@ for (const steep of args.steep!.split(',') as ('truncate' | 'excessFirst')[]) {
       maxPieces: Math.round(BUDGET[la] * Number(args.scale)),
       seed: 2009,
       rules: { steep },
+      strategy: args.strategy as 'rank' | 'expectimax',
       threads: args.threads ? Number(args.threads) : undefined,
-      onProgress: (p) => process.stderr.write(`\r${steep} LA${la}: ${p.pieces} pieces ${p.deaths} deaths   `),
+      onProgress: (p) => process.stderr.write(`\r${args.strategy} ${steep} LA${la}: ${p.pieces} pieces ${p.deaths} deaths   `),
     });
     process.stderr.write('\n');
     raw.push({ steep, ...r });
     rows.push({
+      strategy: args.strategy!,
       steep,
       lookahead: la,
       'mean pieces': Math.round(r.meanPieces),
@@ -57,6 +61,6 @@ for (const steep of args.steep!.split(',') as ('truncate' | 'excessFirst')[]) {
     console.log(JSON.stringify(rows[rows.length - 1]));
   }
 }
-console.log(`\nsurvival under ${randomizer}, table 9x4/15, 200 streams, seed 2009\n`);
+console.log(`\nsurvival under ${randomizer}, strategy ${args.strategy}, table 9x4/15, 200 streams, seed 2009\n`);
 printTable(rows);
-console.log(`\nwrote ${writeResults(args.out!, { date: new Date().toISOString(), machine: machine(), randomizer, rows, raw })}`);
+console.log(`\nwrote ${writeResults(args.out!, { date: new Date().toISOString(), machine: machine(), randomizer, strategy: args.strategy, rows, raw })}`);

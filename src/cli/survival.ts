@@ -1,6 +1,7 @@
 /** `stackrank bench survival`: the seed article's survival table, measured by us (DESIGN §3). */
 import { RANDOMIZER_NAMES, isRandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
+import { DEFAULT_RULES } from '../stacking/rules.js';
 import { simulateStacking, type SimulationResult } from '../stacking/simulate.js';
 import { UsageError, intOption, listOption, parse } from './args.js';
 import type { CliIO } from './io.js';
@@ -11,11 +12,12 @@ import { loadTableForCli, tableOptions } from './table-source.js';
 export const ARTICLE_FIGURES: readonly number[] = [153, 823, 9458, 154645, 1783670];
 
 const USAGE = `usage: stackrank bench survival [--lookahead 0,1,2,3,4] [--randomizer tgm1] [--games N] [--max-pieces M]
-                              [--seed S] [--steep truncate|excessFirst] [--strategy rank|expectimax]
+                              [--seed S] [--steep excessFirst|truncate] [--strategy rank|expectimax]
                               [--threads T] [--table FILE] [--json]
   Plays stacking games per lookahead and prints mean survival with a 95 % interval next to the article's figure.
   --games: independent game streams (default 100); --max-pieces: piece budget per lookahead (default 200000);
   games cut by the budget are censored and the mean is then pieces / deaths (geometric hazard).
+  --steep truncate is the article's reading of steep steps; excessFirst (default) plays better.
   --strategy expectimax averages over the next unknown piece with the randomizer's exact distribution.`;
 
 export function steepOption(v: string | undefined): 'truncate' | 'excessFirst' | undefined {
@@ -84,7 +86,7 @@ async function survival(argv: string[], io: CliIO): Promise<number> {
   const games = intOption('games', values.games, 100, 1, 1_000_000);
   const maxPieces = intOption('max-pieces', values['max-pieces'], 200_000, 1, Number.MAX_SAFE_INTEGER);
   const seed = intOption('seed', values.seed, 0, 0, 2 ** 32 - 1);
-  const steep = steepOption(values.steep) ?? 'truncate';
+  const steep = steepOption(values.steep) ?? DEFAULT_RULES.steep;
   const strategy = strategyOption(values.strategy);
   const threads = values.threads === undefined ? undefined : intOption('threads', values.threads, 1, 1, 256);
   const table: RankTable = await loadTableForCli(values, io);
