@@ -35,7 +35,7 @@ const O_WEIGHTS: usize = 1984; // f64[16] weight per feature id
 const O_FEAT: usize = 2112; //    f64[16] scratch feature vector
 const O_BOARDS: usize = 2304; //  3 boards of BOARD_BYTES
 const O_SRC: usize = 3072; //     source-board statistics for the incremental evaluator (see srcStats)
-const CTX_BYTES: usize = 4096;
+const CTX_BYTES: usize = 5120;
 
 // O_SRC record (i32 words)
 const S_ROWT: usize = 0;
@@ -50,6 +50,12 @@ const S_NEW_HEIGHTS: usize = 256; // i32[16] scratch: heights after the move bei
 const S_ROW_T: usize = 320; //      u8[32] rowTrans of each row
 const S_ROW_TC: usize = 352; //     u8[32] rowTransC of each row (given the row below)
 const S_COL_T: usize = 384; //      u8[32] column changes between row r-1 and row r
+// bottom-up scan state (cumulativeWells, holeDepth), so a move only rescans rows from its landing row up
+const S_CW_PREFIX: usize = 416; //  i32[33] cumulativeWells of rows below r
+const S_HD_PREFIX: usize = 560; //  i32[33] holeDepth of rows below r
+const S_AH: usize = 704; //         i32[32] filled cells directly above a hole run, after row r
+const S_E: usize = 832; //          u16[5][32] bit-sliced empty-run counters after row r
+const S_SLOW_OUT: usize = 1152; //  i32[2] slowScan's cumulativeWells and holeDepth
 
 // orientation record (i32 words)
 const OE_WIDTH: usize = 0;
@@ -205,6 +211,9 @@ export function setPieceBuffer(ctx: usize, ptr: usize, len: i32): void {
   store<i32>(ctx + O_BUFLEN, len);
   store<i32>(ctx + O_BUFPOS, 0);
 }
+
+/** Features scanned bottom-up: a move rescans them from its landing row (rows below it keep their terms). */
+const SLOW_FEATURES: i32 = bit(F_CUMULATIVE_WELLS) | bit(F_HOLE_DEPTH);
 
 // ---- engine ----
 
@@ -470,6 +479,47 @@ function evaluate(ctx: usize, b: usize, lines: i32, erodedProduct: i32, land2: i
   return popcnt<i32>((sc ^ (sc >> 1)) & full) + (((row >> lastBit) & 1) ^ 1);
 }
 
+/** The bottom-up scan state of every row of b (cumulativeWells, holeDepth), for slowScan. */
+function srcStatsSlow(ctx: usize, b: usize, top: i32): void {
+  const w = load<i32>(ctx + O_W);
+  const full = load<i32>(ctx + O_FULL);
+  const st = ctx + O_SRC;
+  const rightWall = 1 << (w - 1);
+  let prev = full;
+  let ah: i32 = 0;
+  let e0: i32 = 0, e1: i32 = 0, e2: i32 = 0, e3: i32 = 0, e4: i32 = 0;
+  let cw: i32 = 0, hd: i32 = 0;
+  for (let r: i32 = 0; r < top; r++) {
+    store<i32>(st + S_CW_PREFIX + ((<usize>r) << 2), cw);
+    store<i32>(st + S_HD_PREFIX + ((<usize>r) << 2), hd);
+    const row = rowAt(b, r);
+    ah = row & (~prev | ah);
+    hd += popcnt<i32>(ah);
+    prev = row;
+    const e = ~row & full;
+    e0 &= e; e1 &= e; e2 &= e; e3 &= e; e4 &= e;
+    let carry = e;
+    let t = e0 & carry; e0 ^= carry; carry = t;
+    t = e1 & carry; e1 ^= carry; carry = t;
+    t = e2 & carry; e2 ^= carry; carry = t;
+    t = e3 & carry; e3 ^= carry; carry = t;
+    e4 ^= carry;
+    const wb = e & ((row << 1) | 1) & ((row >> 1) | rightWall);
+    if (wb != 0) {
+      cw += popcnt<i32>(wb & e0) + 2 * popcnt<i32>(wb & e1) + 4 * popcnt<i32>(wb & e2) + 8 * popcnt<i32>(wb & e3) + 16 * popcnt<i32>(wb & e4);
+    }
+    store<i32>(st + S_AH + ((<usize>r) << 2), ah);
+    const eo = st + S_E + ((<usize>r) << 1);
+    store<u16>(eo, <u16>e0);
+    store<u16>(eo + 64, <u16>e1);
+    store<u16>(eo + 128, <u16>e2);
+    store<u16>(eo + 192, <u16>e3);
+    store<u16>(eo + 256, <u16>e4);
+  }
+  store<i32>(st + S_CW_PREFIX + ((<usize>top) << 2), cw);
+  store<i32>(st + S_HD_PREFIX + ((<usize>top) << 2), hd);
+}
+
 /**
  * Statistics of the board a piece is placed on, so that moves that clear no row can be scored from the changed
  * rows only (rows y-1 .. y+height): totals of the row-local features over rows 0..H (rows above the stack
@@ -519,6 +569,7 @@ function srcStats(ctx: usize, b: usize): void {
   store<i32>(st + S_COLT, colT);
   store<i32>(st + S_HOLES, holes);
   store<i32>(st + S_ROWS_WITH_HOLES, rwh);
+  if ((load<i32>(ctx + O_USED) & SLOW_FEATURES) != 0) srcStatsSlow(ctx, b, top);
   if ((load<i32>(ctx + O_USED) & bit(F_WELLS_TRIANGLE)) != 0) {
     let total: i32 = 0;
     for (let c: i32 = 0; c < w; c++) {
@@ -530,8 +581,52 @@ function srcStats(ctx: usize, b: usize): void {
   }
 }
 
-/** Features that need a full scan of the board after every move (no incremental form here). */
-const SLOW_FEATURES: i32 = bit(F_CUMULATIVE_WELLS) | bit(F_HOLE_DEPTH);
+
+/** cumulativeWells and holeDepth after a move that clears no row: the bottom-up scan resumed at row y. */
+function slowScan(ctx: usize, src: usize, oe: usize, x: i32, y: i32, ph: i32, top: i32): void {
+  const w = load<i32>(ctx + O_W);
+  const full = load<i32>(ctx + O_FULL);
+  const st = ctx + O_SRC;
+  let cw: i32 = 0;
+  let hd: i32 = 0;
+  // resume the bottom-up scan of the source board at the landing row
+  const rightWall = 1 << (w - 1);
+  let prev = full;
+  let ah: i32 = 0;
+  let e0: i32 = 0, e1: i32 = 0, e2: i32 = 0, e3: i32 = 0, e4: i32 = 0;
+  if (y > 0) {
+    prev = rowAt(src, y - 1);
+    ah = load<i32>(st + S_AH + ((<usize>(y - 1)) << 2));
+    const eo = st + S_E + ((<usize>(y - 1)) << 1);
+    e0 = <i32>load<u16>(eo);
+    e1 = <i32>load<u16>(eo + 64);
+    e2 = <i32>load<u16>(eo + 128);
+    e3 = <i32>load<u16>(eo + 192);
+    e4 = <i32>load<u16>(eo + 256);
+  }
+  cw = load<i32>(st + S_CW_PREFIX + ((<usize>y) << 2));
+  hd = load<i32>(st + S_HD_PREFIX + ((<usize>y) << 2));
+  for (let r = y; r < top; r++) {
+    const row = overlayRow(src, oe, x, y, ph, r);
+    ah = row & (~prev | ah);
+    hd += popcnt<i32>(ah);
+    prev = row;
+    const e = ~row & full;
+    e0 &= e; e1 &= e; e2 &= e; e3 &= e; e4 &= e;
+    let carry = e;
+    let t = e0 & carry; e0 ^= carry; carry = t;
+    t = e1 & carry; e1 ^= carry; carry = t;
+    t = e2 & carry; e2 ^= carry; carry = t;
+    t = e3 & carry; e3 ^= carry; carry = t;
+    e4 ^= carry;
+    const wb = e & ((row << 1) | 1) & ((row >> 1) | rightWall);
+    if (wb != 0) {
+      cw += popcnt<i32>(wb & e0) + 2 * popcnt<i32>(wb & e1) + 4 * popcnt<i32>(wb & e2) + 8 * popcnt<i32>(wb & e3) + 16 * popcnt<i32>(wb & e4);
+    }
+  }
+  store<i32>(st + S_SLOW_OUT, cw);
+  store<i32>(st + S_SLOW_OUT + 4, hd);
+}
 
 /**
  * Value of orientation oe dropped at (x, y) on src when it clears no row: the board is not built; each feature
@@ -601,7 +696,14 @@ function evalIncremental(ctx: usize, src: usize, oe: usize, x: i32, y: i32, line
     }
   }
   const top = max<i32>(load<i32>(src + B_TOP), y + ph);
-  return combine(ctx, linesBefore, rowT, rowTC, colT, colT - w, holes, 0, wellsT, top, 2 * y + ph - 1, 0, 0, rwh, out);
+  let cw: i32 = 0;
+  let hd: i32 = 0;
+  if ((used & SLOW_FEATURES) != 0) {
+    slowScan(ctx, src, oe, x, y, ph, top);
+    cw = load<i32>(ctx + O_SRC + S_SLOW_OUT);
+    hd = load<i32>(ctx + O_SRC + S_SLOW_OUT + 4);
+  }
+  return combine(ctx, linesBefore, rowT, rowTC, colT, colT - w, holes, cw, wellsT, top, 2 * y + ph - 1, 0, hd, rwh, out);
 }
 
 // ---- move choice ----
@@ -620,8 +722,7 @@ function best1(ctx: usize, src: usize, scratch: usize, p: i32, linesBefore: i32)
   const used = load<i32>(ctx + O_USED);
   const n = load<i32>(ctx + O_NORIENT + ((<usize>p) << 2));
   const full = load<i32>(ctx + O_FULL);
-  const fast = (used & SLOW_FEATURES) == 0;
-  if (fast) srcStats(ctx, src);
+  srcStats(ctx, src);
   let best: f64 = LOSS;
   let bo: i32 = -1;
   let bx: i32 = -1;
@@ -633,13 +734,11 @@ function best1(ctx: usize, src: usize, scratch: usize, p: i32, linesBefore: i32)
       const y = landingRow(src, oe, x);
       if (y + ph > h) continue;
       let clears = false;
-      if (fast) {
-        for (let d: i32 = 0; d < ph; d++) {
-          if ((rowAt(src, y + d) | (load<i32>(oe + OE_MASK + ((<usize>d) << 2)) << x)) == full) clears = true;
-        }
+      for (let d: i32 = 0; d < ph; d++) {
+        if ((rowAt(src, y + d) | (load<i32>(oe + OE_MASK + ((<usize>d) << 2)) << x)) == full) clears = true;
       }
       let v: f64;
-      if (fast && !clears) v = evalIncremental(ctx, src, oe, x, y, linesBefore, used, 0);
+      if (!clears) v = evalIncremental(ctx, src, oe, x, y, linesBefore, used, 0);
       else {
         const lines = place(ctx, src, scratch, oe, x, y);
         v = evaluate(ctx, scratch, lines + linesBefore, lines * load<i32>(ctx + O_LAST_ERODED), 2 * y + ph - 1, used, 0);

@@ -12,7 +12,7 @@ const CFG_EXCESS_FIRST: i32 = 4; //       1: less steepness beyond ±S wins befo
 const CFG_TABLE: i32 = 5; //              ptr to u16 ranks, one per surface (order-preserving quantised ranks)
 const CFG_PLACEMENTS: i32 = 6; //         ptr to placement records (PL_* words each)
 const CFG_PIECE_START: i32 = 7; //        ptr to i32[8]: placements of piece p are [start[p], start[p+1])
-const CFG_TETRIS_ENABLED: i32 = 8; //     0: never clear; 1: an I clears 4 rows whenever the rule fires (forced)
+const CFG_TETRIS_MODE: i32 = 8; //        TETRIS_MODE_*: when an I may go down the well
 const CFG_STRATEGY: i32 = 9; //           STRATEGY_RANK: leaves scored by their rank; STRATEGY_EXPECT: by the expected
 //                                        best rank after one more, unknown piece (weights in the context)
 const CFG_PIECE_MAX: i32 = 10; //         ptr to u16[8] per surface: best rank per piece after it, slot 7 = its own rank
@@ -64,9 +64,20 @@ const EXCESS_CAP: i32 = 0xffff;
   return ptr + ((<usize>index) << 2);
 }
 
-/** Whether the Tetris rule fires for an I on heights `h`. */
-@inline function tetrisFires(cfg: usize, h: usize): bool {
-  if (cfgWord(cfg, CFG_TETRIS_ENABLED) == 0) return false;
+// Tetris modes: the seed's rule sends an I down the well exactly when the lowest column is >= 4 and the highest
+// >= the threshold (forced); 'choice' also lets the search send it down whenever the lowest column is >= 4.
+const TETRIS_MODE_NEVER: i32 = 0;
+const TETRIS_MODE_FORCED: i32 = 1;
+const TETRIS_MODE_CHOICE: i32 = 2;
+// What an I may do on a stack:
+const TETRIS_NO: i32 = 0; //        only placements
+const TETRIS_FORCED: i32 = 1; //    only the Tetris
+const TETRIS_OPTIONAL: i32 = 2; //  the Tetris or any placement
+
+/** What the Tetris rule allows an I on heights `h` (TETRIS_NO / TETRIS_FORCED / TETRIS_OPTIONAL). */
+@inline function tetrisChoice(cfg: usize, h: usize): i32 {
+  const mode = cfgWord(cfg, CFG_TETRIS_MODE);
+  if (mode == TETRIS_MODE_NEVER) return TETRIS_NO;
   const width = cfgWord(cfg, CFG_WIDTH);
   let low = load<i32>(h);
   let high = low;
@@ -75,7 +86,9 @@ const EXCESS_CAP: i32 = 0xffff;
     if (v < low) low = v;
     if (v > high) high = v;
   }
-  return low >= TETRIS_ROWS && high >= cfgWord(cfg, CFG_TETRIS_THRESHOLD);
+  if (low < TETRIS_ROWS) return TETRIS_NO;
+  if (high >= cfgWord(cfg, CFG_TETRIS_THRESHOLD)) return TETRIS_FORCED;
+  return mode == TETRIS_MODE_CHOICE ? TETRIS_OPTIONAL : TETRIS_NO;
 }
 
 /** Writes the heights after a Tetris (every column 4 lower) into `out` (may be `h`). */
@@ -146,14 +159,18 @@ function recordLeaf(ctx: usize, depth: i32, value: i64): void {
  * Score of a leaf surface: its rank, or (expectimax) the sum over pieces of weight x the best rank after placing
  * that piece (for an I on which the Tetris rule fires: the surface's own rank, a Tetris leaves the steps as they are).
  */
-@inline function leafValue(cfg: usize, ctx: usize, index: i32, excess: i32, tetris: bool): i64 {
+@inline function leafValue(cfg: usize, ctx: usize, index: i32, excess: i32, tetris: i32): i64 {
   let score: i64;
   if (cfgWord(cfg, CFG_STRATEGY) == STRATEGY_RANK) {
     score = (<i64>load<u16>(<usize>cfgWord(cfg, CFG_TABLE) + ((<usize>index) << 1))) << RANK_SHIFT;
   } else {
     const row = <usize>cfgWord(cfg, CFG_PIECE_MAX) + ((<usize>index) << 4);
     const weights = word(ctx, CTX_WEIGHTS);
-    score = <i64>load<i32>(weights) * <i64>load<u16>(row + (tetris ? 14 : 0));
+    // The I: a forced Tetris keeps the surface (its own rank, slot 7); an optional one is the better of the two.
+    let forI = <i64>load<u16>(row);
+    if (tetris == TETRIS_FORCED) forI = <i64>load<u16>(row + 14);
+    else if (tetris == TETRIS_OPTIONAL) forI = max<i64>(forI, <i64>load<u16>(row + 14));
+    score = <i64>load<i32>(weights) * forI;
     for (let p: i32 = 1; p < 7; p++) score += <i64>load<i32>(word(weights, p)) * <i64>load<u16>(row + ((<usize>p) << 1));
   }
   if (cfgWord(cfg, CFG_EXCESS_FIRST) == 0) return score;
@@ -165,7 +182,7 @@ function recordLeaf(ctx: usize, depth: i32, value: i64): void {
 @inline function heightsValue(cfg: usize, ctx: usize, h: usize): i64 {
   const excess = word(ctx, CTX_LEAF_EXCESS);
   const index = surfaceIndexOf(cfg, h, excess);
-  return leafValue(cfg, ctx, index, load<i32>(excess), tetrisFires(cfg, h));
+  return leafValue(cfg, ctx, index, load<i32>(excess), tetrisChoice(cfg, h));
 }
 
 /**
@@ -181,20 +198,22 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize): 
   const leafTetris = word(ctx, CTX_LEAF_TETRIS);
   const expect = cfgWord(cfg, CFG_STRATEGY) != STRATEGY_RANK;
   let count: i32 = 0;
-  if (piece == PIECE_I && tetrisFires(cfg, h)) {
+  const tetris = piece == PIECE_I ? tetrisChoice(cfg, h) : TETRIS_NO;
+  if (tetris != TETRIS_NO) {
     dropTetris(cfg, h, next);
     store<i32>(word(leafIndex, 0), surfaceIndexOf(cfg, next, word(leafExcess, 0)));
     store<i32>(word(leafMove, 0), MOVE_TETRIS);
-    store<i32>(word(leafTetris, 0), expect && tetrisFires(cfg, next) ? 1 : 0);
+    store<i32>(word(leafTetris, 0), expect ? tetrisChoice(cfg, next) : TETRIS_NO);
     count = 1;
-  } else {
+  }
+  if (tetris != TETRIS_FORCED) {
     const starts = <usize>cfgWord(cfg, CFG_PIECE_START);
     const end = load<i32>(word(starts, piece + 1));
     for (let p = load<i32>(word(starts, piece)); p < end; p++) {
       if (!place(cfg, h, placementAt(cfg, p), next)) continue;
       store<i32>(word(leafIndex, count), surfaceIndexOf(cfg, next, word(leafExcess, count)));
       store<i32>(word(leafMove, count), p);
-      store<i32>(word(leafTetris, count), expect && tetrisFires(cfg, next) ? 1 : 0);
+      store<i32>(word(leafTetris, count), expect ? tetrisChoice(cfg, next) : TETRIS_NO);
       count++;
     }
   }
@@ -208,7 +227,7 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize): 
   const depthPart = (<i64>(depth + 1)) << DEPTH_SHIFT;
   let best: i64 = -1;
   for (let k: i32 = 0; k < count; k++) {
-    const v = depthPart | leafValue(cfg, ctx, load<i32>(word(leafIndex, k)), load<i32>(word(leafExcess, k)), load<i32>(word(leafTetris, k)) != 0);
+    const v = depthPart | leafValue(cfg, ctx, load<i32>(word(leafIndex, k)), load<i32>(word(leafExcess, k)), load<i32>(word(leafTetris, k)));
     if (v > best) {
       best = v;
       store<i32>(word(ctx, CTX_PATH + depth), load<i32>(word(leafMove, k)));
@@ -252,11 +271,13 @@ function searchFrom(cfg: usize, ctx: usize, queue: usize, depth: i32, last: i32)
   const piece = <i32>load<u8>(queue + <usize>depth);
   const next = heightsAt(ctx, depth + 1);
   let best: i64 = -1;
-  if (piece == PIECE_I && tetrisFires(cfg, h)) {
+  const tetris = piece == PIECE_I ? tetrisChoice(cfg, h) : TETRIS_NO;
+  if (tetris != TETRIS_NO) {
     dropTetris(cfg, h, next);
     store<i32>(word(ctx, CTX_PATH + depth), MOVE_TETRIS);
     best = searchFrom(cfg, ctx, queue, depth + 1, last);
-  } else {
+  }
+  if (tetris != TETRIS_FORCED) {
     const starts = <usize>cfgWord(cfg, CFG_PIECE_START);
     const end = load<i32>(word(starts, piece + 1));
     for (let p = load<i32>(word(starts, piece)); p < end; p++) {

@@ -3,7 +3,8 @@
  * sized for >= 1,000 deaths at lookahead 0-2, >= 300 at 3 and >= 50 at 4. Writes bench/results/survival.json.
  *
  *   npx tsx bench/survival.ts [--randomizer tgm1] [--scale 1] [--threads 2] [--lookahead 0,1,2,3,4]
- *                             [--steep truncate,excessFirst] [--strategy rank] [--out survival]
+ *                             [--steep truncate,excessFirst] [--strategy rank] [--tetris forced] [--threshold 8]
+ *                             [--budget 150000,500000,...] [--out survival]
  */
 import { parseArgs } from 'node:util';
 import { ARTICLE_FIGURES } from '../src/cli/survival.js';
@@ -20,13 +21,16 @@ const { values: args } = parseArgs({
     lookahead: { type: 'string', default: '0,1,2,3,4' },
     steep: { type: 'string', default: 'truncate,excessFirst' },
     out: { type: 'string', default: 'survival' },
+    budget: { type: 'string' },
     strategy: { type: 'string', default: 'rank' },
+    tetris: { type: 'string', default: 'forced' },
+    threshold: { type: 'string', default: '8' },
   },
 });
 const randomizer = args.randomizer!;
 if (!isRandomizerName(randomizer)) throw new Error(`unknown randomizer ${randomizer}`);
 /** Piece budget per lookahead (scaled), chosen from pilot runs so the death counts clear the issue's minimums. */
-const BUDGET = [150_000, 500_000, 1_500_000, 2_500_000, 2_000_000];
+const BUDGET = args.budget ? args.budget.split(',').map(Number) : [150_000, 500_000, 1_500_000, 2_500_000, 2_000_000];
 const { table } = await loadOrBuildCachedTable();
 const rows = [];
 const raw = [];
@@ -39,7 +43,7 @@ for (const steep of args.steep!.split(',') as ('truncate' | 'excessFirst')[]) {
       games: 200,
       maxPieces: Math.round(BUDGET[la] * Number(args.scale)),
       seed: 2009,
-      rules: { steep },
+      rules: { steep, tetris: args.tetris as 'forced' | 'choice', tetrisThreshold: Number(args.threshold) },
       strategy: args.strategy as 'rank' | 'expectimax',
       threads: args.threads ? Number(args.threads) : undefined,
       onProgress: (p) => process.stderr.write(`\r${args.strategy} ${steep} LA${la}: ${p.pieces} pieces ${p.deaths} deaths   `),
@@ -49,6 +53,7 @@ for (const steep of args.steep!.split(',') as ('truncate' | 'excessFirst')[]) {
     rows.push({
       strategy: args.strategy!,
       steep,
+      tetris: `${args.tetris} at ${args.threshold}`,
       lookahead: la,
       'mean pieces': Math.round(r.meanPieces),
       '95% CI': `${Math.round(r.ci95[0])}–${Math.round(r.ci95[1])}`,
@@ -61,6 +66,6 @@ for (const steep of args.steep!.split(',') as ('truncate' | 'excessFirst')[]) {
     console.log(JSON.stringify(rows[rows.length - 1]));
   }
 }
-console.log(`\nsurvival under ${randomizer}, strategy ${args.strategy}, table 9x4/15, 200 streams, seed 2009\n`);
+console.log(`\nsurvival under ${randomizer}, strategy ${args.strategy}, Tetris ${args.tetris} at ${args.threshold}, table 9x4/15, 200 streams, seed 2009\n`);
 printTable(rows);
 console.log(`\nwrote ${writeResults(args.out!, { date: new Date().toISOString(), machine: machine(), randomizer, strategy: args.strategy, rows, raw })}`);

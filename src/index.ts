@@ -6,6 +6,15 @@ export * from './pieces.js';
 export * from './surface.js';
 export { Rng, type RngState, checkSeed } from './random.js';
 // rank tables (issue 2/3)
-// randomizers (issue 5)
-// full board (issue 6)
+export { RankTable, buildRankTable, loadRankTable, ARTICLE_VARIANT, type RankTableBuildOptions } from './rank/table.js';
+export { type BuildOptions, type BuildProgress } from './rank/build.js';
+export { type ValueEncoding, type TableHeader, FORMAT_VERSION } from './rank/file.js';
+export { loadOrBuildCachedTable, cachedTablePath, type CachedTable } from './rank/cache.js';
+export { RANDOMIZER_NAMES, createRandomizer, restoreRandomizer, isRandomizerName, randomizerDefaults, type Randomizer, type RandomizerName, type RandomizerOptions, type RandomizerState } from './randomizers/index.js';
+export { analyzeRandomizer, frequencySpread, type AnalyzeOptions, type RandomizerAnalysis, type DroughtStats, type FrequencySpreadOptions } from './randomizers/analyze.js';
+export * from './fullboard/index.js';
 // stacking search and simulator (issue 4)
+export { StackingAI, type BestPlacement, type PlanStep, type StackingAIOptions } from './stacking/ai.js';
+export { BEST_STRATEGY, type Strategy, type StrategyName } from './stacking/engine.js';
+export { simulateStacking, streamSeed, type SimulateOptions, type SimulationResult } from './stacking/simulate.js';
+export { DEFAULT_RULES, SEED_RULES, type StackingRules, type SteepRule, type TetrisRule } from './stacking/rules.js';

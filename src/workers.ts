@@ -151,11 +151,12 @@ export class KernelPool {
   private settle(m: { type: string; id: number; result?: number; message?: string }): void {
     const p = this.pending.get(m.id);
     if (!p) return;
-    this.pending.delete(m.id);
-    if (m.type === 'done') p.resolve(m.result ?? 0);
-    else {
-      const e = new StackRankError('WORKER_FAILED', `a worker failed: ${m.message}`);
-      this.fail(e);
+    if (m.type === 'done') {
+      this.pending.delete(m.id);
+      p.resolve(m.result ?? 0);
+    } else {
+      // fail() rejects every pending call, this one included, and stops the pool.
+      this.fail(new StackRankError('WORKER_FAILED', `a worker failed: ${m.message}`));
     }
   }
 

@@ -40,7 +40,7 @@ describe('stackrank bench survival', () => {
     [['bench', 'survival', '--randomizer', 'fair'], /--randomizer must be one of/],
     [['bench', 'survival', '--steep', 'soft'], /--steep must be truncate or excessFirst/],
     [['bench', 'nope'], /unknown benchmark "nope"/],
-    [['bench', 'survival', '--strategy', 'greedy'], /--strategy must be rank or expectimax/],
+    [['bench', 'survival', '--strategy', 'greedy'], /--strategy must be rank, expectimax or best/],
   ])('rejects %j', async (argv, message) => {
     const run = await runCli(argv as string[]);
     expect(run.code).toBe(2);

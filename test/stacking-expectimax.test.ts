@@ -43,7 +43,7 @@ describe('best-placement values per piece', () => {
 });
 
 describe('expectimax leaves', () => {
-  const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep: 'truncate' };
+  const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' };
   it('score exactly the distribution-weighted best ranks (W = 5, property)', async () => {
     const engine = await StackingEngine.create(table, rules, { strategy: 'expectimax' });
     const M = (s: number, p: number) => referenceSuccessors(s, p, 5, 4).reduce((m, t) => Math.max(m, q[t]), 0);

@@ -20,10 +20,14 @@ const queueArb = fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLen
 
 describe('bestPlacement equals an exhaustive pure-TS search', () => {
   for (const width of [5, 6, 9]) {
-    for (const steep of ['truncate', 'excessFirst'] as const) {
-      it(`W=${width}, ${steep} (property)`, async () => {
+    for (const [steep, tetris] of [
+      ['truncate', 'forced'],
+      ['excessFirst', 'forced'],
+      ['excessFirst', 'choice'],
+    ] as const) {
+      it(`W=${width}, ${steep}, Tetris ${tetris} (property)`, async () => {
         const table = tables[width];
-        const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep };
+        const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep, tetris };
         const ai = await StackingAI.create({ table, rules });
         const values = table.searchValues().values;
         fc.assert(
@@ -48,7 +52,7 @@ describe('bestPlacement equals an exhaustive pure-TS search', () => {
 
   it('replaying the plan reaches a surface with the best value', async () => {
     const table = tables[6];
-    const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst' };
+    const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst', tetris: 'forced' };
     const ai = await StackingAI.create({ table, rules });
     const values = table.searchValues().values;
     fc.assert(
@@ -96,6 +100,11 @@ describe('rules', () => {
     expect(ai.bestPlacement([3, 5, 6, 7, 8, 8, 8, 8, 8], 'I', 0)!.tetris).toBe(false); // lowest column below 4
     const high = await StackingAI.create({ table: tables[9], rules: { tetrisThreshold: 12 } });
     expect(high.bestPlacement([4, 5, 6, 7, 8, 8, 8, 8, 8], 'I', 0)!.tetris).toBe(false);
+    // 'choice': below the threshold the search may take the Tetris, and takes it when that ranks best.
+    const choice = await StackingAI.create({ table: tables[9], rules: { tetrisThreshold: 12, tetris: 'choice' } });
+    const flatHigh = [6, 6, 6, 6, 6, 6, 6, 6, 7];
+    expect(choice.bestPlacement(flatHigh, 'I', 0)!.rank).toBeGreaterThanOrEqual(high.bestPlacement(flatHigh, 'I', 0)!.rank);
+    expect(choice.bestPlacement([3, 6, 6, 6, 6, 6, 6, 6, 6], 'I', 0)!.tetris).toBe(false); // lowest column below 4
   });
 
   it('never places above the board and reports null when nothing fits', async () => {
@@ -127,7 +136,8 @@ describe('rules', () => {
   });
 
   it('knows the seed preset and rejects unknown rules', () => {
-    expect(resolveRules('seed')).toEqual({ boardHeight: 20, tetrisThreshold: 8, steep: 'truncate' });
+    expect(resolveRules('seed')).toEqual({ boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' });
+    expect(() => resolveRules({ tetris: 'sometimes' as never })).toThrow(/rules.tetris/);
     expect(() => resolveRules({ steep: 'clamp' as never })).toThrow(/rules.steep/);
     expect(() => resolveRules({ tetrisThreshold: 30 })).toThrow(/tetrisThreshold/);
     expect(() => resolveRules({ wells: 2 } as never)).toThrow(/unknown rule "wells"/);

@@ -12,22 +12,24 @@ import { loadTableForCli, tableOptions } from './table-source.js';
 export const ARTICLE_FIGURES: readonly number[] = [153, 823, 9458, 154645, 1783670];
 
 const USAGE = `usage: stackrank bench survival [--lookahead 0,1,2,3,4] [--randomizer tgm1] [--games N] [--max-pieces M]
-                              [--seed S] [--steep excessFirst|truncate] [--strategy rank|expectimax]
-                              [--threads T] [--table FILE] [--json]
+                              [--seed S] [--steep excessFirst|truncate] [--strategy rank|expectimax|best]
+                              [--tetris forced|choice] [--threshold 8] [--threads T] [--table FILE] [--json]
   Plays stacking games per lookahead and prints mean survival with a 95 % interval next to the article's figure.
   --games: independent game streams (default 100); --max-pieces: piece budget per lookahead (default 200000);
   games cut by the budget are censored and the mean is then pieces / deaths (geometric hazard).
   --steep truncate is the article's reading of steep steps; excessFirst (default) plays better.
-  --strategy expectimax averages over the next unknown piece with the randomizer's exact distribution.`;
+  --strategy expectimax averages over the next unknown piece with the randomizer's exact distribution;
+  best is the strongest measured (docs/results.md). --tetris choice lets the AI send an I down the well
+  whenever the lowest column is at least 4 (forced at --threshold either way).`;
 
 export function steepOption(v: string | undefined): 'truncate' | 'excessFirst' | undefined {
   if (v === undefined || v === 'truncate' || v === 'excessFirst') return v;
   throw new UsageError(`--steep must be truncate or excessFirst; got ${JSON.stringify(v)}`);
 }
 
-export function strategyOption(v: string | undefined): 'rank' | 'expectimax' {
-  if (v === undefined || v === 'rank' || v === 'expectimax') return v ?? 'rank';
-  throw new UsageError(`--strategy must be rank or expectimax; got ${JSON.stringify(v)}`);
+export function strategyOption(v: string | undefined): 'rank' | 'expectimax' | 'best' {
+  if (v === undefined || v === 'rank' || v === 'expectimax' || v === 'best') return v ?? 'rank';
+  throw new UsageError(`--strategy must be rank, expectimax or best; got ${JSON.stringify(v)}`);
 }
 
 export function randomizerOption(v: string | undefined): (typeof RANDOMIZER_NAMES)[number] {
@@ -59,6 +61,8 @@ function row(r: SimulationResult) {
     articleFigure: ARTICLE_FIGURES[r.lookahead] ?? null,
     randomizer: r.randomizer,
     steep: r.rules.steep,
+    tetris: r.rules.tetris,
+    tetrisThreshold: r.rules.tetrisThreshold,
     strategy: r.strategy,
     seed: r.seed,
   };
@@ -75,6 +79,8 @@ async function survival(argv: string[], io: CliIO): Promise<number> {
       seed: { type: 'string' },
       steep: { type: 'string' },
       strategy: { type: 'string' },
+      tetris: { type: 'string' },
+      threshold: { type: 'string' },
       threads: { type: 'string' },
       ...tableOptions,
     },
@@ -88,12 +94,15 @@ async function survival(argv: string[], io: CliIO): Promise<number> {
   const seed = intOption('seed', values.seed, 0, 0, 2 ** 32 - 1);
   const steep = steepOption(values.steep) ?? DEFAULT_RULES.steep;
   const strategy = strategyOption(values.strategy);
+  const tetris = values.tetris ?? DEFAULT_RULES.tetris;
+  if (tetris !== 'forced' && tetris !== 'choice') throw new UsageError(`--tetris must be forced or choice; got ${JSON.stringify(tetris)}`);
+  const tetrisThreshold = intOption('threshold', values.threshold, DEFAULT_RULES.tetrisThreshold, 4, 20);
   const threads = values.threads === undefined ? undefined : intOption('threads', values.threads, 1, 1, 256);
   const table: RankTable = await loadTableForCli(values, io);
 
   const rows = [];
   if (!values.json) {
-    io.out(`survival under ${randomizer}, steep ${steep}, strategy ${strategy}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`);
+    io.out(`survival under ${randomizer}, steep ${steep}, Tetris ${tetris} at ${tetrisThreshold}, strategy ${strategy}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`);
     io.out('lookahead  mean pieces   95% CI                deaths   pieces/s    article');
   }
   for (const lookahead of lookaheads) {
@@ -104,7 +113,7 @@ async function survival(argv: string[], io: CliIO): Promise<number> {
       games,
       maxPieces,
       seed,
-      rules: { steep },
+      rules: { steep, tetris, tetrisThreshold },
       strategy,
       threads,
       signal: io.signal,

@@ -8,7 +8,7 @@ import { StackRankError } from '../errors.js';
 import { ORIENTATIONS, PIECES, type Piece } from '../pieces.js';
 import type { RankTable } from '../rank/table.js';
 import { surfaceFromHeights } from '../surface.js';
-import { StackingEngine, checkStrategy, distributionWeights, type Strategy } from './engine.js';
+import { StackingEngine, checkStrategy, distributionWeights, type Strategy, type StrategyName } from './engine.js';
 import { checkLookahead, toHeights, toQueue } from './input.js';
 import { MOVE_NONE, MOVE_TETRIS } from './layout.js';
 import { resolveRules, type StackingRules } from './rules.js';
@@ -41,7 +41,7 @@ export interface StackingAIOptions {
   /** Rules or a preset name ('seed' = the article's, 'default'). */
   rules?: Partial<StackingRules> | 'seed' | 'default';
   /** 'rank' (the article's leaf) or 'expectimax' (average over the next unknown piece; Node-sized memory). */
-  strategy?: Strategy;
+  strategy?: StrategyName;
 }
 
 /** A next-piece distribution: 7 non-negative finite numbers (I O T S Z L J) summing to 1. */

@@ -6,7 +6,7 @@ import { StackRankError } from '../errors.js';
 import type { RankTable } from '../rank/table.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { pieceMaxFor } from '../rank/piece-max.js';
-import { CFG, CFG_WORDS, CTX, CTX_WEIGHTS, CTX_WORDS, DEPTH_SHIFT, GAME_WORDS, MAX_DEPTH, MOVE_NONE, STRATEGY_EXPECT, STRATEGY_RANK } from './layout.js';
+import { CFG, CFG_WORDS, CTX, CTX_WEIGHTS, CTX_WORDS, DEPTH_SHIFT, GAME_WORDS, MAX_DEPTH, MOVE_NONE, STRATEGY_EXPECT, STRATEGY_RANK, TETRIS_MODE } from './layout.js';
 import { placementTable, type PlacementTable } from './placements.js';
 import type { StackingRules } from './rules.js';
 
@@ -34,10 +34,15 @@ export interface SearchOutcome {
  * rank after one more piece, drawn from the randomizer's distribution). */
 export type Strategy = 'rank' | 'expectimax';
 
+/** What callers may ask for: a strategy, or 'best' = the strongest we have measured (docs/results.md). */
+export type StrategyName = Strategy | 'best';
+export const BEST_STRATEGY: Strategy = 'expectimax';
+
 export function checkStrategy(strategy: unknown): Strategy {
   if (strategy === undefined) return 'rank';
+  if (strategy === 'best') return BEST_STRATEGY;
   if (strategy === 'rank' || strategy === 'expectimax') return strategy;
-  throw new StackRankError('BAD_ARGUMENT', `strategy must be "rank" or "expectimax"; got ${JSON.stringify(strategy)}`);
+  throw new StackRankError('BAD_ARGUMENT', `strategy must be "rank", "expectimax" or "best"; got ${JSON.stringify(strategy)}`);
 }
 
 /** Integer weights (x 65536) of a next-piece distribution; uniform when none is given. */
@@ -101,7 +106,7 @@ export class StackingEngine {
     words[CFG.table] = tablePtr;
     words[CFG.placements] = recordsPtr;
     words[CFG.pieceStart] = startPtr;
-    words[CFG.tetrisEnabled] = 1;
+    words[CFG.tetrisMode] = TETRIS_MODE[rules.tetris];
     words[CFG.strategy] = pieceMax ? STRATEGY_EXPECT : STRATEGY_RANK;
     words[CFG.pieceMax] = pieceMaxPtr;
     return new StackingEngine(kernel, memory, module, cfg, table.width, rules, scale, placements);

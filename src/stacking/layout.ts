@@ -11,11 +11,12 @@ export const CFG = {
   table: 5,
   placements: 6,
   pieceStart: 7,
-  tetrisEnabled: 8,
+  tetrisMode: 8,
   strategy: 9,
   pieceMax: 10,
 } as const;
 export const CFG_WORDS = 11;
+export const TETRIS_MODE = { never: 0, forced: 1, choice: 2 } as const;
 export const STRATEGY_RANK = 0;
 export const STRATEGY_EXPECT = 1;
 

@@ -4,6 +4,9 @@
 import { StackRankError, describe, requireInt } from '../errors.js';
 
 export type SteepRule = 'truncate' | 'excessFirst';
+/** 'forced': an I goes down the well exactly when the Tetris rule fires (the seed). 'choice': it may also go
+ * down whenever the lowest column is at least 4, if the search prefers that; it must when the rule fires. */
+export type TetrisRule = 'forced' | 'choice';
 
 export interface StackingRules {
   /** Rows of the board; a placement whose top passes it is illegal. */
@@ -13,13 +16,14 @@ export interface StackingRules {
   /** How surfaces with steps steeper than ±S compare: 'truncate' ranks them with the steps clamped (the seed);
    * 'excessFirst' prefers less total steepness beyond ±S first, then rank. */
   steep: SteepRule;
+  tetris: TetrisRule;
 }
 
 /** The article's rules as we read them (seed 002): 20 rows, forced Tetris at 8, steep steps truncated. */
-export const SEED_RULES: Readonly<StackingRules> = Object.freeze({ boardHeight: 20, tetrisThreshold: 8, steep: 'truncate' });
+export const SEED_RULES: Readonly<StackingRules> = Object.freeze({ boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' });
 
 /** Our default rules: the seed's board and Tetris rule, with the steep rule that measured stronger (docs/results.md). */
-export const DEFAULT_RULES: Readonly<StackingRules> = Object.freeze({ boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst' });
+export const DEFAULT_RULES: Readonly<StackingRules> = Object.freeze({ boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst', tetris: 'forced' });
 
 export const RULE_PRESETS = { seed: SEED_RULES, default: DEFAULT_RULES } as const;
 
@@ -31,7 +35,7 @@ export function resolveRules(rules: Partial<StackingRules> | 'seed' | 'default' 
     return { ...preset };
   }
   if (typeof rules !== 'object' || rules === null) throw new StackRankError('BAD_ARGUMENT', 'rules must be an object or a preset name');
-  const known = ['boardHeight', 'tetrisThreshold', 'steep'];
+  const known = ['boardHeight', 'tetrisThreshold', 'steep', 'tetris'];
   for (const k of Object.keys(rules)) {
     if (!known.includes(k)) throw new StackRankError('BAD_ARGUMENT', `unknown rule ${describe(k)}; rules are ${known.join(', ')}`);
   }
@@ -40,6 +44,9 @@ export function resolveRules(rules: Partial<StackingRules> | 'seed' | 'default' 
   requireInt('rules.tetrisThreshold', merged.tetrisThreshold, 4, merged.boardHeight);
   if (merged.steep !== 'truncate' && merged.steep !== 'excessFirst') {
     throw new StackRankError('BAD_ARGUMENT', `rules.steep must be "truncate" or "excessFirst"; got ${describe(merged.steep)}`);
+  }
+  if (merged.tetris !== 'forced' && merged.tetris !== 'choice') {
+    throw new StackRankError('BAD_ARGUMENT', `rules.tetris must be "forced" or "choice"; got ${describe(merged.tetris)}`);
   }
   return merged;
 }

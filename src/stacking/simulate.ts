@@ -16,7 +16,7 @@ import { createRandomizer, isRandomizerName, type Randomizer, type RandomizerNam
 import type { RankTable } from '../rank/table.js';
 import { defaultThreadCount } from '../threads.js';
 import { KernelPool } from '../workers.js';
-import { StackingEngine, checkStrategy, type Strategy } from './engine.js';
+import { StackingEngine, checkStrategy, type Strategy, type StrategyName } from './engine.js';
 import { estimateSurvival, median, type SurvivalEstimate } from './estimate.js';
 import { MAX_LOOKAHEAD } from './input.js';
 import { GAME, GAME_DEAD, GAME_NEEDS_PIECES, GAME_WORDS } from './layout.js';
@@ -38,7 +38,7 @@ export interface SimulateOptions {
   rules?: Partial<StackingRules> | 'seed' | 'default';
   /** 'rank' (default, the article's) or 'expectimax' (one unknown piece averaged with the randomizer's exact
    * distribution; needs about 700 MB more memory for the 9x4 table). */
-  strategy?: Strategy;
+  strategy?: StrategyName;
   /** Worker threads; default: the number of cores (1 where shared memory is missing). */
   threads?: number;
   onProgress?: (p: { pieces: number; deaths: number; games: number; elapsedMs: number }) => void;

@@ -9,6 +9,7 @@ export interface ReferenceRules {
   boardHeight: number;
   tetrisThreshold: number;
   steep: 'truncate' | 'excessFirst';
+  tetris?: 'forced' | 'choice';
 }
 
 export interface ReferenceMove {
@@ -40,10 +41,9 @@ export function referenceLeaf(heights: number[], maxStep: number, rules: Referen
 export function referenceChildren(heights: number[], piece: number, rules: ReferenceRules): { move: ReferenceMove; heights: number[] }[] {
   const low = Math.min(...heights);
   const high = Math.max(...heights);
-  if (piece === 0 && low >= 4 && high >= rules.tetrisThreshold) {
-    return [{ move: { tetris: true, rotation: -1, column: -1 }, heights: heights.map((h) => h - 4) }];
-  }
-  const out: { move: ReferenceMove; heights: number[] }[] = [];
+  const tetris = { move: { tetris: true, rotation: -1, column: -1 }, heights: heights.map((h) => h - 4) };
+  if (piece === 0 && low >= 4 && high >= rules.tetrisThreshold) return [tetris];
+  const out: { move: ReferenceMove; heights: number[] }[] = piece === 0 && low >= 4 && rules.tetris === 'choice' ? [tetris] : [];
   ORIENTATIONS[piece].forEach((o, rotation) => {
     for (let x = 0; x + o.width <= heights.length; x++) {
       const base = heights[x] - o.bot[0];

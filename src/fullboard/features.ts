@@ -1,0 +1,251 @@
+/**
+ * Board features of the full-board player, one named function each with its exact definition (in the manner of
+ * MdpTetris). These TypeScript versions are the reference: straightforward cell-by-cell code that the
+ * WebAssembly bitboard evaluator (assembly/fullboard.ts) is tested against, feature by feature.
+ *
+ * Conventions shared by all: row 0 is the bottom; a column's height is the row above its highest filled cell
+ * (0 when empty); the board is evaluated AFTER the move is placed and its full rows are removed. Move-dependent
+ * features take a MoveInfo. Features named "...Continuous", "...BelowTop", "...TimesTen" and "wellsTriangle" are
+ * the conventions of the code that trained seed 004's weights (see presets.ts); the others are the clean,
+ * usual definitions (Dellacherie; Thiery & Scherrer's BCTS).
+ *
+ * The order of FEATURE_NAMES is the kernel's feature id order: do not reorder.
+ */
+import type { FullBoard } from './board.js';
+
+export const FEATURE_NAMES = [
+  'rowsCleared',
+  'rowTransitions',
+  'rowTransitionsContinuous',
+  'columnTransitions',
+  'columnTransitionsBelowTop',
+  'holes',
+  'holesTimesTen',
+  'cumulativeWells',
+  'wellsTriangle',
+  'maxHeight',
+  'landingHeight',
+  'erodedPieceCells',
+  'holeDepth',
+  'rowsWithHoles',
+] as const;
+export type FeatureName = (typeof FEATURE_NAMES)[number];
+export const FEATURE_COUNT = FEATURE_NAMES.length;
+
+/** The move that produced the board being evaluated (zeros for a board on its own). */
+export interface MoveInfo {
+  /** Rows removed by the move. */
+  lines: number;
+  /** Cells of the placed piece inside the removed rows. */
+  erodedCells: number;
+  /** Row of the piece's lowest cell after the drop (before rows are removed). */
+  landingRow: number;
+  /** Height of the placed orientation in rows. */
+  pieceHeight: number;
+}
+
+export const NO_MOVE: MoveInfo = { lines: 0, erodedCells: 0, landingRow: 0, pieceHeight: 1 };
+
+const cell = (b: FullBoard, r: number, c: number): number => (b.rows[r] >> c) & 1;
+
+/** rowsCleared: number of rows the move removed. */
+export function rowsCleared(_b: FullBoard, m: MoveInfo): number {
+  return m.lines;
+}
+
+/**
+ * rowTransitions (Dellacherie; as in MdpTetris): for every row 0..height-1, the number of horizontally adjacent
+ * pairs of cells that differ, with both walls counted as filled cells (a row has width + 1 pairs). An empty row
+ * counts 2.
+ */
+export function rowTransitions(b: FullBoard): number {
+  let n = 0;
+  for (let r = 0; r < b.height; r++) {
+    let prev = 1;
+    for (let c = 0; c < b.width; c++) {
+      const v = cell(b, r, c);
+      if (v !== prev) n++;
+      prev = v;
+    }
+    if (prev !== 1) n++;
+  }
+  return n;
+}
+
+/**
+ * rowTransitionsContinuous (seed 004's code): ONE row-major scan over all height + 1 rows (rows 0..height, the
+ * extra row always empty) that starts against a filled left wall on row 0 and is not reset between rows: the
+ * first cell of each row is compared with the last cell of the row below. At the end of each row the last cell is
+ * also compared with the right wall, which counts as filled (this does not change what the next row starts from).
+ */
+export function rowTransitionsContinuous(b: FullBoard): number {
+  let n = 0;
+  let prev = 1;
+  for (let r = 0; r <= b.height; r++) {
+    for (let c = 0; c < b.width; c++) {
+      const v = r < b.height ? cell(b, r, c) : 0;
+      if (v !== prev) n++;
+      prev = v;
+    }
+    if (prev !== 1) n++;
+  }
+  return n;
+}
+
+/**
+ * columnTransitions (Dellacherie; as in MdpTetris): for every column, the number of vertically adjacent pairs of
+ * cells that differ over the sequence [floor, row 0, …, row height-1, one empty row above the board], the floor
+ * counted as filled. An empty column counts 1 (floor to empty); a column reaching the top row still counts its
+ * change into the empty row above.
+ */
+export function columnTransitions(b: FullBoard): number {
+  let n = 0;
+  for (let c = 0; c < b.width; c++) {
+    let prev = 1;
+    for (let r = 0; r <= b.height; r++) {
+      const v = r < b.height ? cell(b, r, c) : 0;
+      if (v !== prev) n++;
+      prev = v;
+    }
+  }
+  return n;
+}
+
+/**
+ * columnTransitionsBelowTop (seed 004's code): for every column, the changes between adjacent cells of the
+ * sequence [floor (filled), row 0, …, row height(c) − 1], i.e. below the column's top plus the floor. It equals
+ * columnTransitions − width: a constant offset, so it plays exactly as columnTransitions does.
+ */
+export function columnTransitionsBelowTop(b: FullBoard): number {
+  const h = b.heights();
+  let n = 0;
+  for (let c = 0; c < b.width; c++) {
+    let prev = 1;
+    for (let r = 0; r < h[c]; r++) {
+      const v = cell(b, r, c);
+      if (v !== prev) n++;
+      prev = v;
+    }
+  }
+  return n;
+}
+
+/** holes: empty cells below their column's height (with at least one filled cell above them in the column). */
+export function holes(b: FullBoard): number {
+  return b.holes();
+}
+
+/** holesTimesTen (seed 004's code): 10 × holes. */
+export function holesTimesTen(b: FullBoard): number {
+  return 10 * b.holes();
+}
+
+/**
+ * cumulativeWells (Dellacherie's original well sums, as in MdpTetris): a well cell is an empty cell whose left and
+ * right neighbours are filled (walls count as filled). Every well cell adds the number of successive empty cells
+ * from it downwards, itself included (stopping at a filled cell or the floor). A plain well of depth d thus adds
+ * 1 + 2 + … + d; a well over a covered hole also counts the hole's empty cells below it.
+ */
+export function cumulativeWells(b: FullBoard): number {
+  let n = 0;
+  for (let c = 0; c < b.width; c++) {
+    for (let r = 0; r < b.height; r++) {
+      const left = c === 0 ? 1 : cell(b, r, c - 1);
+      const right = c === b.width - 1 ? 1 : cell(b, r, c + 1);
+      if (!cell(b, r, c) && left && right) {
+        for (let k = r; k >= 0 && !cell(b, k, c); k--) n++;
+      }
+    }
+  }
+  return n;
+}
+
+/**
+ * wellsTriangle (seed 004's code): every empty cell at or above its column's height whose left and right
+ * neighbours are filled (walls count as filled) adds the triangle number T(k) = k(k + 1) / 2 with
+ * k = row − height(c) + 1, whether or not the cells between it and the column's top are well cells too.
+ */
+export function wellsTriangle(b: FullBoard): number {
+  const h = b.heights();
+  let n = 0;
+  for (let c = 0; c < b.width; c++) {
+    for (let r = h[c]; r < b.height; r++) {
+      const left = c === 0 ? 1 : cell(b, r, c - 1);
+      const right = c === b.width - 1 ? 1 : cell(b, r, c + 1);
+      if (left && right) {
+        const k = r - h[c] + 1;
+        n += (k * (k + 1)) / 2;
+      }
+    }
+  }
+  return n;
+}
+
+/** maxHeight: the highest column height. */
+export function maxHeight(b: FullBoard): number {
+  return b.maxHeight();
+}
+
+/**
+ * landingHeight (Dellacherie): height of the middle of the placed piece, landingRow + (pieceHeight − 1) / 2, with
+ * landingRow the 0-based row of its lowest cell before rows were removed.
+ */
+export function landingHeight(_b: FullBoard, m: MoveInfo): number {
+  return m.landingRow + (m.pieceHeight - 1) / 2;
+}
+
+/** erodedPieceCells (Dellacherie): rows removed × cells of the placed piece inside the removed rows. */
+export function erodedPieceCells(_b: FullBoard, m: MoveInfo): number {
+  return m.lines * m.erodedCells;
+}
+
+/**
+ * holeDepth (BCTS; as in MdpTetris): for every hole, the number of successive filled cells directly above it in
+ * its column (up to the next empty cell or the column's top), summed.
+ */
+export function holeDepth(b: FullBoard): number {
+  let n = 0;
+  for (let c = 0; c < b.width; c++) {
+    for (let r = 0; r + 1 < b.height; r++) {
+      if (cell(b, r, c)) continue;
+      for (let k = r + 1; k < b.height && cell(b, k, c); k++) n++;
+    }
+  }
+  return n;
+}
+
+/** rowsWithHoles (BCTS): rows that contain at least one hole. */
+export function rowsWithHoles(b: FullBoard): number {
+  const h = b.heights();
+  let n = 0;
+  for (let r = 0; r < b.height; r++) {
+    let any = false;
+    for (let c = 0; c < b.width && !any; c++) any = r < h[c] && !cell(b, r, c);
+    if (any) n++;
+  }
+  return n;
+}
+
+export const FEATURE_FUNCTIONS: Record<FeatureName, (b: FullBoard, m: MoveInfo) => number> = {
+  rowsCleared,
+  rowTransitions,
+  rowTransitionsContinuous,
+  columnTransitions,
+  columnTransitionsBelowTop,
+  holes,
+  holesTimesTen,
+  cumulativeWells,
+  wellsTriangle,
+  maxHeight,
+  landingHeight,
+  erodedPieceCells,
+  holeDepth,
+  rowsWithHoles,
+};
+
+/** All features of a board (reference implementation), keyed by name. */
+export function featureValues(b: FullBoard, m: MoveInfo = NO_MOVE): Record<FeatureName, number> {
+  const out = {} as Record<FeatureName, number>;
+  for (const name of FEATURE_NAMES) out[name] = FEATURE_FUNCTIONS[name](b, m);
+  return out;
+}

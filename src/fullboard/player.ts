@@ -1,0 +1,195 @@
+/**
+ * The full-board player: bestMove (1-ply, or 2-ply over a known next piece) and playFullGame, whose game loop
+ * runs inside the WebAssembly kernel in chunks (progress and abort between chunks).
+ */
+import { StackRankError, describe, requireInt } from '../errors.js';
+import { ORIENTATIONS, PIECES } from '../pieces.js';
+import { Rng, checkSeed } from '../random.js';
+import { FullBoard, checkSize, toPieceId, type FullMove } from './board.js';
+import { FEATURE_NAMES, type FeatureName } from './features.js';
+import {
+  O_BEST_SCORE,
+  O_FEAT,
+  O_LINES,
+  O_PIECES,
+  acquireContext,
+  loadBoard,
+  readFeatures,
+  releaseContext,
+  writeWeights,
+} from './kernel.js';
+import { resolveWeights, weightSlots, type WeightsSpec } from './presets.js';
+import { RANDOMIZER_NAMES, createRandomizer, isRandomizerName, type Randomizer } from '../randomizers/index.js';
+
+export interface BestMoveOptions {
+  weights: WeightsSpec;
+  /** The next piece, when known: the move is then chosen 2-ply over every placement of it. */
+  next?: number | string;
+}
+
+export interface BestMoveResult extends FullMove {
+  /** Value of the move: its evaluation (1-ply) or the best evaluation after the next piece (2-ply). */
+  score: number;
+  /** Lines the move clears. */
+  lines: number;
+  /** The board after the move. */
+  board: FullBoard;
+}
+
+/** The best placement of `piece` on `board`, or null when every placement loses. */
+export async function bestMove(board: FullBoard, piece: number | string, options: BestMoveOptions): Promise<BestMoveResult | null> {
+  if (!(board instanceof FullBoard)) throw new StackRankError('BAD_ARGUMENT', 'board must be a FullBoard (FullBoard.fromRows)');
+  const p = toPieceId(piece);
+  const q = options?.next === undefined ? -1 : toPieceId(options.next);
+  const slots = weightSlots(resolveWeights(options?.weights));
+  const { kernel, ctx } = await acquireContext(board.width, board.height);
+  try {
+    const wptr = ctx + O_FEAT; // stage weights in the feature scratch, then copy into place
+    writeWeights(kernel.memory, wptr, slots);
+    kernel.exports.setWeights(ctx, wptr);
+    loadBoard(kernel, ctx, board);
+    const mv = kernel.exports.bestMove(ctx, p, q);
+    if (mv < 0) return null;
+    const score = new Float64Array(kernel.memory.buffer, ctx + O_BEST_SCORE, 1)[0];
+    const orientation = mv >> 8;
+    const x = mv & 255;
+    const placed = board.place(p, orientation, x)!;
+    return { piece: p, orientation, x, score, lines: placed.lines, board: placed.board };
+  } finally {
+    releaseContext(board.width, board.height, ctx);
+  }
+}
+
+/**
+ * Features computed by the WebAssembly evaluator, for a board on its own or after a move (null when the move
+ * loses). The TypeScript reference is featureValues in features.ts; tests hold the two equal.
+ */
+export async function kernelFeatures(board: FullBoard, move?: { piece: number | string; orientation: number; x: number }): Promise<Record<FeatureName, number> | null> {
+  const { kernel, ctx } = await acquireContext(board.width, board.height);
+  try {
+    loadBoard(kernel, ctx, board);
+    if (move) {
+      const p = toPieceId(move.piece);
+      const o = ORIENTATIONS[p][move.orientation];
+      if (!o || !Number.isInteger(move.x) || move.x < 0 || move.x + o.width > board.width) {
+        throw new StackRankError('BAD_ARGUMENT', `no such move for ${PIECES[p]}: ${describe([move.orientation, move.x])}`);
+      }
+      if (kernel.exports.moveFeatures(ctx, p, move.orientation, move.x, ctx + O_FEAT) < 0) return null;
+    } else kernel.exports.boardFeatures(ctx, ctx + O_FEAT);
+    const values = readFeatures(kernel, ctx);
+    const out = {} as Record<FeatureName, number>;
+    FEATURE_NAMES.forEach((f, i) => (out[f] = values[i]));
+    return out;
+  } finally {
+    releaseContext(board.width, board.height, ctx);
+  }
+}
+
+export interface PlayOptions {
+  weights: WeightsSpec;
+  /** Piece randomizer; `memoryless` (default) runs the PRNG inside the kernel: exactly new Rng(seed).nextInt(7). */
+  randomizer?: string;
+  seed?: number;
+  maxLines?: number;
+  maxPieces?: number;
+  /** 0 = 1-ply (default, the seed's rules: no preview); 1 = 2-ply with one preview piece. */
+  lookahead?: 0 | 1;
+  width?: number;
+  height?: number;
+  /** Called between chunks with the running totals. */
+  onProgress?(p: { lines: number; pieces: number; seconds: number }): void;
+  signal?: AbortSignal;
+  /** Pieces per kernel call (default 100,000). */
+  chunk?: number;
+}
+
+export interface GameResult {
+  lines: number;
+  pieces: number;
+  seconds: number;
+  piecesPerSecond: number;
+  /** True when the game ended by a loss; false when it stopped at maxLines or maxPieces. */
+  lost: boolean;
+}
+
+const STATUS_LOST = 1;
+const STATUS_NEED_PIECES = 2;
+const STATUS_LINE_CAP = 3;
+
+function loadRandomizer(name: string, seed: number): Randomizer {
+  if (!isRandomizerName(name)) {
+    throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${JSON.stringify(name)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`);
+  }
+  return createRandomizer(name, { seed });
+}
+
+/** One piece buffer per context, reused (the kernel's allocator never frees). */
+const pieceBuffers = new Map<number, number>();
+
+/** Plays one full-board game; the loop runs in WebAssembly. */
+export async function playFullGame(options: PlayOptions): Promise<GameResult> {
+  const slots = weightSlots(resolveWeights(options?.weights));
+  const { width, height } = checkSize(options.width ?? 10, options.height ?? 20);
+  const seed = checkSeed(options.seed ?? 0);
+  const maxLines = options.maxLines === undefined ? Infinity : requireInt('maxLines', options.maxLines, 1, Number.MAX_SAFE_INTEGER);
+  const maxPieces = options.maxPieces === undefined ? Infinity : requireInt('maxPieces', options.maxPieces, 1, Number.MAX_SAFE_INTEGER);
+  const lookahead = options.lookahead ?? 0;
+  if (lookahead !== 0 && lookahead !== 1) throw new StackRankError('BAD_ARGUMENT', `lookahead must be 0 or 1; got ${describe(lookahead)}`);
+  const chunk = requireInt('chunk', options.chunk ?? 100_000, 1, 1 << 30);
+  const randomizer = options.randomizer ?? 'memoryless';
+  const external = randomizer === 'memoryless' ? null : loadRandomizer(randomizer, seed);
+
+  const { kernel, ctx } = await acquireContext(width, height);
+  const k = kernel.exports;
+  let pieceBuf = 0;
+  const BUF = 65536;
+  try {
+    const wptr = ctx + O_FEAT;
+    writeWeights(kernel.memory, wptr, slots);
+    k.setWeights(ctx, wptr);
+    k.setLookahead(ctx, lookahead);
+    k.resetGame(ctx);
+    const [s0, s1, s2, s3] = new Rng(seed).state();
+    k.seedRng(ctx, s0, s1, s2, s3);
+    if (external) {
+      pieceBuf = pieceBuffers.get(ctx) ?? k.alloc(BUF);
+      pieceBuffers.set(ctx, pieceBuf);
+      external.fillIds(new Uint8Array(kernel.memory.buffer, pieceBuf, BUF), BUF);
+      k.setPieceBuffer(ctx, pieceBuf, BUF);
+    } else k.setPieceBuffer(ctx, 0, -1);
+    const t0 = performance.now();
+    const counters = () => {
+      const f64 = new Float64Array(kernel.memory.buffer, ctx + O_LINES, 2);
+      return { lines: f64[0], pieces: f64[1] };
+    };
+    let lost = false;
+    for (;;) {
+      if (options.signal?.aborted) throw new StackRankError('ABORTED', 'the game was aborted');
+      const { pieces } = counters();
+      const budget = Math.min(chunk, maxPieces - pieces);
+      if (budget <= 0) break;
+      const status = k.playChunk(ctx, budget, maxLines);
+      if (status === STATUS_LOST) {
+        lost = true;
+        break;
+      }
+      if (status === STATUS_LINE_CAP) break;
+      if (status === STATUS_NEED_PIECES) {
+        // the kernel consumed the whole buffer: refill it (same pointer) and continue
+        external!.fillIds(new Uint8Array(kernel.memory.buffer, pieceBuf, BUF), BUF);
+        k.setPieceBuffer(ctx, pieceBuf, BUF);
+        continue;
+      }
+      if (options.onProgress) {
+        const c = counters();
+        options.onProgress({ ...c, seconds: (performance.now() - t0) / 1000 });
+        await new Promise((r) => setTimeout(r, 0));
+      }
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    const { lines, pieces } = counters();
+    return { lines, pieces, seconds, piecesPerSecond: seconds > 0 ? pieces / seconds : 0, lost };
+  } finally {
+    releaseContext(width, height, ctx);
+  }
+}

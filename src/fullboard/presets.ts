@@ -1,0 +1,109 @@
+/**
+ * Feature sets and weight presets for the full-board player. A preset is data: the features (by name, with the
+ * conventions they were tuned with) and one weight per feature. The player maximises Σ weight × feature over the
+ * legal placements.
+ */
+import { StackRankError, describe } from '../errors.js';
+import { FEATURE_NAMES, type FeatureName } from './features.js';
+
+export interface WeightVector {
+  readonly features: readonly FeatureName[];
+  readonly weights: readonly number[];
+}
+
+export interface Preset extends WeightVector {
+  readonly name: string;
+  readonly source: string;
+}
+
+/** Seed 004's six features with the clean definitions (the report's prose). */
+export const SEED_FEATURES_CLEAN: readonly FeatureName[] = ['rowsCleared', 'rowTransitions', 'columnTransitions', 'holes', 'cumulativeWells', 'maxHeight'];
+/** Seed 004's six features with the conventions of the code that trained its weights. */
+export const SEED_FEATURES_CODE: readonly FeatureName[] = [
+  'rowsCleared',
+  'rowTransitionsContinuous',
+  'columnTransitionsBelowTop',
+  'holesTimesTen',
+  'wellsTriangle',
+  'maxHeight',
+];
+export const DELLACHERIE_FEATURES: readonly FeatureName[] = [
+  'landingHeight',
+  'erodedPieceCells',
+  'rowTransitions',
+  'columnTransitions',
+  'holes',
+  'cumulativeWells',
+];
+export const BCTS_FEATURES: readonly FeatureName[] = [...DELLACHERIE_FEATURES, 'holeDepth', 'rowsWithHoles'];
+
+/** Named feature sets for the trainer (`features` option). */
+export const FEATURE_SETS: Readonly<Record<string, readonly FeatureName[]>> = {
+  seedClean: SEED_FEATURES_CLEAN,
+  seedCode: SEED_FEATURES_CODE,
+  dellacherie: DELLACHERIE_FEATURES,
+  bcts: BCTS_FEATURES,
+};
+
+const SEED_WEIGHTS = [8.580230809919557, -7.323298208568506, -5.79715846115661, -4.194861543999046, -3.908041863765, -7.193861810393222];
+
+export const PRESETS = {
+  /** Seed 004's weights (Table 1) with the conventions of the code that trained them: the faithful replica. */
+  seedGA: { name: 'seedGA', features: SEED_FEATURES_CODE, weights: SEED_WEIGHTS, source: 'seed 004, Table 1, code conventions' },
+  /** The same weights read with the report's prose (clean) feature definitions; plays far worse (docs). */
+  seedGAProse: { name: 'seedGAProse', features: SEED_FEATURES_CLEAN, weights: SEED_WEIGHTS, source: 'seed 004, Table 1, prose definitions' },
+  /** Dellacherie's hand-tuned player (as reported by Fahey, 2003). */
+  dellacherie: { name: 'dellacherie', features: DELLACHERIE_FEATURES, weights: [-1, 1, -1, -1, -4, -1], source: 'Dellacherie (Fahey 2003)' },
+  /** BCTS (Thiery & Scherrer 2009), tuned with the cross-entropy method. */
+  bcts: {
+    name: 'bcts',
+    features: BCTS_FEATURES,
+    weights: [-12.63, 6.6, -9.22, -19.77, -13.08, -10.49, -1.61, -24.04],
+    source: 'Thiery & Scherrer 2009 (BCTS)',
+  },
+} as const satisfies Record<string, Preset>;
+export type PresetName = keyof typeof PRESETS;
+export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
+
+/** A preset name, or any features + weights pair (a Preset is one). */
+export type WeightsSpec = PresetName | WeightVector;
+
+/** Resolves and checks a weights spec; throws BAD_ARGUMENT with what is allowed. */
+export function resolveWeights(spec: unknown): WeightVector {
+  if (typeof spec === 'string') {
+    const p = (PRESETS as Record<string, Preset>)[spec];
+    if (!p) throw new StackRankError('BAD_ARGUMENT', `unknown weights preset ${JSON.stringify(spec)}; presets are ${PRESET_NAMES.join(', ')}`);
+    return p;
+  }
+  if (!spec || typeof spec !== 'object') {
+    throw new StackRankError('BAD_ARGUMENT', `weights must be a preset name (${PRESET_NAMES.join(', ')}) or { features, weights }; got ${describe(spec)}`);
+  }
+  const { features, weights } = spec as Partial<WeightVector>;
+  if (!Array.isArray(features) || features.length === 0) {
+    throw new StackRankError('BAD_ARGUMENT', `weights.features must be a non-empty array of feature names (${FEATURE_NAMES.join(', ')})`);
+  }
+  for (const f of features) {
+    if (!(FEATURE_NAMES as readonly string[]).includes(f)) {
+      throw new StackRankError('BAD_ARGUMENT', `unknown feature ${describe(f)}; features are ${FEATURE_NAMES.join(', ')}`);
+    }
+  }
+  if (new Set(features).size !== features.length) throw new StackRankError('BAD_ARGUMENT', `weights.features lists a feature twice: ${describe(features)}`);
+  if (!Array.isArray(weights) || weights.length !== features.length) {
+    throw new StackRankError('BAD_ARGUMENT', `need exactly one weight per feature (${features.length}); got ${Array.isArray(weights) ? weights.length : describe(weights)}`);
+  }
+  weights.forEach((w, i) => {
+    if (typeof w !== 'number' || !Number.isFinite(w)) {
+      throw new StackRankError('BAD_ARGUMENT', `weight ${i} (${features[i]}) must be a finite number; got ${describe(w)}`);
+    }
+  });
+  return { features: [...features], weights: [...weights] };
+}
+
+/** The kernel's weight slots: one f64 per feature id, 0 for features not in the vector. */
+export function weightSlots(v: WeightVector): Float64Array {
+  const slots = new Float64Array(16);
+  v.features.forEach((f, i) => {
+    slots[FEATURE_NAMES.indexOf(f)] = v.weights[i];
+  });
+  return slots;
+}

@@ -1,0 +1,336 @@
+/**
+ * Genetic-algorithm trainer for full-board weights, as described in seed 004 (§4.2, §5):
+ *   - population of `population` weight vectors; initial weights uniform in [0, 20] for the features to maximise
+ *     (rowsCleared, erodedPieceCells) and in [-8, 2] for the others;
+ *   - fitness = mean lines over `gamesPerEval` games; every candidate of a generation plays the SAME games
+ *     (seeds drawn from the trainer's PRNG each generation), which makes comparisons fairer;
+ *   - the best `elite` fraction is kept with its fitness and not re-simulated;
+ *   - every other child: pick `tournament` distinct individuals uniformly, take the fittest `parents`, crossover
+ *     (uniform: each weight from a random parent; or onePoint), then each weight mutates with probability
+ *     `mutationRate` by a uniform amount of up to ±25 % of its initial range.
+ * Games run in the WebAssembly kernel (runGame), in worker threads over one shared memory when threads > 1. The
+ * trainer checkpoints after every generation (a JSON-safe object handed to onGeneration) and resumes from one;
+ * the same seed gives the same weights whatever the thread count.
+ *
+ * Proxy: training on the full 10×20 board is hopeless for good players (games of millions of lines), so training
+ * runs on a lower board (`boardHeight`, default 12) with a piece cap (`maxPieces`); docs/fullboard-results.md
+ * reports how well the proxy ranks weights on the full board.
+ */
+import { StackRankError, describe, requireInt } from '../errors.js';
+import { Rng, checkSeed, type RngState } from '../random.js';
+import { createMemory, kernelImports, kernelModule, pickVariant, sharedMemorySupported } from '../wasm.js';
+import { KernelPool, type KernelCall } from '../workers.js';
+import { checkSize } from './board.js';
+import type { FeatureName } from './features.js';
+import { acquireContext, createContext, releaseContext, writeWeights, type FullKernelExports } from './kernel.js';
+import { BCTS_FEATURES, resolveWeights, weightSlots } from './presets.js';
+
+export interface TrainOptions {
+  features?: readonly FeatureName[];
+  population?: number;
+  tournament?: number;
+  parents?: number;
+  crossover?: 'uniform' | 'onePoint';
+  mutationRate?: number;
+  elite?: number;
+  gamesPerEval?: number;
+  generations: number;
+  boardWidth?: number;
+  boardHeight?: number;
+  maxPieces?: number;
+  seed?: number;
+  threads?: number;
+  onGeneration?(info: GenerationInfo): void;
+  signal?: AbortSignal;
+  /** A checkpoint from onGeneration (or its JSON): training continues from it with its own options. */
+  resume?: TrainCheckpoint;
+}
+
+export interface ResolvedTrainOptions {
+  features: FeatureName[];
+  population: number;
+  tournament: number;
+  parents: number;
+  crossover: 'uniform' | 'onePoint';
+  mutationRate: number;
+  elite: number;
+  gamesPerEval: number;
+  generations: number;
+  boardWidth: number;
+  boardHeight: number;
+  maxPieces: number;
+  seed: number;
+}
+
+export interface Individual {
+  weights: number[];
+  /** Mean lines over the games it played; null until evaluated. */
+  fitness: number | null;
+}
+
+export interface GenerationStats {
+  generation: number;
+  best: number;
+  mean: number;
+  median: number;
+  bestWeights: number[];
+  /** Candidates simulated this generation (the elite is not re-simulated). */
+  evaluated: number;
+  seconds: number;
+}
+
+export interface TrainCheckpoint {
+  format: 'stackrank-ga';
+  version: 1;
+  options: ResolvedTrainOptions;
+  /** Generations completed. */
+  generation: number;
+  /** The population of the next generation (children unevaluated). */
+  population: Individual[];
+  rng: RngState;
+  history: GenerationStats[];
+}
+
+export interface GenerationInfo extends GenerationStats {
+  checkpoint: TrainCheckpoint;
+}
+
+export interface TrainResult {
+  features: FeatureName[];
+  weights: number[];
+  fitness: number;
+  history: GenerationStats[];
+  options: ResolvedTrainOptions;
+}
+
+const POSITIVE: readonly FeatureName[] = ['rowsCleared', 'erodedPieceCells'];
+function initRange(f: FeatureName): [number, number] {
+  return POSITIVE.includes(f) ? [0, 20] : [-8, 2];
+}
+
+function num(name: string, v: unknown, min: number, max: number): number {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
+    throw new StackRankError('BAD_ARGUMENT', `${name} must be a number from ${min} to ${max}; got ${describe(v)}`);
+  }
+  return v;
+}
+
+export function resolveTrainOptions(o: TrainOptions): ResolvedTrainOptions {
+  const features = [...(o.features ?? BCTS_FEATURES)];
+  resolveWeights({ features, weights: features.map(() => 0) });
+  const population = requireInt('population', o.population ?? 100, 4, 100_000);
+  const tournament = requireInt('tournament', o.tournament ?? 8, 2, population);
+  const parents = requireInt('parents', o.parents ?? 2, 1, tournament);
+  const crossover = o.crossover ?? 'uniform';
+  if (crossover !== 'uniform' && crossover !== 'onePoint') throw new StackRankError('BAD_ARGUMENT', `crossover must be "uniform" or "onePoint"; got ${describe(crossover)}`);
+  const { width, height } = checkSize(o.boardWidth ?? 10, o.boardHeight ?? 12);
+  return {
+    features,
+    population,
+    tournament,
+    parents,
+    crossover,
+    mutationRate: num('mutationRate', o.mutationRate ?? 0.1, 0, 1),
+    elite: num('elite', o.elite ?? 0.2, 0, 0.9),
+    gamesPerEval: requireInt('gamesPerEval', o.gamesPerEval ?? 3, 1, 10_000),
+    generations: requireInt('generations', o.generations, 1, 1_000_000),
+    boardWidth: width,
+    boardHeight: height,
+    maxPieces: requireInt('maxPieces', o.maxPieces ?? 200_000, 1, Number.MAX_SAFE_INTEGER),
+    seed: checkSeed(o.seed ?? 1),
+  };
+}
+
+/** Checks a parsed checkpoint (from onGeneration, or JSON.parse of a saved one). */
+export function checkCheckpoint(json: unknown): TrainCheckpoint {
+  const c = json as TrainCheckpoint;
+  if (!c || c.format !== 'stackrank-ga' || c.version !== 1 || !Array.isArray(c.population) || !Array.isArray(c.rng) || !c.options) {
+    throw new StackRankError('BAD_HEADER', 'not a stackrank GA checkpoint (format "stackrank-ga", version 1)');
+  }
+  const opts = resolveTrainOptions(c.options);
+  if (c.population.length !== opts.population || c.population.some((i) => !Array.isArray(i.weights) || i.weights.length !== opts.features.length)) {
+    throw new StackRankError('BAD_HEADER', 'checkpoint population does not match its options');
+  }
+  return c;
+}
+
+function uniform(rng: Rng, lo: number, hi: number): number {
+  return lo + (hi - lo) * rng.nextFloat();
+}
+
+function randomIndividual(rng: Rng, features: readonly FeatureName[]): Individual {
+  return { weights: features.map((f) => uniform(rng, ...initRange(f))), fitness: null };
+}
+
+/** Sorts by fitness, best first; ties keep population order. */
+function ranked(pop: Individual[]): Individual[] {
+  return pop
+    .map((ind, i) => ({ ind, i }))
+    .sort((a, b) => b.ind.fitness! - a.ind.fitness! || a.i - b.i)
+    .map((x) => x.ind);
+}
+
+function breed(rng: Rng, pop: Individual[], o: ResolvedTrainOptions): Individual[] {
+  const order = ranked(pop);
+  const eliteCount = Math.round(o.elite * o.population);
+  const next: Individual[] = order.slice(0, eliteCount).map((i) => ({ weights: [...i.weights], fitness: i.fitness }));
+  while (next.length < o.population) {
+    // tournament: `tournament` distinct individuals (partial Fisher–Yates), keep the fittest `parents`
+    const idx = pop.map((_, i) => i);
+    for (let k = 0; k < o.tournament; k++) {
+      const j = k + rng.nextInt(idx.length - k);
+      [idx[k], idx[j]] = [idx[j], idx[k]];
+    }
+    const chosen = idx
+      .slice(0, o.tournament)
+      .sort((a, b) => pop[b].fitness! - pop[a].fitness! || a - b)
+      .slice(0, o.parents)
+      .map((i) => pop[i]);
+    const n = o.features.length;
+    let child: number[];
+    if (o.crossover === 'uniform') child = Array.from({ length: n }, (_, k) => chosen[rng.nextInt(chosen.length)].weights[k]);
+    else {
+      const cut = rng.nextInt(n + 1);
+      child = Array.from({ length: n }, (_, k) => (k < cut ? chosen[0] : chosen[chosen.length - 1]).weights[k]);
+    }
+    child = child.map((w, k) => {
+      if (rng.nextFloat() >= o.mutationRate) return w;
+      const [lo, hi] = initRange(o.features[k]);
+      return w + uniform(rng, -0.25, 0.25) * (hi - lo);
+    });
+    next.push({ weights: child, fitness: null });
+  }
+  return next;
+}
+
+interface Evaluator {
+  /** Lines of game j for each job (weights, seed state); results in job order. */
+  run(jobs: { weights: number[]; state: RngState }[]): Promise<number[]>;
+  close(): void;
+}
+
+async function localEvaluator(o: ResolvedTrainOptions, signal?: AbortSignal): Promise<Evaluator> {
+  const { kernel, ctx } = await acquireContext(o.boardWidth, o.boardHeight);
+  const k = kernel.exports;
+  const area = k.alloc(16 * 8 + 3 * 8);
+  return {
+    async run(jobs) {
+      const out: number[] = [];
+      for (const job of jobs) {
+        if (signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
+        writeWeights(kernel.memory, area, weightSlots({ features: o.features, weights: job.weights }));
+        k.runGame(ctx, area, ...job.state, o.maxPieces, Infinity, area + 128);
+        out.push(new Float64Array(kernel.memory.buffer, area + 128, 1)[0]);
+      }
+      return out;
+    },
+    close() {
+      releaseContext(o.boardWidth, o.boardHeight, ctx);
+    },
+  };
+}
+
+async function workerEvaluator(o: ResolvedTrainOptions, threads: number): Promise<Evaluator> {
+  const variant = pickVariant(true);
+  const module = await kernelModule('fullboard', variant);
+  const memory = createMemory(true);
+  const main = (await WebAssembly.instantiate(module, kernelImports(memory))).exports as unknown as FullKernelExports;
+  const ctxs = Array.from({ length: threads }, () => createContext(main, memory, o.boardWidth, o.boardHeight));
+  const pool = await KernelPool.create(module, memory, threads);
+  let capacity = 0;
+  let wArea = 0;
+  let outArea = 0;
+  return {
+    async run(jobs) {
+      if (jobs.length > capacity) {
+        capacity = Math.max(jobs.length, 2 * capacity);
+        wArea = main.alloc(capacity * 128);
+        outArea = main.alloc(capacity * 24);
+      }
+      jobs.forEach((job, i) => writeWeights(memory, wArea + i * 128, weightSlots({ features: o.features, weights: job.weights })));
+      const calls: KernelCall[][] = ctxs.map(() => []);
+      // interleaved static split: game lengths vary a lot, interleaving keeps the threads' totals close
+      jobs.forEach((job, i) => {
+        const t = i % threads;
+        calls[t].push({ fn: 'runGame', args: [ctxs[t], wArea + i * 128, ...job.state, o.maxPieces, Infinity, outArea + i * 24] });
+      });
+      await pool.runEach(calls);
+      const f64 = new Float64Array(memory.buffer, outArea, jobs.length * 3);
+      return jobs.map((_, i) => f64[i * 3]);
+    },
+    close() {
+      pool.terminate();
+    },
+  };
+}
+
+/** Runs the genetic algorithm; see the module comment. */
+export async function trainWeights(options: TrainOptions): Promise<TrainResult> {
+  const resume = options.resume ? checkCheckpoint(options.resume) : undefined;
+  const o = resume ? { ...resolveTrainOptions(resume.options), generations: resolveTrainOptions(options).generations } : resolveTrainOptions(options);
+  const threads = requireInt('threads', options.threads ?? 1, 1, 256);
+  let rng: Rng;
+  let population: Individual[];
+  let generation: number;
+  const history: GenerationStats[] = resume ? [...resume.history] : [];
+  if (resume) {
+    rng = new Rng(resume.rng);
+    population = resume.population.map((i) => ({ weights: [...i.weights], fitness: i.fitness }));
+    generation = resume.generation;
+  } else {
+    rng = new Rng(o.seed);
+    population = Array.from({ length: o.population }, () => randomIndividual(rng, o.features));
+    generation = 0;
+  }
+  const useWorkers = threads > 1 && sharedMemorySupported();
+  const evaluator = useWorkers ? await workerEvaluator(o, threads) : await localEvaluator(o, options.signal);
+  let evaluated: Individual[] = population;
+  try {
+    while (generation < o.generations) {
+      if (options.signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
+      const t0 = performance.now();
+      const states = Array.from({ length: o.gamesPerEval }, () => new Rng(rng.nextU32()).state());
+      const todo = population.filter((i) => i.fitness === null);
+      const jobs = todo.flatMap((ind) => states.map((state) => ({ weights: ind.weights, state })));
+      const lines = await evaluator.run(jobs);
+      todo.forEach((ind, i) => {
+        let s = 0;
+        for (let g = 0; g < o.gamesPerEval; g++) s += lines[i * o.gamesPerEval + g];
+        ind.fitness = s / o.gamesPerEval;
+      });
+      generation++;
+      const fit = population.map((i) => i.fitness!).sort((a, b) => a - b);
+      const best = ranked(population)[0];
+      const n = fit.length;
+      const stats: GenerationStats = {
+        generation,
+        best: best.fitness!,
+        mean: fit.reduce((s, v) => s + v, 0) / n,
+        median: n % 2 ? fit[(n - 1) / 2] : (fit[n / 2 - 1] + fit[n / 2]) / 2,
+        bestWeights: [...best.weights],
+        evaluated: todo.length,
+        seconds: (performance.now() - t0) / 1000,
+      };
+      history.push(stats);
+      evaluated = population;
+      population = breed(rng, population, o);
+      const checkpoint: TrainCheckpoint = {
+        format: 'stackrank-ga',
+        version: 1,
+        options: o,
+        generation,
+        population: population.map((i) => ({ weights: [...i.weights], fitness: i.fitness })),
+        rng: rng.state(),
+        history: history.map((h) => ({ ...h, bestWeights: [...h.bestWeights] })),
+      };
+      options.onGeneration?.({ ...stats, checkpoint });
+    }
+  } finally {
+    evaluator.close();
+  }
+  // the best of the last evaluated generation (on a resume that is already complete: the checkpoint's elite)
+  const pool = evaluated.every((i) => i.fitness !== null) ? evaluated : population.filter((i) => i.fitness !== null);
+  const best = ranked(pool)[0];
+  return { features: [...o.features], weights: [...best.weights], fitness: best.fitness!, history, options: o };
+}
+

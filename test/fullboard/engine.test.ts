@@ -1,0 +1,344 @@
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../../src/random.js';
+import { StackRankError } from '../../src/errors.js';
+import { ORIENTATIONS } from '../../src/pieces.js';
+import { instantiateKernel, pickVariant } from '../../src/wasm.js';
+import {
+  FEATURE_NAMES,
+  FullBoard,
+  PRESETS,
+  bestMove,
+  featureValues,
+  kernelFeatures,
+  playFullGame,
+  resolveWeights,
+  type FeatureName,
+  type WeightVector,
+} from '../../src/fullboard/index.js';
+import type { FullKernelExports } from '../../src/fullboard/kernel.js';
+
+// Hand-drawn boards (top row first) and their features, worked out by hand (docs/fullboard.md shows the work).
+const BOARD_A = ['#...#.....', '##.####.#.', '#.########'];
+const GOLDEN_A: Partial<Record<FeatureName, number>> = {
+  rowTransitions: 46,
+  rowTransitionsContinuous: 31,
+  columnTransitions: 12,
+  columnTransitionsBelowTop: 2,
+  holes: 1,
+  holesTimesTen: 10,
+  cumulativeWells: 4,
+  wellsTriangle: 3,
+  maxHeight: 3,
+  holeDepth: 1,
+  rowsWithHoles: 1,
+  rowsCleared: 0,
+  landingHeight: 0,
+  erodedPieceCells: 0,
+};
+const BOARD_B = ['#.......#.', '#.#.....#.', '#.#......#', '#.#####.##', '#.########'];
+const GOLDEN_B: Partial<Record<FeatureName, number>> = {
+  holes: 1,
+  rowsWithHoles: 1,
+  holeDepth: 2,
+  cumulativeWells: 14,
+  wellsTriangle: 25,
+  maxHeight: 5,
+};
+// the seed's wells convention counts T(3) for the well cell at row 2 of column 0 although row 1 beside it is open
+const BOARD_D = ['.##.......', '..#.......', '.###......'];
+const GOLDEN_D: Partial<Record<FeatureName, number>> = {
+  rowTransitions: 46,
+  rowTransitionsContinuous: 28,
+  columnTransitions: 12,
+  columnTransitionsBelowTop: 2,
+  holes: 1,
+  holeDepth: 1,
+  cumulativeWells: 4,
+  wellsTriangle: 7,
+  maxHeight: 3,
+};
+
+function randomBoards(seed: number, count: number, size = { width: 10, height: 20 }): FullBoard[] {
+  const rng = new Rng(seed);
+  const out: FullBoard[] = [];
+  let b = new FullBoard(size);
+  while (out.length < count) {
+    const moves = b.legalMoves(rng.nextInt(7));
+    if (moves.length === 0 || b.maxHeight() > size.height - 3) {
+      b = new FullBoard(size);
+      continue;
+    }
+    const m = moves[rng.nextInt(moves.length)];
+    b = b.place(m.piece, m.orientation, m.x)!.board;
+    if (rng.nextInt(3) === 0) out.push(b);
+  }
+  return out;
+}
+
+function tsValue(v: WeightVector, f: Record<FeatureName, number>): number {
+  return v.features.reduce((s, name, i) => s + v.weights[i] * f[name], 0);
+}
+
+describe('full board engine', () => {
+  it('counts legal moves on an empty 10-wide board (O 9, I 17, T/L/J 34, S/Z 17)', () => {
+    const b = new FullBoard();
+    const counts = Object.fromEntries([...'IOTSZLJ'].map((p) => [p, b.legalMoves(p).length]));
+    expect(counts).toEqual({ I: 17, O: 9, T: 34, S: 17, Z: 17, L: 34, J: 34 });
+  });
+
+  it('round-trips ASCII rows', () => {
+    const b = FullBoard.fromRows(BOARD_A);
+    expect(b.toRows()).toEqual(BOARD_A);
+    expect(b.heights()).toEqual([3, 2, 1, 2, 3, 2, 2, 1, 2, 1]);
+    expect(b.holes()).toBe(1);
+    expect(new FullBoard().toRows()).toEqual([]);
+  });
+
+  for (const [name, rows, golden] of [
+    ['A', BOARD_A, GOLDEN_A],
+    ['B', BOARD_B, GOLDEN_B],
+    ['D', BOARD_D, GOLDEN_D],
+  ] as const) {
+    it(`golden features of hand-drawn board ${name} (TypeScript reference and WASM kernel)`, async () => {
+      const b = FullBoard.fromRows(rows);
+      const ts = featureValues(b);
+      const wasm = await kernelFeatures(b);
+      for (const [f, v] of Object.entries(golden)) {
+        expect(ts[f as FeatureName], `ts ${f}`).toBe(v);
+        expect(wasm![f as FeatureName], `wasm ${f}`).toBe(v);
+      }
+    });
+  }
+
+  it('clears lines and scores the move features', async () => {
+    const b = FullBoard.fromRows(['#########.', '#########.']);
+    const placed = b.place('I', 1, 9)!;
+    expect(placed.lines).toBe(2);
+    expect(placed.board.toRows()).toEqual(['.........#', '.........#']);
+    const f = await kernelFeatures(b, { piece: 'I', orientation: 1, x: 9 });
+    expect(f!.rowsCleared).toBe(2);
+    expect(f!.erodedPieceCells).toBe(4);
+    expect(f!.landingHeight).toBe(1.5);
+    expect(f!.maxHeight).toBe(2);
+  });
+
+  it('applies the loss rule: a cell in row 20 or above loses, even when the move would clear rows', async () => {
+    const rows: string[] = ['#########.', '#########.'];
+    for (let r = 16; r >= 0; r--) rows.push(r % 2 ? '#.########' : '#######.##');
+    const b = FullBoard.fromRows(rows);
+    expect(b.heights()).toEqual([19, 19, 19, 19, 19, 19, 19, 19, 19, 17]);
+    expect(b.place('I', 1, 9)).toBeNull(); // would clear rows 17 and 18, but its top cell reaches row 20
+    const iMoves = b.legalMoves('I');
+    expect(iMoves.length).toBe(7);
+    expect(iMoves.every((m) => m.orientation === 0)).toBe(true); // flat I in row 19 is legal
+    expect(b.legalMoves('O').length).toBe(0);
+    expect(await bestMove(b, 'O', { weights: 'seedGA' })).toBeNull();
+    const best = await bestMove(b, 'I', { weights: 'seedGA' });
+    expect(best!.orientation).toBe(0);
+    expect(await kernelFeatures(b, { piece: 'I', orientation: 1, x: 9 })).toBeNull();
+  });
+
+  it('WASM features equal the TypeScript reference on random boards and moves', async () => {
+    const boards = randomBoards(7, 60);
+    let moves = 0;
+    for (const b of boards) {
+      const wasm = await kernelFeatures(b);
+      expect(wasm).toEqual(featureValues(b));
+      for (const p of [0, 2, 5]) {
+        for (const m of b.legalMoves(p).filter((_, i) => i % 5 === 0)) {
+          const placed = b.place(p, m.orientation, m.x)!;
+          const ts = featureValues(placed.board, {
+            lines: placed.lines,
+            erodedCells: placed.erodedCells,
+            landingRow: placed.landingRow,
+            pieceHeight: placed.pieceHeight,
+          });
+          expect(await kernelFeatures(b, m)).toEqual(ts);
+          moves++;
+        }
+      }
+    }
+    expect(moves).toBeGreaterThan(200);
+  });
+
+  it('the incremental evaluator (moves that clear no row) equals the full one', async () => {
+    const { acquireContext, loadBoard, releaseContext, O_FEAT } = await import('../../src/fullboard/kernel.js');
+    const INCREMENTAL: FeatureName[] = [
+      'rowsCleared', 'rowTransitions', 'rowTransitionsContinuous', 'columnTransitions', 'columnTransitionsBelowTop',
+      'holes', 'holesTimesTen', 'cumulativeWells', 'wellsTriangle', 'maxHeight', 'landingHeight', 'erodedPieceCells',
+      'holeDepth', 'rowsWithHoles',
+    ];
+    expect(INCREMENTAL.length).toBe(FEATURE_NAMES.length);
+    let checked = 0;
+    for (const size of [{ width: 10, height: 20 }, { width: 6, height: 9 }]) {
+      const { kernel, ctx } = await acquireContext(size.width, size.height);
+      try {
+        for (const b of randomBoards(21, 40, size)) {
+          loadBoard(kernel, ctx, b);
+          for (let p = 0; p < 7; p++) {
+            for (const m of b.legalMoves(p)) {
+              const full = new Float64Array(16);
+              kernel.exports.moveFeatures(ctx, p, m.orientation, m.x, ctx + O_FEAT);
+              full.set(new Float64Array(kernel.memory.buffer, ctx + O_FEAT, 16));
+              if (full[0] > 0) continue; // clears rows: the full evaluator is used
+              expect(kernel.exports.moveFeaturesIncremental(ctx, p, m.orientation, m.x, ctx + O_FEAT)).toBe(0);
+              const inc = new Float64Array(kernel.memory.buffer, ctx + O_FEAT, 16);
+              for (const f of INCREMENTAL) {
+                const i = FEATURE_NAMES.indexOf(f);
+                expect(inc[i], `${f} on\n${b.toString()}\nmove ${JSON.stringify(m)}`).toBe(full[i]);
+              }
+              checked++;
+            }
+          }
+        }
+      } finally {
+        releaseContext(size.width, size.height, ctx);
+      }
+    }
+    expect(checked).toBeGreaterThan(3000);
+  });
+
+  it('bestMove (1-ply) picks a move of maximal value by the reference features', async () => {
+    for (const preset of ['seedGA', 'dellacherie', 'bcts'] as const) {
+      const v = resolveWeights(preset);
+      for (const b of randomBoards(11, 15)) {
+        for (const p of [0, 1, 2, 3, 4, 5, 6]) {
+          const values = b.legalMoves(p).map((m) => {
+            const pl = b.place(p, m.orientation, m.x)!;
+            return tsValue(v, featureValues(pl.board, { lines: pl.lines, erodedCells: pl.erodedCells, landingRow: pl.landingRow, pieceHeight: pl.pieceHeight }));
+          });
+          const best = await bestMove(b, p, { weights: preset });
+          const idx = b.legalMoves(p).findIndex((m) => m.orientation === best!.orientation && m.x === best!.x);
+          expect(idx).toBeGreaterThanOrEqual(0);
+          expect(values[idx]).toBeCloseTo(Math.max(...values), 9);
+          expect(best!.score).toBeCloseTo(values[idx], 9);
+        }
+      }
+    }
+  });
+
+  it('bestMove 2-ply values a move by the best placement of the next piece', async () => {
+    const v = resolveWeights('bcts');
+    const b = randomBoards(3, 1)[0];
+    const best = await bestMove(b, 'T', { weights: 'bcts', next: 'I' });
+    let top = -Infinity;
+    for (const m of b.legalMoves('T')) {
+      const p1 = b.place('T', m.orientation, m.x)!;
+      for (const m2 of p1.board.legalMoves('I')) {
+        const p2 = p1.board.place('I', m2.orientation, m2.x)!;
+        const f = featureValues(p2.board, { lines: p2.lines + p1.lines, erodedCells: p2.erodedCells, landingRow: p2.landingRow, pieceHeight: p2.pieceHeight });
+        // eroded cells stay the second move's own: lines × cells
+        f.erodedPieceCells = p2.lines * p2.erodedCells;
+        top = Math.max(top, tsValue(v, f));
+      }
+    }
+    expect(best!.score).toBeCloseTo(top, 9);
+  });
+
+  it('the kernel PRNG reproduces Rng (xoshiro128**) and nextInt(7) bit for bit', async () => {
+    const k = await instantiateKernel<FullKernelExports>('fullboard', pickVariant(false));
+    const ctx = k.exports.alloc(k.exports.ctxBytes());
+    for (const seed of [0, 1, 12345, 0xffffffff]) {
+      const rng = new Rng(seed);
+      k.exports.seedRng(ctx, ...rng.state());
+      for (let i = 0; i < 200; i++) expect(k.exports.rngNextU32(ctx) >>> 0).toBe(rng.nextU32());
+      for (let i = 0; i < 2000; i++) expect(k.exports.rngNextInt(ctx, 7)).toBe(rng.nextInt(7));
+    }
+  });
+
+  it('piece tables in the kernel come from src/pieces.ts (every orientation, every column)', async () => {
+    const b = randomBoards(5, 1)[0];
+    for (let p = 0; p < 7; p++) {
+      ORIENTATIONS[p].forEach((o, oi) => {
+        expect(b.legalMoves(p).filter((m) => m.orientation === oi).length).toBeLessThanOrEqual(10 - o.width + 1);
+      });
+    }
+    // every legal move of the reference gives the same board in the kernel as in TypeScript
+    for (let p = 0; p < 7; p++) {
+      for (const m of b.legalMoves(p)) {
+        const f = await kernelFeatures(b, m);
+        const pl = b.place(p, m.orientation, m.x)!;
+        expect(f!.maxHeight).toBe(pl.board.maxHeight());
+        expect(f!.holes).toBe(pl.board.holes());
+      }
+    }
+  });
+
+  it('plays whole games in WASM, deterministically per seed', async () => {
+    const a = await playFullGame({ weights: 'dellacherie', seed: 42, maxPieces: 30_000 });
+    const b = await playFullGame({ weights: 'dellacherie', seed: 42, maxPieces: 30_000 });
+    const c = await playFullGame({ weights: 'dellacherie', seed: 43, maxPieces: 30_000 });
+    expect(a.pieces).toBe(30_000);
+    expect(a.lost).toBe(false);
+    expect(b.lines).toBe(a.lines);
+    expect(c.lines).not.toBe(a.lines);
+    // a game on a tiny board ends in a loss
+    const tiny = await playFullGame({ weights: 'seedGAProse', seed: 1, width: 4, height: 4 });
+    expect(tiny.lost).toBe(true);
+    const capped = await playFullGame({ weights: 'seedGA', seed: 5, maxLines: 1000 });
+    expect(capped.lines).toBeGreaterThanOrEqual(1000);
+    expect(capped.lines).toBeLessThan(1004);
+    expect(capped.lost).toBe(false);
+  });
+
+  it('plays with other randomizers through piece buffers (refilled across chunks)', async () => {
+    const a = await playFullGame({ weights: 'bcts', randomizer: 'bag7', seed: 3, maxPieces: 150_000, chunk: 50_000 });
+    const b = await playFullGame({ weights: 'bcts', randomizer: 'bag7', seed: 3, maxPieces: 150_000, chunk: 7_777 });
+    expect(a.pieces).toBe(150_000);
+    expect(b.lines).toBe(a.lines);
+    expect(a.lines).toBeGreaterThan(0.39 * 150_000);
+    await expect(playFullGame({ weights: 'bcts', randomizer: 'nope' })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+  });
+
+  it('matches a TypeScript replay of the same memoryless game', async () => {
+    // replay 400 pieces with the reference engine and reference features
+    const v = resolveWeights('seedGA');
+    const rng = new Rng(9);
+    let b = new FullBoard();
+    let lines = 0;
+    for (let i = 0; i < 400; i++) {
+      const p = rng.nextInt(7);
+      let best = -Infinity;
+      let pick: ReturnType<FullBoard['place']> = null;
+      for (const m of b.legalMoves(p)) {
+        const pl = b.place(p, m.orientation, m.x)!;
+        const val = tsValue(v, featureValues(pl.board, { lines: pl.lines, erodedCells: pl.erodedCells, landingRow: pl.landingRow, pieceHeight: pl.pieceHeight }));
+        if (val > best + 1e-9) {
+          best = val;
+          pick = pl;
+        }
+      }
+      b = pick!.board;
+      lines += pick!.lines;
+    }
+    const g = await playFullGame({ weights: 'seedGA', seed: 9, maxPieces: 400 });
+    expect(g.lines).toBe(lines);
+  });
+
+  it('rejects bad input with typed errors', async () => {
+    const bad = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        expect(e).toBeInstanceOf(StackRankError);
+        return (e as StackRankError).code;
+      }
+      throw new Error('did not throw');
+    };
+    expect(bad(() => resolveWeights('nope'))).toBe('BAD_ARGUMENT');
+    expect(bad(() => resolveWeights({ features: ['holes', 'maxHeight'], weights: [1] }))).toBe('BAD_ARGUMENT');
+    expect(bad(() => resolveWeights({ features: ['holes'], weights: [NaN] }))).toBe('BAD_ARGUMENT');
+    expect(bad(() => resolveWeights({ features: ['holez' as FeatureName], weights: [1] }))).toBe('BAD_ARGUMENT');
+    expect(bad(() => FullBoard.fromRows(['#..#', '#.#'], { width: 4 }))).toBe('BAD_ARGUMENT');
+    expect(bad(() => FullBoard.fromRows(['#..?']))).toBe('BAD_ARGUMENT');
+    expect(bad(() => FullBoard.fromRows(['####']))).toBe('BAD_ARGUMENT');
+    expect(bad(() => new FullBoard({ width: 11 }))).toBe('BAD_ARGUMENT');
+    expect(bad(() => new FullBoard({ height: 3 }))).toBe('BAD_ARGUMENT');
+    expect(bad(() => new FullBoard().legalMoves('Q'))).toBe('BAD_PIECE');
+    await expect(playFullGame({ weights: 'seedGA', width: 12 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(playFullGame({ weights: { features: ['holes'], weights: [Infinity] } })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(bestMove(new FullBoard(), 'T', { weights: 'x' as never })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    expect(FEATURE_NAMES.length).toBe(14);
+    expect(PRESETS.seedGA.weights.length).toBe(6);
+  });
+});

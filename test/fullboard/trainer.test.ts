@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { StackRankError } from '../../src/errors.js';
+import { checkCheckpoint, trainWeights, type GenerationInfo, type TrainCheckpoint } from '../../src/fullboard/trainer.js';
+import { playFullGame } from '../../src/fullboard/player.js';
+
+const SMALL = { population: 24, gamesPerEval: 3, boardWidth: 8, boardHeight: 8, maxPieces: 5000, seed: 2026 } as const;
+
+describe('GA trainer', () => {
+  it('improves fitness on a small board within a few generations (fixed seed)', async () => {
+    const gens: GenerationInfo[] = [];
+    const r = await trainWeights({ ...SMALL, generations: 6, onGeneration: (g) => gens.push(g) });
+    expect(gens.map((g) => g.generation)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(gens[0].evaluated).toBe(24);
+    expect(gens[1].evaluated).toBe(24 - Math.round(0.2 * 24)); // the elite is not re-simulated
+    const first = gens[0];
+    const last = gens[gens.length - 1];
+    expect(last.mean).toBeGreaterThan(2 * first.mean);
+    expect(last.median).toBeGreaterThan(first.median);
+    // the winner also plays better than the first generation on fresh games of the same board
+    let fresh = 0;
+    for (let seed = 100; seed < 120; seed++) {
+      fresh += (await playFullGame({ weights: { features: r.features, weights: r.weights }, seed, width: 8, height: 8, maxPieces: 5000 })).lines;
+    }
+    expect(fresh / 20).toBeGreaterThan(2 * first.mean);
+  });
+
+  it('gives the same weights for the same seed, with 1 or 2 threads', async () => {
+    const a = await trainWeights({ ...SMALL, generations: 3 });
+    const b = await trainWeights({ ...SMALL, generations: 3, threads: 2 });
+    const c = await trainWeights({ ...SMALL, generations: 3, seed: 7 });
+    expect(b.weights).toEqual(a.weights);
+    expect(b.history.map((h) => h.mean)).toEqual(a.history.map((h) => h.mean));
+    expect(c.weights).not.toEqual(a.weights);
+  });
+
+  it('resumes from a JSON checkpoint and ends exactly where an uninterrupted run ends', async () => {
+    const full = await trainWeights({ ...SMALL, generations: 5 });
+    let saved: string | undefined;
+    await trainWeights({ ...SMALL, generations: 2, onGeneration: (g) => (saved = JSON.stringify(g.checkpoint)) });
+    const resumed = await trainWeights({ generations: 5, resume: JSON.parse(saved!) as TrainCheckpoint });
+    expect(resumed.weights).toEqual(full.weights);
+    expect(resumed.fitness).toBe(full.fitness);
+    expect(resumed.history.map((h) => [h.generation, h.best, h.mean])).toEqual(full.history.map((h) => [h.generation, h.best, h.mean]));
+  });
+
+  it('rejects bad options and bad checkpoints with typed errors', async () => {
+    await expect(trainWeights({ generations: 0 })).rejects.toBeInstanceOf(StackRankError);
+    await expect(trainWeights({ generations: 1, population: 10, tournament: 11 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(trainWeights({ generations: 1, boardHeight: 40 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(trainWeights({ generations: 1, mutationRate: NaN })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    expect(() => checkCheckpoint({ format: 'nope' })).toThrow(StackRankError);
+  });
+});

@@ -1,0 +1,290 @@
+/**
+ * The package as users get it: `npm pack`, install the tarball into a fresh project, then use it the ways people
+ * do: ESM import and CJS require in Node (worker threads included), a TypeScript type-check against the published
+ * .d.ts files (with a deliberate type error that must be caught), the `stackrank` bin serving the demo, and a Vite
+ * build of a tiny page that imports stackrank, loaded in Chromium under cross-origin isolation.
+ * Needs `npm run build` first (npm test does it).
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, skipWithoutChromium } from '../browser/chromium.js';
+import { startDemoServer } from '../../src/cli/demo.js';
+
+const run = promisify(execFile);
+const ROOT = resolve(__dirname, '../..');
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+
+let tmp: string;
+let app: string;
+let packed: string[] = [];
+
+function write(rel: string, text: string): string {
+  const path = join(app, rel);
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+}
+
+async function node(file: string): Promise<any> {
+  const { stdout } = await run(process.execPath, [file], { cwd: app, timeout: 60_000 });
+  return JSON.parse(stdout.trim().split('\n').pop()!);
+}
+
+beforeAll(async () => {
+  for (const f of ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/cli.js', 'dist/demo/index.html']) {
+    if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run npm run build first`);
+  }
+  tmp = mkdtempSync(join(tmpdir(), 'stackrank-package-'));
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: ROOT, timeout: 120_000 });
+  const info = JSON.parse(stdout.slice(stdout.indexOf('[')))[0];
+  packed = info.files.map((f: { path: string }) => f.path);
+  app = join(tmp, 'app');
+  mkdirSync(app);
+  write('package.json', JSON.stringify({ name: 'stackrank-consumer', private: true, version: '1.0.0', type: 'module' }, null, 2));
+  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', join(tmp, info.filename)], { cwd: app, timeout: 180_000 });
+}, 240_000);
+
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('the npm package, installed from its tarball into a fresh project', () => {
+  it('ships the builds, types, CLI and demo, and nothing from the source tree', () => {
+    for (const f of ['package.json', 'README.md', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/cli.js', 'dist/demo/index.html']) {
+      expect(packed).toContain(f);
+    }
+    expect(packed.some((f) => /^dist\/demo\/assets\/index-.*\.js$/.test(f))).toBe(true);
+    expect(packed.filter((f) => /^(src|test|assembly|bench|node_modules|demo)\//.test(f))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(app, 'node_modules/stackrank/package.json'), 'utf8'));
+    // Everything the library needs at run time is bundled: installing it pulls in no other package.
+    expect(manifest.dependencies ?? {}).toEqual({});
+  });
+
+  it('works with ESM import in Node: tables on worker threads, the AI, randomizers', async () => {
+    write(
+      'esm.mjs',
+      `import { buildRankTable, StackingAI, createRandomizer, parseSurface, RANDOMIZER_NAMES } from 'stackrank';
+const table = await buildRankTable({ width: 5, maxStep: 2, iterations: 1, threads: 2 });
+const ai = await StackingAI.create({ table, rules: { boardHeight: 20, tetrisThreshold: 8 } });
+const rnd = createRandomizer('bag7', { seed: 3 });
+let heights = [0, 0, 0, 0, 0], queue = rnd.take(2), placed = 0;
+while (placed < 30) {
+  const m = ai.bestPlacement(heights, queue, 1);
+  if (!m) break;
+  heights = m.heights; queue = queue.slice(1) + rnd.next(); placed++;
+}
+console.log(JSON.stringify({ flat: table.rank(parseSurface('2222', { maxStep: 2 })), placed, names: RANDOMIZER_NAMES.length }));
+`,
+    );
+    const r = await node('esm.mjs');
+    expect(r.flat).toBeCloseTo(5 / 7, 4); // r1(flat): I, O, T, L, J fit flat without a hole; S and Z do not
+    expect(r.placed).toBeGreaterThan(0);
+    expect(r.names).toBe(10);
+  });
+
+  it('works with CJS require in Node', async () => {
+    write(
+      'cjs.cjs',
+      `const sr = require('stackrank');
+sr.buildRankTable({ width: 5, maxStep: 2, iterations: 2, threads: 1 }).then((t) => {
+  let error = null;
+  try { sr.parseSurface('29', { maxStep: 2 }); } catch (e) { error = e instanceof sr.StackRankError ? e.code : String(e); }
+  console.log(JSON.stringify({ flat: t.rank(sr.parseSurface('2222', { maxStep: 2 })), iterations: t.iterations, error, pieces: sr.createRandomizer('tgm1', { seed: 1 }).take(5) }));
+}, (e) => { console.error(e); process.exit(1); });
+`,
+    );
+    const r = await node('cjs.cjs');
+    expect(r.iterations).toBe(2);
+    expect(r.flat).toBeGreaterThan(0);
+    expect(r.flat).toBeLessThan(5 / 7);
+    expect(r.error).toBe('BAD_SURFACE');
+    expect(r.pieces).toMatch(/^[IOTSZLJ]{5}$/);
+  });
+
+  it('type-checks a TS consumer (ESM and CJS, no @types/node, no skipLibCheck) and catches a type error', { timeout: 180_000 }, async () => {
+    write(
+      'tsconfig.json',
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, lib: ['ES2022', 'DOM'], types: [] },
+        files: ['check.ts', 'check.cts'],
+      }),
+    );
+    write(
+      'check.ts',
+      `import { buildRankTable, StackingAI, createRandomizer, StackRankError, type BestPlacement, type RankTable, type RandomizerName } from 'stackrank';
+const table: RankTable = await buildRankTable({ width: 5, maxStep: 2, iterations: 1, onProgress: (p) => void p.fraction });
+const ai: StackingAI = await StackingAI.create({ table, rules: { boardHeight: 20, tetrisThreshold: 8, steep: 'truncate' } });
+const name: RandomizerName = 'tgm3';
+const move: BestPlacement | null = ai.bestPlacement([0, 0, 0, 0, 0], createRandomizer(name, { seed: 1 }).take(2), 1);
+const column: number | null = move ? move.column : null;
+const code: string = new StackRankError('BAD_ARGUMENT', 'x').code;
+// The README's embedding loop (its 'move' renamed: this file has one already).
+const pieces = createRandomizer('tgm1', { seed: 1 });
+let heights = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+let queue = pieces.take(2);
+let move2;
+while ((move2 = ai.bestPlacement(heights, queue, 1))) {
+  heights = move2.heights;
+  queue = queue.slice(1) + pieces.next();
+}
+export { column, code };
+`,
+    );
+    write(
+      'check.cts',
+      `import sr = require('stackrank');
+export async function width(): Promise<number> { return (await sr.loadRankTable(new Uint8Array(0))).width; }
+`,
+    );
+    await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: app, timeout: 120_000 });
+
+    // The published types are real: a misuse is an error, not silently `any`.
+    write('bad.ts', `import { buildRankTable } from 'stackrank';\nconst w: string = (await buildRankTable()).width;\nexport { w };\n`);
+    write('tsconfig.bad.json', JSON.stringify({ extends: './tsconfig.json', files: ['bad.ts'] }));
+    const bad = await run(process.execPath, [TSC, '-p', 'tsconfig.bad.json'], { cwd: app }).then(
+      () => null,
+      (e: { stdout: string }) => e.stdout,
+    );
+    expect(bad).toMatch(/bad\.ts.*TS2322.*'number' is not assignable to type 'string'/);
+  });
+
+  it('installs the stackrank bin, which serves the demo from the package', async () => {
+    const bin = join(app, 'node_modules/.bin/stackrank');
+    const { stdout } = await run(bin, ['--help'], { cwd: app });
+    // npm links the bin as a symlink (node_modules/.bin/stackrank -> ../stackrank/dist/cli.js); the CLI must
+    // recognise itself as the entry point through it, or `npx stackrank` silently does nothing.
+    expect(stdout, 'the installed stackrank bin printed nothing for --help').toMatch(/demo\s+serve the browser demo/);
+    const cache = join(tmp, 'cache');
+    const child = spawn(bin, ['demo', '--port', '0', '--json'], { cwd: app, env: { ...process.env, XDG_CACHE_HOME: cache } });
+    try {
+      const url: string = await new Promise((res, rej) => {
+        let out = '';
+        child.stdout.on('data', (d) => {
+          out += d;
+          const line = out.split('\n').find((l) => l.startsWith('{'));
+          if (line) res(JSON.parse(line).url);
+        });
+        child.on('exit', (c) => rej(new Error(`stackrank demo exited with ${c}`)));
+      });
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      const script = /src="\.\/(assets\/index-[^"]+\.js)"/.exec(html)?.[1];
+      expect(script).toBeTruthy();
+      const js = await fetch(new URL(script!, url));
+      expect(js.status).toBe(200);
+      expect(js.headers.get('content-type')).toMatch(/^text\/javascript/);
+    } finally {
+      child.kill('SIGINT');
+    }
+  });
+
+  const skipBrowser = skipWithoutChromium('Vite page test');
+
+  it('bundles into a page with Vite, and the page plays in Chromium (worker threads under COOP/COEP)', { timeout: 180_000 }, async () => {
+    const { build } = await import('vite');
+    const page = join(app, 'page');
+    write(
+      'page/index.html',
+      `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>consumer</title></head>
+<body><pre id="out">running</pre><script type="module" src="./main.js"></script></body></html>`,
+    );
+    write(
+      'page/main.js',
+      `import { buildRankTable, StackingAI, createRandomizer, parseSurface } from 'stackrank';
+const out = document.getElementById('out');
+try {
+  const threads = crossOriginIsolated ? 2 : 1;
+  const table = await buildRankTable({ width: 5, maxStep: 2, iterations: 1, threads });
+  const ai = await StackingAI.create({ table, rules: { boardHeight: 20, tetrisThreshold: 8 } });
+  const rnd = createRandomizer('tgm2', { seed: 5 });
+  let heights = [0, 0, 0, 0, 0], queue = rnd.take(2), placed = 0;
+  for (; placed < 30; placed++) {
+    const m = ai.bestPlacement(heights, queue, 1);
+    if (!m) break;
+    heights = m.heights; queue = queue.slice(1) + rnd.next();
+  }
+  out.textContent = JSON.stringify({ flat: table.rank(parseSurface('2222', { maxStep: 2 })), placed, threads });
+} catch (e) {
+  out.textContent = 'error: ' + (e && e.stack || e);
+}
+`,
+    );
+    const warnings: string[] = [];
+    await build({
+      root: page,
+      configFile: false,
+      logLevel: 'silent',
+      customLogger: { info() {}, warn: (m: string) => warnings.push(m), warnOnce: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m), clearScreen() {}, hasErrorLogged: () => false, hasWarned: false },
+      build: { outDir: join(page, 'dist'), target: 'es2022', reportCompressedSize: false },
+    });
+    expect(existsSync(join(page, 'dist/index.html'))).toBe(true);
+    expect(warnings, 'Vite warned while bundling stackrank').toEqual([]);
+    if (skipBrowser) return;
+
+    const server = await startDemoServer({ port: 0, dir: join(page, 'dist') });
+    const browser = await launch();
+    try {
+      const tab = await browser.context.newPage();
+      const errors: string[] = [];
+      tab.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      tab.on('pageerror', (e) => errors.push(e.message));
+      await tab.goto(server.url);
+      await tab.waitForFunction(() => document.getElementById('out')?.textContent !== 'running', undefined, { timeout: 60_000 });
+      const text = (await tab.textContent('#out')) ?? '';
+      expect(text).not.toMatch(/^error/);
+      const r = JSON.parse(text);
+      expect(r.threads).toBe(2);
+      expect(r.flat).toBeCloseTo(5 / 7, 4);
+      expect(r.placed).toBeGreaterThan(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  });
+
+  it('imports into a plain <script type="module"> page (an import map, no bundler)', { timeout: 120_000 }, async () => {
+    write(
+      'plain/index.html',
+      `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<script type="importmap">{ "imports": { "stackrank": "/node_modules/stackrank/dist/index.js" } }</script></head>
+<body><pre id="out">running</pre>
+<script type="module">
+import { buildRankTable, StackingAI, parseSurface } from 'stackrank';
+const out = document.getElementById('out');
+try {
+  const threads = crossOriginIsolated ? 2 : 1;
+  const table = await buildRankTable({ width: 5, maxStep: 2, iterations: 1, threads });
+  const ai = await StackingAI.create({ table });
+  const move = ai.bestPlacement([0, 0, 0, 0, 0], 'OI', 1);
+  out.textContent = JSON.stringify({ flat: table.rank(parseSurface('2222', { maxStep: 2 })), threads, piece: move && move.piece });
+} catch (e) {
+  out.textContent = 'error: ' + (e && e.stack || e);
+}
+</script></body></html>`,
+    );
+    if (skipBrowser) return;
+    const server = await startDemoServer({ port: 0, dir: app }); // serves the project folder, node_modules included
+    const browser = await launch();
+    try {
+      const tab = await browser.context.newPage();
+      const errors: string[] = [];
+      tab.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      tab.on('pageerror', (e) => errors.push(e.message));
+      await tab.goto(new URL('plain/', server.url).href);
+      await tab.waitForFunction(() => document.getElementById('out')?.textContent !== 'running', undefined, { timeout: 60_000 });
+      const text = (await tab.textContent('#out')) ?? '';
+      expect(text).not.toMatch(/^error/);
+      expect(JSON.parse(text)).toEqual({ flat: expect.closeTo(5 / 7, 4), threads: 2, piece: 'O' });
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  });
+});
