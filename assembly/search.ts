@@ -16,14 +16,24 @@ const CFG_TETRIS_MODE: i32 = 8; //        TETRIS_MODE_*: when an I may go down t
 const CFG_STRATEGY: i32 = 9; //           STRATEGY_RANK: leaves scored by their rank; STRATEGY_EXPECT: by the expected
 //                                        best rank after one more, unknown piece (weights in the context)
 const CFG_PIECE_MAX: i32 = 10; //         ptr to u16[8] per surface: best rank per piece after it, slot 7 = its own rank
+const CFG_FIT: i32 = 11; //                ptr to the legal-move lookup (src/stacking/placements.ts fitLookup)
 const STRATEGY_RANK: i32 = 0;
+const FIT_WINDOW: i32 = 512; //           fit codes of three steps
 
 // ---- placement record (i32 words) ----
-const PL_WORDS: i32 = 10;
+const PL_WORDS: i32 = 17;
 const PL_X: i32 = 0; //      left column
 const PL_WIDTH: i32 = 1;
 const PL_BOT: i32 = 2; //    bot[0..3]: lowest cell per column
 const PL_TOP: i32 = 6; //    top[0..3]: row above the highest cell per column
+const PL_FIT_SHIFT: i32 = 10; // the placement fits when (fit code >> shift) & mask == pattern (fitCode)
+const PL_FIT_MASK: i32 = 11;
+const PL_FIT_PATTERN: i32 = 12;
+const PL_MAX_TOP: i32 = 13; //   highest new top minus the height of the left column
+const PL_INNER_INDEX: i32 = 14; // share in the surface index of the steps between the piece's columns after it lands
+const PL_INNER_EXCESS: i32 = 15; // their steepness beyond ±S
+const PL_MIN_TOP: i32 = 16; //   lowest new top minus the height of the left column
+const FIT_STEP_BITS: i32 = 3; // bits per step in a fit code (src/stacking/layout.ts)
 
 // ---- search context (i32 words unless noted) ----
 const MAX_DEPTH: i32 = 8; //                          current piece + up to 7 known pieces
@@ -34,14 +44,30 @@ const CTX_BEST_LEN: i32 = CTX_BEST_PATH + MAX_DEPTH;
 const CTX_BEST_VALUE: i32 = CTX_BEST_LEN + 2; //      i64 (8-byte aligned word index)
 const CTX_NODES: i32 = CTX_BEST_VALUE + 2; //         i64: nodes visited, for benchmarks
 const CTX_GENERATION: i32 = CTX_NODES + 2; //         search counter: memo entries of older searches are stale
-const CTX_LEAF_INDEX: i32 = CTX_GENERATION + 2; //    64 i32: surface index of each leaf of one parent
-const CTX_LEAF_EXCESS: i32 = CTX_LEAF_INDEX + 64; //  64 i32
-const CTX_LEAF_MOVE: i32 = CTX_LEAF_EXCESS + 64; //   64 i32
-const CTX_LEAF_TETRIS: i32 = CTX_LEAF_MOVE + 64; //   64 i32: 1 where the Tetris rule fires on the leaf
-const CTX_WEIGHTS: i32 = CTX_LEAF_TETRIS + 64; //     8 i32: chance of each piece being the next unknown one, x 65536
-const CTX_MEMO: i32 = CTX_WEIGHTS + 8; //          MEMO_SLOTS x 8 words: key i64, value i64, generation i32
+const CTX_WEIGHTS: i32 = CTX_GENERATION + 2; //     8 i32: chance of each piece being the next unknown one, x 65536
+const CTX_LEAF_COUNT: i32 = CTX_WEIGHTS + 8; //     leaves waiting in the buffer
+const CTX_SCRATCH: i32 = CTX_LEAF_COUNT + 1; //     one word: the excess of a dead end's surface
+// Per-parent sums for the leaf level (16 i32 each): surface-index share and excess of steps 0..i-1, min and max
+// of heights 0..i-1 and of heights i..W-1; and the weight of each step's digit in a surface index.
+const CTX_PRE_INDEX: i32 = CTX_SCRATCH + 1;
+const CTX_PRE_EXCESS: i32 = CTX_PRE_INDEX + 16;
+const CTX_PRE_MIN: i32 = CTX_PRE_EXCESS + 16;
+const CTX_PRE_MAX: i32 = CTX_PRE_MIN + 16;
+const CTX_SUF_MIN: i32 = CTX_PRE_MAX + 16;
+const CTX_SUF_MAX: i32 = CTX_SUF_MIN + 16;
+const CTX_STEP_WEIGHT: i32 = CTX_SUF_MAX + 16;
+// The leaf buffer: leaves of the last level wait here and are scored in batches, so their cache-missing table
+// reads are independent of one another and overlap (the search's cost is one table read per leaf).
+const LEAF_CAP: i32 = 512;
+const LEAF_FLUSH_AT: i32 = LEAF_CAP - 64; //        flush before a parent whose leaves might not fit
+const CTX_LEAF_PATH: i32 = CTX_STEP_WEIGHT + 16; //   LEAF_CAP i64: the leaf's moves, one byte per depth (move + 1)
+const CTX_LEAF_INDEX: i32 = CTX_LEAF_PATH + 2 * LEAF_CAP; // LEAF_CAP i32: surface index
+const CTX_LEAF_EXCESS: i32 = CTX_LEAF_INDEX + LEAF_CAP; //    LEAF_CAP i32: steepness beyond ±S
+const CTX_LEAF_TETRIS: i32 = CTX_LEAF_EXCESS + LEAF_CAP; //   LEAF_CAP i32: what the Tetris rule allows on the leaf
+const CTX_LEAF_RAW: i32 = CTX_LEAF_TETRIS + LEAF_CAP; //      LEAF_CAP i32: the gathered table value
+const CTX_MEMO: i32 = CTX_LEAF_RAW + LEAF_CAP; //   MEMO_SLOTS x 4 words: key i64, generation i32
 const MEMO_SLOTS: i32 = 4096;
-const MEMO_WORDS: i32 = 8;
+const MEMO_WORDS: i32 = 4;
 export const CTX_WORDS: i32 = CTX_MEMO + MEMO_SLOTS * MEMO_WORDS;
 
 // ---- move codes ----
@@ -74,10 +100,16 @@ const TETRIS_NO: i32 = 0; //        only placements
 const TETRIS_FORCED: i32 = 1; //    only the Tetris
 const TETRIS_OPTIONAL: i32 = 2; //  the Tetris or any placement
 
+/** What the Tetris rule allows an I on a stack whose lowest column is `low` and highest `high`. */
+@inline function tetrisChoiceOf(cfg: usize, low: i32, high: i32): i32 {
+  const mode = cfgWord(cfg, CFG_TETRIS_MODE);
+  if (mode == TETRIS_MODE_NEVER || low < TETRIS_ROWS) return TETRIS_NO;
+  if (high >= cfgWord(cfg, CFG_TETRIS_THRESHOLD)) return TETRIS_FORCED;
+  return mode == TETRIS_MODE_CHOICE ? TETRIS_OPTIONAL : TETRIS_NO;
+}
+
 /** What the Tetris rule allows an I on heights `h` (TETRIS_NO / TETRIS_FORCED / TETRIS_OPTIONAL). */
 @inline function tetrisChoice(cfg: usize, h: usize): i32 {
-  const mode = cfgWord(cfg, CFG_TETRIS_MODE);
-  if (mode == TETRIS_MODE_NEVER) return TETRIS_NO;
   const width = cfgWord(cfg, CFG_WIDTH);
   let low = load<i32>(h);
   let high = low;
@@ -86,9 +118,7 @@ const TETRIS_OPTIONAL: i32 = 2; //  the Tetris or any placement
     if (v < low) low = v;
     if (v > high) high = v;
   }
-  if (low < TETRIS_ROWS) return TETRIS_NO;
-  if (high >= cfgWord(cfg, CFG_TETRIS_THRESHOLD)) return TETRIS_FORCED;
-  return mode == TETRIS_MODE_CHOICE ? TETRIS_OPTIONAL : TETRIS_NO;
+  return tetrisChoiceOf(cfg, low, high);
 }
 
 /** Writes the heights after a Tetris (every column 4 lower) into `out` (may be `h`). */
@@ -102,18 +132,57 @@ const TETRIS_OPTIONAL: i32 = 2; //  the Tetris or any placement
   return <usize>cfgWord(cfg, CFG_PLACEMENTS) + ((<usize>(p * PL_WORDS)) << 2);
 }
 
-/** Writes the heights after placement `pl` on `h` into `out`; false if it leaves a hole or passes the top. */
-@inline function place(cfg: usize, h: usize, pl: usize, out: usize): bool {
-  const x = load<i32>(word(pl, PL_X));
-  const w = load<i32>(word(pl, PL_WIDTH));
-  const base = load<i32>(word(h, x)) - load<i32>(word(pl, PL_BOT));
-  for (let j = 1; j < w; j++) {
-    if (load<i32>(word(h, x + j)) - load<i32>(word(pl, PL_BOT + j)) != base) return false;
+/** Fit code of heights `h`: each step clamped to ±3, plus 3, in FIT_STEP_BITS bits, step 0 lowest. */
+@inline function fitCode(width: i32, h: usize): i32 {
+  let code: i32 = 0;
+  let prev = load<i32>(h);
+  for (let i: i32 = 1; i < width; i++) {
+    const cur = load<i32>(word(h, i));
+    code |= (min<i32>(3, max<i32>(-3, cur - prev)) + 3) << (FIT_STEP_BITS * (i - 1));
+    prev = cur;
   }
-  const limit = cfgWord(cfg, CFG_BOARD_HEIGHT);
-  for (let j = 0; j < w; j++) if (base + load<i32>(word(pl, PL_TOP + j)) > limit) return false;
-  memory.copy(out, h, (<usize>cfgWord(cfg, CFG_WIDTH)) << 2);
-  for (let j = 0; j < w; j++) store<i32>(word(out, x + j), base + load<i32>(word(pl, PL_TOP + j)));
+  return code;
+}
+
+/**
+ * The placements of `piece` whose bottoms fit the steps of fit code `code` (no hole), as bits (bit i: the
+ * piece's i-th placement, so ascending bits keep placement order): one lookup per column instead of a test per
+ * placement.
+ */
+@inline function fittingPlacements(cfg: usize, piece: i32, width: i32, code: i32): u64 {
+  const fit = <usize>cfgWord(cfg, CFG_FIT);
+  const windows = fit + <usize>(piece * FIT_WINDOW);
+  const offsets = fit + <usize>(7 * FIT_WINDOW + piece * 4);
+  let bits: u64 = 0;
+  for (let x: i32 = 0; x < width; x++) {
+    let m = <u32>load<u8>(windows + <usize>((code >> (FIT_STEP_BITS * x)) & (FIT_WINDOW - 1)));
+    while (m != 0) {
+      const o = ctz<u32>(m);
+      m &= m - 1;
+      bits |= (<u64>1) << (<u64>(<i32>load<u8>(offsets + <usize>o) + x));
+    }
+  }
+  return bits;
+}
+
+/**
+ * Writes the heights after placement `pl` on `h` (fit code `code`) into `out`; false if it would leave a hole
+ * (its bottom profile does not match the steps under it) or pass the top of the board.
+ */
+@inline function place(width: i32, limit: i32, h: usize, code: i32, pl: usize, out: usize): bool {
+  if (((code >> load<i32>(word(pl, PL_FIT_SHIFT))) & load<i32>(word(pl, PL_FIT_MASK))) != load<i32>(word(pl, PL_FIT_PATTERN))) return false;
+  return placeFitting(width, limit, h, pl, out);
+}
+
+/** place() for a placement known to fit: false if it would pass the top of the board. */
+@inline function placeFitting(width: i32, limit: i32, h: usize, pl: usize, out: usize): bool {
+  const x = load<i32>(word(pl, PL_X));
+  const left = load<i32>(word(h, x));
+  if (left + load<i32>(word(pl, PL_MAX_TOP)) > limit) return false;
+  for (let i: i32 = 0; i < width; i++) store<i32>(word(out, i), load<i32>(word(h, i)));
+  const base = left - load<i32>(word(pl, PL_BOT));
+  const w = load<i32>(word(pl, PL_WIDTH));
+  for (let j: i32 = 0; j < w; j++) store<i32>(word(out, x + j), base + load<i32>(word(pl, PL_TOP + j)));
   return true;
 }
 
@@ -155,16 +224,23 @@ function recordLeaf(ctx: usize, depth: i32, value: i64): void {
   return index;
 }
 
+/** Table read of a leaf: its u16 rank, or (expectimax) the address of its 8-slot row. */
+@inline function leafRaw(cfg: usize, index: i32): i32 {
+  if (cfgWord(cfg, CFG_STRATEGY) == STRATEGY_RANK) return <i32>load<u16>(<usize>cfgWord(cfg, CFG_TABLE) + ((<usize>index) << 1));
+  return cfgWord(cfg, CFG_PIECE_MAX) + (index << 4);
+}
+
 /**
- * Score of a leaf surface: its rank, or (expectimax) the sum over pieces of weight x the best rank after placing
- * that piece (for an I on which the Tetris rule fires: the surface's own rank, a Tetris leaves the steps as they are).
+ * Score of a leaf surface from its table read: its rank, or (expectimax) the sum over pieces of weight x the best
+ * rank after placing that piece (for an I on which the Tetris rule fires: the surface's own rank, a Tetris leaves
+ * the steps as they are).
  */
-@inline function leafValue(cfg: usize, ctx: usize, index: i32, excess: i32, tetris: i32): i64 {
+@inline function leafValue(cfg: usize, ctx: usize, raw: i32, excess: i32, tetris: i32): i64 {
   let score: i64;
   if (cfgWord(cfg, CFG_STRATEGY) == STRATEGY_RANK) {
-    score = (<i64>load<u16>(<usize>cfgWord(cfg, CFG_TABLE) + ((<usize>index) << 1))) << RANK_SHIFT;
+    score = (<i64>raw) << RANK_SHIFT;
   } else {
-    const row = <usize>cfgWord(cfg, CFG_PIECE_MAX) + ((<usize>index) << 4);
+    const row = <usize>raw;
     const weights = word(ctx, CTX_WEIGHTS);
     // The I: a forced Tetris keeps the surface (its own rank, slot 7); an optional one is the better of the two.
     let forI = <i64>load<u16>(row);
@@ -178,63 +254,196 @@ function recordLeaf(ctx: usize, depth: i32, value: i64): void {
   return (<i64>(EXCESS_CAP - e) << EXCESS_SHIFT) | score;
 }
 
-/** Score of the surface of heights `h` as a leaf. */
+/** Score of the surface of heights `h` as a leaf (read at once: used for dead ends only). */
 @inline function heightsValue(cfg: usize, ctx: usize, h: usize): i64 {
-  const excess = word(ctx, CTX_LEAF_EXCESS);
+  const excess = word(ctx, CTX_SCRATCH);
   const index = surfaceIndexOf(cfg, h, excess);
-  return leafValue(cfg, ctx, index, load<i32>(excess), tetrisChoice(cfg, h));
+  return leafValue(cfg, ctx, leafRaw(cfg, index), load<i32>(excess), tetrisChoice(cfg, h));
+}
+
+/** A dead end: the piece at `depth` has no legal placement; the sequence is ranked by how far it got. */
+function recordDeadEnd(cfg: usize, ctx: usize, depth: i32, h: usize): void {
+  recordLeaf(ctx, depth, ((<i64>depth) << DEPTH_SHIFT) | heightsValue(cfg, ctx, h));
+}
+
+@inline function addNodes(ctx: usize, count: i32): void {
+  const nodesPtr = ctx + ((<usize>CTX_NODES) << 2);
+  store<i64>(nodesPtr, load<i64>(nodesPtr) + <i64>count);
+}
+
+/** Puts a leaf (surface index, steepness beyond ±S, Tetris rule on it, moves packed in `path`) in slot `k`. */
+@inline function bufferLeaf(ctx: usize, k: i32, index: i32, excess: i32, tetris: i32, path: i64): void {
+  store<i64>(ctx + ((<usize>(CTX_LEAF_PATH + 2 * k)) << 2), path);
+  store<i32>(word(ctx, CTX_LEAF_INDEX + k), index);
+  store<i32>(word(ctx, CTX_LEAF_EXCESS + k), excess);
+  store<i32>(word(ctx, CTX_LEAF_TETRIS + k), tetris);
+}
+
+/** Share in a surface index of step `d` at position `i` (the step truncated to ±S). */
+@inline function stepShare(ctx: usize, maxStep: i32, i: i32, d: i32): i32 {
+  return (min<i32>(maxStep, max<i32>(-maxStep, d)) + maxStep) * load<i32>(word(ctx, CTX_STEP_WEIGHT + i));
+}
+
+/** Steepness of step `d` beyond ±S. */
+@inline function stepExcess(maxStep: i32, d: i32): i32 {
+  return max<i32>(0, (d < 0 ? -d : d) - maxStep);
+}
+
+/** Path byte of a move: placement id + 1, 0 for a Tetris (placement ids stay below 255; checked in TypeScript). */
+@inline function pathByte(move: i32, depth: i32): i64 {
+  return (<i64>(move + 1)) << (<i64>(depth << 3));
 }
 
 /**
- * The last piece of the window: every placement is a leaf. Indices are computed first and the table read after,
- * so the (cache-missing) reads of one parent's leaves are independent and overlap.
+ * Scores the buffered leaves (all at depth `leafDepth`) and keeps the best. The table reads go first, in a loop
+ * of independent loads, so the processor overlaps their cache misses (reading each leaf when it is found is about
+ * half as fast); leaves are then compared in the order they
+ * were found, which keeps the first of equal leaves, as a depth-first scan would.
  */
-function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize): i64 {
+function flushLeaves(cfg: usize, ctx: usize, leafDepth: i32): void {
+  const count = load<i32>(word(ctx, CTX_LEAF_COUNT));
+  if (count == 0) return;
+  store<i32>(word(ctx, CTX_LEAF_COUNT), 0);
+  const bestPtr = ctx + ((<usize>CTX_BEST_VALUE) << 2);
+  const depthPart = (<i64>leafDepth) << DEPTH_SHIFT;
+  let best = load<i64>(bestPtr);
+  // excessFirst: a leaf steeper than the least steep one (buffered or best so far) cannot win, so its table
+  // read is skipped (it reads surface 0, which stays in cache); its value still compares lower.
+  let steepest = i32.MAX_VALUE;
+  if (cfgWord(cfg, CFG_EXCESS_FIRST) != 0) {
+    if ((best >> DEPTH_SHIFT) == <i64>leafDepth) steepest = EXCESS_CAP - <i32>((best >> EXCESS_SHIFT) & EXCESS_CAP);
+    for (let k: i32 = 0; k < count; k++) steepest = min<i32>(steepest, load<i32>(word(ctx, CTX_LEAF_EXCESS + k)));
+  }
+  for (let k: i32 = 0; k < count; k++) {
+    const index = load<i32>(word(ctx, CTX_LEAF_EXCESS + k)) <= steepest ? load<i32>(word(ctx, CTX_LEAF_INDEX + k)) : 0;
+    store<i32>(word(ctx, CTX_LEAF_RAW + k), leafRaw(cfg, index));
+  }
+  for (let k: i32 = 0; k < count; k++) {
+    const v =
+      depthPart |
+      leafValue(cfg, ctx, load<i32>(word(ctx, CTX_LEAF_RAW + k)), load<i32>(word(ctx, CTX_LEAF_EXCESS + k)), load<i32>(word(ctx, CTX_LEAF_TETRIS + k)));
+    if (v > best) {
+      best = v;
+      const path = load<i64>(ctx + ((<usize>(CTX_LEAF_PATH + 2 * k)) << 2));
+      for (let d: i32 = 0; d < leafDepth; d++) store<i32>(word(ctx, CTX_BEST_PATH + d), <i32>((path >> (<i64>(d << 3))) & 0xff) - 1);
+      store<i32>(word(ctx, CTX_BEST_LEN), leafDepth);
+    }
+  }
+  store<i64>(bestPtr, best);
+}
+
+/**
+ * The last piece of the window: every placement is a leaf, buffered for flushLeaves. A leaf's surface index,
+ * excess and Tetris rule are found from its parent's step sums: a placement changes only the steps at its own
+ * columns (fixed by the piece: PL_INNER_*) and the two beside them.
+ */
+function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize, path: i64): void {
+  if (load<i32>(word(ctx, CTX_LEAF_COUNT)) > LEAF_FLUSH_AT) flushLeaves(cfg, ctx, depth + 1);
+  const buffered = load<i32>(word(ctx, CTX_LEAF_COUNT));
   const piece = <i32>load<u8>(queue + <usize>depth);
-  const next = heightsAt(ctx, depth + 1);
-  const leafIndex = word(ctx, CTX_LEAF_INDEX);
-  const leafExcess = word(ctx, CTX_LEAF_EXCESS);
-  const leafMove = word(ctx, CTX_LEAF_MOVE);
-  const leafTetris = word(ctx, CTX_LEAF_TETRIS);
   const expect = cfgWord(cfg, CFG_STRATEGY) != STRATEGY_RANK;
+  const width = cfgWord(cfg, CFG_WIDTH);
+  const maxStep = cfgWord(cfg, CFG_MAX_STEP);
+  const preIndex = word(ctx, CTX_PRE_INDEX);
+  const preExcess = word(ctx, CTX_PRE_EXCESS);
+  // Step sums of the parent, and its fit code.
+  let code: i32 = 0;
+  let index: i32 = 0;
+  let excess: i32 = 0;
+  store<i32>(preIndex, 0);
+  store<i32>(preExcess, 0);
+  let prev = load<i32>(h);
+  for (let i: i32 = 1; i < width; i++) {
+    const cur = load<i32>(word(h, i));
+    const d = cur - prev;
+    prev = cur;
+    code |= (min<i32>(3, max<i32>(-3, d)) + 3) << (FIT_STEP_BITS * (i - 1));
+    index += stepShare(ctx, maxStep, i - 1, d);
+    excess += stepExcess(maxStep, d);
+    store<i32>(word(preIndex, i), index);
+    store<i32>(word(preExcess, i), excess);
+  }
+  const preMin = word(ctx, CTX_PRE_MIN);
+  const preMax = word(ctx, CTX_PRE_MAX);
+  const sufMin = word(ctx, CTX_SUF_MIN);
+  const sufMax = word(ctx, CTX_SUF_MAX);
+  if (expect) {
+    let lo = i32.MAX_VALUE;
+    let hi = i32.MIN_VALUE;
+    for (let i: i32 = 0; i < width; i++) {
+      store<i32>(word(preMin, i), lo);
+      store<i32>(word(preMax, i), hi);
+      const v = load<i32>(word(h, i));
+      lo = min<i32>(lo, v);
+      hi = max<i32>(hi, v);
+    }
+    store<i32>(word(preMin, width), lo);
+    store<i32>(word(preMax, width), hi);
+    lo = i32.MAX_VALUE;
+    hi = i32.MIN_VALUE;
+    store<i32>(word(sufMin, width), lo);
+    store<i32>(word(sufMax, width), hi);
+    for (let i: i32 = width - 1; i >= 0; i--) {
+      const v = load<i32>(word(h, i));
+      lo = min<i32>(lo, v);
+      hi = max<i32>(hi, v);
+      store<i32>(word(sufMin, i), lo);
+      store<i32>(word(sufMax, i), hi);
+    }
+  }
+
   let count: i32 = 0;
   const tetris = piece == PIECE_I ? tetrisChoice(cfg, h) : TETRIS_NO;
   if (tetris != TETRIS_NO) {
-    dropTetris(cfg, h, next);
-    store<i32>(word(leafIndex, 0), surfaceIndexOf(cfg, next, word(leafExcess, 0)));
-    store<i32>(word(leafMove, 0), MOVE_TETRIS);
-    store<i32>(word(leafTetris, 0), expect ? tetrisChoice(cfg, next) : TETRIS_NO);
+    // A Tetris lowers every column by 4: the steps, so the index and excess, stay.
+    const after = expect ? tetrisChoiceOf(cfg, load<i32>(word(preMin, width)) - TETRIS_ROWS, load<i32>(word(preMax, width)) - TETRIS_ROWS) : TETRIS_NO;
+    bufferLeaf(ctx, buffered + count, index, excess, after, path | pathByte(MOVE_TETRIS, depth));
     count = 1;
   }
   if (tetris != TETRIS_FORCED) {
-    const starts = <usize>cfgWord(cfg, CFG_PIECE_START);
-    const end = load<i32>(word(starts, piece + 1));
-    for (let p = load<i32>(word(starts, piece)); p < end; p++) {
-      if (!place(cfg, h, placementAt(cfg, p), next)) continue;
-      store<i32>(word(leafIndex, count), surfaceIndexOf(cfg, next, word(leafExcess, count)));
-      store<i32>(word(leafMove, count), p);
-      store<i32>(word(leafTetris, count), expect ? tetrisChoice(cfg, next) : TETRIS_NO);
+    const limit = cfgWord(cfg, CFG_BOARD_HEIGHT);
+    const first = load<i32>(word(<usize>cfgWord(cfg, CFG_PIECE_START), piece));
+    let fitting = fittingPlacements(cfg, piece, width, code);
+    while (fitting != 0) {
+      const p = first + <i32>ctz<u64>(fitting);
+      fitting &= fitting - 1;
+      const pl = placementAt(cfg, p);
+      const x = load<i32>(word(pl, PL_X));
+      const left = load<i32>(word(h, x));
+      if (left + load<i32>(word(pl, PL_MAX_TOP)) > limit) continue;
+      const w = load<i32>(word(pl, PL_WIDTH));
+      const base = left - load<i32>(word(pl, PL_BOT));
+      // Steps firstStep..lastStep change: the piece's inner steps and the ones beside it.
+      const firstStep = x > 0 ? x - 1 : x;
+      const lastStep = x + w < width ? x + w - 1 : x + w - 2;
+      let leafExcess = excess - (load<i32>(word(preExcess, lastStep + 1)) - load<i32>(word(preExcess, firstStep))) + load<i32>(word(pl, PL_INNER_EXCESS));
+      let leafIndex = index - (load<i32>(word(preIndex, lastStep + 1)) - load<i32>(word(preIndex, firstStep))) + load<i32>(word(pl, PL_INNER_INDEX));
+      if (x > 0) {
+        const d = base + load<i32>(word(pl, PL_TOP)) - load<i32>(word(h, x - 1));
+        leafIndex += stepShare(ctx, maxStep, x - 1, d);
+        leafExcess += stepExcess(maxStep, d);
+      }
+      if (x + w < width) {
+        const d = load<i32>(word(h, x + w)) - base - load<i32>(word(pl, PL_TOP + w - 1));
+        leafIndex += stepShare(ctx, maxStep, x + w - 1, d);
+        leafExcess += stepExcess(maxStep, d);
+      }
+      let after = TETRIS_NO;
+      if (expect) {
+        const low = min<i32>(min<i32>(load<i32>(word(preMin, x)), load<i32>(word(sufMin, x + w))), left + load<i32>(word(pl, PL_MIN_TOP)));
+        const high = max<i32>(max<i32>(load<i32>(word(preMax, x)), load<i32>(word(sufMax, x + w))), left + load<i32>(word(pl, PL_MAX_TOP)));
+        after = tetrisChoiceOf(cfg, low, high);
+      }
+      bufferLeaf(ctx, buffered + count, leafIndex, leafExcess, after, path | pathByte(p, depth));
       count++;
     }
   }
-  const nodesPtr = ctx + ((<usize>CTX_NODES) << 2);
-  store<i64>(nodesPtr, load<i64>(nodesPtr) + <i64>count);
+  store<i32>(word(ctx, CTX_LEAF_COUNT), buffered + count);
+  addNodes(ctx, count);
   if (count == 0) {
-    const v = ((<i64>depth) << DEPTH_SHIFT) | heightsValue(cfg, ctx, h);
-    recordLeaf(ctx, depth, v);
-    return v;
+    unpackPath(ctx, path, depth);
+    recordDeadEnd(cfg, ctx, depth, h);
   }
-  const depthPart = (<i64>(depth + 1)) << DEPTH_SHIFT;
-  let best: i64 = -1;
-  for (let k: i32 = 0; k < count; k++) {
-    const v = depthPart | leafValue(cfg, ctx, load<i32>(word(leafIndex, k)), load<i32>(word(leafExcess, k)), load<i32>(word(leafTetris, k)));
-    if (v > best) {
-      best = v;
-      store<i32>(word(ctx, CTX_PATH + depth), load<i32>(word(leafMove, k)));
-      recordLeaf(ctx, depth + 1, v);
-    }
-  }
-  return best;
 }
 
 /** Memo key of a state: its heights (6 bits each; board height <= 63) and its depth. */
@@ -251,53 +460,59 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize): 
   return word(ctx, CTX_MEMO + slot * MEMO_WORDS);
 }
 
-function searchFrom(cfg: usize, ctx: usize, queue: usize, depth: i32, last: i32): i64 {
+/**
+ * Visits every state reachable from depth `depth` (heights at heightsAt(depth), reached by the moves in `path`).
+ * The search only needs the best leaf, so a state already visited at the same depth (different orders of
+ * commuting placements) is skipped: its leaves were seen at its first visit, which comes first in scan order and
+ * so also wins ties. The memo is a lossy cache; a missed duplicate is only scanned twice.
+ */
+function searchFrom(cfg: usize, ctx: usize, queue: usize, depth: i32, last: i32, path: i64): void {
   const h = heightsAt(ctx, depth);
-  const nodesPtr = ctx + ((<usize>CTX_NODES) << 2);
-  store<i64>(nodesPtr, load<i64>(nodesPtr) + 1);
-  if (depth == last) return lastLevel(cfg, ctx, queue, depth, h);
-
-  // Different orders of commuting placements reach the same state at the same depth; its subtree value is
-  // known. The best path recorded at its first visit stays correct (a later visit cannot beat it).
-  const generation = load<i32>(word(ctx, CTX_GENERATION));
-  let slot: usize = 0;
-  let key: i64 = 0;
+  addNodes(ctx, 1);
   if (depth >= 2) {
-    key = stateKey(cfg, h, depth);
-    slot = memoSlot(ctx, key);
-    if (load<i32>(slot + 16) == generation && load<i64>(slot) == key) return load<i64>(slot + 8);
+    const generation = load<i32>(word(ctx, CTX_GENERATION));
+    const key = stateKey(cfg, h, depth);
+    const slot = memoSlot(ctx, key);
+    if (load<i32>(slot + 8) == generation && load<i64>(slot) == key) return;
+    store<i64>(slot, key);
+    store<i32>(slot + 8, generation);
+  }
+  if (depth == last) {
+    lastLevel(cfg, ctx, queue, depth, h, path);
+    return;
   }
 
   const piece = <i32>load<u8>(queue + <usize>depth);
   const next = heightsAt(ctx, depth + 1);
-  let best: i64 = -1;
   const tetris = piece == PIECE_I ? tetrisChoice(cfg, h) : TETRIS_NO;
   if (tetris != TETRIS_NO) {
     dropTetris(cfg, h, next);
-    store<i32>(word(ctx, CTX_PATH + depth), MOVE_TETRIS);
-    best = searchFrom(cfg, ctx, queue, depth + 1, last);
+    searchFrom(cfg, ctx, queue, depth + 1, last, path | pathByte(MOVE_TETRIS, depth));
   }
   if (tetris != TETRIS_FORCED) {
-    const starts = <usize>cfgWord(cfg, CFG_PIECE_START);
-    const end = load<i32>(word(starts, piece + 1));
-    for (let p = load<i32>(word(starts, piece)); p < end; p++) {
-      if (!place(cfg, h, placementAt(cfg, p), next)) continue;
-      store<i32>(word(ctx, CTX_PATH + depth), p);
-      const v = searchFrom(cfg, ctx, queue, depth + 1, last);
-      if (v > best) best = v;
+    const width = cfgWord(cfg, CFG_WIDTH);
+    const limit = cfgWord(cfg, CFG_BOARD_HEIGHT);
+    const first = load<i32>(word(<usize>cfgWord(cfg, CFG_PIECE_START), piece));
+    let fitting = fittingPlacements(cfg, piece, width, fitCode(width, h));
+    let placed = false;
+    while (fitting != 0) {
+      const p = first + <i32>ctz<u64>(fitting);
+      fitting &= fitting - 1;
+      if (!placeFitting(width, limit, h, placementAt(cfg, p), next)) continue;
+      placed = true;
+      searchFrom(cfg, ctx, queue, depth + 1, last, path | pathByte(p, depth));
     }
-    if (best < 0) {
+    if (!placed && tetris == TETRIS_NO) {
       // The piece has no legal placement: the sequence dies here, ranked by how far it got.
-      best = ((<i64>depth) << DEPTH_SHIFT) | heightsValue(cfg, ctx, h);
-      recordLeaf(ctx, depth, best);
+      unpackPath(ctx, path, depth);
+      recordDeadEnd(cfg, ctx, depth, h);
     }
   }
-  if (depth >= 2) {
-    store<i64>(slot, key);
-    store<i64>(slot + 8, best);
-    store<i32>(slot + 16, generation);
-  }
-  return best;
+}
+
+/** Writes the first `depth` moves packed in `path` into the context's current path. */
+@inline function unpackPath(ctx: usize, path: i64, depth: i32): void {
+  for (let d: i32 = 0; d < depth; d++) store<i32>(word(ctx, CTX_PATH + d), <i32>((path >> (<i64>(d << 3))) & 0xff) - 1);
 }
 
 /**
@@ -310,7 +525,16 @@ export function search(cfg: usize, ctx: usize, heights: usize, queue: usize, loo
   store<i64>(ctx + ((<usize>CTX_BEST_VALUE) << 2), -1);
   store<i32>(word(ctx, CTX_BEST_LEN), 0);
   store<i32>(word(ctx, CTX_GENERATION), load<i32>(word(ctx, CTX_GENERATION)) + 1);
-  searchFrom(cfg, ctx, queue, 0, lookahead);
+  store<i32>(word(ctx, CTX_LEAF_COUNT), 0);
+  const width = cfgWord(cfg, CFG_WIDTH);
+  const stepBase = 2 * cfgWord(cfg, CFG_MAX_STEP) + 1;
+  let weight: i32 = 1;
+  for (let i: i32 = width - 2; i >= 0; i--) {
+    store<i32>(word(ctx, CTX_STEP_WEIGHT + i), weight);
+    weight *= stepBase;
+  }
+  searchFrom(cfg, ctx, queue, 0, lookahead, 0);
+  flushLeaves(cfg, ctx, lookahead + 1);
   if (load<i32>(word(ctx, CTX_BEST_LEN)) == 0) return MOVE_NONE;
   return load<i32>(word(ctx, CTX_BEST_PATH));
 }
@@ -342,7 +566,10 @@ export function applyMove(cfg: usize, h: usize, move: i32, scratch: usize): void
     dropTetris(cfg, h, h);
     return;
   }
-  if (place(cfg, h, placementAt(cfg, move), scratch)) memory.copy(h, scratch, (<usize>cfgWord(cfg, CFG_WIDTH)) << 2);
+  const width = cfgWord(cfg, CFG_WIDTH);
+  if (place(width, cfgWord(cfg, CFG_BOARD_HEIGHT), h, fitCode(width, h), placementAt(cfg, move), scratch)) {
+    memory.copy(h, scratch, (<usize>width) << 2);
+  }
 }
 
 /** Plays `game` until it dies, reaches its cap or needs more pieces; returns its status (0 = needs pieces). */

@@ -10,7 +10,9 @@ import { loadRankTable } from '../src/rank/table.js';
 import { createRandomizer } from '../src/randomizers/index.js';
 import { StackingEngine } from '../src/stacking/engine.js';
 import { resolveRules } from '../src/stacking/rules.js';
-import { StackingAI } from '../src/stacking/ai.js';
+import { toQueue } from '../src/stacking/input.js';
+import { MOVE_NONE } from '../src/stacking/layout.js';
+import { applyMove } from '../src/stacking/placements.js';
 import { referenceSearch } from '../test/reference/search-reference.js';
 import { machine, median, printTable, writeResults } from './common.js';
 
@@ -21,33 +23,38 @@ const table = args.table ? await loadRankTable(args.table) : (await loadOrBuildC
 const rules = resolveRules('default');
 const engine = await StackingEngine.create(table, rules);
 
-// Positions from real games: lookahead-1 play under tgm1, every 3rd position, with the next 5 pieces.
+// Positions from real games: lookahead-1 play under tgm1, every 3rd position, with the next 5 pieces. The same
+// engine plays them (a second engine in the process measurably slows the first: two 86 MB tables).
 const positions: { heights: number[]; queue: number[] }[] = [];
-const ai = await StackingAI.create({ table, rules });
 for (let game = 0; positions.length < Number(args.positions); game++) {
   const rng = createRandomizer('tgm1', { seed: 1000 + game });
-  const queue = [...rng.take(100_000)];
-  let heights = new Array(table.width).fill(0);
+  const queue = toQueue([...rng.take(100_000)]);
+  let heights: number[] = new Array(table.width).fill(0);
   for (let i = 0; i < queue.length - 6 && positions.length < Number(args.positions); i++) {
-    if (i % 3 === 0) positions.push({ heights, queue: queue.slice(i, i + 5).map((c) => 'IOTSZLJ'.indexOf(c)) });
-    const m = ai.bestPlacement(heights, queue.slice(i, i + 2), 1);
-    if (!m) break;
-    heights = m.heights;
+    if (i % 3 === 0) positions.push({ heights, queue: queue.slice(i, i + 5) });
+    const { move } = engine.search(heights, queue.slice(i, i + 2), 1);
+    if (move === MOVE_NONE) break;
+    heights = applyMove(engine.placements, heights, move);
   }
 }
 
-const values = table.searchValues().values;
-const rows = [];
+// Repeats go round-robin over the lookaheads, so a burst of outside load spreads over all rows; the TS
+// reference (which allocates) runs after every engine timing.
 const repeats = Number(args.repeats);
-for (let la = 0; la <= 4; la++) {
-  const rates: number[] = [];
-  let nodes = 0;
-  for (let r = 0; r < repeats; r++) {
+const LOOKAHEADS = [0, 1, 2, 3, 4];
+const rates: number[][] = LOOKAHEADS.map(() => []);
+const nodesPerMove: number[] = [];
+for (let r = 0; r < repeats; r++) {
+  for (const la of LOOKAHEADS) {
     const t0 = performance.now();
-    nodes = 0;
+    let nodes = 0;
     for (const p of positions) nodes += engine.search(p.heights, p.queue, la).nodes;
-    rates.push(positions.length / ((performance.now() - t0) / 1000));
+    rates[la].push(positions.length / ((performance.now() - t0) / 1000));
+    nodesPerMove[la] = nodes / positions.length;
   }
+}
+const values = table.searchValues().values;
+const rows = LOOKAHEADS.map((la) => {
   let refRate = NaN;
   if (la <= 2) {
     const sample = positions.slice(0, la === 2 ? 20 : 100);
@@ -55,15 +62,15 @@ for (let la = 0; la <= 4; la++) {
     for (const p of sample) referenceSearch(p.heights, p.queue, la, table.maxStep, rules, (i) => values[i]);
     refRate = sample.length / ((performance.now() - t0) / 1000);
   }
-  const rate = median(rates);
-  rows.push({
+  const rate = median(rates[la]);
+  return {
     lookahead: la,
     'moves/s (median)': Math.round(rate),
-    'nodes per move': Math.round(nodes / positions.length),
+    'nodes per move': Math.round(nodesPerMove[la]),
     'TS reference moves/s': Number.isNaN(refRate) ? '-' : Math.round(refRate),
     'x vs reference': Number.isNaN(refRate) ? '-' : Math.round(rate / refRate),
-  });
-}
+  };
+});
 console.log(`\nsearch speed, 1 thread, ${positions.length} positions from lookahead-1 tgm1 games, ${repeats} repeats, table ${table.width}x${table.maxStep}/${table.iterations}\n`);
 printTable(rows);
 console.log(`\nwrote ${writeResults('search', { date: new Date().toISOString(), machine: machine(), positions: positions.length, repeats, rows })}`);

@@ -15,6 +15,9 @@ const asc = join(dirname(require.resolve('assemblyscript/package.json')), 'bin',
 
 /** Kernel entry files (each becomes one module). */
 export const KERNELS = JSON.parse(readFileSync(join(root, 'assembly', 'kernels.json'), 'utf8'));
+/** `node scripts/build-wasm.mjs search` recompiles only the named kernels and reuses the others' build/ files. */
+const ONLY = process.argv.slice(2);
+for (const name of ONLY) if (!KERNELS.includes(name)) throw new Error(`unknown kernel ${name}; kernels: ${KERNELS.join(', ')}`);
 const VARIANTS = [
   { name: 'shared-simd', shared: true, simd: true },
   { name: 'shared-scalar', shared: true, simd: false },
@@ -38,8 +41,10 @@ for (const kernel of KERNELS) {
       '--outFile', tmpOut, '--enable', features.join(',')];
     if (!v.simd) args.push('--disable', 'simd');
     if (v.shared) args.push('--sharedMemory');
-    execFileSync(process.execPath, args, { stdio: 'inherit', cwd: root });
-    renameSync(tmpOut, out);
+    if (ONLY.length === 0 || ONLY.includes(kernel)) {
+      execFileSync(process.execPath, args, { stdio: 'inherit', cwd: root });
+      renameSync(tmpOut, out);
+    }
     lines.push(`    ${JSON.stringify(v.name)}: ${JSON.stringify(readFileSync(out).toString('base64'))},`);
   }
   lines.push('  },');

@@ -5,12 +5,13 @@
  *   const move = ai.bestPlacement([0,0,0,0,0,0,0,0,0], 'TSZ', 2);
  */
 import { StackRankError } from '../errors.js';
-import { ORIENTATIONS, PIECES, type Piece } from '../pieces.js';
+import { PIECES, type Piece } from '../pieces.js';
 import type { RankTable } from '../rank/table.js';
 import { surfaceFromHeights } from '../surface.js';
 import { StackingEngine, checkStrategy, distributionWeights, type Strategy, type StrategyName } from './engine.js';
 import { checkLookahead, toHeights, toQueue } from './input.js';
 import { MOVE_NONE, MOVE_TETRIS } from './layout.js';
+import { applyMove } from './placements.js';
 import { resolveRules, type StackingRules } from './rules.js';
 
 export interface PlanStep {
@@ -100,20 +101,9 @@ export class StackingAI {
     const outcome = this.engine.search(heights, ids, lookahead, weights);
     if (outcome.move === MOVE_NONE) return null;
     const plan = outcome.plan.map((move, i) => this.describeMove(move, ids[i]));
-    const after = this.applyMove(heights, outcome.move);
+    const after = applyMove(this.engine.placements, heights, outcome.move);
     const surfaceAfter = surfaceFromHeights(after, { maxStep: this.table.maxStep });
     return { ...plan[0], heights: after, steps: surfaceAfter.steps.slice(), rank: this.table.rank(surfaceAfter), plan, survives: outcome.depth };
-  }
-
-  /** Heights after a move (placement id or Tetris) — the same arithmetic as the kernel. */
-  private applyMove(heights: number[], move: number): number[] {
-    if (move === MOVE_TETRIS) return heights.map((h) => h - 4);
-    const p = this.engine.placements.placements[move];
-    const o = ORIENTATIONS[p.piece][p.rotation];
-    const base = heights[p.column] - o.bot[0];
-    const out = heights.slice();
-    for (let j = 0; j < o.width; j++) out[p.column + j] = base + o.top[j];
-    return out;
   }
 
   private describeMove(move: number, pieceId: number): PlanStep {

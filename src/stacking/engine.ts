@@ -86,9 +86,13 @@ export class StackingEngine {
     const { values, scale } = table.searchValues();
     const tablePtr = kernel.alloc(values.byteLength);
     new Uint16Array(memory.buffer, tablePtr, values.length).set(values);
-    const placements = placementTable(table.width);
+    const placements = placementTable(table.width, table.maxStep);
+    // The kernel packs a sequence of moves one byte per depth (placement id + 1, 0 = Tetris).
+    if (placements.placements.length > 254) throw new StackRankError('BAD_ARGUMENT', `${placements.placements.length} placements do not fit the kernel's one-byte move codes`);
     const recordsPtr = kernel.alloc(placements.records.byteLength);
     new Int32Array(memory.buffer, recordsPtr, placements.records.length).set(placements.records);
+    const fitPtr = kernel.alloc(placements.fit.byteLength);
+    new Uint8Array(memory.buffer, fitPtr, placements.fit.length).set(placements.fit);
     const startPtr = kernel.alloc(placements.start.byteLength);
     new Int32Array(memory.buffer, startPtr, placements.start.length).set(placements.start);
     let pieceMaxPtr = 0;
@@ -109,6 +113,7 @@ export class StackingEngine {
     words[CFG.tetrisMode] = TETRIS_MODE[rules.tetris];
     words[CFG.strategy] = pieceMax ? STRATEGY_EXPECT : STRATEGY_RANK;
     words[CFG.pieceMax] = pieceMaxPtr;
+    words[CFG.fit] = fitPtr;
     return new StackingEngine(kernel, memory, module, cfg, table.width, rules, scale, placements);
   }
 
@@ -120,21 +125,41 @@ export class StackingEngine {
   /** Searches from `heights` with the queue of piece ids; `lookahead` pieces after queue[0] are known. */
   search(heights: readonly number[], queue: readonly number[], lookahead: number, weights: Int32Array = UNIFORM): SearchOutcome {
     if (lookahead + 1 > MAX_DEPTH) throw new StackRankError('BAD_ARGUMENT', `lookahead is at most ${MAX_DEPTH - 1}`);
-    new Int32Array(this.memory.buffer, this.heightsPtr, this.width).set(heights);
-    new Uint8Array(this.memory.buffer, this.queuePtr, lookahead + 1).set(queue.slice(0, lookahead + 1));
-    new Int32Array(this.memory.buffer, this.ctx + CTX_WEIGHTS * 4, 8).set(weights);
-    const nodesAt = new BigInt64Array(this.memory.buffer, this.ctx + CTX.nodes * 4, 1);
-    nodesAt[0] = 0n;
+    // Plain loops: TypedArray.set from a JS array, subarray and Array.from each cost more than this whole
+    // wrapper at lookahead 0.
+    const { words, bytes } = this.views();
+    const heightsWord = this.heightsPtr >> 2;
+    for (let i = 0; i < this.width; i++) words[heightsWord + i] = heights[i];
+    for (let i = 0; i <= lookahead; i++) bytes[this.queuePtr + i] = queue[i];
+    const ctxWord = this.ctx >> 2;
+    for (let p = 0; p < 8; p++) words[ctxWord + CTX_WEIGHTS + p] = weights[p];
+    words[ctxWord + CTX.nodes] = 0;
+    words[ctxWord + CTX.nodes + 1] = 0;
     const move = this.kernel.search(this.cfg, this.ctx, this.heightsPtr, this.queuePtr, lookahead);
-    const words = new Int32Array(this.memory.buffer, this.ctx, CTX_WORDS);
-    const len = words[CTX.bestLen];
-    const value = new BigInt64Array(this.memory.buffer, this.ctx + CTX.bestValue * 4, 1)[0];
+    const len = words[ctxWord + CTX.bestLen];
+    // The best value is an i64 (DEPTH_SHIFT = 56): its high word holds the depth in its top byte.
+    const valueLow = words[ctxWord + CTX.bestValue] >>> 0;
+    const valueHigh = words[ctxWord + CTX.bestValue + 1];
+    const plan: number[] = [];
+    if (move !== MOVE_NONE) for (let i = 0; i < len; i++) plan.push(words[ctxWord + CTX.bestPath + i]);
     return {
       move,
-      plan: move === MOVE_NONE ? [] : Array.from(words.subarray(CTX.bestPath, CTX.bestPath + len)),
-      depth: Number(value >> DEPTH_SHIFT),
-      leafScore: Number(value & 0xffffffffn),
-      nodes: Number(nodesAt[0]),
+      plan,
+      depth: valueHigh >> (Number(DEPTH_SHIFT) - 32),
+      leafScore: valueLow,
+      nodes: words[ctxWord + CTX.nodes] >>> 0,
     };
+  }
+
+  private wordsView?: Int32Array;
+  private bytesView?: Uint8Array;
+
+  /** Views of the kernel's memory, made again only when the memory has grown (which detaches the old buffer). */
+  private views(): { words: Int32Array; bytes: Uint8Array } {
+    if (!this.wordsView || this.wordsView.buffer !== this.memory.buffer) {
+      this.wordsView = new Int32Array(this.memory.buffer);
+      this.bytesView = new Uint8Array(this.memory.buffer);
+    }
+    return { words: this.wordsView, bytes: this.bytesView! };
   }
 }

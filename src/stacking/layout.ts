@@ -14,13 +14,16 @@ export const CFG = {
   tetrisMode: 8,
   strategy: 9,
   pieceMax: 10,
+  fit: 11,
 } as const;
-export const CFG_WORDS = 11;
+export const CFG_WORDS = 12;
 export const TETRIS_MODE = { never: 0, forced: 1, choice: 2 } as const;
 export const STRATEGY_RANK = 0;
 export const STRATEGY_EXPECT = 1;
 
-export const PLACEMENT_WORDS = 10;
+export const PLACEMENT_WORDS = 17;
+/** Bits per step in the kernel's fit code (steps clamped to ±3). */
+export const FIT_STEP_BITS = 3;
 export const MAX_DEPTH = 8;
 export const CTX = {
   heights: 0,
@@ -30,9 +33,10 @@ export const CTX = {
   bestValue: (MAX_DEPTH + 1) * 16 + 2 * MAX_DEPTH + 2,
   nodes: (MAX_DEPTH + 1) * 16 + 2 * MAX_DEPTH + 4,
 } as const;
-/** Words after `nodes`: generation (2), four 64-entry leaf arrays, 8 weights, the 4096-slot memo of 8 words each. */
-export const CTX_WEIGHTS = CTX.nodes + 2 + 2 + 4 * 64;
-export const CTX_WORDS = CTX_WEIGHTS + 8 + 4096 * 8;
+/** Words after `nodes`: generation (2), 8 weights, leaf count and scratch (2), seven 16-word step-sum arrays, the
+ * 512-leaf buffer (an i64 path and four i32 per leaf), the 4096-slot memo of 4 words each. */
+export const CTX_WEIGHTS = CTX.nodes + 2 + 2;
+export const CTX_WORDS = CTX_WEIGHTS + 8 + 2 + 7 * 16 + 512 * 6 + 4096 * 4;
 
 export const GAME = {
   heights: 0,

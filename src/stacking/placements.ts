@@ -3,7 +3,7 @@
  * left column, grouped by piece. Unlike the rank moves, steps may become steeper than ±S in the game.
  */
 import { ORIENTATIONS, PIECE_COUNT } from '../pieces.js';
-import { PLACEMENT_WORDS } from './layout.js';
+import { FIT_STEP_BITS, MOVE_TETRIS, PLACEMENT_WORDS } from './layout.js';
 
 export interface Placement {
   piece: number;
@@ -16,11 +16,22 @@ export interface PlacementTable {
   placements: Placement[];
   /** start[p] .. start[p+1] are piece p's placements. */
   start: Int32Array;
-  /** PLACEMENT_WORDS i32 per placement: x, width, bot[4], top[4]. */
+  /**
+   * Legal-move lookup (assembly/search.ts): for piece p and the fit code of three steps w (FIT_STEP_BITS bits
+   * each), byte p * 512 + w has bit o set when orientation o's bottom fits those steps; byte 7 * 512 + p * 4 + o is
+   * the offset of orientation o's first placement within piece p's.
+   */
+  fit: Uint8Array;
+  /** PLACEMENT_WORDS i32 per placement: x, width, bot[4], top[4], fit shift, fit mask, fit pattern, max top,
+   *  inner index share, inner excess, min top. */
   records: Int32Array;
 }
 
-export function placementTable(width: number): PlacementTable {
+/** Placements of a `width`-column stack whose surfaces are indexed with steps truncated to ±`maxStep`. */
+export function placementTable(width: number, maxStep: number): PlacementTable {
+  const base = 2 * maxStep + 1;
+  /** Weight of step i's digit in a surface index (step 0 most significant). */
+  const weight = (i: number) => base ** (width - 2 - i);
   const placements: Placement[] = [];
   const start = new Int32Array(PIECE_COUNT + 1);
   const records: number[] = [];
@@ -34,10 +45,65 @@ export function placementTable(width: number): PlacementTable {
         rec[1] = o.width;
         o.bot.forEach((b, j) => (rec[2 + j] = b));
         o.top.forEach((t, j) => (rec[6 + j] = t));
+        // Fit test (assembly/search.ts): the placement fits without a hole exactly when the steps under its
+        // columns equal its bottom profile's. Steps are coded FIT_STEP_BITS bits each (clamped to ±3, shifted by
+        // 3); this placement compares the codes of steps column..column+width-2.
+        rec[10] = FIT_STEP_BITS * column;
+        let mask = 0;
+        let pattern = 0;
+        for (let j = 0; j + 1 < o.width; j++) {
+          mask |= 7 << (FIT_STEP_BITS * j);
+          pattern |= (o.bot[j + 1] - o.bot[j] + 3) << (FIT_STEP_BITS * j);
+        }
+        rec[11] = mask;
+        rec[12] = pattern;
+        rec[13] = Math.max(...o.top) - o.bot[0]; // highest new top, relative to the height of the left column
+        rec[16] = Math.min(...o.top) - o.bot[0]; //  lowest new top, the same way
+        // The steps between the piece's own columns after it lands are fixed: their share of the surface index
+        // (digits truncated to ±S) and of the steepness beyond ±S, so a leaf's index is found from its parent's.
+        for (let j = 0; j + 1 < o.width; j++) {
+          const step = o.top[j + 1] - o.top[j];
+          rec[14] += (Math.max(-maxStep, Math.min(maxStep, step)) + maxStep) * weight(column + j);
+          rec[15] += Math.max(0, Math.abs(step) - maxStep);
+        }
         records.push(...rec);
       }
     });
   }
   start[PIECE_COUNT] = placements.length;
-  return { placements, start, records: Int32Array.from(records) };
+  return { placements, start, records: Int32Array.from(records), fit: fitLookup(width) };
+}
+
+/** Heights after a move (placement id, or MOVE_TETRIS = -1) — the same arithmetic as the kernel. */
+export function applyMove(table: PlacementTable, heights: readonly number[], move: number): number[] {
+  if (move === MOVE_TETRIS) return heights.map((h) => h - 4);
+  const p = table.placements[move];
+  const o = ORIENTATIONS[p.piece][p.rotation];
+  const base = heights[p.column] - o.bot[0];
+  const out = heights.slice();
+  for (let j = 0; j < o.width; j++) out[p.column + j] = base + o.top[j];
+  return out;
+}
+
+const FIT_WINDOW = 1 << (3 * FIT_STEP_BITS);
+
+function fitLookup(width: number): Uint8Array {
+  const fit = new Uint8Array(PIECE_COUNT * FIT_WINDOW + PIECE_COUNT * 4);
+  for (let piece = 0; piece < PIECE_COUNT; piece++) {
+    let offset = 0;
+    ORIENTATIONS[piece].forEach((o, rotation) => {
+      fit[PIECE_COUNT * FIT_WINDOW + piece * 4 + rotation] = offset;
+      offset += width - o.width + 1;
+      for (let window = 0; window < FIT_WINDOW; window++) {
+        let fits = true;
+        for (let j = 0; j + 1 < o.width; j++) {
+          if (((window >> (FIT_STEP_BITS * j)) & 7) !== o.bot[j + 1] - o.bot[j] + 3) fits = false;
+        }
+        if (fits) fit[piece * FIT_WINDOW + window] |= 1 << rotation;
+      }
+    });
+    // The kernel keeps one piece's legal placements as bits of a 64-bit mask.
+    if (offset > 64) throw new Error(`piece ${piece} has ${offset} placements on ${width} columns; the kernel takes 64`);
+  }
+  return fit;
 }
