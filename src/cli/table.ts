@@ -1,20 +1,55 @@
 /** `stackrank table build|info|rank`: build (or reuse from the cache), inspect and query rank tables. */
 import { parseSurface, surfaceIndex, surfaceDigits, surfaceFromIndex } from '../surface.js';
+import { PIECES } from '../pieces.js';
+import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import { cachedTablePath, loadOrBuildCachedTable } from '../rank/cache.js';
-import { buildRankTable, loadRankTable, type RankTable } from '../rank/table.js';
-import type { ValueEncoding } from '../rank/file.js';
+import { loadOrBuildCachedPreviewTable, loadOrBuildCachedWeightedTable } from '../rank/variant-cache.js';
+import { buildRankTable, type RankTable } from '../rank/table.js';
+import { loadAnyTable } from '../rank/any.js';
+import { PreviewTable, buildPreviewTable, PREVIEW_SLOTS } from '../rank/preview.js';
+import { buildWeightedTable } from '../rank/weighted.js';
+import { MAX_SAMPLES } from '../rank/transition.js';
+import { HEADER_BYTES, PARAMS_FIXED_BYTES, expectedCount, type ValueEncoding, type VariantParams } from '../rank/file.js';
 import { MAX_ITERATIONS } from '../rank/build.js';
 import { UsageError, intOption, parse } from './args.js';
 import type { CliIO } from './io.js';
 import { formatDuration, progressLine } from './progress.js';
 
 const USAGE = `usage:
-  stackrank table build [--width 9] [--max-step 4] [--iterations 15] [--threads N] [--encoding u16|f32]
-                        [--out FILE] [--force] [--json]
-      Without --out the table goes to the user cache ($XDG_CACHE_HOME/stackrank or ~/.cache/stackrank)
-      and a valid cached table is reused (--force rebuilds it).
-  stackrank table info [FILE] [--json]          header and value statistics (default: the cached 9x4x15 table)
-  stackrank table rank FILE DIGITS... [--json]  ranks of surfaces given as digit strings, e.g. 44444444`;
+  stackrank table build [--variant article|preview|weighted] [--randomizer tgm1] [--samples N] [--seed S]
+                        [--denominator D] [--width 9] [--max-step 4] [--iterations 15] [--threads N]
+                        [--encoding u16|f32] [--out FILE] [--force] [--json]
+      article: the seed's table. preview: values of (surface, piece in hand) under the randomizer's
+      piece-transition matrix, 8 per surface. weighted: the article's iteration with the randomizer's piece
+      frequencies. --samples/--seed: the run that estimates the randomizer's model (default 10000000, 1);
+      --denominator: decay's parameter. Without --out the table goes to the user cache ($XDG_CACHE_HOME/stackrank
+      or ~/.cache/stackrank, e.g. rank-preview-tgm1-w9-s4-i15.srk) and a valid cached table is reused
+      (--force rebuilds it).
+  stackrank table info [FILE] [--json]          header, variant parameters and value statistics
+                                                (default: the cached 9x4x15 article table)
+  stackrank table rank FILE DIGITS... [--json]  values of surfaces given as digit strings, e.g. 44444444`;
+
+const VARIANT_NAMES = ['article', 'preview', 'weighted'] as const;
+type VariantOption = (typeof VARIANT_NAMES)[number];
+
+function variantOption(v: string | undefined): VariantOption {
+  if (v === undefined) return 'article';
+  if ((VARIANT_NAMES as readonly string[]).includes(v)) return v as VariantOption;
+  throw new UsageError(`--variant must be one of ${VARIANT_NAMES.join(', ')}; got ${JSON.stringify(v)}`);
+}
+
+function randomizerOption(v: string | undefined): RandomizerName {
+  if (v === undefined) return 'tgm1';
+  if (isRandomizerName(v)) return v;
+  throw new UsageError(`--randomizer must be one of ${RANDOMIZER_NAMES.join(', ')}; got ${JSON.stringify(v)}`);
+}
+
+function numberOption(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a number > 0; got ${JSON.stringify(v)}`);
+  return n;
+}
 
 export async function tableCommand(argv: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = argv;
@@ -44,11 +79,33 @@ async function build(argv: string[], io: CliIO): Promise<number> {
       encoding: { type: 'string' },
       out: { type: 'string' },
       force: { type: 'boolean' },
+      variant: { type: 'string' },
+      randomizer: { type: 'string' },
+      samples: { type: 'string' },
+      seed: { type: 'string' },
+      denominator: { type: 'string' },
     },
     false,
   );
   if (values.help) return io.out(USAGE), 0;
   void positionals;
+  const variant = variantOption(values.variant);
+  const modelGiven = ['randomizer', 'samples', 'seed', 'denominator'].filter((k) => values[k as keyof typeof values] !== undefined);
+  if (variant === 'article' && modelGiven.length) {
+    throw new UsageError(`--${modelGiven[0]} needs --variant preview or weighted (the article's table has no piece model)`);
+  }
+  if (variant === 'preview' && values.encoding !== undefined && values.encoding !== 'u16') {
+    throw new UsageError('--variant preview tables are u16-encoded (--encoding f32 is for one value per surface)');
+  }
+  const randomizer = randomizerOption(values.randomizer);
+  const denominator = numberOption('denominator', values.denominator);
+  if (denominator !== undefined && randomizer !== 'decay') throw new UsageError('--denominator is a parameter of --randomizer decay');
+  const model = {
+    randomizer,
+    samples: values.samples === undefined ? undefined : intOption('samples', values.samples, 1, 1, MAX_SAMPLES),
+    seed: values.seed === undefined ? undefined : intOption('seed', values.seed, 1, 0, 0xffffffff),
+    randomizerParams: denominator === undefined ? undefined : { denominator },
+  };
   const opts = {
     width: intOption('width', values.width, 9, 4, 9),
     maxStep: intOption('max-step', values['max-step'], 4, 1, 4),
@@ -62,22 +119,65 @@ async function build(argv: string[], io: CliIO): Promise<number> {
   const started = performance.now();
   let path: string;
   let cached = false;
+  let params: VariantParams | null = null;
+  if (variant !== 'article') io.status(`preparing the ${variant} table (${randomizer} piece model)...`);
   if (values.out) {
-    const table = await buildRankTable(opts);
+    const table =
+      variant === 'preview' ? await buildPreviewTable({ ...opts, ...model }) : variant === 'weighted' ? await buildWeightedTable({ ...opts, ...model }) : await buildRankTable(opts);
     await table.save(values.out);
+    params = paramsOf(table);
     path = values.out;
   } else {
-    const result = await loadOrBuildCachedTable({ ...opts, force: values.force, env: io.env });
+    const cacheOpts = { ...opts, ...model, force: values.force, env: io.env };
+    const result =
+      variant === 'preview'
+        ? await loadOrBuildCachedPreviewTable(cacheOpts)
+        : variant === 'weighted'
+          ? await loadOrBuildCachedWeightedTable(cacheOpts)
+          : await loadOrBuildCachedTable({ ...opts, force: values.force, env: io.env });
     if (result.rejected) io.err(`stackrank table build: rebuilding: ${result.rejected}`);
     path = result.path;
     cached = result.cached;
+    params = paramsOf(result.table);
   }
   io.status('');
   const seconds = (performance.now() - started) / 1000;
-  const summary = { path, cached, width: opts.width, maxStep: opts.maxStep, iterations: opts.iterations, encoding: opts.encoding, seconds };
+  const summary = {
+    path,
+    cached,
+    variant,
+    width: opts.width,
+    maxStep: opts.maxStep,
+    iterations: opts.iterations,
+    encoding: opts.encoding,
+    ...(params ? { randomizer: params.randomizer, samples: params.samples } : {}),
+    seconds,
+  };
   if (values.json) io.out(JSON.stringify(summary));
-  else io.out(`${cached ? 'using cached' : 'built'} ${opts.width}x${opts.maxStep} rank table (${opts.iterations} iterations) in ${formatDuration(seconds * 1000)}: ${path}`);
+  else {
+    const what = variant === 'article' ? 'rank table' : `${variant} table (${params?.randomizer})`;
+    io.out(`${cached ? 'using cached' : 'built'} ${opts.width}x${opts.maxStep} ${what} (${opts.iterations} iterations) in ${formatDuration(seconds * 1000)}: ${path}`);
+  }
   return 0;
+}
+
+function paramsOf(table: RankTable | PreviewTable): VariantParams | null {
+  if (table instanceof PreviewTable) {
+    return { randomizer: table.randomizer, samples: table.samples, seed: table.seed, parameter: table.randomizerParameter, model: table.transition };
+  }
+  return table.params;
+}
+
+function describeParams(p: VariantParams) {
+  return {
+    randomizer: p.randomizer,
+    samples: p.samples,
+    seed: p.seed,
+    randomizerParameter: p.parameter,
+    ...(p.model.length === 49
+      ? { transition: Array.from({ length: 7 }, (_, n) => Array.from(p.model.subarray(7 * n, 7 * n + 7))) }
+      : { weights: Array.from(p.model) }),
+  };
 }
 
 export interface TableStats {
@@ -128,7 +228,9 @@ async function info(argv: string[], io: CliIO): Promise<number> {
   if (values.help) return io.out(USAGE), 0;
   if (positionals.length > 1) throw new UsageError('table info takes at most one FILE');
   const path = positionals[0] ?? (await cachedTablePath({}, io.env));
-  const table = await loadRankTable(path);
+  const any = await loadAnyTable(path);
+  if (any instanceof PreviewTable) return previewInfo(any, path, values.json === true, io);
+  const table = any;
   const stats = tableStats(table);
   const header = {
     path,
@@ -136,9 +238,11 @@ async function info(argv: string[], io: CliIO): Promise<number> {
     maxStep: table.maxStep,
     iterations: table.iterations,
     variant: table.variant,
+    ...(table.params ? describeParams(table.params) : {}),
     encoding: table.encoding,
     scale: table.scale,
     surfaces: table.size,
+    slots: 1,
     bytes: table.toBytes().byteLength,
   };
   if (values.json) {
@@ -148,10 +252,75 @@ async function info(argv: string[], io: CliIO): Promise<number> {
   const fmt = (x: number) => x.toPrecision(6);
   io.out(`table ${path}`);
   io.out(`  ${table.width} columns, max step ${table.maxStep}, ${table.iterations} iterations, variant ${table.variant}`);
+  if (table.params) {
+    io.out(`  piece weights (${modelSource(table.params)}): ${PIECES.map((p, i) => `${p} ${fmt(table.params!.model[i])}`).join('  ')}`);
+  }
   io.out(`  ${table.size.toLocaleString('en-US')} surfaces, values ${table.encoding}${table.encoding === 'u16' ? ` (scale ${table.scale.toExponential(6)})` : ''}, mirror-folded, ${header.bytes.toLocaleString('en-US')} bytes`);
   io.out(`  rank: min ${fmt(stats.min)}  mean ${fmt(stats.mean)}  max ${fmt(stats.max)}  zero on ${stats.zeros.toLocaleString('en-US')} surfaces`);
   io.out(`  quantiles: ${Object.entries(stats.quantiles).map(([k, x]) => `${k} ${fmt(x)}`).join('  ')}`);
   io.out(`  flat surface ${surfaceDigits(surfaceFromIndex((table.size - 1) / 2, table))}: ${fmt(stats.flat)}`);
+  return 0;
+}
+
+function modelSource(p: VariantParams): string {
+  const from = p.randomizer === 'custom' ? 'given directly' : p.samples === 0 ? `${p.randomizer}, exact` : `${p.randomizer}, estimated from ${p.samples.toLocaleString('en-US')} pieces, seed ${p.seed}`;
+  return p.randomizer === 'decay' ? `${from}, denominator ${p.parameter}` : from;
+}
+
+/** Mean of each slot over all surfaces, surfaces whose row is all zero, and the flat surface's row. */
+export function previewStats(table: PreviewTable) {
+  const sums = new Float64Array(PREVIEW_SLOTS);
+  let dead = 0;
+  const rows = table.rows;
+  for (let s = 0; s < table.size; s++) {
+    let any = 0;
+    for (let k = 0; k < PREVIEW_SLOTS; k++) {
+      const q = rows[s * PREVIEW_SLOTS + k];
+      sums[k] += q;
+      any |= q;
+    }
+    if (!any) dead++;
+  }
+  const flat = (table.size - 1) / 2;
+  return {
+    mean: Array.from(sums, (x) => (x / table.size) * table.scale),
+    zeros: dead,
+    flat: Array.from({ length: PREVIEW_SLOTS }, (_, k) => table.get(flat, k)),
+  };
+}
+
+const SLOT_NAMES = [...PIECES, 'after-I'];
+
+function previewInfo(table: PreviewTable, path: string, json: boolean, io: CliIO): number {
+  const stats = previewStats(table);
+  const params = paramsOf(table)!;
+  const header = {
+    path,
+    width: table.width,
+    maxStep: table.maxStep,
+    iterations: table.iterations,
+    variant: table.variant,
+    ...describeParams(params),
+    encoding: 'u16',
+    scale: table.scale,
+    surfaces: table.size,
+    slots: PREVIEW_SLOTS,
+    bytes: HEADER_BYTES + PARAMS_FIXED_BYTES + 8 * 49 + expectedCount(table.width, table.maxStep, true, PREVIEW_SLOTS) * 2,
+  };
+  if (json) {
+    io.out(JSON.stringify({ ...header, stats }));
+    return 0;
+  }
+  const fmt = (x: number) => x.toPrecision(6);
+  io.out(`table ${path}`);
+  io.out(`  ${table.width} columns, max step ${table.maxStep}, ${table.iterations} iterations, variant ${table.variant}`);
+  io.out(`  ${table.size.toLocaleString('en-US')} surfaces x ${PREVIEW_SLOTS} values u16 (scale ${table.scale.toExponential(6)}), mirror-folded, ${header.bytes.toLocaleString('en-US')} bytes`);
+  io.out(`  transition matrix P(next | in hand) (${modelSource(params)}, mirror-symmetrised):`);
+  io.out(`         ${PIECES.map((p) => p.padStart(8)).join('')}`);
+  for (let n = 0; n < 7; n++) io.out(`    ${PIECES[n]} -> ${PIECES.map((_, p) => table.transition[7 * n + p].toFixed(5).padStart(8)).join('')}`);
+  io.out(`  mean value per slot: ${SLOT_NAMES.map((name, k) => `${name} ${fmt(stats.mean[k])}`).join('  ')}`);
+  io.out(`  all slots zero on ${stats.zeros.toLocaleString('en-US')} surfaces`);
+  io.out(`  flat surface ${surfaceDigits(surfaceFromIndex((table.size - 1) / 2, table))}: ${SLOT_NAMES.map((name, k) => `${name} ${fmt(stats.flat[k])}`).join('  ')}`);
   return 0;
 }
 
@@ -160,13 +329,26 @@ async function rank(argv: string[], io: CliIO): Promise<number> {
   if (values.help) return io.out(USAGE), 0;
   const [file, ...digits] = positionals;
   if (!file || digits.length === 0) throw new UsageError('usage: stackrank table rank FILE DIGITS...');
-  const table = await loadRankTable(file);
-  const rows = digits.map((d) => {
+  const table = await loadAnyTable(file);
+  const indexOf = (d: string) => {
     const surface = parseSurface(d, { maxStep: table.maxStep });
     if (surface.width !== table.width) {
       throw new UsageError(`${JSON.stringify(d)} has ${d.length} digits; this table needs ${table.width - 1}`);
     }
-    const index = surfaceIndex(surface);
+    return surfaceIndex(surface);
+  };
+  if (table instanceof PreviewTable) {
+    // One row per surface: the value with each piece in hand, and after a Tetris (slot 7).
+    const rows = digits.map((d) => {
+      const index = indexOf(d);
+      return { digits: d, index, values: Object.fromEntries(SLOT_NAMES.map((name, k) => [name, table.get(index, k)])) };
+    });
+    if (values.json) io.out(JSON.stringify(rows));
+    else for (const r of rows) io.out(`${r.digits}  ${Object.entries(r.values).map(([k, v]) => `${k} ${v.toPrecision(6)}`).join('  ')}`);
+    return 0;
+  }
+  const rows = digits.map((d) => {
+    const index = indexOf(d);
     return { digits: d, index, rank: table.get(index) };
   });
   if (values.json) io.out(JSON.stringify(rows));

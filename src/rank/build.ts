@@ -39,6 +39,7 @@ export interface RankKernel {
   rankBlocks(plan: number, prev: number, next: number, hiStart: number, hiEnd: number, scratch: number): void;
   fillF32(ptr: number, n: number, v: number): void;
   pieceMaxBlocks(plan: number, prev: number, out: number, hiStart: number, hiEnd: number, scratch: number): void;
+  rankBlocksWeighted(plan: number, prev: number, next: number, hiStart: number, hiEnd: number, scratch: number, weights: number): void;
 }
 
 export function checkBuildOptions(opts: BuildOptions) {
@@ -69,7 +70,7 @@ export function splitBlocks(cost: Float64Array, parts: number): [number, number]
 }
 
 /** Writes the plan into kernel memory; returns the plan pointer. */
-export function writePlan(kernel: RankKernel, memory: WebAssembly.Memory, plan: RankPlanArrays): number {
+export function writePlan(kernel: Pick<RankKernel, 'alloc'>, memory: WebAssembly.Memory, plan: RankPlanArrays): number {
   const put = (arr: Int32Array | Uint8Array): number => {
     const ptr = kernel.alloc(Math.max(4, arr.byteLength));
     new Uint8Array(memory.buffer, ptr, arr.byteLength).set(new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength));
@@ -95,8 +96,10 @@ function abortError(): StackRankError {
 
 /**
  * Computes r_k for every surface (DESIGN §2) and returns a copy of the final f32 values, indexed by surface.
+ * With `weights` (7 values, equal within the mirror pairs S/Z and L/J) it runs the weighted variant instead:
+ * r_{k+1}(s) = sum_p weights[p] max over p's placements of r_k (src/rank/weighted.ts).
  */
-export async function buildRankValues(opts: BuildOptions = {}): Promise<Float32Array> {
+export async function buildRankValues(opts: BuildOptions = {}, weights?: ArrayLike<number>): Promise<Float32Array> {
   const { width, maxStep, iterations } = checkBuildOptions(opts);
   const threads = opts.threads ?? (await defaultThreadCount());
   const { signal, onProgress } = opts;
@@ -113,6 +116,15 @@ export async function buildRankValues(opts: BuildOptions = {}): Promise<Float32A
     const buffers = [kernel.alloc(size * 4), kernel.alloc(size * 4)];
     const scratch = Array.from({ length: threads }, () => kernel.alloc(plan.lo * 12));
     kernel.fillF32(buffers[0], size, 1);
+    let weightsPtr = 0;
+    if (weights) {
+      weightsPtr = kernel.alloc(4 * 7);
+      new Float32Array(memory.buffer, weightsPtr, 7).set(Array.from(weights));
+    }
+    const blocksCall = (prev: number, next: number, a: number, b: number, scratchPtr: number): KernelCall =>
+      weights
+        ? { fn: 'rankBlocksWeighted', args: [planPtr, prev, next, a, b, scratchPtr, weightsPtr] }
+        : { fn: 'rankBlocks', args: [planPtr, prev, next, a, b, scratchPtr] };
 
     const started = performance.now();
     const report = (done: number) => {
@@ -135,7 +147,7 @@ export async function buildRankValues(opts: BuildOptions = {}): Promise<Float32A
       for (let k = 0; k < iterations; k++) {
         if (signal?.aborted) throw abortError();
         const [prev, next] = k % 2 === 0 ? buffers : [buffers[1], buffers[0]];
-        const calls: KernelCall[][] = ranges.map(([a, b], t) => [{ fn: 'rankBlocks', args: [planPtr, prev, next, a, b, scratch[t]] }]);
+        const calls: KernelCall[][] = ranges.map(([a, b], t) => [blocksCall(prev, next, a, b, scratch[t])]);
         try {
           await pool.runEach(calls);
         } catch (e) {
@@ -151,7 +163,8 @@ export async function buildRankValues(opts: BuildOptions = {}): Promise<Float32A
         const [prev, next] = k % 2 === 0 ? buffers : [buffers[1], buffers[0]];
         for (let c = 0; c < chunks.length; c++) {
           if (signal?.aborted) throw abortError();
-          kernel.rankBlocks(planPtr, prev, next, chunks[c][0], chunks[c][1], scratch[0]);
+          if (weights) kernel.rankBlocksWeighted(planPtr, prev, next, chunks[c][0], chunks[c][1], scratch[0], weightsPtr);
+          else kernel.rankBlocks(planPtr, prev, next, chunks[c][0], chunks[c][1], scratch[0]);
           report(k + (c + 1) / chunks.length);
           await new Promise<void>((r) => setTimeout(r, 0));
         }

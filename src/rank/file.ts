@@ -1,13 +1,14 @@
 /**
- * Rank table file format, version 1 (docs/file-formats.md). Little-endian throughout.
+ * Rank table file format, versions 1 and 2 (docs/file-formats.md). Little-endian throughout.
  *
+ * Version 1 (written for tables without variant parameters, i.e. the article's table):
  *   0  u8[8]  magic 89 53 52 4B 0D 0A 1A 0A ("\x89SRK\r\n\x1a\n": catches text-mode and truncating transfers)
  *   8  u16    format version (1)
  *  10  u8     width W (4..9)
  *  11  u8     max step S (1..4)
  *  12  u16    iterations
  *  14  u8     value encoding: 1 = u16 scaled (value = q * scale), 2 = f32
- *  15  u8     folding: 0 = one value per surface, 1 = mirror-folded (src/rank/fold.ts)
+ *  15  u8     folding: 0 = one row per surface, 1 = mirror-folded (src/rank/fold.ts)
  *  16  f64    scale (u16 encoding; 1 for f32)
  *  24  u32    number of stored values
  *  28  u32    data checksum: FNV-1a over the data's 32-bit words (a short tail word is zero-padded)
@@ -15,18 +16,65 @@
  *  48  u32    header checksum: FNV-1a over bytes 0..47
  *  52  u8[12] reserved, zero
  *  64  data   the values, then nothing
+ *
+ * Version 2 (variants with parameters, issue 8): bytes 0..47 as in version 1 (version = 2), then
+ *  48  u8     values per surface (slots): 1, or 8 for the preview variant
+ *  49  u8[3]  reserved, zero
+ *  52  u32    parameter block length P in bytes (a multiple of 8; 0 = none)
+ *  56  u32    parameter block checksum: FNV-1a over its P bytes
+ *  60  u32    header checksum: FNV-1a over bytes 0..59
+ *  64  u8[P]  parameter block (layout below)
+ *  64+P data  the values (rows of `slots` values), then nothing
+ *
+ * Parameter block (variants preview and weighted):
+ *   0  u8[16] randomizer name, ASCII, NUL-padded ("custom" when the matrix or weights were given directly)
+ *  16  u32    pieces dealt to estimate the model (0 = exact)
+ *  20  u32    seed of that run
+ *  24  f64    the randomizer's parameter (decay: its denominator; 0 for families without one)
+ *  32  u16    K, the number of f64 model values (preview: 49, weighted: 7)
+ *  34  u8[6]  reserved, zero
+ *  40  f64[K] preview: the transition matrix P(p | n) row-major at 8 * (7 n + p); weighted: the piece weights
  */
 import { StackRankError } from '../errors.js';
+import { MIRROR_PIECE } from '../pieces.js';
 import { MAX_MAX_STEP, MAX_WIDTH, MIN_MAX_STEP, MIN_WIDTH, surfaceCount } from '../surface.js';
 import { foldShape } from './fold.js';
 
 export const MAGIC = Uint8Array.of(0x89, 0x53, 0x52, 0x4b, 0x0d, 0x0a, 0x1a, 0x0a);
-export const FORMAT_VERSION = 1;
+/** The newest format version this stackrank writes (it also reads version 1). */
+export const FORMAT_VERSION = 2;
 export const HEADER_BYTES = 64;
+/** Parameter block: fixed part before the model values. */
+export const PARAMS_FIXED_BYTES = 40;
 
 export type ValueEncoding = 'u16' | 'f32';
 const ENCODING_CODE: Record<ValueEncoding, number> = { u16: 1, f32: 2 };
 const BYTES_PER_VALUE: Record<ValueEncoding, number> = { u16: 2, f32: 4 };
+
+/** Variants this stackrank knows, with the shape of their files. */
+export const VARIANTS = {
+  /** The seed article's iteration: one value per surface, no parameters. */
+  article: { slots: 1, modelValues: 0 },
+  /** The article's iteration with per-piece weights (a randomizer's piece frequencies): one value per surface. */
+  weighted: { slots: 1, modelValues: 7 },
+  /** State (surface, piece in hand) under a piece-transition matrix: 8 values per surface. */
+  preview: { slots: 8, modelValues: 49 },
+} as const;
+export type VariantName = keyof typeof VARIANTS;
+
+/** Where a variant's piece model came from, and the model itself (see docs/file-formats.md). */
+export interface VariantParams {
+  /** A randomizer name (src/randomizers), or "custom" for a matrix / weights given directly. */
+  randomizer: string;
+  /** Pieces dealt to estimate the model; 0 when it is exact. */
+  samples: number;
+  /** Seed of the estimation run. */
+  seed: number;
+  /** The randomizer's parameter (decay's denominator), 0 when it has none. */
+  parameter: number;
+  /** preview: P(p | n) at [7 n + p] (49 values); weighted: 7 piece weights. */
+  model: Float64Array;
+}
 
 export interface TableHeader {
   version: number;
@@ -39,7 +87,18 @@ export interface TableHeader {
   count: number;
   checksum: number;
   variant: string;
+  /** Values per surface: 1 (version 1 files always), 8 for preview tables. */
+  slots: number;
+  /** The variant's parameters (version 2 files with a parameter block), else null. */
+  params: VariantParams | null;
 }
+
+export type HeaderInput = Omit<TableHeader, 'version' | 'checksum' | 'count' | 'slots' | 'params'> & {
+  slots?: number;
+  params?: VariantParams | null;
+  /** Force a format version; default: 1 when the table has one slot and no parameters, else 2. */
+  version?: 1 | 2;
+};
 
 /** FNV-1a over 32-bit little-endian words (fast in JS; detects corruption, not tampering). */
 export function checksum(bytes: Uint8Array): number {
@@ -59,16 +118,52 @@ export function checksum(bytes: Uint8Array): number {
   return h >>> 0;
 }
 
-export function expectedCount(width: number, maxStep: number, folded: boolean): number {
-  return folded ? foldShape(width, maxStep).foldedSize : surfaceCount(width, maxStep);
+/** Stored values of a table: rows (folded or not) times values per row. */
+export function expectedCount(width: number, maxStep: number, folded: boolean, slots = 1): number {
+  return (folded ? foldShape(width, maxStep).foldedSize : surfaceCount(width, maxStep)) * slots;
 }
 
-export function encodeTable(header: Omit<TableHeader, 'version' | 'checksum' | 'count'>, data: Uint16Array | Float32Array): Uint8Array {
+function checkName(what: string, name: string): Uint8Array {
+  const bytes = new TextEncoder().encode(name);
+  if (bytes.length > 16 || /[^\x20-\x7e]/.test(name)) {
+    throw new StackRankError('BAD_ARGUMENT', `${what} must be printable ASCII of at most 16 characters; got ${JSON.stringify(name)}`);
+  }
+  return bytes;
+}
+
+function readName(bytes: Uint8Array): string {
+  const nul = bytes.indexOf(0);
+  return new TextDecoder().decode(bytes.subarray(0, nul < 0 ? bytes.length : nul));
+}
+
+export function encodeParams(p: VariantParams): Uint8Array {
+  const size = PARAMS_FIXED_BYTES + 8 * p.model.length;
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  out.set(checkName('randomizer name', p.randomizer), 0);
+  view.setUint32(16, p.samples, true);
+  view.setUint32(20, p.seed >>> 0, true);
+  view.setFloat64(24, p.parameter, true);
+  view.setUint16(32, p.model.length, true);
+  p.model.forEach((v, i) => view.setFloat64(PARAMS_FIXED_BYTES + 8 * i, v, true));
+  return out;
+}
+
+export function encodeTable(header: HeaderInput, data: Uint16Array | Float32Array): Uint8Array {
+  const slots = header.slots ?? 1;
+  const params = header.params ?? null;
+  const version = header.version ?? (slots === 1 && !params ? 1 : 2);
+  if (version === 1 && (slots !== 1 || params)) {
+    throw new StackRankError('BAD_ARGUMENT', 'format version 1 holds one value per surface and no variant parameters');
+  }
+  const variant = checkName('variant name', header.variant);
+  const paramBytes = params ? encodeParams(params) : new Uint8Array(0);
   const dataBytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  const out = new Uint8Array(HEADER_BYTES + dataBytes.byteLength);
+  const start = HEADER_BYTES + paramBytes.byteLength;
+  const out = new Uint8Array(start + dataBytes.byteLength);
   const view = new DataView(out.buffer);
   out.set(MAGIC, 0);
-  view.setUint16(8, FORMAT_VERSION, true);
+  view.setUint16(8, version, true);
   view.setUint8(10, header.width);
   view.setUint8(11, header.maxStep);
   view.setUint16(12, header.iterations, true);
@@ -77,18 +172,62 @@ export function encodeTable(header: Omit<TableHeader, 'version' | 'checksum' | '
   view.setFloat64(16, header.scale, true);
   view.setUint32(24, data.length, true);
   view.setUint32(28, checksum(dataBytes), true);
-  const variant = new TextEncoder().encode(header.variant);
-  if (variant.length > 16 || /[^\x20-\x7e]/.test(header.variant)) {
-    throw new StackRankError('BAD_ARGUMENT', `variant name must be printable ASCII of at most 16 characters; got ${JSON.stringify(header.variant)}`);
-  }
   out.set(variant, 32);
-  view.setUint32(48, checksum(out.subarray(0, 48)), true);
-  out.set(dataBytes, HEADER_BYTES);
+  if (version === 1) {
+    view.setUint32(48, checksum(out.subarray(0, 48)), true);
+  } else {
+    view.setUint8(48, slots);
+    view.setUint32(52, paramBytes.byteLength, true);
+    view.setUint32(56, checksum(paramBytes), true);
+    view.setUint32(60, checksum(out.subarray(0, 60)), true);
+    out.set(paramBytes, HEADER_BYTES);
+  }
+  out.set(dataBytes, start);
   return out;
 }
 
 function bad(code: ConstructorParameters<typeof StackRankError>[0], what: string): never {
   throw new StackRankError(code, `not a usable rank table: ${what}`);
+}
+
+/** Parses a parameter block; throws BAD_HEADER on anything malformed. */
+function decodeParams(bytes: Uint8Array): VariantParams {
+  if (bytes.byteLength < PARAMS_FIXED_BYTES) bad('BAD_HEADER', `its parameter block is ${bytes.byteLength} bytes, shorter than ${PARAMS_FIXED_BYTES}`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const randomizer = readName(bytes.subarray(0, 16));
+  if (!/^[\x20-\x7e]+$/.test(randomizer)) bad('BAD_HEADER', `its randomizer name ${JSON.stringify(randomizer)} is not printable ASCII`);
+  const k = view.getUint16(32, true);
+  if (bytes.byteLength !== PARAMS_FIXED_BYTES + 8 * k) bad('BAD_HEADER', `its parameter block holds ${bytes.byteLength} bytes; ${k} model values need ${PARAMS_FIXED_BYTES + 8 * k}`);
+  const model = new Float64Array(k);
+  for (let i = 0; i < k; i++) model[i] = view.getFloat64(PARAMS_FIXED_BYTES + 8 * i, true);
+  return { randomizer, samples: view.getUint32(16, true), seed: view.getUint32(20, true), parameter: view.getFloat64(24, true), model };
+}
+
+/** Tolerance of the model checks (rows / weights sum to 1). */
+const SUM_TOLERANCE = 1e-9;
+
+/**
+ * Checks a preview transition matrix (49 values) or a weighted variant's weights (7 values): every value in [0, 1],
+ * each row (or the weights) summing to 1, and mirror symmetry (P(mirror p | mirror n) = P(p | n), the S/Z and L/J
+ * weights equal) exactly. Returns a reason, or null when the model is usable.
+ */
+export function modelProblem(model: Float64Array): string | null {
+  if (model.length !== 49 && model.length !== 7) return `${model.length} model values (expected 49 or 7)`;
+  for (const v of model) if (!(v >= 0 && v <= 1)) return `model value ${v} is outside [0, 1]`;
+  const rows = model.length === 49 ? 7 : 1;
+  const cols = 7;
+  for (let n = 0; n < rows; n++) {
+    let sum = 0;
+    for (let p = 0; p < cols; p++) sum += model[n * cols + p];
+    if (Math.abs(sum - 1) > SUM_TOLERANCE) return `${rows === 7 ? `row ${n} of the transition matrix` : 'the piece weights'} sum${rows === 7 ? 's' : ''} to ${sum}, not 1`;
+  }
+  for (let n = 0; n < rows; n++) {
+    const mn = rows === 7 ? MIRROR_PIECE[n] : 0;
+    for (let p = 0; p < cols; p++) {
+      if (model[n * cols + p] !== model[mn * cols + MIRROR_PIECE[p]]) return 'the model is not mirror-symmetric (S/Z, L/J)';
+    }
+  }
+  return null;
 }
 
 /** Parses and verifies a table file; returns its header and a view of its data (aligned copy when needed). */
@@ -101,10 +240,11 @@ export function decodeTable(bytes: Uint8Array): { header: TableHeader; data: Uin
   if (!MAGIC.every((b, i) => bytes[i] === b)) bad('BAD_MAGIC', 'it does not start with the stackrank table signature (wrong file, or transferred in text mode)');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint16(8, true);
-  if (version !== FORMAT_VERSION) {
-    bad('BAD_VERSION', `format version ${version}; this stackrank reads version ${FORMAT_VERSION} (rebuild the table with this version)`);
+  if (version !== 1 && version !== 2) {
+    bad('BAD_VERSION', `format version ${version}; this stackrank reads versions 1 and 2 (rebuild the table with this version)`);
   }
-  if (view.getUint32(48, true) !== checksum(bytes.subarray(0, 48))) bad('CHECKSUM', 'the header checksum does not match (the header is damaged)');
+  const headerSummed = version === 1 ? 48 : 60;
+  if (view.getUint32(headerSummed, true) !== checksum(bytes.subarray(0, headerSummed))) bad('CHECKSUM', 'the header checksum does not match (the header is damaged)');
   const width = view.getUint8(10);
   const maxStep = view.getUint8(11);
   const iterations = view.getUint16(12, true);
@@ -117,26 +257,55 @@ export function decodeTable(bytes: Uint8Array): { header: TableHeader; data: Uin
   if (foldCode > 1) bad('BAD_HEADER', `unknown folding ${foldCode}`);
   const scale = view.getFloat64(16, true);
   if (!(scale > 0) || !Number.isFinite(scale)) bad('BAD_HEADER', `scale ${scale} is not a positive number`);
+  const variant = readName(bytes.subarray(32, 48));
+
+  let slots = 1;
+  let params: VariantParams | null = null;
+  let start = HEADER_BYTES;
+  if (version === 2) {
+    slots = view.getUint8(48);
+    if (slots !== 1 && slots !== 8) bad('BAD_HEADER', `${slots} values per surface (1 or 8 are allowed)`);
+    if (view.getUint8(49) | view.getUint8(50) | view.getUint8(51)) bad('BAD_HEADER', 'reserved header bytes 49..51 are not zero');
+    const paramLength = view.getUint32(52, true);
+    if (paramLength % 8 !== 0) bad('BAD_HEADER', `its parameter block length ${paramLength} is not a multiple of 8`);
+    if (bytes.byteLength < HEADER_BYTES + paramLength) bad('TRUNCATED', `it ends inside its ${paramLength}-byte parameter block`);
+    const paramBytes = bytes.subarray(HEADER_BYTES, HEADER_BYTES + paramLength);
+    if (checksum(paramBytes) !== view.getUint32(56, true)) bad('CHECKSUM', 'the parameter block checksum does not match (the variant parameters are damaged)');
+    if (paramLength > 0) params = decodeParams(paramBytes);
+    start += paramLength;
+    const known = (VARIANTS as Record<string, { slots: number; modelValues: number }>)[variant];
+    if (!known) bad('BAD_HEADER', `unknown variant ${JSON.stringify(variant)}; variants are ${Object.keys(VARIANTS).join(', ')}`);
+    if (slots !== known.slots) bad('BAD_HEADER', `a ${variant} table has ${known.slots} value(s) per surface; the header says ${slots}`);
+    if ((params?.model.length ?? 0) !== known.modelValues) {
+      bad('BAD_HEADER', `a ${variant} table carries ${known.modelValues} model values; this one has ${params?.model.length ?? 0}`);
+    }
+    if (params) {
+      const problem = modelProblem(params.model);
+      if (problem) bad('BAD_HEADER', `its ${variant} parameters are invalid: ${problem}`);
+      if (!(Number.isFinite(params.parameter) && params.parameter >= 0)) bad('BAD_HEADER', `its randomizer parameter ${params.parameter} is not a finite number >= 0`);
+    }
+    if (slots === 8 && encoding !== 'u16') bad('BAD_HEADER', 'tables with 8 values per surface are u16-encoded');
+  }
+
   const folded = foldCode === 1;
   const count = view.getUint32(24, true);
-  const expected = expectedCount(width, maxStep, folded);
-  if (count !== expected) bad('BAD_HEADER', `it claims ${count} values; a ${folded ? 'folded ' : ''}${width}x${maxStep} table has ${expected}`);
+  const expected = expectedCount(width, maxStep, folded, slots);
+  if (count !== expected) {
+    bad('BAD_HEADER', `it claims ${count} values; a ${folded ? 'folded ' : ''}${width}x${maxStep} table${slots > 1 ? ` with ${slots} values per surface` : ''} has ${expected}`);
+  }
   const dataBytes = count * BYTES_PER_VALUE[encoding];
-  const have = bytes.byteLength - HEADER_BYTES;
+  const have = bytes.byteLength - start;
   if (have < dataBytes) bad('TRUNCATED', `it holds ${have} of its ${dataBytes} data bytes (incomplete download or copy?)`);
   if (have > dataBytes) bad('BAD_HEADER', `it has ${have - dataBytes} unexpected bytes after its data`);
-  const raw = bytes.subarray(HEADER_BYTES);
+  const raw = bytes.subarray(start);
   if (checksum(raw) !== view.getUint32(28, true)) bad('CHECKSUM', 'the data checksum does not match (the file is corrupt)');
-  const variantBytes = bytes.subarray(32, 48);
-  const nul = variantBytes.indexOf(0);
-  const variant = new TextDecoder().decode(variantBytes.subarray(0, nul < 0 ? 16 : nul));
   const aligned = raw.byteOffset % 4 === 0 ? raw : raw.slice();
   const data =
     encoding === 'u16'
       ? new Uint16Array(aligned.buffer, aligned.byteOffset, count)
       : new Float32Array(aligned.buffer, aligned.byteOffset, count);
   return {
-    header: { version, width, maxStep, iterations, encoding, folded, scale, count, checksum: view.getUint32(28, true), variant },
+    header: { version, width, maxStep, iterations, encoding, folded, scale, count, checksum: view.getUint32(28, true), variant, slots, params },
     data,
   };
 }

@@ -61,7 +61,7 @@ function flipTable(shape: FoldShape): Int32Array {
  * Visits every surface in index order with its folded slot; the loops walk (a, c, z) so the per-surface work is a
  * table look-up and a few integer operations.
  */
-function forEachSlot(shape: FoldShape, visit: (index: number, slot: number) => void): void {
+function forEachSlot(shape: FoldShape, visit: (index: number, slot: number, mirrored: boolean) => void): void {
   const flip = flipTable(shape);
   const { halfSize, middle } = shape;
   let index = 0;
@@ -70,9 +70,9 @@ function forEachSlot(shape: FoldShape, visit: (index: number, slot: number) => v
       const cMirror = middle - 1 - c;
       for (let z = 0; z < halfSize; z++, index++) {
         const b = flip[z];
-        const slot =
-          a < b || (a === b && c <= cMirror) ? ((b * (b + 1)) / 2 + a) * middle + c : ((a * (a + 1)) / 2 + b) * middle + cMirror;
-        visit(index, slot);
+        const direct = a < b || (a === b && c <= cMirror);
+        const slot = direct ? ((b * (b + 1)) / 2 + a) * middle + c : ((a * (a + 1)) / 2 + b) * middle + cMirror;
+        visit(index, slot, !direct);
       }
     }
   }
@@ -89,5 +89,35 @@ export function foldValues<T extends Float32Array | Uint16Array>(full: T, shape:
 export function unfoldValues<T extends Float32Array | Uint16Array>(folded: T, shape: FoldShape, size: number, make: (n: number) => T): T {
   const out = make(size);
   forEachSlot(shape, (s, slot) => (out[s] = folded[slot]));
+  return out;
+}
+
+/**
+ * Rows of `slots` values per surface (preview tables: slot n = piece n, slot 7 shared): a folded row holds the row
+ * of the representative surface; the mirror image's row is the same with the pieces mirrored (slot n read from
+ * slot MIRROR_PIECE[n], S<->Z and L<->J; slot 7 unchanged). Folding keeps the representative's row (the rows of a
+ * mirror pair must agree under that swap); unfolding applies `mirrorSlot` (slot k of a mirrored surface is read from
+ * folded slot mirrorSlot[k]).
+ */
+export function foldRows(full: Uint16Array, shape: FoldShape, slots: number): Uint16Array {
+  const out = new Uint16Array(shape.foldedSize * slots);
+  forEachSlot(shape, (s, slot, mirrored) => {
+    if (mirrored) return;
+    const from = s * slots;
+    const to = slot * slots;
+    for (let k = 0; k < slots; k++) out[to + k] = full[from + k];
+  });
+  return out;
+}
+
+/** Expands folded rows back to one row per surface, swapping mirrored slots on the mirrored side. */
+export function unfoldRows(folded: Uint16Array, shape: FoldShape, size: number, slots: number, mirrorSlot: readonly number[]): Uint16Array {
+  const out = new Uint16Array(size * slots);
+  forEachSlot(shape, (s, slot, mirrored) => {
+    const from = slot * slots;
+    const to = s * slots;
+    if (mirrored) for (let k = 0; k < slots; k++) out[to + k] = folded[from + mirrorSlot[k]];
+    else for (let k = 0; k < slots; k++) out[to + k] = folded[from + k];
+  });
   return out;
 }

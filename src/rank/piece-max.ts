@@ -3,6 +3,8 @@
  * (0..6) is the best quantised rank reachable by one rank-legal placement of piece p (0 when there is none), and
  * slot 7 is the rank of s itself. Computed with the rank kernel's product-set loops over the table's own u16
  * values, so the numbers are exactly the table's. 16 bytes per surface (688 MB for 9x4): Node-sized.
+ * The preview table variant (src/rank/preview.ts, PreviewTable.rows) has the same row layout and can stand in for
+ * these rows; with the memoryless randomizer and K iterations it equals the rows of the (K-1)-iteration table.
  */
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { type RankKernel, writePlan } from './build.js';

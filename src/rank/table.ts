@@ -5,11 +5,13 @@
 import { StackRankError, requireInt } from '../errors.js';
 import { type Surface, surfaceCount, surfaceIndex } from '../surface.js';
 import { buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
-import { decodeTable, encodeTable, type TableHeader, type ValueEncoding } from './file.js';
+import { decodeTable, encodeTable, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
 import { type FoldShape, foldIndex, foldShape, foldValues, unfoldValues } from './fold.js';
 
 export const ARTICLE_VARIANT = 'article';
 const U16_MAX = 65535;
+
+type TableMeta = Omit<TableHeader, 'version' | 'checksum' | 'count' | 'folded' | 'slots' | 'params'> & { params?: VariantParams | null };
 
 export interface RankTableBuildOptions extends BuildOptions {
   /** How values are kept and saved: 'u16' (scaled, within 2e-5 of the f32 iteration; default) or 'f32'. */
@@ -26,16 +28,19 @@ export class RankTable {
   readonly variant: string;
   /** u16 encoding: value = stored * scale. */
   readonly scale: number;
+  /** The variant's parameters (weighted: the randomizer and its 7 piece weights); null for the article's table. */
+  readonly params: VariantParams | null;
   private readonly shape: FoldShape;
   private readonly folded: Uint16Array | Float32Array;
 
-  private constructor(header: Omit<TableHeader, 'version' | 'checksum' | 'count' | 'folded'>, folded: Uint16Array | Float32Array) {
+  private constructor(header: TableMeta, folded: Uint16Array | Float32Array) {
     this.width = header.width;
     this.maxStep = header.maxStep;
     this.iterations = header.iterations;
     this.encoding = header.encoding;
     this.variant = header.variant;
     this.scale = header.scale;
+    this.params = header.params ?? null;
     this.size = surfaceCount(header.width, header.maxStep);
     this.shape = foldShape(header.width, header.maxStep);
     this.folded = folded;
@@ -44,7 +49,7 @@ export class RankTable {
   /** Wraps per-surface f32 values (from the kernel) as a table; values must be mirror-symmetric. */
   static fromValues(
     values: Float32Array,
-    meta: { width: number; maxStep: number; iterations: number; encoding?: ValueEncoding; variant?: string },
+    meta: { width: number; maxStep: number; iterations: number; encoding?: ValueEncoding; variant?: string; params?: VariantParams | null },
   ): RankTable {
     const encoding = meta.encoding ?? 'u16';
     if (encoding !== 'u16' && encoding !== 'f32') {
@@ -55,7 +60,15 @@ export class RankTable {
       throw new StackRankError('BAD_ARGUMENT', `expected ${surfaceCount(meta.width, meta.maxStep)} values for ${meta.width}x${meta.maxStep}; got ${values.length}`);
     }
     const folded = foldValues(values, shape, (n) => new Float32Array(n));
-    const header = { width: meta.width, maxStep: meta.maxStep, iterations: meta.iterations, encoding, variant: meta.variant ?? ARTICLE_VARIANT, scale: 1 };
+    const header: TableMeta = {
+      width: meta.width,
+      maxStep: meta.maxStep,
+      iterations: meta.iterations,
+      encoding,
+      variant: meta.variant ?? ARTICLE_VARIANT,
+      scale: 1,
+      params: meta.params ?? null,
+    };
     if (encoding === 'f32') return new RankTable(header, folded);
     let max = 0;
     for (let i = 0; i < folded.length; i++) if (folded[i] > max) max = folded[i];
@@ -68,6 +81,9 @@ export class RankTable {
   /** Parses table-file bytes (see docs/file-formats.md), verifying everything. */
   static fromBytes(bytes: Uint8Array): RankTable {
     const { header, data } = decodeTable(bytes);
+    if (header.slots !== 1) {
+      throw new StackRankError('TABLE_MISMATCH', `this is a ${header.variant} table with ${header.slots} values per surface, not a rank table; load it with loadPreviewTable`);
+    }
     const folded = header.folded ? data : foldValues(data, foldShape(header.width, header.maxStep), (n) => (header.encoding === 'u16' ? new Uint16Array(n) : new Float32Array(n)) as typeof data);
     return new RankTable(header, folded);
   }
@@ -128,10 +144,19 @@ export class RankTable {
     return { values, scale };
   }
 
-  /** The table file's bytes (mirror-folded). */
+  /** The table file's bytes (mirror-folded; format version 1 for the article's table, 2 when it has parameters). */
   toBytes(): Uint8Array {
     return encodeTable(
-      { width: this.width, maxStep: this.maxStep, iterations: this.iterations, encoding: this.encoding, folded: true, scale: this.scale, variant: this.variant },
+      {
+        width: this.width,
+        maxStep: this.maxStep,
+        iterations: this.iterations,
+        encoding: this.encoding,
+        folded: true,
+        scale: this.scale,
+        variant: this.variant,
+        params: this.params,
+      },
       this.folded,
     );
   }

@@ -56,3 +56,48 @@ export function referenceRanks(width: number, maxStep: number, iterations: numbe
   }
   return prev;
 }
+
+/**
+ * The preview variant (issue 8), from its definition: v0 = 1; v_{k+1}(s, n) = max over n's legal placements c of
+ * sum_p P[7 n + p] v_k(c, p), 0 without a placement. Returns the seven planes of v_K (plane n at [n * size + s]) and
+ * the after-Tetris values sum_p P[p | I] v_{K-1}(s, p) (the I spent on a Tetris: same horizon as placing it).
+ */
+export function referencePreview(width: number, maxStep: number, iterations: number, P: ArrayLike<number>): { planes: Float64Array; after: Float64Array } {
+  const size = (2 * maxStep + 1) ** (width - 1);
+  const successors: number[][][] = [];
+  for (let s = 0; s < size; s++) successors.push([0, 1, 2, 3, 4, 5, 6].map((p) => referenceSuccessors(s, p, width, maxStep)));
+  let v = new Float64Array(7 * size).fill(1);
+  const mix = (planes: Float64Array, s: number, n: number) => {
+    let sum = 0;
+    for (let p = 0; p < 7; p++) sum += P[7 * n + p] * planes[p * size + s];
+    return sum;
+  };
+  const after = new Float64Array(size);
+  for (let k = 0; k < iterations; k++) {
+    for (let s = 0; s < size; s++) after[s] = mix(v, s, 0);
+    const next = new Float64Array(7 * size);
+    for (let s = 0; s < size; s++) {
+      for (let n = 0; n < 7; n++) next[n * size + s] = successors[s][n].reduce((m, c) => Math.max(m, mix(v, c, n)), 0);
+    }
+    v = next;
+  }
+  return { planes: v, after };
+}
+
+/** The weighted variant: r_{k+1}(s) = sum_p w[p] max over p's placements of r_k, r_0 = 1. */
+export function referenceWeighted(width: number, maxStep: number, iterations: number, w: ArrayLike<number>): Float64Array {
+  const size = (2 * maxStep + 1) ** (width - 1);
+  const successors: number[][][] = [];
+  for (let s = 0; s < size; s++) successors.push([0, 1, 2, 3, 4, 5, 6].map((p) => referenceSuccessors(s, p, width, maxStep)));
+  let prev = new Float64Array(size).fill(1);
+  for (let k = 0; k < iterations; k++) {
+    const next = new Float64Array(size);
+    for (let s = 0; s < size; s++) {
+      let sum = 0;
+      successors[s].forEach((succ, p) => (sum += w[p] * succ.reduce((m, t) => Math.max(m, prev[t]), 0)));
+      next[s] = sum;
+    }
+    prev = next;
+  }
+  return prev;
+}

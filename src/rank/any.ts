@@ -1,0 +1,23 @@
+/** Loading a table file of any variant: one value per surface (RankTable) or eight (PreviewTable). */
+import { StackRankError } from '../errors.js';
+import { MAGIC } from './file.js';
+import { PreviewTable } from './preview.js';
+import { RankTable } from './table.js';
+
+/** Parses table-file bytes of any variant (article, weighted: RankTable; preview: PreviewTable), verifying everything. */
+export function tableFromBytes(bytes: Uint8Array): RankTable | PreviewTable {
+  // Dispatch on the header's values-per-surface byte (version 2 only); the full checks run in fromBytes.
+  const isPreview = bytes.byteLength >= 64 && MAGIC.every((b, i) => bytes[i] === b) && bytes[8] === 2 && bytes[9] === 0 && bytes[48] === 8;
+  return isPreview ? PreviewTable.fromBytes(bytes) : RankTable.fromBytes(bytes);
+}
+
+/** Loads a table of any variant from a file path (Node) or from the bytes of a table file. */
+export async function loadAnyTable(source: string | Uint8Array | ArrayBuffer): Promise<RankTable | PreviewTable> {
+  if (typeof source === 'string') {
+    const { readFileChecked } = await import('./node-io.js');
+    return tableFromBytes(await readFileChecked(source));
+  }
+  if (source instanceof ArrayBuffer) return tableFromBytes(new Uint8Array(source));
+  if (source instanceof Uint8Array) return tableFromBytes(source);
+  throw new StackRankError('BAD_ARGUMENT', 'loadAnyTable takes a file path, a Uint8Array or an ArrayBuffer');
+}

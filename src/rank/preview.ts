@@ -1,0 +1,341 @@
+/**
+ * The preview-aware table variant (issue 8). The state is (surface s, piece n in hand); with a mirror-symmetric
+ * piece-transition matrix P(p | n):
+ *
+ *   v_0(s, n) = 1,   v_{k+1}(s, n) = max over n's rank-legal placements c on s of  sum_p P(p | n) v_k(c, p)
+ *
+ * (0 when n has no placement). v_k(s, n) is the best chance of placing n and k - 1 more pieces hole-free when each
+ * next piece is drawn from P(. | previous piece). Stored as 8 u16 per surface, the row layout of src/rank/piece-max.ts
+ * (K = the iterations):
+ *   slot n (0..6) = v_K(s, n),
+ *   slot 7        = sum_p P(p | I) v_{K-1}(s, p), the value of s right after a Tetris made with the I in hand.
+ * Slot 7 is the Tetris counterpart of slot 0 (= max over the I's placements c of sum_p P(p | I) v_{K-1}(c, p)):
+ * both count the I and K - 1 pieces after it, as in the piece-max rows (slot 7 = r(s), slot 0 = max r(c), one table).
+ * Mixing v_K instead would count one piece more after a Tetris and bias the search against leaves where it fires.
+ * With the memoryless randomizer (P = 1/7 everywhere) the mean of slots 0..6 is the article's r_K(s), and the whole
+ * row equals the piece-max row of the article table with K - 1 iterations (up to quantisation).
+ *
+ * Kernel (assembly/rank.ts previewMix / previewBlocks): seven f32 planes (one per piece) plus a spare plane, 8 x 4
+ * bytes per surface in WebAssembly memory (1.38 GB for 9x4). An iteration mixes v -> u in place
+ * (u(c, n) = sum_p P(p | n) v(c, p)), then for each piece n writes max-over-moves of plane n into the spare plane,
+ * whose old plane becomes the spare for the next piece: planes rotate, nothing is copied.
+ */
+import { StackRankError, requireInt } from '../errors.js';
+import { MIRROR_PIECE, PIECE_COUNT } from '../pieces.js';
+import { type Surface, surfaceCount, surfaceIndex } from '../surface.js';
+import { defaultThreadCount } from '../threads.js';
+import { instantiateKernel, pickVariant } from '../wasm.js';
+import { KernelPool, type KernelCall } from '../workers.js';
+import { checkBuildOptions, splitBlocks, writePlan, type BuildOptions } from './build.js';
+import { decodeTable, encodeTable, type VariantParams } from './file.js';
+import { foldRows, foldShape, unfoldRows } from './fold.js';
+import { rankMoves } from './moves.js';
+import { makeRankPlan, type RankPlanArrays } from './plan.js';
+import { customModel, transitionModel, type PieceModel, type PieceModelOptions } from './transition.js';
+
+export const PREVIEW_VARIANT = 'preview';
+/** Values per surface: seven pieces plus the after-Tetris value. */
+export const PREVIEW_SLOTS = 8;
+/** The piece whose last mixture becomes slot 7 (a Tetris is made with an I); phase B handles it last. */
+const AFTER_PIECE = 0;
+/** Order of the pieces in phase B: the I last, so its mixed plane u_{K-1}(., I) survives as the spare plane. */
+const PHASE_B_ORDER = [1, 2, 3, 4, 5, 6, AFTER_PIECE];
+/** Surfaces per chunk of the rows output (16 bytes each: 64 MiB). */
+const ROWS_CHUNK = 1 << 22;
+const U16_MAX = 65535;
+/** Slot k of a mirrored surface's row is slot MIRROR_SLOT[k] of the original's. */
+export const MIRROR_SLOT: readonly number[] = [...MIRROR_PIECE, 7];
+
+export interface PreviewBuildOptions extends BuildOptions, PieceModelOptions {
+  /**
+   * The transition matrix given directly (7 rows of 7, row n = piece in hand, rows summing to 1), instead of one
+   * estimated from `randomizer`. It is mirror-symmetrised and recorded as randomizer "custom".
+   */
+  transition?: ArrayLike<ArrayLike<number>> | ArrayLike<number>;
+}
+
+interface PreviewKernel {
+  alloc(bytes: number): number;
+  previewMix(planes: number, matrix: number, start: number, end: number): void;
+  previewBlocks(plan: number, src: number, dst: number, piece: number, hiStart: number, hiEnd: number): void;
+  previewMax(planes: number, start: number, end: number): number;
+  previewRows(planes: number, out: number, start: number, end: number, scale: number): void;
+  fillF32(ptr: number, n: number, v: number): void;
+}
+
+function abortError(): StackRankError {
+  return new StackRankError('ABORTED', 'the rank-table build was cancelled');
+}
+
+/** The piece model of a preview build: the given matrix, or the randomizer's (estimated once here). */
+export function previewModel(opts: PreviewBuildOptions): PieceModel {
+  return opts.transition !== undefined ? customModel(opts.transition, 'transition') : transitionModel(opts);
+}
+
+/** Estimated work per block for one piece's moves (for splitting blocks across threads). */
+function pieceBlockCost(plan: RankPlanArrays, piece: number): Float64Array {
+  const cost = new Float64Array(plan.hi).fill(plan.lo);
+  const first = piece === 0 ? 0 : plan.pieceEnd[piece - 1];
+  for (let m = first; m < plan.pieceEnd[piece]; m++) {
+    let len = 0;
+    for (let r = plan.runFirst[m]; r < plan.runFirst[m] + plan.runCount[m]; r++) len += plan.runs[2 * r + 1] + 4;
+    for (let h = 0; h < plan.hi; h++) if (plan.hiOk[m * plan.hi + h]) cost[h] += len;
+  }
+  return cost;
+}
+
+/** Splits [0, n) into `parts` contiguous ranges (multiples of 4 but the last, so SIMD lanes never straddle two). */
+function splitRange(n: number, parts: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < parts; i++) {
+    const a = i === 0 ? 0 : Math.min(n, Math.floor((n * i) / parts / 4) * 4);
+    const b = i === parts - 1 ? n : Math.min(n, Math.floor((n * (i + 1)) / parts / 4) * 4);
+    if (b > a) out.push([a, b]);
+  }
+  return out;
+}
+
+export interface PreviewResult {
+  width: number;
+  maxStep: number;
+  iterations: number;
+  model: PieceModel;
+  /** 8 u16 per surface, index order (slot n = v_K(s, n) / scale, slot 7 = the after-Tetris value / scale). */
+  rows: Uint16Array;
+  scale: number;
+  /** Only with `raw`: the final f32 values, plane-major, 8 x surfaces: plane n = v(., n), plane 7 = slot 7's values. */
+  values?: Float32Array;
+}
+
+/**
+ * Runs the preview iteration with the WebAssembly kernel (threads: worker pool over one shared memory, like the
+ * article build; every surface is computed by the same instructions whatever the thread count).
+ */
+export async function buildPreviewRows(opts: PreviewBuildOptions & { raw?: boolean; model?: PieceModel } = {}): Promise<PreviewResult> {
+  const { width, maxStep, iterations } = checkBuildOptions(opts);
+  const threads = opts.threads ?? (await defaultThreadCount());
+  const { signal, onProgress } = opts;
+  if (signal?.aborted) throw abortError();
+  const model = opts.model ?? previewModel(opts);
+  if (signal?.aborted) throw abortError();
+
+  const size = surfaceCount(width, maxStep);
+  const plan = makeRankPlan(rankMoves(width, maxStep), width, maxStep);
+  const { exports: kernel, memory, module } = await instantiateKernel<PreviewKernel>('rank', pickVariant(threads > 1, opts.simd));
+  let pool: KernelPool | null = null;
+  const onAbort = () => pool?.terminate();
+  try {
+    const planPtr = writePlan(kernel, memory, plan);
+    const matrixPtr = kernel.alloc(4 * 49);
+    new Float32Array(memory.buffer, matrixPtr, 49).set(model.model);
+    const planesPtr = kernel.alloc(4 * 8);
+    // Eight planes (one allocation each: the stub runtime caps a block at 1 GiB): slot[n] = the plane holding
+    // piece n, spare = the free one.
+    const planeBytes = Math.ceil((size * 4) / 16) * 16;
+    const slot = [0, 1, 2, 3, 4, 5, 6].map(() => kernel.alloc(planeBytes));
+    let spare = kernel.alloc(planeBytes);
+    const perChunk = Math.min(size, ROWS_CHUNK);
+    const chunk = kernel.alloc(perChunk * 16);
+    const writeSlots = () => new Int32Array(memory.buffer, planesPtr, 8).set([...slot, spare]);
+    for (let n = 0; n < PIECE_COUNT; n++) kernel.fillF32(slot[n], size, 1);
+    writeSlots();
+
+    const started = performance.now();
+    const report = (done: number) => {
+      if (!onProgress) return;
+      const elapsedMs = performance.now() - started;
+      onProgress({ iteration: done, iterations, fraction: done / iterations, elapsedMs, etaMs: done > 0 ? (elapsedMs / done) * (iterations - done) : null });
+    };
+    report(0);
+
+    const parts = Math.max(1, threads);
+    const mixRanges = splitRange(size, threads > 1 ? parts : 4);
+    const blockRanges = Array.from({ length: PIECE_COUNT }, (_, n) => splitBlocks(pieceBlockCost(plan, n), threads > 1 ? parts : 2));
+    if (threads > 1) {
+      pool = await KernelPool.create(module, memory, threads);
+      signal?.addEventListener('abort', onAbort);
+    }
+    // Runs one phase: a list of calls split across the pool (or chunk by chunk on this thread, yielding between).
+    const phase = async (calls: KernelCall[]): Promise<number[]> => {
+      if (signal?.aborted) throw abortError();
+      if (pool) {
+        try {
+          return await pool.runEach(calls.map((c) => [c]));
+        } catch (e) {
+          if (signal?.aborted) throw abortError();
+          throw e;
+        }
+      }
+      const results: number[] = [];
+      for (const c of calls) {
+        if (signal?.aborted) throw abortError();
+        results.push((kernel as unknown as Record<string, (...a: number[]) => number>)[c.fn](...c.args));
+        await new Promise<void>((r) => setTimeout(r, 0));
+      }
+      return results;
+    };
+
+    for (let k = 0; k < iterations; k++) {
+      await phase(mixRanges.map(([a, b]) => ({ fn: 'previewMix', args: [planesPtr, matrixPtr, a, b] })));
+      report(k + 1 / 8);
+      for (const [i, n] of PHASE_B_ORDER.entries()) {
+        const src = slot[n];
+        await phase(blockRanges[n].map(([a, b]) => ({ fn: 'previewBlocks', args: [planPtr, src, spare, n, a, b] })));
+        slot[n] = spare;
+        spare = src;
+        writeSlots();
+        report(k + (i + 2) / 8);
+      }
+    }
+    // Now slot[n] holds v_K(., n), and the spare plane (entry 7 of the plane table) u_{K-1}(., I) =
+    // sum_p P(p | I) v_{K-1}(., p): slot 7, the value of spending the I in hand on a Tetris, on the same horizon
+    // as slot 0 (the I placed instead).
+
+    const maxima = await phase(mixRanges.map(([a, b]) => ({ fn: 'previewMax', args: [planesPtr, a, b] })));
+    const max = Math.max(0, ...maxima);
+    const scale = max > 0 ? max / U16_MAX : 1;
+
+    // The rows go out through a chunk buffer, ROWS_CHUNK surfaces at a time (16 bytes per surface).
+    const rows = new Uint16Array(size * PREVIEW_SLOTS);
+    for (let c = 0; c < size; c += perChunk) {
+      const end = Math.min(size, c + perChunk);
+      const ranges = splitRange(end - c, threads > 1 ? parts : 1).map(([a, b]) => [a + c, b + c]);
+      await phase(ranges.map(([a, b]) => ({ fn: 'previewRows', args: [planesPtr, chunk + (a - c) * 16, a, b, scale] })));
+      rows.set(new Uint16Array(memory.buffer, chunk, (end - c) * PREVIEW_SLOTS), c * PREVIEW_SLOTS);
+    }
+    let values: Float32Array | undefined;
+    if (opts.raw) {
+      values = new Float32Array(size * PREVIEW_SLOTS);
+      for (let n = 0; n < PIECE_COUNT; n++) values.set(new Float32Array(memory.buffer, slot[n], size), n * size);
+      values.set(new Float32Array(memory.buffer, spare, size), PIECE_COUNT * size);
+    }
+    return { width, maxStep, iterations, model, rows, scale, values };
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    pool?.terminate();
+  }
+}
+
+/**
+ * A preview table: 8 u16 values per surface (see the module comment), ready for the stacking search's expectimax
+ * leaves in place of the piece-max rows, plus the piece model it was built with.
+ */
+export class PreviewTable {
+  readonly variant = PREVIEW_VARIANT;
+  readonly width: number;
+  readonly maxStep: number;
+  readonly iterations: number;
+  /** Number of surfaces, (2S+1)^(W-1). */
+  readonly size: number;
+  /** value = stored u16 * scale. */
+  readonly scale: number;
+  /** Randomizer name the model came from ("custom" when given directly). */
+  readonly randomizer: string;
+  /** Pieces dealt to estimate the model (0 = exact), the run's seed, and the randomizer's parameter. */
+  readonly samples: number;
+  readonly seed: number;
+  readonly randomizerParameter: number;
+  /** P(p | n) at [7 n + p] (mirror-symmetric, rows sum to 1); the kernel used these values rounded to f32. */
+  readonly transition: Float64Array;
+  /** 8 u16 per surface, in surface-index order (unfolded). */
+  readonly rows: Uint16Array;
+
+  private constructor(meta: { width: number; maxStep: number; iterations: number; scale: number; params: VariantParams }, rows: Uint16Array) {
+    this.width = meta.width;
+    this.maxStep = meta.maxStep;
+    this.iterations = meta.iterations;
+    this.scale = meta.scale;
+    this.size = surfaceCount(meta.width, meta.maxStep);
+    this.randomizer = meta.params.randomizer;
+    this.samples = meta.params.samples;
+    this.seed = meta.params.seed;
+    this.randomizerParameter = meta.params.parameter;
+    this.transition = meta.params.model;
+    if (rows.length !== this.size * PREVIEW_SLOTS) {
+      throw new StackRankError('BAD_ARGUMENT', `expected ${this.size * PREVIEW_SLOTS} values (8 per surface); got ${rows.length}`);
+    }
+    this.rows = rows;
+  }
+
+  static fromResult(r: PreviewResult): PreviewTable {
+    return new PreviewTable({ width: r.width, maxStep: r.maxStep, iterations: r.iterations, scale: r.scale, params: r.model }, r.rows);
+  }
+
+  /** Parses preview-table file bytes (docs/file-formats.md), verifying everything. */
+  static fromBytes(bytes: Uint8Array): PreviewTable {
+    const { header, data } = decodeTable(bytes);
+    if (header.variant !== PREVIEW_VARIANT || header.slots !== PREVIEW_SLOTS || !header.params) {
+      throw new StackRankError('TABLE_MISMATCH', `this is a ${header.variant} table with ${header.slots} value(s) per surface, not a preview table; load it with loadRankTable`);
+    }
+    const shape = foldShape(header.width, header.maxStep);
+    const rows = header.folded
+      ? unfoldRows(data as Uint16Array, shape, surfaceCount(header.width, header.maxStep), PREVIEW_SLOTS, MIRROR_SLOT)
+      : (data as Uint16Array).slice();
+    return new PreviewTable({ ...header, params: header.params }, rows);
+  }
+
+  /** The transition matrix as 7 rows of 7 (row n = the piece in hand, column p = the next piece). */
+  transitionRows(): number[][] {
+    return Array.from({ length: PIECE_COUNT }, (_, n) => Array.from(this.transition.subarray(n * PIECE_COUNT, n * PIECE_COUNT + PIECE_COUNT)));
+  }
+
+  /** v(s, piece) for the surface with this index; piece 7 is the after-Tetris slot. */
+  get(index: number, piece: number): number {
+    requireInt('surface index', index, 0, this.size - 1);
+    requireInt('piece', piece, 0, PREVIEW_SLOTS - 1);
+    return this.rows[index * PREVIEW_SLOTS + piece] * this.scale;
+  }
+
+  /** The 8 values of a surface's row (steps steeper than ±S are truncated, as for rank tables). */
+  row(surface: Surface): number[] {
+    if (surface?.width !== this.width || surface.maxStep !== this.maxStep) {
+      throw new StackRankError(
+        'TABLE_MISMATCH',
+        `this table holds ${this.width}-column surfaces with max step ${this.maxStep}; got ${surface?.width}-column, max step ${surface?.maxStep}`,
+      );
+    }
+    const index = surfaceIndex(surface, { truncate: true });
+    return Array.from(this.rows.subarray(index * PREVIEW_SLOTS, index * PREVIEW_SLOTS + PREVIEW_SLOTS), (q) => q * this.scale);
+  }
+
+  /** The table file's bytes (format version 2, mirror-folded rows). */
+  toBytes(): Uint8Array {
+    const shape = foldShape(this.width, this.maxStep);
+    return encodeTable(
+      {
+        width: this.width,
+        maxStep: this.maxStep,
+        iterations: this.iterations,
+        encoding: 'u16',
+        folded: true,
+        scale: this.scale,
+        variant: PREVIEW_VARIANT,
+        slots: PREVIEW_SLOTS,
+        params: { randomizer: this.randomizer, samples: this.samples, seed: this.seed, parameter: this.randomizerParameter, model: this.transition },
+      },
+      foldRows(this.rows, shape, PREVIEW_SLOTS),
+    );
+  }
+
+  /** Writes the table file atomically (Node only). */
+  async save(path: string): Promise<void> {
+    const { writeFileAtomic } = await import('./node-io.js');
+    await writeFileAtomic(path, this.toBytes());
+  }
+}
+
+/** Builds a preview table (see PreviewBuildOptions: randomizer or transition, iterations, threads, progress, abort). */
+export async function buildPreviewTable(opts: PreviewBuildOptions = {}): Promise<PreviewTable> {
+  return PreviewTable.fromResult(await buildPreviewRows(opts));
+}
+
+/** Loads a preview table from a file path (Node) or from the bytes of a table file. */
+export async function loadPreviewTable(source: string | Uint8Array | ArrayBuffer): Promise<PreviewTable> {
+  if (typeof source === 'string') {
+    const { readFileChecked } = await import('./node-io.js');
+    return PreviewTable.fromBytes(await readFileChecked(source));
+  }
+  if (source instanceof ArrayBuffer) return PreviewTable.fromBytes(new Uint8Array(source));
+  if (source instanceof Uint8Array) return PreviewTable.fromBytes(source);
+  throw new StackRankError('BAD_ARGUMENT', 'loadPreviewTable takes a file path, a Uint8Array or an ArrayBuffer');
+}

@@ -1,0 +1,102 @@
+/**
+ * The user's cache (Node) for the preview and weighted table variants (issue 8), next to the article's tables:
+ * rank-preview-<randomizer>-w<W>-s<S>-i<iterations>.srk and rank-weighted-<randomizer>-....srk. A cached file is
+ * reused when it verifies and its model parameters (randomizer, samples, seed, parameter; the whole matrix for a
+ * custom one) are the ones asked for; otherwise it is rebuilt, saying why.
+ */
+import { isRandomizerName, randomizerDefaults } from '../randomizers/index.js';
+import { checkBuildOptions } from './build.js';
+import { type CacheOptions, type CachedTable, loadOrBuild, tableFileName } from './cache.js';
+import type { VariantParams } from './file.js';
+import { PREVIEW_VARIANT, PreviewTable, buildPreviewTable, loadPreviewTable, type PreviewBuildOptions } from './preview.js';
+import { loadRankTable } from './table.js';
+import { CUSTOM_RANDOMIZER, checkModelOptions, customModel, randomizerParameter } from './transition.js';
+import { WEIGHTED_VARIANT, buildWeightedTable, type WeightedBuildOptions } from './weighted.js';
+
+/**
+ * What a variant's model will be, without estimating it: a randomizer's name, samples, seed and parameter (or the
+ * whole model when it is given directly). A cached file fits when its parameters match these.
+ */
+function expectedParams(opts: PreviewBuildOptions & WeightedBuildOptions, given: ArrayLike<unknown> | undefined, kind: 'transition' | 'weights'): VariantParams | Omit<VariantParams, 'model'> {
+  if (given !== undefined) return customModel(given as ArrayLike<number>, kind);
+  const { randomizer, samples, seed } = checkModelOptions(opts);
+  const parameter = randomizerParameter(randomizer, opts.randomizerParams);
+  if (randomizer === 'memoryless') return { randomizer, samples: 0, seed: 0, parameter };
+  return { randomizer, samples, seed, parameter };
+}
+
+function paramsTag(p: Omit<VariantParams, 'model'>): string {
+  if (p.randomizer === CUSTOM_RANDOMIZER || !isRandomizerName(p.randomizer)) return p.randomizer;
+  const defaults = Object.values(randomizerDefaults(p.randomizer));
+  return defaults.length && defaults[0] !== p.parameter ? `${p.randomizer}${p.parameter}` : p.randomizer;
+}
+
+function paramsFit(have: VariantParams | null, want: VariantParams | Omit<VariantParams, 'model'>): boolean {
+  if (!have) return false;
+  if (have.randomizer !== want.randomizer || have.samples !== want.samples || have.seed !== want.seed || have.parameter !== want.parameter) return false;
+  if ('model' in want) return have.model.length === want.model.length && have.model.every((v, i) => v === want.model[i]);
+  return true;
+}
+
+/** The cache path of a preview table (no estimation needed: the name carries the randomizer). */
+export async function cachedPreviewTablePath(opts: PreviewBuildOptions = {}, env?: Record<string, string | undefined>): Promise<string> {
+  const { width, maxStep, iterations } = checkBuildOptions(opts);
+  const want = expectedParams(opts, opts.transition, 'transition');
+  const { cacheDir } = await import('./node-io.js');
+  const { join } = await import('node:path');
+  return join(cacheDir(env), tableFileName(width, maxStep, iterations, PREVIEW_VARIANT, paramsTag(want)));
+}
+
+export interface CachedPreviewTable {
+  table: PreviewTable;
+  path: string;
+  cached: boolean;
+  rejected?: string;
+}
+
+/** Loads the cached preview table for these parameters (e.g. rank-preview-tgm1-w9-s4-i15.srk), or builds and caches it. */
+export async function loadOrBuildCachedPreviewTable(opts: PreviewBuildOptions & CacheOptions = {}): Promise<CachedPreviewTable> {
+  const { width, maxStep, iterations } = checkBuildOptions(opts);
+  const want = expectedParams(opts, opts.transition, 'transition');
+  const path = await cachedPreviewTablePath(opts, opts.env);
+  return loadOrBuild(
+    path,
+    opts.force,
+    loadPreviewTable,
+    (t) =>
+      t.width === width &&
+      t.maxStep === maxStep &&
+      t.iterations === iterations &&
+      paramsFit({ randomizer: t.randomizer, samples: t.samples, seed: t.seed, parameter: t.randomizerParameter, model: t.transition }, want),
+    () => buildPreviewTable(opts),
+  );
+}
+
+/** The cache path of a weighted table. */
+export async function cachedWeightedTablePath(opts: WeightedBuildOptions = {}, env?: Record<string, string | undefined>): Promise<string> {
+  const { width, maxStep, iterations } = checkBuildOptions(opts);
+  const want = expectedParams(opts, opts.weights, 'weights');
+  const { cacheDir } = await import('./node-io.js');
+  const { join } = await import('node:path');
+  return join(cacheDir(env), tableFileName(width, maxStep, iterations, WEIGHTED_VARIANT, paramsTag(want)));
+}
+
+/** Loads the cached weighted table for these parameters (e.g. rank-weighted-tgm1-w9-s4-i15.srk), or builds and caches it. */
+export async function loadOrBuildCachedWeightedTable(opts: WeightedBuildOptions & CacheOptions = {}): Promise<CachedTable> {
+  const { width, maxStep, iterations } = checkBuildOptions(opts);
+  const want = expectedParams(opts, opts.weights, 'weights');
+  const path = await cachedWeightedTablePath(opts, opts.env);
+  return loadOrBuild(
+    path,
+    opts.force,
+    loadRankTable,
+    (t) =>
+      t.variant === WEIGHTED_VARIANT &&
+      t.width === width &&
+      t.maxStep === maxStep &&
+      t.iterations === iterations &&
+      (opts.encoding ?? 'u16') === t.encoding &&
+      paramsFit(t.params, want),
+    () => buildWeightedTable(opts),
+  );
+}

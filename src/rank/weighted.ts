@@ -1,0 +1,35 @@
+/**
+ * The weighted table variant (issue 8): the article's iteration with per-piece weights instead of 1/7 each,
+ *
+ *   r_0 = 1,   r_{k+1}(s) = sum_p w_p max over p's rank-legal placements of r_k,
+ *
+ * where w is a randomizer's long-run piece frequency (or weights given directly), averaged over the mirror pairs
+ * S/Z and L/J so that mirror images keep equal values. One value per surface: a weighted table is a RankTable
+ * (variant "weighted", `params` holding the weights) and works wherever the article's table does.
+ *
+ * Every randomizer stackrank ships treats the seven pieces alike, so its long-run frequencies are 1/7 each (to
+ * the estimate's noise) and the weighted table equals the article's; the variant matters for weights of your own.
+ */
+import { buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
+import { customModel, weightsModel, type PieceModel, type PieceModelOptions } from './transition.js';
+import { RankTable, type RankTableBuildOptions } from './table.js';
+
+export const WEIGHTED_VARIANT = 'weighted';
+
+export interface WeightedBuildOptions extends BuildOptions, PieceModelOptions, Pick<RankTableBuildOptions, 'encoding'> {
+  /** Seven piece weights given directly (summing to 1), instead of a randomizer's frequencies; recorded as "custom". */
+  weights?: ArrayLike<number>;
+}
+
+/** The piece weights of a weighted build: the given ones, or the randomizer's estimated frequencies. */
+export function weightedModel(opts: WeightedBuildOptions): PieceModel {
+  return opts.weights !== undefined ? customModel(opts.weights, 'weights') : weightsModel(opts);
+}
+
+/** Builds a weighted table (see WeightedBuildOptions); threads, progress and abort as for buildRankTable. */
+export async function buildWeightedTable(opts: WeightedBuildOptions & { model?: PieceModel } = {}): Promise<RankTable> {
+  const { width, maxStep, iterations } = checkBuildOptions(opts);
+  const model = opts.model ?? weightedModel(opts);
+  const values = await buildRankValues(opts, model.model);
+  return RankTable.fromValues(values, { width, maxStep, iterations, encoding: opts.encoding, variant: WEIGHTED_VARIANT, params: model });
+}
