@@ -1,10 +1,11 @@
-// Full-board player kernel (DESIGN §5, issue 6): a bitboard engine (one u32 mask per row, bit c = column c),
-// the board features of seed 004 and Dellacherie/BCTS, 1-ply and 2-ply move choice, and the whole game loop
-// including the project's PRNG (xoshiro128**, src/random.ts) so a game never leaves WebAssembly.
+// Full-board player kernel (DESIGN §5, issue 6): a bitboard engine (each board kept both as one u32 mask per row,
+// bit c = column c, and as one u32 mask per column, bit r = row r), the board features of seed 004 and
+// Dellacherie/BCTS, 1-ply and 2-ply move choice, and the whole game loop including the project's PRNG
+// (xoshiro128**, src/random.ts) so a game never leaves WebAssembly.
 //
 // Everything lives in one context block allocated by the TypeScript side (src/fullboard/kernel.ts), which also
 // writes the piece tables into it, generated from src/pieces.ts: this file knows no piece shape. Layout below;
-// keep it in step with src/fullboard/layout.ts. No allocation, no strings, no GC.
+// keep the offsets kernel.ts uses in step with it. No allocation, no strings, no GC.
 export { alloc } from './memory';
 
 // ---- context layout (byte offsets) ----
@@ -29,33 +30,33 @@ const O_BOARD_B: usize = 92; //   i32 ptr: scratch board for first-ply candidate
 const O_BOARD_C: usize = 96; //   i32 ptr: scratch board for second-ply candidates
 const O_LAST_LINES: usize = 100; // i32 lines cleared by the last place()
 const O_LAST_ERODED: usize = 104; // i32 piece cells inside those lines
+const O_SCAN_X: usize = 108; //     i32 column found by bestColumn
 const O_NORIENT: usize = 128; //  i32[7] orientations per piece
 const O_ORIENT: usize = 160; //   28 records of 64 bytes: piece p, orientation o at (p * 4 + o) * 64
 const O_WEIGHTS: usize = 1984; // f64[16] weight per feature id
 const O_FEAT: usize = 2112; //    f64[16] scratch feature vector
 const O_BOARDS: usize = 2304; //  3 boards of BOARD_BYTES
-const O_SRC: usize = 3072; //     source-board statistics for the incremental evaluator (see srcStats)
-const CTX_BYTES: usize = 5120;
+const O_SRC: usize = 3328; //     statistics of the board a piece is placed on (ST_* below), for evalIncremental
+const O_EVAL: usize = 3840; //    the same statistics of a board being evaluated in full
+const O_TRI: usize = 4352; //     u8[256]: Σ T(k + 1) over the set bits k of the index (wellsTriangle of one column)
+const O_RUN: usize = 4608; //     u8[256]: Σ (k + 1) over the set bits k of the index (cumulativeWells above a column)
+const CTX_BYTES: usize = 4864;
 
-// O_SRC record (i32 words)
-const S_ROWT: usize = 0;
-const S_ROWTC: usize = 4;
-const S_COLT: usize = 8;
-const S_HOLES: usize = 12;
-const S_ROWS_WITH_HOLES: usize = 16;
-const S_WELLST: usize = 20;
-const S_WELLST_COL: usize = 64; //  i32[16] wellsTriangle of each column
-const S_HOLE_MASK: usize = 128; //  i32[32] holes of each row
-const S_NEW_HEIGHTS: usize = 256; // i32[16] scratch: heights after the move being scored
-const S_ROW_T: usize = 320; //      u8[32] rowTrans of each row
-const S_ROW_TC: usize = 352; //     u8[32] rowTransC of each row (given the row below)
-const S_COL_T: usize = 384; //      u8[32] column changes between row r-1 and row r
-// bottom-up scan state (cumulativeWells, holeDepth), so a move only rescans rows from its landing row up
-const S_CW_PREFIX: usize = 416; //  i32[33] cumulativeWells of rows below r
-const S_HD_PREFIX: usize = 560; //  i32[33] holeDepth of rows below r
-const S_AH: usize = 704; //         i32[32] filled cells directly above a hole run, after row r
-const S_E: usize = 832; //          u16[5][32] bit-sliced empty-run counters after row r
-const S_SLOW_OUT: usize = 1152; //  i32[2] slowScan's cumulativeWells and holeDepth
+// board statistics (boardStats): feature totals, then per-column and per-column-pair terms
+const ST_ROWT: usize = 0; //       rowTransitions
+const ST_ROWTC: usize = 4; //      rowTransitionsContinuous
+const ST_COLT: usize = 8; //       columnTransitions
+const ST_HOLES: usize = 12;
+const ST_CW: usize = 16; //        cumulativeWells
+const ST_WT: usize = 20; //        wellsTriangle
+const ST_HD: usize = 24; //        holeDepth
+const ST_EDGE: usize = 28; //      the continuous scan's wall terms (see boardStats)
+const ST_HOLE_ROWS: usize = 32; // bit r: row r has a hole
+const ST_HOLE_COLS: usize = 36; // bit c: column c has a hole
+const ST_PAIR: usize = 64; //      i32[16] at c + 1: cells that differ between columns c and c + 1 (c = -1 .. w-1, walls included)
+const ST_WT_COL: usize = 128; //   i32[16] at c + 1: wellsTriangle of column c (c = -1 .. w; 0 for the walls)
+const ST_CW_COL: usize = 192; //   i32[16] at c + 1: cumulativeWells of column c (c = -1 .. w; 0 for the walls)
+// (a statistics block is 256 bytes)
 
 // orientation record (i32 words)
 const OE_WIDTH: usize = 0;
@@ -64,11 +65,13 @@ const OE_BOT: usize = 16; //  i32[4] lowest cell per column
 const OE_MASK: usize = 32; // i32[4] row masks (bit j = column j of the piece), rows counted up from its lowest
 const OE_TOP: usize = 48; //  i32[4] row above the highest cell per column
 
-// board record
-const B_ROWS: usize = 0; //      u32[32]; rows at or above `top` are always 0
-const B_HEIGHTS: usize = 128; // i32[16] column heights (row above the highest filled cell, 0 if empty)
+// board record: the same cells as rows and as columns. Columns c = -2 .. w+1 are stored at index c + 2; the two
+// outside each side are walls (rows 0 .. H-1 filled, height H), so evaluating a move needs no bounds test.
+const B_ROWS: usize = 0; //      u32[32] row masks (bit c = column c); rows at or above `top` are always 0
+const B_HEIGHTS: usize = 128; // i32[16] column heights (row above the highest filled cell, 0 if empty), at c + 2
 const B_TOP: usize = 192; //     i32 max column height = number of rows up to the highest non-empty one
-const BOARD_BYTES: usize = 256;
+const B_COLS: usize = 256; //    u32[16] column masks (bit r = row r), at c + 2
+const BOARD_BYTES: usize = 320;
 
 // feature ids (keep in step with FEATURES in src/fullboard/features.ts)
 const F_ROWS_CLEARED: i32 = 0;
@@ -96,7 +99,20 @@ const LOSS: f64 = -1.0e300;
   return load<i32>(b + B_ROWS + ((<usize>r) << 2));
 }
 @inline function heightAt(b: usize, c: i32): i32 {
-  return load<i32>(b + B_HEIGHTS + ((<usize>c) << 2));
+  return load<i32>(b + B_HEIGHTS + ((<usize>(c + 2)) << 2));
+}
+@inline function colAt(b: usize, c: i32): i32 {
+  return load<i32>(b + B_COLS + ((<usize>(c + 2)) << 2));
+}
+@inline function setHeight(b: usize, c: i32, v: i32): void {
+  store<i32>(b + B_HEIGHTS + ((<usize>(c + 2)) << 2), v);
+}
+@inline function setCol(b: usize, c: i32, v: i32): void {
+  store<i32>(b + B_COLS + ((<usize>(c + 2)) << 2), v);
+}
+/** Bits 0 .. n-1 (n <= 31). */
+@inline function lowMask(n: i32): i32 {
+  return (1 << n) - 1;
 }
 @inline function orientRec(ctx: usize, p: i32, o: i32): usize {
   return ctx + O_ORIENT + (<usize>(p * 4 + o) << 6);
@@ -115,12 +131,33 @@ export function init(ctx: usize, w: i32, h: i32): void {
   store<i32>(ctx + O_BOARD_B, <i32>(ctx + O_BOARDS + BOARD_BYTES));
   store<i32>(ctx + O_BOARD_C, <i32>(ctx + O_BOARDS + 2 * BOARD_BYTES));
   store<i32>(ctx + O_MODE, 0);
+  for (let m: i32 = 0; m < 256; m++) {
+    let tri: i32 = 0;
+    let run: i32 = 0;
+    for (let k: i32 = 0; k < 8; k++) {
+      if (((m >> k) & 1) != 0) {
+        tri += ((k + 1) * (k + 2)) >> 1;
+        run += k + 1;
+      }
+    }
+    store<u8>(ctx + O_TRI + <usize>m, <u8>tri);
+    store<u8>(ctx + O_RUN + <usize>m, <u8>run);
+  }
   resetGame(ctx);
 }
 
 /** Empties the current board and zeroes the game counters (keeps weights, PRNG state and piece source). */
 export function resetGame(ctx: usize): void {
   memory.fill(ctx + O_BOARDS, 0, 3 * BOARD_BYTES);
+  const w = load<i32>(ctx + O_W);
+  const h = load<i32>(ctx + O_H);
+  for (let i: i32 = 0; i < 3; i++) {
+    const b = ctx + O_BOARDS + <usize>i * BOARD_BYTES;
+    for (let c: i32 = -2; c < w + 2; c += c == -1 ? w + 1 : 1) {
+      setCol(b, c, lowMask(h));
+      setHeight(b, c, h);
+    }
+  }
   store<i32>(ctx + O_CUR, -1);
   store<i32>(ctx + O_NEXT, -1);
   store<i32>(ctx + O_LOST, 0);
@@ -212,33 +249,38 @@ export function setPieceBuffer(ctx: usize, ptr: usize, len: i32): void {
   store<i32>(ctx + O_BUFPOS, 0);
 }
 
-/** Features scanned bottom-up: a move rescans them from its landing row (rows below it keep their terms). */
-const SLOW_FEATURES: i32 = bit(F_CUMULATIVE_WELLS) | bit(F_HOLE_DEPTH);
-
 // ---- engine ----
 
-/** Recomputes column heights and top of board `b` from its rows (rows at or above `top` must be 0). */
-function computeHeights(ctx: usize, b: usize, top: i32): void {
+/**
+ * Derives the column masks, heights and top of board `b` from its rows at or above row `from` (the columns keep
+ * their bits below `from`). Rows at or above `top` must be 0.
+ */
+function deriveColumns(ctx: usize, b: usize, from: i32, top: i32): void {
   const w = load<i32>(ctx + O_W);
-  for (let c: i32 = 0; c < w; c++) store<i32>(b + B_HEIGHTS + ((<usize>c) << 2), 0);
-  while (top > 0 && rowAt(b, top - 1) == 0) top--;
-  store<i32>(b + B_TOP, top);
-  let rem: i32 = load<i32>(ctx + O_FULL);
-  for (let r: i32 = top - 1; r >= 0 && rem != 0; r--) {
-    let nb = rowAt(b, r) & rem;
-    rem &= ~nb;
-    while (nb != 0) {
-      const c = ctz<i32>(nb);
-      store<i32>(b + B_HEIGHTS + ((<usize>c) << 2), r + 1);
-      nb &= nb - 1;
+  while (top > from && rowAt(b, top - 1) == 0) top--;
+  const keep = lowMask(from);
+  for (let c: i32 = 0; c < w; c++) setCol(b, c, colAt(b, c) & keep);
+  for (let r: i32 = from; r < top; r++) {
+    let m = rowAt(b, r);
+    while (m != 0) {
+      const c = ctz<i32>(m);
+      setCol(b, c, colAt(b, c) | (1 << r));
+      m &= m - 1;
     }
   }
+  let mx: i32 = 0;
+  for (let c: i32 = 0; c < w; c++) {
+    const hc = 32 - clz<i32>(colAt(b, c));
+    setHeight(b, c, hc);
+    mx = max<i32>(mx, hc);
+  }
+  store<i32>(b + B_TOP, mx);
 }
 
-/** Re-derives heights/top of the current board after TS wrote its rows. */
+/** Re-derives columns, heights and top of the current board after TS wrote its rows. */
 export function syncBoard(ctx: usize): void {
   const b = <usize>load<i32>(ctx + O_BOARD_A);
-  computeHeights(ctx, b, 32);
+  deriveColumns(ctx, b, 0, 32);
 }
 
 /** Row where orientation `oe` comes to rest when dropped straight down with its left column at x. */
@@ -258,7 +300,9 @@ export function syncBoard(ctx: usize): void {
  */
 function place(ctx: usize, src: usize, dst: usize, oe: usize, x: i32, y: i32): i32 {
   const full = load<i32>(ctx + O_FULL);
+  const w = load<i32>(ctx + O_W);
   const ph = load<i32>(oe + OE_HEIGHT);
+  const width = load<i32>(oe + OE_WIDTH);
   const srcTop = load<i32>(src + B_TOP);
   const dstTop = load<i32>(dst + B_TOP);
   let top = max<i32>(srcTop, y + ph);
@@ -266,6 +310,7 @@ function place(ctx: usize, src: usize, dst: usize, oe: usize, x: i32, y: i32): i
   for (let r = top; r < dstTop; r++) store<i32>(dst + B_ROWS + ((<usize>r) << 2), 0);
   let lines: i32 = 0;
   let eroded: i32 = 0;
+  let cleared: i32 = 0; // bit d: row y + d is full
   for (let r: i32 = 0; r < ph; r++) {
     const m = load<i32>(oe + OE_MASK + ((<usize>r) << 2)) << x;
     const a = dst + B_ROWS + ((<usize>(y + r)) << 2);
@@ -274,18 +319,23 @@ function place(ctx: usize, src: usize, dst: usize, oe: usize, x: i32, y: i32): i
     if (row == full) {
       lines++;
       eroded += popcnt<i32>(m);
+      cleared |= 1 << r;
     }
   }
   store<i32>(ctx + O_LAST_LINES, lines);
   store<i32>(ctx + O_LAST_ERODED, eroded);
+  // columns and heights: the source's, with the piece's column runs added (its top cell sets the height)
+  for (let c: i32 = 0; c < w; c++) {
+    setCol(dst, c, colAt(src, c));
+    setHeight(dst, c, heightAt(src, c));
+  }
+  for (let j: i32 = 0; j < width; j++) {
+    const t = y + load<i32>(oe + OE_TOP + ((<usize>j) << 2));
+    const bo = y + load<i32>(oe + OE_BOT + ((<usize>j) << 2));
+    setCol(dst, x + j, colAt(dst, x + j) | ((1 << t) - (1 << bo)));
+    setHeight(dst, x + j, t);
+  }
   if (lines == 0) {
-    const width = load<i32>(oe + OE_WIDTH);
-    const w = load<i32>(ctx + O_W);
-    for (let c: i32 = 0; c < w; c++) store<i32>(dst + B_HEIGHTS + ((<usize>c) << 2), heightAt(src, c));
-    // the piece rests on or above every column it covers, so its top cell sets that column's height
-    for (let j: i32 = 0; j < width; j++) {
-      store<i32>(dst + B_HEIGHTS + ((<usize>(x + j)) << 2), y + load<i32>(oe + OE_TOP + ((<usize>j) << 2)));
-    }
     store<i32>(dst + B_TOP, top);
     return 0;
   }
@@ -298,106 +348,219 @@ function place(ctx: usize, src: usize, dst: usize, oe: usize, x: i32, y: i32): i
     }
   }
   for (let r = wr; r < top; r++) store<i32>(dst + B_ROWS + ((<usize>r) << 2), 0);
-  computeHeights(ctx, dst, wr);
+  // remove the full rows from every column, the highest first
+  const hiRow = 31 - clz<i32>(cleared);
+  let mx: i32 = 0;
+  for (let c: i32 = 0; c < w; c++) {
+    let col = colAt(dst, c);
+    for (let d = hiRow; d >= 0; d--) {
+      if (((cleared >> d) & 1) != 0) {
+        const r = y + d;
+        col = (col & lowMask(r)) | ((col >>> (r + 1)) << r);
+      }
+    }
+    setCol(dst, c, col);
+    const hc = 32 - clz<i32>(col);
+    setHeight(dst, c, hc);
+    mx = max<i32>(mx, hc);
+  }
+  store<i32>(dst + B_TOP, mx);
   return lines;
 }
 
 // ---- features (definitions: src/fullboard/features.ts, one doc comment per feature) ----
+//
+// Every feature is a sum of per-column or per-column-pair terms over the column masks (bit r = row r; a wall is
+// rows 0 .. H-1 filled), so a move that clears no row changes only the terms of its own columns and of their
+// two neighbours:
+//   rowTransitions     = Σ over the w + 1 neighbour pairs (walls included) of popcnt(left ^ right);
+//   rowTransitionsContinuous (the seed's scan over rows 0 .. H) = Σ over the w - 1 inner pairs of
+//                        popcnt(left ^ right) + popcnt((((last << 1) | 1) ^ first) & rows 0..H) (each row starts
+//                        against the last cell of the row below, row 0 against the filled wall)
+//                        + H + 1 - popcnt(last) (each row ends against the right wall);
+//   columnTransitions  = Σ popcnt(((col << 1) | 1) ^ col) (floor filled, the row above the column empty);
+//   holes              = Σ (height - popcnt(col));
+//   holeDepth          = Σ (popcnt(col) - ctz(~col)): every filled cell except the run resting on the floor sits
+//                        in a run directly above a hole;
+//   rowsWithHoles      = popcnt(OR of the columns' hole masks);
+//   cumulativeWells    = Σ over well cells (empty, both neighbours filled) of the empty run ending there;
+//   wellsTriangle      = Σ over the cells above a column's height with both neighbours filled of T(row - height + 1).
+
+/** wellsTriangle of a column of height hc between neighbours whose filled cells are lr (left & right). */
+@inline function triangleSum(ctx: usize, lr: i32, hc: i32): i32 {
+  const m = lr >>> hc;
+  const n = <i32>load<u8>(ctx + O_TRI + <usize>(m & 255));
+  return m > 255 ? n + triangleHigh(m) : n;
+}
+/** triangleSum's terms for the bits k >= 8 of m (wells deeper than 8: rare, kept out of line). */
+function triangleHigh(m: i32): i32 {
+  m &= ~255;
+  let n: i32 = 0;
+  while (m != 0) {
+    const k = ctz<i32>(m) + 1;
+    n += (k * (k + 1)) >> 1;
+    m &= m - 1;
+  }
+  return n;
+}
+
+/** cumulativeWells of one column: each empty cell with both neighbours filled (lr) adds the empty run ending there. */
+@inline function wellSum(ctx: usize, col: i32, lr: i32, hc: i32): i32 {
+  const wells = ~col & lr;
+  // above the column's height the run ending at row r is r - hc + 1
+  const m = wells >>> hc;
+  let n = <i32>load<u8>(ctx + O_RUN + <usize>(m & 255));
+  if (m > 255) n += runHigh(m);
+  const below = wells & lowMask(hc);
+  if (below != 0) n += wellsBelow(col, below);
+  return n;
+}
+/** Σ (k + 1) over the bits k >= 8 of m (out of line: rare). */
+function runHigh(m: i32): i32 {
+  m &= ~255;
+  let n: i32 = 0;
+  while (m != 0) {
+    n += ctz<i32>(m) + 1;
+    m &= m - 1;
+  }
+  return n;
+}
+/** Well cells m below the column's height (empty cells between filled ones): r - (highest filled row below r). */
+function wellsBelow(col: i32, m: i32): i32 {
+  let n: i32 = 0;
+  while (m != 0) {
+    const r = ctz<i32>(m);
+    n += r - 31 + clz<i32>(col & lowMask(r)); // clz(0) = 32: the run reaches the floor
+    m &= m - 1;
+  }
+  return n;
+}
+
+/** The continuous scan's terms that involve the walls, from the first and last columns. */
+@inline function edgeTerm(first: i32, last: i32, h: i32): i32 {
+  return popcnt<i32>((((last << 1) | 1) ^ first) & lowMask(h + 1)) - popcnt<i32>(last);
+}
+
+/**
+ * Statistics of board b at st (ST_*): the feature totals and the per-column terms that a move changes. The
+ * well sums are computed only when `used` asks for them.
+ */
+function boardStats(ctx: usize, b: usize, st: usize, used: i32): void {
+  const w = load<i32>(ctx + O_W);
+  const h = load<i32>(ctx + O_H);
+  const wantWT = (used & bit(F_WELLS_TRIANGLE)) != 0;
+  const wantCW = (used & bit(F_CUMULATIVE_WELLS)) != 0;
+  let pairs: i32 = 0, colT: i32 = 0, holes: i32 = 0, hd: i32 = 0, cw: i32 = 0, wt: i32 = 0;
+  let holeRows: i32 = 0, holeCols: i32 = 0;
+  let prev = colAt(b, -1); // the wall
+  let cur = colAt(b, 0);
+  const first = cur;
+  const lastCol = colAt(b, w - 1);
+  store<i32>(st + ST_WT_COL, 0);
+  store<i32>(st + ST_CW_COL, 0);
+  store<i32>(st + ST_WT_COL + ((<usize>(w + 1)) << 2), 0);
+  store<i32>(st + ST_CW_COL + ((<usize>(w + 1)) << 2), 0);
+  {
+    const p = popcnt<i32>(prev ^ cur);
+    store<i32>(st + ST_PAIR, p);
+    pairs += p;
+  }
+  for (let c: i32 = 0; c < w; c++) {
+    const next = colAt(b, c + 1);
+    const hc = heightAt(b, c);
+    const p = popcnt<i32>(cur ^ next);
+    store<i32>(st + ST_PAIR + ((<usize>(c + 1)) << 2), p);
+    pairs += p;
+    colT += popcnt<i32>(((cur << 1) | 1) ^ cur);
+    const hm = ~cur & lowMask(hc);
+    if (hm != 0) {
+      holes += popcnt<i32>(hm);
+      holeRows |= hm;
+      holeCols |= 1 << c;
+    }
+    hd += popcnt<i32>(cur) - ctz<i32>(~cur);
+    const lr = prev & next;
+    if (wantWT) {
+      const v = triangleSum(ctx, lr, hc);
+      store<i32>(st + ST_WT_COL + ((<usize>(c + 1)) << 2), v);
+      wt += v;
+    }
+    if (wantCW) {
+      const v = wellSum(ctx, cur, lr, hc);
+      store<i32>(st + ST_CW_COL + ((<usize>(c + 1)) << 2), v);
+      cw += v;
+    }
+    prev = cur;
+    cur = next;
+  }
+  const edge = edgeTerm(first, lastCol, h);
+  const wallPairs = 2 * h - popcnt<i32>(first) - popcnt<i32>(lastCol);
+  store<i32>(st + ST_ROWT, pairs);
+  store<i32>(st + ST_ROWTC, pairs - wallPairs + edge + h + 1);
+  store<i32>(st + ST_COLT, colT);
+  store<i32>(st + ST_HOLES, holes);
+  store<i32>(st + ST_CW, cw);
+  store<i32>(st + ST_WT, wt);
+  store<i32>(st + ST_HD, hd);
+  store<i32>(st + ST_EDGE, edge);
+  store<i32>(st + ST_HOLE_ROWS, holeRows);
+  store<i32>(st + ST_HOLE_COLS, holeCols);
+}
 
 /**
  * Computes the features selected by `used` for board b (after the move and its line clears), given the rows
- * cleared, the move's eroded piece cells feature (its lines × its cells in them) and twice its landing height. Returns the weighted sum; when `out` is non-zero,
- * also stores every computed feature there as f64 (others 0).
+ * cleared, the move's eroded piece cells feature (its lines × its cells in them) and twice its landing height.
+ * Returns the weighted sum; when `out` is non-zero, also stores every computed feature there as f64 (others 0).
  */
 function evaluate(ctx: usize, b: usize, lines: i32, erodedProduct: i32, land2: i32, used: i32, out: usize): f64 {
+  const st = ctx + O_EVAL;
+  boardStats(ctx, b, st, used);
   const w = load<i32>(ctx + O_W);
-  const h = load<i32>(ctx + O_H);
-  const full = load<i32>(ctx + O_FULL);
-  const top = load<i32>(b + B_TOP);
-  const lastBit = w - 1;
-
-  let rowT: i32 = 0;
-  let rowTC: i32 = 0;
-  let colT: i32 = 0;
-  let colTB: i32 = 0;
-  let holes: i32 = 0;
-  let rowsWithHoles: i32 = 0;
-  let holeDepth: i32 = 0;
-  let cwells: i32 = 0;
-  let wellsT: i32 = 0;
-
-  const scanMask =
-    bit(F_ROW_TRANSITIONS) | bit(F_ROW_TRANSITIONS_CONTINUOUS) | bit(F_COLUMN_TRANSITIONS) | bit(F_COLUMN_TRANSITIONS_BELOW_TOP) |
-    bit(F_HOLES) | bit(F_HOLES_TIMES_TEN) | bit(F_ROWS_WITH_HOLES);
-  if ((used & scanMask) != 0) {
-    const walls = 1 | (1 << (w + 1));
-    const rowTMask = (1 << (w + 1)) - 1;
-    let cover: i32 = 0; // columns with a filled cell strictly above the current row
-    for (let r: i32 = top - 1; r >= 0; r--) {
-      const row = rowAt(b, r);
-      const below = r > 0 ? rowAt(b, r - 1) : full;
-      const hb = ~row & cover & full;
-      if (hb != 0) {
-        holes += popcnt<i32>(hb);
-        rowsWithHoles++;
-      }
-      cover |= row;
-      const x = row ^ below;
-      colT += popcnt<i32>(x);
-      colTB += popcnt<i32>(x & cover);
-      const s = (row << 1) | walls;
-      rowT += popcnt<i32>((s ^ (s >> 1)) & rowTMask);
-      const p = (below >> lastBit) & 1;
-      const sc = (row << 1) | p;
-      rowTC += popcnt<i32>((sc ^ (sc >> 1)) & full) + (((row >> lastBit) & 1) ^ 1);
-    }
-    // the row above the stack is empty: one more column change per non-empty column top (or W on an empty board)
-    colT += top > 0 ? popcnt<i32>(rowAt(b, top - 1)) : w;
-    // empty rows above the stack: 2 row transitions each (walls)
-    rowT += 2 * (h - top);
-    // continuous scan: the H + 1 - top empty rows each end against the right wall; the first starts against
-    // the last cell of the row below (the left wall when the board is empty)
-    const pTop = top > 0 ? (rowAt(b, top - 1) >> lastBit) & 1 : 1;
-    rowTC += pTop + (h + 1 - top);
-  }
-
-  const wantDepth = (used & bit(F_HOLE_DEPTH)) != 0;
-  const wantWells = (used & bit(F_CUMULATIVE_WELLS)) != 0;
-  if (wantDepth || wantWells) {
-    const rightWall = 1 << lastBit;
-    let prev = full; // the floor: nothing below row 0 is a hole
-    let aboveHoles: i32 = 0; // filled cells in an unbroken filled run directly above a hole
-    // bit-sliced per-column counter of successive empty cells ending at the current row
-    let e0: i32 = 0, e1: i32 = 0, e2: i32 = 0, e3: i32 = 0, e4: i32 = 0;
-    for (let r: i32 = 0; r < top; r++) {
-      const row = rowAt(b, r);
-      aboveHoles = row & (~prev | aboveHoles);
-      holeDepth += popcnt<i32>(aboveHoles);
-      prev = row;
-      const e = ~row & full;
-      e0 &= e; e1 &= e; e2 &= e; e3 &= e; e4 &= e;
-      let carry = e;
-      let t = e0 & carry; e0 ^= carry; carry = t;
-      t = e1 & carry; e1 ^= carry; carry = t;
-      t = e2 & carry; e2 ^= carry; carry = t;
-      t = e3 & carry; e3 ^= carry; carry = t;
-      e4 ^= carry;
-      const wb = e & ((row << 1) | 1) & ((row >> 1) | rightWall);
-      if (wb != 0) {
-        cwells += popcnt<i32>(wb & e0) + 2 * popcnt<i32>(wb & e1) + 4 * popcnt<i32>(wb & e2) + 8 * popcnt<i32>(wb & e3) + 16 * popcnt<i32>(wb & e4);
-      }
-    }
-  }
-
-  if ((used & bit(F_WELLS_TRIANGLE)) != 0) {
-    for (let c: i32 = 0; c < w; c++) wellsT += wellColumn(b, b + B_HEIGHTS, 0, 0, 0, 0, c, w);
-  }
-
-  return combine(ctx, lines, rowT, rowTC, colT, colTB, holes, cwells, wellsT, top, land2, erodedProduct, holeDepth, rowsWithHoles, out);
+  const colT = load<i32>(st + ST_COLT);
+  return combine(
+    ctx, lines, load<i32>(st + ST_ROWT), load<i32>(st + ST_ROWTC), colT, colT - w, load<i32>(st + ST_HOLES),
+    load<i32>(st + ST_CW), load<i32>(st + ST_WT), load<i32>(b + B_TOP), land2, erodedProduct, load<i32>(st + ST_HD),
+    popcnt<i32>(load<i32>(st + ST_HOLE_ROWS)), out,
+  );
 }
 
-/** Σ weight × feature (and the feature vector at `out` when non-zero). */
+/**
+ * Σ weight × feature, summed in feature-id order (and the feature vector at `out` when non-zero). The fast
+ * path adds the weighted features only: a zero weight adds ±0, which leaves a non-zero sum unchanged, so only a
+ * zero sum is recomputed in full (for its sign).
+ */
 @inline function combine(
+  ctx: usize, lines: i32, rowT: i32, rowTC: i32, colT: i32, colTB: i32, holes: i32, cwells: i32, wellsT: i32, top: i32,
+  land2: i32, erodedProduct: i32, holeDepth: i32, rowsWithHoles: i32, out: usize,
+): f64 {
+  const wp = ctx + O_WEIGHTS;
+  const fLines = <f64>lines;
+  const fLand = <f64>land2 * 0.5;
+  const fEroded = <f64>erodedProduct;
+  if (out == 0) {
+    const used = load<i32>(ctx + O_USED);
+    let q: f64 = 0;
+    if ((used & bit(F_ROWS_CLEARED)) != 0) q += load<f64>(wp + 8 * F_ROWS_CLEARED) * fLines;
+    if ((used & bit(F_ROW_TRANSITIONS)) != 0) q += load<f64>(wp + 8 * F_ROW_TRANSITIONS) * <f64>rowT;
+    if ((used & bit(F_ROW_TRANSITIONS_CONTINUOUS)) != 0) q += load<f64>(wp + 8 * F_ROW_TRANSITIONS_CONTINUOUS) * <f64>rowTC;
+    if ((used & bit(F_COLUMN_TRANSITIONS)) != 0) q += load<f64>(wp + 8 * F_COLUMN_TRANSITIONS) * <f64>colT;
+    if ((used & bit(F_COLUMN_TRANSITIONS_BELOW_TOP)) != 0) q += load<f64>(wp + 8 * F_COLUMN_TRANSITIONS_BELOW_TOP) * <f64>colTB;
+    if ((used & bit(F_HOLES)) != 0) q += load<f64>(wp + 8 * F_HOLES) * <f64>holes;
+    if ((used & bit(F_HOLES_TIMES_TEN)) != 0) q += load<f64>(wp + 8 * F_HOLES_TIMES_TEN) * <f64>(10 * holes);
+    if ((used & bit(F_CUMULATIVE_WELLS)) != 0) q += load<f64>(wp + 8 * F_CUMULATIVE_WELLS) * <f64>cwells;
+    if ((used & bit(F_WELLS_TRIANGLE)) != 0) q += load<f64>(wp + 8 * F_WELLS_TRIANGLE) * <f64>wellsT;
+    if ((used & bit(F_MAX_HEIGHT)) != 0) q += load<f64>(wp + 8 * F_MAX_HEIGHT) * <f64>top;
+    if ((used & bit(F_LANDING_HEIGHT)) != 0) q += load<f64>(wp + 8 * F_LANDING_HEIGHT) * fLand;
+    if ((used & bit(F_ERODED_PIECE_CELLS)) != 0) q += load<f64>(wp + 8 * F_ERODED_PIECE_CELLS) * fEroded;
+    if ((used & bit(F_HOLE_DEPTH)) != 0) q += load<f64>(wp + 8 * F_HOLE_DEPTH) * <f64>holeDepth;
+    if ((used & bit(F_ROWS_WITH_HOLES)) != 0) q += load<f64>(wp + 8 * F_ROWS_WITH_HOLES) * <f64>rowsWithHoles;
+    if (q != 0) return q;
+  }
+  return combineAll(ctx, lines, rowT, rowTC, colT, colTB, holes, cwells, wellsT, top, land2, erodedProduct, holeDepth, rowsWithHoles, out);
+}
+
+/** combine's full sum over every feature. */
+function combineAll(
   ctx: usize, lines: i32, rowT: i32, rowTC: i32, colT: i32, colTB: i32, holes: i32, cwells: i32, wellsT: i32, top: i32,
   land2: i32, erodedProduct: i32, holeDepth: i32, rowsWithHoles: i32, out: usize,
 ): f64 {
@@ -439,271 +602,175 @@ function evaluate(ctx: usize, b: usize, lines: i32, erodedProduct: i32, land2: i
   return s;
 }
 
+/** Statistics of the board a piece is placed on (O_SRC), for evalIncremental. */
+@inline function srcStats(ctx: usize, b: usize): void {
+  boardStats(ctx, b, ctx + O_SRC, load<i32>(ctx + O_USED));
+}
+
+// A move that clears no row, column by column. Piece column j (0 <= j < pw) lands on column x + j at rows
+// y + bot[j] .. y + top[j] - 1; nothing else changes.
+@inline function pieceBot(oe: usize, j: i32, y: i32): i32 {
+  return y + load<i32>(oe + OE_BOT + ((<usize>j) << 2));
+}
+@inline function pieceTop(oe: usize, j: i32, y: i32): i32 {
+  return y + load<i32>(oe + OE_TOP + ((<usize>j) << 2));
+}
+/** Column x + j after the move. */
+@inline function newCol(src: usize, oe: usize, x: i32, y: i32, j: i32): i32 {
+  return colAt(src, x + j) | ((1 << pieceTop(oe, j, y)) - (1 << pieceBot(oe, j, y)));
+}
+/** Empty cells left below piece column j (new holes). */
+@inline function gapAt(src: usize, oe: usize, x: i32, y: i32, j: i32): i32 {
+  return pieceBot(oe, j, y) - heightAt(src, x + j);
+}
+/** Rows of those new holes. */
+@inline function gapRows(src: usize, oe: usize, x: i32, y: i32, j: i32): i32 {
+  return (1 << pieceBot(oe, j, y)) - (1 << heightAt(src, x + j));
+}
 /**
- * wellsTriangle of column c (seed 004's convention) on board b, optionally with orientation oe overlaid at
- * (x, y) without writing it (width = ph = 0: the board as it is).
+ * holeDepth added by piece column j: its cells sit in a run directly above a hole when it leaves a gap, or when
+ * it extends the top run of a column that has a hole (holeCols bit j, relative to x).
  */
-@inline function overlayRow(b: usize, oe: usize, x: i32, y: i32, ph: i32, r: i32): i32 {
-  const d = r - y;
-  return rowAt(b, r) | (<u32>d < <u32>ph ? load<i32>(oe + OE_MASK + ((<usize>d) << 2)) << x : 0);
-}
-@inline function wellColumn(b: usize, hts: usize, oe: usize, x: i32, y: i32, ph: i32, c: i32, w: i32): i32 {
-  const lastBit = w - 1;
-  const hc = load<i32>(hts + ((<usize>c) << 2));
-  const hl = c > 0 ? load<i32>(hts + ((<usize>(c - 1)) << 2)) : 0x7fff;
-  const hr = c < lastBit ? load<i32>(hts + ((<usize>(c + 1)) << 2)) : 0x7fff;
-  const lim = min<i32>(hl, hr);
-  if (lim <= hc) return 0;
-  let n: i32 = 0;
-  for (let r = hc; r < lim; r++) {
-    const row = overlayRow(b, oe, x, y, ph, r);
-    const lf = c == 0 ? 1 : (row >> (c - 1)) & 1;
-    const rf = c == lastBit ? 1 : (row >> (c + 1)) & 1;
-    if ((lf & rf) != 0) {
-      const d = r - hc + 1;
-      n += (d * (d + 1)) >> 1;
-    }
-  }
-  return n;
+@inline function depthAdd(src: usize, oe: usize, x: i32, y: i32, j: i32, holeCols: i32): i32 {
+  const covers = <i32>(gapAt(src, oe, x, y, j) > 0) | ((holeCols >> j) & 1);
+  return covers != 0 ? pieceTop(oe, j, y) - pieceBot(oe, j, y) : 0;
 }
 
-/** Row transitions of one row, walls filled (an empty row gives 2). */
-@inline function rowTrans(row: i32, w: i32): i32 {
-  const s = (row << 1) | 1 | (1 << (w + 1));
-  return popcnt<i32>((s ^ (s >> 1)) & ((1 << (w + 1)) - 1));
-}
-/** The continuous scan's count for one row, given the row below (full for row 0: the left wall). */
-@inline function rowTransC(row: i32, below: i32, w: i32, full: i32): i32 {
-  const lastBit = w - 1;
-  const sc = (row << 1) | ((below >> lastBit) & 1);
-  return popcnt<i32>((sc ^ (sc >> 1)) & full) + (((row >> lastBit) & 1) ^ 1);
-}
-
-/** The bottom-up scan state of every row of b (cumulativeWells, holeDepth), for slowScan. */
-function srcStatsSlow(ctx: usize, b: usize, top: i32): void {
+/**
+ * Value of orientation oe (width pw, a constant after inlining) dropped at (x, y) on src when it clears no row,
+ * from the statistics of src (srcStats) without building the board: only the terms of columns x-1 .. x+pw and of
+ * the pairs among them change. Straight-line code per width: n0 .. n3 are the piece's columns after the move,
+ * l1/r1 the columns beside the piece and l2/r2 the next ones out (walls beyond the board).
+ */
+@inline function evalMoveW(ctx: usize, src: usize, oe: usize, x: i32, y: i32, pw: i32, linesBefore: i32, used: i32, out: usize): f64 {
   const w = load<i32>(ctx + O_W);
-  const full = load<i32>(ctx + O_FULL);
+  const h = load<i32>(ctx + O_H);
   const st = ctx + O_SRC;
-  const rightWall = 1 << (w - 1);
-  let prev = full;
-  let ah: i32 = 0;
-  let e0: i32 = 0, e1: i32 = 0, e2: i32 = 0, e3: i32 = 0, e4: i32 = 0;
-  let cw: i32 = 0, hd: i32 = 0;
-  for (let r: i32 = 0; r < top; r++) {
-    store<i32>(st + S_CW_PREFIX + ((<usize>r) << 2), cw);
-    store<i32>(st + S_HD_PREFIX + ((<usize>r) << 2), hd);
-    const row = rowAt(b, r);
-    ah = row & (~prev | ah);
-    hd += popcnt<i32>(ah);
-    prev = row;
-    const e = ~row & full;
-    e0 &= e; e1 &= e; e2 &= e; e3 &= e; e4 &= e;
-    let carry = e;
-    let t = e0 & carry; e0 ^= carry; carry = t;
-    t = e1 & carry; e1 ^= carry; carry = t;
-    t = e2 & carry; e2 ^= carry; carry = t;
-    t = e3 & carry; e3 ^= carry; carry = t;
-    e4 ^= carry;
-    const wb = e & ((row << 1) | 1) & ((row >> 1) | rightWall);
-    if (wb != 0) {
-      cw += popcnt<i32>(wb & e0) + 2 * popcnt<i32>(wb & e1) + 4 * popcnt<i32>(wb & e2) + 8 * popcnt<i32>(wb & e3) + 16 * popcnt<i32>(wb & e4);
-    }
-    store<i32>(st + S_AH + ((<usize>r) << 2), ah);
-    const eo = st + S_E + ((<usize>r) << 1);
-    store<u16>(eo, <u16>e0);
-    store<u16>(eo + 64, <u16>e1);
-    store<u16>(eo + 128, <u16>e2);
-    store<u16>(eo + 192, <u16>e3);
-    store<u16>(eo + 256, <u16>e4);
+  const ph = load<i32>(oe + OE_HEIGHT);
+  const holeCols = load<i32>(st + ST_HOLE_COLS) >> x;
+  const l2 = colAt(src, x - 2);
+  const l1 = colAt(src, x - 1);
+  const r1 = colAt(src, x + pw);
+  const r2 = colAt(src, x + pw + 1);
+  const n0 = newCol(src, oe, x, y, 0);
+  const n1 = pw > 1 ? newCol(src, oe, x, y, 1) : 0;
+  const n2 = pw > 2 ? newCol(src, oe, x, y, 2) : 0;
+  const n3 = pw > 3 ? newCol(src, oe, x, y, 3) : 0;
+  const nLast = pw == 1 ? n0 : pw == 2 ? n1 : pw == 3 ? n2 : n3;
+  // holes, column transitions (+2 per gap), hole rows, hole depth
+  const g0 = gapAt(src, oe, x, y, 0);
+  const g1 = pw > 1 ? gapAt(src, oe, x, y, 1) : 0;
+  const g2 = pw > 2 ? gapAt(src, oe, x, y, 2) : 0;
+  const g3 = pw > 3 ? gapAt(src, oe, x, y, 3) : 0;
+  const holes = load<i32>(st + ST_HOLES) + g0 + g1 + g2 + g3;
+  const colT = load<i32>(st + ST_COLT) + 2 * (<i32>(g0 > 0) + <i32>(g1 > 0) + <i32>(g2 > 0) + <i32>(g3 > 0));
+  let holeRows = load<i32>(st + ST_HOLE_ROWS) | gapRows(src, oe, x, y, 0);
+  if (pw > 1) holeRows |= gapRows(src, oe, x, y, 1);
+  if (pw > 2) holeRows |= gapRows(src, oe, x, y, 2);
+  if (pw > 3) holeRows |= gapRows(src, oe, x, y, 3);
+  let hd = load<i32>(st + ST_HD) + depthAdd(src, oe, x, y, 0, holeCols);
+  if (pw > 1) hd += depthAdd(src, oe, x, y, 1, holeCols);
+  if (pw > 2) hd += depthAdd(src, oe, x, y, 2, holeCols);
+  if (pw > 3) hd += depthAdd(src, oe, x, y, 3, holeCols);
+  // the pairs (x-1, x) .. (x+pw-1, x+pw), stored at x .. x+pw
+  const pp = st + ST_PAIR + ((<usize>x) << 2);
+  let pairD = popcnt<i32>(l1 ^ n0) + popcnt<i32>(nLast ^ r1) - load<i32>(pp) - load<i32>(pp + 4);
+  if (pw > 1) pairD += popcnt<i32>(n0 ^ n1) - load<i32>(pp + 8);
+  if (pw > 2) pairD += popcnt<i32>(n1 ^ n2) - load<i32>(pp + 12);
+  if (pw > 3) pairD += popcnt<i32>(n2 ^ n3) - load<i32>(pp + 16);
+  let rowT = load<i32>(st + ST_ROWT) + pairD;
+  let rowTC = load<i32>(st + ST_ROWTC) + pairD;
+  const atLeft = x == 0;
+  const atRight = x + pw == w;
+  if (atLeft || atRight) {
+    // the wall pairs are not in the continuous scan, which has its own wall terms
+    const first = atLeft ? n0 : colAt(src, 0);
+    const last = atRight ? nLast : colAt(src, w - 1);
+    if (atLeft) rowTC += pieceTop(oe, 0, y) - pieceBot(oe, 0, y);
+    if (atRight) rowTC += pieceTop(oe, pw - 1, y) - pieceBot(oe, pw - 1, y);
+    rowTC += edgeTerm(first, last, h) - load<i32>(st + ST_EDGE);
   }
-  store<i32>(st + S_CW_PREFIX + ((<usize>top) << 2), cw);
-  store<i32>(st + S_HD_PREFIX + ((<usize>top) << 2), hd);
+  // wells of the columns x-1 .. x+pw (stored at x .. x+pw+1)
+  let wt = load<i32>(st + ST_WT);
+  if ((used & bit(F_WELLS_TRIANGLE)) != 0) {
+    const wc = st + ST_WT_COL + ((<usize>x) << 2);
+    wt += triangleSum(ctx, l2 & n0, heightAt(src, x - 1)) - load<i32>(wc);
+    wt += triangleSum(ctx, l1 & (pw > 1 ? n1 : r1), pieceTop(oe, 0, y)) - load<i32>(wc + 4);
+    if (pw > 1) wt += triangleSum(ctx, n0 & (pw > 2 ? n2 : r1), pieceTop(oe, 1, y)) - load<i32>(wc + 8);
+    if (pw > 2) wt += triangleSum(ctx, n1 & (pw > 3 ? n3 : r1), pieceTop(oe, 2, y)) - load<i32>(wc + 12);
+    if (pw > 3) wt += triangleSum(ctx, n2 & r1, pieceTop(oe, 3, y)) - load<i32>(wc + 16);
+    wt += triangleSum(ctx, nLast & r2, heightAt(src, x + pw)) - load<i32>(wc + 4 + ((<usize>pw) << 2));
+  }
+  let cw = load<i32>(st + ST_CW);
+  if ((used & bit(F_CUMULATIVE_WELLS)) != 0) {
+    const wc = st + ST_CW_COL + ((<usize>x) << 2);
+    cw += wellSum(ctx, l1, l2 & n0, heightAt(src, x - 1)) - load<i32>(wc);
+    cw += wellSum(ctx, n0, l1 & (pw > 1 ? n1 : r1), pieceTop(oe, 0, y)) - load<i32>(wc + 4);
+    if (pw > 1) cw += wellSum(ctx, n1, n0 & (pw > 2 ? n2 : r1), pieceTop(oe, 1, y)) - load<i32>(wc + 8);
+    if (pw > 2) cw += wellSum(ctx, n2, n1 & (pw > 3 ? n3 : r1), pieceTop(oe, 2, y)) - load<i32>(wc + 12);
+    if (pw > 3) cw += wellSum(ctx, n3, n2 & r1, pieceTop(oe, 3, y)) - load<i32>(wc + 16);
+    cw += wellSum(ctx, r1, nLast & r2, heightAt(src, x + pw)) - load<i32>(wc + 4 + ((<usize>pw) << 2));
+  }
+  const top = max<i32>(load<i32>(src + B_TOP), y + ph);
+  return combine(ctx, linesBefore, rowT, rowTC, colT, colT - w, holes, cw, wt, top, 2 * y + ph - 1, 0, hd, popcnt<i32>(holeRows), out);
 }
 
 /**
- * Statistics of the board a piece is placed on, so that moves that clear no row can be scored from the changed
- * rows only (rows y-1 .. y+height): totals of the row-local features over rows 0..H (rows above the stack
- * included), holes, rows with holes and each row's hole mask, and wellsTriangle per column.
+ * Value of orientation oe dropped at (x, y) on src when it clears no row (srcStats must describe src): one
+ * straight-line evaluator per piece width.
  */
-function srcStats(ctx: usize, b: usize): void {
+function evalIncremental(ctx: usize, src: usize, oe: usize, x: i32, y: i32, linesBefore: i32, used: i32, out: usize): f64 {
+  const pw = load<i32>(oe + OE_WIDTH);
+  if (pw == 2) return evalMoveW(ctx, src, oe, x, y, 2, linesBefore, used, out);
+  if (pw == 3) return evalMoveW(ctx, src, oe, x, y, 3, linesBefore, used, out);
+  if (pw == 1) return evalMoveW(ctx, src, oe, x, y, 1, linesBefore, used, out);
+  return evalMoveW(ctx, src, oe, x, y, 4, linesBefore, used, out);
+}
+
+/** Landing row of piece column j at column x + j: the piece rests where its lowest cell there meets the column. */
+@inline function restRow(src: usize, oe: usize, x: i32, j: i32): i32 {
+  return heightAt(src, x + j) - load<i32>(oe + OE_BOT + ((<usize>j) << 2));
+}
+
+/**
+ * The best column for orientation oe (width pw, a constant after inlining) on src, by 1-ply evaluation; ties go
+ * to the leftmost. Returns its value and stores the column at O_SCAN_X (-1 when every column loses).
+ */
+@inline function bestColumn(ctx: usize, src: usize, scratch: usize, oe: usize, pw: i32, linesBefore: i32, used: i32): f64 {
   const w = load<i32>(ctx + O_W);
   const h = load<i32>(ctx + O_H);
   const full = load<i32>(ctx + O_FULL);
-  const top = load<i32>(b + B_TOP);
-  const st = ctx + O_SRC;
-  let rowT: i32 = 0, rowTC: i32 = 0, colT: i32 = 0, holes: i32 = 0, rwh: i32 = 0;
-  let cover: i32 = 0;
-  for (let r: i32 = 31; r >= top; r--) store<i32>(st + S_HOLE_MASK + ((<usize>r) << 2), 0);
-  // per-row terms of the empty rows above the stack (row `top` may start against a filled last cell)
-  const lastTop = top > 0 ? rowAt(b, top - 1) : full;
-  for (let r: i32 = top; r <= h; r++) {
-    store<u8>(st + S_ROW_T + <usize>r, 2);
-    store<u8>(st + S_ROW_TC + <usize>r, <u8>(r == top ? rowTransC(0, lastTop, w, full) : 1));
-    store<u8>(st + S_COL_T + <usize>r, <u8>(r == top ? popcnt<i32>(lastTop) : 0));
-  }
-  for (let r: i32 = top - 1; r >= 0; r--) {
-    const row = rowAt(b, r);
-    const below = r > 0 ? rowAt(b, r - 1) : full;
-    const hb = ~row & cover & full;
-    store<i32>(st + S_HOLE_MASK + ((<usize>r) << 2), hb);
-    if (hb != 0) {
-      holes += popcnt<i32>(hb);
-      rwh++;
-    }
-    cover |= row;
-    const ct = popcnt<i32>(row ^ below);
-    const rt = rowTrans(row, w);
-    const rtc = rowTransC(row, below, w, full);
-    store<u8>(st + S_COL_T + <usize>r, <u8>ct);
-    store<u8>(st + S_ROW_T + <usize>r, <u8>rt);
-    store<u8>(st + S_ROW_TC + <usize>r, <u8>rtc);
-    colT += ct;
-    rowT += rt;
-    rowTC += rtc;
-  }
-  colT += top > 0 ? popcnt<i32>(rowAt(b, top - 1)) : w;
-  rowT += 2 * (h - top);
-  rowTC += (top > 0 ? (rowAt(b, top - 1) >> (w - 1)) & 1 : 1) + (h + 1 - top);
-  store<i32>(st + S_ROWT, rowT);
-  store<i32>(st + S_ROWTC, rowTC);
-  store<i32>(st + S_COLT, colT);
-  store<i32>(st + S_HOLES, holes);
-  store<i32>(st + S_ROWS_WITH_HOLES, rwh);
-  if ((load<i32>(ctx + O_USED) & SLOW_FEATURES) != 0) srcStatsSlow(ctx, b, top);
-  if ((load<i32>(ctx + O_USED) & bit(F_WELLS_TRIANGLE)) != 0) {
-    let total: i32 = 0;
-    for (let c: i32 = 0; c < w; c++) {
-      const v = wellColumn(b, b + B_HEIGHTS, 0, 0, 0, 0, c, w);
-      store<i32>(st + S_WELLST_COL + ((<usize>c) << 2), v);
-      total += v;
-    }
-    store<i32>(st + S_WELLST, total);
-  }
-}
-
-
-/** cumulativeWells and holeDepth after a move that clears no row: the bottom-up scan resumed at row y. */
-function slowScan(ctx: usize, src: usize, oe: usize, x: i32, y: i32, ph: i32, top: i32): void {
-  const w = load<i32>(ctx + O_W);
-  const full = load<i32>(ctx + O_FULL);
-  const st = ctx + O_SRC;
-  let cw: i32 = 0;
-  let hd: i32 = 0;
-  // resume the bottom-up scan of the source board at the landing row
-  const rightWall = 1 << (w - 1);
-  let prev = full;
-  let ah: i32 = 0;
-  let e0: i32 = 0, e1: i32 = 0, e2: i32 = 0, e3: i32 = 0, e4: i32 = 0;
-  if (y > 0) {
-    prev = rowAt(src, y - 1);
-    ah = load<i32>(st + S_AH + ((<usize>(y - 1)) << 2));
-    const eo = st + S_E + ((<usize>(y - 1)) << 1);
-    e0 = <i32>load<u16>(eo);
-    e1 = <i32>load<u16>(eo + 64);
-    e2 = <i32>load<u16>(eo + 128);
-    e3 = <i32>load<u16>(eo + 192);
-    e4 = <i32>load<u16>(eo + 256);
-  }
-  cw = load<i32>(st + S_CW_PREFIX + ((<usize>y) << 2));
-  hd = load<i32>(st + S_HD_PREFIX + ((<usize>y) << 2));
-  for (let r = y; r < top; r++) {
-    const row = overlayRow(src, oe, x, y, ph, r);
-    ah = row & (~prev | ah);
-    hd += popcnt<i32>(ah);
-    prev = row;
-    const e = ~row & full;
-    e0 &= e; e1 &= e; e2 &= e; e3 &= e; e4 &= e;
-    let carry = e;
-    let t = e0 & carry; e0 ^= carry; carry = t;
-    t = e1 & carry; e1 ^= carry; carry = t;
-    t = e2 & carry; e2 ^= carry; carry = t;
-    t = e3 & carry; e3 ^= carry; carry = t;
-    e4 ^= carry;
-    const wb = e & ((row << 1) | 1) & ((row >> 1) | rightWall);
-    if (wb != 0) {
-      cw += popcnt<i32>(wb & e0) + 2 * popcnt<i32>(wb & e1) + 4 * popcnt<i32>(wb & e2) + 8 * popcnt<i32>(wb & e3) + 16 * popcnt<i32>(wb & e4);
-    }
-  }
-  store<i32>(st + S_SLOW_OUT, cw);
-  store<i32>(st + S_SLOW_OUT + 4, hd);
-}
-
-/**
- * Value of orientation oe dropped at (x, y) on src when it clears no row: the board is not built; each feature
- * is the source total plus the change in rows y .. y+height (and columns x-1 .. x+width for the wells).
- */
-function evalIncremental(ctx: usize, src: usize, oe: usize, x: i32, y: i32, linesBefore: i32, used: i32, out: usize): f64 {
-  const w = load<i32>(ctx + O_W);
-  const full = load<i32>(ctx + O_FULL);
-  const st = ctx + O_SRC;
   const ph = load<i32>(oe + OE_HEIGHT);
-  const width = load<i32>(oe + OE_WIDTH);
-  let rowT = load<i32>(st + S_ROWT);
-  let rowTC = load<i32>(st + S_ROWTC);
-  let colT = load<i32>(st + S_COLT);
-  // rows y .. y+ph-1 change; row y+ph changes its continuous-scan start and its column pairs
-  let prevNew = y > 0 ? rowAt(src, y - 1) : full;
-  for (let d: i32 = 0; d <= ph; d++) {
-    const r = y + d;
-    const old = rowAt(src, r);
-    const nw = d < ph ? old | (load<i32>(oe + OE_MASK + ((<usize>d) << 2)) << x) : old;
-    if (d < ph) rowT += rowTrans(nw, w) - <i32>load<u8>(st + S_ROW_T + <usize>r);
-    rowTC += rowTransC(nw, prevNew, w, full) - <i32>load<u8>(st + S_ROW_TC + <usize>r);
-    colT += popcnt<i32>(nw ^ prevNew) - <i32>load<u8>(st + S_COL_T + <usize>r);
-    prevNew = nw;
-  }
-  // new holes: the empty cells between each covered column's height and the piece's lowest cell there
-  let holes = load<i32>(st + S_HOLES);
-  let lo: i32 = 0x7fff;
-  let hi: i32 = 0;
-  for (let j: i32 = 0; j < width; j++) {
-    const hj = heightAt(src, x + j);
-    const bj = y + load<i32>(oe + OE_BOT + ((<usize>j) << 2));
-    holes += bj - hj;
-    if (bj > hj) {
-      lo = min<i32>(lo, hj);
-      hi = max<i32>(hi, bj);
+  const m0 = load<i32>(oe + OE_MASK);
+  const m1 = load<i32>(oe + OE_MASK + 4);
+  const m2 = load<i32>(oe + OE_MASK + 8);
+  const m3 = load<i32>(oe + OE_MASK + 12);
+  let best: f64 = LOSS;
+  let bx: i32 = -1;
+  for (let x: i32 = 0; x <= w - pw; x++) {
+    let y = max<i32>(0, restRow(src, oe, x, 0));
+    if (pw > 1) y = max<i32>(y, restRow(src, oe, x, 1));
+    if (pw > 2) y = max<i32>(y, restRow(src, oe, x, 2));
+    if (pw > 3) y = max<i32>(y, restRow(src, oe, x, 3));
+    if (y + ph > h) continue;
+    // does the piece complete one of its own rows (the only rows that can become full)?
+    let clears = (rowAt(src, y) | (m0 << x)) == full;
+    clears |= (rowAt(src, y + 1) | (m1 << x)) == full && ph > 1;
+    clears |= (rowAt(src, y + 2) | (m2 << x)) == full && ph > 2;
+    clears |= (rowAt(src, y + 3) | (m3 << x)) == full && ph > 3;
+    let v: f64;
+    if (!clears) v = evalMoveW(ctx, src, oe, x, y, pw, linesBefore, used, 0);
+    else {
+      const lines = place(ctx, src, scratch, oe, x, y);
+      v = evaluate(ctx, scratch, lines + linesBefore, lines * load<i32>(ctx + O_LAST_ERODED), 2 * y + ph - 1, used, 0);
+    }
+    if (bx < 0 || v > best) {
+      best = v;
+      bx = x;
     }
   }
-  let rwh = load<i32>(st + S_ROWS_WITH_HOLES);
-  if ((used & bit(F_ROWS_WITH_HOLES)) != 0 || out != 0) {
-    for (let r = lo; r < hi; r++) {
-      if (load<i32>(st + S_HOLE_MASK + ((<usize>r) << 2)) != 0) continue;
-      for (let j: i32 = 0; j < width; j++) {
-        if (r >= heightAt(src, x + j) && r < y + load<i32>(oe + OE_BOT + ((<usize>j) << 2))) {
-          rwh++;
-          break;
-        }
-      }
-    }
-  }
-  let wellsT: i32 = 0;
-  if ((used & bit(F_WELLS_TRIANGLE)) != 0) {
-    wellsT = load<i32>(st + S_WELLST);
-    const c0 = max<i32>(0, x - 1);
-    const c1 = min<i32>(w - 1, x + width);
-    // heights after the move: the source's, with the piece's columns raised to its top cells
-    const hts = st + S_NEW_HEIGHTS;
-    // (a short loop: V8 runs small memory.copy calls out of line)
-    const h0 = max<i32>(0, c0 - 1);
-    const h1 = min<i32>(w - 1, c1 + 1);
-    for (let c = h0; c <= h1; c++) store<i32>(hts + ((<usize>c) << 2), heightAt(src, c));
-    for (let j: i32 = 0; j < width; j++) {
-      store<i32>(hts + ((<usize>(x + j)) << 2), y + load<i32>(oe + OE_TOP + ((<usize>j) << 2)));
-    }
-    for (let c = c0; c <= c1; c++) {
-      wellsT += wellColumn(src, hts, oe, x, y, ph, c, w) - load<i32>(st + S_WELLST_COL + ((<usize>c) << 2));
-    }
-  }
-  const top = max<i32>(load<i32>(src + B_TOP), y + ph);
-  let cw: i32 = 0;
-  let hd: i32 = 0;
-  if ((used & SLOW_FEATURES) != 0) {
-    slowScan(ctx, src, oe, x, y, ph, top);
-    cw = load<i32>(ctx + O_SRC + S_SLOW_OUT);
-    hd = load<i32>(ctx + O_SRC + S_SLOW_OUT + 4);
-  }
-  return combine(ctx, linesBefore, rowT, rowTC, colT, colT - w, holes, cw, wellsT, top, 2 * y + ph - 1, 0, hd, rwh, out);
+  store<i32>(ctx + O_SCAN_X, bx);
+  return best;
 }
 
 // ---- move choice ----
@@ -717,37 +784,25 @@ let bestX: i32 = -1;
  * moves' clears). Returns the best value, or LOSS when every placement loses; bestO/bestX hold the move.
  */
 function best1(ctx: usize, src: usize, scratch: usize, p: i32, linesBefore: i32): f64 {
-  const w = load<i32>(ctx + O_W);
-  const h = load<i32>(ctx + O_H);
   const used = load<i32>(ctx + O_USED);
   const n = load<i32>(ctx + O_NORIENT + ((<usize>p) << 2));
-  const full = load<i32>(ctx + O_FULL);
   srcStats(ctx, src);
   let best: f64 = LOSS;
   let bo: i32 = -1;
   let bx: i32 = -1;
   for (let o: i32 = 0; o < n; o++) {
     const oe = orientRec(ctx, p, o);
-    const width = load<i32>(oe + OE_WIDTH);
-    const ph = load<i32>(oe + OE_HEIGHT);
-    for (let x: i32 = 0; x <= w - width; x++) {
-      const y = landingRow(src, oe, x);
-      if (y + ph > h) continue;
-      let clears = false;
-      for (let d: i32 = 0; d < ph; d++) {
-        if ((rowAt(src, y + d) | (load<i32>(oe + OE_MASK + ((<usize>d) << 2)) << x)) == full) clears = true;
-      }
-      let v: f64;
-      if (!clears) v = evalIncremental(ctx, src, oe, x, y, linesBefore, used, 0);
-      else {
-        const lines = place(ctx, src, scratch, oe, x, y);
-        v = evaluate(ctx, scratch, lines + linesBefore, lines * load<i32>(ctx + O_LAST_ERODED), 2 * y + ph - 1, used, 0);
-      }
-      if (bo < 0 || v > best) {
-        best = v;
-        bo = o;
-        bx = x;
-      }
+    const pw = load<i32>(oe + OE_WIDTH);
+    let v: f64;
+    if (pw == 2) v = bestColumn(ctx, src, scratch, oe, 2, linesBefore, used);
+    else if (pw == 3) v = bestColumn(ctx, src, scratch, oe, 3, linesBefore, used);
+    else if (pw == 1) v = bestColumn(ctx, src, scratch, oe, 1, linesBefore, used);
+    else v = bestColumn(ctx, src, scratch, oe, 4, linesBefore, used);
+    const x = load<i32>(ctx + O_SCAN_X);
+    if (x >= 0 && (bo < 0 || v > best)) {
+      best = v;
+      bo = o;
+      bx = x;
     }
   }
   bestO = bo;

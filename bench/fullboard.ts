@@ -1,20 +1,31 @@
 /**
  * Full-board player speed: pieces per second, single thread, for the presets at 1-ply and seedGA at 2-ply, against
  * a baseline measured in the same run: the pure-TypeScript reference player (FullBoard + featureValues) choosing
- * the same moves. Medians over repeated runs; wall-clock and CPU-time rates (the machine may be shared: the CPU
- * rate is the fairer per-core figure). Prints a table and writes bench/results/fullboard.json.
+ * the same moves. Medians over repeated runs, the cases taking turns; wall-clock and CPU-time rates (the machine
+ * may be shared: the CPU rate is the fairer per-core figure). Prints a table and writes bench/results/fullboard.json.
  *
- *   node --import tsx bench/fullboard.ts [--quick]
+ * With `--ab OTHER.wasm` (another build of assembly/fullboard.ts with the same context offsets, e.g. an earlier
+ * commit's: `git show REV:assembly/fullboard.ts > /tmp/old/fullboard.ts; cp assembly/memory.ts /tmp/old/;
+ * npx asc /tmp/old/fullboard.ts --config asconfig.json --target release --enable threads,simd --outFile old.wasm`),
+ * it also times this build's kernel against that one in the same process: the same 1-ply games alternately on
+ * each, several rounds, median of the per-round ratios (the fair comparison on a shared machine).
+ *
+ *   node --import tsx bench/fullboard.ts [--quick] [--ab OTHER.wasm]
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from '../src/random.js';
 import { FullBoard, featureValues, playFullGame, resolveWeights, type PresetName } from '../src/fullboard/index.js';
+import { createContext, writeWeights, O_LINES, type FullKernelExports } from '../src/fullboard/kernel.js';
+import { weightSlots } from '../src/fullboard/presets.js';
+import { createMemory, kernelImports, kernelModule, pickVariant } from '../src/wasm.js';
 
 const quick = process.argv.includes('--quick');
-const REPEATS = quick ? 3 : 5;
+const abIndex = process.argv.indexOf('--ab');
+const abFile = abIndex >= 0 ? process.argv[abIndex + 1] : undefined;
+const REPEATS = quick ? 3 : 7;
 
 interface Row {
   case: string;
@@ -31,20 +42,39 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-async function measure(name: string, pieces: number, run: () => Promise<number>): Promise<Row> {
-  await run(); // warm-up (compiles the kernel, tiers up the JIT)
-  const wall: number[] = [];
-  const cpu: number[] = [];
+interface Case {
+  name: string;
+  pieces: number;
+  run: () => Promise<number>;
+}
+
+/**
+ * Times every case REPEATS times, round-robin (case 1, case 2, …, case 1, …) after one warm-up run each, so that
+ * a burst of load from other jobs on the shared machine hits all cases alike rather than one.
+ */
+async function measureAll(cases: Case[]): Promise<Row[]> {
+  for (const c of cases) await c.run(); // warm-up (compiles the kernel, tiers up the JIT)
+  const wall: number[][] = cases.map(() => []);
+  const cpu: number[][] = cases.map(() => []);
   for (let i = 0; i < REPEATS; i++) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    const n = await run();
-    const t = (performance.now() - t0) / 1000;
-    const c = process.cpuUsage(c0);
-    wall.push(n / t);
-    cpu.push(n / ((c.user + c.system) / 1e6));
+    for (const [k, c] of cases.entries()) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      const n = await c.run();
+      const t = (performance.now() - t0) / 1000;
+      const u = process.cpuUsage(c0);
+      wall[k].push(n / t);
+      cpu[k].push(n / ((u.user + u.system) / 1e6));
+    }
   }
-  return { case: name, pieces, runs: REPEATS, wallPiecesPerSecond: median(wall), cpuPiecesPerSecond: median(cpu), wallRange: [Math.min(...wall), Math.max(...wall)] };
+  return cases.map((c, k) => ({
+    case: c.name,
+    pieces: c.pieces,
+    runs: REPEATS,
+    wallPiecesPerSecond: median(wall[k]),
+    cpuPiecesPerSecond: median(cpu[k]),
+    wallRange: [Math.min(...wall[k]), Math.max(...wall[k])],
+  }));
 }
 
 /** The reference player: every legal move placed and scored in TypeScript. Returns pieces played. */
@@ -75,12 +105,13 @@ function tsGame(preset: PresetName, seed: number, maxPieces: number): number {
 const P1 = quick ? 100_000 : 300_000;
 const P2 = quick ? 3_000 : 10_000;
 const PTS = quick ? 200 : 500;
-const rows: Row[] = [];
-rows.push(await measure('seedGA 1-ply (WASM)', P1, async () => (await playFullGame({ weights: 'seedGA', seed: 1, maxPieces: P1 })).pieces));
-rows.push(await measure('seedGA 2-ply (WASM)', P2, async () => (await playFullGame({ weights: 'seedGA', seed: 1, maxPieces: P2, lookahead: 1 })).pieces));
-rows.push(await measure('dellacherie 1-ply (WASM)', P1, async () => (await playFullGame({ weights: 'dellacherie', seed: 1, maxPieces: P1 })).pieces));
-rows.push(await measure('bcts 1-ply (WASM)', P1, async () => (await playFullGame({ weights: 'bcts', seed: 1, maxPieces: P1 })).pieces));
-rows.push(await measure('seedGA 1-ply (TypeScript reference)', PTS, async () => tsGame('seedGA', 1, PTS)));
+const rows = await measureAll([
+  { name: 'seedGA 1-ply (WASM)', pieces: P1, run: async () => (await playFullGame({ weights: 'seedGA', seed: 1, maxPieces: P1 })).pieces },
+  { name: 'seedGA 2-ply (WASM)', pieces: P2, run: async () => (await playFullGame({ weights: 'seedGA', seed: 1, maxPieces: P2, lookahead: 1 })).pieces },
+  { name: 'dellacherie 1-ply (WASM)', pieces: P1, run: async () => (await playFullGame({ weights: 'dellacherie', seed: 1, maxPieces: P1 })).pieces },
+  { name: 'bcts 1-ply (WASM)', pieces: P1, run: async () => (await playFullGame({ weights: 'bcts', seed: 1, maxPieces: P1 })).pieces },
+  { name: 'seedGA 1-ply (TypeScript reference)', pieces: PTS, run: async () => tsGame('seedGA', 1, PTS) },
+]);
 
 const base = rows[rows.length - 1].cpuPiecesPerSecond;
 const one = rows[0].cpuPiecesPerSecond;
@@ -92,6 +123,66 @@ for (const r of rows) {
     `${r.case.padEnd(38)} ${fmt(r.pieces).padStart(10)} ${fmt(r.wallPiecesPerSecond).padStart(11)} ${fmt(r.cpuPiecesPerSecond).padStart(11)} ${(r.cpuPiecesPerSecond / base).toFixed(1).padStart(9)}x ${(r.cpuPiecesPerSecond / one).toFixed(3).padStart(8)}x  ${fmt(r.wallRange[0])}–${fmt(r.wallRange[1])}`,
   );
 }
+/** One kernel instance with a 10 × 20 context, playing memoryless games from a seed (the loop of playFullGame). */
+async function rawKernel(module: WebAssembly.Module) {
+  const memory = createMemory(false);
+  const k = (await WebAssembly.instantiate(module, kernelImports(memory))).exports as unknown as FullKernelExports;
+  const ctx = createContext(k, memory, 10, 20);
+  const wptr = k.alloc(128);
+  return (preset: PresetName, pieces: number): number => {
+    writeWeights(memory, wptr, weightSlots(resolveWeights(preset)));
+    k.setWeights(ctx, wptr);
+    k.setLookahead(ctx, 0);
+    k.resetGame(ctx);
+    k.seedRng(ctx, ...new Rng(1).state());
+    k.setPieceBuffer(ctx, 0, -1);
+    k.playChunk(ctx, pieces, Infinity);
+    return new Float64Array(memory.buffer, ctx + O_LINES, 2)[1];
+  };
+}
+
+interface AbRow {
+  case: string;
+  thisCpuPiecesPerSecond: number;
+  otherCpuPiecesPerSecond: number;
+  /** Median over rounds of (this build's rate / the other kernel's rate) in the same round. */
+  ratio: number;
+}
+const abRows: AbRow[] = [];
+if (abFile) {
+  const mine = await rawKernel(await kernelModule('fullboard', pickVariant(false)));
+  const other = await rawKernel(await WebAssembly.compile(readFileSync(abFile)));
+  const rounds = quick ? 5 : 9;
+  const cpuRate = (play: (p: PresetName, n: number) => number, preset: PresetName, n: number) => {
+    const c0 = process.cpuUsage();
+    const played = play(preset, n);
+    const c = process.cpuUsage(c0);
+    return played / ((c.user + c.system) / 1e6);
+  };
+  for (const preset of ['seedGA', 'dellacherie', 'bcts'] as const) {
+    cpuRate(mine, preset, P1 / 5); // warm-up both
+    cpuRate(other, preset, P1 / 5);
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      // alternate which kernel goes first
+      if (r % 2 === 0) {
+        a.push(cpuRate(mine, preset, P1));
+        b.push(cpuRate(other, preset, P1));
+      } else {
+        b.push(cpuRate(other, preset, P1));
+        a.push(cpuRate(mine, preset, P1));
+      }
+    }
+    abRows.push({ case: `${preset} 1-ply`, thisCpuPiecesPerSecond: median(a), otherCpuPiecesPerSecond: median(b), ratio: median(a.map((x, i) => x / b[i])) });
+  }
+  console.log(`\nA/B against ${abFile}: ${rounds} alternating rounds of ${fmt(P1)} pieces (CPU time), medians`);
+  console.log(`${'case'.padEnd(20)} ${'this p/s'.padStart(11)} ${'other p/s'.padStart(11)} ${'ratio'.padStart(7)}`);
+  for (const r of abRows) {
+    console.log(`${r.case.padEnd(20)} ${fmt(r.thisCpuPiecesPerSecond).padStart(11)} ${fmt(r.otherCpuPiecesPerSecond).padStart(11)} ${r.ratio.toFixed(3).padStart(6)}x`);
+  }
+}
+
 const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'fullboard.json');
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(
@@ -106,6 +197,7 @@ writeFileSync(
       repeats: REPEATS,
       rows,
       ratios: { wasmOverTsReference1ply: one / base, twoPlyOverOnePly: rows[1].cpuPiecesPerSecond / one },
+      ...(abFile ? { ab: { other: abFile, rows: abRows } } : {}),
     },
     null,
     2,

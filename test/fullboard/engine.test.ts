@@ -13,6 +13,7 @@ import {
   playFullGame,
   resolveWeights,
   type FeatureName,
+  type FullMove,
   type WeightVector,
 } from '../../src/fullboard/index.js';
 import type { FullKernelExports } from '../../src/fullboard/kernel.js';
@@ -215,6 +216,49 @@ describe('full board engine', () => {
         }
       }
     }
+  });
+
+  it('bestMove scores are bit-identical to the full evaluator summed in feature-id order; ties go to the first move', async () => {
+    // The kernel's move loop uses shortcuts (incremental features, only the weighted terms summed); its value must
+    // still be exactly Σ weight[f] × feature[f] over f = 0..13 of the full evaluator, and the first maximum wins.
+    const { weightSlots } = await import('../../src/fullboard/presets.js');
+    const rng = new Rng(77);
+    const vectors: WeightVector[] = [resolveWeights('seedGA'), resolveWeights('dellacherie'), resolveWeights('bcts')];
+    for (let i = 0; i < 3; i++) {
+      // every feature weighted (the wells, hole depth and rows with holes included), some weights zero
+      const weights = FEATURE_NAMES.map((_, f) => (f === i ? 0 : (rng.nextInt(2001) - 1000) / 97));
+      vectors.push({ features: [...FEATURE_NAMES], weights });
+    }
+    let checked = 0;
+    for (const size of [{ width: 10, height: 20 }, { width: 4, height: 8 }]) {
+      for (const b of randomBoards(31, 12, size)) {
+        for (const v of vectors) {
+          const slots = weightSlots(v);
+          for (let p = 0; p < 7; p++) {
+            let top = -Infinity;
+            let first: FullMove | null = null;
+            for (const m of b.legalMoves(p)) {
+              const f = (await kernelFeatures(b, m))!;
+              let s = 0;
+              FEATURE_NAMES.forEach((name, k) => (s = k === 0 ? slots[k] * f[name] : s + slots[k] * f[name]));
+              if (first === null || s > top) {
+                top = s;
+                first = m;
+              }
+            }
+            const best = await bestMove(b, p, { weights: v });
+            if (first === null) {
+              expect(best).toBeNull();
+              continue;
+            }
+            expect([best!.orientation, best!.x]).toEqual([first.orientation, first.x]);
+            expect(best!.score === top, `score ${best!.score} vs ${top}`).toBe(true); // === : ±0 alike
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(400);
   });
 
   it('bestMove 2-ply values a move by the best placement of the next piece', async () => {
