@@ -11,7 +11,7 @@
  */
 import { PIECE_COUNT } from '../pieces.js';
 import type { Rng } from '../random.js';
-import { BaseRandomizer } from './base.js';
+import { BaseRandomizer, pairArray, type Successor } from './base.js';
 
 export interface BagSpec {
   readonly name: 'bag7' | 'bag14' | 'twoBag' | 'redBlue';
@@ -50,6 +50,10 @@ export class BagRandomizer extends BaseRandomizer {
     this.bags = bags ?? Array.from({ length: spec.bagCount }, () => fullBag(spec));
   }
 
+  /** Scratch for nextPairDistribution (allocated on first use). */
+  private countScratch: Int32Array | undefined;
+  private sizeScratch: Int32Array | undefined;
+
   nextId(): number {
     const bags = this.bags;
     let bag: number[];
@@ -75,21 +79,115 @@ export class BagRandomizer extends BaseRandomizer {
 
   protected probabilities(out: Float64Array): void {
     out.fill(0);
-    const bags = this.bags;
-    let total = 0;
-    for (const b of bags) total += b.length;
-    for (const b of bags) {
+    const total = this.totalSize();
+    for (const b of this.bags) {
       // Chance that this bag is the one dealt from, spread evenly over the pieces it holds.
-      const bagChance = this.spec.pick === 'uniform' ? 1 / bags.length : b.length / total;
-      for (const id of b) out[id] += bagChance / b.length;
+      const perPiece = this.bagChance(b.length, total) / b.length;
+      for (const id of b) out[id] += perPiece;
     }
+  }
+
+  /**
+   * One state per bag that holds `id`, weighted by the chance that the piece came from that bag: the bag loses
+   * one copy of it (refilled if that empties it). For bag7 and bag14 that is a single state; for twoBag and
+   * redBlue, when both bags hold the piece, which one it came from is up to the rolls, so there are two.
+   */
+  successors(id: number, rng: Rng): Successor[] {
+    const bags = this.bags;
+    const total = this.totalSize();
+    const result: Successor[] = [];
+    let sum = 0;
+    for (let b = 0; b < bags.length; b++) {
+      const index = bags[b].indexOf(id);
+      if (index < 0) continue;
+      let copies = 0;
+      for (const p of bags[b]) if (p === id) copies++;
+      const weight = this.bagChance(bags[b].length, total) * (copies / bags[b].length);
+      const after = bags.map((bag) => [...bag]);
+      const bag = after[b];
+      bag[index] = bag[bag.length - 1];
+      bag.pop();
+      if (bag.length === 0) refill(bag, this.spec);
+      result.push({ weight, randomizer: new BagRandomizer(this.spec, rng, after) });
+      sum += weight;
+    }
+    return result.map((s) => ({ weight: s.weight / sum, randomizer: s.randomizer }));
+  }
+
+  /**
+   * Fast path, no allocation: from the piece counts of each bag. P(p1, p2) sums, over the bags b that can deal
+   * p1, the chance of dealing p1 from b times the distribution once b has lost a copy of p1 (or been refilled).
+   */
+  nextPairDistribution(into?: Float64Array): Float64Array {
+    const out = pairArray(into).fill(0);
+    const bagCount = this.bags.length;
+    const counts = (this.countScratch ??= new Int32Array(bagCount * PIECE_COUNT));
+    const sizes = (this.sizeScratch ??= new Int32Array(bagCount));
+    counts.fill(0);
+    for (let b = 0; b < bagCount; b++) {
+      sizes[b] = this.bags[b].length;
+      for (const id of this.bags[b]) counts[b * PIECE_COUNT + id]++;
+    }
+    const fullSize = PIECE_COUNT * this.spec.copies;
+    let total = 0;
+    for (let b = 0; b < bagCount; b++) total += sizes[b];
+    for (let b = 0; b < bagCount; b++) {
+      const size = sizes[b];
+      const perPiece = this.bagChance(size, total) / size;
+      for (let p1 = 0; p1 < PIECE_COUNT; p1++) {
+        const copies = counts[b * PIECE_COUNT + p1];
+        if (copies === 0) continue;
+        const chance = perPiece * copies;
+        // Deal p1 from bag b, add chance · (distribution after) to row p1, then put it back.
+        if (size === 1) {
+          for (let p = 0; p < PIECE_COUNT; p++) counts[b * PIECE_COUNT + p] = this.spec.copies;
+          sizes[b] = fullSize;
+        } else {
+          counts[b * PIECE_COUNT + p1]--;
+          sizes[b]--;
+        }
+        this.addChances(counts, sizes, total - size + sizes[b], out, p1 * PIECE_COUNT, chance);
+        if (size === 1) {
+          for (let p = 0; p < PIECE_COUNT; p++) counts[b * PIECE_COUNT + p] = 0;
+          counts[b * PIECE_COUNT + p1] = 1;
+        } else {
+          counts[b * PIECE_COUNT + p1]++;
+        }
+        sizes[b] = size;
+      }
+    }
+    return out;
+  }
+
+  /** Adds scale · P(p next) to out[at + p], for bags with these piece counts and sizes (total pieces `total`). */
+  private addChances(counts: Int32Array, sizes: Int32Array, total: number, out: Float64Array, at: number, scale: number): void {
+    for (let b = 0; b < sizes.length; b++) {
+      const perPiece = (scale * this.bagChance(sizes[b], total)) / sizes[b];
+      for (let p = 0; p < PIECE_COUNT; p++) out[at + p] += perPiece * counts[b * PIECE_COUNT + p];
+    }
+  }
+
+  /** The chance that a deal comes from a bag of `size` pieces, with `total` pieces in all bags. */
+  private bagChance(size: number, total: number): number {
+    return this.spec.pick === 'uniform' ? 1 / this.bags.length : size / total;
+  }
+
+  private totalSize(): number {
+    let total = 0;
+    for (const b of this.bags) total += b.length;
+    return total;
   }
 
   protected fields() {
     return { bags: this.bags.map((b) => [...b]) };
   }
 
-  clone(): BagRandomizer {
-    return new BagRandomizer(this.spec, this.rng.clone(), this.bags.map((b) => [...b]));
+  /** The contents of each bag, not their order: the order within a bag does not change any chance. */
+  stateKey(): string {
+    return JSON.stringify(this.bags.map((b) => [...b].sort()));
+  }
+
+  withRng(rng: Rng): BagRandomizer {
+    return new BagRandomizer(this.spec, rng, this.bags.map((b) => [...b]));
   }
 }

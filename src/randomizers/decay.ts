@@ -11,7 +11,7 @@
 import { StackRankError } from '../errors.js';
 import { PIECE_COUNT } from '../pieces.js';
 import type { Rng } from '../random.js';
-import { BaseRandomizer } from './base.js';
+import { BaseRandomizer, pairArray, type Successor } from './base.js';
 
 export const DEFAULT_DENOMINATOR = 1.1;
 
@@ -36,11 +36,15 @@ export class DecayRandomizer extends BaseRandomizer {
   constructor(
     rng: Rng,
     private readonly denominator: number,
-    weights: readonly number[] = uniformWeights(),
+    weights: ArrayLike<number> = uniformWeights(),
   ) {
     super('decay', rng, { denominator });
     this.weights = Float64Array.from(weights);
   }
+
+  /** Scratch for nextPairDistribution (allocated on first use). */
+  private firstScratch: Float64Array | undefined;
+  private weightScratch: Float64Array | undefined;
 
   nextId(): number {
     const w = this.weights;
@@ -58,31 +62,63 @@ export class DecayRandomizer extends BaseRandomizer {
     }
     // Only reachable through rounding at the very top of the range: deal the last piece that has weight.
     if (id < 0) for (let p = PIECE_COUNT - 1; id < 0; p--) if (w[p] > 0) id = p;
-    this.shiftWeightAwayFrom(id);
+    shiftWeightAwayFrom(this.weights, this.denominator, id, this.weights);
     return id;
   }
 
-  private shiftWeightAwayFrom(dealt: number): void {
-    const w = this.weights;
-    const given = ((this.denominator - 1) * w[dealt]) / this.denominator;
-    const share = given / (PIECE_COUNT - 1);
-    for (let p = 0; p < PIECE_COUNT; p++) {
-      w[p] = p === dealt ? w[p] - given : w[p] + share;
-      if (w[p] < 0) w[p] = 0;
-    }
+  protected probabilities(out: Float64Array): void {
+    writeChances(this.weights, out, 0, 1);
   }
 
-  protected probabilities(out: Float64Array): void {
-    let total = 0;
-    for (let p = 0; p < PIECE_COUNT; p++) total += this.weights[p];
-    for (let p = 0; p < PIECE_COUNT; p++) out[p] = this.weights[p] / total;
+  /** The state after a deal is a function of the piece: its weight is shared out. */
+  successors(id: number, rng: Rng): Successor[] {
+    const after = new DecayRandomizer(rng, this.denominator, this.weights);
+    shiftWeightAwayFrom(after.weights, this.denominator, id, after.weights);
+    return [{ weight: 1, randomizer: after }];
+  }
+
+  /** Fast path, no allocation: the weights after each piece, normalised, scaled by that piece's chance. */
+  nextPairDistribution(into?: Float64Array): Float64Array {
+    const out = pairArray(into);
+    const first = (this.firstScratch ??= new Float64Array(PIECE_COUNT));
+    const after = (this.weightScratch ??= new Float64Array(PIECE_COUNT));
+    writeChances(this.weights, first, 0, 1);
+    for (let p1 = 0; p1 < PIECE_COUNT; p1++) {
+      if (first[p1] > 0) {
+        shiftWeightAwayFrom(this.weights, this.denominator, p1, after);
+        writeChances(after, out, p1 * PIECE_COUNT, first[p1]);
+      } else {
+        out.fill(0, p1 * PIECE_COUNT, (p1 + 1) * PIECE_COUNT);
+      }
+    }
+    return out;
   }
 
   protected fields() {
     return { weights: [...this.weights] };
   }
 
-  clone(): DecayRandomizer {
-    return new DecayRandomizer(this.rng.clone(), this.denominator, [...this.weights]);
+  withRng(rng: Rng): DecayRandomizer {
+    return new DecayRandomizer(rng, this.denominator, this.weights);
   }
+}
+
+/**
+ * Writes into `out` the weights after dealing `dealt` from weights `w` (`out` may be `w`): the dealt piece gives
+ * up (denominator - 1) / denominator of its weight, shared equally by the other six, clamped at zero.
+ */
+function shiftWeightAwayFrom(w: Float64Array, denominator: number, dealt: number, out: Float64Array): void {
+  const given = ((denominator - 1) * w[dealt]) / denominator;
+  const share = given / (PIECE_COUNT - 1);
+  for (let p = 0; p < PIECE_COUNT; p++) {
+    out[p] = p === dealt ? w[p] - given : w[p] + share;
+    if (out[p] < 0) out[p] = 0;
+  }
+}
+
+/** out[at + p] = scale · w[p] / (sum of w). */
+function writeChances(w: Float64Array, out: Float64Array, at: number, scale: number): void {
+  let total = 0;
+  for (let p = 0; p < PIECE_COUNT; p++) total += w[p];
+  for (let p = 0; p < PIECE_COUNT; p++) out[at + p] = scale * (w[p] / total);
 }

@@ -5,7 +5,7 @@
  */
 import { PIECE_COUNT, pieceId } from '../pieces.js';
 import type { Rng } from '../random.js';
-import { BaseRandomizer } from './base.js';
+import { BaseRandomizer, pairArray, type Successor } from './base.js';
 
 export const HISTORY_LENGTH = 4;
 
@@ -56,11 +56,13 @@ export class HistoryRollRandomizer extends BaseRandomizer {
     super(spec.name, rng);
   }
 
+  /** Scratch for nextPairDistribution (allocated on first use). */
+  private firstScratch: Float64Array | undefined;
+
   nextId(): number {
     if (!this.started) {
       const first = dealFirstPiece(this.rng);
-      this.history.splice(0, this.history.length, first, ...this.spec.historyAfterFirst);
-      this.started = true;
+      this.record(first);
       return first;
     }
     const recent = historyMask(this.history);
@@ -75,24 +77,58 @@ export class HistoryRollRandomizer extends BaseRandomizer {
 
   protected probabilities(out: Float64Array): void {
     if (!this.started) return writeFirstPieceDistribution(out);
-    // With h distinct pieces in the history a roll is retried with probability h/7. A fresh piece can be dealt
-    // by any of the rolls, a remembered one only by the last.
-    const recent = historyMask(this.history);
-    let remembered = 0;
-    for (let p = 0; p < PIECE_COUNT; p++) if (recent & (1 << p)) remembered++;
-    const retry = remembered / PIECE_COUNT;
-    let reachAnyRoll = 0;
-    for (let roll = 0; roll < this.spec.rolls; roll++) reachAnyRoll += retry ** roll;
-    const fresh = reachAnyRoll / PIECE_COUNT;
-    const stale = retry ** (this.spec.rolls - 1) / PIECE_COUNT;
-    for (let p = 0; p < PIECE_COUNT; p++) out[p] = recent & (1 << p) ? stale : fresh;
+    historyRollChances(historyMask(this.history), this.spec.rolls, out, 0, 1);
+  }
+
+  /** The state after a deal is a function of the piece: it is pushed into the history. */
+  successors(id: number, rng: Rng): Successor[] {
+    const after = new HistoryRollRandomizer(this.spec, rng, [...this.history], this.started);
+    after.record(id);
+    return [{ weight: 1, randomizer: after }];
+  }
+
+  nextPairDistribution(into?: Float64Array): Float64Array {
+    const out = pairArray(into);
+    const first = this.distribution((this.firstScratch ??= new Float64Array(PIECE_COUNT)));
+    // The history after dealing p1 is p1 followed by what is now its newest three entries.
+    let kept = 0;
+    if (this.started) for (let i = 0; i < HISTORY_LENGTH - 1; i++) kept |= 1 << this.history[i];
+    else kept = historyMask(this.spec.historyAfterFirst);
+    for (let p1 = 0; p1 < PIECE_COUNT; p1++) historyRollChances(kept | (1 << p1), this.spec.rolls, out, p1 * PIECE_COUNT, first[p1]);
+    return out;
+  }
+
+  /** Updates the state as dealing `id` does (without rolling). */
+  private record(id: number): void {
+    if (!this.started) {
+      this.history.splice(0, this.history.length, id, ...this.spec.historyAfterFirst);
+      this.started = true;
+    } else {
+      pushHistory(this.history, id);
+    }
   }
 
   protected fields() {
     return { started: this.started, history: [...this.history] };
   }
 
-  clone(): HistoryRollRandomizer {
-    return new HistoryRollRandomizer(this.spec, this.rng.clone(), [...this.history], this.started);
+  withRng(rng: Rng): HistoryRollRandomizer {
+    return new HistoryRollRandomizer(this.spec, rng, [...this.history], this.started);
   }
+}
+
+/**
+ * out[at + p] = scale · P(p next) once the game has started, for the pieces remembered in `recent` (a bit mask).
+ * With h distinct pieces in the history a roll is retried with probability h/7. A fresh piece can be dealt by
+ * any of the rolls, a remembered one only by the last.
+ */
+function historyRollChances(recent: number, rolls: number, out: Float64Array, at: number, scale: number): void {
+  let remembered = 0;
+  for (let p = 0; p < PIECE_COUNT; p++) if (recent & (1 << p)) remembered++;
+  const retry = remembered / PIECE_COUNT;
+  let reachAnyRoll = 0;
+  for (let roll = 0; roll < rolls; roll++) reachAnyRoll += retry ** roll;
+  const fresh = reachAnyRoll / PIECE_COUNT;
+  const stale = retry ** (rolls - 1) / PIECE_COUNT;
+  for (let p = 0; p < PIECE_COUNT; p++) out[at + p] = scale * (recent & (1 << p) ? stale : fresh);
 }

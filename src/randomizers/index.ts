@@ -7,7 +7,7 @@ import { StackRankError, describe } from '../errors.js';
 import { PIECE_COUNT } from '../pieces.js';
 import { Rng, checkSeed } from '../random.js';
 import { BAG_SPECS, BagRandomizer, fullBag } from './bags.js';
-import type { BaseRandomizer } from './base.js';
+import { MixtureRandomizer, type BaseRandomizer } from './base.js';
 import { DEFAULT_DENOMINATOR, DecayRandomizer, checkDenominator } from './decay.js';
 import { HISTORY_LENGTH, HistoryRollRandomizer, TGM1, TGM2, type HistoryRollSpec } from './history.js';
 import { MemorylessRandomizer } from './memoryless.js';
@@ -137,9 +137,29 @@ export function createRandomizer(name: RandomizerName, options: RandomizerOption
   return family.create(new Rng(checkSeed(seed)), params, onWarning);
 }
 
-/** Continues a generator from a `state()` snapshot (which may have been through JSON). */
+/**
+ * Continues a generator from a `state()` snapshot (which may have been through JSON). A snapshot of a mixture
+ * (what `afterDealing` returns for twoBag, redBlue and tgm3 before it deals) lists its states under `mixture`,
+ * each with its `weight` and its own family fields; they share the snapshot's `rng`.
+ */
 export function restoreRandomizer(state: RandomizerState, options: Pick<RandomizerOptions, 'onWarning'> = {}): Randomizer {
   if (state === null || typeof state !== 'object') throw new StackRankError('BAD_ARGUMENT', `randomizer state must be an object; got ${describe(state)}`);
   const family = familyOf(state.name);
-  return family.restore(rngFromState(state), state, options.onWarning ?? ((m) => console.warn(m)));
+  const warn = options.onWarning ?? ((m: string) => console.warn(m));
+  const rng = rngFromState(state);
+  if (state.mixture === undefined) return family.restore(rng, state, warn);
+  const parts = state.mixture;
+  if (!Array.isArray(parts) || parts.length === 0) invalidState(state, `mixture must be a non-empty list of { weight, ...fields }; got ${describe(parts)}`);
+  let total = 0;
+  const components = parts.map((part: unknown, i) => {
+    if (part === null || typeof part !== 'object' || Array.isArray(part)) invalidState(state, `mixture entry ${i} must be an object; got ${describe(part)}`);
+    const { weight, ...fields } = part as Record<string, unknown>;
+    if (typeof weight !== 'number' || !Number.isFinite(weight) || weight <= 0) {
+      invalidState(state, `mixture entry ${i}: weight must be a finite number > 0; got ${describe(weight)}`);
+    }
+    total += weight;
+    return { weight, randomizer: family.restore(rng, { ...fields, name: state.name, params: state.params, rng: state.rng }, warn) };
+  });
+  if (Math.abs(total - 1) > 1e-9) invalidState(state, `mixture weights must sum to 1; got ${total}`);
+  return new MixtureRandomizer(rng, components.map((c) => ({ weight: c.weight / total, randomizer: c.randomizer })));
 }

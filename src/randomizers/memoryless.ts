@@ -4,7 +4,7 @@
  */
 import { PIECE_COUNT } from '../pieces.js';
 import type { Rng } from '../random.js';
-import { BaseRandomizer } from './base.js';
+import { BaseRandomizer, pairArray, type Successor } from './base.js';
 
 export class MemorylessRandomizer extends BaseRandomizer {
   constructor(rng: Rng) {
@@ -23,7 +23,16 @@ export class MemorylessRandomizer extends BaseRandomizer {
     return {};
   }
 
-  clone(): MemorylessRandomizer {
-    return new MemorylessRandomizer(this.rng.clone());
+  /** Nothing to remember: the state after any piece is this one. */
+  successors(_id: number, rng: Rng): Successor[] {
+    return [{ weight: 1, randomizer: new MemorylessRandomizer(rng) }];
+  }
+
+  nextPairDistribution(into?: Float64Array): Float64Array {
+    return pairArray(into).fill(1 / (PIECE_COUNT * PIECE_COUNT));
+  }
+
+  withRng(rng: Rng): MemorylessRandomizer {
+    return new MemorylessRandomizer(rng);
   }
 }

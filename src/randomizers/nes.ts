@@ -5,7 +5,7 @@
  */
 import { PIECE_COUNT } from '../pieces.js';
 import type { Rng } from '../random.js';
-import { BaseRandomizer } from './base.js';
+import { BaseRandomizer, pairArray, type Successor } from './base.js';
 
 const ROLL_OUTCOMES = 8;
 export const NO_PIECE = -1;
@@ -26,19 +26,41 @@ export class NesRandomizer extends BaseRandomizer {
   }
 
   protected probabilities(out: Float64Array): void {
-    // A first roll lands on a given piece with 1/8 unless that piece is the previous one; the reroll happens
-    // with probability (1 + [there is a previous piece]) / 8 and is uniform.
-    const rerollChance = (this.previous === NO_PIECE ? 1 : 2) / ROLL_OUTCOMES;
-    for (let p = 0; p < PIECE_COUNT; p++) {
-      out[p] = (p === this.previous ? 0 : 1 / ROLL_OUTCOMES) + rerollChance / PIECE_COUNT;
+    nesChances(this.previous, out, 0, 1);
+  }
+
+  /** The state after a deal is just "previous = the piece dealt". */
+  successors(id: number, rng: Rng): Successor[] {
+    return [{ weight: 1, randomizer: new NesRandomizer(rng, id) }];
+  }
+
+  nextPairDistribution(into?: Float64Array): Float64Array {
+    const out = pairArray(into);
+    for (let p1 = 0; p1 < PIECE_COUNT; p1++) {
+      nesChances(p1, out, p1 * PIECE_COUNT, nesChance(this.previous, p1));
     }
+    return out;
   }
 
   protected fields() {
     return { previous: this.previous };
   }
 
-  clone(): NesRandomizer {
-    return new NesRandomizer(this.rng.clone(), this.previous);
+  withRng(rng: Rng): NesRandomizer {
+    return new NesRandomizer(rng, this.previous);
   }
+}
+
+/**
+ * A first roll lands on a given piece with 1/8 unless that piece is the previous one; the reroll happens with
+ * probability (1 + [there is a previous piece]) / 8 and is uniform.
+ */
+function nesChance(previous: number, p: number): number {
+  const rerollChance = (previous === NO_PIECE ? 1 : 2) / ROLL_OUTCOMES;
+  return (p === previous ? 0 : 1 / ROLL_OUTCOMES) + rerollChance / PIECE_COUNT;
+}
+
+/** out[at + p] = scale · P(p next | previous), for every piece p. */
+function nesChances(previous: number, out: Float64Array, at: number, scale: number): void {
+  for (let p = 0; p < PIECE_COUNT; p++) out[at + p] = scale * nesChance(previous, p);
 }

@@ -38,4 +38,22 @@ export interface Randomizer extends Iterable<Piece> {
    * `into` when given (no allocation), otherwise returns a new array.
    */
   distribution(into?: Float64Array): Float64Array;
+  /**
+   * A new, independent randomizer in the state this one would be in right after dealing piece `id` (0..6), as
+   * far as future distributions are concerned; this one is left untouched. The PRNG state is copied unchanged
+   * (distribution() is exact over the PRNG, so only the family state matters). Exact for every family: where the
+   * rolls decide more than the piece (twoBag and redBlue: which bag it came from; tgm3: which pool slots a
+   * rejected roll overwrote) the result is the exact mixture of the possible states, weighted by their chance
+   * given `id`; see docs/randomizers.md. Throws BAD_ARGUMENT for an id outside 0..6 or one that cannot be dealt
+   * next (probability 0).
+   */
+  afterDealing(id: number): Randomizer;
+  /**
+   * The joint distribution of the next two pieces: entry `p1 * 7 + p2` is P(next is p1) · P(the one after is
+   * p2 | next is p1); rows of impossible pieces are zero, row p1 sums to distribution()[p1]. Writes into `into`
+   * (a Float64Array of length 49, else BAD_ARGUMENT) when given, otherwise returns a new array. Every family has
+   * a closed-form path that allocates nothing after its first call (only tgm3 before its first piece builds the
+   * states after each piece).
+   */
+  nextPairDistribution(into?: Float64Array): Float64Array;
 }
