@@ -18,6 +18,8 @@ const CFG_STRATEGY: i32 = 9; //           STRATEGY_RANK: leaves scored by their 
 const CFG_PIECE_MAX: i32 = 10; //         ptr to u16[8] per surface: best rank per piece after it, slot 7 = its own rank
 const CFG_FIT: i32 = 11; //                ptr to the legal-move lookup (src/stacking/placements.ts fitLookup)
 const STRATEGY_RANK: i32 = 0;
+const STRATEGY_EXPECT: i32 = 1; //        one unknown piece: leaves scored from their 8-slot piece-max rows
+const STRATEGY_EXPECT2: i32 = 2; //       two unknown pieces: each leaf's children for every first one, scored as EXPECT
 const FIT_WINDOW: i32 = 512; //           fit codes of three steps
 
 // ---- placement record (i32 words) ----
@@ -45,7 +47,8 @@ const CTX_BEST_VALUE: i32 = CTX_BEST_LEN + 2; //      i64 (8-byte aligned word i
 const CTX_NODES: i32 = CTX_BEST_VALUE + 2; //         i64: nodes visited, for benchmarks
 const CTX_GENERATION: i32 = CTX_NODES + 2; //         search counter: memo entries of older searches are stale
 const CTX_WEIGHTS: i32 = CTX_GENERATION + 2; //     8 i32: chance of each piece being the next unknown one, x 65536
-const CTX_LEAF_COUNT: i32 = CTX_WEIGHTS + 8; //     leaves waiting in the buffer
+const CTX_WEIGHTS2: i32 = CTX_WEIGHTS + 8; //      7 x 8 i32: chances of the second unknown piece given the first
+const CTX_LEAF_COUNT: i32 = CTX_WEIGHTS2 + 56; //   leaves waiting in the buffer
 const CTX_SCRATCH: i32 = CTX_LEAF_COUNT + 1; //     one word: the excess of a dead end's surface
 // Per-parent sums for the leaf level (16 i32 each): surface-index share and excess of steps 0..i-1, min and max
 // of heights 0..i-1 and of heights i..W-1; and the weight of each step's digit in a surface index.
@@ -65,7 +68,15 @@ const CTX_LEAF_INDEX: i32 = CTX_LEAF_PATH + 2 * LEAF_CAP; // LEAF_CAP i32: surfa
 const CTX_LEAF_EXCESS: i32 = CTX_LEAF_INDEX + LEAF_CAP; //    LEAF_CAP i32: steepness beyond ±S
 const CTX_LEAF_TETRIS: i32 = CTX_LEAF_EXCESS + LEAF_CAP; //   LEAF_CAP i32: what the Tetris rule allows on the leaf
 const CTX_LEAF_RAW: i32 = CTX_LEAF_TETRIS + LEAF_CAP; //      LEAF_CAP i32: the gathered table value
-const CTX_MEMO: i32 = CTX_LEAF_RAW + LEAF_CAP; //   MEMO_SLOTS x 4 words: key i64, generation i32
+// Two unknown pieces: a leaf's heights, one child's, where each first piece's children start, and per child its
+// surface index and Tetris rule (7 pieces x at most 35 moves).
+const E2_CAP: i32 = 256;
+const CTX_E2_HEIGHTS: i32 = CTX_LEAF_RAW + LEAF_CAP;
+const CTX_E2_CHILD: i32 = CTX_E2_HEIGHTS + 16;
+const CTX_E2_START: i32 = CTX_E2_CHILD + 16;
+const CTX_E2_INDEX: i32 = CTX_E2_START + 8;
+const CTX_E2_TETRIS: i32 = CTX_E2_INDEX + E2_CAP;
+const CTX_MEMO: i32 = CTX_E2_TETRIS + E2_CAP; //   MEMO_SLOTS x 4 words: key i64, generation i32
 const MEMO_SLOTS: i32 = 4096;
 const MEMO_WORDS: i32 = 4;
 export const CTX_WORDS: i32 = CTX_MEMO + MEMO_SLOTS * MEMO_WORDS;
@@ -231,34 +242,98 @@ function recordLeaf(ctx: usize, depth: i32, value: i64): void {
 }
 
 /**
- * Score of a leaf surface from its table read: its rank, or (expectimax) the sum over pieces of weight x the best
- * rank after placing that piece (for an I on which the Tetris rule fires: the surface's own rank, a Tetris leaves
- * the steps as they are).
+ * Expected best rank after one unknown piece, x 65536: the sum over pieces of weight x the best rank after
+ * placing that piece (8-slot row at `row`). For an I on which the Tetris rule fires, slot 7 (the surface's own
+ * rank: a Tetris leaves the steps as they are) replaces or competes with slot 0.
+ */
+@inline function expectScore(row: usize, weights: usize, tetris: i32): i64 {
+  let forI = <i64>load<u16>(row);
+  if (tetris == TETRIS_FORCED) forI = <i64>load<u16>(row + 14);
+  else if (tetris == TETRIS_OPTIONAL) forI = max<i64>(forI, <i64>load<u16>(row + 14));
+  let score = <i64>load<i32>(weights) * forI;
+  for (let p: i32 = 1; p < 7; p++) score += <i64>load<i32>(word(weights, p)) * <i64>load<u16>(row + ((<usize>p) << 1));
+  return score;
+}
+
+/**
+ * Score of a leaf surface from its table read: its rank; (expectimax) expectScore of its row; (two unknown
+ * pieces) the score expect2Score already computed, as an unsigned 32-bit number.
  */
 @inline function leafValue(cfg: usize, ctx: usize, raw: i32, excess: i32, tetris: i32): i64 {
   let score: i64;
-  if (cfgWord(cfg, CFG_STRATEGY) == STRATEGY_RANK) {
-    score = (<i64>raw) << RANK_SHIFT;
-  } else {
-    const row = <usize>raw;
-    const weights = word(ctx, CTX_WEIGHTS);
-    // The I: a forced Tetris keeps the surface (its own rank, slot 7); an optional one is the better of the two.
-    let forI = <i64>load<u16>(row);
-    if (tetris == TETRIS_FORCED) forI = <i64>load<u16>(row + 14);
-    else if (tetris == TETRIS_OPTIONAL) forI = max<i64>(forI, <i64>load<u16>(row + 14));
-    score = <i64>load<i32>(weights) * forI;
-    for (let p: i32 = 1; p < 7; p++) score += <i64>load<i32>(word(weights, p)) * <i64>load<u16>(row + ((<usize>p) << 1));
-  }
+  const strategy = cfgWord(cfg, CFG_STRATEGY);
+  if (strategy == STRATEGY_RANK) score = (<i64>raw) << RANK_SHIFT;
+  else if (strategy == STRATEGY_EXPECT) score = expectScore(<usize>raw, word(ctx, CTX_WEIGHTS), tetris);
+  else score = <i64><u32>raw;
   if (cfgWord(cfg, CFG_EXCESS_FIRST) == 0) return score;
   const e = excess < EXCESS_CAP ? excess : EXCESS_CAP;
   return (<i64>(EXCESS_CAP - e) << EXCESS_SHIFT) | score;
 }
 
+/**
+ * Two unknown pieces: the expected best one-unknown-piece score after the first, for the surface of heights `h`.
+ * Sum over first pieces p1 (chance w1) of the best over p1's moves of expectScore with the chances of the second
+ * piece given p1, scaled by 1/65536 so the result stays below 2^32. A first piece with no move scores 0.
+ * Children are listed first and their rows read after, so the reads overlap.
+ */
+function expect2Score(cfg: usize, ctx: usize, h: usize): u32 {
+  const width = cfgWord(cfg, CFG_WIDTH);
+  const limit = cfgWord(cfg, CFG_BOARD_HEIGHT);
+  const rows = <usize>cfgWord(cfg, CFG_PIECE_MAX);
+  const weights1 = word(ctx, CTX_WEIGHTS);
+  const child = word(ctx, CTX_E2_CHILD);
+  const excess = word(ctx, CTX_SCRATCH);
+  const code = fitCode(width, h);
+  let n: i32 = 0;
+  for (let p1: i32 = 0; p1 < 7; p1++) {
+    store<i32>(word(ctx, CTX_E2_START + p1), n);
+    if (load<i32>(word(weights1, p1)) == 0) continue;
+    const tetris = p1 == PIECE_I ? tetrisChoice(cfg, h) : TETRIS_NO;
+    if (tetris != TETRIS_NO) {
+      dropTetris(cfg, h, child);
+      store<i32>(word(ctx, CTX_E2_INDEX + n), surfaceIndexOf(cfg, child, excess));
+      store<i32>(word(ctx, CTX_E2_TETRIS + n), tetrisChoice(cfg, child));
+      n++;
+    }
+    if (tetris == TETRIS_FORCED) continue;
+    const first = load<i32>(word(<usize>cfgWord(cfg, CFG_PIECE_START), p1));
+    let fitting = fittingPlacements(cfg, p1, width, code);
+    while (fitting != 0) {
+      const p = first + <i32>ctz<u64>(fitting);
+      fitting &= fitting - 1;
+      if (!placeFitting(width, limit, h, placementAt(cfg, p), child)) continue;
+      store<i32>(word(ctx, CTX_E2_INDEX + n), surfaceIndexOf(cfg, child, excess));
+      store<i32>(word(ctx, CTX_E2_TETRIS + n), tetrisChoice(cfg, child));
+      n++;
+    }
+  }
+  // Touch every row first (independent loads), then score them.
+  let touched: u32 = 0;
+  for (let k: i32 = 0; k < n; k++) touched |= <u32>load<u16>(rows + ((<usize>load<i32>(word(ctx, CTX_E2_INDEX + k))) << 4));
+  store<u32>(word(ctx, CTX_SCRATCH), touched); // keeps the touching loads
+  let total: u64 = 0;
+  for (let p1: i32 = 0; p1 < 7; p1++) {
+    const w = load<i32>(word(weights1, p1));
+    if (w == 0) continue;
+    const end = p1 < 6 ? load<i32>(word(ctx, CTX_E2_START + p1 + 1)) : n;
+    const weights2 = word(ctx, CTX_WEIGHTS2 + 8 * p1);
+    let best: i64 = 0;
+    for (let k = load<i32>(word(ctx, CTX_E2_START + p1)); k < end; k++) {
+      const row = rows + ((<usize>load<i32>(word(ctx, CTX_E2_INDEX + k))) << 4);
+      best = max<i64>(best, expectScore(row, weights2, load<i32>(word(ctx, CTX_E2_TETRIS + k))));
+    }
+    total += <u64>w * <u64>(best >> 16);
+  }
+  return <u32>min<u64>(total, 0xffffffff);
+}
+
 /** Score of the surface of heights `h` as a leaf (read at once: used for dead ends only). */
 @inline function heightsValue(cfg: usize, ctx: usize, h: usize): i64 {
-  const excess = word(ctx, CTX_SCRATCH);
-  const index = surfaceIndexOf(cfg, h, excess);
-  return leafValue(cfg, ctx, leafRaw(cfg, index), load<i32>(excess), tetrisChoice(cfg, h));
+  const excessPtr = word(ctx, CTX_SCRATCH);
+  const index = surfaceIndexOf(cfg, h, excessPtr);
+  const excess = load<i32>(excessPtr);
+  const raw = cfgWord(cfg, CFG_STRATEGY) == STRATEGY_EXPECT2 ? <i32>expect2Score(cfg, ctx, h) : leafRaw(cfg, index);
+  return leafValue(cfg, ctx, raw, excess, tetrisChoice(cfg, h));
 }
 
 /** A dead end: the piece at `depth` has no legal placement; the sequence is ranked by how far it got. */
@@ -314,9 +389,25 @@ function flushLeaves(cfg: usize, ctx: usize, leafDepth: i32): void {
     if ((best >> DEPTH_SHIFT) == <i64>leafDepth) steepest = EXCESS_CAP - <i32>((best >> EXCESS_SHIFT) & EXCESS_CAP);
     for (let k: i32 = 0; k < count; k++) steepest = min<i32>(steepest, load<i32>(word(ctx, CTX_LEAF_EXCESS + k)));
   }
-  for (let k: i32 = 0; k < count; k++) {
-    const index = load<i32>(word(ctx, CTX_LEAF_EXCESS + k)) <= steepest ? load<i32>(word(ctx, CTX_LEAF_INDEX + k)) : 0;
-    store<i32>(word(ctx, CTX_LEAF_RAW + k), leafRaw(cfg, index));
+  if (cfgWord(cfg, CFG_STRATEGY) == STRATEGY_EXPECT2) {
+    // Two unknown pieces: each leaf that can still win is rebuilt from the root along its path and scored.
+    const leafHeights = word(ctx, CTX_E2_HEIGHTS);
+    const width = cfgWord(cfg, CFG_WIDTH);
+    for (let k: i32 = 0; k < count; k++) {
+      let raw: i32 = 0;
+      if (load<i32>(word(ctx, CTX_LEAF_EXCESS + k)) <= steepest) {
+        memory.copy(leafHeights, heightsAt(ctx, 0), (<usize>width) << 2);
+        const path = load<i64>(ctx + ((<usize>(CTX_LEAF_PATH + 2 * k)) << 2));
+        for (let d: i32 = 0; d < leafDepth; d++) applyMove(cfg, leafHeights, <i32>((path >> (<i64>(d << 3))) & 0xff) - 1, word(ctx, CTX_E2_CHILD));
+        raw = <i32>expect2Score(cfg, ctx, leafHeights);
+      }
+      store<i32>(word(ctx, CTX_LEAF_RAW + k), raw);
+    }
+  } else {
+    for (let k: i32 = 0; k < count; k++) {
+      const index = load<i32>(word(ctx, CTX_LEAF_EXCESS + k)) <= steepest ? load<i32>(word(ctx, CTX_LEAF_INDEX + k)) : 0;
+      store<i32>(word(ctx, CTX_LEAF_RAW + k), leafRaw(cfg, index));
+    }
   }
   for (let k: i32 = 0; k < count; k++) {
     const v =
@@ -553,7 +644,8 @@ const G_DEATH_PIECE: i32 = 22; //  piece id that found no placement
 const G_TETRISES: i32 = 23;
 const G_LOOKAHEAD: i32 = 24;
 const G_CTX: i32 = 25; //          ptr to this game's search context
-const G_WEIGHTS: i32 = 26; //      ptr to i32[8] per buffered piece: its chances before it was dealt (x 65536)
+const G_WEIGHTS: i32 = 26; //      ptr to i32[8] per buffered piece: its chances before it was dealt (x 65536);
+//                                 two unknown pieces: i32[64], then for each piece p1 the next one's chances given p1
 export const GAME_WORDS: i32 = 27;
 
 const STATUS_RUNNING: i32 = 0;
@@ -592,9 +684,13 @@ export function playGame(cfg: usize, game: usize): i32 {
     }
     // One piece past the window must be buffered: its chances are the expectimax weights.
     if (position + lookahead + 1 >= available) break;
-    if (cfgWord(cfg, CFG_STRATEGY) != STRATEGY_RANK) {
+    const strategy = cfgWord(cfg, CFG_STRATEGY);
+    if (strategy != STRATEGY_RANK) {
+      // The chances of the first unknown piece (and, for two, of the second given the first): WEIGHT_WORDS[...]
+      // words per buffered piece, copied to the context's CTX_WEIGHTS (and CTX_WEIGHTS2, which follows it).
+      const words = strategy == STRATEGY_EXPECT2 ? 64 : 8;
       const weights = <usize>load<i32>(word(game, G_WEIGHTS));
-      memory.copy(word(ctx, CTX_WEIGHTS), weights + ((<usize>(position + lookahead + 1)) << 5), 32);
+      memory.copy(word(ctx, CTX_WEIGHTS), weights + ((<usize>((position + lookahead + 1) * words)) << 2), (<usize>words) << 2);
     }
     const move = search(cfg, ctx, h, pieces + <usize>position, lookahead);
     if (move == MOVE_NONE) {

@@ -2,13 +2,17 @@
  * Search speed (issue 4): moves per second at lookahead 0..4 on positions sampled from real games, one thread,
  * median over repeats, with the pure-TS exhaustive reference (test/reference) as baseline where it is affordable.
  *
- *   npx tsx bench/search.ts [--repeats 5] [--positions 300] [--table FILE]
+ *   npx tsx bench/search.ts [--repeats 5] [--positions 300] [--table FILE] [--strategy rank] [--leaf piece-max]
+ *
+ * With an expectimax strategy the positions still come from rank play (the same positions for every strategy),
+ * the weights are uniform, and there is no reference column.
  */
 import { parseArgs } from 'node:util';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import { loadRankTable } from '../src/rank/table.js';
 import { createRandomizer } from '../src/randomizers/index.js';
-import { StackingEngine } from '../src/stacking/engine.js';
+import { loadOrBuildCachedPreviewTable } from '../src/rank/variant-cache.js';
+import { StackingEngine, checkStrategy } from '../src/stacking/engine.js';
 import { resolveRules } from '../src/stacking/rules.js';
 import { toQueue } from '../src/stacking/input.js';
 import { MOVE_NONE } from '../src/stacking/layout.js';
@@ -17,11 +21,18 @@ import { referenceSearch } from '../test/reference/search-reference.js';
 import { machine, median, printTable, writeResults } from './common.js';
 
 const { values: args } = parseArgs({
-  options: { repeats: { type: 'string', default: '5' }, positions: { type: 'string', default: '300' }, table: { type: 'string' } },
+  options: {
+    repeats: { type: 'string', default: '5' },
+    positions: { type: 'string', default: '300' },
+    table: { type: 'string' },
+    strategy: { type: 'string', default: 'rank' },
+    leaf: { type: 'string', default: 'piece-max' },
+  },
 });
+const strategy = checkStrategy(args.strategy);
 const table = args.table ? await loadRankTable(args.table) : (await loadOrBuildCachedTable()).table;
 const rules = resolveRules('default');
-const engine = await StackingEngine.create(table, rules);
+const rankEngine = await StackingEngine.create(table, rules);
 
 // Positions from real games: lookahead-1 play under tgm1, every 3rd position, with the next 5 pieces. The same
 // engine plays them (a second engine in the process measurably slows the first: two 86 MB tables).
@@ -32,11 +43,13 @@ for (let game = 0; positions.length < Number(args.positions); game++) {
   let heights: number[] = new Array(table.width).fill(0);
   for (let i = 0; i < queue.length - 6 && positions.length < Number(args.positions); i++) {
     if (i % 3 === 0) positions.push({ heights, queue: queue.slice(i, i + 5) });
-    const { move } = engine.search(heights, queue.slice(i, i + 2), 1);
+    const { move } = rankEngine.search(heights, queue.slice(i, i + 2), 1);
     if (move === MOVE_NONE) break;
-    heights = applyMove(engine.placements, heights, move);
+    heights = applyMove(rankEngine.placements, heights, move);
   }
 }
+const leafRows = args.leaf === 'preview' ? (await loadOrBuildCachedPreviewTable({ randomizer: 'tgm1' })).table : undefined;
+const engine = strategy === 'rank' ? rankEngine : await StackingEngine.create(table, rules, { strategy, leafRows });
 
 // Repeats go round-robin over the lookaheads, so a burst of outside load spreads over all rows; the TS
 // reference (which allocates) runs after every engine timing.
@@ -56,7 +69,7 @@ for (let r = 0; r < repeats; r++) {
 const values = table.searchValues().values;
 const rows = LOOKAHEADS.map((la) => {
   let refRate = NaN;
-  if (la <= 2) {
+  if (la <= 2 && strategy === 'rank') {
     const sample = positions.slice(0, la === 2 ? 20 : 100);
     const t0 = performance.now();
     for (const p of sample) referenceSearch(p.heights, p.queue, la, table.maxStep, rules, (i) => values[i]);
@@ -71,6 +84,6 @@ const rows = LOOKAHEADS.map((la) => {
     'x vs reference': Number.isNaN(refRate) ? '-' : Math.round(rate / refRate),
   };
 });
-console.log(`\nsearch speed, 1 thread, ${positions.length} positions from lookahead-1 tgm1 games, ${repeats} repeats, table ${table.width}x${table.maxStep}/${table.iterations}\n`);
+console.log(`\nsearch speed (${strategy}${strategy === 'rank' ? '' : `, ${args.leaf} leaves`}), 1 thread, ${positions.length} positions from lookahead-1 tgm1 games, ${repeats} repeats, table ${table.width}x${table.maxStep}/${table.iterations}\n`);
 printTable(rows);
-console.log(`\nwrote ${writeResults('search', { date: new Date().toISOString(), machine: machine(), positions: positions.length, repeats, rows })}`);
+console.log(`\nwrote ${writeResults(strategy === 'rank' ? 'search' : `search-${strategy}`, { strategy, leaf: args.leaf, date: new Date().toISOString(), machine: machine(), positions: positions.length, repeats, rows })}`);

@@ -4,12 +4,14 @@
  *
  *   npx tsx bench/survival.ts [--randomizer tgm1] [--scale 1] [--threads 2] [--lookahead 0,1,2,3,4]
  *                             [--steep truncate,excessFirst] [--strategy rank] [--tetris forced] [--threshold 8]
- *                             [--budget 150000,500000,...] [--out survival]
+ *                             [--budget 150000,500000,...] [--leaf piece-max|preview] [--out survival]
  */
 import { parseArgs } from 'node:util';
 import { ARTICLE_FIGURES } from '../src/cli/survival.js';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import { isRandomizerName } from '../src/randomizers/index.js';
+import { loadOrBuildCachedPreviewTable } from '../src/rank/variant-cache.js';
+import type { StrategyName } from '../src/stacking/engine.js';
 import { simulateStacking } from '../src/stacking/simulate.js';
 import { machine, printTable, writeResults } from './common.js';
 
@@ -25,6 +27,7 @@ const { values: args } = parseArgs({
     strategy: { type: 'string', default: 'rank' },
     tetris: { type: 'string', default: 'forced' },
     threshold: { type: 'string', default: '8' },
+    leaf: { type: 'string', default: 'piece-max' },
   },
 });
 const randomizer = args.randomizer!;
@@ -32,6 +35,9 @@ if (!isRandomizerName(randomizer)) throw new Error(`unknown randomizer ${randomi
 /** Piece budget per lookahead (scaled), chosen from pilot runs so the death counts clear the issue's minimums. */
 const BUDGET = args.budget ? args.budget.split(',').map(Number) : [150_000, 500_000, 1_500_000, 2_500_000, 2_000_000];
 const { table } = await loadOrBuildCachedTable();
+// Expectimax leaves: the rank table's best placement per piece, or the randomizer's preview table.
+const leafRows = args.leaf === 'preview' ? (await loadOrBuildCachedPreviewTable({ randomizer })).table : undefined;
+if (args.leaf !== 'preview' && args.leaf !== 'piece-max') throw new Error(`--leaf must be piece-max or preview`);
 const rows = [];
 const raw = [];
 for (const steep of args.steep!.split(',') as ('truncate' | 'excessFirst')[]) {
@@ -44,7 +50,8 @@ for (const steep of args.steep!.split(',') as ('truncate' | 'excessFirst')[]) {
       maxPieces: Math.round(BUDGET[la] * Number(args.scale)),
       seed: 2009,
       rules: { steep, tetris: args.tetris as 'forced' | 'choice', tetrisThreshold: Number(args.threshold) },
-      strategy: args.strategy as 'rank' | 'expectimax',
+      strategy: args.strategy as StrategyName,
+      leafRows,
       threads: args.threads ? Number(args.threads) : undefined,
       onProgress: (p) => process.stderr.write(`\r${args.strategy} ${steep} LA${la}: ${p.pieces} pieces ${p.deaths} deaths   `),
     });
@@ -52,6 +59,7 @@ for (const steep of args.steep!.split(',') as ('truncate' | 'excessFirst')[]) {
     raw.push({ steep, ...r });
     rows.push({
       strategy: args.strategy!,
+      leaf: r.leaf,
       steep,
       tetris: `${args.tetris} at ${args.threshold}`,
       lookahead: la,
@@ -60,8 +68,9 @@ for (const steep of args.steep!.split(',') as ('truncate' | 'excessFirst')[]) {
       deaths: r.deaths,
       pieces: r.pieces,
       'pieces/s': Math.round(r.piecesPerSecond),
-      article: ARTICLE_FIGURES[la],
-      'vs article': `${((r.meanPieces / ARTICLE_FIGURES[la]) * 100).toFixed(1)} %`,
+      // The article's figures are for TGM (tgm1) only.
+      article: randomizer === 'tgm1' ? ARTICLE_FIGURES[la] : '–',
+      'vs article': randomizer === 'tgm1' ? `${((r.meanPieces / ARTICLE_FIGURES[la]) * 100).toFixed(1)} %` : '–',
     });
     console.log(JSON.stringify(rows[rows.length - 1]));
   }

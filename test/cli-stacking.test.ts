@@ -40,7 +40,9 @@ describe('stackrank bench survival', () => {
     [['bench', 'survival', '--randomizer', 'fair'], /--randomizer must be one of/],
     [['bench', 'survival', '--steep', 'soft'], /--steep must be truncate or excessFirst/],
     [['bench', 'nope'], /unknown benchmark "nope"/],
-    [['bench', 'survival', '--strategy', 'greedy'], /--strategy must be rank, expectimax or best/],
+    [['bench', 'survival', '--strategy', 'greedy'], /--strategy must be rank, expectimax, expectimax2 or best/],
+    [['bench', 'survival', '--leaf', 'oracle'], /--leaf must be piece-max or preview/],
+    [['bench', 'survival', '--leaf', 'preview'], /--leaf preview needs --strategy expectimax/],
   ])('rejects %j', async (argv, message) => {
     const run = await runCli(argv as string[]);
     expect(run.code).toBe(2);

@@ -2,9 +2,10 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PIECES } from '../src/pieces.js';
 import { computePieceMax } from '../src/rank/piece-max.js';
+import { buildPreviewTable } from '../src/rank/preview.js';
 import { buildRankTable, type RankTable } from '../src/rank/table.js';
 import { StackingAI } from '../src/stacking/ai.js';
-import { StackingEngine, distributionWeights } from '../src/stacking/engine.js';
+import { StackingEngine, distributionWeights, expectimaxStrategy, pairWeights } from '../src/stacking/engine.js';
 import type { StackingRules } from '../src/stacking/rules.js';
 import { simulateStacking } from '../src/stacking/simulate.js';
 import { referenceRanks, referenceSuccessors } from './reference/rank-reference.js';
@@ -71,6 +72,96 @@ describe('expectimax leaves', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('two unknown pieces score exactly sum_p1 w1 * (best expectimax score after p1 >> 16) (W = 5, property)', async () => {
+    const engine = await StackingEngine.create(table, rules, { strategy: 'expectimax2' });
+    const M = (s: number, p: number) => referenceSuccessors(s, p, 5, 4).reduce((m, t) => Math.max(m, q[t]), 0);
+    const tetrisFires = (h: number[]) => Math.min(...h) >= 4 && Math.max(...h) >= 8;
+    /** One unknown piece with integer weights w (8 from offset `at`): the expectimax leaf score of heights h. */
+    const score1 = (h: number[], w: Int32Array, at: number) => {
+      const s = referenceIndexTruncated(h, 4);
+      let score = 0;
+      for (let p = 0; p < 7; p++) score += w[at + p] * (p === 0 && tetrisFires(h) ? q[s] : M(s, p));
+      return score;
+    };
+    const score2 = (h: number[], w: Int32Array) => {
+      let total = 0;
+      for (let p1 = 0; p1 < 7; p1++) {
+        if (w[p1] === 0) continue;
+        const best = referenceChildren(h, p1, rules).reduce((m, c) => Math.max(m, score1(c.heights, w, 8 + 8 * p1)), 0);
+        total += w[p1] * Math.floor(best / 65536);
+      }
+      return total;
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 14 }), { minLength: 5, maxLength: 5 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.array(fc.integer({ min: 0, max: 20 }), { minLength: 49, maxLength: 49 }).filter((a) => a.some((x) => x > 0)),
+        fc.integer({ min: 0, max: 6 }),
+        fc.boolean(),
+        (heights, piece, raw, second, deeper) => {
+          const total = raw.reduce((a, b) => a + b, 0);
+          const w = pairWeights(raw.map((x) => x / total));
+          if (!deeper) {
+            const got = engine.search(heights, [piece], 0, w);
+            const best = referenceChildren(heights, piece, rules).reduce((m, c) => Math.max(m, score2(c.heights, w)), -1);
+            if (best < 0) expect(got.depth).toBe(0);
+            else expect(got.leafScore).toBe(best);
+            return;
+          }
+          // Lookahead 1: leaves two moves deep, rebuilt by the kernel from the root along their paths.
+          const got = engine.search(heights, [piece, second], 1, w);
+          let best = -1;
+          for (const c of referenceChildren(heights, piece, rules)) {
+            for (const g of referenceChildren(c.heights, second, rules)) best = Math.max(best, score2(g.heights, w));
+          }
+          if (best >= 0) {
+            expect(got.depth).toBe(2);
+            expect(got.leafScore).toBe(best);
+          } else expect(got.depth).toBeLessThan(2);
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+
+  it('weights: sum to 65536 exactly; pairs condition on the first piece; depth 0, 1, 2 name the strategies', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 7, maxLength: 7 }).filter((a) => a.some((x) => x > 1e-3)), (raw) => {
+        const total = raw.reduce((a, b) => a + b, 0);
+        const w = distributionWeights(raw.map((x) => x / total));
+        expect(w.slice(0, 7).reduce((a, b) => a + b, 0)).toBe(65536);
+      }),
+    );
+    // P(p1) = 1/2 for I and O; given I the next is certainly T, given O uniform over S and Z.
+    const pair = new Array(49).fill(0);
+    pair[0 * 7 + 2] = 0.5;
+    pair[1 * 7 + 3] = 0.25;
+    pair[1 * 7 + 4] = 0.25;
+    const w = pairWeights(pair);
+    expect(Array.from(w.slice(0, 8))).toEqual([32768, 32768, 0, 0, 0, 0, 0, 0]);
+    expect(Array.from(w.slice(8, 16))).toEqual([0, 0, 65536, 0, 0, 0, 0, 0]);
+    expect(Array.from(w.slice(16, 24))).toEqual([0, 0, 0, 32768, 32768, 0, 0, 0]);
+    expect(Array.from(w.slice(24, 32))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect([0, 1, 2].map(expectimaxStrategy)).toEqual(['rank', 'expectimax', 'expectimax2']);
+    expect(() => expectimaxStrategy(3)).toThrow(/0, 1 or 2/);
+  });
+
+  it('two unknown pieces and preview leaves in games: deterministic across threads; leaf rows are checked', async () => {
+    const preview = await buildPreviewTable({ width: 5, maxStep: 4, iterations: 5, randomizer: 'tgm1', samples: 20_000, threads: 1 });
+    const base = { table, lookahead: 0, games: 4, maxPieces: 3_000, seed: 11, randomizer: 'tgm1' as const };
+    const a = await simulateStacking({ ...base, strategy: 'expectimax2', leafRows: preview, threads: 1 });
+    const b = await simulateStacking({ ...base, strategy: 'expectimax2', leafRows: preview, threads: 2 });
+    expect([a.deaths, a.pieces, a.leaf, a.strategy]).toEqual([b.deaths, b.pieces, 'preview', 'expectimax2']);
+    // Preview leaves change play against the table's own best-per-piece rows.
+    const c = await simulateStacking({ ...base, strategy: 'expectimax2', threads: 1 });
+    expect(c.leaf).toBe('piece-max');
+    expect(c.deaths).not.toBe(a.deaths);
+    await expect(simulateStacking({ ...base, strategy: 'rank', leafRows: preview })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    const other = await buildPreviewTable({ width: 4, maxStep: 4, iterations: 2, randomizer: 'memoryless', threads: 1 });
+    await expect(StackingAI.create({ table, strategy: 'expectimax', leafRows: other })).rejects.toMatchObject({ code: 'TABLE_MISMATCH' });
   });
 
   it('follows the distribution: a certain next piece decides the move', async () => {

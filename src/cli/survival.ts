@@ -1,6 +1,7 @@
 /** `stackrank bench survival`: the seed article's survival table, measured by us (DESIGN §3). */
 import { RANDOMIZER_NAMES, isRandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
+import { STRATEGIES, type LeafRows, type StrategyName } from '../stacking/engine.js';
 import { DEFAULT_RULES } from '../stacking/rules.js';
 import { simulateStacking, type SimulationResult } from '../stacking/simulate.js';
 import { UsageError, intOption, listOption, parse } from './args.js';
@@ -12,24 +13,28 @@ import { loadTableForCli, tableOptions } from './table-source.js';
 export const ARTICLE_FIGURES: readonly number[] = [153, 823, 9458, 154645, 1783670];
 
 const USAGE = `usage: stackrank bench survival [--lookahead 0,1,2,3,4] [--randomizer tgm1] [--games N] [--max-pieces M]
-                              [--seed S] [--steep excessFirst|truncate] [--strategy rank|expectimax|best]
-                              [--tetris forced|choice] [--threshold 8] [--threads T] [--table FILE] [--json]
+                              [--seed S] [--steep excessFirst|truncate] [--strategy rank|expectimax|expectimax2|best]
+                              [--tetris forced|choice] [--threshold 8] [--leaf piece-max|preview]
+                              [--threads T] [--table FILE] [--json]
   Plays stacking games per lookahead and prints mean survival with a 95 % interval next to the article's figure.
   --games: independent game streams (default 100); --max-pieces: piece budget per lookahead (default 200000);
   games cut by the budget are censored and the mean is then pieces / deaths (geometric hazard).
   --steep truncate is the article's reading of steep steps; excessFirst (default) plays better.
-  --strategy expectimax averages over the next unknown piece with the randomizer's exact distribution;
-  best is the strongest measured (docs/results.md). --tetris choice lets the AI send an I down the well
-  whenever the lowest column is at least 4 (forced at --threshold either way).`;
+  --strategy expectimax averages over the next unknown piece with the randomizer's exact distribution,
+  expectimax2 over the next two (the second given the first); best is the strongest measured (docs/results.md). --tetris choice lets the AI send an I down the well
+  whenever the lowest column is at least 4 (forced at --threshold either way). --leaf preview scores
+  expectimax leaves with the preview table of the randomizer (surface x piece in hand; built and cached
+  on first use, about 700 MB in memory) instead of the rank table's best placement per piece.`;
 
 export function steepOption(v: string | undefined): 'truncate' | 'excessFirst' | undefined {
   if (v === undefined || v === 'truncate' || v === 'excessFirst') return v;
   throw new UsageError(`--steep must be truncate or excessFirst; got ${JSON.stringify(v)}`);
 }
 
-export function strategyOption(v: string | undefined): 'rank' | 'expectimax' | 'best' {
-  if (v === undefined || v === 'rank' || v === 'expectimax' || v === 'best') return v ?? 'rank';
-  throw new UsageError(`--strategy must be rank, expectimax or best; got ${JSON.stringify(v)}`);
+export function strategyOption(v: string | undefined): StrategyName {
+  if (v === undefined) return 'rank';
+  if (v === 'best' || (STRATEGIES as readonly string[]).includes(v)) return v as StrategyName;
+  throw new UsageError(`--strategy must be ${STRATEGIES.join(', ')} or best; got ${JSON.stringify(v)}`);
 }
 
 export function randomizerOption(v: string | undefined): (typeof RANDOMIZER_NAMES)[number] {
@@ -64,6 +69,7 @@ function row(r: SimulationResult) {
     tetris: r.rules.tetris,
     tetrisThreshold: r.rules.tetrisThreshold,
     strategy: r.strategy,
+    leaf: r.leaf,
     seed: r.seed,
   };
 }
@@ -81,6 +87,7 @@ async function survival(argv: string[], io: CliIO): Promise<number> {
       strategy: { type: 'string' },
       tetris: { type: 'string' },
       threshold: { type: 'string' },
+      leaf: { type: 'string' },
       threads: { type: 'string' },
       ...tableOptions,
     },
@@ -98,11 +105,21 @@ async function survival(argv: string[], io: CliIO): Promise<number> {
   if (tetris !== 'forced' && tetris !== 'choice') throw new UsageError(`--tetris must be forced or choice; got ${JSON.stringify(tetris)}`);
   const tetrisThreshold = intOption('threshold', values.threshold, DEFAULT_RULES.tetrisThreshold, 4, 20);
   const threads = values.threads === undefined ? undefined : intOption('threads', values.threads, 1, 1, 256);
+  const leaf = values.leaf ?? 'piece-max';
+  if (leaf !== 'piece-max' && leaf !== 'preview') throw new UsageError(`--leaf must be piece-max or preview; got ${JSON.stringify(leaf)}`);
+  if (leaf === 'preview' && strategy === 'rank') throw new UsageError('--leaf preview needs --strategy expectimax, expectimax2 or best');
   const table: RankTable = await loadTableForCli(values, io);
+  let leafRows: LeafRows | undefined;
+  if (leaf === 'preview') {
+    const { loadOrBuildCachedPreviewTable } = await import('../rank/variant-cache.js');
+    io.status(`preview table for ${randomizer}: loading or building`);
+    leafRows = (await loadOrBuildCachedPreviewTable({ width: table.width, maxStep: table.maxStep, iterations: table.iterations, randomizer })).table;
+    io.status('');
+  }
 
   const rows = [];
   if (!values.json) {
-    io.out(`survival under ${randomizer}, steep ${steep}, Tetris ${tetris} at ${tetrisThreshold}, strategy ${strategy}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`);
+    io.out(`survival under ${randomizer}, steep ${steep}, Tetris ${tetris} at ${tetrisThreshold}, strategy ${strategy}, leaf ${leaf}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`);
     io.out('lookahead  mean pieces   95% CI                deaths   pieces/s    article');
   }
   for (const lookahead of lookaheads) {
@@ -115,6 +132,7 @@ async function survival(argv: string[], io: CliIO): Promise<number> {
       seed,
       rules: { steep, tetris, tetrisThreshold },
       strategy,
+      leafRows,
       threads,
       signal: io.signal,
       onProgress: (p) => io.status(`lookahead ${lookahead}: ${p.pieces.toLocaleString('en-US')} pieces, ${p.deaths} deaths, ${formatDuration(p.elapsedMs)}`),

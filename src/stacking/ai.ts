@@ -8,7 +8,7 @@ import { StackRankError } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
 import type { RankTable } from '../rank/table.js';
 import { surfaceFromHeights } from '../surface.js';
-import { StackingEngine, checkStrategy, distributionWeights, type Strategy, type StrategyName } from './engine.js';
+import { StackingEngine, checkStrategy, distributionWeights, pairWeights, type LeafRows, type Strategy, type StrategyName } from './engine.js';
 import { checkLookahead, toHeights, toQueue } from './input.js';
 import { MOVE_NONE, MOVE_TETRIS } from './layout.js';
 import { applyMove } from './placements.js';
@@ -41,8 +41,12 @@ export interface StackingAIOptions {
   table?: RankTable;
   /** Rules or a preset name ('seed' = the article's, 'default'). */
   rules?: Partial<StackingRules> | 'seed' | 'default';
-  /** 'rank' (the article's leaf) or 'expectimax' (average over the next unknown piece; Node-sized memory). */
+  /** 'rank' (the article's leaf), 'expectimax' (average over the next unknown piece) or 'expectimax2' (the next
+   * two); both expectimax strategies need Node-sized memory for the 9x4 table. */
   strategy?: StrategyName;
+  /** Leaf rows for the expectimax strategies instead of the table's piece-max rows, e.g. a preview table
+   * (buildPreviewTable / loadOrBuildCachedPreviewTable) for the randomizer the games use. */
+  leafRows?: LeafRows;
 }
 
 /** A next-piece distribution: 7 non-negative finite numbers (I O T S Z L J) summing to 1. */
@@ -55,6 +59,17 @@ export function checkDistribution(dist: unknown): ArrayLike<number> {
     Math.abs(Array.from(dist as ArrayLike<number>).reduce((a, b) => a + b, 0) - 1) < 1e-6;
   if (!ok) throw new StackRankError('BAD_ARGUMENT', 'next must be 7 non-negative probabilities (I O T S Z L J) that sum to 1');
   return dist as ArrayLike<number>;
+}
+
+/** A pair distribution: 49 non-negative finite numbers, p1 * 7 + p2 = P(p1) P(p2 | p1), summing to 1. */
+export function checkPairDistribution(pair: unknown): ArrayLike<number> {
+  const values = pair !== null && typeof pair === 'object' ? Array.from(pair as ArrayLike<number>) : [];
+  const ok =
+    values.length === 49 &&
+    values.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0) &&
+    Math.abs(values.reduce((a, b) => a + b, 0) - 1) < 1e-6;
+  if (!ok) throw new StackRankError('BAD_ARGUMENT', 'nextPair must be 49 non-negative probabilities (p1 * 7 + p2) that sum to 1');
+  return pair as ArrayLike<number>;
 }
 
 export class StackingAI {
@@ -76,7 +91,8 @@ export class StackingAI {
       const { loadOrBuildCachedTable } = await import('../rank/cache.js');
       table = (await loadOrBuildCachedTable()).table;
     }
-    return new StackingAI(table, rules, strategy, await StackingEngine.create(table, rules, { strategy }));
+    if (opts.leafRows && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
+    return new StackingAI(table, rules, strategy, await StackingEngine.create(table, rules, { strategy, leafRows: opts.leafRows }));
   }
 
   get width(): number {
@@ -86,18 +102,26 @@ export class StackingAI {
   /**
    * The best move for the current piece queue[0] with `lookahead` more pieces known, or null when the current
    * piece has no legal placement (the perfect stack must break). With the expectimax strategy, `next` is the
-   * distribution of the first piece after the queue (e.g. a cloned randomizer's distribution(); default uniform).
+   * distribution of the first piece after the queue (e.g. a cloned randomizer's distribution(); default uniform);
+   * with 'expectimax2', `nextPair` is the distribution of the two pieces after the queue (a cloned randomizer's
+   * nextPairDistribution(); default: `next` for both, independently, or uniform).
    */
   bestPlacement(
     surface: readonly number[] | string | object,
     queue: string | readonly string[],
     lookahead = 0,
-    opts: { next?: ArrayLike<number> } = {},
+    opts: { next?: ArrayLike<number>; nextPair?: ArrayLike<number> } = {},
   ): BestPlacement | null {
     const heights = toHeights(surface, this.table.width, this.table.maxStep, this.rules.boardHeight);
     const ids = toQueue(queue);
     checkLookahead(lookahead, ids.length);
-    const weights = distributionWeights(opts.next === undefined ? undefined : checkDistribution(opts.next));
+    const next = opts.next === undefined ? undefined : checkDistribution(opts.next);
+    let weights: Int32Array;
+    if (this.strategy === 'expectimax2') {
+      let pair = opts.nextPair === undefined ? undefined : checkPairDistribution(opts.nextPair);
+      if (!pair && next) pair = Array.from({ length: 49 }, (_, k) => next[Math.floor(k / 7)] * next[k % 7]);
+      weights = pairWeights(pair);
+    } else weights = distributionWeights(next);
     const outcome = this.engine.search(heights, ids, lookahead, weights);
     if (outcome.move === MOVE_NONE) return null;
     const plan = outcome.plan.map((move, i) => this.describeMove(move, ids[i]));

@@ -6,7 +6,7 @@ import { StackRankError } from '../errors.js';
 import type { RankTable } from '../rank/table.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { pieceMaxFor } from '../rank/piece-max.js';
-import { CFG, CFG_WORDS, CTX, CTX_WEIGHTS, CTX_WORDS, DEPTH_SHIFT, GAME_WORDS, MAX_DEPTH, MOVE_NONE, STRATEGY_EXPECT, STRATEGY_RANK, TETRIS_MODE } from './layout.js';
+import { CFG, CFG_WORDS, CTX, CTX_WEIGHTS, CTX_WORDS, DEPTH_SHIFT, GAME_WORDS, MAX_DEPTH, MOVE_NONE, STRATEGY_EXPECT, STRATEGY_EXPECT2, STRATEGY_RANK, TETRIS_MODE } from './layout.js';
 import { placementTable, type PlacementTable } from './placements.js';
 import type { StackingRules } from './rules.js';
 
@@ -30,9 +30,14 @@ export interface SearchOutcome {
   nodes: number;
 }
 
-/** How leaves are scored: 'rank' (the article: the rank of the final surface) or 'expectimax' (the expected best
- * rank after one more piece, drawn from the randomizer's distribution). */
-export type Strategy = 'rank' | 'expectimax';
+/**
+ * How leaves are scored: 'rank' (the article: the rank of the final surface), 'expectimax' (the expected best
+ * rank after one more, unknown piece drawn from the randomizer's exact distribution) or 'expectimax2' (two
+ * unknown pieces: the expected best 'expectimax' score after the first, the second drawn from the randomizer's
+ * distribution given the first). The number of unknown pieces is the expectimax depth: 0 = 'rank'.
+ */
+export type Strategy = 'rank' | 'expectimax' | 'expectimax2';
+export const STRATEGIES: readonly Strategy[] = ['rank', 'expectimax', 'expectimax2'];
 
 /** What callers may ask for: a strategy, or 'best' = the strongest we have measured (docs/results.md). */
 export type StrategyName = Strategy | 'best';
@@ -41,18 +46,73 @@ export const BEST_STRATEGY: Strategy = 'expectimax';
 export function checkStrategy(strategy: unknown): Strategy {
   if (strategy === undefined) return 'rank';
   if (strategy === 'best') return BEST_STRATEGY;
-  if (strategy === 'rank' || strategy === 'expectimax') return strategy;
-  throw new StackRankError('BAD_ARGUMENT', `strategy must be "rank", "expectimax" or "best"; got ${JSON.stringify(strategy)}`);
+  if ((STRATEGIES as readonly unknown[]).includes(strategy)) return strategy as Strategy;
+  throw new StackRankError('BAD_ARGUMENT', `strategy must be ${STRATEGIES.map((s) => `"${s}"`).join(', ')} or "best"; got ${JSON.stringify(strategy)}`);
 }
 
-/** Integer weights (x 65536) of a next-piece distribution; uniform when none is given. */
+/** The strategy that averages over `unknownPieces` unknown pieces (0 = the article's rank leaves). */
+export function expectimaxStrategy(unknownPieces: number): Strategy {
+  const strategy = STRATEGIES[unknownPieces];
+  if (!Number.isInteger(unknownPieces) || !strategy) throw new StackRankError('BAD_ARGUMENT', `unknown pieces must be 0, 1 or 2; got ${unknownPieces}`);
+  return strategy;
+}
+
+/**
+ * Integer weights (x 65536) of a next-piece distribution; uniform when none is given. They sum to exactly 65536
+ * (the rounding remainder goes to the likeliest piece), so a weighted sum of u16 ranks stays below 2^32.
+ */
 export function distributionWeights(dist?: ArrayLike<number>): Int32Array {
   const w = new Int32Array(8);
-  for (let p = 0; p < 7; p++) w[p] = Math.round((dist ? dist[p] : 1 / 7) * 65536);
+  let sum = 0;
+  let likeliest = 0;
+  for (let p = 0; p < 7; p++) {
+    w[p] = Math.round((dist ? dist[p] : 1 / 7) * 65536);
+    sum += w[p];
+    if (w[p] > w[likeliest]) likeliest = p;
+  }
+  if (sum > 0) w[likeliest] += 65536 - sum;
   return w;
 }
 
+/**
+ * Weights for two unknown pieces from a pair distribution (49 numbers, p1 * 7 + p2 = P(p1) P(p2 | p1)): the first
+ * piece's 8 weights, then for each p1 the 8 weights of the second given p1 (zeros where p1 is impossible).
+ * Uniform pairs when none is given.
+ */
+export function pairWeights(pair?: ArrayLike<number>): Int32Array {
+  const out = new Int32Array(64);
+  const first = new Float64Array(7);
+  for (let p1 = 0; p1 < 7; p1++) for (let p2 = 0; p2 < 7; p2++) first[p1] += pair ? pair[p1 * 7 + p2] : 1 / 49;
+  out.set(distributionWeights(first), 0);
+  const given = new Float64Array(7);
+  for (let p1 = 0; p1 < 7; p1++) {
+    if (first[p1] <= 0) continue;
+    for (let p2 = 0; p2 < 7; p2++) given[p2] = (pair ? pair[p1 * 7 + p2] : 1 / 49) / first[p1];
+    out.set(distributionWeights(given), 8 + p1 * 8);
+  }
+  return out;
+}
+
+/**
+ * Leaf rows for the expectimax strategies: 8 u16 per surface, slot p = the value of the surface with piece p to
+ * place next, slot 7 = its value right after a Tetris. By default the article table's piece-max rows; a preview
+ * table (src/rank/preview.ts) has the same layout.
+ */
+export interface LeafRows {
+  readonly width: number;
+  readonly maxStep: number;
+  readonly rows: Uint16Array;
+}
+
+function checkLeafRows(leaf: LeafRows, table: RankTable): Uint16Array {
+  if (leaf.width !== table.width || leaf.maxStep !== table.maxStep || leaf.rows?.length !== table.size * 8) {
+    throw new StackRankError('TABLE_MISMATCH', `leaf rows are for ${leaf.width}x${leaf.maxStep} surfaces; the table is ${table.width}x${table.maxStep}`);
+  }
+  return leaf.rows;
+}
+
 const UNIFORM = distributionWeights();
+const UNIFORM_PAIRS = pairWeights();
 
 export class StackingEngine {
   readonly placements: PlacementTable;
@@ -69,6 +129,7 @@ export class StackingEngine {
     readonly rules: StackingRules,
     readonly rankScale: number,
     placements: PlacementTable,
+    readonly strategy: Strategy,
   ) {
     this.placements = placements;
     this.ctx = this.allocContext();
@@ -76,9 +137,9 @@ export class StackingEngine {
     this.queuePtr = kernel.alloc(64);
   }
 
-  static async create(table: RankTable, rules: StackingRules, opts: { shared?: boolean; strategy?: Strategy } = {}): Promise<StackingEngine> {
+  static async create(table: RankTable, rules: StackingRules, opts: { shared?: boolean; strategy?: Strategy; leafRows?: LeafRows } = {}): Promise<StackingEngine> {
     const strategy = opts.strategy ?? 'rank';
-    const pieceMax = strategy === 'expectimax' ? await pieceMaxFor(table) : null;
+    const pieceMax = strategy === 'rank' ? null : opts.leafRows ? checkLeafRows(opts.leafRows, table) : await pieceMaxFor(table);
     const { exports: kernel, memory, module } = await instantiateKernel<SearchKernel>('search', pickVariant(!!opts.shared));
     if (kernel.CTX_WORDS.value !== CTX_WORDS || kernel.GAME_WORDS.value !== GAME_WORDS) {
       throw new StackRankError('WASM_FAILED', 'search kernel layout does not match src/stacking/layout.ts (rebuild)');
@@ -111,10 +172,10 @@ export class StackingEngine {
     words[CFG.placements] = recordsPtr;
     words[CFG.pieceStart] = startPtr;
     words[CFG.tetrisMode] = TETRIS_MODE[rules.tetris];
-    words[CFG.strategy] = pieceMax ? STRATEGY_EXPECT : STRATEGY_RANK;
+    words[CFG.strategy] = { rank: STRATEGY_RANK, expectimax: STRATEGY_EXPECT, expectimax2: STRATEGY_EXPECT2 }[strategy];
     words[CFG.pieceMax] = pieceMaxPtr;
     words[CFG.fit] = fitPtr;
-    return new StackingEngine(kernel, memory, module, cfg, table.width, rules, scale, placements);
+    return new StackingEngine(kernel, memory, module, cfg, table.width, rules, scale, placements, strategy);
   }
 
   /** A fresh search context (for a game or a worker). */
@@ -122,8 +183,12 @@ export class StackingEngine {
     return this.kernel.alloc(CTX_WORDS * 4);
   }
 
-  /** Searches from `heights` with the queue of piece ids; `lookahead` pieces after queue[0] are known. */
-  search(heights: readonly number[], queue: readonly number[], lookahead: number, weights: Int32Array = UNIFORM): SearchOutcome {
+  /**
+   * Searches from `heights` with the queue of piece ids; `lookahead` pieces after queue[0] are known. `weights`:
+   * distributionWeights (expectimax) or pairWeights (expectimax2) of the unknown pieces after the queue.
+   */
+  search(heights: readonly number[], queue: readonly number[], lookahead: number, weights?: Int32Array): SearchOutcome {
+    weights ??= this.strategy === 'expectimax2' ? UNIFORM_PAIRS : UNIFORM;
     if (lookahead + 1 > MAX_DEPTH) throw new StackRankError('BAD_ARGUMENT', `lookahead is at most ${MAX_DEPTH - 1}`);
     // Plain loops: TypedArray.set from a JS array, subarray and Array.from each cost more than this whole
     // wrapper at lookahead 0.
@@ -132,7 +197,7 @@ export class StackingEngine {
     for (let i = 0; i < this.width; i++) words[heightsWord + i] = heights[i];
     for (let i = 0; i <= lookahead; i++) bytes[this.queuePtr + i] = queue[i];
     const ctxWord = this.ctx >> 2;
-    for (let p = 0; p < 8; p++) words[ctxWord + CTX_WEIGHTS + p] = weights[p];
+    for (let p = 0; p < weights.length; p++) words[ctxWord + CTX_WEIGHTS + p] = weights[p];
     words[ctxWord + CTX.nodes] = 0;
     words[ctxWord + CTX.nodes + 1] = 0;
     const move = this.kernel.search(this.cfg, this.ctx, this.heightsPtr, this.queuePtr, lookahead);

@@ -20,6 +20,9 @@ export const CFG_WORDS = 12;
 export const TETRIS_MODE = { never: 0, forced: 1, choice: 2 } as const;
 export const STRATEGY_RANK = 0;
 export const STRATEGY_EXPECT = 1;
+export const STRATEGY_EXPECT2 = 2;
+/** Words of chances per buffered piece in a game's weights buffer: expectimax 8, two unknown pieces 8 + 7 x 8. */
+export const WEIGHT_WORDS = { expectimax: 8, expectimax2: 64 } as const;
 
 export const PLACEMENT_WORDS = 17;
 /** Bits per step in the kernel's fit code (steps clamped to ±3). */
@@ -33,10 +36,12 @@ export const CTX = {
   bestValue: (MAX_DEPTH + 1) * 16 + 2 * MAX_DEPTH + 2,
   nodes: (MAX_DEPTH + 1) * 16 + 2 * MAX_DEPTH + 4,
 } as const;
-/** Words after `nodes`: generation (2), 8 weights, leaf count and scratch (2), seven 16-word step-sum arrays, the
- * 512-leaf buffer (an i64 path and four i32 per leaf), the 4096-slot memo of 4 words each. */
+/** Words after `nodes`: generation (2); 8 weights of the first unknown piece, then 7 x 8 of the second given the
+ * first; leaf count and scratch (2); seven 16-word step-sum arrays; the 512-leaf buffer (an i64 path and four i32
+ * per leaf); the two-unknown-pieces scratch (16 + 16 + 8 + 2 x 256); the 4096-slot memo of 4 words each. */
 export const CTX_WEIGHTS = CTX.nodes + 2 + 2;
-export const CTX_WORDS = CTX_WEIGHTS + 8 + 2 + 7 * 16 + 512 * 6 + 4096 * 4;
+export const CTX_WEIGHTS2 = CTX_WEIGHTS + 8;
+export const CTX_WORDS = CTX_WEIGHTS2 + 56 + 2 + 7 * 16 + 512 * 6 + (16 + 16 + 8 + 2 * 256) + 4096 * 4;
 
 export const GAME = {
   heights: 0,

@@ -16,10 +16,10 @@ import { createRandomizer, isRandomizerName, type Randomizer, type RandomizerNam
 import type { RankTable } from '../rank/table.js';
 import { defaultThreadCount } from '../threads.js';
 import { KernelPool } from '../workers.js';
-import { StackingEngine, checkStrategy, type Strategy, type StrategyName } from './engine.js';
+import { StackingEngine, checkStrategy, distributionWeights, pairWeights, type LeafRows, type Strategy, type StrategyName } from './engine.js';
 import { estimateSurvival, median, type SurvivalEstimate } from './estimate.js';
 import { MAX_LOOKAHEAD } from './input.js';
-import { GAME, GAME_DEAD, GAME_NEEDS_PIECES, GAME_WORDS } from './layout.js';
+import { GAME, GAME_DEAD, GAME_NEEDS_PIECES, GAME_WORDS, WEIGHT_WORDS } from './layout.js';
 import { resolveRules, type StackingRules } from './rules.js';
 
 /** Piece buffer per slot. A game starts with a small fill that grows 8x per refill (short games stay cheap). */
@@ -39,6 +39,8 @@ export interface SimulateOptions {
   /** 'rank' (default, the article's) or 'expectimax' (one unknown piece averaged with the randomizer's exact
    * distribution; needs about 700 MB more memory for the 9x4 table). */
   strategy?: StrategyName;
+  /** Leaf rows for the expectimax strategies instead of the table's piece-max rows (e.g. a preview table). */
+  leafRows?: LeafRows;
   /** Worker threads; default: the number of cores (1 where shared memory is missing). */
   threads?: number;
   onProgress?: (p: { pieces: number; deaths: number; games: number; elapsedMs: number }) => void;
@@ -59,6 +61,9 @@ export interface SimulationResult extends SurvivalEstimate {
   randomizer: RandomizerName;
   rules: StackingRules;
   strategy: Strategy;
+  /** What scored expectimax leaves: 'piece-max' (the rank table's best placement per piece) or 'preview' (given
+   * leaf rows); 'rank' for the rank strategy. */
+  leaf: 'rank' | 'piece-max' | 'preview';
   seed: number;
   seconds: number;
 }
@@ -73,8 +78,10 @@ export function streamSeed(seed: number, stream: number, game: number): number {
 interface Slot {
   game: number;
   pieces: number;
-  /** Expectimax: i32[8] per buffered piece, its chances (x 65536) just before it was dealt; 0 otherwise. */
+  /** Expectimax: weightWords i32 per buffered piece, its chances (x 65536) just before it was dealt (and, for two
+   * unknown pieces, the next one's given each piece: pairWeights); 0 otherwise. */
   weights: number;
+  weightWords: number;
 }
 
 /** Deals `count` pieces into ids[from..]; with a weights buffer, records each piece's chances before it. */
@@ -84,12 +91,20 @@ function deal(rng: Randomizer, memory: WebAssembly.Memory, slot: Slot, from: num
     rng.fillIds(ids, count);
     return;
   }
-  const weights = new Int32Array(memory.buffer, slot.weights + from * 32, count * 8);
-  const dist = new Float64Array(7);
-  for (let i = 0; i < count; i++) {
-    rng.distribution(dist);
-    for (let p = 0; p < 7; p++) weights[i * 8 + p] = Math.round(dist[p] * 65536);
-    ids[i] = rng.nextId();
+  const stride = slot.weightWords;
+  const weights = new Int32Array(memory.buffer, slot.weights + from * stride * 4, count * stride);
+  if (stride === WEIGHT_WORDS.expectimax) {
+    const dist = new Float64Array(7);
+    for (let i = 0; i < count; i++) {
+      weights.set(distributionWeights(rng.distribution(dist)), i * stride);
+      ids[i] = rng.nextId();
+    }
+  } else {
+    const pair = new Float64Array(49);
+    for (let i = 0; i < count; i++) {
+      weights.set(pairWeights(rng.nextPairDistribution(pair)), i * stride);
+      ids[i] = rng.nextId();
+    }
   }
 }
 
@@ -113,17 +128,19 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
   const threads = Math.min(streams, requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, 256));
   const shares = Array.from({ length: streams }, (_, s) => (budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0)));
 
-  const engine = await StackingEngine.create(opts.table, rules, { shared: threads > 1, strategy });
+  if (opts.leafRows && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
+  const engine = await StackingEngine.create(opts.table, rules, { shared: threads > 1, strategy, leafRows: opts.leafRows });
   const { kernel, memory } = engine;
   const slots: Slot[] = Array.from({ length: threads }, () => {
     const game = kernel.alloc(GAME_WORDS * 4);
     const pieces = kernel.alloc(CHUNK + 16);
-    const weights = strategy === 'rank' ? 0 : kernel.alloc((CHUNK + 16) * 32);
+    const weightWords = strategy === 'rank' ? 0 : WEIGHT_WORDS[strategy];
+    const weights = weightWords ? kernel.alloc((CHUNK + 16) * weightWords * 4) : 0;
     const ctx = engine.allocContext();
     const words = new Int32Array(memory.buffer, game, GAME_WORDS);
     words[GAME.ctx] = ctx;
     words[GAME.weights] = weights;
-    return { game, pieces, weights };
+    return { game, pieces, weights, weightWords };
   });
   const pool = threads > 1 ? await KernelPool.create(engine.module, memory, threads) : null;
   const onAbort = () => pool?.terminate();
@@ -182,7 +199,7 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
       const keep = w[GAME.available] - pos;
       fill = Math.min(CHUNK, fill * 8);
       new Uint8Array(memory.buffer, slot.pieces, fill).copyWithin(0, pos, pos + keep);
-      if (slot.weights) new Int32Array(memory.buffer, slot.weights, fill * 8).copyWithin(0, pos * 8, (pos + keep) * 8);
+      if (slot.weights) new Int32Array(memory.buffer, slot.weights, fill * slot.weightWords).copyWithin(0, pos * slot.weightWords, (pos + keep) * slot.weightWords);
       deal(rng, memory, slot, keep, fill - keep);
       w[GAME.position] = 0;
       w[GAME.available] = fill;
@@ -238,6 +255,7 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
     randomizer,
     rules,
     strategy,
+    leaf: strategy === 'rank' ? 'rank' : opts.leafRows ? 'preview' : 'piece-max',
     seed,
     seconds,
   };

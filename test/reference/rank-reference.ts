@@ -40,21 +40,9 @@ export function referenceSuccessors(index: number, piece: number, width: number,
   return out;
 }
 
+/** The article's iteration: every piece weighs 1/7. */
 export function referenceRanks(width: number, maxStep: number, iterations: number): Float64Array {
-  const size = (2 * maxStep + 1) ** (width - 1);
-  const successors: number[][][] = [];
-  for (let s = 0; s < size; s++) successors.push([0, 1, 2, 3, 4, 5, 6].map((p) => referenceSuccessors(s, p, width, maxStep)));
-  let prev = new Float64Array(size).fill(1);
-  for (let k = 0; k < iterations; k++) {
-    const next = new Float64Array(size);
-    for (let s = 0; s < size; s++) {
-      let sum = 0;
-      for (const succ of successors[s]) sum += succ.reduce((m, t) => Math.max(m, prev[t]), 0);
-      next[s] = sum / 7;
-    }
-    prev = next;
-  }
-  return prev;
+  return referenceWeighted(width, maxStep, iterations, new Array(7).fill(1 / 7));
 }
 
 /**
