@@ -41,7 +41,9 @@ export const STRATEGIES: readonly Strategy[] = ['rank', 'expectimax', 'expectima
 
 /** What callers may ask for: a strategy, or 'best' = the strongest we have measured (docs/results.md). */
 export type StrategyName = Strategy | 'best';
-export const BEST_STRATEGY: Strategy = 'expectimax';
+// Strongest per docs/results.md: two unknown pieces beat one at lookahead 0-1 with either leaf rows (7-8x the cost
+// per move); with preview-table leaves (leafRows) it beats the previous best at every lookahead 0-4.
+export const BEST_STRATEGY: Strategy = 'expectimax2';
 
 export function checkStrategy(strategy: unknown): Strategy {
   if (strategy === undefined) return 'rank';

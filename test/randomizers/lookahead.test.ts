@@ -185,30 +185,10 @@ function tgm3State(base: RandomizerState, s: Tgm3Counts): RandomizerState {
   return { ...base, started: true, pool, droughtOrder: s.order, history: s.history };
 }
 
-/** P(next piece) of one tgm3 deal, rolls enumerated on slot counts (equal counts merged roll by roll). */
+/** P(next piece) of one tgm3 deal: tgm3Deals summed over the states it leaves. */
 function tgm3Next(s: Tgm3Counts): number[] {
   const result = new Array<number>(7).fill(0);
-  let level = new Map<string, { counts: number[]; chance: number }>([[String(s.counts), { counts: s.counts, chance: 1 }]]);
-  for (let roll = 0; roll < 6; roll++) {
-    const next = new Map<string, { counts: number[]; chance: number }>();
-    for (const { counts, chance } of level.values()) {
-      for (let p = 0; p < 7; p++) {
-        if (counts[p] === 0) continue;
-        const hit = (chance * counts[p]) / 35;
-        if (roll === 5 || !s.history.includes(p)) {
-          result[p] += hit;
-        } else {
-          const after = [...counts];
-          after[p]--;
-          after[s.order[0]]++;
-          const known = next.get(String(after));
-          if (known) known.chance += hit;
-          else next.set(String(after), { counts: after, chance: hit });
-        }
-      }
-    }
-    level = next;
-  }
+  for (const deal of tgm3Deals(s)) result[deal.piece] += deal.chance;
   return result;
 }
 
