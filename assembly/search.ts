@@ -15,7 +15,7 @@ const CFG_PIECE_START: i32 = 7; //        ptr to i32[8]: placements of piece p a
 const CFG_TETRIS_MODE: i32 = 8; //        TETRIS_MODE_*: when an I may go down the well
 const CFG_STRATEGY: i32 = 9; //           STRATEGY_RANK: leaves scored by their rank; STRATEGY_EXPECT: by the expected
 //                                        best rank after one more, unknown piece (weights in the context)
-const CFG_PIECE_MAX: i32 = 10; //         ptr to u16[8] per surface: best rank per piece after it, slot 7 = its own rank
+const CFG_PIECE_MAX: i32 = 10; //         ptr to u16[8] per surface (expectimax leaves): value with piece p next, slot 7 after a Tetris
 const CFG_FIT: i32 = 11; //                ptr to the legal-move lookup (src/stacking/placements.ts fitLookup)
 const STRATEGY_RANK: i32 = 0;
 const STRATEGY_EXPECT: i32 = 1; //        one unknown piece: leaves scored from their 8-slot piece-max rows

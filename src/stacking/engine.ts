@@ -141,7 +141,8 @@ export class StackingEngine {
 
   static async create(table: RankTable, rules: StackingRules, opts: { shared?: boolean; strategy?: Strategy; leafRows?: LeafRows } = {}): Promise<StackingEngine> {
     const strategy = opts.strategy ?? 'rank';
-    const pieceMax = strategy === 'rank' ? null : opts.leafRows ? checkLeafRows(opts.leafRows, table) : await pieceMaxFor(table);
+    // Expectimax leaves read 8 values per surface: the given rows, or the table's best rank per piece.
+    const rows = strategy === 'rank' ? null : opts.leafRows ? checkLeafRows(opts.leafRows, table) : await pieceMaxFor(table);
     const { exports: kernel, memory, module } = await instantiateKernel<SearchKernel>('search', pickVariant(!!opts.shared));
     if (kernel.CTX_WORDS.value !== CTX_WORDS || kernel.GAME_WORDS.value !== GAME_WORDS) {
       throw new StackRankError('WASM_FAILED', 'search kernel layout does not match src/stacking/layout.ts (rebuild)');
@@ -158,10 +159,10 @@ export class StackingEngine {
     new Uint8Array(memory.buffer, fitPtr, placements.fit.length).set(placements.fit);
     const startPtr = kernel.alloc(placements.start.byteLength);
     new Int32Array(memory.buffer, startPtr, placements.start.length).set(placements.start);
-    let pieceMaxPtr = 0;
-    if (pieceMax) {
-      pieceMaxPtr = kernel.alloc(pieceMax.byteLength);
-      new Uint16Array(memory.buffer, pieceMaxPtr, pieceMax.length).set(pieceMax);
+    let rowsPtr = 0;
+    if (rows) {
+      rowsPtr = kernel.alloc(rows.byteLength);
+      new Uint16Array(memory.buffer, rowsPtr, rows.length).set(rows);
     }
     const cfg = kernel.alloc(CFG_WORDS * 4);
     const words = new Int32Array(memory.buffer, cfg, CFG_WORDS);
@@ -175,7 +176,7 @@ export class StackingEngine {
     words[CFG.pieceStart] = startPtr;
     words[CFG.tetrisMode] = TETRIS_MODE[rules.tetris];
     words[CFG.strategy] = { rank: STRATEGY_RANK, expectimax: STRATEGY_EXPECT, expectimax2: STRATEGY_EXPECT2 }[strategy];
-    words[CFG.pieceMax] = pieceMaxPtr;
+    words[CFG.pieceMax] = rowsPtr;
     words[CFG.fit] = fitPtr;
     return new StackingEngine(kernel, memory, module, cfg, table.width, rules, scale, placements, strategy);
   }
