@@ -1,4 +1,5 @@
 /** `stackrank table build|info|rank`: build (or reuse from the cache), inspect and query rank tables. */
+import { stat } from 'node:fs/promises';
 import { parseSurface, surfaceIndex, surfaceDigits, surfaceFromIndex } from '../surface.js';
 import { PIECES } from '../pieces.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
@@ -9,7 +10,7 @@ import { loadAnyTable } from '../rank/any.js';
 import { PreviewTable, buildPreviewTable, PREVIEW_SLOTS } from '../rank/preview.js';
 import { buildWeightedTable } from '../rank/weighted.js';
 import { MAX_SAMPLES } from '../rank/transition.js';
-import { HEADER_BYTES, PARAMS_FIXED_BYTES, expectedCount, type ValueEncoding, type VariantParams } from '../rank/file.js';
+import { type ValueEncoding, type VariantParams } from '../rank/file.js';
 import { MAX_ITERATIONS } from '../rank/build.js';
 import { UsageError, intOption, parse } from './args.js';
 import type { CliIO } from './io.js';
@@ -125,7 +126,7 @@ async function build(argv: string[], io: CliIO): Promise<number> {
     const table =
       variant === 'preview' ? await buildPreviewTable({ ...opts, ...model }) : variant === 'weighted' ? await buildWeightedTable({ ...opts, ...model }) : await buildRankTable(opts);
     await table.save(values.out);
-    params = paramsOf(table);
+    params = table.params ?? null;
     path = values.out;
   } else {
     const cacheOpts = { ...opts, ...model, force: values.force, env: io.env };
@@ -138,7 +139,7 @@ async function build(argv: string[], io: CliIO): Promise<number> {
     if (result.rejected) io.err(`stackrank table build: rebuilding: ${result.rejected}`);
     path = result.path;
     cached = result.cached;
-    params = paramsOf(result.table);
+    params = result.table.params ?? null;
   }
   io.status('');
   const seconds = (performance.now() - started) / 1000;
@@ -161,11 +162,22 @@ async function build(argv: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
-function paramsOf(table: RankTable | PreviewTable): VariantParams | null {
-  if (table instanceof PreviewTable) {
-    return { randomizer: table.randomizer, samples: table.samples, seed: table.seed, parameter: table.randomizerParameter, model: table.transition };
-  }
-  return table.params;
+/** What `table info` reports of any table file: shape, variant, piece model, encoding, and its size on disk. */
+async function tableHeader(table: RankTable | PreviewTable, path: string) {
+  const preview = table instanceof PreviewTable;
+  return {
+    path,
+    width: table.width,
+    maxStep: table.maxStep,
+    iterations: table.iterations,
+    variant: table.variant,
+    ...(table.params ? describeParams(table.params) : {}),
+    encoding: preview ? 'u16' : table.encoding,
+    scale: table.scale,
+    surfaces: table.size,
+    slots: preview ? PREVIEW_SLOTS : 1,
+    bytes: (await stat(path)).size,
+  };
 }
 
 function describeParams(p: VariantParams) {
@@ -229,22 +241,10 @@ async function info(argv: string[], io: CliIO): Promise<number> {
   if (positionals.length > 1) throw new UsageError('table info takes at most one FILE');
   const path = positionals[0] ?? (await cachedTablePath({}, io.env));
   const any = await loadAnyTable(path);
-  if (any instanceof PreviewTable) return previewInfo(any, path, values.json === true, io);
+  if (any instanceof PreviewTable) return await previewInfo(any, path, values.json === true, io);
   const table = any;
   const stats = tableStats(table);
-  const header = {
-    path,
-    width: table.width,
-    maxStep: table.maxStep,
-    iterations: table.iterations,
-    variant: table.variant,
-    ...(table.params ? describeParams(table.params) : {}),
-    encoding: table.encoding,
-    scale: table.scale,
-    surfaces: table.size,
-    slots: 1,
-    bytes: table.toBytes().byteLength,
-  };
+  const header = await tableHeader(table, path);
   if (values.json) {
     io.out(JSON.stringify({ ...header, stats }));
     return 0;
@@ -291,22 +291,10 @@ export function previewStats(table: PreviewTable) {
 
 const SLOT_NAMES = [...PIECES, 'after-I'];
 
-function previewInfo(table: PreviewTable, path: string, json: boolean, io: CliIO): number {
+async function previewInfo(table: PreviewTable, path: string, json: boolean, io: CliIO): Promise<number> {
   const stats = previewStats(table);
-  const params = paramsOf(table)!;
-  const header = {
-    path,
-    width: table.width,
-    maxStep: table.maxStep,
-    iterations: table.iterations,
-    variant: table.variant,
-    ...describeParams(params),
-    encoding: 'u16',
-    scale: table.scale,
-    surfaces: table.size,
-    slots: PREVIEW_SLOTS,
-    bytes: HEADER_BYTES + PARAMS_FIXED_BYTES + 8 * 49 + expectedCount(table.width, table.maxStep, true, PREVIEW_SLOTS) * 2,
-  };
+  const params = table.params;
+  const header = await tableHeader(table, path);
   if (json) {
     io.out(JSON.stringify({ ...header, stats }));
     return 0;

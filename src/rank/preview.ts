@@ -274,6 +274,11 @@ export class PreviewTable {
     return new PreviewTable({ ...header, params: header.params }, rows);
   }
 
+  /** The piece model as the file header records it (the same shape as a rank table's `params`). */
+  get params(): VariantParams {
+    return { randomizer: this.randomizer, samples: this.samples, seed: this.seed, parameter: this.randomizerParameter, model: this.transition };
+  }
+
   /** The transition matrix as 7 rows of 7 (row n = the piece in hand, column p = the next piece). */
   transitionRows(): number[][] {
     return Array.from({ length: PIECE_COUNT }, (_, n) => Array.from(this.transition.subarray(n * PIECE_COUNT, n * PIECE_COUNT + PIECE_COUNT)));
@@ -311,7 +316,7 @@ export class PreviewTable {
         scale: this.scale,
         variant: PREVIEW_VARIANT,
         slots: PREVIEW_SLOTS,
-        params: { randomizer: this.randomizer, samples: this.samples, seed: this.seed, parameter: this.randomizerParameter, model: this.transition },
+        params: this.params,
       },
       foldRows(this.rows, shape, PREVIEW_SLOTS),
     );

@@ -67,7 +67,7 @@ export async function loadOrBuildCachedPreviewTable(opts: PreviewBuildOptions & 
       t.width === width &&
       t.maxStep === maxStep &&
       t.iterations === iterations &&
-      paramsFit({ randomizer: t.randomizer, samples: t.samples, seed: t.seed, parameter: t.randomizerParameter, model: t.transition }, want),
+      paramsFit(t.params, want),
     () => buildPreviewTable(opts),
   );
 }
