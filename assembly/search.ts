@@ -432,7 +432,8 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize, p
   if (load<i32>(word(ctx, CTX_LEAF_COUNT)) > LEAF_FLUSH_AT) flushLeaves(cfg, ctx, depth + 1);
   const buffered = load<i32>(word(ctx, CTX_LEAF_COUNT));
   const piece = <i32>load<u8>(queue + <usize>depth);
-  const expect = cfgWord(cfg, CFG_STRATEGY) != STRATEGY_RANK;
+  // Only one-unknown-piece leaves read the Tetris rule on the leaf (expect2Score works it out per child).
+  const expect = cfgWord(cfg, CFG_STRATEGY) == STRATEGY_EXPECT;
   const width = cfgWord(cfg, CFG_WIDTH);
   const maxStep = cfgWord(cfg, CFG_MAX_STEP);
   const preIndex = word(ctx, CTX_PRE_INDEX);

@@ -125,6 +125,7 @@ describe('expectimax leaves', () => {
       ),
       { numRuns: 120 },
     );
+    expect(() => engine.search([0, 0, 0, 0, 0], [2], 0, distributionWeights())).toThrow(/takes 64 weights \(pairWeights\); got 8/);
   });
 
   it('weights: sum to 65536 exactly; pairs condition on the first piece; depth 0, 1, 2 name the strategies', () => {

@@ -6,7 +6,7 @@ import { StackRankError } from '../errors.js';
 import type { RankTable } from '../rank/table.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { pieceMaxFor } from '../rank/piece-max.js';
-import { CFG, CFG_WORDS, CTX, CTX_WEIGHTS, CTX_WORDS, DEPTH_SHIFT, GAME_WORDS, MAX_DEPTH, MOVE_NONE, STRATEGY_EXPECT, STRATEGY_EXPECT2, STRATEGY_RANK, TETRIS_MODE } from './layout.js';
+import { CFG, CFG_WORDS, CTX, CTX_WEIGHTS, CTX_WORDS, DEPTH_SHIFT, GAME_WORDS, MAX_DEPTH, MOVE_NONE, STRATEGY_EXPECT, STRATEGY_EXPECT2, STRATEGY_RANK, TETRIS_MODE, WEIGHT_WORDS } from './layout.js';
 import { placementTable, type PlacementTable } from './placements.js';
 import type { StackingRules } from './rules.js';
 
@@ -61,36 +61,42 @@ export function expectimaxStrategy(unknownPieces: number): Strategy {
 
 /**
  * Integer weights (x 65536) of a next-piece distribution; uniform when none is given. They sum to exactly 65536
- * (the rounding remainder goes to the likeliest piece), so a weighted sum of u16 ranks stays below 2^32.
+ * (the rounding remainder goes to the likeliest piece), so a weighted sum of u16 ranks stays below 2^32. Written
+ * to `out[at..at+8)` (slot 7 zero) when given, so a caller filling a buffer allocates nothing.
  */
-export function distributionWeights(dist?: ArrayLike<number>): Int32Array {
-  const w = new Int32Array(8);
+export function distributionWeights(dist?: ArrayLike<number>, out: Int32Array = new Int32Array(8), at = 0): Int32Array {
   let sum = 0;
   let likeliest = 0;
   for (let p = 0; p < 7; p++) {
-    w[p] = Math.round((dist ? dist[p] : 1 / 7) * 65536);
-    sum += w[p];
-    if (w[p] > w[likeliest]) likeliest = p;
+    out[at + p] = Math.round((dist ? dist[p] : 1 / 7) * 65536);
+    sum += out[at + p];
+    if (out[at + p] > out[at + likeliest]) likeliest = p;
   }
-  if (sum > 0) w[likeliest] += 65536 - sum;
-  return w;
+  out[at + 7] = 0;
+  if (sum > 0) out[at + likeliest] += 65536 - sum;
+  return out;
 }
+
+const firstPiece = new Float64Array(7);
+const secondGivenFirst = new Float64Array(7);
 
 /**
  * Weights for two unknown pieces from a pair distribution (49 numbers, p1 * 7 + p2 = P(p1) P(p2 | p1)): the first
  * piece's 8 weights, then for each p1 the 8 weights of the second given p1 (zeros where p1 is impossible).
- * Uniform pairs when none is given.
+ * Uniform pairs when none is given. Written to `out[at..at+64)` when given.
  */
-export function pairWeights(pair?: ArrayLike<number>): Int32Array {
-  const out = new Int32Array(64);
-  const first = new Float64Array(7);
-  for (let p1 = 0; p1 < 7; p1++) for (let p2 = 0; p2 < 7; p2++) first[p1] += pair ? pair[p1 * 7 + p2] : 1 / 49;
-  out.set(distributionWeights(first), 0);
-  const given = new Float64Array(7);
+export function pairWeights(pair?: ArrayLike<number>, out: Int32Array = new Int32Array(64), at = 0): Int32Array {
+  const chance = (p1: number, p2: number) => (pair ? pair[p1 * 7 + p2] : 1 / 49);
+  firstPiece.fill(0);
+  for (let p1 = 0; p1 < 7; p1++) for (let p2 = 0; p2 < 7; p2++) firstPiece[p1] += chance(p1, p2);
+  distributionWeights(firstPiece, out, at);
   for (let p1 = 0; p1 < 7; p1++) {
-    if (first[p1] <= 0) continue;
-    for (let p2 = 0; p2 < 7; p2++) given[p2] = (pair ? pair[p1 * 7 + p2] : 1 / 49) / first[p1];
-    out.set(distributionWeights(given), 8 + p1 * 8);
+    if (firstPiece[p1] <= 0) {
+      out.fill(0, at + 8 + p1 * 8, at + 16 + p1 * 8);
+      continue;
+    }
+    for (let p2 = 0; p2 < 7; p2++) secondGivenFirst[p2] = chance(p1, p2) / firstPiece[p1];
+    distributionWeights(secondGivenFirst, out, at + 8 + p1 * 8);
   }
   return out;
 }
@@ -192,6 +198,11 @@ export class StackingEngine {
    */
   search(heights: readonly number[], queue: readonly number[], lookahead: number, weights?: Int32Array): SearchOutcome {
     weights ??= this.strategy === 'expectimax2' ? UNIFORM_PAIRS : UNIFORM;
+    const weightCount = this.strategy === 'expectimax2' ? WEIGHT_WORDS.expectimax2 : WEIGHT_WORDS.expectimax;
+    if (weights.length !== weightCount) {
+      const maker = weightCount === WEIGHT_WORDS.expectimax ? 'distributionWeights' : 'pairWeights';
+      throw new StackRankError('BAD_ARGUMENT', `a ${this.strategy} search takes ${weightCount} weights (${maker}); got ${weights.length}`);
+    }
     if (lookahead + 1 > MAX_DEPTH) throw new StackRankError('BAD_ARGUMENT', `lookahead is at most ${MAX_DEPTH - 1}`);
     // Plain loops: TypedArray.set from a JS array, subarray and Array.from each cost more than this whole
     // wrapper at lookahead 0.

@@ -93,18 +93,12 @@ function deal(rng: Randomizer, memory: WebAssembly.Memory, slot: Slot, from: num
   }
   const stride = slot.weightWords;
   const weights = new Int32Array(memory.buffer, slot.weights + from * stride * 4, count * stride);
-  if (stride === WEIGHT_WORDS.expectimax) {
-    const dist = new Float64Array(7);
-    for (let i = 0; i < count; i++) {
-      weights.set(distributionWeights(rng.distribution(dist)), i * stride);
-      ids[i] = rng.nextId();
-    }
-  } else {
-    const pair = new Float64Array(49);
-    for (let i = 0; i < count; i++) {
-      weights.set(pairWeights(rng.nextPairDistribution(pair)), i * stride);
-      ids[i] = rng.nextId();
-    }
+  const one = stride === WEIGHT_WORDS.expectimax;
+  const chances = new Float64Array(one ? 7 : 49);
+  for (let i = 0; i < count; i++) {
+    if (one) distributionWeights(rng.distribution(chances), weights, i * stride);
+    else pairWeights(rng.nextPairDistribution(chances), weights, i * stride);
+    ids[i] = rng.nextId();
   }
 }
 
