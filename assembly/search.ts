@@ -645,6 +645,8 @@ const G_DEATH_PIECE: i32 = 22; //  piece id that found no placement
 const G_TETRISES: i32 = 23;
 const G_LOOKAHEAD: i32 = 24;
 const G_CTX: i32 = 25; //          ptr to this game's search context
+const WEIGHT_WORDS_EXPECT: i32 = 8; //   weights per buffered piece (src/stacking/layout.ts WEIGHT_WORDS)
+const WEIGHT_WORDS_EXPECT2: i32 = 64;
 const G_WEIGHTS: i32 = 26; //      ptr to i32[8] per buffered piece: its chances before it was dealt (x 65536);
 //                                 two unknown pieces: i32[64], then for each piece p1 the next one's chances given p1
 export const GAME_WORDS: i32 = 27;
@@ -689,7 +691,7 @@ export function playGame(cfg: usize, game: usize): i32 {
     if (strategy != STRATEGY_RANK) {
       // The chances of the first unknown piece (and, for two, of the second given the first): WEIGHT_WORDS[...]
       // words per buffered piece, copied to the context's CTX_WEIGHTS (and CTX_WEIGHTS2, which follows it).
-      const words = strategy == STRATEGY_EXPECT2 ? 64 : 8;
+      const words = strategy == STRATEGY_EXPECT2 ? WEIGHT_WORDS_EXPECT2 : WEIGHT_WORDS_EXPECT;
       const weights = <usize>load<i32>(word(game, G_WEIGHTS));
       memory.copy(word(ctx, CTX_WEIGHTS), weights + ((<usize>((position + lookahead + 1) * words)) << 2), (<usize>words) << 2);
     }

@@ -91,7 +91,6 @@ export class StackingAI {
       const { loadOrBuildCachedTable } = await import('../rank/cache.js');
       table = (await loadOrBuildCachedTable()).table;
     }
-    if (opts.leafRows && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
     return new StackingAI(table, rules, strategy, await StackingEngine.create(table, rules, { strategy, leafRows: opts.leafRows }));
   }
 

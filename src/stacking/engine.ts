@@ -147,6 +147,7 @@ export class StackingEngine {
 
   static async create(table: RankTable, rules: StackingRules, opts: { shared?: boolean; strategy?: Strategy; leafRows?: LeafRows } = {}): Promise<StackingEngine> {
     const strategy = opts.strategy ?? 'rank';
+    if (opts.leafRows && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
     // Expectimax leaves read 8 values per surface: the given rows, or the table's best rank per piece.
     const rows = strategy === 'rank' ? null : opts.leafRows ? checkLeafRows(opts.leafRows, table) : await pieceMaxFor(table);
     const { exports: kernel, memory, module } = await instantiateKernel<SearchKernel>('search', pickVariant(!!opts.shared));

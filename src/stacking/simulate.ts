@@ -122,7 +122,6 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
   const threads = Math.min(streams, requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, 256));
   const shares = Array.from({ length: streams }, (_, s) => (budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0)));
 
-  if (opts.leafRows && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
   const engine = await StackingEngine.create(opts.table, rules, { shared: threads > 1, strategy, leafRows: opts.leafRows });
   const { kernel, memory } = engine;
   const slots: Slot[] = Array.from({ length: threads }, () => {
