@@ -20,7 +20,8 @@ const CFG_FIT: i32 = 11; //                ptr to the legal-move lookup (src/sta
 const STRATEGY_RANK: i32 = 0;
 const STRATEGY_EXPECT: i32 = 1; //        one unknown piece: leaves scored from their 8-slot piece-max rows
 const STRATEGY_EXPECT2: i32 = 2; //       two unknown pieces: each leaf's children for every first one, scored as EXPECT
-const FIT_WINDOW: i32 = 512; //           fit codes of three steps
+const FIT_WINDOW_BITS: i32 = 9;
+const FIT_WINDOW: i32 = 1 << FIT_WINDOW_BITS; // fit codes of three steps
 
 // ---- placement record (i32 words) ----
 const PL_WORDS: i32 = 17;
@@ -157,21 +158,14 @@ const TETRIS_OPTIONAL: i32 = 2; //  the Tetris or any placement
 
 /**
  * The placements of `piece` whose bottoms fit the steps of fit code `code` (no hole), as bits (bit i: the
- * piece's i-th placement, so ascending bits keep placement order): one lookup per column instead of a test per
- * placement.
+ * piece's i-th placement, so ascending bits keep placement order): one independent lookup per column, each the
+ * placements at that column that fit the three steps from it (src/stacking/placements.ts fitLookup).
  */
 @inline function fittingPlacements(cfg: usize, piece: i32, width: i32, code: i32): u64 {
-  const fit = <usize>cfgWord(cfg, CFG_FIT);
-  const windows = fit + <usize>(piece * FIT_WINDOW);
-  const offsets = fit + <usize>(7 * FIT_WINDOW + piece * 4);
+  const masks = <usize>cfgWord(cfg, CFG_FIT) + ((<usize>(piece * width * FIT_WINDOW)) << 3);
   let bits: u64 = 0;
   for (let x: i32 = 0; x < width; x++) {
-    let m = <u32>load<u8>(windows + <usize>((code >> (FIT_STEP_BITS * x)) & (FIT_WINDOW - 1)));
-    while (m != 0) {
-      const o = ctz<u32>(m);
-      m &= m - 1;
-      bits |= (<u64>1) << (<u64>(<i32>load<u8>(offsets + <usize>o) + x));
-    }
+    bits |= load<u64>(masks + ((<usize>((x << FIT_WINDOW_BITS) | ((code >> (FIT_STEP_BITS * x)) & (FIT_WINDOW - 1)))) << 3));
   }
   return bits;
 }
@@ -235,10 +229,14 @@ function recordLeaf(ctx: usize, depth: i32, value: i64): void {
   return index;
 }
 
-/** Table read of a leaf: its u16 rank, or (expectimax) the address of its 8-slot row. */
-@inline function leafRaw(cfg: usize, index: i32): i32 {
-  if (cfgWord(cfg, CFG_STRATEGY) == STRATEGY_RANK) return <i32>load<u16>(<usize>cfgWord(cfg, CFG_TABLE) + ((<usize>index) << 1));
-  return cfgWord(cfg, CFG_PIECE_MAX) + (index << 4);
+/**
+ * Table read of a leaf: its u16 rank in `table`, or (expectimax) the address of its 8-slot row in `rows`. The
+ * config words come in as arguments so loops keep them in registers (a load from the config after a store to the
+ * context cannot be hoisted).
+ */
+@inline function leafRaw(strategy: i32, table: usize, rows: usize, index: i32): i32 {
+  if (strategy == STRATEGY_RANK) return <i32>load<u16>(table + ((<usize>index) << 1));
+  return <i32>rows + (index << 4);
 }
 
 /**
@@ -259,13 +257,12 @@ function recordLeaf(ctx: usize, depth: i32, value: i64): void {
  * Score of a leaf surface from its table read: its rank; (expectimax) expectScore of its row; (two unknown
  * pieces) the score expect2Score already computed, as an unsigned 32-bit number.
  */
-@inline function leafValue(cfg: usize, ctx: usize, raw: i32, excess: i32, tetris: i32): i64 {
+@inline function leafValue(strategy: i32, excessFirst: bool, ctx: usize, raw: i32, excess: i32, tetris: i32): i64 {
   let score: i64;
-  const strategy = cfgWord(cfg, CFG_STRATEGY);
   if (strategy == STRATEGY_RANK) score = (<i64>raw) << RANK_SHIFT;
   else if (strategy == STRATEGY_EXPECT) score = expectScore(<usize>raw, word(ctx, CTX_WEIGHTS), tetris);
   else score = <i64><u32>raw;
-  if (cfgWord(cfg, CFG_EXCESS_FIRST) == 0) return score;
+  if (!excessFirst) return score;
   const e = excess < EXCESS_CAP ? excess : EXCESS_CAP;
   return (<i64>(EXCESS_CAP - e) << EXCESS_SHIFT) | score;
 }
@@ -332,12 +329,20 @@ function expect2Score(cfg: usize, ctx: usize, h: usize): u32 {
   const excessPtr = word(ctx, CTX_SCRATCH);
   const index = surfaceIndexOf(cfg, h, excessPtr);
   const excess = load<i32>(excessPtr);
-  const raw = cfgWord(cfg, CFG_STRATEGY) == STRATEGY_EXPECT2 ? <i32>expect2Score(cfg, ctx, h) : leafRaw(cfg, index);
-  return leafValue(cfg, ctx, raw, excess, tetrisChoice(cfg, h));
+  const strategy = cfgWord(cfg, CFG_STRATEGY);
+  const raw = strategy == STRATEGY_EXPECT2 ? <i32>expect2Score(cfg, ctx, h) : leafRaw(strategy, <usize>cfgWord(cfg, CFG_TABLE), <usize>cfgWord(cfg, CFG_PIECE_MAX), index);
+  return leafValue(strategy, cfgWord(cfg, CFG_EXCESS_FIRST) != 0, ctx, raw, excess, tetrisChoice(cfg, h));
 }
 
-/** A dead end: the piece at `depth` has no legal placement; the sequence is ranked by how far it got. */
-function recordDeadEnd(cfg: usize, ctx: usize, depth: i32, h: usize): void {
+/**
+ * A dead end: the piece at `depth` has no legal placement (moves packed in `path`); the sequence is ranked by how
+ * far it got. A sequence that got further (a buffered leaf, or a best one) outranks it whatever its surface, so
+ * then nothing is read.
+ */
+function recordDeadEnd(cfg: usize, ctx: usize, depth: i32, h: usize, path: i64): void {
+  if (load<i32>(word(ctx, CTX_LEAF_COUNT)) > 0) return;
+  if ((load<i64>(ctx + ((<usize>CTX_BEST_VALUE) << 2)) >> DEPTH_SHIFT) > <i64>depth) return;
+  unpackPath(ctx, path, depth);
   recordLeaf(ctx, depth, ((<i64>depth) << DEPTH_SHIFT) | heightsValue(cfg, ctx, h));
 }
 
@@ -384,12 +389,14 @@ function flushLeaves(cfg: usize, ctx: usize, leafDepth: i32): void {
   let best = load<i64>(bestPtr);
   // excessFirst: a leaf steeper than the least steep one (buffered or best so far) cannot win, so its table
   // read is skipped (it reads surface 0, which stays in cache); its value still compares lower.
+  const strategy = cfgWord(cfg, CFG_STRATEGY);
+  const excessFirst = cfgWord(cfg, CFG_EXCESS_FIRST) != 0;
   let steepest = i32.MAX_VALUE;
-  if (cfgWord(cfg, CFG_EXCESS_FIRST) != 0) {
+  if (excessFirst) {
     if ((best >> DEPTH_SHIFT) == <i64>leafDepth) steepest = EXCESS_CAP - <i32>((best >> EXCESS_SHIFT) & EXCESS_CAP);
     for (let k: i32 = 0; k < count; k++) steepest = min<i32>(steepest, load<i32>(word(ctx, CTX_LEAF_EXCESS + k)));
   }
-  if (cfgWord(cfg, CFG_STRATEGY) == STRATEGY_EXPECT2) {
+  if (strategy == STRATEGY_EXPECT2) {
     // Two unknown pieces: each leaf that can still win is rebuilt from the root along its path and scored.
     const leafHeights = word(ctx, CTX_E2_HEIGHTS);
     const width = cfgWord(cfg, CFG_WIDTH);
@@ -404,15 +411,17 @@ function flushLeaves(cfg: usize, ctx: usize, leafDepth: i32): void {
       store<i32>(word(ctx, CTX_LEAF_RAW + k), raw);
     }
   } else {
+    const table = <usize>cfgWord(cfg, CFG_TABLE);
+    const rows = <usize>cfgWord(cfg, CFG_PIECE_MAX);
     for (let k: i32 = 0; k < count; k++) {
       const index = load<i32>(word(ctx, CTX_LEAF_EXCESS + k)) <= steepest ? load<i32>(word(ctx, CTX_LEAF_INDEX + k)) : 0;
-      store<i32>(word(ctx, CTX_LEAF_RAW + k), leafRaw(cfg, index));
+      store<i32>(word(ctx, CTX_LEAF_RAW + k), leafRaw(strategy, table, rows, index));
     }
   }
   for (let k: i32 = 0; k < count; k++) {
     const v =
       depthPart |
-      leafValue(cfg, ctx, load<i32>(word(ctx, CTX_LEAF_RAW + k)), load<i32>(word(ctx, CTX_LEAF_EXCESS + k)), load<i32>(word(ctx, CTX_LEAF_TETRIS + k)));
+      leafValue(strategy, excessFirst, ctx, load<i32>(word(ctx, CTX_LEAF_RAW + k)), load<i32>(word(ctx, CTX_LEAF_EXCESS + k)), load<i32>(word(ctx, CTX_LEAF_TETRIS + k)));
     if (v > best) {
       best = v;
       const path = load<i64>(ctx + ((<usize>(CTX_LEAF_PATH + 2 * k)) << 2));
@@ -495,11 +504,12 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize, p
   if (tetris != TETRIS_FORCED) {
     const limit = cfgWord(cfg, CFG_BOARD_HEIGHT);
     const first = load<i32>(word(<usize>cfgWord(cfg, CFG_PIECE_START), piece));
+    const records = <usize>cfgWord(cfg, CFG_PLACEMENTS);
     let fitting = fittingPlacements(cfg, piece, width, code);
     while (fitting != 0) {
       const p = first + <i32>ctz<u64>(fitting);
       fitting &= fitting - 1;
-      const pl = placementAt(cfg, p);
+      const pl = records + ((<usize>(p * PL_WORDS)) << 2);
       const x = load<i32>(word(pl, PL_X));
       const left = load<i32>(word(h, x));
       if (left + load<i32>(word(pl, PL_MAX_TOP)) > limit) continue;
@@ -533,8 +543,7 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize, p
   store<i32>(word(ctx, CTX_LEAF_COUNT), buffered + count);
   addNodes(ctx, count);
   if (count == 0) {
-    unpackPath(ctx, path, depth);
-    recordDeadEnd(cfg, ctx, depth, h);
+    recordDeadEnd(cfg, ctx, depth, h, path);
   }
 }
 
@@ -596,8 +605,7 @@ function searchFrom(cfg: usize, ctx: usize, queue: usize, depth: i32, last: i32,
     }
     if (!placed && tetris == TETRIS_NO) {
       // The piece has no legal placement: the sequence dies here, ranked by how far it got.
-      unpackPath(ctx, path, depth);
-      recordDeadEnd(cfg, ctx, depth, h);
+      recordDeadEnd(cfg, ctx, depth, h, path);
     }
   }
 }

@@ -163,7 +163,7 @@ export class StackingEngine {
     const recordsPtr = kernel.alloc(placements.records.byteLength);
     new Int32Array(memory.buffer, recordsPtr, placements.records.length).set(placements.records);
     const fitPtr = kernel.alloc(placements.fit.byteLength);
-    new Uint8Array(memory.buffer, fitPtr, placements.fit.length).set(placements.fit);
+    new BigUint64Array(memory.buffer, fitPtr, placements.fit.length).set(placements.fit);
     const startPtr = kernel.alloc(placements.start.byteLength);
     new Int32Array(memory.buffer, startPtr, placements.start.length).set(placements.start);
     let rowsPtr = 0;

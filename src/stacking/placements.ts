@@ -16,12 +16,8 @@ export interface PlacementTable {
   placements: Placement[];
   /** start[p] .. start[p+1] are piece p's placements. */
   start: Int32Array;
-  /**
-   * Legal-move lookup (assembly/search.ts): for piece p and the fit code of three steps w (FIT_STEP_BITS bits
-   * each), byte p * 512 + w has bit o set when orientation o's bottom fits those steps; byte 7 * 512 + p * 4 + o is
-   * the offset of orientation o's first placement within piece p's.
-   */
-  fit: Uint8Array;
+  /** Legal-move lookup for the kernel (fitLookup below). */
+  fit: BigUint64Array;
   /** PLACEMENT_WORDS i32 per placement: x, width, bot[4], top[4], fit shift, fit mask, fit pattern, max top,
    *  inner index share, inner excess, min top. */
   records: Int32Array;
@@ -87,21 +83,27 @@ export function applyMove(table: PlacementTable, heights: readonly number[], mov
 
 const FIT_WINDOW = 1 << (3 * FIT_STEP_BITS);
 
-function fitLookup(width: number): Uint8Array {
-  const fit = new Uint8Array(PIECE_COUNT * FIT_WINDOW + PIECE_COUNT * 4);
+/**
+ * The legal-move lookup: for piece p, left column x and the fit code w of the three steps from x, the u64 at
+ * (p * width + x) * FIT_WINDOW + w has bit i set when the piece's i-th placement is at column x and its bottom
+ * fits those steps. Steps past the right wall read as code 0 (a drop of 3 or more), which no bottom profile has,
+ * so a placement that would stick out never fits.
+ */
+function fitLookup(width: number): BigUint64Array {
+  const fit = new BigUint64Array(PIECE_COUNT * width * FIT_WINDOW);
   for (let piece = 0; piece < PIECE_COUNT; piece++) {
     let offset = 0;
-    ORIENTATIONS[piece].forEach((o, rotation) => {
-      fit[PIECE_COUNT * FIT_WINDOW + piece * 4 + rotation] = offset;
-      offset += width - o.width + 1;
+    for (const o of ORIENTATIONS[piece]) {
       for (let window = 0; window < FIT_WINDOW; window++) {
         let fits = true;
         for (let j = 0; j + 1 < o.width; j++) {
           if (((window >> (FIT_STEP_BITS * j)) & 7) !== o.bot[j + 1] - o.bot[j] + 3) fits = false;
         }
-        if (fits) fit[piece * FIT_WINDOW + window] |= 1 << rotation;
+        if (!fits) continue;
+        for (let x = 0; x + o.width <= width; x++) fit[(piece * width + x) * FIT_WINDOW + window] |= 1n << BigInt(offset + x);
       }
-    });
+      offset += width - o.width + 1;
+    }
     // The kernel keeps one piece's legal placements as bits of a 64-bit mask.
     if (offset > 64) throw new Error(`piece ${piece} has ${offset} placements on ${width} columns; the kernel takes 64`);
   }
