@@ -17,11 +17,27 @@ const CFG_STRATEGY: i32 = 9; //           STRATEGY_RANK: leaves scored by their 
 //                                        best rank after one more, unknown piece (weights in the context)
 const CFG_PIECE_MAX: i32 = 10; //         ptr to u16[8] per surface (expectimax leaves): value with piece p next, slot 7 after a Tetris
 const CFG_FIT: i32 = 11; //                ptr to the legal-move lookup (src/stacking/placements.ts fitLookup)
+const CFG_STEPS: i32 = 12; //              ptr to the step lookup (src/stacking/placements.ts stepLookup; STEP_*)
 const STRATEGY_RANK: i32 = 0;
 const STRATEGY_EXPECT: i32 = 1; //        one unknown piece: leaves scored from their 8-slot piece-max rows
 const STRATEGY_EXPECT2: i32 = 2; //       two unknown pieces: each leaf's children for every first one, scored as EXPECT
 const FIT_WINDOW_BITS: i32 = 9;
 const FIT_WINDOW: i32 = 1 << FIT_WINDOW_BITS; // fit codes of three steps
+
+// ---- step lookup (i32): what a step d (-63..63: heights fit 6 bits) between two columns contributes ----
+// Row i < STEP_INFO_ROW: its share of a surface index at step position i (the step truncated to ±S); row
+// STEP_INFO_ROW: its fit-code digit (FIT_STEP_BITS bits) | its steepness beyond ±S << FIT_STEP_BITS. One load each
+// instead of clamping and multiplying per step.
+const STEP_ROW_BITS: i32 = 7;
+const STEP_ZERO: i32 = 64;
+const STEP_INFO_ROW: i32 = 16;
+
+@inline function stepShare(steps: usize, i: i32, d: i32): i32 {
+  return load<i32>(steps + ((<usize>((i << STEP_ROW_BITS) + d + STEP_ZERO)) << 2));
+}
+@inline function stepInfo(steps: usize, d: i32): i32 {
+  return load<i32>(steps + ((<usize>((STEP_INFO_ROW << STEP_ROW_BITS) + d + STEP_ZERO)) << 2));
+}
 
 // ---- placement record (i32 words) ----
 const PL_WORDS: i32 = 17;
@@ -52,19 +68,18 @@ const CTX_WEIGHTS2: i32 = CTX_WEIGHTS + 8; //      7 x 8 i32: chances of the sec
 const CTX_LEAF_COUNT: i32 = CTX_WEIGHTS2 + 56; //   leaves waiting in the buffer
 const CTX_SCRATCH: i32 = CTX_LEAF_COUNT + 1; //     one word: the excess of a dead end's surface
 // Per-parent sums for the leaf level (16 i32 each): surface-index share and excess of steps 0..i-1, min and max
-// of heights 0..i-1 and of heights i..W-1; and the weight of each step's digit in a surface index.
+// of heights 0..i-1 and of heights i..W-1.
 const CTX_PRE_INDEX: i32 = CTX_SCRATCH + 1;
 const CTX_PRE_EXCESS: i32 = CTX_PRE_INDEX + 16;
 const CTX_PRE_MIN: i32 = CTX_PRE_EXCESS + 16;
 const CTX_PRE_MAX: i32 = CTX_PRE_MIN + 16;
 const CTX_SUF_MIN: i32 = CTX_PRE_MAX + 16;
 const CTX_SUF_MAX: i32 = CTX_SUF_MIN + 16;
-const CTX_STEP_WEIGHT: i32 = CTX_SUF_MAX + 16;
 // The leaf buffer: leaves of the last level wait here and are scored in batches, so their cache-missing table
 // reads are independent of one another and overlap (the search's cost is one table read per leaf).
 const LEAF_CAP: i32 = 512;
 const LEAF_FLUSH_AT: i32 = LEAF_CAP - 64; //        flush before a parent whose leaves might not fit
-const CTX_LEAF_PATH: i32 = CTX_STEP_WEIGHT + 16; //   LEAF_CAP i64: the leaf's moves, one byte per depth (move + 1)
+const CTX_LEAF_PATH: i32 = CTX_SUF_MAX + 16; //   LEAF_CAP i64: the leaf's moves, one byte per depth (move + 1)
 const CTX_LEAF_INDEX: i32 = CTX_LEAF_PATH + 2 * LEAF_CAP; // LEAF_CAP i32: surface index
 const CTX_LEAF_EXCESS: i32 = CTX_LEAF_INDEX + LEAF_CAP; //    LEAF_CAP i32: steepness beyond ±S
 const CTX_LEAF_TETRIS: i32 = CTX_LEAF_EXCESS + LEAF_CAP; //   LEAF_CAP i32: what the Tetris rule allows on the leaf
@@ -77,9 +92,15 @@ const CTX_E2_CHILD: i32 = CTX_E2_HEIGHTS + 16;
 const CTX_E2_START: i32 = CTX_E2_CHILD + 16;
 const CTX_E2_INDEX: i32 = CTX_E2_START + 8;
 const CTX_E2_TETRIS: i32 = CTX_E2_INDEX + E2_CAP;
-const CTX_MEMO: i32 = CTX_E2_TETRIS + E2_CAP; //   MEMO_SLOTS x 4 words: key i64, generation i32
-const MEMO_SLOTS: i32 = 4096;
-const MEMO_WORDS: i32 = 4;
+// The memo: one i64 per slot, a state's key tagged with the search's generation (MEMO_TAG_BITS bits above the
+// key's 57), so a new search finds older entries stale without clearing; the memo is cleared when the tag wraps.
+// 16 KB, so it stays in the L1 cache.
+const CTX_MEMO: i32 = CTX_E2_TETRIS + E2_CAP; //   MEMO_SLOTS x 2 words
+const MEMO_SLOT_BITS: i32 = 11;
+const MEMO_SLOTS: i32 = 1 << MEMO_SLOT_BITS;
+const MEMO_WORDS: i32 = 2;
+const MEMO_KEY_BITS: i64 = 57; //                 depth (3 bits) and 9 heights of 6 bits (src/surface.ts MAX_WIDTH)
+const MEMO_TAG_MASK: i32 = 127; //                64 - MEMO_KEY_BITS bits
 export const CTX_WORDS: i32 = CTX_MEMO + MEMO_SLOTS * MEMO_WORDS;
 
 // ---- move codes ----
@@ -359,16 +380,6 @@ function recordDeadEnd(cfg: usize, ctx: usize, depth: i32, h: usize, path: i64):
   store<i32>(word(ctx, CTX_LEAF_TETRIS + k), tetris);
 }
 
-/** Share in a surface index of step `d` at position `i` (the step truncated to ±S). */
-@inline function stepShare(ctx: usize, maxStep: i32, i: i32, d: i32): i32 {
-  return (min<i32>(maxStep, max<i32>(-maxStep, d)) + maxStep) * load<i32>(word(ctx, CTX_STEP_WEIGHT + i));
-}
-
-/** Steepness of step `d` beyond ±S. */
-@inline function stepExcess(maxStep: i32, d: i32): i32 {
-  return max<i32>(0, (d < 0 ? -d : d) - maxStep);
-}
-
 /** Path byte of a move: placement id + 1, 0 for a Tetris (placement ids stay below 255; checked in TypeScript). */
 @inline function pathByte(move: i32, depth: i32): i64 {
   return (<i64>(move + 1)) << (<i64>(depth << 3));
@@ -444,7 +455,7 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize, p
   // Only one-unknown-piece leaves read the Tetris rule on the leaf (expect2Score works it out per child).
   const expect = cfgWord(cfg, CFG_STRATEGY) == STRATEGY_EXPECT;
   const width = cfgWord(cfg, CFG_WIDTH);
-  const maxStep = cfgWord(cfg, CFG_MAX_STEP);
+  const steps = <usize>cfgWord(cfg, CFG_STEPS);
   const preIndex = word(ctx, CTX_PRE_INDEX);
   const preExcess = word(ctx, CTX_PRE_EXCESS);
   // Step sums of the parent, and its fit code.
@@ -458,9 +469,10 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize, p
     const cur = load<i32>(word(h, i));
     const d = cur - prev;
     prev = cur;
-    code |= (min<i32>(3, max<i32>(-3, d)) + 3) << (FIT_STEP_BITS * (i - 1));
-    index += stepShare(ctx, maxStep, i - 1, d);
-    excess += stepExcess(maxStep, d);
+    const info = stepInfo(steps, d);
+    code |= (info & ((1 << FIT_STEP_BITS) - 1)) << (FIT_STEP_BITS * (i - 1));
+    index += stepShare(steps, i - 1, d);
+    excess += info >> FIT_STEP_BITS;
     store<i32>(word(preIndex, i), index);
     store<i32>(word(preExcess, i), excess);
   }
@@ -522,13 +534,13 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize, p
       let leafIndex = index - (load<i32>(word(preIndex, lastStep + 1)) - load<i32>(word(preIndex, firstStep))) + load<i32>(word(pl, PL_INNER_INDEX));
       if (x > 0) {
         const d = base + load<i32>(word(pl, PL_TOP)) - load<i32>(word(h, x - 1));
-        leafIndex += stepShare(ctx, maxStep, x - 1, d);
-        leafExcess += stepExcess(maxStep, d);
+        leafIndex += stepShare(steps, x - 1, d);
+        leafExcess += stepInfo(steps, d) >> FIT_STEP_BITS;
       }
       if (x + w < width) {
         const d = load<i32>(word(h, x + w)) - base - load<i32>(word(pl, PL_TOP + w - 1));
-        leafIndex += stepShare(ctx, maxStep, x + w - 1, d);
-        leafExcess += stepExcess(maxStep, d);
+        leafIndex += stepShare(steps, x + w - 1, d);
+        leafExcess += stepInfo(steps, d) >> FIT_STEP_BITS;
       }
       let after = TETRIS_NO;
       if (expect) {
@@ -557,7 +569,7 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize, p
 
 @inline function memoSlot(ctx: usize, key: i64): usize {
   const hash = <u64>key * 0x9e3779b97f4a7c15;
-  const slot = <i32>(hash >> 52); // 12 bits: MEMO_SLOTS = 4096
+  const slot = <i32>(hash >> (64 - <u64>MEMO_SLOT_BITS));
   return word(ctx, CTX_MEMO + slot * MEMO_WORDS);
 }
 
@@ -571,12 +583,11 @@ function searchFrom(cfg: usize, ctx: usize, queue: usize, depth: i32, last: i32,
   const h = heightsAt(ctx, depth);
   addNodes(ctx, 1);
   if (depth >= 2) {
-    const generation = load<i32>(word(ctx, CTX_GENERATION));
     const key = stateKey(cfg, h, depth);
+    const tagged = key | ((<i64>(load<i32>(word(ctx, CTX_GENERATION)) & MEMO_TAG_MASK)) << MEMO_KEY_BITS);
     const slot = memoSlot(ctx, key);
-    if (load<i32>(slot + 8) == generation && load<i64>(slot) == key) return;
-    store<i64>(slot, key);
-    store<i32>(slot + 8, generation);
+    if (load<i64>(slot) == tagged) return;
+    store<i64>(slot, tagged);
   }
   if (depth == last) {
     lastLevel(cfg, ctx, queue, depth, h, path);
@@ -624,15 +635,14 @@ export function search(cfg: usize, ctx: usize, heights: usize, queue: usize, loo
   memory.copy(heightsAt(ctx, 0), heights, (<usize>cfgWord(cfg, CFG_WIDTH)) << 2);
   store<i64>(ctx + ((<usize>CTX_BEST_VALUE) << 2), -1);
   store<i32>(word(ctx, CTX_BEST_LEN), 0);
-  store<i32>(word(ctx, CTX_GENERATION), load<i32>(word(ctx, CTX_GENERATION)) + 1);
-  store<i32>(word(ctx, CTX_LEAF_COUNT), 0);
-  const width = cfgWord(cfg, CFG_WIDTH);
-  const stepBase = 2 * cfgWord(cfg, CFG_MAX_STEP) + 1;
-  let weight: i32 = 1;
-  for (let i: i32 = width - 2; i >= 0; i--) {
-    store<i32>(word(ctx, CTX_STEP_WEIGHT + i), weight);
-    weight *= stepBase;
+  let generation = load<i32>(word(ctx, CTX_GENERATION)) + 1;
+  if ((generation & MEMO_TAG_MASK) == 0) {
+    // The tag wrapped: entries of 128 searches ago would look current. Tag 0 is never used (a zeroed slot).
+    memory.fill(word(ctx, CTX_MEMO), 0, (<usize>(MEMO_SLOTS * MEMO_WORDS)) << 2);
+    generation++;
   }
+  store<i32>(word(ctx, CTX_GENERATION), generation);
+  store<i32>(word(ctx, CTX_LEAF_COUNT), 0);
   searchFrom(cfg, ctx, queue, 0, lookahead, 0);
   flushLeaves(cfg, ctx, lookahead + 1);
   if (load<i32>(word(ctx, CTX_BEST_LEN)) == 0) return MOVE_NONE;

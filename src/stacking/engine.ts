@@ -164,6 +164,8 @@ export class StackingEngine {
     new Int32Array(memory.buffer, recordsPtr, placements.records.length).set(placements.records);
     const fitPtr = kernel.alloc(placements.fit.byteLength);
     new BigUint64Array(memory.buffer, fitPtr, placements.fit.length).set(placements.fit);
+    const stepsPtr = kernel.alloc(placements.steps.byteLength);
+    new Int32Array(memory.buffer, stepsPtr, placements.steps.length).set(placements.steps);
     const startPtr = kernel.alloc(placements.start.byteLength);
     new Int32Array(memory.buffer, startPtr, placements.start.length).set(placements.start);
     let rowsPtr = 0;
@@ -185,6 +187,7 @@ export class StackingEngine {
     words[CFG.strategy] = { rank: STRATEGY_RANK, expectimax: STRATEGY_EXPECT, expectimax2: STRATEGY_EXPECT2 }[strategy];
     words[CFG.pieceMax] = rowsPtr;
     words[CFG.fit] = fitPtr;
+    words[CFG.steps] = stepsPtr;
     return new StackingEngine(kernel, memory, module, cfg, table.width, rules, scale, placements, strategy);
   }
 

@@ -15,8 +15,9 @@ export const CFG = {
   strategy: 9,
   pieceMax: 10,
   fit: 11,
+  steps: 12,
 } as const;
-export const CFG_WORDS = 12;
+export const CFG_WORDS = 13;
 export const TETRIS_MODE = { never: 0, forced: 1, choice: 2 } as const;
 export const STRATEGY_RANK = 0;
 export const STRATEGY_EXPECT = 1;
@@ -37,11 +38,11 @@ export const CTX = {
   nodes: (MAX_DEPTH + 1) * 16 + 2 * MAX_DEPTH + 4,
 } as const;
 /** Words after `nodes`: generation (2); 8 weights of the first unknown piece, then 7 x 8 of the second given the
- * first; leaf count and scratch (2); seven 16-word step-sum arrays; the 512-leaf buffer (an i64 path and four i32
- * per leaf); the two-unknown-pieces scratch (16 + 16 + 8 + 2 x 256); the 4096-slot memo of 4 words each. */
+ * first; leaf count and scratch (2); six 16-word step-sum arrays; the 512-leaf buffer (an i64 path and four i32
+ * per leaf); the two-unknown-pieces scratch (16 + 16 + 8 + 2 x 256); the 2048-slot memo of 2 words each. */
 export const CTX_WEIGHTS = CTX.nodes + 2 + 2;
 export const CTX_WEIGHTS2 = CTX_WEIGHTS + 8;
-export const CTX_WORDS = CTX_WEIGHTS2 + 56 + 2 + 7 * 16 + 512 * 6 + (16 + 16 + 8 + 2 * 256) + 4096 * 4;
+export const CTX_WORDS = CTX_WEIGHTS2 + 56 + 2 + 6 * 16 + 512 * 6 + (16 + 16 + 8 + 2 * 256) + 2048 * 2;
 
 export const GAME = {
   heights: 0,

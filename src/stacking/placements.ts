@@ -18,6 +18,8 @@ export interface PlacementTable {
   start: Int32Array;
   /** Legal-move lookup for the kernel (fitLookup below). */
   fit: BigUint64Array;
+  /** What each step contributes, for the kernel (stepLookup below). */
+  steps: Int32Array;
   /** PLACEMENT_WORDS i32 per placement: x, width, bot[4], top[4], fit shift, fit mask, fit pattern, max top,
    *  inner index share, inner excess, min top. */
   records: Int32Array;
@@ -25,9 +27,7 @@ export interface PlacementTable {
 
 /** Placements of a `width`-column stack whose surfaces are indexed with steps truncated to ±`maxStep`. */
 export function placementTable(width: number, maxStep: number): PlacementTable {
-  const base = 2 * maxStep + 1;
-  /** Weight of step i's digit in a surface index (step 0 most significant). */
-  const weight = (i: number) => base ** (width - 2 - i);
+  const weight = (i: number) => digitWeight(width, maxStep, i);
   const placements: Placement[] = [];
   const start = new Int32Array(PIECE_COUNT + 1);
   const records: number[] = [];
@@ -67,7 +67,12 @@ export function placementTable(width: number, maxStep: number): PlacementTable {
     });
   }
   start[PIECE_COUNT] = placements.length;
-  return { placements, start, records: Int32Array.from(records), fit: fitLookup(width) };
+  return { placements, start, records: Int32Array.from(records), fit: fitLookup(width), steps: stepLookup(width, maxStep) };
+}
+
+/** Weight of step i's digit in a surface index (step 0 most significant; src/surface.ts). */
+function digitWeight(width: number, maxStep: number, i: number): number {
+  return (2 * maxStep + 1) ** (width - 2 - i);
 }
 
 /** Heights after a move (placement id, or MOVE_TETRIS = -1) — the same arithmetic as the kernel. */
@@ -108,4 +113,25 @@ function fitLookup(width: number): BigUint64Array {
     if (offset > 64) throw new Error(`piece ${piece} has ${offset} placements on ${width} columns; the kernel takes 64`);
   }
   return fit;
+}
+
+/** Layout of the step lookup (assembly/search.ts STEP_*): rows of 128 steps, step d at d + 64. */
+const STEP_ROW = 128;
+const STEP_ZERO = 64;
+const STEP_INFO_ROW = 16;
+
+/**
+ * What a step d between two columns (|d| <= 63: heights fit 6 bits) contributes: row i < 16, its share of a
+ * surface index at step position i (truncated to ±S); row 16, its fit-code digit | its steepness beyond ±S << 3.
+ */
+function stepLookup(width: number, maxStep: number): Int32Array {
+  if (width - 1 > STEP_INFO_ROW) throw new Error(`the kernel's step lookup takes at most ${STEP_INFO_ROW + 1} columns`);
+  const steps = new Int32Array((STEP_INFO_ROW + 1) * STEP_ROW);
+  for (let d = -(STEP_ZERO - 1); d < STEP_ZERO; d++) {
+    const digit = Math.max(-maxStep, Math.min(maxStep, d)) + maxStep;
+    for (let i = 0; i + 1 < width; i++) steps[i * STEP_ROW + d + STEP_ZERO] = digit * digitWeight(width, maxStep, i);
+    const fitDigit = Math.max(-3, Math.min(3, d)) + 3;
+    steps[STEP_INFO_ROW * STEP_ROW + d + STEP_ZERO] = fitDigit | (Math.max(0, Math.abs(d) - maxStep) << FIT_STEP_BITS);
+  }
+  return steps;
 }
