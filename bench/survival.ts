@@ -4,7 +4,8 @@
  *
  *   npx tsx bench/survival.ts [--randomizer tgm1] [--scale 1] [--threads 2] [--lookahead 0,1,2,3,4]
  *                             [--steep truncate,excessFirst] [--strategy rank] [--tetris forced] [--threshold 8]
- *                             [--budget 150000,500000,...] [--leaf piece-max|preview] [--out survival]
+ *                             [--budget 150000,500000,...] [--leaf piece-max|preview] [--board-height 20]
+ *                             [--out survival]
  */
 import { parseArgs } from 'node:util';
 import { ARTICLE_FIGURES } from '../src/cli/survival.js';
@@ -28,6 +29,7 @@ const { values: args } = parseArgs({
     tetris: { type: 'string', default: 'forced' },
     threshold: { type: 'string', default: '8' },
     leaf: { type: 'string', default: 'piece-max' },
+    'board-height': { type: 'string', default: '20' },
   },
 });
 const randomizer = args.randomizer!;
@@ -49,7 +51,7 @@ for (const steep of args.steep!.split(',') as ('truncate' | 'excessFirst')[]) {
       games: 200,
       maxPieces: Math.round(BUDGET[la] * Number(args.scale)),
       seed: 2009,
-      rules: { steep, tetris: args.tetris as 'forced' | 'choice', tetrisThreshold: Number(args.threshold) },
+      rules: { steep, tetris: args.tetris as 'forced' | 'choice', tetrisThreshold: Number(args.threshold), boardHeight: Number(args['board-height']) },
       strategy: args.strategy as StrategyName,
       leafRows,
       threads: args.threads ? Number(args.threads) : undefined,
@@ -62,6 +64,7 @@ for (const steep of args.steep!.split(',') as ('truncate' | 'excessFirst')[]) {
       leaf: r.leaf,
       steep,
       tetris: `${args.tetris} at ${args.threshold}`,
+      'board height': r.rules.boardHeight,
       lookahead: la,
       'mean pieces': Math.round(r.meanPieces),
       '95% CI': `${Math.round(r.ci95[0])}–${Math.round(r.ci95[1])}`,
@@ -75,6 +78,6 @@ for (const steep of args.steep!.split(',') as ('truncate' | 'excessFirst')[]) {
     console.log(JSON.stringify(rows[rows.length - 1]));
   }
 }
-console.log(`\nsurvival under ${randomizer}, strategy ${args.strategy}, Tetris ${args.tetris} at ${args.threshold}, table 9x4/15, 200 streams, seed 2009\n`);
+console.log(`\nsurvival under ${randomizer}, strategy ${args.strategy}, Tetris ${args.tetris} at ${args.threshold}, board height ${args['board-height']}, table 9x4/15, 200 streams, seed 2009\n`);
 printTable(rows);
 console.log(`\nwrote ${writeResults(args.out!, { date: new Date().toISOString(), machine: machine(), randomizer, strategy: args.strategy, rows, raw })}`);

@@ -29,6 +29,16 @@ describe('stackrank bench survival', () => {
     expect(JSON.parse(again.out).deaths).toBe(rows[0].deaths);
   });
 
+  it('passes --board-height to the rules: a low board kills games sooner', async () => {
+    const args = ['bench', 'survival', '--table', file, '--lookahead', '1', '--games', '8', '--max-pieces', '4000', '--seed', '5', '--json'];
+    const tall = JSON.parse((await runCli([...args, '--board-height', '63'])).out);
+    const usual = JSON.parse((await runCli(args)).out);
+    const low = JSON.parse((await runCli([...args, '--board-height', '9'])).out);
+    expect([tall.boardHeight, usual.boardHeight, low.boardHeight]).toEqual([63, 20, 9]);
+    expect(low.deaths).toBeGreaterThan(usual.deaths);
+    expect(tall.deaths).toBeLessThanOrEqual(usual.deaths);
+  });
+
   it('prints a readable table', async () => {
     const run = await runCli(['bench', 'survival', '--table', file, '--lookahead', '0', '--games', '4', '--max-pieces', '500', '--steep', 'excessFirst']);
     expect(run.out).toMatch(/steep excessFirst/);
@@ -43,6 +53,8 @@ describe('stackrank bench survival', () => {
     [['bench', 'survival', '--strategy', 'greedy'], /--strategy must be rank, expectimax, expectimax2 or best/],
     [['bench', 'survival', '--leaf', 'oracle'], /--leaf must be piece-max or preview/],
     [['bench', 'survival', '--leaf', 'preview'], /--leaf preview needs --strategy expectimax/],
+    [['bench', 'survival', '--board-height', '64'], /--board-height must be an integer from 4 to 63/],
+    [['bench', 'survival', '--board-height', '7'], /the Tetris threshold \(8\) must not exceed --board-height \(7\)/],
   ])('rejects %j', async (argv, message) => {
     const run = await runCli(argv as string[]);
     expect(run.code).toBe(2);

@@ -15,7 +15,7 @@ export const ARTICLE_FIGURES: readonly number[] = [153, 823, 9458, 154645, 17836
 const USAGE = `usage: stackrank bench survival [--lookahead 0,1,2,3,4] [--randomizer tgm1] [--games N] [--max-pieces M]
                               [--seed S] [--steep excessFirst|truncate] [--strategy rank|expectimax|expectimax2|best]
                               [--tetris forced|choice] [--threshold 8] [--leaf piece-max|preview]
-                              [--threads T] [--table FILE] [--json]
+                              [--board-height 20] [--threads T] [--table FILE] [--json]
   Plays stacking games per lookahead and prints mean survival with a 95 % interval next to the article's figure.
   --games: independent game streams (default 100); --max-pieces: piece budget per lookahead (default 200000);
   games cut by the budget are censored and the mean is then pieces / deaths (geometric hazard).
@@ -24,7 +24,8 @@ const USAGE = `usage: stackrank bench survival [--lookahead 0,1,2,3,4] [--random
   expectimax2 over the next two (the second given the first); best is the strongest measured (docs/results.md). --tetris choice lets the AI send an I down the well
   whenever the lowest column is at least 4 (forced at --threshold either way). --leaf preview scores
   expectimax leaves with the preview table of the randomizer (surface x piece in hand; built and cached
-  on first use, about 700 MB in memory) instead of the rank table's best placement per piece.`;
+  on first use, about 700 MB in memory) instead of the rank table's best placement per piece.
+  --board-height: rows of the board (4..63); 63 is no practical limit, the article's surface-only game.`;
 
 export function steepOption(v: string | undefined): 'truncate' | 'excessFirst' | undefined {
   if (v === undefined || v === 'truncate' || v === 'excessFirst') return v;
@@ -68,6 +69,7 @@ function row(r: SimulationResult) {
     steep: r.rules.steep,
     tetris: r.rules.tetris,
     tetrisThreshold: r.rules.tetrisThreshold,
+    boardHeight: r.rules.boardHeight,
     strategy: r.strategy,
     leaf: r.leaf,
     seed: r.seed,
@@ -87,6 +89,7 @@ async function survival(argv: string[], io: CliIO): Promise<number> {
       strategy: { type: 'string' },
       tetris: { type: 'string' },
       threshold: { type: 'string' },
+      'board-height': { type: 'string' },
       leaf: { type: 'string' },
       threads: { type: 'string' },
       ...tableOptions,
@@ -103,7 +106,9 @@ async function survival(argv: string[], io: CliIO): Promise<number> {
   const strategy = strategyOption(values.strategy);
   const tetris = values.tetris ?? DEFAULT_RULES.tetris;
   if (tetris !== 'forced' && tetris !== 'choice') throw new UsageError(`--tetris must be forced or choice; got ${JSON.stringify(tetris)}`);
-  const tetrisThreshold = intOption('threshold', values.threshold, DEFAULT_RULES.tetrisThreshold, 4, 20);
+  const boardHeight = intOption('board-height', values['board-height'], DEFAULT_RULES.boardHeight, 4, 63);
+  const tetrisThreshold = intOption('threshold', values.threshold, DEFAULT_RULES.tetrisThreshold, 4, 63);
+  if (tetrisThreshold > boardHeight) throw new UsageError(`the Tetris threshold (${tetrisThreshold}) must not exceed --board-height (${boardHeight})`);
   const threads = values.threads === undefined ? undefined : intOption('threads', values.threads, 1, 1, 256);
   const leaf = values.leaf ?? 'piece-max';
   if (leaf !== 'piece-max' && leaf !== 'preview') throw new UsageError(`--leaf must be piece-max or preview; got ${JSON.stringify(leaf)}`);
@@ -119,7 +124,7 @@ async function survival(argv: string[], io: CliIO): Promise<number> {
 
   const rows = [];
   if (!values.json) {
-    io.out(`survival under ${randomizer}, steep ${steep}, Tetris ${tetris} at ${tetrisThreshold}, strategy ${strategy}, leaf ${leaf}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`);
+    io.out(`survival under ${randomizer}, steep ${steep}, Tetris ${tetris} at ${tetrisThreshold}, board height ${boardHeight}, strategy ${strategy}, leaf ${leaf}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`);
     io.out('lookahead  mean pieces   95% CI                deaths   pieces/s    article');
   }
   for (const lookahead of lookaheads) {
@@ -130,7 +135,7 @@ async function survival(argv: string[], io: CliIO): Promise<number> {
       games,
       maxPieces,
       seed,
-      rules: { steep, tetris, tetrisThreshold },
+      rules: { steep, tetris, tetrisThreshold, boardHeight },
       strategy,
       leafRows,
       threads,
