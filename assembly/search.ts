@@ -298,19 +298,19 @@ function expect2Score(cfg: usize, ctx: usize, h: usize): u32 {
   const width = cfgWord(cfg, CFG_WIDTH);
   const limit = cfgWord(cfg, CFG_BOARD_HEIGHT);
   const rows = <usize>cfgWord(cfg, CFG_PIECE_MAX);
+  const records = <usize>cfgWord(cfg, CFG_PLACEMENTS);
   const weights1 = word(ctx, CTX_WEIGHTS);
-  const child = word(ctx, CTX_E2_CHILD);
-  const excess = word(ctx, CTX_SCRATCH);
-  const code = fitCode(width, h);
+  // Children from the parent's step sums, as at the last level (their excess is not needed).
+  const code = parentSums(cfg, ctx, h, true);
+  const tetrisOnParent = tetrisChoiceOf(cfg, load<i32>(word(ctx, CTX_PRE_MIN + width)), load<i32>(word(ctx, CTX_PRE_MAX + width)));
   let n: i32 = 0;
   for (let p1: i32 = 0; p1 < 7; p1++) {
     store<i32>(word(ctx, CTX_E2_START + p1), n);
     if (load<i32>(word(weights1, p1)) == 0) continue;
-    const tetris = p1 == PIECE_I ? tetrisChoice(cfg, h) : TETRIS_NO;
+    const tetris = p1 == PIECE_I ? tetrisOnParent : TETRIS_NO;
     if (tetris != TETRIS_NO) {
-      dropTetris(cfg, h, child);
-      store<i32>(word(ctx, CTX_E2_INDEX + n), surfaceIndexOf(cfg, child, excess));
-      store<i32>(word(ctx, CTX_E2_TETRIS + n), tetrisChoice(cfg, child));
+      store<i32>(word(ctx, CTX_E2_INDEX + n), load<i32>(word(ctx, CTX_PRE_INDEX + width - 1)));
+      store<i32>(word(ctx, CTX_E2_TETRIS + n), ruleAfterTetris(cfg, ctx));
       n++;
     }
     if (tetris == TETRIS_FORCED) continue;
@@ -319,9 +319,10 @@ function expect2Score(cfg: usize, ctx: usize, h: usize): u32 {
     while (fitting != 0) {
       const p = first + <i32>ctz<u64>(fitting);
       fitting &= fitting - 1;
-      if (!placeFitting(width, limit, h, placementAt(cfg, p), child)) continue;
-      store<i32>(word(ctx, CTX_E2_INDEX + n), surfaceIndexOf(cfg, child, excess));
-      store<i32>(word(ctx, CTX_E2_TETRIS + n), tetrisChoice(cfg, child));
+      const child = childSums(cfg, ctx, h, records + ((<usize>(p * PL_WORDS)) << 2), limit, true);
+      if (child == CHILD_NONE) continue;
+      store<i32>(word(ctx, CTX_E2_INDEX + n), <i32>child);
+      store<i32>(word(ctx, CTX_E2_TETRIS + n), <i32>(child >> CHILD_RULE_SHIFT));
       n++;
     }
   }
@@ -444,21 +445,16 @@ function flushLeaves(cfg: usize, ctx: usize, leafDepth: i32): void {
 }
 
 /**
- * The last piece of the window: every placement is a leaf, buffered for flushLeaves. A leaf's surface index,
- * excess and Tetris rule are found from its parent's step sums: a placement changes only the steps at its own
- * columns (fixed by the piece: PL_INNER_*) and the two beside them.
+ * Step sums of a parent with heights `h`, from which each child's surface index, excess and Tetris rule follow in
+ * a few operations (childSums): prefix sums of the index shares and excess of steps 0..i-1 (CTX_PRE_INDEX,
+ * CTX_PRE_EXCESS; entry W-1 is the parent's own index and excess), and with `withMinMax` the min and max of heights
+ * 0..i-1 and i..W-1. Returns the parent's fit code.
  */
-function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize, path: i64): void {
-  if (load<i32>(word(ctx, CTX_LEAF_COUNT)) > LEAF_FLUSH_AT) flushLeaves(cfg, ctx, depth + 1);
-  const buffered = load<i32>(word(ctx, CTX_LEAF_COUNT));
-  const piece = <i32>load<u8>(queue + <usize>depth);
-  // Only one-unknown-piece leaves read the Tetris rule on the leaf (expect2Score works it out per child).
-  const expect = cfgWord(cfg, CFG_STRATEGY) == STRATEGY_EXPECT;
+@inline function parentSums(cfg: usize, ctx: usize, h: usize, withMinMax: bool): i32 {
   const width = cfgWord(cfg, CFG_WIDTH);
   const steps = <usize>cfgWord(cfg, CFG_STEPS);
   const preIndex = word(ctx, CTX_PRE_INDEX);
   const preExcess = word(ctx, CTX_PRE_EXCESS);
-  // Step sums of the parent, and its fit code.
   let code: i32 = 0;
   let index: i32 = 0;
   let excess: i32 = 0;
@@ -476,11 +472,11 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize, p
     store<i32>(word(preIndex, i), index);
     store<i32>(word(preExcess, i), excess);
   }
-  const preMin = word(ctx, CTX_PRE_MIN);
-  const preMax = word(ctx, CTX_PRE_MAX);
-  const sufMin = word(ctx, CTX_SUF_MIN);
-  const sufMax = word(ctx, CTX_SUF_MAX);
-  if (expect) {
+  if (withMinMax) {
+    const preMin = word(ctx, CTX_PRE_MIN);
+    const preMax = word(ctx, CTX_PRE_MAX);
+    const sufMin = word(ctx, CTX_SUF_MIN);
+    const sufMax = word(ctx, CTX_SUF_MAX);
     let lo = i32.MAX_VALUE;
     let hi = i32.MIN_VALUE;
     for (let i: i32 = 0; i < width; i++) {
@@ -504,13 +500,77 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize, p
       store<i32>(word(sufMax, i), hi);
     }
   }
+  return code;
+}
+
+/** childSums' answer when the placement would pass the top of the board. */
+const CHILD_NONE: i64 = -1;
+const CHILD_EXCESS_SHIFT: i64 = 32;
+const CHILD_RULE_SHIFT: i64 = 48;
+
+/**
+ * The surface placement `pl` leaves on the parent `h` (whose parentSums are in the context): a placement changes
+ * only the steps at its own columns (fixed by the piece: PL_INNER_*) and the two beside them. Packed as
+ * index | excess << 32 | Tetris rule on it << 48 (the rule only `withRule`, else TETRIS_NO), or CHILD_NONE.
+ */
+@inline function childSums(cfg: usize, ctx: usize, h: usize, pl: usize, limit: i32, withRule: bool): i64 {
+  const width = cfgWord(cfg, CFG_WIDTH);
+  const steps = <usize>cfgWord(cfg, CFG_STEPS);
+  const preIndex = word(ctx, CTX_PRE_INDEX);
+  const preExcess = word(ctx, CTX_PRE_EXCESS);
+  const x = load<i32>(word(pl, PL_X));
+  const left = load<i32>(word(h, x));
+  if (left + load<i32>(word(pl, PL_MAX_TOP)) > limit) return CHILD_NONE;
+  const w = load<i32>(word(pl, PL_WIDTH));
+  const base = left - load<i32>(word(pl, PL_BOT));
+  // Steps firstStep..lastStep change: the piece's inner steps and the ones beside it.
+  const firstStep = x > 0 ? x - 1 : x;
+  const lastStep = x + w < width ? x + w - 1 : x + w - 2;
+  const all = width - 1;
+  let excess = load<i32>(word(preExcess, all)) - (load<i32>(word(preExcess, lastStep + 1)) - load<i32>(word(preExcess, firstStep))) + load<i32>(word(pl, PL_INNER_EXCESS));
+  let index = load<i32>(word(preIndex, all)) - (load<i32>(word(preIndex, lastStep + 1)) - load<i32>(word(preIndex, firstStep))) + load<i32>(word(pl, PL_INNER_INDEX));
+  if (x > 0) {
+    const d = base + load<i32>(word(pl, PL_TOP)) - load<i32>(word(h, x - 1));
+    index += stepShare(steps, x - 1, d);
+    excess += stepInfo(steps, d) >> FIT_STEP_BITS;
+  }
+  if (x + w < width) {
+    const d = load<i32>(word(h, x + w)) - base - load<i32>(word(pl, PL_TOP + w - 1));
+    index += stepShare(steps, x + w - 1, d);
+    excess += stepInfo(steps, d) >> FIT_STEP_BITS;
+  }
+  let rule = TETRIS_NO;
+  if (withRule) {
+    const low = min<i32>(min<i32>(load<i32>(word(ctx, CTX_PRE_MIN + x)), load<i32>(word(ctx, CTX_SUF_MIN + x + w))), left + load<i32>(word(pl, PL_MIN_TOP)));
+    const high = max<i32>(max<i32>(load<i32>(word(ctx, CTX_PRE_MAX + x)), load<i32>(word(ctx, CTX_SUF_MAX + x + w))), left + load<i32>(word(pl, PL_MAX_TOP)));
+    rule = tetrisChoiceOf(cfg, low, high);
+  }
+  return <i64><u32>index | ((<i64>excess) << CHILD_EXCESS_SHIFT) | ((<i64>rule) << CHILD_RULE_SHIFT);
+}
+
+/** The Tetris rule on the parent of parentSums(withMinMax) after a Tetris (every height 4 lower). */
+@inline function ruleAfterTetris(cfg: usize, ctx: usize): i32 {
+  const width = cfgWord(cfg, CFG_WIDTH);
+  return tetrisChoiceOf(cfg, load<i32>(word(ctx, CTX_PRE_MIN + width)) - TETRIS_ROWS, load<i32>(word(ctx, CTX_PRE_MAX + width)) - TETRIS_ROWS);
+}
+
+/** The last piece of the window: every placement is a leaf, buffered for flushLeaves with its childSums. */
+function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize, path: i64): void {
+  if (load<i32>(word(ctx, CTX_LEAF_COUNT)) > LEAF_FLUSH_AT) flushLeaves(cfg, ctx, depth + 1);
+  const buffered = load<i32>(word(ctx, CTX_LEAF_COUNT));
+  const piece = <i32>load<u8>(queue + <usize>depth);
+  // Only one-unknown-piece leaves read the Tetris rule on the leaf (expect2Score works it out per child).
+  const expect = cfgWord(cfg, CFG_STRATEGY) == STRATEGY_EXPECT;
+  const width = cfgWord(cfg, CFG_WIDTH);
+  const code = parentSums(cfg, ctx, h, expect);
 
   let count: i32 = 0;
   const tetris = piece == PIECE_I ? tetrisChoice(cfg, h) : TETRIS_NO;
   if (tetris != TETRIS_NO) {
     // A Tetris lowers every column by 4: the steps, so the index and excess, stay.
-    const after = expect ? tetrisChoiceOf(cfg, load<i32>(word(preMin, width)) - TETRIS_ROWS, load<i32>(word(preMax, width)) - TETRIS_ROWS) : TETRIS_NO;
-    bufferLeaf(ctx, buffered + count, index, excess, after, path | pathByte(MOVE_TETRIS, depth));
+    const index = load<i32>(word(ctx, CTX_PRE_INDEX + width - 1));
+    const excess = load<i32>(word(ctx, CTX_PRE_EXCESS + width - 1));
+    bufferLeaf(ctx, buffered, index, excess, expect ? ruleAfterTetris(cfg, ctx) : TETRIS_NO, path | pathByte(MOVE_TETRIS, depth));
     count = 1;
   }
   if (tetris != TETRIS_FORCED) {
@@ -521,34 +581,11 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize, p
     while (fitting != 0) {
       const p = first + <i32>ctz<u64>(fitting);
       fitting &= fitting - 1;
-      const pl = records + ((<usize>(p * PL_WORDS)) << 2);
-      const x = load<i32>(word(pl, PL_X));
-      const left = load<i32>(word(h, x));
-      if (left + load<i32>(word(pl, PL_MAX_TOP)) > limit) continue;
-      const w = load<i32>(word(pl, PL_WIDTH));
-      const base = left - load<i32>(word(pl, PL_BOT));
-      // Steps firstStep..lastStep change: the piece's inner steps and the ones beside it.
-      const firstStep = x > 0 ? x - 1 : x;
-      const lastStep = x + w < width ? x + w - 1 : x + w - 2;
-      let leafExcess = excess - (load<i32>(word(preExcess, lastStep + 1)) - load<i32>(word(preExcess, firstStep))) + load<i32>(word(pl, PL_INNER_EXCESS));
-      let leafIndex = index - (load<i32>(word(preIndex, lastStep + 1)) - load<i32>(word(preIndex, firstStep))) + load<i32>(word(pl, PL_INNER_INDEX));
-      if (x > 0) {
-        const d = base + load<i32>(word(pl, PL_TOP)) - load<i32>(word(h, x - 1));
-        leafIndex += stepShare(steps, x - 1, d);
-        leafExcess += stepInfo(steps, d) >> FIT_STEP_BITS;
-      }
-      if (x + w < width) {
-        const d = load<i32>(word(h, x + w)) - base - load<i32>(word(pl, PL_TOP + w - 1));
-        leafIndex += stepShare(steps, x + w - 1, d);
-        leafExcess += stepInfo(steps, d) >> FIT_STEP_BITS;
-      }
-      let after = TETRIS_NO;
-      if (expect) {
-        const low = min<i32>(min<i32>(load<i32>(word(preMin, x)), load<i32>(word(sufMin, x + w))), left + load<i32>(word(pl, PL_MIN_TOP)));
-        const high = max<i32>(max<i32>(load<i32>(word(preMax, x)), load<i32>(word(sufMax, x + w))), left + load<i32>(word(pl, PL_MAX_TOP)));
-        after = tetrisChoiceOf(cfg, low, high);
-      }
-      bufferLeaf(ctx, buffered + count, leafIndex, leafExcess, after, path | pathByte(p, depth));
+      const child = childSums(cfg, ctx, h, records + ((<usize>(p * PL_WORDS)) << 2), limit, expect);
+      if (child == CHILD_NONE) continue;
+      const index = <i32>child;
+      const excess = <i32>((child >> CHILD_EXCESS_SHIFT) & 0xffff);
+      bufferLeaf(ctx, buffered + count, index, excess, <i32>(child >> CHILD_RULE_SHIFT), path | pathByte(p, depth));
       count++;
     }
   }
