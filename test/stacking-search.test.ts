@@ -72,6 +72,24 @@ describe('bestPlacement equals an exhaustive pure-TS search', () => {
   });
 });
 
+describe('the transposition memo', () => {
+  it('forgets earlier searches, also where the 7-bit generation tag wraps', async () => {
+    // Entries are tagged with the search's generation (1..127, then cleared and reused). A stale entry taken as
+    // current would skip states: fewer nodes, possibly another move. Search A, then B until A's tag comes round
+    // again (126 searches on a fresh engine), then A again: the same answer and node count as the first time.
+    const engine = await StackingEngine.create(tables[9], resolveRules('default'));
+    const a = { heights: [2, 3, 3, 2, 1, 1, 2, 4, 4], queue: [2, 5, 6, 1, 3] };
+    const b = { heights: [0, 1, 1, 0, 0, 2, 2, 1, 1], queue: [3, 4, 2, 0, 1] };
+    const first = engine.search(a.heights, a.queue, 4);
+    expect(first.nodes).toBeGreaterThan(100);
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 126; i++) engine.search(b.heights, b.queue, 4);
+      const again = engine.search(a.heights, a.queue, 4);
+      expect([again.move, again.nodes, again.leafScore]).toEqual([first.move, first.nodes, first.leafScore]);
+    }
+  });
+});
+
 function applyStep(h: number[], piece: string, rotation: number, column: number): number[] {
   // Same placement arithmetic as DESIGN §3, written out for the test.
   const orientations = [
