@@ -4,7 +4,8 @@
  *
  *   npx tsx bench/survival.ts [--randomizer tgm1] [--scale 1] [--threads 2] [--lookahead 0,1,2,3,4]
  *                             [--steep truncate,excessFirst] [--strategy rank] [--tetris forced] [--threshold 8]
- *                             [--budget 150000,500000,...] [--leaf piece-max|preview] [--board-height 20]
+ *                             [--budget 150000,500000,...] [--leaf piece-max|preview] [--leaf-iterations 15]
+ *                             [--board-height 20]
  *                             [--out survival]
  */
 import { parseArgs } from 'node:util';
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
     threshold: { type: 'string', default: '8' },
     leaf: { type: 'string', default: 'piece-max' },
     'board-height': { type: 'string', default: '20' },
+    'leaf-iterations': { type: 'string', default: '15' },
   },
 });
 const randomizer = args.randomizer!;
@@ -38,7 +40,8 @@ if (!isRandomizerName(randomizer)) throw new Error(`unknown randomizer ${randomi
 const BUDGET = args.budget ? args.budget.split(',').map(Number) : [150_000, 500_000, 1_500_000, 2_500_000, 2_000_000];
 const { table } = await loadOrBuildCachedTable();
 // Expectimax leaves: the rank table's best placement per piece, or the randomizer's preview table.
-const leafRows = args.leaf === 'preview' ? (await loadOrBuildCachedPreviewTable({ randomizer })).table : undefined;
+const leafIterations = Number(args['leaf-iterations']);
+const leafRows = args.leaf === 'preview' ? (await loadOrBuildCachedPreviewTable({ randomizer, iterations: leafIterations })).table : undefined;
 if (args.leaf !== 'preview' && args.leaf !== 'piece-max') throw new Error(`--leaf must be piece-max or preview`);
 const rows = [];
 const raw = [];
@@ -61,7 +64,7 @@ for (const steep of args.steep!.split(',') as ('truncate' | 'excessFirst')[]) {
     raw.push({ steep, ...r });
     rows.push({
       strategy: args.strategy!,
-      leaf: r.leaf,
+      leaf: r.leaf === 'preview' ? `preview/${leafIterations}` : r.leaf,
       steep,
       tetris: `${args.tetris} at ${args.threshold}`,
       'board height': r.rules.boardHeight,

@@ -54,6 +54,7 @@ describe('stackrank bench survival', () => {
     [['bench', 'survival', '--leaf', 'oracle'], /--leaf must be piece-max or preview/],
     [['bench', 'survival', '--leaf', 'preview'], /--leaf preview needs --strategy expectimax/],
     [['bench', 'survival', '--board-height', '64'], /--board-height must be an integer from 4 to 63/],
+    [['bench', 'survival', '--leaf-iterations', '30'], /--leaf-iterations needs --leaf preview/],
     [['bench', 'survival', '--board-height', '7'], /the Tetris threshold \(8\) must not exceed --board-height \(7\)/],
   ])('rejects %j', async (argv, message) => {
     const run = await runCli(argv as string[]);

@@ -1,5 +1,6 @@
 /** `stackrank bench survival`: the seed article's survival table, measured by us (DESIGN §3). */
 import { RANDOMIZER_NAMES, isRandomizerName } from '../randomizers/index.js';
+import { MAX_ITERATIONS } from '../rank/build.js';
 import type { RankTable } from '../rank/table.js';
 import { STRATEGIES, type LeafRows, type StrategyName } from '../stacking/engine.js';
 import { DEFAULT_RULES } from '../stacking/rules.js';
@@ -15,7 +16,7 @@ export const ARTICLE_FIGURES: readonly number[] = [153, 823, 9458, 154645, 17836
 const USAGE = `usage: stackrank bench survival [--lookahead 0,1,2,3,4] [--randomizer tgm1] [--games N] [--max-pieces M]
                               [--seed S] [--steep excessFirst|truncate] [--strategy rank|expectimax|expectimax2|best]
                               [--tetris forced|choice] [--threshold 8] [--leaf piece-max|preview]
-                              [--board-height 20] [--threads T] [--table FILE] [--json]
+                              [--leaf-iterations K] [--board-height 20] [--threads T] [--table FILE] [--json]
   Plays stacking games per lookahead and prints mean survival with a 95 % interval next to the article's figure.
   --games: independent game streams (default 100); --max-pieces: piece budget per lookahead (default 200000);
   games cut by the budget are censored and the mean is then pieces / deaths (geometric hazard).
@@ -25,6 +26,7 @@ const USAGE = `usage: stackrank bench survival [--lookahead 0,1,2,3,4] [--random
   whenever the lowest column is at least 4 (forced at --threshold either way). --leaf preview scores
   expectimax leaves with the preview table of the randomizer (surface x piece in hand; built and cached
   on first use, about 700 MB in memory) instead of the rank table's best placement per piece.
+  --leaf-iterations: iterations of that preview table (default: the rank table's, 15); 60 measured stronger.
   --board-height: rows of the board (4..63); 63 is no practical limit, the article's surface-only game.`;
 
 export function steepOption(v: string | undefined): 'truncate' | 'excessFirst' | undefined {
@@ -90,6 +92,7 @@ async function survival(argv: string[], io: CliIO): Promise<number> {
       tetris: { type: 'string' },
       threshold: { type: 'string' },
       'board-height': { type: 'string' },
+      'leaf-iterations': { type: 'string' },
       leaf: { type: 'string' },
       threads: { type: 'string' },
       ...tableOptions,
@@ -113,12 +116,14 @@ async function survival(argv: string[], io: CliIO): Promise<number> {
   const leaf = values.leaf ?? 'piece-max';
   if (leaf !== 'piece-max' && leaf !== 'preview') throw new UsageError(`--leaf must be piece-max or preview; got ${JSON.stringify(leaf)}`);
   if (leaf === 'preview' && strategy === 'rank') throw new UsageError('--leaf preview needs --strategy expectimax, expectimax2 or best');
+  if (values['leaf-iterations'] !== undefined && leaf !== 'preview') throw new UsageError('--leaf-iterations needs --leaf preview');
   const table: RankTable = await loadTableForCli(values, io);
   let leafRows: LeafRows | undefined;
   if (leaf === 'preview') {
     const { loadOrBuildCachedPreviewTable } = await import('../rank/variant-cache.js');
     io.status(`preview table for ${randomizer}: loading or building`);
-    leafRows = (await loadOrBuildCachedPreviewTable({ width: table.width, maxStep: table.maxStep, iterations: table.iterations, randomizer })).table;
+    const iterations = intOption('leaf-iterations', values['leaf-iterations'], table.iterations, 1, MAX_ITERATIONS);
+    leafRows = (await loadOrBuildCachedPreviewTable({ width: table.width, maxStep: table.maxStep, iterations, randomizer })).table;
     io.status('');
   }
 
