@@ -92,7 +92,7 @@ const CTX_E2_CHILD: i32 = CTX_E2_HEIGHTS + 16;
 const CTX_E2_START: i32 = CTX_E2_CHILD + 16;
 const CTX_E2_INDEX: i32 = CTX_E2_START + 8;
 const CTX_E2_TETRIS: i32 = CTX_E2_INDEX + E2_CAP;
-// The memo: one i64 per slot, a state's key tagged with the search's generation (MEMO_TAG_BITS bits above the
+// The memo: one i64 per slot, a state's key tagged with the search's generation (7 bits, MEMO_TAG_MASK, above the
 // key's 57), so a new search finds older entries stale without clearing; the memo is cleared when the tag wraps.
 // 16 KB, so it stays in the L1 cache.
 const CTX_MEMO: i32 = CTX_E2_TETRIS + E2_CAP; //   MEMO_SLOTS x 2 words
