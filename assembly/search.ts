@@ -5,7 +5,7 @@ export { alloc } from './memory';
 
 // ---- config (i32 words) ----
 const CFG_WIDTH: i32 = 0;
-const CFG_MAX_STEP: i32 = 1;
+const CFG_MAX_STEP: i32 = 1; //           S (the step lookup already carries it; kept for the layout)
 const CFG_BOARD_HEIGHT: i32 = 2;
 const CFG_TETRIS_THRESHOLD: i32 = 3; //   highest column needed for a Tetris (lowest column must be >= 4)
 const CFG_EXCESS_FIRST: i32 = 4; //       1: less steepness beyond ±S wins before rank; 0: pure truncation
@@ -66,7 +66,7 @@ const CTX_GENERATION: i32 = CTX_NODES + 2; //         search counter: memo entri
 const CTX_WEIGHTS: i32 = CTX_GENERATION + 2; //     8 i32: chance of each piece being the next unknown one, x 65536
 const CTX_WEIGHTS2: i32 = CTX_WEIGHTS + 8; //      7 x 8 i32: chances of the second unknown piece given the first
 const CTX_LEAF_COUNT: i32 = CTX_WEIGHTS2 + 56; //   leaves waiting in the buffer
-const CTX_SCRATCH: i32 = CTX_LEAF_COUNT + 1; //     one word: the excess of a dead end's surface
+const CTX_SCRATCH: i32 = CTX_LEAF_COUNT + 1; //     one word: where expect2Score keeps its touching loads
 // Per-parent sums for the leaf level (16 i32 each): surface-index share and excess of steps 0..i-1, min and max
 // of heights 0..i-1 and of heights i..W-1.
 const CTX_PRE_INDEX: i32 = CTX_SCRATCH + 1;
@@ -165,13 +165,15 @@ const TETRIS_OPTIONAL: i32 = 2; //  the Tetris or any placement
   return <usize>cfgWord(cfg, CFG_PLACEMENTS) + ((<usize>(p * PL_WORDS)) << 2);
 }
 
-/** Fit code of heights `h`: each step clamped to ±3, plus 3, in FIT_STEP_BITS bits, step 0 lowest. */
-@inline function fitCode(width: i32, h: usize): i32 {
+/** Fit code of heights `h`: each step's fit digit (the step lookup's), FIT_STEP_BITS bits each, step 0 lowest. */
+@inline function fitCode(cfg: usize, h: usize): i32 {
+  const width = cfgWord(cfg, CFG_WIDTH);
+  const steps = <usize>cfgWord(cfg, CFG_STEPS);
   let code: i32 = 0;
   let prev = load<i32>(h);
   for (let i: i32 = 1; i < width; i++) {
     const cur = load<i32>(word(h, i));
-    code |= (min<i32>(3, max<i32>(-3, cur - prev)) + 3) << (FIT_STEP_BITS * (i - 1));
+    code |= (stepInfo(steps, cur - prev) & ((1 << FIT_STEP_BITS) - 1)) << (FIT_STEP_BITS * (i - 1));
     prev = cur;
   }
   return code;
@@ -223,31 +225,6 @@ function recordLeaf(ctx: usize, depth: i32, value: i64): void {
     store<i32>(word(ctx, CTX_BEST_LEN), depth);
     memory.copy(word(ctx, CTX_BEST_PATH), word(ctx, CTX_PATH), (<usize>depth) << 2);
   }
-}
-
-/** Surface index (steps truncated to ±S) and total steepness beyond ±S of heights `h`. */
-@inline function surfaceIndexOf(cfg: usize, h: usize, excessOut: usize): i32 {
-  const width = cfgWord(cfg, CFG_WIDTH);
-  const s = cfgWord(cfg, CFG_MAX_STEP);
-  const base = 2 * s + 1;
-  let index: i32 = 0;
-  let excess: i32 = 0;
-  let prev = load<i32>(h);
-  for (let i = 1; i < width; i++) {
-    const cur = load<i32>(word(h, i));
-    let d = cur - prev;
-    prev = cur;
-    if (d > s) {
-      excess += d - s;
-      d = s;
-    } else if (d < -s) {
-      excess += -s - d;
-      d = -s;
-    }
-    index = index * base + d + s;
-  }
-  store<i32>(excessOut, excess);
-  return index;
 }
 
 /**
@@ -346,11 +323,15 @@ function expect2Score(cfg: usize, ctx: usize, h: usize): u32 {
   return <u32>min<u64>(total, 0xffffffff);
 }
 
-/** Score of the surface of heights `h` as a leaf (read at once: used for dead ends only). */
+/**
+ * Score of the surface of heights `h` as a leaf (read at once: used for dead ends only). Overwrites the context's
+ * parent sums, so it runs only after a last level has buffered its leaves.
+ */
 @inline function heightsValue(cfg: usize, ctx: usize, h: usize): i64 {
-  const excessPtr = word(ctx, CTX_SCRATCH);
-  const index = surfaceIndexOf(cfg, h, excessPtr);
-  const excess = load<i32>(excessPtr);
+  parentSums(cfg, ctx, h, false);
+  const all = cfgWord(cfg, CFG_WIDTH) - 1;
+  const index = load<i32>(word(ctx, CTX_PRE_INDEX + all));
+  const excess = load<i32>(word(ctx, CTX_PRE_EXCESS + all));
   const strategy = cfgWord(cfg, CFG_STRATEGY);
   const raw = strategy == STRATEGY_EXPECT2 ? <i32>expect2Score(cfg, ctx, h) : leafRaw(strategy, <usize>cfgWord(cfg, CFG_TABLE), <usize>cfgWord(cfg, CFG_PIECE_MAX), index);
   return leafValue(strategy, cfgWord(cfg, CFG_EXCESS_FIRST) != 0, ctx, raw, excess, tetrisChoice(cfg, h));
@@ -642,7 +623,7 @@ function searchFrom(cfg: usize, ctx: usize, queue: usize, depth: i32, last: i32,
     const width = cfgWord(cfg, CFG_WIDTH);
     const limit = cfgWord(cfg, CFG_BOARD_HEIGHT);
     const first = load<i32>(word(<usize>cfgWord(cfg, CFG_PIECE_START), piece));
-    let fitting = fittingPlacements(cfg, piece, width, fitCode(width, h));
+    let fitting = fittingPlacements(cfg, piece, width, fitCode(cfg, h));
     let placed = false;
     while (fitting != 0) {
       const p = first + <i32>ctz<u64>(fitting);
@@ -717,7 +698,7 @@ export function applyMove(cfg: usize, h: usize, move: i32, scratch: usize): void
     return;
   }
   const width = cfgWord(cfg, CFG_WIDTH);
-  if (place(width, cfgWord(cfg, CFG_BOARD_HEIGHT), h, fitCode(width, h), placementAt(cfg, move), scratch)) {
+  if (place(width, cfgWord(cfg, CFG_BOARD_HEIGHT), h, fitCode(cfg, h), placementAt(cfg, move), scratch)) {
     memory.copy(h, scratch, (<usize>width) << 2);
   }
 }

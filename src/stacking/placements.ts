@@ -3,6 +3,7 @@
  * left column, grouped by piece. Unlike the rank moves, steps may become steeper than ±S in the game.
  */
 import { ORIENTATIONS, PIECE_COUNT } from '../pieces.js';
+import { surfaceBase } from '../surface.js';
 import { FIT_STEP_BITS, MOVE_TETRIS, PLACEMENT_WORDS } from './layout.js';
 
 export interface Placement {
@@ -72,7 +73,7 @@ export function placementTable(width: number, maxStep: number): PlacementTable {
 
 /** Weight of step i's digit in a surface index (step 0 most significant; src/surface.ts). */
 function digitWeight(width: number, maxStep: number, i: number): number {
-  return (2 * maxStep + 1) ** (width - 2 - i);
+  return surfaceBase(maxStep) ** (width - 2 - i);
 }
 
 /** Heights after a move (placement id, or MOVE_TETRIS = -1) — the same arithmetic as the kernel. */
