@@ -18,6 +18,7 @@ const CFG_STRATEGY: i32 = 9; //           STRATEGY_RANK: leaves scored by their 
 const CFG_PIECE_MAX: i32 = 10; //         ptr to u16[8] per surface (expectimax leaves): value with piece p next, slot 7 after a Tetris
 const CFG_FIT: i32 = 11; //                ptr to the legal-move lookup (src/stacking/placements.ts fitLookup)
 const CFG_STEPS: i32 = 12; //              ptr to the step lookup (src/stacking/placements.ts stepLookup; STEP_*)
+const CFG_COLLAPSE: i32 = 13; //           1: steps steeper than ±S collapse to ±S after every move (steep 'collapse')
 const STRATEGY_RANK: i32 = 0;
 const STRATEGY_EXPECT: i32 = 1; //        one unknown piece: leaves scored from their 8-slot piece-max rows
 const STRATEGY_EXPECT2: i32 = 2; //       two unknown pieces: each leaf's children for every first one, scored as EXPECT
@@ -158,6 +159,29 @@ const TETRIS_OPTIONAL: i32 = 2; //  the Tetris or any placement
 @inline function dropTetris(cfg: usize, h: usize, out: usize): void {
   const width = cfgWord(cfg, CFG_WIDTH);
   for (let i = 0; i < width; i++) store<i32>(word(out, i), load<i32>(word(h, i)) - TETRIS_ROWS);
+}
+
+/**
+ * Steep rule 'collapse': the game's state is the truncated surface, so a step steeper than ±S becomes ±S. The
+ * truncated steps are summed from column 0 and the whole profile is shifted so its lowest column is as high as the
+ * lowest column was: the lowest height, which decides whether a Tetris is possible, never changes.
+ */
+function collapseSteps(cfg: usize, h: usize): void {
+  const width = cfgWord(cfg, CFG_WIDTH);
+  const s = cfgWord(cfg, CFG_MAX_STEP);
+  let was = load<i32>(h);
+  let low = was;
+  let newLow = was;
+  for (let i: i32 = 1; i < width; i++) {
+    const cur = load<i32>(word(h, i));
+    const v = load<i32>(word(h, i - 1)) + min<i32>(s, max<i32>(-s, cur - was));
+    store<i32>(word(h, i), v);
+    low = min<i32>(low, cur);
+    newLow = min<i32>(newLow, v);
+    was = cur;
+  }
+  const shift = low - newLow;
+  for (let i: i32 = 0; i < width; i++) store<i32>(word(h, i), load<i32>(word(h, i)) + shift);
 }
 
 /** Address of placement record `p`. */
@@ -522,9 +546,17 @@ const CHILD_RULE_SHIFT: i64 = 48;
   }
   let rule = TETRIS_NO;
   if (withRule) {
-    const low = min<i32>(min<i32>(load<i32>(word(ctx, CTX_PRE_MIN + x)), load<i32>(word(ctx, CTX_SUF_MIN + x + w))), left + load<i32>(word(pl, PL_MIN_TOP)));
-    const high = max<i32>(max<i32>(load<i32>(word(ctx, CTX_PRE_MAX + x)), load<i32>(word(ctx, CTX_SUF_MAX + x + w))), left + load<i32>(word(pl, PL_MAX_TOP)));
-    rule = tetrisChoiceOf(cfg, low, high);
+    if (excess > 0 && cfgWord(cfg, CFG_COLLAPSE) != 0) {
+      // A collapsing child's highest column is only known from its collapsed heights (its lowest stays).
+      const child = word(ctx, CTX_E2_CHILD);
+      placeFitting(width, i32.MAX_VALUE, h, pl, child);
+      collapseSteps(cfg, child);
+      rule = tetrisChoice(cfg, child);
+    } else {
+      const low = min<i32>(min<i32>(load<i32>(word(ctx, CTX_PRE_MIN + x)), load<i32>(word(ctx, CTX_SUF_MIN + x + w))), left + load<i32>(word(pl, PL_MIN_TOP)));
+      const high = max<i32>(max<i32>(load<i32>(word(ctx, CTX_PRE_MAX + x)), load<i32>(word(ctx, CTX_SUF_MAX + x + w))), left + load<i32>(word(pl, PL_MAX_TOP)));
+      rule = tetrisChoiceOf(cfg, low, high);
+    }
   }
   return <i64><u32>index | ((<i64>excess) << CHILD_EXCESS_SHIFT) | ((<i64>rule) << CHILD_RULE_SHIFT);
 }
@@ -623,12 +655,14 @@ function searchFrom(cfg: usize, ctx: usize, queue: usize, depth: i32, last: i32,
     const width = cfgWord(cfg, CFG_WIDTH);
     const limit = cfgWord(cfg, CFG_BOARD_HEIGHT);
     const first = load<i32>(word(<usize>cfgWord(cfg, CFG_PIECE_START), piece));
+    const collapse = cfgWord(cfg, CFG_COLLAPSE) != 0;
     let fitting = fittingPlacements(cfg, piece, width, fitCode(cfg, h));
     let placed = false;
     while (fitting != 0) {
       const p = first + <i32>ctz<u64>(fitting);
       fitting &= fitting - 1;
       if (!placeFitting(width, limit, h, placementAt(cfg, p), next)) continue;
+      if (collapse) collapseSteps(cfg, next);
       placed = true;
       searchFrom(cfg, ctx, queue, depth + 1, last, path | pathByte(p, depth));
     }
@@ -700,6 +734,7 @@ export function applyMove(cfg: usize, h: usize, move: i32, scratch: usize): void
   const width = cfgWord(cfg, CFG_WIDTH);
   if (place(width, cfgWord(cfg, CFG_BOARD_HEIGHT), h, fitCode(cfg, h), placementAt(cfg, move), scratch)) {
     memory.copy(h, scratch, (<usize>width) << 2);
+    if (cfgWord(cfg, CFG_COLLAPSE) != 0) collapseSteps(cfg, h);
   }
 }
 

@@ -5,7 +5,7 @@
  *   npx tsx bench/survival.ts [--randomizer tgm1] [--scale 1] [--threads 2] [--lookahead 0,1,2,3,4]
  *                             [--steep truncate,excessFirst] [--strategy rank] [--tetris forced] [--threshold 8]
  *                             [--budget 150000,500000,...] [--leaf piece-max|preview] [--leaf-iterations 15]
- *                             [--board-height 20]
+ *                             [--board-height 20] [--table-steep forbid|collapse] [--seed 2009]
  *                             [--out survival]
  */
 import { parseArgs } from 'node:util';
@@ -14,6 +14,8 @@ import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import { isRandomizerName } from '../src/randomizers/index.js';
 import { loadOrBuildCachedPreviewTable } from '../src/rank/variant-cache.js';
 import type { StrategyName } from '../src/stacking/engine.js';
+import type { SteepRule } from '../src/stacking/rules.js';
+import type { TableSteep } from '../src/rank/moves.js';
 import { simulateStacking } from '../src/stacking/simulate.js';
 import { machine, printTable, writeResults } from './common.js';
 
@@ -32,20 +34,23 @@ const { values: args } = parseArgs({
     leaf: { type: 'string', default: 'piece-max' },
     'board-height': { type: 'string', default: '20' },
     'leaf-iterations': { type: 'string', default: '15' },
+    'table-steep': { type: 'string', default: 'forbid' },
+    seed: { type: 'string', default: '2009' },
   },
 });
 const randomizer = args.randomizer!;
 if (!isRandomizerName(randomizer)) throw new Error(`unknown randomizer ${randomizer}`);
 /** Piece budget per lookahead (scaled), chosen from pilot runs so the death counts clear the issue's minimums. */
 const BUDGET = args.budget ? args.budget.split(',').map(Number) : [150_000, 500_000, 1_500_000, 2_500_000, 2_000_000];
-const { table } = await loadOrBuildCachedTable();
+const tableSteep = args['table-steep'] as TableSteep;
+const { table } = await loadOrBuildCachedTable({ steep: tableSteep });
 // Expectimax leaves: the rank table's best placement per piece, or the randomizer's preview table.
 const leafIterations = Number(args['leaf-iterations']);
-const leafRows = args.leaf === 'preview' ? (await loadOrBuildCachedPreviewTable({ randomizer, iterations: leafIterations })).table : undefined;
+const leafRows = args.leaf === 'preview' ? (await loadOrBuildCachedPreviewTable({ randomizer, iterations: leafIterations, steep: tableSteep })).table : undefined;
 if (args.leaf !== 'preview' && args.leaf !== 'piece-max') throw new Error(`--leaf must be piece-max or preview`);
 const rows = [];
 const raw = [];
-for (const steep of args.steep!.split(',') as ('truncate' | 'excessFirst')[]) {
+for (const steep of args.steep!.split(',') as SteepRule[]) {
   for (const la of args.lookahead!.split(',').map(Number)) {
     const r = await simulateStacking({
       table,
@@ -53,7 +58,7 @@ for (const steep of args.steep!.split(',') as ('truncate' | 'excessFirst')[]) {
       lookahead: la,
       games: 200,
       maxPieces: Math.round(BUDGET[la] * Number(args.scale)),
-      seed: 2009,
+      seed: Number(args.seed),
       rules: { steep, tetris: args.tetris as 'forced' | 'choice', tetrisThreshold: Number(args.threshold), boardHeight: Number(args['board-height']) },
       strategy: args.strategy as StrategyName,
       leafRows,
@@ -65,6 +70,7 @@ for (const steep of args.steep!.split(',') as ('truncate' | 'excessFirst')[]) {
     rows.push({
       strategy: args.strategy!,
       leaf: r.leaf === 'preview' ? `preview/${leafIterations}` : r.leaf,
+      table: table.variant,
       steep,
       tetris: `${args.tetris} at ${args.threshold}`,
       'board height': r.rules.boardHeight,
@@ -81,6 +87,6 @@ for (const steep of args.steep!.split(',') as ('truncate' | 'excessFirst')[]) {
     console.log(JSON.stringify(rows[rows.length - 1]));
   }
 }
-console.log(`\nsurvival under ${randomizer}, strategy ${args.strategy}, Tetris ${args.tetris} at ${args.threshold}, board height ${args['board-height']}, table 9x4/15, 200 streams, seed 2009\n`);
+console.log(`\nsurvival under ${randomizer}, strategy ${args.strategy}, Tetris ${args.tetris} at ${args.threshold}, board height ${args['board-height']}, table ${table.variant} 9x4/15, 200 streams, seed ${args.seed}\n`);
 printTable(rows);
-console.log(`\nwrote ${writeResults(args.out!, { date: new Date().toISOString(), machine: machine(), randomizer, strategy: args.strategy, rows, raw })}`);
+console.log(`\nwrote ${writeResults(args.out!, { date: new Date().toISOString(), machine: machine(), randomizer, strategy: args.strategy, table: table.variant, seed: Number(args.seed), rows, raw })}`);

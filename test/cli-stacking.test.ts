@@ -48,7 +48,7 @@ describe('stackrank bench survival', () => {
   it.each([
     [['bench', 'survival', '--lookahead', '9'], /--lookahead must be an integer from 0 to 6/],
     [['bench', 'survival', '--randomizer', 'fair'], /--randomizer must be one of/],
-    [['bench', 'survival', '--steep', 'soft'], /--steep must be truncate or excessFirst/],
+    [['bench', 'survival', '--steep', 'soft'], /--steep must be one of truncate, excessFirst, collapse/],
     [['bench', 'nope'], /unknown benchmark "nope"/],
     [['bench', 'survival', '--strategy', 'greedy'], /--strategy must be rank, expectimax, expectimax2 or best/],
     [['bench', 'survival', '--leaf', 'oracle'], /--leaf must be piece-max or preview/],

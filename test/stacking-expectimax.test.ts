@@ -43,8 +43,12 @@ describe('best-placement values per piece', () => {
   });
 });
 
-describe('expectimax leaves', () => {
-  const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' };
+// Under 'collapse' a threshold above 8 makes the Tetris rule on a collapsing child depend on its collapsed heights.
+describe.each([
+  ['truncate', 8],
+  ['collapse', 11],
+] as const)('expectimax leaves, steep %s, Tetris at %i', (steep, tetrisThreshold) => {
+  const rules: StackingRules = { boardHeight: 20, tetrisThreshold, steep, tetris: 'forced' };
   it('score exactly the distribution-weighted best ranks (W = 5, property)', async () => {
     const engine = await StackingEngine.create(table, rules, { strategy: 'expectimax' });
     const M = (s: number, p: number) => referenceSuccessors(s, p, 5, 4).reduce((m, t) => Math.max(m, q[t]), 0);
@@ -61,7 +65,7 @@ describe('expectimax leaves', () => {
           let best = -1;
           for (const child of referenceChildren(heights, piece, rules)) {
             const s = referenceIndexTruncated(child.heights, 4);
-            const tetris = Math.min(...child.heights) >= 4 && Math.max(...child.heights) >= 8;
+            const tetris = Math.min(...child.heights) >= 4 && Math.max(...child.heights) >= rules.tetrisThreshold;
             let score = 0;
             for (let p = 0; p < 7; p++) score += w[p] * (p === 0 && tetris ? q[s] : M(s, p));
             best = Math.max(best, score);
@@ -77,7 +81,7 @@ describe('expectimax leaves', () => {
   it('two unknown pieces score exactly sum_p1 w1 * (best expectimax score after p1 >> 16) (W = 5, property)', async () => {
     const engine = await StackingEngine.create(table, rules, { strategy: 'expectimax2' });
     const M = (s: number, p: number) => referenceSuccessors(s, p, 5, 4).reduce((m, t) => Math.max(m, q[t]), 0);
-    const tetrisFires = (h: number[]) => Math.min(...h) >= 4 && Math.max(...h) >= 8;
+    const tetrisFires = (h: number[]) => Math.min(...h) >= 4 && Math.max(...h) >= rules.tetrisThreshold;
     /** One unknown piece with integer weights w (8 from offset `at`): the expectimax leaf score of heights h. */
     const score1 = (h: number[], w: Int32Array, at: number) => {
       const s = referenceIndexTruncated(h, 4);
@@ -127,7 +131,10 @@ describe('expectimax leaves', () => {
     );
     expect(() => engine.search([0, 0, 0, 0, 0], [2], 0, distributionWeights())).toThrow(/takes 64 weights \(pairWeights\); got 8/);
   });
+});
 
+describe('expectimax', () => {
+  const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' };
   it('weights: sum to 65536 exactly; pairs condition on the first piece; depth 0, 1, 2 name the strategies', () => {
     fc.assert(
       fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 7, maxLength: 7 }).filter((a) => a.some((x) => x > 1e-3)), (raw) => {

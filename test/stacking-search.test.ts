@@ -24,6 +24,8 @@ describe('bestPlacement equals an exhaustive pure-TS search', () => {
       ['truncate', 'forced'],
       ['excessFirst', 'forced'],
       ['excessFirst', 'choice'],
+      ['collapse', 'forced'],
+      ['collapse', 'choice'],
     ] as const) {
       it(`W=${width}, ${steep}, Tetris ${tetris} (property)`, async () => {
         const table = tables[width];

@@ -6,8 +6,8 @@ import type { CliIO } from './io.js';
 import { randomizerOption, steepOption } from './survival.js';
 import { loadTableForCli, tableOptions } from './table-source.js';
 
-const USAGE = `usage: stackrank play [--lookahead N] [--randomizer tgm1] [--seed S] [--steep truncate|excessFirst]
-                     [--delay MS] [--max-pieces N] [--table FILE] [--json]
+const USAGE = `usage: stackrank play [--lookahead N] [--randomizer tgm1] [--seed S] [--steep truncate|excessFirst|collapse]
+                     [--delay MS] [--max-pieces N] [--table FILE] [--table-steep forbid|collapse] [--json]
   Draws the stack (W columns plus the well) after every move with live counters, until the stack breaks.`;
 
 /** The board as text rows, top first: filled stack cells, empty cells and the well column on the right. */

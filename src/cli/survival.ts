@@ -3,7 +3,7 @@ import { RANDOMIZER_NAMES, isRandomizerName } from '../randomizers/index.js';
 import { MAX_ITERATIONS } from '../rank/build.js';
 import type { RankTable } from '../rank/table.js';
 import { STRATEGIES, type LeafRows, type StrategyName } from '../stacking/engine.js';
-import { DEFAULT_RULES } from '../stacking/rules.js';
+import { DEFAULT_RULES, STEEP_RULES, type SteepRule } from '../stacking/rules.js';
 import { simulateStacking, type SimulationResult } from '../stacking/simulate.js';
 import { UsageError, intOption, listOption, parse } from './args.js';
 import type { CliIO } from './io.js';
@@ -14,13 +14,17 @@ import { loadTableForCli, tableOptions } from './table-source.js';
 export const ARTICLE_FIGURES: readonly number[] = [153, 823, 9458, 154645, 1783670];
 
 const USAGE = `usage: stackrank bench survival [--lookahead 0,1,2,3,4] [--randomizer tgm1] [--games N] [--max-pieces M]
-                              [--seed S] [--steep excessFirst|truncate] [--strategy rank|expectimax|expectimax2|best]
+                              [--seed S] [--steep excessFirst|truncate|collapse] [--strategy rank|expectimax|expectimax2|best]
                               [--tetris forced|choice] [--threshold 8] [--leaf piece-max|preview]
-                              [--leaf-iterations K] [--board-height 20] [--threads T] [--table FILE] [--json]
+                              [--leaf-iterations K] [--board-height 20] [--threads T] [--table FILE]
+                              [--table-steep forbid|collapse] [--json]
   Plays stacking games per lookahead and prints mean survival with a 95 % interval next to the article's figure.
   --games: independent game streams (default 100); --max-pieces: piece budget per lookahead (default 200000);
   games cut by the budget are censored and the mean is then pieces / deaths (geometric hazard).
-  --steep truncate is the article's reading of steep steps; excessFirst (default) plays better.
+  --steep truncate is the article's reading of steep steps; excessFirst (default) plays better; collapse
+  turns every step steeper than ±S into ±S after each move (the game's state is the truncated surface, the
+  game the article's figures fit). --table-steep collapse uses the table iterated under that rule (built and
+  cached on first use) instead of the article's, which forbids steep placements; preview leaves follow it.
   --strategy expectimax averages over the next unknown piece with the randomizer's exact distribution,
   expectimax2 over the next two (the second given the first); best is the strongest measured (docs/results.md). --tetris choice lets the AI send an I down the well
   whenever the lowest column is at least 4 (forced at --threshold either way). --leaf preview scores
@@ -29,9 +33,9 @@ const USAGE = `usage: stackrank bench survival [--lookahead 0,1,2,3,4] [--random
   --leaf-iterations: iterations of that preview table (default: the rank table's, 15); 60 measured stronger.
   --board-height: rows of the board (4..63); 63 is no practical limit, the article's surface-only game.`;
 
-export function steepOption(v: string | undefined): 'truncate' | 'excessFirst' | undefined {
-  if (v === undefined || v === 'truncate' || v === 'excessFirst') return v;
-  throw new UsageError(`--steep must be truncate or excessFirst; got ${JSON.stringify(v)}`);
+export function steepOption(v: string | undefined): SteepRule | undefined {
+  if (v === undefined || (STEEP_RULES as readonly string[]).includes(v)) return v as SteepRule | undefined;
+  throw new UsageError(`--steep must be one of ${STEEP_RULES.join(', ')}; got ${JSON.stringify(v)}`);
 }
 
 export function strategyOption(v: string | undefined): StrategyName {
@@ -123,7 +127,8 @@ async function survival(argv: string[], io: CliIO): Promise<number> {
     const { loadOrBuildCachedPreviewTable } = await import('../rank/variant-cache.js');
     io.status(`preview table for ${randomizer}: loading or building`);
     const iterations = intOption('leaf-iterations', values['leaf-iterations'], table.iterations, 1, MAX_ITERATIONS);
-    leafRows = (await loadOrBuildCachedPreviewTable({ width: table.width, maxStep: table.maxStep, iterations, randomizer })).table;
+    // The preview table follows the rank table's steep rule.
+    leafRows = (await loadOrBuildCachedPreviewTable({ width: table.width, maxStep: table.maxStep, iterations, randomizer, steep: table.steep })).table;
     io.status('');
   }
 

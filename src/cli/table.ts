@@ -15,10 +15,11 @@ import { MAX_ITERATIONS } from '../rank/build.js';
 import { UsageError, intOption, parse } from './args.js';
 import type { CliIO } from './io.js';
 import { formatDuration, progressLine } from './progress.js';
+import { tableSteepOption } from './table-source.js';
 
 const USAGE = `usage:
-  stackrank table build [--variant article|preview|weighted] [--randomizer tgm1] [--samples N] [--seed S]
-                        [--denominator D] [--width 9] [--max-step 4] [--iterations 15] [--threads N]
+  stackrank table build [--variant article|preview|weighted] [--steep forbid|collapse] [--randomizer tgm1]
+                        [--samples N] [--seed S] [--denominator D] [--width 9] [--max-step 4] [--iterations 15] [--threads N]
                         [--encoding u16|f32] [--out FILE] [--force] [--json]
       article: the seed's table. preview: values of (surface, piece in hand) under the randomizer's
       piece-transition matrix, 8 per surface. weighted: the article's iteration with the randomizer's piece
@@ -81,6 +82,7 @@ async function build(argv: string[], io: CliIO): Promise<number> {
       out: { type: 'string' },
       force: { type: 'boolean' },
       variant: { type: 'string' },
+      steep: { type: 'string' },
       randomizer: { type: 'string' },
       samples: { type: 'string' },
       seed: { type: 'string' },
@@ -98,6 +100,8 @@ async function build(argv: string[], io: CliIO): Promise<number> {
   if (variant === 'preview' && values.encoding !== undefined && values.encoding !== 'u16') {
     throw new UsageError('--variant preview tables are u16-encoded (--encoding f32 is for one value per surface)');
   }
+  const steep = tableSteepOption(values.steep);
+  if (variant === 'weighted' && steep !== 'forbid') throw new UsageError('--variant weighted is built with --steep forbid only');
   const randomizer = randomizerOption(values.randomizer);
   const denominator = numberOption('denominator', values.denominator);
   if (denominator !== undefined && randomizer !== 'decay') throw new UsageError('--denominator is a parameter of --randomizer decay');
@@ -113,6 +117,7 @@ async function build(argv: string[], io: CliIO): Promise<number> {
     iterations: intOption('iterations', values.iterations, 15, 1, MAX_ITERATIONS),
     threads: values.threads === undefined ? undefined : intOption('threads', values.threads, 1, 1, 256),
     encoding: encodingOption(values.encoding),
+    steep,
     signal: io.signal,
     onProgress: (p: { iteration: number; iterations: number; elapsedMs: number; etaMs: number | null }) =>
       io.status(progressLine('iteration', p.iteration, p.iterations, p.elapsedMs, p.etaMs)),
@@ -121,12 +126,14 @@ async function build(argv: string[], io: CliIO): Promise<number> {
   let path: string;
   let cached = false;
   let params: VariantParams | null = null;
+  let fileVariant: string;
   if (variant !== 'article') io.status(`preparing the ${variant} table (${randomizer} piece model)...`);
   if (values.out) {
     const table =
       variant === 'preview' ? await buildPreviewTable({ ...opts, ...model }) : variant === 'weighted' ? await buildWeightedTable({ ...opts, ...model }) : await buildRankTable(opts);
     await table.save(values.out);
     params = table.params ?? null;
+    fileVariant = table.variant;
     path = values.out;
   } else {
     const cacheOpts = { ...opts, ...model, force: values.force, env: io.env };
@@ -140,13 +147,14 @@ async function build(argv: string[], io: CliIO): Promise<number> {
     path = result.path;
     cached = result.cached;
     params = result.table.params ?? null;
+    fileVariant = result.table.variant;
   }
   io.status('');
   const seconds = (performance.now() - started) / 1000;
   const summary = {
     path,
     cached,
-    variant,
+    variant: fileVariant,
     width: opts.width,
     maxStep: opts.maxStep,
     iterations: opts.iterations,
@@ -156,7 +164,7 @@ async function build(argv: string[], io: CliIO): Promise<number> {
   };
   if (values.json) io.out(JSON.stringify(summary));
   else {
-    const what = variant === 'article' ? 'rank table' : `${variant} table (${params?.randomizer})`;
+    const what = variant === 'article' ? `${fileVariant === 'article' ? 'rank' : fileVariant} table` : `${fileVariant} table (${params?.randomizer})`;
     io.out(`${cached ? 'using cached' : 'built'} ${opts.width}x${opts.maxStep} ${what} (${opts.iterations} iterations) in ${formatDuration(seconds * 1000)}: ${path}`);
   }
   return 0;

@@ -2,12 +2,12 @@
  * Builds rank values with the WebAssembly kernel (assembly/rank.ts), on this thread or on worker threads that
  * share one memory. Both paths compute every surface with the same instructions, so they are bit-identical.
  */
-import { StackRankError, requireInt } from '../errors.js';
+import { StackRankError, describe, requireInt } from '../errors.js';
 import { checkGeometry, surfaceCount } from '../surface.js';
 import { defaultThreadCount } from '../threads.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { KernelPool, type KernelCall } from '../workers.js';
-import { rankMoves } from './moves.js';
+import { TABLE_STEEP, rankMoves, type TableSteep } from './moves.js';
 import { PLAN_WORDS, makeRankPlan, type RankPlanArrays } from './plan.js';
 
 export const MAX_ITERATIONS = 1000;
@@ -32,6 +32,11 @@ export interface BuildOptions {
   signal?: AbortSignal;
   /** Force the scalar (non-SIMD) kernel, for comparison. */
   simd?: boolean;
+  /**
+   * Placements that would leave a step steeper than ±S: 'forbid' (the article's iteration, default) or 'collapse'
+   * (legal, the step becomes ±S: the exact model of the game rule steep 'collapse'). Recorded as the table's variant.
+   */
+  steep?: TableSteep;
 }
 
 export interface RankKernel {
@@ -46,10 +51,14 @@ export function checkBuildOptions(opts: BuildOptions) {
   const { width, maxStep } = checkGeometry(opts);
   const iterations = requireInt('iterations', opts.iterations ?? 15, 1, MAX_ITERATIONS);
   if (opts.threads !== undefined) requireInt('threads', opts.threads, 1, 256);
+  const steep = opts.steep ?? 'forbid';
+  if (!TABLE_STEEP.includes(steep)) {
+    throw new StackRankError('BAD_ARGUMENT', `steep must be one of ${TABLE_STEEP.map((s) => `"${s}"`).join(', ')}; got ${describe(steep)}`);
+  }
   if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') {
     throw new StackRankError('BAD_ARGUMENT', 'onProgress must be a function');
   }
-  return { width, maxStep, iterations };
+  return { width, maxStep, iterations, steep };
 }
 
 /** Splits blocks [0, hi) into `parts` contiguous ranges of about equal estimated work. */
@@ -100,13 +109,13 @@ function abortError(): StackRankError {
  * r_{k+1}(s) = sum_p weights[p] max over p's placements of r_k (src/rank/weighted.ts).
  */
 export async function buildRankValues(opts: BuildOptions = {}, weights?: ArrayLike<number>): Promise<Float32Array> {
-  const { width, maxStep, iterations } = checkBuildOptions(opts);
+  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const threads = opts.threads ?? (await defaultThreadCount());
   const { signal, onProgress } = opts;
   if (signal?.aborted) throw abortError();
 
   const size = surfaceCount(width, maxStep);
-  const plan = makeRankPlan(rankMoves(width, maxStep), width, maxStep);
+  const plan = makeRankPlan(rankMoves(width, maxStep, steep), width, maxStep);
   const variant = pickVariant(threads > 1, opts.simd);
   const { exports: kernel, memory, module } = await instantiateKernel<RankKernel>('rank', variant);
   let pool: KernelPool | null = null;

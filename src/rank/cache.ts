@@ -3,22 +3,26 @@
  * missing or damaged. Used by `stackrank table build` without --out and by StackingAI.create.
  *
  * Names: rank-<variant>[-<randomizer>]-w<W>-s<S>-i<iterations>.srk, e.g. rank-article-w9-s4-i15.srk,
- * rank-preview-tgm1-w9-s4-i15.srk (the randomizer carries its parameter when it is not the default: decay2).
+ * rank-preview-tgm1-w9-s4-i15.srk, rank-collapse-w9-s4-i15.srk, rank-preview-collapse-tgm1-w9-s4-i15.srk (the
+ * randomizer carries its parameter when it is not the default: decay2).
  * The preview and weighted variants' cache is in variant-cache.ts.
  */
 import { StackRankError } from '../errors.js';
 import { checkBuildOptions } from './build.js';
-import { buildRankTable, loadRankTable, type RankTable, type RankTableBuildOptions } from './table.js';
+import type { TableSteep } from './moves.js';
+import { ARTICLE_VARIANT, COLLAPSE_VARIANT, buildRankTable, loadRankTable, type RankTable, type RankTableBuildOptions } from './table.js';
+
+const rankVariant = (steep: TableSteep) => (steep === 'collapse' ? COLLAPSE_VARIANT : ARTICLE_VARIANT);
 
 export function tableFileName(width: number, maxStep: number, iterations: number, variant = 'article', randomizerTag?: string): string {
   return `rank-${variant}${randomizerTag ? `-${randomizerTag}` : ''}-w${width}-s${maxStep}-i${iterations}.srk`;
 }
 
 export async function cachedTablePath(opts: RankTableBuildOptions = {}, env?: Record<string, string | undefined>): Promise<string> {
-  const { width, maxStep, iterations } = checkBuildOptions(opts);
+  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
-  return join(cacheDir(env), tableFileName(width, maxStep, iterations));
+  return join(cacheDir(env), tableFileName(width, maxStep, iterations, rankVariant(steep)));
 }
 
 export interface CachedTable {
@@ -58,13 +62,13 @@ export async function loadOrBuild<T extends { save(path: string): Promise<void> 
 
 /** Loads the cached table for these parameters, or builds and caches it. */
 export async function loadOrBuildCachedTable(opts: RankTableBuildOptions & CacheOptions = {}): Promise<CachedTable> {
-  const { width, maxStep, iterations } = checkBuildOptions(opts);
+  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const path = await cachedTablePath(opts, opts.env);
   return loadOrBuild(
     path,
     opts.force,
     loadRankTable,
-    (t) => t.width === width && t.maxStep === maxStep && t.iterations === iterations && (opts.encoding ?? 'u16') === t.encoding && t.variant === 'article',
+    (t) => t.width === width && t.maxStep === maxStep && t.iterations === iterations && (opts.encoding ?? 'u16') === t.encoding && t.variant === rankVariant(steep),
     () => buildRankTable(opts),
   );
 }

@@ -39,6 +39,7 @@ import { StackRankError } from '../errors.js';
 import { MIRROR_PIECE } from '../pieces.js';
 import { MAX_MAX_STEP, MAX_WIDTH, MIN_MAX_STEP, MIN_WIDTH, surfaceCount } from '../surface.js';
 import { foldShape } from './fold.js';
+import type { TableSteep } from './moves.js';
 
 export const MAGIC = Uint8Array.of(0x89, 0x53, 0x52, 0x4b, 0x0d, 0x0a, 0x1a, 0x0a);
 /** The newest format version this stackrank writes (it also reads version 1). */
@@ -51,16 +52,28 @@ export type ValueEncoding = 'u16' | 'f32';
 const ENCODING_CODE: Record<ValueEncoding, number> = { u16: 1, f32: 2 };
 const BYTES_PER_VALUE: Record<ValueEncoding, number> = { u16: 2, f32: 4 };
 
-/** Variants this stackrank knows, with the shape of their files. */
+/**
+ * Variants this stackrank knows, with the shape of their files and what their iteration does with a placement that
+ * would leave a step steeper than ±S (src/rank/moves.ts TableSteep).
+ */
 export const VARIANTS = {
   /** The seed article's iteration: one value per surface, no parameters. */
-  article: { slots: 1, modelValues: 0 },
+  article: { slots: 1, modelValues: 0, steep: 'forbid' },
+  /** The article's iteration with such placements legal and the step collapsed to ±S (game rule steep 'collapse'). */
+  collapse: { slots: 1, modelValues: 0, steep: 'collapse' },
   /** The article's iteration with per-piece weights (a randomizer's piece frequencies): one value per surface. */
-  weighted: { slots: 1, modelValues: 7 },
+  weighted: { slots: 1, modelValues: 7, steep: 'forbid' },
   /** State (surface, piece in hand) under a piece-transition matrix: 8 values per surface. */
-  preview: { slots: 8, modelValues: 49 },
+  preview: { slots: 8, modelValues: 49, steep: 'forbid' },
+  /** The preview iteration with collapsing placements, as `collapse` is the article's. */
+  'preview-collapse': { slots: 8, modelValues: 49, steep: 'collapse' },
 } as const;
 export type VariantName = keyof typeof VARIANTS;
+
+/** What a variant's iteration does with steep placements ('forbid' for names this stackrank does not know). */
+export function variantSteep(variant: string): TableSteep {
+  return (VARIANTS as Record<string, { steep: TableSteep }>)[variant]?.steep ?? 'forbid';
+}
 
 /** Where a variant's piece model came from, and the model itself (see docs/file-formats.md). */
 export interface VariantParams {

@@ -27,13 +27,16 @@ import { defaultThreadCount } from '../threads.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { KernelPool, type KernelCall } from '../workers.js';
 import { checkBuildOptions, splitBlocks, writePlan, type BuildOptions } from './build.js';
-import { decodeTable, encodeTable, type VariantParams } from './file.js';
+import { decodeTable, encodeTable, variantSteep, type VariantParams } from './file.js';
 import { foldRows, foldShape, unfoldRows } from './fold.js';
-import { rankMoves } from './moves.js';
+import { rankMoves, type TableSteep } from './moves.js';
 import { makeRankPlan, type RankPlanArrays } from './plan.js';
 import { customModel, transitionModel, type PieceModel, type PieceModelOptions } from './transition.js';
 
 export const PREVIEW_VARIANT = 'preview';
+/** The preview iteration with collapsing steep placements (BuildOptions.steep 'collapse'). */
+export const PREVIEW_COLLAPSE_VARIANT = 'preview-collapse';
+const PREVIEW_VARIANTS: readonly string[] = [PREVIEW_VARIANT, PREVIEW_COLLAPSE_VARIANT];
 /** Values per surface: seven pieces plus the after-Tetris value. */
 export const PREVIEW_SLOTS = 8;
 /** The piece whose last mixture becomes slot 7 (a Tetris is made with an I); phase B handles it last. */
@@ -99,6 +102,7 @@ export interface PreviewResult {
   width: number;
   maxStep: number;
   iterations: number;
+  steep: TableSteep;
   model: PieceModel;
   /** 8 u16 per surface, index order (slot n = v_K(s, n) / scale, slot 7 = the after-Tetris value / scale). */
   rows: Uint16Array;
@@ -112,7 +116,7 @@ export interface PreviewResult {
  * article build; every surface is computed by the same instructions whatever the thread count).
  */
 export async function buildPreviewRows(opts: PreviewBuildOptions & { raw?: boolean; model?: PieceModel } = {}): Promise<PreviewResult> {
-  const { width, maxStep, iterations } = checkBuildOptions(opts);
+  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const threads = opts.threads ?? (await defaultThreadCount());
   const { signal, onProgress } = opts;
   if (signal?.aborted) throw abortError();
@@ -120,7 +124,7 @@ export async function buildPreviewRows(opts: PreviewBuildOptions & { raw?: boole
   if (signal?.aborted) throw abortError();
 
   const size = surfaceCount(width, maxStep);
-  const plan = makeRankPlan(rankMoves(width, maxStep), width, maxStep);
+  const plan = makeRankPlan(rankMoves(width, maxStep, steep), width, maxStep);
   const { exports: kernel, memory, module } = await instantiateKernel<PreviewKernel>('rank', pickVariant(threads > 1, opts.simd));
   let pool: KernelPool | null = null;
   const onAbort = () => pool?.terminate();
@@ -209,7 +213,7 @@ export async function buildPreviewRows(opts: PreviewBuildOptions & { raw?: boole
       for (let n = 0; n < PIECE_COUNT; n++) values.set(new Float32Array(memory.buffer, slot[n], size), n * size);
       values.set(new Float32Array(memory.buffer, spare, size), PIECE_COUNT * size);
     }
-    return { width, maxStep, iterations, model, rows, scale, values };
+    return { width, maxStep, iterations, steep, model, rows, scale, values };
   } finally {
     signal?.removeEventListener('abort', onAbort);
     pool?.terminate();
@@ -221,7 +225,8 @@ export async function buildPreviewRows(opts: PreviewBuildOptions & { raw?: boole
  * leaves in place of the piece-max rows, plus the piece model it was built with.
  */
 export class PreviewTable {
-  readonly variant = PREVIEW_VARIANT;
+  /** PREVIEW_VARIANT, or PREVIEW_COLLAPSE_VARIANT for a table built with steep 'collapse'. */
+  readonly variant: string;
   readonly width: number;
   readonly maxStep: number;
   readonly iterations: number;
@@ -240,7 +245,8 @@ export class PreviewTable {
   /** 8 u16 per surface, in surface-index order (unfolded). */
   readonly rows: Uint16Array;
 
-  private constructor(meta: { width: number; maxStep: number; iterations: number; scale: number; params: VariantParams }, rows: Uint16Array) {
+  private constructor(meta: { width: number; maxStep: number; iterations: number; scale: number; params: VariantParams; variant: string }, rows: Uint16Array) {
+    this.variant = meta.variant;
     this.width = meta.width;
     this.maxStep = meta.maxStep;
     this.iterations = meta.iterations;
@@ -258,13 +264,14 @@ export class PreviewTable {
   }
 
   static fromResult(r: PreviewResult): PreviewTable {
-    return new PreviewTable({ width: r.width, maxStep: r.maxStep, iterations: r.iterations, scale: r.scale, params: r.model }, r.rows);
+    const variant = r.steep === 'collapse' ? PREVIEW_COLLAPSE_VARIANT : PREVIEW_VARIANT;
+    return new PreviewTable({ width: r.width, maxStep: r.maxStep, iterations: r.iterations, scale: r.scale, params: r.model, variant }, r.rows);
   }
 
   /** Parses preview-table file bytes (docs/file-formats.md), verifying everything. */
   static fromBytes(bytes: Uint8Array): PreviewTable {
     const { header, data } = decodeTable(bytes);
-    if (header.variant !== PREVIEW_VARIANT || header.slots !== PREVIEW_SLOTS || !header.params) {
+    if (!PREVIEW_VARIANTS.includes(header.variant) || header.slots !== PREVIEW_SLOTS || !header.params) {
       throw new StackRankError('TABLE_MISMATCH', `this is a ${header.variant} table with ${header.slots} value(s) per surface, not a preview table; load it with loadRankTable`);
     }
     const shape = foldShape(header.width, header.maxStep);
@@ -272,6 +279,11 @@ export class PreviewTable {
       ? unfoldRows(data as Uint16Array, shape, surfaceCount(header.width, header.maxStep), PREVIEW_SLOTS, MIRROR_SLOT)
       : (data as Uint16Array).slice();
     return new PreviewTable({ ...header, params: header.params }, rows);
+  }
+
+  /** What the table's iteration did with placements leaving a step steeper than ±S (from its variant). */
+  get steep(): TableSteep {
+    return variantSteep(this.variant);
   }
 
   /** The piece model as the file header records it (the same shape as a rank table's `params`). */
@@ -314,7 +326,7 @@ export class PreviewTable {
         encoding: 'u16',
         folded: true,
         scale: this.scale,
-        variant: PREVIEW_VARIANT,
+        variant: this.variant,
         slots: PREVIEW_SLOTS,
         params: this.params,
       },

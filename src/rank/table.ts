@@ -5,10 +5,13 @@
 import { StackRankError, requireInt } from '../errors.js';
 import { type Surface, surfaceCount, surfaceIndex } from '../surface.js';
 import { buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
-import { decodeTable, encodeTable, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
+import { decodeTable, encodeTable, variantSteep, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
+import type { TableSteep } from './moves.js';
 import { type FoldShape, foldIndex, foldShape, foldValues, unfoldValues } from './fold.js';
 
 export const ARTICLE_VARIANT = 'article';
+/** The article's iteration with collapsing steep placements (BuildOptions.steep 'collapse'). */
+export const COLLAPSE_VARIANT = 'collapse';
 const U16_MAX = 65535;
 
 type TableMeta = Omit<TableHeader, 'version' | 'checksum' | 'count' | 'folded' | 'slots' | 'params'> & { params?: VariantParams | null };
@@ -76,6 +79,11 @@ export class RankTable {
     const q = new Uint16Array(folded.length);
     for (let i = 0; i < folded.length; i++) q[i] = Math.round(folded[i] / scale);
     return new RankTable({ ...header, scale }, q);
+  }
+
+  /** What the table's iteration did with placements leaving a step steeper than ±S (from its variant). */
+  get steep(): TableSteep {
+    return variantSteep(this.variant);
   }
 
   /** Parses table-file bytes (see docs/file-formats.md), verifying everything. */
@@ -170,9 +178,9 @@ export class RankTable {
 
 /** Builds the rank table of DESIGN §2 with the WebAssembly kernel (see BuildOptions for threads, progress, abort). */
 export async function buildRankTable(opts: RankTableBuildOptions = {}): Promise<RankTable> {
-  const { width, maxStep, iterations } = checkBuildOptions(opts);
+  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const values = await buildRankValues(opts);
-  return RankTable.fromValues(values, { width, maxStep, iterations, encoding: opts.encoding });
+  return RankTable.fromValues(values, { width, maxStep, iterations, encoding: opts.encoding, variant: steep === 'collapse' ? COLLAPSE_VARIANT : ARTICLE_VARIANT });
 }
 
 /** Loads a table from a file path (Node) or from the bytes of a table file. */

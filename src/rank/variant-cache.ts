@@ -1,6 +1,6 @@
 /**
  * The user's cache (Node) for the preview and weighted table variants (issue 8), next to the article's tables:
- * rank-preview-<randomizer>-w<W>-s<S>-i<iterations>.srk and rank-weighted-<randomizer>-....srk. A cached file is
+ * rank-preview[-collapse]-<randomizer>-w<W>-s<S>-i<iterations>.srk and rank-weighted-<randomizer>-....srk. A cached file is
  * reused when it verifies and its model parameters (randomizer, samples, seed, parameter; the whole matrix for a
  * custom one) are the ones asked for; otherwise it is rebuilt, saying why.
  */
@@ -8,7 +8,8 @@ import { isRandomizerName, randomizerDefaults } from '../randomizers/index.js';
 import { checkBuildOptions } from './build.js';
 import { type CacheOptions, type CachedTable, loadOrBuild, tableFileName } from './cache.js';
 import type { VariantParams } from './file.js';
-import { PREVIEW_VARIANT, PreviewTable, buildPreviewTable, loadPreviewTable, type PreviewBuildOptions } from './preview.js';
+import type { TableSteep } from './moves.js';
+import { PREVIEW_COLLAPSE_VARIANT, PREVIEW_VARIANT, PreviewTable, buildPreviewTable, loadPreviewTable, type PreviewBuildOptions } from './preview.js';
 import { loadRankTable } from './table.js';
 import { CUSTOM_RANDOMIZER, checkModelOptions, customModel, randomizerParameter } from './transition.js';
 import { WEIGHTED_VARIANT, buildWeightedTable, type WeightedBuildOptions } from './weighted.js';
@@ -38,13 +39,15 @@ function paramsFit(have: VariantParams | null, want: VariantParams | Omit<Varian
   return true;
 }
 
+const previewVariant = (steep: TableSteep) => (steep === 'collapse' ? PREVIEW_COLLAPSE_VARIANT : PREVIEW_VARIANT);
+
 /** The cache path of a preview table (no estimation needed: the name carries the randomizer). */
 export async function cachedPreviewTablePath(opts: PreviewBuildOptions = {}, env?: Record<string, string | undefined>): Promise<string> {
-  const { width, maxStep, iterations } = checkBuildOptions(opts);
+  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.transition, 'transition');
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
-  return join(cacheDir(env), tableFileName(width, maxStep, iterations, PREVIEW_VARIANT, paramsTag(want)));
+  return join(cacheDir(env), tableFileName(width, maxStep, iterations, previewVariant(steep), paramsTag(want)));
 }
 
 export interface CachedPreviewTable {
@@ -56,7 +59,7 @@ export interface CachedPreviewTable {
 
 /** Loads the cached preview table for these parameters (e.g. rank-preview-tgm1-w9-s4-i15.srk), or builds and caches it. */
 export async function loadOrBuildCachedPreviewTable(opts: PreviewBuildOptions & CacheOptions = {}): Promise<CachedPreviewTable> {
-  const { width, maxStep, iterations } = checkBuildOptions(opts);
+  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.transition, 'transition');
   const path = await cachedPreviewTablePath(opts, opts.env);
   return loadOrBuild(
@@ -64,6 +67,7 @@ export async function loadOrBuildCachedPreviewTable(opts: PreviewBuildOptions & 
     opts.force,
     loadPreviewTable,
     (t) =>
+      t.variant === previewVariant(steep) &&
       t.width === width &&
       t.maxStep === maxStep &&
       t.iterations === iterations &&

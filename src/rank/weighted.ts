@@ -10,6 +10,7 @@
  * Every randomizer stackrank ships treats the seven pieces alike, so its long-run frequencies are 1/7 each (to
  * the estimate's noise) and the weighted table equals the article's; the variant matters for weights of your own.
  */
+import { StackRankError } from '../errors.js';
 import { buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
 import { customModel, weightsModel, type PieceModel, type PieceModelOptions } from './transition.js';
 import { RankTable, type RankTableBuildOptions } from './table.js';
@@ -28,7 +29,9 @@ export function weightedModel(opts: WeightedBuildOptions): PieceModel {
 
 /** Builds a weighted table (see WeightedBuildOptions); threads, progress and abort as for buildRankTable. */
 export async function buildWeightedTable(opts: WeightedBuildOptions & { model?: PieceModel } = {}): Promise<RankTable> {
-  const { width, maxStep, iterations } = checkBuildOptions(opts);
+  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
+  // Every shipped randomizer weights the pieces equally in the long run, so no collapsing weighted variant exists.
+  if (steep !== 'forbid') throw new StackRankError('BAD_ARGUMENT', 'weighted tables are built with steep "forbid" only');
   const model = opts.model ?? weightedModel(opts);
   const values = await buildRankValues(opts, model.model);
   return RankTable.fromValues(values, { width, maxStep, iterations, encoding: opts.encoding, variant: WEIGHTED_VARIANT, params: model });

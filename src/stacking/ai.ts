@@ -11,7 +11,7 @@ import { surfaceFromHeights } from '../surface.js';
 import { StackingEngine, checkStrategy, distributionWeights, pairWeights, type LeafRows, type Strategy, type StrategyName } from './engine.js';
 import { checkLookahead, toHeights, toQueue } from './input.js';
 import { MOVE_NONE, MOVE_TETRIS } from './layout.js';
-import { applyMove } from './placements.js';
+import { applyMove, collapseSteps } from './placements.js';
 import { resolveRules, type StackingRules } from './rules.js';
 
 export interface PlanStep {
@@ -124,7 +124,8 @@ export class StackingAI {
     const outcome = this.engine.search(heights, ids, lookahead, weights);
     if (outcome.move === MOVE_NONE) return null;
     const plan = outcome.plan.map((move, i) => this.describeMove(move, ids[i]));
-    const after = applyMove(this.engine.placements, heights, outcome.move);
+    const placed = applyMove(this.engine.placements, heights, outcome.move);
+    const after = this.rules.steep === 'collapse' ? collapseSteps(placed, this.table.maxStep) : placed;
     const surfaceAfter = surfaceFromHeights(after, { maxStep: this.table.maxStep });
     return { ...plan[0], heights: after, steps: surfaceAfter.steps.slice(), rank: this.table.rank(surfaceAfter), plan, survives: outcome.depth };
   }

@@ -188,6 +188,7 @@ export class StackingEngine {
     words[CFG.pieceMax] = rowsPtr;
     words[CFG.fit] = fitPtr;
     words[CFG.steps] = stepsPtr;
+    words[CFG.collapse] = rules.steep === 'collapse' ? 1 : 0;
     return new StackingEngine(kernel, memory, module, cfg, table.width, rules, scale, placements, strategy);
   }
 

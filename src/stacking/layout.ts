@@ -16,8 +16,9 @@ export const CFG = {
   pieceMax: 10,
   fit: 11,
   steps: 12,
+  collapse: 13,
 } as const;
-export const CFG_WORDS = 13;
+export const CFG_WORDS = 14;
 export const TETRIS_MODE = { never: 0, forced: 1, choice: 2 } as const;
 export const STRATEGY_RANK = 0;
 export const STRATEGY_EXPECT = 1;

@@ -87,6 +87,18 @@ export function applyMove(table: PlacementTable, heights: readonly number[], mov
   return out;
 }
 
+/**
+ * Steep rule 'collapse' (src/stacking/rules.ts): every step steeper than ±`maxStep` becomes ±`maxStep`; the
+ * profile is shifted so its lowest column is as high as the lowest column was. assembly/search.ts collapseSteps
+ * does the same in the kernel.
+ */
+export function collapseSteps(heights: readonly number[], maxStep: number): number[] {
+  const out = heights.slice();
+  for (let i = 1; i < heights.length; i++) out[i] = out[i - 1] + Math.max(-maxStep, Math.min(maxStep, heights[i] - heights[i - 1]));
+  const shift = Math.min(...heights) - Math.min(...out);
+  return out.map((h) => h + shift);
+}
+
 const FIT_WINDOW = 1 << (3 * FIT_STEP_BITS);
 
 /**

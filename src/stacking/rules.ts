@@ -3,7 +3,8 @@
  */
 import { StackRankError, describe, requireInt } from '../errors.js';
 
-export type SteepRule = 'truncate' | 'excessFirst';
+export type SteepRule = 'truncate' | 'excessFirst' | 'collapse';
+export const STEEP_RULES: readonly SteepRule[] = ['truncate', 'excessFirst', 'collapse'];
 /** 'forced': an I goes down the well exactly when the Tetris rule fires (the seed). 'choice': it may also go
  * down whenever the lowest column is at least 4, if the search prefers that; it must when the rule fires. */
 export type TetrisRule = 'forced' | 'choice';
@@ -14,7 +15,9 @@ export interface StackingRules {
   /** An I is sent down the well (all heights fall by 4) when the lowest column is >= 4 and the highest >= this. */
   tetrisThreshold: number;
   /** How surfaces with steps steeper than ±S compare: 'truncate' ranks them with the steps clamped (the seed);
-   * 'excessFirst' prefers less total steepness beyond ±S first, then rank. */
+   * 'excessFirst' prefers less total steepness beyond ±S first, then rank; 'collapse' keeps no steep step at all:
+   * after every move a step steeper than ±S becomes ±S (the game's state is the truncated surface, as in a
+   * surface-only simulator; the lowest column keeps its height). */
   steep: SteepRule;
   tetris: TetrisRule;
 }
@@ -42,8 +45,8 @@ export function resolveRules(rules: Partial<StackingRules> | 'seed' | 'default' 
   const merged = { ...DEFAULT_RULES, ...rules };
   requireInt('rules.boardHeight', merged.boardHeight, 4, 63); // the search packs heights in 6 bits
   requireInt('rules.tetrisThreshold', merged.tetrisThreshold, 4, merged.boardHeight);
-  if (merged.steep !== 'truncate' && merged.steep !== 'excessFirst') {
-    throw new StackRankError('BAD_ARGUMENT', `rules.steep must be "truncate" or "excessFirst"; got ${describe(merged.steep)}`);
+  if (!STEEP_RULES.includes(merged.steep)) {
+    throw new StackRankError('BAD_ARGUMENT', `rules.steep must be one of ${STEEP_RULES.map((r) => `"${r}"`).join(', ')}; got ${describe(merged.steep)}`);
   }
   if (merged.tetris !== 'forced' && merged.tetris !== 'choice') {
     throw new StackRankError('BAD_ARGUMENT', `rules.tetris must be "forced" or "choice"; got ${describe(merged.tetris)}`);

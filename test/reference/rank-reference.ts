@@ -19,8 +19,11 @@ export function referenceIndex(steps: number[], maxStep: number): number {
   return steps.reduce((acc, d) => acc * (2 * maxStep + 1) + d + maxStep, 0);
 }
 
-/** Every surface index reachable from `index` by one hole-free placement of `piece` that keeps steps within ±S. */
-export function referenceSuccessors(index: number, piece: number, width: number, maxStep: number): number[] {
+/**
+ * Every surface index reachable from `index` by one hole-free placement of `piece` that keeps steps within ±S
+ * ('forbid'), or by any hole-free placement with its steps then clamped to ±S ('collapse').
+ */
+export function referenceSuccessors(index: number, piece: number, width: number, maxStep: number, steep: 'forbid' | 'collapse' = 'forbid'): number[] {
   const steps = referenceSteps(index, width, maxStep);
   const heights = [0];
   for (const d of steps) heights.push(heights[heights.length - 1] + d);
@@ -34,15 +37,16 @@ export function referenceSuccessors(index: number, piece: number, width: number,
       const h = heights.slice();
       for (let j = 0; j < o.width; j++) h[x + j] = base + o.top[j];
       const next = h.slice(1).map((v, i) => v - h[i]);
-      if (next.every((d) => Math.abs(d) <= maxStep)) out.push(referenceIndex(next, maxStep));
+      if (steep === 'collapse') out.push(referenceIndex(next.map((d) => Math.max(-maxStep, Math.min(maxStep, d))), maxStep));
+      else if (next.every((d) => Math.abs(d) <= maxStep)) out.push(referenceIndex(next, maxStep));
     }
   }
   return out;
 }
 
 /** The article's iteration: every piece weighs 1/7. */
-export function referenceRanks(width: number, maxStep: number, iterations: number): Float64Array {
-  return referenceWeighted(width, maxStep, iterations, new Array(7).fill(1 / 7));
+export function referenceRanks(width: number, maxStep: number, iterations: number, steep: 'forbid' | 'collapse' = 'forbid'): Float64Array {
+  return referenceWeighted(width, maxStep, iterations, new Array(7).fill(1 / 7), steep);
 }
 
 /**
@@ -50,10 +54,16 @@ export function referenceRanks(width: number, maxStep: number, iterations: numbe
  * sum_p P[7 n + p] v_k(c, p), 0 without a placement. Returns the seven planes of v_K (plane n at [n * size + s]) and
  * the after-Tetris values sum_p P[p | I] v_{K-1}(s, p) (the I spent on a Tetris: same horizon as placing it).
  */
-export function referencePreview(width: number, maxStep: number, iterations: number, P: ArrayLike<number>): { planes: Float64Array; after: Float64Array } {
+export function referencePreview(
+  width: number,
+  maxStep: number,
+  iterations: number,
+  P: ArrayLike<number>,
+  steep: 'forbid' | 'collapse' = 'forbid',
+): { planes: Float64Array; after: Float64Array } {
   const size = (2 * maxStep + 1) ** (width - 1);
   const successors: number[][][] = [];
-  for (let s = 0; s < size; s++) successors.push([0, 1, 2, 3, 4, 5, 6].map((p) => referenceSuccessors(s, p, width, maxStep)));
+  for (let s = 0; s < size; s++) successors.push([0, 1, 2, 3, 4, 5, 6].map((p) => referenceSuccessors(s, p, width, maxStep, steep)));
   let v = new Float64Array(7 * size).fill(1);
   const mix = (planes: Float64Array, s: number, n: number) => {
     let sum = 0;
@@ -73,10 +83,10 @@ export function referencePreview(width: number, maxStep: number, iterations: num
 }
 
 /** The weighted variant: r_{k+1}(s) = sum_p w[p] max over p's placements of r_k, r_0 = 1. */
-export function referenceWeighted(width: number, maxStep: number, iterations: number, w: ArrayLike<number>): Float64Array {
+export function referenceWeighted(width: number, maxStep: number, iterations: number, w: ArrayLike<number>, steep: 'forbid' | 'collapse' = 'forbid'): Float64Array {
   const size = (2 * maxStep + 1) ** (width - 1);
   const successors: number[][][] = [];
-  for (let s = 0; s < size; s++) successors.push([0, 1, 2, 3, 4, 5, 6].map((p) => referenceSuccessors(s, p, width, maxStep)));
+  for (let s = 0; s < size; s++) successors.push([0, 1, 2, 3, 4, 5, 6].map((p) => referenceSuccessors(s, p, width, maxStep, steep)));
   let prev = new Float64Array(size).fill(1);
   for (let k = 0; k < iterations; k++) {
     const next = new Float64Array(size);

@@ -8,8 +8,17 @@ import { ORIENTATIONS } from '../../src/pieces.js';
 export interface ReferenceRules {
   boardHeight: number;
   tetrisThreshold: number;
-  steep: 'truncate' | 'excessFirst';
+  steep: 'truncate' | 'excessFirst' | 'collapse';
   tetris?: 'forced' | 'choice';
+}
+
+/** Steep rule 'collapse': the truncated steps summed up again from the right, lowest point at the old lowest height. */
+export function referenceCollapse(heights: number[], maxStep: number): number[] {
+  const n = heights.length;
+  const sums = new Array<number>(n).fill(0);
+  for (let i = n - 2; i >= 0; i--) sums[i] = sums[i + 1] - Math.max(-maxStep, Math.min(maxStep, heights[i + 1] - heights[i]));
+  const lift = Math.min(...heights) - Math.min(...sums);
+  return sums.map((s) => s + lift);
 }
 
 export interface ReferenceMove {
@@ -38,7 +47,7 @@ export function referenceLeaf(heights: number[], maxStep: number, rules: Referen
   return [rules.steep === 'excessFirst' ? -excess : 0, rankOf(index)];
 }
 
-export function referenceChildren(heights: number[], piece: number, rules: ReferenceRules): { move: ReferenceMove; heights: number[] }[] {
+export function referenceChildren(heights: number[], piece: number, rules: ReferenceRules, maxStep = 4): { move: ReferenceMove; heights: number[] }[] {
   const low = Math.min(...heights);
   const high = Math.max(...heights);
   const tetris = { move: { tetris: true, rotation: -1, column: -1 }, heights: heights.map((h) => h - 4) };
@@ -52,7 +61,7 @@ export function referenceChildren(heights: number[], piece: number, rules: Refer
       if (!ok) continue;
       const next = heights.slice();
       for (let j = 0; j < o.width; j++) next[x + j] = base + o.top[j];
-      out.push({ move: { tetris: false, rotation, column: x }, heights: next });
+      out.push({ move: { tetris: false, rotation, column: x }, heights: rules.steep === 'collapse' ? referenceCollapse(next, maxStep) : next });
     }
   });
   return out;
@@ -69,7 +78,7 @@ export function referenceSearch(
   const visit = (h: number[], depth: number): ReferenceValue => {
     if (depth > lookahead) return [depth, ...referenceLeaf(h, maxStep, rules, rankOf)];
     let best: ReferenceValue | null = null;
-    for (const child of referenceChildren(h, queue[depth], rules)) {
+    for (const child of referenceChildren(h, queue[depth], rules, maxStep)) {
       const v = visit(child.heights, depth + 1);
       if (!best || better(v, best)) best = v;
     }
@@ -77,7 +86,7 @@ export function referenceSearch(
   };
   let bestValue: ReferenceValue | null = null;
   let bestMove: ReferenceMove | null = null;
-  for (const child of referenceChildren(heights, queue[0], rules)) {
+  for (const child of referenceChildren(heights, queue[0], rules, maxStep)) {
     const v = visit(child.heights, 1);
     if (!bestValue || better(v, bestValue)) {
       bestValue = v;
