@@ -9,10 +9,8 @@
  */
 import { StackRankError } from '../errors.js';
 import { checkBuildOptions } from './build.js';
-import type { TableSteep } from './moves.js';
-import { ARTICLE_VARIANT, COLLAPSE_VARIANT, buildRankTable, loadRankTable, type RankTable, type RankTableBuildOptions } from './table.js';
-
-const rankVariant = (steep: TableSteep) => (steep === 'collapse' ? COLLAPSE_VARIANT : ARTICLE_VARIANT);
+import { STEEP_VARIANT } from './file.js';
+import { buildRankTable, loadRankTable, type RankTable, type RankTableBuildOptions } from './table.js';
 
 export function tableFileName(width: number, maxStep: number, iterations: number, variant = 'article', randomizerTag?: string): string {
   return `rank-${variant}${randomizerTag ? `-${randomizerTag}` : ''}-w${width}-s${maxStep}-i${iterations}.srk`;
@@ -22,7 +20,7 @@ export async function cachedTablePath(opts: RankTableBuildOptions = {}, env?: Re
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
-  return join(cacheDir(env), tableFileName(width, maxStep, iterations, rankVariant(steep)));
+  return join(cacheDir(env), tableFileName(width, maxStep, iterations, STEEP_VARIANT.rank[steep]));
 }
 
 export interface CachedTable {
@@ -68,7 +66,7 @@ export async function loadOrBuildCachedTable(opts: RankTableBuildOptions & Cache
     path,
     opts.force,
     loadRankTable,
-    (t) => t.width === width && t.maxStep === maxStep && t.iterations === iterations && (opts.encoding ?? 'u16') === t.encoding && t.variant === rankVariant(steep),
+    (t) => t.width === width && t.maxStep === maxStep && t.iterations === iterations && (opts.encoding ?? 'u16') === t.encoding && t.variant === STEEP_VARIANT.rank[steep],
     () => buildRankTable(opts),
   );
 }

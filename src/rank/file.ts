@@ -70,6 +70,12 @@ export const VARIANTS = {
 } as const;
 export type VariantName = keyof typeof VARIANTS;
 
+/** The variant a rank (one value) or preview (eight values) build gets for its steep rule. */
+export const STEEP_VARIANT = {
+  rank: { forbid: 'article', collapse: 'collapse' },
+  preview: { forbid: 'preview', collapse: 'preview-collapse' },
+} as const satisfies Record<'rank' | 'preview', Record<TableSteep, VariantName>>;
+
 /** What a variant's iteration does with steep placements ('forbid' for names this stackrank does not know). */
 export function variantSteep(variant: string): TableSteep {
   return (VARIANTS as Record<string, { steep: TableSteep }>)[variant]?.steep ?? 'forbid';

@@ -27,16 +27,16 @@ import { defaultThreadCount } from '../threads.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { KernelPool, type KernelCall } from '../workers.js';
 import { checkBuildOptions, splitBlocks, writePlan, type BuildOptions } from './build.js';
-import { decodeTable, encodeTable, variantSteep, type VariantParams } from './file.js';
+import { STEEP_VARIANT, decodeTable, encodeTable, variantSteep, type VariantParams } from './file.js';
 import { foldRows, foldShape, unfoldRows } from './fold.js';
 import { rankMoves, type TableSteep } from './moves.js';
 import { makeRankPlan, type RankPlanArrays } from './plan.js';
 import { customModel, transitionModel, type PieceModel, type PieceModelOptions } from './transition.js';
 
-export const PREVIEW_VARIANT = 'preview';
+export const PREVIEW_VARIANT = STEEP_VARIANT.preview.forbid;
 /** The preview iteration with collapsing steep placements (BuildOptions.steep 'collapse'). */
-export const PREVIEW_COLLAPSE_VARIANT = 'preview-collapse';
-const PREVIEW_VARIANTS: readonly string[] = [PREVIEW_VARIANT, PREVIEW_COLLAPSE_VARIANT];
+export const PREVIEW_COLLAPSE_VARIANT = STEEP_VARIANT.preview.collapse;
+const PREVIEW_VARIANTS: readonly string[] = Object.values(STEEP_VARIANT.preview);
 /** Values per surface: seven pieces plus the after-Tetris value. */
 export const PREVIEW_SLOTS = 8;
 /** The piece whose last mixture becomes slot 7 (a Tetris is made with an I); phase B handles it last. */
@@ -264,8 +264,7 @@ export class PreviewTable {
   }
 
   static fromResult(r: PreviewResult): PreviewTable {
-    const variant = r.steep === 'collapse' ? PREVIEW_COLLAPSE_VARIANT : PREVIEW_VARIANT;
-    return new PreviewTable({ width: r.width, maxStep: r.maxStep, iterations: r.iterations, scale: r.scale, params: r.model, variant }, r.rows);
+    return new PreviewTable({ width: r.width, maxStep: r.maxStep, iterations: r.iterations, scale: r.scale, params: r.model, variant: STEEP_VARIANT.preview[r.steep] }, r.rows);
   }
 
   /** Parses preview-table file bytes (docs/file-formats.md), verifying everything. */

@@ -5,13 +5,13 @@
 import { StackRankError, requireInt } from '../errors.js';
 import { type Surface, surfaceCount, surfaceIndex } from '../surface.js';
 import { buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
-import { decodeTable, encodeTable, variantSteep, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
+import { STEEP_VARIANT, decodeTable, encodeTable, variantSteep, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
 import type { TableSteep } from './moves.js';
 import { type FoldShape, foldIndex, foldShape, foldValues, unfoldValues } from './fold.js';
 
-export const ARTICLE_VARIANT = 'article';
+export const ARTICLE_VARIANT = STEEP_VARIANT.rank.forbid;
 /** The article's iteration with collapsing steep placements (BuildOptions.steep 'collapse'). */
-export const COLLAPSE_VARIANT = 'collapse';
+export const COLLAPSE_VARIANT = STEEP_VARIANT.rank.collapse;
 const U16_MAX = 65535;
 
 type TableMeta = Omit<TableHeader, 'version' | 'checksum' | 'count' | 'folded' | 'slots' | 'params'> & { params?: VariantParams | null };
@@ -180,7 +180,7 @@ export class RankTable {
 export async function buildRankTable(opts: RankTableBuildOptions = {}): Promise<RankTable> {
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const values = await buildRankValues(opts);
-  return RankTable.fromValues(values, { width, maxStep, iterations, encoding: opts.encoding, variant: steep === 'collapse' ? COLLAPSE_VARIANT : ARTICLE_VARIANT });
+  return RankTable.fromValues(values, { width, maxStep, iterations, encoding: opts.encoding, variant: STEEP_VARIANT.rank[steep] });
 }
 
 /** Loads a table from a file path (Node) or from the bytes of a table file. */

@@ -7,9 +7,8 @@
 import { isRandomizerName, randomizerDefaults } from '../randomizers/index.js';
 import { checkBuildOptions } from './build.js';
 import { type CacheOptions, type CachedTable, loadOrBuild, tableFileName } from './cache.js';
-import type { VariantParams } from './file.js';
-import type { TableSteep } from './moves.js';
-import { PREVIEW_COLLAPSE_VARIANT, PREVIEW_VARIANT, PreviewTable, buildPreviewTable, loadPreviewTable, type PreviewBuildOptions } from './preview.js';
+import { STEEP_VARIANT, type VariantParams } from './file.js';
+import { PreviewTable, buildPreviewTable, loadPreviewTable, type PreviewBuildOptions } from './preview.js';
 import { loadRankTable } from './table.js';
 import { CUSTOM_RANDOMIZER, checkModelOptions, customModel, randomizerParameter } from './transition.js';
 import { WEIGHTED_VARIANT, buildWeightedTable, type WeightedBuildOptions } from './weighted.js';
@@ -39,15 +38,13 @@ function paramsFit(have: VariantParams | null, want: VariantParams | Omit<Varian
   return true;
 }
 
-const previewVariant = (steep: TableSteep) => (steep === 'collapse' ? PREVIEW_COLLAPSE_VARIANT : PREVIEW_VARIANT);
-
 /** The cache path of a preview table (no estimation needed: the name carries the randomizer). */
 export async function cachedPreviewTablePath(opts: PreviewBuildOptions = {}, env?: Record<string, string | undefined>): Promise<string> {
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.transition, 'transition');
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
-  return join(cacheDir(env), tableFileName(width, maxStep, iterations, previewVariant(steep), paramsTag(want)));
+  return join(cacheDir(env), tableFileName(width, maxStep, iterations, STEEP_VARIANT.preview[steep], paramsTag(want)));
 }
 
 export interface CachedPreviewTable {
@@ -67,7 +64,7 @@ export async function loadOrBuildCachedPreviewTable(opts: PreviewBuildOptions & 
     opts.force,
     loadPreviewTable,
     (t) =>
-      t.variant === previewVariant(steep) &&
+      t.variant === STEEP_VARIANT.preview[steep] &&
       t.width === width &&
       t.maxStep === maxStep &&
       t.iterations === iterations &&
