@@ -40,7 +40,7 @@ describe('collapsing rank iteration', () => {
     }
   });
 
-  it('only adds moves: the article moves come first per placement, and collapsing never loses a placement', () => {
+  it('only adds moves: every move of the article iteration is a move of the collapsing one, and there are more', () => {
     const forbid = rankMoves(9, 4, 'forbid');
     const collapse = rankMoves(9, 4, 'collapse');
     expect(collapse.length).toBeGreaterThan(forbid.length);
