@@ -1,0 +1,39 @@
+/**
+ * The game-facing vocabulary shared by the rules layer (src/rules/) and every AI that plays real games.
+ * docs/rules.md ("Real games") defines each term; this file only fixes the shapes.
+ *
+ * Coordinates everywhere: `x` is the column counted from the left (0), `y` the row counted from the bottom (0).
+ */
+import type { Piece } from '../pieces.js';
+
+/** Rule-set presets (docs/rules.md, "Rule sets"). */
+export type RuleSetName = 'classic' | 'nes' | 'guideline' | 'tgm' | 'tgm20g';
+
+/**
+ * Keys a player presses. `dasLeft`/`dasRight` shift until blocked; `softDrop` drops until resting without locking;
+ * `hardDrop` drops and locks (always last); `hold` (first, when used) swaps the current piece with the hold box.
+ */
+export type Input = 'left' | 'right' | 'dasLeft' | 'dasRight' | 'cw' | 'ccw' | 'softDrop' | 'hardDrop' | 'hold';
+
+/** One board cell as `[x, y]`. */
+export type Cell = readonly [x: number, y: number];
+
+/**
+ * A resting placement the piece can reach from spawn. `rotation` is the rule set's own state name
+ * (SRS: '0' 'R' '2' 'L'); `x`, `y` locate the piece as docs/rules.md defines per rotation system; `cells` are its four
+ * cells; `inputs` is a shortest key sequence from spawn that ends in `hardDrop`.
+ */
+export interface GamePlacement {
+  readonly piece: Piece;
+  readonly rotation: string;
+  readonly x: number;
+  readonly y: number;
+  readonly cells: readonly Cell[];
+  readonly inputs: readonly Input[];
+}
+
+/**
+ * A board as a caller may give it: rows of strings, top row first (`.` empty, any other character filled), or
+ * bit rows bottom row first (bit x set = cell x filled) with an explicit width.
+ */
+export type BoardLike = readonly string[] | { readonly width: number; readonly rows: ArrayLike<number> };
