@@ -119,7 +119,9 @@ export class TetrisAI {
       const { loadOrBuildCachedTable } = await import('../rank/cache.js');
       table = (await loadOrBuildCachedTable()).table;
     }
-    const stackRules: StackingRules = { ...DEFAULT_RULES, boardHeight: Math.min(rules.visibleHeight, 63) };
+    // The stack stays STACK_ROOM rows under the top of the field: rule sets that spawn in the top rows need that
+    // room to turn the I upright over the stack (docs/game.md).
+    const stackRules: StackingRules = { ...DEFAULT_RULES, boardHeight: rules.visibleHeight - STACK_ROOM };
     const strategy = opts.randomizer && policy !== 'fullBoardOnly' ? 'expectimax' : 'rank';
     const engine = await StackingEngine.create(table, stackRules, { strategy });
     return new TetrisAI(rules, lookahead, well, table.width + 1, policy, opts.randomizer, engine, table, stackRules, recoverDepth, beam);
@@ -142,7 +144,7 @@ export class TetrisAI {
     const memo = new Map<Piece, readonly GamePlacement[]>();
     const reachRoot = (p: Piece) => {
       let r = memo.get(p);
-      if (!r) memo.set(p, (r = reachableOnRows(rows, this.width, height, p, this.rules.name)));
+      if (!r) memo.set(p, (r = reachableOnRows(rows, this.width, height, p, this.rules)));
       return r;
     };
     const options: TurnOption[] = [{ hold: false, pieces: [current, ...queue], reachable: reachRoot(current) }];
@@ -152,7 +154,10 @@ export class TetrisAI {
     }
     if (options.every((o) => o.reachable.length === 0)) return null;
 
-    if (this.policy !== 'fullBoardOnly') {
+    // A tall stack with no I in sight burns rows in recover mode instead of growing (the article's smaller
+    // clears where they save the game); the stack-only baseline never does.
+    const burn = this.policy === 'both' && maxHeight(rows) > this.stackRules.boardHeight - BURN_ROOM && ![current, ...queue.slice(0, this.lookahead), hold].includes('I');
+    if (this.policy !== 'fullBoardOnly' && !burn) {
       const ctx: StackContext = {
         engine: this.engine,
         table: this.table,
@@ -178,7 +183,7 @@ export class TetrisAI {
       depth: this.recoverDepth,
       beam: this.beam,
       holdAllowed: this.rules.hold,
-      reach: (r, p) => reachableOnRows(r, this.width, height, p, this.rules.name),
+      reach: (r, p) => reachableOnRows(r, this.width, height, p, this.rules),
     };
     const choice = recoverMove(ctx, { rows, current, queue: queue.slice(0, this.lookahead), hold, canHold }, reachRoot);
     if (!choice) return null;
@@ -211,6 +216,16 @@ export class TetrisAI {
       value,
     };
   }
+}
+
+/** Rows kept free above the stack in stack mode. */
+const STACK_ROOM = 4;
+/** Stack height (below the stack's limit) from which rows are burnt while no I is known. */
+const BURN_ROOM = 4;
+
+function maxHeight(rows: Uint32Array): number {
+  for (let r = rows.length - 1; r >= 0; r--) if (rows[r] !== 0) return r + 1;
+  return 0;
 }
 
 /** The BCTS player's weights alone (the full-board baseline): no well, no clean-stack bonus. */
