@@ -156,7 +156,8 @@ export class TetrisAI {
 
     // A tall stack with no I in sight burns rows in recover mode instead of growing (the article's smaller
     // clears where they save the game); the stack-only baseline never does.
-    const burn = this.policy === 'both' && maxHeight(rows) > this.stackRules.boardHeight - BURN_ROOM && ![current, ...queue.slice(0, this.lookahead), hold].includes('I');
+    const tall = maxHeight(rows) > this.stackRules.boardHeight - BURN_ROOM;
+    const burn = this.policy === 'both' && tall && ![current, ...queue.slice(0, this.lookahead), hold].includes('I');
     if (this.policy !== 'fullBoardOnly' && !burn) {
       const ctx: StackContext = {
         engine: this.engine,
@@ -178,7 +179,8 @@ export class TetrisAI {
       width: this.width,
       height,
       visibleHeight: this.rules.visibleHeight,
-      wellColumn: plain ? -1 : this.recoverWell(rows),
+      // Tall boards forget the well: the plain full-board terms fill it and clear rows.
+      wellColumn: plain || tall ? -1 : this.recoverWell(rows),
       weights: plain ? PLAIN_BCTS : RECOVER_WEIGHTS,
       depth: this.recoverDepth,
       beam: this.beam,

@@ -74,9 +74,12 @@ export function boardFeatures(rows: ArrayLike<number>, width: number, height: nu
   // Column transitions: the floor counts as filled; the row above the board as empty.
   let columnTransitions = 0;
   let prev = full;
+  // An open well is the stack's purpose, not a flaw: row transitions and wells read the well column as filled
+  // (its cells cost `wellCells` instead). Without a well (-1) these are exactly the reference features.
+  const wellBit = wellColumn >= 0 ? 1 << wellColumn : 0;
   for (let r = 0; r < top; r++) {
     const m = rows[r];
-    const x = (m << 1) | 1 | (1 << (width + 1));
+    const x = ((m | wellBit) << 1) | 1 | (1 << (width + 1));
     rowTransitions += popcount((x ^ (x >>> 1)) & ((1 << (width + 1)) - 1));
     columnTransitions += popcount(m ^ prev);
     prev = m;
@@ -106,7 +109,8 @@ export function boardFeatures(rows: ArrayLike<number>, width: number, height: nu
   const emptyRun = RUN2.fill(0, 0, width);
   for (let r = 0; r < top; r++) {
     const m = rows[r];
-    const wells = ~m & ((m << 1) | 1) & ((m >> 1) | (1 << (width - 1))) & full;
+    const w = m | wellBit;
+    const wells = ~w & ((w << 1) | 1) & ((w >> 1) | (1 << (width - 1))) & full;
     for (let c = 0; c < width; c++) emptyRun[c] = (m >> c) & 1 ? 0 : emptyRun[c] + 1;
     for (let v = wells; v; v &= v - 1) cumulativeWells += emptyRun[31 - Math.clz32(v & -v)];
   }

@@ -17,6 +17,7 @@ import type { RuleSetName } from '../rules/types.js';
 import { TetrisAI, type GamePolicy, type WellSide } from './ai.js';
 import { WORK_ROWS } from './board-input.js';
 import { isHoleFree, lockCells } from './grid.js';
+import { ruleFacts } from './rules-adapter.js';
 
 export interface PlayGameOptions {
   rules?: RuleSetName;
@@ -76,6 +77,8 @@ export async function playGame(opts: PlayGameOptions = {}): Promise<PlayGameResu
   const maxPieces = requireInt('maxPieces', opts.maxPieces ?? 10_000, 1, Number.MAX_SAFE_INTEGER);
   const seed = checkSeed(opts.seed ?? 0);
   const policy = opts.policy ?? 'both';
+  if (opts.hold !== undefined && typeof opts.hold !== 'boolean') throw new StackRankError('BAD_ARGUMENT', `hold must be true or false; got ${describe(opts.hold)}`);
+  if (opts.hold && !ruleFacts(rules).hold) throw new StackRankError('BAD_ARGUMENT', `the ${rules} rule set has no hold`);
   const ai =
     opts.ai ??
     (await TetrisAI.create({ rules, lookahead, randomizer: policy === 'fullBoardOnly' ? undefined : randomizer, well: opts.well, table: opts.table, policy, recover: opts.recover }));
@@ -83,8 +86,6 @@ export async function playGame(opts: PlayGameOptions = {}): Promise<PlayGameResu
     throw new StackRankError('BAD_ARGUMENT', `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}); these games ask for ${rules} at ${lookahead} (${policy})`);
   }
   const hold = opts.hold ?? ai.rules.hold;
-  if (typeof hold !== 'boolean') throw new StackRankError('BAD_ARGUMENT', `hold must be true or false; got ${describe(hold)}`);
-  if (hold && !ai.rules.hold) throw new StackRankError('BAD_ARGUMENT', `the ${rules} rule set has no hold`);
   const width = ai.width;
   const visible = ai.rules.visibleHeight;
   const useNext = ai.randomizer !== undefined;

@@ -61,9 +61,16 @@ describe('the recover evaluator equals the full-board reference features', () =>
 
   it('worked example of docs/fullboard.md (board A)', () => {
     const board = FullBoard.fromRows(['#...#.....', '##.####.#.', '#.########']);
-    const f = boardFeatures(board.rows, 10, 20, { lines: 0, erodedCells: 0, landingRow: 0, pieceHeight: 1 }, 9);
+    const none = { lines: 0, erodedCells: 0, landingRow: 0, pieceHeight: 1 };
+    const f = boardFeatures(board.rows, 10, 20, none, -1);
     expect([f.rowTransitions, f.columnTransitions, f.holes, f.cumulativeWells, f.holeDepth, f.rowsWithHoles]).toEqual([46, 12, 1, 4, 1, 1]);
-    expect(f.wellCells).toBe(1);
-    expect(f.clean).toBe(0);
+    // With the well on the right, column 9 reads as filled for row transitions and wells: row 1 loses the two
+    // changes around its empty column-9 cell (46 - 2); row 2 still changes once at its right end (now between
+    // columns 8 and 9); the well cell at column 9 row 1 is gone (cumulative wells 3); the filled cell in column 9
+    // (row 0) is a well cell.
+    const w = boardFeatures(board.rows, 10, 20, none, 9);
+    expect([w.rowTransitions, w.cumulativeWells, w.wellCells, w.clean]).toEqual([44, 3, 1, 0]);
+    const clean = boardFeatures(FullBoard.fromRows(['#.........', '#########.']).rows, 10, 20, none, 9);
+    expect([clean.wellCells, clean.clean]).toEqual([0, 1]);
   });
 });
