@@ -157,6 +157,19 @@ describe('TetrisAI.nextMove on random boards', () => {
   });
 });
 
+describe('TetrisAI hold and hand-offs', () => {
+  it('an S on a flat stack has no clean place: hold saves the stack, else recover places it', async () => {
+    const ai = await TetrisAI.create({ rules: 'guideline', lookahead: 1, table });
+    const flat = drawBoard(new Array(W).fill(0));
+    const held = ai.nextMove({ board: flat, current: 'S', queue: 'T', hold: 'O', canHold: true })!;
+    expect([held.hold, held.piece, held.mode, held.inputs[0]]).toEqual([true, 'O', 'stack', 'hold']);
+    const emptyBox = ai.nextMove({ board: flat, current: 'S', queue: 'T', hold: null, canHold: true })!;
+    expect([emptyBox.hold, emptyBox.piece, emptyBox.mode]).toEqual([true, 'T', 'stack']);
+    const noHold = ai.nextMove({ board: flat, current: 'S', queue: 'T', hold: 'O', canHold: false })!;
+    expect([noHold.hold, noHold.piece, noHold.mode]).toEqual([false, 'S', 'recover']);
+  });
+});
+
 describe('TetrisAI input checks', () => {
   it('names the problem with a typed error, never a move', async () => {
     const ai = await TetrisAI.create({ rules: 'nes', table });
