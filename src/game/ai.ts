@@ -119,9 +119,10 @@ export class TetrisAI {
       const { loadOrBuildCachedTable } = await import('../rank/cache.js');
       table = (await loadOrBuildCachedTable()).table;
     }
-    // The stack stays STACK_ROOM rows under the top of the field: rule sets that spawn in the top rows need that
-    // room to turn the I upright over the stack (docs/game.md).
-    const stackRules: StackingRules = { ...DEFAULT_RULES, boardHeight: rules.visibleHeight - STACK_ROOM };
+    // The stack stays STACK_ROOM rows under the top of the field (rule sets that spawn in the top rows need that
+    // room to turn the I upright over the stack), and the I goes down the well as soon as the stack is
+    // Tetris-ready (lowest column at least 4): a real game keeps its stack low (docs/game.md).
+    const stackRules: StackingRules = { ...DEFAULT_RULES, boardHeight: rules.visibleHeight - STACK_ROOM, tetrisThreshold: 4 };
     const strategy = opts.randomizer && policy !== 'fullBoardOnly' ? 'expectimax' : 'rank';
     const engine = await StackingEngine.create(table, stackRules, { strategy });
     return new TetrisAI(rules, lookahead, well, table.width + 1, policy, opts.randomizer, engine, table, stackRules, recoverDepth, beam);
@@ -223,7 +224,7 @@ export class TetrisAI {
 /** Rows kept free above the stack in stack mode. */
 const STACK_ROOM = 4;
 /** Stack height (below the stack's limit) from which rows are burnt while no I is known. */
-const BURN_ROOM = 4;
+const BURN_ROOM = 2;
 
 function maxHeight(rows: Uint32Array): number {
   for (let r = rows.length - 1; r >= 0; r--) if (rows[r] !== 0) return r + 1;
