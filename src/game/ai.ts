@@ -12,7 +12,7 @@ import { MIRROR_PIECE, PIECES, pieceId, type Piece } from '../pieces.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import { checkDistribution } from '../stacking/ai.js';
-import { StackingEngine, distributionWeights } from '../stacking/engine.js';
+import { StackingEngine, distributionWeights, type LeafRows } from '../stacking/engine.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { DEFAULT_RULES, type StackingRules } from '../stacking/rules.js';
 import type { BoardLike, Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';
@@ -42,6 +42,9 @@ export interface TetrisAIOptions {
   table?: RankTable;
   /** Recover search: lines searched (default min(lookahead + 1, 2)) and lines kept per level (default 12). */
   recover?: { depth?: number; beam?: number };
+  /** Leaf rows for the randomizer-aware search instead of the table's own, e.g. the randomizer's preview table
+   * (loadOrBuildCachedPreviewTable, docs/api.md); needs `randomizer`. */
+  leafRows?: LeafRows;
   /** For benchmarks: 'stackOnly' answers null where the stack has no move; 'fullBoardOnly' always plays the
    * full-board search with the plain BCTS weights. Default 'both'. */
   policy?: GamePolicy;
@@ -94,7 +97,7 @@ export class TetrisAI {
 
   static async create(opts: TetrisAIOptions = {}): Promise<TetrisAI> {
     if (opts === null || typeof opts !== 'object') throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
-    const known = ['rules', 'lookahead', 'randomizer', 'well', 'table', 'recover', 'policy'];
+    const known = ['rules', 'lookahead', 'randomizer', 'well', 'table', 'recover', 'policy', 'leafRows'];
     for (const k of Object.keys(opts)) {
       if (!known.includes(k)) throw new StackRankError('BAD_ARGUMENT', `unknown option ${describe(k)}; options are ${known.join(', ')}`);
     }
@@ -124,7 +127,8 @@ export class TetrisAI {
     // Tetris-ready (lowest column at least 4): a real game keeps its stack low (docs/game.md).
     const stackRules: StackingRules = { ...DEFAULT_RULES, boardHeight: rules.visibleHeight - STACK_ROOM, tetrisThreshold: 4 };
     const strategy = opts.randomizer && policy !== 'fullBoardOnly' ? 'expectimax' : 'rank';
-    const engine = await StackingEngine.create(table, stackRules, { strategy });
+    if (opts.leafRows && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need a randomizer (they score the randomizer-aware search)');
+    const engine = await StackingEngine.create(table, stackRules, { strategy, leafRows: opts.leafRows });
     return new TetrisAI(rules, lookahead, well, table.width + 1, policy, opts.randomizer, engine, table, stackRules, recoverDepth, beam);
   }
 

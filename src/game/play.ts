@@ -12,6 +12,7 @@ import type { Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
 import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
+import type { LeafRows } from '../stacking/engine.js';
 import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
 import { TetrisAI, type GamePolicy, type WellSide } from './ai.js';
@@ -36,6 +37,8 @@ export interface PlayGameOptions {
   table?: RankTable;
   /** 'both' (the AI); 'stackOnly' and 'fullBoardOnly' are the benchmark baselines. */
   policy?: GamePolicy;
+  /** Leaf rows for the randomizer-aware search (TetrisAIOptions.leafRows). */
+  leafRows?: LeafRows;
   recover?: { depth?: number; beam?: number };
   onProgress?: (p: { games: number; pieces: number; lines: number; topOuts: number; elapsedMs: number }) => void;
   signal?: AbortSignal;
@@ -81,7 +84,7 @@ export async function playGame(opts: PlayGameOptions = {}): Promise<PlayGameResu
   if (opts.hold && !ruleFacts(rules).hold) throw new StackRankError('BAD_ARGUMENT', `the ${rules} rule set has no hold`);
   const ai =
     opts.ai ??
-    (await TetrisAI.create({ rules, lookahead, randomizer: policy === 'fullBoardOnly' ? undefined : randomizer, well: opts.well, table: opts.table, policy, recover: opts.recover }));
+    (await TetrisAI.create({ rules, lookahead, randomizer: policy === 'fullBoardOnly' ? undefined : randomizer, well: opts.well, table: opts.table, policy, recover: opts.recover, leafRows: policy === 'fullBoardOnly' ? undefined : opts.leafRows }));
   if (ai.rules.name !== rules || ai.lookahead !== lookahead || ai.policy !== policy) {
     throw new StackRankError('BAD_ARGUMENT', `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}); these games ask for ${rules} at ${lookahead} (${policy})`);
   }
