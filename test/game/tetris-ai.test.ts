@@ -116,7 +116,7 @@ describe('TetrisAI.nextMove on random boards', () => {
 
   it('on a clean, low stack it plays the surface AI (StackingAI.bestPlacement) and the Tetris when the rule fires', async () => {
     const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
-    const surface = await StackingAI.create({ table, rules: { boardHeight: 16 } });
+    const surface = await StackingAI.create({ table, rules: { boardHeight: 16, tetrisThreshold: 4 } });
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 8 }), { minLength: W - 1, maxLength: W - 1 }), pieceArb, pieceArb, (h, current, next) => {
         const rows = drawBoard([...h, 0]);
@@ -230,5 +230,8 @@ describe('playGame', () => {
     await expect(playGame({ rules: 'nes', hold: true, table, games: 1, maxPieces: 1 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: /no hold/ });
     await expect(playGame({ randomizer: 'bag8' as never, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(playGame({ games: 0, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
+    await expect(playGame({ rules: 'classic', lookahead: 1, ai, signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(playGame({ rules: 'nes', lookahead: 1, ai })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: /plays classic/ });
   });
 });
