@@ -4,7 +4,7 @@
  * randomizer, lookahead and hold. Writes bench/results/game.json.
  *
  *   npx tsx bench/game.ts [--rows all|classic,nes,guideline,tgm20g] [--games 2] [--max-pieces 2000]
- *                         [--baseline-pieces 1000] [--seed 1] [--players both,stackOnly,fullBoardOnly]
+ *                         [--baseline-pieces 1000] [--seed 1] [--players both,stackOnly,fullBoardOnly] [--out game]
  */
 import { parseArgs } from 'node:util';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
@@ -23,6 +23,7 @@ const { values: args } = parseArgs({
     'baseline-pieces': { type: 'string', default: '1000' },
     seed: { type: 'string', default: '1' },
     players: { type: 'string', default: 'both,stackOnly,fullBoardOnly' },
+    out: { type: 'string', default: 'game' },
   },
 });
 
@@ -63,4 +64,4 @@ for (const key of args.rows!.split(',')) {
   }
 }
 printTable(printed);
-console.log(`results: ${writeResults('game', { machine: machine(), args, rows: raw })}`);
+console.log(`results: ${writeResults(args.out!, { machine: machine(), args, rows: raw })}`);

@@ -125,7 +125,7 @@ export class TetrisAI {
     // The stack stays STACK_ROOM rows under the top of the field (rule sets that spawn in the top rows need that
     // room to turn the I upright over the stack), and the I goes down the well as soon as the stack is
     // Tetris-ready (lowest column at least 4): a real game keeps its stack low (docs/game.md).
-    const stackRules: StackingRules = { ...DEFAULT_RULES, boardHeight: rules.visibleHeight - (rules.ruleSet.gravity === '20G' ? STACK_ROOM_20G : STACK_ROOM), tetrisThreshold: 4 };
+    const stackRules: StackingRules = { ...DEFAULT_RULES, boardHeight: rules.visibleHeight - (rules.ruleSet.gravity === '20G' ? STACK_ROOM_20G : rules.ruleSet.spawn === 'topRow' ? STACK_ROOM_TOP_SPAWN : STACK_ROOM), tetrisThreshold: 4 };
     const strategy = opts.randomizer && policy !== 'fullBoardOnly' ? 'expectimax' : 'rank';
     if (opts.leafRows && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need a randomizer (they score the randomizer-aware search)');
     const engine = await StackingEngine.create(table, stackRules, { strategy, leafRows: opts.leafRows });
@@ -227,6 +227,9 @@ export class TetrisAI {
 
 /** Rows kept free above the stack in stack mode. */
 const STACK_ROOM = 4;
+/** Rule sets whose pieces appear in the field's top rows (nes, tgm) and show one piece: a deep well beside a tall
+ * stack takes only an I, so the stack stays lower (nes/nes over 2 x 3,000 pieces: 2 top-outs with 4 rows, none with 6). */
+const STACK_ROOM_TOP_SPAWN = 6;
 /** At 20G the piece slides over the stack from where it appears: a stack this close to the top blocks it. */
 const STACK_ROOM_20G = 8;
 /** Stack height (below the stack's limit) from which rows are burnt while no I is known. */
