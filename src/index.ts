@@ -7,7 +7,7 @@ export * from './surface.js';
 export { Rng, type RngState, checkSeed } from './random.js';
 // rank tables (issue 2/3)
 export { RankTable, buildRankTable, loadRankTable, ARTICLE_VARIANT, COLLAPSE_VARIANT, type RankTableBuildOptions } from './rank/table.js';
-export { type BuildOptions, type BuildProgress } from './rank/build.js';
+export type { BuildOptions, BuildProgress } from './rank/build.js';
 export { type ValueEncoding, type TableHeader, FORMAT_VERSION } from './rank/file.js';
 export { loadOrBuildCachedTable, cachedTablePath, type CachedTable } from './rank/cache.js';
 // table variants (issue 8): preview-aware (8 values per surface) and weighted tables, their piece models and cache

@@ -10,7 +10,7 @@ import { loadAnyTable } from '../rank/any.js';
 import { PreviewTable, buildPreviewTable, PREVIEW_SLOTS } from '../rank/preview.js';
 import { buildWeightedTable } from '../rank/weighted.js';
 import { MAX_SAMPLES } from '../rank/transition.js';
-import { type ValueEncoding, type VariantParams } from '../rank/file.js';
+import type { ValueEncoding, VariantParams } from '../rank/file.js';
 import { MAX_ITERATIONS } from '../rank/build.js';
 import { UsageError, intOption, parse } from './args.js';
 import type { CliIO } from './io.js';

@@ -11,7 +11,6 @@ import {
   O_BEST_SCORE,
   O_FEAT,
   O_LINES,
-  O_PIECES,
   acquireContext,
   loadBoard,
   readFeatures,
@@ -78,7 +77,9 @@ export async function kernelFeatures(board: FullBoard, move?: { piece: number | 
     } else kernel.exports.boardFeatures(ctx, ctx + O_FEAT);
     const values = readFeatures(kernel, ctx);
     const out = {} as Record<FeatureName, number>;
-    FEATURE_NAMES.forEach((f, i) => (out[f] = values[i]));
+    FEATURE_NAMES.forEach((f, i) => {
+      out[f] = values[i];
+    });
     return out;
   } finally {
     releaseContext(board.width, board.height, ctx);

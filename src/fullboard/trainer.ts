@@ -144,7 +144,7 @@ export function resolveTrainOptions(o: TrainOptions): ResolvedTrainOptions {
 /** Checks a parsed checkpoint (from onGeneration, or JSON.parse of a saved one). */
 export function checkCheckpoint(json: unknown): TrainCheckpoint {
   const c = json as TrainCheckpoint;
-  if (!c || c.format !== 'stackrank-ga' || c.version !== 1 || !Array.isArray(c.population) || !Array.isArray(c.rng) || !c.options) {
+  if (c?.format !== 'stackrank-ga' || c.version !== 1 || !Array.isArray(c.population) || !Array.isArray(c.rng) || !c.options) {
     throw new StackRankError('BAD_HEADER', 'not a stackrank GA checkpoint (format "stackrank-ga", version 1)');
   }
   const opts = resolveTrainOptions(c.options);
@@ -247,7 +247,9 @@ async function workerEvaluator(o: ResolvedTrainOptions, threads: number): Promis
         wArea = main.alloc(capacity * 128);
         outArea = main.alloc(capacity * 24);
       }
-      jobs.forEach((job, i) => writeWeights(memory, wArea + i * 128, weightSlots({ features: o.features, weights: job.weights })));
+      for (const [i, job] of jobs.entries()) {
+        writeWeights(memory, wArea + i * 128, weightSlots({ features: o.features, weights: job.weights }));
+      }
       const calls: KernelCall[][] = ctxs.map(() => []);
       // interleaved static split: game lengths vary a lot, interleaving keeps the threads' totals close
       jobs.forEach((job, i) => {

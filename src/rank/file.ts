@@ -164,7 +164,9 @@ export function encodeParams(p: VariantParams): Uint8Array {
   view.setUint32(20, p.seed >>> 0, true);
   view.setFloat64(24, p.parameter, true);
   view.setUint16(32, p.model.length, true);
-  p.model.forEach((v, i) => view.setFloat64(PARAMS_FIXED_BYTES + 8 * i, v, true));
+  p.model.forEach((v, i) => {
+    view.setFloat64(PARAMS_FIXED_BYTES + 8 * i, v, true);
+  });
   return out;
 }
 

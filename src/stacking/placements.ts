@@ -40,8 +40,12 @@ export function placementTable(width: number, maxStep: number): PlacementTable {
         const rec = new Array<number>(PLACEMENT_WORDS).fill(0);
         rec[0] = column;
         rec[1] = o.width;
-        o.bot.forEach((b, j) => (rec[2 + j] = b));
-        o.top.forEach((t, j) => (rec[6 + j] = t));
+        o.bot.forEach((b, j) => {
+          rec[2 + j] = b;
+        });
+        o.top.forEach((t, j) => {
+          rec[6 + j] = t;
+        });
         // Fit test (assembly/search.ts): the placement fits without a hole exactly when the steps under its
         // columns equal its bottom profile's. Steps are coded FIT_STEP_BITS bits each (clamped to ±3, shifted by
         // 3); this placement compares the codes of steps column..column+width-2.

@@ -29,6 +29,7 @@ function write(rel: string, text: string): string {
   return path;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: each consumer script prints its own JSON shape
 async function node(file: string): Promise<any> {
   const { stdout } = await run(process.execPath, [file], { cwd: app, timeout: 60_000 });
   return JSON.parse(stdout.trim().split('\n').pop()!);
