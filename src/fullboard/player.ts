@@ -17,11 +17,12 @@ import {
   releaseContext,
   writeWeights,
 } from './kernel.js';
-import { resolveWeights, weightSlots, type WeightsSpec } from './presets.js';
+import { DEFAULT_WEIGHTS, resolveWeights, weightSlots, type WeightsSpec } from './presets.js';
 import { RANDOMIZER_NAMES, createRandomizer, isRandomizerName, type Randomizer } from '../randomizers/index.js';
 
 export interface BestMoveOptions {
-  weights: WeightsSpec;
+  /** A preset name or { features, weights }; default DEFAULT_WEIGHTS ('bcts', the strongest preset). */
+  weights?: WeightsSpec;
   /** The next piece, when known: the move is then chosen 2-ply over every placement of it. */
   next?: number | string;
 }
@@ -35,12 +36,19 @@ export interface BestMoveResult extends FullMove {
   board: FullBoard;
 }
 
+function checkOptionsObject(options: unknown): void {
+  if (options === null || typeof options !== 'object') {
+    throw new StackRankError('BAD_ARGUMENT', `options must be an object such as { weights: 'bcts' }; got ${describe(options)}`);
+  }
+}
+
 /** The best placement of `piece` on `board`, or null when every placement loses. */
-export async function bestMove(board: FullBoard, piece: number | string, options: BestMoveOptions): Promise<BestMoveResult | null> {
+export async function bestMove(board: FullBoard, piece: number | string, options: BestMoveOptions = {}): Promise<BestMoveResult | null> {
   if (!(board instanceof FullBoard)) throw new StackRankError('BAD_ARGUMENT', 'board must be a FullBoard (FullBoard.fromRows)');
+  checkOptionsObject(options);
   const p = toPieceId(piece);
-  const q = options?.next === undefined ? -1 : toPieceId(options.next);
-  const slots = weightSlots(resolveWeights(options?.weights));
+  const q = options.next === undefined ? -1 : toPieceId(options.next);
+  const slots = weightSlots(resolveWeights(options.weights ?? DEFAULT_WEIGHTS));
   const { kernel, ctx } = await acquireContext(board.width, board.height);
   try {
     const wptr = ctx + O_FEAT; // stage weights in the feature scratch, then copy into place
@@ -87,7 +95,8 @@ export async function kernelFeatures(board: FullBoard, move?: { piece: number | 
 }
 
 export interface PlayOptions {
-  weights: WeightsSpec;
+  /** A preset name or { features, weights }; default DEFAULT_WEIGHTS ('bcts': games run for millions of lines, set maxLines). */
+  weights?: WeightsSpec;
   /** Piece randomizer; `memoryless` (default) runs the PRNG inside the kernel: exactly new Rng(seed).nextInt(7). */
   randomizer?: string;
   seed?: number;
@@ -128,8 +137,9 @@ function loadRandomizer(name: string, seed: number): Randomizer {
 const pieceBuffers = new Map<number, number>();
 
 /** Plays one full-board game; the loop runs in WebAssembly. */
-export async function playFullGame(options: PlayOptions): Promise<GameResult> {
-  const slots = weightSlots(resolveWeights(options?.weights));
+export async function playFullGame(options: PlayOptions = {}): Promise<GameResult> {
+  checkOptionsObject(options);
+  const slots = weightSlots(resolveWeights(options.weights ?? DEFAULT_WEIGHTS));
   const { width, height } = checkSize(options.width ?? 10, options.height ?? 20);
   const seed = checkSeed(options.seed ?? 0);
   const maxLines = options.maxLines === undefined ? Infinity : requireInt('maxLines', options.maxLines, 1, Number.MAX_SAFE_INTEGER);
