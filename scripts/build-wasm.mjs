@@ -101,5 +101,7 @@ for (const kernel of KERNELS) {
 lines.push('};', '');
 const changed = writeIfChanged(join(root, 'src', 'generated', 'wasm.ts'), lines.join('\n'));
 if (compiled.length > 0 || changed || process.env.STACKRANK_BUILD_VERBOSE) {
-  console.log(`wasm: compiled ${compiled.join(', ') || 'nothing'}; ${KERNELS.length - compiled.length} kernel(s) up to date`);
+  console.log(
+    `wasm: compiled ${compiled.join(', ') || 'nothing'}; ${KERNELS.length - compiled.length} kernel(s) up to date`,
+  );
 }

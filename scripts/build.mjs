@@ -17,7 +17,14 @@ node(join(root, 'scripts', 'build-wasm.mjs'));
 // 2. library + CLI bundles; tsup's clean step empties dist/, so the demo below is rebuilt whenever this runs.
 const libInputs = [...filesUnder('src', ts), 'tsup.config.ts', 'tsconfig.json', 'package.json'];
 const libHash = inputsHash(libInputs, [`tsup ${versionOf('tsup')}`, `typescript ${versionOf('typescript')}`]);
-const libOutputs = ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/research.js', 'dist/research.cjs', 'dist/cli.js'];
+const libOutputs = [
+  'dist/index.js',
+  'dist/index.cjs',
+  'dist/index.d.ts',
+  'dist/research.js',
+  'dist/research.cjs',
+  'dist/cli.js',
+];
 let libBuilt = false;
 if (!upToDate('tsup', libHash, libOutputs)) {
   node(join(require.resolve('tsup/package.json'), '..', 'dist', 'cli-default.js'), '--silent');

@@ -33,7 +33,9 @@ if (missing.length > 0) {
   console.log(`stackrank: installing dependencies (missing: ${missing.slice(0, 3).join(', ')}${more})`);
   const ci = npm('ci');
   if (ci.status !== 0) {
-    console.log(`stackrank: npm ci refused (${refusalReason(`${ci.stderr}\n${ci.stdout}`)}); using npm install with the lock`);
+    console.log(
+      `stackrank: npm ci refused (${refusalReason(`${ci.stderr}\n${ci.stdout}`)}); using npm install with the lock`,
+    );
     const install = npm('install');
     if (install.status !== 0) {
       process.stderr.write(`${install.stdout}${install.stderr}`);

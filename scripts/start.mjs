@@ -7,4 +7,16 @@ node('scripts/ensure-deps.mjs');
 node('scripts/build.mjs');
 node('dist/cli.js', 'table', 'build');
 node('dist/cli.js', 'table', 'info');
-node('dist/cli.js', 'bench', 'survival', '--lookahead', '0,1,2', '--games', '100', '--max-pieces', '100000', '--seed', '1');
+node(
+  'dist/cli.js',
+  'bench',
+  'survival',
+  '--lookahead',
+  '0,1,2',
+  '--games',
+  '100',
+  '--max-pieces',
+  '100000',
+  '--seed',
+  '1',
+);

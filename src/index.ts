@@ -8,7 +8,15 @@
 export { StackRankError, type StackRankErrorCode } from './errors.js';
 
 // Pieces and the stacking surface (9 columns of a 10-wide board; the 10th is the well).
-export { PIECES, ORIENTATIONS, pieceId, orientationCells, type Piece, type PieceId, type Orientation } from './pieces.js';
+export {
+  PIECES,
+  ORIENTATIONS,
+  pieceId,
+  orientationCells,
+  type Piece,
+  type PieceId,
+  type Orientation,
+} from './pieces.js';
 export {
   parseSurface,
   surfaceFromHeights,
@@ -23,7 +31,14 @@ export {
 } from './surface.js';
 
 // Rule sets. (The game-rules module and the game-facing Tetris AI join this entry here when they land.)
-export { DEFAULT_RULES, SEED_RULES as ARTICLE_RULES, STEEP_RULES, type StackingRules, type SteepRule, type TetrisRule } from './stacking/rules.js';
+export {
+  DEFAULT_RULES,
+  SEED_RULES as ARTICLE_RULES,
+  STEEP_RULES,
+  type StackingRules,
+  type SteepRule,
+  type TetrisRule,
+} from './stacking/rules.js';
 
 // The stacking AI: best placement over the known queue, and its survival simulator.
 export { StackingAI, type BestPlacement, type PlanStep, type StackingAIOptions } from './stacking/ai.js';
@@ -53,6 +68,20 @@ export {
 
 // The full-board player (10 x 20, feature weights).
 export { FullBoard, type FullMove, type Placement, type BoardSize } from './fullboard/board.js';
-export { PRESETS, PRESET_NAMES, type Preset, type PresetName, type WeightVector, type WeightsSpec } from './fullboard/presets.js';
+export {
+  PRESETS,
+  PRESET_NAMES,
+  type Preset,
+  type PresetName,
+  type WeightVector,
+  type WeightsSpec,
+} from './fullboard/presets.js';
 export type { FeatureName } from './fullboard/features.js';
-export { bestMove, playFullGame, type BestMoveOptions, type BestMoveResult, type PlayOptions, type GameResult } from './fullboard/player.js';
+export {
+  bestMove,
+  playFullGame,
+  type BestMoveOptions,
+  type BestMoveResult,
+  type PlayOptions,
+  type GameResult,
+} from './fullboard/player.js';

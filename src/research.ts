@@ -29,7 +29,11 @@ export { PREVIEW_VARIANT, PREVIEW_COLLAPSE_VARIANT, PREVIEW_SLOTS } from './rank
 export { buildWeightedTable, WEIGHTED_VARIANT, type WeightedBuildOptions } from './rank/weighted.js';
 export { transitionModel, weightsModel, type PieceModel } from './rank/transition.js';
 export { loadAnyTable } from './rank/any.js';
-export { loadOrBuildCachedWeightedTable, cachedPreviewTablePath, cachedWeightedTablePath } from './rank/variant-cache.js';
+export {
+  loadOrBuildCachedWeightedTable,
+  cachedPreviewTablePath,
+  cachedWeightedTablePath,
+} from './rank/variant-cache.js';
 export { TABLE_STEEP, type TableSteep } from './rank/moves.js';
 
 // Randomizer statistics and parameters.

@@ -34,10 +34,27 @@ describe('entry points', () => {
 
   it('game names read without the project history; internals live in research', () => {
     expect(game.ARTICLE_RULES).toMatchObject({ steep: 'truncate', tetris: 'forced' });
-    for (const internal of ['SEED_RULES', 'expectimaxStrategy', 'STRATEGIES', 'distributionWeights', 'FEATURE_NAMES', 'trainWeights', 'weightsModel', 'FORMAT_VERSION']) {
+    for (const internal of [
+      'SEED_RULES',
+      'expectimaxStrategy',
+      'STRATEGIES',
+      'distributionWeights',
+      'FEATURE_NAMES',
+      'trainWeights',
+      'weightsModel',
+      'FORMAT_VERSION',
+    ]) {
       expect(internal in game, internal).toBe(false);
     }
-    for (const name of ['expectimaxStrategy', 'STRATEGIES', 'FEATURE_NAMES', 'trainWeights', 'weightsModel', 'FORMAT_VERSION', 'DEFAULT_WEIGHTS']) {
+    for (const name of [
+      'expectimaxStrategy',
+      'STRATEGIES',
+      'FEATURE_NAMES',
+      'trainWeights',
+      'weightsModel',
+      'FORMAT_VERSION',
+      'DEFAULT_WEIGHTS',
+    ]) {
       expect(name in research, name).toBe(true);
     }
   });
@@ -45,8 +62,12 @@ describe('entry points', () => {
   it('every name the README, docs/ and the demo import from an entry is exported by it', () => {
     const sources = [
       join(ROOT, 'README.md'),
-      ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(ROOT, 'docs', f)),
-      ...readdirSync(join(ROOT, 'demo')).filter((f) => f.endsWith('.ts')).map((f) => join(ROOT, 'demo', f)),
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => join(ROOT, 'docs', f)),
+      ...readdirSync(join(ROOT, 'demo'))
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => join(ROOT, 'demo', f)),
     ];
     const missing: string[] = [];
     let checked = 0;

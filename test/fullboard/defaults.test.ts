@@ -18,7 +18,9 @@ describe('full-board defaults', () => {
     // the comparison above can tell presets apart: another preset scores differently
     expect(seedGA!.score).not.toBe(bcts!.score);
     // options with only `next` keep the default weights too
-    expect((await bestMove(BOARD, 'T', { next: 'I' }))!.score).toBe((await bestMove(BOARD, 'T', { weights: 'bcts', next: 'I' }))!.score);
+    expect((await bestMove(BOARD, 'T', { next: 'I' }))!.score).toBe(
+      (await bestMove(BOARD, 'T', { weights: 'bcts', next: 'I' }))!.score,
+    );
   });
 
   it('playFullGame without weights plays DEFAULT_WEIGHTS', async () => {
@@ -28,7 +30,10 @@ describe('full-board defaults', () => {
   });
 
   it('options that are not an object are refused, not silently defaulted', async () => {
-    await expect(bestMove(BOARD, 'T', 'bcts' as never)).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringMatching(/options must be an object/) });
+    await expect(bestMove(BOARD, 'T', 'bcts' as never)).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/options must be an object/),
+    });
     await expect(bestMove(BOARD, 'T', null as never)).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(playFullGame(7 as never)).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
   });
