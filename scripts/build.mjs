@@ -15,7 +15,8 @@ const ts = (name) => /\.(ts|mts|cts|js|mjs|json|css|html)$/.test(name);
 node(join(root, 'scripts', 'build-wasm.mjs'));
 
 // 2. library + CLI bundles; tsup's clean step empties dist/, so the demo below is rebuilt whenever this runs.
-const libInputs = [...filesUnder('src', ts), 'tsup.config.ts', 'tsconfig.json', 'package.json'];
+// package-lock.json: the bundled runtime code of dependencies (@assemblyscript/loader) comes from the locked versions.
+const libInputs = [...filesUnder('src', ts), 'tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];
 const libHash = inputsHash(libInputs, [`tsup ${versionOf('tsup')}`, `typescript ${versionOf('typescript')}`]);
 const libOutputs = [
   'dist/index.js',
@@ -33,7 +34,7 @@ if (!upToDate('tsup', libHash, libOutputs)) {
 }
 
 // 3. the demo bundles the library's sources (src/) with demo/.
-const demoInputs = [...filesUnder('src', ts), ...filesUnder('demo'), 'scripts/build-demo.mjs'];
+const demoInputs = [...filesUnder('src', ts), ...filesUnder('demo'), 'scripts/build-demo.mjs', 'package-lock.json'];
 const demoHash = inputsHash(demoInputs, [`vite ${versionOf('vite')}`]);
 if (libBuilt || !upToDate('demo', demoHash, ['dist/demo/index.html'])) {
   node(join(root, 'scripts', 'build-demo.mjs'));
