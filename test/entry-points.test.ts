@@ -80,4 +80,18 @@ describe('entry points', () => {
     expect(checked).toBeGreaterThan(20);
     expect(missing).toEqual([]);
   });
+
+  it('docs/api.md marks a research name in the game sections as "(research)"', () => {
+    const [gameSections, researchSection] = readFileSync(join(ROOT, 'docs/api.md'), 'utf8').split(
+      '## `stackrank/research`',
+    );
+    expect(researchSection).toBeTruthy();
+    const unmarked: string[] = [];
+    for (const line of gameSections.split('\n')) {
+      for (const m of line.matchAll(/`([A-Za-z_]\w*)/g)) {
+        if (m[1] in research && !line.includes('(research)')) unmarked.push(m[1]);
+      }
+    }
+    expect(unmarked).toEqual([]);
+  });
 });
