@@ -5,7 +5,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StackRankError } from '../errors.js';
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH } from '../fullboard/board.js';
-import { FEATURE_SETS, PRESET_NAMES, resolveWeights, type WeightVector } from '../fullboard/presets.js';
+import { FEATURE_SETS, PRESET_NAMES, resolveWeights, type PresetName, type WeightVector } from '../fullboard/presets.js';
 import { playFullGame } from '../fullboard/player.js';
 import { summarizeLines } from '../fullboard/stats.js';
 import { TRAIN_DEFAULTS, TRAIN_LIMITS } from '../fullboard/trainer.js';
@@ -42,7 +42,7 @@ function fmt(n: number): string {
 }
 
 const PLAY_OPTIONS = defineOptions({
-  weights: { type: 'text', default: 'seedGA', arg: 'PRESET|FILE', help: `weights: a preset (${PRESET_NAMES.join(', ')}) or a JSON file` },
+  weights: { type: 'text', default: 'seedGA' satisfies PresetName, arg: 'PRESET|FILE', help: `weights: a preset (${PRESET_NAMES.join(', ')}) or a JSON file` },
   games: { type: 'int', min: 1, max: 1_000_000, default: 10, help: 'games to play' },
   seed: seedOption(1, 'seed of the first game'),
   maxLines: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER, arg: 'L', help: 'stop a game at this many lines', defaultHelp: 'no cap' },
