@@ -164,6 +164,28 @@ describe('a write that fails after the work keeps the result and says where', ()
     expect(saved.history).toHaveLength(2);
   });
 
+  it('full train --checkpoint: when the directory vanishes, checkpoints go to a temp file and training goes on', async () => {
+    const dir = tmp();
+    const err: string[] = [];
+    const { main } = await import('../src/cli.js');
+    const code = await main(['full', 'train', '--population', '4', '--generations', '3', '--games-per-eval', '1', '--board-height', '6', '--max-pieces', '200', '--checkpoint', join(dir, 'ck.json')], {
+      out: (l) => {
+        if (/^\s+1\s/.test(l)) rmSync(dir, { recursive: true });
+      },
+      err: (l) => err.push(l),
+      status: () => {},
+      isTTY: false,
+      env: {},
+    });
+    expect(code).toBe(0);
+    expect(err).toHaveLength(1);
+    const kept = /^stackrank full train: could not write the checkpoint to .*ck\.json \(.*ENOENT.*\); writing it to (\S+) instead$/.exec(err[0])?.[1];
+    expect(kept, err[0]).toBeDefined();
+    const checkpoint = JSON.parse(readFileSync(kept!, 'utf8'));
+    expect(checkpoint.format).toBe('stackrank-ga');
+    expect(checkpoint.generation).toBe(3);
+  });
+
   it('table build --out: the directory is replaced by a file during the build', async () => {
     const dir = tmp();
     const { main } = await import('../src/cli.js');
@@ -233,6 +255,21 @@ describe('the same option has the same range in every command', () => {
   // (4..10); stacking lookahead (0..6) and the full-board player's one preview piece (0..1); the stacking game's
   // board (4..63 rows) and the full-board trainer's proxy board (4..24).
   const DIFFERENT_THINGS = new Set(['width', 'lookahead', 'boardHeight']);
+
+  it('choice options offer the same choices', () => {
+    // --steep of table build is the iteration's rule (forbid|collapse: --table-steep elsewhere); of bench survival
+    // and play, the game's rule.
+    const choices = new Map<string, Map<string, string>>();
+    for (const c of COMMANDS) {
+      for (const [key, o] of Object.entries(c.options as Record<string, OptionSpec>)) {
+        if (o.type !== 'choice' || (key === 'steep' && c.path === 'table build')) continue;
+        if (!choices.has(key)) choices.set(key, new Map());
+        choices.get(key)!.set(c.path, o.choices.join('|'));
+      }
+    }
+    for (const [key, byCommand] of choices) expect(new Set(byCommand.values()), `--${flagName(key)}: ${JSON.stringify([...byCommand])}`).toHaveLength(1);
+    expect(choices.get('randomizer')!.size).toBeGreaterThanOrEqual(4);
+  });
 
   it('int options agree on min and max', () => {
     const ranges = new Map<string, Map<string, string>>();

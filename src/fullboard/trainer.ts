@@ -29,6 +29,7 @@ import { BCTS_FEATURES, resolveWeights, weightSlots } from './presets.js';
 export interface TrainOptions {
   features?: readonly FeatureName[];
   population?: number;
+  /** Individuals drawn per tournament; default 8, or the population when that is smaller. */
   tournament?: number;
   parents?: number;
   crossover?: 'uniform' | 'onePoint';
