@@ -75,6 +75,19 @@ describe('stackrank play', () => {
     expect(human.out).toMatch(/\+-{18}\+--\+/);
   });
 
+  it('stops on Ctrl-C with exit code 130 even when running flat out (no --delay)', async () => {
+    const args = ['play', '--table', file, '--lookahead', '2', '--seed', '9', '--json'];
+    const whole = JSON.parse((await runCli(args)).out);
+    expect(whole.ended).toMatch(/perfect stack breaks/);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 0); // fires at the game's first turn of the event loop
+    const run = await runCli(args, {}, controller.signal);
+    expect(run.code).toBe(130);
+    const stopped = JSON.parse(run.out);
+    expect(stopped.ended).toBe('interrupted');
+    expect(stopped.pieces).toBeLessThan(whole.pieces);
+  });
+
   it('draws heights as filled cells', () => {
     expect(drawBoard([2, 0, 1, 0], 3)).toEqual(['| . . . .|  |', '|[] . . .|  |', '|[] .[] .|  |', '+--------+--+']);
   });
