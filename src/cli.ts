@@ -26,7 +26,10 @@ export async function main(argv: string[], io: CliIO = nodeIO()): Promise<number
   const prefix = (path: string) => (path ? `stackrank ${path}` : 'stackrank');
   try {
     const code = await cli.run(argv);
-    return io.signal?.aborted ? EXIT.interrupted : code;
+    if (!io.signal?.aborted) return code;
+    // The command stopped early on its own (play, demo): still an interrupt.
+    io.err(`${prefix(cli.running())}: interrupted`);
+    return EXIT.interrupted;
   } catch (e) {
     if (e instanceof HelpShown) return EXIT.ok;
     if (e instanceof CommandUsageError) {

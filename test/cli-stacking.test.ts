@@ -83,6 +83,7 @@ describe('stackrank play', () => {
     setTimeout(() => controller.abort(), 0); // fires at the game's first turn of the event loop
     const run = await runCli(args, {}, controller.signal);
     expect(run.code).toBe(130);
+    expect(run.err).toBe('stackrank play: interrupted');
     const stopped = JSON.parse(run.out);
     expect(stopped.ended).toBe('interrupted');
     expect(stopped.pieces).toBeLessThan(whole.pieces);
