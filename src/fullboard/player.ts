@@ -5,7 +5,7 @@
 import { StackRankError, describe, requireInt } from '../errors.js';
 import { ORIENTATIONS, PIECES } from '../pieces.js';
 import { Rng, checkSeed } from '../random.js';
-import { FullBoard, checkSize, toPieceId, type FullMove } from './board.js';
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH, FullBoard, checkSize, toPieceId, type FullMove } from './board.js';
 import { FEATURE_NAMES, type FeatureName } from './features.js';
 import {
   O_BEST_SCORE,
@@ -140,7 +140,7 @@ const pieceBuffers = new Map<number, number>();
 export async function playFullGame(options: PlayOptions = {}): Promise<GameResult> {
   checkOptionsObject(options);
   const slots = weightSlots(resolveWeights(options.weights ?? DEFAULT_WEIGHTS));
-  const { width, height } = checkSize(options.width ?? 10, options.height ?? 20);
+  const { width, height } = checkSize(options.width ?? DEFAULT_WIDTH, options.height ?? DEFAULT_HEIGHT);
   const seed = checkSeed(options.seed ?? 0);
   const maxLines = options.maxLines === undefined ? Infinity : requireInt('maxLines', options.maxLines, 1, Number.MAX_SAFE_INTEGER);
   const maxPieces = options.maxPieces === undefined ? Infinity : requireInt('maxPieces', options.maxPieces, 1, Number.MAX_SAFE_INTEGER);

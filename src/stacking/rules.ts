@@ -8,6 +8,10 @@ export const STEEP_RULES: readonly SteepRule[] = ['truncate', 'excessFirst', 'co
 /** 'forced': an I goes down the well exactly when the Tetris rule fires (the seed). 'choice': it may also go
  * down whenever the lowest column is at least 4, if the search prefers that; it must when the rule fires. */
 export type TetrisRule = 'forced' | 'choice';
+export const TETRIS_RULES: readonly TetrisRule[] = ['forced', 'choice'];
+/** Board heights the search takes (it packs heights in 6 bits); the Tetris threshold lies in the same range. */
+export const MIN_BOARD_HEIGHT = 4;
+export const MAX_BOARD_HEIGHT = 63;
 
 export interface StackingRules {
   /** Rows of the board; a placement whose top passes it is illegal. */
@@ -43,8 +47,8 @@ export function resolveRules(rules: Partial<StackingRules> | 'seed' | 'default' 
     if (!known.includes(k)) throw new StackRankError('BAD_ARGUMENT', `unknown rule ${describe(k)}; rules are ${known.join(', ')}`);
   }
   const merged = { ...DEFAULT_RULES, ...rules };
-  requireInt('rules.boardHeight', merged.boardHeight, 4, 63); // the search packs heights in 6 bits
-  requireInt('rules.tetrisThreshold', merged.tetrisThreshold, 4, merged.boardHeight);
+  requireInt('rules.boardHeight', merged.boardHeight, MIN_BOARD_HEIGHT, MAX_BOARD_HEIGHT);
+  requireInt('rules.tetrisThreshold', merged.tetrisThreshold, MIN_BOARD_HEIGHT, merged.boardHeight);
   if (!STEEP_RULES.includes(merged.steep)) {
     throw new StackRankError('BAD_ARGUMENT', `rules.steep must be one of ${STEEP_RULES.map((r) => `"${r}"`).join(', ')}; got ${describe(merged.steep)}`);
   }

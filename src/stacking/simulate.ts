@@ -14,7 +14,7 @@ import { PIECES, type Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
 import { createRandomizer, isRandomizerName, type Randomizer, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
-import { defaultThreadCount } from '../threads.js';
+import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import { KernelPool } from '../workers.js';
 import { StackingEngine, checkStrategy, distributionWeights, pairWeights, type LeafRows, type Strategy, type StrategyName } from './engine.js';
 import { estimateSurvival, median, type SurvivalEstimate } from './estimate.js';
@@ -119,7 +119,7 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
   const seed = checkSeed(opts.seed ?? 0);
   const rules = resolveRules(opts.rules);
   const strategy = checkStrategy(opts.strategy);
-  const threads = Math.min(streams, requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, 256));
+  const threads = Math.min(streams, requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, MAX_THREADS));
   const shares = Array.from({ length: streams }, (_, s) => (budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0)));
 
   const engine = await StackingEngine.create(opts.table, rules, { shared: threads > 1, strategy, leafRows: opts.leafRows });

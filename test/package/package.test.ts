@@ -6,7 +6,7 @@
  * Needs `npm run build` first (npm test does it).
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -69,8 +69,13 @@ describe('the npm package, installed from its tarball into a fresh project', () 
     expect(packed.some((f) => /^dist\/demo\/assets\/index-.*\.js$/.test(f))).toBe(true);
     expect(packed.filter((f) => /^(src|test|assembly|bench|node_modules|demo)\//.test(f))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules/stackrank/package.json'), 'utf8'));
-    // Everything the library needs at run time is bundled: installing it pulls in no other package.
-    expect(manifest.dependencies ?? {}).toEqual({});
+    // Everything the library needs at run time is bundled; the one dependency is the CLI's option parser
+    // (docs/cli.md), which has none of its own and which the library entry points never import.
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual(['commander']);
+    expect(readdirSync(join(app, 'node_modules')).filter((d) => !d.startsWith('.')).sort()).toEqual(['commander', 'stackrank']);
+    for (const entry of ['dist/index.js', 'dist/index.cjs']) {
+      expect(readFileSync(join(app, 'node_modules/stackrank', entry), 'utf8')).not.toMatch(/\bcommander\b/);
+    }
   });
 
   it('works with ESM import in Node: tables on worker threads, the AI, randomizers', async () => {
