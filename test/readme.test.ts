@@ -17,7 +17,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { transformSync } from 'esbuild';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as library from '../src/index.js';
 
@@ -82,7 +82,7 @@ export function instrument(block: Block): string {
     if (!found) return;
     if (!lastCode) throw new Error(`${where}: "// →" with no code before it`);
     const expected = found[1].replace(/(-?\d+(?:\.\d+)?)…/g, (_, digits: string) => `approx(${JSON.stringify(digits)})`);
-    const declared = /^\s*(?:const|let)\s+([A-Za-z_$][\w$]*)\s*=/.exec(lastCode.text);
+    const declared = /^\s*(?:const|let)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=/.exec(lastCode.text);
     if (declared) {
       out.push(`check(${declared[1]}, (${expected}), ${JSON.stringify(where)});`);
     } else {
@@ -92,6 +92,11 @@ export function instrument(block: Block): string {
     lastCode = undefined;
   });
   return out.join('\n');
+}
+
+/** TypeScript to JavaScript (types stripped; top-level await is fine: the block becomes an async function body). */
+function toJs(code: string): string {
+  return ts.transpileModule(code, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText;
 }
 
 const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<void>;
@@ -116,11 +121,11 @@ describe('README.md examples', () => {
 
   it('the instrumentation checks what a line returns, and fails on a wrong value', async () => {
     const run = (code: string) => {
-      const js = transformSync(instrument({ line: 1, code }), { loader: 'ts' }).code;
+      const js = toJs(instrument({ line: 1, code }));
       return new AsyncFunction('lib', 'check', 'approx', js)(library, check, startsWithDigits);
     };
     await run("import { surfaceFromHeights } from 'stackrank';\nconst s = surfaceFromHeights([0, 1, 2, 3, 4, 5, 6, 7, 8]); // → { width: 9 } — nine columns");
-    await run('Math.max(1, 8); // → 8');
+    await run('const n: number = Math.max(1, 8); // → 8');
     await run('const x = { a: 1, b: [2, 3] };\n// → { a: 1 }\nMath.PI; // → 3.1415…');
     await expect(run('Math.PI; // → 3.15…')).rejects.toThrow();
     await expect(run("const y = { a: 'L' }; // → { a: 'T' }")).rejects.toThrow();
@@ -133,7 +138,7 @@ describe('README.md examples', () => {
       continue;
     }
     it(title, async () => {
-      const js = transformSync(instrument(block), { loader: 'ts' }).code;
+      const js = toJs(instrument(block));
       const quiet = console.log;
       console.log = () => {};
       try {
