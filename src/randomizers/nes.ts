@@ -57,23 +57,36 @@ interface NesTables {
 
 let tables: NesTables | undefined;
 
-/** Built once, on first use, by running the pick on every state of the cycle (about 2 M picks, ~30 ms). */
+/**
+ * Built once, on first use. A pick reads only the LFSR's high byte, before and after its steps: the two picks of
+ * the game's start step it at most three times, and a bit shifted in at the top only reaches the bits read after
+ * six. So every state of the cycle with the same high byte deals the same pieces, and each table entry is a sum,
+ * over the 256 high bytes, of how many cycle states have that high byte (the tests check the tables against a
+ * run over every state of the cycle).
+ */
 function nesTables(): NesTables {
   if (tables) return tables;
   const cycle = new Uint16Array(LFSR_PERIOD);
-  for (let i = 0, s = LFSR_POWER_ON; i < LFSR_PERIOD; i++, s = stepLfsr(s)) cycle[i] = s;
+  const statesWithHighByte = new Float64Array(256);
+  for (let i = 0, s = LFSR_POWER_ON; i < LFSR_PERIOD; i++, s = stepLfsr(s)) {
+    cycle[i] = s;
+    statesWithHighByte[s >> 8]++;
+  }
   const next = new Float64Array(8 * 8 * PIECE_COUNT);
   const firstTwo = new Float64Array(8 * PIECE_COUNT * PIECE_COUNT);
   for (let count = 0; count < 8; count++) {
-    for (let row = 0; row <= NONE_ROW; row++) {
-      const spawnId = row === NONE_ROW ? NO_SPAWN_ID : spawnIdOf(row);
-      for (const lfsr of cycle) next[(count * 8 + row) * PIECE_COUNT + (pick(lfsr, count, spawnId) & 7)]++;
-    }
-    for (const lfsr of cycle) {
+    for (let high = 0; high < 256; high++) {
+      const states = statesWithHighByte[high];
+      if (states === 0) continue;
+      const lfsr = high << 8;
+      for (let row = 0; row <= NONE_ROW; row++) {
+        const spawnId = row === NONE_ROW ? NO_SPAWN_ID : spawnIdOf(row);
+        next[(count * 8 + row) * PIECE_COUNT + (pick(lfsr, count, spawnId) & 7)] += states;
+      }
       const picked = pick(lfsr, count, NO_SPAWN_ID);
       const first = picked & 7;
       const second = pick(stepLfsr(picked >> 3), (count + 1) & 7, spawnIdOf(first)) & 7;
-      firstTwo[(count * PIECE_COUNT + first) * PIECE_COUNT + second]++;
+      firstTwo[(count * PIECE_COUNT + first) * PIECE_COUNT + second] += states;
     }
   }
   tables = { cycle, next, firstTwo };
