@@ -43,6 +43,10 @@ describe('stackrank bench survival', () => {
     const run = await runCli(['bench', 'survival', '--table', file, '--lookahead', '0', '--games', '4', '--max-pieces', '500', '--steep', 'excessFirst']);
     expect(run.out).toMatch(/steep excessFirst/);
     expect(run.out).toMatch(/^\s+0\s+\d+\.\d\s+\[\d+, \d+\]\s+\d+\s+[\d,]+\s+153$/m);
+    // The text names the leaf the JSON reports ("rank" for the rank strategy), and says which game the article fits.
+    const json = JSON.parse((await runCli(['bench', 'survival', '--table', file, '--lookahead', '0', '--games', '4', '--max-pieces', '500', '--json'])).out);
+    expect(run.out).toMatch(new RegExp(`strategy rank, leaf ${json.leaf},`));
+    expect(run.out).toMatch(/article: .*steep steps collapse/);
   });
 
   it.each([

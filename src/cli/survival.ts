@@ -87,8 +87,9 @@ the randomizer's preview table (surface x piece in hand; built and cached on fir
     }
     const rows = [];
     if (!values.json) {
-      io.out(`survival under ${randomizer}, steep ${steep}, Tetris ${tetris} at ${tetrisThreshold}, board height ${boardHeight}, strategy ${strategy}, leaf ${leaf}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`);
+      io.out(`survival under ${randomizer}, steep ${steep}, Tetris ${tetris} at ${tetrisThreshold}, board height ${boardHeight}, strategy ${strategy}, leaf ${strategy === 'rank' ? 'rank' : leaf}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`);
       io.out('lookahead  mean pieces   95% CI                deaths   pieces/s    article');
+      io.out("article: the 2009 article's figures; they fit the game where steep steps collapse (--steep collapse), not the real game (docs/results.md)");
     }
     for (const lookahead of values.lookahead) {
       const result = await simulateStacking({

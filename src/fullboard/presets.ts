@@ -54,11 +54,14 @@ export const PRESETS = {
   seedGAProse: { name: 'seedGAProse', features: SEED_FEATURES_CLEAN, weights: SEED_WEIGHTS, source: 'seed 004, Table 1, prose definitions' },
   /** Dellacherie's hand-tuned player (as reported by Fahey, 2003). */
   dellacherie: { name: 'dellacherie', features: DELLACHERIE_FEATURES, weights: [-1, 1, -1, -1, -4, -1], source: 'Dellacherie (Fahey 2003)' },
-  /** BCTS (Thiery & Scherrer 2009), tuned with the cross-entropy method. */
+  /**
+   * BCTS (Thiery & Scherrer 2009), tuned with the cross-entropy method: the published controller at full
+   * precision, as MdpTetris ships it (data/features/record_du.dat); the paper prints these rounded to two decimals.
+   */
   bcts: {
     name: 'bcts',
     features: BCTS_FEATURES,
-    weights: [-12.63, 6.6, -9.22, -19.77, -13.08, -10.49, -1.61, -24.04],
+    weights: [-12.629, 6.601974, -9.215815, -19.77356, -13.08335, -10.48747, -1.611863, -24.04087],
     source: 'Thiery & Scherrer 2009 (BCTS)',
   },
 } as const satisfies Record<string, Preset>;

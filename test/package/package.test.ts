@@ -101,7 +101,7 @@ console.log(JSON.stringify({ flat: table.rank(parseSurface('2222', { maxStep: 2 
     expect(r.research).toEqual({ pieces: 7, predictability: expect.closeTo(10 / 27, 2), inGameEntry: false });
     expect(r.flat).toBeCloseTo(5 / 7, 4); // r1(flat): I, O, T, L, J fit flat without a hole; S and Z do not
     expect(r.placed).toBeGreaterThan(0);
-    expect(r.names).toBe(10);
+    expect(r.names).toBe(11);
   });
 
   it('works with CJS require in Node', async () => {
