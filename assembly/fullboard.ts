@@ -1,5 +1,5 @@
-// Full-board player kernel (docs/fullboard.md; docs/architecture.md, "The full-board kernel"): a bitboard engine,
-// the board features of Dellacherie, BCTS and the seed's trained player, 1-ply and 2-ply move choice, and the
+// Full-board player kernel (docs/fullboard.md, "Engine"; map: docs/architecture.md): a bitboard engine,
+// the board features of Dellacherie, BCTS and the CS3243 GA report's player, 1-ply and 2-ply move choice, and the
 // whole game loop including the project's PRNG, so a game never leaves WebAssembly. Everything lives in one
 // context block allocated by TypeScript (src/fullboard/kernel.ts), which also writes the piece tables into it from
 // src/pieces.ts: the kernel knows no piece shape. No allocation, no strings, no GC.

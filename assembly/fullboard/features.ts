@@ -11,10 +11,10 @@
 // wall is rows 0 .. H-1 filled), so a move that clears no row changes only the terms of its own columns and of
 // their two neighbours:
 //   rowT   (rowTransitions) = Σ over the w + 1 neighbour pairs (walls included) of popcnt(left ^ right);
-//   rowTC  (rowTransitionsContinuous, the seed's scan over rows 0 .. H) = Σ over the w - 1 inner pairs of
-//          popcnt(left ^ right) + popcnt((((last << 1) | 1) ^ first) & rows 0..H) (each row starts against the
-//          last cell of the row below, row 0 against the filled wall) + H + 1 - popcnt(last) (each row ends
-//          against the right wall);
+//   rowTC  (rowTransitionsContinuous: the CS3243 GA report code's one scan over rows 0 .. H) = Σ over the w - 1
+//          inner pairs of popcnt(left ^ right) + popcnt((((last << 1) | 1) ^ first) & rows 0..H) (each row starts
+//          against the last cell of the row below, row 0 against the filled wall) + H + 1 - popcnt(last) (each
+//          row ends against the right wall);
 //   colT   (columnTransitions) = Σ popcnt(((col << 1) | 1) ^ col) (floor filled, the row above the column empty);
 //   holes  = Σ (height - popcnt(col));
 //   holeDepth = Σ (popcnt(col) - ctz(~col)): every filled cell except the run resting on the floor sits in a run
