@@ -113,6 +113,11 @@ export const MEMO_WORDS = 2;
 export const CTX_MEMO = CTX_E2_TETRIS + E2_CAP;
 export const CTX_WORDS = CTX_MEMO + MEMO_SLOTS * MEMO_WORDS;
 
+// ---- leaf rows (CFG_PIECE_MAX; src/rank/piece-max.ts, src/rank/preview.ts): LEAF_ROW_SLOTS u16 per surface ----
+export const LEAF_ROW_SLOTS = 8; //         slot p (0..6): the surface's value with piece p to place next
+export const LEAF_SLOT_AFTER_TETRIS = 7; // its value right after a Tetris
+export const LEAF_ROW_SHIFT = 4; //         log2 of a row's bytes (LEAF_ROW_SLOTS u16)
+
 // ---- a search's value (the i64 at CTX_BEST_VALUE) ----
 // Values compare as i64: depth reached << VALUE_DEPTH_SHIFT (dead sequences rank below survivors, longer first),
 // then (excessFirst) (0xffff - steepness beyond ±S) << VALUE_EXCESS_SHIFT, then a 32-bit score of the final

@@ -7,7 +7,7 @@ import {
   CFG_WIDTH, CTX_BEST_LEN, CTX_BEST_PATH, CTX_BEST_VALUE, CTX_E2_CHILD, CTX_E2_HEIGHTS, CTX_E2_INDEX, CTX_E2_START,
   CTX_E2_TETRIS, CTX_LEAF_COUNT, CTX_LEAF_EXCESS, CTX_LEAF_INDEX, CTX_LEAF_PATH, CTX_LEAF_RAW, CTX_LEAF_TETRIS,
   CTX_NODES, CTX_PATH, CTX_PRE_EXCESS, CTX_PRE_INDEX, CTX_PRE_MAX, CTX_PRE_MIN, CTX_SCRATCH, CTX_WEIGHTS,
-  CTX_WEIGHTS2, PL_WORDS, STRATEGY_EXPECT, STRATEGY_EXPECT2, STRATEGY_RANK, VALUE_DEPTH_SHIFT, VALUE_EXCESS_SHIFT,
+  CTX_WEIGHTS2, LEAF_ROW_SHIFT, LEAF_SLOT_AFTER_TETRIS, PL_WORDS, STRATEGY_EXPECT, STRATEGY_EXPECT2, STRATEGY_RANK, VALUE_DEPTH_SHIFT, VALUE_EXCESS_SHIFT,
   VALUE_RANK_SHIFT,
 } from './layout';
 import { cfgWord, heightsAt, word } from './records';
@@ -36,7 +36,7 @@ export function recordLeaf(ctx: usize, depth: i32, value: i64): void {
  */
 @inline export function leafRaw(strategy: i32, table: usize, rows: usize, index: i32): i32 {
   if (strategy == STRATEGY_RANK) return <i32>load<u16>(table + ((<usize>index) << 1));
-  return <i32>rows + (index << 4);
+  return <i32>rows + (index << LEAF_ROW_SHIFT);
 }
 
 /**
@@ -46,8 +46,9 @@ export function recordLeaf(ctx: usize, depth: i32, value: i64): void {
  */
 @inline export function expectScore(row: usize, weights: usize, tetris: i32): i64 {
   let forI = <i64>load<u16>(row);
-  if (tetris == TETRIS_FORCED) forI = <i64>load<u16>(row + 14);
-  else if (tetris == TETRIS_OPTIONAL) forI = max<i64>(forI, <i64>load<u16>(row + 14));
+  const afterTetris = row + ((<usize>LEAF_SLOT_AFTER_TETRIS) << 1);
+  if (tetris == TETRIS_FORCED) forI = <i64>load<u16>(afterTetris);
+  else if (tetris == TETRIS_OPTIONAL) forI = max<i64>(forI, <i64>load<u16>(afterTetris));
   let score = <i64>load<i32>(weights) * forI;
   for (let p: i32 = 1; p < 7; p++) score += <i64>load<i32>(word(weights, p)) * <i64>load<u16>(row + ((<usize>p) << 1));
   return score;
@@ -107,7 +108,7 @@ export function expect2Score(cfg: usize, ctx: usize, h: usize): u32 {
   }
   // Touch every row first (independent loads), then score them.
   let touched: u32 = 0;
-  for (let k: i32 = 0; k < n; k++) touched |= <u32>load<u16>(rows + ((<usize>load<i32>(word(ctx, CTX_E2_INDEX + k))) << 4));
+  for (let k: i32 = 0; k < n; k++) touched |= <u32>load<u16>(rows + ((<usize>load<i32>(word(ctx, CTX_E2_INDEX + k))) << LEAF_ROW_SHIFT));
   store<u32>(word(ctx, CTX_SCRATCH), touched); // keeps the touching loads
   let total: u64 = 0;
   for (let p1: i32 = 0; p1 < 7; p1++) {
@@ -117,7 +118,7 @@ export function expect2Score(cfg: usize, ctx: usize, h: usize): u32 {
     const weights2 = word(ctx, CTX_WEIGHTS2 + 8 * p1);
     let best: i64 = 0;
     for (let k = load<i32>(word(ctx, CTX_E2_START + p1)); k < end; k++) {
-      const row = rows + ((<usize>load<i32>(word(ctx, CTX_E2_INDEX + k))) << 4);
+      const row = rows + ((<usize>load<i32>(word(ctx, CTX_E2_INDEX + k))) << LEAF_ROW_SHIFT);
       best = max<i64>(best, expectScore(row, weights2, load<i32>(word(ctx, CTX_E2_TETRIS + k))));
     }
     total += <u64>w * <u64>(best >> 16);

@@ -9,7 +9,7 @@ import { pieceMaxFor } from '../rank/piece-max.js';
 import {
   CFG_BOARD_HEIGHT, CFG_COLLAPSE, CFG_EXCESS_FIRST, CFG_FIT, CFG_MAX_STEP, CFG_PIECE_MAX, CFG_PIECE_START, CFG_PLACEMENTS, CFG_STEPS,
   CFG_STRATEGY, CFG_TABLE, CFG_TETRIS_MODE, CFG_TETRIS_THRESHOLD, CFG_WIDTH, CFG_WORDS, CTX_BEST_LEN, CTX_BEST_PATH, CTX_BEST_VALUE,
-  CTX_NODES, CTX_WEIGHTS, CTX_WORDS, GAME_WORDS, MAX_DEPTH, MOVE_NONE, STRATEGY_EXPECT, STRATEGY_EXPECT2, STRATEGY_RANK,
+  CTX_NODES, CTX_WEIGHTS, CTX_WORDS, GAME_WORDS, HEIGHTS_WORDS, LEAF_ROW_SLOTS, MAX_DEPTH, MOVE_NONE, STRATEGY_EXPECT, STRATEGY_EXPECT2, STRATEGY_RANK,
   TETRIS_MODE_CHOICE, TETRIS_MODE_FORCED, VALUE_DEPTH_SHIFT, WEIGHT_WORDS_EXPECT, WEIGHT_WORDS_EXPECT2,
 } from './layout.js';
 import { placementTable, type PlacementTable } from './placements.js';
@@ -69,7 +69,7 @@ export function expectimaxStrategy(unknownPieces: number): Strategy {
  * (the rounding remainder goes to the likeliest piece), so a weighted sum of u16 ranks stays below 2^32. Written
  * to `out[at..at+8)` (slot 7 zero) when given, so a caller filling a buffer allocates nothing.
  */
-export function distributionWeights(dist?: ArrayLike<number>, out: Int32Array = new Int32Array(8), at = 0): Int32Array {
+export function distributionWeights(dist?: ArrayLike<number>, out: Int32Array = new Int32Array(WEIGHT_WORDS_EXPECT), at = 0): Int32Array {
   let sum = 0;
   let likeliest = 0;
   for (let p = 0; p < 7; p++) {
@@ -90,18 +90,18 @@ const secondGivenFirst = new Float64Array(7);
  * piece's 8 weights, then for each p1 the 8 weights of the second given p1 (zeros where p1 is impossible).
  * Uniform pairs when none is given. Written to `out[at..at+64)` when given.
  */
-export function pairWeights(pair?: ArrayLike<number>, out: Int32Array = new Int32Array(64), at = 0): Int32Array {
+export function pairWeights(pair?: ArrayLike<number>, out: Int32Array = new Int32Array(WEIGHT_WORDS_EXPECT2), at = 0): Int32Array {
   const chance = (p1: number, p2: number) => (pair ? pair[p1 * 7 + p2] : 1 / 49);
   firstPiece.fill(0);
   for (let p1 = 0; p1 < 7; p1++) for (let p2 = 0; p2 < 7; p2++) firstPiece[p1] += chance(p1, p2);
   distributionWeights(firstPiece, out, at);
   for (let p1 = 0; p1 < 7; p1++) {
     if (firstPiece[p1] <= 0) {
-      out.fill(0, at + 8 + p1 * 8, at + 16 + p1 * 8);
+      out.fill(0, at + WEIGHT_WORDS_EXPECT * (p1 + 1), at + WEIGHT_WORDS_EXPECT * (p1 + 2));
       continue;
     }
     for (let p2 = 0; p2 < 7; p2++) secondGivenFirst[p2] = chance(p1, p2) / firstPiece[p1];
-    distributionWeights(secondGivenFirst, out, at + 8 + p1 * 8);
+    distributionWeights(secondGivenFirst, out, at + WEIGHT_WORDS_EXPECT * (p1 + 1));
   }
   return out;
 }
@@ -118,7 +118,7 @@ export interface LeafRows {
 }
 
 function checkLeafRows(leaf: LeafRows, table: RankTable): Uint16Array {
-  if (leaf.width !== table.width || leaf.maxStep !== table.maxStep || leaf.rows?.length !== table.size * 8) {
+  if (leaf.width !== table.width || leaf.maxStep !== table.maxStep || leaf.rows?.length !== table.size * LEAF_ROW_SLOTS) {
     throw new StackRankError('TABLE_MISMATCH', `leaf rows are for ${leaf.width}x${leaf.maxStep} surfaces; the table is ${table.width}x${table.maxStep}`);
   }
   return leaf.rows;
@@ -146,8 +146,8 @@ export class StackingEngine {
   ) {
     this.placements = placements;
     this.ctx = this.allocContext();
-    this.heightsPtr = kernel.alloc(64);
-    this.queuePtr = kernel.alloc(64);
+    this.heightsPtr = kernel.alloc(HEIGHTS_WORDS * 4);
+    this.queuePtr = kernel.alloc(MAX_DEPTH);
   }
 
   static async create(table: RankTable, rules: StackingRules, opts: { shared?: boolean; strategy?: Strategy; leafRows?: LeafRows } = {}): Promise<StackingEngine> {
