@@ -7,10 +7,8 @@ import { ORIENTATIONS, PIECES } from '../pieces.js';
 import { Rng, checkSeed } from '../random.js';
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, FullBoard, checkSize, toPieceId, type FullMove } from './board.js';
 import { FEATURE_NAMES, type FeatureName } from './features.js';
+import { CHUNK_LINE_CAP, CHUNK_LOST, CHUNK_NEEDS_PIECES, MOVE_LOSES, MOVE_ORIENT_SHIFT, NO_PIECE, O_BEST_SCORE, O_FEAT, O_LINES, O_PIECES } from './layout.js';
 import {
-  O_BEST_SCORE,
-  O_FEAT,
-  O_LINES,
   acquireContext,
   loadBoard,
   readFeatures,
@@ -47,7 +45,7 @@ export async function bestMove(board: FullBoard, piece: number | string, options
   if (!(board instanceof FullBoard)) throw new StackRankError('BAD_ARGUMENT', 'board must be a FullBoard (FullBoard.fromRows)');
   checkOptionsObject(options);
   const p = toPieceId(piece);
-  const q = options.next === undefined ? -1 : toPieceId(options.next);
+  const q = options.next === undefined ? NO_PIECE : toPieceId(options.next);
   const slots = weightSlots(resolveWeights(options.weights ?? DEFAULT_WEIGHTS));
   const { kernel, ctx } = await acquireContext(board.width, board.height);
   try {
@@ -56,10 +54,10 @@ export async function bestMove(board: FullBoard, piece: number | string, options
     kernel.exports.setWeights(ctx, wptr);
     loadBoard(kernel, ctx, board);
     const mv = kernel.exports.bestMove(ctx, p, q);
-    if (mv < 0) return null;
+    if (mv === MOVE_LOSES) return null;
     const score = new Float64Array(kernel.memory.buffer, ctx + O_BEST_SCORE, 1)[0];
-    const orientation = mv >> 8;
-    const x = mv & 255;
+    const orientation = mv >> MOVE_ORIENT_SHIFT;
+    const x = mv & ((1 << MOVE_ORIENT_SHIFT) - 1);
     const placed = board.place(p, orientation, x)!;
     return { piece: p, orientation, x, score, lines: placed.lines, board: placed.board };
   } finally {
@@ -122,10 +120,6 @@ export interface GameResult {
   lost: boolean;
 }
 
-const STATUS_LOST = 1;
-const STATUS_NEED_PIECES = 2;
-const STATUS_LINE_CAP = 3;
-
 function loadRandomizer(name: string, seed: number): Randomizer {
   if (!isRandomizerName(name)) {
     throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${JSON.stringify(name)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`);
@@ -170,8 +164,8 @@ export async function playFullGame(options: PlayOptions = {}): Promise<GameResul
     } else k.setPieceBuffer(ctx, 0, -1);
     const t0 = performance.now();
     const counters = () => {
-      const f64 = new Float64Array(kernel.memory.buffer, ctx + O_LINES, 2);
-      return { lines: f64[0], pieces: f64[1] };
+      const f64 = new Float64Array(kernel.memory.buffer);
+      return { lines: f64[(ctx + O_LINES) >> 3], pieces: f64[(ctx + O_PIECES) >> 3] };
     };
     let lost = false;
     for (;;) {
@@ -180,12 +174,12 @@ export async function playFullGame(options: PlayOptions = {}): Promise<GameResul
       const budget = Math.min(chunk, maxPieces - pieces);
       if (budget <= 0) break;
       const status = k.playChunk(ctx, budget, maxLines);
-      if (status === STATUS_LOST) {
+      if (status === CHUNK_LOST) {
         lost = true;
         break;
       }
-      if (status === STATUS_LINE_CAP) break;
-      if (status === STATUS_NEED_PIECES) {
+      if (status === CHUNK_LINE_CAP) break;
+      if (status === CHUNK_NEEDS_PIECES) {
         // the kernel consumed the whole buffer: refill it (same pointer) and continue
         external!.fillIds(new Uint8Array(kernel.memory.buffer, pieceBuf, BUF), BUF);
         k.setPieceBuffer(ctx, pieceBuf, BUF);

@@ -4,7 +4,8 @@
  * legal placements.
  */
 import { StackRankError, describe } from '../errors.js';
-import { FEATURE_NAMES, type FeatureName } from './features.js';
+import { FEATURES, FEATURE_NAMES, type FeatureName } from './features.js';
+import { FEATURE_SLOTS } from './layout.js';
 
 export interface WeightVector {
   readonly features: readonly FeatureName[];
@@ -106,9 +107,9 @@ export function resolveWeights(spec: unknown): WeightVector {
 
 /** The kernel's weight slots: one f64 per feature id, 0 for features not in the vector. */
 export function weightSlots(v: WeightVector): Float64Array {
-  const slots = new Float64Array(16);
+  const slots = new Float64Array(FEATURE_SLOTS);
   v.features.forEach((f, i) => {
-    slots[FEATURE_NAMES.indexOf(f)] = v.weights[i];
+    slots[FEATURES[FEATURE_NAMES.indexOf(f)].id] = v.weights[i];
   });
   return slots;
 }

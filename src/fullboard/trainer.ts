@@ -24,6 +24,10 @@ import { KernelPool, type KernelCall } from '../workers.js';
 import { DEFAULT_WIDTH, checkSize } from './board.js';
 import type { FeatureName } from './features.js';
 import { acquireContext, createContext, releaseContext, writeWeights, type FullKernelExports } from './kernel.js';
+import { FEATURE_SLOTS, RESULT_BYTES, RESULT_LINES } from './layout.js';
+
+/** Bytes of a weight vector in kernel memory (FEATURE_SLOTS f64). */
+const WEIGHTS_BYTES = FEATURE_SLOTS * 8;
 import { BCTS_FEATURES, resolveWeights, weightSlots } from './presets.js';
 
 export interface TrainOptions {
@@ -236,15 +240,16 @@ interface Evaluator {
 async function localEvaluator(o: ResolvedTrainOptions, signal?: AbortSignal): Promise<Evaluator> {
   const { kernel, ctx } = await acquireContext(o.boardWidth, o.boardHeight);
   const k = kernel.exports;
-  const area = k.alloc(16 * 8 + 3 * 8);
+  const area = k.alloc(WEIGHTS_BYTES + RESULT_BYTES);
+  const result = area + WEIGHTS_BYTES;
   return {
     async run(jobs) {
       const out: number[] = [];
       for (const job of jobs) {
         if (signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
         writeWeights(kernel.memory, area, weightSlots({ features: o.features, weights: job.weights }));
-        k.runGame(ctx, area, ...job.state, o.maxPieces, Infinity, area + 128);
-        out.push(new Float64Array(kernel.memory.buffer, area + 128, 1)[0]);
+        k.runGame(ctx, area, ...job.state, o.maxPieces, Infinity, result);
+        out.push(new Float64Array(kernel.memory.buffer, result + RESULT_LINES, 1)[0]);
       }
       return out;
     },
@@ -268,21 +273,21 @@ async function workerEvaluator(o: ResolvedTrainOptions, threads: number): Promis
     async run(jobs) {
       if (jobs.length > capacity) {
         capacity = Math.max(jobs.length, 2 * capacity);
-        wArea = main.alloc(capacity * 128);
-        outArea = main.alloc(capacity * 24);
+        wArea = main.alloc(capacity * WEIGHTS_BYTES);
+        outArea = main.alloc(capacity * RESULT_BYTES);
       }
       for (const [i, job] of jobs.entries()) {
-        writeWeights(memory, wArea + i * 128, weightSlots({ features: o.features, weights: job.weights }));
+        writeWeights(memory, wArea + i * WEIGHTS_BYTES, weightSlots({ features: o.features, weights: job.weights }));
       }
       const calls: KernelCall[][] = ctxs.map(() => []);
       // interleaved static split: game lengths vary a lot, interleaving keeps the threads' totals close
       jobs.forEach((job, i) => {
         const t = i % threads;
-        calls[t].push({ fn: 'runGame', args: [ctxs[t], wArea + i * 128, ...job.state, o.maxPieces, Infinity, outArea + i * 24] });
+        calls[t].push({ fn: 'runGame', args: [ctxs[t], wArea + i * WEIGHTS_BYTES, ...job.state, o.maxPieces, Infinity, outArea + i * RESULT_BYTES] });
       });
       await pool.runEach(calls);
-      const f64 = new Float64Array(memory.buffer, outArea, jobs.length * 3);
-      return jobs.map((_, i) => f64[i * 3]);
+      const f64 = new Float64Array(memory.buffer);
+      return jobs.map((_, i) => f64[(outArea + i * RESULT_BYTES + RESULT_LINES) >> 3]);
     },
     close() {
       pool.terminate();
