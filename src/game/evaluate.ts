@@ -6,6 +6,7 @@
  * Every feature has the exact definition of its namesake in src/fullboard/features.ts (the reference the tests
  * hold these equal to); only the arithmetic differs (bit masks and per-column counters instead of cell loops).
  */
+import { PRESETS } from '../fullboard/presets.js';
 import { popcount } from './grid.js';
 
 /** The eight BCTS features (Thiery & Scherrer 2009) plus the recover terms, in the order of RecoverWeights. */
@@ -26,20 +27,22 @@ export interface BoardFeatures {
 
 export type RecoverWeights = { readonly [K in keyof BoardFeatures]: number };
 
+const bcts = (name: (typeof PRESETS.bcts.features)[number]): number => PRESETS.bcts.weights[PRESETS.bcts.features.indexOf(name)];
+
 /**
- * BCTS weights (Thiery & Scherrer 2009, the `bcts` preset of docs/fullboard.md) with the recover terms: each cell
+ * BCTS weights (the `bcts` preset of docs/fullboard.md, Thiery & Scherrer 2009) with the recover terms: each cell
  * in the well column costs about one hole's worth, and being back on a clean stack is worth more than the rows
  * with holes it takes to get there.
  */
 export const RECOVER_WEIGHTS: RecoverWeights = Object.freeze({
-  landingHeight: -12.63,
-  erodedPieceCells: 6.6,
-  rowTransitions: -9.22,
-  columnTransitions: -19.77,
-  holes: -13.08,
-  cumulativeWells: -10.49,
-  holeDepth: -1.61,
-  rowsWithHoles: -24.04,
+  landingHeight: bcts('landingHeight'),
+  erodedPieceCells: bcts('erodedPieceCells'),
+  rowTransitions: bcts('rowTransitions'),
+  columnTransitions: bcts('columnTransitions'),
+  holes: bcts('holes'),
+  cumulativeWells: bcts('cumulativeWells'),
+  holeDepth: bcts('holeDepth'),
+  rowsWithHoles: bcts('rowsWithHoles'),
   wellCells: -10,
   clean: 60,
 });
