@@ -30,7 +30,12 @@ export {
   type Geometry,
 } from './surface.js';
 
-// Rule sets. (The game-rules module and the game-facing Tetris AI join this entry here when they land.)
+// The game-facing Tetris AI (docs/game.md) and the rules layer's board it plays. (The rest of the game-rules module
+// joins this entry here when it lands.)
+export { TetrisAI, playGame, benchGame, type TetrisAIOptions, type GameState, type GameMove, type GameMode, type WellSide, type PlayGameOptions, type PlayGameResult } from './game/index.js';
+export { Board } from './rules/board.js';
+
+// Rule sets.
 export {
   DEFAULT_RULES,
   SEED_RULES as ARTICLE_RULES,

@@ -170,6 +170,20 @@ describe('TetrisAI hold and hand-offs', () => {
   });
 });
 
+describe('TetrisAI well sides', () => {
+  it("'auto' stacks toward whichever edge column is an open well; a fixed side recovers when its well is filled", async () => {
+    const auto = await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'auto' });
+    const right = await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'right' });
+    const rows = drawBoard([0, 3, 3, 3, 3, 3, 3, 3, 3, 3]); // column 0 open, column 9 part of the stack
+    const a = auto.nextMove({ board: rows, current: 'O', queue: 'T' })!;
+    expect(a.mode).toBe('stack');
+    expect(a.cells.every(([x]) => x !== 0)).toBe(true);
+    expect(right.nextMove({ board: rows, current: 'O', queue: 'T' })!.mode).toBe('recover');
+    const tetris = auto.nextMove({ board: drawBoard([0, 5, 6, 5, 6, 5, 6, 5, 6, 5]), current: 'I', queue: 'T' })!;
+    expect([tetris.mode, tetris.linesCleared, cellKey(tetris.cells)]).toEqual(['stack', 4, cellKey([[0, 0], [0, 1], [0, 2], [0, 3]])]);
+  });
+});
+
 describe('TetrisAI input checks', () => {
   it('names the problem with a typed error, never a move', async () => {
     const ai = await TetrisAI.create({ rules: 'nes', table });
