@@ -10,7 +10,7 @@ import { instantiate } from '@assemblyscript/loader';
 import { StackRankError } from './errors.js';
 import { WASM_BASE64 } from './generated/wasm.js';
 
-export type KernelName = 'rank' | 'search' | 'fullboard';
+export type KernelName = 'rank' | 'search' | 'fullboard' | 'reachable';
 export interface KernelVariant {
   shared: boolean;
   simd: boolean;
@@ -112,6 +112,23 @@ export async function instantiateKernel<T>(name: KernelName, variant: KernelVari
   const memory = createMemory(variant.shared);
   const { exports } = await instantiate<Record<string, unknown>>(module, kernelImports(memory));
   return { exports: exports as unknown as T, memory, module, variant };
+}
+
+/**
+ * Compiles and instantiates a small kernel synchronously, for calls that must not be async (the rules layer's
+ * reachable placements). Only for local (not shared) memory; engines accept synchronous compiles of a few KB.
+ */
+export function instantiateKernelSync<T>(name: KernelName, simd = simdSupported()): KernelInstance<T> {
+  const variant = { shared: false, simd };
+  try {
+    const module = new WebAssembly.Module(kernelBytes(name, variant));
+    const memory = createMemory(false);
+    const instance = new WebAssembly.Instance(module, kernelImports(memory));
+    return { exports: instance.exports as unknown as T, memory, module, variant };
+  } catch (e) {
+    if (e instanceof StackRankError) throw e;
+    throw new StackRankError('WASM_FAILED', `could not instantiate kernel ${name}: ${String(e)}`, { cause: e });
+  }
 }
 
 /** Typed views over kernel memory; re-read after anything that may grow the memory. */

@@ -1,0 +1,267 @@
+// Reachable placements kernel: the breadth-first search of src/rules/reachable.ts over piece states (rotation, x,
+// y) on bit-row boards, move for move and in the same order, so its placements and their key sequences are the
+// TypeScript search's exactly (tested). docs/rules.md ("Real games") states the model; src/rules/kernel.ts writes
+// the piece tables (generated from src/rules/rotation-systems.ts: this file knows no shape) and reads the results.
+//
+// Board rows are stored with walls: row y at index y + 4, bit x + 4 = column x, bits outside the board set, rows
+// below the floor and from the ceiling up all ones; so a collision test is a few AND operations with no bounds
+// test. State index: rotation << 11 | (y + 4) << 5 | (x + 4). No allocation, no strings, no GC.
+export { alloc } from './memory';
+
+// ---- context layout (byte offsets) ----
+const O_WIDTH: usize = 0; //    i32 board width (4..10)
+const O_CEIL: usize = 4; //     i32 rows the piece may occupy while moving (0 .. ceiling-1)
+const O_LOCK: usize = 8; //     i32 a placement must lie below this row
+const O_SPAWN_S: usize = 12; // i32 spawn state
+const O_SPAWN_X: usize = 16; // i32
+const O_SPAWN_Y: usize = 20; // i32
+const O_FLAGS: usize = 24; //   i32 bit 0: 20G, bit 1: soft drop allowed, bit 2: initial rotation
+const O_STAMP: usize = 28; //   i32 generation of the visit / seen marks
+const O_BOARD: usize = 64; //   i32[48] board rows bottom first as given (bit x = column x), written by TypeScript
+const O_ROWS: usize = 256; //   i32[64] rows with walls at y + 4
+const O_FB: usize = 512; //     i8[16 * 64]: fb[c * 64 + y + 4] = highest blocked row below y in column c (-1 = floor)
+const O_QUEUE: usize = 1536; // i16[8192] states in breadth-first order
+const O_VISIT: usize = 17920; // u16[8192] generation mark per state
+const O_PARENT: usize = 34304; // i16[8192] the state a state was first reached from (-1: the start)
+const O_VIA: usize = 50688; //  u8[8192] the move (index into the move order) that reached it
+const O_SEEN: usize = 58880; // u16[8192] generation mark per placement (shape << 11 | cell position)
+const O_OUT: usize = 75264; //  i32[2 * 2048]: per placement, the landed state and the state it was dropped from
+const CTX_BYTES: usize = 91648;
+
+// ---- piece table (i32 words), written by src/rules/kernel.ts ----
+// word 0: number of states; state s at word 16 + s * 64:
+const S_MINDX: i32 = 0; //  offset of the state's cell rectangle from the reference point
+const S_MINDY: i32 = 1;
+const S_W: i32 = 2;
+const S_H: i32 = 3;
+const S_MASK: i32 = 4; //   [4] row masks of the rectangle, bottom first
+const S_BOT: i32 = 8; //    [4] lowest cell row per rectangle column
+const S_SHAPE: i32 = 12; // states with the same cells share a shape id;
+const S_CDX: i32 = 13; //   reference + (cdx, cdy) is the same point for all of them
+const S_CDY: i32 = 14;
+const S_NEXT: i32 = 15; //  [2] state after cw, ccw
+const S_TURN: i32 = 20; //  [2] blocks of 22 words: kick count, dx[5], dy[5], centre rule, reading-order cells dx[4], dy[4]
+export const TABLE_BYTES: i32 = (16 + 4 * 64) * 4;
+
+const M_CW: i32 = 0;
+const M_CCW: i32 = 1;
+const M_LEFT: i32 = 2;
+const M_RIGHT: i32 = 3;
+const M_DAS_LEFT: i32 = 4;
+const M_DAS_RIGHT: i32 = 5;
+const M_SOFT: i32 = 6;
+
+export function ctxBytes(): i32 {
+  return <i32>CTX_BYTES;
+}
+
+// module state for one call (set by reach())
+let ctx: usize = 0;
+let tbl: usize = 0;
+
+@inline function word(s: i32, w: i32): i32 {
+  return load<i32>(tbl + ((<usize>(16 + (s << 6) + w)) << 2));
+}
+@inline function rowAt(yy: i32): i32 {
+  return load<i32>(ctx + O_ROWS + ((<usize>yy) << 2));
+}
+@inline function stateIndex(s: i32, x: i32, y: i32): i32 {
+  return (s << 11) | ((y + 4) << 5) | (x + 4);
+}
+
+/** Whether state s at (x, y) overlaps a wall, the floor, the ceiling or a filled cell. */
+@inline function collides(s: i32, x: i32, y: i32): bool {
+  const base = x + word(s, S_MINDX) + 4;
+  const yy = y + word(s, S_MINDY) + 4;
+  const h = word(s, S_H);
+  let hit = rowAt(yy) & (word(s, S_MASK) << base);
+  if (h > 1) hit |= rowAt(yy + 1) & (word(s, S_MASK + 1) << base);
+  if (h > 2) hit |= rowAt(yy + 2) & (word(s, S_MASK + 2) << base);
+  if (h > 3) hit |= rowAt(yy + 3) & (word(s, S_MASK + 3) << base);
+  return hit != 0;
+}
+
+@inline function blockedCell(x: i32, y: i32): bool {
+  return ((rowAt(y + 4) >> (x + 4)) & 1) != 0;
+}
+
+/** Row the state comes to rest in when dropped from y (lowest free position reached by falling). */
+function dropY(s: i32, x: i32, y: i32): i32 {
+  const c0 = x + word(s, S_MINDX);
+  const y0 = y + word(s, S_MINDY);
+  const w = word(s, S_W);
+  let fall = 1 << 20;
+  for (let j = 0; j < w; j++) {
+    const b = y0 + word(s, S_BOT + j);
+    const below = <i32>load<i8>(ctx + O_FB + (<usize>((c0 + j) << 6) + <usize>(b + 4)));
+    const d = b - below - 1;
+    if (d < fall) fall = d;
+  }
+  return y - fall;
+}
+
+// result of a move, when it succeeds
+let rs: i32 = 0;
+let rx: i32 = 0;
+let ry: i32 = 0;
+
+/** Turns state s at (x, y) clockwise (dir 0) or counter-clockwise (dir 1) with the system's kicks. */
+function turn(s: i32, x: i32, y: i32, dir: i32): bool {
+  const t = word(s, S_NEXT + dir);
+  if (t == s) return false;
+  const k = S_TURN + dir * 22;
+  if (!collides(t, x, y)) {
+    rs = t;
+    rx = x;
+    ry = y;
+    return true;
+  }
+  if (word(s, k + 11) != 0) {
+    // ARS centre-column rule: the first blocked cell in reading order decides
+    for (let i = 0; i < 4; i++) {
+      const dx = word(s, k + 12 + i);
+      if (blockedCell(x + dx, y + word(s, k + 16 + i))) {
+        if (dx == 1) return false;
+        break;
+      }
+    }
+  }
+  const n = word(s, k);
+  for (let i = 1; i < n; i++) {
+    const kx = x + word(s, k + 1 + i);
+    const ky = y + word(s, k + 6 + i);
+    if (!collides(t, kx, ky)) {
+      rs = t;
+      rx = kx;
+      ry = ky;
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Lists every reachable placement of the piece whose table is at `table`; returns how many (0 for a top-out).
+ * The context holds the parameters and the board (O_BOARD) written by TypeScript.
+ */
+export function reach(context: usize, table: usize): i32 {
+  ctx = context;
+  tbl = table;
+  const width = load<i32>(ctx + O_WIDTH);
+  const ceiling = load<i32>(ctx + O_CEIL);
+  const lockTop = load<i32>(ctx + O_LOCK);
+  const flags = load<i32>(ctx + O_FLAGS);
+  const g20 = (flags & 1) != 0;
+  const soft = (flags & 2) != 0 && !g20;
+  const irs = (flags & 4) != 0;
+
+  // rows with walls; floor and ceiling rows all ones
+  const walls = ~(((1 << width) - 1) << 4);
+  for (let i = 0; i < 4; i++) store<i32>(ctx + O_ROWS + ((<usize>i) << 2), -1);
+  for (let y = 0; y < ceiling; y++) {
+    store<i32>(ctx + O_ROWS + ((<usize>(y + 4)) << 2), (load<i32>(ctx + O_BOARD + ((<usize>y) << 2)) << 4) | walls);
+  }
+  for (let y = ceiling + 4; y < 64; y++) store<i32>(ctx + O_ROWS + ((<usize>y) << 2), -1);
+  // highest blocked row below each row, per column
+  for (let c = 0; c < width; c++) {
+    const col = ctx + O_FB + (<usize>(c << 6));
+    let last = -1;
+    for (let y = 0; y <= ceiling; y++) {
+      store<i8>(col + <usize>(y + 4), <i8>last);
+      if (y < ceiling && ((rowAt(y + 4) >> (c + 4)) & 1) != 0) last = y;
+    }
+  }
+
+  // generation marks instead of clearing the visit and seen arrays
+  let stamp = load<i32>(ctx + O_STAMP) + 1;
+  if (stamp > 0xffff) {
+    memory.fill(ctx + O_VISIT, 0, 16384);
+    memory.fill(ctx + O_SEEN, 0, 16384);
+    stamp = 1;
+  }
+  store<i32>(ctx + O_STAMP, stamp);
+  const mark = <u16>stamp;
+
+  const s0 = load<i32>(ctx + O_SPAWN_S);
+  const x0 = load<i32>(ctx + O_SPAWN_X);
+  const y0 = load<i32>(ctx + O_SPAWN_Y);
+  if (collides(s0, x0, y0)) return 0;
+  const startY = g20 ? dropY(s0, x0, y0) : y0;
+  const start = stateIndex(s0, x0, startY);
+  store<u16>(ctx + O_VISIT + (<usize>start << 1), mark);
+  store<i16>(ctx + O_PARENT + (<usize>start << 1), -1);
+  store<i16>(ctx + O_QUEUE, <i16>start);
+  let tail = 1;
+  let count = 0;
+  const lastMove = soft ? M_SOFT : M_DAS_RIGHT;
+
+  for (let head = 0; head < tail; head++) {
+    const idx = <i32>load<i16>(ctx + O_QUEUE + (<usize>head << 1));
+    const s = idx >> 11;
+    const y = ((idx >> 5) & 63) - 4;
+    const x = (idx & 31) - 4;
+
+    // the placement this state drops to
+    const ly = g20 ? y : dropY(s, x, y);
+    if (ly + word(s, S_MINDY) + word(s, S_H) <= lockTop) {
+      const key = (word(s, S_SHAPE) << 11) | ((ly + word(s, S_CDY) + 4) << 5) | (x + word(s, S_CDX) + 4);
+      const seenAt = ctx + O_SEEN + (<usize>key << 1);
+      if (load<u16>(seenAt) != mark) {
+        store<u16>(seenAt, mark);
+        const out = ctx + O_OUT + (<usize>count << 3);
+        store<i32>(out, stateIndex(s, x, ly));
+        store<i32>(out + 4, idx);
+        count++;
+      }
+    }
+
+    for (let m = 0; m <= lastMove; m++) {
+      let ok = false;
+      if (m <= M_CCW) {
+        if (g20 && irs && head == 0) ok = turn(s0, x0, y0, m);
+        else ok = turn(s, x, y, m);
+        if (ok && g20) ry = dropY(rs, rx, ry);
+      } else if (m <= M_RIGHT) {
+        const nx = m == M_LEFT ? x - 1 : x + 1;
+        if (!collides(s, nx, y)) {
+          ok = true;
+          rs = s;
+          rx = nx;
+          ry = g20 ? dropY(s, nx, y) : y;
+        }
+      } else if (m <= M_DAS_RIGHT) {
+        const dx = m == M_DAS_LEFT ? -1 : 1;
+        let cx = x;
+        let cy = y;
+        while (!collides(s, cx + dx, cy)) {
+          cx += dx;
+          if (g20) cy = dropY(s, cx, cy);
+        }
+        if (cx != x) {
+          ok = true;
+          rs = s;
+          rx = cx;
+          ry = cy;
+        }
+      } else {
+        const dy = dropY(s, x, y);
+        if (dy != y) {
+          ok = true;
+          rs = s;
+          rx = x;
+          ry = dy;
+        }
+      }
+      if (!ok) continue;
+      const n = stateIndex(rs, rx, ry);
+      const visitAt = ctx + O_VISIT + (<usize>n << 1);
+      if (load<u16>(visitAt) == mark) continue;
+      store<u16>(visitAt, mark);
+      store<i16>(ctx + O_PARENT + (<usize>n << 1), <i16>idx);
+      store<u8>(ctx + O_VIA + <usize>n, <u8>m);
+      store<i16>(ctx + O_QUEUE + (<usize>tail << 1), <i16>n);
+      tail++;
+    }
+  }
+  return count;
+}

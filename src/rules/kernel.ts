@@ -1,0 +1,155 @@
+/**
+ * TypeScript side of the reachable-placements kernel (assembly/reachable.ts): the piece tables it reads, written
+ * from src/rules/rotation-systems.ts (the kernel knows no shape), the context layout, and the results turned into
+ * GamePlacement objects. One instance per thread, created synchronously on first use; its search is the
+ * TypeScript search of reachable.ts move for move (tested), which stays the readable definition.
+ */
+import { PIECES } from '../pieces.js';
+import { instantiateKernelSync, type KernelInstance } from '../wasm.js';
+import type { Board } from './board.js';
+import { fieldOf, spawnY, type RuleSet } from './rule-sets.js';
+import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from './geometry.js';
+import { ROTATION_SYSTEM_NAMES, ROTATION_SYSTEMS } from './rotation-systems.js';
+import type { Cell, GamePlacement, Input } from './types.js';
+
+interface ReachableKernelExports {
+  alloc(bytes: number): number;
+  ctxBytes(): number;
+  reach(ctx: number, table: number): number;
+}
+
+// context offsets (bytes); keep in step with assembly/reachable.ts
+const O_WIDTH = 0;
+const O_BOARD = 64;
+const O_PARENT = 34304;
+const O_VIA = 50688;
+const O_OUT = 75264;
+const STATE_COUNT = 8192;
+const TABLE_WORDS = 16 + 4 * 64;
+const TABLE_BYTES = TABLE_WORDS * 4;
+const MAX_BOARD_ROWS = 48;
+
+/** The words of one piece's table (see the layout in assembly/reachable.ts). */
+export function pieceTable(g: PieceGeometry): Int32Array {
+  const t = new Int32Array(TABLE_WORDS);
+  const n = g.cells.length;
+  t[0] = n;
+  const shapes: string[] = [];
+  for (let s = 0; s < n; s++) {
+    const w = 16 + s * 64;
+    const cells = g.cells[s];
+    const minDx = Math.min(...cells.map((c) => c[0]));
+    const minDy = Math.min(...cells.map((c) => c[1]));
+    const width = Math.max(...cells.map((c) => c[0])) - minDx + 1;
+    const height = Math.max(...cells.map((c) => c[1])) - minDy + 1;
+    t[w] = minDx;
+    t[w + 1] = minDy;
+    t[w + 2] = width;
+    t[w + 3] = height;
+    for (let j = 0; j < 4; j++) t[w + 8 + j] = 99;
+    for (const [dx, dy] of cells) {
+      t[w + 4 + (dy - minDy)] |= 1 << (dx - minDx);
+      t[w + 8 + (dx - minDx)] = Math.min(t[w + 8 + (dx - minDx)], dy - minDy);
+    }
+    // states with the same cells (SRS S, Z, I, O) share a shape id; their cells' lower-left corner is the same point
+    const shape = cells.map(([dx, dy]) => `${dx - minDx},${dy - minDy}`).sort().join(' ');
+    let id = shapes.indexOf(shape);
+    if (id < 0) id = shapes.push(shape) - 1;
+    t[w + 12] = id;
+    t[w + 13] = minDx;
+    t[w + 14] = minDy;
+    t[w + 15] = g.cw[s];
+    t[w + 16] = g.ccw[s];
+    for (let dir = 0; dir < 2; dir++) {
+      const k = w + 20 + dir * 22;
+      const kicks = g.kicks[s][dir];
+      t[k] = kicks.length;
+      kicks.forEach(([kx, ky], i) => {
+        t[k + 1 + i] = kx;
+        t[k + 6 + i] = ky;
+      });
+      t[k + 11] = g.centre[s][dir] ? 1 : 0;
+      const target = dir === 0 ? g.cw[s] : g.ccw[s];
+      const reading = [...g.cells[target]].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+      reading.forEach(([dx, dy], i) => {
+        t[k + 12 + i] = dx;
+        t[k + 16 + i] = dy;
+      });
+    }
+  }
+  return t;
+}
+
+interface Loaded {
+  kernel: KernelInstance<ReachableKernelExports>;
+  ctx: number;
+  /** tables[system][piece] = byte address */
+  tables: Map<string, number>;
+}
+let loaded: Loaded | undefined;
+
+function load(): Loaded {
+  if (loaded) return loaded;
+  const kernel = instantiateKernelSync<ReachableKernelExports>('reachable');
+  const k = kernel.exports;
+  const ctx = k.alloc(k.ctxBytes());
+  const tableBase = k.alloc(TABLE_BYTES * ROTATION_SYSTEM_NAMES.length * 7);
+  const tables = new Map<string, number>();
+  const words = new Int32Array(kernel.memory.buffer);
+  ROTATION_SYSTEM_NAMES.forEach((name, si) => {
+    for (let p = 0; p < 7; p++) {
+      const at = tableBase + (si * 7 + p) * TABLE_BYTES;
+      words.set(pieceTable(pieceGeometry(ROTATION_SYSTEMS[name], p)), at / 4);
+      tables.set(`${name}:${p}`, at);
+    }
+  });
+  loaded = { kernel, ctx, tables };
+  return loaded;
+}
+
+/**
+ * Runs the kernel's search for a checked board, piece and rule set; returns the number of placements found
+ * (0 for a top-out). The placements stay in kernel memory until the next call (read them with
+ * `kernelPlacements`).
+ */
+export function kernelReach(board: Board, pid: number, rules: RuleSet): number {
+  const { kernel, ctx, tables } = load();
+  const g = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pid);
+  const field = fieldOf(rules, board.height);
+  const dys = g.cells[0].map((c) => c[1]);
+  const i32 = new Int32Array(kernel.memory.buffer, ctx, 64);
+  i32[O_WIDTH / 4] = board.width;
+  i32[1] = field.ceiling;
+  i32[2] = field.lockTop;
+  i32[3] = 0;
+  i32[4] = g.system.spawnX(pid, board.width);
+  i32[5] = spawnY(rules, board.height, Math.min(...dys), Math.max(...dys));
+  i32[6] = (rules.gravity === '20G' ? 1 : 0) | (rules.softDrop ? 2 : 0) | (rules.initialRotation ? 4 : 0);
+  const rows = new Int32Array(kernel.memory.buffer, ctx + O_BOARD, MAX_BOARD_ROWS);
+  rows.fill(0);
+  rows.set(board.rows);
+  return kernel.exports.reach(ctx, tables.get(`${rules.rotationSystem}:${pid}`)!);
+}
+
+/** The placements of the last kernelReach call, with their key sequences, as GamePlacement objects. */
+export function kernelPlacements(count: number, pid: number, rules: RuleSet): GamePlacement[] {
+  const { kernel, ctx } = load();
+  const g = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pid);
+  const buf = kernel.memory.buffer;
+  const out = new Int32Array(buf, ctx + O_OUT, count * 2);
+  const parent = new Int16Array(buf, ctx + O_PARENT, STATE_COUNT);
+  const via = new Uint8Array(buf, ctx + O_VIA, STATE_COUNT);
+  const placements: GamePlacement[] = [];
+  for (let i = 0; i < count; i++) {
+    const landed = out[2 * i];
+    const s = landed >> 11;
+    const y = ((landed >> 5) & 63) - 4;
+    const x = (landed & 31) - 4;
+    const inputs: Input[] = ['hardDrop'];
+    for (let n = out[2 * i + 1]; parent[n] !== -1; n = parent[n]) inputs.push(SEARCH_MOVES[via[n]]);
+    inputs.reverse();
+    const cells = g.cells[s].map(([dx, dy]) => [x + dx, y + dy] as Cell).sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+    placements.push({ piece: PIECES[pid], rotation: g.names[s], x, y, cells, inputs });
+  }
+  return placements;
+}
