@@ -26,7 +26,11 @@ const O_PARENT: usize = 34304; // i16[8192] the state a state was first reached 
 const O_VIA: usize = 50688; //  u8[8192] the move (index into the move order) that reached it
 const O_SEEN: usize = 58880; // u16[8192] generation mark per placement (shape << 11 | cell position)
 const O_OUT: usize = 75264; //  i32[2 * 2048]: per placement, the landed state and the state it was dropped from
-const CTX_BYTES: usize = 91648;
+const O_FIT: usize = 91648; //  u32[256] at state << 6 | (y + 4): bit b set when the state fits with its cell
+//                              rectangle's left column at b - 4 (computed on first use in a call)
+const O_FITMARK: usize = 92672; // u16[256] generation mark per fit mask
+const O_HEIGHTS: usize = 93184; // i32[16] column heights (reachFromTop)
+const CTX_BYTES: usize = 93248;
 
 // ---- piece table (i32 words), written by src/rules/kernel.ts ----
 // word 0: number of states; state s at word 16 + s * 64:
@@ -69,16 +73,38 @@ let tbl: usize = 0;
   return (s << 11) | ((y + 4) << 5) | (x + 4);
 }
 
-/** Whether state s at (x, y) overlaps a wall, the floor, the ceiling or a filled cell. */
-@inline function collides(s: i32, x: i32, y: i32): bool {
-  const base = x + word(s, S_MINDX) + 4;
+let mark: u16 = 0;
+
+/**
+ * Where state s fits in reference row y, as a bit mask over the column of its cell rectangle's left edge (bit
+ * x + minDx + 4). A piece row with cells at bits b collides at base i when the board row has bit i + b, so the
+ * blocked bases are the OR of the board rows shifted right by each cell's bit. Cached per call.
+ */
+function fit(s: i32, y: i32): u32 {
+  const key = (<usize>((s << 6) | (y + 4)));
+  const markAt = ctx + O_FITMARK + (key << 1);
+  const at = ctx + O_FIT + (key << 2);
+  if (load<u16>(markAt) == mark) return load<u32>(at);
   const yy = y + word(s, S_MINDY) + 4;
   const h = word(s, S_H);
-  let hit = rowAt(yy) & (word(s, S_MASK) << base);
-  if (h > 1) hit |= rowAt(yy + 1) & (word(s, S_MASK + 1) << base);
-  if (h > 2) hit |= rowAt(yy + 2) & (word(s, S_MASK + 2) << base);
-  if (h > 3) hit |= rowAt(yy + 3) & (word(s, S_MASK + 3) << base);
-  return hit != 0;
+  let blocked: u32 = 0;
+  for (let r = 0; r < h; r++) {
+    const row = <u32>rowAt(yy + r);
+    let m = <u32>word(s, S_MASK + r);
+    while (m != 0) {
+      blocked |= row >>> ctz(m);
+      m &= m - 1;
+    }
+  }
+  const f = ~blocked;
+  store<u16>(markAt, mark);
+  store<u32>(at, f);
+  return f;
+}
+
+/** Whether state s at (x, y) overlaps a wall, the floor, the ceiling or a filled cell. */
+@inline function collides(s: i32, x: i32, y: i32): bool {
+  return ((fit(s, y) >>> (<u32>(x + word(s, S_MINDX) + 4))) & 1) == 0;
 }
 
 @inline function blockedCell(x: i32, y: i32): bool {
@@ -172,15 +198,16 @@ export function reach(context: usize, table: usize): i32 {
     }
   }
 
-  // generation marks instead of clearing the visit and seen arrays
+  // generation marks instead of clearing the visit, seen and fit arrays
   let stamp = load<i32>(ctx + O_STAMP) + 1;
   if (stamp > 0xffff) {
     memory.fill(ctx + O_VISIT, 0, 16384);
     memory.fill(ctx + O_SEEN, 0, 16384);
+    memory.fill(ctx + O_FITMARK, 0, 512);
     stamp = 1;
   }
   store<i32>(ctx + O_STAMP, stamp);
-  const mark = <u16>stamp;
+  mark = <u16>stamp;
 
   const s0 = load<i32>(ctx + O_SPAWN_S);
   const x0 = load<i32>(ctx + O_SPAWN_X);
@@ -233,9 +260,18 @@ export function reach(context: usize, table: usize): i32 {
         const dx = m == M_DAS_LEFT ? -1 : 1;
         let cx = x;
         let cy = y;
-        while (!collides(s, cx + dx, cy)) {
-          cx += dx;
-          if (g20) cy = dropY(s, cx, cy);
+        if (g20) {
+          while (!collides(s, cx + dx, cy)) {
+            cx += dx;
+            cy = dropY(s, cx, cy);
+          }
+        } else {
+          // the end of the run of fitting positions around this one, in one step
+          const f = fit(s, y);
+          const minDx = word(s, S_MINDX) + 4;
+          const base = x + minDx;
+          if (dx < 0) cx = 32 - <i32>clz(~f & ((<u32>1 << <u32>base) - 1)) - minDx;
+          else cx = <i32>ctz(~f & ~((<u32>2 << <u32>base) - 1)) - 1 - minDx;
         }
         if (cx != x) {
           ok = true;
@@ -243,14 +279,12 @@ export function reach(context: usize, table: usize): i32 {
           rx = cx;
           ry = cy;
         }
-      } else {
-        const dy = dropY(s, x, y);
-        if (dy != y) {
-          ok = true;
-          rs = s;
-          rx = x;
-          ry = dy;
-        }
+      } else if (ly != y) {
+        // soft drop: the row this state lands in, found above
+        ok = true;
+        rs = s;
+        rx = x;
+        ry = ly;
       }
       if (!ok) continue;
       const n = stateIndex(rs, rx, ry);
@@ -262,6 +296,48 @@ export function reach(context: usize, table: usize): i32 {
       store<i16>(ctx + O_QUEUE + (<usize>tail << 1), <i16>n);
       tail++;
     }
+  }
+  return count;
+}
+
+/**
+ * The fast path for games whose piece only shifts and turns where it appears, then drops (classic, NES), when
+ * the rows it moves through are empty: the search above the stack is then the same on every board, so
+ * TypeScript runs it once on an empty board and passes its states (the list at `list`, one state index per word,
+ * in search order); this only drops each onto the stack. Same output layout as reach(); returns the count.
+ */
+export function reachFromTop(context: usize, table: usize, list: usize, n: i32, boardHeight: i32): i32 {
+  ctx = context;
+  tbl = table;
+  const width = load<i32>(ctx + O_WIDTH);
+  const lockTop = load<i32>(ctx + O_LOCK);
+  const heights = ctx + O_HEIGHTS;
+  memory.fill(heights, 0, 64);
+  for (let y = 0; y < boardHeight; y++) {
+    let r = load<i32>(ctx + O_BOARD + ((<usize>y) << 2));
+    while (r != 0) {
+      store<i32>(heights + ((<usize>ctz(r)) << 2), y + 1);
+      r &= r - 1;
+    }
+  }
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const idx = load<i32>(list + ((<usize>i) << 2));
+    const s = idx >> 11;
+    const x = (idx & 31) - 4;
+    const c0 = x + word(s, S_MINDX);
+    const minDy = word(s, S_MINDY);
+    const w = word(s, S_W);
+    let y = -64;
+    for (let j = 0; j < w; j++) {
+      const need = load<i32>(heights + ((<usize>(c0 + j)) << 2)) - minDy - word(s, S_BOT + j);
+      if (need > y) y = need;
+    }
+    if (y + minDy + word(s, S_H) > lockTop) continue;
+    const out = ctx + O_OUT + (<usize>count << 3);
+    store<i32>(out, stateIndex(s, x, y));
+    store<i32>(out + 4, i);
+    count++;
   }
   return count;
 }

@@ -6,7 +6,7 @@
  */
 import { PIECES } from '../pieces.js';
 import { instantiateKernelSync, type KernelInstance } from '../wasm.js';
-import type { Board } from './board.js';
+import { Board } from './board.js';
 import { fieldOf, spawnY, type RuleSet } from './rule-sets.js';
 import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from './geometry.js';
 import { ROTATION_SYSTEM_NAMES, ROTATION_SYSTEMS } from './rotation-systems.js';
@@ -16,10 +16,10 @@ interface ReachableKernelExports {
   alloc(bytes: number): number;
   ctxBytes(): number;
   reach(ctx: number, table: number): number;
+  reachFromTop(ctx: number, table: number, list: number, n: number, boardHeight: number): number;
 }
 
 // context offsets (bytes); keep in step with assembly/reachable.ts
-const O_WIDTH = 0;
 const O_BOARD = 64;
 const O_PARENT = 34304;
 const O_VIA = 50688;
@@ -83,8 +83,10 @@ export function pieceTable(g: PieceGeometry): Int32Array {
 interface Loaded {
   kernel: KernelInstance<ReachableKernelExports>;
   ctx: number;
-  /** tables[system][piece] = byte address */
-  tables: Map<string, number>;
+  /** tables[system index * 7 + piece] = byte address */
+  tables: number[];
+  params: Int32Array;
+  rows: Int32Array;
 }
 let loaded: Loaded | undefined;
 
@@ -94,18 +96,108 @@ function load(): Loaded {
   const k = kernel.exports;
   const ctx = k.alloc(k.ctxBytes());
   const tableBase = k.alloc(TABLE_BYTES * ROTATION_SYSTEM_NAMES.length * 7);
-  const tables = new Map<string, number>();
+  const tables: number[] = [];
   const words = new Int32Array(kernel.memory.buffer);
   ROTATION_SYSTEM_NAMES.forEach((name, si) => {
     for (let p = 0; p < 7; p++) {
       const at = tableBase + (si * 7 + p) * TABLE_BYTES;
       words.set(pieceTable(pieceGeometry(ROTATION_SYSTEMS[name], p)), at / 4);
-      tables.set(`${name}:${p}`, at);
+      tables.push(at);
     }
   });
-  loaded = { kernel, ctx, tables };
+  // valid until the memory grows (only allocList allocates after this, and it makes them again)
+  loaded = { kernel, ctx, tables, params: new Int32Array(kernel.memory.buffer, ctx, 8), rows: new Int32Array(kernel.memory.buffer, ctx + O_BOARD, MAX_BOARD_ROWS) };
   return loaded;
 }
+
+let chunk = 0;
+let chunkLeft = 0;
+/**
+ * Kernel memory for the fast path's state lists, in 64 KiB chunks: allocating may grow the memory, which detaches
+ * every view over it, so the cached views are made again.
+ */
+function allocList(bytes: number): number {
+  const l = load();
+  const need = (bytes + 15) & ~15;
+  if (need > chunkLeft) {
+    chunkLeft = Math.max(65536, need);
+    chunk = l.kernel.exports.alloc(chunkLeft);
+    l.params = new Int32Array(l.kernel.memory.buffer, l.ctx, 8);
+    l.rows = new Int32Array(l.kernel.memory.buffer, l.ctx + O_BOARD, MAX_BOARD_ROWS);
+  }
+  const at = chunk;
+  chunk += need;
+  chunkLeft -= need;
+  return at;
+}
+
+/** What a call needs for one rule set, piece and board size, worked out once. */
+interface Prepared {
+  table: number;
+  params: Int32Array;
+  geometry: PieceGeometry;
+  /**
+   * Games without soft drop, gravity or kicks (classic, NES) search only where the piece appears: when the board
+   * is empty from row `topFrom` up, the search is the empty board's, kept here (its states in kernel memory and
+   * their key sequences).
+   */
+  top?: { topFrom: number; list: number; n: number; paths: Input[][] };
+}
+const prepared = new WeakMap<RuleSet, Map<number, Prepared>>();
+
+function prepare(board: Board, pid: number, rules: RuleSet): Prepared {
+  let byKey = prepared.get(rules);
+  if (!byKey) prepared.set(rules, (byKey = new Map()));
+  const key = (pid * 16 + board.width) * 64 + board.height;
+  let p = byKey.get(key);
+  if (p) return p;
+  const { kernel, ctx, tables } = load();
+  const g = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pid);
+  const field = fieldOf(rules, board.height);
+  const dys = g.cells[0].map((c) => c[1]);
+  const sy = spawnY(rules, board.height, Math.min(...dys), Math.max(...dys));
+  const params = Int32Array.of(
+    board.width, field.ceiling, field.lockTop, 0, g.system.spawnX(pid, board.width), sy,
+    (rules.gravity === '20G' ? 1 : 0) | (rules.softDrop ? 2 : 0) | (rules.initialRotation ? 4 : 0),
+  );
+  p = { table: tables[ROTATION_SYSTEM_NAMES.indexOf(rules.rotationSystem) * 7 + pid], params, geometry: g };
+  const searchesAtTop = !rules.softDrop && rules.gravity === 'normal' && (rules.rotationSystem === 'classic' || rules.rotationSystem === 'NRS');
+  if (searchesAtTop) {
+    const n = runReach(p, Board.empty(board.width, board.height));
+    const list = allocList(n * 4);
+    const out = new Int32Array(kernel.memory.buffer, ctx + O_OUT, n * 2);
+    const states = new Int32Array(kernel.memory.buffer, list, n);
+    const paths: Input[][] = [];
+    for (let i = 0; i < n; i++) {
+      states[i] = out[2 * i + 1];
+      paths.push(pathTo(out[2 * i + 1]));
+    }
+    const lowestDy = Math.min(...g.cells.flat().map((c) => c[1]));
+    p.top = { topFrom: sy + lowestDy, list, n, paths };
+  }
+  byKey.set(key, p);
+  return p;
+}
+
+function runReach(p: Prepared, board: Board): number {
+  const { kernel, ctx, params, rows } = load();
+  params.set(p.params);
+  rows.set(board.rows);
+  rows.fill(0, board.height);
+  return kernel.exports.reach(ctx, p.table);
+}
+
+function pathTo(state: number): Input[] {
+  const { kernel, ctx } = load();
+  const parent = new Int16Array(kernel.memory.buffer, ctx + O_PARENT, STATE_COUNT);
+  const via = new Uint8Array(kernel.memory.buffer, ctx + O_VIA, STATE_COUNT);
+  const path: Input[] = [];
+  for (let n = state; parent[n] !== -1; n = parent[n]) path.push(SEARCH_MOVES[via[n]]);
+  return path.reverse();
+}
+
+/** How the last kernelReach found its placements: `null` = the full search (paths from its parent links). */
+let lastTop: Prepared['top'] | null = null;
 
 /**
  * Runs the kernel's search for a checked board, piece and rule set; returns the number of placements found
@@ -113,41 +205,36 @@ function load(): Loaded {
  * `kernelPlacements`).
  */
 export function kernelReach(board: Board, pid: number, rules: RuleSet): number {
-  const { kernel, ctx, tables } = load();
-  const g = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pid);
-  const field = fieldOf(rules, board.height);
-  const dys = g.cells[0].map((c) => c[1]);
-  const i32 = new Int32Array(kernel.memory.buffer, ctx, 64);
-  i32[O_WIDTH / 4] = board.width;
-  i32[1] = field.ceiling;
-  i32[2] = field.lockTop;
-  i32[3] = 0;
-  i32[4] = g.system.spawnX(pid, board.width);
-  i32[5] = spawnY(rules, board.height, Math.min(...dys), Math.max(...dys));
-  i32[6] = (rules.gravity === '20G' ? 1 : 0) | (rules.softDrop ? 2 : 0) | (rules.initialRotation ? 4 : 0);
-  const rows = new Int32Array(kernel.memory.buffer, ctx + O_BOARD, MAX_BOARD_ROWS);
-  rows.fill(0);
-  rows.set(board.rows);
-  return kernel.exports.reach(ctx, tables.get(`${rules.rotationSystem}:${pid}`)!);
+  const p = prepare(board, pid, rules);
+  const top = p.top;
+  if (top) {
+    let clear = true;
+    for (let y = Math.max(0, top.topFrom); y < board.height; y++) if (board.rows[y] !== 0) clear = false;
+    if (clear) {
+      const { kernel, ctx, params, rows } = load();
+      params.set(p.params);
+      rows.set(board.rows);
+      rows.fill(0, board.height);
+      lastTop = top;
+      return kernel.exports.reachFromTop(ctx, p.table, top.list, top.n, board.height);
+    }
+  }
+  lastTop = null;
+  return runReach(p, board);
 }
 
 /** The placements of the last kernelReach call, with their key sequences, as GamePlacement objects. */
 export function kernelPlacements(count: number, pid: number, rules: RuleSet): GamePlacement[] {
   const { kernel, ctx } = load();
   const g = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pid);
-  const buf = kernel.memory.buffer;
-  const out = new Int32Array(buf, ctx + O_OUT, count * 2);
-  const parent = new Int16Array(buf, ctx + O_PARENT, STATE_COUNT);
-  const via = new Uint8Array(buf, ctx + O_VIA, STATE_COUNT);
+  const out = new Int32Array(kernel.memory.buffer, ctx + O_OUT, count * 2);
   const placements: GamePlacement[] = [];
   for (let i = 0; i < count; i++) {
     const landed = out[2 * i];
     const s = landed >> 11;
     const y = ((landed >> 5) & 63) - 4;
     const x = (landed & 31) - 4;
-    const inputs: Input[] = ['hardDrop'];
-    for (let n = out[2 * i + 1]; parent[n] !== -1; n = parent[n]) inputs.push(SEARCH_MOVES[via[n]]);
-    inputs.reverse();
+    const inputs: Input[] = lastTop ? [...lastTop.paths[out[2 * i + 1]], 'hardDrop'] : [...pathTo(out[2 * i + 1]), 'hardDrop'];
     const cells = g.cells[s].map(([dx, dy]) => [x + dx, y + dy] as Cell).sort((a, b) => a[1] - b[1] || a[0] - b[0]);
     placements.push({ piece: PIECES[pid], rotation: g.names[s], x, y, cells, inputs });
   }
