@@ -19,7 +19,7 @@ const O_FLAGS: usize = 24; //   i32 bit 0: 20G, bit 1: soft drop allowed, bit 2:
 const O_STAMP: usize = 28; //   i32 generation of the visit / seen marks
 const O_BOARD: usize = 64; //   i32[48] board rows bottom first as given (bit x = column x), written by TypeScript
 const O_ROWS: usize = 256; //   i32[64] rows with walls at y + 4
-const O_FB: usize = 512; //     i8[16 * 64]: fb[c * 64 + y + 4] = highest blocked row below y in column c (-1 = floor)
+const O_COLS: usize = 512; //   u64[16]: bit y set when column c is filled in row y (drops read these)
 const O_QUEUE: usize = 1536; // i16[8192] states in breadth-first order
 const O_VISIT: usize = 17920; // u16[8192] generation mark per state
 const O_PARENT: usize = 34304; // i16[8192] the state a state was first reached from (-1: the start)
@@ -111,7 +111,7 @@ function fit(s: i32, y: i32): u32 {
   return ((rowAt(y + 4) >> (x + 4)) & 1) != 0;
 }
 
-/** Row the state comes to rest in when dropped from y (lowest free position reached by falling). */
+/** Row the state comes to rest in when dropped from y: per column of the piece, the highest filled cell below it. */
 function dropY(s: i32, x: i32, y: i32): i32 {
   const c0 = x + word(s, S_MINDX);
   const y0 = y + word(s, S_MINDY);
@@ -119,7 +119,9 @@ function dropY(s: i32, x: i32, y: i32): i32 {
   let fall = 1 << 20;
   for (let j = 0; j < w; j++) {
     const b = y0 + word(s, S_BOT + j);
-    const below = <i32>load<i8>(ctx + O_FB + (<usize>((c0 + j) << 6) + <usize>(b + 4)));
+    const col = load<u64>(ctx + O_COLS + (<usize>(c0 + j) << 3));
+    // highest filled row below b; -1 (the floor) when there is none
+    const below = 63 - <i32>clz(col & ((<u64>1 << <u64>b) - 1));
     const d = b - below - 1;
     if (d < fall) fall = d;
   }
@@ -188,16 +190,16 @@ export function reach(context: usize, table: usize): i32 {
     store<i32>(ctx + O_ROWS + ((<usize>(y + 4)) << 2), (load<i32>(ctx + O_BOARD + ((<usize>y) << 2)) << 4) | walls);
   }
   for (let y = ceiling + 4; y < 64; y++) store<i32>(ctx + O_ROWS + ((<usize>y) << 2), -1);
-  // highest blocked row below each row, per column
-  for (let c = 0; c < width; c++) {
-    const col = ctx + O_FB + (<usize>(c << 6));
-    let last = -1;
-    for (let y = 0; y <= ceiling; y++) {
-      store<i8>(col + <usize>(y + 4), <i8>last);
-      if (y < ceiling && ((rowAt(y + 4) >> (c + 4)) & 1) != 0) last = y;
+  // the board by columns, for drops
+  memory.fill(ctx + O_COLS, 0, 128);
+  for (let y = 0; y < ceiling; y++) {
+    let r = load<i32>(ctx + O_BOARD + ((<usize>y) << 2));
+    while (r != 0) {
+      const at = ctx + O_COLS + ((<usize>ctz(r)) << 3);
+      store<u64>(at, load<u64>(at) | (<u64>1 << <u64>y));
+      r &= r - 1;
     }
   }
-
   // generation marks instead of clearing the visit, seen and fit arrays
   let stamp = load<i32>(ctx + O_STAMP) + 1;
   if (stamp > 0xffff) {

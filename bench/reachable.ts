@@ -2,9 +2,10 @@
  * Reachable-placement speed per rule set on 10 × 20 boards with random stacks: the WebAssembly kernel counting
  * the placements (`countReachablePlacements`), the kernel plus the GamePlacement objects with key sequences
  * (`reachablePlacements`), and the TypeScript search (`searchPlacements`, the readable definition) measured in
- * the same run. Each figure is the median over rounds of computations per second on one thread.
+ * the same run. Each figure is the median over rounds of computations per second on one thread, per second of
+ * wall time and per second of the process's CPU time (the two agree on an idle machine).
  *
- *   npx tsx bench/reachable.ts [--rounds 7] [--ms 400] [--boards 1000] [--seed 1]
+ *   npx tsx bench/reachable.ts [--rounds 7] [--ms 400] [--boards 1000] [--seed 1] [--rules guideline,tgm]
  *
  * Needs the kernels built (npm run build:wasm). Prints a table and writes bench/results/reachable.json.
  */
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     ms: { type: 'string', default: '400' },
     boards: { type: 'string', default: '1000' },
     seed: { type: 'string', default: '1' },
+    rules: { type: 'string', default: RULE_SET_NAMES.join(',') },
   },
 });
 const rounds = Number(values.rounds);
@@ -43,23 +45,32 @@ const rng = new Rng(seed);
 const boards = Array.from({ length: boardCount }, () => randomStack(rng));
 const pieces = Array.from({ length: boardCount }, () => rng.nextInt(7));
 
-/** Calls per second of `f(i)` over the boards, run for about `ms` milliseconds. */
-function throughput(f: (i: number) => number): { perSecond: number; sink: number } {
+/**
+ * Calls per second of `f(i)` over the boards, run for about `ms` milliseconds: per second of wall time, and per
+ * second of this process's CPU time (what one core does even when other processes share the machine).
+ */
+function throughput(f: (i: number) => number): { perSecond: number; perCpuSecond: number; sink: number } {
   let calls = 0;
   let sink = 0;
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   let t = t0;
   while (t - t0 < ms) {
     for (let i = 0; i < boardCount; i++) sink += f(i);
     calls += boardCount;
     t = performance.now();
   }
-  return { perSecond: (calls * 1000) / (t - t0), sink };
+  const cpu = process.cpuUsage(c0);
+  return { perSecond: (calls * 1000) / (t - t0), perCpuSecond: (calls * 1e6) / (cpu.user + cpu.system), sink };
 }
 
 const rows: Record<string, string | number>[] = [];
 const results: Record<string, unknown>[] = [];
-for (const name of RULE_SET_NAMES) {
+const names = values.rules.split(',').map((n) => {
+  if (!(RULE_SET_NAMES as string[]).includes(n)) throw new Error(`unknown rule set ${n}; rule sets: ${RULE_SET_NAMES.join(', ')}`);
+  return n as (typeof RULE_SET_NAMES)[number];
+});
+for (const name of names) {
   const rules = RULE_SETS[name];
   const options = { rules: name };
   const count = (i: number) => countReachablePlacements(boards[i], pieces[i], options);
@@ -73,24 +84,34 @@ for (const name of RULE_SET_NAMES) {
     placements += n;
   }
   const samples = { kernel: [] as number[], kernelObjects: [] as number[], typescript: [] as number[] };
+  const cpuSamples = { kernel: [] as number[], kernelObjects: [] as number[], typescript: [] as number[] };
   for (let r = 0; r < rounds; r++) {
     // interleaved so a load change on the machine touches all three alike
-    samples.kernel.push(throughput(count).perSecond);
-    samples.kernelObjects.push(throughput(objects).perSecond);
-    samples.typescript.push(throughput(ts).perSecond);
+    for (const [key, f] of [['kernel', count], ['kernelObjects', objects], ['typescript', ts]] as const) {
+      const t = throughput(f);
+      samples[key].push(t.perSecond);
+      cpuSamples[key].push(t.perCpuSecond);
+    }
   }
   const kernel = median(samples.kernel);
   const kernelObjects = median(samples.kernelObjects);
   const typescript = median(samples.typescript);
+  const kernelCpu = median(cpuSamples.kernel);
   rows.push({
     rules: name,
     'placements/board': Math.round((placements / boardCount) * 10) / 10,
     'kernel count/s': Math.round(kernel),
+    'kernel count/CPU-s': Math.round(kernelCpu),
     'kernel + objects/s': Math.round(kernelObjects),
     'TypeScript/s': Math.round(typescript),
     'kernel / TS': Math.round((kernel / typescript) * 10) / 10,
   });
-  results.push({ rules: name, placementsPerBoard: placements / boardCount, kernelPerSecond: kernel, kernelWithObjectsPerSecond: kernelObjects, typescriptPerSecond: typescript, ratioKernelToTypescript: kernel / typescript, samples });
+  results.push({
+    rules: name, placementsPerBoard: placements / boardCount,
+    kernelPerSecond: kernel, kernelPerCpuSecond: kernelCpu, kernelWithObjectsPerSecond: kernelObjects, typescriptPerSecond: typescript,
+    kernelWithObjectsPerCpuSecond: median(cpuSamples.kernelObjects), typescriptPerCpuSecond: median(cpuSamples.typescript),
+    ratioKernelToTypescript: kernel / typescript, samples, cpuSamples,
+  });
 }
 
 printTable(rows);

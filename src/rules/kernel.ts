@@ -29,6 +29,8 @@ const TABLE_WORDS = 16 + 4 * 64;
 const TABLE_BYTES = TABLE_WORDS * 4;
 const MAX_BOARD_ROWS = 48;
 
+const sameCells = (a: readonly Cell[], b: readonly Cell[]) => a.length === b.length && a.every((c, i) => c[0] === b[i][0] && c[1] === b[i][1]);
+
 /** The words of one piece's table (see the layout in assembly/reachable.ts). */
 export function pieceTable(g: PieceGeometry): Int32Array {
   const t = new Int32Array(TABLE_WORDS);
@@ -58,8 +60,12 @@ export function pieceTable(g: PieceGeometry): Int32Array {
     t[w + 12] = id;
     t[w + 13] = minDx;
     t[w + 14] = minDy;
-    t[w + 15] = g.cw[s];
-    t[w + 16] = g.ccw[s];
+    // A piece whose every state has the same cells (the SRS O) turns without effect: the kernel skips those turns,
+    // which changes no placement or shortest sequence (a turned O reaches nothing the unturned one does not,
+    // one press later).
+    const inert = g.cells.every((c) => sameCells(c, g.cells[0]));
+    t[w + 15] = inert ? s : g.cw[s];
+    t[w + 16] = inert ? s : g.ccw[s];
     for (let dir = 0; dir < 2; dir++) {
       const k = w + 20 + dir * 22;
       const kicks = g.kicks[s][dir];
@@ -227,16 +233,28 @@ export function kernelReach(board: Board, pid: number, rules: RuleSet): number {
 export function kernelPlacements(count: number, pid: number, rules: RuleSet): GamePlacement[] {
   const { kernel, ctx } = load();
   const g = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pid);
-  const out = new Int32Array(kernel.memory.buffer, ctx + O_OUT, count * 2);
-  const placements: GamePlacement[] = [];
+  const buffer = kernel.memory.buffer;
+  const out = new Int32Array(buffer, ctx + O_OUT, count * 2);
+  const parent = lastTop ? null : new Int16Array(buffer, ctx + O_PARENT, STATE_COUNT);
+  const via = lastTop ? null : new Uint8Array(buffer, ctx + O_VIA, STATE_COUNT);
+  const piece = PIECES[pid];
+  const placements: GamePlacement[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const landed = out[2 * i];
     const s = landed >> 11;
     const y = ((landed >> 5) & 63) - 4;
     const x = (landed & 31) - 4;
-    const inputs: Input[] = lastTop ? [...lastTop.paths[out[2 * i + 1]], 'hardDrop'] : [...pathTo(out[2 * i + 1]), 'hardDrop'];
-    const cells = g.cells[s].map(([dx, dy]) => [x + dx, y + dy] as Cell).sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-    placements.push({ piece: PIECES[pid], rotation: g.names[s], x, y, cells, inputs });
+    let inputs: Input[];
+    if (lastTop) inputs = lastTop.paths[out[2 * i + 1]].slice();
+    else {
+      inputs = [];
+      for (let n = out[2 * i + 1]; parent![n] !== -1; n = parent![n]) inputs.push(SEARCH_MOVES[via![n]]);
+      inputs.reverse();
+    }
+    inputs.push('hardDrop');
+    // a state's cells are sorted by row, then column, and moving them keeps that order
+    const cells = g.cells[s].map(([dx, dy]) => [x + dx, y + dy] as Cell);
+    placements[i] = { piece, rotation: g.names[s], x, y, cells, inputs };
   }
   return placements;
 }
