@@ -132,6 +132,20 @@ function dropY(s: i32, x: i32, y: i32): i32 {
 let rs: i32 = 0;
 let rx: i32 = 0;
 let ry: i32 = 0;
+let tail: i32 = 0;
+
+/** Queues the state (rs, rx, ry), reached from state `from` by move m, unless this call has seen it. */
+@inline function enqueue(m: i32, from: i32): void {
+  const n = stateIndex(rs, rx, ry);
+  const visitAt = ctx + O_VISIT + (<usize>n << 1);
+  if (load<u16>(visitAt) != mark) {
+    store<u16>(visitAt, mark);
+    store<i16>(ctx + O_PARENT + (<usize>n << 1), <i16>from);
+    store<u8>(ctx + O_VIA + <usize>n, <u8>m);
+    store<i16>(ctx + O_QUEUE + (<usize>tail << 1), <i16>n);
+    tail++;
+  }
+}
 
 /** Turns state s at (x, y) clockwise (dir 0) or counter-clockwise (dir 1) with the system's kicks. */
 function turn(s: i32, x: i32, y: i32, dir: i32): bool {
@@ -220,9 +234,8 @@ export function reach(context: usize, table: usize): i32 {
   store<u16>(ctx + O_VISIT + (<usize>start << 1), mark);
   store<i16>(ctx + O_PARENT + (<usize>start << 1), -1);
   store<i16>(ctx + O_QUEUE, <i16>start);
-  let tail = 1;
+  tail = 1;
   let count = 0;
-  const lastMove = soft ? M_SOFT : M_DAS_RIGHT;
 
   for (let head = 0; head < tail; head++) {
     const idx = <i32>load<i16>(ctx + O_QUEUE + (<usize>head << 1));
@@ -244,59 +257,65 @@ export function reach(context: usize, table: usize): i32 {
       }
     }
 
-    for (let m = 0; m <= lastMove; m++) {
-      let ok = false;
-      if (m <= M_CCW) {
-        if (g20 && irs && head == 0) ok = turn(s0, x0, y0, m);
-        else ok = turn(s, x, y, m);
-        if (ok && g20) ry = dropY(rs, rx, ry);
-      } else if (m <= M_RIGHT) {
-        const nx = m == M_LEFT ? x - 1 : x + 1;
-        if (!collides(s, nx, y)) {
-          ok = true;
-          rs = s;
-          rx = nx;
-          ry = g20 ? dropY(s, nx, y) : y;
-        }
-      } else if (m <= M_DAS_RIGHT) {
-        const dx = m == M_DAS_LEFT ? -1 : 1;
+    // the moves, in the search order (cw ccw left right dasLeft dasRight softDrop)
+    for (let dir = 0; dir < 2; dir++) {
+      const ok = g20 && irs && head == 0 ? turn(s0, x0, y0, dir) : turn(s, x, y, dir);
+      if (ok) {
+        if (g20) ry = dropY(rs, rx, ry);
+        enqueue(dir, idx);
+      }
+    }
+    const f = fit(s, y);
+    const minDx = word(s, S_MINDX) + 4;
+    const base = x + minDx;
+    rs = s;
+    if (((f >>> <u32>(base - 1)) & 1) != 0) {
+      rx = x - 1;
+      ry = g20 ? dropY(s, x - 1, y) : y;
+      enqueue(M_LEFT, idx);
+    }
+    if (((f >>> <u32>(base + 1)) & 1) != 0) {
+      rx = x + 1;
+      ry = g20 ? dropY(s, x + 1, y) : y;
+      enqueue(M_RIGHT, idx);
+    }
+    if (g20) {
+      for (let dx = -1; dx <= 1; dx += 2) {
         let cx = x;
         let cy = y;
-        if (g20) {
-          while (!collides(s, cx + dx, cy)) {
-            cx += dx;
-            cy = dropY(s, cx, cy);
-          }
-        } else {
-          // the end of the run of fitting positions around this one, in one step
-          const f = fit(s, y);
-          const minDx = word(s, S_MINDX) + 4;
-          const base = x + minDx;
-          if (dx < 0) cx = 32 - <i32>clz(~f & ((<u32>1 << <u32>base) - 1)) - minDx;
-          else cx = <i32>ctz(~f & ~((<u32>2 << <u32>base) - 1)) - 1 - minDx;
+        while (!collides(s, cx + dx, cy)) {
+          cx += dx;
+          cy = dropY(s, cx, cy);
         }
         if (cx != x) {
-          ok = true;
           rs = s;
           rx = cx;
           ry = cy;
+          enqueue(dx < 0 ? M_DAS_LEFT : M_DAS_RIGHT, idx);
         }
-      } else if (ly != y) {
+      }
+    } else {
+      // the ends of the run of fitting positions around this one, one bit scan each
+      const lx = 32 - <i32>clz(~f & ((<u32>1 << <u32>base) - 1)) - minDx;
+      if (lx != x) {
+        rx = lx;
+        ry = y;
+        enqueue(M_DAS_LEFT, idx);
+      }
+      const rxx = <i32>ctz(~f & ~((<u32>2 << <u32>base) - 1)) - 1 - minDx;
+      if (rxx != x) {
+        rs = s;
+        rx = rxx;
+        ry = y;
+        enqueue(M_DAS_RIGHT, idx);
+      }
+      if (soft && ly != y) {
         // soft drop: the row this state lands in, found above
-        ok = true;
         rs = s;
         rx = x;
         ry = ly;
+        enqueue(M_SOFT, idx);
       }
-      if (!ok) continue;
-      const n = stateIndex(rs, rx, ry);
-      const visitAt = ctx + O_VISIT + (<usize>n << 1);
-      if (load<u16>(visitAt) == mark) continue;
-      store<u16>(visitAt, mark);
-      store<i16>(ctx + O_PARENT + (<usize>n << 1), <i16>idx);
-      store<u8>(ctx + O_VIA + <usize>n, <u8>m);
-      store<i16>(ctx + O_QUEUE + (<usize>tail << 1), <i16>n);
-      tail++;
     }
   }
   return count;
