@@ -67,7 +67,8 @@ function throughput(f: (i: number) => number): { perSecond: number; perCpuSecond
 const rows: Record<string, string | number>[] = [];
 const results: Record<string, unknown>[] = [];
 const names = values.rules.split(',').map((n) => {
-  if (!(RULE_SET_NAMES as string[]).includes(n)) throw new Error(`unknown rule set ${n}; rule sets: ${RULE_SET_NAMES.join(', ')}`);
+  if (!(RULE_SET_NAMES as string[]).includes(n))
+    throw new Error(`unknown rule set ${n}; rule sets: ${RULE_SET_NAMES.join(', ')}`);
   return n as (typeof RULE_SET_NAMES)[number];
 });
 for (const name of names) {
@@ -87,7 +88,11 @@ for (const name of names) {
   const cpuSamples = { kernel: [] as number[], kernelObjects: [] as number[], typescript: [] as number[] };
   for (let r = 0; r < rounds; r++) {
     // interleaved so a load change on the machine touches all three alike
-    for (const [key, f] of [['kernel', count], ['kernelObjects', objects], ['typescript', ts]] as const) {
+    for (const [key, f] of [
+      ['kernel', count],
+      ['kernelObjects', objects],
+      ['typescript', ts],
+    ] as const) {
       const t = throughput(f);
       samples[key].push(t.perSecond);
       cpuSamples[key].push(t.perCpuSecond);
@@ -107,13 +112,29 @@ for (const name of names) {
     'kernel / TS': Math.round((kernel / typescript) * 10) / 10,
   });
   results.push({
-    rules: name, placementsPerBoard: placements / boardCount,
-    kernelPerSecond: kernel, kernelPerCpuSecond: kernelCpu, kernelWithObjectsPerSecond: kernelObjects, typescriptPerSecond: typescript,
-    kernelWithObjectsPerCpuSecond: median(cpuSamples.kernelObjects), typescriptPerCpuSecond: median(cpuSamples.typescript),
-    ratioKernelToTypescript: kernel / typescript, samples, cpuSamples,
+    rules: name,
+    placementsPerBoard: placements / boardCount,
+    kernelPerSecond: kernel,
+    kernelPerCpuSecond: kernelCpu,
+    kernelWithObjectsPerSecond: kernelObjects,
+    typescriptPerSecond: typescript,
+    kernelWithObjectsPerCpuSecond: median(cpuSamples.kernelObjects),
+    typescriptPerCpuSecond: median(cpuSamples.typescript),
+    ratioKernelToTypescript: kernel / typescript,
+    samples,
+    cpuSamples,
   });
 }
 
 printTable(rows);
-const path = writeResults('reachable', { bench: 'reachable', date: new Date().toISOString(), machine: machine(), rounds, msPerSample: ms, boards: boardCount, seed, results });
+const path = writeResults('reachable', {
+  bench: 'reachable',
+  date: new Date().toISOString(),
+  machine: machine(),
+  rounds,
+  msPerSample: ms,
+  boards: boardCount,
+  seed,
+  results,
+});
 console.log(`wrote ${path}`);

@@ -26,7 +26,10 @@ describe('reachable kernel', () => {
     // later; the calls in between (on a high stack) never touch the low rows, so only the clearing at the wrap
     // keeps that call right.
     const empty = Board.empty();
-    const high = Board.fromRows(Array.from({ length: 18 }, () => '#########.'), 20);
+    const high = Board.fromRows(
+      Array.from({ length: 18 }, () => '#########.'),
+      20,
+    );
     const expected = searchPlacements(empty, 2, RULE_SETS.guideline).length;
     expect(countReachablePlacements(empty, 2, { rules: 'guideline' })).toBe(expected);
     for (let i = 0; i < 65_534; i++) countReachablePlacements(high, 2, { rules: 'guideline' });

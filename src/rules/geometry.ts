@@ -6,7 +6,15 @@ import type { RotationSystem } from './rotation-systems.js';
 import type { Cell, Input } from './types.js';
 
 /** The moves the search tries, in tie-break order; `hardDrop` ends every sequence. */
-export const SEARCH_MOVES = ['cw', 'ccw', 'left', 'right', 'dasLeft', 'dasRight', 'softDrop'] as const satisfies readonly Input[];
+export const SEARCH_MOVES = [
+  'cw',
+  'ccw',
+  'left',
+  'right',
+  'dasLeft',
+  'dasRight',
+  'softDrop',
+] as const satisfies readonly Input[];
 
 /** A piece's states under a rotation system, in the form the search reads: cells, turns, kicks, spawn. */
 export interface PieceGeometry {
@@ -41,4 +49,3 @@ export function pieceGeometry(system: RotationSystem, pieceId: number): PieceGeo
   }
   return g;
 }
-

@@ -29,7 +29,8 @@ const TABLE_WORDS = 16 + 4 * 64;
 const TABLE_BYTES = TABLE_WORDS * 4;
 const MAX_BOARD_ROWS = 48;
 
-const sameCells = (a: readonly Cell[], b: readonly Cell[]) => a.length === b.length && a.every((c, i) => c[0] === b[i][0] && c[1] === b[i][1]);
+const sameCells = (a: readonly Cell[], b: readonly Cell[]) =>
+  a.length === b.length && a.every((c, i) => c[0] === b[i][0] && c[1] === b[i][1]);
 
 /** The words of one piece's table (see the layout in assembly/reachable.ts). */
 export function pieceTable(g: PieceGeometry): Int32Array {
@@ -54,7 +55,10 @@ export function pieceTable(g: PieceGeometry): Int32Array {
       t[w + 8 + (dx - minDx)] = Math.min(t[w + 8 + (dx - minDx)], dy - minDy);
     }
     // states with the same cells (SRS S, Z, I, O) share a shape id; their cells' lower-left corner is the same point
-    const shape = cells.map(([dx, dy]) => `${dx - minDx},${dy - minDy}`).sort().join(' ');
+    const shape = cells
+      .map(([dx, dy]) => `${dx - minDx},${dy - minDy}`)
+      .sort()
+      .join(' ');
     let id = shapes.indexOf(shape);
     if (id < 0) id = shapes.push(shape) - 1;
     t[w + 12] = id;
@@ -112,7 +116,13 @@ function load(): Loaded {
     }
   });
   // valid until the memory grows (only allocList allocates after this, and it makes them again)
-  loaded = { kernel, ctx, tables, params: new Int32Array(kernel.memory.buffer, ctx, 8), rows: new Int32Array(kernel.memory.buffer, ctx + O_BOARD, MAX_BOARD_ROWS) };
+  loaded = {
+    kernel,
+    ctx,
+    tables,
+    params: new Int32Array(kernel.memory.buffer, ctx, 8),
+    rows: new Int32Array(kernel.memory.buffer, ctx + O_BOARD, MAX_BOARD_ROWS),
+  };
   return loaded;
 }
 
@@ -163,11 +173,19 @@ function prepare(board: Board, pid: number, rules: RuleSet): Prepared {
   const dys = g.cells[0].map((c) => c[1]);
   const sy = spawnY(rules, board.height, Math.min(...dys), Math.max(...dys));
   const params = Int32Array.of(
-    board.width, field.ceiling, field.lockTop, 0, g.system.spawnX(pid, board.width), sy,
+    board.width,
+    field.ceiling,
+    field.lockTop,
+    0,
+    g.system.spawnX(pid, board.width),
+    sy,
     (rules.gravity === '20G' ? 1 : 0) | (rules.softDrop ? 2 : 0) | (rules.initialRotation ? 4 : 0),
   );
   p = { table: tables[ROTATION_SYSTEM_NAMES.indexOf(rules.rotationSystem) * 7 + pid], params, geometry: g };
-  const searchesAtTop = !rules.softDrop && rules.gravity === 'normal' && (rules.rotationSystem === 'classic' || rules.rotationSystem === 'NRS');
+  const searchesAtTop =
+    !rules.softDrop &&
+    rules.gravity === 'normal' &&
+    (rules.rotationSystem === 'classic' || rules.rotationSystem === 'NRS');
   if (searchesAtTop) {
     const n = runReach(p, Board.empty(board.width, board.height));
     const list = allocList(n * 4);

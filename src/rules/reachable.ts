@@ -25,12 +25,18 @@ export interface ReachableOptions {
 export function toPiece(piece: unknown): number {
   if (typeof piece === 'string') return pieceIdOf(piece);
   if (typeof piece === 'number' && Number.isInteger(piece) && piece >= 0 && piece < 7) return piece;
-  throw new StackRankError('BAD_PIECE', `piece must be a letter of ${PIECES.join(' ')} or an id 0..6; got ${describe(piece)}`);
+  throw new StackRankError(
+    'BAD_PIECE',
+    `piece must be a letter of ${PIECES.join(' ')} or an id 0..6; got ${describe(piece)}`,
+  );
 }
 
 export function checkOptions(options: unknown): RuleSet {
   if (options === null || typeof options !== 'object' || !('rules' in options)) {
-    throw new StackRankError('BAD_RULES', `options must be { rules } with a rule set name (classic, nes, guideline, tgm, tgm20g) or a RuleSet; got ${describe(options)}`);
+    throw new StackRankError(
+      'BAD_RULES',
+      `options must be { rules } with a rule set name (classic, nes, guideline, tgm, tgm20g) or a RuleSet; got ${describe(options)}`,
+    );
   }
   return resolveRules((options as { rules: unknown }).rules);
 }
@@ -178,7 +184,11 @@ function movesFor(rules: RuleSet): Input[] {
  * (a top-out) gets an empty list. The input is checked here; the search runs in WebAssembly (assembly/reachable.ts),
  * which gives exactly what `searchPlacements` below gives.
  */
-export function reachablePlacements(board: Board | BoardLike, piece: Piece | number, options: ReachableOptions): GamePlacement[] {
+export function reachablePlacements(
+  board: Board | BoardLike,
+  piece: Piece | number,
+  options: ReachableOptions,
+): GamePlacement[] {
   const b = Board.from(board);
   const pid = toPiece(piece);
   const rules = checkOptions(options);
@@ -189,7 +199,11 @@ export function reachablePlacements(board: Board | BoardLike, piece: Piece | num
  * How many distinct placements are reachable, without building the list: the kernel's answer alone, for a caller
  * that searches many positions.
  */
-export function countReachablePlacements(board: Board | BoardLike, piece: Piece | number, options: ReachableOptions): number {
+export function countReachablePlacements(
+  board: Board | BoardLike,
+  piece: Piece | number,
+  options: ReachableOptions,
+): number {
   return kernelReach(Board.from(board), toPiece(piece), checkOptions(options));
 }
 
@@ -235,7 +249,14 @@ export function searchPlacements(board: Board, pid: number, rules: RuleSet): Gam
       for (const [x, y] of cells) key = key * 1024 + y * 16 + x;
       if (!seen.has(key)) {
         seen.add(key);
-        placements.push({ piece: PIECES[pid], rotation: g.names[landed.rotation], x: landed.x, y: landed.y, cells, inputs: [...pathTo(pi), 'hardDrop'] });
+        placements.push({
+          piece: PIECES[pid],
+          rotation: g.names[landed.rotation],
+          x: landed.x,
+          y: landed.y,
+          cells,
+          inputs: [...pathTo(pi), 'hardDrop'],
+        });
       }
     }
     for (let m = 0; m < moves.length; m++) {

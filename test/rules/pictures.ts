@@ -12,7 +12,10 @@ type XY = readonly [number, number];
 const shape = (cells: readonly XY[]) => {
   const mx = Math.min(...cells.map((c) => c[0]));
   const my = Math.min(...cells.map((c) => c[1]));
-  return cells.map(([x, y]) => `${x - mx},${y - my}`).sort().join(' ');
+  return cells
+    .map(([x, y]) => `${x - mx},${y - my}`)
+    .sort()
+    .join(' ');
 };
 
 export function statePictures(system: RotationSystemName): string {
@@ -44,9 +47,21 @@ export function statePictures(system: RotationSystemName): string {
     const width = Math.max(...blocks.map((b) => Math.max(b.rows[0].length, b.label.length)));
     lines.push(`${PIECES[pid]}:`);
     for (let r = 0; r < height; r++) {
-      lines.push('  ' + blocks.map((b) => (b.rows[r - (height - b.rows.length)] ?? '').padEnd(width)).join('   ').trimEnd());
+      lines.push(
+        '  ' +
+          blocks
+            .map((b) => (b.rows[r - (height - b.rows.length)] ?? '').padEnd(width))
+            .join('   ')
+            .trimEnd(),
+      );
     }
-    lines.push('  ' + blocks.map((b) => b.label.padEnd(width)).join('   ').trimEnd());
+    lines.push(
+      '  ' +
+        blocks
+          .map((b) => b.label.padEnd(width))
+          .join('   ')
+          .trimEnd(),
+    );
   });
   return lines.join('\n');
 }

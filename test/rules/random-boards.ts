@@ -2,7 +2,7 @@
  * Random boards for the rules tests: stacks of random column heights with holes, overhangs (cells hanging over
  * empty ones) and, now and then, a stack reaching the spawn rows.
  */
-import { Rng } from '../../src/random.js';
+import type { Rng } from '../../src/random.js';
 
 export interface RandomBoard {
   width: number;
