@@ -35,4 +35,13 @@ describe('reachable kernel', () => {
     for (let i = 0; i < 65_534; i++) countReachablePlacements(high, 2, { rules: 'guideline' });
     expect(countReachablePlacements(empty, 2, { rules: 'guideline' })).toBe(expected);
   });
+  it('a fresh custom rule-set object on every call reuses the prepared search (kernel memory stays put)', async () => {
+    const { kernelMemoryBytes } = await import('../src/rules/kernel.js');
+    const board = Board.empty();
+    const custom = () => ({ ...RULE_SETS.nes, name: 'my-nes' });
+    countReachablePlacements(board, 2, { rules: custom() });
+    const before = kernelMemoryBytes();
+    for (let i = 0; i < 5_000; i++) countReachablePlacements(board, 2, { rules: custom() });
+    expect(kernelMemoryBytes()).toBe(before);
+  });
 });

@@ -160,10 +160,27 @@ interface Prepared {
   top?: { topFrom: number; list: number; n: number; paths: Input[][] };
 }
 const prepared = new WeakMap<RuleSet, Map<number, Prepared>>();
+/**
+ * The same, by what the search depends on: a caller passing a fresh RuleSet object each time (resolveRules copies
+ * custom ones) shares the work, and kernel memory for the fast path's lists is spent once per distinct game.
+ */
+const preparedByGame = new Map<string, Map<number, Prepared>>();
 
 function prepare(board: Board, pid: number, rules: RuleSet): Prepared {
   let byKey = prepared.get(rules);
-  if (!byKey) prepared.set(rules, (byKey = new Map()));
+  if (!byKey) {
+    const game = [
+      rules.rotationSystem,
+      rules.gravity,
+      rules.softDrop,
+      rules.initialRotation,
+      rules.spawn,
+      rules.hiddenRows,
+    ].join('|');
+    byKey = preparedByGame.get(game);
+    if (!byKey) preparedByGame.set(game, (byKey = new Map()));
+    prepared.set(rules, byKey);
+  }
   const key = (pid * 16 + board.width) * 64 + board.height;
   let p = byKey.get(key);
   if (p) return p;
@@ -275,4 +292,9 @@ export function kernelPlacements(count: number, pid: number, rules: RuleSet): Ga
     placements[i] = { piece, rotation: g.names[s], x, y, cells, inputs };
   }
   return placements;
+}
+
+/** Bytes of the kernel's memory (for tests that check it does not grow). */
+export function kernelMemoryBytes(): number {
+  return load().kernel.memory.buffer.byteLength;
 }
