@@ -211,7 +211,8 @@ function prepare(board: Board, pid: number, rules: RuleSet): Prepared {
     const paths: Input[][] = [];
     for (let i = 0; i < n; i++) {
       states[i] = out[2 * i + 1];
-      paths.push(pathTo(out[2 * i + 1]));
+      // complete and frozen: every call on this game shares these arrays
+      paths.push(Object.freeze([...pathTo(out[2 * i + 1]), 'hardDrop']) as Input[]);
     }
     const lowestDy = Math.min(...g.cells.flat().map((c) => c[1]));
     p.top = { topFrom: sy + lowestDy, list, n, paths };
@@ -279,14 +280,15 @@ export function kernelPlacements(count: number, pid: number, rules: RuleSet): Ga
     const s = landed >> 11;
     const y = ((landed >> 5) & 63) - 4;
     const x = (landed & 31) - 4;
-    let inputs: Input[];
-    if (lastTop) inputs = lastTop.paths[out[2 * i + 1]].slice();
+    let inputs: readonly Input[];
+    if (lastTop) inputs = lastTop.paths[out[2 * i + 1]];
     else {
-      inputs = [];
-      for (let n = out[2 * i + 1]; parent![n] !== -1; n = parent![n]) inputs.push(SEARCH_MOVES[via![n]]);
-      inputs.reverse();
+      const path: Input[] = [];
+      for (let n = out[2 * i + 1]; parent![n] !== -1; n = parent![n]) path.push(SEARCH_MOVES[via![n]]);
+      path.reverse();
+      path.push('hardDrop');
+      inputs = path;
     }
-    inputs.push('hardDrop');
     // a state's cells are sorted by row, then column, and moving them keeps that order
     const cells = g.cells[s].map(([dx, dy]) => [x + dx, y + dy] as Cell);
     placements[i] = { piece, rotation: g.names[s], x, y, cells, inputs };
