@@ -30,10 +30,8 @@ export {
   type Geometry,
 } from './surface.js';
 
-// The game-facing Tetris AI (docs/game.md) and the rules layer's board it plays. (The rest of the game-rules module
-// joins this entry here when it lands.)
+// The game-facing Tetris AI (docs/game.md); the boards and rule sets it plays are below.
 export { TetrisAI, playGame, benchGame, type TetrisAIOptions, type GameState, type GameMove, type GameMode, type WellSide, type PlayGameOptions, type PlayGameResult } from './game/index.js';
-export { Board } from './rules/board.js';
 
 // Rule sets.
 export {
@@ -90,3 +88,19 @@ export {
   type PlayOptions,
   type GameResult,
 } from './fullboard/player.js';
+
+// Real games: boards, rule sets, reachable placements with their key sequences (docs/rules.md, "Real games").
+export {
+  Board,
+  reachablePlacements,
+  countReachablePlacements,
+  RULE_SETS,
+  RULE_SET_NAMES,
+  type RuleSetName,
+  type RuleSet,
+  type Input,
+  type Cell,
+  type GamePlacement,
+  type BoardLike,
+  type ReachableOptions,
+} from './rules/index.js';

@@ -44,11 +44,21 @@ describe('Board', () => {
 
   it('places cells, clears full rows in place and reports how many', () => {
     const b = Board.fromRows(['....', '#..#', '##.#'], 4);
-    const placed = b.withCells([[2, 0], [1, 1], [2, 1], [2, 2]]);
+    const placed = b.withCells([
+      [2, 0],
+      [1, 1],
+      [2, 1],
+      [2, 2],
+    ]);
     expect(b.toRows()).toEqual(['....', '....', '#..#', '##.#']); // unchanged
     expect(placed.clearLines()).toBe(2);
     expect(placed.toRows()).toEqual(['....', '....', '....', '..#.']);
-    const { board, lines } = b.place([[2, 0], [1, 1], [2, 1], [2, 2]]);
+    const { board, lines } = b.place([
+      [2, 0],
+      [1, 1],
+      [2, 1],
+      [2, 2],
+    ]);
     expect(lines).toBe(2);
     expect(board.equals(placed)).toBe(true);
   });
@@ -93,7 +103,14 @@ describe('Board', () => {
     expect(code(() => Board.from(42 as never))).toBe('BAD_BOARD');
     const b = Board.empty(4, 4);
     expect(code(() => b.withCells([[4, 0]]))).toBe('BAD_ARGUMENT');
-    expect(code(() => b.withCells([[0, 0], [0, 0]]))).toBe('BAD_ARGUMENT');
+    expect(
+      code(() =>
+        b.withCells([
+          [0, 0],
+          [0, 0],
+        ]),
+      ),
+    ).toBe('BAD_ARGUMENT');
     expect(code(() => b.withCells([[0, 0.5] as never]))).toBe('BAD_ARGUMENT');
   });
 });

@@ -4,7 +4,14 @@
  * boards per rule set (default 400, so 2,000 in a normal run; `npm run fuzz:rules` runs 10,000 per rule set).
  */
 import { describe, expect, it } from 'vitest';
-import { Board, PieceMover, RULE_SETS, RULE_SET_NAMES, reachablePlacements, type GamePlacement } from '../src/rules/index.js';
+import {
+  Board,
+  PieceMover,
+  RULE_SETS,
+  RULE_SET_NAMES,
+  reachablePlacements,
+  type GamePlacement,
+} from '../src/rules/index.js';
 import { ORIENTATIONS, PIECES } from '../src/pieces.js';
 import { Rng } from '../src/random.js';
 import { StackRankError } from '../src/errors.js';
@@ -27,9 +34,11 @@ function compareWithReference(rows: string[], piece: string, rules: RefRules): s
     if (seen.has(k)) problems.push(`duplicate ${k}`);
     seen.add(k);
     if (!ref.has(k)) problems.push(`not reachable in the reference: ${k} via ${p.inputs.join(' ')}`);
-    else if (ref.get(k) !== p.inputs.length) problems.push(`${k}: ${p.inputs.length} inputs, reference needs ${ref.get(k)}`);
+    else if (ref.get(k) !== p.inputs.length)
+      problems.push(`${k}: ${p.inputs.length} inputs, reference needs ${ref.get(k)}`);
     const landed = sim.replay(p.inputs);
-    if (!landed || key(landed) !== k) problems.push(`${p.inputs.join(' ')} replays to ${landed ? key(landed) : 'nothing'}, not ${k}`);
+    if (!landed || key(landed) !== k)
+      problems.push(`${p.inputs.join(' ')} replays to ${landed ? key(landed) : 'nothing'}, not ${k}`);
   }
   for (const k of ref.keys()) if (!seen.has(k)) problems.push(`missing ${k}`);
   return problems;
@@ -37,52 +46,118 @@ function compareWithReference(rows: string[], piece: string, rules: RefRules): s
 
 describe('reachablePlacements against the reference', () => {
   for (const rules of RULE_SET_NAMES) {
-    it(`${rules}: same placements, shortest inputs, inputs replay (${BOARDS} random boards with overhangs)`, () => {
-      const rng = new Rng(0x5eed + rules.length * 7919 + rules.charCodeAt(0));
-      let placements = 0;
-      for (let i = 0; i < BOARDS; i++) {
-        const board = randomBoard(rng);
-        const piece = PIECES[rng.nextInt(7)];
-        const problems = compareWithReference(board.rows, piece, rules);
-        if (problems.length) throw new Error(`${rules} ${piece} on\n${board.rows.join('\n')}\n${problems.slice(0, 5).join('\n')}`);
-        placements += reachablePlacements(board.rows, piece, { rules }).length;
-      }
-      expect(placements).toBeGreaterThan(BOARDS * 5); // the boards are not all top-outs
-    });
+    it(
+      `${rules}: same placements, shortest inputs, inputs replay (${BOARDS} random boards with overhangs)`,
+      () => {
+        const rng = new Rng(0x5eed + rules.length * 7919 + rules.charCodeAt(0));
+        let placements = 0;
+        for (let i = 0; i < BOARDS; i++) {
+          const board = randomBoard(rng);
+          const piece = PIECES[rng.nextInt(7)];
+          const problems = compareWithReference(board.rows, piece, rules);
+          if (problems.length)
+            throw new Error(`${rules} ${piece} on\n${board.rows.join('\n')}\n${problems.slice(0, 5).join('\n')}`);
+          placements += reachablePlacements(board.rows, piece, { rules }).length;
+        }
+        expect(placements).toBeGreaterThan(BOARDS * 5); // the boards are not all top-outs
+      },
+      Math.max(120_000, BOARDS * 100),
+    );
   }
 
   it('flat boards: every placement takes the fewest presses (widths 4, 7, 10; every rule set and piece)', () => {
     for (const width of [4, 7, 10]) {
       const rows = Array.from({ length: 20 }, () => '.'.repeat(width));
-      for (const rules of RULE_SET_NAMES) for (const piece of PIECES) expect(compareWithReference(rows, piece, rules)).toEqual([]);
+      for (const rules of RULE_SET_NAMES)
+        for (const piece of PIECES) expect(compareWithReference(rows, piece, rules)).toEqual([]);
     }
   });
 });
 
 describe('finesse on an empty 10 × 20 board (guideline)', () => {
   const empty = Board.empty();
-  const inputsFor = (piece: 'T' | 'I' | 'O' | 'L', cells: [number, number][]) => find(reachablePlacements(empty, piece, { rules: 'guideline' }), cells)?.inputs;
+  const inputsFor = (piece: 'T' | 'I' | 'O' | 'L', cells: [number, number][]) =>
+    find(reachablePlacements(empty, piece, { rules: 'guideline' }), cells)?.inputs;
   it('uses DAS to the walls and counts it as one press', () => {
-    expect(inputsFor('T', [[0, 0], [1, 0], [2, 0], [1, 1]])).toEqual(['dasLeft', 'hardDrop']);
-    expect(inputsFor('T', [[7, 0], [8, 0], [9, 0], [8, 1]])).toEqual(['dasRight', 'hardDrop']);
-    expect(inputsFor('O', [[0, 0], [1, 0], [0, 1], [1, 1]])).toEqual(['dasLeft', 'hardDrop']);
-    expect(inputsFor('I', [[3, 0], [4, 0], [5, 0], [6, 0]])).toEqual(['hardDrop']);
+    expect(
+      inputsFor('T', [
+        [0, 0],
+        [1, 0],
+        [2, 0],
+        [1, 1],
+      ]),
+    ).toEqual(['dasLeft', 'hardDrop']);
+    expect(
+      inputsFor('T', [
+        [7, 0],
+        [8, 0],
+        [9, 0],
+        [8, 1],
+      ]),
+    ).toEqual(['dasRight', 'hardDrop']);
+    expect(
+      inputsFor('O', [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ]),
+    ).toEqual(['dasLeft', 'hardDrop']);
+    expect(
+      inputsFor('I', [
+        [3, 0],
+        [4, 0],
+        [5, 0],
+        [6, 0],
+      ]),
+    ).toEqual(['hardDrop']);
     // vertical I at the left wall: either turn then DAS (two presses); the tie goes to cw
-    expect(inputsFor('I', [[0, 0], [0, 1], [0, 2], [0, 3]])).toEqual(['cw', 'dasLeft', 'hardDrop']);
+    expect(
+      inputsFor('I', [
+        [0, 0],
+        [0, 1],
+        [0, 2],
+        [0, 3],
+      ]),
+    ).toEqual(['cw', 'dasLeft', 'hardDrop']);
     // one column in from the wall: DAS then one tap back beats two taps plus a turn
-    expect(inputsFor('T', [[6, 0], [7, 0], [8, 0], [7, 1]])).toEqual(['dasRight', 'left', 'hardDrop']);
+    expect(
+      inputsFor('T', [
+        [6, 0],
+        [7, 0],
+        [8, 0],
+        [7, 1],
+      ]),
+    ).toEqual(['dasRight', 'left', 'hardDrop']);
   });
   it('breaks ties the same way every time: turns before shifts', () => {
-    expect(inputsFor('T', [[3, 0], [3, 1], [4, 1], [3, 2]])).toEqual(['cw', 'left', 'hardDrop']);
-    expect(inputsFor('L', [[4, 0], [4, 1], [4, 2], [5, 0]])).toEqual(['cw', 'hardDrop']);
+    expect(
+      inputsFor('T', [
+        [3, 0],
+        [3, 1],
+        [4, 1],
+        [3, 2],
+      ]),
+    ).toEqual(['cw', 'left', 'hardDrop']);
+    expect(
+      inputsFor('L', [
+        [4, 0],
+        [4, 1],
+        [4, 2],
+        [5, 0],
+      ]),
+    ).toEqual(['cw', 'hardDrop']);
   });
   it('needs at most four presses before the drop for any placement of any piece', () => {
-    for (const piece of PIECES) for (const p of reachablePlacements(empty, piece, { rules: 'guideline' })) expect(p.inputs.length).toBeLessThanOrEqual(5);
+    for (const piece of PIECES)
+      for (const p of reachablePlacements(empty, piece, { rules: 'guideline' }))
+        expect(p.inputs.length).toBeLessThanOrEqual(5);
   });
 });
 
 describe('SRS kicks (guideline)', () => {
-  const mover = (piece: number, rows: string[] = []) => new PieceMover(Board.fromRows(rows.length ? rows : ['..........'], 20), piece, RULE_SETS.guideline);
+  const mover = (piece: number, rows: string[] = []) =>
+    new PieceMover(Board.fromRows(rows.length ? rows : ['..........'], 20), piece, RULE_SETS.guideline);
   it('T kicks off the left wall (R -> 0: one right)', () => {
     expect(mover(2).turn({ rotation: 1, x: -1, y: 5 }, false)).toEqual({ rotation: 0, x: 0, y: 5 });
   });
@@ -116,17 +191,57 @@ describe('spins reachable only by turning (guideline)', () => {
     return hit!;
   };
   it('T-spin double', () => {
-    const hit = check(['...#......', '#...######', '##.#######'], 'T', [[1, 1], [2, 1], [3, 1], [2, 0]], 2);
+    const hit = check(
+      ['...#......', '#...######', '##.#######'],
+      'T',
+      [
+        [1, 1],
+        [2, 1],
+        [3, 1],
+        [2, 0],
+      ],
+      2,
+    );
     expect(hit.rotation).toBe('2');
   });
   it('T-spin triple (the fifth kick test)', () => {
-    const hit = check(['###.......', '##........', '##.#######', '##..######', '##.#######'], 'T', [[2, 0], [2, 1], [2, 2], [3, 1]], 3);
+    const hit = check(
+      ['###.......', '##........', '##.#######', '##..######', '##.#######'],
+      'T',
+      [
+        [2, 0],
+        [2, 1],
+        [2, 2],
+        [3, 1],
+      ],
+      3,
+    );
     expect(hit.inputs).toEqual(['softDrop', 'left', 'cw', 'hardDrop']);
     expect(hit).toMatchObject({ rotation: 'R', x: 1, y: 0 });
   });
   it('S-spin and its mirror Z-spin', () => {
-    check(['#....#####', '###..#####', '##...#####'], 'S', [[2, 0], [3, 0], [3, 1], [4, 1]], 1);
-    check(['#####....#', '#####..###', '#####...##'], 'Z', [[7, 0], [6, 0], [6, 1], [5, 1]], 1);
+    check(
+      ['#....#####', '###..#####', '##...#####'],
+      'S',
+      [
+        [2, 0],
+        [3, 0],
+        [3, 1],
+        [4, 1],
+      ],
+      1,
+    );
+    check(
+      ['#####....#', '#####..###', '#####...##'],
+      'Z',
+      [
+        [7, 0],
+        [6, 0],
+        [6, 1],
+        [5, 1],
+      ],
+      1,
+    );
   });
 });
 
@@ -141,7 +256,11 @@ describe('ARS (tgm)', () => {
     // J in R at the right wall: box 8..10 blocked, right (9..11) blocked, left (7..9) fits
     expect(mover(6, empty).turn({ rotation: 1, x: 8, y: 5 }, true)).toEqual({ rotation: 2, x: 7, y: 5 });
     // with room on both sides, a Z blocked at (4,2) goes right
-    expect(mover(4, ['....#.....', '..........', '..........']).turn({ rotation: 0, x: 2, y: 0 }, true)).toEqual({ rotation: 1, x: 3, y: 0 });
+    expect(mover(4, ['....#.....', '..........', '..........']).turn({ rotation: 0, x: 2, y: 0 }, true)).toEqual({
+      rotation: 1,
+      x: 3,
+      y: 0,
+    });
   });
   it('the I never kicks', () => {
     expect(mover(0, empty).turn({ rotation: 1, x: -2, y: 5 }, true)).toBeNull();
@@ -185,7 +304,14 @@ describe('20G (tgm20g)', () => {
   it('slides down into a pit and on along the floor with one DAS press', () => {
     const rows = Array.from({ length: 20 }, (_, i) => (i >= 18 ? '##........' : '..........'));
     const o = reachablePlacements(rows, 'O', { rules: 'tgm20g' });
-    expect(find(o, [[2, 0], [3, 0], [2, 1], [3, 1]])?.inputs).toEqual(['dasLeft', 'hardDrop']);
+    expect(
+      find(o, [
+        [2, 0],
+        [3, 0],
+        [2, 1],
+        [3, 1],
+      ])?.inputs,
+    ).toEqual(['dasLeft', 'hardDrop']);
   });
 });
 
@@ -226,7 +352,8 @@ describe('top-out and bad input', () => {
   };
   it('a piece overlapping the stack where it appears gets an empty list', () => {
     const rows = Array.from({ length: 20 }, (_, i) => (i < 2 ? '...##.....' : '..........'));
-    for (const rules of ['nes', 'tgm', 'tgm20g'] as const) expect(reachablePlacements(rows, 'T', { rules })).toEqual([]);
+    for (const rules of ['nes', 'tgm', 'tgm20g'] as const)
+      expect(reachablePlacements(rows, 'T', { rules })).toEqual([]);
     const guideline = Array.from({ length: 22 }, (_, i) => (i < 2 ? '...##.....' : '..........'));
     expect(reachablePlacements(guideline, 'T', { rules: 'guideline' })).toEqual([]);
     // classic pieces come from above the board: only a piece that fits nowhere is a top-out
@@ -238,7 +365,9 @@ describe('top-out and bad input', () => {
     const b = Board.empty();
     expect(code(() => reachablePlacements(b, 'T', { rules: 'tetris99' as never }))).toBe('BAD_RULES');
     expect(code(() => reachablePlacements(b, 'T', {} as never))).toBe('BAD_RULES');
-    expect(code(() => reachablePlacements(b, 'T', { rules: { ...RULE_SETS.tgm, gravity: '1G' } as never }))).toBe('BAD_RULES');
+    expect(code(() => reachablePlacements(b, 'T', { rules: { ...RULE_SETS.tgm, gravity: '1G' } as never }))).toBe(
+      'BAD_RULES',
+    );
     expect(code(() => reachablePlacements(['..........', '.........'], 'T', { rules: 'nes' }))).toBe('BAD_BOARD');
     expect(code(() => reachablePlacements(b, 'X' as never, { rules: 'nes' }))).toBe('BAD_PIECE');
     expect(code(() => reachablePlacements(b, 7 as never, { rules: 'nes' }))).toBe('BAD_PIECE');

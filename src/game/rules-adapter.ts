@@ -5,7 +5,7 @@
 import { StackRankError, describe } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
 import { Board } from '../rules/board.js';
-import { searchPlacements } from '../rules/reachable.js';
+import { reachablePlacements } from '../rules/reachable.js';
 import { RULE_SETS, RULE_SET_NAMES, isRuleSetName, type RuleSet } from '../rules/rule-sets.js';
 import type { GamePlacement, RuleSetName } from '../rules/types.js';
 
@@ -31,5 +31,5 @@ export function ruleFacts(name: unknown): GameRuleFacts {
  * `height` must be empty: they are where the piece appears under the rule set).
  */
 export function reachableOnRows(rows: Uint32Array, width: number, height: number, piece: Piece, rules: GameRuleFacts): GamePlacement[] {
-  return searchPlacements(Board.fromBits(rows.subarray(0, height), width, height), PIECES.indexOf(piece), rules.ruleSet);
+  return reachablePlacements(Board.fromBits(rows.subarray(0, height), width, height), PIECES.indexOf(piece), { rules: rules.ruleSet });
 }

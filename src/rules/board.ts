@@ -16,14 +16,25 @@ export const BOARD_MAX_HEIGHT = 40;
 
 function checkWidth(width: unknown): number {
   if (typeof width !== 'number' || !Number.isInteger(width) || width < BOARD_MIN_WIDTH || width > BOARD_MAX_WIDTH) {
-    throw new StackRankError('BAD_BOARD', `board width must be an integer from ${BOARD_MIN_WIDTH} to ${BOARD_MAX_WIDTH}; got ${describe(width)}`);
+    throw new StackRankError(
+      'BAD_BOARD',
+      `board width must be an integer from ${BOARD_MIN_WIDTH} to ${BOARD_MAX_WIDTH}; got ${describe(width)}`,
+    );
   }
   return width;
 }
 
 function checkHeight(height: unknown): number {
-  if (typeof height !== 'number' || !Number.isInteger(height) || height < BOARD_MIN_HEIGHT || height > BOARD_MAX_HEIGHT) {
-    throw new StackRankError('BAD_BOARD', `board height must be an integer from ${BOARD_MIN_HEIGHT} to ${BOARD_MAX_HEIGHT}; got ${describe(height)}`);
+  if (
+    typeof height !== 'number' ||
+    !Number.isInteger(height) ||
+    height < BOARD_MIN_HEIGHT ||
+    height > BOARD_MAX_HEIGHT
+  ) {
+    throw new StackRankError(
+      'BAD_BOARD',
+      `board height must be an integer from ${BOARD_MIN_HEIGHT} to ${BOARD_MAX_HEIGHT}; got ${describe(height)}`,
+    );
   }
   return height;
 }
@@ -52,15 +63,25 @@ export class Board {
    */
   static fromRows(rowsTopFirst: readonly string[], height?: number): Board {
     if (!Array.isArray(rowsTopFirst) || rowsTopFirst.length === 0) {
-      throw new StackRankError('BAD_BOARD', `a board must be a non-empty array of row strings, top row first; got ${describe(rowsTopFirst)}`);
+      throw new StackRankError(
+        'BAD_BOARD',
+        `a board must be a non-empty array of row strings, top row first; got ${describe(rowsTopFirst)}`,
+      );
     }
     for (const row of rowsTopFirst) {
-      if (typeof row !== 'string') throw new StackRankError('BAD_BOARD', `every board row must be a string ('.' empty, anything else filled); got ${describe(row)}`);
+      if (typeof row !== 'string')
+        throw new StackRankError(
+          'BAD_BOARD',
+          `every board row must be a string ('.' empty, anything else filled); got ${describe(row)}`,
+        );
     }
     const width = rowsTopFirst[0].length;
     rowsTopFirst.forEach((row, i) => {
       if (row.length !== width) {
-        throw new StackRankError('BAD_BOARD', `board rows must all have the same width: row ${i} (from the top) has ${row.length} cells, row 0 has ${width}`);
+        throw new StackRankError(
+          'BAD_BOARD',
+          `board rows must all have the same width: row ${i} (from the top) has ${row.length} cells, row 0 has ${width}`,
+        );
       }
     });
     checkWidth(width);
@@ -86,16 +107,23 @@ export class Board {
   static fromBits(rowsBottomFirst: ArrayLike<number>, width: number, height?: number): Board {
     checkWidth(width);
     if (rowsBottomFirst == null || typeof rowsBottomFirst.length !== 'number') {
-      throw new StackRankError('BAD_BOARD', `bit rows must be an array of integers, bottom row first; got ${describe(rowsBottomFirst)}`);
+      throw new StackRankError(
+        'BAD_BOARD',
+        `bit rows must be an array of integers, bottom row first; got ${describe(rowsBottomFirst)}`,
+      );
     }
     const h = checkHeight(height ?? rowsBottomFirst.length);
-    if (rowsBottomFirst.length > h) throw new StackRankError('BAD_BOARD', `${rowsBottomFirst.length} rows do not fit a board of height ${h}`);
+    if (rowsBottomFirst.length > h)
+      throw new StackRankError('BAD_BOARD', `${rowsBottomFirst.length} rows do not fit a board of height ${h}`);
     const rows = new Uint16Array(h);
     const full = (1 << width) - 1;
     for (let y = 0; y < rowsBottomFirst.length; y++) {
       const v = rowsBottomFirst[y];
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || (v & ~full) !== 0) {
-        throw new StackRankError('BAD_BOARD', `bit row ${y} must be an integer from 0 to ${full} (width ${width}); got ${describe(v)}`);
+        throw new StackRankError(
+          'BAD_BOARD',
+          `bit row ${y} must be an integer from 0 to ${full} (width ${width}); got ${describe(v)}`,
+        );
       }
       rows[y] = v;
     }
@@ -109,7 +137,10 @@ export class Board {
     if (board !== null && typeof board === 'object' && 'rows' in board && 'width' in board) {
       return Board.fromBits(board.rows, board.width);
     }
-    throw new StackRankError('BAD_BOARD', `a board is a Board, an array of row strings (top row first) or { width, rows } bit rows (bottom row first); got ${describe(board)}`);
+    throw new StackRankError(
+      'BAD_BOARD',
+      `a board is a Board, an array of row strings (top row first) or { width, rows } bit rows (bottom row first); got ${describe(board)}`,
+    );
   }
 
   /** Whether (x, y) is blocked: filled cells, the walls (x < 0 or x ≥ width) and the floor (y < 0). Above the top is open. */
@@ -180,7 +211,8 @@ export class Board {
   withHeight(height: number): Board {
     const h = checkHeight(height);
     for (let y = h; y < this.height; y++) {
-      if (this.rows[y] !== 0) throw new StackRankError('BAD_BOARD', `cannot shrink the board to ${h} rows: row ${y} is not empty`);
+      if (this.rows[y] !== 0)
+        throw new StackRankError('BAD_BOARD', `cannot shrink the board to ${h} rows: row ${y} is not empty`);
     }
     const rows = new Uint16Array(h);
     rows.set(this.rows.subarray(0, Math.min(h, this.height)));
@@ -189,14 +221,18 @@ export class Board {
 
   /** A new board with the given cells filled (no lines cleared). Each cell must be inside the board and empty. */
   withCells(cells: readonly Cell[]): Board {
-    if (!Array.isArray(cells)) throw new StackRankError('BAD_ARGUMENT', `cells must be an array of [x, y] pairs; got ${describe(cells)}`);
+    if (!Array.isArray(cells))
+      throw new StackRankError('BAD_ARGUMENT', `cells must be an array of [x, y] pairs; got ${describe(cells)}`);
     const rows = this.rows.slice();
     for (const c of cells) {
       const ok = Array.isArray(c) && c.length === 2 && Number.isInteger(c[0]) && Number.isInteger(c[1]);
       if (!ok) throw new StackRankError('BAD_ARGUMENT', `a cell is an [x, y] pair of integers; got ${describe(c)}`);
       const [x, y] = c;
       if (x < 0 || x >= this.width || y < 0 || y >= this.height) {
-        throw new StackRankError('BAD_ARGUMENT', `cell [${x}, ${y}] is outside the ${this.width} × ${this.height} board (x 0..${this.width - 1}, y 0..${this.height - 1})`);
+        throw new StackRankError(
+          'BAD_ARGUMENT',
+          `cell [${x}, ${y}] is outside the ${this.width} × ${this.height} board (x 0..${this.width - 1}, y 0..${this.height - 1})`,
+        );
       }
       if ((rows[y] >> x) & 1) throw new StackRankError('BAD_ARGUMENT', `cell [${x}, ${y}] is already filled`);
       rows[y] |= 1 << x;

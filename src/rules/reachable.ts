@@ -12,7 +12,9 @@ import { StackRankError, describe } from '../errors.js';
 import { PIECES, pieceId as pieceIdOf, type Piece } from '../pieces.js';
 import { Board } from './board.js';
 import { fieldOf, resolveRules, spawnY, type RuleSet } from './rule-sets.js';
-import { ROTATION_SYSTEMS, type RotationSystem } from './rotation-systems.js';
+import { ROTATION_SYSTEMS } from './rotation-systems.js';
+import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from './geometry.js';
+import { kernelPlacements, kernelReach } from './kernel.js';
 import type { BoardLike, Cell, GamePlacement, Input, RuleSetName } from './types.js';
 
 export interface ReachableOptions {
@@ -20,54 +22,23 @@ export interface ReachableOptions {
   readonly rules: RuleSetName | RuleSet;
 }
 
-/** The moves the search tries, in tie-break order; `hardDrop` ends every sequence. */
-export const SEARCH_MOVES = ['cw', 'ccw', 'left', 'right', 'dasLeft', 'dasRight', 'softDrop'] as const satisfies readonly Input[];
-
 export function toPiece(piece: unknown): number {
   if (typeof piece === 'string') return pieceIdOf(piece);
   if (typeof piece === 'number' && Number.isInteger(piece) && piece >= 0 && piece < 7) return piece;
-  throw new StackRankError('BAD_PIECE', `piece must be a letter of ${PIECES.join(' ')} or an id 0..6; got ${describe(piece)}`);
+  throw new StackRankError(
+    'BAD_PIECE',
+    `piece must be a letter of ${PIECES.join(' ')} or an id 0..6; got ${describe(piece)}`,
+  );
 }
 
 export function checkOptions(options: unknown): RuleSet {
   if (options === null || typeof options !== 'object' || !('rules' in options)) {
-    throw new StackRankError('BAD_RULES', `options must be { rules } with a rule set name (classic, nes, guideline, tgm, tgm20g) or a RuleSet; got ${describe(options)}`);
+    throw new StackRankError(
+      'BAD_RULES',
+      `options must be { rules } with a rule set name (classic, nes, guideline, tgm, tgm20g) or a RuleSet; got ${describe(options)}`,
+    );
   }
   return resolveRules((options as { rules: unknown }).rules);
-}
-
-/** A piece's states under a rotation system, in the form the search reads: cells, turns, kicks, spawn. */
-export interface PieceGeometry {
-  readonly system: RotationSystem;
-  readonly pieceId: number;
-  readonly names: readonly string[];
-  readonly cells: readonly (readonly Cell[])[];
-  readonly cw: readonly number[];
-  readonly ccw: readonly number[];
-  /** kicks[s][0] for cw, kicks[s][1] for ccw: the offsets tried in order. */
-  readonly kicks: readonly (readonly (readonly Cell[])[])[];
-  /** centre[s][dir]: whether ARS's centre-column rule applies to that turn. */
-  readonly centre: readonly (readonly boolean[])[];
-}
-
-const geometryCache = new Map<string, PieceGeometry>();
-
-export function pieceGeometry(system: RotationSystem, pieceId: number): PieceGeometry {
-  const key = `${system.name}:${pieceId}`;
-  let g = geometryCache.get(key);
-  if (!g) {
-    const st = system.pieces[pieceId];
-    const n = st.cells.length;
-    const kicks: Cell[][][] = [];
-    const centre: boolean[][] = [];
-    for (let s = 0; s < n; s++) {
-      kicks.push([st.cw[s], st.ccw[s]].map((t) => [...system.kicks(pieceId, s, t)]));
-      centre.push([st.cw[s], st.ccw[s]].map((t) => system.centreColumnRule(pieceId, s, t)));
-    }
-    g = { system, pieceId, names: st.names, cells: st.cells, cw: st.cw, ccw: st.ccw, kicks, centre };
-    geometryCache.set(key, g);
-  }
-  return g;
 }
 
 /** A piece in play: its state and reference point. */
@@ -210,16 +181,33 @@ function movesFor(rules: RuleSet): Input[] {
 /**
  * Every distinct resting placement the piece can reach from spawn, each with a shortest input sequence ending in
  * `hardDrop`, in breadth-first order (fewest presses first). A piece that overlaps the stack where it appears
- * (a top-out) gets an empty list.
+ * (a top-out) gets an empty list. The input is checked here; the search runs in WebAssembly (assembly/reachable.ts),
+ * which gives exactly what `searchPlacements` below gives.
  */
-export function reachablePlacements(board: Board | BoardLike, piece: Piece | number, options: ReachableOptions): GamePlacement[] {
+export function reachablePlacements(
+  board: Board | BoardLike,
+  piece: Piece | number,
+  options: ReachableOptions,
+): GamePlacement[] {
   const b = Board.from(board);
   const pid = toPiece(piece);
   const rules = checkOptions(options);
-  return searchPlacements(b, pid, rules);
+  return kernelPlacements(kernelReach(b, pid, rules), pid, rules);
 }
 
-/** The search itself, on checked input. */
+/**
+ * How many distinct placements are reachable, without building the list: the kernel's answer alone, for a caller
+ * that searches many positions.
+ */
+export function countReachablePlacements(
+  board: Board | BoardLike,
+  piece: Piece | number,
+  options: ReachableOptions,
+): number {
+  return kernelReach(Board.from(board), toPiece(piece), checkOptions(options));
+}
+
+/** The search in TypeScript, on checked input: the readable definition the kernel is tested against. */
 export function searchPlacements(board: Board, pid: number, rules: RuleSet): GamePlacement[] {
   const mover = new PieceMover(board, pid, rules);
   const g = mover.geometry;
@@ -261,7 +249,14 @@ export function searchPlacements(board: Board, pid: number, rules: RuleSet): Gam
       for (const [x, y] of cells) key = key * 1024 + y * 16 + x;
       if (!seen.has(key)) {
         seen.add(key);
-        placements.push({ piece: PIECES[pid], rotation: g.names[landed.rotation], x: landed.x, y: landed.y, cells, inputs: [...pathTo(pi), 'hardDrop'] });
+        placements.push({
+          piece: PIECES[pid],
+          rotation: g.names[landed.rotation],
+          x: landed.x,
+          y: landed.y,
+          cells,
+          inputs: [...pathTo(pi), 'hardDrop'],
+        });
       }
     }
     for (let m = 0; m < moves.length; m++) {

@@ -74,7 +74,14 @@ function turnCw(cells: readonly Cell[], n: number): Cell[] {
 
 function states(piece: Piece, names: readonly string[], cells: Cell[][], spawnBox: number): PieceStates {
   const cycle = cells.length === 4 ? CYCLE4 : cells.length === 2 ? CYCLE2 : CYCLE1;
-  return Object.freeze({ piece, names: Object.freeze([...names]), cells: Object.freeze(cells.map((c) => Object.freeze(c))), cw: cycle.cw, ccw: cycle.ccw, spawnBox });
+  return Object.freeze({
+    piece,
+    names: Object.freeze([...names]),
+    cells: Object.freeze(cells.map((c) => Object.freeze(c))),
+    cw: cycle.cw,
+    ccw: cycle.ccw,
+    spawnBox,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -99,24 +106,120 @@ const SRS_PIECES: readonly PieceStates[] = PIECES.map((p) => {
 
 /** SRS kick offsets (y up) for J L S T Z, keyed "from>to" by state index; the Guideline's table. */
 const SRS_JLSTZ_KICKS: Record<string, Cell[]> = {
-  '0>1': [[0, 0], [-1, 0], [-1, 1], [0, -2], [-1, -2]],
-  '1>0': [[0, 0], [1, 0], [1, -1], [0, 2], [1, 2]],
-  '1>2': [[0, 0], [1, 0], [1, -1], [0, 2], [1, 2]],
-  '2>1': [[0, 0], [-1, 0], [-1, 1], [0, -2], [-1, -2]],
-  '2>3': [[0, 0], [1, 0], [1, 1], [0, -2], [1, -2]],
-  '3>2': [[0, 0], [-1, 0], [-1, -1], [0, 2], [-1, 2]],
-  '3>0': [[0, 0], [-1, 0], [-1, -1], [0, 2], [-1, 2]],
-  '0>3': [[0, 0], [1, 0], [1, 1], [0, -2], [1, -2]],
+  '0>1': [
+    [0, 0],
+    [-1, 0],
+    [-1, 1],
+    [0, -2],
+    [-1, -2],
+  ],
+  '1>0': [
+    [0, 0],
+    [1, 0],
+    [1, -1],
+    [0, 2],
+    [1, 2],
+  ],
+  '1>2': [
+    [0, 0],
+    [1, 0],
+    [1, -1],
+    [0, 2],
+    [1, 2],
+  ],
+  '2>1': [
+    [0, 0],
+    [-1, 0],
+    [-1, 1],
+    [0, -2],
+    [-1, -2],
+  ],
+  '2>3': [
+    [0, 0],
+    [1, 0],
+    [1, 1],
+    [0, -2],
+    [1, -2],
+  ],
+  '3>2': [
+    [0, 0],
+    [-1, 0],
+    [-1, -1],
+    [0, 2],
+    [-1, 2],
+  ],
+  '3>0': [
+    [0, 0],
+    [-1, 0],
+    [-1, -1],
+    [0, 2],
+    [-1, 2],
+  ],
+  '0>3': [
+    [0, 0],
+    [1, 0],
+    [1, 1],
+    [0, -2],
+    [1, -2],
+  ],
 };
 const SRS_I_KICKS: Record<string, Cell[]> = {
-  '0>1': [[0, 0], [-2, 0], [1, 0], [-2, -1], [1, 2]],
-  '1>0': [[0, 0], [2, 0], [-1, 0], [2, 1], [-1, -2]],
-  '1>2': [[0, 0], [-1, 0], [2, 0], [-1, 2], [2, -1]],
-  '2>1': [[0, 0], [1, 0], [-2, 0], [1, -2], [-2, 1]],
-  '2>3': [[0, 0], [2, 0], [-1, 0], [2, 1], [-1, -2]],
-  '3>2': [[0, 0], [-2, 0], [1, 0], [-2, -1], [1, 2]],
-  '3>0': [[0, 0], [1, 0], [-2, 0], [1, -2], [-2, 1]],
-  '0>3': [[0, 0], [-1, 0], [2, 0], [-1, 2], [2, -1]],
+  '0>1': [
+    [0, 0],
+    [-2, 0],
+    [1, 0],
+    [-2, -1],
+    [1, 2],
+  ],
+  '1>0': [
+    [0, 0],
+    [2, 0],
+    [-1, 0],
+    [2, 1],
+    [-1, -2],
+  ],
+  '1>2': [
+    [0, 0],
+    [-1, 0],
+    [2, 0],
+    [-1, 2],
+    [2, -1],
+  ],
+  '2>1': [
+    [0, 0],
+    [1, 0],
+    [-2, 0],
+    [1, -2],
+    [-2, 1],
+  ],
+  '2>3': [
+    [0, 0],
+    [2, 0],
+    [-1, 0],
+    [2, 1],
+    [-1, -2],
+  ],
+  '3>2': [
+    [0, 0],
+    [-2, 0],
+    [1, 0],
+    [-2, -1],
+    [1, 2],
+  ],
+  '3>0': [
+    [0, 0],
+    [1, 0],
+    [-2, 0],
+    [1, -2],
+    [-2, 1],
+  ],
+  '0>3': [
+    [0, 0],
+    [-1, 0],
+    [2, 0],
+    [-1, 2],
+    [2, -1],
+  ],
 };
 const NO_KICK: readonly Cell[] = Object.freeze([[0, 0] as Cell]);
 const I_ID = 0;
@@ -148,9 +251,18 @@ const ARS_STATES: Record<Piece, { box: number; rows: string[] }> = {
 
 const ARS_PIECES: readonly PieceStates[] = PIECES.map((p) => {
   const { box, rows } = ARS_STATES[p];
-  return states(p, SRS_NAMES.slice(0, rows.length), rows.map((r) => picture(r)), box);
+  return states(
+    p,
+    SRS_NAMES.slice(0, rows.length),
+    rows.map((r) => picture(r)),
+    box,
+  );
 });
-const ARS_KICKS: readonly Cell[] = Object.freeze([[0, 0], [1, 0], [-1, 0]] as Cell[]);
+const ARS_KICKS: readonly Cell[] = Object.freeze([
+  [0, 0],
+  [1, 0],
+  [-1, 0],
+] as Cell[]);
 const T_ID = 2;
 const L_ID = 5;
 const J_ID = 6;
@@ -163,7 +275,8 @@ export const ARS: RotationSystem = Object.freeze({
   // TGM1/TGM2: basic rotation, then one column right, then one left; the I never kicks.
   kicks: (pieceId: number) => (pieceId === I_ID || pieceId === O_ID ? NO_KICK : ARS_KICKS),
   // L, J and T rotating out of a 3-wide state (0 or 2) into a vertical one do not kick off their centre column.
-  centreColumnRule: (pieceId: number, from: number) => (pieceId === T_ID || pieceId === L_ID || pieceId === J_ID) && (from === 0 || from === 2),
+  centreColumnRule: (pieceId: number, from: number) =>
+    (pieceId === T_ID || pieceId === L_ID || pieceId === J_ID) && (from === 0 || from === 2),
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -189,11 +302,13 @@ function centred(rows: string): Cell[] {
   return picture(rows.replace('C', '#'), origin);
 }
 
-const NRS_PIECES: readonly PieceStates[] = PIECES.map((p) => states(p, SRS_NAMES.slice(0, NRS_STATES[p].length), NRS_STATES[p].map(centred), 0));
+const NRS_PIECES: readonly PieceStates[] = PIECES.map((p) =>
+  states(p, SRS_NAMES.slice(0, NRS_STATES[p].length), NRS_STATES[p].map(centred), 0),
+);
 
 export const NRS: RotationSystem = Object.freeze({
   name: 'NRS',
-  reference: 'the cell the piece rotates about (NES Tetris\'s piece position)',
+  reference: "the cell the piece rotates about (NES Tetris's piece position)",
   pieces: NRS_PIECES,
   // NES Tetris spawns the rotation centre in column 5 of 10.
   spawnX: (_pieceId: number, width: number) => Math.floor(width / 2),
@@ -210,7 +325,8 @@ function normalise(cells: readonly Cell[]): Cell[] {
   const minY = Math.min(...cells.map((c) => c[1]));
   return sortCells(cells.map(([x, y]) => [x - minX, y - minY] as Cell));
 }
-const sameCells = (a: readonly Cell[], b: readonly Cell[]) => a.length === b.length && a.every((c, i) => c[0] === b[i][0] && c[1] === b[i][1]);
+const sameCells = (a: readonly Cell[], b: readonly Cell[]) =>
+  a.length === b.length && a.every((c, i) => c[0] === b[i][0] && c[1] === b[i][1]);
 
 const CLASSIC_PIECES: readonly PieceStates[] = PIECES.map((p, id) => {
   const all = ORIENTATIONS[id].map((o) => sortCells(orientationCells(o) as Cell[]));
@@ -231,11 +347,16 @@ const CLASSIC_PIECES: readonly PieceStates[] = PIECES.map((p, id) => {
 
 export const CLASSIC: RotationSystem = Object.freeze({
   name: 'classic',
-  reference: 'leftmost column and lowest row of the orientation (the library\'s orientation and column)',
+  reference: "leftmost column and lowest row of the orientation (the library's orientation and column)",
   pieces: CLASSIC_PIECES,
   spawnX: (pieceId: number, width: number) => Math.floor((width - CLASSIC_PIECES[pieceId].spawnBox) / 2),
   kicks: () => NO_KICK,
   centreColumnRule: () => false,
 });
 
-export const ROTATION_SYSTEMS: Readonly<Record<RotationSystemName, RotationSystem>> = Object.freeze({ classic: CLASSIC, NRS, SRS, ARS });
+export const ROTATION_SYSTEMS: Readonly<Record<RotationSystemName, RotationSystem>> = Object.freeze({
+  classic: CLASSIC,
+  NRS,
+  SRS,
+  ARS,
+});

@@ -43,45 +43,114 @@ export const GUIDELINE_SPAWN_ROW = 20;
 
 export const RULE_SETS: Readonly<Record<RuleSetName, RuleSet>> = Object.freeze({
   // The 2009 article's game: any orientation at any column, dropped from above. No kicks, no hold.
-  classic: Object.freeze({ name: 'classic', rotationSystem: 'classic', gravity: 'normal', softDrop: false, hold: false, previews: 1, initialRotation: false, spawn: 'aboveBoard', hiddenRows: 0 }),
+  classic: Object.freeze({
+    name: 'classic',
+    rotationSystem: 'classic',
+    gravity: 'normal',
+    softDrop: false,
+    hold: false,
+    previews: 1,
+    initialRotation: false,
+    spawn: 'aboveBoard',
+    hiddenRows: 0,
+  }),
   // NES Tetris: NRS, no kicks, no hold, one preview; shift and turn at the top, then drop (tap speed ignored).
-  nes: Object.freeze({ name: 'nes', rotationSystem: 'NRS', gravity: 'normal', softDrop: false, hold: false, previews: 1, initialRotation: false, spawn: 'topRow', hiddenRows: 2 }),
+  nes: Object.freeze({
+    name: 'nes',
+    rotationSystem: 'NRS',
+    gravity: 'normal',
+    softDrop: false,
+    hold: false,
+    previews: 1,
+    initialRotation: false,
+    spawn: 'topRow',
+    hiddenRows: 2,
+  }),
   // The Tetris Guideline: SRS with its kick tables, hold, five previews, soft drop.
-  guideline: Object.freeze({ name: 'guideline', rotationSystem: 'SRS', gravity: 'normal', softDrop: true, hold: true, previews: 5, initialRotation: false, spawn: 'guideline', hiddenRows: 0 }),
+  guideline: Object.freeze({
+    name: 'guideline',
+    rotationSystem: 'SRS',
+    gravity: 'normal',
+    softDrop: true,
+    hold: true,
+    previews: 5,
+    initialRotation: false,
+    spawn: 'guideline',
+    hiddenRows: 0,
+  }),
   // TGM at low gravity: ARS, no hold, one preview; the piece can be let down to rest and moved (gravity or sonic drop).
-  tgm: Object.freeze({ name: 'tgm', rotationSystem: 'ARS', gravity: 'normal', softDrop: true, hold: false, previews: 1, initialRotation: true, spawn: 'topRow', hiddenRows: 2 }),
+  tgm: Object.freeze({
+    name: 'tgm',
+    rotationSystem: 'ARS',
+    gravity: 'normal',
+    softDrop: true,
+    hold: false,
+    previews: 1,
+    initialRotation: true,
+    spawn: 'topRow',
+    hiddenRows: 2,
+  }),
   // TGM at 20G: the piece lies on the stack at once, slides over columns that are not higher, turns in place.
-  tgm20g: Object.freeze({ name: 'tgm20g', rotationSystem: 'ARS', gravity: '20G', softDrop: false, hold: false, previews: 1, initialRotation: true, spawn: 'topRow', hiddenRows: 2 }),
+  tgm20g: Object.freeze({
+    name: 'tgm20g',
+    rotationSystem: 'ARS',
+    gravity: '20G',
+    softDrop: false,
+    hold: false,
+    previews: 1,
+    initialRotation: true,
+    spawn: 'topRow',
+    hiddenRows: 2,
+  }),
 });
 
 export const RULE_SET_NAMES = Object.keys(RULE_SETS) as RuleSetName[];
 
 export function isRuleSetName(name: unknown): name is RuleSetName {
-  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(RULE_SETS, name);
+  return typeof name === 'string' && Object.hasOwn(RULE_SETS, name);
 }
 
 /** A preset by name, or a custom rule set checked field by field. Throws BAD_RULES naming the problem. */
 export function resolveRules(rules: unknown): RuleSet {
   if (typeof rules === 'string') {
     if (isRuleSetName(rules)) return RULE_SETS[rules];
-    throw new StackRankError('BAD_RULES', `unknown rule set ${JSON.stringify(rules)}; rule sets are ${RULE_SET_NAMES.join(', ')} (or a RuleSet object)`);
+    throw new StackRankError(
+      'BAD_RULES',
+      `unknown rule set ${JSON.stringify(rules)}; rule sets are ${RULE_SET_NAMES.join(', ')} (or a RuleSet object)`,
+    );
   }
   if (rules === null || typeof rules !== 'object') {
-    throw new StackRankError('BAD_RULES', `rules must be a rule set name (${RULE_SET_NAMES.join(', ')}) or a RuleSet object; got ${describe(rules)}`);
+    throw new StackRankError(
+      'BAD_RULES',
+      `rules must be a rule set name (${RULE_SET_NAMES.join(', ')}) or a RuleSet object; got ${describe(rules)}`,
+    );
   }
   const r = rules as Record<string, unknown>;
-  const bad = (field: string, allowed: string) => new StackRankError('BAD_RULES', `rules.${field} must be ${allowed}; got ${describe(r[field])}`);
+  const bad = (field: string, allowed: string) =>
+    new StackRankError('BAD_RULES', `rules.${field} must be ${allowed}; got ${describe(r[field])}`);
   if (typeof r.name !== 'string') throw bad('name', 'a string');
-  if (!ROTATION_SYSTEM_NAMES.includes(r.rotationSystem as RotationSystemName)) throw bad('rotationSystem', `one of ${ROTATION_SYSTEM_NAMES.join(', ')}`);
+  if (!ROTATION_SYSTEM_NAMES.includes(r.rotationSystem as RotationSystemName))
+    throw bad('rotationSystem', `one of ${ROTATION_SYSTEM_NAMES.join(', ')}`);
   if (r.gravity !== 'normal' && r.gravity !== '20G') throw bad('gravity', "'normal' or '20G'");
   for (const f of ['softDrop', 'hold', 'initialRotation']) if (typeof r[f] !== 'boolean') throw bad(f, 'true or false');
-  if (!Number.isInteger(r.previews) || (r.previews as number) < 0 || (r.previews as number) > 7) throw bad('previews', 'an integer from 0 to 7');
-  if (r.spawn !== 'aboveBoard' && r.spawn !== 'topRow' && r.spawn !== 'guideline') throw bad('spawn', "'aboveBoard', 'topRow' or 'guideline'");
-  if (!Number.isInteger(r.hiddenRows) || (r.hiddenRows as number) < 0 || (r.hiddenRows as number) > 4) throw bad('hiddenRows', 'an integer from 0 to 4');
-  if (r.gravity === '20G' && r.spawn === 'aboveBoard') throw bad('spawn', "'topRow' or 'guideline' under 20G (a piece above the board cannot rest on the stack)");
+  if (!Number.isInteger(r.previews) || (r.previews as number) < 0 || (r.previews as number) > 7)
+    throw bad('previews', 'an integer from 0 to 7');
+  if (r.spawn !== 'aboveBoard' && r.spawn !== 'topRow' && r.spawn !== 'guideline')
+    throw bad('spawn', "'aboveBoard', 'topRow' or 'guideline'");
+  if (!Number.isInteger(r.hiddenRows) || (r.hiddenRows as number) < 0 || (r.hiddenRows as number) > 4)
+    throw bad('hiddenRows', 'an integer from 0 to 4');
+  if (r.gravity === '20G' && r.spawn === 'aboveBoard')
+    throw bad('spawn', "'topRow' or 'guideline' under 20G (a piece above the board cannot rest on the stack)");
   return Object.freeze({
-    name: r.name, rotationSystem: r.rotationSystem as RotationSystemName, gravity: r.gravity, softDrop: r.softDrop as boolean,
-    hold: r.hold as boolean, previews: r.previews as number, initialRotation: r.initialRotation as boolean, spawn: r.spawn, hiddenRows: r.hiddenRows as number,
+    name: r.name,
+    rotationSystem: r.rotationSystem as RotationSystemName,
+    gravity: r.gravity,
+    softDrop: r.softDrop as boolean,
+    hold: r.hold as boolean,
+    previews: r.previews as number,
+    initialRotation: r.initialRotation as boolean,
+    spawn: r.spawn,
+    hiddenRows: r.hiddenRows as number,
   });
 }
 

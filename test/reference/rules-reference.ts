@@ -53,26 +53,109 @@ const shift = (p: RefPiece, dx: number, dy: number): RefPiece => ({
 
 // ----- SRS, by true rotation about a pivot and the offset tables of the SRS description on TetrisWiki -----
 const SRS_BASE: Record<string, XY[]> = {
-  T: [[-1, 0], [0, 0], [1, 0], [0, 1]],
-  S: [[-1, 0], [0, 0], [0, 1], [1, 1]],
-  Z: [[-1, 1], [0, 1], [0, 0], [1, 0]],
-  L: [[-1, 0], [0, 0], [1, 0], [1, 1]],
-  J: [[-1, 0], [0, 0], [1, 0], [-1, 1]],
-  I: [[-1, 0], [0, 0], [1, 0], [2, 0]],
-  O: [[0, 0], [1, 0], [0, 1], [1, 1]],
+  T: [
+    [-1, 0],
+    [0, 0],
+    [1, 0],
+    [0, 1],
+  ],
+  S: [
+    [-1, 0],
+    [0, 0],
+    [0, 1],
+    [1, 1],
+  ],
+  Z: [
+    [-1, 1],
+    [0, 1],
+    [0, 0],
+    [1, 0],
+  ],
+  L: [
+    [-1, 0],
+    [0, 0],
+    [1, 0],
+    [1, 1],
+  ],
+  J: [
+    [-1, 0],
+    [0, 0],
+    [1, 0],
+    [-1, 1],
+  ],
+  I: [
+    [-1, 0],
+    [0, 0],
+    [1, 0],
+    [2, 0],
+  ],
+  O: [
+    [0, 0],
+    [1, 0],
+    [0, 1],
+    [1, 1],
+  ],
 };
 const SRS_OFFSETS: Record<string, XY[][]> = {
   JLSTZ: [
-    [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0]],
-    [[0, 0], [1, 0], [1, -1], [0, 2], [1, 2]],
-    [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0]],
-    [[0, 0], [-1, 0], [-1, -1], [0, 2], [-1, 2]],
+    [
+      [0, 0],
+      [0, 0],
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ],
+    [
+      [0, 0],
+      [1, 0],
+      [1, -1],
+      [0, 2],
+      [1, 2],
+    ],
+    [
+      [0, 0],
+      [0, 0],
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ],
+    [
+      [0, 0],
+      [-1, 0],
+      [-1, -1],
+      [0, 2],
+      [-1, 2],
+    ],
   ],
   I: [
-    [[0, 0], [-1, 0], [2, 0], [-1, 0], [2, 0]],
-    [[-1, 0], [0, 0], [0, 0], [0, 1], [0, -2]],
-    [[-1, 1], [1, 1], [-2, 1], [1, 0], [-2, 0]],
-    [[0, 1], [0, 1], [0, 1], [0, -1], [0, 2]],
+    [
+      [0, 0],
+      [-1, 0],
+      [2, 0],
+      [-1, 0],
+      [2, 0],
+    ],
+    [
+      [-1, 0],
+      [0, 0],
+      [0, 0],
+      [0, 1],
+      [0, -2],
+    ],
+    [
+      [-1, 1],
+      [1, 1],
+      [-2, 1],
+      [1, 0],
+      [-2, 0],
+    ],
+    [
+      [0, 1],
+      [0, 1],
+      [0, 1],
+      [0, -1],
+      [0, 2],
+    ],
   ],
   O: [[[0, 0]], [[0, -1]], [[-1, -1]], [[-1, 0]]],
 };
@@ -105,13 +188,37 @@ const SRS: System = {
 
 // ----- ARS: every state drawn in its box, top row first; anchor = the box's top-left cell -----
 const ARS_DRAWN: Record<string, string[][]> = {
-  I: [['....', 'IIII', '....', '....'], ['..I.', '..I.', '..I.', '..I.']],
+  I: [
+    ['....', 'IIII', '....', '....'],
+    ['..I.', '..I.', '..I.', '..I.'],
+  ],
   O: [['OO', 'OO']],
-  T: [['...', 'TTT', '.T.'], ['.T.', 'TT.', '.T.'], ['...', '.T.', 'TTT'], ['.T.', '.TT', '.T.']],
-  S: [['...', '.SS', 'SS.'], ['S..', 'SS.', '.S.']],
-  Z: [['...', 'ZZ.', '.ZZ'], ['..Z', '.ZZ', '.Z.']],
-  L: [['...', 'LLL', 'L..'], ['LL.', '.L.', '.L.'], ['...', '..L', 'LLL'], ['.L.', '.L.', '.LL']],
-  J: [['...', 'JJJ', '..J'], ['.J.', '.J.', 'JJ.'], ['...', 'J..', 'JJJ'], ['.JJ', '.J.', '.J.']],
+  T: [
+    ['...', 'TTT', '.T.'],
+    ['.T.', 'TT.', '.T.'],
+    ['...', '.T.', 'TTT'],
+    ['.T.', '.TT', '.T.'],
+  ],
+  S: [
+    ['...', '.SS', 'SS.'],
+    ['S..', 'SS.', '.S.'],
+  ],
+  Z: [
+    ['...', 'ZZ.', '.ZZ'],
+    ['..Z', '.ZZ', '.Z.'],
+  ],
+  L: [
+    ['...', 'LLL', 'L..'],
+    ['LL.', '.L.', '.L.'],
+    ['...', '..L', 'LLL'],
+    ['.L.', '.L.', '.LL'],
+  ],
+  J: [
+    ['...', 'JJJ', '..J'],
+    ['.J.', '.J.', 'JJ.'],
+    ['...', 'J..', 'JJJ'],
+    ['.JJ', '.J.', '.J.'],
+  ],
 };
 /** Cells of a drawn state whose box's top-left cell is at (ax, ay), y up. */
 const arsCells = (piece: string, rot: number, ax: number, ay: number): XY[] => {
@@ -156,30 +263,142 @@ const ARS: System = {
 
 // ----- NES: the orientation table of the NES disassembly, (x, y) with y DOWN, about the rotation centre -----
 const NES_TABLE: XY[][] = [
-  [[-1, 0], [0, 0], [1, 0], [0, -1]], // 00 T up
-  [[0, -1], [0, 0], [1, 0], [0, 1]], // 01 T right
-  [[-1, 0], [0, 0], [1, 0], [0, 1]], // 02 T down (spawn)
-  [[0, -1], [-1, 0], [0, 0], [0, 1]], // 03 T left
-  [[0, -1], [0, 0], [-1, 1], [0, 1]], // 04 J left
-  [[-1, -1], [-1, 0], [0, 0], [1, 0]], // 05 J up
-  [[0, -1], [1, -1], [0, 0], [0, 1]], // 06 J right
-  [[-1, 0], [0, 0], [1, 0], [1, 1]], // 07 J down (spawn)
-  [[-1, 0], [0, 0], [0, 1], [1, 1]], // 08 Z horizontal (spawn)
-  [[1, -1], [0, 0], [1, 0], [0, 1]], // 09 Z vertical
-  [[-1, 0], [0, 0], [-1, 1], [0, 1]], // 0A O (spawn)
-  [[0, 0], [1, 0], [-1, 1], [0, 1]], // 0B S horizontal (spawn)
-  [[0, -1], [0, 0], [1, 0], [1, 1]], // 0C S vertical
-  [[0, -1], [0, 0], [0, 1], [1, 1]], // 0D L right
-  [[-1, 0], [0, 0], [1, 0], [-1, 1]], // 0E L down (spawn)
-  [[-1, -1], [0, -1], [0, 0], [0, 1]], // 0F L left
-  [[1, -1], [-1, 0], [0, 0], [1, 0]], // 10 L up
-  [[0, -2], [0, -1], [0, 0], [0, 1]], // 11 I vertical
-  [[-2, 0], [-1, 0], [0, 0], [1, 0]], // 12 I horizontal (spawn)
+  [
+    [-1, 0],
+    [0, 0],
+    [1, 0],
+    [0, -1],
+  ], // 00 T up
+  [
+    [0, -1],
+    [0, 0],
+    [1, 0],
+    [0, 1],
+  ], // 01 T right
+  [
+    [-1, 0],
+    [0, 0],
+    [1, 0],
+    [0, 1],
+  ], // 02 T down (spawn)
+  [
+    [0, -1],
+    [-1, 0],
+    [0, 0],
+    [0, 1],
+  ], // 03 T left
+  [
+    [0, -1],
+    [0, 0],
+    [-1, 1],
+    [0, 1],
+  ], // 04 J left
+  [
+    [-1, -1],
+    [-1, 0],
+    [0, 0],
+    [1, 0],
+  ], // 05 J up
+  [
+    [0, -1],
+    [1, -1],
+    [0, 0],
+    [0, 1],
+  ], // 06 J right
+  [
+    [-1, 0],
+    [0, 0],
+    [1, 0],
+    [1, 1],
+  ], // 07 J down (spawn)
+  [
+    [-1, 0],
+    [0, 0],
+    [0, 1],
+    [1, 1],
+  ], // 08 Z horizontal (spawn)
+  [
+    [1, -1],
+    [0, 0],
+    [1, 0],
+    [0, 1],
+  ], // 09 Z vertical
+  [
+    [-1, 0],
+    [0, 0],
+    [-1, 1],
+    [0, 1],
+  ], // 0A O (spawn)
+  [
+    [0, 0],
+    [1, 0],
+    [-1, 1],
+    [0, 1],
+  ], // 0B S horizontal (spawn)
+  [
+    [0, -1],
+    [0, 0],
+    [1, 0],
+    [1, 1],
+  ], // 0C S vertical
+  [
+    [0, -1],
+    [0, 0],
+    [0, 1],
+    [1, 1],
+  ], // 0D L right
+  [
+    [-1, 0],
+    [0, 0],
+    [1, 0],
+    [-1, 1],
+  ], // 0E L down (spawn)
+  [
+    [-1, -1],
+    [0, -1],
+    [0, 0],
+    [0, 1],
+  ], // 0F L left
+  [
+    [1, -1],
+    [-1, 0],
+    [0, 0],
+    [1, 0],
+  ], // 10 L up
+  [
+    [0, -2],
+    [0, -1],
+    [0, 0],
+    [0, 1],
+  ], // 11 I vertical
+  [
+    [-2, 0],
+    [-1, 0],
+    [0, 0],
+    [1, 0],
+  ], // 12 I horizontal (spawn)
 ];
 /** The disassembly's rotation table: [counter-clockwise (B), clockwise (A)] successor of each orientation. */
 const NES_ROTATE: [number, number][] = [
-  [3, 1], [0, 2], [1, 3], [2, 0], [7, 5], [4, 6], [5, 7], [6, 4], [9, 9], [8, 8], [10, 10], [12, 12], [11, 11],
-  [16, 14], [13, 15], [14, 16], [15, 13], [18, 18], [17, 17],
+  [3, 1],
+  [0, 2],
+  [1, 3],
+  [2, 0],
+  [7, 5],
+  [4, 6],
+  [5, 7],
+  [6, 4],
+  [9, 9],
+  [8, 8],
+  [10, 10],
+  [12, 12],
+  [11, 11],
+  [16, 14],
+  [13, 15],
+  [14, 16],
+  [15, 13],
+  [18, 18],
+  [17, 17],
 ];
 const NES_SPAWN: Record<string, number> = { T: 2, J: 7, Z: 8, O: 10, S: 11, L: 14, I: 18 };
 
@@ -215,7 +434,10 @@ function classicCells(pieceIndex: number, k: number, left: number, bottom: numbe
 const shape = (cells: XY[]) => {
   const mx = Math.min(...cells.map((c) => c[0]));
   const my = Math.min(...cells.map((c) => c[1]));
-  return cells.map(([x, y]) => `${x - mx},${y - my}`).sort().join(' ');
+  return cells
+    .map(([x, y]) => `${x - mx},${y - my}`)
+    .sort()
+    .join(' ');
 };
 
 const CLASSIC: System = {
@@ -270,7 +492,11 @@ export class RefSimulator {
   readonly game: Game;
   /** filled[y][x], rows up to the top the piece may reach. */
   private readonly grid: boolean[][];
-  constructor(readonly board: RefBoard, readonly piece: string, readonly rules: RefRules) {
+  constructor(
+    readonly board: RefBoard,
+    readonly piece: string,
+    readonly rules: RefRules,
+  ) {
     this.game = gameOf(rules, board);
     this.grid = Array.from({ length: this.game.top }, (_, y) =>
       Array.from({ length: board.width }, (_, x) => board.filled.has(`${x},${y}`)),
@@ -310,7 +536,8 @@ export class RefSimulator {
     const after = (q: RefPiece) => (g.twentyG ? this.fall(q) : q);
     if (key === 'cw' || key === 'ccw') {
       const from = g.twentyG && first ? this.rawSpawn() : p;
-      for (const cand of g.system.turns(from, this.piece, key === 'cw', this.blocked)) if (this.fits(cand)) return after(cand);
+      for (const cand of g.system.turns(from, this.piece, key === 'cw', this.blocked))
+        if (this.fits(cand)) return after(cand);
       return null;
     }
     if (key === 'left' || key === 'right') {
@@ -352,7 +579,10 @@ export class RefSimulator {
 }
 
 export const cellKey = (cells: readonly (readonly number[])[]): string =>
-  [...cells].map(([x, y]) => `${x},${y}`).sort().join(' ');
+  [...cells]
+    .map(([x, y]) => `${x},${y}`)
+    .sort()
+    .join(' ');
 
 const ALL_KEYS: RefInput[] = ['left', 'right', 'dasLeft', 'dasRight', 'cw', 'ccw', 'softDrop'];
 

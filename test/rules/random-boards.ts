@@ -2,7 +2,7 @@
  * Random boards for the rules tests: stacks of random column heights with holes, overhangs (cells hanging over
  * empty ones) and, now and then, a stack reaching the spawn rows.
  */
-import { Rng } from '../../src/random.js';
+import type { Rng } from '../../src/random.js';
 
 export interface RandomBoard {
   width: number;
@@ -13,7 +13,7 @@ export interface RandomBoard {
 
 export function randomBoard(rng: Rng): RandomBoard {
   const width = rng.nextInt(4) === 0 ? 4 + rng.nextInt(6) : 10;
-  const height = rng.nextInt(4) === 0 ? 8 + rng.nextInt(17) : 20;
+  const height = rng.nextInt(4) === 0 ? 4 + rng.nextInt(37) : 20;
   const grid: boolean[][] = Array.from({ length: height }, () => new Array<boolean>(width).fill(false));
   const tall = rng.nextInt(10) === 0 ? height : Math.max(2, Math.floor(height * 0.6));
   const density = 0.55 + rng.nextInt(45) / 100;
