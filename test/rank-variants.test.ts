@@ -216,7 +216,9 @@ describe('weighted variant', () => {
     const table = await buildWeightedTable({ width: 6, maxStep: 2, iterations: 3, weights: [0.2, 0.1, 0.1, 0.15, 0.15, 0.1, 0.2], threads: 1 });
     expect(table.variant).toBe('weighted');
     const expected = [0.2, 0.1, 0.1, 0.15, 0.15, 0.15, 0.15];
-    table.params!.model.forEach((w, p) => expect(w).toBeCloseTo(expected[p], 12));
+    table.params!.model.forEach((w, p) => {
+      expect(w).toBeCloseTo(expected[p], 12);
+    });
     const bytes = table.toBytes();
     expect(new DataView(bytes.buffer).getUint16(8, true)).toBe(2);
     const again = await loadRankTable(bytes);

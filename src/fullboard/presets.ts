@@ -4,7 +4,8 @@
  * legal placements.
  */
 import { StackRankError, describe } from '../errors.js';
-import { FEATURE_NAMES, type FeatureName } from './features.js';
+import { FEATURES, FEATURE_NAMES, type FeatureName } from './features.js';
+import { FEATURE_SLOTS } from './layout.js';
 
 export interface WeightVector {
   readonly features: readonly FeatureName[];
@@ -67,6 +68,8 @@ export const PRESETS = {
 } as const satisfies Record<string, Preset>;
 export type PresetName = keyof typeof PRESETS;
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
+/** The weights bestMove and playFullGame use when none are given: the strongest preset measured (docs/fullboard-results.md). */
+export const DEFAULT_WEIGHTS: PresetName = 'bcts';
 
 /** A preset name, or any features + weights pair (a Preset is one). */
 export type WeightsSpec = PresetName | WeightVector;
@@ -104,9 +107,9 @@ export function resolveWeights(spec: unknown): WeightVector {
 
 /** The kernel's weight slots: one f64 per feature id, 0 for features not in the vector. */
 export function weightSlots(v: WeightVector): Float64Array {
-  const slots = new Float64Array(16);
+  const slots = new Float64Array(FEATURE_SLOTS);
   v.features.forEach((f, i) => {
-    slots[FEATURE_NAMES.indexOf(f)] = v.weights[i];
+    slots[FEATURES[FEATURE_NAMES.indexOf(f)].id] = v.weights[i];
   });
   return slots;
 }

@@ -122,7 +122,10 @@ export class Tgm3Randomizer extends BaseRandomizer {
    * piece keeps a share (1 - 1/T_k) of its slots and the front piece gains one.
    */
   protected probabilities(out: Float64Array): void {
-    if (!this.started) return writeFirstPieceDistribution(out);
+    if (!this.started) {
+      writeFirstPieceDistribution(out);
+      return;
+    }
     const slots = this.expectedSlots.fill(0);
     for (const id of this.pool) slots[id]++;
     out.fill(0);

@@ -224,7 +224,8 @@ describe.skipIf(skip)('browser demo (stackrank demo + Chromium)', () => {
     expect(errors).toEqual([]);
 
     // Put it where `stackrank table build` would cache it: the demo server now serves it to a fresh browser.
-    const path: string = await lib.cachedTablePath({ iterations: ITERATIONS }, { XDG_CACHE_HOME: cache });
+    const research = await import(join(ROOT, 'dist/research.js'));
+    const path: string = await research.cachedTablePath({ iterations: ITERATIONS }, { XDG_CACHE_HOME: cache });
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, bytes);
   });
