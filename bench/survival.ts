@@ -1,5 +1,5 @@
 /**
- * The survival table for docs/results.md (issue 4): tgm1, lookahead 0..4, both steep rules, with piece budgets
+ * The survival table for docs/results.md: tgm1, lookahead 0..4, both steep rules, with piece budgets
  * sized for >= 1,000 deaths at lookahead 0-2, >= 300 at 3 and >= 50 at 4. Writes bench/results/survival.json.
  *
  *   npx tsx bench/survival.ts [--randomizer tgm1] [--scale 1] [--threads 2] [--lookahead 0,1,2,3,4]

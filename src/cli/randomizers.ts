@@ -1,5 +1,5 @@
 /**
- * `stackrank randomizers`: one comparison table of every generator (DESIGN §4), optionally as JSON and with SVG
+ * `stackrank randomizers`: one comparison table of every generator (docs/randomizers.md, "Comparison"), optionally as JSON and with SVG
  * charts. `stackrank queue NAME`: print a generator's queue. Both are thin: the work is in src/randomizers/.
  */
 import { DEFAULT_ANALYZED_PIECES, MAX_ANALYZED_PIECES, analyzeRandomizerAsync, type RandomizerAnalysis } from '../randomizers/analyze.js';
