@@ -40,7 +40,7 @@ const { values: args } = parseArgs({
 });
 const randomizer = args.randomizer!;
 if (!isRandomizerName(randomizer)) throw new Error(`unknown randomizer ${randomizer}`);
-/** Piece budget per lookahead (scaled), chosen from pilot runs so the death counts clear the issue's minimums. */
+/** Piece budget per lookahead (scaled), chosen from pilot runs so the death counts clear the minimums docs/results.md states. */
 const BUDGET = args.budget ? args.budget.split(',').map(Number) : [150_000, 500_000, 1_500_000, 2_500_000, 2_000_000];
 const tableSteep = args['table-steep'] as TableSteep;
 const { table } = await loadOrBuildCachedTable({ steep: tableSteep });
