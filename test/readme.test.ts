@@ -1,5 +1,6 @@
 /**
- * Every ```ts block of README.md runs as a test, against the library's source (`from 'stackrank'` is src/index.ts),
+ * Every ```ts block of README.md runs as a test, against the library's source (`from 'stackrank'` is src/index.ts,
+ * `from 'stackrank/research'` src/research.ts),
  * so the README cannot drift from what the calls really do. New blocks are picked up automatically.
  *
  * Conventions a README block follows:
@@ -19,7 +20,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as library from '../src/index.js';
+import * as game from '../src/index.js';
+import * as research from '../src/research.js';
+
+/** The entry points a README import may name; a name imported from the wrong one is undefined and fails. */
+const library: Record<string, Record<string, unknown>> = { stackrank: game, 'stackrank/research': research };
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const SKIP_MARKER = /<!--\s*readme-test:\s*not run,\s*(.+?)\s*-->\s*$/;
@@ -31,7 +36,7 @@ interface Block {
   skipReason?: string;
 }
 
-export function readmeBlocks(markdown: string): Block[] {
+function readmeBlocks(markdown: string): Block[] {
   const lines = markdown.split('\n');
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -64,15 +69,15 @@ function check(actual: unknown, expected: unknown, where: string): void {
 }
 
 /** The block as the body of an async function of (lib, check, approx): imports become destructuring. */
-export function instrument(block: Block): string {
+function instrument(block: Block): string {
   const out: string[] = [];
   let lastCode: { text: string; index: number } | undefined;
   const lines = block.code.split('\n');
   lines.forEach((raw, i) => {
     const where = `README.md line ${block.line + 1 + i}`;
-    const imports = /^\s*import\s*\{([^}]*)\}\s*from\s*'stackrank';?\s*$/.exec(raw);
+    const imports = /^\s*import\s*\{([^}]*)\}\s*from\s*'(stackrank(?:\/research)?)';?\s*$/.exec(raw);
     if (imports) {
-      out.push(`const {${imports[1]}} = lib;`);
+      out.push(`const {${imports[1]}} = lib[${JSON.stringify(imports[2])}];`);
       return;
     }
     const found = EXPECTATION.exec(raw);
