@@ -11,8 +11,8 @@ import { COMMANDS, GROUPS } from '../src/cli/commands.js';
 import { flagName, type OptionSpec } from '../src/cli/spec.js';
 import { MAX_THREADS } from '../src/threads.js';
 import { MAX_SEED } from '../src/random.js';
-import { RANDOMIZER_NAMES } from '../src/randomizers/index.js';
 import { buildRankTable } from '../src/rank/table.js';
+import { RANDOMIZER_NAMES } from '../src/randomizers/index.js';
 import { runCli } from './helpers/cli.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'stackrank-cli-conv-'));

@@ -1,6 +1,5 @@
 /**
- * Every ```ts block of README.md runs as a test, against the library's source (`from 'stackrank'` is src/index.ts,
- * `from 'stackrank/research'` src/research.ts),
+ * Every ```ts block of README.md runs as a test, against the library's source (`from 'stackrank'` is src/index.ts),
  * so the README cannot drift from what the calls really do. New blocks are picked up automatically.
  *
  * Conventions a README block follows:
@@ -23,8 +22,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as game from '../src/index.js';
 import * as research from '../src/research.js';
 
-/** The entry points a README import may name; a name imported from the wrong one is undefined and fails. */
-const library: Record<string, Record<string, unknown>> = { stackrank: game, 'stackrank/research': research };
+/** What each package entry point is, for the blocks' imports. */
+const library: Record<string, object> = { stackrank: game, 'stackrank/research': research };
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const SKIP_MARKER = /<!--\s*readme-test:\s*not run,\s*(.+?)\s*-->\s*$/;
