@@ -32,25 +32,30 @@ const here = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const other = resolve(args.other);
 const rounds = Number(args.rounds);
 
+/** A benchmark's JSON result: rows of named figures. */
+interface BenchJson {
+  rows: Record<string, number | string>[];
+}
 interface Bench {
   name: string;
   argv: string[];
   result: string;
   /** Rates by row name from the benchmark's JSON. */
-  rates(json: any): Record<string, number>;
+  rates(json: BenchJson): Record<string, number>;
 }
 const BENCHES: Bench[] = [
   {
     name: 'search',
     argv: ['bench/search.ts', '--repeats', args['search-repeats']!, '--positions', args.positions!],
     result: 'bench/results/search.json',
-    rates: (j) => Object.fromEntries(j.rows.map((r: any) => [`search lookahead ${r.lookahead} (moves/s)`, r['moves/s (median)']])),
+    rates: (j) => Object.fromEntries(j.rows.map((r) => [`search lookahead ${r.lookahead} (moves/s)`, Number(r['moves/s (median)'])])),
   },
   {
     name: 'fullboard',
     argv: ['bench/fullboard.ts', '--quick'],
     result: 'bench/results/fullboard.json',
-    rates: (j) => Object.fromEntries(j.rows.filter((r: any) => r.case.includes('WASM')).map((r: any) => [`fullboard ${r.case} (CPU pieces/s)`, r.cpuPiecesPerSecond])),
+    rates: (j) =>
+      Object.fromEntries(j.rows.filter((r) => String(r.case).includes('WASM')).map((r) => [`fullboard ${r.case} (CPU pieces/s)`, Number(r.cpuPiecesPerSecond)])),
   },
 ];
 

@@ -26,13 +26,15 @@ function loadWeights(spec: string | undefined): WeightVector & { name: string } 
   } catch (e) {
     throw new UsageError(`--weights must be a preset (${PRESET_NAMES.join(', ')}) or a readable JSON file; ${String((e as Error).message)}`);
   }
-  let json: any;
+  let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     throw new StackRankError('BAD_ARGUMENT', `${s} is not JSON`);
   }
-  const v = json && json.best && json.best.features ? json.best : json;
+  // a training result file ({ best: { features, weights }, ... }) or a bare weight vector
+  const best = (json as { best?: { features?: unknown } } | null)?.best;
+  const v = best?.features ? best : json;
   return { ...resolveWeights(v), name: s };
 }
 
@@ -174,7 +176,7 @@ async function train(values: TrainValues, io: CliIO): Promise<number> {
   if (values.tournament !== undefined && values.tournament > values.population) {
     throw new UsageError(`--tournament (${values.tournament}) must not exceed --population (${values.population})`);
   }
-  let resume;
+  let resume: ReturnType<typeof checkCheckpoint> | undefined;
   if (values.resume) {
     let json: unknown;
     try {

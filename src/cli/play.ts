@@ -2,7 +2,6 @@
 import { createRandomizer } from '../randomizers/index.js';
 import { StackingAI } from '../stacking/ai.js';
 import { STEEP_RULES } from '../stacking/rules.js';
-import type { CliIO } from './io.js';
 import { TABLE_SOURCE, lookaheadOption, randomizerOption, seedOption } from './options.js';
 import { defineCommand } from './spec.js';
 import { loadTableForCli } from './table-source.js';

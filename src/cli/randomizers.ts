@@ -7,7 +7,6 @@ import { RANDOMIZER_NAMES, createRandomizer, type RandomizerName } from '../rand
 import { randomizerPlots } from '../randomizers/plots.js';
 import { UsageError } from './args.js';
 import { writeFilesKeepingResult } from './files.js';
-import type { CliIO } from './io.js';
 import { DENOMINATOR, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
 import { defineCommand } from './spec.js';

@@ -243,6 +243,7 @@ function configure(cmd: Command, io: CliIO, path: string): Command {
  * The commander program for `commands`. The returned `run` parses argv, checks output paths, runs the matching
  * command and resolves to its exit code; it throws CommandUsageError for usage errors and HelpShown after --help.
  */
+// biome-ignore lint/suspicious/noExplicitAny: commands with different option tables (see COMMANDS)
 export function buildProgram(commands: readonly CommandSpec<any>[], groups: Groups, io: CliIO, description: string) {
   const program = configure(new Command('stackrank'), io, '').usage('<command> [options]').description(paragraphs(description));
   program.helpCommand('help [command]', 'show the help of a command');

@@ -293,7 +293,7 @@ them: 44444444 is the flat 9-column surface of a max-step-4 table.`,
     const table = await loadAnyTable(file);
     // The digits are command-line input: a malformed surface is a usage error like any other bad argument.
     const indexOf = (d: string) => {
-      let surface;
+      let surface: ReturnType<typeof parseSurface>;
       try {
         surface = parseSurface(d, { maxStep: table.maxStep });
       } catch (e) {
