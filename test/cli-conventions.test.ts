@@ -12,6 +12,7 @@ import { flagName, type OptionSpec } from '../src/cli/spec.js';
 import { MAX_THREADS } from '../src/threads.js';
 import { MAX_SEED } from '../src/random.js';
 import { buildRankTable } from '../src/rank/table.js';
+import { RANDOMIZER_NAMES } from '../src/randomizers/index.js';
 import { runCli } from './helpers/cli.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'stackrank-cli-conv-'));
@@ -214,7 +215,7 @@ describe('a write that fails after the work keeps the result and says where', ()
 describe('JSON Lines: one object per line, rows one per line', () => {
   it.each([
     [['table', 'rank', 'TABLE', '222', '111', '--json'], 2],
-    [['randomizers', '--pieces', '1000', '--json'], 10],
+    [['randomizers', '--pieces', '1000', '--json'], RANDOMIZER_NAMES.length],
     [['queue', 'bag7', '--count', '14', '--json'], 1],
     [['table', 'info', 'TABLE', '--json'], 1],
     [['full', 'play', '--games', '2', '--max-lines', '20', '--json'], 1],
