@@ -2,7 +2,7 @@
 import { MAX_ITERATIONS } from '../rank/build.js';
 import type { RankTable } from '../rank/table.js';
 import { STRATEGIES, type LeafRows, type StrategyName } from '../stacking/engine.js';
-import { DEFAULT_RULES, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT, STEEP_RULES, TETRIS_RULES } from '../stacking/rules.js';
+import { DEFAULT_RULES, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT, STEEP_RULES, TETRIS_ROWS, TETRIS_RULES } from '../stacking/rules.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { simulateStacking, type SimulationResult } from '../stacking/simulate.js';
 import { UsageError } from './args.js';
@@ -49,7 +49,7 @@ article's reading of steep steps; excessFirst plays better; collapse turns every
 each move (the game the article's figures fit). --table-steep collapse uses the table iterated under that rule
 instead of the article's. --strategy expectimax averages over the next unknown piece with the randomizer's exact
 distribution, expectimax2 over the next two; best is the strongest measured (docs/results.md). --tetris choice lets
-the AI send an I down the well whenever the lowest column is at least 4. --leaf preview scores expectimax leaves with
+the AI send an I down the well whenever the lowest column is at least ${TETRIS_ROWS}. --leaf preview scores expectimax leaves with
 the randomizer's preview table (surface x piece in hand; built and cached on first use, about 700 MB in memory).
 --board-height 63 is no practical limit: the article's surface-only game.`,
   options: {
