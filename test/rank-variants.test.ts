@@ -367,7 +367,9 @@ describe('preview cache and CLI', () => {
     expect(human.out).toMatch(/variant preview/);
     expect(human.out).toMatch(/transition matrix P\(next \| in hand\) \(memoryless, exact, mirror-symmetrised\)/);
 
-    const rank = JSON.parse((await runCli(['table', 'rank', file, '2222', '--json'])).out);
+    // JSON Lines: one object per surface
+    const rank = (await runCli(['table', 'rank', file, '2222', '--json'])).out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(rank).toHaveLength(1);
     expect(Object.keys(rank[0].values)).toEqual(['I', 'O', 'T', 'S', 'Z', 'L', 'J', 'after-I']);
     expect(rank[0].values.I).toBeCloseTo(info.stats.flat[0], 9);
 

@@ -19,7 +19,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as library from '../src/index.js';
+import * as game from '../src/index.js';
+import * as research from '../src/research.js';
+
+/** What each package entry point is, for the blocks' imports. */
+const library: Record<string, object> = { stackrank: game, 'stackrank/research': research };
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const SKIP_MARKER = /<!--\s*readme-test:\s*not run,\s*(.+?)\s*-->\s*$/;
@@ -70,9 +74,9 @@ export function instrument(block: Block): string {
   const lines = block.code.split('\n');
   lines.forEach((raw, i) => {
     const where = `README.md line ${block.line + 1 + i}`;
-    const imports = /^\s*import\s*\{([^}]*)\}\s*from\s*'stackrank';?\s*$/.exec(raw);
+    const imports = /^\s*import\s*\{([^}]*)\}\s*from\s*'(stackrank(?:\/research)?)';?\s*$/.exec(raw);
     if (imports) {
-      out.push(`const {${imports[1]}} = lib;`);
+      out.push(`const {${imports[1]}} = lib[${JSON.stringify(imports[2])}];`);
       return;
     }
     const found = EXPECTATION.exec(raw);

@@ -303,10 +303,10 @@ describe.skipIf(skip)('browser demo (stackrank demo + Chromium)', () => {
     expect(bad.err).toContain('--port must be an integer from 0 to 65535');
   });
 
-  it('stops cleanly on Ctrl-C (SIGINT) with exit code 0', async () => {
+  it('stops cleanly on Ctrl-C (SIGINT) with exit code 130, the interrupt convention', async () => {
     const other = await startDemo({ XDG_CACHE_HOME: cache });
     expect((await fetch(other.url)).status).toBe(200);
-    expect(await stop(other.child)).toBe(0);
+    expect(await stop(other.child)).toBe(130);
     await expect(fetch(other.url)).rejects.toThrow();
   });
 });
