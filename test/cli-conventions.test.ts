@@ -13,7 +13,6 @@ import { MAX_THREADS } from '../src/threads.js';
 import { RANDOMIZER_NAMES } from '../src/randomizers/index.js';
 import { MAX_SEED } from '../src/random.js';
 import { buildRankTable } from '../src/rank/table.js';
-import { RANDOMIZER_NAMES } from '../src/randomizers/index.js';
 import { runCli } from './helpers/cli.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'stackrank-cli-conv-'));
