@@ -16,8 +16,7 @@ export const GROUPS: Groups = {
   full: 'full-board player: play games with weight presets, train weights (GA)',
 };
 
-// biome-ignore lint/suspicious/noExplicitAny: each command has its own option table; a list of them needs the widest one
-export const COMMANDS: readonly CommandSpec<any>[] = [
+export const COMMANDS: readonly CommandSpec[] = [
   tableBuildCommand,
   tableInfoCommand,
   tableRankCommand,
