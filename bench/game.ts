@@ -27,7 +27,7 @@ const { values: args } = parseArgs({
   },
 });
 
-/** The target rows: rules, randomizer, lookahead, hold. */
+/** The target rows of docs/results.md ("Real games"): rules, randomizer, lookahead, hold, and what each aims at. */
 const TARGETS: Record<string, { rules: RuleSetName; randomizer: RandomizerName; lookahead: number; hold: boolean; target: string }> = {
   classic: { rules: 'classic', randomizer: 'tgm1', lookahead: 1, hold: false, target: 'Tetris rate >= 95 %, 0 top-outs in 10 M' },
   nes: { rules: 'nes', randomizer: 'nes', lookahead: 1, hold: false, target: 'Tetris rate >= 90 %, 0 top-outs in 10 M' },

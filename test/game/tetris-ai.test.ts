@@ -27,7 +27,7 @@ function drawBoard(heights: number[], filled: [number, number][] = [], emptied: 
 const pieceArb = fc.constantFrom(...PIECES);
 const cellArb = fc.tuple(fc.integer({ min: 0, max: W - 1 }), fc.integer({ min: 0, max: H - 1 }));
 
-/** Random boards of every kind the issue names: clean stacks, holes, garbage, blocked wells, tall stacks. */
+/** Random boards of every kind a real game produces: clean stacks, holes, garbage, blocked wells, tall stacks. */
 const boardArb = fc.oneof(
   // clean stacks, low or tall, the well open
   fc.array(fc.integer({ min: 0, max: 17 }), { minLength: W - 1, maxLength: W - 1 }).map((h) => drawBoard([...h, 0])),
