@@ -3,6 +3,7 @@
  * `defineCommand` in its own module); a command path with a new first word needs that group's summary in GROUPS.
  */
 import { demoCommand } from './demo.js';
+import { benchGameCommand } from './game.js';
 import { fullPlayCommand, fullTrainCommand } from './full.js';
 import { playCommand } from './play.js';
 import { queueCommand, randomizersCommand } from './randomizers.js';
@@ -12,7 +13,7 @@ import { tableBuildCommand, tableInfoCommand, tableRankCommand } from './table.j
 
 export const GROUPS: Groups = {
   table: 'build, inspect and query rank tables',
-  bench: "benchmarks: survival (the article's table, measured)",
+  bench: "benchmarks: survival (the article's table, measured), game (TetrisAI in real games)",
   full: 'full-board player: play games with weight presets, train weights (GA)',
 };
 
@@ -21,6 +22,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   tableInfoCommand,
   tableRankCommand,
   benchSurvivalCommand,
+  benchGameCommand,
   playCommand,
   fullPlayCommand,
   fullTrainCommand,

@@ -11,7 +11,8 @@ import { playGame, type PlayGameResult } from './play.js';
 
 export interface BenchGameOptions {
   rules: RuleSetName;
-  randomizer: RandomizerName;
+  /** Default: the rule set's own (playGame). */
+  randomizer?: RandomizerName;
   lookahead: number;
   hold?: boolean;
   games?: number;

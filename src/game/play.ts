@@ -20,6 +20,9 @@ import { WORK_ROWS } from './board-input.js';
 import { isHoleFree, lockCells } from './grid.js';
 import { ruleFacts } from './rules-adapter.js';
 
+/** Longest stretch of moves without giving the event loop a turn. */
+const YIELD_EVERY_MS = 20;
+
 export interface PlayGameOptions {
   rules?: RuleSetName;
   randomizer?: RandomizerName;
@@ -102,6 +105,7 @@ export async function playGame(opts: PlayGameOptions = {}): Promise<PlayGameResu
   let holesMade = 0;
   const t0 = performance.now();
   let lastProgress = t0;
+  let lastYield = t0;
   const sizes = ['single', 'double', 'triple', 'tetris'] as const;
   for (let g = 0; g < games; g++) {
     const rng = createRandomizer(randomizer, { seed: streamSeed(seed, g, 0) });
@@ -114,6 +118,11 @@ export async function playGame(opts: PlayGameOptions = {}): Promise<PlayGameResu
     let pieces = 0;
     while (pieces < maxPieces) {
       if (opts.signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
+      if ((pieces & 15) === 0 && performance.now() - lastYield > YIELD_EVERY_MS) {
+        // Give the event loop a turn, so an abort (Ctrl-C) or a timer can arrive while the games run.
+        await new Promise((r) => setTimeout(r, 0));
+        lastYield = performance.now();
+      }
       while (stream.length < lookahead + 1) stream.push(rng.next() as Piece);
       const current = stream[0];
       const queue = stream.slice(1);

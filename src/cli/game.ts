@@ -1,0 +1,121 @@
+/** `stackrank bench game`: TetrisAI playing real games of a rule set, optionally beside its two baselines (docs/game.md). */
+import type { GamePolicy } from '../game/ai.js';
+import { benchGame } from '../game/bench.js';
+import type { PlayGameResult } from '../game/play.js';
+import { RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
+import { RULE_SETS, RULE_SET_NAMES } from '../rules/rule-sets.js';
+import type { RuleSetName } from '../rules/types.js';
+import { UsageError } from './args.js';
+import { TABLE_SOURCE, lookaheadOption, seedOption } from './options.js';
+import { formatDuration } from './progress.js';
+import { defineCommand, type ChoiceSpec } from './spec.js';
+import { loadTableForCli } from './table-source.js';
+
+/** The players `--baselines` adds after the AI: the stacking-only AI and the full-board BCTS player. */
+const WITH_BASELINES: readonly GamePolicy[] = ['both', 'stackOnly', 'fullBoardOnly'];
+const PLAYER_NAMES: Record<GamePolicy, string> = { both: 'TetrisAI', stackOnly: 'stacking only', fullBoardOnly: 'full-board bcts' };
+
+/** One JSON line / table row: the result without the per-game piece list (it can be long). */
+function row(r: PlayGameResult) {
+  return {
+    player: r.policy,
+    rules: r.rules,
+    randomizer: r.randomizer,
+    lookahead: r.lookahead,
+    hold: r.hold,
+    games: r.games,
+    pieces: r.pieces,
+    lines: r.lines,
+    tetrisRate: r.tetrisRate,
+    clears: r.clears,
+    topOuts: r.topOuts,
+    // JSON has no Infinity: no top-out is null.
+    piecesPerTopOut: Number.isFinite(r.piecesPerTopOut) ? r.piecesPerTopOut : null,
+    stackShare: r.stackShare,
+    holesPer1000: r.holesPer1000,
+    piecesPerSecond: r.piecesPerSecond,
+    seconds: r.seconds,
+    seed: r.seed,
+  };
+}
+
+const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
+
+export const benchGameCommand = defineCommand({
+  path: 'bench game',
+  summary: 'TetrisAI in real games of a rule set: Tetris rate, top-outs, holes',
+  description: `Plays --games games of the rule set (at most --max-pieces pieces each) with TetrisAI and prints
+pieces, lines, the Tetris rate (lines cleared by Tetrises / all lines), clears by size, top-outs, the share of pieces
+placed by the stacking AI, holes made per 1000 pieces and speed. --baselines adds, from the same seeds, the
+stacking-only AI (its game ends at its first position it cannot stack) and the full-board BCTS player with the same
+preview and hold. The randomizer defaults to the rule set's own (guideline bag7, nes nes, others tgm1). With --json,
+one object per player per line (docs/game.md, "Benchmark").`,
+  options: {
+    rules: {
+      type: 'choice',
+      choices: RULE_SET_NAMES,
+      default: 'guideline',
+      help: `rule set (docs/rules.md): ${RULE_SET_NAMES.join(', ')}`,
+    } as ChoiceSpec<RuleSetName> & { default: RuleSetName },
+    randomizer: {
+      type: 'choice',
+      choices: RANDOMIZER_NAMES,
+      arg: 'NAME',
+      help: `piece generator (docs/randomizers.md): ${RANDOMIZER_NAMES.join(', ')}`,
+      defaultHelp: "the rule set's",
+    } as ChoiceSpec<RandomizerName>,
+    lookahead: lookaheadOption(1),
+    hold: { type: 'flag', help: `let the AI use hold (rule sets with hold: ${RULE_SET_NAMES.filter((n) => RULE_SETS[n].hold).join(', ')})` },
+    games: { type: 'int', min: 1, max: 1_000_000, default: 1, help: 'games per player' },
+    maxPieces: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER, default: 10_000, help: 'pieces per game at most' },
+    seed: seedOption(0),
+    baselines: { type: 'flag', help: 'also run the stacking-only AI and the full-board player on the same seeds' },
+    ...TABLE_SOURCE,
+  },
+  async run({ values, given }, io) {
+    const { rules, randomizer, lookahead, games, maxPieces, seed } = values;
+    const hold = values.hold;
+    if (hold && !RULE_SETS[rules].hold) {
+      throw new UsageError(`--hold needs a rule set with hold (${RULE_SET_NAMES.filter((n) => RULE_SETS[n].hold).join(', ')}); ${rules} has none`);
+    }
+    const table = await loadTableForCli(values, given, io);
+    const players = values.baselines ? WITH_BASELINES : (['both'] as const);
+    // One player at a time, so each row is printed as soon as it is ready.
+    for (const player of players) {
+      const result = await benchGame({
+        rules,
+        randomizer,
+        lookahead,
+        hold,
+        games,
+        maxPieces,
+        seed,
+        table,
+        players: [player],
+        signal: io.signal,
+        onProgress: (p) =>
+          io.status(
+            `${PLAYER_NAMES[p.player]}: game ${p.games + 1}, ${p.pieces.toLocaleString('en-US')} pieces, ${p.lines.toLocaleString('en-US')} lines, ${p.topOuts} top-outs, ${formatDuration(p.elapsedMs)}`,
+          ),
+      });
+      io.status('');
+      const r = row(result[player]!);
+      if (!values.json && player === players[0]) {
+        // The header names the randomizer actually played (the rule set's when --randomizer is not given).
+        io.out(
+          `real games under ${rules}, randomizer ${r.randomizer}, lookahead ${lookahead}, ${hold ? 'hold' : 'no hold'}, ${games} game${games === 1 ? '' : 's'} of at most ${maxPieces.toLocaleString('en-US')} pieces, seed ${seed}`,
+        );
+        io.out('player               pieces      lines   Tetris rate  clears 1/2/3/4         top-outs  stack share  holes/1000  pieces/s');
+      }
+      if (values.json) {
+        io.out(JSON.stringify(r));
+        continue;
+      }
+      const clears = `${r.clears.single}/${r.clears.double}/${r.clears.triple}/${r.clears.tetris}`;
+      io.out(
+        `${PLAYER_NAMES[player].padEnd(17)} ${r.pieces.toLocaleString('en-US').padStart(9)}  ${r.lines.toLocaleString('en-US').padStart(9)}  ${percent(r.tetrisRate).padStart(12)}  ${clears.padEnd(21)} ${String(r.topOuts).padStart(9)}  ${percent(r.stackShare).padStart(11)}  ${r.holesPer1000.toFixed(1).padStart(10)}  ${Math.round(r.piecesPerSecond).toLocaleString('en-US').padStart(8)}`,
+      );
+    }
+    return 0;
+  },
+});
