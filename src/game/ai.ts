@@ -14,7 +14,7 @@ import type { RankTable } from '../rank/table.js';
 import { checkDistribution } from '../stacking/ai.js';
 import { StackingEngine, distributionWeights, type LeafRows } from '../stacking/engine.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
-import { DEFAULT_RULES, type StackingRules } from '../stacking/rules.js';
+import { DEFAULT_RULES, TETRIS_ROWS, type StackingRules } from '../stacking/rules.js';
 import type { BoardLike, Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';
 import { RECOVER_WEIGHTS, type RecoverWeights } from './evaluate.js';
 import { columnCells } from './grid.js';
@@ -124,8 +124,8 @@ export class TetrisAI {
     }
     // The stack stays STACK_ROOM rows under the top of the field (rule sets that spawn in the top rows need that
     // room to turn the I upright over the stack), and the I goes down the well as soon as the stack is
-    // Tetris-ready (lowest column at least 4): a real game keeps its stack low (docs/game.md).
-    const stackRules: StackingRules = { ...DEFAULT_RULES, boardHeight: rules.visibleHeight - (rules.ruleSet.gravity === '20G' ? STACK_ROOM_20G : rules.ruleSet.spawn === 'topRow' ? STACK_ROOM_TOP_SPAWN : STACK_ROOM), tetrisThreshold: 4 };
+    // Tetris-ready (lowest column at least TETRIS_ROWS): a real game keeps its stack low (docs/game.md).
+    const stackRules: StackingRules = { ...DEFAULT_RULES, boardHeight: rules.visibleHeight - (rules.ruleSet.gravity === '20G' ? STACK_ROOM_20G : rules.ruleSet.spawn === 'topRow' ? STACK_ROOM_TOP_SPAWN : STACK_ROOM), tetrisThreshold: TETRIS_ROWS };
     const strategy = opts.randomizer && policy !== 'fullBoardOnly' ? 'expectimax' : 'rank';
     if (opts.leafRows && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need a randomizer (they score the randomizer-aware search)');
     const engine = await StackingEngine.create(table, stackRules, { strategy, leafRows: opts.leafRows });

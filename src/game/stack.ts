@@ -14,7 +14,7 @@ import type { RankTable } from '../rank/table.js';
 import type { StackingEngine } from '../stacking/engine.js';
 import { MOVE_NONE, MOVE_TETRIS } from '../stacking/layout.js';
 import { applyMove } from '../stacking/placements.js';
-import type { StackingRules } from '../stacking/rules.js';
+import { tetrisOptions, type StackingRules } from '../stacking/rules.js';
 import { surfaceFromHeights, surfaceIndex } from '../surface.js';
 import type { Cell, GamePlacement } from '../rules/types.js';
 import { cellsKey, columnHeights, isCleanStack, lockCells, mirrorRows } from './grid.js';
@@ -178,13 +178,12 @@ function continueAfter(
 }
 
 /** Surface moves of a piece (frame id) legal on `heights` under the stacking rules: hole-free, under the top, and
- * the Tetris when the rule allows (forced: only the Tetris). */
+ * the Tetris when the rule allows (forced: only the Tetris). The Tetris rule itself is tetrisOptions'. */
 function surfaceMoves(ctx: StackContext, heights: readonly number[], id: number): number[] {
-  const low = Math.min(...heights);
-  const high = Math.max(...heights);
-  if (id === 0 && low >= 4) {
-    if (high >= ctx.rules.tetrisThreshold) return [MOVE_TETRIS];
-    if (ctx.rules.tetris === 'choice') return [MOVE_TETRIS, ...placementMoves(ctx, heights, id)];
+  if (id === 0) {
+    const tetris = tetrisOptions(heights, ctx.rules);
+    if (tetris === 'forced') return [MOVE_TETRIS];
+    if (tetris === 'optional') return [MOVE_TETRIS, ...placementMoves(ctx, heights, id)];
   }
   return placementMoves(ctx, heights, id);
 }
