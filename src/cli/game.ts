@@ -49,7 +49,7 @@ pieces, lines, the Tetris rate (lines cleared by Tetrises / all lines), clears b
 placed by the stacking AI, holes made per 1000 pieces and speed. --baselines adds, from the same seeds, the
 stacking-only AI (its game ends at its first position it cannot stack) and the full-board BCTS player with the same
 preview and hold. The randomizer defaults to the rule set's own (guideline bag7, nes nes, others tgm1). With --json,
-one object per player per line (docs/game.md, "Benchmark").`,
+one object per player per line (docs/game.md, "The simulator and the benchmark").`,
   options: {
     rules: {
       type: 'choice',
