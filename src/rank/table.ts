@@ -4,8 +4,8 @@
  */
 import { StackRankError, requireInt } from '../errors.js';
 import { type Surface, surfaceCount, surfaceIndex } from '../surface.js';
-import { buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
-import { STEEP_VARIANT, decodeTable, encodeTable, variantSteep, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
+import { buildFoldedRanks, buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
+import { STEEP_VARIANT, decodeTable, encodeTableParts, variantSteep, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
 import type { TableSteep } from './moves.js';
 import { type FoldShape, foldIndex, foldShape, foldValues, unfoldValues } from './fold.js';
 
@@ -81,6 +81,20 @@ export class RankTable {
     return new RankTable({ ...header, scale }, q);
   }
 
+  /**
+   * Wraps u16 values already in the folded layout (from the mirror-folded u16 build): value = stored * scale.
+   * The array is kept, not copied.
+   */
+  static fromFolded(folded: Uint16Array, scale: number, meta: { width: number; maxStep: number; iterations: number; variant?: string }): RankTable {
+    const shape = foldShape(meta.width, meta.maxStep);
+    if (folded.length !== shape.foldedSize) {
+      throw new StackRankError('BAD_ARGUMENT', `expected ${shape.foldedSize} folded values for ${meta.width}x${meta.maxStep}; got ${folded.length}`);
+    }
+    if (!(scale > 0) || !Number.isFinite(scale)) throw new StackRankError('BAD_ARGUMENT', `scale must be a positive finite number; got ${scale}`);
+    const header: TableMeta = { width: meta.width, maxStep: meta.maxStep, iterations: meta.iterations, encoding: 'u16', variant: meta.variant ?? ARTICLE_VARIANT, scale, params: null };
+    return new RankTable(header, folded);
+  }
+
   /** What the table's iteration did with placements leaving a step steeper than ±S (from its variant). */
   get steep(): TableSteep {
     return variantSteep(this.variant);
@@ -154,7 +168,15 @@ export class RankTable {
 
   /** The table file's bytes (mirror-folded; format version 1 for the article's table, 2 when it has parameters). */
   toBytes(): Uint8Array {
-    return encodeTable(
+    const [head, data] = this.fileParts();
+    const out = new Uint8Array(head.byteLength + data.byteLength);
+    out.set(head, 0);
+    out.set(data, head.byteLength);
+    return out;
+  }
+
+  private fileParts(): [Uint8Array, Uint8Array] {
+    return encodeTableParts(
       {
         width: this.width,
         maxStep: this.maxStep,
@@ -172,13 +194,22 @@ export class RankTable {
   /** Writes the table file atomically: to a temporary file beside `path`, then renamed into place (Node only). */
   async save(path: string): Promise<void> {
     const { writeFileAtomic } = await import('./node-io.js');
-    await writeFileAtomic(path, this.toBytes());
+    await writeFileAtomic(path, this.fileParts());
   }
 }
 
-/** Builds the rank table of DESIGN §2 with the WebAssembly kernel (see BuildOptions for threads, progress, abort). */
+/**
+ * Builds the rank table of docs/rules.md with the WebAssembly kernel (see BuildOptions for threads, progress,
+ * abort). The default u16 encoding runs the mirror-folded u16 iteration (half the surfaces, 2-byte values; plays
+ * the same moves as the f32 iteration, see docs/benchmarks.md); encoding 'f32' runs the f32 iteration.
+ */
 export async function buildRankTable(opts: RankTableBuildOptions = {}): Promise<RankTable> {
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
+  const encoding = opts.encoding ?? 'u16';
+  if (encoding === 'u16') {
+    const { folded, scale } = await buildFoldedRanks(opts);
+    return RankTable.fromFolded(folded, scale, { width, maxStep, iterations, variant: STEEP_VARIANT.rank[steep] });
+  }
   const values = await buildRankValues(opts);
   return RankTable.fromValues(values, { width, maxStep, iterations, encoding: opts.encoding, variant: STEEP_VARIANT.rank[steep] });
 }
