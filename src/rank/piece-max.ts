@@ -15,7 +15,9 @@ import type { RankTable } from './table.js';
 const SLOTS = 8;
 
 export async function computePieceMax(table: RankTable): Promise<Uint16Array> {
-  const { values } = table.searchValues();
+  // A temporary copy (not table.searchValues(), which the table would keep): the rows are what callers keep.
+  const values = new Uint16Array(table.size);
+  table.writeSearchValues(values);
   const plan = makeRankPlan(rankMoves(table.width, table.maxStep), table.width, table.maxStep);
   const { exports: kernel, memory } = await instantiateKernel<RankKernel>('rank', pickVariant(false));
   const planPtr = writePlan(kernel, memory, plan);

@@ -155,6 +155,25 @@ export class RankTable {
 
   private searchCache: { values: Uint16Array; scale: number } | undefined;
 
+  /**
+   * searchValues() written into `target` (one u16 per surface, e.g. a view of a kernel's memory) without keeping a
+   * copy on the table: a search image shared by many AIs needs the values once, in its own memory. Returns the scale.
+   */
+  writeSearchValues(target: Uint16Array): number {
+    if (target.length !== this.size) throw new StackRankError('BAD_ARGUMENT', `expected room for ${this.size} values; got ${target.length}`);
+    if (this.searchCache) {
+      target.set(this.searchCache.values);
+      return this.searchCache.scale;
+    }
+    if (this.encoding === 'u16') {
+      unfoldValues(this.folded as Uint16Array, this.shape, this.size, () => target);
+      return this.scale;
+    }
+    const { values, scale } = this.computeSearchValues();
+    target.set(values);
+    return scale;
+  }
+
   private computeSearchValues(): { values: Uint16Array; scale: number } {
     if (this.encoding === 'u16') return { values: this.toUint16(), scale: this.scale };
     const f = this.toFloat32();
