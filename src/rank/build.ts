@@ -268,7 +268,8 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
       for (let c = 0; c < parts.length; c++) {
         if (signal?.aborted) throw abortError();
         best = Math.max(best, kernel.rankBlocksU16(planPtr, prev, next, parts[c][0], parts[c][1], scratch[0], factor, edge));
-        report(k + (c + 1) / parts.length);
+        // The iteration's end is reported once, by the caller.
+        if (c + 1 < parts.length) report(k + (c + 1) / parts.length);
         await new Promise<void>((r) => setTimeout(r, 0));
       }
       return best;
