@@ -137,27 +137,6 @@ export function rankBlocks(plan: usize, prev: usize, next: usize, hiStart: i32, 
   }
 }
 
-/**
- * Best-placement values per piece (for expectimax leaves): out[s * 8 + p] = max over p's legal placements at s of
- * prev (u16; prev holds whole numbers below 65536, the table's quantised ranks). Slot 7 is left to the caller.
- */
-export function pieceMaxBlocks(plan: usize, prev: usize, out: usize, hiStart: i32, hiEnd: i32, scratch: usize): void {
-  const lo = planWord(plan, PLAN_LO);
-  const pieceEnd = <usize>planWord(plan, PLAN_PIECE_END);
-  for (let hi = hiStart; hi < hiEnd; hi++) {
-    const base = <usize>hi * <usize>lo;
-    let move: i32 = 0;
-    for (let piece = 0; piece < 7; piece++) {
-      const end = load<i32>(pieceEnd + ((<usize>piece) << 2));
-      pieceMaxima(plan, prev, hi, move, end, scratch);
-      move = end;
-      for (let i: i32 = 0; i < lo; i++) {
-        store<u16>(out + ((base + <usize>i) << 4) + ((<usize>piece) << 1), <u16>load<f32>(scratch + ((<usize>i) << 2)));
-      }
-    }
-  }
-}
-
 /** Fills n f32 values at ptr with v (the iteration's r0 = 1). */
 export function fillF32(ptr: usize, n: i32, v: f32): void {
   for (let i: i32 = 0; i < n; i++) store<f32>(ptr + ((<usize>i) << 2), v);
@@ -514,6 +493,43 @@ export function foldU16(src: usize, out: usize, lo: i32, middle: i32, inner: i32
         // a = b with c past the middle: that slot belongs to no surface (its mirror image sits at C-1-c).
         if (a0 + n - 1 == b && c > cm) store<u16>(out + ((<usize>((row + b) * middle + c)) << 1), 0);
       }
+    }
+  }
+}
+
+/**
+ * Best-placement values per piece over u16 values (prev: one u16 per surface, 16 bytes of slack after it; scratch: 2 * LO + 16
+ * bytes): out[s * 8 + p] = max over p's legal placements at s of prev (0 when none). Slot 7 is left to the caller.
+ * (src/rank/piece-max.ts: the expectimax leaf rows.)
+ */
+export function pieceMaxBlocksU16(plan: usize, prev: usize, out: usize, hiStart: i32, hiEnd: i32, scratch: usize): void {
+  const lo = planWord(plan, PLAN_LO);
+  const hiCount = <usize>planWord(plan, PLAN_HI);
+  const pieceEnd = <usize>planWord(plan, PLAN_PIECE_END);
+  const deltas = <usize>planWord(plan, PLAN_DELTA);
+  const runFirst = <usize>planWord(plan, PLAN_RUN_FIRST);
+  const runCount = <usize>planWord(plan, PLAN_RUN_COUNT);
+  const hiOk = <usize>planWord(plan, PLAN_HI_OK);
+  const runs = <usize>planWord(plan, PLAN_RUNS);
+  for (let hi = hiStart; hi < hiEnd; hi++) {
+    const base = <usize>hi * <usize>lo;
+    let move: i32 = 0;
+    for (let piece = 0; piece < 7; piece++) {
+      const pEnd = load<i32>(pieceEnd + ((<usize>piece) << 2));
+      memory.fill(scratch, 0, (<usize>lo) << 1);
+      for (; move < pEnd; move++) {
+        if (load<u8>(hiOk + <usize>move * hiCount + <usize>hi) == 0) continue;
+        const mo = (<usize>move) << 2;
+        const src = prev + ((base + <usize>load<i32>(deltas + mo)) << 1);
+        let r = <usize>load<i32>(runFirst + mo);
+        const rEnd = r + <usize>load<i32>(runCount + mo);
+        for (; r < rEnd; r++) {
+          const start = <usize>load<i32>(runs + (r << 3));
+          maxIntoU16(scratch + (start << 1), src + (start << 1), load<i32>(runs + (r << 3) + 4));
+        }
+      }
+      const slot = out + (base << 4) + ((<usize>piece) << 1);
+      for (let i: i32 = 0; i < lo; i++) store<u16>(slot + ((<usize>i) << 4), load<u16>(scratch + ((<usize>i) << 1)));
     }
   }
 }

@@ -45,7 +45,7 @@ export interface RankKernel {
   alloc(bytes: number): number;
   rankBlocks(plan: number, prev: number, next: number, hiStart: number, hiEnd: number, scratch: number): void;
   fillF32(ptr: number, n: number, v: number): void;
-  pieceMaxBlocks(plan: number, prev: number, out: number, hiStart: number, hiEnd: number, scratch: number): void;
+  pieceMaxBlocksU16(plan: number, prev: number, out: number, hiStart: number, hiEnd: number, scratch: number): void;
   rankBlocksWeighted(plan: number, prev: number, next: number, hiStart: number, hiEnd: number, scratch: number, weights: number): void;
   rankBlocksU16(plan: number, prev: number, next: number, first: number, end: number, scratch: number, factor: number, edge: number): number;
   fillU16(ptr: number, n: number, v: number): void;

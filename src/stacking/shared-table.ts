@@ -61,9 +61,11 @@ async function makeImage(table: RankTable, rows: LeafRowsSource, variant: Return
   const scale = table.writeSearchValues(new Uint16Array(memory.buffer, tablePtr, table.size));
   let rowsPtr = 0;
   if (rows !== null) {
-    const data = rows === 'pieceMax' ? await computePieceMax(table) : rows.rows;
-    rowsPtr = alloc(data.byteLength);
-    new Uint16Array(memory.buffer, rowsPtr, data.length).set(data);
+    rowsPtr = alloc(table.size * 16);
+    const target = new Uint16Array(memory.buffer, rowsPtr, table.size * 8);
+    // The piece-max rows are computed straight into the image, so they exist once.
+    if (rows === 'pieceMax') await computePieceMax(table, target);
+    else target.set(rows.rows);
   }
   return { memory, module, alloc, tablePtr, rowsPtr, scale };
 }
