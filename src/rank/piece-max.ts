@@ -30,7 +30,7 @@ export async function computePieceMax(table: RankTable, target?: Uint16Array): P
   table.writeSearchValues(new Uint16Array(memory.buffer, prev, size));
   const scratch = kernel.alloc(plan.lo * 2 + 16);
   // Output in chunks of blocks so the kernel's memory holds only a slice of the 16-byte-per-surface result.
-  const blocksPerChunk = Math.max(1, Math.floor((64 << 20) / (plan.lo * SLOTS * 2)));
+  const blocksPerChunk = Math.max(1, Math.floor((16 << 20) / (plan.lo * SLOTS * 2)));
   const chunk = kernel.alloc(blocksPerChunk * plan.lo * SLOTS * 2);
   const out = target ?? new Uint16Array(size * SLOTS);
   for (let hi = 0; hi < plan.hi; hi += blocksPerChunk) {
