@@ -4,7 +4,8 @@
  * for asc's generated bindings or plain WebAssembly calls without touching the rest (docs/architecture.md).
  *
  * Kernels are built in four variants: memory shared between threads or local, SIMD or scalar. The shared variants
- * need SharedArrayBuffer (browsers: crossOriginIsolated); SIMD is picked when the engine validates it.
+ * need SharedArrayBuffer (browsers: crossOriginIsolated); SIMD is picked when the engine validates it. The build
+ * leaves out a SIMD variant that is byte-identical to the scalar one; asking for it then gets the scalar bytes.
  */
 import { instantiate } from '@assemblyscript/loader';
 import { StackRankError } from './errors.js';
@@ -27,11 +28,19 @@ function variantName(v: KernelVariant): string {
   return `${v.shared ? 'shared' : 'local'}-${v.simd ? 'simd' : 'scalar'}`;
 }
 
+/** The variant whose bytes serve `v`: itself, or the scalar one when the build found SIMD changed nothing. */
+function shippedVariant(name: KernelName, v: KernelVariant): string {
+  const builds = WASM_BASE64[name] ?? {};
+  const exact = variantName(v);
+  if (builds[exact] !== undefined || !v.simd) return exact;
+  return variantName({ shared: v.shared, simd: false });
+}
+
 function kernelBytes(name: KernelName, v: KernelVariant): Uint8Array<ArrayBuffer> {
-  const key = `${name}.${variantName(v)}`;
+  const key = `${name}.${shippedVariant(name, v)}`;
   let bytes = bytesCache.get(key);
   if (!bytes) {
-    const b64 = WASM_BASE64[name]?.[variantName(v)];
+    const b64 = WASM_BASE64[name]?.[shippedVariant(name, v)];
     if (!b64) throw new StackRankError('WASM_FAILED', `kernel ${key} is missing from this build; run npm run build`);
     const bin = atob(b64);
     bytes = new Uint8Array(new ArrayBuffer(bin.length));
@@ -42,9 +51,12 @@ function kernelBytes(name: KernelName, v: KernelVariant): Uint8Array<ArrayBuffer
 }
 
 let simdSupport: boolean | undefined;
-/** Whether this engine runs WebAssembly SIMD (checked once by validating the SIMD rank kernel). */
+/** Whether this engine runs WebAssembly SIMD (checked once by validating a SIMD kernel; none shipped: false). */
 export function simdSupported(): boolean {
-  if (simdSupport === undefined) simdSupport = WebAssembly.validate(kernelBytes('rank', { shared: false, simd: true }));
+  if (simdSupport === undefined) {
+    const withSimd = (Object.keys(WASM_BASE64) as KernelName[]).find((k) => WASM_BASE64[k]['local-simd'] !== undefined);
+    simdSupport = withSimd !== undefined && WebAssembly.validate(kernelBytes(withSimd, { shared: false, simd: true }));
+  }
   return simdSupport;
 }
 
@@ -67,7 +79,7 @@ export function pickVariant(shared: boolean, simd = simdSupported()): KernelVari
 
 /** Compiles a kernel once per variant and caches the promise. */
 export function kernelModule(name: KernelName, v: KernelVariant): Promise<WebAssembly.Module> {
-  const key = `${name}.${variantName(v)}`;
+  const key = `${name}.${shippedVariant(name, v)}`;
   let p = moduleCache.get(key);
   if (!p) {
     p = WebAssembly.compile(kernelBytes(name, v)).catch((e) => {

@@ -42,6 +42,14 @@ interface Pending {
   reject(e: Error): void;
 }
 
+/** What a worker posts back: `{ type: 'ready' }` once its kernel is instantiated, then `done` or `error` for a call id. */
+interface WorkerReply {
+  type: string;
+  id: number;
+  result?: number;
+  message?: string;
+}
+
 interface PortLike {
   postMessage(msg: unknown): void;
   terminate(): unknown;
@@ -55,7 +63,7 @@ export function liveWorkerCount(): number {
   return liveWorkers;
 }
 
-async function spawn(onMessage: (m: any) => void, onError: (e: Error) => void): Promise<PortLike> {
+async function spawn(onMessage: (m: WorkerReply) => void, onError: (e: Error) => void): Promise<PortLike> {
   if (isNode) {
     const { Worker } = await import('node:worker_threads');
     const w = new Worker(WORKER_SOURCE, { eval: true });
@@ -94,7 +102,7 @@ export class KernelPool {
       let markReady!: () => void;
       let failReady!: (e: Error) => void;
       ready.push(new Promise<void>((res, rej) => ((markReady = res), (failReady = rej))));
-      const onMessage = (m: any) => {
+      const onMessage = (m: WorkerReply) => {
         if (m.type === 'ready') markReady();
         else if (pool) pool.settle(m);
         else if (m.type === 'error') failReady(new Error(m.message));
@@ -148,7 +156,7 @@ export class KernelPool {
     this.pending.clear();
   }
 
-  private settle(m: { type: string; id: number; result?: number; message?: string }): void {
+  private settle(m: WorkerReply): void {
     const p = this.pending.get(m.id);
     if (!p) return;
     if (m.type === 'done') {

@@ -14,6 +14,9 @@ export const MIN_WIDTH = 4;
 export const MAX_WIDTH = 10;
 export const MIN_HEIGHT = 4;
 export const MAX_HEIGHT = 24;
+/** The standard board. */
+export const DEFAULT_WIDTH = 10;
+export const DEFAULT_HEIGHT = 20;
 
 export interface BoardSize {
   width?: number;
@@ -73,7 +76,7 @@ export class FullBoard {
   readonly rows: Uint32Array;
 
   constructor(size: BoardSize = {}, rows?: ArrayLike<number>) {
-    const { width, height } = checkSize(size.width ?? 10, size.height ?? 20);
+    const { width, height } = checkSize(size.width ?? DEFAULT_WIDTH, size.height ?? DEFAULT_HEIGHT);
     this.width = width;
     this.height = height;
     this.rows = new Uint32Array(height);

@@ -5,9 +5,13 @@
  * follows from the pieces seen; for twoBag, redBlue and tgm3 part of it is hidden, so the figure is an upper
  * bound on what a player can guess).
  */
-import { requireInt } from '../errors.js';
+import { StackRankError, describe, requireInt } from '../errors.js';
 import { PIECE_COUNT, pieceId } from '../pieces.js';
 import { createRandomizer, type RandomizerName } from './index.js';
+
+/** Pieces analyzeRandomizer deals by default, and at most. */
+export const DEFAULT_ANALYZED_PIECES = 1_000_000;
+export const MAX_ANALYZED_PIECES = 1_000_000_000;
 
 export interface AnalyzeOptions {
   /** Pieces to deal, default 1e6 (at least one frequency window). */
@@ -100,10 +104,38 @@ function sampleStd(values: ArrayLike<number>): number {
 
 const SZ_MASK = (1 << pieceId('S')) | (1 << pieceId('Z'));
 
+/** Pieces dealt between two checks for cancellation in analyzeRandomizerAsync (a few milliseconds of work). */
+const PIECES_PER_SLICE = 1 << 16;
+
 export function analyzeRandomizer(name: RandomizerName, options: AnalyzeOptions = {}): RandomizerAnalysis {
-  const { pieces = 1e6, seed = 0, params = {}, frequencyWindow = 100, onWarning } = options;
+  const steps = analysis(name, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * analyzeRandomizer in slices that give the event loop a turn, so `signal` (and Ctrl-C in the CLI) stops a long
+ * analysis within milliseconds; rejects with ABORTED then.
+ */
+export async function analyzeRandomizerAsync(name: RandomizerName, options: AnalyzeOptions & { signal?: AbortSignal } = {}): Promise<RandomizerAnalysis> {
+  const { signal, ...rest } = options;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new StackRankError('BAD_ARGUMENT', `signal must be an AbortSignal; got ${describe(signal)}`);
+  const steps = analysis(name, rest);
+  for (;;) {
+    if (signal?.aborted) throw new StackRankError('ABORTED', 'the analysis was cancelled');
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+  }
+}
+
+/** The analysis as a generator that pauses every PIECES_PER_SLICE pieces. */
+function* analysis(name: RandomizerName, options: AnalyzeOptions): Generator<void, RandomizerAnalysis> {
+  const { pieces = DEFAULT_ANALYZED_PIECES, seed = 0, params = {}, frequencyWindow = 100, onWarning } = options;
   requireInt('frequencyWindow', frequencyWindow, 2, 1e9);
-  requireInt('pieces', pieces, frequencyWindow, 1e9);
+  requireInt('pieces', pieces, frequencyWindow, MAX_ANALYZED_PIECES);
   const randomizer = createRandomizer(name, { ...params, seed, onWarning });
 
   const counts = new Float64Array(PIECE_COUNT);
@@ -125,6 +157,7 @@ export function analyzeRandomizer(name: RandomizerName, options: AnalyzeOptions 
   const next = new Float64Array(PIECE_COUNT);
 
   for (let i = 0; i < pieces; i++) {
+    if (i % PIECES_PER_SLICE === PIECES_PER_SLICE - 1) yield;
     randomizer.distribution(next);
     let guess = 0;
     let entropy = 0;

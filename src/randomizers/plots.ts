@@ -22,7 +22,9 @@ export function droughtHistogramsSvg(analyses: readonly RandomizerAnalysis[]): s
   const [panelWidth, panelHeight] = [420, 180];
   const panels = analyses.map((a, i) => {
     const pooled: number[] = [];
-    for (const d of a.droughts) d.histogram.forEach((n, gap) => (pooled[gap] = (pooled[gap] ?? 0) + n));
+    for (const d of a.droughts) {
+      for (const [gap, n] of d.histogram.entries()) pooled[gap] = (pooled[gap] ?? 0) + n;
+    }
     const total = pooled.reduce((s, n) => s + (n ?? 0), 0);
     const shares = Array.from({ length: DROUGHT_AXIS_MAX + 1 }, (_, gap) => (pooled[gap] ?? 0) / total);
     const peak = Math.max(...shares);

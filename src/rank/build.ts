@@ -4,7 +4,7 @@
  */
 import { StackRankError, describe, requireInt } from '../errors.js';
 import { checkGeometry, surfaceCount } from '../surface.js';
-import { defaultThreadCount } from '../threads.js';
+import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { KernelPool, type KernelCall } from '../workers.js';
 import { TABLE_STEEP, rankMoves, type TableSteep } from './moves.js';
@@ -13,6 +13,8 @@ import { makeMirrorPlan, type MirrorPlan } from './mirror-plan.js';
 import { foldShape } from './fold.js';
 
 export const MAX_ITERATIONS = 1000;
+/** The article's iteration count. */
+export const DEFAULT_ITERATIONS = 15;
 
 export interface BuildProgress {
   /** Iterations finished (fractional inside an iteration on the single-threaded path). */
@@ -54,8 +56,8 @@ export interface RankKernel {
 
 export function checkBuildOptions(opts: BuildOptions) {
   const { width, maxStep } = checkGeometry(opts);
-  const iterations = requireInt('iterations', opts.iterations ?? 15, 1, MAX_ITERATIONS);
-  if (opts.threads !== undefined) requireInt('threads', opts.threads, 1, 256);
+  const iterations = requireInt('iterations', opts.iterations ?? DEFAULT_ITERATIONS, 1, MAX_ITERATIONS);
+  if (opts.threads !== undefined) requireInt('threads', opts.threads, 1, MAX_THREADS);
   const steep = opts.steep ?? 'forbid';
   if (!TABLE_STEEP.includes(steep)) {
     throw new StackRankError('BAD_ARGUMENT', `steep must be one of ${TABLE_STEEP.map((s) => `"${s}"`).join(', ')}; got ${describe(steep)}`);

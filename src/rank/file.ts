@@ -49,6 +49,8 @@ export const HEADER_BYTES = 64;
 export const PARAMS_FIXED_BYTES = 40;
 
 export type ValueEncoding = 'u16' | 'f32';
+/** Value encodings a table file can hold; the first is the default. */
+export const VALUE_ENCODINGS: readonly ValueEncoding[] = ['u16', 'f32'];
 const ENCODING_CODE: Record<ValueEncoding, number> = { u16: 1, f32: 2 };
 const BYTES_PER_VALUE: Record<ValueEncoding, number> = { u16: 2, f32: 4 };
 
@@ -164,7 +166,9 @@ export function encodeParams(p: VariantParams): Uint8Array {
   view.setUint32(20, p.seed >>> 0, true);
   view.setFloat64(24, p.parameter, true);
   view.setUint16(32, p.model.length, true);
-  p.model.forEach((v, i) => view.setFloat64(PARAMS_FIXED_BYTES + 8 * i, v, true));
+  p.model.forEach((v, i) => {
+    view.setFloat64(PARAMS_FIXED_BYTES + 8 * i, v, true);
+  });
   return out;
 }
 

@@ -12,8 +12,8 @@ import { type RankKernel, writePlan } from './build.js';
 import { rankMoves } from './moves.js';
 import { makeRankPlan } from './plan.js';
 import type { RankTable } from './table.js';
-
-const SLOTS = 8;
+// The rows are the search kernel's leaf rows (its layout: assembly/search/layout.ts).
+import { LEAF_ROW_SLOTS as SLOTS, LEAF_SLOT_AFTER_TETRIS } from '../../assembly/search/layout.js';
 
 /**
  * The rows of every surface; written into `target` (8 u16 per surface, e.g. a view of a search kernel's memory)
@@ -41,7 +41,7 @@ export async function computePieceMax(table: RankTable, target?: Uint16Array): P
     out.set(new Uint16Array(memory.buffer, chunk, (end - hi) * plan.lo * SLOTS), hi * plan.lo * SLOTS);
   }
   const values = new Uint16Array(memory.buffer, prev, size);
-  for (let s = 0; s < size; s++) out[s * SLOTS + 7] = values[s];
+  for (let s = 0; s < size; s++) out[s * SLOTS + LEAF_SLOT_AFTER_TETRIS] = values[s];
   return out;
 }
 

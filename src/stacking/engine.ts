@@ -6,7 +6,12 @@ import { StackRankError } from '../errors.js';
 import type { RankTable } from '../rank/table.js';
 import { kernelImports } from '../wasm.js';
 import { searchImage, type LeafRowsSource } from './shared-table.js';
-import { CFG, CFG_WORDS, CTX, CTX_WEIGHTS, CTX_WORDS, DEPTH_SHIFT, GAME_WORDS, MAX_DEPTH, MOVE_NONE, STRATEGY_EXPECT, STRATEGY_EXPECT2, STRATEGY_RANK, TETRIS_MODE, WEIGHT_WORDS } from './layout.js';
+import {
+  CFG_BOARD_HEIGHT, CFG_COLLAPSE, CFG_EXCESS_FIRST, CFG_FIT, CFG_MAX_STEP, CFG_PIECE_MAX, CFG_PIECE_START, CFG_PLACEMENTS, CFG_STEPS,
+  CFG_STRATEGY, CFG_TABLE, CFG_TETRIS_MODE, CFG_TETRIS_THRESHOLD, CFG_WIDTH, CFG_WORDS, CTX_BEST_LEN, CTX_BEST_PATH, CTX_BEST_VALUE,
+  CTX_NODES, CTX_WEIGHTS, CTX_WORDS, GAME_WORDS, HEIGHTS_WORDS, LEAF_ROW_SLOTS, MAX_DEPTH, MOVE_NONE, STRATEGY_EXPECT, STRATEGY_EXPECT2, STRATEGY_RANK,
+  TETRIS_MODE_CHOICE, TETRIS_MODE_FORCED, VALUE_DEPTH_SHIFT, WEIGHT_WORDS_EXPECT, WEIGHT_WORDS_EXPECT2,
+} from './layout.js';
 import { placementTable, type PlacementTable } from './placements.js';
 import type { StackingRules } from './rules.js';
 
@@ -64,7 +69,7 @@ export function expectimaxStrategy(unknownPieces: number): Strategy {
  * (the rounding remainder goes to the likeliest piece), so a weighted sum of u16 ranks stays below 2^32. Written
  * to `out[at..at+8)` (slot 7 zero) when given, so a caller filling a buffer allocates nothing.
  */
-export function distributionWeights(dist?: ArrayLike<number>, out: Int32Array = new Int32Array(8), at = 0): Int32Array {
+export function distributionWeights(dist?: ArrayLike<number>, out: Int32Array = new Int32Array(WEIGHT_WORDS_EXPECT), at = 0): Int32Array {
   let sum = 0;
   let likeliest = 0;
   for (let p = 0; p < 7; p++) {
@@ -85,18 +90,18 @@ const secondGivenFirst = new Float64Array(7);
  * piece's 8 weights, then for each p1 the 8 weights of the second given p1 (zeros where p1 is impossible).
  * Uniform pairs when none is given. Written to `out[at..at+64)` when given.
  */
-export function pairWeights(pair?: ArrayLike<number>, out: Int32Array = new Int32Array(64), at = 0): Int32Array {
+export function pairWeights(pair?: ArrayLike<number>, out: Int32Array = new Int32Array(WEIGHT_WORDS_EXPECT2), at = 0): Int32Array {
   const chance = (p1: number, p2: number) => (pair ? pair[p1 * 7 + p2] : 1 / 49);
   firstPiece.fill(0);
   for (let p1 = 0; p1 < 7; p1++) for (let p2 = 0; p2 < 7; p2++) firstPiece[p1] += chance(p1, p2);
   distributionWeights(firstPiece, out, at);
   for (let p1 = 0; p1 < 7; p1++) {
     if (firstPiece[p1] <= 0) {
-      out.fill(0, at + 8 + p1 * 8, at + 16 + p1 * 8);
+      out.fill(0, at + WEIGHT_WORDS_EXPECT * (p1 + 1), at + WEIGHT_WORDS_EXPECT * (p1 + 2));
       continue;
     }
     for (let p2 = 0; p2 < 7; p2++) secondGivenFirst[p2] = chance(p1, p2) / firstPiece[p1];
-    distributionWeights(secondGivenFirst, out, at + 8 + p1 * 8);
+    distributionWeights(secondGivenFirst, out, at + WEIGHT_WORDS_EXPECT * (p1 + 1));
   }
   return out;
 }
@@ -113,7 +118,7 @@ export interface LeafRows {
 }
 
 function checkLeafRows(leaf: LeafRows, table: RankTable): Uint16Array {
-  if (leaf.width !== table.width || leaf.maxStep !== table.maxStep || leaf.rows?.length !== table.size * 8) {
+  if (leaf.width !== table.width || leaf.maxStep !== table.maxStep || leaf.rows?.length !== table.size * LEAF_ROW_SLOTS) {
     throw new StackRankError('TABLE_MISMATCH', `leaf rows are for ${leaf.width}x${leaf.maxStep} surfaces; the table is ${table.width}x${table.maxStep}`);
   }
   return leaf.rows;
@@ -141,8 +146,8 @@ export class StackingEngine {
   ) {
     this.placements = placements;
     this.ctx = this.allocContext();
-    this.heightsPtr = kernel.alloc(64);
-    this.queuePtr = kernel.alloc(64);
+    this.heightsPtr = kernel.alloc(HEIGHTS_WORDS * 4);
+    this.queuePtr = kernel.alloc(MAX_DEPTH);
   }
 
   static async create(table: RankTable, rules: StackingRules, opts: { shared?: boolean; strategy?: Strategy; leafRows?: LeafRows } = {}): Promise<StackingEngine> {
@@ -158,7 +163,7 @@ export class StackingEngine {
     const instance = (await WebAssembly.instantiate(module, kernelImports(memory))) as unknown as WebAssembly.Instance;
     const kernel = { ...(instance.exports as unknown as SearchKernel), alloc: image.alloc };
     if (kernel.CTX_WORDS.value !== CTX_WORDS || kernel.GAME_WORDS.value !== GAME_WORDS) {
-      throw new StackRankError('WASM_FAILED', 'search kernel layout does not match src/stacking/layout.ts (rebuild)');
+      throw new StackRankError('WASM_FAILED', 'search kernel layout does not match assembly/search/layout.ts (rebuild the kernels)');
     }
     const { tablePtr, rowsPtr, scale } = image;
     const placements = placementTable(table.width, table.maxStep);
@@ -174,20 +179,20 @@ export class StackingEngine {
     new Int32Array(memory.buffer, startPtr, placements.start.length).set(placements.start);
     const cfg = kernel.alloc(CFG_WORDS * 4);
     const words = new Int32Array(memory.buffer, cfg, CFG_WORDS);
-    words[CFG.width] = table.width;
-    words[CFG.maxStep] = table.maxStep;
-    words[CFG.boardHeight] = rules.boardHeight;
-    words[CFG.tetrisThreshold] = rules.tetrisThreshold;
-    words[CFG.excessFirst] = rules.steep === 'excessFirst' ? 1 : 0;
-    words[CFG.table] = tablePtr;
-    words[CFG.placements] = recordsPtr;
-    words[CFG.pieceStart] = startPtr;
-    words[CFG.tetrisMode] = TETRIS_MODE[rules.tetris];
-    words[CFG.strategy] = { rank: STRATEGY_RANK, expectimax: STRATEGY_EXPECT, expectimax2: STRATEGY_EXPECT2 }[strategy];
-    words[CFG.pieceMax] = rowsPtr;
-    words[CFG.fit] = fitPtr;
-    words[CFG.steps] = stepsPtr;
-    words[CFG.collapse] = rules.steep === 'collapse' ? 1 : 0;
+    words[CFG_WIDTH] = table.width;
+    words[CFG_MAX_STEP] = table.maxStep;
+    words[CFG_BOARD_HEIGHT] = rules.boardHeight;
+    words[CFG_TETRIS_THRESHOLD] = rules.tetrisThreshold;
+    words[CFG_EXCESS_FIRST] = rules.steep === 'excessFirst' ? 1 : 0;
+    words[CFG_TABLE] = tablePtr;
+    words[CFG_PLACEMENTS] = recordsPtr;
+    words[CFG_PIECE_START] = startPtr;
+    words[CFG_TETRIS_MODE] = rules.tetris === 'choice' ? TETRIS_MODE_CHOICE : TETRIS_MODE_FORCED;
+    words[CFG_STRATEGY] = { rank: STRATEGY_RANK, expectimax: STRATEGY_EXPECT, expectimax2: STRATEGY_EXPECT2 }[strategy];
+    words[CFG_PIECE_MAX] = rowsPtr;
+    words[CFG_FIT] = fitPtr;
+    words[CFG_STEPS] = stepsPtr;
+    words[CFG_COLLAPSE] = rules.steep === 'collapse' ? 1 : 0;
     return new StackingEngine(kernel, memory, module, cfg, table.width, rules, scale, placements, strategy);
   }
 
@@ -202,9 +207,9 @@ export class StackingEngine {
    */
   search(heights: readonly number[], queue: readonly number[], lookahead: number, weights?: Int32Array): SearchOutcome {
     weights ??= this.strategy === 'expectimax2' ? UNIFORM_PAIRS : UNIFORM;
-    const weightCount = this.strategy === 'expectimax2' ? WEIGHT_WORDS.expectimax2 : WEIGHT_WORDS.expectimax;
+    const weightCount = this.strategy === 'expectimax2' ? WEIGHT_WORDS_EXPECT2 : WEIGHT_WORDS_EXPECT;
     if (weights.length !== weightCount) {
-      const maker = weightCount === WEIGHT_WORDS.expectimax ? 'distributionWeights' : 'pairWeights';
+      const maker = weightCount === WEIGHT_WORDS_EXPECT ? 'distributionWeights' : 'pairWeights';
       throw new StackRankError('BAD_ARGUMENT', `a ${this.strategy} search takes ${weightCount} weights (${maker}); got ${weights.length}`);
     }
     if (lookahead + 1 > MAX_DEPTH) throw new StackRankError('BAD_ARGUMENT', `lookahead is at most ${MAX_DEPTH - 1}`);
@@ -216,21 +221,21 @@ export class StackingEngine {
     for (let i = 0; i <= lookahead; i++) bytes[this.queuePtr + i] = queue[i];
     const ctxWord = this.ctx >> 2;
     for (let p = 0; p < weights.length; p++) words[ctxWord + CTX_WEIGHTS + p] = weights[p];
-    words[ctxWord + CTX.nodes] = 0;
-    words[ctxWord + CTX.nodes + 1] = 0;
+    words[ctxWord + CTX_NODES] = 0;
+    words[ctxWord + CTX_NODES + 1] = 0;
     const move = this.kernel.search(this.cfg, this.ctx, this.heightsPtr, this.queuePtr, lookahead);
-    const len = words[ctxWord + CTX.bestLen];
-    // The best value is an i64 (DEPTH_SHIFT = 56): its high word holds the depth in its top byte.
-    const valueLow = words[ctxWord + CTX.bestValue] >>> 0;
-    const valueHigh = words[ctxWord + CTX.bestValue + 1];
+    const len = words[ctxWord + CTX_BEST_LEN];
+    // The best value is an i64 (VALUE_DEPTH_SHIFT = 56): its high word holds the depth in its top byte.
+    const valueLow = words[ctxWord + CTX_BEST_VALUE] >>> 0;
+    const valueHigh = words[ctxWord + CTX_BEST_VALUE + 1];
     const plan: number[] = [];
-    if (move !== MOVE_NONE) for (let i = 0; i < len; i++) plan.push(words[ctxWord + CTX.bestPath + i]);
+    if (move !== MOVE_NONE) for (let i = 0; i < len; i++) plan.push(words[ctxWord + CTX_BEST_PATH + i]);
     return {
       move,
       plan,
-      depth: valueHigh >> (Number(DEPTH_SHIFT) - 32),
+      depth: valueHigh >> (VALUE_DEPTH_SHIFT - 32),
       leafScore: valueLow,
-      nodes: words[ctxWord + CTX.nodes] >>> 0,
+      nodes: words[ctxWord + CTX_NODES] >>> 0,
     };
   }
 

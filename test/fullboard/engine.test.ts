@@ -240,7 +240,7 @@ describe('full board engine', () => {
             for (const m of b.legalMoves(p)) {
               const f = (await kernelFeatures(b, m))!;
               let s = 0;
-              FEATURE_NAMES.forEach((name, k) => (s = k === 0 ? slots[k] * f[name] : s + slots[k] * f[name]));
+              for (const [k, name] of FEATURE_NAMES.entries()) s = k === 0 ? slots[k] * f[name] : s + slots[k] * f[name];
               if (first === null || s > top) {
                 top = s;
                 first = m;

@@ -62,13 +62,13 @@ describe('analyzeRandomizer', () => {
     }
   });
 
-  it('matches closed forms: memoryless entropy log2 7 and repeat 1/7; NES repeat 1/28; mean drought 6', () => {
+  it('matches closed forms: memoryless entropy log2 7 and repeat 1/7; NES sketch repeat 1/28; mean drought 6', () => {
     const m = analyzeRandomizer('memoryless', { pieces: 100_000, seed: 3 });
     expect(m.entropy).toBeCloseTo(Math.log2(7), 12);
     expect(m.repeatProbability).toBeCloseTo(1 / 7, 2);
     // Between two deals of a piece dealt with frequency 1/7 come 6 others on average.
     for (const d of m.droughts) expect(d.mean).toBeCloseTo(6, 0);
-    expect(analyzeRandomizer('nes', { pieces: 100_000, seed: 3 }).repeatProbability).toBeCloseTo(1 / 28, 2);
+    expect(analyzeRandomizer('nesSketch', { pieces: 100_000, seed: 3 }).repeatProbability).toBeCloseTo(1 / 28, 2);
     // 7-bag: a repeat needs the last piece of a bag to open the next one: 1/7 · 1/7 per bag boundary.
     expect(analyzeRandomizer('bag7', { pieces: 100_000, seed: 3 }).repeatProbability).toBeCloseTo(1 / 49, 2);
   });

@@ -92,7 +92,9 @@ export function referenceWeighted(width: number, maxStep: number, iterations: nu
     const next = new Float64Array(size);
     for (let s = 0; s < size; s++) {
       let sum = 0;
-      successors[s].forEach((succ, p) => (sum += w[p] * succ.reduce((m, t) => Math.max(m, prev[t]), 0)));
+      successors[s].forEach((succ, p) => {
+        sum += w[p] * succ.reduce((m, t) => Math.max(m, prev[t]), 0);
+      });
       next[s] = sum;
     }
     prev = next;
