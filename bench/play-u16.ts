@@ -12,14 +12,20 @@ import { comparePlay, sampledPositions } from '../test/helpers/play-compare.js';
 import { machine, printTable, writeResults } from './common.js';
 
 const { values: args } = parseArgs({
-  options: { positions: { type: 'string', default: '200000' }, seed: { type: 'string', default: '1' }, iterations: { type: 'string', default: '15' } },
+  options: {
+    positions: { type: 'string', default: '200000' },
+    seed: { type: 'string', default: '1' },
+    iterations: { type: 'string', default: '15' },
+  },
 });
 const positions = Number(args.positions);
 const iterations = Number(args.iterations);
 const f32 = await buildRankTable({ iterations, encoding: 'f32' });
 const u16 = await buildRankTable({ iterations });
 const got = comparePlay(f32, u16, sampledPositions(f32.size, positions, Number(args.seed)));
-console.log(`\n9x4 table, ${iterations} iterations: u16 mirror-folded build vs f32 iteration, ${positions.toLocaleString('en-US')} sampled positions (seed ${args.seed})\n`);
+console.log(
+  `\n9x4 table, ${iterations} iterations: u16 mirror-folded build vs f32 iteration, ${positions.toLocaleString('en-US')} sampled positions (seed ${args.seed})\n`,
+);
 printTable([
   {
     positions: got.positions,
@@ -32,6 +38,13 @@ printTable([
     'tie bound': got.tieBound,
   },
 ]);
-const path = writeResults('play-u16', { date: new Date().toISOString(), machine: machine(), iterations, seed: Number(args.seed), u16Scale: u16.scale, ...got });
+const path = writeResults('play-u16', {
+  date: new Date().toISOString(),
+  machine: machine(),
+  iterations,
+  seed: Number(args.seed),
+  u16Scale: u16.scale,
+  ...got,
+});
 console.log(`\nwrote ${path}`);
 if (got.ties !== got.differences) process.exitCode = 1;

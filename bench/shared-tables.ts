@@ -23,7 +23,13 @@ async function child(kind: string, file: string): Promise<void> {
   for (let i = 0; i < Number(countText); i++) ais.push(await StackingAI.create({ table, strategy }));
   const moves = ais.map((ai) => ai.bestPlacement([0, 1, 2, 2, 1, 0, 0, 1, 1], 'TSZ', 1)?.column);
   const mib = (b: number) => Math.round(b / 2 ** 20);
-  process.stdout.write(JSON.stringify({ rssMiB: mib(process.memoryUsage().rss), peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024), moves }));
+  process.stdout.write(
+    JSON.stringify({
+      rssMiB: mib(process.memoryUsage().rss),
+      peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+      moves,
+    }),
+  );
 }
 
 async function main() {
@@ -40,9 +46,18 @@ async function main() {
     ['expectimax2', 1],
   ].map(([strategy, count]) => {
     const out = JSON.parse(
-      execFileSync(process.execPath, [...process.execArgv, process.argv[1], '--table', file!, '--child', `${strategy}:${count}`], { encoding: 'utf8', maxBuffer: 1 << 20 }),
+      execFileSync(
+        process.execPath,
+        [...process.execArgv, process.argv[1], '--table', file!, '--child', `${strategy}:${count}`],
+        { encoding: 'utf8', maxBuffer: 1 << 20 },
+      ),
     );
-    return { AIs: `${count} x ${strategy} (one table)`, 'RSS MiB': out.rssMiB, 'peak RSS MiB': out.peakRssMiB, 'same move': new Set(out.moves).size === 1 ? 'yes' : 'no' };
+    return {
+      AIs: `${count} x ${strategy} (one table)`,
+      'RSS MiB': out.rssMiB,
+      'peak RSS MiB': out.peakRssMiB,
+      'same move': new Set(out.moves).size === 1 ? 'yes' : 'no',
+    };
   });
   if (dir) rmSync(dir, { recursive: true, force: true });
   console.log(`\nStackingAI memory, 9x4 table, ${machine().cpu}, load ${machine().loadAverage.join(' ')}\n`);

@@ -28,7 +28,11 @@ import { loadRankTable } from '../src/rank/table.js';
 import { machine, median, printTable, writeResults } from './common.js';
 
 const { values: args } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, iterations: { type: 'string', default: '15' }, child: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '3' },
+    iterations: { type: 'string', default: '15' },
+    child: { type: 'string' },
+  },
 });
 const ITER = Number(args.iterations);
 const SURFACES = 43_046_721;
@@ -59,15 +63,23 @@ async function child(kind: string): Promise<void> {
 }
 
 function runChild(kind: string): Record<string, number> {
-  const text = execFileSync(process.execPath, [...process.execArgv, process.argv[1], '--iterations', String(ITER), '--child', kind], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  });
+  const text = execFileSync(
+    process.execPath,
+    [...process.execArgv, process.argv[1], '--iterations', String(ITER), '--child', kind],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
   return JSON.parse(text);
 }
 
 /** Runs a command under GNU time when it exists: wall seconds and peak RSS (MiB, null without GNU time). */
-function timed(cmd: string, cmdArgs: string[], env: NodeJS.ProcessEnv = process.env): { seconds: number; peakMiB: number | null; stdout: string } {
+function timed(
+  cmd: string,
+  cmdArgs: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { seconds: number; peakMiB: number | null; stdout: string } {
   const useTime = existsSync(TIME);
   const t0 = performance.now();
   const r = useTime
@@ -84,7 +96,9 @@ function writeNativePlan(path: string): void {
   const plan = makeRankPlan(rankMoves(9, 4), 9, 4);
   const moves = plan.delta.length;
   const words = Int32Array.of(plan.lo, plan.hi, moves, plan.runs.length / 2, SURFACES);
-  const parts = [words, plan.pieceEnd, plan.delta, plan.runFirst, plan.runCount, plan.runs].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+  const parts = [words, plan.pieceEnd, plan.delta, plan.runFirst, plan.runCount, plan.runs].map((a) =>
+    Buffer.from(a.buffer, a.byteOffset, a.byteLength),
+  );
   writeFileSync(path, Buffer.concat([...parts, Buffer.from(plan.hiOk)]));
 }
 
@@ -95,7 +109,9 @@ function compileNative(dir: string): string | null {
     return null;
   }
   const exe = join(dir, 'rank-native');
-  const r = spawnSync(cc, ['-O3', '-march=native', '-fopenmp', join(HERE, 'native', 'rank.c'), '-o', exe], { encoding: 'utf8' });
+  const r = spawnSync(cc, ['-O3', '-march=native', '-fopenmp', join(HERE, 'native', 'rank.c'), '-o', exe], {
+    encoding: 'utf8',
+  });
   if (r.status !== 0) {
     console.log(`native baseline skipped: ${cc} could not build bench/native/rank.c with OpenMP:\n${r.stderr}`);
     return null;
@@ -111,7 +127,9 @@ async function main() {
   const cli = join(process.cwd(), 'dist', 'cli.js');
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run npm run build first');
 
-  const e2e = Array.from({ length: runs }, () => timed(process.execPath, [cli, 'table', 'build', '--iterations', String(ITER), '--out', file]));
+  const e2e = Array.from({ length: runs }, () =>
+    timed(process.execPath, [cli, 'table', 'build', '--iterations', String(ITER), '--out', file]),
+  );
   const loads = Array.from({ length: runs }, () => runChild(`load:0:${file}`));
   const configs = [...new Set([1, cores])];
   const u16: Record<number, Record<string, number>[]> = {};
@@ -128,7 +146,12 @@ async function main() {
     native = Array.from({ length: runs }, () => {
       const r = timed(exe, ['build', planFile, String(ITER), join(dir, 'native.u16')], env);
       const j = JSON.parse(r.stdout) as { iterationMs: number[] };
-      return { seconds: r.seconds, peakMiB: r.peakMiB, iterationMs: median(j.iterationMs.slice(1)), firstIterationMs: j.iterationMs[0] };
+      return {
+        seconds: r.seconds,
+        peakMiB: r.peakMiB,
+        iterationMs: median(j.iterationMs.slice(1)),
+        firstIterationMs: j.iterationMs[0],
+      };
     });
     stream = JSON.parse(timed(exe, ['stream', '512', '5'], env).stdout);
   }
@@ -136,11 +159,22 @@ async function main() {
 
   const ours = median(e2e.map((r) => r.seconds));
   const nativeS = native.length ? median(native.map((r) => r.seconds)) : null;
-  const peak = (xs: { peakMiB: number | null }[]) => (xs.length && xs[0].peakMiB !== null ? Math.max(...xs.map((x) => x.peakMiB ?? 0)) : 'n/a');
-  console.log(`\nrank table 9x4, ${ITER} iterations, ${runs} runs per row (medians), ${machine().cpu}, ${cores} cores, load ${machine().loadAverage.join(' ')}\n`);
+  const peak = (xs: { peakMiB: number | null }[]) =>
+    xs.length && xs[0].peakMiB !== null ? Math.max(...xs.map((x) => x.peakMiB ?? 0)) : 'n/a';
+  console.log(
+    `\nrank table 9x4, ${ITER} iterations, ${runs} runs per row (medians), ${machine().cpu}, ${cores} cores, load ${machine().loadAverage.join(' ')}\n`,
+  );
   printTable([
     { build: `stackrank table build --out (u16 folded), threads ${cores}`, 'total s': ours, 'peak RSS MiB': peak(e2e) },
-    ...(nativeS !== null ? [{ build: `native C (gcc -O3 -march=native -fopenmp, f32), ${cores} threads`, 'total s': nativeS, 'peak RSS MiB': peak(native) }] : []),
+    ...(nativeS !== null
+      ? [
+          {
+            build: `native C (gcc -O3 -march=native -fopenmp, f32), ${cores} threads`,
+            'total s': nativeS,
+            'peak RSS MiB': peak(native),
+          },
+        ]
+      : []),
   ]);
   if (nativeS !== null) console.log(`\nours / native: ${(ours / nativeS).toFixed(3)} (target <= 0.55)`);
   console.log('');
@@ -179,9 +213,24 @@ async function main() {
       : []),
   ];
   printTable(rows);
-  if (stream) console.log(`\nmemory bandwidth (C, ${cores} threads, 512 MiB): read ${stream.readGBs} GB/s, copy ${stream.copyGBs} GB/s (read + write bytes)`);
+  if (stream)
+    console.log(
+      `\nmemory bandwidth (C, ${cores} threads, 512 MiB): read ${stream.readGBs} GB/s, copy ${stream.copyGBs} GB/s (read + write bytes)`,
+    );
   console.log(`loadRankTable(file): ${(median(loads.map((x) => x.totalMs)) / 1000).toFixed(3)} s`);
-  const path = writeResults('table', { date: new Date().toISOString(), machine: machine(), iterations: ITER, runs, e2e, loads, u16, f32, native, stream, oursOverNative: nativeS ? ours / nativeS : null });
+  const path = writeResults('table', {
+    date: new Date().toISOString(),
+    machine: machine(),
+    iterations: ITER,
+    runs,
+    e2e,
+    loads,
+    u16,
+    f32,
+    native,
+    stream,
+    oursOverNative: nativeS ? ours / nativeS : null,
+  });
   console.log(`\nwrote ${path}`);
 }
 

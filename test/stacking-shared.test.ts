@@ -14,27 +14,32 @@ beforeAll(async () => {
 }, 60_000);
 
 const heightsArb = fc.array(fc.integer({ min: 0, max: 16 }), { minLength: 6, maxLength: 6 });
-const queueArb = fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 3, maxLength: 3 }).map((q) => q.map((p) => PIECES[p]).join(''));
+const queueArb = fc
+  .array(fc.integer({ min: 0, max: 6 }), { minLength: 3, maxLength: 3 })
+  .map((q) => q.map((p) => PIECES[p]).join(''));
 
 describe('AIs over one table share one search image', () => {
-  it.each(['rank', 'expectimax', 'expectimax2'] as const)('%s: instances share memory and pick the same moves as an unshared one', async (strategy) => {
-    const a = await StackingAI.create({ table, strategy });
-    const b = await StackingAI.create({ table, strategy });
-    const alone = await StackingAI.create({ table: copy, strategy });
-    expect(engineOf(a).memory).toBe(engineOf(b).memory);
-    expect(engineOf(alone).memory).not.toBe(engineOf(a).memory);
-    fc.assert(
-      fc.property(heightsArb, queueArb, fc.integer({ min: 0, max: 1 }), (heights, queue, lookahead) => {
-        // Interleaved calls: each instance keeps its own search state inside the shared memory.
-        const fromA = a.bestPlacement(heights, queue, lookahead);
-        const fromAlone = alone.bestPlacement(heights, queue, lookahead);
-        const fromB = b.bestPlacement(heights, queue, lookahead);
-        expect(fromA).toEqual(fromAlone);
-        expect(fromB).toEqual(fromAlone);
-      }),
-      { numRuns: 150 },
-    );
-  });
+  it.each(['rank', 'expectimax', 'expectimax2'] as const)(
+    '%s: instances share memory and pick the same moves as an unshared one',
+    async (strategy) => {
+      const a = await StackingAI.create({ table, strategy });
+      const b = await StackingAI.create({ table, strategy });
+      const alone = await StackingAI.create({ table: copy, strategy });
+      expect(engineOf(a).memory).toBe(engineOf(b).memory);
+      expect(engineOf(alone).memory).not.toBe(engineOf(a).memory);
+      fc.assert(
+        fc.property(heightsArb, queueArb, fc.integer({ min: 0, max: 1 }), (heights, queue, lookahead) => {
+          // Interleaved calls: each instance keeps its own search state inside the shared memory.
+          const fromA = a.bestPlacement(heights, queue, lookahead);
+          const fromAlone = alone.bestPlacement(heights, queue, lookahead);
+          const fromB = b.bestPlacement(heights, queue, lookahead);
+          expect(fromA).toEqual(fromAlone);
+          expect(fromB).toEqual(fromAlone);
+        }),
+        { numRuns: 150 },
+      );
+    },
+  );
 
   it('the rank strategy and an expectimax strategy over one table get separate images (one holds leaf rows)', async () => {
     const rank = await StackingAI.create({ table });

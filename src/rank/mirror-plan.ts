@@ -18,7 +18,7 @@
  * standard digits, b = trailing half reversed and complemented) read straight off the build index:
  * a = U * B^(h-k) + X and b = V * B^(h-k) + Y (assembly/rank.ts foldU16).
  */
-import { type RankMove } from './moves.js';
+import type { RankMove } from './moves.js';
 import { makeRankPlan, type RankPlanArrays } from './plan.js';
 
 /** Low offsets per block stay at most this many (a block's scratch, 6 bytes per offset, stays inside L2). */
@@ -100,9 +100,13 @@ export interface MirrorPlan extends RankPlanArrays {
   listCost: Float64Array;
 }
 
-export function makeMirrorPlan(moves: RankMove[], width: number, maxStep: number, order = mirrorOrder(width, maxStep)): MirrorPlan {
-  const { base, lo, innerHalf, middle } = order;
-  const digits = width - 1;
+export function makeMirrorPlan(
+  moves: RankMove[],
+  width: number,
+  maxStep: number,
+  order = mirrorOrder(width, maxStep),
+): MirrorPlan {
+  const { lo, innerHalf, middle } = order;
   const plan = makeRankPlan(
     moves.map((m) => reorderMove(m, order)),
     width,
@@ -140,6 +144,8 @@ export function buildIndex(index: number, order: MirrorOrder): number {
     index = Math.floor(index / order.base);
   }
   let out = 0;
-  order.positions.forEach((p, j) => (out = out * order.base + (order.complemented[j] ? order.base - 1 - std[p] : std[p])));
+  order.positions.forEach((p, j) => {
+    out = out * order.base + (order.complemented[j] ? order.base - 1 - std[p] : std[p]);
+  });
   return out;
 }

@@ -54,7 +54,11 @@ export function searchImage(table: RankTable, rows: LeafRowsSource, shared: bool
   return image;
 }
 
-async function makeImage(table: RankTable, rows: LeafRowsSource, variant: ReturnType<typeof pickVariant>): Promise<SearchImage> {
+async function makeImage(
+  table: RankTable,
+  rows: LeafRowsSource,
+  variant: ReturnType<typeof pickVariant>,
+): Promise<SearchImage> {
   const { exports, memory, module } = await instantiateKernel<{ alloc(bytes: number): number }>('search', variant);
   const alloc = (bytes: number) => exports.alloc(bytes);
   const tablePtr = alloc(table.size * 2);

@@ -41,9 +41,19 @@ export function comparePlay(
   tieBound ??= 2 * maxValueError;
   const oldValues = f32Table.searchValues().values;
   const newValues = u16Table.searchValues().values;
-  const movesByPiece = Array.from({ length: 7 }, (_, p) => rankMoves(width, maxStep, u16Table.steep).filter((m) => m.piece === p));
+  const movesByPiece = Array.from({ length: 7 }, (_, p) =>
+    rankMoves(width, maxStep, u16Table.steep).filter((m) => m.piece === p),
+  );
   const d = new Array<number>(digits);
-  const result: PlayComparison = { positions: 0, decided: 0, differences: 0, ties: 0, largestGap: 0, maxValueError, tieBound };
+  const result: PlayComparison = {
+    positions: 0,
+    decided: 0,
+    differences: 0,
+    ties: 0,
+    largestGap: 0,
+    maxValueError,
+    tieBound,
+  };
   for (const [s, p] of positions) {
     result.positions++;
     let rest = s;
