@@ -85,3 +85,19 @@ export {
   type PlayOptions,
   type GameResult,
 } from './fullboard/player.js';
+
+// Real games: boards, rule sets, reachable placements with their key sequences (docs/rules.md, "Real games").
+export {
+  Board,
+  reachablePlacements,
+  countReachablePlacements,
+  RULE_SETS,
+  RULE_SET_NAMES,
+  type RuleSetName,
+  type RuleSet,
+  type Input,
+  type Cell,
+  type GamePlacement,
+  type BoardLike,
+  type ReachableOptions,
+} from './rules/index.js';

@@ -65,3 +65,32 @@ export {
   type GenerationStats,
 } from './fullboard/trainer.js';
 export { summarizeLines, type LinesSummary } from './fullboard/stats.js';
+
+// The rules layer's machinery: rotation systems, rule-set checking, the moving piece, the TypeScript search.
+export {
+  BOARD_MIN_WIDTH,
+  BOARD_MAX_WIDTH,
+  BOARD_MIN_HEIGHT,
+  BOARD_MAX_HEIGHT,
+  ROTATION_SYSTEMS,
+  ROTATION_SYSTEM_NAMES,
+  SRS,
+  ARS,
+  NRS,
+  CLASSIC,
+  GUIDELINE_MATRIX_ROWS,
+  GUIDELINE_SPAWN_ROW,
+  isRuleSetName,
+  resolveRules,
+  fieldOf,
+  PieceMover,
+  SEARCH_MOVES,
+  type RotationSystem,
+  type RotationSystemName,
+  type PieceStates,
+  type Gravity,
+  type SpawnRule,
+  type Field,
+  type PieceState,
+} from './rules/index.js';
+export { searchPlacements } from './rules/reachable.js';

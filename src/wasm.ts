@@ -11,7 +11,7 @@ import { instantiate } from '@assemblyscript/loader';
 import { StackRankError } from './errors.js';
 import { WASM_BASE64 } from './generated/wasm.js';
 
-export type KernelName = 'rank' | 'search' | 'fullboard';
+export type KernelName = 'rank' | 'search' | 'fullboard' | 'reachable';
 export interface KernelVariant {
   shared: boolean;
   simd: boolean;
@@ -72,7 +72,10 @@ export function sharedMemorySupported(): boolean {
 /** The best variant for this engine; `shared` asks for the thread-capable one. */
 export function pickVariant(shared: boolean, simd = simdSupported()): KernelVariant {
   if (shared && !sharedMemorySupported()) {
-    throw new StackRankError('WASM_FAILED', 'shared WebAssembly memory is not available here (browsers need cross-origin isolation); use threads: 1');
+    throw new StackRankError(
+      'WASM_FAILED',
+      'shared WebAssembly memory is not available here (browsers need cross-origin isolation); use threads: 1',
+    );
   }
   return { shared, simd };
 }
@@ -124,6 +127,23 @@ export async function instantiateKernel<T>(name: KernelName, variant: KernelVari
   const memory = createMemory(variant.shared);
   const { exports } = await instantiate<Record<string, unknown>>(module, kernelImports(memory));
   return { exports: exports as unknown as T, memory, module, variant };
+}
+
+/**
+ * Compiles and instantiates a small kernel synchronously, for calls that must not be async (the rules layer's
+ * reachable placements). Only for local (not shared) memory; engines accept synchronous compiles of a few KB.
+ */
+export function instantiateKernelSync<T>(name: KernelName, simd = simdSupported()): KernelInstance<T> {
+  const variant = { shared: false, simd };
+  try {
+    const module = new WebAssembly.Module(kernelBytes(name, variant));
+    const memory = createMemory(false);
+    const instance = new WebAssembly.Instance(module, kernelImports(memory));
+    return { exports: instance.exports as unknown as T, memory, module, variant };
+  } catch (e) {
+    if (e instanceof StackRankError) throw e;
+    throw new StackRankError('WASM_FAILED', `could not instantiate kernel ${name}: ${String(e)}`, { cause: e });
+  }
 }
 
 /** Typed views over kernel memory; re-read after anything that may grow the memory. */
