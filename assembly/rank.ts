@@ -456,9 +456,9 @@ export function rankBlocksU16(plan: usize, prev: usize, next: usize, first: i32,
   return best;
 }
 
-/** Fills n u16 values at ptr with v. */
-export function fillU16(ptr: usize, n: i32, v: i32): void {
-  for (let i: i32 = 0; i < n; i++) store<u16>(ptr + ((<usize>i) << 1), <u16>v);
+/** Fills `bytes` bytes at ptr with `byte` (0xFF: u16 values of 65535, the iteration's r0 = 1), as one memset. */
+export function fillBytes(ptr: usize, bytes: usize, byte: u8): void {
+  memory.fill(ptr, byte, bytes);
 }
 
 // Folded output: the table file's layout (src/rank/fold.ts) keeps a surface at slot (b(b+1)/2 + a) * C + c, with a

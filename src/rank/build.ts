@@ -50,7 +50,7 @@ export interface RankKernel {
   pieceMaxBlocksU16(plan: number, prev: number, out: number, hiStart: number, hiEnd: number, scratch: number): void;
   rankBlocksWeighted(plan: number, prev: number, next: number, hiStart: number, hiEnd: number, scratch: number, weights: number): void;
   rankBlocksU16(plan: number, prev: number, next: number, first: number, end: number, scratch: number, factor: number, edge: number): number;
-  fillU16(ptr: number, n: number, v: number): void;
+  fillBytes(ptr: number, bytes: number, byte: number): void;
   foldU16(src: number, out: number, lo: number, middle: number, inner: number, edge: number, first: number, end: number): void;
 }
 
@@ -234,7 +234,6 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
     const bufferBytes = Math.ceil((size * 2) / 16) * 16 + 16;
     const buffers = [kernel.alloc(bufferBytes), kernel.alloc(bufferBytes)];
     const scratch = Array.from({ length: threads }, () => kernel.alloc(plan.lo * 14 + 16));
-    kernel.fillU16(buffers[0], size, U16_TOP);
     let scale = 1 / U16_TOP;
     let top = U16_TOP;
 
@@ -256,6 +255,17 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
       pool = await KernelPool.create(module, memory, threads);
       signal?.addEventListener('abort', onAbort);
     }
+    // r0 = 1 everywhere (65535 = bytes of 0xFF). The first touch of the buffer's fresh pages is most of its cost,
+    // so the threads share it.
+    const fillBytes = size * 2;
+    if (pool) {
+      const per = Math.ceil(fillBytes / threads / 4096) * 4096;
+      const calls = Array.from({ length: threads }, (_, t): KernelCall[] => {
+        const from = Math.min(fillBytes, t * per);
+        return [{ fn: 'fillBytes', args: [buffers[0] + from, Math.min(fillBytes, from + per) - from, 0xff] }];
+      });
+      await pool.runEach(calls).catch(rethrow);
+    } else kernel.fillBytes(buffers[0], fillBytes, 0xff);
     // The largest sum of an iteration is at most 7 * top; `ratio` predicts how close it comes (from the previous
     // iteration, with a margin) so the factor maps it to just under 65535. Should a sum still pass 65535 after
     // scaling, the iteration is run again with the exact factor (prev is untouched, so a rerun is the same work).
