@@ -114,7 +114,7 @@ function abortError(): StackRankError {
 }
 
 /**
- * Computes r_k for every surface (DESIGN §2) and returns a copy of the final f32 values, indexed by surface.
+ * Computes r_k for every surface (docs/rules.md, "The rank iteration") and returns a copy of the final f32 values, indexed by surface.
  * With `weights` (7 values, equal within the mirror pairs S/Z and L/J) it runs the weighted variant instead:
  * r_{k+1}(s) = sum_p weights[p] max over p's placements of r_k (src/rank/weighted.ts).
  */

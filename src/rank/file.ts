@@ -12,12 +12,12 @@
  *  16  f64    scale (u16 encoding; 1 for f32)
  *  24  u32    number of stored values
  *  28  u32    data checksum: FNV-1a over the data's 32-bit words (a short tail word is zero-padded)
- *  32  u8[16] variant name, ASCII, NUL-padded ("article": the seed's iteration)
+ *  32  u8[16] variant name, ASCII, NUL-padded ("article": the stacking article's iteration)
  *  48  u32    header checksum: FNV-1a over bytes 0..47
  *  52  u8[12] reserved, zero
  *  64  data   the values, then nothing
  *
- * Version 2 (variants with parameters, issue 8): bytes 0..47 as in version 1 (version = 2), then
+ * Version 2 (variants with parameters): bytes 0..47 as in version 1 (version = 2), then
  *  48  u8     values per surface (slots): 1, or 8 for the preview variant
  *  49  u8[3]  reserved, zero
  *  52  u32    parameter block length P in bytes (a multiple of 8; 0 = none)

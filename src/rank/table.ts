@@ -120,7 +120,7 @@ export class RankTable {
     return this.encoding === 'u16' ? v * this.scale : v;
   }
 
-  /** Rank of a surface; steps steeper than ±S are truncated to ±S (DESIGN §3). */
+  /** Rank of a surface; steps steeper than ±S are truncated to ±S (docs/rules.md, "Surfaces"). */
   rank(surface: Surface): number {
     if (surface?.width !== this.width || surface.maxStep !== this.maxStep) {
       throw new StackRankError(
@@ -221,8 +221,8 @@ export class RankTable {
 }
 
 /**
- * Builds the rank table of docs/rules.md with the WebAssembly kernel (see BuildOptions for threads, progress,
- * abort). The default u16 encoding runs the mirror-folded u16 iteration (half the surfaces, 2-byte values; plays
+ * Builds the rank table of docs/rules.md ("The rank iteration") with the WebAssembly kernel (see BuildOptions for
+ * threads, progress, abort). The default u16 encoding runs the mirror-folded u16 iteration (half the surfaces, 2-byte values; plays
  * the same moves as the f32 iteration, see docs/benchmarks.md); encoding 'f32' runs the f32 iteration.
  */
 export async function buildRankTable(opts: RankTableBuildOptions = {}): Promise<RankTable> {
