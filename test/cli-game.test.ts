@@ -19,22 +19,94 @@ beforeAll(async () => {
 
 describe('stackrank bench game', () => {
   it('prints one JSON line per player with the figures playGame measures', async () => {
-    const args = ['bench', 'game', '--table', file, '--rules', 'classic', '--randomizer', 'tgm1', '--lookahead', '1', '--games', '2', '--max-pieces', '60', '--seed', '4', '--json'];
+    const args = [
+      'bench',
+      'game',
+      '--table',
+      file,
+      '--rules',
+      'classic',
+      '--randomizer',
+      'tgm1',
+      '--lookahead',
+      '1',
+      '--games',
+      '2',
+      '--max-pieces',
+      '60',
+      '--seed',
+      '4',
+      '--json',
+    ];
     const run = await runCli(args);
     expect(run.code).toBe(0);
     const lines = run.out.split('\n');
     expect(lines).toHaveLength(1);
     const r = JSON.parse(lines[0]);
-    expect(Object.keys(r)).toEqual(expect.arrayContaining(['player', 'rules', 'randomizer', 'lookahead', 'hold', 'games', 'pieces', 'lines', 'tetrisRate', 'clears', 'topOuts', 'stackShare', 'holesPer1000', 'piecesPerSecond']));
-    expect([r.player, r.rules, r.randomizer, r.lookahead, r.hold, r.games, r.seed]).toEqual(['both', 'classic', 'tgm1', 1, false, 2, 4]);
+    expect(Object.keys(r)).toEqual(
+      expect.arrayContaining([
+        'player',
+        'rules',
+        'randomizer',
+        'lookahead',
+        'hold',
+        'games',
+        'pieces',
+        'lines',
+        'tetrisRate',
+        'clears',
+        'topOuts',
+        'stackShare',
+        'holesPer1000',
+        'piecesPerSecond',
+      ]),
+    );
+    expect([r.player, r.rules, r.randomizer, r.lookahead, r.hold, r.games, r.seed]).toEqual([
+      'both',
+      'classic',
+      'tgm1',
+      1,
+      false,
+      2,
+      4,
+    ]);
     // The same games played through the library directly: the CLI passes every option through.
-    const direct = await playGame({ rules: 'classic', randomizer: 'tgm1', lookahead: 1, games: 2, maxPieces: 60, seed: 4, table });
-    expect([r.pieces, r.lines, r.clears, r.topOuts, r.stackShare, r.holesPer1000]).toEqual([direct.pieces, direct.lines, direct.clears, direct.topOuts, direct.stackShare, direct.holesPer1000]);
+    const direct = await playGame({
+      rules: 'classic',
+      randomizer: 'tgm1',
+      lookahead: 1,
+      games: 2,
+      maxPieces: 60,
+      seed: 4,
+      table,
+    });
+    expect([r.pieces, r.lines, r.clears, r.topOuts, r.stackShare, r.holesPer1000]).toEqual([
+      direct.pieces,
+      direct.lines,
+      direct.clears,
+      direct.topOuts,
+      direct.stackShare,
+      direct.holesPer1000,
+    ]);
     expect(r.lines).toBe(r.clears.single + 2 * r.clears.double + 3 * r.clears.triple + 4 * r.clears.tetris);
   }, 60_000);
 
   it('runs the baselines after the AI with --baselines, and uses hold with --hold', async () => {
-    const run = await runCli(['bench', 'game', '--table', file, '--rules', 'guideline', '--hold', '--games', '1', '--max-pieces', '30', '--baselines', '--json']);
+    const run = await runCli([
+      'bench',
+      'game',
+      '--table',
+      file,
+      '--rules',
+      'guideline',
+      '--hold',
+      '--games',
+      '1',
+      '--max-pieces',
+      '30',
+      '--baselines',
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     const rows = run.out.split('\n').map((l) => JSON.parse(l));
     expect(rows.map((r) => r.player)).toEqual(['both', 'stackOnly', 'fullBoardOnly']);
@@ -42,17 +114,43 @@ describe('stackrank bench game', () => {
   }, 120_000);
 
   it('prints a readable table naming the randomizer played', async () => {
-    const run = await runCli(['bench', 'game', '--table', file, '--rules', 'nes', '--games', '1', '--max-pieces', '40']);
+    const run = await runCli([
+      'bench',
+      'game',
+      '--table',
+      file,
+      '--rules',
+      'nes',
+      '--games',
+      '1',
+      '--max-pieces',
+      '40',
+    ]);
     expect(run.code).toBe(0);
-    expect(run.out).toMatch(/real games under nes, randomizer nes, lookahead 1, no hold, 1 game of at most 40 pieces, seed 0/);
+    expect(run.out).toMatch(
+      /real games under nes, randomizer nes, lookahead 1, no hold, 1 game of at most 40 pieces, seed 0/,
+    );
     expect(run.out).toMatch(/Tetris rate .*top-outs .*holes\/1000/);
-    expect(run.out).toMatch(/^TetrisAI\s+40\s+\d+\s+\d+\.\d %\s+\d+\/\d+\/\d+\/\d+\s+0\s+\d+\.\d %\s+\d+\.\d\s+[\d,]+$/m);
+    expect(run.out).toMatch(
+      /^TetrisAI\s+40\s+\d+\s+\d+\.\d %\s+\d+\/\d+\/\d+\/\d+\s+0\s+\d+\.\d %\s+\d+\.\d\s+[\d,]+$/m,
+    );
   }, 60_000);
 
   it('documents every option in --help', async () => {
     const run = await runCli(['bench', 'game', '--help']);
     expect(run.code).toBe(0);
-    for (const flag of ['--rules', '--randomizer', '--lookahead', '--hold', '--games', '--max-pieces', '--seed', '--baselines', '--json']) expect(run.out).toContain(flag);
+    for (const flag of [
+      '--rules',
+      '--randomizer',
+      '--lookahead',
+      '--hold',
+      '--games',
+      '--max-pieces',
+      '--seed',
+      '--baselines',
+      '--json',
+    ])
+      expect(run.out).toContain(flag);
     for (const name of RULE_SET_NAMES) expect(run.out).toContain(name);
   });
 
@@ -61,7 +159,10 @@ describe('stackrank bench game', () => {
     [['bench', 'game', '--randomizer', 'fair'], /--randomizer must be one of/],
     [['bench', 'game', '--lookahead', '7'], /--lookahead must be an integer from 0 to 6/],
     [['bench', 'game', '--games', '0'], /--games must be an integer from 1 to/],
-    [['bench', 'game', '--rules', 'classic', '--hold'], /--hold needs a rule set with hold \(guideline\); classic has none/],
+    [
+      ['bench', 'game', '--rules', 'classic', '--hold'],
+      /--hold needs a rule set with hold \(guideline\); classic has none/,
+    ],
   ])('rejects %j with exit code 2', async (argv, message) => {
     const run = await runCli(argv as string[]);
     expect(run.code).toBe(2);
@@ -80,8 +181,18 @@ describe('stackrank bench game', () => {
         setTimeout(() => controller.abort(), 0);
       }
     };
-    const io: CliIO = { out: () => {}, err: (l) => err.push(l), status, isTTY: false, env: {}, signal: controller.signal };
-    const code = await main(['bench', 'game', '--table', file, '--rules', 'classic', '--games', '1000', '--max-pieces', '100000'], io);
+    const io: CliIO = {
+      out: () => {},
+      err: (l) => err.push(l),
+      status,
+      isTTY: false,
+      env: {},
+      signal: controller.signal,
+    };
+    const code = await main(
+      ['bench', 'game', '--table', file, '--rules', 'classic', '--games', '1000', '--max-pieces', '100000'],
+      io,
+    );
     expect(controller.signal.aborted).toBe(true);
     expect(code).toBe(130);
     expect(err.join('\n')).toMatch(/stackrank bench game: interrupted/);

@@ -13,7 +13,11 @@ import { loadTableForCli } from './table-source.js';
 
 /** The players `--baselines` adds after the AI: the stacking-only AI and the full-board BCTS player. */
 const WITH_BASELINES: readonly GamePolicy[] = ['both', 'stackOnly', 'fullBoardOnly'];
-const PLAYER_NAMES: Record<GamePolicy, string> = { both: 'TetrisAI', stackOnly: 'stacking only', fullBoardOnly: 'full-board bcts' };
+const PLAYER_NAMES: Record<GamePolicy, string> = {
+  both: 'TetrisAI',
+  stackOnly: 'stacking only',
+  fullBoardOnly: 'full-board bcts',
+};
 
 /** One JSON line / table row: the result without the per-game piece list (it can be long). */
 function row(r: PlayGameResult) {
@@ -65,7 +69,10 @@ one object per player per line (docs/game.md, "The simulator and the benchmark")
       defaultHelp: "the rule set's",
     } as ChoiceSpec<RandomizerName>,
     lookahead: lookaheadOption(1),
-    hold: { type: 'flag', help: `let the AI use hold (rule sets with hold: ${RULE_SET_NAMES.filter((n) => RULE_SETS[n].hold).join(', ')})` },
+    hold: {
+      type: 'flag',
+      help: `let the AI use hold (rule sets with hold: ${RULE_SET_NAMES.filter((n) => RULE_SETS[n].hold).join(', ')})`,
+    },
     games: { type: 'int', min: 1, max: 1_000_000, default: 1, help: 'games per player' },
     maxPieces: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER, default: 10_000, help: 'pieces per game at most' },
     seed: seedOption(0),
@@ -76,7 +83,9 @@ one object per player per line (docs/game.md, "The simulator and the benchmark")
     const { rules, randomizer, lookahead, games, maxPieces, seed } = values;
     const hold = values.hold;
     if (hold && !RULE_SETS[rules].hold) {
-      throw new UsageError(`--hold needs a rule set with hold (${RULE_SET_NAMES.filter((n) => RULE_SETS[n].hold).join(', ')}); ${rules} has none`);
+      throw new UsageError(
+        `--hold needs a rule set with hold (${RULE_SET_NAMES.filter((n) => RULE_SETS[n].hold).join(', ')}); ${rules} has none`,
+      );
     }
     const table = await loadTableForCli(values, given, io);
     const players = values.baselines ? WITH_BASELINES : (['both'] as const);
@@ -105,7 +114,9 @@ one object per player per line (docs/game.md, "The simulator and the benchmark")
         io.out(
           `real games under ${rules}, randomizer ${r.randomizer}, lookahead ${lookahead}, ${hold ? 'hold' : 'no hold'}, ${games} game${games === 1 ? '' : 's'} of at most ${maxPieces.toLocaleString('en-US')} pieces, seed ${seed}`,
         );
-        io.out('player               pieces      lines   Tetris rate  clears 1/2/3/4         top-outs  stack share  holes/1000  pieces/s');
+        io.out(
+          'player               pieces      lines   Tetris rate  clears 1/2/3/4         top-outs  stack share  holes/1000  pieces/s',
+        );
       }
       if (values.json) {
         io.out(JSON.stringify(r));
