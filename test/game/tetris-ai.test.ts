@@ -123,6 +123,8 @@ describe('TetrisAI.nextMove on random boards', () => {
         const move = ai.nextMove({ board: rows, current, queue: next });
         const best = surface.bestPlacement(h, current + next, 1);
         if (!best) return; // no hole-free move: recover's business
+        // When the perfect stack dies inside the known pieces, TetrisAI may prefer a smaller clear (docs/game.md)
+        if (best.survives < 2) return;
         expect(move!.mode).toBe('stack');
         let expected: [number, number][];
         if (best.tetris) expected = [0, 1, 2, 3].map((y) => [W - 1, y]);
@@ -135,7 +137,7 @@ describe('TetrisAI.nextMove on random boards', () => {
         expect(cellKey(move!.cells)).toBe(cellKey(expected));
         if (best.tetris) expect(move!.linesCleared).toBe(4);
       }),
-      { numRuns: 150 },
+      { numRuns: Number(process.env.GAME_RUNS ?? 150) },
     );
   });
 
