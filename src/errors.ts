@@ -107,3 +107,17 @@ export function yieldToEventLoop(): Promise<void> {
   const immediate = (globalThis as { setImmediate?: (f: () => void) => unknown }).setImmediate;
   return new Promise<void>((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
 }
+
+/**
+ * A clock for sliced loops: `due()` is true once `ms` milliseconds have passed since the last time it was true,
+ * so a loop can check it every few hundred steps and yield to the event loop about every `ms` whatever one step costs.
+ */
+export function sliceClock(ms = 16): () => boolean {
+  let last = performance.now();
+  return () => {
+    const now = performance.now();
+    if (now - last < ms) return false;
+    last = now;
+    return true;
+  };
+}

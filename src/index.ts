@@ -17,7 +17,7 @@ export { transitionModel, weightsModel, type PieceModel, type PieceModelOptions 
 export { loadAnyTable } from './rank/any.js';
 export { loadOrBuildCachedPreviewTable, loadOrBuildCachedWeightedTable, cachedPreviewTablePath, cachedWeightedTablePath, type CachedPreviewTable } from './rank/variant-cache.js';
 export { RANDOMIZER_NAMES, createRandomizer, restoreRandomizer, isRandomizerName, randomizerDefaults, type Randomizer, type RandomizerName, type RandomizerOptions, type RandomizerState } from './randomizers/index.js';
-export { analyzeRandomizer, frequencySpread, type AnalyzeOptions, type RandomizerAnalysis, type DroughtStats, type FrequencySpreadOptions } from './randomizers/analyze.js';
+export { analyzeRandomizer, analyzeRandomizerAsync, frequencySpread, type AnalyzeOptions, type AnalyzeAsyncOptions, type RandomizerAnalysis, type DroughtStats, type FrequencySpreadOptions } from './randomizers/analyze.js';
 export * from './fullboard/index.js';
 // stacking search and simulator (issue 4)
 export { StackingAI, type BestPlacement, type PlanStep, type StackingAIOptions } from './stacking/ai.js';
