@@ -2,10 +2,10 @@
  * RankTable: the ranks of every surface of a W x S stack, as built or loaded. Values are stored mirror-folded
  * (about half the surfaces) either as scaled u16 (default, what files hold) or f32.
  */
-import { StackRankError, requireInt } from '../errors.js';
+import { StackRankError, describe, requireInt } from '../errors.js';
 import { type Surface, surfaceCount, surfaceIndex } from '../surface.js';
 import { buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
-import { STEEP_VARIANT, decodeTable, encodeTable, variantSteep, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
+import { STEEP_VARIANT, decodeTable, encodeTable, tableFileBytes, variantSteep, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
 import type { TableSteep } from './moves.js';
 import { type FoldShape, foldIndex, foldShape, foldValues, unfoldValues } from './fold.js';
 
@@ -56,7 +56,7 @@ export class RankTable {
   ): RankTable {
     const encoding = meta.encoding ?? 'u16';
     if (encoding !== 'u16' && encoding !== 'f32') {
-      throw new StackRankError('BAD_ARGUMENT', `encoding must be "u16" or "f32"; got ${JSON.stringify(encoding)}`);
+      throw new StackRankError('BAD_ARGUMENT', `encoding must be "u16" or "f32"; got ${describe(encoding)}`);
     }
     const shape = foldShape(meta.width, meta.maxStep);
     if (values.length !== surfaceCount(meta.width, meta.maxStep)) {
@@ -176,6 +176,15 @@ export class RankTable {
   }
 }
 
+/** Throws BAD_ARGUMENT unless `value` is a RankTable (built, loaded or from fromValues); `what` names the argument. */
+export function requireRankTable(value: unknown, what = 'table'): RankTable {
+  if (!(value instanceof RankTable)) {
+    const hint = value !== null && typeof value === 'object' && (value as { slots?: unknown }).slots === 8 ? ' (a preview table goes in leafRows)' : '';
+    throw new StackRankError('BAD_ARGUMENT', `${what} must be a RankTable from buildRankTable or loadRankTable; got ${describe(value)}${hint}`);
+  }
+  return value;
+}
+
 /** Builds the rank table of DESIGN §2 with the WebAssembly kernel (see BuildOptions for threads, progress, abort). */
 export async function buildRankTable(opts: RankTableBuildOptions = {}): Promise<RankTable> {
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
@@ -187,7 +196,7 @@ export async function buildRankTable(opts: RankTableBuildOptions = {}): Promise<
 export async function loadRankTable(source: string | Uint8Array | ArrayBuffer): Promise<RankTable> {
   if (typeof source === 'string') {
     const { readFileChecked } = await import('./node-io.js');
-    return RankTable.fromBytes(await readFileChecked(source));
+    return RankTable.fromBytes(await readFileChecked(source, tableFileBytes));
   }
   if (source instanceof ArrayBuffer) return RankTable.fromBytes(new Uint8Array(source));
   if (source instanceof Uint8Array) return RankTable.fromBytes(source);

@@ -6,7 +6,7 @@
  */
 import { isRandomizerName, randomizerDefaults } from '../randomizers/index.js';
 import { checkBuildOptions } from './build.js';
-import { type CacheOptions, type CachedTable, loadOrBuild, tableFileName } from './cache.js';
+import { type CacheOptions, type CachedTable, checkEnv, loadOrBuild, tableFileName } from './cache.js';
 import { STEEP_VARIANT, type VariantParams } from './file.js';
 import { PreviewTable, buildPreviewTable, loadPreviewTable, type PreviewBuildOptions } from './preview.js';
 import { loadRankTable } from './table.js';
@@ -44,7 +44,7 @@ export async function cachedPreviewTablePath(opts: PreviewBuildOptions = {}, env
   const want = expectedParams(opts, opts.transition, 'transition');
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
-  return join(cacheDir(env), tableFileName(width, maxStep, iterations, STEEP_VARIANT.preview[steep], paramsTag(want)));
+  return join(cacheDir(checkEnv(env)), tableFileName(width, maxStep, iterations, STEEP_VARIANT.preview[steep], paramsTag(want)));
 }
 
 export interface CachedPreviewTable {
@@ -79,7 +79,7 @@ export async function cachedWeightedTablePath(opts: WeightedBuildOptions = {}, e
   const want = expectedParams(opts, opts.weights, 'weights');
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
-  return join(cacheDir(env), tableFileName(width, maxStep, iterations, WEIGHTED_VARIANT, paramsTag(want)));
+  return join(cacheDir(checkEnv(env)), tableFileName(width, maxStep, iterations, WEIGHTED_VARIANT, paramsTag(want), opts.encoding));
 }
 
 /** Loads the cached weighted table for these parameters (e.g. rank-weighted-tgm1-w9-s4-i15.srk), or builds and caches it. */
