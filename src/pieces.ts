@@ -5,7 +5,7 @@
  * An orientation is its width and, per column j, `bot[j]` (row of its lowest cell) and `top[j]` (row above its
  * highest cell), rows counted up from the piece's lowest row.
  */
-import { StackRankError } from './errors.js';
+import { StackRankError, describe } from './errors.js';
 
 export const PIECES = ['I', 'O', 'T', 'S', 'Z', 'L', 'J'] as const;
 export type Piece = (typeof PIECES)[number];
@@ -51,7 +51,7 @@ export const MIRROR_PIECE: readonly PieceId[] = [0, 1, 2, 4, 3, 6, 5];
 export function pieceId(letter: string): PieceId {
   const id = PIECES.indexOf(letter as Piece);
   if (id < 0) {
-    throw new StackRankError('BAD_PIECE', `unknown piece ${JSON.stringify(letter)}; pieces are ${PIECES.join(' ')}`);
+    throw new StackRankError('BAD_PIECE', `unknown piece ${describe(letter)}; pieces are ${PIECES.join(' ')}`);
   }
   return id as PieceId;
 }

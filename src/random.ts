@@ -3,7 +3,7 @@
  * arithmetic (Math.imul, >>>), so the same seed gives the same stream in every JavaScript engine, and the
  * kernels can reproduce it bit for bit. Documented in docs/randomizers.md.
  */
-import { StackRankError } from './errors.js';
+import { StackRankError, describe } from './errors.js';
 
 export type RngState = readonly [number, number, number, number];
 
@@ -19,7 +19,7 @@ function splitmix32(x: number): [number, number] {
 /** Checks a seed: any integer in [0, 2^32) (negative integers and larger ones are reduced mod 2^32). */
 export function checkSeed(seed: unknown): number {
   if (typeof seed !== 'number' || !Number.isInteger(seed) || !Number.isSafeInteger(seed)) {
-    throw new StackRankError('BAD_ARGUMENT', `seed must be a safe integer; got ${String(seed)}`);
+    throw new StackRankError('BAD_ARGUMENT', `seed must be a safe integer; got ${describe(seed)}`);
   }
   return seed >>> 0;
 }

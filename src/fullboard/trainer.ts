@@ -16,7 +16,7 @@
  * runs on a lower board (`boardHeight`, default 12) with a piece cap (`maxPieces`); docs/fullboard-results.md
  * reports how well the proxy ranks weights on the full board.
  */
-import { StackRankError, describe, requireInt } from '../errors.js';
+import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt } from '../errors.js';
 import { Rng, checkSeed, type RngState } from '../random.js';
 import { createMemory, kernelImports, kernelModule, pickVariant, sharedMemorySupported } from '../wasm.js';
 import { KernelPool, type KernelCall } from '../workers.js';
@@ -265,7 +265,10 @@ async function workerEvaluator(o: ResolvedTrainOptions, threads: number): Promis
 }
 
 /** Runs the genetic algorithm; see the module comment. */
-export async function trainWeights(options: TrainOptions): Promise<TrainResult> {
+export async function trainWeights(trainOptions: TrainOptions): Promise<TrainResult> {
+  const options = optionsObject('trainWeights', trainOptions) as TrainOptions;
+  const signal = checkSignal(options.signal, 'trainWeights: signal');
+  checkCallback('trainWeights: onGeneration', options.onGeneration);
   const resume = options.resume ? checkCheckpoint(options.resume) : undefined;
   const o = resume ? { ...resolveTrainOptions(resume.options), generations: resolveTrainOptions(options).generations } : resolveTrainOptions(options);
   const threads = requireInt('threads', options.threads ?? 1, 1, 256);
@@ -283,11 +286,12 @@ export async function trainWeights(options: TrainOptions): Promise<TrainResult> 
     generation = 0;
   }
   const useWorkers = threads > 1 && sharedMemorySupported();
-  const evaluator = useWorkers ? await workerEvaluator(o, threads) : await localEvaluator(o, options.signal);
+  if (signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
+  const evaluator = useWorkers ? await workerEvaluator(o, threads) : await localEvaluator(o, signal);
   let evaluated: Individual[] = population;
   try {
     while (generation < o.generations) {
-      if (options.signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
+      if (signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
       const t0 = performance.now();
       const states = Array.from({ length: o.gamesPerEval }, () => new Rng(rng.nextU32()).state());
       const todo = population.filter((i) => i.fitness === null);

@@ -2,7 +2,7 @@
  * Builds rank values with the WebAssembly kernel (assembly/rank.ts), on this thread or on worker threads that
  * share one memory. Both paths compute every surface with the same instructions, so they are bit-identical.
  */
-import { StackRankError, describe, requireInt } from '../errors.js';
+import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt } from '../errors.js';
 import { checkGeometry, surfaceCount } from '../surface.js';
 import { defaultThreadCount } from '../threads.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
@@ -47,7 +47,15 @@ export interface RankKernel {
   rankBlocksWeighted(plan: number, prev: number, next: number, hiStart: number, hiEnd: number, scratch: number, weights: number): void;
 }
 
-export function checkBuildOptions(opts: BuildOptions) {
+export function checkBuildOptions(options: BuildOptions) {
+  const opts = optionsObject('a table build', options) as BuildOptions & { encoding?: unknown; env?: unknown; force?: unknown };
+  checkSignal(opts.signal);
+  if (opts.simd !== undefined && typeof opts.simd !== 'boolean') throw new StackRankError('BAD_ARGUMENT', `simd must be true or false; got ${describe(opts.simd)}`);
+  if (opts.encoding !== undefined && opts.encoding !== 'u16' && opts.encoding !== 'f32') {
+    throw new StackRankError('BAD_ARGUMENT', `encoding must be "u16" or "f32"; got ${describe(opts.encoding)}`);
+  }
+  if (opts.force !== undefined && typeof opts.force !== 'boolean') throw new StackRankError('BAD_ARGUMENT', `force must be true or false; got ${describe(opts.force)}`);
+  if (opts.env !== undefined && (opts.env === null || typeof opts.env !== 'object')) throw new StackRankError('BAD_ARGUMENT', `env must be an object of environment variables; got ${describe(opts.env)}`);
   const { width, maxStep } = checkGeometry(opts);
   const iterations = requireInt('iterations', opts.iterations ?? 15, 1, MAX_ITERATIONS);
   if (opts.threads !== undefined) requireInt('threads', opts.threads, 1, 256);
@@ -55,9 +63,7 @@ export function checkBuildOptions(opts: BuildOptions) {
   if (!TABLE_STEEP.includes(steep)) {
     throw new StackRankError('BAD_ARGUMENT', `steep must be one of ${TABLE_STEEP.map((s) => `"${s}"`).join(', ')}; got ${describe(steep)}`);
   }
-  if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') {
-    throw new StackRankError('BAD_ARGUMENT', 'onProgress must be a function');
-  }
+  checkCallback('onProgress', opts.onProgress);
   return { width, maxStep, iterations, steep };
 }
 
@@ -108,8 +114,9 @@ function abortError(): StackRankError {
  * With `weights` (7 values, equal within the mirror pairs S/Z and L/J) it runs the weighted variant instead:
  * r_{k+1}(s) = sum_p weights[p] max over p's placements of r_k (src/rank/weighted.ts).
  */
-export async function buildRankValues(opts: BuildOptions = {}, weights?: ArrayLike<number>): Promise<Float32Array> {
-  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
+export async function buildRankValues(options: BuildOptions = {}, weights?: ArrayLike<number>): Promise<Float32Array> {
+  const { width, maxStep, iterations, steep } = checkBuildOptions(options);
+  const opts = options;
   const threads = opts.threads ?? (await defaultThreadCount());
   const { signal, onProgress } = opts;
   if (signal?.aborted) throw abortError();

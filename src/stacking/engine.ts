@@ -2,8 +2,8 @@
  * One instance of the search kernel (assembly/search.ts) holding a rank table, the rules and the placement
  * table in its memory. Used on the main thread by StackingAI and, over shared memory, by the simulator's workers.
  */
-import { StackRankError } from '../errors.js';
-import type { RankTable } from '../rank/table.js';
+import { StackRankError, describe } from '../errors.js';
+import { requireRankTable, type RankTable } from '../rank/table.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { pieceMaxFor } from '../rank/piece-max.js';
 import { CFG, CFG_WORDS, CTX, CTX_WEIGHTS, CTX_WORDS, DEPTH_SHIFT, GAME_WORDS, MAX_DEPTH, MOVE_NONE, STRATEGY_EXPECT, STRATEGY_EXPECT2, STRATEGY_RANK, TETRIS_MODE, WEIGHT_WORDS } from './layout.js';
@@ -49,7 +49,7 @@ export function checkStrategy(strategy: unknown): Strategy {
   if (strategy === undefined) return 'rank';
   if (strategy === 'best') return BEST_STRATEGY;
   if ((STRATEGIES as readonly unknown[]).includes(strategy)) return strategy as Strategy;
-  throw new StackRankError('BAD_ARGUMENT', `strategy must be ${STRATEGIES.map((s) => `"${s}"`).join(', ')} or "best"; got ${JSON.stringify(strategy)}`);
+  throw new StackRankError('BAD_ARGUMENT', `strategy must be ${STRATEGIES.map((s) => `"${s}"`).join(', ')} or "best"; got ${describe(strategy)}`);
 }
 
 /** The strategy that averages over `unknownPieces` unknown pieces (0 = the article's rank leaves). */
@@ -113,6 +113,9 @@ export interface LeafRows {
 }
 
 function checkLeafRows(leaf: LeafRows, table: RankTable): Uint16Array {
+  if (leaf === null || typeof leaf !== 'object' || !(leaf.rows instanceof Uint16Array)) {
+    throw new StackRankError('BAD_ARGUMENT', `leafRows must be a preview table (or { width, maxStep, rows: Uint16Array }); got ${describe(leaf)}`);
+  }
   if (leaf.width !== table.width || leaf.maxStep !== table.maxStep || leaf.rows?.length !== table.size * 8) {
     throw new StackRankError('TABLE_MISMATCH', `leaf rows are for ${leaf.width}x${leaf.maxStep} surfaces; the table is ${table.width}x${table.maxStep}`);
   }
@@ -146,10 +149,11 @@ export class StackingEngine {
   }
 
   static async create(table: RankTable, rules: StackingRules, opts: { shared?: boolean; strategy?: Strategy; leafRows?: LeafRows } = {}): Promise<StackingEngine> {
+    requireRankTable(table);
     const strategy = opts.strategy ?? 'rank';
-    if (opts.leafRows && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
+    if (opts.leafRows !== undefined && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
     // Expectimax leaves read 8 values per surface: the given rows, or the table's best rank per piece.
-    const rows = strategy === 'rank' ? null : opts.leafRows ? checkLeafRows(opts.leafRows, table) : await pieceMaxFor(table);
+    const rows = strategy === 'rank' ? null : opts.leafRows !== undefined ? checkLeafRows(opts.leafRows, table) : await pieceMaxFor(table);
     const { exports: kernel, memory, module } = await instantiateKernel<SearchKernel>('search', pickVariant(!!opts.shared));
     if (kernel.CTX_WORDS.value !== CTX_WORDS || kernel.GAME_WORDS.value !== GAME_WORDS) {
       throw new StackRankError('WASM_FAILED', 'search kernel layout does not match src/stacking/layout.ts (rebuild)');

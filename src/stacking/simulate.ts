@@ -9,11 +9,11 @@
  * seeded with streamSeed(seed, s, k); streams are spread over worker threads, and the result depends only on the
  * seed, never on the thread count.
  */
-import { StackRankError, requireInt } from '../errors.js';
+import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
-import { createRandomizer, isRandomizerName, type Randomizer, type RandomizerName } from '../randomizers/index.js';
-import type { RankTable } from '../rank/table.js';
+import { RANDOMIZER_NAMES, createRandomizer, isRandomizerName, type Randomizer, type RandomizerName } from '../randomizers/index.js';
+import { requireRankTable, type RankTable } from '../rank/table.js';
 import { defaultThreadCount } from '../threads.js';
 import { KernelPool } from '../workers.js';
 import { StackingEngine, checkStrategy, distributionWeights, pairWeights, type LeafRows, type Strategy, type StrategyName } from './engine.js';
@@ -25,6 +25,7 @@ import { resolveRules, type StackingRules } from './rules.js';
 /** Piece buffer per slot. A game starts with a small fill that grows 8x per refill (short games stay cheap). */
 const CHUNK = 1 << 16;
 const FIRST_FILL = 512;
+
 
 export interface SimulateOptions {
   table: RankTable;
@@ -109,10 +110,14 @@ interface GameRecord {
   tetrises: number;
 }
 
-export async function simulateStacking(opts: SimulateOptions): Promise<SimulationResult> {
-  if (!opts || typeof opts !== 'object' || !opts.table) throw new StackRankError('BAD_ARGUMENT', 'simulateStacking needs { table, lookahead }');
+export async function simulateStacking(options: SimulateOptions): Promise<SimulationResult> {
+  if (options === undefined) throw new StackRankError('BAD_ARGUMENT', 'simulateStacking needs { table, lookahead }');
+  const opts = optionsObject('simulateStacking', options) as SimulateOptions;
+  requireRankTable(opts.table, 'simulateStacking: table');
   const randomizer = opts.randomizer ?? 'tgm1';
-  if (!isRandomizerName(randomizer)) throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${JSON.stringify(randomizer)}`);
+  if (!isRandomizerName(randomizer)) throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`);
+  const signal = checkSignal(opts.signal, 'simulateStacking: signal');
+  const onProgress = checkCallback<NonNullable<SimulateOptions['onProgress']>>('simulateStacking: onProgress', opts.onProgress);
   const lookahead = requireInt('lookahead', opts.lookahead, 0, MAX_LOOKAHEAD);
   const streams = requireInt('games', opts.games ?? 100, 1, 1_000_000);
   const budget = opts.maxPieces === undefined ? undefined : requireInt('maxPieces', opts.maxPieces, 1, Number.MAX_SAFE_INTEGER);
@@ -121,23 +126,25 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
   const strategy = checkStrategy(opts.strategy);
   const threads = Math.min(streams, requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, 256));
   const shares = Array.from({ length: streams }, (_, s) => (budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0)));
+  if (signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
 
   const engine = await StackingEngine.create(opts.table, rules, { shared: threads > 1, strategy, leafRows: opts.leafRows });
   const { kernel, memory } = engine;
+  const weightWords = strategy === 'rank' ? 0 : WEIGHT_WORDS[strategy];
+  const chunk = CHUNK;
   const slots: Slot[] = Array.from({ length: threads }, () => {
-    const game = kernel.alloc(GAME_WORDS * 4);
-    const pieces = kernel.alloc(CHUNK + 16);
-    const weightWords = strategy === 'rank' ? 0 : WEIGHT_WORDS[strategy];
-    const weights = weightWords ? kernel.alloc((CHUNK + 16) * weightWords * 4) : 0;
-    const ctx = engine.allocContext();
-    const words = new Int32Array(memory.buffer, game, GAME_WORDS);
-    words[GAME.ctx] = ctx;
-    words[GAME.weights] = weights;
-    return { game, pieces, weights, weightWords };
-  });
+      const game = kernel.alloc(GAME_WORDS * 4);
+      const pieces = kernel.alloc(chunk + 16);
+      const weights = weightWords ? kernel.alloc((chunk + 16) * weightWords * 4) : 0;
+      const ctx = engine.allocContext();
+      const words = new Int32Array(memory.buffer, game, GAME_WORDS);
+      words[GAME.ctx] = ctx;
+      words[GAME.weights] = weights;
+      return { game, pieces, weights, weightWords };
+    });
   const pool = threads > 1 ? await KernelPool.create(engine.module, memory, threads) : null;
   const onAbort = () => pool?.terminate();
-  opts.signal?.addEventListener('abort', onAbort);
+  signal?.addEventListener('abort', onAbort);
 
   const results: GameRecord[][] = Array.from({ length: streams }, () => []);
   let totalPieces = 0;
@@ -147,9 +154,9 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
   let lastReport = 0;
   const report = () => {
     const now = performance.now();
-    if (!opts.onProgress || now - lastReport < 200) return;
+    if (!onProgress || now - lastReport < 200) return;
     lastReport = now;
-    opts.onProgress({ pieces: totalPieces, deaths: totalDeaths, games: totalGames, elapsedMs: now - started });
+    onProgress({ pieces: totalPieces, deaths: totalDeaths, games: totalGames, elapsedMs: now - started });
   };
 
   const play = async (slotIndex: number): Promise<number> => {
@@ -177,7 +184,7 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
     words[GAME.available] = fill;
     let counted = 0;
     for (;;) {
-      if (opts.signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
+      if (signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
       const status = await play(slotIndex);
       const w = g();
       totalPieces += w[GAME.played] - counted;
@@ -190,7 +197,7 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
       // Keep the unplayed window, refill the rest of the buffer.
       const pos = w[GAME.position];
       const keep = w[GAME.available] - pos;
-      fill = Math.min(CHUNK, fill * 8);
+      fill = Math.min(chunk, fill * 8);
       new Uint8Array(memory.buffer, slot.pieces, fill).copyWithin(0, pos, pos + keep);
       if (slot.weights) new Int32Array(memory.buffer, slot.weights, fill * slot.weightWords).copyWithin(0, pos * slot.weightWords, (pos + keep) * slot.weightWords);
       deal(rng, memory, slot, keep, fill - keep);
@@ -218,10 +225,10 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
   try {
     await Promise.all(slots.map((_, i) => worker(i)));
   } catch (e) {
-    if (opts.signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
+    if (signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
     throw e;
   } finally {
-    opts.signal?.removeEventListener('abort', onAbort);
+    signal?.removeEventListener('abort', onAbort);
     pool?.terminate();
   }
 
