@@ -19,13 +19,17 @@ import { KernelPool } from '../workers.js';
 import { StackingEngine, checkStrategy, distributionWeights, pairWeights, type LeafRows, type Strategy, type StrategyName } from './engine.js';
 import { estimateSurvival, median, type SurvivalEstimate } from './estimate.js';
 import { MAX_LOOKAHEAD } from './input.js';
-import { GAME, GAME_DEAD, GAME_NEEDS_PIECES, GAME_WORDS, WEIGHT_WORDS } from './layout.js';
+import { CTX_WORDS, GAME, GAME_DEAD, GAME_NEEDS_PIECES, GAME_WORDS, WEIGHT_WORDS } from './layout.js';
+import { MAX_MEMORY_PAGES, WASM_PAGE } from '../wasm.js';
 import { resolveRules, type StackingRules } from './rules.js';
 
 /** Piece buffer per slot. A game starts with a small fill that grows 8x per refill (short games stay cheap). */
 const CHUNK = 1 << 16;
+/** The piece buffer with two unknown pieces, whose 64 words of chances per piece would make a 16 MB slot. */
+const WEIGHTED_CHUNK = 1 << 13;
 const FIRST_FILL = 512;
-
+/** Kernel memory kept free beyond the estimate (the search's own scratch, rounding of pages). */
+const MEMORY_MARGIN = 16 << 20;
 
 export interface SimulateOptions {
   table: RankTable;
@@ -124,15 +128,33 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
   const seed = checkSeed(opts.seed ?? 0);
   const rules = resolveRules(opts.rules);
   const strategy = checkStrategy(opts.strategy);
-  const threads = Math.min(streams, requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, 256));
+  const threadsGiven = opts.threads !== undefined;
+  let threads = Math.min(streams, requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, 256));
   const shares = Array.from({ length: streams }, (_, s) => (budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0)));
   if (signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
 
   const engine = await StackingEngine.create(opts.table, rules, { shared: threads > 1, strategy, leafRows: opts.leafRows });
   const { kernel, memory } = engine;
+  // Each thread's slot holds a game record, its search context and a piece buffer (plus, for expectimax, the
+  // chances of every buffered piece). The kernel memory is capped (MAX_MEMORY_PAGES): a default thread count is
+  // lowered to what fits, an explicit one that does not fit is refused before anything is allocated.
   const weightWords = strategy === 'rank' ? 0 : WEIGHT_WORDS[strategy];
-  const chunk = CHUNK;
-  const slots: Slot[] = Array.from({ length: threads }, () => {
+  const chunk = weightWords > WEIGHT_WORDS.expectimax ? WEIGHTED_CHUNK : CHUNK;
+  const slotBytes = GAME_WORDS * 4 + (chunk + 16) * (1 + 4 * weightWords) + CTX_WORDS * 4 + 64;
+  const free = MAX_MEMORY_PAGES * WASM_PAGE - memory.buffer.byteLength - MEMORY_MARGIN;
+  const fitting = Math.max(0, Math.floor(free / slotBytes));
+  if (threads > fitting) {
+    if (threadsGiven || fitting < 1) {
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `threads: ${threads} threads need ${Math.ceil((threads * slotBytes) / 2 ** 20)} MB of WebAssembly memory beside the ${Math.ceil(memory.buffer.byteLength / 2 ** 20)} MB this table and strategy use; at most ${fitting} fit in the ${(MAX_MEMORY_PAGES * WASM_PAGE) / 2 ** 30} GB limit`,
+      );
+    }
+    threads = fitting;
+  }
+  let slots: Slot[];
+  try {
+    slots = Array.from({ length: threads }, () => {
       const game = kernel.alloc(GAME_WORDS * 4);
       const pieces = kernel.alloc(chunk + 16);
       const weights = weightWords ? kernel.alloc((chunk + 16) * weightWords * 4) : 0;
@@ -142,6 +164,10 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
       words[GAME.weights] = weights;
       return { game, pieces, weights, weightWords };
     });
+  } catch (e) {
+    // The kernel's allocator traps when the memory cannot grow (the system refused it below the limit).
+    throw new StackRankError('WASM_FAILED', `out of WebAssembly memory for ${threads} game slot(s): ${String(e)}`, { cause: e });
+  }
   const pool = threads > 1 ? await KernelPool.create(engine.module, memory, threads) : null;
   const onAbort = () => pool?.terminate();
   signal?.addEventListener('abort', onAbort);
