@@ -2,7 +2,7 @@
  * The full-board player: bestMove (1-ply, or 2-ply over a known next piece) and playFullGame, whose game loop
  * runs inside the WebAssembly kernel in chunks (progress and abort between chunks).
  */
-import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt } from '../errors.js';
+import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt, yieldToEventLoop } from '../errors.js';
 import { ORIENTATIONS, PIECES } from '../pieces.js';
 import { Rng, checkSeed } from '../random.js';
 import { FullBoard, checkSize, toPieceId, type FullMove } from './board.js';
@@ -103,7 +103,7 @@ export interface PlayOptions {
   /** Called between chunks with the running totals. */
   onProgress?(p: { lines: number; pieces: number; seconds: number }): void;
   signal?: AbortSignal;
-  /** Pieces per kernel call (default 100,000). */
+  /** Pieces per kernel call (default 20,000: a few milliseconds, so abort is honoured quickly). */
   chunk?: number;
 }
 
@@ -116,7 +116,8 @@ export interface GameResult {
   lost: boolean;
 }
 
-const DEFAULT_CHUNK = 100_000;
+/** Pieces per kernel call between two looks at the event loop (about 20 ms at full speed on one core). */
+const DEFAULT_CHUNK = 20_000;
 const STATUS_LOST = 1;
 const STATUS_NEED_PIECES = 2;
 const STATUS_LINE_CAP = 3;
@@ -191,8 +192,9 @@ export async function playFullGame(playOptions: PlayOptions): Promise<GameResult
       if (onProgress) {
         const c = counters();
         onProgress({ ...c, seconds: (performance.now() - t0) / 1000 });
-        await new Promise((r) => setTimeout(r, 0));
       }
+      // Let timers and abort events run between chunks, with or without onProgress.
+      await yieldToEventLoop();
     }
     const seconds = (performance.now() - t0) / 1000;
     const { lines, pieces } = counters();

@@ -16,13 +16,13 @@
  * runs on a lower board (`boardHeight`, default 12) with a piece cap (`maxPieces`); docs/fullboard-results.md
  * reports how well the proxy ranks weights on the full board.
  */
-import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt } from '../errors.js';
+import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt, yieldToEventLoop } from '../errors.js';
 import { Rng, checkSeed, type RngState } from '../random.js';
 import { createMemory, kernelImports, kernelModule, pickVariant, sharedMemorySupported } from '../wasm.js';
 import { KernelPool, type KernelCall } from '../workers.js';
 import { checkSize } from './board.js';
 import type { FeatureName } from './features.js';
-import { acquireContext, createContext, releaseContext, writeWeights, type FullKernelExports } from './kernel.js';
+import { O_LINES, O_PIECES, acquireContext, createContext, releaseContext, writeWeights, type FullKernelExports } from './kernel.js';
 import { BCTS_FEATURES, resolveWeights, weightSlots } from './presets.js';
 
 export interface TrainOptions {
@@ -209,6 +209,9 @@ interface Evaluator {
   close(): void;
 }
 
+/** Pieces per kernel call in single-threaded training, between two looks at the event loop (abort, timers). */
+const LOCAL_SLICE = 20_000;
+
 async function localEvaluator(o: ResolvedTrainOptions, signal?: AbortSignal): Promise<Evaluator> {
   const { kernel, ctx } = await acquireContext(o.boardWidth, o.boardHeight);
   const k = kernel.exports;
@@ -217,10 +220,24 @@ async function localEvaluator(o: ResolvedTrainOptions, signal?: AbortSignal): Pr
     async run(jobs) {
       const out: number[] = [];
       for (const job of jobs) {
-        if (signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
+        // The kernel's runGame in slices: the same calls (setWeights, PRNG mode, reset, seed, then playChunk until
+        // the piece cap or a loss), so the same games, with the event loop run between slices.
         writeWeights(kernel.memory, area, weightSlots({ features: o.features, weights: job.weights }));
-        k.runGame(ctx, area, ...job.state, o.maxPieces, Infinity, area + 128);
-        out.push(new Float64Array(kernel.memory.buffer, area + 128, 1)[0]);
+        k.setWeights(ctx, area);
+        k.setPieceBuffer(ctx, 0, -1);
+        k.resetGame(ctx);
+        k.seedRng(ctx, ...job.state);
+        const pieces = () => new Float64Array(kernel.memory.buffer, ctx + O_PIECES, 1)[0];
+        for (;;) {
+          if (signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
+          const left = o.maxPieces - pieces();
+          if (left <= 0) break;
+          const status = k.playChunk(ctx, Math.min(left, LOCAL_SLICE), Infinity);
+          if (status !== 0) break;
+          await yieldToEventLoop();
+        }
+        out.push(new Float64Array(kernel.memory.buffer, ctx + O_LINES, 1)[0]);
+        await yieldToEventLoop();
       }
       return out;
     },
@@ -230,13 +247,16 @@ async function localEvaluator(o: ResolvedTrainOptions, signal?: AbortSignal): Pr
   };
 }
 
-async function workerEvaluator(o: ResolvedTrainOptions, threads: number): Promise<Evaluator> {
+async function workerEvaluator(o: ResolvedTrainOptions, threads: number, signal?: AbortSignal): Promise<Evaluator> {
   const variant = pickVariant(true);
   const module = await kernelModule('fullboard', variant);
   const memory = createMemory(true);
   const main = (await WebAssembly.instantiate(module, kernelImports(memory))).exports as unknown as FullKernelExports;
   const ctxs = Array.from({ length: threads }, () => createContext(main, memory, o.boardWidth, o.boardHeight));
   const pool = await KernelPool.create(module, memory, threads);
+  // Abort stops the workers mid-generation; the running games reject and run() reports ABORTED.
+  const onAbort = () => pool.terminate();
+  signal?.addEventListener('abort', onAbort);
   let capacity = 0;
   let wArea = 0;
   let outArea = 0;
@@ -254,11 +274,17 @@ async function workerEvaluator(o: ResolvedTrainOptions, threads: number): Promis
         const t = i % threads;
         calls[t].push({ fn: 'runGame', args: [ctxs[t], wArea + i * 128, ...job.state, o.maxPieces, Infinity, outArea + i * 24] });
       });
-      await pool.runEach(calls);
+      try {
+        await pool.runEach(calls);
+      } catch (e) {
+        if (signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
+        throw e;
+      }
       const f64 = new Float64Array(memory.buffer, outArea, jobs.length * 3);
       return jobs.map((_, i) => f64[i * 3]);
     },
     close() {
+      signal?.removeEventListener('abort', onAbort);
       pool.terminate();
     },
   };
@@ -287,7 +313,7 @@ export async function trainWeights(trainOptions: TrainOptions): Promise<TrainRes
   }
   const useWorkers = threads > 1 && sharedMemorySupported();
   if (signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
-  const evaluator = useWorkers ? await workerEvaluator(o, threads) : await localEvaluator(o, signal);
+  const evaluator = useWorkers ? await workerEvaluator(o, threads, signal) : await localEvaluator(o, signal);
   let evaluated: Individual[] = population;
   try {
     while (generation < o.generations) {

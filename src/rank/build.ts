@@ -2,7 +2,7 @@
  * Builds rank values with the WebAssembly kernel (assembly/rank.ts), on this thread or on worker threads that
  * share one memory. Both paths compute every surface with the same instructions, so they are bit-identical.
  */
-import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt } from '../errors.js';
+import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt, yieldToEventLoop } from '../errors.js';
 import { checkGeometry, surfaceCount } from '../surface.js';
 import { defaultThreadCount } from '../threads.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
@@ -11,6 +11,8 @@ import { TABLE_STEEP, rankMoves, type TableSteep } from './moves.js';
 import { PLAN_WORDS, makeRankPlan, type RankPlanArrays } from './plan.js';
 
 export const MAX_ITERATIONS = 1000;
+/** Values set per call when the first buffer is filled (between two looks at the event loop). */
+const FILL_SLICE = 1 << 21;
 
 export interface BuildProgress {
   /** Iterations finished (fractional inside an iteration on the single-threaded path). */
@@ -125,13 +127,19 @@ export async function buildRankValues(options: BuildOptions = {}, weights?: Arra
   const plan = makeRankPlan(rankMoves(width, maxStep, steep), width, maxStep);
   const variant = pickVariant(threads > 1, opts.simd);
   const { exports: kernel, memory, module } = await instantiateKernel<RankKernel>('rank', variant);
+  if (signal?.aborted) throw abortError();
   let pool: KernelPool | null = null;
   const onAbort = () => pool?.terminate();
   try {
     const planPtr = writePlan(kernel, memory, plan);
     const buffers = [kernel.alloc(size * 4), kernel.alloc(size * 4)];
     const scratch = Array.from({ length: threads }, () => kernel.alloc(plan.lo * 12));
-    kernel.fillF32(buffers[0], size, 1);
+    // r_0 = 1, in slices: the first touch of a 9x4 buffer's pages takes most of a second.
+    for (let at = 0; at < size; at += FILL_SLICE) {
+      if (signal?.aborted) throw abortError();
+      kernel.fillF32(buffers[0] + at * 4, Math.min(FILL_SLICE, size - at), 1);
+      if (size > FILL_SLICE) await yieldToEventLoop();
+    }
     let weightsPtr = 0;
     if (weights) {
       weightsPtr = kernel.alloc(4 * 7);
@@ -182,7 +190,7 @@ export async function buildRankValues(options: BuildOptions = {}, weights?: Arra
           if (weights) kernel.rankBlocksWeighted(planPtr, prev, next, chunks[c][0], chunks[c][1], scratch[0], weightsPtr);
           else kernel.rankBlocks(planPtr, prev, next, chunks[c][0], chunks[c][1], scratch[0]);
           report(k + (c + 1) / chunks.length);
-          await new Promise<void>((r) => setTimeout(r, 0));
+          await yieldToEventLoop();
         }
       }
     }
