@@ -58,6 +58,9 @@ export function pieceId(letter: string): PieceId {
 
 /** Cells of an orientation as [column, row] pairs, rows counted up from the piece's lowest row. */
 export function orientationCells(o: Orientation): [number, number][] {
+  if (!ORIENTATIONS.some((list) => list.includes(o))) {
+    throw new StackRankError('BAD_ARGUMENT', `orientationCells takes one of ORIENTATIONS[piece]; got ${describe(o)}`);
+  }
   const cells: [number, number][] = [];
   for (let j = 0; j < o.width; j++) for (let r = o.bot[j]; r < o.top[j]; r++) cells.push([j, r]);
   return cells;

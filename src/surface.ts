@@ -40,11 +40,13 @@ export function checkGeometry(geometry: Geometry = {}): { width: number; maxStep
 
 /** Base of the index digits, 2S+1. */
 export function surfaceBase(maxStep: number): number {
+  if (!Number.isInteger(maxStep) || maxStep < MIN_MAX_STEP || maxStep > MAX_MAX_STEP) requireInt('maxStep', maxStep, MIN_MAX_STEP, MAX_MAX_STEP);
   return 2 * maxStep + 1;
 }
 
 /** Number of ranked surfaces, (2S+1)^(W-1). */
 export function surfaceCount(width: number, maxStep: number): number {
+  if (!Number.isInteger(width) || width < MIN_WIDTH || width > MAX_WIDTH) requireInt('width', width, MIN_WIDTH, MAX_WIDTH);
   return surfaceBase(maxStep) ** (width - 1);
 }
 
@@ -168,6 +170,7 @@ export function surfaceHeights(surface: Surface): number[] {
 /** Index of the mirror image, computed on the digits (used by table folding and tests). */
 export function mirrorIndex(index: number, width: number, maxStep: number): number {
   const base = surfaceBase(maxStep);
+  requireInt('surface index', index, 0, surfaceCount(width, maxStep) - 1);
   let out = 0;
   for (let i = 0; i < width - 1; i++) {
     out = out * base + (base - 1 - (index % base));

@@ -157,6 +157,7 @@ export class FullBoard {
   }
 
   filled(row: number, col: number): boolean {
+    if (typeof row !== 'number' || typeof col !== 'number') throw new StackRankError('BAD_ARGUMENT', `filled(row, col) takes two numbers; got ${describe(row)}, ${describe(col)}`);
     return row >= 0 && row < this.height && col >= 0 && col < this.width && ((this.rows[row] >> col) & 1) === 1;
   }
 

@@ -11,7 +11,8 @@
  *
  * The order of FEATURE_NAMES is the kernel's feature id order: do not reorder.
  */
-import type { FullBoard } from './board.js';
+import { StackRankError, describe } from '../errors.js';
+import { FullBoard } from './board.js';
 
 export const FEATURE_NAMES = [
   'rowsCleared',
@@ -245,6 +246,8 @@ export const FEATURE_FUNCTIONS: Record<FeatureName, (b: FullBoard, m: MoveInfo) 
 
 /** All features of a board (reference implementation), keyed by name. */
 export function featureValues(b: FullBoard, m: MoveInfo = NO_MOVE): Record<FeatureName, number> {
+  if (!(b instanceof FullBoard)) throw new StackRankError('BAD_ARGUMENT', `featureValues takes a FullBoard; got ${describe(b)}`);
+  if (m === null || typeof m !== 'object') throw new StackRankError('BAD_ARGUMENT', `move must be a MoveInfo (from FullBoard.place); got ${describe(m)}`);
   const out = {} as Record<FeatureName, number>;
   for (const name of FEATURE_NAMES) out[name] = FEATURE_FUNCTIONS[name](b, m);
   return out;

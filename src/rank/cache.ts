@@ -7,7 +7,7 @@
  * randomizer carries its parameter when it is not the default: decay2).
  * The preview and weighted variants' cache is in variant-cache.ts.
  */
-import { StackRankError, describe } from '../errors.js';
+import { StackRankError, describe, optionsObject } from '../errors.js';
 import { checkBuildOptions } from './build.js';
 import { STEEP_VARIANT, type ValueEncoding } from './file.js';
 import { buildRankTable, loadRankTable, type RankTable, type RankTableBuildOptions } from './table.js';
@@ -20,7 +20,8 @@ export function tableFileName(width: number, maxStep: number, iterations: number
   return `rank-${variant}${randomizerTag ? `-${randomizerTag}` : ''}-w${width}-s${maxStep}-i${iterations}${encoding === 'u16' ? '' : `-${encoding}`}.srk`;
 }
 
-export async function cachedTablePath(opts: RankTableBuildOptions = {}, env?: Record<string, string | undefined>): Promise<string> {
+export async function cachedTablePath(options: RankTableBuildOptions = {}, env?: Record<string, string | undefined>): Promise<string> {
+  const opts = optionsObject('cachedTablePath', options);
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
@@ -81,7 +82,8 @@ export async function loadOrBuild<T extends { save(path: string): Promise<void> 
 }
 
 /** Loads the cached table for these parameters, or builds and caches it. */
-export async function loadOrBuildCachedTable(opts: RankTableBuildOptions & CacheOptions = {}): Promise<CachedTable> {
+export async function loadOrBuildCachedTable(options: RankTableBuildOptions & CacheOptions = {}): Promise<CachedTable> {
+  const opts = optionsObject('loadOrBuildCachedTable', options);
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const path = await cachedTablePath(opts, checkEnv(opts.env));
   return loadOrBuild(

@@ -3,8 +3,8 @@
  * (about half the surfaces) either as scaled u16 (default, what files hold) or f32.
  */
 import { StackRankError, describe, requireInt } from '../errors.js';
-import { type Surface, surfaceCount, surfaceIndex } from '../surface.js';
-import { buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
+import { type Surface, checkGeometry, surfaceCount, surfaceIndex } from '../surface.js';
+import { MAX_ITERATIONS, buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
 import { STEEP_VARIANT, decodeTable, encodeTable, tableFileBytes, variantSteep, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
 import type { TableSteep } from './moves.js';
 import { type FoldShape, foldIndex, foldShape, foldValues, unfoldValues } from './fold.js';
@@ -54,6 +54,10 @@ export class RankTable {
     values: Float32Array,
     meta: { width: number; maxStep: number; iterations: number; encoding?: ValueEncoding; variant?: string; params?: VariantParams | null },
   ): RankTable {
+    if (!(values instanceof Float32Array)) throw new StackRankError('BAD_ARGUMENT', `values must be a Float32Array; got ${describe(values)}`);
+    if (meta === null || typeof meta !== 'object') throw new StackRankError('BAD_ARGUMENT', `fromValues needs { width, maxStep, iterations }; got ${describe(meta)}`);
+    checkGeometry(meta);
+    requireInt('iterations', meta.iterations, 1, MAX_ITERATIONS);
     const encoding = meta.encoding ?? 'u16';
     if (encoding !== 'u16' && encoding !== 'f32') {
       throw new StackRankError('BAD_ARGUMENT', `encoding must be "u16" or "f32"; got ${describe(encoding)}`);

@@ -16,7 +16,7 @@ import { RANDOMIZER_NAMES, createRandomizer, isRandomizerName, type Randomizer, 
 import { requireRankTable, type RankTable } from '../rank/table.js';
 import { defaultThreadCount } from '../threads.js';
 import { KernelPool } from '../workers.js';
-import { StackingEngine, checkStrategy, distributionWeights, pairWeights, type LeafRows, type Strategy, type StrategyName } from './engine.js';
+import { StackingEngine, checkStrategy, fillDistributionWeights, fillPairWeights, type LeafRows, type Strategy, type StrategyName } from './engine.js';
 import { estimateSurvival, median, type SurvivalEstimate } from './estimate.js';
 import { MAX_LOOKAHEAD } from './input.js';
 import { CTX_WORDS, GAME, GAME_DEAD, GAME_NEEDS_PIECES, GAME_WORDS, WEIGHT_WORDS } from './layout.js';
@@ -75,6 +75,9 @@ export interface SimulationResult extends SurvivalEstimate {
 
 /** Seed of game k of stream s: a fixed mix of the user seed, s and k (documented in docs/results.md). */
 export function streamSeed(seed: number, stream: number, game: number): number {
+  if (typeof seed !== 'number' || typeof stream !== 'number' || typeof game !== 'number') {
+    throw new StackRankError('BAD_ARGUMENT', `streamSeed takes three numbers; got ${describe(seed)}, ${describe(stream)}, ${describe(game)}`);
+  }
   let h = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(stream + 1, 0xc2b2ae35) ^ Math.imul(game + 1, 0x27d4eb2f);
   h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
   return (h ^ (h >>> 13)) >>> 0;
@@ -101,8 +104,8 @@ function deal(rng: Randomizer, memory: WebAssembly.Memory, slot: Slot, from: num
   const one = stride === WEIGHT_WORDS.expectimax;
   const chances = new Float64Array(one ? 7 : 49);
   for (let i = 0; i < count; i++) {
-    if (one) distributionWeights(rng.distribution(chances), weights, i * stride);
-    else pairWeights(rng.nextPairDistribution(chances), weights, i * stride);
+    if (one) fillDistributionWeights(rng.distribution(chances), weights, i * stride);
+    else fillPairWeights(rng.nextPairDistribution(chances), weights, i * stride);
     ids[i] = rng.nextId();
   }
 }
