@@ -3,7 +3,7 @@
  * weight / total, using one nextFloat(): the first piece (canonical order) whose running weight sum exceeds
  * nextFloat() * total. Then the dealt piece gives up (denominator - 1) / denominator of its weight, shared equally
  * by the other six; the total stays 7. So a denominator of 1 is memoryless, larger ones push a just-dealt piece
- * down. Denominators below 1 (where seed 000's sampler misbehaves: one piece crowds out the rest and weights go
+ * down. Denominators below 1 (where the original sampler misbehaves: one piece crowds out the rest and weights go
  * below zero) are refused; with d >= 1 a weight never goes below zero and the total stays 7.
  */
 import { StackRankError, describe } from '../errors.js';

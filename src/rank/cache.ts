@@ -2,7 +2,7 @@
  * The user's table cache (Node): tables are named by their parameters, reused when they verify, rebuilt when
  * missing or damaged. Used by `stackrank table build` without --out and by StackingAI.create.
  *
- * Names: rank-<variant>[-<randomizer>]-w<W>-s<S>-i<iterations>.srk, e.g. rank-article-w9-s4-i15.srk,
+ * Names: rank-<variant>[-<randomizer>]-w<W>-s<S>-i<iterations>[-f32].srk, e.g. rank-article-w9-s4-i15.srk,
  * rank-preview-tgm1-w9-s4-i15.srk, rank-collapse-w9-s4-i15.srk, rank-preview-collapse-tgm1-w9-s4-i15.srk (the
  * randomizer carries its parameter when it is not the default: decay2).
  * The preview and weighted variants' cache is in variant-cache.ts.
