@@ -1,24 +1,37 @@
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
+
+// Two library entries (docs/api.md): `stackrank` (src/index.ts) and `stackrank/research` (src/research.ts), each
+// as ESM and CJS with types; the `stackrank` bin (src/cli.ts) is built with the ESM entries so that all three share
+// one copy of the code (and of the inlined WebAssembly) in dist/ chunks. No source maps: they were over half the
+// package, and the code they would map is the TypeScript in the repository.
+const entry = { index: 'src/index.ts', research: 'src/research.ts' };
 
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts' },
-    format: ['esm', 'cjs'],
-    dts: true,
-    sourcemap: true,
+    entry: { ...entry, cli: 'src/cli.ts' },
+    format: ['esm'],
+    dts: { entry },
     clean: true,
     shims: true,
     target: 'es2022',
     platform: 'neutral',
     external: [/^node:/],
+    async onSuccess() {
+      const cli = 'dist/cli.js';
+      await writeFile(cli, `#!/usr/bin/env node\n${await readFile(cli, 'utf8')}`);
+      await chmod(cli, 0o755);
+    },
   },
   {
-    entry: { cli: 'src/cli.ts' },
-    format: ['esm'],
-    sourcemap: true,
+    entry,
+    format: ['cjs'],
+    dts: { entry },
+    splitting: true,
     clean: false,
-    target: 'node20',
-    platform: 'node',
-    banner: { js: '#!/usr/bin/env node' },
+    shims: true,
+    target: 'es2022',
+    platform: 'neutral',
+    external: [/^node:/],
   },
 ]);

@@ -18,7 +18,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from '../src/random.js';
 import { FullBoard, featureValues, playFullGame, resolveWeights, type PresetName } from '../src/fullboard/index.js';
-import { createContext, writeWeights, O_LINES, type FullKernelExports } from '../src/fullboard/kernel.js';
+import { createContext, writeWeights, type FullKernelExports } from '../src/fullboard/kernel.js';
+import { O_PIECES } from '../src/fullboard/layout.js';
 import { weightSlots } from '../src/fullboard/presets.js';
 import { createMemory, kernelImports, kernelModule, pickVariant } from '../src/wasm.js';
 
@@ -137,7 +138,7 @@ async function rawKernel(module: WebAssembly.Module) {
     k.seedRng(ctx, ...new Rng(1).state());
     k.setPieceBuffer(ctx, 0, -1);
     k.playChunk(ctx, pieces, Infinity);
-    return new Float64Array(memory.buffer, ctx + O_LINES, 2)[1];
+    return new Float64Array(memory.buffer, ctx + O_PIECES, 1)[0];
   };
 }
 

@@ -11,12 +11,17 @@ await build({
   root,
   base: './',
   logLevel: process.env.STACKRANK_BUILD_VERBOSE ? 'info' : 'warn',
-  resolve: { alias: { stackrank: fileURLToPath(new URL('../src/index.ts', import.meta.url)) } },
+  resolve: {
+    alias: {
+      'stackrank/research': fileURLToPath(new URL('../src/research.ts', import.meta.url)),
+      stackrank: fileURLToPath(new URL('../src/index.ts', import.meta.url)),
+    },
+  },
   build: {
     outDir,
     emptyOutDir: true,
     target: 'es2022',
-    sourcemap: true,
+    sourcemap: false, // the package ships no maps (tsup.config.ts)
     reportCompressedSize: false,
     chunkSizeWarningLimit: 4096,
     rollupOptions: {

@@ -1,54 +1,61 @@
 /**
- * `stackrank` command line. Each command lives in src/cli/<name>.ts and is registered here; every command takes
- * --json and exits non-zero with a one-line reason on bad arguments.
+ * `stackrank` command line. The commands are declared as option tables (src/cli/commands.ts, src/cli/spec.ts);
+ * this entry point runs one and turns its outcome into an exit code (docs/cli.md): 0 done, 1 runtime error,
+ * 2 usage error, 130 interrupted (Ctrl-C).
  */
 import { realpathSync } from 'node:fs';
 import { StackRankError } from './errors.js';
 import { UsageError } from './cli/args.js';
-import { nodeIO, type CliCommand } from './cli/io.js';
-import { tableCommand } from './cli/table.js';
-import { benchCommand } from './cli/survival.js';
-import { playCommand } from './cli/play.js';
-import { fullCommand } from './cli/full.js';
-import { queueCommand, randomizersCommand } from './cli/randomizers.js';
-import { demoCommand } from './cli/demo.js';
+import { COMMANDS, GROUPS } from './cli/commands.js';
+import { nodeIO, type CliIO } from './cli/io.js';
+import { CommandUsageError, HelpShown, buildProgram } from './cli/spec.js';
 
-const COMMANDS: Record<string, { run: CliCommand; summary: string }> = {
-  table: { run: tableCommand, summary: 'build, inspect and query rank tables' },
-  bench: { run: benchCommand, summary: 'benchmarks: survival (the article\'s table, measured)' },
-  play: { run: playCommand, summary: 'watch the stacking AI play in the terminal' },
-  full: { run: fullCommand, summary: 'full-board player: play games with weight presets, train weights (GA)' },
-  randomizers: { run: randomizersCommand, summary: 'compare every piece generator: predictability, droughts, floods; SVG plots' },
-  queue: { run: queueCommand, summary: 'print the pieces a generator deals from a seed' },
-  demo: { run: demoCommand, summary: 'serve the browser demo (the AI playing live) on 127.0.0.1' },
-};
+export const EXIT = { ok: 0, runtime: 1, usage: 2, interrupted: 130 } as const;
 
-function usage(): string {
-  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`);
-  return ['usage: stackrank <command> [options]   (stackrank <command> --help for details)', '', 'commands:', ...rows].join('\n');
+const DESCRIPTION = `Tetris AI tools: rank tables, the stacking AI, randomizers, the full-board player and the browser demo.
+Every command takes --json (JSON Lines on stdout) and --help. Exit codes: 0 done, 1 runtime error, 2 usage error,
+130 interrupted.`;
+
+/** A system error from Node's fs or net (ENOENT, EACCES, ENOSPC...): a runtime error with a message, not a crash. */
+function isSystemError(e: unknown): e is NodeJS.ErrnoException {
+  return (
+    e instanceof Error &&
+    typeof (e as NodeJS.ErrnoException).code === 'string' &&
+    typeof (e as NodeJS.ErrnoException).syscall === 'string'
+  );
 }
 
-export async function main(argv: string[], io = nodeIO()): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.out(usage());
-    return name ? 0 : 2;
-  }
-  const command = COMMANDS[name];
-  if (!command) {
-    io.err(`stackrank: unknown command ${JSON.stringify(name)}; commands are ${Object.keys(COMMANDS).join(', ')}`);
-    return 2;
-  }
+export async function main(argv: string[], io: CliIO = nodeIO()): Promise<number> {
+  const cli = buildProgram(COMMANDS, GROUPS, io, DESCRIPTION);
+  const prefix = (path: string) => (path ? `stackrank ${path}` : 'stackrank');
   try {
-    return await command.run(rest, io);
+    const code = await cli.run(argv);
+    if (!io.signal?.aborted) return code;
+    // The command stopped early on its own (play, demo): still an interrupt.
+    io.err(`${prefix(cli.running())}: interrupted`);
+    return EXIT.interrupted;
   } catch (e) {
+    if (e instanceof HelpShown) return EXIT.ok;
+    if (e instanceof CommandUsageError) {
+      io.err(`${prefix(e.path)}: ${e.message}`);
+      return EXIT.usage;
+    }
     if (e instanceof UsageError) {
-      io.err(`stackrank ${name}: ${e.message}`);
-      return 2;
+      io.err(`${prefix(cli.running())}: ${e.message}`);
+      return EXIT.usage;
+    }
+    if (io.signal?.aborted || (e instanceof StackRankError && e.code === 'ABORTED')) {
+      io.status('');
+      io.err(`${prefix(cli.running())}: interrupted`);
+      return EXIT.interrupted;
     }
     if (e instanceof StackRankError) {
-      io.err(`stackrank ${name}: ${e.message} [${e.code}]`);
-      return 1;
+      io.err(`${prefix(cli.running())}: ${e.message} [${e.code}]`);
+      return EXIT.runtime;
+    }
+    if (isSystemError(e)) {
+      io.err(`${prefix(cli.running())}: ${e.message} [IO]`);
+      return EXIT.runtime;
     }
     throw e;
   }

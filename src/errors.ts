@@ -7,6 +7,8 @@ export type StackRankErrorCode =
   | 'BAD_ARGUMENT'
   | 'BAD_SURFACE'
   | 'BAD_PIECE'
+  | 'BAD_BOARD'
+  | 'BAD_RULES'
   | 'BAD_MAGIC'
   | 'BAD_VERSION'
   | 'BAD_HEADER'

@@ -1,27 +1,103 @@
 /**
- * stackrank public API. Each area re-exports from its own module; keep one export line per module.
+ * `stackrank`: what a game or a demo needs (docs/api.md). The AIs and their rules, boards and pieces, the piece
+ * randomizers, rank tables (build, load, cache) and the error type. Everything else (table variants and their
+ * piece models, search strategies' internals, feature sets and the trainer, file-format constants, statistics) is
+ * in `stackrank/research` (src/research.ts). At most 60 runtime exports here (test/entry-points.test.ts).
+ * One export line per module; a name lives in exactly one of the two entries.
  */
 export { StackRankError, type StackRankErrorCode } from './errors.js';
-export * from './pieces.js';
-export * from './surface.js';
-export { Rng, type RngState, checkSeed } from './random.js';
-// rank tables (issue 2/3)
-export { RankTable, buildRankTable, loadRankTable, ARTICLE_VARIANT, COLLAPSE_VARIANT, type RankTableBuildOptions } from './rank/table.js';
-export { type BuildOptions, type BuildProgress } from './rank/build.js';
-export { type ValueEncoding, type TableHeader, FORMAT_VERSION } from './rank/file.js';
-export { loadOrBuildCachedTable, cachedTablePath, type CachedTable } from './rank/cache.js';
-// table variants (issue 8): preview-aware (8 values per surface) and weighted tables, their piece models and cache
-export { PreviewTable, buildPreviewTable, loadPreviewTable, PREVIEW_VARIANT, PREVIEW_COLLAPSE_VARIANT, PREVIEW_SLOTS, type PreviewBuildOptions } from './rank/preview.js';
-export { buildWeightedTable, WEIGHTED_VARIANT, type WeightedBuildOptions } from './rank/weighted.js';
-export { transitionModel, weightsModel, type PieceModel, type PieceModelOptions } from './rank/transition.js';
-export { loadAnyTable } from './rank/any.js';
-export { loadOrBuildCachedPreviewTable, loadOrBuildCachedWeightedTable, cachedPreviewTablePath, cachedWeightedTablePath, type CachedPreviewTable } from './rank/variant-cache.js';
-export { RANDOMIZER_NAMES, createRandomizer, restoreRandomizer, isRandomizerName, randomizerDefaults, type Randomizer, type RandomizerName, type RandomizerOptions, type RandomizerState } from './randomizers/index.js';
-export { analyzeRandomizer, analyzeRandomizerAsync, frequencySpread, type AnalyzeOptions, type AnalyzeAsyncOptions, type RandomizerAnalysis, type DroughtStats, type FrequencySpreadOptions } from './randomizers/analyze.js';
-export * from './fullboard/index.js';
-// stacking search and simulator (issue 4)
+
+// Pieces and the stacking surface (9 columns of a 10-wide board; the 10th is the well).
+export {
+  PIECES,
+  ORIENTATIONS,
+  pieceId,
+  orientationCells,
+  type Piece,
+  type PieceId,
+  type Orientation,
+} from './pieces.js';
+export {
+  parseSurface,
+  surfaceFromHeights,
+  surfaceFromSteps,
+  surfaceFromIndex,
+  surfaceIndex,
+  surfaceHeights,
+  surfaceDigits,
+  mirrorSurface,
+  type Surface,
+  type Geometry,
+} from './surface.js';
+
+// Rule sets. (The game-rules module and the game-facing Tetris AI join this entry here when they land.)
+export {
+  DEFAULT_RULES,
+  SEED_RULES as ARTICLE_RULES,
+  STEEP_RULES,
+  type StackingRules,
+  type SteepRule,
+  type TetrisRule,
+} from './stacking/rules.js';
+
+// The stacking AI: best placement over the known queue, and its survival simulator.
 export { StackingAI, type BestPlacement, type PlanStep, type StackingAIOptions } from './stacking/ai.js';
-export { BEST_STRATEGY, STRATEGIES, expectimaxStrategy, distributionWeights, pairWeights, type LeafRows, type Strategy, type StrategyName } from './stacking/engine.js';
-export { simulateStacking, streamSeed, type SimulateOptions, type SimulationResult } from './stacking/simulate.js';
-export { DEFAULT_RULES, SEED_RULES, STEEP_RULES, type StackingRules, type SteepRule, type TetrisRule } from './stacking/rules.js';
-export { TABLE_STEEP, type TableSteep } from './rank/moves.js';
+export type { LeafRows, Strategy, StrategyName } from './stacking/engine.js';
+export { simulateStacking, type SimulateOptions, type SimulationResult } from './stacking/simulate.js';
+
+// Rank tables: build, load, and the user cache (Node).
+export { RankTable, buildRankTable, loadRankTable, type RankTableBuildOptions } from './rank/table.js';
+export type { BuildOptions, BuildProgress } from './rank/build.js';
+export type { ValueEncoding } from './rank/file.js';
+export { loadOrBuildCachedTable, type CachedTable } from './rank/cache.js';
+export { PreviewTable, buildPreviewTable, loadPreviewTable, type PreviewBuildOptions } from './rank/preview.js';
+export { loadOrBuildCachedPreviewTable, type CachedPreviewTable } from './rank/variant-cache.js';
+export type { PieceModelOptions } from './rank/transition.js';
+
+// Piece randomizers.
+export {
+  RANDOMIZER_NAMES,
+  createRandomizer,
+  restoreRandomizer,
+  isRandomizerName,
+  type Randomizer,
+  type RandomizerName,
+  type RandomizerOptions,
+  type RandomizerState,
+} from './randomizers/index.js';
+
+// The full-board player (10 x 20, feature weights).
+export { FullBoard, type FullMove, type Placement, type BoardSize } from './fullboard/board.js';
+export {
+  PRESETS,
+  PRESET_NAMES,
+  type Preset,
+  type PresetName,
+  type WeightVector,
+  type WeightsSpec,
+} from './fullboard/presets.js';
+export type { FeatureName } from './fullboard/features.js';
+export {
+  bestMove,
+  playFullGame,
+  type BestMoveOptions,
+  type BestMoveResult,
+  type PlayOptions,
+  type GameResult,
+} from './fullboard/player.js';
+
+// Real games: boards, rule sets, reachable placements with their key sequences (docs/rules.md, "Real games").
+export {
+  Board,
+  reachablePlacements,
+  countReachablePlacements,
+  RULE_SETS,
+  RULE_SET_NAMES,
+  type RuleSetName,
+  type RuleSet,
+  type Input,
+  type Cell,
+  type GamePlacement,
+  type BoardLike,
+  type ReachableOptions,
+} from './rules/index.js';

@@ -16,6 +16,9 @@ function splitmix32(x: number): [number, number] {
   return [x, z];
 }
 
+/** The largest seed; seeds are 32-bit (larger integers are reduced mod 2^32). */
+export const MAX_SEED = 0xffffffff;
+
 /** Checks a seed: any integer in [0, 2^32) (negative integers and larger ones are reduced mod 2^32). */
 export function checkSeed(seed: unknown): number {
   if (typeof seed !== 'number' || !Number.isInteger(seed) || !Number.isSafeInteger(seed)) {

@@ -4,13 +4,14 @@
  * for asc's generated bindings or plain WebAssembly calls without touching the rest (docs/architecture.md).
  *
  * Kernels are built in four variants: memory shared between threads or local, SIMD or scalar. The shared variants
- * need SharedArrayBuffer (browsers: crossOriginIsolated); SIMD is picked when the engine validates it.
+ * need SharedArrayBuffer (browsers: crossOriginIsolated); SIMD is picked when the engine validates it. The build
+ * leaves out a SIMD variant that is byte-identical to the scalar one; asking for it then gets the scalar bytes.
  */
 import { instantiate } from '@assemblyscript/loader';
 import { StackRankError } from './errors.js';
 import { WASM_BASE64 } from './generated/wasm.js';
 
-export type KernelName = 'rank' | 'search' | 'fullboard';
+export type KernelName = 'rank' | 'search' | 'fullboard' | 'reachable';
 export interface KernelVariant {
   shared: boolean;
   simd: boolean;
@@ -27,11 +28,19 @@ function variantName(v: KernelVariant): string {
   return `${v.shared ? 'shared' : 'local'}-${v.simd ? 'simd' : 'scalar'}`;
 }
 
+/** The variant whose bytes serve `v`: itself, or the scalar one when the build found SIMD changed nothing. */
+function shippedVariant(name: KernelName, v: KernelVariant): string {
+  const builds = WASM_BASE64[name] ?? {};
+  const exact = variantName(v);
+  if (builds[exact] !== undefined || !v.simd) return exact;
+  return variantName({ shared: v.shared, simd: false });
+}
+
 function kernelBytes(name: KernelName, v: KernelVariant): Uint8Array<ArrayBuffer> {
-  const key = `${name}.${variantName(v)}`;
+  const key = `${name}.${shippedVariant(name, v)}`;
   let bytes = bytesCache.get(key);
   if (!bytes) {
-    const b64 = WASM_BASE64[name]?.[variantName(v)];
+    const b64 = WASM_BASE64[name]?.[shippedVariant(name, v)];
     if (!b64) throw new StackRankError('WASM_FAILED', `kernel ${key} is missing from this build; run npm run build`);
     const bin = atob(b64);
     bytes = new Uint8Array(new ArrayBuffer(bin.length));
@@ -42,9 +51,12 @@ function kernelBytes(name: KernelName, v: KernelVariant): Uint8Array<ArrayBuffer
 }
 
 let simdSupport: boolean | undefined;
-/** Whether this engine runs WebAssembly SIMD (checked once by validating the SIMD rank kernel). */
+/** Whether this engine runs WebAssembly SIMD (checked once by validating a SIMD kernel; none shipped: false). */
 export function simdSupported(): boolean {
-  if (simdSupport === undefined) simdSupport = WebAssembly.validate(kernelBytes('rank', { shared: false, simd: true }));
+  if (simdSupport === undefined) {
+    const withSimd = (Object.keys(WASM_BASE64) as KernelName[]).find((k) => WASM_BASE64[k]['local-simd'] !== undefined);
+    simdSupport = withSimd !== undefined && WebAssembly.validate(kernelBytes(withSimd, { shared: false, simd: true }));
+  }
   return simdSupport;
 }
 
@@ -60,14 +72,17 @@ export function sharedMemorySupported(): boolean {
 /** The best variant for this engine; `shared` asks for the thread-capable one. */
 export function pickVariant(shared: boolean, simd = simdSupported()): KernelVariant {
   if (shared && !sharedMemorySupported()) {
-    throw new StackRankError('WASM_FAILED', 'shared WebAssembly memory is not available here (browsers need cross-origin isolation); use threads: 1');
+    throw new StackRankError(
+      'WASM_FAILED',
+      'shared WebAssembly memory is not available here (browsers need cross-origin isolation); use threads: 1',
+    );
   }
   return { shared, simd };
 }
 
 /** Compiles a kernel once per variant and caches the promise. */
 export function kernelModule(name: KernelName, v: KernelVariant): Promise<WebAssembly.Module> {
-  const key = `${name}.${variantName(v)}`;
+  const key = `${name}.${shippedVariant(name, v)}`;
   let p = moduleCache.get(key);
   if (!p) {
     p = WebAssembly.compile(kernelBytes(name, v)).catch((e) => {
@@ -112,6 +127,23 @@ export async function instantiateKernel<T>(name: KernelName, variant: KernelVari
   const memory = createMemory(variant.shared);
   const { exports } = await instantiate<Record<string, unknown>>(module, kernelImports(memory));
   return { exports: exports as unknown as T, memory, module, variant };
+}
+
+/**
+ * Compiles and instantiates a small kernel synchronously, for calls that must not be async (the rules layer's
+ * reachable placements). Only for local (not shared) memory; engines accept synchronous compiles of a few KB.
+ */
+export function instantiateKernelSync<T>(name: KernelName, simd = simdSupported()): KernelInstance<T> {
+  const variant = { shared: false, simd };
+  try {
+    const module = new WebAssembly.Module(kernelBytes(name, variant));
+    const memory = createMemory(false);
+    const instance = new WebAssembly.Instance(module, kernelImports(memory));
+    return { exports: instance.exports as unknown as T, memory, module, variant };
+  } catch (e) {
+    if (e instanceof StackRankError) throw e;
+    throw new StackRankError('WASM_FAILED', `could not instantiate kernel ${name}: ${String(e)}`, { cause: e });
+  }
 }
 
 /** Typed views over kernel memory; re-read after anything that may grow the memory. */

@@ -45,6 +45,14 @@ interface Pending {
   reject(e: Error): void;
 }
 
+/** What a worker posts back: `{ type: 'ready' }` once its kernel is instantiated, then `done` or `error` for a call id. */
+interface WorkerReply {
+  type: string;
+  id: number;
+  result?: number;
+  message?: string;
+}
+
 interface PortLike {
   postMessage(msg: unknown): void;
   terminate(): unknown;
@@ -58,7 +66,7 @@ export function liveWorkerCount(): number {
   return liveWorkers;
 }
 
-async function spawn(onMessage: (m: any) => void, onError: (e: Error) => void): Promise<PortLike> {
+async function spawn(onMessage: (m: WorkerReply) => void, onError: (e: Error) => void): Promise<PortLike> {
   if (isNode) {
     const { Worker } = await import('node:worker_threads');
     // execArgv: [] so the worker does not inherit flags meant for the parent's entry script (--input-type=module
@@ -100,7 +108,7 @@ export class KernelPool {
       const readyOne = new Promise<void>((res, rej) => ((markReady = res), (failReady = rej)));
       readyOne.catch(() => {}); // handled by Promise.all below; a failure during the spawn loop is not "unhandled"
       ready.push(readyOne);
-      const onMessage = (m: any) => {
+      const onMessage = (m: WorkerReply) => {
         if (m.type === 'ready') markReady();
         else if (m.type === 'error' && m.id === undefined) failReady(new Error(m.message));
         else pool?.settle(m);
@@ -159,7 +167,7 @@ export class KernelPool {
     this.pending.clear();
   }
 
-  private settle(m: { type: string; id: number; result?: number; message?: string }): void {
+  private settle(m: WorkerReply): void {
     const p = this.pending.get(m.id);
     if (!p) return;
     if (m.type === 'done') {

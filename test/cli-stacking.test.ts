@@ -43,15 +43,19 @@ describe('stackrank bench survival', () => {
     const run = await runCli(['bench', 'survival', '--table', file, '--lookahead', '0', '--games', '4', '--max-pieces', '500', '--steep', 'excessFirst']);
     expect(run.out).toMatch(/steep excessFirst/);
     expect(run.out).toMatch(/^\s+0\s+\d+\.\d\s+\[\d+, \d+\]\s+\d+\s+[\d,]+\s+153$/m);
+    // The text names the leaf the JSON reports ("rank" for the rank strategy), and says which game the article fits.
+    const json = JSON.parse((await runCli(['bench', 'survival', '--table', file, '--lookahead', '0', '--games', '4', '--max-pieces', '500', '--json'])).out);
+    expect(run.out).toMatch(new RegExp(`strategy rank, leaf ${json.leaf},`));
+    expect(run.out).toMatch(/article: .*steep steps collapse/);
   });
 
   it.each([
     [['bench', 'survival', '--lookahead', '9'], /--lookahead must be an integer from 0 to 6/],
     [['bench', 'survival', '--randomizer', 'fair'], /--randomizer must be one of/],
     [['bench', 'survival', '--steep', 'soft'], /--steep must be one of truncate, excessFirst, collapse/],
-    [['bench', 'nope'], /unknown benchmark "nope"/],
-    [['bench', 'survival', '--strategy', 'greedy'], /--strategy must be rank, expectimax, expectimax2 or best/],
-    [['bench', 'survival', '--leaf', 'oracle'], /--leaf must be piece-max or preview/],
+    [['bench', 'nope'], /unknown command 'nope'/],
+    [['bench', 'survival', '--strategy', 'greedy'], /--strategy must be one of rank, expectimax, expectimax2, best/],
+    [['bench', 'survival', '--leaf', 'oracle'], /--leaf must be one of piece-max, preview/],
     [['bench', 'survival', '--leaf', 'preview'], /--leaf preview needs --strategy expectimax/],
     [['bench', 'survival', '--board-height', '64'], /--board-height must be an integer from 4 to 63/],
     [['bench', 'survival', '--leaf-iterations', '30'], /--leaf-iterations needs --leaf preview/],
@@ -73,6 +77,20 @@ describe('stackrank play', () => {
     const human = await runCli(['play', '--table', file, '--lookahead', '1', '--seed', '9', '--max-pieces', '40']);
     expect(human.out).toMatch(/game over after 40 pieces \(reached --max-pieces\)/);
     expect(human.out).toMatch(/\+-{18}\+--\+/);
+  });
+
+  it('stops on Ctrl-C with exit code 130 even when running flat out (no --delay)', async () => {
+    const args = ['play', '--table', file, '--lookahead', '2', '--seed', '9', '--json'];
+    const whole = JSON.parse((await runCli(args)).out);
+    expect(whole.ended).toMatch(/perfect stack breaks/);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 0); // fires at the game's first turn of the event loop
+    const run = await runCli(args, {}, controller.signal);
+    expect(run.code).toBe(130);
+    expect(run.err).toBe('stackrank play: interrupted');
+    const stopped = JSON.parse(run.out);
+    expect(stopped.ended).toBe('interrupted');
+    expect(stopped.pieces).toBeLessThan(whole.pieces);
   });
 
   it('draws heights as filled cells', () => {

@@ -1,5 +1,5 @@
 /**
- * Table variants of issue 8: the preview-aware table (state = surface + piece in hand, a randomizer's transition
+ * Randomizer-aware table variants: the preview-aware table (state = surface + piece in hand, a randomizer's transition
  * matrix) and the weighted table, their piece models, their files (format version 2) and their CLI.
  */
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
@@ -216,7 +216,9 @@ describe('weighted variant', () => {
     const table = await buildWeightedTable({ width: 6, maxStep: 2, iterations: 3, weights: [0.2, 0.1, 0.1, 0.15, 0.15, 0.1, 0.2], threads: 1 });
     expect(table.variant).toBe('weighted');
     const expected = [0.2, 0.1, 0.1, 0.15, 0.15, 0.15, 0.15];
-    table.params!.model.forEach((w, p) => expect(w).toBeCloseTo(expected[p], 12));
+    table.params!.model.forEach((w, p) => {
+      expect(w).toBeCloseTo(expected[p], 12);
+    });
     const bytes = table.toBytes();
     expect(new DataView(bytes.buffer).getUint16(8, true)).toBe(2);
     const again = await loadRankTable(bytes);
@@ -365,7 +367,9 @@ describe('preview cache and CLI', () => {
     expect(human.out).toMatch(/variant preview/);
     expect(human.out).toMatch(/transition matrix P\(next \| in hand\) \(memoryless, exact, mirror-symmetrised\)/);
 
-    const rank = JSON.parse((await runCli(['table', 'rank', file, '2222', '--json'])).out);
+    // JSON Lines: one object per surface
+    const rank = (await runCli(['table', 'rank', file, '2222', '--json'])).out.trim().split('\n').map((l) => JSON.parse(l));
+    expect(rank).toHaveLength(1);
     expect(Object.keys(rank[0].values)).toEqual(['I', 'O', 'T', 'S', 'Z', 'L', 'J', 'after-I']);
     expect(rank[0].values.I).toBeCloseTo(info.stats.flat[0], 9);
 

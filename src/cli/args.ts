@@ -1,21 +1,8 @@
 /**
- * Small argument helpers shared by every CLI command: parse with node:util parseArgs (strict, so a typo is an
- * error), then convert option strings to checked numbers. Errors are UsageError; the entry point prints
- * "stackrank: <reason>" and exits 2.
+ * Value parsers shared by the CLI's option tables (src/cli/spec.ts) and the demo server's query strings. Errors are
+ * UsageError: the entry point prints "stackrank <command>: <reason>" and exits 2.
  */
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-
 export class UsageError extends Error {}
-
-const COMMON = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
-
-export function parse<const T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, allowPositionals = true) {
-  try {
-    return parseArgs({ args: argv, options: { ...COMMON, ...options }, allowPositionals, strict: true });
-  } catch (e) {
-    throw new UsageError((e as Error).message.split('\n')[0]);
-  }
-}
 
 export function intOption(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
@@ -26,7 +13,19 @@ export function intOption(name: string, value: string | undefined, fallback: num
   return n;
 }
 
-export function listOption(name: string, value: string | undefined, fallback: number[], min: number, max: number): number[] {
-  if (value === undefined) return fallback;
+export function listOption(name: string, value: string, min: number, max: number): number[] {
   return value.split(',').map((v) => intOption(name, v, 0, min, max));
+}
+
+/** A finite number strictly above `above` (the decay randomizer's denominator). */
+export function numberOption(name: string, value: string, above: number): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= above)
+    throw new UsageError(`--${name} must be a number > ${above}; got ${JSON.stringify(value)}`);
+  return n;
+}
+
+export function choiceOption<C extends string>(name: string, value: string, choices: readonly C[]): C {
+  if ((choices as readonly string[]).includes(value)) return value as C;
+  throw new UsageError(`--${name} must be one of ${choices.join(', ')}; got ${JSON.stringify(value)}`);
 }

@@ -4,45 +4,44 @@
  * user's cached rank table at /api/table when one exists, so the page skips the build. Runs until Ctrl-C.
  */
 import { cachedTablePath } from '../rank/cache.js';
-import { UsageError, intOption, parse } from './args.js';
 import { findDemoDir, startDemoServer, statSafe } from './demo-server.js';
-import type { CliIO } from './io.js';
+import { defineCommand } from './spec.js';
 
 export { findDemoDir, startDemoServer, type DemoServer } from './demo-server.js';
 
-const USAGE = `usage: stackrank demo [--port 8080] [--json]
-  Serves the browser demo on http://127.0.0.1:PORT/ (--port 0 picks a free port) with the COOP/COEP headers
-  that allow worker threads. A cached rank table ($XDG_CACHE_HOME/stackrank, made by \`stackrank table build\`)
-  is served to the page at /api/table, so it does not have to build one. Stop with Ctrl-C.`;
-
-export async function demoCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse(argv, { port: { type: 'string' } }, false);
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
-  if (positionals.length) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
-  const port = intOption('port', values.port, 8080, 0, 65535);
-  const dir = findDemoDir(io.env);
-  const demo = await startDemoServer({ port, dir, env: io.env });
-  const tablePath = await cachedTablePath({}, io.env);
-  const table = statSafe(tablePath)?.isFile() ? tablePath : null;
-  if (values.json) {
-    io.out(JSON.stringify({ url: demo.url, port: demo.port, dir, table }));
-  } else {
-    io.out(`stackrank demo: ${demo.url}`);
-    io.out(
-      table
-        ? `serving the cached rank table ${table}`
-        : 'no cached 9x4x15 rank table: the page builds one in the browser (stackrank table build caches one for next time)',
-    );
-    io.out('press Ctrl-C to stop');
-  }
-  await new Promise<void>((res) => {
-    if (!io.signal) return; // runs until the process is killed
-    if (io.signal.aborted) return res();
-    io.signal.addEventListener('abort', () => res(), { once: true });
-  });
-  await demo.close();
-  return 0;
-}
+export const demoCommand = defineCommand({
+  path: 'demo',
+  summary: 'serve the browser demo (the AI playing live) on 127.0.0.1',
+  description: `Serves the browser demo on http://127.0.0.1:PORT/ with the COOP/COEP headers that allow worker
+threads. A cached rank table ($XDG_CACHE_HOME/stackrank, made by \`stackrank table build\`) is served to the page at
+/api/table, so it does not have to build one. Stop with Ctrl-C (exit code 130). With --json: {url, port, dir, table}
+on one line.`,
+  options: {
+    port: { type: 'int', min: 0, max: 65535, default: 8080, help: 'port on 127.0.0.1; 0 picks a free one' },
+  },
+  async run({ values }, io) {
+    const { port } = values;
+    const dir = findDemoDir(io.env);
+    const demo = await startDemoServer({ port, dir, env: io.env });
+    const tablePath = await cachedTablePath({}, io.env);
+    const table = statSafe(tablePath)?.isFile() ? tablePath : null;
+    if (values.json) {
+      io.out(JSON.stringify({ url: demo.url, port: demo.port, dir, table }));
+    } else {
+      io.out(`stackrank demo: ${demo.url}`);
+      io.out(
+        table
+          ? `serving the cached rank table ${table}`
+          : 'no cached 9x4x15 rank table: the page builds one in the browser (stackrank table build caches one for next time)',
+      );
+      io.out('press Ctrl-C to stop');
+    }
+    await new Promise<void>((res) => {
+      if (!io.signal) return; // runs until the process is killed
+      if (io.signal.aborted) return res();
+      io.signal.addEventListener('abort', () => res(), { once: true });
+    });
+    await demo.close();
+    return 130;
+  },
+});

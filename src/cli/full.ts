@@ -1,25 +1,27 @@
 /**
  * `stackrank full play|train`: full-board games with a weight preset or file, and the genetic-algorithm trainer.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { StackRankError } from '../errors.js';
-import { FEATURE_SETS, PRESET_NAMES, resolveWeights, type WeightVector } from '../fullboard/presets.js';
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH } from '../fullboard/board.js';
+import {
+  FEATURE_SETS,
+  PRESET_NAMES,
+  resolveWeights,
+  type PresetName,
+  type WeightVector,
+} from '../fullboard/presets.js';
 import { playFullGame } from '../fullboard/player.js';
 import { summarizeLines } from '../fullboard/stats.js';
-import { intOption, parse, UsageError } from './args.js';
-import type { CliCommand, CliIO } from './io.js';
+import { TRAIN_DEFAULTS, TRAIN_LIMITS } from '../fullboard/trainer.js';
+import { UsageError } from './args.js';
+import { fallbackDir, writeKeepingResult, writeTextAtomic } from './files.js';
+import type { CliIO } from './io.js';
+import { THREADS, randomizerOption, seedOption } from './options.js';
+import { defineCommand, defineOptions, type OptionValues } from './spec.js';
 
-const PLAY_HELP = `usage: stackrank full play [--weights seedGA|seedGAProse|dellacherie|bcts|FILE] [--games N] [--seed S]
-                          [--max-lines L] [--max-pieces P] [--lookahead 0|1] [--width W] [--height H]
-                          [--randomizer NAME] [--json]
-Plays N games (game i uses seed S + i) and prints lines per game and a summary (mean, median, min, max, 95 % CI;
-with a cap, also the censored geometric estimate). FILE is JSON { features, weights } or a trainer output.`;
-
-const TRAIN_HELP = `usage: stackrank full train [--features bcts|dellacherie|seedClean|seedCode] [--generations G]
-                           [--population N] [--games-per-eval K] [--board-height H] [--max-pieces P]
-                           [--seed S] [--threads T] [--checkpoint FILE] [--resume] [--out weights.json] [--json]
-Genetic algorithm of seed 004 (tournament 8, 2 parents, uniform crossover, mutation 10 %, elite 20 %) on a proxy
-board; prints one row per generation and writes the best weights.`;
+const FEATURE_SET_NAMES = Object.keys(FEATURE_SETS);
 
 function loadWeights(spec: string | undefined): WeightVector & { name: string } {
   const s = spec ?? 'seedGA';
@@ -28,15 +30,19 @@ function loadWeights(spec: string | undefined): WeightVector & { name: string } 
   try {
     text = readFileSync(s, 'utf8');
   } catch (e) {
-    throw new UsageError(`--weights must be a preset (${PRESET_NAMES.join(', ')}) or a readable JSON file; ${String((e as Error).message)}`);
+    throw new UsageError(
+      `--weights must be a preset (${PRESET_NAMES.join(', ')}) or a readable JSON file; ${String((e as Error).message)}`,
+    );
   }
-  let json: any;
+  let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     throw new StackRankError('BAD_ARGUMENT', `${s} is not JSON`);
   }
-  const v = json && json.best && json.best.features ? json.best : json;
+  // a training result file ({ best: { features, weights }, ... }) or a bare weight vector
+  const best = (json as { best?: { features?: unknown } } | null)?.best;
+  const v = best?.features ? best : json;
   return { ...resolveWeights(v), name: s };
 }
 
@@ -45,30 +51,55 @@ function fmt(n: number): string {
   return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : String(n);
 }
 
-async function play(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parse(argv, {
-    weights: { type: 'string' },
-    games: { type: 'string' },
-    seed: { type: 'string' },
-    'max-lines': { type: 'string' },
-    'max-pieces': { type: 'string' },
-    lookahead: { type: 'string' },
-    width: { type: 'string' },
-    height: { type: 'string' },
-    randomizer: { type: 'string' },
-  }, false);
-  if (values.help) {
-    io.out(PLAY_HELP);
-    return 0;
-  }
+const PLAY_OPTIONS = defineOptions({
+  weights: {
+    type: 'text',
+    default: 'seedGA' satisfies PresetName,
+    arg: 'PRESET|FILE',
+    help: `weights: a preset (${PRESET_NAMES.join(', ')}) or a JSON file`,
+  },
+  games: { type: 'int', min: 1, max: 1_000_000, default: 10, help: 'games to play' },
+  seed: seedOption(1, 'seed of the first game'),
+  maxLines: {
+    type: 'int',
+    min: 1,
+    max: Number.MAX_SAFE_INTEGER,
+    arg: 'L',
+    help: 'stop a game at this many lines',
+    defaultHelp: 'no cap',
+  },
+  maxPieces: {
+    type: 'int',
+    min: 1,
+    max: Number.MAX_SAFE_INTEGER,
+    arg: 'P',
+    help: 'stop a game at this many pieces',
+    defaultHelp: 'no cap',
+  },
+  lookahead: { type: 'int', min: 0, max: 1, default: 0, help: '0: one piece at a time; 1: also the next piece' },
+  width: { type: 'int', min: MIN_WIDTH, max: MAX_WIDTH, default: DEFAULT_WIDTH, arg: 'W', help: 'board columns' },
+  height: { type: 'int', min: MIN_HEIGHT, max: MAX_HEIGHT, default: DEFAULT_HEIGHT, arg: 'H', help: 'board rows' },
+  randomizer: randomizerOption('memoryless'),
+});
+
+export const fullPlayCommand = defineCommand({
+  path: 'full play',
+  summary: 'play full-board games with a weight preset or file',
+  description: `Plays N games (game i uses seed S + i) and prints lines per game and a summary (mean, median, min,
+max, 95 % CI; with a cap, also the censored geometric estimate). FILE is JSON { features, weights } or a trainer
+output. With --json: one object on one line.`,
+  options: PLAY_OPTIONS,
+  async run({ values }, io) {
+    return play(values, io);
+  },
+});
+
+type PlayValues = OptionValues<typeof PLAY_OPTIONS>;
+
+async function play(values: PlayValues, io: CliIO): Promise<number> {
   const w = loadWeights(values.weights);
-  const games = intOption('games', values.games, 10, 1, 1_000_000);
-  const seed = intOption('seed', values.seed, 1, 0, 0xffffffff);
-  const maxLines = values['max-lines'] === undefined ? undefined : intOption('max-lines', values['max-lines'], 0, 1, Number.MAX_SAFE_INTEGER);
-  const maxPieces = values['max-pieces'] === undefined ? undefined : intOption('max-pieces', values['max-pieces'], 0, 1, Number.MAX_SAFE_INTEGER);
-  const lookahead = intOption('lookahead', values.lookahead, 0, 0, 1) as 0 | 1;
-  const width = intOption('width', values.width, 10, 4, 10);
-  const height = intOption('height', values.height, 20, 4, 24);
+  const { games, seed, maxLines, maxPieces, width, height } = values;
+  const lookahead = values.lookahead as 0 | 1;
   const results: { seed: number; lines: number; pieces: number; seconds: number; lost: boolean }[] = [];
   const t0 = performance.now();
   if (!values.json) io.out(`weights ${w.name}: ${w.features.map((f, i) => `${f} ${w.weights[i]}`).join(', ')}`);
@@ -84,50 +115,161 @@ async function play(argv: string[], io: CliIO): Promise<number> {
       height,
       randomizer: values.randomizer,
       signal: io.signal,
-      onProgress: (p) => io.status(`game ${g + 1}/${games}: ${fmt(p.lines)} lines, ${fmt(p.pieces / Math.max(p.seconds, 1e-9))} pieces/s`),
+      onProgress: (p) =>
+        io.status(
+          `game ${g + 1}/${games}: ${fmt(p.lines)} lines, ${fmt(p.pieces / Math.max(p.seconds, 1e-9))} pieces/s`,
+        ),
     });
     results.push({ seed: (seed + g) >>> 0, lines: r.lines, pieces: r.pieces, seconds: r.seconds, lost: r.lost });
     if (!values.json) {
       io.status('');
-      io.out(`game ${String(g + 1).padStart(4)}  seed ${String((seed + g) >>> 0).padStart(6)}  lines ${fmt(r.lines).padStart(12)}  pieces ${fmt(r.pieces).padStart(12)}  ${fmt(r.piecesPerSecond).padStart(9)} p/s${r.lost ? '' : '  (capped)'}`);
+      io.out(
+        `game ${String(g + 1).padStart(4)}  seed ${String((seed + g) >>> 0).padStart(6)}  lines ${fmt(r.lines).padStart(12)}  pieces ${fmt(r.pieces).padStart(12)}  ${fmt(r.piecesPerSecond).padStart(9)} p/s${r.lost ? '' : '  (capped)'}`,
+      );
     }
   }
-  const summary = summarizeLines(results.map((r) => r.lines), results.map((r) => r.lost));
+  const summary = summarizeLines(
+    results.map((r) => r.lines),
+    results.map((r) => r.lost),
+  );
   const seconds = (performance.now() - t0) / 1000;
   const pieces = results.reduce((s, r) => s + r.pieces, 0);
   if (values.json) {
-    io.out(JSON.stringify({ weights: { name: w.name, features: w.features, weights: w.weights }, seed, maxLines, maxPieces, lookahead, width, height, games: results, summary, seconds, piecesPerSecond: pieces / seconds }, null, 2));
+    io.out(
+      JSON.stringify({
+        weights: { name: w.name, features: w.features, weights: w.weights },
+        seed,
+        maxLines,
+        maxPieces,
+        lookahead,
+        width,
+        height,
+        games: results,
+        summary,
+        seconds,
+        piecesPerSecond: pieces / seconds,
+      }),
+    );
   } else {
-    io.out(`games ${summary.games} (lost ${summary.lost}, capped ${summary.capped})  mean ${fmt(summary.mean)}  median ${fmt(summary.median)}  min ${fmt(summary.min)}  max ${fmt(summary.max)}  95% CI [${fmt(summary.ci95[0])}, ${fmt(summary.ci95[1])}]`);
-    if (summary.censored) io.out(`censored (geometric) estimate of the uncapped mean: ${fmt(summary.censored.mean)}  95% CI [${fmt(summary.censored.ci95[0])}, ${fmt(summary.censored.ci95[1])}]`);
+    io.out(
+      `games ${summary.games} (lost ${summary.lost}, capped ${summary.capped})  mean ${fmt(summary.mean)}  median ${fmt(summary.median)}  min ${fmt(summary.min)}  max ${fmt(summary.max)}  95% CI [${fmt(summary.ci95[0])}, ${fmt(summary.ci95[1])}]`,
+    );
+    if (summary.censored)
+      io.out(
+        `censored (geometric) estimate of the uncapped mean: ${fmt(summary.censored.mean)}  95% CI [${fmt(summary.censored.ci95[0])}, ${fmt(summary.censored.ci95[1])}]`,
+      );
     io.out(`${fmt(pieces)} pieces in ${seconds.toFixed(1)} s (${fmt(pieces / seconds)} pieces/s)`);
   }
   return 0;
 }
 
-async function train(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parse(argv, {
-    features: { type: 'string' },
-    generations: { type: 'string' },
-    population: { type: 'string' },
-    'games-per-eval': { type: 'string' },
-    'board-height': { type: 'string' },
-    'max-pieces': { type: 'string' },
-    seed: { type: 'string' },
-    threads: { type: 'string' },
-    checkpoint: { type: 'string' },
-    resume: { type: 'boolean' },
-    out: { type: 'string' },
-  }, false);
-  if (values.help) {
-    io.out(TRAIN_HELP);
-    return 0;
-  }
+const TRAIN_OPTIONS = defineOptions({
+  features: { type: 'choice', choices: FEATURE_SET_NAMES, default: 'bcts', help: 'feature set' },
+  generations: {
+    type: 'int',
+    min: TRAIN_LIMITS.generations.min,
+    max: TRAIN_LIMITS.generations.max,
+    default: 10,
+    arg: 'G',
+    help: 'generations to run',
+  },
+  population: {
+    type: 'int',
+    min: TRAIN_LIMITS.population.min,
+    max: TRAIN_LIMITS.population.max,
+    default: TRAIN_DEFAULTS.population,
+    help: 'weight vectors per generation',
+  },
+  tournament: {
+    type: 'int',
+    min: 2,
+    max: TRAIN_LIMITS.population.max,
+    help: 'individuals drawn per tournament (at most the population)',
+    defaultHelp: `${TRAIN_DEFAULTS.tournament}, or the population if smaller`,
+  },
+  gamesPerEval: {
+    type: 'int',
+    min: TRAIN_LIMITS.gamesPerEval.min,
+    max: TRAIN_LIMITS.gamesPerEval.max,
+    default: TRAIN_DEFAULTS.gamesPerEval,
+    arg: 'K',
+    help: 'games per fitness evaluation',
+  },
+  boardHeight: {
+    type: 'int',
+    min: MIN_HEIGHT,
+    max: MAX_HEIGHT,
+    default: TRAIN_DEFAULTS.boardHeight,
+    arg: 'H',
+    help: 'rows of the proxy board',
+  },
+  maxPieces: {
+    type: 'int',
+    min: 1,
+    max: Number.MAX_SAFE_INTEGER,
+    default: TRAIN_DEFAULTS.maxPieces,
+    arg: 'P',
+    help: 'piece cap per evaluation game',
+  },
+  seed: seedOption(TRAIN_DEFAULTS.seed),
+  threads: { ...THREADS, default: 1, defaultHelp: undefined },
+  checkpoint: { type: 'outFile', help: 'save the state here after every generation' },
+  resume: { type: 'flag', help: 'continue from --checkpoint' },
+  out: { type: 'outFile', help: 'write the best weights (JSON) here' },
+});
+
+export const fullTrainCommand = defineCommand({
+  path: 'full train',
+  summary: 'train full-board weights with a genetic algorithm',
+  description: `The CS3243 GA report's genetic algorithm (tournament selection, 2 parents, uniform crossover,
+mutation 10 %, elite 20 %) on a proxy board; prints one row per generation and the best weights (with --json, one
+object on one line). --checkpoint saves the state after every generation; --resume continues from it.`,
+  options: TRAIN_OPTIONS,
+  async run({ values }, io) {
+    return train(values, io);
+  },
+});
+
+type TrainValues = OptionValues<typeof TRAIN_OPTIONS>;
+
+/** Writes checkpoints; if the chosen file stops being writable mid-run, warns once and keeps them in a temp file. */
+function checkpointWriter(path: string, io: CliIO) {
+  let target = path;
+  const write = (file: string, text: string) => {
+    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    try {
+      writeFileSync(tmp, text, { flag: 'wx' });
+      renameSync(tmp, file);
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      throw e;
+    }
+  };
+  return (checkpoint: unknown) => {
+    const text = JSON.stringify(checkpoint);
+    try {
+      write(target, text);
+    } catch (e) {
+      if (target !== path)
+        throw new StackRankError('IO', `could not write the checkpoint to ${target}: ${(e as Error).message}`, {
+          cause: e,
+        });
+      target = join(fallbackDir(), 'checkpoint.json');
+      io.err(
+        `stackrank full train: could not write the checkpoint to ${path} (${(e as Error).message}); writing it to ${target} instead`,
+      );
+      write(target, text);
+    }
+  };
+}
+
+async function train(values: TrainValues, io: CliIO): Promise<number> {
   const { trainWeights, checkCheckpoint } = await import('../fullboard/trainer.js');
-  const features = values.features ?? 'bcts';
-  if (!FEATURE_SETS[features]) throw new UsageError(`--features must be one of ${Object.keys(FEATURE_SETS).join(', ')}`);
-  if (values.resume && !values.checkpoint) throw new UsageError('--resume needs --checkpoint FILE');
-  let resume;
+  if (values.resume && values.checkpoint === undefined) throw new UsageError('--resume needs --checkpoint FILE');
+  if (values.tournament !== undefined && values.tournament > values.population) {
+    throw new UsageError(`--tournament (${values.tournament}) must not exceed --population (${values.population})`);
+  }
+  let resume: ReturnType<typeof checkCheckpoint> | undefined;
   if (values.resume) {
     let json: unknown;
     try {
@@ -137,24 +279,22 @@ async function train(argv: string[], io: CliIO): Promise<number> {
     }
     resume = checkCheckpoint(json);
   }
+  const saveCheckpoint = values.checkpoint === undefined ? null : checkpointWriter(values.checkpoint, io);
   if (!values.json) io.out(' gen      best      mean    median  evals   seconds  best weights');
   const result = await trainWeights({
-    features: FEATURE_SETS[features],
-    generations: intOption('generations', values.generations, 10, 1, 100_000),
-    population: intOption('population', values.population, 100, 4, 100_000),
-    gamesPerEval: intOption('games-per-eval', values['games-per-eval'], 3, 1, 1000),
-    boardHeight: intOption('board-height', values['board-height'], 12, 4, 24),
-    maxPieces: intOption('max-pieces', values['max-pieces'], 200_000, 1, Number.MAX_SAFE_INTEGER),
-    seed: intOption('seed', values.seed, 1, 0, 0xffffffff),
-    threads: intOption('threads', values.threads, 1, 1, 64),
+    features: FEATURE_SETS[values.features],
+    generations: values.generations,
+    population: values.population,
+    tournament: values.tournament,
+    gamesPerEval: values.gamesPerEval,
+    boardHeight: values.boardHeight,
+    maxPieces: values.maxPieces,
+    seed: values.seed,
+    threads: values.threads,
     signal: io.signal,
     resume,
     onGeneration: (g) => {
-      if (values.checkpoint) {
-        const tmp = `${values.checkpoint}.${process.pid}.tmp`;
-        writeFileSync(tmp, JSON.stringify(g.checkpoint));
-        renameSync(tmp, values.checkpoint);
-      }
+      saveCheckpoint?.(g.checkpoint);
       if (!values.json) {
         io.out(
           `${String(g.generation).padStart(4)} ${fmt(g.best).padStart(9)} ${fmt(g.mean).padStart(9)} ${fmt(g.median).padStart(9)} ${String(g.evaluated).padStart(6)} ${g.seconds.toFixed(1).padStart(9)}  ${g.bestWeights.map((v) => v.toFixed(3)).join(' ')}`,
@@ -162,24 +302,20 @@ async function train(argv: string[], io: CliIO): Promise<number> {
       }
     },
   });
-  const out = { best: { features: result.features, weights: result.weights }, fitness: result.fitness, history: result.history, options: result.options };
-  if (values.out) {
-    const tmp = `${values.out}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(out, null, 2) + '\n');
-    renameSync(tmp, values.out);
-  }
-  if (values.json) io.out(JSON.stringify(out, null, 2));
-  else io.out(`best weights (${result.features.join(', ')}): ${result.weights.map((v) => v.toFixed(4)).join(', ')}${values.out ? `  -> ${values.out}` : ''}`);
+  const out = {
+    best: { features: result.features, weights: result.weights },
+    fitness: result.fitness,
+    history: result.history,
+    options: result.options,
+  };
+  if (values.out !== undefined)
+    await writeKeepingResult(values.out, 'trained weights', (p) =>
+      writeTextAtomic(p, JSON.stringify(out, null, 2) + '\n'),
+    );
+  if (values.json) io.out(JSON.stringify(out));
+  else
+    io.out(
+      `best weights (${result.features.join(', ')}): ${result.weights.map((v) => v.toFixed(4)).join(', ')}${values.out ? `  -> ${values.out}` : ''}`,
+    );
   return 0;
 }
-
-export const fullCommand: CliCommand = async (argv, io) => {
-  const [sub, ...rest] = argv;
-  if (sub === 'play') return play(rest, io);
-  if (sub === 'train') return train(rest, io);
-  if (!sub || sub === '--help' || sub === '-h') {
-    io.out(`${PLAY_HELP}\n\n${TRAIN_HELP}`);
-    return sub ? 0 : 2;
-  }
-  throw new UsageError(`unknown subcommand ${JSON.stringify(sub)}; use play or train`);
-};

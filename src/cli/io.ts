@@ -6,14 +6,14 @@ export interface CliIO {
   status(line: string): void;
   isTTY: boolean;
   env: Record<string, string | undefined>;
+  /** Aborted on Ctrl-C: commands pass it to every long library call, which then stops within about 100 ms. */
   signal?: AbortSignal;
 }
 
-export type CliCommand = (argv: string[], io: CliIO) => Promise<number>;
-
 export function nodeIO(): CliIO {
   const tty = !!process.stderr.isTTY;
-  // Ctrl-C cancels long jobs cleanly (workers stopped, no half-written file); a second Ctrl-C exits at once.
+  // Ctrl-C cancels long jobs cleanly (workers stopped, no half-written file) and the command exits 130; a second
+  // Ctrl-C exits at once.
   const controller = new AbortController();
   process.once('SIGINT', () => {
     controller.abort();

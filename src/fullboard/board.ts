@@ -1,11 +1,11 @@
 /**
- * FullBoard: a plain TypeScript full Tetris board (DESIGN §5), one bit mask per row (bit c = column c, row 0 at
+ * FullBoard: a plain TypeScript full Tetris board (docs/fullboard.md, "Rules"), one bit mask per row (bit c = column c, row 0 at
  * the bottom). It is the reference the WebAssembly engine is tested against and the value the API passes around;
  * games themselves run in the kernel (src/fullboard/kernel.ts).
  *
  * Rules: width 4..10, height 4..24 (default 10 × 20); a move is an orientation and a left column, dropped
  * straight down until it rests on a filled cell or the floor; full rows are then removed; a move that would put
- * any cell in row `height` or above loses (checked before rows are cleared, as in the CS3243 rules of seed 004).
+ * any cell in row `height` or above loses (checked before rows are cleared, as in the CS3243 rules of the GA report).
  */
 import { StackRankError, describe, optionsObject, requireDenseArray } from '../errors.js';
 import { ORIENTATIONS, PIECES, pieceId, type Orientation } from '../pieces.js';
@@ -14,6 +14,9 @@ export const MIN_WIDTH = 4;
 export const MAX_WIDTH = 10;
 export const MIN_HEIGHT = 4;
 export const MAX_HEIGHT = 24;
+/** The standard board. */
+export const DEFAULT_WIDTH = 10;
+export const DEFAULT_HEIGHT = 20;
 
 export interface BoardSize {
   width?: number;
@@ -74,7 +77,7 @@ export class FullBoard {
 
   constructor(size: BoardSize = {}, rows?: ArrayLike<number>) {
     const sz = optionsObject('FullBoard', size);
-    const { width, height } = checkSize(sz.width ?? 10, sz.height ?? 20);
+    const { width, height } = checkSize(sz.width ?? DEFAULT_WIDTH, sz.height ?? DEFAULT_HEIGHT);
     this.width = width;
     this.height = height;
     this.rows = new Uint32Array(height);

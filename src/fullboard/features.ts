@@ -1,37 +1,25 @@
 /**
  * Board features of the full-board player, one named function each with its exact definition (in the manner of
  * MdpTetris). These TypeScript versions are the reference: straightforward cell-by-cell code that the
- * WebAssembly bitboard evaluator (assembly/fullboard.ts) is tested against, feature by feature.
+ * WebAssembly bitboard evaluator (assembly/fullboard/features.ts) is tested against, feature by feature.
  *
  * Conventions shared by all: row 0 is the bottom; a column's height is the row above its highest filled cell
  * (0 when empty); the board is evaluated AFTER the move is placed and its full rows are removed. Move-dependent
  * features take a MoveInfo. Features named "...Continuous", "...BelowTop", "...TimesTen" and "wellsTriangle" are
- * the conventions of the code that trained seed 004's weights (see presets.ts); the others are the clean,
+ * the conventions of the code that trained the CS3243 GA report's weights (see presets.ts); the others are the clean,
  * usual definitions (Dellacherie; Thiery & Scherrer's BCTS).
  *
- * The order of FEATURE_NAMES is the kernel's feature id order: do not reorder.
+ * Adding a feature: write its function here (its exact definition in the doc comment), add one entry to FEATURES
+ * below, give it an id in assembly/fullboard/layout.ts (F_*) and one line in the kernel's feature registry
+ * (assembly/fullboard/features.ts featureSum). The tests compare every feature of the kernel with these.
  */
 import { StackRankError, describe } from '../errors.js';
 import { FullBoard } from './board.js';
-
-export const FEATURE_NAMES = [
-  'rowsCleared',
-  'rowTransitions',
-  'rowTransitionsContinuous',
-  'columnTransitions',
-  'columnTransitionsBelowTop',
-  'holes',
-  'holesTimesTen',
-  'cumulativeWells',
-  'wellsTriangle',
-  'maxHeight',
-  'landingHeight',
-  'erodedPieceCells',
-  'holeDepth',
-  'rowsWithHoles',
-] as const;
-export type FeatureName = (typeof FEATURE_NAMES)[number];
-export const FEATURE_COUNT = FEATURE_NAMES.length;
+import {
+  F_COLUMN_TRANSITIONS, F_COLUMN_TRANSITIONS_BELOW_TOP, F_CUMULATIVE_WELLS, F_ERODED_PIECE_CELLS,
+  F_HOLES, F_HOLES_TIMES_TEN, F_HOLE_DEPTH, F_LANDING_HEIGHT, F_MAX_HEIGHT, F_ROWS_CLEARED, F_ROWS_WITH_HOLES, F_ROW_TRANSITIONS,
+  F_ROW_TRANSITIONS_CONTINUOUS, F_WELLS_TRIANGLE,
+} from './layout.js';
 
 /** The move that produced the board being evaluated (zeros for a board on its own). */
 export interface MoveInfo {
@@ -74,7 +62,7 @@ export function rowTransitions(b: FullBoard): number {
 }
 
 /**
- * rowTransitionsContinuous (seed 004's code): ONE row-major scan over all height + 1 rows (rows 0..height, the
+ * rowTransitionsContinuous (the CS3243 GA report's code): ONE row-major scan over all height + 1 rows (rows 0..height, the
  * extra row always empty) that starts against a filled left wall on row 0 and is not reset between rows: the
  * first cell of each row is compared with the last cell of the row below. At the end of each row the last cell is
  * also compared with the right wall, which counts as filled (this does not change what the next row starts from).
@@ -113,7 +101,7 @@ export function columnTransitions(b: FullBoard): number {
 }
 
 /**
- * columnTransitionsBelowTop (seed 004's code): for every column, the changes between adjacent cells of the
+ * columnTransitionsBelowTop (the CS3243 GA report's code): for every column, the changes between adjacent cells of the
  * sequence [floor (filled), row 0, …, row height(c) − 1], i.e. below the column's top plus the floor. It equals
  * columnTransitions − width: a constant offset, so it plays exactly as columnTransitions does.
  */
@@ -136,7 +124,7 @@ export function holes(b: FullBoard): number {
   return b.holes();
 }
 
-/** holesTimesTen (seed 004's code): 10 × holes. */
+/** holesTimesTen (the CS3243 GA report's code): 10 × holes. */
 export function holesTimesTen(b: FullBoard): number {
   return 10 * b.holes();
 }
@@ -162,7 +150,7 @@ export function cumulativeWells(b: FullBoard): number {
 }
 
 /**
- * wellsTriangle (seed 004's code): every empty cell at or above its column's height whose left and right
+ * wellsTriangle (the CS3243 GA report's code): every empty cell at or above its column's height whose left and right
  * neighbours are filled (walls count as filled) adds the triangle number T(k) = k(k + 1) / 2 with
  * k = row − height(c) + 1, whether or not the cells between it and the column's top are well cells too.
  */
@@ -227,28 +215,43 @@ export function rowsWithHoles(b: FullBoard): number {
   return n;
 }
 
-export const FEATURE_FUNCTIONS: Record<FeatureName, (b: FullBoard, m: MoveInfo) => number> = {
-  rowsCleared,
-  rowTransitions,
-  rowTransitionsContinuous,
-  columnTransitions,
-  columnTransitionsBelowTop,
-  holes,
-  holesTimesTen,
-  cumulativeWells,
-  wellsTriangle,
-  maxHeight,
-  landingHeight,
-  erodedPieceCells,
-  holeDepth,
-  rowsWithHoles,
-};
+/** A feature: its name, its id in the kernel (weights and feature vectors are indexed by it) and its function. */
+export interface FeatureEntry<N extends string = string> {
+  readonly name: N;
+  readonly id: number;
+  readonly value: (b: FullBoard, m: MoveInfo) => number;
+}
+
+/** The feature registry, in kernel id order (MdpTetris's all_features[]): one entry per feature. */
+export const FEATURES = [
+  { name: 'rowsCleared', id: F_ROWS_CLEARED, value: rowsCleared },
+  { name: 'rowTransitions', id: F_ROW_TRANSITIONS, value: rowTransitions },
+  { name: 'rowTransitionsContinuous', id: F_ROW_TRANSITIONS_CONTINUOUS, value: rowTransitionsContinuous },
+  { name: 'columnTransitions', id: F_COLUMN_TRANSITIONS, value: columnTransitions },
+  { name: 'columnTransitionsBelowTop', id: F_COLUMN_TRANSITIONS_BELOW_TOP, value: columnTransitionsBelowTop },
+  { name: 'holes', id: F_HOLES, value: holes },
+  { name: 'holesTimesTen', id: F_HOLES_TIMES_TEN, value: holesTimesTen },
+  { name: 'cumulativeWells', id: F_CUMULATIVE_WELLS, value: cumulativeWells },
+  { name: 'wellsTriangle', id: F_WELLS_TRIANGLE, value: wellsTriangle },
+  { name: 'maxHeight', id: F_MAX_HEIGHT, value: maxHeight },
+  { name: 'landingHeight', id: F_LANDING_HEIGHT, value: landingHeight },
+  { name: 'erodedPieceCells', id: F_ERODED_PIECE_CELLS, value: erodedPieceCells },
+  { name: 'holeDepth', id: F_HOLE_DEPTH, value: holeDepth },
+  { name: 'rowsWithHoles', id: F_ROWS_WITH_HOLES, value: rowsWithHoles },
+] as const satisfies readonly FeatureEntry[];
+
+export type FeatureName = (typeof FEATURES)[number]['name'];
+/** Feature names in kernel id order. */
+export const FEATURE_NAMES: readonly FeatureName[] = FEATURES.map((f) => f.name);
+export const FEATURE_COUNT = FEATURES.length;
+/** Each feature's function, by name. */
+export const FEATURE_FUNCTIONS = Object.fromEntries(FEATURES.map((f) => [f.name, f.value])) as Record<FeatureName, (b: FullBoard, m: MoveInfo) => number>;
 
 /** All features of a board (reference implementation), keyed by name. */
 export function featureValues(b: FullBoard, m: MoveInfo = NO_MOVE): Record<FeatureName, number> {
   if (!(b instanceof FullBoard)) throw new StackRankError('BAD_ARGUMENT', `featureValues takes a FullBoard; got ${describe(b)}`);
   if (m === null || typeof m !== 'object') throw new StackRankError('BAD_ARGUMENT', `move must be a MoveInfo (from FullBoard.place); got ${describe(m)}`);
   const out = {} as Record<FeatureName, number>;
-  for (const name of FEATURE_NAMES) out[name] = FEATURE_FUNCTIONS[name](b, m);
+  for (const f of FEATURES) out[f.name] = f.value(b, m);
   return out;
 }

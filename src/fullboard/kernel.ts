@@ -1,24 +1,18 @@
 /**
- * TypeScript side of the full-board kernel (assembly/fullboard.ts): the context layout, the piece tables written
- * into kernel memory from src/pieces.ts (the kernel knows no shapes), and a small context pool over one
- * single-threaded instance. Keep the offsets below in step with the kernel's.
+ * TypeScript side of the full-board kernel (assembly/fullboard.ts): the piece tables written into kernel memory
+ * from src/pieces.ts (the kernel knows no shapes), boards in and out, and a small context pool over one
+ * single-threaded instance. The context layout is assembly/fullboard/layout.ts (re-exported by ./layout.ts).
  */
 import { ORIENTATIONS } from '../pieces.js';
 import { instantiateKernel, pickVariant, type KernelInstance } from '../wasm.js';
 import { FullBoard, orientationRowMasks, pieceHeight } from './board.js';
-import { FEATURE_COUNT } from './features.js';
+import {
+  BOARD_ROWS, B_ROWS, FEATURE_COUNT, FEATURE_SLOTS, OE_BOT, OE_BYTES, OE_HEIGHT, OE_MASK, OE_TOP, OE_WIDTH, ORIENT_SLOTS, O_BOARD_A,
+  O_FEAT, O_NORIENT, O_ORIENT, PIECE_COUNT,
+} from './layout.js';
 
-export const O_RNG = 16;
-export const O_LINES = 64;
-export const O_PIECES = 72;
-export const O_BEST_SCORE = 80;
-export const O_BOARD_A = 88;
-export const O_NORIENT = 128;
-export const O_ORIENT = 160;
-export const O_WEIGHTS = 1984;
-export const O_FEAT = 2112;
-export const B_ROWS = 0;
-export const B_TOP = 192;
+// Offsets that callers of this module read (the rest: ./layout.ts).
+export { B_ROWS, B_TOP, O_BEST_SCORE, O_BOARD_A, O_FEAT, O_LINES, O_NORIENT, O_ORIENT, O_PIECES, O_RNG, O_WEIGHTS } from './layout.js';
 
 export interface FullKernelExports {
   alloc(bytes: number): number;
@@ -41,21 +35,22 @@ export interface FullKernelExports {
   runGame(ctx: number, wptr: number, s0: number, s1: number, s2: number, s3: number, maxPieces: number, lineCap: number, out: number): void;
 }
 
-/** Writes the orientation records (width, height, bot[4], row masks[4], top[4]) of every piece at ctx. */
+/** Writes the orientation records (OE_*: width, height, bot[4], row masks[4], top[4]) of every piece at ctx. */
 export function writePieceTables(memory: WebAssembly.Memory, ctx: number): void {
   const i32 = new Int32Array(memory.buffer);
-  for (let p = 0; p < 7; p++) {
-    i32[(ctx + O_NORIENT) / 4 + p] = ORIENTATIONS[p].length;
+  const word = (byteOffset: number) => byteOffset >> 2;
+  for (let p = 0; p < PIECE_COUNT; p++) {
+    i32[word(ctx + O_NORIENT) + p] = ORIENTATIONS[p].length;
     ORIENTATIONS[p].forEach((o, oi) => {
-      const base = (ctx + O_ORIENT + (p * 4 + oi) * 64) / 4;
-      i32.fill(0, base, base + 16);
-      i32[base] = o.width;
-      i32[base + 1] = pieceHeight(o);
+      const record = ctx + O_ORIENT + (p * ORIENT_SLOTS + oi) * OE_BYTES;
+      i32.fill(0, word(record), word(record + OE_BYTES));
+      i32[word(record + OE_WIDTH)] = o.width;
+      i32[word(record + OE_HEIGHT)] = pieceHeight(o);
       const masks = orientationRowMasks(o);
       for (let j = 0; j < 4; j++) {
-        i32[base + 4 + j] = j < o.width ? o.bot[j] : 0;
-        i32[base + 8 + j] = masks[j] ?? 0;
-        i32[base + 12 + j] = j < o.width ? o.top[j] : 0;
+        i32[word(record + OE_BOT) + j] = j < o.width ? o.bot[j] : 0;
+        i32[word(record + OE_MASK) + j] = masks[j] ?? 0;
+        i32[word(record + OE_TOP) + j] = j < o.width ? o.top[j] : 0;
       }
     });
   }
@@ -69,8 +64,9 @@ export function createContext(k: FullKernelExports, memory: WebAssembly.Memory, 
   return ctx;
 }
 
+/** Writes a weight vector (FEATURE_SLOTS f64, weightSlots in ./presets.ts) at `ptr`. */
 export function writeWeights(memory: WebAssembly.Memory, ptr: number, slots: Float64Array): void {
-  new Float64Array(memory.buffer, ptr, 16).set(slots);
+  new Float64Array(memory.buffer, ptr, FEATURE_SLOTS).set(slots);
 }
 
 let local: Promise<KernelInstance<FullKernelExports>> | undefined;
@@ -107,17 +103,17 @@ export function releaseContext(width: number, height: number, ctx: number): void
 /** Copies a board into the context's current board and lets the kernel derive heights. */
 export function loadBoard(kernel: KernelInstance<FullKernelExports>, ctx: number, board: FullBoard): void {
   const i32 = new Int32Array(kernel.memory.buffer);
-  const a = i32[(ctx + O_BOARD_A) / 4];
-  i32.fill(0, a / 4, a / 4 + 32);
-  for (let r = 0; r < board.height; r++) i32[a / 4 + r] = board.rows[r];
+  const rows = (i32[(ctx + O_BOARD_A) >> 2] + B_ROWS) >> 2;
+  i32.fill(0, rows, rows + BOARD_ROWS);
+  for (let r = 0; r < board.height; r++) i32[rows + r] = board.rows[r];
   kernel.exports.syncBoard(ctx);
 }
 
 /** Reads the context's current board back. */
 export function readBoard(kernel: KernelInstance<FullKernelExports>, ctx: number, width: number, height: number): FullBoard {
   const i32 = new Int32Array(kernel.memory.buffer);
-  const a = i32[(ctx + O_BOARD_A) / 4];
-  return new FullBoard({ width, height }, Array.from(i32.subarray(a / 4, a / 4 + height)));
+  const rows = (i32[(ctx + O_BOARD_A) >> 2] + B_ROWS) >> 2;
+  return new FullBoard({ width, height }, Array.from(i32.subarray(rows, rows + height)));
 }
 
 export function readFeatures(kernel: KernelInstance<FullKernelExports>, ctx: number): number[] {

@@ -5,24 +5,22 @@
 import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt, yieldToEventLoop } from '../errors.js';
 import { ORIENTATIONS, PIECES } from '../pieces.js';
 import { Rng, checkSeed } from '../random.js';
-import { FullBoard, checkSize, toPieceId, type FullMove } from './board.js';
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH, FullBoard, checkSize, toPieceId, type FullMove } from './board.js';
 import { FEATURE_NAMES, type FeatureName } from './features.js';
+import { CHUNK_LINE_CAP, CHUNK_LOST, CHUNK_NEEDS_PIECES, MOVE_LOSES, MOVE_ORIENT_SHIFT, NO_PIECE, O_BEST_SCORE, O_FEAT, O_LINES, O_PIECES } from './layout.js';
 import {
-  O_BEST_SCORE,
-  O_FEAT,
-  O_LINES,
-  O_PIECES,
   acquireContext,
   loadBoard,
   readFeatures,
   releaseContext,
   writeWeights,
 } from './kernel.js';
-import { resolveWeights, weightSlots, type WeightsSpec } from './presets.js';
+import { DEFAULT_WEIGHTS, resolveWeights, weightSlots, type WeightsSpec } from './presets.js';
 import { RANDOMIZER_NAMES, createRandomizer, isRandomizerName, type Randomizer } from '../randomizers/index.js';
 
 export interface BestMoveOptions {
-  weights: WeightsSpec;
+  /** A preset name or { features, weights }; default DEFAULT_WEIGHTS ('bcts', the strongest preset). */
+  weights?: WeightsSpec;
   /** The next piece, when known: the move is then chosen 2-ply over every placement of it. */
   next?: number | string;
 }
@@ -37,12 +35,12 @@ export interface BestMoveResult extends FullMove {
 }
 
 /** The best placement of `piece` on `board`, or null when every placement loses. */
-export async function bestMove(board: FullBoard, piece: number | string, options: BestMoveOptions): Promise<BestMoveResult | null> {
+export async function bestMove(board: FullBoard, piece: number | string, options: BestMoveOptions = {}): Promise<BestMoveResult | null> {
   if (!(board instanceof FullBoard)) throw new StackRankError('BAD_ARGUMENT', `board must be a FullBoard (FullBoard.fromRows); got ${describe(board)}`);
   const p = toPieceId(piece);
   const opts = optionsObject('bestMove', options);
-  const q = opts.next === undefined ? -1 : toPieceId(opts.next);
-  const slots = weightSlots(resolveWeights(opts.weights as WeightsSpec));
+  const q = opts.next === undefined ? NO_PIECE : toPieceId(opts.next);
+  const slots = weightSlots(resolveWeights((opts.weights ?? DEFAULT_WEIGHTS) as WeightsSpec));
   const { kernel, ctx } = await acquireContext(board.width, board.height);
   try {
     const wptr = ctx + O_FEAT; // stage weights in the feature scratch, then copy into place
@@ -50,10 +48,10 @@ export async function bestMove(board: FullBoard, piece: number | string, options
     kernel.exports.setWeights(ctx, wptr);
     loadBoard(kernel, ctx, board);
     const mv = kernel.exports.bestMove(ctx, p, q);
-    if (mv < 0) return null;
+    if (mv === MOVE_LOSES) return null;
     const score = new Float64Array(kernel.memory.buffer, ctx + O_BEST_SCORE, 1)[0];
-    const orientation = mv >> 8;
-    const x = mv & 255;
+    const orientation = mv >> MOVE_ORIENT_SHIFT;
+    const x = mv & ((1 << MOVE_ORIENT_SHIFT) - 1);
     const placed = board.place(p, orientation, x)!;
     return { piece: p, orientation, x, score, lines: placed.lines, board: placed.board };
   } finally {
@@ -82,7 +80,9 @@ export async function kernelFeatures(board: FullBoard, move?: { piece: number | 
     } else kernel.exports.boardFeatures(ctx, ctx + O_FEAT);
     const values = readFeatures(kernel, ctx);
     const out = {} as Record<FeatureName, number>;
-    FEATURE_NAMES.forEach((f, i) => (out[f] = values[i]));
+    FEATURE_NAMES.forEach((f, i) => {
+      out[f] = values[i];
+    });
     return out;
   } finally {
     releaseContext(board.width, board.height, ctx);
@@ -90,13 +90,14 @@ export async function kernelFeatures(board: FullBoard, move?: { piece: number | 
 }
 
 export interface PlayOptions {
-  weights: WeightsSpec;
+  /** A preset name or { features, weights }; default DEFAULT_WEIGHTS ('bcts': games run for millions of lines, set maxLines). */
+  weights?: WeightsSpec;
   /** Piece randomizer; `memoryless` (default) runs the PRNG inside the kernel: exactly new Rng(seed).nextInt(7). */
   randomizer?: string;
   seed?: number;
   maxLines?: number;
   maxPieces?: number;
-  /** 0 = 1-ply (default, the seed's rules: no preview); 1 = 2-ply with one preview piece. */
+  /** 0 = 1-ply (default, the CS3243 GA report's rules: no preview); 1 = 2-ply with one preview piece. */
   lookahead?: 0 | 1;
   width?: number;
   height?: number;
@@ -118,9 +119,6 @@ export interface GameResult {
 
 /** Pieces per kernel call between two looks at the event loop (about 20 ms at full speed on one core). */
 const DEFAULT_CHUNK = 20_000;
-const STATUS_LOST = 1;
-const STATUS_NEED_PIECES = 2;
-const STATUS_LINE_CAP = 3;
 
 function loadRandomizer(name: string, seed: number): Randomizer {
   if (!isRandomizerName(name)) {
@@ -133,12 +131,12 @@ function loadRandomizer(name: string, seed: number): Randomizer {
 const pieceBuffers = new Map<number, number>();
 
 /** Plays one full-board game; the loop runs in WebAssembly. */
-export async function playFullGame(playOptions: PlayOptions): Promise<GameResult> {
+export async function playFullGame(playOptions: PlayOptions = {}): Promise<GameResult> {
   const options = optionsObject('playFullGame', playOptions) as PlayOptions;
-  const slots = weightSlots(resolveWeights(options.weights));
+  const slots = weightSlots(resolveWeights(options.weights ?? DEFAULT_WEIGHTS));
   const signal = checkSignal(options.signal, 'playFullGame: signal');
   const onProgress = checkCallback<NonNullable<PlayOptions['onProgress']>>('playFullGame: onProgress', options.onProgress);
-  const { width, height } = checkSize(options.width ?? 10, options.height ?? 20);
+  const { width, height } = checkSize(options.width ?? DEFAULT_WIDTH, options.height ?? DEFAULT_HEIGHT);
   const seed = checkSeed(options.seed ?? 0);
   const maxLines = options.maxLines === undefined ? Infinity : requireInt('maxLines', options.maxLines, 1, Number.MAX_SAFE_INTEGER);
   const maxPieces = options.maxPieces === undefined ? Infinity : requireInt('maxPieces', options.maxPieces, 1, Number.MAX_SAFE_INTEGER);
@@ -168,8 +166,8 @@ export async function playFullGame(playOptions: PlayOptions): Promise<GameResult
     } else k.setPieceBuffer(ctx, 0, -1);
     const t0 = performance.now();
     const counters = () => {
-      const f64 = new Float64Array(kernel.memory.buffer, ctx + O_LINES, 2);
-      return { lines: f64[0], pieces: f64[1] };
+      const f64 = new Float64Array(kernel.memory.buffer);
+      return { lines: f64[(ctx + O_LINES) >> 3], pieces: f64[(ctx + O_PIECES) >> 3] };
     };
     let lost = false;
     for (;;) {
@@ -178,12 +176,12 @@ export async function playFullGame(playOptions: PlayOptions): Promise<GameResult
       const budget = Math.min(chunk, maxPieces - pieces);
       if (budget <= 0) break;
       const status = k.playChunk(ctx, budget, maxLines);
-      if (status === STATUS_LOST) {
+      if (status === CHUNK_LOST) {
         lost = true;
         break;
       }
-      if (status === STATUS_LINE_CAP) break;
-      if (status === STATUS_NEED_PIECES) {
+      if (status === CHUNK_LINE_CAP) break;
+      if (status === CHUNK_NEEDS_PIECES) {
         // the kernel consumed the whole buffer: refill it (same pointer) and continue
         external!.fillIds(new Uint8Array(kernel.memory.buffer, pieceBuf, BUF), BUF);
         k.setPieceBuffer(ctx, pieceBuf, BUF);

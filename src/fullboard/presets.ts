@@ -4,7 +4,8 @@
  * legal placements.
  */
 import { StackRankError, describe } from '../errors.js';
-import { FEATURE_NAMES, type FeatureName } from './features.js';
+import { FEATURES, FEATURE_NAMES, type FeatureName } from './features.js';
+import { FEATURE_SLOTS } from './layout.js';
 
 export interface WeightVector {
   readonly features: readonly FeatureName[];
@@ -16,9 +17,9 @@ export interface Preset extends WeightVector {
   readonly source: string;
 }
 
-/** Seed 004's six features with the clean definitions (the report's prose). */
+/** The CS3243 GA report's six features with the clean definitions (the report's prose). */
 export const SEED_FEATURES_CLEAN: readonly FeatureName[] = ['rowsCleared', 'rowTransitions', 'columnTransitions', 'holes', 'cumulativeWells', 'maxHeight'];
-/** Seed 004's six features with the conventions of the code that trained its weights. */
+/** The CS3243 GA report's six features with the conventions of the code that trained its weights. */
 export const SEED_FEATURES_CODE: readonly FeatureName[] = [
   'rowsCleared',
   'rowTransitionsContinuous',
@@ -48,22 +49,27 @@ export const FEATURE_SETS: Readonly<Record<string, readonly FeatureName[]>> = {
 const SEED_WEIGHTS = [8.580230809919557, -7.323298208568506, -5.79715846115661, -4.194861543999046, -3.908041863765, -7.193861810393222];
 
 export const PRESETS = {
-  /** Seed 004's weights (Table 1) with the conventions of the code that trained them: the faithful replica. */
-  seedGA: { name: 'seedGA', features: SEED_FEATURES_CODE, weights: SEED_WEIGHTS, source: 'seed 004, Table 1, code conventions' },
+  /** The CS3243 GA report's weights (Table 1) with the conventions of the code that trained them: the faithful replica. */
+  seedGA: { name: 'seedGA', features: SEED_FEATURES_CODE, weights: SEED_WEIGHTS, source: 'CS3243 GA report, Table 1, code conventions' },
   /** The same weights read with the report's prose (clean) feature definitions; plays far worse (docs). */
-  seedGAProse: { name: 'seedGAProse', features: SEED_FEATURES_CLEAN, weights: SEED_WEIGHTS, source: 'seed 004, Table 1, prose definitions' },
+  seedGAProse: { name: 'seedGAProse', features: SEED_FEATURES_CLEAN, weights: SEED_WEIGHTS, source: 'CS3243 GA report, Table 1, prose definitions' },
   /** Dellacherie's hand-tuned player (as reported by Fahey, 2003). */
   dellacherie: { name: 'dellacherie', features: DELLACHERIE_FEATURES, weights: [-1, 1, -1, -1, -4, -1], source: 'Dellacherie (Fahey 2003)' },
-  /** BCTS (Thiery & Scherrer 2009), tuned with the cross-entropy method. */
+  /**
+   * BCTS (Thiery & Scherrer 2009), tuned with the cross-entropy method: the published controller at full
+   * precision, as MdpTetris ships it (data/features/record_du.dat); the paper prints these rounded to two decimals.
+   */
   bcts: {
     name: 'bcts',
     features: BCTS_FEATURES,
-    weights: [-12.63, 6.6, -9.22, -19.77, -13.08, -10.49, -1.61, -24.04],
+    weights: [-12.629, 6.601974, -9.215815, -19.77356, -13.08335, -10.48747, -1.611863, -24.04087],
     source: 'Thiery & Scherrer 2009 (BCTS)',
   },
 } as const satisfies Record<string, Preset>;
 export type PresetName = keyof typeof PRESETS;
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
+/** The weights bestMove and playFullGame use when none are given: the strongest preset measured (docs/fullboard-results.md). */
+export const DEFAULT_WEIGHTS: PresetName = 'bcts';
 
 /** A preset name, or any features + weights pair (a Preset is one). */
 export type WeightsSpec = PresetName | WeightVector;
@@ -101,9 +107,9 @@ export function resolveWeights(spec: unknown): WeightVector {
 
 /** The kernel's weight slots: one f64 per feature id, 0 for features not in the vector. */
 export function weightSlots(v: WeightVector): Float64Array {
-  const slots = new Float64Array(16);
+  const slots = new Float64Array(FEATURE_SLOTS);
   v.features.forEach((f, i) => {
-    slots[FEATURE_NAMES.indexOf(f)] = v.weights[i];
+    slots[FEATURES[FEATURE_NAMES.indexOf(f)].id] = v.weights[i];
   });
   return slots;
 }

@@ -23,7 +23,7 @@ export interface LinesSummary {
 function chi2Quantile(p: number, k: number): number {
   const z = normalQuantile(p);
   const a = 2 / (9 * k);
-  return k * Math.pow(1 - a + z * Math.sqrt(a), 3);
+  return k * (1 - a + z * Math.sqrt(a)) ** 3;
 }
 
 function normalQuantile(p: number): number {

@@ -1,5 +1,5 @@
 /**
- * Genetic-algorithm trainer for full-board weights, as described in seed 004 (§4.2, §5):
+ * Genetic-algorithm trainer for full-board weights, as described in the CS3243 GA report (its §4.2, §5):
  *   - population of `population` weight vectors; initial weights uniform in [0, 20] for the features to maximise
  *     (rowsCleared, erodedPieceCells) and in [-8, 2] for the others;
  *   - fitness = mean lines over `gamesPerEval` games; every candidate of a generation plays the SAME games
@@ -18,16 +18,22 @@
  */
 import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt, yieldToEventLoop } from '../errors.js';
 import { Rng, checkSeed, type RngState } from '../random.js';
+import { MAX_THREADS } from '../threads.js';
 import { createMemory, kernelImports, kernelModule, pickVariant, sharedMemorySupported } from '../wasm.js';
 import { KernelPool, type KernelCall } from '../workers.js';
-import { checkSize } from './board.js';
+import { DEFAULT_WIDTH, checkSize } from './board.js';
 import type { FeatureName } from './features.js';
-import { O_LINES, O_PIECES, acquireContext, createContext, releaseContext, writeWeights, type FullKernelExports } from './kernel.js';
+import { acquireContext, createContext, releaseContext, writeWeights, type FullKernelExports } from './kernel.js';
+import { FEATURE_SLOTS, O_LINES, O_PIECES, RESULT_BYTES, RESULT_LINES } from './layout.js';
+
+/** Bytes of a weight vector in kernel memory (FEATURE_SLOTS f64). */
+const WEIGHTS_BYTES = FEATURE_SLOTS * 8;
 import { BCTS_FEATURES, resolveWeights, weightSlots } from './presets.js';
 
 export interface TrainOptions {
   features?: readonly FeatureName[];
   population?: number;
+  /** Individuals drawn per tournament; default 8, or the population when that is smaller. */
   tournament?: number;
   parents?: number;
   crossover?: 'uniform' | 'onePoint';
@@ -103,6 +109,28 @@ export interface TrainResult {
   options: ResolvedTrainOptions;
 }
 
+/** The trainer's defaults (the CS3243 GA report's setup on a 10 x 12 proxy board). */
+export const TRAIN_DEFAULTS = Object.freeze({
+  population: 100,
+  /** Capped at the population when that is smaller. */
+  tournament: 8,
+  parents: 2,
+  mutationRate: 0.1,
+  elite: 0.2,
+  gamesPerEval: 3,
+  boardWidth: DEFAULT_WIDTH,
+  boardHeight: 12,
+  maxPieces: 200_000,
+  seed: 1,
+});
+
+/** Limits of the trainer's integer options. */
+export const TRAIN_LIMITS = Object.freeze({
+  population: { min: 4, max: 100_000 },
+  gamesPerEval: { min: 1, max: 10_000 },
+  generations: { min: 1, max: 1_000_000 },
+});
+
 const POSITIVE: readonly FeatureName[] = ['rowsCleared', 'erodedPieceCells'];
 function initRange(f: FeatureName): [number, number] {
   return POSITIVE.includes(f) ? [0, 20] : [-8, 2];
@@ -118,33 +146,33 @@ function num(name: string, v: unknown, min: number, max: number): number {
 export function resolveTrainOptions(o: TrainOptions): ResolvedTrainOptions {
   const features = [...(o.features ?? BCTS_FEATURES)];
   resolveWeights({ features, weights: features.map(() => 0) });
-  const population = requireInt('population', o.population ?? 100, 4, 100_000);
-  const tournament = requireInt('tournament', o.tournament ?? 8, 2, population);
-  const parents = requireInt('parents', o.parents ?? 2, 1, tournament);
+  const population = requireInt('population', o.population ?? TRAIN_DEFAULTS.population, TRAIN_LIMITS.population.min, TRAIN_LIMITS.population.max);
+  const tournament = requireInt('tournament', o.tournament ?? Math.min(TRAIN_DEFAULTS.tournament, population), 2, population);
+  const parents = requireInt('parents', o.parents ?? TRAIN_DEFAULTS.parents, 1, tournament);
   const crossover = o.crossover ?? 'uniform';
   if (crossover !== 'uniform' && crossover !== 'onePoint') throw new StackRankError('BAD_ARGUMENT', `crossover must be "uniform" or "onePoint"; got ${describe(crossover)}`);
-  const { width, height } = checkSize(o.boardWidth ?? 10, o.boardHeight ?? 12);
+  const { width, height } = checkSize(o.boardWidth ?? TRAIN_DEFAULTS.boardWidth, o.boardHeight ?? TRAIN_DEFAULTS.boardHeight);
   return {
     features,
     population,
     tournament,
     parents,
     crossover,
-    mutationRate: num('mutationRate', o.mutationRate ?? 0.1, 0, 1),
-    elite: num('elite', o.elite ?? 0.2, 0, 0.9),
-    gamesPerEval: requireInt('gamesPerEval', o.gamesPerEval ?? 3, 1, 10_000),
-    generations: requireInt('generations', o.generations, 1, 1_000_000),
+    mutationRate: num('mutationRate', o.mutationRate ?? TRAIN_DEFAULTS.mutationRate, 0, 1),
+    elite: num('elite', o.elite ?? TRAIN_DEFAULTS.elite, 0, 0.9),
+    gamesPerEval: requireInt('gamesPerEval', o.gamesPerEval ?? TRAIN_DEFAULTS.gamesPerEval, TRAIN_LIMITS.gamesPerEval.min, TRAIN_LIMITS.gamesPerEval.max),
+    generations: requireInt('generations', o.generations, TRAIN_LIMITS.generations.min, TRAIN_LIMITS.generations.max),
     boardWidth: width,
     boardHeight: height,
-    maxPieces: requireInt('maxPieces', o.maxPieces ?? 200_000, 1, Number.MAX_SAFE_INTEGER),
-    seed: checkSeed(o.seed ?? 1),
+    maxPieces: requireInt('maxPieces', o.maxPieces ?? TRAIN_DEFAULTS.maxPieces, 1, Number.MAX_SAFE_INTEGER),
+    seed: checkSeed(o.seed ?? TRAIN_DEFAULTS.seed),
   };
 }
 
 /** Checks a parsed checkpoint (from onGeneration, or JSON.parse of a saved one). */
 export function checkCheckpoint(json: unknown): TrainCheckpoint {
   const c = json as TrainCheckpoint;
-  if (!c || c.format !== 'stackrank-ga' || c.version !== 1 || !Array.isArray(c.population) || !Array.isArray(c.rng) || !c.options) {
+  if (c?.format !== 'stackrank-ga' || c.version !== 1 || !Array.isArray(c.population) || !Array.isArray(c.rng) || !c.options) {
     throw new StackRankError('BAD_HEADER', 'not a stackrank GA checkpoint (format "stackrank-ga", version 1)');
   }
   const opts = resolveTrainOptions(c.options);
@@ -215,7 +243,8 @@ const LOCAL_SLICE = 20_000;
 async function localEvaluator(o: ResolvedTrainOptions, signal?: AbortSignal): Promise<Evaluator> {
   const { kernel, ctx } = await acquireContext(o.boardWidth, o.boardHeight);
   const k = kernel.exports;
-  const area = k.alloc(16 * 8 + 3 * 8);
+  const area = k.alloc(WEIGHTS_BYTES + RESULT_BYTES);
+  const result = area + WEIGHTS_BYTES;
   return {
     async run(jobs) {
       const out: number[] = [];
@@ -264,15 +293,17 @@ async function workerEvaluator(o: ResolvedTrainOptions, threads: number, signal?
     async run(jobs) {
       if (jobs.length > capacity) {
         capacity = Math.max(jobs.length, 2 * capacity);
-        wArea = main.alloc(capacity * 128);
-        outArea = main.alloc(capacity * 24);
+        wArea = main.alloc(capacity * WEIGHTS_BYTES);
+        outArea = main.alloc(capacity * RESULT_BYTES);
       }
-      jobs.forEach((job, i) => writeWeights(memory, wArea + i * 128, weightSlots({ features: o.features, weights: job.weights })));
+      for (const [i, job] of jobs.entries()) {
+        writeWeights(memory, wArea + i * WEIGHTS_BYTES, weightSlots({ features: o.features, weights: job.weights }));
+      }
       const calls: KernelCall[][] = ctxs.map(() => []);
       // interleaved static split: game lengths vary a lot, interleaving keeps the threads' totals close
       jobs.forEach((job, i) => {
         const t = i % threads;
-        calls[t].push({ fn: 'runGame', args: [ctxs[t], wArea + i * 128, ...job.state, o.maxPieces, Infinity, outArea + i * 24] });
+        calls[t].push({ fn: 'runGame', args: [ctxs[t], wArea + i * WEIGHTS_BYTES, ...job.state, o.maxPieces, Infinity, outArea + i * RESULT_BYTES] });
       });
       try {
         await pool.runEach(calls);
@@ -280,8 +311,8 @@ async function workerEvaluator(o: ResolvedTrainOptions, threads: number, signal?
         if (signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
         throw e;
       }
-      const f64 = new Float64Array(memory.buffer, outArea, jobs.length * 3);
-      return jobs.map((_, i) => f64[i * 3]);
+      const f64 = new Float64Array(memory.buffer);
+      return jobs.map((_, i) => f64[(outArea + i * RESULT_BYTES + RESULT_LINES) >> 3]);
     },
     close() {
       signal?.removeEventListener('abort', onAbort);
@@ -297,7 +328,7 @@ export async function trainWeights(trainOptions: TrainOptions): Promise<TrainRes
   checkCallback('trainWeights: onGeneration', options.onGeneration);
   const resume = options.resume ? checkCheckpoint(options.resume) : undefined;
   const o = resume ? { ...resolveTrainOptions(resume.options), generations: resolveTrainOptions(options).generations } : resolveTrainOptions(options);
-  const threads = requireInt('threads', options.threads ?? 1, 1, 256);
+  const threads = requireInt('threads', options.threads ?? 1, 1, MAX_THREADS);
   let rng: Rng;
   let population: Individual[];
   let generation: number;

@@ -1,5 +1,5 @@
 /**
- * Statistics of a randomizer's stream (DESIGN §4): frequencies and their spread (seed 000), droughts, floods,
+ * Statistics of a randomizer's stream (docs/randomizers.md, "Statistics"): frequencies and their spread (the decay-randomizer post), droughts, floods,
  * predictability and conditional entropy. Predictability and entropy are read off `distribution()` at every
  * step, so they describe an observer who knows the generator's full state (for bags, NES and TGM1/2 the state
  * follows from the pieces seen; for twoBag, redBlue and tgm3 part of it is hidden, so the figure is an upper
@@ -10,13 +10,17 @@ import { checkSeed } from '../random.js';
 import { PIECE_COUNT, pieceId } from '../pieces.js';
 import { createRandomizer, type RandomizerName } from './index.js';
 
+/** Pieces analyzeRandomizer deals by default, and at most. */
+export const DEFAULT_ANALYZED_PIECES = 1_000_000;
+export const MAX_ANALYZED_PIECES = 1_000_000_000;
+
 export interface AnalyzeOptions {
   /** Pieces to deal, default 1e6 (at least one frequency window). */
   pieces?: number;
   seed?: number;
   /** Family parameters, e.g. `{ denominator: 1.5 }` for decay. */
   params?: Record<string, number>;
-  /** Window for the frequency spread, default 100 (seed 000's run length). */
+  /** Window for the frequency spread, default 100 (the decay-randomizer post's run length). */
   frequencyWindow?: number;
   /** Receives advisory messages (decay with denominator < 1); default console.warn. */
   onWarning?: (message: string) => void;
@@ -37,7 +41,7 @@ export interface RandomizerAnalysis {
   /** Share of each piece in the whole stream (canonical order I O T S Z L J). */
   frequencies: number[];
   /**
-   * Seed 000's spread: the sample standard deviation (n - 1) of the seven piece frequencies within a window of
+   * The decay-randomizer post's spread: the sample standard deviation (n - 1) of the seven piece frequencies within a window of
    * `frequencyWindow` consecutive pieces, averaged over the stream's whole windows.
    */
   frequencyStd: number;
@@ -103,10 +107,10 @@ const SZ_MASK = (1 << pieceId('S')) | (1 << pieceId('Z'));
 
 /** Deals and measures; yields the pieces done about every 16 ms, returns the analysis. */
 function* analysisSteps(name: RandomizerName, options: AnalyzeOptions): Generator<number, RandomizerAnalysis> {
-  const { pieces = 1e6, seed = 0, params = {}, frequencyWindow = 100, onWarning } = optionsObject('analyzeRandomizer', options);
+  const { pieces = DEFAULT_ANALYZED_PIECES, seed = 0, params = {}, frequencyWindow = 100, onWarning } = optionsObject('analyzeRandomizer', options);
   if (params === null || typeof params !== 'object' || Array.isArray(params)) throw new StackRankError('BAD_ARGUMENT', `params must be an object such as { denominator: 1.5 }; got ${describe(params)}`);
   requireInt('frequencyWindow', frequencyWindow, 2, 1e9);
-  requireInt('pieces', pieces, frequencyWindow, 1e9);
+  requireInt('pieces', pieces, frequencyWindow, MAX_ANALYZED_PIECES);
   const randomizer = createRandomizer(name, { ...params, seed, onWarning });
 
   const counts = new Float64Array(PIECE_COUNT);
@@ -236,7 +240,7 @@ export interface FrequencySpreadOptions {
 }
 
 /**
- * Seed 000's experiment: the frequency spread (sample standard deviation of the seven piece frequencies) of a
+ * The decay-randomizer post's experiment: the frequency spread (sample standard deviation of the seven piece frequencies) of a
  * short run, averaged over independent runs that each start from the generator's initial state. This is what
  * the denominator sweep plots; analyzeRandomizer's frequencyStd measures windows of one long stream instead.
  */

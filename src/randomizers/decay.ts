@@ -1,9 +1,9 @@
 /**
- * decay (seed 000): every piece has a weight, all 1 at the start. A piece is dealt with probability
+ * decay (the decay-randomizer post): every piece has a weight, all 1 at the start. A piece is dealt with probability
  * weight / total, using one nextFloat(): the first piece (canonical order) whose running weight sum exceeds
  * nextFloat() * total. Then the dealt piece gives up (denominator - 1) / denominator of its weight, shared equally
  * by the other six; the total stays 7. So a denominator of 1 is memoryless, larger ones push a just-dealt piece
- * down. Denominators below 1 (where the original sampler misbehaves: one piece crowds out the rest and weights go
+ * down. Denominators below 1 (where the post's sampler misbehaves: one piece crowds out the rest and weights go
  * below zero) are refused; with d >= 1 a weight never goes below zero and the total stays 7.
  */
 import { StackRankError, describe } from '../errors.js';

@@ -76,7 +76,10 @@ export class HistoryRollRandomizer extends BaseRandomizer {
   }
 
   protected probabilities(out: Float64Array): void {
-    if (!this.started) return writeFirstPieceDistribution(out);
+    if (!this.started) {
+      writeFirstPieceDistribution(out);
+      return;
+    }
     historyRollChances(historyMask(this.history), this.spec.rolls, out, 0, 1);
   }
 

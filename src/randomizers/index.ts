@@ -11,9 +11,10 @@ import { MixtureRandomizer, type BaseRandomizer } from './base.js';
 import { DEFAULT_DENOMINATOR, DecayRandomizer, checkDenominator } from './decay.js';
 import { HISTORY_LENGTH, HistoryRollRandomizer, TGM1, TGM2, type HistoryRollSpec } from './history.js';
 import { MemorylessRandomizer } from './memoryless.js';
-import { NesRandomizer } from './nes.js';
+import { NesSketchRandomizer } from './nes-sketch.js';
+import { NO_PIECE, NesRandomizer, SPAWN_COUNT_VALUES } from './nes.js';
 import { booleanField, checkPieceIds, invalidState, numberList, pieceIdField, pieceIdList, rngFromState } from './snapshot.js';
-import { POOL_SIZE, Tgm3Randomizer } from './tgm3.js';
+import { DEFAULT_POOL_QUIRK, POOL_SIZE, Tgm3Randomizer, initialDroughtOrder, initialPool } from './tgm3.js';
 import { RANDOMIZER_NAMES, type Randomizer, type RandomizerName, type RandomizerState } from './types.js';
 
 export { RANDOMIZER_NAMES, type Randomizer, type RandomizerName, type RandomizerState } from './types.js';
@@ -23,6 +24,8 @@ export interface RandomizerOptions {
   seed?: number;
   /** decay only: weight divisor, a finite number >= 1, default 1.1. */
   denominator?: number;
+  /** tgm3 only: 1 (default) deals with the game's pool quirk, 0 with the idealised pool (docs/randomizers.md). */
+  poolQuirk?: 0 | 1;
   /** Receives advisory messages (none are issued today; kept so existing callers keep working); default console.warn. */
   onWarning?: (message: string) => void;
 }
@@ -71,20 +74,40 @@ const FAMILIES: Record<RandomizerName, Family> = {
   memoryless: { defaults: {}, create: (rng) => new MemorylessRandomizer(rng), restore: (rng) => new MemorylessRandomizer(rng) },
   nes: {
     defaults: {},
-    create: (rng) => new NesRandomizer(rng),
-    restore: (rng, state) => new NesRandomizer(rng, pieceIdField(state, 'previous', true)),
+    // A game starts with whatever spawn count the previous games left (the game never resets it).
+    create: (rng) => new NesRandomizer(rng, rng.nextInt(SPAWN_COUNT_VALUES)),
+    restore: (rng, state) => {
+      const spawnCount = state.spawnCount;
+      if (!Number.isInteger(spawnCount) || (spawnCount as number) < 0 || (spawnCount as number) >= SPAWN_COUNT_VALUES) {
+        invalidState(state, `spawnCount must be an integer 0..${SPAWN_COUNT_VALUES - 1}; got ${describe(spawnCount)}`);
+      }
+      const previous = pieceIdField(state, 'previous', true);
+      const secondPiece = booleanField(state, 'secondPiece');
+      if (secondPiece && previous === NO_PIECE) invalidState(state, 'secondPiece needs the first piece in previous');
+      return new NesRandomizer(rng, spawnCount as number, previous, secondPiece);
+    },
+  },
+  nesSketch: {
+    defaults: {},
+    create: (rng) => new NesSketchRandomizer(rng),
+    restore: (rng, state) => new NesSketchRandomizer(rng, pieceIdField(state, 'previous', true)),
   },
   tgm1: historyFamily(TGM1),
   tgm2: historyFamily(TGM2),
   tgm3: {
-    defaults: {},
-    create: (rng) => new Tgm3Randomizer(rng),
+    defaults: { poolQuirk: DEFAULT_POOL_QUIRK },
+    create: (rng, params) => new Tgm3Randomizer(rng, initialPool(), initialDroughtOrder(), [], false, 0, checkPoolQuirk(params.poolQuirk)),
     restore: (rng, state) => {
       const started = booleanField(state, 'started');
       const order = pieceIdList(state, 'droughtOrder', PIECE_COUNT);
       if (new Set(order).size !== PIECE_COUNT) invalidState(state, `droughtOrder must list each piece once; got ${describe(order)}`);
       const history = pieceIdList(state, 'history', started ? HISTORY_LENGTH : 0);
-      return new Tgm3Randomizer(rng, [...pieceIdList(state, 'pool', POOL_SIZE)], [...order], [...history], started);
+      const seen = state.seen;
+      if (!Number.isInteger(seen) || (seen as number) < 0 || (seen as number) >= 1 << PIECE_COUNT) {
+        invalidState(state, `seen must be a bit mask 0..${(1 << PIECE_COUNT) - 1}; got ${describe(seen)}`);
+      }
+      const poolQuirk = checkPoolQuirk(state.params?.poolQuirk ?? DEFAULT_POOL_QUIRK);
+      return new Tgm3Randomizer(rng, [...pieceIdList(state, 'pool', POOL_SIZE)], [...order], [...history], started, seen as number, poolQuirk);
     },
   },
   bag7: bagFamily('bag7'),
@@ -103,6 +126,11 @@ const FAMILIES: Record<RandomizerName, Family> = {
     },
   },
 };
+
+function checkPoolQuirk(value: unknown): number {
+  if (value !== 0 && value !== 1) throw new StackRankError('BAD_ARGUMENT', `tgm3's poolQuirk must be 1 (the game's pool quirk) or 0 (the idealised pool); got ${describe(value)}`);
+  return value;
+}
 
 export function isRandomizerName(name: unknown): name is RandomizerName {
   return typeof name === 'string' && (RANDOMIZER_NAMES as readonly string[]).includes(name);

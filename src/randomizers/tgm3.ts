@@ -1,14 +1,16 @@
 /**
- * tgm3: TGM3's pool generator (seed 003). A pool of 35 slots starts with five of each piece. A roll picks a slot
- * (nextInt(35)); if its piece is in the four-piece history the roll is retried, up to six rolls, and the last is
- * dealt regardless. Every rejected slot is overwritten with the most droughted piece (the front of the drought
- * order); after the deal the dealt piece moves to the back of the order and its slot is overwritten with the
- * new front. So a long-absent piece slowly floods the pool until it comes out.
+ * tgm3: TGM3 (Terror-Instinct)'s pool generator, with the game's pool quirk by default. A pool of 35 slots starts
+ * with five of each piece. A roll picks a slot (nextInt(35)); if its piece is in the four-piece history the roll is
+ * retried, up to six rolls, and the last is dealt regardless. Every rejected slot is overwritten with the most
+ * droughted piece (the front of the drought order); after the deal the dealt piece moves to the back of the order
+ * and its slot is overwritten with the new front. So a long-absent piece slowly floods the pool until it comes out.
  *
- * Decisions where seed 003's sketch is silent or differs from the game: the drought order starts as the game's
- * J I Z L O T S (the sketch starts it empty, which makes early rerolls keep their slot); the first piece (I, T, L
- * or J, not drawn from the pool) moves to the back of the order; the history after it is, newest first,
- * first, S, Z, S as in the sketch.
+ * The quirk (the game's, as reverse-engineered and carried by the public ports): when a reroll happened, the dealt
+ * piece was the most droughted one, and every piece has been dealt since the first, the dealt slot is left as it
+ * is (it keeps the piece just dealt) instead of taking the new front. `poolQuirk: 0` gives the idealised
+ * generator without it. The start follows those ports: drought order J I Z L O T S, history after the first piece
+ * (newest first) first, Z, S, Z; the first piece (I, T, L or J, not drawn from the pool) changes neither the
+ * drought order nor the pieces counted as dealt. docs/randomizers.md says why.
  */
 import { PIECE_COUNT, pieceId } from '../pieces.js';
 import type { Rng } from '../random.js';
@@ -18,7 +20,11 @@ import { HISTORY_LENGTH, dealFirstPiece, historyMask, pushHistory, writeFirstPie
 export const POOL_SIZE = 35;
 const ROLLS = 6;
 const INITIAL_DROUGHT_ORDER: readonly number[] = [...'JIZLOTS'].map(pieceId);
-const HISTORY_AFTER_FIRST: readonly number[] = [...'SZS'].map(pieceId);
+const HISTORY_AFTER_FIRST: readonly number[] = [...'ZSZ'].map(pieceId);
+/** The `seen` mask once every piece has been dealt since the first piece. */
+const ALL_SEEN = (1 << PIECE_COUNT) - 1;
+/** Default of the `poolQuirk` parameter: 1 = the game's pool quirk, 0 = the idealised generator. */
+export const DEFAULT_POOL_QUIRK = 1;
 /** Slot counts per piece packed into one number: count[p] · 36^p (exact: the largest is 35 · 36^6 < 2^53). */
 const PACK_BASE = POOL_SIZE + 1;
 const PACK_PLACE: readonly number[] = Array.from({ length: PIECE_COUNT }, (_, p) => PACK_BASE ** p);
@@ -62,8 +68,16 @@ export class Tgm3Randomizer extends BaseRandomizer {
     private readonly droughtOrder: number[] = initialDroughtOrder(),
     private readonly history: number[] = [],
     private started = false,
+    /** Bit p is set once piece p has been dealt after the first piece (the quirk needs all seven). */
+    private seen = 0,
+    private readonly poolQuirk: number = DEFAULT_POOL_QUIRK,
   ) {
-    super('tgm3', rng);
+    super('tgm3', rng, { poolQuirk });
+  }
+
+  /** Whether dealing `id` after at least one rejected roll leaves its slot unchanged (the game's quirk). */
+  private quirkKeepsSlot(id: number): boolean {
+    return this.poolQuirk === 1 && id === this.droughtOrder[0] && (this.seen | (1 << id)) === ALL_SEEN;
   }
 
   /** Scratch for distribution(), so the analysis loop does not allocate per piece. */
@@ -80,21 +94,23 @@ export class Tgm3Randomizer extends BaseRandomizer {
     const recent = historyMask(this.history);
     let slot = 0;
     let id = 0;
-    for (let roll = 0; roll < ROLLS; roll++) {
+    let roll = 0;
+    for (; roll < ROLLS; roll++) {
       slot = this.rng.nextInt(POOL_SIZE);
       id = this.pool[slot];
       if ((recent & (1 << id)) === 0 || roll === ROLLS - 1) break;
       this.pool[slot] = this.droughtOrder[0];
     }
+    const keepSlot = roll > 0 && this.quirkKeepsSlot(id);
+    this.seen |= 1 << id;
     moveToBack(this.droughtOrder, id);
-    this.pool[slot] = this.droughtOrder[0];
+    if (!keepSlot) this.pool[slot] = this.droughtOrder[0];
     pushHistory(this.history, id);
     return id;
   }
 
   private recordFirst(first: number): void {
     this.history.splice(0, this.history.length, first, ...HISTORY_AFTER_FIRST);
-    moveToBack(this.droughtOrder, first);
     this.started = true;
   }
 
@@ -106,7 +122,10 @@ export class Tgm3Randomizer extends BaseRandomizer {
    * piece keeps a share (1 - 1/T_k) of its slots and the front piece gains one.
    */
   protected probabilities(out: Float64Array): void {
-    if (!this.started) return writeFirstPieceDistribution(out);
+    if (!this.started) {
+      writeFirstPieceDistribution(out);
+      return;
+    }
     const slots = this.expectedSlots.fill(0);
     for (const id of this.pool) slots[id]++;
     out.fill(0);
@@ -133,8 +152,10 @@ export class Tgm3Randomizer extends BaseRandomizer {
     moveToBack(order, id);
     const history = [...this.history];
     pushHistory(history, id);
-    // The dealt slot becomes the new front of the order.
+    // The dealt slot becomes the new front of the order (unless the quirk keeps it, after a rejected roll).
     const dealtSlotChange = PACK_PLACE[order[0]] - PACK_PLACE[id];
+    const quirk = this.quirkKeepsSlot(id);
+    const seen = this.seen | (1 << id);
     const dealt = new Map<number, number>();
     let level = new Map<number, number>([[packCounts(this.pool), 1]]);
     for (let roll = 0; roll < ROLLS && level.size > 0; roll++) {
@@ -146,7 +167,7 @@ export class Tgm3Randomizer extends BaseRandomizer {
           if (slots === 0) continue;
           const hit = (chance * slots) / POOL_SIZE;
           if (last || (recent & (1 << q)) === 0) {
-            if (q === id) addTo(dealt, key + dealtSlotChange, hit);
+            if (q === id) addTo(dealt, roll > 0 && quirk ? key : key + dealtSlotChange, hit);
           } else {
             addTo(next, key - PACK_PLACE[q] + PACK_PLACE[front], hit);
           }
@@ -158,7 +179,7 @@ export class Tgm3Randomizer extends BaseRandomizer {
     for (const chance of dealt.values()) total += chance;
     return [...dealt].map(([key, chance]) => ({
       weight: chance / total,
-      randomizer: new Tgm3Randomizer(rng, poolFromPacked(key), [...order], [...history], true),
+      randomizer: new Tgm3Randomizer(rng, poolFromPacked(key), [...order], [...history], true, seen, this.poolQuirk),
     }));
   }
 
@@ -185,6 +206,7 @@ export class Tgm3Randomizer extends BaseRandomizer {
       s.recentAfter[p1] = kept | (1 << p1);
       s.frontAfter[p1] = p1 === front ? this.droughtOrder[1] : front;
     }
+    for (let p1 = 0; p1 < PIECE_COUNT; p1++) s.quirkAfterReject[p1] = this.quirkKeepsSlot(p1) ? 1 : 0;
     groupDeals(s, historyMask(this.history), front);
     for (let p1 = 0; p1 < PIECE_COUNT; p1++) {
       for (let t = 0; t < GROUPS; t++) {
@@ -199,18 +221,18 @@ export class Tgm3Randomizer extends BaseRandomizer {
   }
 
   protected fields() {
-    return { started: this.started, history: [...this.history], pool: [...this.pool], droughtOrder: [...this.droughtOrder] };
+    return { started: this.started, history: [...this.history], pool: [...this.pool], droughtOrder: [...this.droughtOrder], seen: this.seen };
   }
 
   /** Slot counts, not slots: where a piece sits in the pool does not change any chance. */
   stateKey(): string {
     const counts = new Array<number>(PIECE_COUNT).fill(0);
     for (const id of this.pool) counts[id]++;
-    return JSON.stringify([this.started, counts, this.droughtOrder, this.history]);
+    return JSON.stringify([this.started, counts, this.droughtOrder, this.history, this.seen]);
   }
 
   withRng(rng: Rng): Tgm3Randomizer {
-    return new Tgm3Randomizer(rng, [...this.pool], [...this.droughtOrder], [...this.history], this.started);
+    return new Tgm3Randomizer(rng, [...this.pool], [...this.droughtOrder], [...this.history], this.started, this.seen, this.poolQuirk);
   }
 }
 
@@ -256,6 +278,8 @@ interface PairScratch {
   /** Per piece p1: the history mask and the order's front after dealing p1. */
   recentAfter: Int32Array;
   frontAfter: Int32Array;
+  /** Per p1: 1 when dealing p1 after a rejected roll leaves its slot unchanged (the pool quirk). */
+  quirkAfterReject: Int32Array;
   /** The distinct history pieces, and each piece's place among them (-1 if not in the history). */
   remembered: Int32Array;
   place: Int32Array;
@@ -273,6 +297,7 @@ function newPairScratch(): PairScratch {
     counts: new Float64Array(PIECE_COUNT),
     recentAfter: new Int32Array(PIECE_COUNT),
     frontAfter: new Int32Array(PIECE_COUNT),
+    quirkAfterReject: new Int32Array(PIECE_COUNT),
     remembered: new Int32Array(HISTORY_LENGTH),
     place: new Int32Array(PIECE_COUNT),
     reach: new Float64Array(REJECT_INDEXES),
@@ -319,7 +344,8 @@ function groupDeals(s: PairScratch, recent: number, front: number): void {
         reach[index + REJECT_RADIX ** s.place[q]] += hit;
         continue;
       }
-      const frontAfter = s.frontAfter[q];
+      // The dealt slot turns into the new front, unless the quirk keeps it (then the front is q itself).
+      const frontAfter = rejected > 0 && s.quirkAfterReject[q] ? q : s.frontAfter[q];
       counts[q]--;
       counts[frontAfter]++;
       const g = q * GROUPS + countHistorySlots(counts, s.recentAfter[q]);

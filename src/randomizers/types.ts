@@ -1,10 +1,10 @@
 /**
- * The common shape of every piece generator (DESIGN §4). Families live in their own modules; index.ts builds
+ * The common shape of every piece generator (docs/randomizers.md). Families live in their own modules; index.ts builds
  * them by name.
  */
 import type { Piece } from '../pieces.js';
 
-export const RANDOMIZER_NAMES = ['memoryless', 'nes', 'tgm1', 'tgm2', 'tgm3', 'bag7', 'bag14', 'twoBag', 'redBlue', 'decay'] as const;
+export const RANDOMIZER_NAMES = ['memoryless', 'nes', 'nesSketch', 'tgm1', 'tgm2', 'tgm3', 'bag7', 'bag14', 'twoBag', 'redBlue', 'decay'] as const;
 export type RandomizerName = (typeof RANDOMIZER_NAMES)[number];
 
 /**

@@ -4,13 +4,15 @@
  */
 import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt, yieldToEventLoop } from '../errors.js';
 import { checkGeometry, surfaceCount } from '../surface.js';
-import { defaultThreadCount } from '../threads.js';
+import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { KernelPool, type KernelCall } from '../workers.js';
 import { TABLE_STEEP, rankMoves, type TableSteep } from './moves.js';
 import { PLAN_WORDS, makeRankPlan, type RankPlanArrays } from './plan.js';
 
 export const MAX_ITERATIONS = 1000;
+/** The article's iteration count. */
+export const DEFAULT_ITERATIONS = 15;
 /** Values set per call when the first buffer is filled (between two looks at the event loop). */
 const FILL_SLICE = 1 << 21;
 
@@ -59,8 +61,8 @@ export function checkBuildOptions(options: BuildOptions) {
   if (opts.force !== undefined && typeof opts.force !== 'boolean') throw new StackRankError('BAD_ARGUMENT', `force must be true or false; got ${describe(opts.force)}`);
   if (opts.env !== undefined && (opts.env === null || typeof opts.env !== 'object')) throw new StackRankError('BAD_ARGUMENT', `env must be an object of environment variables; got ${describe(opts.env)}`);
   const { width, maxStep } = checkGeometry(opts);
-  const iterations = requireInt('iterations', opts.iterations ?? 15, 1, MAX_ITERATIONS);
-  if (opts.threads !== undefined) requireInt('threads', opts.threads, 1, 256);
+  const iterations = requireInt('iterations', opts.iterations ?? DEFAULT_ITERATIONS, 1, MAX_ITERATIONS);
+  if (opts.threads !== undefined) requireInt('threads', opts.threads, 1, MAX_THREADS);
   const steep = opts.steep ?? 'forbid';
   if (!TABLE_STEEP.includes(steep)) {
     throw new StackRankError('BAD_ARGUMENT', `steep must be one of ${TABLE_STEEP.map((s) => `"${s}"`).join(', ')}; got ${describe(steep)}`);
@@ -112,7 +114,7 @@ function abortError(): StackRankError {
 }
 
 /**
- * Computes r_k for every surface (DESIGN §2) and returns a copy of the final f32 values, indexed by surface.
+ * Computes r_k for every surface (docs/rules.md, "The rank iteration") and returns a copy of the final f32 values, indexed by surface.
  * With `weights` (7 values, equal within the mirror pairs S/Z and L/J) it runs the weighted variant instead:
  * r_{k+1}(s) = sum_p weights[p] max over p's placements of r_k (src/rank/weighted.ts).
  */

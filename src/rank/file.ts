@@ -12,12 +12,12 @@
  *  16  f64    scale (u16 encoding; 1 for f32)
  *  24  u32    number of stored values
  *  28  u32    data checksum: FNV-1a over the data's 32-bit words (a short tail word is zero-padded)
- *  32  u8[16] variant name, ASCII, NUL-padded ("article": the seed's iteration)
+ *  32  u8[16] variant name, ASCII, NUL-padded ("article": the stacking article's iteration)
  *  48  u32    header checksum: FNV-1a over bytes 0..47
  *  52  u8[12] reserved, zero
  *  64  data   the values, then nothing
  *
- * Version 2 (variants with parameters, issue 8): bytes 0..47 as in version 1 (version = 2), then
+ * Version 2 (variants with parameters): bytes 0..47 as in version 1 (version = 2), then
  *  48  u8     values per surface (slots): 1, or 8 for the preview variant
  *  49  u8[3]  reserved, zero
  *  52  u32    parameter block length P in bytes (a multiple of 8; 0 = none)
@@ -50,6 +50,8 @@ export const HEADER_BYTES = 64;
 export const PARAMS_FIXED_BYTES = 40;
 
 export type ValueEncoding = 'u16' | 'f32';
+/** Value encodings a table file can hold; the first is the default. */
+export const VALUE_ENCODINGS: readonly ValueEncoding[] = ['u16', 'f32'];
 const ENCODING_CODE: Record<ValueEncoding, number> = { u16: 1, f32: 2 };
 const BYTES_PER_VALUE: Record<ValueEncoding, number> = { u16: 2, f32: 4 };
 
@@ -165,7 +167,9 @@ export function encodeParams(p: VariantParams): Uint8Array {
   view.setUint32(20, p.seed >>> 0, true);
   view.setFloat64(24, p.parameter, true);
   view.setUint16(32, p.model.length, true);
-  p.model.forEach((v, i) => view.setFloat64(PARAMS_FIXED_BYTES + 8 * i, v, true));
+  p.model.forEach((v, i) => {
+    view.setFloat64(PARAMS_FIXED_BYTES + 8 * i, v, true);
+  });
   return out;
 }
 

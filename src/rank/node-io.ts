@@ -135,6 +135,6 @@ export async function readFileChecked(path: string, sizeFromHeader?: (head: Uint
 
 /** The user cache folder: $XDG_CACHE_HOME/stackrank or ~/.cache/stackrank. */
 export function cacheDir(env: Record<string, string | undefined> = process.env): string {
-  const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.trim() ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), '.cache');
+  const base = env.XDG_CACHE_HOME?.trim() ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), '.cache');
   return join(base, 'stackrank');
 }

@@ -1,5 +1,5 @@
 /**
- * Best-placement values per piece, for expectimax leaves (issue 8): for every surface s, eight u16 values: slot p
+ * Best-placement values per piece, for expectimax leaves: for every surface s, eight u16 values: slot p
  * (0..6) is the best quantised rank reachable by one rank-legal placement of piece p (0 when there is none), and
  * slot 7 is the rank of s itself. Computed with the rank kernel's product-set loops over the table's own u16
  * values, so the numbers are exactly the table's. 16 bytes per surface (688 MB for 9x4): Node-sized.
@@ -11,8 +11,8 @@ import { type RankKernel, writePlan } from './build.js';
 import { rankMoves } from './moves.js';
 import { makeRankPlan } from './plan.js';
 import type { RankTable } from './table.js';
-
-const SLOTS = 8;
+// The rows are the search kernel's leaf rows (its layout: assembly/search/layout.ts).
+import { LEAF_ROW_SLOTS as SLOTS, LEAF_SLOT_AFTER_TETRIS } from '../../assembly/search/layout.js';
 
 export async function computePieceMax(table: RankTable): Promise<Uint16Array> {
   const { values } = table.searchValues();
@@ -33,7 +33,7 @@ export async function computePieceMax(table: RankTable): Promise<Uint16Array> {
     kernel.pieceMaxBlocks(planPtr, prev, shifted, hi, end, scratch);
     out.set(new Uint16Array(memory.buffer, chunk, (end - hi) * plan.lo * SLOTS), hi * plan.lo * SLOTS);
   }
-  for (let s = 0; s < values.length; s++) out[s * SLOTS + 7] = values[s];
+  for (let s = 0; s < values.length; s++) out[s * SLOTS + LEAF_SLOT_AFTER_TETRIS] = values[s];
   return out;
 }
 

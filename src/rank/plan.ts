@@ -41,7 +41,9 @@ export function makeRankPlan(moves: RankMove[], width: number, maxStep: number):
   const sorted = [...moves].sort((a, b) => a.piece - b.piece);
 
   const pieceEnd = new Int32Array(7);
-  sorted.forEach((m, i) => (pieceEnd[m.piece] = i + 1));
+  sorted.forEach((m, i) => {
+    pieceEnd[m.piece] = i + 1;
+  });
   for (let p = 1; p < 7; p++) pieceEnd[p] = Math.max(pieceEnd[p], pieceEnd[p - 1]);
 
   const delta = Int32Array.from(sorted, (m) => m.delta);

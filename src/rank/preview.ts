@@ -1,5 +1,5 @@
 /**
- * The preview-aware table variant (issue 8). The state is (surface s, piece n in hand); with a mirror-symmetric
+ * The preview-aware table variant. The state is (surface s, piece n in hand); with a mirror-symmetric
  * piece-transition matrix P(p | n):
  *
  *   v_0(s, n) = 1,   v_{k+1}(s, n) = max over n's rank-legal placements c on s of  sum_p P(p | n) v_k(c, p)

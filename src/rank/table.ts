@@ -107,7 +107,7 @@ export class RankTable {
     return this.encoding === 'u16' ? v * this.scale : v;
   }
 
-  /** Rank of a surface; steps steeper than ±S are truncated to ±S (DESIGN §3). */
+  /** Rank of a surface; steps steeper than ±S are truncated to ±S (docs/rules.md, "Surfaces"). */
   rank(surface: Surface): number {
     if (surface?.width !== this.width || surface.maxStep !== this.maxStep) {
       throw new StackRankError(
@@ -189,7 +189,7 @@ export function requireRankTable(value: unknown, what = 'table'): RankTable {
   return value;
 }
 
-/** Builds the rank table of DESIGN §2 with the WebAssembly kernel (see BuildOptions for threads, progress, abort). */
+/** Builds the rank table of docs/rules.md ("The rank iteration") with the WebAssembly kernel (see BuildOptions for threads, progress, abort). */
 export async function buildRankTable(opts: RankTableBuildOptions = {}): Promise<RankTable> {
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const values = await buildRankValues(opts);

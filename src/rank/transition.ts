@@ -1,5 +1,5 @@
 /**
- * Piece models for the table variants of issue 8: a randomizer's piece-transition matrix P(p | n) (preview
+ * Piece models for the randomizer-aware table variants: a randomizer's piece-transition matrix P(p | n) (preview
  * variant) and its piece frequencies (weighted variant), both made mirror-symmetric.
  *
  * Estimation: deal a long deterministic run of the randomizer and, at every step, add its exact next-piece
@@ -14,12 +14,15 @@
  */
 import { StackRankError, describe, optionsObject, requireInt, sliceClock, yieldToEventLoop } from '../errors.js';
 import { MIRROR_PIECE, PIECE_COUNT } from '../pieces.js';
+import { MAX_SEED } from '../random.js';
 import { createRandomizer, isRandomizerName, randomizerDefaults, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import { modelProblem, type VariantParams } from './file.js';
 
 export const DEFAULT_SAMPLES = 10_000_000;
 export const DEFAULT_MODEL_SEED = 1;
 export const MAX_SAMPLES = 0xffffffff;
+/** The randomizer whose piece model a preview or weighted table uses when none is named. */
+export const DEFAULT_MODEL_RANDOMIZER: RandomizerName = 'tgm1';
 const BURN_IN = 1000;
 /** The name recorded for a model given directly as a matrix or weights. */
 export const CUSTOM_RANDOMIZER = 'custom';
@@ -51,12 +54,12 @@ export function checkModelOptions(opts: PieceModelOptions) {
   if (opts.randomizerParams !== undefined && (opts.randomizerParams === null || typeof opts.randomizerParams !== 'object' || Array.isArray(opts.randomizerParams))) {
     throw new StackRankError('BAD_ARGUMENT', `randomizerParams must be an object such as { denominator: 1.5 }; got ${describe(opts.randomizerParams)}`);
   }
-  const randomizer = opts.randomizer ?? 'tgm1';
+  const randomizer = opts.randomizer ?? DEFAULT_MODEL_RANDOMIZER;
   if (!isRandomizerName(randomizer)) {
     throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`);
   }
   const samples = requireInt('samples', opts.samples ?? DEFAULT_SAMPLES, 1, MAX_SAMPLES);
-  const seed = requireInt('seed', opts.seed ?? DEFAULT_MODEL_SEED, 0, 0xffffffff);
+  const seed = requireInt('seed', opts.seed ?? DEFAULT_MODEL_SEED, 0, MAX_SEED);
   return { randomizer, samples, seed };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The user's cache (Node) for the preview and weighted table variants (issue 8), next to the article's tables:
+ * The user's cache (Node) for the preview and weighted table variants, next to the article's tables:
  * rank-preview[-collapse]-<randomizer>-w<W>-s<S>-i<iterations>.srk and rank-weighted-<randomizer>-....srk. A cached file is
  * reused when it verifies and its model parameters (randomizer, samples, seed, parameter; the whole matrix for a
  * custom one) are the ones asked for; otherwise it is rebuilt, saying why.
@@ -9,7 +9,7 @@ import { isRandomizerName, randomizerDefaults } from '../randomizers/index.js';
 import { checkBuildOptions } from './build.js';
 import { type CacheOptions, type CachedTable, checkEnv, loadOrBuild, tableFileName } from './cache.js';
 import { STEEP_VARIANT, type VariantParams } from './file.js';
-import { PreviewTable, buildPreviewTable, loadPreviewTable, type PreviewBuildOptions } from './preview.js';
+import { type PreviewTable, buildPreviewTable, loadPreviewTable, type PreviewBuildOptions } from './preview.js';
 import { loadRankTable } from './table.js';
 import { CUSTOM_RANDOMIZER, checkModelOptions, customModel, randomizerParameter } from './transition.js';
 import { WEIGHTED_VARIANT, buildWeightedTable, type WeightedBuildOptions } from './weighted.js';

@@ -1,5 +1,5 @@
 /**
- * The weighted table variant (issue 8): the article's iteration with per-piece weights instead of 1/7 each,
+ * The weighted table variant: the article's iteration with per-piece weights instead of 1/7 each,
  *
  *   r_0 = 1,   r_{k+1}(s) = sum_p w_p max over p's rank-legal placements of r_k,
  *

@@ -6,7 +6,12 @@ import { StackRankError, describe, requireInt } from '../errors.js';
 import { requireRankTable, type RankTable } from '../rank/table.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { pieceMaxFor } from '../rank/piece-max.js';
-import { CFG, CFG_WORDS, CTX, CTX_WEIGHTS, CTX_WORDS, DEPTH_SHIFT, GAME_WORDS, MAX_DEPTH, MOVE_NONE, STRATEGY_EXPECT, STRATEGY_EXPECT2, STRATEGY_RANK, TETRIS_MODE, WEIGHT_WORDS } from './layout.js';
+import {
+  CFG_BOARD_HEIGHT, CFG_COLLAPSE, CFG_EXCESS_FIRST, CFG_FIT, CFG_MAX_STEP, CFG_PIECE_MAX, CFG_PIECE_START, CFG_PLACEMENTS, CFG_STEPS,
+  CFG_STRATEGY, CFG_TABLE, CFG_TETRIS_MODE, CFG_TETRIS_THRESHOLD, CFG_WIDTH, CFG_WORDS, CTX_BEST_LEN, CTX_BEST_PATH, CTX_BEST_VALUE,
+  CTX_NODES, CTX_WEIGHTS, CTX_WORDS, GAME_WORDS, HEIGHTS_WORDS, LEAF_ROW_SLOTS, MAX_DEPTH, MOVE_NONE, STRATEGY_EXPECT, STRATEGY_EXPECT2, STRATEGY_RANK,
+  TETRIS_MODE_CHOICE, TETRIS_MODE_FORCED, VALUE_DEPTH_SHIFT, WEIGHT_WORDS_EXPECT, WEIGHT_WORDS_EXPECT2,
+} from './layout.js';
 import { placementTable, type PlacementTable } from './placements.js';
 import type { StackingRules } from './rules.js';
 
@@ -70,8 +75,8 @@ function checkWeightsTarget(out: unknown, at: unknown, words: number): void {
   requireInt('at', at, 0, Math.max(-1, out.length - words));
 }
 
-export function distributionWeights(dist?: ArrayLike<number>, out: Int32Array = new Int32Array(8), at = 0): Int32Array {
-  checkWeightsTarget(out, at, 8);
+export function distributionWeights(dist?: ArrayLike<number>, out: Int32Array = new Int32Array(WEIGHT_WORDS_EXPECT), at = 0): Int32Array {
+  checkWeightsTarget(out, at, WEIGHT_WORDS_EXPECT);
   if (dist !== undefined) checkChances(dist, 7, 'dist');
   return fillDistributionWeights(dist, out, at);
 }
@@ -108,8 +113,8 @@ function checkChances(values: unknown, count: number, name: string): void {
   if (!ok) throw new StackRankError('BAD_ARGUMENT', `${name} must be ${count} finite non-negative numbers; got ${describe(values)}`);
 }
 
-export function pairWeights(pair?: ArrayLike<number>, out: Int32Array = new Int32Array(64), at = 0): Int32Array {
-  checkWeightsTarget(out, at, 64);
+export function pairWeights(pair?: ArrayLike<number>, out: Int32Array = new Int32Array(WEIGHT_WORDS_EXPECT2), at = 0): Int32Array {
+  checkWeightsTarget(out, at, WEIGHT_WORDS_EXPECT2);
   if (pair !== undefined) checkChances(pair, 49, 'pair');
   return fillPairWeights(pair, out, at);
 }
@@ -122,11 +127,11 @@ export function fillPairWeights(pair: ArrayLike<number> | undefined, out: Int32A
   fillDistributionWeights(firstPiece, out, at);
   for (let p1 = 0; p1 < 7; p1++) {
     if (firstPiece[p1] <= 0) {
-      out.fill(0, at + 8 + p1 * 8, at + 16 + p1 * 8);
+      out.fill(0, at + WEIGHT_WORDS_EXPECT * (p1 + 1), at + WEIGHT_WORDS_EXPECT * (p1 + 2));
       continue;
     }
     for (let p2 = 0; p2 < 7; p2++) secondGivenFirst[p2] = chance(p1, p2) / firstPiece[p1];
-    fillDistributionWeights(secondGivenFirst, out, at + 8 + p1 * 8);
+    fillDistributionWeights(secondGivenFirst, out, at + WEIGHT_WORDS_EXPECT * (p1 + 1));
   }
   return out;
 }
@@ -146,7 +151,7 @@ function checkLeafRows(leaf: LeafRows, table: RankTable): Uint16Array {
   if (leaf === null || typeof leaf !== 'object' || !(leaf.rows instanceof Uint16Array)) {
     throw new StackRankError('BAD_ARGUMENT', `leafRows must be a preview table (or { width, maxStep, rows: Uint16Array }); got ${describe(leaf)}`);
   }
-  if (leaf.width !== table.width || leaf.maxStep !== table.maxStep || leaf.rows?.length !== table.size * 8) {
+  if (leaf.width !== table.width || leaf.maxStep !== table.maxStep || leaf.rows?.length !== table.size * LEAF_ROW_SLOTS) {
     throw new StackRankError('TABLE_MISMATCH', `leaf rows are for ${leaf.width}x${leaf.maxStep} surfaces; the table is ${table.width}x${table.maxStep}`);
   }
   return leaf.rows;
@@ -174,8 +179,8 @@ export class StackingEngine {
   ) {
     this.placements = placements;
     this.ctx = this.allocContext();
-    this.heightsPtr = kernel.alloc(64);
-    this.queuePtr = kernel.alloc(64);
+    this.heightsPtr = kernel.alloc(HEIGHTS_WORDS * 4);
+    this.queuePtr = kernel.alloc(MAX_DEPTH);
   }
 
   static async create(table: RankTable, rules: StackingRules, opts: { shared?: boolean; strategy?: Strategy; leafRows?: LeafRows } = {}): Promise<StackingEngine> {
@@ -186,7 +191,7 @@ export class StackingEngine {
     const rows = strategy === 'rank' ? null : opts.leafRows !== undefined ? checkLeafRows(opts.leafRows, table) : await pieceMaxFor(table);
     const { exports: kernel, memory, module } = await instantiateKernel<SearchKernel>('search', pickVariant(!!opts.shared));
     if (kernel.CTX_WORDS.value !== CTX_WORDS || kernel.GAME_WORDS.value !== GAME_WORDS) {
-      throw new StackRankError('WASM_FAILED', 'search kernel layout does not match src/stacking/layout.ts (rebuild)');
+      throw new StackRankError('WASM_FAILED', 'search kernel layout does not match assembly/search/layout.ts (rebuild the kernels)');
     }
     const { values, scale } = table.searchValues();
     const tablePtr = kernel.alloc(values.byteLength);
@@ -209,20 +214,20 @@ export class StackingEngine {
     }
     const cfg = kernel.alloc(CFG_WORDS * 4);
     const words = new Int32Array(memory.buffer, cfg, CFG_WORDS);
-    words[CFG.width] = table.width;
-    words[CFG.maxStep] = table.maxStep;
-    words[CFG.boardHeight] = rules.boardHeight;
-    words[CFG.tetrisThreshold] = rules.tetrisThreshold;
-    words[CFG.excessFirst] = rules.steep === 'excessFirst' ? 1 : 0;
-    words[CFG.table] = tablePtr;
-    words[CFG.placements] = recordsPtr;
-    words[CFG.pieceStart] = startPtr;
-    words[CFG.tetrisMode] = TETRIS_MODE[rules.tetris];
-    words[CFG.strategy] = { rank: STRATEGY_RANK, expectimax: STRATEGY_EXPECT, expectimax2: STRATEGY_EXPECT2 }[strategy];
-    words[CFG.pieceMax] = rowsPtr;
-    words[CFG.fit] = fitPtr;
-    words[CFG.steps] = stepsPtr;
-    words[CFG.collapse] = rules.steep === 'collapse' ? 1 : 0;
+    words[CFG_WIDTH] = table.width;
+    words[CFG_MAX_STEP] = table.maxStep;
+    words[CFG_BOARD_HEIGHT] = rules.boardHeight;
+    words[CFG_TETRIS_THRESHOLD] = rules.tetrisThreshold;
+    words[CFG_EXCESS_FIRST] = rules.steep === 'excessFirst' ? 1 : 0;
+    words[CFG_TABLE] = tablePtr;
+    words[CFG_PLACEMENTS] = recordsPtr;
+    words[CFG_PIECE_START] = startPtr;
+    words[CFG_TETRIS_MODE] = rules.tetris === 'choice' ? TETRIS_MODE_CHOICE : TETRIS_MODE_FORCED;
+    words[CFG_STRATEGY] = { rank: STRATEGY_RANK, expectimax: STRATEGY_EXPECT, expectimax2: STRATEGY_EXPECT2 }[strategy];
+    words[CFG_PIECE_MAX] = rowsPtr;
+    words[CFG_FIT] = fitPtr;
+    words[CFG_STEPS] = stepsPtr;
+    words[CFG_COLLAPSE] = rules.steep === 'collapse' ? 1 : 0;
     return new StackingEngine(kernel, memory, module, cfg, table.width, rules, scale, placements, strategy);
   }
 
@@ -237,9 +242,9 @@ export class StackingEngine {
    */
   search(heights: readonly number[], queue: readonly number[], lookahead: number, weights?: Int32Array): SearchOutcome {
     weights ??= this.strategy === 'expectimax2' ? UNIFORM_PAIRS : UNIFORM;
-    const weightCount = this.strategy === 'expectimax2' ? WEIGHT_WORDS.expectimax2 : WEIGHT_WORDS.expectimax;
+    const weightCount = this.strategy === 'expectimax2' ? WEIGHT_WORDS_EXPECT2 : WEIGHT_WORDS_EXPECT;
     if (weights.length !== weightCount) {
-      const maker = weightCount === WEIGHT_WORDS.expectimax ? 'distributionWeights' : 'pairWeights';
+      const maker = weightCount === WEIGHT_WORDS_EXPECT ? 'distributionWeights' : 'pairWeights';
       throw new StackRankError('BAD_ARGUMENT', `a ${this.strategy} search takes ${weightCount} weights (${maker}); got ${weights.length}`);
     }
     if (lookahead + 1 > MAX_DEPTH) throw new StackRankError('BAD_ARGUMENT', `lookahead is at most ${MAX_DEPTH - 1}`);
@@ -251,21 +256,21 @@ export class StackingEngine {
     for (let i = 0; i <= lookahead; i++) bytes[this.queuePtr + i] = queue[i];
     const ctxWord = this.ctx >> 2;
     for (let p = 0; p < weights.length; p++) words[ctxWord + CTX_WEIGHTS + p] = weights[p];
-    words[ctxWord + CTX.nodes] = 0;
-    words[ctxWord + CTX.nodes + 1] = 0;
+    words[ctxWord + CTX_NODES] = 0;
+    words[ctxWord + CTX_NODES + 1] = 0;
     const move = this.kernel.search(this.cfg, this.ctx, this.heightsPtr, this.queuePtr, lookahead);
-    const len = words[ctxWord + CTX.bestLen];
-    // The best value is an i64 (DEPTH_SHIFT = 56): its high word holds the depth in its top byte.
-    const valueLow = words[ctxWord + CTX.bestValue] >>> 0;
-    const valueHigh = words[ctxWord + CTX.bestValue + 1];
+    const len = words[ctxWord + CTX_BEST_LEN];
+    // The best value is an i64 (VALUE_DEPTH_SHIFT = 56): its high word holds the depth in its top byte.
+    const valueLow = words[ctxWord + CTX_BEST_VALUE] >>> 0;
+    const valueHigh = words[ctxWord + CTX_BEST_VALUE + 1];
     const plan: number[] = [];
-    if (move !== MOVE_NONE) for (let i = 0; i < len; i++) plan.push(words[ctxWord + CTX.bestPath + i]);
+    if (move !== MOVE_NONE) for (let i = 0; i < len; i++) plan.push(words[ctxWord + CTX_BEST_PATH + i]);
     return {
       move,
       plan,
-      depth: valueHigh >> (Number(DEPTH_SHIFT) - 32),
+      depth: valueHigh >> (VALUE_DEPTH_SHIFT - 32),
       leafScore: valueLow,
-      nodes: words[ctxWord + CTX.nodes] >>> 0,
+      nodes: words[ctxWord + CTX_NODES] >>> 0,
     };
   }
 

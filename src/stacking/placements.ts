@@ -1,14 +1,18 @@
 /**
- * Game placements (DESIGN §3) for a W-column stack, generated from src/pieces.ts: every orientation at every
+ * Game placements (docs/rules.md, "The stacking game") for a W-column stack, generated from src/pieces.ts: every orientation at every
  * left column, grouped by piece. Unlike the rank moves, steps may become steeper than ±S in the game.
  */
 import { ORIENTATIONS, PIECE_COUNT } from '../pieces.js';
 import { surfaceBase } from '../surface.js';
-import { FIT_STEP_BITS, MOVE_TETRIS, PLACEMENT_WORDS } from './layout.js';
+import {
+  FIT_STEP_BITS, FIT_WINDOW, MOVE_TETRIS, PL_BOT, PL_FIT_MASK, PL_FIT_PATTERN, PL_FIT_SHIFT, PL_INNER_EXCESS, PL_INNER_INDEX, PL_MAX_TOP,
+  PL_MIN_TOP, PL_TOP, PL_WIDTH, PL_WORDS, PL_X, STEP_INFO_ROW, STEP_ROW, STEP_ZERO,
+} from './layout.js';
+import { TETRIS_ROWS } from './rules.js';
 
 export interface Placement {
   piece: number;
-  /** Index of the orientation in the piece's list (DESIGN §1 order). */
+  /** Index of the orientation in the piece's list (docs/rules.md "Pieces" order). */
   rotation: number;
   column: number;
 }
@@ -21,8 +25,7 @@ export interface PlacementTable {
   fit: BigUint64Array;
   /** What each step contributes, for the kernel (stepLookup below). */
   steps: Int32Array;
-  /** PLACEMENT_WORDS i32 per placement: x, width, bot[4], top[4], fit shift, fit mask, fit pattern, max top,
-   *  inner index share, inner excess, min top. */
+  /** PL_WORDS i32 per placement, fields PL_* (assembly/search/layout.ts). */
   records: Int32Array;
 }
 
@@ -37,31 +40,35 @@ export function placementTable(width: number, maxStep: number): PlacementTable {
     ORIENTATIONS[piece].forEach((o, rotation) => {
       for (let column = 0; column + o.width <= width; column++) {
         placements.push({ piece, rotation, column });
-        const rec = new Array<number>(PLACEMENT_WORDS).fill(0);
-        rec[0] = column;
-        rec[1] = o.width;
-        o.bot.forEach((b, j) => (rec[2 + j] = b));
-        o.top.forEach((t, j) => (rec[6 + j] = t));
-        // Fit test (assembly/search.ts): the placement fits without a hole exactly when the steps under its
+        const rec = new Array<number>(PL_WORDS).fill(0);
+        rec[PL_X] = column;
+        rec[PL_WIDTH] = o.width;
+        o.bot.forEach((b, j) => {
+          rec[PL_BOT + j] = b;
+        });
+        o.top.forEach((t, j) => {
+          rec[PL_TOP + j] = t;
+        });
+        // Fit test (assembly/search/rules.ts): the placement fits without a hole exactly when the steps under its
         // columns equal its bottom profile's. Steps are coded FIT_STEP_BITS bits each (clamped to ±3, shifted by
         // 3); this placement compares the codes of steps column..column+width-2.
-        rec[10] = FIT_STEP_BITS * column;
+        rec[PL_FIT_SHIFT] = FIT_STEP_BITS * column;
         let mask = 0;
         let pattern = 0;
         for (let j = 0; j + 1 < o.width; j++) {
-          mask |= 7 << (FIT_STEP_BITS * j);
+          mask |= ((1 << FIT_STEP_BITS) - 1) << (FIT_STEP_BITS * j);
           pattern |= (o.bot[j + 1] - o.bot[j] + 3) << (FIT_STEP_BITS * j);
         }
-        rec[11] = mask;
-        rec[12] = pattern;
-        rec[13] = Math.max(...o.top) - o.bot[0]; // highest new top, relative to the height of the left column
-        rec[16] = Math.min(...o.top) - o.bot[0]; //  lowest new top, the same way
+        rec[PL_FIT_MASK] = mask;
+        rec[PL_FIT_PATTERN] = pattern;
+        rec[PL_MAX_TOP] = Math.max(...o.top) - o.bot[0]; // highest new top, relative to the height of the left column
+        rec[PL_MIN_TOP] = Math.min(...o.top) - o.bot[0]; //  lowest new top, the same way
         // The steps between the piece's own columns after it lands are fixed: their share of the surface index
         // (digits truncated to ±S) and of the steepness beyond ±S, so a leaf's index is found from its parent's.
         for (let j = 0; j + 1 < o.width; j++) {
           const step = o.top[j + 1] - o.top[j];
-          rec[14] += (Math.max(-maxStep, Math.min(maxStep, step)) + maxStep) * weight(column + j);
-          rec[15] += Math.max(0, Math.abs(step) - maxStep);
+          rec[PL_INNER_INDEX] += (Math.max(-maxStep, Math.min(maxStep, step)) + maxStep) * weight(column + j);
+          rec[PL_INNER_EXCESS] += Math.max(0, Math.abs(step) - maxStep);
         }
         records.push(...rec);
       }
@@ -78,7 +85,7 @@ function digitWeight(width: number, maxStep: number, i: number): number {
 
 /** Heights after a move (placement id, or MOVE_TETRIS = -1) — the same arithmetic as the kernel. */
 export function applyMove(table: PlacementTable, heights: readonly number[], move: number): number[] {
-  if (move === MOVE_TETRIS) return heights.map((h) => h - 4);
+  if (move === MOVE_TETRIS) return heights.map((h) => h - TETRIS_ROWS);
   const p = table.placements[move];
   const o = ORIENTATIONS[p.piece][p.rotation];
   const base = heights[p.column] - o.bot[0];
@@ -89,7 +96,7 @@ export function applyMove(table: PlacementTable, heights: readonly number[], mov
 
 /**
  * Steep rule 'collapse' (src/stacking/rules.ts): every step steeper than ±`maxStep` becomes ±`maxStep`; the
- * profile is shifted so its lowest column is as high as the lowest column was. assembly/search.ts collapseSteps
+ * profile is shifted so its lowest column is as high as the lowest column was. assembly/search/rules.ts collapseSteps
  * does the same in the kernel.
  */
 export function collapseSteps(heights: readonly number[], maxStep: number): number[] {
@@ -98,8 +105,6 @@ export function collapseSteps(heights: readonly number[], maxStep: number): numb
   const shift = Math.min(...heights) - Math.min(...out);
   return out.map((h) => h + shift);
 }
-
-const FIT_WINDOW = 1 << (3 * FIT_STEP_BITS);
 
 /**
  * The legal-move lookup: for piece p, left column x and the fit code w of the three steps from x, the u64 at
@@ -115,7 +120,7 @@ function fitLookup(width: number): BigUint64Array {
       for (let window = 0; window < FIT_WINDOW; window++) {
         let fits = true;
         for (let j = 0; j + 1 < o.width; j++) {
-          if (((window >> (FIT_STEP_BITS * j)) & 7) !== o.bot[j + 1] - o.bot[j] + 3) fits = false;
+          if (((window >> (FIT_STEP_BITS * j)) & ((1 << FIT_STEP_BITS) - 1)) !== o.bot[j + 1] - o.bot[j] + 3) fits = false;
         }
         if (!fits) continue;
         for (let x = 0; x + o.width <= width; x++) fit[(piece * width + x) * FIT_WINDOW + window] |= 1n << BigInt(offset + x);
@@ -128,14 +133,11 @@ function fitLookup(width: number): BigUint64Array {
   return fit;
 }
 
-/** Layout of the step lookup (assembly/search.ts STEP_*): rows of 128 steps, step d at d + 64. */
-const STEP_ROW = 128;
-const STEP_ZERO = 64;
-const STEP_INFO_ROW = 16;
 
 /**
  * What a step d between two columns (|d| <= 63: heights fit 6 bits) contributes: row i < 16, its share of a
- * surface index at step position i (truncated to ±S); row 16, its fit-code digit | its steepness beyond ±S << 3.
+ * surface index at step position i (truncated to ±S); row STEP_INFO_ROW, its fit-code digit | its steepness beyond ±S
+ * << FIT_STEP_BITS. Layout: assembly/search/layout.ts STEP_*.
  */
 function stepLookup(width: number, maxStep: number): Int32Array {
   if (width - 1 > STEP_INFO_ROW) throw new Error(`the kernel's step lookup takes at most ${STEP_INFO_ROW + 1} columns`);

@@ -1,20 +1,29 @@
 /**
- * Rules of the stacking game (DESIGN §3) that the search and the simulator share, with their checks.
+ * Rules of the stacking game (docs/rules.md, "The stacking game") that the search and the simulator share, with their checks.
  */
 import { StackRankError, describe, requireInt } from '../errors.js';
+import { TETRIS_ROWS } from './layout.js';
+
+/** Rows an I clears down the well: it needs the lowest column at least this high (assembly/search/layout.ts). */
+export { TETRIS_ROWS };
 
 export type SteepRule = 'truncate' | 'excessFirst' | 'collapse';
 export const STEEP_RULES: readonly SteepRule[] = ['truncate', 'excessFirst', 'collapse'];
-/** 'forced': an I goes down the well exactly when the Tetris rule fires (the seed). 'choice': it may also go
- * down whenever the lowest column is at least 4, if the search prefers that; it must when the rule fires. */
+/** 'forced': an I goes down the well exactly when the Tetris rule fires (the stacking article). 'choice': it may also go
+ * down whenever the lowest column is at least TETRIS_ROWS, if the search prefers that; it must when the rule fires. */
 export type TetrisRule = 'forced' | 'choice';
+export const TETRIS_RULES: readonly TetrisRule[] = ['forced', 'choice'];
+/** Board heights the search takes (it packs heights in 6 bits); the Tetris threshold lies in the same range. */
+export const MIN_BOARD_HEIGHT = 4;
+export const MAX_BOARD_HEIGHT = 63;
 
 export interface StackingRules {
   /** Rows of the board; a placement whose top passes it is illegal. */
   boardHeight: number;
-  /** An I is sent down the well (all heights fall by 4) when the lowest column is >= 4 and the highest >= this. */
+  /** An I is sent down the well (all heights fall by TETRIS_ROWS) when the lowest column is >= TETRIS_ROWS and the
+   * highest >= this (tetrisOptions). */
   tetrisThreshold: number;
-  /** How surfaces with steps steeper than ±S compare: 'truncate' ranks them with the steps clamped (the seed);
+  /** How surfaces with steps steeper than ±S compare: 'truncate' ranks them with the steps clamped (the stacking article);
    * 'excessFirst' prefers less total steepness beyond ±S first, then rank; 'collapse' keeps no steep step at all:
    * after every move a step steeper than ±S becomes ±S (the game's state is the truncated surface, as in a
    * surface-only simulator; the lowest column keeps its height). */
@@ -22,10 +31,10 @@ export interface StackingRules {
   tetris: TetrisRule;
 }
 
-/** The article's rules as we read them (seed 002): 20 rows, forced Tetris at 8, steep steps truncated. */
+/** The article's rules as we read them (the 2009 PageRank stacking article): 20 rows, forced Tetris at 8, steep steps truncated. */
 export const SEED_RULES: Readonly<StackingRules> = Object.freeze({ boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' });
 
-/** Our default rules: the seed's board and Tetris rule, with the steep rule that measured stronger (docs/results.md). */
+/** Our default rules: the stacking article's board and Tetris rule, with the steep rule that measured stronger (docs/results.md). */
 export const DEFAULT_RULES: Readonly<StackingRules> = Object.freeze({ boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst', tetris: 'forced' });
 
 export const RULE_PRESETS = { seed: SEED_RULES, default: DEFAULT_RULES } as const;
@@ -43,8 +52,8 @@ export function resolveRules(rules: Partial<StackingRules> | 'seed' | 'default' 
     if (!known.includes(k)) throw new StackRankError('BAD_ARGUMENT', `unknown rule ${describe(k)}; rules are ${known.join(', ')}`);
   }
   const merged = { ...DEFAULT_RULES, ...rules };
-  requireInt('rules.boardHeight', merged.boardHeight, 4, 63); // the search packs heights in 6 bits
-  requireInt('rules.tetrisThreshold', merged.tetrisThreshold, 4, merged.boardHeight);
+  requireInt('rules.boardHeight', merged.boardHeight, MIN_BOARD_HEIGHT, MAX_BOARD_HEIGHT);
+  requireInt('rules.tetrisThreshold', merged.tetrisThreshold, MIN_BOARD_HEIGHT, merged.boardHeight);
   if (!STEEP_RULES.includes(merged.steep)) {
     throw new StackRankError('BAD_ARGUMENT', `rules.steep must be one of ${STEEP_RULES.map((r) => `"${r}"`).join(', ')}; got ${describe(merged.steep)}`);
   }
@@ -52,4 +61,22 @@ export function resolveRules(rules: Partial<StackingRules> | 'seed' | 'default' 
     throw new StackRankError('BAD_ARGUMENT', `rules.tetris must be "forced" or "choice"; got ${describe(merged.tetris)}`);
   }
   return merged;
+}
+
+/**
+ * The Tetris rule (docs/rules.md), TypeScript's one copy (the kernel's is assembly/search/rules.ts tetrisChoiceOf):
+ * what an I may do on a stack of these heights. 'forced': only go down the well (the lowest column is at least
+ * TETRIS_ROWS and the highest at least `tetrisThreshold`); 'optional': either (rules.tetris 'choice', lowest column
+ * at least TETRIS_ROWS); 'none': only be placed.
+ */
+export function tetrisOptions(heights: readonly number[], rules: Pick<StackingRules, 'tetrisThreshold' | 'tetris'>): 'none' | 'optional' | 'forced' {
+  let low = Infinity;
+  let high = -Infinity;
+  for (const h of heights) {
+    low = Math.min(low, h);
+    high = Math.max(high, h);
+  }
+  if (!(low >= TETRIS_ROWS)) return 'none';
+  if (high >= rules.tetrisThreshold) return 'forced';
+  return rules.tetris === 'choice' ? 'optional' : 'none';
 }

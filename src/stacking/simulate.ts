@@ -1,6 +1,6 @@
 /**
- * simulateStacking: plays stacking games in WebAssembly (assembly/search.ts playGame) and measures how long the
- * AI keeps a perfect stack (DESIGN §3). Pieces come from the randomizers in chunks, so the kernel crosses into
+ * simulateStacking: plays stacking games in WebAssembly (assembly/search/game.ts playGame) and measures how long the
+ * AI keeps a perfect stack (docs/rules.md, "The stacking game"). Pieces come from the randomizers in chunks, so the kernel crosses into
  * JavaScript once per chunk, not per move.
  *
  * Games are organised in `games` independent streams. Without a piece budget each stream plays one game to its
@@ -14,12 +14,15 @@ import { PIECES, type Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
 import { RANDOMIZER_NAMES, createRandomizer, isRandomizerName, type Randomizer, type RandomizerName } from '../randomizers/index.js';
 import { requireRankTable, type RankTable } from '../rank/table.js';
-import { defaultThreadCount } from '../threads.js';
+import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import { KernelPool } from '../workers.js';
 import { StackingEngine, checkStrategy, fillDistributionWeights, fillPairWeights, type LeafRows, type Strategy, type StrategyName } from './engine.js';
 import { estimateSurvival, median, type SurvivalEstimate } from './estimate.js';
 import { MAX_LOOKAHEAD } from './input.js';
-import { CTX_WORDS, GAME, GAME_DEAD, GAME_NEEDS_PIECES, GAME_WORDS, WEIGHT_WORDS } from './layout.js';
+import {
+  CTX_WORDS, GAME_DEAD, GAME_NEEDS_PIECES, GAME_WORDS, G_AVAILABLE, G_CAP, G_CTX, G_DEATH_PIECE, G_HEIGHTS, G_LOOKAHEAD, G_PIECES, G_PLAYED,
+  G_POSITION, G_STATUS, G_TETRISES, G_WEIGHTS, HEIGHTS_WORDS, WEIGHT_WORDS_EXPECT, WEIGHT_WORDS_EXPECT2,
+} from './layout.js';
 import { MAX_MEMORY_PAGES, WASM_PAGE } from '../wasm.js';
 import { resolveRules, type StackingRules } from './rules.js';
 
@@ -101,7 +104,7 @@ function deal(rng: Randomizer, memory: WebAssembly.Memory, slot: Slot, from: num
   }
   const stride = slot.weightWords;
   const weights = new Int32Array(memory.buffer, slot.weights + from * stride * 4, count * stride);
-  const one = stride === WEIGHT_WORDS.expectimax;
+  const one = stride === WEIGHT_WORDS_EXPECT;
   const chances = new Float64Array(one ? 7 : 49);
   for (let i = 0; i < count; i++) {
     if (one) fillDistributionWeights(rng.distribution(chances), weights, i * stride);
@@ -132,7 +135,7 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
   const rules = resolveRules(opts.rules);
   const strategy = checkStrategy(opts.strategy);
   const threadsGiven = opts.threads !== undefined;
-  let threads = Math.min(streams, requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, 256));
+  let threads = Math.min(streams, requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, MAX_THREADS));
   const shares = Array.from({ length: streams }, (_, s) => (budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0)));
   if (signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
 
@@ -141,8 +144,8 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
   // Each thread's slot holds a game record, its search context and a piece buffer (plus, for expectimax, the
   // chances of every buffered piece). The kernel memory is capped (MAX_MEMORY_PAGES): a default thread count is
   // lowered to what fits, an explicit one that does not fit is refused before anything is allocated.
-  const weightWords = strategy === 'rank' ? 0 : WEIGHT_WORDS[strategy];
-  const chunk = weightWords > WEIGHT_WORDS.expectimax ? WEIGHTED_CHUNK : CHUNK;
+  const weightWords = strategy === 'rank' ? 0 : strategy === 'expectimax2' ? WEIGHT_WORDS_EXPECT2 : WEIGHT_WORDS_EXPECT;
+  const chunk = weightWords > WEIGHT_WORDS_EXPECT ? WEIGHTED_CHUNK : CHUNK;
   const slotBytes = GAME_WORDS * 4 + (chunk + 16) * (1 + 4 * weightWords) + CTX_WORDS * 4 + 64;
   const free = MAX_MEMORY_PAGES * WASM_PAGE - memory.buffer.byteLength - MEMORY_MARGIN;
   const fitting = Math.max(0, Math.floor(free / slotBytes));
@@ -163,8 +166,8 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
       const weights = weightWords ? kernel.alloc((chunk + 16) * weightWords * 4) : 0;
       const ctx = engine.allocContext();
       const words = new Int32Array(memory.buffer, game, GAME_WORDS);
-      words[GAME.ctx] = ctx;
-      words[GAME.weights] = weights;
+      words[G_CTX] = ctx;
+      words[G_WEIGHTS] = weights;
       return { game, pieces, weights, weightWords };
     });
   } catch (e) {
@@ -200,38 +203,38 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     const slot = slots[slotIndex];
     const g = () => new Int32Array(memory.buffer, slot.game, GAME_WORDS);
     const words = g();
-    words.fill(0, 0, 16);
-    words[GAME.pieces] = slot.pieces;
-    words[GAME.position] = 0;
-    words[GAME.played] = 0;
-    words[GAME.tetrises] = 0;
-    words[GAME.cap] = Math.min(cap, 2 ** 31 - 1);
-    words[GAME.lookahead] = lookahead;
-    words[GAME.status] = 0;
+    words.fill(0, G_HEIGHTS, G_HEIGHTS + HEIGHTS_WORDS);
+    words[G_PIECES] = slot.pieces;
+    words[G_POSITION] = 0;
+    words[G_PLAYED] = 0;
+    words[G_TETRISES] = 0;
+    words[G_CAP] = Math.min(cap, 2 ** 31 - 1);
+    words[G_LOOKAHEAD] = lookahead;
+    words[G_STATUS] = 0;
     let fill = FIRST_FILL;
     deal(rng, memory, slot, 0, fill);
-    words[GAME.available] = fill;
+    words[G_AVAILABLE] = fill;
     let counted = 0;
     for (;;) {
       if (signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
       const status = await play(slotIndex);
       const w = g();
-      totalPieces += w[GAME.played] - counted;
-      counted = w[GAME.played];
+      totalPieces += w[G_PLAYED] - counted;
+      counted = w[G_PLAYED];
       report();
       if (status !== GAME_NEEDS_PIECES) {
         if (status === GAME_DEAD) totalDeaths++;
-        return { length: w[GAME.played], dead: status === GAME_DEAD, deathPiece: w[GAME.deathPiece], tetrises: w[GAME.tetrises] };
+        return { length: w[G_PLAYED], dead: status === GAME_DEAD, deathPiece: w[G_DEATH_PIECE], tetrises: w[G_TETRISES] };
       }
       // Keep the unplayed window, refill the rest of the buffer.
-      const pos = w[GAME.position];
-      const keep = w[GAME.available] - pos;
+      const pos = w[G_POSITION];
+      const keep = w[G_AVAILABLE] - pos;
       fill = Math.min(chunk, fill * 8);
       new Uint8Array(memory.buffer, slot.pieces, fill).copyWithin(0, pos, pos + keep);
       if (slot.weights) new Int32Array(memory.buffer, slot.weights, fill * slot.weightWords).copyWithin(0, pos * slot.weightWords, (pos + keep) * slot.weightWords);
       deal(rng, memory, slot, keep, fill - keep);
-      w[GAME.position] = 0;
-      w[GAME.available] = fill;
+      w[G_POSITION] = 0;
+      w[G_AVAILABLE] = fill;
     }
   };
 

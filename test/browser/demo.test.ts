@@ -194,7 +194,7 @@ describe.skipIf(skip)('browser demo (stackrank demo + Chromium)', () => {
     await atLeast(page, 'pieces', 20, 30_000);
 
     // The stored bytes are a table file the library loads, with the ranks the iteration must give: after two
-    // iterations the flat surface's rank is 33/49 (DESIGN §2).
+    // iterations the flat surface's rank is 33/49 (docs/rules.md, "The rank iteration").
     const b64 = await page.evaluate(
       () =>
         new Promise<string>((res, rej) => {
@@ -224,7 +224,8 @@ describe.skipIf(skip)('browser demo (stackrank demo + Chromium)', () => {
     expect(errors).toEqual([]);
 
     // Put it where `stackrank table build` would cache it: the demo server now serves it to a fresh browser.
-    const path: string = await lib.cachedTablePath({ iterations: ITERATIONS }, { XDG_CACHE_HOME: cache });
+    const research = await import(join(ROOT, 'dist/research.js'));
+    const path: string = await research.cachedTablePath({ iterations: ITERATIONS }, { XDG_CACHE_HOME: cache });
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, bytes);
   });
@@ -302,10 +303,10 @@ describe.skipIf(skip)('browser demo (stackrank demo + Chromium)', () => {
     expect(bad.err).toContain('--port must be an integer from 0 to 65535');
   });
 
-  it('stops cleanly on Ctrl-C (SIGINT) with exit code 0', async () => {
+  it('stops cleanly on Ctrl-C (SIGINT) with exit code 130, the interrupt convention', async () => {
     const other = await startDemo({ XDG_CACHE_HOME: cache });
     expect((await fetch(other.url)).status).toBe(200);
-    expect(await stop(other.child)).toBe(0);
+    expect(await stop(other.child)).toBe(130);
     await expect(fetch(other.url)).rejects.toThrow();
   });
 });

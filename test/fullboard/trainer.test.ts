@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StackRankError } from '../../src/errors.js';
-import { checkCheckpoint, trainWeights, type GenerationInfo, type TrainCheckpoint } from '../../src/fullboard/trainer.js';
+import { TRAIN_DEFAULTS, checkCheckpoint, resolveTrainOptions, trainWeights, type GenerationInfo, type TrainCheckpoint } from '../../src/fullboard/trainer.js';
 import { playFullGame } from '../../src/fullboard/player.js';
 
 const SMALL = { population: 24, gamesPerEval: 3, boardWidth: 8, boardHeight: 8, maxPieces: 5000, seed: 2026 } as const;
@@ -41,6 +41,13 @@ describe('GA trainer', () => {
     expect(resumed.weights).toEqual(full.weights);
     expect(resumed.fitness).toBe(full.fitness);
     expect(resumed.history.map((h) => [h.generation, h.best, h.mean])).toEqual(full.history.map((h) => [h.generation, h.best, h.mean]));
+  });
+
+  it('caps the default tournament at the population; an explicit one above it is refused', () => {
+    expect(resolveTrainOptions({ generations: 1 }).tournament).toBe(TRAIN_DEFAULTS.tournament);
+    for (const population of [4, 5, 7]) expect(resolveTrainOptions({ generations: 1, population }).tournament).toBe(population);
+    expect(resolveTrainOptions({ generations: 1, population: 9 }).tournament).toBe(TRAIN_DEFAULTS.tournament);
+    expect(() => resolveTrainOptions({ generations: 1, population: 5, tournament: 6 })).toThrow(/tournament must be an integer from 2 to 5; got 6/);
   });
 
   it('rejects bad options and bad checkpoints with typed errors', async () => {

@@ -3,7 +3,7 @@
  * loaded machine), whether or not it reports progress, and leaves no worker behind.
  */
 import { describe, expect, it } from 'vitest';
-import { buildPreviewTable, buildRankTable, playFullGame, simulateStacking, trainWeights } from '../../src/index.js';
+import { buildPreviewTable, buildRankTable, playFullGame, simulateStacking, trainWeights } from '../helpers/api.js';
 import { liveWorkerCount } from '../../src/workers.js';
 
 /** How long after abort() (fired at `after` ms) the call settled, and with what. */

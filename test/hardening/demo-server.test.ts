@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../src/cli/demo-server.js';
-import { cachedTablePath } from '../../src/index.js';
+import { cachedTablePath } from '../helpers/api.js';
 
 let demo: DemoServer;
 let root: string;

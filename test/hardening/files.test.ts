@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildRankTable, cachedTablePath, loadAnyTable, loadOrBuildCachedTable, loadPreviewTable, loadRankTable, type RankTable } from '../../src/index.js';
+import { buildRankTable, cachedTablePath, loadAnyTable, loadOrBuildCachedTable, loadPreviewTable, loadRankTable, type RankTable } from '../helpers/api.js';
 import { checksum } from '../../src/rank/file.js';
 
 let table: RankTable;

@@ -1,6 +1,6 @@
 /** Regression tests for the randomizers: memory-bounded take, sound decay parameters, cancellable analysis. */
 import { describe, expect, it } from 'vitest';
-import { analyzeRandomizer, analyzeRandomizerAsync, createRandomizer, restoreRandomizer } from '../../src/index.js';
+import { analyzeRandomizer, analyzeRandomizerAsync, createRandomizer, restoreRandomizer } from '../helpers/api.js';
 
 const typed = (code: string) => expect.objectContaining({ name: 'StackRankError', code });
 

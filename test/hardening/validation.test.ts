@@ -19,7 +19,7 @@ import {
   surfaceIndex,
   trainWeights,
   type RankTable,
-} from '../../src/index.js';
+} from '../helpers/api.js';
 import { liveWorkerCount } from '../../src/workers.js';
 
 let table: RankTable;

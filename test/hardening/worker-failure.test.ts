@@ -26,14 +26,14 @@ vi.mock('node:worker_threads', async () => {
 
 describe('a worker that cannot start (defect 2)', () => {
   it('rejects buildRankTable with WORKER_FAILED and the reason', async () => {
-    const { buildRankTable } = await import('../../src/index.js');
+    const { buildRankTable } = await import('../helpers/api.js');
     const error = await buildRankTable({ width: 4, maxStep: 1, iterations: 2, threads: 2 }).catch((e) => e);
     expect(error).toMatchObject({ name: 'StackRankError', code: 'WORKER_FAILED' });
     expect(error.message).toMatch(/require is not defined/);
   });
 
   it('rejects simulateStacking and trainWeights the same way', async () => {
-    const { buildRankTable, simulateStacking, trainWeights } = await import('../../src/index.js');
+    const { buildRankTable, simulateStacking, trainWeights } = await import('../helpers/api.js');
     const table = await buildRankTable({ width: 4, maxStep: 1, iterations: 2, threads: 1 });
     await expect(simulateStacking({ table, lookahead: 0, games: 2, threads: 2 })).rejects.toMatchObject({ code: 'WORKER_FAILED' });
     await expect(trainWeights({ generations: 1, population: 8, threads: 2, maxPieces: 10 })).rejects.toMatchObject({ code: 'WORKER_FAILED' });

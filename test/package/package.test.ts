@@ -6,7 +6,7 @@
  * Needs `npm run build` first (npm test does it).
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,6 +21,7 @@ const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 let tmp: string;
 let app: string;
 let packed: string[] = [];
+let tarballBytes = 0;
 
 function write(rel: string, text: string): string {
   const path = join(app, rel);
@@ -29,6 +30,7 @@ function write(rel: string, text: string): string {
   return path;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: each consumer script prints its own JSON shape
 async function node(file: string): Promise<any> {
   const { stdout } = await run(process.execPath, [file], { cwd: app, timeout: 60_000 });
   return JSON.parse(stdout.trim().split('\n').pop()!);
@@ -39,9 +41,11 @@ beforeAll(async () => {
     if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run npm run build first`);
   }
   tmp = mkdtempSync(join(tmpdir(), 'stackrank-package-'));
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: ROOT, timeout: 120_000 });
+  // --ignore-scripts: pack the dist/ that npm test built; prepack's rebuild would empty dist/ under the other tests.
+  const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], { cwd: ROOT, timeout: 120_000 });
   const info = JSON.parse(stdout.slice(stdout.indexOf('[')))[0];
   packed = info.files.map((f: { path: string }) => f.path);
+  tarballBytes = info.size;
   app = join(tmp, 'app');
   mkdirSync(app);
   write('package.json', JSON.stringify({ name: 'stackrank-consumer', private: true, version: '1.0.0', type: 'module' }, null, 2));
@@ -54,20 +58,32 @@ afterAll(() => {
 
 describe('the npm package, installed from its tarball into a fresh project', () => {
   it('ships the builds, types, CLI and demo, and nothing from the source tree', () => {
-    for (const f of ['package.json', 'README.md', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/cli.js', 'dist/demo/index.html']) {
-      expect(packed).toContain(f);
+    for (const entry of ['index', 'research']) {
+      for (const ext of ['js', 'cjs', 'd.ts', 'd.cts']) expect(packed).toContain(`dist/${entry}.${ext}`);
     }
+    for (const f of ['package.json', 'README.md', 'dist/cli.js', 'dist/demo/index.html']) expect(packed).toContain(f);
+    // No source maps, and the size the packaging was trimmed to (1.35 MB before: maps, and SIMD builds equal to scalar).
+    expect(packed.filter((f) => f.endsWith('.map'))).toEqual([]);
+    expect(tarballBytes).toBeGreaterThan(0);
+    expect(tarballBytes).toBeLessThanOrEqual(600 * 1024);
     expect(packed.some((f) => /^dist\/demo\/assets\/index-.*\.js$/.test(f))).toBe(true);
     expect(packed.filter((f) => /^(src|test|assembly|bench|node_modules|demo)\//.test(f))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules/stackrank/package.json'), 'utf8'));
-    // Everything the library needs at run time is bundled: installing it pulls in no other package.
-    expect(manifest.dependencies ?? {}).toEqual({});
+    // Everything the library needs at run time is bundled; the one dependency is the CLI's option parser
+    // (docs/cli.md), which has none of its own and which the library entry points never import.
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual(['commander']);
+    expect(readdirSync(join(app, 'node_modules')).filter((d) => !d.startsWith('.')).sort()).toEqual(['commander', 'stackrank']);
+    for (const entry of ['dist/index.js', 'dist/index.cjs']) {
+      expect(readFileSync(join(app, 'node_modules/stackrank', entry), 'utf8')).not.toMatch(/\bcommander\b/);
+    }
   });
 
   it('works with ESM import in Node: tables on worker threads, the AI, randomizers', async () => {
     write(
       'esm.mjs',
       `import { buildRankTable, StackingAI, createRandomizer, parseSurface, RANDOMIZER_NAMES } from 'stackrank';
+import * as game from 'stackrank';
+import { PIECE_COUNT, analyzeRandomizer } from 'stackrank/research';
 const table = await buildRankTable({ width: 5, maxStep: 2, iterations: 1, threads: 2 });
 const ai = await StackingAI.create({ table, rules: { boardHeight: 20, tetrisThreshold: 8 } });
 const rnd = createRandomizer('bag7', { seed: 3 });
@@ -77,13 +93,15 @@ while (placed < 30) {
   if (!m) break;
   heights = m.heights; queue = queue.slice(1) + rnd.next(); placed++;
 }
-console.log(JSON.stringify({ flat: table.rank(parseSurface('2222', { maxStep: 2 })), placed, names: RANDOMIZER_NAMES.length }));
+const research = { pieces: PIECE_COUNT, predictability: analyzeRandomizer('bag7', { pieces: 7000, seed: 1 }).predictability, inGameEntry: 'PIECE_COUNT' in game };
+console.log(JSON.stringify({ flat: table.rank(parseSurface('2222', { maxStep: 2 })), placed, names: RANDOMIZER_NAMES.length, research }));
 `,
     );
     const r = await node('esm.mjs');
+    expect(r.research).toEqual({ pieces: 7, predictability: expect.closeTo(10 / 27, 2), inGameEntry: false });
     expect(r.flat).toBeCloseTo(5 / 7, 4); // r1(flat): I, O, T, L, J fit flat without a hole; S and Z do not
     expect(r.placed).toBeGreaterThan(0);
-    expect(r.names).toBe(10);
+    expect(r.names).toBe(11);
   });
 
   it('works with CJS require in Node', async () => {
@@ -93,7 +111,8 @@ console.log(JSON.stringify({ flat: table.rank(parseSurface('2222', { maxStep: 2 
 sr.buildRankTable({ width: 5, maxStep: 2, iterations: 2, threads: 1 }).then((t) => {
   let error = null;
   try { sr.parseSurface('29', { maxStep: 2 }); } catch (e) { error = e instanceof sr.StackRankError ? e.code : String(e); }
-  console.log(JSON.stringify({ flat: t.rank(sr.parseSurface('2222', { maxStep: 2 })), iterations: t.iterations, error, pieces: sr.createRandomizer('tgm1', { seed: 1 }).take(5) }));
+  const research = require('stackrank/research');
+  console.log(JSON.stringify({ flat: t.rank(sr.parseSurface('2222', { maxStep: 2 })), iterations: t.iterations, error, pieces: sr.createRandomizer('tgm1', { seed: 1 }).take(5), features: research.FEATURE_NAMES.includes('holes') }));
 }, (e) => { console.error(e); process.exit(1); });
 `,
     );
@@ -103,6 +122,7 @@ sr.buildRankTable({ width: 5, maxStep: 2, iterations: 2, threads: 1 }).then((t) 
     expect(r.flat).toBeLessThan(5 / 7);
     expect(r.error).toBe('BAD_SURFACE');
     expect(r.pieces).toMatch(/^[IOTSZLJ]{5}$/);
+    expect(r.features).toBe(true);
   });
 
   it('type-checks a TS consumer (ESM and CJS, no @types/node, no skipLibCheck) and catches a type error', { timeout: 180_000 }, async () => {
@@ -132,12 +152,18 @@ while ((move2 = ai.bestPlacement(heights, queue, 1))) {
   queue = queue.slice(1) + pieces.next();
 }
 export { column, code };
+// The research entry has its own types.
+import { analyzeRandomizer, type RandomizerAnalysis } from 'stackrank/research';
+const stats: RandomizerAnalysis = analyzeRandomizer(name, { pieces: 700 });
+export const predictability: number = stats.predictability;
 `,
     );
     write(
       'check.cts',
       `import sr = require('stackrank');
+import research = require('stackrank/research');
 export async function width(): Promise<number> { return (await sr.loadRankTable(new Uint8Array(0))).width; }
+export const features: readonly string[] = research.FEATURE_NAMES;
 `,
     );
     await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: app, timeout: 120_000 });

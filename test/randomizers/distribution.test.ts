@@ -77,12 +77,12 @@ describe('distribution()', () => {
     }
   });
 
-  it('knows the closed forms: memoryless 1/7; NES 9/56 and a 2/56 repeat; bag7 1/(pieces left)', () => {
+  it('knows the closed forms: memoryless 1/7; the NES sketch 9/56 and a 2/56 repeat; bag7 1/(pieces left)', () => {
     const m = createRandomizer('memoryless', { seed: 1 });
     m.take(5);
     expect(Array.from(m.distribution())).toEqual(new Array(7).fill(1 / 7));
 
-    const nes = createRandomizer('nes', { seed: 1 });
+    const nes = createRandomizer('nesSketch', { seed: 1 });
     for (let i = 0; i < 50; i++) {
       const last = nes.nextId();
       const d = nes.distribution();

@@ -140,6 +140,9 @@ interface Tgm3Counts {
   counts: number[];
   order: number[];
   history: number[];
+  /** Pieces dealt since the first piece (the pool quirk needs all seven), and whether the quirk is on. */
+  seen: number[];
+  quirk: boolean;
 }
 
 /** Every (piece, state after) of one tgm3 deal (after the first), with its chance; equal states merged. */
@@ -156,11 +159,14 @@ function tgm3Deals(s: Tgm3Counts): { chance: number; piece: number; after: Tgm3C
         after[p]--;
         if (roll === 5 || !s.history.includes(p)) {
           const order = [...s.order.filter((q) => q !== p), p];
-          after[order[0]]++;
+          const seen = [...new Set([...s.seen, p])].sort();
+          // The quirk: after a rerolled roll, dealing the most droughted piece once all seven were seen keeps the slot.
+          const keep = s.quirk && roll > 0 && p === s.order[0] && seen.length === 7;
+          after[keep ? p : order[0]]++;
           const key = `${p}:${after}`;
           const known = results.get(key);
           if (known) known.chance += hit;
-          else results.set(key, { chance: hit, piece: p, after: { counts: after, order, history: [p, ...s.history.slice(0, 3)] } });
+          else results.set(key, { chance: hit, piece: p, after: { counts: after, order, history: [p, ...s.history.slice(0, 3)], seen, quirk: s.quirk } });
         } else {
           after[s.order[0]]++;
           const known = next.get(String(after));
@@ -177,12 +183,13 @@ function tgm3Deals(s: Tgm3Counts): { chance: number; piece: number; after: Tgm3C
 function tgm3Counts(state: RandomizerState): Tgm3Counts {
   const counts = new Array<number>(7).fill(0);
   for (const id of state.pool as number[]) counts[id]++;
-  return { counts, order: state.droughtOrder as number[], history: state.history as number[] };
+  const seen = [0, 1, 2, 3, 4, 5, 6].filter((p) => ((state.seen as number) >> p) & 1);
+  return { counts, order: state.droughtOrder as number[], history: state.history as number[], seen, quirk: state.params.poolQuirk !== 0 };
 }
 
 function tgm3State(base: RandomizerState, s: Tgm3Counts): RandomizerState {
   const pool = s.counts.flatMap((n, p) => new Array<number>(n).fill(p));
-  return { ...base, started: true, pool, droughtOrder: s.order, history: s.history };
+  return { ...base, started: true, pool, droughtOrder: s.order, history: s.history, seen: s.seen.reduce((m, p) => m | (1 << p), 0) };
 }
 
 /** P(next piece) of one tgm3 deal: tgm3Deals summed over the states it leaves. */
@@ -205,7 +212,8 @@ function tgm3EnumeratedPair(state: RandomizerState): Float64Array {
 // ---------------------------------------------------------------------------------------------------------------
 
 describe('nextPairDistribution', () => {
-  it.each(RANDOMIZER_NAMES.filter((n) => n !== 'tgm3'))('%s: equals exact enumeration of the next deal, in many states', (name) => {
+  // tgm3 (below) and nes (test/randomizers/faithful.test.ts: its LFSR draw has 32,767 outcomes) are checked apart.
+  it.each(RANDOMIZER_NAMES.filter((n) => n !== 'tgm3' && n !== 'nes'))('%s: equals exact enumeration of the next deal, in many states', (name) => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.nat(120), (seed, dealt) => {
         const r = advanced(name, seed, dealt);
@@ -219,7 +227,7 @@ describe('nextPairDistribution', () => {
     );
   });
 
-  it.each(['memoryless', 'nes', 'bag7', 'bag14', 'twoBag', 'redBlue', 'decay'] as const)(
+  it.each(['memoryless', 'nesSketch', 'bag7', 'bag14', 'twoBag', 'redBlue', 'decay'] as const)(
     '%s: its marginal equals the second piece enumerated over both deals',
     (name) => {
       fc.assert(
@@ -240,16 +248,17 @@ describe('nextPairDistribution', () => {
     },
   );
 
-  it('tgm3: equals an enumeration of both deals on slot counts, in many states', () => {
+  it('tgm3: equals an enumeration of both deals on slot counts, in many states, with and without the pool quirk', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.integer({ min: 1, max: 400 }), (seed, dealt) => {
-        const r = advanced('tgm3', seed, dealt);
+      fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.integer({ min: 1, max: 400 }), fc.constantFrom(0 as const, 1 as const), (seed, dealt, poolQuirk) => {
+        const r = createRandomizer('tgm3', { seed, poolQuirk });
+        r.take(dealt);
         const pair = r.nextPairDistribution();
         expectClose(pair, tgm3EnumeratedPair(r.state()));
         const first = r.distribution();
         for (let p1 = 0; p1 < N; p1++) expect(pair.slice(p1 * N, p1 * N + N).reduce((a, b) => a + b, 0)).toBeCloseTo(first[p1], 14);
       }),
-      { ...FC, numRuns: 20 },
+      { ...FC, numRuns: 30 },
     );
     // Before the first piece (which is not drawn from the pool) the scripted walk is small.
     const fresh = createRandomizer('tgm3', { seed: 3 });
@@ -369,7 +378,7 @@ describe('afterDealing', () => {
     );
   });
 
-  it.each(['memoryless', 'nes', 'tgm1', 'tgm2', 'bag7', 'bag14', 'decay'] as const)(
+  it.each(['memoryless', 'nes', 'nesSketch', 'tgm1', 'tgm2', 'bag7', 'bag14', 'decay'] as const)(
     '%s (state after a deal is a function of the piece): equals a copy that really dealt the piece',
     (name) => {
       const seeds = new Rng(7);

@@ -9,15 +9,15 @@ const LETTERS = 'IOTSZLJ';
 const id = (letter: string) => LETTERS.indexOf(letter);
 const FIRST = ['I', 'T', 'L', 'J'].map(id);
 
-export function referenceStream(name: string, seed: number, count: number, denominator = 1.1): string {
+export function referenceStream(name: string, seed: number, count: number, denominator = 1.1, poolQuirk = 1): string {
   const rng = new Rng(seed);
   const ids: number[] = [];
-  const deal = DEALERS[name](rng, denominator);
+  const deal = DEALERS[name](rng, denominator, poolQuirk);
   for (let i = 0; i < count; i++) ids.push(deal());
   return ids.map((i) => LETTERS[i]).join('');
 }
 
-type Dealer = (rng: Rng, denominator: number) => () => number;
+type Dealer = (rng: Rng, denominator: number, poolQuirk?: number) => () => number;
 
 function historyRoll(rolls: number, after: string): Dealer {
   return (rng) => {
@@ -65,9 +65,60 @@ function bags(count: number, copies: number, uniformBagChoice: boolean): Dealer 
   };
 }
 
+/** The NES game's LFSR step and pick, transcribed from the disassembly as docs/randomizers.md states them. */
+const NES_SPAWN_TABLE = [0x02, 0x07, 0x08, 0x0a, 0x0b, 0x0e, 0x12]; // T J Z O S L I
+const NES_LETTERS = 'TJZOSLI';
+export function nesStep(v: number): number {
+  const bit = ((v >> 9) & 1) ^ ((v >> 1) & 1);
+  return (bit << 15) | (v >> 1);
+}
+/** The LFSR's cycle from the power-on value $8988, in order. */
+export function nesCycle(): number[] {
+  const states: number[] = [];
+  let v = 0x8988;
+  do {
+    states.push(v);
+    v = nesStep(v);
+  } while (v !== 0x8988);
+  return states;
+}
+/** pickRandomTetrimino with spawnCount already incremented; returns [letter index into 'IOTSZLJ', LFSR after]. */
+export function nesPick(v: number, spawnCount: number, spawnId: number): [number, number] {
+  let index = ((v >> 8) + spawnCount) & 7;
+  if (index === 7 || NES_SPAWN_TABLE[index] === spawnId) {
+    v = nesStep(v);
+    index = ((v >> 8) & 7) + spawnId;
+    while (index >= 7) index -= 7;
+  }
+  return [id(NES_LETTERS[index]), v];
+}
+export const nesSpawnId = (piece: number) => (piece < 0 ? 0 : NES_SPAWN_TABLE[NES_LETTERS.indexOf(LETTERS[piece])]);
+
 const DEALERS: Record<string, Dealer> = {
   memoryless: (rng) => () => rng.nextInt(7),
   nes: (rng) => {
+    const cycle = nesCycle();
+    let spawnCount = rng.nextInt(256);
+    let previous = -1;
+    let dealt = 0;
+    return () => {
+      let v: number;
+      if (dealt === 1) {
+        // Redraw the state until it deals the first piece again (first pick's count, spawnID 0), step it once more.
+        let first: [number, number];
+        do first = nesPick(cycle[rng.nextInt(cycle.length)], spawnCount, 0);
+        while (first[0] !== previous);
+        v = nesStep(first[1]);
+      } else {
+        v = cycle[rng.nextInt(cycle.length)];
+      }
+      spawnCount = (spawnCount + 1) % 256;
+      previous = nesPick(v, spawnCount, nesSpawnId(previous))[0];
+      dealt++;
+      return previous;
+    };
+  },
+  nesSketch: (rng) => {
     let previous = -1;
     return () => {
       let piece = rng.nextInt(8);
@@ -78,9 +129,10 @@ const DEALERS: Record<string, Dealer> = {
   },
   tgm1: historyRoll(4, 'ZZZ'),
   tgm2: historyRoll(6, 'ZSS'),
-  tgm3: (rng) => {
+  tgm3: (rng, _denominator, poolQuirk = 1) => {
     const pool = Array.from({ length: 35 }, (_, i) => i % 7);
     const order = [...'JIZLOTS'].map(id);
+    const seen = new Set<number>();
     let history: number[] | null = null;
     const toBack = (piece: number) => {
       order.splice(order.indexOf(piece), 1);
@@ -89,19 +141,22 @@ const DEALERS: Record<string, Dealer> = {
     return () => {
       if (!history) {
         const first = FIRST[rng.nextInt(4)];
-        history = [first, ...[...'SZS'].map(id)];
-        toBack(first);
+        history = [first, ...[...'ZSZ'].map(id)];
         return first;
       }
       let slot = -1;
+      let rerolled = false;
       for (let roll = 0; roll < 6; roll++) {
         slot = rng.nextInt(35);
         if (!history.includes(pool[slot]) || roll === 5) break;
         pool[slot] = order[0];
+        rerolled = true;
       }
       const piece = pool[slot];
+      seen.add(piece);
+      const quirk = poolQuirk && rerolled && piece === order[0] && seen.size === 7;
       toBack(piece);
-      pool[slot] = order[0];
+      if (!quirk) pool[slot] = order[0];
       history = [piece, ...history.slice(0, 3)];
       return piece;
     };

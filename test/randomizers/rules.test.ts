@@ -15,10 +15,10 @@ describe('first-piece rules', () => {
     }
   });
 
-  it('history after the first piece, newest first: tgm1 first Z Z Z, tgm2 first Z S S, tgm3 first S Z S', () => {
+  it('history after the first piece, newest first: tgm1 first Z Z Z, tgm2 first Z S S, tgm3 first Z S Z', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), (seed) => {
-        for (const [name, tail] of [['tgm1', 'ZZZ'], ['tgm2', 'ZSS'], ['tgm3', 'SZS']] as const) {
+        for (const [name, tail] of [['tgm1', 'ZZZ'], ['tgm2', 'ZSS'], ['tgm3', 'ZSZ']] as const) {
           const r = createRandomizer(name, { seed });
           const first = r.nextId();
           expect(r.state().history).toEqual([first, ...ids(tail)]);
@@ -44,12 +44,12 @@ describe('first-piece rules', () => {
     for (let i = 1; i < order.length; i++) expect(lastSeen(order[i - 1])).toBeLessThan(lastSeen(order[i]));
   });
 
-  it('NES: the first piece is uniform (only outcome 7 rerolls it); later a repeat needs the reroll', () => {
-    expect(Array.from(createRandomizer('nes').distribution())).toEqual(new Array(7).fill(1 / 7));
+  it('NES sketch: the first piece is uniform (only outcome 7 rerolls it); later a repeat needs the reroll', () => {
+    expect(Array.from(createRandomizer('nesSketch').distribution())).toEqual(new Array(7).fill(1 / 7));
     const firsts = new Array<number>(7).fill(0);
-    for (let seed = 0; seed < 7000; seed++) firsts[createRandomizer('nes', { seed }).nextId()]++;
+    for (let seed = 0; seed < 7000; seed++) firsts[createRandomizer('nesSketch', { seed }).nextId()]++;
     for (const n of firsts) expect(Math.abs(n - 1000)).toBeLessThan(4 * Math.sqrt(1000));
-    const nes = createRandomizer('nes', { seed: 3 });
+    const nes = createRandomizer('nesSketch', { seed: 3 });
     const queue = nes.take(56_000);
     let repeats = 0;
     for (let i = 1; i < queue.length; i++) if (queue[i] === queue[i - 1]) repeats++;

@@ -1,0 +1,140 @@
+/**
+ * Reachable-placement speed per rule set on 10 × 20 boards with random stacks: the WebAssembly kernel counting
+ * the placements (`countReachablePlacements`), the kernel plus the GamePlacement objects with key sequences
+ * (`reachablePlacements`), and the TypeScript search (`searchPlacements`, the readable definition) measured in
+ * the same run. Each figure is the median over rounds of computations per second on one thread, per second of
+ * wall time and per second of the process's CPU time (the two agree on an idle machine).
+ *
+ *   npx tsx bench/reachable.ts [--rounds 7] [--ms 400] [--boards 1000] [--seed 1] [--rules guideline,tgm]
+ *
+ * Needs the kernels built (npm run build:wasm). Prints a table and writes bench/results/reachable.json.
+ */
+import { parseArgs } from 'node:util';
+import { Board, RULE_SETS, RULE_SET_NAMES, countReachablePlacements, reachablePlacements } from '../src/rules/index.js';
+import { searchPlacements } from '../src/rules/reachable.js';
+import { Rng } from '../src/random.js';
+import { machine, median, printTable, writeResults } from './common.js';
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '7' },
+    ms: { type: 'string', default: '400' },
+    boards: { type: 'string', default: '1000' },
+    seed: { type: 'string', default: '1' },
+    rules: { type: 'string', default: RULE_SET_NAMES.join(',') },
+  },
+});
+const rounds = Number(values.rounds);
+const ms = Number(values.ms);
+const boardCount = Number(values.boards);
+const seed = Number(values.seed);
+
+/** A random stack: column heights 0..14 around a random mean, a few holes and overhangs, no full row. */
+function randomStack(rng: Rng): Board {
+  const grid: boolean[][] = Array.from({ length: 20 }, () => new Array<boolean>(10).fill(false));
+  const mean = rng.nextInt(10);
+  for (let x = 0; x < 10; x++) {
+    const h = Math.max(0, Math.min(14, mean + rng.nextInt(7) - 3));
+    for (let y = 0; y < h; y++) grid[y][x] = rng.nextInt(10) !== 0;
+  }
+  for (let y = 0; y < 20; y++) if (grid[y].every(Boolean)) grid[y][rng.nextInt(10)] = false;
+  return Board.fromRows(grid.map((r) => r.map((f) => (f ? '#' : '.')).join('')).reverse());
+}
+
+const rng = new Rng(seed);
+const boards = Array.from({ length: boardCount }, () => randomStack(rng));
+const pieces = Array.from({ length: boardCount }, () => rng.nextInt(7));
+
+/**
+ * Calls per second of `f(i)` over the boards, run for about `ms` milliseconds: per second of wall time, and per
+ * second of this process's CPU time (what one core does even when other processes share the machine).
+ */
+function throughput(f: (i: number) => number): { perSecond: number; perCpuSecond: number; sink: number } {
+  let calls = 0;
+  let sink = 0;
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  let t = t0;
+  while (t - t0 < ms) {
+    for (let i = 0; i < boardCount; i++) sink += f(i);
+    calls += boardCount;
+    t = performance.now();
+  }
+  const cpu = process.cpuUsage(c0);
+  return { perSecond: (calls * 1000) / (t - t0), perCpuSecond: (calls * 1e6) / (cpu.user + cpu.system), sink };
+}
+
+const rows: Record<string, string | number>[] = [];
+const results: Record<string, unknown>[] = [];
+const names = values.rules.split(',').map((n) => {
+  if (!(RULE_SET_NAMES as string[]).includes(n))
+    throw new Error(`unknown rule set ${n}; rule sets: ${RULE_SET_NAMES.join(', ')}`);
+  return n as (typeof RULE_SET_NAMES)[number];
+});
+for (const name of names) {
+  const rules = RULE_SETS[name];
+  const options = { rules: name };
+  const count = (i: number) => countReachablePlacements(boards[i], pieces[i], options);
+  const objects = (i: number) => reachablePlacements(boards[i], pieces[i], options).length;
+  const ts = (i: number) => searchPlacements(boards[i], pieces[i], rules).length;
+  // warm up and check the three agree on every board
+  let placements = 0;
+  for (let i = 0; i < boardCount; i++) {
+    const n = count(i);
+    if (n !== objects(i) || n !== ts(i)) throw new Error(`${name}: kernel and TypeScript disagree on board ${i}`);
+    placements += n;
+  }
+  const samples = { kernel: [] as number[], kernelObjects: [] as number[], typescript: [] as number[] };
+  const cpuSamples = { kernel: [] as number[], kernelObjects: [] as number[], typescript: [] as number[] };
+  for (let r = 0; r < rounds; r++) {
+    // interleaved so a load change on the machine touches all three alike
+    for (const [key, f] of [
+      ['kernel', count],
+      ['kernelObjects', objects],
+      ['typescript', ts],
+    ] as const) {
+      const t = throughput(f);
+      samples[key].push(t.perSecond);
+      cpuSamples[key].push(t.perCpuSecond);
+    }
+  }
+  const kernel = median(samples.kernel);
+  const kernelObjects = median(samples.kernelObjects);
+  const typescript = median(samples.typescript);
+  const kernelCpu = median(cpuSamples.kernel);
+  rows.push({
+    rules: name,
+    'placements/board': Math.round((placements / boardCount) * 10) / 10,
+    'kernel count/s': Math.round(kernel),
+    'kernel count/CPU-s': Math.round(kernelCpu),
+    'kernel + objects/s': Math.round(kernelObjects),
+    'TypeScript/s': Math.round(typescript),
+    'kernel / TS': Math.round((kernel / typescript) * 10) / 10,
+  });
+  results.push({
+    rules: name,
+    placementsPerBoard: placements / boardCount,
+    kernelPerSecond: kernel,
+    kernelPerCpuSecond: kernelCpu,
+    kernelWithObjectsPerSecond: kernelObjects,
+    typescriptPerSecond: typescript,
+    kernelWithObjectsPerCpuSecond: median(cpuSamples.kernelObjects),
+    typescriptPerCpuSecond: median(cpuSamples.typescript),
+    ratioKernelToTypescript: kernel / typescript,
+    samples,
+    cpuSamples,
+  });
+}
+
+printTable(rows);
+const path = writeResults('reachable', {
+  bench: 'reachable',
+  date: new Date().toISOString(),
+  machine: machine(),
+  rounds,
+  msPerSample: ms,
+  boards: boardCount,
+  seed,
+  results,
+});
+console.log(`wrote ${path}`);

@@ -1,0 +1,30 @@
+/**
+ * Every `stackrank` command, in the order `stackrank --help` lists them. Adding a command is one entry here (and its
+ * `defineCommand` in its own module); a command path with a new first word needs that group's summary in GROUPS.
+ */
+import { demoCommand } from './demo.js';
+import { fullPlayCommand, fullTrainCommand } from './full.js';
+import { playCommand } from './play.js';
+import { queueCommand, randomizersCommand } from './randomizers.js';
+import type { CommandSpec, Groups } from './spec.js';
+import { benchSurvivalCommand } from './survival.js';
+import { tableBuildCommand, tableInfoCommand, tableRankCommand } from './table.js';
+
+export const GROUPS: Groups = {
+  table: 'build, inspect and query rank tables',
+  bench: "benchmarks: survival (the article's table, measured)",
+  full: 'full-board player: play games with weight presets, train weights (GA)',
+};
+
+export const COMMANDS: readonly CommandSpec[] = [
+  tableBuildCommand,
+  tableInfoCommand,
+  tableRankCommand,
+  benchSurvivalCommand,
+  playCommand,
+  fullPlayCommand,
+  fullTrainCommand,
+  randomizersCommand,
+  queueCommand,
+  demoCommand,
+];

@@ -1,0 +1,128 @@
+/**
+ * Output files of CLI commands: checked before the work starts (so a typo in a path costs nothing), and written so
+ * that a failure after the work (disk full, directory removed meanwhile) does not lose the result: it is kept in a
+ * temporary directory and the error says where.
+ */
+import { constants, accessSync, mkdtempSync, statSync, type Stats } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { StackRankError } from '../errors.js';
+import { UsageError } from './args.js';
+
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function requireWritableDir(option: string, dir: string): void {
+  const st = statOrNull(dir);
+  if (!st) throw new UsageError(`--${option}: directory ${dir} does not exist`);
+  if (!st.isDirectory()) throw new UsageError(`--${option}: ${dir} is not a directory`);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch (e) {
+    throw new UsageError(
+      `--${option}: directory ${dir} is not writable (${(e as NodeJS.ErrnoException).code ?? 'access denied'})`,
+    );
+  }
+}
+
+/** A file the command will write: its directory exists and is writable, and the path is not a directory. */
+export function checkOutputFile(option: string, path: string): void {
+  const full = resolve(path);
+  if (statOrNull(full)?.isDirectory()) throw new UsageError(`--${option}: ${path} is a directory; give a file name`);
+  requireWritableDir(option, dirname(full));
+}
+
+/** A directory the command will create if needed (like mkdir -p): the nearest existing ancestor is a writable directory. */
+export function checkOutputDir(option: string, path: string): void {
+  let dir = resolve(path);
+  const st = statOrNull(dir);
+  if (st && !st.isDirectory()) throw new UsageError(`--${option}: ${path} exists and is not a directory`);
+  while (!statOrNull(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  requireWritableDir(option, dir);
+}
+
+/** A fresh directory under the system's temp directory, for results that could not go where asked. */
+export function fallbackDir(): string {
+  return mkdtempSync(join(tmpdir(), 'stackrank-'));
+}
+
+/**
+ * Writes through `write(path)` to `path`; when that fails, writes the same result to a temporary directory and
+ * throws an IO error naming both the reason and the place the result was kept.
+ */
+export async function writeKeepingResult(
+  path: string,
+  what: string,
+  write: (path: string) => Promise<void>,
+): Promise<void> {
+  try {
+    await write(path);
+  } catch (e) {
+    const reason = e instanceof StackRankError ? e.message : (e as Error).message;
+    let kept: string;
+    try {
+      kept = join(fallbackDir(), basename(path) || 'result');
+      await write(kept);
+    } catch (e2) {
+      throw new StackRankError(
+        'IO',
+        `could not write the ${what} to ${path} (${reason}), nor to a temporary file (${(e2 as Error).message})`,
+        { cause: e },
+      );
+    }
+    throw new StackRankError('IO', `could not write the ${what} to ${path} (${reason}); it was kept in ${kept}`, {
+      cause: e,
+    });
+  }
+}
+
+/** Writes text atomically: a temporary name in the same directory, then rename. */
+export async function writeTextAtomic(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await writeFile(tmp, text, { flag: 'wx' });
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => {});
+    throw e;
+  }
+}
+
+/** Writes several files into `dir` (created if needed); on failure all of them go to one temporary directory instead. */
+export async function writeFilesKeepingResult(
+  dir: string,
+  files: Record<string, string>,
+  what: string,
+): Promise<string[]> {
+  const writeAll = async (into: string) => {
+    await mkdir(into, { recursive: true });
+    for (const [name, text] of Object.entries(files)) await writeTextAtomic(join(into, name), text);
+  };
+  try {
+    await writeAll(dir);
+  } catch (e) {
+    let kept: string;
+    try {
+      kept = fallbackDir();
+      await writeAll(kept);
+    } catch (e2) {
+      throw new StackRankError(
+        'IO',
+        `could not write the ${what} to ${dir} (${(e as Error).message}), nor to a temporary directory (${(e2 as Error).message})`,
+        { cause: e },
+      );
+    }
+    throw new StackRankError(
+      'IO',
+      `could not write the ${what} to ${dir} (${(e as Error).message}); they were kept in ${kept}`,
+      { cause: e },
+    );
+  }
+  return Object.keys(files).map((name) => join(dir, name));
+}

@@ -1,0 +1,82 @@
+/**
+ * Options that several commands share, declared once so that the same option has the same range, placeholder and
+ * wording everywhere. Ranges and defaults are the library's own constants.
+ */
+import { RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
+import { DEFAULT_DENOMINATOR } from '../randomizers/decay.js';
+import { DEFAULT_ITERATIONS, MAX_ITERATIONS } from '../rank/build.js';
+import { TABLE_STEEP, type TableSteep } from '../rank/moves.js';
+import { MAX_SEED } from '../random.js';
+import { MAX_LOOKAHEAD } from '../stacking/input.js';
+import { MAX_THREADS } from '../threads.js';
+import type { ChoiceSpec, Defaulted, IntSpec, NumberSpec, TextSpec } from './spec.js';
+
+export function seedOption(defaultSeed: number, help = 'random seed'): Defaulted<IntSpec, number> {
+  return { type: 'int', min: 0, max: MAX_SEED, default: defaultSeed, arg: 'S', help };
+}
+
+/** --threads where the library defaults to the core count. */
+export const THREADS: IntSpec = {
+  type: 'int',
+  min: 1,
+  max: MAX_THREADS,
+  arg: 'T',
+  help: 'worker threads',
+  defaultHelp: 'the number of cores',
+};
+
+export function randomizerOption(
+  defaultName: RandomizerName,
+  help = 'piece generator (docs/randomizers.md)',
+): Defaulted<ChoiceSpec<RandomizerName>, RandomizerName> {
+  return {
+    type: 'choice',
+    choices: RANDOMIZER_NAMES,
+    default: defaultName,
+    arg: 'NAME',
+    help: `${help}: ${RANDOMIZER_NAMES.join(', ')}`,
+  };
+}
+
+/** decay's parameter; the randomizer applies its own default when not given. */
+export const DENOMINATOR: NumberSpec = {
+  type: 'number',
+  above: 0,
+  arg: 'D',
+  help: "the decay generator's denominator",
+  defaultHelp: String(DEFAULT_DENOMINATOR),
+};
+
+export function lookaheadOption(defaultLookahead: number): Defaulted<IntSpec, number> {
+  return {
+    type: 'int',
+    min: 0,
+    max: MAX_LOOKAHEAD,
+    default: defaultLookahead,
+    help: 'preview pieces the search sees beyond the current one',
+  };
+}
+
+export const ITERATIONS: Defaulted<IntSpec, number> = {
+  type: 'int',
+  min: 1,
+  max: MAX_ITERATIONS,
+  default: DEFAULT_ITERATIONS,
+  help: 'rank iterations of the table',
+};
+
+/** How commands that need a rank table get one (src/cli/table-source.ts). */
+export const TABLE_SOURCE = {
+  table: {
+    type: 'text',
+    arg: 'FILE',
+    help: 'rank table file to use instead of the cached one (stackrank table build)',
+  } satisfies TextSpec,
+  iterations: { ...ITERATIONS, help: 'iterations of the cached rank table (built on first use)' },
+  tableSteep: {
+    type: 'choice',
+    choices: TABLE_STEEP,
+    default: TABLE_STEEP[0],
+    help: 'which cached rank table: iterated forbidding steep placements (the article) or collapsing them',
+  } as Defaulted<ChoiceSpec<TableSteep>, TableSteep>,
+} as const;

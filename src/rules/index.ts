@@ -1,0 +1,38 @@
+/**
+ * The rules layer: boards, rotation systems, rule-set presets and reachable placements with key sequences
+ * (docs/rules.md, "Real games"). Nothing here knows about any AI.
+ */
+export type { RuleSetName, Input, Cell, GamePlacement, BoardLike } from './types.js';
+export { Board, BOARD_MIN_WIDTH, BOARD_MAX_WIDTH, BOARD_MIN_HEIGHT, BOARD_MAX_HEIGHT } from './board.js';
+export {
+  ROTATION_SYSTEMS,
+  ROTATION_SYSTEM_NAMES,
+  SRS,
+  ARS,
+  NRS,
+  CLASSIC,
+  type RotationSystem,
+  type RotationSystemName,
+  type PieceStates,
+} from './rotation-systems.js';
+export {
+  RULE_SETS,
+  RULE_SET_NAMES,
+  GUIDELINE_MATRIX_ROWS,
+  GUIDELINE_SPAWN_ROW,
+  isRuleSetName,
+  resolveRules,
+  fieldOf,
+  type RuleSet,
+  type Gravity,
+  type SpawnRule,
+  type Field,
+} from './rule-sets.js';
+export {
+  reachablePlacements,
+  countReachablePlacements,
+  PieceMover,
+  type ReachableOptions,
+  type PieceState,
+} from './reachable.js';
+export { SEARCH_MOVES } from './geometry.js';

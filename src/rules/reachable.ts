@@ -1,0 +1,277 @@
+/**
+ * Reachable placements: every distinct resting placement (one per set of occupied cells) a piece can reach from
+ * spawn under a rule set, each with a shortest key sequence. This TypeScript breadth-first search is the readable
+ * definition; docs/rules.md ("Real games") states the model in words.
+ *
+ * The search runs over piece states (rotation, x, y). Edges, tried in this order at every state: cw, ccw, left,
+ * right, dasLeft, dasRight, softDrop. Every key press costs 1 (a DAS shift too), so the first time a placement's
+ * cells are met in breadth-first order gives one of the fewest-press sequences, and among those the one whose
+ * presses come first in that edge order, earliest key first: ties break the same way on every run.
+ */
+import { StackRankError, describe } from '../errors.js';
+import { PIECES, pieceId as pieceIdOf, type Piece } from '../pieces.js';
+import { Board } from './board.js';
+import { fieldOf, resolveRules, spawnY, type RuleSet } from './rule-sets.js';
+import { ROTATION_SYSTEMS } from './rotation-systems.js';
+import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from './geometry.js';
+import { kernelPlacements, kernelReach } from './kernel.js';
+import type { BoardLike, Cell, GamePlacement, Input, RuleSetName } from './types.js';
+
+export interface ReachableOptions {
+  /** A preset name (`classic`, `nes`, `guideline`, `tgm`, `tgm20g`) or a RuleSet object. */
+  readonly rules: RuleSetName | RuleSet;
+}
+
+export function toPiece(piece: unknown): number {
+  if (typeof piece === 'string') return pieceIdOf(piece);
+  if (typeof piece === 'number' && Number.isInteger(piece) && piece >= 0 && piece < 7) return piece;
+  throw new StackRankError(
+    'BAD_PIECE',
+    `piece must be a letter of ${PIECES.join(' ')} or an id 0..6; got ${describe(piece)}`,
+  );
+}
+
+export function checkOptions(options: unknown): RuleSet {
+  if (options === null || typeof options !== 'object' || !('rules' in options)) {
+    throw new StackRankError(
+      'BAD_RULES',
+      `options must be { rules } with a rule set name (classic, nes, guideline, tgm, tgm20g) or a RuleSet; got ${describe(options)}`,
+    );
+  }
+  return resolveRules((options as { rules: unknown }).rules);
+}
+
+/** A piece in play: its state and reference point. */
+export interface PieceState {
+  rotation: number;
+  x: number;
+  y: number;
+}
+
+/**
+ * The moving piece on a board under a rule set: collision, drops, turns and shifts as the rules define them. The
+ * search below and anyone replaying inputs (an AI, a test) share this one model.
+ */
+export class PieceMover {
+  readonly board: Board;
+  readonly rules: RuleSet;
+  readonly geometry: PieceGeometry;
+  readonly ceiling: number;
+  readonly lockTop: number;
+  readonly spawn: PieceState;
+  private readonly width: number;
+  private readonly rows: Uint16Array;
+
+  constructor(board: Board, pieceId: number, rules: RuleSet) {
+    this.board = board;
+    this.rules = rules;
+    this.geometry = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pieceId);
+    const field = fieldOf(rules, board.height);
+    this.ceiling = field.ceiling;
+    this.lockTop = field.lockTop;
+    this.width = board.width;
+    this.rows = new Uint16Array(Math.max(this.ceiling, board.height));
+    this.rows.set(board.rows);
+    const c0 = this.geometry.cells[0];
+    const dys = c0.map((c) => c[1]);
+    this.spawn = {
+      rotation: 0,
+      x: this.geometry.system.spawnX(pieceId, board.width),
+      y: spawnY(rules, board.height, Math.min(...dys), Math.max(...dys)),
+    };
+  }
+
+  /** Whether the piece in state s at (x, y) overlaps a wall, the floor, the ceiling or a filled cell. */
+  collides(s: number, x: number, y: number): boolean {
+    for (const [dx, dy] of this.geometry.cells[s]) {
+      const cx = x + dx;
+      const cy = y + dy;
+      if (cx < 0 || cx >= this.width || cy < 0 || cy >= this.ceiling) return true;
+      if ((this.rows[cy] >> cx) & 1) return true;
+    }
+    return false;
+  }
+
+  /** The row the piece comes to rest in when dropped from y. */
+  dropY(s: number, x: number, y: number): number {
+    while (!this.collides(s, x, y - 1)) y--;
+    return y;
+  }
+
+  /** The state after a turn (with the rotation system's kicks), or null when every kick is blocked. */
+  turn(p: PieceState, clockwise: boolean): PieceState | null {
+    const g = this.geometry;
+    const dir = clockwise ? 0 : 1;
+    const t = clockwise ? g.cw[p.rotation] : g.ccw[p.rotation];
+    if (t === p.rotation) return null; // a one-state piece does not turn
+    const kicks = g.kicks[p.rotation][dir];
+    if (!this.collides(t, p.x, p.y)) return { rotation: t, x: p.x, y: p.y };
+    if (g.centre[p.rotation][dir]) {
+      // ARS: the first blocked cell in reading order (top row first, left to right) in the box's centre column
+      // forbids the kick.
+      const reading = [...g.cells[t]].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+      for (const [dx, dy] of reading) {
+        if (this.blocked(p.x + dx, p.y + dy)) {
+          if (dx === 1) return null;
+          break;
+        }
+      }
+    }
+    for (let k = 1; k < kicks.length; k++) {
+      const [kx, ky] = kicks[k];
+      if (!this.collides(t, p.x + kx, p.y + ky)) return { rotation: t, x: p.x + kx, y: p.y + ky };
+    }
+    return null;
+  }
+
+  private blocked(x: number, y: number): boolean {
+    if (x < 0 || x >= this.width || y < 0 || y >= this.ceiling) return true;
+    return ((this.rows[y] >> x) & 1) === 1;
+  }
+
+  /** Under 20G every move ends with the piece pulled down to rest. */
+  settle(p: PieceState): PieceState {
+    return this.rules.gravity === '20G' ? { ...p, y: this.dropY(p.rotation, p.x, p.y) } : p;
+  }
+
+  /** One input applied to a piece in play (hardDrop excluded); null when it does nothing. */
+  apply(p: PieceState, input: Input): PieceState | null {
+    switch (input) {
+      case 'cw':
+      case 'ccw': {
+        const t = this.turn(p, input === 'cw');
+        return t && this.settle(t);
+      }
+      case 'left':
+      case 'right': {
+        const dx = input === 'left' ? -1 : 1;
+        if (this.collides(p.rotation, p.x + dx, p.y)) return null;
+        return this.settle({ ...p, x: p.x + dx });
+      }
+      case 'dasLeft':
+      case 'dasRight': {
+        const dx = input === 'dasLeft' ? -1 : 1;
+        let q = p;
+        while (!this.collides(q.rotation, q.x + dx, q.y)) q = this.settle({ ...q, x: q.x + dx });
+        return q === p ? null : q;
+      }
+      case 'softDrop': {
+        if (!this.rules.softDrop || this.rules.gravity === '20G') return null;
+        const y = this.dropY(p.rotation, p.x, p.y);
+        return y === p.y ? null : { ...p, y };
+      }
+      default:
+        return null;
+    }
+  }
+
+  /** Absolute cells of a state, sorted by row then column. */
+  cellsOf(p: PieceState): Cell[] {
+    return this.geometry.cells[p.rotation]
+      .map(([dx, dy]) => [p.x + dx, p.y + dy] as Cell)
+      .sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+  }
+}
+
+/** Inputs allowed by a rule set, in search order. */
+function movesFor(rules: RuleSet): Input[] {
+  return SEARCH_MOVES.filter((m) => m !== 'softDrop' || (rules.softDrop && rules.gravity !== '20G'));
+}
+
+/**
+ * Every distinct resting placement the piece can reach from spawn, each with a shortest input sequence ending in
+ * `hardDrop`, in breadth-first order (fewest presses first). A piece that overlaps the stack where it appears
+ * (a top-out) gets an empty list. The input is checked here; the search runs in WebAssembly (assembly/reachable.ts),
+ * which gives exactly what `searchPlacements` below gives.
+ */
+export function reachablePlacements(
+  board: Board | BoardLike,
+  piece: Piece | number,
+  options: ReachableOptions,
+): GamePlacement[] {
+  const b = Board.from(board);
+  const pid = toPiece(piece);
+  const rules = checkOptions(options);
+  return kernelPlacements(kernelReach(b, pid, rules), pid, rules);
+}
+
+/**
+ * How many distinct placements are reachable, without building the list: the kernel's answer alone, for a caller
+ * that searches many positions.
+ */
+export function countReachablePlacements(
+  board: Board | BoardLike,
+  piece: Piece | number,
+  options: ReachableOptions,
+): number {
+  return kernelReach(Board.from(board), toPiece(piece), checkOptions(options));
+}
+
+/** The search in TypeScript, on checked input: the readable definition the kernel is tested against. */
+export function searchPlacements(board: Board, pid: number, rules: RuleSet): GamePlacement[] {
+  const mover = new PieceMover(board, pid, rules);
+  const g = mover.geometry;
+  const spawn = mover.spawn;
+  if (mover.collides(spawn.rotation, spawn.x, spawn.y)) return [];
+  const is20G = rules.gravity === '20G';
+  const moves = movesFor(rules);
+
+  // State index: rotation, then y, then x, with margins for references outside the board.
+  const XOFF = 4;
+  const XS = board.width + 8;
+  const YOFF = 4;
+  const YS = mover.ceiling + 8;
+  const index = (p: PieceState) => (p.rotation * YS + p.y + YOFF) * XS + p.x + XOFF;
+  const size = g.cells.length * YS * XS;
+  const parent = new Int32Array(size).fill(-2); // -2 unseen, -1 the start
+  const via = new Int8Array(size);
+  const queue: PieceState[] = [];
+
+  const start = mover.settle(spawn);
+  parent[index(start)] = -1;
+  queue.push(start);
+
+  const seen = new Set<number>();
+  const placements: GamePlacement[] = [];
+  const pathTo = (i: number): Input[] => {
+    const path: Input[] = [];
+    for (let k = i; parent[k] !== -1; k = parent[k]) path.push(moves[via[k]]);
+    return path.reverse();
+  };
+
+  for (let head = 0; head < queue.length; head++) {
+    const p = queue[head];
+    const pi = index(p);
+    const landed = { ...p, y: mover.dropY(p.rotation, p.x, p.y) };
+    const cells = mover.cellsOf(landed);
+    if (cells.every((c) => c[1] < mover.lockTop)) {
+      let key = 0;
+      for (const [x, y] of cells) key = key * 1024 + y * 16 + x;
+      if (!seen.has(key)) {
+        seen.add(key);
+        placements.push({
+          piece: PIECES[pid],
+          rotation: g.names[landed.rotation],
+          x: landed.x,
+          y: landed.y,
+          cells,
+          inputs: [...pathTo(pi), 'hardDrop'],
+        });
+      }
+    }
+    for (let m = 0; m < moves.length; m++) {
+      const move = moves[m];
+      // Under 20G a turn as the very first input is TGM's initial rotation: the piece turns as it appears, before
+      // it falls.
+      const from = is20G && rules.initialRotation && head === 0 && (move === 'cw' || move === 'ccw') ? spawn : p;
+      const q = mover.apply(from, move);
+      if (!q) continue;
+      const qi = index(q);
+      if (parent[qi] !== -2) continue;
+      parent[qi] = pi;
+      via[qi] = m;
+      queue.push(q);
+    }
+  }
+  return placements;
+}

@@ -1,0 +1,362 @@
+/**
+ * Rotation systems: each piece's rotation states (cells relative to the placement's reference point), the state
+ * names, which state `cw`/`ccw` lead to, where a piece spawns horizontally, and the kicks tried when a rotation
+ * is blocked. docs/rules.md ("Real games") draws every state and cites the specification each system follows.
+ *
+ * Coordinates: `x` to the right, `y` up, so a state's cells are [dx, dy] offsets from the reference (x, y):
+ * - SRS and ARS: the bottom-left corner of the piece's bounding box (3 × 3 for J L S T Z, 4 × 4 for I, 2 × 2
+ *   for O), so the reference of a resting piece may be left of column 0 or below row 0;
+ * - NRS: the cell the piece rotates about (NES Tetris's own piece position);
+ * - classic: the lowest row and leftmost column of the orientation (the library's move column, src/pieces.ts).
+ */
+import { ORIENTATIONS, PIECES, orientationCells, type Piece } from '../pieces.js';
+import type { Cell } from './types.js';
+
+export type RotationSystemName = 'classic' | 'NRS' | 'SRS' | 'ARS';
+export const ROTATION_SYSTEM_NAMES: readonly RotationSystemName[] = ['classic', 'NRS', 'SRS', 'ARS'];
+
+export interface PieceStates {
+  readonly piece: Piece;
+  /** State names, index 0 = the spawn state. */
+  readonly names: readonly string[];
+  /** cells[s] = the four [dx, dy] offsets of state s from the reference point. */
+  readonly cells: readonly (readonly Cell[])[];
+  /** cw[s] / ccw[s] = the state a clockwise / counter-clockwise press leads to. */
+  readonly cw: readonly number[];
+  readonly ccw: readonly number[];
+  /** Width of the box whose left edge is placed at spawn (SRS/ARS box, classic orientation, NRS: unused). */
+  readonly spawnBox: number;
+}
+
+export interface RotationSystem {
+  readonly name: RotationSystemName;
+  /** What a placement's (x, y) means in this system (docs/rules.md shows it per piece). */
+  readonly reference: string;
+  /** States of each piece, by piece id (I O T S Z L J). */
+  readonly pieces: readonly PieceStates[];
+  /** Reference x of the spawn state on a board `width` columns wide. */
+  spawnX(pieceId: number, width: number): number;
+  /** Offsets tried, in order, when rotating pieceId from state `from` to `to`; the first is always [0, 0]. */
+  kicks(pieceId: number, from: number, to: number): readonly Cell[];
+  /**
+   * ARS's centre-column rule: when true for this rotation and the unkicked rotation is blocked, the first blocked
+   * cell of the new state in reading order (top row first, left to right) decides: in the box's centre column, no
+   * kick is tried.
+   */
+  centreColumnRule(pieceId: number, from: number, to: number): boolean;
+}
+
+const SRS_NAMES = ['0', 'R', '2', 'L'] as const;
+const CYCLE4 = { cw: [1, 2, 3, 0], ccw: [3, 0, 1, 2] };
+const CYCLE2 = { cw: [1, 0], ccw: [1, 0] };
+const CYCLE1 = { cw: [0], ccw: [0] };
+
+/** Parses a picture of a state, top row first ('#' = cell), into [dx, dy] offsets with dy counted up from its last row. */
+function picture(rows: string, origin: Cell = [0, 0]): Cell[] {
+  const lines = rows.split('/');
+  const cells: Cell[] = [];
+  lines.forEach((line, i) => {
+    const dy = lines.length - 1 - i;
+    for (let dx = 0; dx < line.length; dx++) if (line[dx] === '#') cells.push([dx - origin[0], dy - origin[1]]);
+  });
+  return sortCells(cells);
+}
+
+/** Cells sorted by row, then column (the order every placement reports). */
+export function sortCells(cells: readonly Cell[]): Cell[] {
+  return [...cells].sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+}
+
+/** Clockwise quarter turn inside an n × n box (y up): (x, y) -> (y, n - 1 - x). */
+function turnCw(cells: readonly Cell[], n: number): Cell[] {
+  return sortCells(cells.map(([x, y]) => [y, n - 1 - x] as Cell));
+}
+
+function states(piece: Piece, names: readonly string[], cells: Cell[][], spawnBox: number): PieceStates {
+  const cycle = cells.length === 4 ? CYCLE4 : cells.length === 2 ? CYCLE2 : CYCLE1;
+  return Object.freeze({
+    piece,
+    names: Object.freeze([...names]),
+    cells: Object.freeze(cells.map((c) => Object.freeze(c))),
+    cw: cycle.cw,
+    ccw: cycle.ccw,
+    spawnBox,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// SRS (the Tetris Guideline): spawn states below, the other three by quarter turns about the box centre.
+const SRS_SPAWN: Record<Piece, { box: number; rows: string }> = {
+  I: { box: 4, rows: '..../####/..../....' },
+  O: { box: 2, rows: '##/##' },
+  T: { box: 3, rows: '.#./###/...' },
+  S: { box: 3, rows: '.##/##./...' },
+  Z: { box: 3, rows: '##./.##/...' },
+  L: { box: 3, rows: '..#/###/...' },
+  J: { box: 3, rows: '#../###/...' },
+};
+
+const SRS_PIECES: readonly PieceStates[] = PIECES.map((p) => {
+  const { box, rows } = SRS_SPAWN[p];
+  const s0 = picture(rows);
+  const all = [s0];
+  for (let i = 1; i < 4; i++) all.push(turnCw(all[i - 1], box));
+  return states(p, SRS_NAMES, all, box);
+});
+
+/** SRS kick offsets (y up) for J L S T Z, keyed "from>to" by state index; the Guideline's table. */
+const SRS_JLSTZ_KICKS: Record<string, Cell[]> = {
+  '0>1': [
+    [0, 0],
+    [-1, 0],
+    [-1, 1],
+    [0, -2],
+    [-1, -2],
+  ],
+  '1>0': [
+    [0, 0],
+    [1, 0],
+    [1, -1],
+    [0, 2],
+    [1, 2],
+  ],
+  '1>2': [
+    [0, 0],
+    [1, 0],
+    [1, -1],
+    [0, 2],
+    [1, 2],
+  ],
+  '2>1': [
+    [0, 0],
+    [-1, 0],
+    [-1, 1],
+    [0, -2],
+    [-1, -2],
+  ],
+  '2>3': [
+    [0, 0],
+    [1, 0],
+    [1, 1],
+    [0, -2],
+    [1, -2],
+  ],
+  '3>2': [
+    [0, 0],
+    [-1, 0],
+    [-1, -1],
+    [0, 2],
+    [-1, 2],
+  ],
+  '3>0': [
+    [0, 0],
+    [-1, 0],
+    [-1, -1],
+    [0, 2],
+    [-1, 2],
+  ],
+  '0>3': [
+    [0, 0],
+    [1, 0],
+    [1, 1],
+    [0, -2],
+    [1, -2],
+  ],
+};
+const SRS_I_KICKS: Record<string, Cell[]> = {
+  '0>1': [
+    [0, 0],
+    [-2, 0],
+    [1, 0],
+    [-2, -1],
+    [1, 2],
+  ],
+  '1>0': [
+    [0, 0],
+    [2, 0],
+    [-1, 0],
+    [2, 1],
+    [-1, -2],
+  ],
+  '1>2': [
+    [0, 0],
+    [-1, 0],
+    [2, 0],
+    [-1, 2],
+    [2, -1],
+  ],
+  '2>1': [
+    [0, 0],
+    [1, 0],
+    [-2, 0],
+    [1, -2],
+    [-2, 1],
+  ],
+  '2>3': [
+    [0, 0],
+    [2, 0],
+    [-1, 0],
+    [2, 1],
+    [-1, -2],
+  ],
+  '3>2': [
+    [0, 0],
+    [-2, 0],
+    [1, 0],
+    [-2, -1],
+    [1, 2],
+  ],
+  '3>0': [
+    [0, 0],
+    [1, 0],
+    [-2, 0],
+    [1, -2],
+    [-2, 1],
+  ],
+  '0>3': [
+    [0, 0],
+    [-1, 0],
+    [2, 0],
+    [-1, 2],
+    [2, -1],
+  ],
+};
+const NO_KICK: readonly Cell[] = Object.freeze([[0, 0] as Cell]);
+const I_ID = 0;
+const O_ID = 1;
+
+export const SRS: RotationSystem = Object.freeze({
+  name: 'SRS',
+  reference: 'bottom-left corner of the bounding box (3 × 3 for J L S T Z, 4 × 4 for I, 2 × 2 for O)',
+  pieces: SRS_PIECES,
+  spawnX: (pieceId: number, width: number) => Math.floor((width - SRS_PIECES[pieceId].spawnBox) / 2),
+  kicks(pieceId: number, from: number, to: number): readonly Cell[] {
+    if (pieceId === O_ID) return NO_KICK;
+    return (pieceId === I_ID ? SRS_I_KICKS : SRS_JLSTZ_KICKS)[`${from}>${to}`] ?? NO_KICK;
+  },
+  centreColumnRule: () => false,
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// ARS (TGM): pictures of every state in its box, bottom-aligned as TGM keeps them. S, Z and I have two states.
+const ARS_STATES: Record<Piece, { box: number; rows: string[] }> = {
+  I: { box: 4, rows: ['..../####/..../....', '..#./..#./..#./..#.'] },
+  O: { box: 2, rows: ['##/##'] },
+  T: { box: 3, rows: ['.../###/.#.', '.#./##./.#.', '.../.#./###', '.#./.##/.#.'] },
+  S: { box: 3, rows: ['.../.##/##.', '#../##./.#.'] },
+  Z: { box: 3, rows: ['.../##./.##', '..#/.##/.#.'] },
+  L: { box: 3, rows: ['.../###/#..', '##./.#./.#.', '.../..#/###', '.#./.#./.##'] },
+  J: { box: 3, rows: ['.../###/..#', '.#./.#./##.', '.../#../###', '.##/.#./.#.'] },
+};
+
+const ARS_PIECES: readonly PieceStates[] = PIECES.map((p) => {
+  const { box, rows } = ARS_STATES[p];
+  return states(
+    p,
+    SRS_NAMES.slice(0, rows.length),
+    rows.map((r) => picture(r)),
+    box,
+  );
+});
+const ARS_KICKS: readonly Cell[] = Object.freeze([
+  [0, 0],
+  [1, 0],
+  [-1, 0],
+] as Cell[]);
+const T_ID = 2;
+const L_ID = 5;
+const J_ID = 6;
+
+export const ARS: RotationSystem = Object.freeze({
+  name: 'ARS',
+  reference: 'bottom-left corner of the bounding box (3 × 3 for J L S T Z, 4 × 4 for I, 2 × 2 for O)',
+  pieces: ARS_PIECES,
+  spawnX: (pieceId: number, width: number) => Math.floor((width - ARS_PIECES[pieceId].spawnBox) / 2),
+  // TGM1/TGM2: basic rotation, then one column right, then one left; the I never kicks.
+  kicks: (pieceId: number) => (pieceId === I_ID || pieceId === O_ID ? NO_KICK : ARS_KICKS),
+  // L, J and T rotating out of a 3-wide state (0 or 2) into a vertical one do not kick off their centre column.
+  centreColumnRule: (pieceId: number, from: number) =>
+    (pieceId === T_ID || pieceId === L_ID || pieceId === J_ID) && (from === 0 || from === 2),
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// NRS (NES Tetris): 'C' marks the cell the piece rotates about (always one of its cells in NES Tetris).
+// Pictures list the states in the order spawn, then clockwise.
+const NRS_STATES: Record<Piece, string[]> = {
+  I: ['##C#', '.#/.#/.C/.#'],
+  O: ['#C/##'],
+  T: ['#C#/.#.', '.#./#C./.#.', '.#./#C#', '.#./.C#/.#.'],
+  S: ['.C#/##.', '#./C#/.#'],
+  Z: ['#C./.##', '..#/.C#/.#.'],
+  L: ['#C#/#..', '##./.C./.#.', '..#/#C#', '.#./.C./.##'],
+  J: ['#C#/..#', '.#./.C./##.', '#../#C#', '.##/.C./.#.'],
+};
+
+function centred(rows: string): Cell[] {
+  const lines = rows.split('/');
+  let origin: Cell = [0, 0];
+  lines.forEach((line, i) => {
+    const dx = line.indexOf('C');
+    if (dx >= 0) origin = [dx, lines.length - 1 - i];
+  });
+  return picture(rows.replace('C', '#'), origin);
+}
+
+const NRS_PIECES: readonly PieceStates[] = PIECES.map((p) =>
+  states(p, SRS_NAMES.slice(0, NRS_STATES[p].length), NRS_STATES[p].map(centred), 0),
+);
+
+export const NRS: RotationSystem = Object.freeze({
+  name: 'NRS',
+  reference: "the cell the piece rotates about (NES Tetris's piece position)",
+  pieces: NRS_PIECES,
+  // NES Tetris spawns the rotation centre in column 5 of 10.
+  spawnX: (_pieceId: number, width: number) => Math.floor(width / 2),
+  kicks: () => NO_KICK,
+  centreColumnRule: () => false,
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// classic: the library's own orientations (src/pieces.ts); names are the orientation indices. A press turns the
+// orientation a quarter clockwise or counter-clockwise keeping its left column and bottom row (no kicks): the
+// article's game has no rotation system, only "any orientation at any column, dropped from above".
+function normalise(cells: readonly Cell[]): Cell[] {
+  const minX = Math.min(...cells.map((c) => c[0]));
+  const minY = Math.min(...cells.map((c) => c[1]));
+  return sortCells(cells.map(([x, y]) => [x - minX, y - minY] as Cell));
+}
+const sameCells = (a: readonly Cell[], b: readonly Cell[]) =>
+  a.length === b.length && a.every((c, i) => c[0] === b[i][0] && c[1] === b[i][1]);
+
+const CLASSIC_PIECES: readonly PieceStates[] = PIECES.map((p, id) => {
+  const all = ORIENTATIONS[id].map((o) => sortCells(orientationCells(o) as Cell[]));
+  const cwOf = all.map((cells) => {
+    const turned = normalise(cells.map(([x, y]) => [y, -x] as Cell));
+    return all.findIndex((c) => sameCells(c, turned));
+  });
+  const ccwOf = all.map((_, k) => cwOf.indexOf(k));
+  return Object.freeze({
+    piece: p,
+    names: Object.freeze(all.map((_, k) => String(k))),
+    cells: Object.freeze(all.map((c) => Object.freeze(c))),
+    cw: Object.freeze(cwOf),
+    ccw: Object.freeze(ccwOf),
+    spawnBox: ORIENTATIONS[id][0].width,
+  });
+});
+
+export const CLASSIC: RotationSystem = Object.freeze({
+  name: 'classic',
+  reference: "leftmost column and lowest row of the orientation (the library's orientation and column)",
+  pieces: CLASSIC_PIECES,
+  spawnX: (pieceId: number, width: number) => Math.floor((width - CLASSIC_PIECES[pieceId].spawnBox) / 2),
+  kicks: () => NO_KICK,
+  centreColumnRule: () => false,
+});
+
+export const ROTATION_SYSTEMS: Readonly<Record<RotationSystemName, RotationSystem>> = Object.freeze({
+  classic: CLASSIC,
+  NRS,
+  SRS,
+  ARS,
+});

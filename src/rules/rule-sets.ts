@@ -1,0 +1,186 @@
+/**
+ * Rule sets: the one place that says, per game, which rotation system, gravity, drops, hold and preview count
+ * apply and where a piece appears. docs/rules.md ("Real games") describes each preset and the game it follows.
+ */
+import { StackRankError, describe } from '../errors.js';
+import { ROTATION_SYSTEM_NAMES, type RotationSystemName } from './rotation-systems.js';
+import type { RuleSetName } from './types.js';
+
+export type Gravity = 'normal' | '20G';
+
+/**
+ * Where the piece appears and how high it may go:
+ * - `aboveBoard` (classic): its lowest cell in the row just above the board; it turns and shifts above the stack,
+ *   whatever the stack looks like, and must lock inside the board;
+ * - `topRow` (NES, TGM): its highest cell in the board's top row; moving and turning may lift it up to
+ *   `hiddenRows` rows above the board, and it must lock inside the board;
+ * - `guideline`: its lowest cell in row 21 of the 40-row matrix (y = 20), whatever the board's own height (at
+ *   most 40); it moves and locks anywhere in the 40 rows.
+ */
+export type SpawnRule = 'aboveBoard' | 'topRow' | 'guideline';
+
+export interface RuleSet {
+  readonly name: string;
+  readonly rotationSystem: RotationSystemName;
+  /** `20G`: the piece rests on the stack from the moment it appears and after every move. */
+  readonly gravity: Gravity;
+  /** Whether `softDrop` (drop to rest without locking) is available, which makes tucks and spins reachable. */
+  readonly softDrop: boolean;
+  /** Whether a hold box exists (the AI's business; reachability is per piece). */
+  readonly hold: boolean;
+  /** Pieces shown in the preview. */
+  readonly previews: number;
+  /** TGM's initial rotation: a first `cw`/`ccw` turns the piece as it appears, before 20G pulls it down. */
+  readonly initialRotation: boolean;
+  readonly spawn: SpawnRule;
+  /** Rows above the board the piece may pass through under `topRow` spawning. */
+  readonly hiddenRows: number;
+}
+
+/** The guideline's matrix: 40 rows, of which the bottom 20 are visible; pieces appear at y = 20. */
+export const GUIDELINE_MATRIX_ROWS = 40;
+export const GUIDELINE_SPAWN_ROW = 20;
+
+export const RULE_SETS: Readonly<Record<RuleSetName, RuleSet>> = Object.freeze({
+  // The 2009 article's game: any orientation at any column, dropped from above. No kicks, no hold.
+  classic: Object.freeze({
+    name: 'classic',
+    rotationSystem: 'classic',
+    gravity: 'normal',
+    softDrop: false,
+    hold: false,
+    previews: 1,
+    initialRotation: false,
+    spawn: 'aboveBoard',
+    hiddenRows: 0,
+  }),
+  // NES Tetris: NRS, no kicks, no hold, one preview; shift and turn at the top, then drop (tap speed ignored).
+  nes: Object.freeze({
+    name: 'nes',
+    rotationSystem: 'NRS',
+    gravity: 'normal',
+    softDrop: false,
+    hold: false,
+    previews: 1,
+    initialRotation: false,
+    spawn: 'topRow',
+    hiddenRows: 2,
+  }),
+  // The Tetris Guideline: SRS with its kick tables, hold, five previews, soft drop.
+  guideline: Object.freeze({
+    name: 'guideline',
+    rotationSystem: 'SRS',
+    gravity: 'normal',
+    softDrop: true,
+    hold: true,
+    previews: 5,
+    initialRotation: false,
+    spawn: 'guideline',
+    hiddenRows: 0,
+  }),
+  // TGM at low gravity: ARS, no hold, one preview; the piece can be let down to rest and moved (gravity or sonic drop).
+  tgm: Object.freeze({
+    name: 'tgm',
+    rotationSystem: 'ARS',
+    gravity: 'normal',
+    softDrop: true,
+    hold: false,
+    previews: 1,
+    initialRotation: true,
+    spawn: 'topRow',
+    hiddenRows: 2,
+  }),
+  // TGM at 20G: the piece lies on the stack at once, slides over columns that are not higher, turns in place.
+  tgm20g: Object.freeze({
+    name: 'tgm20g',
+    rotationSystem: 'ARS',
+    gravity: '20G',
+    softDrop: false,
+    hold: false,
+    previews: 1,
+    initialRotation: true,
+    spawn: 'topRow',
+    hiddenRows: 2,
+  }),
+});
+
+export const RULE_SET_NAMES = Object.keys(RULE_SETS) as RuleSetName[];
+
+export function isRuleSetName(name: unknown): name is RuleSetName {
+  return typeof name === 'string' && Object.hasOwn(RULE_SETS, name);
+}
+
+/** A preset by name, or a custom rule set checked field by field. Throws BAD_RULES naming the problem. */
+export function resolveRules(rules: unknown): RuleSet {
+  if (typeof rules === 'string') {
+    if (isRuleSetName(rules)) return RULE_SETS[rules];
+    throw new StackRankError(
+      'BAD_RULES',
+      `unknown rule set ${JSON.stringify(rules)}; rule sets are ${RULE_SET_NAMES.join(', ')} (or a RuleSet object)`,
+    );
+  }
+  if (rules === null || typeof rules !== 'object') {
+    throw new StackRankError(
+      'BAD_RULES',
+      `rules must be a rule set name (${RULE_SET_NAMES.join(', ')}) or a RuleSet object; got ${describe(rules)}`,
+    );
+  }
+  const r = rules as Record<string, unknown>;
+  const bad = (field: string, allowed: string) =>
+    new StackRankError('BAD_RULES', `rules.${field} must be ${allowed}; got ${describe(r[field])}`);
+  if (typeof r.name !== 'string') throw bad('name', 'a string');
+  if (!ROTATION_SYSTEM_NAMES.includes(r.rotationSystem as RotationSystemName))
+    throw bad('rotationSystem', `one of ${ROTATION_SYSTEM_NAMES.join(', ')}`);
+  if (r.gravity !== 'normal' && r.gravity !== '20G') throw bad('gravity', "'normal' or '20G'");
+  for (const f of ['softDrop', 'hold', 'initialRotation']) if (typeof r[f] !== 'boolean') throw bad(f, 'true or false');
+  if (!Number.isInteger(r.previews) || (r.previews as number) < 0 || (r.previews as number) > 7)
+    throw bad('previews', 'an integer from 0 to 7');
+  if (r.spawn !== 'aboveBoard' && r.spawn !== 'topRow' && r.spawn !== 'guideline')
+    throw bad('spawn', "'aboveBoard', 'topRow' or 'guideline'");
+  if (!Number.isInteger(r.hiddenRows) || (r.hiddenRows as number) < 0 || (r.hiddenRows as number) > 4)
+    throw bad('hiddenRows', 'an integer from 0 to 4');
+  if (r.gravity === '20G' && r.spawn === 'aboveBoard')
+    throw bad('spawn', "'topRow' or 'guideline' under 20G (a piece above the board cannot rest on the stack)");
+  return Object.freeze({
+    name: r.name,
+    rotationSystem: r.rotationSystem as RotationSystemName,
+    gravity: r.gravity,
+    softDrop: r.softDrop as boolean,
+    hold: r.hold as boolean,
+    previews: r.previews as number,
+    initialRotation: r.initialRotation as boolean,
+    spawn: r.spawn,
+    hiddenRows: r.hiddenRows as number,
+  });
+}
+
+/** The rows a piece lives in on a board of `boardHeight` rows under these rules. */
+export interface Field {
+  /** The piece may occupy rows 0 .. ceiling - 1 while it moves. */
+  readonly ceiling: number;
+  /** A placement must lie in rows 0 .. lockTop - 1. */
+  readonly lockTop: number;
+}
+
+export function fieldOf(rules: RuleSet, boardHeight: number): Field {
+  switch (rules.spawn) {
+    case 'aboveBoard':
+      return { ceiling: boardHeight + 4, lockTop: boardHeight };
+    case 'topRow':
+      return { ceiling: boardHeight + rules.hiddenRows, lockTop: boardHeight };
+    case 'guideline':
+      return { ceiling: GUIDELINE_MATRIX_ROWS, lockTop: GUIDELINE_MATRIX_ROWS };
+  }
+}
+
+/** Reference y of the spawn state whose cells span rows minDy..maxDy relative to it. */
+export function spawnY(rules: RuleSet, boardHeight: number, minDy: number, maxDy: number): number {
+  switch (rules.spawn) {
+    case 'aboveBoard':
+      return boardHeight - minDy;
+    case 'topRow':
+      return boardHeight - 1 - maxDy;
+    case 'guideline':
+      return GUIDELINE_SPAWN_ROW - minDy;
+  }
+}

@@ -1,0 +1,433 @@
+/**
+ * What every `stackrank` command shares (docs/cli.md): --help from the option table, JSON Lines under --json, exit
+ * codes (2 usage, 1 runtime, 130 interrupted), output paths checked before the work, results kept when a late
+ * write fails, and the same range for the same option everywhere. In-process, with captured output.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS, GROUPS } from '../src/cli/commands.js';
+import { flagName, type OptionSpec } from '../src/cli/spec.js';
+import { MAX_THREADS } from '../src/threads.js';
+import { RANDOMIZER_NAMES } from '../src/randomizers/index.js';
+import { MAX_SEED } from '../src/random.js';
+import { buildRankTable } from '../src/rank/table.js';
+import { runCli } from './helpers/cli.js';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'stackrank-cli-conv-'));
+
+let table4: string; // a 4-column table: surfaces have 3 digits
+beforeAll(async () => {
+  table4 = join(tmp(), 'w4.srk');
+  await (await buildRankTable({ width: 4, maxStep: 2, iterations: 2, threads: 1 })).save(table4);
+});
+
+describe('--help comes from the option table', () => {
+  it.each(COMMANDS.map((c) => [c.path, c] as const))(
+    'stackrank %s --help lists every option with its range and default',
+    async (path, spec) => {
+      const run = await runCli([...path.split(' '), '--help']);
+      expect(run.code).toBe(0);
+      expect(run.err).toBe('');
+      expect(run.out.startsWith(`Usage: stackrank ${path} [options]`)).toBe(true);
+      for (const [key, option] of Object.entries(spec.options as Record<string, OptionSpec>)) {
+        const line = run.out.split('\n').find((l) => l.trimStart().startsWith(`--${flagName(key)}`));
+        expect(line, `--${flagName(key)} in the help of ${path}`).toBeDefined();
+        if (option.type === 'int' && option.max !== Number.MAX_SAFE_INTEGER) {
+          expect(run.out).toContain(`[${option.min}..${option.max}]`);
+        }
+        if (
+          'default' in option &&
+          option.default !== undefined &&
+          typeof option.default !== 'object' &&
+          !option.defaultHelp
+        ) {
+          expect(run.out.replace(/\s+/g, ' ')).toContain(`(default: ${option.default})`);
+        }
+      }
+      expect(run.out).toMatch(/^\s+--json\s/m);
+      expect(run.out).toMatch(/^\s+-h, --help\s/m);
+    },
+  );
+
+  it('stackrank --help lists every command and group; a group lists its subcommands', async () => {
+    const root = await runCli(['--help']);
+    expect(root.code).toBe(0);
+    const tops = new Set(COMMANDS.map((c) => c.path.split(' ')[0]));
+    for (const top of tops) expect(root.out).toMatch(new RegExp(`^  ${top}\\b`, 'm'));
+    for (const [group, summary] of Object.entries(GROUPS)) {
+      expect(root.out).toContain(summary);
+      const help = await runCli([group, '--help']);
+      expect(help.code).toBe(0);
+      for (const c of COMMANDS.filter((c) => c.path.startsWith(group + ' ')))
+        expect(help.out).toMatch(new RegExp(`^  ${c.path.split(' ')[1]}\\b`, 'm'));
+    }
+    const helpCommand = await runCli(['help', 'queue']);
+    expect(helpCommand.out).toMatch(/^Usage: stackrank queue \[options\] <name>/);
+  });
+
+  it('no command, or a group without its subcommand, is a usage error (2) with the help on stderr', async () => {
+    for (const argv of [[], ['table'], ['bench'], ['full']]) {
+      const run = await runCli(argv);
+      expect(run.code).toBe(2);
+      expect(run.out).toBe('');
+      expect(run.err).toMatch(/^Usage: stackrank/);
+      expect(run.err.split('\n').at(-1)).toMatch(/: a (sub)?command is needed/);
+    }
+  });
+});
+
+describe('usage errors exit 2 with one line', () => {
+  it.each([
+    // A negative number is a value (then out of range), not an "ambiguous argument".
+    [['table', 'build', '--width', '-1'], 'stackrank table build: --width must be an integer from 4 to 9; got "-1"'],
+    [
+      ['bench', 'survival', '--seed', '-5'],
+      `stackrank bench survival: --seed must be an integer from 0 to ${MAX_SEED}; got "-5"`,
+    ],
+    [['table', 'build', '--out', ''], 'stackrank table build: --out needs a non-empty file name'],
+    [['full', 'train', '--out', ' '], 'stackrank full train: --out needs a non-empty file name'],
+    [['full', 'play', '--weights', ''], 'stackrank full play: --weights needs a non-empty value'],
+    [
+      ['full', 'train', '--population', '5', '--tournament', '6'],
+      'stackrank full train: --tournament (6) must not exceed --population (5)',
+    ],
+    [
+      ['bench', 'survival', '--threads', String(MAX_THREADS + 1)],
+      `stackrank bench survival: --threads must be an integer from 1 to ${MAX_THREADS}; got "${MAX_THREADS + 1}"`,
+    ],
+    [
+      ['play', '--table', '/x.srk', '--iterations', '3'],
+      'stackrank play: --iterations picks the cached table; it does not go with --table FILE',
+    ],
+  ])('%j', async (argv, message) => {
+    const cache = tmp();
+    const run = await runCli(argv, { XDG_CACHE_HOME: cache });
+    expect(run.code).toBe(2);
+    expect(run.err).toBe(message);
+    expect(run.out).toBe('');
+    expect(readdirSync(cache)).toEqual([]); // --out '' used to fall back to the cache and build there
+  });
+
+  it('a malformed surface is bad input (2) whether too short or too long', async () => {
+    const short = await runCli(['table', 'rank', table4, '22']);
+    const long = await runCli(['table', 'rank', table4, '22222']);
+    const bad = await runCli(['table', 'rank', table4, '2x2']);
+    expect([short.code, long.code, bad.code]).toEqual([2, 2, 2]);
+    expect(short.err).toMatch(/^stackrank table rank: "22" is not a surface of this table: /);
+    expect(long.err).toBe('stackrank table rank: "22222" has 5 digits; this table needs 3');
+    const good = await runCli(['table', 'rank', table4, '222', '--json']);
+    expect(good.code).toBe(0);
+    expect(JSON.parse(good.out)).toMatchObject({ digits: '222' });
+  });
+});
+
+describe('full train --tournament', () => {
+  it('a population below the default tournament size trains (the tournament is capped at the population)', async () => {
+    const run = await runCli([
+      'full',
+      'train',
+      '--population',
+      '5',
+      '--generations',
+      '1',
+      '--games-per-eval',
+      '1',
+      '--board-height',
+      '6',
+      '--max-pieces',
+      '200',
+      '--json',
+    ]);
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.out).options).toMatchObject({ population: 5, tournament: 5 });
+    const chosen = await runCli([
+      'full',
+      'train',
+      '--population',
+      '6',
+      '--tournament',
+      '3',
+      '--generations',
+      '1',
+      '--games-per-eval',
+      '1',
+      '--board-height',
+      '6',
+      '--max-pieces',
+      '200',
+      '--json',
+    ]);
+    expect(JSON.parse(chosen.out).options).toMatchObject({ population: 6, tournament: 3 });
+  });
+});
+
+describe('output paths are checked before the work starts', () => {
+  it.each([
+    [
+      ['table', 'build', '--width', '4', '--out', '/nonexistent-dir/t.srk'],
+      'stackrank table build: --out: directory /nonexistent-dir does not exist',
+    ],
+    [
+      ['full', 'train', '--checkpoint', '/nonexistent-dir/ck.json'],
+      'stackrank full train: --checkpoint: directory /nonexistent-dir does not exist',
+    ],
+    [
+      ['full', 'train', '--out', '/nonexistent-dir/w.json'],
+      'stackrank full train: --out: directory /nonexistent-dir does not exist',
+    ],
+  ])('%j', async (argv, message) => {
+    const run = await runCli(argv);
+    expect(run.code).toBe(2);
+    expect(run.err).toBe(message);
+    expect(run.out).toBe(''); // no generation row, no table: nothing ran
+    expect(run.statuses).toEqual([]);
+  });
+
+  it('--plots under a file, and --out naming a directory, are refused up front', async () => {
+    const dir = tmp();
+    const file = join(dir, 'file');
+    writeFileSync(file, 'x');
+    const plots = await runCli(['randomizers', '--pieces', '1000', '--plots', join(file, 'plots')]);
+    expect(plots.code).toBe(2);
+    expect(plots.err).toBe(`stackrank randomizers: --plots: ${file} is not a directory`);
+    expect(plots.out).toBe('');
+    const out = await runCli(['table', 'build', '--width', '4', '--out', dir]);
+    expect(out.code).toBe(2);
+    expect(out.err).toBe(`stackrank table build: --out: ${dir} is a directory; give a file name`);
+  });
+});
+
+describe('a write that fails after the work keeps the result and says where', () => {
+  it('full train --out: the directory vanishes during training', async () => {
+    const dir = tmp();
+    const out: string[] = [];
+    const err: string[] = [];
+    const { main } = await import('../src/cli.js');
+    const code = await main(
+      [
+        'full',
+        'train',
+        '--population',
+        '4',
+        '--generations',
+        '2',
+        '--games-per-eval',
+        '1',
+        '--board-height',
+        '6',
+        '--max-pieces',
+        '200',
+        '--out',
+        join(dir, 'w.json'),
+      ],
+      {
+        out: (l) => {
+          out.push(l);
+          if (/^\s+1\s/.test(l)) rmSync(dir, { recursive: true }); // after generation 1
+        },
+        err: (l) => err.push(l),
+        status: () => {},
+        isTTY: false,
+        env: {},
+      },
+    );
+    expect(code).toBe(1);
+    const kept = /it was kept in (\S+) \[IO\]$/.exec(err.join('\n'))?.[1];
+    expect(err.join('\n')).toMatch(
+      /^stackrank full train: could not write the trained weights to .*w\.json \(.*ENOENT.*\); it was kept in \S+ \[IO\]$/,
+    );
+    expect(kept).toBeDefined();
+    const saved = JSON.parse(readFileSync(kept!, 'utf8'));
+    expect(saved.best.weights).toHaveLength(8);
+    expect(saved.history).toHaveLength(2);
+  });
+
+  it('full train --checkpoint: when the directory vanishes, checkpoints go to a temp file and training goes on', async () => {
+    const dir = tmp();
+    const err: string[] = [];
+    const { main } = await import('../src/cli.js');
+    const code = await main(
+      [
+        'full',
+        'train',
+        '--population',
+        '4',
+        '--generations',
+        '3',
+        '--games-per-eval',
+        '1',
+        '--board-height',
+        '6',
+        '--max-pieces',
+        '200',
+        '--checkpoint',
+        join(dir, 'ck.json'),
+      ],
+      {
+        out: (l) => {
+          if (/^\s+1\s/.test(l)) rmSync(dir, { recursive: true });
+        },
+        err: (l) => err.push(l),
+        status: () => {},
+        isTTY: false,
+        env: {},
+      },
+    );
+    expect(code).toBe(0);
+    expect(err).toHaveLength(1);
+    const kept =
+      /^stackrank full train: could not write the checkpoint to .*ck\.json \(.*ENOENT.*\); writing it to (\S+) instead$/.exec(
+        err[0],
+      )?.[1];
+    expect(kept, err[0]).toBeDefined();
+    const checkpoint = JSON.parse(readFileSync(kept!, 'utf8'));
+    expect(checkpoint.format).toBe('stackrank-ga');
+    expect(checkpoint.generation).toBe(3);
+  });
+
+  it('table build --out: the directory is replaced by a file during the build', async () => {
+    const dir = tmp();
+    const { main } = await import('../src/cli.js');
+    const err: string[] = [];
+    mkdirSync(join(dir, 'sub'));
+    const code = await main(
+      [
+        'table',
+        'build',
+        '--width',
+        '4',
+        '--max-step',
+        '2',
+        '--iterations',
+        '2',
+        '--threads',
+        '1',
+        '--out',
+        join(dir, 'sub', 't.srk'),
+      ],
+      {
+        out: () => {},
+        err: (l) => err.push(l),
+        status: (l) => {
+          if (/iteration 1\//.test(l) && existsSync(join(dir, 'sub'))) {
+            rmSync(join(dir, 'sub'), { recursive: true });
+            writeFileSync(join(dir, 'sub'), 'not a directory');
+          }
+        },
+        isTTY: false,
+        env: {},
+      },
+    );
+    expect(code).toBe(1);
+    const kept = /it was kept in (\S+) \[IO\]$/.exec(err.join('\n'))?.[1];
+    expect(kept, err.join('\n')).toBeDefined();
+    const info = await runCli(['table', 'info', kept!, '--json']);
+    expect(JSON.parse(info.out)).toMatchObject({ width: 4, maxStep: 2, iterations: 2 });
+  });
+});
+
+describe('JSON Lines: one object per line, rows one per line', () => {
+  it.each([
+    [['table', 'rank', 'TABLE', '222', '111', '--json'], 2],
+    [['randomizers', '--pieces', '1000', '--json'], RANDOMIZER_NAMES.length],
+    [['queue', 'bag7', '--count', '14', '--json'], 1],
+    [['table', 'info', 'TABLE', '--json'], 1],
+    [['full', 'play', '--games', '2', '--max-lines', '20', '--json'], 1],
+  ])('%j prints %i object lines', async (argv, lines) => {
+    const run = await runCli(argv.map((a) => (a === 'TABLE' ? table4 : a)) as string[]);
+    expect(run.code).toBe(0);
+    const parsed = run.out.split('\n').map((l) => JSON.parse(l));
+    expect(parsed).toHaveLength(lines as number);
+    for (const p of parsed) expect(p !== null && typeof p === 'object' && !Array.isArray(p)).toBe(true);
+  });
+});
+
+describe('interrupts exit 130 and leave nothing half-written', () => {
+  it('randomizers stops mid-analysis and writes no plot', async () => {
+    const dir = tmp();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = performance.now();
+    const run = await runCli(
+      ['randomizers', '--pieces', '100000000', '--plots', join(dir, 'plots')],
+      {},
+      controller.signal,
+    );
+    expect(run.code).toBe(130);
+    expect(run.err).toBe('stackrank randomizers: interrupted');
+    expect(performance.now() - started).toBeLessThan(5000); // the whole analysis would take minutes
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('full play stops mid-game', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const run = await runCli(['full', 'play', '--games', '1000', '--json'], {}, controller.signal);
+    expect(run.code).toBe(130);
+    expect(run.err).toBe('stackrank full play: interrupted');
+    expect(run.out).toBe('');
+  });
+});
+
+describe('the same option has the same range in every command', () => {
+  // Options whose name is shared by different things: the stacking surface (4..9 columns) and the full board
+  // (4..10); stacking lookahead (0..6) and the full-board player's one preview piece (0..1); the stacking game's
+  // board (4..63 rows) and the full-board trainer's proxy board (4..24).
+  const DIFFERENT_THINGS = new Set(['width', 'lookahead', 'boardHeight']);
+
+  it('choice options offer the same choices', () => {
+    // --steep of table build is the iteration's rule (forbid|collapse: --table-steep elsewhere); of bench survival
+    // and play, the game's rule.
+    const choices = new Map<string, Map<string, string>>();
+    for (const c of COMMANDS) {
+      for (const [key, o] of Object.entries(c.options as Record<string, OptionSpec>)) {
+        if (o.type !== 'choice' || (key === 'steep' && c.path === 'table build')) continue;
+        if (!choices.has(key)) choices.set(key, new Map());
+        choices.get(key)!.set(c.path, o.choices.join('|'));
+      }
+    }
+    for (const [key, byCommand] of choices)
+      expect(new Set(byCommand.values()), `--${flagName(key)}: ${JSON.stringify([...byCommand])}`).toHaveLength(1);
+    expect(choices.get('randomizer')!.size).toBeGreaterThanOrEqual(4);
+  });
+
+  it('int options agree on min and max', () => {
+    const ranges = new Map<string, Map<string, string>>();
+    for (const c of COMMANDS) {
+      for (const [key, o] of Object.entries(c.options as Record<string, OptionSpec>)) {
+        if (o.type !== 'int' || DIFFERENT_THINGS.has(key)) continue;
+        if (!ranges.has(key)) ranges.set(key, new Map());
+        ranges.get(key)!.set(c.path, `${o.min}..${o.max}`);
+      }
+    }
+    for (const [key, byCommand] of ranges)
+      expect(new Set(byCommand.values()), `--${flagName(key)}: ${JSON.stringify([...byCommand])}`).toHaveLength(1);
+    expect([...ranges.get('seed')!.values()][0]).toBe(`0..${MAX_SEED}`);
+    expect([...ranges.get('threads')!.values()][0]).toBe(`1..${MAX_THREADS}`);
+  });
+});
+
+describe("the README's Command line section", () => {
+  it('names only commands and options that exist', () => {
+    const readme = readFileSync(join(__dirname, '../README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Command line'));
+    const block = section.slice(section.indexOf('```sh') + 5, section.indexOf('```', section.indexOf('```sh') + 5));
+    let current: (typeof COMMANDS)[number] | undefined;
+    let checked = 0;
+    for (const line of block.split('\n')) {
+      if (!line.trim()) continue;
+      const words = /^npx stackrank ((?:[a-z]+ ?)+)/.exec(line)?.[1].trim().split(' ');
+      if (words) current = COMMANDS.find((c) => words.join(' ').startsWith(c.path));
+      expect(current, line).toBeDefined();
+      for (const flag of line.replace(/#.*$/, '').match(/--[a-z-]+/g) ?? []) {
+        const keys = [...Object.keys(current!.options).map(flagName), 'json', 'help'];
+        expect(keys, `${flag} in README line: ${line}`).toContain(flag.slice(2));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+});

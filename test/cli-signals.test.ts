@@ -1,0 +1,135 @@
+/**
+ * The CLI as a process: a real Ctrl-C (SIGINT) stops every long command within about 100 ms with exit code 130
+ * and leaves no file behind, and a read-only output directory is refused before the work starts. Runs
+ * src/cli.ts under the tsx loader (no build needed). Latencies are printed; the bound asserted is loose because
+ * the test machine is shared.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, mkdirSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildRankTable } from '../src/rank/table.js';
+
+const ROOT = resolve(__dirname, '..');
+/** Loose bound for a shared machine; the target (docs/cli.md) is 100 ms. */
+const MAX_LATENCY_MS = 1500;
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+  latencyMs: number;
+}
+
+function cli(args: string[], opts: { uid?: number; env?: Record<string, string> } = {}) {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...opts.env },
+    ...(opts.uid === undefined ? {} : { uid: opts.uid, gid: opts.uid }),
+  });
+}
+
+/**
+ * Starts the command, sends SIGINT once it is under way, and measures how long it takes to exit. A process that
+ * dies of the signal itself had not started its handler yet (a slow start on a loaded machine): try again later.
+ */
+async function interrupt(args: string[], afterMs = 3000, env: Record<string, string> = {}): Promise<Exit> {
+  for (let attempt = 0; ; attempt++) {
+    const child = cli(args, { env });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    let sent = 0;
+    const timer = setTimeout(
+      () => {
+        sent = performance.now();
+        child.kill('SIGINT');
+      },
+      afterMs * (attempt + 1),
+    );
+    const killer = setTimeout(() => child.kill('SIGKILL'), afterMs * (attempt + 1) + 20_000);
+    const exit = await new Promise<Exit>((res) =>
+      child.on('exit', (code, signal) =>
+        res({ code, signal, stderr, latencyMs: sent ? performance.now() - sent : -1 }),
+      ),
+    );
+    clearTimeout(timer);
+    clearTimeout(killer);
+    if (exit.signal === 'SIGINT' && attempt < 2) continue;
+    console.log(
+      `SIGINT -> exit ${exit.code ?? exit.signal} in ${Math.round(exit.latencyMs)} ms: stackrank ${args.join(' ')}`,
+    );
+    return exit;
+  }
+}
+
+let table: string;
+beforeAll(async () => {
+  table = join(mkdtempSync(join(tmpdir(), 'stackrank-sig-')), 't.srk');
+  await (await buildRankTable({ width: 6, maxStep: 3, iterations: 2, threads: 1 })).save(table);
+});
+
+describe('Ctrl-C stops long commands with exit code 130', { timeout: 120_000 }, () => {
+  it.each([
+    ['randomizers', '--pieces', '100000000'],
+    ['full', 'play', '--games', '1000', '--max-pieces', '100000000'],
+    ['full', 'train', '--generations', '1000', '--threads', '1'],
+    ['bench', 'survival', '--table', 'TABLE', '--games', '4', '--max-pieces', '100000000', '--threads', '1'],
+  ])('stackrank %s %s', async (...args) => {
+    const exit = await interrupt(args.map((a) => (a === 'TABLE' ? table : a)));
+    expect(exit.stderr.trim().split('\n').at(-1)).toMatch(/: interrupted$/);
+    expect(exit.code).toBe(130);
+    expect(exit.latencyMs).toBeLessThan(MAX_LATENCY_MS);
+  });
+
+  it('table build --out writes nothing when interrupted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stackrank-sig-out-'));
+    const exit = await interrupt([
+      'table',
+      'build',
+      '--iterations',
+      '40',
+      '--threads',
+      '1',
+      '--out',
+      join(dir, 't.srk'),
+    ]);
+    expect(exit.code).toBe(130);
+    expect(exit.latencyMs).toBeLessThan(MAX_LATENCY_MS);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('a read-only output directory is refused before the work', { timeout: 60_000 }, () => {
+  it('randomizers --plots, full train --checkpoint and table build --out into a read-only directory exit 2', async () => {
+    // root ignores directory permissions, so as root the CLI runs as the unprivileged user `nobody`
+    const uid = process.getuid?.() === 0 ? 65534 : undefined;
+    const dir = mkdtempSync(join(tmpdir(), 'stackrank-ro-'));
+    mkdirSync(join(dir, 'ro'));
+    chmodSync(dir, 0o755);
+    chmodSync(join(dir, 'ro'), 0o555);
+    const ro = join(dir, 'ro');
+    for (const [args, message] of [
+      [
+        ['randomizers', '--pieces', '100000000', '--plots', join(ro, 'plots')],
+        `stackrank randomizers: --plots: directory ${ro} is not writable (EACCES)`,
+      ],
+      [
+        ['full', 'train', '--checkpoint', join(ro, 'ck.json')],
+        `stackrank full train: --checkpoint: directory ${ro} is not writable (EACCES)`,
+      ],
+      [
+        ['table', 'build', '--out', join(ro, 't.srk')],
+        `stackrank table build: --out: directory ${ro} is not writable (EACCES)`,
+      ],
+    ] as const) {
+      const child = cli([...args], { uid, env: { HOME: tmpdir(), XDG_CACHE_HOME: join(dir, 'cache') } });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise<number | null>((res) => child.on('exit', (c) => res(c)));
+      expect(stderr.trim()).toBe(message);
+      expect(code).toBe(2);
+    }
+    expect(readdirSync(ro)).toEqual([]);
+  });
+});

@@ -1,0 +1,40 @@
+/** The full-board player works without weights: DEFAULT_WEIGHTS ('bcts', the strongest preset measured). */
+import { describe, expect, it } from 'vitest';
+import { FullBoard } from '../../src/fullboard/board.js';
+import { bestMove, playFullGame } from '../../src/fullboard/player.js';
+import { DEFAULT_WEIGHTS } from '../../src/fullboard/presets.js';
+
+// A board with holes and wells, so each preset scores its best T placement differently.
+const BOARD = FullBoard.fromRows(['..........', '#.........', '##...#....', '###.###..#', '####.####.']);
+
+describe('full-board defaults', () => {
+  it('bestMove without options plays DEFAULT_WEIGHTS', async () => {
+    expect(DEFAULT_WEIGHTS).toBe('bcts');
+    const byDefault = await bestMove(BOARD, 'T');
+    const bcts = await bestMove(BOARD, 'T', { weights: 'bcts' });
+    const seedGA = await bestMove(BOARD, 'T', { weights: 'seedGA' });
+    expect(byDefault).not.toBeNull();
+    expect({ ...byDefault, board: byDefault!.board.toRows() }).toEqual({ ...bcts, board: bcts!.board.toRows() });
+    // the comparison above can tell presets apart: another preset scores differently
+    expect(seedGA!.score).not.toBe(bcts!.score);
+    // options with only `next` keep the default weights too
+    expect((await bestMove(BOARD, 'T', { next: 'I' }))!.score).toBe(
+      (await bestMove(BOARD, 'T', { weights: 'bcts', next: 'I' }))!.score,
+    );
+  });
+
+  it('playFullGame without weights plays DEFAULT_WEIGHTS', async () => {
+    const a = await playFullGame({ seed: 4, maxPieces: 3000 });
+    const b = await playFullGame({ weights: 'bcts', seed: 4, maxPieces: 3000 });
+    expect({ ...a, seconds: 0, piecesPerSecond: 0 }).toEqual({ ...b, seconds: 0, piecesPerSecond: 0 });
+  });
+
+  it('options that are not an object are refused, not silently defaulted', async () => {
+    await expect(bestMove(BOARD, 'T', 'bcts' as never)).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/options must be an object/),
+    });
+    await expect(bestMove(BOARD, 'T', null as never)).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(playFullGame(7 as never)).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+  });
+});

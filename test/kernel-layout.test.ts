@@ -1,0 +1,83 @@
+/**
+ * The TypeScript↔WebAssembly memory layouts are defined once, in assembly/<kernel>/layout.ts, and imported by both
+ * the kernel and src/. Each kernel also exports every one of those constants as a WebAssembly global; this test
+ * checks, for every variant of the built kernel, that each field the compiled kernel carries equals the value
+ * TypeScript reads (a kernel built from an older layout, or a constant AssemblyScript evaluates differently, fails).
+ */
+import { describe, expect, it } from 'vitest';
+import * as fullboardLayout from '../src/fullboard/layout.js';
+import * as searchLayout from '../src/stacking/layout.js';
+import { createMemory, kernelImports, kernelModule, type KernelName } from '../src/wasm.js';
+
+const VARIANTS = [
+  { shared: true, simd: true },
+  { shared: true, simd: false },
+  { shared: false, simd: true },
+  { shared: false, simd: false },
+];
+
+async function kernelGlobals(name: KernelName, shared: boolean, simd: boolean): Promise<Map<string, number>> {
+  const module = await kernelModule(name, { shared, simd });
+  const memory = createMemory(shared);
+  const instance = await WebAssembly.instantiate(module, kernelImports(memory));
+  const out = new Map<string, number>();
+  for (const { name: field, kind } of WebAssembly.Module.exports(module)) {
+    if (kind === 'global') out.set(field, (instance.exports[field] as WebAssembly.Global).value as number);
+  }
+  return out;
+}
+
+function numericFields(layout: Record<string, unknown>): [string, number][] {
+  return Object.entries(layout).filter((e): e is [string, number] => typeof e[1] === 'number');
+}
+
+describe.each([
+  ['search', searchLayout as Record<string, unknown>],
+  ['fullboard', fullboardLayout as Record<string, unknown>],
+] as const)('the %s kernel and TypeScript read one layout', (name, layout) => {
+  it.each(VARIANTS)('every field agrees (shared memory $shared, SIMD $simd)', async ({ shared, simd }) => {
+    const globals = await kernelGlobals(name, shared, simd);
+    const fields = numericFields(layout);
+    expect(fields.length).toBeGreaterThan(20);
+    for (const [field, value] of fields) expect([field, globals.get(field)]).toEqual([field, value]);
+    // and the kernel carries no layout constant that TypeScript does not know
+    for (const field of globals.keys()) expect(layout).toHaveProperty(field);
+  });
+});
+
+describe('the search layout fits together', () => {
+  const L = searchLayout;
+  it('i64 fields of the context are 8-byte aligned', () => {
+    for (const field of [L.CTX_BEST_VALUE, L.CTX_NODES, L.CTX_LEAF_PATH, L.CTX_MEMO]) expect(field % 2).toBe(0);
+  });
+  it('a game record leaves room for a heights array before its first field', () => {
+    expect(L.G_PIECES - L.G_HEIGHTS).toBe(L.HEIGHTS_WORDS);
+    expect(L.GAME_WORDS).toBe(L.G_WEIGHTS + 1);
+  });
+  it('the placement record and the config end where their sizes say', () => {
+    expect(L.PL_WORDS).toBe(
+      Math.max(
+        L.PL_X,
+        L.PL_WIDTH,
+        L.PL_BOT + 3,
+        L.PL_TOP + 3,
+        L.PL_FIT_SHIFT,
+        L.PL_FIT_MASK,
+        L.PL_FIT_PATTERN,
+        L.PL_MAX_TOP,
+        L.PL_INNER_INDEX,
+        L.PL_INNER_EXCESS,
+        L.PL_MIN_TOP,
+      ) + 1,
+    );
+    expect(L.CFG_WORDS).toBe(L.CFG_COLLAPSE + 1);
+  });
+});
+
+describe('the feature registry', () => {
+  it('lists every kernel feature id once, in id order', async () => {
+    const { FEATURES } = await import('../src/fullboard/features.js');
+    expect(FEATURES.map((f) => f.id)).toEqual(Array.from({ length: fullboardLayout.FEATURE_COUNT }, (_, i) => i));
+    expect(fullboardLayout.FEATURE_COUNT).toBeLessThanOrEqual(fullboardLayout.FEATURE_SLOTS);
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * Every ```ts block of README.md runs as a test, against the library's source (`from 'stackrank'` is src/index.ts),
+ * so the README cannot drift from what the calls really do. New blocks are picked up automatically.
+ *
+ * Conventions a README block follows:
+ * - `// → EXPECTED` states what the code before it returns, and is checked. It goes at the end of a code line, or
+ *   on a comment line of its own right after the code line it describes. The value checked is the declared name
+ *   for `const NAME = …;` / `let NAME = …;` lines, otherwise the value of the line's expression (awaited).
+ *   EXPECTED is a JavaScript literal: objects and arrays match partially (only the fields shown are compared,
+ *   like toMatchObject), and a number written with a trailing `…` (e.g. `0.5726…`) matches any value that starts
+ *   with those digits. Prose may follow after ` — ` (space, em dash, space).
+ * - Comments without `→` are prose and are not checked.
+ * - A block that cannot run in Node (a browser page) is preceded by the line
+ *   `<!-- readme-test: not run, REASON -->`; the README then says in its text what the block needs.
+ * Blocks run in a temporary directory (files they save land there), one after another, in README order.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as game from '../src/index.js';
+import * as research from '../src/research.js';
+
+/** What each package entry point is, for the blocks' imports. */
+const library: Record<string, object> = { stackrank: game, 'stackrank/research': research };
+
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const SKIP_MARKER = /<!--\s*readme-test:\s*not run,\s*(.+?)\s*-->\s*$/;
+const EXPECTATION = /\/\/\s*→\s*(.+?)(?:\s+—\s+.*)?$/;
+
+interface Block {
+  line: number;
+  code: string;
+  skipReason?: string;
+}
+
+function readmeBlocks(markdown: string): Block[] {
+  const lines = markdown.split('\n');
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```ts\s*$/.test(lines[i])) continue;
+    const start = i;
+    const body: string[] = [];
+    for (i++; i < lines.length && !/^```\s*$/.test(lines[i]); i++) body.push(lines[i]);
+    let before = start - 1;
+    while (before >= 0 && lines[before].trim() === '') before--;
+    const skip = before >= 0 ? SKIP_MARKER.exec(lines[before]) : null;
+    blocks.push({ line: start + 1, code: body.join('\n'), skipReason: skip?.[1] });
+  }
+  return blocks;
+}
+
+/** A number with a trailing `…` as a matcher: the actual value starts with the digits shown. */
+function startsWithDigits(shown: string) {
+  const decimals = shown.split('.')[1]?.length ?? 0;
+  const scale = 10 ** decimals;
+  return {
+    asymmetricMatch: (actual: unknown) => typeof actual === 'number' && Math.trunc(actual * scale) === Math.trunc(Number(shown) * scale),
+    toString: () => `a number starting ${shown}`,
+    toAsymmetricMatcher: () => `${shown}…`,
+  };
+}
+
+function check(actual: unknown, expected: unknown, where: string): void {
+  if (expected !== null && typeof expected === 'object') expect(actual, where).toMatchObject(expected as object);
+  else expect(actual, where).toEqual(expected);
+}
+
+/** The block as the body of an async function of (lib, check, approx): imports become destructuring. */
+function instrument(block: Block): string {
+  const out: string[] = [];
+  let lastCode: { text: string; index: number } | undefined;
+  const lines = block.code.split('\n');
+  lines.forEach((raw, i) => {
+    const where = `README.md line ${block.line + 1 + i}`;
+    const imports = /^\s*import\s*\{([^}]*)\}\s*from\s*'(stackrank(?:\/research)?)';?\s*$/.exec(raw);
+    if (imports) {
+      out.push(`const {${imports[1]}} = lib[${JSON.stringify(imports[2])}];`);
+      return;
+    }
+    const found = EXPECTATION.exec(raw);
+    const code = found ? raw.slice(0, raw.indexOf('//')).trimEnd() : raw;
+    if (code.trim() !== '') lastCode = { text: code, index: out.length };
+    out.push(code);
+    if (!found) return;
+    if (!lastCode) throw new Error(`${where}: "// →" with no code before it`);
+    const expected = found[1].replace(/(-?\d+(?:\.\d+)?)…/g, (_, digits: string) => `approx(${JSON.stringify(digits)})`);
+    const declared = /^\s*(?:const|let)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=/.exec(lastCode.text);
+    if (declared) {
+      out.push(`check(${declared[1]}, (${expected}), ${JSON.stringify(where)});`);
+    } else {
+      const expression = lastCode.text.trim().replace(/;$/, '');
+      out[lastCode.index] = `check(await (${expression}), (${expected}), ${JSON.stringify(where)});`;
+    }
+    lastCode = undefined;
+  });
+  return out.join('\n');
+}
+
+/** TypeScript to JavaScript (types stripped; top-level await is fine: the block becomes an async function body). */
+function toJs(code: string): string {
+  return ts.transpileModule(code, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText;
+}
+
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<void>;
+const blocks = readmeBlocks(README);
+
+describe('README.md examples', () => {
+  const home = process.cwd();
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'stackrank-readme-'));
+    process.chdir(dir);
+  });
+  afterAll(() => {
+    process.chdir(home);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('has ts blocks, and states values the test checks', () => {
+    expect(blocks.length).toBeGreaterThan(3);
+    expect(blocks.some((b) => EXPECTATION.test(b.code))).toBe(true);
+  });
+
+  it('the instrumentation checks what a line returns, and fails on a wrong value', async () => {
+    const run = (code: string) => {
+      const js = toJs(instrument({ line: 1, code }));
+      return new AsyncFunction('lib', 'check', 'approx', js)(library, check, startsWithDigits);
+    };
+    await run("import { surfaceFromHeights } from 'stackrank';\nconst s = surfaceFromHeights([0, 1, 2, 3, 4, 5, 6, 7, 8]); // → { width: 9 } — nine columns");
+    await run('const n: number = Math.max(1, 8); // → 8');
+    await run('const x = { a: 1, b: [2, 3] };\n// → { a: 1 }\nMath.PI; // → 3.1415…');
+    await expect(run('Math.PI; // → 3.15…')).rejects.toThrow();
+    await expect(run("const y = { a: 'L' }; // → { a: 'T' }")).rejects.toThrow();
+  });
+
+  for (const block of blocks) {
+    const title = `block at line ${block.line}`;
+    if (block.skipReason) {
+      it.skip(`${title} (not run: ${block.skipReason})`, () => {});
+      continue;
+    }
+    it(title, async () => {
+      const js = toJs(instrument(block));
+      const quiet = console.log;
+      console.log = () => {};
+      try {
+        await new AsyncFunction('lib', 'check', 'approx', js)(library, check, startsWithDigits);
+      } finally {
+        console.log = quiet;
+      }
+    });
+  }
+});

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { Board } from '../src/rules/index.js';
+import { StackRankError } from '../src/errors.js';
+
+const code = (f: () => unknown) => {
+  try {
+    f();
+  } catch (e) {
+    return e instanceof StackRankError ? e.code : `not a StackRankError: ${String(e)}`;
+  }
+  return 'no error';
+};
+
+describe('Board', () => {
+  it('reads rows top first and bit rows bottom first into the same board', () => {
+    const b = Board.fromRows(['..........', '#.........', '##.#######', '#########.']);
+    expect(b.width).toBe(10);
+    expect(b.height).toBe(4);
+    expect([...b.rows]).toEqual([0b0111111111, 0b1111111011, 0b0000000001, 0]);
+    expect(b.filled(0, 2)).toBe(true);
+    expect(b.filled(1, 2)).toBe(false);
+    expect(b.filled(9, 0)).toBe(false);
+    expect(b.filled(-1, 0)).toBe(true); // wall
+    expect(b.filled(3, -1)).toBe(true); // floor
+    expect(b.filled(3, 4)).toBe(false); // open above
+    expect(Board.fromBits([0b0111111111, 0b1111111011, 1], 10, 4).equals(b)).toBe(true);
+    expect(Board.from({ width: 10, rows: [0b0111111111, 0b1111111011, 1, 0] }).equals(b)).toBe(true);
+  });
+
+  it('pads with empty rows on top when a height is given', () => {
+    const b = Board.fromRows(['#...'], 6);
+    expect(b.height).toBe(6);
+    expect(b.toRows()).toEqual(['....', '....', '....', '....', '....', '#...']);
+    expect(Board.fromBits([1], 4, 6).equals(b)).toBe(true);
+  });
+
+  it('counts heights and holes', () => {
+    const b = Board.fromRows(['.#..', '....', '##.#', '.###'], 4);
+    expect(b.heights()).toEqual([2, 4, 1, 2]);
+    // holes: (0,0) under (0,1) and (1,2) under (1,3)
+    expect(b.holes()).toBe(2);
+  });
+
+  it('places cells, clears full rows in place and reports how many', () => {
+    const b = Board.fromRows(['....', '#..#', '##.#'], 4);
+    const placed = b.withCells([
+      [2, 0],
+      [1, 1],
+      [2, 1],
+      [2, 2],
+    ]);
+    expect(b.toRows()).toEqual(['....', '....', '#..#', '##.#']); // unchanged
+    expect(placed.clearLines()).toBe(2);
+    expect(placed.toRows()).toEqual(['....', '....', '....', '..#.']);
+    const { board, lines } = b.place([
+      [2, 0],
+      [1, 1],
+      [2, 1],
+      [2, 2],
+    ]);
+    expect(lines).toBe(2);
+    expect(board.equals(placed)).toBe(true);
+  });
+
+  it('round-trips rows (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 4, max: 10 }), fc.integer({ min: 4, max: 40 }), fc.integer(), (w, h, seed) => {
+        let s = seed >>> 0;
+        const rows = Array.from({ length: h }, () => {
+          s = (s * 1103515245 + 12345) >>> 0;
+          return s & ((1 << w) - 1);
+        });
+        const b = Board.fromBits(rows, w);
+        expect(Board.fromRows(b.toRows()).equals(b)).toBe(true);
+        // a cleared board keeps every non-full row in order
+        const c = b.clone();
+        const n = c.clearLines();
+        const kept = rows.filter((r) => r !== (1 << w) - 1);
+        expect(n).toBe(h - kept.length);
+        expect([...c.rows]).toEqual([...kept, ...new Array(n).fill(0)]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('withHeight grows and shrinks over empty rows only', () => {
+    const b = Board.fromRows(['#...'], 4);
+    expect(b.withHeight(40).height).toBe(40);
+    expect(b.withHeight(40).rows[0]).toBe(1);
+    expect(code(() => Board.fromRows(['....', '#...', '....', '....']).withHeight(4))).toBe('no error');
+    expect(code(() => Board.fromRows(['#...', '....', '....', '....', '....']).withHeight(4))).toBe('BAD_BOARD');
+  });
+
+  it('rejects bad boards and cells with typed errors', () => {
+    expect(code(() => Board.fromRows(['....', '.....']))).toBe('BAD_BOARD'); // unequal width
+    expect(code(() => Board.fromRows([]))).toBe('BAD_BOARD');
+    expect(code(() => Board.fromRows(['...']))).toBe('BAD_BOARD'); // width 3
+    expect(code(() => Board.fromRows(['...........']))).toBe('BAD_BOARD'); // width 11
+    expect(code(() => Board.fromRows(['....'], 41))).toBe('BAD_BOARD');
+    expect(code(() => Board.fromBits([16], 4))).toBe('BAD_BOARD'); // bit beyond the width
+    expect(code(() => Board.fromBits([1.5], 4))).toBe('BAD_BOARD');
+    expect(code(() => Board.from(42 as never))).toBe('BAD_BOARD');
+    const b = Board.empty(4, 4);
+    expect(code(() => b.withCells([[4, 0]]))).toBe('BAD_ARGUMENT');
+    expect(
+      code(() =>
+        b.withCells([
+          [0, 0],
+          [0, 0],
+        ]),
+      ),
+    ).toBe('BAD_ARGUMENT');
+    expect(code(() => b.withCells([[0, 0.5] as never]))).toBe('BAD_ARGUMENT');
+  });
+});

@@ -1,0 +1,380 @@
+/**
+ * reachablePlacements against the independent reference in test/reference/rules-reference.ts, plus known
+ * positions (kicks, spins, ARS exceptions, 20G) and typed errors. RULES_FUZZ_BOARDS sets the number of random
+ * boards per rule set (default 400, so 2,000 in a normal run; `npm run fuzz:rules` runs 10,000 per rule set).
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  Board,
+  PieceMover,
+  RULE_SETS,
+  RULE_SET_NAMES,
+  reachablePlacements,
+  type GamePlacement,
+} from '../src/rules/index.js';
+import { ORIENTATIONS, PIECES } from '../src/pieces.js';
+import { Rng } from '../src/random.js';
+import { StackRankError } from '../src/errors.js';
+import { RefSimulator, cellKey, refBoardFromRows, refReachable, type RefRules } from './reference/rules-reference.js';
+import { randomBoard } from './rules/random-boards.js';
+
+const BOARDS = Number(process.env.RULES_FUZZ_BOARDS ?? 400);
+const key = (cells: readonly (readonly number[])[]) => cellKey(cells);
+const find = (list: GamePlacement[], cells: [number, number][]) => list.find((p) => key(p.cells) === key(cells));
+
+function compareWithReference(rows: string[], piece: string, rules: RefRules): string[] {
+  const problems: string[] = [];
+  const ours = reachablePlacements(rows, piece as never, { rules });
+  const refBoard = refBoardFromRows(rows);
+  const ref = refReachable(refBoard, piece, rules);
+  const sim = new RefSimulator(refBoard, piece, rules);
+  const seen = new Set<string>();
+  for (const p of ours) {
+    const k = key(p.cells);
+    if (seen.has(k)) problems.push(`duplicate ${k}`);
+    seen.add(k);
+    if (!ref.has(k)) problems.push(`not reachable in the reference: ${k} via ${p.inputs.join(' ')}`);
+    else if (ref.get(k) !== p.inputs.length)
+      problems.push(`${k}: ${p.inputs.length} inputs, reference needs ${ref.get(k)}`);
+    const landed = sim.replay(p.inputs);
+    if (!landed || key(landed) !== k)
+      problems.push(`${p.inputs.join(' ')} replays to ${landed ? key(landed) : 'nothing'}, not ${k}`);
+  }
+  for (const k of ref.keys()) if (!seen.has(k)) problems.push(`missing ${k}`);
+  return problems;
+}
+
+describe('reachablePlacements against the reference', () => {
+  for (const rules of RULE_SET_NAMES) {
+    it(
+      `${rules}: same placements, shortest inputs, inputs replay (${BOARDS} random boards with overhangs)`,
+      () => {
+        const rng = new Rng(0x5eed + rules.length * 7919 + rules.charCodeAt(0));
+        let placements = 0;
+        for (let i = 0; i < BOARDS; i++) {
+          const board = randomBoard(rng);
+          const piece = PIECES[rng.nextInt(7)];
+          const problems = compareWithReference(board.rows, piece, rules);
+          if (problems.length)
+            throw new Error(`${rules} ${piece} on\n${board.rows.join('\n')}\n${problems.slice(0, 5).join('\n')}`);
+          placements += reachablePlacements(board.rows, piece, { rules }).length;
+        }
+        expect(placements).toBeGreaterThan(BOARDS * 5); // the boards are not all top-outs
+      },
+      Math.max(120_000, BOARDS * 100),
+    );
+  }
+
+  it('flat boards: every placement takes the fewest presses (widths 4, 7, 10; every rule set and piece)', () => {
+    for (const width of [4, 7, 10]) {
+      const rows = Array.from({ length: 20 }, () => '.'.repeat(width));
+      for (const rules of RULE_SET_NAMES)
+        for (const piece of PIECES) expect(compareWithReference(rows, piece, rules)).toEqual([]);
+    }
+  });
+});
+
+describe('finesse on an empty 10 × 20 board (guideline)', () => {
+  const empty = Board.empty();
+  const inputsFor = (piece: 'T' | 'I' | 'O' | 'L', cells: [number, number][]) =>
+    find(reachablePlacements(empty, piece, { rules: 'guideline' }), cells)?.inputs;
+  it('uses DAS to the walls and counts it as one press', () => {
+    expect(
+      inputsFor('T', [
+        [0, 0],
+        [1, 0],
+        [2, 0],
+        [1, 1],
+      ]),
+    ).toEqual(['dasLeft', 'hardDrop']);
+    expect(
+      inputsFor('T', [
+        [7, 0],
+        [8, 0],
+        [9, 0],
+        [8, 1],
+      ]),
+    ).toEqual(['dasRight', 'hardDrop']);
+    expect(
+      inputsFor('O', [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ]),
+    ).toEqual(['dasLeft', 'hardDrop']);
+    expect(
+      inputsFor('I', [
+        [3, 0],
+        [4, 0],
+        [5, 0],
+        [6, 0],
+      ]),
+    ).toEqual(['hardDrop']);
+    // vertical I at the left wall: either turn then DAS (two presses); the tie goes to cw
+    expect(
+      inputsFor('I', [
+        [0, 0],
+        [0, 1],
+        [0, 2],
+        [0, 3],
+      ]),
+    ).toEqual(['cw', 'dasLeft', 'hardDrop']);
+    // one column in from the wall: DAS then one tap back beats two taps plus a turn
+    expect(
+      inputsFor('T', [
+        [6, 0],
+        [7, 0],
+        [8, 0],
+        [7, 1],
+      ]),
+    ).toEqual(['dasRight', 'left', 'hardDrop']);
+  });
+  it('breaks ties the same way every time: turns before shifts', () => {
+    expect(
+      inputsFor('T', [
+        [3, 0],
+        [3, 1],
+        [4, 1],
+        [3, 2],
+      ]),
+    ).toEqual(['cw', 'left', 'hardDrop']);
+    expect(
+      inputsFor('L', [
+        [4, 0],
+        [4, 1],
+        [4, 2],
+        [5, 0],
+      ]),
+    ).toEqual(['cw', 'hardDrop']);
+  });
+  it('needs at most four presses before the drop for any placement of any piece', () => {
+    for (const piece of PIECES)
+      for (const p of reachablePlacements(empty, piece, { rules: 'guideline' }))
+        expect(p.inputs.length).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('SRS kicks (guideline)', () => {
+  const mover = (piece: number, rows: string[] = []) =>
+    new PieceMover(Board.fromRows(rows.length ? rows : ['..........'], 20), piece, RULE_SETS.guideline);
+  it('T kicks off the left wall (R -> 0: one right)', () => {
+    expect(mover(2).turn({ rotation: 1, x: -1, y: 5 }, false)).toEqual({ rotation: 0, x: 0, y: 5 });
+  });
+  it('T kicks off the floor (0 -> R: the third test, one left and one up)', () => {
+    expect(mover(2).turn({ rotation: 0, x: 4, y: -1 }, true)).toEqual({ rotation: 1, x: 3, y: 0 });
+  });
+  it('I kicks off the left wall (R -> 2: the third test, two right)', () => {
+    expect(mover(0).turn({ rotation: 1, x: -2, y: 5 }, true)).toEqual({ rotation: 2, x: 0, y: 5 });
+  });
+  it('I kicks off the floor (0 -> R: the fifth test, one right and two up)', () => {
+    expect(mover(0).turn({ rotation: 0, x: 3, y: -2 }, true)).toEqual({ rotation: 1, x: 4, y: 0 });
+  });
+  it('a turn with every test blocked fails', () => {
+    // I lying in a one-row slot under a roof cannot stand up
+    const m = mover(0, ['##########', '..........', '##########']);
+    expect(m.turn({ rotation: 0, x: 3, y: -1 }, true)).toBeNull();
+  });
+});
+
+describe('spins reachable only by turning (guideline)', () => {
+  const check = (rows: string[], piece: 'T' | 'S' | 'Z', cells: [number, number][], lines: number) => {
+    const board = Board.fromRows(rows, 20);
+    const hit = find(reachablePlacements(board, piece, { rules: 'guideline' }), cells);
+    expect(hit, 'reachable under guideline').toBeDefined();
+    const last = hit!.inputs[hit!.inputs.length - 2];
+    expect(['cw', 'ccw']).toContain(last); // the last move is a turn
+    expect(board.withHeight(40).place(hit!.cells).lines).toBe(lines);
+    // hard drop from the top cannot get there
+    expect(find(reachablePlacements(board, piece, { rules: 'classic' }), cells)).toBeUndefined();
+    expect(find(reachablePlacements(board, piece, { rules: 'nes' }), cells)).toBeUndefined();
+    return hit!;
+  };
+  it('T-spin double', () => {
+    const hit = check(
+      ['...#......', '#...######', '##.#######'],
+      'T',
+      [
+        [1, 1],
+        [2, 1],
+        [3, 1],
+        [2, 0],
+      ],
+      2,
+    );
+    expect(hit.rotation).toBe('2');
+  });
+  it('T-spin triple (the fifth kick test)', () => {
+    const hit = check(
+      ['###.......', '##........', '##.#######', '##..######', '##.#######'],
+      'T',
+      [
+        [2, 0],
+        [2, 1],
+        [2, 2],
+        [3, 1],
+      ],
+      3,
+    );
+    expect(hit.inputs).toEqual(['softDrop', 'left', 'cw', 'hardDrop']);
+    expect(hit).toMatchObject({ rotation: 'R', x: 1, y: 0 });
+  });
+  it('S-spin and its mirror Z-spin', () => {
+    check(
+      ['#....#####', '###..#####', '##...#####'],
+      'S',
+      [
+        [2, 0],
+        [3, 0],
+        [3, 1],
+        [4, 1],
+      ],
+      1,
+    );
+    check(
+      ['#####....#', '#####..###', '#####...##'],
+      'Z',
+      [
+        [7, 0],
+        [6, 0],
+        [6, 1],
+        [5, 1],
+      ],
+      1,
+    );
+  });
+});
+
+describe('ARS (tgm)', () => {
+  const mover = (piece: number, rows: string[]) => new PieceMover(Board.fromRows(rows, 20), piece, RULE_SETS.tgm);
+  const empty = ['..........'];
+  it('kicks one right off the left wall', () => {
+    // T in L (standing in columns 0-1 of a box that starts at -1) turning to 0 needs columns -1..1
+    expect(mover(2, empty).turn({ rotation: 3, x: -1, y: 5 }, true)).toEqual({ rotation: 0, x: 0, y: 5 });
+  });
+  it('tries right before left', () => {
+    // J in R at the right wall: box 8..10 blocked, right (9..11) blocked, left (7..9) fits
+    expect(mover(6, empty).turn({ rotation: 1, x: 8, y: 5 }, true)).toEqual({ rotation: 2, x: 7, y: 5 });
+    // with room on both sides, a Z blocked at (4,2) goes right
+    expect(mover(4, ['....#.....', '..........', '..........']).turn({ rotation: 0, x: 2, y: 0 }, true)).toEqual({
+      rotation: 1,
+      x: 3,
+      y: 0,
+    });
+  });
+  it('the I never kicks', () => {
+    expect(mover(0, empty).turn({ rotation: 1, x: -2, y: 5 }, true)).toBeNull();
+    expect(mover(0, empty).turn({ rotation: 0, x: 3, y: -2 }, true)).toBeNull(); // not even off the floor
+  });
+  it('centre-column rule: a T or L blocked first in its centre column does not kick', () => {
+    // T in 0 at box (3,0): cells (3,1) (4,1) (5,1) (4,0). Turning to R needs (4,2) (3,1) (4,1) (4,0).
+    const centreBlocked = mover(2, ['....#.....', '..........', '..........']);
+    expect(centreBlocked.turn({ rotation: 0, x: 3, y: 0 }, true)).toBeNull();
+    // The same block for an L (R needs (3,2) (4,2) (4,1) (4,0)): (3,2) comes first in reading order when filled.
+    const leftBlocked = mover(5, ['...#......', '..........', '..........']);
+    expect(leftBlocked.turn({ rotation: 0, x: 3, y: 0 }, true)).toEqual({ rotation: 1, x: 4, y: 0 });
+    const lCentre = mover(5, ['....#.....', '..........', '..........']);
+    expect(lCentre.turn({ rotation: 0, x: 3, y: 0 }, true)).toBeNull();
+    // An S has no such rule: blocked in its centre column it kicks right.
+    const s = mover(3, ['...#......', '..........', '..........']);
+    expect(s.turn({ rotation: 0, x: 3, y: 0 }, true)).toEqual({ rotation: 1, x: 4, y: 0 });
+  });
+});
+
+describe('20G (tgm20g)', () => {
+  it('a tall column blocks the slide: nothing right of it is reachable, unlike at low gravity', () => {
+    // column 7 is 15 high; every piece appears left of it (the I in columns 3-6) and falls to the floor
+    const rows = Array.from({ length: 20 }, (_, i) => (i >= 5 ? '.......#..' : '..........'));
+    for (const piece of PIECES) {
+      const at20G = reachablePlacements(rows, piece, { rules: 'tgm20g' });
+      expect(at20G.length).toBeGreaterThan(0);
+      for (const p of at20G) for (const [x] of p.cells) expect(x).toBeLessThan(7);
+      const slow = reachablePlacements(rows, piece, { rules: 'tgm' });
+      expect(slow.some((p) => p.cells.every(([x]) => x > 7))).toBe(true);
+    }
+  });
+  it('stands the I up only by initial rotation (it cannot turn on the floor)', () => {
+    const vertical = reachablePlacements(Board.empty(), 'I', { rules: 'tgm20g' }).filter((p) => p.rotation === 'R');
+    expect(vertical.length).toBe(10);
+    for (const p of vertical) expect(['cw', 'ccw']).toContain(p.inputs[0]);
+    // and with initial rotation switched off it cannot stand up at all
+    const noIrs = { ...RULE_SETS.tgm20g, name: 'no-irs', initialRotation: false };
+    expect(reachablePlacements(Board.empty(), 'I', { rules: noIrs }).filter((p) => p.rotation === 'R')).toEqual([]);
+  });
+  it('slides down into a pit and on along the floor with one DAS press', () => {
+    const rows = Array.from({ length: 20 }, (_, i) => (i >= 18 ? '##........' : '..........'));
+    const o = reachablePlacements(rows, 'O', { rules: 'tgm20g' });
+    expect(
+      find(o, [
+        [2, 0],
+        [3, 0],
+        [2, 1],
+        [3, 1],
+      ])?.inputs,
+    ).toEqual(['dasLeft', 'hardDrop']);
+  });
+});
+
+describe('classic is the library game: every orientation and column dropped from above', () => {
+  it('matches a direct enumeration of src/pieces.ts orientations on random boards', () => {
+    const rng = new Rng(77);
+    for (let i = 0; i < 200; i++) {
+      const { rows, width, height } = randomBoard(rng);
+      const board = Board.fromRows(rows);
+      const heights = board.heights();
+      for (let pid = 0; pid < 7; pid++) {
+        const expected = new Set<string>();
+        for (const o of ORIENTATIONS[pid]) {
+          for (let c = 0; c + o.width <= width; c++) {
+            let base = 0;
+            for (let j = 0; j < o.width; j++) base = Math.max(base, heights[c + j] - o.bot[j]);
+            const cells: [number, number][] = [];
+            for (let j = 0; j < o.width; j++) for (let r = o.bot[j]; r < o.top[j]; r++) cells.push([c + j, base + r]);
+            if (cells.every(([, y]) => y < height)) expected.add(key(cells));
+          }
+        }
+        const got = reachablePlacements(board, PIECES[pid], { rules: 'classic' });
+        expect(new Set(got.map((p) => key(p.cells)))).toEqual(expected);
+        for (const p of got) expect(p.rotation).toMatch(/^[0-3]$/);
+      }
+    }
+  });
+});
+
+describe('top-out and bad input', () => {
+  const code = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      return e instanceof StackRankError ? e.code : `not a StackRankError: ${String(e)}`;
+    }
+    return 'no error';
+  };
+  it('a piece overlapping the stack where it appears gets an empty list', () => {
+    const rows = Array.from({ length: 20 }, (_, i) => (i < 2 ? '...##.....' : '..........'));
+    for (const rules of ['nes', 'tgm', 'tgm20g'] as const)
+      expect(reachablePlacements(rows, 'T', { rules })).toEqual([]);
+    const guideline = Array.from({ length: 22 }, (_, i) => (i < 2 ? '...##.....' : '..........'));
+    expect(reachablePlacements(guideline, 'T', { rules: 'guideline' })).toEqual([]);
+    // classic pieces come from above the board: only a piece that fits nowhere is a top-out
+    const full = Array.from({ length: 4 }, () => '#########.');
+    expect(reachablePlacements(full, 'O', { rules: 'classic' })).toEqual([]);
+    expect(reachablePlacements(full, 'I', { rules: 'classic' }).map((p) => p.rotation)).toEqual(['1']);
+  });
+  it('names the problem with a typed error', () => {
+    const b = Board.empty();
+    expect(code(() => reachablePlacements(b, 'T', { rules: 'tetris99' as never }))).toBe('BAD_RULES');
+    expect(code(() => reachablePlacements(b, 'T', {} as never))).toBe('BAD_RULES');
+    expect(code(() => reachablePlacements(b, 'T', { rules: { ...RULE_SETS.tgm, gravity: '1G' } as never }))).toBe(
+      'BAD_RULES',
+    );
+    expect(code(() => reachablePlacements(['..........', '.........'], 'T', { rules: 'nes' }))).toBe('BAD_BOARD');
+    expect(code(() => reachablePlacements(b, 'X' as never, { rules: 'nes' }))).toBe('BAD_PIECE');
+    expect(code(() => reachablePlacements(b, 7 as never, { rules: 'nes' }))).toBe('BAD_PIECE');
+    try {
+      reachablePlacements(b, 'T', { rules: 'tetris99' as never });
+    } catch (e) {
+      expect((e as Error).message).toContain('classic, nes, guideline, tgm, tgm20g');
+    }
+  });
+});
