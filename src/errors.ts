@@ -61,14 +61,14 @@ export function describe(value: unknown, depth = 0): string {
 }
 
 /**
- * Options objects: `undefined` and `null` mean none (`{}`); anything else that is not an object (an array, a number,
- * a string, …) is a BAD_ARGUMENT naming the function. Objects without a prototype are accepted (their fields are
- * read normally).
+ * Options objects: `undefined` means none (`{}`); anything else that is not an object (null, an array, a number, a
+ * string, …) is a BAD_ARGUMENT naming the function. Objects without a prototype are accepted (their fields are read
+ * normally).
  */
 export function optionsObject<T extends object>(what: string, value: T | undefined | null): Partial<T> {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new StackRankError('BAD_ARGUMENT', `${what} takes an options object; got ${describe(value)}`);
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new StackRankError('BAD_ARGUMENT', `${what}: options must be an object; got ${describe(value)}`);
   }
   return value;
 }

@@ -154,7 +154,7 @@ export function randomizerDefaults(name: RandomizerName): Record<string, number>
  */
 export function createRandomizer(name: RandomizerName, options: RandomizerOptions = {}): Randomizer {
   const family = familyOf(name);
-  const { seed = 0, onWarning = (m: string) => console.warn(m), ...given } = optionsObject('createRandomizer', options);
+  const { seed = 0, onWarning = (m: string) => console.warn(m), ...given } = optionsObject('createRandomizer', options ?? undefined); // null: no options, as before
   checkCallback('onWarning', onWarning);
   const params: Record<string, number> = { ...family.defaults };
   for (const [key, value] of Object.entries(given)) {
