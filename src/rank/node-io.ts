@@ -52,14 +52,17 @@ export async function removeStaleTemps(path: string): Promise<string[]> {
  * temporary name carries the pid and 64 random bits and is created exclusively (O_EXCL), so concurrent writers
  * (threads, processes, the same millisecond) never share one; the last rename wins with a complete file.
  */
-export async function writeFileAtomic(path: string, bytes: Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<void> {
   const tmp = `${path}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`;
   try {
     await mkdir(dirname(path), { recursive: true });
     await removeStaleTemps(path);
     const handle = await open(tmp, 'wx');
     try {
-      await handle.writeFile(bytes);
+      // Parts are written in turn, so a large table never needs a second, concatenated copy in memory.
+      for (const part of bytes instanceof Uint8Array ? [bytes] : bytes) {
+        for (let done = 0; done < part.byteLength; ) done += (await handle.write(part, done, part.byteLength - done)).bytesWritten;
+      }
       await handle.sync();
     } finally {
       await handle.close();
