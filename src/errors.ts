@@ -1,6 +1,7 @@
 /**
  * Every error the library throws on purpose is a StackRankError with a stable `code`, so callers can branch on
- * the code and show the message (which says what was wrong and what is allowed) to a person.
+ * the code and show the message (which says what was wrong and what is allowed) to a person. The codes and what
+ * the library promises around them are listed in docs/errors.md.
  */
 export type StackRankErrorCode =
   | 'BAD_ARGUMENT'
@@ -36,8 +37,89 @@ export function requireInt(name: string, value: unknown, min: number, max: numbe
   return value;
 }
 
-export function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(describe).join(', ')}]`;
-  return String(value);
+/**
+ * A short printable form of any value for an error message. Never throws: objects without a prototype, symbols,
+ * BigInts, revoked proxies and objects whose toString throws all describe themselves.
+ */
+export function describe(value: unknown, depth = 0): string {
+  try {
+    if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+    if (typeof value === 'bigint') return `${value}n`;
+    if (typeof value === 'symbol' || typeof value === 'function') return typeof value === 'function' ? 'a function' : value.toString();
+    if (value === null || typeof value !== 'object') return String(value);
+    if (Array.isArray(value)) {
+      if (depth > 1) return `[…${value.length}]`;
+      const shown = Array.from({ length: Math.min(value.length, 16) }, (_, i) => (i in value ? describe(value[i], depth + 1) : '<hole>'));
+      return `[${shown.join(', ')}${value.length > 16 ? ', …' : ''}]`;
+    }
+    if (Object.getPrototypeOf(value) === null) return 'an object without a prototype';
+    const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+    return typeof name === 'string' && name !== 'Object' ? `a ${name}` : 'an object';
+  } catch {
+    return 'an unprintable value';
+  }
+}
+
+/**
+ * Options objects: `undefined` means none (`{}`); anything else that is not an object (null, an array, a number, a
+ * string, …) is a BAD_ARGUMENT naming the function. Objects without a prototype are accepted (their fields are read
+ * normally).
+ */
+export function optionsObject<T extends object>(what: string, value: T | undefined | null): Partial<T> {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new StackRankError('BAD_ARGUMENT', `${what}: options must be an object; got ${describe(value)}`);
+  }
+  return value;
+}
+
+/** An AbortSignal or nothing; checked before any work or thread starts. */
+export function checkSignal(signal: unknown, what = 'signal'): AbortSignal | undefined {
+  if (signal === undefined) return undefined;
+  const ok =
+    signal !== null &&
+    typeof signal === 'object' &&
+    typeof (signal as AbortSignal).aborted === 'boolean' &&
+    typeof (signal as AbortSignal).addEventListener === 'function' &&
+    typeof (signal as AbortSignal).removeEventListener === 'function';
+  if (!ok) throw new StackRankError('BAD_ARGUMENT', `${what} must be an AbortSignal (from an AbortController); got ${describe(signal)}`);
+  return signal as AbortSignal;
+}
+
+/** A callback or nothing. */
+export function checkCallback<F>(name: string, value: unknown): F | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'function') throw new StackRankError('BAD_ARGUMENT', `${name} must be a function; got ${describe(value)}`);
+  return value as F;
+}
+
+/**
+ * A dense array (no holes: `[1, , 2]` and `new Array(3)` are rejected, holes read as undefined and would give
+ * wrong answers further in). Returns the array.
+ */
+export function requireDenseArray<T>(code: StackRankErrorCode, name: string, value: readonly T[]): readonly T[] {
+  for (let i = 0; i < value.length; i++) {
+    if (!(i in value)) throw new StackRankError(code, `${name} has a hole at index ${i}; give every entry`);
+  }
+  return value;
+}
+
+/** Resolves after the event loop has run once (timers, I/O, abort events), so long loops can be cancelled. */
+export function yieldToEventLoop(): Promise<void> {
+  const immediate = (globalThis as { setImmediate?: (f: () => void) => unknown }).setImmediate;
+  return new Promise<void>((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
+}
+
+/**
+ * A clock for sliced loops: `due()` is true once `ms` milliseconds have passed since the last time it was true,
+ * so a loop can check it every few hundred steps and yield to the event loop about every `ms` whatever one step costs.
+ */
+export function sliceClock(ms = 16): () => boolean {
+  let last = performance.now();
+  return () => {
+    const now = performance.now();
+    if (now - last < ms) return false;
+    last = now;
+    return true;
+  };
 }

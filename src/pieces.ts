@@ -5,7 +5,7 @@
  * An orientation is its width and, per column j, `bot[j]` (row of its lowest cell) and `top[j]` (row above its
  * highest cell), rows counted up from the piece's lowest row.
  */
-import { StackRankError } from './errors.js';
+import { StackRankError, describe } from './errors.js';
 
 export const PIECES = ['I', 'O', 'T', 'S', 'Z', 'L', 'J'] as const;
 export type Piece = (typeof PIECES)[number];
@@ -51,13 +51,16 @@ export const MIRROR_PIECE: readonly PieceId[] = [0, 1, 2, 4, 3, 6, 5];
 export function pieceId(letter: string): PieceId {
   const id = PIECES.indexOf(letter as Piece);
   if (id < 0) {
-    throw new StackRankError('BAD_PIECE', `unknown piece ${JSON.stringify(letter)}; pieces are ${PIECES.join(' ')}`);
+    throw new StackRankError('BAD_PIECE', `unknown piece ${describe(letter)}; pieces are ${PIECES.join(' ')}`);
   }
   return id as PieceId;
 }
 
 /** Cells of an orientation as [column, row] pairs, rows counted up from the piece's lowest row. */
 export function orientationCells(o: Orientation): [number, number][] {
+  if (!ORIENTATIONS.some((list) => list.includes(o))) {
+    throw new StackRankError('BAD_ARGUMENT', `orientationCells takes one of ORIENTATIONS[piece]; got ${describe(o)}`);
+  }
   const cells: [number, number][] = [];
   for (let j = 0; j < o.width; j++) for (let r = o.bot[j]; r < o.top[j]; r++) cells.push([j, r]);
   return cells;

@@ -3,7 +3,7 @@
  * arithmetic (Math.imul, >>>), so the same seed gives the same stream in every JavaScript engine, and the
  * kernels can reproduce it bit for bit. Documented in docs/randomizers.md.
  */
-import { StackRankError } from './errors.js';
+import { StackRankError, describe, requireInt } from './errors.js';
 
 export type RngState = readonly [number, number, number, number];
 
@@ -22,7 +22,7 @@ export const MAX_SEED = 0xffffffff;
 /** Checks a seed: any integer in [0, 2^32) (negative integers and larger ones are reduced mod 2^32). */
 export function checkSeed(seed: unknown): number {
   if (typeof seed !== 'number' || !Number.isInteger(seed) || !Number.isSafeInteger(seed)) {
-    throw new StackRankError('BAD_ARGUMENT', `seed must be a safe integer; got ${String(seed)}`);
+    throw new StackRankError('BAD_ARGUMENT', `seed must be a safe integer; got ${describe(seed)}`);
   }
   return seed >>> 0;
 }
@@ -35,6 +35,9 @@ export class Rng {
 
   constructor(seed: number | RngState = 0) {
     if (Array.isArray(seed)) {
+      if (seed.length !== 4 || !seed.every((v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 0x100000000)) {
+        throw new StackRankError('BAD_ARGUMENT', `a PRNG state is four unsigned 32-bit integers; got ${describe(seed)}`);
+      }
       [this.s0, this.s1, this.s2, this.s3] = seed.map((v) => v >>> 0) as unknown as [number, number, number, number];
       if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) throw new StackRankError('BAD_ARGUMENT', 'an all-zero PRNG state is invalid');
       return;
@@ -69,7 +72,8 @@ export class Rng {
 
   /** Uniform integer in [0, n), n in 1..2^32, without modulo bias (rejection on the top of the range). */
   nextInt(n: number): number {
-    if (n <= 1) return 0;
+    if (typeof n !== 'number' || !(n >= 1 && n <= 0x100000000 && Number.isInteger(n))) requireInt('nextInt(n): n', n, 1, 0x100000000);
+    if (n === 1) return 0;
     const limit = 0x100000000 - (0x100000000 % n);
     for (;;) {
       const u = this.nextU32();

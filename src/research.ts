@@ -40,8 +40,10 @@ export { TABLE_STEEP, type TableSteep } from './rank/moves.js';
 export { randomizerDefaults } from './randomizers/index.js';
 export {
   analyzeRandomizer,
+  analyzeRandomizerAsync,
   frequencySpread,
   type AnalyzeOptions,
+  type AnalyzeAsyncOptions,
   type RandomizerAnalysis,
   type DroughtStats,
   type FrequencySpreadOptions,

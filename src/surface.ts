@@ -3,7 +3,7 @@
  * surface has every step in [-S, S]; its index is the base-(2S+1) number whose digits are d[i] + S, first step
  * most significant. Game surfaces may carry steeper steps; they are ranked with those steps truncated to ±S.
  */
-import { StackRankError, describe, requireInt } from './errors.js';
+import { StackRankError, describe, optionsObject, requireDenseArray, requireInt } from './errors.js';
 
 export const DEFAULT_WIDTH = 9;
 export const DEFAULT_MAX_STEP = 4;
@@ -11,6 +11,11 @@ export const MIN_WIDTH = 4;
 export const MAX_WIDTH = 9;
 export const MIN_MAX_STEP = 1;
 export const MAX_MAX_STEP = 4;
+/**
+ * Largest height or |step| a game surface may carry (far above any board): keeps every height difference an exact
+ * small integer, so no surface input overflows into Infinity or loses precision.
+ */
+export const MAX_GAME_STEP = 1 << 20;
 
 export interface Surface {
   /** Number of stacking columns W (the well is not counted). */
@@ -26,7 +31,8 @@ export interface Geometry {
   maxStep?: number;
 }
 
-export function checkGeometry(g: Geometry = {}): { width: number; maxStep: number } {
+export function checkGeometry(geometry: Geometry = {}): { width: number; maxStep: number } {
+  const g = optionsObject('checkGeometry', geometry);
   const width = requireInt('width', g.width ?? DEFAULT_WIDTH, MIN_WIDTH, MAX_WIDTH);
   const maxStep = requireInt('maxStep', g.maxStep ?? DEFAULT_MAX_STEP, MIN_MAX_STEP, MAX_MAX_STEP);
   return { width, maxStep };
@@ -34,11 +40,13 @@ export function checkGeometry(g: Geometry = {}): { width: number; maxStep: numbe
 
 /** Base of the index digits, 2S+1. */
 export function surfaceBase(maxStep: number): number {
+  if (!Number.isInteger(maxStep) || maxStep < MIN_MAX_STEP || maxStep > MAX_MAX_STEP) requireInt('maxStep', maxStep, MIN_MAX_STEP, MAX_MAX_STEP);
   return 2 * maxStep + 1;
 }
 
 /** Number of ranked surfaces, (2S+1)^(W-1). */
 export function surfaceCount(width: number, maxStep: number): number {
+  if (!Number.isInteger(width) || width < MIN_WIDTH || width > MAX_WIDTH) requireInt('width', width, MIN_WIDTH, MAX_WIDTH);
   return surfaceBase(maxStep) ** (width - 1);
 }
 
@@ -47,33 +55,40 @@ function makeSurface(width: number, maxStep: number, steps: number[]): Surface {
 }
 
 /** Surface from its steps. W is steps.length + 1; steps steeper than ±S are kept (they are truncated when ranked). */
-export function surfaceFromSteps(steps: readonly number[], opts: { maxStep?: number } = {}): Surface {
+export function surfaceFromSteps(steps: readonly number[], options: { maxStep?: number } = {}): Surface {
+  const opts = optionsObject('surfaceFromSteps', options);
   if (!Array.isArray(steps)) throw new StackRankError('BAD_SURFACE', `steps must be an array of integers; got ${describe(steps)}`);
   const { width, maxStep } = checkSurfaceWidth(steps.length + 1, opts.maxStep, 'steps', steps.length);
-  steps.forEach((d, i) => {
-    if (typeof d !== 'number' || !Number.isInteger(d)) {
-      throw new StackRankError('BAD_SURFACE', `step ${i} must be an integer; got ${describe(d)}`);
+  requireDenseArray('BAD_SURFACE', 'steps', steps);
+  for (let i = 0; i < steps.length; i++) {
+    const d = steps[i];
+    if (typeof d !== 'number' || !Number.isInteger(d) || Math.abs(d) > MAX_GAME_STEP) {
+      throw new StackRankError('BAD_SURFACE', `step ${i} must be an integer from -${MAX_GAME_STEP} to ${MAX_GAME_STEP}; got ${describe(d)}`);
     }
-  });
+  }
   return makeSurface(width, maxStep, steps.slice());
 }
 
 /** Surface of a stack given its W column heights (non-negative integers). */
-export function surfaceFromHeights(heights: readonly number[], opts: { maxStep?: number } = {}): Surface {
+export function surfaceFromHeights(heights: readonly number[], options: { maxStep?: number } = {}): Surface {
+  const opts = optionsObject('surfaceFromHeights', options);
   if (!Array.isArray(heights)) throw new StackRankError('BAD_SURFACE', `heights must be an array of integers; got ${describe(heights)}`);
   const { width, maxStep } = checkSurfaceWidth(heights.length, opts.maxStep, 'heights', heights.length);
-  heights.forEach((h, i) => {
-    if (typeof h !== 'number' || !Number.isInteger(h) || h < 0) {
-      throw new StackRankError('BAD_SURFACE', `height of column ${i} must be a non-negative integer; got ${describe(h)}`);
+  requireDenseArray('BAD_SURFACE', 'heights', heights);
+  for (let i = 0; i < heights.length; i++) {
+    const h = heights[i];
+    if (typeof h !== 'number' || !Number.isInteger(h) || h < 0 || h > MAX_GAME_STEP) {
+      throw new StackRankError('BAD_SURFACE', `height of column ${i} must be an integer from 0 to ${MAX_GAME_STEP}; got ${describe(h)}`);
     }
-  });
+  }
   const steps: number[] = [];
   for (let i = 0; i + 1 < width; i++) steps.push(heights[i + 1] - heights[i]);
   return makeSurface(width, maxStep, steps);
 }
 
 /** Surface from its digit string, e.g. "45244345" (W-1 digits, each d[i] + S in 0..2S). */
-export function parseSurface(digits: string, opts: { maxStep?: number } = {}): Surface {
+export function parseSurface(digits: string, options: { maxStep?: number } = {}): Surface {
+  const opts = optionsObject('parseSurface', options);
   if (typeof digits !== 'string') throw new StackRankError('BAD_SURFACE', `a surface string must be a string of digits; got ${describe(digits)}`);
   const { width, maxStep } = checkSurfaceWidth(digits.length + 1, opts.maxStep, 'digits', digits.length);
   const base = surfaceBase(maxStep);
@@ -107,7 +122,8 @@ export function surfaceFromIndex(index: number, g: Geometry = {}): Surface {
  * Table index of a surface. Steps outside ±S are an error unless `truncate` is set, in which case they are
  * clamped to ±S (the stacking article's rule for ranking steep game surfaces).
  */
-export function surfaceIndex(surface: Surface, opts: { truncate?: boolean } = {}): number {
+export function surfaceIndex(surface: Surface, options: { truncate?: boolean } = {}): number {
+  const opts = optionsObject('surfaceIndex', options);
   checkSurface(surface);
   const { maxStep, steps } = surface;
   const base = surfaceBase(maxStep);
@@ -154,6 +170,7 @@ export function surfaceHeights(surface: Surface): number[] {
 /** Index of the mirror image, computed on the digits (used by table folding and tests). */
 export function mirrorIndex(index: number, width: number, maxStep: number): number {
   const base = surfaceBase(maxStep);
+  requireInt('surface index', index, 0, surfaceCount(width, maxStep) - 1);
   let out = 0;
   for (let i = 0; i < width - 1; i++) {
     out = out * base + (base - 1 - (index % base));
@@ -174,13 +191,23 @@ function checkSurfaceWidth(width: number, maxStepOpt: number | undefined, what: 
 }
 
 function checkSurface(surface: Surface): void {
-  if (
-    !surface ||
-    typeof surface !== 'object' ||
-    !Array.isArray(surface.steps) ||
-    surface.steps.length !== surface.width - 1 ||
-    !Number.isInteger(surface.maxStep)
-  ) {
+  const ok =
+    !!surface &&
+    typeof surface === 'object' &&
+    Array.isArray(surface.steps) &&
+    Number.isInteger(surface.width) &&
+    surface.width >= MIN_WIDTH &&
+    surface.width <= MAX_WIDTH &&
+    surface.steps.length === surface.width - 1 &&
+    Number.isInteger(surface.maxStep) &&
+    surface.maxStep >= MIN_MAX_STEP &&
+    surface.maxStep <= MAX_MAX_STEP;
+  let stepsOk = ok;
+  for (let i = 0; stepsOk && i < surface.steps.length; i++) {
+    const d = surface.steps[i];
+    stepsOk = typeof d === 'number' && Number.isInteger(d) && Math.abs(d) <= MAX_GAME_STEP;
+  }
+  if (!stepsOk) {
     throw new StackRankError('BAD_SURFACE', 'not a surface: build one with parseSurface, surfaceFromSteps, surfaceFromHeights or surfaceFromIndex');
   }
 }

@@ -11,7 +11,10 @@ import { StackRankError } from './errors.js';
 
 const WORKER_SOURCE = `
 const node = typeof self === 'undefined';
-const port = node ? require('node:worker_threads').parentPort : self;
+// CommonJS in Node workers (they get their own empty execArgv); getBuiltinModule where a host forces ES modules.
+const port = node
+  ? (typeof require === 'function' ? require('node:worker_threads') : process.getBuiltinModule('node:worker_threads')).parentPort
+  : self;
 let kernel = null;
 function onMessage(msg) {
   try {
@@ -66,7 +69,9 @@ export function liveWorkerCount(): number {
 async function spawn(onMessage: (m: WorkerReply) => void, onError: (e: Error) => void): Promise<PortLike> {
   if (isNode) {
     const { Worker } = await import('node:worker_threads');
-    const w = new Worker(WORKER_SOURCE, { eval: true });
+    // execArgv: [] so the worker does not inherit flags meant for the parent's entry script (--input-type=module
+    // would make this CommonJS source fail; loaders such as tsx are not needed by it either).
+    const w = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
     liveWorkers++;
     w.on('message', onMessage);
     w.on('error', onError);
@@ -97,24 +102,29 @@ export class KernelPool {
     const ready: Promise<void>[] = [];
     const workers: PortLike[] = [];
     let pool: KernelPool | null = null;
-    const errorsBeforeReady: Error[] = [];
     for (let i = 0; i < threads; i++) {
       let markReady!: () => void;
       let failReady!: (e: Error) => void;
-      ready.push(new Promise<void>((res, rej) => ((markReady = res), (failReady = rej))));
+      const readyOne = new Promise<void>((res, rej) => ((markReady = res), (failReady = rej)));
+      readyOne.catch(() => {}); // handled by Promise.all below; a failure during the spawn loop is not "unhandled"
+      ready.push(readyOne);
       const onMessage = (m: WorkerReply) => {
         if (m.type === 'ready') markReady();
-        else if (pool) pool.settle(m);
-        else if (m.type === 'error') failReady(new Error(m.message));
+        else if (m.type === 'error' && m.id === undefined) failReady(new Error(m.message));
+        else pool?.settle(m);
       };
+      // Before every worker is ready a failure rejects create() (failReady); after, it fails the running calls.
+      // Both, always: a worker may die after the pool object exists but before it reported ready.
       const onError = (e: Error) => {
-        if (pool) pool.fail(e);
-        else {
-          errorsBeforeReady.push(e);
-          failReady(e);
-        }
+        failReady(e);
+        pool?.fail(e);
       };
-      workers.push(await spawn(onMessage, onError));
+      try {
+        workers.push(await spawn(onMessage, onError));
+      } catch (e) {
+        for (const w of workers) void w.terminate();
+        throw new StackRankError('WORKER_FAILED', `could not start worker ${i + 1} of ${threads}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+      }
     }
     pool = new KernelPool(workers);
     for (const w of workers) w.postMessage({ type: 'init', module, memory });
@@ -122,7 +132,8 @@ export class KernelPool {
       await Promise.all(ready);
     } catch (e) {
       pool.terminate();
-      throw new StackRankError('WORKER_FAILED', `a worker could not start its kernel: ${String(e)}`, { cause: e });
+      const reason = e instanceof StackRankError ? e.message : ((e as Error)?.message ?? String(e));
+      throw new StackRankError('WORKER_FAILED', `a worker could not start its kernel: ${reason}`, { cause: e });
     }
     return pool;
   }

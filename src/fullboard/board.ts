@@ -7,7 +7,7 @@
  * straight down until it rests on a filled cell or the floor; full rows are then removed; a move that would put
  * any cell in row `height` or above loses (checked before rows are cleared, as in the CS3243 rules of the GA report).
  */
-import { StackRankError, describe } from '../errors.js';
+import { StackRankError, describe, optionsObject, requireDenseArray } from '../errors.js';
 import { ORIENTATIONS, PIECES, pieceId, type Orientation } from '../pieces.js';
 
 export const MIN_WIDTH = 4;
@@ -76,11 +76,13 @@ export class FullBoard {
   readonly rows: Uint32Array;
 
   constructor(size: BoardSize = {}, rows?: ArrayLike<number>) {
-    const { width, height } = checkSize(size.width ?? DEFAULT_WIDTH, size.height ?? DEFAULT_HEIGHT);
+    const sz = optionsObject('FullBoard', size);
+    const { width, height } = checkSize(sz.width ?? DEFAULT_WIDTH, sz.height ?? DEFAULT_HEIGHT);
     this.width = width;
     this.height = height;
     this.rows = new Uint32Array(height);
-    if (rows) {
+    if (rows !== undefined && rows !== null) {
+      if (typeof rows !== 'object' || typeof rows.length !== 'number') throw new StackRankError('BAD_ARGUMENT', `rows must be an array of row masks; got ${describe(rows)}`);
       if (rows.length > height) throw new StackRankError('BAD_ARGUMENT', `a ${width}×${height} board has ${height} rows; got ${rows.length}`);
       const full = this.fullMask;
       for (let r = 0; r < rows.length; r++) {
@@ -103,10 +105,16 @@ export class FullBoard {
    * `width` characters (width defaults to the first row's length). The given rows are the bottom of the board;
    * rows above them are empty. A full row cannot stand (it would have been cleared) and is rejected.
    */
-  static fromRows(lines: readonly string[] | string, size: BoardSize = {}): FullBoard {
+  static fromRows(lines: readonly string[] | string, options: BoardSize = {}): FullBoard {
+    const size = optionsObject('FullBoard.fromRows', options);
     const list = typeof lines === 'string' ? lines.split('\n').filter((l) => l.trim() !== '') : lines;
-    if (!Array.isArray(list)) throw new StackRankError('BAD_ARGUMENT', 'board rows must be an array of strings');
-    const width = size.width ?? (list.length > 0 ? list[0].length : 10);
+    if (!Array.isArray(list)) throw new StackRankError('BAD_ARGUMENT', `board rows must be an array of strings; got ${describe(lines)}`);
+    requireDenseArray('BAD_ARGUMENT', 'board rows', list);
+    const first: unknown = list[0];
+    if (list.length > 0 && typeof first !== 'string') {
+      throw new StackRankError('BAD_ARGUMENT', `board row 1 (from the top) must be a string of '#' and '.'; got ${describe(first)}`);
+    }
+    const width = size.width ?? (list.length > 0 ? (first as string).length : 10);
     const height = size.height ?? 20;
     checkSize(width, height);
     if (list.length > height) {
@@ -123,7 +131,7 @@ export class FullBoard {
         const ch = line[c];
         if (ch === '#' || ch === 'X' || ch === 'x') m |= 1 << c;
         else if (ch !== '.' && ch !== ' ') {
-          throw new StackRankError('BAD_ARGUMENT', `board row ${i + 1} (from the top) has ${JSON.stringify(ch)} at column ${c}; use '#' for filled and '.' for empty`);
+          throw new StackRankError('BAD_ARGUMENT', `board row ${i + 1} (from the top) has ${describe(ch)} at column ${c}; use '#' for filled and '.' for empty`);
         }
       }
       if (m === (1 << width) - 1) throw new StackRankError('BAD_ARGUMENT', `board row ${i + 1} (from the top) is full; full rows are cleared and cannot stand`);
@@ -152,6 +160,7 @@ export class FullBoard {
   }
 
   filled(row: number, col: number): boolean {
+    if (typeof row !== 'number' || typeof col !== 'number') throw new StackRankError('BAD_ARGUMENT', `filled(row, col) takes two numbers; got ${describe(row)}, ${describe(col)}`);
     return row >= 0 && row < this.height && col >= 0 && col < this.width && ((this.rows[row] >> col) & 1) === 1;
   }
 

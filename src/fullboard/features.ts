@@ -13,7 +13,8 @@
  * below, give it an id in assembly/fullboard/layout.ts (F_*) and one line in the kernel's feature registry
  * (assembly/fullboard/features.ts featureSum). The tests compare every feature of the kernel with these.
  */
-import type { FullBoard } from './board.js';
+import { StackRankError, describe } from '../errors.js';
+import { FullBoard } from './board.js';
 import {
   F_COLUMN_TRANSITIONS, F_COLUMN_TRANSITIONS_BELOW_TOP, F_CUMULATIVE_WELLS, F_ERODED_PIECE_CELLS,
   F_HOLES, F_HOLES_TIMES_TEN, F_HOLE_DEPTH, F_LANDING_HEIGHT, F_MAX_HEIGHT, F_ROWS_CLEARED, F_ROWS_WITH_HOLES, F_ROW_TRANSITIONS,
@@ -248,6 +249,8 @@ export const FEATURE_FUNCTIONS = Object.fromEntries(FEATURES.map((f) => [f.name,
 
 /** All features of a board (reference implementation), keyed by name. */
 export function featureValues(b: FullBoard, m: MoveInfo = NO_MOVE): Record<FeatureName, number> {
+  if (!(b instanceof FullBoard)) throw new StackRankError('BAD_ARGUMENT', `featureValues takes a FullBoard; got ${describe(b)}`);
+  if (m === null || typeof m !== 'object') throw new StackRankError('BAD_ARGUMENT', `move must be a MoveInfo (from FullBoard.place); got ${describe(m)}`);
   const out = {} as Record<FeatureName, number>;
   for (const f of FEATURES) out[f.name] = f.value(b, m);
   return out;

@@ -2,7 +2,7 @@
  * The full-board player: bestMove (1-ply, or 2-ply over a known next piece) and playFullGame, whose game loop
  * runs inside the WebAssembly kernel in chunks (progress and abort between chunks).
  */
-import { StackRankError, describe, requireInt } from '../errors.js';
+import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt, yieldToEventLoop } from '../errors.js';
 import { ORIENTATIONS, PIECES } from '../pieces.js';
 import { Rng, checkSeed } from '../random.js';
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, FullBoard, checkSize, toPieceId, type FullMove } from './board.js';
@@ -34,19 +34,13 @@ export interface BestMoveResult extends FullMove {
   board: FullBoard;
 }
 
-function checkOptionsObject(options: unknown): void {
-  if (options === null || typeof options !== 'object') {
-    throw new StackRankError('BAD_ARGUMENT', `options must be an object such as { weights: 'bcts' }; got ${describe(options)}`);
-  }
-}
-
 /** The best placement of `piece` on `board`, or null when every placement loses. */
 export async function bestMove(board: FullBoard, piece: number | string, options: BestMoveOptions = {}): Promise<BestMoveResult | null> {
-  if (!(board instanceof FullBoard)) throw new StackRankError('BAD_ARGUMENT', 'board must be a FullBoard (FullBoard.fromRows)');
-  checkOptionsObject(options);
+  if (!(board instanceof FullBoard)) throw new StackRankError('BAD_ARGUMENT', `board must be a FullBoard (FullBoard.fromRows); got ${describe(board)}`);
   const p = toPieceId(piece);
-  const q = options.next === undefined ? NO_PIECE : toPieceId(options.next);
-  const slots = weightSlots(resolveWeights(options.weights ?? DEFAULT_WEIGHTS));
+  const opts = optionsObject('bestMove', options);
+  const q = opts.next === undefined ? NO_PIECE : toPieceId(opts.next);
+  const slots = weightSlots(resolveWeights((opts.weights ?? DEFAULT_WEIGHTS) as WeightsSpec));
   const { kernel, ctx } = await acquireContext(board.width, board.height);
   try {
     const wptr = ctx + O_FEAT; // stage weights in the feature scratch, then copy into place
@@ -70,6 +64,9 @@ export async function bestMove(board: FullBoard, piece: number | string, options
  * loses). The TypeScript reference is featureValues in features.ts; tests hold the two equal.
  */
 export async function kernelFeatures(board: FullBoard, move?: { piece: number | string; orientation: number; x: number }): Promise<Record<FeatureName, number> | null> {
+  if (!(board instanceof FullBoard)) throw new StackRankError('BAD_ARGUMENT', `board must be a FullBoard (FullBoard.fromRows); got ${describe(board)}`);
+  if (move !== undefined && (move === null || typeof move !== 'object')) throw new StackRankError('BAD_ARGUMENT', `move must be { piece, orientation, x }; got ${describe(move)}`);
+  if (move) toPieceId(move.piece);
   const { kernel, ctx } = await acquireContext(board.width, board.height);
   try {
     loadBoard(kernel, ctx, board);
@@ -107,7 +104,7 @@ export interface PlayOptions {
   /** Called between chunks with the running totals. */
   onProgress?(p: { lines: number; pieces: number; seconds: number }): void;
   signal?: AbortSignal;
-  /** Pieces per kernel call (default 100,000). */
+  /** Pieces per kernel call (default 20,000: a few milliseconds, so abort is honoured quickly). */
   chunk?: number;
 }
 
@@ -120,9 +117,12 @@ export interface GameResult {
   lost: boolean;
 }
 
+/** Pieces per kernel call between two looks at the event loop (about 20 ms at full speed on one core). */
+const DEFAULT_CHUNK = 20_000;
+
 function loadRandomizer(name: string, seed: number): Randomizer {
   if (!isRandomizerName(name)) {
-    throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${JSON.stringify(name)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`);
+    throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${describe(name)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`);
   }
   return createRandomizer(name, { seed });
 }
@@ -131,16 +131,18 @@ function loadRandomizer(name: string, seed: number): Randomizer {
 const pieceBuffers = new Map<number, number>();
 
 /** Plays one full-board game; the loop runs in WebAssembly. */
-export async function playFullGame(options: PlayOptions = {}): Promise<GameResult> {
-  checkOptionsObject(options);
+export async function playFullGame(playOptions: PlayOptions = {}): Promise<GameResult> {
+  const options = optionsObject('playFullGame', playOptions) as PlayOptions;
   const slots = weightSlots(resolveWeights(options.weights ?? DEFAULT_WEIGHTS));
+  const signal = checkSignal(options.signal, 'playFullGame: signal');
+  const onProgress = checkCallback<NonNullable<PlayOptions['onProgress']>>('playFullGame: onProgress', options.onProgress);
   const { width, height } = checkSize(options.width ?? DEFAULT_WIDTH, options.height ?? DEFAULT_HEIGHT);
   const seed = checkSeed(options.seed ?? 0);
   const maxLines = options.maxLines === undefined ? Infinity : requireInt('maxLines', options.maxLines, 1, Number.MAX_SAFE_INTEGER);
   const maxPieces = options.maxPieces === undefined ? Infinity : requireInt('maxPieces', options.maxPieces, 1, Number.MAX_SAFE_INTEGER);
   const lookahead = options.lookahead ?? 0;
   if (lookahead !== 0 && lookahead !== 1) throw new StackRankError('BAD_ARGUMENT', `lookahead must be 0 or 1; got ${describe(lookahead)}`);
-  const chunk = requireInt('chunk', options.chunk ?? 100_000, 1, 1 << 30);
+  const chunk = requireInt('chunk', options.chunk ?? DEFAULT_CHUNK, 1, 1 << 30);
   const randomizer = options.randomizer ?? 'memoryless';
   const external = randomizer === 'memoryless' ? null : loadRandomizer(randomizer, seed);
 
@@ -169,7 +171,7 @@ export async function playFullGame(options: PlayOptions = {}): Promise<GameResul
     };
     let lost = false;
     for (;;) {
-      if (options.signal?.aborted) throw new StackRankError('ABORTED', 'the game was aborted');
+      if (signal?.aborted) throw new StackRankError('ABORTED', 'the game was aborted');
       const { pieces } = counters();
       const budget = Math.min(chunk, maxPieces - pieces);
       if (budget <= 0) break;
@@ -185,11 +187,12 @@ export async function playFullGame(options: PlayOptions = {}): Promise<GameResul
         k.setPieceBuffer(ctx, pieceBuf, BUF);
         continue;
       }
-      if (options.onProgress) {
+      if (onProgress) {
         const c = counters();
-        options.onProgress({ ...c, seconds: (performance.now() - t0) / 1000 });
-        await new Promise((r) => setTimeout(r, 0));
+        onProgress({ ...c, seconds: (performance.now() - t0) / 1000 });
       }
+      // Let timers and abort events run between chunks, with or without onProgress.
+      await yieldToEventLoop();
     }
     const seconds = (performance.now() - t0) / 1000;
     const { lines, pieces } = counters();

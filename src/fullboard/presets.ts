@@ -78,7 +78,7 @@ export type WeightsSpec = PresetName | WeightVector;
 export function resolveWeights(spec: unknown): WeightVector {
   if (typeof spec === 'string') {
     const p = (PRESETS as Record<string, Preset>)[spec];
-    if (!p) throw new StackRankError('BAD_ARGUMENT', `unknown weights preset ${JSON.stringify(spec)}; presets are ${PRESET_NAMES.join(', ')}`);
+    if (!p) throw new StackRankError('BAD_ARGUMENT', `unknown weights preset ${describe(spec)}; presets are ${PRESET_NAMES.join(', ')}`);
     return p;
   }
   if (!spec || typeof spec !== 'object') {

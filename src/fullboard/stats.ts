@@ -4,6 +4,7 @@
  * constant risk of losing per line (lines per game geometric, as observed for these players) and gives the
  * maximum-likelihood mean, total lines / games lost, with an exact chi-square interval.
  */
+import { StackRankError, describe } from '../errors.js';
 export interface LinesSummary {
   games: number;
   lost: number;
@@ -46,6 +47,12 @@ function normalQuantile(p: number): number {
 }
 
 export function summarizeLines(lines: readonly number[], lost: readonly boolean[]): LinesSummary {
+  if (!Array.isArray(lines) || !lines.every((v) => typeof v === 'number' && Number.isFinite(v)) || lines.length !== lines.filter(() => true).length) {
+    throw new StackRankError('BAD_ARGUMENT', `lines must be an array of finite numbers; got ${describe(lines)}`);
+  }
+  if (!Array.isArray(lost) || lost.length !== lines.length || !Array.from(lost).every((v) => typeof v === 'boolean')) {
+    throw new StackRankError('BAD_ARGUMENT', `lost must be an array of ${lines.length} booleans; got ${describe(lost)}`);
+  }
   const n = lines.length;
   const sorted = [...lines].sort((x, y) => x - y);
   const mean = n ? lines.reduce((s, v) => s + v, 0) / n : 0;

@@ -16,7 +16,7 @@
  * runs on a lower board (`boardHeight`, default 12) with a piece cap (`maxPieces`); docs/fullboard-results.md
  * reports how well the proxy ranks weights on the full board.
  */
-import { StackRankError, describe, requireInt } from '../errors.js';
+import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt, yieldToEventLoop } from '../errors.js';
 import { Rng, checkSeed, type RngState } from '../random.js';
 import { MAX_THREADS } from '../threads.js';
 import { createMemory, kernelImports, kernelModule, pickVariant, sharedMemorySupported } from '../wasm.js';
@@ -24,7 +24,7 @@ import { KernelPool, type KernelCall } from '../workers.js';
 import { DEFAULT_WIDTH, checkSize } from './board.js';
 import type { FeatureName } from './features.js';
 import { acquireContext, createContext, releaseContext, writeWeights, type FullKernelExports } from './kernel.js';
-import { FEATURE_SLOTS, RESULT_BYTES, RESULT_LINES } from './layout.js';
+import { FEATURE_SLOTS, O_LINES, O_PIECES, RESULT_BYTES, RESULT_LINES } from './layout.js';
 
 /** Bytes of a weight vector in kernel memory (FEATURE_SLOTS f64). */
 const WEIGHTS_BYTES = FEATURE_SLOTS * 8;
@@ -237,6 +237,9 @@ interface Evaluator {
   close(): void;
 }
 
+/** Pieces per kernel call in single-threaded training, between two looks at the event loop (abort, timers). */
+const LOCAL_SLICE = 20_000;
+
 async function localEvaluator(o: ResolvedTrainOptions, signal?: AbortSignal): Promise<Evaluator> {
   const { kernel, ctx } = await acquireContext(o.boardWidth, o.boardHeight);
   const k = kernel.exports;
@@ -246,10 +249,24 @@ async function localEvaluator(o: ResolvedTrainOptions, signal?: AbortSignal): Pr
     async run(jobs) {
       const out: number[] = [];
       for (const job of jobs) {
-        if (signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
+        // The kernel's runGame in slices: the same calls (setWeights, PRNG mode, reset, seed, then playChunk until
+        // the piece cap or a loss), so the same games, with the event loop run between slices.
         writeWeights(kernel.memory, area, weightSlots({ features: o.features, weights: job.weights }));
-        k.runGame(ctx, area, ...job.state, o.maxPieces, Infinity, result);
-        out.push(new Float64Array(kernel.memory.buffer, result + RESULT_LINES, 1)[0]);
+        k.setWeights(ctx, area);
+        k.setPieceBuffer(ctx, 0, -1);
+        k.resetGame(ctx);
+        k.seedRng(ctx, ...job.state);
+        const pieces = () => new Float64Array(kernel.memory.buffer, ctx + O_PIECES, 1)[0];
+        for (;;) {
+          if (signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
+          const left = o.maxPieces - pieces();
+          if (left <= 0) break;
+          const status = k.playChunk(ctx, Math.min(left, LOCAL_SLICE), Infinity);
+          if (status !== 0) break;
+          await yieldToEventLoop();
+        }
+        out.push(new Float64Array(kernel.memory.buffer, ctx + O_LINES, 1)[0]);
+        await yieldToEventLoop();
       }
       return out;
     },
@@ -259,13 +276,16 @@ async function localEvaluator(o: ResolvedTrainOptions, signal?: AbortSignal): Pr
   };
 }
 
-async function workerEvaluator(o: ResolvedTrainOptions, threads: number): Promise<Evaluator> {
+async function workerEvaluator(o: ResolvedTrainOptions, threads: number, signal?: AbortSignal): Promise<Evaluator> {
   const variant = pickVariant(true);
   const module = await kernelModule('fullboard', variant);
   const memory = createMemory(true);
   const main = (await WebAssembly.instantiate(module, kernelImports(memory))).exports as unknown as FullKernelExports;
   const ctxs = Array.from({ length: threads }, () => createContext(main, memory, o.boardWidth, o.boardHeight));
   const pool = await KernelPool.create(module, memory, threads);
+  // Abort stops the workers mid-generation; the running games reject and run() reports ABORTED.
+  const onAbort = () => pool.terminate();
+  signal?.addEventListener('abort', onAbort);
   let capacity = 0;
   let wArea = 0;
   let outArea = 0;
@@ -285,18 +305,27 @@ async function workerEvaluator(o: ResolvedTrainOptions, threads: number): Promis
         const t = i % threads;
         calls[t].push({ fn: 'runGame', args: [ctxs[t], wArea + i * WEIGHTS_BYTES, ...job.state, o.maxPieces, Infinity, outArea + i * RESULT_BYTES] });
       });
-      await pool.runEach(calls);
+      try {
+        await pool.runEach(calls);
+      } catch (e) {
+        if (signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
+        throw e;
+      }
       const f64 = new Float64Array(memory.buffer);
       return jobs.map((_, i) => f64[(outArea + i * RESULT_BYTES + RESULT_LINES) >> 3]);
     },
     close() {
+      signal?.removeEventListener('abort', onAbort);
       pool.terminate();
     },
   };
 }
 
 /** Runs the genetic algorithm; see the module comment. */
-export async function trainWeights(options: TrainOptions): Promise<TrainResult> {
+export async function trainWeights(trainOptions: TrainOptions): Promise<TrainResult> {
+  const options = optionsObject('trainWeights', trainOptions) as TrainOptions;
+  const signal = checkSignal(options.signal, 'trainWeights: signal');
+  checkCallback('trainWeights: onGeneration', options.onGeneration);
   const resume = options.resume ? checkCheckpoint(options.resume) : undefined;
   const o = resume ? { ...resolveTrainOptions(resume.options), generations: resolveTrainOptions(options).generations } : resolveTrainOptions(options);
   const threads = requireInt('threads', options.threads ?? 1, 1, MAX_THREADS);
@@ -314,11 +343,12 @@ export async function trainWeights(options: TrainOptions): Promise<TrainResult> 
     generation = 0;
   }
   const useWorkers = threads > 1 && sharedMemorySupported();
-  const evaluator = useWorkers ? await workerEvaluator(o, threads) : await localEvaluator(o, options.signal);
+  if (signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
+  const evaluator = useWorkers ? await workerEvaluator(o, threads, signal) : await localEvaluator(o, signal);
   let evaluated: Individual[] = population;
   try {
     while (generation < o.generations) {
-      if (options.signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
+      if (signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
       const t0 = performance.now();
       const states = Array.from({ length: o.gamesPerEval }, () => new Rng(rng.nextU32()).state());
       const todo = population.filter((i) => i.fitness === null);

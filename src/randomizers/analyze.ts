@@ -5,7 +5,8 @@
  * follows from the pieces seen; for twoBag, redBlue and tgm3 part of it is hidden, so the figure is an upper
  * bound on what a player can guess).
  */
-import { StackRankError, describe, requireInt } from '../errors.js';
+import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt, sliceClock, yieldToEventLoop } from '../errors.js';
+import { checkSeed } from '../random.js';
 import { PIECE_COUNT, pieceId } from '../pieces.js';
 import { createRandomizer, type RandomizerName } from './index.js';
 
@@ -104,36 +105,10 @@ function sampleStd(values: ArrayLike<number>): number {
 
 const SZ_MASK = (1 << pieceId('S')) | (1 << pieceId('Z'));
 
-/** Pieces dealt between two checks for cancellation in analyzeRandomizerAsync (a few milliseconds of work). */
-const PIECES_PER_SLICE = 1 << 16;
-
-export function analyzeRandomizer(name: RandomizerName, options: AnalyzeOptions = {}): RandomizerAnalysis {
-  const steps = analysis(name, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}
-
-/**
- * analyzeRandomizer in slices that give the event loop a turn, so `signal` (and Ctrl-C in the CLI) stops a long
- * analysis within milliseconds; rejects with ABORTED then.
- */
-export async function analyzeRandomizerAsync(name: RandomizerName, options: AnalyzeOptions & { signal?: AbortSignal } = {}): Promise<RandomizerAnalysis> {
-  const { signal, ...rest } = options;
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new StackRankError('BAD_ARGUMENT', `signal must be an AbortSignal; got ${describe(signal)}`);
-  const steps = analysis(name, rest);
-  for (;;) {
-    if (signal?.aborted) throw new StackRankError('ABORTED', 'the analysis was cancelled');
-    const step = steps.next();
-    if (step.done) return step.value;
-    await new Promise<void>((resolve) => setTimeout(resolve, 0));
-  }
-}
-
-/** The analysis as a generator that pauses every PIECES_PER_SLICE pieces. */
-function* analysis(name: RandomizerName, options: AnalyzeOptions): Generator<void, RandomizerAnalysis> {
-  const { pieces = DEFAULT_ANALYZED_PIECES, seed = 0, params = {}, frequencyWindow = 100, onWarning } = options;
+/** Deals and measures; yields the pieces done about every 16 ms, returns the analysis. */
+function* analysisSteps(name: RandomizerName, options: AnalyzeOptions): Generator<number, RandomizerAnalysis> {
+  const { pieces = DEFAULT_ANALYZED_PIECES, seed = 0, params = {}, frequencyWindow = 100, onWarning } = optionsObject('analyzeRandomizer', options);
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) throw new StackRankError('BAD_ARGUMENT', `params must be an object such as { denominator: 1.5 }; got ${describe(params)}`);
   requireInt('frequencyWindow', frequencyWindow, 2, 1e9);
   requireInt('pieces', pieces, frequencyWindow, MAX_ANALYZED_PIECES);
   const randomizer = createRandomizer(name, { ...params, seed, onWarning });
@@ -155,9 +130,9 @@ function* analysis(name: RandomizerName, options: AnalyzeOptions): Generator<voi
   let hits = 0;
   let entropySum = 0;
   const next = new Float64Array(PIECE_COUNT);
+  const due = sliceClock();
 
   for (let i = 0; i < pieces; i++) {
-    if (i % PIECES_PER_SLICE === PIECES_PER_SLICE - 1) yield;
     randomizer.distribution(next);
     let guess = 0;
     let entropy = 0;
@@ -189,6 +164,7 @@ function* analysis(name: RandomizerName, options: AnalyzeOptions): Generator<voi
     }
     previous = id;
 
+    if ((i & 255) === 255 && due()) yield i + 1;
     windowCounts[id]++;
     if ((i + 1) % frequencyWindow === 0) {
       for (let p = 0; p < PIECE_COUNT; p++) windowFrequencies[p] = windowCounts[p] / frequencyWindow;
@@ -221,6 +197,39 @@ function* analysis(name: RandomizerName, options: AnalyzeOptions): Generator<voi
   };
 }
 
+export function analyzeRandomizer(name: RandomizerName, options: AnalyzeOptions = {}): RandomizerAnalysis {
+  const steps = analysisSteps(name, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+export interface AnalyzeAsyncOptions extends AnalyzeOptions {
+  /** Stops the analysis (rejects with ABORTED) within a few milliseconds. */
+  signal?: AbortSignal;
+  /** Called about every 16 ms with the pieces dealt so far. */
+  onProgress?: (p: { pieces: number; total: number }) => void;
+}
+
+/**
+ * analyzeRandomizer in slices of about 16 ms with the event loop run between them, so a long analysis can be
+ * cancelled (`signal`) and reports progress; the result is the same as analyzeRandomizer's.
+ */
+export async function analyzeRandomizerAsync(name: RandomizerName, options: AnalyzeAsyncOptions = {}): Promise<RandomizerAnalysis> {
+  const opts = optionsObject('analyzeRandomizerAsync', options);
+  const signal = checkSignal(opts.signal, 'analyzeRandomizerAsync: signal');
+  const onProgress = checkCallback<NonNullable<AnalyzeAsyncOptions['onProgress']>>('analyzeRandomizerAsync: onProgress', opts.onProgress);
+  const steps = analysisSteps(name, opts);
+  for (;;) {
+    if (signal?.aborted) throw new StackRankError('ABORTED', 'the randomizer analysis was cancelled');
+    const step = steps.next();
+    if (step.done) return step.value;
+    onProgress?.({ pieces: step.value, total: (opts.pieces as number | undefined) ?? 1e6 });
+    await yieldToEventLoop();
+  }
+}
+
 export interface FrequencySpreadOptions {
   params?: Record<string, number>;
   /** Independent runs, each from a fresh generator (seeds seed, seed + 1, ...); default 100. */
@@ -236,7 +245,9 @@ export interface FrequencySpreadOptions {
  * the denominator sweep plots; analyzeRandomizer's frequencyStd measures windows of one long stream instead.
  */
 export function frequencySpread(name: RandomizerName, options: FrequencySpreadOptions = {}): number {
-  const { params = {}, trials = 100, runLength = 100, seed = 0 } = options;
+  const { params = {}, trials = 100, runLength = 100, seed = 0 } = optionsObject('frequencySpread', options);
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) throw new StackRankError('BAD_ARGUMENT', `params must be an object such as { denominator: 1.5 }; got ${describe(params)}`);
+  checkSeed(seed);
   requireInt('trials', trials, 1, 1e9);
   requireInt('runLength', runLength, 1, 1e9);
   const ids = new Uint8Array(runLength);

@@ -10,6 +10,8 @@ import type { Rng } from '../random.js';
 import type { Randomizer, RandomizerName, RandomizerState } from './types.js';
 
 export const PAIR_COUNT = PIECE_COUNT * PIECE_COUNT;
+/** Most letters one take() returns: a 16 M-character string (32 MB); longer streams go through fillIds. */
+export const MAX_TAKE = 1 << 24;
 
 /** One state a randomizer can be in right after dealing a given piece, and its chance given that piece. */
 export interface Successor {
@@ -64,7 +66,7 @@ export abstract class BaseRandomizer implements Randomizer {
   }
 
   take(n: number): string {
-    requireInt('take(n): n', n, 0, 2 ** 30);
+    requireInt('take(n): n (fillIds deals more into a Uint8Array)', n, 0, MAX_TAKE);
     let letters = '';
     for (let i = 0; i < n; i++) letters += PIECES[this.nextId()];
     return letters;

@@ -3,25 +3,25 @@
  * weight / total, using one nextFloat(): the first piece (canonical order) whose running weight sum exceeds
  * nextFloat() * total. Then the dealt piece gives up (denominator - 1) / denominator of its weight, shared equally
  * by the other six; the total stays 7. So a denominator of 1 is memoryless, larger ones push a just-dealt piece
- * down, and below 1 the dealt piece gains weight until it crowds out the rest.
- *
- * Below 1 a weight can be driven under zero (the post's sampler then misbehaves); here it is clamped to zero, so
- * the starved pieces simply stop appearing.
+ * down. Denominators below 1 (where the post's sampler misbehaves: one piece crowds out the rest and weights go
+ * below zero) are refused; with d >= 1 a weight never goes below zero and the total stays 7.
  */
-import { StackRankError } from '../errors.js';
+import { StackRankError, describe } from '../errors.js';
 import { PIECE_COUNT } from '../pieces.js';
 import type { Rng } from '../random.js';
 import { BaseRandomizer, pairArray, type Successor } from './base.js';
 
 export const DEFAULT_DENOMINATOR = 1.1;
 
-/** Throws BAD_ARGUMENT for anything but a finite number > 0; reports (does not reject) one below 1. */
-export function checkDenominator(value: unknown, warn: (message: string) => void): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new StackRankError('BAD_ARGUMENT', `decay: denominator must be a finite number > 0 (1.1 is a good choice); got ${String(value)}`);
-  }
-  if (value < 1) {
-    warn(`decay: denominator ${value} < 1 makes a dealt piece more likely to come again; one piece soon takes over`);
+/**
+ * Throws BAD_ARGUMENT for anything but a finite number >= 1. Below 1 the dealt piece gains weight, the others are
+ * driven below zero and the weights stop summing to 7: after a few thousand pieces only one piece comes, the
+ * distribution is not a distribution and a snapshot cannot be restored, so such denominators are refused
+ * (docs/randomizers.md). `warn` is kept for callers that pass one; nothing is reported through it today.
+ */
+export function checkDenominator(value: unknown, _warn?: (message: string) => void): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 1) {
+    throw new StackRankError('BAD_ARGUMENT', `decay: denominator must be a finite number >= 1 (1 is memoryless, 1.1 the default); got ${describe(value)}`);
   }
   return value;
 }

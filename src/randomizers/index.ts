@@ -3,7 +3,7 @@
  * continues one from its `state()`. Every family draws from the project's one PRNG (src/random.ts); the exact
  * sequence of PRNG calls per piece is documented in docs/randomizers.md.
  */
-import { StackRankError, describe } from '../errors.js';
+import { StackRankError, checkCallback, describe, optionsObject } from '../errors.js';
 import { PIECE_COUNT } from '../pieces.js';
 import { Rng, checkSeed } from '../random.js';
 import { BAG_SPECS, BagRandomizer, fullBag } from './bags.js';
@@ -22,11 +22,11 @@ export { RANDOMIZER_NAMES, type Randomizer, type RandomizerName, type Randomizer
 export interface RandomizerOptions {
   /** Any safe integer (reduced mod 2^32); default 0. */
   seed?: number;
-  /** decay only: weight divisor, a finite number > 0, default 1.1. */
+  /** decay only: weight divisor, a finite number >= 1, default 1.1. */
   denominator?: number;
   /** tgm3 only: 1 (default) deals with the game's pool quirk, 0 with the idealised pool (docs/randomizers.md). */
   poolQuirk?: 0 | 1;
-  /** Receives advisory messages (decay with denominator < 1); default console.warn. */
+  /** Receives advisory messages (none are issued today; kept so existing callers keep working); default console.warn. */
   onWarning?: (message: string) => void;
 }
 
@@ -119,7 +119,9 @@ const FAMILIES: Record<RandomizerName, Family> = {
     create: (rng, params, warn) => new DecayRandomizer(rng, checkDenominator(params.denominator, warn)),
     restore: (rng, state, warn) => {
       const weights = numberList(state, 'weights', PIECE_COUNT);
-      if (!weights.some((w) => w > 0)) invalidState(state, 'weights must not all be zero');
+      const total = weights.reduce((a, b) => a + b, 0);
+      // Dealing keeps the total at 7 (up to rounding); anything far from it was not made by this generator.
+      if (!(Math.abs(total - PIECE_COUNT) < 1e-6)) invalidState(state, `weights must sum to ${PIECE_COUNT}; got ${total}`);
       return new DecayRandomizer(rng, checkDenominator(state.params?.denominator, warn), weights);
     },
   },
@@ -152,7 +154,8 @@ export function randomizerDefaults(name: RandomizerName): Record<string, number>
  */
 export function createRandomizer(name: RandomizerName, options: RandomizerOptions = {}): Randomizer {
   const family = familyOf(name);
-  const { seed = 0, onWarning = (m: string) => console.warn(m), ...given } = options ?? {};
+  const { seed = 0, onWarning = (m: string) => console.warn(m), ...given } = optionsObject('createRandomizer', options ?? undefined); // null: no options, as before
+  checkCallback('onWarning', onWarning);
   const params: Record<string, number> = { ...family.defaults };
   for (const [key, value] of Object.entries(given)) {
     if (value === undefined) continue;
@@ -173,7 +176,7 @@ export function createRandomizer(name: RandomizerName, options: RandomizerOption
 export function restoreRandomizer(state: RandomizerState, options: Pick<RandomizerOptions, 'onWarning'> = {}): Randomizer {
   if (state === null || typeof state !== 'object') throw new StackRankError('BAD_ARGUMENT', `randomizer state must be an object; got ${describe(state)}`);
   const family = familyOf(state.name);
-  const warn = options.onWarning ?? ((m: string) => console.warn(m));
+  const warn = checkCallback<(m: string) => void>('onWarning', optionsObject('restoreRandomizer', options).onWarning) ?? ((m: string) => console.warn(m));
   const rng = rngFromState(state);
   if (state.mixture === undefined) return family.restore(rng, state, warn);
   const parts = state.mixture;

@@ -1,6 +1,6 @@
 /** Loading a table file of any variant: one value per surface (RankTable) or eight (PreviewTable). */
 import { StackRankError } from '../errors.js';
-import { MAGIC } from './file.js';
+import { MAGIC, tableFileBytes } from './file.js';
 import { PreviewTable } from './preview.js';
 import { RankTable } from './table.js';
 
@@ -15,7 +15,7 @@ export function tableFromBytes(bytes: Uint8Array): RankTable | PreviewTable {
 export async function loadAnyTable(source: string | Uint8Array | ArrayBuffer): Promise<RankTable | PreviewTable> {
   if (typeof source === 'string') {
     const { readFileChecked } = await import('./node-io.js');
-    return tableFromBytes(await readFileChecked(source));
+    return tableFromBytes(await readFileChecked(source, tableFileBytes));
   }
   if (source instanceof ArrayBuffer) return tableFromBytes(new Uint8Array(source));
   if (source instanceof Uint8Array) return tableFromBytes(source);

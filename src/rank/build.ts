@@ -2,7 +2,7 @@
  * Builds rank values with the WebAssembly kernel (assembly/rank.ts), on this thread or on worker threads that
  * share one memory. Both paths compute every surface with the same instructions, so they are bit-identical.
  */
-import { StackRankError, describe, requireInt } from '../errors.js';
+import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt, yieldToEventLoop } from '../errors.js';
 import { checkGeometry, surfaceCount } from '../surface.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
@@ -15,6 +15,8 @@ import { foldShape } from './fold.js';
 export const MAX_ITERATIONS = 1000;
 /** The article's iteration count. */
 export const DEFAULT_ITERATIONS = 15;
+/** Values set per call when the first buffer is filled (between two looks at the event loop). */
+const FILL_SLICE = 1 << 21;
 
 export interface BuildProgress {
   /** Iterations finished (fractional inside an iteration on the single-threaded path). */
@@ -54,7 +56,15 @@ export interface RankKernel {
   foldU16(src: number, out: number, lo: number, middle: number, inner: number, edge: number, first: number, end: number): void;
 }
 
-export function checkBuildOptions(opts: BuildOptions) {
+export function checkBuildOptions(options: BuildOptions) {
+  const opts = optionsObject('a table build', options) as BuildOptions & { encoding?: unknown; env?: unknown; force?: unknown };
+  checkSignal(opts.signal);
+  if (opts.simd !== undefined && typeof opts.simd !== 'boolean') throw new StackRankError('BAD_ARGUMENT', `simd must be true or false; got ${describe(opts.simd)}`);
+  if (opts.encoding !== undefined && opts.encoding !== 'u16' && opts.encoding !== 'f32') {
+    throw new StackRankError('BAD_ARGUMENT', `encoding must be "u16" or "f32"; got ${describe(opts.encoding)}`);
+  }
+  if (opts.force !== undefined && typeof opts.force !== 'boolean') throw new StackRankError('BAD_ARGUMENT', `force must be true or false; got ${describe(opts.force)}`);
+  if (opts.env !== undefined && (opts.env === null || typeof opts.env !== 'object')) throw new StackRankError('BAD_ARGUMENT', `env must be an object of environment variables; got ${describe(opts.env)}`);
   const { width, maxStep } = checkGeometry(opts);
   const iterations = requireInt('iterations', opts.iterations ?? DEFAULT_ITERATIONS, 1, MAX_ITERATIONS);
   if (opts.threads !== undefined) requireInt('threads', opts.threads, 1, MAX_THREADS);
@@ -62,9 +72,7 @@ export function checkBuildOptions(opts: BuildOptions) {
   if (!TABLE_STEEP.includes(steep)) {
     throw new StackRankError('BAD_ARGUMENT', `steep must be one of ${TABLE_STEEP.map((s) => `"${s}"`).join(', ')}; got ${describe(steep)}`);
   }
-  if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') {
-    throw new StackRankError('BAD_ARGUMENT', 'onProgress must be a function');
-  }
+  checkCallback('onProgress', opts.onProgress);
   return { width, maxStep, iterations, steep };
 }
 
@@ -118,8 +126,9 @@ function abortError(): StackRankError {
  * With `weights` (7 values, equal within the mirror pairs S/Z and L/J) it runs the weighted variant instead:
  * r_{k+1}(s) = sum_p weights[p] max over p's placements of r_k (src/rank/weighted.ts).
  */
-export async function buildRankValues(opts: BuildOptions = {}, weights?: ArrayLike<number>): Promise<Float32Array> {
-  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
+export async function buildRankValues(options: BuildOptions = {}, weights?: ArrayLike<number>): Promise<Float32Array> {
+  const { width, maxStep, iterations, steep } = checkBuildOptions(options);
+  const opts = options;
   const threads = opts.threads ?? (await defaultThreadCount());
   const { signal, onProgress } = opts;
   if (signal?.aborted) throw abortError();
@@ -128,13 +137,19 @@ export async function buildRankValues(opts: BuildOptions = {}, weights?: ArrayLi
   const plan = makeRankPlan(rankMoves(width, maxStep, steep), width, maxStep);
   const variant = pickVariant(threads > 1, opts.simd);
   const { exports: kernel, memory, module } = await instantiateKernel<RankKernel>('rank', variant);
+  if (signal?.aborted) throw abortError();
   let pool: KernelPool | null = null;
   const onAbort = () => pool?.terminate();
   try {
     const planPtr = writePlan(kernel, memory, plan);
     const buffers = [kernel.alloc(size * 4), kernel.alloc(size * 4)];
     const scratch = Array.from({ length: threads }, () => kernel.alloc(plan.lo * 12));
-    kernel.fillF32(buffers[0], size, 1);
+    // r_0 = 1, in slices: the first touch of a 9x4 buffer's pages takes most of a second.
+    for (let at = 0; at < size; at += FILL_SLICE) {
+      if (signal?.aborted) throw abortError();
+      kernel.fillF32(buffers[0] + at * 4, Math.min(FILL_SLICE, size - at), 1);
+      if (size > FILL_SLICE) await yieldToEventLoop();
+    }
     let weightsPtr = 0;
     if (weights) {
       weightsPtr = kernel.alloc(4 * 7);
@@ -185,7 +200,7 @@ export async function buildRankValues(opts: BuildOptions = {}, weights?: ArrayLi
           if (weights) kernel.rankBlocksWeighted(planPtr, prev, next, chunks[c][0], chunks[c][1], scratch[0], weightsPtr);
           else kernel.rankBlocks(planPtr, prev, next, chunks[c][0], chunks[c][1], scratch[0]);
           report(k + (c + 1) / chunks.length);
-          await new Promise<void>((r) => setTimeout(r, 0));
+          await yieldToEventLoop();
         }
       }
     }

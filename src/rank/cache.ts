@@ -2,25 +2,40 @@
  * The user's table cache (Node): tables are named by their parameters, reused when they verify, rebuilt when
  * missing or damaged. Used by `stackrank table build` without --out and by StackingAI.create.
  *
- * Names: rank-<variant>[-<randomizer>]-w<W>-s<S>-i<iterations>.srk, e.g. rank-article-w9-s4-i15.srk,
+ * Names: rank-<variant>[-<randomizer>]-w<W>-s<S>-i<iterations>[-f32].srk, e.g. rank-article-w9-s4-i15.srk,
  * rank-preview-tgm1-w9-s4-i15.srk, rank-collapse-w9-s4-i15.srk, rank-preview-collapse-tgm1-w9-s4-i15.srk (the
  * randomizer carries its parameter when it is not the default: decay2).
  * The preview and weighted variants' cache is in variant-cache.ts.
  */
-import { StackRankError } from '../errors.js';
+import { StackRankError, describe, optionsObject } from '../errors.js';
 import { checkBuildOptions } from './build.js';
-import { STEEP_VARIANT } from './file.js';
+import { STEEP_VARIANT, type ValueEncoding } from './file.js';
 import { buildRankTable, loadRankTable, type RankTable, type RankTableBuildOptions } from './table.js';
 
-export function tableFileName(width: number, maxStep: number, iterations: number, variant = 'article', randomizerTag?: string): string {
-  return `rank-${variant}${randomizerTag ? `-${randomizerTag}` : ''}-w${width}-s${maxStep}-i${iterations}.srk`;
+/**
+ * The cache file name. Everything that changes the file's bytes is in it: variant, randomizer (and parameter),
+ * geometry, iterations and the value encoding (u16, the default, adds nothing, so existing caches keep their names).
+ */
+export function tableFileName(width: number, maxStep: number, iterations: number, variant = 'article', randomizerTag?: string, encoding: ValueEncoding = 'u16'): string {
+  return `rank-${variant}${randomizerTag ? `-${randomizerTag}` : ''}-w${width}-s${maxStep}-i${iterations}${encoding === 'u16' ? '' : `-${encoding}`}.srk`;
 }
 
-export async function cachedTablePath(opts: RankTableBuildOptions = {}, env?: Record<string, string | undefined>): Promise<string> {
+export async function cachedTablePath(options: RankTableBuildOptions = {}, env?: Record<string, string | undefined>): Promise<string> {
+  const opts = optionsObject('cachedTablePath', options);
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
-  return join(cacheDir(env), tableFileName(width, maxStep, iterations, STEEP_VARIANT.rank[steep]));
+  return join(cacheDir(checkEnv(env)), tableFileName(width, maxStep, iterations, STEEP_VARIANT.rank[steep], undefined, opts.encoding));
+}
+
+export function checkEnv(env: unknown): Record<string, string | undefined> | undefined {
+  if (env === undefined) return undefined;
+  if (env === null || typeof env !== 'object') throw new StackRankError('BAD_ARGUMENT', `env must be an object of environment variables; got ${describe(env)}`);
+  const e = env as Record<string, unknown>;
+  for (const key of ['XDG_CACHE_HOME', 'HOME']) {
+    if (e[key] !== undefined && typeof e[key] !== 'string') throw new StackRankError('BAD_ARGUMENT', `env.${key} must be a string; got ${describe(e[key])}`);
+  }
+  return e as Record<string, string | undefined>;
 }
 
 export interface CachedTable {
@@ -54,14 +69,23 @@ export async function loadOrBuild<T extends { save(path: string): Promise<void> 
     }
   }
   const table = await build();
+  // Another builder of the same entry (a second call in this process, another process) may have finished first:
+  // then its file is used and ours dropped, so every caller ends with the table the cache holds.
+  try {
+    const theirs = await load(path);
+    if (fits(theirs)) return { table: theirs, path, cached: true, rejected };
+  } catch (e) {
+    if (!(e instanceof StackRankError)) throw e;
+  }
   await table.save(path);
   return { table, path, cached: false, rejected };
 }
 
 /** Loads the cached table for these parameters, or builds and caches it. */
-export async function loadOrBuildCachedTable(opts: RankTableBuildOptions & CacheOptions = {}): Promise<CachedTable> {
+export async function loadOrBuildCachedTable(options: RankTableBuildOptions & CacheOptions = {}): Promise<CachedTable> {
+  const opts = optionsObject('loadOrBuildCachedTable', options);
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
-  const path = await cachedTablePath(opts, opts.env);
+  const path = await cachedTablePath(opts, checkEnv(opts.env));
   return loadOrBuild(
     path,
     opts.force,

@@ -35,9 +35,10 @@
  *  34  u8[6]  reserved, zero
  *  40  f64[K] preview: the transition matrix P(p | n) row-major at 8 * (7 n + p); weighted: the piece weights
  */
-import { StackRankError } from '../errors.js';
+import { StackRankError, describe } from '../errors.js';
 import { MIRROR_PIECE } from '../pieces.js';
 import { MAX_MAX_STEP, MAX_WIDTH, MIN_MAX_STEP, MIN_WIDTH, surfaceCount } from '../surface.js';
+import { MAX_ITERATIONS } from './build.js';
 import { foldShape } from './fold.js';
 import type { TableSteep } from './moves.js';
 
@@ -264,15 +265,44 @@ export function modelProblem(model: Float64Array): string | null {
   return null;
 }
 
-/** Parses and verifies a table file; returns its header and a view of its data (aligned copy when needed). */
-export function decodeTable(bytes: Uint8Array): { header: TableHeader; data: Uint16Array | Float32Array } {
-  if (!(bytes instanceof Uint8Array)) bad('BAD_ARGUMENT', 'expected the bytes of a table file (Uint8Array)');
+/** Largest parameter block a known variant carries (the preview's: 40 bytes + 49 model values). */
+export const MAX_PARAMS_BYTES = PARAMS_FIXED_BYTES + 8 * 49;
+/** u16 values are q * scale with the largest rank (at most 1) stored as 65535; an all-zero table has scale 1. */
+const MAX_U16_SCALE = (1 + 1e-6) / 65535;
+/** Ranks are averages of ranks starting from 1, so never above 1 (plus f32 rounding). */
+const MAX_RANK = 1 + 1e-6;
+
+/** What the first 64 bytes of a table file say, checked; `fileBytes` is the size the whole file must have. */
+interface FixedHeader {
+  version: number;
+  width: number;
+  maxStep: number;
+  iterations: number;
+  encoding: ValueEncoding;
+  folded: boolean;
+  scale: number;
+  count: number;
+  checksum: number;
+  variant: string;
+  slots: number;
+  paramLength: number;
+  paramChecksum: number;
+  fileBytes: number;
+}
+
+/**
+ * Checks everything the 64-byte header holds (magic, version, header checksum, every field, the reserved bytes,
+ * the variant and its shape) without looking further. The loaders call it on the first bytes of a file, so a
+ * wrong or endless file (a device, a huge file of another kind) is refused before more than 64 bytes are read.
+ */
+export function decodeFixedHeader(bytes: Uint8Array): FixedHeader {
+  if (!(bytes instanceof Uint8Array)) bad('BAD_ARGUMENT', `expected the bytes of a table file (Uint8Array); got ${describe(bytes)}`);
   if (bytes.byteLength < HEADER_BYTES) {
     if (bytes.byteLength >= 8 && MAGIC.every((b, i) => bytes[i] === b)) bad('TRUNCATED', `the file is ${bytes.byteLength} bytes, shorter than its ${HEADER_BYTES}-byte header`);
     bad('BAD_MAGIC', `the file is ${bytes.byteLength} bytes and does not start with the stackrank table signature`);
   }
   if (!MAGIC.every((b, i) => bytes[i] === b)) bad('BAD_MAGIC', 'it does not start with the stackrank table signature (wrong file, or transferred in text mode)');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, HEADER_BYTES);
   const version = view.getUint16(8, true);
   if (version !== 1 && version !== 2) {
     bad('BAD_VERSION', `format version ${version}; this stackrank reads versions 1 and 2 (rebuild the table with this version)`);
@@ -289,57 +319,103 @@ export function decodeTable(bytes: Uint8Array): { header: TableHeader; data: Uin
   if (maxStep < MIN_MAX_STEP || maxStep > MAX_MAX_STEP) bad('BAD_HEADER', `max step ${maxStep} is outside ${MIN_MAX_STEP}..${MAX_MAX_STEP}`);
   if (!encoding) bad('BAD_HEADER', `unknown value encoding ${encCode}`);
   if (foldCode > 1) bad('BAD_HEADER', `unknown folding ${foldCode}`);
+  if (iterations < 1 || iterations > MAX_ITERATIONS) bad('BAD_HEADER', `iterations ${iterations} is outside 1..${MAX_ITERATIONS}`);
   const scale = view.getFloat64(16, true);
-  if (!(scale > 0) || !Number.isFinite(scale)) bad('BAD_HEADER', `scale ${scale} is not a positive number`);
-  const variant = readName(bytes.subarray(32, 48));
+  if (encoding === 'f32' && scale !== 1) bad('BAD_HEADER', `scale ${scale}: f32 tables have scale 1`);
+  if (encoding === 'u16' && !((scale > 0 && scale <= MAX_U16_SCALE) || scale === 1)) {
+    bad('BAD_HEADER', `scale ${scale} is not a u16 rank scale (a positive number up to 1/65535, or 1 for an all-zero table)`);
+  }
+  const nameBytes = bytes.subarray(32, 48);
+  const variant = readName(nameBytes);
+  const nul = nameBytes.indexOf(0);
+  if (nul >= 0 && nameBytes.subarray(nul).some((b) => b !== 0)) bad('BAD_HEADER', 'the variant name is not NUL-padded');
+  const known = (VARIANTS as Record<string, { slots: number; modelValues: number }>)[variant];
+  if (!known) bad('BAD_HEADER', `unknown variant ${describe(variant)}; variants are ${Object.keys(VARIANTS).join(', ')}`);
 
   let slots = 1;
-  let params: VariantParams | null = null;
-  let start = HEADER_BYTES;
-  if (version === 2) {
+  let paramLength = 0;
+  let paramChecksum = 0;
+  if (version === 1) {
+    if (bytes.subarray(52, HEADER_BYTES).some((b) => b !== 0)) bad('BAD_HEADER', 'reserved header bytes 52..63 are not zero');
+    if (known.slots !== 1 || known.modelValues !== 0) bad('BAD_HEADER', `a ${variant} table needs format version 2 (it carries parameters or several values per surface)`);
+  } else {
     slots = view.getUint8(48);
     if (slots !== 1 && slots !== 8) bad('BAD_HEADER', `${slots} values per surface (1 or 8 are allowed)`);
     if (view.getUint8(49) | view.getUint8(50) | view.getUint8(51)) bad('BAD_HEADER', 'reserved header bytes 49..51 are not zero');
-    const paramLength = view.getUint32(52, true);
+    paramLength = view.getUint32(52, true);
     if (paramLength % 8 !== 0) bad('BAD_HEADER', `its parameter block length ${paramLength} is not a multiple of 8`);
-    if (bytes.byteLength < HEADER_BYTES + paramLength) bad('TRUNCATED', `it ends inside its ${paramLength}-byte parameter block`);
-    const paramBytes = bytes.subarray(HEADER_BYTES, HEADER_BYTES + paramLength);
-    if (checksum(paramBytes) !== view.getUint32(56, true)) bad('CHECKSUM', 'the parameter block checksum does not match (the variant parameters are damaged)');
-    if (paramLength > 0) params = decodeParams(paramBytes);
-    start += paramLength;
-    const known = (VARIANTS as Record<string, { slots: number; modelValues: number }>)[variant];
-    if (!known) bad('BAD_HEADER', `unknown variant ${JSON.stringify(variant)}; variants are ${Object.keys(VARIANTS).join(', ')}`);
+    if (paramLength > MAX_PARAMS_BYTES) bad('BAD_HEADER', `its parameter block length ${paramLength} is above the ${MAX_PARAMS_BYTES} bytes any variant uses`);
+    paramChecksum = view.getUint32(56, true);
     if (slots !== known.slots) bad('BAD_HEADER', `a ${variant} table has ${known.slots} value(s) per surface; the header says ${slots}`);
-    if ((params?.model.length ?? 0) !== known.modelValues) {
-      bad('BAD_HEADER', `a ${variant} table carries ${known.modelValues} model values; this one has ${params?.model.length ?? 0}`);
-    }
-    if (params) {
-      const problem = modelProblem(params.model);
-      if (problem) bad('BAD_HEADER', `its ${variant} parameters are invalid: ${problem}`);
-      if (!(Number.isFinite(params.parameter) && params.parameter >= 0)) bad('BAD_HEADER', `its randomizer parameter ${params.parameter} is not a finite number >= 0`);
-    }
+    const expectedParams = known.modelValues ? PARAMS_FIXED_BYTES + 8 * known.modelValues : 0;
+    if (paramLength !== expectedParams) bad('BAD_HEADER', `a ${variant} table carries a ${expectedParams}-byte parameter block; the header says ${paramLength}`);
     if (slots === 8 && encoding !== 'u16') bad('BAD_HEADER', 'tables with 8 values per surface are u16-encoded');
   }
-
   const folded = foldCode === 1;
   const count = view.getUint32(24, true);
   const expected = expectedCount(width, maxStep, folded, slots);
   if (count !== expected) {
     bad('BAD_HEADER', `it claims ${count} values; a ${folded ? 'folded ' : ''}${width}x${maxStep} table${slots > 1 ? ` with ${slots} values per surface` : ''} has ${expected}`);
   }
+  return {
+    version,
+    width,
+    maxStep,
+    iterations,
+    encoding,
+    folded,
+    scale,
+    count,
+    checksum: view.getUint32(28, true),
+    variant,
+    slots,
+    paramLength,
+    paramChecksum,
+    fileBytes: HEADER_BYTES + paramLength + count * BYTES_PER_VALUE[encoding],
+  };
+}
+
+/** The size a table file must have, from its first 64 bytes (throws the header's typed error). */
+export function tableFileBytes(head: Uint8Array): number {
+  return decodeFixedHeader(head).fileBytes;
+}
+
+/** Parses and verifies a table file; returns its header and a view of its data (aligned copy when needed). */
+export function decodeTable(bytes: Uint8Array): { header: TableHeader; data: Uint16Array | Float32Array } {
+  const h = decodeFixedHeader(bytes);
+  const { version, width, maxStep, iterations, encoding, folded, scale, count, variant, slots, paramLength } = h;
+  let params: VariantParams | null = null;
+  const start = HEADER_BYTES + paramLength;
+  if (bytes.byteLength < start) bad('TRUNCATED', `it ends inside its ${paramLength}-byte parameter block`);
+  if (version === 2) {
+    const paramBytes = bytes.subarray(HEADER_BYTES, start);
+    if (checksum(paramBytes) !== h.paramChecksum) bad('CHECKSUM', 'the parameter block checksum does not match (the variant parameters are damaged)');
+    if (paramLength > 0) params = decodeParams(paramBytes);
+    if (params) {
+      const problem = modelProblem(params.model);
+      if (problem) bad('BAD_HEADER', `its ${variant} parameters are invalid: ${problem}`);
+      if (!(Number.isFinite(params.parameter) && params.parameter >= 0)) bad('BAD_HEADER', `its randomizer parameter ${params.parameter} is not a finite number >= 0`);
+    }
+  }
   const dataBytes = count * BYTES_PER_VALUE[encoding];
   const have = bytes.byteLength - start;
   if (have < dataBytes) bad('TRUNCATED', `it holds ${have} of its ${dataBytes} data bytes (incomplete download or copy?)`);
   if (have > dataBytes) bad('BAD_HEADER', `it has ${have - dataBytes} unexpected bytes after its data`);
   const raw = bytes.subarray(start);
-  if (checksum(raw) !== view.getUint32(28, true)) bad('CHECKSUM', 'the data checksum does not match (the file is corrupt)');
+  if (checksum(raw) !== h.checksum) bad('CHECKSUM', 'the data checksum does not match (the file is corrupt)');
   const aligned = raw.byteOffset % 4 === 0 ? raw : raw.slice();
   const data =
     encoding === 'u16'
       ? new Uint16Array(aligned.buffer, aligned.byteOffset, count)
       : new Float32Array(aligned.buffer, aligned.byteOffset, count);
+  if (encoding === 'f32') {
+    for (let i = 0; i < count; i++) {
+      const v = data[i];
+      if (!(v >= 0 && v <= MAX_RANK)) bad('BAD_HEADER', `value ${i} is ${v}; ranks are numbers from 0 to 1`);
+    }
+  }
   return {
-    header: { version, width, maxStep, iterations, encoding, folded, scale, count, checksum: view.getUint32(28, true), variant, slots, params },
+    header: { version, width, maxStep, iterations, encoding, folded, scale, count, checksum: h.checksum, variant, slots, params },
     data,
   };
 }

@@ -1,15 +1,63 @@
 /** Node-only file helpers, imported lazily so the browser bundle never needs node:fs. */
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { homedir } from 'node:os';
 import { StackRankError } from '../errors.js';
 
-/** Writes to a temporary file in the same folder and renames it into place, so no reader sees half a file. */
+/** Temporary files are `<target>.<pid>.<random>.tmp` beside the target. */
+const TEMP_PATTERN = /^(.*)\.(\d+)\.[0-9a-z]+\.tmp$/;
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: the process exists but belongs to someone else.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes temporary files left beside `path` by writers that died mid-write (kill -9, power loss): those of `path`
+ * whose pid no longer runs. Best effort; a file that cannot be removed stays.
+ */
+export async function removeStaleTemps(path: string): Promise<string[]> {
+  const dir = dirname(path);
+  const target = basename(path);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const m = TEMP_PATTERN.exec(name);
+    if (!m || m[1] !== target || processAlive(Number(m[2]))) continue;
+    try {
+      await rm(join(dir, name), { force: true });
+      removed.push(name);
+    } catch {
+      // another cleaner got there first, or no permission: leave it
+    }
+  }
+  return removed;
+}
+
+/**
+ * Writes to a temporary file in the same folder and renames it into place, so no reader sees half a file. The
+ * temporary name carries the pid and 64 random bits and is created exclusively (O_EXCL), so concurrent writers
+ * (threads, processes, the same millisecond) never share one; the last rename wins with a complete file.
+ */
 export async function writeFileAtomic(path: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<void> {
-  const tmp = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  const tmp = `${path}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`;
   try {
     await mkdir(dirname(path), { recursive: true });
-    const handle = await open(tmp, 'w');
+    await removeStaleTemps(path);
+    const handle = await open(tmp, 'wx');
     try {
       // Parts are written in turn, so a large table never needs a second, concatenated copy in memory.
       for (const part of bytes instanceof Uint8Array ? [bytes] : bytes) {
@@ -26,14 +74,65 @@ export async function writeFileAtomic(path: string, bytes: Uint8Array | readonly
   }
 }
 
-export async function readFileChecked(path: string): Promise<Uint8Array> {
+function readError(path: string, e: unknown): StackRankError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const why = code === 'ENOENT' ? 'no such file' : (e as Error).message;
+  return new StackRankError('IO', `could not read rank table ${path}: ${why}`, { cause: e });
+}
+
+/**
+ * Reads a table file, bounded by its header: only regular files are opened (a device such as /dev/zero or a FIFO
+ * would never end or block forever), the first 64 bytes are checked by `sizeFromHeader` (magic, version, header
+ * fields; it throws the typed error of a bad header) and at most the size it implies (plus one byte, so extra
+ * bytes are still reported) is read.
+ */
+export async function readFileChecked(path: string, sizeFromHeader?: (head: Uint8Array) => number): Promise<Uint8Array> {
+  let info;
   try {
-    const buf = await readFile(path);
-    return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    info = await stat(path);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : (e as Error).message;
-    throw new StackRankError('IO', `could not read rank table ${path}: ${why}`, { cause: e });
+    throw readError(path, e);
+  }
+  if (!info.isFile()) throw new StackRankError('IO', `could not read rank table ${path}: not a regular file (a directory, device, FIFO or socket)`);
+  let handle;
+  try {
+    // O_NONBLOCK: if the path was swapped for a FIFO since stat, open does not wait for a writer.
+    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    throw readError(path, e);
+  }
+  try {
+    const opened = await handle.stat();
+    if (!opened.isFile()) throw new StackRankError('IO', `could not read rank table ${path}: not a regular file`);
+    const readAt = async (position: number, length: number): Promise<Uint8Array> => {
+      const buf = new Uint8Array(length);
+      let got = 0;
+      while (got < length) {
+        const { bytesRead } = await handle.read(buf, got, length - got, position + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      return got === length ? buf : buf.subarray(0, got);
+    };
+    const size = opened.size;
+    const head = await readAt(0, Math.min(size, 64));
+    let limit = size;
+    if (sizeFromHeader) {
+      // Throws the header's typed error (BAD_MAGIC, TRUNCATED for a short file, ...) from the first bytes alone.
+      const implied = sizeFromHeader(head);
+      limit = Math.min(size, implied + 1);
+    }
+    if (limit <= head.byteLength) return head.subarray(0, limit);
+    const all = new Uint8Array(limit);
+    all.set(head);
+    const rest = await readAt(head.byteLength, limit - head.byteLength);
+    all.set(rest, head.byteLength);
+    return rest.byteLength === limit - head.byteLength ? all : all.subarray(0, head.byteLength + rest.byteLength);
+  } catch (e) {
+    if (e instanceof StackRankError) throw e;
+    throw readError(path, e);
+  } finally {
+    await handle.close().catch(() => {});
   }
 }
 

@@ -53,6 +53,8 @@ export function pieceMaxFor(table: RankTable): Promise<Uint16Array> {
   if (!p) {
     p = computePieceMax(table);
     cache.set(table, p);
+    // A failed computation is not kept: the next caller tries again.
+    p.catch(() => cache.delete(table));
   }
   return p;
 }

@@ -53,13 +53,16 @@ export function makeRankPlan(moves: RankMove[], width: number, maxStep: number, 
   const runCount = new Int32Array(sorted.length);
   const runs: number[] = [];
 
-  const hiDigitsOf = digitsDecoder(base, hiDigits);
-  const loDigitsOf = digitsDecoder(base, k);
+  // Digits of every block number and every in-block offset, decoded once (not once per move).
+  const hiTable = digitTable(base, hiDigits, hi);
+  const loTable = digitTable(base, k, lo);
   sorted.forEach((m, mi) => {
     for (let h = 0; h < hi; h++) {
-      const d = hiDigitsOf(h);
       let ok = 1;
-      for (let i = 0; i < hiDigits; i++) if (d[i] < m.lo[i] || d[i] > m.hi[i]) ok = 0;
+      for (let i = 0; i < hiDigits; i++) {
+        const d = hiTable[h * hiDigits + i];
+        if (d < m.lo[i] || d > m.hi[i]) ok = 0;
+      }
       hiOk[mi * hi + h] = ok;
     }
     runFirst[mi] = runs.length / 2;
@@ -67,9 +70,11 @@ export function makeRankPlan(moves: RankMove[], width: number, maxStep: number, 
     for (let l = 0; l <= lo; l++) {
       let ok = false;
       if (l < lo) {
-        const d = loDigitsOf(l);
         ok = true;
-        for (let i = 0; i < k; i++) if (d[i] < m.lo[hiDigits + i] || d[i] > m.hi[hiDigits + i]) ok = false;
+        for (let i = 0; i < k; i++) {
+          const d = loTable[l * k + i];
+          if (d < m.lo[hiDigits + i] || d > m.hi[hiDigits + i]) ok = false;
+        }
       }
       if (ok && runStart < 0) runStart = l;
       if (!ok && runStart >= 0) {
@@ -88,13 +93,15 @@ export function makeRankPlan(moves: RankMove[], width: number, maxStep: number, 
   return { lo, hi, pieceEnd, delta, runFirst, runCount, hiOk, runs: Int32Array.from(runs), role: PIECE_ROLES, blockCost };
 }
 
-function digitsDecoder(base: number, count: number): (value: number) => number[] {
-  const out = new Array<number>(count);
-  return (value) => {
+/** The `count` base-`base` digits (most significant first) of every value below `values`, row by row. */
+function digitTable(base: number, count: number, values: number): Int8Array {
+  const out = new Int8Array(values * count);
+  for (let v = 0; v < values; v++) {
+    let rest = v;
     for (let i = count - 1; i >= 0; i--) {
-      out[i] = value % base;
-      value = Math.floor(value / base);
+      out[v * count + i] = rest % base;
+      rest = Math.floor(rest / base);
     }
-    return out;
-  };
+  }
+  return out;
 }

@@ -20,18 +20,18 @@
  * (u(c, n) = sum_p P(p | n) v(c, p)), then for each piece n writes max-over-moves of plane n into the spare plane,
  * whose old plane becomes the spare for the next piece: planes rotate, nothing is copied.
  */
-import { StackRankError, requireInt } from '../errors.js';
+import { StackRankError, requireInt, yieldToEventLoop } from '../errors.js';
 import { MIRROR_PIECE, PIECE_COUNT } from '../pieces.js';
 import { type Surface, surfaceCount, surfaceIndex } from '../surface.js';
 import { defaultThreadCount } from '../threads.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { KernelPool, type KernelCall } from '../workers.js';
 import { checkBuildOptions, splitBlocks, writePlan, type BuildOptions } from './build.js';
-import { STEEP_VARIANT, decodeTable, encodeTable, variantSteep, type VariantParams } from './file.js';
+import { STEEP_VARIANT, decodeTable, encodeTable, tableFileBytes, variantSteep, type VariantParams } from './file.js';
 import { foldRows, foldShape, unfoldRows } from './fold.js';
 import { rankMoves, type TableSteep } from './moves.js';
 import { makeRankPlan, type RankPlanArrays } from './plan.js';
-import { customModel, transitionModel, type PieceModel, type PieceModelOptions } from './transition.js';
+import { customModel, runSliced, transitionModel, transitionSteps, type PieceModel, type PieceModelOptions } from './transition.js';
 
 export const PREVIEW_VARIANT = STEEP_VARIANT.preview.forbid;
 /** The preview iteration with collapsing steep placements (BuildOptions.steep 'collapse'). */
@@ -73,6 +73,11 @@ function abortError(): StackRankError {
 /** The piece model of a preview build: the given matrix, or the randomizer's (estimated once here). */
 export function previewModel(opts: PreviewBuildOptions): PieceModel {
   return opts.transition !== undefined ? customModel(opts.transition, 'transition') : transitionModel(opts);
+}
+
+/** previewModel with the estimation in slices, cancelled by `signal`. */
+async function previewModelAsync(opts: PreviewBuildOptions, signal?: AbortSignal): Promise<PieceModel> {
+  return opts.transition !== undefined ? customModel(opts.transition, 'transition') : runSliced(transitionSteps(opts), signal);
 }
 
 /** Estimated work per block for one piece's moves (for splitting blocks across threads). */
@@ -120,7 +125,7 @@ export async function buildPreviewRows(opts: PreviewBuildOptions & { raw?: boole
   const threads = opts.threads ?? (await defaultThreadCount());
   const { signal, onProgress } = opts;
   if (signal?.aborted) throw abortError();
-  const model = opts.model ?? previewModel(opts);
+  const model = opts.model ?? (await previewModelAsync(opts, signal));
   if (signal?.aborted) throw abortError();
 
   const size = surfaceCount(width, maxStep);
@@ -174,7 +179,7 @@ export async function buildPreviewRows(opts: PreviewBuildOptions & { raw?: boole
       for (const c of calls) {
         if (signal?.aborted) throw abortError();
         results.push((kernel as unknown as Record<string, (...a: number[]) => number>)[c.fn](...c.args));
-        await new Promise<void>((r) => setTimeout(r, 0));
+        await yieldToEventLoop();
       }
       return results;
     };
@@ -349,7 +354,7 @@ export async function buildPreviewTable(opts: PreviewBuildOptions = {}): Promise
 export async function loadPreviewTable(source: string | Uint8Array | ArrayBuffer): Promise<PreviewTable> {
   if (typeof source === 'string') {
     const { readFileChecked } = await import('./node-io.js');
-    return PreviewTable.fromBytes(await readFileChecked(source));
+    return PreviewTable.fromBytes(await readFileChecked(source, tableFileBytes));
   }
   if (source instanceof ArrayBuffer) return PreviewTable.fromBytes(new Uint8Array(source));
   if (source instanceof Uint8Array) return PreviewTable.fromBytes(source);

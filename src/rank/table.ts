@@ -2,10 +2,10 @@
  * RankTable: the ranks of every surface of a W x S stack, as built or loaded. Values are stored mirror-folded
  * (about half the surfaces) either as scaled u16 (default, what files hold) or f32.
  */
-import { StackRankError, requireInt } from '../errors.js';
-import { type Surface, surfaceCount, surfaceIndex } from '../surface.js';
-import { buildFoldedRanks, buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
-import { STEEP_VARIANT, decodeTable, encodeTableParts, variantSteep, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
+import { StackRankError, describe, requireInt } from '../errors.js';
+import { type Surface, checkGeometry, surfaceCount, surfaceIndex } from '../surface.js';
+import { MAX_ITERATIONS, buildFoldedRanks, buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
+import { STEEP_VARIANT, decodeTable, encodeTableParts, tableFileBytes, variantSteep, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
 import type { TableSteep } from './moves.js';
 import { type FoldShape, foldIndex, foldShape, foldValues, unfoldValues } from './fold.js';
 
@@ -57,9 +57,13 @@ export class RankTable {
     values: Float32Array,
     meta: { width: number; maxStep: number; iterations: number; encoding?: ValueEncoding; variant?: string; params?: VariantParams | null },
   ): RankTable {
+    if (!(values instanceof Float32Array)) throw new StackRankError('BAD_ARGUMENT', `values must be a Float32Array; got ${describe(values)}`);
+    if (meta === null || typeof meta !== 'object') throw new StackRankError('BAD_ARGUMENT', `fromValues needs { width, maxStep, iterations }; got ${describe(meta)}`);
+    checkGeometry(meta);
+    requireInt('iterations', meta.iterations, 1, MAX_ITERATIONS);
     const encoding = meta.encoding ?? 'u16';
     if (encoding !== 'u16' && encoding !== 'f32') {
-      throw new StackRankError('BAD_ARGUMENT', `encoding must be "u16" or "f32"; got ${JSON.stringify(encoding)}`);
+      throw new StackRankError('BAD_ARGUMENT', `encoding must be "u16" or "f32"; got ${describe(encoding)}`);
     }
     const shape = foldShape(meta.width, meta.maxStep);
     if (values.length !== surfaceCount(meta.width, meta.maxStep)) {
@@ -220,6 +224,15 @@ export class RankTable {
   }
 }
 
+/** Throws BAD_ARGUMENT unless `value` is a RankTable (built, loaded or from fromValues); `what` names the argument. */
+export function requireRankTable(value: unknown, what = 'table'): RankTable {
+  if (!(value instanceof RankTable)) {
+    const hint = value !== null && typeof value === 'object' && (value as { slots?: unknown }).slots === 8 ? ' (a preview table goes in leafRows)' : '';
+    throw new StackRankError('BAD_ARGUMENT', `${what} must be a RankTable from buildRankTable or loadRankTable; got ${describe(value)}${hint}`);
+  }
+  return value;
+}
+
 /**
  * Builds the rank table of docs/rules.md ("The rank iteration") with the WebAssembly kernel (see BuildOptions for
  * threads, progress, abort). The default u16 encoding runs the mirror-folded u16 iteration (half the surfaces, 2-byte values; plays
@@ -240,7 +253,7 @@ export async function buildRankTable(opts: RankTableBuildOptions = {}): Promise<
 export async function loadRankTable(source: string | Uint8Array | ArrayBuffer): Promise<RankTable> {
   if (typeof source === 'string') {
     const { readFileChecked } = await import('./node-io.js');
-    return RankTable.fromBytes(await readFileChecked(source));
+    return RankTable.fromBytes(await readFileChecked(source, tableFileBytes));
   }
   if (source instanceof ArrayBuffer) return RankTable.fromBytes(new Uint8Array(source));
   if (source instanceof Uint8Array) return RankTable.fromBytes(source);

@@ -12,7 +12,7 @@
  * Mirror symmetry: a table whose surfaces and mirror images share values needs P(mirror p | mirror n) = P(p | n)
  * (S<->Z, L<->J). The estimate is averaged with its mirror conjugate, entry by entry in f64; rows still sum to 1.
  */
-import { StackRankError, describe, requireInt } from '../errors.js';
+import { StackRankError, describe, optionsObject, requireInt, sliceClock, yieldToEventLoop } from '../errors.js';
 import { MIRROR_PIECE, PIECE_COUNT } from '../pieces.js';
 import { MAX_SEED } from '../random.js';
 import { createRandomizer, isRandomizerName, randomizerDefaults, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
@@ -51,6 +51,9 @@ export function randomizerParameter(name: RandomizerName, params: Record<string,
 
 /** Validates the randomizer, samples and seed options (typed BAD_ARGUMENT errors) and fills in defaults. */
 export function checkModelOptions(opts: PieceModelOptions) {
+  if (opts.randomizerParams !== undefined && (opts.randomizerParams === null || typeof opts.randomizerParams !== 'object' || Array.isArray(opts.randomizerParams))) {
+    throw new StackRankError('BAD_ARGUMENT', `randomizerParams must be an object such as { denominator: 1.5 }; got ${describe(opts.randomizerParams)}`);
+  }
   const randomizer = opts.randomizer ?? DEFAULT_MODEL_RANDOMIZER;
   if (!isRandomizerName(randomizer)) {
     throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`);
@@ -79,13 +82,14 @@ export function symmetrizeModel(model: ArrayLike<number>): Float64Array {
  * Expected pair and piece counts over `samples` steps of the randomizer: pairs[7 n + p] and singles[p]. Each step
  * adds the exact distribution of the next piece (given the state) to the row of the piece just dealt.
  */
-function expectedCounts(name: RandomizerName, params: Record<string, number> | undefined, samples: number, seed: number) {
+function* expectedCounts(name: RandomizerName, params: Record<string, number> | undefined, samples: number, seed: number): Generator<void, { pairs: Float64Array; singles: Float64Array }> {
   const r = createRandomizer(name, { seed, ...(params ?? {}), onWarning: () => {} });
   for (let i = 0; i < BURN_IN; i++) r.nextId();
   const pairs = new Float64Array(PIECE_COUNT * PIECE_COUNT);
   const singles = new Float64Array(PIECE_COUNT);
   const dist = new Float64Array(PIECE_COUNT);
   let prev = r.nextId();
+  const due = sliceClock();
   for (let i = 0; i < samples; i++) {
     r.distribution(dist);
     const row = prev * PIECE_COUNT;
@@ -94,18 +98,43 @@ function expectedCounts(name: RandomizerName, params: Record<string, number> | u
       singles[p] += dist[p];
     }
     prev = r.nextId();
+    if ((i & 255) === 255 && due()) yield;
   }
   return { pairs, singles };
 }
 
+/** Runs a sliced computation to its end on this thread. */
+function runToEnd<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Runs a sliced computation with the event loop run between slices; rejects with ABORTED once `signal` fires. */
+export async function runSliced<T>(steps: Generator<void, T>, signal?: AbortSignal): Promise<T> {
+  for (;;) {
+    if (signal?.aborted) throw new StackRankError('ABORTED', 'the rank-table build was cancelled');
+    const step = steps.next();
+    if (step.done) return step.value;
+    await yieldToEventLoop();
+  }
+}
+
 /** The mirror-symmetrised transition matrix P(p | n) of a randomizer, estimated (or exact for memoryless). */
 export function transitionModel(opts: PieceModelOptions = {}): PieceModel {
+  return runToEnd(transitionSteps(opts));
+}
+
+/** transitionModel in slices (for builds that honour a signal). */
+export function* transitionSteps(options: PieceModelOptions): Generator<void, PieceModel> {
+  const opts = optionsObject('transitionModel', options);
   const { randomizer, samples, seed } = checkModelOptions(opts);
   const parameter = randomizerParameter(randomizer, opts.randomizerParams);
   if (randomizer === 'memoryless') {
     return { randomizer, samples: 0, seed: 0, parameter, model: new Float64Array(PIECE_COUNT * PIECE_COUNT).fill(1 / PIECE_COUNT) };
   }
-  const { pairs } = expectedCounts(randomizer, opts.randomizerParams, samples, seed);
+  const { pairs } = yield* expectedCounts(randomizer, opts.randomizerParams, samples, seed);
   const raw = new Float64Array(PIECE_COUNT * PIECE_COUNT);
   for (let n = 0; n < PIECE_COUNT; n++) {
     let total = 0;
@@ -120,12 +149,18 @@ export function transitionModel(opts: PieceModelOptions = {}): PieceModel {
 
 /** The mirror-symmetrised piece frequencies of a randomizer (weighted variant), estimated or exact for memoryless. */
 export function weightsModel(opts: PieceModelOptions = {}): PieceModel {
+  return runToEnd(weightsSteps(opts));
+}
+
+/** weightsModel in slices (for builds that honour a signal). */
+export function* weightsSteps(options: PieceModelOptions): Generator<void, PieceModel> {
+  const opts = optionsObject('weightsModel', options);
   const { randomizer, samples, seed } = checkModelOptions(opts);
   const parameter = randomizerParameter(randomizer, opts.randomizerParams);
   if (randomizer === 'memoryless') {
     return { randomizer, samples: 0, seed: 0, parameter, model: new Float64Array(PIECE_COUNT).fill(1 / PIECE_COUNT) };
   }
-  const { singles } = expectedCounts(randomizer, opts.randomizerParams, samples, seed);
+  const { singles } = yield* expectedCounts(randomizer, opts.randomizerParams, samples, seed);
   const total = singles.reduce((a, b) => a + b, 0);
   return { randomizer, samples, seed, parameter, model: normalizeRows(symmetrizeModel(Array.from(singles, (v) => v / total))) };
 }
@@ -154,6 +189,9 @@ export function customModel(values: ArrayLike<number> | ArrayLike<ArrayLike<numb
   const given = values as ArrayLike<unknown>;
   if (given === null || typeof given !== 'object' || typeof given.length !== 'number') {
     throw new StackRankError('BAD_ARGUMENT', `${kind} must be an array of numbers; got ${describe(values)}`);
+  }
+  if (given.length !== PIECE_COUNT && given.length !== rows * PIECE_COUNT) {
+    throw new StackRankError('BAD_ARGUMENT', `${kind} must hold ${rows * PIECE_COUNT} numbers (${kind === 'transition' ? '7 rows of 7' : 'one per piece'}); got ${describe(given.length)} entries`);
   }
   if (kind === 'transition' && given.length === PIECE_COUNT && typeof given[0] === 'object') {
     for (let n = 0; n < PIECE_COUNT; n++) {

@@ -4,9 +4,10 @@
  * reused when it verifies and its model parameters (randomizer, samples, seed, parameter; the whole matrix for a
  * custom one) are the ones asked for; otherwise it is rebuilt, saying why.
  */
+import { optionsObject } from '../errors.js';
 import { isRandomizerName, randomizerDefaults } from '../randomizers/index.js';
 import { checkBuildOptions } from './build.js';
-import { type CacheOptions, type CachedTable, loadOrBuild, tableFileName } from './cache.js';
+import { type CacheOptions, type CachedTable, checkEnv, loadOrBuild, tableFileName } from './cache.js';
 import { STEEP_VARIANT, type VariantParams } from './file.js';
 import { type PreviewTable, buildPreviewTable, loadPreviewTable, type PreviewBuildOptions } from './preview.js';
 import { loadRankTable } from './table.js';
@@ -39,12 +40,13 @@ function paramsFit(have: VariantParams | null, want: VariantParams | Omit<Varian
 }
 
 /** The cache path of a preview table (no estimation needed: the name carries the randomizer). */
-export async function cachedPreviewTablePath(opts: PreviewBuildOptions = {}, env?: Record<string, string | undefined>): Promise<string> {
+export async function cachedPreviewTablePath(options: PreviewBuildOptions= {}, env?: Record<string, string | undefined>): Promise<string> {
+  const opts = optionsObject('cachedPreviewTablePath', options) as PreviewBuildOptions;
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.transition, 'transition');
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
-  return join(cacheDir(env), tableFileName(width, maxStep, iterations, STEEP_VARIANT.preview[steep], paramsTag(want)));
+  return join(cacheDir(checkEnv(env)), tableFileName(width, maxStep, iterations, STEEP_VARIANT.preview[steep], paramsTag(want)));
 }
 
 export interface CachedPreviewTable {
@@ -55,7 +57,8 @@ export interface CachedPreviewTable {
 }
 
 /** Loads the cached preview table for these parameters (e.g. rank-preview-tgm1-w9-s4-i15.srk), or builds and caches it. */
-export async function loadOrBuildCachedPreviewTable(opts: PreviewBuildOptions & CacheOptions = {}): Promise<CachedPreviewTable> {
+export async function loadOrBuildCachedPreviewTable(options: PreviewBuildOptions & CacheOptions= {}): Promise<CachedPreviewTable> {
+  const opts = optionsObject('loadOrBuildCachedPreviewTable', options) as PreviewBuildOptions & CacheOptions;
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.transition, 'transition');
   const path = await cachedPreviewTablePath(opts, opts.env);
@@ -74,16 +77,18 @@ export async function loadOrBuildCachedPreviewTable(opts: PreviewBuildOptions & 
 }
 
 /** The cache path of a weighted table. */
-export async function cachedWeightedTablePath(opts: WeightedBuildOptions = {}, env?: Record<string, string | undefined>): Promise<string> {
+export async function cachedWeightedTablePath(options: WeightedBuildOptions= {}, env?: Record<string, string | undefined>): Promise<string> {
+  const opts = optionsObject('cachedWeightedTablePath', options) as WeightedBuildOptions;
   const { width, maxStep, iterations } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.weights, 'weights');
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
-  return join(cacheDir(env), tableFileName(width, maxStep, iterations, WEIGHTED_VARIANT, paramsTag(want)));
+  return join(cacheDir(checkEnv(env)), tableFileName(width, maxStep, iterations, WEIGHTED_VARIANT, paramsTag(want), opts.encoding));
 }
 
 /** Loads the cached weighted table for these parameters (e.g. rank-weighted-tgm1-w9-s4-i15.srk), or builds and caches it. */
-export async function loadOrBuildCachedWeightedTable(opts: WeightedBuildOptions & CacheOptions = {}): Promise<CachedTable> {
+export async function loadOrBuildCachedWeightedTable(options: WeightedBuildOptions & CacheOptions= {}): Promise<CachedTable> {
+  const opts = optionsObject('loadOrBuildCachedWeightedTable', options) as WeightedBuildOptions & CacheOptions;
   const { width, maxStep, iterations } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.weights, 'weights');
   const path = await cachedWeightedTablePath(opts, opts.env);

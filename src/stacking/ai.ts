@@ -4,9 +4,9 @@
  *   const ai = await StackingAI.create();                     // cached default table (built on first use)
  *   const move = ai.bestPlacement([0,0,0,0,0,0,0,0,0], 'TSZ', 2);
  */
-import { StackRankError } from '../errors.js';
+import { StackRankError, optionsObject } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
-import type { RankTable } from '../rank/table.js';
+import { requireRankTable, type RankTable } from '../rank/table.js';
 import { surfaceFromHeights } from '../surface.js';
 import { StackingEngine, checkStrategy, distributionWeights, pairWeights, type LeafRows, type Strategy, type StrategyName } from './engine.js';
 import { checkLookahead, toHeights, toQueue } from './input.js';
@@ -63,7 +63,7 @@ export function checkDistribution(dist: unknown): ArrayLike<number> {
 
 /** A pair distribution: 49 non-negative finite numbers, p1 * 7 + p2 = P(p1) P(p2 | p1), summing to 1. */
 export function checkPairDistribution(pair: unknown): ArrayLike<number> {
-  const values = pair !== null && typeof pair === 'object' ? Array.from(pair as ArrayLike<number>) : [];
+  const values = pair !== null && typeof pair === 'object' && (pair as ArrayLike<number>).length === 49 ? Array.from(pair as ArrayLike<number>) : [];
   const ok =
     values.length === 49 &&
     values.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0) &&
@@ -80,10 +80,12 @@ export class StackingAI {
     private readonly engine: StackingEngine,
   ) {}
 
-  static async create(opts: StackingAIOptions = {}): Promise<StackingAI> {
+  static async create(options: StackingAIOptions = {}): Promise<StackingAI> {
+    const opts = optionsObject('StackingAI.create', options);
     const rules = resolveRules(opts.rules);
     const strategy = checkStrategy(opts.strategy);
-    let table = opts.table;
+    let table = opts.table === undefined ? undefined : requireRankTable(opts.table, 'StackingAI.create: table');
+    if (opts.leafRows !== undefined && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
     if (!table) {
       if (typeof process === 'undefined' || !process.versions?.node) {
         throw new StackRankError('BAD_ARGUMENT', 'in a browser pass { table }: build it with buildRankTable or load it with loadRankTable');
@@ -109,8 +111,9 @@ export class StackingAI {
     surface: readonly number[] | string | object,
     queue: string | readonly string[],
     lookahead = 0,
-    opts: { next?: ArrayLike<number>; nextPair?: ArrayLike<number> } = {},
+    options: { next?: ArrayLike<number>; nextPair?: ArrayLike<number> } = {},
   ): BestPlacement | null {
+    const opts = optionsObject('bestPlacement', options);
     const heights = toHeights(surface, this.table.width, this.table.maxStep, this.rules.boardHeight);
     const ids = toQueue(queue);
     checkLookahead(lookahead, ids.length);

@@ -2,8 +2,8 @@
  * One instance of the search kernel (assembly/search.ts) holding a rank table, the rules and the placement
  * table in its memory. Used on the main thread by StackingAI and, over shared memory, by the simulator's workers.
  */
-import { StackRankError } from '../errors.js';
-import type { RankTable } from '../rank/table.js';
+import { StackRankError, describe, requireInt } from '../errors.js';
+import { requireRankTable, type RankTable } from '../rank/table.js';
 import { kernelImports } from '../wasm.js';
 import { searchImage, type LeafRowsSource } from './shared-table.js';
 import {
@@ -54,11 +54,12 @@ export function checkStrategy(strategy: unknown): Strategy {
   if (strategy === undefined) return 'rank';
   if (strategy === 'best') return BEST_STRATEGY;
   if ((STRATEGIES as readonly unknown[]).includes(strategy)) return strategy as Strategy;
-  throw new StackRankError('BAD_ARGUMENT', `strategy must be ${STRATEGIES.map((s) => `"${s}"`).join(', ')} or "best"; got ${JSON.stringify(strategy)}`);
+  throw new StackRankError('BAD_ARGUMENT', `strategy must be ${STRATEGIES.map((s) => `"${s}"`).join(', ')} or "best"; got ${describe(strategy)}`);
 }
 
 /** The strategy that averages over `unknownPieces` unknown pieces (0 = the article's rank leaves). */
 export function expectimaxStrategy(unknownPieces: number): Strategy {
+  if (typeof unknownPieces !== 'number') throw new StackRankError('BAD_ARGUMENT', `unknown pieces must be 0, 1 or 2; got ${describe(unknownPieces)}`);
   const strategy = STRATEGIES[unknownPieces];
   if (!Number.isInteger(unknownPieces) || !strategy) throw new StackRankError('BAD_ARGUMENT', `unknown pieces must be 0, 1 or 2; got ${unknownPieces}`);
   return strategy;
@@ -69,7 +70,19 @@ export function expectimaxStrategy(unknownPieces: number): Strategy {
  * (the rounding remainder goes to the likeliest piece), so a weighted sum of u16 ranks stays below 2^32. Written
  * to `out[at..at+8)` (slot 7 zero) when given, so a caller filling a buffer allocates nothing.
  */
+function checkWeightsTarget(out: unknown, at: unknown, words: number): void {
+  if (!(out instanceof Int32Array)) throw new StackRankError('BAD_ARGUMENT', `out must be an Int32Array; got ${describe(out)}`);
+  requireInt('at', at, 0, Math.max(-1, out.length - words));
+}
+
 export function distributionWeights(dist?: ArrayLike<number>, out: Int32Array = new Int32Array(WEIGHT_WORDS_EXPECT), at = 0): Int32Array {
+  checkWeightsTarget(out, at, WEIGHT_WORDS_EXPECT);
+  if (dist !== undefined) checkChances(dist, 7, 'dist');
+  return fillDistributionWeights(dist, out, at);
+}
+
+/** distributionWeights without the argument checks (the simulator's per-piece path, arguments made here). */
+export function fillDistributionWeights(dist: ArrayLike<number> | undefined, out: Int32Array, at: number): Int32Array {
   let sum = 0;
   let likeliest = 0;
   for (let p = 0; p < 7; p++) {
@@ -90,18 +103,35 @@ const secondGivenFirst = new Float64Array(7);
  * piece's 8 weights, then for each p1 the 8 weights of the second given p1 (zeros where p1 is impossible).
  * Uniform pairs when none is given. Written to `out[at..at+64)` when given.
  */
+/** A distribution argument: `count` finite non-negative numbers (normalised by the callers' checks or not). */
+function checkChances(values: unknown, count: number, name: string): void {
+  const ok =
+    values !== null &&
+    typeof values === 'object' &&
+    (values as ArrayLike<unknown>).length === count &&
+    Array.from({ length: count }, (_, i) => (values as ArrayLike<unknown>)[i]).every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0);
+  if (!ok) throw new StackRankError('BAD_ARGUMENT', `${name} must be ${count} finite non-negative numbers; got ${describe(values)}`);
+}
+
 export function pairWeights(pair?: ArrayLike<number>, out: Int32Array = new Int32Array(WEIGHT_WORDS_EXPECT2), at = 0): Int32Array {
+  checkWeightsTarget(out, at, WEIGHT_WORDS_EXPECT2);
+  if (pair !== undefined) checkChances(pair, 49, 'pair');
+  return fillPairWeights(pair, out, at);
+}
+
+/** pairWeights without the argument checks (the simulator's per-piece path). */
+export function fillPairWeights(pair: ArrayLike<number> | undefined, out: Int32Array, at: number): Int32Array {
   const chance = (p1: number, p2: number) => (pair ? pair[p1 * 7 + p2] : 1 / 49);
   firstPiece.fill(0);
   for (let p1 = 0; p1 < 7; p1++) for (let p2 = 0; p2 < 7; p2++) firstPiece[p1] += chance(p1, p2);
-  distributionWeights(firstPiece, out, at);
+  fillDistributionWeights(firstPiece, out, at);
   for (let p1 = 0; p1 < 7; p1++) {
     if (firstPiece[p1] <= 0) {
       out.fill(0, at + WEIGHT_WORDS_EXPECT * (p1 + 1), at + WEIGHT_WORDS_EXPECT * (p1 + 2));
       continue;
     }
     for (let p2 = 0; p2 < 7; p2++) secondGivenFirst[p2] = chance(p1, p2) / firstPiece[p1];
-    distributionWeights(secondGivenFirst, out, at + WEIGHT_WORDS_EXPECT * (p1 + 1));
+    fillDistributionWeights(secondGivenFirst, out, at + WEIGHT_WORDS_EXPECT * (p1 + 1));
   }
   return out;
 }
@@ -118,6 +148,9 @@ export interface LeafRows {
 }
 
 function checkLeafRows(leaf: LeafRows, table: RankTable): Uint16Array {
+  if (leaf === null || typeof leaf !== 'object' || !(leaf.rows instanceof Uint16Array)) {
+    throw new StackRankError('BAD_ARGUMENT', `leafRows must be a preview table (or { width, maxStep, rows: Uint16Array }); got ${describe(leaf)}`);
+  }
   if (leaf.width !== table.width || leaf.maxStep !== table.maxStep || leaf.rows?.length !== table.size * LEAF_ROW_SLOTS) {
     throw new StackRankError('TABLE_MISMATCH', `leaf rows are for ${leaf.width}x${leaf.maxStep} surfaces; the table is ${table.width}x${table.maxStep}`);
   }
@@ -151,12 +184,13 @@ export class StackingEngine {
   }
 
   static async create(table: RankTable, rules: StackingRules, opts: { shared?: boolean; strategy?: Strategy; leafRows?: LeafRows } = {}): Promise<StackingEngine> {
+    requireRankTable(table);
     const strategy = opts.strategy ?? 'rank';
-    if (opts.leafRows && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
+    if (opts.leafRows !== undefined && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
     // Expectimax leaves read 8 values per surface: the given rows, or the table's best rank per piece. The table
     // and rows live once per process in a shared search image (src/stacking/shared-table.ts); this engine gets its
     // own kernel instance over that memory and allocates through the image's owner.
-    if (opts.leafRows) checkLeafRows(opts.leafRows, table);
+    if (opts.leafRows !== undefined) checkLeafRows(opts.leafRows, table);
     const leaf: LeafRowsSource = strategy === 'rank' ? null : (opts.leafRows ?? 'pieceMax');
     const image = await searchImage(table, leaf, !!opts.shared);
     const { memory, module } = image;

@@ -1,5 +1,5 @@
 /** Checks and normalises what callers pass to the stacking API: surfaces (heights, steps, digits) and queues. */
-import { StackRankError, describe } from '../errors.js';
+import { StackRankError, describe, requireDenseArray } from '../errors.js';
 import { PIECES, pieceId } from '../pieces.js';
 import { type Surface, parseSurface, surfaceFromSteps, surfaceHeights } from '../surface.js';
 
@@ -16,12 +16,14 @@ export function toHeights(surface: unknown, width: number, maxStep: number, boar
     if (s.width !== width) throw new StackRankError('BAD_SURFACE', `${JSON.stringify(surface)} has ${surface.length} digits; this table needs ${width - 1}`);
     heights = surfaceHeights(s);
   } else if (Array.isArray(surface)) {
+    requireDenseArray('BAD_SURFACE', 'the surface', surface);
     if (surface.length === width) {
-      surface.forEach((h, i) => {
+      for (let i = 0; i < width; i++) {
+        const h: unknown = surface[i];
         if (typeof h !== 'number' || !Number.isInteger(h) || h < 0) {
           throw new StackRankError('BAD_SURFACE', `height of column ${i} must be a non-negative integer; got ${describe(h)}`);
         }
-      });
+      }
       heights = surface.slice();
     } else if (surface.length === width - 1) {
       heights = surfaceHeights(surfaceFromSteps(surface, { maxStep }));
@@ -45,10 +47,13 @@ export function toQueue(queue: unknown): number[] {
   const letters = typeof queue === 'string' ? [...queue] : Array.isArray(queue) ? queue : null;
   if (!letters) throw new StackRankError('BAD_PIECE', `a queue is a string like "TSZ" or an array of letters; got ${describe(queue)}`);
   if (letters.length === 0) throw new StackRankError('BAD_PIECE', 'the queue is empty; queue[0] is the current piece');
-  return letters.map((l) => {
+  requireDenseArray('BAD_PIECE', 'the queue', letters);
+  const ids: number[] = [];
+  for (const l of letters) {
     if (typeof l !== 'string') throw new StackRankError('BAD_PIECE', `queue entries are letters ${PIECES.join(' ')}; got ${describe(l)}`);
-    return pieceId(l);
-  });
+    ids.push(pieceId(l));
+  }
+  return ids;
 }
 
 export function checkLookahead(lookahead: unknown, queueLength: number): number {

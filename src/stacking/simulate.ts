@@ -9,25 +9,30 @@
  * seeded with streamSeed(seed, s, k); streams are spread over worker threads, and the result depends only on the
  * seed, never on the thread count.
  */
-import { StackRankError, requireInt } from '../errors.js';
+import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
-import { createRandomizer, isRandomizerName, type Randomizer, type RandomizerName } from '../randomizers/index.js';
-import type { RankTable } from '../rank/table.js';
+import { RANDOMIZER_NAMES, createRandomizer, isRandomizerName, type Randomizer, type RandomizerName } from '../randomizers/index.js';
+import { requireRankTable, type RankTable } from '../rank/table.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import { KernelPool } from '../workers.js';
-import { StackingEngine, checkStrategy, distributionWeights, pairWeights, type LeafRows, type Strategy, type StrategyName } from './engine.js';
+import { StackingEngine, checkStrategy, fillDistributionWeights, fillPairWeights, type LeafRows, type Strategy, type StrategyName } from './engine.js';
 import { estimateSurvival, median, type SurvivalEstimate } from './estimate.js';
 import { MAX_LOOKAHEAD } from './input.js';
 import {
-  GAME_DEAD, GAME_NEEDS_PIECES, GAME_WORDS, G_AVAILABLE, G_CAP, G_CTX, G_DEATH_PIECE, G_HEIGHTS, G_LOOKAHEAD, G_PIECES, G_PLAYED,
+  CTX_WORDS, GAME_DEAD, GAME_NEEDS_PIECES, GAME_WORDS, G_AVAILABLE, G_CAP, G_CTX, G_DEATH_PIECE, G_HEIGHTS, G_LOOKAHEAD, G_PIECES, G_PLAYED,
   G_POSITION, G_STATUS, G_TETRISES, G_WEIGHTS, HEIGHTS_WORDS, WEIGHT_WORDS_EXPECT, WEIGHT_WORDS_EXPECT2,
 } from './layout.js';
+import { MAX_MEMORY_PAGES, WASM_PAGE } from '../wasm.js';
 import { resolveRules, type StackingRules } from './rules.js';
 
 /** Piece buffer per slot. A game starts with a small fill that grows 8x per refill (short games stay cheap). */
 const CHUNK = 1 << 16;
+/** The piece buffer with two unknown pieces, whose 64 words of chances per piece would make a 16 MB slot. */
+const WEIGHTED_CHUNK = 1 << 13;
 const FIRST_FILL = 512;
+/** Kernel memory kept free beyond the estimate (the search's own scratch, rounding of pages). */
+const MEMORY_MARGIN = 16 << 20;
 
 export interface SimulateOptions {
   table: RankTable;
@@ -73,6 +78,9 @@ export interface SimulationResult extends SurvivalEstimate {
 
 /** Seed of game k of stream s: a fixed mix of the user seed, s and k (documented in docs/results.md). */
 export function streamSeed(seed: number, stream: number, game: number): number {
+  if (typeof seed !== 'number' || typeof stream !== 'number' || typeof game !== 'number') {
+    throw new StackRankError('BAD_ARGUMENT', `streamSeed takes three numbers; got ${describe(seed)}, ${describe(stream)}, ${describe(game)}`);
+  }
   let h = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(stream + 1, 0xc2b2ae35) ^ Math.imul(game + 1, 0x27d4eb2f);
   h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
   return (h ^ (h >>> 13)) >>> 0;
@@ -99,8 +107,8 @@ function deal(rng: Randomizer, memory: WebAssembly.Memory, slot: Slot, from: num
   const one = stride === WEIGHT_WORDS_EXPECT;
   const chances = new Float64Array(one ? 7 : 49);
   for (let i = 0; i < count; i++) {
-    if (one) distributionWeights(rng.distribution(chances), weights, i * stride);
-    else pairWeights(rng.nextPairDistribution(chances), weights, i * stride);
+    if (one) fillDistributionWeights(rng.distribution(chances), weights, i * stride);
+    else fillPairWeights(rng.nextPairDistribution(chances), weights, i * stride);
     ids[i] = rng.nextId();
   }
 }
@@ -112,35 +120,63 @@ interface GameRecord {
   tetrises: number;
 }
 
-export async function simulateStacking(opts: SimulateOptions): Promise<SimulationResult> {
-  if (!opts || typeof opts !== 'object' || !opts.table) throw new StackRankError('BAD_ARGUMENT', 'simulateStacking needs { table, lookahead }');
+export async function simulateStacking(options: SimulateOptions): Promise<SimulationResult> {
+  if (options === undefined) throw new StackRankError('BAD_ARGUMENT', 'simulateStacking needs { table, lookahead }');
+  const opts = optionsObject('simulateStacking', options) as SimulateOptions;
+  requireRankTable(opts.table, 'simulateStacking: table');
   const randomizer = opts.randomizer ?? 'tgm1';
-  if (!isRandomizerName(randomizer)) throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${JSON.stringify(randomizer)}`);
+  if (!isRandomizerName(randomizer)) throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`);
+  const signal = checkSignal(opts.signal, 'simulateStacking: signal');
+  const onProgress = checkCallback<NonNullable<SimulateOptions['onProgress']>>('simulateStacking: onProgress', opts.onProgress);
   const lookahead = requireInt('lookahead', opts.lookahead, 0, MAX_LOOKAHEAD);
   const streams = requireInt('games', opts.games ?? 100, 1, 1_000_000);
   const budget = opts.maxPieces === undefined ? undefined : requireInt('maxPieces', opts.maxPieces, 1, Number.MAX_SAFE_INTEGER);
   const seed = checkSeed(opts.seed ?? 0);
   const rules = resolveRules(opts.rules);
   const strategy = checkStrategy(opts.strategy);
-  const threads = Math.min(streams, requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, MAX_THREADS));
+  const threadsGiven = opts.threads !== undefined;
+  let threads = Math.min(streams, requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, MAX_THREADS));
   const shares = Array.from({ length: streams }, (_, s) => (budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0)));
+  if (signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
 
   const engine = await StackingEngine.create(opts.table, rules, { shared: threads > 1, strategy, leafRows: opts.leafRows });
   const { kernel, memory } = engine;
-  const slots: Slot[] = Array.from({ length: threads }, () => {
-    const game = kernel.alloc(GAME_WORDS * 4);
-    const pieces = kernel.alloc(CHUNK + 16);
-    const weightWords = strategy === 'rank' ? 0 : (strategy === 'expectimax2' ? WEIGHT_WORDS_EXPECT2 : WEIGHT_WORDS_EXPECT);
-    const weights = weightWords ? kernel.alloc((CHUNK + 16) * weightWords * 4) : 0;
-    const ctx = engine.allocContext();
-    const words = new Int32Array(memory.buffer, game, GAME_WORDS);
-    words[G_CTX] = ctx;
-    words[G_WEIGHTS] = weights;
-    return { game, pieces, weights, weightWords };
-  });
+  // Each thread's slot holds a game record, its search context and a piece buffer (plus, for expectimax, the
+  // chances of every buffered piece). The kernel memory is capped (MAX_MEMORY_PAGES): a default thread count is
+  // lowered to what fits, an explicit one that does not fit is refused before anything is allocated.
+  const weightWords = strategy === 'rank' ? 0 : strategy === 'expectimax2' ? WEIGHT_WORDS_EXPECT2 : WEIGHT_WORDS_EXPECT;
+  const chunk = weightWords > WEIGHT_WORDS_EXPECT ? WEIGHTED_CHUNK : CHUNK;
+  const slotBytes = GAME_WORDS * 4 + (chunk + 16) * (1 + 4 * weightWords) + CTX_WORDS * 4 + 64;
+  const free = MAX_MEMORY_PAGES * WASM_PAGE - memory.buffer.byteLength - MEMORY_MARGIN;
+  const fitting = Math.max(0, Math.floor(free / slotBytes));
+  if (threads > fitting) {
+    if (threadsGiven || fitting < 1) {
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `threads: ${threads} threads need ${Math.ceil((threads * slotBytes) / 2 ** 20)} MB of WebAssembly memory beside the ${Math.ceil(memory.buffer.byteLength / 2 ** 20)} MB this table and strategy use; at most ${fitting} fit in the ${(MAX_MEMORY_PAGES * WASM_PAGE) / 2 ** 30} GB limit`,
+      );
+    }
+    threads = fitting;
+  }
+  let slots: Slot[];
+  try {
+    slots = Array.from({ length: threads }, () => {
+      const game = kernel.alloc(GAME_WORDS * 4);
+      const pieces = kernel.alloc(chunk + 16);
+      const weights = weightWords ? kernel.alloc((chunk + 16) * weightWords * 4) : 0;
+      const ctx = engine.allocContext();
+      const words = new Int32Array(memory.buffer, game, GAME_WORDS);
+      words[G_CTX] = ctx;
+      words[G_WEIGHTS] = weights;
+      return { game, pieces, weights, weightWords };
+    });
+  } catch (e) {
+    // The kernel's allocator traps when the memory cannot grow (the system refused it below the limit).
+    throw new StackRankError('WASM_FAILED', `out of WebAssembly memory for ${threads} game slot(s): ${String(e)}`, { cause: e });
+  }
   const pool = threads > 1 ? await KernelPool.create(engine.module, memory, threads) : null;
   const onAbort = () => pool?.terminate();
-  opts.signal?.addEventListener('abort', onAbort);
+  signal?.addEventListener('abort', onAbort);
 
   const results: GameRecord[][] = Array.from({ length: streams }, () => []);
   let totalPieces = 0;
@@ -150,9 +186,9 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
   let lastReport = 0;
   const report = () => {
     const now = performance.now();
-    if (!opts.onProgress || now - lastReport < 200) return;
+    if (!onProgress || now - lastReport < 200) return;
     lastReport = now;
-    opts.onProgress({ pieces: totalPieces, deaths: totalDeaths, games: totalGames, elapsedMs: now - started });
+    onProgress({ pieces: totalPieces, deaths: totalDeaths, games: totalGames, elapsedMs: now - started });
   };
 
   const play = async (slotIndex: number): Promise<number> => {
@@ -180,7 +216,7 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
     words[G_AVAILABLE] = fill;
     let counted = 0;
     for (;;) {
-      if (opts.signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
+      if (signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
       const status = await play(slotIndex);
       const w = g();
       totalPieces += w[G_PLAYED] - counted;
@@ -193,7 +229,7 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
       // Keep the unplayed window, refill the rest of the buffer.
       const pos = w[G_POSITION];
       const keep = w[G_AVAILABLE] - pos;
-      fill = Math.min(CHUNK, fill * 8);
+      fill = Math.min(chunk, fill * 8);
       new Uint8Array(memory.buffer, slot.pieces, fill).copyWithin(0, pos, pos + keep);
       if (slot.weights) new Int32Array(memory.buffer, slot.weights, fill * slot.weightWords).copyWithin(0, pos * slot.weightWords, (pos + keep) * slot.weightWords);
       deal(rng, memory, slot, keep, fill - keep);
@@ -221,10 +257,10 @@ export async function simulateStacking(opts: SimulateOptions): Promise<Simulatio
   try {
     await Promise.all(slots.map((_, i) => worker(i)));
   } catch (e) {
-    if (opts.signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
+    if (signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
     throw e;
   } finally {
-    opts.signal?.removeEventListener('abort', onAbort);
+    signal?.removeEventListener('abort', onAbort);
     pool?.terminate();
   }
 

@@ -27,11 +27,11 @@ describe('stackrank queue', () => {
     expect(JSON.parse(out[0])).toEqual({ name: 'decay', seed: 3, params: { denominator: 1.5 }, count: 20, queue: createRandomizer('decay', { seed: 3, denominator: 1.5 }).take(20) });
   });
 
-  it('warns on stderr for a denominator below 1 and still deals', async () => {
+  it('refuses a denominator below 1 with the library\'s reason (one piece would take over)', async () => {
     const { io, out, err } = fakeIO();
-    expect(await main(['queue', 'decay', '--denominator', '0.9', '--count', '5'], io)).toBe(0);
-    expect(out[0]).toHaveLength(5);
-    expect(err.join('\n')).toMatch(/warning: decay: denominator 0.9 < 1/);
+    expect(await main(['queue', 'decay', '--denominator', '0.9', '--count', '5'], io)).not.toBe(0);
+    expect(out).toEqual([]);
+    expect(err.join('\n')).toMatch(/denominator must be a finite number >= 1/);
   });
 
   it.each([

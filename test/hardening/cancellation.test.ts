@@ -1,0 +1,72 @@
+/**
+ * Cancellation: every long call stops within about 100 ms of abort (measured here with a generous margin for a
+ * loaded machine), whether or not it reports progress, and leaves no worker behind.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildPreviewTable, buildRankTable, playFullGame, simulateStacking, trainWeights } from '../helpers/api.js';
+import { liveWorkerCount } from '../../src/workers.js';
+
+/** How long after abort() (fired at `after` ms) the call settled, and with what. */
+async function abortAfter(after: number, start: (signal: AbortSignal) => Promise<unknown>): Promise<{ late: number; error: unknown }> {
+  const controller = new AbortController();
+  let abortedAt = 0;
+  setTimeout(() => {
+    abortedAt = performance.now();
+    controller.abort();
+  }, after);
+  const error = await start(controller.signal).then(
+    () => 'finished',
+    (e) => e,
+  );
+  return { late: performance.now() - abortedAt, error };
+}
+
+const aborted = expect.objectContaining({ name: 'StackRankError', code: 'ABORTED' });
+/** ~100 ms promised; allow for a machine shared with other jobs. */
+const LATE = 400;
+
+async function workersGone(): Promise<number> {
+  for (let i = 0; i < 100 && liveWorkerCount() > 0; i++) await new Promise((r) => setTimeout(r, 20));
+  return liveWorkerCount();
+}
+
+describe('abort is honoured promptly (defect 8)', () => {
+  it('playFullGame without onProgress', async () => {
+    const { late, error } = await abortAfter(150, (signal) => playFullGame({ weights: 'bcts', maxPieces: 2e7, seed: 1, signal }));
+    expect(error).toEqual(aborted);
+    expect(late).toBeLessThan(LATE);
+  });
+
+  it('single-threaded trainWeights', async () => {
+    const { late, error } = await abortAfter(150, (signal) =>
+      trainWeights({ generations: 50, population: 8, tournament: 4, gamesPerEval: 2, maxPieces: 1e7, boardHeight: 20, threads: 1, signal }),
+    );
+    expect(error).toEqual(aborted);
+    expect(late).toBeLessThan(LATE);
+  });
+
+  it('threaded trainWeights, mid-generation', async () => {
+    const { late, error } = await abortAfter(300, (signal) =>
+      trainWeights({ generations: 50, population: 8, tournament: 4, gamesPerEval: 2, maxPieces: 1e7, boardHeight: 20, threads: 2, signal }),
+    );
+    expect(error).toEqual(aborted);
+    expect(late).toBeLessThan(LATE);
+    expect(await workersGone()).toBe(0);
+  });
+
+  it('buildPreviewTable while it estimates its piece model', async () => {
+    const { late, error } = await abortAfter(100, (signal) => buildPreviewTable({ width: 4, maxStep: 1, iterations: 2, threads: 1, randomizer: 'tgm3', samples: 2e8, signal }));
+    expect(error).toEqual(aborted);
+    expect(late).toBeLessThan(LATE);
+  });
+
+  it('buildRankTable and simulateStacking on one thread', async () => {
+    const slow = await abortAfter(100, (signal) => buildRankTable({ width: 9, maxStep: 4, iterations: 15, threads: 1, signal }));
+    expect(slow.error).toEqual(aborted);
+    expect(slow.late).toBeLessThan(LATE);
+    const table = await buildRankTable({ width: 6, maxStep: 2, iterations: 4, threads: 1 });
+    const sim = await abortAfter(150, (signal) => simulateStacking({ table, lookahead: 1, games: 4, maxPieces: 1e9, threads: 1, signal }));
+    expect(sim.error).toEqual(aborted);
+    expect(sim.late).toBeLessThan(LATE);
+  });
+});

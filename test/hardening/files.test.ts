@@ -1,0 +1,133 @@
+/**
+ * Regression tests for table files: atomic saves under concurrency, cache names and concurrent builders, bounded
+ * reads of hostile paths, the header checks, and stale temporary files.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildRankTable, cachedTablePath, loadAnyTable, loadOrBuildCachedTable, loadPreviewTable, loadRankTable, type RankTable } from '../helpers/api.js';
+import { checksum } from '../../src/rank/file.js';
+
+let table: RankTable;
+beforeAll(async () => {
+  table = await buildRankTable({ width: 5, maxStep: 2, iterations: 3, threads: 1 });
+});
+
+const typed = (code: string) => expect.objectContaining({ name: 'StackRankError', code });
+const tempDir = () => mkdtemp(join(tmpdir(), 'stackrank-files-'));
+
+describe('concurrent writers (defect 5)', () => {
+  it('many saves to one path in the same millisecond all resolve and leave a loadable file', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 't.srk');
+    for (let trial = 0; trial < 5; trial++) {
+      await Promise.all(Array.from({ length: 12 }, () => table.save(path)));
+      expect((await loadRankTable(path)).toBytes()).toEqual(table.toBytes());
+    }
+    expect((await readdir(dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('two parallel loadOrBuildCachedTable calls for one entry both resolve with the same table', async () => {
+    const env = { XDG_CACHE_HOME: await tempDir() };
+    for (let trial = 0; trial < 3; trial++) {
+      const opts = { width: 5, maxStep: 2, iterations: 2 + trial, threads: 1, env };
+      const [a, b] = await Promise.all([loadOrBuildCachedTable(opts), loadOrBuildCachedTable(opts)]);
+      expect(a.path).toBe(b.path);
+      expect(a.table.toBytes()).toEqual(b.table.toBytes());
+      expect((await loadRankTable(a.path)).toBytes()).toEqual(a.table.toBytes());
+    }
+  });
+
+  it('the cache name carries the encoding, so u16 and f32 builds do not overwrite each other', async () => {
+    const env = { XDG_CACHE_HOME: await tempDir() };
+    const opts = { width: 5, maxStep: 2, iterations: 2, threads: 1, env };
+    expect(await cachedTablePath({ ...opts, encoding: 'f32' }, env)).not.toBe(await cachedTablePath(opts, env));
+    const [u16, f32] = await Promise.all([loadOrBuildCachedTable(opts), loadOrBuildCachedTable({ ...opts, encoding: 'f32' })]);
+    expect((await loadRankTable(u16.path)).encoding).toBe('u16');
+    expect((await loadRankTable(f32.path)).encoding).toBe('f32');
+    expect((await loadOrBuildCachedTable(opts)).cached).toBe(true);
+    expect((await loadOrBuildCachedTable({ ...opts, encoding: 'f32' })).cached).toBe(true);
+  });
+});
+
+describe('reading what is not a table file (defect 7)', () => {
+  it('/dev/zero is refused at once with IO (not read without end)', async () => {
+    const started = performance.now();
+    for (const load of [loadRankTable, loadAnyTable, loadPreviewTable]) await expect(load('/dev/zero')).rejects.toEqual(typed('IO'));
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('a FIFO is refused with IO instead of blocking forever', async () => {
+    const fifo = join(await tempDir(), 'pipe.srk');
+    execFileSync('mkfifo', [fifo]);
+    await expect(loadRankTable(fifo)).rejects.toEqual(typed('IO'));
+    await expect(loadRankTable(await tempDir())).rejects.toEqual(typed('IO'));
+  });
+
+  it('a large file that is not a table is judged on its first bytes', async () => {
+    const path = join(await tempDir(), 'big.srk');
+    await writeFile(path, Buffer.alloc(64 << 20, 1));
+    await expect(loadRankTable(path)).rejects.toEqual(typed('BAD_MAGIC'));
+    // A valid header followed by far more data than it implies: refused without reading it all.
+    await writeFile(path, Buffer.concat([table.toBytes(), Buffer.alloc(64 << 20)]));
+    await expect(loadRankTable(path)).rejects.toEqual(typed('BAD_HEADER'));
+  });
+});
+
+/** A version-1 file with `edit` applied to its bytes and the header checksum made right again. */
+function edited(edit: (bytes: Uint8Array, view: DataView) => void, resum = true): Uint8Array {
+  const bytes = table.toBytes().slice();
+  const view = new DataView(bytes.buffer);
+  edit(bytes, view);
+  if (resum) view.setUint32(48, checksum(bytes.subarray(0, 48)), true);
+  return bytes;
+}
+
+describe('everything in the header is checked (defect 14)', () => {
+  it('reserved bytes 52..63 of a version-1 file must be zero', async () => {
+    for (const at of [52, 57, 63]) {
+      await expect(loadRankTable(edited((b) => (b[at] = 1), false))).rejects.toEqual(typed('BAD_HEADER'));
+    }
+  });
+
+  it('the variant name must be a known one-value variant, NUL-padded', async () => {
+    const named = (name: string) =>
+      edited((b) => {
+        b.fill(0, 32, 48);
+        b.set(new TextEncoder().encode(name), 32);
+      });
+    await expect(loadRankTable(named('bogus'))).rejects.toEqual(typed('BAD_HEADER'));
+    await expect(loadRankTable(named('preview'))).rejects.toEqual(typed('BAD_HEADER'));
+    await expect(loadRankTable(edited((b) => (b[45] = 0x41)))).rejects.toEqual(typed('BAD_HEADER'));
+    expect((await loadRankTable(named('collapse'))).variant).toBe('collapse');
+  });
+
+  it('an absurd scale is refused (ranks would be Infinity)', async () => {
+    for (const scale of [1e308, 1e-3, 2, -1 / 65535, Number.NaN]) {
+      await expect(loadRankTable(edited((_, v) => v.setFloat64(16, scale, true)))).rejects.toEqual(typed('BAD_HEADER'));
+    }
+    const loaded = await loadRankTable(table.toBytes());
+    expect(Number.isFinite(loaded.get(0))).toBe(true);
+  });
+
+  it('the golden file still loads (the format did not change)', async () => {
+    const hex = (await readFile(join(__dirname, '..', 'golden', 'rank-w4-s1-i2.srk.hex'), 'utf8')).replace(/\s+/g, '');
+    const golden = Uint8Array.from(hex.match(/../g)!.map((h) => parseInt(h, 16)));
+    expect((await loadRankTable(golden)).width).toBe(4);
+  });
+});
+
+describe('temporary files of writers that died (defect 15)', () => {
+  it('are removed by the next save to the same path; those of live processes stay', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 't.srk');
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    await writeFile(`${path}.${dead}.k3j2h1.tmp`, 'half a table');
+    await writeFile(`${path}.${process.pid}.abcdef.tmp`, 'being written');
+    await writeFile(join(dir, `other.srk.${dead}.k3j2h1.tmp`), 'not ours');
+    await table.save(path);
+    expect((await readdir(dir)).sort()).toEqual([`other.srk.${dead}.k3j2h1.tmp`, 't.srk', `t.srk.${process.pid}.abcdef.tmp`].sort());
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * Regression tests for input validation at the public entry points: each throws one StackRankError with a code,
+ * leaves no promise rejection unhandled and no worker thread behind (docs/errors.md).
+ */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  FullBoard,
+  StackRankError,
+  StackingAI,
+  analyzeRandomizer,
+  buildRankTable,
+  createRandomizer,
+  parseSurface,
+  playFullGame,
+  restoreRandomizer,
+  simulateStacking,
+  surfaceFromHeights,
+  surfaceFromSteps,
+  surfaceIndex,
+  trainWeights,
+  type RankTable,
+} from '../helpers/api.js';
+import { liveWorkerCount } from '../../src/workers.js';
+
+let table: RankTable;
+beforeAll(async () => {
+  table = await buildRankTable({ width: 4, maxStep: 1, iterations: 2, threads: 1 });
+});
+
+const unhandled: unknown[] = [];
+const onUnhandled = (e: unknown) => unhandled.push(e);
+process.on('unhandledRejection', onUnhandled);
+afterEach(() => {
+  unhandled.length = 0;
+});
+
+const settle = () => new Promise((r) => setTimeout(r, 150));
+
+async function workersGone(): Promise<number> {
+  for (let i = 0; i < 100 && liveWorkerCount() > 0; i++) await new Promise((r) => setTimeout(r, 20));
+  return liveWorkerCount();
+}
+
+const typed = (code: string) => expect.objectContaining({ name: 'StackRankError', code });
+
+describe('a table that is not a table (defect 1)', () => {
+  it('StackingAI.create rejects it with BAD_ARGUMENT and leaves no rejection unhandled', async () => {
+    for (const strategy of ['rank', 'expectimax', 'expectimax2'] as const) {
+      await expect(StackingAI.create({ table: 'x' as never, strategy })).rejects.toEqual(typed('BAD_ARGUMENT'));
+      await expect(StackingAI.create({ table: {} as never, strategy })).rejects.toEqual(typed('BAD_ARGUMENT'));
+    }
+    await settle();
+    expect(unhandled).toEqual([]);
+  });
+
+  it('simulateStacking rejects it with BAD_ARGUMENT and leaves no rejection unhandled', async () => {
+    await expect(simulateStacking({ table: 'x' as never, lookahead: 0, strategy: 'expectimax2', threads: 1 })).rejects.toEqual(typed('BAD_ARGUMENT'));
+    await expect(simulateStacking({ table: { width: 4 } as never, lookahead: 0, threads: 1 })).rejects.toEqual(typed('BAD_ARGUMENT'));
+    await settle();
+    expect(unhandled).toEqual([]);
+  });
+});
+
+describe('a signal that is not an AbortSignal (defect 3)', () => {
+  it('simulateStacking refuses it before starting threads, and none is left', async () => {
+    await expect(simulateStacking({ table, lookahead: 0, games: 4, threads: 2, signal: {} as never })).rejects.toEqual(typed('BAD_ARGUMENT'));
+    expect(await workersGone()).toBe(0);
+  });
+
+  it('buildRankTable, playFullGame and trainWeights refuse it too', async () => {
+    await expect(buildRankTable({ width: 4, maxStep: 1, threads: 2, signal: 'stop' as never })).rejects.toEqual(typed('BAD_ARGUMENT'));
+    await expect(playFullGame({ weights: 'bcts', maxPieces: 10, signal: 1 as never })).rejects.toEqual(typed('BAD_ARGUMENT'));
+    await expect(trainWeights({ generations: 1, population: 8, threads: 2, signal: {} as never })).rejects.toEqual(typed('BAD_ARGUMENT'));
+    expect(await workersGone()).toBe(0);
+  });
+});
+
+describe('other values that slipped past validation (defect 10)', () => {
+  const bare = () => Object.create(null);
+
+  it('objects without a prototype give typed errors, not "Cannot convert object to primitive value"', async () => {
+    expect(() => parseSurface(bare())).toThrow(typed('BAD_SURFACE'));
+    expect(() => surfaceFromSteps(bare())).toThrow(typed('BAD_SURFACE'));
+    expect(() => createRandomizer(bare())).toThrow(typed('BAD_ARGUMENT'));
+    expect(() => createRandomizer('tgm1', { seed: bare() })).toThrow(typed('BAD_ARGUMENT'));
+    const ai = await StackingAI.create({ table });
+    expect(() => ai.bestPlacement(bare(), 'T')).toThrow(typed('BAD_SURFACE'));
+    expect(() => ai.bestPlacement([0, 0, 0, 0], bare())).toThrow(typed('BAD_PIECE'));
+    expect(() => ai.bestPlacement([0, 0, 0, 0], 'T', bare())).toThrow(typed('BAD_ARGUMENT'));
+    await expect(simulateStacking({ table, lookahead: bare(), threads: 1 })).rejects.toEqual(typed('BAD_ARGUMENT'));
+    await expect(simulateStacking({ table, lookahead: 0, randomizer: bare(), threads: 1 })).rejects.toEqual(typed('BAD_ARGUMENT'));
+  });
+
+  it('null options are a typed error (createRandomizer keeps reading null as none); FullBoard.fromRows([null]) too', () => {
+    expect(() => surfaceFromHeights([0, 1, 2, 3], null as never)).toThrow(typed('BAD_ARGUMENT'));
+    expect(() => surfaceIndex(parseSurface('111', { maxStep: 1 }), null as never)).toThrow(typed('BAD_ARGUMENT'));
+    expect(createRandomizer('bag7', null as never).take(7)).toHaveLength(7);
+    expect(() => FullBoard.fromRows([null as never])).toThrow(typed('BAD_ARGUMENT'));
+    expect(() => FullBoard.fromRows(['#...#', null as never])).toThrow(typed('BAD_ARGUMENT'));
+    expect(() => new FullBoard(null as never, 'x' as never)).toThrow(typed('BAD_ARGUMENT'));
+  });
+
+  it('simulateStacking checks onProgress and a BigInt randomizer before playing', async () => {
+    await expect(simulateStacking({ table, lookahead: 0, games: 1, threads: 1, onProgress: 5 as never })).rejects.toEqual(typed('BAD_ARGUMENT'));
+    await expect(simulateStacking({ table, lookahead: 0, games: 1, threads: 1, randomizer: 7n as never })).rejects.toEqual(typed('BAD_ARGUMENT'));
+    await expect(simulateStacking({ table, lookahead: 0, games: 1, threads: 1, seed: 7n as never })).rejects.toEqual(typed('BAD_ARGUMENT'));
+  });
+});
+
+describe('sparse arrays (defect 11)', () => {
+  it('surfaceFromHeights and surfaceFromSteps reject holes instead of returning NaN steps', () => {
+    // eslint-disable-next-line no-sparse-arrays
+    expect(() => surfaceFromHeights([0, , 0, 0, 0, 0, 0, 0, 0] as never)).toThrow(typed('BAD_SURFACE'));
+    // eslint-disable-next-line no-sparse-arrays
+    expect(() => surfaceFromSteps([0, , 0] as never)).toThrow(typed('BAD_SURFACE'));
+  });
+
+  it('bestPlacement rejects a queue with holes instead of reading them as I pieces', async () => {
+    const ai = await StackingAI.create({ table });
+    expect(() => ai.bestPlacement([0, 0, 0, 0], new Array(3), 2)).toThrow(typed('BAD_PIECE'));
+    // eslint-disable-next-line no-sparse-arrays
+    expect(() => ai.bestPlacement([0, , 0, 0], 'T')).toThrow(typed('BAD_SURFACE'));
+  });
+});
+
+it('only StackRankError escapes (sanity: the class is the exported one)', () => {
+  expect(new StackRankError('IO', 'x')).toBeInstanceOf(Error);
+});
