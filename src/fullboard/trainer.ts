@@ -243,8 +243,7 @@ const LOCAL_SLICE = 20_000;
 async function localEvaluator(o: ResolvedTrainOptions, signal?: AbortSignal): Promise<Evaluator> {
   const { kernel, ctx } = await acquireContext(o.boardWidth, o.boardHeight);
   const k = kernel.exports;
-  const area = k.alloc(WEIGHTS_BYTES + RESULT_BYTES);
-  const result = area + WEIGHTS_BYTES;
+  const area = k.alloc(WEIGHTS_BYTES);
   return {
     async run(jobs) {
       const out: number[] = [];

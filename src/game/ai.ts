@@ -15,7 +15,7 @@ import { checkDistribution } from '../stacking/ai.js';
 import { StackingEngine, distributionWeights, type LeafRows } from '../stacking/engine.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { DEFAULT_RULES, TETRIS_ROWS, type StackingRules } from '../stacking/rules.js';
-import type { BoardLike, Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';
+import type { Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';
 import { RECOVER_WEIGHTS, type RecoverWeights } from './evaluate.js';
 import { columnCells } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';

@@ -87,14 +87,14 @@ function readError(path: string, e: unknown): StackRankError {
  * bytes are still reported) is read.
  */
 export async function readFileChecked(path: string, sizeFromHeader?: (head: Uint8Array) => number): Promise<Uint8Array> {
-  let info;
+  let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(path);
   } catch (e) {
     throw readError(path, e);
   }
   if (!info.isFile()) throw new StackRankError('IO', `could not read rank table ${path}: not a regular file (a directory, device, FIFO or socket)`);
-  let handle;
+  let handle: Awaited<ReturnType<typeof open>>;
   try {
     // O_NONBLOCK: if the path was swapped for a FIFO since stat, open does not wait for a writer.
     handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
