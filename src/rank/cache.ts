@@ -9,7 +9,7 @@
  */
 import { StackRankError } from '../errors.js';
 import { checkBuildOptions } from './build.js';
-import { STEEP_VARIANT } from './file.js';
+import { rankVariant } from './file.js';
 import { buildRankTable, loadRankTable, type RankTable, type RankTableBuildOptions } from './table.js';
 
 export function tableFileName(width: number, maxStep: number, iterations: number, variant = 'article', randomizerTag?: string): string {
@@ -17,10 +17,10 @@ export function tableFileName(width: number, maxStep: number, iterations: number
 }
 
 export async function cachedTablePath(opts: RankTableBuildOptions = {}, env?: Record<string, string | undefined>): Promise<string> {
-  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
+  const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
-  return join(cacheDir(env), tableFileName(width, maxStep, iterations, STEEP_VARIANT.rank[steep]));
+  return join(cacheDir(env), tableFileName(width, maxStep, iterations, rankVariant(steep, gravity)));
 }
 
 export interface CachedTable {
@@ -60,13 +60,13 @@ export async function loadOrBuild<T extends { save(path: string): Promise<void> 
 
 /** Loads the cached table for these parameters, or builds and caches it. */
 export async function loadOrBuildCachedTable(opts: RankTableBuildOptions & CacheOptions = {}): Promise<CachedTable> {
-  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
+  const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
   const path = await cachedTablePath(opts, opts.env);
   return loadOrBuild(
     path,
     opts.force,
     loadRankTable,
-    (t) => t.width === width && t.maxStep === maxStep && t.iterations === iterations && (opts.encoding ?? 'u16') === t.encoding && t.variant === STEEP_VARIANT.rank[steep],
+    (t) => t.width === width && t.maxStep === maxStep && t.iterations === iterations && (opts.encoding ?? 'u16') === t.encoding && t.variant === rankVariant(steep, gravity),
     () => buildRankTable(opts),
   );
 }

@@ -116,7 +116,8 @@ export interface PreviewResult {
  * article build; every surface is computed by the same instructions whatever the thread count).
  */
 export async function buildPreviewRows(opts: PreviewBuildOptions & { raw?: boolean; model?: PieceModel } = {}): Promise<PreviewResult> {
-  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
+  const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
+  if (gravity !== 'drop') throw new StackRankError('BAD_ARGUMENT', 'preview tables are built with gravity "drop" only');
   const threads = opts.threads ?? (await defaultThreadCount());
   const { signal, onProgress } = opts;
   if (signal?.aborted) throw abortError();

@@ -1,0 +1,75 @@
+/**
+ * The 20G rank-table variant: the article's iteration over the placements reachable at 20G from TGM's spawn
+ * (docs/rules.md, "The 20G table"), checked against a reference that asks the rules layer about every whole board.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildRankValues } from '../src/rank/build.js';
+import { rankMoves } from '../src/rank/moves.js';
+import { rankMoves20G } from '../src/rank/moves-20g.js';
+import { RankTable, buildRankTable } from '../src/rank/table.js';
+import { decodeTable } from '../src/rank/file.js';
+import { mirrorIndex } from '../src/surface.js';
+import { referenceRanks } from './reference/rank-reference.js';
+import { reference20GRanks } from './reference/rank-20g-reference.js';
+
+function maxError(got: Float32Array, want: Float64Array): number {
+  let worst = 0;
+  for (let i = 0; i < want.length; i++) worst = Math.max(worst, Math.abs(got[i] - want[i]) / Math.max(1, Math.abs(want[i])));
+  return worst;
+}
+
+describe('20G rank table', () => {
+  for (const width of [5, 6]) {
+    it(`matches the whole-board reference at width ${width}, max step 4`, async () => {
+      const iterations = 4;
+      const want = reference20GRanks(width, 4, iterations);
+      const got = await buildRankValues({ width, maxStep: 4, iterations, gravity: '20G', threads: 1 });
+      expect(maxError(got, want)).toBeLessThan(1e-6);
+      // and it is a different game from the article's
+      expect(maxError(got, referenceRanks(width, 4, iterations))).toBeGreaterThan(0.01);
+    }, 300_000);
+  }
+
+  it('allows only placements the article allows, each at most once per surface (the product sets are disjoint)', () => {
+    const article = new Map(rankMoves(6, 4).map((m) => [`${m.piece}:${m.orientation}:${m.column}`, m]));
+    const moves = rankMoves20G(6, 4);
+    const seen = new Map<string, number>();
+    for (const m of moves) {
+      const a = article.get(`${m.piece}:${m.orientation}:${m.column}`);
+      expect(a).toBeDefined();
+      expect(m.delta).toBe(a!.delta);
+      m.lo.forEach((lo, i) => expect(lo >= a!.lo[i] && m.hi[i] <= a!.hi[i]).toBe(true));
+      seen.set(`${m.piece}:${m.orientation}:${m.column}`, (seen.get(`${m.piece}:${m.orientation}:${m.column}`) ?? 0) + 1);
+    }
+    // overlapping boxes of one placement: check pairwise disjointness
+    const byKey = new Map<string, typeof moves>();
+    for (const m of moves) byKey.set(`${m.piece}:${m.orientation}:${m.column}`, [...(byKey.get(`${m.piece}:${m.orientation}:${m.column}`) ?? []), m]);
+    for (const group of byKey.values()) {
+      for (let i = 0; i < group.length; i++) {
+        for (let j = i + 1; j < group.length; j++) {
+          const overlap = group[i].lo.every((lo, d) => Math.max(lo, group[j].lo[d]) <= Math.min(group[i].hi[d], group[j].hi[d]));
+          expect(overlap).toBe(false);
+        }
+      }
+    }
+  });
+
+  it('is not mirror-symmetric, and its file keeps every surface (variant "20g", not folded)', async () => {
+    const table = await buildRankTable({ width: 5, maxStep: 2, iterations: 3, gravity: '20G', threads: 1 });
+    expect(table.variant).toBe('20g');
+    const values = table.toFloat32();
+    let asymmetric = 0;
+    for (let s = 0; s < values.length; s++) if (values[mirrorIndex(s, 5, 2)] !== values[s]) asymmetric++;
+    expect(asymmetric).toBeGreaterThan(0);
+    const bytes = table.toBytes();
+    expect(decodeTable(bytes).header).toMatchObject({ variant: '20g', folded: false, count: values.length });
+    const again = RankTable.fromBytes(bytes);
+    expect(again.variant).toBe('20g');
+    expect(Array.from(again.toFloat32())).toEqual(Array.from(values));
+  });
+
+  it('rejects 20G with steep collapse and unknown gravity names', async () => {
+    await expect(buildRankTable({ width: 4, maxStep: 1, iterations: 1, gravity: '20G', steep: 'collapse' })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringMatching(/forbid/) });
+    await expect(buildRankTable({ width: 4, maxStep: 1, iterations: 1, gravity: '1G' as never })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringMatching(/"drop", "20G"/) });
+  });
+});
