@@ -2,7 +2,11 @@
  * The 20G rank-table variant: the article's iteration over the placements reachable at 20G from TGM's spawn
  * (docs/rules.md, "The 20G table"), checked against a reference that asks the rules layer about every whole board.
  */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
 import { buildRankValues } from '../src/rank/build.js';
 import { rankMoves } from '../src/rank/moves.js';
 import { rankMoves20G } from '../src/rank/moves-20g.js';
@@ -71,5 +75,32 @@ describe('20G rank table', () => {
   it('rejects 20G with steep collapse and unknown gravity names', async () => {
     await expect(buildRankTable({ width: 4, maxStep: 1, iterations: 1, gravity: '20G', steep: 'collapse' })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringMatching(/forbid/) });
     await expect(buildRankTable({ width: 4, maxStep: 1, iterations: 1, gravity: '1G' as never })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringMatching(/"drop", "20G"/) });
+  });
+});
+
+describe('stackrank table build --variant 20g', () => {
+  it('builds the 20G table into the cache under its own name and reuses it', async () => {
+    const cache = await mkdtemp(join(tmpdir(), 'stackrank-20g-'));
+    const env = { XDG_CACHE_HOME: cache };
+    const args = ['table', 'build', '--variant', '20g', '--width', '5', '--max-step', '2', '--iterations', '3', '--threads', '1', '--json'];
+    const first = JSON.parse((await runCli(args, env)).out);
+    expect(first).toMatchObject({ cached: false, variant: '20g', path: join(cache, 'stackrank', 'rank-20g-w5-s2-i3.srk') });
+    const second = JSON.parse((await runCli(args, env)).out);
+    expect(second.cached).toBe(true);
+    const info = JSON.parse((await runCli(['table', 'info', first.path, '--json'])).out);
+    expect(info).toMatchObject({ variant: '20g', width: 5, maxStep: 2 });
+    const direct = await buildRankTable({ width: 5, maxStep: 2, iterations: 3, gravity: '20G', threads: 1 });
+    const flat = JSON.parse((await runCli(['table', 'rank', first.path, '2222', '--json'])).out);
+    expect(flat.rank).toBeCloseTo(direct.get(2 * (125 + 25 + 5 + 1)), 4);
+    expect(flat.rank).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('refuses a piece model or --steep collapse with --variant 20g', async () => {
+    const withModel = await runCli(['table', 'build', '--variant', '20g', '--randomizer', 'tgm1', '--out', '/tmp/never.srk']);
+    expect(withModel.code).not.toBe(0);
+    expect(withModel.err).toMatch(/--randomizer needs --variant preview or weighted/);
+    const collapse = await runCli(['table', 'build', '--variant', '20g', '--steep', 'collapse', '--out', '/tmp/never.srk']);
+    expect(collapse.code).not.toBe(0);
+    expect(collapse.err).toMatch(/--variant 20g is built with --steep forbid only/);
   });
 });
