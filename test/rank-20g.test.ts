@@ -14,7 +14,7 @@ import { RankTable, buildRankTable } from '../src/rank/table.js';
 import { decodeTable } from '../src/rank/file.js';
 import { mirrorIndex } from '../src/surface.js';
 import { referenceRanks } from './reference/rank-reference.js';
-import { reference20GRanks } from './reference/rank-20g-reference.js';
+import { reference20GRanks, reference20GSuccessors } from './reference/rank-20g-reference.js';
 
 function maxError(got: Float32Array, want: Float64Array): number {
   let worst = 0;
@@ -33,6 +33,19 @@ describe('20G rank table', () => {
       expect(maxError(got, referenceRanks(width, 4, iterations))).toBeGreaterThan(0.01);
     }, 300_000);
   }
+
+  it('the window never allows what the whole board forbids, and misses only upright-I placements (11 at width 5)', () => {
+    const missed: number[] = [];
+    for (let s = 0; s < 9 ** 4; s++) {
+      for (let p = 0; p < 7; p++) {
+        const full = new Set(reference20GSuccessors(s, p, 5, 4, false));
+        const windowed = reference20GSuccessors(s, p, 5, 4, true);
+        for (const t of windowed) expect(full.has(t)).toBe(true);
+        for (const t of full) if (!windowed.includes(t)) missed.push(p);
+      }
+    }
+    expect(missed).toEqual(new Array(11).fill(0));
+  }, 300_000);
 
   it('allows only placements the article allows, each at most once per surface (the product sets are disjoint)', () => {
     const article = new Map(rankMoves(6, 4).map((m) => [`${m.piece}:${m.orientation}:${m.column}`, m]));
