@@ -1,4 +1,4 @@
-// Surface-rank iteration kernel (DESIGN §2), product-set formulation.
+// Surface-rank iteration kernel (docs/rules.md, "The rank iteration"), product-set formulation.
 //
 // The index space is split into a high part (leading digits) and a low block of LO = B^K surfaces. For every
 // move (piece, orientation, column) the TypeScript side precomputes:
@@ -164,7 +164,7 @@ export function fillF32(ptr: usize, n: i32, v: f32): void {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Preview variant (issue 8): the state is (surface s, piece n in hand), with a piece-transition matrix P(p | n):
+// Preview variant: the state is (surface s, piece n in hand), with a piece-transition matrix P(p | n):
 //   v_{k+1}(s, n) = max over n's legal placements c on s of u_k(c, n),   u_k(c, n) = sum_p P(p | n) v_k(c, p).
 // Values live in seven planes of one f32 per surface (plane n = piece n), addressed through a table of seven plane
 // pointers so the TypeScript side can rotate planes instead of copying them. One iteration is previewMix (v -> u
@@ -288,7 +288,7 @@ export function previewRows(planes: usize, out: usize, start: i32, end: i32, sca
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Weighted variant (issue 8): r_{k+1}(s) = sum_p w_p max over p's legal placements of r_k, with weights f32[7]
+// Weighted variant: r_{k+1}(s) = sum_p w_p max over p's legal placements of r_k, with weights f32[7]
 // that are equal within the mirror pairs (S, Z) and (L, J): a pair is summed first and weighted once, so mirror
 // images stay bit-identical as in rankBlocks.
 

@@ -32,33 +32,46 @@ const here = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const other = resolve(args.other);
 const rounds = Number(args.rounds);
 
+/** The parts of bench/results/search.json and fullboard.json read here. */
+interface ResultFile {
+  rows: { lookahead?: number; 'moves/s (median)'?: number; case?: string; cpuPiecesPerSecond?: number }[];
+}
 interface Bench {
   name: string;
   argv: string[];
   result: string;
   /** Rates by row name from the benchmark's JSON. */
-  rates(json: any): Record<string, number>;
+  rates(json: ResultFile): Record<string, number>;
 }
 const BENCHES: Bench[] = [
   {
     name: 'search',
     argv: ['bench/search.ts', '--repeats', args['search-repeats']!, '--positions', args.positions!],
     result: 'bench/results/search.json',
-    rates: (j) => Object.fromEntries(j.rows.map((r: any) => [`search lookahead ${r.lookahead} (moves/s)`, r['moves/s (median)']])),
+    rates: (j) =>
+      Object.fromEntries(
+        j.rows.map((r) => [`search lookahead ${r.lookahead} (moves/s)`, r['moves/s (median)'] ?? NaN]),
+      ),
   },
   {
     name: 'fullboard',
     argv: ['bench/fullboard.ts', '--quick'],
     result: 'bench/results/fullboard.json',
-    rates: (j) => Object.fromEntries(j.rows.filter((r: any) => r.case.includes('WASM')).map((r: any) => [`fullboard ${r.case} (CPU pieces/s)`, r.cpuPiecesPerSecond])),
+    rates: (j) =>
+      Object.fromEntries(
+        j.rows
+          .filter((r) => r.case?.includes('WASM'))
+          .map((r) => [`fullboard ${r.case} (CPU pieces/s)`, r.cpuPiecesPerSecond ?? NaN]),
+      ),
   },
 ];
 
 const saved = new Map<string, string | null>();
-for (const tree of [here, other]) for (const b of BENCHES) {
-  const p = join(tree, b.result);
-  saved.set(p, existsSync(p) ? readFileSync(p, 'utf8') : null);
-}
+for (const tree of [here, other])
+  for (const b of BENCHES) {
+    const p = join(tree, b.result);
+    saved.set(p, existsSync(p) ? readFileSync(p, 'utf8') : null);
+  }
 
 function run(tree: string, b: Bench): Record<string, number> {
   execFileSync(process.execPath, ['--import', 'tsx', ...b.argv], { cwd: tree, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -77,7 +90,11 @@ try {
       const o = got.get(other)!;
       for (const key of Object.keys(a)) {
         if (!(key in o)) continue;
-        for (const [m, v] of [[ratios, a[key] / o[key]], [mine, a[key]], [theirs, o[key]]] as const) {
+        for (const [m, v] of [
+          [ratios, a[key] / o[key]],
+          [mine, a[key]],
+          [theirs, o[key]],
+        ] as const) {
           if (!m.has(key)) m.set(key, []);
           m.get(key)!.push(v);
         }
@@ -102,4 +119,6 @@ const rows = [...ratios.keys()].map((key) => {
 });
 console.log(`\nA/B against ${other}: ${rounds} rounds, alternating processes (measured ${new Date().toISOString()})\n`);
 printTable(rows);
-console.log(`\nwrote ${writeResults('ab', { date: new Date().toISOString(), machine: machine(), other, rounds, rows })}`);
+console.log(
+  `\nwrote ${writeResults('ab', { date: new Date().toISOString(), machine: machine(), other, rounds, rows })}`,
+);

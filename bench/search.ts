@@ -1,5 +1,5 @@
 /**
- * Search speed (issue 4): moves per second at lookahead 0..4 on positions sampled from real games, one thread,
+ * Search speed: moves per second at lookahead 0..4 on positions sampled from real games, one thread,
  * median over repeats, with the pure-TS exhaustive reference (test/reference) as baseline where it is affordable.
  *
  *   npx tsx bench/search.ts [--repeats 5] [--positions 3000] [--table FILE] [--strategy rank] [--leaf piece-max]

@@ -1,5 +1,5 @@
 /**
- * Rank-table build benchmark (issues 2 and 3). Each measurement runs in its own child process so that peak RSS
+ * Rank-table build benchmark. Each measurement runs in its own child process so that peak RSS
  * and memory state belong to that run alone.
  *
  *   npm run bench:table              # 3 runs per configuration (median reported)

@@ -1,5 +1,5 @@
 /**
- * The demo's second mode: the full-board player (DESIGN §5) on a 10 x 20 board, one move at a time with
+ * The demo's second mode: the full-board player (docs/fullboard.md) on a 10 x 20 board, one move at a time with
  * `bestMove(board, piece, { weights, next })`. Like the stacking game it keeps a coloured cell grid for the picture,
  * checked against the library's board after every move.
  */

@@ -1,5 +1,5 @@
 /**
- * The demo's games. StackGame is the stacking game of DESIGN §3 driven by `ai.bestPlacement` in plain JavaScript.
+ * The demo's games. StackGame is the stacking game of docs/rules.md driven by `ai.bestPlacement` in plain JavaScript.
  * The AI only needs the column heights; the cell grid (which piece filled which cell) exists for the picture and is
  * checked against the heights the AI returns after every move. BaseGame holds what both modes share: the piece
  * queue from a randomizer, the counters and the I-drought histogram.

@@ -7,8 +7,18 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+const lock = existsSync('package-lock.json') ? JSON.parse(readFileSync('package-lock.json', 'utf8')) : { packages: {} };
 const wanted = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies });
-const missing = wanted.filter((name) => !existsSync(`node_modules/${name}/package.json`));
+
+/** Whether node_modules holds the locked version of a direct dependency (not merely some package of that name:
+ * a transitive dependency's older copy can sit where a newly added direct one belongs). */
+function installed(name) {
+  const path = `node_modules/${name}/package.json`;
+  if (!existsSync(path)) return false;
+  const locked = lock.packages?.[`node_modules/${name}`]?.version;
+  return locked === undefined || JSON.parse(readFileSync(path, 'utf8')).version === locked;
+}
+const missing = wanted.filter((name) => !installed(name));
 
 function npm(...args) {
   return spawnSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
@@ -30,7 +40,9 @@ export function refusalReason(log) {
 
 if (missing.length > 0) {
   const more = missing.length > 3 ? ', …' : '';
-  console.log(`stackrank: installing dependencies (missing: ${missing.slice(0, 3).join(', ')}${more})`);
+  console.log(
+    `stackrank: installing dependencies (missing or not the locked version: ${missing.slice(0, 3).join(', ')}${more})`,
+  );
   const ci = npm('ci');
   if (ci.status !== 0) {
     console.log(

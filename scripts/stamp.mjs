@@ -29,7 +29,13 @@ export function filesUnder(dir, keep = () => true) {
 
 /** The installed version of a package, part of a step's inputs (a compiler upgrade must rebuild). */
 export function versionOf(pkg) {
-  return JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')).version;
+  let path = join(root, 'node_modules', pkg, 'package.json');
+  try {
+    path = require.resolve(`${pkg}/package.json`);
+  } catch {
+    // a package whose "exports" hide package.json: read the hoisted copy
+  }
+  return JSON.parse(readFileSync(path, 'utf8')).version;
 }
 
 /** Hash of the named files' paths and contents plus any extra strings (flags, versions). */

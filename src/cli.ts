@@ -18,7 +18,11 @@ Every command takes --json (JSON Lines on stdout) and --help. Exit codes: 0 done
 
 /** A system error from Node's fs or net (ENOENT, EACCES, ENOSPC...): a runtime error with a message, not a crash. */
 function isSystemError(e: unknown): e is NodeJS.ErrnoException {
-  return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && typeof (e as NodeJS.ErrnoException).syscall === 'string';
+  return (
+    e instanceof Error &&
+    typeof (e as NodeJS.ErrnoException).code === 'string' &&
+    typeof (e as NodeJS.ErrnoException).syscall === 'string'
+  );
 }
 
 export async function main(argv: string[], io: CliIO = nodeIO()): Promise<number> {

@@ -30,7 +30,10 @@ export {
   type Geometry,
 } from './surface.js';
 
-// Rule sets. (The game-rules module and the game-facing Tetris AI join this entry here when they land.)
+// The game-facing Tetris AI (docs/game.md); the boards and rule sets it plays are below.
+export { TetrisAI, playGame, benchGame, type TetrisAIOptions, type GameState, type GameMove, type GameMode, type WellSide, type PlayGameOptions, type PlayGameResult } from './game/index.js';
+
+// Rule sets.
 export {
   DEFAULT_RULES,
   SEED_RULES as ARTICLE_RULES,

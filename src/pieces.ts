@@ -1,5 +1,5 @@
 /**
- * Piece geometry: the single source of truth (DESIGN §1). The WebAssembly kernels never hard-code shapes; the
+ * Piece geometry: the single source of truth (table in docs/rules.md, "Pieces"). The WebAssembly kernels never hard-code shapes; the
  * move tables they read are generated from this file at run time (see rank-moves.ts and the search tables).
  *
  * An orientation is its width and, per column j, `bot[j]` (row of its lowest cell) and `top[j]` (row above its
@@ -18,7 +18,7 @@ export interface Orientation {
   readonly top: readonly number[];
 }
 
-/** Compact notation of DESIGN §1: "w:bot/top". */
+/** Compact notation of docs/rules.md ("Pieces"): "w:bot/top". */
 const GEOMETRY: Record<Piece, readonly string[]> = {
   I: ['4:0000/1111', '1:0/4'],
   O: ['2:00/22'],
@@ -40,7 +40,7 @@ function parseOrientation(code: string): Orientation {
   });
 }
 
-/** ORIENTATIONS[pieceId] lists that piece's distinct orientations, in the order of DESIGN §1. */
+/** ORIENTATIONS[pieceId] lists that piece's distinct orientations, in the order of docs/rules.md ("Pieces"). */
 export const ORIENTATIONS: readonly (readonly Orientation[])[] = PIECES.map((p) =>
   Object.freeze(GEOMETRY[p].map(parseOrientation)),
 );

@@ -52,7 +52,14 @@ export { BEST_STRATEGY, STRATEGIES, expectimaxStrategy, distributionWeights, pai
 export { streamSeed } from './stacking/simulate.js';
 
 // Full-board features, weight presets' internals, the GA trainer and game-length statistics.
-export { FEATURE_NAMES, FEATURE_FUNCTIONS, featureValues, type MoveInfo } from './fullboard/features.js';
+export {
+  FEATURES,
+  FEATURE_NAMES,
+  FEATURE_FUNCTIONS,
+  featureValues,
+  type FeatureEntry,
+  type MoveInfo,
+} from './fullboard/features.js';
 export { FEATURE_SETS, DEFAULT_WEIGHTS, resolveWeights } from './fullboard/presets.js';
 export { kernelFeatures } from './fullboard/player.js';
 export {

@@ -1,5 +1,5 @@
 /**
- * Stack surfaces (DESIGN §2): a stack of W columns is described by its W-1 steps d[i] = h[i+1] - h[i]. A ranked
+ * Stack surfaces (docs/rules.md, "Surfaces"): a stack of W columns is described by its W-1 steps d[i] = h[i+1] - h[i]. A ranked
  * surface has every step in [-S, S]; its index is the base-(2S+1) number whose digits are d[i] + S, first step
  * most significant. Game surfaces may carry steeper steps; they are ranked with those steps truncated to ±S.
  */
@@ -105,7 +105,7 @@ export function surfaceFromIndex(index: number, g: Geometry = {}): Surface {
 
 /**
  * Table index of a surface. Steps outside ±S are an error unless `truncate` is set, in which case they are
- * clamped to ±S (the seed's rule for ranking steep game surfaces).
+ * clamped to ±S (the stacking article's rule for ranking steep game surfaces).
  */
 export function surfaceIndex(surface: Surface, opts: { truncate?: boolean } = {}): number {
   checkSurface(surface);

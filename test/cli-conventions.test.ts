@@ -10,9 +10,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, GROUPS } from '../src/cli/commands.js';
 import { flagName, type OptionSpec } from '../src/cli/spec.js';
 import { MAX_THREADS } from '../src/threads.js';
+import { RANDOMIZER_NAMES } from '../src/randomizers/index.js';
 import { MAX_SEED } from '../src/random.js';
 import { buildRankTable } from '../src/rank/table.js';
-import { RANDOMIZER_NAMES } from '../src/randomizers/index.js';
 import { runCli } from './helpers/cli.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'stackrank-cli-conv-'));
@@ -24,24 +24,32 @@ beforeAll(async () => {
 });
 
 describe('--help comes from the option table', () => {
-  it.each(COMMANDS.map((c) => [c.path, c] as const))('stackrank %s --help lists every option with its range and default', async (path, spec) => {
-    const run = await runCli([...path.split(' '), '--help']);
-    expect(run.code).toBe(0);
-    expect(run.err).toBe('');
-    expect(run.out.startsWith(`Usage: stackrank ${path} [options]`)).toBe(true);
-    for (const [key, option] of Object.entries(spec.options as Record<string, OptionSpec>)) {
-      const line = run.out.split('\n').find((l) => l.trimStart().startsWith(`--${flagName(key)}`));
-      expect(line, `--${flagName(key)} in the help of ${path}`).toBeDefined();
-      if (option.type === 'int' && option.max !== Number.MAX_SAFE_INTEGER) {
-        expect(run.out).toContain(`[${option.min}..${option.max}]`);
+  it.each(COMMANDS.map((c) => [c.path, c] as const))(
+    'stackrank %s --help lists every option with its range and default',
+    async (path, spec) => {
+      const run = await runCli([...path.split(' '), '--help']);
+      expect(run.code).toBe(0);
+      expect(run.err).toBe('');
+      expect(run.out.startsWith(`Usage: stackrank ${path} [options]`)).toBe(true);
+      for (const [key, option] of Object.entries(spec.options as Record<string, OptionSpec>)) {
+        const line = run.out.split('\n').find((l) => l.trimStart().startsWith(`--${flagName(key)}`));
+        expect(line, `--${flagName(key)} in the help of ${path}`).toBeDefined();
+        if (option.type === 'int' && option.max !== Number.MAX_SAFE_INTEGER) {
+          expect(run.out).toContain(`[${option.min}..${option.max}]`);
+        }
+        if (
+          'default' in option &&
+          option.default !== undefined &&
+          typeof option.default !== 'object' &&
+          !option.defaultHelp
+        ) {
+          expect(run.out.replace(/\s+/g, ' ')).toContain(`(default: ${option.default})`);
+        }
       }
-      if ('default' in option && option.default !== undefined && typeof option.default !== 'object' && !option.defaultHelp) {
-        expect(run.out.replace(/\s+/g, ' ')).toContain(`(default: ${option.default})`);
-      }
-    }
-    expect(run.out).toMatch(/^\s+--json\s/m);
-    expect(run.out).toMatch(/^\s+-h, --help\s/m);
-  });
+      expect(run.out).toMatch(/^\s+--json\s/m);
+      expect(run.out).toMatch(/^\s+-h, --help\s/m);
+    },
+  );
 
   it('stackrank --help lists every command and group; a group lists its subcommands', async () => {
     const root = await runCli(['--help']);
@@ -52,7 +60,8 @@ describe('--help comes from the option table', () => {
       expect(root.out).toContain(summary);
       const help = await runCli([group, '--help']);
       expect(help.code).toBe(0);
-      for (const c of COMMANDS.filter((c) => c.path.startsWith(group + ' '))) expect(help.out).toMatch(new RegExp(`^  ${c.path.split(' ')[1]}\\b`, 'm'));
+      for (const c of COMMANDS.filter((c) => c.path.startsWith(group + ' ')))
+        expect(help.out).toMatch(new RegExp(`^  ${c.path.split(' ')[1]}\\b`, 'm'));
     }
     const helpCommand = await runCli(['help', 'queue']);
     expect(helpCommand.out).toMatch(/^Usage: stackrank queue \[options\] <name>/);
@@ -73,13 +82,25 @@ describe('usage errors exit 2 with one line', () => {
   it.each([
     // A negative number is a value (then out of range), not an "ambiguous argument".
     [['table', 'build', '--width', '-1'], 'stackrank table build: --width must be an integer from 4 to 9; got "-1"'],
-    [['bench', 'survival', '--seed', '-5'], `stackrank bench survival: --seed must be an integer from 0 to ${MAX_SEED}; got "-5"`],
+    [
+      ['bench', 'survival', '--seed', '-5'],
+      `stackrank bench survival: --seed must be an integer from 0 to ${MAX_SEED}; got "-5"`,
+    ],
     [['table', 'build', '--out', ''], 'stackrank table build: --out needs a non-empty file name'],
     [['full', 'train', '--out', ' '], 'stackrank full train: --out needs a non-empty file name'],
     [['full', 'play', '--weights', ''], 'stackrank full play: --weights needs a non-empty value'],
-    [['full', 'train', '--population', '5', '--tournament', '6'], 'stackrank full train: --tournament (6) must not exceed --population (5)'],
-    [['bench', 'survival', '--threads', String(MAX_THREADS + 1)], `stackrank bench survival: --threads must be an integer from 1 to ${MAX_THREADS}; got "${MAX_THREADS + 1}"`],
-    [['play', '--table', '/x.srk', '--iterations', '3'], 'stackrank play: --iterations picks the cached table; it does not go with --table FILE'],
+    [
+      ['full', 'train', '--population', '5', '--tournament', '6'],
+      'stackrank full train: --tournament (6) must not exceed --population (5)',
+    ],
+    [
+      ['bench', 'survival', '--threads', String(MAX_THREADS + 1)],
+      `stackrank bench survival: --threads must be an integer from 1 to ${MAX_THREADS}; got "${MAX_THREADS + 1}"`,
+    ],
+    [
+      ['play', '--table', '/x.srk', '--iterations', '3'],
+      'stackrank play: --iterations picks the cached table; it does not go with --table FILE',
+    ],
   ])('%j', async (argv, message) => {
     const cache = tmp();
     const run = await runCli(argv, { XDG_CACHE_HOME: cache });
@@ -104,20 +125,59 @@ describe('usage errors exit 2 with one line', () => {
 
 describe('full train --tournament', () => {
   it('a population below the default tournament size trains (the tournament is capped at the population)', async () => {
-    const run = await runCli(['full', 'train', '--population', '5', '--generations', '1', '--games-per-eval', '1', '--board-height', '6', '--max-pieces', '200', '--json']);
+    const run = await runCli([
+      'full',
+      'train',
+      '--population',
+      '5',
+      '--generations',
+      '1',
+      '--games-per-eval',
+      '1',
+      '--board-height',
+      '6',
+      '--max-pieces',
+      '200',
+      '--json',
+    ]);
     expect(run.err).toBe('');
     expect(run.code).toBe(0);
     expect(JSON.parse(run.out).options).toMatchObject({ population: 5, tournament: 5 });
-    const chosen = await runCli(['full', 'train', '--population', '6', '--tournament', '3', '--generations', '1', '--games-per-eval', '1', '--board-height', '6', '--max-pieces', '200', '--json']);
+    const chosen = await runCli([
+      'full',
+      'train',
+      '--population',
+      '6',
+      '--tournament',
+      '3',
+      '--generations',
+      '1',
+      '--games-per-eval',
+      '1',
+      '--board-height',
+      '6',
+      '--max-pieces',
+      '200',
+      '--json',
+    ]);
     expect(JSON.parse(chosen.out).options).toMatchObject({ population: 6, tournament: 3 });
   });
 });
 
 describe('output paths are checked before the work starts', () => {
   it.each([
-    [['table', 'build', '--width', '4', '--out', '/nonexistent-dir/t.srk'], 'stackrank table build: --out: directory /nonexistent-dir does not exist'],
-    [['full', 'train', '--checkpoint', '/nonexistent-dir/ck.json'], 'stackrank full train: --checkpoint: directory /nonexistent-dir does not exist'],
-    [['full', 'train', '--out', '/nonexistent-dir/w.json'], 'stackrank full train: --out: directory /nonexistent-dir does not exist'],
+    [
+      ['table', 'build', '--width', '4', '--out', '/nonexistent-dir/t.srk'],
+      'stackrank table build: --out: directory /nonexistent-dir does not exist',
+    ],
+    [
+      ['full', 'train', '--checkpoint', '/nonexistent-dir/ck.json'],
+      'stackrank full train: --checkpoint: directory /nonexistent-dir does not exist',
+    ],
+    [
+      ['full', 'train', '--out', '/nonexistent-dir/w.json'],
+      'stackrank full train: --out: directory /nonexistent-dir does not exist',
+    ],
   ])('%j', async (argv, message) => {
     const run = await runCli(argv);
     expect(run.code).toBe(2);
@@ -146,19 +206,39 @@ describe('a write that fails after the work keeps the result and says where', ()
     const out: string[] = [];
     const err: string[] = [];
     const { main } = await import('../src/cli.js');
-    const code = await main(['full', 'train', '--population', '4', '--generations', '2', '--games-per-eval', '1', '--board-height', '6', '--max-pieces', '200', '--out', join(dir, 'w.json')], {
-      out: (l) => {
-        out.push(l);
-        if (/^\s+1\s/.test(l)) rmSync(dir, { recursive: true }); // after generation 1
+    const code = await main(
+      [
+        'full',
+        'train',
+        '--population',
+        '4',
+        '--generations',
+        '2',
+        '--games-per-eval',
+        '1',
+        '--board-height',
+        '6',
+        '--max-pieces',
+        '200',
+        '--out',
+        join(dir, 'w.json'),
+      ],
+      {
+        out: (l) => {
+          out.push(l);
+          if (/^\s+1\s/.test(l)) rmSync(dir, { recursive: true }); // after generation 1
+        },
+        err: (l) => err.push(l),
+        status: () => {},
+        isTTY: false,
+        env: {},
       },
-      err: (l) => err.push(l),
-      status: () => {},
-      isTTY: false,
-      env: {},
-    });
+    );
     expect(code).toBe(1);
     const kept = /it was kept in (\S+) \[IO\]$/.exec(err.join('\n'))?.[1];
-    expect(err.join('\n')).toMatch(/^stackrank full train: could not write the trained weights to .*w\.json \(.*ENOENT.*\); it was kept in \S+ \[IO\]$/);
+    expect(err.join('\n')).toMatch(
+      /^stackrank full train: could not write the trained weights to .*w\.json \(.*ENOENT.*\); it was kept in \S+ \[IO\]$/,
+    );
     expect(kept).toBeDefined();
     const saved = JSON.parse(readFileSync(kept!, 'utf8'));
     expect(saved.best.weights).toHaveLength(8);
@@ -169,18 +249,39 @@ describe('a write that fails after the work keeps the result and says where', ()
     const dir = tmp();
     const err: string[] = [];
     const { main } = await import('../src/cli.js');
-    const code = await main(['full', 'train', '--population', '4', '--generations', '3', '--games-per-eval', '1', '--board-height', '6', '--max-pieces', '200', '--checkpoint', join(dir, 'ck.json')], {
-      out: (l) => {
-        if (/^\s+1\s/.test(l)) rmSync(dir, { recursive: true });
+    const code = await main(
+      [
+        'full',
+        'train',
+        '--population',
+        '4',
+        '--generations',
+        '3',
+        '--games-per-eval',
+        '1',
+        '--board-height',
+        '6',
+        '--max-pieces',
+        '200',
+        '--checkpoint',
+        join(dir, 'ck.json'),
+      ],
+      {
+        out: (l) => {
+          if (/^\s+1\s/.test(l)) rmSync(dir, { recursive: true });
+        },
+        err: (l) => err.push(l),
+        status: () => {},
+        isTTY: false,
+        env: {},
       },
-      err: (l) => err.push(l),
-      status: () => {},
-      isTTY: false,
-      env: {},
-    });
+    );
     expect(code).toBe(0);
     expect(err).toHaveLength(1);
-    const kept = /^stackrank full train: could not write the checkpoint to .*ck\.json \(.*ENOENT.*\); writing it to (\S+) instead$/.exec(err[0])?.[1];
+    const kept =
+      /^stackrank full train: could not write the checkpoint to .*ck\.json \(.*ENOENT.*\); writing it to (\S+) instead$/.exec(
+        err[0],
+      )?.[1];
     expect(kept, err[0]).toBeDefined();
     const checkpoint = JSON.parse(readFileSync(kept!, 'utf8'));
     expect(checkpoint.format).toBe('stackrank-ga');
@@ -192,18 +293,34 @@ describe('a write that fails after the work keeps the result and says where', ()
     const { main } = await import('../src/cli.js');
     const err: string[] = [];
     mkdirSync(join(dir, 'sub'));
-    const code = await main(['table', 'build', '--width', '4', '--max-step', '2', '--iterations', '2', '--threads', '1', '--out', join(dir, 'sub', 't.srk')], {
-      out: () => {},
-      err: (l) => err.push(l),
-      status: (l) => {
-        if (/iteration 1\//.test(l) && existsSync(join(dir, 'sub'))) {
-          rmSync(join(dir, 'sub'), { recursive: true });
-          writeFileSync(join(dir, 'sub'), 'not a directory');
-        }
+    const code = await main(
+      [
+        'table',
+        'build',
+        '--width',
+        '4',
+        '--max-step',
+        '2',
+        '--iterations',
+        '2',
+        '--threads',
+        '1',
+        '--out',
+        join(dir, 'sub', 't.srk'),
+      ],
+      {
+        out: () => {},
+        err: (l) => err.push(l),
+        status: (l) => {
+          if (/iteration 1\//.test(l) && existsSync(join(dir, 'sub'))) {
+            rmSync(join(dir, 'sub'), { recursive: true });
+            writeFileSync(join(dir, 'sub'), 'not a directory');
+          }
+        },
+        isTTY: false,
+        env: {},
       },
-      isTTY: false,
-      env: {},
-    });
+    );
     expect(code).toBe(1);
     const kept = /it was kept in (\S+) \[IO\]$/.exec(err.join('\n'))?.[1];
     expect(kept, err.join('\n')).toBeDefined();
@@ -234,7 +351,11 @@ describe('interrupts exit 130 and leave nothing half-written', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const started = performance.now();
-    const run = await runCli(['randomizers', '--pieces', '100000000', '--plots', join(dir, 'plots')], {}, controller.signal);
+    const run = await runCli(
+      ['randomizers', '--pieces', '100000000', '--plots', join(dir, 'plots')],
+      {},
+      controller.signal,
+    );
     expect(run.code).toBe(130);
     expect(run.err).toBe('stackrank randomizers: interrupted');
     expect(performance.now() - started).toBeLessThan(5000); // the whole analysis would take minutes
@@ -268,7 +389,8 @@ describe('the same option has the same range in every command', () => {
         choices.get(key)!.set(c.path, o.choices.join('|'));
       }
     }
-    for (const [key, byCommand] of choices) expect(new Set(byCommand.values()), `--${flagName(key)}: ${JSON.stringify([...byCommand])}`).toHaveLength(1);
+    for (const [key, byCommand] of choices)
+      expect(new Set(byCommand.values()), `--${flagName(key)}: ${JSON.stringify([...byCommand])}`).toHaveLength(1);
     expect(choices.get('randomizer')!.size).toBeGreaterThanOrEqual(4);
   });
 
@@ -281,7 +403,8 @@ describe('the same option has the same range in every command', () => {
         ranges.get(key)!.set(c.path, `${o.min}..${o.max}`);
       }
     }
-    for (const [key, byCommand] of ranges) expect(new Set(byCommand.values()), `--${flagName(key)}: ${JSON.stringify([...byCommand])}`).toHaveLength(1);
+    for (const [key, byCommand] of ranges)
+      expect(new Set(byCommand.values()), `--${flagName(key)}: ${JSON.stringify([...byCommand])}`).toHaveLength(1);
     expect([...ranges.get('seed')!.values()][0]).toBe(`0..${MAX_SEED}`);
     expect([...ranges.get('threads')!.values()][0]).toBe(`1..${MAX_THREADS}`);
   });

@@ -40,18 +40,25 @@ async function interrupt(args: string[], afterMs = 3000, env: Record<string, str
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     let sent = 0;
-    const timer = setTimeout(() => {
-      sent = performance.now();
-      child.kill('SIGINT');
-    }, afterMs * (attempt + 1));
+    const timer = setTimeout(
+      () => {
+        sent = performance.now();
+        child.kill('SIGINT');
+      },
+      afterMs * (attempt + 1),
+    );
     const killer = setTimeout(() => child.kill('SIGKILL'), afterMs * (attempt + 1) + 20_000);
     const exit = await new Promise<Exit>((res) =>
-      child.on('exit', (code, signal) => res({ code, signal, stderr, latencyMs: sent ? performance.now() - sent : -1 })),
+      child.on('exit', (code, signal) =>
+        res({ code, signal, stderr, latencyMs: sent ? performance.now() - sent : -1 }),
+      ),
     );
     clearTimeout(timer);
     clearTimeout(killer);
     if (exit.signal === 'SIGINT' && attempt < 2) continue;
-    console.log(`SIGINT -> exit ${exit.code ?? exit.signal} in ${Math.round(exit.latencyMs)} ms: stackrank ${args.join(' ')}`);
+    console.log(
+      `SIGINT -> exit ${exit.code ?? exit.signal} in ${Math.round(exit.latencyMs)} ms: stackrank ${args.join(' ')}`,
+    );
     return exit;
   }
 }
@@ -77,7 +84,16 @@ describe('Ctrl-C stops long commands with exit code 130', { timeout: 120_000 }, 
 
   it('table build --out writes nothing when interrupted', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stackrank-sig-out-'));
-    const exit = await interrupt(['table', 'build', '--iterations', '40', '--threads', '1', '--out', join(dir, 't.srk')]);
+    const exit = await interrupt([
+      'table',
+      'build',
+      '--iterations',
+      '40',
+      '--threads',
+      '1',
+      '--out',
+      join(dir, 't.srk'),
+    ]);
     expect(exit.code).toBe(130);
     expect(exit.latencyMs).toBeLessThan(MAX_LATENCY_MS);
     expect(readdirSync(dir)).toEqual([]);
@@ -94,9 +110,18 @@ describe('a read-only output directory is refused before the work', { timeout: 6
     chmodSync(join(dir, 'ro'), 0o555);
     const ro = join(dir, 'ro');
     for (const [args, message] of [
-      [['randomizers', '--pieces', '100000000', '--plots', join(ro, 'plots')], `stackrank randomizers: --plots: directory ${ro} is not writable (EACCES)`],
-      [['full', 'train', '--checkpoint', join(ro, 'ck.json')], `stackrank full train: --checkpoint: directory ${ro} is not writable (EACCES)`],
-      [['table', 'build', '--out', join(ro, 't.srk')], `stackrank table build: --out: directory ${ro} is not writable (EACCES)`],
+      [
+        ['randomizers', '--pieces', '100000000', '--plots', join(ro, 'plots')],
+        `stackrank randomizers: --plots: directory ${ro} is not writable (EACCES)`,
+      ],
+      [
+        ['full', 'train', '--checkpoint', join(ro, 'ck.json')],
+        `stackrank full train: --checkpoint: directory ${ro} is not writable (EACCES)`,
+      ],
+      [
+        ['table', 'build', '--out', join(ro, 't.srk')],
+        `stackrank table build: --out: directory ${ro} is not writable (EACCES)`,
+      ],
     ] as const) {
       const child = cli([...args], { uid, env: { HOME: tmpdir(), XDG_CACHE_HOME: join(dir, 'cache') } });
       let stderr = '';

@@ -55,7 +55,21 @@ describe('the search layout fits together', () => {
     expect(L.GAME_WORDS).toBe(L.G_WEIGHTS + 1);
   });
   it('the placement record and the config end where their sizes say', () => {
-    expect(L.PL_WORDS).toBe(Math.max(L.PL_X, L.PL_WIDTH, L.PL_BOT + 3, L.PL_TOP + 3, L.PL_FIT_SHIFT, L.PL_FIT_MASK, L.PL_FIT_PATTERN, L.PL_MAX_TOP, L.PL_INNER_INDEX, L.PL_INNER_EXCESS, L.PL_MIN_TOP) + 1);
+    expect(L.PL_WORDS).toBe(
+      Math.max(
+        L.PL_X,
+        L.PL_WIDTH,
+        L.PL_BOT + 3,
+        L.PL_TOP + 3,
+        L.PL_FIT_SHIFT,
+        L.PL_FIT_MASK,
+        L.PL_FIT_PATTERN,
+        L.PL_MAX_TOP,
+        L.PL_INNER_INDEX,
+        L.PL_INNER_EXCESS,
+        L.PL_MIN_TOP,
+      ) + 1,
+    );
     expect(L.CFG_WORDS).toBe(L.CFG_COLLAPSE + 1);
   });
 });

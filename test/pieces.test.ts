@@ -15,7 +15,7 @@ const normalize = (cells: Cell[]): string => {
 const rotate = (cells: Cell[]): Cell[] => cells.map(([x, y]) => [y, -x]);
 const mirror = (cells: Cell[]): Cell[] => cells.map(([x, y]) => [-x, y]);
 
-describe('piece geometry (DESIGN §1)', () => {
+describe('piece geometry (docs/rules.md)', () => {
   it('lists the pieces in canonical order', () => {
     expect(PIECES.join('')).toBe('IOTSZLJ');
     expect(PIECES.map(pieceId)).toEqual([0, 1, 2, 3, 4, 5, 6]);

@@ -18,7 +18,8 @@ import { reference20GRanks, reference20GSuccessors } from './reference/rank-20g-
 
 function maxError(got: Float32Array, want: Float64Array): number {
   let worst = 0;
-  for (let i = 0; i < want.length; i++) worst = Math.max(worst, Math.abs(got[i] - want[i]) / Math.max(1, Math.abs(want[i])));
+  for (let i = 0; i < want.length; i++)
+    worst = Math.max(worst, Math.abs(got[i] - want[i]) / Math.max(1, Math.abs(want[i])));
   return worst;
 }
 
@@ -56,15 +57,24 @@ describe('20G rank table', () => {
       expect(a).toBeDefined();
       expect(m.delta).toBe(a!.delta);
       m.lo.forEach((lo, i) => expect(lo >= a!.lo[i] && m.hi[i] <= a!.hi[i]).toBe(true));
-      seen.set(`${m.piece}:${m.orientation}:${m.column}`, (seen.get(`${m.piece}:${m.orientation}:${m.column}`) ?? 0) + 1);
+      seen.set(
+        `${m.piece}:${m.orientation}:${m.column}`,
+        (seen.get(`${m.piece}:${m.orientation}:${m.column}`) ?? 0) + 1,
+      );
     }
     // overlapping boxes of one placement: check pairwise disjointness
     const byKey = new Map<string, typeof moves>();
-    for (const m of moves) byKey.set(`${m.piece}:${m.orientation}:${m.column}`, [...(byKey.get(`${m.piece}:${m.orientation}:${m.column}`) ?? []), m]);
+    for (const m of moves)
+      byKey.set(`${m.piece}:${m.orientation}:${m.column}`, [
+        ...(byKey.get(`${m.piece}:${m.orientation}:${m.column}`) ?? []),
+        m,
+      ]);
     for (const group of byKey.values()) {
       for (let i = 0; i < group.length; i++) {
         for (let j = i + 1; j < group.length; j++) {
-          const overlap = group[i].lo.every((lo, d) => Math.max(lo, group[j].lo[d]) <= Math.min(group[i].hi[d], group[j].hi[d]));
+          const overlap = group[i].lo.every(
+            (lo, d) => Math.max(lo, group[j].lo[d]) <= Math.min(group[i].hi[d], group[j].hi[d]),
+          );
           expect(overlap).toBe(false);
         }
       }
@@ -86,8 +96,12 @@ describe('20G rank table', () => {
   });
 
   it('rejects 20G with steep collapse and unknown gravity names', async () => {
-    await expect(buildRankTable({ width: 4, maxStep: 1, iterations: 1, gravity: '20G', steep: 'collapse' })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringMatching(/forbid/) });
-    await expect(buildRankTable({ width: 4, maxStep: 1, iterations: 1, gravity: '1G' as never })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringMatching(/"drop", "20G"/) });
+    await expect(
+      buildRankTable({ width: 4, maxStep: 1, iterations: 1, gravity: '20G', steep: 'collapse' }),
+    ).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringMatching(/forbid/) });
+    await expect(buildRankTable({ width: 4, maxStep: 1, iterations: 1, gravity: '1G' as never })).rejects.toMatchObject(
+      { code: 'BAD_ARGUMENT', message: expect.stringMatching(/"drop", "20G"/) },
+    );
   });
 });
 
@@ -95,9 +109,27 @@ describe('stackrank table build --variant 20g', () => {
   it('builds the 20G table into the cache under its own name and reuses it', async () => {
     const cache = await mkdtemp(join(tmpdir(), 'stackrank-20g-'));
     const env = { XDG_CACHE_HOME: cache };
-    const args = ['table', 'build', '--variant', '20g', '--width', '5', '--max-step', '2', '--iterations', '3', '--threads', '1', '--json'];
+    const args = [
+      'table',
+      'build',
+      '--variant',
+      '20g',
+      '--width',
+      '5',
+      '--max-step',
+      '2',
+      '--iterations',
+      '3',
+      '--threads',
+      '1',
+      '--json',
+    ];
     const first = JSON.parse((await runCli(args, env)).out);
-    expect(first).toMatchObject({ cached: false, variant: '20g', path: join(cache, 'stackrank', 'rank-20g-w5-s2-i3.srk') });
+    expect(first).toMatchObject({
+      cached: false,
+      variant: '20g',
+      path: join(cache, 'stackrank', 'rank-20g-w5-s2-i3.srk'),
+    });
     const second = JSON.parse((await runCli(args, env)).out);
     expect(second.cached).toBe(true);
     const info = JSON.parse((await runCli(['table', 'info', first.path, '--json'])).out);
@@ -109,10 +141,28 @@ describe('stackrank table build --variant 20g', () => {
   }, 60_000);
 
   it('refuses a piece model or --steep collapse with --variant 20g', async () => {
-    const withModel = await runCli(['table', 'build', '--variant', '20g', '--randomizer', 'tgm1', '--out', '/tmp/never.srk']);
+    const withModel = await runCli([
+      'table',
+      'build',
+      '--variant',
+      '20g',
+      '--randomizer',
+      'tgm1',
+      '--out',
+      '/tmp/never.srk',
+    ]);
     expect(withModel.code).not.toBe(0);
     expect(withModel.err).toMatch(/--randomizer needs --variant preview or weighted/);
-    const collapse = await runCli(['table', 'build', '--variant', '20g', '--steep', 'collapse', '--out', '/tmp/never.srk']);
+    const collapse = await runCli([
+      'table',
+      'build',
+      '--variant',
+      '20g',
+      '--steep',
+      'collapse',
+      '--out',
+      '/tmp/never.srk',
+    ]);
     expect(collapse.code).not.toBe(0);
     expect(collapse.err).toMatch(/--variant 20g is built with --steep forbid only/);
   });

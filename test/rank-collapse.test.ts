@@ -1,5 +1,5 @@
 /**
- * The collapsing table variants (issue 8): the rank and preview iterations with placements that leave a step
+ * The collapsing table variants: the rank and preview iterations with placements that leave a step
  * steeper than ±S made legal, the step collapsed to ±S (the exact model of the game rule steep 'collapse').
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';

@@ -63,7 +63,7 @@ describe('rank kernel (WebAssembly) against the pure-TS reference', () => {
   });
 });
 
-describe('parallel build (issue 3)', () => {
+describe('parallel build', () => {
   it.each([6, 7])('W=%i: 1, 2 and 3 threads give bit-identical values', async (width) => {
     const single = await buildRankValues({ width, iterations: 5, threads: 1 });
     for (const threads of [2, 3]) {

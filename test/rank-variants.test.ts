@@ -1,5 +1,5 @@
 /**
- * Table variants of issue 8: the preview-aware table (state = surface + piece in hand, a randomizer's transition
+ * Randomizer-aware table variants: the preview-aware table (state = surface + piece in hand, a randomizer's transition
  * matrix) and the weighted table, their piece models, their files (format version 2) and their CLI.
  */
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';

@@ -35,7 +35,7 @@ interface Block {
   skipReason?: string;
 }
 
-export function readmeBlocks(markdown: string): Block[] {
+function readmeBlocks(markdown: string): Block[] {
   const lines = markdown.split('\n');
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -68,7 +68,7 @@ function check(actual: unknown, expected: unknown, where: string): void {
 }
 
 /** The block as the body of an async function of (lib, check, approx): imports become destructuring. */
-export function instrument(block: Block): string {
+function instrument(block: Block): string {
   const out: string[] = [];
   let lastCode: { text: string; index: number } | undefined;
   const lines = block.code.split('\n');

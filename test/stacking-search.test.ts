@@ -93,7 +93,7 @@ describe('the transposition memo', () => {
 });
 
 function applyStep(h: number[], piece: string, rotation: number, column: number): number[] {
-  // Same placement arithmetic as DESIGN §3, written out for the test.
+  // Same placement arithmetic as docs/rules.md ("The stacking game"), written out for the test.
   const orientations = [
     ['4:0000/1111', '1:0/4'],
     ['2:00/22'],

@@ -60,7 +60,12 @@ describe('the Tetris rule: TypeScript and the kernel agree', () => {
       [[TETRIS_ROWS - 1, 6, 5, 6, 5], 6, false], // lowest one below: no Tetris, and no placement either
     ];
     for (const [heights, boardHeight, down] of cases) {
-      const rules: StackingRules = { boardHeight, tetrisThreshold: boardHeight, steep: 'excessFirst', tetris: 'choice' };
+      const rules: StackingRules = {
+        boardHeight,
+        tetrisThreshold: boardHeight,
+        steep: 'excessFirst',
+        tetris: 'choice',
+      };
       const engine = await StackingEngine.create(table, rules);
       expect(tetrisOptions(heights, rules) !== 'none').toBe(down);
       expect([heights, engine.search(heights, [I], 0).move === MOVE_TETRIS]).toEqual([heights, down]);

@@ -22,7 +22,7 @@ const code = (f: () => unknown) => {
   return 'no error';
 };
 
-describe('surfaces (DESIGN §2)', () => {
+describe('surfaces (docs/rules.md)', () => {
   it('encodes the seed example', () => {
     const s = surfaceFromSteps([0, 1, -2, 0, 0, -1, 0, 1]);
     expect(surfaceDigits(s)).toBe('45244345');

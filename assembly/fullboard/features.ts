@@ -223,27 +223,41 @@ function combineAll(
 }
 
 /**
- * The feature registry: one line per feature, in id order, with its value from the measures (see the top of
- * this file; each feature's exact definition is its reference function in src/fullboard/features.ts).
+ * The feature registry: one entry per feature, in id order: its definition (in short; exactly: its reference
+ * function in src/fullboard/features.ts) and its value from the measures described at the top of this file.
  */
 @inline function featureSum(
   sum: f64, used: i32, weights: usize, out: usize,
   lines: i32, rowT: i32, rowTC: i32, colT: i32, w: i32, holes: i32, cwells: i32, wellsT: i32, top: i32, land2: i32,
   erodedProduct: i32, holeDepth: i32, rowsWithHoles: i32,
 ): f64 {
+  // rowsCleared: rows the move removed
   sum = term(sum, used, weights, out, F_ROWS_CLEARED, <f64>lines);
+  // rowTransitions: horizontally adjacent cells that differ, walls filled, rows 0 .. H-1
   sum = term(sum, used, weights, out, F_ROW_TRANSITIONS, <f64>rowT);
+  // rowTransitionsContinuous: the same over one row-major scan of rows 0 .. H, not reset between rows
   sum = term(sum, used, weights, out, F_ROW_TRANSITIONS_CONTINUOUS, <f64>rowTC);
+  // columnTransitions: vertically adjacent cells that differ, floor filled, one empty row above the board
   sum = term(sum, used, weights, out, F_COLUMN_TRANSITIONS, <f64>colT);
-  sum = term(sum, used, weights, out, F_COLUMN_TRANSITIONS_BELOW_TOP, <f64>(colT - w)); // the scan stops at each top
+  // columnTransitionsBelowTop: the same scan stopped at each column's top, which drops its last change
+  sum = term(sum, used, weights, out, F_COLUMN_TRANSITIONS_BELOW_TOP, <f64>(colT - w));
+  // holes: empty cells below their column's height
   sum = term(sum, used, weights, out, F_HOLES, <f64>holes);
+  // holesTimesTen: 10 × holes
   sum = term(sum, used, weights, out, F_HOLES_TIMES_TEN, <f64>(10 * holes));
+  // cumulativeWells: per well cell (empty, both neighbours filled), the empty run from it downwards
   sum = term(sum, used, weights, out, F_CUMULATIVE_WELLS, <f64>cwells);
+  // wellsTriangle: per cell above its column's height with both neighbours filled, T(row - height + 1)
   sum = term(sum, used, weights, out, F_WELLS_TRIANGLE, <f64>wellsT);
+  // maxHeight: the highest column
   sum = term(sum, used, weights, out, F_MAX_HEIGHT, <f64>top);
-  sum = term(sum, used, weights, out, F_LANDING_HEIGHT, <f64>land2 * 0.5); // landing row + (piece height - 1) / 2
+  // landingHeight: the middle of the placed piece, landing row + (piece height - 1) / 2
+  sum = term(sum, used, weights, out, F_LANDING_HEIGHT, <f64>land2 * 0.5);
+  // erodedPieceCells: rows removed × the piece's cells in them
   sum = term(sum, used, weights, out, F_ERODED_PIECE_CELLS, <f64>erodedProduct);
+  // holeDepth: per hole, the filled cells directly above it up to the next empty one
   sum = term(sum, used, weights, out, F_HOLE_DEPTH, <f64>holeDepth);
+  // rowsWithHoles: rows with at least one hole
   sum = term(sum, used, weights, out, F_ROWS_WITH_HOLES, <f64>rowsWithHoles);
   return sum;
 }

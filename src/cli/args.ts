@@ -20,7 +20,8 @@ export function listOption(name: string, value: string, min: number, max: number
 /** A finite number strictly above `above` (the decay randomizer's denominator). */
 export function numberOption(name: string, value: string, above: number): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= above) throw new UsageError(`--${name} must be a number > ${above}; got ${JSON.stringify(value)}`);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= above)
+    throw new UsageError(`--${name} must be a number > ${above}; got ${JSON.stringify(value)}`);
   return n;
 }
 

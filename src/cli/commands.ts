@@ -16,7 +16,7 @@ export const GROUPS: Groups = {
   full: 'full-board player: play games with weight presets, train weights (GA)',
 };
 
-export const COMMANDS: readonly CommandSpec<any>[] = [
+export const COMMANDS: readonly CommandSpec[] = [
   tableBuildCommand,
   tableInfoCommand,
   tableRankCommand,

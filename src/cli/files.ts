@@ -25,7 +25,9 @@ function requireWritableDir(option: string, dir: string): void {
   try {
     accessSync(dir, constants.W_OK);
   } catch (e) {
-    throw new UsageError(`--${option}: directory ${dir} is not writable (${(e as NodeJS.ErrnoException).code ?? 'access denied'})`);
+    throw new UsageError(
+      `--${option}: directory ${dir} is not writable (${(e as NodeJS.ErrnoException).code ?? 'access denied'})`,
+    );
   }
 }
 
@@ -54,7 +56,11 @@ export function fallbackDir(): string {
  * Writes through `write(path)` to `path`; when that fails, writes the same result to a temporary directory and
  * throws an IO error naming both the reason and the place the result was kept.
  */
-export async function writeKeepingResult(path: string, what: string, write: (path: string) => Promise<void>): Promise<void> {
+export async function writeKeepingResult(
+  path: string,
+  what: string,
+  write: (path: string) => Promise<void>,
+): Promise<void> {
   try {
     await write(path);
   } catch (e) {
@@ -64,9 +70,15 @@ export async function writeKeepingResult(path: string, what: string, write: (pat
       kept = join(fallbackDir(), basename(path) || 'result');
       await write(kept);
     } catch (e2) {
-      throw new StackRankError('IO', `could not write the ${what} to ${path} (${reason}), nor to a temporary file (${(e2 as Error).message})`, { cause: e });
+      throw new StackRankError(
+        'IO',
+        `could not write the ${what} to ${path} (${reason}), nor to a temporary file (${(e2 as Error).message})`,
+        { cause: e },
+      );
     }
-    throw new StackRankError('IO', `could not write the ${what} to ${path} (${reason}); it was kept in ${kept}`, { cause: e });
+    throw new StackRankError('IO', `could not write the ${what} to ${path} (${reason}); it was kept in ${kept}`, {
+      cause: e,
+    });
   }
 }
 
@@ -83,7 +95,11 @@ export async function writeTextAtomic(path: string, text: string): Promise<void>
 }
 
 /** Writes several files into `dir` (created if needed); on failure all of them go to one temporary directory instead. */
-export async function writeFilesKeepingResult(dir: string, files: Record<string, string>, what: string): Promise<string[]> {
+export async function writeFilesKeepingResult(
+  dir: string,
+  files: Record<string, string>,
+  what: string,
+): Promise<string[]> {
   const writeAll = async (into: string) => {
     await mkdir(into, { recursive: true });
     for (const [name, text] of Object.entries(files)) await writeTextAtomic(join(into, name), text);
@@ -96,9 +112,17 @@ export async function writeFilesKeepingResult(dir: string, files: Record<string,
       kept = fallbackDir();
       await writeAll(kept);
     } catch (e2) {
-      throw new StackRankError('IO', `could not write the ${what} to ${dir} (${(e as Error).message}), nor to a temporary directory (${(e2 as Error).message})`, { cause: e });
+      throw new StackRankError(
+        'IO',
+        `could not write the ${what} to ${dir} (${(e as Error).message}), nor to a temporary directory (${(e2 as Error).message})`,
+        { cause: e },
+      );
     }
-    throw new StackRankError('IO', `could not write the ${what} to ${dir} (${(e as Error).message}); they were kept in ${kept}`, { cause: e });
+    throw new StackRankError(
+      'IO',
+      `could not write the ${what} to ${dir} (${(e as Error).message}); they were kept in ${kept}`,
+      { cause: e },
+    );
   }
   return Object.keys(files).map((name) => join(dir, name));
 }

@@ -5,7 +5,13 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StackRankError } from '../errors.js';
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH } from '../fullboard/board.js';
-import { FEATURE_SETS, PRESET_NAMES, resolveWeights, type PresetName, type WeightVector } from '../fullboard/presets.js';
+import {
+  FEATURE_SETS,
+  PRESET_NAMES,
+  resolveWeights,
+  type PresetName,
+  type WeightVector,
+} from '../fullboard/presets.js';
 import { playFullGame } from '../fullboard/player.js';
 import { summarizeLines } from '../fullboard/stats.js';
 import { TRAIN_DEFAULTS, TRAIN_LIMITS } from '../fullboard/trainer.js';
@@ -24,15 +30,19 @@ function loadWeights(spec: string | undefined): WeightVector & { name: string } 
   try {
     text = readFileSync(s, 'utf8');
   } catch (e) {
-    throw new UsageError(`--weights must be a preset (${PRESET_NAMES.join(', ')}) or a readable JSON file; ${String((e as Error).message)}`);
+    throw new UsageError(
+      `--weights must be a preset (${PRESET_NAMES.join(', ')}) or a readable JSON file; ${String((e as Error).message)}`,
+    );
   }
-  let json: any;
+  let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     throw new StackRankError('BAD_ARGUMENT', `${s} is not JSON`);
   }
-  const v = json && json.best && json.best.features ? json.best : json;
+  // a training result file ({ best: { features, weights }, ... }) or a bare weight vector
+  const best = (json as { best?: { features?: unknown } } | null)?.best;
+  const v = best?.features ? best : json;
   return { ...resolveWeights(v), name: s };
 }
 
@@ -42,11 +52,30 @@ function fmt(n: number): string {
 }
 
 const PLAY_OPTIONS = defineOptions({
-  weights: { type: 'text', default: 'seedGA' satisfies PresetName, arg: 'PRESET|FILE', help: `weights: a preset (${PRESET_NAMES.join(', ')}) or a JSON file` },
+  weights: {
+    type: 'text',
+    default: 'seedGA' satisfies PresetName,
+    arg: 'PRESET|FILE',
+    help: `weights: a preset (${PRESET_NAMES.join(', ')}) or a JSON file`,
+  },
   games: { type: 'int', min: 1, max: 1_000_000, default: 10, help: 'games to play' },
   seed: seedOption(1, 'seed of the first game'),
-  maxLines: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER, arg: 'L', help: 'stop a game at this many lines', defaultHelp: 'no cap' },
-  maxPieces: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER, arg: 'P', help: 'stop a game at this many pieces', defaultHelp: 'no cap' },
+  maxLines: {
+    type: 'int',
+    min: 1,
+    max: Number.MAX_SAFE_INTEGER,
+    arg: 'L',
+    help: 'stop a game at this many lines',
+    defaultHelp: 'no cap',
+  },
+  maxPieces: {
+    type: 'int',
+    min: 1,
+    max: Number.MAX_SAFE_INTEGER,
+    arg: 'P',
+    help: 'stop a game at this many pieces',
+    defaultHelp: 'no cap',
+  },
   lookahead: { type: 'int', min: 0, max: 1, default: 0, help: '0: one piece at a time; 1: also the next piece' },
   width: { type: 'int', min: MIN_WIDTH, max: MAX_WIDTH, default: DEFAULT_WIDTH, arg: 'W', help: 'board columns' },
   height: { type: 'int', min: MIN_HEIGHT, max: MAX_HEIGHT, default: DEFAULT_HEIGHT, arg: 'H', help: 'board rows' },
@@ -86,22 +115,49 @@ async function play(values: PlayValues, io: CliIO): Promise<number> {
       height,
       randomizer: values.randomizer,
       signal: io.signal,
-      onProgress: (p) => io.status(`game ${g + 1}/${games}: ${fmt(p.lines)} lines, ${fmt(p.pieces / Math.max(p.seconds, 1e-9))} pieces/s`),
+      onProgress: (p) =>
+        io.status(
+          `game ${g + 1}/${games}: ${fmt(p.lines)} lines, ${fmt(p.pieces / Math.max(p.seconds, 1e-9))} pieces/s`,
+        ),
     });
     results.push({ seed: (seed + g) >>> 0, lines: r.lines, pieces: r.pieces, seconds: r.seconds, lost: r.lost });
     if (!values.json) {
       io.status('');
-      io.out(`game ${String(g + 1).padStart(4)}  seed ${String((seed + g) >>> 0).padStart(6)}  lines ${fmt(r.lines).padStart(12)}  pieces ${fmt(r.pieces).padStart(12)}  ${fmt(r.piecesPerSecond).padStart(9)} p/s${r.lost ? '' : '  (capped)'}`);
+      io.out(
+        `game ${String(g + 1).padStart(4)}  seed ${String((seed + g) >>> 0).padStart(6)}  lines ${fmt(r.lines).padStart(12)}  pieces ${fmt(r.pieces).padStart(12)}  ${fmt(r.piecesPerSecond).padStart(9)} p/s${r.lost ? '' : '  (capped)'}`,
+      );
     }
   }
-  const summary = summarizeLines(results.map((r) => r.lines), results.map((r) => r.lost));
+  const summary = summarizeLines(
+    results.map((r) => r.lines),
+    results.map((r) => r.lost),
+  );
   const seconds = (performance.now() - t0) / 1000;
   const pieces = results.reduce((s, r) => s + r.pieces, 0);
   if (values.json) {
-    io.out(JSON.stringify({ weights: { name: w.name, features: w.features, weights: w.weights }, seed, maxLines, maxPieces, lookahead, width, height, games: results, summary, seconds, piecesPerSecond: pieces / seconds }));
+    io.out(
+      JSON.stringify({
+        weights: { name: w.name, features: w.features, weights: w.weights },
+        seed,
+        maxLines,
+        maxPieces,
+        lookahead,
+        width,
+        height,
+        games: results,
+        summary,
+        seconds,
+        piecesPerSecond: pieces / seconds,
+      }),
+    );
   } else {
-    io.out(`games ${summary.games} (lost ${summary.lost}, capped ${summary.capped})  mean ${fmt(summary.mean)}  median ${fmt(summary.median)}  min ${fmt(summary.min)}  max ${fmt(summary.max)}  95% CI [${fmt(summary.ci95[0])}, ${fmt(summary.ci95[1])}]`);
-    if (summary.censored) io.out(`censored (geometric) estimate of the uncapped mean: ${fmt(summary.censored.mean)}  95% CI [${fmt(summary.censored.ci95[0])}, ${fmt(summary.censored.ci95[1])}]`);
+    io.out(
+      `games ${summary.games} (lost ${summary.lost}, capped ${summary.capped})  mean ${fmt(summary.mean)}  median ${fmt(summary.median)}  min ${fmt(summary.min)}  max ${fmt(summary.max)}  95% CI [${fmt(summary.ci95[0])}, ${fmt(summary.ci95[1])}]`,
+    );
+    if (summary.censored)
+      io.out(
+        `censored (geometric) estimate of the uncapped mean: ${fmt(summary.censored.mean)}  95% CI [${fmt(summary.censored.ci95[0])}, ${fmt(summary.censored.ci95[1])}]`,
+      );
     io.out(`${fmt(pieces)} pieces in ${seconds.toFixed(1)} s (${fmt(pieces / seconds)} pieces/s)`);
   }
   return 0;
@@ -109,8 +165,21 @@ async function play(values: PlayValues, io: CliIO): Promise<number> {
 
 const TRAIN_OPTIONS = defineOptions({
   features: { type: 'choice', choices: FEATURE_SET_NAMES, default: 'bcts', help: 'feature set' },
-  generations: { type: 'int', min: TRAIN_LIMITS.generations.min, max: TRAIN_LIMITS.generations.max, default: 10, arg: 'G', help: 'generations to run' },
-  population: { type: 'int', min: TRAIN_LIMITS.population.min, max: TRAIN_LIMITS.population.max, default: TRAIN_DEFAULTS.population, help: 'weight vectors per generation' },
+  generations: {
+    type: 'int',
+    min: TRAIN_LIMITS.generations.min,
+    max: TRAIN_LIMITS.generations.max,
+    default: 10,
+    arg: 'G',
+    help: 'generations to run',
+  },
+  population: {
+    type: 'int',
+    min: TRAIN_LIMITS.population.min,
+    max: TRAIN_LIMITS.population.max,
+    default: TRAIN_DEFAULTS.population,
+    help: 'weight vectors per generation',
+  },
   tournament: {
     type: 'int',
     min: 2,
@@ -118,9 +187,30 @@ const TRAIN_OPTIONS = defineOptions({
     help: 'individuals drawn per tournament (at most the population)',
     defaultHelp: `${TRAIN_DEFAULTS.tournament}, or the population if smaller`,
   },
-  gamesPerEval: { type: 'int', min: TRAIN_LIMITS.gamesPerEval.min, max: TRAIN_LIMITS.gamesPerEval.max, default: TRAIN_DEFAULTS.gamesPerEval, arg: 'K', help: 'games per fitness evaluation' },
-  boardHeight: { type: 'int', min: MIN_HEIGHT, max: MAX_HEIGHT, default: TRAIN_DEFAULTS.boardHeight, arg: 'H', help: 'rows of the proxy board' },
-  maxPieces: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER, default: TRAIN_DEFAULTS.maxPieces, arg: 'P', help: 'piece cap per evaluation game' },
+  gamesPerEval: {
+    type: 'int',
+    min: TRAIN_LIMITS.gamesPerEval.min,
+    max: TRAIN_LIMITS.gamesPerEval.max,
+    default: TRAIN_DEFAULTS.gamesPerEval,
+    arg: 'K',
+    help: 'games per fitness evaluation',
+  },
+  boardHeight: {
+    type: 'int',
+    min: MIN_HEIGHT,
+    max: MAX_HEIGHT,
+    default: TRAIN_DEFAULTS.boardHeight,
+    arg: 'H',
+    help: 'rows of the proxy board',
+  },
+  maxPieces: {
+    type: 'int',
+    min: 1,
+    max: Number.MAX_SAFE_INTEGER,
+    default: TRAIN_DEFAULTS.maxPieces,
+    arg: 'P',
+    help: 'piece cap per evaluation game',
+  },
   seed: seedOption(TRAIN_DEFAULTS.seed),
   threads: { ...THREADS, default: 1, defaultHelp: undefined },
   checkpoint: { type: 'outFile', help: 'save the state here after every generation' },
@@ -160,9 +250,14 @@ function checkpointWriter(path: string, io: CliIO) {
     try {
       write(target, text);
     } catch (e) {
-      if (target !== path) throw new StackRankError('IO', `could not write the checkpoint to ${target}: ${(e as Error).message}`, { cause: e });
+      if (target !== path)
+        throw new StackRankError('IO', `could not write the checkpoint to ${target}: ${(e as Error).message}`, {
+          cause: e,
+        });
       target = join(fallbackDir(), 'checkpoint.json');
-      io.err(`stackrank full train: could not write the checkpoint to ${path} (${(e as Error).message}); writing it to ${target} instead`);
+      io.err(
+        `stackrank full train: could not write the checkpoint to ${path} (${(e as Error).message}); writing it to ${target} instead`,
+      );
       write(target, text);
     }
   };
@@ -174,7 +269,7 @@ async function train(values: TrainValues, io: CliIO): Promise<number> {
   if (values.tournament !== undefined && values.tournament > values.population) {
     throw new UsageError(`--tournament (${values.tournament}) must not exceed --population (${values.population})`);
   }
-  let resume;
+  let resume: ReturnType<typeof checkCheckpoint> | undefined;
   if (values.resume) {
     let json: unknown;
     try {
@@ -207,9 +302,20 @@ async function train(values: TrainValues, io: CliIO): Promise<number> {
       }
     },
   });
-  const out = { best: { features: result.features, weights: result.weights }, fitness: result.fitness, history: result.history, options: result.options };
-  if (values.out !== undefined) await writeKeepingResult(values.out, 'trained weights', (p) => writeTextAtomic(p, JSON.stringify(out, null, 2) + '\n'));
+  const out = {
+    best: { features: result.features, weights: result.weights },
+    fitness: result.fitness,
+    history: result.history,
+    options: result.options,
+  };
+  if (values.out !== undefined)
+    await writeKeepingResult(values.out, 'trained weights', (p) =>
+      writeTextAtomic(p, JSON.stringify(out, null, 2) + '\n'),
+    );
   if (values.json) io.out(JSON.stringify(out));
-  else io.out(`best weights (${result.features.join(', ')}): ${result.weights.map((v) => v.toFixed(4)).join(', ')}${values.out ? `  -> ${values.out}` : ''}`);
+  else
+    io.out(
+      `best weights (${result.features.join(', ')}): ${result.weights.map((v) => v.toFixed(4)).join(', ')}${values.out ? `  -> ${values.out}` : ''}`,
+    );
   return 0;
 }

@@ -16,24 +16,62 @@ export function seedOption(defaultSeed: number, help = 'random seed'): Defaulted
 }
 
 /** --threads where the library defaults to the core count. */
-export const THREADS: IntSpec = { type: 'int', min: 1, max: MAX_THREADS, arg: 'T', help: 'worker threads', defaultHelp: 'the number of cores' };
+export const THREADS: IntSpec = {
+  type: 'int',
+  min: 1,
+  max: MAX_THREADS,
+  arg: 'T',
+  help: 'worker threads',
+  defaultHelp: 'the number of cores',
+};
 
-export function randomizerOption(defaultName: RandomizerName, help = 'piece generator (docs/randomizers.md)'): Defaulted<ChoiceSpec<RandomizerName>, RandomizerName> {
-  return { type: 'choice', choices: RANDOMIZER_NAMES, default: defaultName, arg: 'NAME', help: `${help}: ${RANDOMIZER_NAMES.join(', ')}` };
+export function randomizerOption(
+  defaultName: RandomizerName,
+  help = 'piece generator (docs/randomizers.md)',
+): Defaulted<ChoiceSpec<RandomizerName>, RandomizerName> {
+  return {
+    type: 'choice',
+    choices: RANDOMIZER_NAMES,
+    default: defaultName,
+    arg: 'NAME',
+    help: `${help}: ${RANDOMIZER_NAMES.join(', ')}`,
+  };
 }
 
 /** decay's parameter; the randomizer applies its own default when not given. */
-export const DENOMINATOR: NumberSpec = { type: 'number', above: 0, arg: 'D', help: "the decay generator's denominator", defaultHelp: String(DEFAULT_DENOMINATOR) };
+export const DENOMINATOR: NumberSpec = {
+  type: 'number',
+  above: 0,
+  arg: 'D',
+  help: "the decay generator's denominator",
+  defaultHelp: String(DEFAULT_DENOMINATOR),
+};
 
 export function lookaheadOption(defaultLookahead: number): Defaulted<IntSpec, number> {
-  return { type: 'int', min: 0, max: MAX_LOOKAHEAD, default: defaultLookahead, help: 'preview pieces the search sees beyond the current one' };
+  return {
+    type: 'int',
+    min: 0,
+    max: MAX_LOOKAHEAD,
+    default: defaultLookahead,
+    help: 'preview pieces the search sees beyond the current one',
+  };
 }
 
-export const ITERATIONS: Defaulted<IntSpec, number> = { type: 'int', min: 1, max: MAX_ITERATIONS, default: DEFAULT_ITERATIONS, help: 'rank iterations of the table' };
+export const ITERATIONS: Defaulted<IntSpec, number> = {
+  type: 'int',
+  min: 1,
+  max: MAX_ITERATIONS,
+  default: DEFAULT_ITERATIONS,
+  help: 'rank iterations of the table',
+};
 
 /** How commands that need a rank table get one (src/cli/table-source.ts). */
 export const TABLE_SOURCE = {
-  table: { type: 'text', arg: 'FILE', help: 'rank table file to use instead of the cached one (stackrank table build)' } satisfies TextSpec,
+  table: {
+    type: 'text',
+    arg: 'FILE',
+    help: 'rank table file to use instead of the cached one (stackrank table build)',
+  } satisfies TextSpec,
   iterations: { ...ITERATIONS, help: 'iterations of the cached rank table (built on first use)' },
   tableSteep: {
     type: 'choice',

@@ -2,7 +2,6 @@
 import { createRandomizer } from '../randomizers/index.js';
 import { StackingAI } from '../stacking/ai.js';
 import { STEEP_RULES } from '../stacking/rules.js';
-import type { CliIO } from './io.js';
 import { TABLE_SOURCE, lookaheadOption, randomizerOption, seedOption } from './options.js';
 import { defineCommand } from './spec.js';
 import { loadTableForCli } from './table-source.js';
@@ -29,9 +28,27 @@ export const playCommand = defineCommand({
     lookahead: lookaheadOption(1),
     randomizer: randomizerOption('tgm1'),
     seed: seedOption(0),
-    steep: { type: 'choice', choices: STEEP_RULES, help: 'how steps steeper than the max step are judged', defaultHelp: "the AI's default rules" },
-    delay: { type: 'int', min: 0, max: 10_000, arg: 'MS', help: 'pause after each move', defaultHelp: `${TTY_DELAY_MS} on a terminal, else 0` },
-    maxPieces: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER, help: 'stop after this many pieces', defaultHelp: 'no limit' },
+    steep: {
+      type: 'choice',
+      choices: STEEP_RULES,
+      help: 'how steps steeper than the max step are judged',
+      defaultHelp: "the AI's default rules",
+    },
+    delay: {
+      type: 'int',
+      min: 0,
+      max: 10_000,
+      arg: 'MS',
+      help: 'pause after each move',
+      defaultHelp: `${TTY_DELAY_MS} on a terminal, else 0`,
+    },
+    maxPieces: {
+      type: 'int',
+      min: 1,
+      max: Number.MAX_SAFE_INTEGER,
+      help: 'stop after this many pieces',
+      defaultHelp: 'no limit',
+    },
     ...TABLE_SOURCE,
   },
   async run({ values, given }, io) {
@@ -53,7 +70,8 @@ export const playCommand = defineCommand({
     const draw = (final: boolean) => {
       const rate = pieces / Math.max(1e-3, (performance.now() - started) / 1000);
       const status = `pieces ${pieces}  tetrises ${tetrises}  rank ${rank.toFixed(4)}  ${Math.round(rate)} pieces/s  next ${queue.slice(1, 6).join('')}`;
-      if (io.isTTY && !values.json) io.out('\x1b[H\x1b[2J' + drawBoard(heights, ai.rules.boardHeight).join('\n') + '\n' + status);
+      if (io.isTTY && !values.json)
+        io.out('\x1b[H\x1b[2J' + drawBoard(heights, ai.rules.boardHeight).join('\n') + '\n' + status);
       else if (final && !values.json) io.out(drawBoard(heights, ai.rules.boardHeight).join('\n') + '\n' + status);
     };
     refill();

@@ -1,13 +1,17 @@
 /**
- * `stackrank randomizers`: one comparison table of every generator (DESIGN §4), optionally as JSON and with SVG
+ * `stackrank randomizers`: one comparison table of every generator (docs/randomizers.md, "Comparison"), optionally as JSON and with SVG
  * charts. `stackrank queue NAME`: print a generator's queue. Both are thin: the work is in src/randomizers/.
  */
-import { DEFAULT_ANALYZED_PIECES, MAX_ANALYZED_PIECES, analyzeRandomizerAsync, type RandomizerAnalysis } from '../randomizers/analyze.js';
+import {
+  DEFAULT_ANALYZED_PIECES,
+  MAX_ANALYZED_PIECES,
+  analyzeRandomizerAsync,
+  type RandomizerAnalysis,
+} from '../randomizers/analyze.js';
 import { RANDOMIZER_NAMES, createRandomizer, type RandomizerName } from '../randomizers/index.js';
 import { randomizerPlots } from '../randomizers/plots.js';
 import { UsageError } from './args.js';
 import { writeFilesKeepingResult } from './files.js';
-import type { CliIO } from './io.js';
 import { DENOMINATOR, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
 import { defineCommand } from './spec.js';
@@ -18,7 +22,12 @@ const MIN_ANALYZED_PIECES = 100;
 const MAX_QUEUE_COUNT = 10_000_000;
 
 /** Predictability reported by the articles the project compares against (docs/randomizers.md). */
-const PUBLISHED_PREDICTABILITY: Partial<Record<RandomizerName, number>> = { memoryless: 0.1429, tgm1: 0.2896, tgm2: 0.318, bag7: 0.3704 };
+const PUBLISHED_PREDICTABILITY: Partial<Record<RandomizerName, number>> = {
+  memoryless: 0.1429,
+  tgm1: 0.2896,
+  tgm2: 0.318,
+  bag7: 0.3704,
+};
 
 function paramsFor(name: RandomizerName, denominator: number | undefined): Record<string, number> {
   return name === 'decay' && denominator !== undefined ? { denominator } : {};
@@ -44,14 +53,35 @@ export function summarizeAnalysis(a: RandomizerAnalysis) {
 const pct = (v: number) => `${(v * 100).toFixed(2)} %`;
 
 export function comparisonTable(analyses: readonly RandomizerAnalysis[]): string {
-  const header = ['generator', 'predictability', 'published', 'entropy (bits)', 'max drought', 'repeat', 'longest run', 'longest S/Z run', 'freq std (100)'];
+  const header = [
+    'generator',
+    'predictability',
+    'published',
+    'entropy (bits)',
+    'max drought',
+    'repeat',
+    'longest run',
+    'longest S/Z run',
+    'freq std (100)',
+  ];
   const rows = analyses.map((a) => {
     const published = PUBLISHED_PREDICTABILITY[a.name];
     const label = a.name === 'decay' ? `decay ${a.params.denominator}` : a.name;
-    return [label, pct(a.predictability), published === undefined ? '-' : pct(published), a.entropy.toFixed(3), String(a.maxDrought), pct(a.repeatProbability), String(a.longestRun), String(a.longestSZRun), a.frequencyStd.toFixed(4)];
+    return [
+      label,
+      pct(a.predictability),
+      published === undefined ? '-' : pct(published),
+      a.entropy.toFixed(3),
+      String(a.maxDrought),
+      pct(a.repeatProbability),
+      String(a.longestRun),
+      String(a.longestSZRun),
+      a.frequencyStd.toFixed(4),
+    ];
   });
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
-  const format = (cells: string[]) => '| ' + cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join(' | ') + ' |';
+  const format = (cells: string[]) =>
+    '| ' + cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join(' | ') + ' |';
   const rule = '|' + widths.map((w, c) => (c === 0 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|';
   return [format(header), rule, ...rows.map(format)].join('\n');
 }
@@ -64,7 +94,13 @@ export const randomizersCommand = defineCommand({
 drought, repeat chance, longest run, longest S/Z run and the frequency spread of 100-piece windows. --json prints
 one object per generator per line. --plots DIR also writes SVG charts there (created if missing).`,
   options: {
-    pieces: { type: 'int', min: MIN_ANALYZED_PIECES, max: MAX_ANALYZED_PIECES, default: DEFAULT_ANALYZED_PIECES, help: 'pieces dealt per generator' },
+    pieces: {
+      type: 'int',
+      min: MIN_ANALYZED_PIECES,
+      max: MAX_ANALYZED_PIECES,
+      default: DEFAULT_ANALYZED_PIECES,
+      help: 'pieces dealt per generator',
+    },
     seed: seedOption(0),
     denominator: DENOMINATOR,
     plots: { type: 'outDir', help: 'also write the SVG charts into this directory' },
@@ -74,9 +110,19 @@ one object per generator per line. --plots DIR also writes SVG charts there (cre
     const started = performance.now();
     const analyses: RandomizerAnalysis[] = [];
     for (const [i, name] of RANDOMIZER_NAMES.entries()) {
-      io.status(`analysing ${name} (${i + 1}/${RANDOMIZER_NAMES.length}), ${formatDuration(performance.now() - started)} elapsed`);
+      io.status(
+        `analysing ${name} (${i + 1}/${RANDOMIZER_NAMES.length}), ${formatDuration(performance.now() - started)} elapsed`,
+      );
       const onWarning = (m: string) => io.err(`stackrank randomizers: warning: ${m}`);
-      analyses.push(await analyzeRandomizerAsync(name, { pieces, seed, params: paramsFor(name, denominator), onWarning, signal: io.signal }));
+      analyses.push(
+        await analyzeRandomizerAsync(name, {
+          pieces,
+          seed,
+          params: paramsFor(name, denominator),
+          onWarning,
+          signal: io.signal,
+        }),
+      );
     }
     io.status('');
     if (values.json) for (const a of analyses) io.out(JSON.stringify(summarizeAnalysis(a)));
@@ -108,11 +154,16 @@ export const queueCommand = defineCommand({
   },
   async run({ values, args }, io) {
     const name = args[0];
-    if (!(RANDOMIZER_NAMES as readonly string[]).includes(name)) throw new UsageError(`unknown generator ${JSON.stringify(name)}; one of ${RANDOMIZER_NAMES.join(', ')}`);
+    if (!(RANDOMIZER_NAMES as readonly string[]).includes(name))
+      throw new UsageError(`unknown generator ${JSON.stringify(name)}; one of ${RANDOMIZER_NAMES.join(', ')}`);
     const generator = name as RandomizerName;
     const { seed, count, denominator } = values;
     if (denominator !== undefined && generator !== 'decay') throw new UsageError(`--denominator only applies to decay`);
-    const randomizer = createRandomizer(generator, { seed, ...paramsFor(generator, denominator), onWarning: (m) => io.err(`stackrank queue: warning: ${m}`) });
+    const randomizer = createRandomizer(generator, {
+      seed,
+      ...paramsFor(generator, denominator),
+      onWarning: (m) => io.err(`stackrank queue: warning: ${m}`),
+    });
     const queue = randomizer.take(count);
     if (values.json) io.out(JSON.stringify({ name, seed, params: randomizer.params, count, queue }));
     else io.out(queue);

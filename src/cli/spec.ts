@@ -56,7 +56,15 @@ export interface OutDirSpec extends OptionBase {
 export interface FlagSpec extends OptionBase {
   type: 'flag';
 }
-export type OptionSpec = IntSpec | IntListSpec | NumberSpec | ChoiceSpec | TextSpec | OutFileSpec | OutDirSpec | FlagSpec;
+export type OptionSpec =
+  | IntSpec
+  | IntListSpec
+  | NumberSpec
+  | ChoiceSpec
+  | TextSpec
+  | OutFileSpec
+  | OutDirSpec
+  | FlagSpec;
 export type OptionTable = Record<string, OptionSpec>;
 
 type ValueOf<S> = S extends IntSpec | NumberSpec
@@ -71,7 +79,11 @@ type ValueOf<S> = S extends IntSpec | NumberSpec
 
 /** Parsed values, keyed like the table (camelCase; the flag is its kebab-case form). */
 export type OptionValues<O extends OptionTable> = {
-  [K in keyof O]: O[K] extends FlagSpec ? boolean : O[K] extends { default: unknown } ? ValueOf<O[K]> : ValueOf<O[K]> | undefined;
+  [K in keyof O]: O[K] extends FlagSpec
+    ? boolean
+    : O[K] extends { default: unknown }
+      ? ValueOf<O[K]>
+      : ValueOf<O[K]> | undefined;
 } & { json: boolean };
 
 export interface ArgumentSpec {
@@ -113,7 +125,10 @@ export function defineOptions<const O extends OptionTable>(options: O): O {
 export type Defaulted<S extends OptionSpec, V> = S & { default: V };
 
 /** Every command prints JSON Lines with --json (docs/cli.md). */
-const JSON_OPTION: FlagSpec = { type: 'flag', help: 'machine-readable output: JSON, one object per line (docs/cli.md)' };
+const JSON_OPTION: FlagSpec = {
+  type: 'flag',
+  help: 'machine-readable output: JSON, one object per line (docs/cli.md)',
+};
 
 /** `maxPieces` -> `max-pieces`. */
 export function flagName(key: string): string {
@@ -146,7 +161,10 @@ function valueParser(name: string, spec: OptionSpec): ((text: string) => unknown
     case 'outFile':
     case 'outDir':
       return (t) => {
-        if (t.trim() === '') throw new UsageError(`--${name} needs a non-empty ${spec.type === 'outDir' ? 'directory' : spec.type === 'outFile' ? 'file name' : 'value'}`);
+        if (t.trim() === '')
+          throw new UsageError(
+            `--${name} needs a non-empty ${spec.type === 'outDir' ? 'directory' : spec.type === 'outFile' ? 'file name' : 'value'}`,
+          );
         return t;
       };
     case 'flag':
@@ -155,7 +173,8 @@ function valueParser(name: string, spec: OptionSpec): ((text: string) => unknown
 }
 
 function describeRange(spec: OptionSpec): string {
-  if (spec.type === 'int' || spec.type === 'intList') return spec.max === Number.MAX_SAFE_INTEGER ? `≥ ${spec.min}` : `${spec.min}..${spec.max}`;
+  if (spec.type === 'int' || spec.type === 'intList')
+    return spec.max === Number.MAX_SAFE_INTEGER ? `≥ ${spec.min}` : `${spec.min}..${spec.max}`;
   if (spec.type === 'number') return `> ${spec.above}`;
   return '';
 }
@@ -179,7 +198,14 @@ function toOption(key: string, spec: OptionSpec, path: string): Option {
     });
   }
   if ('default' in spec && spec.default !== undefined && !spec.defaultHelp) {
-    option.default(spec.default, Array.isArray(spec.default) ? spec.default.join(',') : typeof spec.default === 'string' ? spec.default : undefined);
+    option.default(
+      spec.default,
+      Array.isArray(spec.default)
+        ? spec.default.join(',')
+        : typeof spec.default === 'string'
+          ? spec.default
+          : undefined,
+    );
   }
   return option;
 }
@@ -211,7 +237,10 @@ function paragraphs(text: string): string {
 
 function commanderMessage(err: CommanderError): string {
   // "error: unknown option '--x'\n(Did you mean --y?)" -> one line without the prefix.
-  return err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').trim();
+  return err.message
+    .replace(/^error: /, '')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
 }
 
 function configure(cmd: Command, io: CliIO, path: string): Command {
@@ -219,7 +248,8 @@ function configure(cmd: Command, io: CliIO, path: string): Command {
     .exitOverride((err) => {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') throw new HelpShown();
       // A group called without its subcommand prints its help to stderr: a usage error.
-      if (err.code === 'commander.help') throw new CommandUsageError(path, `a ${path ? 'sub' : ''}command is needed (see the list above)`);
+      if (err.code === 'commander.help')
+        throw new CommandUsageError(path, `a ${path ? 'sub' : ''}command is needed (see the list above)`);
       throw new CommandUsageError(path, commanderMessage(err));
     })
     .configureOutput({
@@ -230,7 +260,13 @@ function configure(cmd: Command, io: CliIO, path: string): Command {
       getErrHelpWidth: () => 110,
     })
     .configureHelp({
-      subcommandTerm: (c: Command) => [c.name(), ...c.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`))].join(' '),
+      subcommandTerm: (c: Command) =>
+        [
+          c.name(),
+          ...c.registeredArguments.map((a) =>
+            a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`,
+          ),
+        ].join(' '),
       sortSubcommands: false,
       sortOptions: false,
     } as Partial<Help>)
@@ -243,8 +279,10 @@ function configure(cmd: Command, io: CliIO, path: string): Command {
  * The commander program for `commands`. The returned `run` parses argv, checks output paths, runs the matching
  * command and resolves to its exit code; it throws CommandUsageError for usage errors and HelpShown after --help.
  */
-export function buildProgram(commands: readonly CommandSpec<any>[], groups: Groups, io: CliIO, description: string) {
-  const program = configure(new Command('stackrank'), io, '').usage('<command> [options]').description(paragraphs(description));
+export function buildProgram(commands: readonly CommandSpec[], groups: Groups, io: CliIO, description: string) {
+  const program = configure(new Command('stackrank'), io, '')
+    .usage('<command> [options]')
+    .description(paragraphs(description));
   program.helpCommand('help [command]', 'show the help of a command');
   let exitCode = 0;
   let running = '';
@@ -256,7 +294,9 @@ export function buildProgram(commands: readonly CommandSpec<any>[], groups: Grou
       else {
         const summary = groups[word];
         if (!summary) throw new Error(`CLI table: no summary for the command group ${JSON.stringify(word)}`);
-        parent = configure(parent.command(word), io, words.slice(0, i + 1).join(' ')).summary(summary).description(summary);
+        parent = configure(parent.command(word), io, words.slice(0, i + 1).join(' '))
+          .summary(summary)
+          .description(summary);
       }
     }
     return parent;
@@ -291,7 +331,8 @@ export function buildProgram(commands: readonly CommandSpec<any>[], groups: Grou
       try {
         exitCode = await spec.run({ values: values as OptionValues<OptionTable>, args, given }, io);
       } catch (e) {
-        if (e instanceof UsageError && !(e instanceof CommandUsageError)) throw new CommandUsageError(spec.path, e.message);
+        if (e instanceof UsageError && !(e instanceof CommandUsageError))
+          throw new CommandUsageError(spec.path, e.message);
         throw e;
       }
     });

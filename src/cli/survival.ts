@@ -2,7 +2,7 @@
 import { MAX_ITERATIONS } from '../rank/build.js';
 import type { RankTable } from '../rank/table.js';
 import { STRATEGIES, type LeafRows, type StrategyName } from '../stacking/engine.js';
-import { DEFAULT_RULES, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT, STEEP_RULES, TETRIS_RULES } from '../stacking/rules.js';
+import { DEFAULT_RULES, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT, STEEP_RULES, TETRIS_ROWS, TETRIS_RULES } from '../stacking/rules.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { simulateStacking, type SimulationResult } from '../stacking/simulate.js';
 import { UsageError } from './args.js';
@@ -49,22 +49,62 @@ article's reading of steep steps; excessFirst plays better; collapse turns every
 each move (the game the article's figures fit). --table-steep collapse uses the table iterated under that rule
 instead of the article's. --strategy expectimax averages over the next unknown piece with the randomizer's exact
 distribution, expectimax2 over the next two; best is the strongest measured (docs/results.md). --tetris choice lets
-the AI send an I down the well whenever the lowest column is at least 4. --leaf preview scores expectimax leaves with
+the AI send an I down the well whenever the lowest column is at least ${TETRIS_ROWS}. --leaf preview scores expectimax leaves with
 the randomizer's preview table (surface x piece in hand; built and cached on first use, about 700 MB in memory).
 --board-height 63 is no practical limit: the article's surface-only game.`,
   options: {
-    lookahead: { type: 'intList', min: 0, max: MAX_LOOKAHEAD, default: [0, 1, 2, 3, 4], help: 'lookaheads to measure, comma-separated' },
+    lookahead: {
+      type: 'intList',
+      min: 0,
+      max: MAX_LOOKAHEAD,
+      default: [0, 1, 2, 3, 4],
+      help: 'lookaheads to measure, comma-separated',
+    },
     randomizer: randomizerOption('tgm1'),
     games: { type: 'int', min: 1, max: 1_000_000, default: 100, help: 'independent game streams' },
-    maxPieces: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER, default: 200_000, help: 'piece budget per lookahead' },
+    maxPieces: {
+      type: 'int',
+      min: 1,
+      max: Number.MAX_SAFE_INTEGER,
+      default: 200_000,
+      help: 'piece budget per lookahead',
+    },
     seed: seedOption(0),
-    steep: { type: 'choice', choices: STEEP_RULES, default: DEFAULT_RULES.steep, help: 'how steps steeper than the max step are judged' },
+    steep: {
+      type: 'choice',
+      choices: STEEP_RULES,
+      default: DEFAULT_RULES.steep,
+      help: 'how steps steeper than the max step are judged',
+    },
     strategy: { type: 'choice', choices: STRATEGY_CHOICES, default: 'rank', help: 'search strategy' },
-    tetris: { type: 'choice', choices: TETRIS_RULES, default: DEFAULT_RULES.tetris, help: 'when an I goes down the well' },
-    threshold: { type: 'int', min: MIN_BOARD_HEIGHT, max: MAX_BOARD_HEIGHT, default: DEFAULT_RULES.tetrisThreshold, help: 'height at which the Tetris is forced' },
-    boardHeight: { type: 'int', min: MIN_BOARD_HEIGHT, max: MAX_BOARD_HEIGHT, default: DEFAULT_RULES.boardHeight, help: 'rows of the board' },
+    tetris: {
+      type: 'choice',
+      choices: TETRIS_RULES,
+      default: DEFAULT_RULES.tetris,
+      help: 'when an I goes down the well',
+    },
+    threshold: {
+      type: 'int',
+      min: MIN_BOARD_HEIGHT,
+      max: MAX_BOARD_HEIGHT,
+      default: DEFAULT_RULES.tetrisThreshold,
+      help: 'height at which the Tetris is forced',
+    },
+    boardHeight: {
+      type: 'int',
+      min: MIN_BOARD_HEIGHT,
+      max: MAX_BOARD_HEIGHT,
+      default: DEFAULT_RULES.boardHeight,
+      help: 'rows of the board',
+    },
     leaf: { type: 'choice', choices: LEAF_CHOICES, default: 'piece-max', help: 'how expectimax scores its leaves' },
-    leafIterations: { type: 'int', min: 1, max: MAX_ITERATIONS, help: 'iterations of the preview table for --leaf preview', defaultHelp: "the rank table's" },
+    leafIterations: {
+      type: 'int',
+      min: 1,
+      max: MAX_ITERATIONS,
+      help: 'iterations of the preview table for --leaf preview',
+      defaultHelp: "the rank table's",
+    },
     threads: THREADS,
     ...TABLE_SOURCE,
   },
@@ -72,9 +112,12 @@ the randomizer's preview table (surface x piece in hand; built and cached on fir
     const { randomizer, games, maxPieces, seed, steep, strategy, tetris, leaf } = values;
     const boardHeight = values.boardHeight;
     const tetrisThreshold = values.threshold;
-    if (tetrisThreshold > boardHeight) throw new UsageError(`the Tetris threshold (${tetrisThreshold}) must not exceed --board-height (${boardHeight})`);
-    if (leaf === 'preview' && strategy === 'rank') throw new UsageError('--leaf preview needs --strategy expectimax, expectimax2 or best');
-    if (values.leafIterations !== undefined && leaf !== 'preview') throw new UsageError('--leaf-iterations needs --leaf preview');
+    if (tetrisThreshold > boardHeight)
+      throw new UsageError(`the Tetris threshold (${tetrisThreshold}) must not exceed --board-height (${boardHeight})`);
+    if (leaf === 'preview' && strategy === 'rank')
+      throw new UsageError('--leaf preview needs --strategy expectimax, expectimax2 or best');
+    if (values.leafIterations !== undefined && leaf !== 'preview')
+      throw new UsageError('--leaf-iterations needs --leaf preview');
     const table: RankTable = await loadTableForCli(values, given, io);
     let leafRows: LeafRows | undefined;
     if (leaf === 'preview') {
@@ -82,14 +125,28 @@ the randomizer's preview table (surface x piece in hand; built and cached on fir
       io.status(`preview table for ${randomizer}: loading or building`);
       // The preview table follows the rank table's steep rule.
       const iterations = values.leafIterations ?? table.iterations;
-      leafRows = (await loadOrBuildCachedPreviewTable({ width: table.width, maxStep: table.maxStep, iterations, randomizer, steep: table.steep, signal: io.signal, env: io.env })).table;
+      leafRows = (
+        await loadOrBuildCachedPreviewTable({
+          width: table.width,
+          maxStep: table.maxStep,
+          iterations,
+          randomizer,
+          steep: table.steep,
+          signal: io.signal,
+          env: io.env,
+        })
+      ).table;
       io.status('');
     }
     const rows = [];
     if (!values.json) {
-      io.out(`survival under ${randomizer}, steep ${steep}, Tetris ${tetris} at ${tetrisThreshold}, board height ${boardHeight}, strategy ${strategy}, leaf ${strategy === 'rank' ? 'rank' : leaf}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`);
+      io.out(
+        `survival under ${randomizer}, steep ${steep}, Tetris ${tetris} at ${tetrisThreshold}, board height ${boardHeight}, strategy ${strategy}, leaf ${strategy === 'rank' ? 'rank' : leaf}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`,
+      );
       io.out('lookahead  mean pieces   95% CI                deaths   pieces/s    article');
-      io.out("article: the 2009 article's figures; they fit the game where steep steps collapse (--steep collapse), not the real game (docs/results.md)");
+      io.out(
+        "article: the 2009 article's figures; they fit the game where steep steps collapse (--steep collapse), not the real game (docs/results.md)",
+      );
     }
     for (const lookahead of values.lookahead) {
       const result = await simulateStacking({
@@ -104,7 +161,10 @@ the randomizer's preview table (surface x piece in hand; built and cached on fir
         leafRows,
         threads: values.threads,
         signal: io.signal,
-        onProgress: (p) => io.status(`lookahead ${lookahead}: ${p.pieces.toLocaleString('en-US')} pieces, ${p.deaths} deaths, ${formatDuration(p.elapsedMs)}`),
+        onProgress: (p) =>
+          io.status(
+            `lookahead ${lookahead}: ${p.pieces.toLocaleString('en-US')} pieces, ${p.deaths} deaths, ${formatDuration(p.elapsedMs)}`,
+          ),
       });
       io.status('');
       const r = row(result);

@@ -12,10 +12,16 @@ export interface TableSourceValues {
   tableSteep: TableSteep;
 }
 
-export async function loadTableForCli(values: TableSourceValues, given: (name: 'tableSteep' | 'iterations') => boolean, io: CliIO): Promise<RankTable> {
+export async function loadTableForCli(
+  values: TableSourceValues,
+  given: (name: 'tableSteep' | 'iterations') => boolean,
+  io: CliIO,
+): Promise<RankTable> {
   if (values.table !== undefined) {
-    if (given('tableSteep')) throw new UsageError('--table-steep picks the cached table; it does not go with --table FILE');
-    if (given('iterations')) throw new UsageError('--iterations picks the cached table; it does not go with --table FILE');
+    if (given('tableSteep'))
+      throw new UsageError('--table-steep picks the cached table; it does not go with --table FILE');
+    if (given('iterations'))
+      throw new UsageError('--iterations picks the cached table; it does not go with --table FILE');
     return loadRankTable(values.table);
   }
   const { table, cached, path } = await loadOrBuildCachedTable({
@@ -23,7 +29,8 @@ export async function loadTableForCli(values: TableSourceValues, given: (name: '
     steep: values.tableSteep,
     env: io.env,
     signal: io.signal,
-    onProgress: (p) => io.status(progressLine('building rank table, iteration', p.iteration, p.iterations, p.elapsedMs, p.etaMs)),
+    onProgress: (p) =>
+      io.status(progressLine('building rank table, iteration', p.iteration, p.iterations, p.elapsedMs, p.etaMs)),
   });
   io.status('');
   if (!cached) io.err(`built and cached ${path}`);

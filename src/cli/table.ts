@@ -1,6 +1,17 @@
 /** `stackrank table build|info|rank`: build (or reuse from the cache), inspect and query rank tables. */
 import { stat } from 'node:fs/promises';
-import { parseSurface, surfaceIndex, surfaceDigits, surfaceFromIndex, DEFAULT_MAX_STEP, DEFAULT_WIDTH, MAX_MAX_STEP, MAX_WIDTH, MIN_MAX_STEP, MIN_WIDTH } from '../surface.js';
+import {
+  parseSurface,
+  surfaceIndex,
+  surfaceDigits,
+  surfaceFromIndex,
+  DEFAULT_MAX_STEP,
+  DEFAULT_WIDTH,
+  MAX_MAX_STEP,
+  MAX_WIDTH,
+  MIN_MAX_STEP,
+  MIN_WIDTH,
+} from '../surface.js';
 import { PIECES } from '../pieces.js';
 import { StackRankError } from '../errors.js';
 import { cachedTablePath, loadOrBuildCachedTable } from '../rank/cache.js';
@@ -27,21 +38,49 @@ export const tableBuildCommand = defineCommand({
   description: `Builds a rank table. article: the 2009 PageRank stacking article's table. preview: values of (surface,
 piece in hand) under the randomizer's piece-transition matrix, 8 per surface. weighted: the article's iteration
 with the randomizer's piece frequencies. 20g: the article's iteration over the placements reachable at 20G from
-TGM's spawn (rule set tgm20g; docs/rules.md, "The 20G table"). Without --out the table goes to the user cache ($XDG_CACHE_HOME/stackrank
-or ~/.cache/stackrank, e.g. rank-preview-tgm1-w9-s4-i15.srk) and a valid cached table is reused (--force rebuilds
-it). Ctrl-C stops the build and writes nothing.`,
+TGM's spawn (rule set tgm20g; docs/rules.md, "The 20G table"). Without --out the table goes to the user cache
+($XDG_CACHE_HOME/stackrank or ~/.cache/stackrank, e.g. rank-preview-tgm1-w9-s4-i15.srk) and a valid cached table
+is reused (--force rebuilds it). Ctrl-C stops the build and writes nothing.`,
   options: {
     variant: { type: 'choice', choices: VARIANT_NAMES, default: 'article', help: 'which table' },
-    steep: { type: 'choice', choices: TABLE_STEEP, default: TABLE_STEEP[0], help: 'what the iteration does with steep placements: forbid them (the article) or collapse them' },
+    steep: {
+      type: 'choice',
+      choices: TABLE_STEEP,
+      default: TABLE_STEEP[0],
+      help: 'what the iteration does with steep placements: forbid them (the article) or collapse them',
+    },
     randomizer: randomizerOption(DEFAULT_MODEL_RANDOMIZER, 'preview and weighted: the piece model'),
-    samples: { type: 'int', min: 1, max: MAX_SAMPLES, default: DEFAULT_SAMPLES, help: 'preview and weighted: pieces dealt to estimate the piece model' },
+    samples: {
+      type: 'int',
+      min: 1,
+      max: MAX_SAMPLES,
+      default: DEFAULT_SAMPLES,
+      help: 'preview and weighted: pieces dealt to estimate the piece model',
+    },
     seed: seedOption(DEFAULT_MODEL_SEED, "preview and weighted: seed of the piece model's run"),
     denominator: DENOMINATOR,
-    width: { type: 'int', min: MIN_WIDTH, max: MAX_WIDTH, default: DEFAULT_WIDTH, help: 'columns of the surface (the well is not counted)' },
-    maxStep: { type: 'int', min: MIN_MAX_STEP, max: MAX_MAX_STEP, default: DEFAULT_MAX_STEP, help: 'largest step between neighbouring columns' },
+    width: {
+      type: 'int',
+      min: MIN_WIDTH,
+      max: MAX_WIDTH,
+      default: DEFAULT_WIDTH,
+      help: 'columns of the surface (the well is not counted)',
+    },
+    maxStep: {
+      type: 'int',
+      min: MIN_MAX_STEP,
+      max: MAX_MAX_STEP,
+      default: DEFAULT_MAX_STEP,
+      help: 'largest step between neighbouring columns',
+    },
     iterations: ITERATIONS,
     threads: THREADS,
-    encoding: { type: 'choice', choices: VALUE_ENCODINGS, default: VALUE_ENCODINGS[0], help: 'value encoding in the file' },
+    encoding: {
+      type: 'choice',
+      choices: VALUE_ENCODINGS,
+      default: VALUE_ENCODINGS[0],
+      help: 'value encoding in the file',
+    },
     out: { type: 'outFile', help: 'write the table here instead of the cache' },
     force: { type: 'flag', help: 'rebuild the cached table even if a valid one exists' },
   },
@@ -49,13 +88,18 @@ it). Ctrl-C stops the build and writes nothing.`,
     const variant = values.variant;
     const modelGiven = (['randomizer', 'samples', 'seed', 'denominator'] as const).filter((k) => given(k));
     if ((variant === 'article' || variant === '20g') && modelGiven.length) {
-      throw new UsageError(`--${modelGiven[0]} needs --variant preview or weighted (the ${variant} table has no piece model)`);
+      throw new UsageError(
+        `--${modelGiven[0]} needs --variant preview or weighted (the ${variant} table has no piece model)`,
+      );
     }
-    if (variant === 'preview' && values.encoding !== 'u16') throw new UsageError('--variant preview tables are u16-encoded (--encoding f32 is for one value per surface)');
+    if (variant === 'preview' && values.encoding !== 'u16')
+      throw new UsageError('--variant preview tables are u16-encoded (--encoding f32 is for one value per surface)');
     const steep = values.steep;
-    if ((variant === 'weighted' || variant === '20g') && steep !== 'forbid') throw new UsageError(`--variant ${variant} is built with --steep forbid only`);
+    if ((variant === 'weighted' || variant === '20g') && steep !== 'forbid')
+      throw new UsageError(`--variant ${variant} is built with --steep forbid only`);
     const randomizer = values.randomizer;
-    if (values.denominator !== undefined && randomizer !== 'decay') throw new UsageError('--denominator is a parameter of --randomizer decay');
+    if (values.denominator !== undefined && randomizer !== 'decay')
+      throw new UsageError('--denominator is a parameter of --randomizer decay');
     const model = {
       randomizer,
       samples: values.samples,
@@ -79,10 +123,15 @@ it). Ctrl-C stops the build and writes nothing.`,
     let cached = false;
     let params: VariantParams | null = null;
     let fileVariant: string;
-    if (variant === 'preview' || variant === 'weighted') io.status(`preparing the ${variant} table (${randomizer} piece model)...`);
+    if (variant === 'preview' || variant === 'weighted')
+      io.status(`preparing the ${variant} table (${randomizer} piece model)...`);
     if (values.out !== undefined) {
       const table =
-        variant === 'preview' ? await buildPreviewTable({ ...opts, ...model }) : variant === 'weighted' ? await buildWeightedTable({ ...opts, ...model }) : await buildRankTable(opts);
+        variant === 'preview'
+          ? await buildPreviewTable({ ...opts, ...model })
+          : variant === 'weighted'
+            ? await buildWeightedTable({ ...opts, ...model })
+            : await buildRankTable(opts);
       await writeKeepingResult(values.out, 'table', (p) => table.save(p));
       params = table.params ?? null;
       fileVariant = table.variant;
@@ -116,8 +165,13 @@ it). Ctrl-C stops the build and writes nothing.`,
     };
     if (values.json) io.out(JSON.stringify(summary));
     else {
-      const what = variant === 'article' || variant === '20g' ? `${fileVariant === 'article' ? 'rank' : fileVariant} table` : `${fileVariant} table (${params?.randomizer})`;
-      io.out(`${cached ? 'using cached' : 'built'} ${opts.width}x${opts.maxStep} ${what} (${opts.iterations} iterations) in ${formatDuration(seconds * 1000)}: ${path}`);
+      const what =
+        variant === 'article' || variant === '20g'
+          ? `${fileVariant === 'article' ? 'rank' : fileVariant} table`
+          : `${fileVariant} table (${params?.randomizer})`;
+      io.out(
+        `${cached ? 'using cached' : 'built'} ${opts.width}x${opts.maxStep} ${what} (${opts.iterations} iterations) in ${formatDuration(seconds * 1000)}: ${path}`,
+      );
     }
     return 0;
   },
@@ -218,19 +272,36 @@ async function info(path: string, json: boolean, io: CliIO): Promise<number> {
   }
   const fmt = (x: number) => x.toPrecision(6);
   io.out(`table ${path}`);
-  io.out(`  ${table.width} columns, max step ${table.maxStep}, ${table.iterations} iterations, variant ${table.variant}`);
+  io.out(
+    `  ${table.width} columns, max step ${table.maxStep}, ${table.iterations} iterations, variant ${table.variant}`,
+  );
   if (table.params) {
-    io.out(`  piece weights (${modelSource(table.params)}): ${PIECES.map((p, i) => `${p} ${fmt(table.params!.model[i])}`).join('  ')}`);
+    io.out(
+      `  piece weights (${modelSource(table.params)}): ${PIECES.map((p, i) => `${p} ${fmt(table.params!.model[i])}`).join('  ')}`,
+    );
   }
-  io.out(`  ${table.size.toLocaleString('en-US')} surfaces, values ${table.encoding}${table.encoding === 'u16' ? ` (scale ${table.scale.toExponential(6)})` : ''}, mirror-folded, ${header.bytes.toLocaleString('en-US')} bytes`);
-  io.out(`  rank: min ${fmt(stats.min)}  mean ${fmt(stats.mean)}  max ${fmt(stats.max)}  zero on ${stats.zeros.toLocaleString('en-US')} surfaces`);
-  io.out(`  quantiles: ${Object.entries(stats.quantiles).map(([k, x]) => `${k} ${fmt(x)}`).join('  ')}`);
+  io.out(
+    `  ${table.size.toLocaleString('en-US')} surfaces, values ${table.encoding}${table.encoding === 'u16' ? ` (scale ${table.scale.toExponential(6)})` : ''}, mirror-folded, ${header.bytes.toLocaleString('en-US')} bytes`,
+  );
+  io.out(
+    `  rank: min ${fmt(stats.min)}  mean ${fmt(stats.mean)}  max ${fmt(stats.max)}  zero on ${stats.zeros.toLocaleString('en-US')} surfaces`,
+  );
+  io.out(
+    `  quantiles: ${Object.entries(stats.quantiles)
+      .map(([k, x]) => `${k} ${fmt(x)}`)
+      .join('  ')}`,
+  );
   io.out(`  flat surface ${surfaceDigits(surfaceFromIndex((table.size - 1) / 2, table))}: ${fmt(stats.flat)}`);
   return 0;
 }
 
 function modelSource(p: VariantParams): string {
-  const from = p.randomizer === 'custom' ? 'given directly' : p.samples === 0 ? `${p.randomizer}, exact` : `${p.randomizer}, estimated from ${p.samples.toLocaleString('en-US')} pieces, seed ${p.seed}`;
+  const from =
+    p.randomizer === 'custom'
+      ? 'given directly'
+      : p.samples === 0
+        ? `${p.randomizer}, exact`
+        : `${p.randomizer}, estimated from ${p.samples.toLocaleString('en-US')} pieces, seed ${p.seed}`;
   return p.randomizer === 'decay' ? `${from}, denominator ${p.parameter}` : from;
 }
 
@@ -268,14 +339,21 @@ async function previewInfo(table: PreviewTable, path: string, json: boolean, io:
   }
   const fmt = (x: number) => x.toPrecision(6);
   io.out(`table ${path}`);
-  io.out(`  ${table.width} columns, max step ${table.maxStep}, ${table.iterations} iterations, variant ${table.variant}`);
-  io.out(`  ${table.size.toLocaleString('en-US')} surfaces x ${PREVIEW_SLOTS} values u16 (scale ${table.scale.toExponential(6)}), mirror-folded, ${header.bytes.toLocaleString('en-US')} bytes`);
+  io.out(
+    `  ${table.width} columns, max step ${table.maxStep}, ${table.iterations} iterations, variant ${table.variant}`,
+  );
+  io.out(
+    `  ${table.size.toLocaleString('en-US')} surfaces x ${PREVIEW_SLOTS} values u16 (scale ${table.scale.toExponential(6)}), mirror-folded, ${header.bytes.toLocaleString('en-US')} bytes`,
+  );
   io.out(`  transition matrix P(next | in hand) (${modelSource(params)}, mirror-symmetrised):`);
   io.out(`         ${PIECES.map((p) => p.padStart(8)).join('')}`);
-  for (let n = 0; n < 7; n++) io.out(`    ${PIECES[n]} -> ${PIECES.map((_, p) => table.transition[7 * n + p].toFixed(5).padStart(8)).join('')}`);
+  for (let n = 0; n < 7; n++)
+    io.out(`    ${PIECES[n]} -> ${PIECES.map((_, p) => table.transition[7 * n + p].toFixed(5).padStart(8)).join('')}`);
   io.out(`  mean value per slot: ${SLOT_NAMES.map((name, k) => `${name} ${fmt(stats.mean[k])}`).join('  ')}`);
   io.out(`  all slots zero on ${stats.zeros.toLocaleString('en-US')} surfaces`);
-  io.out(`  flat surface ${surfaceDigits(surfaceFromIndex((table.size - 1) / 2, table))}: ${SLOT_NAMES.map((name, k) => `${name} ${fmt(stats.flat[k])}`).join('  ')}`);
+  io.out(
+    `  flat surface ${surfaceDigits(surfaceFromIndex((table.size - 1) / 2, table))}: ${SLOT_NAMES.map((name, k) => `${name} ${fmt(stats.flat[k])}`).join('  ')}`,
+  );
   return 0;
 }
 
@@ -295,11 +373,12 @@ them: 44444444 is the flat 9-column surface of a max-step-4 table.`,
     const table = await loadAnyTable(file);
     // The digits are command-line input: a malformed surface is a usage error like any other bad argument.
     const indexOf = (d: string) => {
-      let surface;
+      let surface: ReturnType<typeof parseSurface>;
       try {
         surface = parseSurface(d, { maxStep: table.maxStep });
       } catch (e) {
-        if (e instanceof StackRankError) throw new UsageError(`${JSON.stringify(d)} is not a surface of this table: ${e.message}`);
+        if (e instanceof StackRankError)
+          throw new UsageError(`${JSON.stringify(d)} is not a surface of this table: ${e.message}`);
         throw e;
       }
       if (surface.width !== table.width) {
@@ -312,9 +391,18 @@ them: 44444444 is the flat 9-column surface of a max-step-4 table.`,
       // One row per surface: the value with each piece in hand, and after a Tetris (slot 7).
       for (const [i, d] of digits.entries()) {
         const index = indexes[i];
-        const row = { digits: d, index, values: Object.fromEntries(SLOT_NAMES.map((name, k) => [name, table.get(index, k)])) };
+        const row = {
+          digits: d,
+          index,
+          values: Object.fromEntries(SLOT_NAMES.map((name, k) => [name, table.get(index, k)])),
+        };
         if (values.json) io.out(JSON.stringify(row));
-        else io.out(`${row.digits}  ${Object.entries(row.values).map(([k, v]) => `${k} ${v.toPrecision(6)}`).join('  ')}`);
+        else
+          io.out(
+            `${row.digits}  ${Object.entries(row.values)
+              .map(([k, v]) => `${k} ${v.toPrecision(6)}`)
+              .join('  ')}`,
+          );
       }
       return 0;
     }

@@ -1,11 +1,11 @@
 /**
- * FullBoard: a plain TypeScript full Tetris board (DESIGN §5), one bit mask per row (bit c = column c, row 0 at
+ * FullBoard: a plain TypeScript full Tetris board (docs/fullboard.md, "Rules"), one bit mask per row (bit c = column c, row 0 at
  * the bottom). It is the reference the WebAssembly engine is tested against and the value the API passes around;
  * games themselves run in the kernel (src/fullboard/kernel.ts).
  *
  * Rules: width 4..10, height 4..24 (default 10 × 20); a move is an orientation and a left column, dropped
  * straight down until it rests on a filled cell or the floor; full rows are then removed; a move that would put
- * any cell in row `height` or above loses (checked before rows are cleared, as in the CS3243 rules of seed 004).
+ * any cell in row `height` or above loses (checked before rows are cleared, as in the CS3243 rules of the GA report).
  */
 import { StackRankError, describe } from '../errors.js';
 import { ORIENTATIONS, PIECES, pieceId, type Orientation } from '../pieces.js';

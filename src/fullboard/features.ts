@@ -6,7 +6,7 @@
  * Conventions shared by all: row 0 is the bottom; a column's height is the row above its highest filled cell
  * (0 when empty); the board is evaluated AFTER the move is placed and its full rows are removed. Move-dependent
  * features take a MoveInfo. Features named "...Continuous", "...BelowTop", "...TimesTen" and "wellsTriangle" are
- * the conventions of the code that trained seed 004's weights (see presets.ts); the others are the clean,
+ * the conventions of the code that trained the CS3243 GA report's weights (see presets.ts); the others are the clean,
  * usual definitions (Dellacherie; Thiery & Scherrer's BCTS).
  *
  * Adding a feature: write its function here (its exact definition in the doc comment), add one entry to FEATURES
@@ -61,7 +61,7 @@ export function rowTransitions(b: FullBoard): number {
 }
 
 /**
- * rowTransitionsContinuous (seed 004's code): ONE row-major scan over all height + 1 rows (rows 0..height, the
+ * rowTransitionsContinuous (the CS3243 GA report's code): ONE row-major scan over all height + 1 rows (rows 0..height, the
  * extra row always empty) that starts against a filled left wall on row 0 and is not reset between rows: the
  * first cell of each row is compared with the last cell of the row below. At the end of each row the last cell is
  * also compared with the right wall, which counts as filled (this does not change what the next row starts from).
@@ -100,7 +100,7 @@ export function columnTransitions(b: FullBoard): number {
 }
 
 /**
- * columnTransitionsBelowTop (seed 004's code): for every column, the changes between adjacent cells of the
+ * columnTransitionsBelowTop (the CS3243 GA report's code): for every column, the changes between adjacent cells of the
  * sequence [floor (filled), row 0, …, row height(c) − 1], i.e. below the column's top plus the floor. It equals
  * columnTransitions − width: a constant offset, so it plays exactly as columnTransitions does.
  */
@@ -123,7 +123,7 @@ export function holes(b: FullBoard): number {
   return b.holes();
 }
 
-/** holesTimesTen (seed 004's code): 10 × holes. */
+/** holesTimesTen (the CS3243 GA report's code): 10 × holes. */
 export function holesTimesTen(b: FullBoard): number {
   return 10 * b.holes();
 }
@@ -149,7 +149,7 @@ export function cumulativeWells(b: FullBoard): number {
 }
 
 /**
- * wellsTriangle (seed 004's code): every empty cell at or above its column's height whose left and right
+ * wellsTriangle (the CS3243 GA report's code): every empty cell at or above its column's height whose left and right
  * neighbours are filled (walls count as filled) adds the triangle number T(k) = k(k + 1) / 2 with
  * k = row − height(c) + 1, whether or not the cells between it and the column's top are well cells too.
  */

@@ -1,4 +1,4 @@
-/** Full-board player (DESIGN §5, issue 6): board, features, presets, player and GA trainer. */
+/** Full-board player (docs/fullboard.md): board, features, presets, player and GA trainer. */
 export { FullBoard, type FullMove, type Placement, type BoardSize } from './board.js';
 export { FEATURE_NAMES, FEATURE_FUNCTIONS, featureValues, type FeatureName, type MoveInfo } from './features.js';
 export { PRESETS, PRESET_NAMES, FEATURE_SETS, resolveWeights, type Preset, type PresetName, type WeightVector, type WeightsSpec } from './presets.js';

@@ -100,7 +100,7 @@ export interface PlayOptions {
   seed?: number;
   maxLines?: number;
   maxPieces?: number;
-  /** 0 = 1-ply (default, the seed's rules: no preview); 1 = 2-ply with one preview piece. */
+  /** 0 = 1-ply (default, the CS3243 GA report's rules: no preview); 1 = 2-ply with one preview piece. */
   lookahead?: 0 | 1;
   width?: number;
   height?: number;

@@ -17,9 +17,9 @@ export interface Preset extends WeightVector {
   readonly source: string;
 }
 
-/** Seed 004's six features with the clean definitions (the report's prose). */
+/** The CS3243 GA report's six features with the clean definitions (the report's prose). */
 export const SEED_FEATURES_CLEAN: readonly FeatureName[] = ['rowsCleared', 'rowTransitions', 'columnTransitions', 'holes', 'cumulativeWells', 'maxHeight'];
-/** Seed 004's six features with the conventions of the code that trained its weights. */
+/** The CS3243 GA report's six features with the conventions of the code that trained its weights. */
 export const SEED_FEATURES_CODE: readonly FeatureName[] = [
   'rowsCleared',
   'rowTransitionsContinuous',
@@ -49,10 +49,10 @@ export const FEATURE_SETS: Readonly<Record<string, readonly FeatureName[]>> = {
 const SEED_WEIGHTS = [8.580230809919557, -7.323298208568506, -5.79715846115661, -4.194861543999046, -3.908041863765, -7.193861810393222];
 
 export const PRESETS = {
-  /** Seed 004's weights (Table 1) with the conventions of the code that trained them: the faithful replica. */
-  seedGA: { name: 'seedGA', features: SEED_FEATURES_CODE, weights: SEED_WEIGHTS, source: 'seed 004, Table 1, code conventions' },
+  /** The CS3243 GA report's weights (Table 1) with the conventions of the code that trained them: the faithful replica. */
+  seedGA: { name: 'seedGA', features: SEED_FEATURES_CODE, weights: SEED_WEIGHTS, source: 'CS3243 GA report, Table 1, code conventions' },
   /** The same weights read with the report's prose (clean) feature definitions; plays far worse (docs). */
-  seedGAProse: { name: 'seedGAProse', features: SEED_FEATURES_CLEAN, weights: SEED_WEIGHTS, source: 'seed 004, Table 1, prose definitions' },
+  seedGAProse: { name: 'seedGAProse', features: SEED_FEATURES_CLEAN, weights: SEED_WEIGHTS, source: 'CS3243 GA report, Table 1, prose definitions' },
   /** Dellacherie's hand-tuned player (as reported by Fahey, 2003). */
   dellacherie: { name: 'dellacherie', features: DELLACHERIE_FEATURES, weights: [-1, 1, -1, -1, -4, -1], source: 'Dellacherie (Fahey 2003)' },
   /**

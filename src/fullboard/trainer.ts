@@ -1,5 +1,5 @@
 /**
- * Genetic-algorithm trainer for full-board weights, as described in seed 004 (§4.2, §5):
+ * Genetic-algorithm trainer for full-board weights, as described in the CS3243 GA report (its §4.2, §5):
  *   - population of `population` weight vectors; initial weights uniform in [0, 20] for the features to maximise
  *     (rowsCleared, erodedPieceCells) and in [-8, 2] for the others;
  *   - fitness = mean lines over `gamesPerEval` games; every candidate of a generation plays the SAME games

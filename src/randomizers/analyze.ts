@@ -1,5 +1,5 @@
 /**
- * Statistics of a randomizer's stream (DESIGN §4): frequencies and their spread (seed 000), droughts, floods,
+ * Statistics of a randomizer's stream (docs/randomizers.md, "Statistics"): frequencies and their spread (the decay-randomizer post), droughts, floods,
  * predictability and conditional entropy. Predictability and entropy are read off `distribution()` at every
  * step, so they describe an observer who knows the generator's full state (for bags, NES and TGM1/2 the state
  * follows from the pieces seen; for twoBag, redBlue and tgm3 part of it is hidden, so the figure is an upper
@@ -19,7 +19,7 @@ export interface AnalyzeOptions {
   seed?: number;
   /** Family parameters, e.g. `{ denominator: 1.5 }` for decay. */
   params?: Record<string, number>;
-  /** Window for the frequency spread, default 100 (seed 000's run length). */
+  /** Window for the frequency spread, default 100 (the decay-randomizer post's run length). */
   frequencyWindow?: number;
   /** Receives advisory messages (decay with denominator < 1); default console.warn. */
   onWarning?: (message: string) => void;
@@ -40,7 +40,7 @@ export interface RandomizerAnalysis {
   /** Share of each piece in the whole stream (canonical order I O T S Z L J). */
   frequencies: number[];
   /**
-   * Seed 000's spread: the sample standard deviation (n - 1) of the seven piece frequencies within a window of
+   * The decay-randomizer post's spread: the sample standard deviation (n - 1) of the seven piece frequencies within a window of
    * `frequencyWindow` consecutive pieces, averaged over the stream's whole windows.
    */
   frequencyStd: number;
@@ -231,7 +231,7 @@ export interface FrequencySpreadOptions {
 }
 
 /**
- * Seed 000's experiment: the frequency spread (sample standard deviation of the seven piece frequencies) of a
+ * The decay-randomizer post's experiment: the frequency spread (sample standard deviation of the seven piece frequencies) of a
  * short run, averaged over independent runs that each start from the generator's initial state. This is what
  * the denominator sweep plots; analyzeRandomizer's frequencyStd measures windows of one long stream instead.
  */

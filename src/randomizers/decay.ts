@@ -1,11 +1,11 @@
 /**
- * decay (seed 000): every piece has a weight, all 1 at the start. A piece is dealt with probability
+ * decay (the decay-randomizer post): every piece has a weight, all 1 at the start. A piece is dealt with probability
  * weight / total, using one nextFloat(): the first piece (canonical order) whose running weight sum exceeds
  * nextFloat() * total. Then the dealt piece gives up (denominator - 1) / denominator of its weight, shared equally
  * by the other six; the total stays 7. So a denominator of 1 is memoryless, larger ones push a just-dealt piece
  * down, and below 1 the dealt piece gains weight until it crowds out the rest.
  *
- * Below 1 a weight can be driven under zero (seed 000's sampler then misbehaves); here it is clamped to zero, so
+ * Below 1 a weight can be driven under zero (the post's sampler then misbehaves); here it is clamped to zero, so
  * the starved pieces simply stop appearing.
  */
 import { StackRankError } from '../errors.js';
@@ -21,7 +21,7 @@ export function checkDenominator(value: unknown, warn: (message: string) => void
     throw new StackRankError('BAD_ARGUMENT', `decay: denominator must be a finite number > 0 (1.1 is a good choice); got ${String(value)}`);
   }
   if (value < 1) {
-    warn(`decay: denominator ${value} < 1 makes a dealt piece more likely to come again; one piece soon takes over (seed 000)`);
+    warn(`decay: denominator ${value} < 1 makes a dealt piece more likely to come again; one piece soon takes over`);
   }
   return value;
 }

@@ -1,8 +1,8 @@
 /**
  * The randomizer charts (`stackrank randomizers --plots DIR`), as SVG strings keyed by file name:
  * - drought-histograms.svg: for every generator, how many other pieces come between two deals of a piece;
- * - decay-weights.svg: seed 000's picture of decay's piece weights over 100 deals, as stacked bars;
- * - decay-sweep.svg: seed 000's sweep of the frequency spread of 100-piece runs against the denominator.
+ * - decay-weights.svg: the decay-randomizer post's picture of decay's piece weights over 100 deals, as stacked bars;
+ * - decay-sweep.svg: the decay-randomizer post's sweep of the frequency spread of 100-piece runs against the denominator.
  */
 import { PIECES, pieceId } from '../pieces.js';
 import { frequencySpread, type RandomizerAnalysis } from './analyze.js';
@@ -80,7 +80,7 @@ export function decayWeightsSvg(options: { denominator?: number; pieces?: number
   return svgDocument(width, height, [plot.axes(), plot.stackedBars(stacks, PIECE_COLORS), letters, key].join('\n'));
 }
 
-/** Denominators of the sweep: fine steps from 1 to 2 (where seed 000 finds the knee near 1.1), coarse to 10. */
+/** Denominators of the sweep: fine steps from 1 to 2 (where the decay-randomizer post finds the knee near 1.1), coarse to 10. */
 export function sweepDenominators(): number[] {
   const fine = Array.from({ length: 100 }, (_, i) => 1 + i / 100);
   const coarse = Array.from({ length: 81 }, (_, i) => 2 + i / 10);

@@ -61,7 +61,15 @@ export interface RankKernel {
   rankBlocks(plan: number, prev: number, next: number, hiStart: number, hiEnd: number, scratch: number): void;
   fillF32(ptr: number, n: number, v: number): void;
   pieceMaxBlocks(plan: number, prev: number, out: number, hiStart: number, hiEnd: number, scratch: number): void;
-  rankBlocksWeighted(plan: number, prev: number, next: number, hiStart: number, hiEnd: number, scratch: number, weights: number): void;
+  rankBlocksWeighted(
+    plan: number,
+    prev: number,
+    next: number,
+    hiStart: number,
+    hiEnd: number,
+    scratch: number,
+    weights: number,
+  ): void;
 }
 
 export function checkBuildOptions(opts: BuildOptions) {
@@ -70,11 +78,17 @@ export function checkBuildOptions(opts: BuildOptions) {
   if (opts.threads !== undefined) requireInt('threads', opts.threads, 1, MAX_THREADS);
   const steep = opts.steep ?? 'forbid';
   if (!TABLE_STEEP.includes(steep)) {
-    throw new StackRankError('BAD_ARGUMENT', `steep must be one of ${TABLE_STEEP.map((s) => `"${s}"`).join(', ')}; got ${describe(steep)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `steep must be one of ${TABLE_STEEP.map((s) => `"${s}"`).join(', ')}; got ${describe(steep)}`,
+    );
   }
   const gravity = opts.gravity ?? 'drop';
   if (!TABLE_GRAVITY.includes(gravity)) {
-    throw new StackRankError('BAD_ARGUMENT', `gravity must be one of ${TABLE_GRAVITY.map((s) => `"${s}"`).join(', ')}; got ${describe(gravity)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `gravity must be one of ${TABLE_GRAVITY.map((s) => `"${s}"`).join(', ')}; got ${describe(gravity)}`,
+    );
   }
   if (gravity === '20G' && steep !== 'forbid') {
     throw new StackRankError('BAD_ARGUMENT', 'a 20G table is built with steep "forbid" only');
@@ -128,7 +142,7 @@ function abortError(): StackRankError {
 }
 
 /**
- * Computes r_k for every surface (DESIGN §2) and returns a copy of the final f32 values, indexed by surface.
+ * Computes r_k for every surface (docs/rules.md, "The rank iteration") and returns a copy of the final f32 values, indexed by surface.
  * With `weights` (7 values, equal within the mirror pairs S/Z and L/J) it runs the weighted variant instead:
  * r_{k+1}(s) = sum_p weights[p] max over p's placements of r_k (src/rank/weighted.ts).
  */
@@ -196,7 +210,8 @@ export async function buildRankValues(opts: BuildOptions = {}, weights?: ArrayLi
         const [prev, next] = k % 2 === 0 ? buffers : [buffers[1], buffers[0]];
         for (let c = 0; c < chunks.length; c++) {
           if (signal?.aborted) throw abortError();
-          if (weights) kernel.rankBlocksWeighted(planPtr, prev, next, chunks[c][0], chunks[c][1], scratch[0], weightsPtr);
+          if (weights)
+            kernel.rankBlocksWeighted(planPtr, prev, next, chunks[c][0], chunks[c][1], scratch[0], weightsPtr);
           else kernel.rankBlocks(planPtr, prev, next, chunks[c][0], chunks[c][1], scratch[0]);
           report(k + (c + 1) / chunks.length);
           await new Promise<void>((r) => setTimeout(r, 0));

@@ -12,11 +12,20 @@ import { checkBuildOptions } from './build.js';
 import { rankVariant } from './file.js';
 import { buildRankTable, loadRankTable, type RankTable, type RankTableBuildOptions } from './table.js';
 
-export function tableFileName(width: number, maxStep: number, iterations: number, variant = 'article', randomizerTag?: string): string {
+export function tableFileName(
+  width: number,
+  maxStep: number,
+  iterations: number,
+  variant = 'article',
+  randomizerTag?: string,
+): string {
   return `rank-${variant}${randomizerTag ? `-${randomizerTag}` : ''}-w${width}-s${maxStep}-i${iterations}.srk`;
 }
 
-export async function cachedTablePath(opts: RankTableBuildOptions = {}, env?: Record<string, string | undefined>): Promise<string> {
+export async function cachedTablePath(
+  opts: RankTableBuildOptions = {},
+  env?: Record<string, string | undefined>,
+): Promise<string> {
   const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
@@ -66,7 +75,12 @@ export async function loadOrBuildCachedTable(opts: RankTableBuildOptions & Cache
     path,
     opts.force,
     loadRankTable,
-    (t) => t.width === width && t.maxStep === maxStep && t.iterations === iterations && (opts.encoding ?? 'u16') === t.encoding && t.variant === rankVariant(steep, gravity),
+    (t) =>
+      t.width === width &&
+      t.maxStep === maxStep &&
+      t.iterations === iterations &&
+      (opts.encoding ?? 'u16') === t.encoding &&
+      t.variant === rankVariant(steep, gravity),
     () => buildRankTable(opts),
   );
 }

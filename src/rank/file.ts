@@ -12,12 +12,12 @@
  *  16  f64    scale (u16 encoding; 1 for f32)
  *  24  u32    number of stored values
  *  28  u32    data checksum: FNV-1a over the data's 32-bit words (a short tail word is zero-padded)
- *  32  u8[16] variant name, ASCII, NUL-padded ("article": the seed's iteration)
+ *  32  u8[16] variant name, ASCII, NUL-padded ("article": the stacking article's iteration)
  *  48  u32    header checksum: FNV-1a over bytes 0..47
  *  52  u8[12] reserved, zero
  *  64  data   the values, then nothing
  *
- * Version 2 (variants with parameters, issue 8): bytes 0..47 as in version 1 (version = 2), then
+ * Version 2 (variants with parameters): bytes 0..47 as in version 1 (version = 2), then
  *  48  u8     values per surface (slots): 1, or 8 for the preview variant
  *  49  u8[3]  reserved, zero
  *  52  u32    parameter block length P in bytes (a multiple of 8; 0 = none)
@@ -143,7 +143,9 @@ export function checksum(bytes: Uint8Array): number {
   let h = 0x811c9dc5;
   if (words > 0) {
     const view =
-      bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, words) : new Uint32Array(bytes.slice(0, words * 4).buffer);
+      bytes.byteOffset % 4 === 0
+        ? new Uint32Array(bytes.buffer, bytes.byteOffset, words)
+        : new Uint32Array(bytes.slice(0, words * 4).buffer);
     for (let i = 0; i < words; i++) h = Math.imul(h ^ view[i], 0x01000193);
   }
   const tail = bytes.byteLength & 3;
@@ -163,7 +165,10 @@ export function expectedCount(width: number, maxStep: number, folded: boolean, s
 function checkName(what: string, name: string): Uint8Array {
   const bytes = new TextEncoder().encode(name);
   if (bytes.length > 16 || /[^\x20-\x7e]/.test(name)) {
-    throw new StackRankError('BAD_ARGUMENT', `${what} must be printable ASCII of at most 16 characters; got ${JSON.stringify(name)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${what} must be printable ASCII of at most 16 characters; got ${JSON.stringify(name)}`,
+    );
   }
   return bytes;
 }
@@ -231,15 +236,27 @@ function bad(code: ConstructorParameters<typeof StackRankError>[0], what: string
 
 /** Parses a parameter block; throws BAD_HEADER on anything malformed. */
 function decodeParams(bytes: Uint8Array): VariantParams {
-  if (bytes.byteLength < PARAMS_FIXED_BYTES) bad('BAD_HEADER', `its parameter block is ${bytes.byteLength} bytes, shorter than ${PARAMS_FIXED_BYTES}`);
+  if (bytes.byteLength < PARAMS_FIXED_BYTES)
+    bad('BAD_HEADER', `its parameter block is ${bytes.byteLength} bytes, shorter than ${PARAMS_FIXED_BYTES}`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const randomizer = readName(bytes.subarray(0, 16));
-  if (!/^[\x20-\x7e]+$/.test(randomizer)) bad('BAD_HEADER', `its randomizer name ${JSON.stringify(randomizer)} is not printable ASCII`);
+  if (!/^[\x20-\x7e]+$/.test(randomizer))
+    bad('BAD_HEADER', `its randomizer name ${JSON.stringify(randomizer)} is not printable ASCII`);
   const k = view.getUint16(32, true);
-  if (bytes.byteLength !== PARAMS_FIXED_BYTES + 8 * k) bad('BAD_HEADER', `its parameter block holds ${bytes.byteLength} bytes; ${k} model values need ${PARAMS_FIXED_BYTES + 8 * k}`);
+  if (bytes.byteLength !== PARAMS_FIXED_BYTES + 8 * k)
+    bad(
+      'BAD_HEADER',
+      `its parameter block holds ${bytes.byteLength} bytes; ${k} model values need ${PARAMS_FIXED_BYTES + 8 * k}`,
+    );
   const model = new Float64Array(k);
   for (let i = 0; i < k; i++) model[i] = view.getFloat64(PARAMS_FIXED_BYTES + 8 * i, true);
-  return { randomizer, samples: view.getUint32(16, true), seed: view.getUint32(20, true), parameter: view.getFloat64(24, true), model };
+  return {
+    randomizer,
+    samples: view.getUint32(16, true),
+    seed: view.getUint32(20, true),
+    parameter: view.getFloat64(24, true),
+    model,
+  };
 }
 
 /** Tolerance of the model checks (rows / weights sum to 1). */
@@ -258,12 +275,14 @@ export function modelProblem(model: Float64Array): string | null {
   for (let n = 0; n < rows; n++) {
     let sum = 0;
     for (let p = 0; p < cols; p++) sum += model[n * cols + p];
-    if (Math.abs(sum - 1) > SUM_TOLERANCE) return `${rows === 7 ? `row ${n} of the transition matrix` : 'the piece weights'} sum${rows === 7 ? 's' : ''} to ${sum}, not 1`;
+    if (Math.abs(sum - 1) > SUM_TOLERANCE)
+      return `${rows === 7 ? `row ${n} of the transition matrix` : 'the piece weights'} sum${rows === 7 ? 's' : ''} to ${sum}, not 1`;
   }
   for (let n = 0; n < rows; n++) {
     const mn = rows === 7 ? MIRROR_PIECE[n] : 0;
     for (let p = 0; p < cols; p++) {
-      if (model[n * cols + p] !== model[mn * cols + MIRROR_PIECE[p]]) return 'the model is not mirror-symmetric (S/Z, L/J)';
+      if (model[n * cols + p] !== model[mn * cols + MIRROR_PIECE[p]])
+        return 'the model is not mirror-symmetric (S/Z, L/J)';
     }
   }
   return null;
@@ -273,17 +292,23 @@ export function modelProblem(model: Float64Array): string | null {
 export function decodeTable(bytes: Uint8Array): { header: TableHeader; data: Uint16Array | Float32Array } {
   if (!(bytes instanceof Uint8Array)) bad('BAD_ARGUMENT', 'expected the bytes of a table file (Uint8Array)');
   if (bytes.byteLength < HEADER_BYTES) {
-    if (bytes.byteLength >= 8 && MAGIC.every((b, i) => bytes[i] === b)) bad('TRUNCATED', `the file is ${bytes.byteLength} bytes, shorter than its ${HEADER_BYTES}-byte header`);
+    if (bytes.byteLength >= 8 && MAGIC.every((b, i) => bytes[i] === b))
+      bad('TRUNCATED', `the file is ${bytes.byteLength} bytes, shorter than its ${HEADER_BYTES}-byte header`);
     bad('BAD_MAGIC', `the file is ${bytes.byteLength} bytes and does not start with the stackrank table signature`);
   }
-  if (!MAGIC.every((b, i) => bytes[i] === b)) bad('BAD_MAGIC', 'it does not start with the stackrank table signature (wrong file, or transferred in text mode)');
+  if (!MAGIC.every((b, i) => bytes[i] === b))
+    bad('BAD_MAGIC', 'it does not start with the stackrank table signature (wrong file, or transferred in text mode)');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint16(8, true);
   if (version !== 1 && version !== 2) {
-    bad('BAD_VERSION', `format version ${version}; this stackrank reads versions 1 and 2 (rebuild the table with this version)`);
+    bad(
+      'BAD_VERSION',
+      `format version ${version}; this stackrank reads versions 1 and 2 (rebuild the table with this version)`,
+    );
   }
   const headerSummed = version === 1 ? 48 : 60;
-  if (view.getUint32(headerSummed, true) !== checksum(bytes.subarray(0, headerSummed))) bad('CHECKSUM', 'the header checksum does not match (the header is damaged)');
+  if (view.getUint32(headerSummed, true) !== checksum(bytes.subarray(0, headerSummed)))
+    bad('CHECKSUM', 'the header checksum does not match (the header is damaged)');
   const width = view.getUint8(10);
   const maxStep = view.getUint8(11);
   const iterations = view.getUint16(12, true);
@@ -291,7 +316,8 @@ export function decodeTable(bytes: Uint8Array): { header: TableHeader; data: Uin
   const foldCode = view.getUint8(15);
   const encoding = (Object.keys(ENCODING_CODE) as ValueEncoding[]).find((k) => ENCODING_CODE[k] === encCode);
   if (width < MIN_WIDTH || width > MAX_WIDTH) bad('BAD_HEADER', `width ${width} is outside ${MIN_WIDTH}..${MAX_WIDTH}`);
-  if (maxStep < MIN_MAX_STEP || maxStep > MAX_MAX_STEP) bad('BAD_HEADER', `max step ${maxStep} is outside ${MIN_MAX_STEP}..${MAX_MAX_STEP}`);
+  if (maxStep < MIN_MAX_STEP || maxStep > MAX_MAX_STEP)
+    bad('BAD_HEADER', `max step ${maxStep} is outside ${MIN_MAX_STEP}..${MAX_MAX_STEP}`);
   if (!encoding) bad('BAD_HEADER', `unknown value encoding ${encCode}`);
   if (foldCode > 1) bad('BAD_HEADER', `unknown folding ${foldCode}`);
   const scale = view.getFloat64(16, true);
@@ -304,24 +330,33 @@ export function decodeTable(bytes: Uint8Array): { header: TableHeader; data: Uin
   if (version === 2) {
     slots = view.getUint8(48);
     if (slots !== 1 && slots !== 8) bad('BAD_HEADER', `${slots} values per surface (1 or 8 are allowed)`);
-    if (view.getUint8(49) | view.getUint8(50) | view.getUint8(51)) bad('BAD_HEADER', 'reserved header bytes 49..51 are not zero');
+    if (view.getUint8(49) | view.getUint8(50) | view.getUint8(51))
+      bad('BAD_HEADER', 'reserved header bytes 49..51 are not zero');
     const paramLength = view.getUint32(52, true);
     if (paramLength % 8 !== 0) bad('BAD_HEADER', `its parameter block length ${paramLength} is not a multiple of 8`);
-    if (bytes.byteLength < HEADER_BYTES + paramLength) bad('TRUNCATED', `it ends inside its ${paramLength}-byte parameter block`);
+    if (bytes.byteLength < HEADER_BYTES + paramLength)
+      bad('TRUNCATED', `it ends inside its ${paramLength}-byte parameter block`);
     const paramBytes = bytes.subarray(HEADER_BYTES, HEADER_BYTES + paramLength);
-    if (checksum(paramBytes) !== view.getUint32(56, true)) bad('CHECKSUM', 'the parameter block checksum does not match (the variant parameters are damaged)');
+    if (checksum(paramBytes) !== view.getUint32(56, true))
+      bad('CHECKSUM', 'the parameter block checksum does not match (the variant parameters are damaged)');
     if (paramLength > 0) params = decodeParams(paramBytes);
     start += paramLength;
     const known = (VARIANTS as Record<string, { slots: number; modelValues: number }>)[variant];
-    if (!known) bad('BAD_HEADER', `unknown variant ${JSON.stringify(variant)}; variants are ${Object.keys(VARIANTS).join(', ')}`);
-    if (slots !== known.slots) bad('BAD_HEADER', `a ${variant} table has ${known.slots} value(s) per surface; the header says ${slots}`);
+    if (!known)
+      bad('BAD_HEADER', `unknown variant ${JSON.stringify(variant)}; variants are ${Object.keys(VARIANTS).join(', ')}`);
+    if (slots !== known.slots)
+      bad('BAD_HEADER', `a ${variant} table has ${known.slots} value(s) per surface; the header says ${slots}`);
     if ((params?.model.length ?? 0) !== known.modelValues) {
-      bad('BAD_HEADER', `a ${variant} table carries ${known.modelValues} model values; this one has ${params?.model.length ?? 0}`);
+      bad(
+        'BAD_HEADER',
+        `a ${variant} table carries ${known.modelValues} model values; this one has ${params?.model.length ?? 0}`,
+      );
     }
     if (params) {
       const problem = modelProblem(params.model);
       if (problem) bad('BAD_HEADER', `its ${variant} parameters are invalid: ${problem}`);
-      if (!(Number.isFinite(params.parameter) && params.parameter >= 0)) bad('BAD_HEADER', `its randomizer parameter ${params.parameter} is not a finite number >= 0`);
+      if (!(Number.isFinite(params.parameter) && params.parameter >= 0))
+        bad('BAD_HEADER', `its randomizer parameter ${params.parameter} is not a finite number >= 0`);
     }
     if (slots === 8 && encoding !== 'u16') bad('BAD_HEADER', 'tables with 8 values per surface are u16-encoded');
   }
@@ -330,21 +365,39 @@ export function decodeTable(bytes: Uint8Array): { header: TableHeader; data: Uin
   const count = view.getUint32(24, true);
   const expected = expectedCount(width, maxStep, folded, slots);
   if (count !== expected) {
-    bad('BAD_HEADER', `it claims ${count} values; a ${folded ? 'folded ' : ''}${width}x${maxStep} table${slots > 1 ? ` with ${slots} values per surface` : ''} has ${expected}`);
+    bad(
+      'BAD_HEADER',
+      `it claims ${count} values; a ${folded ? 'folded ' : ''}${width}x${maxStep} table${slots > 1 ? ` with ${slots} values per surface` : ''} has ${expected}`,
+    );
   }
   const dataBytes = count * BYTES_PER_VALUE[encoding];
   const have = bytes.byteLength - start;
-  if (have < dataBytes) bad('TRUNCATED', `it holds ${have} of its ${dataBytes} data bytes (incomplete download or copy?)`);
+  if (have < dataBytes)
+    bad('TRUNCATED', `it holds ${have} of its ${dataBytes} data bytes (incomplete download or copy?)`);
   if (have > dataBytes) bad('BAD_HEADER', `it has ${have - dataBytes} unexpected bytes after its data`);
   const raw = bytes.subarray(start);
-  if (checksum(raw) !== view.getUint32(28, true)) bad('CHECKSUM', 'the data checksum does not match (the file is corrupt)');
+  if (checksum(raw) !== view.getUint32(28, true))
+    bad('CHECKSUM', 'the data checksum does not match (the file is corrupt)');
   const aligned = raw.byteOffset % 4 === 0 ? raw : raw.slice();
   const data =
     encoding === 'u16'
       ? new Uint16Array(aligned.buffer, aligned.byteOffset, count)
       : new Float32Array(aligned.buffer, aligned.byteOffset, count);
   return {
-    header: { version, width, maxStep, iterations, encoding, folded, scale, count, checksum: view.getUint32(28, true), variant, slots, params },
+    header: {
+      version,
+      width,
+      maxStep,
+      iterations,
+      encoding,
+      folded,
+      scale,
+      count,
+      checksum: view.getUint32(28, true),
+      variant,
+      slots,
+      params,
+    },
     data,
   };
 }

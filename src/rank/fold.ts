@@ -1,5 +1,5 @@
 /**
- * Mirror folding (DESIGN §6): r(mirror(s)) = r(s), so a table file stores each mirror pair once.
+ * Mirror folding (docs/file-formats.md, "Mirror folding"): r(mirror(s)) = r(s), so a table file stores each mirror pair once.
  *
  * Split the W-1 digits into a leading half A, an optional middle digit c and a trailing half Z (h digits each).
  * With f(Z) = Z's digits reversed and complemented (d -> B-1-d), mirroring maps (A, c, f(Z)) to (f(Z), B-1-c, A):

@@ -76,7 +76,9 @@ export function rankMoves20G(width: number, maxStep: number): RankMove[] {
         for (let y = 0; y < h; y++) rows[y] |= 1 << x;
       }
       set = new Set();
-      for (const p of reachablePlacements(Board.fromBits(rows, boardWidth, BOARD_ROWS), piece, { rules: TWENTY_G_RULES })) {
+      for (const p of reachablePlacements(Board.fromBits(rows, boardWidth, BOARD_ROWS), piece, {
+        rules: TWENTY_G_RULES,
+      })) {
         const minX = Math.min(...p.cells.map((c) => c[0]));
         const minY = Math.min(...p.cells.map((c) => c[1]));
         set.add(`${shapeKey(p.cells)}@${minX - a},${minY + low - WELL_DEPTH}`);
@@ -113,7 +115,12 @@ export function rankMoves20G(width: number, maxStep: number): RankMove[] {
         let runKey = '';
         let runBoxes: Box[] = [];
         const flush = (end: number) => {
-          if (runStart >= 0) for (const [lo, hi] of runBoxes) result.push([[runStart, ...lo], [end, ...hi]]);
+          if (runStart >= 0)
+            for (const [lo, hi] of runBoxes)
+              result.push([
+                [runStart, ...lo],
+                [end, ...hi],
+              ]);
         };
         for (let v = move.lo[d]; v <= move.hi[d]; v++) {
           steps[i] = v - maxStep;

@@ -1,5 +1,5 @@
 /**
- * Rank-table moves (DESIGN §2): every (piece, orientation, left column) as a product of digit ranges on the
+ * Rank-table moves (docs/rules.md, "The rank iteration"): every (piece, orientation, left column) as a product of digit ranges on the
  * surfaces where it is legal plus the constant index change it causes. Derived from src/pieces.ts only.
  *
  * With steps d[i] = h[i+1] - h[i], placing an orientation at column x:

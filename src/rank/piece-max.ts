@@ -1,5 +1,5 @@
 /**
- * Best-placement values per piece, for expectimax leaves (issue 8): for every surface s, eight u16 values: slot p
+ * Best-placement values per piece, for expectimax leaves: for every surface s, eight u16 values: slot p
  * (0..6) is the best quantised rank reachable by one rank-legal placement of piece p (0 when there is none), and
  * slot 7 is the rank of s itself. Computed with the rank kernel's product-set loops over the table's own u16
  * values, so the numbers are exactly the table's. 16 bytes per surface (688 MB for 9x4): Node-sized.

@@ -5,7 +5,17 @@
 import { StackRankError, requireInt } from '../errors.js';
 import { type Surface, surfaceCount, surfaceIndex } from '../surface.js';
 import { buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
-import { STEEP_VARIANT, rankVariant, variantMirrored, decodeTable, encodeTable, variantSteep, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
+import {
+  STEEP_VARIANT,
+  rankVariant,
+  variantMirrored,
+  decodeTable,
+  encodeTable,
+  variantSteep,
+  type TableHeader,
+  type ValueEncoding,
+  type VariantParams,
+} from './file.js';
 import type { TableSteep } from './moves.js';
 import { type FoldShape, foldIndex, foldShape, foldValues, unfoldValues } from './fold.js';
 
@@ -14,7 +24,9 @@ export const ARTICLE_VARIANT = STEEP_VARIANT.rank.forbid;
 export const COLLAPSE_VARIANT = STEEP_VARIANT.rank.collapse;
 const U16_MAX = 65535;
 
-type TableMeta = Omit<TableHeader, 'version' | 'checksum' | 'count' | 'folded' | 'slots' | 'params'> & { params?: VariantParams | null };
+type TableMeta = Omit<TableHeader, 'version' | 'checksum' | 'count' | 'folded' | 'slots' | 'params'> & {
+  params?: VariantParams | null;
+};
 
 export interface RankTableBuildOptions extends BuildOptions {
   /** How values are kept and saved: 'u16' (scaled, within 2e-5 of the f32 iteration; default) or 'f32'. */
@@ -53,7 +65,14 @@ export class RankTable {
   /** Wraps per-surface f32 values (from the kernel) as a table; values must be mirror-symmetric unless the variant is not. */
   static fromValues(
     values: Float32Array,
-    meta: { width: number; maxStep: number; iterations: number; encoding?: ValueEncoding; variant?: string; params?: VariantParams | null },
+    meta: {
+      width: number;
+      maxStep: number;
+      iterations: number;
+      encoding?: ValueEncoding;
+      variant?: string;
+      params?: VariantParams | null;
+    },
   ): RankTable {
     const encoding = meta.encoding ?? 'u16';
     if (encoding !== 'u16' && encoding !== 'f32') {
@@ -61,9 +80,14 @@ export class RankTable {
     }
     const shape = foldShape(meta.width, meta.maxStep);
     if (values.length !== surfaceCount(meta.width, meta.maxStep)) {
-      throw new StackRankError('BAD_ARGUMENT', `expected ${surfaceCount(meta.width, meta.maxStep)} values for ${meta.width}x${meta.maxStep}; got ${values.length}`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `expected ${surfaceCount(meta.width, meta.maxStep)} values for ${meta.width}x${meta.maxStep}; got ${values.length}`,
+      );
     }
-    const folded = variantMirrored(meta.variant ?? ARTICLE_VARIANT) ? foldValues(values, shape, (n) => new Float32Array(n)) : values.slice();
+    const folded = variantMirrored(meta.variant ?? ARTICLE_VARIANT)
+      ? foldValues(values, shape, (n) => new Float32Array(n))
+      : values.slice();
     const header: TableMeta = {
       width: meta.width,
       maxStep: meta.maxStep,
@@ -91,12 +115,25 @@ export class RankTable {
   static fromBytes(bytes: Uint8Array): RankTable {
     const { header, data } = decodeTable(bytes);
     if (header.slots !== 1) {
-      throw new StackRankError('TABLE_MISMATCH', `this is a ${header.variant} table with ${header.slots} values per surface, not a rank table; load it with loadPreviewTable`);
+      throw new StackRankError(
+        'TABLE_MISMATCH',
+        `this is a ${header.variant} table with ${header.slots} values per surface, not a rank table; load it with loadPreviewTable`,
+      );
     }
     if (header.folded && !variantMirrored(header.variant)) {
-      throw new StackRankError('BAD_HEADER', `a ${header.variant} table is not mirror-symmetric, so its file cannot be mirror-folded`);
+      throw new StackRankError(
+        'BAD_HEADER',
+        `a ${header.variant} table is not mirror-symmetric, so its file cannot be mirror-folded`,
+      );
     }
-    const folded = header.folded || !variantMirrored(header.variant) ? data : foldValues(data, foldShape(header.width, header.maxStep), (n) => (header.encoding === 'u16' ? new Uint16Array(n) : new Float32Array(n)) as typeof data);
+    const folded =
+      header.folded || !variantMirrored(header.variant)
+        ? data
+        : foldValues(
+            data,
+            foldShape(header.width, header.maxStep),
+            (n) => (header.encoding === 'u16' ? new Uint16Array(n) : new Float32Array(n)) as typeof data,
+          );
     return new RankTable(header, folded);
   }
 
@@ -107,7 +144,7 @@ export class RankTable {
     return this.encoding === 'u16' ? v * this.scale : v;
   }
 
-  /** Rank of a surface; steps steeper than ±S are truncated to ±S (DESIGN §3). */
+  /** Rank of a surface; steps steeper than ±S are truncated to ±S (docs/rules.md, "Surfaces"). */
   rank(surface: Surface): number {
     if (surface?.width !== this.width || surface.maxStep !== this.maxStep) {
       throw new StackRankError(
@@ -120,7 +157,10 @@ export class RankTable {
 
   /** Values for every surface, in index order, as f32 (for kernels and statistics). */
   toFloat32(): Float32Array {
-    if (this.encoding === 'f32') return this.shape ? unfoldValues(this.folded as Float32Array, this.shape, this.size, (n) => new Float32Array(n)) : (this.folded as Float32Array).slice();
+    if (this.encoding === 'f32')
+      return this.shape
+        ? unfoldValues(this.folded as Float32Array, this.shape, this.size, (n) => new Float32Array(n))
+        : (this.folded as Float32Array).slice();
     const q = this.toUint16();
     const out = new Float32Array(q.length);
     for (let i = 0; i < q.length; i++) out[i] = q[i] * this.scale;
@@ -130,7 +170,9 @@ export class RankTable {
   /** Stored u16 values for every surface in index order (u16 tables only): order-preserving, half the memory. */
   toUint16(): Uint16Array {
     if (this.encoding !== 'u16') throw new StackRankError('BAD_ARGUMENT', 'toUint16 needs a u16-encoded table');
-    return this.shape ? unfoldValues(this.folded as Uint16Array, this.shape, this.size, (n) => new Uint16Array(n)) : (this.folded as Uint16Array).slice();
+    return this.shape
+      ? unfoldValues(this.folded as Uint16Array, this.shape, this.size, (n) => new Uint16Array(n))
+      : (this.folded as Uint16Array).slice();
   }
 
   /**
@@ -180,11 +222,17 @@ export class RankTable {
   }
 }
 
-/** Builds the rank table of DESIGN §2 with the WebAssembly kernel (see BuildOptions for threads, progress, abort). */
+/** Builds the rank table of docs/rules.md ("The rank iteration") with the WebAssembly kernel (see BuildOptions for threads, progress, abort). */
 export async function buildRankTable(opts: RankTableBuildOptions = {}): Promise<RankTable> {
   const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
   const values = await buildRankValues(opts);
-  return RankTable.fromValues(values, { width, maxStep, iterations, encoding: opts.encoding, variant: rankVariant(steep, gravity) });
+  return RankTable.fromValues(values, {
+    width,
+    maxStep,
+    iterations,
+    encoding: opts.encoding,
+    variant: rankVariant(steep, gravity),
+  });
 }
 
 /** Loads a table from a file path (Node) or from the bytes of a table file. */
@@ -197,4 +245,3 @@ export async function loadRankTable(source: string | Uint8Array | ArrayBuffer): 
   if (source instanceof Uint8Array) return RankTable.fromBytes(source);
   throw new StackRankError('BAD_ARGUMENT', 'loadRankTable takes a file path, a Uint8Array or an ArrayBuffer');
 }
-

@@ -1,5 +1,5 @@
 /**
- * Piece models for the table variants of issue 8: a randomizer's piece-transition matrix P(p | n) (preview
+ * Piece models for the randomizer-aware table variants: a randomizer's piece-transition matrix P(p | n) (preview
  * variant) and its piece frequencies (weighted variant), both made mirror-symmetric.
  *
  * Estimation: deal a long deterministic run of the randomizer and, at every step, add its exact next-piece

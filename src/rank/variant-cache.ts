@@ -1,5 +1,5 @@
 /**
- * The user's cache (Node) for the preview and weighted table variants (issue 8), next to the article's tables:
+ * The user's cache (Node) for the preview and weighted table variants, next to the article's tables:
  * rank-preview[-collapse]-<randomizer>-w<W>-s<S>-i<iterations>.srk and rank-weighted-<randomizer>-....srk. A cached file is
  * reused when it verifies and its model parameters (randomizer, samples, seed, parameter; the whole matrix for a
  * custom one) are the ones asked for; otherwise it is rebuilt, saying why.

@@ -1,5 +1,5 @@
 /**
- * The weighted table variant (issue 8): the article's iteration with per-piece weights instead of 1/7 each,
+ * The weighted table variant: the article's iteration with per-piece weights instead of 1/7 each,
  *
  *   r_0 = 1,   r_{k+1}(s) = sum_p w_p max over p's rank-legal placements of r_k,
  *
@@ -30,10 +30,19 @@ export function weightedModel(opts: WeightedBuildOptions): PieceModel {
 /** Builds a weighted table (see WeightedBuildOptions); threads, progress and abort as for buildRankTable. */
 export async function buildWeightedTable(opts: WeightedBuildOptions & { model?: PieceModel } = {}): Promise<RankTable> {
   const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
-  if (gravity !== 'drop') throw new StackRankError('BAD_ARGUMENT', 'weighted tables are built with gravity "drop" only');
+  if (gravity !== 'drop')
+    throw new StackRankError('BAD_ARGUMENT', 'weighted tables are built with gravity "drop" only');
   // Every shipped randomizer weights the pieces equally in the long run, so no collapsing weighted variant exists.
-  if (steep !== 'forbid') throw new StackRankError('BAD_ARGUMENT', 'weighted tables are built with steep "forbid" only');
+  if (steep !== 'forbid')
+    throw new StackRankError('BAD_ARGUMENT', 'weighted tables are built with steep "forbid" only');
   const model = opts.model ?? weightedModel(opts);
   const values = await buildRankValues(opts, model.model);
-  return RankTable.fromValues(values, { width, maxStep, iterations, encoding: opts.encoding, variant: WEIGHTED_VARIANT, params: model });
+  return RankTable.fromValues(values, {
+    width,
+    maxStep,
+    iterations,
+    encoding: opts.encoding,
+    variant: WEIGHTED_VARIANT,
+    params: model,
+  });
 }

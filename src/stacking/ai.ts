@@ -1,5 +1,5 @@
 /**
- * StackingAI: the move a game asks for (DESIGN §3). Wraps one search-kernel instance holding the rank table.
+ * StackingAI: the move a game asks for (docs/rules.md, "The stacking game"). Wraps one search-kernel instance holding the rank table.
  *
  *   const ai = await StackingAI.create();                     // cached default table (built on first use)
  *   const move = ai.bestPlacement([0,0,0,0,0,0,0,0,0], 'TSZ', 2);

@@ -1,5 +1,5 @@
 /**
- * Game placements (DESIGN §3) for a W-column stack, generated from src/pieces.ts: every orientation at every
+ * Game placements (docs/rules.md, "The stacking game") for a W-column stack, generated from src/pieces.ts: every orientation at every
  * left column, grouped by piece. Unlike the rank moves, steps may become steeper than ±S in the game.
  */
 import { ORIENTATIONS, PIECE_COUNT } from '../pieces.js';
@@ -12,7 +12,7 @@ import { TETRIS_ROWS } from './rules.js';
 
 export interface Placement {
   piece: number;
-  /** Index of the orientation in the piece's list (DESIGN §1 order). */
+  /** Index of the orientation in the piece's list (docs/rules.md "Pieces" order). */
   rotation: number;
   column: number;
 }

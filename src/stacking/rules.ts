@@ -1,5 +1,5 @@
 /**
- * Rules of the stacking game (DESIGN §3) that the search and the simulator share, with their checks.
+ * Rules of the stacking game (docs/rules.md, "The stacking game") that the search and the simulator share, with their checks.
  */
 import { StackRankError, describe, requireInt } from '../errors.js';
 import { TETRIS_ROWS } from './layout.js';
@@ -9,7 +9,7 @@ export { TETRIS_ROWS };
 
 export type SteepRule = 'truncate' | 'excessFirst' | 'collapse';
 export const STEEP_RULES: readonly SteepRule[] = ['truncate', 'excessFirst', 'collapse'];
-/** 'forced': an I goes down the well exactly when the Tetris rule fires (the seed). 'choice': it may also go
+/** 'forced': an I goes down the well exactly when the Tetris rule fires (the stacking article). 'choice': it may also go
  * down whenever the lowest column is at least TETRIS_ROWS, if the search prefers that; it must when the rule fires. */
 export type TetrisRule = 'forced' | 'choice';
 export const TETRIS_RULES: readonly TetrisRule[] = ['forced', 'choice'];
@@ -23,7 +23,7 @@ export interface StackingRules {
   /** An I is sent down the well (all heights fall by TETRIS_ROWS) when the lowest column is >= TETRIS_ROWS and the
    * highest >= this (tetrisOptions). */
   tetrisThreshold: number;
-  /** How surfaces with steps steeper than ±S compare: 'truncate' ranks them with the steps clamped (the seed);
+  /** How surfaces with steps steeper than ±S compare: 'truncate' ranks them with the steps clamped (the stacking article);
    * 'excessFirst' prefers less total steepness beyond ±S first, then rank; 'collapse' keeps no steep step at all:
    * after every move a step steeper than ±S becomes ±S (the game's state is the truncated surface, as in a
    * surface-only simulator; the lowest column keeps its height). */
@@ -31,10 +31,10 @@ export interface StackingRules {
   tetris: TetrisRule;
 }
 
-/** The article's rules as we read them (seed 002): 20 rows, forced Tetris at 8, steep steps truncated. */
+/** The article's rules as we read them (the 2009 PageRank stacking article): 20 rows, forced Tetris at 8, steep steps truncated. */
 export const SEED_RULES: Readonly<StackingRules> = Object.freeze({ boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' });
 
-/** Our default rules: the seed's board and Tetris rule, with the steep rule that measured stronger (docs/results.md). */
+/** Our default rules: the stacking article's board and Tetris rule, with the steep rule that measured stronger (docs/results.md). */
 export const DEFAULT_RULES: Readonly<StackingRules> = Object.freeze({ boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst', tetris: 'forced' });
 
 export const RULE_PRESETS = { seed: SEED_RULES, default: DEFAULT_RULES } as const;

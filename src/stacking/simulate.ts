@@ -1,6 +1,6 @@
 /**
  * simulateStacking: plays stacking games in WebAssembly (assembly/search/game.ts playGame) and measures how long the
- * AI keeps a perfect stack (DESIGN §3). Pieces come from the randomizers in chunks, so the kernel crosses into
+ * AI keeps a perfect stack (docs/rules.md, "The stacking game"). Pieces come from the randomizers in chunks, so the kernel crosses into
  * JavaScript once per chunk, not per move.
  *
  * Games are organised in `games` independent streams. Without a piece budget each stream plays one game to its

@@ -194,7 +194,7 @@ describe.skipIf(skip)('browser demo (stackrank demo + Chromium)', () => {
     await atLeast(page, 'pieces', 20, 30_000);
 
     // The stored bytes are a table file the library loads, with the ranks the iteration must give: after two
-    // iterations the flat surface's rank is 33/49 (DESIGN §2).
+    // iterations the flat surface's rank is 33/49 (docs/rules.md, "The rank iteration").
     const b64 = await page.evaluate(
       () =>
         new Promise<string>((res, rej) => {

@@ -45,7 +45,7 @@ const GOLDEN_B: Partial<Record<FeatureName, number>> = {
   wellsTriangle: 25,
   maxHeight: 5,
 };
-// the seed's wells convention counts T(3) for the well cell at row 2 of column 0 although row 1 beside it is open
+// the CS3243 GA report's wells convention counts T(3) for the well cell at row 2 of column 0 although row 1 beside it is open
 const BOARD_D = ['.##.......', '..#.......', '.###......'];
 const GOLDEN_D: Partial<Record<FeatureName, number>> = {
   rowTransitions: 46,

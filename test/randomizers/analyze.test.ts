@@ -28,7 +28,7 @@ describe('hard drought and flood limits', () => {
 });
 
 describe('analyzeRandomizer', () => {
-  // Published predictability (best guess of the next piece): DESIGN §4. Tolerance ±0.3 points.
+  // Published predictability (best guess of the next piece): docs/randomizers.md, "Comparison". Tolerance ±0.3 points.
   it.each([
     ['memoryless', 0.1429],
     ['tgm1', 0.2896],
@@ -73,7 +73,7 @@ describe('analyzeRandomizer', () => {
     expect(analyzeRandomizer('bag7', { pieces: 100_000, seed: 3 }).repeatProbability).toBeCloseTo(1 / 49, 2);
   });
 
-  it('frequencyStd is seed 000 spread of 100-piece windows: bags far below memoryless', () => {
+  it('frequencyStd is the decay post spread of 100-piece windows: bags far below memoryless', () => {
     const spread = (name: 'memoryless' | 'bag7' | 'decay') => analyzeRandomizer(name, { pieces: 50_000, seed: 4 }).frequencyStd;
     const memoryless = spread('memoryless');
     // Multinomial theory for 100 pieces: about sqrt(6/7 / 7 / 100) ≈ 0.035.
@@ -83,7 +83,7 @@ describe('analyzeRandomizer', () => {
     expect(spread('decay')).toBeLessThan(memoryless);
   });
 
-  it('frequencySpread reproduces seed 000: decay 1.1 lies well below denominator 1', () => {
+  it('frequencySpread reproduces the decay post: decay 1.1 lies well below denominator 1', () => {
     const at = (denominator: number) => frequencySpread('decay', { params: { denominator }, trials: 200, seed: 1 });
     expect(at(1.1)).toBeLessThan(at(1) - 0.008);
   });

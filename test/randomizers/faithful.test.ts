@@ -37,7 +37,9 @@ function enumeratedNes(spawnCount: number, previous: number, secondPiece: boolea
 
 const averageOverCounts = (previous: number) => {
   const mean = new Array<number>(7).fill(0);
-  for (let count = 0; count < 8; count++) nesState(count, previous).distribution().forEach((p, i) => (mean[i] += p / 8));
+  for (let count = 0; count < 8; count++) {
+    for (const [i, p] of nesState(count, previous).distribution().entries()) mean[i] += p / 8;
+  }
   return mean;
 };
 
@@ -109,7 +111,12 @@ describe('tgm3: the pool quirk', () => {
       const a = analyzeRandomizer('tgm3', { pieces: 600_000, seed: 1, params: { poolQuirk } });
       let long = 0;
       let all = 0;
-      for (const d of a.droughts) d.histogram.forEach((n, gap) => ((all += n), gap >= 16 && (long += n)));
+      for (const d of a.droughts) {
+        for (const [gap, n] of d.histogram.entries()) {
+          all += n;
+          if (gap >= 16) long += n;
+        }
+      }
       return { repeat: a.repeatProbability, long: long / all };
     };
     const game = stats(1);

@@ -40,7 +40,13 @@ function boardOf(h: number[], width: number, from = 0, to = width - 1): Board {
  * `window`, the variant's restriction: each target is searched on the board with every column outside the range
  * from the piece's spawn box to the target walled (the well stays open when the range reaches it).
  */
-export function reference20GSuccessors(index: number, piece: number, width: number, maxStep: number, window = true): number[] {
+export function reference20GSuccessors(
+  index: number,
+  piece: number,
+  width: number,
+  maxStep: number,
+  window = true,
+): number[] {
   const steps = referenceSteps(index, width, maxStep);
   const heights = [0];
   for (const d of steps) heights.push(heights[heights.length - 1] + d);
@@ -49,13 +55,18 @@ export function reference20GSuccessors(index: number, piece: number, width: numb
   const shapes = ORIENTATIONS[piece].map((o) => shape(orientationCells(o)));
   const spawnLeft = ARS.spawnX(piece, width + 1);
   const spawnRight = spawnLeft + ARS.pieces[piece].spawnBox - 1;
-  const reached = (from: number, to: number) => reachablePlacements(boardOf(h, width, from, to), piece, { rules: 'tgm20g' });
+  const reached = (from: number, to: number) =>
+    reachablePlacements(boardOf(h, width, from, to), piece, { rules: 'tgm20g' });
   const found = window
     ? reached(0, width - 1).filter((p) => {
         const xs = p.cells.map((c) => c[0]);
         const from = Math.min(spawnLeft, ...xs);
         const to = Math.min(width - 1, Math.max(spawnRight, ...xs));
-        return reached(from, to).some((q) => shape(q.cells) === shape(p.cells) && q.cells.every((c, i) => c[0] === p.cells[i][0] && c[1] === p.cells[i][1]));
+        return reached(from, to).some(
+          (q) =>
+            shape(q.cells) === shape(p.cells) &&
+            q.cells.every((c, i) => c[0] === p.cells[i][0] && c[1] === p.cells[i][1]),
+        );
       })
     : reached(0, width - 1);
   const out = new Set<number>();
@@ -79,7 +90,8 @@ export function reference20GSuccessors(index: number, piece: number, width: numb
 export function reference20GRanks(width: number, maxStep: number, iterations: number, window = true): Float64Array {
   const size = (2 * maxStep + 1) ** (width - 1);
   const successors: number[][][] = [];
-  for (let s = 0; s < size; s++) successors.push([0, 1, 2, 3, 4, 5, 6].map((p) => reference20GSuccessors(s, p, width, maxStep, window)));
+  for (let s = 0; s < size; s++)
+    successors.push([0, 1, 2, 3, 4, 5, 6].map((p) => reference20GSuccessors(s, p, width, maxStep, window)));
   let prev = new Float64Array(size).fill(1);
   for (let k = 0; k < iterations; k++) {
     const next = new Float64Array(size);

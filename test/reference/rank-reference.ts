@@ -1,5 +1,5 @@
 /**
- * Slow, obviously-correct reference of the rank iteration (DESIGN §2), independent of src/rank: it works on
+ * Slow, obviously-correct reference of the rank iteration (docs/rules.md), independent of src/rank: it works on
  * column heights, tries every orientation at every column, and checks hole-freeness and step limits directly.
  * Test-only. Values are f64.
  */
@@ -50,7 +50,7 @@ export function referenceRanks(width: number, maxStep: number, iterations: numbe
 }
 
 /**
- * The preview variant (issue 8), from its definition: v0 = 1; v_{k+1}(s, n) = max over n's legal placements c of
+ * The preview variant, from its definition: v0 = 1; v_{k+1}(s, n) = max over n's legal placements c of
  * sum_p P[7 n + p] v_k(c, p), 0 without a placement. Returns the seven planes of v_K (plane n at [n * size + s]) and
  * the after-Tetris values sum_p P[p | I] v_{K-1}(s, p) (the I spent on a Tetris: same horizon as placing it).
  */

@@ -1,7 +1,7 @@
 /**
- * Exhaustive pure-TS reference of the stacking search (DESIGN §3), independent of src/stacking: it works on
+ * Exhaustive pure-TS reference of the stacking search (docs/rules.md, "The stacking game"), independent of src/stacking: it works on
  * heights with plain arrays and recursion, in the same enumeration order as the kernel (pieces' orientations in
- * DESIGN §1 order, columns left to right), so the first optimal move is comparable exactly.
+ * docs/rules.md "Pieces" order, columns left to right), so the first optimal move is comparable exactly.
  */
 import { ORIENTATIONS } from '../../src/pieces.js';
 

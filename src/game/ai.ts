@@ -1,0 +1,261 @@
+/**
+ * TetrisAI: the move for any position of a real game (docs/game.md). Two modes with clean hand-offs:
+ * `stack` plays the rank table's perfect stack while the board is a clean stack with the well open (src/game/stack.ts);
+ * `recover` plays a full-board search aimed back at a clean stack otherwise, or when the stack has no move
+ * (src/game/recover.ts). It answers null only when no piece the turn allows has any reachable placement.
+ *
+ *   const ai = await TetrisAI.create({ rules: 'guideline', lookahead: 2 });
+ *   const move = ai.nextMove({ board, current: 'T', queue: 'SZOIL', hold: null, canHold: true });
+ */
+import { StackRankError, describe, requireInt } from '../errors.js';
+import { MIRROR_PIECE, PIECES, pieceId, type Piece } from '../pieces.js';
+import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
+import type { RankTable } from '../rank/table.js';
+import { checkDistribution } from '../stacking/ai.js';
+import { StackingEngine, distributionWeights, type LeafRows } from '../stacking/engine.js';
+import { MAX_LOOKAHEAD } from '../stacking/input.js';
+import { DEFAULT_RULES, type StackingRules } from '../stacking/rules.js';
+import type { BoardLike, Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';
+import { RECOVER_WEIGHTS, type RecoverWeights } from './evaluate.js';
+import { columnCells } from './grid.js';
+import { normalizeBoard, type BoardInput } from './board-input.js';
+import { recoverMove, type RecoverContext } from './recover.js';
+import { reachableOnRows, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
+import { stackMove, type StackContext, type TurnOption } from './stack.js';
+
+export type WellSide = 'right' | 'left' | 'auto';
+export type GameMode = 'stack' | 'recover';
+/** Which modes play: both (the AI), or one alone (the benchmark baselines, docs/game.md). */
+export type GamePolicy = 'both' | 'stackOnly' | 'fullBoardOnly';
+
+export interface TetrisAIOptions {
+  /** Rule-set preset (docs/rules.md): 'classic', 'nes', 'guideline' (default), 'tgm', 'tgm20g'. */
+  rules?: RuleSetName;
+  /** Queue pieces the search uses after the current one (0..6, default 1); fewer when the queue is shorter. */
+  lookahead?: number;
+  /** The randomizer the game draws from: stack mode then averages over the unknown piece after the queue
+   * (expectimax; nextMove's `next` gives its chances, default uniform). About 700 MB more memory (Node). */
+  randomizer?: RandomizerName;
+  /** Which side the well is on; 'auto' plays whichever side is open (both: the better). Default 'right'. */
+  well?: WellSide;
+  /** A rank table whose width is the board width − 1; default (Node) the cached 9-column table (10-wide boards). */
+  table?: RankTable;
+  /** Recover search: lines searched (default min(lookahead + 1, 2)) and lines kept per level (default 12). */
+  recover?: { depth?: number; beam?: number };
+  /** Leaf rows for the randomizer-aware search instead of the table's own, e.g. the randomizer's preview table
+   * (loadOrBuildCachedPreviewTable, docs/api.md); needs `randomizer`. */
+  leafRows?: LeafRows;
+  /** For benchmarks: 'stackOnly' answers null where the stack has no move; 'fullBoardOnly' always plays the
+   * full-board search with the plain BCTS weights. Default 'both'. */
+  policy?: GamePolicy;
+}
+
+export interface GameState {
+  board: BoardInput;
+  current: Piece | string;
+  /** The known pieces after the current one (a string like "SZO" or an array of letters). */
+  queue?: string | readonly string[];
+  /** The piece in the hold box, or null. */
+  hold?: Piece | string | null;
+  /** Whether hold may be pressed this turn (default: whenever the rule set has hold). */
+  canHold?: boolean;
+  /** Chances of the first piece after the queue (I O T S Z L J), for an AI created with a randomizer. */
+  next?: ArrayLike<number>;
+}
+
+export interface GameMove {
+  /** Press hold first, then place `piece` (the held piece, or the first of the queue when the box was empty). */
+  hold: boolean;
+  piece: Piece;
+  rotation: string;
+  x: number;
+  y: number;
+  cells: readonly Cell[];
+  /** Keys from spawn, 'hold' first when `hold`, 'hardDrop' last. */
+  inputs: readonly Input[];
+  linesCleared: number;
+  mode: GameMode;
+  /** stack: the rank (expected rank under expectimax) of the search's best final surface, 0..1; recover: the
+   * evaluator's value of the best line (higher is better). Not comparable between modes. */
+  value: number;
+}
+
+export class TetrisAI {
+  private constructor(
+    readonly rules: GameRuleFacts,
+    readonly lookahead: number,
+    readonly well: WellSide,
+    readonly width: number,
+    readonly policy: GamePolicy,
+    readonly randomizer: RandomizerName | undefined,
+    private readonly engine: StackingEngine,
+    private readonly table: RankTable,
+    private readonly stackRules: StackingRules,
+    private readonly recoverDepth: number,
+    private readonly beam: number,
+  ) {}
+
+  static async create(opts: TetrisAIOptions = {}): Promise<TetrisAI> {
+    if (opts === null || typeof opts !== 'object') throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
+    const known = ['rules', 'lookahead', 'randomizer', 'well', 'table', 'recover', 'policy', 'leafRows'];
+    for (const k of Object.keys(opts)) {
+      if (!known.includes(k)) throw new StackRankError('BAD_ARGUMENT', `unknown option ${describe(k)}; options are ${known.join(', ')}`);
+    }
+    const rules = ruleFacts(opts.rules ?? 'guideline');
+    const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, MAX_LOOKAHEAD);
+    const well = opts.well ?? 'right';
+    if (well !== 'right' && well !== 'left' && well !== 'auto') throw new StackRankError('BAD_ARGUMENT', `well must be "right", "left" or "auto"; got ${describe(well)}`);
+    const policy = opts.policy ?? 'both';
+    if (policy !== 'both' && policy !== 'stackOnly' && policy !== 'fullBoardOnly') {
+      throw new StackRankError('BAD_ARGUMENT', `policy must be "both", "stackOnly" or "fullBoardOnly"; got ${describe(policy)}`);
+    }
+    if (opts.randomizer !== undefined && !isRandomizerName(opts.randomizer)) {
+      throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${describe(opts.randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`);
+    }
+    const recoverDepth = requireInt('recover.depth', opts.recover?.depth ?? Math.min(lookahead + 1, 2), 1, 4);
+    const beam = requireInt('recover.beam', opts.recover?.beam ?? 12, 1, 1000);
+    let table = opts.table;
+    if (!table) {
+      if (typeof process === 'undefined' || !process.versions?.node) {
+        throw new StackRankError('BAD_ARGUMENT', 'in a browser pass { table }: build it with buildRankTable or load it with loadRankTable');
+      }
+      const { loadOrBuildCachedTable } = await import('../rank/cache.js');
+      table = (await loadOrBuildCachedTable()).table;
+    }
+    // The stack stays STACK_ROOM rows under the top of the field (rule sets that spawn in the top rows need that
+    // room to turn the I upright over the stack), and the I goes down the well as soon as the stack is
+    // Tetris-ready (lowest column at least 4): a real game keeps its stack low (docs/game.md).
+    const stackRules: StackingRules = { ...DEFAULT_RULES, boardHeight: rules.visibleHeight - (rules.ruleSet.gravity === '20G' ? STACK_ROOM_20G : rules.ruleSet.spawn === 'topRow' ? STACK_ROOM_TOP_SPAWN : STACK_ROOM), tetrisThreshold: 4 };
+    const strategy = opts.randomizer && policy !== 'fullBoardOnly' ? 'expectimax' : 'rank';
+    if (opts.leafRows && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need a randomizer (they score the randomizer-aware search)');
+    const engine = await StackingEngine.create(table, stackRules, { strategy, leafRows: opts.leafRows });
+    return new TetrisAI(rules, lookahead, well, table.width + 1, policy, opts.randomizer, engine, table, stackRules, recoverDepth, beam);
+  }
+
+  /** The move for this position, or null when nothing can be placed at all (the game is lost). */
+  nextMove(state: GameState): GameMove | null {
+    if (state === null || typeof state !== 'object') throw new StackRankError('BAD_ARGUMENT', `nextMove takes { board, current, queue, hold, canHold }; got ${describe(state)}`);
+    const board = normalizeBoard(state.board, this.width);
+    const current = toPiece(state.current, 'current');
+    const queue = toQueueLetters(state.queue);
+    const hold = state.hold === undefined || state.hold === null ? null : toPiece(state.hold, 'hold');
+    if (hold !== null && !this.rules.hold) throw new StackRankError('BAD_ARGUMENT', `the ${this.rules.name} rule set has no hold, so the hold box must be empty; got ${describe(state.hold)}`);
+    if (state.canHold !== undefined && typeof state.canHold !== 'boolean') throw new StackRankError('BAD_ARGUMENT', `canHold must be true or false; got ${describe(state.canHold)}`);
+    if (state.canHold === true && !this.rules.hold) throw new StackRankError('BAD_ARGUMENT', `canHold is true but the ${this.rules.name} rule set has no hold`);
+    const canHold = state.canHold ?? this.rules.hold;
+    const next = state.next === undefined ? undefined : checkDistribution(state.next);
+
+    const { rows, height } = board;
+    const memo = new Map<Piece, readonly GamePlacement[]>();
+    const reachRoot = (p: Piece) => {
+      let r = memo.get(p);
+      if (!r) memo.set(p, (r = reachableOnRows(rows, this.width, height, p, this.rules)));
+      return r;
+    };
+    const options: TurnOption[] = [{ hold: false, pieces: [current, ...queue], reachable: reachRoot(current) }];
+    if (canHold) {
+      if (hold !== null && hold !== current) options.push({ hold: true, pieces: [hold, ...queue], reachable: reachRoot(hold) });
+      else if (hold === null && queue.length > 0) options.push({ hold: true, pieces: queue, reachable: reachRoot(queue[0]) });
+    }
+    if (options.every((o) => o.reachable.length === 0)) return null;
+
+    // A tall stack with no I in sight burns rows in recover mode instead of growing (the article's smaller
+    // clears where they save the game); the stack-only baseline never does.
+    const tall = maxHeight(rows) > this.stackRules.boardHeight - BURN_ROOM;
+    const burn = this.policy === 'both' && tall && ![current, ...queue.slice(0, this.lookahead), hold].includes('I');
+    if (this.policy !== 'fullBoardOnly' && !burn) {
+      const ctx: StackContext = {
+        engine: this.engine,
+        table: this.table,
+        rules: this.stackRules,
+        width: this.width,
+        lookahead: this.lookahead,
+        weights: { right: distributionWeights(next), left: distributionWeights(next && MIRROR_PIECE.map((m) => next[m])) },
+        dangerMargin: 4,
+      };
+      const sides: ('right' | 'left')[] = this.well === 'auto' ? ['right', 'left'] : [this.well];
+      const choice = stackMove(ctx, rows, options, sides);
+      if (choice) return this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value);
+      if (this.policy === 'stackOnly') return null;
+    }
+
+    const plain = this.policy === 'fullBoardOnly';
+    const ctx: RecoverContext = {
+      width: this.width,
+      height,
+      visibleHeight: this.rules.visibleHeight,
+      // Tall boards forget the well: the plain full-board terms fill it and clear rows.
+      wellColumn: plain || tall ? -1 : this.recoverWell(rows),
+      weights: plain ? PLAIN_BCTS : RECOVER_WEIGHTS,
+      depth: this.recoverDepth,
+      beam: this.beam,
+      holdAllowed: this.rules.hold,
+      reach: (r, p) => reachableOnRows(r, this.width, height, p, this.rules),
+    };
+    const choice = recoverMove(ctx, { rows, current, queue: queue.slice(0, this.lookahead), hold, canHold }, reachRoot);
+    if (!choice) return null;
+    return this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value);
+  }
+
+  /** The well the recover terms aim for: the chosen side, or under 'auto' the edge column holding fewer cells. */
+  private recoverWell(rows: Uint32Array): number {
+    if (this.well === 'right') return this.width - 1;
+    if (this.well === 'left') return 0;
+    return columnCells(rows, 0) < columnCells(rows, this.width - 1) ? 0 : this.width - 1;
+  }
+
+  private describeMove(rows: Uint32Array, hold: boolean, p: GamePlacement, mode: GameMode, value: number): GameMove {
+    const full = (1 << this.width) - 1;
+    const touched = new Map<number, number>();
+    for (const [x, y] of p.cells) touched.set(y, (touched.get(y) ?? rows[y]) | (1 << x));
+    let linesCleared = 0;
+    for (const m of touched.values()) if (m === full) linesCleared++;
+    return {
+      hold,
+      piece: p.piece,
+      rotation: p.rotation,
+      x: p.x,
+      y: p.y,
+      cells: p.cells,
+      inputs: hold ? ['hold', ...p.inputs] : p.inputs,
+      linesCleared,
+      mode,
+      value,
+    };
+  }
+}
+
+/** Rows kept free above the stack in stack mode. */
+const STACK_ROOM = 4;
+/** Rule sets whose pieces appear in the field's top rows (nes, tgm) and show one piece: a deep well beside a tall
+ * stack takes only an I, so the stack stays lower (nes/nes over 2 x 3,000 pieces: 2 top-outs with 4 rows, none with 6). */
+const STACK_ROOM_TOP_SPAWN = 6;
+/** At 20G the piece slides over the stack from where it appears: a stack this close to the top blocks it. */
+const STACK_ROOM_20G = 8;
+/** Stack height (below the stack's limit) from which rows are burnt while no I is known. */
+const BURN_ROOM = 2;
+
+function maxHeight(rows: Uint32Array): number {
+  for (let r = rows.length - 1; r >= 0; r--) if (rows[r] !== 0) return r + 1;
+  return 0;
+}
+
+/** The BCTS player's weights alone (the full-board baseline): no well, no clean-stack bonus. */
+const PLAIN_BCTS: RecoverWeights = Object.freeze({ ...RECOVER_WEIGHTS, wellCells: 0, clean: 0 });
+
+function toPiece(value: unknown, what: string): Piece {
+  if (typeof value !== 'string') throw new StackRankError('BAD_PIECE', `${what} must be a piece letter (${PIECES.join(' ')}); got ${describe(value)}`);
+  return PIECES[pieceId(value)];
+}
+
+function toQueueLetters(queue: unknown): Piece[] {
+  if (queue === undefined || queue === null) return [];
+  const letters = typeof queue === 'string' ? [...queue] : Array.isArray(queue) ? queue : null;
+  if (!letters) throw new StackRankError('BAD_PIECE', `queue must be a string like "SZO" or an array of piece letters; got ${describe(queue)}`);
+  return letters.map((l, i) => {
+    if (typeof l !== 'string' || !(PIECES as readonly string[]).includes(l)) {
+      throw new StackRankError('BAD_PIECE', `queue entry ${i} is ${describe(l)}; pieces are ${PIECES.join(' ')}`);
+    }
+    return l as Piece;
+  });
+}

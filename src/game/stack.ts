@@ -1,0 +1,232 @@
+/**
+ * Stack mode (docs/game.md): the surface AI of src/stacking/ plays a real board that is a clean stack.
+ *
+ * The board is seen as the stacking game sees it: the columns beside the well are the stack (their heights are the
+ * surface), the well is the last column (a left well is the mirror image: rows, pieces and the next-piece chances
+ * are mirrored in, cells mirrored back out). The kernel searches the known queue; its first move is turned into
+ * board cells and played only if the rule set can reach those cells. When it cannot, every reachable first move that
+ * the surface game allows is tried and the rest of the window searched after it. A first move that clears rows and
+ * leaves a clean stack (a smaller clear, e.g. an L's foot or an O in the well) is weighed in when the surface game
+ * alone would die inside the window or the stack is near the top.
+ */
+import { MIRROR_PIECE, ORIENTATIONS, PIECES, type Piece } from '../pieces.js';
+import type { RankTable } from '../rank/table.js';
+import type { StackingEngine } from '../stacking/engine.js';
+import { MOVE_NONE, MOVE_TETRIS } from '../stacking/layout.js';
+import { applyMove } from '../stacking/placements.js';
+import type { StackingRules } from '../stacking/rules.js';
+import { surfaceFromHeights, surfaceIndex } from '../surface.js';
+import type { Cell, GamePlacement } from '../rules/types.js';
+import { cellsKey, columnHeights, isCleanStack, lockCells, mirrorRows } from './grid.js';
+
+/** One way to play the turn: with or without pressing hold, and the pieces that are then known, in order. */
+export interface TurnOption {
+  hold: boolean;
+  /** pieces[0] is placed now; the rest is the known queue after it. */
+  pieces: readonly Piece[];
+  /** Reachable placements of pieces[0] on the board. */
+  reachable: readonly GamePlacement[];
+}
+
+export interface StackContext {
+  engine: StackingEngine;
+  table: RankTable;
+  rules: StackingRules;
+  /** Board width (the stack is width - 1 columns plus the well). */
+  width: number;
+  lookahead: number;
+  /** Weights of the unknown pieces after the queue (distributionWeights / pairWeights), in the board's frame and
+   * in the mirrored frame. */
+  weights: { right: Int32Array; left: Int32Array };
+  /** Rows from the top of the stack at which smaller clears are weighed in. */
+  dangerMargin: number;
+}
+
+export interface StackChoice {
+  option: TurnOption;
+  placement: GamePlacement;
+  /** depth · 2^48 + (0xffff − excess) · 2^32 + leaf score: the kernel's order, exact in a double. */
+  order: number;
+  /** The leaf score as a fraction (rank, or expected rank under expectimax). */
+  value: number;
+  side: 'right' | 'left';
+}
+
+const TWO_32 = 2 ** 32;
+const TWO_48 = 2 ** 48;
+
+/** The best stack-mode move on a clean board, or null when the surface game has none that the rules reach. */
+export function stackMove(ctx: StackContext, rows: Uint32Array, options: readonly TurnOption[], sides: readonly ('right' | 'left')[]): StackChoice | null {
+  let best: StackChoice | null = null;
+  for (const side of sides) {
+    const wellColumn = side === 'right' ? ctx.width - 1 : 0;
+    if (!isCleanStack(rows, ctx.width, wellColumn)) continue;
+    const choice = bestOnSide(ctx, rows, options, side);
+    if (choice && (!best || choice.order > best.order)) best = choice;
+  }
+  return best;
+}
+
+function bestOnSide(ctx: StackContext, rows: Uint32Array, options: readonly TurnOption[], side: 'right' | 'left'): StackChoice | null {
+  const frameRows = side === 'right' ? rows : mirrorRows(rows, ctx.width);
+  const heights = columnHeights(frameRows, ctx.width).slice(0, ctx.width - 1);
+  const full = ctx.lookahead + 1;
+  let best: StackChoice | null = null;
+  let bestDepth = 0;
+  const consider = (c: StackChoice | null) => {
+    if (c && (!best || c.order > best.order)) {
+      best = c;
+      bestDepth = Math.floor(c.order / TWO_48);
+    }
+  };
+  for (const option of options) consider(searchOption(ctx, heights, option, side));
+  const top = best ? Math.max(...afterHeights(ctx, heights, best)) : Infinity;
+  if (!best || bestDepth < full || top > ctx.rules.boardHeight - ctx.dangerMargin) {
+    for (const option of options) consider(smallerClear(ctx, rows, option, side));
+  }
+  return best;
+}
+
+/** Frame piece id (mirrored for a left well). */
+function frameId(piece: Piece, side: 'right' | 'left'): number {
+  const id = PIECES.indexOf(piece);
+  return side === 'right' ? id : MIRROR_PIECE[id];
+}
+
+function toBoardCells(cells: readonly Cell[], width: number, side: 'right' | 'left'): Cell[] {
+  return side === 'right' ? cells.map(([x, y]) => [x, y] as const) : cells.map(([x, y]) => [width - 1 - x, y] as const);
+}
+
+/** Cells (in the frame) of a surface move: a placement id on `heights`, or the Tetris I in the well. */
+function moveCells(ctx: StackContext, heights: readonly number[], move: number): Cell[] {
+  if (move === MOVE_TETRIS) return [0, 1, 2, 3].map((y) => [ctx.width - 1, y] as const);
+  const p = ctx.engine.placements.placements[move];
+  const o = ORIENTATIONS[p.piece][p.rotation];
+  const base = heights[p.column] - o.bot[0];
+  const cells: Cell[] = [];
+  for (let j = 0; j < o.width; j++) for (let r = o.bot[j]; r < o.top[j]; r++) cells.push([p.column + j, base + r]);
+  return cells;
+}
+
+function excessOf(heights: readonly number[], maxStep: number): number {
+  let e = 0;
+  for (let i = 1; i < heights.length; i++) e += Math.max(0, Math.abs(heights[i] - heights[i - 1]) - maxStep);
+  return e;
+}
+
+function orderOf(ctx: StackContext, depth: number, leafHeights: readonly number[], leafScore: number): number {
+  const excess = ctx.rules.steep === 'excessFirst' ? Math.min(0xffff, excessOf(leafHeights, ctx.table.maxStep)) : 0xffff;
+  return depth * TWO_48 + (0xffff - excess) * TWO_32 + leafScore;
+}
+
+function afterHeights(ctx: StackContext, heights: readonly number[], choice: StackChoice): number[] {
+  const frame = toBoardCells(choice.placement.cells, ctx.width, choice.side); // mirroring is its own inverse
+  const h = heights.slice();
+  for (const [x, y] of frame) if (x < h.length) h[x] = Math.max(h[x], y + 1);
+  return h;
+}
+
+/** The kernel's best for one option; its first move if reachable, else the reachable first moves one by one. */
+function searchOption(ctx: StackContext, heights: readonly number[], option: TurnOption, side: 'right' | 'left'): StackChoice | null {
+  if (option.reachable.length === 0) return null;
+  const ids = option.pieces.map((p) => frameId(p, side));
+  const lookahead = Math.min(ctx.lookahead, ids.length - 1);
+  const weights = ctx.weights[side];
+  const outcome = ctx.engine.search(heights, ids, lookahead, weights);
+  if (outcome.move === MOVE_NONE) return null;
+  const reach = reachableByKey(option.reachable);
+  const first = reach.get(cellsKey(toBoardCells(moveCells(ctx, heights, outcome.move), ctx.width, side)));
+  if (first) {
+    let leaf = heights.slice();
+    for (const m of outcome.plan) leaf = applyMove(ctx.engine.placements, leaf, m);
+    return { option, placement: first, order: orderOf(ctx, outcome.depth, leaf, outcome.leafScore), value: outcome.leafScore / 65536 * ctx.engine.rankScale, side };
+  }
+  // The kernel's first move is out of reach: try each surface move the rules reach, and search on after it.
+  let best: StackChoice | null = null;
+  for (const move of surfaceMoves(ctx, heights, ids[0])) {
+    const placement = reach.get(cellsKey(toBoardCells(moveCells(ctx, heights, move), ctx.width, side)));
+    if (!placement) continue;
+    const child = applyMove(ctx.engine.placements, heights, move);
+    const c = continueAfter(ctx, child, ids.slice(1), lookahead - 1, weights, { option, placement, side });
+    if (!best || c.order > best.order) best = c;
+  }
+  return best;
+}
+
+/** Scores the window after a first move to `child` heights: the kernel on the rest, or the child's rank. */
+function continueAfter(
+  ctx: StackContext,
+  child: readonly number[],
+  rest: readonly number[],
+  lookahead: number,
+  weights: Int32Array,
+  what: Pick<StackChoice, 'option' | 'placement' | 'side'>,
+): StackChoice {
+  if (lookahead >= 0 && rest.length > 0) {
+    const outcome = ctx.engine.search(child, rest, lookahead, weights);
+    if (outcome.move !== MOVE_NONE) {
+      let leaf = child.slice();
+      for (const m of outcome.plan) leaf = applyMove(ctx.engine.placements, leaf, m);
+      return { ...what, order: orderOf(ctx, outcome.depth + 1, leaf, outcome.leafScore), value: outcome.leafScore / 65536 * ctx.engine.rankScale };
+    }
+    return { ...what, order: orderOf(ctx, 1, child, 0), value: 0 };
+  }
+  // Nothing known after this piece: score the surface by its rank (the 'rank' strategy's leaf).
+  const index = surfaceIndex(surfaceFromHeights(child.map((h) => h - Math.min(...child)), { maxStep: ctx.table.maxStep }), { truncate: true });
+  const rank = ctx.table.searchValues().values[index];
+  return { ...what, order: orderOf(ctx, 1, child, rank * 65536), value: rank * ctx.table.searchValues().scale };
+}
+
+/** Surface moves of a piece (frame id) legal on `heights` under the stacking rules: hole-free, under the top, and
+ * the Tetris when the rule allows (forced: only the Tetris). */
+function surfaceMoves(ctx: StackContext, heights: readonly number[], id: number): number[] {
+  const low = Math.min(...heights);
+  const high = Math.max(...heights);
+  if (id === 0 && low >= 4) {
+    if (high >= ctx.rules.tetrisThreshold) return [MOVE_TETRIS];
+    if (ctx.rules.tetris === 'choice') return [MOVE_TETRIS, ...placementMoves(ctx, heights, id)];
+  }
+  return placementMoves(ctx, heights, id);
+}
+
+function placementMoves(ctx: StackContext, heights: readonly number[], id: number): number[] {
+  const { placements, start } = ctx.engine.placements;
+  const out: number[] = [];
+  for (let m = start[id]; m < start[id + 1]; m++) {
+    const p = placements[m];
+    const o = ORIENTATIONS[p.piece][p.rotation];
+    const base = heights[p.column] - o.bot[0];
+    let fits = base >= 0;
+    for (let j = 0; j < o.width && fits; j++) fits = heights[p.column + j] - o.bot[j] === base && base + o.top[j] <= ctx.rules.boardHeight;
+    if (fits) out.push(m);
+  }
+  return out;
+}
+
+/** The best reachable first move that clears rows and leaves a clean stack, searched on after it. */
+function smallerClear(ctx: StackContext, rows: Uint32Array, option: TurnOption, side: 'right' | 'left'): StackChoice | null {
+  const wellColumn = side === 'right' ? ctx.width - 1 : 0;
+  const ids = option.pieces.map((p) => frameId(p, side));
+  const lookahead = Math.min(ctx.lookahead, ids.length - 1);
+  let best: StackChoice | null = null;
+  for (const placement of option.reachable) {
+    const locked = lockCells(rows, ctx.width, placement.cells);
+    if (locked.lines === 0 || !isCleanStack(locked.rows, ctx.width, wellColumn)) continue;
+    const frame = side === 'right' ? locked.rows : mirrorRows(locked.rows, ctx.width);
+    const child = columnHeights(frame, ctx.width).slice(0, ctx.width - 1);
+    if (Math.max(...child) > ctx.rules.boardHeight) continue;
+    const c = continueAfter(ctx, child, ids.slice(1), lookahead - 1, ctx.weights[side], { option, placement, side });
+    if (!best || c.order > best.order) best = c;
+  }
+  return best;
+}
+
+function reachableByKey(list: readonly GamePlacement[]): Map<string, GamePlacement> {
+  const map = new Map<string, GamePlacement>();
+  for (const p of list) {
+    const key = cellsKey(p.cells);
+    const had = map.get(key);
+    if (!had || p.inputs.length < had.inputs.length) map.set(key, p);
+  }
+  return map;
+}

@@ -1,0 +1,251 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { StackRankError } from '../../src/errors.js';
+import { ORIENTATIONS, PIECES, MIRROR_PIECE, type Piece } from '../../src/pieces.js';
+import { buildRankTable, type RankTable } from '../../src/rank/table.js';
+import { StackingAI } from '../../src/stacking/ai.js';
+import { TetrisAI, playGame } from '../../src/game/index.js';
+import { RefSimulator, cellKey, refBoardFromRows, refReachable, type RefRules } from '../reference/rules-reference.js';
+
+const W = 10;
+const H = 20;
+let table: RankTable;
+beforeAll(async () => {
+  // A quick 9-column table (3 iterations): the tests check the plumbing, not the strength.
+  table = await buildRankTable({ width: 9, iterations: 3, threads: 1 });
+}, 120_000);
+
+/** Rows top first from column heights (hole-free) plus extra filled / emptied cells. */
+function drawBoard(heights: number[], filled: [number, number][] = [], emptied: [number, number][] = []): string[] {
+  const grid = Array.from({ length: H }, (_, y) => Array.from({ length: W }, (_, x) => y < heights[x]));
+  for (const [x, y] of filled) grid[y][x] = true;
+  for (const [x, y] of emptied) grid[y][x] = false;
+  for (let y = 0; y < H; y++) if (grid[y].every(Boolean)) grid[y][(y * 7) % (W - 1)] = false; // no full rows
+  return grid.map((row) => row.map((f) => (f ? '#' : '.')).join('')).reverse();
+}
+
+const pieceArb = fc.constantFrom(...PIECES);
+const cellArb = fc.tuple(fc.integer({ min: 0, max: W - 1 }), fc.integer({ min: 0, max: H - 1 }));
+
+/** Random boards of every kind a real game produces: clean stacks, holes, garbage, blocked wells, tall stacks. */
+const boardArb = fc.oneof(
+  // clean stacks, low or tall, the well open
+  fc.array(fc.integer({ min: 0, max: 17 }), { minLength: W - 1, maxLength: W - 1 }).map((h) => drawBoard([...h, 0])),
+  // stacks with holes and stray cells (garbage, overhangs, a blocked well)
+  fc
+    .tuple(fc.array(fc.integer({ min: 0, max: 14 }), { minLength: W, maxLength: W }), fc.array(cellArb, { maxLength: 8 }), fc.array(cellArb, { maxLength: 8 }))
+    .map(([h, add, del]) => drawBoard(h, add, del)),
+  // garbage rows at the bottom (one gap each) under a clean stack
+  fc
+    .tuple(fc.array(fc.integer({ min: 0, max: W - 1 }), { minLength: 1, maxLength: 6 }), fc.array(fc.integer({ min: 0, max: 8 }), { minLength: W - 1, maxLength: W - 1 }))
+    .map(([gaps, h]) => {
+      const g = gaps.length;
+      return drawBoard(
+        [...h.map((v) => v + g), g],
+        [],
+        gaps.map((x, y) => [x, y] as [number, number]),
+      );
+    }),
+);
+
+/** Lines a set of cells completes on a board drawn as strings (independent of the library's bit rows). */
+function refLines(rows: string[], cells: readonly (readonly [number, number])[]): number {
+  const grid = rows.map((r) => [...r]).reverse();
+  for (const [x, y] of cells) {
+    while (grid.length <= y) grid.push(new Array(W).fill('.'));
+    expect(grid[y][x]).toBe('.');
+    grid[y][x] = '#';
+  }
+  return grid.filter((r) => r.every((c) => c !== '.')).length;
+}
+
+describe('TetrisAI.nextMove on random boards', () => {
+  for (const rules of ['classic', 'nes', 'guideline', 'tgm', 'tgm20g'] as RefRules[]) {
+    it(`${rules}: a reachable placement whenever one exists, its inputs replay to its cells (property)`, async () => {
+      const ai = await TetrisAI.create({ rules, lookahead: 1, table });
+      const holdRules = rules === 'guideline';
+      fc.assert(
+        fc.property(boardArb, pieceArb, fc.array(pieceArb, { maxLength: 3 }), fc.option(pieceArb, { nil: null }), fc.boolean(), (rows, current, queue, hold0, canHold0) => {
+          const hold = holdRules ? hold0 : null;
+          const canHold = holdRules && canHold0;
+          const move = ai.nextMove({ board: rows, current, queue, hold, canHold });
+          const ref = refBoardFromRows(rows);
+          const options: Piece[] = [current];
+          const held = hold ?? queue[0];
+          if (canHold && held !== undefined) options.push(held);
+          const anyReachable = options.some((p) => refReachable(ref, p, rules).size > 0);
+          if (!anyReachable) {
+            expect(move).toBeNull();
+            return;
+          }
+          expect(move).not.toBeNull();
+          const m = move!;
+          expect(m.piece).toBe(m.hold ? held : current);
+          if (m.hold) expect(canHold).toBe(true);
+          expect(refReachable(ref, m.piece, rules).has(cellKey(m.cells))).toBe(true);
+          const keys = m.hold ? m.inputs.slice(1) : m.inputs;
+          if (m.hold) expect(m.inputs[0]).toBe('hold');
+          const landed = new RefSimulator(ref, m.piece, rules).replay(keys);
+          expect(landed && cellKey(landed)).toBe(cellKey(m.cells));
+          expect(m.linesCleared).toBe(refLines(rows, m.cells));
+          expect(['stack', 'recover']).toContain(m.mode);
+          expect(Number.isFinite(m.value)).toBe(true);
+        }),
+        { numRuns: rules === 'classic' ? 120 : 60 },
+      );
+    });
+  }
+
+  it('a well holding garbage is never Tetris-ready: recover mode, whatever the piece (property)', async () => {
+    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 4, max: 12 }), { minLength: W - 1, maxLength: W - 1 }),
+        fc.integer({ min: 0, max: 3 }),
+        pieceArb,
+        (h, garbageRow, current) => {
+          // A clean, Tetris-ready stack except for one garbage cell in the well (its row keeps a gap elsewhere).
+          const rows = drawBoard([...h, 0], [[W - 1, garbageRow]], [[garbageRow % (W - 1), garbageRow]]);
+          const move = ai.nextMove({ board: rows, current, queue: 'I' });
+          expect(move?.mode).toBe('recover');
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('on a clean, low stack it plays the surface AI (StackingAI.bestPlacement) and the Tetris when the rule fires', async () => {
+    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
+    const surface = await StackingAI.create({ table, rules: { boardHeight: 16, tetrisThreshold: 4 } });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 8 }), { minLength: W - 1, maxLength: W - 1 }), pieceArb, pieceArb, (h, current, next) => {
+        const rows = drawBoard([...h, 0]);
+        const move = ai.nextMove({ board: rows, current, queue: next });
+        const best = surface.bestPlacement(h, current + next, 1);
+        if (!best) return; // no hole-free move: recover's business
+        expect(move!.mode).toBe('stack');
+        let expected: [number, number][];
+        if (best.tetris) expected = [0, 1, 2, 3].map((y) => [W - 1, y]);
+        else {
+          const o = ORIENTATIONS[PIECES.indexOf(best.piece)][best.rotation!];
+          const base = h[best.column!] - o.bot[0];
+          expected = [];
+          for (let j = 0; j < o.width; j++) for (let r = o.bot[j]; r < o.top[j]; r++) expected.push([best.column! + j, base + r]);
+        }
+        expect(cellKey(move!.cells)).toBe(cellKey(expected));
+        if (best.tetris) expect(move!.linesCleared).toBe(4);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("a left well plays the mirror image of the right well's move", async () => {
+    const right = await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'right' });
+    const left = await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'left' });
+    fc.assert(
+      fc.property(boardArb, pieceArb, pieceArb, (rows, current, next) => {
+        const a = right.nextMove({ board: rows, current, queue: next });
+        const mirrored = rows.map((r) => [...r].reverse().join(''));
+        const m = (p: Piece) => PIECES[MIRROR_PIECE[PIECES.indexOf(p)]];
+        const b = left.nextMove({ board: mirrored, current: m(current), queue: m(next as Piece) });
+        if (a?.mode !== 'stack') return; // recover's ties are not mirror-symmetric
+        expect(b?.mode).toBe('stack');
+        expect(cellKey(b!.cells)).toBe(cellKey(a.cells.map(([x, y]) => [W - 1 - x, y])));
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe('TetrisAI hold and hand-offs', () => {
+  it('an S on a flat stack has no clean place: hold saves the stack, else recover places it', async () => {
+    const ai = await TetrisAI.create({ rules: 'guideline', lookahead: 1, table });
+    const flat = drawBoard(new Array(W).fill(0));
+    const held = ai.nextMove({ board: flat, current: 'S', queue: 'T', hold: 'O', canHold: true })!;
+    expect([held.hold, held.piece, held.mode, held.inputs[0]]).toEqual([true, 'O', 'stack', 'hold']);
+    const emptyBox = ai.nextMove({ board: flat, current: 'S', queue: 'T', hold: null, canHold: true })!;
+    expect([emptyBox.hold, emptyBox.piece, emptyBox.mode]).toEqual([true, 'T', 'stack']);
+    const noHold = ai.nextMove({ board: flat, current: 'S', queue: 'T', hold: 'O', canHold: false })!;
+    expect([noHold.hold, noHold.piece, noHold.mode]).toEqual([false, 'S', 'recover']);
+  });
+});
+
+describe('TetrisAI well sides', () => {
+  it("'auto' stacks toward whichever edge column is an open well; a fixed side recovers when its well is filled", async () => {
+    const auto = await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'auto' });
+    const right = await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'right' });
+    const rows = drawBoard([0, 3, 3, 3, 3, 3, 3, 3, 3, 3]); // column 0 open, column 9 part of the stack
+    const a = auto.nextMove({ board: rows, current: 'O', queue: 'T' })!;
+    expect(a.mode).toBe('stack');
+    expect(a.cells.every(([x]) => x !== 0)).toBe(true);
+    expect(right.nextMove({ board: rows, current: 'O', queue: 'T' })!.mode).toBe('recover');
+    const tetris = auto.nextMove({ board: drawBoard([0, 5, 6, 5, 6, 5, 6, 5, 6, 5]), current: 'I', queue: 'T' })!;
+    expect([tetris.mode, tetris.linesCleared, cellKey(tetris.cells)]).toEqual(['stack', 4, cellKey([[0, 0], [0, 1], [0, 2], [0, 3]])]);
+  });
+});
+
+describe('TetrisAI input checks', () => {
+  it('names the problem with a typed error, never a move', async () => {
+    const ai = await TetrisAI.create({ rules: 'nes', table });
+    const guideline = await TetrisAI.create({ rules: 'guideline', table });
+    const board = drawBoard(new Array(W).fill(0));
+    const cases: [() => unknown, string, RegExp][] = [
+      [() => ai.nextMove({ board: ['.....', '.....'], current: 'T' }), 'BAD_BOARD', /10 wide/],
+      [() => ai.nextMove({ board: ['..........', '.........'], current: 'T' }), 'BAD_BOARD', /row 1/],
+      [() => ai.nextMove({ board: 'not a board' as never, current: 'T' }), 'BAD_BOARD', /rows of strings/],
+      [() => ai.nextMove({ board: { width: W, rows: [1023] }, current: 'T' }), 'BAD_BOARD', /full/],
+      [() => ai.nextMove({ board: { width: W, rows: [1024] }, current: 'T' }), 'BAD_BOARD', /bit row 0/],
+      [() => ai.nextMove({ board, current: 'X' }), 'BAD_PIECE', /unknown piece "X"/],
+      [() => ai.nextMove({ board, current: 'T', queue: 'SQ' }), 'BAD_PIECE', /queue entry 1/],
+      [() => ai.nextMove({ board, current: 'T', hold: 'I' }), 'BAD_ARGUMENT', /nes rule set has no hold/],
+      [() => ai.nextMove({ board, current: 'T', canHold: true }), 'BAD_ARGUMENT', /canHold is true but the nes rule set has no hold/],
+      [() => guideline.nextMove({ board, current: 'T', canHold: 'yes' as never }), 'BAD_ARGUMENT', /canHold must be true or false/],
+      [() => guideline.nextMove({ board, current: 'T', next: [1, 0] }), 'BAD_ARGUMENT', /7 non-negative/],
+      [() => ai.nextMove(null as never), 'BAD_ARGUMENT', /nextMove takes/],
+    ];
+    for (const [call, code, message] of cases) {
+      let error: unknown;
+      try {
+        call();
+      } catch (e) {
+        error = e;
+      }
+      expect(error, String(message)).toBeInstanceOf(StackRankError);
+      expect((error as StackRankError).code).toBe(code);
+      expect((error as StackRankError).message).toMatch(message);
+    }
+    await expect(TetrisAI.create({ rules: 'tetris99' as never, table })).rejects.toMatchObject({ code: 'BAD_RULES' });
+    await expect(TetrisAI.create({ well: 'middle' as never, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(TetrisAI.create({ lookahead: 9, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(TetrisAI.create({ randomizer: 'bag8' as never, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+  });
+
+  it('answers null only at a top-out: a piece that cannot appear, and hold cannot save it', async () => {
+    const ai = await TetrisAI.create({ rules: 'nes', table });
+    const full = drawBoard(new Array(W).fill(20));
+    expect(ai.nextMove({ board: full, current: 'T', queue: 'I' })).toBeNull();
+  });
+});
+
+describe('playGame', () => {
+  it('same seed, same game; another seed, another game', async () => {
+    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
+    const strip = ({ seconds, piecesPerSecond, ...r }: Awaited<ReturnType<typeof playGame>>) => (void seconds, void piecesPerSecond, r);
+    const a = strip(await playGame({ rules: 'classic', randomizer: 'tgm1', lookahead: 1, games: 2, maxPieces: 300, seed: 5, ai }));
+    const b = strip(await playGame({ rules: 'classic', randomizer: 'tgm1', lookahead: 1, games: 2, maxPieces: 300, seed: 5, ai }));
+    const c = strip(await playGame({ rules: 'classic', randomizer: 'tgm1', lookahead: 1, games: 2, maxPieces: 300, seed: 6, ai }));
+    expect(a).toEqual(b);
+    expect(a.pieces).toBeGreaterThan(0);
+    expect(a.lines).toBe(a.clears.single + 2 * a.clears.double + 3 * a.clears.triple + 4 * a.clears.tetris);
+    expect(c).not.toEqual(a);
+  });
+
+  it('checks its options', async () => {
+    await expect(playGame({ rules: 'nes', hold: true, table, games: 1, maxPieces: 1 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: /no hold/ });
+    await expect(playGame({ randomizer: 'bag8' as never, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(playGame({ games: 0, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
+    await expect(playGame({ rules: 'classic', lookahead: 1, ai, signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(playGame({ rules: 'nes', lookahead: 1, ai })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: /plays classic/ });
+  });
+});
