@@ -11,7 +11,8 @@ import { buildRankValues } from '../src/rank/build.js';
 import { rankMoves } from '../src/rank/moves.js';
 import { rankMoves20G } from '../src/rank/moves-20g.js';
 import { RankTable, buildRankTable } from '../src/rank/table.js';
-import { decodeTable } from '../src/rank/file.js';
+import { decodeTable, encodeTable } from '../src/rank/file.js';
+import { foldShape } from '../src/rank/fold.js';
 import { mirrorIndex } from '../src/surface.js';
 import { referenceRanks } from './reference/rank-reference.js';
 import { reference20GRanks, reference20GSuccessors } from './reference/rank-20g-reference.js';
@@ -93,6 +94,16 @@ describe('20G rank table', () => {
     const again = RankTable.fromBytes(bytes);
     expect(again.variant).toBe('20g');
     expect(Array.from(again.toFloat32())).toEqual(Array.from(values));
+  });
+
+  it('refuses a mirror-folded 20g file (its values are not mirror-symmetric)', () => {
+    const data = new Uint16Array(foldShape(5, 2).foldedSize).fill(1);
+    const header = { width: 5, maxStep: 2, iterations: 3, encoding: 'u16' as const, scale: 1, variant: '20g' };
+    expect(() => RankTable.fromBytes(encodeTable({ ...header, folded: true }, data))).toThrow(
+      expect.objectContaining({ code: 'BAD_HEADER', message: expect.stringMatching(/not mirror-symmetric/) }),
+    );
+    const full = new Uint16Array(5 ** 4).fill(1);
+    expect(RankTable.fromBytes(encodeTable({ ...header, folded: false }, full)).get(7)).toBe(1);
   });
 
   it('rejects 20G with steep collapse and unknown gravity names', async () => {
