@@ -35,6 +35,7 @@ export {
   cachedWeightedTablePath,
 } from './rank/variant-cache.js';
 export { TABLE_STEEP, type TableSteep } from './rank/moves.js';
+export { TABLE_GRAVITY, type TableGravity } from './rank/build.js';
 
 // Randomizer statistics and parameters.
 export { randomizerDefaults } from './randomizers/index.js';

@@ -30,16 +30,17 @@ import { DENOMINATOR, ITERATIONS, THREADS, randomizerOption, seedOption } from '
 import { formatDuration, progressLine } from './progress.js';
 import { defineCommand } from './spec.js';
 
-const VARIANT_NAMES = ['article', 'preview', 'weighted'] as const;
+const VARIANT_NAMES = ['article', 'preview', 'weighted', '20g'] as const;
 
 export const tableBuildCommand = defineCommand({
   path: 'table build',
   summary: 'build a rank table (or reuse the cached one)',
   description: `Builds a rank table. article: the 2009 PageRank stacking article's table. preview: values of (surface,
 piece in hand) under the randomizer's piece-transition matrix, 8 per surface. weighted: the article's iteration
-with the randomizer's piece frequencies. Without --out the table goes to the user cache ($XDG_CACHE_HOME/stackrank
-or ~/.cache/stackrank, e.g. rank-preview-tgm1-w9-s4-i15.srk) and a valid cached table is reused (--force rebuilds
-it). Ctrl-C stops the build and writes nothing.`,
+with the randomizer's piece frequencies. 20g: the article's iteration over the placements reachable at 20G from
+TGM's spawn (rule set tgm20g; docs/rules.md, "The 20G table"). Without --out the table goes to the user cache
+($XDG_CACHE_HOME/stackrank or ~/.cache/stackrank, e.g. rank-preview-tgm1-w9-s4-i15.srk) and a valid cached table
+is reused (--force rebuilds it). Ctrl-C stops the build and writes nothing.`,
   options: {
     variant: { type: 'choice', choices: VARIANT_NAMES, default: 'article', help: 'which table' },
     steep: {
@@ -86,16 +87,16 @@ it). Ctrl-C stops the build and writes nothing.`,
   async run({ values, given }, io) {
     const variant = values.variant;
     const modelGiven = (['randomizer', 'samples', 'seed', 'denominator'] as const).filter((k) => given(k));
-    if (variant === 'article' && modelGiven.length) {
+    if ((variant === 'article' || variant === '20g') && modelGiven.length) {
       throw new UsageError(
-        `--${modelGiven[0]} needs --variant preview or weighted (the article's table has no piece model)`,
+        `--${modelGiven[0]} needs --variant preview or weighted (the ${variant} table has no piece model)`,
       );
     }
     if (variant === 'preview' && values.encoding !== 'u16')
       throw new UsageError('--variant preview tables are u16-encoded (--encoding f32 is for one value per surface)');
     const steep = values.steep;
-    if (variant === 'weighted' && steep !== 'forbid')
-      throw new UsageError('--variant weighted is built with --steep forbid only');
+    if ((variant === 'weighted' || variant === '20g') && steep !== 'forbid')
+      throw new UsageError(`--variant ${variant} is built with --steep forbid only`);
     const randomizer = values.randomizer;
     if (values.denominator !== undefined && randomizer !== 'decay')
       throw new UsageError('--denominator is a parameter of --randomizer decay');
@@ -112,6 +113,7 @@ it). Ctrl-C stops the build and writes nothing.`,
       threads: values.threads,
       encoding: values.encoding,
       steep,
+      gravity: variant === '20g' ? ('20G' as const) : ('drop' as const),
       signal: io.signal,
       onProgress: (p: { iteration: number; iterations: number; elapsedMs: number; etaMs: number | null }) =>
         io.status(progressLine('iteration', p.iteration, p.iterations, p.elapsedMs, p.etaMs)),
@@ -121,7 +123,8 @@ it). Ctrl-C stops the build and writes nothing.`,
     let cached = false;
     let params: VariantParams | null = null;
     let fileVariant: string;
-    if (variant !== 'article') io.status(`preparing the ${variant} table (${randomizer} piece model)...`);
+    if (variant === 'preview' || variant === 'weighted')
+      io.status(`preparing the ${variant} table (${randomizer} piece model)...`);
     if (values.out !== undefined) {
       const table =
         variant === 'preview'
@@ -163,7 +166,7 @@ it). Ctrl-C stops the build and writes nothing.`,
     if (values.json) io.out(JSON.stringify(summary));
     else {
       const what =
-        variant === 'article'
+        variant === 'article' || variant === '20g'
           ? `${fileVariant === 'article' ? 'rank' : fileVariant} table`
           : `${fileVariant} table (${params?.randomizer})`;
       io.out(

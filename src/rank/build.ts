@@ -8,6 +8,7 @@ import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { KernelPool, type KernelCall } from '../workers.js';
 import { TABLE_STEEP, rankMoves, type TableSteep } from './moves.js';
+import { rankMoves20G } from './moves-20g.js';
 import { PLAN_WORDS, makeRankPlan, type RankPlanArrays } from './plan.js';
 import { makeMirrorPlan, type MirrorPlan } from './mirror-plan.js';
 import { foldShape } from './fold.js';
@@ -43,6 +44,20 @@ export interface BuildOptions {
    * (legal, the step becomes ±S: the exact model of the game rule steep 'collapse'). Recorded as the table's variant.
    */
   steep?: TableSteep;
+  /**
+   * 'drop' (default): any orientation at any column, dropped from above (the article). '20G': only placements
+   * reachable at 20G from TGM's spawn (rule set tgm20g; src/rank/moves-20g.ts). Recorded as the table's variant.
+   */
+  gravity?: TableGravity;
+}
+
+/** Which placements the rank iteration allows: dropped from above ('drop'), or reachable at 20G ('20G'). */
+export type TableGravity = 'drop' | '20G';
+export const TABLE_GRAVITY: readonly TableGravity[] = ['drop', '20G'];
+
+/** The moves of a build: the article's, or the 20G variant's. */
+export function buildMoves(width: number, maxStep: number, steep: TableSteep, gravity: TableGravity) {
+  return gravity === '20G' ? rankMoves20G(width, maxStep) : rankMoves(width, maxStep, steep);
 }
 
 export interface RankKernel {
@@ -72,8 +87,13 @@ export function checkBuildOptions(options: BuildOptions) {
   if (!TABLE_STEEP.includes(steep)) {
     throw new StackRankError('BAD_ARGUMENT', `steep must be one of ${TABLE_STEEP.map((s) => `"${s}"`).join(', ')}; got ${describe(steep)}`);
   }
+  const gravity = opts.gravity ?? 'drop';
+  if (!TABLE_GRAVITY.includes(gravity)) {
+    throw new StackRankError('BAD_ARGUMENT', `gravity must be one of ${TABLE_GRAVITY.map((s) => `"${s}"`).join(', ')}; got ${describe(gravity)}`);
+  }
+  if (gravity === '20G' && steep !== 'forbid') throw new StackRankError('BAD_ARGUMENT', 'a 20G table is built with steep "forbid" only');
   checkCallback('onProgress', opts.onProgress);
-  return { width, maxStep, iterations, steep };
+  return { width, maxStep, iterations, steep, gravity };
 }
 
 /** Splits blocks [0, hi) into `parts` contiguous ranges of about equal estimated work. */
@@ -127,14 +147,14 @@ function abortError(): StackRankError {
  * r_{k+1}(s) = sum_p weights[p] max over p's placements of r_k (src/rank/weighted.ts).
  */
 export async function buildRankValues(options: BuildOptions = {}, weights?: ArrayLike<number>): Promise<Float32Array> {
-  const { width, maxStep, iterations, steep } = checkBuildOptions(options);
+  const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(options);
   const opts = options;
   const threads = opts.threads ?? (await defaultThreadCount());
   const { signal, onProgress } = opts;
   if (signal?.aborted) throw abortError();
 
   const size = surfaceCount(width, maxStep);
-  const plan = makeRankPlan(rankMoves(width, maxStep, steep), width, maxStep);
+  const plan = makeRankPlan(buildMoves(width, maxStep, steep, gravity), width, maxStep);
   const variant = pickVariant(threads > 1, opts.simd);
   const { exports: kernel, memory, module } = await instantiateKernel<RankKernel>('rank', variant);
   if (signal?.aborted) throw abortError();

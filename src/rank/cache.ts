@@ -9,7 +9,7 @@
  */
 import { StackRankError, describe, optionsObject } from '../errors.js';
 import { checkBuildOptions } from './build.js';
-import { STEEP_VARIANT, type ValueEncoding } from './file.js';
+import { rankVariant, type ValueEncoding } from './file.js';
 import { buildRankTable, loadRankTable, type RankTable, type RankTableBuildOptions } from './table.js';
 
 /**
@@ -22,10 +22,10 @@ export function tableFileName(width: number, maxStep: number, iterations: number
 
 export async function cachedTablePath(options: RankTableBuildOptions = {}, env?: Record<string, string | undefined>): Promise<string> {
   const opts = optionsObject('cachedTablePath', options);
-  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
+  const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
-  return join(cacheDir(checkEnv(env)), tableFileName(width, maxStep, iterations, STEEP_VARIANT.rank[steep], undefined, opts.encoding));
+  return join(cacheDir(checkEnv(env)), tableFileName(width, maxStep, iterations, rankVariant(steep, gravity), undefined, opts.encoding));
 }
 
 export function checkEnv(env: unknown): Record<string, string | undefined> | undefined {
@@ -84,13 +84,13 @@ export async function loadOrBuild<T extends { save(path: string): Promise<void> 
 /** Loads the cached table for these parameters, or builds and caches it. */
 export async function loadOrBuildCachedTable(options: RankTableBuildOptions & CacheOptions = {}): Promise<CachedTable> {
   const opts = optionsObject('loadOrBuildCachedTable', options);
-  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
+  const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
   const path = await cachedTablePath(opts, checkEnv(opts.env));
   return loadOrBuild(
     path,
     opts.force,
     loadRankTable,
-    (t) => t.width === width && t.maxStep === maxStep && t.iterations === iterations && (opts.encoding ?? 'u16') === t.encoding && t.variant === STEEP_VARIANT.rank[steep],
+    (t) => t.width === width && t.maxStep === maxStep && t.iterations === iterations && (opts.encoding ?? 'u16') === t.encoding && t.variant === rankVariant(steep, gravity),
     () => buildRankTable(opts),
   );
 }

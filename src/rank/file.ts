@@ -41,6 +41,7 @@ import { MAX_MAX_STEP, MAX_WIDTH, MIN_MAX_STEP, MIN_WIDTH, surfaceCount } from '
 import { MAX_ITERATIONS } from './build.js';
 import { foldShape } from './fold.js';
 import type { TableSteep } from './moves.js';
+import type { TableGravity } from './build.js';
 
 export const MAGIC = Uint8Array.of(0x89, 0x53, 0x52, 0x4b, 0x0d, 0x0a, 0x1a, 0x0a);
 /** The newest format version this stackrank writes (it also reads version 1). */
@@ -70,6 +71,8 @@ export const VARIANTS = {
   preview: { slots: 8, modelValues: 49, steep: 'forbid' },
   /** The preview iteration with collapsing placements, as `collapse` is the article's. */
   'preview-collapse': { slots: 8, modelValues: 49, steep: 'collapse' },
+  /** The article's iteration over the placements reachable at 20G from TGM's spawn (src/rank/moves-20g.ts). */
+  '20g': { slots: 1, modelValues: 0, steep: 'forbid', asymmetric: true },
 } as const;
 export type VariantName = keyof typeof VARIANTS;
 
@@ -82,6 +85,19 @@ export const STEEP_VARIANT = {
 /** What a variant's iteration does with steep placements ('forbid' for names this stackrank does not know). */
 export function variantSteep(variant: string): TableSteep {
   return (VARIANTS as Record<string, { steep: TableSteep }>)[variant]?.steep ?? 'forbid';
+}
+
+/** The variant of a one-value rank table built with these steep and gravity rules. */
+export function rankVariant(steep: TableSteep, gravity: TableGravity): VariantName {
+  return gravity === '20G' ? '20g' : STEEP_VARIANT.rank[steep];
+}
+
+/**
+ * Whether a variant's values are mirror-symmetric, so its file may store each mirror pair once. The 20G table is
+ * not: the piece appears left of the centre of the 10-column board and the well is on the right.
+ */
+export function variantMirrored(variant: string): boolean {
+  return !(VARIANTS as Record<string, { asymmetric?: boolean }>)[variant]?.asymmetric;
 }
 
 /** Where a variant's piece model came from, and the model itself (see docs/file-formats.md). */

@@ -120,8 +120,11 @@ export interface PreviewResult {
  * Runs the preview iteration with the WebAssembly kernel (threads: worker pool over one shared memory, like the
  * article build; every surface is computed by the same instructions whatever the thread count).
  */
-export async function buildPreviewRows(opts: PreviewBuildOptions & { raw?: boolean; model?: PieceModel } = {}): Promise<PreviewResult> {
-  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
+export async function buildPreviewRows(
+  opts: PreviewBuildOptions & { raw?: boolean; model?: PieceModel } = {},
+): Promise<PreviewResult> {
+  const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
+  if (gravity !== 'drop') throw new StackRankError('BAD_ARGUMENT', 'preview tables are built with gravity "drop" only');
   const threads = opts.threads ?? (await defaultThreadCount());
   const { signal, onProgress } = opts;
   if (signal?.aborted) throw abortError();
@@ -130,7 +133,11 @@ export async function buildPreviewRows(opts: PreviewBuildOptions & { raw?: boole
 
   const size = surfaceCount(width, maxStep);
   const plan = makeRankPlan(rankMoves(width, maxStep, steep), width, maxStep);
-  const { exports: kernel, memory, module } = await instantiateKernel<PreviewKernel>('rank', pickVariant(threads > 1, opts.simd));
+  const {
+    exports: kernel,
+    memory,
+    module,
+  } = await instantiateKernel<PreviewKernel>('rank', pickVariant(threads > 1, opts.simd));
   let pool: KernelPool | null = null;
   const onAbort = () => pool?.terminate();
   try {
@@ -153,13 +160,21 @@ export async function buildPreviewRows(opts: PreviewBuildOptions & { raw?: boole
     const report = (done: number) => {
       if (!onProgress) return;
       const elapsedMs = performance.now() - started;
-      onProgress({ iteration: done, iterations, fraction: done / iterations, elapsedMs, etaMs: done > 0 ? (elapsedMs / done) * (iterations - done) : null });
+      onProgress({
+        iteration: done,
+        iterations,
+        fraction: done / iterations,
+        elapsedMs,
+        etaMs: done > 0 ? (elapsedMs / done) * (iterations - done) : null,
+      });
     };
     report(0);
 
     const parts = Math.max(1, threads);
     const mixRanges = splitRange(size, threads > 1 ? parts : 4);
-    const blockRanges = Array.from({ length: PIECE_COUNT }, (_, n) => splitBlocks(pieceBlockCost(plan, n), threads > 1 ? parts : 2));
+    const blockRanges = Array.from({ length: PIECE_COUNT }, (_, n) =>
+      splitBlocks(pieceBlockCost(plan, n), threads > 1 ? parts : 2),
+    );
     if (threads > 1) {
       pool = await KernelPool.create(module, memory, threads);
       signal?.addEventListener('abort', onAbort);
@@ -209,7 +224,9 @@ export async function buildPreviewRows(opts: PreviewBuildOptions & { raw?: boole
     for (let c = 0; c < size; c += perChunk) {
       const end = Math.min(size, c + perChunk);
       const ranges = splitRange(end - c, threads > 1 ? parts : 1).map(([a, b]) => [a + c, b + c]);
-      await phase(ranges.map(([a, b]) => ({ fn: 'previewRows', args: [planesPtr, chunk + (a - c) * 16, a, b, scale] })));
+      await phase(
+        ranges.map(([a, b]) => ({ fn: 'previewRows', args: [planesPtr, chunk + (a - c) * 16, a, b, scale] })),
+      );
       rows.set(new Uint16Array(memory.buffer, chunk, (end - c) * PREVIEW_SLOTS), c * PREVIEW_SLOTS);
     }
     let values: Float32Array | undefined;
@@ -250,7 +267,10 @@ export class PreviewTable {
   /** 8 u16 per surface, in surface-index order (unfolded). */
   readonly rows: Uint16Array;
 
-  private constructor(meta: { width: number; maxStep: number; iterations: number; scale: number; params: VariantParams; variant: string }, rows: Uint16Array) {
+  private constructor(
+    meta: { width: number; maxStep: number; iterations: number; scale: number; params: VariantParams; variant: string },
+    rows: Uint16Array,
+  ) {
     this.variant = meta.variant;
     this.width = meta.width;
     this.maxStep = meta.maxStep;
@@ -263,20 +283,36 @@ export class PreviewTable {
     this.randomizerParameter = meta.params.parameter;
     this.transition = meta.params.model;
     if (rows.length !== this.size * PREVIEW_SLOTS) {
-      throw new StackRankError('BAD_ARGUMENT', `expected ${this.size * PREVIEW_SLOTS} values (8 per surface); got ${rows.length}`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `expected ${this.size * PREVIEW_SLOTS} values (8 per surface); got ${rows.length}`,
+      );
     }
     this.rows = rows;
   }
 
   static fromResult(r: PreviewResult): PreviewTable {
-    return new PreviewTable({ width: r.width, maxStep: r.maxStep, iterations: r.iterations, scale: r.scale, params: r.model, variant: STEEP_VARIANT.preview[r.steep] }, r.rows);
+    return new PreviewTable(
+      {
+        width: r.width,
+        maxStep: r.maxStep,
+        iterations: r.iterations,
+        scale: r.scale,
+        params: r.model,
+        variant: STEEP_VARIANT.preview[r.steep],
+      },
+      r.rows,
+    );
   }
 
   /** Parses preview-table file bytes (docs/file-formats.md), verifying everything. */
   static fromBytes(bytes: Uint8Array): PreviewTable {
     const { header, data } = decodeTable(bytes);
     if (!PREVIEW_VARIANTS.includes(header.variant) || header.slots !== PREVIEW_SLOTS || !header.params) {
-      throw new StackRankError('TABLE_MISMATCH', `this is a ${header.variant} table with ${header.slots} value(s) per surface, not a preview table; load it with loadRankTable`);
+      throw new StackRankError(
+        'TABLE_MISMATCH',
+        `this is a ${header.variant} table with ${header.slots} value(s) per surface, not a preview table; load it with loadRankTable`,
+      );
     }
     const shape = foldShape(header.width, header.maxStep);
     const rows = header.folded
@@ -292,12 +328,20 @@ export class PreviewTable {
 
   /** The piece model as the file header records it (the same shape as a rank table's `params`). */
   get params(): VariantParams {
-    return { randomizer: this.randomizer, samples: this.samples, seed: this.seed, parameter: this.randomizerParameter, model: this.transition };
+    return {
+      randomizer: this.randomizer,
+      samples: this.samples,
+      seed: this.seed,
+      parameter: this.randomizerParameter,
+      model: this.transition,
+    };
   }
 
   /** The transition matrix as 7 rows of 7 (row n = the piece in hand, column p = the next piece). */
   transitionRows(): number[][] {
-    return Array.from({ length: PIECE_COUNT }, (_, n) => Array.from(this.transition.subarray(n * PIECE_COUNT, n * PIECE_COUNT + PIECE_COUNT)));
+    return Array.from({ length: PIECE_COUNT }, (_, n) =>
+      Array.from(this.transition.subarray(n * PIECE_COUNT, n * PIECE_COUNT + PIECE_COUNT)),
+    );
   }
 
   /** v(s, piece) for the surface with this index; piece 7 is the after-Tetris slot. */
@@ -316,7 +360,10 @@ export class PreviewTable {
       );
     }
     const index = surfaceIndex(surface, { truncate: true });
-    return Array.from(this.rows.subarray(index * PREVIEW_SLOTS, index * PREVIEW_SLOTS + PREVIEW_SLOTS), (q) => q * this.scale);
+    return Array.from(
+      this.rows.subarray(index * PREVIEW_SLOTS, index * PREVIEW_SLOTS + PREVIEW_SLOTS),
+      (q) => q * this.scale,
+    );
   }
 
   /** The table file's bytes (format version 2, mirror-folded rows). */

@@ -5,7 +5,7 @@
 import { StackRankError, describe, requireInt } from '../errors.js';
 import { type Surface, checkGeometry, surfaceCount, surfaceIndex } from '../surface.js';
 import { MAX_ITERATIONS, buildFoldedRanks, buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
-import { STEEP_VARIANT, decodeTable, encodeTableParts, tableFileBytes, variantSteep, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
+import { STEEP_VARIANT, decodeTable, rankVariant, variantMirrored, encodeTableParts, tableFileBytes, variantSteep, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
 import type { TableSteep } from './moves.js';
 import { type FoldShape, foldIndex, foldShape, foldValues, unfoldValues } from './fold.js';
 
@@ -36,7 +36,8 @@ export class RankTable {
   readonly scale: number;
   /** The variant's parameters (weighted: the randomizer and its 7 piece weights); null for the article's table. */
   readonly params: VariantParams | null;
-  private readonly shape: FoldShape;
+  /** The mirror-folding layout, or null for a variant whose values are not mirror-symmetric (stored in full). */
+  private readonly shape: FoldShape | null;
   private readonly folded: Uint16Array | Float32Array;
 
   private constructor(header: TableMeta, folded: Uint16Array | Float32Array) {
@@ -48,7 +49,7 @@ export class RankTable {
     this.scale = header.scale;
     this.params = header.params ?? null;
     this.size = surfaceCount(header.width, header.maxStep);
-    this.shape = foldShape(header.width, header.maxStep);
+    this.shape = variantMirrored(header.variant) ? foldShape(header.width, header.maxStep) : null;
     this.folded = folded;
   }
 
@@ -69,7 +70,7 @@ export class RankTable {
     if (values.length !== surfaceCount(meta.width, meta.maxStep)) {
       throw new StackRankError('BAD_ARGUMENT', `expected ${surfaceCount(meta.width, meta.maxStep)} values for ${meta.width}x${meta.maxStep}; got ${values.length}`);
     }
-    const folded = foldValues(values, shape, (n) => new Float32Array(n));
+    const folded = variantMirrored(meta.variant ?? ARTICLE_VARIANT) ? foldValues(values, shape, (n) => new Float32Array(n)) : values.slice();
     const header: TableMeta = {
       width: meta.width,
       maxStep: meta.maxStep,
@@ -113,14 +114,17 @@ export class RankTable {
     if (header.slots !== 1) {
       throw new StackRankError('TABLE_MISMATCH', `this is a ${header.variant} table with ${header.slots} values per surface, not a rank table; load it with loadPreviewTable`);
     }
-    const folded = header.folded ? data : foldValues(data, foldShape(header.width, header.maxStep), (n) => (header.encoding === 'u16' ? new Uint16Array(n) : new Float32Array(n)) as typeof data);
+    if (header.folded && !variantMirrored(header.variant)) {
+      throw new StackRankError('BAD_HEADER', `a ${header.variant} table is not mirror-symmetric, so its file cannot be mirror-folded`);
+    }
+    const folded = header.folded || !variantMirrored(header.variant) ? data : foldValues(data, foldShape(header.width, header.maxStep), (n) => (header.encoding === 'u16' ? new Uint16Array(n) : new Float32Array(n)) as typeof data);
     return new RankTable(header, folded);
   }
 
   /** Rank of the surface with this index. */
   get(index: number): number {
     requireInt('surface index', index, 0, this.size - 1);
-    const v = this.folded[foldIndex(index, this.shape)];
+    const v = this.folded[this.shape ? foldIndex(index, this.shape) : index];
     return this.encoding === 'u16' ? v * this.scale : v;
   }
 
@@ -137,7 +141,9 @@ export class RankTable {
 
   /** Values for every surface, in index order, as f32 (for kernels and statistics). */
   toFloat32(): Float32Array {
-    if (this.encoding === 'f32') return unfoldValues(this.folded as Float32Array, this.shape, this.size, (n) => new Float32Array(n));
+    if (this.encoding === 'f32') {
+      return this.shape ? unfoldValues(this.folded as Float32Array, this.shape, this.size, (n) => new Float32Array(n)) : (this.folded as Float32Array).slice();
+    }
     const q = this.toUint16();
     const out = new Float32Array(q.length);
     for (let i = 0; i < q.length; i++) out[i] = q[i] * this.scale;
@@ -147,7 +153,7 @@ export class RankTable {
   /** Stored u16 values for every surface in index order (u16 tables only): order-preserving, half the memory. */
   toUint16(): Uint16Array {
     if (this.encoding !== 'u16') throw new StackRankError('BAD_ARGUMENT', 'toUint16 needs a u16-encoded table');
-    return unfoldValues(this.folded as Uint16Array, this.shape, this.size, (n) => new Uint16Array(n));
+    return this.shape ? unfoldValues(this.folded as Uint16Array, this.shape, this.size, (n) => new Uint16Array(n)) : (this.folded as Uint16Array).slice();
   }
 
   /**
@@ -173,7 +179,8 @@ export class RankTable {
       return this.searchCache.scale;
     }
     if (this.encoding === 'u16') {
-      unfoldValues(this.folded as Uint16Array, this.shape, this.size, () => target);
+      if (this.shape) unfoldValues(this.folded as Uint16Array, this.shape, this.size, () => target);
+      else target.set(this.folded as Uint16Array);
       return this.scale;
     }
     const { values, scale } = this.computeSearchValues();
@@ -208,7 +215,7 @@ export class RankTable {
         maxStep: this.maxStep,
         iterations: this.iterations,
         encoding: this.encoding,
-        folded: true,
+        folded: this.shape !== null,
         scale: this.scale,
         variant: this.variant,
         params: this.params,
@@ -239,14 +246,15 @@ export function requireRankTable(value: unknown, what = 'table'): RankTable {
  * the same moves as the f32 iteration, see docs/benchmarks.md); encoding 'f32' runs the f32 iteration.
  */
 export async function buildRankTable(opts: RankTableBuildOptions = {}): Promise<RankTable> {
-  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
+  const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
   const encoding = opts.encoding ?? 'u16';
-  if (encoding === 'u16') {
+  // The mirror-folded u16 iteration assumes mirror-symmetric values; the 20G table is not (docs/rules.md).
+  if (encoding === 'u16' && gravity === 'drop') {
     const { folded, scale } = await buildFoldedRanks(opts);
     return RankTable.fromFolded(folded, scale, { width, maxStep, iterations, variant: STEEP_VARIANT.rank[steep] });
   }
   const values = await buildRankValues(opts);
-  return RankTable.fromValues(values, { width, maxStep, iterations, encoding: opts.encoding, variant: STEEP_VARIANT.rank[steep] });
+  return RankTable.fromValues(values, { width, maxStep, iterations, encoding: opts.encoding, variant: rankVariant(steep, gravity) });
 }
 
 /** Loads a table from a file path (Node) or from the bytes of a table file. */

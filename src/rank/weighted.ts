@@ -29,7 +29,8 @@ export function weightedModel(opts: WeightedBuildOptions): PieceModel {
 
 /** Builds a weighted table (see WeightedBuildOptions); threads, progress and abort as for buildRankTable. */
 export async function buildWeightedTable(opts: WeightedBuildOptions & { model?: PieceModel } = {}): Promise<RankTable> {
-  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
+  const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
+  if (gravity !== 'drop') throw new StackRankError('BAD_ARGUMENT', 'weighted tables are built with gravity "drop" only');
   // Every shipped randomizer weights the pieces equally in the long run, so no collapsing weighted variant exists.
   if (steep !== 'forbid') throw new StackRankError('BAD_ARGUMENT', 'weighted tables are built with steep "forbid" only');
   const model = opts.model ?? (opts.weights !== undefined ? customModel(opts.weights, 'weights') : await runSliced(weightsSteps(opts), opts.signal));

@@ -1,0 +1,180 @@
+/**
+ * The 20G rank-table variant: the article's iteration over the placements reachable at 20G from TGM's spawn
+ * (docs/rules.md, "The 20G table"), checked against a reference that asks the rules layer about every whole board.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './helpers/cli.js';
+import { buildRankValues } from '../src/rank/build.js';
+import { rankMoves } from '../src/rank/moves.js';
+import { rankMoves20G } from '../src/rank/moves-20g.js';
+import { RankTable, buildRankTable } from '../src/rank/table.js';
+import { decodeTable, encodeTable } from '../src/rank/file.js';
+import { foldShape } from '../src/rank/fold.js';
+import { mirrorIndex } from '../src/surface.js';
+import { referenceRanks } from './reference/rank-reference.js';
+import { reference20GRanks, reference20GSuccessors } from './reference/rank-20g-reference.js';
+
+function maxError(got: Float32Array, want: Float64Array): number {
+  let worst = 0;
+  for (let i = 0; i < want.length; i++)
+    worst = Math.max(worst, Math.abs(got[i] - want[i]) / Math.max(1, Math.abs(want[i])));
+  return worst;
+}
+
+describe('20G rank table', () => {
+  for (const width of [5, 6]) {
+    it(`matches the whole-board reference at width ${width}, max step 4`, async () => {
+      const iterations = 4;
+      const want = reference20GRanks(width, 4, iterations);
+      const got = await buildRankValues({ width, maxStep: 4, iterations, gravity: '20G', threads: 1 });
+      expect(maxError(got, want)).toBeLessThan(1e-6);
+      // and it is a different game from the article's
+      expect(maxError(got, referenceRanks(width, 4, iterations))).toBeGreaterThan(0.01);
+    }, 300_000);
+  }
+
+  it('the window never allows what the whole board forbids, and misses only upright-I placements (11 at width 5)', () => {
+    const missed: number[] = [];
+    for (let s = 0; s < 9 ** 4; s++) {
+      for (let p = 0; p < 7; p++) {
+        const full = new Set(reference20GSuccessors(s, p, 5, 4, false));
+        const windowed = reference20GSuccessors(s, p, 5, 4, true);
+        for (const t of windowed) expect(full.has(t)).toBe(true);
+        for (const t of full) if (!windowed.includes(t)) missed.push(p);
+      }
+    }
+    expect(missed).toEqual(new Array(11).fill(0));
+  }, 300_000);
+
+  it('allows only placements the article allows, each at most once per surface (the product sets are disjoint)', () => {
+    const article = new Map(rankMoves(6, 4).map((m) => [`${m.piece}:${m.orientation}:${m.column}`, m]));
+    const moves = rankMoves20G(6, 4);
+    const seen = new Map<string, number>();
+    for (const m of moves) {
+      const a = article.get(`${m.piece}:${m.orientation}:${m.column}`);
+      expect(a).toBeDefined();
+      expect(m.delta).toBe(a!.delta);
+      m.lo.forEach((lo, i) => expect(lo >= a!.lo[i] && m.hi[i] <= a!.hi[i]).toBe(true));
+      seen.set(
+        `${m.piece}:${m.orientation}:${m.column}`,
+        (seen.get(`${m.piece}:${m.orientation}:${m.column}`) ?? 0) + 1,
+      );
+    }
+    // overlapping boxes of one placement: check pairwise disjointness
+    const byKey = new Map<string, typeof moves>();
+    for (const m of moves)
+      byKey.set(`${m.piece}:${m.orientation}:${m.column}`, [
+        ...(byKey.get(`${m.piece}:${m.orientation}:${m.column}`) ?? []),
+        m,
+      ]);
+    for (const group of byKey.values()) {
+      for (let i = 0; i < group.length; i++) {
+        for (let j = i + 1; j < group.length; j++) {
+          const overlap = group[i].lo.every(
+            (lo, d) => Math.max(lo, group[j].lo[d]) <= Math.min(group[i].hi[d], group[j].hi[d]),
+          );
+          expect(overlap).toBe(false);
+        }
+      }
+    }
+  });
+
+  it('is not mirror-symmetric, and its file keeps every surface (variant "20g", not folded)', async () => {
+    const table = await buildRankTable({ width: 5, maxStep: 2, iterations: 3, gravity: '20G', threads: 1 });
+    expect(table.variant).toBe('20g');
+    const values = table.toFloat32();
+    let asymmetric = 0;
+    for (let s = 0; s < values.length; s++) if (values[mirrorIndex(s, 5, 2)] !== values[s]) asymmetric++;
+    expect(asymmetric).toBeGreaterThan(0);
+    const bytes = table.toBytes();
+    expect(decodeTable(bytes).header).toMatchObject({ variant: '20g', folded: false, count: values.length });
+    const again = RankTable.fromBytes(bytes);
+    expect(again.variant).toBe('20g');
+    expect(Array.from(again.toFloat32())).toEqual(Array.from(values));
+  });
+
+  it('refuses a mirror-folded 20g file (its values are not mirror-symmetric)', () => {
+    const data = new Uint16Array(foldShape(5, 2).foldedSize).fill(1);
+    const header = { width: 5, maxStep: 2, iterations: 3, encoding: 'u16' as const, scale: 1, variant: '20g' };
+    expect(() => RankTable.fromBytes(encodeTable({ ...header, folded: true }, data))).toThrow(
+      expect.objectContaining({ code: 'BAD_HEADER', message: expect.stringMatching(/not mirror-symmetric/) }),
+    );
+    const full = new Uint16Array(5 ** 4).fill(1);
+    expect(RankTable.fromBytes(encodeTable({ ...header, folded: false }, full)).get(7)).toBe(1);
+  });
+
+  it('rejects 20G with steep collapse and unknown gravity names', async () => {
+    await expect(
+      buildRankTable({ width: 4, maxStep: 1, iterations: 1, gravity: '20G', steep: 'collapse' }),
+    ).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringMatching(/forbid/) });
+    await expect(buildRankTable({ width: 4, maxStep: 1, iterations: 1, gravity: '1G' as never })).rejects.toMatchObject(
+      { code: 'BAD_ARGUMENT', message: expect.stringMatching(/"drop", "20G"/) },
+    );
+  });
+});
+
+describe('stackrank table build --variant 20g', () => {
+  it('builds the 20G table into the cache under its own name and reuses it', async () => {
+    const cache = await mkdtemp(join(tmpdir(), 'stackrank-20g-'));
+    const env = { XDG_CACHE_HOME: cache };
+    const args = [
+      'table',
+      'build',
+      '--variant',
+      '20g',
+      '--width',
+      '5',
+      '--max-step',
+      '2',
+      '--iterations',
+      '3',
+      '--threads',
+      '1',
+      '--json',
+    ];
+    const first = JSON.parse((await runCli(args, env)).out);
+    expect(first).toMatchObject({
+      cached: false,
+      variant: '20g',
+      path: join(cache, 'stackrank', 'rank-20g-w5-s2-i3.srk'),
+    });
+    const second = JSON.parse((await runCli(args, env)).out);
+    expect(second.cached).toBe(true);
+    const info = JSON.parse((await runCli(['table', 'info', first.path, '--json'])).out);
+    expect(info).toMatchObject({ variant: '20g', width: 5, maxStep: 2 });
+    const direct = await buildRankTable({ width: 5, maxStep: 2, iterations: 3, gravity: '20G', threads: 1 });
+    const flat = JSON.parse((await runCli(['table', 'rank', first.path, '2222', '--json'])).out);
+    expect(flat.rank).toBeCloseTo(direct.get(2 * (125 + 25 + 5 + 1)), 4);
+    expect(flat.rank).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('refuses a piece model or --steep collapse with --variant 20g', async () => {
+    const withModel = await runCli([
+      'table',
+      'build',
+      '--variant',
+      '20g',
+      '--randomizer',
+      'tgm1',
+      '--out',
+      '/tmp/never.srk',
+    ]);
+    expect(withModel.code).not.toBe(0);
+    expect(withModel.err).toMatch(/--randomizer needs --variant preview or weighted/);
+    const collapse = await runCli([
+      'table',
+      'build',
+      '--variant',
+      '20g',
+      '--steep',
+      'collapse',
+      '--out',
+      '/tmp/never.srk',
+    ]);
+    expect(collapse.code).not.toBe(0);
+    expect(collapse.err).toMatch(/--variant 20g is built with --steep forbid only/);
+  });
+});
