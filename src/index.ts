@@ -94,6 +94,8 @@ export {
   Board,
   reachablePlacements,
   countReachablePlacements,
+  boardFromFumen,
+  fumenFromBoard,
   RULE_SETS,
   RULE_SET_NAMES,
   type RuleSetName,
@@ -103,4 +105,6 @@ export {
   type GamePlacement,
   type BoardLike,
   type ReachableOptions,
+  type FumenPosition,
+  type FumenExportOptions,
 } from './rules/index.js';
