@@ -2,6 +2,7 @@
  * Every `stackrank` command, in the order `stackrank --help` lists them. Adding a command is one entry here (and its
  * `defineCommand` in its own module); a command path with a new first word needs that group's summary in GROUPS.
  */
+import { analyzeCommand } from './analyze.js';
 import { demoCommand } from './demo.js';
 import { fullPlayCommand, fullTrainCommand } from './full.js';
 import { playCommand } from './play.js';
@@ -22,6 +23,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   tableRankCommand,
   benchSurvivalCommand,
   playCommand,
+  analyzeCommand,
   fullPlayCommand,
   fullTrainCommand,
   randomizersCommand,
