@@ -69,10 +69,11 @@ describe('the npm package, installed from its tarball into a fresh project', () 
     expect(packed.some((f) => /^dist\/demo\/assets\/index-.*\.js$/.test(f))).toBe(true);
     expect(packed.filter((f) => /^(src|test|assembly|bench|node_modules|demo)\//.test(f))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules/stackrank/package.json'), 'utf8'));
-    // Everything the library needs at run time is bundled; the one dependency is the CLI's option parser
-    // (docs/cli.md), which has none of its own and which the library entry points never import.
-    expect(Object.keys(manifest.dependencies ?? {})).toEqual(['commander']);
-    expect(readdirSync(join(app, 'node_modules')).filter((d) => !d.startsWith('.')).sort()).toEqual(['commander', 'stackrank']);
+    // Everything else the library needs at run time is bundled. Two dependencies, neither with dependencies of its
+    // own: the CLI's option parser (docs/cli.md), which the library entry points never import, and the fumen codec
+    // (docs/rules.md, "fumen").
+    expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual(['commander', 'tetris-fumen']);
+    expect(readdirSync(join(app, 'node_modules')).filter((d) => !d.startsWith('.')).sort()).toEqual(['commander', 'stackrank', 'tetris-fumen']);
     for (const entry of ['dist/index.js', 'dist/index.cjs']) {
       expect(readFileSync(join(app, 'node_modules/stackrank', entry), 'utf8')).not.toMatch(/\bcommander\b/);
     }
