@@ -27,8 +27,13 @@ describe('stackrank analyze', () => {
     expect(summary).toMatchObject({ summary: true, mode: 'stack', unit: 'expectedPieces', current: 'T', queue: 'SZ' });
     expect(summary.afterNextPiece).toHaveLength(7);
     const ai = await TetrisAI.create({ table, rules: 'guideline', lookahead: 1 });
-    const expected = ai.rankPlacements({ board: STACK, current: 'T', queue: 'SZ', hold: null, canHold: true }, { limit: 5 });
-    expect(lines.map((l) => [l.rank, l.piece, l.hold, l.cells, l.value])).toEqual(expected.placements.map((p, i) => [i + 1, p.piece, p.hold, p.cells, p.value]));
+    const expected = ai.rankPlacements(
+      { board: STACK, current: 'T', queue: 'SZ', hold: null, canHold: true },
+      { limit: 5 },
+    );
+    expect(lines.map((l) => [l.rank, l.piece, l.hold, l.cells, l.value])).toEqual(
+      expected.placements.map((p, i) => [i + 1, p.piece, p.hold, p.cells, p.value]),
+    );
   });
 
   it('--queue overrides the comment; the text output lists placements and draws the best boards', async () => {

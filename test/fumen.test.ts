@@ -18,7 +18,8 @@ describe('fumen', () => {
     const url = 'https://harddrop.com/fumen/?v115@vhGRQYHAvItJEJmhCAUGJKJJvMJTNJGBJFKYPAUEzP?EJG98AQmqhECDdCA';
     const last = boardFromFumen(url, { page: 6 });
     const pkg = decoder.decode(url.slice(url.indexOf('v115@')))[6].field;
-    for (let y = 0; y < 20; y++) for (let x = 0; x < 10; x++) expect(last.board.filled(x, y)).toBe(pkg.at(x, y) !== '_');
+    for (let y = 0; y < 20; y++)
+      for (let x = 0; x < 10; x++) expect(last.board.filled(x, y)).toBe(pkg.at(x, y) !== '_');
     expect(() => boardFromFumen(url, { page: 7 })).toThrow(/page must be an integer from 0 to 6/);
   });
 
@@ -52,9 +53,24 @@ describe('fumen', () => {
     expect(quiz).toMatchObject({ current: 'T', queue: ['S', 'Z', 'O'], hold: 'L', comment: '#Q=[L](T)SZO' });
     expect(boardFromFumen(fumenFromBoard(b, { comment: 'IOJ' }))).toMatchObject({ current: 'I', queue: ['O', 'J'] });
     expect(boardFromFumen(fumenFromBoard(b, { comment: 'hello' })).current).toBeUndefined();
-    const withI = fumenFromBoard(b, { placement: { piece: 'I', cells: [[9, 0], [9, 1], [9, 2], [9, 3]] } });
+    const withI = fumenFromBoard(b, {
+      placement: {
+        piece: 'I',
+        cells: [
+          [9, 0],
+          [9, 1],
+          [9, 2],
+          [9, 3],
+        ],
+      },
+    });
     expect(decoder.decode(withI)[0].field.at(9, 2)).toBe('I');
-    expect(boardFromFumen(withI).board.toRows().slice(-4)).toEqual(['.........#', '.........#', '.........#', '##########']);
+    expect(boardFromFumen(withI).board.toRows().slice(-4)).toEqual([
+      '.........#',
+      '.........#',
+      '.........#',
+      '##########',
+    ]);
   });
 
   it('garbage input throws BAD_FUMEN; bad boards BAD_BOARD', () => {
@@ -68,6 +84,8 @@ describe('fumen', () => {
       }
     }
     expect(() => fumenFromBoard(Board.empty(9, 20))).toThrow(/10 columns wide/);
-    expect(() => fumenFromBoard(Board.fromBits([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], 10))).toThrow(/23 rows/);
+    expect(() =>
+      fumenFromBoard(Board.fromBits([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], 10)),
+    ).toThrow(/23 rows/);
   });
 });

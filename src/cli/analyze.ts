@@ -40,8 +40,17 @@ drawn on the board. With --json: one object per placement, then one summary obje
   options: {
     fumen: { type: 'text', arg: 'STRING', help: 'the position: a fumen string (v115@...) or a fumen URL' },
     page: { type: 'int', min: 0, max: 100_000, default: 0, help: 'fumen page to analyse' },
-    rules: { type: 'choice', choices: RULE_SET_NAMES, default: 'guideline' as RuleSetName, help: 'rule set (docs/rules.md)' },
-    queue: { type: 'text', arg: 'PIECES', help: 'the current piece then the queue, e.g. TSZO (instead of the fumen comment)' },
+    rules: {
+      type: 'choice',
+      choices: RULE_SET_NAMES,
+      default: 'guideline' as RuleSetName,
+      help: 'rule set (docs/rules.md)',
+    },
+    queue: {
+      type: 'text',
+      arg: 'PIECES',
+      help: 'the current piece then the queue, e.g. TSZO (instead of the fumen comment)',
+    },
     hold: { type: 'text', arg: 'PIECE', help: 'the piece in the hold box (instead of the fumen comment)' },
     limit: { type: 'int', min: 1, max: 10_000, default: 10, help: 'placements listed' },
     lookahead: lookaheadOption(1),
@@ -53,30 +62,75 @@ drawn on the board. With --json: one object per placement, then one summary obje
     let current: string | undefined = position.current;
     let queue: string[] = position.queue ?? [];
     if (values.queue !== undefined) {
-      if (!/^[IOTSZJL]+$/.test(values.queue)) throw new UsageError(`--queue takes piece letters (I O T S Z J L), e.g. TSZO; got ${JSON.stringify(values.queue)}`);
+      if (!/^[IOTSZJL]+$/.test(values.queue))
+        throw new UsageError(
+          `--queue takes piece letters (I O T S Z J L), e.g. TSZO; got ${JSON.stringify(values.queue)}`,
+        );
       current = values.queue[0];
       queue = [...values.queue.slice(1)];
     }
-    if (current === undefined) throw new UsageError('the fumen page names no current piece (comment "#Q=[](T)SZO" or "TSZO"); give --queue');
+    if (current === undefined)
+      throw new UsageError('the fumen page names no current piece (comment "#Q=[](T)SZO" or "TSZO"); give --queue');
     const hold = values.hold ?? position.hold ?? null;
     const table = await loadTableForCli(values, given, io);
     const ai = await TetrisAI.create({ table, rules: values.rules as RuleSetName, lookahead: values.lookahead });
-    const state = { board: position.board, current: current as Piece, queue: queue.join(''), hold: ai.rules.hold ? hold : null, canHold: ai.rules.hold };
+    const state = {
+      board: position.board,
+      current: current as Piece,
+      queue: queue.join(''),
+      hold: ai.rules.hold ? hold : null,
+      canHold: ai.rules.hold,
+    };
     const ranking = ai.rankPlacements(state, { limit: values.limit });
     if (values.json) {
-      ranking.placements.forEach((p, i) => io.out(JSON.stringify({ rank: i + 1, hold: p.hold, piece: p.piece, rotation: p.rotation, x: p.x, y: p.y, cells: p.cells, inputs: p.inputs, linesCleared: p.linesCleared, value: p.value, loss: p.loss, unit: ranking.unit })));
-      io.out(JSON.stringify({ summary: true, mode: ranking.mode, unit: ranking.unit, current, queue: queue.join(''), hold, rules: values.rules, afterNextPiece: ranking.afterNextPiece }));
+      ranking.placements.forEach((p, i) => {
+        io.out(
+          JSON.stringify({
+            rank: i + 1,
+            hold: p.hold,
+            piece: p.piece,
+            rotation: p.rotation,
+            x: p.x,
+            y: p.y,
+            cells: p.cells,
+            inputs: p.inputs,
+            linesCleared: p.linesCleared,
+            value: p.value,
+            loss: p.loss,
+            unit: ranking.unit,
+          }),
+        );
+      });
+      io.out(
+        JSON.stringify({
+          summary: true,
+          mode: ranking.mode,
+          unit: ranking.unit,
+          current,
+          queue: queue.join(''),
+          hold,
+          rules: values.rules,
+          afterNextPiece: ranking.afterNextPiece,
+        }),
+      );
       return 0;
     }
-    const unit = ranking.unit === 'expectedPieces' ? 'expected pieces of perfect-stack survival' : 'evaluator score (higher is better)';
-    io.out(`current ${current}  queue ${queue.join('') || '-'}  hold ${hold ?? '-'}  rules ${values.rules}  mode ${ranking.mode ?? '-'}  value: ${unit}`);
+    const unit =
+      ranking.unit === 'expectedPieces'
+        ? 'expected pieces of perfect-stack survival'
+        : 'evaluator score (higher is better)';
+    io.out(
+      `current ${current}  queue ${queue.join('') || '-'}  hold ${hold ?? '-'}  rules ${values.rules}  mode ${ranking.mode ?? '-'}  value: ${unit}`,
+    );
     if (ranking.placements.length === 0) {
       io.out('no reachable placement: the game is lost');
       return 0;
     }
     io.out(' #  hold piece rot   x   y     value      loss  keys');
     ranking.placements.forEach((p, i) => {
-      io.out(`${String(i + 1).padStart(2)}  ${p.hold ? 'yes ' : 'no  '} ${p.piece}     ${p.rotation.padEnd(3)} ${String(p.x).padStart(3)} ${String(p.y).padStart(3)} ${p.value.toFixed(2).padStart(9)} ${p.loss.toFixed(2).padStart(9)}  ${p.inputs.join(' ')}`);
+      io.out(
+        `${String(i + 1).padStart(2)}  ${p.hold ? 'yes ' : 'no  '} ${p.piece}     ${p.rotation.padEnd(3)} ${String(p.x).padStart(3)} ${String(p.y).padStart(3)} ${p.value.toFixed(2).padStart(9)} ${p.loss.toFixed(2).padStart(9)}  ${p.inputs.join(' ')}`,
+      );
     });
     const boards = ranking.placements.slice(0, BOARDS_DRAWN).map((p) => drawPlacement(position.board, p));
     const rows = Math.max(...boards.map((b) => b.length));
@@ -87,7 +141,10 @@ drawn on the board. With --json: one object per placement, then one summary obje
     }
     if (ranking.afterNextPiece) {
       io.out('');
-      io.out('after #1, if the next piece were: ' + ranking.afterNextPiece.map((a) => `${a.piece} ${a.value.toFixed(1)}`).join('  '));
+      io.out(
+        'after #1, if the next piece were: ' +
+          ranking.afterNextPiece.map((a) => `${a.piece} ${a.value.toFixed(1)}`).join('  '),
+      );
     }
     return 0;
   },

@@ -62,7 +62,8 @@ export function rankDecision(d: Decision, iterations: number, limit: number, des
     for (const c of recoverRootValues(d.recover.ctx, d.recover.state, d.reachRoot)) {
       const k = keyOf(c.hold, c.placement);
       const had = best.get(k);
-      if (!had || c.value > had.value) best.set(k, { hold: c.hold, placement: c.placement, value: c.value, order: c.value });
+      if (!had || c.value > had.value)
+        best.set(k, { hold: c.hold, placement: c.placement, value: c.value, order: c.value });
     }
     scored.push(...best.values());
   }

@@ -30,19 +30,28 @@ const PIECE_RE = /^[IOTSZJL]*$/;
 
 /** The position on page `page` (default 0) of a fumen string (`v115@…`, with or without a URL in front). */
 export function boardFromFumen(fumen: string, opts: { page?: number } = {}): FumenPosition {
-  if (typeof fumen !== 'string' || fumen.length === 0) throw new StackRankError('BAD_FUMEN', `a fumen is a string like "v115@…"; got ${describe(fumen)}`);
-  if (opts === null || typeof opts !== 'object') throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
+  if (typeof fumen !== 'string' || fumen.length === 0)
+    throw new StackRankError('BAD_FUMEN', `a fumen is a string like "v115@…"; got ${describe(fumen)}`);
+  if (opts === null || typeof opts !== 'object')
+    throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
   const at = fumen.search(/v1(15|10)@/);
-  let pages;
+  let pages: ReturnType<typeof decoder.decode>;
   try {
     if (at < 0) throw new Error('no "v115@" or "v110@" prefix');
     pages = decoder.decode(fumen.slice(at).trim());
   } catch (e) {
-    throw new StackRankError('BAD_FUMEN', `not a readable fumen (${e instanceof Error ? e.message : String(e)}); expected a string like "v115@9gA8…"`, { cause: e });
+    throw new StackRankError(
+      'BAD_FUMEN',
+      `not a readable fumen (${e instanceof Error ? e.message : String(e)}); expected a string like "v115@9gA8…"`,
+      { cause: e },
+    );
   }
   const index = opts.page ?? 0;
   if (!Number.isInteger(index) || index < 0 || index >= pages.length) {
-    throw new StackRankError('BAD_ARGUMENT', `page must be an integer from 0 to ${pages.length - 1} (the fumen has ${pages.length} pages); got ${describe(opts.page)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `page must be an integer from 0 to ${pages.length - 1} (the fumen has ${pages.length} pages); got ${describe(opts.page)}`,
+    );
   }
   const page = pages[index];
   const field = page.field;
@@ -83,13 +92,18 @@ export interface FumenExportOptions {
 
 /** A one-page fumen (`v115@…`) of a board up to 10 wide and 23 rows high: filled cells as garbage ('X'). */
 export function fumenFromBoard(board: Board, opts: FumenExportOptions = {}): string {
-  if (!(board instanceof Board)) throw new StackRankError('BAD_BOARD', `fumenFromBoard takes a Board; got ${describe(board)}`);
-  if (opts === null || typeof opts !== 'object') throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
-  if (board.width !== FUMEN_WIDTH) throw new StackRankError('BAD_BOARD', `a fumen field is ${FUMEN_WIDTH} columns wide; the board has ${board.width}`);
+  if (!(board instanceof Board))
+    throw new StackRankError('BAD_BOARD', `fumenFromBoard takes a Board; got ${describe(board)}`);
+  if (opts === null || typeof opts !== 'object')
+    throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
+  if (board.width !== FUMEN_WIDTH)
+    throw new StackRankError('BAD_BOARD', `a fumen field is ${FUMEN_WIDTH} columns wide; the board has ${board.width}`);
   for (let y = FUMEN_HEIGHT; y < board.height; y++) {
-    if (board.rows[y] !== 0) throw new StackRankError('BAD_BOARD', `a fumen field has ${FUMEN_HEIGHT} rows; the board has cells in row ${y}`);
+    if (board.rows[y] !== 0)
+      throw new StackRankError('BAD_BOARD', `a fumen field has ${FUMEN_HEIGHT} rows; the board has cells in row ${y}`);
   }
-  if (opts.comment !== undefined && typeof opts.comment !== 'string') throw new StackRankError('BAD_ARGUMENT', `comment must be a string; got ${describe(opts.comment)}`);
+  if (opts.comment !== undefined && typeof opts.comment !== 'string')
+    throw new StackRankError('BAD_ARGUMENT', `comment must be a string; got ${describe(opts.comment)}`);
   const field = Field.create();
   for (let y = 0; y < Math.min(board.height, FUMEN_HEIGHT); y++) {
     for (let x = 0; x < FUMEN_WIDTH; x++) if ((board.rows[y] >> x) & 1) field.set(x, y, 'X');
@@ -97,12 +111,18 @@ export function fumenFromBoard(board: Board, opts: FumenExportOptions = {}): str
   if (opts.placement !== undefined) {
     const p = opts.placement;
     if (!p || !(PIECES as readonly string[]).includes(p.piece) || !Array.isArray(p.cells)) {
-      throw new StackRankError('BAD_ARGUMENT', `placement must be { piece, cells } (a GamePlacement or GameMove); got ${describe(p)}`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `placement must be { piece, cells } (a GamePlacement or GameMove); got ${describe(p)}`,
+      );
     }
     for (const c of p.cells) {
       const [x, y] = c;
       if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || x >= FUMEN_WIDTH || y < 0 || y >= FUMEN_HEIGHT) {
-        throw new StackRankError('BAD_ARGUMENT', `placement cell ${describe(c)} is outside the 10 × ${FUMEN_HEIGHT} fumen field`);
+        throw new StackRankError(
+          'BAD_ARGUMENT',
+          `placement cell ${describe(c)} is outside the 10 × ${FUMEN_HEIGHT} fumen field`,
+        );
       }
       field.set(x, y, p.piece);
     }

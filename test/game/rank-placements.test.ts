@@ -33,23 +33,32 @@ function holed(): string[] {
   for (let r = 0; r < 20; r++) if (rows[r][x] === '#') rows[r][x] = '.';
   rows[19][x] = '.';
   rows[18][x] = '#';
-  rows[17][x] = rows[17][x];
   return rows.map((r) => r.join(''));
 }
 
 const piece = () => PIECES[rnd(7)] as Piece;
 
 describe('rankPlacements', () => {
-  it('lists nextMove\'s move first, values finite, the rest best first (stack mode, clean stacks)', async () => {
+  it("lists nextMove's move first, values finite, the rest best first (stack mode, clean stacks)", async () => {
     const ai = await TetrisAI.create({ table, rules: 'guideline', lookahead: 1 });
     let stackTurns = 0;
     for (let t = 0; t < 25; t++) {
-      const state = { board: cleanStack(), current: piece(), queue: [piece(), piece()].join(''), hold: t % 3 ? null : piece(), canHold: true };
+      const state = {
+        board: cleanStack(),
+        current: piece(),
+        queue: [piece(), piece()].join(''),
+        hold: t % 3 ? null : piece(),
+        canHold: true,
+      };
       const move = ai.nextMove(state)!;
       const ranking = ai.rankPlacements(state);
       expect(ranking.mode).toBe(move.mode);
       const first = ranking.placements[0];
-      expect({ hold: first.hold, piece: first.piece, cells: first.cells }).toEqual({ hold: move.hold, piece: move.piece, cells: move.cells });
+      expect({ hold: first.hold, piece: first.piece, cells: first.cells }).toEqual({
+        hold: move.hold,
+        piece: move.piece,
+        cells: move.cells,
+      });
       for (const p of ranking.placements) {
         expect(Number.isFinite(p.value)).toBe(true);
         expect(Number.isFinite(p.loss)).toBe(true);
@@ -83,7 +92,9 @@ describe('rankPlacements', () => {
       for (let i = 1; i < rest.length; i++) expect(rest[i].value).toBeLessThanOrEqual(rest[i - 1].value);
       for (const p of ranking.placements) expect(Number.isFinite(p.value)).toBe(true);
       // every reachable placement of the current piece is listed once
-      const cells = new Set(ranking.placements.filter((p) => !p.hold).map((p) => JSON.stringify([...p.cells].map(String).sort())));
+      const cells = new Set(
+        ranking.placements.filter((p) => !p.hold).map((p) => JSON.stringify([...p.cells].map(String).sort())),
+      );
       expect(cells.size).toBe(ranking.placements.filter((p) => !p.hold).length);
     }
   }, 120_000);
