@@ -137,27 +137,6 @@ export function rankBlocks(plan: usize, prev: usize, next: usize, hiStart: i32, 
   }
 }
 
-/**
- * Best-placement values per piece (for expectimax leaves): out[s * 8 + p] = max over p's legal placements at s of
- * prev (u16; prev holds whole numbers below 65536, the table's quantised ranks). Slot 7 is left to the caller.
- */
-export function pieceMaxBlocks(plan: usize, prev: usize, out: usize, hiStart: i32, hiEnd: i32, scratch: usize): void {
-  const lo = planWord(plan, PLAN_LO);
-  const pieceEnd = <usize>planWord(plan, PLAN_PIECE_END);
-  for (let hi = hiStart; hi < hiEnd; hi++) {
-    const base = <usize>hi * <usize>lo;
-    let move: i32 = 0;
-    for (let piece = 0; piece < 7; piece++) {
-      const end = load<i32>(pieceEnd + ((<usize>piece) << 2));
-      pieceMaxima(plan, prev, hi, move, end, scratch);
-      move = end;
-      for (let i: i32 = 0; i < lo; i++) {
-        store<u16>(out + ((base + <usize>i) << 4) + ((<usize>piece) << 1), <u16>load<f32>(scratch + ((<usize>i) << 2)));
-      }
-    }
-  }
-}
-
 /** Fills n f32 values at ptr with v (the iteration's r0 = 1). */
 export function fillF32(ptr: usize, n: i32, v: f32): void {
   for (let i: i32 = 0; i < n; i++) store<f32>(ptr + ((<usize>i) << 2), v);
@@ -333,6 +312,224 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
       } else {
         addScaledInto(acc, tmp, lo, w);
       }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Mirror-folded u16 iteration (the article's table; docs/architecture.md "The rank kernel"). The TypeScript side
+// (src/rank/mirror-plan.ts) reorders the index digits so that a block of LO surfaces and its mirror image are both
+// whole blocks: the block digits are (inner left steps, middle step, inner right steps complemented), the low
+// digits (edge left steps, edge right steps complemented), and mirroring swaps the two halves of each. Only the
+// canonical blocks are computed; each one's values are also written, permuted, to its mirror block. Values are u16
+// fixed point: the maxima run on 8 lanes, the seven piece maxima are summed exactly in u32, and the sum is
+// rescaled once per surface (round(sum * factor), saturating), so the result does not depend on thread count and a
+// surface and its mirror are equal by construction.
+
+const PLAN_BLOCK_LIST: i32 = 9; //  ptr to i32[]: canonical block indices, in the order threads split them
+const PLAN_MIRROR_BLOCK: i32 = 10; // ptr to i32[]: the mirror block of each listed block (itself when symmetric)
+
+/**
+ * dst[0..len) = max(dst, src). With SIMD the tail (len % 8 values) is one more 8-lane step whose lanes past the run
+ * read src as 0 (masked), and max(d, 0) = d leaves those dst lanes as they were: runs average fewer than ten values,
+ * so a scalar tail would cost more than the vector body. Reads and writes up to 14 bytes past the run, so the
+ * buffers and scratch carry 16 bytes of slack.
+ */
+@inline function maxIntoU16(dst: usize, src: usize, len: i32): void {
+  let i: i32 = 0;
+  if (ASC_FEATURE_SIMD) {
+    for (; i + 8 <= len; i += 8) {
+      const o = (<usize>i) << 1;
+      v128.store(dst + o, i16x8.max_u(v128.load(dst + o), v128.load(src + o)));
+    }
+    if (i < len) {
+      const o = (<usize>i) << 1;
+      const keep = i16x8.lt_s(i16x8(0, 1, 2, 3, 4, 5, 6, 7), i16x8.splat(<i16>(len - i)));
+      v128.store(dst + o, i16x8.max_u(v128.load(dst + o), v128.and(v128.load(src + o), keep)));
+    }
+    return;
+  }
+  for (; i < len; i++) {
+    const o = (<usize>i) << 1;
+    const a = load<u16>(dst + o);
+    const b = load<u16>(src + o);
+    store<u16>(dst + o, a > b ? a : b);
+  }
+}
+
+/**
+ * out (u16[len]) = min(65535, round(factor * sum of the seven u16 arrays at tmp, tmp + stride, ...)): the sum is
+ * exact in u32 and converted to f32 exactly (at most 7 * 65535 < 2^24). Returns the largest sum.
+ */
+@inline function sumScaleU16(out: usize, tmp: usize, stride: usize, len: i32, factor: f32): i32 {
+  let i: i32 = 0;
+  let best: i32 = 0;
+  if (ASC_FEATURE_SIMD) {
+    const f = f32x4.splat(factor);
+    let m = i32x4.splat(0);
+    for (; i + 8 <= len; i += 8) {
+      let p = tmp + ((<usize>i) << 1);
+      let t = v128.load(p);
+      let lo = i32x4.extend_low_i16x8_u(t);
+      let hi = i32x4.extend_high_i16x8_u(t);
+      for (let k = 1; k < 7; k++) {
+        p += stride;
+        t = v128.load(p);
+        lo = i32x4.add(lo, i32x4.extend_low_i16x8_u(t));
+        hi = i32x4.add(hi, i32x4.extend_high_i16x8_u(t));
+      }
+      m = i32x4.max_u(m, i32x4.max_u(lo, hi));
+      lo = i32x4.trunc_sat_f32x4_u(f32x4.nearest(f32x4.mul(f32x4.convert_i32x4_u(lo), f)));
+      hi = i32x4.trunc_sat_f32x4_u(f32x4.nearest(f32x4.mul(f32x4.convert_i32x4_u(hi), f)));
+      v128.store(out + ((<usize>i) << 1), i16x8.narrow_i32x4_u(lo, hi));
+    }
+    best = max<i32>(max<i32>(i32x4.extract_lane(m, 0), i32x4.extract_lane(m, 1)), max<i32>(i32x4.extract_lane(m, 2), i32x4.extract_lane(m, 3)));
+  }
+  for (; i < len; i++) {
+    let p = tmp + ((<usize>i) << 1);
+    let sum: u32 = 0;
+    for (let k = 0; k < 7; k++) {
+      sum += <u32>load<u16>(p);
+      p += stride;
+    }
+    const q: f32 = nearest<f32>(<f32>sum * factor);
+    store<u16>(out + ((<usize>i) << 1), <u16>(q >= <f32>65535 ? 65535 : <i32>q));
+    if (<i32>sum > best) best = <i32>sum;
+  }
+  return best;
+}
+
+/**
+ * One u16 iteration over the listed canonical blocks [first, end): next[s] = round(factor * sum over pieces of the
+ * max of prev over the piece's legal placements at s), written to the block and, permuted, to its mirror block.
+ * `scratch` holds 14 * LO bytes private to the caller (seven u16 piece maxima). Returns the largest sum (before
+ * scaling), so the caller can tell whether any value saturated and pick the next factor.
+ */
+export function rankBlocksU16(plan: usize, prev: usize, next: usize, first: i32, end: i32, scratch: usize, factor: f32, edge: i32): i32 {
+  const lo = planWord(plan, PLAN_LO);
+  const pieceEnd = <usize>planWord(plan, PLAN_PIECE_END);
+  const deltas = <usize>planWord(plan, PLAN_DELTA);
+  const runFirst = <usize>planWord(plan, PLAN_RUN_FIRST);
+  const runCount = <usize>planWord(plan, PLAN_RUN_COUNT);
+  const hiOk = <usize>planWord(plan, PLAN_HI_OK);
+  const runs = <usize>planWord(plan, PLAN_RUNS);
+  const hiCount = <usize>planWord(plan, PLAN_HI);
+  const blockList = <usize>planWord(plan, PLAN_BLOCK_LIST);
+  const mirrorBlock = <usize>planWord(plan, PLAN_MIRROR_BLOCK);
+  const stride = (<usize>lo) << 1;
+  let best: i32 = 0;
+  for (let idx = first; idx < end; idx++) {
+    const hi = load<i32>(blockList + ((<usize>idx) << 2));
+    const base = <usize>hi * <usize>lo;
+    memory.fill(scratch, 0, stride * 7);
+    let move: i32 = 0;
+    for (let piece = 0; piece < 7; piece++) {
+      const pEnd = load<i32>(pieceEnd + ((<usize>piece) << 2));
+      const tmp = scratch + stride * <usize>piece;
+      for (; move < pEnd; move++) {
+        if (load<u8>(hiOk + <usize>move * hiCount + <usize>hi) == 0) continue;
+        const mo = (<usize>move) << 2;
+        const src = prev + ((base + <usize>load<i32>(deltas + mo)) << 1);
+        let r = <usize>load<i32>(runFirst + mo);
+        const rEnd = r + <usize>load<i32>(runCount + mo);
+        for (; r < rEnd; r++) {
+          const start = <usize>load<i32>(runs + (r << 3));
+          maxIntoU16(tmp + (start << 1), src + (start << 1), load<i32>(runs + (r << 3) + 4));
+        }
+      }
+    }
+    const out = next + (base << 1);
+    const m = sumScaleU16(out, scratch, stride, lo, factor);
+    if (m > best) best = m;
+    const mirror = load<i32>(mirrorBlock + ((<usize>idx) << 2));
+    if (mirror != hi) {
+      // The mirror offset of (U, V) is (V, U): an edge x edge transpose, inside the cache.
+      const dst = next + ((<usize>mirror * <usize>lo) << 1);
+      const rowBytes = (<usize>edge) << 1;
+      for (let u: usize = 0; u < <usize>edge; u++) {
+        const from = out + u * rowBytes;
+        const to = dst + (u << 1);
+        for (let v: usize = 0; v < <usize>edge; v++) store<u16>(to + v * rowBytes, load<u16>(from + (v << 1)));
+      }
+    }
+  }
+  return best;
+}
+
+/** Fills `bytes` bytes at ptr with `byte` (0xFF: u16 values of 65535, the iteration's r0 = 1), as one memset. */
+export function fillBytes(ptr: usize, bytes: usize, byte: u8): void {
+  memory.fill(ptr, byte, bytes);
+}
+
+// Folded output: the table file's layout (src/rank/fold.ts) keeps a surface at slot (b(b+1)/2 + a) * C + c, with a
+// the leading half of the standard digits, b the trailing half reversed and complemented, c the middle digit. In the
+// build's order (src/rank/mirror-plan.ts) a surface is block (X, c, Y) = (X * C + c) * M + Y, offset U * E + V, and
+// a = U * M + X, b = V * M + Y (M = inner half size, E = edge half size).
+
+/**
+ * Writes every surface of the full buffer `src` whose fold representative it is to its folded slot in `out`, for
+ * the tiles [first, end) of (c, Y) pairs (tile t = c * M + Y). For one offset (U, V) the tile's surfaces over X
+ * fill one run of consecutive a in one folded row, and their reads come from the tile's M blocks, one cache line
+ * each, reused for the following offsets. The slots no surface maps to (a = b, c > C-1-c) get 0.
+ */
+export function foldU16(src: usize, out: usize, lo: i32, middle: i32, inner: i32, edge: i32, first: i32, end: i32): void {
+  const xStride = (<usize>middle * <usize>inner * <usize>lo) << 1;
+  for (let t = first; t < end; t++) {
+    const c = t / inner;
+    const y = t % inner;
+    const cm = middle - 1 - c;
+    const tileBase = src + ((<usize>t * <usize>lo) << 1);
+    for (let u: i32 = 0; u < edge; u++) {
+      const a0 = u * inner;
+      for (let v: i32 = 0; v < edge; v++) {
+        const b = v * inner + y;
+        if (a0 > b) continue;
+        const row = (b * (b + 1)) / 2;
+        const n = min<i32>(inner, b - a0 + 1);
+        const from = tileBase + ((<usize>(u * edge + v)) << 1);
+        for (let x: i32 = 0; x < n; x++) {
+          store<u16>(out + ((<usize>((row + a0 + x) * middle + c)) << 1), load<u16>(from + <usize>x * xStride));
+        }
+        // a = b with c past the middle: that slot belongs to no surface (its mirror image sits at C-1-c).
+        if (a0 + n - 1 == b && c > cm) store<u16>(out + ((<usize>((row + b) * middle + c)) << 1), 0);
+      }
+    }
+  }
+}
+
+/**
+ * Best-placement values per piece over u16 values (prev: one u16 per surface, 16 bytes of slack after it; scratch: 2 * LO + 16
+ * bytes): out[s * 8 + p] = max over p's legal placements at s of prev (0 when none). Slot 7 is left to the caller.
+ * (src/rank/piece-max.ts: the expectimax leaf rows.)
+ */
+export function pieceMaxBlocksU16(plan: usize, prev: usize, out: usize, hiStart: i32, hiEnd: i32, scratch: usize): void {
+  const lo = planWord(plan, PLAN_LO);
+  const hiCount = <usize>planWord(plan, PLAN_HI);
+  const pieceEnd = <usize>planWord(plan, PLAN_PIECE_END);
+  const deltas = <usize>planWord(plan, PLAN_DELTA);
+  const runFirst = <usize>planWord(plan, PLAN_RUN_FIRST);
+  const runCount = <usize>planWord(plan, PLAN_RUN_COUNT);
+  const hiOk = <usize>planWord(plan, PLAN_HI_OK);
+  const runs = <usize>planWord(plan, PLAN_RUNS);
+  for (let hi = hiStart; hi < hiEnd; hi++) {
+    const base = <usize>hi * <usize>lo;
+    let move: i32 = 0;
+    for (let piece = 0; piece < 7; piece++) {
+      const pEnd = load<i32>(pieceEnd + ((<usize>piece) << 2));
+      memory.fill(scratch, 0, (<usize>lo) << 1);
+      for (; move < pEnd; move++) {
+        if (load<u8>(hiOk + <usize>move * hiCount + <usize>hi) == 0) continue;
+        const mo = (<usize>move) << 2;
+        const src = prev + ((base + <usize>load<i32>(deltas + mo)) << 1);
+        let r = <usize>load<i32>(runFirst + mo);
+        const rEnd = r + <usize>load<i32>(runCount + mo);
+        for (; r < rEnd; r++) {
+          const start = <usize>load<i32>(runs + (r << 3));
+          maxIntoU16(scratch + (start << 1), src + (start << 1), load<i32>(runs + (r << 3) + 4));
+        }
+      }
+      const slot = out + (base << 4) + ((<usize>piece) << 1);
+      for (let i: i32 = 0; i < lo; i++) store<u16>(slot + ((<usize>i) << 4), load<u16>(scratch + ((<usize>i) << 1)));
     }
   }
 }

@@ -1,46 +1,58 @@
 /**
- * Rank-table build benchmark. Each measurement runs in its own child process so that peak RSS
- * and memory state belong to that run alone.
+ * Rank-table build benchmark: ours against a native C build of the same iteration, measured in one run. Each
+ * measurement runs in its own process, so peak memory belongs to that run alone.
  *
- *   npm run bench:table              # 3 runs per configuration (median reported)
+ *   npm run bench:table              # 3 runs per row (medians)
  *   npm run bench:table -- --runs 5 --iterations 15
  *
- * Measures: per-iteration time (median over iterations 2..k; the first pays for fresh pages) and total for the
- * 9x4 build with threads = 1 and threads = cores; the `stackrank table build --out` command end to end; loading
- * the saved table; and the cost per surface-iteration of the pure-TS reference (test/reference) as baseline.
+ * Rows:
+ *  - `stackrank table build --out` end to end (process start, build, save), with its peak RSS (/usr/bin/time).
+ *  - the mirror-folded u16 build in process (threads 1 and cores): per-iteration time (median over iterations
+ *    2..k; the first also pays for fresh pages) and total.
+ *  - the f32 iteration (the build before the u16 one; still `encoding: 'f32'`).
+ *  - native: bench/native/rank.c, compiled here with gcc -O3 -march=native -fopenmp when a C compiler exists
+ *    (skipped with a message otherwise), run with OMP_NUM_THREADS = cores on the plan src/rank/plan.ts makes.
+ *  - the memory-bandwidth floor: a streaming read and copy measured by the same C program; an iteration must at
+ *    least read the previous values and write the new ones (u16: 2 x 86 MB at 9x4; f32: 2 x 172 MB).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildRankValues } from '../src/rank/build.js';
-import { buildRankTable, loadRankTable } from '../src/rank/table.js';
-import { referenceRanks } from '../test/reference/rank-reference.js';
+import { buildFoldedRanks, buildRankValues } from '../src/rank/build.js';
+import { rankMoves } from '../src/rank/moves.js';
+import { makeRankPlan } from '../src/rank/plan.js';
+import { loadRankTable } from '../src/rank/table.js';
 import { machine, median, printTable, writeResults } from './common.js';
 
 const { values: args } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, iterations: { type: 'string', default: '15' }, child: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '3' },
+    iterations: { type: 'string', default: '15' },
+    child: { type: 'string' },
+  },
 });
 const ITER = Number(args.iterations);
 const SURFACES = 43_046_721;
+const HERE = dirname(fileURLToPath(import.meta.url));
+const TIME = '/usr/bin/time';
 
+/** In-process measurements, run as `--child kind:threads[:file]`. */
 async function child(kind: string): Promise<void> {
   const [what, threadsText, file] = kind.split(':');
   const threads = Number(threadsText);
   let out: Record<string, unknown> = {};
-  if (what === 'build') {
+  if (what === 'u16' || what === 'f32') {
     const marks: number[] = [];
+    const onProgress = (p: { iteration: number }) => Number.isInteger(p.iteration) && marks.push(performance.now());
     const t0 = performance.now();
-    await buildRankValues({ iterations: ITER, threads, onProgress: (p) => Number.isInteger(p.iteration) && marks.push(performance.now()) });
+    if (what === 'u16') await buildFoldedRanks({ iterations: ITER, threads, onProgress });
+    else await buildRankValues({ iterations: ITER, threads, onProgress });
     const total = performance.now() - t0;
     const iterMs = marks.slice(1).map((t, i) => t - marks[i]);
     out = { setupMs: marks[0] - t0, firstIterationMs: iterMs[0], iterationMs: median(iterMs.slice(1)), totalMs: total };
-  } else if (what === 'save') {
-    const t0 = performance.now();
-    const table = await buildRankTable({ iterations: ITER, threads });
-    await table.save(file);
-    out = { totalMs: performance.now() - t0 };
   } else if (what === 'load') {
     const t0 = performance.now();
     const table = await loadRankTable(file);
@@ -51,17 +63,60 @@ async function child(kind: string): Promise<void> {
 }
 
 function runChild(kind: string): Record<string, number> {
-  const text = execFileSync(process.execPath, [...process.execArgv, process.argv[1], '--iterations', String(ITER), '--child', kind], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  });
+  const text = execFileSync(
+    process.execPath,
+    [...process.execArgv, process.argv[1], '--iterations', String(ITER), '--child', kind],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
   return JSON.parse(text);
 }
 
-function referenceCostNs(): number {
+/** Runs a command under GNU time when it exists: wall seconds and peak RSS (MiB, null without GNU time). */
+function timed(
+  cmd: string,
+  cmdArgs: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { seconds: number; peakMiB: number | null; stdout: string } {
+  const useTime = existsSync(TIME);
   const t0 = performance.now();
-  referenceRanks(6, 4, 1); // 59,049 surfaces, one iteration (its successor lists included, as in its every use)
-  return ((performance.now() - t0) * 1e6) / 59_049;
+  const r = useTime
+    ? spawnSync(TIME, ['-f', '__peak_kib=%M', cmd, ...cmdArgs], { encoding: 'utf8', env, maxBuffer: 1 << 24 })
+    : spawnSync(cmd, cmdArgs, { encoding: 'utf8', env, maxBuffer: 1 << 24 });
+  const seconds = (performance.now() - t0) / 1000;
+  if (r.status !== 0) throw new Error(`${cmd} ${cmdArgs.join(' ')} failed: ${r.stderr}`);
+  const m = /__peak_kib=(\d+)/.exec(r.stderr ?? '');
+  return { seconds, peakMiB: m ? Math.round(Number(m[1]) / 1024) : null, stdout: r.stdout };
+}
+
+/** The plan file bench/native/rank.c reads (its header comment gives the layout). */
+function writeNativePlan(path: string): void {
+  const plan = makeRankPlan(rankMoves(9, 4), 9, 4);
+  const moves = plan.delta.length;
+  const words = Int32Array.of(plan.lo, plan.hi, moves, plan.runs.length / 2, SURFACES);
+  const parts = [words, plan.pieceEnd, plan.delta, plan.runFirst, plan.runCount, plan.runs].map((a) =>
+    Buffer.from(a.buffer, a.byteOffset, a.byteLength),
+  );
+  writeFileSync(path, Buffer.concat([...parts, Buffer.from(plan.hiOk)]));
+}
+
+function compileNative(dir: string): string | null {
+  const cc = ['gcc', 'cc', 'clang'].find((c) => spawnSync(c, ['--version']).status === 0);
+  if (!cc) {
+    console.log('native baseline skipped: no C compiler (gcc, cc or clang) on this machine');
+    return null;
+  }
+  const exe = join(dir, 'rank-native');
+  const r = spawnSync(cc, ['-O3', '-march=native', '-fopenmp', join(HERE, 'native', 'rank.c'), '-o', exe], {
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) {
+    console.log(`native baseline skipped: ${cc} could not build bench/native/rank.c with OpenMP:\n${r.stderr}`);
+    return null;
+  }
+  return exe;
 }
 
 async function main() {
@@ -69,46 +124,113 @@ async function main() {
   const cores = os.availableParallelism?.() ?? os.cpus().length;
   const dir = mkdtempSync(join(os.tmpdir(), 'stackrank-bench-'));
   const file = join(dir, 'table.srk');
-  const configs = [...new Set([1, cores])];
-  const builds: Record<number, Record<string, number>[]> = {};
-  for (const t of configs) builds[t] = Array.from({ length: runs }, () => runChild(`build:${t}`));
-  const cli: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    execFileSync(process.execPath, [join(process.cwd(), 'dist', 'cli.js'), 'table', 'build', '--iterations', String(ITER), '--out', file], { stdio: 'ignore' });
-    cli.push(performance.now() - t0);
-  }
-  const loads = Array.from({ length: runs }, () => runChild(`load:0:${file}`));
-  rmSync(dir, { recursive: true, force: true });
-  const refNs = referenceCostNs();
+  const cli = join(process.cwd(), 'dist', 'cli.js');
+  if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run npm run build first');
 
-  const summarize = (t: number) => {
-    const r = builds[t];
-    const iterationMs = median(r.map((x) => x.iterationMs));
-    return {
-      threads: t,
-      'iteration ms (median)': iterationMs,
-      'first iteration ms': median(r.map((x) => x.firstIterationMs)),
-      'setup ms': median(r.map((x) => x.setupMs)),
-      'total s (median)': median(r.map((x) => x.totalMs)) / 1000,
-      'peak RSS MiB': Math.max(...r.map((x) => x.peakRssMiB)),
-      'ns per surface-iteration': (iterationMs * 1e6) / SURFACES,
-      'speed-up vs 1 thread': 0,
-      'x faster than TS reference': (refNs * SURFACES) / (iterationMs * 1e6),
-    };
-  };
-  const rows = configs.map(summarize);
-  for (const r of rows) r['speed-up vs 1 thread'] = rows[0]['iteration ms (median)'] / r['iteration ms (median)'];
-  console.log(`\nrank table 9x4, ${ITER} iterations, ${runs} runs per row, ${machine().cpu}, ${cores} cores\n`);
-  printTable(rows);
+  const e2e = Array.from({ length: runs }, () =>
+    timed(process.execPath, [cli, 'table', 'build', '--iterations', String(ITER), '--out', file]),
+  );
+  const loads = Array.from({ length: runs }, () => runChild(`load:0:${file}`));
+  const configs = [...new Set([1, cores])];
+  const u16: Record<number, Record<string, number>[]> = {};
+  for (const t of configs) u16[t] = Array.from({ length: runs }, () => runChild(`u16:${t}`));
+  const f32 = Array.from({ length: runs }, () => runChild(`f32:${cores}`));
+
+  const exe = compileNative(dir);
+  let native: { seconds: number; peakMiB: number | null; iterationMs: number; firstIterationMs: number }[] = [];
+  let stream: { readGBs: number; copyGBs: number } | null = null;
+  if (exe) {
+    const planFile = join(dir, 'plan.bin');
+    writeNativePlan(planFile);
+    const env = { ...process.env, OMP_NUM_THREADS: String(cores) };
+    native = Array.from({ length: runs }, () => {
+      const r = timed(exe, ['build', planFile, String(ITER), join(dir, 'native.u16')], env);
+      const j = JSON.parse(r.stdout) as { iterationMs: number[] };
+      return {
+        seconds: r.seconds,
+        peakMiB: r.peakMiB,
+        iterationMs: median(j.iterationMs.slice(1)),
+        firstIterationMs: j.iterationMs[0],
+      };
+    });
+    stream = JSON.parse(timed(exe, ['stream', '512', '5'], env).stdout);
+  }
+  rmSync(dir, { recursive: true, force: true });
+
+  const ours = median(e2e.map((r) => r.seconds));
+  const nativeS = native.length ? median(native.map((r) => r.seconds)) : null;
+  const peak = (xs: { peakMiB: number | null }[]) =>
+    xs.length && xs[0].peakMiB !== null ? Math.max(...xs.map((x) => x.peakMiB ?? 0)) : 'n/a';
+  console.log(
+    `\nrank table 9x4, ${ITER} iterations, ${runs} runs per row (medians), ${machine().cpu}, ${cores} cores, load ${machine().loadAverage.join(' ')}\n`,
+  );
+  printTable([
+    { build: `stackrank table build --out (u16 folded), threads ${cores}`, 'total s': ours, 'peak RSS MiB': peak(e2e) },
+    ...(nativeS !== null
+      ? [
+          {
+            build: `native C (gcc -O3 -march=native -fopenmp, f32), ${cores} threads`,
+            'total s': nativeS,
+            'peak RSS MiB': peak(native),
+          },
+        ]
+      : []),
+  ]);
+  if (nativeS !== null) console.log(`\nours / native: ${(ours / nativeS).toFixed(3)} (target <= 0.55)`);
   console.log('');
-  const e2e = [
-    { step: `stackrank table build --out (start, build, save), threads ${cores}`, 'median s': median(cli) / 1000, runs },
-    { step: 'loadRankTable(file)', 'median s': median(loads.map((x) => x.totalMs)) / 1000, runs },
-    { step: 'TS reference, ns per surface-iteration (baseline)', 'median s': refNs / 1e9, runs: 1 },
+  const floorMs = (bytes: number) => (stream ? (bytes / (stream.copyGBs * 1e9)) * 1000 : NaN);
+  const rows: Record<string, string | number>[] = [
+    ...configs.map((t) => ({
+      kernel: `u16 mirror-folded, threads ${t}`,
+      'iteration ms': median(u16[t].map((x) => x.iterationMs)),
+      'first iteration ms': median(u16[t].map((x) => x.firstIterationMs)),
+      'setup ms': median(u16[t].map((x) => x.setupMs)),
+      'total s': median(u16[t].map((x) => x.totalMs)) / 1000,
+      'peak RSS MiB': Math.max(...u16[t].map((x) => x.peakRssMiB)),
+      'bandwidth floor ms': floorMs(2 * 2 * SURFACES),
+    })),
+    {
+      kernel: `f32 (before), threads ${cores}`,
+      'iteration ms': median(f32.map((x) => x.iterationMs)),
+      'first iteration ms': median(f32.map((x) => x.firstIterationMs)),
+      'setup ms': median(f32.map((x) => x.setupMs)),
+      'total s': median(f32.map((x) => x.totalMs)) / 1000,
+      'peak RSS MiB': Math.max(...f32.map((x) => x.peakRssMiB)),
+      'bandwidth floor ms': floorMs(2 * 4 * SURFACES),
+    },
+    ...(native.length
+      ? [
+          {
+            kernel: `native C f32, threads ${cores}`,
+            'iteration ms': median(native.map((x) => x.iterationMs)),
+            'first iteration ms': median(native.map((x) => x.firstIterationMs)),
+            'setup ms': NaN,
+            'total s': nativeS!,
+            'peak RSS MiB': peak(native),
+            'bandwidth floor ms': floorMs(2 * 4 * SURFACES),
+          },
+        ]
+      : []),
   ];
-  printTable(e2e);
-  const path = writeResults('table', { date: new Date().toISOString(), machine: machine(), iterations: ITER, runs, builds, rows, cliMs: cli, loads, referenceNsPerSurface: refNs });
+  printTable(rows);
+  if (stream)
+    console.log(
+      `\nmemory bandwidth (C, ${cores} threads, 512 MiB): read ${stream.readGBs} GB/s, copy ${stream.copyGBs} GB/s (read + write bytes)`,
+    );
+  console.log(`loadRankTable(file): ${(median(loads.map((x) => x.totalMs)) / 1000).toFixed(3)} s`);
+  const path = writeResults('table', {
+    date: new Date().toISOString(),
+    machine: machine(),
+    iterations: ITER,
+    runs,
+    e2e,
+    loads,
+    u16,
+    f32,
+    native,
+    stream,
+    oursOverNative: nativeS ? ours / nativeS : null,
+  });
   console.log(`\nwrote ${path}`);
 }
 

@@ -142,11 +142,13 @@ describe('preview kernel (WebAssembly) against the pure-TS reference', () => {
       [7, 2, 6],
     ]) {
       const preview = await buildPreviewRows({ width, maxStep, iterations, randomizer: 'memoryless', threads: 1 });
-      const article = await buildRankTable({ width, maxStep, iterations: iterations - 1, threads: 1 });
+      // The f32 iteration, quantised once (the u16 build rounds every iteration, so it is further than half a unit).
+      const article = await buildRankTable({ width, maxStep, iterations: iterations - 1, threads: 1, encoding: 'f32' });
       const pieceMax = await computePieceMax(article);
+      const articleScale = article.searchValues().scale;
       let worst = 0;
-      for (let i = 0; i < pieceMax.length; i++) worst = Math.max(worst, Math.abs(preview.rows[i] * preview.scale - pieceMax[i] * article.scale));
-      expect(worst).toBeLessThan((preview.scale + article.scale) / 2 + 1e-6);
+      for (let i = 0; i < pieceMax.length; i++) worst = Math.max(worst, Math.abs(preview.rows[i] * preview.scale - pieceMax[i] * articleScale));
+      expect(worst).toBeLessThan((preview.scale + articleScale) / 2 + 1e-6);
     }
   });
 

@@ -9,6 +9,8 @@ import { instantiateKernel, pickVariant } from '../wasm.js';
 import { KernelPool, type KernelCall } from '../workers.js';
 import { TABLE_STEEP, rankMoves, type TableSteep } from './moves.js';
 import { PLAN_WORDS, makeRankPlan, type RankPlanArrays } from './plan.js';
+import { makeMirrorPlan, type MirrorPlan } from './mirror-plan.js';
+import { foldShape } from './fold.js';
 
 export const MAX_ITERATIONS = 1000;
 /** The article's iteration count. */
@@ -45,8 +47,11 @@ export interface RankKernel {
   alloc(bytes: number): number;
   rankBlocks(plan: number, prev: number, next: number, hiStart: number, hiEnd: number, scratch: number): void;
   fillF32(ptr: number, n: number, v: number): void;
-  pieceMaxBlocks(plan: number, prev: number, out: number, hiStart: number, hiEnd: number, scratch: number): void;
+  pieceMaxBlocksU16(plan: number, prev: number, out: number, hiStart: number, hiEnd: number, scratch: number): void;
   rankBlocksWeighted(plan: number, prev: number, next: number, hiStart: number, hiEnd: number, scratch: number, weights: number): void;
+  rankBlocksU16(plan: number, prev: number, next: number, first: number, end: number, scratch: number, factor: number, edge: number): number;
+  fillBytes(ptr: number, bytes: number, byte: number): void;
+  foldU16(src: number, out: number, lo: number, middle: number, inner: number, edge: number, first: number, end: number): void;
 }
 
 export function checkBuildOptions(opts: BuildOptions) {
@@ -81,7 +86,7 @@ export function splitBlocks(cost: Float64Array, parts: number): [number, number]
 }
 
 /** Writes the plan into kernel memory; returns the plan pointer. */
-export function writePlan(kernel: Pick<RankKernel, 'alloc'>, memory: WebAssembly.Memory, plan: RankPlanArrays): number {
+export function writePlan(kernel: Pick<RankKernel, 'alloc'>, memory: WebAssembly.Memory, plan: RankPlanArrays | MirrorPlan): number {
   const put = (arr: Int32Array | Uint8Array): number => {
     const ptr = kernel.alloc(Math.max(4, arr.byteLength));
     new Uint8Array(memory.buffer, ptr, arr.byteLength).set(new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength));
@@ -98,7 +103,10 @@ export function writePlan(kernel: Pick<RankKernel, 'alloc'>, memory: WebAssembly
     runs: put(plan.runs),
     role: put(plan.role),
   };
-  return put(Int32Array.from(PLAN_WORDS, (w) => words[w]));
+  const header = Array.from(PLAN_WORDS, (w) => words[w]);
+  // The mirror-folded build's extra words (assembly/rank.ts PLAN_BLOCK_LIST, PLAN_MIRROR_BLOCK).
+  if ('blocks' in plan) header.push(put(plan.blocks), put(plan.mirrorBlocks));
+  return put(Int32Array.from(header));
 }
 
 function abortError(): StackRankError {
@@ -183,6 +191,131 @@ export async function buildRankValues(opts: BuildOptions = {}, weights?: ArrayLi
     }
     const result = buffers[iterations % 2];
     return new Float32Array(memory.buffer, result, size).slice();
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    pool?.terminate();
+  }
+}
+
+/** Largest stored value: the u16 build's fixed point (value = stored * scale). */
+const U16_TOP = 65535;
+
+export interface FoldedRanks {
+  /** u16 values in the table file's folded layout (src/rank/fold.ts). */
+  folded: Uint16Array;
+  /** value = stored * scale. */
+  scale: number;
+}
+
+/**
+ * The article's iteration (and its collapsing variant) computed mirror-folded in u16 fixed point: only the
+ * canonical half of the surfaces is computed (src/rank/mirror-plan.ts), and each iteration rescales so that its
+ * largest value is stored as 65535 (the iteration is positively homogeneous, so rescaling changes nothing but the
+ * scale). Each iteration rounds once per surface, so the values differ from the f32 iteration's by a few units of
+ * the last stored digit (test/rank-u16.test.ts measures it and checks that play is unchanged). Returns the values
+ * already in the folded layout of the table file, with their scale.
+ */
+export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedRanks> {
+  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
+  const threads = opts.threads ?? (await defaultThreadCount());
+  const { signal, onProgress } = opts;
+  if (signal?.aborted) throw abortError();
+
+  const size = surfaceCount(width, maxStep);
+  const plan = makeMirrorPlan(rankMoves(width, maxStep, steep), width, maxStep);
+  const foldedSize = foldShape(width, maxStep).foldedSize;
+  const variant = pickVariant(threads > 1, opts.simd);
+  const { exports: kernel, memory, module } = await instantiateKernel<RankKernel>('rank', variant);
+  let pool: KernelPool | null = null;
+  const onAbort = () => pool?.terminate();
+  try {
+    const planPtr = writePlan(kernel, memory, plan);
+    // Two u16 buffers and the scratch, each with 16 bytes of slack: a run's last 8-lane step may pass its end.
+    const bufferBytes = Math.ceil((size * 2) / 16) * 16 + 16;
+    const buffers = [kernel.alloc(bufferBytes), kernel.alloc(bufferBytes)];
+    const scratch = Array.from({ length: threads }, () => kernel.alloc(plan.lo * 14 + 16));
+    let scale = 1 / U16_TOP;
+    let top = U16_TOP;
+
+    const started = performance.now();
+    const report = (done: number) => {
+      if (!onProgress) return;
+      const elapsedMs = performance.now() - started;
+      onProgress({ iteration: done, iterations, fraction: done / iterations, elapsedMs, etaMs: done > 0 ? (elapsedMs / done) * (iterations - done) : null });
+    };
+    report(0);
+    const rethrow = (e: unknown): never => {
+      if (signal?.aborted) throw abortError();
+      throw e;
+    };
+
+    const edge = plan.order.base ** plan.order.edgePairs;
+    const parts = threads > 1 ? splitBlocks(plan.listCost, threads) : splitBlocks(plan.listCost, 16);
+    if (threads > 1) {
+      pool = await KernelPool.create(module, memory, threads);
+      signal?.addEventListener('abort', onAbort);
+    }
+    // r0 = 1 everywhere (65535 = bytes of 0xFF). The first touch of the buffer's fresh pages is most of its cost,
+    // so the threads share it.
+    const fillBytes = size * 2;
+    if (pool) {
+      const per = Math.ceil(fillBytes / threads / 4096) * 4096;
+      const calls = Array.from({ length: threads }, (_, t): KernelCall[] => {
+        const from = Math.min(fillBytes, t * per);
+        return [{ fn: 'fillBytes', args: [buffers[0] + from, Math.min(fillBytes, from + per) - from, 0xff] }];
+      });
+      await pool.runEach(calls).catch(rethrow);
+    } else kernel.fillBytes(buffers[0], fillBytes, 0xff);
+    // The largest sum of an iteration is at most 7 * top; `ratio` predicts how close it comes (from the previous
+    // iteration, with a margin) so the factor maps it to just under 65535. Should a sum still pass 65535 after
+    // scaling, the iteration is run again with the exact factor (prev is untouched, so a rerun is the same work).
+    let ratio = 1;
+    const runIteration = async (prev: number, next: number, factor: number, k: number): Promise<number> => {
+      let best = 0;
+      if (pool) {
+        if (signal?.aborted) throw abortError();
+        const calls = parts.map(([a, b], t): KernelCall[] => [{ fn: 'rankBlocksU16', args: [planPtr, prev, next, a, b, scratch[t], factor, edge] }]);
+        return Math.max(...(await pool.runEach(calls).catch(rethrow)));
+      }
+      for (let c = 0; c < parts.length; c++) {
+        if (signal?.aborted) throw abortError();
+        best = Math.max(best, kernel.rankBlocksU16(planPtr, prev, next, parts[c][0], parts[c][1], scratch[0], factor, edge));
+        // The iteration's end is reported once, by the caller.
+        if (c + 1 < parts.length) report(k + (c + 1) / parts.length);
+        await new Promise<void>((r) => setTimeout(r, 0));
+      }
+      return best;
+    };
+    for (let k = 0; k < iterations; k++) {
+      const [prev, next] = k % 2 === 0 ? buffers : [buffers[1], buffers[0]];
+      let factor = Math.fround(U16_TOP / (7 * Math.max(top, 1) * ratio));
+      let maxSum = await runIteration(prev, next, factor, k);
+      if (Math.fround(maxSum * factor) >= U16_TOP + 0.5) {
+        factor = Math.fround(U16_TOP / maxSum);
+        maxSum = await runIteration(prev, next, factor, k);
+      }
+      ratio = Math.min(1, (maxSum / (7 * Math.max(top, 1))) * 1.01);
+      scale /= 7 * factor;
+      top = Math.min(U16_TOP, Math.round(Math.fround(maxSum * factor)));
+      report(k + 1);
+    }
+    if (signal?.aborted) throw abortError();
+    const result = buffers[iterations % 2];
+    const out = buffers[(iterations + 1) % 2];
+    // Fold into the other buffer (free now), tiles of (middle step, inner right half) split evenly across threads.
+    const tiles = plan.order.middle * plan.order.innerHalf;
+    const foldArgs = [plan.lo, plan.order.middle, plan.order.innerHalf, plan.order.base ** plan.order.edgePairs] as const;
+    if (pool) {
+      const per = Math.ceil(tiles / threads);
+      const calls = Array.from({ length: threads }, (_, t): KernelCall[] => [
+        { fn: 'foldU16', args: [result, out, ...foldArgs, Math.min(tiles, t * per), Math.min(tiles, (t + 1) * per)] },
+      ]);
+      await pool.runEach(calls).catch(rethrow);
+    } else {
+      kernel.foldU16(result, out, ...foldArgs, 0, tiles);
+    }
+    const folded = new Uint16Array(memory.buffer, out, foldedSize).slice();
+    return { folded, scale };
   } finally {
     signal?.removeEventListener('abort', onAbort);
     pool?.terminate();

@@ -70,3 +70,18 @@ export async function loadOrBuildCachedTable(opts: RankTableBuildOptions & Cache
     () => buildRankTable(opts),
   );
 }
+
+let defaultTable: Promise<CachedTable> | null = null;
+
+/**
+ * The default table (9x4, 15 iterations, from the user cache or built), loaded once per process: every
+ * StackingAI.create() without a table shares it, and with it one search image (src/stacking/shared-table.ts).
+ */
+export function sharedDefaultTable(): Promise<CachedTable> {
+  if (!defaultTable) {
+    defaultTable = loadOrBuildCachedTable();
+    // A failure is not kept: the next caller tries again.
+    defaultTable.catch(() => (defaultTable = null));
+  }
+  return defaultTable;
+}

@@ -172,7 +172,11 @@ export function encodeParams(p: VariantParams): Uint8Array {
   return out;
 }
 
-export function encodeTable(header: HeaderInput, data: Uint16Array | Float32Array): Uint8Array {
+/**
+ * The table file as two parts, header (with the parameter block) and the data bytes as a view of `data` (not a
+ * copy): a writer can send them one after the other without holding a second copy of a large table.
+ */
+export function encodeTableParts(header: HeaderInput, data: Uint16Array | Float32Array): [head: Uint8Array, data: Uint8Array] {
   const slots = header.slots ?? 1;
   const params = header.params ?? null;
   const version = header.version ?? (slots === 1 && !params ? 1 : 2);
@@ -183,7 +187,7 @@ export function encodeTable(header: HeaderInput, data: Uint16Array | Float32Arra
   const paramBytes = params ? encodeParams(params) : new Uint8Array(0);
   const dataBytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   const start = HEADER_BYTES + paramBytes.byteLength;
-  const out = new Uint8Array(start + dataBytes.byteLength);
+  const out = new Uint8Array(start);
   const view = new DataView(out.buffer);
   out.set(MAGIC, 0);
   view.setUint16(8, version, true);
@@ -205,7 +209,14 @@ export function encodeTable(header: HeaderInput, data: Uint16Array | Float32Arra
     view.setUint32(60, checksum(out.subarray(0, 60)), true);
     out.set(paramBytes, HEADER_BYTES);
   }
-  out.set(dataBytes, start);
+  return [out, dataBytes];
+}
+
+export function encodeTable(header: HeaderInput, data: Uint16Array | Float32Array): Uint8Array {
+  const [head, dataBytes] = encodeTableParts(header, data);
+  const out = new Uint8Array(head.byteLength + dataBytes.byteLength);
+  out.set(head, 0);
+  out.set(dataBytes, head.byteLength);
   return out;
 }
 

@@ -5,13 +5,16 @@ import { homedir } from 'node:os';
 import { StackRankError } from '../errors.js';
 
 /** Writes to a temporary file in the same folder and renames it into place, so no reader sees half a file. */
-export async function writeFileAtomic(path: string, bytes: Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<void> {
   const tmp = `${path}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
     await mkdir(dirname(path), { recursive: true });
     const handle = await open(tmp, 'w');
     try {
-      await handle.writeFile(bytes);
+      // Parts are written in turn, so a large table never needs a second, concatenated copy in memory.
+      for (const part of bytes instanceof Uint8Array ? [bytes] : bytes) {
+        for (let done = 0; done < part.byteLength; ) done += (await handle.write(part, done, part.byteLength - done)).bytesWritten;
+      }
       await handle.sync();
     } finally {
       await handle.close();

@@ -6,6 +6,7 @@
  * The preview table variant (src/rank/preview.ts, PreviewTable.rows) has the same row layout and can stand in for
  * these rows; with the memoryless randomizer and K iterations it equals the rows of the (K-1)-iteration table.
  */
+import { StackRankError } from '../errors.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { type RankKernel, writePlan } from './build.js';
 import { rankMoves } from './moves.js';
@@ -14,26 +15,33 @@ import type { RankTable } from './table.js';
 // The rows are the search kernel's leaf rows (its layout: assembly/search/layout.ts).
 import { LEAF_ROW_SLOTS as SLOTS, LEAF_SLOT_AFTER_TETRIS } from '../../assembly/search/layout.js';
 
-export async function computePieceMax(table: RankTable): Promise<Uint16Array> {
-  const { values } = table.searchValues();
+/**
+ * The rows of every surface; written into `target` (8 u16 per surface, e.g. a view of a search kernel's memory)
+ * when given, so the 688 MB result of the 9x4 table exists once. Returns the rows.
+ */
+export async function computePieceMax(table: RankTable, target?: Uint16Array): Promise<Uint16Array> {
+  const size = table.size;
+  if (target && target.length !== size * SLOTS) throw new StackRankError('BAD_ARGUMENT', `expected room for ${size * SLOTS} values; got ${target.length}`);
   const plan = makeRankPlan(rankMoves(table.width, table.maxStep), table.width, table.maxStep);
   const { exports: kernel, memory } = await instantiateKernel<RankKernel>('rank', pickVariant(false));
   const planPtr = writePlan(kernel, memory, plan);
-  const prev = kernel.alloc(values.length * 4);
-  new Float32Array(memory.buffer, prev, values.length).set(values);
-  const scratch = kernel.alloc(plan.lo * 4);
+  // The table's values straight into kernel memory (16 bytes of slack: the kernel's last 8-lane step may pass the end).
+  const prev = kernel.alloc(size * 2 + 16);
+  table.writeSearchValues(new Uint16Array(memory.buffer, prev, size));
+  const scratch = kernel.alloc(plan.lo * 2 + 16);
   // Output in chunks of blocks so the kernel's memory holds only a slice of the 16-byte-per-surface result.
-  const blocksPerChunk = Math.max(1, Math.floor((64 << 20) / (plan.lo * SLOTS * 2)));
+  const blocksPerChunk = Math.max(1, Math.floor((16 << 20) / (plan.lo * SLOTS * 2)));
   const chunk = kernel.alloc(blocksPerChunk * plan.lo * SLOTS * 2);
-  const out = new Uint16Array(values.length * SLOTS);
+  const out = target ?? new Uint16Array(size * SLOTS);
   for (let hi = 0; hi < plan.hi; hi += blocksPerChunk) {
     const end = Math.min(plan.hi, hi + blocksPerChunk);
     // The kernel writes surface s at out + s * 16; shift the base so block `hi` lands at the chunk's start.
     const shifted = (chunk - hi * plan.lo * SLOTS * 2) >>> 0;
-    kernel.pieceMaxBlocks(planPtr, prev, shifted, hi, end, scratch);
+    kernel.pieceMaxBlocksU16(planPtr, prev, shifted, hi, end, scratch);
     out.set(new Uint16Array(memory.buffer, chunk, (end - hi) * plan.lo * SLOTS), hi * plan.lo * SLOTS);
   }
-  for (let s = 0; s < values.length; s++) out[s * SLOTS + LEAF_SLOT_AFTER_TETRIS] = values[s];
+  const values = new Uint16Array(memory.buffer, prev, size);
+  for (let s = 0; s < size; s++) out[s * SLOTS + LEAF_SLOT_AFTER_TETRIS] = values[s];
   return out;
 }
 

@@ -31,10 +31,11 @@ export function lowDigits(width: number): number {
   return Math.min(4, width - 1);
 }
 
-export function makeRankPlan(moves: RankMove[], width: number, maxStep: number): RankPlanArrays {
+/** `low`: how many of the least significant digits make a block's offset (default lowDigits(width)). */
+export function makeRankPlan(moves: RankMove[], width: number, maxStep: number, low = lowDigits(width)): RankPlanArrays {
   const base = 2 * maxStep + 1;
   const digits = width - 1;
-  const k = lowDigits(width);
+  const k = low;
   const lo = base ** k;
   const hi = base ** (digits - k);
   const hiDigits = digits - k;

@@ -4,8 +4,8 @@
  */
 import { StackRankError, requireInt } from '../errors.js';
 import { type Surface, surfaceCount, surfaceIndex } from '../surface.js';
-import { buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
-import { STEEP_VARIANT, decodeTable, encodeTable, variantSteep, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
+import { buildFoldedRanks, buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
+import { STEEP_VARIANT, decodeTable, encodeTableParts, variantSteep, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
 import type { TableSteep } from './moves.js';
 import { type FoldShape, foldIndex, foldShape, foldValues, unfoldValues } from './fold.js';
 
@@ -17,7 +17,10 @@ const U16_MAX = 65535;
 type TableMeta = Omit<TableHeader, 'version' | 'checksum' | 'count' | 'folded' | 'slots' | 'params'> & { params?: VariantParams | null };
 
 export interface RankTableBuildOptions extends BuildOptions {
-  /** How values are kept and saved: 'u16' (scaled, within 2e-5 of the f32 iteration; default) or 'f32'. */
+  /**
+   * How values are computed, kept and saved: 'u16' (default: the mirror-folded u16 iteration, within about 1.5
+   * units of its scale of the f32 iteration, 1.4e-5 at 9x4) or 'f32' (the f32 iteration).
+   */
   encoding?: ValueEncoding;
 }
 
@@ -81,6 +84,20 @@ export class RankTable {
     return new RankTable({ ...header, scale }, q);
   }
 
+  /**
+   * Wraps u16 values already in the folded layout (from the mirror-folded u16 build): value = stored * scale.
+   * The array is kept, not copied.
+   */
+  static fromFolded(folded: Uint16Array, scale: number, meta: { width: number; maxStep: number; iterations: number; variant?: string }): RankTable {
+    const shape = foldShape(meta.width, meta.maxStep);
+    if (folded.length !== shape.foldedSize) {
+      throw new StackRankError('BAD_ARGUMENT', `expected ${shape.foldedSize} folded values for ${meta.width}x${meta.maxStep}; got ${folded.length}`);
+    }
+    if (!(scale > 0) || !Number.isFinite(scale)) throw new StackRankError('BAD_ARGUMENT', `scale must be a positive finite number; got ${scale}`);
+    const header: TableMeta = { width: meta.width, maxStep: meta.maxStep, iterations: meta.iterations, encoding: 'u16', variant: meta.variant ?? ARTICLE_VARIANT, scale, params: null };
+    return new RankTable(header, folded);
+  }
+
   /** What the table's iteration did with placements leaving a step steeper than ±S (from its variant). */
   get steep(): TableSteep {
     return variantSteep(this.variant);
@@ -141,6 +158,25 @@ export class RankTable {
 
   private searchCache: { values: Uint16Array; scale: number } | undefined;
 
+  /**
+   * searchValues() written into `target` (one u16 per surface, e.g. a view of a kernel's memory) without keeping a
+   * copy on the table: a search image shared by many AIs needs the values once, in its own memory. Returns the scale.
+   */
+  writeSearchValues(target: Uint16Array): number {
+    if (target.length !== this.size) throw new StackRankError('BAD_ARGUMENT', `expected room for ${this.size} values; got ${target.length}`);
+    if (this.searchCache) {
+      target.set(this.searchCache.values);
+      return this.searchCache.scale;
+    }
+    if (this.encoding === 'u16') {
+      unfoldValues(this.folded as Uint16Array, this.shape, this.size, () => target);
+      return this.scale;
+    }
+    const { values, scale } = this.computeSearchValues();
+    target.set(values);
+    return scale;
+  }
+
   private computeSearchValues(): { values: Uint16Array; scale: number } {
     if (this.encoding === 'u16') return { values: this.toUint16(), scale: this.scale };
     const f = this.toFloat32();
@@ -154,7 +190,15 @@ export class RankTable {
 
   /** The table file's bytes (mirror-folded; format version 1 for the article's table, 2 when it has parameters). */
   toBytes(): Uint8Array {
-    return encodeTable(
+    const [head, data] = this.fileParts();
+    const out = new Uint8Array(head.byteLength + data.byteLength);
+    out.set(head, 0);
+    out.set(data, head.byteLength);
+    return out;
+  }
+
+  private fileParts(): [Uint8Array, Uint8Array] {
+    return encodeTableParts(
       {
         width: this.width,
         maxStep: this.maxStep,
@@ -172,13 +216,22 @@ export class RankTable {
   /** Writes the table file atomically: to a temporary file beside `path`, then renamed into place (Node only). */
   async save(path: string): Promise<void> {
     const { writeFileAtomic } = await import('./node-io.js');
-    await writeFileAtomic(path, this.toBytes());
+    await writeFileAtomic(path, this.fileParts());
   }
 }
 
-/** Builds the rank table of docs/rules.md ("The rank iteration") with the WebAssembly kernel (see BuildOptions for threads, progress, abort). */
+/**
+ * Builds the rank table of docs/rules.md ("The rank iteration") with the WebAssembly kernel (see BuildOptions for
+ * threads, progress, abort). The default u16 encoding runs the mirror-folded u16 iteration (half the surfaces, 2-byte values; plays
+ * the same moves as the f32 iteration, see docs/benchmarks.md); encoding 'f32' runs the f32 iteration.
+ */
 export async function buildRankTable(opts: RankTableBuildOptions = {}): Promise<RankTable> {
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
+  const encoding = opts.encoding ?? 'u16';
+  if (encoding === 'u16') {
+    const { folded, scale } = await buildFoldedRanks(opts);
+    return RankTable.fromFolded(folded, scale, { width, maxStep, iterations, variant: STEEP_VARIANT.rank[steep] });
+  }
   const values = await buildRankValues(opts);
   return RankTable.fromValues(values, { width, maxStep, iterations, encoding: opts.encoding, variant: STEEP_VARIANT.rank[steep] });
 }

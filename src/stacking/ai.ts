@@ -88,8 +88,8 @@ export class StackingAI {
       if (typeof process === 'undefined' || !process.versions?.node) {
         throw new StackRankError('BAD_ARGUMENT', 'in a browser pass { table }: build it with buildRankTable or load it with loadRankTable');
       }
-      const { loadOrBuildCachedTable } = await import('../rank/cache.js');
-      table = (await loadOrBuildCachedTable()).table;
+      const { sharedDefaultTable } = await import('../rank/cache.js');
+      table = (await sharedDefaultTable()).table;
     }
     return new StackingAI(table, rules, strategy, await StackingEngine.create(table, rules, { strategy, leafRows: opts.leafRows }));
   }

@@ -4,8 +4,8 @@
  */
 import { StackRankError } from '../errors.js';
 import type { RankTable } from '../rank/table.js';
-import { instantiateKernel, pickVariant } from '../wasm.js';
-import { pieceMaxFor } from '../rank/piece-max.js';
+import { kernelImports } from '../wasm.js';
+import { searchImage, type LeafRowsSource } from './shared-table.js';
 import {
   CFG_BOARD_HEIGHT, CFG_COLLAPSE, CFG_EXCESS_FIRST, CFG_FIT, CFG_MAX_STEP, CFG_PIECE_MAX, CFG_PIECE_START, CFG_PLACEMENTS, CFG_STEPS,
   CFG_STRATEGY, CFG_TABLE, CFG_TETRIS_MODE, CFG_TETRIS_THRESHOLD, CFG_WIDTH, CFG_WORDS, CTX_BEST_LEN, CTX_BEST_PATH, CTX_BEST_VALUE,
@@ -153,15 +153,19 @@ export class StackingEngine {
   static async create(table: RankTable, rules: StackingRules, opts: { shared?: boolean; strategy?: Strategy; leafRows?: LeafRows } = {}): Promise<StackingEngine> {
     const strategy = opts.strategy ?? 'rank';
     if (opts.leafRows && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
-    // Expectimax leaves read 8 values per surface: the given rows, or the table's best rank per piece.
-    const rows = strategy === 'rank' ? null : opts.leafRows ? checkLeafRows(opts.leafRows, table) : await pieceMaxFor(table);
-    const { exports: kernel, memory, module } = await instantiateKernel<SearchKernel>('search', pickVariant(!!opts.shared));
+    // Expectimax leaves read 8 values per surface: the given rows, or the table's best rank per piece. The table
+    // and rows live once per process in a shared search image (src/stacking/shared-table.ts); this engine gets its
+    // own kernel instance over that memory and allocates through the image's owner.
+    if (opts.leafRows) checkLeafRows(opts.leafRows, table);
+    const leaf: LeafRowsSource = strategy === 'rank' ? null : (opts.leafRows ?? 'pieceMax');
+    const image = await searchImage(table, leaf, !!opts.shared);
+    const { memory, module } = image;
+    const instance = (await WebAssembly.instantiate(module, kernelImports(memory))) as unknown as WebAssembly.Instance;
+    const kernel = { ...(instance.exports as unknown as SearchKernel), alloc: image.alloc };
     if (kernel.CTX_WORDS.value !== CTX_WORDS || kernel.GAME_WORDS.value !== GAME_WORDS) {
       throw new StackRankError('WASM_FAILED', 'search kernel layout does not match assembly/search/layout.ts (rebuild the kernels)');
     }
-    const { values, scale } = table.searchValues();
-    const tablePtr = kernel.alloc(values.byteLength);
-    new Uint16Array(memory.buffer, tablePtr, values.length).set(values);
+    const { tablePtr, rowsPtr, scale } = image;
     const placements = placementTable(table.width, table.maxStep);
     // The kernel packs a sequence of moves one byte per depth (placement id + 1, 0 = Tetris).
     if (placements.placements.length > 254) throw new StackRankError('BAD_ARGUMENT', `${placements.placements.length} placements do not fit the kernel's one-byte move codes`);
@@ -173,11 +177,6 @@ export class StackingEngine {
     new Int32Array(memory.buffer, stepsPtr, placements.steps.length).set(placements.steps);
     const startPtr = kernel.alloc(placements.start.byteLength);
     new Int32Array(memory.buffer, startPtr, placements.start.length).set(placements.start);
-    let rowsPtr = 0;
-    if (rows) {
-      rowsPtr = kernel.alloc(rows.byteLength);
-      new Uint16Array(memory.buffer, rowsPtr, rows.length).set(rows);
-    }
     const cfg = kernel.alloc(CFG_WORDS * 4);
     const words = new Int32Array(memory.buffer, cfg, CFG_WORDS);
     words[CFG_WIDTH] = table.width;

@@ -1,0 +1,69 @@
+/**
+ * Memory of many AIs over one table: each configuration runs in its own process and prints its resident memory
+ * after every instance has made a move (RSS now and peak).
+ *
+ *   npx tsx bench/shared-tables.ts             # builds the 9x4 table once into a temporary file
+ *   npx tsx bench/shared-tables.ts --table FILE
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildRankTable, loadRankTable } from '../src/rank/table.js';
+import { StackingAI } from '../src/stacking/ai.js';
+import { machine, printTable, writeResults } from './common.js';
+
+const { values: args } = parseArgs({ options: { table: { type: 'string' }, child: { type: 'string' } } });
+
+async function child(kind: string, file: string): Promise<void> {
+  const [strategy, countText] = kind.split(':') as ['rank' | 'expectimax2', string];
+  const table = await loadRankTable(file);
+  const ais: StackingAI[] = [];
+  for (let i = 0; i < Number(countText); i++) ais.push(await StackingAI.create({ table, strategy }));
+  const moves = ais.map((ai) => ai.bestPlacement([0, 1, 2, 2, 1, 0, 0, 1, 1], 'TSZ', 1)?.column);
+  const mib = (b: number) => Math.round(b / 2 ** 20);
+  process.stdout.write(
+    JSON.stringify({
+      rssMiB: mib(process.memoryUsage().rss),
+      peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+      moves,
+    }),
+  );
+}
+
+async function main() {
+  let file = args.table;
+  let dir: string | null = null;
+  if (!file) {
+    dir = mkdtempSync(join(os.tmpdir(), 'stackrank-shared-'));
+    file = join(dir, 'table.srk');
+    await (await buildRankTable()).save(file);
+  }
+  const rows = [
+    ['rank', 1],
+    ['rank', 10],
+    ['expectimax2', 1],
+  ].map(([strategy, count]) => {
+    const out = JSON.parse(
+      execFileSync(
+        process.execPath,
+        [...process.execArgv, process.argv[1], '--table', file!, '--child', `${strategy}:${count}`],
+        { encoding: 'utf8', maxBuffer: 1 << 20 },
+      ),
+    );
+    return {
+      AIs: `${count} x ${strategy} (one table)`,
+      'RSS MiB': out.rssMiB,
+      'peak RSS MiB': out.peakRssMiB,
+      'same move': new Set(out.moves).size === 1 ? 'yes' : 'no',
+    };
+  });
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  console.log(`\nStackingAI memory, 9x4 table, ${machine().cpu}, load ${machine().loadAverage.join(' ')}\n`);
+  printTable(rows);
+  console.log(`\nwrote ${writeResults('shared-tables', { date: new Date().toISOString(), machine: machine(), rows })}`);
+}
+
+if (args.child) await child(args.child, args.table!);
+else await main();

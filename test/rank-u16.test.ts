@@ -1,0 +1,141 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildFoldedRanks } from '../src/rank/build.js';
+import { rankMoves } from '../src/rank/moves.js';
+import { buildIndex, makeMirrorPlan, mirrorOrder, reorderMove } from '../src/rank/mirror-plan.js';
+import { buildRankTable, type RankTable } from '../src/rank/table.js';
+import { mirrorIndex, surfaceCount } from '../src/surface.js';
+import { allPositions, comparePlay } from './helpers/play-compare.js';
+
+const digitsOf = (s: number, base: number, count: number) =>
+  [...s.toString(base).padStart(count, '0')].map((c) => parseInt(c, base));
+
+/** Largest |u16 table value - f32 table value| over all surfaces, in units of the u16 table's scale. */
+function errorUnits(u16: RankTable, f32: RankTable): number {
+  const a = u16.toFloat32();
+  const b = f32.toFloat32();
+  let worst = 0;
+  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
+  return worst / u16.scale;
+}
+
+describe('mirror-folded build order (src/rank/mirror-plan.ts)', () => {
+  it.each([
+    [4, 1],
+    [5, 2],
+    [6, 4],
+    [7, 1],
+    [8, 2],
+  ])(
+    'W=%i S=%i: reordered moves have the same legal surfaces and successors, and mirroring maps blocks to blocks',
+    (width, maxStep) => {
+      const order = mirrorOrder(width, maxStep);
+      const base = 2 * maxStep + 1;
+      const size = surfaceCount(width, maxStep);
+      const moves = rankMoves(width, maxStep, 'collapse');
+      const reordered = moves.map((m) => reorderMove(m, order));
+      const plan = makeMirrorPlan(moves, width, maxStep);
+      const edge = Math.sqrt(order.lo);
+      const mirrorOfBlock = new Map<number, number>();
+      plan.blocks.forEach((b, i) => {
+        mirrorOfBlock.set(b, plan.mirrorBlocks[i]);
+        mirrorOfBlock.set(plan.mirrorBlocks[i], b);
+      });
+      expect(mirrorOfBlock.size).toBe(order.hi);
+      fc.assert(
+        fc.property(fc.integer({ min: 0, max: size - 1 }), (s) => {
+          const std = digitsOf(s, base, width - 1);
+          const at = buildIndex(s, order);
+          const built = digitsOf(at, base, width - 1);
+          moves.forEach((m, i) => {
+            const legal = std.every((d, j) => d >= m.lo[j] && d <= m.hi[j]);
+            const legalThere = built.every((d, j) => d >= reordered[i].lo[j] && d <= reordered[i].hi[j]);
+            expect(legalThere).toBe(legal);
+            if (legal) expect(at + reordered[i].delta).toBe(buildIndex(s + m.delta, order));
+          });
+          const block = Math.floor(at / order.lo);
+          const offset = at % order.lo;
+          const mirrored = mirrorOfBlock.get(block)! * order.lo + (offset % edge) * edge + Math.floor(offset / edge);
+          expect(mirrored).toBe(buildIndex(mirrorIndex(s, width, maxStep), order));
+        }),
+        { numRuns: 100 },
+      );
+    },
+  );
+});
+
+describe('mirror-folded u16 build against the f32 iteration', () => {
+  it.each([
+    [4, 1, 2, 'forbid'],
+    [5, 2, 8, 'forbid'],
+    [6, 4, 6, 'forbid'],
+    [7, 3, 6, 'forbid'],
+    [8, 2, 5, 'forbid'],
+    [6, 3, 5, 'collapse'],
+    [7, 2, 4, 'collapse'],
+  ] as const)(
+    'W=%i S=%i k=%i %s: every surface within 1.5 units of the last stored digit',
+    async (width, maxStep, iterations, steep) => {
+      const u16 = await buildRankTable({ width, maxStep, iterations, steep, threads: 1 });
+      const f32 = await buildRankTable({ width, maxStep, iterations, steep, threads: 1, encoding: 'f32' });
+      expect(u16.encoding).toBe('u16');
+      expect(u16.variant).toBe(f32.variant);
+      expect(errorUnits(u16, f32)).toBeLessThan(1.5);
+    },
+  );
+
+  it('1, 2 and 3 threads, SIMD and scalar give bit-identical folded values', async () => {
+    for (const [width, maxStep] of [
+      [7, 4],
+      [8, 3],
+    ]) {
+      const single = await buildFoldedRanks({ width, maxStep, iterations: 4, threads: 1 });
+      for (const threads of [2, 3]) {
+        const par = await buildFoldedRanks({ width, maxStep, iterations: 4, threads });
+        expect(par.scale).toBe(single.scale);
+        expect(Buffer.from(par.folded.buffer).equals(Buffer.from(single.folded.buffer))).toBe(true);
+      }
+      const scalar = await buildFoldedRanks({ width, maxStep, iterations: 4, threads: 1, simd: false });
+      expect(Buffer.from(scalar.folded.buffer).equals(Buffer.from(single.folded.buffer))).toBe(true);
+    }
+  });
+
+  it('reports progress and cancels cleanly', async () => {
+    const seen: number[] = [];
+    await buildFoldedRanks({ width: 6, iterations: 3, threads: 2, onProgress: (p) => seen.push(p.iteration) });
+    expect(seen).toEqual([0, 1, 2, 3]);
+    for (const threads of [1, 2]) {
+      const controller = new AbortController();
+      const build = buildFoldedRanks({
+        width: 9,
+        iterations: 15,
+        threads,
+        signal: controller.signal,
+        onProgress: (p) => p.iteration >= 0.1 && controller.abort(),
+      });
+      await expect(build).rejects.toMatchObject({ code: 'ABORTED' });
+    }
+    await expect(buildFoldedRanks({ width: 10 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+  });
+});
+
+describe('the u16 build plays like the f32 build', () => {
+  it('W=6 S=4, 15 iterations: the same pick at every (surface, piece) but for ties within the resolution', async () => {
+    const f32 = await buildRankTable({ width: 6, maxStep: 4, iterations: 15, threads: 1, encoding: 'f32' });
+    const u16 = await buildRankTable({ width: 6, maxStep: 4, iterations: 15, threads: 1 });
+    const got = comparePlay(f32, u16, allPositions(f32.size));
+    expect(got.positions).toBe(413_343);
+    expect(got.maxValueError).toBeLessThan(1.5 * u16.scale);
+    expect(got.decided).toBeGreaterThan(200_000);
+    expect(got.ties).toBe(got.differences);
+    expect(got.differences).toBeLessThan(got.decided / 10_000);
+  }, 60_000);
+
+  it('the comparison does catch a table that plays differently (3 iterations instead of 15)', async () => {
+    const f32 = await buildRankTable({ width: 6, maxStep: 4, iterations: 15, threads: 1, encoding: 'f32' });
+    const other = await buildRankTable({ width: 6, maxStep: 4, iterations: 3, threads: 1 });
+    // With the tie bound the test above accepts (1.5 units each side), most differences are real.
+    const got = comparePlay(f32, other, allPositions(f32.size), 3 * other.scale);
+    expect(got.differences - got.ties).toBeGreaterThan(1000);
+  }, 60_000);
+});

@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PIECES } from '../src/pieces.js';
+import { buildRankTable, loadRankTable, type RankTable } from '../src/rank/table.js';
+import { StackingAI } from '../src/stacking/ai.js';
+
+const engineOf = (ai: StackingAI) => (ai as unknown as { engine: { memory: WebAssembly.Memory } }).engine;
+
+let table: RankTable;
+let copy: RankTable;
+beforeAll(async () => {
+  table = await buildRankTable({ width: 6, maxStep: 4, iterations: 6, threads: 1 });
+  copy = await loadRankTable(table.toBytes()); // same values, another table object: its own search image
+}, 60_000);
+
+const heightsArb = fc.array(fc.integer({ min: 0, max: 16 }), { minLength: 6, maxLength: 6 });
+const queueArb = fc
+  .array(fc.integer({ min: 0, max: 6 }), { minLength: 3, maxLength: 3 })
+  .map((q) => q.map((p) => PIECES[p]).join(''));
+
+describe('AIs over one table share one search image', () => {
+  it.each(['rank', 'expectimax', 'expectimax2'] as const)(
+    '%s: instances share memory and pick the same moves as an unshared one',
+    async (strategy) => {
+      const a = await StackingAI.create({ table, strategy });
+      const b = await StackingAI.create({ table, strategy });
+      const alone = await StackingAI.create({ table: copy, strategy });
+      expect(engineOf(a).memory).toBe(engineOf(b).memory);
+      expect(engineOf(alone).memory).not.toBe(engineOf(a).memory);
+      fc.assert(
+        fc.property(heightsArb, queueArb, fc.integer({ min: 0, max: 1 }), (heights, queue, lookahead) => {
+          // Interleaved calls: each instance keeps its own search state inside the shared memory.
+          const fromA = a.bestPlacement(heights, queue, lookahead);
+          const fromAlone = alone.bestPlacement(heights, queue, lookahead);
+          const fromB = b.bestPlacement(heights, queue, lookahead);
+          expect(fromA).toEqual(fromAlone);
+          expect(fromB).toEqual(fromAlone);
+        }),
+        { numRuns: 150 },
+      );
+    },
+  );
+
+  it('the rank strategy and an expectimax strategy over one table get separate images (one holds leaf rows)', async () => {
+    const rank = await StackingAI.create({ table });
+    const expect1 = await StackingAI.create({ table, strategy: 'expectimax' });
+    const expect2 = await StackingAI.create({ table, strategy: 'expectimax2' });
+    expect(engineOf(rank).memory).not.toBe(engineOf(expect1).memory);
+    // Both expectimax strategies read the same piece-max rows.
+    expect(engineOf(expect1).memory).toBe(engineOf(expect2).memory);
+  });
+});
