@@ -17,6 +17,9 @@ export default defineConfig([
     target: 'es2022',
     platform: 'neutral',
     external: [/^node:/],
+    // The fumen codec is bundled like the rest of the library, so a browser page with only an import map for
+    // `stackrank` loads it too (test/package/package.test.ts).
+    noExternal: ['tetris-fumen'],
     async onSuccess() {
       const cli = 'dist/cli.js';
       await writeFile(cli, `#!/usr/bin/env node\n${await readFile(cli, 'utf8')}`);
@@ -33,5 +36,6 @@ export default defineConfig([
     target: 'es2022',
     platform: 'neutral',
     external: [/^node:/],
+    noExternal: ['tetris-fumen'],
   },
 ]);

@@ -9,6 +9,7 @@ export type StackRankErrorCode =
   | 'BAD_PIECE'
   | 'BAD_BOARD'
   | 'BAD_RULES'
+  | 'BAD_FUMEN'
   | 'BAD_MAGIC'
   | 'BAD_VERSION'
   | 'BAD_HEADER'

@@ -31,7 +31,7 @@ export {
 } from './surface.js';
 
 // The game-facing Tetris AI (docs/game.md); the boards and rule sets it plays are below.
-export { TetrisAI, playGame, benchGame, type TetrisAIOptions, type GameState, type GameMove, type GameMode, type WellSide, type PlayGameOptions, type PlayGameResult } from './game/index.js';
+export { TetrisAI, playGame, benchGame, type PlacementRanking, type RankedPlacement, type PlacementUnit, type TetrisAIOptions, type GameState, type GameMove, type GameMode, type WellSide, type PlayGameOptions, type PlayGameResult } from './game/index.js';
 
 // Rule sets.
 export {
@@ -94,6 +94,8 @@ export {
   Board,
   reachablePlacements,
   countReachablePlacements,
+  boardFromFumen,
+  fumenFromBoard,
   RULE_SETS,
   RULE_SET_NAMES,
   type RuleSetName,
@@ -103,4 +105,6 @@ export {
   type GamePlacement,
   type BoardLike,
   type ReachableOptions,
+  type FumenPosition,
+  type FumenExportOptions,
 } from './rules/index.js';

@@ -2,6 +2,7 @@
  * Every `stackrank` command, in the order `stackrank --help` lists them. Adding a command is one entry here (and its
  * `defineCommand` in its own module); a command path with a new first word needs that group's summary in GROUPS.
  */
+import { analyzeCommand } from './analyze.js';
 import { demoCommand } from './demo.js';
 import { benchGameCommand } from './game.js';
 import { fullPlayCommand, fullTrainCommand } from './full.js';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   benchSurvivalCommand,
   benchGameCommand,
   playCommand,
+  analyzeCommand,
   fullPlayCommand,
   fullTrainCommand,
   randomizersCommand,

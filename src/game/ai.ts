@@ -19,9 +19,10 @@ import type { Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js'
 import { RECOVER_WEIGHTS, type RecoverWeights } from './evaluate.js';
 import { columnCells } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';
-import { recoverMove, type RecoverContext } from './recover.js';
+import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
 import { reachableOnRows, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
-import { stackMove, type StackContext, type TurnOption } from './stack.js';
+import { rankDecision, type PlacementRanking } from './rank-placements.js';
+import { stackMove, type StackChoice, type StackContext, type TurnOption } from './stack.js';
 
 export type WellSide = 'right' | 'left' | 'auto';
 export type GameMode = 'stack' | 'recover';
@@ -134,7 +135,13 @@ export class TetrisAI {
 
   /** The move for this position, or null when nothing can be placed at all (the game is lost). */
   nextMove(state: GameState): GameMove | null {
-    if (state === null || typeof state !== 'object') throw new StackRankError('BAD_ARGUMENT', `nextMove takes { board, current, queue, hold, canHold }; got ${describe(state)}`);
+    const d = this.decide(state, 'nextMove');
+    return d.move;
+  }
+
+  /** nextMove's search, with what rankPlacements needs to value every other move the same way. */
+  private decide(state: GameState, caller: string): Decision {
+    if (state === null || typeof state !== 'object') throw new StackRankError('BAD_ARGUMENT', `${caller} takes { board, current, queue, hold, canHold }; got ${describe(state)}`);
     const board = normalizeBoard(state.board, this.width);
     const current = toPiece(state.current, 'current');
     const queue = toQueueLetters(state.queue);
@@ -157,7 +164,8 @@ export class TetrisAI {
       if (hold !== null && hold !== current) options.push({ hold: true, pieces: [hold, ...queue], reachable: reachRoot(hold) });
       else if (hold === null && queue.length > 0) options.push({ hold: true, pieces: queue, reachable: reachRoot(queue[0]) });
     }
-    if (options.every((o) => o.reachable.length === 0)) return null;
+    const base = { rows, height, current, queue, hold, canHold, options, reachRoot };
+    if (options.every((o) => o.reachable.length === 0)) return { ...base, move: null, stack: null, recover: null };
 
     // A tall stack with no I in sight burns rows in recover mode instead of growing (the article's smaller
     // clears where they save the game); the stack-only baseline never does.
@@ -175,8 +183,8 @@ export class TetrisAI {
       };
       const sides: ('right' | 'left')[] = this.well === 'auto' ? ['right', 'left'] : [this.well];
       const choice = stackMove(ctx, rows, options, sides);
-      if (choice) return this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value);
-      if (this.policy === 'stackOnly') return null;
+      if (choice) return { ...base, move: this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value), stack: { ctx, choice }, recover: null };
+      if (this.policy === 'stackOnly') return { ...base, move: null, stack: null, recover: null };
     }
 
     const plain = this.policy === 'fullBoardOnly';
@@ -192,9 +200,10 @@ export class TetrisAI {
       holdAllowed: this.rules.hold,
       reach: (r, p) => reachableOnRows(r, this.width, height, p, this.rules),
     };
-    const choice = recoverMove(ctx, { rows, current, queue: queue.slice(0, this.lookahead), hold, canHold }, reachRoot);
-    if (!choice) return null;
-    return this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value);
+    const recoverState: RecoverState = { rows, current, queue: queue.slice(0, this.lookahead), hold, canHold };
+    const choice = recoverMove(ctx, recoverState, reachRoot);
+    if (!choice) return { ...base, move: null, stack: null, recover: null };
+    return { ...base, move: this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value), stack: null, recover: { ctx, state: recoverState } };
   }
 
   /** The well the recover terms aim for: the chosen side, or under 'auto' the edge column holding fewer cells. */
@@ -202,6 +211,14 @@ export class TetrisAI {
     if (this.well === 'right') return this.width - 1;
     if (this.well === 'left') return 0;
     return columnCells(rows, 0) < columnCells(rows, this.width - 1) ? 0 : this.width - 1;
+  }
+
+  /** Every reachable placement of this turn valued for a person, nextMove's move first (docs/game.md, "Ranking placements"). */
+  rankPlacements(state: GameState, opts: { limit?: number } = {}): PlacementRanking {
+    if (opts === null || typeof opts !== 'object') throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
+    const limit = opts.limit === undefined ? Infinity : requireInt('limit', opts.limit, 1, 10000);
+    const d = this.decide(state, 'rankPlacements');
+    return rankDecision(d, this.table.iterations, limit, (hold, p, mode, value) => this.describeMove(d.rows, hold, p, mode, value));
   }
 
   private describeMove(rows: Uint32Array, hold: boolean, p: GamePlacement, mode: GameMode, value: number): GameMove {
@@ -223,6 +240,21 @@ export class TetrisAI {
       value,
     };
   }
+}
+
+/** What nextMove decided, and the search contexts it decided with (rankPlacements values every move with them). */
+export interface Decision {
+  rows: Uint32Array;
+  height: number;
+  current: Piece;
+  queue: Piece[];
+  hold: Piece | null;
+  canHold: boolean;
+  options: TurnOption[];
+  reachRoot: (p: Piece) => readonly GamePlacement[];
+  move: GameMove | null;
+  stack: { ctx: StackContext; choice: StackChoice } | null;
+  recover: { ctx: RecoverContext; state: RecoverState } | null;
 }
 
 /** Rows kept free above the stack in stack mode. */

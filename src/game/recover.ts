@@ -62,23 +62,39 @@ interface Node {
 
 /** The first move of the best line, or null when no piece the turn allows has a reachable placement. */
 export function recoverMove(ctx: RecoverContext, state: RecoverState, rootReach?: (piece: Piece) => readonly GamePlacement[]): RecoverChoice | null {
-  let level: Node[] = [{ rows: state.rows, current: state.current, next: 0, hold: state.hold, canHold: state.canHold, acc: 0, value: 0, root: null }];
-  for (let d = 0; d < ctx.depth; d++) {
+  const level = searchLevels(ctx, state.queue, [rootNode(state)], 0, rootReach);
+  const best = level[0];
+  return best?.root ? { ...best.root, value: best.value } : null;
+}
+
+/** Every root move (with and without hold), each valued by the best line the search finds after it. */
+export function recoverRootValues(ctx: RecoverContext, state: RecoverState, rootReach: (piece: Piece) => readonly GamePlacement[]): RecoverChoice[] {
+  const roots: Node[] = [];
+  expand(ctx, state.queue, rootNode(state), (_rows, p) => rootReach(p), roots);
+  return roots.map((n) => ({ ...n.root!, value: searchLevels(ctx, state.queue, [n], 1)[0].value }));
+}
+
+function rootNode(state: RecoverState): Node {
+  return { rows: state.rows, current: state.current, next: 0, hold: state.hold, canHold: state.canHold, acc: 0, value: 0, root: null };
+}
+
+/** The beam search from `level` at depth `from`: the last level, best first. */
+function searchLevels(ctx: RecoverContext, queue: readonly Piece[], level: Node[], from: number, rootReach?: (piece: Piece) => readonly GamePlacement[]): Node[] {
+  for (let d = from; d < ctx.depth; d++) {
     const children: Node[] = [];
     for (const node of level) {
       if (node.current === null) {
         children.push(node); // nothing more is known down this line: it competes as it is
         continue;
       }
-      expand(ctx, state.queue, node, d === 0 && rootReach ? (_rows, p) => rootReach(p) : ctx.reach, children);
+      expand(ctx, queue, node, d === 0 && rootReach ? (_rows, p) => rootReach(p) : ctx.reach, children);
     }
     if (children.length === 0) break;
     children.sort((a, b) => b.value - a.value);
     level = d + 1 < ctx.depth ? children.slice(0, ctx.beam) : children;
     if (level.every((n) => n.current === null)) break;
   }
-  const best = level[0];
-  return best?.root ? { ...best.root, value: best.value } : null;
+  return level;
 }
 
 function expand(ctx: RecoverContext, queue: readonly Piece[], node: Node, reach: Reach, out: Node[]): void {

@@ -229,3 +229,64 @@ function reachableByKey(list: readonly GamePlacement[]): Map<string, GamePlaceme
   }
   return map;
 }
+
+/** One scored first move of a turn option, in the search's order (StackChoice.order). */
+export interface ScoredStackMove extends StackChoice {
+  /** Pieces the known window places with this first move (1 = only this one). */
+  depth: number;
+  /** The window's pieces: 1 + the lookahead the queue allows for this option. */
+  window: number;
+}
+
+/**
+ * Every reachable first move of every option that keeps the perfect stack on `side` (a surface move, or a clear that
+ * leaves a clean stack), each scored as the search scores a forced first move (continueAfter). Placements not in
+ * the list break the perfect stack.
+ */
+export function scoreStackMoves(ctx: StackContext, rows: Uint32Array, options: readonly TurnOption[], side: 'right' | 'left'): ScoredStackMove[] {
+  const wellColumn = side === 'right' ? ctx.width - 1 : 0;
+  if (!isCleanStack(rows, ctx.width, wellColumn)) return [];
+  const frameRows = side === 'right' ? rows : mirrorRows(rows, ctx.width);
+  const heights = columnHeights(frameRows, ctx.width).slice(0, ctx.width - 1);
+  const out: ScoredStackMove[] = [];
+  for (const option of options) {
+    if (option.reachable.length === 0) continue;
+    const ids = option.pieces.map((p) => frameId(p, side));
+    const lookahead = Math.min(ctx.lookahead, ids.length - 1);
+    const reach = reachableByKey(option.reachable);
+    const seen = new Set<string>();
+    const push = (c: StackChoice, key: string) => {
+      seen.add(key);
+      out.push({ ...c, depth: Math.floor(c.order / TWO_48), window: lookahead + 1 });
+    };
+    for (const move of surfaceMoves(ctx, heights, ids[0])) {
+      const key = cellsKey(toBoardCells(moveCells(ctx, heights, move), ctx.width, side));
+      const placement = reach.get(key);
+      if (!placement || seen.has(key)) continue;
+      const child = applyMove(ctx.engine.placements, heights, move);
+      push(continueAfter(ctx, child, ids.slice(1), lookahead - 1, ctx.weights[side], { option, placement, side }), key);
+    }
+    for (const [key, placement] of reach) {
+      if (seen.has(key)) continue;
+      const locked = lockCells(rows, ctx.width, placement.cells);
+      if (locked.lines === 0 || !isCleanStack(locked.rows, ctx.width, wellColumn)) continue;
+      const frame = side === 'right' ? locked.rows : mirrorRows(locked.rows, ctx.width);
+      const child = columnHeights(frame, ctx.width).slice(0, ctx.width - 1);
+      if (Math.max(...child) > ctx.rules.boardHeight) continue;
+      push(continueAfter(ctx, child, ids.slice(1), lookahead - 1, ctx.weights[side], { option, placement, side }), key);
+    }
+  }
+  return out;
+}
+
+/** After `cells` are placed on a clean stack: for each piece (I O T S Z L J) that could come next, the rank
+ * (fraction) of the best surface after it with nothing known beyond, or null when it has no stack move. */
+export function nextPieceRanks(ctx: StackContext, rows: Uint32Array, cells: readonly Cell[], side: 'right' | 'left'): (number | null)[] {
+  const locked = lockCells(rows, ctx.width, cells);
+  const frame = side === 'right' ? locked.rows : mirrorRows(locked.rows, ctx.width);
+  const child = columnHeights(frame, ctx.width).slice(0, ctx.width - 1);
+  return PIECES.map((p) => {
+    const c = continueAfter(ctx, child, [frameId(p, side)], 0, ctx.weights[side], { option: null as never, placement: null as never, side });
+    return Math.floor(c.order / TWO_48) >= 2 ? c.value : null;
+  });
+}

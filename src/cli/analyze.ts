@@ -1,0 +1,151 @@
+/** `stackrank analyze`: every placement of a fumen position ranked by the game AI, with boards for the best ones. */
+import { TetrisAI } from '../game/ai.js';
+import type { RankedPlacement } from '../game/rank-placements.js';
+import type { Piece } from '../pieces.js';
+import type { Board } from '../rules/board.js';
+import { boardFromFumen } from '../rules/fumen.js';
+import { RULE_SET_NAMES } from '../rules/rule-sets.js';
+import type { RuleSetName } from '../rules/types.js';
+import { UsageError } from './args.js';
+import { TABLE_SOURCE, lookaheadOption } from './options.js';
+import { defineCommand } from './spec.js';
+import { loadTableForCli } from './table-source.js';
+
+/** Boards drawn under the list: the best few, side by side. */
+const BOARDS_DRAWN = 3;
+
+/** The board's rows from the highest filled one (at least 6 rows): '#' filled, the placement as its piece letter. */
+export function drawPlacement(board: Board, p: Pick<RankedPlacement, 'piece' | 'cells'> | null, minRows = 6): string[] {
+  const cells = new Set((p?.cells ?? []).map(([x, y]) => `${x},${y}`));
+  let top = 0;
+  for (let y = 0; y < board.height; y++) if (board.rows[y] !== 0) top = y + 1;
+  for (const [, y] of p?.cells ?? []) top = Math.max(top, y + 1);
+  const lines: string[] = [];
+  for (let y = Math.max(top, minRows) - 1; y >= 0; y--) {
+    let s = '|';
+    for (let x = 0; x < board.width; x++) s += cells.has(`${x},${y}`) ? p!.piece : board.filled(x, y) ? '#' : '.';
+    lines.push(s + '|');
+  }
+  lines.push('+' + '-'.repeat(board.width) + '+');
+  return lines;
+}
+
+export const analyzeCommand = defineCommand({
+  path: 'analyze',
+  summary: 'rank every placement of a fumen position with the game AI',
+  description: `Reads the position from a fumen string (docs/rules.md, "fumen"). The current piece and the queue
+come from the page comment ("#Q=[H](C)QUEUE" or a list of piece letters); --queue overrides them. Prints every
+reachable placement, the AI's move first, with its value (docs/game.md, "Ranking placements"), then the best ones
+drawn on the board. With --json: one object per placement, then one summary object.`,
+  options: {
+    fumen: { type: 'text', arg: 'STRING', help: 'the position: a fumen string (v115@...) or a fumen URL' },
+    page: { type: 'int', min: 0, max: 100_000, default: 0, help: 'fumen page to analyse' },
+    rules: {
+      type: 'choice',
+      choices: RULE_SET_NAMES,
+      default: 'guideline' as RuleSetName,
+      help: 'rule set (docs/rules.md)',
+    },
+    queue: {
+      type: 'text',
+      arg: 'PIECES',
+      help: 'the current piece then the queue, e.g. TSZO (instead of the fumen comment)',
+    },
+    hold: { type: 'text', arg: 'PIECE', help: 'the piece in the hold box (instead of the fumen comment)' },
+    limit: { type: 'int', min: 1, max: 10_000, default: 10, help: 'placements listed' },
+    lookahead: lookaheadOption(1),
+    ...TABLE_SOURCE,
+  },
+  async run({ values, given }, io) {
+    if (values.fumen === undefined) throw new UsageError('--fumen STRING is needed (a fumen string like v115@...)');
+    const position = boardFromFumen(values.fumen, { page: values.page });
+    let current: string | undefined = position.current;
+    let queue: string[] = position.queue ?? [];
+    if (values.queue !== undefined) {
+      if (!/^[IOTSZJL]+$/.test(values.queue))
+        throw new UsageError(
+          `--queue takes piece letters (I O T S Z J L), e.g. TSZO; got ${JSON.stringify(values.queue)}`,
+        );
+      current = values.queue[0];
+      queue = [...values.queue.slice(1)];
+    }
+    if (current === undefined)
+      throw new UsageError('the fumen page names no current piece (comment "#Q=[](T)SZO" or "TSZO"); give --queue');
+    const hold = values.hold ?? position.hold ?? null;
+    const table = await loadTableForCli(values, given, io);
+    const ai = await TetrisAI.create({ table, rules: values.rules as RuleSetName, lookahead: values.lookahead });
+    const state = {
+      board: position.board,
+      current: current as Piece,
+      queue: queue.join(''),
+      hold: ai.rules.hold ? hold : null,
+      canHold: ai.rules.hold,
+    };
+    const ranking = ai.rankPlacements(state, { limit: values.limit });
+    if (values.json) {
+      ranking.placements.forEach((p, i) => {
+        io.out(
+          JSON.stringify({
+            rank: i + 1,
+            hold: p.hold,
+            piece: p.piece,
+            rotation: p.rotation,
+            x: p.x,
+            y: p.y,
+            cells: p.cells,
+            inputs: p.inputs,
+            linesCleared: p.linesCleared,
+            value: p.value,
+            loss: p.loss,
+            unit: ranking.unit,
+          }),
+        );
+      });
+      io.out(
+        JSON.stringify({
+          summary: true,
+          mode: ranking.mode,
+          unit: ranking.unit,
+          current,
+          queue: queue.join(''),
+          hold,
+          rules: values.rules,
+          afterNextPiece: ranking.afterNextPiece,
+        }),
+      );
+      return 0;
+    }
+    const unit =
+      ranking.unit === 'expectedPieces'
+        ? 'expected pieces of perfect-stack survival'
+        : 'evaluator score (higher is better)';
+    io.out(
+      `current ${current}  queue ${queue.join('') || '-'}  hold ${hold ?? '-'}  rules ${values.rules}  mode ${ranking.mode ?? '-'}  value: ${unit}`,
+    );
+    if (ranking.placements.length === 0) {
+      io.out('no reachable placement: the game is lost');
+      return 0;
+    }
+    io.out(' #  hold piece rot   x   y     value      loss  keys');
+    ranking.placements.forEach((p, i) => {
+      io.out(
+        `${String(i + 1).padStart(2)}  ${p.hold ? 'yes ' : 'no  '} ${p.piece}     ${p.rotation.padEnd(3)} ${String(p.x).padStart(3)} ${String(p.y).padStart(3)} ${p.value.toFixed(2).padStart(9)} ${p.loss.toFixed(2).padStart(9)}  ${p.inputs.join(' ')}`,
+      );
+    });
+    const boards = ranking.placements.slice(0, BOARDS_DRAWN).map((p) => drawPlacement(position.board, p));
+    const rows = Math.max(...boards.map((b) => b.length));
+    io.out('');
+    io.out(boards.map((b, i) => `#${i + 1}`.padEnd(b[0].length)).join('   '));
+    for (let r = 0; r < rows; r++) {
+      io.out(boards.map((b) => (b[r - (rows - b.length)] ?? '').padEnd(b[0].length)).join('   '));
+    }
+    if (ranking.afterNextPiece) {
+      io.out('');
+      io.out(
+        'after #1, if the next piece were: ' +
+          ranking.afterNextPiece.map((a) => `${a.piece} ${a.value.toFixed(1)}`).join('  '),
+      );
+    }
+    return 0;
+  },
+});

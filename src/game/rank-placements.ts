@@ -1,0 +1,94 @@
+/**
+ * Ranking every placement of a turn for a person (docs/game.md, "Ranking placements"): nextMove's search values each
+ * first move as if it were forced (src/game/stack.ts scoreStackMoves, src/game/recover.ts recoverRootValues), and
+ * this module turns those values into units a person reads.
+ */
+import { PIECES, type Piece } from '../pieces.js';
+import type { GamePlacement } from '../rules/types.js';
+import { cellsKey } from './grid.js';
+import type { Decision, GameMode, GameMove } from './ai.js';
+import { recoverRootValues } from './recover.js';
+import { nextPieceRanks, scoreStackMoves } from './stack.js';
+
+export type PlacementUnit = 'expectedPieces' | 'evaluatorScore';
+
+export interface RankedPlacement extends GameMove {
+  /** stack: expected pieces of perfect-stack survival (0: the placement breaks the perfect stack); recover: the
+   * evaluator's value of the best line after it. Unit in PlacementRanking.unit. */
+  value: number;
+  /** The first entry's value minus this one's: how much worse than the AI's move, in the same unit. */
+  loss: number;
+}
+
+export interface PlacementRanking {
+  mode: GameMode | null;
+  unit: PlacementUnit;
+  /** nextMove's move first, then the rest best first; at most `limit`. */
+  placements: RankedPlacement[];
+  /** Stack mode: for the best move, the expected pieces after it if each piece came next with nothing known after
+   * it (0: that piece has no stack move there), I O T S Z L J. */
+  afterNextPiece: { piece: Piece; value: number }[] | null;
+}
+
+/** Per-piece survival q = r^(1/k) of a rank r after k iterations (the chance of placing k random pieces), and the
+ * expected pieces a geometric survival with that q places before it fails: q / (1 − q). Monotone in r. */
+export function expectedPiecesFromRank(rank: number, iterations: number): number {
+  if (!(rank > 0)) return 0;
+  const q = Math.min(rank, 1 - 2 ** -24) ** (1 / Math.max(1, iterations));
+  return q / (1 - q);
+}
+
+type Describe = (hold: boolean, p: GamePlacement, mode: GameMode, value: number) => GameMove;
+
+export function rankDecision(d: Decision, iterations: number, limit: number, describeMove: Describe): PlacementRanking {
+  const chosen = d.move;
+  const scored: { hold: boolean; placement: GamePlacement; value: number; order: number }[] = [];
+  const keyOf = (hold: boolean, p: GamePlacement) => `${hold ? 'h' : '-'}${p.piece}${cellsKey(p.cells)}`;
+  let mode: GameMode | null = chosen ? chosen.mode : null;
+  let afterNextPiece: PlacementRanking['afterNextPiece'] = null;
+  if (d.stack) {
+    const { ctx, choice } = d.stack;
+    for (const m of scoreStackMoves(ctx, d.rows, d.options, choice.side)) {
+      // Lines the known queue kills inside the window survive `depth` pieces; full lines add the leaf's survival.
+      const value = m.depth < m.window ? m.depth : m.depth + expectedPiecesFromRank(m.value, iterations);
+      scored.push({ hold: m.option.hold, placement: m.placement, value, order: m.order });
+    }
+    afterNextPiece = nextPieceRanks(ctx, d.rows, choice.placement.cells, choice.side).map((r, i) => ({
+      piece: PIECES[i],
+      value: r === null ? 0 : 1 + expectedPiecesFromRank(r, iterations),
+    }));
+  } else if (d.recover) {
+    const best = new Map<string, (typeof scored)[number]>();
+    for (const c of recoverRootValues(d.recover.ctx, d.recover.state, d.reachRoot)) {
+      const k = keyOf(c.hold, c.placement);
+      const had = best.get(k);
+      if (!had || c.value > had.value)
+        best.set(k, { hold: c.hold, placement: c.placement, value: c.value, order: c.value });
+    }
+    scored.push(...best.values());
+  }
+  // Every other reachable placement: in stack mode it breaks the perfect stack (0 pieces); it is listed last.
+  const seen = new Set(scored.map((s) => keyOf(s.hold, s.placement)));
+  const seenCells = new Set<string>();
+  for (const o of d.options) {
+    for (const p of o.reachable) {
+      const k = keyOf(o.hold, p);
+      if (seen.has(k) || seenCells.has(k)) continue;
+      seenCells.add(k);
+      if (d.stack) scored.push({ hold: o.hold, placement: p, value: 0, order: -1 });
+    }
+  }
+  scored.sort((a, b) => b.order - a.order || b.value - a.value);
+  if (chosen) {
+    const k = keyOf(chosen.hold, chosen as unknown as GamePlacement);
+    const i = scored.findIndex((s) => keyOf(s.hold, s.placement) === k);
+    if (i > 0) scored.unshift(...scored.splice(i, 1));
+  }
+  if (!mode && scored.length > 0) mode = 'recover';
+  const top = scored[0]?.value ?? 0;
+  const placements = scored.slice(0, limit).map((s) => ({
+    ...describeMove(s.hold, s.placement, mode ?? 'recover', s.value),
+    loss: top - s.value,
+  }));
+  return { mode, unit: mode === 'recover' ? 'evaluatorScore' : 'expectedPieces', placements, afterNextPiece };
+}

@@ -1,0 +1,131 @@
+/**
+ * fumen: the Tetris community's shared-position format, read and written with the maintained `tetris-fumen`
+ * package (docs/rules.md, "fumen"). A fumen field is 10 columns × 23 rows plus a garbage row under the floor; here
+ * fumen row y is Board row y (both count from the bottom), the board is 20 rows high unless cells sit in rows
+ * 20..22 (then 23), and the garbage row (the rows a later page would push up) is not part of the position and
+ * is ignored. A Board keeps no colours: every filled cell reads as filled, and is written as garbage ('X').
+ */
+import { decoder, encoder, Field } from 'tetris-fumen';
+import { StackRankError, describe } from '../errors.js';
+import { PIECES, type Piece } from '../pieces.js';
+import { Board } from './board.js';
+import type { Cell } from './types.js';
+
+export const FUMEN_WIDTH = 10;
+export const FUMEN_HEIGHT = 23;
+
+export interface FumenPosition {
+  board: Board;
+  /** The piece to place: the quiz's current piece, the first letter of a plain piece-list comment, or the page's piece. */
+  current?: Piece;
+  /** The pieces after the current one, from the comment. */
+  queue?: Piece[];
+  /** The hold box of a quiz comment. */
+  hold?: Piece;
+  /** The page's comment as written. */
+  comment: string;
+}
+
+const PIECE_RE = /^[IOTSZJL]*$/;
+
+/** The position on page `page` (default 0) of a fumen string (`v115@…`, with or without a URL in front). */
+export function boardFromFumen(fumen: string, opts: { page?: number } = {}): FumenPosition {
+  if (typeof fumen !== 'string' || fumen.length === 0)
+    throw new StackRankError('BAD_FUMEN', `a fumen is a string like "v115@…"; got ${describe(fumen)}`);
+  if (opts === null || typeof opts !== 'object')
+    throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
+  const at = fumen.search(/v1(15|10)@/);
+  let pages: ReturnType<typeof decoder.decode>;
+  try {
+    if (at < 0) throw new Error('no "v115@" or "v110@" prefix');
+    pages = decoder.decode(fumen.slice(at).trim());
+  } catch (e) {
+    throw new StackRankError(
+      'BAD_FUMEN',
+      `not a readable fumen (${e instanceof Error ? e.message : String(e)}); expected a string like "v115@9gA8…"`,
+      { cause: e },
+    );
+  }
+  const index = opts.page ?? 0;
+  if (!Number.isInteger(index) || index < 0 || index >= pages.length) {
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `page must be an integer from 0 to ${pages.length - 1} (the fumen has ${pages.length} pages); got ${describe(opts.page)}`,
+    );
+  }
+  const page = pages[index];
+  const field = page.field;
+  const bits: number[] = [];
+  let top = 0;
+  for (let y = 0; y < FUMEN_HEIGHT; y++) {
+    let mask = 0;
+    for (let x = 0; x < FUMEN_WIDTH; x++) if (field.at(x, y) !== '_') mask |= 1 << x;
+    bits.push(mask);
+    if (mask) top = y + 1;
+  }
+  const board = Board.fromBits(bits.slice(0, Math.max(top, 20)), FUMEN_WIDTH, top > 20 ? FUMEN_HEIGHT : 20);
+  const comment = page.comment ?? '';
+  const out: FumenPosition = { board, comment };
+  const quiz = /^#Q=\[([IOTSZJL]?)\]\(([IOTSZJL]?)\)([IOTSZJL]*)/.exec(comment);
+  if (quiz) {
+    if (quiz[1]) out.hold = quiz[1] as Piece;
+    if (quiz[2]) out.current = quiz[2] as Piece;
+    else if (quiz[3]) out.current = quiz[3][0] as Piece;
+    const rest = quiz[2] ? quiz[3] : quiz[3].slice(1);
+    out.queue = [...rest] as Piece[];
+  } else if (comment.trim() !== '' && PIECE_RE.test(comment.trim())) {
+    const letters = [...comment.trim()] as Piece[];
+    out.current = letters[0];
+    out.queue = letters.slice(1);
+  } else if (page.operation && (PIECES as readonly string[]).includes(page.operation.type)) {
+    out.current = page.operation.type as Piece;
+  }
+  return out;
+}
+
+export interface FumenExportOptions {
+  /** Cells of a piece to draw on the field in its colour, e.g. a GamePlacement or a GameMove. */
+  placement?: { piece: Piece; cells: readonly Cell[] };
+  /** The page's comment, e.g. "#Q=[](T)SZO" or "TSZO". */
+  comment?: string;
+}
+
+/** A one-page fumen (`v115@…`) of a board up to 10 wide and 23 rows high: filled cells as garbage ('X'). */
+export function fumenFromBoard(board: Board, opts: FumenExportOptions = {}): string {
+  if (!(board instanceof Board))
+    throw new StackRankError('BAD_BOARD', `fumenFromBoard takes a Board; got ${describe(board)}`);
+  if (opts === null || typeof opts !== 'object')
+    throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
+  if (board.width !== FUMEN_WIDTH)
+    throw new StackRankError('BAD_BOARD', `a fumen field is ${FUMEN_WIDTH} columns wide; the board has ${board.width}`);
+  for (let y = FUMEN_HEIGHT; y < board.height; y++) {
+    if (board.rows[y] !== 0)
+      throw new StackRankError('BAD_BOARD', `a fumen field has ${FUMEN_HEIGHT} rows; the board has cells in row ${y}`);
+  }
+  if (opts.comment !== undefined && typeof opts.comment !== 'string')
+    throw new StackRankError('BAD_ARGUMENT', `comment must be a string; got ${describe(opts.comment)}`);
+  const field = Field.create();
+  for (let y = 0; y < Math.min(board.height, FUMEN_HEIGHT); y++) {
+    for (let x = 0; x < FUMEN_WIDTH; x++) if ((board.rows[y] >> x) & 1) field.set(x, y, 'X');
+  }
+  if (opts.placement !== undefined) {
+    const p = opts.placement;
+    if (!p || !(PIECES as readonly string[]).includes(p.piece) || !Array.isArray(p.cells)) {
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `placement must be { piece, cells } (a GamePlacement or GameMove); got ${describe(p)}`,
+      );
+    }
+    for (const c of p.cells) {
+      const [x, y] = c;
+      if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || x >= FUMEN_WIDTH || y < 0 || y >= FUMEN_HEIGHT) {
+        throw new StackRankError(
+          'BAD_ARGUMENT',
+          `placement cell ${describe(c)} is outside the 10 × ${FUMEN_HEIGHT} fumen field`,
+        );
+      }
+      field.set(x, y, p.piece);
+    }
+  }
+  return encoder.encode([{ field, comment: opts.comment }]);
+}

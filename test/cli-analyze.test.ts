@@ -1,0 +1,62 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Board, fumenFromBoard } from '../src/index.js';
+import { buildRankTable, type RankTable } from '../src/rank/table.js';
+import { TetrisAI } from '../src/game/index.js';
+import { runCli } from './helpers/cli.js';
+
+let file: string;
+let table: RankTable;
+beforeAll(async () => {
+  file = join(await mkdtemp(join(tmpdir(), 'stackrank-cli-analyze-')), 't.srk');
+  table = await buildRankTable({ width: 9, iterations: 3 });
+  await table.save(file);
+}, 120_000);
+
+const STACK = ['#........', '##..#...#', '###.##.##', '#########'].map((r) => r + '.');
+
+describe('stackrank analyze', () => {
+  it('ranks the fumen position as rankPlacements does, one JSON object per line', async () => {
+    const fumen = fumenFromBoard(Board.fromRows(STACK, 20), { comment: '#Q=[](T)SZ' });
+    const run = await runCli(['analyze', '--fumen', fumen, '--table', file, '--limit', '5', '--json']);
+    expect(run.code).toBe(0);
+    const lines = run.out.split('\n').map((l) => JSON.parse(l));
+    const summary = lines.pop();
+    expect(summary).toMatchObject({ summary: true, mode: 'stack', unit: 'expectedPieces', current: 'T', queue: 'SZ' });
+    expect(summary.afterNextPiece).toHaveLength(7);
+    const ai = await TetrisAI.create({ table, rules: 'guideline', lookahead: 1 });
+    const expected = ai.rankPlacements(
+      { board: STACK, current: 'T', queue: 'SZ', hold: null, canHold: true },
+      { limit: 5 },
+    );
+    expect(lines.map((l) => [l.rank, l.piece, l.hold, l.cells, l.value])).toEqual(
+      expected.placements.map((p, i) => [i + 1, p.piece, p.hold, p.cells, p.value]),
+    );
+  });
+
+  it('--queue overrides the comment; the text output lists placements and draws the best boards', async () => {
+    const fumen = fumenFromBoard(Board.fromRows(STACK, 20), { comment: 'hello' });
+    const run = await runCli(['analyze', '--fumen', fumen, '--table', file, '--queue', 'TSZ', '--limit', '4']);
+    expect(run.code).toBe(0);
+    const out = run.out.split('\n');
+    expect(out[0]).toMatch(/^current T {2}queue SZ {2}hold - {2}rules guideline {2}mode stack/);
+    expect(out.filter((l) => /^ {0,1}\d+ {2}(yes|no)/.test(l))).toHaveLength(4);
+    expect(out.some((l) => /^#1 +#2 +#3/.test(l))).toBe(true);
+    // the best board shows the stack and the placed piece's letter
+    expect(out.some((l) => /^\|[#.T]{10}\|/.test(l) && /T/.test(l))).toBe(true);
+    expect(out.at(-1)).toMatch(/^after #1, if the next piece were: I \d/);
+  });
+
+  it('bad fumen and missing pieces are errors with a message', async () => {
+    const bad = await runCli(['analyze', '--fumen', 'v115@@@', '--table', file]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.err).toMatch(/BAD_FUMEN/);
+    const none = await runCli(['analyze', '--fumen', fumenFromBoard(Board.empty()), '--table', file]);
+    expect(none.code).not.toBe(0);
+    expect(none.err).toMatch(/no current piece.*--queue/);
+    const noFumen = await runCli(['analyze', '--table', file]);
+    expect(noFumen.err).toMatch(/--fumen STRING is needed/);
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { decoder, encoder, Field } from 'tetris-fumen';
+import { Board, boardFromFumen, fumenFromBoard, StackRankError } from '../src/index.js';
+
+// Every piece colour and garbage, drawn with the package's own field syntax (top row first).
+const COLOURED = ['LLL_______', 'LOOIIIIZZ_', 'JOOSSTTTZZ', 'JJSSXXTXXX'];
+const AS_BOARD = ['###.......', '#########.', '##########', '##########'];
+
+describe('fumen', () => {
+  it('decodes the tetris-fumen README position (four rows, column 9 open) to the expected rows', () => {
+    const { board } = boardFromFumen('v115@9gI8AeI8AeI8AeI8KeAgH');
+    expect(board.width).toBe(10);
+    expect(board.height).toBe(20);
+    expect(board.toRows().slice(-5)).toEqual(['..........', '#########.', '#########.', '#########.', '#########.']);
+  });
+
+  it('reads a URL and a page past the first', () => {
+    const url = 'https://harddrop.com/fumen/?v115@vhGRQYHAvItJEJmhCAUGJKJJvMJTNJGBJFKYPAUEzP?EJG98AQmqhECDdCA';
+    const last = boardFromFumen(url, { page: 6 });
+    const pkg = decoder.decode(url.slice(url.indexOf('v115@')))[6].field;
+    for (let y = 0; y < 20; y++)
+      for (let x = 0; x < 10; x++) expect(last.board.filled(x, y)).toBe(pkg.at(x, y) !== '_');
+    expect(() => boardFromFumen(url, { page: 7 })).toThrow(/page must be an integer from 0 to 6/);
+  });
+
+  it('every piece colour and garbage read as filled; the round trip keeps the board (colours become garbage X)', () => {
+    const coloured = encoder.encode([{ field: Field.create(COLOURED.join('')) }]);
+    const { board } = boardFromFumen(coloured);
+    expect(board.toRows().slice(-4)).toEqual(AS_BOARD.map((r) => r.replaceAll('#', board.toRows().at(-1)![0])));
+    const again = fumenFromBoard(board);
+    expect(boardFromFumen(again).board.equals(board)).toBe(true);
+    const field = decoder.decode(again)[0].field;
+    expect(field.str({ garbage: false })).toBe(['XXX_______', 'XXXXXXXXX_', 'XXXXXXXXXX', 'XXXXXXXXXX'].join('\n'));
+  });
+
+  it('round-trips random boards of 20 and 23 rows', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) / 65536;
+    for (let t = 0; t < 50; t++) {
+      const h = t % 2 ? 23 : 20;
+      const bits = Array.from({ length: h }, () => Math.floor(rnd() * 1024));
+      if (h === 23) bits[22] |= 1;
+      const b = Board.fromBits(bits, 10, h);
+      const back = boardFromFumen(fumenFromBoard(b)).board;
+      expect(back.height).toBe(h);
+      expect(back.equals(b)).toBe(true);
+    }
+  });
+
+  it('reads the queue from a quiz comment or a plain piece list, and writes placement and comment', () => {
+    const b = Board.fromRows(['#########.'], 20);
+    const quiz = boardFromFumen(fumenFromBoard(b, { comment: '#Q=[L](T)SZO' }));
+    expect(quiz).toMatchObject({ current: 'T', queue: ['S', 'Z', 'O'], hold: 'L', comment: '#Q=[L](T)SZO' });
+    expect(boardFromFumen(fumenFromBoard(b, { comment: 'IOJ' }))).toMatchObject({ current: 'I', queue: ['O', 'J'] });
+    expect(boardFromFumen(fumenFromBoard(b, { comment: 'hello' })).current).toBeUndefined();
+    const withI = fumenFromBoard(b, {
+      placement: {
+        piece: 'I',
+        cells: [
+          [9, 0],
+          [9, 1],
+          [9, 2],
+          [9, 3],
+        ],
+      },
+    });
+    expect(decoder.decode(withI)[0].field.at(9, 2)).toBe('I');
+    expect(boardFromFumen(withI).board.toRows().slice(-4)).toEqual([
+      '.........#',
+      '.........#',
+      '.........#',
+      '##########',
+    ]);
+  });
+
+  it('garbage input throws BAD_FUMEN; bad boards BAD_BOARD', () => {
+    for (const bad of ['', 'hello', 'v115@!!!!', 'v115@9gI8AeI8Ae', 42, null]) {
+      try {
+        boardFromFumen(bad as string);
+        expect.unreachable(`accepted ${String(bad)}`);
+      } catch (e) {
+        expect(e).toBeInstanceOf(StackRankError);
+        expect((e as StackRankError).code).toBe('BAD_FUMEN');
+      }
+    }
+    expect(() => fumenFromBoard(Board.empty(9, 20))).toThrow(/10 columns wide/);
+    expect(() =>
+      fumenFromBoard(Board.fromBits([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], 10)),
+    ).toThrow(/23 rows/);
+  });
+});
