@@ -57,7 +57,7 @@ describe('20G rank table', () => {
       const a = article.get(`${m.piece}:${m.orientation}:${m.column}`);
       expect(a).toBeDefined();
       expect(m.delta).toBe(a!.delta);
-      m.lo.forEach((lo, i) => expect(lo >= a!.lo[i] && m.hi[i] <= a!.hi[i]).toBe(true));
+      for (const [i, lo] of m.lo.entries()) expect(lo >= a!.lo[i] && m.hi[i] <= a!.hi[i]).toBe(true);
       seen.set(
         `${m.piece}:${m.orientation}:${m.column}`,
         (seen.get(`${m.piece}:${m.orientation}:${m.column}`) ?? 0) + 1,
