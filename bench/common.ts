@@ -26,7 +26,8 @@ export function machine() {
 export function printTable(rows: Record<string, string | number>[]): void {
   if (rows.length === 0) return;
   const keys = Object.keys(rows[0]);
-  const cell = (v: string | number) => (typeof v === 'number' ? (Number.isInteger(v) ? v.toLocaleString('en-US') : v.toPrecision(4)) : v);
+  const cell = (v: string | number) =>
+    typeof v === 'number' ? (Number.isInteger(v) ? v.toLocaleString('en-US') : v.toPrecision(4)) : v;
   const widths = keys.map((k) => Math.max(k.length, ...rows.map((r) => String(cell(r[k])).length)));
   const line = (vals: string[]) => '| ' + vals.map((v, i) => v.padEnd(widths[i])).join(' | ') + ' |';
   console.log(line(keys));

@@ -90,7 +90,12 @@ function tsGame(preset: PresetName, seed: number, maxPieces: number): number {
     let next: FullBoard | null = null;
     for (const m of b.legalMoves(p)) {
       const pl = b.place(p, m.orientation, m.x)!;
-      const f = featureValues(pl.board, { lines: pl.lines, erodedCells: pl.erodedCells, landingRow: pl.landingRow, pieceHeight: pl.pieceHeight });
+      const f = featureValues(pl.board, {
+        lines: pl.lines,
+        erodedCells: pl.erodedCells,
+        landingRow: pl.landingRow,
+        pieceHeight: pl.pieceHeight,
+      });
       const val = v.features.reduce((s, name, i) => s + v.weights[i] * f[name], 0);
       if (val > best) {
         best = val;
@@ -107,18 +112,38 @@ const P1 = quick ? 100_000 : 300_000;
 const P2 = quick ? 3_000 : 10_000;
 const PTS = quick ? 200 : 500;
 const rows = await measureAll([
-  { name: 'seedGA 1-ply (WASM)', pieces: P1, run: async () => (await playFullGame({ weights: 'seedGA', seed: 1, maxPieces: P1 })).pieces },
-  { name: 'seedGA 2-ply (WASM)', pieces: P2, run: async () => (await playFullGame({ weights: 'seedGA', seed: 1, maxPieces: P2, lookahead: 1 })).pieces },
-  { name: 'dellacherie 1-ply (WASM)', pieces: P1, run: async () => (await playFullGame({ weights: 'dellacherie', seed: 1, maxPieces: P1 })).pieces },
-  { name: 'bcts 1-ply (WASM)', pieces: P1, run: async () => (await playFullGame({ weights: 'bcts', seed: 1, maxPieces: P1 })).pieces },
+  {
+    name: 'seedGA 1-ply (WASM)',
+    pieces: P1,
+    run: async () => (await playFullGame({ weights: 'seedGA', seed: 1, maxPieces: P1 })).pieces,
+  },
+  {
+    name: 'seedGA 2-ply (WASM)',
+    pieces: P2,
+    run: async () => (await playFullGame({ weights: 'seedGA', seed: 1, maxPieces: P2, lookahead: 1 })).pieces,
+  },
+  {
+    name: 'dellacherie 1-ply (WASM)',
+    pieces: P1,
+    run: async () => (await playFullGame({ weights: 'dellacherie', seed: 1, maxPieces: P1 })).pieces,
+  },
+  {
+    name: 'bcts 1-ply (WASM)',
+    pieces: P1,
+    run: async () => (await playFullGame({ weights: 'bcts', seed: 1, maxPieces: P1 })).pieces,
+  },
   { name: 'seedGA 1-ply (TypeScript reference)', pieces: PTS, run: async () => tsGame('seedGA', 1, PTS) },
 ]);
 
 const base = rows[rows.length - 1].cpuPiecesPerSecond;
 const one = rows[0].cpuPiecesPerSecond;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-console.log(`full-board player, single thread, median of ${REPEATS} runs (load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores)`);
-console.log(`${'case'.padEnd(38)} ${'pieces/run'.padStart(10)} ${'wall p/s'.padStart(11)} ${'CPU p/s'.padStart(11)} ${'vs TS ref'.padStart(10)} ${'vs 1-ply'.padStart(9)}  wall range`);
+console.log(
+  `full-board player, single thread, median of ${REPEATS} runs (load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores)`,
+);
+console.log(
+  `${'case'.padEnd(38)} ${'pieces/run'.padStart(10)} ${'wall p/s'.padStart(11)} ${'CPU p/s'.padStart(11)} ${'vs TS ref'.padStart(10)} ${'vs 1-ply'.padStart(9)}  wall range`,
+);
 for (const r of rows) {
   console.log(
     `${r.case.padEnd(38)} ${fmt(r.pieces).padStart(10)} ${fmt(r.wallPiecesPerSecond).padStart(11)} ${fmt(r.cpuPiecesPerSecond).padStart(11)} ${(r.cpuPiecesPerSecond / base).toFixed(1).padStart(9)}x ${(r.cpuPiecesPerSecond / one).toFixed(3).padStart(8)}x  ${fmt(r.wallRange[0])}–${fmt(r.wallRange[1])}`,
@@ -175,12 +200,19 @@ if (abFile) {
         a.push(cpuRate(mine, preset, P1));
       }
     }
-    abRows.push({ case: `${preset} 1-ply`, thisCpuPiecesPerSecond: median(a), otherCpuPiecesPerSecond: median(b), ratio: median(a.map((x, i) => x / b[i])) });
+    abRows.push({
+      case: `${preset} 1-ply`,
+      thisCpuPiecesPerSecond: median(a),
+      otherCpuPiecesPerSecond: median(b),
+      ratio: median(a.map((x, i) => x / b[i])),
+    });
   }
   console.log(`\nA/B against ${abFile}: ${rounds} alternating rounds of ${fmt(P1)} pieces (CPU time), medians`);
   console.log(`${'case'.padEnd(20)} ${'this p/s'.padStart(11)} ${'other p/s'.padStart(11)} ${'ratio'.padStart(7)}`);
   for (const r of abRows) {
-    console.log(`${r.case.padEnd(20)} ${fmt(r.thisCpuPiecesPerSecond).padStart(11)} ${fmt(r.otherCpuPiecesPerSecond).padStart(11)} ${r.ratio.toFixed(3).padStart(6)}x`);
+    console.log(
+      `${r.case.padEnd(20)} ${fmt(r.thisCpuPiecesPerSecond).padStart(11)} ${fmt(r.otherCpuPiecesPerSecond).padStart(11)} ${r.ratio.toFixed(3).padStart(6)}x`,
+    );
   }
 }
 

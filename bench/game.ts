@@ -28,13 +28,38 @@ const { values: args } = parseArgs({
 });
 
 /** The target rows of docs/results.md ("Real games"): rules, randomizer, lookahead, hold, and what each aims at. */
-const TARGETS: Record<string, { rules: RuleSetName; randomizer: RandomizerName; lookahead: number; hold: boolean; target: string }> = {
-  classic: { rules: 'classic', randomizer: 'tgm1', lookahead: 1, hold: false, target: 'Tetris rate >= 95 %, 0 top-outs in 10 M' },
-  nes: { rules: 'nes', randomizer: 'nes', lookahead: 1, hold: false, target: 'Tetris rate >= 90 %, 0 top-outs in 10 M' },
-  guideline: { rules: 'guideline', randomizer: 'bag7', lookahead: 5, hold: true, target: 'Tetris rate >= 98 %, 0 top-outs in 10 M' },
+const TARGETS: Record<
+  string,
+  { rules: RuleSetName; randomizer: RandomizerName; lookahead: number; hold: boolean; target: string }
+> = {
+  classic: {
+    rules: 'classic',
+    randomizer: 'tgm1',
+    lookahead: 1,
+    hold: false,
+    target: 'Tetris rate >= 95 %, 0 top-outs in 10 M',
+  },
+  nes: {
+    rules: 'nes',
+    randomizer: 'nes',
+    lookahead: 1,
+    hold: false,
+    target: 'Tetris rate >= 90 %, 0 top-outs in 10 M',
+  },
+  guideline: {
+    rules: 'guideline',
+    randomizer: 'bag7',
+    lookahead: 5,
+    hold: true,
+    target: 'Tetris rate >= 98 %, 0 top-outs in 10 M',
+  },
   tgm20g: { rules: 'tgm20g', randomizer: 'tgm1', lookahead: 1, hold: false, target: 'report' },
 };
-const NAMES: Record<GamePolicy, string> = { both: 'TetrisAI', stackOnly: 'stacking only', fullBoardOnly: 'full-board bcts' };
+const NAMES: Record<GamePolicy, string> = {
+  both: 'TetrisAI',
+  stackOnly: 'stacking only',
+  fullBoardOnly: 'full-board bcts',
+};
 
 const { table } = await loadOrBuildCachedTable();
 const players = args.players!.split(',') as GamePolicy[];
@@ -46,7 +71,9 @@ for (const key of args.rows!.split(',')) {
   for (const player of players) {
     // Baselines get their own (smaller) budget: the full-board player runs a TypeScript search on every move.
     const maxPieces = Number(player === 'both' ? args['max-pieces'] : args['baseline-pieces']);
-    const r = (await benchGame({ ...t, games: Number(args.games), maxPieces, seed: Number(args.seed), table, players: [player] }))[player] as PlayGameResult;
+    const r = (
+      await benchGame({ ...t, games: Number(args.games), maxPieces, seed: Number(args.seed), table, players: [player] })
+    )[player] as PlayGameResult;
     printed.push({
       'rules, randomizer, lookahead, hold': `${t.rules}, ${t.randomizer}, ${t.lookahead}, ${t.hold ? 'hold' : 'no'}`,
       player: NAMES[player],
@@ -60,7 +87,9 @@ for (const key of args.rows!.split(',')) {
       'pieces/s (1 thread)': Math.round(r.piecesPerSecond),
     });
     raw.push({ row: key, target: t.target, player, ...r });
-    console.error(`${key} ${NAMES[player]}: ${r.pieces} pieces, ${r.topOuts} top-outs, ${(100 * r.tetrisRate).toFixed(1)} % Tetris`);
+    console.error(
+      `${key} ${NAMES[player]}: ${r.pieces} pieces, ${r.topOuts} top-outs, ${(100 * r.tetrisRate).toFixed(1)} % Tetris`,
+    );
   }
 }
 printTable(printed);

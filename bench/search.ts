@@ -50,7 +50,8 @@ for (let game = 0; positions.length < Number(args.positions); game++) {
     heights = applyMove(rankEngine.placements, heights, move);
   }
 }
-const leafRows = args.leaf === 'preview' ? (await loadOrBuildCachedPreviewTable({ randomizer: 'tgm1' })).table : undefined;
+const leafRows =
+  args.leaf === 'preview' ? (await loadOrBuildCachedPreviewTable({ randomizer: 'tgm1' })).table : undefined;
 const engine = strategy === 'rank' ? rankEngine : await StackingEngine.create(table, rules, { strategy, leafRows });
 
 // Repeats go round-robin over the lookaheads, so a burst of outside load spreads over all rows; the TS
@@ -86,6 +87,10 @@ const rows = LOOKAHEADS.map((la) => {
     'x vs reference': Number.isNaN(refRate) ? '-' : Math.round(rate / refRate),
   };
 });
-console.log(`\nsearch speed (${strategy}${strategy === 'rank' ? '' : `, ${args.leaf} leaves`}), 1 thread, ${positions.length} positions from lookahead-1 tgm1 games, ${repeats} repeats, table ${table.width}x${table.maxStep}/${table.iterations}\n`);
+console.log(
+  `\nsearch speed (${strategy}${strategy === 'rank' ? '' : `, ${args.leaf} leaves`}), 1 thread, ${positions.length} positions from lookahead-1 tgm1 games, ${repeats} repeats, table ${table.width}x${table.maxStep}/${table.iterations}\n`,
+);
 printTable(rows);
-console.log(`\nwrote ${writeResults(strategy === 'rank' ? 'search' : `search-${strategy}`, { strategy, leaf: args.leaf, date: new Date().toISOString(), machine: machine(), positions: positions.length, repeats, rows })}`);
+console.log(
+  `\nwrote ${writeResults(strategy === 'rank' ? 'search' : `search-${strategy}`, { strategy, leaf: args.leaf, date: new Date().toISOString(), machine: machine(), positions: positions.length, repeats, rows })}`,
+);

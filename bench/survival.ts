@@ -46,7 +46,10 @@ const tableSteep = args['table-steep'] as TableSteep;
 const { table } = await loadOrBuildCachedTable({ steep: tableSteep });
 // Expectimax leaves: the rank table's best placement per piece, or the randomizer's preview table.
 const leafIterations = Number(args['leaf-iterations']);
-const leafRows = args.leaf === 'preview' ? (await loadOrBuildCachedPreviewTable({ randomizer, iterations: leafIterations, steep: tableSteep })).table : undefined;
+const leafRows =
+  args.leaf === 'preview'
+    ? (await loadOrBuildCachedPreviewTable({ randomizer, iterations: leafIterations, steep: tableSteep })).table
+    : undefined;
 if (args.leaf !== 'preview' && args.leaf !== 'piece-max') throw new Error(`--leaf must be piece-max or preview`);
 const rows = [];
 const raw = [];
@@ -59,11 +62,17 @@ for (const steep of args.steep!.split(',') as SteepRule[]) {
       games: 200,
       maxPieces: Math.round(BUDGET[la] * Number(args.scale)),
       seed: Number(args.seed),
-      rules: { steep, tetris: args.tetris as 'forced' | 'choice', tetrisThreshold: Number(args.threshold), boardHeight: Number(args['board-height']) },
+      rules: {
+        steep,
+        tetris: args.tetris as 'forced' | 'choice',
+        tetrisThreshold: Number(args.threshold),
+        boardHeight: Number(args['board-height']),
+      },
       strategy: args.strategy as StrategyName,
       leafRows,
       threads: args.threads ? Number(args.threads) : undefined,
-      onProgress: (p) => process.stderr.write(`\r${args.strategy} ${steep} LA${la}: ${p.pieces} pieces ${p.deaths} deaths   `),
+      onProgress: (p) =>
+        process.stderr.write(`\r${args.strategy} ${steep} LA${la}: ${p.pieces} pieces ${p.deaths} deaths   `),
     });
     process.stderr.write('\n');
     raw.push({ steep, ...r });
@@ -87,6 +96,10 @@ for (const steep of args.steep!.split(',') as SteepRule[]) {
     console.log(JSON.stringify(rows[rows.length - 1]));
   }
 }
-console.log(`\nsurvival under ${randomizer}, strategy ${args.strategy}, Tetris ${args.tetris} at ${args.threshold}, board height ${args['board-height']}, table ${table.variant} 9x4/15, 200 streams, seed ${args.seed}\n`);
+console.log(
+  `\nsurvival under ${randomizer}, strategy ${args.strategy}, Tetris ${args.tetris} at ${args.threshold}, board height ${args['board-height']}, table ${table.variant} 9x4/15, 200 streams, seed ${args.seed}\n`,
+);
 printTable(rows);
-console.log(`\nwrote ${writeResults(args.out!, { date: new Date().toISOString(), machine: machine(), randomizer, strategy: args.strategy, table: table.variant, seed: Number(args.seed), rows, raw })}`);
+console.log(
+  `\nwrote ${writeResults(args.out!, { date: new Date().toISOString(), machine: machine(), randomizer, strategy: args.strategy, table: table.variant, seed: Number(args.seed), rows, raw })}`,
+);

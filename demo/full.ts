@@ -26,7 +26,10 @@ export class FullGame extends BaseGame {
     if (this.over) return false;
     this.fillQueue(2);
     const piece = this.queue[0] as Piece;
-    const move = await bestMove(this.board, piece, { weights: this.preset, next: lookahead >= 1 ? this.queue[1] : undefined });
+    const move = await bestMove(this.board, piece, {
+      weights: this.preset,
+      next: lookahead >= 1 ? this.queue[1] : undefined,
+    });
     if (!move) {
       this.over = true;
       return false;
@@ -40,7 +43,8 @@ export class FullGame extends BaseGame {
     const cleared = this.cells.length - kept.length;
     while (kept.length < FULL_ROWS) kept.push(new Array<Cell>(FULL_WIDTH).fill(null));
     this.cells = kept;
-    if (cleared !== move.lines) throw new Error(`demo board out of step with the player: cleared ${cleared} rows, the player says ${move.lines}`);
+    if (cleared !== move.lines)
+      throw new Error(`demo board out of step with the player: cleared ${cleared} rows, the player says ${move.lines}`);
     this.board = move.board;
     for (let r = 0; r < FULL_ROWS; r++) {
       let mask = 0;

@@ -4,7 +4,16 @@
  * checked against the heights the AI returns after every move. BaseGame holds what both modes share: the piece
  * queue from a randomizer, the counters and the I-drought histogram.
  */
-import { ORIENTATIONS, PIECES, createRandomizer, type BestPlacement, type Piece, type Randomizer, type RandomizerName, type StackingAI } from 'stackrank';
+import {
+  ORIENTATIONS,
+  PIECES,
+  createRandomizer,
+  type BestPlacement,
+  type Piece,
+  type Randomizer,
+  type RandomizerName,
+  type StackingAI,
+} from 'stackrank';
 
 export const WIDTH = 9; // stacking columns; column 9 is the well
 export const ROWS = 20;
@@ -127,7 +136,8 @@ export class StackGame extends BaseGame {
     for (let c = 0; c < WIDTH; c++) {
       let top = 0;
       for (let r = ROWS - 1; r >= 0 && !top; r--) if (this.cells[r][c]) top = r + 1;
-      if (top !== this.heights[c]) throw new Error(`demo board out of step with the AI in column ${c}: drew ${top}, AI says ${this.heights[c]}`);
+      if (top !== this.heights[c])
+        throw new Error(`demo board out of step with the AI in column ${c}: drew ${top}, AI says ${this.heights[c]}`);
     }
   }
 }

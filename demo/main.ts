@@ -5,7 +5,16 @@
  * randomizer (default tgm1), speed (pieces/s or "max", default 60), steep (excessFirst | truncate), preset (full-board
  * weights), seed. See docs/demo.md.
  */
-import { PRESET_NAMES, RANDOMIZER_NAMES, StackingAI, isRandomizerName, type Piece, type PresetName, type RandomizerName, type SteepRule } from 'stackrank';
+import {
+  PRESET_NAMES,
+  RANDOMIZER_NAMES,
+  StackingAI,
+  isRandomizerName,
+  type Piece,
+  type PresetName,
+  type RandomizerName,
+  type SteepRule,
+} from 'stackrank';
 import { FullGame } from './full.js';
 import { DROUGHT_BINS, ROWS, StackGame, type BaseGame } from './game.js';
 import { obtainTable } from './table.js';
@@ -39,7 +48,9 @@ const settings = {
   randomizer: (isRandomizerName(params.get('randomizer') ?? '') ? params.get('randomizer') : 'tgm1') as RandomizerName,
   speed: params.get('speed') === 'max' ? Infinity : intParam('speed', 60, 1, 100000),
   steep: (params.get('steep') === 'truncate' ? 'truncate' : 'excessFirst') as SteepRule,
-  preset: ((PRESET_NAMES as string[]).includes(params.get('preset') ?? '') ? params.get('preset') : 'bcts') as PresetName,
+  preset: ((PRESET_NAMES as string[]).includes(params.get('preset') ?? '')
+    ? params.get('preset')
+    : 'bcts') as PresetName,
   seed: intParam('seed', Math.floor(Math.random() * 2 ** 31), 0, Number.MAX_SAFE_INTEGER),
 };
 

@@ -107,7 +107,9 @@ export async function obtainTable(r: TableRequest): Promise<{ table: RankTable; 
   if (stored) return { table: stored, source: 'indexeddb', detail: `loaded from IndexedDB in ${secs()} s` };
 
   const threads = buildThreads();
-  r.onStatus(`Building the ${r.width}x${r.maxStep} rank table (${r.iterations} iterations, ${threads} thread${threads > 1 ? 's' : ''})…`);
+  r.onStatus(
+    `Building the ${r.width}x${r.maxStep} rank table (${r.iterations} iterations, ${threads} thread${threads > 1 ? 's' : ''})…`,
+  );
   const table = await buildRankTable({
     width: r.width,
     maxStep: r.maxStep,
@@ -116,10 +118,16 @@ export async function obtainTable(r: TableRequest): Promise<{ table: RankTable; 
     onProgress: (p) => {
       r.onProgress(p.fraction, p);
       const eta = p.etaMs === null ? '' : `, about ${Math.ceil(p.etaMs / 1000)} s left`;
-      r.onStatus(`Building the rank table: iteration ${Math.floor(p.iteration)}/${p.iterations}${eta} (${threads} thread${threads > 1 ? 's' : ''})`);
+      r.onStatus(
+        `Building the rank table: iteration ${Math.floor(p.iteration)}/${p.iterations}${eta} (${threads} thread${threads > 1 ? 's' : ''})`,
+      );
     },
   });
   const built = secs();
   const saved = await saveToIndexedDb(r, table);
-  return { table, source: 'built', detail: `built in this page in ${built} s on ${threads} thread${threads > 1 ? 's' : ''}${saved ? ', saved to IndexedDB' : ''}` };
+  return {
+    table,
+    source: 'built',
+    detail: `built in this page in ${built} s on ${threads} thread${threads > 1 ? 's' : ''}${saved ? ', saved to IndexedDB' : ''}`,
+  };
 }

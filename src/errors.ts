@@ -33,7 +33,10 @@ export class StackRankError extends Error {
 /** Throws BAD_ARGUMENT unless `value` is an integer in [min, max]. */
 export function requireInt(name: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new StackRankError('BAD_ARGUMENT', `${name} must be an integer from ${min} to ${max}; got ${describe(value)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${name} must be an integer from ${min} to ${max}; got ${describe(value)}`,
+    );
   }
   return value;
 }
@@ -46,11 +49,14 @@ export function describe(value: unknown, depth = 0): string {
   try {
     if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
     if (typeof value === 'bigint') return `${value}n`;
-    if (typeof value === 'symbol' || typeof value === 'function') return typeof value === 'function' ? 'a function' : value.toString();
+    if (typeof value === 'symbol' || typeof value === 'function')
+      return typeof value === 'function' ? 'a function' : value.toString();
     if (value === null || typeof value !== 'object') return String(value);
     if (Array.isArray(value)) {
       if (depth > 1) return `[…${value.length}]`;
-      const shown = Array.from({ length: Math.min(value.length, 16) }, (_, i) => (i in value ? describe(value[i], depth + 1) : '<hole>'));
+      const shown = Array.from({ length: Math.min(value.length, 16) }, (_, i) =>
+        i in value ? describe(value[i], depth + 1) : '<hole>',
+      );
       return `[${shown.join(', ')}${value.length > 16 ? ', …' : ''}]`;
     }
     if (Object.getPrototypeOf(value) === null) return 'an object without a prototype';
@@ -83,14 +89,19 @@ export function checkSignal(signal: unknown, what = 'signal'): AbortSignal | und
     typeof (signal as AbortSignal).aborted === 'boolean' &&
     typeof (signal as AbortSignal).addEventListener === 'function' &&
     typeof (signal as AbortSignal).removeEventListener === 'function';
-  if (!ok) throw new StackRankError('BAD_ARGUMENT', `${what} must be an AbortSignal (from an AbortController); got ${describe(signal)}`);
+  if (!ok)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${what} must be an AbortSignal (from an AbortController); got ${describe(signal)}`,
+    );
   return signal as AbortSignal;
 }
 
 /** A callback or nothing. */
 export function checkCallback<F>(name: string, value: unknown): F | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'function') throw new StackRankError('BAD_ARGUMENT', `${name} must be a function; got ${describe(value)}`);
+  if (typeof value !== 'function')
+    throw new StackRankError('BAD_ARGUMENT', `${name} must be a function; got ${describe(value)}`);
   return value as F;
 }
 

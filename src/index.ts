@@ -31,7 +31,21 @@ export {
 } from './surface.js';
 
 // The game-facing Tetris AI (docs/game.md); the boards and rule sets it plays are below.
-export { TetrisAI, playGame, benchGame, type PlacementRanking, type RankedPlacement, type PlacementUnit, type TetrisAIOptions, type GameState, type GameMove, type GameMode, type WellSide, type PlayGameOptions, type PlayGameResult } from './game/index.js';
+export {
+  TetrisAI,
+  playGame,
+  benchGame,
+  type PlacementRanking,
+  type RankedPlacement,
+  type PlacementUnit,
+  type TetrisAIOptions,
+  type GameState,
+  type GameMove,
+  type GameMode,
+  type WellSide,
+  type PlayGameOptions,
+  type PlayGameResult,
+} from './game/index.js';
 
 // Rule sets.
 export {

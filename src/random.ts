@@ -35,11 +35,18 @@ export class Rng {
 
   constructor(seed: number | RngState = 0) {
     if (Array.isArray(seed)) {
-      if (seed.length !== 4 || !seed.every((v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 0x100000000)) {
-        throw new StackRankError('BAD_ARGUMENT', `a PRNG state is four unsigned 32-bit integers; got ${describe(seed)}`);
+      if (
+        seed.length !== 4 ||
+        !seed.every((v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 0x100000000)
+      ) {
+        throw new StackRankError(
+          'BAD_ARGUMENT',
+          `a PRNG state is four unsigned 32-bit integers; got ${describe(seed)}`,
+        );
       }
       [this.s0, this.s1, this.s2, this.s3] = seed.map((v) => v >>> 0) as unknown as [number, number, number, number];
-      if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) throw new StackRankError('BAD_ARGUMENT', 'an all-zero PRNG state is invalid');
+      if ((this.s0 | this.s1 | this.s2 | this.s3) === 0)
+        throw new StackRankError('BAD_ARGUMENT', 'an all-zero PRNG state is invalid');
       return;
     }
     let x = checkSeed(seed as number);
@@ -72,7 +79,8 @@ export class Rng {
 
   /** Uniform integer in [0, n), n in 1..2^32, without modulo bias (rejection on the top of the range). */
   nextInt(n: number): number {
-    if (typeof n !== 'number' || !(n >= 1 && n <= 0x100000000 && Number.isInteger(n))) requireInt('nextInt(n): n', n, 1, 0x100000000);
+    if (typeof n !== 'number' || !(n >= 1 && n <= 0x100000000 && Number.isInteger(n)))
+      requireInt('nextInt(n): n', n, 1, 0x100000000);
     if (n === 1) return 0;
     const limit = 0x100000000 - (0x100000000 % n);
     for (;;) {

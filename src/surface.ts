@@ -40,13 +40,15 @@ export function checkGeometry(geometry: Geometry = {}): { width: number; maxStep
 
 /** Base of the index digits, 2S+1. */
 export function surfaceBase(maxStep: number): number {
-  if (!Number.isInteger(maxStep) || maxStep < MIN_MAX_STEP || maxStep > MAX_MAX_STEP) requireInt('maxStep', maxStep, MIN_MAX_STEP, MAX_MAX_STEP);
+  if (!Number.isInteger(maxStep) || maxStep < MIN_MAX_STEP || maxStep > MAX_MAX_STEP)
+    requireInt('maxStep', maxStep, MIN_MAX_STEP, MAX_MAX_STEP);
   return 2 * maxStep + 1;
 }
 
 /** Number of ranked surfaces, (2S+1)^(W-1). */
 export function surfaceCount(width: number, maxStep: number): number {
-  if (!Number.isInteger(width) || width < MIN_WIDTH || width > MAX_WIDTH) requireInt('width', width, MIN_WIDTH, MAX_WIDTH);
+  if (!Number.isInteger(width) || width < MIN_WIDTH || width > MAX_WIDTH)
+    requireInt('width', width, MIN_WIDTH, MAX_WIDTH);
   return surfaceBase(maxStep) ** (width - 1);
 }
 
@@ -57,13 +59,17 @@ function makeSurface(width: number, maxStep: number, steps: number[]): Surface {
 /** Surface from its steps. W is steps.length + 1; steps steeper than ±S are kept (they are truncated when ranked). */
 export function surfaceFromSteps(steps: readonly number[], options: { maxStep?: number } = {}): Surface {
   const opts = optionsObject('surfaceFromSteps', options);
-  if (!Array.isArray(steps)) throw new StackRankError('BAD_SURFACE', `steps must be an array of integers; got ${describe(steps)}`);
+  if (!Array.isArray(steps))
+    throw new StackRankError('BAD_SURFACE', `steps must be an array of integers; got ${describe(steps)}`);
   const { width, maxStep } = checkSurfaceWidth(steps.length + 1, opts.maxStep, 'steps', steps.length);
   requireDenseArray('BAD_SURFACE', 'steps', steps);
   for (let i = 0; i < steps.length; i++) {
     const d = steps[i];
     if (typeof d !== 'number' || !Number.isInteger(d) || Math.abs(d) > MAX_GAME_STEP) {
-      throw new StackRankError('BAD_SURFACE', `step ${i} must be an integer from -${MAX_GAME_STEP} to ${MAX_GAME_STEP}; got ${describe(d)}`);
+      throw new StackRankError(
+        'BAD_SURFACE',
+        `step ${i} must be an integer from -${MAX_GAME_STEP} to ${MAX_GAME_STEP}; got ${describe(d)}`,
+      );
     }
   }
   return makeSurface(width, maxStep, steps.slice());
@@ -72,13 +78,17 @@ export function surfaceFromSteps(steps: readonly number[], options: { maxStep?: 
 /** Surface of a stack given its W column heights (non-negative integers). */
 export function surfaceFromHeights(heights: readonly number[], options: { maxStep?: number } = {}): Surface {
   const opts = optionsObject('surfaceFromHeights', options);
-  if (!Array.isArray(heights)) throw new StackRankError('BAD_SURFACE', `heights must be an array of integers; got ${describe(heights)}`);
+  if (!Array.isArray(heights))
+    throw new StackRankError('BAD_SURFACE', `heights must be an array of integers; got ${describe(heights)}`);
   const { width, maxStep } = checkSurfaceWidth(heights.length, opts.maxStep, 'heights', heights.length);
   requireDenseArray('BAD_SURFACE', 'heights', heights);
   for (let i = 0; i < heights.length; i++) {
     const h = heights[i];
     if (typeof h !== 'number' || !Number.isInteger(h) || h < 0 || h > MAX_GAME_STEP) {
-      throw new StackRankError('BAD_SURFACE', `height of column ${i} must be an integer from 0 to ${MAX_GAME_STEP}; got ${describe(h)}`);
+      throw new StackRankError(
+        'BAD_SURFACE',
+        `height of column ${i} must be an integer from 0 to ${MAX_GAME_STEP}; got ${describe(h)}`,
+      );
     }
   }
   const steps: number[] = [];
@@ -89,7 +99,8 @@ export function surfaceFromHeights(heights: readonly number[], options: { maxSte
 /** Surface from its digit string, e.g. "45244345" (W-1 digits, each d[i] + S in 0..2S). */
 export function parseSurface(digits: string, options: { maxStep?: number } = {}): Surface {
   const opts = optionsObject('parseSurface', options);
-  if (typeof digits !== 'string') throw new StackRankError('BAD_SURFACE', `a surface string must be a string of digits; got ${describe(digits)}`);
+  if (typeof digits !== 'string')
+    throw new StackRankError('BAD_SURFACE', `a surface string must be a string of digits; got ${describe(digits)}`);
   const { width, maxStep } = checkSurfaceWidth(digits.length + 1, opts.maxStep, 'digits', digits.length);
   const base = surfaceBase(maxStep);
   const steps = [...digits].map((c, i) => {
@@ -132,7 +143,10 @@ export function surfaceIndex(surface: Surface, options: { truncate?: boolean } =
     let d = steps[i];
     if (d < -maxStep || d > maxStep) {
       if (!opts.truncate) {
-        throw new StackRankError('BAD_SURFACE', `step ${i} is ${d}, outside ±${maxStep}; pass { truncate: true } to clamp it`);
+        throw new StackRankError(
+          'BAD_SURFACE',
+          `step ${i} is ${d}, outside ±${maxStep}; pass { truncate: true } to clamp it`,
+        );
       }
       d = d < 0 ? -maxStep : maxStep;
     }
@@ -146,7 +160,8 @@ export function surfaceDigits(surface: Surface): string {
   checkSurface(surface);
   return surface.steps
     .map((d, i) => {
-      if (Math.abs(d) > surface.maxStep) throw new StackRankError('BAD_SURFACE', `step ${i} is ${d}, outside ±${surface.maxStep}`);
+      if (Math.abs(d) > surface.maxStep)
+        throw new StackRankError('BAD_SURFACE', `step ${i} is ${d}, outside ±${surface.maxStep}`);
       return String(d + surface.maxStep);
     })
     .join('');
@@ -208,6 +223,9 @@ function checkSurface(surface: Surface): void {
     stepsOk = typeof d === 'number' && Number.isInteger(d) && Math.abs(d) <= MAX_GAME_STEP;
   }
   if (!stepsOk) {
-    throw new StackRankError('BAD_SURFACE', 'not a surface: build one with parseSurface, surfaceFromSteps, surfaceFromHeights or surfaceFromIndex');
+    throw new StackRankError(
+      'BAD_SURFACE',
+      'not a surface: build one with parseSurface, surfaceFromSteps, surfaceFromHeights or surfaceFromIndex',
+    );
   }
 }

@@ -58,7 +58,10 @@ interface PortLike {
   terminate(): unknown;
 }
 
-const isNode = typeof process === 'object' && !!process.versions?.node && typeof (globalThis as { window?: unknown }).window === 'undefined';
+const isNode =
+  typeof process === 'object' &&
+  !!process.versions?.node &&
+  typeof (globalThis as { window?: unknown }).window === 'undefined';
 
 /** Workers started and not yet exited (Node); tests use it to prove that cancelling leaves none behind. */
 let liveWorkers = 0;
@@ -123,7 +126,11 @@ export class KernelPool {
         workers.push(await spawn(onMessage, onError));
       } catch (e) {
         for (const w of workers) void w.terminate();
-        throw new StackRankError('WORKER_FAILED', `could not start worker ${i + 1} of ${threads}: ${(e as Error)?.message ?? String(e)}`, { cause: e });
+        throw new StackRankError(
+          'WORKER_FAILED',
+          `could not start worker ${i + 1} of ${threads}: ${(e as Error)?.message ?? String(e)}`,
+          { cause: e },
+        );
       }
     }
     pool = new KernelPool(workers);
@@ -181,7 +188,10 @@ export class KernelPool {
 
   private fail(e: Error): void {
     if (this.terminated) return;
-    const err = e instanceof StackRankError ? e : new StackRankError('WORKER_FAILED', `a worker crashed: ${e.message}`, { cause: e });
+    const err =
+      e instanceof StackRankError
+        ? e
+        : new StackRankError('WORKER_FAILED', `a worker crashed: ${e.message}`, { cause: e });
     this.failed = err;
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();

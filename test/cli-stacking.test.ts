@@ -14,23 +14,81 @@ beforeAll(async () => {
 
 describe('stackrank bench survival', () => {
   it('prints one JSON row per lookahead with the article figure', async () => {
-    const run = await runCli(['bench', 'survival', '--table', file, '--lookahead', '0,1', '--games', '8', '--max-pieces', '3000', '--seed', '3', '--threads', '2', '--json']);
+    const run = await runCli([
+      'bench',
+      'survival',
+      '--table',
+      file,
+      '--lookahead',
+      '0,1',
+      '--games',
+      '8',
+      '--max-pieces',
+      '3000',
+      '--seed',
+      '3',
+      '--threads',
+      '2',
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     const rows = run.out.split('\n').map((l) => JSON.parse(l));
     expect(rows.map((r) => r.lookahead)).toEqual([0, 1]);
     expect(rows.map((r) => r.articleFigure)).toEqual([153, 823]);
     for (const r of rows) {
-      expect(Object.keys(r)).toEqual(expect.arrayContaining(['lookahead', 'meanPieces', 'ci95', 'deaths', 'pieces', 'piecesPerSecond', 'estimator', 'articleFigure', 'strategy']));
+      expect(Object.keys(r)).toEqual(
+        expect.arrayContaining([
+          'lookahead',
+          'meanPieces',
+          'ci95',
+          'deaths',
+          'pieces',
+          'piecesPerSecond',
+          'estimator',
+          'articleFigure',
+          'strategy',
+        ]),
+      );
       expect(r.strategy).toBe('rank');
       expect(r.pieces).toBe(3000);
       expect(r.meanPieces).toBeCloseTo(r.pieces / r.deaths, 6);
     }
-    const again = await runCli(['bench', 'survival', '--table', file, '--lookahead', '0', '--games', '8', '--max-pieces', '3000', '--seed', '3', '--threads', '1', '--json']);
+    const again = await runCli([
+      'bench',
+      'survival',
+      '--table',
+      file,
+      '--lookahead',
+      '0',
+      '--games',
+      '8',
+      '--max-pieces',
+      '3000',
+      '--seed',
+      '3',
+      '--threads',
+      '1',
+      '--json',
+    ]);
     expect(JSON.parse(again.out).deaths).toBe(rows[0].deaths);
   });
 
   it('passes --board-height to the rules: a low board kills games sooner', async () => {
-    const args = ['bench', 'survival', '--table', file, '--lookahead', '1', '--games', '8', '--max-pieces', '4000', '--seed', '5', '--json'];
+    const args = [
+      'bench',
+      'survival',
+      '--table',
+      file,
+      '--lookahead',
+      '1',
+      '--games',
+      '8',
+      '--max-pieces',
+      '4000',
+      '--seed',
+      '5',
+      '--json',
+    ];
     const tall = JSON.parse((await runCli([...args, '--board-height', '63'])).out);
     const usual = JSON.parse((await runCli(args)).out);
     const low = JSON.parse((await runCli([...args, '--board-height', '9'])).out);
@@ -40,11 +98,40 @@ describe('stackrank bench survival', () => {
   });
 
   it('prints a readable table', async () => {
-    const run = await runCli(['bench', 'survival', '--table', file, '--lookahead', '0', '--games', '4', '--max-pieces', '500', '--steep', 'excessFirst']);
+    const run = await runCli([
+      'bench',
+      'survival',
+      '--table',
+      file,
+      '--lookahead',
+      '0',
+      '--games',
+      '4',
+      '--max-pieces',
+      '500',
+      '--steep',
+      'excessFirst',
+    ]);
     expect(run.out).toMatch(/steep excessFirst/);
     expect(run.out).toMatch(/^\s+0\s+\d+\.\d\s+\[\d+, \d+\]\s+\d+\s+[\d,]+\s+153$/m);
     // The text names the leaf the JSON reports ("rank" for the rank strategy), and says which game the article fits.
-    const json = JSON.parse((await runCli(['bench', 'survival', '--table', file, '--lookahead', '0', '--games', '4', '--max-pieces', '500', '--json'])).out);
+    const json = JSON.parse(
+      (
+        await runCli([
+          'bench',
+          'survival',
+          '--table',
+          file,
+          '--lookahead',
+          '0',
+          '--games',
+          '4',
+          '--max-pieces',
+          '500',
+          '--json',
+        ])
+      ).out,
+    );
     expect(run.out).toMatch(new RegExp(`strategy rank, leaf ${json.leaf},`));
     expect(run.out).toMatch(/article: .*steep steps collapse/);
   });

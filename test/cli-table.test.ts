@@ -8,7 +8,20 @@ describe('stackrank table', () => {
   it('builds to --out with progress, then reports info and ranks', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'stackrank-cli-'));
     const file = join(dir, 't.srk');
-    const built = await runCli(['table', 'build', '--width', '6', '--max-step', '3', '--iterations', '4', '--threads', '1', '--out', file]);
+    const built = await runCli([
+      'table',
+      'build',
+      '--width',
+      '6',
+      '--max-step',
+      '3',
+      '--iterations',
+      '4',
+      '--threads',
+      '1',
+      '--out',
+      file,
+    ]);
     expect(built.code).toBe(0);
     expect(built.out).toMatch(/built 6x3 rank table \(4 iterations\)/);
     expect(built.statuses.some((s) => /iteration 4\/4 .*elapsed/.test(s))).toBe(true);
@@ -53,7 +66,11 @@ describe('stackrank table', () => {
     const dir = await mkdtemp(join(tmpdir(), 'stackrank-cancel-'));
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
-    const run = await runCli(['table', 'build', '--iterations', '15', '--out', join(dir, 'never.srk')], {}, controller.signal);
+    const run = await runCli(
+      ['table', 'build', '--iterations', '15', '--out', join(dir, 'never.srk')],
+      {},
+      controller.signal,
+    );
     expect(run.code).toBe(130);
     expect(run.err).toBe('stackrank table build: interrupted');
     expect(await readdir(dir)).toEqual([]);

@@ -60,7 +60,10 @@ describe('docs are self-contained', () => {
     PIECES.forEach((piece, id) => {
       const row = rules.split('\n').find((line) => line.startsWith(`| ${piece} | `));
       expect(row, `row for ${piece}`).toBeDefined();
-      const documented = row!.split('|')[2].split('·').map((s) => s.trim());
+      const documented = row!
+        .split('|')[2]
+        .split('·')
+        .map((s) => s.trim());
       const actual = ORIENTATIONS[id].map((o) => `${o.width}: ${o.bot.join('')}/${o.top.join('')}`);
       expect(documented).toEqual(actual);
     });

@@ -44,7 +44,14 @@ describe('collapsing rank iteration', () => {
     const forbid = rankMoves(9, 4, 'forbid');
     const collapse = rankMoves(9, 4, 'collapse');
     expect(collapse.length).toBeGreaterThan(forbid.length);
-    const key = (m: { piece: number; orientation: number; column: number; lo: number[]; hi: number[]; delta: number }) => JSON.stringify(m);
+    const key = (m: {
+      piece: number;
+      orientation: number;
+      column: number;
+      lo: number[];
+      hi: number[];
+      delta: number;
+    }) => JSON.stringify(m);
     const all = new Set(collapse.map(key));
     for (const m of forbid) expect(all.has(key(m))).toBe(true);
   });
@@ -74,8 +81,12 @@ describe('collapsing rank iteration', () => {
   });
 
   it('rejects an unknown steep option, and weighted tables other than forbid, with BAD_ARGUMENT', async () => {
-    await expect(buildRankTable({ width: 4, maxStep: 1, iterations: 1, steep: 'clamp' as never })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringMatching(/"forbid", "collapse"/) });
-    await expect(buildWeightedTable({ width: 4, maxStep: 1, iterations: 1, steep: 'collapse', randomizer: 'memoryless' })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(
+      buildRankTable({ width: 4, maxStep: 1, iterations: 1, steep: 'clamp' as never }),
+    ).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringMatching(/"forbid", "collapse"/) });
+    await expect(
+      buildWeightedTable({ width: 4, maxStep: 1, iterations: 1, steep: 'collapse', randomizer: 'memoryless' }),
+    ).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
   });
 });
 
@@ -117,7 +128,15 @@ describe('collapsing preview iteration', () => {
   it('equals the independent reference (W = 5, S = 2, tgm1 model) to the u16 step', async () => {
     const width = 5;
     const maxStep = 2;
-    const got = await buildPreviewRows({ width, maxStep, iterations: 3, randomizer: 'tgm1', samples: 50_000, steep: 'collapse', threads: 1 });
+    const got = await buildPreviewRows({
+      width,
+      maxStep,
+      iterations: 3,
+      randomizer: 'tgm1',
+      samples: 50_000,
+      steep: 'collapse',
+      threads: 1,
+    });
     const ref = referencePreview(width, maxStep, 3, got.model.model, 'collapse');
     const forbid = referencePreview(width, maxStep, 3, got.model.model, 'forbid');
     const size = (2 * maxStep + 1) ** (width - 1);
@@ -136,7 +155,14 @@ describe('collapsing preview iteration', () => {
 
   it('round-trips with its own variant name, is told apart from rank tables, and caches under its own name', async () => {
     const cache = await mkdtemp(join(tmpdir(), 'stackrank-pccache-'));
-    const opts = { width: 5, maxStep: 2, iterations: 2, randomizer: 'memoryless' as const, threads: 1, env: { XDG_CACHE_HOME: cache } };
+    const opts = {
+      width: 5,
+      maxStep: 2,
+      iterations: 2,
+      randomizer: 'memoryless' as const,
+      threads: 1,
+      env: { XDG_CACHE_HOME: cache },
+    };
     const built = await loadOrBuildCachedPreviewTable({ ...opts, steep: 'collapse' });
     expect(built.path).toBe(join(cache, 'stackrank', 'rank-preview-collapse-memoryless-w5-s2-i2.srk'));
     const table = built.table;
@@ -149,8 +175,14 @@ describe('collapsing preview iteration', () => {
     await expect(loadRankTable(table.toBytes())).rejects.toMatchObject({ code: 'TABLE_MISMATCH' });
     const { env: _env, ...buildOpts } = opts;
     expect((await buildPreviewTable(buildOpts)).variant).toBe('preview');
-    expect((await loadOrBuildCachedPreviewTable(opts)).path).toBe(join(cache, 'stackrank', 'rank-preview-memoryless-w5-s2-i2.srk'));
-    expect(await loadAnyTable((await buildRankTable({ width: 4, maxStep: 1, iterations: 1, steep: 'collapse', threads: 1 })).toBytes())).toBeInstanceOf(RankTable);
+    expect((await loadOrBuildCachedPreviewTable(opts)).path).toBe(
+      join(cache, 'stackrank', 'rank-preview-memoryless-w5-s2-i2.srk'),
+    );
+    expect(
+      await loadAnyTable(
+        (await buildRankTable({ width: 4, maxStep: 1, iterations: 1, steep: 'collapse', threads: 1 })).toBytes(),
+      ),
+    ).toBeInstanceOf(RankTable);
   });
 });
 
@@ -158,14 +190,48 @@ describe('collapse in the CLI', () => {
   it('stackrank table build --steep collapse, table info, and bench survival --table-steep collapse --steep collapse', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'stackrank-ccli-'));
     const file = join(dir, 'c.srk');
-    const built = await runCli(['table', 'build', '--steep', 'collapse', '--width', '5', '--max-step', '2', '--iterations', '2', '--threads', '1', '--out', file]);
+    const built = await runCli([
+      'table',
+      'build',
+      '--steep',
+      'collapse',
+      '--width',
+      '5',
+      '--max-step',
+      '2',
+      '--iterations',
+      '2',
+      '--threads',
+      '1',
+      '--out',
+      file,
+    ]);
     expect(built.code).toBe(0);
     expect(built.out).toMatch(/built 5x2 collapse table \(2 iterations\)/);
     const info = JSON.parse((await runCli(['table', 'info', file, '--json'])).out);
     expect(info.variant).toBe('collapse');
 
     const env = { XDG_CACHE_HOME: dir };
-    const survival = await runCli(['bench', 'survival', '--table-steep', 'collapse', '--steep', 'collapse', '--iterations', '2', '--lookahead', '0', '--games', '2', '--max-pieces', '300', '--json'], env);
+    const survival = await runCli(
+      [
+        'bench',
+        'survival',
+        '--table-steep',
+        'collapse',
+        '--steep',
+        'collapse',
+        '--iterations',
+        '2',
+        '--lookahead',
+        '0',
+        '--games',
+        '2',
+        '--max-pieces',
+        '300',
+        '--json',
+      ],
+      env,
+    );
     expect(survival.code).toBe(0);
     expect(JSON.parse(survival.out.trim().split('\n')[0]).steep).toBe('collapse');
 

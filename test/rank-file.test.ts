@@ -64,7 +64,13 @@ describe('table files', () => {
   it('round-trips through bytes and through an atomically written file', async () => {
     const again = await loadRankTable(table.toBytes());
     expect(again.toUint16()).toEqual(table.toUint16());
-    expect([again.width, again.maxStep, again.iterations, again.encoding, again.variant]).toEqual([6, 4, 6, 'u16', 'article']);
+    expect([again.width, again.maxStep, again.iterations, again.encoding, again.variant]).toEqual([
+      6,
+      4,
+      6,
+      'u16',
+      'article',
+    ]);
     const dir = await mkdtemp(join(tmpdir(), 'stackrank-'));
     const path = join(dir, 'sub', 't.srk');
     await table.save(path);
@@ -100,11 +106,17 @@ describe('table files', () => {
       ['BAD_HEADER', (b: Uint8Array) => fixHeader(((b[24] ^= 1), b)), /claims/],
       ['BAD_HEADER', (b: Uint8Array) => Uint8Array.of(...b, 0, 0), /unexpected bytes/],
     ] as const)('%s (%#)', async (code, edit, message) => {
-      await expect(corrupt(edit as (b: Uint8Array) => Uint8Array)).rejects.toMatchObject({ code, message: expect.stringMatching(message) });
+      await expect(corrupt(edit as (b: Uint8Array) => Uint8Array)).rejects.toMatchObject({
+        code,
+        message: expect.stringMatching(message),
+      });
     });
 
     it('IO for a missing file', async () => {
-      await expect(loadRankTable('/nonexistent/table.srk')).rejects.toMatchObject({ code: 'IO', message: expect.stringMatching(/no such file/) });
+      await expect(loadRankTable('/nonexistent/table.srk')).rejects.toMatchObject({
+        code: 'IO',
+        message: expect.stringMatching(/no such file/),
+      });
     });
   });
 });

@@ -34,7 +34,8 @@ describe('rank moves (product sets and constant deltas)', () => {
 
 describe('rank kernel (WebAssembly) against the pure-TS reference', () => {
   const cases: [number, number, number][] = [];
-  for (const width of [4, 5, 6]) for (let maxStep = 1; maxStep <= 4; maxStep++) cases.push([width, maxStep, width === 6 ? 4 : 7]);
+  for (const width of [4, 5, 6])
+    for (let maxStep = 1; maxStep <= 4; maxStep++) cases.push([width, maxStep, width === 6 ? 4 : 7]);
   cases.push([5, 4, 1], [5, 4, 15], [4, 2, 30]);
 
   it.each(cases)('W=%i S=%i k=%i: every surface within 1e-6', async (width, maxStep, iterations) => {
@@ -112,7 +113,9 @@ describe('worker pool failures', () => {
     const module = await kernelModule('rank', pickVariant(true));
     const pool = await KernelPool.create(module, createMemory(true), 2);
     // A plan pointer far outside memory: the kernel traps on its first load.
-    await expect(pool.runEach([[{ fn: 'rankBlocks', args: [0x7fff0000, 0, 0, 0, 1, 0] }], []])).rejects.toMatchObject({ code: 'WORKER_FAILED' });
+    await expect(pool.runEach([[{ fn: 'rankBlocks', args: [0x7fff0000, 0, 0, 0, 1, 0] }], []])).rejects.toMatchObject({
+      code: 'WORKER_FAILED',
+    });
     await expect(pool.run(0, [])).rejects.toMatchObject({ code: 'WORKER_FAILED' });
     for (let i = 0; i < 50 && liveWorkerCount() > 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(liveWorkerCount()).toBe(0);
@@ -121,7 +124,13 @@ describe('worker pool failures', () => {
   it('leaves no live worker after a cancelled parallel build', async () => {
     const { liveWorkerCount } = await import('../src/workers.js');
     const controller = new AbortController();
-    const build = buildRankValues({ width: 9, iterations: 15, threads: 2, signal: controller.signal, onProgress: (p) => p.iteration >= 1 && controller.abort() });
+    const build = buildRankValues({
+      width: 9,
+      iterations: 15,
+      threads: 2,
+      signal: controller.signal,
+      onProgress: (p) => p.iteration >= 1 && controller.abort(),
+    });
     await expect(build).rejects.toMatchObject({ code: 'ABORTED' });
     for (let i = 0; i < 50 && liveWorkerCount() > 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(liveWorkerCount()).toBe(0);

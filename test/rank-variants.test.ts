@@ -12,7 +12,13 @@ import { computePieceMax } from '../src/rank/piece-max.js';
 import { buildRankValues } from '../src/rank/build.js';
 import { loadOrBuildCachedPreviewTable } from '../src/rank/variant-cache.js';
 import { HEADER_BYTES, checksum, decodeTable, encodeTable } from '../src/rank/file.js';
-import { PreviewTable, buildPreviewRows, buildPreviewTable, loadPreviewTable, type PreviewResult } from '../src/rank/preview.js';
+import {
+  PreviewTable,
+  buildPreviewRows,
+  buildPreviewTable,
+  loadPreviewTable,
+  type PreviewResult,
+} from '../src/rank/preview.js';
 import { RankTable, buildRankTable, loadRankTable } from '../src/rank/table.js';
 import { customModel, symmetrizeModel, transitionModel, weightsModel } from '../src/rank/transition.js';
 import { buildWeightedTable } from '../src/rank/weighted.js';
@@ -62,7 +68,9 @@ describe('piece models', () => {
     }
     // The average of P and its mirror conjugate, nothing else.
     expect(model[7 * 3 + 5]).toBeCloseTo((raw[3][5] + raw[4][6]) / 2, 12);
-    expect(symmetrizeModel([0.125, 0.125, 0.0625, 0.25, 0.125, 0.25, 0.0625])).toEqual(Float64Array.from([0.125, 0.125, 0.0625, 0.1875, 0.1875, 0.15625, 0.15625]));
+    expect(symmetrizeModel([0.125, 0.125, 0.0625, 0.25, 0.125, 0.25, 0.0625])).toEqual(
+      Float64Array.from([0.125, 0.125, 0.0625, 0.1875, 0.1875, 0.15625, 0.15625]),
+    );
   });
 
   it('weights: every shipped randomizer deals the pieces equally often in the long run', () => {
@@ -74,10 +82,19 @@ describe('piece models', () => {
 
   it('rejects bad models and randomizers with typed errors', () => {
     expect(() => customModel([[1]], 'transition')).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
-    expect(() => customModel(randomMatrix(1).map((r) => r.map((v) => v * 2)), 'transition')).toThrow(/sum to 1/);
+    expect(() =>
+      customModel(
+        randomMatrix(1).map((r) => r.map((v) => v * 2)),
+        'transition',
+      ),
+    ).toThrow(/sum to 1/);
     expect(() => customModel([0.5, 0.5, 0, 0, 0, 0, -0.0001], 'weights')).toThrow(/\[0, 1\]/);
-    expect(() => transitionModel({ randomizer: 'tgm9' as never })).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
-    expect(() => transitionModel({ randomizer: 'tgm1', samples: 0 })).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
+    expect(() => transitionModel({ randomizer: 'tgm9' as never })).toThrow(
+      expect.objectContaining({ code: 'BAD_ARGUMENT' }),
+    );
+    expect(() => transitionModel({ randomizer: 'tgm1', samples: 0 })).toThrow(
+      expect.objectContaining({ code: 'BAD_ARGUMENT' }),
+    );
   });
 });
 
@@ -88,22 +105,35 @@ describe('preview kernel (WebAssembly) against the pure-TS reference', () => {
     [5, 1, 4],
     [5, 2, 3],
   ];
-  it.each(cases)('W=%i S=%i k=%i: every (surface, piece) within 1e-6, rows quantised from those values', async (width, maxStep, iterations) => {
-    for (const transition of [randomMatrix(width * 10 + maxStep), undefined]) {
-      const got = await buildPreviewRows({ width, maxStep, iterations, threads: 1, raw: true, transition, randomizer: 'tgm1', samples: 50_000 });
-      const ref = referencePreview(width, maxStep, iterations, got.model.model);
-      const size = ref.after.length;
-      expect(maxError(got.values!.subarray(0, 7 * size), ref.planes)).toBeLessThan(1e-6);
-      expect(maxError(got.values!.subarray(7 * size), ref.after)).toBeLessThan(1e-6);
-      expect(Math.max(...ref.planes)).toBeGreaterThan(0.05);
-      let worst = 0;
-      for (let s = 0; s < size; s++) {
-        for (let n = 0; n < 7; n++) worst = Math.max(worst, Math.abs(got.rows[8 * s + n] * got.scale - ref.planes[n * size + s]));
-        worst = Math.max(worst, Math.abs(got.rows[8 * s + 7] * got.scale - ref.after[s]));
+  it.each(cases)(
+    'W=%i S=%i k=%i: every (surface, piece) within 1e-6, rows quantised from those values',
+    async (width, maxStep, iterations) => {
+      for (const transition of [randomMatrix(width * 10 + maxStep), undefined]) {
+        const got = await buildPreviewRows({
+          width,
+          maxStep,
+          iterations,
+          threads: 1,
+          raw: true,
+          transition,
+          randomizer: 'tgm1',
+          samples: 50_000,
+        });
+        const ref = referencePreview(width, maxStep, iterations, got.model.model);
+        const size = ref.after.length;
+        expect(maxError(got.values!.subarray(0, 7 * size), ref.planes)).toBeLessThan(1e-6);
+        expect(maxError(got.values!.subarray(7 * size), ref.after)).toBeLessThan(1e-6);
+        expect(Math.max(...ref.planes)).toBeGreaterThan(0.05);
+        let worst = 0;
+        for (let s = 0; s < size; s++) {
+          for (let n = 0; n < 7; n++)
+            worst = Math.max(worst, Math.abs(got.rows[8 * s + n] * got.scale - ref.planes[n * size + s]));
+          worst = Math.max(worst, Math.abs(got.rows[8 * s + 7] * got.scale - ref.after[s]));
+        }
+        expect(worst).toBeLessThanOrEqual(got.scale / 2 + 1e-6);
       }
-      expect(worst).toBeLessThanOrEqual(got.scale / 2 + 1e-6);
-    }
-  });
+    },
+  );
 
   it('memoryless: the mean over the piece in hand is the article table, iteration for iteration', async () => {
     for (const [width, maxStep, iterations] of [
@@ -111,7 +141,14 @@ describe('preview kernel (WebAssembly) against the pure-TS reference', () => {
       [6, 4, 6],
       [7, 3, 9],
     ]) {
-      const preview = await buildPreviewRows({ width, maxStep, iterations, randomizer: 'memoryless', threads: 2, raw: true });
+      const preview = await buildPreviewRows({
+        width,
+        maxStep,
+        iterations,
+        randomizer: 'memoryless',
+        threads: 2,
+        raw: true,
+      });
       const article = await buildRankValues({ width, maxStep, iterations, threads: 1 });
       const size = article.length;
       const mean = new Float64Array(size);
@@ -128,7 +165,14 @@ describe('preview kernel (WebAssembly) against the pure-TS reference', () => {
       expect(worst).toBeLessThan(2e-5);
     }
     // And against the independent reference at the flat surface.
-    const small = await buildPreviewRows({ width: 5, maxStep: 2, iterations: 2, randomizer: 'memoryless', threads: 1, raw: true });
+    const small = await buildPreviewRows({
+      width: 5,
+      maxStep: 2,
+      iterations: 2,
+      randomizer: 'memoryless',
+      threads: 1,
+      raw: true,
+    });
     const ref = referenceRanks(5, 2, 2);
     const flat = (ref.length - 1) / 2;
     let mean = 0;
@@ -147,22 +191,33 @@ describe('preview kernel (WebAssembly) against the pure-TS reference', () => {
       const pieceMax = await computePieceMax(article);
       const articleScale = article.searchValues().scale;
       let worst = 0;
-      for (let i = 0; i < pieceMax.length; i++) worst = Math.max(worst, Math.abs(preview.rows[i] * preview.scale - pieceMax[i] * articleScale));
+      for (let i = 0; i < pieceMax.length; i++)
+        worst = Math.max(worst, Math.abs(preview.rows[i] * preview.scale - pieceMax[i] * articleScale));
       expect(worst).toBeLessThan((preview.scale + articleScale) / 2 + 1e-6);
     }
   });
 
   it('mirror images hold the same values with S/Z and L/J swapped, to the bit (W = 7)', async () => {
-    const got = await buildPreviewRows({ width: 7, maxStep: 4, iterations: 5, threads: 1, raw: true, transition: randomMatrix(5) });
+    const got = await buildPreviewRows({
+      width: 7,
+      maxStep: 4,
+      iterations: 5,
+      threads: 1,
+      raw: true,
+      transition: randomMatrix(5),
+    });
     const size = got.rows.length / 8;
     const mirrorSlot = [...MIRROR_PIECE, 7];
     let checked = 0;
     for (let s = 0; s < size; s++) {
       const m = mirrorIndex(s, 7, 4);
       for (let k = 0; k < 8; k++) {
-        if (got.values![k * size + s] !== got.values![mirrorSlot[k] * size + m]) throw new Error(`plane ${k} surface ${s} differs from its mirror`);
+        if (got.values![k * size + s] !== got.values![mirrorSlot[k] * size + m])
+          throw new Error(`plane ${k} surface ${s} differs from its mirror`);
       }
-      for (let k = 0; k < 8; k++) if (got.rows[8 * s + k] !== got.rows[8 * m + mirrorSlot[k]]) throw new Error(`row ${s} slot ${k} differs from its mirror`);
+      for (let k = 0; k < 8; k++)
+        if (got.rows[8 * s + k] !== got.rows[8 * m + mirrorSlot[k]])
+          throw new Error(`row ${s} slot ${k} differs from its mirror`);
       checked++;
     }
     expect(checked).toBe(size);
@@ -172,14 +227,21 @@ describe('preview kernel (WebAssembly) against the pure-TS reference', () => {
     const opts = { width: 7, maxStep: 4, iterations: 4, transition: randomMatrix(7), raw: true };
     const single = await buildPreviewRows({ ...opts, threads: 1 });
     const same = (a: PreviewResult, b: PreviewResult) =>
-      Buffer.from(a.rows.buffer).equals(Buffer.from(b.rows.buffer)) && Buffer.from(a.values!.buffer).equals(Buffer.from(b.values!.buffer));
+      Buffer.from(a.rows.buffer).equals(Buffer.from(b.rows.buffer)) &&
+      Buffer.from(a.values!.buffer).equals(Buffer.from(b.values!.buffer));
     for (const threads of [2, 3]) expect(same(await buildPreviewRows({ ...opts, threads }), single)).toBe(true);
     expect(same(await buildPreviewRows({ ...opts, threads: 1, simd: false }), single)).toBe(true);
   });
 
   it('reports progress and cancels cleanly', async () => {
     const seen: number[] = [];
-    await buildPreviewRows({ width: 5, iterations: 2, randomizer: 'memoryless', threads: 2, onProgress: (p) => seen.push(p.iteration) });
+    await buildPreviewRows({
+      width: 5,
+      iterations: 2,
+      randomizer: 'memoryless',
+      threads: 2,
+      onProgress: (p) => seen.push(p.iteration),
+    });
     expect(seen[0]).toBe(0);
     expect(seen.at(-1)).toBe(2);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
@@ -215,7 +277,13 @@ describe('weighted variant', () => {
   });
 
   it('is a RankTable that carries its weights through its file', async () => {
-    const table = await buildWeightedTable({ width: 6, maxStep: 2, iterations: 3, weights: [0.2, 0.1, 0.1, 0.15, 0.15, 0.1, 0.2], threads: 1 });
+    const table = await buildWeightedTable({
+      width: 6,
+      maxStep: 2,
+      iterations: 3,
+      weights: [0.2, 0.1, 0.1, 0.15, 0.15, 0.1, 0.2],
+      threads: 1,
+    });
     expect(table.variant).toBe('weighted');
     const expected = [0.2, 0.1, 0.1, 0.15, 0.15, 0.15, 0.15];
     table.params!.model.forEach((w, p) => {
@@ -234,13 +302,30 @@ describe('weighted variant', () => {
 describe('preview table files (format version 2)', () => {
   let table: PreviewTable;
   beforeAll(async () => {
-    table = await buildPreviewTable({ width: 6, maxStep: 3, iterations: 4, randomizer: 'tgm1', samples: 100_000, seed: 5, threads: 1 });
+    table = await buildPreviewTable({
+      width: 6,
+      maxStep: 3,
+      iterations: 4,
+      randomizer: 'tgm1',
+      samples: 100_000,
+      seed: 5,
+      threads: 1,
+    });
   });
 
   it('has a version-2 header with 8 values per surface and its model in the parameter block', () => {
     const bytes = table.toBytes();
     const { header } = decodeTable(bytes);
-    expect(header).toMatchObject({ version: 2, width: 6, maxStep: 3, iterations: 4, encoding: 'u16', folded: true, variant: 'preview', slots: 8 });
+    expect(header).toMatchObject({
+      version: 2,
+      width: 6,
+      maxStep: 3,
+      iterations: 4,
+      encoding: 'u16',
+      folded: true,
+      variant: 'preview',
+      slots: 8,
+    });
     expect(header.params).toMatchObject({ randomizer: 'tgm1', samples: 100_000, seed: 5, parameter: 0 });
     expect(header.params!.model).toEqual(table.transition);
     const view = new DataView(bytes.buffer, bytes.byteOffset);
@@ -251,7 +336,17 @@ describe('preview table files (format version 2)', () => {
 
   it('round-trips through bytes and through an atomically written file: same header fields, same rows', async () => {
     const again = await loadPreviewTable(table.toBytes());
-    const fields = (t: PreviewTable) => [t.width, t.maxStep, t.iterations, t.variant, t.scale, t.randomizer, t.samples, t.seed, t.randomizerParameter];
+    const fields = (t: PreviewTable) => [
+      t.width,
+      t.maxStep,
+      t.iterations,
+      t.variant,
+      t.scale,
+      t.randomizer,
+      t.samples,
+      t.seed,
+      t.randomizerParameter,
+    ];
     expect(fields(again)).toEqual(fields(table));
     expect(again.transition).toEqual(table.transition);
     expect(Buffer.from(again.rows.buffer).equals(Buffer.from(table.rows.buffer))).toBe(true);
@@ -271,11 +366,16 @@ describe('preview table files (format version 2)', () => {
     expect(row[3]).toBe(0); // S has no hole-free place on a flat stack
     expect(row[0]).toBeGreaterThan(0);
     expect(() => table.get(flat, 8)).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
-    expect(() => table.row({ width: 5, maxStep: 3, steps: [0, 0, 0, 0] })).toThrow(expect.objectContaining({ code: 'TABLE_MISMATCH' }));
+    expect(() => table.row({ width: 5, maxStep: 3, steps: [0, 0, 0, 0] })).toThrow(
+      expect.objectContaining({ code: 'TABLE_MISMATCH' }),
+    );
   });
 
   it('is told apart from rank tables both ways', async () => {
-    await expect(loadRankTable(table.toBytes())).rejects.toMatchObject({ code: 'TABLE_MISMATCH', message: expect.stringMatching(/loadPreviewTable/) });
+    await expect(loadRankTable(table.toBytes())).rejects.toMatchObject({
+      code: 'TABLE_MISMATCH',
+      message: expect.stringMatching(/loadPreviewTable/),
+    });
     const article = await buildRankTable({ width: 5, maxStep: 1, iterations: 2, threads: 1 });
     await expect(loadPreviewTable(article.toBytes())).rejects.toMatchObject({ code: 'TABLE_MISMATCH' });
     expect(await loadAnyTable(article.toBytes())).toBeInstanceOf(RankTable);
@@ -318,20 +418,43 @@ describe('preview table files (format version 2)', () => {
       ['BAD_HEADER', (b: Uint8Array) => fixParams(setF64(b, HEADER_BYTES + 40, Number.NaN)), /outside \[0, 1\]/],
       ['BAD_HEADER', (b: Uint8Array) => fixHeader(((b[48] = 1), b)), /8 value\(s\) per surface/],
       ['BAD_HEADER', (b: Uint8Array) => fixHeader(((b[48] = 3), b)), /3 values per surface/],
-      ['BAD_HEADER', (b: Uint8Array) => fixHeader((b.set(new TextEncoder().encode('previews'), 32), b)), /unknown variant "previews"/],
-      ['BAD_HEADER', (b: Uint8Array) => fixHeader((new DataView(b.buffer).setUint32(52, 44, true), b)), /multiple of 8/],
-      ['BAD_HEADER', (b: Uint8Array) => fixParams((new DataView(b.buffer).setUint16(HEADER_BYTES + 32, 7, true), b)), /7 model values need/],
+      [
+        'BAD_HEADER',
+        (b: Uint8Array) => fixHeader((b.set(new TextEncoder().encode('previews'), 32), b)),
+        /unknown variant "previews"/,
+      ],
+      [
+        'BAD_HEADER',
+        (b: Uint8Array) => fixHeader((new DataView(b.buffer).setUint32(52, 44, true), b)),
+        /multiple of 8/,
+      ],
+      [
+        'BAD_HEADER',
+        (b: Uint8Array) => fixParams((new DataView(b.buffer).setUint16(HEADER_BYTES + 32, 7, true), b)),
+        /7 model values need/,
+      ],
       ['TRUNCATED', (b: Uint8Array) => b.subarray(0, HEADER_BYTES + 100), /inside its 432-byte parameter block/],
       ['TRUNCATED', (b: Uint8Array) => b.subarray(0, b.length - 2), /holds \d+ of its \d+ data bytes/],
       ['CHECKSUM', (b: Uint8Array) => ((b[b.length - 5] ^= 1), b), /data checksum/],
       ['BAD_VERSION', (b: Uint8Array) => fixHeader(((b[8] = 3), b)), /version 3/],
     ] as const)('%s (%#)', async (code, edit, message) => {
-      await expect(loadPreviewTable(edit(v2()))).rejects.toMatchObject({ code, message: expect.stringMatching(message) });
+      await expect(loadPreviewTable(edit(v2()))).rejects.toMatchObject({
+        code,
+        message: expect.stringMatching(message),
+      });
     });
   });
 
   it('matches the golden file byte for byte (bag7 model, W=4 S=1, 2 iterations)', async () => {
-    const small = await buildPreviewTable({ width: 4, maxStep: 1, iterations: 2, randomizer: 'bag7', samples: 50_000, seed: 1, threads: 1 });
+    const small = await buildPreviewTable({
+      width: 4,
+      maxStep: 1,
+      iterations: 2,
+      randomizer: 'bag7',
+      samples: 50_000,
+      seed: 1,
+      threads: 1,
+    });
     const hex = Buffer.from(small.toBytes()).toString('hex');
     if (process.env.UPDATE_GOLDEN) await writeFile(GOLDEN, hex + '\n');
     expect(hex).toBe((await readFile(GOLDEN, 'utf8')).trim());
@@ -357,12 +480,37 @@ describe('preview cache and CLI', () => {
   it('stackrank table build --variant preview, then info and rank show the variant and its parameters', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'stackrank-pcli-'));
     const file = join(dir, 'p.srk');
-    const built = await runCli(['table', 'build', '--variant', 'preview', '--randomizer', 'memoryless', '--width', '5', '--max-step', '2', '--iterations', '3', '--threads', '1', '--out', file]);
+    const built = await runCli([
+      'table',
+      'build',
+      '--variant',
+      'preview',
+      '--randomizer',
+      'memoryless',
+      '--width',
+      '5',
+      '--max-step',
+      '2',
+      '--iterations',
+      '3',
+      '--threads',
+      '1',
+      '--out',
+      file,
+    ]);
     expect(built.code).toBe(0);
     expect(built.out).toMatch(/built 5x2 preview table \(memoryless\) \(3 iterations\)/);
 
     const info = JSON.parse((await runCli(['table', 'info', file, '--json'])).out);
-    expect(info).toMatchObject({ variant: 'preview', randomizer: 'memoryless', samples: 0, slots: 8, width: 5, maxStep: 2, iterations: 3 });
+    expect(info).toMatchObject({
+      variant: 'preview',
+      randomizer: 'memoryless',
+      samples: 0,
+      slots: 8,
+      width: 5,
+      maxStep: 2,
+      iterations: 3,
+    });
     expect(info.transition[2][5]).toBeCloseTo(1 / 7, 12);
     expect(info.bytes).toBe((await readFile(file)).byteLength);
     const human = await runCli(['table', 'info', file]);
@@ -370,12 +518,33 @@ describe('preview cache and CLI', () => {
     expect(human.out).toMatch(/transition matrix P\(next \| in hand\) \(memoryless, exact, mirror-symmetrised\)/);
 
     // JSON Lines: one object per surface
-    const rank = (await runCli(['table', 'rank', file, '2222', '--json'])).out.trim().split('\n').map((l) => JSON.parse(l));
+    const rank = (await runCli(['table', 'rank', file, '2222', '--json'])).out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rank).toHaveLength(1);
     expect(Object.keys(rank[0].values)).toEqual(['I', 'O', 'T', 'S', 'Z', 'L', 'J', 'after-I']);
     expect(rank[0].values.I).toBeCloseTo(info.stats.flat[0], 9);
 
-    const weighted = await runCli(['table', 'build', '--variant', 'weighted', '--randomizer', 'bag7', '--samples', '10000', '--width', '5', '--iterations', '2', '--threads', '1', '--out', join(dir, 'w.srk'), '--json']);
+    const weighted = await runCli([
+      'table',
+      'build',
+      '--variant',
+      'weighted',
+      '--randomizer',
+      'bag7',
+      '--samples',
+      '10000',
+      '--width',
+      '5',
+      '--iterations',
+      '2',
+      '--threads',
+      '1',
+      '--out',
+      join(dir, 'w.srk'),
+      '--json',
+    ]);
     expect(JSON.parse(weighted.out)).toMatchObject({ variant: 'weighted', randomizer: 'bag7', samples: 10000 });
     const winfo = await runCli(['table', 'info', join(dir, 'w.srk')]);
     expect(winfo.out).toMatch(/piece weights \(bag7, estimated from 10,000 pieces, seed 1\)/);
@@ -387,7 +556,10 @@ describe('preview cache and CLI', () => {
     [['table', 'build', '--randomizer', 'tgm1'], /--randomizer needs --variant preview or weighted/],
     [['table', 'build', '--variant', 'preview', '--encoding', 'f32'], /u16-encoded/],
     [['table', 'build', '--variant', 'preview', '--samples', '0'], /--samples must be an integer from 1/],
-    [['table', 'build', '--variant', 'preview', '--denominator', '2'], /--denominator is a parameter of --randomizer decay/],
+    [
+      ['table', 'build', '--variant', 'preview', '--denominator', '2'],
+      /--denominator is a parameter of --randomizer decay/,
+    ],
   ])('fails with a one-line reason: %j', async (argv, message) => {
     const run = await runCli(argv as string[]);
     expect(run.code).not.toBe(0);

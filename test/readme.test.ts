@@ -56,7 +56,8 @@ function startsWithDigits(shown: string) {
   const decimals = shown.split('.')[1]?.length ?? 0;
   const scale = 10 ** decimals;
   return {
-    asymmetricMatch: (actual: unknown) => typeof actual === 'number' && Math.trunc(actual * scale) === Math.trunc(Number(shown) * scale),
+    asymmetricMatch: (actual: unknown) =>
+      typeof actual === 'number' && Math.trunc(actual * scale) === Math.trunc(Number(shown) * scale),
     toString: () => `a number starting ${shown}`,
     toAsymmetricMatcher: () => `${shown}…`,
   };
@@ -85,7 +86,10 @@ function instrument(block: Block): string {
     out.push(code);
     if (!found) return;
     if (!lastCode) throw new Error(`${where}: "// →" with no code before it`);
-    const expected = found[1].replace(/(-?\d+(?:\.\d+)?)…/g, (_, digits: string) => `approx(${JSON.stringify(digits)})`);
+    const expected = found[1].replace(
+      /(-?\d+(?:\.\d+)?)…/g,
+      (_, digits: string) => `approx(${JSON.stringify(digits)})`,
+    );
     const declared = /^\s*(?:const|let)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=/.exec(lastCode.text);
     if (declared) {
       out.push(`check(${declared[1]}, (${expected}), ${JSON.stringify(where)});`);
@@ -100,10 +104,13 @@ function instrument(block: Block): string {
 
 /** TypeScript to JavaScript (types stripped; top-level await is fine: the block becomes an async function body). */
 function toJs(code: string): string {
-  return ts.transpileModule(code, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText;
+  return ts.transpileModule(code, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } })
+    .outputText;
 }
 
-const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<void>;
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+  ...args: string[]
+) => (...values: unknown[]) => Promise<void>;
 const blocks = readmeBlocks(README);
 
 describe('README.md examples', () => {
@@ -128,7 +135,9 @@ describe('README.md examples', () => {
       const js = toJs(instrument({ line: 1, code }));
       return new AsyncFunction('lib', 'check', 'approx', js)(library, check, startsWithDigits);
     };
-    await run("import { surfaceFromHeights } from 'stackrank';\nconst s = surfaceFromHeights([0, 1, 2, 3, 4, 5, 6, 7, 8]); // → { width: 9 } — nine columns");
+    await run(
+      "import { surfaceFromHeights } from 'stackrank';\nconst s = surfaceFromHeights([0, 1, 2, 3, 4, 5, 6, 7, 8]); // → { width: 9 } — nine columns",
+    );
     await run('const n: number = Math.max(1, 8); // → 8');
     await run('const x = { a: 1, b: [2, 3] };\n// → { a: 1 }\nMath.PI; // → 3.1415…');
     await expect(run('Math.PI; // → 3.15…')).rejects.toThrow();

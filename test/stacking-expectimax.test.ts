@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 
 describe('best-placement values per piece', () => {
-  it('equal the max of the table over each piece\'s rank-legal placements (every W=5 surface)', async () => {
+  it("equal the max of the table over each piece's rank-legal placements (every W=5 surface)", async () => {
     const pm = await computePieceMax(table);
     for (let s = 0; s < q.length; s++) {
       for (let p = 0; p < 7; p++) {
@@ -110,7 +110,10 @@ describe.each([
           const w = pairWeights(raw.map((x) => x / total));
           if (!deeper) {
             const got = engine.search(heights, [piece], 0, w);
-            const best = referenceChildren(heights, piece, rules).reduce((m, c) => Math.max(m, score2(c.heights, w)), -1);
+            const best = referenceChildren(heights, piece, rules).reduce(
+              (m, c) => Math.max(m, score2(c.heights, w)),
+              -1,
+            );
             if (best < 0) expect(got.depth).toBe(0);
             else expect(got.leafScore).toBe(best);
             return;
@@ -129,7 +132,9 @@ describe.each([
       ),
       { numRuns: 120 },
     );
-    expect(() => engine.search([0, 0, 0, 0, 0], [2], 0, distributionWeights())).toThrow(/takes 64 weights \(pairWeights\); got 8/);
+    expect(() => engine.search([0, 0, 0, 0, 0], [2], 0, distributionWeights())).toThrow(
+      /takes 64 weights \(pairWeights\); got 8/,
+    );
   });
 });
 
@@ -137,11 +142,16 @@ describe('expectimax', () => {
   const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' };
   it('weights: sum to 65536 exactly; pairs condition on the first piece; depth 0, 1, 2 name the strategies', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 7, maxLength: 7 }).filter((a) => a.some((x) => x > 1e-3)), (raw) => {
-        const total = raw.reduce((a, b) => a + b, 0);
-        const w = distributionWeights(raw.map((x) => x / total));
-        expect(w.slice(0, 7).reduce((a, b) => a + b, 0)).toBe(65536);
-      }),
+      fc.property(
+        fc
+          .array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 7, maxLength: 7 })
+          .filter((a) => a.some((x) => x > 1e-3)),
+        (raw) => {
+          const total = raw.reduce((a, b) => a + b, 0);
+          const w = distributionWeights(raw.map((x) => x / total));
+          expect(w.slice(0, 7).reduce((a, b) => a + b, 0)).toBe(65536);
+        },
+      ),
     );
     // P(p1) = 1/2 for I and O; given I the next is certainly T, given O uniform over S and Z.
     const pair = new Array(49).fill(0);
@@ -158,7 +168,14 @@ describe('expectimax', () => {
   });
 
   it('two unknown pieces and preview leaves in games: deterministic across threads; leaf rows are checked', async () => {
-    const preview = await buildPreviewTable({ width: 5, maxStep: 4, iterations: 5, randomizer: 'tgm1', samples: 20_000, threads: 1 });
+    const preview = await buildPreviewTable({
+      width: 5,
+      maxStep: 4,
+      iterations: 5,
+      randomizer: 'tgm1',
+      samples: 20_000,
+      threads: 1,
+    });
     const base = { table, lookahead: 0, games: 4, maxPieces: 3_000, seed: 11, randomizer: 'tgm1' as const };
     const a = await simulateStacking({ ...base, strategy: 'expectimax2', leafRows: preview, threads: 1 });
     const b = await simulateStacking({ ...base, strategy: 'expectimax2', leafRows: preview, threads: 2 });
@@ -167,26 +184,56 @@ describe('expectimax', () => {
     const c = await simulateStacking({ ...base, strategy: 'expectimax2', threads: 1 });
     expect(c.leaf).toBe('piece-max');
     expect(c.deaths).not.toBe(a.deaths);
-    await expect(simulateStacking({ ...base, strategy: 'rank', leafRows: preview })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
-    const other = await buildPreviewTable({ width: 4, maxStep: 4, iterations: 2, randomizer: 'memoryless', threads: 1 });
-    await expect(StackingAI.create({ table, strategy: 'expectimax', leafRows: other })).rejects.toMatchObject({ code: 'TABLE_MISMATCH' });
+    await expect(simulateStacking({ ...base, strategy: 'rank', leafRows: preview })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+    });
+    const other = await buildPreviewTable({
+      width: 4,
+      maxStep: 4,
+      iterations: 2,
+      randomizer: 'memoryless',
+      threads: 1,
+    });
+    await expect(StackingAI.create({ table, strategy: 'expectimax', leafRows: other })).rejects.toMatchObject({
+      code: 'TABLE_MISMATCH',
+    });
   });
 
   it('follows the distribution: a certain next piece decides the move', async () => {
     const ai = await StackingAI.create({ table, rules, strategy: 'expectimax' });
     // On [1,0,0,0,0] an O fits at columns 1..3 only; which one is best depends on what comes next.
     const oneHot = (p: number) => PIECES.map((_, i) => (i === p ? 1 : 0));
-    const moves = new Set(PIECES.map((_, p) => JSON.stringify(ai.bestPlacement([1, 0, 0, 0, 0], 'O', 0, { next: oneHot(p) })?.column)));
+    const moves = new Set(
+      PIECES.map((_, p) => JSON.stringify(ai.bestPlacement([1, 0, 0, 0, 0], 'O', 0, { next: oneHot(p) })?.column)),
+    );
     expect(moves.size).toBeGreaterThan(1);
-    expect(() => ai.bestPlacement([1, 0, 0, 0, 0], 'O', 0, { next: [1, 0, 0] })).toThrow(/7 non-negative probabilities/);
+    expect(() => ai.bestPlacement([1, 0, 0, 0, 0], 'O', 0, { next: [1, 0, 0] })).toThrow(
+      /7 non-negative probabilities/,
+    );
   });
 
-  it('plays games with the randomizer\'s exact distribution, deterministically', async () => {
+  it("plays games with the randomizer's exact distribution, deterministically", async () => {
     const big = await buildRankTable({ width: 8, iterations: 3 }); // 8 columns keep the 16-byte-per-surface values small
-    const a = await simulateStacking({ table: big, lookahead: 0, games: 6, seed: 3, strategy: 'expectimax', threads: 1 });
-    const b = await simulateStacking({ table: big, lookahead: 0, games: 6, seed: 3, strategy: 'expectimax', threads: 2 });
+    const a = await simulateStacking({
+      table: big,
+      lookahead: 0,
+      games: 6,
+      seed: 3,
+      strategy: 'expectimax',
+      threads: 1,
+    });
+    const b = await simulateStacking({
+      table: big,
+      lookahead: 0,
+      games: 6,
+      seed: 3,
+      strategy: 'expectimax',
+      threads: 2,
+    });
     expect(a.pieces).toBe(b.pieces);
     expect(a.strategy).toBe('expectimax');
-    await expect(simulateStacking({ table: big, lookahead: 0, strategy: 'minimax' as never })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(simulateStacking({ table: big, lookahead: 0, strategy: 'minimax' as never })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+    });
   });
 });

@@ -10,13 +10,16 @@ import { referenceLeaf, referenceSearch } from './reference/search-reference.js'
 
 const tables: Record<number, RankTable> = {};
 beforeAll(async () => {
-  for (const width of [5, 6, 9]) tables[width] = await buildRankTable({ width, iterations: width === 9 ? 3 : 6, threads: 1 });
+  for (const width of [5, 6, 9])
+    tables[width] = await buildRankTable({ width, iterations: width === 9 ? 3 : 6, threads: 1 });
 }, 120_000);
 
 function heightsArb(width: number, max: number) {
   return fc.array(fc.integer({ min: 0, max }), { minLength: width, maxLength: width });
 }
-const queueArb = fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 5 }).map((q) => q.map((p) => PIECES[p]).join(''));
+const queueArb = fc
+  .array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 5 })
+  .map((q) => q.map((p) => PIECES[p]).join(''));
 
 describe('bestPlacement equals an exhaustive pure-TS search', () => {
   for (const width of [5, 6, 9]) {
@@ -36,13 +39,24 @@ describe('bestPlacement equals an exhaustive pure-TS search', () => {
           fc.property(heightsArb(width, 18), queueArb, fc.integer({ min: 0, max: 4 }), (heights, queue, la) => {
             const lookahead = Math.min(la, queue.length - 1, width === 9 ? 3 : 4);
             const got = ai.bestPlacement(heights, queue, lookahead);
-            const ref = referenceSearch(heights, [...queue].map((c) => PIECES.indexOf(c as never)), lookahead, table.maxStep, rules, (i) => values[i]);
+            const ref = referenceSearch(
+              heights,
+              [...queue].map((c) => PIECES.indexOf(c as never)),
+              lookahead,
+              table.maxStep,
+              rules,
+              (i) => values[i],
+            );
             if (!ref.move) {
               expect(got).toBeNull();
               return;
             }
             expect(got).not.toBeNull();
-            expect({ tetris: got!.tetris, rotation: got!.tetris ? -1 : got!.rotation, column: got!.tetris ? -1 : got!.column }).toEqual(ref.move);
+            expect({
+              tetris: got!.tetris,
+              rotation: got!.tetris ? -1 : got!.rotation,
+              column: got!.tetris ? -1 : got!.column,
+            }).toEqual(ref.move);
             expect(got!.survives).toBe(ref.value[0]);
             expect(got!.plan.length).toBe(Math.min(ref.value[0], lookahead + 1));
           }),
@@ -58,17 +72,21 @@ describe('bestPlacement equals an exhaustive pure-TS search', () => {
     const ai = await StackingAI.create({ table, rules });
     const values = table.searchValues().values;
     fc.assert(
-      fc.property(heightsArb(6, 10), fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 3, maxLength: 3 }), (heights, q) => {
-        const queue = q.map((p) => PIECES[p]).join('');
-        const best = ai.bestPlacement(heights, queue, 2);
-        if (!best || best.survives < 3) return;
-        let h = heights;
-        best.plan.forEach((step) => {
-          h = step.tetris ? h.map((x) => x - 4) : applyStep(h, step.piece, step.rotation!, step.column!);
-        });
-        const ref = referenceSearch(heights, q, 2, 4, rules, (i) => values[i]);
-        expect(referenceLeaf(h, 4, rules, (i) => values[i])).toEqual(ref.value.slice(1));
-      }),
+      fc.property(
+        heightsArb(6, 10),
+        fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 3, maxLength: 3 }),
+        (heights, q) => {
+          const queue = q.map((p) => PIECES[p]).join('');
+          const best = ai.bestPlacement(heights, queue, 2);
+          if (!best || best.survives < 3) return;
+          let h = heights;
+          best.plan.forEach((step) => {
+            h = step.tetris ? h.map((x) => x - 4) : applyStep(h, step.piece, step.rotation!, step.column!);
+          });
+          const ref = referenceSearch(heights, q, 2, 4, rules, (i) => values[i]);
+          expect(referenceLeaf(h, 4, rules, (i) => values[i])).toEqual(ref.value.slice(1));
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -123,7 +141,9 @@ describe('rules', () => {
     // 'choice': below the threshold the search may take the Tetris, and takes it when that ranks best.
     const choice = await StackingAI.create({ table: tables[9], rules: { tetrisThreshold: 12, tetris: 'choice' } });
     const flatHigh = [6, 6, 6, 6, 6, 6, 6, 6, 7];
-    expect(choice.bestPlacement(flatHigh, 'I', 0)!.rank).toBeGreaterThanOrEqual(high.bestPlacement(flatHigh, 'I', 0)!.rank);
+    expect(choice.bestPlacement(flatHigh, 'I', 0)!.rank).toBeGreaterThanOrEqual(
+      high.bestPlacement(flatHigh, 'I', 0)!.rank,
+    );
     expect(choice.bestPlacement([3, 6, 6, 6, 6, 6, 6, 6, 6], 'I', 0)!.tetris).toBe(false); // lowest column below 4
   });
 
@@ -181,7 +201,9 @@ describe('input checks', () => {
     [[0, 0, 0, 0, 0, 0, 0, 0, 0], 'TSZLJIOT', 7, 'BAD_ARGUMENT', /from 0 to 6/],
     ['4444', 'T', 0, 'BAD_SURFACE', /needs 8/],
   ])('%j %j lookahead %i -> %s', (surface, queue, la, code, message) => {
-    expect(() => ai.bestPlacement(surface as never, queue, la)).toThrow(expect.objectContaining({ code, message: expect.stringMatching(message) }));
+    expect(() => ai.bestPlacement(surface as never, queue, la)).toThrow(
+      expect.objectContaining({ code, message: expect.stringMatching(message) }),
+    );
   });
 
   it('accepts heights, steps and digits for the same surface', () => {
@@ -193,7 +215,9 @@ describe('input checks', () => {
 
   it('refuses a table of another width', async () => {
     const ai = await StackingAI.create({ table: tables[6] });
-    expect(() => ai.bestPlacement([0, 0, 0, 0, 0, 0, 0, 0, 0], 'T', 0)).toThrow(expect.objectContaining({ code: 'BAD_SURFACE' }));
+    expect(() => ai.bestPlacement([0, 0, 0, 0, 0, 0, 0, 0, 0], 'T', 0)).toThrow(
+      expect.objectContaining({ code: 'BAD_SURFACE' }),
+    );
   });
 
   it('kernel record layouts match src/stacking/layout.ts', async () => {

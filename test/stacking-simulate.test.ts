@@ -34,7 +34,11 @@ describe('simulateStacking', () => {
       [1, 2],
       [1, 3],
     ]) {
-      runs.push({ lookahead, threads, ...essentials(await simulateStacking({ table, lookahead, games: 12, seed: 42, rules: 'seed', threads })) });
+      runs.push({
+        lookahead,
+        threads,
+        ...essentials(await simulateStacking({ table, lookahead, games: 12, seed: 42, rules: 'seed', threads })),
+      });
     }
     expect(runs[0]).toEqual({ ...runs[1], threads: 1 });
     expect(runs[2]).toEqual({ ...runs[3], threads: 2 });
@@ -76,10 +80,20 @@ describe('simulateStacking', () => {
 
   it('cancels cleanly and rejects bad options', async () => {
     const controller = new AbortController();
-    const run = simulateStacking({ table, lookahead: 1, games: 1, maxPieces: 1e9, threads: 2, signal: controller.signal, onProgress: () => controller.abort() });
+    const run = simulateStacking({
+      table,
+      lookahead: 1,
+      games: 1,
+      maxPieces: 1e9,
+      threads: 2,
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    });
     await expect(run).rejects.toMatchObject({ code: 'ABORTED' });
     await expect(simulateStacking({ table, lookahead: 7 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
-    await expect(simulateStacking({ table, lookahead: 0, randomizer: 'nope' as never })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(simulateStacking({ table, lookahead: 0, randomizer: 'nope' as never })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+    });
     await expect(simulateStacking({ table, lookahead: 0, games: 0 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(simulateStacking({ lookahead: 0 } as never)).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
   });

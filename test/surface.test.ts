@@ -40,13 +40,18 @@ describe('surfaces (docs/rules.md)', () => {
 
   it('round-trips index -> surface -> index for every geometry (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 4, max: 9 }), fc.integer({ min: 1, max: 4 }), fc.double({ min: 0, max: 1, noNaN: true }), (width, maxStep, u) => {
-        const index = Math.min(surfaceCount(width, maxStep) - 1, Math.floor(u * surfaceCount(width, maxStep)));
-        const s = surfaceFromIndex(index, { width, maxStep });
-        expect(s.width).toBe(width);
-        expect(surfaceIndex(s)).toBe(index);
-        expect(surfaceIndex(parseSurface(surfaceDigits(s), { maxStep }))).toBe(index);
-      }),
+      fc.property(
+        fc.integer({ min: 4, max: 9 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (width, maxStep, u) => {
+          const index = Math.min(surfaceCount(width, maxStep) - 1, Math.floor(u * surfaceCount(width, maxStep)));
+          const s = surfaceFromIndex(index, { width, maxStep });
+          expect(s.width).toBe(width);
+          expect(surfaceIndex(s)).toBe(index);
+          expect(surfaceIndex(parseSurface(surfaceDigits(s), { maxStep }))).toBe(index);
+        },
+      ),
     );
   });
 

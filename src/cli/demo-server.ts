@@ -59,7 +59,11 @@ export interface DemoServer {
 }
 
 /** Starts the demo server on 127.0.0.1:port (0 = any free port). */
-export async function startDemoServer(opts: { port: number; dir: string; env?: Record<string, string | undefined> }): Promise<DemoServer> {
+export async function startDemoServer(opts: {
+  port: number;
+  dir: string;
+  env?: Record<string, string | undefined>;
+}): Promise<DemoServer> {
   const root = resolve(opts.dir);
   const realRoot = realpathSafe(root) ?? root;
   const env = opts.env ?? {};
@@ -70,7 +74,11 @@ export async function startDemoServer(opts: { port: number; dir: string; env?: R
   };
 
   const sendFile = (req: IncomingMessage, res: ServerResponse, path: string, size: number) => {
-    res.writeHead(200, { ...BASE_HEADERS, 'Content-Type': TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream', 'Content-Length': size });
+    res.writeHead(200, {
+      ...BASE_HEADERS,
+      'Content-Type': TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Length': size,
+    });
     if (req.method === 'HEAD') return void res.end();
     // pipeline closes the file when the response ends, fails or is abandoned by the client mid-download.
     pipeline(createReadStream(path), res, () => {});
@@ -83,11 +91,16 @@ export async function startDemoServer(opts: { port: number; dir: string; env?: R
         const v = query.get(name);
         if (v === null) return fallback;
         const n = /^\d{1,6}$/.test(v) ? Number(v) : NaN;
-        if (!(n >= min && n <= max)) throw new StackRankError('BAD_ARGUMENT', `${name} must be an integer from ${min} to ${max}`);
+        if (!(n >= min && n <= max))
+          throw new StackRankError('BAD_ARGUMENT', `${name} must be an integer from ${min} to ${max}`);
         return n;
       };
       path = await cachedTablePath(
-        { width: num('width', 9, 4, 9), maxStep: num('max-step', 4, 1, 4), iterations: num('iterations', 15, 1, MAX_ITERATIONS) },
+        {
+          width: num('width', 9, 4, 9),
+          maxStep: num('max-step', 4, 1, 4),
+          iterations: num('iterations', 15, 1, MAX_ITERATIONS),
+        },
         env,
       );
     } catch (e) {
@@ -105,7 +118,8 @@ export async function startDemoServer(opts: { port: number; dir: string; env?: R
 
   let port = opts.port;
   const server = createServer((req, res) => {
-    if (!allowedHost(req.headers.host, port)) return send(res, 421, 'this server answers only to http://127.0.0.1 and http://localhost');
+    if (!allowedHost(req.headers.host, port))
+      return send(res, 421, 'this server answers only to http://127.0.0.1 and http://localhost');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       return send(res, 405, 'method not allowed');
@@ -123,7 +137,8 @@ export async function startDemoServer(opts: { port: number; dir: string; env?: R
       return;
     }
     if (pathname.includes('\0')) return send(res, 400, 'bad request');
-    if (pathname.split(/[\\/]/).some((segment) => segment.startsWith('.'))) return send(res, 404, `not found: ${pathname}`);
+    if (pathname.split(/[\\/]/).some((segment) => segment.startsWith('.')))
+      return send(res, 404, `not found: ${pathname}`);
     let file = normalize(join(root, pathname));
     if (!inside(realRoot, file)) return send(res, 403, 'forbidden');
     let st = statSafe(file);
@@ -139,7 +154,10 @@ export async function startDemoServer(opts: { port: number; dir: string; env?: R
 
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => {
-      const why = e.code === 'EADDRINUSE' ? `port ${opts.port} is in use; pick another with --port (0 = any free port)` : e.message;
+      const why =
+        e.code === 'EADDRINUSE'
+          ? `port ${opts.port} is in use; pick another with --port (0 = any free port)`
+          : e.message;
       reject(new StackRankError('IO', `could not listen on 127.0.0.1:${opts.port}: ${why}`, { cause: e }));
     });
     server.listen(opts.port, '127.0.0.1', () => resolveListen());
@@ -184,4 +202,3 @@ export function statSafe(path: string) {
     return undefined;
   }
 }
-

@@ -11,7 +11,13 @@ export function progressBar(fraction: number, width = 24): string {
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
 }
 
-export function progressLine(label: string, done: number, total: number, elapsedMs: number, etaMs: number | null): string {
+export function progressLine(
+  label: string,
+  done: number,
+  total: number,
+  elapsedMs: number,
+  etaMs: number | null,
+): string {
   const eta = etaMs === null ? 'ETA --' : `ETA ${formatDuration(etaMs)}`;
   return `${progressBar(done / total)} ${label} ${Math.floor(done)}/${total}  ${formatDuration(elapsedMs)} elapsed  ${eta}`;
 }

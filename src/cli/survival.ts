@@ -2,7 +2,14 @@
 import { MAX_ITERATIONS } from '../rank/build.js';
 import type { RankTable } from '../rank/table.js';
 import { STRATEGIES, type LeafRows, type StrategyName } from '../stacking/engine.js';
-import { DEFAULT_RULES, MAX_BOARD_HEIGHT, MIN_BOARD_HEIGHT, STEEP_RULES, TETRIS_ROWS, TETRIS_RULES } from '../stacking/rules.js';
+import {
+  DEFAULT_RULES,
+  MAX_BOARD_HEIGHT,
+  MIN_BOARD_HEIGHT,
+  STEEP_RULES,
+  TETRIS_ROWS,
+  TETRIS_RULES,
+} from '../stacking/rules.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { simulateStacking, type SimulationResult } from '../stacking/simulate.js';
 import { UsageError } from './args.js';

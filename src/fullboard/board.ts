@@ -43,10 +43,16 @@ export interface Placement {
 
 export function checkSize(width: unknown, height: unknown): { width: number; height: number } {
   if (typeof width !== 'number' || !Number.isInteger(width) || width < MIN_WIDTH || width > MAX_WIDTH) {
-    throw new StackRankError('BAD_ARGUMENT', `board width must be an integer from ${MIN_WIDTH} to ${MAX_WIDTH}; got ${describe(width)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `board width must be an integer from ${MIN_WIDTH} to ${MAX_WIDTH}; got ${describe(width)}`,
+    );
   }
   if (typeof height !== 'number' || !Number.isInteger(height) || height < MIN_HEIGHT || height > MAX_HEIGHT) {
-    throw new StackRankError('BAD_ARGUMENT', `board height must be an integer from ${MIN_HEIGHT} to ${MAX_HEIGHT}; got ${describe(height)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `board height must be an integer from ${MIN_HEIGHT} to ${MAX_HEIGHT}; got ${describe(height)}`,
+    );
   }
   return { width, height };
 }
@@ -66,7 +72,10 @@ export function orientationRowMasks(o: Orientation): number[] {
 export function toPieceId(piece: unknown): number {
   if (typeof piece === 'string') return pieceId(piece);
   if (typeof piece === 'number' && Number.isInteger(piece) && piece >= 0 && piece < 7) return piece;
-  throw new StackRankError('BAD_PIECE', `piece must be a letter of ${PIECES.join(' ')} or an id 0..6; got ${describe(piece)}`);
+  throw new StackRankError(
+    'BAD_PIECE',
+    `piece must be a letter of ${PIECES.join(' ')} or an id 0..6; got ${describe(piece)}`,
+  );
 }
 
 export class FullBoard {
@@ -82,8 +91,10 @@ export class FullBoard {
     this.height = height;
     this.rows = new Uint32Array(height);
     if (rows !== undefined && rows !== null) {
-      if (typeof rows !== 'object' || typeof rows.length !== 'number') throw new StackRankError('BAD_ARGUMENT', `rows must be an array of row masks; got ${describe(rows)}`);
-      if (rows.length > height) throw new StackRankError('BAD_ARGUMENT', `a ${width}×${height} board has ${height} rows; got ${rows.length}`);
+      if (typeof rows !== 'object' || typeof rows.length !== 'number')
+        throw new StackRankError('BAD_ARGUMENT', `rows must be an array of row masks; got ${describe(rows)}`);
+      if (rows.length > height)
+        throw new StackRankError('BAD_ARGUMENT', `a ${width}×${height} board has ${height} rows; got ${rows.length}`);
       const full = this.fullMask;
       for (let r = 0; r < rows.length; r++) {
         const m = rows[r];
@@ -108,11 +119,15 @@ export class FullBoard {
   static fromRows(lines: readonly string[] | string, options: BoardSize = {}): FullBoard {
     const size = optionsObject('FullBoard.fromRows', options);
     const list = typeof lines === 'string' ? lines.split('\n').filter((l) => l.trim() !== '') : lines;
-    if (!Array.isArray(list)) throw new StackRankError('BAD_ARGUMENT', `board rows must be an array of strings; got ${describe(lines)}`);
+    if (!Array.isArray(list))
+      throw new StackRankError('BAD_ARGUMENT', `board rows must be an array of strings; got ${describe(lines)}`);
     requireDenseArray('BAD_ARGUMENT', 'board rows', list);
     const first: unknown = list[0];
     if (list.length > 0 && typeof first !== 'string') {
-      throw new StackRankError('BAD_ARGUMENT', `board row 1 (from the top) must be a string of '#' and '.'; got ${describe(first)}`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `board row 1 (from the top) must be a string of '#' and '.'; got ${describe(first)}`,
+      );
     }
     const width = size.width ?? (list.length > 0 ? (first as string).length : 10);
     const height = size.height ?? 20;
@@ -124,17 +139,27 @@ export class FullBoard {
     for (let i = list.length - 1; i >= 0; i--) {
       const line = list[i];
       if (typeof line !== 'string' || line.length !== width) {
-        throw new StackRankError('BAD_ARGUMENT', `board row ${i + 1} (from the top) must be ${width} characters of '#' or '.'; got ${describe(line)}`);
+        throw new StackRankError(
+          'BAD_ARGUMENT',
+          `board row ${i + 1} (from the top) must be ${width} characters of '#' or '.'; got ${describe(line)}`,
+        );
       }
       let m = 0;
       for (let c = 0; c < width; c++) {
         const ch = line[c];
         if (ch === '#' || ch === 'X' || ch === 'x') m |= 1 << c;
         else if (ch !== '.' && ch !== ' ') {
-          throw new StackRankError('BAD_ARGUMENT', `board row ${i + 1} (from the top) has ${describe(ch)} at column ${c}; use '#' for filled and '.' for empty`);
+          throw new StackRankError(
+            'BAD_ARGUMENT',
+            `board row ${i + 1} (from the top) has ${describe(ch)} at column ${c}; use '#' for filled and '.' for empty`,
+          );
         }
       }
-      if (m === (1 << width) - 1) throw new StackRankError('BAD_ARGUMENT', `board row ${i + 1} (from the top) is full; full rows are cleared and cannot stand`);
+      if (m === (1 << width) - 1)
+        throw new StackRankError(
+          'BAD_ARGUMENT',
+          `board row ${i + 1} (from the top) is full; full rows are cleared and cannot stand`,
+        );
       masks.push(m);
     }
     return new FullBoard({ width, height }, masks);
@@ -160,7 +185,11 @@ export class FullBoard {
   }
 
   filled(row: number, col: number): boolean {
-    if (typeof row !== 'number' || typeof col !== 'number') throw new StackRankError('BAD_ARGUMENT', `filled(row, col) takes two numbers; got ${describe(row)}, ${describe(col)}`);
+    if (typeof row !== 'number' || typeof col !== 'number')
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `filled(row, col) takes two numbers; got ${describe(row)}, ${describe(col)}`,
+      );
     return row >= 0 && row < this.height && col >= 0 && col < this.width && ((this.rows[row] >> col) & 1) === 1;
   }
 
@@ -230,11 +259,17 @@ export class FullBoard {
     const p = toPieceId(piece);
     const os = ORIENTATIONS[p];
     if (!Number.isInteger(orientation) || orientation < 0 || orientation >= os.length) {
-      throw new StackRankError('BAD_ARGUMENT', `piece ${PIECES[p]} has orientations 0..${os.length - 1}; got ${describe(orientation)}`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `piece ${PIECES[p]} has orientations 0..${os.length - 1}; got ${describe(orientation)}`,
+      );
     }
     const o = os[orientation];
     if (!Number.isInteger(x) || x < 0 || x + o.width > this.width) {
-      throw new StackRankError('BAD_ARGUMENT', `column x must be an integer from 0 to ${this.width - o.width} for this orientation; got ${describe(x)}`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `column x must be an integer from 0 to ${this.width - o.width} for this orientation; got ${describe(x)}`,
+      );
     }
     const y = this.landingRow(o, x);
     const ph = pieceHeight(o);

@@ -16,9 +16,20 @@
 import { StackRankError, describe } from '../errors.js';
 import { FullBoard } from './board.js';
 import {
-  F_COLUMN_TRANSITIONS, F_COLUMN_TRANSITIONS_BELOW_TOP, F_CUMULATIVE_WELLS, F_ERODED_PIECE_CELLS,
-  F_HOLES, F_HOLES_TIMES_TEN, F_HOLE_DEPTH, F_LANDING_HEIGHT, F_MAX_HEIGHT, F_ROWS_CLEARED, F_ROWS_WITH_HOLES, F_ROW_TRANSITIONS,
-  F_ROW_TRANSITIONS_CONTINUOUS, F_WELLS_TRIANGLE,
+  F_COLUMN_TRANSITIONS,
+  F_COLUMN_TRANSITIONS_BELOW_TOP,
+  F_CUMULATIVE_WELLS,
+  F_ERODED_PIECE_CELLS,
+  F_HOLES,
+  F_HOLES_TIMES_TEN,
+  F_HOLE_DEPTH,
+  F_LANDING_HEIGHT,
+  F_MAX_HEIGHT,
+  F_ROWS_CLEARED,
+  F_ROWS_WITH_HOLES,
+  F_ROW_TRANSITIONS,
+  F_ROW_TRANSITIONS_CONTINUOUS,
+  F_WELLS_TRIANGLE,
 } from './layout.js';
 
 /** The move that produced the board being evaluated (zeros for a board on its own). */
@@ -245,12 +256,17 @@ export type FeatureName = (typeof FEATURES)[number]['name'];
 export const FEATURE_NAMES: readonly FeatureName[] = FEATURES.map((f) => f.name);
 export const FEATURE_COUNT = FEATURES.length;
 /** Each feature's function, by name. */
-export const FEATURE_FUNCTIONS = Object.fromEntries(FEATURES.map((f) => [f.name, f.value])) as Record<FeatureName, (b: FullBoard, m: MoveInfo) => number>;
+export const FEATURE_FUNCTIONS = Object.fromEntries(FEATURES.map((f) => [f.name, f.value])) as Record<
+  FeatureName,
+  (b: FullBoard, m: MoveInfo) => number
+>;
 
 /** All features of a board (reference implementation), keyed by name. */
 export function featureValues(b: FullBoard, m: MoveInfo = NO_MOVE): Record<FeatureName, number> {
-  if (!(b instanceof FullBoard)) throw new StackRankError('BAD_ARGUMENT', `featureValues takes a FullBoard; got ${describe(b)}`);
-  if (m === null || typeof m !== 'object') throw new StackRankError('BAD_ARGUMENT', `move must be a MoveInfo (from FullBoard.place); got ${describe(m)}`);
+  if (!(b instanceof FullBoard))
+    throw new StackRankError('BAD_ARGUMENT', `featureValues takes a FullBoard; got ${describe(b)}`);
+  if (m === null || typeof m !== 'object')
+    throw new StackRankError('BAD_ARGUMENT', `move must be a MoveInfo (from FullBoard.place); got ${describe(m)}`);
   const out = {} as Record<FeatureName, number>;
   for (const f of FEATURES) out[f.name] = f.value(b, m);
   return out;

@@ -7,12 +7,38 @@ import { ORIENTATIONS } from '../pieces.js';
 import { instantiateKernel, pickVariant, type KernelInstance } from '../wasm.js';
 import { FullBoard, orientationRowMasks, pieceHeight } from './board.js';
 import {
-  BOARD_ROWS, B_ROWS, FEATURE_COUNT, FEATURE_SLOTS, OE_BOT, OE_BYTES, OE_HEIGHT, OE_MASK, OE_TOP, OE_WIDTH, ORIENT_SLOTS, O_BOARD_A,
-  O_FEAT, O_NORIENT, O_ORIENT, PIECE_COUNT,
+  BOARD_ROWS,
+  B_ROWS,
+  FEATURE_COUNT,
+  FEATURE_SLOTS,
+  OE_BOT,
+  OE_BYTES,
+  OE_HEIGHT,
+  OE_MASK,
+  OE_TOP,
+  OE_WIDTH,
+  ORIENT_SLOTS,
+  O_BOARD_A,
+  O_FEAT,
+  O_NORIENT,
+  O_ORIENT,
+  PIECE_COUNT,
 } from './layout.js';
 
 // Offsets that callers of this module read (the rest: ./layout.ts).
-export { B_ROWS, B_TOP, O_BEST_SCORE, O_BOARD_A, O_FEAT, O_LINES, O_NORIENT, O_ORIENT, O_PIECES, O_RNG, O_WEIGHTS } from './layout.js';
+export {
+  B_ROWS,
+  B_TOP,
+  O_BEST_SCORE,
+  O_BOARD_A,
+  O_FEAT,
+  O_LINES,
+  O_NORIENT,
+  O_ORIENT,
+  O_PIECES,
+  O_RNG,
+  O_WEIGHTS,
+} from './layout.js';
 
 export interface FullKernelExports {
   alloc(bytes: number): number;
@@ -32,7 +58,17 @@ export interface FullKernelExports {
   moveFeaturesIncremental(ctx: number, p: number, o: number, x: number, out: number): number;
   setLookahead(ctx: number, look: number): void;
   playChunk(ctx: number, budget: number, lineCap: number): number;
-  runGame(ctx: number, wptr: number, s0: number, s1: number, s2: number, s3: number, maxPieces: number, lineCap: number, out: number): void;
+  runGame(
+    ctx: number,
+    wptr: number,
+    s0: number,
+    s1: number,
+    s2: number,
+    s3: number,
+    maxPieces: number,
+    lineCap: number,
+    out: number,
+  ): void;
 }
 
 /** Writes the orientation records (OE_*: width, height, bot[4], row masks[4], top[4]) of every piece at ctx. */
@@ -84,7 +120,10 @@ export function localKernel(): Promise<KernelInstance<FullKernelExports>> {
 }
 
 /** A context of the local instance for a board size, reused after release (the stub allocator never frees). */
-export async function acquireContext(width: number, height: number): Promise<{ kernel: KernelInstance<FullKernelExports>; ctx: number }> {
+export async function acquireContext(
+  width: number,
+  height: number,
+): Promise<{ kernel: KernelInstance<FullKernelExports>; ctx: number }> {
   const kernel = await localKernel();
   const key = `${width}x${height}`;
   const free = freeContexts.get(key);
@@ -110,7 +149,12 @@ export function loadBoard(kernel: KernelInstance<FullKernelExports>, ctx: number
 }
 
 /** Reads the context's current board back. */
-export function readBoard(kernel: KernelInstance<FullKernelExports>, ctx: number, width: number, height: number): FullBoard {
+export function readBoard(
+  kernel: KernelInstance<FullKernelExports>,
+  ctx: number,
+  width: number,
+  height: number,
+): FullBoard {
   const i32 = new Int32Array(kernel.memory.buffer);
   const rows = (i32[(ctx + O_BOARD_A) >> 2] + B_ROWS) >> 2;
   return new FullBoard({ width, height }, Array.from(i32.subarray(rows, rows + height)));

@@ -2,19 +2,32 @@
  * The full-board player: bestMove (1-ply, or 2-ply over a known next piece) and playFullGame, whose game loop
  * runs inside the WebAssembly kernel in chunks (progress and abort between chunks).
  */
-import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt, yieldToEventLoop } from '../errors.js';
+import {
+  StackRankError,
+  checkCallback,
+  checkSignal,
+  describe,
+  optionsObject,
+  requireInt,
+  yieldToEventLoop,
+} from '../errors.js';
 import { ORIENTATIONS, PIECES } from '../pieces.js';
 import { Rng, checkSeed } from '../random.js';
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, FullBoard, checkSize, toPieceId, type FullMove } from './board.js';
 import { FEATURE_NAMES, type FeatureName } from './features.js';
-import { CHUNK_LINE_CAP, CHUNK_LOST, CHUNK_NEEDS_PIECES, MOVE_LOSES, MOVE_ORIENT_SHIFT, NO_PIECE, O_BEST_SCORE, O_FEAT, O_LINES, O_PIECES } from './layout.js';
 import {
-  acquireContext,
-  loadBoard,
-  readFeatures,
-  releaseContext,
-  writeWeights,
-} from './kernel.js';
+  CHUNK_LINE_CAP,
+  CHUNK_LOST,
+  CHUNK_NEEDS_PIECES,
+  MOVE_LOSES,
+  MOVE_ORIENT_SHIFT,
+  NO_PIECE,
+  O_BEST_SCORE,
+  O_FEAT,
+  O_LINES,
+  O_PIECES,
+} from './layout.js';
+import { acquireContext, loadBoard, readFeatures, releaseContext, writeWeights } from './kernel.js';
 import { DEFAULT_WEIGHTS, resolveWeights, weightSlots, type WeightsSpec } from './presets.js';
 import { RANDOMIZER_NAMES, createRandomizer, isRandomizerName, type Randomizer } from '../randomizers/index.js';
 
@@ -35,8 +48,13 @@ export interface BestMoveResult extends FullMove {
 }
 
 /** The best placement of `piece` on `board`, or null when every placement loses. */
-export async function bestMove(board: FullBoard, piece: number | string, options: BestMoveOptions = {}): Promise<BestMoveResult | null> {
-  if (!(board instanceof FullBoard)) throw new StackRankError('BAD_ARGUMENT', `board must be a FullBoard (FullBoard.fromRows); got ${describe(board)}`);
+export async function bestMove(
+  board: FullBoard,
+  piece: number | string,
+  options: BestMoveOptions = {},
+): Promise<BestMoveResult | null> {
+  if (!(board instanceof FullBoard))
+    throw new StackRankError('BAD_ARGUMENT', `board must be a FullBoard (FullBoard.fromRows); got ${describe(board)}`);
   const p = toPieceId(piece);
   const opts = optionsObject('bestMove', options);
   const q = opts.next === undefined ? NO_PIECE : toPieceId(opts.next);
@@ -63,9 +81,14 @@ export async function bestMove(board: FullBoard, piece: number | string, options
  * Features computed by the WebAssembly evaluator, for a board on its own or after a move (null when the move
  * loses). The TypeScript reference is featureValues in features.ts; tests hold the two equal.
  */
-export async function kernelFeatures(board: FullBoard, move?: { piece: number | string; orientation: number; x: number }): Promise<Record<FeatureName, number> | null> {
-  if (!(board instanceof FullBoard)) throw new StackRankError('BAD_ARGUMENT', `board must be a FullBoard (FullBoard.fromRows); got ${describe(board)}`);
-  if (move !== undefined && (move === null || typeof move !== 'object')) throw new StackRankError('BAD_ARGUMENT', `move must be { piece, orientation, x }; got ${describe(move)}`);
+export async function kernelFeatures(
+  board: FullBoard,
+  move?: { piece: number | string; orientation: number; x: number },
+): Promise<Record<FeatureName, number> | null> {
+  if (!(board instanceof FullBoard))
+    throw new StackRankError('BAD_ARGUMENT', `board must be a FullBoard (FullBoard.fromRows); got ${describe(board)}`);
+  if (move !== undefined && (move === null || typeof move !== 'object'))
+    throw new StackRankError('BAD_ARGUMENT', `move must be { piece, orientation, x }; got ${describe(move)}`);
   if (move) toPieceId(move.piece);
   const { kernel, ctx } = await acquireContext(board.width, board.height);
   try {
@@ -74,7 +97,10 @@ export async function kernelFeatures(board: FullBoard, move?: { piece: number | 
       const p = toPieceId(move.piece);
       const o = ORIENTATIONS[p][move.orientation];
       if (!o || !Number.isInteger(move.x) || move.x < 0 || move.x + o.width > board.width) {
-        throw new StackRankError('BAD_ARGUMENT', `no such move for ${PIECES[p]}: ${describe([move.orientation, move.x])}`);
+        throw new StackRankError(
+          'BAD_ARGUMENT',
+          `no such move for ${PIECES[p]}: ${describe([move.orientation, move.x])}`,
+        );
       }
       if (kernel.exports.moveFeatures(ctx, p, move.orientation, move.x, ctx + O_FEAT) < 0) return null;
     } else kernel.exports.boardFeatures(ctx, ctx + O_FEAT);
@@ -122,7 +148,10 @@ const DEFAULT_CHUNK = 20_000;
 
 function loadRandomizer(name: string, seed: number): Randomizer {
   if (!isRandomizerName(name)) {
-    throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${describe(name)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `unknown randomizer ${describe(name)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
+    );
   }
   return createRandomizer(name, { seed });
 }
@@ -135,13 +164,19 @@ export async function playFullGame(playOptions: PlayOptions = {}): Promise<GameR
   const options = optionsObject('playFullGame', playOptions) as PlayOptions;
   const slots = weightSlots(resolveWeights(options.weights ?? DEFAULT_WEIGHTS));
   const signal = checkSignal(options.signal, 'playFullGame: signal');
-  const onProgress = checkCallback<NonNullable<PlayOptions['onProgress']>>('playFullGame: onProgress', options.onProgress);
+  const onProgress = checkCallback<NonNullable<PlayOptions['onProgress']>>(
+    'playFullGame: onProgress',
+    options.onProgress,
+  );
   const { width, height } = checkSize(options.width ?? DEFAULT_WIDTH, options.height ?? DEFAULT_HEIGHT);
   const seed = checkSeed(options.seed ?? 0);
-  const maxLines = options.maxLines === undefined ? Infinity : requireInt('maxLines', options.maxLines, 1, Number.MAX_SAFE_INTEGER);
-  const maxPieces = options.maxPieces === undefined ? Infinity : requireInt('maxPieces', options.maxPieces, 1, Number.MAX_SAFE_INTEGER);
+  const maxLines =
+    options.maxLines === undefined ? Infinity : requireInt('maxLines', options.maxLines, 1, Number.MAX_SAFE_INTEGER);
+  const maxPieces =
+    options.maxPieces === undefined ? Infinity : requireInt('maxPieces', options.maxPieces, 1, Number.MAX_SAFE_INTEGER);
   const lookahead = options.lookahead ?? 0;
-  if (lookahead !== 0 && lookahead !== 1) throw new StackRankError('BAD_ARGUMENT', `lookahead must be 0 or 1; got ${describe(lookahead)}`);
+  if (lookahead !== 0 && lookahead !== 1)
+    throw new StackRankError('BAD_ARGUMENT', `lookahead must be 0 or 1; got ${describe(lookahead)}`);
   const chunk = requireInt('chunk', options.chunk ?? DEFAULT_CHUNK, 1, 1 << 30);
   const randomizer = options.randomizer ?? 'memoryless';
   const external = randomizer === 'memoryless' ? null : loadRandomizer(randomizer, seed);

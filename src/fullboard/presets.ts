@@ -18,7 +18,14 @@ export interface Preset extends WeightVector {
 }
 
 /** The CS3243 GA report's six features with the clean definitions (the report's prose). */
-export const SEED_FEATURES_CLEAN: readonly FeatureName[] = ['rowsCleared', 'rowTransitions', 'columnTransitions', 'holes', 'cumulativeWells', 'maxHeight'];
+export const SEED_FEATURES_CLEAN: readonly FeatureName[] = [
+  'rowsCleared',
+  'rowTransitions',
+  'columnTransitions',
+  'holes',
+  'cumulativeWells',
+  'maxHeight',
+];
 /** The CS3243 GA report's six features with the conventions of the code that trained its weights. */
 export const SEED_FEATURES_CODE: readonly FeatureName[] = [
   'rowsCleared',
@@ -46,15 +53,32 @@ export const FEATURE_SETS: Readonly<Record<string, readonly FeatureName[]>> = {
   bcts: BCTS_FEATURES,
 };
 
-const SEED_WEIGHTS = [8.580230809919557, -7.323298208568506, -5.79715846115661, -4.194861543999046, -3.908041863765, -7.193861810393222];
+const SEED_WEIGHTS = [
+  8.580230809919557, -7.323298208568506, -5.79715846115661, -4.194861543999046, -3.908041863765, -7.193861810393222,
+];
 
 export const PRESETS = {
   /** The CS3243 GA report's weights (Table 1) with the conventions of the code that trained them: the faithful replica. */
-  seedGA: { name: 'seedGA', features: SEED_FEATURES_CODE, weights: SEED_WEIGHTS, source: 'CS3243 GA report, Table 1, code conventions' },
+  seedGA: {
+    name: 'seedGA',
+    features: SEED_FEATURES_CODE,
+    weights: SEED_WEIGHTS,
+    source: 'CS3243 GA report, Table 1, code conventions',
+  },
   /** The same weights read with the report's prose (clean) feature definitions; plays far worse (docs). */
-  seedGAProse: { name: 'seedGAProse', features: SEED_FEATURES_CLEAN, weights: SEED_WEIGHTS, source: 'CS3243 GA report, Table 1, prose definitions' },
+  seedGAProse: {
+    name: 'seedGAProse',
+    features: SEED_FEATURES_CLEAN,
+    weights: SEED_WEIGHTS,
+    source: 'CS3243 GA report, Table 1, prose definitions',
+  },
   /** Dellacherie's hand-tuned player (as reported by Fahey, 2003). */
-  dellacherie: { name: 'dellacherie', features: DELLACHERIE_FEATURES, weights: [-1, 1, -1, -1, -4, -1], source: 'Dellacherie (Fahey 2003)' },
+  dellacherie: {
+    name: 'dellacherie',
+    features: DELLACHERIE_FEATURES,
+    weights: [-1, 1, -1, -1, -4, -1],
+    source: 'Dellacherie (Fahey 2003)',
+  },
   /**
    * BCTS (Thiery & Scherrer 2009), tuned with the cross-entropy method: the published controller at full
    * precision, as MdpTetris ships it (data/features/record_du.dat); the paper prints these rounded to two decimals.
@@ -78,28 +102,48 @@ export type WeightsSpec = PresetName | WeightVector;
 export function resolveWeights(spec: unknown): WeightVector {
   if (typeof spec === 'string') {
     const p = (PRESETS as Record<string, Preset>)[spec];
-    if (!p) throw new StackRankError('BAD_ARGUMENT', `unknown weights preset ${describe(spec)}; presets are ${PRESET_NAMES.join(', ')}`);
+    if (!p)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `unknown weights preset ${describe(spec)}; presets are ${PRESET_NAMES.join(', ')}`,
+      );
     return p;
   }
   if (!spec || typeof spec !== 'object') {
-    throw new StackRankError('BAD_ARGUMENT', `weights must be a preset name (${PRESET_NAMES.join(', ')}) or { features, weights }; got ${describe(spec)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `weights must be a preset name (${PRESET_NAMES.join(', ')}) or { features, weights }; got ${describe(spec)}`,
+    );
   }
   const { features, weights } = spec as Partial<WeightVector>;
   if (!Array.isArray(features) || features.length === 0) {
-    throw new StackRankError('BAD_ARGUMENT', `weights.features must be a non-empty array of feature names (${FEATURE_NAMES.join(', ')})`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `weights.features must be a non-empty array of feature names (${FEATURE_NAMES.join(', ')})`,
+    );
   }
   for (const f of features) {
     if (!(FEATURE_NAMES as readonly string[]).includes(f)) {
-      throw new StackRankError('BAD_ARGUMENT', `unknown feature ${describe(f)}; features are ${FEATURE_NAMES.join(', ')}`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `unknown feature ${describe(f)}; features are ${FEATURE_NAMES.join(', ')}`,
+      );
     }
   }
-  if (new Set(features).size !== features.length) throw new StackRankError('BAD_ARGUMENT', `weights.features lists a feature twice: ${describe(features)}`);
+  if (new Set(features).size !== features.length)
+    throw new StackRankError('BAD_ARGUMENT', `weights.features lists a feature twice: ${describe(features)}`);
   if (!Array.isArray(weights) || weights.length !== features.length) {
-    throw new StackRankError('BAD_ARGUMENT', `need exactly one weight per feature (${features.length}); got ${Array.isArray(weights) ? weights.length : describe(weights)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `need exactly one weight per feature (${features.length}); got ${Array.isArray(weights) ? weights.length : describe(weights)}`,
+    );
   }
   weights.forEach((w, i) => {
     if (typeof w !== 'number' || !Number.isFinite(w)) {
-      throw new StackRankError('BAD_ARGUMENT', `weight ${i} (${features[i]}) must be a finite number; got ${describe(w)}`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `weight ${i} (${features[i]}) must be a finite number; got ${describe(w)}`,
+      );
     }
   });
   return { features: [...features], weights: [...weights] };

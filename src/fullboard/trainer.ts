@@ -16,7 +16,15 @@
  * runs on a lower board (`boardHeight`, default 12) with a piece cap (`maxPieces`); docs/fullboard-results.md
  * reports how well the proxy ranks weights on the full board.
  */
-import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt, yieldToEventLoop } from '../errors.js';
+import {
+  StackRankError,
+  checkCallback,
+  checkSignal,
+  describe,
+  optionsObject,
+  requireInt,
+  yieldToEventLoop,
+} from '../errors.js';
 import { Rng, checkSeed, type RngState } from '../random.js';
 import { MAX_THREADS } from '../threads.js';
 import { createMemory, kernelImports, kernelModule, pickVariant, sharedMemorySupported } from '../wasm.js';
@@ -146,12 +154,26 @@ function num(name: string, v: unknown, min: number, max: number): number {
 export function resolveTrainOptions(o: TrainOptions): ResolvedTrainOptions {
   const features = [...(o.features ?? BCTS_FEATURES)];
   resolveWeights({ features, weights: features.map(() => 0) });
-  const population = requireInt('population', o.population ?? TRAIN_DEFAULTS.population, TRAIN_LIMITS.population.min, TRAIN_LIMITS.population.max);
-  const tournament = requireInt('tournament', o.tournament ?? Math.min(TRAIN_DEFAULTS.tournament, population), 2, population);
+  const population = requireInt(
+    'population',
+    o.population ?? TRAIN_DEFAULTS.population,
+    TRAIN_LIMITS.population.min,
+    TRAIN_LIMITS.population.max,
+  );
+  const tournament = requireInt(
+    'tournament',
+    o.tournament ?? Math.min(TRAIN_DEFAULTS.tournament, population),
+    2,
+    population,
+  );
   const parents = requireInt('parents', o.parents ?? TRAIN_DEFAULTS.parents, 1, tournament);
   const crossover = o.crossover ?? 'uniform';
-  if (crossover !== 'uniform' && crossover !== 'onePoint') throw new StackRankError('BAD_ARGUMENT', `crossover must be "uniform" or "onePoint"; got ${describe(crossover)}`);
-  const { width, height } = checkSize(o.boardWidth ?? TRAIN_DEFAULTS.boardWidth, o.boardHeight ?? TRAIN_DEFAULTS.boardHeight);
+  if (crossover !== 'uniform' && crossover !== 'onePoint')
+    throw new StackRankError('BAD_ARGUMENT', `crossover must be "uniform" or "onePoint"; got ${describe(crossover)}`);
+  const { width, height } = checkSize(
+    o.boardWidth ?? TRAIN_DEFAULTS.boardWidth,
+    o.boardHeight ?? TRAIN_DEFAULTS.boardHeight,
+  );
   return {
     features,
     population,
@@ -160,7 +182,12 @@ export function resolveTrainOptions(o: TrainOptions): ResolvedTrainOptions {
     crossover,
     mutationRate: num('mutationRate', o.mutationRate ?? TRAIN_DEFAULTS.mutationRate, 0, 1),
     elite: num('elite', o.elite ?? TRAIN_DEFAULTS.elite, 0, 0.9),
-    gamesPerEval: requireInt('gamesPerEval', o.gamesPerEval ?? TRAIN_DEFAULTS.gamesPerEval, TRAIN_LIMITS.gamesPerEval.min, TRAIN_LIMITS.gamesPerEval.max),
+    gamesPerEval: requireInt(
+      'gamesPerEval',
+      o.gamesPerEval ?? TRAIN_DEFAULTS.gamesPerEval,
+      TRAIN_LIMITS.gamesPerEval.min,
+      TRAIN_LIMITS.gamesPerEval.max,
+    ),
     generations: requireInt('generations', o.generations, TRAIN_LIMITS.generations.min, TRAIN_LIMITS.generations.max),
     boardWidth: width,
     boardHeight: height,
@@ -172,11 +199,20 @@ export function resolveTrainOptions(o: TrainOptions): ResolvedTrainOptions {
 /** Checks a parsed checkpoint (from onGeneration, or JSON.parse of a saved one). */
 export function checkCheckpoint(json: unknown): TrainCheckpoint {
   const c = json as TrainCheckpoint;
-  if (c?.format !== 'stackrank-ga' || c.version !== 1 || !Array.isArray(c.population) || !Array.isArray(c.rng) || !c.options) {
+  if (
+    c?.format !== 'stackrank-ga' ||
+    c.version !== 1 ||
+    !Array.isArray(c.population) ||
+    !Array.isArray(c.rng) ||
+    !c.options
+  ) {
     throw new StackRankError('BAD_HEADER', 'not a stackrank GA checkpoint (format "stackrank-ga", version 1)');
   }
   const opts = resolveTrainOptions(c.options);
-  if (c.population.length !== opts.population || c.population.some((i) => !Array.isArray(i.weights) || i.weights.length !== opts.features.length)) {
+  if (
+    c.population.length !== opts.population ||
+    c.population.some((i) => !Array.isArray(i.weights) || i.weights.length !== opts.features.length)
+  ) {
     throw new StackRankError('BAD_HEADER', 'checkpoint population does not match its options');
   }
   return c;
@@ -216,7 +252,8 @@ function breed(rng: Rng, pop: Individual[], o: ResolvedTrainOptions): Individual
       .map((i) => pop[i]);
     const n = o.features.length;
     let child: number[];
-    if (o.crossover === 'uniform') child = Array.from({ length: n }, (_, k) => chosen[rng.nextInt(chosen.length)].weights[k]);
+    if (o.crossover === 'uniform')
+      child = Array.from({ length: n }, (_, k) => chosen[rng.nextInt(chosen.length)].weights[k]);
     else {
       const cut = rng.nextInt(n + 1);
       child = Array.from({ length: n }, (_, k) => (k < cut ? chosen[0] : chosen[chosen.length - 1]).weights[k]);
@@ -302,7 +339,10 @@ async function workerEvaluator(o: ResolvedTrainOptions, threads: number, signal?
       // interleaved static split: game lengths vary a lot, interleaving keeps the threads' totals close
       jobs.forEach((job, i) => {
         const t = i % threads;
-        calls[t].push({ fn: 'runGame', args: [ctxs[t], wArea + i * WEIGHTS_BYTES, ...job.state, o.maxPieces, Infinity, outArea + i * RESULT_BYTES] });
+        calls[t].push({
+          fn: 'runGame',
+          args: [ctxs[t], wArea + i * WEIGHTS_BYTES, ...job.state, o.maxPieces, Infinity, outArea + i * RESULT_BYTES],
+        });
       });
       try {
         await pool.runEach(calls);
@@ -326,7 +366,9 @@ export async function trainWeights(trainOptions: TrainOptions): Promise<TrainRes
   const signal = checkSignal(options.signal, 'trainWeights: signal');
   checkCallback('trainWeights: onGeneration', options.onGeneration);
   const resume = options.resume ? checkCheckpoint(options.resume) : undefined;
-  const o = resume ? { ...resolveTrainOptions(resume.options), generations: resolveTrainOptions(options).generations } : resolveTrainOptions(options);
+  const o = resume
+    ? { ...resolveTrainOptions(resume.options), generations: resolveTrainOptions(options).generations }
+    : resolveTrainOptions(options);
   const threads = requireInt('threads', options.threads ?? 1, 1, MAX_THREADS);
   let rng: Rng;
   let population: Individual[];
@@ -393,4 +435,3 @@ export async function trainWeights(trainOptions: TrainOptions): Promise<TrainRes
   const best = ranked(pool)[0];
   return { features: [...o.features], weights: [...best.weights], fitness: best.fitness!, history, options: o };
 }
-

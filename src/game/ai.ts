@@ -97,28 +97,40 @@ export class TetrisAI {
   ) {}
 
   static async create(opts: TetrisAIOptions = {}): Promise<TetrisAI> {
-    if (opts === null || typeof opts !== 'object') throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
+    if (opts === null || typeof opts !== 'object')
+      throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
     const known = ['rules', 'lookahead', 'randomizer', 'well', 'table', 'recover', 'policy', 'leafRows'];
     for (const k of Object.keys(opts)) {
-      if (!known.includes(k)) throw new StackRankError('BAD_ARGUMENT', `unknown option ${describe(k)}; options are ${known.join(', ')}`);
+      if (!known.includes(k))
+        throw new StackRankError('BAD_ARGUMENT', `unknown option ${describe(k)}; options are ${known.join(', ')}`);
     }
     const rules = ruleFacts(opts.rules ?? 'guideline');
     const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, MAX_LOOKAHEAD);
     const well = opts.well ?? 'right';
-    if (well !== 'right' && well !== 'left' && well !== 'auto') throw new StackRankError('BAD_ARGUMENT', `well must be "right", "left" or "auto"; got ${describe(well)}`);
+    if (well !== 'right' && well !== 'left' && well !== 'auto')
+      throw new StackRankError('BAD_ARGUMENT', `well must be "right", "left" or "auto"; got ${describe(well)}`);
     const policy = opts.policy ?? 'both';
     if (policy !== 'both' && policy !== 'stackOnly' && policy !== 'fullBoardOnly') {
-      throw new StackRankError('BAD_ARGUMENT', `policy must be "both", "stackOnly" or "fullBoardOnly"; got ${describe(policy)}`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `policy must be "both", "stackOnly" or "fullBoardOnly"; got ${describe(policy)}`,
+      );
     }
     if (opts.randomizer !== undefined && !isRandomizerName(opts.randomizer)) {
-      throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${describe(opts.randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `unknown randomizer ${describe(opts.randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
+      );
     }
     const recoverDepth = requireInt('recover.depth', opts.recover?.depth ?? Math.min(lookahead + 1, 2), 1, 4);
     const beam = requireInt('recover.beam', opts.recover?.beam ?? 12, 1, 1000);
     let table = opts.table;
     if (!table) {
       if (typeof process === 'undefined' || !process.versions?.node) {
-        throw new StackRankError('BAD_ARGUMENT', 'in a browser pass { table }: build it with buildRankTable or load it with loadRankTable');
+        throw new StackRankError(
+          'BAD_ARGUMENT',
+          'in a browser pass { table }: build it with buildRankTable or load it with loadRankTable',
+        );
       }
       const { loadOrBuildCachedTable } = await import('../rank/cache.js');
       table = (await loadOrBuildCachedTable()).table;
@@ -126,11 +138,34 @@ export class TetrisAI {
     // The stack stays STACK_ROOM rows under the top of the field (rule sets that spawn in the top rows need that
     // room to turn the I upright over the stack), and the I goes down the well as soon as the stack is
     // Tetris-ready (lowest column at least TETRIS_ROWS): a real game keeps its stack low (docs/game.md).
-    const stackRules: StackingRules = { ...DEFAULT_RULES, boardHeight: rules.visibleHeight - (rules.ruleSet.gravity === '20G' ? STACK_ROOM_20G : rules.ruleSet.spawn === 'topRow' ? STACK_ROOM_TOP_SPAWN : STACK_ROOM), tetrisThreshold: TETRIS_ROWS };
+    const stackRules: StackingRules = {
+      ...DEFAULT_RULES,
+      boardHeight:
+        rules.visibleHeight -
+        (rules.ruleSet.gravity === '20G'
+          ? STACK_ROOM_20G
+          : rules.ruleSet.spawn === 'topRow'
+            ? STACK_ROOM_TOP_SPAWN
+            : STACK_ROOM),
+      tetrisThreshold: TETRIS_ROWS,
+    };
     const strategy = opts.randomizer && policy !== 'fullBoardOnly' ? 'expectimax' : 'rank';
-    if (opts.leafRows && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need a randomizer (they score the randomizer-aware search)');
+    if (opts.leafRows && strategy === 'rank')
+      throw new StackRankError('BAD_ARGUMENT', 'leafRows need a randomizer (they score the randomizer-aware search)');
     const engine = await StackingEngine.create(table, stackRules, { strategy, leafRows: opts.leafRows });
-    return new TetrisAI(rules, lookahead, well, table.width + 1, policy, opts.randomizer, engine, table, stackRules, recoverDepth, beam);
+    return new TetrisAI(
+      rules,
+      lookahead,
+      well,
+      table.width + 1,
+      policy,
+      opts.randomizer,
+      engine,
+      table,
+      stackRules,
+      recoverDepth,
+      beam,
+    );
   }
 
   /** The move for this position, or null when nothing can be placed at all (the game is lost). */
@@ -141,14 +176,24 @@ export class TetrisAI {
 
   /** nextMove's search, with what rankPlacements needs to value every other move the same way. */
   private decide(state: GameState, caller: string): Decision {
-    if (state === null || typeof state !== 'object') throw new StackRankError('BAD_ARGUMENT', `${caller} takes { board, current, queue, hold, canHold }; got ${describe(state)}`);
+    if (state === null || typeof state !== 'object')
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `${caller} takes { board, current, queue, hold, canHold }; got ${describe(state)}`,
+      );
     const board = normalizeBoard(state.board, this.width);
     const current = toPiece(state.current, 'current');
     const queue = toQueueLetters(state.queue);
     const hold = state.hold === undefined || state.hold === null ? null : toPiece(state.hold, 'hold');
-    if (hold !== null && !this.rules.hold) throw new StackRankError('BAD_ARGUMENT', `the ${this.rules.name} rule set has no hold, so the hold box must be empty; got ${describe(state.hold)}`);
-    if (state.canHold !== undefined && typeof state.canHold !== 'boolean') throw new StackRankError('BAD_ARGUMENT', `canHold must be true or false; got ${describe(state.canHold)}`);
-    if (state.canHold === true && !this.rules.hold) throw new StackRankError('BAD_ARGUMENT', `canHold is true but the ${this.rules.name} rule set has no hold`);
+    if (hold !== null && !this.rules.hold)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `the ${this.rules.name} rule set has no hold, so the hold box must be empty; got ${describe(state.hold)}`,
+      );
+    if (state.canHold !== undefined && typeof state.canHold !== 'boolean')
+      throw new StackRankError('BAD_ARGUMENT', `canHold must be true or false; got ${describe(state.canHold)}`);
+    if (state.canHold === true && !this.rules.hold)
+      throw new StackRankError('BAD_ARGUMENT', `canHold is true but the ${this.rules.name} rule set has no hold`);
     const canHold = state.canHold ?? this.rules.hold;
     const next = state.next === undefined ? undefined : checkDistribution(state.next);
 
@@ -161,8 +206,10 @@ export class TetrisAI {
     };
     const options: TurnOption[] = [{ hold: false, pieces: [current, ...queue], reachable: reachRoot(current) }];
     if (canHold) {
-      if (hold !== null && hold !== current) options.push({ hold: true, pieces: [hold, ...queue], reachable: reachRoot(hold) });
-      else if (hold === null && queue.length > 0) options.push({ hold: true, pieces: queue, reachable: reachRoot(queue[0]) });
+      if (hold !== null && hold !== current)
+        options.push({ hold: true, pieces: [hold, ...queue], reachable: reachRoot(hold) });
+      else if (hold === null && queue.length > 0)
+        options.push({ hold: true, pieces: queue, reachable: reachRoot(queue[0]) });
     }
     const base = { rows, height, current, queue, hold, canHold, options, reachRoot };
     if (options.every((o) => o.reachable.length === 0)) return { ...base, move: null, stack: null, recover: null };
@@ -178,12 +225,21 @@ export class TetrisAI {
         rules: this.stackRules,
         width: this.width,
         lookahead: this.lookahead,
-        weights: { right: distributionWeights(next), left: distributionWeights(next && MIRROR_PIECE.map((m) => next[m])) },
+        weights: {
+          right: distributionWeights(next),
+          left: distributionWeights(next && MIRROR_PIECE.map((m) => next[m])),
+        },
         dangerMargin: 4,
       };
       const sides: ('right' | 'left')[] = this.well === 'auto' ? ['right', 'left'] : [this.well];
       const choice = stackMove(ctx, rows, options, sides);
-      if (choice) return { ...base, move: this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value), stack: { ctx, choice }, recover: null };
+      if (choice)
+        return {
+          ...base,
+          move: this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value),
+          stack: { ctx, choice },
+          recover: null,
+        };
       if (this.policy === 'stackOnly') return { ...base, move: null, stack: null, recover: null };
     }
 
@@ -203,7 +259,12 @@ export class TetrisAI {
     const recoverState: RecoverState = { rows, current, queue: queue.slice(0, this.lookahead), hold, canHold };
     const choice = recoverMove(ctx, recoverState, reachRoot);
     if (!choice) return { ...base, move: null, stack: null, recover: null };
-    return { ...base, move: this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value), stack: null, recover: { ctx, state: recoverState } };
+    return {
+      ...base,
+      move: this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value),
+      stack: null,
+      recover: { ctx, state: recoverState },
+    };
   }
 
   /** The well the recover terms aim for: the chosen side, or under 'auto' the edge column holding fewer cells. */
@@ -215,10 +276,13 @@ export class TetrisAI {
 
   /** Every reachable placement of this turn valued for a person, nextMove's move first (docs/game.md, "Ranking placements"). */
   rankPlacements(state: GameState, opts: { limit?: number } = {}): PlacementRanking {
-    if (opts === null || typeof opts !== 'object') throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
+    if (opts === null || typeof opts !== 'object')
+      throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
     const limit = opts.limit === undefined ? Infinity : requireInt('limit', opts.limit, 1, 10000);
     const d = this.decide(state, 'rankPlacements');
-    return rankDecision(d, this.table.iterations, limit, (hold, p, mode, value) => this.describeMove(d.rows, hold, p, mode, value));
+    return rankDecision(d, this.table.iterations, limit, (hold, p, mode, value) =>
+      this.describeMove(d.rows, hold, p, mode, value),
+    );
   }
 
   private describeMove(rows: Uint32Array, hold: boolean, p: GamePlacement, mode: GameMode, value: number): GameMove {
@@ -276,14 +340,22 @@ function maxHeight(rows: Uint32Array): number {
 const PLAIN_BCTS: RecoverWeights = Object.freeze({ ...RECOVER_WEIGHTS, wellCells: 0, clean: 0 });
 
 function toPiece(value: unknown, what: string): Piece {
-  if (typeof value !== 'string') throw new StackRankError('BAD_PIECE', `${what} must be a piece letter (${PIECES.join(' ')}); got ${describe(value)}`);
+  if (typeof value !== 'string')
+    throw new StackRankError(
+      'BAD_PIECE',
+      `${what} must be a piece letter (${PIECES.join(' ')}); got ${describe(value)}`,
+    );
   return PIECES[pieceId(value)];
 }
 
 function toQueueLetters(queue: unknown): Piece[] {
   if (queue === undefined || queue === null) return [];
   const letters = typeof queue === 'string' ? [...queue] : Array.isArray(queue) ? queue : null;
-  if (!letters) throw new StackRankError('BAD_PIECE', `queue must be a string like "SZO" or an array of piece letters; got ${describe(queue)}`);
+  if (!letters)
+    throw new StackRankError(
+      'BAD_PIECE',
+      `queue must be a string like "SZO" or an array of piece letters; got ${describe(queue)}`,
+    );
   return letters.map((l, i) => {
     if (typeof l !== 'string' || !(PIECES as readonly string[]).includes(l)) {
       throw new StackRankError('BAD_PIECE', `queue entry ${i} is ${describe(l)}; pieces are ${PIECES.join(' ')}`);

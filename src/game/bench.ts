@@ -21,7 +21,14 @@ export interface BenchGameOptions {
   table?: RankTable;
   /** Which players to run; default all three. */
   players?: readonly GamePolicy[];
-  onProgress?: (p: { player: GamePolicy; games: number; pieces: number; lines: number; topOuts: number; elapsedMs: number }) => void;
+  onProgress?: (p: {
+    player: GamePolicy;
+    games: number;
+    pieces: number;
+    lines: number;
+    topOuts: number;
+    elapsedMs: number;
+  }) => void;
   signal?: AbortSignal;
 }
 

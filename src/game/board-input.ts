@@ -12,7 +12,9 @@ export const MAX_BOARD_HEIGHT = 40;
 /** Boards given with fewer rows are read as the bottom of a field this tall. */
 export const MIN_FIELD_HEIGHT = 20;
 
-export type BoardInput = BoardLike | { readonly width: number; readonly height?: number; readonly rows: ArrayLike<number> };
+export type BoardInput =
+  | BoardLike
+  | { readonly width: number; readonly height?: number; readonly rows: ArrayLike<number> };
 
 export interface NormalizedBoard {
   rows: Uint32Array;
@@ -24,11 +26,20 @@ export function normalizeBoard(input: unknown, width: number): NormalizedBoard {
   let bits: number[];
   let givenHeight: number;
   if (Array.isArray(input)) {
-    if (input.length > MAX_BOARD_HEIGHT) throw new StackRankError('BAD_BOARD', `a board has at most ${MAX_BOARD_HEIGHT} rows; got ${input.length}`);
+    if (input.length > MAX_BOARD_HEIGHT)
+      throw new StackRankError('BAD_BOARD', `a board has at most ${MAX_BOARD_HEIGHT} rows; got ${input.length}`);
     bits = new Array<number>(input.length);
     input.forEach((row, i) => {
-      if (typeof row !== 'string') throw new StackRankError('BAD_BOARD', `board row ${i} (from the top) must be a string ('.' empty, anything else filled); got ${describe(row)}`);
-      if (row.length !== width) throw new StackRankError('BAD_BOARD', `board row ${i} (from the top) has ${row.length} cells; this AI plays boards ${width} wide`);
+      if (typeof row !== 'string')
+        throw new StackRankError(
+          'BAD_BOARD',
+          `board row ${i} (from the top) must be a string ('.' empty, anything else filled); got ${describe(row)}`,
+        );
+      if (row.length !== width)
+        throw new StackRankError(
+          'BAD_BOARD',
+          `board row ${i} (from the top) has ${row.length} cells; this AI plays boards ${width} wide`,
+        );
       let m = 0;
       for (let x = 0; x < width; x++) if (row[x] !== '.') m |= 1 << x;
       bits[input.length - 1 - i] = m;
@@ -36,26 +47,45 @@ export function normalizeBoard(input: unknown, width: number): NormalizedBoard {
     givenHeight = input.length;
   } else if (input !== null && typeof input === 'object' && 'rows' in input && 'width' in input) {
     const b = input as { width: unknown; height?: unknown; rows: ArrayLike<unknown> };
-    if (b.width !== width) throw new StackRankError('BAD_BOARD', `this AI plays boards ${width} wide; the board is ${describe(b.width)} wide`);
+    if (b.width !== width)
+      throw new StackRankError(
+        'BAD_BOARD',
+        `this AI plays boards ${width} wide; the board is ${describe(b.width)} wide`,
+      );
     if (b.rows === null || typeof b.rows !== 'object' || typeof b.rows.length !== 'number') {
       throw new StackRankError('BAD_BOARD', `board.rows must be bit rows, bottom row first; got ${describe(b.rows)}`);
     }
-    if (b.rows.length > MAX_BOARD_HEIGHT) throw new StackRankError('BAD_BOARD', `a board has at most ${MAX_BOARD_HEIGHT} rows; got ${b.rows.length}`);
+    if (b.rows.length > MAX_BOARD_HEIGHT)
+      throw new StackRankError('BAD_BOARD', `a board has at most ${MAX_BOARD_HEIGHT} rows; got ${b.rows.length}`);
     bits = Array.from(b.rows, (v, y) => {
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= 1 << width) {
-        throw new StackRankError('BAD_BOARD', `bit row ${y} must be an integer from 0 to ${(1 << width) - 1}; got ${describe(v)}`);
+        throw new StackRankError(
+          'BAD_BOARD',
+          `bit row ${y} must be an integer from 0 to ${(1 << width) - 1}; got ${describe(v)}`,
+        );
       }
       return v;
     });
     givenHeight = typeof b.height === 'number' ? b.height : b.rows.length;
-    if (!Number.isInteger(givenHeight) || givenHeight > MAX_BOARD_HEIGHT) throw new StackRankError('BAD_BOARD', `board height must be at most ${MAX_BOARD_HEIGHT}; got ${describe(b.height)}`);
+    if (!Number.isInteger(givenHeight) || givenHeight > MAX_BOARD_HEIGHT)
+      throw new StackRankError(
+        'BAD_BOARD',
+        `board height must be at most ${MAX_BOARD_HEIGHT}; got ${describe(b.height)}`,
+      );
   } else {
-    throw new StackRankError('BAD_BOARD', `a board is rows of strings (top row first), { width, rows } bit rows (bottom first) or a Board; got ${describe(input)}`);
+    throw new StackRankError(
+      'BAD_BOARD',
+      `a board is rows of strings (top row first), { width, rows } bit rows (bottom first) or a Board; got ${describe(input)}`,
+    );
   }
   const full = (1 << width) - 1;
   const rows = new Uint32Array(WORK_ROWS);
   bits.forEach((m, y) => {
-    if (m === full) throw new StackRankError('BAD_BOARD', `row ${y} (from the bottom) is full; a board holds no full rows (they are cleared when the piece locks)`);
+    if (m === full)
+      throw new StackRankError(
+        'BAD_BOARD',
+        `row ${y} (from the bottom) is full; a board holds no full rows (they are cleared when the piece locks)`,
+      );
     rows[y] = m;
   });
   return { rows, height: Math.max(givenHeight, MIN_FIELD_HEIGHT) };

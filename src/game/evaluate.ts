@@ -27,7 +27,8 @@ export interface BoardFeatures {
 
 export type RecoverWeights = { readonly [K in keyof BoardFeatures]: number };
 
-const bcts = (name: (typeof PRESETS.bcts.features)[number]): number => PRESETS.bcts.weights[PRESETS.bcts.features.indexOf(name)];
+const bcts = (name: (typeof PRESETS.bcts.features)[number]): number =>
+  PRESETS.bcts.weights[PRESETS.bcts.features.indexOf(name)];
 
 /**
  * BCTS weights (the `bcts` preset of docs/fullboard.md, Thiery & Scherrer 2009) with the recover terms: each cell
@@ -63,7 +64,13 @@ export interface MoveFacts {
  * The features of a board after a move (rows already cleared). `rows` bottom first, `height` rows counted for
  * the row-transition feature (every empty row counts 2, as in the reference); `wellColumn` -1 for none.
  */
-export function boardFeatures(rows: ArrayLike<number>, width: number, height: number, move: MoveFacts, wellColumn: number): BoardFeatures {
+export function boardFeatures(
+  rows: ArrayLike<number>,
+  width: number,
+  height: number,
+  move: MoveFacts,
+  wellColumn: number,
+): BoardFeatures {
   const full = (1 << width) - 1;
   let top = 0; // rows 0..top-1 hold every filled cell
   for (let r = rows.length - 1; r >= 0; r--) {

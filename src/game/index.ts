@@ -1,5 +1,18 @@
 /** The game-facing AI (docs/game.md): TetrisAI for any position of a real game, and the real-game simulator. */
-export { TetrisAI, type TetrisAIOptions, type GameState, type GameMove, type GameMode, type WellSide, type GamePolicy } from './ai.js';
-export { expectedPiecesFromRank, type PlacementRanking, type RankedPlacement, type PlacementUnit } from './rank-placements.js';
+export {
+  TetrisAI,
+  type TetrisAIOptions,
+  type GameState,
+  type GameMove,
+  type GameMode,
+  type WellSide,
+  type GamePolicy,
+} from './ai.js';
+export {
+  expectedPiecesFromRank,
+  type PlacementRanking,
+  type RankedPlacement,
+  type PlacementUnit,
+} from './rank-placements.js';
 export { playGame, type PlayGameOptions, type PlayGameResult } from './play.js';
 export { benchGame, type BenchGameOptions, type BenchGameResult } from './bench.js';

@@ -77,19 +77,37 @@ export interface PlayGameResult {
 export async function playGame(opts: PlayGameOptions = {}): Promise<PlayGameResult> {
   const rules = opts.rules ?? 'guideline';
   const randomizer = opts.randomizer ?? (rules === 'guideline' ? 'bag7' : rules === 'nes' ? 'nes' : 'tgm1');
-  if (!isRandomizerName(randomizer)) throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`);
+  if (!isRandomizerName(randomizer))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
+    );
   const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, 6);
   const games = requireInt('games', opts.games ?? 1, 1, 1_000_000);
   const maxPieces = requireInt('maxPieces', opts.maxPieces ?? 10_000, 1, Number.MAX_SAFE_INTEGER);
   const seed = checkSeed(opts.seed ?? 0);
   const policy = opts.policy ?? 'both';
-  if (opts.hold !== undefined && typeof opts.hold !== 'boolean') throw new StackRankError('BAD_ARGUMENT', `hold must be true or false; got ${describe(opts.hold)}`);
-  if (opts.hold && !ruleFacts(rules).hold) throw new StackRankError('BAD_ARGUMENT', `the ${rules} rule set has no hold`);
+  if (opts.hold !== undefined && typeof opts.hold !== 'boolean')
+    throw new StackRankError('BAD_ARGUMENT', `hold must be true or false; got ${describe(opts.hold)}`);
+  if (opts.hold && !ruleFacts(rules).hold)
+    throw new StackRankError('BAD_ARGUMENT', `the ${rules} rule set has no hold`);
   const ai =
     opts.ai ??
-    (await TetrisAI.create({ rules, lookahead, randomizer: policy === 'fullBoardOnly' ? undefined : randomizer, well: opts.well, table: opts.table, policy, recover: opts.recover, leafRows: policy === 'fullBoardOnly' ? undefined : opts.leafRows }));
+    (await TetrisAI.create({
+      rules,
+      lookahead,
+      randomizer: policy === 'fullBoardOnly' ? undefined : randomizer,
+      well: opts.well,
+      table: opts.table,
+      policy,
+      recover: opts.recover,
+      leafRows: policy === 'fullBoardOnly' ? undefined : opts.leafRows,
+    }));
   if (ai.rules.name !== rules || ai.lookahead !== lookahead || ai.policy !== policy) {
-    throw new StackRankError('BAD_ARGUMENT', `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}); these games ask for ${rules} at ${lookahead} (${policy})`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}); these games ask for ${rules} at ${lookahead} (${policy})`,
+    );
   }
   const hold = opts.hold ?? ai.rules.hold;
   const width = ai.width;
@@ -97,9 +115,24 @@ export async function playGame(opts: PlayGameOptions = {}): Promise<PlayGameResu
   const useNext = ai.randomizer !== undefined;
 
   const result: PlayGameResult = {
-    rules, randomizer, lookahead, hold, policy, games: 0, pieces: 0, lines: 0, tetrisRate: 0,
-    clears: { single: 0, double: 0, triple: 0, tetris: 0 }, topOuts: 0, piecesPerTopOut: Infinity, stackShare: 0,
-    holesPer1000: 0, gamePieces: [], piecesPerSecond: 0, seconds: 0, seed,
+    rules,
+    randomizer,
+    lookahead,
+    hold,
+    policy,
+    games: 0,
+    pieces: 0,
+    lines: 0,
+    tetrisRate: 0,
+    clears: { single: 0, double: 0, triple: 0, tetris: 0 },
+    topOuts: 0,
+    piecesPerTopOut: Infinity,
+    stackShare: 0,
+    holesPer1000: 0,
+    gamePieces: [],
+    piecesPerSecond: 0,
+    seconds: 0,
+    seed,
   };
   let stackPieces = 0;
   let holesMade = 0;
@@ -127,14 +160,24 @@ export async function playGame(opts: PlayGameOptions = {}): Promise<PlayGameResu
       const current = stream[0];
       const queue = stream.slice(1);
       const next = useNext ? rng.distribution() : undefined;
-      const move = ai.nextMove({ board: { width, rows: rows.subarray(0, Math.max(visible, 20)) }, current, queue, hold: hold ? holdPiece : null, canHold: hold, next });
+      const move = ai.nextMove({
+        board: { width, rows: rows.subarray(0, Math.max(visible, 20)) },
+        current,
+        queue,
+        hold: hold ? holdPiece : null,
+        canHold: hold,
+        next,
+      });
       if (!move) {
         result.topOuts++;
         break;
       }
       const expected = !move.hold ? current : (holdPiece ?? queue[0]);
       if (move.piece !== expected || (move.hold && !hold)) {
-        throw new StackRankError('BAD_ARGUMENT', `the AI placed ${move.piece}${move.hold ? ' after hold' : ''}; the turn allows ${expected}`);
+        throw new StackRankError(
+          'BAD_ARGUMENT',
+          `the AI placed ${move.piece}${move.hold ? ' after hold' : ''}; the turn allows ${expected}`,
+        );
       }
       if (move.hold) {
         if (holdPiece === null) stream.shift(); // the box was empty: the first queue piece comes out too
@@ -158,7 +201,13 @@ export async function playGame(opts: PlayGameOptions = {}): Promise<PlayGameResu
       }
       if (opts.onProgress && (pieces & 255) === 0 && performance.now() - lastProgress > 250) {
         lastProgress = performance.now();
-        opts.onProgress({ games: g, pieces: result.pieces + pieces, lines: result.lines, topOuts: result.topOuts, elapsedMs: lastProgress - t0 });
+        opts.onProgress({
+          games: g,
+          pieces: result.pieces + pieces,
+          lines: result.lines,
+          topOuts: result.topOuts,
+          elapsedMs: lastProgress - t0,
+        });
       }
     }
     result.games++;
@@ -179,7 +228,10 @@ function placeChecked(rows: Uint32Array, width: number, cells: readonly (readonl
   if (cells.length !== 4) throw new StackRankError('BAD_ARGUMENT', `a move must have 4 cells; got ${cells.length}`);
   for (const [x, y] of cells) {
     if (!(x >= 0 && x < width && y >= 0 && y < rows.length) || (rows[y] >> x) & 1) {
-      throw new StackRankError('BAD_ARGUMENT', `the AI's move puts a cell on [${x}, ${y}], which is filled or off the board`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `the AI's move puts a cell on [${x}, ${y}], which is filled or off the board`,
+      );
     }
   }
   return lockCells(rows, width, cells);

@@ -61,25 +61,48 @@ interface Node {
 }
 
 /** The first move of the best line, or null when no piece the turn allows has a reachable placement. */
-export function recoverMove(ctx: RecoverContext, state: RecoverState, rootReach?: (piece: Piece) => readonly GamePlacement[]): RecoverChoice | null {
+export function recoverMove(
+  ctx: RecoverContext,
+  state: RecoverState,
+  rootReach?: (piece: Piece) => readonly GamePlacement[],
+): RecoverChoice | null {
   const level = searchLevels(ctx, state.queue, [rootNode(state)], 0, rootReach);
   const best = level[0];
   return best?.root ? { ...best.root, value: best.value } : null;
 }
 
 /** Every root move (with and without hold), each valued by the best line the search finds after it. */
-export function recoverRootValues(ctx: RecoverContext, state: RecoverState, rootReach: (piece: Piece) => readonly GamePlacement[]): RecoverChoice[] {
+export function recoverRootValues(
+  ctx: RecoverContext,
+  state: RecoverState,
+  rootReach: (piece: Piece) => readonly GamePlacement[],
+): RecoverChoice[] {
   const roots: Node[] = [];
   expand(ctx, state.queue, rootNode(state), (_rows, p) => rootReach(p), roots);
   return roots.map((n) => ({ ...n.root!, value: searchLevels(ctx, state.queue, [n], 1)[0].value }));
 }
 
 function rootNode(state: RecoverState): Node {
-  return { rows: state.rows, current: state.current, next: 0, hold: state.hold, canHold: state.canHold, acc: 0, value: 0, root: null };
+  return {
+    rows: state.rows,
+    current: state.current,
+    next: 0,
+    hold: state.hold,
+    canHold: state.canHold,
+    acc: 0,
+    value: 0,
+    root: null,
+  };
 }
 
 /** The beam search from `level` at depth `from`: the last level, best first. */
-function searchLevels(ctx: RecoverContext, queue: readonly Piece[], level: Node[], from: number, rootReach?: (piece: Piece) => readonly GamePlacement[]): Node[] {
+function searchLevels(
+  ctx: RecoverContext,
+  queue: readonly Piece[],
+  level: Node[],
+  from: number,
+  rootReach?: (piece: Piece) => readonly GamePlacement[],
+): Node[] {
   for (let d = from; d < ctx.depth; d++) {
     const children: Node[] = [];
     for (const node of level) {
@@ -103,9 +126,22 @@ function expand(ctx: RecoverContext, queue: readonly Piece[], node: Node, reach:
   ];
   if (ctx.holdAllowed && node.canHold) {
     if (node.hold !== null) {
-      if (node.hold !== node.current) turns.push({ hold: true, piece: node.hold, current: queue[node.next] ?? null, next: node.next + 1, holdPiece: node.current });
+      if (node.hold !== node.current)
+        turns.push({
+          hold: true,
+          piece: node.hold,
+          current: queue[node.next] ?? null,
+          next: node.next + 1,
+          holdPiece: node.current,
+        });
     } else if (node.next < queue.length) {
-      turns.push({ hold: true, piece: queue[node.next], current: queue[node.next + 1] ?? null, next: node.next + 2, holdPiece: node.current });
+      turns.push({
+        hold: true,
+        piece: queue[node.next],
+        current: queue[node.next + 1] ?? null,
+        next: node.next + 2,
+        holdPiece: node.current,
+      });
     }
   }
   const w = ctx.weights;

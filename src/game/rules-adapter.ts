@@ -21,7 +21,11 @@ export interface GameRuleFacts {
 }
 
 export function ruleFacts(name: unknown): GameRuleFacts {
-  if (!isRuleSetName(name)) throw new StackRankError('BAD_RULES', `unknown rule set ${describe(name)}; rule sets are ${RULE_SET_NAMES.join(', ')}`);
+  if (!isRuleSetName(name))
+    throw new StackRankError(
+      'BAD_RULES',
+      `unknown rule set ${describe(name)}; rule sets are ${RULE_SET_NAMES.join(', ')}`,
+    );
   const ruleSet = RULE_SETS[name];
   return { name, hold: ruleSet.hold, previews: ruleSet.previews, visibleHeight: VISIBLE_ROWS, ruleSet };
 }
@@ -30,6 +34,14 @@ export function ruleFacts(name: unknown): GameRuleFacts {
  * Reachable placements of `piece` on the bit rows (bottom first) of a `width` × `height` board (the rows above
  * `height` must be empty: they are where the piece appears under the rule set).
  */
-export function reachableOnRows(rows: Uint32Array, width: number, height: number, piece: Piece, rules: GameRuleFacts): GamePlacement[] {
-  return reachablePlacements(Board.fromBits(rows.subarray(0, height), width, height), PIECES.indexOf(piece), { rules: rules.ruleSet });
+export function reachableOnRows(
+  rows: Uint32Array,
+  width: number,
+  height: number,
+  piece: Piece,
+  rules: GameRuleFacts,
+): GamePlacement[] {
+  return reachablePlacements(Board.fromBits(rows.subarray(0, height), width, height), PIECES.indexOf(piece), {
+    rules: rules.ruleSet,
+  });
 }

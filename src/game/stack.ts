@@ -56,7 +56,12 @@ const TWO_32 = 2 ** 32;
 const TWO_48 = 2 ** 48;
 
 /** The best stack-mode move on a clean board, or null when the surface game has none that the rules reach. */
-export function stackMove(ctx: StackContext, rows: Uint32Array, options: readonly TurnOption[], sides: readonly ('right' | 'left')[]): StackChoice | null {
+export function stackMove(
+  ctx: StackContext,
+  rows: Uint32Array,
+  options: readonly TurnOption[],
+  sides: readonly ('right' | 'left')[],
+): StackChoice | null {
   let best: StackChoice | null = null;
   for (const side of sides) {
     const wellColumn = side === 'right' ? ctx.width - 1 : 0;
@@ -67,7 +72,12 @@ export function stackMove(ctx: StackContext, rows: Uint32Array, options: readonl
   return best;
 }
 
-function bestOnSide(ctx: StackContext, rows: Uint32Array, options: readonly TurnOption[], side: 'right' | 'left'): StackChoice | null {
+function bestOnSide(
+  ctx: StackContext,
+  rows: Uint32Array,
+  options: readonly TurnOption[],
+  side: 'right' | 'left',
+): StackChoice | null {
   const frameRows = side === 'right' ? rows : mirrorRows(rows, ctx.width);
   const heights = columnHeights(frameRows, ctx.width).slice(0, ctx.width - 1);
   const full = ctx.lookahead + 1;
@@ -115,7 +125,8 @@ function excessOf(heights: readonly number[], maxStep: number): number {
 }
 
 function orderOf(ctx: StackContext, depth: number, leafHeights: readonly number[], leafScore: number): number {
-  const excess = ctx.rules.steep === 'excessFirst' ? Math.min(0xffff, excessOf(leafHeights, ctx.table.maxStep)) : 0xffff;
+  const excess =
+    ctx.rules.steep === 'excessFirst' ? Math.min(0xffff, excessOf(leafHeights, ctx.table.maxStep)) : 0xffff;
   return depth * TWO_48 + (0xffff - excess) * TWO_32 + leafScore;
 }
 
@@ -127,7 +138,12 @@ function afterHeights(ctx: StackContext, heights: readonly number[], choice: Sta
 }
 
 /** The kernel's best for one option; its first move if reachable, else the reachable first moves one by one. */
-function searchOption(ctx: StackContext, heights: readonly number[], option: TurnOption, side: 'right' | 'left'): StackChoice | null {
+function searchOption(
+  ctx: StackContext,
+  heights: readonly number[],
+  option: TurnOption,
+  side: 'right' | 'left',
+): StackChoice | null {
   if (option.reachable.length === 0) return null;
   const ids = option.pieces.map((p) => frameId(p, side));
   const lookahead = Math.min(ctx.lookahead, ids.length - 1);
@@ -139,7 +155,13 @@ function searchOption(ctx: StackContext, heights: readonly number[], option: Tur
   if (first) {
     let leaf = heights.slice();
     for (const m of outcome.plan) leaf = applyMove(ctx.engine.placements, leaf, m);
-    return { option, placement: first, order: orderOf(ctx, outcome.depth, leaf, outcome.leafScore), value: outcome.leafScore / 65536 * ctx.engine.rankScale, side };
+    return {
+      option,
+      placement: first,
+      order: orderOf(ctx, outcome.depth, leaf, outcome.leafScore),
+      value: (outcome.leafScore / 65536) * ctx.engine.rankScale,
+      side,
+    };
   }
   // The kernel's first move is out of reach: try each surface move the rules reach, and search on after it.
   let best: StackChoice | null = null;
@@ -167,12 +189,22 @@ function continueAfter(
     if (outcome.move !== MOVE_NONE) {
       let leaf = child.slice();
       for (const m of outcome.plan) leaf = applyMove(ctx.engine.placements, leaf, m);
-      return { ...what, order: orderOf(ctx, outcome.depth + 1, leaf, outcome.leafScore), value: outcome.leafScore / 65536 * ctx.engine.rankScale };
+      return {
+        ...what,
+        order: orderOf(ctx, outcome.depth + 1, leaf, outcome.leafScore),
+        value: (outcome.leafScore / 65536) * ctx.engine.rankScale,
+      };
     }
     return { ...what, order: orderOf(ctx, 1, child, 0), value: 0 };
   }
   // Nothing known after this piece: score the surface by its rank (the 'rank' strategy's leaf).
-  const index = surfaceIndex(surfaceFromHeights(child.map((h) => h - Math.min(...child)), { maxStep: ctx.table.maxStep }), { truncate: true });
+  const index = surfaceIndex(
+    surfaceFromHeights(
+      child.map((h) => h - Math.min(...child)),
+      { maxStep: ctx.table.maxStep },
+    ),
+    { truncate: true },
+  );
   const rank = ctx.table.searchValues().values[index];
   return { ...what, order: orderOf(ctx, 1, child, rank * 65536), value: rank * ctx.table.searchValues().scale };
 }
@@ -196,14 +228,20 @@ function placementMoves(ctx: StackContext, heights: readonly number[], id: numbe
     const o = ORIENTATIONS[p.piece][p.rotation];
     const base = heights[p.column] - o.bot[0];
     let fits = base >= 0;
-    for (let j = 0; j < o.width && fits; j++) fits = heights[p.column + j] - o.bot[j] === base && base + o.top[j] <= ctx.rules.boardHeight;
+    for (let j = 0; j < o.width && fits; j++)
+      fits = heights[p.column + j] - o.bot[j] === base && base + o.top[j] <= ctx.rules.boardHeight;
     if (fits) out.push(m);
   }
   return out;
 }
 
 /** The best reachable first move that clears rows and leaves a clean stack, searched on after it. */
-function smallerClear(ctx: StackContext, rows: Uint32Array, option: TurnOption, side: 'right' | 'left'): StackChoice | null {
+function smallerClear(
+  ctx: StackContext,
+  rows: Uint32Array,
+  option: TurnOption,
+  side: 'right' | 'left',
+): StackChoice | null {
   const wellColumn = side === 'right' ? ctx.width - 1 : 0;
   const ids = option.pieces.map((p) => frameId(p, side));
   const lookahead = Math.min(ctx.lookahead, ids.length - 1);
@@ -243,7 +281,12 @@ export interface ScoredStackMove extends StackChoice {
  * leaves a clean stack), each scored as the search scores a forced first move (continueAfter). Placements not in
  * the list break the perfect stack.
  */
-export function scoreStackMoves(ctx: StackContext, rows: Uint32Array, options: readonly TurnOption[], side: 'right' | 'left'): ScoredStackMove[] {
+export function scoreStackMoves(
+  ctx: StackContext,
+  rows: Uint32Array,
+  options: readonly TurnOption[],
+  side: 'right' | 'left',
+): ScoredStackMove[] {
   const wellColumn = side === 'right' ? ctx.width - 1 : 0;
   if (!isCleanStack(rows, ctx.width, wellColumn)) return [];
   const frameRows = side === 'right' ? rows : mirrorRows(rows, ctx.width);
@@ -281,12 +324,21 @@ export function scoreStackMoves(ctx: StackContext, rows: Uint32Array, options: r
 
 /** After `cells` are placed on a clean stack: for each piece (I O T S Z L J) that could come next, the rank
  * (fraction) of the best surface after it with nothing known beyond, or null when it has no stack move. */
-export function nextPieceRanks(ctx: StackContext, rows: Uint32Array, cells: readonly Cell[], side: 'right' | 'left'): (number | null)[] {
+export function nextPieceRanks(
+  ctx: StackContext,
+  rows: Uint32Array,
+  cells: readonly Cell[],
+  side: 'right' | 'left',
+): (number | null)[] {
   const locked = lockCells(rows, ctx.width, cells);
   const frame = side === 'right' ? locked.rows : mirrorRows(locked.rows, ctx.width);
   const child = columnHeights(frame, ctx.width).slice(0, ctx.width - 1);
   return PIECES.map((p) => {
-    const c = continueAfter(ctx, child, [frameId(p, side)], 0, ctx.weights[side], { option: null as never, placement: null as never, side });
+    const c = continueAfter(ctx, child, [frameId(p, side)], 0, ctx.weights[side], {
+      option: null as never,
+      placement: null as never,
+      side,
+    });
     return Math.floor(c.order / TWO_48) >= 2 ? c.value : null;
   });
 }

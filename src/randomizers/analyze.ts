@@ -5,7 +5,16 @@
  * follows from the pieces seen; for twoBag, redBlue and tgm3 part of it is hidden, so the figure is an upper
  * bound on what a player can guess).
  */
-import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt, sliceClock, yieldToEventLoop } from '../errors.js';
+import {
+  StackRankError,
+  checkCallback,
+  checkSignal,
+  describe,
+  optionsObject,
+  requireInt,
+  sliceClock,
+  yieldToEventLoop,
+} from '../errors.js';
 import { checkSeed } from '../random.js';
 import { PIECE_COUNT, pieceId } from '../pieces.js';
 import { createRandomizer, type RandomizerName } from './index.js';
@@ -107,8 +116,18 @@ const SZ_MASK = (1 << pieceId('S')) | (1 << pieceId('Z'));
 
 /** Deals and measures; yields the pieces done about every 16 ms, returns the analysis. */
 function* analysisSteps(name: RandomizerName, options: AnalyzeOptions): Generator<number, RandomizerAnalysis> {
-  const { pieces = DEFAULT_ANALYZED_PIECES, seed = 0, params = {}, frequencyWindow = 100, onWarning } = optionsObject('analyzeRandomizer', options);
-  if (params === null || typeof params !== 'object' || Array.isArray(params)) throw new StackRankError('BAD_ARGUMENT', `params must be an object such as { denominator: 1.5 }; got ${describe(params)}`);
+  const {
+    pieces = DEFAULT_ANALYZED_PIECES,
+    seed = 0,
+    params = {},
+    frequencyWindow = 100,
+    onWarning,
+  } = optionsObject('analyzeRandomizer', options);
+  if (params === null || typeof params !== 'object' || Array.isArray(params))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `params must be an object such as { denominator: 1.5 }; got ${describe(params)}`,
+    );
   requireInt('frequencyWindow', frequencyWindow, 2, 1e9);
   requireInt('pieces', pieces, frequencyWindow, MAX_ANALYZED_PIECES);
   const randomizer = createRandomizer(name, { ...params, seed, onWarning });
@@ -216,10 +235,16 @@ export interface AnalyzeAsyncOptions extends AnalyzeOptions {
  * analyzeRandomizer in slices of about 16 ms with the event loop run between them, so a long analysis can be
  * cancelled (`signal`) and reports progress; the result is the same as analyzeRandomizer's.
  */
-export async function analyzeRandomizerAsync(name: RandomizerName, options: AnalyzeAsyncOptions = {}): Promise<RandomizerAnalysis> {
+export async function analyzeRandomizerAsync(
+  name: RandomizerName,
+  options: AnalyzeAsyncOptions = {},
+): Promise<RandomizerAnalysis> {
   const opts = optionsObject('analyzeRandomizerAsync', options);
   const signal = checkSignal(opts.signal, 'analyzeRandomizerAsync: signal');
-  const onProgress = checkCallback<NonNullable<AnalyzeAsyncOptions['onProgress']>>('analyzeRandomizerAsync: onProgress', opts.onProgress);
+  const onProgress = checkCallback<NonNullable<AnalyzeAsyncOptions['onProgress']>>(
+    'analyzeRandomizerAsync: onProgress',
+    opts.onProgress,
+  );
   const steps = analysisSteps(name, opts);
   for (;;) {
     if (signal?.aborted) throw new StackRankError('ABORTED', 'the randomizer analysis was cancelled');
@@ -246,7 +271,11 @@ export interface FrequencySpreadOptions {
  */
 export function frequencySpread(name: RandomizerName, options: FrequencySpreadOptions = {}): number {
   const { params = {}, trials = 100, runLength = 100, seed = 0 } = optionsObject('frequencySpread', options);
-  if (params === null || typeof params !== 'object' || Array.isArray(params)) throw new StackRankError('BAD_ARGUMENT', `params must be an object such as { denominator: 1.5 }; got ${describe(params)}`);
+  if (params === null || typeof params !== 'object' || Array.isArray(params))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `params must be an object such as { denominator: 1.5 }; got ${describe(params)}`,
+    );
   checkSeed(seed);
   requireInt('trials', trials, 1, 1e9);
   requireInt('runLength', runLength, 1, 1e9);

@@ -160,7 +160,14 @@ export class BagRandomizer extends BaseRandomizer {
   }
 
   /** Adds scale · P(p next) to out[at + p], for bags with these piece counts and sizes (total pieces `total`). */
-  private addChances(counts: Int32Array, sizes: Int32Array, total: number, out: Float64Array, at: number, scale: number): void {
+  private addChances(
+    counts: Int32Array,
+    sizes: Int32Array,
+    total: number,
+    out: Float64Array,
+    at: number,
+    scale: number,
+  ): void {
     for (let b = 0; b < sizes.length; b++) {
       const perPiece = (scale * this.bagChance(sizes[b], total)) / sizes[b];
       for (let p = 0; p < PIECE_COUNT; p++) out[at + p] += perPiece * counts[b * PIECE_COUNT + p];
@@ -188,6 +195,10 @@ export class BagRandomizer extends BaseRandomizer {
   }
 
   withRng(rng: Rng): BagRandomizer {
-    return new BagRandomizer(this.spec, rng, this.bags.map((b) => [...b]));
+    return new BagRandomizer(
+      this.spec,
+      rng,
+      this.bags.map((b) => [...b]),
+    );
   }
 }

@@ -73,7 +73,8 @@ export abstract class BaseRandomizer implements Randomizer {
   }
 
   fillIds(out: Uint8Array, count: number = out?.length): void {
-    if (!(out instanceof Uint8Array)) throw new StackRankError('BAD_ARGUMENT', 'fillIds(out): out must be a Uint8Array');
+    if (!(out instanceof Uint8Array))
+      throw new StackRankError('BAD_ARGUMENT', 'fillIds(out): out must be a Uint8Array');
     requireInt('fillIds(out, count): count', count, 0, out.length);
     for (let i = 0; i < count; i++) out[i] = this.nextId();
   }
@@ -85,7 +86,10 @@ export abstract class BaseRandomizer implements Randomizer {
   distribution(into?: Float64Array): Float64Array {
     const out = into ?? new Float64Array(PIECE_COUNT);
     if (!(out instanceof Float64Array) || out.length !== PIECE_COUNT) {
-      throw new StackRankError('BAD_ARGUMENT', `distribution(into): into must be a Float64Array of length ${PIECE_COUNT}`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `distribution(into): into must be a Float64Array of length ${PIECE_COUNT}`,
+      );
     }
     this.probabilities(out);
     return out;
@@ -95,7 +99,10 @@ export abstract class BaseRandomizer implements Randomizer {
     requireInt('afterDealing(id): id', id, 0, PIECE_COUNT - 1);
     const after = this.distribution()[id] > 0 ? this.stateAfter(id, this.rng.clone()) : undefined;
     if (!after) {
-      throw new StackRankError('BAD_ARGUMENT', `afterDealing(${id}): ${this.name} cannot deal ${PIECES[id]} next in this state (its probability is 0)`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `afterDealing(${id}): ${this.name} cannot deal ${PIECES[id]} next in this state (its probability is 0)`,
+      );
     }
     return after;
   }
@@ -129,7 +136,12 @@ export abstract class BaseRandomizer implements Randomizer {
   }
 
   state(): RandomizerState {
-    return { name: this.name, params: { ...this.params }, rng: [...this.rng.state()] as RandomizerState['rng'], ...this.fields() };
+    return {
+      name: this.name,
+      params: { ...this.params },
+      rng: [...this.rng.state()] as RandomizerState['rng'],
+      ...this.fields(),
+    };
   }
 }
 
@@ -143,7 +155,10 @@ export function pairArray(into: Float64Array | undefined): Float64Array {
       : Array.isArray(given)
         ? `an array of length ${given.length}`
         : describe(given);
-    throw new StackRankError('BAD_ARGUMENT', `nextPairDistribution(into): into must be a Float64Array of length ${PAIR_COUNT}; got ${got}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `nextPairDistribution(into): into must be a Float64Array of length ${PAIR_COUNT}; got ${got}`,
+    );
   }
   return out;
 }

@@ -21,7 +21,10 @@ export const DEFAULT_DENOMINATOR = 1.1;
  */
 export function checkDenominator(value: unknown, _warn?: (message: string) => void): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 1) {
-    throw new StackRankError('BAD_ARGUMENT', `decay: denominator must be a finite number >= 1 (1 is memoryless, 1.1 the default); got ${describe(value)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `decay: denominator must be a finite number >= 1 (1 is memoryless, 1.1 the default); got ${describe(value)}`,
+    );
   }
   return value;
 }

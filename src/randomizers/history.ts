@@ -97,7 +97,8 @@ export class HistoryRollRandomizer extends BaseRandomizer {
     let kept = 0;
     if (this.started) for (let i = 0; i < HISTORY_LENGTH - 1; i++) kept |= 1 << this.history[i];
     else kept = historyMask(this.spec.historyAfterFirst);
-    for (let p1 = 0; p1 < PIECE_COUNT; p1++) historyRollChances(kept | (1 << p1), this.spec.rolls, out, p1 * PIECE_COUNT, first[p1]);
+    for (let p1 = 0; p1 < PIECE_COUNT; p1++)
+      historyRollChances(kept | (1 << p1), this.spec.rolls, out, p1 * PIECE_COUNT, first[p1]);
     return out;
   }
 

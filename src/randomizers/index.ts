@@ -13,7 +13,15 @@ import { HISTORY_LENGTH, HistoryRollRandomizer, TGM1, TGM2, type HistoryRollSpec
 import { MemorylessRandomizer } from './memoryless.js';
 import { NesSketchRandomizer } from './nes-sketch.js';
 import { NO_PIECE, NesRandomizer, SPAWN_COUNT_VALUES } from './nes.js';
-import { booleanField, checkPieceIds, invalidState, numberList, pieceIdField, pieceIdList, rngFromState } from './snapshot.js';
+import {
+  booleanField,
+  checkPieceIds,
+  invalidState,
+  numberList,
+  pieceIdField,
+  pieceIdList,
+  rngFromState,
+} from './snapshot.js';
 import { DEFAULT_POOL_QUIRK, POOL_SIZE, Tgm3Randomizer, initialDroughtOrder, initialPool } from './tgm3.js';
 import { RANDOMIZER_NAMES, type Randomizer, type RandomizerName, type RandomizerState } from './types.js';
 
@@ -43,7 +51,12 @@ function historyFamily(spec: HistoryRollSpec): Family {
     create: (rng) => new HistoryRollRandomizer(spec, rng),
     restore: (rng, state) => {
       const started = booleanField(state, 'started');
-      return new HistoryRollRandomizer(spec, rng, [...pieceIdList(state, 'history', started ? HISTORY_LENGTH : 0)], started);
+      return new HistoryRollRandomizer(
+        spec,
+        rng,
+        [...pieceIdList(state, 'history', started ? HISTORY_LENGTH : 0)],
+        started,
+      );
     },
   };
 }
@@ -55,13 +68,17 @@ function bagFamily(name: keyof typeof BAG_SPECS): Family {
     create: (rng) => new BagRandomizer(spec, rng),
     restore: (rng, state) => {
       const bags = state.bags;
-      if (!Array.isArray(bags) || bags.length !== spec.bagCount) invalidState(state, `bags must be a list of ${spec.bagCount} bag(s)`);
+      if (!Array.isArray(bags) || bags.length !== spec.bagCount)
+        invalidState(state, `bags must be a list of ${spec.bagCount} bag(s)`);
       const checked = bags.map((_, i) => {
         const bag = [...checkPieceIds(state, `bag ${i}`, bags[i])];
         const perPiece = new Array<number>(PIECE_COUNT).fill(0);
         for (const id of bag) perPiece[id]++;
         if (bag.length === 0 || perPiece.some((n) => n > spec.copies)) {
-          invalidState(state, `bag ${i} must hold 1 to ${fullBag(spec).length} pieces, at most ${spec.copies} of each; got ${describe(bag)}`);
+          invalidState(
+            state,
+            `bag ${i} must hold 1 to ${fullBag(spec).length} pieces, at most ${spec.copies} of each; got ${describe(bag)}`,
+          );
         }
         return bag;
       });
@@ -71,7 +88,11 @@ function bagFamily(name: keyof typeof BAG_SPECS): Family {
 }
 
 const FAMILIES: Record<RandomizerName, Family> = {
-  memoryless: { defaults: {}, create: (rng) => new MemorylessRandomizer(rng), restore: (rng) => new MemorylessRandomizer(rng) },
+  memoryless: {
+    defaults: {},
+    create: (rng) => new MemorylessRandomizer(rng),
+    restore: (rng) => new MemorylessRandomizer(rng),
+  },
   nes: {
     defaults: {},
     // A game starts with whatever spawn count the previous games left (the game never resets it).
@@ -96,18 +117,28 @@ const FAMILIES: Record<RandomizerName, Family> = {
   tgm2: historyFamily(TGM2),
   tgm3: {
     defaults: { poolQuirk: DEFAULT_POOL_QUIRK },
-    create: (rng, params) => new Tgm3Randomizer(rng, initialPool(), initialDroughtOrder(), [], false, 0, checkPoolQuirk(params.poolQuirk)),
+    create: (rng, params) =>
+      new Tgm3Randomizer(rng, initialPool(), initialDroughtOrder(), [], false, 0, checkPoolQuirk(params.poolQuirk)),
     restore: (rng, state) => {
       const started = booleanField(state, 'started');
       const order = pieceIdList(state, 'droughtOrder', PIECE_COUNT);
-      if (new Set(order).size !== PIECE_COUNT) invalidState(state, `droughtOrder must list each piece once; got ${describe(order)}`);
+      if (new Set(order).size !== PIECE_COUNT)
+        invalidState(state, `droughtOrder must list each piece once; got ${describe(order)}`);
       const history = pieceIdList(state, 'history', started ? HISTORY_LENGTH : 0);
       const seen = state.seen;
       if (!Number.isInteger(seen) || (seen as number) < 0 || (seen as number) >= 1 << PIECE_COUNT) {
         invalidState(state, `seen must be a bit mask 0..${(1 << PIECE_COUNT) - 1}; got ${describe(seen)}`);
       }
       const poolQuirk = checkPoolQuirk(state.params?.poolQuirk ?? DEFAULT_POOL_QUIRK);
-      return new Tgm3Randomizer(rng, [...pieceIdList(state, 'pool', POOL_SIZE)], [...order], [...history], started, seen as number, poolQuirk);
+      return new Tgm3Randomizer(
+        rng,
+        [...pieceIdList(state, 'pool', POOL_SIZE)],
+        [...order],
+        [...history],
+        started,
+        seen as number,
+        poolQuirk,
+      );
     },
   },
   bag7: bagFamily('bag7'),
@@ -121,14 +152,19 @@ const FAMILIES: Record<RandomizerName, Family> = {
       const weights = numberList(state, 'weights', PIECE_COUNT);
       const total = weights.reduce((a, b) => a + b, 0);
       // Dealing keeps the total at 7 (up to rounding); anything far from it was not made by this generator.
-      if (!(Math.abs(total - PIECE_COUNT) < 1e-6)) invalidState(state, `weights must sum to ${PIECE_COUNT}; got ${total}`);
+      if (!(Math.abs(total - PIECE_COUNT) < 1e-6))
+        invalidState(state, `weights must sum to ${PIECE_COUNT}; got ${total}`);
       return new DecayRandomizer(rng, checkDenominator(state.params?.denominator, warn), weights);
     },
   },
 };
 
 function checkPoolQuirk(value: unknown): number {
-  if (value !== 0 && value !== 1) throw new StackRankError('BAD_ARGUMENT', `tgm3's poolQuirk must be 1 (the game's pool quirk) or 0 (the idealised pool); got ${describe(value)}`);
+  if (value !== 0 && value !== 1)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `tgm3's poolQuirk must be 1 (the game's pool quirk) or 0 (the idealised pool); got ${describe(value)}`,
+    );
   return value;
 }
 
@@ -138,7 +174,10 @@ export function isRandomizerName(name: unknown): name is RandomizerName {
 
 function familyOf(name: unknown): Family {
   if (!isRandomizerName(name)) {
-    throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${describe(name)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `unknown randomizer ${describe(name)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
+    );
   }
   return FAMILIES[name];
 }
@@ -154,14 +193,21 @@ export function randomizerDefaults(name: RandomizerName): Record<string, number>
  */
 export function createRandomizer(name: RandomizerName, options: RandomizerOptions = {}): Randomizer {
   const family = familyOf(name);
-  const { seed = 0, onWarning = (m: string) => console.warn(m), ...given } = optionsObject('createRandomizer', options ?? undefined); // null: no options, as before
+  const {
+    seed = 0,
+    onWarning = (m: string) => console.warn(m),
+    ...given
+  } = optionsObject('createRandomizer', options ?? undefined); // null: no options, as before
   checkCallback('onWarning', onWarning);
   const params: Record<string, number> = { ...family.defaults };
   for (const [key, value] of Object.entries(given)) {
     if (value === undefined) continue;
     if (!(key in family.defaults)) {
       const accepted = Object.keys(family.defaults);
-      throw new StackRankError('BAD_ARGUMENT', `${name} has no parameter ${JSON.stringify(key)}; it accepts ${accepted.length ? accepted.join(', ') : 'only seed'}`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `${name} has no parameter ${JSON.stringify(key)}; it accepts ${accepted.length ? accepted.join(', ') : 'only seed'}`,
+      );
     }
     params[key] = value as number;
   }
@@ -173,24 +219,38 @@ export function createRandomizer(name: RandomizerName, options: RandomizerOption
  * (what `afterDealing` returns for twoBag, redBlue and tgm3 before it deals) lists its states under `mixture`,
  * each with its `weight` and its own family fields; they share the snapshot's `rng`.
  */
-export function restoreRandomizer(state: RandomizerState, options: Pick<RandomizerOptions, 'onWarning'> = {}): Randomizer {
-  if (state === null || typeof state !== 'object') throw new StackRankError('BAD_ARGUMENT', `randomizer state must be an object; got ${describe(state)}`);
+export function restoreRandomizer(
+  state: RandomizerState,
+  options: Pick<RandomizerOptions, 'onWarning'> = {},
+): Randomizer {
+  if (state === null || typeof state !== 'object')
+    throw new StackRankError('BAD_ARGUMENT', `randomizer state must be an object; got ${describe(state)}`);
   const family = familyOf(state.name);
-  const warn = checkCallback<(m: string) => void>('onWarning', optionsObject('restoreRandomizer', options).onWarning) ?? ((m: string) => console.warn(m));
+  const warn =
+    checkCallback<(m: string) => void>('onWarning', optionsObject('restoreRandomizer', options).onWarning) ??
+    ((m: string) => console.warn(m));
   const rng = rngFromState(state);
   if (state.mixture === undefined) return family.restore(rng, state, warn);
   const parts = state.mixture;
-  if (!Array.isArray(parts) || parts.length === 0) invalidState(state, `mixture must be a non-empty list of { weight, ...fields }; got ${describe(parts)}`);
+  if (!Array.isArray(parts) || parts.length === 0)
+    invalidState(state, `mixture must be a non-empty list of { weight, ...fields }; got ${describe(parts)}`);
   let total = 0;
   const components = parts.map((part: unknown, i) => {
-    if (part === null || typeof part !== 'object' || Array.isArray(part)) invalidState(state, `mixture entry ${i} must be an object; got ${describe(part)}`);
+    if (part === null || typeof part !== 'object' || Array.isArray(part))
+      invalidState(state, `mixture entry ${i} must be an object; got ${describe(part)}`);
     const { weight, ...fields } = part as Record<string, unknown>;
     if (typeof weight !== 'number' || !Number.isFinite(weight) || weight <= 0) {
       invalidState(state, `mixture entry ${i}: weight must be a finite number > 0; got ${describe(weight)}`);
     }
     total += weight;
-    return { weight, randomizer: family.restore(rng, { ...fields, name: state.name, params: state.params, rng: state.rng }, warn) };
+    return {
+      weight,
+      randomizer: family.restore(rng, { ...fields, name: state.name, params: state.params, rng: state.rng }, warn),
+    };
   });
   if (Math.abs(total - 1) > 1e-9) invalidState(state, `mixture weights must sum to 1; got ${total}`);
-  return new MixtureRandomizer(rng, components.map((c) => ({ weight: c.weight / total, randomizer: c.randomizer })));
+  return new MixtureRandomizer(
+    rng,
+    components.map((c) => ({ weight: c.weight / total, randomizer: c.randomizer })),
+  );
 }

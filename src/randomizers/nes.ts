@@ -97,7 +97,14 @@ function nesTables(): NesTables {
  * out[at + p] = scale · P(p is dealt next) in the state (spawnCount, previous, secondPiece), averaged over the
  * LFSR state (uniform over the cycle; for the second piece, given the first).
  */
-function writeNesChances(spawnCount: number, previous: number, secondPiece: boolean, out: Float64Array, at: number, scale: number): void {
+function writeNesChances(
+  spawnCount: number,
+  previous: number,
+  secondPiece: boolean,
+  out: Float64Array,
+  at: number,
+  scale: number,
+): void {
   const t = nesTables();
   if (secondPiece) {
     const base = ((spawnCount & 7) * PIECE_COUNT + previous) * PIECE_COUNT;
@@ -107,7 +114,7 @@ function writeNesChances(spawnCount: number, previous: number, secondPiece: bool
     return;
   }
   const row = previous === NO_PIECE ? NONE_ROW : previous;
-  const base = ((((spawnCount + 1) & 7) * 8) + row) * PIECE_COUNT;
+  const base = (((spawnCount + 1) & 7) * 8 + row) * PIECE_COUNT;
   for (let p = 0; p < PIECE_COUNT; p++) out[at + p] = (scale * t.next[base + p]) / LFSR_PERIOD;
 }
 
@@ -155,7 +162,9 @@ export class NesRandomizer extends BaseRandomizer {
 
   /** The state after a deal is a function of the piece: the count moves on and the piece becomes `previous`. */
   successors(id: number, rng: Rng): Successor[] {
-    return [{ weight: 1, randomizer: new NesRandomizer(rng, (this.spawnCount + 1) & 0xff, id, this.previous === NO_PIECE) }];
+    return [
+      { weight: 1, randomizer: new NesRandomizer(rng, (this.spawnCount + 1) & 0xff, id, this.previous === NO_PIECE) },
+    ];
   }
 
   nextPairDistribution(into?: Float64Array): Float64Array {

@@ -74,9 +74,16 @@ export function decayWeightsSvg(options: { denominator?: number; pieces?: number
     formatY: percent,
   });
   const letters = dealt
-    .map((p, i) => `<text x="${plot.px(i)}" y="${plot.bottom + 26}" text-anchor="middle" font-size="7" fill="${PIECE_COLORS[pieceId(p)]}">${p}</text>`)
+    .map(
+      (p, i) =>
+        `<text x="${plot.px(i)}" y="${plot.bottom + 26}" text-anchor="middle" font-size="7" fill="${PIECE_COLORS[pieceId(p)]}">${p}</text>`,
+    )
     .join('\n');
-  const key = legend(PIECES.map((p, i) => ({ label: p, color: PIECE_COLORS[i] })), plot.left, height - 6);
+  const key = legend(
+    PIECES.map((p, i) => ({ label: p, color: PIECE_COLORS[i] })),
+    plot.left,
+    height - 6,
+  );
   return svgDocument(width, height, [plot.axes(), plot.stackedBars(stacks, PIECE_COLORS), letters, key].join('\n'));
 }
 
@@ -87,9 +94,13 @@ export function sweepDenominators(): number[] {
   return [...fine, ...coarse];
 }
 
-export function decaySweepSvg(options: { trials?: number; runLength?: number; seed?: number; denominators?: number[] } = {}): string {
+export function decaySweepSvg(
+  options: { trials?: number; runLength?: number; seed?: number; denominators?: number[] } = {},
+): string {
   const { trials = 100, runLength = 100, seed = 0, denominators = sweepDenominators() } = options;
-  const points = denominators.map((d) => [d, frequencySpread('decay', { params: { denominator: d }, trials, runLength, seed })] as const);
+  const points = denominators.map(
+    (d) => [d, frequencySpread('decay', { params: { denominator: d }, trials, runLength, seed })] as const,
+  );
   const memoryless = frequencySpread('memoryless', { trials, runLength, seed });
   const top = Math.max(memoryless, ...points.map(([, s]) => s)) * 1.1;
   const plot = new Plot({
@@ -103,14 +114,30 @@ export function decaySweepSvg(options: { trials?: number; runLength?: number; se
     xDomain: [denominators[0], denominators[denominators.length - 1]],
     yDomain: [0, top],
     logX: true,
-    xTicks: [1, 1.1, 1.2, 1.5, 2, 3, 5, 10].filter((t) => t >= denominators[0] && t <= denominators[denominators.length - 1]),
+    xTicks: [1, 1.1, 1.2, 1.5, 2, 3, 5, 10].filter(
+      (t) => t >= denominators[0] && t <= denominators[denominators.length - 1],
+    ),
     formatY: (v) => v.toFixed(3),
   });
   const body = [
     plot.axes(),
-    plot.line([[denominators[0], memoryless], [denominators[denominators.length - 1], memoryless]], '#999', true),
+    plot.line(
+      [
+        [denominators[0], memoryless],
+        [denominators[denominators.length - 1], memoryless],
+      ],
+      '#999',
+      true,
+    ),
     plot.line(points, '#c0392b'),
-    legend([{ label: 'decay', color: '#c0392b' }, { label: 'memoryless', color: '#999' }], plot.right - 150, plot.top + 12),
+    legend(
+      [
+        { label: 'decay', color: '#c0392b' },
+        { label: 'memoryless', color: '#999' },
+      ],
+      plot.right - 150,
+      plot.top + 12,
+    ),
   ];
   return svgDocument(640, 360, body.join('\n'));
 }

@@ -13,7 +13,11 @@ function bad(state: RandomizerState, what: string): never {
 
 export function rngFromState(state: RandomizerState): Rng {
   const words = state.rng;
-  if (!Array.isArray(words) || words.length !== 4 || !words.every((w) => Number.isInteger(w) && w >= 0 && w < 2 ** 32)) {
+  if (
+    !Array.isArray(words) ||
+    words.length !== 4 ||
+    !words.every((w) => Number.isInteger(w) && w >= 0 && w < 2 ** 32)
+  ) {
     bad(state, `rng must be four unsigned 32-bit integers; got ${describe(words)}`);
   }
   return new Rng(words as [number, number, number, number]);
@@ -25,10 +29,23 @@ export function pieceIdList(state: RandomizerState, field: string, length?: numb
 }
 
 /** Like pieceIdList, for a value found elsewhere in the state (`label` names it in the error). */
-export function checkPieceIds(state: RandomizerState, label: string, value: unknown, length?: number, allowNone = false): number[] {
+export function checkPieceIds(
+  state: RandomizerState,
+  label: string,
+  value: unknown,
+  length?: number,
+  allowNone = false,
+): number[] {
   const min = allowNone ? -1 : 0;
-  if (!Array.isArray(value) || (length !== undefined && value.length !== length) || !value.every((v) => Number.isInteger(v) && v >= min && v < PIECE_COUNT)) {
-    bad(state, `${label} must be ${length ?? 'a list of'} piece ids ${min}..${PIECE_COUNT - 1}; got ${describe(value)}`);
+  if (
+    !Array.isArray(value) ||
+    (length !== undefined && value.length !== length) ||
+    !value.every((v) => Number.isInteger(v) && v >= min && v < PIECE_COUNT)
+  ) {
+    bad(
+      state,
+      `${label} must be ${length ?? 'a list of'} piece ids ${min}..${PIECE_COUNT - 1}; got ${describe(value)}`,
+    );
   }
   return value as number[];
 }
@@ -41,7 +58,11 @@ export function booleanField(state: RandomizerState, field: string): boolean {
 
 export function numberList(state: RandomizerState, field: string, length: number): number[] {
   const value = state[field];
-  if (!Array.isArray(value) || value.length !== length || !value.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)) {
+  if (
+    !Array.isArray(value) ||
+    value.length !== length ||
+    !value.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)
+  ) {
     bad(state, `${field} must be ${length} finite non-negative numbers; got ${describe(value)}`);
   }
   return value as number[];

@@ -68,20 +68,33 @@ export class Plot {
     for (const t of f.yTicks ?? niceTicks(f.yDomain[0], f.yDomain[1], 5)) {
       const y = this.py(t);
       parts.push(`<line x1="${this.left}" y1="${y}" x2="${this.right}" y2="${y}" stroke="#e5e5e5"/>`);
-      parts.push(`<text x="${this.left - 5}" y="${y + 3.5}" text-anchor="end" font-size="10">${escapeXml(fy(t))}</text>`);
+      parts.push(
+        `<text x="${this.left - 5}" y="${y + 3.5}" text-anchor="end" font-size="10">${escapeXml(fy(t))}</text>`,
+      );
     }
     for (const t of f.xTicks ?? niceTicks(f.xDomain[0], f.xDomain[1], 6)) {
       const x = this.px(t);
       parts.push(`<line x1="${x}" y1="${this.bottom}" x2="${x}" y2="${this.bottom + 4}" stroke="#333"/>`);
-      parts.push(`<text x="${x}" y="${this.bottom + 15}" text-anchor="middle" font-size="10">${escapeXml(fx(t))}</text>`);
+      parts.push(
+        `<text x="${x}" y="${this.bottom + 15}" text-anchor="middle" font-size="10">${escapeXml(fx(t))}</text>`,
+      );
     }
-    parts.push(`<polyline points="${this.left},${this.top} ${this.left},${this.bottom} ${this.right},${this.bottom}" fill="none" stroke="#333"/>`);
-    parts.push(`<text x="${f.x + f.width / 2}" y="${f.y + 16}" text-anchor="middle" font-size="13" font-weight="bold">${escapeXml(f.title)}</text>`);
-    if (f.xLabel) parts.push(`<text x="${(this.left + this.right) / 2}" y="${f.y + f.height - 6}" text-anchor="middle" font-size="11">${escapeXml(f.xLabel)}</text>`);
+    parts.push(
+      `<polyline points="${this.left},${this.top} ${this.left},${this.bottom} ${this.right},${this.bottom}" fill="none" stroke="#333"/>`,
+    );
+    parts.push(
+      `<text x="${f.x + f.width / 2}" y="${f.y + 16}" text-anchor="middle" font-size="13" font-weight="bold">${escapeXml(f.title)}</text>`,
+    );
+    if (f.xLabel)
+      parts.push(
+        `<text x="${(this.left + this.right) / 2}" y="${f.y + f.height - 6}" text-anchor="middle" font-size="11">${escapeXml(f.xLabel)}</text>`,
+      );
     if (f.yLabel) {
       const cx = f.x + 12;
       const cy = (this.top + this.bottom) / 2;
-      parts.push(`<text x="${cx}" y="${cy}" text-anchor="middle" font-size="11" transform="rotate(-90 ${cx} ${cy})">${escapeXml(f.yLabel)}</text>`);
+      parts.push(
+        `<text x="${cx}" y="${cy}" text-anchor="middle" font-size="11" transform="rotate(-90 ${cx} ${cy})">${escapeXml(f.yLabel)}</text>`,
+      );
     }
     return parts.join('\n');
   }
@@ -90,7 +103,11 @@ export class Plot {
   bars(values: readonly number[], color: string): string {
     const width = Math.max(0.5, (this.px(1) - this.px(0)) * 0.85);
     return values
-      .map((v, i) => (v > 0 ? `<rect x="${round(this.px(i) - width / 2)}" y="${this.py(v)}" width="${round(width)}" height="${round(this.bottom - this.py(v))}" fill="${color}"/>` : ''))
+      .map((v, i) =>
+        v > 0
+          ? `<rect x="${round(this.px(i) - width / 2)}" y="${this.py(v)}" width="${round(width)}" height="${round(this.bottom - this.py(v))}" fill="${color}"/>`
+          : '',
+      )
       .filter(Boolean)
       .join('\n');
   }
@@ -104,7 +121,9 @@ export class Plot {
       layers.forEach((v, layer) => {
         const y0 = this.py(base);
         const y1 = this.py(base + v);
-        parts.push(`<rect x="${round(this.px(i) - width / 2)}" y="${y1}" width="${width}" height="${round(y0 - y1)}" fill="${colors[layer]}"/>`);
+        parts.push(
+          `<rect x="${round(this.px(i) - width / 2)}" y="${y1}" width="${width}" height="${round(y0 - y1)}" fill="${colors[layer]}"/>`,
+        );
         base += v;
       });
     });

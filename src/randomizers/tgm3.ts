@@ -53,7 +53,8 @@ function packCounts(pool: readonly number[]): number {
 /** A pool with the packed slot counts, pieces in canonical order (where the slots are does not matter). */
 function poolFromPacked(key: number): number[] {
   const pool: number[] = [];
-  for (let p = 0; p < PIECE_COUNT; p++) for (let n = Math.floor(key / PACK_PLACE[p]) % PACK_BASE; n > 0; n--) pool.push(p);
+  for (let p = 0; p < PIECE_COUNT; p++)
+    for (let n = Math.floor(key / PACK_PLACE[p]) % PACK_BASE; n > 0; n--) pool.push(p);
   return pool;
 }
 
@@ -221,7 +222,13 @@ export class Tgm3Randomizer extends BaseRandomizer {
   }
 
   protected fields() {
-    return { started: this.started, history: [...this.history], pool: [...this.pool], droughtOrder: [...this.droughtOrder], seen: this.seen };
+    return {
+      started: this.started,
+      history: [...this.history],
+      pool: [...this.pool],
+      droughtOrder: [...this.droughtOrder],
+      seen: this.seen,
+    };
   }
 
   /** Slot counts, not slots: where a piece sits in the pool does not change any chance. */
@@ -232,7 +239,15 @@ export class Tgm3Randomizer extends BaseRandomizer {
   }
 
   withRng(rng: Rng): Tgm3Randomizer {
-    return new Tgm3Randomizer(rng, [...this.pool], [...this.droughtOrder], [...this.history], this.started, this.seen, this.poolQuirk);
+    return new Tgm3Randomizer(
+      rng,
+      [...this.pool],
+      [...this.droughtOrder],
+      [...this.history],
+      this.started,
+      this.seen,
+      this.poolQuirk,
+    );
   }
 }
 
@@ -243,7 +258,15 @@ export class Tgm3Randomizer extends BaseRandomizer {
  * roll is tracked as the integer it is, not re-summed from the expected counts, so a piece that cannot come
  * (its slots all overwritten before the last roll) gets exactly 0, not a rounding residue.
  */
-function addTgm3Chances(slots: Float64Array, historySlots: number, recent: number, front: number, out: Float64Array, at: number, scale: number): void {
+function addTgm3Chances(
+  slots: Float64Array,
+  historySlots: number,
+  recent: number,
+  front: number,
+  out: Float64Array,
+  at: number,
+  scale: number,
+): void {
   const frontRemembered = (recent & (1 << front)) !== 0;
   let reach = scale;
   for (let roll = 0; roll < ROLLS; roll++) {

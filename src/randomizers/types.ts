@@ -4,7 +4,19 @@
  */
 import type { Piece } from '../pieces.js';
 
-export const RANDOMIZER_NAMES = ['memoryless', 'nes', 'nesSketch', 'tgm1', 'tgm2', 'tgm3', 'bag7', 'bag14', 'twoBag', 'redBlue', 'decay'] as const;
+export const RANDOMIZER_NAMES = [
+  'memoryless',
+  'nes',
+  'nesSketch',
+  'tgm1',
+  'tgm2',
+  'tgm3',
+  'bag7',
+  'bag14',
+  'twoBag',
+  'redBlue',
+  'decay',
+] as const;
 export type RandomizerName = (typeof RANDOMIZER_NAMES)[number];
 
 /**

@@ -7,7 +7,12 @@ import { RankTable } from './table.js';
 /** Parses table-file bytes of any variant (article, weighted: RankTable; preview: PreviewTable), verifying everything. */
 export function tableFromBytes(bytes: Uint8Array): RankTable | PreviewTable {
   // Dispatch on the header's values-per-surface byte (version 2 only); the full checks run in fromBytes.
-  const isPreview = bytes.byteLength >= 64 && MAGIC.every((b, i) => bytes[i] === b) && bytes[8] === 2 && bytes[9] === 0 && bytes[48] === 8;
+  const isPreview =
+    bytes.byteLength >= 64 &&
+    MAGIC.every((b, i) => bytes[i] === b) &&
+    bytes[8] === 2 &&
+    bytes[9] === 0 &&
+    bytes[48] === 8;
   return isPreview ? PreviewTable.fromBytes(bytes) : RankTable.fromBytes(bytes);
 }
 

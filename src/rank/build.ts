@@ -2,7 +2,15 @@
  * Builds rank values with the WebAssembly kernel (assembly/rank.ts), on this thread or on worker threads that
  * share one memory. Both paths compute every surface with the same instructions, so they are bit-identical.
  */
-import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt, yieldToEventLoop } from '../errors.js';
+import {
+  StackRankError,
+  checkCallback,
+  checkSignal,
+  describe,
+  optionsObject,
+  requireInt,
+  yieldToEventLoop,
+} from '../errors.js';
 import { checkGeometry, surfaceCount } from '../surface.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
@@ -65,33 +73,76 @@ export interface RankKernel {
   rankBlocks(plan: number, prev: number, next: number, hiStart: number, hiEnd: number, scratch: number): void;
   fillF32(ptr: number, n: number, v: number): void;
   pieceMaxBlocksU16(plan: number, prev: number, out: number, hiStart: number, hiEnd: number, scratch: number): void;
-  rankBlocksWeighted(plan: number, prev: number, next: number, hiStart: number, hiEnd: number, scratch: number, weights: number): void;
-  rankBlocksU16(plan: number, prev: number, next: number, first: number, end: number, scratch: number, factor: number, edge: number): number;
+  rankBlocksWeighted(
+    plan: number,
+    prev: number,
+    next: number,
+    hiStart: number,
+    hiEnd: number,
+    scratch: number,
+    weights: number,
+  ): void;
+  rankBlocksU16(
+    plan: number,
+    prev: number,
+    next: number,
+    first: number,
+    end: number,
+    scratch: number,
+    factor: number,
+    edge: number,
+  ): number;
   fillBytes(ptr: number, bytes: number, byte: number): void;
-  foldU16(src: number, out: number, lo: number, middle: number, inner: number, edge: number, first: number, end: number): void;
+  foldU16(
+    src: number,
+    out: number,
+    lo: number,
+    middle: number,
+    inner: number,
+    edge: number,
+    first: number,
+    end: number,
+  ): void;
 }
 
 export function checkBuildOptions(options: BuildOptions) {
-  const opts = optionsObject('a table build', options) as BuildOptions & { encoding?: unknown; env?: unknown; force?: unknown };
+  const opts = optionsObject('a table build', options) as BuildOptions & {
+    encoding?: unknown;
+    env?: unknown;
+    force?: unknown;
+  };
   checkSignal(opts.signal);
-  if (opts.simd !== undefined && typeof opts.simd !== 'boolean') throw new StackRankError('BAD_ARGUMENT', `simd must be true or false; got ${describe(opts.simd)}`);
+  if (opts.simd !== undefined && typeof opts.simd !== 'boolean')
+    throw new StackRankError('BAD_ARGUMENT', `simd must be true or false; got ${describe(opts.simd)}`);
   if (opts.encoding !== undefined && opts.encoding !== 'u16' && opts.encoding !== 'f32') {
     throw new StackRankError('BAD_ARGUMENT', `encoding must be "u16" or "f32"; got ${describe(opts.encoding)}`);
   }
-  if (opts.force !== undefined && typeof opts.force !== 'boolean') throw new StackRankError('BAD_ARGUMENT', `force must be true or false; got ${describe(opts.force)}`);
-  if (opts.env !== undefined && (opts.env === null || typeof opts.env !== 'object')) throw new StackRankError('BAD_ARGUMENT', `env must be an object of environment variables; got ${describe(opts.env)}`);
+  if (opts.force !== undefined && typeof opts.force !== 'boolean')
+    throw new StackRankError('BAD_ARGUMENT', `force must be true or false; got ${describe(opts.force)}`);
+  if (opts.env !== undefined && (opts.env === null || typeof opts.env !== 'object'))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `env must be an object of environment variables; got ${describe(opts.env)}`,
+    );
   const { width, maxStep } = checkGeometry(opts);
   const iterations = requireInt('iterations', opts.iterations ?? DEFAULT_ITERATIONS, 1, MAX_ITERATIONS);
   if (opts.threads !== undefined) requireInt('threads', opts.threads, 1, MAX_THREADS);
   const steep = opts.steep ?? 'forbid';
   if (!TABLE_STEEP.includes(steep)) {
-    throw new StackRankError('BAD_ARGUMENT', `steep must be one of ${TABLE_STEEP.map((s) => `"${s}"`).join(', ')}; got ${describe(steep)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `steep must be one of ${TABLE_STEEP.map((s) => `"${s}"`).join(', ')}; got ${describe(steep)}`,
+    );
   }
   const gravity = opts.gravity ?? 'drop';
   if (!TABLE_GRAVITY.includes(gravity)) {
-    throw new StackRankError('BAD_ARGUMENT', `gravity must be one of ${TABLE_GRAVITY.map((s) => `"${s}"`).join(', ')}; got ${describe(gravity)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `gravity must be one of ${TABLE_GRAVITY.map((s) => `"${s}"`).join(', ')}; got ${describe(gravity)}`,
+    );
   }
-  if (gravity === '20G' && steep !== 'forbid') throw new StackRankError('BAD_ARGUMENT', 'a 20G table is built with steep "forbid" only');
+  if (gravity === '20G' && steep !== 'forbid')
+    throw new StackRankError('BAD_ARGUMENT', 'a 20G table is built with steep "forbid" only');
   checkCallback('onProgress', opts.onProgress);
   return { width, maxStep, iterations, steep, gravity };
 }
@@ -114,7 +165,11 @@ export function splitBlocks(cost: Float64Array, parts: number): [number, number]
 }
 
 /** Writes the plan into kernel memory; returns the plan pointer. */
-export function writePlan(kernel: Pick<RankKernel, 'alloc'>, memory: WebAssembly.Memory, plan: RankPlanArrays | MirrorPlan): number {
+export function writePlan(
+  kernel: Pick<RankKernel, 'alloc'>,
+  memory: WebAssembly.Memory,
+  plan: RankPlanArrays | MirrorPlan,
+): number {
   const put = (arr: Int32Array | Uint8Array): number => {
     const ptr = kernel.alloc(Math.max(4, arr.byteLength));
     new Uint8Array(memory.buffer, ptr, arr.byteLength).set(new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength));
@@ -217,7 +272,8 @@ export async function buildRankValues(options: BuildOptions = {}, weights?: Arra
         const [prev, next] = k % 2 === 0 ? buffers : [buffers[1], buffers[0]];
         for (let c = 0; c < chunks.length; c++) {
           if (signal?.aborted) throw abortError();
-          if (weights) kernel.rankBlocksWeighted(planPtr, prev, next, chunks[c][0], chunks[c][1], scratch[0], weightsPtr);
+          if (weights)
+            kernel.rankBlocksWeighted(planPtr, prev, next, chunks[c][0], chunks[c][1], scratch[0], weightsPtr);
           else kernel.rankBlocks(planPtr, prev, next, chunks[c][0], chunks[c][1], scratch[0]);
           report(k + (c + 1) / chunks.length);
           await yieldToEventLoop();
@@ -276,7 +332,13 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
     const report = (done: number) => {
       if (!onProgress) return;
       const elapsedMs = performance.now() - started;
-      onProgress({ iteration: done, iterations, fraction: done / iterations, elapsedMs, etaMs: done > 0 ? (elapsedMs / done) * (iterations - done) : null });
+      onProgress({
+        iteration: done,
+        iterations,
+        fraction: done / iterations,
+        elapsedMs,
+        etaMs: done > 0 ? (elapsedMs / done) * (iterations - done) : null,
+      });
     };
     report(0);
     const rethrow = (e: unknown): never => {
@@ -309,12 +371,17 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
       let best = 0;
       if (pool) {
         if (signal?.aborted) throw abortError();
-        const calls = parts.map(([a, b], t): KernelCall[] => [{ fn: 'rankBlocksU16', args: [planPtr, prev, next, a, b, scratch[t], factor, edge] }]);
+        const calls = parts.map(([a, b], t): KernelCall[] => [
+          { fn: 'rankBlocksU16', args: [planPtr, prev, next, a, b, scratch[t], factor, edge] },
+        ]);
         return Math.max(...(await pool.runEach(calls).catch(rethrow)));
       }
       for (let c = 0; c < parts.length; c++) {
         if (signal?.aborted) throw abortError();
-        best = Math.max(best, kernel.rankBlocksU16(planPtr, prev, next, parts[c][0], parts[c][1], scratch[0], factor, edge));
+        best = Math.max(
+          best,
+          kernel.rankBlocksU16(planPtr, prev, next, parts[c][0], parts[c][1], scratch[0], factor, edge),
+        );
         // The iteration's end is reported once, by the caller.
         if (c + 1 < parts.length) report(k + (c + 1) / parts.length);
         await new Promise<void>((r) => setTimeout(r, 0));
@@ -339,7 +406,12 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
     const out = buffers[(iterations + 1) % 2];
     // Fold into the other buffer (free now), tiles of (middle step, inner right half) split evenly across threads.
     const tiles = plan.order.middle * plan.order.innerHalf;
-    const foldArgs = [plan.lo, plan.order.middle, plan.order.innerHalf, plan.order.base ** plan.order.edgePairs] as const;
+    const foldArgs = [
+      plan.lo,
+      plan.order.middle,
+      plan.order.innerHalf,
+      plan.order.base ** plan.order.edgePairs,
+    ] as const;
     if (pool) {
       const per = Math.ceil(tiles / threads);
       const calls = Array.from({ length: threads }, (_, t): KernelCall[] => [

@@ -16,24 +16,39 @@ import { buildRankTable, loadRankTable, type RankTable, type RankTableBuildOptio
  * The cache file name. Everything that changes the file's bytes is in it: variant, randomizer (and parameter),
  * geometry, iterations and the value encoding (u16, the default, adds nothing, so existing caches keep their names).
  */
-export function tableFileName(width: number, maxStep: number, iterations: number, variant = 'article', randomizerTag?: string, encoding: ValueEncoding = 'u16'): string {
+export function tableFileName(
+  width: number,
+  maxStep: number,
+  iterations: number,
+  variant = 'article',
+  randomizerTag?: string,
+  encoding: ValueEncoding = 'u16',
+): string {
   return `rank-${variant}${randomizerTag ? `-${randomizerTag}` : ''}-w${width}-s${maxStep}-i${iterations}${encoding === 'u16' ? '' : `-${encoding}`}.srk`;
 }
 
-export async function cachedTablePath(options: RankTableBuildOptions = {}, env?: Record<string, string | undefined>): Promise<string> {
+export async function cachedTablePath(
+  options: RankTableBuildOptions = {},
+  env?: Record<string, string | undefined>,
+): Promise<string> {
   const opts = optionsObject('cachedTablePath', options);
   const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
-  return join(cacheDir(checkEnv(env)), tableFileName(width, maxStep, iterations, rankVariant(steep, gravity), undefined, opts.encoding));
+  return join(
+    cacheDir(checkEnv(env)),
+    tableFileName(width, maxStep, iterations, rankVariant(steep, gravity), undefined, opts.encoding),
+  );
 }
 
 export function checkEnv(env: unknown): Record<string, string | undefined> | undefined {
   if (env === undefined) return undefined;
-  if (env === null || typeof env !== 'object') throw new StackRankError('BAD_ARGUMENT', `env must be an object of environment variables; got ${describe(env)}`);
+  if (env === null || typeof env !== 'object')
+    throw new StackRankError('BAD_ARGUMENT', `env must be an object of environment variables; got ${describe(env)}`);
   const e = env as Record<string, unknown>;
   for (const key of ['XDG_CACHE_HOME', 'HOME']) {
-    if (e[key] !== undefined && typeof e[key] !== 'string') throw new StackRankError('BAD_ARGUMENT', `env.${key} must be a string; got ${describe(e[key])}`);
+    if (e[key] !== undefined && typeof e[key] !== 'string')
+      throw new StackRankError('BAD_ARGUMENT', `env.${key} must be a string; got ${describe(e[key])}`);
   }
   return e as Record<string, string | undefined>;
 }
@@ -90,7 +105,12 @@ export async function loadOrBuildCachedTable(options: RankTableBuildOptions & Ca
     path,
     opts.force,
     loadRankTable,
-    (t) => t.width === width && t.maxStep === maxStep && t.iterations === iterations && (opts.encoding ?? 'u16') === t.encoding && t.variant === rankVariant(steep, gravity),
+    (t) =>
+      t.width === width &&
+      t.maxStep === maxStep &&
+      t.iterations === iterations &&
+      (opts.encoding ?? 'u16') === t.encoding &&
+      t.variant === rankVariant(steep, gravity),
     () => buildRankTable(opts),
   );
 }

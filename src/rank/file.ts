@@ -144,7 +144,9 @@ export function checksum(bytes: Uint8Array): number {
   let h = 0x811c9dc5;
   if (words > 0) {
     const view =
-      bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, words) : new Uint32Array(bytes.slice(0, words * 4).buffer);
+      bytes.byteOffset % 4 === 0
+        ? new Uint32Array(bytes.buffer, bytes.byteOffset, words)
+        : new Uint32Array(bytes.slice(0, words * 4).buffer);
     for (let i = 0; i < words; i++) h = Math.imul(h ^ view[i], 0x01000193);
   }
   const tail = bytes.byteLength & 3;
@@ -164,7 +166,10 @@ export function expectedCount(width: number, maxStep: number, folded: boolean, s
 function checkName(what: string, name: string): Uint8Array {
   const bytes = new TextEncoder().encode(name);
   if (bytes.length > 16 || /[^\x20-\x7e]/.test(name)) {
-    throw new StackRankError('BAD_ARGUMENT', `${what} must be printable ASCII of at most 16 characters; got ${JSON.stringify(name)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${what} must be printable ASCII of at most 16 characters; got ${JSON.stringify(name)}`,
+    );
   }
   return bytes;
 }
@@ -193,7 +198,10 @@ export function encodeParams(p: VariantParams): Uint8Array {
  * The table file as two parts, header (with the parameter block) and the data bytes as a view of `data` (not a
  * copy): a writer can send them one after the other without holding a second copy of a large table.
  */
-export function encodeTableParts(header: HeaderInput, data: Uint16Array | Float32Array): [head: Uint8Array, data: Uint8Array] {
+export function encodeTableParts(
+  header: HeaderInput,
+  data: Uint16Array | Float32Array,
+): [head: Uint8Array, data: Uint8Array] {
   const slots = header.slots ?? 1;
   const params = header.params ?? null;
   const version = header.version ?? (slots === 1 && !params ? 1 : 2);
@@ -243,15 +251,27 @@ function bad(code: ConstructorParameters<typeof StackRankError>[0], what: string
 
 /** Parses a parameter block; throws BAD_HEADER on anything malformed. */
 function decodeParams(bytes: Uint8Array): VariantParams {
-  if (bytes.byteLength < PARAMS_FIXED_BYTES) bad('BAD_HEADER', `its parameter block is ${bytes.byteLength} bytes, shorter than ${PARAMS_FIXED_BYTES}`);
+  if (bytes.byteLength < PARAMS_FIXED_BYTES)
+    bad('BAD_HEADER', `its parameter block is ${bytes.byteLength} bytes, shorter than ${PARAMS_FIXED_BYTES}`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const randomizer = readName(bytes.subarray(0, 16));
-  if (!/^[\x20-\x7e]+$/.test(randomizer)) bad('BAD_HEADER', `its randomizer name ${JSON.stringify(randomizer)} is not printable ASCII`);
+  if (!/^[\x20-\x7e]+$/.test(randomizer))
+    bad('BAD_HEADER', `its randomizer name ${JSON.stringify(randomizer)} is not printable ASCII`);
   const k = view.getUint16(32, true);
-  if (bytes.byteLength !== PARAMS_FIXED_BYTES + 8 * k) bad('BAD_HEADER', `its parameter block holds ${bytes.byteLength} bytes; ${k} model values need ${PARAMS_FIXED_BYTES + 8 * k}`);
+  if (bytes.byteLength !== PARAMS_FIXED_BYTES + 8 * k)
+    bad(
+      'BAD_HEADER',
+      `its parameter block holds ${bytes.byteLength} bytes; ${k} model values need ${PARAMS_FIXED_BYTES + 8 * k}`,
+    );
   const model = new Float64Array(k);
   for (let i = 0; i < k; i++) model[i] = view.getFloat64(PARAMS_FIXED_BYTES + 8 * i, true);
-  return { randomizer, samples: view.getUint32(16, true), seed: view.getUint32(20, true), parameter: view.getFloat64(24, true), model };
+  return {
+    randomizer,
+    samples: view.getUint32(16, true),
+    seed: view.getUint32(20, true),
+    parameter: view.getFloat64(24, true),
+    model,
+  };
 }
 
 /** Tolerance of the model checks (rows / weights sum to 1). */
@@ -270,12 +290,14 @@ export function modelProblem(model: Float64Array): string | null {
   for (let n = 0; n < rows; n++) {
     let sum = 0;
     for (let p = 0; p < cols; p++) sum += model[n * cols + p];
-    if (Math.abs(sum - 1) > SUM_TOLERANCE) return `${rows === 7 ? `row ${n} of the transition matrix` : 'the piece weights'} sum${rows === 7 ? 's' : ''} to ${sum}, not 1`;
+    if (Math.abs(sum - 1) > SUM_TOLERANCE)
+      return `${rows === 7 ? `row ${n} of the transition matrix` : 'the piece weights'} sum${rows === 7 ? 's' : ''} to ${sum}, not 1`;
   }
   for (let n = 0; n < rows; n++) {
     const mn = rows === 7 ? MIRROR_PIECE[n] : 0;
     for (let p = 0; p < cols; p++) {
-      if (model[n * cols + p] !== model[mn * cols + MIRROR_PIECE[p]]) return 'the model is not mirror-symmetric (S/Z, L/J)';
+      if (model[n * cols + p] !== model[mn * cols + MIRROR_PIECE[p]])
+        return 'the model is not mirror-symmetric (S/Z, L/J)';
     }
   }
   return null;
@@ -312,19 +334,26 @@ interface FixedHeader {
  * wrong or endless file (a device, a huge file of another kind) is refused before more than 64 bytes are read.
  */
 export function decodeFixedHeader(bytes: Uint8Array): FixedHeader {
-  if (!(bytes instanceof Uint8Array)) bad('BAD_ARGUMENT', `expected the bytes of a table file (Uint8Array); got ${describe(bytes)}`);
+  if (!(bytes instanceof Uint8Array))
+    bad('BAD_ARGUMENT', `expected the bytes of a table file (Uint8Array); got ${describe(bytes)}`);
   if (bytes.byteLength < HEADER_BYTES) {
-    if (bytes.byteLength >= 8 && MAGIC.every((b, i) => bytes[i] === b)) bad('TRUNCATED', `the file is ${bytes.byteLength} bytes, shorter than its ${HEADER_BYTES}-byte header`);
+    if (bytes.byteLength >= 8 && MAGIC.every((b, i) => bytes[i] === b))
+      bad('TRUNCATED', `the file is ${bytes.byteLength} bytes, shorter than its ${HEADER_BYTES}-byte header`);
     bad('BAD_MAGIC', `the file is ${bytes.byteLength} bytes and does not start with the stackrank table signature`);
   }
-  if (!MAGIC.every((b, i) => bytes[i] === b)) bad('BAD_MAGIC', 'it does not start with the stackrank table signature (wrong file, or transferred in text mode)');
+  if (!MAGIC.every((b, i) => bytes[i] === b))
+    bad('BAD_MAGIC', 'it does not start with the stackrank table signature (wrong file, or transferred in text mode)');
   const view = new DataView(bytes.buffer, bytes.byteOffset, HEADER_BYTES);
   const version = view.getUint16(8, true);
   if (version !== 1 && version !== 2) {
-    bad('BAD_VERSION', `format version ${version}; this stackrank reads versions 1 and 2 (rebuild the table with this version)`);
+    bad(
+      'BAD_VERSION',
+      `format version ${version}; this stackrank reads versions 1 and 2 (rebuild the table with this version)`,
+    );
   }
   const headerSummed = version === 1 ? 48 : 60;
-  if (view.getUint32(headerSummed, true) !== checksum(bytes.subarray(0, headerSummed))) bad('CHECKSUM', 'the header checksum does not match (the header is damaged)');
+  if (view.getUint32(headerSummed, true) !== checksum(bytes.subarray(0, headerSummed)))
+    bad('CHECKSUM', 'the header checksum does not match (the header is damaged)');
   const width = view.getUint8(10);
   const maxStep = view.getUint8(11);
   const iterations = view.getUint16(12, true);
@@ -332,46 +361,70 @@ export function decodeFixedHeader(bytes: Uint8Array): FixedHeader {
   const foldCode = view.getUint8(15);
   const encoding = (Object.keys(ENCODING_CODE) as ValueEncoding[]).find((k) => ENCODING_CODE[k] === encCode);
   if (width < MIN_WIDTH || width > MAX_WIDTH) bad('BAD_HEADER', `width ${width} is outside ${MIN_WIDTH}..${MAX_WIDTH}`);
-  if (maxStep < MIN_MAX_STEP || maxStep > MAX_MAX_STEP) bad('BAD_HEADER', `max step ${maxStep} is outside ${MIN_MAX_STEP}..${MAX_MAX_STEP}`);
+  if (maxStep < MIN_MAX_STEP || maxStep > MAX_MAX_STEP)
+    bad('BAD_HEADER', `max step ${maxStep} is outside ${MIN_MAX_STEP}..${MAX_MAX_STEP}`);
   if (!encoding) bad('BAD_HEADER', `unknown value encoding ${encCode}`);
   if (foldCode > 1) bad('BAD_HEADER', `unknown folding ${foldCode}`);
-  if (iterations < 1 || iterations > MAX_ITERATIONS) bad('BAD_HEADER', `iterations ${iterations} is outside 1..${MAX_ITERATIONS}`);
+  if (iterations < 1 || iterations > MAX_ITERATIONS)
+    bad('BAD_HEADER', `iterations ${iterations} is outside 1..${MAX_ITERATIONS}`);
   const scale = view.getFloat64(16, true);
   if (encoding === 'f32' && scale !== 1) bad('BAD_HEADER', `scale ${scale}: f32 tables have scale 1`);
   if (encoding === 'u16' && !((scale > 0 && scale <= MAX_U16_SCALE) || scale === 1)) {
-    bad('BAD_HEADER', `scale ${scale} is not a u16 rank scale (a positive number up to 1/65535, or 1 for an all-zero table)`);
+    bad(
+      'BAD_HEADER',
+      `scale ${scale} is not a u16 rank scale (a positive number up to 1/65535, or 1 for an all-zero table)`,
+    );
   }
   const nameBytes = bytes.subarray(32, 48);
   const variant = readName(nameBytes);
   const nul = nameBytes.indexOf(0);
   if (nul >= 0 && nameBytes.subarray(nul).some((b) => b !== 0)) bad('BAD_HEADER', 'the variant name is not NUL-padded');
   const known = (VARIANTS as Record<string, { slots: number; modelValues: number }>)[variant];
-  if (!known) bad('BAD_HEADER', `unknown variant ${describe(variant)}; variants are ${Object.keys(VARIANTS).join(', ')}`);
+  if (!known)
+    bad('BAD_HEADER', `unknown variant ${describe(variant)}; variants are ${Object.keys(VARIANTS).join(', ')}`);
 
   let slots = 1;
   let paramLength = 0;
   let paramChecksum = 0;
   if (version === 1) {
-    if (bytes.subarray(52, HEADER_BYTES).some((b) => b !== 0)) bad('BAD_HEADER', 'reserved header bytes 52..63 are not zero');
-    if (known.slots !== 1 || known.modelValues !== 0) bad('BAD_HEADER', `a ${variant} table needs format version 2 (it carries parameters or several values per surface)`);
+    if (bytes.subarray(52, HEADER_BYTES).some((b) => b !== 0))
+      bad('BAD_HEADER', 'reserved header bytes 52..63 are not zero');
+    if (known.slots !== 1 || known.modelValues !== 0)
+      bad(
+        'BAD_HEADER',
+        `a ${variant} table needs format version 2 (it carries parameters or several values per surface)`,
+      );
   } else {
     slots = view.getUint8(48);
     if (slots !== 1 && slots !== 8) bad('BAD_HEADER', `${slots} values per surface (1 or 8 are allowed)`);
-    if (view.getUint8(49) | view.getUint8(50) | view.getUint8(51)) bad('BAD_HEADER', 'reserved header bytes 49..51 are not zero');
+    if (view.getUint8(49) | view.getUint8(50) | view.getUint8(51))
+      bad('BAD_HEADER', 'reserved header bytes 49..51 are not zero');
     paramLength = view.getUint32(52, true);
     if (paramLength % 8 !== 0) bad('BAD_HEADER', `its parameter block length ${paramLength} is not a multiple of 8`);
-    if (paramLength > MAX_PARAMS_BYTES) bad('BAD_HEADER', `its parameter block length ${paramLength} is above the ${MAX_PARAMS_BYTES} bytes any variant uses`);
+    if (paramLength > MAX_PARAMS_BYTES)
+      bad(
+        'BAD_HEADER',
+        `its parameter block length ${paramLength} is above the ${MAX_PARAMS_BYTES} bytes any variant uses`,
+      );
     paramChecksum = view.getUint32(56, true);
-    if (slots !== known.slots) bad('BAD_HEADER', `a ${variant} table has ${known.slots} value(s) per surface; the header says ${slots}`);
+    if (slots !== known.slots)
+      bad('BAD_HEADER', `a ${variant} table has ${known.slots} value(s) per surface; the header says ${slots}`);
     const expectedParams = known.modelValues ? PARAMS_FIXED_BYTES + 8 * known.modelValues : 0;
-    if (paramLength !== expectedParams) bad('BAD_HEADER', `a ${variant} table carries a ${expectedParams}-byte parameter block; the header says ${paramLength}`);
+    if (paramLength !== expectedParams)
+      bad(
+        'BAD_HEADER',
+        `a ${variant} table carries a ${expectedParams}-byte parameter block; the header says ${paramLength}`,
+      );
     if (slots === 8 && encoding !== 'u16') bad('BAD_HEADER', 'tables with 8 values per surface are u16-encoded');
   }
   const folded = foldCode === 1;
   const count = view.getUint32(24, true);
   const expected = expectedCount(width, maxStep, folded, slots);
   if (count !== expected) {
-    bad('BAD_HEADER', `it claims ${count} values; a ${folded ? 'folded ' : ''}${width}x${maxStep} table${slots > 1 ? ` with ${slots} values per surface` : ''} has ${expected}`);
+    bad(
+      'BAD_HEADER',
+      `it claims ${count} values; a ${folded ? 'folded ' : ''}${width}x${maxStep} table${slots > 1 ? ` with ${slots} values per surface` : ''} has ${expected}`,
+    );
   }
   return {
     version,
@@ -405,17 +458,20 @@ export function decodeTable(bytes: Uint8Array): { header: TableHeader; data: Uin
   if (bytes.byteLength < start) bad('TRUNCATED', `it ends inside its ${paramLength}-byte parameter block`);
   if (version === 2) {
     const paramBytes = bytes.subarray(HEADER_BYTES, start);
-    if (checksum(paramBytes) !== h.paramChecksum) bad('CHECKSUM', 'the parameter block checksum does not match (the variant parameters are damaged)');
+    if (checksum(paramBytes) !== h.paramChecksum)
+      bad('CHECKSUM', 'the parameter block checksum does not match (the variant parameters are damaged)');
     if (paramLength > 0) params = decodeParams(paramBytes);
     if (params) {
       const problem = modelProblem(params.model);
       if (problem) bad('BAD_HEADER', `its ${variant} parameters are invalid: ${problem}`);
-      if (!(Number.isFinite(params.parameter) && params.parameter >= 0)) bad('BAD_HEADER', `its randomizer parameter ${params.parameter} is not a finite number >= 0`);
+      if (!(Number.isFinite(params.parameter) && params.parameter >= 0))
+        bad('BAD_HEADER', `its randomizer parameter ${params.parameter} is not a finite number >= 0`);
     }
   }
   const dataBytes = count * BYTES_PER_VALUE[encoding];
   const have = bytes.byteLength - start;
-  if (have < dataBytes) bad('TRUNCATED', `it holds ${have} of its ${dataBytes} data bytes (incomplete download or copy?)`);
+  if (have < dataBytes)
+    bad('TRUNCATED', `it holds ${have} of its ${dataBytes} data bytes (incomplete download or copy?)`);
   if (have > dataBytes) bad('BAD_HEADER', `it has ${have - dataBytes} unexpected bytes after its data`);
   const raw = bytes.subarray(start);
   if (checksum(raw) !== h.checksum) bad('CHECKSUM', 'the data checksum does not match (the file is corrupt)');
@@ -431,7 +487,20 @@ export function decodeTable(bytes: Uint8Array): { header: TableHeader; data: Uin
     }
   }
   return {
-    header: { version, width, maxStep, iterations, encoding, folded, scale, count, checksum: h.checksum, variant, slots, params },
+    header: {
+      version,
+      width,
+      maxStep,
+      iterations,
+      encoding,
+      folded,
+      scale,
+      count,
+      checksum: h.checksum,
+      variant,
+      slots,
+      params,
+    },
     data,
   };
 }

@@ -86,7 +86,12 @@ export function foldValues<T extends Float32Array | Uint16Array>(full: T, shape:
 }
 
 /** Expands folded values back to one value per surface. */
-export function unfoldValues<T extends Float32Array | Uint16Array>(folded: T, shape: FoldShape, size: number, make: (n: number) => T): T {
+export function unfoldValues<T extends Float32Array | Uint16Array>(
+  folded: T,
+  shape: FoldShape,
+  size: number,
+  make: (n: number) => T,
+): T {
   const out = make(size);
   forEachSlot(shape, (s, slot) => (out[s] = folded[slot]));
   return out;
@@ -111,7 +116,13 @@ export function foldRows(full: Uint16Array, shape: FoldShape, slots: number): Ui
 }
 
 /** Expands folded rows back to one row per surface, swapping mirrored slots on the mirrored side. */
-export function unfoldRows(folded: Uint16Array, shape: FoldShape, size: number, slots: number, mirrorSlot: readonly number[]): Uint16Array {
+export function unfoldRows(
+  folded: Uint16Array,
+  shape: FoldShape,
+  size: number,
+  slots: number,
+  mirrorSlot: readonly number[],
+): Uint16Array {
   const out = new Uint16Array(size * slots);
   forEachSlot(shape, (s, slot, mirrored) => {
     const from = slot * slots;

@@ -60,12 +60,14 @@ export function rankMoves(width: number, maxStep: number, steep: TableSteep = 'f
         if (x > 0) {
           const rise = o.top[0] - o.bot[0];
           left.push([0, base - 1 - rise, rise * weight(x - 1)]);
-          if (steep === 'collapse') for (let v = Math.max(0, base - rise); v < base; v++) left.push([v, v, (base - 1 - v) * weight(x - 1)]);
+          if (steep === 'collapse')
+            for (let v = Math.max(0, base - rise); v < base; v++) left.push([v, v, (base - 1 - v) * weight(x - 1)]);
         }
         if (x + o.width < width) {
           const rise = o.top[o.width - 1] - o.bot[o.width - 1];
           right.push([rise, base - 1, -rise * weight(x + o.width - 1)]);
-          if (steep === 'collapse') for (let v = 0; v < Math.min(rise, base); v++) right.push([v, v, -v * weight(x + o.width - 1)]);
+          if (steep === 'collapse')
+            for (let v = 0; v < Math.min(rise, base); v++) right.push([v, v, -v * weight(x + o.width - 1)]);
         }
         for (const [llo, lhi, ldelta] of left) {
           for (const [rlo, rhi, rdelta] of right) {
@@ -73,7 +75,8 @@ export function rankMoves(width: number, maxStep: number, steep: TableSteep = 'f
             const mhi = hi.slice();
             if (x > 0) [mlo[x - 1], mhi[x - 1]] = [llo, lhi];
             if (x + o.width < width) [mlo[x + o.width - 1], mhi[x + o.width - 1]] = [rlo, rhi];
-            if (mlo.every((l, i) => l <= mhi[i])) moves.push({ piece, orientation, column: x, lo: mlo, hi: mhi, delta: delta + ldelta + rdelta });
+            if (mlo.every((l, i) => l <= mhi[i]))
+              moves.push({ piece, orientation, column: x, lo: mlo, hi: mhi, delta: delta + ldelta + rdelta });
           }
         }
       }

@@ -61,7 +61,8 @@ export async function writeFileAtomic(path: string, bytes: Uint8Array | readonly
     try {
       // Parts are written in turn, so a large table never needs a second, concatenated copy in memory.
       for (const part of bytes instanceof Uint8Array ? [bytes] : bytes) {
-        for (let done = 0; done < part.byteLength; ) done += (await handle.write(part, done, part.byteLength - done)).bytesWritten;
+        for (let done = 0; done < part.byteLength; )
+          done += (await handle.write(part, done, part.byteLength - done)).bytesWritten;
       }
       await handle.sync();
     } finally {
@@ -86,14 +87,21 @@ function readError(path: string, e: unknown): StackRankError {
  * fields; it throws the typed error of a bad header) and at most the size it implies (plus one byte, so extra
  * bytes are still reported) is read.
  */
-export async function readFileChecked(path: string, sizeFromHeader?: (head: Uint8Array) => number): Promise<Uint8Array> {
+export async function readFileChecked(
+  path: string,
+  sizeFromHeader?: (head: Uint8Array) => number,
+): Promise<Uint8Array> {
   let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(path);
   } catch (e) {
     throw readError(path, e);
   }
-  if (!info.isFile()) throw new StackRankError('IO', `could not read rank table ${path}: not a regular file (a directory, device, FIFO or socket)`);
+  if (!info.isFile())
+    throw new StackRankError(
+      'IO',
+      `could not read rank table ${path}: not a regular file (a directory, device, FIFO or socket)`,
+    );
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     // O_NONBLOCK: if the path was swapped for a FIFO since stat, open does not wait for a writer.

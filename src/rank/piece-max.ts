@@ -21,7 +21,8 @@ import { LEAF_ROW_SLOTS as SLOTS, LEAF_SLOT_AFTER_TETRIS } from '../../assembly/
  */
 export async function computePieceMax(table: RankTable, target?: Uint16Array): Promise<Uint16Array> {
   const size = table.size;
-  if (target && target.length !== size * SLOTS) throw new StackRankError('BAD_ARGUMENT', `expected room for ${size * SLOTS} values; got ${target.length}`);
+  if (target && target.length !== size * SLOTS)
+    throw new StackRankError('BAD_ARGUMENT', `expected room for ${size * SLOTS} values; got ${target.length}`);
   const plan = makeRankPlan(rankMoves(table.width, table.maxStep), table.width, table.maxStep);
   const { exports: kernel, memory } = await instantiateKernel<RankKernel>('rank', pickVariant(false));
   const planPtr = writePlan(kernel, memory, plan);

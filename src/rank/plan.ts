@@ -32,7 +32,12 @@ export function lowDigits(width: number): number {
 }
 
 /** `low`: how many of the least significant digits make a block's offset (default lowDigits(width)). */
-export function makeRankPlan(moves: RankMove[], width: number, maxStep: number, low = lowDigits(width)): RankPlanArrays {
+export function makeRankPlan(
+  moves: RankMove[],
+  width: number,
+  maxStep: number,
+  low = lowDigits(width),
+): RankPlanArrays {
   const base = 2 * maxStep + 1;
   const digits = width - 1;
   const k = low;
@@ -90,7 +95,18 @@ export function makeRankPlan(moves: RankMove[], width: number, maxStep: number, 
     for (let r = runFirst[mi]; r < runFirst[mi] + runCount[mi]; r++) len += runs[2 * r + 1] + 4;
     for (let h = 0; h < hi; h++) if (hiOk[mi * hi + h]) blockCost[h] += len;
   });
-  return { lo, hi, pieceEnd, delta, runFirst, runCount, hiOk, runs: Int32Array.from(runs), role: PIECE_ROLES, blockCost };
+  return {
+    lo,
+    hi,
+    pieceEnd,
+    delta,
+    runFirst,
+    runCount,
+    hiOk,
+    runs: Int32Array.from(runs),
+    role: PIECE_ROLES,
+    blockCost,
+  };
 }
 
 /** The `count` base-`base` digits (most significant first) of every value below `values`, row by row. */

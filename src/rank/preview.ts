@@ -31,7 +31,14 @@ import { STEEP_VARIANT, decodeTable, encodeTable, tableFileBytes, variantSteep, 
 import { foldRows, foldShape, unfoldRows } from './fold.js';
 import { rankMoves, type TableSteep } from './moves.js';
 import { makeRankPlan, type RankPlanArrays } from './plan.js';
-import { customModel, runSliced, transitionModel, transitionSteps, type PieceModel, type PieceModelOptions } from './transition.js';
+import {
+  customModel,
+  runSliced,
+  transitionModel,
+  transitionSteps,
+  type PieceModel,
+  type PieceModelOptions,
+} from './transition.js';
 
 export const PREVIEW_VARIANT = STEEP_VARIANT.preview.forbid;
 /** The preview iteration with collapsing steep placements (BuildOptions.steep 'collapse'). */
@@ -77,7 +84,9 @@ export function previewModel(opts: PreviewBuildOptions): PieceModel {
 
 /** previewModel with the estimation in slices, cancelled by `signal`. */
 async function previewModelAsync(opts: PreviewBuildOptions, signal?: AbortSignal): Promise<PieceModel> {
-  return opts.transition !== undefined ? customModel(opts.transition, 'transition') : runSliced(transitionSteps(opts), signal);
+  return opts.transition !== undefined
+    ? customModel(opts.transition, 'transition')
+    : runSliced(transitionSteps(opts), signal);
 }
 
 /** Estimated work per block for one piece's moves (for splitting blocks across threads). */

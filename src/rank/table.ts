@@ -5,7 +5,18 @@
 import { StackRankError, describe, requireInt } from '../errors.js';
 import { type Surface, checkGeometry, surfaceCount, surfaceIndex } from '../surface.js';
 import { MAX_ITERATIONS, buildFoldedRanks, buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
-import { STEEP_VARIANT, decodeTable, rankVariant, variantMirrored, encodeTableParts, tableFileBytes, variantSteep, type TableHeader, type ValueEncoding, type VariantParams } from './file.js';
+import {
+  STEEP_VARIANT,
+  decodeTable,
+  rankVariant,
+  variantMirrored,
+  encodeTableParts,
+  tableFileBytes,
+  variantSteep,
+  type TableHeader,
+  type ValueEncoding,
+  type VariantParams,
+} from './file.js';
 import type { TableSteep } from './moves.js';
 import { type FoldShape, foldIndex, foldShape, foldValues, unfoldValues } from './fold.js';
 
@@ -14,7 +25,9 @@ export const ARTICLE_VARIANT = STEEP_VARIANT.rank.forbid;
 export const COLLAPSE_VARIANT = STEEP_VARIANT.rank.collapse;
 const U16_MAX = 65535;
 
-type TableMeta = Omit<TableHeader, 'version' | 'checksum' | 'count' | 'folded' | 'slots' | 'params'> & { params?: VariantParams | null };
+type TableMeta = Omit<TableHeader, 'version' | 'checksum' | 'count' | 'folded' | 'slots' | 'params'> & {
+  params?: VariantParams | null;
+};
 
 export interface RankTableBuildOptions extends BuildOptions {
   /**
@@ -56,10 +69,22 @@ export class RankTable {
   /** Wraps per-surface f32 values (from the kernel) as a table; values must be mirror-symmetric. */
   static fromValues(
     values: Float32Array,
-    meta: { width: number; maxStep: number; iterations: number; encoding?: ValueEncoding; variant?: string; params?: VariantParams | null },
+    meta: {
+      width: number;
+      maxStep: number;
+      iterations: number;
+      encoding?: ValueEncoding;
+      variant?: string;
+      params?: VariantParams | null;
+    },
   ): RankTable {
-    if (!(values instanceof Float32Array)) throw new StackRankError('BAD_ARGUMENT', `values must be a Float32Array; got ${describe(values)}`);
-    if (meta === null || typeof meta !== 'object') throw new StackRankError('BAD_ARGUMENT', `fromValues needs { width, maxStep, iterations }; got ${describe(meta)}`);
+    if (!(values instanceof Float32Array))
+      throw new StackRankError('BAD_ARGUMENT', `values must be a Float32Array; got ${describe(values)}`);
+    if (meta === null || typeof meta !== 'object')
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `fromValues needs { width, maxStep, iterations }; got ${describe(meta)}`,
+      );
     checkGeometry(meta);
     requireInt('iterations', meta.iterations, 1, MAX_ITERATIONS);
     const encoding = meta.encoding ?? 'u16';
@@ -68,9 +93,14 @@ export class RankTable {
     }
     const shape = foldShape(meta.width, meta.maxStep);
     if (values.length !== surfaceCount(meta.width, meta.maxStep)) {
-      throw new StackRankError('BAD_ARGUMENT', `expected ${surfaceCount(meta.width, meta.maxStep)} values for ${meta.width}x${meta.maxStep}; got ${values.length}`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `expected ${surfaceCount(meta.width, meta.maxStep)} values for ${meta.width}x${meta.maxStep}; got ${values.length}`,
+      );
     }
-    const folded = variantMirrored(meta.variant ?? ARTICLE_VARIANT) ? foldValues(values, shape, (n) => new Float32Array(n)) : values.slice();
+    const folded = variantMirrored(meta.variant ?? ARTICLE_VARIANT)
+      ? foldValues(values, shape, (n) => new Float32Array(n))
+      : values.slice();
     const header: TableMeta = {
       width: meta.width,
       maxStep: meta.maxStep,
@@ -93,13 +123,29 @@ export class RankTable {
    * Wraps u16 values already in the folded layout (from the mirror-folded u16 build): value = stored * scale.
    * The array is kept, not copied.
    */
-  static fromFolded(folded: Uint16Array, scale: number, meta: { width: number; maxStep: number; iterations: number; variant?: string }): RankTable {
+  static fromFolded(
+    folded: Uint16Array,
+    scale: number,
+    meta: { width: number; maxStep: number; iterations: number; variant?: string },
+  ): RankTable {
     const shape = foldShape(meta.width, meta.maxStep);
     if (folded.length !== shape.foldedSize) {
-      throw new StackRankError('BAD_ARGUMENT', `expected ${shape.foldedSize} folded values for ${meta.width}x${meta.maxStep}; got ${folded.length}`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `expected ${shape.foldedSize} folded values for ${meta.width}x${meta.maxStep}; got ${folded.length}`,
+      );
     }
-    if (!(scale > 0) || !Number.isFinite(scale)) throw new StackRankError('BAD_ARGUMENT', `scale must be a positive finite number; got ${scale}`);
-    const header: TableMeta = { width: meta.width, maxStep: meta.maxStep, iterations: meta.iterations, encoding: 'u16', variant: meta.variant ?? ARTICLE_VARIANT, scale, params: null };
+    if (!(scale > 0) || !Number.isFinite(scale))
+      throw new StackRankError('BAD_ARGUMENT', `scale must be a positive finite number; got ${scale}`);
+    const header: TableMeta = {
+      width: meta.width,
+      maxStep: meta.maxStep,
+      iterations: meta.iterations,
+      encoding: 'u16',
+      variant: meta.variant ?? ARTICLE_VARIANT,
+      scale,
+      params: null,
+    };
     return new RankTable(header, folded);
   }
 
@@ -112,12 +158,25 @@ export class RankTable {
   static fromBytes(bytes: Uint8Array): RankTable {
     const { header, data } = decodeTable(bytes);
     if (header.slots !== 1) {
-      throw new StackRankError('TABLE_MISMATCH', `this is a ${header.variant} table with ${header.slots} values per surface, not a rank table; load it with loadPreviewTable`);
+      throw new StackRankError(
+        'TABLE_MISMATCH',
+        `this is a ${header.variant} table with ${header.slots} values per surface, not a rank table; load it with loadPreviewTable`,
+      );
     }
     if (header.folded && !variantMirrored(header.variant)) {
-      throw new StackRankError('BAD_HEADER', `a ${header.variant} table is not mirror-symmetric, so its file cannot be mirror-folded`);
+      throw new StackRankError(
+        'BAD_HEADER',
+        `a ${header.variant} table is not mirror-symmetric, so its file cannot be mirror-folded`,
+      );
     }
-    const folded = header.folded || !variantMirrored(header.variant) ? data : foldValues(data, foldShape(header.width, header.maxStep), (n) => (header.encoding === 'u16' ? new Uint16Array(n) : new Float32Array(n)) as typeof data);
+    const folded =
+      header.folded || !variantMirrored(header.variant)
+        ? data
+        : foldValues(
+            data,
+            foldShape(header.width, header.maxStep),
+            (n) => (header.encoding === 'u16' ? new Uint16Array(n) : new Float32Array(n)) as typeof data,
+          );
     return new RankTable(header, folded);
   }
 
@@ -142,7 +201,9 @@ export class RankTable {
   /** Values for every surface, in index order, as f32 (for kernels and statistics). */
   toFloat32(): Float32Array {
     if (this.encoding === 'f32') {
-      return this.shape ? unfoldValues(this.folded as Float32Array, this.shape, this.size, (n) => new Float32Array(n)) : (this.folded as Float32Array).slice();
+      return this.shape
+        ? unfoldValues(this.folded as Float32Array, this.shape, this.size, (n) => new Float32Array(n))
+        : (this.folded as Float32Array).slice();
     }
     const q = this.toUint16();
     const out = new Float32Array(q.length);
@@ -153,7 +214,9 @@ export class RankTable {
   /** Stored u16 values for every surface in index order (u16 tables only): order-preserving, half the memory. */
   toUint16(): Uint16Array {
     if (this.encoding !== 'u16') throw new StackRankError('BAD_ARGUMENT', 'toUint16 needs a u16-encoded table');
-    return this.shape ? unfoldValues(this.folded as Uint16Array, this.shape, this.size, (n) => new Uint16Array(n)) : (this.folded as Uint16Array).slice();
+    return this.shape
+      ? unfoldValues(this.folded as Uint16Array, this.shape, this.size, (n) => new Uint16Array(n))
+      : (this.folded as Uint16Array).slice();
   }
 
   /**
@@ -173,7 +236,8 @@ export class RankTable {
    * copy on the table: a search image shared by many AIs needs the values once, in its own memory. Returns the scale.
    */
   writeSearchValues(target: Uint16Array): number {
-    if (target.length !== this.size) throw new StackRankError('BAD_ARGUMENT', `expected room for ${this.size} values; got ${target.length}`);
+    if (target.length !== this.size)
+      throw new StackRankError('BAD_ARGUMENT', `expected room for ${this.size} values; got ${target.length}`);
     if (this.searchCache) {
       target.set(this.searchCache.values);
       return this.searchCache.scale;
@@ -234,8 +298,14 @@ export class RankTable {
 /** Throws BAD_ARGUMENT unless `value` is a RankTable (built, loaded or from fromValues); `what` names the argument. */
 export function requireRankTable(value: unknown, what = 'table'): RankTable {
   if (!(value instanceof RankTable)) {
-    const hint = value !== null && typeof value === 'object' && (value as { slots?: unknown }).slots === 8 ? ' (a preview table goes in leafRows)' : '';
-    throw new StackRankError('BAD_ARGUMENT', `${what} must be a RankTable from buildRankTable or loadRankTable; got ${describe(value)}${hint}`);
+    const hint =
+      value !== null && typeof value === 'object' && (value as { slots?: unknown }).slots === 8
+        ? ' (a preview table goes in leafRows)'
+        : '';
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${what} must be a RankTable from buildRankTable or loadRankTable; got ${describe(value)}${hint}`,
+    );
   }
   return value;
 }
@@ -254,7 +324,13 @@ export async function buildRankTable(opts: RankTableBuildOptions = {}): Promise<
     return RankTable.fromFolded(folded, scale, { width, maxStep, iterations, variant: STEEP_VARIANT.rank[steep] });
   }
   const values = await buildRankValues(opts);
-  return RankTable.fromValues(values, { width, maxStep, iterations, encoding: opts.encoding, variant: rankVariant(steep, gravity) });
+  return RankTable.fromValues(values, {
+    width,
+    maxStep,
+    iterations,
+    encoding: opts.encoding,
+    variant: rankVariant(steep, gravity),
+  });
 }
 
 /** Loads a table from a file path (Node) or from the bytes of a table file. */
@@ -267,4 +343,3 @@ export async function loadRankTable(source: string | Uint8Array | ArrayBuffer): 
   if (source instanceof Uint8Array) return RankTable.fromBytes(source);
   throw new StackRankError('BAD_ARGUMENT', 'loadRankTable takes a file path, a Uint8Array or an ArrayBuffer');
 }
-

@@ -15,7 +15,13 @@
 import { StackRankError, describe, optionsObject, requireInt, sliceClock, yieldToEventLoop } from '../errors.js';
 import { MIRROR_PIECE, PIECE_COUNT } from '../pieces.js';
 import { MAX_SEED } from '../random.js';
-import { createRandomizer, isRandomizerName, randomizerDefaults, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
+import {
+  createRandomizer,
+  isRandomizerName,
+  randomizerDefaults,
+  RANDOMIZER_NAMES,
+  type RandomizerName,
+} from '../randomizers/index.js';
 import { modelProblem, type VariantParams } from './file.js';
 
 export const DEFAULT_SAMPLES = 10_000_000;
@@ -51,12 +57,23 @@ export function randomizerParameter(name: RandomizerName, params: Record<string,
 
 /** Validates the randomizer, samples and seed options (typed BAD_ARGUMENT errors) and fills in defaults. */
 export function checkModelOptions(opts: PieceModelOptions) {
-  if (opts.randomizerParams !== undefined && (opts.randomizerParams === null || typeof opts.randomizerParams !== 'object' || Array.isArray(opts.randomizerParams))) {
-    throw new StackRankError('BAD_ARGUMENT', `randomizerParams must be an object such as { denominator: 1.5 }; got ${describe(opts.randomizerParams)}`);
+  if (
+    opts.randomizerParams !== undefined &&
+    (opts.randomizerParams === null ||
+      typeof opts.randomizerParams !== 'object' ||
+      Array.isArray(opts.randomizerParams))
+  ) {
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `randomizerParams must be an object such as { denominator: 1.5 }; got ${describe(opts.randomizerParams)}`,
+    );
   }
   const randomizer = opts.randomizer ?? DEFAULT_MODEL_RANDOMIZER;
   if (!isRandomizerName(randomizer)) {
-    throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
+    );
   }
   const samples = requireInt('samples', opts.samples ?? DEFAULT_SAMPLES, 1, MAX_SAMPLES);
   const seed = requireInt('seed', opts.seed ?? DEFAULT_MODEL_SEED, 0, MAX_SEED);
@@ -72,7 +89,8 @@ export function symmetrizeModel(model: ArrayLike<number>): Float64Array {
   }
   for (let n = 0; n < PIECE_COUNT; n++) {
     for (let p = 0; p < PIECE_COUNT; p++) {
-      out[n * PIECE_COUNT + p] = (model[n * PIECE_COUNT + p] + model[MIRROR_PIECE[n] * PIECE_COUNT + MIRROR_PIECE[p]]) / 2;
+      out[n * PIECE_COUNT + p] =
+        (model[n * PIECE_COUNT + p] + model[MIRROR_PIECE[n] * PIECE_COUNT + MIRROR_PIECE[p]]) / 2;
     }
   }
   return out;
@@ -82,7 +100,12 @@ export function symmetrizeModel(model: ArrayLike<number>): Float64Array {
  * Expected pair and piece counts over `samples` steps of the randomizer: pairs[7 n + p] and singles[p]. Each step
  * adds the exact distribution of the next piece (given the state) to the row of the piece just dealt.
  */
-function* expectedCounts(name: RandomizerName, params: Record<string, number> | undefined, samples: number, seed: number): Generator<void, { pairs: Float64Array; singles: Float64Array }> {
+function* expectedCounts(
+  name: RandomizerName,
+  params: Record<string, number> | undefined,
+  samples: number,
+  seed: number,
+): Generator<void, { pairs: Float64Array; singles: Float64Array }> {
   const r = createRandomizer(name, { seed, ...(params ?? {}), onWarning: () => {} });
   for (let i = 0; i < BURN_IN; i++) r.nextId();
   const pairs = new Float64Array(PIECE_COUNT * PIECE_COUNT);
@@ -132,7 +155,13 @@ export function* transitionSteps(options: PieceModelOptions): Generator<void, Pi
   const { randomizer, samples, seed } = checkModelOptions(opts);
   const parameter = randomizerParameter(randomizer, opts.randomizerParams);
   if (randomizer === 'memoryless') {
-    return { randomizer, samples: 0, seed: 0, parameter, model: new Float64Array(PIECE_COUNT * PIECE_COUNT).fill(1 / PIECE_COUNT) };
+    return {
+      randomizer,
+      samples: 0,
+      seed: 0,
+      parameter,
+      model: new Float64Array(PIECE_COUNT * PIECE_COUNT).fill(1 / PIECE_COUNT),
+    };
   }
   const { pairs } = yield* expectedCounts(randomizer, opts.randomizerParams, samples, seed);
   const raw = new Float64Array(PIECE_COUNT * PIECE_COUNT);
@@ -140,7 +169,10 @@ export function* transitionSteps(options: PieceModelOptions): Generator<void, Pi
     let total = 0;
     for (let p = 0; p < PIECE_COUNT; p++) total += pairs[n * PIECE_COUNT + p];
     if (total === 0) {
-      throw new StackRankError('BAD_ARGUMENT', `piece ${n} never came in ${samples} pieces of ${randomizer}; deal more samples`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `piece ${n} never came in ${samples} pieces of ${randomizer}; deal more samples`,
+      );
     }
     for (let p = 0; p < PIECE_COUNT; p++) raw[n * PIECE_COUNT + p] = pairs[n * PIECE_COUNT + p] / total;
   }
@@ -162,7 +194,13 @@ export function* weightsSteps(options: PieceModelOptions): Generator<void, Piece
   }
   const { singles } = yield* expectedCounts(randomizer, opts.randomizerParams, samples, seed);
   const total = singles.reduce((a, b) => a + b, 0);
-  return { randomizer, samples, seed, parameter, model: normalizeRows(symmetrizeModel(Array.from(singles, (v) => v / total))) };
+  return {
+    randomizer,
+    samples,
+    seed,
+    parameter,
+    model: normalizeRows(symmetrizeModel(Array.from(singles, (v) => v / total))),
+  };
 }
 
 /**
@@ -183,7 +221,10 @@ function normalizeRows(model: Float64Array): Float64Array {
  * A model given directly: a 7x7 matrix (rows n = piece in hand, columns p = next piece, rows summing to 1) or 7
  * weights summing to 1. It is mirror-symmetrised (and renormalised) like an estimate and recorded as "custom".
  */
-export function customModel(values: ArrayLike<number> | ArrayLike<ArrayLike<number>>, kind: 'transition' | 'weights'): PieceModel {
+export function customModel(
+  values: ArrayLike<number> | ArrayLike<ArrayLike<number>>,
+  kind: 'transition' | 'weights',
+): PieceModel {
   const flat: number[] = [];
   const rows = kind === 'transition' ? PIECE_COUNT : 1;
   const given = values as ArrayLike<unknown>;
@@ -191,27 +232,38 @@ export function customModel(values: ArrayLike<number> | ArrayLike<ArrayLike<numb
     throw new StackRankError('BAD_ARGUMENT', `${kind} must be an array of numbers; got ${describe(values)}`);
   }
   if (given.length !== PIECE_COUNT && given.length !== rows * PIECE_COUNT) {
-    throw new StackRankError('BAD_ARGUMENT', `${kind} must hold ${rows * PIECE_COUNT} numbers (${kind === 'transition' ? '7 rows of 7' : 'one per piece'}); got ${describe(given.length)} entries`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${kind} must hold ${rows * PIECE_COUNT} numbers (${kind === 'transition' ? '7 rows of 7' : 'one per piece'}); got ${describe(given.length)} entries`,
+    );
   }
   if (kind === 'transition' && given.length === PIECE_COUNT && typeof given[0] === 'object') {
     for (let n = 0; n < PIECE_COUNT; n++) {
       const row = given[n] as ArrayLike<number>;
-      if (!row || row.length !== PIECE_COUNT) throw new StackRankError('BAD_ARGUMENT', `transition row ${n} must hold 7 numbers`);
+      if (!row || row.length !== PIECE_COUNT)
+        throw new StackRankError('BAD_ARGUMENT', `transition row ${n} must hold 7 numbers`);
       for (let p = 0; p < PIECE_COUNT; p++) flat.push(row[p]);
     }
   } else {
     for (let i = 0; i < given.length; i++) flat.push(given[i] as number);
   }
   if (flat.length !== rows * PIECE_COUNT) {
-    throw new StackRankError('BAD_ARGUMENT', `${kind} must hold ${rows * PIECE_COUNT} numbers (${kind === 'transition' ? '7 rows of 7' : 'one per piece'}); got ${flat.length}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${kind} must hold ${rows * PIECE_COUNT} numbers (${kind === 'transition' ? '7 rows of 7' : 'one per piece'}); got ${flat.length}`,
+    );
   }
   for (const v of flat) {
-    if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw new StackRankError('BAD_ARGUMENT', `${kind} values must be numbers in [0, 1]; got ${describe(v)}`);
+    if (typeof v !== 'number' || !(v >= 0 && v <= 1))
+      throw new StackRankError('BAD_ARGUMENT', `${kind} values must be numbers in [0, 1]; got ${describe(v)}`);
   }
   for (let n = 0; n < rows; n++) {
     const sum = flat.slice(n * PIECE_COUNT, n * PIECE_COUNT + PIECE_COUNT).reduce((a, b) => a + b, 0);
     if (Math.abs(sum - 1) > 1e-6) {
-      throw new StackRankError('BAD_ARGUMENT', `${kind === 'transition' ? `transition row ${n}` : 'weights'} must sum to 1; got ${sum}`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `${kind === 'transition' ? `transition row ${n}` : 'weights'} must sum to 1; got ${sum}`,
+      );
     }
   }
   const model = normalizeRows(symmetrizeModel(flat));

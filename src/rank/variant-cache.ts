@@ -18,7 +18,11 @@ import { WEIGHTED_VARIANT, buildWeightedTable, type WeightedBuildOptions } from 
  * What a variant's model will be, without estimating it: a randomizer's name, samples, seed and parameter (or the
  * whole model when it is given directly). A cached file fits when its parameters match these.
  */
-function expectedParams(opts: PreviewBuildOptions & WeightedBuildOptions, given: ArrayLike<unknown> | undefined, kind: 'transition' | 'weights'): VariantParams | Omit<VariantParams, 'model'> {
+function expectedParams(
+  opts: PreviewBuildOptions & WeightedBuildOptions,
+  given: ArrayLike<unknown> | undefined,
+  kind: 'transition' | 'weights',
+): VariantParams | Omit<VariantParams, 'model'> {
   if (given !== undefined) return customModel(given as ArrayLike<number>, kind);
   const { randomizer, samples, seed } = checkModelOptions(opts);
   const parameter = randomizerParameter(randomizer, opts.randomizerParams);
@@ -34,19 +38,32 @@ function paramsTag(p: Omit<VariantParams, 'model'>): string {
 
 function paramsFit(have: VariantParams | null, want: VariantParams | Omit<VariantParams, 'model'>): boolean {
   if (!have) return false;
-  if (have.randomizer !== want.randomizer || have.samples !== want.samples || have.seed !== want.seed || have.parameter !== want.parameter) return false;
-  if ('model' in want) return have.model.length === want.model.length && have.model.every((v, i) => v === want.model[i]);
+  if (
+    have.randomizer !== want.randomizer ||
+    have.samples !== want.samples ||
+    have.seed !== want.seed ||
+    have.parameter !== want.parameter
+  )
+    return false;
+  if ('model' in want)
+    return have.model.length === want.model.length && have.model.every((v, i) => v === want.model[i]);
   return true;
 }
 
 /** The cache path of a preview table (no estimation needed: the name carries the randomizer). */
-export async function cachedPreviewTablePath(options: PreviewBuildOptions= {}, env?: Record<string, string | undefined>): Promise<string> {
+export async function cachedPreviewTablePath(
+  options: PreviewBuildOptions = {},
+  env?: Record<string, string | undefined>,
+): Promise<string> {
   const opts = optionsObject('cachedPreviewTablePath', options) as PreviewBuildOptions;
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.transition, 'transition');
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
-  return join(cacheDir(checkEnv(env)), tableFileName(width, maxStep, iterations, STEEP_VARIANT.preview[steep], paramsTag(want)));
+  return join(
+    cacheDir(checkEnv(env)),
+    tableFileName(width, maxStep, iterations, STEEP_VARIANT.preview[steep], paramsTag(want)),
+  );
 }
 
 export interface CachedPreviewTable {
@@ -57,7 +74,9 @@ export interface CachedPreviewTable {
 }
 
 /** Loads the cached preview table for these parameters (e.g. rank-preview-tgm1-w9-s4-i15.srk), or builds and caches it. */
-export async function loadOrBuildCachedPreviewTable(options: PreviewBuildOptions & CacheOptions= {}): Promise<CachedPreviewTable> {
+export async function loadOrBuildCachedPreviewTable(
+  options: PreviewBuildOptions & CacheOptions = {},
+): Promise<CachedPreviewTable> {
   const opts = optionsObject('loadOrBuildCachedPreviewTable', options) as PreviewBuildOptions & CacheOptions;
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.transition, 'transition');
@@ -77,17 +96,25 @@ export async function loadOrBuildCachedPreviewTable(options: PreviewBuildOptions
 }
 
 /** The cache path of a weighted table. */
-export async function cachedWeightedTablePath(options: WeightedBuildOptions= {}, env?: Record<string, string | undefined>): Promise<string> {
+export async function cachedWeightedTablePath(
+  options: WeightedBuildOptions = {},
+  env?: Record<string, string | undefined>,
+): Promise<string> {
   const opts = optionsObject('cachedWeightedTablePath', options) as WeightedBuildOptions;
   const { width, maxStep, iterations } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.weights, 'weights');
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
-  return join(cacheDir(checkEnv(env)), tableFileName(width, maxStep, iterations, WEIGHTED_VARIANT, paramsTag(want), opts.encoding));
+  return join(
+    cacheDir(checkEnv(env)),
+    tableFileName(width, maxStep, iterations, WEIGHTED_VARIANT, paramsTag(want), opts.encoding),
+  );
 }
 
 /** Loads the cached weighted table for these parameters (e.g. rank-weighted-tgm1-w9-s4-i15.srk), or builds and caches it. */
-export async function loadOrBuildCachedWeightedTable(options: WeightedBuildOptions & CacheOptions= {}): Promise<CachedTable> {
+export async function loadOrBuildCachedWeightedTable(
+  options: WeightedBuildOptions & CacheOptions = {},
+): Promise<CachedTable> {
   const opts = optionsObject('loadOrBuildCachedWeightedTable', options) as WeightedBuildOptions & CacheOptions;
   const { width, maxStep, iterations } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.weights, 'weights');

@@ -12,7 +12,14 @@
  */
 import { StackRankError } from '../errors.js';
 import { buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
-import { customModel, runSliced, weightsModel, weightsSteps, type PieceModel, type PieceModelOptions } from './transition.js';
+import {
+  customModel,
+  runSliced,
+  weightsModel,
+  weightsSteps,
+  type PieceModel,
+  type PieceModelOptions,
+} from './transition.js';
 import { RankTable, type RankTableBuildOptions } from './table.js';
 
 export const WEIGHTED_VARIANT = 'weighted';
@@ -30,10 +37,23 @@ export function weightedModel(opts: WeightedBuildOptions): PieceModel {
 /** Builds a weighted table (see WeightedBuildOptions); threads, progress and abort as for buildRankTable. */
 export async function buildWeightedTable(opts: WeightedBuildOptions & { model?: PieceModel } = {}): Promise<RankTable> {
   const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
-  if (gravity !== 'drop') throw new StackRankError('BAD_ARGUMENT', 'weighted tables are built with gravity "drop" only');
+  if (gravity !== 'drop')
+    throw new StackRankError('BAD_ARGUMENT', 'weighted tables are built with gravity "drop" only');
   // Every shipped randomizer weights the pieces equally in the long run, so no collapsing weighted variant exists.
-  if (steep !== 'forbid') throw new StackRankError('BAD_ARGUMENT', 'weighted tables are built with steep "forbid" only');
-  const model = opts.model ?? (opts.weights !== undefined ? customModel(opts.weights, 'weights') : await runSliced(weightsSteps(opts), opts.signal));
+  if (steep !== 'forbid')
+    throw new StackRankError('BAD_ARGUMENT', 'weighted tables are built with steep "forbid" only');
+  const model =
+    opts.model ??
+    (opts.weights !== undefined
+      ? customModel(opts.weights, 'weights')
+      : await runSliced(weightsSteps(opts), opts.signal));
   const values = await buildRankValues(opts, model.model);
-  return RankTable.fromValues(values, { width, maxStep, iterations, encoding: opts.encoding, variant: WEIGHTED_VARIANT, params: model });
+  return RankTable.fromValues(values, {
+    width,
+    maxStep,
+    iterations,
+    encoding: opts.encoding,
+    variant: WEIGHTED_VARIANT,
+    params: model,
+  });
 }

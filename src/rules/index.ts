@@ -36,4 +36,11 @@ export {
   type PieceState,
 } from './reachable.js';
 export { SEARCH_MOVES } from './geometry.js';
-export { boardFromFumen, fumenFromBoard, FUMEN_WIDTH, FUMEN_HEIGHT, type FumenPosition, type FumenExportOptions } from './fumen.js';
+export {
+  boardFromFumen,
+  fumenFromBoard,
+  FUMEN_WIDTH,
+  FUMEN_HEIGHT,
+  type FumenPosition,
+  type FumenExportOptions,
+} from './fumen.js';

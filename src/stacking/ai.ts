@@ -8,7 +8,15 @@ import { StackRankError, optionsObject } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
 import { requireRankTable, type RankTable } from '../rank/table.js';
 import { surfaceFromHeights } from '../surface.js';
-import { StackingEngine, checkStrategy, distributionWeights, pairWeights, type LeafRows, type Strategy, type StrategyName } from './engine.js';
+import {
+  StackingEngine,
+  checkStrategy,
+  distributionWeights,
+  pairWeights,
+  type LeafRows,
+  type Strategy,
+  type StrategyName,
+} from './engine.js';
 import { checkLookahead, toHeights, toQueue } from './input.js';
 import { MOVE_NONE, MOVE_TETRIS } from './layout.js';
 import { applyMove, collapseSteps } from './placements.js';
@@ -57,18 +65,26 @@ export function checkDistribution(dist: unknown): ArrayLike<number> {
     (dist as ArrayLike<number>).length === 7 &&
     Array.from(dist as ArrayLike<number>).every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0) &&
     Math.abs(Array.from(dist as ArrayLike<number>).reduce((a, b) => a + b, 0) - 1) < 1e-6;
-  if (!ok) throw new StackRankError('BAD_ARGUMENT', 'next must be 7 non-negative probabilities (I O T S Z L J) that sum to 1');
+  if (!ok)
+    throw new StackRankError('BAD_ARGUMENT', 'next must be 7 non-negative probabilities (I O T S Z L J) that sum to 1');
   return dist as ArrayLike<number>;
 }
 
 /** A pair distribution: 49 non-negative finite numbers, p1 * 7 + p2 = P(p1) P(p2 | p1), summing to 1. */
 export function checkPairDistribution(pair: unknown): ArrayLike<number> {
-  const values = pair !== null && typeof pair === 'object' && (pair as ArrayLike<number>).length === 49 ? Array.from(pair as ArrayLike<number>) : [];
+  const values =
+    pair !== null && typeof pair === 'object' && (pair as ArrayLike<number>).length === 49
+      ? Array.from(pair as ArrayLike<number>)
+      : [];
   const ok =
     values.length === 49 &&
     values.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0) &&
     Math.abs(values.reduce((a, b) => a + b, 0) - 1) < 1e-6;
-  if (!ok) throw new StackRankError('BAD_ARGUMENT', 'nextPair must be 49 non-negative probabilities (p1 * 7 + p2) that sum to 1');
+  if (!ok)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      'nextPair must be 49 non-negative probabilities (p1 * 7 + p2) that sum to 1',
+    );
   return pair as ArrayLike<number>;
 }
 
@@ -85,15 +101,24 @@ export class StackingAI {
     const rules = resolveRules(opts.rules);
     const strategy = checkStrategy(opts.strategy);
     let table = opts.table === undefined ? undefined : requireRankTable(opts.table, 'StackingAI.create: table');
-    if (opts.leafRows !== undefined && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
+    if (opts.leafRows !== undefined && strategy === 'rank')
+      throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
     if (!table) {
       if (typeof process === 'undefined' || !process.versions?.node) {
-        throw new StackRankError('BAD_ARGUMENT', 'in a browser pass { table }: build it with buildRankTable or load it with loadRankTable');
+        throw new StackRankError(
+          'BAD_ARGUMENT',
+          'in a browser pass { table }: build it with buildRankTable or load it with loadRankTable',
+        );
       }
       const { sharedDefaultTable } = await import('../rank/cache.js');
       table = (await sharedDefaultTable()).table;
     }
-    return new StackingAI(table, rules, strategy, await StackingEngine.create(table, rules, { strategy, leafRows: opts.leafRows }));
+    return new StackingAI(
+      table,
+      rules,
+      strategy,
+      await StackingEngine.create(table, rules, { strategy, leafRows: opts.leafRows }),
+    );
   }
 
   get width(): number {
@@ -130,7 +155,14 @@ export class StackingAI {
     const placed = applyMove(this.engine.placements, heights, outcome.move);
     const after = this.rules.steep === 'collapse' ? collapseSteps(placed, this.table.maxStep) : placed;
     const surfaceAfter = surfaceFromHeights(after, { maxStep: this.table.maxStep });
-    return { ...plan[0], heights: after, steps: surfaceAfter.steps.slice(), rank: this.table.rank(surfaceAfter), plan, survives: outcome.depth };
+    return {
+      ...plan[0],
+      heights: after,
+      steps: surfaceAfter.steps.slice(),
+      rank: this.table.rank(surfaceAfter),
+      plan,
+      survives: outcome.depth,
+    };
   }
 
   private describeMove(move: number, pieceId: number): PlanStep {

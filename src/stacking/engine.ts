@@ -7,10 +7,40 @@ import { requireRankTable, type RankTable } from '../rank/table.js';
 import { kernelImports } from '../wasm.js';
 import { searchImage, type LeafRowsSource } from './shared-table.js';
 import {
-  CFG_BOARD_HEIGHT, CFG_COLLAPSE, CFG_EXCESS_FIRST, CFG_FIT, CFG_MAX_STEP, CFG_PIECE_MAX, CFG_PIECE_START, CFG_PLACEMENTS, CFG_STEPS,
-  CFG_STRATEGY, CFG_TABLE, CFG_TETRIS_MODE, CFG_TETRIS_THRESHOLD, CFG_WIDTH, CFG_WORDS, CTX_BEST_LEN, CTX_BEST_PATH, CTX_BEST_VALUE,
-  CTX_NODES, CTX_WEIGHTS, CTX_WORDS, GAME_WORDS, HEIGHTS_WORDS, LEAF_ROW_SLOTS, MAX_DEPTH, MOVE_NONE, STRATEGY_EXPECT, STRATEGY_EXPECT2, STRATEGY_RANK,
-  TETRIS_MODE_CHOICE, TETRIS_MODE_FORCED, VALUE_DEPTH_SHIFT, WEIGHT_WORDS_EXPECT, WEIGHT_WORDS_EXPECT2,
+  CFG_BOARD_HEIGHT,
+  CFG_COLLAPSE,
+  CFG_EXCESS_FIRST,
+  CFG_FIT,
+  CFG_MAX_STEP,
+  CFG_PIECE_MAX,
+  CFG_PIECE_START,
+  CFG_PLACEMENTS,
+  CFG_STEPS,
+  CFG_STRATEGY,
+  CFG_TABLE,
+  CFG_TETRIS_MODE,
+  CFG_TETRIS_THRESHOLD,
+  CFG_WIDTH,
+  CFG_WORDS,
+  CTX_BEST_LEN,
+  CTX_BEST_PATH,
+  CTX_BEST_VALUE,
+  CTX_NODES,
+  CTX_WEIGHTS,
+  CTX_WORDS,
+  GAME_WORDS,
+  HEIGHTS_WORDS,
+  LEAF_ROW_SLOTS,
+  MAX_DEPTH,
+  MOVE_NONE,
+  STRATEGY_EXPECT,
+  STRATEGY_EXPECT2,
+  STRATEGY_RANK,
+  TETRIS_MODE_CHOICE,
+  TETRIS_MODE_FORCED,
+  VALUE_DEPTH_SHIFT,
+  WEIGHT_WORDS_EXPECT,
+  WEIGHT_WORDS_EXPECT2,
 } from './layout.js';
 import { placementTable, type PlacementTable } from './placements.js';
 import type { StackingRules } from './rules.js';
@@ -54,14 +84,19 @@ export function checkStrategy(strategy: unknown): Strategy {
   if (strategy === undefined) return 'rank';
   if (strategy === 'best') return BEST_STRATEGY;
   if ((STRATEGIES as readonly unknown[]).includes(strategy)) return strategy as Strategy;
-  throw new StackRankError('BAD_ARGUMENT', `strategy must be ${STRATEGIES.map((s) => `"${s}"`).join(', ')} or "best"; got ${describe(strategy)}`);
+  throw new StackRankError(
+    'BAD_ARGUMENT',
+    `strategy must be ${STRATEGIES.map((s) => `"${s}"`).join(', ')} or "best"; got ${describe(strategy)}`,
+  );
 }
 
 /** The strategy that averages over `unknownPieces` unknown pieces (0 = the article's rank leaves). */
 export function expectimaxStrategy(unknownPieces: number): Strategy {
-  if (typeof unknownPieces !== 'number') throw new StackRankError('BAD_ARGUMENT', `unknown pieces must be 0, 1 or 2; got ${describe(unknownPieces)}`);
+  if (typeof unknownPieces !== 'number')
+    throw new StackRankError('BAD_ARGUMENT', `unknown pieces must be 0, 1 or 2; got ${describe(unknownPieces)}`);
   const strategy = STRATEGIES[unknownPieces];
-  if (!Number.isInteger(unknownPieces) || !strategy) throw new StackRankError('BAD_ARGUMENT', `unknown pieces must be 0, 1 or 2; got ${unknownPieces}`);
+  if (!Number.isInteger(unknownPieces) || !strategy)
+    throw new StackRankError('BAD_ARGUMENT', `unknown pieces must be 0, 1 or 2; got ${unknownPieces}`);
   return strategy;
 }
 
@@ -71,11 +106,16 @@ export function expectimaxStrategy(unknownPieces: number): Strategy {
  * to `out[at..at+8)` (slot 7 zero) when given, so a caller filling a buffer allocates nothing.
  */
 function checkWeightsTarget(out: unknown, at: unknown, words: number): void {
-  if (!(out instanceof Int32Array)) throw new StackRankError('BAD_ARGUMENT', `out must be an Int32Array; got ${describe(out)}`);
+  if (!(out instanceof Int32Array))
+    throw new StackRankError('BAD_ARGUMENT', `out must be an Int32Array; got ${describe(out)}`);
   requireInt('at', at, 0, Math.max(-1, out.length - words));
 }
 
-export function distributionWeights(dist?: ArrayLike<number>, out: Int32Array = new Int32Array(WEIGHT_WORDS_EXPECT), at = 0): Int32Array {
+export function distributionWeights(
+  dist?: ArrayLike<number>,
+  out: Int32Array = new Int32Array(WEIGHT_WORDS_EXPECT),
+  at = 0,
+): Int32Array {
   checkWeightsTarget(out, at, WEIGHT_WORDS_EXPECT);
   if (dist !== undefined) checkChances(dist, 7, 'dist');
   return fillDistributionWeights(dist, out, at);
@@ -109,11 +149,21 @@ function checkChances(values: unknown, count: number, name: string): void {
     values !== null &&
     typeof values === 'object' &&
     (values as ArrayLike<unknown>).length === count &&
-    Array.from({ length: count }, (_, i) => (values as ArrayLike<unknown>)[i]).every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0);
-  if (!ok) throw new StackRankError('BAD_ARGUMENT', `${name} must be ${count} finite non-negative numbers; got ${describe(values)}`);
+    Array.from({ length: count }, (_, i) => (values as ArrayLike<unknown>)[i]).every(
+      (x) => typeof x === 'number' && Number.isFinite(x) && x >= 0,
+    );
+  if (!ok)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${name} must be ${count} finite non-negative numbers; got ${describe(values)}`,
+    );
 }
 
-export function pairWeights(pair?: ArrayLike<number>, out: Int32Array = new Int32Array(WEIGHT_WORDS_EXPECT2), at = 0): Int32Array {
+export function pairWeights(
+  pair?: ArrayLike<number>,
+  out: Int32Array = new Int32Array(WEIGHT_WORDS_EXPECT2),
+  at = 0,
+): Int32Array {
   checkWeightsTarget(out, at, WEIGHT_WORDS_EXPECT2);
   if (pair !== undefined) checkChances(pair, 49, 'pair');
   return fillPairWeights(pair, out, at);
@@ -149,10 +199,20 @@ export interface LeafRows {
 
 function checkLeafRows(leaf: LeafRows, table: RankTable): Uint16Array {
   if (leaf === null || typeof leaf !== 'object' || !(leaf.rows instanceof Uint16Array)) {
-    throw new StackRankError('BAD_ARGUMENT', `leafRows must be a preview table (or { width, maxStep, rows: Uint16Array }); got ${describe(leaf)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `leafRows must be a preview table (or { width, maxStep, rows: Uint16Array }); got ${describe(leaf)}`,
+    );
   }
-  if (leaf.width !== table.width || leaf.maxStep !== table.maxStep || leaf.rows?.length !== table.size * LEAF_ROW_SLOTS) {
-    throw new StackRankError('TABLE_MISMATCH', `leaf rows are for ${leaf.width}x${leaf.maxStep} surfaces; the table is ${table.width}x${table.maxStep}`);
+  if (
+    leaf.width !== table.width ||
+    leaf.maxStep !== table.maxStep ||
+    leaf.rows?.length !== table.size * LEAF_ROW_SLOTS
+  ) {
+    throw new StackRankError(
+      'TABLE_MISMATCH',
+      `leaf rows are for ${leaf.width}x${leaf.maxStep} surfaces; the table is ${table.width}x${table.maxStep}`,
+    );
   }
   return leaf.rows;
 }
@@ -183,10 +243,15 @@ export class StackingEngine {
     this.queuePtr = kernel.alloc(MAX_DEPTH);
   }
 
-  static async create(table: RankTable, rules: StackingRules, opts: { shared?: boolean; strategy?: Strategy; leafRows?: LeafRows } = {}): Promise<StackingEngine> {
+  static async create(
+    table: RankTable,
+    rules: StackingRules,
+    opts: { shared?: boolean; strategy?: Strategy; leafRows?: LeafRows } = {},
+  ): Promise<StackingEngine> {
     requireRankTable(table);
     const strategy = opts.strategy ?? 'rank';
-    if (opts.leafRows !== undefined && strategy === 'rank') throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
+    if (opts.leafRows !== undefined && strategy === 'rank')
+      throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
     // Expectimax leaves read 8 values per surface: the given rows, or the table's best rank per piece. The table
     // and rows live once per process in a shared search image (src/stacking/shared-table.ts); this engine gets its
     // own kernel instance over that memory and allocates through the image's owner.
@@ -197,12 +262,19 @@ export class StackingEngine {
     const instance = (await WebAssembly.instantiate(module, kernelImports(memory))) as unknown as WebAssembly.Instance;
     const kernel = { ...(instance.exports as unknown as SearchKernel), alloc: image.alloc };
     if (kernel.CTX_WORDS.value !== CTX_WORDS || kernel.GAME_WORDS.value !== GAME_WORDS) {
-      throw new StackRankError('WASM_FAILED', 'search kernel layout does not match assembly/search/layout.ts (rebuild the kernels)');
+      throw new StackRankError(
+        'WASM_FAILED',
+        'search kernel layout does not match assembly/search/layout.ts (rebuild the kernels)',
+      );
     }
     const { tablePtr, rowsPtr, scale } = image;
     const placements = placementTable(table.width, table.maxStep);
     // The kernel packs a sequence of moves one byte per depth (placement id + 1, 0 = Tetris).
-    if (placements.placements.length > 254) throw new StackRankError('BAD_ARGUMENT', `${placements.placements.length} placements do not fit the kernel's one-byte move codes`);
+    if (placements.placements.length > 254)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `${placements.placements.length} placements do not fit the kernel's one-byte move codes`,
+      );
     const recordsPtr = kernel.alloc(placements.records.byteLength);
     new Int32Array(memory.buffer, recordsPtr, placements.records.length).set(placements.records);
     const fitPtr = kernel.alloc(placements.fit.byteLength);
@@ -244,7 +316,10 @@ export class StackingEngine {
     const weightCount = this.strategy === 'expectimax2' ? WEIGHT_WORDS_EXPECT2 : WEIGHT_WORDS_EXPECT;
     if (weights.length !== weightCount) {
       const maker = weightCount === WEIGHT_WORDS_EXPECT ? 'distributionWeights' : 'pairWeights';
-      throw new StackRankError('BAD_ARGUMENT', `a ${this.strategy} search takes ${weightCount} weights (${maker}); got ${weights.length}`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `a ${this.strategy} search takes ${weightCount} weights (${maker}); got ${weights.length}`,
+      );
     }
     if (lookahead + 1 > MAX_DEPTH) throw new StackRankError('BAD_ARGUMENT', `lookahead is at most ${MAX_DEPTH - 1}`);
     // Plain loops: TypedArray.set from a JS array, subarray and Array.from each cost more than this whole

@@ -20,7 +20,11 @@ export function estimateSurvival(lengths: readonly number[], dead: readonly bool
     const mean = pieces / deaths;
     const variance = lengths.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(1, deaths - 1);
     const half = 1.96 * Math.sqrt(variance / deaths);
-    return { meanPieces: mean, ci95: [Math.max(0, mean - half), mean + half], estimator: `sample mean of ${deaths} complete games` };
+    return {
+      meanPieces: mean,
+      ci95: [Math.max(0, mean - half), mean + half],
+      estimator: `sample mean of ${deaths} complete games`,
+    };
   }
   const mean = pieces / deaths;
   const spread = Math.exp(1.96 / Math.sqrt(deaths));

@@ -5,8 +5,24 @@
 import { ORIENTATIONS, PIECE_COUNT } from '../pieces.js';
 import { surfaceBase } from '../surface.js';
 import {
-  FIT_STEP_BITS, FIT_WINDOW, MOVE_TETRIS, PL_BOT, PL_FIT_MASK, PL_FIT_PATTERN, PL_FIT_SHIFT, PL_INNER_EXCESS, PL_INNER_INDEX, PL_MAX_TOP,
-  PL_MIN_TOP, PL_TOP, PL_WIDTH, PL_WORDS, PL_X, STEP_INFO_ROW, STEP_ROW, STEP_ZERO,
+  FIT_STEP_BITS,
+  FIT_WINDOW,
+  MOVE_TETRIS,
+  PL_BOT,
+  PL_FIT_MASK,
+  PL_FIT_PATTERN,
+  PL_FIT_SHIFT,
+  PL_INNER_EXCESS,
+  PL_INNER_INDEX,
+  PL_MAX_TOP,
+  PL_MIN_TOP,
+  PL_TOP,
+  PL_WIDTH,
+  PL_WORDS,
+  PL_X,
+  STEP_INFO_ROW,
+  STEP_ROW,
+  STEP_ZERO,
 } from './layout.js';
 import { TETRIS_ROWS } from './rules.js';
 
@@ -75,7 +91,13 @@ export function placementTable(width: number, maxStep: number): PlacementTable {
     });
   }
   start[PIECE_COUNT] = placements.length;
-  return { placements, start, records: Int32Array.from(records), fit: fitLookup(width), steps: stepLookup(width, maxStep) };
+  return {
+    placements,
+    start,
+    records: Int32Array.from(records),
+    fit: fitLookup(width),
+    steps: stepLookup(width, maxStep),
+  };
 }
 
 /** Weight of step i's digit in a surface index (step 0 most significant; src/surface.ts). */
@@ -101,7 +123,8 @@ export function applyMove(table: PlacementTable, heights: readonly number[], mov
  */
 export function collapseSteps(heights: readonly number[], maxStep: number): number[] {
   const out = heights.slice();
-  for (let i = 1; i < heights.length; i++) out[i] = out[i - 1] + Math.max(-maxStep, Math.min(maxStep, heights[i] - heights[i - 1]));
+  for (let i = 1; i < heights.length; i++)
+    out[i] = out[i - 1] + Math.max(-maxStep, Math.min(maxStep, heights[i] - heights[i - 1]));
   const shift = Math.min(...heights) - Math.min(...out);
   return out.map((h) => h + shift);
 }
@@ -120,19 +143,21 @@ function fitLookup(width: number): BigUint64Array {
       for (let window = 0; window < FIT_WINDOW; window++) {
         let fits = true;
         for (let j = 0; j + 1 < o.width; j++) {
-          if (((window >> (FIT_STEP_BITS * j)) & ((1 << FIT_STEP_BITS) - 1)) !== o.bot[j + 1] - o.bot[j] + 3) fits = false;
+          if (((window >> (FIT_STEP_BITS * j)) & ((1 << FIT_STEP_BITS) - 1)) !== o.bot[j + 1] - o.bot[j] + 3)
+            fits = false;
         }
         if (!fits) continue;
-        for (let x = 0; x + o.width <= width; x++) fit[(piece * width + x) * FIT_WINDOW + window] |= 1n << BigInt(offset + x);
+        for (let x = 0; x + o.width <= width; x++)
+          fit[(piece * width + x) * FIT_WINDOW + window] |= 1n << BigInt(offset + x);
       }
       offset += width - o.width + 1;
     }
     // The kernel keeps one piece's legal placements as bits of a 64-bit mask.
-    if (offset > 64) throw new Error(`piece ${piece} has ${offset} placements on ${width} columns; the kernel takes 64`);
+    if (offset > 64)
+      throw new Error(`piece ${piece} has ${offset} placements on ${width} columns; the kernel takes 64`);
   }
   return fit;
 }
-
 
 /**
  * What a step d between two columns (|d| <= 63: heights fit 6 bits) contributes: row i < 16, its share of a

@@ -32,10 +32,20 @@ export interface StackingRules {
 }
 
 /** The article's rules as we read them (the 2009 PageRank stacking article): 20 rows, forced Tetris at 8, steep steps truncated. */
-export const SEED_RULES: Readonly<StackingRules> = Object.freeze({ boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' });
+export const SEED_RULES: Readonly<StackingRules> = Object.freeze({
+  boardHeight: 20,
+  tetrisThreshold: 8,
+  steep: 'truncate',
+  tetris: 'forced',
+});
 
 /** Our default rules: the stacking article's board and Tetris rule, with the steep rule that measured stronger (docs/results.md). */
-export const DEFAULT_RULES: Readonly<StackingRules> = Object.freeze({ boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst', tetris: 'forced' });
+export const DEFAULT_RULES: Readonly<StackingRules> = Object.freeze({
+  boardHeight: 20,
+  tetrisThreshold: 8,
+  steep: 'excessFirst',
+  tetris: 'forced',
+});
 
 export const RULE_PRESETS = { seed: SEED_RULES, default: DEFAULT_RULES } as const;
 
@@ -43,22 +53,31 @@ export function resolveRules(rules: Partial<StackingRules> | 'seed' | 'default' 
   if (rules === undefined) return { ...DEFAULT_RULES };
   if (typeof rules === 'string') {
     const preset = RULE_PRESETS[rules as keyof typeof RULE_PRESETS];
-    if (!preset) throw new StackRankError('BAD_ARGUMENT', `unknown rules preset ${describe(rules)}; presets are seed, default`);
+    if (!preset)
+      throw new StackRankError('BAD_ARGUMENT', `unknown rules preset ${describe(rules)}; presets are seed, default`);
     return { ...preset };
   }
-  if (typeof rules !== 'object' || rules === null) throw new StackRankError('BAD_ARGUMENT', 'rules must be an object or a preset name');
+  if (typeof rules !== 'object' || rules === null)
+    throw new StackRankError('BAD_ARGUMENT', 'rules must be an object or a preset name');
   const known = ['boardHeight', 'tetrisThreshold', 'steep', 'tetris'];
   for (const k of Object.keys(rules)) {
-    if (!known.includes(k)) throw new StackRankError('BAD_ARGUMENT', `unknown rule ${describe(k)}; rules are ${known.join(', ')}`);
+    if (!known.includes(k))
+      throw new StackRankError('BAD_ARGUMENT', `unknown rule ${describe(k)}; rules are ${known.join(', ')}`);
   }
   const merged = { ...DEFAULT_RULES, ...rules };
   requireInt('rules.boardHeight', merged.boardHeight, MIN_BOARD_HEIGHT, MAX_BOARD_HEIGHT);
   requireInt('rules.tetrisThreshold', merged.tetrisThreshold, MIN_BOARD_HEIGHT, merged.boardHeight);
   if (!STEEP_RULES.includes(merged.steep)) {
-    throw new StackRankError('BAD_ARGUMENT', `rules.steep must be one of ${STEEP_RULES.map((r) => `"${r}"`).join(', ')}; got ${describe(merged.steep)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `rules.steep must be one of ${STEEP_RULES.map((r) => `"${r}"`).join(', ')}; got ${describe(merged.steep)}`,
+    );
   }
   if (merged.tetris !== 'forced' && merged.tetris !== 'choice') {
-    throw new StackRankError('BAD_ARGUMENT', `rules.tetris must be "forced" or "choice"; got ${describe(merged.tetris)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `rules.tetris must be "forced" or "choice"; got ${describe(merged.tetris)}`,
+    );
   }
   return merged;
 }
@@ -69,7 +88,10 @@ export function resolveRules(rules: Partial<StackingRules> | 'seed' | 'default' 
  * TETRIS_ROWS and the highest at least `tetrisThreshold`); 'optional': either (rules.tetris 'choice', lowest column
  * at least TETRIS_ROWS); 'none': only be placed.
  */
-export function tetrisOptions(heights: readonly number[], rules: Pick<StackingRules, 'tetrisThreshold' | 'tetris'>): 'none' | 'optional' | 'forced' {
+export function tetrisOptions(
+  heights: readonly number[],
+  rules: Pick<StackingRules, 'tetrisThreshold' | 'tetris'>,
+): 'none' | 'optional' | 'forced' {
   let low = Infinity;
   let high = -Infinity;
   for (const h of heights) {

@@ -12,16 +12,47 @@
 import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
-import { RANDOMIZER_NAMES, createRandomizer, isRandomizerName, type Randomizer, type RandomizerName } from '../randomizers/index.js';
+import {
+  RANDOMIZER_NAMES,
+  createRandomizer,
+  isRandomizerName,
+  type Randomizer,
+  type RandomizerName,
+} from '../randomizers/index.js';
 import { requireRankTable, type RankTable } from '../rank/table.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import { KernelPool } from '../workers.js';
-import { StackingEngine, checkStrategy, fillDistributionWeights, fillPairWeights, type LeafRows, type Strategy, type StrategyName } from './engine.js';
+import {
+  StackingEngine,
+  checkStrategy,
+  fillDistributionWeights,
+  fillPairWeights,
+  type LeafRows,
+  type Strategy,
+  type StrategyName,
+} from './engine.js';
 import { estimateSurvival, median, type SurvivalEstimate } from './estimate.js';
 import { MAX_LOOKAHEAD } from './input.js';
 import {
-  CTX_WORDS, GAME_DEAD, GAME_NEEDS_PIECES, GAME_WORDS, G_AVAILABLE, G_CAP, G_CTX, G_DEATH_PIECE, G_HEIGHTS, G_LOOKAHEAD, G_PIECES, G_PLAYED,
-  G_POSITION, G_STATUS, G_TETRISES, G_WEIGHTS, HEIGHTS_WORDS, WEIGHT_WORDS_EXPECT, WEIGHT_WORDS_EXPECT2,
+  CTX_WORDS,
+  GAME_DEAD,
+  GAME_NEEDS_PIECES,
+  GAME_WORDS,
+  G_AVAILABLE,
+  G_CAP,
+  G_CTX,
+  G_DEATH_PIECE,
+  G_HEIGHTS,
+  G_LOOKAHEAD,
+  G_PIECES,
+  G_PLAYED,
+  G_POSITION,
+  G_STATUS,
+  G_TETRISES,
+  G_WEIGHTS,
+  HEIGHTS_WORDS,
+  WEIGHT_WORDS_EXPECT,
+  WEIGHT_WORDS_EXPECT2,
 } from './layout.js';
 import { MAX_MEMORY_PAGES, WASM_PAGE } from '../wasm.js';
 import { resolveRules, type StackingRules } from './rules.js';
@@ -79,9 +110,13 @@ export interface SimulationResult extends SurvivalEstimate {
 /** Seed of game k of stream s: a fixed mix of the user seed, s and k (documented in docs/results.md). */
 export function streamSeed(seed: number, stream: number, game: number): number {
   if (typeof seed !== 'number' || typeof stream !== 'number' || typeof game !== 'number') {
-    throw new StackRankError('BAD_ARGUMENT', `streamSeed takes three numbers; got ${describe(seed)}, ${describe(stream)}, ${describe(game)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `streamSeed takes three numbers; got ${describe(seed)}, ${describe(stream)}, ${describe(game)}`,
+    );
   }
-  let h = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(stream + 1, 0xc2b2ae35) ^ Math.imul(game + 1, 0x27d4eb2f);
+  let h =
+    Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(stream + 1, 0xc2b2ae35) ^ Math.imul(game + 1, 0x27d4eb2f);
   h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
   return (h ^ (h >>> 13)) >>> 0;
 }
@@ -125,21 +160,35 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
   const opts = optionsObject('simulateStacking', options) as SimulateOptions;
   requireRankTable(opts.table, 'simulateStacking: table');
   const randomizer = opts.randomizer ?? 'tgm1';
-  if (!isRandomizerName(randomizer)) throw new StackRankError('BAD_ARGUMENT', `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`);
+  if (!isRandomizerName(randomizer))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
+    );
   const signal = checkSignal(opts.signal, 'simulateStacking: signal');
-  const onProgress = checkCallback<NonNullable<SimulateOptions['onProgress']>>('simulateStacking: onProgress', opts.onProgress);
+  const onProgress = checkCallback<NonNullable<SimulateOptions['onProgress']>>(
+    'simulateStacking: onProgress',
+    opts.onProgress,
+  );
   const lookahead = requireInt('lookahead', opts.lookahead, 0, MAX_LOOKAHEAD);
   const streams = requireInt('games', opts.games ?? 100, 1, 1_000_000);
-  const budget = opts.maxPieces === undefined ? undefined : requireInt('maxPieces', opts.maxPieces, 1, Number.MAX_SAFE_INTEGER);
+  const budget =
+    opts.maxPieces === undefined ? undefined : requireInt('maxPieces', opts.maxPieces, 1, Number.MAX_SAFE_INTEGER);
   const seed = checkSeed(opts.seed ?? 0);
   const rules = resolveRules(opts.rules);
   const strategy = checkStrategy(opts.strategy);
   const threadsGiven = opts.threads !== undefined;
   let threads = Math.min(streams, requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, MAX_THREADS));
-  const shares = Array.from({ length: streams }, (_, s) => (budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0)));
+  const shares = Array.from({ length: streams }, (_, s) =>
+    budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0),
+  );
   if (signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
 
-  const engine = await StackingEngine.create(opts.table, rules, { shared: threads > 1, strategy, leafRows: opts.leafRows });
+  const engine = await StackingEngine.create(opts.table, rules, {
+    shared: threads > 1,
+    strategy,
+    leafRows: opts.leafRows,
+  });
   const { kernel, memory } = engine;
   // Each thread's slot holds a game record, its search context and a piece buffer (plus, for expectimax, the
   // chances of every buffered piece). The kernel memory is capped (MAX_MEMORY_PAGES): a default thread count is
@@ -172,7 +221,9 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     });
   } catch (e) {
     // The kernel's allocator traps when the memory cannot grow (the system refused it below the limit).
-    throw new StackRankError('WASM_FAILED', `out of WebAssembly memory for ${threads} game slot(s): ${String(e)}`, { cause: e });
+    throw new StackRankError('WASM_FAILED', `out of WebAssembly memory for ${threads} game slot(s): ${String(e)}`, {
+      cause: e,
+    });
   }
   const pool = threads > 1 ? await KernelPool.create(engine.module, memory, threads) : null;
   const onAbort = () => pool?.terminate();
@@ -224,14 +275,24 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
       report();
       if (status !== GAME_NEEDS_PIECES) {
         if (status === GAME_DEAD) totalDeaths++;
-        return { length: w[G_PLAYED], dead: status === GAME_DEAD, deathPiece: w[G_DEATH_PIECE], tetrises: w[G_TETRISES] };
+        return {
+          length: w[G_PLAYED],
+          dead: status === GAME_DEAD,
+          deathPiece: w[G_DEATH_PIECE],
+          tetrises: w[G_TETRISES],
+        };
       }
       // Keep the unplayed window, refill the rest of the buffer.
       const pos = w[G_POSITION];
       const keep = w[G_AVAILABLE] - pos;
       fill = Math.min(chunk, fill * 8);
       new Uint8Array(memory.buffer, slot.pieces, fill).copyWithin(0, pos, pos + keep);
-      if (slot.weights) new Int32Array(memory.buffer, slot.weights, fill * slot.weightWords).copyWithin(0, pos * slot.weightWords, (pos + keep) * slot.weightWords);
+      if (slot.weights)
+        new Int32Array(memory.buffer, slot.weights, fill * slot.weightWords).copyWithin(
+          0,
+          pos * slot.weightWords,
+          (pos + keep) * slot.weightWords,
+        );
       deal(rng, memory, slot, keep, fill - keep);
       w[G_POSITION] = 0;
       w[G_AVAILABLE] = fill;
@@ -292,4 +353,3 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     seconds,
   };
 }
-

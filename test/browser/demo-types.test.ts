@@ -7,7 +7,11 @@ import { expect, it } from 'vitest';
 const ROOT = resolve(__dirname, '../..');
 
 it('demo/ type-checks against the library', async () => {
-  const result = await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'demo')], { cwd: ROOT }).then(
+  const result = await promisify(execFile)(
+    process.execPath,
+    [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'demo')],
+    { cwd: ROOT },
+  ).then(
     () => '',
     (e: { stdout: string; stderr: string }) => e.stdout + e.stderr,
   );

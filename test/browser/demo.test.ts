@@ -16,7 +16,9 @@ const ROOT = resolve(__dirname, '../..');
 const CLI = join(ROOT, 'dist/cli.js');
 const DEMO = join(ROOT, 'dist/demo/index.html');
 const ITERATIONS = 2;
-const SCREENSHOT = process.env.UPDATE_SCREENSHOTS ? join(ROOT, 'docs/demo.png') : join(tmpdir(), 'stackrank-demo-test.png');
+const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
+  ? join(ROOT, 'docs/demo.png')
+  : join(tmpdir(), 'stackrank-demo-test.png');
 
 interface Demo {
   url: string;
@@ -26,7 +28,10 @@ interface Demo {
 
 /** Starts `node dist/cli.js demo --port 0 --json` and waits for the line with its URL. */
 function startDemo(env: Record<string, string>): Promise<Demo> {
-  const child = spawn(process.execPath, [CLI, 'demo', '--port', '0', '--json'], { env: { ...process.env, ...env }, cwd: ROOT });
+  const child = spawn(process.execPath, [CLI, 'demo', '--port', '0', '--json'], {
+    env: { ...process.env, ...env },
+    cwd: ROOT,
+  });
   let out = '';
   let err = '';
   child.stderr.on('data', (d) => (err += d));
@@ -81,7 +86,11 @@ async function waitForTable(page: Page): Promise<string> {
 }
 
 const atLeast = (page: Page, id: string, n: number, timeout = 60_000) =>
-  page.waitForFunction(([id, n]) => Number(document.querySelector(`[data-testid=${id}]`)?.textContent) >= Number(n), [id, n] as const, { timeout });
+  page.waitForFunction(
+    ([id, n]) => Number(document.querySelector(`[data-testid=${id}]`)?.textContent) >= Number(n),
+    [id, n] as const,
+    { timeout },
+  );
 
 const skip = skipWithoutChromium('browser demo test');
 
@@ -119,7 +128,9 @@ describe.skipIf(skip)('browser demo (stackrank demo + Chromium)', () => {
     }
   });
 
-  it('builds the table in the page on worker threads, then the AI plays 200+ pieces with live counters', { timeout: 240_000 }, async () => {
+  it('builds the table in the page on worker threads, then the AI plays 200+ pieces with live counters', {
+    timeout: 240_000,
+  }, async () => {
     const page = browser.context.pages()[0] ?? (await browser.context.newPage());
     const errors = watchErrors(page);
     await page.goto(demo.url + query);
@@ -170,7 +181,9 @@ describe.skipIf(skip)('browser demo (stackrank demo + Chromium)', () => {
     // Pause stops play; the screenshot shows a game under way. (Pressed from inside the page at the moment a live
     // game has 30 pieces, so that it is not pressed while a finished game waits for the next one.)
     await page.waitForFunction(() => {
-      const live = Number(document.querySelector('[data-testid=game-pieces]')?.textContent) >= 30 && document.getElementById('banner')!.hidden;
+      const live =
+        Number(document.querySelector('[data-testid=game-pieces]')?.textContent) >= 30 &&
+        document.getElementById('banner')!.hidden;
       if (live) document.getElementById('pause')!.click();
       return live;
     });
@@ -182,11 +195,17 @@ describe.skipIf(skip)('browser demo (stackrank demo + Chromium)', () => {
     await page.screenshot({ path: SCREENSHOT });
     expect(paused.gamePieces).toBeGreaterThanOrEqual(30);
     await page.click('#pause'); // resume
-    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=pieces]')?.textContent) > n, paused.pieces, { timeout: 10_000 });
+    await page.waitForFunction(
+      (n) => Number(document.querySelector('[data-testid=pieces]')?.textContent) > n,
+      paused.pieces,
+      { timeout: 10_000 },
+    );
     expect(errors).toEqual([]);
   });
 
-  it('keeps the built table in IndexedDB: a reload plays without building, and the bytes are a valid table', { timeout: 240_000 }, async () => {
+  it('keeps the built table in IndexedDB: a reload plays without building, and the bytes are a valid table', {
+    timeout: 240_000,
+  }, async () => {
     const page = browser.context.pages()[0];
     const errors = watchErrors(page);
     await page.reload();
@@ -244,7 +263,12 @@ describe.skipIf(skip)('browser demo (stackrank demo + Chromium)', () => {
     // The full board is 10 plain columns: no well shading in the top right cell (the stacking board has one there).
     const topRight = await page.evaluate(() => {
       const c = document.getElementById('board') as HTMLCanvasElement;
-      return Array.from(c.getContext('2d')!.getImageData(9 * 25 + 12, 12, 1, 1).data.slice(0, 3));
+      return Array.from(
+        c
+          .getContext('2d')!
+          .getImageData(9 * 25 + 12, 12, 1, 1)
+          .data.slice(0, 3),
+      );
     });
     expect(topRight).toEqual([11, 12, 16]);
     expect(errors).toEqual([]);
@@ -289,7 +313,9 @@ describe.skipIf(skip)('browser demo (stackrank demo + Chromium)', () => {
     const port = new URL(demo.url).port;
     const runCli = (args: string[]) =>
       new Promise<{ code: number | null; err: string }>((res) => {
-        const child = spawn(process.execPath, [CLI, 'demo', ...args], { env: { ...process.env, XDG_CACHE_HOME: cache } });
+        const child = spawn(process.execPath, [CLI, 'demo', ...args], {
+          env: { ...process.env, XDG_CACHE_HOME: cache },
+        });
         let err = '';
         child.stderr.on('data', (d) => (err += d));
         const timer = setTimeout(() => child.kill('SIGINT'), 10_000);

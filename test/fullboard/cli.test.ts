@@ -15,7 +15,12 @@ function io() {
 describe('stackrank full', () => {
   it('plays games and prints a JSON summary', async () => {
     const t = io();
-    expect(await main(['full', 'play', '--weights', 'dellacherie', '--games', '3', '--seed', '5', '--max-lines', '500', '--json'], t.io)).toBe(0);
+    expect(
+      await main(
+        ['full', 'play', '--weights', 'dellacherie', '--games', '3', '--seed', '5', '--max-lines', '500', '--json'],
+        t.io,
+      ),
+    ).toBe(0);
     const r = JSON.parse(t.out.join('\n'));
     expect(r.games.map((g: { seed: number }) => g.seed)).toEqual([5, 6, 7]);
     expect(r.summary.games).toBe(3);
@@ -42,7 +47,20 @@ describe('stackrank full', () => {
     const dir = mkdtempSync(join(tmpdir(), 'stackrank-train-'));
     const ck = join(dir, 'ck.json');
     const out = join(dir, 'best.json');
-    const common = ['--population', '12', '--games-per-eval', '2', '--board-height', '8', '--max-pieces', '2000', '--seed', '3', '--checkpoint', ck];
+    const common = [
+      '--population',
+      '12',
+      '--games-per-eval',
+      '2',
+      '--board-height',
+      '8',
+      '--max-pieces',
+      '2000',
+      '--seed',
+      '3',
+      '--checkpoint',
+      ck,
+    ];
     const a = io();
     expect(await main(['full', 'train', ...common, '--generations', '2'], a.io)).toBe(0);
     expect(a.out.filter((l) => /^\s+\d+\s/.test(l)).length).toBe(2);

@@ -165,13 +165,27 @@ describe('full board engine', () => {
   it('the incremental evaluator (moves that clear no row) equals the full one', async () => {
     const { acquireContext, loadBoard, releaseContext, O_FEAT } = await import('../../src/fullboard/kernel.js');
     const INCREMENTAL: FeatureName[] = [
-      'rowsCleared', 'rowTransitions', 'rowTransitionsContinuous', 'columnTransitions', 'columnTransitionsBelowTop',
-      'holes', 'holesTimesTen', 'cumulativeWells', 'wellsTriangle', 'maxHeight', 'landingHeight', 'erodedPieceCells',
-      'holeDepth', 'rowsWithHoles',
+      'rowsCleared',
+      'rowTransitions',
+      'rowTransitionsContinuous',
+      'columnTransitions',
+      'columnTransitionsBelowTop',
+      'holes',
+      'holesTimesTen',
+      'cumulativeWells',
+      'wellsTriangle',
+      'maxHeight',
+      'landingHeight',
+      'erodedPieceCells',
+      'holeDepth',
+      'rowsWithHoles',
     ];
     expect(INCREMENTAL.length).toBe(FEATURE_NAMES.length);
     let checked = 0;
-    for (const size of [{ width: 10, height: 20 }, { width: 6, height: 9 }]) {
+    for (const size of [
+      { width: 10, height: 20 },
+      { width: 6, height: 9 },
+    ]) {
       const { kernel, ctx } = await acquireContext(size.width, size.height);
       try {
         for (const b of randomBoards(21, 40, size)) {
@@ -206,7 +220,15 @@ describe('full board engine', () => {
         for (const p of [0, 1, 2, 3, 4, 5, 6]) {
           const values = b.legalMoves(p).map((m) => {
             const pl = b.place(p, m.orientation, m.x)!;
-            return tsValue(v, featureValues(pl.board, { lines: pl.lines, erodedCells: pl.erodedCells, landingRow: pl.landingRow, pieceHeight: pl.pieceHeight }));
+            return tsValue(
+              v,
+              featureValues(pl.board, {
+                lines: pl.lines,
+                erodedCells: pl.erodedCells,
+                landingRow: pl.landingRow,
+                pieceHeight: pl.pieceHeight,
+              }),
+            );
           });
           const best = await bestMove(b, p, { weights: preset });
           const idx = b.legalMoves(p).findIndex((m) => m.orientation === best!.orientation && m.x === best!.x);
@@ -230,7 +252,10 @@ describe('full board engine', () => {
       vectors.push({ features: [...FEATURE_NAMES], weights });
     }
     let checked = 0;
-    for (const size of [{ width: 10, height: 20 }, { width: 4, height: 8 }]) {
+    for (const size of [
+      { width: 10, height: 20 },
+      { width: 4, height: 8 },
+    ]) {
       for (const b of randomBoards(31, 12, size)) {
         for (const v of vectors) {
           const slots = weightSlots(v);
@@ -240,7 +265,8 @@ describe('full board engine', () => {
             for (const m of b.legalMoves(p)) {
               const f = (await kernelFeatures(b, m))!;
               let s = 0;
-              for (const [k, name] of FEATURE_NAMES.entries()) s = k === 0 ? slots[k] * f[name] : s + slots[k] * f[name];
+              for (const [k, name] of FEATURE_NAMES.entries())
+                s = k === 0 ? slots[k] * f[name] : s + slots[k] * f[name];
               if (first === null || s > top) {
                 top = s;
                 first = m;
@@ -270,7 +296,12 @@ describe('full board engine', () => {
       const p1 = b.place('T', m.orientation, m.x)!;
       for (const m2 of p1.board.legalMoves('I')) {
         const p2 = p1.board.place('I', m2.orientation, m2.x)!;
-        const f = featureValues(p2.board, { lines: p2.lines + p1.lines, erodedCells: p2.erodedCells, landingRow: p2.landingRow, pieceHeight: p2.pieceHeight });
+        const f = featureValues(p2.board, {
+          lines: p2.lines + p1.lines,
+          erodedCells: p2.erodedCells,
+          landingRow: p2.landingRow,
+          pieceHeight: p2.pieceHeight,
+        });
         // eroded cells stay the second move's own: lines × cells
         f.erodedPieceCells = p2.lines * p2.erodedCells;
         top = Math.max(top, tsValue(v, f));
@@ -346,7 +377,15 @@ describe('full board engine', () => {
       let pick: ReturnType<FullBoard['place']> = null;
       for (const m of b.legalMoves(p)) {
         const pl = b.place(p, m.orientation, m.x)!;
-        const val = tsValue(v, featureValues(pl.board, { lines: pl.lines, erodedCells: pl.erodedCells, landingRow: pl.landingRow, pieceHeight: pl.pieceHeight }));
+        const val = tsValue(
+          v,
+          featureValues(pl.board, {
+            lines: pl.lines,
+            erodedCells: pl.erodedCells,
+            landingRow: pl.landingRow,
+            pieceHeight: pl.pieceHeight,
+          }),
+        );
         if (val > best + 1e-9) {
           best = val;
           pick = pl;
@@ -380,8 +419,12 @@ describe('full board engine', () => {
     expect(bad(() => new FullBoard({ height: 3 }))).toBe('BAD_ARGUMENT');
     expect(bad(() => new FullBoard().legalMoves('Q'))).toBe('BAD_PIECE');
     await expect(playFullGame({ weights: 'seedGA', width: 12 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
-    await expect(playFullGame({ weights: { features: ['holes'], weights: [Infinity] } })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
-    await expect(bestMove(new FullBoard(), 'T', { weights: 'x' as never })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(playFullGame({ weights: { features: ['holes'], weights: [Infinity] } })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+    });
+    await expect(bestMove(new FullBoard(), 'T', { weights: 'x' as never })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+    });
     expect(FEATURE_NAMES.length).toBe(14);
     expect(PRESETS.seedGA.weights.length).toBe(6);
   });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { StackRankError } from '../../src/errors.js';
-import { TRAIN_DEFAULTS, checkCheckpoint, resolveTrainOptions, trainWeights, type GenerationInfo, type TrainCheckpoint } from '../../src/fullboard/trainer.js';
+import {
+  TRAIN_DEFAULTS,
+  checkCheckpoint,
+  resolveTrainOptions,
+  trainWeights,
+  type GenerationInfo,
+  type TrainCheckpoint,
+} from '../../src/fullboard/trainer.js';
 import { playFullGame } from '../../src/fullboard/player.js';
 
 const SMALL = { population: 24, gamesPerEval: 3, boardWidth: 8, boardHeight: 8, maxPieces: 5000, seed: 2026 } as const;
@@ -19,7 +26,15 @@ describe('GA trainer', () => {
     // the winner also plays better than the first generation on fresh games of the same board
     let fresh = 0;
     for (let seed = 100; seed < 120; seed++) {
-      fresh += (await playFullGame({ weights: { features: r.features, weights: r.weights }, seed, width: 8, height: 8, maxPieces: 5000 })).lines;
+      fresh += (
+        await playFullGame({
+          weights: { features: r.features, weights: r.weights },
+          seed,
+          width: 8,
+          height: 8,
+          maxPieces: 5000,
+        })
+      ).lines;
     }
     expect(fresh / 20).toBeGreaterThan(2 * first.mean);
   });
@@ -40,19 +55,26 @@ describe('GA trainer', () => {
     const resumed = await trainWeights({ generations: 5, resume: JSON.parse(saved!) as TrainCheckpoint });
     expect(resumed.weights).toEqual(full.weights);
     expect(resumed.fitness).toBe(full.fitness);
-    expect(resumed.history.map((h) => [h.generation, h.best, h.mean])).toEqual(full.history.map((h) => [h.generation, h.best, h.mean]));
+    expect(resumed.history.map((h) => [h.generation, h.best, h.mean])).toEqual(
+      full.history.map((h) => [h.generation, h.best, h.mean]),
+    );
   });
 
   it('caps the default tournament at the population; an explicit one above it is refused', () => {
     expect(resolveTrainOptions({ generations: 1 }).tournament).toBe(TRAIN_DEFAULTS.tournament);
-    for (const population of [4, 5, 7]) expect(resolveTrainOptions({ generations: 1, population }).tournament).toBe(population);
+    for (const population of [4, 5, 7])
+      expect(resolveTrainOptions({ generations: 1, population }).tournament).toBe(population);
     expect(resolveTrainOptions({ generations: 1, population: 9 }).tournament).toBe(TRAIN_DEFAULTS.tournament);
-    expect(() => resolveTrainOptions({ generations: 1, population: 5, tournament: 6 })).toThrow(/tournament must be an integer from 2 to 5; got 6/);
+    expect(() => resolveTrainOptions({ generations: 1, population: 5, tournament: 6 })).toThrow(
+      /tournament must be an integer from 2 to 5; got 6/,
+    );
   });
 
   it('rejects bad options and bad checkpoints with typed errors', async () => {
     await expect(trainWeights({ generations: 0 })).rejects.toBeInstanceOf(StackRankError);
-    await expect(trainWeights({ generations: 1, population: 10, tournament: 11 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(trainWeights({ generations: 1, population: 10, tournament: 11 })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+    });
     await expect(trainWeights({ generations: 1, boardHeight: 40 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(trainWeights({ generations: 1, mutationRate: NaN })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     expect(() => checkCheckpoint({ format: 'nope' })).toThrow(StackRankError);

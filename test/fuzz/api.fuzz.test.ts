@@ -34,7 +34,9 @@ beforeAll(() => {
 afterAll(() => {
   process.off('unhandledRejection', onUnhandled);
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
-  console.log(`fuzz: ${counts.size} functions, ${total} cases (FUZZ_RUNS=${RUNS}${SEED === undefined ? '' : `, FUZZ_SEED=${SEED}`})`);
+  console.log(
+    `fuzz: ${counts.size} functions, ${total} cases (FUZZ_RUNS=${RUNS}${SEED === undefined ? '' : `, FUZZ_SEED=${SEED}`})`,
+  );
   for (const [name, n] of counts) console.log(`  ${name}: ${n}`);
 });
 
@@ -105,7 +107,9 @@ function callSync(f: () => unknown): unknown {
 /** Awaits `p` within `ms` (a hang fails the property), accepting only StackRankError rejections. */
 async function callAsync(f: () => Promise<unknown>, ms = 20_000): Promise<unknown> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`hang: no answer within ${ms} ms`)), ms)));
+  const deadline = new Promise(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`hang: no answer within ${ms} ms`)), ms)),
+  );
   try {
     return await Promise.race([
       (async () => f())().then(
@@ -122,7 +126,12 @@ async function callAsync(f: () => Promise<unknown>, ms = 20_000): Promise<unknow
   }
 }
 
-function fuzzSync<T extends unknown[]>(name: string, args: fc.Arbitrary<T>, f: (...a: T) => unknown, runs = RUNS): void {
+function fuzzSync<T extends unknown[]>(
+  name: string,
+  args: fc.Arbitrary<T>,
+  f: (...a: T) => unknown,
+  runs = RUNS,
+): void {
   it(name, () => {
     let n = 0;
     fc.assert(
@@ -136,7 +145,13 @@ function fuzzSync<T extends unknown[]>(name: string, args: fc.Arbitrary<T>, f: (
   });
 }
 
-function fuzzAsync<T extends unknown[]>(name: string, args: fc.Arbitrary<T>, f: (...a: T) => Promise<unknown>, runs: number, ms?: number): void {
+function fuzzAsync<T extends unknown[]>(
+  name: string,
+  args: fc.Arbitrary<T>,
+  f: (...a: T) => Promise<unknown>,
+  runs: number,
+  ms?: number,
+): void {
   it(name, async () => {
     let n = 0;
     await fc.assert(
@@ -169,37 +184,79 @@ const surfaceArb = fc.oneof(
   fc.array(fc.integer({ min: -6, max: 6 }), { minLength: 3, maxLength: 3 }),
   fc.stringMatching(/^[0-2]{3}$/),
 );
-const queueArb = fc.oneof(fc.stringMatching(/^[IOTSZLJ]{1,4}$/), fc.array(fc.constantFrom('I', 'O', 'T', 'S', 'Z', 'L', 'J'), { minLength: 1, maxLength: 4 }));
+const queueArb = fc.oneof(
+  fc.stringMatching(/^[IOTSZLJ]{1,4}$/),
+  fc.array(fc.constantFrom('I', 'O', 'T', 'S', 'Z', 'L', 'J'), { minLength: 1, maxLength: 4 }),
+);
 
 describe('surfaces and pieces', () => {
-  fuzzSync('parseSurface', fc.tuple(maybe(fc.stringMatching(/^[0-8]{3,8}$/)), maybe(fc.record({ maxStep: maybe(smallInt) }))), (d, o) => {
-    const s = api.parseSurface(d as string, o as never);
-    expect(api.surfaceDigits(s)).toBe(d);
-  });
-  fuzzSync('surfaceFromSteps', fc.tuple(maybe(fc.array(maybe(fc.integer({ min: -9, max: 9 })), { maxLength: 10 })), maybe(fc.record({ maxStep: maybe(smallInt) }))), (st, o) => {
-    const s = api.surfaceFromSteps(st as number[], o as never);
-    expect(s.steps).toEqual(st);
-  });
-  fuzzSync('surfaceFromHeights', fc.tuple(maybe(fc.array(maybe(fc.integer({ min: 0, max: 30 })), { maxLength: 10 })), hostile), (h, o) => {
-    const s = api.surfaceFromHeights(h as number[], o as never);
-    expect(api.surfaceHeights(s).length).toBe((h as number[]).length);
-  });
-  fuzzSync('surfaceFromIndex', fc.tuple(maybe(fc.integer({ min: -10, max: 100_000 })), maybe(fc.record({ width: maybe(smallInt), maxStep: maybe(smallInt) }))), (i, g) => {
-    const s = api.surfaceFromIndex(i as number, g as never);
-    expect(api.surfaceIndex(s) === i).toBe(true);
-  });
-  fuzzSync('surfaceIndex / mirrorSurface / surfaceHeights / surfaceDigits', fc.tuple(maybe(fc.record({ width: maybe(smallInt), maxStep: maybe(smallInt), steps: maybe(fc.array(maybe(smallInt), { maxLength: 9 })) })), hostile), (s, o) => {
-    callSync(() => api.surfaceIndex(s as never, o as never));
-    callSync(() => api.mirrorSurface(s as never));
-    callSync(() => api.surfaceHeights(s as never));
-    callSync(() => api.surfaceDigits(s as never));
-  });
-  fuzzSync('surfaceBase / surfaceCount / mirrorIndex / checkGeometry', fc.tuple(maybe(smallInt), maybe(smallInt), maybe(smallInt)), (a, b, c) => {
-    callSync(() => api.surfaceBase(a as number));
-    callSync(() => api.surfaceCount(a as number, b as number));
-    callSync(() => api.mirrorIndex(a as number, b as number, c as number));
-    callSync(() => api.checkGeometry(a as never));
-  });
+  fuzzSync(
+    'parseSurface',
+    fc.tuple(maybe(fc.stringMatching(/^[0-8]{3,8}$/)), maybe(fc.record({ maxStep: maybe(smallInt) }))),
+    (d, o) => {
+      const s = api.parseSurface(d as string, o as never);
+      expect(api.surfaceDigits(s)).toBe(d);
+    },
+  );
+  fuzzSync(
+    'surfaceFromSteps',
+    fc.tuple(
+      maybe(fc.array(maybe(fc.integer({ min: -9, max: 9 })), { maxLength: 10 })),
+      maybe(fc.record({ maxStep: maybe(smallInt) })),
+    ),
+    (st, o) => {
+      const s = api.surfaceFromSteps(st as number[], o as never);
+      expect(s.steps).toEqual(st);
+    },
+  );
+  fuzzSync(
+    'surfaceFromHeights',
+    fc.tuple(maybe(fc.array(maybe(fc.integer({ min: 0, max: 30 })), { maxLength: 10 })), hostile),
+    (h, o) => {
+      const s = api.surfaceFromHeights(h as number[], o as never);
+      expect(api.surfaceHeights(s).length).toBe((h as number[]).length);
+    },
+  );
+  fuzzSync(
+    'surfaceFromIndex',
+    fc.tuple(
+      maybe(fc.integer({ min: -10, max: 100_000 })),
+      maybe(fc.record({ width: maybe(smallInt), maxStep: maybe(smallInt) })),
+    ),
+    (i, g) => {
+      const s = api.surfaceFromIndex(i as number, g as never);
+      expect(api.surfaceIndex(s) === i).toBe(true);
+    },
+  );
+  fuzzSync(
+    'surfaceIndex / mirrorSurface / surfaceHeights / surfaceDigits',
+    fc.tuple(
+      maybe(
+        fc.record({
+          width: maybe(smallInt),
+          maxStep: maybe(smallInt),
+          steps: maybe(fc.array(maybe(smallInt), { maxLength: 9 })),
+        }),
+      ),
+      hostile,
+    ),
+    (s, o) => {
+      callSync(() => api.surfaceIndex(s as never, o as never));
+      callSync(() => api.mirrorSurface(s as never));
+      callSync(() => api.surfaceHeights(s as never));
+      callSync(() => api.surfaceDigits(s as never));
+    },
+  );
+  fuzzSync(
+    'surfaceBase / surfaceCount / mirrorIndex / checkGeometry',
+    fc.tuple(maybe(smallInt), maybe(smallInt), maybe(smallInt)),
+    (a, b, c) => {
+      callSync(() => api.surfaceBase(a as number));
+      callSync(() => api.surfaceCount(a as number, b as number));
+      callSync(() => api.mirrorIndex(a as number, b as number, c as number));
+      callSync(() => api.checkGeometry(a as never));
+    },
+  );
   fuzzSync('pieceId / orientationCells', fc.tuple(hostile, hostile), (p, o) => {
     callSync(() => api.pieceId(p as string));
     callSync(() => api.orientationCells(o as never));
@@ -218,7 +275,17 @@ describe('PRNG and randomizers', () => {
   });
   fuzzSync(
     'createRandomizer and its methods',
-    fc.tuple(maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)), maybe(fc.record({ seed: maybe(fc.integer()), denominator: maybe(fc.double({ min: 0.5, max: 20 })) }, { requiredKeys: [] })), hostile, hostile),
+    fc.tuple(
+      maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)),
+      maybe(
+        fc.record(
+          { seed: maybe(fc.integer()), denominator: maybe(fc.double({ min: 0.5, max: 20 })) },
+          { requiredKeys: [] },
+        ),
+      ),
+      hostile,
+      hostile,
+    ),
     (name, opts, a, b) => {
       const r = api.createRandomizer(name as never, opts as never);
       const dist = r.distribution();
@@ -232,35 +299,124 @@ describe('PRNG and randomizers', () => {
       expect(again.take(5)).toBe(r.take(5));
     },
   );
-  fuzzSync('restoreRandomizer', fc.tuple(maybe(fc.record({ name: maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)), rng: maybe(fc.array(maybe(fc.nat()), { maxLength: 5 })), weights: hostile, history: hostile, bags: hostile, params: hostile, mixture: hostile, started: hostile, pool: hostile, droughtOrder: hostile, previous: hostile }, { requiredKeys: [] })), hostile), (s, o) => {
-    const r = api.restoreRandomizer(s as never, o as never);
-    r.take(3);
-  });
-  fuzzSync('analyzeRandomizer / frequencySpread', fc.tuple(maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)), maybe(fc.record({ pieces: maybe(fc.integer({ min: 0, max: 3000 })), seed: hostile, params: hostile, frequencyWindow: maybe(fc.integer({ min: 0, max: 200 })) }, { requiredKeys: ['pieces'] })), maybe(fc.record({ trials: maybe(fc.integer({ min: 0, max: 20 })), runLength: maybe(fc.integer({ min: 0, max: 50 })), seed: hostile, params: hostile }, { requiredKeys: ['trials', 'runLength'] }))), (n, a, s) => {
-    // Without a piece count a million pieces are dealt (valid, slow): keep the work small, the types hostile.
-    const opts = a === undefined || a === null ? { pieces: 1000 } : typeof a === 'object' && typeof (a as { pieces?: unknown }).pieces !== 'number' ? { ...(a as object), pieces: 1000 } : a;
-    callSync(() => api.analyzeRandomizer(n as never, opts as never));
-    const spread = s === undefined || s === null ? { trials: 5, runLength: 20 } : s;
-    callSync(() => api.frequencySpread(n as never, spread as never));
-  }, RUNS / 4);
-  fuzzAsync('analyzeRandomizerAsync', fc.tuple(maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)), maybe(fc.record({ pieces: maybe(fc.integer({ min: 0, max: 2000 })), signal: hostile, onProgress: hostile }, { requiredKeys: ['pieces'] }))), (n, o) => {
-    const opts = o === undefined || o === null ? { pieces: 1000 } : typeof o === 'object' && typeof (o as { pieces?: unknown }).pieces !== 'number' ? { ...(o as object), pieces: 1000 } : o;
-    return api.analyzeRandomizerAsync(n as never, opts as never);
-  }, RUNS / 10);
+  fuzzSync(
+    'restoreRandomizer',
+    fc.tuple(
+      maybe(
+        fc.record(
+          {
+            name: maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)),
+            rng: maybe(fc.array(maybe(fc.nat()), { maxLength: 5 })),
+            weights: hostile,
+            history: hostile,
+            bags: hostile,
+            params: hostile,
+            mixture: hostile,
+            started: hostile,
+            pool: hostile,
+            droughtOrder: hostile,
+            previous: hostile,
+          },
+          { requiredKeys: [] },
+        ),
+      ),
+      hostile,
+    ),
+    (s, o) => {
+      const r = api.restoreRandomizer(s as never, o as never);
+      r.take(3);
+    },
+  );
+  fuzzSync(
+    'analyzeRandomizer / frequencySpread',
+    fc.tuple(
+      maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)),
+      maybe(
+        fc.record(
+          {
+            pieces: maybe(fc.integer({ min: 0, max: 3000 })),
+            seed: hostile,
+            params: hostile,
+            frequencyWindow: maybe(fc.integer({ min: 0, max: 200 })),
+          },
+          { requiredKeys: ['pieces'] },
+        ),
+      ),
+      maybe(
+        fc.record(
+          {
+            trials: maybe(fc.integer({ min: 0, max: 20 })),
+            runLength: maybe(fc.integer({ min: 0, max: 50 })),
+            seed: hostile,
+            params: hostile,
+          },
+          { requiredKeys: ['trials', 'runLength'] },
+        ),
+      ),
+    ),
+    (n, a, s) => {
+      // Without a piece count a million pieces are dealt (valid, slow): keep the work small, the types hostile.
+      const opts =
+        a === undefined || a === null
+          ? { pieces: 1000 }
+          : typeof a === 'object' && typeof (a as { pieces?: unknown }).pieces !== 'number'
+            ? { ...(a as object), pieces: 1000 }
+            : a;
+      callSync(() => api.analyzeRandomizer(n as never, opts as never));
+      const spread = s === undefined || s === null ? { trials: 5, runLength: 20 } : s;
+      callSync(() => api.frequencySpread(n as never, spread as never));
+    },
+    RUNS / 4,
+  );
+  fuzzAsync(
+    'analyzeRandomizerAsync',
+    fc.tuple(
+      maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)),
+      maybe(
+        fc.record(
+          { pieces: maybe(fc.integer({ min: 0, max: 2000 })), signal: hostile, onProgress: hostile },
+          { requiredKeys: ['pieces'] },
+        ),
+      ),
+    ),
+    (n, o) => {
+      const opts =
+        o === undefined || o === null
+          ? { pieces: 1000 }
+          : typeof o === 'object' && typeof (o as { pieces?: unknown }).pieces !== 'number'
+            ? { ...(o as object), pieces: 1000 }
+            : o;
+      return api.analyzeRandomizerAsync(n as never, opts as never);
+    },
+    RUNS / 10,
+  );
 });
 
 describe('rank tables', () => {
-  const mutated = fc.tuple(fc.nat({ max: 10_000 }), fc.integer({ min: 0, max: 255 }), fc.nat({ max: 200 })).map(([at, v, cut]) => {
-    const b = tableBytes.slice(0, Math.max(0, tableBytes.length - (cut > 150 ? cut : 0)));
-    if (b.length) b[at % b.length] = v;
-    return b;
-  });
-  fuzzAsync('loadRankTable / loadAnyTable / loadPreviewTable (hostile and damaged bytes)', fc.tuple(fc.oneof(hostile, mutated, mutated.map((b) => b.buffer))), async (src) => {
-    for (const load of [api.loadRankTable, api.loadAnyTable, api.loadPreviewTable]) {
-      const t = await callAsync(() => load(src as never));
-      if (t instanceof api.RankTable) expect(Number.isFinite(t.get(0))).toBe(true);
-    }
-  }, RUNS / 2);
+  const mutated = fc
+    .tuple(fc.nat({ max: 10_000 }), fc.integer({ min: 0, max: 255 }), fc.nat({ max: 200 }))
+    .map(([at, v, cut]) => {
+      const b = tableBytes.slice(0, Math.max(0, tableBytes.length - (cut > 150 ? cut : 0)));
+      if (b.length) b[at % b.length] = v;
+      return b;
+    });
+  fuzzAsync(
+    'loadRankTable / loadAnyTable / loadPreviewTable (hostile and damaged bytes)',
+    fc.tuple(
+      fc.oneof(
+        hostile,
+        mutated,
+        mutated.map((b) => b.buffer),
+      ),
+    ),
+    async (src) => {
+      for (const load of [api.loadRankTable, api.loadAnyTable, api.loadPreviewTable]) {
+        const t = await callAsync(() => load(src as never));
+        if (t instanceof api.RankTable) expect(Number.isFinite(t.get(0))).toBe(true);
+      }
+    },
+    RUNS / 2,
+  );
   fuzzSync('RankTable.fromBytes / fromValues, PreviewTable.fromBytes', fc.tuple(hostile, hostile), (a, b) => {
     callSync(() => api.RankTable.fromBytes(a as never));
     callSync(() => api.PreviewTable.fromBytes(a as never));
@@ -274,66 +430,163 @@ describe('rank tables', () => {
   // case, so those fields are small and valid, or hostile but present.
   const present = hostile.filter((v) => v !== undefined && v !== null);
   const buildOpts = fc.record(
-    { width: fc.oneof(fc.constantFrom(4, 5), present), maxStep: fc.oneof(fc.constantFrom(1, 2), present), iterations: maybe(fc.integer({ min: 0, max: 3 })), threads: fc.oneof(fc.constantFrom(1, 2), present), signal: hostile, onProgress: hostile, encoding: maybe(fc.constantFrom('u16', 'f32')), steep: hostile, simd: hostile },
+    {
+      width: fc.oneof(fc.constantFrom(4, 5), present),
+      maxStep: fc.oneof(fc.constantFrom(1, 2), present),
+      iterations: maybe(fc.integer({ min: 0, max: 3 })),
+      threads: fc.oneof(fc.constantFrom(1, 2), present),
+      signal: hostile,
+      onProgress: hostile,
+      encoding: maybe(fc.constantFrom('u16', 'f32')),
+      steep: hostile,
+      simd: hostile,
+    },
     { requiredKeys: ['width', 'maxStep', 'iterations', 'threads'] },
   );
-  fuzzAsync('buildRankTable', fc.tuple(buildOpts), async (o) => {
-    const t = await api.buildRankTable(o as never);
-    expect(t.get(0)).toBeGreaterThanOrEqual(0);
-  }, RUNS / 20);
-  fuzzAsync('buildPreviewTable / buildWeightedTable', fc.tuple(buildOpts, maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)), fc.oneof(fc.integer({ min: 0, max: 3000 }), present)), async (o, randomizer, samples) => {
-    const opts = { ...(o as object), randomizer, samples };
-    await callAsync(() => api.buildPreviewTable(opts as never));
-    await callAsync(() => api.buildWeightedTable(opts as never));
-  }, RUNS / 40);
-  fuzzSync('transitionModel / weightsModel', fc.tuple(maybe(fc.record({ randomizer: maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)), samples: maybe(fc.integer({ min: 0, max: 2000 })), seed: hostile, randomizerParams: hostile }, { requiredKeys: ['samples'] }))), (o) => {
-    // Without a sample count the model is estimated from 10 million pieces (valid, slow): keep the work small.
-    const opts = o === undefined || o === null ? { samples: 500 } : typeof o === 'object' && typeof (o as { samples?: unknown }).samples !== 'number' ? { ...(o as object), samples: 500 } : o;
-    callSync(() => api.transitionModel(opts as never));
-    callSync(() => api.weightsModel(opts as never));
-  }, RUNS / 4);
-  fuzzAsync('cachedTablePath / cachedPreviewTablePath / cachedWeightedTablePath', fc.tuple(hostile, hostile), async (o, env) => {
-    for (const f of [api.cachedTablePath, api.cachedPreviewTablePath, api.cachedWeightedTablePath]) {
-      const p = await callAsync(() => f(o as never, env as never));
-      if (typeof p === 'string') expect(p).toMatch(/\.srk$/);
-    }
-  }, RUNS / 2);
-  fuzzAsync('loadOrBuildCachedTable (a private cache folder)', fc.tuple(buildOpts, hostile), async (o, force) => {
-    const opts = { ...(o as object), force, env: { XDG_CACHE_HOME: cacheHome } };
-    const r = await callAsync(() => api.loadOrBuildCachedTable(opts as never));
-    if (r && typeof r === 'object' && 'table' in r) expect((await api.loadRankTable((r as api.CachedTable).path)).toBytes()).toEqual((r as api.CachedTable).table.toBytes());
-  }, RUNS / 40);
+  fuzzAsync(
+    'buildRankTable',
+    fc.tuple(buildOpts),
+    async (o) => {
+      const t = await api.buildRankTable(o as never);
+      expect(t.get(0)).toBeGreaterThanOrEqual(0);
+    },
+    RUNS / 20,
+  );
+  fuzzAsync(
+    'buildPreviewTable / buildWeightedTable',
+    fc.tuple(
+      buildOpts,
+      maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)),
+      fc.oneof(fc.integer({ min: 0, max: 3000 }), present),
+    ),
+    async (o, randomizer, samples) => {
+      const opts = { ...(o as object), randomizer, samples };
+      await callAsync(() => api.buildPreviewTable(opts as never));
+      await callAsync(() => api.buildWeightedTable(opts as never));
+    },
+    RUNS / 40,
+  );
+  fuzzSync(
+    'transitionModel / weightsModel',
+    fc.tuple(
+      maybe(
+        fc.record(
+          {
+            randomizer: maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)),
+            samples: maybe(fc.integer({ min: 0, max: 2000 })),
+            seed: hostile,
+            randomizerParams: hostile,
+          },
+          { requiredKeys: ['samples'] },
+        ),
+      ),
+    ),
+    (o) => {
+      // Without a sample count the model is estimated from 10 million pieces (valid, slow): keep the work small.
+      const opts =
+        o === undefined || o === null
+          ? { samples: 500 }
+          : typeof o === 'object' && typeof (o as { samples?: unknown }).samples !== 'number'
+            ? { ...(o as object), samples: 500 }
+            : o;
+      callSync(() => api.transitionModel(opts as never));
+      callSync(() => api.weightsModel(opts as never));
+    },
+    RUNS / 4,
+  );
+  fuzzAsync(
+    'cachedTablePath / cachedPreviewTablePath / cachedWeightedTablePath',
+    fc.tuple(hostile, hostile),
+    async (o, env) => {
+      for (const f of [api.cachedTablePath, api.cachedPreviewTablePath, api.cachedWeightedTablePath]) {
+        const p = await callAsync(() => f(o as never, env as never));
+        if (typeof p === 'string') expect(p).toMatch(/\.srk$/);
+      }
+    },
+    RUNS / 2,
+  );
+  fuzzAsync(
+    'loadOrBuildCachedTable (a private cache folder)',
+    fc.tuple(buildOpts, hostile),
+    async (o, force) => {
+      const opts = { ...(o as object), force, env: { XDG_CACHE_HOME: cacheHome } };
+      const r = await callAsync(() => api.loadOrBuildCachedTable(opts as never));
+      if (r && typeof r === 'object' && 'table' in r)
+        expect((await api.loadRankTable((r as api.CachedTable).path)).toBytes()).toEqual(
+          (r as api.CachedTable).table.toBytes(),
+        );
+    },
+    RUNS / 40,
+  );
 });
 
 describe('stacking', () => {
-  fuzzAsync('StackingAI.create', fc.tuple(maybe(fc.record({ table: fc.oneof(hostile, fc.constant('TABLE')), rules: hostile, strategy: maybe(fc.constantFrom('rank', 'expectimax', 'expectimax2', 'best')), leafRows: hostile }, { requiredKeys: ['table'] }))), async (o) => {
-    // Without a table the default 9x4 table would be built (seconds): always give one, hostile or real.
-    if (!o || typeof o !== 'object') return callAsync(() => api.StackingAI.create(o as never));
-    const opts = { ...(o as object) } as Record<string, unknown>;
-    if (opts.table === 'TABLE' || opts.table === undefined || opts.table === null) opts.table = table;
-    const made = await callAsync(() => api.StackingAI.create(opts as never));
-    if (made instanceof api.StackingAI) expect(made.width).toBe(4);
-  }, RUNS / 20);
-  fuzzSync('StackingAI.bestPlacement', fc.tuple(maybe(surfaceArb), maybe(queueArb), maybe(fc.integer({ min: -1, max: 4 })), hostile), (s, q, l, o) => {
-    const move = ai.bestPlacement(s as never, q as never, l as number, o as never);
-    if (move) {
-      expect(move.heights).toHaveLength(4);
-      expect(move.plan.length).toBeGreaterThanOrEqual(1);
-      expect(move.rank).toBeGreaterThanOrEqual(0);
-    }
-  });
-  fuzzSync('distributionWeights / pairWeights / expectimaxStrategy / streamSeed', fc.tuple(hostile, hostile, hostile), (a, b, c) => {
-    callSync(() => api.distributionWeights(a as never, b as never, c as never));
-    callSync(() => api.pairWeights(a as never, b as never, c as never));
-    callSync(() => api.expectimaxStrategy(a as number));
-    callSync(() => api.streamSeed(a as number, b as number, c as number));
-  });
+  fuzzAsync(
+    'StackingAI.create',
+    fc.tuple(
+      maybe(
+        fc.record(
+          {
+            table: fc.oneof(hostile, fc.constant('TABLE')),
+            rules: hostile,
+            strategy: maybe(fc.constantFrom('rank', 'expectimax', 'expectimax2', 'best')),
+            leafRows: hostile,
+          },
+          { requiredKeys: ['table'] },
+        ),
+      ),
+    ),
+    async (o) => {
+      // Without a table the default 9x4 table would be built (seconds): always give one, hostile or real.
+      if (!o || typeof o !== 'object') return callAsync(() => api.StackingAI.create(o as never));
+      const opts = { ...(o as object) } as Record<string, unknown>;
+      if (opts.table === 'TABLE' || opts.table === undefined || opts.table === null) opts.table = table;
+      const made = await callAsync(() => api.StackingAI.create(opts as never));
+      if (made instanceof api.StackingAI) expect(made.width).toBe(4);
+    },
+    RUNS / 20,
+  );
+  fuzzSync(
+    'StackingAI.bestPlacement',
+    fc.tuple(maybe(surfaceArb), maybe(queueArb), maybe(fc.integer({ min: -1, max: 4 })), hostile),
+    (s, q, l, o) => {
+      const move = ai.bestPlacement(s as never, q as never, l as number, o as never);
+      if (move) {
+        expect(move.heights).toHaveLength(4);
+        expect(move.plan.length).toBeGreaterThanOrEqual(1);
+        expect(move.rank).toBeGreaterThanOrEqual(0);
+      }
+    },
+  );
+  fuzzSync(
+    'distributionWeights / pairWeights / expectimaxStrategy / streamSeed',
+    fc.tuple(hostile, hostile, hostile),
+    (a, b, c) => {
+      callSync(() => api.distributionWeights(a as never, b as never, c as never));
+      callSync(() => api.pairWeights(a as never, b as never, c as never));
+      callSync(() => api.expectimaxStrategy(a as number));
+      callSync(() => api.streamSeed(a as number, b as number, c as number));
+    },
+  );
   fuzzAsync(
     'simulateStacking',
     fc.tuple(
       maybe(
         fc.record(
-          { table: fc.oneof(hostile, fc.constant('TABLE')), lookahead: maybe(fc.integer({ min: -1, max: 3 })), games: maybe(fc.integer({ min: 0, max: 4 })), maxPieces: maybe(fc.integer({ min: 0, max: 300 })), threads: maybe(fc.constantFrom(1, 2)), strategy: maybe(fc.constantFrom('rank', 'expectimax', 'expectimax2')), randomizer: maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)), seed: hostile, rules: hostile, signal: hostile, onProgress: hostile, leafRows: hostile },
+          {
+            table: fc.oneof(hostile, fc.constant('TABLE')),
+            lookahead: maybe(fc.integer({ min: -1, max: 3 })),
+            games: maybe(fc.integer({ min: 0, max: 4 })),
+            maxPieces: maybe(fc.integer({ min: 0, max: 300 })),
+            threads: maybe(fc.constantFrom(1, 2)),
+            strategy: maybe(fc.constantFrom('rank', 'expectimax', 'expectimax2')),
+            randomizer: maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)),
+            seed: hostile,
+            rules: hostile,
+            signal: hostile,
+            onProgress: hostile,
+            leafRows: hostile,
+          },
           { requiredKeys: ['table', 'games', 'maxPieces'] },
         ),
       ),
@@ -346,22 +599,30 @@ describe('stacking', () => {
       if (typeof opts.maxPieces !== 'number') opts.maxPieces = 100;
       if (typeof opts.games !== 'number') opts.games = 2;
       const r = await callAsync(() => api.simulateStacking(opts as never));
-      if (r && typeof r === 'object' && 'pieces' in r) expect((r as api.SimulationResult).pieces).toBeLessThanOrEqual(opts.maxPieces as number);
+      if (r && typeof r === 'object' && 'pieces' in r)
+        expect((r as api.SimulationResult).pieces).toBeLessThanOrEqual(opts.maxPieces as number);
     },
     RUNS / 20,
   );
 });
 
 describe('full board', () => {
-  const rowsArb = fc.array(fc.stringMatching(/^[#.]{10}$/).filter((r) => r !== '##########'), { maxLength: 6 });
-  fuzzSync('FullBoard / FullBoard.fromRows and methods', fc.tuple(maybe(rowsArb), hostile, hostile, hostile), (rows, size, a, b) => {
-    callSync(() => new api.FullBoard(size as never, a as never));
-    const board = api.FullBoard.fromRows(rows as never, size as never);
-    expect(board.toRows().length).toBeLessThanOrEqual((rows as string[]).length);
-    callSync(() => board.legalMoves(a as never));
-    callSync(() => board.place(a as never, b as never, 0));
-    callSync(() => board.filled(a as never, b as never));
-  });
+  const rowsArb = fc.array(
+    fc.stringMatching(/^[#.]{10}$/).filter((r) => r !== '##########'),
+    { maxLength: 6 },
+  );
+  fuzzSync(
+    'FullBoard / FullBoard.fromRows and methods',
+    fc.tuple(maybe(rowsArb), hostile, hostile, hostile),
+    (rows, size, a, b) => {
+      callSync(() => new api.FullBoard(size as never, a as never));
+      const board = api.FullBoard.fromRows(rows as never, size as never);
+      expect(board.toRows().length).toBeLessThanOrEqual((rows as string[]).length);
+      callSync(() => board.legalMoves(a as never));
+      callSync(() => board.place(a as never, b as never, 0));
+      callSync(() => board.filled(a as never, b as never));
+    },
+  );
   fuzzSync('resolveWeights / featureValues / summarizeLines / checkCheckpoint', fc.tuple(hostile, hostile), (a, b) => {
     callSync(() => api.resolveWeights(a));
     callSync(() => api.featureValues(a as never, b as never));
@@ -369,39 +630,119 @@ describe('full board', () => {
     callSync(() => api.checkCheckpoint(a));
   });
   const board = api.FullBoard.fromRows(['#...#.....', '##.####.#.']);
-  fuzzAsync('bestMove / kernelFeatures', fc.tuple(fc.oneof(hostile, fc.constant('BOARD')), maybe(fc.constantFrom('I', 'T', 0, 6)), maybe(fc.record({ weights: maybe(fc.constantFrom(...api.PRESET_NAMES)), next: hostile }, { requiredKeys: ['weights'] })), hostile), async (b, p, o, m) => {
-    const theBoard = b === 'BOARD' ? board : b;
-    const r = await callAsync(() => api.bestMove(theBoard as never, p as never, o as never));
-    if (r && typeof r === 'object' && 'board' in r) expect((r as api.BestMoveResult).board).toBeInstanceOf(api.FullBoard);
-    await callAsync(() => api.kernelFeatures(theBoard as never, m as never));
-  }, RUNS / 4);
-  fuzzAsync('playFullGame', fc.tuple(maybe(fc.record({ weights: maybe(fc.constantFrom(...api.PRESET_NAMES)), maxPieces: maybe(fc.integer({ min: 0, max: 500 })), maxLines: hostile, seed: hostile, lookahead: hostile, randomizer: maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)), width: hostile, height: hostile, chunk: hostile, onProgress: hostile, signal: hostile }, { requiredKeys: ['weights', 'maxPieces'] }))), async (o) => {
-    // No options is valid and plays a game of millions of lines: keep every game short, the other fields hostile.
-    const opts = o === undefined || o === null ? { maxPieces: 200 } : typeof o === 'object' ? { ...(o as object), maxPieces: typeof (o as { maxPieces?: unknown }).maxPieces === 'number' ? (o as { maxPieces: number }).maxPieces : 200 } : o;
-    const r = await callAsync(() => api.playFullGame(opts as never));
-    if (r && typeof r === 'object' && 'pieces' in r) expect((r as api.GameResult).pieces).toBeLessThanOrEqual((opts as { maxPieces: number }).maxPieces);
-  }, RUNS / 10);
-  fuzzAsync('trainWeights', fc.tuple(maybe(fc.record({ generations: maybe(fc.integer({ min: 0, max: 2 })), population: maybe(fc.integer({ min: 3, max: 8 })), tournament: maybe(fc.integer({ min: 1, max: 4 })), maxPieces: maybe(fc.integer({ min: 0, max: 60 })), gamesPerEval: maybe(fc.integer({ min: 0, max: 2 })), threads: maybe(fc.constantFrom(1, 2)), signal: hostile, onGeneration: hostile, resume: hostile, features: hostile, seed: hostile }, { requiredKeys: ['generations', 'population', 'maxPieces', 'gamesPerEval'] }))), async (o) => {
-    // Unbounded numbers are valid but slow (a population of 100,000): keep the work small, the types hostile.
-    if (o && typeof o === 'object') {
-      const x = o as Record<string, unknown>;
-      if (typeof x.maxPieces !== 'number') x.maxPieces = 50;
-      if (typeof x.population !== 'number') x.population = 4;
-      if (typeof x.generations !== 'number') x.generations = 1;
-      if (typeof x.gamesPerEval !== 'number') x.gamesPerEval = 1;
-      if (typeof x.tournament !== 'number') x.tournament = 2;
-    }
-    await callAsync(() => api.trainWeights(o as never));
-  }, RUNS / 20);
+  fuzzAsync(
+    'bestMove / kernelFeatures',
+    fc.tuple(
+      fc.oneof(hostile, fc.constant('BOARD')),
+      maybe(fc.constantFrom('I', 'T', 0, 6)),
+      maybe(
+        fc.record(
+          { weights: maybe(fc.constantFrom(...api.PRESET_NAMES)), next: hostile },
+          { requiredKeys: ['weights'] },
+        ),
+      ),
+      hostile,
+    ),
+    async (b, p, o, m) => {
+      const theBoard = b === 'BOARD' ? board : b;
+      const r = await callAsync(() => api.bestMove(theBoard as never, p as never, o as never));
+      if (r && typeof r === 'object' && 'board' in r)
+        expect((r as api.BestMoveResult).board).toBeInstanceOf(api.FullBoard);
+      await callAsync(() => api.kernelFeatures(theBoard as never, m as never));
+    },
+    RUNS / 4,
+  );
+  fuzzAsync(
+    'playFullGame',
+    fc.tuple(
+      maybe(
+        fc.record(
+          {
+            weights: maybe(fc.constantFrom(...api.PRESET_NAMES)),
+            maxPieces: maybe(fc.integer({ min: 0, max: 500 })),
+            maxLines: hostile,
+            seed: hostile,
+            lookahead: hostile,
+            randomizer: maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)),
+            width: hostile,
+            height: hostile,
+            chunk: hostile,
+            onProgress: hostile,
+            signal: hostile,
+          },
+          { requiredKeys: ['weights', 'maxPieces'] },
+        ),
+      ),
+    ),
+    async (o) => {
+      // No options is valid and plays a game of millions of lines: keep every game short, the other fields hostile.
+      const opts =
+        o === undefined || o === null
+          ? { maxPieces: 200 }
+          : typeof o === 'object'
+            ? {
+                ...(o as object),
+                maxPieces:
+                  typeof (o as { maxPieces?: unknown }).maxPieces === 'number'
+                    ? (o as { maxPieces: number }).maxPieces
+                    : 200,
+              }
+            : o;
+      const r = await callAsync(() => api.playFullGame(opts as never));
+      if (r && typeof r === 'object' && 'pieces' in r)
+        expect((r as api.GameResult).pieces).toBeLessThanOrEqual((opts as { maxPieces: number }).maxPieces);
+    },
+    RUNS / 10,
+  );
+  fuzzAsync(
+    'trainWeights',
+    fc.tuple(
+      maybe(
+        fc.record(
+          {
+            generations: maybe(fc.integer({ min: 0, max: 2 })),
+            population: maybe(fc.integer({ min: 3, max: 8 })),
+            tournament: maybe(fc.integer({ min: 1, max: 4 })),
+            maxPieces: maybe(fc.integer({ min: 0, max: 60 })),
+            gamesPerEval: maybe(fc.integer({ min: 0, max: 2 })),
+            threads: maybe(fc.constantFrom(1, 2)),
+            signal: hostile,
+            onGeneration: hostile,
+            resume: hostile,
+            features: hostile,
+            seed: hostile,
+          },
+          { requiredKeys: ['generations', 'population', 'maxPieces', 'gamesPerEval'] },
+        ),
+      ),
+    ),
+    async (o) => {
+      // Unbounded numbers are valid but slow (a population of 100,000): keep the work small, the types hostile.
+      if (o && typeof o === 'object') {
+        const x = o as Record<string, unknown>;
+        if (typeof x.maxPieces !== 'number') x.maxPieces = 50;
+        if (typeof x.population !== 'number') x.population = 4;
+        if (typeof x.generations !== 'number') x.generations = 1;
+        if (typeof x.gamesPerEval !== 'number') x.gamesPerEval = 1;
+        if (typeof x.tournament !== 'number') x.tournament = 2;
+      }
+      await callAsync(() => api.trainWeights(o as never));
+    },
+    RUNS / 20,
+  );
 });
 
 it('StackRankError itself', () => {
   fc.assert(
-    fc.property(fc.constantFrom<api.StackRankErrorCode>('BAD_ARGUMENT', 'IO', 'ABORTED'), fc.string(), (code, message) => {
-      const e = new api.StackRankError(code, message);
-      expect(e).toBeInstanceOf(Error);
-      expect(e.code).toBe(code);
-    }),
+    fc.property(
+      fc.constantFrom<api.StackRankErrorCode>('BAD_ARGUMENT', 'IO', 'ABORTED'),
+      fc.string(),
+      (code, message) => {
+        const e = new api.StackRankError(code, message);
+        expect(e).toBeInstanceOf(Error);
+        expect(e.code).toBe(code);
+      },
+    ),
     params(100),
   );
 });

@@ -23,7 +23,13 @@ describe('the recover evaluator equals the full-board reference features', () =>
       fc.property(boardArb, ({ width, height, rows }) => {
         const board = new FullBoard({ width, height }, rows);
         const ref = featureValues(board);
-        const got = boardFeatures(board.rows, width, height, { lines: 0, erodedCells: 0, landingRow: 0, pieceHeight: 1 }, -1);
+        const got = boardFeatures(
+          board.rows,
+          width,
+          height,
+          { lines: 0, erodedCells: 0, landingRow: 0, pieceHeight: 1 },
+          -1,
+        );
         expect(got.rowTransitions).toBe(ref.rowTransitions);
         expect(got.columnTransitions).toBe(ref.columnTransitions);
         expect(got.holes).toBe(ref.holes);
@@ -39,22 +45,28 @@ describe('the recover evaluator equals the full-board reference features', () =>
 
   it('move features of a straight drop equal FullBoard.place (property)', () => {
     fc.assert(
-      fc.property(boardArb, fc.integer({ min: 0, max: 6 }), fc.nat(), fc.nat(), ({ width, height, rows }, piece, oi, xi) => {
-        const board = new FullBoard({ width, height }, rows);
-        const o = ORIENTATIONS[piece][oi % ORIENTATIONS[piece].length];
-        const x = xi % (width - o.width + 1);
-        const placed = board.place(piece, oi % ORIENTATIONS[piece].length, x);
-        if (!placed) return;
-        const y = board.landingRow(o, x);
-        const cells: [number, number][] = [];
-        for (let j = 0; j < o.width; j++) for (let r = o.bot[j]; r < o.top[j]; r++) cells.push([x + j, y + r]);
-        const locked = lockCells(board.rows, width, cells);
-        expect(Array.from(locked.rows)).toEqual(Array.from(placed.board.rows));
-        const ref = featureValues(placed.board, placed);
-        const got = boardFeatures(locked.rows, width, height, locked, -1);
-        expect(got.landingHeight).toBe(ref.landingHeight);
-        expect(got.erodedPieceCells).toBe(ref.erodedPieceCells);
-      }),
+      fc.property(
+        boardArb,
+        fc.integer({ min: 0, max: 6 }),
+        fc.nat(),
+        fc.nat(),
+        ({ width, height, rows }, piece, oi, xi) => {
+          const board = new FullBoard({ width, height }, rows);
+          const o = ORIENTATIONS[piece][oi % ORIENTATIONS[piece].length];
+          const x = xi % (width - o.width + 1);
+          const placed = board.place(piece, oi % ORIENTATIONS[piece].length, x);
+          if (!placed) return;
+          const y = board.landingRow(o, x);
+          const cells: [number, number][] = [];
+          for (let j = 0; j < o.width; j++) for (let r = o.bot[j]; r < o.top[j]; r++) cells.push([x + j, y + r]);
+          const locked = lockCells(board.rows, width, cells);
+          expect(Array.from(locked.rows)).toEqual(Array.from(placed.board.rows));
+          const ref = featureValues(placed.board, placed);
+          const got = boardFeatures(locked.rows, width, height, locked, -1);
+          expect(got.landingHeight).toBe(ref.landingHeight);
+          expect(got.erodedPieceCells).toBe(ref.erodedPieceCells);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -63,7 +75,9 @@ describe('the recover evaluator equals the full-board reference features', () =>
     const board = FullBoard.fromRows(['#...#.....', '##.####.#.', '#.########']);
     const none = { lines: 0, erodedCells: 0, landingRow: 0, pieceHeight: 1 };
     const f = boardFeatures(board.rows, 10, 20, none, -1);
-    expect([f.rowTransitions, f.columnTransitions, f.holes, f.cumulativeWells, f.holeDepth, f.rowsWithHoles]).toEqual([46, 12, 1, 4, 1, 1]);
+    expect([f.rowTransitions, f.columnTransitions, f.holes, f.cumulativeWells, f.holeDepth, f.rowsWithHoles]).toEqual([
+      46, 12, 1, 4, 1, 1,
+    ]);
     // With the well on the right, column 9 reads as filled for row transitions and wells: row 1 loses the two
     // changes around its empty column-9 cell (46 - 2); row 2 still changes once at its right end (now between
     // columns 8 and 9); the well cell at column 9 row 1 is gone (cumulative wells 3); the filled cell in column 9

@@ -33,11 +33,18 @@ const boardArb = fc.oneof(
   fc.array(fc.integer({ min: 0, max: 17 }), { minLength: W - 1, maxLength: W - 1 }).map((h) => drawBoard([...h, 0])),
   // stacks with holes and stray cells (garbage, overhangs, a blocked well)
   fc
-    .tuple(fc.array(fc.integer({ min: 0, max: 14 }), { minLength: W, maxLength: W }), fc.array(cellArb, { maxLength: 8 }), fc.array(cellArb, { maxLength: 8 }))
+    .tuple(
+      fc.array(fc.integer({ min: 0, max: 14 }), { minLength: W, maxLength: W }),
+      fc.array(cellArb, { maxLength: 8 }),
+      fc.array(cellArb, { maxLength: 8 }),
+    )
     .map(([h, add, del]) => drawBoard(h, add, del)),
   // garbage rows at the bottom (one gap each) under a clean stack
   fc
-    .tuple(fc.array(fc.integer({ min: 0, max: W - 1 }), { minLength: 1, maxLength: 6 }), fc.array(fc.integer({ min: 0, max: 8 }), { minLength: W - 1, maxLength: W - 1 }))
+    .tuple(
+      fc.array(fc.integer({ min: 0, max: W - 1 }), { minLength: 1, maxLength: 6 }),
+      fc.array(fc.integer({ min: 0, max: 8 }), { minLength: W - 1, maxLength: W - 1 }),
+    )
     .map(([gaps, h]) => {
       const g = gaps.length;
       return drawBoard(
@@ -65,32 +72,39 @@ describe('TetrisAI.nextMove on random boards', () => {
       const ai = await TetrisAI.create({ rules, lookahead: 1, table });
       const holdRules = rules === 'guideline';
       fc.assert(
-        fc.property(boardArb, pieceArb, fc.array(pieceArb, { maxLength: 3 }), fc.option(pieceArb, { nil: null }), fc.boolean(), (rows, current, queue, hold0, canHold0) => {
-          const hold = holdRules ? hold0 : null;
-          const canHold = holdRules && canHold0;
-          const move = ai.nextMove({ board: rows, current, queue, hold, canHold });
-          const ref = refBoardFromRows(rows);
-          const options: Piece[] = [current];
-          const held = hold ?? queue[0];
-          if (canHold && held !== undefined) options.push(held);
-          const anyReachable = options.some((p) => refReachable(ref, p, rules).size > 0);
-          if (!anyReachable) {
-            expect(move).toBeNull();
-            return;
-          }
-          expect(move).not.toBeNull();
-          const m = move!;
-          expect(m.piece).toBe(m.hold ? held : current);
-          if (m.hold) expect(canHold).toBe(true);
-          expect(refReachable(ref, m.piece, rules).has(cellKey(m.cells))).toBe(true);
-          const keys = m.hold ? m.inputs.slice(1) : m.inputs;
-          if (m.hold) expect(m.inputs[0]).toBe('hold');
-          const landed = new RefSimulator(ref, m.piece, rules).replay(keys);
-          expect(landed && cellKey(landed)).toBe(cellKey(m.cells));
-          expect(m.linesCleared).toBe(refLines(rows, m.cells));
-          expect(['stack', 'recover']).toContain(m.mode);
-          expect(Number.isFinite(m.value)).toBe(true);
-        }),
+        fc.property(
+          boardArb,
+          pieceArb,
+          fc.array(pieceArb, { maxLength: 3 }),
+          fc.option(pieceArb, { nil: null }),
+          fc.boolean(),
+          (rows, current, queue, hold0, canHold0) => {
+            const hold = holdRules ? hold0 : null;
+            const canHold = holdRules && canHold0;
+            const move = ai.nextMove({ board: rows, current, queue, hold, canHold });
+            const ref = refBoardFromRows(rows);
+            const options: Piece[] = [current];
+            const held = hold ?? queue[0];
+            if (canHold && held !== undefined) options.push(held);
+            const anyReachable = options.some((p) => refReachable(ref, p, rules).size > 0);
+            if (!anyReachable) {
+              expect(move).toBeNull();
+              return;
+            }
+            expect(move).not.toBeNull();
+            const m = move!;
+            expect(m.piece).toBe(m.hold ? held : current);
+            if (m.hold) expect(canHold).toBe(true);
+            expect(refReachable(ref, m.piece, rules).has(cellKey(m.cells))).toBe(true);
+            const keys = m.hold ? m.inputs.slice(1) : m.inputs;
+            if (m.hold) expect(m.inputs[0]).toBe('hold');
+            const landed = new RefSimulator(ref, m.piece, rules).replay(keys);
+            expect(landed && cellKey(landed)).toBe(cellKey(m.cells));
+            expect(m.linesCleared).toBe(refLines(rows, m.cells));
+            expect(['stack', 'recover']).toContain(m.mode);
+            expect(Number.isFinite(m.value)).toBe(true);
+          },
+        ),
         { numRuns: rules === 'classic' ? 120 : 60 },
       );
     });
@@ -118,25 +132,31 @@ describe('TetrisAI.nextMove on random boards', () => {
     const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
     const surface = await StackingAI.create({ table, rules: { boardHeight: 16, tetrisThreshold: 4 } });
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 8 }), { minLength: W - 1, maxLength: W - 1 }), pieceArb, pieceArb, (h, current, next) => {
-        const rows = drawBoard([...h, 0]);
-        const move = ai.nextMove({ board: rows, current, queue: next });
-        const best = surface.bestPlacement(h, current + next, 1);
-        if (!best) return; // no hole-free move: recover's business
-        // When the perfect stack dies inside the known pieces, TetrisAI may prefer a smaller clear (docs/game.md)
-        if (best.survives < 2) return;
-        expect(move!.mode).toBe('stack');
-        let expected: [number, number][];
-        if (best.tetris) expected = [0, 1, 2, 3].map((y) => [W - 1, y]);
-        else {
-          const o = ORIENTATIONS[PIECES.indexOf(best.piece)][best.rotation!];
-          const base = h[best.column!] - o.bot[0];
-          expected = [];
-          for (let j = 0; j < o.width; j++) for (let r = o.bot[j]; r < o.top[j]; r++) expected.push([best.column! + j, base + r]);
-        }
-        expect(cellKey(move!.cells)).toBe(cellKey(expected));
-        if (best.tetris) expect(move!.linesCleared).toBe(4);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 8 }), { minLength: W - 1, maxLength: W - 1 }),
+        pieceArb,
+        pieceArb,
+        (h, current, next) => {
+          const rows = drawBoard([...h, 0]);
+          const move = ai.nextMove({ board: rows, current, queue: next });
+          const best = surface.bestPlacement(h, current + next, 1);
+          if (!best) return; // no hole-free move: recover's business
+          // When the perfect stack dies inside the known pieces, TetrisAI may prefer a smaller clear (docs/game.md)
+          if (best.survives < 2) return;
+          expect(move!.mode).toBe('stack');
+          let expected: [number, number][];
+          if (best.tetris) expected = [0, 1, 2, 3].map((y) => [W - 1, y]);
+          else {
+            const o = ORIENTATIONS[PIECES.indexOf(best.piece)][best.rotation!];
+            const base = h[best.column!] - o.bot[0];
+            expected = [];
+            for (let j = 0; j < o.width; j++)
+              for (let r = o.bot[j]; r < o.top[j]; r++) expected.push([best.column! + j, base + r]);
+          }
+          expect(cellKey(move!.cells)).toBe(cellKey(expected));
+          if (best.tetris) expect(move!.linesCleared).toBe(4);
+        },
+      ),
       { numRuns: Number(process.env.GAME_RUNS ?? 150) },
     );
   });
@@ -182,7 +202,16 @@ describe('TetrisAI well sides', () => {
     expect(a.cells.every(([x]) => x !== 0)).toBe(true);
     expect(right.nextMove({ board: rows, current: 'O', queue: 'T' })!.mode).toBe('recover');
     const tetris = auto.nextMove({ board: drawBoard([0, 5, 6, 5, 6, 5, 6, 5, 6, 5]), current: 'I', queue: 'T' })!;
-    expect([tetris.mode, tetris.linesCleared, cellKey(tetris.cells)]).toEqual(['stack', 4, cellKey([[0, 0], [0, 1], [0, 2], [0, 3]])]);
+    expect([tetris.mode, tetris.linesCleared, cellKey(tetris.cells)]).toEqual([
+      'stack',
+      4,
+      cellKey([
+        [0, 0],
+        [0, 1],
+        [0, 2],
+        [0, 3],
+      ]),
+    ]);
   });
 });
 
@@ -200,8 +229,16 @@ describe('TetrisAI input checks', () => {
       [() => ai.nextMove({ board, current: 'X' }), 'BAD_PIECE', /unknown piece "X"/],
       [() => ai.nextMove({ board, current: 'T', queue: 'SQ' }), 'BAD_PIECE', /queue entry 1/],
       [() => ai.nextMove({ board, current: 'T', hold: 'I' }), 'BAD_ARGUMENT', /nes rule set has no hold/],
-      [() => ai.nextMove({ board, current: 'T', canHold: true }), 'BAD_ARGUMENT', /canHold is true but the nes rule set has no hold/],
-      [() => guideline.nextMove({ board, current: 'T', canHold: 'yes' as never }), 'BAD_ARGUMENT', /canHold must be true or false/],
+      [
+        () => ai.nextMove({ board, current: 'T', canHold: true }),
+        'BAD_ARGUMENT',
+        /canHold is true but the nes rule set has no hold/,
+      ],
+      [
+        () => guideline.nextMove({ board, current: 'T', canHold: 'yes' as never }),
+        'BAD_ARGUMENT',
+        /canHold must be true or false/,
+      ],
       [() => guideline.nextMove({ board, current: 'T', next: [1, 0] }), 'BAD_ARGUMENT', /7 non-negative/],
       [() => ai.nextMove(null as never), 'BAD_ARGUMENT', /nextMove takes/],
     ];
@@ -219,7 +256,9 @@ describe('TetrisAI input checks', () => {
     await expect(TetrisAI.create({ rules: 'tetris99' as never, table })).rejects.toMatchObject({ code: 'BAD_RULES' });
     await expect(TetrisAI.create({ well: 'middle' as never, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(TetrisAI.create({ lookahead: 9, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
-    await expect(TetrisAI.create({ randomizer: 'bag8' as never, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(TetrisAI.create({ randomizer: 'bag8' as never, table })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+    });
   });
 
   it('answers null only at a top-out: a piece that cannot appear, and hold cannot save it', async () => {
@@ -232,10 +271,18 @@ describe('TetrisAI input checks', () => {
 describe('playGame', () => {
   it('same seed, same game; another seed, another game', async () => {
     const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
-    const strip = ({ seconds, piecesPerSecond, ...r }: Awaited<ReturnType<typeof playGame>>) => (void seconds, void piecesPerSecond, r);
-    const a = strip(await playGame({ rules: 'classic', randomizer: 'tgm1', lookahead: 1, games: 2, maxPieces: 300, seed: 5, ai }));
-    const b = strip(await playGame({ rules: 'classic', randomizer: 'tgm1', lookahead: 1, games: 2, maxPieces: 300, seed: 5, ai }));
-    const c = strip(await playGame({ rules: 'classic', randomizer: 'tgm1', lookahead: 1, games: 2, maxPieces: 300, seed: 6, ai }));
+    const strip = ({ seconds, piecesPerSecond, ...r }: Awaited<ReturnType<typeof playGame>>) => (
+      void seconds, void piecesPerSecond, r
+    );
+    const a = strip(
+      await playGame({ rules: 'classic', randomizer: 'tgm1', lookahead: 1, games: 2, maxPieces: 300, seed: 5, ai }),
+    );
+    const b = strip(
+      await playGame({ rules: 'classic', randomizer: 'tgm1', lookahead: 1, games: 2, maxPieces: 300, seed: 5, ai }),
+    );
+    const c = strip(
+      await playGame({ rules: 'classic', randomizer: 'tgm1', lookahead: 1, games: 2, maxPieces: 300, seed: 6, ai }),
+    );
     expect(a).toEqual(b);
     expect(a.pieces).toBeGreaterThan(0);
     expect(a.lines).toBe(a.clears.single + 2 * a.clears.double + 3 * a.clears.triple + 4 * a.clears.tetris);
@@ -243,11 +290,19 @@ describe('playGame', () => {
   });
 
   it('checks its options', async () => {
-    await expect(playGame({ rules: 'nes', hold: true, table, games: 1, maxPieces: 1 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: /no hold/ });
+    await expect(playGame({ rules: 'nes', hold: true, table, games: 1, maxPieces: 1 })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: /no hold/,
+    });
     await expect(playGame({ randomizer: 'bag8' as never, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(playGame({ games: 0, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
-    await expect(playGame({ rules: 'classic', lookahead: 1, ai, signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'ABORTED' });
-    await expect(playGame({ rules: 'nes', lookahead: 1, ai })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: /plays classic/ });
+    await expect(playGame({ rules: 'classic', lookahead: 1, ai, signal: AbortSignal.abort() })).rejects.toMatchObject({
+      code: 'ABORTED',
+    });
+    await expect(playGame({ rules: 'nes', lookahead: 1, ai })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: /plays classic/,
+    });
   });
 });

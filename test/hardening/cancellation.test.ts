@@ -7,7 +7,10 @@ import { buildPreviewTable, buildRankTable, playFullGame, simulateStacking, trai
 import { liveWorkerCount } from '../../src/workers.js';
 
 /** How long after abort() (fired at `after` ms) the call settled, and with what. */
-async function abortAfter(after: number, start: (signal: AbortSignal) => Promise<unknown>): Promise<{ late: number; error: unknown }> {
+async function abortAfter(
+  after: number,
+  start: (signal: AbortSignal) => Promise<unknown>,
+): Promise<{ late: number; error: unknown }> {
   const controller = new AbortController();
   let abortedAt = 0;
   setTimeout(() => {
@@ -32,14 +35,25 @@ async function workersGone(): Promise<number> {
 
 describe('abort is honoured promptly (defect 8)', () => {
   it('playFullGame without onProgress', async () => {
-    const { late, error } = await abortAfter(150, (signal) => playFullGame({ weights: 'bcts', maxPieces: 2e7, seed: 1, signal }));
+    const { late, error } = await abortAfter(150, (signal) =>
+      playFullGame({ weights: 'bcts', maxPieces: 2e7, seed: 1, signal }),
+    );
     expect(error).toEqual(aborted);
     expect(late).toBeLessThan(LATE);
   });
 
   it('single-threaded trainWeights', async () => {
     const { late, error } = await abortAfter(150, (signal) =>
-      trainWeights({ generations: 50, population: 8, tournament: 4, gamesPerEval: 2, maxPieces: 1e7, boardHeight: 20, threads: 1, signal }),
+      trainWeights({
+        generations: 50,
+        population: 8,
+        tournament: 4,
+        gamesPerEval: 2,
+        maxPieces: 1e7,
+        boardHeight: 20,
+        threads: 1,
+        signal,
+      }),
     );
     expect(error).toEqual(aborted);
     expect(late).toBeLessThan(LATE);
@@ -47,7 +61,16 @@ describe('abort is honoured promptly (defect 8)', () => {
 
   it('threaded trainWeights, mid-generation', async () => {
     const { late, error } = await abortAfter(300, (signal) =>
-      trainWeights({ generations: 50, population: 8, tournament: 4, gamesPerEval: 2, maxPieces: 1e7, boardHeight: 20, threads: 2, signal }),
+      trainWeights({
+        generations: 50,
+        population: 8,
+        tournament: 4,
+        gamesPerEval: 2,
+        maxPieces: 1e7,
+        boardHeight: 20,
+        threads: 2,
+        signal,
+      }),
     );
     expect(error).toEqual(aborted);
     expect(late).toBeLessThan(LATE);
@@ -55,17 +78,23 @@ describe('abort is honoured promptly (defect 8)', () => {
   });
 
   it('buildPreviewTable while it estimates its piece model', async () => {
-    const { late, error } = await abortAfter(100, (signal) => buildPreviewTable({ width: 4, maxStep: 1, iterations: 2, threads: 1, randomizer: 'tgm3', samples: 2e8, signal }));
+    const { late, error } = await abortAfter(100, (signal) =>
+      buildPreviewTable({ width: 4, maxStep: 1, iterations: 2, threads: 1, randomizer: 'tgm3', samples: 2e8, signal }),
+    );
     expect(error).toEqual(aborted);
     expect(late).toBeLessThan(LATE);
   });
 
   it('buildRankTable and simulateStacking on one thread', async () => {
-    const slow = await abortAfter(100, (signal) => buildRankTable({ width: 9, maxStep: 4, iterations: 15, threads: 1, signal }));
+    const slow = await abortAfter(100, (signal) =>
+      buildRankTable({ width: 9, maxStep: 4, iterations: 15, threads: 1, signal }),
+    );
     expect(slow.error).toEqual(aborted);
     expect(slow.late).toBeLessThan(LATE);
     const table = await buildRankTable({ width: 6, maxStep: 2, iterations: 4, threads: 1 });
-    const sim = await abortAfter(150, (signal) => simulateStacking({ table, lookahead: 1, games: 4, maxPieces: 1e9, threads: 1, signal }));
+    const sim = await abortAfter(150, (signal) =>
+      simulateStacking({ table, lookahead: 1, games: 4, maxPieces: 1e9, threads: 1, signal }),
+    );
     expect(sim.error).toEqual(aborted);
     expect(sim.late).toBeLessThan(LATE);
   });

@@ -7,7 +7,15 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildRankTable, cachedTablePath, loadAnyTable, loadOrBuildCachedTable, loadPreviewTable, loadRankTable, type RankTable } from '../helpers/api.js';
+import {
+  buildRankTable,
+  cachedTablePath,
+  loadAnyTable,
+  loadOrBuildCachedTable,
+  loadPreviewTable,
+  loadRankTable,
+  type RankTable,
+} from '../helpers/api.js';
 import { checksum } from '../../src/rank/file.js';
 
 let table: RankTable;
@@ -44,7 +52,10 @@ describe('concurrent writers (defect 5)', () => {
     const env = { XDG_CACHE_HOME: await tempDir() };
     const opts = { width: 5, maxStep: 2, iterations: 2, threads: 1, env };
     expect(await cachedTablePath({ ...opts, encoding: 'f32' }, env)).not.toBe(await cachedTablePath(opts, env));
-    const [u16, f32] = await Promise.all([loadOrBuildCachedTable(opts), loadOrBuildCachedTable({ ...opts, encoding: 'f32' })]);
+    const [u16, f32] = await Promise.all([
+      loadOrBuildCachedTable(opts),
+      loadOrBuildCachedTable({ ...opts, encoding: 'f32' }),
+    ]);
     expect((await loadRankTable(u16.path)).encoding).toBe('u16');
     expect((await loadRankTable(f32.path)).encoding).toBe('f32');
     expect((await loadOrBuildCachedTable(opts)).cached).toBe(true);
@@ -55,7 +66,8 @@ describe('concurrent writers (defect 5)', () => {
 describe('reading what is not a table file (defect 7)', () => {
   it('/dev/zero is refused at once with IO (not read without end)', async () => {
     const started = performance.now();
-    for (const load of [loadRankTable, loadAnyTable, loadPreviewTable]) await expect(load('/dev/zero')).rejects.toEqual(typed('IO'));
+    for (const load of [loadRankTable, loadAnyTable, loadPreviewTable])
+      await expect(load('/dev/zero')).rejects.toEqual(typed('IO'));
     expect(performance.now() - started).toBeLessThan(2000);
   });
 
@@ -128,6 +140,8 @@ describe('temporary files of writers that died (defect 15)', () => {
     await writeFile(`${path}.${process.pid}.abcdef.tmp`, 'being written');
     await writeFile(join(dir, `other.srk.${dead}.k3j2h1.tmp`), 'not ours');
     await table.save(path);
-    expect((await readdir(dir)).sort()).toEqual([`other.srk.${dead}.k3j2h1.tmp`, 't.srk', `t.srk.${process.pid}.abcdef.tmp`].sort());
+    expect((await readdir(dir)).sort()).toEqual(
+      [`other.srk.${dead}.k3j2h1.tmp`, 't.srk', `t.srk.${process.pid}.abcdef.tmp`].sort(),
+    );
   });
 });

@@ -7,7 +7,9 @@ const typed = (code: string) => expect.objectContaining({ name: 'StackRankError'
 describe('decay with a denominator below 1 (defect 12)', () => {
   it('is refused with BAD_ARGUMENT, as are snapshots whose weights do not sum to 7', () => {
     expect(() => createRandomizer('decay', { denominator: 0.5 })).toThrow(typed('BAD_ARGUMENT'));
-    expect(() => analyzeRandomizer('decay', { params: { denominator: 0.9 }, pieces: 1000 })).toThrow(typed('BAD_ARGUMENT'));
+    expect(() => analyzeRandomizer('decay', { params: { denominator: 0.9 }, pieces: 1000 })).toThrow(
+      typed('BAD_ARGUMENT'),
+    );
     const state = createRandomizer('decay', { seed: 1 }).state();
     expect(() => restoreRandomizer({ ...state, params: { denominator: 0.9 } })).toThrow(typed('BAD_ARGUMENT'));
     expect(() => restoreRandomizer({ ...state, weights: [70, 0, 0, 0, 0, 0, 0] })).toThrow(typed('BAD_ARGUMENT'));
@@ -37,9 +39,13 @@ describe('cancelling a long analysis (defect 8)', () => {
     let stoppedAt = 0;
     setTimeout(() => controller.abort(), 50);
     await expect(
-      analyzeRandomizerAsync('tgm3', { pieces: 1e9, signal: controller.signal }).finally(() => (stoppedAt = performance.now())),
+      analyzeRandomizerAsync('tgm3', { pieces: 1e9, signal: controller.signal }).finally(
+        () => (stoppedAt = performance.now()),
+      ),
     ).rejects.toEqual(typed('ABORTED'));
     expect(stoppedAt - started).toBeLessThan(50 + 250);
-    expect(await analyzeRandomizerAsync('tgm1', { pieces: 70_000, seed: 4 })).toEqual(analyzeRandomizer('tgm1', { pieces: 70_000, seed: 4 }));
+    expect(await analyzeRandomizerAsync('tgm1', { pieces: 70_000, seed: 4 })).toEqual(
+      analyzeRandomizer('tgm1', { pieces: 70_000, seed: 4 }),
+    );
   });
 });

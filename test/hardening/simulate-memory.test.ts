@@ -26,8 +26,18 @@ describe('simulator slots for many threads (defect 6)', () => {
     const { buildRankTable, simulateStacking } = await import('../helpers/api.js');
     const table = await buildRankTable({ width: 4, maxStep: 1, iterations: 2, threads: 1 });
     for (const threads of [82, 256]) {
-      const error = await simulateStacking({ table, lookahead: 0, strategy: 'expectimax2', threads, games: threads }).catch((e) => e);
-      expect(error).toMatchObject({ name: 'StackRankError', code: 'WORKER_FAILED', message: 'stand-in pool: slots were allocated' });
+      const error = await simulateStacking({
+        table,
+        lookahead: 0,
+        strategy: 'expectimax2',
+        threads,
+        games: threads,
+      }).catch((e) => e);
+      expect(error).toMatchObject({
+        name: 'StackRankError',
+        code: 'WORKER_FAILED',
+        message: 'stand-in pool: slots were allocated',
+      });
     }
     expect(poolSizes).toEqual([82, 256]);
   });

@@ -52,8 +52,12 @@ describe('a table that is not a table (defect 1)', () => {
   });
 
   it('simulateStacking rejects it with BAD_ARGUMENT and leaves no rejection unhandled', async () => {
-    await expect(simulateStacking({ table: 'x' as never, lookahead: 0, strategy: 'expectimax2', threads: 1 })).rejects.toEqual(typed('BAD_ARGUMENT'));
-    await expect(simulateStacking({ table: { width: 4 } as never, lookahead: 0, threads: 1 })).rejects.toEqual(typed('BAD_ARGUMENT'));
+    await expect(
+      simulateStacking({ table: 'x' as never, lookahead: 0, strategy: 'expectimax2', threads: 1 }),
+    ).rejects.toEqual(typed('BAD_ARGUMENT'));
+    await expect(simulateStacking({ table: { width: 4 } as never, lookahead: 0, threads: 1 })).rejects.toEqual(
+      typed('BAD_ARGUMENT'),
+    );
     await settle();
     expect(unhandled).toEqual([]);
   });
@@ -61,14 +65,22 @@ describe('a table that is not a table (defect 1)', () => {
 
 describe('a signal that is not an AbortSignal (defect 3)', () => {
   it('simulateStacking refuses it before starting threads, and none is left', async () => {
-    await expect(simulateStacking({ table, lookahead: 0, games: 4, threads: 2, signal: {} as never })).rejects.toEqual(typed('BAD_ARGUMENT'));
+    await expect(simulateStacking({ table, lookahead: 0, games: 4, threads: 2, signal: {} as never })).rejects.toEqual(
+      typed('BAD_ARGUMENT'),
+    );
     expect(await workersGone()).toBe(0);
   });
 
   it('buildRankTable, playFullGame and trainWeights refuse it too', async () => {
-    await expect(buildRankTable({ width: 4, maxStep: 1, threads: 2, signal: 'stop' as never })).rejects.toEqual(typed('BAD_ARGUMENT'));
-    await expect(playFullGame({ weights: 'bcts', maxPieces: 10, signal: 1 as never })).rejects.toEqual(typed('BAD_ARGUMENT'));
-    await expect(trainWeights({ generations: 1, population: 8, threads: 2, signal: {} as never })).rejects.toEqual(typed('BAD_ARGUMENT'));
+    await expect(buildRankTable({ width: 4, maxStep: 1, threads: 2, signal: 'stop' as never })).rejects.toEqual(
+      typed('BAD_ARGUMENT'),
+    );
+    await expect(playFullGame({ weights: 'bcts', maxPieces: 10, signal: 1 as never })).rejects.toEqual(
+      typed('BAD_ARGUMENT'),
+    );
+    await expect(trainWeights({ generations: 1, population: 8, threads: 2, signal: {} as never })).rejects.toEqual(
+      typed('BAD_ARGUMENT'),
+    );
     expect(await workersGone()).toBe(0);
   });
 });
@@ -86,7 +98,9 @@ describe('other values that slipped past validation (defect 10)', () => {
     expect(() => ai.bestPlacement([0, 0, 0, 0], bare())).toThrow(typed('BAD_PIECE'));
     expect(() => ai.bestPlacement([0, 0, 0, 0], 'T', bare())).toThrow(typed('BAD_ARGUMENT'));
     await expect(simulateStacking({ table, lookahead: bare(), threads: 1 })).rejects.toEqual(typed('BAD_ARGUMENT'));
-    await expect(simulateStacking({ table, lookahead: 0, randomizer: bare(), threads: 1 })).rejects.toEqual(typed('BAD_ARGUMENT'));
+    await expect(simulateStacking({ table, lookahead: 0, randomizer: bare(), threads: 1 })).rejects.toEqual(
+      typed('BAD_ARGUMENT'),
+    );
   });
 
   it('null options are a typed error (createRandomizer keeps reading null as none); FullBoard.fromRows([null]) too', () => {
@@ -99,9 +113,15 @@ describe('other values that slipped past validation (defect 10)', () => {
   });
 
   it('simulateStacking checks onProgress and a BigInt randomizer before playing', async () => {
-    await expect(simulateStacking({ table, lookahead: 0, games: 1, threads: 1, onProgress: 5 as never })).rejects.toEqual(typed('BAD_ARGUMENT'));
-    await expect(simulateStacking({ table, lookahead: 0, games: 1, threads: 1, randomizer: 7n as never })).rejects.toEqual(typed('BAD_ARGUMENT'));
-    await expect(simulateStacking({ table, lookahead: 0, games: 1, threads: 1, seed: 7n as never })).rejects.toEqual(typed('BAD_ARGUMENT'));
+    await expect(
+      simulateStacking({ table, lookahead: 0, games: 1, threads: 1, onProgress: 5 as never }),
+    ).rejects.toEqual(typed('BAD_ARGUMENT'));
+    await expect(
+      simulateStacking({ table, lookahead: 0, games: 1, threads: 1, randomizer: 7n as never }),
+    ).rejects.toEqual(typed('BAD_ARGUMENT'));
+    await expect(simulateStacking({ table, lookahead: 0, games: 1, threads: 1, seed: 7n as never })).rejects.toEqual(
+      typed('BAD_ARGUMENT'),
+    );
   });
 });
 

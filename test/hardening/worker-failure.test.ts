@@ -35,7 +35,11 @@ describe('a worker that cannot start (defect 2)', () => {
   it('rejects simulateStacking and trainWeights the same way', async () => {
     const { buildRankTable, simulateStacking, trainWeights } = await import('../helpers/api.js');
     const table = await buildRankTable({ width: 4, maxStep: 1, iterations: 2, threads: 1 });
-    await expect(simulateStacking({ table, lookahead: 0, games: 2, threads: 2 })).rejects.toMatchObject({ code: 'WORKER_FAILED' });
-    await expect(trainWeights({ generations: 1, population: 8, threads: 2, maxPieces: 10 })).rejects.toMatchObject({ code: 'WORKER_FAILED' });
+    await expect(simulateStacking({ table, lookahead: 0, games: 2, threads: 2 })).rejects.toMatchObject({
+      code: 'WORKER_FAILED',
+    });
+    await expect(trainWeights({ generations: 1, population: 8, threads: 2, maxPieces: 10 })).rejects.toMatchObject({
+      code: 'WORKER_FAILED',
+    });
   });
 });

@@ -42,14 +42,23 @@ beforeAll(async () => {
   }
   tmp = mkdtempSync(join(tmpdir(), 'stackrank-package-'));
   // --ignore-scripts: pack the dist/ that npm test built; prepack's rebuild would empty dist/ under the other tests.
-  const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], { cwd: ROOT, timeout: 120_000 });
+  const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], {
+    cwd: ROOT,
+    timeout: 120_000,
+  });
   const info = JSON.parse(stdout.slice(stdout.indexOf('[')))[0];
   packed = info.files.map((f: { path: string }) => f.path);
   tarballBytes = info.size;
   app = join(tmp, 'app');
   mkdirSync(app);
-  write('package.json', JSON.stringify({ name: 'stackrank-consumer', private: true, version: '1.0.0', type: 'module' }, null, 2));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', join(tmp, info.filename)], { cwd: app, timeout: 180_000 });
+  write(
+    'package.json',
+    JSON.stringify({ name: 'stackrank-consumer', private: true, version: '1.0.0', type: 'module' }, null, 2),
+  );
+  await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', join(tmp, info.filename)], {
+    cwd: app,
+    timeout: 180_000,
+  });
 }, 240_000);
 
 afterAll(() => {
@@ -74,7 +83,11 @@ describe('the npm package, installed from its tarball into a fresh project', () 
     // Everything the library needs at run time is bundled (the fumen codec too); the one dependency is the CLI's
     // option parser (docs/cli.md), which has none of its own and which the library entry points never import.
     expect(Object.keys(manifest.dependencies ?? {})).toEqual(['commander']);
-    expect(readdirSync(join(app, 'node_modules')).filter((d) => !d.startsWith('.')).sort()).toEqual(['commander', 'stackrank']);
+    expect(
+      readdirSync(join(app, 'node_modules'))
+        .filter((d) => !d.startsWith('.'))
+        .sort(),
+    ).toEqual(['commander', 'stackrank']);
     for (const entry of ['dist/index.js', 'dist/index.cjs']) {
       expect(readFileSync(join(app, 'node_modules/stackrank', entry), 'utf8')).not.toMatch(/\bcommander\b/);
     }
@@ -127,11 +140,22 @@ sr.buildRankTable({ width: 5, maxStep: 2, iterations: 2, threads: 1 }).then((t) 
     expect(r.features).toBe(true);
   });
 
-  it('type-checks a TS consumer (ESM and CJS, no @types/node, no skipLibCheck) and catches a type error', { timeout: 180_000 }, async () => {
+  it('type-checks a TS consumer (ESM and CJS, no @types/node, no skipLibCheck) and catches a type error', {
+    timeout: 180_000,
+  }, async () => {
     write(
       'tsconfig.json',
       JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, lib: ['ES2022', 'DOM'], types: [] },
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          lib: ['ES2022', 'DOM'],
+          types: [],
+        },
         files: ['check.ts', 'check.cts'],
       }),
     );
@@ -171,7 +195,10 @@ export const features: readonly string[] = research.FEATURE_NAMES;
     await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: app, timeout: 120_000 });
 
     // The published types are real: a misuse is an error, not silently `any`.
-    write('bad.ts', `import { buildRankTable } from 'stackrank';\nconst w: string = (await buildRankTable()).width;\nexport { w };\n`);
+    write(
+      'bad.ts',
+      `import { buildRankTable } from 'stackrank';\nconst w: string = (await buildRankTable()).width;\nexport { w };\n`,
+    );
     write('tsconfig.bad.json', JSON.stringify({ extends: './tsconfig.json', files: ['bad.ts'] }));
     const bad = await run(process.execPath, [TSC, '-p', 'tsconfig.bad.json'], { cwd: app }).then(
       () => null,
@@ -187,7 +214,10 @@ export const features: readonly string[] = research.FEATURE_NAMES;
     // recognise itself as the entry point through it, or `npx stackrank` silently does nothing.
     expect(stdout, 'the installed stackrank bin printed nothing for --help').toMatch(/demo\s+serve the browser demo/);
     const cache = join(tmp, 'cache');
-    const child = spawn(bin, ['demo', '--port', '0', '--json'], { cwd: app, env: { ...process.env, XDG_CACHE_HOME: cache } });
+    const child = spawn(bin, ['demo', '--port', '0', '--json'], {
+      cwd: app,
+      env: { ...process.env, XDG_CACHE_HOME: cache },
+    });
     try {
       const url: string = await new Promise((res, rej) => {
         let out = '';
@@ -213,7 +243,9 @@ export const features: readonly string[] = research.FEATURE_NAMES;
 
   const skipBrowser = skipWithoutChromium('Vite page test');
 
-  it('bundles into a page with Vite, and the page plays in Chromium (worker threads under COOP/COEP)', { timeout: 180_000 }, async () => {
+  it('bundles into a page with Vite, and the page plays in Chromium (worker threads under COOP/COEP)', {
+    timeout: 180_000,
+  }, async () => {
     const { build } = await import('vite');
     const page = join(app, 'page');
     write(
@@ -247,7 +279,15 @@ try {
       root: page,
       configFile: false,
       logLevel: 'silent',
-      customLogger: { info() {}, warn: (m: string) => warnings.push(m), warnOnce: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m), clearScreen() {}, hasErrorLogged: () => false, hasWarned: false },
+      customLogger: {
+        info() {},
+        warn: (m: string) => warnings.push(m),
+        warnOnce: (m: string) => warnings.push(m),
+        error: (m: string) => warnings.push(m),
+        clearScreen() {},
+        hasErrorLogged: () => false,
+        hasWarned: false,
+      },
       build: { outDir: join(page, 'dist'), target: 'es2022', reportCompressedSize: false },
     });
     expect(existsSync(join(page, 'dist/index.html'))).toBe(true);
@@ -262,7 +302,9 @@ try {
       tab.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
       tab.on('pageerror', (e) => errors.push(e.message));
       await tab.goto(server.url);
-      await tab.waitForFunction(() => document.getElementById('out')?.textContent !== 'running', undefined, { timeout: 60_000 });
+      await tab.waitForFunction(() => document.getElementById('out')?.textContent !== 'running', undefined, {
+        timeout: 60_000,
+      });
       const text = (await tab.textContent('#out')) ?? '';
       expect(text).not.toMatch(/^error/);
       const r = JSON.parse(text);
@@ -305,7 +347,9 @@ try {
       tab.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
       tab.on('pageerror', (e) => errors.push(e.message));
       await tab.goto(new URL('plain/', server.url).href);
-      await tab.waitForFunction(() => document.getElementById('out')?.textContent !== 'running', undefined, { timeout: 60_000 });
+      await tab.waitForFunction(() => document.getElementById('out')?.textContent !== 'running', undefined, {
+        timeout: 60_000,
+      });
       const text = (await tab.textContent('#out')) ?? '';
       expect(text).not.toMatch(/^error/);
       expect(JSON.parse(text)).toEqual({ flat: expect.closeTo(5 / 7, 4), threads: 2, piece: 'O' });

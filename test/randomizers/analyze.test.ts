@@ -74,7 +74,8 @@ describe('analyzeRandomizer', () => {
   });
 
   it('frequencyStd is the decay post spread of 100-piece windows: bags far below memoryless', () => {
-    const spread = (name: 'memoryless' | 'bag7' | 'decay') => analyzeRandomizer(name, { pieces: 50_000, seed: 4 }).frequencyStd;
+    const spread = (name: 'memoryless' | 'bag7' | 'decay') =>
+      analyzeRandomizer(name, { pieces: 50_000, seed: 4 }).frequencyStd;
     const memoryless = spread('memoryless');
     // Multinomial theory for 100 pieces: about sqrt(6/7 / 7 / 100) ≈ 0.035.
     expect(memoryless).toBeGreaterThan(0.032);
@@ -91,7 +92,9 @@ describe('analyzeRandomizer', () => {
   it('rejects bad options', () => {
     expect(() => analyzeRandomizer('bag7', { pieces: 50 })).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
     expect(() => analyzeRandomizer('bag7', { pieces: 1.5e3 + 0.5 })).toThrow(/pieces/);
-    expect(() => analyzeRandomizer('decay', { pieces: 1000, params: { denominator: Number.NaN } })).toThrow(/denominator/);
+    expect(() => analyzeRandomizer('decay', { pieces: 1000, params: { denominator: Number.NaN } })).toThrow(
+      /denominator/,
+    );
     expect(() => analyzeRandomizer('nope' as never, { pieces: 1000 })).toThrow(/unknown randomizer/);
   });
 });

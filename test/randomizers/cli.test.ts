@@ -23,11 +23,19 @@ describe('stackrank queue', () => {
 
   it('--json carries name, seed, params, count and queue; --denominator reaches decay', async () => {
     const { io, out } = fakeIO();
-    expect(await main(['queue', 'decay', '--denominator', '1.5', '--count', '20', '--seed', '3', '--json'], io)).toBe(0);
-    expect(JSON.parse(out[0])).toEqual({ name: 'decay', seed: 3, params: { denominator: 1.5 }, count: 20, queue: createRandomizer('decay', { seed: 3, denominator: 1.5 }).take(20) });
+    expect(await main(['queue', 'decay', '--denominator', '1.5', '--count', '20', '--seed', '3', '--json'], io)).toBe(
+      0,
+    );
+    expect(JSON.parse(out[0])).toEqual({
+      name: 'decay',
+      seed: 3,
+      params: { denominator: 1.5 },
+      count: 20,
+      queue: createRandomizer('decay', { seed: 3, denominator: 1.5 }).take(20),
+    });
   });
 
-  it('refuses a denominator below 1 with the library\'s reason (one piece would take over)', async () => {
+  it("refuses a denominator below 1 with the library's reason (one piece would take over)", async () => {
     const { io, out, err } = fakeIO();
     expect(await main(['queue', 'decay', '--denominator', '0.9', '--count', '5'], io)).not.toBe(0);
     expect(out).toEqual([]);
@@ -62,11 +70,20 @@ describe('stackrank randomizers', () => {
 
   it('--json prints one object per generator with the documented fields', async () => {
     const { io, out } = fakeIO();
-    expect(await main(['randomizers', '--pieces', '20000', '--seed', '1', '--json', '--denominator', '1.5'], io)).toBe(0);
+    expect(await main(['randomizers', '--pieces', '20000', '--seed', '1', '--json', '--denominator', '1.5'], io)).toBe(
+      0,
+    );
     const rows = out.map((l) => JSON.parse(l)) as Record<string, unknown>[]; // JSON Lines: one object per generator
     expect(rows.map((r) => r.name)).toEqual([...RANDOMIZER_NAMES]);
     for (const row of rows) {
-      for (const field of ['predictability', 'entropy', 'maxDrought', 'repeatProbability', 'longestRun', 'frequencyStd']) {
+      for (const field of [
+        'predictability',
+        'entropy',
+        'maxDrought',
+        'repeatProbability',
+        'longestRun',
+        'frequencyStd',
+      ]) {
         expect(typeof row[field]).toBe('number');
       }
       expect(row.predictability as number).toBeGreaterThan(0.14);

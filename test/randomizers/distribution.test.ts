@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PIECE_COUNT } from '../../src/pieces.js';
-import { RANDOMIZER_NAMES, createRandomizer, restoreRandomizer, type Randomizer, type RandomizerName } from '../../src/randomizers/index.js';
+import {
+  RANDOMIZER_NAMES,
+  createRandomizer,
+  restoreRandomizer,
+  type Randomizer,
+  type RandomizerName,
+} from '../../src/randomizers/index.js';
 import { chiSquare, chiSquareCritical } from './stats.js';
 
 /**
@@ -59,18 +65,23 @@ describe('distribution()', () => {
     expect(JSON.stringify(r.state())).toBe(before);
   });
 
-  it.each(RANDOMIZER_NAMES)('%s: matches the pieces actually dealt (chi-square over previous x next, seed 2024)', (name) => {
-    const { observed, expected } = pairTally(createRandomizer(name, { seed: 2024 }), 60_000);
-    for (let cell = 0; cell < expected.length; cell++) if (expected[cell] === 0) expect(observed[cell]).toBe(0);
-    const { statistic, cells } = chiSquare(observed, expected);
-    expect(cells).toBeGreaterThan(10);
-    expect(statistic).toBeLessThan(chiSquareCritical(cells));
-  });
+  it.each(RANDOMIZER_NAMES)(
+    '%s: matches the pieces actually dealt (chi-square over previous x next, seed 2024)',
+    (name) => {
+      const { observed, expected } = pairTally(createRandomizer(name, { seed: 2024 }), 60_000);
+      for (let cell = 0; cell < expected.length; cell++) if (expected[cell] === 0) expect(observed[cell]).toBe(0);
+      const { statistic, cells } = chiSquare(observed, expected);
+      expect(cells).toBeGreaterThan(10);
+      expect(statistic).toBeLessThan(chiSquareCritical(cells));
+    },
+  );
 
   it('the chi-square check has teeth: a uniform guess for bag7 or tgm3 fails it', () => {
     for (const name of ['bag7', 'tgm3'] as RandomizerName[]) {
       const { observed, expected } = pairTally(createRandomizer(name, { seed: 2024 }), 60_000);
-      const rowTotals = Array.from({ length: PIECE_COUNT }, (_, a) => expected.slice(a * PIECE_COUNT, (a + 1) * PIECE_COUNT).reduce((s, v) => s + v, 0));
+      const rowTotals = Array.from({ length: PIECE_COUNT }, (_, a) =>
+        expected.slice(a * PIECE_COUNT, (a + 1) * PIECE_COUNT).reduce((s, v) => s + v, 0),
+      );
       const uniform = expected.map((_, cell) => rowTotals[Math.floor(cell / PIECE_COUNT)] / PIECE_COUNT);
       const { statistic, cells } = chiSquare(observed, uniform);
       expect(statistic).toBeGreaterThan(10 * chiSquareCritical(cells));
@@ -100,7 +111,10 @@ describe('distribution()', () => {
   });
 
   it('tgm1/tgm2: a fresh piece comes with (1/7)·Σ(h/7)^k over the rolls, a remembered one with (1/7)(h/7)^(rolls-1)', () => {
-    for (const [name, rolls] of [['tgm1', 4], ['tgm2', 6]] as const) {
+    for (const [name, rolls] of [
+      ['tgm1', 4],
+      ['tgm2', 6],
+    ] as const) {
       const r = createRandomizer(name, { seed: 8 });
       for (let i = 0; i < 200; i++) {
         r.nextId();
@@ -109,7 +123,8 @@ describe('distribution()', () => {
         let fresh = 0;
         for (let k = 0; k < rolls; k++) fresh += (h / 7) ** k / 7;
         const d = r.distribution();
-        for (let p = 0; p < 7; p++) expect(d[p]).toBeCloseTo(history.includes(p) ? (h / 7) ** (rolls - 1) / 7 : fresh, 14);
+        for (let p = 0; p < 7; p++)
+          expect(d[p]).toBeCloseTo(history.includes(p) ? (h / 7) ** (rolls - 1) / 7 : fresh, 14);
       }
     }
   });
@@ -127,7 +142,11 @@ describe('distribution()', () => {
         const r = createRandomizer('tgm3', { seed });
         r.take(dealt);
         const state = r.state();
-        const exact = enumerateTgm3(state.pool as number[], state.history as number[], (state.droughtOrder as number[])[0]);
+        const exact = enumerateTgm3(
+          state.pool as number[],
+          state.history as number[],
+          (state.droughtOrder as number[])[0],
+        );
         const d = r.distribution();
         for (let p = 0; p < 7; p++) expect(d[p]).toBeCloseTo(exact[p], 13);
       }),

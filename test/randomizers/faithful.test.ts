@@ -54,9 +54,13 @@ describe('nes: the NES game (pickRandomTetrimino)', () => {
   it('distribution() is the exact chance over the LFSR cycle, for every spawn count, previous piece and the second pick', () => {
     for (let count = 0; count < 16; count++) {
       for (let previous = -1; previous < 7; previous++) {
-        expect(Array.from(nesState(count, previous).distribution())).toEqual(enumeratedNes(count, previous, false).map((p) => expect.closeTo(p, 15)));
+        expect(Array.from(nesState(count, previous).distribution())).toEqual(
+          enumeratedNes(count, previous, false).map((p) => expect.closeTo(p, 15)),
+        );
         if (previous >= 0) {
-          expect(Array.from(nesState(count, previous, true).distribution())).toEqual(enumeratedNes(count, previous, true).map((p) => expect.closeTo(p, 15)));
+          expect(Array.from(nesState(count, previous, true).distribution())).toEqual(
+            enumeratedNes(count, previous, true).map((p) => expect.closeTo(p, 15)),
+          );
         }
       }
     }
@@ -100,7 +104,9 @@ describe('tgm3: the pool quirk', () => {
   it('deals the documented stream with the quirk (default) and without it', () => {
     for (const seed of [0, 7, 2024]) {
       expect(createRandomizer('tgm3', { seed }).take(3000)).toBe(referenceStream('tgm3', seed, 3000, 1.1, 1));
-      expect(createRandomizer('tgm3', { seed, poolQuirk: 0 }).take(3000)).toBe(referenceStream('tgm3', seed, 3000, 1.1, 0));
+      expect(createRandomizer('tgm3', { seed, poolQuirk: 0 }).take(3000)).toBe(
+        referenceStream('tgm3', seed, 3000, 1.1, 0),
+      );
     }
     expect(createRandomizer('tgm3').params).toEqual({ poolQuirk: 1 });
     expect(() => createRandomizer('tgm3', { poolQuirk: 2 as never })).toThrow(/poolQuirk must be 1 .* or 0/);

@@ -9,7 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { PIECE_COUNT } from '../../src/pieces.js';
 import { Rng } from '../../src/random.js';
 import { BaseRandomizer, MixtureRandomizer } from '../../src/randomizers/base.js';
-import { RANDOMIZER_NAMES, createRandomizer, restoreRandomizer, type Randomizer, type RandomizerName, type RandomizerState } from '../../src/randomizers/index.js';
+import {
+  RANDOMIZER_NAMES,
+  createRandomizer,
+  restoreRandomizer,
+  type Randomizer,
+  type RandomizerName,
+  type RandomizerState,
+} from '../../src/randomizers/index.js';
 import { chiSquare, chiSquareCritical } from './stats.js';
 
 const N = PIECE_COUNT;
@@ -148,7 +155,9 @@ interface Tgm3Counts {
 /** Every (piece, state after) of one tgm3 deal (after the first), with its chance; equal states merged. */
 function tgm3Deals(s: Tgm3Counts): { chance: number; piece: number; after: Tgm3Counts }[] {
   const results = new Map<string, { chance: number; piece: number; after: Tgm3Counts }>();
-  let level = new Map<string, { counts: number[]; chance: number }>([[String(s.counts), { counts: s.counts, chance: 1 }]]);
+  let level = new Map<string, { counts: number[]; chance: number }>([
+    [String(s.counts), { counts: s.counts, chance: 1 }],
+  ]);
   for (let roll = 0; roll < 6; roll++) {
     const next = new Map<string, { counts: number[]; chance: number }>();
     for (const { counts, chance } of level.values()) {
@@ -166,7 +175,12 @@ function tgm3Deals(s: Tgm3Counts): { chance: number; piece: number; after: Tgm3C
           const key = `${p}:${after}`;
           const known = results.get(key);
           if (known) known.chance += hit;
-          else results.set(key, { chance: hit, piece: p, after: { counts: after, order, history: [p, ...s.history.slice(0, 3)], seen, quirk: s.quirk } });
+          else
+            results.set(key, {
+              chance: hit,
+              piece: p,
+              after: { counts: after, order, history: [p, ...s.history.slice(0, 3)], seen, quirk: s.quirk },
+            });
         } else {
           after[s.order[0]]++;
           const known = next.get(String(after));
@@ -184,12 +198,25 @@ function tgm3Counts(state: RandomizerState): Tgm3Counts {
   const counts = new Array<number>(7).fill(0);
   for (const id of state.pool as number[]) counts[id]++;
   const seen = [0, 1, 2, 3, 4, 5, 6].filter((p) => ((state.seen as number) >> p) & 1);
-  return { counts, order: state.droughtOrder as number[], history: state.history as number[], seen, quirk: state.params.poolQuirk !== 0 };
+  return {
+    counts,
+    order: state.droughtOrder as number[],
+    history: state.history as number[],
+    seen,
+    quirk: state.params.poolQuirk !== 0,
+  };
 }
 
 function tgm3State(base: RandomizerState, s: Tgm3Counts): RandomizerState {
   const pool = s.counts.flatMap((n, p) => new Array<number>(n).fill(p));
-  return { ...base, started: true, pool, droughtOrder: s.order, history: s.history, seen: s.seen.reduce((m, p) => m | (1 << p), 0) };
+  return {
+    ...base,
+    started: true,
+    pool,
+    droughtOrder: s.order,
+    history: s.history,
+    seen: s.seen.reduce((m, p) => m | (1 << p), 0),
+  };
 }
 
 /** P(next piece) of one tgm3 deal: tgm3Deals summed over the states it leaves. */
@@ -213,19 +240,23 @@ function tgm3EnumeratedPair(state: RandomizerState): Float64Array {
 
 describe('nextPairDistribution', () => {
   // tgm3 (below) and nes (test/randomizers/faithful.test.ts: its LFSR draw has 32,767 outcomes) are checked apart.
-  it.each(RANDOMIZER_NAMES.filter((n) => n !== 'tgm3' && n !== 'nes'))('%s: equals exact enumeration of the next deal, in many states', (name) => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.nat(120), (seed, dealt) => {
-        const r = advanced(name, seed, dealt);
-        const pair = r.nextPairDistribution();
-        expectClose(pair, enumeratedPair(r.state()));
-        // Rows sum to the first piece's distribution; the column sums are the second piece's distribution.
-        const first = r.distribution();
-        for (let p1 = 0; p1 < N; p1++) expect(pair.slice(p1 * N, p1 * N + N).reduce((a, b) => a + b, 0)).toBeCloseTo(first[p1], 14);
-      }),
-      FC,
-    );
-  });
+  it.each(RANDOMIZER_NAMES.filter((n) => n !== 'tgm3' && n !== 'nes'))(
+    '%s: equals exact enumeration of the next deal, in many states',
+    (name) => {
+      fc.assert(
+        fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.nat(120), (seed, dealt) => {
+          const r = advanced(name, seed, dealt);
+          const pair = r.nextPairDistribution();
+          expectClose(pair, enumeratedPair(r.state()));
+          // Rows sum to the first piece's distribution; the column sums are the second piece's distribution.
+          const first = r.distribution();
+          for (let p1 = 0; p1 < N; p1++)
+            expect(pair.slice(p1 * N, p1 * N + N).reduce((a, b) => a + b, 0)).toBeCloseTo(first[p1], 14);
+        }),
+        FC,
+      );
+    },
+  );
 
   it.each(['memoryless', 'nesSketch', 'bag7', 'bag14', 'twoBag', 'redBlue', 'decay'] as const)(
     '%s: its marginal equals the second piece enumerated over both deals',
@@ -250,14 +281,20 @@ describe('nextPairDistribution', () => {
 
   it('tgm3: equals an enumeration of both deals on slot counts, in many states, with and without the pool quirk', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.integer({ min: 1, max: 400 }), fc.constantFrom(0 as const, 1 as const), (seed, dealt, poolQuirk) => {
-        const r = createRandomizer('tgm3', { seed, poolQuirk });
-        r.take(dealt);
-        const pair = r.nextPairDistribution();
-        expectClose(pair, tgm3EnumeratedPair(r.state()));
-        const first = r.distribution();
-        for (let p1 = 0; p1 < N; p1++) expect(pair.slice(p1 * N, p1 * N + N).reduce((a, b) => a + b, 0)).toBeCloseTo(first[p1], 14);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+        fc.integer({ min: 1, max: 400 }),
+        fc.constantFrom(0 as const, 1 as const),
+        (seed, dealt, poolQuirk) => {
+          const r = createRandomizer('tgm3', { seed, poolQuirk });
+          r.take(dealt);
+          const pair = r.nextPairDistribution();
+          expectClose(pair, tgm3EnumeratedPair(r.state()));
+          const first = r.distribution();
+          for (let p1 = 0; p1 < N; p1++)
+            expect(pair.slice(p1 * N, p1 * N + N).reduce((a, b) => a + b, 0)).toBeCloseTo(first[p1], 14);
+        },
+      ),
       { ...FC, numRuns: 30 },
     );
     // Before the first piece (which is not drawn from the pool) the scripted walk is small.
@@ -266,7 +303,8 @@ describe('nextPairDistribution', () => {
   });
 
   it('every family and mixture: the fast path agrees with the generic one (afterDealing + distribution)', () => {
-    const generic = (r: Randomizer) => BaseRandomizer.prototype.nextPairDistribution.call(r as BaseRandomizer, new Float64Array(49));
+    const generic = (r: Randomizer) =>
+      BaseRandomizer.prototype.nextPairDistribution.call(r as BaseRandomizer, new Float64Array(49));
     for (const name of RANDOMIZER_NAMES) {
       for (const dealt of [0, 1, 5, 6, 13, 50, 333]) {
         const r = advanced(name, 77 + dealt, dealt);
@@ -277,7 +315,8 @@ describe('nextPairDistribution', () => {
       for (const dealt of [1, 20]) {
         const r = advanced(name, dealt, dealt);
         const d = r.distribution();
-        for (let p = 0; p < N; p++) if (d[p] > 0) expectClose(r.afterDealing(p).nextPairDistribution(), generic(r.afterDealing(p)), 1e-14);
+        for (let p = 0; p < N; p++)
+          if (d[p] > 0) expectClose(r.afterDealing(p).nextPairDistribution(), generic(r.afterDealing(p)), 1e-14);
       }
     }
   });
@@ -288,9 +327,30 @@ describe('nextPairDistribution', () => {
     const seeds = new Rng(99);
     const samples = 10_000;
     const cases: [string, Randomizer][] = RANDOMIZER_NAMES.map((name) => [name, advanced(name, 5, 17)]);
-    cases.push(['twoBag mixture', restoreRandomizer({ ...createRandomizer('twoBag').state(), bags: [[0, 3], [1, 2, 3, 4, 5, 6, 0]] }).afterDealing(3)]);
-    cases.push(['redBlue mixture', restoreRandomizer({ ...createRandomizer('redBlue').state(), bags: [[0, 3, 5], [1, 2, 3, 4, 6]] }).afterDealing(3)]);
-    cases.push(['tgm3 mixture', advanced('tgm3', 5, 17).afterDealing((advanced('tgm3', 5, 18).state().history as number[])[0])]);
+    cases.push([
+      'twoBag mixture',
+      restoreRandomizer({
+        ...createRandomizer('twoBag').state(),
+        bags: [
+          [0, 3],
+          [1, 2, 3, 4, 5, 6, 0],
+        ],
+      }).afterDealing(3),
+    ]);
+    cases.push([
+      'redBlue mixture',
+      restoreRandomizer({
+        ...createRandomizer('redBlue').state(),
+        bags: [
+          [0, 3, 5],
+          [1, 2, 3, 4, 6],
+        ],
+      }).afterDealing(3),
+    ]);
+    cases.push([
+      'tgm3 mixture',
+      advanced('tgm3', 5, 17).afterDealing((advanced('tgm3', 5, 18).state().history as number[])[0]),
+    ]);
     for (const [label, r] of cases) {
       const state = r.state();
       const observed = new Float64Array(49);
@@ -302,7 +362,8 @@ describe('nextPairDistribution', () => {
         observed[a * N + copy.nextId()]++;
       }
       const expected = r.nextPairDistribution().map((p) => p * samples);
-      for (let cell = 0; cell < 49; cell++) if (expected[cell] === 0) expect(observed[cell], `${label} cell ${cell}`).toBe(0);
+      for (let cell = 0; cell < 49; cell++)
+        if (expected[cell] === 0) expect(observed[cell], `${label} cell ${cell}`).toBe(0);
       const { statistic, cells } = chiSquare(observed, expected);
       expect(cells, label).toBeGreaterThan(3);
       expect(statistic, label).toBeLessThan(chiSquareCritical(cells - 1));
@@ -312,20 +373,23 @@ describe('nextPairDistribution', () => {
   it('bag7: exact pairs at the start of a bag and with two or one piece left', () => {
     const bag = createRandomizer('bag7', { seed: 12 });
     const fresh = bag.nextPairDistribution();
-    for (let p1 = 0; p1 < N; p1++) for (let p2 = 0; p2 < N; p2++) expect(fresh[p1 * N + p2]).toBeCloseTo(p1 === p2 ? 0 : 1 / 42, 15);
+    for (let p1 = 0; p1 < N; p1++)
+      for (let p2 = 0; p2 < N; p2++) expect(fresh[p1 * N + p2]).toBeCloseTo(p1 === p2 ? 0 : 1 / 42, 15);
 
     const dealt = new Set<number>();
     for (let i = 0; i < 5; i++) dealt.add(bag.nextId());
     const [a, b] = [0, 1, 2, 3, 4, 5, 6].filter((p) => !dealt.has(p));
     // Two left: one of them, then the other for certain.
     const two = bag.nextPairDistribution();
-    for (let cell = 0; cell < 49; cell++) expect(two[cell]).toBeCloseTo(cell === a * N + b || cell === b * N + a ? 1 / 2 : 0, 15);
+    for (let cell = 0; cell < 49; cell++)
+      expect(two[cell]).toBeCloseTo(cell === a * N + b || cell === b * N + a ? 1 / 2 : 0, 15);
 
     dealt.add(bag.nextId());
     const [last] = [0, 1, 2, 3, 4, 5, 6].filter((p) => !dealt.has(p));
     // One left: it comes for certain, then the refilled bag deals any piece with 1/7.
     const one = bag.nextPairDistribution();
-    for (let p1 = 0; p1 < N; p1++) for (let p2 = 0; p2 < N; p2++) expect(one[p1 * N + p2]).toBeCloseTo(p1 === last ? 1 / 7 : 0, 15);
+    for (let p1 = 0; p1 < N; p1++)
+      for (let p2 = 0; p2 < N; p2++) expect(one[p1 * N + p2]).toBeCloseTo(p1 === last ? 1 / 7 : 0, 15);
     expect(bag.nextId()).toBe(last);
   });
 
@@ -347,7 +411,13 @@ describe('nextPairDistribution', () => {
   it('rejects a wrong `into` with BAD_ARGUMENT', () => {
     for (const name of RANDOMIZER_NAMES) {
       const r = advanced(name, 3, 4);
-      for (const into of [new Float64Array(48), new Float64Array(7), new Float32Array(49), new Array(49).fill(0), 'x']) {
+      for (const into of [
+        new Float64Array(48),
+        new Float64Array(7),
+        new Float32Array(49),
+        new Array(49).fill(0),
+        'x',
+      ]) {
         expect(() => r.nextPairDistribution(into as never)).toThrow(badArgument);
       }
     }
@@ -357,23 +427,28 @@ describe('nextPairDistribution', () => {
 describe('afterDealing', () => {
   it('leaves the original untouched: same state, same distribution, same pieces to come', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...RANDOMIZER_NAMES), fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.nat(80), (name, seed, dealt) => {
-        const r = advanced(name, seed, dealt);
-        const twin = r.clone();
-        const before = JSON.stringify(r.state());
-        const distribution = Array.from(r.distribution());
-        const results: Randomizer[] = [];
-        for (let p = 0; p < N; p++) if (distribution[p] > 0) results.push(r.afterDealing(p));
-        r.nextPairDistribution();
-        // Using the results does not reach back either.
-        for (const after of results) {
-          after.nextPairDistribution();
-          after.take(5);
-        }
-        expect(JSON.stringify(r.state())).toBe(before);
-        expect(Array.from(r.distribution())).toEqual(distribution);
-        expect(r.take(40)).toBe(twin.take(40));
-      }),
+      fc.property(
+        fc.constantFrom(...RANDOMIZER_NAMES),
+        fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+        fc.nat(80),
+        (name, seed, dealt) => {
+          const r = advanced(name, seed, dealt);
+          const twin = r.clone();
+          const before = JSON.stringify(r.state());
+          const distribution = Array.from(r.distribution());
+          const results: Randomizer[] = [];
+          for (let p = 0; p < N; p++) if (distribution[p] > 0) results.push(r.afterDealing(p));
+          r.nextPairDistribution();
+          // Using the results does not reach back either.
+          for (const after of results) {
+            after.nextPairDistribution();
+            after.take(5);
+          }
+          expect(JSON.stringify(r.state())).toBe(before);
+          expect(Array.from(r.distribution())).toEqual(distribution);
+          expect(r.take(40)).toBe(twin.take(40));
+        },
+      ),
       { ...FC, numRuns: 60 },
     );
   });
@@ -429,14 +504,19 @@ describe('afterDealing', () => {
           if (chances[p1] === 0) continue;
           const after = r.afterDealing(p1);
           const parts = after instanceof MixtureRandomizer ? after.parts : undefined;
-          const keys = new Set(parts ? parts.map((c) => c.randomizer.stateKey()) : [(after as BaseRandomizer).stateKey()]);
+          const keys = new Set(
+            parts ? parts.map((c) => c.randomizer.stateKey()) : [(after as BaseRandomizer).stateKey()],
+          );
           if (parts && parts.length > 1) {
             mixtures++;
             expect(parts.reduce((s, c) => s + c.weight, 0)).toBeCloseTo(1, 14);
             expect(after.state().mixture).toHaveLength(parts.length);
           }
           // Its distribution is row p1 of the pair distribution, divided by the chance of p1.
-          const row = r.nextPairDistribution().slice(p1 * N, p1 * N + N).map((x) => x / chances[p1]);
+          const row = r
+            .nextPairDistribution()
+            .slice(p1 * N, p1 * N + N)
+            .map((x) => x / chances[p1]);
           expectClose(after.distribution(), row, 1e-12);
           // Every real deal of p1 leaves one of the mixture's states.
           let found = 0;
@@ -444,7 +524,9 @@ describe('afterDealing', () => {
             const copy = restoreRandomizer({ ...state, rng: freshRng(seeds) }) as BaseRandomizer;
             if (copy.nextId() !== p1) continue;
             found++;
-            expect(keys.has(copy.stateKey()), `${name}: a real deal of ${p1} left a state outside the mixture`).toBe(true);
+            expect(keys.has(copy.stateKey()), `${name}: a real deal of ${p1} left a state outside the mixture`).toBe(
+              true,
+            );
           }
         }
       }
@@ -461,7 +543,13 @@ describe('afterDealing', () => {
     const pair = r.nextPairDistribution();
     expectClose(pair.slice(0, 7), [3 / 28, 13 / 168, 13 / 168, 13 / 168, 13 / 168, 13 / 168, 13 / 168], 1e-15);
     expect(after.state().mixture).toEqual([
-      { weight: 7 / 8, bags: [[0, 1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6, 0]] },
+      {
+        weight: 7 / 8,
+        bags: [
+          [0, 1, 2, 3, 4, 5, 6],
+          [1, 2, 3, 4, 5, 6, 0],
+        ],
+      },
       { weight: 1 / 8, bags: [[0], [1, 2, 3, 4, 5, 6]] },
     ]);
   });
@@ -480,7 +568,11 @@ describe('afterDealing', () => {
         for (const [key, joint] of third) {
           const [a, b] = key.split(',').map(Number);
           const total = joint.reduce((s, x) => s + x, 0);
-          expectClose(r.afterDealing(a).afterDealing(b).distribution(), joint.map((x) => x / total), 1e-12);
+          expectClose(
+            r.afterDealing(a).afterDealing(b).distribution(),
+            joint.map((x) => x / total),
+            1e-12,
+          );
         }
       }
     }
@@ -503,14 +595,24 @@ describe('afterDealing', () => {
         const afterA = r.afterDealing(a);
         for (const [b, joint] of third) {
           const total = joint.reduce((x, y) => x + y, 0);
-          expectClose(afterA.afterDealing(b).distribution(), joint.map((x) => x / total), 1e-12);
+          expectClose(
+            afterA.afterDealing(b).distribution(),
+            joint.map((x) => x / total),
+            1e-12,
+          );
         }
       }
     }
   });
 
   it('a mixture survives state()/JSON/restoreRandomizer and clone(), and is an ordinary state once it has dealt', () => {
-    const r = restoreRandomizer({ ...createRandomizer('redBlue', { seed: 4 }).state(), bags: [[0, 3, 5], [1, 2, 3, 4, 6]] });
+    const r = restoreRandomizer({
+      ...createRandomizer('redBlue', { seed: 4 }).state(),
+      bags: [
+        [0, 3, 5],
+        [1, 2, 3, 4, 6],
+      ],
+    });
     const mixture = r.afterDealing(3);
     const snapshot = JSON.parse(JSON.stringify(mixture.state())) as RandomizerState;
     expect(snapshot.mixture).toHaveLength(2);
@@ -527,7 +629,13 @@ describe('afterDealing', () => {
     const broken: [unknown, RegExp][] = [
       [[], /mixture must be a non-empty list/],
       ['x', /mixture must be a non-empty list/],
-      [[{ weight: -1, bags: [[0], [1]] }, { weight: 2, bags: [[0], [1]] }], /weight must be a finite number > 0/],
+      [
+        [
+          { weight: -1, bags: [[0], [1]] },
+          { weight: 2, bags: [[0], [1]] },
+        ],
+        /weight must be a finite number > 0/,
+      ],
       [[{ weight: 0.5, bags: [[0], [1]] }], /weights must sum to 1/],
       [[null], /mixture entry 0 must be an object/],
       [[{ weight: 1, bags: [[0, 0], [1]] }], /at most 1 of each/],
@@ -541,11 +649,15 @@ describe('afterDealing', () => {
   it('rejects bad ids and pieces that cannot come next with BAD_ARGUMENT', () => {
     for (const name of RANDOMIZER_NAMES) {
       const r = advanced(name, 6, 3);
-      for (const id of [-1, 7, 0.5, Number.NaN, '1', undefined, null]) expect(() => r.afterDealing(id as never)).toThrow(badArgument);
+      for (const id of [-1, 7, 0.5, Number.NaN, '1', undefined, null])
+        expect(() => r.afterDealing(id as never)).toThrow(badArgument);
     }
     // The first TGM piece is never O, S or Z.
     for (const name of ['tgm1', 'tgm2', 'tgm3'] as const) {
-      for (const id of [1, 3, 4]) expect(() => createRandomizer(name).afterDealing(id)).toThrow(/tgm\d cannot deal [OSZ] next .*probability is 0/);
+      for (const id of [1, 3, 4])
+        expect(() => createRandomizer(name).afterDealing(id)).toThrow(
+          /tgm\d cannot deal [OSZ] next .*probability is 0/,
+        );
     }
     // A bag cannot deal what it has already dealt.
     const bag = createRandomizer('bag7', { seed: 2 });

@@ -12,7 +12,16 @@ describe('SVG helpers', () => {
 
   it('escapes text and maps data to pixels (log scale included)', () => {
     expect(escapeXml('a < b & "c"')).toBe('a &lt; b &amp; &quot;c&quot;');
-    const plot = new Plot({ x: 0, y: 0, width: 164, height: 164, title: '', xDomain: [1, 100], yDomain: [0, 1], logX: true });
+    const plot = new Plot({
+      x: 0,
+      y: 0,
+      width: 164,
+      height: 164,
+      title: '',
+      xDomain: [1, 100],
+      yDomain: [0, 1],
+      logX: true,
+    });
     expect(plot.px(1)).toBe(plot.left);
     expect(plot.px(10)).toBe((plot.left + plot.right) / 2);
     expect(plot.py(0)).toBe(plot.bottom);

@@ -18,7 +18,11 @@ describe('first-piece rules', () => {
   it('history after the first piece, newest first: tgm1 first Z Z Z, tgm2 first Z S S, tgm3 first Z S Z', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), (seed) => {
-        for (const [name, tail] of [['tgm1', 'ZZZ'], ['tgm2', 'ZSS'], ['tgm3', 'ZSZ']] as const) {
+        for (const [name, tail] of [
+          ['tgm1', 'ZZZ'],
+          ['tgm2', 'ZSS'],
+          ['tgm3', 'ZSZ'],
+        ] as const) {
           const r = createRandomizer(name, { seed });
           const first = r.nextId();
           expect(r.state().history).toEqual([first, ...ids(tail)]);
@@ -73,7 +77,8 @@ describe('bags', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), (seed) => {
         const queue = createRandomizer('bag14', { seed }).take(14 * 30);
-        for (let i = 0; i < queue.length; i += 14) expect([...queue.slice(i, i + 14)].sort().join('')).toBe('IIJJLLOOSSTTZZ');
+        for (let i = 0; i < queue.length; i += 14)
+          expect([...queue.slice(i, i + 14)].sort().join('')).toBe('IIJJLLOOSSTTZZ');
       }),
       { numRuns: 100 },
     );
@@ -81,16 +86,21 @@ describe('bags', () => {
 
   it('twoBag and redBlue never hold more than two of a piece, and each bag holds a piece at most once', () => {
     fc.assert(
-      fc.property(fc.constantFrom('twoBag' as const, 'redBlue' as const), fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.nat(300), (name, seed, dealt) => {
-        const r = createRandomizer(name, { seed });
-        r.take(dealt);
-        const bags = r.state().bags as number[][];
-        expect(bags).toHaveLength(2);
-        for (const bag of bags) {
-          expect(bag.length).toBeGreaterThan(0);
-          expect(new Set(bag).size).toBe(bag.length);
-        }
-      }),
+      fc.property(
+        fc.constantFrom('twoBag' as const, 'redBlue' as const),
+        fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+        fc.nat(300),
+        (name, seed, dealt) => {
+          const r = createRandomizer(name, { seed });
+          r.take(dealt);
+          const bags = r.state().bags as number[][];
+          expect(bags).toHaveLength(2);
+          for (const bag of bags) {
+            expect(bag.length).toBeGreaterThan(0);
+            expect(new Set(bag).size).toBe(bag.length);
+          }
+        },
+      ),
       { numRuns: 100 },
     );
   });

@@ -7,7 +7,10 @@ export function chiSquareCritical(df: number, z = 3.09): number {
 }
 
 /** Pearson's statistic over the cells with an expected count of at least 5, and how many cells that was. */
-export function chiSquare(observed: ArrayLike<number>, expected: ArrayLike<number>): { statistic: number; cells: number } {
+export function chiSquare(
+  observed: ArrayLike<number>,
+  expected: ArrayLike<number>,
+): { statistic: number; cells: number } {
   let statistic = 0;
   let cells = 0;
   for (let i = 0; i < expected.length; i++) {

@@ -2,7 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PIECES } from '../../src/pieces.js';
 import { Rng } from '../../src/random.js';
-import { RANDOMIZER_NAMES, createRandomizer, restoreRandomizer, type RandomizerState } from '../../src/randomizers/index.js';
+import {
+  RANDOMIZER_NAMES,
+  createRandomizer,
+  restoreRandomizer,
+  type RandomizerState,
+} from '../../src/randomizers/index.js';
 import { referenceStream } from './reference.js';
 
 describe('randomizer streams', () => {
@@ -29,7 +34,9 @@ describe('randomizer streams', () => {
 
   // Pinned prefixes: a change to any generator's PRNG call order would silently change every published result.
   it('keeps the first pieces of seed 1 stable', () => {
-    const prefixes = Object.fromEntries(RANDOMIZER_NAMES.map((name) => [name, createRandomizer(name, { seed: 1 }).take(28)]));
+    const prefixes = Object.fromEntries(
+      RANDOMIZER_NAMES.map((name) => [name, createRandomizer(name, { seed: 1 }).take(28)]),
+    );
     expect(prefixes).toMatchInlineSnapshot(`
       {
         "bag14": "JSLTJISIOZTOLZLSTZTOIOSIJJLZ",
@@ -83,17 +90,22 @@ describe('randomizer streams', () => {
 
   it('clone and state/restore (through JSON) continue the same stream independently', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...RANDOMIZER_NAMES), fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.nat(60), (name, seed, dealt) => {
-        const original = createRandomizer(name, { seed });
-        original.take(dealt);
-        const copy = original.clone();
-        const snapshot = JSON.parse(JSON.stringify(original.state())) as RandomizerState;
-        const restored = restoreRandomizer(snapshot);
-        const ahead = original.take(100);
-        expect(copy.take(100)).toBe(ahead);
-        expect(restored.take(100)).toBe(ahead);
-        expect(restored.name).toBe(name);
-      }),
+      fc.property(
+        fc.constantFrom(...RANDOMIZER_NAMES),
+        fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+        fc.nat(60),
+        (name, seed, dealt) => {
+          const original = createRandomizer(name, { seed });
+          original.take(dealt);
+          const copy = original.clone();
+          const snapshot = JSON.parse(JSON.stringify(original.state())) as RandomizerState;
+          const restored = restoreRandomizer(snapshot);
+          const ahead = original.take(100);
+          expect(copy.take(100)).toBe(ahead);
+          expect(restored.take(100)).toBe(ahead);
+          expect(restored.name).toBe(name);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -112,12 +124,15 @@ describe('randomizer argument checking', () => {
       () => createRandomizer('nes').fillIds([0, 0] as never),
       () => createRandomizer('nes').distribution(new Float64Array(6)),
     ];
-    for (const attempt of cases) expect(attempt).toThrow(expect.objectContaining({ name: 'StackRankError', code: 'BAD_ARGUMENT' }));
+    for (const attempt of cases)
+      expect(attempt).toThrow(expect.objectContaining({ name: 'StackRankError', code: 'BAD_ARGUMENT' }));
   });
 
   it('rejects a decay denominator that is not a finite number >= 1 (below 1 one piece takes over and the weights break)', () => {
     for (const denominator of [0, -1, 0.8, 0.999, Number.NaN, Infinity, -Infinity, '2' as never, 2n as never]) {
-      expect(() => createRandomizer('decay', { denominator, onWarning: () => {} })).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
+      expect(() => createRandomizer('decay', { denominator, onWarning: () => {} })).toThrow(
+        expect.objectContaining({ code: 'BAD_ARGUMENT' }),
+      );
     }
     const warnings: string[] = [];
     const collect = (m: string) => warnings.push(m);
@@ -145,7 +160,9 @@ describe('randomizer argument checking', () => {
     expect(() => restoreRandomizer({ ...bag, bags: [[]] })).toThrow(/bag 0 must hold/);
     const decay = createRandomizer('decay').state();
     expect(() => restoreRandomizer({ ...decay, weights: [0, 0, 0, 0, 0, 0, 0] })).toThrow(/weights must sum to 7/);
-    expect(() => restoreRandomizer({ ...decay, weights: [1e308, 1e308, 0, 0, 0, 0, 0] })).toThrow(/weights must sum to 7/);
+    expect(() => restoreRandomizer({ ...decay, weights: [1e308, 1e308, 0, 0, 0, 0, 0] })).toThrow(
+      /weights must sum to 7/,
+    );
     expect(() => restoreRandomizer({ ...decay, params: { denominator: -1 } })).toThrow(/denominator/);
   });
 });

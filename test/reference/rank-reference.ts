@@ -23,7 +23,13 @@ export function referenceIndex(steps: number[], maxStep: number): number {
  * Every surface index reachable from `index` by one hole-free placement of `piece` that keeps steps within ±S
  * ('forbid'), or by any hole-free placement with its steps then clamped to ±S ('collapse').
  */
-export function referenceSuccessors(index: number, piece: number, width: number, maxStep: number, steep: 'forbid' | 'collapse' = 'forbid'): number[] {
+export function referenceSuccessors(
+  index: number,
+  piece: number,
+  width: number,
+  maxStep: number,
+  steep: 'forbid' | 'collapse' = 'forbid',
+): number[] {
   const steps = referenceSteps(index, width, maxStep);
   const heights = [0];
   for (const d of steps) heights.push(heights[heights.length - 1] + d);
@@ -37,7 +43,13 @@ export function referenceSuccessors(index: number, piece: number, width: number,
       const h = heights.slice();
       for (let j = 0; j < o.width; j++) h[x + j] = base + o.top[j];
       const next = h.slice(1).map((v, i) => v - h[i]);
-      if (steep === 'collapse') out.push(referenceIndex(next.map((d) => Math.max(-maxStep, Math.min(maxStep, d))), maxStep));
+      if (steep === 'collapse')
+        out.push(
+          referenceIndex(
+            next.map((d) => Math.max(-maxStep, Math.min(maxStep, d))),
+            maxStep,
+          ),
+        );
       else if (next.every((d) => Math.abs(d) <= maxStep)) out.push(referenceIndex(next, maxStep));
     }
   }
@@ -45,7 +57,12 @@ export function referenceSuccessors(index: number, piece: number, width: number,
 }
 
 /** The article's iteration: every piece weighs 1/7. */
-export function referenceRanks(width: number, maxStep: number, iterations: number, steep: 'forbid' | 'collapse' = 'forbid'): Float64Array {
+export function referenceRanks(
+  width: number,
+  maxStep: number,
+  iterations: number,
+  steep: 'forbid' | 'collapse' = 'forbid',
+): Float64Array {
   return referenceWeighted(width, maxStep, iterations, new Array(7).fill(1 / 7), steep);
 }
 
@@ -63,7 +80,8 @@ export function referencePreview(
 ): { planes: Float64Array; after: Float64Array } {
   const size = (2 * maxStep + 1) ** (width - 1);
   const successors: number[][][] = [];
-  for (let s = 0; s < size; s++) successors.push([0, 1, 2, 3, 4, 5, 6].map((p) => referenceSuccessors(s, p, width, maxStep, steep)));
+  for (let s = 0; s < size; s++)
+    successors.push([0, 1, 2, 3, 4, 5, 6].map((p) => referenceSuccessors(s, p, width, maxStep, steep)));
   let v = new Float64Array(7 * size).fill(1);
   const mix = (planes: Float64Array, s: number, n: number) => {
     let sum = 0;
@@ -83,10 +101,17 @@ export function referencePreview(
 }
 
 /** The weighted variant: r_{k+1}(s) = sum_p w[p] max over p's placements of r_k, r_0 = 1. */
-export function referenceWeighted(width: number, maxStep: number, iterations: number, w: ArrayLike<number>, steep: 'forbid' | 'collapse' = 'forbid'): Float64Array {
+export function referenceWeighted(
+  width: number,
+  maxStep: number,
+  iterations: number,
+  w: ArrayLike<number>,
+  steep: 'forbid' | 'collapse' = 'forbid',
+): Float64Array {
   const size = (2 * maxStep + 1) ** (width - 1);
   const successors: number[][][] = [];
-  for (let s = 0; s < size; s++) successors.push([0, 1, 2, 3, 4, 5, 6].map((p) => referenceSuccessors(s, p, width, maxStep, steep)));
+  for (let s = 0; s < size; s++)
+    successors.push([0, 1, 2, 3, 4, 5, 6].map((p) => referenceSuccessors(s, p, width, maxStep, steep)));
   let prev = new Float64Array(size).fill(1);
   for (let k = 0; k < iterations; k++) {
     const next = new Float64Array(size);

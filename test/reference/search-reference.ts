@@ -16,7 +16,8 @@ export interface ReferenceRules {
 export function referenceCollapse(heights: number[], maxStep: number): number[] {
   const n = heights.length;
   const sums = new Array<number>(n).fill(0);
-  for (let i = n - 2; i >= 0; i--) sums[i] = sums[i + 1] - Math.max(-maxStep, Math.min(maxStep, heights[i + 1] - heights[i]));
+  for (let i = n - 2; i >= 0; i--)
+    sums[i] = sums[i + 1] - Math.max(-maxStep, Math.min(maxStep, heights[i + 1] - heights[i]));
   const lift = Math.min(...heights) - Math.min(...sums);
   return sums.map((s) => s + lift);
 }
@@ -35,7 +36,12 @@ function better(a: ReferenceValue, b: ReferenceValue): boolean {
   return false;
 }
 
-export function referenceLeaf(heights: number[], maxStep: number, rules: ReferenceRules, rankOf: (index: number) => number): [number, number] {
+export function referenceLeaf(
+  heights: number[],
+  maxStep: number,
+  rules: ReferenceRules,
+  rankOf: (index: number) => number,
+): [number, number] {
   let index = 0;
   let excess = 0;
   for (let i = 0; i + 1 < heights.length; i++) {
@@ -47,21 +53,31 @@ export function referenceLeaf(heights: number[], maxStep: number, rules: Referen
   return [rules.steep === 'excessFirst' ? -excess : 0, rankOf(index)];
 }
 
-export function referenceChildren(heights: number[], piece: number, rules: ReferenceRules, maxStep = 4): { move: ReferenceMove; heights: number[] }[] {
+export function referenceChildren(
+  heights: number[],
+  piece: number,
+  rules: ReferenceRules,
+  maxStep = 4,
+): { move: ReferenceMove; heights: number[] }[] {
   const low = Math.min(...heights);
   const high = Math.max(...heights);
   const tetris = { move: { tetris: true, rotation: -1, column: -1 }, heights: heights.map((h) => h - 4) };
   if (piece === 0 && low >= 4 && high >= rules.tetrisThreshold) return [tetris];
-  const out: { move: ReferenceMove; heights: number[] }[] = piece === 0 && low >= 4 && rules.tetris === 'choice' ? [tetris] : [];
+  const out: { move: ReferenceMove; heights: number[] }[] =
+    piece === 0 && low >= 4 && rules.tetris === 'choice' ? [tetris] : [];
   ORIENTATIONS[piece].forEach((o, rotation) => {
     for (let x = 0; x + o.width <= heights.length; x++) {
       const base = heights[x] - o.bot[0];
       let ok = true;
-      for (let j = 0; j < o.width; j++) if (heights[x + j] - o.bot[j] !== base || base + o.top[j] > rules.boardHeight) ok = false;
+      for (let j = 0; j < o.width; j++)
+        if (heights[x + j] - o.bot[j] !== base || base + o.top[j] > rules.boardHeight) ok = false;
       if (!ok) continue;
       const next = heights.slice();
       for (let j = 0; j < o.width; j++) next[x + j] = base + o.top[j];
-      out.push({ move: { tetris: false, rotation, column: x }, heights: rules.steep === 'collapse' ? referenceCollapse(next, maxStep) : next });
+      out.push({
+        move: { tetris: false, rotation, column: x },
+        heights: rules.steep === 'collapse' ? referenceCollapse(next, maxStep) : next,
+      });
     }
   });
   return out;
