@@ -144,9 +144,12 @@ const RUN2 = new Int32Array(32);
 
 /** Σ weight × feature. */
 export function scoreFeatures(f: BoardFeatures, w: RecoverWeights = RECOVER_WEIGHTS): number {
+  return w.landingHeight * f.landingHeight + w.erodedPieceCells * f.erodedPieceCells + scoreBoardTerms(f, w);
+}
+
+/** Σ weight × feature over the features of the board alone (all but the move's landing height and eroded cells). */
+export function scoreBoardTerms(f: BoardFeatures, w: RecoverWeights = RECOVER_WEIGHTS): number {
   return (
-    w.landingHeight * f.landingHeight +
-    w.erodedPieceCells * f.erodedPieceCells +
     w.rowTransitions * f.rowTransitions +
     w.columnTransitions * f.columnTransitions +
     w.holes * f.holes +

@@ -10,7 +10,7 @@
  */
 import type { Piece } from '../pieces.js';
 import type { GamePlacement } from '../rules/types.js';
-import { boardFeatures, type RecoverWeights } from './evaluate.js';
+import { boardFeatures, scoreBoardTerms, type RecoverWeights } from './evaluate.js';
 import { lockCells } from './grid.js';
 
 export type Reach = (rows: Uint32Array, piece: Piece) => readonly GamePlacement[];
@@ -151,15 +151,7 @@ function expand(ctx: RecoverContext, queue: readonly Piece[], node: Node, reach:
       const f = boardFeatures(locked.rows, ctx.width, ctx.height, locked, ctx.wellColumn);
       let acc = node.acc + w.landingHeight * f.landingHeight + w.erodedPieceCells * f.erodedPieceCells;
       if (overflows(locked.rows, ctx.visibleHeight)) acc += TOP_OUT;
-      const boardTerms =
-        w.rowTransitions * f.rowTransitions +
-        w.columnTransitions * f.columnTransitions +
-        w.holes * f.holes +
-        w.cumulativeWells * f.cumulativeWells +
-        w.holeDepth * f.holeDepth +
-        w.rowsWithHoles * f.rowsWithHoles +
-        w.wellCells * f.wellCells +
-        w.clean * f.clean;
+      const boardTerms = scoreBoardTerms(f, w);
       out.push({
         rows: locked.rows,
         current: turn.current,

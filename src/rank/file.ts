@@ -311,18 +311,7 @@ const MAX_U16_SCALE = (1 + 1e-6) / 65535;
 const MAX_RANK = 1 + 1e-6;
 
 /** What the first 64 bytes of a table file say, checked; `fileBytes` is the size the whole file must have. */
-interface FixedHeader {
-  version: number;
-  width: number;
-  maxStep: number;
-  iterations: number;
-  encoding: ValueEncoding;
-  folded: boolean;
-  scale: number;
-  count: number;
-  checksum: number;
-  variant: string;
-  slots: number;
+interface FixedHeader extends Omit<TableHeader, 'params'> {
   paramLength: number;
   paramChecksum: number;
   fileBytes: number;
