@@ -147,6 +147,25 @@ export function checkBuildOptions(options: BuildOptions) {
   return { width, maxStep, iterations, steep, gravity };
 }
 
+/**
+ * The onProgress calls of one build: `report(done)` after `done` of `iterations` iterations (fractions allowed),
+ * with the elapsed time and an estimate of the rest from the mean time per iteration so far.
+ */
+export function progressReporter(iterations: number, onProgress?: (p: BuildProgress) => void): (done: number) => void {
+  const started = performance.now();
+  return (done) => {
+    if (!onProgress) return;
+    const elapsedMs = performance.now() - started;
+    onProgress({
+      iteration: done,
+      iterations,
+      fraction: done / iterations,
+      elapsedMs,
+      etaMs: done > 0 ? (elapsedMs / done) * (iterations - done) : null,
+    });
+  };
+}
+
 /** Splits blocks [0, hi) into `parts` contiguous ranges of about equal estimated work. */
 export function splitBlocks(cost: Float64Array, parts: number): [number, number][] {
   const total = cost.reduce((a, b) => a + b, 0);
@@ -235,18 +254,7 @@ export async function buildRankValues(options: BuildOptions = {}, weights?: Arra
         ? { fn: 'rankBlocksWeighted', args: [planPtr, prev, next, a, b, scratchPtr, weightsPtr] }
         : { fn: 'rankBlocks', args: [planPtr, prev, next, a, b, scratchPtr] };
 
-    const started = performance.now();
-    const report = (done: number) => {
-      if (!onProgress) return;
-      const elapsedMs = performance.now() - started;
-      onProgress({
-        iteration: done,
-        iterations,
-        fraction: done / iterations,
-        elapsedMs,
-        etaMs: done > 0 ? (elapsedMs / done) * (iterations - done) : null,
-      });
-    };
+    const report = progressReporter(iterations, onProgress);
     report(0);
 
     if (threads > 1) {
@@ -328,18 +336,7 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
     let scale = 1 / U16_TOP;
     let top = U16_TOP;
 
-    const started = performance.now();
-    const report = (done: number) => {
-      if (!onProgress) return;
-      const elapsedMs = performance.now() - started;
-      onProgress({
-        iteration: done,
-        iterations,
-        fraction: done / iterations,
-        elapsedMs,
-        etaMs: done > 0 ? (elapsedMs / done) * (iterations - done) : null,
-      });
-    };
+    const report = progressReporter(iterations, onProgress);
     report(0);
     const rethrow = (e: unknown): never => {
       if (signal?.aborted) throw abortError();

@@ -26,7 +26,7 @@ import { type Surface, surfaceCount, surfaceIndex } from '../surface.js';
 import { defaultThreadCount } from '../threads.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { KernelPool, type KernelCall } from '../workers.js';
-import { checkBuildOptions, splitBlocks, writePlan, type BuildOptions } from './build.js';
+import { checkBuildOptions, progressReporter, splitBlocks, writePlan, type BuildOptions } from './build.js';
 import { STEEP_VARIANT, decodeTable, encodeTable, tableFileBytes, variantSteep, type VariantParams } from './file.js';
 import { foldRows, foldShape, unfoldRows } from './fold.js';
 import { rankMoves, type TableSteep } from './moves.js';
@@ -165,18 +165,7 @@ export async function buildPreviewRows(
     for (let n = 0; n < PIECE_COUNT; n++) kernel.fillF32(slot[n], size, 1);
     writeSlots();
 
-    const started = performance.now();
-    const report = (done: number) => {
-      if (!onProgress) return;
-      const elapsedMs = performance.now() - started;
-      onProgress({
-        iteration: done,
-        iterations,
-        fraction: done / iterations,
-        elapsedMs,
-        etaMs: done > 0 ? (elapsedMs / done) * (iterations - done) : null,
-      });
-    };
+    const report = progressReporter(iterations, onProgress);
     report(0);
 
     const parts = Math.max(1, threads);
