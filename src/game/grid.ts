@@ -4,24 +4,7 @@
  */
 import type { Cell } from '../rules/types.js';
 
-export function popcount(v: number): number {
-  v = v - ((v >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
-}
-
-/** Column heights: the row above each column's highest filled cell (0 when empty). */
-export function columnHeights(rows: ArrayLike<number>, width: number): number[] {
-  const h = new Array<number>(width).fill(0);
-  let seen = 0;
-  const full = (1 << width) - 1;
-  for (let r = rows.length - 1; r >= 0 && seen !== full; r--) {
-    const fresh = rows[r] & ~seen;
-    for (let v = fresh; v; v &= v - 1) h[31 - Math.clz32(v & -v)] = r + 1;
-    seen |= rows[r];
-  }
-  return h;
-}
+export { columnHeights, popcount } from '../rules/board.js';
 
 /** True when no empty cell has a filled cell above it in its column. */
 export function isHoleFree(rows: ArrayLike<number>, width: number): boolean {

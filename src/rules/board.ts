@@ -39,6 +39,26 @@ function checkHeight(height: unknown): number {
   return height;
 }
 
+/** Set bits in a 32-bit word. */
+export function popcount(v: number): number {
+  v = v - ((v >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+/** Column heights of bit rows (bottom first): the row above each column's highest filled cell (0 when empty). */
+export function columnHeights(rows: ArrayLike<number>, width: number): number[] {
+  const h = new Array<number>(width).fill(0);
+  let seen = 0;
+  const full = (1 << width) - 1;
+  for (let r = rows.length - 1; r >= 0 && seen !== full; r--) {
+    const fresh = rows[r] & ~seen;
+    for (let v = fresh; v; v &= v - 1) h[31 - Math.clz32(v & -v)] = r + 1;
+    seen |= rows[r];
+  }
+  return h;
+}
+
 export class Board {
   readonly width: number;
   readonly height: number;
@@ -152,13 +172,7 @@ export class Board {
 
   /** Column heights: 1 + the highest filled row of each column, 0 for an empty column. */
   heights(): number[] {
-    const h = new Array<number>(this.width).fill(0);
-    for (let y = 0; y < this.height; y++) {
-      const r = this.rows[y];
-      if (r === 0) continue;
-      for (let x = 0; x < this.width; x++) if ((r >> x) & 1) h[x] = y + 1;
-    }
-    return h;
+    return columnHeights(this.rows, this.width);
   }
 
   /** Empty cells with a filled cell somewhere above them in the same column. */
@@ -168,11 +182,7 @@ export class Board {
     for (let y = this.height - 1; y >= 0; y--) {
       const r = this.rows[y];
       // bits set in `above` but not in this row are holes in this row
-      let m = above & ~r;
-      while (m) {
-        holes++;
-        m &= m - 1;
-      }
+      holes += popcount(above & ~r);
       above |= r;
     }
     return holes;
