@@ -317,11 +317,11 @@ export function requireRankTable(value: unknown, what = 'table'): RankTable {
  */
 export async function buildRankTable(opts: RankTableBuildOptions = {}): Promise<RankTable> {
   const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
-  const encoding = opts.encoding ?? 'u16';
-  // The mirror-folded u16 iteration assumes mirror-symmetric values; the 20G table is not (docs/rules.md).
-  if (encoding === 'u16' && gravity === 'drop') {
+  const variant = rankVariant(steep, gravity);
+  // The mirror-folded u16 iteration computes one surface of each mirror pair: only for mirror-symmetric variants.
+  if ((opts.encoding ?? 'u16') === 'u16' && variantMirrored(variant)) {
     const { folded, scale } = await buildFoldedRanks(opts);
-    return RankTable.fromFolded(folded, scale, { width, maxStep, iterations, variant: STEEP_VARIANT.rank[steep] });
+    return RankTable.fromFolded(folded, scale, { width, maxStep, iterations, variant });
   }
   const values = await buildRankValues(opts);
   return RankTable.fromValues(values, {
@@ -329,7 +329,7 @@ export async function buildRankTable(opts: RankTableBuildOptions = {}): Promise<
     maxStep,
     iterations,
     encoding: opts.encoding,
-    variant: rankVariant(steep, gravity),
+    variant,
   });
 }
 
