@@ -311,7 +311,7 @@ export interface FoldedRanks {
  * canonical half of the surfaces is computed (src/rank/mirror-plan.ts), and each iteration rescales so that its
  * largest value is stored as 65535 (the iteration is positively homogeneous, so rescaling changes nothing but the
  * scale). Each iteration rounds once per surface, so the values differ from the f32 iteration's by a few units of
- * the last stored digit (test/rank-u16.test.ts measures it and checks that play is unchanged). Returns the values
+ * the last stored digit (test/rank/u16.test.ts measures it and checks that play is unchanged). Returns the values
  * already in the folded layout of the table file, with their scale.
  */
 export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedRanks> {

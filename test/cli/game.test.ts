@@ -2,12 +2,12 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../src/cli.js';
-import type { CliIO } from '../src/cli/io.js';
-import { playGame } from '../src/game/play.js';
-import { buildRankTable, type RankTable } from '../src/rank/table.js';
-import { RULE_SET_NAMES } from '../src/rules/rule-sets.js';
-import { runCli } from './helpers/cli.js';
+import { main } from '../../src/cli.js';
+import type { CliIO } from '../../src/cli/io.js';
+import { playGame } from '../../src/game/play.js';
+import { buildRankTable, type RankTable } from '../../src/rank/table.js';
+import { RULE_SET_NAMES } from '../../src/rules/rule-sets.js';
+import { runCli } from '../helpers/cli.js';
 
 let file: string;
 let table: RankTable;

@@ -6,28 +6,28 @@ import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MIRROR_PIECE } from '../src/pieces.js';
-import { loadAnyTable } from '../src/rank/any.js';
-import { computePieceMax } from '../src/rank/piece-max.js';
-import { buildRankValues } from '../src/rank/build.js';
-import { loadOrBuildCachedPreviewTable } from '../src/rank/variant-cache.js';
-import { HEADER_BYTES, checksum, decodeTable, encodeTable } from '../src/rank/file.js';
+import { MIRROR_PIECE } from '../../src/pieces.js';
+import { loadAnyTable } from '../../src/rank/any.js';
+import { computePieceMax } from '../../src/rank/piece-max.js';
+import { buildRankValues } from '../../src/rank/build.js';
+import { loadOrBuildCachedPreviewTable } from '../../src/rank/variant-cache.js';
+import { HEADER_BYTES, checksum, decodeTable, encodeTable } from '../../src/rank/file.js';
 import {
   PreviewTable,
   buildPreviewRows,
   buildPreviewTable,
   loadPreviewTable,
   type PreviewResult,
-} from '../src/rank/preview.js';
-import { RankTable, buildRankTable, loadRankTable } from '../src/rank/table.js';
-import { customModel, symmetrizeModel, transitionModel, weightsModel } from '../src/rank/transition.js';
-import { buildWeightedTable } from '../src/rank/weighted.js';
-import { Rng } from '../src/random.js';
-import { mirrorIndex } from '../src/surface.js';
-import { runCli } from './helpers/cli.js';
-import { referencePreview, referenceRanks, referenceWeighted } from './reference/rank-reference.js';
+} from '../../src/rank/preview.js';
+import { RankTable, buildRankTable, loadRankTable } from '../../src/rank/table.js';
+import { customModel, symmetrizeModel, transitionModel, weightsModel } from '../../src/rank/transition.js';
+import { buildWeightedTable } from '../../src/rank/weighted.js';
+import { Rng } from '../../src/random.js';
+import { mirrorIndex } from '../../src/surface.js';
+import { runCli } from '../helpers/cli.js';
+import { referencePreview, referenceRanks, referenceWeighted } from '../reference/rank-reference.js';
 
-const GOLDEN = join(__dirname, 'golden', 'rank-preview-w4-s1-i2.srk.hex');
+const GOLDEN = join(__dirname, '..', 'golden', 'rank-preview-w4-s1-i2.srk.hex');
 /** The exact repeat probability P(n | n) of tgm1 (stationary history chain, computed once from the roll rule). */
 const TGM1_REPEAT = 0.02442753399671577;
 

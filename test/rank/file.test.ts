@@ -2,13 +2,13 @@ import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildRankValues } from '../src/rank/build.js';
-import { HEADER_BYTES, checksum } from '../src/rank/file.js';
-import { foldIndex, foldShape, foldValues, unfoldValues } from '../src/rank/fold.js';
-import { RankTable, buildRankTable, loadRankTable } from '../src/rank/table.js';
-import { parseSurface, surfaceFromSteps } from '../src/surface.js';
+import { buildRankValues } from '../../src/rank/build.js';
+import { HEADER_BYTES, checksum } from '../../src/rank/file.js';
+import { foldIndex, foldShape, foldValues, unfoldValues } from '../../src/rank/fold.js';
+import { RankTable, buildRankTable, loadRankTable } from '../../src/rank/table.js';
+import { parseSurface, surfaceFromSteps } from '../../src/surface.js';
 
-const GOLDEN = join(__dirname, 'golden', 'rank-w4-s1-i2.srk.hex');
+const GOLDEN = join(__dirname, '..', 'golden', 'rank-w4-s1-i2.srk.hex');
 
 describe('mirror folding', () => {
   it.each([

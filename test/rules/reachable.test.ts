@@ -11,12 +11,12 @@ import {
   RULE_SET_NAMES,
   reachablePlacements,
   type GamePlacement,
-} from '../src/rules/index.js';
-import { ORIENTATIONS, PIECES } from '../src/pieces.js';
-import { Rng } from '../src/random.js';
-import { StackRankError } from '../src/errors.js';
-import { RefSimulator, cellKey, refBoardFromRows, refReachable, type RefRules } from './reference/rules-reference.js';
-import { randomBoard } from './rules/random-boards.js';
+} from '../../src/rules/index.js';
+import { ORIENTATIONS, PIECES } from '../../src/pieces.js';
+import { Rng } from '../../src/random.js';
+import { StackRankError } from '../../src/errors.js';
+import { RefSimulator, cellKey, refBoardFromRows, refReachable, type RefRules } from '../reference/rules-reference.js';
+import { randomBoard } from './random-boards.js';
 
 const BOARDS = Number(process.env.RULES_FUZZ_BOARDS ?? 400);
 const key = (cells: readonly (readonly number[])[]) => cellKey(cells);

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildRankValues } from '../src/rank/build.js';
-import { rankMoves } from '../src/rank/moves.js';
-import { mirrorIndex, surfaceCount } from '../src/surface.js';
-import { referenceRanks, referenceSuccessors } from './reference/rank-reference.js';
+import { buildRankValues } from '../../src/rank/build.js';
+import { rankMoves } from '../../src/rank/moves.js';
+import { mirrorIndex, surfaceCount } from '../../src/surface.js';
+import { referenceRanks, referenceSuccessors } from '../reference/rank-reference.js';
 
 const maxError = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   let m = 0;
@@ -108,8 +108,8 @@ describe('parallel build', () => {
 
 describe('worker pool failures', () => {
   it('turns a kernel trap in a worker into WORKER_FAILED and stops the pool', async () => {
-    const { KernelPool, liveWorkerCount } = await import('../src/workers.js');
-    const { kernelModule, createMemory, pickVariant } = await import('../src/wasm.js');
+    const { KernelPool, liveWorkerCount } = await import('../../src/workers.js');
+    const { kernelModule, createMemory, pickVariant } = await import('../../src/wasm.js');
     const module = await kernelModule('rank', pickVariant(true));
     const pool = await KernelPool.create(module, createMemory(true), 2);
     // A plan pointer far outside memory: the kernel traps on its first load.
@@ -122,7 +122,7 @@ describe('worker pool failures', () => {
   });
 
   it('leaves no live worker after a cancelled parallel build', async () => {
-    const { liveWorkerCount } = await import('../src/workers.js');
+    const { liveWorkerCount } = await import('../../src/workers.js');
     const controller = new AbortController();
     const build = buildRankValues({
       width: 9,

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildFoldedRanks } from '../src/rank/build.js';
-import { rankMoves } from '../src/rank/moves.js';
-import { buildIndex, makeMirrorPlan, mirrorOrder, reorderMove } from '../src/rank/mirror-plan.js';
-import { buildRankTable, type RankTable } from '../src/rank/table.js';
-import { mirrorIndex, surfaceCount } from '../src/surface.js';
-import { allPositions, comparePlay } from './helpers/play-compare.js';
+import { buildFoldedRanks } from '../../src/rank/build.js';
+import { rankMoves } from '../../src/rank/moves.js';
+import { buildIndex, makeMirrorPlan, mirrorOrder, reorderMove } from '../../src/rank/mirror-plan.js';
+import { buildRankTable, type RankTable } from '../../src/rank/table.js';
+import { mirrorIndex, surfaceCount } from '../../src/surface.js';
+import { allPositions, comparePlay } from '../helpers/play-compare.js';
 
 const digitsOf = (s: number, base: number, count: number) =>
   [...s.toString(base).padStart(count, '0')].map((c) => parseInt(c, base));

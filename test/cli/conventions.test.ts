@@ -7,13 +7,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { COMMANDS, GROUPS } from '../src/cli/commands.js';
-import { flagName, type OptionSpec } from '../src/cli/spec.js';
-import { MAX_THREADS } from '../src/threads.js';
-import { RANDOMIZER_NAMES } from '../src/randomizers/index.js';
-import { MAX_SEED } from '../src/random.js';
-import { buildRankTable } from '../src/rank/table.js';
-import { runCli } from './helpers/cli.js';
+import { COMMANDS, GROUPS } from '../../src/cli/commands.js';
+import { flagName, type OptionSpec } from '../../src/cli/spec.js';
+import { MAX_THREADS } from '../../src/threads.js';
+import { RANDOMIZER_NAMES } from '../../src/randomizers/index.js';
+import { MAX_SEED } from '../../src/random.js';
+import { buildRankTable } from '../../src/rank/table.js';
+import { runCli } from '../helpers/cli.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'stackrank-cli-conv-'));
 
@@ -205,7 +205,7 @@ describe('a write that fails after the work keeps the result and says where', ()
     const dir = tmp();
     const out: string[] = [];
     const err: string[] = [];
-    const { main } = await import('../src/cli.js');
+    const { main } = await import('../../src/cli.js');
     const code = await main(
       [
         'full',
@@ -248,7 +248,7 @@ describe('a write that fails after the work keeps the result and says where', ()
   it('full train --checkpoint: when the directory vanishes, checkpoints go to a temp file and training goes on', async () => {
     const dir = tmp();
     const err: string[] = [];
-    const { main } = await import('../src/cli.js');
+    const { main } = await import('../../src/cli.js');
     const code = await main(
       [
         'full',
@@ -290,7 +290,7 @@ describe('a write that fails after the work keeps the result and says where', ()
 
   it('table build --out: the directory is replaced by a file during the build', async () => {
     const dir = tmp();
-    const { main } = await import('../src/cli.js');
+    const { main } = await import('../../src/cli.js');
     const err: string[] = [];
     mkdirSync(join(dir, 'sub'));
     const code = await main(
@@ -412,7 +412,7 @@ describe('the same option has the same range in every command', () => {
 
 describe("the README's Command line section", () => {
   it('names only commands and options that exist', () => {
-    const readme = readFileSync(join(__dirname, '../README.md'), 'utf8');
+    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Command line'));
     const block = section.slice(section.indexOf('```sh') + 5, section.indexOf('```', section.indexOf('```sh') + 5));
     let current: (typeof COMMANDS)[number] | undefined;

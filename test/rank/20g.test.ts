@@ -6,16 +6,16 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.js';
-import { buildRankValues } from '../src/rank/build.js';
-import { rankMoves } from '../src/rank/moves.js';
-import { rankMoves20G } from '../src/rank/moves-20g.js';
-import { RankTable, buildRankTable } from '../src/rank/table.js';
-import { decodeTable, encodeTable } from '../src/rank/file.js';
-import { foldShape } from '../src/rank/fold.js';
-import { mirrorIndex } from '../src/surface.js';
-import { referenceRanks } from './reference/rank-reference.js';
-import { reference20GRanks, reference20GSuccessors } from './reference/rank-20g-reference.js';
+import { runCli } from '../helpers/cli.js';
+import { buildRankValues } from '../../src/rank/build.js';
+import { rankMoves } from '../../src/rank/moves.js';
+import { rankMoves20G } from '../../src/rank/moves-20g.js';
+import { RankTable, buildRankTable } from '../../src/rank/table.js';
+import { decodeTable, encodeTable } from '../../src/rank/file.js';
+import { foldShape } from '../../src/rank/fold.js';
+import { mirrorIndex } from '../../src/surface.js';
+import { referenceRanks } from '../reference/rank-reference.js';
+import { reference20GRanks, reference20GSuccessors } from '../reference/rank-20g-reference.js';
 
 function maxError(got: Float32Array, want: Float64Array): number {
   let worst = 0;

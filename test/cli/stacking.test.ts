@@ -2,9 +2,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildRankTable } from '../src/rank/table.js';
-import { drawBoard } from '../src/cli/play.js';
-import { runCli } from './helpers/cli.js';
+import { buildRankTable } from '../../src/rank/table.js';
+import { drawBoard } from '../../src/cli/play.js';
+import { runCli } from '../helpers/cli.js';
 
 let file: string;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 
 describe('stackrank table', () => {
   it('builds to --out with progress, then reports info and ranks', async () => {

@@ -3,10 +3,10 @@
  * search it implements (searchPlacements): the same placements in the same order with the same key sequences.
  */
 import { describe, expect, it } from 'vitest';
-import { Board, RULE_SETS, countReachablePlacements, reachablePlacements } from '../src/rules/index.js';
-import { searchPlacements } from '../src/rules/reachable.js';
-import { Rng } from '../src/random.js';
-import { randomBoard } from './rules/random-boards.js';
+import { Board, RULE_SETS, countReachablePlacements, reachablePlacements } from '../../src/rules/index.js';
+import { searchPlacements } from '../../src/rules/reachable.js';
+import { Rng } from '../../src/random.js';
+import { randomBoard } from './random-boards.js';
 
 describe('reachable kernel', () => {
   for (const rules of Object.values(RULE_SETS)) {
@@ -36,7 +36,7 @@ describe('reachable kernel', () => {
     expect(countReachablePlacements(empty, 2, { rules: 'guideline' })).toBe(expected);
   });
   it('a fresh custom rule-set object on every call reuses the prepared search (kernel memory stays put)', async () => {
-    const { kernelMemoryBytes } = await import('../src/rules/kernel.js');
+    const { kernelMemoryBytes } = await import('../../src/rules/kernel.js');
     const board = Board.empty();
     const custom = () => ({ ...RULE_SETS.nes, name: 'my-nes' });
     countReachablePlacements(board, 2, { rules: custom() });

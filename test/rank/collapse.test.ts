@@ -6,20 +6,20 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAnyTable } from '../src/rank/any.js';
-import { buildRankValues } from '../src/rank/build.js';
-import { loadOrBuildCachedTable } from '../src/rank/cache.js';
-import { decodeTable } from '../src/rank/file.js';
-import { rankMoves } from '../src/rank/moves.js';
-import { PreviewTable, buildPreviewRows, buildPreviewTable, loadPreviewTable } from '../src/rank/preview.js';
-import { RankTable, buildRankTable, loadRankTable } from '../src/rank/table.js';
-import { loadOrBuildCachedPreviewTable } from '../src/rank/variant-cache.js';
-import { buildWeightedTable } from '../src/rank/weighted.js';
-import { mirrorIndex } from '../src/surface.js';
-import { runCli } from './helpers/cli.js';
-import { referencePreview, referenceRanks, referenceSteps } from './reference/rank-reference.js';
+import { loadAnyTable } from '../../src/rank/any.js';
+import { buildRankValues } from '../../src/rank/build.js';
+import { loadOrBuildCachedTable } from '../../src/rank/cache.js';
+import { decodeTable } from '../../src/rank/file.js';
+import { rankMoves } from '../../src/rank/moves.js';
+import { PreviewTable, buildPreviewRows, buildPreviewTable, loadPreviewTable } from '../../src/rank/preview.js';
+import { RankTable, buildRankTable, loadRankTable } from '../../src/rank/table.js';
+import { loadOrBuildCachedPreviewTable } from '../../src/rank/variant-cache.js';
+import { buildWeightedTable } from '../../src/rank/weighted.js';
+import { mirrorIndex } from '../../src/surface.js';
+import { runCli } from '../helpers/cli.js';
+import { referencePreview, referenceRanks, referenceSteps } from '../reference/rank-reference.js';
 
-const GOLDEN = join(__dirname, 'golden', 'rank-collapse-w4-s1-i2.srk.hex');
+const GOLDEN = join(__dirname, '..', 'golden', 'rank-collapse-w4-s1-i2.srk.hex');
 
 const maxError = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   let m = 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Board } from '../src/rules/index.js';
-import { StackRankError } from '../src/errors.js';
+import { Board } from '../../src/rules/index.js';
+import { StackRankError } from '../../src/errors.js';
 
 const code = (f: () => unknown) => {
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decoder, encoder, Field } from 'tetris-fumen';
-import { Board, boardFromFumen, fumenFromBoard, StackRankError } from '../src/index.js';
+import { Board, boardFromFumen, fumenFromBoard, StackRankError } from '../../src/index.js';
 
 // Every piece colour and garbage, drawn with the package's own field syntax (top row first).
 const COLOURED = ['LLL_______', 'LOOIIIIZZ_', 'JOOSSTTTZZ', 'JJSSXXTXXX'];

@@ -2,10 +2,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Board, fumenFromBoard } from '../src/index.js';
-import { buildRankTable, type RankTable } from '../src/rank/table.js';
-import { TetrisAI } from '../src/game/index.js';
-import { runCli } from './helpers/cli.js';
+import { Board, fumenFromBoard } from '../../src/index.js';
+import { buildRankTable, type RankTable } from '../../src/rank/table.js';
+import { TetrisAI } from '../../src/game/index.js';
+import { runCli } from '../helpers/cli.js';
 
 let file: string;
 let table: RankTable;

@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PIECES } from '../src/pieces.js';
-import { computePieceMax } from '../src/rank/piece-max.js';
-import { buildPreviewTable } from '../src/rank/preview.js';
-import { buildRankTable, type RankTable } from '../src/rank/table.js';
-import { StackingAI } from '../src/stacking/ai.js';
-import { StackingEngine, distributionWeights, expectimaxStrategy, pairWeights } from '../src/stacking/engine.js';
-import type { StackingRules } from '../src/stacking/rules.js';
-import { simulateStacking } from '../src/stacking/simulate.js';
-import { referenceRanks, referenceSuccessors } from './reference/rank-reference.js';
-import { referenceChildren, referenceIndexTruncated } from './reference/search-reference.js';
+import { PIECES } from '../../src/pieces.js';
+import { computePieceMax } from '../../src/rank/piece-max.js';
+import { buildPreviewTable } from '../../src/rank/preview.js';
+import { buildRankTable, type RankTable } from '../../src/rank/table.js';
+import { StackingAI } from '../../src/stacking/ai.js';
+import { StackingEngine, distributionWeights, expectimaxStrategy, pairWeights } from '../../src/stacking/engine.js';
+import type { StackingRules } from '../../src/stacking/rules.js';
+import { simulateStacking } from '../../src/stacking/simulate.js';
+import { referenceRanks, referenceSuccessors } from '../reference/rank-reference.js';
+import { referenceChildren, referenceIndexTruncated } from '../reference/search-reference.js';
 
 let table: RankTable;
 let q: Uint16Array;

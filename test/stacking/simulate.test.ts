@@ -1,13 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildRankTable, type RankTable } from '../src/rank/table.js';
-import { StackingAI } from '../src/stacking/ai.js';
-import { estimateSurvival } from '../src/stacking/estimate.js';
-import { simulateStacking, streamSeed } from '../src/stacking/simulate.js';
-import { createRandomizer } from '../src/randomizers/index.js';
+import { buildRankTable, type RankTable } from '../../src/rank/table.js';
+import { StackingAI } from '../../src/stacking/ai.js';
+import { estimateSurvival } from '../../src/stacking/estimate.js';
+import { simulateStacking, streamSeed } from '../../src/stacking/simulate.js';
+import { createRandomizer } from '../../src/randomizers/index.js';
 
-const GOLDEN = join(__dirname, 'golden', 'simulate-w9-i4.json');
+const GOLDEN = join(__dirname, '..', 'golden', 'simulate-w9-i4.json');
 let table: RankTable;
 beforeAll(async () => {
   table = await buildRankTable({ width: 9, iterations: 4 });

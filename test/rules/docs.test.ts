@@ -1,9 +1,9 @@
 /** docs/rules.md draws every rotation state; the pictures must be the ones the code uses. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { statePictures } from './rules/pictures.js';
+import { statePictures } from './pictures.js';
 
-const doc = readFileSync(new URL('../docs/rules.md', import.meta.url), 'utf8');
+const doc = readFileSync(new URL('../../docs/rules.md', import.meta.url), 'utf8');
 
 describe('docs/rules.md state pictures', () => {
   for (const system of ['SRS', 'ARS', 'NRS', 'classic'] as const) {

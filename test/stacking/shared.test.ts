@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PIECES } from '../src/pieces.js';
-import { buildRankTable, loadRankTable, type RankTable } from '../src/rank/table.js';
-import { StackingAI } from '../src/stacking/ai.js';
+import { PIECES } from '../../src/pieces.js';
+import { buildRankTable, loadRankTable, type RankTable } from '../../src/rank/table.js';
+import { StackingAI } from '../../src/stacking/ai.js';
 
 const engineOf = (ai: StackingAI) => (ai as unknown as { engine: { memory: WebAssembly.Memory } }).engine;
 
