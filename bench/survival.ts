@@ -62,7 +62,7 @@ for (const steep of args.steep!.split(',') as SteepRule[]) {
       games: 200,
       maxPieces: Math.round(BUDGET[la] * Number(args.scale)),
       seed: Number(args.seed),
-      rules: {
+      stackingRules: {
         steep,
         tetris: args.tetris as 'forced' | 'choice',
         tetrisThreshold: Number(args.threshold),
@@ -82,7 +82,7 @@ for (const steep of args.steep!.split(',') as SteepRule[]) {
       table: table.variant,
       steep,
       tetris: `${args.tetris} at ${args.threshold}`,
-      'board height': r.rules.boardHeight,
+      'board height': r.stackingRules.boardHeight,
       lookahead: la,
       'mean pieces': Math.round(r.meanPieces),
       '95% CI': `${Math.round(r.ci95[0])}–${Math.round(r.ci95[1])}`,

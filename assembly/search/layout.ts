@@ -25,7 +25,9 @@ export const CFG_PIECE_MAX = 10; //      ptr to u16[8] per surface (expectimax l
 export const CFG_FIT = 11; //            ptr to the legal-move lookup (src/stacking/placements.ts fitLookup)
 export const CFG_STEPS = 12; //          ptr to the step lookup (src/stacking/placements.ts stepLookup; STEP_*)
 export const CFG_COLLAPSE = 13; //       1: steps steeper than ±S collapse to ±S after every move (steep 'collapse')
-export const CFG_WORDS = 14;
+export const CFG_REACH = 14; //          ptr to the reach records (RC_* below) or 0: every placement that fits is reachable
+export const CFG_REACH_BOXES = 15; //    ptr to their step boxes (REACH_BOX_WORDS each)
+export const CFG_WORDS = 16;
 
 /** CFG_STRATEGY: leaves scored by their rank. */
 export const STRATEGY_RANK = 0;
@@ -67,6 +69,26 @@ export const PL_INNER_INDEX = 14; //  share in the surface index of the steps be
 export const PL_INNER_EXCESS = 15; // their steepness beyond ±S
 export const PL_MIN_TOP = 16; //      lowest new top minus the height of the left column
 export const PL_WORDS = 17;
+
+// ---- reach records (src/stacking/reach.ts): which placements a real game's rule set lets the piece reach ----
+// One record per placement (placement id order), then one for the Tetris (an upright I down the well). A placement
+// is reachable on heights h when every column from RC_FIRST to RC_LAST is at most RC_HEIGHT_LIMIT high and, unless
+// RC_BOX_COUNT is RC_ANY_STEPS, the surface's steps lie in one of its RC_BOX_COUNT boxes from RC_BOX_START.
+export const RC_FIRST = 0;
+export const RC_LAST = 1;
+export const RC_HEIGHT_LIMIT = 2;
+export const RC_BOX_START = 3;
+export const RC_BOX_COUNT = 4;
+export const RC_WORDS = 5;
+export const RC_ANY_STEPS = -1;
+// A box is two u64 over the surface's step digits (step d is d + S + 1 within ±S, 0 or 2S + 2 when steeper),
+// REACH_DIGIT_BITS bits per digit, step 0 lowest: (REACH_GUARD - lo) per digit and (REACH_GUARD + hi) per digit.
+// The steps lie in the box when ((digits + first) & (second - digits)) has the guard bit of every field set (the
+// fields never carry or borrow: digits are at most 10).
+export const REACH_DIGIT_BITS = 5;
+export const REACH_GUARD = 16;
+export const REACH_DIGITS = 12; //          fields in a u64 (steps of at most 13 columns)
+export const REACH_BOX_WORDS = 4;
 
 // ---- search context (one per search thread or game) ----
 export const HEIGHTS_WORDS = 16; //                                      a heights array (width <= 16)

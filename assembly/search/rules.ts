@@ -2,9 +2,11 @@
 // piece, the Tetris rule, and the 'collapse' steep rule. docs/rules.md states the rules; src/stacking/rules.ts
 // holds their TypeScript side.
 import {
-  CFG_BOARD_HEIGHT, CFG_COLLAPSE, CFG_FIT, CFG_MAX_STEP, CFG_STEPS, CFG_TETRIS_MODE, CFG_TETRIS_THRESHOLD, CFG_WIDTH,
-  FIT_STEP_BITS, FIT_WINDOW, FIT_WINDOW_BITS, MOVE_TETRIS, PL_BOT, PL_FIT_MASK, PL_FIT_PATTERN, PL_FIT_SHIFT,
-  PL_MAX_TOP, PL_TOP, PL_WIDTH, PL_X, TETRIS_MODE_CHOICE, TETRIS_MODE_NEVER, TETRIS_ROWS,
+  CFG_BOARD_HEIGHT, CFG_COLLAPSE, CFG_FIT, CFG_MAX_STEP, CFG_PIECE_START, CFG_REACH, CFG_REACH_BOXES, CFG_STEPS,
+  CFG_TETRIS_MODE, CFG_TETRIS_THRESHOLD, CFG_WIDTH, FIT_STEP_BITS, FIT_WINDOW, FIT_WINDOW_BITS, MOVE_TETRIS, PL_BOT,
+  PL_FIT_MASK, PL_FIT_PATTERN, PL_FIT_SHIFT, PL_MAX_TOP, PL_TOP, PL_WIDTH, PL_X, RC_ANY_STEPS, RC_BOX_COUNT,
+  RC_BOX_START, RC_FIRST, RC_HEIGHT_LIMIT, RC_LAST, RC_WORDS, REACH_BOX_WORDS, REACH_DIGITS, REACH_DIGIT_BITS,
+  REACH_GUARD, TETRIS_MODE_CHOICE, TETRIS_MODE_NEVER, TETRIS_ROWS,
 } from './layout';
 import { cfgWord, placementAt, stepInfo, word } from './records';
 
@@ -38,6 +40,77 @@ export const TETRIS_OPTIONAL: i32 = 2; //  the Tetris or any placement
     if (v > high) high = v;
   }
   return tetrisChoiceOf(cfg, low, high);
+}
+
+/** The guard bit of every step field of a reach box (REACH_GUARD in each of REACH_DIGITS fields). */
+const REACH_GUARDS: u64 = guards();
+
+function guards(): u64 {
+  let g: u64 = 0;
+  for (let i: i32 = 0; i < REACH_DIGITS; i++) g |= (<u64>REACH_GUARD) << (<u64>(REACH_DIGIT_BITS * i));
+  return g;
+}
+
+/**
+ * The steps of heights `h` as reach-box digits, REACH_DIGIT_BITS bits each: step d is d + S + 1 within ±S, and 0 or
+ * 2S + 2 beyond it (a steep step, which no box of a window step contains).
+ */
+@inline function reachDigits(cfg: usize, h: usize): u64 {
+  const width = cfgWord(cfg, CFG_WIDTH);
+  const s = cfgWord(cfg, CFG_MAX_STEP) + 1;
+  let digits: u64 = 0;
+  let prev = load<i32>(h);
+  for (let i: i32 = 1; i < width; i++) {
+    const cur = load<i32>(word(h, i));
+    digits |= (<u64>(min<i32>(s, max<i32>(-s, cur - prev)) + s)) << (<u64>(REACH_DIGIT_BITS * (i - 1)));
+    prev = cur;
+  }
+  return digits;
+}
+
+/** Whether reach record `record` (RC_*) lets the piece reach its placement on heights `h` with those digits. */
+@inline function recordReached(cfg: usize, record: i32, h: usize, digits: u64): bool {
+  const rec = <usize>cfgWord(cfg, CFG_REACH) + ((<usize>(record * RC_WORDS)) << 2);
+  const limit = load<i32>(word(rec, RC_HEIGHT_LIMIT));
+  const last = load<i32>(word(rec, RC_LAST));
+  for (let x = load<i32>(word(rec, RC_FIRST)); x <= last; x++) if (load<i32>(word(h, x)) > limit) return false;
+  const count = load<i32>(word(rec, RC_BOX_COUNT));
+  if (count == RC_ANY_STEPS) return true;
+  let box = <usize>cfgWord(cfg, CFG_REACH_BOXES) + ((<usize>(load<i32>(word(rec, RC_BOX_START)) * REACH_BOX_WORDS)) << 2);
+  for (let k: i32 = 0; k < count; k++) {
+    if ((((digits + load<u64>(box)) & (load<u64>(box + 8) - digits)) & REACH_GUARDS) == REACH_GUARDS) return true;
+    box += (<usize>REACH_BOX_WORDS) << 2;
+  }
+  return false;
+}
+
+/**
+ * The placements of `fitting` (a piece's placement bits, as fittingPlacements gives) that the rule set lets the
+ * piece reach on heights `h`; all of them when the engine has no reach records (the classic game).
+ */
+@inline export function reachablePlacements(cfg: usize, piece: i32, h: usize, fitting: u64): u64 {
+  if (cfgWord(cfg, CFG_REACH) == 0 || fitting == 0) return fitting;
+  const first = load<i32>(word(<usize>cfgWord(cfg, CFG_PIECE_START), piece));
+  const digits = reachDigits(cfg, h);
+  let reached: u64 = 0;
+  let bits = fitting;
+  while (bits != 0) {
+    const i = <i32>ctz<u64>(bits);
+    bits &= bits - 1;
+    if (recordReached(cfg, first + i, h, digits)) reached |= (<u64>1) << (<u64>i);
+  }
+  return reached;
+}
+
+/**
+ * What the Tetris rule allows an I on heights `h` when the rule set must also let it reach the well (its record
+ * follows the placements'): an I that cannot reach the well is placed instead, even when the rule forces it.
+ */
+export function tetrisChoiceReached(cfg: usize, h: usize): i32 {
+  const choice = tetrisChoice(cfg, h);
+  if (choice == TETRIS_NO || cfgWord(cfg, CFG_REACH) == 0) return choice;
+  const record = load<i32>(word(<usize>cfgWord(cfg, CFG_PIECE_START), 7));
+  return recordReached(cfg, record, h, reachDigits(cfg, h)) ? choice : TETRIS_NO;
 }
 
 /** Writes the heights after a Tetris (every column TETRIS_ROWS lower) into `out` (may be `h`). */

@@ -7,7 +7,7 @@ import {
 } from './layout';
 import { addNodes, bufferLeaf, flushLeaves, pathByte, recordDeadEnd } from './leaves';
 import { cfgWord, heightsAt, placementAt, word } from './records';
-import { PIECE_I, TETRIS_FORCED, TETRIS_NO, collapseSteps, dropTetris, fitCode, fittingPlacements, placeFitting, tetrisChoice } from './rules';
+import { PIECE_I, TETRIS_FORCED, TETRIS_NO, collapseSteps, dropTetris, fitCode, fittingPlacements, placeFitting, reachablePlacements, tetrisChoiceReached } from './rules';
 import { CHILD_EXCESS_SHIFT, CHILD_NONE, CHILD_RULE_SHIFT, childSums, parentSums, ruleAfterTetris } from './sums';
 
 const LEAF_FLUSH_AT: i32 = LEAF_CAP - 64; //  flush before a parent whose leaves might not fit
@@ -27,7 +27,7 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize, p
   const code = parentSums(cfg, ctx, h, expect);
 
   let count: i32 = 0;
-  const tetris = piece == PIECE_I ? tetrisChoice(cfg, h) : TETRIS_NO;
+  const tetris = piece == PIECE_I ? tetrisChoiceReached(cfg, h) : TETRIS_NO;
   if (tetris != TETRIS_NO) {
     // A Tetris lowers every column by 4: the steps, so the index and excess, stay.
     const index = load<i32>(word(ctx, CTX_PRE_INDEX + width - 1));
@@ -39,7 +39,7 @@ function lastLevel(cfg: usize, ctx: usize, queue: usize, depth: i32, h: usize, p
     const limit = cfgWord(cfg, CFG_BOARD_HEIGHT);
     const first = load<i32>(word(<usize>cfgWord(cfg, CFG_PIECE_START), piece));
     const records = <usize>cfgWord(cfg, CFG_PLACEMENTS);
-    let fitting = fittingPlacements(cfg, piece, width, code);
+    let fitting = reachablePlacements(cfg, piece, h, fittingPlacements(cfg, piece, width, code));
     while (fitting != 0) {
       const p = first + <i32>ctz<u64>(fitting);
       fitting &= fitting - 1;
@@ -95,7 +95,7 @@ function searchFrom(cfg: usize, ctx: usize, queue: usize, depth: i32, last: i32,
 
   const piece = <i32>load<u8>(queue + <usize>depth);
   const next = heightsAt(ctx, depth + 1);
-  const tetris = piece == PIECE_I ? tetrisChoice(cfg, h) : TETRIS_NO;
+  const tetris = piece == PIECE_I ? tetrisChoiceReached(cfg, h) : TETRIS_NO;
   if (tetris != TETRIS_NO) {
     dropTetris(cfg, h, next);
     searchFrom(cfg, ctx, queue, depth + 1, last, path | pathByte(MOVE_TETRIS, depth));
@@ -105,7 +105,7 @@ function searchFrom(cfg: usize, ctx: usize, queue: usize, depth: i32, last: i32,
     const limit = cfgWord(cfg, CFG_BOARD_HEIGHT);
     const first = load<i32>(word(<usize>cfgWord(cfg, CFG_PIECE_START), piece));
     const collapse = cfgWord(cfg, CFG_COLLAPSE) != 0;
-    let fitting = fittingPlacements(cfg, piece, width, fitCode(cfg, h));
+    let fitting = reachablePlacements(cfg, piece, h, fittingPlacements(cfg, piece, width, fitCode(cfg, h)));
     let placed = false;
     while (fitting != 0) {
       const p = first + <i32>ctz<u64>(fitting);

@@ -11,6 +11,8 @@ import {
   TETRIS_RULES,
 } from '../stacking/rules.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
+import { DEFAULT_STACKING_RULE_SET } from '../stacking/reach.js';
+import { RULE_SET_NAMES } from '../rules/rule-sets.js';
 import { simulateStacking, type SimulationResult } from '../stacking/simulate.js';
 import { UsageError } from './args.js';
 import { THREADS, TABLE_SOURCE, randomizerOption, seedOption } from './options.js';
@@ -36,10 +38,11 @@ function row(r: SimulationResult) {
     estimator: r.estimator,
     articleFigure: ARTICLE_FIGURES[r.lookahead] ?? null,
     randomizer: r.randomizer,
-    steep: r.rules.steep,
-    tetris: r.rules.tetris,
-    tetrisThreshold: r.rules.tetrisThreshold,
-    boardHeight: r.rules.boardHeight,
+    rules: r.rules,
+    steep: r.stackingRules.steep,
+    tetris: r.stackingRules.tetris,
+    tetrisThreshold: r.stackingRules.tetrisThreshold,
+    boardHeight: r.stackingRules.boardHeight,
     strategy: r.strategy,
     leaf: r.leaf,
     seed: r.seed,
@@ -58,7 +61,9 @@ instead of the article's. --strategy expectimax averages over the next unknown p
 distribution, expectimax2 over the next two; best is the strongest measured (docs/results.md). --tetris choice lets
 the AI send an I down the well whenever the lowest column is at least ${TETRIS_ROWS}. --leaf preview scores expectimax leaves with
 the randomizer's preview table (surface x piece in hand; built and cached on first use, about 700 MB in memory).
---board-height 63 is no practical limit: the article's surface-only game.`,
+--board-height 63 is no practical limit: the article's surface-only game. --rules plays only the placements a real
+game's piece can reach (docs/rules.md, "The stacking game under a rule set"): tgm20g is TGM at 20G, where the piece
+slides along the stack (use it with the 20G table, --variant 20g); classic, the default, reaches every placement.`,
   options: {
     lookahead: {
       type: 'intList',
@@ -77,6 +82,12 @@ the randomizer's preview table (surface x piece in hand; built and cached on fir
       help: 'piece budget per lookahead',
     },
     seed: seedOption(0),
+    rules: {
+      type: 'choice',
+      choices: RULE_SET_NAMES,
+      default: DEFAULT_STACKING_RULE_SET,
+      help: "the real game's rule set: only placements its piece can reach are played",
+    },
     steep: {
       type: 'choice',
       choices: STEEP_RULES,
@@ -116,7 +127,9 @@ the randomizer's preview table (surface x piece in hand; built and cached on fir
     ...TABLE_SOURCE,
   },
   async run({ values, given }, io) {
-    const { randomizer, games, maxPieces, seed, steep, strategy, tetris, leaf } = values;
+    const { randomizer, games, maxPieces, seed, steep, strategy, tetris, leaf, rules } = values;
+    if (rules !== DEFAULT_STACKING_RULE_SET && strategy !== 'rank')
+      throw new UsageError(`--rules ${rules} plays with --strategy rank only (the expectimax leaves assume every placement is reachable)`);
     const boardHeight = values.boardHeight;
     const tetrisThreshold = values.threshold;
     if (tetrisThreshold > boardHeight)
@@ -148,7 +161,7 @@ the randomizer's preview table (surface x piece in hand; built and cached on fir
     const rows = [];
     if (!values.json) {
       io.out(
-        `survival under ${randomizer}, steep ${steep}, Tetris ${tetris} at ${tetrisThreshold}, board height ${boardHeight}, strategy ${strategy}, leaf ${strategy === 'rank' ? 'rank' : leaf}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`,
+        `survival under ${randomizer}, rules ${rules}, steep ${steep}, Tetris ${tetris} at ${tetrisThreshold}, board height ${boardHeight}, strategy ${strategy}, leaf ${strategy === 'rank' ? 'rank' : leaf}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`,
       );
       io.out('lookahead  mean pieces   95% CI                deaths   pieces/s    article');
       io.out(
@@ -163,7 +176,8 @@ the randomizer's preview table (surface x piece in hand; built and cached on fir
         games,
         maxPieces,
         seed,
-        rules: { steep, tetris, tetrisThreshold, boardHeight },
+        rules,
+        stackingRules: { steep, tetris, tetrisThreshold, boardHeight },
         strategy,
         leafRows,
         threads: values.threads,

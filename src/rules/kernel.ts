@@ -265,6 +265,23 @@ export function kernelReach(board: Board, pid: number, rules: RuleSet): number {
   return runReach(p, board);
 }
 
+/**
+ * Where the last kernelReach call's placements rest, without their key sequences (for callers that search many
+ * boards and only ask which placements are reached): per placement, its state index in the rotation system's
+ * list, then its reference x and y, into `out` (3 numbers each). Returns `out`.
+ */
+export function kernelLandings(count: number, out: Int32Array): Int32Array {
+  const { kernel, ctx } = load();
+  const landed = new Int32Array(kernel.memory.buffer, ctx + O_OUT, count * 2);
+  for (let i = 0; i < count; i++) {
+    const code = landed[2 * i];
+    out[3 * i] = code >> 11;
+    out[3 * i + 1] = (code & 31) - 4;
+    out[3 * i + 2] = ((code >> 5) & 63) - 4;
+  }
+  return out;
+}
+
 /** The placements of the last kernelReach call, with their key sequences, as GamePlacement objects. */
 export function kernelPlacements(count: number, pid: number, rules: RuleSet): GamePlacement[] {
   const { kernel, ctx } = load();

@@ -3,6 +3,7 @@
  *
  *   const ai = await StackingAI.create();                     // cached default table (built on first use)
  *   const move = ai.bestPlacement([0,0,0,0,0,0,0,0,0], 'TSZ', 2);
+ *   const tgm = await StackingAI.create({ rules: 'tgm20g' }); // only placements a 20G piece can reach
  */
 import { StackRankError, optionsObject } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
@@ -20,7 +21,9 @@ import {
 import { checkLookahead, toHeights, toQueue } from './input.js';
 import { MOVE_NONE, MOVE_TETRIS } from './layout.js';
 import { applyMove, collapseSteps } from './placements.js';
+import { checkRuleSet, type StackingRuleSet } from './reach.js';
 import { resolveRules, type StackingRules } from './rules.js';
+import type { RuleSet } from '../rules/rule-sets.js';
 
 export interface PlanStep {
   piece: Piece;
@@ -47,8 +50,12 @@ export interface BestPlacement extends PlanStep {
 export interface StackingAIOptions {
   /** A rank table; default: the cached 9x4, 15-iteration table (Node: built and cached on first use). */
   table?: RankTable;
-  /** Rules or a preset name ('seed' = the article's, 'default'). */
-  rules?: Partial<StackingRules> | 'seed' | 'default';
+  /** The real game's rule set whose reachable placements the AI may play: a preset name ('classic' = every
+   * placement from above, the default; 'nes', 'guideline', 'tgm', 'tgm20g') or a RuleSet (docs/rules.md). */
+  rules?: StackingRuleSet;
+  /** The stacking game's own rules (board height, Tetris rule, steep steps) or a preset name ('seed' = the
+   * article's, 'default'). */
+  stackingRules?: Partial<StackingRules> | 'seed' | 'default';
   /** 'rank' (the article's leaf), 'expectimax' (average over the next unknown piece) or 'expectimax2' (the next
    * two); both expectimax strategies need Node-sized memory for the 9x4 table. */
   strategy?: StrategyName;
@@ -91,14 +98,17 @@ export function checkPairDistribution(pair: unknown): ArrayLike<number> {
 export class StackingAI {
   private constructor(
     readonly table: RankTable,
-    readonly rules: StackingRules,
+    readonly stackingRules: StackingRules,
+    /** The rule set whose reachable placements the AI plays. */
+    readonly rules: RuleSet,
     readonly strategy: Strategy,
     private readonly engine: StackingEngine,
   ) {}
 
   static async create(options: StackingAIOptions = {}): Promise<StackingAI> {
     const opts = optionsObject('StackingAI.create', options);
-    const rules = resolveRules(opts.rules);
+    const stackingRules = resolveRules(opts.stackingRules);
+    const ruleSet = checkRuleSet(opts.rules);
     const strategy = checkStrategy(opts.strategy);
     let table = opts.table === undefined ? undefined : requireRankTable(opts.table, 'StackingAI.create: table');
     if (opts.leafRows !== undefined && strategy === 'rank')
@@ -115,9 +125,10 @@ export class StackingAI {
     }
     return new StackingAI(
       table,
-      rules,
+      stackingRules,
+      ruleSet,
       strategy,
-      await StackingEngine.create(table, rules, { strategy, leafRows: opts.leafRows }),
+      await StackingEngine.create(table, stackingRules, { strategy, leafRows: opts.leafRows, ruleSet }),
     );
   }
 
@@ -139,7 +150,7 @@ export class StackingAI {
     options: { next?: ArrayLike<number>; nextPair?: ArrayLike<number> } = {},
   ): BestPlacement | null {
     const opts = optionsObject('bestPlacement', options);
-    const heights = toHeights(surface, this.table.width, this.table.maxStep, this.rules.boardHeight);
+    const heights = toHeights(surface, this.table.width, this.table.maxStep, this.stackingRules.boardHeight);
     const ids = toQueue(queue);
     checkLookahead(lookahead, ids.length);
     const next = opts.next === undefined ? undefined : checkDistribution(opts.next);
@@ -153,7 +164,7 @@ export class StackingAI {
     if (outcome.move === MOVE_NONE) return null;
     const plan = outcome.plan.map((move, i) => this.describeMove(move, ids[i]));
     const placed = applyMove(this.engine.placements, heights, outcome.move);
-    const after = this.rules.steep === 'collapse' ? collapseSteps(placed, this.table.maxStep) : placed;
+    const after = this.stackingRules.steep === 'collapse' ? collapseSteps(placed, this.table.maxStep) : placed;
     const surfaceAfter = surfaceFromHeights(after, { maxStep: this.table.maxStep });
     return {
       ...plan[0],

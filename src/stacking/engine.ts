@@ -15,6 +15,8 @@ import {
   CFG_PIECE_MAX,
   CFG_PIECE_START,
   CFG_PLACEMENTS,
+  CFG_REACH,
+  CFG_REACH_BOXES,
   CFG_STEPS,
   CFG_STRATEGY,
   CFG_TABLE,
@@ -43,6 +45,7 @@ import {
   WEIGHT_WORDS_EXPECT2,
 } from './layout.js';
 import { placementTable, type PlacementTable } from './placements.js';
+import { reachTable, type ReachTable, type StackingRuleSet } from './reach.js';
 import type { StackingRules } from './rules.js';
 
 export interface SearchKernel {
@@ -236,6 +239,8 @@ export class StackingEngine {
     readonly rankScale: number,
     placements: PlacementTable,
     readonly strategy: Strategy,
+    /** The rule set's reach records; null when every placement that fits is reachable (classic). */
+    readonly reach: ReachTable | null,
   ) {
     this.placements = placements;
     this.ctx = this.allocContext();
@@ -246,10 +251,18 @@ export class StackingEngine {
   static async create(
     table: RankTable,
     rules: StackingRules,
-    opts: { shared?: boolean; strategy?: Strategy; leafRows?: LeafRows } = {},
+    opts: { shared?: boolean; strategy?: Strategy; leafRows?: LeafRows; ruleSet?: StackingRuleSet } = {},
   ): Promise<StackingEngine> {
     requireRankTable(table);
     const strategy = opts.strategy ?? 'rank';
+    // The rule set's reach records (src/stacking/reach.ts), derived before any kernel memory is touched.
+    const placements = placementTable(table.width, table.maxStep);
+    const reach = reachTable(opts.ruleSet ?? 'classic', table.width, table.maxStep, rules.boardHeight, placements.placements);
+    if (reach && strategy !== 'rank')
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `the ${strategy} strategy plays only rule sets that reach every placement (classic, guideline); the ${reach.ruleSet.name} rule set needs strategy 'rank'`,
+      );
     if (opts.leafRows !== undefined && strategy === 'rank')
       throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
     // Expectimax leaves read 8 values per surface: the given rows, or the table's best rank per piece. The table
@@ -268,7 +281,6 @@ export class StackingEngine {
       );
     }
     const { tablePtr, rowsPtr, scale } = image;
-    const placements = placementTable(table.width, table.maxStep);
     // The kernel packs a sequence of moves one byte per depth (placement id + 1, 0 = Tetris).
     if (placements.placements.length > 254)
       throw new StackRankError(
@@ -299,7 +311,16 @@ export class StackingEngine {
     words[CFG_FIT] = fitPtr;
     words[CFG_STEPS] = stepsPtr;
     words[CFG_COLLAPSE] = rules.steep === 'collapse' ? 1 : 0;
-    return new StackingEngine(kernel, memory, module, cfg, table.width, rules, scale, placements, strategy);
+    if (reach) {
+      const recordsAt = kernel.alloc(reach.records.byteLength);
+      new Int32Array(memory.buffer, recordsAt, reach.records.length).set(reach.records);
+      const boxesAt = kernel.alloc(Math.max(8, reach.boxes.byteLength));
+      new BigUint64Array(memory.buffer, boxesAt, reach.boxes.length).set(reach.boxes);
+      const view = new Int32Array(memory.buffer, cfg, CFG_WORDS);
+      view[CFG_REACH] = recordsAt;
+      view[CFG_REACH_BOXES] = boxesAt;
+    }
+    return new StackingEngine(kernel, memory, module, cfg, table.width, rules, scale, placements, strategy, reach);
   }
 
   /** A fresh search context (for a game or a worker). */

@@ -1,5 +1,6 @@
 /**
- * Rules of the stacking game (docs/rules.md, "The stacking game") that the search and the simulator share, with their checks.
+ * Rules of the stacking game (docs/rules.md, "The stacking game") that the search and the simulator share, with their checks:
+ * the `stackingRules` option of StackingAI and simulateStacking (`rules` there is the real game's rule set, src/stacking/reach.ts).
  */
 import { StackRankError, describe, requireInt } from '../errors.js';
 import { TETRIS_ROWS } from './layout.js';
@@ -54,29 +55,29 @@ export function resolveRules(rules: Partial<StackingRules> | 'seed' | 'default' 
   if (typeof rules === 'string') {
     const preset = RULE_PRESETS[rules as keyof typeof RULE_PRESETS];
     if (!preset)
-      throw new StackRankError('BAD_ARGUMENT', `unknown rules preset ${describe(rules)}; presets are seed, default`);
+      throw new StackRankError('BAD_ARGUMENT', `unknown stackingRules preset ${describe(rules)}; presets are seed, default`);
     return { ...preset };
   }
   if (typeof rules !== 'object' || rules === null)
-    throw new StackRankError('BAD_ARGUMENT', 'rules must be an object or a preset name');
+    throw new StackRankError('BAD_ARGUMENT', 'stackingRules must be an object or a preset name (seed, default)');
   const known = ['boardHeight', 'tetrisThreshold', 'steep', 'tetris'];
   for (const k of Object.keys(rules)) {
     if (!known.includes(k))
-      throw new StackRankError('BAD_ARGUMENT', `unknown rule ${describe(k)}; rules are ${known.join(', ')}`);
+      throw new StackRankError('BAD_ARGUMENT', `unknown rule ${describe(k)} in stackingRules; its rules are ${known.join(', ')}`);
   }
   const merged = { ...DEFAULT_RULES, ...rules };
-  requireInt('rules.boardHeight', merged.boardHeight, MIN_BOARD_HEIGHT, MAX_BOARD_HEIGHT);
-  requireInt('rules.tetrisThreshold', merged.tetrisThreshold, MIN_BOARD_HEIGHT, merged.boardHeight);
+  requireInt('stackingRules.boardHeight', merged.boardHeight, MIN_BOARD_HEIGHT, MAX_BOARD_HEIGHT);
+  requireInt('stackingRules.tetrisThreshold', merged.tetrisThreshold, MIN_BOARD_HEIGHT, merged.boardHeight);
   if (!STEEP_RULES.includes(merged.steep)) {
     throw new StackRankError(
       'BAD_ARGUMENT',
-      `rules.steep must be one of ${STEEP_RULES.map((r) => `"${r}"`).join(', ')}; got ${describe(merged.steep)}`,
+      `stackingRules.steep must be one of ${STEEP_RULES.map((r) => `"${r}"`).join(', ')}; got ${describe(merged.steep)}`,
     );
   }
   if (merged.tetris !== 'forced' && merged.tetris !== 'choice') {
     throw new StackRankError(
       'BAD_ARGUMENT',
-      `rules.tetris must be "forced" or "choice"; got ${describe(merged.tetris)}`,
+      `stackingRules.tetris must be "forced" or "choice"; got ${describe(merged.tetris)}`,
     );
   }
   return merged;

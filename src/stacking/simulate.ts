@@ -55,6 +55,7 @@ import {
   WEIGHT_WORDS_EXPECT2,
 } from './layout.js';
 import { MAX_MEMORY_PAGES, WASM_PAGE } from '../wasm.js';
+import { checkRuleSet, type StackingRuleSet } from './reach.js';
 import { resolveRules, type StackingRules } from './rules.js';
 
 /** Piece buffer per slot. A game starts with a small fill that grows 8x per refill (short games stay cheap). */
@@ -74,7 +75,11 @@ export interface SimulateOptions {
   /** Total piece budget; games still running when their stream's share is used are censored. */
   maxPieces?: number;
   seed?: number;
-  rules?: Partial<StackingRules> | 'seed' | 'default';
+  /** The real game's rule set whose reachable placements the AI may play: a preset name ('classic', the default;
+   * 'nes', 'guideline', 'tgm', 'tgm20g') or a RuleSet (docs/rules.md). */
+  rules?: StackingRuleSet;
+  /** The stacking game's own rules (board height, Tetris rule, steep steps) or a preset name ('seed', 'default'). */
+  stackingRules?: Partial<StackingRules> | 'seed' | 'default';
   /** 'rank' (default, the article's) or 'expectimax' (one unknown piece averaged with the randomizer's exact
    * distribution; needs about 700 MB more memory for the 9x4 table). */
   strategy?: StrategyName;
@@ -98,7 +103,9 @@ export interface SimulationResult extends SurvivalEstimate {
   piecesPerSecond: number;
   lookahead: number;
   randomizer: RandomizerName;
-  rules: StackingRules;
+  /** Name of the rule set played. */
+  rules: string;
+  stackingRules: StackingRules;
   strategy: Strategy;
   /** What scored expectimax leaves: 'piece-max' (the rank table's best placement per piece) or 'preview' (given
    * leaf rows); 'rank' for the rank strategy. */
@@ -175,7 +182,8 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
   const budget =
     opts.maxPieces === undefined ? undefined : requireInt('maxPieces', opts.maxPieces, 1, Number.MAX_SAFE_INTEGER);
   const seed = checkSeed(opts.seed ?? 0);
-  const rules = resolveRules(opts.rules);
+  const stackingRules = resolveRules(opts.stackingRules);
+  const ruleSet = checkRuleSet(opts.rules);
   const strategy = checkStrategy(opts.strategy);
   const threadsGiven = opts.threads !== undefined;
   let threads = Math.min(streams, requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, MAX_THREADS));
@@ -184,10 +192,11 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
   );
   if (signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
 
-  const engine = await StackingEngine.create(opts.table, rules, {
+  const engine = await StackingEngine.create(opts.table, stackingRules, {
     shared: threads > 1,
     strategy,
     leafRows: opts.leafRows,
+    ruleSet,
   });
   const { kernel, memory } = engine;
   // Each thread's slot holds a game record, its search context and a piece buffer (plus, for expectimax, the
@@ -346,7 +355,8 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     piecesPerSecond: pieces / seconds,
     lookahead,
     randomizer,
-    rules,
+    rules: ruleSet.name,
+    stackingRules,
     strategy,
     leaf: strategy === 'rank' ? 'rank' : opts.leafRows ? 'preview' : 'piece-max',
     seed,

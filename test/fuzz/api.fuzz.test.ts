@@ -529,6 +529,7 @@ describe('stacking', () => {
           {
             table: fc.oneof(hostile, fc.constant('TABLE')),
             rules: hostile,
+            stackingRules: hostile,
             strategy: maybe(fc.constantFrom('rank', 'expectimax', 'expectimax2', 'best')),
             leafRows: hostile,
           },
@@ -583,6 +584,7 @@ describe('stacking', () => {
             randomizer: maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)),
             seed: hostile,
             rules: hostile,
+            stackingRules: hostile,
             signal: hostile,
             onProgress: hostile,
             leafRows: hostile,

@@ -130,7 +130,7 @@ describe('TetrisAI.nextMove on random boards', () => {
 
   it('on a clean, low stack it plays the surface AI (StackingAI.bestPlacement) and the Tetris when the rule fires', async () => {
     const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
-    const surface = await StackingAI.create({ table, rules: { boardHeight: 16, tetrisThreshold: 4 } });
+    const surface = await StackingAI.create({ table, stackingRules: { boardHeight: 16, tetrisThreshold: 4 } });
     fc.assert(
       fc.property(
         fc.array(fc.integer({ min: 0, max: 8 }), { minLength: W - 1, maxLength: W - 1 }),

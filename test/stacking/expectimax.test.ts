@@ -200,7 +200,7 @@ describe('expectimax', () => {
   });
 
   it('follows the distribution: a certain next piece decides the move', async () => {
-    const ai = await StackingAI.create({ table, rules, strategy: 'expectimax' });
+    const ai = await StackingAI.create({ table, stackingRules: rules, strategy: 'expectimax' });
     // On [1,0,0,0,0] an O fits at columns 1..3 only; which one is best depends on what comes next.
     const oneHot = (p: number) => PIECES.map((_, i) => (i === p ? 1 : 0));
     const moves = new Set(

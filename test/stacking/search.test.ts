@@ -33,7 +33,7 @@ describe('bestPlacement equals an exhaustive pure-TS search', () => {
       it(`W=${width}, ${steep}, Tetris ${tetris} (property)`, async () => {
         const table = tables[width];
         const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep, tetris };
-        const ai = await StackingAI.create({ table, rules });
+        const ai = await StackingAI.create({ table, stackingRules: rules });
         const values = table.searchValues().values;
         fc.assert(
           fc.property(heightsArb(width, 18), queueArb, fc.integer({ min: 0, max: 4 }), (heights, queue, la) => {
@@ -69,7 +69,7 @@ describe('bestPlacement equals an exhaustive pure-TS search', () => {
   it('replaying the plan reaches a surface with the best value', async () => {
     const table = tables[6];
     const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst', tetris: 'forced' };
-    const ai = await StackingAI.create({ table, rules });
+    const ai = await StackingAI.create({ table, stackingRules: rules });
     const values = table.searchValues().values;
     fc.assert(
       fc.property(
@@ -131,15 +131,15 @@ function applyStep(h: number[], piece: string, rotation: number, column: number)
 
 describe('rules', () => {
   it('sends an I down the well only when the Tetris rule fires', async () => {
-    const ai = await StackingAI.create({ table: tables[9], rules: { tetrisThreshold: 8 } });
+    const ai = await StackingAI.create({ table: tables[9], stackingRules: { tetrisThreshold: 8 } });
     expect(ai.bestPlacement([4, 5, 6, 7, 8, 8, 8, 8, 8], 'I', 0)!.tetris).toBe(true);
     expect(ai.bestPlacement([4, 5, 6, 7, 8, 8, 8, 8, 8], 'I', 0)!.heights).toEqual([0, 1, 2, 3, 4, 4, 4, 4, 4]);
     expect(ai.bestPlacement([4, 5, 6, 7, 7, 7, 7, 7, 7], 'I', 0)!.tetris).toBe(false); // highest below threshold
     expect(ai.bestPlacement([3, 5, 6, 7, 8, 8, 8, 8, 8], 'I', 0)!.tetris).toBe(false); // lowest column below 4
-    const high = await StackingAI.create({ table: tables[9], rules: { tetrisThreshold: 12 } });
+    const high = await StackingAI.create({ table: tables[9], stackingRules: { tetrisThreshold: 12 } });
     expect(high.bestPlacement([4, 5, 6, 7, 8, 8, 8, 8, 8], 'I', 0)!.tetris).toBe(false);
     // 'choice': below the threshold the search may take the Tetris, and takes it when that ranks best.
-    const choice = await StackingAI.create({ table: tables[9], rules: { tetrisThreshold: 12, tetris: 'choice' } });
+    const choice = await StackingAI.create({ table: tables[9], stackingRules: { tetrisThreshold: 12, tetris: 'choice' } });
     const flatHigh = [6, 6, 6, 6, 6, 6, 6, 6, 7];
     expect(choice.bestPlacement(flatHigh, 'I', 0)!.rank).toBeGreaterThanOrEqual(
       high.bestPlacement(flatHigh, 'I', 0)!.rank,
@@ -148,18 +148,18 @@ describe('rules', () => {
   });
 
   it('never places above the board and reports null when nothing fits', async () => {
-    const ai = await StackingAI.create({ table: tables[9], rules: { boardHeight: 20 } });
+    const ai = await StackingAI.create({ table: tables[9], stackingRules: { boardHeight: 20 } });
     const move = ai.bestPlacement([18, 18, 18, 18, 18, 18, 18, 18, 18], 'O', 0)!;
     expect(Math.max(...move.heights)).toBe(20);
     expect(ai.bestPlacement([19, 19, 19, 19, 19, 19, 19, 19, 19], 'O', 0)).toBeNull();
     expect(ai.bestPlacement([0, 2, 0, 2, 0, 2, 0, 2, 0], 'O', 0)).toBeNull(); // no flat pair for an O
-    const low = await StackingAI.create({ table: tables[9], rules: { boardHeight: 19 } });
+    const low = await StackingAI.create({ table: tables[9], stackingRules: { boardHeight: 19 } });
     expect(low.bestPlacement([18, 18, 18, 18, 18, 18, 18, 18, 18], 'O', 0)).toBeNull();
   });
 
   it('excessFirst prefers less steepness beyond ±S; truncate may not', async () => {
-    const trunc = await StackingAI.create({ table: tables[9], rules: { steep: 'truncate' } });
-    const excess = await StackingAI.create({ table: tables[9], rules: { steep: 'excessFirst' } });
+    const trunc = await StackingAI.create({ table: tables[9], stackingRules: { steep: 'truncate' } });
+    const excess = await StackingAI.create({ table: tables[9], stackingRules: { steep: 'excessFirst' } });
     const steepness = (steps: number[]) => steps.reduce((a, d) => a + Math.max(0, Math.abs(d) - 4), 0);
     let differ = 0;
     fc.assert(
@@ -177,11 +177,11 @@ describe('rules', () => {
 
   it('knows the seed preset and rejects unknown rules', () => {
     expect(resolveRules('seed')).toEqual({ boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' });
-    expect(() => resolveRules({ tetris: 'sometimes' as never })).toThrow(/rules.tetris/);
-    expect(() => resolveRules({ steep: 'clamp' as never })).toThrow(/rules.steep/);
+    expect(() => resolveRules({ tetris: 'sometimes' as never })).toThrow(/stackingRules.tetris/);
+    expect(() => resolveRules({ steep: 'clamp' as never })).toThrow(/stackingRules.steep/);
     expect(() => resolveRules({ tetrisThreshold: 30 })).toThrow(/tetrisThreshold/);
     expect(() => resolveRules({ wells: 2 } as never)).toThrow(/unknown rule "wells"/);
-    expect(() => resolveRules('fast' as never)).toThrow(/unknown rules preset/);
+    expect(() => resolveRules('fast' as never)).toThrow(/unknown stackingRules preset/);
   });
 });
 

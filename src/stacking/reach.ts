@@ -1,0 +1,394 @@
+/**
+ * The stacking game under a real game's rule set (docs/rules.md, "The stacking game under a rule set"): which
+ * placements of the surface game a piece can reach, as records the search kernel checks on every stack
+ * (assembly/search/rules.ts reachablePlacements). One record per placement of src/stacking/placements.ts (same
+ * order), then one for the Tetris (an upright I down the well).
+ *
+ * Reachability is taken from the rules layer's own search (src/rules/), never re-derived here, on boards built from
+ * a hole-free stack:
+ * - Normal gravity (`nes`, `tgm`, `guideline`, custom sets): the piece turns and shifts above the stack and drops
+ *   straight onto it, so on a hole-free stack a placement is reachable while the stack leaves the piece room where
+ *   it appears. The record's height limit is the highest flat stack (the target's columns shaped to fit it, as high
+ *   as the board allows) on which the rules layer reaches the placement on a board of the game's height; every
+ *   column must be at most that high.
+ * - 20G (`tgm20g`): the piece lies on the stack from the start, so what it reaches depends on the steps it slides
+ *   over. As in the 20G rank table (docs/rules.md, "The 20G table"): the placement's window (the columns from the
+ *   spawn box to the target, the well open when the window reaches it, every other column walled), every
+ *   combination of the window's steps within ±S searched once, the combinations where the placement is reached
+ *   packed into boxes of digit ranges; a window step steeper than ±S counts as unreachable (the boxes cannot tell
+ *   how steep, and a clamped step is not what the piece meets); and every window column at most boardHeight - 4
+ *   high, so the piece appears and turns above the stack as on the window's board.
+ * `classic` (and any rule set under which every record would allow everything) gives no records at all: the
+ * kernel then takes every placement that fits, exactly as before rule sets existed.
+ */
+import { StackRankError } from '../errors.js';
+import { ORIENTATIONS, PIECE_COUNT, orientationCells } from '../pieces.js';
+import { Board, BOARD_MAX_HEIGHT, BOARD_MAX_WIDTH } from '../rules/board.js';
+import { pieceGeometry, type PieceGeometry } from '../rules/geometry.js';
+import { kernelLandings, kernelReach } from '../rules/kernel.js';
+import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
+import { RULE_SETS, resolveRules as resolveRuleSet, type RuleSet } from '../rules/rule-sets.js';
+import type { RuleSetName } from '../rules/types.js';
+import { surfaceBase } from '../surface.js';
+import {
+  RC_ANY_STEPS,
+  RC_BOX_COUNT,
+  RC_BOX_START,
+  RC_FIRST,
+  RC_HEIGHT_LIMIT,
+  RC_LAST,
+  RC_WORDS,
+  REACH_DIGITS,
+  REACH_DIGIT_BITS,
+  REACH_GUARD,
+  TETRIS_ROWS,
+} from './layout.js';
+import type { Placement } from './placements.js';
+
+/** What the stacking API's `rules` option takes: a rule-set preset name or a RuleSet (src/rules/rule-sets.ts). */
+export type StackingRuleSet = RuleSetName | RuleSet;
+
+/** The rule set the stacking game plays by default: the 2009 article's game, every placement from above. */
+export const DEFAULT_STACKING_RULE_SET: RuleSetName = 'classic';
+
+/** Rows of the 20G window board, as the 20G table's (room for 8 steps of 4 under the spawn rows). */
+const WINDOW_ROWS = BOARD_MAX_HEIGHT;
+/** How far the lowest window column stands above the well's floor on the 20G window board. */
+const WELL_DEPTH = 4;
+/** Rows the 20G piece needs above the stack to appear and turn as on the window board. */
+const TWENTY_G_HEADROOM = 4;
+/** The one max step the 20G records are derived and tested for (the 20G table's). */
+const TWENTY_G_MAX_STEP = 4;
+
+export interface ReachTable {
+  readonly ruleSet: RuleSet;
+  /** RC_WORDS i32 per placement, then the Tetris's (assembly/search/layout.ts RC_*). */
+  readonly records: Int32Array;
+  /** Two u64 per box: (REACH_GUARD - lo) and (REACH_GUARD + hi) per step digit. */
+  readonly boxes: BigUint64Array;
+}
+
+/** The rule set a stacking call names (a preset or a RuleSet object); BAD_RULES naming the allowed values. */
+export function checkRuleSet(rules: unknown): RuleSet {
+  return resolveRuleSet(rules ?? DEFAULT_STACKING_RULE_SET);
+}
+
+/** One state of a piece in the rules layer, as the library orientation it has and where its cells start. */
+interface StateShape {
+  orientation: number;
+  dx: number;
+  dy: number;
+}
+
+const shapeKey = (cells: readonly (readonly [number, number])[]): string => {
+  const mx = Math.min(...cells.map((c) => c[0]));
+  const my = Math.min(...cells.map((c) => c[1]));
+  return cells
+    .map(([x, y]) => [x - mx, y - my])
+    .sort((a, b) => a[1] - b[1] || a[0] - b[0])
+    .join(';');
+};
+
+function stateShapes(g: PieceGeometry, piece: number): StateShape[] {
+  const keys = ORIENTATIONS[piece].map((o) => shapeKey(orientationCells(o)));
+  return g.cells.map((cells) => ({
+    orientation: keys.indexOf(shapeKey(cells)),
+    dx: Math.min(...cells.map((c) => c[0])),
+    dy: Math.min(...cells.map((c) => c[1])),
+  }));
+}
+
+/** Placements the rules layer reaches on one board: each as (orientation, lowest-leftmost column, lowest row). */
+class Reacher {
+  private readonly shapes: StateShape[][];
+  private landings = new Int32Array(3 * 256);
+  private found = new Int32Array(3 * 256);
+  private count = 0;
+
+  constructor(readonly ruleSet: RuleSet) {
+    const system = ROTATION_SYSTEMS[ruleSet.rotationSystem];
+    this.shapes = Array.from({ length: PIECE_COUNT }, (_, p) => stateShapes(pieceGeometry(system, p), p));
+  }
+
+  search(rows: number[], width: number, height: number, piece: number): void {
+    const n = kernelReach(Board.fromBits(rows, width, height), piece, this.ruleSet);
+    if (3 * n > this.landings.length) {
+      this.landings = new Int32Array(6 * n);
+      this.found = new Int32Array(6 * n);
+    }
+    kernelLandings(n, this.landings);
+    const shapes = this.shapes[piece];
+    for (let i = 0; i < n; i++) {
+      const s = shapes[this.landings[3 * i]];
+      this.found[3 * i] = s.orientation;
+      this.found[3 * i + 1] = this.landings[3 * i + 1] + s.dx;
+      this.found[3 * i + 2] = this.landings[3 * i + 2] + s.dy;
+    }
+    this.count = n;
+  }
+
+  /** Whether the last search reached orientation `o` with its lowest-leftmost column at x, lowest row at y. */
+  has(o: number, x: number, y: number): boolean {
+    for (let i = 0; i < this.count; i++)
+      if (this.found[3 * i] === o && this.found[3 * i + 1] === x && this.found[3 * i + 2] === y) return true;
+    return false;
+  }
+}
+
+/** A target of the derivation: a placement, or (orientation of the upright I at the well) the Tetris. */
+interface Target {
+  record: number;
+  piece: number;
+  orientation: number;
+  column: number;
+}
+
+const UPRIGHT_I = ORIENTATIONS[0].findIndex((o) => o.width === 1);
+
+/** Bit rows (bottom first) of a `width`-column board whose column x is filled up to heights[x]. */
+function boardRows(heights: readonly number[], rowCount: number): number[] {
+  const rows = new Array<number>(rowCount).fill(0);
+  heights.forEach((h, x) => {
+    for (let y = 0; y < Math.min(h, rowCount); y++) rows[y] |= 1 << x;
+  });
+  return rows;
+}
+
+const memo = new Map<string, ReachTable | null>();
+
+/**
+ * The reach records of a rule set for the placements of a `width`-column surface game (steps ranked within
+ * ±maxStep) on a board of `boardHeight` rows plus the well; null when the rule set reaches every placement that
+ * fits (the kernel then checks nothing). Derived once per process and shape (a few seconds under 20G at 9 columns).
+ */
+export function reachTable(
+  rules: StackingRuleSet,
+  width: number,
+  maxStep: number,
+  boardHeight: number,
+  placements: readonly Placement[],
+): ReachTable | null {
+  const ruleSet = checkRuleSet(rules);
+  if (width + 1 > BOARD_MAX_WIDTH || width - 1 > REACH_DIGITS)
+    throw new StackRankError('BAD_ARGUMENT', `rule sets take stacks of at most ${BOARD_MAX_WIDTH - 1} columns`);
+  if (ruleSet.name === 'classic' && ruleSet === RULE_SETS.classic) return null;
+  if (boardHeight > BOARD_MAX_HEIGHT)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `under the rule set ${ruleSet.name} the board is at most ${BOARD_MAX_HEIGHT} rows (the rules layer's); got boardHeight ${boardHeight}`,
+    );
+  if (ruleSet.gravity === '20G' && maxStep !== TWENTY_G_MAX_STEP)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `20G rule sets need a table with max step ${TWENTY_G_MAX_STEP} (the 20G reach is derived for it); this one has ${maxStep}`,
+    );
+  const key = `${JSON.stringify(ruleSet)}:${width}:${maxStep}:${boardHeight}`;
+  if (memo.has(key)) return memo.get(key)!;
+  const targets: Target[] = placements.map((p, record) => ({
+    record,
+    piece: p.piece,
+    orientation: p.rotation,
+    column: p.column,
+  }));
+  targets.push({ record: placements.length, piece: 0, orientation: UPRIGHT_I, column: width });
+  const reacher = new Reacher(ruleSet);
+  const records = new Int32Array(targets.length * RC_WORDS);
+  const boxes: bigint[] = [];
+  if (ruleSet.gravity === '20G') derive20G(reacher, targets, width, maxStep, boardHeight, records, boxes);
+  else deriveNormal(reacher, targets, width, boardHeight, records);
+  let restricts = false;
+  for (let r = 0; r < targets.length; r++) {
+    const rec = records.subarray(r * RC_WORDS, (r + 1) * RC_WORDS);
+    if (rec[RC_BOX_COUNT] !== RC_ANY_STEPS || rec[RC_HEIGHT_LIMIT] < boardHeight) restricts = true;
+  }
+  const table = restricts ? { ruleSet, records, boxes: BigUint64Array.from(boxes) } : null;
+  memo.set(key, table);
+  return table;
+}
+
+/**
+ * Normal gravity: per target, the highest flat stack (its own columns shaped to fit it, the well empty) on which
+ * it is reached, checked upward from the lowest such stack; every column must be at most that high.
+ */
+function deriveNormal(
+  reacher: Reacher,
+  targets: readonly Target[],
+  width: number,
+  boardHeight: number,
+  records: Int32Array,
+): void {
+  for (const t of targets) {
+    const o = ORIENTATIONS[t.piece][t.orientation];
+    const tetris = t.column === width;
+    const bot = tetris ? [0] : o.bot;
+    const lift = Math.max(...bot);
+    const tall = Math.max(...o.top);
+    let limit = -1;
+    for (let level = tetris ? TETRIS_ROWS : lift; level <= boardHeight; level++) {
+      // The target as high as the level allows while it stays inside the board (higher it is illegal anyway).
+      const y = tetris ? 0 : Math.min(level - lift, boardHeight - tall);
+      if (y < 0) break;
+      const heights = new Array<number>(width + 1).fill(level);
+      heights[width] = 0;
+      if (!tetris) bot.forEach((b, j) => (heights[t.column + j] = y + b));
+      reacher.search(boardRows(heights, boardHeight), width + 1, boardHeight, t.piece);
+      if (!reacher.has(t.orientation, t.column, y)) break;
+      limit = level;
+    }
+    const rec = records.subarray(t.record * RC_WORDS);
+    rec[RC_FIRST] = 0;
+    rec[RC_LAST] = width - 1;
+    rec[RC_HEIGHT_LIMIT] = limit;
+    rec[RC_BOX_START] = 0;
+    rec[RC_BOX_COUNT] = RC_ANY_STEPS;
+  }
+}
+
+/** Columns a piece may cover where it appears (every state of its spawn box), on a board `boardWidth` wide. */
+function spawnColumns(ruleSet: RuleSet, piece: number, boardWidth: number): [number, number] {
+  const system = ROTATION_SYSTEMS[ruleSet.rotationSystem];
+  const x = system.spawnX(piece, boardWidth);
+  const dxs = system.pieces[piece].cells.flat().map((c) => c[0]);
+  return [x + Math.min(...dxs), x + Math.max(...dxs)];
+}
+
+type Box = [lo: number[], hi: number[]];
+
+/** 20G: per target, the boxes of window steps on which the window board reaches it (see the file comment). */
+function derive20G(
+  reacher: Reacher,
+  targets: readonly Target[],
+  width: number,
+  maxStep: number,
+  boardHeight: number,
+  records: Int32Array,
+  boxes: bigint[],
+): void {
+  const base = surfaceBase(maxStep);
+  // Targets sharing a window share its boards: group them.
+  const windows = new Map<string, { piece: number; a: number; b: number; targets: Target[] }>();
+  for (const t of targets) {
+    const [sa, sb] = spawnColumns(reacher.ruleSet, t.piece, width + 1);
+    const w = t.column === width ? 1 : ORIENTATIONS[t.piece][t.orientation].width;
+    const a = Math.max(0, Math.min(sa, t.column));
+    const b = Math.min(width - 1, Math.max(sb, t.column + w - 1));
+    const k = `${t.piece}:${a}:${b}`;
+    let group = windows.get(k);
+    if (!group) windows.set(k, (group = { piece: t.piece, a, b, targets: [] }));
+    group.targets.push(t);
+  }
+  for (const { piece, a, b, targets: group } of windows.values()) {
+    const n = b - a;
+    const combos = base ** n;
+    const reached = group.map(() => new Uint8Array(combos));
+    const heights = new Array<number>(width + 1);
+    const window = new Array<number>(n + 1);
+    for (let c = 0; c < combos; c++) {
+      // Digit i (the step between window columns i and i + 1), digit 0 most significant.
+      window[0] = 0;
+      for (let i = 0, rest = c; i < n; i++) {
+        const d = Math.floor(rest / base ** (n - 1 - i));
+        rest -= d * base ** (n - 1 - i);
+        window[i + 1] = window[i] + d - maxStep;
+      }
+      const low = Math.min(...window);
+      for (let x = 0; x <= width; x++) {
+        const inWindow = x >= a && x <= b;
+        const well = x === width && b === width - 1;
+        heights[x] = inWindow ? window[x - a] - low + WELL_DEPTH : well ? 0 : WINDOW_ROWS;
+      }
+      reacher.search(boardRows(heights, WINDOW_ROWS), width + 1, WINDOW_ROWS, piece);
+      group.forEach((t, g) => {
+        if (t.column === width) {
+          reached[g][c] = reacher.has(t.orientation, width, 0) ? 1 : 0;
+          return;
+        }
+        const o = ORIENTATIONS[t.piece][t.orientation];
+        for (let j = 0; j + 1 < o.width; j++) if (window[t.column - a + j + 1] - window[t.column - a + j] !== o.bot[j + 1] - o.bot[j]) return;
+        const y = heights[t.column] - o.bot[0];
+        reached[g][c] = reacher.has(t.orientation, t.column, y) ? 1 : 0;
+      });
+    }
+    group.forEach((t, g) => {
+      const rec = records.subarray(t.record * RC_WORDS);
+      rec[RC_FIRST] = a;
+      rec[RC_LAST] = b;
+      rec[RC_HEIGHT_LIMIT] = boardHeight - TWENTY_G_HEADROOM;
+      rec[RC_BOX_START] = boxes.length / 2;
+      const found = packBoxes(reached[g], n, base);
+      rec[RC_BOX_COUNT] = found.length;
+      for (const [lo, hi] of found) boxes.push(...boxWords(lo, hi, a, width, maxStep));
+    });
+  }
+}
+
+/**
+ * The combinations marked in `reached` (n digits of `base` values, digit 0 most significant) as disjoint boxes:
+ * for each digit, runs of consecutive values whose remaining digits give the same boxes are merged.
+ */
+function packBoxes(reached: Uint8Array, n: number, base: number): Box[] {
+  const boxes = (i: number, offset: number): Box[] => {
+    if (i === n) return reached[offset] ? [[[], []]] : [];
+    const result: Box[] = [];
+    let runStart = -1;
+    let runKey = '';
+    let runBoxes: Box[] = [];
+    const flush = (end: number) => {
+      if (runStart >= 0) for (const [lo, hi] of runBoxes) result.push([[runStart, ...lo], [end, ...hi]]);
+    };
+    const stride = base ** (n - 1 - i);
+    for (let v = 0; v < base; v++) {
+      const sub = boxes(i + 1, offset + v * stride);
+      const subKey = JSON.stringify(sub);
+      if (runStart >= 0 && subKey === runKey) continue;
+      flush(v - 1);
+      runStart = sub.length ? v : -1;
+      runKey = subKey;
+      runBoxes = sub;
+    }
+    flush(base - 1);
+    return result;
+  };
+  return boxes(0, 0);
+}
+
+/** A box over window digits (from surface step `first`) as the kernel's two u64 over every step digit. */
+function boxWords(lo: number[], hi: number[], first: number, width: number, maxStep: number): [bigint, bigint] {
+  let low = 0n;
+  let high = 0n;
+  for (let k = 0; k < REACH_DIGITS; k++) {
+    // Window digits 0..2S are fields 1..2S+1; a steep step (field 0 or 2S+2) lies only in the other digits' ranges.
+    const inWindow = k >= first && k < first + lo.length && k < width - 1;
+    const l = inWindow ? lo[k - first] + 1 : 0;
+    const h = inWindow ? hi[k - first] + 1 : 2 * maxStep + 2;
+    const shift = BigInt(REACH_DIGIT_BITS * k);
+    low |= BigInt(REACH_GUARD - l) << shift;
+    high |= BigInt(REACH_GUARD + h) << shift;
+  }
+  return [low, high];
+}
+
+/**
+ * TypeScript's reading of a reach record (the kernel's is assembly/search/rules.ts recordReached): whether
+ * `record` (a placement id, or the placement count for the Tetris) is reachable on `heights`.
+ */
+export function recordReached(table: ReachTable, record: number, heights: readonly number[], maxStep: number): boolean {
+  const rec = table.records.subarray(record * RC_WORDS, (record + 1) * RC_WORDS);
+  for (let x = rec[RC_FIRST]; x <= rec[RC_LAST]; x++) if (heights[x] > rec[RC_HEIGHT_LIMIT]) return false;
+  if (rec[RC_BOX_COUNT] === RC_ANY_STEPS) return true;
+  for (let k = 0; k < rec[RC_BOX_COUNT]; k++) {
+    const low = table.boxes[2 * (rec[RC_BOX_START] + k)];
+    const high = table.boxes[2 * (rec[RC_BOX_START] + k) + 1];
+    let inside = true;
+    for (let i = 0; i + 1 < heights.length && inside; i++) {
+      const d = Math.max(-maxStep - 1, Math.min(maxStep + 1, heights[i + 1] - heights[i])) + maxStep + 1;
+      const shift = BigInt(REACH_DIGIT_BITS * i);
+      const mask = BigInt((1 << REACH_DIGIT_BITS) - 1);
+      const lo = REACH_GUARD - Number((low >> shift) & mask);
+      const hi = Number((high >> shift) & mask) - REACH_GUARD;
+      inside = d >= lo && d <= hi;
+    }
+    if (inside) return true;
+  }
+  return false;
+}
