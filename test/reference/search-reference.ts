@@ -53,20 +53,29 @@ export function referenceLeaf(
   return [rules.steep === 'excessFirst' ? -excess : 0, rankOf(index)];
 }
 
+/**
+ * Which moves a real game's rule set lets the piece make on a stack (the Tetris included); every move when absent.
+ * A Tetris it forbids is not made even when the rule forces it: the I is placed instead.
+ */
+export type ReferenceAllowed = (heights: number[], piece: number, move: ReferenceMove) => boolean;
+
 export function referenceChildren(
   heights: number[],
   piece: number,
   rules: ReferenceRules,
   maxStep = 4,
+  allowed: ReferenceAllowed = () => true,
 ): { move: ReferenceMove; heights: number[] }[] {
   const low = Math.min(...heights);
   const high = Math.max(...heights);
   const tetris = { move: { tetris: true, rotation: -1, column: -1 }, heights: heights.map((h) => h - 4) };
-  if (piece === 0 && low >= 4 && high >= rules.tetrisThreshold) return [tetris];
+  const tetrisAllowed = piece === 0 && low >= 4 && allowed(heights, piece, tetris.move);
+  if (tetrisAllowed && high >= rules.tetrisThreshold) return [tetris];
   const out: { move: ReferenceMove; heights: number[] }[] =
-    piece === 0 && low >= 4 && rules.tetris === 'choice' ? [tetris] : [];
+    tetrisAllowed && rules.tetris === 'choice' ? [tetris] : [];
   ORIENTATIONS[piece].forEach((o, rotation) => {
     for (let x = 0; x + o.width <= heights.length; x++) {
+      if (!allowed(heights, piece, { tetris: false, rotation, column: x })) continue;
       const base = heights[x] - o.bot[0];
       let ok = true;
       for (let j = 0; j < o.width; j++)
@@ -90,11 +99,12 @@ export function referenceSearch(
   maxStep: number,
   rules: ReferenceRules,
   rankOf: (index: number) => number,
+  allowed?: ReferenceAllowed,
 ): { value: ReferenceValue; move: ReferenceMove | null } {
   const visit = (h: number[], depth: number): ReferenceValue => {
     if (depth > lookahead) return [depth, ...referenceLeaf(h, maxStep, rules, rankOf)];
     let best: ReferenceValue | null = null;
-    for (const child of referenceChildren(h, queue[depth], rules, maxStep)) {
+    for (const child of referenceChildren(h, queue[depth], rules, maxStep, allowed)) {
       const v = visit(child.heights, depth + 1);
       if (!best || better(v, best)) best = v;
     }
@@ -102,7 +112,7 @@ export function referenceSearch(
   };
   let bestValue: ReferenceValue | null = null;
   let bestMove: ReferenceMove | null = null;
-  for (const child of referenceChildren(heights, queue[0], rules, maxStep)) {
+  for (const child of referenceChildren(heights, queue[0], rules, maxStep, allowed)) {
     const v = visit(child.heights, 1);
     if (!bestValue || better(v, bestValue)) {
       bestValue = v;
