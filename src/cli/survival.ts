@@ -13,6 +13,7 @@ import {
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { DEFAULT_STACKING_RULE_SET } from '../stacking/reach.js';
 import { RULE_SET_NAMES } from '../rules/rule-sets.js';
+import { BOARD_MAX_HEIGHT } from '../rules/board.js';
 import { simulateStacking, type SimulationResult } from '../stacking/simulate.js';
 import { UsageError } from './args.js';
 import { THREADS, TABLE_SOURCE, randomizerOption, seedOption } from './options.js';
@@ -129,7 +130,11 @@ slides along the stack (use it with the 20G table, --variant 20g); classic, the 
   async run({ values, given }, io) {
     const { randomizer, games, maxPieces, seed, steep, strategy, tetris, leaf, rules } = values;
     if (rules !== DEFAULT_STACKING_RULE_SET && strategy !== 'rank')
-      throw new UsageError(`--rules ${rules} plays with --strategy rank only (the expectimax leaves assume every placement is reachable)`);
+      throw new UsageError(
+        `--rules ${rules} plays with --strategy rank only (the expectimax leaves assume every placement is reachable)`,
+      );
+    if (rules !== DEFAULT_STACKING_RULE_SET && values.boardHeight > BOARD_MAX_HEIGHT)
+      throw new UsageError(`--rules ${rules} needs --board-height of at most ${BOARD_MAX_HEIGHT} (the rules layer's boards)`);
     const boardHeight = values.boardHeight;
     const tetrisThreshold = values.threshold;
     if (tetrisThreshold > boardHeight)

@@ -27,7 +27,7 @@ import { Board, BOARD_MAX_HEIGHT, BOARD_MAX_WIDTH } from '../rules/board.js';
 import { pieceGeometry, type PieceGeometry } from '../rules/geometry.js';
 import { kernelLandings, kernelReach } from '../rules/kernel.js';
 import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
-import { RULE_SETS, resolveRules as resolveRuleSet, type RuleSet } from '../rules/rule-sets.js';
+import { resolveRules as resolveRuleSet, type RuleSet } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import { surfaceBase } from '../surface.js';
 import {
@@ -171,7 +171,9 @@ export function reachTable(
   const ruleSet = checkRuleSet(rules);
   if (width + 1 > BOARD_MAX_WIDTH || width - 1 > REACH_DIGITS)
     throw new StackRankError('BAD_ARGUMENT', `rule sets take stacks of at most ${BOARD_MAX_WIDTH - 1} columns`);
-  if (ruleSet.name === 'classic' && ruleSet === RULE_SETS.classic) return null;
+  // The classic game's piece comes from above the board: it reaches every placement that fits, at any height.
+  if (ruleSet.rotationSystem === 'classic' && ruleSet.spawn === 'aboveBoard' && ruleSet.gravity === 'normal')
+    return null;
   if (boardHeight > BOARD_MAX_HEIGHT)
     throw new StackRankError(
       'BAD_ARGUMENT',

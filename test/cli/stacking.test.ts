@@ -147,11 +147,36 @@ describe('stackrank bench survival', () => {
     [['bench', 'survival', '--board-height', '64'], /--board-height must be an integer from 4 to 63/],
     [['bench', 'survival', '--leaf-iterations', '30'], /--leaf-iterations needs --leaf preview/],
     [['bench', 'survival', '--board-height', '7'], /the Tetris threshold \(8\) must not exceed --board-height \(7\)/],
+    [['bench', 'survival', '--rules', 'tgm3'], /--rules must be one of classic, nes, guideline, tgm, tgm20g/],
+    [['bench', 'survival', '--rules', 'tgm20g', '--strategy', 'expectimax'], /--rules tgm20g plays with --strategy rank only/],
+    [['bench', 'survival', '--rules', 'nes', '--board-height', '63'], /--rules nes needs --board-height of at most 40/],
   ])('rejects %j', async (argv, message) => {
     const run = await runCli(argv as string[]);
     expect(run.code).toBe(2);
     expect(run.err).toMatch(message);
   });
+});
+
+describe('stackrank bench survival --rules', () => {
+  it('plays only the placements the rule set reaches: tgm20g games die sooner than classic ones', async () => {
+    const small = join(await mkdtemp(join(tmpdir(), 'stackrank-cli-rules-')), 'w6.srk');
+    await (await buildRankTable({ width: 6, iterations: 4, threads: 1 })).save(small);
+    const args = ['bench', 'survival', '--table', small, '--lookahead', '0', '--games', '4', '--max-pieces', '2000'];
+    const run = async (extra: string[]) => {
+      const r = await runCli([...args, ...extra, '--seed', '2', '--threads', '1', '--json']);
+      expect(r.code).toBe(0);
+      return JSON.parse(r.out);
+    };
+    const classic = await run([]);
+    const explicit = await run(['--rules', 'classic']);
+    const twenty = await run(['--rules', 'tgm20g']);
+    expect(classic.rules).toBe('classic');
+    expect(explicit.deaths).toBe(classic.deaths);
+    expect(twenty.rules).toBe('tgm20g');
+    expect(twenty.deaths).toBeGreaterThan(classic.deaths);
+    const help = await runCli(['bench', 'survival', '--help']);
+    expect(help.out).toMatch(/--rules <classic\|nes\|guideline\|tgm\|tgm20g>/);
+  }, 60_000);
 });
 
 describe('stackrank play', () => {

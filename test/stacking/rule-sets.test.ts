@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ORIENTATIONS, PIECES } from '../../src/pieces.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { Board } from '../../src/rules/board.js';
+import { RULE_SETS } from '../../src/rules/rule-sets.js';
 import { reachablePlacements } from '../../src/rules/reachable.js';
 import { StackingAI } from '../../src/stacking/ai.js';
 import { placementTable } from '../../src/stacking/placements.js';
@@ -117,6 +118,8 @@ describe('reach records are sound: the rules layer reaches every placement they 
   it('classic and guideline reach every placement that fits: no records, the kernel checks nothing', () => {
     expect(reachTable('classic', W, 4, HEIGHT, placements)).toBeNull();
     expect(reachTable('guideline', W, 4, HEIGHT, placements)).toBeNull();
+    // The classic piece comes from above: any board height, even past the rules layer's 40 rows.
+    expect(reachTable({ ...RULE_SETS.classic, name: 'mine' }, W, 4, 63, placements)).toBeNull();
   });
 });
 
