@@ -41,4 +41,6 @@ const svg = stackProfileSvg(
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'stack-profile-20g.svg');
 writeFileSync(out, svg);
 console.log(`wrote ${out}`);
-console.log(`wrote ${writeResults('stack-profile-20g', { date: new Date().toISOString(), machine: machine(), ...common, randomizer: 'tgm1', profiles })}`);
+console.log(
+  `wrote ${writeResults('stack-profile-20g', { date: new Date().toISOString(), machine: machine(), ...common, randomizer: 'tgm1', profiles })}`,
+);

@@ -61,6 +61,7 @@ export {
 export { StackingAI, type BestPlacement, type PlanStep, type StackingAIOptions } from './stacking/ai.js';
 export type { LeafRows, Strategy, StrategyName } from './stacking/engine.js';
 export { simulateStacking, type SimulateOptions, type SimulationResult } from './stacking/simulate.js';
+export type { StackingRuleSet } from './stacking/reach.js';
 
 // Rank tables: build, load, and the user cache (Node).
 export { RankTable, buildRankTable, loadRankTable, type RankTableBuildOptions } from './rank/table.js';

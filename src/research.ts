@@ -53,6 +53,8 @@ export {
 // Stacking search internals: strategies and the kernel's integer chance weights; simulator streams.
 export { BEST_STRATEGY, STRATEGIES, expectimaxStrategy, distributionWeights, pairWeights } from './stacking/engine.js';
 export { streamSeed } from './stacking/simulate.js';
+export { stackProfile, stackProfileSvg, type StackProfile, type StackProfileOptions } from './stacking/profile.js';
+export { reachTable, recordReached, type ReachTable } from './stacking/reach.js';
 
 // Full-board features, weight presets' internals, the GA trainer and game-length statistics.
 export {

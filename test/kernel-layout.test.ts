@@ -70,7 +70,11 @@ describe('the search layout fits together', () => {
         L.PL_MIN_TOP,
       ) + 1,
     );
-    expect(L.CFG_WORDS).toBe(L.CFG_COLLAPSE + 1);
+    expect(L.CFG_WORDS).toBe(L.CFG_REACH_BOXES + 1);
+    expect(L.RC_WORDS).toBe(Math.max(L.RC_FIRST, L.RC_LAST, L.RC_HEIGHT_LIMIT, L.RC_BOX_START, L.RC_BOX_COUNT) + 1);
+    // A reach digit (at most 2S + 2 = 10) plus the guard never carries into the next field.
+    expect(L.REACH_GUARD + 10).toBeLessThan(1 << L.REACH_DIGIT_BITS);
+    expect(L.REACH_DIGITS * L.REACH_DIGIT_BITS).toBeLessThanOrEqual(64);
   });
 });
 

@@ -72,7 +72,8 @@ export const playCommand = defineCommand({
       const status = `pieces ${pieces}  tetrises ${tetrises}  rank ${rank.toFixed(4)}  ${Math.round(rate)} pieces/s  next ${queue.slice(1, 6).join('')}`;
       if (io.isTTY && !values.json)
         io.out('\x1b[H\x1b[2J' + drawBoard(heights, ai.stackingRules.boardHeight).join('\n') + '\n' + status);
-      else if (final && !values.json) io.out(drawBoard(heights, ai.stackingRules.boardHeight).join('\n') + '\n' + status);
+      else if (final && !values.json)
+        io.out(drawBoard(heights, ai.stackingRules.boardHeight).join('\n') + '\n' + status);
     };
     refill();
     let ended = 'stopped';

@@ -134,7 +134,9 @@ slides along the stack (use it with the 20G table, --variant 20g); classic, the 
         `--rules ${rules} plays with --strategy rank only (the expectimax leaves assume every placement is reachable)`,
       );
     if (rules !== DEFAULT_STACKING_RULE_SET && values.boardHeight > BOARD_MAX_HEIGHT)
-      throw new UsageError(`--rules ${rules} needs --board-height of at most ${BOARD_MAX_HEIGHT} (the rules layer's boards)`);
+      throw new UsageError(
+        `--rules ${rules} needs --board-height of at most ${BOARD_MAX_HEIGHT} (the rules layer's boards)`,
+      );
     const boardHeight = values.boardHeight;
     const tetrisThreshold = values.threshold;
     if (tetrisThreshold > boardHeight)

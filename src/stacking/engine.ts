@@ -257,7 +257,13 @@ export class StackingEngine {
     const strategy = opts.strategy ?? 'rank';
     // The rule set's reach records (src/stacking/reach.ts), derived before any kernel memory is touched.
     const placements = placementTable(table.width, table.maxStep);
-    const reach = reachTable(opts.ruleSet ?? 'classic', table.width, table.maxStep, rules.boardHeight, placements.placements);
+    const reach = reachTable(
+      opts.ruleSet ?? 'classic',
+      table.width,
+      table.maxStep,
+      rules.boardHeight,
+      placements.placements,
+    );
     if (reach && strategy !== 'rank')
       throw new StackRankError(
         'BAD_ARGUMENT',

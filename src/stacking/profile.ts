@@ -61,7 +61,7 @@ export async function stackProfile(options: StackProfileOptions): Promise<StackP
     }
     heights = move.heights;
     const low = Math.min(...heights);
-    heights.forEach((h, i) => (sums[i] += h - low));
+    for (let i = 0; i < heights.length; i++) sums[i] += heights[i] - low;
     placed++;
     // Yield now and then so a signal can arrive.
     if (placed % 4096 === 0) await new Promise<void>((r) => setTimeout(r, 0));

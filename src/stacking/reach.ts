@@ -232,7 +232,7 @@ function deriveNormal(
       if (y < 0) break;
       const heights = new Array<number>(width + 1).fill(level);
       heights[width] = 0;
-      if (!tetris) bot.forEach((b, j) => (heights[t.column + j] = y + b));
+      if (!tetris) for (let j = 0; j < bot.length; j++) heights[t.column + j] = y + bot[j];
       reacher.search(boardRows(heights, boardHeight), width + 1, boardHeight, t.piece);
       if (!reacher.has(t.orientation, t.column, y)) break;
       limit = level;
@@ -306,7 +306,8 @@ function derive20G(
           return;
         }
         const o = ORIENTATIONS[t.piece][t.orientation];
-        for (let j = 0; j + 1 < o.width; j++) if (window[t.column - a + j + 1] - window[t.column - a + j] !== o.bot[j + 1] - o.bot[j]) return;
+        for (let j = 0; j + 1 < o.width; j++)
+          if (window[t.column - a + j + 1] - window[t.column - a + j] !== o.bot[j + 1] - o.bot[j]) return;
         const y = heights[t.column] - o.bot[0];
         reached[g][c] = reacher.has(t.orientation, t.column, y) ? 1 : 0;
       });
@@ -336,7 +337,12 @@ function packBoxes(reached: Uint8Array, n: number, base: number): Box[] {
     let runKey = '';
     let runBoxes: Box[] = [];
     const flush = (end: number) => {
-      if (runStart >= 0) for (const [lo, hi] of runBoxes) result.push([[runStart, ...lo], [end, ...hi]]);
+      if (runStart >= 0)
+        for (const [lo, hi] of runBoxes)
+          result.push([
+            [runStart, ...lo],
+            [end, ...hi],
+          ]);
     };
     const stride = base ** (n - 1 - i);
     for (let v = 0; v < base; v++) {

@@ -55,7 +55,10 @@ export function resolveRules(rules: Partial<StackingRules> | 'seed' | 'default' 
   if (typeof rules === 'string') {
     const preset = RULE_PRESETS[rules as keyof typeof RULE_PRESETS];
     if (!preset)
-      throw new StackRankError('BAD_ARGUMENT', `unknown stackingRules preset ${describe(rules)}; presets are seed, default`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `unknown stackingRules preset ${describe(rules)}; presets are seed, default`,
+      );
     return { ...preset };
   }
   if (typeof rules !== 'object' || rules === null)
@@ -63,7 +66,10 @@ export function resolveRules(rules: Partial<StackingRules> | 'seed' | 'default' 
   const known = ['boardHeight', 'tetrisThreshold', 'steep', 'tetris'];
   for (const k of Object.keys(rules)) {
     if (!known.includes(k))
-      throw new StackRankError('BAD_ARGUMENT', `unknown rule ${describe(k)} in stackingRules; its rules are ${known.join(', ')}`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `unknown rule ${describe(k)} in stackingRules; its rules are ${known.join(', ')}`,
+      );
   }
   const merged = { ...DEFAULT_RULES, ...rules };
   requireInt('stackingRules.boardHeight', merged.boardHeight, MIN_BOARD_HEIGHT, MAX_BOARD_HEIGHT);

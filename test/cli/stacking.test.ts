@@ -148,7 +148,10 @@ describe('stackrank bench survival', () => {
     [['bench', 'survival', '--leaf-iterations', '30'], /--leaf-iterations needs --leaf preview/],
     [['bench', 'survival', '--board-height', '7'], /the Tetris threshold \(8\) must not exceed --board-height \(7\)/],
     [['bench', 'survival', '--rules', 'tgm3'], /--rules must be one of classic, nes, guideline, tgm, tgm20g/],
-    [['bench', 'survival', '--rules', 'tgm20g', '--strategy', 'expectimax'], /--rules tgm20g plays with --strategy rank only/],
+    [
+      ['bench', 'survival', '--rules', 'tgm20g', '--strategy', 'expectimax'],
+      /--rules tgm20g plays with --strategy rank only/,
+    ],
     [['bench', 'survival', '--rules', 'nes', '--board-height', '63'], /--rules nes needs --board-height of at most 40/],
   ])('rejects %j', async (argv, message) => {
     const run = await runCli(argv as string[]);

@@ -71,8 +71,7 @@ export function referenceChildren(
   const tetris = { move: { tetris: true, rotation: -1, column: -1 }, heights: heights.map((h) => h - 4) };
   const tetrisAllowed = piece === 0 && low >= 4 && allowed(heights, piece, tetris.move);
   if (tetrisAllowed && high >= rules.tetrisThreshold) return [tetris];
-  const out: { move: ReferenceMove; heights: number[] }[] =
-    tetrisAllowed && rules.tetris === 'choice' ? [tetris] : [];
+  const out: { move: ReferenceMove; heights: number[] }[] = tetrisAllowed && rules.tetris === 'choice' ? [tetris] : [];
   ORIENTATIONS[piece].forEach((o, rotation) => {
     for (let x = 0; x + o.width <= heights.length; x++) {
       if (!allowed(heights, piece, { tetris: false, rotation, column: x })) continue;

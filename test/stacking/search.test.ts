@@ -139,7 +139,10 @@ describe('rules', () => {
     const high = await StackingAI.create({ table: tables[9], stackingRules: { tetrisThreshold: 12 } });
     expect(high.bestPlacement([4, 5, 6, 7, 8, 8, 8, 8, 8], 'I', 0)!.tetris).toBe(false);
     // 'choice': below the threshold the search may take the Tetris, and takes it when that ranks best.
-    const choice = await StackingAI.create({ table: tables[9], stackingRules: { tetrisThreshold: 12, tetris: 'choice' } });
+    const choice = await StackingAI.create({
+      table: tables[9],
+      stackingRules: { tetrisThreshold: 12, tetris: 'choice' },
+    });
     const flatHigh = [6, 6, 6, 6, 6, 6, 6, 6, 7];
     expect(choice.bestPlacement(flatHigh, 'I', 0)!.rank).toBeGreaterThanOrEqual(
       high.bestPlacement(flatHigh, 'I', 0)!.rank,

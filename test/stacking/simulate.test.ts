@@ -37,7 +37,9 @@ describe('simulateStacking', () => {
       runs.push({
         lookahead,
         threads,
-        ...essentials(await simulateStacking({ table, lookahead, games: 12, seed: 42, stackingRules: 'seed', threads })),
+        ...essentials(
+          await simulateStacking({ table, lookahead, games: 12, seed: 42, stackingRules: 'seed', threads }),
+        ),
       });
     }
     expect(runs[0]).toEqual({ ...runs[1], threads: 1 });
