@@ -14,9 +14,11 @@ import {
   checkStrategy,
   distributionWeights,
   pairWeights,
-  type LeafRows,
+  refuseLeafRows,
+  type NextPieceValues,
   type Strategy,
   type StrategyName,
+  type UnknownPieces,
 } from './engine.js';
 import { checkLookahead, toHeights, toQueue } from './input.js';
 import { MOVE_NONE, MOVE_TETRIS } from './layout.js';
@@ -53,15 +55,18 @@ export interface StackingAIOptions {
   /** The real game's rule set whose reachable placements the AI may play: a preset name ('classic' = every
    * placement from above, the default; 'nes', 'guideline', 'tgm', 'tgm20g') or a RuleSet (docs/rules.md). */
   rules?: StackingRuleSet;
-  /** The stacking game's own rules (board height, Tetris rule, steep steps) or a preset name ('seed' = the
+  /** The stacking game's own rules (board height, Tetris rule, steep steps) or a preset name ('article' = the
    * article's, 'default'). */
-  stackingRules?: Partial<StackingRules> | 'seed' | 'default';
-  /** 'rank' (the article's leaf), 'expectimax' (average over the next unknown piece) or 'expectimax2' (the next
-   * two); both expectimax strategies need Node-sized memory for the 9x4 table. */
+  stackingRules?: Partial<StackingRules> | 'article' | 'default';
+  /** 'rank' (the article's leaf, default), 'expectimax' (average over the pieces after the known queue) or 'best'
+   * (the strongest measured: expectimax over 2 unknown pieces); expectimax needs Node-sized memory for the 9x4
+   * table. Rule sets other than classic and guideline play 'rank' only. */
   strategy?: StrategyName;
-  /** Leaf rows for the expectimax strategies instead of the table's piece-max rows, e.g. a preview table
-   * (buildPreviewTable / loadOrBuildCachedPreviewTable) for the randomizer the games use. */
-  leafRows?: LeafRows;
+  /** With 'expectimax': how many unknown pieces after the queue it averages over, 1 (default) or 2. */
+  unknownPieces?: 1 | 2;
+  /** With 'expectimax': a preview table (buildPreviewTable / loadOrBuildCachedPreviewTable) for the randomizer the
+   * games use scores the leaves instead of the rank table's best rank per piece. */
+  previewTable?: NextPieceValues;
 }
 
 /** A next-piece distribution: 7 non-negative finite numbers (I O T S Z L J) summing to 1. */
@@ -102,6 +107,8 @@ export class StackingAI {
     /** The rule set whose reachable placements the AI plays. */
     readonly rules: RuleSet,
     readonly strategy: Strategy,
+    /** Unknown pieces after the queue that expectimax averages over; 0 for 'rank'. */
+    readonly unknownPieces: UnknownPieces,
     private readonly engine: StackingEngine,
   ) {}
 
@@ -109,10 +116,11 @@ export class StackingAI {
     const opts = optionsObject('StackingAI.create', options);
     const stackingRules = resolveRules(opts.stackingRules);
     const ruleSet = checkRuleSet(opts.rules);
-    const strategy = checkStrategy(opts.strategy);
+    refuseLeafRows(opts);
+    const { strategy, unknownPieces } = checkStrategy(opts.strategy, opts.unknownPieces);
     let table = opts.table === undefined ? undefined : requireRankTable(opts.table, 'StackingAI.create: table');
-    if (opts.leafRows !== undefined && strategy === 'rank')
-      throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
+    if (opts.previewTable !== undefined && strategy === 'rank')
+      throw new StackRankError('BAD_ARGUMENT', 'previewTable needs strategy "expectimax" (or "best")');
     if (!table) {
       if (typeof process === 'undefined' || !process.versions?.node) {
         throw new StackRankError(
@@ -128,7 +136,8 @@ export class StackingAI {
       stackingRules,
       ruleSet,
       strategy,
-      await StackingEngine.create(table, stackingRules, { strategy, leafRows: opts.leafRows, ruleSet }),
+      unknownPieces,
+      await StackingEngine.create(table, stackingRules, { unknownPieces, leafValues: opts.previewTable, ruleSet }),
     );
   }
 
@@ -140,7 +149,7 @@ export class StackingAI {
    * The best move for the current piece queue[0] with `lookahead` more pieces known, or null when the current
    * piece has no legal placement (the perfect stack must break). With the expectimax strategy, `next` is the
    * distribution of the first piece after the queue (e.g. a cloned randomizer's distribution(); default uniform);
-   * with 'expectimax2', `nextPair` is the distribution of the two pieces after the queue (a cloned randomizer's
+   * with two unknown pieces, `nextPair` is the distribution of the two pieces after the queue (a cloned randomizer's
    * nextPairDistribution(); default: `next` for both, independently, or uniform).
    */
   bestPlacement(
@@ -155,7 +164,7 @@ export class StackingAI {
     checkLookahead(lookahead, ids.length);
     const next = opts.next === undefined ? undefined : checkDistribution(opts.next);
     let weights: Int32Array;
-    if (this.strategy === 'expectimax2') {
+    if (this.unknownPieces === 2) {
       let pair = opts.nextPair === undefined ? undefined : checkPairDistribution(opts.nextPair);
       if (!pair && next) pair = Array.from({ length: 49 }, (_, k) => next[Math.floor(k / 7)] * next[k % 7]);
       weights = pairWeights(pair);

@@ -21,13 +21,13 @@
  * `classic` (and any rule set under which every record would allow everything) gives no records at all: the
  * kernel then takes every placement that fits, exactly as before rule sets existed.
  */
-import { StackRankError } from '../errors.js';
+import { StackRankError, describe } from '../errors.js';
 import { ORIENTATIONS, PIECE_COUNT, orientationCells } from '../pieces.js';
 import { Board, BOARD_MAX_HEIGHT, BOARD_MAX_WIDTH } from '../rules/board.js';
 import { pieceGeometry, type PieceGeometry } from '../rules/geometry.js';
 import { kernelLandings, kernelReach } from '../rules/kernel.js';
 import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
-import { resolveRules as resolveRuleSet, type RuleSet } from '../rules/rule-sets.js';
+import { RULE_SET_NAMES, resolveRules as resolveRuleSet, type RuleSet } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import { surfaceBase } from '../surface.js';
 import {
@@ -68,8 +68,21 @@ export interface ReachTable {
   readonly boxes: BigUint64Array;
 }
 
-/** The rule set a stacking call names (a preset or a RuleSet object); BAD_RULES naming the allowed values. */
+const STACKING_RULE_KEYS = ['boardHeight', 'tetrisThreshold', 'steep', 'tetris'];
+
+/**
+ * The rule set a stacking call names (a preset or a RuleSet object); BAD_RULES naming the allowed values. The
+ * stacking game's own rules, which this option once took, are refused with their new place (`stackingRules`).
+ */
 export function checkRuleSet(rules: unknown): RuleSet {
+  const stackingPreset = typeof rules === 'string' && ['article', 'default', 'seed'].includes(rules);
+  const stackingObject =
+    rules !== null && typeof rules === 'object' && Object.keys(rules).some((k) => STACKING_RULE_KEYS.includes(k));
+  if (stackingPreset || stackingObject)
+    throw new StackRankError(
+      'BAD_RULES',
+      `rules is the real game's rule set (${RULE_SET_NAMES.join(', ')}, or a RuleSet); the stacking game's own rules (board height, Tetris rule, steep steps, presets article and default) go in stackingRules; got rules ${describe(rules)}`,
+    );
   return resolveRuleSet(rules ?? DEFAULT_STACKING_RULE_SET);
 }
 

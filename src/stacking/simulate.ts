@@ -27,9 +27,11 @@ import {
   checkStrategy,
   fillDistributionWeights,
   fillPairWeights,
-  type LeafRows,
+  refuseLeafRows,
+  type NextPieceValues,
   type Strategy,
   type StrategyName,
+  type UnknownPieces,
 } from './engine.js';
 import { estimateSurvival, median, type SurvivalEstimate } from './estimate.js';
 import { MAX_LOOKAHEAD } from './input.js';
@@ -78,13 +80,16 @@ export interface SimulateOptions {
   /** The real game's rule set whose reachable placements the AI may play: a preset name ('classic', the default;
    * 'nes', 'guideline', 'tgm', 'tgm20g') or a RuleSet (docs/rules.md). */
   rules?: StackingRuleSet;
-  /** The stacking game's own rules (board height, Tetris rule, steep steps) or a preset name ('seed', 'default'). */
-  stackingRules?: Partial<StackingRules> | 'seed' | 'default';
-  /** 'rank' (default, the article's) or 'expectimax' (one unknown piece averaged with the randomizer's exact
-   * distribution; needs about 700 MB more memory for the 9x4 table). */
+  /** The stacking game's own rules (board height, Tetris rule, steep steps) or a preset name ('article', 'default'). */
+  stackingRules?: Partial<StackingRules> | 'article' | 'default';
+  /** 'rank' (default, the article's), 'expectimax' (the unknown pieces after the queue averaged with the
+   * randomizer's exact distribution; needs about 700 MB more memory for the 9x4 table) or 'best'. Rule sets other
+   * than classic and guideline play 'rank' only. */
   strategy?: StrategyName;
-  /** Leaf rows for the expectimax strategies instead of the table's piece-max rows (e.g. a preview table). */
-  leafRows?: LeafRows;
+  /** With 'expectimax': unknown pieces it averages over, 1 (default) or 2. */
+  unknownPieces?: 1 | 2;
+  /** With 'expectimax': a preview table scores the leaves instead of the rank table's best rank per piece. */
+  previewTable?: NextPieceValues;
   /** Worker threads; default: the number of cores (1 where shared memory is missing). */
   threads?: number;
   onProgress?: (p: { pieces: number; deaths: number; games: number; elapsedMs: number }) => void;
@@ -107,8 +112,10 @@ export interface SimulationResult extends SurvivalEstimate {
   rules: string;
   stackingRules: StackingRules;
   strategy: Strategy;
-  /** What scored expectimax leaves: 'piece-max' (the rank table's best placement per piece) or 'preview' (given
-   * leaf rows); 'rank' for the rank strategy. */
+  /** Unknown pieces expectimax averaged over (0 for 'rank'). */
+  unknownPieces: UnknownPieces;
+  /** What scored expectimax leaves: 'piece-max' (the rank table's best placement per piece) or 'preview' (a
+   * preview table); 'rank' for the rank strategy. */
   leaf: 'rank' | 'piece-max' | 'preview';
   seed: number;
   seconds: number;
@@ -184,7 +191,8 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
   const seed = checkSeed(opts.seed ?? 0);
   const stackingRules = resolveRules(opts.stackingRules);
   const ruleSet = checkRuleSet(opts.rules);
-  const strategy = checkStrategy(opts.strategy);
+  refuseLeafRows(opts);
+  const { strategy, unknownPieces } = checkStrategy(opts.strategy, opts.unknownPieces);
   const threadsGiven = opts.threads !== undefined;
   let threads = Math.min(streams, requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, MAX_THREADS));
   const shares = Array.from({ length: streams }, (_, s) =>
@@ -194,15 +202,15 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
 
   const engine = await StackingEngine.create(opts.table, stackingRules, {
     shared: threads > 1,
-    strategy,
-    leafRows: opts.leafRows,
+    unknownPieces,
+    leafValues: opts.previewTable,
     ruleSet,
   });
   const { kernel, memory } = engine;
   // Each thread's slot holds a game record, its search context and a piece buffer (plus, for expectimax, the
   // chances of every buffered piece). The kernel memory is capped (MAX_MEMORY_PAGES): a default thread count is
   // lowered to what fits, an explicit one that does not fit is refused before anything is allocated.
-  const weightWords = strategy === 'rank' ? 0 : strategy === 'expectimax2' ? WEIGHT_WORDS_EXPECT2 : WEIGHT_WORDS_EXPECT;
+  const weightWords = [0, WEIGHT_WORDS_EXPECT, WEIGHT_WORDS_EXPECT2][unknownPieces];
   const chunk = weightWords > WEIGHT_WORDS_EXPECT ? WEIGHTED_CHUNK : CHUNK;
   const slotBytes = GAME_WORDS * 4 + (chunk + 16) * (1 + 4 * weightWords) + CTX_WORDS * 4 + 64;
   const free = MAX_MEMORY_PAGES * WASM_PAGE - memory.buffer.byteLength - MEMORY_MARGIN;
@@ -358,7 +366,8 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     rules: ruleSet.name,
     stackingRules,
     strategy,
-    leaf: strategy === 'rank' ? 'rank' : opts.leafRows ? 'preview' : 'piece-max',
+    unknownPieces,
+    leaf: strategy === 'rank' ? 'rank' : opts.previewTable ? 'preview' : 'piece-max',
     seed,
     seconds,
   };

@@ -270,6 +270,12 @@ describe('rule-set errors', () => {
     expect(
       await code(() => simulateStacking({ table: article, lookahead: 0, rules: { gravity: '20G' } as never })),
     ).toEqual(['BAD_RULES', expect.stringMatching(/rules.name/)]);
+    // The stacking game's own rules are stackingRules now: given as rules, they are refused with their new place.
+    for (const old of ['article', 'seed', { steep: 'truncate' }, { boardHeight: 20 }])
+      expect(await code(() => StackingAI.create({ table: article, rules: old as never }))).toEqual([
+        'BAD_RULES',
+        expect.stringMatching(/the stacking game's own rules .* go in stackingRules/),
+      ]);
   });
 });
 

@@ -38,7 +38,7 @@ describe('simulateStacking', () => {
         lookahead,
         threads,
         ...essentials(
-          await simulateStacking({ table, lookahead, games: 12, seed: 42, stackingRules: 'seed', threads }),
+          await simulateStacking({ table, lookahead, games: 12, seed: 42, stackingRules: 'article', threads }),
         ),
       });
     }
@@ -50,7 +50,7 @@ describe('simulateStacking', () => {
   });
 
   it('plays exactly the game bestPlacement plays, move for move', async () => {
-    const ai = await StackingAI.create({ table, stackingRules: 'seed' });
+    const ai = await StackingAI.create({ table, stackingRules: 'article' });
     for (const lookahead of [0, 1]) {
       const rng = createRandomizer('tgm1', { seed: streamSeed(5, 0, 0) });
       const queue = rng.take(5000);
@@ -62,7 +62,7 @@ describe('simulateStacking', () => {
         heights = move.heights;
         placed++;
       }
-      const sim = await simulateStacking({ table, lookahead, games: 1, seed: 5, stackingRules: 'seed', threads: 1 });
+      const sim = await simulateStacking({ table, lookahead, games: 1, seed: 5, stackingRules: 'article', threads: 1 });
       expect(sim.pieces).toBe(placed);
       expect(sim.deaths).toBe(1);
     }
