@@ -91,6 +91,6 @@ describe("the article's rules preset", () => {
     expect(resolveRules('article')).toEqual(ARTICLE_RULES);
     expect(ARTICLE_RULES).toEqual({ boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' });
     expect(() => resolveRules('seed' as never)).toThrow(refused(/presets are article, default \(.*is "article"\)/));
-    expect(() => resolveRules('toString' as never)).toThrow(refused(/unknown rules preset "toString"/));
+    expect(() => resolveRules('toString' as never)).toThrow(refused(/unknown stackingRules preset "toString"/));
   });
 });
