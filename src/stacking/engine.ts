@@ -288,7 +288,12 @@ export class StackingEngine {
   static async create(
     table: RankTable,
     rules: StackingRules,
-    opts: { shared?: boolean; unknownPieces?: UnknownPieces; leafValues?: NextPieceValues; ruleSet?: StackingRuleSet } = {},
+    opts: {
+      shared?: boolean;
+      unknownPieces?: UnknownPieces;
+      leafValues?: NextPieceValues;
+      ruleSet?: StackingRuleSet;
+    } = {},
   ): Promise<StackingEngine> {
     requireRankTable(table);
     const unknownPieces = opts.unknownPieces ?? 0;
