@@ -104,7 +104,10 @@ function stackingAI(): Promise<StackingAI> {
       status.textContent = `Rank table ${table.width}x${table.maxStep}, ${table.iterations} iteration${table.iterations === 1 ? '' : 's'}: ${got.detail}.`;
       $('table-panel').classList.add('done');
       document.body.dataset.tableSource = got.source;
-      return StackingAI.create({ table, rules: { boardHeight: ROWS, tetrisThreshold: 8, steep: settings.steep } });
+      return StackingAI.create({
+        table,
+        stackingRules: { boardHeight: ROWS, tetrisThreshold: 8, steep: settings.steep },
+      });
     })();
   }
   return stackAI;
@@ -160,7 +163,10 @@ function setupControls(): void {
     settings.steep = steep.value as SteepRule;
     if (stackAI) {
       const table = (await stackAI).table;
-      stackAI = StackingAI.create({ table, rules: { boardHeight: ROWS, tetrisThreshold: 8, steep: settings.steep } });
+      stackAI = StackingAI.create({
+        table,
+        stackingRules: { boardHeight: ROWS, tetrisThreshold: 8, steep: settings.steep },
+      });
     }
     void newGame();
   };
