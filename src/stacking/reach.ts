@@ -202,7 +202,7 @@ export function reachTable(
   const targets: Target[] = placements.map((p, record) => ({
     record,
     piece: p.piece,
-    orientation: p.rotation,
+    orientation: p.orientation,
     column: p.column,
   }));
   targets.push({ record: placements.length, piece: 0, orientation: UPRIGHT_I, column: width });

@@ -65,7 +65,7 @@ const placements = placementTable(W, 4).placements;
 const idOf = (piece: number, move: ReferenceMove) =>
   move.tetris
     ? placements.length
-    : placements.findIndex((p) => p.piece === piece && p.rotation === move.rotation && p.column === move.column);
+    : placements.findIndex((p) => p.piece === piece && p.orientation === move.rotation && p.column === move.column);
 
 /** Stacks of W columns, 0..20 high: rough ones (steep steps, tall columns) and gentle ones (steps within ±4). */
 const heightsArb = fc.oneof(
@@ -93,7 +93,7 @@ describe('reach records are sound: the rules layer reaches every placement they 
           const real = reachedCells(heights, piece, rules);
           const moves: ReferenceMove[] = placements
             .filter((p) => p.piece === piece)
-            .map((p) => ({ tetris: false, rotation: p.rotation, column: p.column }));
+            .map((p) => ({ tetris: false, rotation: p.orientation, column: p.column }));
           if (piece === 0 && Math.min(...heights) >= 4) moves.push({ tetris: true, rotation: -1, column: -1 });
           for (const move of moves) {
             const o = ORIENTATIONS[piece][move.tetris ? 1 : move.rotation];
@@ -165,7 +165,7 @@ describe('the kernel plays exactly the best move among the placements the record
             expect(got).not.toBeNull();
             expect({
               tetris: got!.tetris,
-              rotation: got!.tetris ? -1 : got!.rotation,
+              rotation: got!.tetris ? -1 : got!.orientation,
               column: got!.tetris ? -1 : got!.column,
             }).toEqual(ref.move);
             expect(got!.survives).toBe(ref.value[0]);
@@ -216,7 +216,7 @@ describe('games under a rule set', () => {
         } else {
           const played: ReferenceMove = move.tetris
             ? { tetris: true, rotation: -1, column: -1 }
-            : { tetris: false, rotation: move.rotation!, column: move.column! };
+            : { tetris: false, rotation: move.orientation, column: move.column };
           expect(reachedCells(heights, piece, 'tgm20g').has(moveCells(heights, piece, played))).toBe(true);
           if (move.tetris) tetrises++;
           heights = move.heights;
