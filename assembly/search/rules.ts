@@ -86,10 +86,16 @@ function guards(): u64 {
 
 /**
  * The placements of `fitting` (a piece's placement bits, as fittingPlacements gives) that the rule set lets the
- * piece reach on heights `h`; all of them when the engine has no reach records (the classic game).
+ * piece reach on heights `h`; all of them when the engine has no reach records (the classic game). Only this test
+ * is inlined into the search; the records are read out of line, so the classic game's hot functions stay as small
+ * as they were (inlining the loop made the classic search measurably slower).
  */
 @inline export function reachablePlacements(cfg: usize, piece: i32, h: usize, fitting: u64): u64 {
   if (cfgWord(cfg, CFG_REACH) == 0 || fitting == 0) return fitting;
+  return reachedOf(cfg, piece, h, fitting);
+}
+
+function reachedOf(cfg: usize, piece: i32, h: usize, fitting: u64): u64 {
   const first = load<i32>(word(<usize>cfgWord(cfg, CFG_PIECE_START), piece));
   const digits = reachDigits(cfg, h);
   let reached: u64 = 0;
@@ -106,11 +112,15 @@ function guards(): u64 {
  * What the Tetris rule allows an I on heights `h` when the rule set must also let it reach the well (its record
  * follows the placements'): an I that cannot reach the well is placed instead, even when the rule forces it.
  */
-export function tetrisChoiceReached(cfg: usize, h: usize): i32 {
+@inline export function tetrisChoiceReached(cfg: usize, h: usize): i32 {
   const choice = tetrisChoice(cfg, h);
   if (choice == TETRIS_NO || cfgWord(cfg, CFG_REACH) == 0) return choice;
+  return wellReached(cfg, h) ? choice : TETRIS_NO;
+}
+
+function wellReached(cfg: usize, h: usize): bool {
   const record = load<i32>(word(<usize>cfgWord(cfg, CFG_PIECE_START), 7));
-  return recordReached(cfg, record, h, reachDigits(cfg, h)) ? choice : TETRIS_NO;
+  return recordReached(cfg, record, h, reachDigits(cfg, h));
 }
 
 /** Writes the heights after a Tetris (every column TETRIS_ROWS lower) into `out` (may be `h`). */
