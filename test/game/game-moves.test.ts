@@ -64,6 +64,7 @@ describe('TetrisAI: every move of a game', () => {
       let stackMoves = 0;
       let recoverMoves = 0;
       let tetrises = 0;
+      let overFloor = 0;
       for (let seed = 1; seed <= 3; seed++) {
         const rng = createRandomizer('memoryless', { seed });
         const grid: Grid = Array.from({ length: H }, emptyRow);
@@ -96,6 +97,7 @@ describe('TetrisAI: every move of a game', () => {
           expect(move.linesCleared).toBe(lines);
           if (move.mode === 'stack') {
             stackMoves++;
+            if (wellBefore > 0) overFloor++;
             // Stack mode plays over the floor (the well's height): nothing it places stays in the well.
             expect(columnHeight(grid, well)).toBeLessThanOrEqual(wellBefore);
             if (move.piece === 'I' && move.cells.every(([x]) => x === well)) {
@@ -113,6 +115,8 @@ describe('TetrisAI: every move of a game', () => {
       }
       expect(stackMoves).toBeGreaterThan(0);
       expect(recoverMoves + stackMoves).toBeGreaterThan(100);
+      // The garbage the games start from is stacked over (a floor), not only dug out.
+      if (rules === 'classic') expect(overFloor).toBeGreaterThan(0);
       void tetrises;
     }, 120_000);
   }
