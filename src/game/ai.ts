@@ -225,8 +225,7 @@ export class TetrisAI {
     // A tall stack with no I in sight burns rows instead of growing (the article's smaller clears where they save
     // the game): a clear that leaves the stack clean if there is one (stack mode, clearsOnly), else recover mode.
     // The stack-only baseline never burns.
-    const top = maxHeight(rows);
-    const tall = top > this.stackRules.boardHeight - BURN_ROOM;
+    const tall = maxHeight(rows) > this.stackRules.boardHeight - BURN_ROOM;
     const burn = this.policy === 'both' && tall && ![current, ...queue.slice(0, this.lookahead), hold].includes('I');
     if (this.policy !== 'fullBoardOnly') {
       const ctx: StackContext = {
@@ -260,10 +259,9 @@ export class TetrisAI {
       width: this.width,
       height,
       visibleHeight: this.rules.visibleHeight,
-      // A burn keeps the well (it aims back at a clean stack) where pieces appear above the field; a stack at its
-      // limit, or any burn where pieces appear in the field's top rows, forgets it: the plain full-board terms
-      // fill it and clear rows.
-      wellColumn: plain || top > this.stackRules.boardHeight - this.forgetWellRoom() ? -1 : this.recoverWell(rows),
+      // Tall boards forget the well: the plain full-board terms fill it and clear rows. (Keeping it while burning
+      // raised the Tetris rate but lost games: docs/results.md.)
+      wellColumn: plain || tall ? -1 : this.recoverWell(rows),
       weights: plain ? PLAIN_BCTS : RECOVER_WEIGHTS,
       depth: this.recoverDepth,
       beam: this.beam,
@@ -279,11 +277,6 @@ export class TetrisAI {
       stack: null,
       recover: { ctx, state: recoverState },
     };
-  }
-
-  /** Rows under the stack's limit from which recover mode forgets the well. */
-  private forgetWellRoom(): number {
-    return this.rules.ruleSet.spawn === 'topRow' ? BURN_ROOM : FORGET_WELL_ROOM;
   }
 
   /** The well the recover terms aim for: the chosen side, or under 'auto' the edge column holding fewer cells. */
@@ -349,11 +342,6 @@ const STACK_ROOM_TOP_SPAWN = 6;
 const STACK_ROOM_20G = 8;
 /** Stack height (below the stack's limit) from which rows are burnt while no I is known. */
 const BURN_ROOM = 2;
-/** Stack height (below the stack's limit) from which recover mode forgets the well, where pieces appear above the
- * field. Under classic/tgm1 (20 games of 5,000 pieces, seed 1): forgetting it from BURN_ROOM on, 94.2 % Tetris
- * rate; from 1 row under the limit, 94.9 %; never, 2 top-outs in 10 games. Where pieces appear in the field's top
- * rows it is BURN_ROOM: under nes/nes (10 games) 1 row gave 70.7 % and 5 top-outs against 69.2 % and 2. */
-const FORGET_WELL_ROOM = 1;
 
 function maxHeight(rows: Uint32Array): number {
   for (let r = rows.length - 1; r >= 0; r--) if (rows[r] !== 0) return r + 1;
