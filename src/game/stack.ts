@@ -1,8 +1,10 @@
 /**
- * Stack mode (docs/game.md): the surface AI of src/stacking/ plays a real board that is a clean stack.
+ * Stack mode (docs/game.md): the surface AI of src/stacking/ plays a real board that is a clean stack, on the
+ * field's bottom or over a floor of buried rows (grid.ts stackFloor).
  *
- * The board is seen as the stacking game sees it: the columns beside the well are the stack (their heights are the
- * surface), the well is the last column (a left well is the mirror image: rows, pieces and the next-piece chances
+ * The board is seen as the stacking game sees it: the rows from the floor up, the columns beside the well are the
+ * stack (their heights above the floor are the surface, the stack's limit lowered by the floor), the well is the
+ * last column (a left well is the mirror image: rows, pieces and the next-piece chances
  * are mirrored in, cells mirrored back out). The kernel searches the known queue; its first move is turned into
  * board cells and played only if the rule set can reach those cells. When it cannot, every reachable first move that
  * the surface game allows is tried and the rest of the window searched after it. A first move that clears rows and
