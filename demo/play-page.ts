@@ -143,8 +143,11 @@ export class PlayPage {
     if (!action) return;
     e.preventDefault(); // no page scrolling, no button pressed by Space
     if (e.repeat) return; // the page repeats moves itself (DAS/ARR), not the keyboard's auto-repeat
-    if (action === 'hint') return this.toggleHint();
-    if (action === 'end') return this.endGame();
+    if (action === 'hint' || action === 'end') {
+      if (action === 'hint') this.toggleHint();
+      else this.endGame();
+      return;
+    }
     const s = this.session;
     if (!s || s.over) return;
     const now = performance.now();
@@ -229,7 +232,7 @@ export class PlayPage {
     canvas.dataset.resting = String(!s.over && s.resting());
     const slots: { piece: Piece | null; label: string; dim?: boolean }[] = [];
     if (s.rules.hold) slots.push({ piece: s.hold, label: 'hold', dim: s.held });
-    s.preview.forEach((p, i) => slots.push({ piece: p, label: `+${i + 1}` }));
+    for (const [i, p] of s.preview.entries()) slots.push({ piece: p, label: `+${i + 1}` });
     drawPieces($<HTMLCanvasElement>('play-queue'), slots);
   }
 
