@@ -217,6 +217,7 @@ export class Analyzer {
     const r = this.ranking;
     list.dataset.count = String(r?.placements.length ?? 0);
     list.dataset.state = r ? 'ranked' : 'error';
+    list.dataset.fumen = fumen;
     if (!r) {
       $('an-unit').textContent = '';
       $('an-after').textContent = '';

@@ -139,7 +139,7 @@ export class PlaySession {
   /** The AI's placement from where the turn stands now (after a hold press, among the placements still open). */
   hint(): RankedPlacement | null {
     const list = this.rankingNow().placements;
-    return list.find((p) => p.hold === this.held) ?? null;
+    return (this.held ? list.find((p) => p.hold) : list[0]) ?? null;
   }
 
   cells(): Cell[] {
