@@ -165,7 +165,9 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
       const grade = await page.waitForSelector(`[data-testid=grade][data-count="${n + 1}"]`);
       const g = (await grade.getAttribute('data-grade')) ?? '';
       // (a failure shows the keys typed and the page's explanation)
-      grades.push(g === 'best' ? g : `${g} after ${inputs.join(' ')}: ${await page.textContent('[data-testid=grade-detail]')}`);
+      grades.push(
+        g === 'best' ? g : `${g} after ${inputs.join(' ')}: ${await page.textContent('[data-testid=grade-detail]')}`,
+      );
     }
     // Typing the AI's keys places exactly the AI's move: every grade is "best".
     expect(grades).toEqual(new Array(50).fill('best'));
@@ -200,8 +202,7 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
     const board = page.locator('[data-testid=board]');
     const box = (await board.boundingBox())!;
     const size = box.width / 10; // 10 columns; 22 rows drawn, the top two above the field
-    const click = (x: number, y: number) =>
-      page.mouse.click(box.x + (x + 0.5) * size, box.y + (21 - y + 0.5) * size);
+    const click = (x: number, y: number) => page.mouse.click(box.x + (x + 0.5) * size, box.y + (21 - y + 0.5) * size);
     const filled: [number, number][] = [];
     for (let x = 0; x < 10; x++) if (x !== 4) filled.push([x, 0]);
     for (const x of [0, 1, 2, 6, 7, 8]) filled.push([x, 1]);
@@ -228,10 +229,7 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
     // The list is for this board once the page's copy of it has the same fumen.
     await page.waitForSelector(`[data-testid=placement-list][data-fumen="${lib.fumenFromBoard(drawn)}"]`);
     const expected = ai
-      .rankPlacements(
-        { board: drawn, current: 'L', queue: 'J', hold: null, canHold: true },
-        { limit: 10 },
-      )
+      .rankPlacements({ board: drawn, current: 'L', queue: 'J', hold: null, canHold: true }, { limit: 10 })
       .placements.map((p: Record<string, unknown>) => ({
         hold: p.hold,
         piece: p.piece,
@@ -267,6 +265,31 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
     await page.close();
   });
 
+  it('watch: the game AI on a real board shows its mode, recovers from garbage, and counts its Tetris rate', {
+    timeout: 120_000,
+  }, async () => {
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${demo.url}?mode=watch&iterations=${ITERATIONS}&speed=max&seed=2&garbage=20`);
+    await page.waitForSelector('body[data-state=playing][data-player=tetris]', { timeout: 60_000 });
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid=lines]')?.textContent) >= 20);
+    // Both modes played: stack on the clean board, recover once garbage has filled the well (read in one tick).
+    const seen = await page.evaluate(() => {
+      const n = (id: string) => Number(document.querySelector(`[data-testid=${id}]`)?.textContent);
+      return {
+        pieces: n('game-pieces'),
+        recover: n('recover-moves'),
+        mode: document.querySelector<HTMLElement>('[data-testid=ai-mode]')?.dataset.aiMode,
+      };
+    });
+    expect(seen.recover).toBeGreaterThan(0);
+    expect(seen.recover).toBeLessThan(seen.pieces);
+    expect(['stack', 'recover']).toContain(seen.mode);
+    expect(await page.textContent('[data-testid=tetris-rate]')).toMatch(/^\d+ %$/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('says which query values are wrong, and still starts', { timeout: 60_000 }, async () => {
     const page = await browser.context.newPage();
     await page.goto(`${demo.url}?mode=dance&rules=tetris99&fumen=nope&queue=TQ&iterations=${ITERATIONS}`);
@@ -293,7 +316,9 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
           const r = el.getBoundingClientRect();
           if (r.width === 0 || r.height === 0 || el.closest('[hidden]')) continue;
           if (r.left < -0.5 || r.right > window.innerWidth + 0.5)
-            bad.push(`${el.tagName.toLowerCase()}#${el.id}.${el.className} ${r.left.toFixed(0)}..${r.right.toFixed(0)}`);
+            bad.push(
+              `${el.tagName.toLowerCase()}#${el.id}.${el.className} ${r.left.toFixed(0)}..${r.right.toFixed(0)}`,
+            );
         }
         return { bad, scroll: document.documentElement.scrollWidth };
       });
