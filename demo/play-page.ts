@@ -339,7 +339,7 @@ function describeLoss(g: GradedMove): string {
     g.unit === 'expectedPieces'
       ? `${(100 * g.loss).toFixed(0)} % of the best move's expected pieces`
       : `${g.loss.toFixed(0)} evaluator points`;
-  return `${g.entry ? '' : 'Not in the AI’s list; '}lost ${lost}. The AI: ${g.best.hold ? 'hold, ' : ''}${g.best.piece} ${g.best.rotation} at x=${g.best.x}.`;
+  return `${g.entry ? 'Lost' : 'Not in the AI’s list; lost'} ${lost}. The AI: ${g.best.hold ? 'hold, ' : ''}${g.best.piece} ${g.best.rotation} at x=${g.best.x}.`;
 }
 
 function worstItem(g: GradedMove, rules: string): HTMLLIElement {
@@ -360,10 +360,12 @@ function worstItem(g: GradedMove, rules: string): HTMLLIElement {
   const link = document.createElement('a');
   link.href = `?mode=analyze&rules=${rules}&fumen=${fumen}&queue=${queue}${g.turn.hold ? `&hold=${g.turn.hold}` : ''}`;
   link.textContent = 'analyse this position';
+  const lost =
+    g.unit === 'expectedPieces'
+      ? `${(100 * g.loss).toFixed(0)} % of the best move's expected pieces`
+      : `${g.loss.toFixed(0)} evaluator points`;
   text.append(
-    `Piece ${g.turn.index + 1}: ${g.grade}. You played ${g.played.hold ? 'hold, ' : ''}${g.played.piece} (solid); the AI plays ${g.best.hold ? 'hold, ' : ''}${g.best.piece} ${g.best.rotation} at x=${g.best.x} (dashed). `,
-    describeLoss(g),
-    ' ',
+    `Piece ${g.turn.index + 1}, ${g.grade}: you played ${g.played.hold ? 'hold, ' : ''}${g.played.piece} (solid) and lost ${lost}; the AI plays ${g.best.hold ? 'hold, ' : ''}${g.best.piece} ${g.best.rotation} at x=${g.best.x} (dashed). `,
     link,
   );
   li.append(canvas, text);

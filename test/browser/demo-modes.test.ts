@@ -17,8 +17,8 @@ const ROOT = resolve(__dirname, '../..');
 const CLI = join(ROOT, 'dist/cli.js');
 const DEMO = join(ROOT, 'dist/demo/index.html');
 const ITERATIONS = 2;
-/** Screenshots go to docs/ with UPDATE_SCREENSHOTS=1, else to a temporary folder. */
-const SHOTS = process.env.UPDATE_SCREENSHOTS ? join(ROOT, 'docs') : join(tmpdir(), 'stackrank-demo-modes');
+/** Screenshots for a person to look at (docs/ has its own, from scripts/demo-screenshots.mjs). */
+const SHOTS = join(tmpdir(), 'stackrank-demo-modes');
 /** A guideline position with a hole and an overhang; the quiz comment gives T now, then S Z O I. */
 const FUMEN = 'v115@9gA8IeB8EeF8AeJ8AeE8JeAgWYAFLDmClcJSAVDEHB?EooRBUoAVBzHDMC';
 
