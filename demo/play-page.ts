@@ -230,6 +230,10 @@ export class PlayPage {
       hint: hint ? { piece: hint.piece, cells: hint.cells } : null,
     });
     canvas.dataset.resting = String(!s.over && s.resting());
+    // For tests and the curious: the falling piece's leftmost and lowest cells.
+    const cells = s.cells();
+    canvas.dataset.pieceX = String(Math.min(...cells.map(([x]) => x)));
+    canvas.dataset.pieceY = String(Math.min(...cells.map(([, y]) => y)));
     const slots: { piece: Piece | null; label: string; dim?: boolean }[] = [];
     if (s.rules.hold) slots.push({ piece: s.hold, label: 'hold', dim: s.held });
     for (const [i, p] of s.preview.entries()) slots.push({ piece: p, label: `+${i + 1}` });

@@ -81,7 +81,9 @@ try {
   await page.goto(`${url}?mode=analyze&fumen=${FUMEN}`);
   await page.waitForSelector('[data-testid=placement-list][data-state=ranked]', { timeout: 300_000 });
   await page.screenshot({ path: out('demo-analyze.png') });
-  console.log('wrote docs/demo-watch.png, docs/demo-play.png, docs/demo-play-summary.png, docs/demo-390.png, docs/demo-analyze.png');
+  console.log(
+    'wrote docs/demo-watch.png, docs/demo-play.png, docs/demo-play-summary.png, docs/demo-390.png, docs/demo-analyze.png',
+  );
 } finally {
   await browser.close();
   server.kill('SIGINT');

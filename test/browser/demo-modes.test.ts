@@ -192,6 +192,63 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
     await page.close();
   });
 
+  it('repeats a held key after DAS every ARR ms, and a held soft drop, by the settings', {
+    timeout: 60_000,
+  }, async () => {
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${demo.url}?mode=play&iterations=${ITERATIONS}&seed=3&das=100&arr=20&sdr=40`);
+    await page.waitForSelector('body[data-state=playing][data-mode=play]', { timeout: 60_000 });
+    const board = '[data-testid=board]';
+    const x0 = Number(await page.getAttribute(board, 'data-piece-x'));
+    expect(x0).toBeGreaterThan(1);
+    await page.keyboard.press('ArrowRight'); // a tap: one column
+    await page.waitForSelector(`${board}[data-piece-x="${x0 + 1}"]`);
+    await page.keyboard.down('ArrowLeft'); // held: one column, then after DAS one every ARR until the wall
+    await page.waitForSelector(`${board}[data-piece-x="0"]`);
+    await page.keyboard.up('ArrowLeft');
+    const y0 = Number(await page.getAttribute(board, 'data-piece-y'));
+    await page.keyboard.down('ArrowDown'); // held: a row every 40 ms down to rest, no lock
+    await page.waitForSelector(`${board}[data-resting=true]`);
+    await page.keyboard.up('ArrowDown');
+    expect(Number(await page.getAttribute(board, 'data-piece-y'))).toBeLessThan(y0);
+    expect(await page.getAttribute('[data-testid=grade]', 'data-count')).toBe('0');
+    // The remapped key: click the hard drop's button, press Enter; Enter now locks the piece.
+    await page.click('[data-action=hardDrop]');
+    await page.keyboard.press('Enter');
+    await page.locator(board).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=grade][data-count="1"]');
+    await page.click('#keys-reset');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('moves the piece by each rule set’s own model: hint keys give the AI’s placement under every rule set', {
+    timeout: 180_000,
+  }, async () => {
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    for (const rules of ['classic', 'nes', 'tgm', 'tgm20g']) {
+      await page.goto(`${demo.url}?mode=play&iterations=${ITERATIONS}&seed=3&sdr=0&rules=${rules}`);
+      await page.waitForSelector('body[data-state=playing][data-mode=play]', { timeout: 60_000 });
+      const grades: string[] = [];
+      for (let n = 0; n < 12; n++) {
+        await page.keyboard.press('h');
+        const hint = await page.waitForSelector(`[data-testid=hint][data-turn="${n}"][data-inputs]`);
+        const inputs = ((await hint.getAttribute('data-inputs')) ?? '').split(' ');
+        expect(inputs).not.toContain('hold'); // none of these rule sets has hold
+        for (const input of inputs) for (const key of keysFor(input, n)) await page.keyboard.press(key);
+        const grade = await page.waitForSelector(`[data-testid=grade][data-count="${n + 1}"]`);
+        const g = (await grade.getAttribute('data-grade')) ?? '';
+        grades.push(g === 'best' ? g : `${rules} ${g} after ${inputs.join(' ')}`);
+      }
+      expect(grades).toEqual(new Array(12).fill('best'));
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('draws a board by clicks (and a cell by keys) in analyze mode and ranks it as the library does', {
     timeout: 120_000,
   }, async () => {
