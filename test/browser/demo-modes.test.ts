@@ -188,6 +188,22 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
     const worst = await page.$$('[data-testid=worst] > li');
     expect(worst.length).toBe(value === 100 ? 0 : 1);
     if (worst.length) expect(await worst[0].textContent()).toContain('Piece 51');
+
+    // Analyze mode takes the play position: the board, the piece to play and the preview.
+    const lines = Number(await page.textContent('#play-lines'));
+    await page.selectOption('[data-testid=mode]', 'analyze');
+    await page.click('[data-testid=an-take]');
+    await page.waitForSelector('[data-testid=placement-list][data-state=ranked] > li');
+    const fumen = new URL(page.url()).searchParams.get('fumen');
+    const queue = new URL(page.url()).searchParams.get('queue') ?? '';
+    expect(fumen).toMatch(/^v115@/);
+    expect(queue).toMatch(/^[IOTSZJL]{6}$/); // the current piece and five previews
+    expect(await page.inputValue('[data-testid=an-current]')).toBe(queue[0]);
+    const lib = await import(join(ROOT, 'dist/index.js'));
+    // The board after the 51 pieces: 4 cells each, 10 fewer per line cleared.
+    const rows: string[] = lib.boardFromFumen(fumen).board.toRows();
+    const filled = rows.join('').replace(/\./g, '').length;
+    expect(filled).toBe(4 * 51 - 10 * lines);
     expect(errors).toEqual([]);
     await page.close();
   });
