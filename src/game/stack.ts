@@ -13,8 +13,8 @@ import { MIRROR_PIECE, ORIENTATIONS, PIECES, type Piece } from '../pieces.js';
 import type { RankTable } from '../rank/table.js';
 import type { StackingEngine } from '../stacking/engine.js';
 import { MOVE_NONE, MOVE_TETRIS } from '../stacking/layout.js';
-import { applyMove } from '../stacking/placements.js';
-import { tetrisOptions, type StackingRules } from '../stacking/rules.js';
+import { applyMove, legalMoves } from '../stacking/placements.js';
+import type { StackingRules } from '../stacking/rules.js';
 import { surfaceFromHeights, surfaceIndex } from '../surface.js';
 import type { Cell, GamePlacement } from '../rules/types.js';
 import { cellsKey, columnHeights, isCleanStack, lockCells, mirrorRows } from './grid.js';
@@ -209,30 +209,9 @@ function continueAfter(
   return { ...what, order: orderOf(ctx, 1, child, rank * 65536), value: rank * ctx.table.searchValues().scale };
 }
 
-/** Surface moves of a piece (frame id) legal on `heights` under the stacking rules: hole-free, under the top, and
- * the Tetris when the rule allows (forced: only the Tetris). The Tetris rule itself is tetrisOptions'. */
+/** Surface moves of a piece (frame id) legal on `heights` under the stacking rules (legalMoves). */
 function surfaceMoves(ctx: StackContext, heights: readonly number[], id: number): number[] {
-  if (id === 0) {
-    const tetris = tetrisOptions(heights, ctx.rules);
-    if (tetris === 'forced') return [MOVE_TETRIS];
-    if (tetris === 'optional') return [MOVE_TETRIS, ...placementMoves(ctx, heights, id)];
-  }
-  return placementMoves(ctx, heights, id);
-}
-
-function placementMoves(ctx: StackContext, heights: readonly number[], id: number): number[] {
-  const { placements, start } = ctx.engine.placements;
-  const out: number[] = [];
-  for (let m = start[id]; m < start[id + 1]; m++) {
-    const p = placements[m];
-    const o = ORIENTATIONS[p.piece][p.rotation];
-    const base = heights[p.column] - o.bot[0];
-    let fits = base >= 0;
-    for (let j = 0; j < o.width && fits; j++)
-      fits = heights[p.column + j] - o.bot[j] === base && base + o.top[j] <= ctx.rules.boardHeight;
-    if (fits) out.push(m);
-  }
-  return out;
+  return legalMoves(ctx.engine.placements, heights, id, ctx.rules);
 }
 
 /** The best reachable first move that clears rows and leaves a clean stack, searched on after it. */
