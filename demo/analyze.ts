@@ -39,7 +39,6 @@ export class Analyzer {
   private current: Piece = 'T';
   private queue: Piece[] = [];
   private hold: Piece | null = null;
-  private ai: TetrisAI | null = null;
   private ranking: PlacementRanking | null = null;
   private selected = 0;
   private cursor: Cell = [0, 0];
@@ -127,13 +126,7 @@ export class Analyzer {
     });
   }
 
-  rulesChanged(): void {
-    this.ai = null;
-  }
-
   async start(): Promise<void> {
-    this.syncControls();
-    this.ai = await this.deps.gameAI();
     await this.update();
     document.body.dataset.state = 'analyzing';
   }
@@ -186,9 +179,8 @@ export class Analyzer {
   async update(): Promise<void> {
     const generation = ++this.generation;
     this.syncControls();
-    const ai = this.ai ?? (await this.deps.gameAI());
+    const ai = await this.deps.gameAI(); // the rule set and lookahead chosen now (made once each)
     if (generation !== this.generation) return;
-    this.ai = ai;
     const list = $('placement-list');
     const hasHold = RULE_SETS[this.deps.settings.rules].hold;
     const hold = hasHold ? this.hold : null;

@@ -49,7 +49,7 @@ window.addEventListener('error', (ev) => showError(ev.error ?? ev.message));
 window.addEventListener('unhandledrejection', (ev) => showError(ev.reason));
 
 /** The URL keeps the mode, the rule set and (in analyze mode) the position: a link shares what is on screen. */
-export function updateUrl(extra: Record<string, string | null> = {}): void {
+function updateUrl(extra: Record<string, string | null> = {}): void {
   const params = new URLSearchParams(location.search);
   params.set('mode', settings.mode);
   if (settings.rules !== 'guideline' || params.has('rules')) params.set('rules', settings.rules);
@@ -101,7 +101,7 @@ function stackingAI(): Promise<StackingAI> {
 
 const gameAIs = new Map<string, Promise<TetrisAI>>();
 /** The game AI for a rule set and lookahead (the table is shared). */
-export function gameAI(rules: RuleSetName, lookahead: number): Promise<TetrisAI> {
+function gameAI(rules: RuleSetName, lookahead: number): Promise<TetrisAI> {
   const key = `${rules}/${lookahead}`;
   let ai = gameAIs.get(key);
   if (!ai) {
@@ -373,8 +373,9 @@ const analyzer = new Analyzer({
   playPosition: () => playPage.position(),
 });
 
-function showMode(): void {
+function showMode(focusBoard = false): void {
   const mode = settings.mode;
+  $('banner').hidden = true; // a finished game's banner belongs to its mode
   for (const el of document.querySelectorAll<HTMLElement>('[data-for]')) el.hidden = el.dataset.for !== mode;
   $<HTMLSelectElement>('mode').value = mode;
   document.body.dataset.mode = mode;
@@ -386,9 +387,12 @@ function showMode(): void {
         ? 'the board: play with the keys listed under Keys'
         : 'the board',
   );
+  // Keyboard use: after choosing play or analyze with the mode list, the keys go to the board, not to the list.
+  if (focusBoard && mode !== 'watch') $('board').focus();
   if (mode === 'watch') {
     showPlayerControls();
     if (!game) newGame().catch(showError);
+    else document.body.dataset.state = 'playing';
   } else if (mode === 'play') {
     playPage.start().catch(showError);
   } else {
@@ -402,7 +406,7 @@ function setupTopbar(): void {
   msel.value = settings.mode;
   msel.onchange = () => {
     settings.mode = msel.value as Mode;
-    showMode();
+    showMode(true);
   };
   const rsel = $<HTMLSelectElement>('rules');
   for (const name of RULE_SET_NAMES) rsel.add(new Option(name, name));
@@ -412,7 +416,6 @@ function setupTopbar(): void {
     updateUrl();
     if (settings.mode === 'watch' && settings.player === 'tetris') void newGame();
     playPage.rulesChanged();
-    analyzer.rulesChanged();
     if (settings.mode === 'play') playPage.start().catch(showError);
     if (settings.mode === 'analyze') analyzer.start().catch(showError);
   };

@@ -2,7 +2,7 @@
  * Play mode's page: keys (remappable, kept in localStorage), delayed auto shift, the grade after each placement,
  * the hint, and the end-of-game summary with the worst moves (docs/demo.md, "Play").
  */
-import { fumenFromBoard, type Piece, type RandomizerName, type TetrisAI } from 'stackrank';
+import { fumenFromBoard, type Board, type Piece, type RandomizerName, type TetrisAI } from 'stackrank';
 import { drawBoard, drawPieces } from './draw.js';
 import { GRADES, accuracy, type Grade } from './grade.js';
 import type { Settings } from './params.js';
@@ -89,7 +89,10 @@ export class PlayPage {
 
   /** Starts a game the first time play mode is shown (or after the rule set changed). */
   start(): Promise<void> {
-    if (this.session) return Promise.resolve();
+    if (this.session) {
+      document.body.dataset.state = 'playing';
+      return Promise.resolve();
+    }
     this.starting ??= this.newGame().finally(() => (this.starting = null));
     return this.starting;
   }
@@ -112,7 +115,7 @@ export class PlayPage {
   }
 
   /** The position of the turn in play, for analyze mode. */
-  position(): { board: import('stackrank').Board; current: Piece; queue: Piece[]; hold: Piece | null } | null {
+  position(): { board: Board; current: Piece; queue: Piece[]; hold: Piece | null } | null {
     const s = this.session;
     if (!s) return null;
     return { board: s.turn.board, current: s.turn.current, queue: s.turn.queue, hold: s.turn.hold };
