@@ -363,6 +363,39 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
     await page.close();
   });
 
+  it('works with the keyboard alone: the mode list, a placement in play, a cell in analyze', {
+    timeout: 120_000,
+  }, async () => {
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${demo.url}?iterations=${ITERATIONS}&seed=8&speed=10`);
+    await page.waitForSelector('body[data-state=playing][data-mode=watch]', { timeout: 60_000 });
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('mode'); // the first control
+    await page.keyboard.press('ArrowDown'); // watch → play; the keys then go to the board
+    await page.waitForSelector('body[data-mode=play][data-state=playing]', { timeout: 60_000 });
+    expect(await focused()).toBe('board');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Space');
+    await page.waitForSelector('[data-testid=grade][data-count="1"]');
+    await page.keyboard.press('Shift+Tab'); // board → rules → mode
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('mode');
+    await page.keyboard.press('ArrowDown'); // play → analyze
+    await page.waitForSelector('[data-testid=placement-list][data-state=ranked]', { timeout: 60_000 });
+    expect(await focused()).toBe('board');
+    const before = await page.getAttribute('[data-testid=placement-list]', 'data-fumen');
+    await page.keyboard.press('Space'); // toggles the cell under the cursor
+    await page.waitForFunction(
+      (f) => document.querySelector('[data-testid=placement-list]')?.getAttribute('data-fumen') !== f,
+      before,
+    );
+    expect(new URL(page.url()).searchParams.get('mode')).toBe('analyze');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('says which query values are wrong, and still starts', { timeout: 60_000 }, async () => {
     const page = await browser.context.newPage();
     await page.goto(`${demo.url}?mode=dance&rules=tetris99&fumen=nope&queue=TQ&iterations=${ITERATIONS}`);
