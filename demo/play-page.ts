@@ -74,6 +74,16 @@ export class PlayPage {
       };
     }
     $('hint').onclick = () => this.toggleHint();
+    // Touch controls: one press per tap; the soft-drop button drops to rest.
+    for (const b of document.querySelectorAll<HTMLButtonElement>('.pad button')) {
+      b.onclick = () => {
+        const s = this.session;
+        if (!s || s.over) return;
+        const action = b.dataset.act as Action;
+        if (action === 'softDrop') s.dropToRest();
+        else this.apply(action);
+      };
+    }
     $('end-game').onclick = () => this.endGame();
     $('play-restart').onclick = () => void this.newGame();
     $('keys-reset').onclick = () => {
