@@ -8,7 +8,8 @@ import { PIECES, type Piece } from '../pieces.js';
 import type { RankTable } from '../rank/table.js';
 import { surfaceFromHeights } from '../surface.js';
 import type { StackingEngine } from './engine.js';
-import { MOVE_NONE, MOVE_TETRIS } from './layout.js';
+import type { PlanStep } from './ai.js';
+import { MOVE_NONE } from './layout.js';
 import { applyMove, collapseSteps, legalMoves } from './placements.js';
 import type { StackingRules } from './rules.js';
 
@@ -20,13 +21,8 @@ export function expectedPiecesFromRank(rank: number, iterations: number): number
   return q / (1 - q);
 }
 
-export interface RankedSurfacePlacement {
-  piece: Piece;
-  /** Index of the orientation in the piece's list (docs/rules.md); null for a Tetris. */
-  rotation: number | null;
-  /** Left column; null for a Tetris. */
-  column: number | null;
-  tetris: boolean;
+/** A placement in bestPlacement's move shape (PlanStep: piece, rotation, x, y, cells, orientation, column, tetris). */
+export interface RankedSurfacePlacement extends PlanStep {
   /** Column heights after this move. */
   heights: number[];
   /** Pieces of the known window the best line after this move places (1 + lookahead when it survives them all). */
@@ -58,6 +54,8 @@ export interface SurfaceRankingInput {
   /** bestPlacement's first move (placement id or MOVE_TETRIS), MOVE_NONE when there is none. */
   bestMove: number;
   limit: number;
+  /** A move code of the current piece on `heights`, in bestPlacement's shape. */
+  describe(move: number, heights: readonly number[]): PlanStep;
 }
 
 export function rankSurfacePlacements(input: SurfaceRankingInput): SurfacePlacementRanking {
@@ -85,13 +83,9 @@ export function rankSurfacePlacements(input: SurfaceRankingInput): SurfacePlacem
       }
     }
     const value = survives < window ? survives : survives + expectedPiecesFromRank(leaf, iterations);
-    const p = move === MOVE_TETRIS ? null : engine.placements.placements[move];
     scored.push({
       move,
-      piece: PIECES[ids[0]],
-      rotation: p ? p.rotation : null,
-      column: p ? p.column : null,
-      tetris: move === MOVE_TETRIS,
+      ...input.describe(move, heights),
       heights: child,
       survives,
       value,
