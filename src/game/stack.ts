@@ -30,7 +30,7 @@ export interface TurnOption {
 
 export interface StackContext {
   engine: StackingEngine;
-  table: RankTable;
+  table: Pick<RankTable, 'maxStep' | 'searchValues'>;
   rules: StackingRules;
   /** Board width (the stack is width - 1 columns plus the well). */
   width: number;
