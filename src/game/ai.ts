@@ -211,6 +211,7 @@ export class TetrisAI {
     const tall = maxHeight(rows) > this.stackRules.boardHeight - BURN_ROOM;
     const burn = this.policy === 'both' && tall && ![current, ...queue.slice(0, this.lookahead), hold].includes('I');
     if (this.policy !== 'fullBoardOnly' && !burn) {
+      let leftWeights: Int32Array | undefined;
       const ctx: StackContext = {
         engine: this.engine,
         table: this.table,
@@ -219,7 +220,11 @@ export class TetrisAI {
         lookahead: this.lookahead,
         weights: {
           right: distributionWeights(next),
-          left: distributionWeights(next && MIRROR_PIECE.map((m) => next[m])),
+          // Made only when a left well is searched (most games play one side).
+          get left() {
+            leftWeights ??= distributionWeights(next && MIRROR_PIECE.map((m) => next[m]));
+            return leftWeights;
+          },
         },
         dangerMargin: 4,
       };

@@ -258,8 +258,8 @@ function smallerClear(
   return best;
 }
 
-function reachableByKey(list: readonly GamePlacement[]): Map<string, GamePlacement> {
-  const map = new Map<string, GamePlacement>();
+function reachableByKey(list: readonly GamePlacement[]): Map<number, GamePlacement> {
+  const map = new Map<number, GamePlacement>();
   for (const p of list) {
     const key = cellsKey(p.cells);
     const had = map.get(key);
@@ -297,8 +297,8 @@ export function scoreStackMoves(
     const ids = option.pieces.map((p) => frameId(p, side));
     const lookahead = Math.min(ctx.lookahead, ids.length - 1);
     const reach = reachableByKey(option.reachable);
-    const seen = new Set<string>();
-    const push = (c: StackChoice, key: string) => {
+    const seen = new Set<number>();
+    const push = (c: StackChoice, key: number) => {
       seen.add(key);
       out.push({ ...c, depth: Math.floor(c.order / TWO_48), window: lookahead + 1 });
     };
