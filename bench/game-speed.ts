@@ -6,7 +6,7 @@
  * making the AIs) is not timed: playGame's clock starts when play does. Writes bench/results/game-speed.json.
  *
  *   npx tsx bench/game-speed.ts [--rows classic,nes,guideline,tgm20g] [--threads 1,2] [--games 4]
- *                               [--max-pieces 1500] [--repeats 3] [--seed 1] [--out game-speed]
+ *                               [--max-pieces 4000] [--repeats 3] [--seed 1] [--out game-speed]
  *
  * On a busy machine the figures fall with the load (the JSON records the load average); rerun on a quiet one.
  */
@@ -22,7 +22,7 @@ const { values: args } = parseArgs({
     rows: { type: 'string', default: 'classic,nes,guideline,tgm20g' },
     threads: { type: 'string', default: '1,2' },
     games: { type: 'string', default: '4' },
-    'max-pieces': { type: 'string', default: '1500' },
+    'max-pieces': { type: 'string', default: '4000' },
     repeats: { type: 'string', default: '3' },
     seed: { type: 'string', default: '1' },
     out: { type: 'string', default: 'game-speed' },

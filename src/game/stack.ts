@@ -150,8 +150,10 @@ function searchOption(
   const weights = ctx.weights[side];
   const outcome = ctx.engine.search(heights, ids, lookahead, weights);
   if (outcome.move === MOVE_NONE) return null;
-  const reach = reachableByKey(option.reachable);
-  const first = reach.get(cellsKey(toBoardCells(moveCells(ctx, heights, outcome.move), ctx.width, side)));
+  const first = findByKey(
+    option.reachable,
+    cellsKey(toBoardCells(moveCells(ctx, heights, outcome.move), ctx.width, side)),
+  );
   if (first) {
     let leaf = heights.slice();
     for (const m of outcome.plan) leaf = applyMove(ctx.engine.placements, leaf, m);
@@ -164,6 +166,7 @@ function searchOption(
     };
   }
   // The kernel's first move is out of reach: try each surface move the rules reach, and search on after it.
+  const reach = reachableByKey(option.reachable);
   let best: StackChoice | null = null;
   for (const move of surfaceMoves(ctx, heights, ids[0])) {
     const placement = reach.get(cellsKey(toBoardCells(moveCells(ctx, heights, move), ctx.width, side)));
@@ -256,6 +259,16 @@ function smallerClear(
     if (!best || c.order > best.order) best = c;
   }
   return best;
+}
+
+/** The placement with these cells (the fewest inputs among equals), as reachableByKey(list).get(key) finds it:
+ * one lookup does not need the map. */
+function findByKey(list: readonly GamePlacement[], key: number): GamePlacement | undefined {
+  let found: GamePlacement | undefined;
+  for (const p of list) {
+    if (cellsKey(p.cells) === key && (!found || p.inputs.length < found.inputs.length)) found = p;
+  }
+  return found;
 }
 
 function reachableByKey(list: readonly GamePlacement[]): Map<number, GamePlacement> {
