@@ -6,7 +6,7 @@
  */
 import { StackRankError } from '../errors.js';
 import type { RankTable } from '../rank/table.js';
-import { StackingEngine, type EngineParts, type LeafRows } from '../stacking/engine.js';
+import { StackingEngine, type EngineParts, type NextPieceValues } from '../stacking/engine.js';
 import { countLiveWorker } from '../workers.js';
 import { stackSearchSetup } from './ai.js';
 import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play.js';
@@ -32,7 +32,7 @@ interface Run {
   aiOptions: GameAIOptions;
   settings: GameSettings;
   table: RankTable;
-  leafRows: LeafRows | undefined;
+  previewTable: NextPieceValues | undefined;
   firstGame: number;
   games: number;
   threads: number;
@@ -61,14 +61,18 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
     throw new StackRankError('BAD_ARGUMENT', 'playGame runs on worker threads only in Node; use threads: 1');
   const { Worker } = await import('node:worker_threads');
   const { aiOptions, threads } = run;
-  const { stackRules, strategy } = stackSearchSetup(ruleFacts(aiOptions.rules), aiOptions.randomizer, aiOptions.policy);
+  const { stackRules, unknownPieces } = stackSearchSetup(
+    ruleFacts(aiOptions.rules),
+    aiOptions.randomizer,
+    aiOptions.policy,
+  );
   // One engine per worker, made here: the image's allocator lives on this thread.
   const engines: EngineParts[] = [];
   for (let i = 0; i < threads; i++) {
     const engine = await StackingEngine.create(run.table, stackRules, {
       shared: true,
-      strategy,
-      leafRows: run.leafRows,
+      unknownPieces,
+      leafValues: run.previewTable,
     });
     engines.push(engine.parts());
   }

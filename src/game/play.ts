@@ -15,7 +15,7 @@ import type { Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
 import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
-import type { LeafRows } from '../stacking/engine.js';
+import { refuseLeafRows, type NextPieceValues } from '../stacking/engine.js';
 import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
@@ -49,8 +49,8 @@ export interface PlayGameOptions {
   table?: RankTable;
   /** 'both' (the AI); 'stackOnly' and 'fullBoardOnly' are the benchmark baselines. */
   policy?: GamePolicy;
-  /** Leaf rows for the randomizer-aware search (TetrisAIOptions.leafRows). */
-  leafRows?: LeafRows;
+  /** A preview table for the randomizer-aware search (TetrisAIOptions.previewTable). */
+  previewTable?: NextPieceValues;
   recover?: { depth?: number; beam?: number };
   /** Worker threads playing games side by side (Node). Default: the core count, at most `games`; 1 with `ai`. */
   threads?: number;
@@ -134,6 +134,7 @@ export interface GameAIOptions {
 
 export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {
   const opts = optionsObject('playGame', options);
+  refuseLeafRows(opts);
   const rules = opts.rules ?? 'guideline';
   const randomizer = opts.randomizer ?? (rules === 'guideline' ? 'bag7' : rules === 'nes' ? 'nes' : 'tgm1');
   if (!isRandomizerName(randomizer))
@@ -180,7 +181,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
       aiOptions,
       settings,
       table,
-      leafRows: policy === 'fullBoardOnly' ? undefined : opts.leafRows,
+      previewTable: policy === 'fullBoardOnly' ? undefined : opts.previewTable,
       firstGame,
       games,
       threads,
@@ -193,7 +194,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
       (await TetrisAI.create({
         ...aiOptions,
         table: opts.table,
-        leafRows: policy === 'fullBoardOnly' ? undefined : opts.leafRows,
+        previewTable: policy === 'fullBoardOnly' ? undefined : opts.previewTable,
       }));
     if (ai.rules.name !== rules || ai.lookahead !== lookahead || ai.policy !== policy) {
       throw new StackRankError(
