@@ -6,10 +6,16 @@
  * making the AIs) is not timed: playGame's clock starts when play does. Writes bench/results/game-speed.json.
  *
  *   npx tsx bench/game-speed.ts [--rows classic,nes,guideline,tgm20g] [--threads 1,2] [--games 4]
- *                               [--max-pieces 4000] [--repeats 3] [--seed 1] [--out game-speed]
+ *                               [--max-pieces 4000] [--repeats 3] [--seed 1] [--out game-speed] [--other DIR]
+ *
+ * --other DIR also plays each row on 1 thread with another checkout's playGame (e.g. the commit before a speed-up:
+ * `git worktree add --detach /tmp/base <rev>`, node_modules linked, its kernels built), in the same process, the two
+ * taking turns run by run, and prints this tree's speed / the other's (wall clock and CPU time) and whether both
+ * played the same games.
  *
  * On a busy machine the figures fall with the load (the JSON records the load average); rerun on a quiet one.
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { playGame, type PlayGameResult } from '../src/game/play.js';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
@@ -26,6 +32,7 @@ const { values: args } = parseArgs({
     repeats: { type: 'string', default: '3' },
     seed: { type: 'string', default: '1' },
     out: { type: 'string', default: 'game-speed' },
+    other: { type: 'string' },
   },
 });
 
@@ -47,6 +54,14 @@ const maxPieces = Number(args['max-pieces']);
 const repeats = Number(args.repeats);
 const seed = Number(args.seed);
 const { table } = await loadOrBuildCachedTable();
+
+/** The other checkout's playGame and table (--other), loaded from its own sources. */
+const other = args.other
+  ? {
+      playGame: (await import(`${resolve(args.other)}/src/game/play.ts`)).playGame as typeof playGame,
+      table: (await (await import(`${resolve(args.other)}/src/rank/cache.ts`)).loadOrBuildCachedTable()).table,
+    }
+  : null;
 
 /** What must not depend on the thread count: every game's pieces, stack moves and holes, and the clears. */
 const playedGames = (r: PlayGameResult) =>
@@ -117,5 +132,51 @@ for (const key of args.rows!.split(',')) {
   }
 }
 printTable(printed);
-const path = writeResults(args.out!, { machine: machine(), args, rows: raw });
+
+const abPrinted: Record<string, string | number>[] = [];
+const abRaw: unknown[] = [];
+if (other) {
+  for (const key of args.rows!.split(',')) {
+    const { target, ...options } = ROWS[key];
+    void target;
+    const mine: number[] = [];
+    const theirs: number[] = [];
+    const mineCpu: number[] = [];
+    const theirsCpu: number[] = [];
+    let same = true;
+    // Warm-up of the other tree (its search image is made on first use; this tree's was made above).
+    await other.playGame({ ...options, games: 1, maxPieces: 200, seed, table: other.table });
+    for (let i = 0; i < repeats; i++) {
+      // Order swaps every repeat, so load from other jobs falls on both alike.
+      const order = i % 2 === 0 ? (['mine', 'theirs'] as const) : (['theirs', 'mine'] as const);
+      const got: Partial<Record<'mine' | 'theirs', PlayGameResult>> = {};
+      for (const who of order) {
+        const cpu = process.cpuUsage();
+        const r =
+          who === 'mine'
+            ? await playGame({ ...options, games, maxPieces, seed, table, threads: 1 })
+            : await other.playGame({ ...options, games, maxPieces, seed, table: other.table });
+        const used = process.cpuUsage(cpu);
+        (who === 'mine' ? mine : theirs).push(r.piecesPerSecond);
+        (who === 'mine' ? mineCpu : theirsCpu).push(r.pieces / ((used.user + used.system) / 1e6));
+        got[who] = r;
+      }
+      same &&= JSON.stringify(got.mine!.gamePieces) === JSON.stringify(got.theirs!.gamePieces);
+      same &&= JSON.stringify(got.mine!.clears) === JSON.stringify(got.theirs!.clears);
+    }
+    const row = ROWS[key];
+    abPrinted.push({
+      'rules, randomizer, lookahead, hold': `${row.rules}, ${row.randomizer}, ${row.lookahead}, ${row.hold ? 'hold' : 'no'}`,
+      'this pieces/s': Math.round(median(mine)),
+      'other pieces/s': Math.round(median(theirs)),
+      'this / other': Number((median(mine) / median(theirs)).toFixed(2)),
+      'this / other (CPU)': Number((median(mineCpu) / median(theirsCpu)).toFixed(2)),
+      'same games': same ? 'yes' : 'NO',
+    });
+    abRaw.push({ row: key, mine, theirs, mineCpu, theirsCpu, sameGames: same });
+  }
+  console.log(`\nthis tree against ${args.other} (1 thread, median of ${repeats}):`);
+  printTable(abPrinted);
+}
+const path = writeResults(args.out!, { machine: machine(), args, rows: raw, against: other ? abRaw : undefined });
 console.log(`\nwrote ${path}`);

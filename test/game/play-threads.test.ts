@@ -70,6 +70,15 @@ describe('playGame on worker threads', () => {
     expect(liveWorkerCount()).toBe(0);
   }, 60_000);
 
+  it("a worker's error reaches the caller with its code, and no worker is left", async () => {
+    // Each worker makes its own AI, so an option only TetrisAI.create checks fails inside the workers.
+    await expect(playGame({ ...RUN, games: 2, table, threads: 2, recover: { depth: 99 } })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: /recover\.depth/,
+    });
+    expect(liveWorkerCount()).toBe(0);
+  }, 60_000);
+
   it('refuses bad thread counts and an ai with threads > 1', async () => {
     await expect(playGame({ ...RUN, table, threads: 0 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(playGame({ ...RUN, table, threads: 1.5 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
