@@ -49,7 +49,8 @@ port.on('message', (m: GameWorkerInit | { type: 'game'; game: number }) => {
     post({
       type: 'error',
       code: e instanceof StackRankError ? e.code : undefined,
-      message: String((e as Error)?.stack ?? e),
+      // A StackRankError's message is for the caller as it is; anything else is a crash, reported with its stack.
+      message: e instanceof StackRankError ? e.message : String((e as Error)?.stack ?? e),
     }),
   );
 });

@@ -101,6 +101,29 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
   const give = (slot: number) => {
     if (nextGame < end) workers[slot].postMessage({ type: 'game', game: nextGame++ });
   };
+  const onReply = (slot: number, m: GameWorkerReply) => {
+    if (failure) return;
+    if (m.type === 'ready') {
+      if (++ready === threads) {
+        startedAt = performance.now();
+        report = run.onProgress?.(startedAt);
+        for (let s = 0; s < threads; s++) give(s);
+      }
+    } else if (m.type === 'progress') report?.(slot, m);
+    else if (m.type === 'done') {
+      tallies.push(m.tally);
+      report?.(slot, null, m.tally);
+      if (tallies.length === run.games) settle.resolve();
+      else give(slot);
+    } else if (m.type === 'error') {
+      // An input error found while playing (the AI's move refused) keeps its code; anything else is a crash.
+      fail(
+        m.code && m.code !== 'WORKER_FAILED'
+          ? new StackRankError(m.code as never, m.message)
+          : new StackRankError('WORKER_FAILED', `a game worker failed: ${m.message}`),
+      );
+    }
+  };
   try {
     for (let slot = 0; slot < threads; slot++) {
       let w: NodeWorker;
@@ -117,26 +140,11 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
       countLiveWorker(w);
       workers.push(w);
       w.on('message', (m: GameWorkerReply) => {
-        if (failure) return;
-        if (m.type === 'ready') {
-          if (++ready === threads) {
-            startedAt = performance.now();
-            report = run.onProgress?.(startedAt);
-            for (let s = 0; s < threads; s++) give(s);
-          }
-        } else if (m.type === 'progress') report?.(slot, m);
-        else if (m.type === 'done') {
-          tallies.push(m.tally);
-          report?.(slot, null, m.tally);
-          if (tallies.length === run.games) settle.resolve();
-          else give(slot);
-        } else if (m.type === 'error') {
-          // An input error found while playing (the AI's move refused) keeps its code; anything else is a crash.
-          fail(
-            m.code && m.code !== 'WORKER_FAILED'
-              ? new StackRankError(m.code as never, m.message)
-              : new StackRankError('WORKER_FAILED', `a game worker failed: ${m.message}`),
-          );
+        try {
+          onReply(slot, m);
+        } catch (e) {
+          // onProgress threw: the run fails with its error, as on one thread.
+          fail(e instanceof Error ? e : new Error(String(e)));
         }
       });
       w.on('error', (e: Error) =>

@@ -74,8 +74,22 @@ describe('playGame on worker threads', () => {
     // Each worker makes its own AI, so an option only TetrisAI.create checks fails inside the workers.
     await expect(playGame({ ...RUN, games: 2, table, threads: 2, recover: { depth: 99 } })).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
-      message: /recover\.depth/,
+      message: /^recover\.depth/,
     });
+    expect(liveWorkerCount()).toBe(0);
+  }, 60_000);
+
+  it('an onProgress that throws fails the run with its error, and no worker is left', async () => {
+    const run = playGame({
+      ...RUN,
+      games: 2,
+      table,
+      threads: 2,
+      onProgress: () => {
+        throw new Error('progress bar broke');
+      },
+    });
+    await expect(run).rejects.toThrow('progress bar broke');
     expect(liveWorkerCount()).toBe(0);
   }, 60_000);
 
