@@ -12,11 +12,11 @@ import { MIRROR_PIECE, PIECES, pieceId, type Piece } from '../pieces.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import { checkDistribution } from '../stacking/ai.js';
-import { StackingEngine, distributionWeights, type NextPieceValues } from '../stacking/engine.js';
+import { StackingEngine, distributionWeights, type NextPieceValues, type UnknownPieces } from '../stacking/engine.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { DEFAULT_RULES, TETRIS_ROWS, type StackingRules } from '../stacking/rules.js';
 import type { Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';
-import { RECOVER_WEIGHTS, type RecoverWeights } from './evaluate.js';
+import { MAX_FLOOR, RECOVER_WEIGHTS, type RecoverWeights } from './evaluate.js';
 import { columnCells } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
@@ -90,13 +90,17 @@ export class TetrisAI {
     readonly policy: GamePolicy,
     readonly randomizer: RandomizerName | undefined,
     private readonly engine: StackingEngine,
-    private readonly table: RankTable,
+    private readonly table: StackTable,
     private readonly stackRules: StackingRules,
     private readonly recoverDepth: number,
     private readonly beam: number,
   ) {}
 
-  static async create(opts: TetrisAIOptions = {}): Promise<TetrisAI> {
+  /**
+   * `attached` (internal: playGame's worker threads) gives the search engine and the table's facts made on the
+   * thread that owns the table, instead of loading the table and making an engine here.
+   */
+  static async create(opts: TetrisAIOptions = {}, attached?: AttachedSearch): Promise<TetrisAI> {
     if (opts === null || typeof opts !== 'object')
       throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
     const known = ['rules', 'lookahead', 'randomizer', 'well', 'table', 'recover', 'policy', 'previewTable'];
@@ -126,7 +130,7 @@ export class TetrisAI {
     }
     const recoverDepth = requireInt('recover.depth', opts.recover?.depth ?? Math.min(lookahead + 1, 2), 1, 4);
     const beam = requireInt('recover.beam', opts.recover?.beam ?? 12, 1, 1000);
-    let table = opts.table;
+    let table: StackTable | undefined = attached?.table ?? opts.table;
     if (!table) {
       if (typeof process === 'undefined' || !process.versions?.node) {
         throw new StackRankError(
@@ -135,30 +139,19 @@ export class TetrisAI {
         );
       }
       const { loadOrBuildCachedTable } = await import('../rank/cache.js');
-      table = (await loadOrBuildCachedTable()).table;
+      // At 20G the stack is ranked by the 20G table: its moves are the ones a piece reaches at 20G (docs/rules.md).
+      const gravity = rules.ruleSet.gravity === '20G' ? '20G' : 'drop';
+      table = (await loadOrBuildCachedTable({ gravity })).table;
     }
-    // The stack stays STACK_ROOM rows under the top of the field (rule sets that spawn in the top rows need that
-    // room to turn the I upright over the stack), and the I goes down the well as soon as the stack is
-    // Tetris-ready (lowest column at least TETRIS_ROWS): a real game keeps its stack low (docs/game.md).
-    const stackRules: StackingRules = {
-      ...DEFAULT_RULES,
-      boardHeight:
-        rules.visibleHeight -
-        (rules.ruleSet.gravity === '20G'
-          ? STACK_ROOM_20G
-          : rules.ruleSet.spawn === 'topRow'
-            ? STACK_ROOM_TOP_SPAWN
-            : STACK_ROOM),
-      tetrisThreshold: TETRIS_ROWS,
-    };
-    // With a randomizer, stack mode averages over the one unknown piece after the queue (expectimax).
-    const unknownPieces = opts.randomizer && policy !== 'fullBoardOnly' ? 1 : 0;
+    const { stackRules, unknownPieces } = stackSearchSetup(rules, opts.randomizer, policy);
     if (opts.previewTable && unknownPieces === 0)
       throw new StackRankError(
         'BAD_ARGUMENT',
         'previewTable needs a randomizer (it scores the randomizer-aware search)',
       );
-    const engine = await StackingEngine.create(table, stackRules, { unknownPieces, leafValues: opts.previewTable });
+    const engine =
+      attached?.engine ??
+      (await StackingEngine.create(table as RankTable, stackRules, { unknownPieces, leafValues: opts.previewTable }));
     return new TetrisAI(
       rules,
       lookahead,
@@ -220,11 +213,13 @@ export class TetrisAI {
     const base = { rows, height, current, queue, hold, canHold, options, reachRoot };
     if (options.every((o) => o.reachable.length === 0)) return { ...base, move: null, stack: null, recover: null };
 
-    // A tall stack with no I in sight burns rows in recover mode instead of growing (the article's smaller
-    // clears where they save the game); the stack-only baseline never does.
+    // A tall stack with no I in sight burns rows instead of growing (the article's smaller clears where they save
+    // the game): a clear that leaves the stack clean if there is one (stack mode, clearsOnly), else recover mode.
+    // The stack-only baseline never burns.
     const tall = maxHeight(rows) > this.stackRules.boardHeight - BURN_ROOM;
     const burn = this.policy === 'both' && tall && ![current, ...queue.slice(0, this.lookahead), hold].includes('I');
-    if (this.policy !== 'fullBoardOnly' && !burn) {
+    if (this.policy !== 'fullBoardOnly') {
+      let leftWeights: Int32Array | undefined;
       const ctx: StackContext = {
         engine: this.engine,
         table: this.table,
@@ -233,9 +228,15 @@ export class TetrisAI {
         lookahead: this.lookahead,
         weights: {
           right: distributionWeights(next),
-          left: distributionWeights(next && MIRROR_PIECE.map((m) => next[m])),
+          // Made only when a left well is searched (most games play one side).
+          get left() {
+            leftWeights ??= distributionWeights(next && MIRROR_PIECE.map((m) => next[m]));
+            return leftWeights;
+          },
         },
         dangerMargin: 4,
+        maxFloor: MAX_FLOOR,
+        clearsOnly: burn,
       };
       const sides: ('right' | 'left')[] = this.well === 'auto' ? ['right', 'left'] : [this.well];
       const choice = stackMove(ctx, rows, options, sides);
@@ -254,7 +255,8 @@ export class TetrisAI {
       width: this.width,
       height,
       visibleHeight: this.rules.visibleHeight,
-      // Tall boards forget the well: the plain full-board terms fill it and clear rows.
+      // Tall boards forget the well: the plain full-board terms fill it and clear rows. (Keeping it while burning
+      // raised the Tetris rate but lost games: docs/results.md.)
       wellColumn: plain || tall ? -1 : this.recoverWell(rows),
       weights: plain ? PLAIN_BCTS : RECOVER_WEIGHTS,
       depth: this.recoverDepth,
@@ -327,6 +329,41 @@ export interface Decision {
   recover: { ctx: RecoverContext; state: RecoverState } | null;
 }
 
+/** What stack mode needs of the rank table: its shape, its iterations and the ranks the search reads. */
+export type StackTable = Pick<RankTable, 'width' | 'maxStep' | 'iterations' | 'searchValues'>;
+
+/** A search engine and table facts made on another thread (TetrisAI.create's `attached`). */
+export interface AttachedSearch {
+  engine: StackingEngine;
+  table: StackTable;
+}
+
+/**
+ * The stacking rules and search strategy stack mode plays with, for a rule set, randomizer and policy. The stack
+ * stays STACK_ROOM rows under the top of the field (rule sets that spawn in the top rows need that room to turn the
+ * I upright over the stack), and the I goes down the well as soon as the stack is Tetris-ready (lowest column at
+ * least TETRIS_ROWS): a real game keeps its stack low (docs/game.md).
+ */
+export function stackSearchSetup(
+  rules: GameRuleFacts,
+  randomizer: RandomizerName | undefined,
+  policy: GamePolicy,
+): { stackRules: StackingRules; unknownPieces: UnknownPieces } {
+  const stackRules: StackingRules = {
+    ...DEFAULT_RULES,
+    boardHeight:
+      rules.visibleHeight -
+      (rules.ruleSet.gravity === '20G'
+        ? STACK_ROOM_20G
+        : rules.ruleSet.spawn === 'topRow'
+          ? STACK_ROOM_TOP_SPAWN
+          : STACK_ROOM),
+    tetrisThreshold: TETRIS_ROWS,
+  };
+  // With a randomizer, stack mode averages over the one unknown piece after the queue (expectimax).
+  return { stackRules, unknownPieces: randomizer && policy !== 'fullBoardOnly' ? 1 : 0 };
+}
+
 /** Rows kept free above the stack in stack mode. */
 const STACK_ROOM = 4;
 /** Rule sets whose pieces appear in the field's top rows (nes, tgm) and show one piece: a deep well beside a tall
@@ -343,7 +380,7 @@ function maxHeight(rows: Uint32Array): number {
 }
 
 /** The BCTS player's weights alone (the full-board baseline): no well, no clean-stack bonus. */
-const PLAIN_BCTS: RecoverWeights = Object.freeze({ ...RECOVER_WEIGHTS, wellCells: 0, clean: 0 });
+const PLAIN_BCTS: RecoverWeights = Object.freeze({ ...RECOVER_WEIGHTS, wellCells: 0, clean: 0, floorRows: 0 });
 
 function toPiece(value: unknown, what: string): Piece {
   if (typeof value !== 'string')

@@ -46,7 +46,7 @@ import {
 } from './layout.js';
 import { placementTable, type PlacementTable } from './placements.js';
 import { reachTable, type ReachTable, type StackingRuleSet } from './reach.js';
-import type { StackingRules } from './rules.js';
+import { MIN_BOARD_HEIGHT, type StackingRules } from './rules.js';
 
 export interface SearchKernel {
   alloc(bytes: number): number;
@@ -54,6 +54,23 @@ export interface SearchKernel {
   playGame(cfg: number, game: number): number;
   CTX_WORDS: WebAssembly.Global;
   GAME_WORDS: WebAssembly.Global;
+}
+
+/** A StackingEngine's memory and pointers, to attach it on a worker thread (StackingEngine.attach). */
+export interface EngineParts {
+  module: WebAssembly.Module;
+  memory: WebAssembly.Memory;
+  cfg: number;
+  ctx: number;
+  heightsPtr: number;
+  queuePtr: number;
+  width: number;
+  maxStep: number;
+  /** Where the table's u16 ranks are (rank = value * rankScale), one per surface index. */
+  tablePtr: number;
+  rules: StackingRules;
+  rankScale: number;
+  unknownPieces: UnknownPieces;
 }
 
 export interface SearchOutcome {
@@ -276,13 +293,60 @@ export class StackingEngine {
     placements: PlacementTable,
     /** Unknown pieces a leaf averages over (0: the rank strategy). */
     readonly unknownPieces: UnknownPieces,
-    /** The rule set's reach records; null when every placement that fits is reachable (classic). */
-    readonly reach: ReachTable | null,
+    state?: { ctx: number; heightsPtr: number; queuePtr: number },
+    /** The rule set's reach records; null when every placement that fits is reachable (classic). The kernel reads
+     * them through the config block, so an attached engine searches with them too. */
+    readonly reach: ReachTable | null = null,
   ) {
     this.placements = placements;
-    this.ctx = this.allocContext();
-    this.heightsPtr = kernel.alloc(HEIGHTS_WORDS * 4);
-    this.queuePtr = kernel.alloc(MAX_DEPTH);
+    this.ctx = state?.ctx ?? this.allocContext();
+    this.heightsPtr = state?.heightsPtr ?? kernel.alloc(HEIGHTS_WORDS * 4);
+    this.queuePtr = state?.queuePtr ?? kernel.alloc(MAX_DEPTH);
+  }
+
+  /**
+   * What another thread needs to search with this engine's state (EngineParts can be posted to a worker when the
+   * memory is shared): the engine must then be used on that thread only, through StackingEngine.attach.
+   */
+  parts(): EngineParts {
+    const cfg = new Int32Array(this.memory.buffer, this.cfg, CFG_WORDS);
+    return {
+      module: this.module,
+      memory: this.memory,
+      cfg: this.cfg,
+      ctx: this.ctx,
+      heightsPtr: this.heightsPtr,
+      queuePtr: this.queuePtr,
+      width: this.width,
+      maxStep: cfg[CFG_MAX_STEP],
+      tablePtr: cfg[CFG_TABLE],
+      rules: this.rules,
+      rankScale: this.rankScale,
+      unknownPieces: this.unknownPieces,
+    };
+  }
+
+  /** An engine over parts() made on another thread: its own kernel instance, no allocation (the owner did it). */
+  static attach(parts: EngineParts): StackingEngine {
+    const instance = new WebAssembly.Instance(parts.module, kernelImports(parts.memory));
+    const kernel = {
+      ...(instance.exports as unknown as SearchKernel),
+      alloc(): number {
+        throw new StackRankError('BAD_ARGUMENT', 'an attached engine cannot allocate; allocate on the owner thread');
+      },
+    };
+    return new StackingEngine(
+      kernel,
+      parts.memory,
+      parts.module,
+      parts.cfg,
+      parts.width,
+      parts.rules,
+      parts.rankScale,
+      placementTable(parts.width, parts.maxStep),
+      parts.unknownPieces,
+      parts,
+    );
   }
 
   static async create(
@@ -368,7 +432,19 @@ export class StackingEngine {
       view[CFG_REACH] = recordsAt;
       view[CFG_REACH_BOXES] = boxesAt;
     }
-    return new StackingEngine(kernel, memory, module, cfg, table.width, rules, scale, placements, unknownPieces, reach);
+    return new StackingEngine(
+      kernel,
+      memory,
+      module,
+      cfg,
+      table.width,
+      rules,
+      scale,
+      placements,
+      unknownPieces,
+      undefined,
+      reach,
+    );
   }
 
   /** A fresh search context (for a game or a worker). */
@@ -379,8 +455,15 @@ export class StackingEngine {
   /**
    * Searches from `heights` with the queue of piece ids; `lookahead` pieces after queue[0] are known. `weights`:
    * distributionWeights (one unknown piece, or none) or pairWeights (two) of the unknown pieces after the queue.
+   * `boardHeight` (at most the rules') lowers the board for this search: the game AI stacks over buried rows.
    */
-  search(heights: readonly number[], queue: readonly number[], lookahead: number, weights?: Int32Array): SearchOutcome {
+  search(
+    heights: readonly number[],
+    queue: readonly number[],
+    lookahead: number,
+    weights?: Int32Array,
+    boardHeight: number = this.rules.boardHeight,
+  ): SearchOutcome {
     weights ??= this.unknownPieces === 2 ? UNIFORM_PAIRS : UNIFORM;
     const weightCount = this.unknownPieces === 2 ? WEIGHT_WORDS_EXPECT2 : WEIGHT_WORDS_EXPECT;
     if (weights.length !== weightCount) {
@@ -397,6 +480,9 @@ export class StackingEngine {
     const heightsWord = this.heightsPtr >> 2;
     for (let i = 0; i < this.width; i++) words[heightsWord + i] = heights[i];
     for (let i = 0; i <= lookahead; i++) bytes[this.queuePtr + i] = queue[i];
+    if (boardHeight !== this.rules.boardHeight)
+      requireInt('boardHeight', boardHeight, MIN_BOARD_HEIGHT, this.rules.boardHeight);
+    words[(this.cfg >> 2) + CFG_BOARD_HEIGHT] = boardHeight;
     const ctxWord = this.ctx >> 2;
     for (let p = 0; p < weights.length; p++) words[ctxWord + CTX_WEIGHTS + p] = weights[p];
     words[ctxWord + CTX_NODES] = 0;

@@ -177,6 +177,34 @@ describe('the kernel plays exactly the best move among the placements the record
   }
 });
 
+describe('rankPlacements under a rule set', () => {
+  it('lists only the placements the records allow, bestPlacement first (property)', async () => {
+    const reach = reachTable('tgm20g', W, 4, HEIGHT, placements) as ReachTable;
+    const ai = await StackingAI.create({ table: twentyG, rules: 'tgm20g' });
+    let listed = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 12 }), { minLength: W, maxLength: W }),
+        fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 2, maxLength: 2 }),
+        (heights, queue) => {
+          const letters = queue.map((p) => PIECES[p]).join('');
+          const ranked = ai.rankPlacements(heights, letters, 1).placements;
+          const best = ai.bestPlacement(heights, letters, 1);
+          for (const p of ranked) {
+            const move: ReferenceMove = { tetris: p.tetris, rotation: p.orientation, column: p.column };
+            expect(recordReached(reach, idOf(queue[0], move), heights, 4)).toBe(true);
+            listed++;
+          }
+          if (best) expect([ranked[0].orientation, ranked[0].column]).toEqual([best.orientation, best.column]);
+          else expect(ranked).toHaveLength(0);
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(listed).toBeGreaterThan(30);
+  });
+});
+
 describe('games under a rule set', () => {
   it('classic reproduces the figures of the game without a rule set exactly (same seed, same result)', async () => {
     const strip = ({ seconds: _s, piecesPerSecond: _p, ...rest }: Awaited<ReturnType<typeof simulateStacking>>) => rest;
