@@ -61,7 +61,6 @@ export {
   type SearchStrategy,
 } from './stacking/engine.js';
 export { streamSeed } from './stacking/simulate.js';
-export { stackProfile, stackProfileSvg, type StackProfile, type StackProfileOptions } from './stacking/profile.js';
 export { reachTable, recordReached, type ReachTable } from './stacking/reach.js';
 
 // Full-board features, weight presets' internals, the GA trainer and game-length statistics.
