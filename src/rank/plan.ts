@@ -1,16 +1,16 @@
 /**
  * Lays the rank moves out for the kernel (assembly/rank.ts): the index is split into HI blocks of LO = B^K
  * surfaces; per move, a byte per block says whether the move can be legal there, and a list of runs says where
- * inside a block it is legal. Field order must match the PLAN_* constants in assembly/rank.ts.
+ * inside a block it is legal. The header that points the kernel at these arrays: src/rank/layout.ts (PLAN_*).
  */
 import { MIRROR_PIECE } from '../pieces.js';
+import { ROLE_PAIR_FIRST, ROLE_PAIR_SECOND, ROLE_SELF } from './layout.js';
 import type { RankMove } from './moves.js';
 
-/** Words of the plan header, in the order of assembly/rank.ts PLAN_* (pointers filled in by the builder). */
-export const PLAN_WORDS = ['lo', 'hi', 'pieceEnd', 'delta', 'runFirst', 'runCount', 'hiOk', 'runs', 'role'] as const;
-
-/** How a piece's per-surface maxima join the sum (assembly/rank.ts ROLE_*): mirror pairs are added together first. */
-export const PIECE_ROLES = Int32Array.from(MIRROR_PIECE, (m, p) => (m === p ? 0 : p < m ? 1 : 2));
+/** How a piece's per-surface maxima join the sum (ROLE_* of src/rank/layout.ts): mirror pairs are added first. */
+export const PIECE_ROLES = Int32Array.from(MIRROR_PIECE, (m, p) =>
+  m === p ? ROLE_SELF : p < m ? ROLE_PAIR_FIRST : ROLE_PAIR_SECOND,
+);
 
 export interface RankPlanArrays {
   lo: number;
@@ -31,12 +31,16 @@ export function lowDigits(width: number): number {
   return Math.min(4, width - 1);
 }
 
-/** `low`: how many of the least significant digits make a block's offset (default lowDigits(width)). */
+/**
+ * `low`: how many of the least significant digits make a block's offset (default lowDigits(width)). Moves are
+ * grouped by `piece`, read as a slot number below `slots` (the u16 build puts two slots per piece).
+ */
 export function makeRankPlan(
   moves: RankMove[],
   width: number,
   maxStep: number,
   low = lowDigits(width),
+  slots = 7,
 ): RankPlanArrays {
   const base = 2 * maxStep + 1;
   const digits = width - 1;
@@ -46,11 +50,11 @@ export function makeRankPlan(
   const hiDigits = digits - k;
   const sorted = [...moves].sort((a, b) => a.piece - b.piece);
 
-  const pieceEnd = new Int32Array(7);
+  const pieceEnd = new Int32Array(slots);
   sorted.forEach((m, i) => {
     pieceEnd[m.piece] = i + 1;
   });
-  for (let p = 1; p < 7; p++) pieceEnd[p] = Math.max(pieceEnd[p], pieceEnd[p - 1]);
+  for (let p = 1; p < slots; p++) pieceEnd[p] = Math.max(pieceEnd[p], pieceEnd[p - 1]);
 
   const delta = Int32Array.from(sorted, (m) => m.delta);
   const hiOk = new Uint8Array(sorted.length * hi);
