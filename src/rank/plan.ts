@@ -61,43 +61,33 @@ export function makeRankPlan(
   const runFirst = new Int32Array(sorted.length);
   const runCount = new Int32Array(sorted.length);
   const runs: number[] = [];
+  const blockCost = new Float64Array(hi).fill(3 * lo);
 
-  // Digits of every block number and every in-block offset, decoded once (not once per move).
-  const hiTable = digitTable(base, hiDigits, hi);
-  const loTable = digitTable(base, k, lo);
+  // A move is legal on a product of digit ranges, so its blocks and runs are enumerated, not searched for.
   sorted.forEach((m, mi) => {
-    for (let h = 0; h < hi; h++) {
-      let ok = 1;
-      for (let i = 0; i < hiDigits; i++) {
-        const d = hiTable[h * hiDigits + i];
-        if (d < m.lo[i] || d > m.hi[i]) ok = 0;
-      }
-      hiOk[mi * hi + h] = ok;
+    // Runs: the trailing digits whose range is full merge into the run of the last one that is not.
+    let last = k - 1;
+    let span = 1;
+    while (last >= 0 && m.lo[hiDigits + last] === 0 && m.hi[hiDigits + last] === base - 1) {
+      span *= base;
+      last--;
     }
     runFirst[mi] = runs.length / 2;
-    let runStart = -1;
-    for (let l = 0; l <= lo; l++) {
-      let ok = false;
-      if (l < lo) {
-        ok = true;
-        for (let i = 0; i < k; i++) {
-          const d = loTable[l * k + i];
-          if (d < m.lo[hiDigits + i] || d > m.hi[hiDigits + i]) ok = false;
-        }
-      }
-      if (ok && runStart < 0) runStart = l;
-      if (!ok && runStart >= 0) {
-        runs.push(runStart, l - runStart);
-        runStart = -1;
-      }
+    let len = span;
+    if (last < 0) runs.push(0, span);
+    else {
+      len = (m.hi[hiDigits + last] - m.lo[hiDigits + last] + 1) * span;
+      const first = m.lo[hiDigits + last] * span;
+      forEachInBox(m.lo.slice(hiDigits, hiDigits + last), m.hi.slice(hiDigits, hiDigits + last), base, span * base, (at) =>
+        runs.push(at + first, len),
+      );
     }
     runCount[mi] = runs.length / 2 - runFirst[mi];
-  });
-  const blockCost = new Float64Array(hi).fill(3 * lo);
-  sorted.forEach((_, mi) => {
-    let len = 0;
-    for (let r = runFirst[mi]; r < runFirst[mi] + runCount[mi]; r++) len += runs[2 * r + 1] + 4;
-    for (let h = 0; h < hi; h++) if (hiOk[mi * hi + h]) blockCost[h] += len;
+    const cost = runCount[mi] * (len + 4);
+    forEachInBox(m.lo.slice(0, hiDigits), m.hi.slice(0, hiDigits), base, 1, (h) => {
+      hiOk[mi * hi + h] = 1;
+      blockCost[h] += cost;
+    });
   });
   return {
     lo,
@@ -113,15 +103,26 @@ export function makeRankPlan(
   };
 }
 
-/** The `count` base-`base` digits (most significant first) of every value below `values`, row by row. */
-function digitTable(base: number, count: number, values: number): Int8Array {
-  const out = new Int8Array(values * count);
-  for (let v = 0; v < values; v++) {
-    let rest = v;
-    for (let i = count - 1; i >= 0; i--) {
-      out[v * count + i] = rest % base;
-      rest = Math.floor(rest / base);
+/**
+ * Calls fn(index) for every index whose digits (most significant first, the last one weighing `unit`) lie in
+ * [lo[i], hi[i]], in increasing order.
+ */
+function forEachInBox(lo: number[], hi: number[], base: number, unit: number, fn: (index: number) => void): void {
+  const n = lo.length;
+  const weight = new Array<number>(n);
+  for (let i = n - 1, w = unit; i >= 0; i--, w *= base) weight[i] = w;
+  const d = lo.slice();
+  let at = d.reduce((acc, x, i) => acc + x * weight[i], 0);
+  for (;;) {
+    fn(at);
+    let i = n - 1;
+    while (i >= 0 && d[i] === hi[i]) {
+      at -= (d[i] - lo[i]) * weight[i];
+      d[i] = lo[i];
+      i--;
     }
+    if (i < 0) return;
+    d[i]++;
+    at += weight[i];
   }
-  return out;
 }
