@@ -4,6 +4,7 @@
  *
  *   npm run bench:table              # 3 runs per row (medians)
  *   npm run bench:table -- --runs 5 --iterations 15
+ *   npm run bench:table -- --skip-f32   # without the f32 rows (the build before the u16 one; slow)
  *
  * Rows:
  *  - `stackrank table build --out` end to end (process start, build, save), with its peak RSS (/usr/bin/time).
@@ -32,6 +33,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '3' },
     iterations: { type: 'string', default: '15' },
     child: { type: 'string' },
+    'skip-f32': { type: 'boolean', default: false },
   },
 });
 const ITER = Number(args.iterations);
@@ -127,34 +129,39 @@ async function main() {
   const cli = join(process.cwd(), 'dist', 'cli.js');
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run npm run build first');
 
-  const e2e = Array.from({ length: runs }, () =>
-    timed(process.execPath, [cli, 'table', 'build', '--iterations', String(ITER), '--out', file]),
-  );
+  const exe = compileNative(dir);
+  const planFile = join(dir, 'plan.bin');
+  if (exe) writeNativePlan(planFile);
+  const env = { ...process.env, OMP_NUM_THREADS: String(cores) };
+  // Ours end to end and the native build take turns (which goes first alternates), so a change in the machine's
+  // load during the run touches both alike.
+  const e2e: ReturnType<typeof timed>[] = [];
+  const native: { seconds: number; peakMiB: number | null; iterationMs: number; firstIterationMs: number }[] = [];
+  const runOurs = () =>
+    e2e.push(timed(process.execPath, [cli, 'table', 'build', '--iterations', String(ITER), '--out', file]));
+  const runNative = () => {
+    if (!exe) return;
+    const r = timed(exe, ['build', planFile, String(ITER), join(dir, 'native.u16')], env);
+    const j = JSON.parse(r.stdout) as { iterationMs: number[] };
+    native.push({
+      seconds: r.seconds,
+      peakMiB: r.peakMiB,
+      iterationMs: median(j.iterationMs.slice(1)),
+      firstIterationMs: j.iterationMs[0],
+    });
+  };
+  for (let r = 0; r < runs; r++) {
+    if (r % 2 === 0) runOurs(), runNative();
+    else runNative(), runOurs();
+  }
   const loads = Array.from({ length: runs }, () => runChild(`load:0:${file}`));
   const configs = [...new Set([1, cores])];
   const u16: Record<number, Record<string, number>[]> = {};
   for (const t of configs) u16[t] = Array.from({ length: runs }, () => runChild(`u16:${t}`));
-  const f32 = Array.from({ length: runs }, () => runChild(`f32:${cores}`));
-
-  const exe = compileNative(dir);
-  let native: { seconds: number; peakMiB: number | null; iterationMs: number; firstIterationMs: number }[] = [];
-  let stream: { readGBs: number; copyGBs: number } | null = null;
-  if (exe) {
-    const planFile = join(dir, 'plan.bin');
-    writeNativePlan(planFile);
-    const env = { ...process.env, OMP_NUM_THREADS: String(cores) };
-    native = Array.from({ length: runs }, () => {
-      const r = timed(exe, ['build', planFile, String(ITER), join(dir, 'native.u16')], env);
-      const j = JSON.parse(r.stdout) as { iterationMs: number[] };
-      return {
-        seconds: r.seconds,
-        peakMiB: r.peakMiB,
-        iterationMs: median(j.iterationMs.slice(1)),
-        firstIterationMs: j.iterationMs[0],
-      };
-    });
-    stream = JSON.parse(timed(exe, ['stream', '512', '5'], env).stdout);
-  }
+  const f32 = args['skip-f32'] ? [] : Array.from({ length: runs }, () => runChild(`f32:${cores}`));
+  const stream: { readGBs: number; copyGBs: number } | null = exe
+    ? JSON.parse(timed(exe, ['stream', '512', '5'], env).stdout)
+    : null;
   rmSync(dir, { recursive: true, force: true });
 
   const ours = median(e2e.map((r) => r.seconds));
@@ -189,15 +196,19 @@ async function main() {
       'peak RSS MiB': Math.max(...u16[t].map((x) => x.peakRssMiB)),
       'bandwidth floor ms': floorMs(2 * 2 * SURFACES),
     })),
-    {
-      kernel: `f32 (before), threads ${cores}`,
-      'iteration ms': median(f32.map((x) => x.iterationMs)),
-      'first iteration ms': median(f32.map((x) => x.firstIterationMs)),
-      'setup ms': median(f32.map((x) => x.setupMs)),
-      'total s': median(f32.map((x) => x.totalMs)) / 1000,
-      'peak RSS MiB': Math.max(...f32.map((x) => x.peakRssMiB)),
-      'bandwidth floor ms': floorMs(2 * 4 * SURFACES),
-    },
+    ...(f32.length === 0
+      ? []
+      : [
+          {
+            kernel: `f32 (before), threads ${cores}`,
+            'iteration ms': median(f32.map((x) => x.iterationMs)),
+            'first iteration ms': median(f32.map((x) => x.firstIterationMs)),
+            'setup ms': median(f32.map((x) => x.setupMs)),
+            'total s': median(f32.map((x) => x.totalMs)) / 1000,
+            'peak RSS MiB': Math.max(...f32.map((x) => x.peakRssMiB)),
+            'bandwidth floor ms': floorMs(2 * 4 * SURFACES),
+          },
+        ]),
     ...(native.length
       ? [
           {
