@@ -81,16 +81,25 @@ function timed(
   cmd: string,
   cmdArgs: string[],
   env: NodeJS.ProcessEnv = process.env,
-): { seconds: number; peakMiB: number | null; stdout: string } {
+): { seconds: number; peakMiB: number | null; cpuSeconds: number | null; stdout: string } {
   const useTime = existsSync(TIME);
   const t0 = performance.now();
   const r = useTime
-    ? spawnSync(TIME, ['-f', '__peak_kib=%M', cmd, ...cmdArgs], { encoding: 'utf8', env, maxBuffer: 1 << 24 })
+    ? spawnSync(TIME, ['-f', '__peak_kib=%M __cpu=%U+%S', cmd, ...cmdArgs], {
+        encoding: 'utf8',
+        env,
+        maxBuffer: 1 << 24,
+      })
     : spawnSync(cmd, cmdArgs, { encoding: 'utf8', env, maxBuffer: 1 << 24 });
   const seconds = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`${cmd} ${cmdArgs.join(' ')} failed: ${r.stderr}`);
-  const m = /__peak_kib=(\d+)/.exec(r.stderr ?? '');
-  return { seconds, peakMiB: m ? Math.round(Number(m[1]) / 1024) : null, stdout: r.stdout };
+  const m = /__peak_kib=(\d+) __cpu=([\d.]+)\+([\d.]+)/.exec(r.stderr ?? '');
+  return {
+    seconds,
+    peakMiB: m ? Math.round(Number(m[1]) / 1024) : null,
+    cpuSeconds: m ? Number(m[2]) + Number(m[3]) : null,
+    stdout: r.stdout,
+  };
 }
 
 /** The plan file bench/native/rank.c reads (its header comment gives the layout). */
@@ -136,7 +145,13 @@ async function main() {
   // Ours end to end and the native build take turns (which goes first alternates), so a change in the machine's
   // load during the run touches both alike.
   const e2e: ReturnType<typeof timed>[] = [];
-  const native: { seconds: number; peakMiB: number | null; iterationMs: number; firstIterationMs: number }[] = [];
+  const native: {
+    seconds: number;
+    peakMiB: number | null;
+    cpuSeconds: number | null;
+    iterationMs: number;
+    firstIterationMs: number;
+  }[] = [];
   const runOurs = () =>
     e2e.push(timed(process.execPath, [cli, 'table', 'build', '--iterations', String(ITER), '--out', file]));
   const runNative = () => {
@@ -146,6 +161,7 @@ async function main() {
     native.push({
       seconds: r.seconds,
       peakMiB: r.peakMiB,
+      cpuSeconds: r.cpuSeconds,
       iterationMs: median(j.iterationMs.slice(1)),
       firstIterationMs: j.iterationMs[0],
     });
@@ -168,22 +184,36 @@ async function main() {
   const nativeS = native.length ? median(native.map((r) => r.seconds)) : null;
   const peak = (xs: { peakMiB: number | null }[]) =>
     xs.length && xs[0].peakMiB !== null ? Math.max(...xs.map((x) => x.peakMiB ?? 0)) : 'n/a';
+  // CPU time (user + system) says less about a loaded machine's other jobs than wall time does.
+  const cpu = (xs: { cpuSeconds: number | null }[]) =>
+    xs.length && xs[0].cpuSeconds !== null ? median(xs.map((x) => x.cpuSeconds ?? 0)) : 'n/a';
   console.log(
     `\nrank table 9x4, ${ITER} iterations, ${runs} runs per row (medians), ${machine().cpu}, ${cores} cores, load ${machine().loadAverage.join(' ')}\n`,
   );
   printTable([
-    { build: `stackrank table build --out (u16 folded), threads ${cores}`, 'total s': ours, 'peak RSS MiB': peak(e2e) },
+    {
+      build: `stackrank table build --out (u16 folded), threads ${cores}`,
+      'total s': ours,
+      'CPU s': cpu(e2e),
+      'peak RSS MiB': peak(e2e),
+    },
     ...(nativeS !== null
       ? [
           {
             build: `native C (gcc -O3 -march=native -fopenmp, f32), ${cores} threads`,
             'total s': nativeS,
+            'CPU s': cpu(native),
             'peak RSS MiB': peak(native),
           },
         ]
       : []),
   ]);
-  if (nativeS !== null) console.log(`\nours / native: ${(ours / nativeS).toFixed(3)} (target <= 0.55)`);
+  if (nativeS !== null) {
+    const cpuRatio = native[0]?.cpuSeconds ? (cpu(e2e) as number) / (cpu(native) as number) : NaN;
+    console.log(
+      `\nours / native: ${(ours / nativeS).toFixed(3)} wall (target <= 0.55), ${cpuRatio.toFixed(3)} CPU time`,
+    );
+  }
   console.log('');
   const floorMs = (bytes: number) => (stream ? (bytes / (stream.copyGBs * 1e9)) * 1000 : NaN);
   const rows: Record<string, string | number>[] = [
