@@ -348,13 +348,18 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
   if (signal?.aborted) throw abortError();
 
   const size = surfaceCount(width, maxStep);
-  const plan = makeMirrorPlan(rankMoves(width, maxStep, steep), width, maxStep);
   const foldedSize = foldShape(width, maxStep).foldedSize;
   const variant = pickVariant(threads > 1, opts.simd);
   const { exports: kernel, memory, module } = await instantiateKernel<RankKernel>('rank', variant);
+  // Workers take a while to start (each is a new engine instance: about as long as three iterations), so they
+  // start first and this thread prepares the plan and the buffers meanwhile.
+  const starting = threads > 1 ? KernelPool.create(module, memory, threads) : null;
+  starting?.catch(() => {}); // awaited below; a failure before then is reported there
   let pool: KernelPool | null = null;
   const onAbort = () => pool?.terminate();
   try {
+    if (starting) await yieldToEventLoop(); // lets the pool spawn its workers before the synchronous work below
+    const plan = makeMirrorPlan(rankMoves(width, maxStep, steep), width, maxStep);
     const planPtr = writePlan(kernel, memory, plan);
     // Two u16 buffers and the scratch, each with slack: a run's last 8-lane step may pass its end.
     const bufferBytes = Math.ceil((size * 2) / 16) * 16 + U16_SLACK_BYTES;
@@ -368,27 +373,23 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
     let top = U16_TOP;
 
     const report = progressReporter(iterations, onProgress);
-    report(0);
     const rethrow = (e: unknown): never => {
       if (signal?.aborted) throw abortError();
       throw e;
     };
 
-    if (threads > 1) {
-      pool = await KernelPool.create(module, memory, threads);
+    // r0 = 1 everywhere (65535 = bytes of 0xFF). Most of a fill's cost is the first touch of fresh pages, so the
+    // second buffer is touched here too, while the workers start, instead of during the first iteration.
+    const fillBytes = size * 2;
+    kernel.fillBytes(buffers[0], fillBytes, 0xff);
+    if (starting) kernel.fillBytes(buffers[1], fillBytes, 0);
+    if (starting) {
+      pool = await starting;
       signal?.addEventListener('abort', onAbort);
     }
-    // r0 = 1 everywhere (65535 = bytes of 0xFF). The first touch of the buffer's fresh pages is most of its cost,
-    // so the threads share it.
-    const fillBytes = size * 2;
-    if (pool) {
-      const per = Math.ceil(fillBytes / threads / 4096) * 4096;
-      const calls = Array.from({ length: threads }, (_, t): KernelCall[] => {
-        const from = Math.min(fillBytes, t * per);
-        return [{ fn: 'fillBytes', args: [buffers[0] + from, Math.min(fillBytes, from + per) - from, 0xff] }];
-      });
-      await pool.runEach(calls).catch(rethrow);
-    } else kernel.fillBytes(buffers[0], fillBytes, 0xff);
+    if (signal?.aborted) throw abortError();
+    // Iteration 0 starts now (the set-up before it is not an iteration's time).
+    report(0);
     const count = plan.blocks.length;
     // Each call returns after the shared counter passes its limit. The first iteration is cut into calls of
     // growing length: the engine starts the kernel in its baseline compiler and swaps in optimised code only
@@ -465,5 +466,11 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
   } finally {
     signal?.removeEventListener('abort', onAbort);
     pool?.terminate();
+    // Left before the pool was ready (abort, a failure): stop it when it is.
+    if (starting && !pool)
+      starting.then(
+        (p) => p.terminate(),
+        () => {},
+      );
   }
 }
