@@ -36,6 +36,9 @@ export * from './rank/layout';
 // Mirror pairs (S,Z), (L,J) are summed together before joining the total (ROLE_*): f32 addition is commutative,
 // so a surface and its mirror get bit-identical ranks, and a mirror-folded table loses nothing.
 
+/** Blocks per group in foldU16. */
+const FOLD_GROUP: i32 = 16;
+
 @inline function planWord(plan: usize, field: i32): i32 {
   return load<i32>(plan + ((<usize>field) << 2));
 }
@@ -587,19 +590,25 @@ export function foldU16(src: usize, out: usize, lo: i32, middle: i32, inner: i32
     const y = t % inner;
     const cm = middle - 1 - c;
     const tileBase = src + ((<usize>t * <usize>lo) << 1);
-    for (let u: i32 = 0; u < edge; u++) {
-      const a0 = u * inner;
-      for (let v: i32 = 0; v < edge; v++) {
-        const b = v * inner + y;
-        if (a0 > b) continue;
-        const row = (b * (b + 1)) / 2;
-        const n = min<i32>(inner, b - a0 + 1);
-        const from = tileBase + ((<usize>(u * edge + v)) << 1);
-        for (let x: i32 = 0; x < n; x++) {
-          store<u16>(out + ((<usize>((row + a0 + x) * middle + c)) << 1), load<u16>(from + <usize>x * xStride));
+    // X in groups of FOLD_GROUP blocks: each read of the innermost loop is in another block (pages apart), and a
+    // group's blocks stay within the address translation cache; the tile's output (about 0.5 MB) stays in cache
+    // between groups.
+    for (let x0: i32 = 0; x0 < inner; x0 += FOLD_GROUP) {
+      const x1 = min<i32>(inner, x0 + FOLD_GROUP);
+      for (let u: i32 = 0; u < edge; u++) {
+        const a0 = u * inner;
+        for (let v: i32 = 0; v < edge; v++) {
+          const b = v * inner + y;
+          if (a0 + x0 > b) continue;
+          const row = (b * (b + 1)) / 2;
+          const n = min<i32>(x1, b - a0 + 1);
+          const from = tileBase + ((<usize>(u * edge + v)) << 1);
+          for (let x: i32 = x0; x < n; x++) {
+            store<u16>(out + ((<usize>((row + a0 + x) * middle + c)) << 1), load<u16>(from + <usize>x * xStride));
+          }
+          // a = b with c past the middle: that slot belongs to no surface (its mirror image sits at C-1-c).
+          if (a0 + n - 1 == b && c > cm) store<u16>(out + ((<usize>((row + b) * middle + c)) << 1), 0);
         }
-        // a = b with c past the middle: that slot belongs to no surface (its mirror image sits at C-1-c).
-        if (a0 + n - 1 == b && c > cm) store<u16>(out + ((<usize>((row + b) * middle + c)) << 1), 0);
       }
     }
   }
