@@ -1,7 +1,13 @@
 /** `stackrank bench survival`: the 2009 PageRank stacking article's survival table, measured by us (docs/results.md). */
 import { MAX_ITERATIONS } from '../rank/build.js';
 import type { RankTable } from '../rank/table.js';
-import { STRATEGIES, type LeafRows, type StrategyName } from '../stacking/engine.js';
+import {
+  BEST_STRATEGY,
+  MAX_UNKNOWN_PIECES,
+  STRATEGIES,
+  type NextPieceValues,
+  type StrategyName,
+} from '../stacking/engine.js';
 import {
   DEFAULT_RULES,
   MAX_BOARD_HEIGHT,
@@ -41,6 +47,7 @@ function row(r: SimulationResult) {
     tetrisThreshold: r.rules.tetrisThreshold,
     boardHeight: r.rules.boardHeight,
     strategy: r.strategy,
+    unknownPieces: r.unknownPieces,
     leaf: r.leaf,
     seed: r.seed,
   };
@@ -55,7 +62,7 @@ PageRank stacking article's figure (one row per lookahead; with --json, one obje
 article's reading of steep steps; excessFirst plays better; collapse turns every step steeper than ±S into ±S after
 each move (the game the article's figures fit). --table-steep collapse uses the table iterated under that rule
 instead of the article's. --strategy expectimax averages over the next unknown piece with the randomizer's exact
-distribution, expectimax2 over the next two; best is the strongest measured (docs/results.md). --tetris choice lets
+distribution (--unknown-pieces 2: over the next two); best is the strongest measured (docs/results.md). --tetris choice lets
 the AI send an I down the well whenever the lowest column is at least ${TETRIS_ROWS}. --leaf preview scores expectimax leaves with
 the randomizer's preview table (surface x piece in hand; built and cached on first use, about 700 MB in memory).
 --board-height 63 is no practical limit: the article's surface-only game.`,
@@ -83,7 +90,20 @@ the randomizer's preview table (surface x piece in hand; built and cached on fir
       default: DEFAULT_RULES.steep,
       help: 'how steps steeper than the max step are judged',
     },
-    strategy: { type: 'choice', choices: STRATEGY_CHOICES, default: 'rank', help: 'search strategy' },
+    strategy: {
+      type: 'choice',
+      choices: STRATEGY_CHOICES,
+      default: 'rank',
+      help: 'search strategy',
+      renamed: { expectimax2: '--strategy expectimax --unknown-pieces 2' },
+    },
+    unknownPieces: {
+      type: 'int',
+      min: 1,
+      max: MAX_UNKNOWN_PIECES,
+      help: 'with --strategy expectimax: unknown pieces after the queue it averages over',
+      defaultHelp: '1',
+    },
     tetris: {
       type: 'choice',
       choices: TETRIS_RULES,
@@ -122,17 +142,19 @@ the randomizer's preview table (surface x piece in hand; built and cached on fir
     if (tetrisThreshold > boardHeight)
       throw new UsageError(`the Tetris threshold (${tetrisThreshold}) must not exceed --board-height (${boardHeight})`);
     if (leaf === 'preview' && strategy === 'rank')
-      throw new UsageError('--leaf preview needs --strategy expectimax, expectimax2 or best');
+      throw new UsageError('--leaf preview needs --strategy expectimax or best');
+    if (values.unknownPieces !== undefined && strategy !== 'expectimax')
+      throw new UsageError('--unknown-pieces needs --strategy expectimax (best sets its own)');
     if (values.leafIterations !== undefined && leaf !== 'preview')
       throw new UsageError('--leaf-iterations needs --leaf preview');
     const table: RankTable = await loadTableForCli(values, given, io);
-    let leafRows: LeafRows | undefined;
+    let previewTable: NextPieceValues | undefined;
     if (leaf === 'preview') {
       const { loadOrBuildCachedPreviewTable } = await import('../rank/variant-cache.js');
       io.status(`preview table for ${randomizer}: loading or building`);
       // The preview table follows the rank table's steep rule.
       const iterations = values.leafIterations ?? table.iterations;
-      leafRows = (
+      previewTable = (
         await loadOrBuildCachedPreviewTable({
           width: table.width,
           maxStep: table.maxStep,
@@ -148,7 +170,7 @@ the randomizer's preview table (surface x piece in hand; built and cached on fir
     const rows = [];
     if (!values.json) {
       io.out(
-        `survival under ${randomizer}, steep ${steep}, Tetris ${tetris} at ${tetrisThreshold}, board height ${boardHeight}, strategy ${strategy}, leaf ${strategy === 'rank' ? 'rank' : leaf}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`,
+        `survival under ${randomizer}, steep ${steep}, Tetris ${tetris} at ${tetrisThreshold}, board height ${boardHeight}, strategy ${strategy}${strategy === 'rank' ? '' : ` (${values.unknownPieces ?? (strategy === 'best' ? BEST_STRATEGY.unknownPieces : 1)} unknown pieces)`}, leaf ${strategy === 'rank' ? 'rank' : leaf}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`,
       );
       io.out('lookahead  mean pieces   95% CI                deaths   pieces/s    article');
       io.out(
@@ -165,7 +187,8 @@ the randomizer's preview table (surface x piece in hand; built and cached on fir
         seed,
         rules: { steep, tetris, tetrisThreshold, boardHeight },
         strategy,
-        leafRows,
+        unknownPieces: values.unknownPieces as 1 | 2 | undefined,
+        previewTable,
         threads: values.threads,
         signal: io.signal,
         onProgress: (p) =>
