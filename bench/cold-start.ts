@@ -79,10 +79,14 @@ async function main() {
           const page = await browser.context.newPage();
           try {
             await page.goto(`${server.url}?${query}`);
-            await page.waitForFunction(() => {
-              const w = window as unknown as { benchResult?: unknown; benchError?: string };
-              return w.benchResult !== undefined || w.benchError !== undefined;
-            }, undefined, { timeout: 300_000, polling: 50 });
+            await page.waitForFunction(
+              () => {
+                const w = window as unknown as { benchResult?: unknown; benchError?: string };
+                return w.benchResult !== undefined || w.benchError !== undefined;
+              },
+              undefined,
+              { timeout: 300_000, polling: 50 },
+            );
             const out = await page.evaluate(() => {
               const w = window as unknown as { benchResult?: unknown; benchError?: string };
               return { result: w.benchResult as PageResult | undefined, error: w.benchError };

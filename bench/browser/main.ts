@@ -46,7 +46,10 @@ async function main() {
   marks.firstMove = performance.now();
   if (mode !== 'cached') {
     const bytes = table.toBytes();
-    await request((s) => s.put(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), KEY), 'readwrite');
+    await request(
+      (s) => s.put(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength), KEY),
+      'readwrite',
+    );
     marks.stored = performance.now();
   }
   return { mode, threads, isolated: globalThis.crossOriginIsolated, move: move?.column ?? null, marks };
@@ -59,6 +62,6 @@ main().then(
     document.getElementById('status')!.textContent = 'done';
   },
   (e) => {
-    w.benchError = String((e && e.stack) || e);
+    w.benchError = String(e?.stack || e);
   },
 );

@@ -78,8 +78,12 @@ export function makeRankPlan(
     else {
       len = (m.hi[hiDigits + last] - m.lo[hiDigits + last] + 1) * span;
       const first = m.lo[hiDigits + last] * span;
-      forEachInBox(m.lo.slice(hiDigits, hiDigits + last), m.hi.slice(hiDigits, hiDigits + last), base, span * base, (at) =>
-        runs.push(at + first, len),
+      forEachInBox(
+        m.lo.slice(hiDigits, hiDigits + last),
+        m.hi.slice(hiDigits, hiDigits + last),
+        base,
+        span * base,
+        (at) => runs.push(at + first, len),
       );
     }
     runCount[mi] = runs.length / 2 - runFirst[mi];
