@@ -16,9 +16,13 @@ export interface BenchGameOptions {
   lookahead: number;
   hold?: boolean;
   games?: number;
+  /** Index of the first game (playGame's firstGame): games firstGame .. firstGame + games - 1 of the seed. */
+  firstGame?: number;
   maxPieces?: number;
   seed?: number;
   table?: RankTable;
+  /** Worker threads (playGame's threads). */
+  threads?: number;
   /** Which players to run; default all three. */
   players?: readonly GamePolicy[];
   onProgress?: (p: {
@@ -43,6 +47,8 @@ export async function benchGame(opts: BenchGameOptions): Promise<BenchGameResult
       lookahead: opts.lookahead,
       hold: opts.hold,
       games: opts.games,
+      firstGame: opts.firstGame,
+      threads: opts.threads,
       maxPieces: opts.maxPieces,
       seed: opts.seed,
       table: opts.table,

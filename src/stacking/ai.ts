@@ -4,8 +4,10 @@
  *   const ai = await StackingAI.create();                     // cached default table (built on first use)
  *   const move = ai.bestPlacement([0,0,0,0,0,0,0,0,0], 'TSZ', 2);
  */
-import { StackRankError, optionsObject } from '../errors.js';
-import { PIECES, type Piece } from '../pieces.js';
+import { StackRankError, optionsObject, requireInt } from '../errors.js';
+import { ORIENTATIONS } from '../pieces.js';
+import { classicMove } from '../rules/rotation-systems.js';
+import type { PieceMove } from '../rules/types.js';
 import { requireRankTable, type RankTable } from '../rank/table.js';
 import { surfaceFromHeights } from '../surface.js';
 import {
@@ -22,14 +24,21 @@ import {
 import { checkLookahead, toHeights, toQueue } from './input.js';
 import { MOVE_NONE, MOVE_TETRIS } from './layout.js';
 import { applyMove, collapseSteps } from './placements.js';
+import { rankSurfacePlacements, type SurfacePlacementRanking } from './rank-placements.js';
 import { resolveRules, type StackingRules } from './rules.js';
 
-export interface PlanStep {
-  piece: Piece;
-  /** Index of the orientation in the piece's list (docs/rules.md); null for a Tetris. */
-  rotation: number | null;
-  /** Left column of the placement; null for a Tetris. */
-  column: number | null;
+/**
+ * One move of the surface game in the shape every AI answers with (PieceMove: docs/api.md, "Moves"): `rotation`,
+ * `x`, `y`, `cells` as the classic rule set states them on the board whose first `width` columns are the stack and
+ * whose next column is the well (x = the column from the left, y = the row from the bottom; `rotation` is the
+ * orientation index as a string). A Tetris is the upright I in the well, cells from row 0 up.
+ */
+export interface PlanStep extends PieceMove {
+  /** Index of the orientation in ORIENTATIONS[piece] (docs/rules.md, "Pieces"; 1 for the Tetris's upright I). */
+  orientation: number;
+  /** Left column of the placement (the stack's width, i.e. the well, for a Tetris). */
+  column: number;
+  /** Whether this is the I down the well (every column falls by 4). */
   tetris: boolean;
 }
 
@@ -93,6 +102,9 @@ export function checkPairDistribution(pair: unknown): ArrayLike<number> {
   return pair as ArrayLike<number>;
 }
 
+/** The Tetris is the upright I: orientation 1 of the I in ORIENTATIONS (docs/rules.md, "Pieces"). */
+const TETRIS_ORIENTATION = 1;
+
 export class StackingAI {
   private constructor(
     readonly table: RankTable,
@@ -147,22 +159,19 @@ export class StackingAI {
     lookahead = 0,
     options: { next?: ArrayLike<number>; nextPair?: ArrayLike<number> } = {},
   ): BestPlacement | null {
-    const opts = optionsObject('bestPlacement', options);
-    const heights = toHeights(surface, this.table.width, this.table.maxStep, this.rules.boardHeight);
-    const ids = toQueue(queue);
-    checkLookahead(lookahead, ids.length);
-    const next = opts.next === undefined ? undefined : checkDistribution(opts.next);
-    let weights: Int32Array;
-    if (this.unknownPieces === 2) {
-      let pair = opts.nextPair === undefined ? undefined : checkPairDistribution(opts.nextPair);
-      if (!pair && next) pair = Array.from({ length: 49 }, (_, k) => next[Math.floor(k / 7)] * next[k % 7]);
-      weights = pairWeights(pair);
-    } else weights = distributionWeights(next);
+    const { heights, ids, weights } = this.searchInput('bestPlacement', surface, queue, lookahead, options);
     const outcome = this.engine.search(heights, ids, lookahead, weights);
     if (outcome.move === MOVE_NONE) return null;
-    const plan = outcome.plan.map((move, i) => this.describeMove(move, ids[i]));
-    const placed = applyMove(this.engine.placements, heights, outcome.move);
-    const after = this.rules.steep === 'collapse' ? collapseSteps(placed, this.table.maxStep) : placed;
+    // Each step of the plan is placed on the heights the steps before it leave.
+    const plan: PlanStep[] = [];
+    let now = heights;
+    let after = heights;
+    for (let i = 0; i < outcome.plan.length; i++) {
+      plan.push(this.describeMove(outcome.plan[i], ids[i], now));
+      const placed = applyMove(this.engine.placements, now, outcome.plan[i]);
+      now = this.rules.steep === 'collapse' ? collapseSteps(placed, this.table.maxStep) : placed;
+      if (i === 0) after = now;
+    }
     const surfaceAfter = surfaceFromHeights(after, { maxStep: this.table.maxStep });
     return {
       ...plan[0],
@@ -174,9 +183,72 @@ export class StackingAI {
     };
   }
 
-  private describeMove(move: number, pieceId: number): PlanStep {
-    if (move === MOVE_TETRIS) return { piece: PIECES[pieceId], rotation: null, column: null, tetris: true };
-    const p = this.engine.placements.placements[move];
-    return { piece: PIECES[p.piece], rotation: p.rotation, column: p.column, tetris: false };
+  /**
+   * Every legal placement of the current piece queue[0], valued for a person in expected pieces of perfect-stack
+   * survival (the unit of `TetrisAI.rankPlacements` in stack mode): bestPlacement's move first, then the rest by
+   * value, each with its `loss` against the first. Each first move is played and the search runs on over the rest
+   * of the known window; at lookahead 0 the leaf is the surface's rank whatever the strategy. Empty when the piece
+   * has no legal placement. `afterNextPiece`: for the first entry, the expected pieces if each piece came next.
+   */
+  rankPlacements(
+    surface: readonly number[] | string | object,
+    queue: string | readonly string[],
+    lookahead = 0,
+    options: { next?: ArrayLike<number>; nextPair?: ArrayLike<number>; limit?: number } = {},
+  ): SurfacePlacementRanking {
+    const { limit: rawLimit, ...searchOptions } = optionsObject('rankPlacements', options);
+    const limit = rawLimit === undefined ? Infinity : requireInt('limit', rawLimit, 1, 10000);
+    const { heights, ids, weights } = this.searchInput('rankPlacements', surface, queue, lookahead, searchOptions);
+    const best = this.engine.search(heights, ids, lookahead, weights);
+    return rankSurfacePlacements({
+      engine: this.engine,
+      table: this.table,
+      rules: this.rules,
+      heights,
+      ids,
+      lookahead,
+      weights,
+      bestMove: best.move,
+      limit,
+      describe: (move, h) => this.describeMove(move, ids[0], h),
+    });
+  }
+
+  /** bestPlacement's and rankPlacements' input, checked: heights, piece ids, and the unknown pieces' weights. */
+  private searchInput(
+    caller: string,
+    surface: unknown,
+    queue: string | readonly string[],
+    lookahead: number,
+    options: { next?: ArrayLike<number>; nextPair?: ArrayLike<number> },
+  ): { heights: number[]; ids: number[]; weights: Int32Array } {
+    const opts = optionsObject(caller, options);
+    const heights = toHeights(surface, this.table.width, this.table.maxStep, this.rules.boardHeight);
+    const ids = toQueue(queue);
+    checkLookahead(lookahead, ids.length);
+    const next = opts.next === undefined ? undefined : checkDistribution(opts.next);
+    let weights: Int32Array;
+    if (this.unknownPieces === 2) {
+      let pair = opts.nextPair === undefined ? undefined : checkPairDistribution(opts.nextPair);
+      if (!pair && next) pair = Array.from({ length: 49 }, (_, k) => next[Math.floor(k / 7)] * next[k % 7]);
+      weights = pairWeights(pair);
+    } else weights = distributionWeights(next);
+    return { heights, ids, weights };
+  }
+
+  /** A kernel move code (placement id or MOVE_TETRIS) of piece `pieceId` on `heights`, as a PlanStep. */
+  private describeMove(move: number, pieceId: number, heights: readonly number[]): PlanStep {
+    if (move === MOVE_TETRIS) {
+      const well = this.table.width;
+      return {
+        ...classicMove(pieceId, TETRIS_ORIENTATION, well, 0),
+        orientation: TETRIS_ORIENTATION,
+        column: well,
+        tetris: true,
+      };
+    }
+    const { piece, orientation, column } = this.engine.placements.placements[move];
+    const y = heights[column] - ORIENTATIONS[piece][orientation].bot[0];
+    return { ...classicMove(piece, orientation, column, y), orientation, column, tetris: false };
   }
 }
