@@ -87,7 +87,8 @@ one object per player per line (docs/game.md, "The simulator and the benchmark")
         `--hold needs a rule set with hold (${RULE_SET_NAMES.filter((n) => RULE_SETS[n].hold).join(', ')}); ${rules} has none`,
       );
     }
-    const table = await loadTableForCli(values, given, io);
+    // tgm20g plays the 20G table (moves reachable at 20G) unless --table names another.
+    const table = await loadTableForCli(values, given, io, RULE_SETS[rules].gravity === '20G' ? '20G' : 'drop');
     const players = values.baselines ? WITH_BASELINES : (['both'] as const);
     // One player at a time, so each row is printed as soon as it is ready.
     for (const player of players) {
