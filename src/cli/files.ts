@@ -4,10 +4,11 @@
  * temporary directory and the error says where.
  */
 import { constants, accessSync, mkdtempSync, statSync, type Stats } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { StackRankError } from '../errors.js';
+import { writeFileAtomic } from '../rank/node-io.js';
 import { UsageError } from './args.js';
 
 function statOrNull(path: string): Stats | null {
@@ -64,7 +65,7 @@ export async function writeKeepingResult(
   try {
     await write(path);
   } catch (e) {
-    const reason = e instanceof StackRankError ? e.message : (e as Error).message;
+    const reason = writeFailure(e);
     let kept: string;
     try {
       kept = join(fallbackDir(), basename(path) || 'result');
@@ -72,7 +73,7 @@ export async function writeKeepingResult(
     } catch (e2) {
       throw new StackRankError(
         'IO',
-        `could not write the ${what} to ${path} (${reason}), nor to a temporary file (${(e2 as Error).message})`,
+        `could not write the ${what} to ${path} (${reason}), nor to a temporary file (${writeFailure(e2)})`,
         { cause: e },
       );
     }
@@ -82,16 +83,15 @@ export async function writeKeepingResult(
   }
 }
 
-/** Writes text atomically: a temporary name in the same directory, then rename. */
+/** Writes text atomically through the project's one atomic writer (temporary file, flush, rename); the directory must exist. */
 export async function writeTextAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    await writeFile(tmp, text, { flag: 'wx' });
-    await rename(tmp, path);
-  } catch (e) {
-    await rm(tmp, { force: true }).catch(() => {});
-    throw e;
-  }
+  await writeFileAtomic(path, new TextEncoder().encode(text), { createDir: false });
+}
+
+/** The reason of a failed write without the writer's own "could not write PATH:" prefix (the caller names the file). */
+export function writeFailure(e: unknown): string {
+  const cause = e instanceof StackRankError ? e.cause : undefined;
+  return cause instanceof Error ? cause.message : (e as Error).message;
 }
 
 /** Writes several files into `dir` (created if needed); on failure all of them go to one temporary directory instead. */
@@ -114,13 +114,13 @@ export async function writeFilesKeepingResult(
     } catch (e2) {
       throw new StackRankError(
         'IO',
-        `could not write the ${what} to ${dir} (${(e as Error).message}), nor to a temporary directory (${(e2 as Error).message})`,
+        `could not write the ${what} to ${dir} (${writeFailure(e)}), nor to a temporary directory (${writeFailure(e2)})`,
         { cause: e },
       );
     }
     throw new StackRankError(
       'IO',
-      `could not write the ${what} to ${dir} (${(e as Error).message}); they were kept in ${kept}`,
+      `could not write the ${what} to ${dir} (${writeFailure(e)}); they were kept in ${kept}`,
       { cause: e },
     );
   }
