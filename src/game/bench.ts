@@ -7,7 +7,8 @@ import type { RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import type { RuleSetName } from '../rules/types.js';
 import type { GamePolicy } from './ai.js';
-import { playGame, type PlayGameResult } from './play.js';
+import type { GameRange } from '../runs.js';
+import { playGame, type PlayGameResult, type RealGameRecord } from './play.js';
 
 export interface BenchGameOptions {
   rules: RuleSetName;
@@ -30,6 +31,12 @@ export interface BenchGameOptions {
     elapsedMs: number;
   }) => void;
   signal?: AbortSignal;
+  /** The games to play (one shard of a run; playGame's `range`). */
+  range?: GameRange;
+  /** Games already played per player (from a checkpoint; playGame's `resume`). */
+  resume?: Partial<Record<GamePolicy, readonly RealGameRecord[]>>;
+  /** Each finished game of each player (to write checkpoints). */
+  onGame?: (player: GamePolicy, record: RealGameRecord) => void;
 }
 
 export type BenchGameResult = Partial<Record<GamePolicy, PlayGameResult>>;
@@ -49,6 +56,9 @@ export async function benchGame(opts: BenchGameOptions): Promise<BenchGameResult
       policy,
       signal: opts.signal,
       onProgress: opts.onProgress && ((p) => opts.onProgress!({ player: policy, ...p })),
+      range: opts.range,
+      resume: opts.resume?.[policy],
+      onGame: opts.onGame && ((r) => opts.onGame!(policy, r)),
     });
   }
   return out;
