@@ -126,3 +126,83 @@ export async function writeFilesKeepingResult(
   }
   return Object.keys(files).map((name) => join(dir, name));
 }
+
+/**
+ * A file rewritten as a long run goes on (a checkpoint). Each save replaces the whole file atomically, so a kill at
+ * any moment (even SIGKILL) leaves the previous save or the new one. Saves are written one at a time; one asked for
+ * while another is being written waits, and only the newest waiting one is written (its text is made only then).
+ * If the file stops being writable mid-run, the writer says so once on stderr and goes on in a temporary file.
+ */
+export class CheckpointFile {
+  private target: string;
+  private waiting: (() => string) | null = null;
+  private writing: Promise<void> | null = null;
+  private failure: unknown = null;
+
+  constructor(
+    readonly path: string,
+    private readonly command: string,
+    private readonly err: (line: string) => void,
+  ) {
+    this.target = path;
+  }
+
+  /** Asks for a save; `text` is called when the save is written. Throws the error of a failed earlier save. */
+  save(text: () => string): void {
+    if (this.failure) throw this.failure;
+    this.waiting = text;
+    this.writing ??= this.drain();
+  }
+
+  /** Waits until every save asked for is on disk; throws if one failed. */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+    if (this.failure) throw this.failure;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.waiting) {
+        const text = this.waiting;
+        this.waiting = null;
+        await this.write(text());
+      }
+    } catch (e) {
+      this.failure = e;
+    } finally {
+      this.writing = null;
+    }
+  }
+
+  private async write(text: string): Promise<void> {
+    try {
+      await writeTextAtomic(this.target, text);
+    } catch (e) {
+      if (this.target !== this.path)
+        throw new StackRankError('IO', `could not write the checkpoint to ${this.target}: ${writeFailure(e)}`, {
+          cause: e,
+        });
+      this.target = join(fallbackDir(), basename(this.path) || 'checkpoint.json');
+      this.err(
+        `stackrank ${this.command}: could not write the checkpoint to ${this.path} (${writeFailure(e)}); writing it to ${this.target} instead`,
+      );
+      await this.write(text);
+    }
+  }
+}
+
+/**
+ * Runs `work` and then waits for the checkpoint's last save, also when the work failed or was interrupted (so the
+ * file holds everything finished before Ctrl-C). A failed save is reported unless the work's own error comes first.
+ */
+export async function finishingCheckpoint<T>(checkpoint: CheckpointFile | null, work: () => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await work();
+  } catch (e) {
+    await checkpoint?.flush().catch(() => {});
+    throw e;
+  }
+  await checkpoint?.flush();
+  return result;
+}

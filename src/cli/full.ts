@@ -1,8 +1,7 @@
 /**
  * `stackrank full play|train`: full-board games with a weight preset or file, and the genetic-algorithm trainer.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { StackRankError } from '../errors.js';
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH } from '../fullboard/board.js';
 import {
@@ -16,7 +15,7 @@ import { playFullGame } from '../fullboard/player.js';
 import { summarizeLines } from '../fullboard/stats.js';
 import { TRAIN_DEFAULTS, TRAIN_LIMITS } from '../fullboard/trainer.js';
 import { UsageError } from './args.js';
-import { fallbackDir, writeKeepingResult, writeTextAtomic } from './files.js';
+import { CheckpointFile, finishingCheckpoint, writeKeepingResult, writeTextAtomic } from './files.js';
 import type { CliIO } from './io.js';
 import { THREADS, randomizerOption, seedOption } from './options.js';
 import { defineCommand, defineOptions, type OptionValues } from './spec.js';
@@ -232,37 +231,6 @@ object on one line). --checkpoint saves the state after every generation; --resu
 
 type TrainValues = OptionValues<typeof TRAIN_OPTIONS>;
 
-/** Writes checkpoints; if the chosen file stops being writable mid-run, warns once and keeps them in a temp file. */
-function checkpointWriter(path: string, io: CliIO) {
-  let target = path;
-  const write = (file: string, text: string) => {
-    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    try {
-      writeFileSync(tmp, text, { flag: 'wx' });
-      renameSync(tmp, file);
-    } catch (e) {
-      rmSync(tmp, { force: true });
-      throw e;
-    }
-  };
-  return (checkpoint: unknown) => {
-    const text = JSON.stringify(checkpoint);
-    try {
-      write(target, text);
-    } catch (e) {
-      if (target !== path)
-        throw new StackRankError('IO', `could not write the checkpoint to ${target}: ${(e as Error).message}`, {
-          cause: e,
-        });
-      target = join(fallbackDir(), 'checkpoint.json');
-      io.err(
-        `stackrank full train: could not write the checkpoint to ${path} (${(e as Error).message}); writing it to ${target} instead`,
-      );
-      write(target, text);
-    }
-  };
-}
-
 async function train(values: TrainValues, io: CliIO): Promise<number> {
   const { trainWeights, checkCheckpoint } = await import('../fullboard/trainer.js');
   if (values.resume && values.checkpoint === undefined) throw new UsageError('--resume needs --checkpoint FILE');
@@ -279,29 +247,33 @@ async function train(values: TrainValues, io: CliIO): Promise<number> {
     }
     resume = checkCheckpoint(json);
   }
-  const saveCheckpoint = values.checkpoint === undefined ? null : checkpointWriter(values.checkpoint, io);
+  const checkpoint =
+    values.checkpoint === undefined ? null : new CheckpointFile(values.checkpoint, 'full train', io.err);
   if (!values.json) io.out(' gen      best      mean    median  evals   seconds  best weights');
-  const result = await trainWeights({
-    features: FEATURE_SETS[values.features],
-    generations: values.generations,
-    population: values.population,
-    tournament: values.tournament,
-    gamesPerEval: values.gamesPerEval,
-    boardHeight: values.boardHeight,
-    maxPieces: values.maxPieces,
-    seed: values.seed,
-    threads: values.threads,
-    signal: io.signal,
-    resume,
-    onGeneration: (g) => {
-      saveCheckpoint?.(g.checkpoint);
-      if (!values.json) {
-        io.out(
-          `${String(g.generation).padStart(4)} ${fmt(g.best).padStart(9)} ${fmt(g.mean).padStart(9)} ${fmt(g.median).padStart(9)} ${String(g.evaluated).padStart(6)} ${g.seconds.toFixed(1).padStart(9)}  ${g.bestWeights.map((v) => v.toFixed(3)).join(' ')}`,
-        );
-      }
-    },
-  });
+  const result = await finishingCheckpoint(checkpoint, () =>
+    trainWeights({
+      features: FEATURE_SETS[values.features],
+      generations: values.generations,
+      population: values.population,
+      tournament: values.tournament,
+      gamesPerEval: values.gamesPerEval,
+      boardHeight: values.boardHeight,
+      maxPieces: values.maxPieces,
+      seed: values.seed,
+      threads: values.threads,
+      signal: io.signal,
+      resume,
+      onGeneration: (g) => {
+        const text = JSON.stringify(g.checkpoint); // now: the trainer may reuse its arrays
+        checkpoint?.save(() => text);
+        if (!values.json) {
+          io.out(
+            `${String(g.generation).padStart(4)} ${fmt(g.best).padStart(9)} ${fmt(g.mean).padStart(9)} ${fmt(g.median).padStart(9)} ${String(g.evaluated).padStart(6)} ${g.seconds.toFixed(1).padStart(9)}  ${g.bestWeights.map((v) => v.toFixed(3)).join(' ')}`,
+          );
+        }
+      },
+    }),
+  );
   const out = {
     best: { features: result.features, weights: result.weights },
     fitness: result.fitness,
