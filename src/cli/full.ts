@@ -2,7 +2,9 @@
  * `stackrank full play|train`: full-board games with a weight preset or file, and the genetic-algorithm trainer.
  */
 import { readFileSync } from 'node:fs';
-import { StackRankError } from '../errors.js';
+import { StackRankError, describe } from '../errors.js';
+import { MAX_SEED } from '../random.js';
+import { MAX_SHARDS, joinRecords, recordInt, recordObject } from '../runs.js';
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH } from '../fullboard/board.js';
 import {
   FEATURE_SETS,
@@ -18,6 +20,7 @@ import { UsageError } from './args.js';
 import { CheckpointFile, finishingCheckpoint, writeKeepingResult, writeTextAtomic } from './files.js';
 import type { CliIO } from './io.js';
 import { THREADS, randomizerOption, seedOption } from './options.js';
+import { RUN_OPTIONS, runParams, startRun, type RunFile } from './runs.js';
 import { defineCommand, defineOptions, type OptionValues } from './spec.js';
 
 const FEATURE_SET_NAMES = Object.keys(FEATURE_SETS);
@@ -79,6 +82,7 @@ const PLAY_OPTIONS = defineOptions({
   width: { type: 'int', min: MIN_WIDTH, max: MAX_WIDTH, default: DEFAULT_WIDTH, arg: 'W', help: 'board columns' },
   height: { type: 'int', min: MIN_HEIGHT, max: MAX_HEIGHT, default: DEFAULT_HEIGHT, arg: 'H', help: 'board rows' },
   randomizer: randomizerOption('memoryless'),
+  ...RUN_OPTIONS,
 });
 
 export const fullPlayCommand = defineCommand({
@@ -86,7 +90,8 @@ export const fullPlayCommand = defineCommand({
   summary: 'play full-board games with a weight preset or file',
   description: `Plays N games (game i uses seed S + i) and prints lines per game and a summary (mean, median, min,
 max, 95 % CI; with a cap, also the censored geometric estimate). FILE is JSON { features, weights } or a trainer
-output. With --json: one object on one line.`,
+output. With --json: one object on one line. --shard I/N plays one shard of the games and --out writes its result
+file for stackrank merge; --checkpoint FILE records finished games and resumes from them (docs/distributed.md).`,
   options: PLAY_OPTIONS,
   async run({ values }, io) {
     return play(values, io);
@@ -95,71 +100,175 @@ output. With --json: one object on one line.`,
 
 type PlayValues = OptionValues<typeof PLAY_OPTIONS>;
 
-async function play(values: PlayValues, io: CliIO): Promise<number> {
-  const w = loadWeights(values.weights);
-  const { games, seed, maxLines, maxPieces, width, height } = values;
-  const lookahead = values.lookahead as 0 | 1;
-  const results: { seed: number; lines: number; pieces: number; seconds: number; lost: boolean }[] = [];
-  const t0 = performance.now();
-  if (!values.json) io.out(`weights ${w.name}: ${w.features.map((f, i) => `${f} ${w.weights[i]}`).join(', ')}`);
-  for (let g = 0; g < games; g++) {
-    if (io.signal?.aborted) break;
-    const r = await playFullGame({
-      weights: w,
-      seed: (seed + g) >>> 0,
-      maxLines,
-      maxPieces,
-      lookahead,
-      width,
-      height,
-      randomizer: values.randomizer,
-      signal: io.signal,
-      onProgress: (p) =>
-        io.status(
-          `game ${g + 1}/${games}: ${fmt(p.lines)} lines, ${fmt(p.pieces / Math.max(p.seconds, 1e-9))} pieces/s`,
-        ),
-    });
-    results.push({ seed: (seed + g) >>> 0, lines: r.lines, pieces: r.pieces, seconds: r.seconds, lost: r.lost });
-    if (!values.json) {
+/** One full-board game of a run: its index, seed, counts, time and whether it was lost (else capped). */
+interface FullGameRecord {
+  game: number;
+  seed: number;
+  lines: number;
+  pieces: number;
+  seconds: number;
+  lost: boolean;
+}
+
+/** A game record from a checkpoint or a shard file: counts are integers, the seed is the run's seed + game. */
+function checkFullGameRecord(value: unknown, where: string, runSeed: number): FullGameRecord {
+  const r = recordObject(where, value);
+  const game = recordInt(where, 'game', r.game, 0, MAX_SHARDS - 1);
+  const seed = recordInt(where, 'seed', r.seed, 0, MAX_SEED);
+  if (seed !== (runSeed + game) >>> 0)
+    throw new StackRankError(
+      'RUN_MISMATCH',
+      `${where}: game ${game} has seed ${seed}; this run's game ${game} has seed ${(runSeed + game) >>> 0}`,
+    );
+  if (typeof r.lost !== 'boolean' || typeof r.seconds !== 'number' || !(r.seconds >= 0))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${where}: lost must be true or false and seconds a number >= 0; got ${describe(r)}`,
+    );
+  return {
+    game,
+    seed,
+    lines: recordInt(where, 'lines', r.lines),
+    pieces: recordInt(where, 'pieces', r.pieces),
+    seconds: r.seconds,
+    lost: r.lost,
+  };
+}
+
+/** The text and JSON output of full play, from its parameters and game records (also for merged shards). */
+function fullPlayPrinter(io: CliIO, json: boolean, params: Record<string, unknown>) {
+  const w = params.weightVector as { name: string; features: string[]; weights: number[] };
+  return {
+    header() {
+      if (!json) io.out(`weights ${w.name}: ${w.features.map((f, i) => `${f} ${w.weights[i]}`).join(', ')}`);
+    },
+    game(r: FullGameRecord) {
+      if (json) return;
       io.status('');
       io.out(
-        `game ${String(g + 1).padStart(4)}  seed ${String((seed + g) >>> 0).padStart(6)}  lines ${fmt(r.lines).padStart(12)}  pieces ${fmt(r.pieces).padStart(12)}  ${fmt(r.piecesPerSecond).padStart(9)} p/s${r.lost ? '' : '  (capped)'}`,
+        `game ${String(r.game + 1).padStart(4)}  seed ${String(r.seed).padStart(6)}  lines ${fmt(r.lines).padStart(12)}  pieces ${fmt(r.pieces).padStart(12)}  ${fmt(r.seconds > 0 ? r.pieces / r.seconds : 0).padStart(9)} p/s${r.lost ? '' : '  (capped)'}`,
       );
-    }
-  }
-  const summary = summarizeLines(
-    results.map((r) => r.lines),
-    results.map((r) => r.lost),
-  );
-  const seconds = (performance.now() - t0) / 1000;
-  const pieces = results.reduce((s, r) => s + r.pieces, 0);
-  if (values.json) {
-    io.out(
-      JSON.stringify({
-        weights: { name: w.name, features: w.features, weights: w.weights },
-        seed,
-        maxLines,
-        maxPieces,
-        lookahead,
-        width,
-        height,
-        games: results,
-        summary,
-        seconds,
-        piecesPerSecond: pieces / seconds,
-      }),
-    );
-  } else {
-    io.out(
-      `games ${summary.games} (lost ${summary.lost}, capped ${summary.capped})  mean ${fmt(summary.mean)}  median ${fmt(summary.median)}  min ${fmt(summary.min)}  max ${fmt(summary.max)}  95% CI [${fmt(summary.ci95[0])}, ${fmt(summary.ci95[1])}]`,
-    );
-    if (summary.censored)
+    },
+    summary(records: readonly FullGameRecord[], seconds: number) {
+      const summary = summarizeLines(
+        records.map((r) => r.lines),
+        records.map((r) => r.lost),
+      );
+      const pieces = records.reduce((s, r) => s + r.pieces, 0);
+      if (json) {
+        io.out(
+          JSON.stringify({
+            weights: { name: w.name, features: w.features, weights: w.weights },
+            seed: params.seed,
+            maxLines: params.maxLines,
+            maxPieces: params.maxPieces,
+            lookahead: params.lookahead,
+            width: params.width,
+            height: params.height,
+            games: records.map(({ seed, lines, pieces, seconds, lost }) => ({ seed, lines, pieces, seconds, lost })),
+            summary,
+            seconds,
+            piecesPerSecond: pieces / seconds,
+          }),
+        );
+        return;
+      }
       io.out(
-        `censored (geometric) estimate of the uncapped mean: ${fmt(summary.censored.mean)}  95% CI [${fmt(summary.censored.ci95[0])}, ${fmt(summary.censored.ci95[1])}]`,
+        `games ${summary.games} (lost ${summary.lost}, capped ${summary.capped})  mean ${fmt(summary.mean)}  median ${fmt(summary.median)}  min ${fmt(summary.min)}  max ${fmt(summary.max)}  95% CI [${fmt(summary.ci95[0])}, ${fmt(summary.ci95[1])}]`,
       );
-    io.out(`${fmt(pieces)} pieces in ${seconds.toFixed(1)} s (${fmt(pieces / seconds)} pieces/s)`);
+      if (summary.censored)
+        io.out(
+          `censored (geometric) estimate of the uncapped mean: ${fmt(summary.censored.mean)}  95% CI [${fmt(summary.censored.ci95[0])}, ${fmt(summary.censored.ci95[1])}]`,
+        );
+      io.out(`${fmt(pieces)} pieces in ${seconds.toFixed(1)} s (${fmt(pieces / seconds)} pieces/s)`);
+    },
+  };
+}
+
+async function play(values: PlayValues, io: CliIO): Promise<number> {
+  const w = loadWeights(values.weights);
+  const { seed, maxLines, maxPieces, width, height } = values;
+  const lookahead = values.lookahead as 0 | 1;
+  const run = await startRun(io, {
+    command: 'full play',
+    params: runParams(values, { weightVector: { name: w.name, features: w.features, weights: w.weights } }),
+    values,
+    indexOf: (r) => (r as FullGameRecord).game,
+  });
+  const part = run.part<FullGameRecord>('games');
+  const done = new Map<number, FullGameRecord>();
+  for (const [i, value] of part.resume.entries()) {
+    const r = checkFullGameRecord(value, `${values.checkpoint}: game record ${i + 1}`, seed);
+    if (r.game < run.range.start || r.game >= run.range.end || done.has(r.game))
+      throw new StackRankError(
+        'RUN_MISMATCH',
+        `${values.checkpoint}: game ${r.game} is outside this shard or twice in it`,
+      );
+    done.set(r.game, r);
   }
+  const printer = fullPlayPrinter(io, values.json, run.run.params);
+  const results: FullGameRecord[] = [];
+  let seconds = 0;
+  printer.header();
+  await run.play(async () => {
+    const t0 = performance.now();
+    const { start, end } = run.range;
+    for (let g = start; g < end; g++) {
+      if (io.signal?.aborted) break;
+      let record = done.get(g);
+      if (!record) {
+        const r = await playFullGame({
+          weights: w,
+          seed: (seed + g) >>> 0,
+          maxLines,
+          maxPieces,
+          lookahead,
+          width,
+          height,
+          randomizer: values.randomizer,
+          signal: io.signal,
+          onProgress: (p) =>
+            io.status(
+              `game ${g + 1}/${values.games}: ${fmt(p.lines)} lines, ${fmt(p.pieces / Math.max(p.seconds, 1e-9))} pieces/s`,
+            ),
+        });
+        record = {
+          game: g,
+          seed: (seed + g) >>> 0,
+          lines: r.lines,
+          pieces: r.pieces,
+          seconds: r.seconds,
+          lost: r.lost,
+        };
+        part.add(record);
+      }
+      results.push(record);
+      printer.game(record);
+    }
+    seconds = (performance.now() - t0) / 1000;
+    if (results.length === end - start) seconds = part.finish({}, seconds);
+  });
+  printer.summary(results, seconds);
   return 0;
+}
+
+/** `stackrank merge` of full play shards (checked by checkShardSet, in shard order). */
+export function printMergedFullPlay(io: CliIO, json: boolean, shards: readonly { run: RunFile }[]): void {
+  const { params } = shards[0].run;
+  const { records } = joinRecords<FullGameRecord>(
+    shards.map(({ run }) => ({
+      range: { start: run.shard.start, end: run.shard.end },
+      records: run.parts[0].records as FullGameRecord[],
+    })),
+    (r, where) => checkFullGameRecord(r, where, params.seed as number).game,
+  );
+  const printer = fullPlayPrinter(io, json, params);
+  printer.header();
+  for (const r of records) printer.game(r);
+  printer.summary(
+    records,
+    shards.reduce((a, { run }) => a + run.parts[0].seconds, 0),
+  );
 }
 
 const TRAIN_OPTIONS = defineOptions({

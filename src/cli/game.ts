@@ -1,11 +1,13 @@
 /** `stackrank bench game`: TetrisAI playing real games of a rule set, optionally beside its two baselines (docs/game.md). */
 import type { GamePolicy } from '../game/ai.js';
 import { benchGame } from '../game/bench.js';
-import type { PlayGameResult } from '../game/play.js';
+import { mergeGameResults, type PlayGameResult, type RealGameRecord } from '../game/play.js';
 import { RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import { RULE_SETS, RULE_SET_NAMES } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import { UsageError } from './args.js';
+import type { CliIO } from './io.js';
+import { RUN_OPTIONS, runParams, startRun, tableIdentity, type RunFile } from './runs.js';
 import { TABLE_SOURCE, lookaheadOption, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
 import { defineCommand, type ChoiceSpec } from './spec.js';
@@ -53,7 +55,9 @@ pieces, lines, the Tetris rate (lines cleared by Tetrises / all lines), clears b
 placed by the stacking AI, holes made per 1000 pieces and speed. --baselines adds, from the same seeds, the
 stacking-only AI (its game ends at its first position it cannot stack) and the full-board BCTS player with the same
 preview and hold. The randomizer defaults to the rule set's own (guideline bag7, nes nes, others tgm1). With --json,
-one object per player per line (docs/game.md, "The simulator and the benchmark").`,
+one object per player per line (docs/game.md, "The simulator and the benchmark"). --shard I/N plays one shard of
+the games and --out writes its result file for stackrank merge; --checkpoint FILE records finished games and resumes
+from them (docs/distributed.md).`,
   options: {
     rules: {
       type: 'choice',
@@ -78,6 +82,7 @@ one object per player per line (docs/game.md, "The simulator and the benchmark")
     seed: seedOption(0),
     baselines: { type: 'flag', help: 'also run the stacking-only AI and the full-board player on the same seeds' },
     ...TABLE_SOURCE,
+    ...RUN_OPTIONS,
   },
   async run({ values, given }, io) {
     const { rules, randomizer, lookahead, games, maxPieces, seed } = values;
@@ -89,44 +94,90 @@ one object per player per line (docs/game.md, "The simulator and the benchmark")
     }
     const table = await loadTableForCli(values, given, io);
     const players = values.baselines ? WITH_BASELINES : (['both'] as const);
+    const run = await startRun(io, {
+      command: 'bench game',
+      params: runParams(values, { rankTable: tableIdentity(table) }),
+      values,
+      indexOf: (r) => (r as RealGameRecord).game,
+    });
     // One player at a time, so each row is printed as soon as it is ready.
-    for (const player of players) {
-      const result = await benchGame({
-        rules,
-        randomizer,
-        lookahead,
-        hold,
-        games,
-        maxPieces,
-        seed,
-        table,
-        players: [player],
-        signal: io.signal,
-        onProgress: (p) =>
-          io.status(
-            `${PLAYER_NAMES[p.player]}: game ${p.games + 1}, ${p.pieces.toLocaleString('en-US')} pieces, ${p.lines.toLocaleString('en-US')} lines, ${p.topOuts} top-outs, ${formatDuration(p.elapsedMs)}`,
-          ),
-      });
-      io.status('');
-      const r = row(result[player]!);
-      if (!values.json && player === players[0]) {
-        // The header names the randomizer actually played (the rule set's when --randomizer is not given).
-        io.out(
-          `real games under ${rules}, randomizer ${r.randomizer}, lookahead ${lookahead}, ${hold ? 'hold' : 'no hold'}, ${games} game${games === 1 ? '' : 's'} of at most ${maxPieces.toLocaleString('en-US')} pieces, seed ${seed}`,
-        );
-        io.out(
-          'player               pieces      lines   Tetris rate  clears 1/2/3/4         top-outs  stack share  holes/1000  pieces/s',
-        );
+    await run.play(async () => {
+      for (const player of players) {
+        const part = run.part<RealGameRecord>(`player ${player}`);
+        const result = await benchGame({
+          rules,
+          randomizer,
+          lookahead,
+          hold,
+          games,
+          maxPieces,
+          seed,
+          table,
+          players: [player],
+          signal: io.signal,
+          onProgress: (p) =>
+            io.status(
+              `${PLAYER_NAMES[p.player]}: game ${p.games + 1}, ${p.pieces.toLocaleString('en-US')} pieces, ${p.lines.toLocaleString('en-US')} lines, ${p.topOuts} top-outs, ${formatDuration(p.elapsedMs)}`,
+            ),
+          range: run.range,
+          resume: { [player]: part.resume },
+          onGame: (_, record) => part.add(record),
+        });
+        const r = result[player]!;
+        part.finish(runMeta(r), r.seconds);
+        io.status('');
+        printGameRow(io, values.json, r, player === players[0]);
       }
-      if (values.json) {
-        io.out(JSON.stringify(r));
-        continue;
-      }
-      const clears = `${r.clears.single}/${r.clears.double}/${r.clears.triple}/${r.clears.tetris}`;
-      io.out(
-        `${PLAYER_NAMES[player].padEnd(17)} ${r.pieces.toLocaleString('en-US').padStart(9)}  ${r.lines.toLocaleString('en-US').padStart(9)}  ${percent(r.tetrisRate).padStart(12)}  ${clears.padEnd(21)} ${String(r.topOuts).padStart(9)}  ${percent(r.stackShare).padStart(11)}  ${r.holesPer1000.toFixed(1).padStart(10)}  ${Math.round(r.piecesPerSecond).toLocaleString('en-US').padStart(8)}`,
-      );
-    }
+    });
     return 0;
   },
 });
+
+/** What mergeGameResults needs besides the records: the result's description of its run. */
+function runMeta(r: PlayGameResult): Record<string, unknown> {
+  const { rules, randomizer, lookahead, hold, policy, seed, gameCount, maxPieces } = r;
+  return { rules, randomizer, lookahead, hold, policy, seed, gameCount, maxPieces };
+}
+
+/** One player's row; the first one comes after the header, which names the randomizer actually played. */
+function printGameRow(io: CliIO, json: boolean, result: PlayGameResult, first: boolean): void {
+  const r = row(result);
+  if (!json && first) {
+    // The header names the randomizer actually played (the rule set's when --randomizer is not given).
+    io.out(
+      `real games under ${r.rules}, randomizer ${r.randomizer}, lookahead ${r.lookahead}, ${r.hold ? 'hold' : 'no hold'}, ${result.gameCount} game${result.gameCount === 1 ? '' : 's'} of at most ${result.maxPieces.toLocaleString('en-US')} pieces, seed ${r.seed}`,
+    );
+    io.out(
+      'player               pieces      lines   Tetris rate  clears 1/2/3/4         top-outs  stack share  holes/1000  pieces/s',
+    );
+  }
+  if (json) {
+    io.out(JSON.stringify(r));
+    return;
+  }
+  const clears = `${r.clears.single}/${r.clears.double}/${r.clears.triple}/${r.clears.tetris}`;
+  io.out(
+    `${PLAYER_NAMES[r.player].padEnd(17)} ${r.pieces.toLocaleString('en-US').padStart(9)}  ${r.lines.toLocaleString('en-US').padStart(9)}  ${percent(r.tetrisRate).padStart(12)}  ${clears.padEnd(21)} ${String(r.topOuts).padStart(9)}  ${percent(r.stackShare).padStart(11)}  ${r.holesPer1000.toFixed(1).padStart(10)}  ${Math.round(r.piecesPerSecond).toLocaleString('en-US').padStart(8)}`,
+  );
+}
+
+/** `stackrank merge` of bench game shards (checked by checkShardSet, in shard order): one row per player. */
+export function printMergedGames(io: CliIO, json: boolean, shards: readonly { run: RunFile }[]): void {
+  // Every part is pooled (and checked) before anything is printed.
+  const results = shards[0].run.parts.map((_, k) =>
+    mergeGameResults(
+      shards.map(({ run }) => {
+        const part = run.parts[k];
+        return {
+          ...(part.meta as ReturnType<typeof runMeta>),
+          range: { start: run.shard.start, end: run.shard.end },
+          gameRecords: part.records as RealGameRecord[],
+          seconds: part.seconds,
+        };
+      }) as unknown as PlayGameResult[],
+    ),
+  );
+  results.forEach((result, k) => {
+    printGameRow(io, json, result, k === 0);
+  });
+}
