@@ -1,0 +1,444 @@
+/**
+ * Runs beyond one process (docs/distributed.md): `--shard I/N` + `stackrank merge` print exactly what the unsharded
+ * run prints (times aside), `--checkpoint` resumes a run killed with SIGKILL to the uninterrupted result, bad merges
+ * and foreign checkpoints are refused, and the shipped scripts (GNU parallel / background jobs, Slurm array) and
+ * Kubernetes manifests work or parse. Child processes run src/cli.ts under the tsx loader (no build needed).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { buildRankTable } from '../../src/rank/table.js';
+import { runCli } from '../helpers/cli.js';
+
+const ROOT = resolve(__dirname, '../..');
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+/** How the scripts run stackrank here: the sources under tsx. */
+const STACKRANK = `${process.execPath} --import ${TSX} ${join(ROOT, 'src/cli.ts')}`;
+
+let dir: string;
+let small: string; // 6x3 table: survival runs
+let wide: string; // 9-column table: real games
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'stackrank-shards-'));
+  small = join(dir, 'small.srk');
+  wide = join(dir, 'wide.srk');
+  await (await buildRankTable({ width: 6, maxStep: 3, iterations: 2, threads: 1 })).save(small);
+  await (await buildRankTable({ width: 9, maxStep: 3, iterations: 2 })).save(wide);
+}, 120_000);
+
+/** A fresh directory for one test's files. */
+const sub = () => mkdtempSync(join(dir, 'run-'));
+
+/** The three commands, small runs. */
+const RUNS = {
+  'bench survival': () => [
+    'bench',
+    'survival',
+    '--table',
+    small,
+    '--lookahead',
+    '0,1',
+    '--games',
+    '10',
+    '--max-pieces',
+    '3000',
+    '--seed',
+    '5',
+    '--threads',
+    '1',
+  ],
+  'bench game': () => [
+    'bench',
+    'game',
+    '--table',
+    wide,
+    '--rules',
+    'classic',
+    '--randomizer',
+    'tgm1',
+    '--games',
+    '5',
+    '--max-pieces',
+    '30',
+    '--seed',
+    '3',
+    '--baselines',
+  ],
+  'full play': () => [
+    'full',
+    'play',
+    '--weights',
+    'dellacherie',
+    '--games',
+    '9',
+    '--max-pieces',
+    '3000',
+    '--height',
+    '12',
+    '--seed',
+    '7',
+  ],
+} as const;
+type Command = keyof typeof RUNS;
+
+/** JSON output without the clock: seconds and speeds are measurements, not results. */
+function withoutTimes(out: string): unknown[] {
+  return out
+    .split('\n')
+    .map((line) =>
+      JSON.parse(line, (key, value) => (key === 'seconds' || key === 'piecesPerSecond' ? undefined : value)),
+    );
+}
+
+/** Text output with the speed and time columns blanked. */
+function textWithoutTimes(command: Command, out: string): string {
+  return out
+    .split('\n')
+    .map((line) => {
+      if (command === 'bench survival' && /^\s+\d+\s{2}/.test(line)) {
+        const cols = line.trim().split(/\s{2,}/);
+        cols[4] = '#';
+        return cols.join('  ');
+      }
+      if (command === 'bench game' && /^(TetrisAI|stacking only|full-board)/.test(line))
+        return line.replace(/\s*\S+$/, ' #');
+      return line
+        .replace(/\s*\S+ p\/s/, ' # p/s')
+        .replace(/pieces in \S+ s \(\S+ pieces\/s\)/, 'pieces in # s (# pieces/s)');
+    })
+    .join('\n');
+}
+
+/** Runs the command as `n` shard runs; returns their files, last shard first (merge takes any order). */
+async function shardFiles(command: Command, n: number): Promise<string[]> {
+  const d = sub();
+  const files = [];
+  for (let i = 0; i < n; i++) {
+    const file = join(d, `shard-${i}.json`);
+    const run = await runCli([...RUNS[command](), '--shard', `${i}/${n}`, '--out', file]);
+    expect(run.code, run.err).toBe(0);
+    files.push(file);
+  }
+  return files.reverse();
+}
+
+describe('N = 4 shards merged equal one unsharded run', { timeout: 300_000 }, () => {
+  it.each(Object.keys(RUNS) as Command[])('%s: the same JSON and the same table', async (command) => {
+    const files = await shardFiles(command, 4);
+    const whole = await runCli([...RUNS[command](), '--json']);
+    expect(whole.code, whole.err).toBe(0);
+    const merged = await runCli(['merge', ...files, '--json']);
+    expect(merged.code, merged.err).toBe(0);
+    expect(withoutTimes(merged.out)).toEqual(withoutTimes(whole.out));
+    const text = await runCli(RUNS[command]());
+    const mergedText = await runCli(['merge', ...files]);
+    expect(mergedText.code, mergedText.err).toBe(0);
+    expect(textWithoutTimes(command, mergedText.out)).toBe(textWithoutTimes(command, text.out));
+    expect(mergedText.out).not.toBe('');
+  });
+
+  it('the merged result file merges again to the same output (hierarchical merges)', async () => {
+    const d = sub();
+    const files = [];
+    for (let i = 0; i < 2; i++) {
+      files.push(join(d, `s${i}.json`));
+      expect((await runCli([...RUNS['full play'](), '--shard', `${i}/2`, '--out', files[i], '--json'])).code).toBe(0);
+    }
+    const first = await runCli(['merge', ...files, '--json', '--out', join(d, 'all.json')]);
+    const again = await runCli(['merge', join(d, 'all.json'), '--json']);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toBe(first.out);
+  });
+});
+
+function spawnCli(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) {
+  return spawn(process.execPath, ['--import', TSX, join(ROOT, 'src/cli.ts'), ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: { ...process.env, ...opts.env },
+  });
+}
+
+function runScript(script: string, args: string[], env: Record<string, string>, cwd = ROOT) {
+  return new Promise<{ code: number | null; out: string; err: string }>((done) => {
+    const child = spawn('bash', [script, ...args], { cwd, env: { ...process.env, STACKRANK, ...env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => done({ code, out: out.trimEnd(), err }));
+  });
+}
+
+/** Records in a checkpoint file (0 when it is not there yet). */
+function recorded(file: string): number {
+  if (!existsSync(file)) return 0;
+  const run = JSON.parse(readFileSync(file, 'utf8'));
+  return run.parts.reduce((a: number, p: { records: unknown[] }) => a + p.records.length, 0);
+}
+
+/**
+ * Starts the command with a checkpoint, SIGKILLs it once at least `after` game records are on disk, and returns
+ * how many were. Fails if the run finished first (then the run is too short for this machine).
+ */
+async function killMidRun(args: string[], checkpoint: string, after: number, total: number): Promise<number> {
+  const child = spawnCli([...args, '--checkpoint', checkpoint, '--checkpoint-every', '0.02']);
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.on('exit', (code, signal) => done({ code, signal })),
+  );
+  let finished = false;
+  void exited.then(() => (finished = true));
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 20));
+    if (finished) break;
+    let n = 0;
+    try {
+      n = recorded(checkpoint);
+    } catch {
+      continue; // never half a file: the writer renames complete files, but be safe on a shared machine
+    }
+    if (n >= after) {
+      child.kill('SIGKILL');
+      break;
+    }
+  }
+  const exit = await exited;
+  expect(exit.signal, `the run ended before it could be killed (${stderr})`).toBe('SIGKILL');
+  const n = recorded(checkpoint);
+  expect(n).toBeGreaterThanOrEqual(after);
+  expect(n).toBeLessThan(total);
+  return n;
+}
+
+describe('--checkpoint: a run killed with SIGKILL resumes to the uninterrupted result', { timeout: 300_000 }, () => {
+  it.each([
+    [
+      'bench survival',
+      [
+        'bench',
+        'survival',
+        '--table',
+        '',
+        '--lookahead',
+        '1',
+        '--games',
+        '40',
+        '--max-pieces',
+        '30000',
+        '--seed',
+        '2',
+        '--threads',
+        '1',
+      ],
+      40,
+    ],
+    ['full play', ['full', 'play', '--weights', 'bcts', '--games', '24', '--max-pieces', '60000', '--seed', '11'], 24],
+  ] as const)('%s', async (_name, template, total) => {
+    const args = template.map((a, i) => (template[i - 1] === '--table' ? small : a));
+    const checkpoint = join(sub(), 'ck.json');
+    const done = await killMidRun([...args, '--json'], checkpoint, 3, total);
+    const resumed = await runCli([...args, '--json', '--checkpoint', checkpoint]);
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(resumed.err).toContain(`resuming from ${checkpoint} (${done} finished game record(s))`);
+    const uninterrupted = await runCli([...args, '--json']);
+    expect(withoutTimes(resumed.out)).toEqual(withoutTimes(uninterrupted.out));
+    // The finished checkpoint is a complete result file: merge accepts it and prints the same.
+    const merged = await runCli(['merge', checkpoint, '--json']);
+    expect(withoutTimes(merged.out)).toEqual(withoutTimes(uninterrupted.out));
+    // A killed writer's temporary files are cleaned by the next save.
+    expect(readdirSync(join(checkpoint, '..')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('bench game: a run stopped by Ctrl-C keeps its finished games and resumes to the same result', async () => {
+    const args = [...RUNS['bench game'](), '--json'];
+    const checkpoint = join(sub(), 'ck.json');
+    const controller = new AbortController();
+    const stopped = runCli([...args, '--checkpoint', checkpoint, '--checkpoint-every', '0.01'], {}, controller.signal);
+    while (recorded(checkpoint) < 4) await new Promise((r) => setTimeout(r, 10));
+    controller.abort();
+    expect((await stopped).code).toBe(130);
+    const kept = recorded(checkpoint);
+    expect(kept).toBeLessThan(15);
+    const resumed = await runCli([...args, '--checkpoint', checkpoint]);
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(resumed.err).toContain(`(${kept} finished game record(s))`);
+    expect(withoutTimes(resumed.out)).toEqual(withoutTimes((await runCli(args)).out));
+  });
+});
+
+describe('refusals', { timeout: 300_000 }, () => {
+  let shards: string[];
+  let d: string;
+  beforeAll(async () => {
+    d = sub();
+    shards = [];
+    for (let i = 0; i < 3; i++) {
+      shards.push(join(d, `s${i}.json`));
+      const run = await runCli([...RUNS['full play'](), '--shard', `${i}/3`, '--out', shards[i]]);
+      expect(run.code, run.err).toBe(0);
+    }
+  });
+
+  it.each([
+    [
+      'a missing shard',
+      () => [shards[0], shards[2]],
+      /^stackrank merge: shard 1 of 3 is missing \(1 of 3\) \[RUN_MISMATCH\]$/,
+    ],
+    [
+      'a shard given twice',
+      () => [shards[0], shards[1], shards[1], shards[2]],
+      /are both shard 1\/3 .*\[RUN_MISMATCH\]$/,
+    ],
+    [
+      'shards of another split',
+      () => [shards[0], shards[1], shards[2], 'OTHER_SPLIT'],
+      /a shard of 3 and .* a shard of 2.*\[RUN_MISMATCH\]$/,
+    ],
+    [
+      'a shard of another run',
+      () => [shards[0], shards[1], 'OTHER_SEED'],
+      /come from different runs: seed is 7 in one and 8 in the other \[RUN_MISMATCH\]$/,
+    ],
+    [
+      'another command',
+      () => [shards[0], 'SURVIVAL'],
+      /is a full play run and .* a bench survival run.*\[RUN_MISMATCH\]$/,
+    ],
+    [
+      'an unfinished shard',
+      () => [shards[0], shards[1], 'UNFINISHED'],
+      /shard 2\/3 did not finish \(games: 2 of 3 games\); run it again with --checkpoint .*\[RUN_MISMATCH\]$/,
+    ],
+    [
+      'a file that is not a run file',
+      () => [shards[0], small],
+      /is not a stackrank run file \(not JSON\) \[BAD_HEADER\]$/,
+    ],
+    [
+      'a run file of a later version',
+      () => [shards[0], 'V2'],
+      /version 2; this stackrank reads version 1 \[BAD_VERSION\]$/,
+    ],
+    [
+      'a file that does not exist',
+      () => [shards[0], join(d, 'nope.json')],
+      /could not read .*nope\.json: no such file \[IO\]$/,
+    ],
+  ])('merge refuses %s (exit 1)', async (_what, files, message) => {
+    const make = async (name: string) => {
+      const file = join(d, `${name}.json`);
+      if (existsSync(file)) return file;
+      if (name === 'OTHER_SPLIT') await runCli([...RUNS['full play'](), '--shard', '1/2', '--out', file]);
+      else if (name === 'OTHER_SEED')
+        await runCli([...RUNS['full play']().map((a) => (a === '7' ? '8' : a)), '--shard', '2/3', '--out', file]);
+      else if (name === 'SURVIVAL') await runCli([...RUNS['bench survival'](), '--shard', '1/2', '--out', file]);
+      else {
+        const run = JSON.parse(readFileSync(shards[2], 'utf8'));
+        if (name === 'UNFINISHED') run.parts[0].records.pop();
+        if (name === 'V2') run.version = 2;
+        writeFileSync(file, JSON.stringify(run));
+      }
+      return file;
+    };
+    const args = await Promise.all(files().map((f) => (/^[A-Z0-9_]+$/.test(f) ? make(f) : f)));
+    const run = await runCli(['merge', ...args]);
+    expect(run.err).toMatch(message);
+    expect(run.code).toBe(1);
+    expect(run.out).toBe('');
+  });
+
+  it('a checkpoint of another run is refused, not overwritten', async () => {
+    const checkpoint = join(sub(), 'ck.json');
+    expect((await runCli([...RUNS['full play'](), '--checkpoint', checkpoint])).code).toBe(0);
+    const before = readFileSync(checkpoint, 'utf8');
+    const other = await runCli([
+      ...RUNS['full play']().map((a) => (a === 'dellacherie' ? 'bcts' : a)),
+      '--checkpoint',
+      checkpoint,
+    ]);
+    expect(other.code).toBe(1);
+    expect(other.err).toMatch(
+      /^stackrank full play: the checkpoint .*ck\.json belongs to another run: weightVector is .* \[RUN_MISMATCH\]$/,
+    );
+    const shard = await runCli([...RUNS['full play'](), '--shard', '0/2', '--checkpoint', checkpoint]);
+    expect(shard.err).toMatch(/it is shard 0\/1, this run is shard 0\/2 \[RUN_MISMATCH\]$/);
+    expect(readFileSync(checkpoint, 'utf8')).toBe(before);
+  });
+
+  it.each([
+    [['--shard', '4/4'], /--shard must be I\/N with 0 <= I < N/],
+    [['--shard', 'one/two'], /--shard must be I\/N/],
+    [['--shard', '0/10'], /--shard 0\/10: the run has 9 game\(s\), so at most 9 shards/],
+    [['--shard', '0/2'], /--shard needs --out FILE/],
+    [['--checkpoint-every', '5'], /--checkpoint-every needs --checkpoint FILE/],
+    [['--checkpoint-every', '0', '--checkpoint', 'x.json'], /--checkpoint-every must be/],
+    [['--out', 'same.json', '--checkpoint', 'same.json'], /must be different files/],
+  ])('full play %j is a usage error (exit 2)', async (extra, message) => {
+    const run = await runCli([...RUNS['full play'](), ...extra]);
+    expect(run.err).toMatch(message);
+    expect(run.code).toBe(2);
+  });
+
+  it('merge without files is a usage error (exit 2)', async () => {
+    const run = await runCli(['merge']);
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(/missing required argument 'files'/);
+  });
+});
+
+describe('the shipped scripts and manifests', { timeout: 300_000 }, () => {
+  const survival = () => RUNS['bench survival']();
+
+  it('deploy/parallel/run.sh runs 4 local shard processes and prints the unsharded run', async () => {
+    const out = sub();
+    const run = await runScript('deploy/parallel/run.sh', ['4', out, ...survival().slice(0), '--json'], {});
+    expect(run.code, run.err).toBe(0);
+    const whole = await runCli([...survival(), '--json']);
+    expect(withoutTimes(run.out)).toEqual(withoutTimes(whole.out));
+    expect(readdirSync(out).filter((f) => /^shard-\d\.json$/.test(f))).toHaveLength(4);
+    expect(existsSync(join(out, 'merged.json'))).toBe(true);
+  });
+
+  it('deploy/slurm: two array tasks and the merge job print the unsharded run', async () => {
+    const out = sub();
+    const tasks = await Promise.all(
+      [0, 1].map((i) =>
+        runScript('deploy/slurm/survival.sbatch', [...survival(), '--json'], {
+          SLURM_ARRAY_TASK_ID: String(i),
+          SLURM_ARRAY_TASK_COUNT: '2',
+          SLURM_CPUS_PER_TASK: '1',
+          OUT: out,
+        }),
+      ),
+    );
+    for (const t of tasks) expect(t.code, t.err).toBe(0);
+    const merged = await runScript('deploy/slurm/merge.sbatch', [], { OUT: out });
+    expect(merged.code, merged.err).toBe(0);
+    const whole = await runCli(survival());
+    expect(textWithoutTimes('bench survival', merged.out)).toBe(textWithoutTimes('bench survival', whole.out));
+  });
+
+  it('deploy/k8s: the Indexed Job picks its shard from JOB_COMPLETION_INDEX and the manifests parse', () => {
+    const docs = parseAllDocuments(readFileSync(join(ROOT, 'deploy/k8s/indexed-job.yaml'), 'utf8'));
+    for (const doc of docs) expect(doc.errors).toEqual([]);
+    const job = docs.map((d) => d.toJS()).find((d) => d.kind === 'Job');
+    expect(job.spec.completionMode).toBe('Indexed');
+    const container = job.spec.template.spec.containers[0];
+    const shards = container.env.find((e: { name: string }) => e.name === 'SHARDS').value;
+    expect(job.spec.completions).toBe(Number(shards));
+    expect(job.spec.parallelism).toBe(Number(shards));
+    expect(container.args.join(' ')).toContain('--shard "$JOB_COMPLETION_INDEX/$SHARDS"');
+    const claim = job.spec.template.spec.volumes[0].persistentVolumeClaim.claimName;
+    expect(docs.map((d) => d.toJS()).find((d) => d.kind === 'PersistentVolumeClaim').metadata.name).toBe(claim);
+    const merge = parseAllDocuments(readFileSync(join(ROOT, 'deploy/k8s/merge-job.yaml'), 'utf8'));
+    for (const doc of merge) expect(doc.errors).toEqual([]);
+    expect(merge[0].toJS().spec.template.spec.containers[0].args.join(' ')).toMatch(/stackrank merge/);
+  });
+});
