@@ -54,6 +54,15 @@ export {
 export { BEST_STRATEGY, STRATEGIES, expectimaxStrategy, distributionWeights, pairWeights } from './stacking/engine.js';
 export { streamSeed } from './stacking/simulate.js';
 
+// Runs split across machines (docs/distributed.md): shard ranges and exact merges of partial results.
+export { MAX_SHARDS, shardRange, type GameRange } from './runs.js';
+export {
+  mergeSimulations,
+  type StreamRecord,
+  type StackingGameRecord,
+} from './stacking/simulate.js';
+export { mergeGameResults, type RealGameRecord } from './game/play.js';
+
 // Full-board features, weight presets' internals, the GA trainer and game-length statistics.
 export {
   FEATURES,

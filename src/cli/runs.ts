@@ -373,9 +373,22 @@ export class RunRecorder {
     this.checkpoint.save(() => `${JSON.stringify(this.run)}\n`);
   }
 
-  /** Plays `work`, then waits for the last checkpoint save (also after an error or Ctrl-C) and writes --out. */
+  /**
+   * Plays `work`, then saves the checkpoint with every game finished by then (also after an error or Ctrl-C) and
+   * waits for the save; writes --out when the run is finished.
+   */
   async play<T>(work: () => Promise<T>): Promise<T> {
-    const result = await finishingCheckpoint(this.checkpoint, work);
+    const result = await finishingCheckpoint(this.checkpoint, async () => {
+      try {
+        return await work();
+      } finally {
+        try {
+          this.save();
+        } catch {
+          // an earlier save failed: flush reports it
+        }
+      }
+    });
     // Only a finished run has a result file (a command stopped by Ctrl-C returns without finishing its parts).
     const finished = this.run.parts.length > 0 && this.run.parts.every((p) => partFinished(p, this.run.shard));
     if (this.out !== undefined && finished) await writeRunFile(this.out, this.run);
