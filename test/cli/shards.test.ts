@@ -284,6 +284,39 @@ describe('--checkpoint: a run killed with SIGKILL resumes to the uninterrupted r
   });
 });
 
+describe('run file format', () => {
+  it('a full play shard file matches the golden file (times set to 0)', async () => {
+    const file = join(sub(), 'shard.json');
+    const run = await runCli([
+      'full',
+      'play',
+      '--weights',
+      'dellacherie',
+      '--games',
+      '3',
+      '--max-pieces',
+      '40',
+      '--height',
+      '8',
+      '--seed',
+      '2',
+      '--shard',
+      '1/2',
+      '--out',
+      file,
+    ]);
+    expect(run.code, run.err).toBe(0);
+    const text = `${JSON.stringify(
+      JSON.parse(readFileSync(file, 'utf8'), (key, value) => (key === 'seconds' ? 0 : value)),
+      null,
+      2,
+    )}\n`;
+    const golden = join(ROOT, 'test/golden/run-full-play.json');
+    if (process.env.UPDATE_GOLDEN) writeFileSync(golden, text);
+    expect(text).toBe(readFileSync(golden, 'utf8'));
+  });
+});
+
 describe('refusals', { timeout: 300_000 }, () => {
   let shards: string[];
   let d: string;
