@@ -61,7 +61,8 @@ const BENCHES: Bench[] = [
       Object.fromEntries(
         j.rows
           .filter((r) => r.case?.includes('WASM'))
-          .map((r) => [`fullboard ${r.case} (CPU pieces/s)`, r.cpuPiecesPerSecond ?? NaN]),
+          // trees from before the preset's rename call the cs3243 preset seedGA
+          .map((r) => [`fullboard ${r.case?.replace('seedGA', 'cs3243')} (CPU pieces/s)`, r.cpuPiecesPerSecond ?? NaN]),
       ),
   },
 ];

@@ -1,5 +1,5 @@
 /**
- * Full-board player speed: pieces per second, single thread, for the presets at 1-ply and seedGA at 2-ply, against
+ * Full-board player speed: pieces per second, single thread, for the presets at 1-ply and cs3243 at 2-ply, against
  * a baseline measured in the same run: the pure-TypeScript reference player (FullBoard + featureValues) choosing
  * the same moves. Medians over repeated runs, the cases taking turns; wall-clock and CPU-time rates (the machine
  * may be shared: the CPU rate is the fairer per-core figure). Prints a table and writes bench/results/fullboard.json.
@@ -113,14 +113,14 @@ const P2 = quick ? 3_000 : 10_000;
 const PTS = quick ? 200 : 500;
 const rows = await measureAll([
   {
-    name: 'seedGA 1-ply (WASM)',
+    name: 'cs3243 1-ply (WASM)',
     pieces: P1,
-    run: async () => (await playFullGame({ weights: 'seedGA', seed: 1, maxPieces: P1 })).pieces,
+    run: async () => (await playFullGame({ weights: 'cs3243', seed: 1, maxPieces: P1 })).pieces,
   },
   {
-    name: 'seedGA 2-ply (WASM)',
+    name: 'cs3243 2-ply (WASM)',
     pieces: P2,
-    run: async () => (await playFullGame({ weights: 'seedGA', seed: 1, maxPieces: P2, lookahead: 1 })).pieces,
+    run: async () => (await playFullGame({ weights: 'cs3243', seed: 1, maxPieces: P2, lookahead: 1 })).pieces,
   },
   {
     name: 'dellacherie 1-ply (WASM)',
@@ -132,7 +132,7 @@ const rows = await measureAll([
     pieces: P1,
     run: async () => (await playFullGame({ weights: 'bcts', seed: 1, maxPieces: P1 })).pieces,
   },
-  { name: 'seedGA 1-ply (TypeScript reference)', pieces: PTS, run: async () => tsGame('seedGA', 1, PTS) },
+  { name: 'cs3243 1-ply (TypeScript reference)', pieces: PTS, run: async () => tsGame('cs3243', 1, PTS) },
 ]);
 
 const base = rows[rows.length - 1].cpuPiecesPerSecond;
@@ -185,7 +185,7 @@ if (abFile) {
     const c = process.cpuUsage(c0);
     return played / ((c.user + c.system) / 1e6);
   };
-  for (const preset of ['seedGA', 'dellacherie', 'bcts'] as const) {
+  for (const preset of ['cs3243', 'dellacherie', 'bcts'] as const) {
     cpuRate(mine, preset, P1 / 5); // warm-up both
     cpuRate(other, preset, P1 / 5);
     const a: number[] = [];

@@ -28,10 +28,16 @@ const { values: args } = parseArgs({
     positions: { type: 'string', default: '3000' },
     table: { type: 'string' },
     strategy: { type: 'string', default: 'rank' },
+    'unknown-pieces': { type: 'string' },
     leaf: { type: 'string', default: 'piece-max' },
   },
 });
-const strategy = checkStrategy(args.strategy);
+const { strategy, unknownPieces } = checkStrategy(
+  args.strategy,
+  args['unknown-pieces'] === undefined ? undefined : Number(args['unknown-pieces']),
+);
+// Output label and file name: search-expectimax2.json holds two unknown pieces (docs/benchmarks.md).
+const label = strategy === 'rank' ? 'rank' : `expectimax${unknownPieces === 2 ? '2' : ''}`;
 const table = args.table ? await loadRankTable(args.table) : (await loadOrBuildCachedTable()).table;
 const rules = resolveRules('default');
 const rankEngine = await StackingEngine.create(table, rules);
@@ -50,9 +56,10 @@ for (let game = 0; positions.length < Number(args.positions); game++) {
     heights = applyMove(rankEngine.placements, heights, move);
   }
 }
-const leafRows =
+const leafValues =
   args.leaf === 'preview' ? (await loadOrBuildCachedPreviewTable({ randomizer: 'tgm1' })).table : undefined;
-const engine = strategy === 'rank' ? rankEngine : await StackingEngine.create(table, rules, { strategy, leafRows });
+const engine =
+  strategy === 'rank' ? rankEngine : await StackingEngine.create(table, rules, { unknownPieces, leafValues });
 
 // Repeats go round-robin over the lookaheads, so a burst of outside load spreads over all rows; the TS
 // reference (which allocates) runs after every engine timing.
@@ -88,9 +95,9 @@ const rows = LOOKAHEADS.map((la) => {
   };
 });
 console.log(
-  `\nsearch speed (${strategy}${strategy === 'rank' ? '' : `, ${args.leaf} leaves`}), 1 thread, ${positions.length} positions from lookahead-1 tgm1 games, ${repeats} repeats, table ${table.width}x${table.maxStep}/${table.iterations}\n`,
+  `\nsearch speed (${strategy}${strategy === 'rank' ? '' : `, ${unknownPieces} unknown piece(s), ${args.leaf} leaves`}), 1 thread, ${positions.length} positions from lookahead-1 tgm1 games, ${repeats} repeats, table ${table.width}x${table.maxStep}/${table.iterations}\n`,
 );
 printTable(rows);
 console.log(
-  `\nwrote ${writeResults(strategy === 'rank' ? 'search' : `search-${strategy}`, { strategy, leaf: args.leaf, date: new Date().toISOString(), machine: machine(), positions: positions.length, repeats, rows })}`,
+  `\nwrote ${writeResults(strategy === 'rank' ? 'search' : `search-${label}`, { strategy, unknownPieces, leaf: args.leaf, date: new Date().toISOString(), machine: machine(), positions: positions.length, repeats, rows })}`,
 );

@@ -17,10 +17,12 @@ import { machine, printTable, writeResults } from './common.js';
 const { values: args } = parseArgs({ options: { table: { type: 'string' }, child: { type: 'string' } } });
 
 async function child(kind: string, file: string): Promise<void> {
+  // kind: 'rank:N' or 'expectimax2:N' (expectimax over two unknown pieces), N AIs
   const [strategy, countText] = kind.split(':') as ['rank' | 'expectimax2', string];
   const table = await loadRankTable(file);
   const ais: StackingAI[] = [];
-  for (let i = 0; i < Number(countText); i++) ais.push(await StackingAI.create({ table, strategy }));
+  const options = strategy === 'rank' ? {} : ({ strategy: 'expectimax', unknownPieces: 2 } as const);
+  for (let i = 0; i < Number(countText); i++) ais.push(await StackingAI.create({ table, ...options }));
   const moves = ais.map((ai) => ai.bestPlacement([0, 1, 2, 2, 1, 0, 0, 1, 1], 'TSZ', 1)?.column);
   const mib = (b: number) => Math.round(b / 2 ** 20);
   process.stdout.write(

@@ -29,6 +29,7 @@ const { values: args } = parseArgs({
     out: { type: 'string', default: 'survival' },
     budget: { type: 'string' },
     strategy: { type: 'string', default: 'rank' },
+    'unknown-pieces': { type: 'string' },
     tetris: { type: 'string', default: 'forced' },
     threshold: { type: 'string', default: '8' },
     leaf: { type: 'string', default: 'piece-max' },
@@ -46,7 +47,7 @@ const tableSteep = args['table-steep'] as TableSteep;
 const { table } = await loadOrBuildCachedTable({ steep: tableSteep });
 // Expectimax leaves: the rank table's best placement per piece, or the randomizer's preview table.
 const leafIterations = Number(args['leaf-iterations']);
-const leafRows =
+const previewTable =
   args.leaf === 'preview'
     ? (await loadOrBuildCachedPreviewTable({ randomizer, iterations: leafIterations, steep: tableSteep })).table
     : undefined;
@@ -69,7 +70,8 @@ for (const steep of args.steep!.split(',') as SteepRule[]) {
         boardHeight: Number(args['board-height']),
       },
       strategy: args.strategy as StrategyName,
-      leafRows,
+      unknownPieces: args['unknown-pieces'] === undefined ? undefined : (Number(args['unknown-pieces']) as 1 | 2),
+      previewTable,
       threads: args.threads ? Number(args.threads) : undefined,
       onProgress: (p) =>
         process.stderr.write(`\r${args.strategy} ${steep} LA${la}: ${p.pieces} pieces ${p.deaths} deaths   `),
@@ -77,7 +79,7 @@ for (const steep of args.steep!.split(',') as SteepRule[]) {
     process.stderr.write('\n');
     raw.push({ steep, ...r });
     rows.push({
-      strategy: args.strategy!,
+      strategy: r.strategy === 'rank' ? 'rank' : `expectimax (${r.unknownPieces} unknown)`,
       leaf: r.leaf === 'preview' ? `preview/${leafIterations}` : r.leaf,
       table: table.variant,
       steep,
@@ -97,9 +99,9 @@ for (const steep of args.steep!.split(',') as SteepRule[]) {
   }
 }
 console.log(
-  `\nsurvival under ${randomizer}, strategy ${args.strategy}, Tetris ${args.tetris} at ${args.threshold}, board height ${args['board-height']}, table ${table.variant} 9x4/15, 200 streams, seed ${args.seed}\n`,
+  `\nsurvival under ${randomizer}, strategy ${args.strategy}${args['unknown-pieces'] ? ` (${args['unknown-pieces']} unknown pieces)` : ''}, Tetris ${args.tetris} at ${args.threshold}, board height ${args['board-height']}, table ${table.variant} 9x4/15, 200 streams, seed ${args.seed}\n`,
 );
 printTable(rows);
 console.log(
-  `\nwrote ${writeResults(args.out!, { date: new Date().toISOString(), machine: machine(), randomizer, strategy: args.strategy, table: table.variant, seed: Number(args.seed), rows, raw })}`,
+  `\nwrote ${writeResults(args.out!, { date: new Date().toISOString(), machine: machine(), randomizer, strategy: args.strategy, unknownPieces: args['unknown-pieces'], table: table.variant, seed: Number(args.seed), rows, raw })}`,
 );

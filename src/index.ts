@@ -50,7 +50,7 @@ export {
 // Rule sets.
 export {
   DEFAULT_RULES,
-  SEED_RULES as ARTICLE_RULES,
+  ARTICLE_RULES,
   STEEP_RULES,
   type StackingRules,
   type SteepRule,
@@ -59,7 +59,7 @@ export {
 
 // The stacking AI: best placement over the known queue, and its survival simulator.
 export { StackingAI, type BestPlacement, type PlanStep, type StackingAIOptions } from './stacking/ai.js';
-export type { LeafRows, Strategy, StrategyName } from './stacking/engine.js';
+export type { NextPieceValues, Strategy, StrategyName, UnknownPieces } from './stacking/engine.js';
 export { simulateStacking, type SimulateOptions, type SimulationResult } from './stacking/simulate.js';
 
 // Rank tables: build, load, and the user cache (Node).

@@ -51,7 +51,15 @@ export {
 } from './randomizers/analyze.js';
 
 // Stacking search internals: strategies and the kernel's integer chance weights; simulator streams.
-export { BEST_STRATEGY, STRATEGIES, expectimaxStrategy, distributionWeights, pairWeights } from './stacking/engine.js';
+export {
+  BEST_STRATEGY,
+  MAX_UNKNOWN_PIECES,
+  STRATEGIES,
+  expectimaxStrategy,
+  distributionWeights,
+  pairWeights,
+  type SearchStrategy,
+} from './stacking/engine.js';
 export { streamSeed } from './stacking/simulate.js';
 
 // Runs split across machines (docs/distributed.md): shard ranges and exact merges of partial results.

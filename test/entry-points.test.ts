@@ -36,6 +36,7 @@ describe('entry points', () => {
     expect(game.ARTICLE_RULES).toMatchObject({ steep: 'truncate', tetris: 'forced' });
     for (const internal of [
       'SEED_RULES',
+      'BEST_STRATEGY',
       'expectimaxStrategy',
       'STRATEGIES',
       'distributionWeights',

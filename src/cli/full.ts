@@ -9,6 +9,7 @@ import { DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_W
 import {
   FEATURE_SETS,
   PRESET_NAMES,
+  RENAMED_WEIGHTS,
   resolveWeights,
   type PresetName,
   type WeightVector,
@@ -26,8 +27,10 @@ import { defineCommand, defineOptions, type OptionValues } from './spec.js';
 const FEATURE_SET_NAMES = Object.keys(FEATURE_SETS);
 
 function loadWeights(spec: string | undefined): WeightVector & { name: string } {
-  const s = spec ?? 'seedGA';
+  const s = spec ?? 'cs3243';
   if ((PRESET_NAMES as string[]).includes(s)) return { ...resolveWeights(s), name: s };
+  if (Object.hasOwn(RENAMED_WEIGHTS, s) && (PRESET_NAMES as string[]).includes(RENAMED_WEIGHTS[s]))
+    throw new UsageError(`--weights ${s} is now ${RENAMED_WEIGHTS[s]}`);
   let text: string;
   try {
     text = readFileSync(s, 'utf8');
@@ -56,7 +59,7 @@ function fmt(n: number): string {
 const PLAY_OPTIONS = defineOptions({
   weights: {
     type: 'text',
-    default: 'seedGA' satisfies PresetName,
+    default: 'cs3243' satisfies PresetName,
     arg: 'PRESET|FILE',
     help: `weights: a preset (${PRESET_NAMES.join(', ')}) or a JSON file`,
   },
@@ -272,7 +275,13 @@ export function printMergedFullPlay(io: CliIO, json: boolean, shards: readonly {
 }
 
 const TRAIN_OPTIONS = defineOptions({
-  features: { type: 'choice', choices: FEATURE_SET_NAMES, default: 'bcts', help: 'feature set' },
+  features: {
+    type: 'choice',
+    choices: FEATURE_SET_NAMES,
+    default: 'bcts',
+    help: 'feature set',
+    renamed: RENAMED_WEIGHTS,
+  },
   generations: {
     type: 'int',
     min: TRAIN_LIMITS.generations.min,

@@ -1,7 +1,13 @@
 /** `stackrank bench survival`: the 2009 PageRank stacking article's survival table, measured by us (docs/results.md). */
 import { MAX_ITERATIONS } from '../rank/build.js';
 import type { RankTable } from '../rank/table.js';
-import { STRATEGIES, type LeafRows, type StrategyName } from '../stacking/engine.js';
+import {
+  BEST_STRATEGY,
+  MAX_UNKNOWN_PIECES,
+  STRATEGIES,
+  type NextPieceValues,
+  type StrategyName,
+} from '../stacking/engine.js';
 import {
   DEFAULT_RULES,
   MAX_BOARD_HEIGHT,
@@ -43,6 +49,7 @@ function row(r: SimulationResult) {
     tetrisThreshold: r.rules.tetrisThreshold,
     boardHeight: r.rules.boardHeight,
     strategy: r.strategy,
+    unknownPieces: r.unknownPieces,
     leaf: r.leaf,
     seed: r.seed,
   };
@@ -57,7 +64,7 @@ PageRank stacking article's figure (one row per lookahead; with --json, one obje
 article's reading of steep steps; excessFirst plays better; collapse turns every step steeper than ±S into ±S after
 each move (the game the article's figures fit). --table-steep collapse uses the table iterated under that rule
 instead of the article's. --strategy expectimax averages over the next unknown piece with the randomizer's exact
-distribution, expectimax2 over the next two; best is the strongest measured (docs/results.md). --tetris choice lets
+distribution (--unknown-pieces 2: over the next two); best is the strongest measured (docs/results.md). --tetris choice lets
 the AI send an I down the well whenever the lowest column is at least ${TETRIS_ROWS}. --leaf preview scores expectimax leaves with
 the randomizer's preview table (surface x piece in hand; built and cached on first use, about 700 MB in memory).
 --board-height 63 is no practical limit: the article's surface-only game. --shard I/N plays streams of one shard
@@ -87,7 +94,20 @@ FILE records finished streams and resumes from them.`,
       default: DEFAULT_RULES.steep,
       help: 'how steps steeper than the max step are judged',
     },
-    strategy: { type: 'choice', choices: STRATEGY_CHOICES, default: 'rank', help: 'search strategy' },
+    strategy: {
+      type: 'choice',
+      choices: STRATEGY_CHOICES,
+      default: 'rank',
+      help: 'search strategy',
+      renamed: { expectimax2: '--strategy expectimax --unknown-pieces 2' },
+    },
+    unknownPieces: {
+      type: 'int',
+      min: 1,
+      max: MAX_UNKNOWN_PIECES,
+      help: 'with --strategy expectimax: unknown pieces after the queue it averages over',
+      defaultHelp: '1',
+    },
     tetris: {
       type: 'choice',
       choices: TETRIS_RULES,
@@ -127,17 +147,19 @@ FILE records finished streams and resumes from them.`,
     if (tetrisThreshold > boardHeight)
       throw new UsageError(`the Tetris threshold (${tetrisThreshold}) must not exceed --board-height (${boardHeight})`);
     if (leaf === 'preview' && strategy === 'rank')
-      throw new UsageError('--leaf preview needs --strategy expectimax, expectimax2 or best');
+      throw new UsageError('--leaf preview needs --strategy expectimax or best');
+    if (values.unknownPieces !== undefined && strategy !== 'expectimax')
+      throw new UsageError('--unknown-pieces needs --strategy expectimax (best sets its own)');
     if (values.leafIterations !== undefined && leaf !== 'preview')
       throw new UsageError('--leaf-iterations needs --leaf preview');
     const table: RankTable = await loadTableForCli(values, given, io);
-    let leafRows: LeafRows | undefined;
+    let previewTable: NextPieceValues | undefined;
     if (leaf === 'preview') {
       const { loadOrBuildCachedPreviewTable } = await import('../rank/variant-cache.js');
       io.status(`preview table for ${randomizer}: loading or building`);
       // The preview table follows the rank table's steep rule.
       const iterations = values.leafIterations ?? table.iterations;
-      leafRows = (
+      previewTable = (
         await loadOrBuildCachedPreviewTable({
           width: table.width,
           maxStep: table.maxStep,
@@ -169,7 +191,8 @@ FILE records finished streams and resumes from them.`,
           seed,
           rules: { steep, tetris, tetrisThreshold, boardHeight },
           strategy,
-          leafRows,
+          unknownPieces: values.unknownPieces as 1 | 2 | undefined,
+          previewTable,
           threads: values.threads,
           signal: io.signal,
           onProgress: (p) =>
@@ -191,8 +214,8 @@ FILE records finished streams and resumes from them.`,
 
 /** What mergeSimulations needs besides the records: the result's description of its run. */
 function runMeta(r: SimulationResult): Record<string, unknown> {
-  const { lookahead, randomizer, rules, strategy, leaf, seed, streamCount, maxPieces } = r;
-  return { lookahead, randomizer, rules, strategy, leaf, seed, streamCount, maxPieces };
+  const { lookahead, randomizer, rules, strategy, unknownPieces, leaf, seed, streamCount, maxPieces } = r;
+  return { lookahead, randomizer, rules, strategy, unknownPieces, leaf, seed, streamCount, maxPieces };
 }
 
 /** The header of the text table, from the run's parameters (also when printing merged shards). */
@@ -204,7 +227,7 @@ function printSurvivalHeader(io: CliIO, params: Record<string, unknown>): void {
   };
   const table = params.rankTable as { width: number; maxStep: number; iterations: number };
   io.out(
-    `survival under ${v.randomizer}, steep ${v.steep}, Tetris ${v.tetris} at ${v.threshold}, board height ${v.boardHeight}, strategy ${v.strategy}, leaf ${v.strategy === 'rank' ? 'rank' : v.leaf}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${v.games} streams, budget ${v.maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${v.seed}`,
+    `survival under ${v.randomizer}, steep ${v.steep}, Tetris ${v.tetris} at ${v.threshold}, board height ${v.boardHeight}, strategy ${v.strategy}${v.strategy === 'rank' ? '' : ` (${v.unknownPieces ?? (v.strategy === 'best' ? BEST_STRATEGY.unknownPieces : 1)} unknown pieces)`}, leaf ${v.strategy === 'rank' ? 'rank' : v.leaf}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${v.games} streams, budget ${v.maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${v.seed}`,
   );
   io.out('lookahead  mean pieces   95% CI                deaths   pieces/s    article');
   io.out(

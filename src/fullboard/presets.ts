@@ -18,7 +18,7 @@ export interface Preset extends WeightVector {
 }
 
 /** The CS3243 GA report's six features with the clean definitions (the report's prose). */
-export const SEED_FEATURES_CLEAN: readonly FeatureName[] = [
+export const CS3243_FEATURES_PROSE: readonly FeatureName[] = [
   'rowsCleared',
   'rowTransitions',
   'columnTransitions',
@@ -27,7 +27,7 @@ export const SEED_FEATURES_CLEAN: readonly FeatureName[] = [
   'maxHeight',
 ];
 /** The CS3243 GA report's six features with the conventions of the code that trained its weights. */
-export const SEED_FEATURES_CODE: readonly FeatureName[] = [
+export const CS3243_FEATURES: readonly FeatureName[] = [
   'rowsCleared',
   'rowTransitionsContinuous',
   'columnTransitionsBelowTop',
@@ -47,29 +47,29 @@ export const BCTS_FEATURES: readonly FeatureName[] = [...DELLACHERIE_FEATURES, '
 
 /** Named feature sets for the trainer (`features` option). */
 export const FEATURE_SETS: Readonly<Record<string, readonly FeatureName[]>> = {
-  seedClean: SEED_FEATURES_CLEAN,
-  seedCode: SEED_FEATURES_CODE,
+  cs3243: CS3243_FEATURES,
+  cs3243Prose: CS3243_FEATURES_PROSE,
   dellacherie: DELLACHERIE_FEATURES,
   bcts: BCTS_FEATURES,
 };
 
-const SEED_WEIGHTS = [
+const CS3243_WEIGHTS = [
   8.580230809919557, -7.323298208568506, -5.79715846115661, -4.194861543999046, -3.908041863765, -7.193861810393222,
 ];
 
 export const PRESETS = {
   /** The CS3243 GA report's weights (Table 1) with the conventions of the code that trained them: the faithful replica. */
-  seedGA: {
-    name: 'seedGA',
-    features: SEED_FEATURES_CODE,
-    weights: SEED_WEIGHTS,
+  cs3243: {
+    name: 'cs3243',
+    features: CS3243_FEATURES,
+    weights: CS3243_WEIGHTS,
     source: 'CS3243 GA report, Table 1, code conventions',
   },
   /** The same weights read with the report's prose (clean) feature definitions; plays far worse (docs). */
-  seedGAProse: {
-    name: 'seedGAProse',
-    features: SEED_FEATURES_CLEAN,
-    weights: SEED_WEIGHTS,
+  cs3243Prose: {
+    name: 'cs3243Prose',
+    features: CS3243_FEATURES_PROSE,
+    weights: CS3243_WEIGHTS,
     source: 'CS3243 GA report, Table 1, prose definitions',
   },
   /** Dellacherie's hand-tuned player (as reported by Fahey, 2003). */
@@ -98,15 +98,25 @@ export const DEFAULT_WEIGHTS: PresetName = 'bcts';
 /** A preset name, or any features + weights pair (a Preset is one). */
 export type WeightsSpec = PresetName | WeightVector;
 
+/** Names that were renamed: old → new, named in the error for the old one (presets and feature sets). */
+export const RENAMED_WEIGHTS: Readonly<Record<string, string>> = Object.freeze({
+  seedGA: 'cs3243',
+  seedGAProse: 'cs3243Prose',
+  seedCode: 'cs3243',
+  seedClean: 'cs3243Prose',
+});
+
 /** Resolves and checks a weights spec; throws BAD_ARGUMENT with what is allowed. */
 export function resolveWeights(spec: unknown): WeightVector {
   if (typeof spec === 'string') {
-    const p = (PRESETS as Record<string, Preset>)[spec];
-    if (!p)
+    const p = Object.hasOwn(PRESETS, spec) ? (PRESETS as Record<string, Preset>)[spec] : undefined;
+    if (!p) {
+      const now = Object.hasOwn(RENAMED_WEIGHTS, spec) ? ` (${spec} is now ${RENAMED_WEIGHTS[spec]})` : '';
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `unknown weights preset ${describe(spec)}; presets are ${PRESET_NAMES.join(', ')}`,
+        `unknown weights preset ${describe(spec)}; presets are ${PRESET_NAMES.join(', ')}${now}`,
       );
+    }
     return p;
   }
   if (!spec || typeof spec !== 'object') {

@@ -12,7 +12,7 @@ import { MIRROR_PIECE, PIECES, pieceId, type Piece } from '../pieces.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import { checkDistribution } from '../stacking/ai.js';
-import { StackingEngine, distributionWeights, type LeafRows } from '../stacking/engine.js';
+import { StackingEngine, distributionWeights, type NextPieceValues } from '../stacking/engine.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { DEFAULT_RULES, TETRIS_ROWS, type StackingRules } from '../stacking/rules.js';
 import type { Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';
@@ -43,9 +43,9 @@ export interface TetrisAIOptions {
   table?: RankTable;
   /** Recover search: lines searched (default min(lookahead + 1, 2)) and lines kept per level (default 12). */
   recover?: { depth?: number; beam?: number };
-  /** Leaf rows for the randomizer-aware search instead of the table's own, e.g. the randomizer's preview table
-   * (loadOrBuildCachedPreviewTable, docs/api.md); needs `randomizer`. */
-  leafRows?: LeafRows;
+  /** The randomizer's preview table (loadOrBuildCachedPreviewTable, docs/api.md) to score the randomizer-aware
+   * search's leaves instead of the rank table's best rank per piece; needs `randomizer`. */
+  previewTable?: NextPieceValues;
   /** For benchmarks: 'stackOnly' answers null where the stack has no move; 'fullBoardOnly' always plays the
    * full-board search with the plain BCTS weights. Default 'both'. */
   policy?: GamePolicy;
@@ -99,8 +99,10 @@ export class TetrisAI {
   static async create(opts: TetrisAIOptions = {}): Promise<TetrisAI> {
     if (opts === null || typeof opts !== 'object')
       throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
-    const known = ['rules', 'lookahead', 'randomizer', 'well', 'table', 'recover', 'policy', 'leafRows'];
+    const known = ['rules', 'lookahead', 'randomizer', 'well', 'table', 'recover', 'policy', 'previewTable'];
     for (const k of Object.keys(opts)) {
+      if (k === 'leafRows')
+        throw new StackRankError('BAD_ARGUMENT', 'the leafRows option is now previewTable (a preview table)');
       if (!known.includes(k))
         throw new StackRankError('BAD_ARGUMENT', `unknown option ${describe(k)}; options are ${known.join(', ')}`);
     }
@@ -149,10 +151,14 @@ export class TetrisAI {
             : STACK_ROOM),
       tetrisThreshold: TETRIS_ROWS,
     };
-    const strategy = opts.randomizer && policy !== 'fullBoardOnly' ? 'expectimax' : 'rank';
-    if (opts.leafRows && strategy === 'rank')
-      throw new StackRankError('BAD_ARGUMENT', 'leafRows need a randomizer (they score the randomizer-aware search)');
-    const engine = await StackingEngine.create(table, stackRules, { strategy, leafRows: opts.leafRows });
+    // With a randomizer, stack mode averages over the one unknown piece after the queue (expectimax).
+    const unknownPieces = opts.randomizer && policy !== 'fullBoardOnly' ? 1 : 0;
+    if (opts.previewTable && unknownPieces === 0)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        'previewTable needs a randomizer (it scores the randomizer-aware search)',
+      );
+    const engine = await StackingEngine.create(table, stackRules, { unknownPieces, leafValues: opts.previewTable });
     return new TetrisAI(
       rules,
       lookahead,

@@ -22,7 +22,7 @@ import type { Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
 import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
-import type { LeafRows } from '../stacking/engine.js';
+import { refuseLeafRows, type NextPieceValues } from '../stacking/engine.js';
 import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
 import { TetrisAI, type GamePolicy, type WellSide } from './ai.js';
@@ -50,8 +50,8 @@ export interface PlayGameOptions {
   table?: RankTable;
   /** 'both' (the AI); 'stackOnly' and 'fullBoardOnly' are the benchmark baselines. */
   policy?: GamePolicy;
-  /** Leaf rows for the randomizer-aware search (TetrisAIOptions.leafRows). */
-  leafRows?: LeafRows;
+  /** A preview table for the randomizer-aware search (TetrisAIOptions.previewTable). */
+  previewTable?: NextPieceValues;
   recover?: { depth?: number; beam?: number };
   onProgress?: (p: { games: number; pieces: number; lines: number; topOuts: number; elapsedMs: number }) => void;
   signal?: AbortSignal;
@@ -111,6 +111,7 @@ export interface PlayGameResult {
 }
 
 export async function playGame(opts: PlayGameOptions = {}): Promise<PlayGameResult> {
+  if (opts !== null && typeof opts === 'object') refuseLeafRows(opts);
   const rules = opts.rules ?? 'guideline';
   const randomizer = opts.randomizer ?? (rules === 'guideline' ? 'bag7' : rules === 'nes' ? 'nes' : 'tgm1');
   if (!isRandomizerName(randomizer))
@@ -155,7 +156,7 @@ export async function playGame(opts: PlayGameOptions = {}): Promise<PlayGameResu
       table: opts.table,
       policy,
       recover: opts.recover,
-      leafRows: policy === 'fullBoardOnly' ? undefined : opts.leafRows,
+      previewTable: policy === 'fullBoardOnly' ? undefined : opts.previewTable,
     }));
   if (ai.rules.name !== rules || ai.lookahead !== lookahead || ai.policy !== policy) {
     throw new StackRankError(

@@ -13,9 +13,11 @@ import {
   checkStrategy,
   distributionWeights,
   pairWeights,
-  type LeafRows,
+  refuseLeafRows,
+  type NextPieceValues,
   type Strategy,
   type StrategyName,
+  type UnknownPieces,
 } from './engine.js';
 import { checkLookahead, toHeights, toQueue } from './input.js';
 import { MOVE_NONE, MOVE_TETRIS } from './layout.js';
@@ -47,14 +49,17 @@ export interface BestPlacement extends PlanStep {
 export interface StackingAIOptions {
   /** A rank table; default: the cached 9x4, 15-iteration table (Node: built and cached on first use). */
   table?: RankTable;
-  /** Rules or a preset name ('seed' = the article's, 'default'). */
-  rules?: Partial<StackingRules> | 'seed' | 'default';
-  /** 'rank' (the article's leaf), 'expectimax' (average over the next unknown piece) or 'expectimax2' (the next
-   * two); both expectimax strategies need Node-sized memory for the 9x4 table. */
+  /** Rules or a preset name ('article' = the article's, 'default'). */
+  rules?: Partial<StackingRules> | 'article' | 'default';
+  /** 'rank' (the article's leaf, default), 'expectimax' (average over the pieces after the known queue) or 'best'
+   * (the strongest measured: expectimax over 2 unknown pieces); expectimax needs Node-sized memory for the 9x4
+   * table. */
   strategy?: StrategyName;
-  /** Leaf rows for the expectimax strategies instead of the table's piece-max rows, e.g. a preview table
-   * (buildPreviewTable / loadOrBuildCachedPreviewTable) for the randomizer the games use. */
-  leafRows?: LeafRows;
+  /** With 'expectimax': how many unknown pieces after the queue it averages over, 1 (default) or 2. */
+  unknownPieces?: 1 | 2;
+  /** With 'expectimax': a preview table (buildPreviewTable / loadOrBuildCachedPreviewTable) for the randomizer the
+   * games use scores the leaves instead of the rank table's best rank per piece. */
+  previewTable?: NextPieceValues;
 }
 
 /** A next-piece distribution: 7 non-negative finite numbers (I O T S Z L J) summing to 1. */
@@ -93,16 +98,19 @@ export class StackingAI {
     readonly table: RankTable,
     readonly rules: StackingRules,
     readonly strategy: Strategy,
+    /** Unknown pieces after the queue that expectimax averages over; 0 for 'rank'. */
+    readonly unknownPieces: UnknownPieces,
     private readonly engine: StackingEngine,
   ) {}
 
   static async create(options: StackingAIOptions = {}): Promise<StackingAI> {
     const opts = optionsObject('StackingAI.create', options);
     const rules = resolveRules(opts.rules);
-    const strategy = checkStrategy(opts.strategy);
+    refuseLeafRows(opts);
+    const { strategy, unknownPieces } = checkStrategy(opts.strategy, opts.unknownPieces);
     let table = opts.table === undefined ? undefined : requireRankTable(opts.table, 'StackingAI.create: table');
-    if (opts.leafRows !== undefined && strategy === 'rank')
-      throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
+    if (opts.previewTable !== undefined && strategy === 'rank')
+      throw new StackRankError('BAD_ARGUMENT', 'previewTable needs strategy "expectimax" (or "best")');
     if (!table) {
       if (typeof process === 'undefined' || !process.versions?.node) {
         throw new StackRankError(
@@ -117,7 +125,8 @@ export class StackingAI {
       table,
       rules,
       strategy,
-      await StackingEngine.create(table, rules, { strategy, leafRows: opts.leafRows }),
+      unknownPieces,
+      await StackingEngine.create(table, rules, { unknownPieces, leafValues: opts.previewTable }),
     );
   }
 
@@ -129,7 +138,7 @@ export class StackingAI {
    * The best move for the current piece queue[0] with `lookahead` more pieces known, or null when the current
    * piece has no legal placement (the perfect stack must break). With the expectimax strategy, `next` is the
    * distribution of the first piece after the queue (e.g. a cloned randomizer's distribution(); default uniform);
-   * with 'expectimax2', `nextPair` is the distribution of the two pieces after the queue (a cloned randomizer's
+   * with two unknown pieces, `nextPair` is the distribution of the two pieces after the queue (a cloned randomizer's
    * nextPairDistribution(); default: `next` for both, independently, or uniform).
    */
   bestPlacement(
@@ -144,7 +153,7 @@ export class StackingAI {
     checkLookahead(lookahead, ids.length);
     const next = opts.next === undefined ? undefined : checkDistribution(opts.next);
     let weights: Int32Array;
-    if (this.strategy === 'expectimax2') {
+    if (this.unknownPieces === 2) {
       let pair = opts.nextPair === undefined ? undefined : checkPairDistribution(opts.nextPair);
       if (!pair && next) pair = Array.from({ length: 49 }, (_, k) => next[Math.floor(k / 7)] * next[k % 7]);
       weights = pairWeights(pair);

@@ -66,38 +66,63 @@ export interface SearchOutcome {
 }
 
 /**
- * How leaves are scored: 'rank' (the article: the rank of the final surface), 'expectimax' (the expected best
- * rank after one more, unknown piece drawn from the randomizer's exact distribution) or 'expectimax2' (two
- * unknown pieces: the expected best 'expectimax' score after the first, the second drawn from the randomizer's
- * distribution given the first). The number of unknown pieces is the expectimax depth: 0 = 'rank'.
+ * How leaves are scored (docs/api.md, "Strategies"): 'rank' (the article: the rank of the final surface) or
+ * 'expectimax' (the expected best rank after `unknownPieces` more pieces nobody has seen yet, drawn from the
+ * randomizer's exact distribution). With two unknown pieces, a leaf is the expected best one-piece score after the
+ * first, the second drawn from the randomizer's distribution given the first.
  */
-export type Strategy = 'rank' | 'expectimax' | 'expectimax2';
-export const STRATEGIES: readonly Strategy[] = ['rank', 'expectimax', 'expectimax2'];
+export type Strategy = 'rank' | 'expectimax';
+export const STRATEGIES: readonly Strategy[] = ['rank', 'expectimax'];
+/** Unknown pieces a leaf averages over: 0 for 'rank', 1 or 2 for 'expectimax'. */
+export type UnknownPieces = 0 | 1 | 2;
+export const MAX_UNKNOWN_PIECES = 2;
 
 /** What callers may ask for: a strategy, or 'best' = the strongest we have measured (docs/results.md). */
 export type StrategyName = Strategy | 'best';
-// Strongest per docs/results.md: two unknown pieces beat one at lookahead 0-1 with either leaf rows (7-8x the cost
-// per move); with preview-table leaves (leafRows) it beats the previous best at every lookahead 0-4.
-export const BEST_STRATEGY: Strategy = 'expectimax2';
+/** A checked strategy and its number of unknown pieces. */
+export interface SearchStrategy {
+  readonly strategy: Strategy;
+  readonly unknownPieces: UnknownPieces;
+}
+// Strongest per docs/results.md: two unknown pieces beat one at lookahead 0-1 with either leaf values (7-8x the
+// cost per move); with a preview table's leaf values it beats the previous best at every lookahead 0-4.
+export const BEST_STRATEGY: SearchStrategy = Object.freeze({ strategy: 'expectimax', unknownPieces: 2 });
 
-export function checkStrategy(strategy: unknown): Strategy {
-  if (strategy === undefined) return 'rank';
-  if (strategy === 'best') return BEST_STRATEGY;
-  if ((STRATEGIES as readonly unknown[]).includes(strategy)) return strategy as Strategy;
-  throw new StackRankError(
-    'BAD_ARGUMENT',
-    `strategy must be ${STRATEGIES.map((s) => `"${s}"`).join(', ')} or "best"; got ${describe(strategy)}`,
-  );
+/**
+ * Checks `strategy` and `unknownPieces` (options of StackingAI.create and simulateStacking). 'expectimax' averages
+ * over 1 unknown piece unless told 2; 'rank' takes none; 'best' chooses both.
+ */
+export function checkStrategy(strategy: unknown, unknownPieces?: unknown): SearchStrategy {
+  if (strategy === 'expectimax2')
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      'strategy "expectimax2" is now { strategy: "expectimax", unknownPieces: 2 }',
+    );
+  if (strategy !== undefined && strategy !== 'best' && !(STRATEGIES as readonly unknown[]).includes(strategy)) {
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `strategy must be ${STRATEGIES.map((s) => `"${s}"`).join(', ')} or "best"; got ${describe(strategy)}`,
+    );
+  }
+  if (strategy === 'expectimax') {
+    if (unknownPieces === undefined) return { strategy, unknownPieces: 1 };
+    return expectimaxStrategy(requireInt('unknownPieces', unknownPieces, 1, MAX_UNKNOWN_PIECES));
+  }
+  if (unknownPieces !== undefined)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `unknownPieces goes with strategy "expectimax"; strategy ${strategy === undefined ? '"rank" (the default)' : `"${strategy}"`} sets its own`,
+    );
+  return strategy === 'best' ? BEST_STRATEGY : { strategy: 'rank', unknownPieces: 0 };
 }
 
 /** The strategy that averages over `unknownPieces` unknown pieces (0 = the article's rank leaves). */
-export function expectimaxStrategy(unknownPieces: number): Strategy {
+export function expectimaxStrategy(unknownPieces: number): SearchStrategy {
   if (typeof unknownPieces !== 'number')
     throw new StackRankError('BAD_ARGUMENT', `unknown pieces must be 0, 1 or 2; got ${describe(unknownPieces)}`);
-  const strategy = STRATEGIES[unknownPieces];
-  if (!Number.isInteger(unknownPieces) || !strategy)
+  if (!Number.isInteger(unknownPieces) || unknownPieces < 0 || unknownPieces > MAX_UNKNOWN_PIECES)
     throw new StackRankError('BAD_ARGUMENT', `unknown pieces must be 0, 1 or 2; got ${unknownPieces}`);
-  return strategy;
+  return { strategy: unknownPieces === 0 ? 'rank' : 'expectimax', unknownPieces: unknownPieces as UnknownPieces };
 }
 
 /**
@@ -187,21 +212,23 @@ export function fillPairWeights(pair: ArrayLike<number> | undefined, out: Int32A
 }
 
 /**
- * Leaf rows for the expectimax strategies: 8 u16 per surface, slot p = the value of the surface with piece p to
- * place next, slot 7 = its value right after a Tetris. By default the article table's piece-max rows; a preview
- * table (src/rank/preview.ts) has the same layout.
+ * Leaf values for expectimax: for every surface (in table index order), 8 u16 values: slot p = the surface's value
+ * with piece p to place next, slot 7 = its value right after a Tetris. By default the rank table's best rank per
+ * piece ("piece-max"); a preview table (src/rank/preview.ts, surface x piece in hand) is one of these.
  */
-export interface LeafRows {
+export interface NextPieceValues {
   readonly width: number;
   readonly maxStep: number;
   readonly rows: Uint16Array;
 }
 
-function checkLeafRows(leaf: LeafRows, table: RankTable): Uint16Array {
+/** Checks a caller's leaf values (`what`: the option's name) against the rank table they go with. */
+export function checkNextPieceValues(values: unknown, table: RankTable, what: string): NextPieceValues {
+  const leaf = values as NextPieceValues;
   if (leaf === null || typeof leaf !== 'object' || !(leaf.rows instanceof Uint16Array)) {
     throw new StackRankError(
       'BAD_ARGUMENT',
-      `leafRows must be a preview table (or { width, maxStep, rows: Uint16Array }); got ${describe(leaf)}`,
+      `${what} must be a preview table (or { width, maxStep, rows: Uint16Array }); got ${describe(values)}`,
     );
   }
   if (
@@ -211,10 +238,19 @@ function checkLeafRows(leaf: LeafRows, table: RankTable): Uint16Array {
   ) {
     throw new StackRankError(
       'TABLE_MISMATCH',
-      `leaf rows are for ${leaf.width}x${leaf.maxStep} surfaces; the table is ${table.width}x${table.maxStep}`,
+      `${what} is for ${leaf.width}x${leaf.maxStep} surfaces; the table is ${table.width}x${table.maxStep}`,
     );
   }
-  return leaf.rows;
+  return leaf;
+}
+
+/** The old name of the `previewTable` option, refused with the new one named. */
+export function refuseLeafRows(opts: object): void {
+  if ('leafRows' in opts)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      'the leafRows option is now previewTable (a preview table or leaf values)',
+    );
 }
 
 const UNIFORM = distributionWeights();
@@ -235,7 +271,8 @@ export class StackingEngine {
     readonly rules: StackingRules,
     readonly rankScale: number,
     placements: PlacementTable,
-    readonly strategy: Strategy,
+    /** Unknown pieces a leaf averages over (0: the rank strategy). */
+    readonly unknownPieces: UnknownPieces,
   ) {
     this.placements = placements;
     this.ctx = this.allocContext();
@@ -246,17 +283,17 @@ export class StackingEngine {
   static async create(
     table: RankTable,
     rules: StackingRules,
-    opts: { shared?: boolean; strategy?: Strategy; leafRows?: LeafRows } = {},
+    opts: { shared?: boolean; unknownPieces?: UnknownPieces; leafValues?: NextPieceValues } = {},
   ): Promise<StackingEngine> {
     requireRankTable(table);
-    const strategy = opts.strategy ?? 'rank';
-    if (opts.leafRows !== undefined && strategy === 'rank')
-      throw new StackRankError('BAD_ARGUMENT', 'leafRows need an expectimax strategy');
+    const unknownPieces = opts.unknownPieces ?? 0;
+    if (opts.leafValues !== undefined && unknownPieces === 0)
+      throw new StackRankError('BAD_ARGUMENT', 'leaf values (a preview table) need the expectimax strategy');
     // Expectimax leaves read 8 values per surface: the given rows, or the table's best rank per piece. The table
     // and rows live once per process in a shared search image (src/stacking/shared-table.ts); this engine gets its
     // own kernel instance over that memory and allocates through the image's owner.
-    if (opts.leafRows !== undefined) checkLeafRows(opts.leafRows, table);
-    const leaf: LeafRowsSource = strategy === 'rank' ? null : (opts.leafRows ?? 'pieceMax');
+    if (opts.leafValues !== undefined) checkNextPieceValues(opts.leafValues, table, 'previewTable');
+    const leaf: LeafRowsSource = unknownPieces === 0 ? null : (opts.leafValues ?? 'pieceMax');
     const image = await searchImage(table, leaf, !!opts.shared);
     const { memory, module } = image;
     const instance = (await WebAssembly.instantiate(module, kernelImports(memory))) as unknown as WebAssembly.Instance;
@@ -294,12 +331,12 @@ export class StackingEngine {
     words[CFG_PLACEMENTS] = recordsPtr;
     words[CFG_PIECE_START] = startPtr;
     words[CFG_TETRIS_MODE] = rules.tetris === 'choice' ? TETRIS_MODE_CHOICE : TETRIS_MODE_FORCED;
-    words[CFG_STRATEGY] = { rank: STRATEGY_RANK, expectimax: STRATEGY_EXPECT, expectimax2: STRATEGY_EXPECT2 }[strategy];
+    words[CFG_STRATEGY] = [STRATEGY_RANK, STRATEGY_EXPECT, STRATEGY_EXPECT2][unknownPieces];
     words[CFG_PIECE_MAX] = rowsPtr;
     words[CFG_FIT] = fitPtr;
     words[CFG_STEPS] = stepsPtr;
     words[CFG_COLLAPSE] = rules.steep === 'collapse' ? 1 : 0;
-    return new StackingEngine(kernel, memory, module, cfg, table.width, rules, scale, placements, strategy);
+    return new StackingEngine(kernel, memory, module, cfg, table.width, rules, scale, placements, unknownPieces);
   }
 
   /** A fresh search context (for a game or a worker). */
@@ -309,16 +346,16 @@ export class StackingEngine {
 
   /**
    * Searches from `heights` with the queue of piece ids; `lookahead` pieces after queue[0] are known. `weights`:
-   * distributionWeights (expectimax) or pairWeights (expectimax2) of the unknown pieces after the queue.
+   * distributionWeights (one unknown piece, or none) or pairWeights (two) of the unknown pieces after the queue.
    */
   search(heights: readonly number[], queue: readonly number[], lookahead: number, weights?: Int32Array): SearchOutcome {
-    weights ??= this.strategy === 'expectimax2' ? UNIFORM_PAIRS : UNIFORM;
-    const weightCount = this.strategy === 'expectimax2' ? WEIGHT_WORDS_EXPECT2 : WEIGHT_WORDS_EXPECT;
+    weights ??= this.unknownPieces === 2 ? UNIFORM_PAIRS : UNIFORM;
+    const weightCount = this.unknownPieces === 2 ? WEIGHT_WORDS_EXPECT2 : WEIGHT_WORDS_EXPECT;
     if (weights.length !== weightCount) {
       const maker = weightCount === WEIGHT_WORDS_EXPECT ? 'distributionWeights' : 'pairWeights';
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `a ${this.strategy} search takes ${weightCount} weights (${maker}); got ${weights.length}`,
+        `a search over ${this.unknownPieces} unknown piece(s) takes ${weightCount} weights (${maker}); got ${weights.length}`,
       );
     }
     if (lookahead + 1 > MAX_DEPTH) throw new StackRankError('BAD_ARGUMENT', `lookahead is at most ${MAX_DEPTH - 1}`);

@@ -32,7 +32,7 @@ export interface StackingRules {
 }
 
 /** The article's rules as we read them (the 2009 PageRank stacking article): 20 rows, forced Tetris at 8, steep steps truncated. */
-export const SEED_RULES: Readonly<StackingRules> = Object.freeze({
+export const ARTICLE_RULES: Readonly<StackingRules> = Object.freeze({
   boardHeight: 20,
   tetrisThreshold: 8,
   steep: 'truncate',
@@ -47,14 +47,17 @@ export const DEFAULT_RULES: Readonly<StackingRules> = Object.freeze({
   tetris: 'forced',
 });
 
-export const RULE_PRESETS = { seed: SEED_RULES, default: DEFAULT_RULES } as const;
+export const RULE_PRESETS = { article: ARTICLE_RULES, default: DEFAULT_RULES } as const;
 
-export function resolveRules(rules: Partial<StackingRules> | 'seed' | 'default' | undefined): StackingRules {
+export function resolveRules(rules: Partial<StackingRules> | 'article' | 'default' | undefined): StackingRules {
   if (rules === undefined) return { ...DEFAULT_RULES };
   if (typeof rules === 'string') {
-    const preset = RULE_PRESETS[rules as keyof typeof RULE_PRESETS];
+    const preset = Object.hasOwn(RULE_PRESETS, rules) ? RULE_PRESETS[rules as keyof typeof RULE_PRESETS] : undefined;
     if (!preset)
-      throw new StackRankError('BAD_ARGUMENT', `unknown rules preset ${describe(rules)}; presets are seed, default`);
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `unknown rules preset ${describe(rules)}; presets are ${Object.keys(RULE_PRESETS).join(', ')}${(rules as string) === 'seed' ? ' (the article\'s set, once called "seed", is "article")' : ''}`,
+      );
     return { ...preset };
   }
   if (typeof rules !== 'object' || rules === null)

@@ -38,9 +38,11 @@ import {
   checkStrategy,
   fillDistributionWeights,
   fillPairWeights,
-  type LeafRows,
+  refuseLeafRows,
+  type NextPieceValues,
   type Strategy,
   type StrategyName,
+  type UnknownPieces,
 } from './engine.js';
 import { estimateSurvival, median, type SurvivalEstimate } from './estimate.js';
 import { MAX_LOOKAHEAD } from './input.js';
@@ -85,12 +87,14 @@ export interface SimulateOptions {
   /** Total piece budget; games still running when their stream's share is used are censored. */
   maxPieces?: number;
   seed?: number;
-  rules?: Partial<StackingRules> | 'seed' | 'default';
-  /** 'rank' (default, the article's) or 'expectimax' (one unknown piece averaged with the randomizer's exact
-   * distribution; needs about 700 MB more memory for the 9x4 table). */
+  rules?: Partial<StackingRules> | 'article' | 'default';
+  /** 'rank' (default, the article's), 'expectimax' (the unknown pieces after the queue averaged with the
+   * randomizer's exact distribution; needs about 700 MB more memory for the 9x4 table) or 'best'. */
   strategy?: StrategyName;
-  /** Leaf rows for the expectimax strategies instead of the table's piece-max rows (e.g. a preview table). */
-  leafRows?: LeafRows;
+  /** With 'expectimax': unknown pieces it averages over, 1 (default) or 2. */
+  unknownPieces?: 1 | 2;
+  /** With 'expectimax': a preview table scores the leaves instead of the rank table's best rank per piece. */
+  previewTable?: NextPieceValues;
   /** Worker threads; default: the number of cores (1 where shared memory is missing). */
   threads?: number;
   onProgress?: (p: { pieces: number; deaths: number; games: number; elapsedMs: number }) => void;
@@ -132,8 +136,10 @@ export interface SimulationResult extends SurvivalEstimate {
   randomizer: RandomizerName;
   rules: StackingRules;
   strategy: Strategy;
-  /** What scored expectimax leaves: 'piece-max' (the rank table's best placement per piece) or 'preview' (given
-   * leaf rows); 'rank' for the rank strategy. */
+  /** Unknown pieces expectimax averaged over (0 for 'rank'). */
+  unknownPieces: UnknownPieces;
+  /** What scored expectimax leaves: 'piece-max' (the rank table's best placement per piece) or 'preview' (a
+   * preview table); 'rank' for the rank strategy. */
   leaf: 'rank' | 'piece-max' | 'preview';
   seed: number;
   seconds: number;
@@ -210,7 +216,8 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     opts.maxPieces === undefined ? undefined : requireInt('maxPieces', opts.maxPieces, 1, Number.MAX_SAFE_INTEGER);
   const seed = checkSeed(opts.seed ?? 0);
   const rules = resolveRules(opts.rules);
-  const strategy = checkStrategy(opts.strategy);
+  refuseLeafRows(opts);
+  const { strategy, unknownPieces } = checkStrategy(opts.strategy, opts.unknownPieces);
   const threadsGiven = opts.threads !== undefined;
   const share = (s: number) =>
     budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0);
@@ -227,7 +234,8 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     randomizer,
     rules,
     strategy,
-    leaf: (strategy === 'rank' ? 'rank' : opts.leafRows ? 'preview' : 'piece-max') as SimulationResult['leaf'],
+    unknownPieces,
+    leaf: (strategy === 'rank' ? 'rank' : opts.previewTable ? 'preview' : 'piece-max') as SimulationResult['leaf'],
     seed,
     streamCount: streams,
     maxPieces: budget ?? null,
@@ -237,14 +245,14 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
 
   const engine = await StackingEngine.create(opts.table, rules, {
     shared: threads > 1,
-    strategy,
-    leafRows: opts.leafRows,
+    unknownPieces,
+    leafValues: opts.previewTable,
   });
   const { kernel, memory } = engine;
   // Each thread's slot holds a game record, its search context and a piece buffer (plus, for expectimax, the
   // chances of every buffered piece). The kernel memory is capped (MAX_MEMORY_PAGES): a default thread count is
   // lowered to what fits, an explicit one that does not fit is refused before anything is allocated.
-  const weightWords = strategy === 'rank' ? 0 : strategy === 'expectimax2' ? WEIGHT_WORDS_EXPECT2 : WEIGHT_WORDS_EXPECT;
+  const weightWords = [0, WEIGHT_WORDS_EXPECT, WEIGHT_WORDS_EXPECT2][unknownPieces];
   const chunk = weightWords > WEIGHT_WORDS_EXPECT ? WEIGHTED_CHUNK : CHUNK;
   const slotBytes = GAME_WORDS * 4 + (chunk + 16) * (1 + 4 * weightWords) + CTX_WORDS * 4 + 64;
   const free = MAX_MEMORY_PAGES * WASM_PAGE - memory.buffer.byteLength - MEMORY_MARGIN;
@@ -384,13 +392,14 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
 
 type SimulationMeta = Pick<
   SimulationResult,
-  'lookahead' | 'randomizer' | 'rules' | 'strategy' | 'leaf' | 'seed' | 'streamCount' | 'maxPieces'
+  'lookahead' | 'randomizer' | 'rules' | 'strategy' | 'unknownPieces' | 'leaf' | 'seed' | 'streamCount' | 'maxPieces'
 >;
 const META_FIELDS = [
   'lookahead',
   'randomizer',
   'rules',
   'strategy',
+  'unknownPieces',
   'leaf',
   'seed',
   'streamCount',

@@ -101,6 +101,21 @@ describe('usage errors exit 2 with one line', () => {
       ['play', '--table', '/x.srk', '--iterations', '3'],
       'stackrank play: --iterations picks the cached table; it does not go with --table FILE',
     ],
+    // renamed values name their new spelling
+    [
+      ['bench', 'survival', '--strategy', 'expectimax2'],
+      'stackrank bench survival: --strategy expectimax2 is now --strategy expectimax --unknown-pieces 2',
+    ],
+    [
+      ['bench', 'survival', '--unknown-pieces', '2'],
+      'stackrank bench survival: --unknown-pieces needs --strategy expectimax (best sets its own)',
+    ],
+    [
+      ['bench', 'survival', '--strategy', 'expectimax', '--unknown-pieces', '3'],
+      'stackrank bench survival: --unknown-pieces must be an integer from 1 to 2; got "3"',
+    ],
+    [['full', 'play', '--weights', 'seedGA'], 'stackrank full play: --weights seedGA is now cs3243'],
+    [['full', 'train', '--features', 'seedCode'], 'stackrank full train: --features seedCode is now cs3243'],
   ])('%j', async (argv, message) => {
     const cache = tmp();
     const run = await runCli(argv, { XDG_CACHE_HOME: cache });

@@ -141,7 +141,7 @@ describe('stackrank bench survival', () => {
     [['bench', 'survival', '--randomizer', 'fair'], /--randomizer must be one of/],
     [['bench', 'survival', '--steep', 'soft'], /--steep must be one of truncate, excessFirst, collapse/],
     [['bench', 'nope'], /unknown command 'nope'/],
-    [['bench', 'survival', '--strategy', 'greedy'], /--strategy must be one of rank, expectimax, expectimax2, best/],
+    [['bench', 'survival', '--strategy', 'greedy'], /--strategy must be one of rank, expectimax, best; got "greedy"/],
     [['bench', 'survival', '--leaf', 'oracle'], /--leaf must be one of piece-max, preview/],
     [['bench', 'survival', '--leaf', 'preview'], /--leaf preview needs --strategy expectimax/],
     [['bench', 'survival', '--board-height', '64'], /--board-height must be an integer from 4 to 63/],

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { FullBoard } from '../../src/fullboard/board.js';
 import { bestMove, playFullGame } from '../../src/fullboard/player.js';
-import { DEFAULT_WEIGHTS } from '../../src/fullboard/presets.js';
+import { DEFAULT_WEIGHTS, FEATURE_SETS, PRESET_NAMES, resolveWeights } from '../../src/fullboard/presets.js';
 
 // A board with holes and wells, so each preset scores its best T placement differently.
 const BOARD = FullBoard.fromRows(['..........', '#.........', '##...#....', '###.###..#', '####.####.']);
@@ -12,11 +12,11 @@ describe('full-board defaults', () => {
     expect(DEFAULT_WEIGHTS).toBe('bcts');
     const byDefault = await bestMove(BOARD, 'T');
     const bcts = await bestMove(BOARD, 'T', { weights: 'bcts' });
-    const seedGA = await bestMove(BOARD, 'T', { weights: 'seedGA' });
+    const cs3243 = await bestMove(BOARD, 'T', { weights: 'cs3243' });
     expect(byDefault).not.toBeNull();
     expect({ ...byDefault, board: byDefault!.board.toRows() }).toEqual({ ...bcts, board: bcts!.board.toRows() });
     // the comparison above can tell presets apart: another preset scores differently
-    expect(seedGA!.score).not.toBe(bcts!.score);
+    expect(cs3243!.score).not.toBe(bcts!.score);
     // options with only `next` keep the default weights too
     expect((await bestMove(BOARD, 'T', { next: 'I' }))!.score).toBe(
       (await bestMove(BOARD, 'T', { weights: 'bcts', next: 'I' }))!.score,
@@ -36,5 +36,20 @@ describe('full-board defaults', () => {
     });
     await expect(bestMove(BOARD, 'T', null as never)).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(playFullGame(7 as never)).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+  });
+
+  it('the CS3243 presets are cs3243 and cs3243Prose; their old names are refused with the new ones named', async () => {
+    expect(PRESET_NAMES).toEqual(['cs3243', 'cs3243Prose', 'dellacherie', 'bcts']);
+    expect(Object.keys(FEATURE_SETS)).toEqual(['cs3243', 'cs3243Prose', 'dellacherie', 'bcts']);
+    for (const [old, now] of [
+      ['seedGA', 'cs3243'],
+      ['seedGAProse', 'cs3243Prose'],
+    ]) {
+      await expect(bestMove(BOARD, 'T', { weights: old as never })).rejects.toMatchObject({
+        code: 'BAD_ARGUMENT',
+        message: expect.stringContaining(`(${old} is now ${now})`),
+      });
+    }
+    expect(() => resolveWeights('toString')).toThrow(/unknown weights preset "toString"; presets are cs3243,/);
   });
 });

@@ -133,8 +133,8 @@ describe('full board engine', () => {
     expect(iMoves.length).toBe(7);
     expect(iMoves.every((m) => m.orientation === 0)).toBe(true); // flat I in row 19 is legal
     expect(b.legalMoves('O').length).toBe(0);
-    expect(await bestMove(b, 'O', { weights: 'seedGA' })).toBeNull();
-    const best = await bestMove(b, 'I', { weights: 'seedGA' });
+    expect(await bestMove(b, 'O', { weights: 'cs3243' })).toBeNull();
+    const best = await bestMove(b, 'I', { weights: 'cs3243' });
     expect(best!.orientation).toBe(0);
     expect(await kernelFeatures(b, { piece: 'I', orientation: 1, x: 9 })).toBeNull();
   });
@@ -214,7 +214,7 @@ describe('full board engine', () => {
   });
 
   it('bestMove (1-ply) picks a move of maximal value by the reference features', async () => {
-    for (const preset of ['seedGA', 'dellacherie', 'bcts'] as const) {
+    for (const preset of ['cs3243', 'dellacherie', 'bcts'] as const) {
       const v = resolveWeights(preset);
       for (const b of randomBoards(11, 15)) {
         for (const p of [0, 1, 2, 3, 4, 5, 6]) {
@@ -245,7 +245,7 @@ describe('full board engine', () => {
     // still be exactly Σ weight[f] × feature[f] over f = 0..13 of the full evaluator, and the first maximum wins.
     const { weightSlots } = await import('../../src/fullboard/presets.js');
     const rng = new Rng(77);
-    const vectors: WeightVector[] = [resolveWeights('seedGA'), resolveWeights('dellacherie'), resolveWeights('bcts')];
+    const vectors: WeightVector[] = [resolveWeights('cs3243'), resolveWeights('dellacherie'), resolveWeights('bcts')];
     for (let i = 0; i < 3; i++) {
       // every feature weighted (the wells, hole depth and rows with holes included), some weights zero
       const weights = FEATURE_NAMES.map((_, f) => (f === i ? 0 : (rng.nextInt(2001) - 1000) / 97));
@@ -348,9 +348,9 @@ describe('full board engine', () => {
     expect(b.lines).toBe(a.lines);
     expect(c.lines).not.toBe(a.lines);
     // a game on a tiny board ends in a loss
-    const tiny = await playFullGame({ weights: 'seedGAProse', seed: 1, width: 4, height: 4 });
+    const tiny = await playFullGame({ weights: 'cs3243Prose', seed: 1, width: 4, height: 4 });
     expect(tiny.lost).toBe(true);
-    const capped = await playFullGame({ weights: 'seedGA', seed: 5, maxLines: 1000 });
+    const capped = await playFullGame({ weights: 'cs3243', seed: 5, maxLines: 1000 });
     expect(capped.lines).toBeGreaterThanOrEqual(1000);
     expect(capped.lines).toBeLessThan(1004);
     expect(capped.lost).toBe(false);
@@ -367,7 +367,7 @@ describe('full board engine', () => {
 
   it('matches a TypeScript replay of the same memoryless game', async () => {
     // replay 400 pieces with the reference engine and reference features
-    const v = resolveWeights('seedGA');
+    const v = resolveWeights('cs3243');
     const rng = new Rng(9);
     let b = new FullBoard();
     let lines = 0;
@@ -394,7 +394,7 @@ describe('full board engine', () => {
       b = pick!.board;
       lines += pick!.lines;
     }
-    const g = await playFullGame({ weights: 'seedGA', seed: 9, maxPieces: 400 });
+    const g = await playFullGame({ weights: 'cs3243', seed: 9, maxPieces: 400 });
     expect(g.lines).toBe(lines);
   });
 
@@ -418,7 +418,7 @@ describe('full board engine', () => {
     expect(bad(() => new FullBoard({ width: 11 }))).toBe('BAD_ARGUMENT');
     expect(bad(() => new FullBoard({ height: 3 }))).toBe('BAD_ARGUMENT');
     expect(bad(() => new FullBoard().legalMoves('Q'))).toBe('BAD_PIECE');
-    await expect(playFullGame({ weights: 'seedGA', width: 12 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(playFullGame({ weights: 'cs3243', width: 12 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(playFullGame({ weights: { features: ['holes'], weights: [Infinity] } })).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
     });
@@ -426,6 +426,6 @@ describe('full board engine', () => {
       code: 'BAD_ARGUMENT',
     });
     expect(FEATURE_NAMES.length).toBe(14);
-    expect(PRESETS.seedGA.weights.length).toBe(6);
+    expect(PRESETS.cs3243.weights.length).toBe(6);
   });
 });

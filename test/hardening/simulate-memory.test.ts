@@ -22,14 +22,15 @@ vi.mock('../../src/workers.js', async () => {
 });
 
 describe('simulator slots for many threads (defect 6)', () => {
-  it('expectimax2 with 256 threads allocates its slots (no trap) and reaches the pool', async () => {
+  it('expectimax over 2 unknown pieces with 256 threads allocates its slots (no trap) and reaches the pool', async () => {
     const { buildRankTable, simulateStacking } = await import('../helpers/api.js');
     const table = await buildRankTable({ width: 4, maxStep: 1, iterations: 2, threads: 1 });
     for (const threads of [82, 256]) {
       const error = await simulateStacking({
         table,
         lookahead: 0,
-        strategy: 'expectimax2',
+        strategy: 'expectimax',
+        unknownPieces: 2,
         threads,
         games: threads,
       }).catch((e) => e);

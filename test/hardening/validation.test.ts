@@ -43,9 +43,9 @@ const typed = (code: string) => expect.objectContaining({ name: 'StackRankError'
 
 describe('a table that is not a table (defect 1)', () => {
   it('StackingAI.create rejects it with BAD_ARGUMENT and leaves no rejection unhandled', async () => {
-    for (const strategy of ['rank', 'expectimax', 'expectimax2'] as const) {
-      await expect(StackingAI.create({ table: 'x' as never, strategy })).rejects.toEqual(typed('BAD_ARGUMENT'));
-      await expect(StackingAI.create({ table: {} as never, strategy })).rejects.toEqual(typed('BAD_ARGUMENT'));
+    for (const strategy of [{}, { strategy: 'expectimax' }, { strategy: 'expectimax', unknownPieces: 2 }] as const) {
+      await expect(StackingAI.create({ table: 'x' as never, ...strategy })).rejects.toEqual(typed('BAD_ARGUMENT'));
+      await expect(StackingAI.create({ table: {} as never, ...strategy })).rejects.toEqual(typed('BAD_ARGUMENT'));
     }
     await settle();
     expect(unhandled).toEqual([]);
@@ -53,7 +53,7 @@ describe('a table that is not a table (defect 1)', () => {
 
   it('simulateStacking rejects it with BAD_ARGUMENT and leaves no rejection unhandled', async () => {
     await expect(
-      simulateStacking({ table: 'x' as never, lookahead: 0, strategy: 'expectimax2', threads: 1 }),
+      simulateStacking({ table: 'x' as never, lookahead: 0, strategy: 'expectimax', unknownPieces: 2, threads: 1 }),
     ).rejects.toEqual(typed('BAD_ARGUMENT'));
     await expect(simulateStacking({ table: { width: 4 } as never, lookahead: 0, threads: 1 })).rejects.toEqual(
       typed('BAD_ARGUMENT'),

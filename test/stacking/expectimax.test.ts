@@ -50,7 +50,7 @@ describe.each([
 ] as const)('expectimax leaves, steep %s, Tetris at %i', (steep, tetrisThreshold) => {
   const rules: StackingRules = { boardHeight: 20, tetrisThreshold, steep, tetris: 'forced' };
   it('score exactly the distribution-weighted best ranks (W = 5, property)', async () => {
-    const engine = await StackingEngine.create(table, rules, { strategy: 'expectimax' });
+    const engine = await StackingEngine.create(table, rules, { unknownPieces: 1 });
     const M = (s: number, p: number) => referenceSuccessors(s, p, 5, 4).reduce((m, t) => Math.max(m, q[t]), 0);
     fc.assert(
       fc.property(
@@ -79,7 +79,7 @@ describe.each([
   });
 
   it('two unknown pieces score exactly sum_p1 w1 * (best expectimax score after p1 >> 16) (W = 5, property)', async () => {
-    const engine = await StackingEngine.create(table, rules, { strategy: 'expectimax2' });
+    const engine = await StackingEngine.create(table, rules, { unknownPieces: 2 });
     const M = (s: number, p: number) => referenceSuccessors(s, p, 5, 4).reduce((m, t) => Math.max(m, q[t]), 0);
     const tetrisFires = (h: number[]) => Math.min(...h) >= 4 && Math.max(...h) >= rules.tetrisThreshold;
     /** One unknown piece with integer weights w (8 from offset `at`): the expectimax leaf score of heights h. */
@@ -163,7 +163,11 @@ describe('expectimax', () => {
     expect(Array.from(w.slice(8, 16))).toEqual([0, 0, 65536, 0, 0, 0, 0, 0]);
     expect(Array.from(w.slice(16, 24))).toEqual([0, 0, 0, 32768, 32768, 0, 0, 0]);
     expect(Array.from(w.slice(24, 32))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
-    expect([0, 1, 2].map(expectimaxStrategy)).toEqual(['rank', 'expectimax', 'expectimax2']);
+    expect([0, 1, 2].map(expectimaxStrategy)).toEqual([
+      { strategy: 'rank', unknownPieces: 0 },
+      { strategy: 'expectimax', unknownPieces: 1 },
+      { strategy: 'expectimax', unknownPieces: 2 },
+    ]);
     expect(() => expectimaxStrategy(3)).toThrow(/0, 1 or 2/);
   });
 
@@ -177,14 +181,21 @@ describe('expectimax', () => {
       threads: 1,
     });
     const base = { table, lookahead: 0, games: 4, maxPieces: 3_000, seed: 11, randomizer: 'tgm1' as const };
-    const a = await simulateStacking({ ...base, strategy: 'expectimax2', leafRows: preview, threads: 1 });
-    const b = await simulateStacking({ ...base, strategy: 'expectimax2', leafRows: preview, threads: 2 });
-    expect([a.deaths, a.pieces, a.leaf, a.strategy]).toEqual([b.deaths, b.pieces, 'preview', 'expectimax2']);
+    const two = { strategy: 'expectimax', unknownPieces: 2 } as const;
+    const a = await simulateStacking({ ...base, ...two, previewTable: preview, threads: 1 });
+    const b = await simulateStacking({ ...base, ...two, previewTable: preview, threads: 2 });
+    expect([a.deaths, a.pieces, a.leaf, a.strategy, a.unknownPieces]).toEqual([
+      b.deaths,
+      b.pieces,
+      'preview',
+      'expectimax',
+      2,
+    ]);
     // Preview leaves change play against the table's own best-per-piece rows.
-    const c = await simulateStacking({ ...base, strategy: 'expectimax2', threads: 1 });
+    const c = await simulateStacking({ ...base, ...two, threads: 1 });
     expect(c.leaf).toBe('piece-max');
     expect(c.deaths).not.toBe(a.deaths);
-    await expect(simulateStacking({ ...base, strategy: 'rank', leafRows: preview })).rejects.toMatchObject({
+    await expect(simulateStacking({ ...base, strategy: 'rank', previewTable: preview })).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
     });
     const other = await buildPreviewTable({
@@ -194,7 +205,7 @@ describe('expectimax', () => {
       randomizer: 'memoryless',
       threads: 1,
     });
-    await expect(StackingAI.create({ table, strategy: 'expectimax', leafRows: other })).rejects.toMatchObject({
+    await expect(StackingAI.create({ table, strategy: 'expectimax', previewTable: other })).rejects.toMatchObject({
       code: 'TABLE_MISMATCH',
     });
   });
@@ -231,7 +242,7 @@ describe('expectimax', () => {
       threads: 2,
     });
     expect(a.pieces).toBe(b.pieces);
-    expect(a.strategy).toBe('expectimax');
+    expect([a.strategy, a.unknownPieces]).toEqual(['expectimax', 1]);
     await expect(simulateStacking({ table: big, lookahead: 0, strategy: 'minimax' as never })).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
     });

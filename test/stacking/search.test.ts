@@ -175,8 +175,13 @@ describe('rules', () => {
     expect(differ).toBeGreaterThan(0);
   });
 
-  it('knows the seed preset and rejects unknown rules', () => {
-    expect(resolveRules('seed')).toEqual({ boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' });
+  it('knows the article preset and rejects unknown rules', () => {
+    expect(resolveRules('article')).toEqual({
+      boardHeight: 20,
+      tetrisThreshold: 8,
+      steep: 'truncate',
+      tetris: 'forced',
+    });
     expect(() => resolveRules({ tetris: 'sometimes' as never })).toThrow(/rules.tetris/);
     expect(() => resolveRules({ steep: 'clamp' as never })).toThrow(/rules.steep/);
     expect(() => resolveRules({ tetrisThreshold: 30 })).toThrow(/tetrisThreshold/);

@@ -19,12 +19,17 @@ const queueArb = fc
   .map((q) => q.map((p) => PIECES[p]).join(''));
 
 describe('AIs over one table share one search image', () => {
-  it.each(['rank', 'expectimax', 'expectimax2'] as const)(
-    '%s: instances share memory and pick the same moves as an unshared one',
-    async (strategy) => {
-      const a = await StackingAI.create({ table, strategy });
-      const b = await StackingAI.create({ table, strategy });
-      const alone = await StackingAI.create({ table: copy, strategy });
+  it.each([
+    ['rank', 0],
+    ['expectimax', 1],
+    ['expectimax', 2],
+  ] as const)(
+    '%s over %i unknown pieces: instances share memory and pick the same moves as an unshared one',
+    async (strategy, unknown) => {
+      const options = strategy === 'rank' ? {} : { strategy, unknownPieces: unknown as 1 | 2 };
+      const a = await StackingAI.create({ table, ...options });
+      const b = await StackingAI.create({ table, ...options });
+      const alone = await StackingAI.create({ table: copy, ...options });
       expect(engineOf(a).memory).toBe(engineOf(b).memory);
       expect(engineOf(alone).memory).not.toBe(engineOf(a).memory);
       fc.assert(
@@ -44,9 +49,9 @@ describe('AIs over one table share one search image', () => {
   it('the rank strategy and an expectimax strategy over one table get separate images (one holds leaf rows)', async () => {
     const rank = await StackingAI.create({ table });
     const expect1 = await StackingAI.create({ table, strategy: 'expectimax' });
-    const expect2 = await StackingAI.create({ table, strategy: 'expectimax2' });
+    const expect2 = await StackingAI.create({ table, strategy: 'expectimax', unknownPieces: 2 });
     expect(engineOf(rank).memory).not.toBe(engineOf(expect1).memory);
-    // Both expectimax strategies read the same piece-max rows.
+    // One and two unknown pieces read the same piece-max rows.
     expect(engineOf(expect1).memory).toBe(engineOf(expect2).memory);
   });
 });
