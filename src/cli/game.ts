@@ -7,7 +7,7 @@ import { RULE_SETS, RULE_SET_NAMES } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import { UsageError } from './args.js';
 import type { CliIO } from './io.js';
-import { RUN_OPTIONS, runParams, startRun, tableIdentity, type RunFile } from './runs.js';
+import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './runs.js';
 import { TABLE_SOURCE, lookaheadOption, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
 import { defineCommand, type ChoiceSpec } from './spec.js';
@@ -96,7 +96,7 @@ from them (docs/distributed.md).`,
     const players = values.baselines ? WITH_BASELINES : (['both'] as const);
     const run = await startRun(io, {
       command: 'bench game',
-      params: runParams(values, { rankTable: tableIdentity(table) }),
+      params: runParams(values, { rankTable: tableIdentity(table, runRecorded(values)) }),
       values,
       indexOf: (r) => (r as RealGameRecord).game,
     });

@@ -101,16 +101,34 @@ export function canonicalJson(value: unknown): string {
   );
 }
 
-/** Which table a run played with: its shape and a checksum of its file header, which covers its values' checksum. */
-export function tableIdentity(table: RankTable) {
-  const head = table.toBytes().subarray(0, 64);
+/** Whether the run keeps records (a result file or a checkpoint): only then does it need its full identity. */
+export function runRecorded(values: { shard?: string; out?: string; checkpoint?: string }): boolean {
+  return values.shard !== undefined || values.out !== undefined || values.checkpoint !== undefined;
+}
+
+/**
+ * Which table a run played with: its shape and, when `fingerprint` (a recorded run), a checksum of its file header,
+ * which covers the checksum of its values (encoding the file costs about a table's size in memory for a moment).
+ */
+export function tableIdentity(table: RankTable, fingerprint: boolean) {
   return {
     width: table.width,
     maxStep: table.maxStep,
     iterations: table.iterations,
     variant: table.variant,
-    fingerprint: checksum(head).toString(16).padStart(8, '0'),
+    ...(fingerprint ? { fingerprint: headerFingerprint(table.toBytes().slice(0, 64)) } : {}),
   };
+}
+
+/**
+ * FNV-1a of a table file's 64-byte header (docs/file-formats.md) without its own header checksums (bytes 48 and
+ * 60): an FNV-1a that runs over its own result ends at zero. The header holds the data checksum, the shape, the
+ * encoding, the scale, the variant and the parameter block's checksum.
+ */
+function headerFingerprint(head: Uint8Array): string {
+  head.fill(0, 48, 52);
+  head.fill(0, 60, 64);
+  return checksum(head).toString(16).padStart(8, '0');
 }
 
 /** The run's parameters: every option value except those that do not change the results, plus `extra`. */
@@ -442,7 +460,7 @@ export async function startRun(io: CliIO, opts: StartRunOptions): Promise<RunRec
     const done = saved.parts.reduce((a, p) => a + p.records.length, 0);
     io.err(`stackrank ${command}: resuming from ${path} (${done} finished game record(s))`);
   }
-  const recording = values.out !== undefined || path !== undefined;
+  const recording = runRecorded(values);
   const checkpoint = path === undefined ? null : new CheckpointFile(path, command, io.err);
   const every = (values.checkpointEvery ?? CHECKPOINT_EVERY) * 1000;
   return new RunRecorder(run, recording, opts.indexOf, checkpoint, every, values.out);

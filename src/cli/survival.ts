@@ -22,7 +22,7 @@ import { UsageError } from './args.js';
 import type { CliIO } from './io.js';
 import { THREADS, TABLE_SOURCE, randomizerOption, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
-import { RUN_OPTIONS, runParams, startRun, tableIdentity, type RunFile } from './runs.js';
+import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './runs.js';
 import { defineCommand } from './spec.js';
 import { loadTableForCli } from './table-source.js';
 
@@ -174,7 +174,7 @@ FILE records finished streams and resumes from them.`,
     }
     const run = await startRun(io, {
       command: 'bench survival',
-      params: runParams(values, { rankTable: tableIdentity(table) }),
+      params: runParams(values, { rankTable: tableIdentity(table, runRecorded(values)) }),
       values,
       indexOf: (r) => (r as StreamRecord).stream,
     });

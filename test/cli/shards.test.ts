@@ -399,6 +399,26 @@ describe('refusals', { timeout: 300_000 }, () => {
     expect(run.out).toBe('');
   });
 
+  it('merge refuses shards played with different tables of the same shape (the table fingerprint)', async () => {
+    const other = join(sub(), 'f32.srk');
+    await (await buildRankTable({ width: 6, maxStep: 3, iterations: 2, threads: 1, encoding: 'f32' })).save(other);
+    const files = [join(d, 'table-a.json'), join(d, 'table-b.json')];
+    const withTable = (t: string) => RUNS['bench survival']().map((a) => (a === small ? t : a));
+    expect((await runCli([...withTable(small), '--shard', '0/2', '--out', files[0]])).code).toBe(0);
+    expect((await runCli([...withTable(other), '--shard', '1/2', '--out', files[1]])).code).toBe(0);
+    const run = await runCli(['merge', ...files]);
+    expect(run.err).toMatch(
+      /come from different runs: rankTable is \{.*"fingerprint":"[0-9a-f]{8}".*\} in one and .* \[RUN_MISMATCH\]$/,
+    );
+    expect(run.code).toBe(1);
+    // The same table built again elsewhere (another machine's cache) is the same table: the shards merge.
+    const again = join(sub(), 'again.srk');
+    await (await buildRankTable({ width: 6, maxStep: 3, iterations: 2, threads: 2 })).save(again);
+    expect((await runCli([...withTable(again), '--shard', '1/2', '--out', files[1]])).code).toBe(0);
+    const merged = await runCli(['merge', ...files]);
+    expect(merged.code, merged.err).toBe(0);
+  });
+
   it('a checkpoint of another run is refused, not overwritten', async () => {
     const checkpoint = join(sub(), 'ck.json');
     expect((await runCli([...RUNS['full play'](), '--checkpoint', checkpoint])).code).toBe(0);
