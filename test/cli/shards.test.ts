@@ -461,15 +461,18 @@ describe('refusals', { timeout: 300_000 }, () => {
 describe('the shipped scripts and manifests', { timeout: 300_000 }, () => {
   const survival = () => RUNS['bench survival']();
 
-  it('deploy/parallel/run.sh runs 4 local shard processes and prints the unsharded run', async () => {
-    const out = sub();
-    const run = await runScript('deploy/parallel/run.sh', ['4', out, ...survival().slice(0), '--json'], {});
-    expect(run.code, run.err).toBe(0);
-    const whole = await runCli([...survival(), '--json']);
-    expect(withoutTimes(run.out)).toEqual(withoutTimes(whole.out));
-    expect(readdirSync(out).filter((f) => /^shard-\d\.json$/.test(f))).toHaveLength(4);
-    expect(existsSync(join(out, 'merged.json'))).toBe(true);
-  });
+  it.each(Object.keys(RUNS) as Command[])(
+    'deploy/parallel/run.sh: %s as 4 local shard processes prints the unsharded run',
+    async (command) => {
+      const out = sub();
+      const run = await runScript('deploy/parallel/run.sh', ['4', out, ...RUNS[command](), '--json'], {});
+      expect(run.code, run.err).toBe(0);
+      const whole = await runCli([...RUNS[command](), '--json']);
+      expect(withoutTimes(run.out)).toEqual(withoutTimes(whole.out));
+      expect(readdirSync(out).filter((f) => /^shard-\d\.json$/.test(f))).toHaveLength(4);
+      expect(existsSync(join(out, 'merged.json'))).toBe(true);
+    },
+  );
 
   it('deploy/slurm: two array tasks and the merge job print the unsharded run', async () => {
     const out = sub();
