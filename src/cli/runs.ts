@@ -353,10 +353,6 @@ export class RunRecorder {
     return { start: this.run.shard.start, end: this.run.shard.end };
   }
 
-  get sharded(): boolean {
-    return this.run.shard.count > 1;
-  }
-
   part<R>(key: string): RunPartHandle<R> {
     let part = this.run.parts.find((p) => p.key === key);
     if (!part) {

@@ -459,8 +459,6 @@ describe('refusals', { timeout: 300_000 }, () => {
 });
 
 describe('the shipped scripts and manifests', { timeout: 300_000 }, () => {
-  const survival = () => RUNS['bench survival']();
-
   it.each(Object.keys(RUNS) as Command[])(
     'deploy/parallel/run.sh: %s as 4 local shard processes prints the unsharded run',
     async (command) => {
@@ -474,24 +472,27 @@ describe('the shipped scripts and manifests', { timeout: 300_000 }, () => {
     },
   );
 
-  it('deploy/slurm: two array tasks and the merge job print the unsharded run', async () => {
-    const out = sub();
-    const tasks = await Promise.all(
-      [0, 1].map((i) =>
-        runScript('deploy/slurm/survival.sbatch', [...survival(), '--json'], {
-          SLURM_ARRAY_TASK_ID: String(i),
-          SLURM_ARRAY_TASK_COUNT: '2',
-          SLURM_CPUS_PER_TASK: '1',
-          OUT: out,
-        }),
-      ),
-    );
-    for (const t of tasks) expect(t.code, t.err).toBe(0);
-    const merged = await runScript('deploy/slurm/merge.sbatch', [], { OUT: out });
-    expect(merged.code, merged.err).toBe(0);
-    const whole = await runCli(survival());
-    expect(textWithoutTimes('bench survival', merged.out)).toBe(textWithoutTimes('bench survival', whole.out));
-  });
+  it.each(['bench survival', 'full play'] as const)(
+    'deploy/slurm: %s as two array tasks and the merge job print the unsharded run',
+    async (command) => {
+      const out = sub();
+      const tasks = await Promise.all(
+        [0, 1].map((i) =>
+          runScript('deploy/slurm/survival.sbatch', RUNS[command](), {
+            SLURM_ARRAY_TASK_ID: String(i),
+            SLURM_ARRAY_TASK_COUNT: '2',
+            SLURM_CPUS_PER_TASK: '1',
+            OUT: out,
+          }),
+        ),
+      );
+      for (const t of tasks) expect(t.code, t.err).toBe(0);
+      const merged = await runScript('deploy/slurm/merge.sbatch', [], { OUT: out });
+      expect(merged.code, merged.err).toBe(0);
+      const whole = await runCli(RUNS[command]());
+      expect(textWithoutTimes(command, merged.out)).toBe(textWithoutTimes(command, whole.out));
+    },
+  );
 
   it('deploy/k8s: the Indexed Job picks its shard from JOB_COMPLETION_INDEX and the manifests parse', () => {
     const docs = parseAllDocuments(readFileSync(join(ROOT, 'deploy/k8s/indexed-job.yaml'), 'utf8'));
