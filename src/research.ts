@@ -70,6 +70,14 @@ export {
   type StackingGameRecord,
 } from './stacking/simulate.js';
 export { mergeGameResults, type RealGameRecord } from './game/play.js';
+export {
+  playFullGames,
+  mergeFullGames,
+  type FullGamesOptions,
+  type FullGamesResult,
+  type FullGamesRun,
+  type FullGameRecord,
+} from './fullboard/games.js';
 
 // Full-board features, weight presets' internals, the GA trainer and game-length statistics.
 export {

@@ -2,9 +2,14 @@
  * `stackrank full play|train`: full-board games with a weight preset or file, and the genetic-algorithm trainer.
  */
 import { readFileSync } from 'node:fs';
-import { StackRankError, describe } from '../errors.js';
-import { MAX_SEED } from '../random.js';
-import { MAX_SHARDS, joinRecords, recordInt, recordObject } from '../runs.js';
+import { StackRankError } from '../errors.js';
+import {
+  mergeFullGames,
+  playFullGames,
+  type FullGameRecord,
+  type FullGamesResult,
+  type FullGamesRun,
+} from '../fullboard/games.js';
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH } from '../fullboard/board.js';
 import {
   FEATURE_SETS,
@@ -14,8 +19,6 @@ import {
   type PresetName,
   type WeightVector,
 } from '../fullboard/presets.js';
-import { playFullGame } from '../fullboard/player.js';
-import { summarizeLines } from '../fullboard/stats.js';
 import { TRAIN_DEFAULTS, TRAIN_LIMITS } from '../fullboard/trainer.js';
 import { UsageError } from './args.js';
 import { CheckpointFile, finishingCheckpoint, writeKeepingResult, writeTextAtomic } from './files.js';
@@ -103,41 +106,6 @@ file for stackrank merge; --checkpoint FILE records finished games and resumes f
 
 type PlayValues = OptionValues<typeof PLAY_OPTIONS>;
 
-/** One full-board game of a run: its index, seed, counts, time and whether it was lost (else capped). */
-interface FullGameRecord {
-  game: number;
-  seed: number;
-  lines: number;
-  pieces: number;
-  seconds: number;
-  lost: boolean;
-}
-
-/** A game record from a checkpoint or a shard file: counts are integers, the seed is the run's seed + game. */
-function checkFullGameRecord(value: unknown, where: string, runSeed: number): FullGameRecord {
-  const r = recordObject(where, value);
-  const game = recordInt(where, 'game', r.game, 0, MAX_SHARDS - 1);
-  const seed = recordInt(where, 'seed', r.seed, 0, MAX_SEED);
-  if (seed !== (runSeed + game) >>> 0)
-    throw new StackRankError(
-      'RUN_MISMATCH',
-      `${where}: game ${game} has seed ${seed}; this run's game ${game} has seed ${(runSeed + game) >>> 0}`,
-    );
-  if (typeof r.lost !== 'boolean' || typeof r.seconds !== 'number' || !(r.seconds >= 0))
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `${where}: lost must be true or false and seconds a number >= 0; got ${describe(r)}`,
-    );
-  return {
-    game,
-    seed,
-    lines: recordInt(where, 'lines', r.lines),
-    pieces: recordInt(where, 'pieces', r.pieces),
-    seconds: r.seconds,
-    lost: r.lost,
-  };
-}
-
 /** The text and JSON output of full play, from its parameters and game records (also for merged shards). */
 function fullPlayPrinter(io: CliIO, json: boolean, params: Record<string, unknown>) {
   const w = params.weightVector as { name: string; features: string[]; weights: number[] };
@@ -152,12 +120,8 @@ function fullPlayPrinter(io: CliIO, json: boolean, params: Record<string, unknow
         `game ${String(r.game + 1).padStart(4)}  seed ${String(r.seed).padStart(6)}  lines ${fmt(r.lines).padStart(12)}  pieces ${fmt(r.pieces).padStart(12)}  ${fmt(r.seconds > 0 ? r.pieces / r.seconds : 0).padStart(9)} p/s${r.lost ? '' : '  (capped)'}`,
       );
     },
-    summary(records: readonly FullGameRecord[], seconds: number) {
-      const summary = summarizeLines(
-        records.map((r) => r.lines),
-        records.map((r) => r.lost),
-      );
-      const pieces = records.reduce((s, r) => s + r.pieces, 0);
+    summary(result: FullGamesResult) {
+      const { records, summary, pieces, seconds } = result;
       if (json) {
         io.out(
           JSON.stringify({
@@ -190,8 +154,6 @@ function fullPlayPrinter(io: CliIO, json: boolean, params: Record<string, unknow
 
 async function play(values: PlayValues, io: CliIO): Promise<number> {
   const w = loadWeights(values.weights);
-  const { seed, maxLines, maxPieces, width, height } = values;
-  const lookahead = values.lookahead as 0 | 1;
   const run = await startRun(io, {
     command: 'full play',
     params: runParams(values, { weightVector: { name: w.name, features: w.features, weights: w.weights } }),
@@ -199,79 +161,61 @@ async function play(values: PlayValues, io: CliIO): Promise<number> {
     indexOf: (r) => (r as FullGameRecord).game,
   });
   const part = run.part<FullGameRecord>('games');
-  const done = new Map<number, FullGameRecord>();
-  for (const [i, value] of part.resume.entries()) {
-    const r = checkFullGameRecord(value, `${values.checkpoint}: game record ${i + 1}`, seed);
-    if (r.game < run.range.start || r.game >= run.range.end || done.has(r.game))
-      throw new StackRankError(
-        'RUN_MISMATCH',
-        `${values.checkpoint}: game ${r.game} is outside this shard or twice in it`,
-      );
-    done.set(r.game, r);
-  }
   const printer = fullPlayPrinter(io, values.json, run.run.params);
-  const results: FullGameRecord[] = [];
-  let seconds = 0;
   printer.header();
-  await run.play(async () => {
-    const t0 = performance.now();
-    const { start, end } = run.range;
-    for (let g = start; g < end; g++) {
-      if (io.signal?.aborted) break;
-      let record = done.get(g);
-      if (!record) {
-        const r = await playFullGame({
-          weights: w,
-          seed: (seed + g) >>> 0,
-          maxLines,
-          maxPieces,
-          lookahead,
-          width,
-          height,
-          randomizer: values.randomizer,
-          signal: io.signal,
-          onProgress: (p) =>
-            io.status(
-              `game ${g + 1}/${values.games}: ${fmt(p.lines)} lines, ${fmt(p.pieces / Math.max(p.seconds, 1e-9))} pieces/s`,
-            ),
-        });
-        record = {
-          game: g,
-          seed: (seed + g) >>> 0,
-          lines: r.lines,
-          pieces: r.pieces,
-          seconds: r.seconds,
-          lost: r.lost,
-        };
-        part.add(record);
-      }
-      results.push(record);
-      printer.game(record);
-    }
-    seconds = (performance.now() - t0) / 1000;
-    if (results.length === end - start) seconds = part.finish({}, seconds);
+  let played = 0; // seconds of the games this session played
+  const result = await run.play(async () => {
+    const r = await playFullGames({
+      weights: w,
+      games: values.games,
+      seed: values.seed,
+      maxLines: values.maxLines,
+      maxPieces: values.maxPieces,
+      lookahead: values.lookahead as 0 | 1,
+      width: values.width,
+      height: values.height,
+      randomizer: values.randomizer,
+      signal: io.signal,
+      range: run.range,
+      resume: part.resume,
+      onGame: (record, resumed) => {
+        if (!resumed) {
+          part.add(record);
+          played += record.seconds;
+        }
+        printer.game(record);
+      },
+      onProgress: (p) =>
+        io.status(
+          `game ${p.game + 1}/${values.games}: ${fmt(p.lines)} lines, ${fmt(p.pieces / Math.max(p.seconds, 1e-9))} pieces/s`,
+        ),
+    });
+    part.finish(runMeta(r), played);
+    return r;
   });
-  printer.summary(results, seconds);
+  printer.summary(result);
   return 0;
+}
+
+/** What mergeFullGames needs besides the records: the result's description of its run. */
+function runMeta(r: FullGamesResult): Record<string, unknown> {
+  const { weights, randomizer, seed, gameCount, maxLines, maxPieces, lookahead, width, height } = r;
+  return { weights, randomizer, seed, gameCount, maxLines, maxPieces, lookahead, width, height };
 }
 
 /** `stackrank merge` of full play shards (checked by checkShardSet, in shard order). */
 export function printMergedFullPlay(io: CliIO, json: boolean, shards: readonly { run: RunFile }[]): void {
-  const { params } = shards[0].run;
-  const { records } = joinRecords<FullGameRecord>(
+  const result = mergeFullGames(
     shards.map(({ run }) => ({
+      ...(run.parts[0].meta as unknown as FullGamesRun),
       range: { start: run.shard.start, end: run.shard.end },
       records: run.parts[0].records as FullGameRecord[],
-    })),
-    (r, where) => checkFullGameRecord(r, where, params.seed as number).game,
+    })) as FullGamesResult[],
   );
-  const printer = fullPlayPrinter(io, json, params);
+  const printer = fullPlayPrinter(io, json, shards[0].run.params);
   printer.header();
-  for (const r of records) printer.game(r);
-  printer.summary(
-    records,
-    shards.reduce((a, { run }) => a + run.parts[0].seconds, 0),
-  );
+  for (const r of result.records) printer.game(r);
+  printer.summary(result);
 }
 
 const TRAIN_OPTIONS = defineOptions({
