@@ -24,7 +24,7 @@ import { UsageError } from './args.js';
 import { CheckpointFile, finishingCheckpoint, writeKeepingResult, writeTextAtomic } from './files.js';
 import type { CliIO } from './io.js';
 import { THREADS, randomizerOption, seedOption } from './options.js';
-import { RUN_OPTIONS, runParams, startRun, type RunFile } from './runs.js';
+import { RUN_OPTIONS, runParams, startRun, type RunFile } from './run-files.js';
 import { defineCommand, defineOptions, type OptionValues } from './spec.js';
 
 const FEATURE_SET_NAMES = Object.keys(FEATURE_SETS);

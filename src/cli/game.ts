@@ -7,7 +7,7 @@ import { RULE_SETS, RULE_SET_NAMES } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import { UsageError } from './args.js';
 import type { CliIO } from './io.js';
-import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './runs.js';
+import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './run-files.js';
 import { TABLE_SOURCE, lookaheadOption, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
 import { defineCommand, type ChoiceSpec } from './spec.js';

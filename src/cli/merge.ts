@@ -2,7 +2,7 @@
 import { printMergedFullPlay } from './full.js';
 import { printMergedGames } from './game.js';
 import type { CliIO } from './io.js';
-import { checkShardSet, joinedRunFile, readRunFile, writeRunFile, type RunCommand, type RunFile } from './runs.js';
+import { checkShardSet, joinedRunFile, readRunFile, writeRunFile, type RunCommand, type RunFile } from './run-files.js';
 import { defineCommand } from './spec.js';
 import { printMergedSurvival } from './survival.js';
 

@@ -22,7 +22,7 @@ import { UsageError } from './args.js';
 import type { CliIO } from './io.js';
 import { THREADS, TABLE_SOURCE, randomizerOption, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
-import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './runs.js';
+import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './run-files.js';
 import { defineCommand } from './spec.js';
 import { loadTableForCli } from './table-source.js';
 
