@@ -5,87 +5,102 @@
 //
 // Board rows are stored with walls: row y at index y + 4, bit x + 4 = column x, bits outside the board set, rows
 // below the floor and from the ceiling up all ones; so a collision test is a few AND operations with no bounds
-// test. State index: rotation << 11 | (y + 4) << 5 | (x + 4). No allocation, no strings, no GC.
+// test. State index: rotation << 11 | (y + 4) << 5 | (x + 4). Every offset, code and size shared with TypeScript is
+// in assembly/reachable/layout.ts. No allocation, no strings, no GC.
 export { alloc } from './memory';
+export * from './reachable/layout';
+import {
+  COLUMN_SLOTS,
+  FIT_COUNT,
+  FLAG_20G,
+  FLAG_INITIAL_ROTATION,
+  FLAG_SOFT_DROP,
+  M_CW,
+  M_DAS_LEFT,
+  M_DAS_RIGHT,
+  M_LEFT,
+  M_RIGHT,
+  M_SOFT,
+  OUT_FROM,
+  OUT_LANDED,
+  OUT_WORDS,
+  O_BOARD,
+  O_CEIL,
+  O_COLS,
+  O_FIT,
+  O_FITMARK,
+  O_FLAGS,
+  O_HEIGHTS,
+  O_LOCK,
+  O_OUT,
+  O_PARENT,
+  O_QUEUE,
+  O_ROWS,
+  O_SEEN,
+  O_SPAWN_S,
+  O_SPAWN_X,
+  O_SPAWN_Y,
+  O_STAMP,
+  O_VIA,
+  O_VISIT,
+  O_WIDTH,
+  ROW_SLOTS,
+  STATE_COUNT,
+  STATE_ROTATION_SHIFT,
+  STATE_WORDS,
+  STATE_X_MASK,
+  STATE_Y_MASK,
+  STATE_Y_SHIFT,
+  S_BOT,
+  S_CDX,
+  S_CDY,
+  S_H,
+  S_MASK,
+  S_MINDX,
+  S_MINDY,
+  S_NEXT,
+  S_SHAPE,
+  S_TURN,
+  S_W,
+  TABLE_HEADER_WORDS,
+  TURN_WORDS,
+  T_CENTRE,
+  T_KICKS,
+  T_KICK_DX,
+  T_KICK_DY,
+  T_READ_DX,
+  T_READ_DY,
+  WALL,
+} from './reachable/layout';
 
-// ---- context layout (byte offsets) ----
-const O_WIDTH: usize = 0; //    i32 board width (4..10)
-const O_CEIL: usize = 4; //     i32 rows the piece may occupy while moving (0 .. ceiling-1)
-const O_LOCK: usize = 8; //     i32 a placement must lie below this row
-const O_SPAWN_S: usize = 12; // i32 spawn state
-const O_SPAWN_X: usize = 16; // i32
-const O_SPAWN_Y: usize = 20; // i32
-const O_FLAGS: usize = 24; //   i32 bit 0: 20G, bit 1: soft drop allowed, bit 2: initial rotation
-const O_STAMP: usize = 28; //   i32 generation of the visit / seen marks
-const O_BOARD: usize = 64; //   i32[48] board rows bottom first as given (bit x = column x), written by TypeScript
-const O_ROWS: usize = 256; //   i32[64] rows with walls at y + 4
-const O_COLS: usize = 512; //   u64[16]: bit y set when column c is filled in row y (drops read these)
-const O_QUEUE: usize = 1536; // i16[8192] states in breadth-first order
-const O_VISIT: usize = 17920; // u16[8192] generation mark per state
-const O_PARENT: usize = 34304; // i16[8192] the state a state was first reached from (-1: the start)
-const O_VIA: usize = 50688; //  u8[8192] the move (index into the move order) that reached it
-const O_SEEN: usize = 58880; // u16[8192] generation mark per placement (shape << 11 | cell position)
-const O_OUT: usize = 75264; //  i32[2 * 2048]: per placement, the landed state and the state it was dropped from
-const O_FIT: usize = 91648; //  u32[256] at state << 6 | (y + 4): bit b set when the state fits with its cell
-//                              rectangle's left column at b - 4 (computed on first use in a call)
-const O_FITMARK: usize = 92672; // u16[256] generation mark per fit mask
-const O_HEIGHTS: usize = 93184; // i32[16] column heights (reachFromTop)
-const CTX_BYTES: usize = 93248;
-
-// ---- piece table (i32 words), written by src/rules/kernel.ts ----
-// word 0: number of states; state s at word 16 + s * 64:
-const S_MINDX: i32 = 0; //  offset of the state's cell rectangle from the reference point
-const S_MINDY: i32 = 1;
-const S_W: i32 = 2;
-const S_H: i32 = 3;
-const S_MASK: i32 = 4; //   [4] row masks of the rectangle, bottom first
-const S_BOT: i32 = 8; //    [4] lowest cell row per rectangle column
-const S_SHAPE: i32 = 12; // states with the same cells share a shape id;
-const S_CDX: i32 = 13; //   reference + (cdx, cdy) is the same point for all of them
-const S_CDY: i32 = 14;
-const S_NEXT: i32 = 15; //  [2] state after cw, ccw
-const S_TURN: i32 = 20; //  [2] blocks of 22 words: kick count, dx[5], dy[5], centre rule, reading-order cells dx[4], dy[4]
-export const TABLE_BYTES: i32 = (16 + 4 * 64) * 4;
-
-const M_CW: i32 = 0;
-const M_CCW: i32 = 1;
-const M_LEFT: i32 = 2;
-const M_RIGHT: i32 = 3;
-const M_DAS_LEFT: i32 = 4;
-const M_DAS_RIGHT: i32 = 5;
-const M_SOFT: i32 = 6;
-
-export function ctxBytes(): i32 {
-  return <i32>CTX_BYTES;
-}
 
 // module state for one call (set by reach())
 let ctx: usize = 0;
 let tbl: usize = 0;
 
 @inline function word(s: i32, w: i32): i32 {
-  return load<i32>(tbl + ((<usize>(16 + (s << 6) + w)) << 2));
+  return load<i32>(tbl + ((<usize>(TABLE_HEADER_WORDS + s * STATE_WORDS + w)) << 2));
 }
 @inline function rowAt(yy: i32): i32 {
   return load<i32>(ctx + O_ROWS + ((<usize>yy) << 2));
 }
 @inline function stateIndex(s: i32, x: i32, y: i32): i32 {
-  return (s << 11) | ((y + 4) << 5) | (x + 4);
+  return (s << STATE_ROTATION_SHIFT) | ((y + WALL) << STATE_Y_SHIFT) | (x + WALL);
 }
 
 let mark: u16 = 0;
 
 /**
  * Where state s fits in reference row y, as a bit mask over the column of its cell rectangle's left edge (bit
- * x + minDx + 4). A piece row with cells at bits b collides at base i when the board row has bit i + b, so the
+ * x + minDx + WALL). A piece row with cells at bits b collides at base i when the board row has bit i + b, so the
  * blocked bases are the OR of the board rows shifted right by each cell's bit. Cached per call.
  */
 function fit(s: i32, y: i32): u32 {
-  const key = (<usize>((s << 6) | (y + 4)));
+  const key = <usize>((s * ROW_SLOTS) | (y + WALL));
   const markAt = ctx + O_FITMARK + (key << 1);
   const at = ctx + O_FIT + (key << 2);
   if (load<u16>(markAt) == mark) return load<u32>(at);
-  const yy = y + word(s, S_MINDY) + 4;
+  const yy = y + word(s, S_MINDY) + WALL;
   const h = word(s, S_H);
   let blocked: u32 = 0;
   for (let r = 0; r < h; r++) {
@@ -104,11 +119,11 @@ function fit(s: i32, y: i32): u32 {
 
 /** Whether state s at (x, y) overlaps a wall, the floor, the ceiling or a filled cell. */
 @inline function collides(s: i32, x: i32, y: i32): bool {
-  return ((fit(s, y) >>> (<u32>(x + word(s, S_MINDX) + 4))) & 1) == 0;
+  return ((fit(s, y) >>> (<u32>(x + word(s, S_MINDX) + WALL))) & 1) == 0;
 }
 
 @inline function blockedCell(x: i32, y: i32): bool {
-  return ((rowAt(y + 4) >> (x + 4)) & 1) != 0;
+  return ((rowAt(y + WALL) >> (x + WALL)) & 1) != 0;
 }
 
 /** Row the state comes to rest in when dropped from y: per column of the piece, the highest filled cell below it. */
@@ -151,27 +166,27 @@ let tail: i32 = 0;
 function turn(s: i32, x: i32, y: i32, dir: i32): bool {
   const t = word(s, S_NEXT + dir);
   if (t == s) return false;
-  const k = S_TURN + dir * 22;
+  const k = S_TURN + dir * TURN_WORDS;
   if (!collides(t, x, y)) {
     rs = t;
     rx = x;
     ry = y;
     return true;
   }
-  if (word(s, k + 11) != 0) {
+  if (word(s, k + T_CENTRE) != 0) {
     // ARS centre-column rule: the first blocked cell in reading order decides
     for (let i = 0; i < 4; i++) {
-      const dx = word(s, k + 12 + i);
-      if (blockedCell(x + dx, y + word(s, k + 16 + i))) {
+      const dx = word(s, k + T_READ_DX + i);
+      if (blockedCell(x + dx, y + word(s, k + T_READ_DY + i))) {
         if (dx == 1) return false;
         break;
       }
     }
   }
-  const n = word(s, k);
+  const n = word(s, k + T_KICKS);
   for (let i = 1; i < n; i++) {
-    const kx = x + word(s, k + 1 + i);
-    const ky = y + word(s, k + 6 + i);
+    const kx = x + word(s, k + T_KICK_DX + i);
+    const ky = y + word(s, k + T_KICK_DY + i);
     if (!collides(t, kx, ky)) {
       rs = t;
       rx = kx;
@@ -193,19 +208,22 @@ export function reach(context: usize, table: usize): i32 {
   const ceiling = load<i32>(ctx + O_CEIL);
   const lockTop = load<i32>(ctx + O_LOCK);
   const flags = load<i32>(ctx + O_FLAGS);
-  const g20 = (flags & 1) != 0;
-  const soft = (flags & 2) != 0 && !g20;
-  const irs = (flags & 4) != 0;
+  const g20 = (flags & FLAG_20G) != 0;
+  const soft = (flags & FLAG_SOFT_DROP) != 0 && !g20;
+  const irs = (flags & FLAG_INITIAL_ROTATION) != 0;
 
   // rows with walls; floor and ceiling rows all ones
-  const walls = ~(((1 << width) - 1) << 4);
-  for (let i = 0; i < 4; i++) store<i32>(ctx + O_ROWS + ((<usize>i) << 2), -1);
+  const walls = ~(((1 << width) - 1) << WALL);
+  for (let i = 0; i < WALL; i++) store<i32>(ctx + O_ROWS + ((<usize>i) << 2), -1);
   for (let y = 0; y < ceiling; y++) {
-    store<i32>(ctx + O_ROWS + ((<usize>(y + 4)) << 2), (load<i32>(ctx + O_BOARD + ((<usize>y) << 2)) << 4) | walls);
+    store<i32>(
+      ctx + O_ROWS + ((<usize>(y + WALL)) << 2),
+      (load<i32>(ctx + O_BOARD + ((<usize>y) << 2)) << WALL) | walls,
+    );
   }
-  for (let y = ceiling + 4; y < 64; y++) store<i32>(ctx + O_ROWS + ((<usize>y) << 2), -1);
+  for (let y = ceiling + WALL; y < ROW_SLOTS; y++) store<i32>(ctx + O_ROWS + ((<usize>y) << 2), -1);
   // the board by columns, for drops
-  memory.fill(ctx + O_COLS, 0, 128);
+  memory.fill(ctx + O_COLS, 0, COLUMN_SLOTS << 3);
   for (let y = 0; y < ceiling; y++) {
     let r = load<i32>(ctx + O_BOARD + ((<usize>y) << 2));
     while (r != 0) {
@@ -217,9 +235,9 @@ export function reach(context: usize, table: usize): i32 {
   // generation marks instead of clearing the visit, seen and fit arrays
   let stamp = load<i32>(ctx + O_STAMP) + 1;
   if (stamp > 0xffff) {
-    memory.fill(ctx + O_VISIT, 0, 16384);
-    memory.fill(ctx + O_SEEN, 0, 16384);
-    memory.fill(ctx + O_FITMARK, 0, 512);
+    memory.fill(ctx + O_VISIT, 0, STATE_COUNT << 1);
+    memory.fill(ctx + O_SEEN, 0, STATE_COUNT << 1);
+    memory.fill(ctx + O_FITMARK, 0, FIT_COUNT << 1);
     stamp = 1;
   }
   store<i32>(ctx + O_STAMP, stamp);
@@ -239,20 +257,23 @@ export function reach(context: usize, table: usize): i32 {
 
   for (let head = 0; head < tail; head++) {
     const idx = <i32>load<i16>(ctx + O_QUEUE + (<usize>head << 1));
-    const s = idx >> 11;
-    const y = ((idx >> 5) & 63) - 4;
-    const x = (idx & 31) - 4;
+    const s = idx >> STATE_ROTATION_SHIFT;
+    const y = ((idx >> STATE_Y_SHIFT) & STATE_Y_MASK) - WALL;
+    const x = (idx & STATE_X_MASK) - WALL;
 
     // the placement this state drops to
     const ly = g20 ? y : dropY(s, x, y);
     if (ly + word(s, S_MINDY) + word(s, S_H) <= lockTop) {
-      const key = (word(s, S_SHAPE) << 11) | ((ly + word(s, S_CDY) + 4) << 5) | (x + word(s, S_CDX) + 4);
+      const key =
+        (word(s, S_SHAPE) << STATE_ROTATION_SHIFT) |
+        ((ly + word(s, S_CDY) + WALL) << STATE_Y_SHIFT) |
+        (x + word(s, S_CDX) + WALL);
       const seenAt = ctx + O_SEEN + (<usize>key << 1);
       if (load<u16>(seenAt) != mark) {
         store<u16>(seenAt, mark);
-        const out = ctx + O_OUT + (<usize>count << 3);
-        store<i32>(out, stateIndex(s, x, ly));
-        store<i32>(out + 4, idx);
+        const out = ctx + O_OUT + ((<usize>(count * OUT_WORDS)) << 2);
+        store<i32>(out + (OUT_LANDED << 2), stateIndex(s, x, ly));
+        store<i32>(out + (OUT_FROM << 2), idx);
         count++;
       }
     }
@@ -262,11 +283,11 @@ export function reach(context: usize, table: usize): i32 {
       const ok = g20 && irs && head == 0 ? turn(s0, x0, y0, dir) : turn(s, x, y, dir);
       if (ok) {
         if (g20) ry = dropY(rs, rx, ry);
-        enqueue(dir, idx);
+        enqueue(M_CW + dir, idx);
       }
     }
     const f = fit(s, y);
-    const minDx = word(s, S_MINDX) + 4;
+    const minDx = word(s, S_MINDX) + WALL;
     const base = x + minDx;
     rs = s;
     if (((f >>> <u32>(base - 1)) & 1) != 0) {
@@ -333,7 +354,7 @@ export function reachFromTop(context: usize, table: usize, list: usize, n: i32, 
   const width = load<i32>(ctx + O_WIDTH);
   const lockTop = load<i32>(ctx + O_LOCK);
   const heights = ctx + O_HEIGHTS;
-  memory.fill(heights, 0, 64);
+  memory.fill(heights, 0, COLUMN_SLOTS << 2);
   for (let y = 0; y < boardHeight; y++) {
     let r = load<i32>(ctx + O_BOARD + ((<usize>y) << 2));
     while (r != 0) {
@@ -344,8 +365,8 @@ export function reachFromTop(context: usize, table: usize, list: usize, n: i32, 
   let count = 0;
   for (let i = 0; i < n; i++) {
     const idx = load<i32>(list + ((<usize>i) << 2));
-    const s = idx >> 11;
-    const x = (idx & 31) - 4;
+    const s = idx >> STATE_ROTATION_SHIFT;
+    const x = (idx & STATE_X_MASK) - WALL;
     const c0 = x + word(s, S_MINDX);
     const minDy = word(s, S_MINDY);
     const w = word(s, S_W);
@@ -355,9 +376,9 @@ export function reachFromTop(context: usize, table: usize, list: usize, n: i32, 
       if (need > y) y = need;
     }
     if (y + minDy + word(s, S_H) > lockTop) continue;
-    const out = ctx + O_OUT + (<usize>count << 3);
-    store<i32>(out, stateIndex(s, x, y));
-    store<i32>(out + 4, i);
+    const out = ctx + O_OUT + ((<usize>(count * OUT_WORDS)) << 2);
+    store<i32>(out + (OUT_LANDED << 2), stateIndex(s, x, y));
+    store<i32>(out + (OUT_FROM << 2), i);
     count++;
   }
   return count;

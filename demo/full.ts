@@ -43,8 +43,10 @@ export class FullGame extends BaseGame {
     const cleared = this.cells.length - kept.length;
     while (kept.length < FULL_ROWS) kept.push(new Array<Cell>(FULL_WIDTH).fill(null));
     this.cells = kept;
-    if (cleared !== move.lines)
-      throw new Error(`demo board out of step with the player: cleared ${cleared} rows, the player says ${move.lines}`);
+    if (cleared !== move.linesCleared)
+      throw new Error(
+        `demo board out of step with the player: cleared ${cleared} rows, the player says ${move.linesCleared}`,
+      );
     this.board = move.board;
     for (let r = 0; r < FULL_ROWS; r++) {
       let mask = 0;

@@ -119,8 +119,8 @@ export class StackGame extends BaseGame {
       this.lastTetrisAt = this.pieces + 1;
       this.lastCells = [];
     } else {
-      const o = ORIENTATIONS[PIECES.indexOf(piece)][move.rotation!];
-      const x = move.column!;
+      const o = ORIENTATIONS[PIECES.indexOf(piece)][move.orientation];
+      const x = move.column;
       const base = this.heights[x] - o.bot[0];
       const cells: [number, number][] = [];
       for (let j = 0; j < o.width; j++) {

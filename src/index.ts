@@ -116,6 +116,7 @@ export {
   type RuleSet,
   type Input,
   type Cell,
+  type PieceMove,
   type GamePlacement,
   type BoardLike,
   type ReachableOptions,

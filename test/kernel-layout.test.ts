@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as fullboardLayout from '../src/fullboard/layout.js';
+import { SEARCH_MOVES } from '../src/rules/geometry.js';
+import * as reachableLayout from '../src/rules/layout.js';
 import * as searchLayout from '../src/stacking/layout.js';
 import { createMemory, kernelImports, kernelModule, type KernelName } from '../src/wasm.js';
 
@@ -34,6 +36,7 @@ function numericFields(layout: Record<string, unknown>): [string, number][] {
 describe.each([
   ['search', searchLayout as Record<string, unknown>],
   ['fullboard', fullboardLayout as Record<string, unknown>],
+  ['reachable', reachableLayout as Record<string, unknown>],
 ] as const)('the %s kernel and TypeScript read one layout', (name, layout) => {
   it.each(VARIANTS)('every field agrees (shared memory $shared, SIMD $simd)', async ({ shared, simd }) => {
     const globals = await kernelGlobals(name, shared, simd);
@@ -71,6 +74,61 @@ describe('the search layout fits together', () => {
       ) + 1,
     );
     expect(L.CFG_WORDS).toBe(L.CFG_COLLAPSE + 1);
+  });
+});
+
+describe('the reachable layout fits together', () => {
+  const L = reachableLayout;
+  it('the context blocks lie in order, none overlapping the next, all inside CTX_BYTES', () => {
+    const blocks: [string, number, number][] = [
+      ['params', L.O_WIDTH, L.PARAM_WORDS * 4],
+      ['stamp', L.O_STAMP, 4],
+      ['board', L.O_BOARD, L.MAX_BOARD_ROWS * 4],
+      ['rows', L.O_ROWS, L.ROW_SLOTS * 4],
+      ['cols', L.O_COLS, L.COLUMN_SLOTS * 8],
+      ['queue', L.O_QUEUE, L.STATE_COUNT * 2],
+      ['visit', L.O_VISIT, L.STATE_COUNT * 2],
+      ['parent', L.O_PARENT, L.STATE_COUNT * 2],
+      ['via', L.O_VIA, L.STATE_COUNT],
+      ['seen', L.O_SEEN, L.STATE_COUNT * 2],
+      ['out', L.O_OUT, L.MAX_PLACEMENTS * L.OUT_WORDS * 4],
+      ['fit', L.O_FIT, L.FIT_COUNT * 4],
+      ['fit marks', L.O_FITMARK, L.FIT_COUNT * 2],
+      ['heights', L.O_HEIGHTS, L.COLUMN_SLOTS * 4],
+    ];
+    for (let i = 0; i < blocks.length; i++) {
+      const [name, start, bytes] = blocks[i];
+      const end = i + 1 < blocks.length ? blocks[i + 1][1] : L.CTX_BYTES;
+      expect(start + bytes, name).toBeLessThanOrEqual(end);
+    }
+    // the parameters TypeScript writes end where the kernel's stamp begins (writing them never resets it)
+    expect(L.O_WIDTH + L.PARAM_WORDS * 4).toBe(L.O_STAMP);
+    expect(L.O_FLAGS).toBe(L.O_WIDTH + (L.PARAM_WORDS - 1) * 4);
+    expect(L.O_COLS % 8).toBe(0); // u64 column masks
+  });
+  it('a state index holds every rotation, row and column the boards allow, and fits the i16 queue', () => {
+    expect(L.STATE_COUNT).toBeLessThanOrEqual(2 ** 15);
+    expect(L.STATE_Y_MASK + 1).toBeGreaterThanOrEqual(L.ROW_SLOTS);
+    expect(L.STATE_X_MASK + 1).toBeGreaterThanOrEqual(L.COLUMN_SLOTS + 2 * L.WALL);
+    expect(L.MAX_BOARD_ROWS + 2 * L.WALL).toBeLessThanOrEqual(L.ROW_SLOTS);
+  });
+  it('the piece table: state blocks fit their stride, turn blocks fit their size', () => {
+    expect(L.S_TURN + 2 * L.TURN_WORDS).toBe(L.STATE_WORDS);
+    expect(L.S_NEXT + 2).toBeLessThanOrEqual(L.S_TURN);
+    expect(L.S_BOT + 4).toBeLessThanOrEqual(L.S_SHAPE);
+    expect([L.T_KICK_DX, L.T_KICK_DY, L.T_CENTRE]).toEqual([
+      L.T_KICKS + 1,
+      L.T_KICK_DX + L.MAX_KICKS,
+      L.T_KICK_DY + L.MAX_KICKS,
+    ]);
+    expect([L.T_READ_DX, L.T_READ_DY]).toEqual([L.T_CENTRE + 1, L.T_READ_DX + 4]);
+    expect(L.T_READ_DY + 4).toBeLessThanOrEqual(L.TURN_WORDS);
+    expect(L.TABLE_BYTES).toBe((L.TABLE_HEADER_WORDS + L.MAX_STATES * L.STATE_WORDS) * 4);
+  });
+  it('move codes are the indices of SEARCH_MOVES, the order the TypeScript search tries them', () => {
+    expect([L.M_CW, L.M_CCW, L.M_LEFT, L.M_RIGHT, L.M_DAS_LEFT, L.M_DAS_RIGHT, L.M_SOFT]).toEqual(
+      ['cw', 'ccw', 'left', 'right', 'dasLeft', 'dasRight', 'softDrop'].map((m) => SEARCH_MOVES.indexOf(m as never)),
+    );
   });
 });
 

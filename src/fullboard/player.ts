@@ -13,7 +13,9 @@ import {
 } from '../errors.js';
 import { ORIENTATIONS, PIECES } from '../pieces.js';
 import { Rng, checkSeed } from '../random.js';
-import { DEFAULT_HEIGHT, DEFAULT_WIDTH, FullBoard, checkSize, toPieceId, type FullMove } from './board.js';
+import { classicMove } from '../rules/rotation-systems.js';
+import type { PieceMove } from '../rules/types.js';
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH, FullBoard, checkSize, toPieceId } from './board.js';
 import { FEATURE_NAMES, type FeatureName } from './features.js';
 import {
   CHUNK_LINE_CAP,
@@ -38,11 +40,18 @@ export interface BestMoveOptions {
   next?: number | string;
 }
 
-export interface BestMoveResult extends FullMove {
+/**
+ * The full-board player's move in the shape every AI answers with (PieceMove: docs/api.md, "Moves"): `rotation`,
+ * `x`, `y`, `cells` in the classic rule set's terms (the piece is dropped straight down; `x` its leftmost column,
+ * `y` its lowest row, `rotation` the orientation index as a string), before full rows are removed.
+ */
+export interface BestMoveResult extends PieceMove {
+  /** Index of the orientation in ORIENTATIONS[piece] (docs/rules.md, "Pieces"); FullBoard.place takes it. */
+  orientation: number;
   /** Value of the move: its evaluation (1-ply) or the best evaluation after the next piece (2-ply). */
-  score: number;
-  /** Lines the move clears. */
-  lines: number;
+  value: number;
+  /** Rows the move clears. */
+  linesCleared: number;
   /** The board after the move. */
   board: FullBoard;
 }
@@ -71,7 +80,13 @@ export async function bestMove(
     const orientation = mv >> MOVE_ORIENT_SHIFT;
     const x = mv & ((1 << MOVE_ORIENT_SHIFT) - 1);
     const placed = board.place(p, orientation, x)!;
-    return { piece: p, orientation, x, score, lines: placed.lines, board: placed.board };
+    return {
+      ...classicMove(p, orientation, x, placed.landingRow),
+      orientation,
+      value: score,
+      linesCleared: placed.lines,
+      board: placed.board,
+    };
   } finally {
     releaseContext(board.width, board.height, ctx);
   }

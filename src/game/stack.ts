@@ -111,7 +111,7 @@ function toBoardCells(cells: readonly Cell[], width: number, side: 'right' | 'le
 function moveCells(ctx: StackContext, heights: readonly number[], move: number): Cell[] {
   if (move === MOVE_TETRIS) return [0, 1, 2, 3].map((y) => [ctx.width - 1, y] as const);
   const p = ctx.engine.placements.placements[move];
-  const o = ORIENTATIONS[p.piece][p.rotation];
+  const o = ORIENTATIONS[p.piece][p.orientation];
   const base = heights[p.column] - o.bot[0];
   const cells: Cell[] = [];
   for (let j = 0; j < o.width; j++) for (let r = o.bot[j]; r < o.top[j]; r++) cells.push([p.column + j, base + r]);
@@ -225,7 +225,7 @@ function placementMoves(ctx: StackContext, heights: readonly number[], id: numbe
   const out: number[] = [];
   for (let m = start[id]; m < start[id + 1]; m++) {
     const p = placements[m];
-    const o = ORIENTATIONS[p.piece][p.rotation];
+    const o = ORIENTATIONS[p.piece][p.orientation];
     const base = heights[p.column] - o.bot[0];
     let fits = base >= 0;
     for (let j = 0; j < o.width && fits; j++)

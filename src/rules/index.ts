@@ -2,7 +2,7 @@
  * The rules layer: boards, rotation systems, rule-set presets and reachable placements with key sequences
  * (docs/rules.md, "Real games"). Nothing here knows about any AI.
  */
-export type { RuleSetName, Input, Cell, GamePlacement, BoardLike } from './types.js';
+export type { RuleSetName, Input, Cell, PieceMove, GamePlacement, BoardLike } from './types.js';
 export { Board, BOARD_MIN_WIDTH, BOARD_MAX_WIDTH, BOARD_MIN_HEIGHT, BOARD_MAX_HEIGHT } from './board.js';
 export {
   ROTATION_SYSTEMS,

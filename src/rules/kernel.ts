@@ -4,6 +4,7 @@
  * GamePlacement objects. One instance per thread, created synchronously on first use; its search is the
  * TypeScript search of reachable.ts move for move (tested), which stays the readable definition.
  */
+import { StackRankError } from '../errors.js';
 import { PIECES } from '../pieces.js';
 import { instantiateKernelSync, type KernelInstance } from '../wasm.js';
 import { Board } from './board.js';
@@ -11,48 +12,90 @@ import { fieldOf, spawnY, type RuleSet } from './rule-sets.js';
 import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from './geometry.js';
 import { ROTATION_SYSTEM_NAMES, ROTATION_SYSTEMS } from './rotation-systems.js';
 import type { Cell, GamePlacement, Input } from './types.js';
+import {
+  CTX_BYTES,
+  FLAG_20G,
+  FLAG_INITIAL_ROTATION,
+  FLAG_SOFT_DROP,
+  MAX_BOARD_ROWS,
+  MAX_KICKS,
+  OUT_FROM,
+  OUT_LANDED,
+  OUT_WORDS,
+  O_BOARD,
+  O_CEIL,
+  O_FLAGS,
+  O_LOCK,
+  O_OUT,
+  O_PARENT,
+  O_SPAWN_S,
+  O_SPAWN_X,
+  O_SPAWN_Y,
+  O_VIA,
+  O_WIDTH,
+  PARAM_WORDS,
+  STATE_COUNT,
+  STATE_ROTATION_SHIFT,
+  STATE_WORDS,
+  STATE_X_MASK,
+  STATE_Y_MASK,
+  STATE_Y_SHIFT,
+  S_BOT,
+  S_CDX,
+  S_CDY,
+  S_H,
+  S_MASK,
+  S_MINDX,
+  S_MINDY,
+  S_NEXT,
+  S_SHAPE,
+  S_TURN,
+  S_W,
+  TABLE_BYTES,
+  TABLE_HEADER_WORDS,
+  TABLE_WORDS,
+  TURN_WORDS,
+  T_CENTRE,
+  T_KICKS,
+  T_KICK_DX,
+  T_KICK_DY,
+  T_READ_DX,
+  T_READ_DY,
+  WALL,
+} from './layout.js';
 
 interface ReachableKernelExports {
   alloc(bytes: number): number;
-  ctxBytes(): number;
   reach(ctx: number, table: number): number;
   reachFromTop(ctx: number, table: number, list: number, n: number, boardHeight: number): number;
+  CTX_BYTES: WebAssembly.Global;
+  TABLE_BYTES: WebAssembly.Global;
 }
-
-// context offsets (bytes); keep in step with assembly/reachable.ts
-const O_BOARD = 64;
-const O_PARENT = 34304;
-const O_VIA = 50688;
-const O_OUT = 75264;
-const STATE_COUNT = 8192;
-const TABLE_WORDS = 16 + 4 * 64;
-const TABLE_BYTES = TABLE_WORDS * 4;
-const MAX_BOARD_ROWS = 48;
 
 const sameCells = (a: readonly Cell[], b: readonly Cell[]) =>
   a.length === b.length && a.every((c, i) => c[0] === b[i][0] && c[1] === b[i][1]);
 
-/** The words of one piece's table (see the layout in assembly/reachable.ts). */
+/** The words of one piece's table (see the layout in assembly/reachable/layout.ts). */
 export function pieceTable(g: PieceGeometry): Int32Array {
   const t = new Int32Array(TABLE_WORDS);
   const n = g.cells.length;
   t[0] = n;
   const shapes: string[] = [];
   for (let s = 0; s < n; s++) {
-    const w = 16 + s * 64;
+    const w = TABLE_HEADER_WORDS + s * STATE_WORDS;
     const cells = g.cells[s];
     const minDx = Math.min(...cells.map((c) => c[0]));
     const minDy = Math.min(...cells.map((c) => c[1]));
     const width = Math.max(...cells.map((c) => c[0])) - minDx + 1;
     const height = Math.max(...cells.map((c) => c[1])) - minDy + 1;
-    t[w] = minDx;
-    t[w + 1] = minDy;
-    t[w + 2] = width;
-    t[w + 3] = height;
-    for (let j = 0; j < 4; j++) t[w + 8 + j] = 99;
+    t[w + S_MINDX] = minDx;
+    t[w + S_MINDY] = minDy;
+    t[w + S_W] = width;
+    t[w + S_H] = height;
+    for (let j = 0; j < 4; j++) t[w + S_BOT + j] = 0x7fffffff; // lowered to the lowest cell below
     for (const [dx, dy] of cells) {
-      t[w + 4 + (dy - minDy)] |= 1 << (dx - minDx);
-      t[w + 8 + (dx - minDx)] = Math.min(t[w + 8 + (dx - minDx)], dy - minDy);
+      t[w + S_MASK + (dy - minDy)] |= 1 << (dx - minDx);
+      t[w + S_BOT + (dx - minDx)] = Math.min(t[w + S_BOT + (dx - minDx)], dy - minDy);
     }
     // states with the same cells (SRS S, Z, I, O) share a shape id; their cells' lower-left corner is the same point
     const shape = cells
@@ -61,29 +104,30 @@ export function pieceTable(g: PieceGeometry): Int32Array {
       .join(' ');
     let id = shapes.indexOf(shape);
     if (id < 0) id = shapes.push(shape) - 1;
-    t[w + 12] = id;
-    t[w + 13] = minDx;
-    t[w + 14] = minDy;
+    t[w + S_SHAPE] = id;
+    t[w + S_CDX] = minDx;
+    t[w + S_CDY] = minDy;
     // A piece whose every state has the same cells (the SRS O) turns without effect: the kernel skips those turns,
     // which changes no placement or shortest sequence (a turned O reaches nothing the unturned one does not,
     // one press later).
     const inert = g.cells.every((c) => sameCells(c, g.cells[0]));
-    t[w + 15] = inert ? s : g.cw[s];
-    t[w + 16] = inert ? s : g.ccw[s];
+    t[w + S_NEXT] = inert ? s : g.cw[s];
+    t[w + S_NEXT + 1] = inert ? s : g.ccw[s];
     for (let dir = 0; dir < 2; dir++) {
-      const k = w + 20 + dir * 22;
+      const k = w + S_TURN + dir * TURN_WORDS;
       const kicks = g.kicks[s][dir];
-      t[k] = kicks.length;
+      if (kicks.length > MAX_KICKS) throw new Error(`${kicks.length} kicks do not fit the kernel's ${MAX_KICKS}`);
+      t[k + T_KICKS] = kicks.length;
       kicks.forEach(([kx, ky], i) => {
-        t[k + 1 + i] = kx;
-        t[k + 6 + i] = ky;
+        t[k + T_KICK_DX + i] = kx;
+        t[k + T_KICK_DY + i] = ky;
       });
-      t[k + 11] = g.centre[s][dir] ? 1 : 0;
+      t[k + T_CENTRE] = g.centre[s][dir] ? 1 : 0;
       const target = dir === 0 ? g.cw[s] : g.ccw[s];
       const reading = [...g.cells[target]].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
       reading.forEach(([dx, dy], i) => {
-        t[k + 12 + i] = dx;
-        t[k + 16 + i] = dy;
+        t[k + T_READ_DX + i] = dx;
+        t[k + T_READ_DY + i] = dy;
       });
     }
   }
@@ -104,7 +148,13 @@ function load(): Loaded {
   if (loaded) return loaded;
   const kernel = instantiateKernelSync<ReachableKernelExports>('reachable');
   const k = kernel.exports;
-  const ctx = k.alloc(k.ctxBytes());
+  if (k.CTX_BYTES.value !== CTX_BYTES || k.TABLE_BYTES.value !== TABLE_BYTES) {
+    throw new StackRankError(
+      'WASM_FAILED',
+      'reachable kernel layout does not match assembly/reachable/layout.ts (rebuild the kernels)',
+    );
+  }
+  const ctx = k.alloc(CTX_BYTES);
   const tableBase = k.alloc(TABLE_BYTES * ROTATION_SYSTEM_NAMES.length * 7);
   const tables: number[] = [];
   const words = new Int32Array(kernel.memory.buffer);
@@ -120,7 +170,7 @@ function load(): Loaded {
     kernel,
     ctx,
     tables,
-    params: new Int32Array(kernel.memory.buffer, ctx, 8),
+    params: new Int32Array(kernel.memory.buffer, ctx + O_WIDTH, PARAM_WORDS),
     rows: new Int32Array(kernel.memory.buffer, ctx + O_BOARD, MAX_BOARD_ROWS),
   };
   return loaded;
@@ -138,7 +188,7 @@ function allocList(bytes: number): number {
   if (need > chunkLeft) {
     chunkLeft = Math.max(65536, need);
     chunk = l.kernel.exports.alloc(chunkLeft);
-    l.params = new Int32Array(l.kernel.memory.buffer, l.ctx, 8);
+    l.params = new Int32Array(l.kernel.memory.buffer, l.ctx + O_WIDTH, PARAM_WORDS);
     l.rows = new Int32Array(l.kernel.memory.buffer, l.ctx + O_BOARD, MAX_BOARD_ROWS);
   }
   const at = chunk;
@@ -189,15 +239,19 @@ function prepare(board: Board, pid: number, rules: RuleSet): Prepared {
   const field = fieldOf(rules, board.height);
   const dys = g.cells[0].map((c) => c[1]);
   const sy = spawnY(rules, board.height, Math.min(...dys), Math.max(...dys));
-  const params = Int32Array.of(
-    board.width,
-    field.ceiling,
-    field.lockTop,
-    0,
-    g.system.spawnX(pid, board.width),
-    sy,
-    (rules.gravity === '20G' ? 1 : 0) | (rules.softDrop ? 2 : 0) | (rules.initialRotation ? 4 : 0),
-  );
+  // The context's parameter words, from O_WIDTH (O_STAMP is the kernel's own: not written).
+  const params = new Int32Array(PARAM_WORDS);
+  const at = (offset: number) => (offset - O_WIDTH) >> 2;
+  params[at(O_WIDTH)] = board.width;
+  params[at(O_CEIL)] = field.ceiling;
+  params[at(O_LOCK)] = field.lockTop;
+  params[at(O_SPAWN_S)] = 0;
+  params[at(O_SPAWN_X)] = g.system.spawnX(pid, board.width);
+  params[at(O_SPAWN_Y)] = sy;
+  params[at(O_FLAGS)] =
+    (rules.gravity === '20G' ? FLAG_20G : 0) |
+    (rules.softDrop ? FLAG_SOFT_DROP : 0) |
+    (rules.initialRotation ? FLAG_INITIAL_ROTATION : 0);
   p = { table: tables[ROTATION_SYSTEM_NAMES.indexOf(rules.rotationSystem) * 7 + pid], params, geometry: g };
   const searchesAtTop =
     !rules.softDrop &&
@@ -206,13 +260,13 @@ function prepare(board: Board, pid: number, rules: RuleSet): Prepared {
   if (searchesAtTop) {
     const n = runReach(p, Board.empty(board.width, board.height));
     const list = allocList(n * 4);
-    const out = new Int32Array(kernel.memory.buffer, ctx + O_OUT, n * 2);
+    const out = new Int32Array(kernel.memory.buffer, ctx + O_OUT, n * OUT_WORDS);
     const states = new Int32Array(kernel.memory.buffer, list, n);
     const paths: Input[][] = [];
     for (let i = 0; i < n; i++) {
-      states[i] = out[2 * i + 1];
+      states[i] = out[OUT_WORDS * i + OUT_FROM];
       // complete and frozen: every call on this game shares these arrays
-      paths.push(Object.freeze([...pathTo(out[2 * i + 1]), 'hardDrop']) as Input[]);
+      paths.push(Object.freeze([...pathTo(out[OUT_WORDS * i + OUT_FROM]), 'hardDrop']) as Input[]);
     }
     const lowestDy = Math.min(...g.cells.flat().map((c) => c[1]));
     p.top = { topFrom: sy + lowestDy, list, n, paths };
@@ -270,21 +324,21 @@ export function kernelPlacements(count: number, pid: number, rules: RuleSet): Ga
   const { kernel, ctx } = load();
   const g = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pid);
   const buffer = kernel.memory.buffer;
-  const out = new Int32Array(buffer, ctx + O_OUT, count * 2);
+  const out = new Int32Array(buffer, ctx + O_OUT, count * OUT_WORDS);
   const parent = lastTop ? null : new Int16Array(buffer, ctx + O_PARENT, STATE_COUNT);
   const via = lastTop ? null : new Uint8Array(buffer, ctx + O_VIA, STATE_COUNT);
   const piece = PIECES[pid];
   const placements: GamePlacement[] = new Array(count);
   for (let i = 0; i < count; i++) {
-    const landed = out[2 * i];
-    const s = landed >> 11;
-    const y = ((landed >> 5) & 63) - 4;
-    const x = (landed & 31) - 4;
+    const landed = out[OUT_WORDS * i + OUT_LANDED];
+    const s = landed >> STATE_ROTATION_SHIFT;
+    const y = ((landed >> STATE_Y_SHIFT) & STATE_Y_MASK) - WALL;
+    const x = (landed & STATE_X_MASK) - WALL;
     let inputs: readonly Input[];
-    if (lastTop) inputs = lastTop.paths[out[2 * i + 1]];
+    if (lastTop) inputs = lastTop.paths[out[OUT_WORDS * i + OUT_FROM]];
     else {
       const path: Input[] = [];
-      for (let n = out[2 * i + 1]; parent![n] !== -1; n = parent![n]) path.push(SEARCH_MOVES[via![n]]);
+      for (let n = out[OUT_WORDS * i + OUT_FROM]; parent![n] !== -1; n = parent![n]) path.push(SEARCH_MOVES[via![n]]);
       path.reverse();
       path.push('hardDrop');
       inputs = path;

@@ -10,7 +10,7 @@
  * - classic: the lowest row and leftmost column of the orientation (the library's move column, src/pieces.ts).
  */
 import { ORIENTATIONS, PIECES, orientationCells, type Piece } from '../pieces.js';
-import type { Cell } from './types.js';
+import type { Cell, PieceMove } from './types.js';
 
 export type RotationSystemName = 'classic' | 'NRS' | 'SRS' | 'ARS';
 export const ROTATION_SYSTEM_NAMES: readonly RotationSystemName[] = ['classic', 'NRS', 'SRS', 'ARS'];
@@ -344,6 +344,22 @@ const CLASSIC_PIECES: readonly PieceStates[] = PIECES.map((p, id) => {
     spawnBox: ORIENTATIONS[id][0].width,
   });
 });
+
+/**
+ * The move (src/rules/types.ts PieceMove) of orientation `orientation` of piece `pieceId` (ORIENTATIONS order) with
+ * its leftmost column at `x` and lowest row at `y`, in the classic rule set's terms: how the stacking AI and the
+ * full-board player, which place the library's orientations by column, state their moves.
+ */
+export function classicMove(pieceId: number, orientation: number, x: number, y: number): PieceMove {
+  const states = CLASSIC_PIECES[pieceId];
+  return {
+    piece: states.piece,
+    rotation: states.names[orientation],
+    x,
+    y,
+    cells: states.cells[orientation].map(([dx, dy]) => [x + dx, y + dy] as const),
+  };
+}
 
 export const CLASSIC: RotationSystem = Object.freeze({
   name: 'classic',

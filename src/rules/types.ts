@@ -19,16 +19,24 @@ export type Input = 'left' | 'right' | 'dasLeft' | 'dasRight' | 'cw' | 'ccw' | '
 export type Cell = readonly [x: number, y: number];
 
 /**
- * A resting placement the piece can reach from spawn. `rotation` is the rule set's own state name
- * (SRS: '0' 'R' '2' 'L'); `x`, `y` locate the piece as docs/rules.md defines per rotation system; `cells` are its four
- * cells; `inputs` is a shortest key sequence from spawn that ends in `hardDrop`.
+ * Where a piece comes to rest: the move shape every AI of the library answers with (TetrisAI, StackingAI,
+ * the full-board player; docs/api.md, "Moves"). `rotation` is the rule set's own state name (SRS: '0' 'R' '2' 'L';
+ * classic: the orientation index, '0'…'3'); `x`, `y` locate the piece as docs/rules.md defines per rotation system
+ * (classic: its leftmost column and lowest row); `cells` are its four cells, sorted by row, then column.
  */
-export interface GamePlacement {
+export interface PieceMove {
   readonly piece: Piece;
   readonly rotation: string;
   readonly x: number;
   readonly y: number;
   readonly cells: readonly Cell[];
+}
+
+/**
+ * A resting placement the piece can reach from spawn; `inputs` is a shortest key sequence from spawn that ends in
+ * `hardDrop`.
+ */
+export interface GamePlacement extends PieceMove {
   readonly inputs: readonly Input[];
 }
 

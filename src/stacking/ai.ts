@@ -5,7 +5,9 @@
  *   const move = ai.bestPlacement([0,0,0,0,0,0,0,0,0], 'TSZ', 2);
  */
 import { StackRankError, optionsObject } from '../errors.js';
-import { PIECES, type Piece } from '../pieces.js';
+import { ORIENTATIONS } from '../pieces.js';
+import { classicMove } from '../rules/rotation-systems.js';
+import type { PieceMove } from '../rules/types.js';
 import { requireRankTable, type RankTable } from '../rank/table.js';
 import { surfaceFromHeights } from '../surface.js';
 import {
@@ -24,12 +26,18 @@ import { MOVE_NONE, MOVE_TETRIS } from './layout.js';
 import { applyMove, collapseSteps } from './placements.js';
 import { resolveRules, type StackingRules } from './rules.js';
 
-export interface PlanStep {
-  piece: Piece;
-  /** Index of the orientation in the piece's list (docs/rules.md); null for a Tetris. */
-  rotation: number | null;
-  /** Left column of the placement; null for a Tetris. */
-  column: number | null;
+/**
+ * One move of the surface game in the shape every AI answers with (PieceMove: docs/api.md, "Moves"): `rotation`,
+ * `x`, `y`, `cells` as the classic rule set states them on the board whose first `width` columns are the stack and
+ * whose next column is the well (x = the column from the left, y = the row from the bottom; `rotation` is the
+ * orientation index as a string). A Tetris is the upright I in the well, cells from row 0 up.
+ */
+export interface PlanStep extends PieceMove {
+  /** Index of the orientation in ORIENTATIONS[piece] (docs/rules.md, "Pieces"; 1 for the Tetris's upright I). */
+  orientation: number;
+  /** Left column of the placement (the stack's width, i.e. the well, for a Tetris). */
+  column: number;
+  /** Whether this is the I down the well (every column falls by 4). */
   tetris: boolean;
 }
 
@@ -92,6 +100,9 @@ export function checkPairDistribution(pair: unknown): ArrayLike<number> {
     );
   return pair as ArrayLike<number>;
 }
+
+/** The Tetris is the upright I: orientation 1 of the I in ORIENTATIONS (docs/rules.md, "Pieces"). */
+const TETRIS_ORIENTATION = 1;
 
 export class StackingAI {
   private constructor(
@@ -160,9 +171,16 @@ export class StackingAI {
     } else weights = distributionWeights(next);
     const outcome = this.engine.search(heights, ids, lookahead, weights);
     if (outcome.move === MOVE_NONE) return null;
-    const plan = outcome.plan.map((move, i) => this.describeMove(move, ids[i]));
-    const placed = applyMove(this.engine.placements, heights, outcome.move);
-    const after = this.rules.steep === 'collapse' ? collapseSteps(placed, this.table.maxStep) : placed;
+    // Each step of the plan is placed on the heights the steps before it leave.
+    const plan: PlanStep[] = [];
+    let now = heights;
+    let after = heights;
+    for (let i = 0; i < outcome.plan.length; i++) {
+      plan.push(this.describeMove(outcome.plan[i], ids[i], now));
+      const placed = applyMove(this.engine.placements, now, outcome.plan[i]);
+      now = this.rules.steep === 'collapse' ? collapseSteps(placed, this.table.maxStep) : placed;
+      if (i === 0) after = now;
+    }
     const surfaceAfter = surfaceFromHeights(after, { maxStep: this.table.maxStep });
     return {
       ...plan[0],
@@ -174,9 +192,19 @@ export class StackingAI {
     };
   }
 
-  private describeMove(move: number, pieceId: number): PlanStep {
-    if (move === MOVE_TETRIS) return { piece: PIECES[pieceId], rotation: null, column: null, tetris: true };
-    const p = this.engine.placements.placements[move];
-    return { piece: PIECES[p.piece], rotation: p.rotation, column: p.column, tetris: false };
+  /** A kernel move code (placement id or MOVE_TETRIS) of piece `pieceId` on `heights`, as a PlanStep. */
+  private describeMove(move: number, pieceId: number, heights: readonly number[]): PlanStep {
+    if (move === MOVE_TETRIS) {
+      const well = this.table.width;
+      return {
+        ...classicMove(pieceId, TETRIS_ORIENTATION, well, 0),
+        orientation: TETRIS_ORIENTATION,
+        column: well,
+        tetris: true,
+      };
+    }
+    const { piece, orientation, column } = this.engine.placements.placements[move];
+    const y = heights[column] - ORIENTATIONS[piece][orientation].bot[0];
+    return { ...classicMove(piece, orientation, column, y), orientation, column, tetris: false };
   }
 }

@@ -29,7 +29,7 @@ import { TETRIS_ROWS } from './rules.js';
 export interface Placement {
   piece: number;
   /** Index of the orientation in the piece's list (docs/rules.md "Pieces" order). */
-  rotation: number;
+  orientation: number;
   column: number;
 }
 
@@ -53,9 +53,9 @@ export function placementTable(width: number, maxStep: number): PlacementTable {
   const records: number[] = [];
   for (let piece = 0; piece < PIECE_COUNT; piece++) {
     start[piece] = placements.length;
-    ORIENTATIONS[piece].forEach((o, rotation) => {
+    ORIENTATIONS[piece].forEach((o, orientation) => {
       for (let column = 0; column + o.width <= width; column++) {
-        placements.push({ piece, rotation, column });
+        placements.push({ piece, orientation, column });
         const rec = new Array<number>(PL_WORDS).fill(0);
         rec[PL_X] = column;
         rec[PL_WIDTH] = o.width;
@@ -109,7 +109,7 @@ function digitWeight(width: number, maxStep: number, i: number): number {
 export function applyMove(table: PlacementTable, heights: readonly number[], move: number): number[] {
   if (move === MOVE_TETRIS) return heights.map((h) => h - TETRIS_ROWS);
   const p = table.placements[move];
-  const o = ORIENTATIONS[p.piece][p.rotation];
+  const o = ORIENTATIONS[p.piece][p.orientation];
   const base = heights[p.column] - o.bot[0];
   const out = heights.slice();
   for (let j = 0; j < o.width; j++) out[p.column + j] = base + o.top[j];

@@ -16,10 +16,10 @@ describe('full-board defaults', () => {
     expect(byDefault).not.toBeNull();
     expect({ ...byDefault, board: byDefault!.board.toRows() }).toEqual({ ...bcts, board: bcts!.board.toRows() });
     // the comparison above can tell presets apart: another preset scores differently
-    expect(cs3243!.score).not.toBe(bcts!.score);
+    expect(cs3243!.value).not.toBe(bcts!.value);
     // options with only `next` keep the default weights too
-    expect((await bestMove(BOARD, 'T', { next: 'I' }))!.score).toBe(
-      (await bestMove(BOARD, 'T', { weights: 'bcts', next: 'I' }))!.score,
+    expect((await bestMove(BOARD, 'T', { next: 'I' }))!.value).toBe(
+      (await bestMove(BOARD, 'T', { weights: 'bcts', next: 'I' }))!.value,
     );
   });
 

@@ -234,7 +234,7 @@ describe('full board engine', () => {
           const idx = b.legalMoves(p).findIndex((m) => m.orientation === best!.orientation && m.x === best!.x);
           expect(idx).toBeGreaterThanOrEqual(0);
           expect(values[idx]).toBeCloseTo(Math.max(...values), 9);
-          expect(best!.score).toBeCloseTo(values[idx], 9);
+          expect(best!.value).toBeCloseTo(values[idx], 9);
         }
       }
     }
@@ -278,7 +278,7 @@ describe('full board engine', () => {
               continue;
             }
             expect([best!.orientation, best!.x]).toEqual([first.orientation, first.x]);
-            expect(best!.score === top, `score ${best!.score} vs ${top}`).toBe(true); // === : ±0 alike
+            expect(best!.value === top, `value ${best!.value} vs ${top}`).toBe(true); // === : ±0 alike
             checked++;
           }
         }
@@ -307,7 +307,7 @@ describe('full board engine', () => {
         top = Math.max(top, tsValue(v, f));
       }
     }
-    expect(best!.score).toBeCloseTo(top, 9);
+    expect(best!.value).toBeCloseTo(top, 9);
   });
 
   it('the kernel PRNG reproduces Rng (xoshiro128**) and nextInt(7) bit for bit', async () => {

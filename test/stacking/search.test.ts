@@ -54,7 +54,7 @@ describe('bestPlacement equals an exhaustive pure-TS search', () => {
             expect(got).not.toBeNull();
             expect({
               tetris: got!.tetris,
-              rotation: got!.tetris ? -1 : got!.rotation,
+              rotation: got!.tetris ? -1 : got!.orientation,
               column: got!.tetris ? -1 : got!.column,
             }).toEqual(ref.move);
             expect(got!.survives).toBe(ref.value[0]);
@@ -81,7 +81,7 @@ describe('bestPlacement equals an exhaustive pure-TS search', () => {
           if (!best || best.survives < 3) return;
           let h = heights;
           best.plan.forEach((step) => {
-            h = step.tetris ? h.map((x) => x - 4) : applyStep(h, step.piece, step.rotation!, step.column!);
+            h = step.tetris ? h.map((x) => x - 4) : applyStep(h, step.piece, step.orientation, step.column);
           });
           const ref = referenceSearch(heights, q, 2, 4, rules, (i) => values[i]);
           expect(referenceLeaf(h, 4, rules, (i) => values[i])).toEqual(ref.value.slice(1));
@@ -89,6 +89,58 @@ describe('bestPlacement equals an exhaustive pure-TS search', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('moves in board coordinates (one move shape with TetrisAI and the full-board player)', () => {
+  it('each plan step states its cells on the stack the steps before it leave; a Tetris is the upright I in the well', async () => {
+    const table = tables[6];
+    const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst', tetris: 'choice' };
+    const ai = await StackingAI.create({ table, rules });
+    let tetrises = 0;
+    fc.assert(
+      fc.property(
+        heightsArb(6, 10),
+        fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 3, maxLength: 3 }),
+        (heights, q) => {
+          const best = ai.bestPlacement(heights, q.map((p) => PIECES[p]).join(''), 2);
+          if (!best) return;
+          expect(best.plan[0]).toEqual({
+            piece: best.piece,
+            rotation: best.rotation,
+            x: best.x,
+            y: best.y,
+            cells: best.cells,
+            orientation: best.orientation,
+            column: best.column,
+            tetris: best.tetris,
+          });
+          let h = heights;
+          for (const step of best.plan) {
+            let cells: [number, number][];
+            if (step.tetris) {
+              tetrises++;
+              cells = [0, 1, 2, 3].map((y) => [6, y]);
+              expect([step.piece, step.orientation, step.rotation, step.column]).toEqual(['I', 1, '1', 6]);
+            } else {
+              // the cells the placement fills: the columns' new tops above their old ones
+              const after = applyStep(h, step.piece, step.orientation, step.column);
+              cells = [];
+              for (let c = 0; c < 6; c++) for (let y = h[c]; y < after[c]; y++) cells.push([c, y]);
+              expect(step.rotation).toBe(String(step.orientation));
+            }
+            // sorted by row, then column; x is the leftmost column, y the lowest row
+            cells.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+            expect(step.cells).toEqual(cells);
+            expect([step.x, step.y]).toEqual([Math.min(...cells.map((c) => c[0])), cells[0][1]]);
+            if (!step.tetris) expect(step.x).toBe(step.column);
+            h = step.tetris ? h.map((x) => x - 4) : applyStep(h, step.piece, step.orientation, step.column);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(tetrises).toBeGreaterThan(0);
   });
 });
 

@@ -1,0 +1,45 @@
+/**
+ * The full-board player's move has the shape every AI answers with (docs/api.md, "Moves"): on random boards its
+ * `{ piece, rotation, x, y, cells }` is exactly one of the classic rule set's reachable placements (the rules
+ * layer's independent statement of the same move), and its cells are where the piece lands.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { FullBoard } from '../../src/fullboard/board.js';
+import { bestMove } from '../../src/fullboard/player.js';
+import { PIECES } from '../../src/pieces.js';
+import { Board } from '../../src/rules/board.js';
+import { reachablePlacements } from '../../src/rules/reachable.js';
+
+/** Random 10 x 20 boards: each column filled up to a random height with a few holes, no full row. */
+const boardArb = fc
+  .array(fc.array(fc.boolean(), { minLength: 10, maxLength: 10 }), { minLength: 0, maxLength: 12 })
+  .map((rows) => rows.map((r) => r.map((f) => (f ? '#' : '.')).join('')).filter((r) => r.includes('.')));
+
+describe('bestMove answers with the shared move shape', () => {
+  it('is a classic reachable placement of the same piece, its cells where the piece lands', async () => {
+    await fc.assert(
+      fc.asyncProperty(boardArb, fc.constantFrom(...PIECES), async (rows, piece) => {
+        const board = FullBoard.fromRows(rows, { width: 10, height: 20 });
+        const move = await bestMove(board, piece);
+        if (!move) return;
+        const { piece: p, rotation, x, y, cells } = move;
+        const classic = reachablePlacements(Board.fromBits(Array.from(board.rows), 10, 20), piece, {
+          rules: 'classic',
+        }).map(({ inputs: _, ...m }) => m);
+        expect(classic).toContainEqual({ piece: p, rotation, x, y, cells });
+        expect([p, rotation]).toEqual([piece, String(move.orientation)]);
+        // the board after the move, before rows are removed, is the board plus these cells
+        const placed = board.place(piece, move.orientation, x)!;
+        expect(placed.landingRow).toBe(y);
+        expect(move.linesCleared).toBe(placed.lines);
+        for (const [cx, cy] of cells) expect(board.filled(cy, cx)).toBe(false);
+        if (placed.lines === 0) {
+          expect(placed.board.cells()).toBe(board.cells() + 4);
+          for (const [cx, cy] of cells) expect(placed.board.filled(cy, cx)).toBe(true);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
