@@ -25,8 +25,11 @@ async function abortAfter(
 }
 
 const aborted = expect.objectContaining({ name: 'StackRankError', code: 'ABORTED' });
-/** ~100 ms promised; allow for a machine shared with other jobs. */
-const LATE = 400;
+/**
+ * About 100 ms is promised (docs/errors.md). The bound is looser so a loaded CI machine does not fail it, yet
+ * far below what each job would take if the abort were ignored (seconds to hours).
+ */
+const LATE = 1000;
 
 async function workersGone(): Promise<number> {
   for (let i = 0; i < 100 && liveWorkerCount() > 0; i++) await new Promise((r) => setTimeout(r, 20));
