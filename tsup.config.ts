@@ -9,7 +9,8 @@ const entry = { index: 'src/index.ts', research: 'src/research.ts' };
 
 export default defineConfig([
   {
-    entry: { ...entry, cli: 'src/cli.ts' },
+    // game-worker: the body of playGame's worker threads, loaded by URL beside the chunk that starts them.
+    entry: { ...entry, cli: 'src/cli.ts', 'game-worker': 'src/game/game-worker.ts' },
     format: ['esm'],
     dts: { entry },
     clean: true,

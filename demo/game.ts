@@ -20,7 +20,8 @@ export const ROWS = 20;
 /** Longest drought (pieces between two I's) with its own bar; longer ones share the last bar. */
 export const DROUGHT_BINS = 25;
 
-export type Cell = Piece | null;
+/** A drawn cell: a piece's colour, 'X' for garbage, null for empty. */
+export type Cell = Piece | 'X' | null;
 
 export interface GameOptions {
   randomizer: RandomizerName;
@@ -37,8 +38,16 @@ export abstract class BaseGame {
   pieces = 0;
   tetrises = 0;
   lines = 0;
-  /** Rank of the current surface (stacking game only). */
+  /** Rank of the current surface (stacking game; the game AI's stack moves), NaN where there is none. */
   rank = NaN;
+  /** The game AI's mode for the last move, null for the other players. */
+  aiMode: 'stack' | 'recover' | null = null;
+  /** The hold box (the game AI under a rule set with hold), undefined where the game has none. */
+  hold: Piece | null | undefined = undefined;
+  /** Holes in the board now (the game AI's real board). */
+  holes = 0;
+  /** Moves the game AI made in recover mode. */
+  recoverMoves = 0;
   over = false;
   /** Pieces since the last I (the drought in progress). */
   sinceI = 0;

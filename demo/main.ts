@@ -1,77 +1,44 @@
 /**
- * stackrank browser demo. Two modes: the perfect-stack AI (StackingAI over the rank table, which the page loads or
- * builds first) and the full-board player (bestMove with feature weights, no table). Query parameters (all
- * optional): mode (stack | full), iterations (rank iterations of the table, default 15), lookahead (0..4, default 1),
- * randomizer (default tgm1), speed (pieces/s or "max", default 60), steep (excessFirst | truncate), preset (full-board
- * weights), seed. See docs/demo.md.
+ * stackrank browser demo: three modes over the library's public API (docs/demo.md).
+ * - watch: an AI plays (the game AI on a real board, the article's surface game, or the full-board player);
+ * - play: a person plays with the keyboard and the game AI grades every placement (play.ts, grade.ts);
+ * - analyze: draw a position, get every placement ranked (analyze.ts).
+ * The URL keeps the mode, the rule set and the analysed position, so a link shares them (params.ts).
  */
 import {
   PRESET_NAMES,
   RANDOMIZER_NAMES,
+  RULE_SETS,
+  RULE_SET_NAMES,
   StackingAI,
-  isRandomizerName,
+  TetrisAI,
   type Piece,
   type PresetName,
   type RandomizerName,
+  type RankTable,
+  type RuleSetName,
   type SteepRule,
 } from 'stackrank';
+import { Analyzer } from './analyze.js';
+import { drawBoard, drawPieces, line, type Paint } from './draw.js';
 import { FullGame } from './full.js';
 import { DROUGHT_BINS, ROWS, StackGame, type BaseGame } from './game.js';
+import { defaultRandomizer, parseSettings, type Mode, type Player } from './params.js';
+import { PlayPage } from './play-page.js';
 import { obtainTable } from './table.js';
+import { TetrisGame } from './tetris-game.js';
 
-const COLORS: Record<Piece, string> = {
-  I: '#20c8e0',
-  O: '#e8c820',
-  T: '#a050e0',
-  S: '#40c060',
-  Z: '#e04848',
-  L: '#f08c28',
-  J: '#3c6cf0',
-};
-const CELL = 25;
 const TABLE = { width: 9, maxStep: 4 };
-type Mode = 'stack' | 'full';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-const params = new URLSearchParams(location.search);
+const { settings, problems } = parseSettings(location.search, Math.floor(Math.random() * 2 ** 31));
 
-function intParam(name: string, fallback: number, min: number, max: number): number {
-  const v = params.get(name);
-  const n = v === null ? NaN : Number(v);
-  return Number.isInteger(n) && n >= min && n <= max ? n : fallback;
+// ---------- messages ----------
+function showProblems(list: readonly string[]): void {
+  const box = $('message');
+  box.hidden = list.length === 0;
+  box.textContent = list.length ? `Check the link: ${list.join('; ')}.` : '';
 }
-
-const settings = {
-  mode: (params.get('mode') === 'full' ? 'full' : 'stack') as Mode,
-  iterations: intParam('iterations', 15, 1, 100),
-  lookahead: intParam('lookahead', 1, 0, 4),
-  randomizer: (isRandomizerName(params.get('randomizer') ?? '') ? params.get('randomizer') : 'tgm1') as RandomizerName,
-  speed: params.get('speed') === 'max' ? Infinity : intParam('speed', 60, 1, 100000),
-  steep: (params.get('steep') === 'truncate' ? 'truncate' : 'excessFirst') as SteepRule,
-  preset: ((PRESET_NAMES as string[]).includes(params.get('preset') ?? '')
-    ? params.get('preset')
-    : 'bcts') as PresetName,
-  seed: intParam('seed', Math.floor(Math.random() * 2 ** 31), 0, Number.MAX_SAFE_INTEGER),
-};
-
-// ---------- state ----------
-let stackAI: Promise<StackingAI> | null = null;
-let game: BaseGame | null = null;
-let gameGeneration = 0;
-let paused = false;
-let busy = false;
-let totalPieces = 0;
-let totalTetrises = 0;
-let gamesOver = 0;
-let bestGame = 0;
-let gameSeed = settings.seed;
-const allDroughts = new Array<number>(DROUGHT_BINS + 1).fill(0);
-let restartAt = 0;
-let carry = 0;
-const speedSamples: [number, number][] = [];
-let measuredSpeed = 0;
-
-// ---------- errors ----------
 function showError(e: unknown): void {
   const box = $('error');
   box.hidden = false;
@@ -81,10 +48,24 @@ function showError(e: unknown): void {
 window.addEventListener('error', (ev) => showError(ev.error ?? ev.message));
 window.addEventListener('unhandledrejection', (ev) => showError(ev.reason));
 
-// ---------- the rank table and the stacking AI (made once, when the stack mode first needs them) ----------
-function stackingAI(): Promise<StackingAI> {
-  if (!stackAI) {
-    stackAI = (async () => {
+/** The URL keeps the mode, the rule set and (in analyze mode) the position: a link shares what is on screen. */
+function updateUrl(extra: Record<string, string | null> = {}): void {
+  const params = new URLSearchParams(location.search);
+  params.set('mode', settings.mode);
+  if (settings.rules !== 'guideline' || params.has('rules')) params.set('rules', settings.rules);
+  for (const k of ['fumen', 'queue', 'hold']) if (settings.mode !== 'analyze') params.delete(k);
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === null || v === '') params.delete(k);
+    else params.set(k, v);
+  }
+  history.replaceState(null, '', `${location.pathname}?${params.toString().replace(/%40/g, '@')}`);
+}
+
+// ---------- the rank table and the AIs (made once, when a mode first needs them) ----------
+let tablePromise: Promise<RankTable> | null = null;
+function rankTable(): Promise<RankTable> {
+  if (!tablePromise) {
+    tablePromise = (async () => {
       const status = $('table-status');
       const progress = $<HTMLProgressElement>('table-progress');
       const reports: string[] = [];
@@ -104,86 +85,82 @@ function stackingAI(): Promise<StackingAI> {
       status.textContent = `Rank table ${table.width}x${table.maxStep}, ${table.iterations} iteration${table.iterations === 1 ? '' : 's'}: ${got.detail}.`;
       $('table-panel').classList.add('done');
       document.body.dataset.tableSource = got.source;
-      return StackingAI.create({ table, rules: { boardHeight: ROWS, tetrisThreshold: 8, steep: settings.steep } });
+      return table;
     })();
   }
+  return tablePromise;
+}
+
+let stackAI: Promise<StackingAI> | null = null;
+function stackingAI(): Promise<StackingAI> {
+  stackAI ??= rankTable().then((table) =>
+    StackingAI.create({ table, rules: { boardHeight: ROWS, tetrisThreshold: 8, steep: settings.steep } }),
+  );
   return stackAI;
 }
 
-// ---------- controls ----------
-function showModeControls(): void {
-  const full = settings.mode === 'full';
-  $('preset-label').hidden = !full;
-  $('steep-label').hidden = full;
-  $('about-full').hidden = !full;
-  $('about-stack').hidden = full;
-  if (full && !stackAI) {
-    $('table-status').textContent = 'Full-board mode: no rank table needed.';
+const gameAIs = new Map<string, Promise<TetrisAI>>();
+/** The game AI for a rule set and lookahead (the table is shared). */
+function gameAI(rules: RuleSetName, lookahead: number): Promise<TetrisAI> {
+  const key = `${rules}/${lookahead}`;
+  let ai = gameAIs.get(key);
+  if (!ai) {
+    ai = rankTable().then((table) => TetrisAI.create({ table, rules, lookahead }));
+    gameAIs.set(key, ai);
+  }
+  return ai;
+}
+
+const randomizerFor = (rules: RuleSetName): RandomizerName => settings.randomizer ?? defaultRandomizer(rules);
+
+// ---------- watch ----------
+let game: BaseGame | null = null;
+let gameGeneration = 0;
+let paused = false;
+let busy = false;
+let totalPieces = 0;
+let totalTetrises = 0;
+let gamesOver = 0;
+let bestGame = 0;
+let gameSeed = settings.seed;
+const allDroughts = new Array<number>(DROUGHT_BINS + 1).fill(0);
+let restartAt = 0;
+let carry = 0;
+const speedSamples: [number, number][] = [];
+let measuredSpeed = 0;
+
+function showPlayerControls(): void {
+  const p = settings.player;
+  $('preset-label').hidden = p !== 'full';
+  $('steep-label').hidden = p !== 'surface';
+  $('garbage-label').hidden = p !== 'tetris';
+  for (const q of ['tetris', 'surface', 'full']) $(`about-${q}`).hidden = p !== q;
+  if (p === 'full' && !tablePromise) {
+    $('table-status').textContent = 'Full-board player: no rank table needed.';
     $('table-panel').classList.add('done');
   }
 }
 
-function setupControls(): void {
-  const mode = $<HTMLSelectElement>('mode');
-  mode.value = settings.mode;
-  mode.onchange = () => {
-    settings.mode = mode.value as Mode;
-    showModeControls();
-    void newGame();
-  };
-  const rsel = $<HTMLSelectElement>('randomizer');
-  for (const name of RANDOMIZER_NAMES) rsel.add(new Option(name, name));
-  rsel.value = settings.randomizer;
-  rsel.onchange = () => {
-    settings.randomizer = rsel.value as RandomizerName;
-    void newGame();
-  };
-  const psel = $<HTMLSelectElement>('preset');
-  for (const name of PRESET_NAMES) psel.add(new Option(name, name));
-  psel.value = settings.preset;
-  psel.onchange = () => {
-    settings.preset = psel.value as PresetName;
-    void newGame();
-  };
-  const lsel = $<HTMLSelectElement>('lookahead');
-  lsel.value = String(settings.lookahead);
-  lsel.onchange = () => (settings.lookahead = Number(lsel.value)); // applies from the next move on
-  const ssel = $<HTMLSelectElement>('speed-select');
-  if (Number.isFinite(settings.speed) && ![...ssel.options].some((o) => o.value === String(settings.speed))) {
-    ssel.add(new Option(`${settings.speed} pieces/s`, String(settings.speed)));
-  }
-  ssel.value = Number.isFinite(settings.speed) ? String(settings.speed) : 'max';
-  ssel.onchange = () => (settings.speed = ssel.value === 'max' ? Infinity : Number(ssel.value));
-  const steep = $<HTMLSelectElement>('steep');
-  steep.value = settings.steep;
-  steep.onchange = async () => {
-    settings.steep = steep.value as SteepRule;
-    if (stackAI) {
-      const table = (await stackAI).table;
-      stackAI = StackingAI.create({ table, rules: { boardHeight: ROWS, tetrisThreshold: 8, steep: settings.steep } });
-    }
-    void newGame();
-  };
-  const pause = $<HTMLButtonElement>('pause');
-  pause.onclick = () => {
-    paused = !paused;
-    pause.textContent = paused ? 'Resume' : 'Pause';
-  };
-  $<HTMLButtonElement>('restart').onclick = () => void newGame();
-  showModeControls();
-}
-
 async function newGame(): Promise<void> {
   const generation = ++gameGeneration;
-  const options = { randomizer: settings.randomizer, seed: gameSeed++ };
+  const options = {
+    randomizer: settings.randomizer ?? (settings.player === 'tetris' ? randomizerFor(settings.rules) : 'tgm1'),
+    seed: gameSeed++,
+  };
   let next: BaseGame;
-  if (settings.mode === 'full') {
+  if (settings.player === 'full') {
     next = new FullGame(options, settings.preset);
   } else {
-    if (!(game instanceof StackGame)) game = null; // from the other mode: nothing to show until the table is there
-    const ai = await stackingAI();
-    if (generation !== gameGeneration) return; // another game was asked for meanwhile
-    next = new StackGame(ai, options);
+    game = null; // nothing to show until the table is there
+    if (settings.player === 'surface') {
+      const ai = await stackingAI();
+      if (generation !== gameGeneration) return; // another game was asked for meanwhile
+      next = new StackGame(ai, options);
+    } else {
+      const ai = await gameAI(settings.rules, settings.lookahead);
+      if (generation !== gameGeneration) return;
+      next = new TetrisGame(ai, settings.rules, options, settings.garbage);
+    }
   }
   game = next;
   restartAt = 0;
@@ -192,13 +169,12 @@ async function newGame(): Promise<void> {
   updateCounters(performance.now()); // the counters and the banner change together
   for (const id of ['pause', 'restart']) $<HTMLButtonElement>(id).disabled = false;
   document.body.dataset.state = 'playing';
-  document.body.dataset.mode = settings.mode;
+  document.body.dataset.player = settings.player;
 }
 
-// ---------- play ----------
 async function playFor(now: number, elapsedMs: number): Promise<void> {
   const g = game;
-  if (!g || paused) return;
+  if (!g || paused || settings.mode !== 'watch') return;
   if (g.over) {
     if (restartAt && now >= restartAt) {
       restartAt = 0;
@@ -228,83 +204,38 @@ function gameOver(g: BaseGame, now: number): void {
   for (let i = 0; i < allDroughts.length; i++) allDroughts[i] += g.droughts[i];
   const banner = $('banner');
   banner.hidden = false;
-  banner.textContent = `Game over after ${g.pieces} pieces: no ${g.well ? 'hole-free ' : ''}place for ${g.queue[0]}`;
+  banner.textContent = `Game over after ${g.pieces} pieces`;
   restartAt = now + (Number.isFinite(settings.speed) && settings.speed < 100 ? 1500 : 300);
 }
 
-// ---------- drawing ----------
-function drawBoard(): void {
+function drawWatch(): void {
   const canvas = $<HTMLCanvasElement>('board');
-  const g = canvas.getContext('2d')!;
-  const columns = game?.columns ?? 10;
-  const well = game ? game.well : settings.mode === 'stack';
-  g.fillStyle = '#0b0c10';
-  g.fillRect(0, 0, canvas.width, canvas.height);
-  if (well) {
-    g.fillStyle = '#161922';
-    g.fillRect((columns - 1) * CELL, 0, CELL, ROWS * CELL);
+  const g = game;
+  const columns = g?.columns ?? 10;
+  const since = g ? g.pieces - g.lastTetrisAt : 99;
+  drawBoard(canvas, {
+    columns,
+    cells: g?.cells ?? [],
+    well: g?.well ? { threshold: 8, flash: g.lastTetrisAt >= 0 && since < 4 ? 0.6 - since * 0.15 : 0 } : null,
+    lastCells: g?.lastCells,
+    holes: g instanceof TetrisGame,
+  });
+  // hold box and queue
+  const q = $<HTMLCanvasElement>('queue');
+  if (!g) {
+    drawPieces(q, []);
+    return;
   }
-  g.strokeStyle = '#1c1f2a';
-  for (let c = 1; c < columns; c++) line(g, c * CELL, 0, c * CELL, ROWS * CELL);
-  for (let r = 1; r < ROWS; r++) line(g, 0, r * CELL, columns * CELL, r * CELL);
-  if (!game) return;
-  for (let r = 0; r < ROWS; r++) {
-    for (let c = 0; c < columns; c++) {
-      const p = game.cells[r][c];
-      if (!p) continue;
-      g.fillStyle = COLORS[p];
-      g.fillRect(c * CELL + 1, (ROWS - 1 - r) * CELL + 1, CELL - 2, CELL - 2);
-    }
-  }
-  g.strokeStyle = '#ffffff';
-  g.lineWidth = 2;
-  for (const [c, r] of game.lastCells) g.strokeRect(c * CELL + 2, (ROWS - 1 - r) * CELL + 2, CELL - 4, CELL - 4);
-  g.lineWidth = 1;
-  if (well) {
-    // a Tetris: flash the well for a few pieces
-    const since = game.pieces - game.lastTetrisAt;
-    if (game.lastTetrisAt >= 0 && since < 4) {
-      g.fillStyle = `rgba(32, 200, 224, ${0.6 - since * 0.15})`;
-      g.fillRect((columns - 1) * CELL, (ROWS - 4) * CELL, CELL, 4 * CELL);
-    }
-    // the Tetris threshold
-    g.strokeStyle = 'rgba(255,255,255,0.25)';
-    g.setLineDash([4, 4]);
-    line(g, 0, (ROWS - 8) * CELL, (columns - 1) * CELL, (ROWS - 8) * CELL);
-    g.setLineDash([]);
-  }
-}
-
-function line(g: CanvasRenderingContext2D, x0: number, y0: number, x1: number, y1: number): void {
-  g.beginPath();
-  g.moveTo(x0 + 0.5, y0 + 0.5);
-  g.lineTo(x1 + 0.5, y1 + 0.5);
-  g.stroke();
-}
-
-function drawQueue(): void {
-  const canvas = $<HTMLCanvasElement>('queue');
-  const g = canvas.getContext('2d')!;
-  g.clearRect(0, 0, canvas.width, canvas.height);
-  if (!game) return;
-  const shown = 6;
-  const slot = canvas.width / shown;
-  const known = game.well ? settings.lookahead + 1 : Math.min(settings.lookahead, 1) + 1;
-  for (let i = 0; i < shown && i < game.queue.length; i++) {
-    const p = game.queue[i] as Piece;
-    if (i < known) {
-      g.fillStyle = '#2c3346';
-      g.fillRect(i * slot + 2, 2, slot - 4, canvas.height - 4);
-    }
-    g.fillStyle = COLORS[p];
-    g.font = 'bold 26px system-ui, sans-serif';
-    g.textAlign = 'center';
-    g.textBaseline = 'middle';
-    g.fillText(p, i * slot + slot / 2, canvas.height / 2 - 6);
-    g.fillStyle = '#9aa0b4';
-    g.font = '10px system-ui, sans-serif';
-    g.fillText(i === 0 ? 'now' : `+${i}`, i * slot + slot / 2, canvas.height - 10);
-  }
+  const known = g.well
+    ? settings.lookahead + 1
+    : g instanceof TetrisGame
+      ? settings.lookahead + 1
+      : Math.min(settings.lookahead, 1) + 1;
+  const slots: { piece: Piece | null; label: string; highlight?: boolean }[] = [];
+  if (g.hold !== undefined) slots.push({ piece: g.hold, label: 'hold' });
+  for (let i = 0; i < 6 && i < g.queue.length; i++)
+    slots.push({ piece: g.queue[i] as Piece, label: i === 0 ? 'now' : `+${i}`, highlight: i < known });
+  drawPieces(q, slots);
 }
 
 function drawChart(): void {
@@ -351,17 +282,146 @@ function updateCounters(now: number): void {
     const el = $(id);
     if (el.textContent !== v) el.textContent = v;
   };
+  const g = game;
   set('pieces', String(totalPieces));
   set('tetrises', String(totalTetrises));
-  set('game-pieces', String(game?.pieces ?? 0));
-  set('game-tetrises', String(game?.tetrises ?? 0));
-  set('lines', String(game?.lines ?? 0));
+  set('game-pieces', String(g?.pieces ?? 0));
+  set('game-tetrises', String(g?.tetrises ?? 0));
+  set('lines', String(g?.lines ?? 0));
   set('speed', measuredSpeed >= 100 ? measuredSpeed.toFixed(0) : measuredSpeed.toFixed(1));
-  set('rank', game && Number.isFinite(game.rank) ? game.rank.toFixed(4) : '–');
+  set('rank', g && Number.isFinite(g.rank) ? g.rank.toFixed(4) : '–');
   set('games', String(gamesOver));
   set('best', bestGame ? String(bestGame) : '–');
+  set('ai-mode', g?.aiMode ?? '–');
+  $('ai-mode').dataset.aiMode = g?.aiMode ?? '';
+  set('tetris-rate', g && g.lines > 0 ? `${Math.round((400 * g.tetrises) / g.lines)} %` : '–');
+  set('holes', String(g?.holes ?? 0));
+  set('recover-moves', String(g?.recoverMoves ?? 0));
 }
 
+function setupWatchControls(): void {
+  const psel = $<HTMLSelectElement>('player');
+  psel.value = settings.player;
+  psel.onchange = () => {
+    settings.player = psel.value as Player;
+    showPlayerControls();
+    updateUrl({ player: settings.player });
+    void newGame();
+  };
+  const rsel = $<HTMLSelectElement>('randomizer');
+  rsel.add(new Option("the rule set's own", ''));
+  for (const name of RANDOMIZER_NAMES) rsel.add(new Option(name, name));
+  rsel.value = settings.randomizer ?? '';
+  rsel.onchange = () => {
+    settings.randomizer = (rsel.value || null) as RandomizerName | null;
+    void newGame();
+  };
+  const wsel = $<HTMLSelectElement>('preset');
+  for (const name of PRESET_NAMES) wsel.add(new Option(name, name));
+  wsel.value = settings.preset;
+  wsel.onchange = () => {
+    settings.preset = wsel.value as PresetName;
+    void newGame();
+  };
+  const gsel = $<HTMLSelectElement>('garbage');
+  if (![...gsel.options].some((o) => o.value === String(settings.garbage)))
+    gsel.add(new Option(`a row every ${settings.garbage} pieces`, String(settings.garbage)));
+  gsel.value = String(settings.garbage);
+  gsel.onchange = () => {
+    settings.garbage = Number(gsel.value);
+    void newGame();
+  };
+  const lsel = $<HTMLSelectElement>('lookahead');
+  lsel.value = String(settings.lookahead);
+  lsel.onchange = () => {
+    settings.lookahead = Number(lsel.value);
+    if (settings.player === 'tetris') void newGame(); // the game AI is made for one lookahead
+  };
+  const ssel = $<HTMLSelectElement>('speed-select');
+  if (Number.isFinite(settings.speed) && ![...ssel.options].some((o) => o.value === String(settings.speed))) {
+    ssel.add(new Option(`${settings.speed} pieces/s`, String(settings.speed)));
+  }
+  ssel.value = Number.isFinite(settings.speed) ? String(settings.speed) : 'max';
+  ssel.onchange = () => (settings.speed = ssel.value === 'max' ? Infinity : Number(ssel.value));
+  const steep = $<HTMLSelectElement>('steep');
+  steep.value = settings.steep;
+  steep.onchange = async () => {
+    settings.steep = steep.value as SteepRule;
+    stackAI = null;
+    void newGame();
+  };
+  const pause = $<HTMLButtonElement>('pause');
+  pause.onclick = () => {
+    paused = !paused;
+    pause.textContent = paused ? 'Resume' : 'Pause';
+  };
+  $<HTMLButtonElement>('restart').onclick = () => void newGame();
+  showPlayerControls();
+}
+
+// ---------- modes ----------
+const playPage = new PlayPage({
+  settings,
+  gameAI: () => gameAI(settings.rules, settings.lookahead),
+  randomizer: () => randomizerFor(settings.rules),
+  active: () => settings.mode === 'play',
+});
+const analyzer = new Analyzer({
+  settings,
+  gameAI: () => gameAI(settings.rules, settings.lookahead),
+  updateUrl,
+  playPosition: () => playPage.position(),
+});
+
+function showMode(focusBoard = false): void {
+  const mode = settings.mode;
+  $('banner').hidden = true; // a finished game's banner belongs to its mode
+  for (const el of document.querySelectorAll<HTMLElement>('[data-for]')) el.hidden = el.dataset.for !== mode;
+  $<HTMLSelectElement>('mode').value = mode;
+  document.body.dataset.mode = mode;
+  $('board').setAttribute(
+    'aria-label',
+    mode === 'analyze'
+      ? 'the board: click a cell, or use the arrow keys and Space, to fill or empty it'
+      : mode === 'play'
+        ? 'the board: play with the keys listed under Keys'
+        : 'the board',
+  );
+  // Keyboard use: after choosing play or analyze with the mode list, the keys go to the board, not to the list.
+  if (focusBoard && mode !== 'watch') $('board').focus();
+  if (mode === 'watch') {
+    showPlayerControls();
+    if (!game) newGame().catch(showError);
+    else document.body.dataset.state = 'playing';
+  } else if (mode === 'play') {
+    playPage.start().catch(showError);
+  } else {
+    analyzer.start().catch(showError);
+  }
+  updateUrl();
+}
+
+function setupTopbar(): void {
+  const msel = $<HTMLSelectElement>('mode');
+  msel.value = settings.mode;
+  msel.onchange = () => {
+    settings.mode = msel.value as Mode;
+    showMode(true);
+  };
+  const rsel = $<HTMLSelectElement>('rules');
+  for (const name of RULE_SET_NAMES) rsel.add(new Option(name, name));
+  rsel.value = settings.rules;
+  rsel.onchange = () => {
+    settings.rules = rsel.value as RuleSetName;
+    updateUrl();
+    if (settings.mode === 'watch' && settings.player === 'tetris') void newGame();
+    playPage.rulesChanged();
+    if (settings.mode === 'play') playPage.start().catch(showError);
+    if (settings.mode === 'analyze') analyzer.start().catch(showError);
+  };
+}
+
+// ---------- frames ----------
 let lastFrame = 0;
 let lastChart = 0;
 let stopped = false;
@@ -369,23 +429,28 @@ function frame(now: number): void {
   if (stopped) return;
   const elapsed = lastFrame ? Math.min(now - lastFrame, 250) : 0;
   lastFrame = now;
-  if (!busy) {
-    busy = true;
-    playFor(now, elapsed)
-      .catch((e) => {
-        stopped = true; // the state is not trustworthy any more
-        showError(e);
-      })
-      .finally(() => (busy = false));
-  }
   try {
-    drawBoard();
-    drawQueue();
-    if (now - lastChart > 250) {
-      drawChart();
-      lastChart = now;
+    if (settings.mode === 'watch') {
+      if (!busy) {
+        busy = true;
+        playFor(now, elapsed)
+          .catch((e) => {
+            stopped = true; // the state is not trustworthy any more
+            showError(e);
+          })
+          .finally(() => (busy = false));
+      }
+      drawWatch();
+      if (now - lastChart > 250) {
+        drawChart();
+        lastChart = now;
+      }
+      updateCounters(now);
+    } else if (settings.mode === 'play') {
+      playPage.frame(now);
+    } else {
+      analyzer.draw();
     }
-    updateCounters(now);
   } catch (e) {
     stopped = true;
     showError(e);
@@ -395,8 +460,12 @@ function frame(now: number): void {
 }
 
 // ---------- start ----------
-setupControls();
-drawBoard();
+showProblems(problems);
+if (!RULE_SETS[settings.rules].hold && settings.hold)
+  showProblems([...problems, `the ${settings.rules} rule set has no hold; hold= is ignored`]);
+setupTopbar();
+setupWatchControls();
+drawBoard($<HTMLCanvasElement>('board'), { columns: 10, cells: [] as Paint[][] });
 drawChart();
+showMode();
 requestAnimationFrame(frame);
-newGame().catch(showError);

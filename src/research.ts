@@ -69,7 +69,7 @@ export {
   type StreamRecord,
   type StackingGameRecord,
 } from './stacking/simulate.js';
-export { mergeGameResults, type RealGameRecord } from './game/play.js';
+export { mergeGameResults, type GameTally } from './game/play.js';
 export {
   playFullGames,
   mergeFullGames,

@@ -69,6 +69,12 @@ export function liveWorkerCount(): number {
   return liveWorkers;
 }
 
+/** Counts a Node worker started elsewhere (playGame's game workers) in liveWorkerCount until it exits. */
+export function countLiveWorker(worker: { on(event: 'exit', listener: () => void): unknown }): void {
+  liveWorkers++;
+  worker.on('exit', () => liveWorkers--);
+}
+
 async function spawn(onMessage: (m: WorkerReply) => void, onError: (e: Error) => void): Promise<PortLike> {
   if (isNode) {
     const { Worker } = await import('node:worker_threads');

@@ -1,7 +1,8 @@
 /** `stackrank bench game`: TetrisAI playing real games of a rule set, optionally beside its two baselines (docs/game.md). */
 import type { GamePolicy } from '../game/ai.js';
 import { benchGame } from '../game/bench.js';
-import { mergeGameResults, type PlayGameResult, type RealGameRecord } from '../game/play.js';
+import { mergeGameResults, type GameTally, type PlayGameResult } from '../game/play.js';
+import type { GameRange } from '../runs.js';
 import { RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import { RULE_SETS, RULE_SET_NAMES } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
@@ -98,54 +99,88 @@ from them (docs/distributed.md).`,
       command: 'bench game',
       params: runParams(values, { rankTable: tableIdentity(table, runRecorded(values)) }),
       values,
-      indexOf: (r) => (r as RealGameRecord).game,
+      indexOf: (r) => (r as GameTally).game,
     });
     // One player at a time, so each row is printed as soon as it is ready.
     await run.play(async () => {
       for (const player of players) {
-        const part = run.part<RealGameRecord>(`player ${player}`);
-        const result = await benchGame({
-          rules,
-          randomizer,
-          lookahead,
-          hold,
-          games,
-          maxPieces,
-          seed,
-          table,
-          players: [player],
-          signal: io.signal,
-          onProgress: (p) =>
-            io.status(
-              `${PLAYER_NAMES[p.player]}: game ${p.games + 1}, ${p.pieces.toLocaleString('en-US')} pieces, ${p.lines.toLocaleString('en-US')} lines, ${p.topOuts} top-outs, ${formatDuration(p.elapsedMs)}`,
-            ),
-          range: run.range,
-          resume: { [player]: part.resume },
-          onGame: (_, record) => part.add(record),
-        });
-        const r = result[player]!;
-        part.finish(runMeta(r), r.seconds);
+        const part = run.part<GameTally>(`player ${player}`);
+        const play = (start: number, end: number) =>
+          benchGame({
+            rules,
+            randomizer,
+            lookahead,
+            hold,
+            games: end - start,
+            firstGame: start,
+            maxPieces,
+            seed,
+            table,
+            players: [player],
+            signal: io.signal,
+            onProgress: (p) =>
+              io.status(
+                `${PLAYER_NAMES[p.player]}: game ${p.games + 1}, ${p.pieces.toLocaleString('en-US')} pieces, ${p.lines.toLocaleString('en-US')} lines, ${p.topOuts} top-outs, ${formatDuration(p.elapsedMs)}`,
+              ),
+            onGame: (_, tally) => part.add(tally),
+          }).then((r) => r[player]!);
+        const result = await playResuming(run.range, part.resume, part.meta, play);
+        part.finish(runMeta(result), result.seconds);
         io.status('');
-        printGameRow(io, values.json, r, player === players[0]);
+        printGameRow(io, values.json, result, games, player === players[0]);
       }
     });
     return 0;
   },
 });
 
-/** What mergeGameResults needs besides the records: the result's description of its run. */
+/**
+ * The games `range` of one player: those of `resumed` (a checkpoint's tallies) are not played again; the others are
+ * played in contiguous stretches; mergeGameResults pools both exactly. The run's description comes from a played
+ * stretch or, when every game was resumed, from `meta` (a finished part) or by playing the last game again.
+ */
+async function playResuming(
+  range: GameRange,
+  resumed: readonly GameTally[],
+  meta: Record<string, unknown> | null,
+  play: (start: number, end: number) => Promise<PlayGameResult>,
+): Promise<PlayGameResult> {
+  const done = new Map(resumed.map((t) => [t.game, t]));
+  if (meta === null && done.size === range.end - range.start) done.delete(range.end - 1);
+  const results: PlayGameResult[] = [];
+  const stretches = (has: boolean) => {
+    const out: GameRange[] = [];
+    for (let g = range.start; g < range.end; g++) {
+      if (done.has(g) !== has) continue;
+      const last = out.at(-1);
+      if (last && last.end === g) last.end++;
+      else out.push({ start: g, end: g + 1 });
+    }
+    return out;
+  };
+  for (const { start, end } of stretches(false)) results.push(await play(start, end));
+  const base = results[0] ?? (meta as unknown as PlayGameResult);
+  for (const { start, end } of stretches(true)) {
+    const tallies = [];
+    for (let g = start; g < end; g++) tallies.push(done.get(g)!);
+    results.push({ ...base, firstGame: start, games: end - start, tallies, seconds: 0 });
+  }
+  return results.length === 1 ? results[0] : mergeGameResults(results);
+}
+
+/** What mergeGameResults needs besides the tallies: the result's description of its run. */
 function runMeta(r: PlayGameResult): Record<string, unknown> {
-  const { rules, randomizer, lookahead, hold, policy, seed, gameCount, maxPieces } = r;
-  return { rules, randomizer, lookahead, hold, policy, seed, gameCount, maxPieces };
+  const { rules, randomizer, lookahead, hold, policy, seed, maxPieces, threads } = r;
+  return { rules, randomizer, lookahead, hold, policy, seed, maxPieces, threads };
 }
 
 /** One player's row; the first one comes after the header, which names the randomizer actually played. */
-function printGameRow(io: CliIO, json: boolean, result: PlayGameResult, first: boolean): void {
+function printGameRow(io: CliIO, json: boolean, result: PlayGameResult, games: number, first: boolean): void {
   const r = row(result);
   if (!json && first) {
     // The header names the randomizer actually played (the rule set's when --randomizer is not given).
     io.out(
-      `real games under ${r.rules}, randomizer ${r.randomizer}, lookahead ${r.lookahead}, ${r.hold ? 'hold' : 'no hold'}, ${result.gameCount} game${result.gameCount === 1 ? '' : 's'} of at most ${result.maxPieces.toLocaleString('en-US')} pieces, seed ${r.seed}`,
+      `real games under ${r.rules}, randomizer ${r.randomizer}, lookahead ${r.lookahead}, ${r.hold ? 'hold' : 'no hold'}, ${games} game${games === 1 ? '' : 's'} of at most ${result.maxPieces.toLocaleString('en-US')} pieces, seed ${r.seed}`,
     );
     io.out(
       'player               pieces      lines   Tetris rate  clears 1/2/3/4         top-outs  stack share  holes/1000  pieces/s',
@@ -169,15 +204,17 @@ export function printMergedGames(io: CliIO, json: boolean, shards: readonly { ru
       shards.map(({ run }) => {
         const part = run.parts[k];
         return {
-          ...(part.meta as ReturnType<typeof runMeta>),
-          range: { start: run.shard.start, end: run.shard.end },
-          gameRecords: part.records as RealGameRecord[],
+          ...(part.meta as unknown as PlayGameResult),
+          firstGame: run.shard.start,
+          games: run.shard.end - run.shard.start,
+          tallies: part.records as GameTally[],
           seconds: part.seconds,
         };
-      }) as unknown as PlayGameResult[],
+      }),
     ),
   );
+  const games = shards[0].run.params.games as number;
   results.forEach((result, k) => {
-    printGameRow(io, json, result, k === 0);
+    printGameRow(io, json, result, games, k === 0);
   });
 }

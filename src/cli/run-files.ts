@@ -326,6 +326,8 @@ export async function writeRunFile(path: string, run: RunFile): Promise<void> {
 export interface RunPartHandle<R> {
   /** Records of this part already finished (from the checkpoint). */
   readonly resume: R[];
+  /** The part's run description when the checkpoint holds it finished, else null. */
+  readonly meta: Record<string, unknown> | null;
   /** A game (or stream) finished. */
   add(record: R): void;
   /** The part is done: its library result's description and the seconds this session spent on it. Returns the
@@ -364,6 +366,7 @@ export class RunRecorder {
     const started = performance.now();
     return {
       resume: [...p.records] as R[],
+      meta: p.meta,
       add: (record) => {
         if (!this.recording) return;
         p.records.push(record);

@@ -12,7 +12,7 @@ import { MIRROR_PIECE, PIECES, pieceId, type Piece } from '../pieces.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import { checkDistribution } from '../stacking/ai.js';
-import { StackingEngine, distributionWeights, type NextPieceValues } from '../stacking/engine.js';
+import { StackingEngine, distributionWeights, type NextPieceValues, type UnknownPieces } from '../stacking/engine.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { DEFAULT_RULES, TETRIS_ROWS, type StackingRules } from '../stacking/rules.js';
 import type { Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';
@@ -90,13 +90,17 @@ export class TetrisAI {
     readonly policy: GamePolicy,
     readonly randomizer: RandomizerName | undefined,
     private readonly engine: StackingEngine,
-    private readonly table: RankTable,
+    private readonly table: StackTable,
     private readonly stackRules: StackingRules,
     private readonly recoverDepth: number,
     private readonly beam: number,
   ) {}
 
-  static async create(opts: TetrisAIOptions = {}): Promise<TetrisAI> {
+  /**
+   * `attached` (internal: playGame's worker threads) gives the search engine and the table's facts made on the
+   * thread that owns the table, instead of loading the table and making an engine here.
+   */
+  static async create(opts: TetrisAIOptions = {}, attached?: AttachedSearch): Promise<TetrisAI> {
     if (opts === null || typeof opts !== 'object')
       throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
     const known = ['rules', 'lookahead', 'randomizer', 'well', 'table', 'recover', 'policy', 'previewTable'];
@@ -126,7 +130,7 @@ export class TetrisAI {
     }
     const recoverDepth = requireInt('recover.depth', opts.recover?.depth ?? Math.min(lookahead + 1, 2), 1, 4);
     const beam = requireInt('recover.beam', opts.recover?.beam ?? 12, 1, 1000);
-    let table = opts.table;
+    let table: StackTable | undefined = attached?.table ?? opts.table;
     if (!table) {
       if (typeof process === 'undefined' || !process.versions?.node) {
         throw new StackRankError(
@@ -137,28 +141,15 @@ export class TetrisAI {
       const { loadOrBuildCachedTable } = await import('../rank/cache.js');
       table = (await loadOrBuildCachedTable()).table;
     }
-    // The stack stays STACK_ROOM rows under the top of the field (rule sets that spawn in the top rows need that
-    // room to turn the I upright over the stack), and the I goes down the well as soon as the stack is
-    // Tetris-ready (lowest column at least TETRIS_ROWS): a real game keeps its stack low (docs/game.md).
-    const stackRules: StackingRules = {
-      ...DEFAULT_RULES,
-      boardHeight:
-        rules.visibleHeight -
-        (rules.ruleSet.gravity === '20G'
-          ? STACK_ROOM_20G
-          : rules.ruleSet.spawn === 'topRow'
-            ? STACK_ROOM_TOP_SPAWN
-            : STACK_ROOM),
-      tetrisThreshold: TETRIS_ROWS,
-    };
-    // With a randomizer, stack mode averages over the one unknown piece after the queue (expectimax).
-    const unknownPieces = opts.randomizer && policy !== 'fullBoardOnly' ? 1 : 0;
+    const { stackRules, unknownPieces } = stackSearchSetup(rules, opts.randomizer, policy);
     if (opts.previewTable && unknownPieces === 0)
       throw new StackRankError(
         'BAD_ARGUMENT',
         'previewTable needs a randomizer (it scores the randomizer-aware search)',
       );
-    const engine = await StackingEngine.create(table, stackRules, { unknownPieces, leafValues: opts.previewTable });
+    const engine =
+      attached?.engine ??
+      (await StackingEngine.create(table as RankTable, stackRules, { unknownPieces, leafValues: opts.previewTable }));
     return new TetrisAI(
       rules,
       lookahead,
@@ -225,6 +216,7 @@ export class TetrisAI {
     const tall = maxHeight(rows) > this.stackRules.boardHeight - BURN_ROOM;
     const burn = this.policy === 'both' && tall && ![current, ...queue.slice(0, this.lookahead), hold].includes('I');
     if (this.policy !== 'fullBoardOnly' && !burn) {
+      let leftWeights: Int32Array | undefined;
       const ctx: StackContext = {
         engine: this.engine,
         table: this.table,
@@ -233,7 +225,11 @@ export class TetrisAI {
         lookahead: this.lookahead,
         weights: {
           right: distributionWeights(next),
-          left: distributionWeights(next && MIRROR_PIECE.map((m) => next[m])),
+          // Made only when a left well is searched (most games play one side).
+          get left() {
+            leftWeights ??= distributionWeights(next && MIRROR_PIECE.map((m) => next[m]));
+            return leftWeights;
+          },
         },
         dangerMargin: 4,
       };
@@ -325,6 +321,41 @@ export interface Decision {
   move: GameMove | null;
   stack: { ctx: StackContext; choice: StackChoice } | null;
   recover: { ctx: RecoverContext; state: RecoverState } | null;
+}
+
+/** What stack mode needs of the rank table: its shape, its iterations and the ranks the search reads. */
+export type StackTable = Pick<RankTable, 'width' | 'maxStep' | 'iterations' | 'searchValues'>;
+
+/** A search engine and table facts made on another thread (TetrisAI.create's `attached`). */
+export interface AttachedSearch {
+  engine: StackingEngine;
+  table: StackTable;
+}
+
+/**
+ * The stacking rules and search strategy stack mode plays with, for a rule set, randomizer and policy. The stack
+ * stays STACK_ROOM rows under the top of the field (rule sets that spawn in the top rows need that room to turn the
+ * I upright over the stack), and the I goes down the well as soon as the stack is Tetris-ready (lowest column at
+ * least TETRIS_ROWS): a real game keeps its stack low (docs/game.md).
+ */
+export function stackSearchSetup(
+  rules: GameRuleFacts,
+  randomizer: RandomizerName | undefined,
+  policy: GamePolicy,
+): { stackRules: StackingRules; unknownPieces: UnknownPieces } {
+  const stackRules: StackingRules = {
+    ...DEFAULT_RULES,
+    boardHeight:
+      rules.visibleHeight -
+      (rules.ruleSet.gravity === '20G'
+        ? STACK_ROOM_20G
+        : rules.ruleSet.spawn === 'topRow'
+          ? STACK_ROOM_TOP_SPAWN
+          : STACK_ROOM),
+    tetrisThreshold: TETRIS_ROWS,
+  };
+  // With a randomizer, stack mode averages over the one unknown piece after the queue (expectimax).
+  return { stackRules, unknownPieces: randomizer && policy !== 'fullBoardOnly' ? 1 : 0 };
 }
 
 /** Rows kept free above the stack in stack mode. */

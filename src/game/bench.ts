@@ -7,8 +7,7 @@ import type { RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import type { RuleSetName } from '../rules/types.js';
 import type { GamePolicy } from './ai.js';
-import type { GameRange } from '../runs.js';
-import { playGame, type PlayGameResult, type RealGameRecord } from './play.js';
+import { playGame, type GameTally, type PlayGameResult } from './play.js';
 
 export interface BenchGameOptions {
   rules: RuleSetName;
@@ -17,9 +16,13 @@ export interface BenchGameOptions {
   lookahead: number;
   hold?: boolean;
   games?: number;
+  /** Index of the first game (playGame's firstGame): games firstGame .. firstGame + games - 1 of the seed. */
+  firstGame?: number;
   maxPieces?: number;
   seed?: number;
   table?: RankTable;
+  /** Worker threads (playGame's threads). */
+  threads?: number;
   /** Which players to run; default all three. */
   players?: readonly GamePolicy[];
   onProgress?: (p: {
@@ -31,12 +34,8 @@ export interface BenchGameOptions {
     elapsedMs: number;
   }) => void;
   signal?: AbortSignal;
-  /** The games to play (one shard of a run; playGame's `range`). */
-  range?: GameRange;
-  /** Games already played per player (from a checkpoint; playGame's `resume`). */
-  resume?: Partial<Record<GamePolicy, readonly RealGameRecord[]>>;
-  /** Each finished game of each player (to write checkpoints). */
-  onGame?: (player: GamePolicy, record: RealGameRecord) => void;
+  /** Each finished game of each player (playGame's onGame: to write checkpoints). */
+  onGame?: (player: GamePolicy, tally: GameTally) => void;
 }
 
 export type BenchGameResult = Partial<Record<GamePolicy, PlayGameResult>>;
@@ -50,15 +49,15 @@ export async function benchGame(opts: BenchGameOptions): Promise<BenchGameResult
       lookahead: opts.lookahead,
       hold: opts.hold,
       games: opts.games,
+      firstGame: opts.firstGame,
+      threads: opts.threads,
       maxPieces: opts.maxPieces,
       seed: opts.seed,
       table: opts.table,
       policy,
       signal: opts.signal,
       onProgress: opts.onProgress && ((p) => opts.onProgress!({ player: policy, ...p })),
-      range: opts.range,
-      resume: opts.resume?.[policy],
-      onGame: opts.onGame && ((r) => opts.onGame!(policy, r)),
+      onGame: opts.onGame && ((t) => opts.onGame!(policy, t)),
     });
   }
   return out;

@@ -101,28 +101,32 @@ export function boardFeatures(
   let holeDepth = 0;
   let covered = 0;
   let wellCells = 0;
-  const run = RUN.fill(0, 0, width);
   for (let r = top - 1; r >= 0; r--) {
     const m = rows[r];
     const holeMask = ~m & covered & full;
     if (holeMask) {
       holes += popcount(holeMask);
       rowsWithHoles++;
-      for (let v = holeMask; v; v &= v - 1) holeDepth += run[31 - Math.clz32(v & -v)];
+      // Each hole's depth: the filled cells directly above it, up to the first empty one (counted on demand:
+      // holes are few, rows times columns are many).
+      for (let v = holeMask; v; v &= v - 1) {
+        const c = 31 - Math.clz32(v & -v);
+        for (let k = r + 1; k < top && (rows[k] >> c) & 1; k++) holeDepth++;
+      }
     }
-    for (let c = 0; c < width; c++) run[c] = (m >> c) & 1 ? run[c] + 1 : 0;
     covered |= m;
     if (wellColumn >= 0 && (m >> wellColumn) & 1) wellCells++;
   }
   // Cumulative wells: a well cell (empty, both neighbours filled, walls filled) adds the empty run from it down.
+  // (The empty run from row r down, counted on demand for the few well cells.)
   let cumulativeWells = 0;
-  const emptyRun = RUN2.fill(0, 0, width);
   for (let r = 0; r < top; r++) {
-    const m = rows[r];
-    const w = m | wellBit;
+    const w = rows[r] | wellBit;
     const wells = ~w & ((w << 1) | 1) & ((w >> 1) | (1 << (width - 1))) & full;
-    for (let c = 0; c < width; c++) emptyRun[c] = (m >> c) & 1 ? 0 : emptyRun[c] + 1;
-    for (let v = wells; v; v &= v - 1) cumulativeWells += emptyRun[31 - Math.clz32(v & -v)];
+    for (let v = wells; v; v &= v - 1) {
+      const c = 31 - Math.clz32(v & -v);
+      for (let k = r; k >= 0 && !((rows[k] >> c) & 1); k--) cumulativeWells++;
+    }
   }
   const clean = holes === 0 && wellColumn >= 0 && wellCells === 0 ? 1 : 0;
   return {
@@ -138,9 +142,6 @@ export function boardFeatures(
     clean,
   };
 }
-
-const RUN = new Int32Array(32);
-const RUN2 = new Int32Array(32);
 
 /** Σ weight × feature. */
 export function scoreFeatures(f: BoardFeatures, w: RecoverWeights = RECOVER_WEIGHTS): number {

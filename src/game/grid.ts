@@ -46,27 +46,35 @@ export interface Locked {
 
 /** Locks `cells` onto `rows` and clears full rows (rows above fall). Cells must be empty and on the board. */
 export function lockCells(rows: ArrayLike<number>, width: number, cells: readonly Cell[]): Locked {
-  const out = Uint32Array.from(rows);
+  // The game's searches lock thousands of pieces per move: plain loops, no iterators or destructuring.
+  const out = new Uint32Array(rows as ArrayLike<number>);
   let low = Infinity;
   let high = -Infinity;
-  for (const [x, y] of cells) {
-    out[y] |= 1 << x;
+  for (let i = 0; i < cells.length; i++) {
+    const y = cells[i][1];
+    out[y] |= 1 << cells[i][0];
     if (y < low) low = y;
     if (y > high) high = y;
   }
   const full = (1 << width) - 1;
   let lines = 0;
   let erodedCells = 0;
-  let write = 0;
-  for (let r = 0; r < out.length; r++) {
-    if (out[r] === full) {
+  // Only rows the piece touched can have become full; the rows were not full before.
+  let write = low;
+  for (let r = low; r < out.length; r++) {
+    if (r <= high && out[r] === full) {
       lines++;
-      for (const [, y] of cells) if (y === r) erodedCells++;
+      for (let i = 0; i < cells.length; i++) if (cells[i][1] === r) erodedCells++;
+      continue;
+    }
+    if (lines === 0) {
+      if (r >= high) break; // nothing cleared: the rows stay where they are
+      write++;
       continue;
     }
     out[write++] = out[r];
   }
-  out.fill(0, write);
+  if (lines > 0) out.fill(0, write);
   return { rows: out, lines, erodedCells, landingRow: low, pieceHeight: high - low + 1 };
 }
 
@@ -81,10 +89,22 @@ export function mirrorRows(rows: ArrayLike<number>, width: number): Uint32Array 
   return out;
 }
 
-/** A canonical key of a set of cells (order-free), to compare placements by the cells they occupy. */
-export function cellsKey(cells: readonly Cell[]): string {
-  return cells
-    .map(([x, y]) => y * 64 + x)
-    .sort((a, b) => a - b)
-    .join(',');
+/**
+ * A canonical key of a piece's four cells (order-free), to compare placements by the cells they occupy: the cells
+ * as y * 64 + x (under 4096 for rows below 64), sorted, as digits of base 4096 (exact in a double).
+ */
+export function cellsKey(cells: readonly Cell[]): number {
+  if (cells.length !== 4) throw new Error(`cellsKey takes a piece's 4 cells; got ${cells.length}`);
+  let a = cells[0][1] * 64 + cells[0][0];
+  let b = cells[1][1] * 64 + cells[1][0];
+  let c = cells[2][1] * 64 + cells[2][0];
+  let d = cells[3][1] * 64 + cells[3][0];
+  let t: number;
+  // A sorting network for four values.
+  if (a > b) (t = a), (a = b), (b = t);
+  if (c > d) (t = c), (c = d), (d = t);
+  if (a > c) (t = a), (a = c), (c = t);
+  if (b > d) (t = b), (b = d), (d = t);
+  if (b > c) (t = b), (b = c), (c = t);
+  return ((a * 4096 + b) * 4096 + c) * 4096 + d;
 }

@@ -4,20 +4,14 @@
  * cell was empty and inside the board), its own queue and hold box, and counts what the benchmark reports.
  *
  * A game ends at a top-out: nextMove answers null (nothing can be placed) or the piece ends with a cell above the
- * visible field (20 rows). Game g draws its pieces from the randomizer seeded with streamSeed(seed, g, 0), so the
- * same seed gives the same games, and a run can be cut by game (`range`), resumed (`resume`, `onGame`) and pooled
- * again exactly (mergeGameResults; docs/distributed.md).
+ * visible field (20 rows). Game g draws its pieces from the randomizer seeded with streamSeed(seed, g, 0) and
+ * depends on nothing else, so the same seed gives the same games on any thread count, and a run of games
+ * firstGame..firstGame + games - 1 plays exactly those games of a longer run (the contract `--shard` relies on).
+ * With threads > 1 the games run on worker threads (src/game/play-threads.ts), each with its own TetrisAI over
+ * one shared search image. Results of parts of one run pool exactly with mergeGameResults (docs/distributed.md).
  */
-import { StackRankError, checkCallback, describe, requireInt } from '../errors.js';
-import {
-  MAX_SHARDS,
-  checkRange,
-  joinRecords,
-  recordInt,
-  recordObject,
-  requireSameRun,
-  type GameRange,
-} from '../runs.js';
+import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt } from '../errors.js';
+import { joinRecords, recordInt, recordObject, requireSameRun } from '../runs.js';
 import type { Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
 import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
@@ -25,13 +19,17 @@ import type { RankTable } from '../rank/table.js';
 import { refuseLeafRows, type NextPieceValues } from '../stacking/engine.js';
 import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
+import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import { TetrisAI, type GamePolicy, type WellSide } from './ai.js';
 import { WORK_ROWS } from './board-input.js';
 import { isHoleFree, lockCells } from './grid.js';
+import { playOnThreads } from './play-threads.js';
 import { ruleFacts } from './rules-adapter.js';
 
 /** Longest stretch of moves without giving the event loop a turn. */
 const YIELD_EVERY_MS = 20;
+/** Least time between two onProgress calls. */
+export const PROGRESS_EVERY_MS = 250;
 
 export interface PlayGameOptions {
   rules?: RuleSetName;
@@ -41,11 +39,13 @@ export interface PlayGameOptions {
   /** Whether the AI may use hold (only rule sets with hold). Default: the rule set's. */
   hold?: boolean;
   games?: number;
+  /** Index of the first game played (default 0): games firstGame .. firstGame + games - 1 of the seed's sequence. */
+  firstGame?: number;
   /** Pieces per game at most (a game still alive then is cut). Default 10,000. */
   maxPieces?: number;
   seed?: number;
   well?: WellSide;
-  /** An AI made for these options, to reuse (its rules, lookahead and randomizer must match). */
+  /** An AI made for these options, to reuse (its rules, lookahead and randomizer must match); only with threads 1. */
   ai?: TetrisAI;
   table?: RankTable;
   /** 'both' (the AI); 'stackOnly' and 'fullBoardOnly' are the benchmark baselines. */
@@ -53,27 +53,21 @@ export interface PlayGameOptions {
   /** A preview table for the randomizer-aware search (TetrisAIOptions.previewTable). */
   previewTable?: NextPieceValues;
   recover?: { depth?: number; beam?: number };
-  onProgress?: (p: { games: number; pieces: number; lines: number; topOuts: number; elapsedMs: number }) => void;
+  /** Worker threads playing games side by side (Node). Default: the core count, at most `games`; 1 with `ai`. */
+  threads?: number;
+  onProgress?: (p: GameProgress) => void;
+  /** Called with each game's tally as soon as the game is over (to write checkpoints; any order with threads). */
+  onGame?: (tally: GameTally) => void;
   signal?: AbortSignal;
-  /** The games to play, start..end-1 of `games` (default all): one shard of a run cut across machines. */
-  range?: GameRange;
-  /** Games of this range already played (from a checkpoint of the same run): not played again, pooled in. */
-  resume?: readonly RealGameRecord[];
-  /** Called with each game's record as soon as the game is over (to write checkpoints). */
-  onGame?: (record: RealGameRecord) => void;
 }
 
-/** What one game counted: everything the result pools, as integers. */
-export interface RealGameRecord {
-  game: number;
+/** onProgress: games finished, and pieces, lines and top-outs so far (games under way included). */
+export interface GameProgress {
+  games: number;
   pieces: number;
   lines: number;
-  /** Singles, doubles, triples, Tetrises. */
-  clears: [number, number, number, number];
-  topOut: boolean;
-  /** Pieces placed in stack mode, holes made. */
-  stackPieces: number;
-  holesMade: number;
+  topOuts: number;
+  elapsedMs: number;
 }
 
 export interface PlayGameResult {
@@ -82,6 +76,8 @@ export interface PlayGameResult {
   lookahead: number;
   hold: boolean;
   policy: GamePolicy;
+  /** Index of the first game played; gamePieces[i] is game firstGame + i. */
+  firstGame: number;
   games: number;
   pieces: number;
   lines: number;
@@ -98,20 +94,54 @@ export interface PlayGameResult {
   holesPer1000: number;
   /** Pieces of each game, in order. */
   gamePieces: number[];
+  /** Stack-mode pieces of each game, and holes made in each: with gamePieces, what merging runs needs. */
+  gameStackPieces: number[];
+  gameHolesMade: number[];
   piecesPerSecond: number;
   seconds: number;
+  /** Threads the games ran on. */
+  threads: number;
   seed: number;
-  /** The run's number of games (the `games` option) and pieces per game at most. */
-  gameCount: number;
+  /** Pieces per game at most. */
   maxPieces: number;
-  /** The games this result pools (all of them unless the call had a `range`). */
-  range: GameRange;
-  /** Every game's counts, in game order: what mergeGameResults pools. */
-  gameRecords: RealGameRecord[];
+  /** Every game's tally, in game order: what mergeGameResults pools. */
+  tallies: GameTally[];
 }
 
-export async function playGame(opts: PlayGameOptions = {}): Promise<PlayGameResult> {
-  if (opts !== null && typeof opts === 'object') refuseLeafRows(opts);
+/** What one game did: everything PlayGameResult sums. Plain numbers, so a worker can post it. */
+export interface GameTally {
+  game: number;
+  pieces: number;
+  lines: number;
+  /** Singles, doubles, triples, Tetrises. */
+  clears: [number, number, number, number];
+  topOut: boolean;
+  stackPieces: number;
+  holesMade: number;
+}
+
+/** The options a game needs besides the AI (plain data: posted to workers as is). */
+export interface GameSettings {
+  randomizer: RandomizerName;
+  lookahead: number;
+  hold: boolean;
+  maxPieces: number;
+  seed: number;
+}
+
+/** TetrisAI.create's options for a playGame run (also what each worker thread creates its AI with). */
+export interface GameAIOptions {
+  rules: RuleSetName;
+  lookahead: number;
+  randomizer: RandomizerName | undefined;
+  well: WellSide | undefined;
+  policy: GamePolicy;
+  recover: { depth?: number; beam?: number } | undefined;
+}
+
+export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {
+  const opts = optionsObject('playGame', options);
+  refuseLeafRows(opts);
   const rules = opts.rules ?? 'guideline';
   const randomizer = opts.randomizer ?? (rules === 'guideline' ? 'bag7' : rules === 'nes' ? 'nes' : 'tgm1');
   if (!isRandomizerName(randomizer))
@@ -120,246 +150,309 @@ export async function playGame(opts: PlayGameOptions = {}): Promise<PlayGameResu
       `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
     );
   const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, 6);
-  const games = requireInt('games', opts.games ?? 1, 1, MAX_SHARDS);
-  const range = checkRange('range', opts.range, games);
-  const onGame = checkCallback<NonNullable<PlayGameOptions['onGame']>>('playGame: onGame', opts.onGame);
+  const games = requireInt('games', opts.games ?? 1, 1, 1_000_000);
+  const firstGame = requireInt('firstGame', opts.firstGame ?? 0, 0, Number.MAX_SAFE_INTEGER - games);
   const maxPieces = requireInt('maxPieces', opts.maxPieces ?? 10_000, 1, Number.MAX_SAFE_INTEGER);
   const seed = checkSeed(opts.seed ?? 0);
   const policy = opts.policy ?? 'both';
-  const records: (RealGameRecord | undefined)[] = new Array(range.end - range.start);
-  if (opts.resume !== undefined) {
-    if (!Array.isArray(opts.resume))
-      throw new StackRankError('BAD_ARGUMENT', `resume must be an array of game records; got ${describe(opts.resume)}`);
-    opts.resume.forEach((value, i) => {
-      const r = checkGameRecord(value, `resume[${i}]`, maxPieces);
-      if (r.game < range.start || r.game >= range.end)
-        throw new StackRankError(
-          'RUN_MISMATCH',
-          `resume[${i}]: game ${r.game} is not in this run's range ${range.start}..${range.end - 1}`,
-        );
-      if (records[r.game - range.start])
-        throw new StackRankError('RUN_MISMATCH', `resume[${i}]: game ${r.game} is given twice`);
-      records[r.game - range.start] = r;
-    });
-  }
+  const signal = checkSignal(opts.signal);
+  const onProgress = checkCallback<(p: GameProgress) => void>('onProgress', opts.onProgress);
+  const onGame = checkCallback<(t: GameTally) => void>('onGame', opts.onGame);
   if (opts.hold !== undefined && typeof opts.hold !== 'boolean')
     throw new StackRankError('BAD_ARGUMENT', `hold must be true or false; got ${describe(opts.hold)}`);
-  if (opts.hold && !ruleFacts(rules).hold)
-    throw new StackRankError('BAD_ARGUMENT', `the ${rules} rule set has no hold`);
-  const ai =
-    opts.ai ??
-    (await TetrisAI.create({
-      rules,
-      lookahead,
-      randomizer: policy === 'fullBoardOnly' ? undefined : randomizer,
-      well: opts.well,
-      table: opts.table,
-      policy,
-      recover: opts.recover,
-      previewTable: policy === 'fullBoardOnly' ? undefined : opts.previewTable,
-    }));
-  if (ai.rules.name !== rules || ai.lookahead !== lookahead || ai.policy !== policy) {
+  const facts = ruleFacts(rules);
+  if (opts.hold && !facts.hold) throw new StackRankError('BAD_ARGUMENT', `the ${rules} rule set has no hold`);
+  if (opts.threads !== undefined) requireInt('threads', opts.threads, 1, MAX_THREADS);
+  if (opts.ai !== undefined && opts.threads !== undefined && opts.threads > 1)
     throw new StackRankError(
       'BAD_ARGUMENT',
-      `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}); these games ask for ${rules} at ${lookahead} (${policy})`,
+      'an ai runs on this thread only: with threads > 1 pass the table (each worker makes its own ai)',
     );
-  }
-  const hold = opts.hold ?? ai.rules.hold;
-  const width = ai.width;
-  const visible = ai.rules.visibleHeight;
-  const useNext = ai.randomizer !== undefined;
+  const threads = Math.min(games, opts.ai ? 1 : (opts.threads ?? (await threadsByDefault())));
+  if (signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
+  const aiOptions: GameAIOptions = {
+    rules,
+    lookahead,
+    randomizer: policy === 'fullBoardOnly' ? undefined : randomizer,
+    well: opts.well,
+    policy,
+    recover: opts.recover,
+  };
+  const settings: GameSettings = { randomizer, lookahead, hold: opts.hold ?? facts.hold, maxPieces, seed };
 
-  const meta: GameRunMeta = { rules, randomizer, lookahead, hold, policy, seed, gameCount: games, maxPieces };
-  // Running totals for onProgress only; the result is pooled from the game records.
-  const result = { pieces: 0, lines: 0, topOuts: 0 };
-  let playedPieces = 0;
-  const t0 = performance.now();
-  let lastProgress = t0;
-  let lastYield = t0;
-  for (let g = range.start; g < range.end; g++) {
-    if (records[g - range.start]) continue; // resumed
-    const record: RealGameRecord = {
-      game: g,
-      pieces: 0,
-      lines: 0,
-      clears: [0, 0, 0, 0],
-      topOut: false,
-      stackPieces: 0,
-      holesMade: 0,
-    };
-    const rng = createRandomizer(randomizer, { seed: streamSeed(seed, g, 0) });
-    // stream = the pieces dealt and not yet placed: the current one and the queue, so the randomizer's
-    // distribution() is exactly the chance of the piece after the queue.
-    const stream: Piece[] = [];
-    let rows: Uint32Array = new Uint32Array(WORK_ROWS);
-    let holdPiece: Piece | null = null;
-    let holes = 0;
-    let pieces = 0;
-    while (pieces < maxPieces) {
-      if (opts.signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
-      if ((pieces & 15) === 0 && performance.now() - lastYield > YIELD_EVERY_MS) {
-        // Give the event loop a turn, so an abort (Ctrl-C) or a timer can arrive while the games run.
-        await new Promise((r) => setTimeout(r, 0));
-        lastYield = performance.now();
-      }
-      while (stream.length < lookahead + 1) stream.push(rng.next() as Piece);
-      const current = stream[0];
-      const queue = stream.slice(1);
-      const next = useNext ? rng.distribution() : undefined;
-      const move = ai.nextMove({
-        board: { width, rows: rows.subarray(0, Math.max(visible, 20)) },
-        current,
-        queue,
-        hold: hold ? holdPiece : null,
-        canHold: hold,
-        next,
-      });
-      if (!move) {
-        record.topOut = true;
-        break;
-      }
-      const expected = !move.hold ? current : (holdPiece ?? queue[0]);
-      if (move.piece !== expected || (move.hold && !hold)) {
-        throw new StackRankError(
-          'BAD_ARGUMENT',
-          `the AI placed ${move.piece}${move.hold ? ' after hold' : ''}; the turn allows ${expected}`,
-        );
-      }
-      if (move.hold) {
-        if (holdPiece === null) stream.shift(); // the box was empty: the first queue piece comes out too
-        holdPiece = current;
-      }
-      stream.shift();
-      const locked = placeChecked(rows, width, move.cells);
-      rows = locked.rows;
-      pieces++;
-      if (move.mode === 'stack') record.stackPieces++;
-      if (locked.lines > 0) {
-        record.lines += locked.lines;
-        result.lines += locked.lines;
-        record.clears[locked.lines - 1]++;
-      }
-      const nowHoles = countHoles(rows, width);
-      if (nowHoles > holes) record.holesMade += nowHoles - holes;
-      holes = nowHoles;
-      if (rows.subarray(visible).some((m) => m !== 0)) {
-        record.topOut = true;
-        break;
-      }
-      if (opts.onProgress && (pieces & 255) === 0 && performance.now() - lastProgress > 250) {
-        lastProgress = performance.now();
-        opts.onProgress({
-          games: g - range.start,
-          pieces: result.pieces + pieces,
-          lines: result.lines,
-          topOuts: result.topOuts,
-          elapsedMs: lastProgress - t0,
-        });
-      }
+  // The clock starts once the AI (or every worker's AI) is made: pieces per second measure play, not setup.
+  let t0 = performance.now();
+  let tallies: GameTally[];
+  if (threads > 1) {
+    const table = opts.table ?? (await cachedTable());
+    ({ tallies, startedAt: t0 } = await playOnThreads({
+      aiOptions,
+      settings,
+      table,
+      previewTable: policy === 'fullBoardOnly' ? undefined : opts.previewTable,
+      firstGame,
+      games,
+      threads,
+      signal,
+      onProgress:
+        (onProgress || onGame) &&
+        ((startedAt) => {
+          const progress = onProgress && progressSum(onProgress, startedAt);
+          return (slot, current, finished) => {
+            if (finished) onGame?.(finished);
+            progress?.(slot, current, finished);
+          };
+        }),
+    }));
+  } else {
+    const ai =
+      opts.ai ??
+      (await TetrisAI.create({
+        ...aiOptions,
+        table: opts.table,
+        previewTable: policy === 'fullBoardOnly' ? undefined : opts.previewTable,
+      }));
+    if (ai.rules.name !== rules || ai.lookahead !== lookahead || ai.policy !== policy) {
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}); these games ask for ${rules} at ${lookahead} (${policy})`,
+      );
     }
-    record.pieces = pieces;
-    if (record.topOut) result.topOuts++;
-    result.pieces += pieces;
-    playedPieces += pieces;
-    records[g - range.start] = record;
-    onGame?.({ ...record, clears: [...record.clears] });
+    t0 = performance.now();
+    const progress = onProgress && progressSum(onProgress, t0);
+    tallies = [];
+    for (let g = firstGame; g < firstGame + games; g++) {
+      const tally = await playOneGame(ai, g, settings, { signal, onPieces: progress && ((p) => progress(0, p)) });
+      progress?.(0, null, tally);
+      onGame?.(tally);
+      tallies.push(tally);
+    }
   }
-  const seconds = (performance.now() - t0) / 1000;
-  return poolGames(meta, range, records as RealGameRecord[], seconds, playedPieces);
+  return summarize(
+    tallies,
+    { rules, randomizer, lookahead, hold: settings.hold, policy, firstGame, seed, threads, maxPieces },
+    t0,
+  );
 }
 
-type GameRunMeta = Pick<
-  PlayGameResult,
-  'rules' | 'randomizer' | 'lookahead' | 'hold' | 'policy' | 'seed' | 'gameCount' | 'maxPieces'
->;
-const GAME_META_FIELDS = [
-  'rules',
-  'randomizer',
-  'lookahead',
-  'hold',
-  'policy',
-  'seed',
-  'gameCount',
-  'maxPieces',
-] as const satisfies readonly (keyof GameRunMeta)[];
+/** playGame's default: every core where shared memory exists (Node), else 1. */
+async function threadsByDefault(): Promise<number> {
+  const isNode = typeof process === 'object' && !!process.versions?.node;
+  return isNode ? defaultThreadCount() : 1;
+}
 
-/** The result of the games `range` from their records, in order: the one place the figures are computed. */
-function poolGames(
-  meta: GameRunMeta,
-  range: GameRange,
-  records: RealGameRecord[],
-  seconds: number,
-  playedPieces: number,
-): PlayGameResult {
-  let pieces = 0;
-  let lines = 0;
-  let topOuts = 0;
-  let stackPieces = 0;
-  let holesMade = 0;
-  const clears = [0, 0, 0, 0];
-  for (const r of records) {
-    pieces += r.pieces;
-    lines += r.lines;
-    if (r.topOut) topOuts++;
-    stackPieces += r.stackPieces;
-    holesMade += r.holesMade;
-    for (let k = 0; k < 4; k++) clears[k] += r.clears[k];
-  }
-  return {
-    rules: meta.rules,
-    randomizer: meta.randomizer,
-    lookahead: meta.lookahead,
-    hold: meta.hold,
-    policy: meta.policy,
-    games: records.length,
-    pieces,
-    lines,
-    tetrisRate: lines > 0 ? (4 * clears[3]) / lines : 0,
-    clears: { single: clears[0], double: clears[1], triple: clears[2], tetris: clears[3] },
-    topOuts,
-    piecesPerTopOut: topOuts > 0 ? pieces / topOuts : Infinity,
-    stackShare: pieces > 0 ? stackPieces / pieces : 0,
-    holesPer1000: pieces > 0 ? (1000 * holesMade) / pieces : 0,
-    gamePieces: records.map((r) => r.pieces),
-    piecesPerSecond: seconds > 0 ? playedPieces / seconds : 0,
-    seconds,
-    seed: meta.seed,
-    gameCount: meta.gameCount,
-    maxPieces: meta.maxPieces,
-    range: { ...range },
-    gameRecords: records,
+async function cachedTable(): Promise<RankTable> {
+  if (typeof process === 'undefined' || !process.versions?.node)
+    throw new StackRankError('BAD_ARGUMENT', 'in a browser pass { table } (and threads: 1)');
+  const { loadOrBuildCachedTable } = await import('../rank/cache.js');
+  return (await loadOrBuildCachedTable()).table;
+}
+
+/** Pieces and lines of a game under way (progress reports). */
+export interface GameUnderWay {
+  pieces: number;
+  lines: number;
+}
+
+/**
+ * onProgress over several games under way at once (one per thread): `slot` is the thread, `current` its game's
+ * counts so far (null when none), `finished` a game it just ended. Calls onProgress at most every 250 ms, and once
+ * per finished game.
+ */
+export function progressSum(
+  onProgress: (p: GameProgress) => void,
+  t0: number,
+): (slot: number, current: GameUnderWay | null, finished?: GameTally) => void {
+  const done = { games: 0, pieces: 0, lines: 0, topOuts: 0 };
+  const underWay = new Map<number, GameUnderWay>();
+  let last = t0;
+  return (slot, current, finished) => {
+    if (current) underWay.set(slot, current);
+    else underWay.delete(slot);
+    if (finished) {
+      done.games++;
+      done.pieces += finished.pieces;
+      done.lines += finished.lines;
+      if (finished.topOut) done.topOuts++;
+    }
+    const now = performance.now();
+    if (!finished && now - last < PROGRESS_EVERY_MS) return;
+    last = now;
+    let pieces = done.pieces;
+    let lines = done.lines;
+    for (const w of underWay.values()) (pieces += w.pieces), (lines += w.lines);
+    onProgress({ games: done.games, pieces, lines, topOuts: done.topOuts, elapsedMs: now - t0 });
   };
 }
 
-/** Checks a game record (from a checkpoint or a shard): integers where counts go, a top-out flag, no game longer
- * than the run allows. */
-function checkGameRecord(value: unknown, where: string, maxPieces: number): RealGameRecord {
+/**
+ * Plays game `game` of the seed's sequence with this AI: its pieces come from the randomizer seeded with
+ * streamSeed(seed, game, 0) and nothing else, so any thread playing it plays the same game.
+ */
+export async function playOneGame(
+  ai: TetrisAI,
+  game: number,
+  settings: GameSettings,
+  hooks: { signal?: AbortSignal; onPieces?: (p: GameUnderWay) => void } = {},
+): Promise<GameTally> {
+  const { lookahead, hold, maxPieces } = settings;
+  const width = ai.width;
+  const visible = ai.rules.visibleHeight;
+  const useNext = ai.randomizer !== undefined;
+  const rng = createRandomizer(settings.randomizer, { seed: streamSeed(settings.seed, game, 0) });
+  const tally: GameTally = {
+    game,
+    pieces: 0,
+    lines: 0,
+    clears: [0, 0, 0, 0],
+    topOut: false,
+    stackPieces: 0,
+    holesMade: 0,
+  };
+  // stream = the pieces dealt and not yet placed: the current one and the queue, so the randomizer's
+  // distribution() is exactly the chance of the piece after the queue.
+  const stream: Piece[] = [];
+  let rows: Uint32Array = new Uint32Array(WORK_ROWS);
+  let holdPiece: Piece | null = null;
+  let holes = 0;
+  let lastYield = performance.now();
+  while (tally.pieces < maxPieces) {
+    if (hooks.signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
+    if ((tally.pieces & 15) === 0 && performance.now() - lastYield > YIELD_EVERY_MS) {
+      // Give the event loop a turn, so an abort (Ctrl-C) or a timer can arrive while the games run.
+      await new Promise((r) => setTimeout(r, 0));
+      lastYield = performance.now();
+      hooks.onPieces?.({ pieces: tally.pieces, lines: tally.lines });
+    }
+    while (stream.length < lookahead + 1) stream.push(rng.next() as Piece);
+    const current = stream[0];
+    const queue = stream.slice(1);
+    const next = useNext ? rng.distribution() : undefined;
+    const move = ai.nextMove({
+      board: { width, rows: rows.subarray(0, Math.max(visible, 20)) },
+      current,
+      queue,
+      hold: hold ? holdPiece : null,
+      canHold: hold,
+      next,
+    });
+    if (!move) {
+      tally.topOut = true;
+      break;
+    }
+    const expected = !move.hold ? current : (holdPiece ?? queue[0]);
+    if (move.piece !== expected || (move.hold && !hold)) {
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `the AI placed ${move.piece}${move.hold ? ' after hold' : ''}; the turn allows ${expected}`,
+      );
+    }
+    if (move.hold) {
+      if (holdPiece === null) stream.shift(); // the box was empty: the first queue piece comes out too
+      holdPiece = current;
+    }
+    stream.shift();
+    const locked = placeChecked(rows, width, move.cells);
+    rows = locked.rows;
+    tally.pieces++;
+    if (move.mode === 'stack') tally.stackPieces++;
+    if (locked.lines > 0) {
+      tally.lines += locked.lines;
+      tally.clears[locked.lines - 1]++;
+    }
+    const nowHoles = countHoles(rows, width);
+    if (nowHoles > holes) tally.holesMade += nowHoles - holes;
+    holes = nowHoles;
+    if (rows.subarray(visible).some((m) => m !== 0)) {
+      tally.topOut = true;
+      break;
+    }
+  }
+  return tally;
+}
+
+/** The run's result from its games' tallies (in any order: they are sorted by game index). */
+export function summarize(
+  tallies: readonly GameTally[],
+  run: Pick<
+    PlayGameResult,
+    'rules' | 'randomizer' | 'lookahead' | 'hold' | 'policy' | 'firstGame' | 'seed' | 'threads' | 'maxPieces'
+  >,
+  t0: number,
+): PlayGameResult {
+  const sorted = [...tallies].sort((a, b) => a.game - b.game);
+  const result: PlayGameResult = {
+    ...run,
+    games: sorted.length,
+    pieces: 0,
+    lines: 0,
+    tetrisRate: 0,
+    clears: { single: 0, double: 0, triple: 0, tetris: 0 },
+    topOuts: 0,
+    piecesPerTopOut: Infinity,
+    stackShare: 0,
+    holesPer1000: 0,
+    gamePieces: sorted.map((t) => t.pieces),
+    gameStackPieces: sorted.map((t) => t.stackPieces),
+    gameHolesMade: sorted.map((t) => t.holesMade),
+    piecesPerSecond: 0,
+    seconds: 0,
+    tallies: sorted,
+  };
+  let stackPieces = 0;
+  let holesMade = 0;
+  for (const t of sorted) {
+    result.pieces += t.pieces;
+    result.lines += t.lines;
+    result.clears.single += t.clears[0];
+    result.clears.double += t.clears[1];
+    result.clears.triple += t.clears[2];
+    result.clears.tetris += t.clears[3];
+    if (t.topOut) result.topOuts++;
+    stackPieces += t.stackPieces;
+    holesMade += t.holesMade;
+  }
+  result.seconds = (performance.now() - t0) / 1000;
+  result.piecesPerSecond = result.seconds > 0 ? result.pieces / result.seconds : 0;
+  result.tetrisRate = result.lines > 0 ? (4 * result.clears.tetris) / result.lines : 0;
+  result.stackShare = result.pieces > 0 ? stackPieces / result.pieces : 0;
+  result.holesPer1000 = result.pieces > 0 ? (1000 * holesMade) / result.pieces : 0;
+  result.piecesPerTopOut = result.topOuts > 0 ? result.pieces / result.topOuts : Infinity;
+  return result;
+}
+
+/** The fields that make a run: results merge only when all are equal. */
+const RUN_FIELDS = ['rules', 'randomizer', 'lookahead', 'hold', 'policy', 'seed', 'maxPieces'] as const;
+
+/** Checks a game tally (from a checkpoint or a shard file): integer counts, a top-out flag, lines = its clears. */
+export function checkGameTally(value: unknown, where: string, maxPieces: number): GameTally {
   const r = recordObject(where, value);
   if (typeof r.topOut !== 'boolean')
     throw new StackRankError('BAD_ARGUMENT', `${where}: topOut must be true or false; got ${describe(r.topOut)}`);
   if (!Array.isArray(r.clears) || r.clears.length !== 4)
     throw new StackRankError('BAD_ARGUMENT', `${where}: clears must be 4 counts; got ${describe(r.clears)}`);
   const pieces = recordInt(where, 'pieces', r.pieces, 0, maxPieces);
-  const record: RealGameRecord = {
-    game: recordInt(where, 'game', r.game, 0, MAX_SHARDS - 1),
+  const tally: GameTally = {
+    game: recordInt(where, 'game', r.game),
     pieces,
     lines: recordInt(where, 'lines', r.lines),
-    clears: r.clears.map((c, k) => recordInt(where, `clears[${k}]`, c)) as RealGameRecord['clears'],
+    clears: r.clears.map((c, k) => recordInt(where, `clears[${k}]`, c)) as GameTally['clears'],
     topOut: r.topOut,
     stackPieces: recordInt(where, 'stackPieces', r.stackPieces, 0, pieces),
     holesMade: recordInt(where, 'holesMade', r.holesMade),
   };
-  if (record.clears.reduce((a, c, k) => a + c * (k + 1), 0) !== record.lines)
-    throw new StackRankError('BAD_ARGUMENT', `${where}: lines (${record.lines}) is not the sum of its clears`);
-  return record;
+  if (tally.clears.reduce((a, c, k) => a + c * (k + 1), 0) !== tally.lines)
+    throw new StackRankError('BAD_ARGUMENT', `${where}: lines (${tally.lines}) is not the sum of its clears`);
+  return tally;
 }
 
 /**
- * Pools results of one run played in parts (each a `range` of its games) into the result of the games they cover
- * together: the same numbers, bit for bit, as one playGame call over those games. `seconds` is the parts' total.
- * Parts of different runs (rules, randomizer, lookahead, hold, policy, seed, games, maxPieces), overlapping parts
- * and gaps are refused with RUN_MISMATCH. (The table, well and recovery settings are not in a result: parts must
- * have been played with the same ones.)
+ * Pools results of one run played in parts (each games firstGame .. firstGame + games - 1, on any machine and
+ * thread count, or rebuilt from a checkpoint's tallies) into the result of the games they cover together: the same
+ * figures, bit for bit, as one playGame call over those games (summarize, from the tallies in game order).
+ * `seconds` is the parts' total, `threads` the most any part used. Parts of different runs (rules, randomizer,
+ * lookahead, hold, policy, seed, maxPieces), overlapping parts and gaps are refused with RUN_MISMATCH. (The table,
+ * well and recovery settings are not in a result: parts must have been played with the same ones.)
  */
 export function mergeGameResults(results: readonly PlayGameResult[]): PlayGameResult {
   if (!Array.isArray(results) || results.length === 0)
@@ -368,21 +461,23 @@ export function mergeGameResults(results: readonly PlayGameResult[]): PlayGameRe
       `mergeGameResults takes a non-empty array of results; got ${describe(results)}`,
     );
   for (const [i, r] of results.entries()) recordObject(`result ${i + 1}`, r);
-  requireSameRun(results, GAME_META_FIELDS);
+  requireSameRun(results, RUN_FIELDS);
   const first = results[0];
-  const games = requireInt('gameCount', first.gameCount, 1, MAX_SHARDS);
   const maxPieces = requireInt('maxPieces', first.maxPieces, 1, Number.MAX_SAFE_INTEGER);
-  const parts = results.map((r, i) => ({
-    range: checkRange(`result ${i + 1}: range`, r.range, games),
-    records: r.gameRecords,
-  }));
-  const { range, records } = joinRecords<RealGameRecord>(
-    parts,
-    (r, where) => checkGameRecord(r, where, maxPieces).game,
-  );
+  const parts = results.map((r, i) => {
+    const start = requireInt(`result ${i + 1}: firstGame`, r.firstGame, 0, Number.MAX_SAFE_INTEGER);
+    const games = requireInt(`result ${i + 1}: games`, r.games, 1, Number.MAX_SAFE_INTEGER - start);
+    return { range: { start, end: start + games }, records: r.tallies };
+  });
+  const { range, records } = joinRecords<GameTally>(parts, (t, where) => checkGameTally(t, where, maxPieces).game);
   const seconds = results.reduce((a, r) => a + (Number.isFinite(r.seconds) && r.seconds > 0 ? r.seconds : 0), 0);
-  const meta = Object.fromEntries(GAME_META_FIELDS.map((f) => [f, first[f]])) as GameRunMeta;
-  const pooled = poolGames(meta, range, records, seconds, 0);
+  const run = Object.fromEntries(RUN_FIELDS.map((f) => [f, first[f]])) as Pick<
+    PlayGameResult,
+    (typeof RUN_FIELDS)[number]
+  >;
+  const threads = Math.max(1, ...results.map((r) => (Number.isInteger(r.threads) ? r.threads : 1)));
+  const pooled = summarize(records, { ...run, firstGame: range.start, threads }, performance.now());
+  pooled.seconds = seconds;
   pooled.piecesPerSecond = seconds > 0 ? pooled.pieces / seconds : 0;
   return pooled;
 }

@@ -8,6 +8,7 @@ import type { GamePlacement } from '../rules/types.js';
 import { cellsKey } from './grid.js';
 import type { Decision, GameMode, GameMove } from './ai.js';
 import { recoverRootValues } from './recover.js';
+import { expectedPiecesFromRank } from '../stacking/rank-placements.js';
 import { nextPieceRanks, scoreStackMoves } from './stack.js';
 
 export type PlacementUnit = 'expectedPieces' | 'evaluatorScore';
@@ -30,13 +31,8 @@ export interface PlacementRanking {
   afterNextPiece: { piece: Piece; value: number }[] | null;
 }
 
-/** Per-piece survival q = r^(1/k) of a rank r after k iterations (the chance of placing k random pieces), and the
- * expected pieces a geometric survival with that q places before it fails: q / (1 − q). Monotone in r. */
-export function expectedPiecesFromRank(rank: number, iterations: number): number {
-  if (!(rank > 0)) return 0;
-  const q = Math.min(rank, 1 - 2 ** -24) ** (1 / Math.max(1, iterations));
-  return q / (1 - q);
-}
+// The conversion from a rank to expected pieces is the surface game's (one definition for both AIs).
+export { expectedPiecesFromRank };
 
 type Describe = (hold: boolean, p: GamePlacement, mode: GameMode, value: number) => GameMove;
 

@@ -5,7 +5,7 @@
 import { StackRankError, describe } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
 import { Board } from '../rules/board.js';
-import { reachablePlacements } from '../rules/reachable.js';
+import { kernelPlacements, kernelReach } from '../rules/kernel.js';
 import { RULE_SETS, RULE_SET_NAMES, isRuleSetName, type RuleSet } from '../rules/rule-sets.js';
 import type { GamePlacement, RuleSetName } from '../rules/types.js';
 
@@ -41,7 +41,12 @@ export function reachableOnRows(
   piece: Piece,
   rules: GameRuleFacts,
 ): GamePlacement[] {
-  return reachablePlacements(Board.fromBits(rows.subarray(0, height), width, height), PIECES.indexOf(piece), {
-    rules: rules.ruleSet,
-  });
+  // The rules layer's kernel straight away: reachablePlacements would check the options and copy the rule set on
+  // every call (the searches call this thousands of times per move); ruleSet is a checked preset already.
+  const pid = PIECES.indexOf(piece);
+  return kernelPlacements(
+    kernelReach(Board.fromBits(rows.subarray(0, height), width, height), pid, rules.ruleSet),
+    pid,
+    rules.ruleSet,
+  );
 }

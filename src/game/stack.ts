@@ -13,8 +13,8 @@ import { MIRROR_PIECE, ORIENTATIONS, PIECES, type Piece } from '../pieces.js';
 import type { RankTable } from '../rank/table.js';
 import type { StackingEngine } from '../stacking/engine.js';
 import { MOVE_NONE, MOVE_TETRIS } from '../stacking/layout.js';
-import { applyMove } from '../stacking/placements.js';
-import { tetrisOptions, type StackingRules } from '../stacking/rules.js';
+import { applyMove, legalMoves } from '../stacking/placements.js';
+import type { StackingRules } from '../stacking/rules.js';
 import { surfaceFromHeights, surfaceIndex } from '../surface.js';
 import type { Cell, GamePlacement } from '../rules/types.js';
 import { cellsKey, columnHeights, isCleanStack, lockCells, mirrorRows } from './grid.js';
@@ -30,7 +30,7 @@ export interface TurnOption {
 
 export interface StackContext {
   engine: StackingEngine;
-  table: RankTable;
+  table: Pick<RankTable, 'maxStep' | 'searchValues'>;
   rules: StackingRules;
   /** Board width (the stack is width - 1 columns plus the well). */
   width: number;
@@ -150,8 +150,10 @@ function searchOption(
   const weights = ctx.weights[side];
   const outcome = ctx.engine.search(heights, ids, lookahead, weights);
   if (outcome.move === MOVE_NONE) return null;
-  const reach = reachableByKey(option.reachable);
-  const first = reach.get(cellsKey(toBoardCells(moveCells(ctx, heights, outcome.move), ctx.width, side)));
+  const first = findByKey(
+    option.reachable,
+    cellsKey(toBoardCells(moveCells(ctx, heights, outcome.move), ctx.width, side)),
+  );
   if (first) {
     let leaf = heights.slice();
     for (const m of outcome.plan) leaf = applyMove(ctx.engine.placements, leaf, m);
@@ -164,6 +166,7 @@ function searchOption(
     };
   }
   // The kernel's first move is out of reach: try each surface move the rules reach, and search on after it.
+  const reach = reachableByKey(option.reachable);
   let best: StackChoice | null = null;
   for (const move of surfaceMoves(ctx, heights, ids[0])) {
     const placement = reach.get(cellsKey(toBoardCells(moveCells(ctx, heights, move), ctx.width, side)));
@@ -209,30 +212,9 @@ function continueAfter(
   return { ...what, order: orderOf(ctx, 1, child, rank * 65536), value: rank * ctx.table.searchValues().scale };
 }
 
-/** Surface moves of a piece (frame id) legal on `heights` under the stacking rules: hole-free, under the top, and
- * the Tetris when the rule allows (forced: only the Tetris). The Tetris rule itself is tetrisOptions'. */
+/** Surface moves of a piece (frame id) legal on `heights` under the stacking rules (legalMoves). */
 function surfaceMoves(ctx: StackContext, heights: readonly number[], id: number): number[] {
-  if (id === 0) {
-    const tetris = tetrisOptions(heights, ctx.rules);
-    if (tetris === 'forced') return [MOVE_TETRIS];
-    if (tetris === 'optional') return [MOVE_TETRIS, ...placementMoves(ctx, heights, id)];
-  }
-  return placementMoves(ctx, heights, id);
-}
-
-function placementMoves(ctx: StackContext, heights: readonly number[], id: number): number[] {
-  const { placements, start } = ctx.engine.placements;
-  const out: number[] = [];
-  for (let m = start[id]; m < start[id + 1]; m++) {
-    const p = placements[m];
-    const o = ORIENTATIONS[p.piece][p.orientation];
-    const base = heights[p.column] - o.bot[0];
-    let fits = base >= 0;
-    for (let j = 0; j < o.width && fits; j++)
-      fits = heights[p.column + j] - o.bot[j] === base && base + o.top[j] <= ctx.rules.boardHeight;
-    if (fits) out.push(m);
-  }
-  return out;
+  return legalMoves(ctx.engine.placements, heights, id, ctx.rules);
 }
 
 /** The best reachable first move that clears rows and leaves a clean stack, searched on after it. */
@@ -258,8 +240,18 @@ function smallerClear(
   return best;
 }
 
-function reachableByKey(list: readonly GamePlacement[]): Map<string, GamePlacement> {
-  const map = new Map<string, GamePlacement>();
+/** The placement with these cells (the fewest inputs among equals), as reachableByKey(list).get(key) finds it:
+ * one lookup does not need the map. */
+function findByKey(list: readonly GamePlacement[], key: number): GamePlacement | undefined {
+  let found: GamePlacement | undefined;
+  for (const p of list) {
+    if (cellsKey(p.cells) === key && (!found || p.inputs.length < found.inputs.length)) found = p;
+  }
+  return found;
+}
+
+function reachableByKey(list: readonly GamePlacement[]): Map<number, GamePlacement> {
+  const map = new Map<number, GamePlacement>();
   for (const p of list) {
     const key = cellsKey(p.cells);
     const had = map.get(key);
@@ -297,8 +289,8 @@ export function scoreStackMoves(
     const ids = option.pieces.map((p) => frameId(p, side));
     const lookahead = Math.min(ctx.lookahead, ids.length - 1);
     const reach = reachableByKey(option.reachable);
-    const seen = new Set<string>();
-    const push = (c: StackChoice, key: string) => {
+    const seen = new Set<number>();
+    const push = (c: StackChoice, key: number) => {
       seen.add(key);
       out.push({ ...c, depth: Math.floor(c.order / TWO_48), window: lookahead + 1 });
     };

@@ -4,7 +4,7 @@
  *   const ai = await StackingAI.create();                     // cached default table (built on first use)
  *   const move = ai.bestPlacement([0,0,0,0,0,0,0,0,0], 'TSZ', 2);
  */
-import { StackRankError, optionsObject } from '../errors.js';
+import { StackRankError, optionsObject, requireInt } from '../errors.js';
 import { ORIENTATIONS } from '../pieces.js';
 import { classicMove } from '../rules/rotation-systems.js';
 import type { PieceMove } from '../rules/types.js';
@@ -24,6 +24,7 @@ import {
 import { checkLookahead, toHeights, toQueue } from './input.js';
 import { MOVE_NONE, MOVE_TETRIS } from './layout.js';
 import { applyMove, collapseSteps } from './placements.js';
+import { rankSurfacePlacements, type SurfacePlacementRanking } from './rank-placements.js';
 import { resolveRules, type StackingRules } from './rules.js';
 
 /**
@@ -158,17 +159,7 @@ export class StackingAI {
     lookahead = 0,
     options: { next?: ArrayLike<number>; nextPair?: ArrayLike<number> } = {},
   ): BestPlacement | null {
-    const opts = optionsObject('bestPlacement', options);
-    const heights = toHeights(surface, this.table.width, this.table.maxStep, this.rules.boardHeight);
-    const ids = toQueue(queue);
-    checkLookahead(lookahead, ids.length);
-    const next = opts.next === undefined ? undefined : checkDistribution(opts.next);
-    let weights: Int32Array;
-    if (this.unknownPieces === 2) {
-      let pair = opts.nextPair === undefined ? undefined : checkPairDistribution(opts.nextPair);
-      if (!pair && next) pair = Array.from({ length: 49 }, (_, k) => next[Math.floor(k / 7)] * next[k % 7]);
-      weights = pairWeights(pair);
-    } else weights = distributionWeights(next);
+    const { heights, ids, weights } = this.searchInput('bestPlacement', surface, queue, lookahead, options);
     const outcome = this.engine.search(heights, ids, lookahead, weights);
     if (outcome.move === MOVE_NONE) return null;
     // Each step of the plan is placed on the heights the steps before it leave.
@@ -190,6 +181,59 @@ export class StackingAI {
       plan,
       survives: outcome.depth,
     };
+  }
+
+  /**
+   * Every legal placement of the current piece queue[0], valued for a person in expected pieces of perfect-stack
+   * survival (the unit of `TetrisAI.rankPlacements` in stack mode): bestPlacement's move first, then the rest by
+   * value, each with its `loss` against the first. Each first move is played and the search runs on over the rest
+   * of the known window; at lookahead 0 the leaf is the surface's rank whatever the strategy. Empty when the piece
+   * has no legal placement. `afterNextPiece`: for the first entry, the expected pieces if each piece came next.
+   */
+  rankPlacements(
+    surface: readonly number[] | string | object,
+    queue: string | readonly string[],
+    lookahead = 0,
+    options: { next?: ArrayLike<number>; nextPair?: ArrayLike<number>; limit?: number } = {},
+  ): SurfacePlacementRanking {
+    const { limit: rawLimit, ...searchOptions } = optionsObject('rankPlacements', options);
+    const limit = rawLimit === undefined ? Infinity : requireInt('limit', rawLimit, 1, 10000);
+    const { heights, ids, weights } = this.searchInput('rankPlacements', surface, queue, lookahead, searchOptions);
+    const best = this.engine.search(heights, ids, lookahead, weights);
+    return rankSurfacePlacements({
+      engine: this.engine,
+      table: this.table,
+      rules: this.rules,
+      heights,
+      ids,
+      lookahead,
+      weights,
+      bestMove: best.move,
+      limit,
+      describe: (move, h) => this.describeMove(move, ids[0], h),
+    });
+  }
+
+  /** bestPlacement's and rankPlacements' input, checked: heights, piece ids, and the unknown pieces' weights. */
+  private searchInput(
+    caller: string,
+    surface: unknown,
+    queue: string | readonly string[],
+    lookahead: number,
+    options: { next?: ArrayLike<number>; nextPair?: ArrayLike<number> },
+  ): { heights: number[]; ids: number[]; weights: Int32Array } {
+    const opts = optionsObject(caller, options);
+    const heights = toHeights(surface, this.table.width, this.table.maxStep, this.rules.boardHeight);
+    const ids = toQueue(queue);
+    checkLookahead(lookahead, ids.length);
+    const next = opts.next === undefined ? undefined : checkDistribution(opts.next);
+    let weights: Int32Array;
+    if (this.unknownPieces === 2) {
+      let pair = opts.nextPair === undefined ? undefined : checkPairDistribution(opts.nextPair);
+      if (!pair && next) pair = Array.from({ length: 49 }, (_, k) => next[Math.floor(k / 7)] * next[k % 7]);
+      weights = pairWeights(pair);
+    } else weights = distributionWeights(next);
+    return { heights, ids, weights };
   }
 
   /** A kernel move code (placement id or MOVE_TETRIS) of piece `pieceId` on `heights`, as a PlanStep. */

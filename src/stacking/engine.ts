@@ -53,6 +53,23 @@ export interface SearchKernel {
   GAME_WORDS: WebAssembly.Global;
 }
 
+/** A StackingEngine's memory and pointers, to attach it on a worker thread (StackingEngine.attach). */
+export interface EngineParts {
+  module: WebAssembly.Module;
+  memory: WebAssembly.Memory;
+  cfg: number;
+  ctx: number;
+  heightsPtr: number;
+  queuePtr: number;
+  width: number;
+  maxStep: number;
+  /** Where the table's u16 ranks are (rank = value * rankScale), one per surface index. */
+  tablePtr: number;
+  rules: StackingRules;
+  rankScale: number;
+  unknownPieces: UnknownPieces;
+}
+
 export interface SearchOutcome {
   /** Placement id, MOVE_TETRIS or MOVE_NONE. */
   move: number;
@@ -273,11 +290,57 @@ export class StackingEngine {
     placements: PlacementTable,
     /** Unknown pieces a leaf averages over (0: the rank strategy). */
     readonly unknownPieces: UnknownPieces,
+    state?: { ctx: number; heightsPtr: number; queuePtr: number },
   ) {
     this.placements = placements;
-    this.ctx = this.allocContext();
-    this.heightsPtr = kernel.alloc(HEIGHTS_WORDS * 4);
-    this.queuePtr = kernel.alloc(MAX_DEPTH);
+    this.ctx = state?.ctx ?? this.allocContext();
+    this.heightsPtr = state?.heightsPtr ?? kernel.alloc(HEIGHTS_WORDS * 4);
+    this.queuePtr = state?.queuePtr ?? kernel.alloc(MAX_DEPTH);
+  }
+
+  /**
+   * What another thread needs to search with this engine's state (EngineParts can be posted to a worker when the
+   * memory is shared): the engine must then be used on that thread only, through StackingEngine.attach.
+   */
+  parts(): EngineParts {
+    const cfg = new Int32Array(this.memory.buffer, this.cfg, CFG_WORDS);
+    return {
+      module: this.module,
+      memory: this.memory,
+      cfg: this.cfg,
+      ctx: this.ctx,
+      heightsPtr: this.heightsPtr,
+      queuePtr: this.queuePtr,
+      width: this.width,
+      maxStep: cfg[CFG_MAX_STEP],
+      tablePtr: cfg[CFG_TABLE],
+      rules: this.rules,
+      rankScale: this.rankScale,
+      unknownPieces: this.unknownPieces,
+    };
+  }
+
+  /** An engine over parts() made on another thread: its own kernel instance, no allocation (the owner did it). */
+  static attach(parts: EngineParts): StackingEngine {
+    const instance = new WebAssembly.Instance(parts.module, kernelImports(parts.memory));
+    const kernel = {
+      ...(instance.exports as unknown as SearchKernel),
+      alloc(): number {
+        throw new StackRankError('BAD_ARGUMENT', 'an attached engine cannot allocate; allocate on the owner thread');
+      },
+    };
+    return new StackingEngine(
+      kernel,
+      parts.memory,
+      parts.module,
+      parts.cfg,
+      parts.width,
+      parts.rules,
+      parts.rankScale,
+      placementTable(parts.width, parts.maxStep),
+      parts.unknownPieces,
+      parts,
+    );
   }
 
   static async create(

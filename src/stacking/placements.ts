@@ -24,7 +24,7 @@ import {
   STEP_ROW,
   STEP_ZERO,
 } from './layout.js';
-import { TETRIS_ROWS } from './rules.js';
+import { TETRIS_ROWS, tetrisOptions, type StackingRules } from './rules.js';
 
 export interface Placement {
   piece: number;
@@ -113,6 +113,35 @@ export function applyMove(table: PlacementTable, heights: readonly number[], mov
   const base = heights[p.column] - o.bot[0];
   const out = heights.slice();
   for (let j = 0; j < o.width; j++) out[p.column + j] = base + o.top[j];
+  return out;
+}
+
+/**
+ * The moves of piece `id` legal on `heights` in the stacking game (docs/rules.md, "The stacking game"): every
+ * hole-free placement that stays under the board's top, and for an I the Tetris where the rule allows it (where the
+ * rule forces it, only the Tetris). The kernel's fit lookup decides the same (test/stacking/rank-placements.test.ts).
+ */
+export function legalMoves(
+  table: PlacementTable,
+  heights: readonly number[],
+  id: number,
+  rules: Pick<StackingRules, 'boardHeight' | 'tetrisThreshold' | 'tetris'>,
+): number[] {
+  const out: number[] = [];
+  if (id === 0) {
+    const tetris = tetrisOptions(heights, rules);
+    if (tetris === 'forced') return [MOVE_TETRIS];
+    if (tetris === 'optional') out.push(MOVE_TETRIS);
+  }
+  for (let m = table.start[id]; m < table.start[id + 1]; m++) {
+    const p = table.placements[m];
+    const o = ORIENTATIONS[p.piece][p.orientation];
+    const base = heights[p.column] - o.bot[0];
+    let fits = base >= 0;
+    for (let j = 0; j < o.width && fits; j++)
+      fits = heights[p.column + j] - o.bot[j] === base && base + o.top[j] <= rules.boardHeight;
+    if (fits) out.push(m);
+  }
   return out;
 }
 

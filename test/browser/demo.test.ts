@@ -16,9 +16,8 @@ const ROOT = resolve(__dirname, '../..');
 const CLI = join(ROOT, 'dist/cli.js');
 const DEMO = join(ROOT, 'dist/demo/index.html');
 const ITERATIONS = 2;
-const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
-  ? join(ROOT, 'docs/demo.png')
-  : join(tmpdir(), 'stackrank-demo-test.png');
+/** For a person to look at; docs/ has its own screenshots (scripts/demo-screenshots.mjs). */
+const SCREENSHOT = join(tmpdir(), 'stackrank-demo-test.png');
 
 interface Demo {
   url: string;
@@ -253,8 +252,8 @@ describe.skipIf(skip)('browser demo (stackrank demo + Chromium)', () => {
     const page = browser.context.pages()[0];
     const errors = watchErrors(page);
     const before = await counters(page);
-    await page.selectOption('#mode', 'full');
-    await page.waitForSelector('body[data-mode=full]');
+    await page.selectOption('#player', 'full');
+    await page.waitForSelector('body[data-player=full]');
     await atLeast(page, 'game-pieces', 60);
     await atLeast(page, 'lines', 10);
     const after = await counters(page);
@@ -279,8 +278,9 @@ describe.skipIf(skip)('browser demo (stackrank demo + Chromium)', () => {
     try {
       const page = await fresh.context.newPage();
       const errors = watchErrors(page);
+      // mode=full: the link of the watch-only demo, still the full-board player in watch mode.
       await page.goto(demo.url + '?mode=full&speed=max&seed=3&lookahead=0');
-      await page.waitForSelector('body[data-state=playing][data-mode=full]', { timeout: 60_000 });
+      await page.waitForSelector('body[data-state=playing][data-mode=watch][data-player=full]', { timeout: 60_000 });
       await atLeast(page, 'pieces', 200);
       expect(Number(await page.textContent('[data-testid=lines]'))).toBeGreaterThan(0);
       expect(await page.evaluate(() => document.body.dataset.tableSource ?? null)).toBeNull();

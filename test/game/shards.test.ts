@@ -1,60 +1,64 @@
 /**
- * playGame in parts: a range of games, resumed games and mergeGameResults give exactly the numbers of one run over
- * every game (timing aside).
+ * playGame in parts: games firstGame.. of a run, played apart (any thread count) or rebuilt from tallies, pool with
+ * mergeGameResults into exactly the figures of one run over every game (timing and thread count aside).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mergeGameResults, playGame, type PlayGameResult } from '../../src/game/play.js';
+import { mergeGameResults, playGame, type GameTally, type PlayGameResult } from '../../src/game/play.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 
 let table: RankTable;
 let whole: PlayGameResult;
-const run = { rules: 'classic', randomizer: 'tgm1', lookahead: 1, games: 6, maxPieces: 40, seed: 4 } as const;
+const run = {
+  rules: 'classic',
+  randomizer: 'tgm1',
+  lookahead: 1,
+  games: 6,
+  maxPieces: 40,
+  seed: 4,
+  threads: 1,
+} as const;
 beforeAll(async () => {
   table = await buildRankTable({ width: 9, maxStep: 3, iterations: 2 });
   whole = await playGame({ table, ...run });
 }, 120_000);
 
 function figures(r: PlayGameResult) {
-  const { seconds, piecesPerSecond, ...rest } = r;
+  const { seconds, piecesPerSecond, threads, ...rest } = r;
   return rest;
 }
 
+/** The part of `whole` covering games start..end-1, as a shard over them would return it. */
+const cut = (start: number, end: number): PlayGameResult => ({
+  ...whole,
+  firstGame: start,
+  games: end - start,
+  tallies: whole.tallies.slice(start, end),
+});
+
 describe('playGame by parts', () => {
   it('shards played apart and merged equal the whole run bit for bit', async () => {
-    const a = await playGame({ table, ...run, range: { start: 0, end: 2 } });
-    const b = await playGame({ table, ...run, range: { start: 2, end: 6 } });
-    expect(a.gameRecords.map((r) => r.game)).toEqual([0, 1]);
-    expect(a.gamePieces).toEqual(whole.gamePieces.slice(0, 2));
+    const seen: GameTally[] = [];
+    const a = await playGame({ table, ...run, games: 2, firstGame: 0, onGame: (t) => seen.push(t) });
+    const b = await playGame({ table, ...run, games: 4, firstGame: 2 });
+    expect(seen).toEqual(whole.tallies.slice(0, 2));
+    expect(b.tallies).toEqual(whole.tallies.slice(2));
     expect(figures(mergeGameResults([b, a]))).toEqual(figures(whole));
-    // the records add up to the pooled figures
-    expect(whole.gameRecords.reduce((s, r) => s + r.lines, 0)).toBe(whole.lines);
-    expect(whole.gameRecords.reduce((s, r) => s + r.clears[3], 0)).toBe(whole.clears.tetris);
+    expect(whole.tallies.reduce((s, t) => s + t.lines, 0)).toBe(whole.lines);
   });
 
-  it('a run resumed from some finished games equals the uninterrupted run', async () => {
-    const seen: number[] = [];
-    const resumed = await playGame({
-      table,
-      ...run,
-      resume: [whole.gameRecords[4], whole.gameRecords[1]],
-      onGame: (r) => seen.push(r.game),
-    });
-    expect(figures(resumed)).toEqual(figures(whole));
-    expect(seen).toEqual([0, 2, 3, 5]);
+  it('parts rebuilt from tallies (a checkpoint) merge to the whole run', () => {
+    expect(figures(mergeGameResults([cut(3, 6), cut(0, 1), cut(1, 3)]))).toEqual(figures(whole));
   });
 
-  it('refuses parts of different runs, overlaps and inconsistent records', () => {
-    const cut = (start: number, end: number): PlayGameResult => ({
-      ...whole,
-      range: { start, end },
-      gameRecords: whole.gameRecords.slice(start, end),
-    });
+  it('refuses parts of different runs, overlaps, gaps and inconsistent tallies', () => {
     expect(() => mergeGameResults([cut(0, 3), { ...cut(3, 6), policy: 'stackOnly' }])).toThrow(
       expect.objectContaining({ code: 'RUN_MISMATCH', message: expect.stringMatching(/policy/) }),
     );
     expect(() => mergeGameResults([cut(0, 4), cut(3, 6)])).toThrow(expect.objectContaining({ code: 'RUN_MISMATCH' }));
+    expect(() => mergeGameResults([cut(0, 2), cut(3, 6)])).toThrow(/games 2\.\.2 are missing/);
     const wrong = cut(0, 6);
-    wrong.gameRecords = wrong.gameRecords.map((r, i) => (i === 2 ? { ...r, lines: r.lines + 1 } : r));
+    wrong.tallies = wrong.tallies.map((t, i) => (i === 2 ? { ...t, lines: t.lines + 1 } : t));
     expect(() => mergeGameResults([wrong])).toThrow(/not the sum of its clears/);
+    expect(() => mergeGameResults([])).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
   });
 });

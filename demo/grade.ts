@@ -1,0 +1,77 @@
+/**
+ * Grading a person's placement against the AI's ranking of the same turn (docs/demo.md, "Grades"). The ranking's
+ * unit decides how a loss is read: in stack mode values are expected pieces of perfect-stack survival, so the loss
+ * is taken relative to the best move's value (losing 10 of 1,000 expected pieces is as small as 1 of 100); in
+ * recover mode values are evaluator scores with no natural scale, so the loss is taken as it is.
+ */
+import type { Cell, PlacementRanking, RankedPlacement } from 'stackrank';
+
+export const GRADES = ['best', 'good', 'inaccuracy', 'mistake'] as const;
+export type Grade = (typeof GRADES)[number];
+
+/** Stack mode: largest relative loss (loss / best value) for each grade after best. */
+export const STACK_THRESHOLDS = { good: 0.1, inaccuracy: 0.35 } as const;
+/** Recover mode: largest loss in evaluator points (about one row of landing height is 13; a new hole costs 50+). */
+export const RECOVER_THRESHOLDS = { good: 15, inaccuracy: 60 } as const;
+
+export interface Graded {
+  grade: Grade;
+  /** The ranking's entry for the placement played, or null when the AI's list does not have it. */
+  entry: RankedPlacement | null;
+  /** The loss as the grade reads it: a fraction of the best value (stack) or evaluator points (recover). */
+  loss: number;
+}
+
+export function cellsKey(cells: readonly Cell[]): string {
+  return [...cells]
+    .sort((a, b) => a[1] - b[1] || a[0] - b[0])
+    .map(([x, y]) => `${x},${y}`)
+    .join(' ');
+}
+
+/** The grade of a loss in a ranking of this unit, best value `top`. */
+export function gradeLoss(unit: PlacementRanking['unit'], loss: number, top: number): { grade: Grade; loss: number } {
+  if (unit === 'expectedPieces') {
+    const rel = top > 0 ? Math.max(0, loss) / top : 0;
+    const grade: Grade =
+      loss <= 1e-9
+        ? 'best'
+        : rel <= STACK_THRESHOLDS.good
+          ? 'good'
+          : rel <= STACK_THRESHOLDS.inaccuracy
+            ? 'inaccuracy'
+            : 'mistake';
+    return { grade, loss: rel };
+  }
+  const grade: Grade =
+    loss <= 1e-9
+      ? 'best'
+      : loss <= RECOVER_THRESHOLDS.good
+        ? 'good'
+        : loss <= RECOVER_THRESHOLDS.inaccuracy
+          ? 'inaccuracy'
+          : 'mistake';
+  return { grade, loss: Math.max(0, loss) };
+}
+
+/**
+ * Grades the placement `cells` (after pressing hold or not) against `ranking`, a full ranking (no limit) of the turn
+ * it was played in. A placement the list does not hold (a spin only gravity reaches) is graded against the worst
+ * listed value.
+ */
+export function gradePlacement(ranking: PlacementRanking, hold: boolean, cells: readonly Cell[]): Graded {
+  const key = cellsKey(cells);
+  const list = ranking.placements;
+  const same = (p: RankedPlacement) => cellsKey(p.cells) === key;
+  // Holding a piece identical to the current one is the same turn as not holding: match by cells then.
+  const entry = list.find((p) => p.hold === hold && same(p)) ?? list.find(same) ?? null;
+  const top = list[0]?.value ?? 0;
+  const loss = entry ? entry.loss : list.length ? Math.max(...list.map((p) => p.loss)) : 0;
+  return { entry, ...gradeLoss(ranking.unit, loss, top) };
+}
+
+/** Accuracy: the share of placements graded best or good, in percent (0 with nothing played). */
+export function accuracy(grades: readonly Grade[]): number {
+  if (grades.length === 0) return 0;
+  return (100 * grades.filter((g) => g === 'best' || g === 'good').length) / grades.length;
+}

@@ -1,0 +1,167 @@
+/**
+ * The demo's URL query: every parameter checked, the good ones kept, and for each bad one a sentence saying what
+ * was wrong and what is allowed (the page shows them; a shared link with a typo must not fail silently).
+ * docs/demo.md lists the parameters.
+ */
+import {
+  PIECES,
+  PRESET_NAMES,
+  RANDOMIZER_NAMES,
+  RULE_SET_NAMES,
+  boardFromFumen,
+  isRandomizerName,
+  type Piece,
+  type PresetName,
+  type RandomizerName,
+  type RuleSetName,
+  type SteepRule,
+  type FumenPosition,
+} from 'stackrank';
+
+export const MODES = ['watch', 'play', 'analyze'] as const;
+export type Mode = (typeof MODES)[number];
+/** Who plays in watch mode: the game AI on a real board, the article's surface game, or the full-board player. */
+export const PLAYERS = ['tetris', 'surface', 'full'] as const;
+export type Player = (typeof PLAYERS)[number];
+
+export interface Settings {
+  mode: Mode;
+  player: Player;
+  rules: RuleSetName;
+  /** null: the rule set's own randomizer (defaultRandomizer). */
+  randomizer: RandomizerName | null;
+  iterations: number;
+  lookahead: number;
+  speed: number;
+  steep: SteepRule;
+  preset: PresetName;
+  seed: number;
+  /** Watch mode, real game: a garbage row (one hole) every this many pieces; 0 = none. */
+  garbage: number;
+  /** Play mode: delayed auto shift and auto repeat rate (ms), soft-drop repeat (ms, 0 = straight to rest). */
+  das: number;
+  arr: number;
+  sdr: number;
+  /** Analyze mode: the position of `fumen=`, and the pieces of `queue=` (current first) and `hold=`. */
+  fumen: string | null;
+  position: FumenPosition | null;
+  queue: Piece[] | null;
+  hold: Piece | null;
+}
+
+/** The randomizer a rule set's game uses (the same defaults as `stackrank bench game`). */
+export function defaultRandomizer(rules: RuleSetName): RandomizerName {
+  return rules === 'guideline' ? 'bag7' : rules === 'nes' ? 'nes' : 'tgm1';
+}
+
+export function parseSettings(query: string, randomSeed: number): { settings: Settings; problems: string[] } {
+  const params = new URLSearchParams(query);
+  const problems: string[] = [];
+  const known = new Set([
+    'mode',
+    'player',
+    'rules',
+    'randomizer',
+    'iterations',
+    'lookahead',
+    'speed',
+    'steep',
+    'preset',
+    'seed',
+    'garbage',
+    'das',
+    'arr',
+    'sdr',
+    'fumen',
+    'queue',
+    'hold',
+  ]);
+  for (const k of params.keys()) if (!known.has(k)) problems.push(`unknown parameter "${k}" (ignored)`);
+
+  const choice = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const v = params.get(name);
+    if (v === null) return fallback;
+    if ((allowed as readonly string[]).includes(v)) return v as T;
+    problems.push(`${name}=${JSON.stringify(v)} is not one of ${allowed.join(', ')}; using ${fallback}`);
+    return fallback;
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const v = params.get(name);
+    if (v === null) return fallback;
+    const n = Number(v);
+    if (v.trim() !== '' && Number.isInteger(n) && n >= min && n <= max) return n;
+    problems.push(`${name}=${JSON.stringify(v)} must be an integer from ${min} to ${max}; using ${fallback}`);
+    return fallback;
+  };
+
+  // mode=stack and mode=full are the links of the watch-only demo: its two players.
+  let mode: Mode = 'watch';
+  let player: Player = 'tetris';
+  const m = params.get('mode');
+  if (m === 'stack' || m === 'full') player = m === 'stack' ? 'surface' : 'full';
+  else mode = choice('mode', MODES, 'watch');
+  player = params.has('player') ? choice('player', PLAYERS, player) : player;
+
+  const rules = choice('rules', RULE_SET_NAMES, 'guideline' as RuleSetName);
+  let randomizer: RandomizerName | null = null;
+  const r = params.get('randomizer');
+  if (r !== null) {
+    if (isRandomizerName(r)) randomizer = r;
+    else
+      problems.push(
+        `randomizer=${JSON.stringify(r)} is not one of ${RANDOMIZER_NAMES.join(', ')}; using the rule set's own`,
+      );
+  }
+  const speedText = params.get('speed');
+  let speed = 60;
+  if (speedText === 'max') speed = Infinity;
+  else if (speedText !== null) speed = int('speed', 60, 1, 100000);
+
+  const pieces = (name: string, v: string): Piece[] | null => {
+    const letters = v.toUpperCase();
+    if (letters.length > 0 && [...letters].every((c) => (PIECES as readonly string[]).includes(c)))
+      return [...letters] as Piece[];
+    problems.push(`${name}=${JSON.stringify(v)} must be piece letters (${PIECES.join(' ')}), e.g. TSZO; ignored`);
+    return null;
+  };
+  const queueText = params.get('queue');
+  const queue = queueText === null ? null : pieces('queue', queueText);
+  const holdText = params.get('hold');
+  let hold: Piece | null = null;
+  if (holdText !== null) {
+    const h = pieces('hold', holdText);
+    if (h && h.length === 1) hold = h[0];
+    else if (h) problems.push(`hold=${JSON.stringify(holdText)} must be one piece letter; ignored`);
+  }
+  const fumen = params.get('fumen');
+  let position: FumenPosition | null = null;
+  if (fumen !== null) {
+    try {
+      position = boardFromFumen(fumen);
+    } catch (e) {
+      problems.push(`fumen: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  const settings: Settings = {
+    mode,
+    player,
+    rules,
+    randomizer,
+    iterations: int('iterations', 15, 1, 100),
+    lookahead: int('lookahead', 1, 0, 4),
+    speed,
+    steep: choice('steep', ['excessFirst', 'truncate'] as SteepRule[], 'excessFirst'),
+    preset: choice('preset', PRESET_NAMES, 'bcts' as PresetName),
+    seed: int('seed', randomSeed, 0, Number.MAX_SAFE_INTEGER),
+    garbage: int('garbage', 0, 0, 100),
+    das: int('das', 133, 0, 1000),
+    arr: int('arr', 33, 0, 500),
+    sdr: int('sdr', 30, 0, 1000),
+    fumen: position ? fumen : null,
+    position,
+    queue,
+    hold,
+  };
+  return { settings, problems };
+}

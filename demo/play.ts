@@ -1,0 +1,246 @@
+/**
+ * Play mode's game: a person moves the piece with the keyboard under a rule set, and after every placement the AI
+ * grades it against `rankPlacements` of the same turn (docs/demo.md, "Play"). The piece moves by the library's
+ * own model of the rule set (`PieceMover` from stackrank/research: the rotation system's kicks, 20G, where pieces
+ * appear), so every placement a person can make is one `reachablePlacements` lists, and a hint's key sequence
+ * typed in gives exactly the AI's placement. Pieces fall only when the player drops them (no gravity timer).
+ */
+import {
+  Board,
+  PIECES,
+  RULE_SETS,
+  createRandomizer,
+  type Cell,
+  type Piece,
+  type PlacementRanking,
+  type RandomizerName,
+  type RankedPlacement,
+  type RuleSet,
+  type RuleSetName,
+  type TetrisAI,
+} from 'stackrank';
+import { PieceMover, type PieceState } from 'stackrank/research';
+import type { Paint } from './draw.js';
+import { gradePlacement, type Grade } from './grade.js';
+
+export const PLAY_WIDTH = 10;
+export const PLAY_ROWS = 20;
+
+/** What the player's keys do (besides the hint and ending the game, which the page handles). */
+export type Action = 'left' | 'right' | 'softDrop' | 'hardDrop' | 'cw' | 'ccw' | 'hold';
+
+/** The position a turn starts from: what the AI is asked about. */
+export interface Turn {
+  index: number;
+  board: Board;
+  paint: Paint[][];
+  current: Piece;
+  queue: Piece[];
+  hold: Piece | null;
+  canHold: boolean;
+}
+
+export interface GradedMove {
+  turn: Turn;
+  grade: Grade;
+  /** Relative loss (stack) or evaluator points (recover), as the grade reads it. */
+  loss: number;
+  unit: PlacementRanking['unit'];
+  played: { piece: Piece; hold: boolean; cells: Cell[] };
+  entry: RankedPlacement | null;
+  best: RankedPlacement;
+}
+
+export class PlaySession {
+  readonly rules: RuleSet;
+  board = Board.empty(PLAY_WIDTH, PLAY_ROWS);
+  paint: Paint[][] = Array.from({ length: PLAY_ROWS }, () => new Array<Paint>(PLAY_WIDTH).fill(null));
+  hold: Piece | null = null;
+  /** Whether hold was pressed this turn. */
+  held = false;
+  piece: Piece = 'I';
+  mover!: PieceMover;
+  state!: PieceState;
+  turn!: Turn;
+  over = false;
+  /** Why the game ended: 'top-out' or 'ended' (the player's choice). */
+  overReason = '';
+  lines = 0;
+  tetrises = 0;
+  readonly graded: GradedMove[] = [];
+  lastCells: Cell[] = [];
+  private moved = false;
+  private queue: Piece[] = [];
+  private ranking: PlacementRanking | null = null;
+  private readonly pieces;
+
+  constructor(
+    readonly ai: TetrisAI,
+    readonly rulesName: RuleSetName,
+    randomizer: RandomizerName,
+    seed: number,
+  ) {
+    this.rules = RULE_SETS[rulesName];
+    this.pieces = createRandomizer(randomizer, { seed });
+    this.spawn(this.nextPiece());
+  }
+
+  private nextPiece(): Piece {
+    while (this.queue.length < this.rules.previews + 1) this.queue.push(this.pieces.next() as Piece);
+    return this.queue.shift()!;
+  }
+
+  /** The preview as the rule set shows it. */
+  get preview(): Piece[] {
+    while (this.queue.length < this.rules.previews) this.queue.push(this.pieces.next() as Piece);
+    return this.queue.slice(0, this.rules.previews);
+  }
+
+  private spawn(piece: Piece, newTurn = true): void {
+    this.piece = piece;
+    this.mover = new PieceMover(this.board, PIECES.indexOf(piece), this.rules);
+    this.moved = false;
+    const s = this.mover.spawn;
+    if (newTurn) {
+      this.held = false;
+      this.turn = {
+        index: this.graded.length,
+        board: this.board,
+        paint: this.paint.map((r) => r.slice()),
+        current: piece,
+        queue: this.preview,
+        hold: this.hold,
+        canHold: this.rules.hold,
+      };
+      this.ranking = null;
+    }
+    if (this.mover.collides(s.rotation, s.x, s.y)) {
+      this.end('top-out');
+      return;
+    }
+    this.state = this.mover.settle(s);
+  }
+
+  /** The AI's ranking of this turn (every placement), computed once per turn. */
+  rankingNow(): PlacementRanking {
+    if (!this.ranking) {
+      const t = this.turn;
+      this.ranking = this.ai.rankPlacements({
+        board: t.board,
+        current: t.current,
+        queue: t.queue,
+        hold: this.rules.hold ? t.hold : null,
+        canHold: t.canHold,
+      });
+    }
+    return this.ranking;
+  }
+
+  /** The AI's placement from where the turn stands now (after a hold press, among the placements still open). */
+  hint(): RankedPlacement | null {
+    const list = this.rankingNow().placements;
+    return (this.held ? list.find((p) => p.hold) : list[0]) ?? null;
+  }
+
+  cells(): Cell[] {
+    return this.mover.cellsOf(this.state);
+  }
+
+  ghostCells(): Cell[] {
+    const s = this.state;
+    return this.mover.cellsOf({ ...s, y: this.mover.dropY(s.rotation, s.x, s.y) });
+  }
+
+  resting(): boolean {
+    const s = this.state;
+    return this.mover.collides(s.rotation, s.x, s.y - 1);
+  }
+
+  /** One key press; returns the graded move when the piece locked. */
+  act(action: Action): GradedMove | null {
+    if (this.over) return null;
+    const m = this.mover;
+    switch (action) {
+      case 'left':
+      case 'right': {
+        const q = m.apply(this.state, action);
+        if (q) this.state = q;
+        break;
+      }
+      case 'cw':
+      case 'ccw': {
+        // TGM's initial rotation: under 20G a turn before any other input turns the piece as it appears.
+        const from = this.rules.gravity === '20G' && this.rules.initialRotation && !this.moved ? m.spawn : this.state;
+        const q = m.apply(from, action);
+        if (q) this.state = q;
+        break;
+      }
+      case 'softDrop':
+        if (this.rules.softDrop && this.rules.gravity !== '20G' && !this.resting())
+          this.state = { ...this.state, y: this.state.y - 1 };
+        break;
+      case 'hold':
+        if (!this.rules.hold || this.held) return null;
+        this.held = true;
+        {
+          const out = this.piece;
+          const next = this.hold ?? this.nextPiece();
+          this.hold = out;
+          this.spawn(next, false);
+        }
+        return null;
+      case 'hardDrop':
+        return this.lock();
+    }
+    this.moved = true;
+    return null;
+  }
+
+  /** Soft drop straight to rest (a soft-drop repeat rate of 0). */
+  dropToRest(): void {
+    if (this.over || !this.rules.softDrop || this.rules.gravity === '20G') return;
+    const q = this.mover.apply(this.state, 'softDrop');
+    if (q) this.state = q;
+    this.moved = true;
+  }
+
+  private lock(): GradedMove {
+    const cells = this.ghostCells();
+    const ranking = this.rankingNow();
+    const g = gradePlacement(ranking, this.held, cells);
+    const move: GradedMove = {
+      turn: this.turn,
+      grade: g.grade,
+      loss: g.loss,
+      unit: ranking.unit,
+      played: { piece: this.piece, hold: this.held, cells },
+      entry: g.entry,
+      best: ranking.placements[0],
+    };
+    this.graded.push(move);
+    if (cells.some(([, y]) => y >= PLAY_ROWS)) {
+      // Locked above the visible field: a top-out (the rule the library's game simulator uses).
+      for (const [x, y] of cells) if (y < PLAY_ROWS) this.paint[y][x] = this.piece;
+      this.lastCells = cells;
+      this.end('top-out');
+      return move;
+    }
+    const placed = this.board.place(cells);
+    for (const [x, y] of cells) this.paint[y][x] = this.piece;
+    const kept = this.paint.filter((row) => row.some((c) => c === null));
+    while (kept.length < PLAY_ROWS) kept.push(new Array<Paint>(PLAY_WIDTH).fill(null));
+    this.paint = kept;
+    this.board = placed.board;
+    this.lines += placed.lines;
+    if (placed.lines === 4) this.tetrises++;
+    this.lastCells = placed.lines ? [] : cells;
+    this.spawn(this.nextPiece());
+    return move;
+  }
+
+  end(reason: string): void {
+    if (this.over) return;
+    this.over = true;
+    this.overReason = reason;
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * playGame on worker threads (Node). Each worker runs src/game/game-worker.ts: its own TetrisAI over a search
+ * engine made here, on one shared search image (the rank table and leaf rows exist once, in shared WebAssembly
+ * memory). Workers take games one at a time from a common list of game indices and post each game's tally; game g
+ * is the same game whichever worker plays it (playOneGame), so results do not depend on the thread count.
+ */
+import { StackRankError } from '../errors.js';
+import type { RankTable } from '../rank/table.js';
+import { StackingEngine, type EngineParts, type NextPieceValues } from '../stacking/engine.js';
+import { countLiveWorker } from '../workers.js';
+import { stackSearchSetup } from './ai.js';
+import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play.js';
+import { ruleFacts } from './rules-adapter.js';
+
+/** What a game worker is told first: how to make its AI (game-worker.ts). */
+export interface GameWorkerInit {
+  type: 'init';
+  aiOptions: GameAIOptions;
+  settings: GameSettings;
+  engine: EngineParts;
+  iterations: number;
+}
+
+/** What a game worker posts back. */
+export type GameWorkerReply =
+  | { type: 'ready' }
+  | ({ type: 'progress' } & GameUnderWay)
+  | { type: 'done'; tally: GameTally }
+  | { type: 'error'; code?: string; message: string };
+
+interface Run {
+  aiOptions: GameAIOptions;
+  settings: GameSettings;
+  table: RankTable;
+  previewTable: NextPieceValues | undefined;
+  firstGame: number;
+  games: number;
+  threads: number;
+  signal: AbortSignal | undefined;
+  /** Made once every worker is ready (the start of play): slot, game under way, game finished. */
+  onProgress?: (startedAt: number) => (slot: number, current: GameUnderWay | null, finished?: GameTally) => void;
+}
+
+/**
+ * How to start a game worker: the built package runs dist/game-worker.js beside the chunk holding this code; from
+ * source (tests, benchmarks under tsx) the worker registers tsx's require hook (a dev dependency) and requires the
+ * TypeScript file, since Node 20's module hooks do not reach worker threads.
+ */
+async function workerScript(): Promise<{ script: string | URL; eval: boolean }> {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return { script: new URL('./game-worker.js', here), eval: false };
+  const { createRequire } = await import('node:module');
+  const { fileURLToPath } = await import('node:url');
+  const tsx = createRequire(here).resolve('tsx/cjs');
+  const file = fileURLToPath(new URL('./game-worker.ts', here));
+  return { script: `require(${JSON.stringify(tsx)}); require(${JSON.stringify(file)});`, eval: true };
+}
+
+export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; startedAt: number }> {
+  if (typeof process !== 'object' || !process.versions?.node)
+    throw new StackRankError('BAD_ARGUMENT', 'playGame runs on worker threads only in Node; use threads: 1');
+  const { Worker } = await import('node:worker_threads');
+  const { aiOptions, threads } = run;
+  const { stackRules, unknownPieces } = stackSearchSetup(
+    ruleFacts(aiOptions.rules),
+    aiOptions.randomizer,
+    aiOptions.policy,
+  );
+  // One engine per worker, made here: the image's allocator lives on this thread.
+  const engines: EngineParts[] = [];
+  for (let i = 0; i < threads; i++) {
+    const engine = await StackingEngine.create(run.table, stackRules, {
+      shared: true,
+      unknownPieces,
+      leafValues: run.previewTable,
+    });
+    engines.push(engine.parts());
+  }
+  const { script, eval: isSource } = await workerScript();
+  type NodeWorker = InstanceType<typeof Worker>;
+  const workers: NodeWorker[] = [];
+  const tallies: GameTally[] = [];
+  let nextGame = run.firstGame;
+  const end = run.firstGame + run.games;
+  let startedAt = performance.now();
+  let report: ReturnType<NonNullable<Run['onProgress']>> | undefined;
+
+  let settle!: { resolve(): void; reject(e: Error): void };
+  const finished = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  finished.catch(() => {}); // awaited below; a failure while workers start is not "unhandled"
+  let failure: Error | null = null;
+  const fail = (e: Error) => {
+    if (failure) return;
+    failure = e;
+    settle.reject(e);
+  };
+  const onAbort = () => fail(new StackRankError('ABORTED', 'the games were aborted'));
+  run.signal?.addEventListener('abort', onAbort);
+
+  let ready = 0;
+  const give = (slot: number) => {
+    if (nextGame < end) workers[slot].postMessage({ type: 'game', game: nextGame++ });
+  };
+  const onReply = (slot: number, m: GameWorkerReply) => {
+    if (failure) return;
+    if (m.type === 'ready') {
+      if (++ready === threads) {
+        startedAt = performance.now();
+        report = run.onProgress?.(startedAt);
+        for (let s = 0; s < threads; s++) give(s);
+      }
+    } else if (m.type === 'progress') report?.(slot, m);
+    else if (m.type === 'done') {
+      tallies.push(m.tally);
+      report?.(slot, null, m.tally);
+      if (tallies.length === run.games) settle.resolve();
+      else give(slot);
+    } else if (m.type === 'error') {
+      // An input error found while playing (the AI's move refused) keeps its code; anything else is a crash.
+      fail(
+        m.code && m.code !== 'WORKER_FAILED'
+          ? new StackRankError(m.code as never, m.message)
+          : new StackRankError('WORKER_FAILED', `a game worker failed: ${m.message}`),
+      );
+    }
+  };
+  try {
+    for (let slot = 0; slot < threads; slot++) {
+      let w: NodeWorker;
+      try {
+        // execArgv: [] so the worker does not inherit flags meant for the parent's entry script.
+        w = new Worker(script, { eval: isSource, execArgv: [] });
+      } catch (e) {
+        throw new StackRankError(
+          'WORKER_FAILED',
+          `could not start game worker ${slot + 1} of ${threads}: ${(e as Error)?.message ?? String(e)}`,
+          { cause: e },
+        );
+      }
+      countLiveWorker(w);
+      workers.push(w);
+      w.on('message', (m: GameWorkerReply) => {
+        try {
+          onReply(slot, m);
+        } catch (e) {
+          // onProgress threw: the run fails with its error, as on one thread.
+          fail(e instanceof Error ? e : new Error(String(e)));
+        }
+      });
+      w.on('error', (e: Error) =>
+        fail(new StackRankError('WORKER_FAILED', `a game worker crashed: ${e.message}`, { cause: e })),
+      );
+      w.on('exit', (code: number) => {
+        if (tallies.length < run.games)
+          fail(new StackRankError('WORKER_FAILED', `a game worker exited (code ${code}) before its games were done`));
+      });
+      const init: GameWorkerInit = {
+        type: 'init',
+        aiOptions,
+        settings: run.settings,
+        engine: engines[slot],
+        iterations: run.table.iterations,
+      };
+      w.postMessage(init);
+    }
+    if (run.signal?.aborted) onAbort();
+    await finished;
+    return { tallies, startedAt };
+  } finally {
+    run.signal?.removeEventListener('abort', onAbort);
+    // Settled either way: every worker is gone before playGame returns or throws.
+    failure ??= new StackRankError('ABORTED', 'the games are over');
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}

@@ -1,0 +1,80 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cellsKey, lockCells } from '../../src/game/grid.js';
+import type { Cell } from '../../src/rules/types.js';
+
+const W = 10;
+const H = 24;
+
+/** Locking by the book: set the cells, drop every full row, pad with empty rows on top. */
+function refLock(rows: number[], cells: Cell[]) {
+  const grid = rows.slice();
+  for (const [x, y] of cells) grid[y] |= 1 << x;
+  const full = (1 << W) - 1;
+  const kept = grid.filter((m) => m !== full);
+  const cleared = grid.map((m, y) => (m === full ? y : -1)).filter((y) => y >= 0);
+  const ys = cells.map(([, y]) => y);
+  return {
+    rows: [...kept, ...new Array(rows.length - kept.length).fill(0)],
+    lines: cleared.length,
+    erodedCells: cells.filter(([, y]) => cleared.includes(y)).length,
+    landingRow: Math.min(...ys),
+    pieceHeight: Math.max(...ys) - Math.min(...ys) + 1,
+  };
+}
+
+// Rows that are never full, and four distinct empty cells on them.
+const boardAndCells = fc
+  .array(fc.integer({ min: 0, max: (1 << W) - 1 }), { minLength: H, maxLength: H })
+  .map((rows) => rows.map((m, y) => (m === (1 << W) - 1 ? m & ~(1 << (y % W)) : m)))
+  .chain((rows) => {
+    const empty: Cell[] = [];
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (!((rows[y] >> x) & 1)) empty.push([x, y]);
+    return fc.tuple(fc.constant(rows), fc.shuffledSubarray(empty, { minLength: 4, maxLength: 4 }));
+  });
+
+describe('lockCells', () => {
+  it('locks and clears exactly as the by-the-book version (property)', () => {
+    fc.assert(
+      fc.property(boardAndCells, ([rows, cells]) => {
+        const got = lockCells(Uint32Array.from(rows), W, cells);
+        expect({ ...got, rows: [...got.rows] }).toEqual(refLock(rows, cells));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('clears rows the piece completes, including non-adjacent ones', () => {
+    const full = (1 << W) - 1;
+    const rows = [full & ~1, full & ~3, full & ~1, 4, 0, 0];
+    // An upright piece in column 0 fills rows 0..3: rows 0 and 2 become full; row 1 still misses column 1.
+    const got = lockCells(Uint32Array.from(rows), W, [
+      [0, 0],
+      [0, 1],
+      [0, 2],
+      [0, 3],
+    ]);
+    expect([...got.rows]).toEqual([full & ~2, 5, 0, 0, 0, 0]);
+    expect(got.lines).toBe(2);
+    expect(got.erodedCells).toBe(2);
+  });
+});
+
+describe('cellsKey', () => {
+  it('is equal exactly for the same set of cells, in any order (property)', () => {
+    const cell = fc.tuple(fc.integer({ min: 0, max: 15 }), fc.integer({ min: 0, max: 47 }));
+    const four = fc.uniqueArray(cell, { minLength: 4, maxLength: 4, selector: ([x, y]) => y * 64 + x });
+    fc.assert(
+      fc.property(four, four, fc.integer(), (a, b, seed) => {
+        const shuffled = [...a].sort(
+          (p, q) => ((p[0] * 31 + p[1] * 7 + seed) % 5) - ((q[0] * 31 + q[1] * 7 + seed) % 5),
+        );
+        expect(cellsKey(shuffled as Cell[])).toBe(cellsKey(a as Cell[]));
+        const same = new Set(a.map(([x, y]) => y * 64 + x));
+        const equal = b.every(([x, y]) => same.has(y * 64 + x));
+        expect(cellsKey(a as Cell[]) === cellsKey(b as Cell[])).toBe(equal);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
