@@ -364,11 +364,14 @@ export class RunRecorder {
     const p = part;
     const prior = p.seconds;
     const started = performance.now();
+    // A game played again (to describe a fully resumed part) is recorded once: games are pure, the record is the same.
+    const seen = new Set(p.records.map((r) => this.indexOf(r)));
     return {
       resume: [...p.records] as R[],
       meta: p.meta,
       add: (record) => {
-        if (!this.recording) return;
+        if (!this.recording || seen.has(this.indexOf(record))) return;
+        seen.add(this.indexOf(record));
         p.records.push(record);
         p.seconds = prior + (performance.now() - started) / 1000;
         if (performance.now() - this.lastSave >= this.everyMs) this.save();
