@@ -8,6 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
+import { RULE_SETS } from '../src/rules/rule-sets.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
 import type { RuleSetName } from '../src/rules/types.js';
 import { benchGame } from '../src/game/bench.js';
@@ -62,6 +63,10 @@ const NAMES: Record<GamePolicy, string> = {
 };
 
 const { table } = await loadOrBuildCachedTable();
+// A 20G rule set ranks its stack with the 20G table (TetrisAI's default there, docs/game.md), loaded when a row needs it.
+let table20G: typeof table | undefined;
+const tableFor = async (rules: RuleSetName) =>
+  RULE_SETS[rules].gravity === '20G' ? (table20G ??= (await loadOrBuildCachedTable({ gravity: '20G' })).table) : table;
 const players = args.players!.split(',') as GamePolicy[];
 const printed: Record<string, string | number>[] = [];
 const raw: unknown[] = [];
@@ -72,7 +77,14 @@ for (const key of args.rows!.split(',')) {
     // Baselines get their own (smaller) budget: the full-board player runs a TypeScript search on every move.
     const maxPieces = Number(player === 'both' ? args['max-pieces'] : args['baseline-pieces']);
     const r = (
-      await benchGame({ ...t, games: Number(args.games), maxPieces, seed: Number(args.seed), table, players: [player] })
+      await benchGame({
+        ...t,
+        games: Number(args.games),
+        maxPieces,
+        seed: Number(args.seed),
+        table: await tableFor(t.rules),
+        players: [player],
+      })
     )[player] as PlayGameResult;
     printed.push({
       'rules, randomizer, lookahead, hold': `${t.rules}, ${t.randomizer}, ${t.lookahead}, ${t.hold ? 'hold' : 'no'}`,

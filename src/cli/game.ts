@@ -93,7 +93,8 @@ from them (docs/distributed.md).`,
         `--hold needs a rule set with hold (${RULE_SET_NAMES.filter((n) => RULE_SETS[n].hold).join(', ')}); ${rules} has none`,
       );
     }
-    const table = await loadTableForCli(values, given, io);
+    // tgm20g plays the 20G table (moves reachable at 20G) unless --table names another.
+    const table = await loadTableForCli(values, given, io, RULE_SETS[rules].gravity === '20G' ? '20G' : 'drop');
     const players = values.baselines ? WITH_BASELINES : (['both'] as const);
     const run = await startRun(io, {
       command: 'bench game',

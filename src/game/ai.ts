@@ -16,7 +16,7 @@ import { StackingEngine, distributionWeights, type NextPieceValues, type Unknown
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { DEFAULT_RULES, TETRIS_ROWS, type StackingRules } from '../stacking/rules.js';
 import type { Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';
-import { RECOVER_WEIGHTS, type RecoverWeights } from './evaluate.js';
+import { MAX_FLOOR, RECOVER_WEIGHTS, type RecoverWeights } from './evaluate.js';
 import { columnCells } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
@@ -139,7 +139,9 @@ export class TetrisAI {
         );
       }
       const { loadOrBuildCachedTable } = await import('../rank/cache.js');
-      table = (await loadOrBuildCachedTable()).table;
+      // At 20G the stack is ranked by the 20G table: its moves are the ones a piece reaches at 20G (docs/rules.md).
+      const gravity = rules.ruleSet.gravity === '20G' ? '20G' : 'drop';
+      table = (await loadOrBuildCachedTable({ gravity })).table;
     }
     const { stackRules, unknownPieces } = stackSearchSetup(rules, opts.randomizer, policy);
     if (opts.previewTable && unknownPieces === 0)
@@ -211,11 +213,12 @@ export class TetrisAI {
     const base = { rows, height, current, queue, hold, canHold, options, reachRoot };
     if (options.every((o) => o.reachable.length === 0)) return { ...base, move: null, stack: null, recover: null };
 
-    // A tall stack with no I in sight burns rows in recover mode instead of growing (the article's smaller
-    // clears where they save the game); the stack-only baseline never does.
+    // A tall stack with no I in sight burns rows instead of growing (the article's smaller clears where they save
+    // the game): a clear that leaves the stack clean if there is one (stack mode, clearsOnly), else recover mode.
+    // The stack-only baseline never burns.
     const tall = maxHeight(rows) > this.stackRules.boardHeight - BURN_ROOM;
     const burn = this.policy === 'both' && tall && ![current, ...queue.slice(0, this.lookahead), hold].includes('I');
-    if (this.policy !== 'fullBoardOnly' && !burn) {
+    if (this.policy !== 'fullBoardOnly') {
       let leftWeights: Int32Array | undefined;
       const ctx: StackContext = {
         engine: this.engine,
@@ -232,6 +235,8 @@ export class TetrisAI {
           },
         },
         dangerMargin: 4,
+        maxFloor: MAX_FLOOR,
+        clearsOnly: burn,
       };
       const sides: ('right' | 'left')[] = this.well === 'auto' ? ['right', 'left'] : [this.well];
       const choice = stackMove(ctx, rows, options, sides);
@@ -250,7 +255,8 @@ export class TetrisAI {
       width: this.width,
       height,
       visibleHeight: this.rules.visibleHeight,
-      // Tall boards forget the well: the plain full-board terms fill it and clear rows.
+      // Tall boards forget the well: the plain full-board terms fill it and clear rows. (Keeping it while burning
+      // raised the Tetris rate but lost games: docs/results.md.)
       wellColumn: plain || tall ? -1 : this.recoverWell(rows),
       weights: plain ? PLAIN_BCTS : RECOVER_WEIGHTS,
       depth: this.recoverDepth,
@@ -374,7 +380,7 @@ function maxHeight(rows: Uint32Array): number {
 }
 
 /** The BCTS player's weights alone (the full-board baseline): no well, no clean-stack bonus. */
-const PLAIN_BCTS: RecoverWeights = Object.freeze({ ...RECOVER_WEIGHTS, wellCells: 0, clean: 0 });
+const PLAIN_BCTS: RecoverWeights = Object.freeze({ ...RECOVER_WEIGHTS, wellCells: 0, clean: 0, floorRows: 0 });
 
 function toPiece(value: unknown, what: string): Piece {
   if (typeof value !== 'string')

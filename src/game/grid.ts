@@ -44,6 +44,31 @@ export interface Locked {
   pieceHeight: number;
 }
 
+/**
+ * The floor of the clean stack on this board for a well in `wellColumn`, or -1 when there is none. The floor is the
+ * well column's height: a clean stack stands on it when every row from the floor up is hole-free and every other
+ * column reaches at least the floor. The rows under the floor are buried (garbage, covered holes) and are played
+ * over as if they were the field's bottom: an I down the well lands on the floor and clears the four rows above it
+ * exactly when the surface model says so. Floor 0 is a clean stack (isCleanStack).
+ */
+export function stackFloor(rows: ArrayLike<number>, width: number, wellColumn: number): number {
+  const full = (1 << width) - 1;
+  let floor = 0;
+  for (let r = rows.length - 1; r >= 0; r--) {
+    if ((rows[r] >> wellColumn) & 1) {
+      floor = r + 1;
+      break;
+    }
+  }
+  let covered = 0;
+  for (let r = rows.length - 1; r >= floor; r--) {
+    if (~rows[r] & covered & full) return -1;
+    covered |= rows[r];
+  }
+  if (floor > 0 && (covered | rows[floor - 1]) !== full) return -1;
+  return floor;
+}
+
 /** Locks `cells` onto `rows` and clears full rows (rows above fall). Cells must be empty and on the board. */
 export function lockCells(rows: ArrayLike<number>, width: number, cells: readonly Cell[]): Locked {
   // The game's searches lock thousands of pieces per move: plain loops, no iterators or destructuring.

@@ -184,7 +184,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   let t0 = performance.now();
   let tallies: GameTally[];
   if (threads > 1) {
-    const table = opts.table ?? (await cachedTable());
+    const table = opts.table ?? (await cachedTable(facts.ruleSet.gravity === '20G'));
     ({ tallies, startedAt: t0 } = await playOnThreads({
       aiOptions,
       settings,
@@ -241,11 +241,12 @@ async function threadsByDefault(): Promise<number> {
   return isNode ? defaultThreadCount() : 1;
 }
 
-async function cachedTable(): Promise<RankTable> {
+/** TetrisAI.create's default table: the 20G table at 20G, else the article's. */
+async function cachedTable(at20G: boolean): Promise<RankTable> {
   if (typeof process === 'undefined' || !process.versions?.node)
     throw new StackRankError('BAD_ARGUMENT', 'in a browser pass { table } (and threads: 1)');
   const { loadOrBuildCachedTable } = await import('../rank/cache.js');
-  return (await loadOrBuildCachedTable()).table;
+  return (await loadOrBuildCachedTable({ gravity: at20G ? '20G' : 'drop' })).table;
 }
 
 /** Pieces and lines of a game under way (progress reports). */

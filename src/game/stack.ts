@@ -1,8 +1,10 @@
 /**
- * Stack mode (docs/game.md): the surface AI of src/stacking/ plays a real board that is a clean stack.
+ * Stack mode (docs/game.md): the surface AI of src/stacking/ plays a real board that is a clean stack, on the
+ * field's bottom or over a floor of buried rows (grid.ts stackFloor).
  *
- * The board is seen as the stacking game sees it: the columns beside the well are the stack (their heights are the
- * surface), the well is the last column (a left well is the mirror image: rows, pieces and the next-piece chances
+ * The board is seen as the stacking game sees it: the rows from the floor up, the columns beside the well are the
+ * stack (their heights above the floor are the surface, the stack's limit lowered by the floor), the well is the
+ * last column (a left well is the mirror image: rows, pieces and the next-piece chances
  * are mirrored in, cells mirrored back out). The kernel searches the known queue; its first move is turned into
  * board cells and played only if the rule set can reach those cells. When it cannot, every reachable first move that
  * the surface game allows is tried and the rest of the window searched after it. A first move that clears rows and
@@ -17,7 +19,7 @@ import { applyMove, legalMoves } from '../stacking/placements.js';
 import type { StackingRules } from '../stacking/rules.js';
 import { surfaceFromHeights, surfaceIndex } from '../surface.js';
 import type { Cell, GamePlacement } from '../rules/types.js';
-import { cellsKey, columnHeights, isCleanStack, lockCells, mirrorRows } from './grid.js';
+import { cellsKey, columnHeights, lockCells, mirrorRows, stackFloor } from './grid.js';
 
 /** One way to play the turn: with or without pressing hold, and the pieces that are then known, in order. */
 export interface TurnOption {
@@ -40,6 +42,10 @@ export interface StackContext {
   weights: { right: Int32Array; left: Int32Array };
   /** Rows from the top of the stack at which smaller clears are weighed in. */
   dangerMargin: number;
+  /** Play only moves that clear rows and leave a clean stack (the stack is tall and no I is in sight). */
+  clearsOnly?: boolean;
+  /** Highest floor (buried rows under a clean stack, stackFloor) stack mode plays over. 0: clean stacks only. */
+  maxFloor: number;
 }
 
 export interface StackChoice {
@@ -50,6 +56,43 @@ export interface StackChoice {
   /** The leaf score as a fraction (rank, or expected rank under expectimax). */
   value: number;
   side: 'right' | 'left';
+  /** Rows buried under the stack this move was chosen over (stackFloor). */
+  floor: number;
+}
+
+/** The stacking game's view of a board for one well side: the rows from the floor up, mirrored for a left well. */
+interface Frame {
+  side: 'right' | 'left';
+  floor: number;
+  /** Column heights of the stack above the floor (the surface), well excluded. */
+  heights: number[];
+  /** The context with the stack's limit lowered by the floor. */
+  ctx: StackContext;
+}
+
+/** Smallest stack (rows above the floor) the surface game is played on; a higher floor is recover's business. */
+const MIN_FRAME_ROWS = 8;
+
+/** The frame of a board for a well side, or null when the board is no clean stack over a floor stack mode takes. */
+function frameOf(ctx: StackContext, rows: Uint32Array, side: 'right' | 'left'): Frame | null {
+  const floor = stackFloor(rows, ctx.width, side === 'right' ? ctx.width - 1 : 0);
+  if (floor < 0 || floor > ctx.maxFloor) return null;
+  const boardHeight = ctx.rules.boardHeight - floor;
+  if (boardHeight < MIN_FRAME_ROWS) return null;
+  const frameRows = (side === 'right' ? rows : mirrorRows(rows, ctx.width)).subarray(floor);
+  return {
+    side,
+    floor,
+    heights: columnHeights(frameRows, ctx.width).slice(0, ctx.width - 1),
+    ctx: floor === 0 ? ctx : { ...ctx, rules: { ...ctx.rules, boardHeight } },
+  };
+}
+
+/** Surface heights of a board after a move, in a frame (null when it is no longer a clean stack over that floor). */
+function frameHeightsAfter(ctx: StackContext, rows: Uint32Array, frame: Frame): number[] | null {
+  if (stackFloor(rows, ctx.width, frame.side === 'right' ? ctx.width - 1 : 0) !== frame.floor) return null;
+  const frameRows = (frame.side === 'right' ? rows : mirrorRows(rows, ctx.width)).subarray(frame.floor);
+  return columnHeights(frameRows, ctx.width).slice(0, ctx.width - 1);
 }
 
 const TWO_32 = 2 ** 32;
@@ -64,22 +107,16 @@ export function stackMove(
 ): StackChoice | null {
   let best: StackChoice | null = null;
   for (const side of sides) {
-    const wellColumn = side === 'right' ? ctx.width - 1 : 0;
-    if (!isCleanStack(rows, ctx.width, wellColumn)) continue;
-    const choice = bestOnSide(ctx, rows, options, side);
+    const frame = frameOf(ctx, rows, side);
+    if (!frame) continue;
+    const choice = bestOnSide(frame, rows, options);
     if (choice && (!best || choice.order > best.order)) best = choice;
   }
   return best;
 }
 
-function bestOnSide(
-  ctx: StackContext,
-  rows: Uint32Array,
-  options: readonly TurnOption[],
-  side: 'right' | 'left',
-): StackChoice | null {
-  const frameRows = side === 'right' ? rows : mirrorRows(rows, ctx.width);
-  const heights = columnHeights(frameRows, ctx.width).slice(0, ctx.width - 1);
+function bestOnSide(frame: Frame, rows: Uint32Array, options: readonly TurnOption[]): StackChoice | null {
+  const { ctx } = frame;
   const full = ctx.lookahead + 1;
   let best: StackChoice | null = null;
   let bestDepth = 0;
@@ -89,10 +126,14 @@ function bestOnSide(
       bestDepth = Math.floor(c.order / TWO_48);
     }
   };
-  for (const option of options) consider(searchOption(ctx, heights, option, side));
-  const top = best ? Math.max(...afterHeights(ctx, heights, best)) : Infinity;
+  if (ctx.clearsOnly) {
+    for (const option of options) consider(smallerClear(frame, rows, option));
+    return best;
+  }
+  for (const option of options) consider(searchOption(frame, option));
+  const top = best ? Math.max(...afterHeights(frame, best)) : Infinity;
   if (!best || bestDepth < full || top > ctx.rules.boardHeight - ctx.dangerMargin) {
-    for (const option of options) consider(smallerClear(ctx, rows, option, side));
+    for (const option of options) consider(smallerClear(frame, rows, option));
   }
   return best;
 }
@@ -103,8 +144,11 @@ function frameId(piece: Piece, side: 'right' | 'left'): number {
   return side === 'right' ? id : MIRROR_PIECE[id];
 }
 
-function toBoardCells(cells: readonly Cell[], width: number, side: 'right' | 'left'): Cell[] {
-  return side === 'right' ? cells.map(([x, y]) => [x, y] as const) : cells.map(([x, y]) => [width - 1 - x, y] as const);
+/** Frame cells (rows counted from the floor, mirrored for a left well) as board cells. */
+function toBoardCells(cells: readonly Cell[], width: number, side: 'right' | 'left', floor: number): Cell[] {
+  return side === 'right'
+    ? cells.map(([x, y]) => [x, y + floor] as const)
+    : cells.map(([x, y]) => [width - 1 - x, y + floor] as const);
 }
 
 /** Cells (in the frame) of a surface move: a placement id on `heights`, or the Tetris I in the well. */
@@ -130,29 +174,26 @@ function orderOf(ctx: StackContext, depth: number, leafHeights: readonly number[
   return depth * TWO_48 + (0xffff - excess) * TWO_32 + leafScore;
 }
 
-function afterHeights(ctx: StackContext, heights: readonly number[], choice: StackChoice): number[] {
-  const frame = toBoardCells(choice.placement.cells, ctx.width, choice.side); // mirroring is its own inverse
-  const h = heights.slice();
-  for (const [x, y] of frame) if (x < h.length) h[x] = Math.max(h[x], y + 1);
+function afterHeights(frame: Frame, choice: StackChoice): number[] {
+  // Mirroring is its own inverse; rows go back down by the floor.
+  const cells = toBoardCells(choice.placement.cells, frame.ctx.width, frame.side, -frame.floor);
+  const h = frame.heights.slice();
+  for (const [x, y] of cells) if (x < h.length) h[x] = Math.max(h[x], y + 1);
   return h;
 }
 
 /** The kernel's best for one option; its first move if reachable, else the reachable first moves one by one. */
-function searchOption(
-  ctx: StackContext,
-  heights: readonly number[],
-  option: TurnOption,
-  side: 'right' | 'left',
-): StackChoice | null {
+function searchOption(frame: Frame, option: TurnOption): StackChoice | null {
+  const { ctx, heights, side, floor } = frame;
   if (option.reachable.length === 0) return null;
   const ids = option.pieces.map((p) => frameId(p, side));
   const lookahead = Math.min(ctx.lookahead, ids.length - 1);
   const weights = ctx.weights[side];
-  const outcome = ctx.engine.search(heights, ids, lookahead, weights);
+  const outcome = ctx.engine.search(heights, ids, lookahead, weights, ctx.rules.boardHeight);
   if (outcome.move === MOVE_NONE) return null;
   const first = findByKey(
     option.reachable,
-    cellsKey(toBoardCells(moveCells(ctx, heights, outcome.move), ctx.width, side)),
+    cellsKey(toBoardCells(moveCells(ctx, heights, outcome.move), ctx.width, side, floor)),
   );
   if (first) {
     let leaf = heights.slice();
@@ -163,16 +204,17 @@ function searchOption(
       order: orderOf(ctx, outcome.depth, leaf, outcome.leafScore),
       value: (outcome.leafScore / 65536) * ctx.engine.rankScale,
       side,
+      floor,
     };
   }
   // The kernel's first move is out of reach: try each surface move the rules reach, and search on after it.
   const reach = reachableByKey(option.reachable);
   let best: StackChoice | null = null;
   for (const move of surfaceMoves(ctx, heights, ids[0])) {
-    const placement = reach.get(cellsKey(toBoardCells(moveCells(ctx, heights, move), ctx.width, side)));
+    const placement = reach.get(cellsKey(toBoardCells(moveCells(ctx, heights, move), ctx.width, side, floor)));
     if (!placement) continue;
     const child = applyMove(ctx.engine.placements, heights, move);
-    const c = continueAfter(ctx, child, ids.slice(1), lookahead - 1, weights, { option, placement, side });
+    const c = continueAfter(ctx, child, ids.slice(1), lookahead - 1, weights, { option, placement, side, floor });
     if (!best || c.order > best.order) best = c;
   }
   return best;
@@ -185,10 +227,10 @@ function continueAfter(
   rest: readonly number[],
   lookahead: number,
   weights: Int32Array,
-  what: Pick<StackChoice, 'option' | 'placement' | 'side'>,
+  what: Pick<StackChoice, 'option' | 'placement' | 'side' | 'floor'>,
 ): StackChoice {
   if (lookahead >= 0 && rest.length > 0) {
-    const outcome = ctx.engine.search(child, rest, lookahead, weights);
+    const outcome = ctx.engine.search(child, rest, lookahead, weights, ctx.rules.boardHeight);
     if (outcome.move !== MOVE_NONE) {
       let leaf = child.slice();
       for (const m of outcome.plan) leaf = applyMove(ctx.engine.placements, leaf, m);
@@ -218,23 +260,22 @@ function surfaceMoves(ctx: StackContext, heights: readonly number[], id: number)
 }
 
 /** The best reachable first move that clears rows and leaves a clean stack, searched on after it. */
-function smallerClear(
-  ctx: StackContext,
-  rows: Uint32Array,
-  option: TurnOption,
-  side: 'right' | 'left',
-): StackChoice | null {
-  const wellColumn = side === 'right' ? ctx.width - 1 : 0;
+function smallerClear(frame: Frame, rows: Uint32Array, option: TurnOption): StackChoice | null {
+  const { ctx, side, floor } = frame;
   const ids = option.pieces.map((p) => frameId(p, side));
   const lookahead = Math.min(ctx.lookahead, ids.length - 1);
   let best: StackChoice | null = null;
   for (const placement of option.reachable) {
     const locked = lockCells(rows, ctx.width, placement.cells);
-    if (locked.lines === 0 || !isCleanStack(locked.rows, ctx.width, wellColumn)) continue;
-    const frame = side === 'right' ? locked.rows : mirrorRows(locked.rows, ctx.width);
-    const child = columnHeights(frame, ctx.width).slice(0, ctx.width - 1);
-    if (Math.max(...child) > ctx.rules.boardHeight) continue;
-    const c = continueAfter(ctx, child, ids.slice(1), lookahead - 1, ctx.weights[side], { option, placement, side });
+    if (locked.lines === 0) continue;
+    const child = frameHeightsAfter(ctx, locked.rows, frame);
+    if (!child || Math.max(...child) > ctx.rules.boardHeight) continue;
+    const c = continueAfter(ctx, child, ids.slice(1), lookahead - 1, ctx.weights[side], {
+      option,
+      placement,
+      side,
+      floor,
+    });
     if (!best || c.order > best.order) best = c;
   }
   return best;
@@ -274,15 +315,14 @@ export interface ScoredStackMove extends StackChoice {
  * the list break the perfect stack.
  */
 export function scoreStackMoves(
-  ctx: StackContext,
+  baseCtx: StackContext,
   rows: Uint32Array,
   options: readonly TurnOption[],
   side: 'right' | 'left',
 ): ScoredStackMove[] {
-  const wellColumn = side === 'right' ? ctx.width - 1 : 0;
-  if (!isCleanStack(rows, ctx.width, wellColumn)) return [];
-  const frameRows = side === 'right' ? rows : mirrorRows(rows, ctx.width);
-  const heights = columnHeights(frameRows, ctx.width).slice(0, ctx.width - 1);
+  const frame = frameOf(baseCtx, rows, side);
+  if (!frame) return [];
+  const { ctx, heights, floor } = frame;
   const out: ScoredStackMove[] = [];
   for (const option of options) {
     if (option.reachable.length === 0) continue;
@@ -295,20 +335,21 @@ export function scoreStackMoves(
       out.push({ ...c, depth: Math.floor(c.order / TWO_48), window: lookahead + 1 });
     };
     for (const move of surfaceMoves(ctx, heights, ids[0])) {
-      const key = cellsKey(toBoardCells(moveCells(ctx, heights, move), ctx.width, side));
+      const key = cellsKey(toBoardCells(moveCells(ctx, heights, move), ctx.width, side, floor));
       const placement = reach.get(key);
       if (!placement || seen.has(key)) continue;
       const child = applyMove(ctx.engine.placements, heights, move);
-      push(continueAfter(ctx, child, ids.slice(1), lookahead - 1, ctx.weights[side], { option, placement, side }), key);
+      const what = { option, placement, side, floor };
+      push(continueAfter(ctx, child, ids.slice(1), lookahead - 1, ctx.weights[side], what), key);
     }
     for (const [key, placement] of reach) {
       if (seen.has(key)) continue;
       const locked = lockCells(rows, ctx.width, placement.cells);
-      if (locked.lines === 0 || !isCleanStack(locked.rows, ctx.width, wellColumn)) continue;
-      const frame = side === 'right' ? locked.rows : mirrorRows(locked.rows, ctx.width);
-      const child = columnHeights(frame, ctx.width).slice(0, ctx.width - 1);
-      if (Math.max(...child) > ctx.rules.boardHeight) continue;
-      push(continueAfter(ctx, child, ids.slice(1), lookahead - 1, ctx.weights[side], { option, placement, side }), key);
+      if (locked.lines === 0) continue;
+      const child = frameHeightsAfter(ctx, locked.rows, frame);
+      if (!child || Math.max(...child) > ctx.rules.boardHeight) continue;
+      const what = { option, placement, side, floor };
+      push(continueAfter(ctx, child, ids.slice(1), lookahead - 1, ctx.weights[side], what), key);
     }
   }
   return out;
@@ -317,19 +358,20 @@ export function scoreStackMoves(
 /** After `cells` are placed on a clean stack: for each piece (I O T S Z L J) that could come next, the rank
  * (fraction) of the best surface after it with nothing known beyond, or null when it has no stack move. */
 export function nextPieceRanks(
-  ctx: StackContext,
+  baseCtx: StackContext,
   rows: Uint32Array,
   cells: readonly Cell[],
   side: 'right' | 'left',
 ): (number | null)[] {
-  const locked = lockCells(rows, ctx.width, cells);
-  const frame = side === 'right' ? locked.rows : mirrorRows(locked.rows, ctx.width);
-  const child = columnHeights(frame, ctx.width).slice(0, ctx.width - 1);
+  const frame = frameOf(baseCtx, rows, side);
+  const child = frame && frameHeightsAfter(frame.ctx, lockCells(rows, baseCtx.width, cells).rows, frame);
+  if (!frame || !child) return PIECES.map(() => null);
   return PIECES.map((p) => {
-    const c = continueAfter(ctx, child, [frameId(p, side)], 0, ctx.weights[side], {
+    const c = continueAfter(frame.ctx, child, [frameId(p, side)], 0, frame.ctx.weights[side], {
       option: null as never,
       placement: null as never,
       side,
+      floor: frame.floor,
     });
     return Math.floor(c.order / TWO_48) >= 2 ? c.value : null;
   });

@@ -43,7 +43,7 @@ import {
   WEIGHT_WORDS_EXPECT2,
 } from './layout.js';
 import { placementTable, type PlacementTable } from './placements.js';
-import type { StackingRules } from './rules.js';
+import { MIN_BOARD_HEIGHT, type StackingRules } from './rules.js';
 
 export interface SearchKernel {
   alloc(bytes: number): number;
@@ -410,8 +410,15 @@ export class StackingEngine {
   /**
    * Searches from `heights` with the queue of piece ids; `lookahead` pieces after queue[0] are known. `weights`:
    * distributionWeights (one unknown piece, or none) or pairWeights (two) of the unknown pieces after the queue.
+   * `boardHeight` (at most the rules') lowers the board for this search: the game AI stacks over buried rows.
    */
-  search(heights: readonly number[], queue: readonly number[], lookahead: number, weights?: Int32Array): SearchOutcome {
+  search(
+    heights: readonly number[],
+    queue: readonly number[],
+    lookahead: number,
+    weights?: Int32Array,
+    boardHeight: number = this.rules.boardHeight,
+  ): SearchOutcome {
     weights ??= this.unknownPieces === 2 ? UNIFORM_PAIRS : UNIFORM;
     const weightCount = this.unknownPieces === 2 ? WEIGHT_WORDS_EXPECT2 : WEIGHT_WORDS_EXPECT;
     if (weights.length !== weightCount) {
@@ -428,6 +435,9 @@ export class StackingEngine {
     const heightsWord = this.heightsPtr >> 2;
     for (let i = 0; i < this.width; i++) words[heightsWord + i] = heights[i];
     for (let i = 0; i <= lookahead; i++) bytes[this.queuePtr + i] = queue[i];
+    if (boardHeight !== this.rules.boardHeight)
+      requireInt('boardHeight', boardHeight, MIN_BOARD_HEIGHT, this.rules.boardHeight);
+    words[(this.cfg >> 2) + CFG_BOARD_HEIGHT] = boardHeight;
     const ctxWord = this.ctx >> 2;
     for (let p = 0; p < weights.length; p++) words[ctxWord + CTX_WEIGHTS + p] = weights[p];
     words[ctxWord + CTX_NODES] = 0;

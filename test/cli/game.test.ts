@@ -163,6 +163,8 @@ describe('stackrank bench game', () => {
       ['bench', 'game', '--rules', 'classic', '--hold'],
       /--hold needs a rule set with hold \(guideline\); classic has none/,
     ],
+    // tgm20g plays the cached 20G table, which exists only iterated forbidding steep placements.
+    [['bench', 'game', '--rules', 'tgm20g', '--table-steep', 'collapse'], /20G table .* drop --table-steep/],
   ])('rejects %j with exit code 2', async (argv, message) => {
     const run = await runCli(argv as string[]);
     expect(run.code).toBe(2);

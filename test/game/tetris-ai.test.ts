@@ -110,23 +110,8 @@ describe('TetrisAI.nextMove on random boards', () => {
     });
   }
 
-  it('a well holding garbage is never Tetris-ready: recover mode, whatever the piece (property)', async () => {
-    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
-    fc.assert(
-      fc.property(
-        fc.array(fc.integer({ min: 4, max: 12 }), { minLength: W - 1, maxLength: W - 1 }),
-        fc.integer({ min: 0, max: 3 }),
-        pieceArb,
-        (h, garbageRow, current) => {
-          // A clean, Tetris-ready stack except for one garbage cell in the well (its row keeps a gap elsewhere).
-          const rows = drawBoard([...h, 0], [[W - 1, garbageRow]], [[garbageRow % (W - 1), garbageRow]]);
-          const move = ai.nextMove({ board: rows, current, queue: 'I' });
-          expect(move?.mode).toBe('recover');
-        },
-      ),
-      { numRuns: 60 },
-    );
-  });
+  // A well holding garbage: test/game/game-moves.test.ts (recover while it stands above a stack column; a Tetris
+  // over it when it is buried under the stack).
 
   it('on a clean, low stack it plays the surface AI (StackingAI.bestPlacement) and the Tetris when the rule fires', async () => {
     const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });

@@ -277,6 +277,32 @@ describe('input checks', () => {
     );
   });
 
+  it('a search under a lowered board height equals an engine built with that height, and the next search forgets it (property)', async () => {
+    const rules = resolveRules({ boardHeight: 16, tetrisThreshold: 4 });
+    const engine = await StackingEngine.create(tables[5], rules);
+    const lower = await StackingEngine.create(tables[5], { ...rules, boardHeight: 11 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 10 }), { minLength: 5, maxLength: 5 }),
+        fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 3, maxLength: 3 }),
+        (heights, queue) => {
+          const plain = engine.search(heights, queue, 2);
+          const lowered = engine.search(heights, queue, 2, undefined, 11);
+          const { nodes: _a, ...got } = lowered;
+          const { nodes: _b, ...want } = lower.search(heights, queue, 2);
+          expect(got).toEqual(want);
+          const { nodes: _c, ...again } = engine.search(heights, queue, 2);
+          const { nodes: _d, ...first } = plain;
+          expect(again).toEqual(first);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    expect(() => engine.search([0, 0, 0, 0, 0], [0], 0, undefined, 17)).toThrow(
+      expect.objectContaining({ code: 'BAD_ARGUMENT' }),
+    );
+  });
+
   it('kernel record layouts match src/stacking/layout.ts', async () => {
     const engine = await StackingEngine.create(tables[5], resolveRules(undefined));
     expect(engine.kernel.CTX_WORDS.value).toBe(CTX_WORDS);

@@ -1,0 +1,141 @@
+/**
+ * Where TetrisAI's Tetris rate is lost (docs/results.md, "Where the Tetris rate is lost"): plays the same games as
+ * playGame (same seeds, same queue and next-piece chances) and labels every clear that is not a Tetris by the mode
+ * that made it and, in recover mode, by what started the recovery: the stack had no move for the piece
+ * (`stack had no move`), a tall stack with no I in sight (`burn`), or a stack move that opened a buried hole or left
+ * a floor higher than the AI stacks over (`stack move`). Prints a table; writes bench/results/game-losses.json.
+ *
+ *   npx tsx bench/game-losses.ts [--rules classic] [--randomizer tgm1] [--lookahead 1] [--games 20]
+ *                                [--max-pieces 5000] [--seed 1]
+ */
+import { parseArgs } from 'node:util';
+import { TetrisAI } from '../src/game/ai.js';
+import { WORK_ROWS } from '../src/game/board-input.js';
+import { MAX_FLOOR } from '../src/game/evaluate.js';
+import { lockCells, stackFloor } from '../src/game/grid.js';
+import type { Piece } from '../src/pieces.js';
+import { createRandomizer, type RandomizerName } from '../src/randomizers/index.js';
+import { RULE_SETS } from '../src/rules/rule-sets.js';
+import type { RuleSetName } from '../src/rules/types.js';
+import { streamSeed } from '../src/stacking/simulate.js';
+import { machine, printTable, writeResults } from './common.js';
+
+const { values: args } = parseArgs({
+  options: {
+    rules: { type: 'string', default: 'classic' },
+    randomizer: { type: 'string' },
+    lookahead: { type: 'string', default: '1' },
+    games: { type: 'string', default: '20' },
+    'max-pieces': { type: 'string', default: '5000' },
+    seed: { type: 'string', default: '1' },
+  },
+});
+const rules = args.rules as RuleSetName;
+const randomizer = (args.randomizer ??
+  (rules === 'guideline' ? 'bag7' : rules === 'nes' ? 'nes' : 'tgm1')) as RandomizerName;
+const lookahead = Number(args.lookahead);
+const hold = RULE_SETS[rules].hold;
+const ai = await TetrisAI.create({ rules, lookahead, randomizer });
+const width = ai.width;
+// The AI's stack limit, read only to label burns as ai.ts decides them (a stack within 2 rows of it, no I known).
+const stackLimit = (ai as unknown as { stackRules: { boardHeight: number } }).stackRules.boardHeight;
+const visible = ai.rules.visibleHeight;
+
+const top = (rows: Uint32Array) => {
+  for (let r = rows.length - 1; r >= 0; r--) if (rows[r] !== 0) return r + 1;
+  return 0;
+};
+/** A board stack mode plays: a clean stack over a floor it takes (the right well). */
+const stackable = (rows: Uint32Array) => {
+  const floor = stackFloor(rows, width, width - 1);
+  return floor >= 0 && floor <= MAX_FLOOR;
+};
+
+const lost = new Map<string, number>();
+const add = (key: string, n: number) => lost.set(key, (lost.get(key) ?? 0) + n);
+let pieces = 0;
+let lines = 0;
+let topOuts = 0;
+let recoveries = 0;
+let recoveryPieces = 0;
+for (let g = 0; g < Number(args.games); g++) {
+  const rng = createRandomizer(randomizer, { seed: streamSeed(Number(args.seed), g, 0) });
+  const stream: Piece[] = [];
+  let rows: Uint32Array = new Uint32Array(WORK_ROWS);
+  let held: Piece | null = null;
+  let start = '';
+  for (let n = 0; n < Number(args['max-pieces']); n++) {
+    while (stream.length < lookahead + 1) stream.push(rng.next() as Piece);
+    const [current, ...queue] = stream;
+    const before = stackable(rows);
+    const burning = top(rows) > stackLimit - 2 && ![current, ...queue, held].includes('I');
+    const move = ai.nextMove({
+      board: { width, rows: rows.subarray(0, Math.max(visible, 20)) },
+      current,
+      queue,
+      hold: hold ? held : null,
+      canHold: hold,
+      next: rng.distribution(),
+    });
+    if (!move) {
+      topOuts++;
+      break;
+    }
+    if (move.hold) {
+      if (held === null) stream.shift();
+      held = current;
+    }
+    stream.shift();
+    const locked = lockCells(rows, width, move.cells);
+    rows = locked.rows;
+    pieces++;
+    lines += locked.lines;
+    const after = stackable(rows);
+    if (before && !after) {
+      recoveries++;
+      start = move.mode === 'stack' ? 'stack move' : burning ? 'burn' : 'stack had no move';
+    }
+    if (!before) recoveryPieces++;
+    if (locked.lines > 0 && locked.lines < 4) {
+      add(
+        move.mode === 'stack'
+          ? 'stack mode (smaller clears)'
+          : before
+            ? `recover, ${start}`
+            : `recovery after: ${start}`,
+        locked.lines,
+      );
+    }
+    if (rows.subarray(visible).some((m) => m !== 0)) {
+      topOuts++;
+      break;
+    }
+  }
+}
+
+const table = [...lost]
+  .sort((a, b) => b[1] - a[1])
+  .map(([where, n]) => ({
+    'non-Tetris lines made in': where,
+    lines: n,
+    'share of all lines': `${((100 * n) / lines).toFixed(2)} %`,
+  }));
+console.log(
+  `${rules}/${randomizer}, lookahead ${lookahead}: ${pieces.toLocaleString('en-US')} pieces, ${lines.toLocaleString('en-US')} lines, ${topOuts} top-outs, ${recoveries} recoveries (${recoveryPieces.toLocaleString('en-US')} pieces in recover mode)`,
+);
+printTable(table);
+writeResults('game-losses', {
+  machine: machine(),
+  rules,
+  randomizer,
+  lookahead,
+  games: Number(args.games),
+  maxPieces: Number(args['max-pieces']),
+  seed: Number(args.seed),
+  pieces,
+  lines,
+  topOuts,
+  recoveries,
+  recoveryPieces,
+  lost: Object.fromEntries(lost),
+});
