@@ -10,22 +10,34 @@
 // inner loops are contiguous (SIMD when enabled).
 export { alloc } from './memory';
 
-// Plan layout: i32 words written by src/rank-plan.ts (keep the two in step).
-const PLAN_LO: i32 = 0; //          surfaces per block, B^K
-const PLAN_HI: i32 = 1; //          number of blocks
-const PLAN_PIECE_END: i32 = 2; //   ptr to i32[7]: end (exclusive) of each piece's moves, moves sorted by piece
-const PLAN_DELTA: i32 = 3; //       ptr to i32[moves]
-const PLAN_RUN_FIRST: i32 = 4; //   ptr to i32[moves]: index of the move's first run
-const PLAN_RUN_COUNT: i32 = 5; //   ptr to i32[moves]
-const PLAN_HI_OK: i32 = 6; //       ptr to u8[moves * HI]
-const PLAN_RUNS: i32 = 7; //        ptr to i32[2 * runs]: (start, length) pairs
-const PLAN_ROLE: i32 = 8; //        ptr to i32[7]: how each piece's maxima are summed (ROLE_*)
+import {
+  PLAN_BLOCK_LIST,
+  PLAN_DELTA,
+  PLAN_EDGE,
+  PLAN_HI,
+  PLAN_HI_OK,
+  PLAN_LIST_COUNT,
+  PLAN_LIST_OK,
+  PLAN_LO,
+  PLAN_MIRROR_BLOCK,
+  PLAN_MOVES,
+  PLAN_PIECE_END,
+  PLAN_ROLE,
+  PLAN_RUN_COUNT,
+  PLAN_RUN_FIRST,
+  PLAN_RUNS,
+  ROLE_PAIR_FIRST,
+  ROLE_PAIR_SECOND,
+  SLOTS_PER_PIECE,
+} from './rank/layout';
+// Every layout constant is also a global of the module, so a test can check a build against the TypeScript side.
+export * from './rank/layout';
 
-// Mirror pairs (S,Z), (L,J) are summed together before joining the total: f32 addition is commutative, so a
-// surface and its mirror get bit-identical ranks, and a mirror-folded table loses nothing.
-const ROLE_SELF: i32 = 0; //        mirror of itself: acc += tmp
-const ROLE_PAIR_FIRST: i32 = 1; //  first of a mirror pair: pair = tmp
-const ROLE_PAIR_SECOND: i32 = 2; // second of the pair: acc += pair + tmp
+// Mirror pairs (S,Z), (L,J) are summed together before joining the total (ROLE_*): f32 addition is commutative,
+// so a surface and its mirror get bit-identical ranks, and a mirror-folded table loses nothing.
+
+/** Blocks per group in foldU16. */
+const FOLD_GROUP: i32 = 16;
 
 @inline function planWord(plan: usize, field: i32): i32 {
   return load<i32>(plan + ((<usize>field) << 2));
@@ -326,9 +338,6 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
 // rescaled once per surface (round(sum * factor), saturating), so the result does not depend on thread count and a
 // surface and its mirror are equal by construction.
 
-const PLAN_BLOCK_LIST: i32 = 9; //  ptr to i32[]: canonical block indices, in the order threads split them
-const PLAN_MIRROR_BLOCK: i32 = 10; // ptr to i32[]: the mirror block of each listed block (itself when symmetric)
-
 /**
  * dst[0..len) = max(dst, src). With SIMD the tail (len % 8 values) is one more 8-lane step whose lanes past the run
  * read src as 0 (masked), and max(d, 0) = d leaves those dst lanes as they were: runs average fewer than ten values,
@@ -399,60 +408,162 @@ const PLAN_MIRROR_BLOCK: i32 = 10; // ptr to i32[]: the mirror block of each lis
   return best;
 }
 
+/** One 8x8 tile of u16: stores (or max-merges) column j of rows r0..r7 as row j at dst (rows rowBytes apart). */
+@inline function storeTransposed(
+  r0: v128, r1: v128, r2: v128, r3: v128, r4: v128, r5: v128, r6: v128, r7: v128,
+  dst: usize, rowBytes: usize, merge: bool,
+): void {
+  const t0 = i16x8.shuffle(r0, r1, 0, 8, 1, 9, 2, 10, 3, 11);
+  const t1 = i16x8.shuffle(r0, r1, 4, 12, 5, 13, 6, 14, 7, 15);
+  const t2 = i16x8.shuffle(r2, r3, 0, 8, 1, 9, 2, 10, 3, 11);
+  const t3 = i16x8.shuffle(r2, r3, 4, 12, 5, 13, 6, 14, 7, 15);
+  const t4 = i16x8.shuffle(r4, r5, 0, 8, 1, 9, 2, 10, 3, 11);
+  const t5 = i16x8.shuffle(r4, r5, 4, 12, 5, 13, 6, 14, 7, 15);
+  const t6 = i16x8.shuffle(r6, r7, 0, 8, 1, 9, 2, 10, 3, 11);
+  const t7 = i16x8.shuffle(r6, r7, 4, 12, 5, 13, 6, 14, 7, 15);
+  const u0 = i32x4.shuffle(t0, t2, 0, 4, 1, 5);
+  const u1 = i32x4.shuffle(t0, t2, 2, 6, 3, 7);
+  const u2 = i32x4.shuffle(t1, t3, 0, 4, 1, 5);
+  const u3 = i32x4.shuffle(t1, t3, 2, 6, 3, 7);
+  const u4 = i32x4.shuffle(t4, t6, 0, 4, 1, 5);
+  const u5 = i32x4.shuffle(t4, t6, 2, 6, 3, 7);
+  const u6 = i32x4.shuffle(t5, t7, 0, 4, 1, 5);
+  const u7 = i32x4.shuffle(t5, t7, 2, 6, 3, 7);
+  putRow(dst, i64x2.shuffle(u0, u4, 0, 2), merge);
+  putRow(dst + rowBytes, i64x2.shuffle(u0, u4, 1, 3), merge);
+  putRow(dst + 2 * rowBytes, i64x2.shuffle(u1, u5, 0, 2), merge);
+  putRow(dst + 3 * rowBytes, i64x2.shuffle(u1, u5, 1, 3), merge);
+  putRow(dst + 4 * rowBytes, i64x2.shuffle(u2, u6, 0, 2), merge);
+  putRow(dst + 5 * rowBytes, i64x2.shuffle(u2, u6, 1, 3), merge);
+  putRow(dst + 6 * rowBytes, i64x2.shuffle(u3, u7, 0, 2), merge);
+  putRow(dst + 7 * rowBytes, i64x2.shuffle(u3, u7, 1, 3), merge);
+}
+
+@inline function putRow(dst: usize, v: v128, merge: bool): void {
+  v128.store(dst, merge ? i16x8.max_u(v128.load(dst), v) : v);
+}
+
 /**
- * One u16 iteration over the listed canonical blocks [first, end): next[s] = round(factor * sum over pieces of the
- * max of prev over the piece's legal placements at s), written to the block and, permuted, to its mirror block.
- * `scratch` holds 14 * LO bytes private to the caller (seven u16 piece maxima). Returns the largest sum (before
- * scaling), so the caller can tell whether any value saturated and pick the next factor.
+ * dst (edge x edge u16) = transpose of src, or with `merge` max(dst, transpose of src): dst[u][v] = src[v][u]. With
+ * SIMD in 8x8 tiles (unpack shuffles), the rows and columns past the last multiple of 8 one value at a time.
  */
-export function rankBlocksU16(plan: usize, prev: usize, next: usize, first: i32, end: i32, scratch: usize, factor: f32, edge: i32): i32 {
-  const lo = planWord(plan, PLAN_LO);
-  const pieceEnd = <usize>planWord(plan, PLAN_PIECE_END);
-  const deltas = <usize>planWord(plan, PLAN_DELTA);
-  const runFirst = <usize>planWord(plan, PLAN_RUN_FIRST);
-  const runCount = <usize>planWord(plan, PLAN_RUN_COUNT);
-  const hiOk = <usize>planWord(plan, PLAN_HI_OK);
-  const runs = <usize>planWord(plan, PLAN_RUNS);
-  const hiCount = <usize>planWord(plan, PLAN_HI);
-  const blockList = <usize>planWord(plan, PLAN_BLOCK_LIST);
-  const mirrorBlock = <usize>planWord(plan, PLAN_MIRROR_BLOCK);
-  const stride = (<usize>lo) << 1;
-  let best: i32 = 0;
-  for (let idx = first; idx < end; idx++) {
-    const hi = load<i32>(blockList + ((<usize>idx) << 2));
-    const base = <usize>hi * <usize>lo;
-    memory.fill(scratch, 0, stride * 7);
-    let move: i32 = 0;
-    for (let piece = 0; piece < 7; piece++) {
-      const pEnd = load<i32>(pieceEnd + ((<usize>piece) << 2));
-      const tmp = scratch + stride * <usize>piece;
-      for (; move < pEnd; move++) {
-        if (load<u8>(hiOk + <usize>move * hiCount + <usize>hi) == 0) continue;
-        const mo = (<usize>move) << 2;
-        const src = prev + ((base + <usize>load<i32>(deltas + mo)) << 1);
-        let r = <usize>load<i32>(runFirst + mo);
-        const rEnd = r + <usize>load<i32>(runCount + mo);
-        for (; r < rEnd; r++) {
-          const start = <usize>load<i32>(runs + (r << 3));
-          maxIntoU16(tmp + (start << 1), src + (start << 1), load<i32>(runs + (r << 3) + 4));
-        }
-      }
-    }
-    const out = next + (base << 1);
-    const m = sumScaleU16(out, scratch, stride, lo, factor);
-    if (m > best) best = m;
-    const mirror = load<i32>(mirrorBlock + ((<usize>idx) << 2));
-    if (mirror != hi) {
-      // The mirror offset of (U, V) is (V, U): an edge x edge transpose, inside the cache.
-      const dst = next + ((<usize>mirror * <usize>lo) << 1);
-      const rowBytes = (<usize>edge) << 1;
-      for (let u: usize = 0; u < <usize>edge; u++) {
-        const from = out + u * rowBytes;
-        const to = dst + (u << 1);
-        for (let v: usize = 0; v < <usize>edge; v++) store<u16>(to + v * rowBytes, load<u16>(from + (v << 1)));
+function transposeU16(dst: usize, src: usize, edge: i32, merge: bool): void {
+  const rowBytes = (<usize>edge) << 1;
+  let full: i32 = 0;
+  if (ASC_FEATURE_SIMD) {
+    full = edge & ~7;
+    for (let r: i32 = 0; r < full; r += 8) {
+      for (let c: i32 = 0; c < full; c += 8) {
+        // Rows c..c+7 of src, columns r..r+7, become rows r..r+7 of dst, columns c..c+7.
+        const s = src + <usize>c * rowBytes + ((<usize>r) << 1);
+        storeTransposed(
+          v128.load(s), v128.load(s + rowBytes), v128.load(s + 2 * rowBytes), v128.load(s + 3 * rowBytes),
+          v128.load(s + 4 * rowBytes), v128.load(s + 5 * rowBytes), v128.load(s + 6 * rowBytes), v128.load(s + 7 * rowBytes),
+          dst + <usize>r * rowBytes + ((<usize>c) << 1), rowBytes, merge,
+        );
       }
     }
   }
+  // What the tiles left: every (u, v) with u >= full or v >= full.
+  for (let u: i32 = 0; u < edge; u++) {
+    const to = dst + <usize>u * rowBytes;
+    for (let v: i32 = u < full ? full : 0; v < edge; v++) {
+      const x = load<u16>(src + <usize>v * rowBytes + ((<usize>u) << 1));
+      const o = to + ((<usize>v) << 1);
+      if (merge) {
+        const d = load<u16>(o);
+        store<u16>(o, d > x ? d : x);
+      } else store<u16>(o, x);
+    }
+  }
+}
+
+/** tmp = max over the moves [move, end) of prev, on block `hi` (its low offsets), where `ok` says a move may be legal. */
+@inline function applyMoves(plan: usize, prev: usize, hi: i32, move: i32, end: i32, ok: usize, tmp: usize): void {
+  const lo = <usize>planWord(plan, PLAN_LO);
+  const deltas = <usize>planWord(plan, PLAN_DELTA);
+  const runFirst = <usize>planWord(plan, PLAN_RUN_FIRST);
+  const runCount = <usize>planWord(plan, PLAN_RUN_COUNT);
+  const runs = <usize>planWord(plan, PLAN_RUNS);
+  const base = <usize>hi * lo;
+  for (; move < end; move++) {
+    if (load<u8>(ok + <usize>move) == 0) continue;
+    const mo = (<usize>move) << 2;
+    const src = prev + ((base + <usize>load<i32>(deltas + mo)) << 1);
+    let r = <usize>load<i32>(runFirst + mo);
+    const rEnd = r + <usize>load<i32>(runCount + mo);
+    for (; r < rEnd; r++) {
+      const start = <usize>load<i32>(runs + (r << 3));
+      maxIntoU16(tmp + (start << 1), src + (start << 1), load<i32>(runs + (r << 3) + 4));
+    }
+  }
+}
+
+/**
+ * One u16 iteration over listed canonical blocks: next[s] = round(factor * sum over pieces of the max of prev over
+ * the piece's legal placements at s), written to the block and, transposed, to its mirror block.
+ *
+ * A piece's moves are in two slots (SLOTS_PER_PIECE). Slot 2p: the moves whose legality does not depend on the
+ * block's right edge steps (V, the least significant digits), applied to the block: their runs span whole rows of
+ * E values or more. Slot 2p + 1: the mirror images of p's other moves. Applied to the block directly they would be
+ * runs of one to eight values repeated in every row; but prev is mirror-symmetric, so a right-edge move at offset
+ * (U, V) of block b reads what its mirror image reads at (V, U) of the mirror block, in whole rows. Those are
+ * computed on the mirror block and merged in transposed (8x8 SIMD tiles).
+ *
+ * Threads take chunks of `chunk` listed blocks from the shared counter at `counter` (an atomic add), while it is
+ * below `limit`: a thread that is slowed down takes fewer blocks, and every block is computed by the same
+ * instructions whichever thread takes it. `scratch` holds U16_SCRATCH_ARRAYS * LO u16 (+ slack) private to the
+ * caller. The largest sum (before scaling) of the calling thread's blocks so far is kept at `bestPtr` and returned,
+ * so the caller can tell whether any value saturated and pick the next factor.
+ */
+export function rankBlocksU16(
+  plan: usize, prev: usize, next: usize, counter: usize, chunk: i32, limit: i32, scratch: usize, factor: f32, bestPtr: usize,
+): i32 {
+  const lo = planWord(plan, PLAN_LO);
+  const pieceEnd = <usize>planWord(plan, PLAN_PIECE_END);
+  const blockList = <usize>planWord(plan, PLAN_BLOCK_LIST);
+  const mirrorBlock = <usize>planWord(plan, PLAN_MIRROR_BLOCK);
+  const count = planWord(plan, PLAN_LIST_COUNT);
+  const edge = planWord(plan, PLAN_EDGE);
+  const moves = <usize>planWord(plan, PLAN_MOVES);
+  const listOk = <usize>planWord(plan, PLAN_LIST_OK);
+  const stride = (<usize>lo) << 1;
+  const mirrored = scratch + stride * 7;
+  let best: i32 = 0;
+  while (true) {
+    const first = atomic.load<i32>(counter);
+    if (first >= limit || first >= count) break;
+    if (atomic.cmpxchg<i32>(counter, first, first + chunk) != first) continue;
+    const end = min<i32>(count, first + chunk);
+    for (let idx = first; idx < end; idx++) {
+      const hi = load<i32>(blockList + ((<usize>idx) << 2));
+      const mirror = load<i32>(mirrorBlock + ((<usize>idx) << 2));
+      const ok = listOk + <usize>idx * moves;
+      memory.fill(scratch, 0, stride * 7);
+      let move: i32 = 0;
+      for (let piece = 0; piece < 7; piece++) {
+        const tmp = scratch + stride * <usize>piece;
+        const direct = load<i32>(pieceEnd + ((<usize>(piece * SLOTS_PER_PIECE)) << 2));
+        applyMoves(plan, prev, hi, move, direct, ok, tmp);
+        const pEnd = load<i32>(pieceEnd + ((<usize>(piece * SLOTS_PER_PIECE + 1)) << 2));
+        let any = false;
+        for (let mv = direct; mv < pEnd; mv++) any = any || load<u8>(ok + <usize>mv) != 0;
+        if (any) {
+          memory.fill(mirrored, 0, stride);
+          applyMoves(plan, prev, mirror, direct, pEnd, ok, mirrored);
+          transposeU16(tmp, mirrored, edge, true);
+        }
+        move = pEnd;
+      }
+      const out = next + ((<usize>hi * <usize>lo) << 1);
+      const m = sumScaleU16(out, scratch, stride, lo, factor);
+      if (m > best) best = m;
+      // The mirror block's offset (U, V) is the block's (V, U).
+      if (mirror != hi) transposeU16(next + ((<usize>mirror * <usize>lo) << 1), out, edge, false);
+    }
+  }
+  best = max<i32>(best, load<i32>(bestPtr));
+  store<i32>(bestPtr, best);
   return best;
 }
 
@@ -479,19 +590,25 @@ export function foldU16(src: usize, out: usize, lo: i32, middle: i32, inner: i32
     const y = t % inner;
     const cm = middle - 1 - c;
     const tileBase = src + ((<usize>t * <usize>lo) << 1);
-    for (let u: i32 = 0; u < edge; u++) {
-      const a0 = u * inner;
-      for (let v: i32 = 0; v < edge; v++) {
-        const b = v * inner + y;
-        if (a0 > b) continue;
-        const row = (b * (b + 1)) / 2;
-        const n = min<i32>(inner, b - a0 + 1);
-        const from = tileBase + ((<usize>(u * edge + v)) << 1);
-        for (let x: i32 = 0; x < n; x++) {
-          store<u16>(out + ((<usize>((row + a0 + x) * middle + c)) << 1), load<u16>(from + <usize>x * xStride));
+    // X in groups of FOLD_GROUP blocks: each read of the innermost loop is in another block (pages apart), and a
+    // group's blocks stay within the address translation cache; the tile's output (about 0.5 MB) stays in cache
+    // between groups.
+    for (let x0: i32 = 0; x0 < inner; x0 += FOLD_GROUP) {
+      const x1 = min<i32>(inner, x0 + FOLD_GROUP);
+      for (let u: i32 = 0; u < edge; u++) {
+        const a0 = u * inner;
+        for (let v: i32 = 0; v < edge; v++) {
+          const b = v * inner + y;
+          if (a0 + x0 > b) continue;
+          const row = (b * (b + 1)) / 2;
+          const n = min<i32>(x1, b - a0 + 1);
+          const from = tileBase + ((<usize>(u * edge + v)) << 1);
+          for (let x: i32 = x0; x < n; x++) {
+            store<u16>(out + ((<usize>((row + a0 + x) * middle + c)) << 1), load<u16>(from + <usize>x * xStride));
+          }
+          // a = b with c past the middle: that slot belongs to no surface (its mirror image sits at C-1-c).
+          if (a0 + n - 1 == b && c > cm) store<u16>(out + ((<usize>((row + b) * middle + c)) << 1), 0);
         }
-        // a = b with c past the middle: that slot belongs to no surface (its mirror image sits at C-1-c).
-        if (a0 + n - 1 == b && c > cm) store<u16>(out + ((<usize>((row + b) * middle + c)) << 1), 0);
       }
     }
   }

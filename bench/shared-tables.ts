@@ -1,6 +1,6 @@
 /**
  * Memory of many AIs over one table: each configuration runs in its own process and prints its resident memory
- * after every instance has made a move (RSS now and peak).
+ * after every instance has made a move (RSS then, after a garbage collection, and peak).
  *
  *   npx tsx bench/shared-tables.ts             # builds the 9x4 table once into a temporary file
  *   npx tsx bench/shared-tables.ts --table FILE
@@ -25,9 +25,13 @@ async function child(kind: string, file: string): Promise<void> {
   for (let i = 0; i < Number(countText); i++) ais.push(await StackingAI.create({ table, ...options }));
   const moves = ais.map((ai) => ai.bestPlacement([0, 1, 2, 2, 1, 0, 0, 1, 1], 'TSZ', 1)?.column);
   const mib = (b: number) => Math.round(b / 2 ** 20);
+  const rss = process.memoryUsage().rss;
+  // What stays once garbage is collected (the piece-max rows' temporary kernel memory is garbage by now).
+  (globalThis as { gc?: () => void }).gc?.();
   process.stdout.write(
     JSON.stringify({
-      rssMiB: mib(process.memoryUsage().rss),
+      rssMiB: mib(rss),
+      rssAfterGcMiB: mib(process.memoryUsage().rss),
       peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
       moves,
     }),
@@ -50,13 +54,14 @@ async function main() {
     const out = JSON.parse(
       execFileSync(
         process.execPath,
-        [...process.execArgv, process.argv[1], '--table', file!, '--child', `${strategy}:${count}`],
+        [...process.execArgv, '--expose-gc', process.argv[1], '--table', file!, '--child', `${strategy}:${count}`],
         { encoding: 'utf8', maxBuffer: 1 << 20 },
       ),
     );
     return {
       AIs: `${count} x ${strategy} (one table)`,
       'RSS MiB': out.rssMiB,
+      'RSS after GC MiB': out.rssAfterGcMiB,
       'peak RSS MiB': out.peakRssMiB,
       'same move': new Set(out.moves).size === 1 ? 'yes' : 'no',
     };

@@ -4,6 +4,7 @@
  *
  *   npm run bench:table              # 3 runs per row (medians)
  *   npm run bench:table -- --runs 5 --iterations 15
+ *   npm run bench:table -- --skip-f32   # without the f32 rows (the build before the u16 one; slow)
  *
  * Rows:
  *  - `stackrank table build --out` end to end (process start, build, save), with its peak RSS (/usr/bin/time).
@@ -32,6 +33,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '3' },
     iterations: { type: 'string', default: '15' },
     child: { type: 'string' },
+    'skip-f32': { type: 'boolean', default: false },
   },
 });
 const ITER = Number(args.iterations);
@@ -79,16 +81,25 @@ function timed(
   cmd: string,
   cmdArgs: string[],
   env: NodeJS.ProcessEnv = process.env,
-): { seconds: number; peakMiB: number | null; stdout: string } {
+): { seconds: number; peakMiB: number | null; cpuSeconds: number | null; stdout: string } {
   const useTime = existsSync(TIME);
   const t0 = performance.now();
   const r = useTime
-    ? spawnSync(TIME, ['-f', '__peak_kib=%M', cmd, ...cmdArgs], { encoding: 'utf8', env, maxBuffer: 1 << 24 })
+    ? spawnSync(TIME, ['-f', '__peak_kib=%M __cpu=%U+%S', cmd, ...cmdArgs], {
+        encoding: 'utf8',
+        env,
+        maxBuffer: 1 << 24,
+      })
     : spawnSync(cmd, cmdArgs, { encoding: 'utf8', env, maxBuffer: 1 << 24 });
   const seconds = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`${cmd} ${cmdArgs.join(' ')} failed: ${r.stderr}`);
-  const m = /__peak_kib=(\d+)/.exec(r.stderr ?? '');
-  return { seconds, peakMiB: m ? Math.round(Number(m[1]) / 1024) : null, stdout: r.stdout };
+  const m = /__peak_kib=(\d+) __cpu=([\d.]+)\+([\d.]+)/.exec(r.stderr ?? '');
+  return {
+    seconds,
+    peakMiB: m ? Math.round(Number(m[1]) / 1024) : null,
+    cpuSeconds: m ? Number(m[2]) + Number(m[3]) : null,
+    stdout: r.stdout,
+  };
 }
 
 /** The plan file bench/native/rank.c reads (its header comment gives the layout). */
@@ -127,56 +138,82 @@ async function main() {
   const cli = join(process.cwd(), 'dist', 'cli.js');
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run npm run build first');
 
-  const e2e = Array.from({ length: runs }, () =>
-    timed(process.execPath, [cli, 'table', 'build', '--iterations', String(ITER), '--out', file]),
-  );
+  const exe = compileNative(dir);
+  const planFile = join(dir, 'plan.bin');
+  if (exe) writeNativePlan(planFile);
+  const env = { ...process.env, OMP_NUM_THREADS: String(cores) };
+  // Ours end to end and the native build take turns (which goes first alternates), so a change in the machine's
+  // load during the run touches both alike.
+  const e2e: ReturnType<typeof timed>[] = [];
+  const native: {
+    seconds: number;
+    peakMiB: number | null;
+    cpuSeconds: number | null;
+    iterationMs: number;
+    firstIterationMs: number;
+  }[] = [];
+  const runOurs = () =>
+    e2e.push(timed(process.execPath, [cli, 'table', 'build', '--iterations', String(ITER), '--out', file]));
+  const runNative = () => {
+    if (!exe) return;
+    const r = timed(exe, ['build', planFile, String(ITER), join(dir, 'native.u16')], env);
+    const j = JSON.parse(r.stdout) as { iterationMs: number[] };
+    native.push({
+      seconds: r.seconds,
+      peakMiB: r.peakMiB,
+      cpuSeconds: r.cpuSeconds,
+      iterationMs: median(j.iterationMs.slice(1)),
+      firstIterationMs: j.iterationMs[0],
+    });
+  };
+  for (let r = 0; r < runs; r++) {
+    if (r % 2 === 0) runOurs(), runNative();
+    else runNative(), runOurs();
+  }
   const loads = Array.from({ length: runs }, () => runChild(`load:0:${file}`));
   const configs = [...new Set([1, cores])];
   const u16: Record<number, Record<string, number>[]> = {};
   for (const t of configs) u16[t] = Array.from({ length: runs }, () => runChild(`u16:${t}`));
-  const f32 = Array.from({ length: runs }, () => runChild(`f32:${cores}`));
-
-  const exe = compileNative(dir);
-  let native: { seconds: number; peakMiB: number | null; iterationMs: number; firstIterationMs: number }[] = [];
-  let stream: { readGBs: number; copyGBs: number } | null = null;
-  if (exe) {
-    const planFile = join(dir, 'plan.bin');
-    writeNativePlan(planFile);
-    const env = { ...process.env, OMP_NUM_THREADS: String(cores) };
-    native = Array.from({ length: runs }, () => {
-      const r = timed(exe, ['build', planFile, String(ITER), join(dir, 'native.u16')], env);
-      const j = JSON.parse(r.stdout) as { iterationMs: number[] };
-      return {
-        seconds: r.seconds,
-        peakMiB: r.peakMiB,
-        iterationMs: median(j.iterationMs.slice(1)),
-        firstIterationMs: j.iterationMs[0],
-      };
-    });
-    stream = JSON.parse(timed(exe, ['stream', '512', '5'], env).stdout);
-  }
+  const f32 = args['skip-f32'] ? [] : Array.from({ length: runs }, () => runChild(`f32:${cores}`));
+  const stream: { readGBs: number; copyGBs: number } | null = exe
+    ? JSON.parse(timed(exe, ['stream', '512', '5'], env).stdout)
+    : null;
   rmSync(dir, { recursive: true, force: true });
 
   const ours = median(e2e.map((r) => r.seconds));
   const nativeS = native.length ? median(native.map((r) => r.seconds)) : null;
   const peak = (xs: { peakMiB: number | null }[]) =>
     xs.length && xs[0].peakMiB !== null ? Math.max(...xs.map((x) => x.peakMiB ?? 0)) : 'n/a';
+  // CPU time (user + system) says less about a loaded machine's other jobs than wall time does.
+  const cpu = (xs: { cpuSeconds: number | null }[]) =>
+    xs.length && xs[0].cpuSeconds !== null ? median(xs.map((x) => x.cpuSeconds ?? 0)) : 'n/a';
   console.log(
     `\nrank table 9x4, ${ITER} iterations, ${runs} runs per row (medians), ${machine().cpu}, ${cores} cores, load ${machine().loadAverage.join(' ')}\n`,
   );
   printTable([
-    { build: `stackrank table build --out (u16 folded), threads ${cores}`, 'total s': ours, 'peak RSS MiB': peak(e2e) },
+    {
+      build: `stackrank table build --out (u16 folded), threads ${cores}`,
+      'total s': ours,
+      'CPU s': cpu(e2e),
+      'peak RSS MiB': peak(e2e),
+    },
     ...(nativeS !== null
       ? [
           {
             build: `native C (gcc -O3 -march=native -fopenmp, f32), ${cores} threads`,
             'total s': nativeS,
+            'CPU s': cpu(native),
             'peak RSS MiB': peak(native),
           },
         ]
       : []),
   ]);
-  if (nativeS !== null) console.log(`\nours / native: ${(ours / nativeS).toFixed(3)} (target <= 0.55)`);
+  if (nativeS !== null) {
+    const cpuRatio = native[0]?.cpuSeconds ? (cpu(e2e) as number) / (cpu(native) as number) : NaN;
+    console.log(
+      `\nours / native: ${(ours / nativeS).toFixed(3)} wall (target <= 0.55), ${cpuRatio.toFixed(3)} CPU time`,
+    );
+  }
   console.log('');
   const floorMs = (bytes: number) => (stream ? (bytes / (stream.copyGBs * 1e9)) * 1000 : NaN);
   const rows: Record<string, string | number>[] = [
@@ -189,15 +226,19 @@ async function main() {
       'peak RSS MiB': Math.max(...u16[t].map((x) => x.peakRssMiB)),
       'bandwidth floor ms': floorMs(2 * 2 * SURFACES),
     })),
-    {
-      kernel: `f32 (before), threads ${cores}`,
-      'iteration ms': median(f32.map((x) => x.iterationMs)),
-      'first iteration ms': median(f32.map((x) => x.firstIterationMs)),
-      'setup ms': median(f32.map((x) => x.setupMs)),
-      'total s': median(f32.map((x) => x.totalMs)) / 1000,
-      'peak RSS MiB': Math.max(...f32.map((x) => x.peakRssMiB)),
-      'bandwidth floor ms': floorMs(2 * 4 * SURFACES),
-    },
+    ...(f32.length === 0
+      ? []
+      : [
+          {
+            kernel: `f32 (before), threads ${cores}`,
+            'iteration ms': median(f32.map((x) => x.iterationMs)),
+            'first iteration ms': median(f32.map((x) => x.firstIterationMs)),
+            'setup ms': median(f32.map((x) => x.setupMs)),
+            'total s': median(f32.map((x) => x.totalMs)) / 1000,
+            'peak RSS MiB': Math.max(...f32.map((x) => x.peakRssMiB)),
+            'bandwidth floor ms': floorMs(2 * 4 * SURFACES),
+          },
+        ]),
     ...(native.length
       ? [
           {

@@ -16,6 +16,7 @@ export type StackRankErrorCode =
   | 'TRUNCATED'
   | 'CHECKSUM'
   | 'TABLE_MISMATCH'
+  | 'RUN_MISMATCH'
   | 'ABORTED'
   | 'WORKER_FAILED'
   | 'WASM_FAILED'

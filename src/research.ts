@@ -63,6 +63,23 @@ export {
 export { streamSeed } from './stacking/simulate.js';
 export { reachTable, recordReached, type ReachTable } from './stacking/reach.js';
 
+// Runs split across machines (docs/distributed.md): shard ranges and exact merges of partial results.
+export { MAX_SHARDS, shardRange, type GameRange } from './runs.js';
+export {
+  mergeSimulations,
+  type StreamRecord,
+  type StackingGameRecord,
+} from './stacking/simulate.js';
+export { mergeGameResults, type GameTally } from './game/play.js';
+export {
+  playFullGames,
+  mergeFullGames,
+  type FullGamesOptions,
+  type FullGamesResult,
+  type FullGamesRun,
+  type FullGameRecord,
+} from './fullboard/games.js';
+
 // Full-board features, weight presets' internals, the GA trainer and game-length statistics.
 export {
   FEATURES,

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as fullboardLayout from '../src/fullboard/layout.js';
+import * as rankLayout from '../src/rank/layout.js';
 import { SEARCH_MOVES } from '../src/rules/geometry.js';
 import * as reachableLayout from '../src/rules/layout.js';
 import * as searchLayout from '../src/stacking/layout.js';
@@ -36,12 +37,13 @@ function numericFields(layout: Record<string, unknown>): [string, number][] {
 describe.each([
   ['search', searchLayout as Record<string, unknown>],
   ['fullboard', fullboardLayout as Record<string, unknown>],
+  ['rank', rankLayout as Record<string, unknown>],
   ['reachable', reachableLayout as Record<string, unknown>],
 ] as const)('the %s kernel and TypeScript read one layout', (name, layout) => {
   it.each(VARIANTS)('every field agrees (shared memory $shared, SIMD $simd)', async ({ shared, simd }) => {
     const globals = await kernelGlobals(name, shared, simd);
     const fields = numericFields(layout);
-    expect(fields.length).toBeGreaterThan(20);
+    expect(fields.length).toBeGreaterThan(15);
     for (const [field, value] of fields) expect([field, globals.get(field)]).toEqual([field, value]);
     // and the kernel carries no layout constant that TypeScript does not know
     for (const field of globals.keys()) expect(layout).toHaveProperty(field);
@@ -78,6 +80,14 @@ describe('the search layout fits together', () => {
     // A reach digit (at most 2S + 2 = 10) plus the guard never carries into the next field.
     expect(L.REACH_GUARD + 10).toBeLessThan(1 << L.REACH_DIGIT_BITS);
     expect(L.REACH_DIGITS * L.REACH_DIGIT_BITS).toBeLessThanOrEqual(64);
+  });
+});
+
+describe('the rank layout fits together', () => {
+  it('the plan header ends where its size says, and the u16 build has two move slots per piece', () => {
+    const L = rankLayout;
+    expect(L.PLAN_WORDS).toBe(L.PLAN_LIST_OK + 1);
+    expect(L.SLOTS_PER_PIECE).toBe(2);
   });
 });
 

@@ -6,6 +6,7 @@ import { analyzeCommand } from './analyze.js';
 import { demoCommand } from './demo.js';
 import { benchGameCommand } from './game.js';
 import { fullPlayCommand, fullTrainCommand } from './full.js';
+import { mergeCommand } from './merge.js';
 import { playCommand } from './play.js';
 import { queueCommand, randomizersCommand } from './randomizers.js';
 import type { CommandSpec, Groups } from './spec.js';
@@ -28,6 +29,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   analyzeCommand,
   fullPlayCommand,
   fullTrainCommand,
+  mergeCommand,
   randomizersCommand,
   queueCommand,
   demoCommand,

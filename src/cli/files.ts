@@ -4,10 +4,11 @@
  * temporary directory and the error says where.
  */
 import { constants, accessSync, mkdtempSync, statSync, type Stats } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { StackRankError } from '../errors.js';
+import { writeFileAtomic } from '../rank/node-io.js';
 import { UsageError } from './args.js';
 
 function statOrNull(path: string): Stats | null {
@@ -64,7 +65,7 @@ export async function writeKeepingResult(
   try {
     await write(path);
   } catch (e) {
-    const reason = e instanceof StackRankError ? e.message : (e as Error).message;
+    const reason = writeFailure(e);
     let kept: string;
     try {
       kept = join(fallbackDir(), basename(path) || 'result');
@@ -72,7 +73,7 @@ export async function writeKeepingResult(
     } catch (e2) {
       throw new StackRankError(
         'IO',
-        `could not write the ${what} to ${path} (${reason}), nor to a temporary file (${(e2 as Error).message})`,
+        `could not write the ${what} to ${path} (${reason}), nor to a temporary file (${writeFailure(e2)})`,
         { cause: e },
       );
     }
@@ -82,16 +83,15 @@ export async function writeKeepingResult(
   }
 }
 
-/** Writes text atomically: a temporary name in the same directory, then rename. */
+/** Writes text atomically through the project's one atomic writer (temporary file, flush, rename); the directory must exist. */
 export async function writeTextAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    await writeFile(tmp, text, { flag: 'wx' });
-    await rename(tmp, path);
-  } catch (e) {
-    await rm(tmp, { force: true }).catch(() => {});
-    throw e;
-  }
+  await writeFileAtomic(path, new TextEncoder().encode(text), { createDir: false });
+}
+
+/** The reason of a failed write without the writer's own "could not write PATH:" prefix (the caller names the file). */
+export function writeFailure(e: unknown): string {
+  const cause = e instanceof StackRankError ? e.cause : undefined;
+  return cause instanceof Error ? cause.message : (e as Error).message;
 }
 
 /** Writes several files into `dir` (created if needed); on failure all of them go to one temporary directory instead. */
@@ -114,15 +114,95 @@ export async function writeFilesKeepingResult(
     } catch (e2) {
       throw new StackRankError(
         'IO',
-        `could not write the ${what} to ${dir} (${(e as Error).message}), nor to a temporary directory (${(e2 as Error).message})`,
+        `could not write the ${what} to ${dir} (${writeFailure(e)}), nor to a temporary directory (${writeFailure(e2)})`,
         { cause: e },
       );
     }
     throw new StackRankError(
       'IO',
-      `could not write the ${what} to ${dir} (${(e as Error).message}); they were kept in ${kept}`,
+      `could not write the ${what} to ${dir} (${writeFailure(e)}); they were kept in ${kept}`,
       { cause: e },
     );
   }
   return Object.keys(files).map((name) => join(dir, name));
+}
+
+/**
+ * A file rewritten as a long run goes on (a checkpoint). Each save replaces the whole file atomically, so a kill at
+ * any moment (even SIGKILL) leaves the previous save or the new one. Saves are written one at a time; one asked for
+ * while another is being written waits, and only the newest waiting one is written (its text is made only then).
+ * If the file stops being writable mid-run, the writer says so once on stderr and goes on in a temporary file.
+ */
+export class CheckpointFile {
+  private target: string;
+  private waiting: (() => string) | null = null;
+  private writing: Promise<void> | null = null;
+  private failure: unknown = null;
+
+  constructor(
+    readonly path: string,
+    private readonly command: string,
+    private readonly err: (line: string) => void,
+  ) {
+    this.target = path;
+  }
+
+  /** Asks for a save; `text` is called when the save is written. Throws the error of a failed earlier save. */
+  save(text: () => string): void {
+    if (this.failure) throw this.failure;
+    this.waiting = text;
+    this.writing ??= this.drain();
+  }
+
+  /** Waits until every save asked for is on disk; throws if one failed. */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+    if (this.failure) throw this.failure;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.waiting) {
+        const text = this.waiting;
+        this.waiting = null;
+        await this.write(text());
+      }
+    } catch (e) {
+      this.failure = e;
+    } finally {
+      this.writing = null;
+    }
+  }
+
+  private async write(text: string): Promise<void> {
+    try {
+      await writeTextAtomic(this.target, text);
+    } catch (e) {
+      if (this.target !== this.path)
+        throw new StackRankError('IO', `could not write the checkpoint to ${this.target}: ${writeFailure(e)}`, {
+          cause: e,
+        });
+      this.target = join(fallbackDir(), basename(this.path) || 'checkpoint.json');
+      this.err(
+        `stackrank ${this.command}: could not write the checkpoint to ${this.path} (${writeFailure(e)}); writing it to ${this.target} instead`,
+      );
+      await this.write(text);
+    }
+  }
+}
+
+/**
+ * Runs `work` and then waits for the checkpoint's last save, also when the work failed or was interrupted (so the
+ * file holds everything finished before Ctrl-C). A failed save is reported unless the work's own error comes first.
+ */
+export async function finishingCheckpoint<T>(checkpoint: CheckpointFile | null, work: () => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await work();
+  } catch (e) {
+    await checkpoint?.flush().catch(() => {});
+    throw e;
+  }
+  await checkpoint?.flush();
+  return result;
 }

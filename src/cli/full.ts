@@ -1,9 +1,15 @@
 /**
  * `stackrank full play|train`: full-board games with a weight preset or file, and the genetic-algorithm trainer.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { StackRankError } from '../errors.js';
+import {
+  mergeFullGames,
+  playFullGames,
+  type FullGameRecord,
+  type FullGamesResult,
+  type FullGamesRun,
+} from '../fullboard/games.js';
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH } from '../fullboard/board.js';
 import {
   FEATURE_SETS,
@@ -13,13 +19,12 @@ import {
   type PresetName,
   type WeightVector,
 } from '../fullboard/presets.js';
-import { playFullGame } from '../fullboard/player.js';
-import { summarizeLines } from '../fullboard/stats.js';
 import { TRAIN_DEFAULTS, TRAIN_LIMITS } from '../fullboard/trainer.js';
 import { UsageError } from './args.js';
-import { fallbackDir, writeKeepingResult, writeTextAtomic } from './files.js';
+import { CheckpointFile, finishingCheckpoint, writeKeepingResult, writeTextAtomic } from './files.js';
 import type { CliIO } from './io.js';
 import { THREADS, randomizerOption, seedOption } from './options.js';
+import { RUN_OPTIONS, runParams, startRun, type RunFile } from './run-files.js';
 import { defineCommand, defineOptions, type OptionValues } from './spec.js';
 
 const FEATURE_SET_NAMES = Object.keys(FEATURE_SETS);
@@ -83,6 +88,7 @@ const PLAY_OPTIONS = defineOptions({
   width: { type: 'int', min: MIN_WIDTH, max: MAX_WIDTH, default: DEFAULT_WIDTH, arg: 'W', help: 'board columns' },
   height: { type: 'int', min: MIN_HEIGHT, max: MAX_HEIGHT, default: DEFAULT_HEIGHT, arg: 'H', help: 'board rows' },
   randomizer: randomizerOption('memoryless'),
+  ...RUN_OPTIONS,
 });
 
 export const fullPlayCommand = defineCommand({
@@ -90,7 +96,8 @@ export const fullPlayCommand = defineCommand({
   summary: 'play full-board games with a weight preset or file',
   description: `Plays N games (game i uses seed S + i) and prints lines per game and a summary (mean, median, min,
 max, 95 % CI; with a cap, also the censored geometric estimate). FILE is JSON { features, weights } or a trainer
-output. With --json: one object on one line.`,
+output. With --json: one object on one line. --shard I/N plays one shard of the games and --out writes its result
+file for stackrank merge; --checkpoint FILE records finished games and resumes from them (docs/distributed.md).`,
   options: PLAY_OPTIONS,
   async run({ values }, io) {
     return play(values, io);
@@ -99,71 +106,116 @@ output. With --json: one object on one line.`,
 
 type PlayValues = OptionValues<typeof PLAY_OPTIONS>;
 
-async function play(values: PlayValues, io: CliIO): Promise<number> {
-  const w = loadWeights(values.weights);
-  const { games, seed, maxLines, maxPieces, width, height } = values;
-  const lookahead = values.lookahead as 0 | 1;
-  const results: { seed: number; lines: number; pieces: number; seconds: number; lost: boolean }[] = [];
-  const t0 = performance.now();
-  if (!values.json) io.out(`weights ${w.name}: ${w.features.map((f, i) => `${f} ${w.weights[i]}`).join(', ')}`);
-  for (let g = 0; g < games; g++) {
-    if (io.signal?.aborted) break;
-    const r = await playFullGame({
-      weights: w,
-      seed: (seed + g) >>> 0,
-      maxLines,
-      maxPieces,
-      lookahead,
-      width,
-      height,
-      randomizer: values.randomizer,
-      signal: io.signal,
-      onProgress: (p) =>
-        io.status(
-          `game ${g + 1}/${games}: ${fmt(p.lines)} lines, ${fmt(p.pieces / Math.max(p.seconds, 1e-9))} pieces/s`,
-        ),
-    });
-    results.push({ seed: (seed + g) >>> 0, lines: r.lines, pieces: r.pieces, seconds: r.seconds, lost: r.lost });
-    if (!values.json) {
+/** The text and JSON output of full play, from its parameters and game records (also for merged shards). */
+function fullPlayPrinter(io: CliIO, json: boolean, params: Record<string, unknown>) {
+  const w = params.weightVector as { name: string; features: string[]; weights: number[] };
+  return {
+    header() {
+      if (!json) io.out(`weights ${w.name}: ${w.features.map((f, i) => `${f} ${w.weights[i]}`).join(', ')}`);
+    },
+    game(r: FullGameRecord) {
+      if (json) return;
       io.status('');
       io.out(
-        `game ${String(g + 1).padStart(4)}  seed ${String((seed + g) >>> 0).padStart(6)}  lines ${fmt(r.lines).padStart(12)}  pieces ${fmt(r.pieces).padStart(12)}  ${fmt(r.piecesPerSecond).padStart(9)} p/s${r.lost ? '' : '  (capped)'}`,
+        `game ${String(r.game + 1).padStart(4)}  seed ${String(r.seed).padStart(6)}  lines ${fmt(r.lines).padStart(12)}  pieces ${fmt(r.pieces).padStart(12)}  ${fmt(r.seconds > 0 ? r.pieces / r.seconds : 0).padStart(9)} p/s${r.lost ? '' : '  (capped)'}`,
       );
-    }
-  }
-  const summary = summarizeLines(
-    results.map((r) => r.lines),
-    results.map((r) => r.lost),
-  );
-  const seconds = (performance.now() - t0) / 1000;
-  const pieces = results.reduce((s, r) => s + r.pieces, 0);
-  if (values.json) {
-    io.out(
-      JSON.stringify({
-        weights: { name: w.name, features: w.features, weights: w.weights },
-        seed,
-        maxLines,
-        maxPieces,
-        lookahead,
-        width,
-        height,
-        games: results,
-        summary,
-        seconds,
-        piecesPerSecond: pieces / seconds,
-      }),
-    );
-  } else {
-    io.out(
-      `games ${summary.games} (lost ${summary.lost}, capped ${summary.capped})  mean ${fmt(summary.mean)}  median ${fmt(summary.median)}  min ${fmt(summary.min)}  max ${fmt(summary.max)}  95% CI [${fmt(summary.ci95[0])}, ${fmt(summary.ci95[1])}]`,
-    );
-    if (summary.censored)
+    },
+    summary(result: FullGamesResult) {
+      const { records, summary, pieces, seconds } = result;
+      if (json) {
+        io.out(
+          JSON.stringify({
+            weights: { name: w.name, features: w.features, weights: w.weights },
+            seed: params.seed,
+            maxLines: params.maxLines,
+            maxPieces: params.maxPieces,
+            lookahead: params.lookahead,
+            width: params.width,
+            height: params.height,
+            games: records.map(({ seed, lines, pieces, seconds, lost }) => ({ seed, lines, pieces, seconds, lost })),
+            summary,
+            seconds,
+            piecesPerSecond: pieces / seconds,
+          }),
+        );
+        return;
+      }
       io.out(
-        `censored (geometric) estimate of the uncapped mean: ${fmt(summary.censored.mean)}  95% CI [${fmt(summary.censored.ci95[0])}, ${fmt(summary.censored.ci95[1])}]`,
+        `games ${summary.games} (lost ${summary.lost}, capped ${summary.capped})  mean ${fmt(summary.mean)}  median ${fmt(summary.median)}  min ${fmt(summary.min)}  max ${fmt(summary.max)}  95% CI [${fmt(summary.ci95[0])}, ${fmt(summary.ci95[1])}]`,
       );
-    io.out(`${fmt(pieces)} pieces in ${seconds.toFixed(1)} s (${fmt(pieces / seconds)} pieces/s)`);
-  }
+      if (summary.censored)
+        io.out(
+          `censored (geometric) estimate of the uncapped mean: ${fmt(summary.censored.mean)}  95% CI [${fmt(summary.censored.ci95[0])}, ${fmt(summary.censored.ci95[1])}]`,
+        );
+      io.out(`${fmt(pieces)} pieces in ${seconds.toFixed(1)} s (${fmt(pieces / seconds)} pieces/s)`);
+    },
+  };
+}
+
+async function play(values: PlayValues, io: CliIO): Promise<number> {
+  const w = loadWeights(values.weights);
+  const run = await startRun(io, {
+    command: 'full play',
+    params: runParams(values, { weightVector: { name: w.name, features: w.features, weights: w.weights } }),
+    values,
+    indexOf: (r) => (r as FullGameRecord).game,
+  });
+  const part = run.part<FullGameRecord>('games');
+  const printer = fullPlayPrinter(io, values.json, run.run.params);
+  printer.header();
+  let played = 0; // seconds of the games this session played
+  const result = await run.play(async () => {
+    const r = await playFullGames({
+      weights: w,
+      games: values.games,
+      seed: values.seed,
+      maxLines: values.maxLines,
+      maxPieces: values.maxPieces,
+      lookahead: values.lookahead as 0 | 1,
+      width: values.width,
+      height: values.height,
+      randomizer: values.randomizer,
+      signal: io.signal,
+      range: run.range,
+      resume: part.resume,
+      onGame: (record, resumed) => {
+        if (!resumed) {
+          part.add(record);
+          played += record.seconds;
+        }
+        printer.game(record);
+      },
+      onProgress: (p) =>
+        io.status(
+          `game ${p.game + 1}/${values.games}: ${fmt(p.lines)} lines, ${fmt(p.pieces / Math.max(p.seconds, 1e-9))} pieces/s`,
+        ),
+    });
+    part.finish(runMeta(r), played);
+    return r;
+  });
+  printer.summary(result);
   return 0;
+}
+
+/** What mergeFullGames needs besides the records: the result's description of its run. */
+function runMeta(r: FullGamesResult): Record<string, unknown> {
+  const { weights, randomizer, seed, gameCount, maxLines, maxPieces, lookahead, width, height } = r;
+  return { weights, randomizer, seed, gameCount, maxLines, maxPieces, lookahead, width, height };
+}
+
+/** `stackrank merge` of full play shards (checked by checkShardSet, in shard order). */
+export function printMergedFullPlay(io: CliIO, json: boolean, shards: readonly { run: RunFile }[]): void {
+  const result = mergeFullGames(
+    shards.map(({ run }) => ({
+      ...(run.parts[0].meta as unknown as FullGamesRun),
+      range: { start: run.shard.start, end: run.shard.end },
+      records: run.parts[0].records as FullGameRecord[],
+    })) as FullGamesResult[],
+  );
+  const printer = fullPlayPrinter(io, json, shards[0].run.params);
+  printer.header();
+  for (const r of result.records) printer.game(r);
+  printer.summary(result);
 }
 
 const TRAIN_OPTIONS = defineOptions({
@@ -241,37 +293,6 @@ object on one line). --checkpoint saves the state after every generation; --resu
 
 type TrainValues = OptionValues<typeof TRAIN_OPTIONS>;
 
-/** Writes checkpoints; if the chosen file stops being writable mid-run, warns once and keeps them in a temp file. */
-function checkpointWriter(path: string, io: CliIO) {
-  let target = path;
-  const write = (file: string, text: string) => {
-    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    try {
-      writeFileSync(tmp, text, { flag: 'wx' });
-      renameSync(tmp, file);
-    } catch (e) {
-      rmSync(tmp, { force: true });
-      throw e;
-    }
-  };
-  return (checkpoint: unknown) => {
-    const text = JSON.stringify(checkpoint);
-    try {
-      write(target, text);
-    } catch (e) {
-      if (target !== path)
-        throw new StackRankError('IO', `could not write the checkpoint to ${target}: ${(e as Error).message}`, {
-          cause: e,
-        });
-      target = join(fallbackDir(), 'checkpoint.json');
-      io.err(
-        `stackrank full train: could not write the checkpoint to ${path} (${(e as Error).message}); writing it to ${target} instead`,
-      );
-      write(target, text);
-    }
-  };
-}
-
 async function train(values: TrainValues, io: CliIO): Promise<number> {
   const { trainWeights, checkCheckpoint } = await import('../fullboard/trainer.js');
   if (values.resume && values.checkpoint === undefined) throw new UsageError('--resume needs --checkpoint FILE');
@@ -288,29 +309,33 @@ async function train(values: TrainValues, io: CliIO): Promise<number> {
     }
     resume = checkCheckpoint(json);
   }
-  const saveCheckpoint = values.checkpoint === undefined ? null : checkpointWriter(values.checkpoint, io);
+  const checkpoint =
+    values.checkpoint === undefined ? null : new CheckpointFile(values.checkpoint, 'full train', io.err);
   if (!values.json) io.out(' gen      best      mean    median  evals   seconds  best weights');
-  const result = await trainWeights({
-    features: FEATURE_SETS[values.features],
-    generations: values.generations,
-    population: values.population,
-    tournament: values.tournament,
-    gamesPerEval: values.gamesPerEval,
-    boardHeight: values.boardHeight,
-    maxPieces: values.maxPieces,
-    seed: values.seed,
-    threads: values.threads,
-    signal: io.signal,
-    resume,
-    onGeneration: (g) => {
-      saveCheckpoint?.(g.checkpoint);
-      if (!values.json) {
-        io.out(
-          `${String(g.generation).padStart(4)} ${fmt(g.best).padStart(9)} ${fmt(g.mean).padStart(9)} ${fmt(g.median).padStart(9)} ${String(g.evaluated).padStart(6)} ${g.seconds.toFixed(1).padStart(9)}  ${g.bestWeights.map((v) => v.toFixed(3)).join(' ')}`,
-        );
-      }
-    },
-  });
+  const result = await finishingCheckpoint(checkpoint, () =>
+    trainWeights({
+      features: FEATURE_SETS[values.features],
+      generations: values.generations,
+      population: values.population,
+      tournament: values.tournament,
+      gamesPerEval: values.gamesPerEval,
+      boardHeight: values.boardHeight,
+      maxPieces: values.maxPieces,
+      seed: values.seed,
+      threads: values.threads,
+      signal: io.signal,
+      resume,
+      onGeneration: (g) => {
+        const text = JSON.stringify(g.checkpoint); // now: the trainer may reuse its arrays
+        checkpoint?.save(() => text);
+        if (!values.json) {
+          io.out(
+            `${String(g.generation).padStart(4)} ${fmt(g.best).padStart(9)} ${fmt(g.mean).padStart(9)} ${fmt(g.median).padStart(9)} ${String(g.evaluated).padStart(6)} ${g.seconds.toFixed(1).padStart(9)}  ${g.bestWeights.map((v) => v.toFixed(3)).join(' ')}`,
+          );
+        }
+      },
+    }),
+  );
   const out = {
     best: { features: result.features, weights: result.weights },
     fitness: result.fitness,

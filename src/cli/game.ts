@@ -1,11 +1,14 @@
 /** `stackrank bench game`: TetrisAI playing real games of a rule set, optionally beside its two baselines (docs/game.md). */
 import type { GamePolicy } from '../game/ai.js';
 import { benchGame } from '../game/bench.js';
-import type { PlayGameResult } from '../game/play.js';
+import { mergeGameResults, type GameTally, type PlayGameResult } from '../game/play.js';
+import type { GameRange } from '../runs.js';
 import { RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import { RULE_SETS, RULE_SET_NAMES } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import { UsageError } from './args.js';
+import type { CliIO } from './io.js';
+import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './run-files.js';
 import { TABLE_SOURCE, lookaheadOption, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
 import { defineCommand, type ChoiceSpec } from './spec.js';
@@ -53,7 +56,9 @@ pieces, lines, the Tetris rate (lines cleared by Tetrises / all lines), clears b
 placed by the stacking AI, holes made per 1000 pieces and speed. --baselines adds, from the same seeds, the
 stacking-only AI (its game ends at its first position it cannot stack) and the full-board BCTS player with the same
 preview and hold. The randomizer defaults to the rule set's own (guideline bag7, nes nes, others tgm1). With --json,
-one object per player per line (docs/game.md, "The simulator and the benchmark").`,
+one object per player per line (docs/game.md, "The simulator and the benchmark"). --shard I/N plays one shard of
+the games and --out writes its result file for stackrank merge; --checkpoint FILE records finished games and resumes
+from them (docs/distributed.md).`,
   options: {
     rules: {
       type: 'choice',
@@ -78,6 +83,7 @@ one object per player per line (docs/game.md, "The simulator and the benchmark")
     seed: seedOption(0),
     baselines: { type: 'flag', help: 'also run the stacking-only AI and the full-board player on the same seeds' },
     ...TABLE_SOURCE,
+    ...RUN_OPTIONS,
   },
   async run({ values, given }, io) {
     const { rules, randomizer, lookahead, games, maxPieces, seed } = values;
@@ -90,44 +96,126 @@ one object per player per line (docs/game.md, "The simulator and the benchmark")
     // tgm20g plays the 20G table (moves reachable at 20G) unless --table names another.
     const table = await loadTableForCli(values, given, io, RULE_SETS[rules].gravity === '20G' ? '20G' : 'drop');
     const players = values.baselines ? WITH_BASELINES : (['both'] as const);
+    const run = await startRun(io, {
+      command: 'bench game',
+      params: runParams(values, { rankTable: tableIdentity(table, runRecorded(values)) }),
+      values,
+      indexOf: (r) => (r as GameTally).game,
+    });
     // One player at a time, so each row is printed as soon as it is ready.
-    for (const player of players) {
-      const result = await benchGame({
-        rules,
-        randomizer,
-        lookahead,
-        hold,
-        games,
-        maxPieces,
-        seed,
-        table,
-        players: [player],
-        signal: io.signal,
-        onProgress: (p) =>
-          io.status(
-            `${PLAYER_NAMES[p.player]}: game ${p.games + 1}, ${p.pieces.toLocaleString('en-US')} pieces, ${p.lines.toLocaleString('en-US')} lines, ${p.topOuts} top-outs, ${formatDuration(p.elapsedMs)}`,
-          ),
-      });
-      io.status('');
-      const r = row(result[player]!);
-      if (!values.json && player === players[0]) {
-        // The header names the randomizer actually played (the rule set's when --randomizer is not given).
-        io.out(
-          `real games under ${rules}, randomizer ${r.randomizer}, lookahead ${lookahead}, ${hold ? 'hold' : 'no hold'}, ${games} game${games === 1 ? '' : 's'} of at most ${maxPieces.toLocaleString('en-US')} pieces, seed ${seed}`,
-        );
-        io.out(
-          'player               pieces      lines   Tetris rate  clears 1/2/3/4         top-outs  stack share  holes/1000  pieces/s',
-        );
+    await run.play(async () => {
+      for (const player of players) {
+        const part = run.part<GameTally>(`player ${player}`);
+        const play = (start: number, end: number) =>
+          benchGame({
+            rules,
+            randomizer,
+            lookahead,
+            hold,
+            games: end - start,
+            firstGame: start,
+            maxPieces,
+            seed,
+            table,
+            players: [player],
+            signal: io.signal,
+            onProgress: (p) =>
+              io.status(
+                `${PLAYER_NAMES[p.player]}: game ${p.games + 1}, ${p.pieces.toLocaleString('en-US')} pieces, ${p.lines.toLocaleString('en-US')} lines, ${p.topOuts} top-outs, ${formatDuration(p.elapsedMs)}`,
+              ),
+            onGame: (_, tally) => part.add(tally),
+          }).then((r) => r[player]!);
+        const result = await playResuming(run.range, part.resume, part.meta, play);
+        part.finish(runMeta(result), result.seconds);
+        io.status('');
+        printGameRow(io, values.json, result, games, player === players[0]);
       }
-      if (values.json) {
-        io.out(JSON.stringify(r));
-        continue;
-      }
-      const clears = `${r.clears.single}/${r.clears.double}/${r.clears.triple}/${r.clears.tetris}`;
-      io.out(
-        `${PLAYER_NAMES[player].padEnd(17)} ${r.pieces.toLocaleString('en-US').padStart(9)}  ${r.lines.toLocaleString('en-US').padStart(9)}  ${percent(r.tetrisRate).padStart(12)}  ${clears.padEnd(21)} ${String(r.topOuts).padStart(9)}  ${percent(r.stackShare).padStart(11)}  ${r.holesPer1000.toFixed(1).padStart(10)}  ${Math.round(r.piecesPerSecond).toLocaleString('en-US').padStart(8)}`,
-      );
-    }
+    });
     return 0;
   },
 });
+
+/**
+ * The games `range` of one player: those of `resumed` (a checkpoint's tallies) are not played again; the others are
+ * played in contiguous stretches; mergeGameResults pools both exactly. The run's description comes from a played
+ * stretch or, when every game was resumed, from `meta` (a finished part) or by playing the last game again.
+ */
+async function playResuming(
+  range: GameRange,
+  resumed: readonly GameTally[],
+  meta: Record<string, unknown> | null,
+  play: (start: number, end: number) => Promise<PlayGameResult>,
+): Promise<PlayGameResult> {
+  const done = new Map(resumed.map((t) => [t.game, t]));
+  if (meta === null && done.size === range.end - range.start) done.delete(range.end - 1);
+  const results: PlayGameResult[] = [];
+  const stretches = (has: boolean) => {
+    const out: GameRange[] = [];
+    for (let g = range.start; g < range.end; g++) {
+      if (done.has(g) !== has) continue;
+      const last = out.at(-1);
+      if (last && last.end === g) last.end++;
+      else out.push({ start: g, end: g + 1 });
+    }
+    return out;
+  };
+  for (const { start, end } of stretches(false)) results.push(await play(start, end));
+  const base = results[0] ?? (meta as unknown as PlayGameResult);
+  for (const { start, end } of stretches(true)) {
+    const tallies = [];
+    for (let g = start; g < end; g++) tallies.push(done.get(g)!);
+    results.push({ ...base, firstGame: start, games: end - start, tallies, seconds: 0 });
+  }
+  return results.length === 1 ? results[0] : mergeGameResults(results);
+}
+
+/** What mergeGameResults needs besides the tallies: the result's description of its run. */
+function runMeta(r: PlayGameResult): Record<string, unknown> {
+  const { rules, randomizer, lookahead, hold, policy, seed, maxPieces, threads } = r;
+  return { rules, randomizer, lookahead, hold, policy, seed, maxPieces, threads };
+}
+
+/** One player's row; the first one comes after the header, which names the randomizer actually played. */
+function printGameRow(io: CliIO, json: boolean, result: PlayGameResult, games: number, first: boolean): void {
+  const r = row(result);
+  if (!json && first) {
+    // The header names the randomizer actually played (the rule set's when --randomizer is not given).
+    io.out(
+      `real games under ${r.rules}, randomizer ${r.randomizer}, lookahead ${r.lookahead}, ${r.hold ? 'hold' : 'no hold'}, ${games} game${games === 1 ? '' : 's'} of at most ${result.maxPieces.toLocaleString('en-US')} pieces, seed ${r.seed}`,
+    );
+    io.out(
+      'player               pieces      lines   Tetris rate  clears 1/2/3/4         top-outs  stack share  holes/1000  pieces/s',
+    );
+  }
+  if (json) {
+    io.out(JSON.stringify(r));
+    return;
+  }
+  const clears = `${r.clears.single}/${r.clears.double}/${r.clears.triple}/${r.clears.tetris}`;
+  io.out(
+    `${PLAYER_NAMES[r.player].padEnd(17)} ${r.pieces.toLocaleString('en-US').padStart(9)}  ${r.lines.toLocaleString('en-US').padStart(9)}  ${percent(r.tetrisRate).padStart(12)}  ${clears.padEnd(21)} ${String(r.topOuts).padStart(9)}  ${percent(r.stackShare).padStart(11)}  ${r.holesPer1000.toFixed(1).padStart(10)}  ${Math.round(r.piecesPerSecond).toLocaleString('en-US').padStart(8)}`,
+  );
+}
+
+/** `stackrank merge` of bench game shards (checked by checkShardSet, in shard order): one row per player. */
+export function printMergedGames(io: CliIO, json: boolean, shards: readonly { run: RunFile }[]): void {
+  // Every part is pooled (and checked) before anything is printed.
+  const results = shards[0].run.parts.map((_, k) =>
+    mergeGameResults(
+      shards.map(({ run }) => {
+        const part = run.parts[k];
+        return {
+          ...(part.meta as unknown as PlayGameResult),
+          firstGame: run.shard.start,
+          games: run.shard.end - run.shard.start,
+          tallies: part.records as GameTally[],
+          seconds: part.seconds,
+        };
+      }),
+    ),
+  );
+  const games = shards[0].run.params.games as number;
+  results.forEach((result, k) => {
+    printGameRow(io, json, result, games, k === 0);
+  });
+}

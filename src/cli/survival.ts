@@ -20,10 +20,12 @@ import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { DEFAULT_STACKING_RULE_SET } from '../stacking/reach.js';
 import { RULE_SET_NAMES } from '../rules/rule-sets.js';
 import { BOARD_MAX_HEIGHT } from '../rules/board.js';
-import { simulateStacking, type SimulationResult } from '../stacking/simulate.js';
+import { mergeSimulations, simulateStacking, type SimulationResult, type StreamRecord } from '../stacking/simulate.js';
 import { UsageError } from './args.js';
+import type { CliIO } from './io.js';
 import { THREADS, TABLE_SOURCE, randomizerOption, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
+import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './run-files.js';
 import { defineCommand } from './spec.js';
 import { loadTableForCli } from './table-source.js';
 
@@ -69,9 +71,11 @@ instead of the article's. --strategy expectimax averages over the next unknown p
 distribution (--unknown-pieces 2: over the next two); best is the strongest measured (docs/results.md). --tetris choice lets
 the AI send an I down the well whenever the lowest column is at least ${TETRIS_ROWS}. --leaf preview scores expectimax leaves with
 the randomizer's preview table (surface x piece in hand; built and cached on first use, about 700 MB in memory).
---board-height 63 is no practical limit: the article's surface-only game. --rules plays only the placements a real
-game's piece can reach (docs/rules.md, "The stacking game under a rule set"): tgm20g is TGM at 20G, where the piece
-slides along the stack (use it with the 20G table, --variant 20g); classic, the default, reaches every placement.`,
+--board-height 63 is no practical limit: the article's surface-only game. --shard I/N plays streams of one shard
+of the run and --out writes its result file; stackrank merge pools the shards (docs/distributed.md). --checkpoint
+FILE records finished streams and resumes from them. --rules plays only the placements a real game's piece can
+reach (docs/rules.md, "The stacking game under a rule set"): tgm20g is TGM at 20G, where the piece slides along
+the stack (use it with the 20G table, --variant 20g); classic, the default, reaches every placement.`,
   options: {
     lookahead: {
       type: 'intList',
@@ -146,6 +150,7 @@ slides along the stack (use it with the 20G table, --variant 20g); classic, the 
     },
     threads: THREADS,
     ...TABLE_SOURCE,
+    ...RUN_OPTIONS,
   },
   async run({ values, given }, io) {
     const { randomizer, games, maxPieces, seed, steep, strategy, tetris, leaf, rules } = values;
@@ -187,47 +192,100 @@ slides along the stack (use it with the 20G table, --variant 20g); classic, the 
       ).table;
       io.status('');
     }
-    const rows = [];
-    if (!values.json) {
-      io.out(
-        `survival under ${randomizer}, rules ${rules}, steep ${steep}, Tetris ${tetris} at ${tetrisThreshold}, board height ${boardHeight}, strategy ${strategy}${strategy === 'rank' ? '' : ` (${values.unknownPieces ?? (strategy === 'best' ? BEST_STRATEGY.unknownPieces : 1)} unknown pieces)`}, leaf ${strategy === 'rank' ? 'rank' : leaf}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${games} streams, budget ${maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${seed}`,
-      );
-      io.out('lookahead  mean pieces   95% CI                deaths   pieces/s    article');
-      io.out(
-        "article: the 2009 article's figures; they fit the game where steep steps collapse (--steep collapse), not the real game (docs/results.md)",
-      );
-    }
-    for (const lookahead of values.lookahead) {
-      const result = await simulateStacking({
-        table,
-        randomizer,
-        lookahead,
-        games,
-        maxPieces,
-        seed,
-        rules,
-        stackingRules: { steep, tetris, tetrisThreshold, boardHeight },
-        strategy,
-        unknownPieces: values.unknownPieces as 1 | 2 | undefined,
-        previewTable,
-        threads: values.threads,
-        signal: io.signal,
-        onProgress: (p) =>
-          io.status(
-            `lookahead ${lookahead}: ${p.pieces.toLocaleString('en-US')} pieces, ${p.deaths} deaths, ${formatDuration(p.elapsedMs)}`,
-          ),
-      });
-      io.status('');
-      const r = row(result);
-      rows.push(r);
-      if (values.json) io.out(JSON.stringify(r));
-      else {
-        const ci = `[${Math.round(r.ci95[0]).toLocaleString('en-US')}, ${Number.isFinite(r.ci95[1]) ? Math.round(r.ci95[1]).toLocaleString('en-US') : 'inf'}]`;
-        io.out(
-          `${String(lookahead).padStart(9)}  ${r.meanPieces.toFixed(1).padStart(11)}   ${ci.padEnd(20)} ${String(r.deaths).padStart(7)}  ${Math.round(r.piecesPerSecond).toLocaleString('en-US').padStart(9)}  ${(r.articleFigure ?? 0).toLocaleString('en-US').padStart(9)}`,
-        );
+    const run = await startRun(io, {
+      command: 'bench survival',
+      params: runParams(values, { rankTable: tableIdentity(table, runRecorded(values)) }),
+      values,
+      indexOf: (r) => (r as StreamRecord).stream,
+    });
+    if (!values.json) printSurvivalHeader(io, run.run.params);
+    await run.play(async () => {
+      for (const lookahead of values.lookahead) {
+        const part = run.part<StreamRecord>(`lookahead ${lookahead}`);
+        const result = await simulateStacking({
+          table,
+          randomizer,
+          lookahead,
+          games,
+          maxPieces,
+          seed,
+          rules,
+          stackingRules: { steep, tetris, tetrisThreshold, boardHeight },
+          strategy,
+          unknownPieces: values.unknownPieces as 1 | 2 | undefined,
+          previewTable,
+          threads: values.threads,
+          signal: io.signal,
+          onProgress: (p) =>
+            io.status(
+              `lookahead ${lookahead}: ${p.pieces.toLocaleString('en-US')} pieces, ${p.deaths} deaths, ${formatDuration(p.elapsedMs)}`,
+            ),
+          range: run.range,
+          resume: part.resume,
+          onStream: part.add,
+        });
+        part.finish(runMeta(result), result.seconds);
+        io.status('');
+        printSurvivalRow(io, values.json, result);
       }
-    }
+    });
     return 0;
   },
 });
+
+/** What mergeSimulations needs besides the records: the result's description of its run. */
+function runMeta(r: SimulationResult): Record<string, unknown> {
+  const { lookahead, randomizer, rules, stackingRules, strategy, unknownPieces, leaf, seed, streamCount, maxPieces } =
+    r;
+  return { lookahead, randomizer, rules, stackingRules, strategy, unknownPieces, leaf, seed, streamCount, maxPieces };
+}
+
+/** The header of the text table, from the run's parameters (also when printing merged shards). */
+function printSurvivalHeader(io: CliIO, params: Record<string, unknown>): void {
+  const v = params as {
+    [option: string]: string | number;
+    games: number;
+    maxPieces: number;
+  };
+  const table = params.rankTable as { width: number; maxStep: number; iterations: number };
+  io.out(
+    `survival under ${v.randomizer}, rules ${v.rules ?? 'classic'}, steep ${v.steep}, Tetris ${v.tetris} at ${v.threshold}, board height ${v.boardHeight}, strategy ${v.strategy}${v.strategy === 'rank' ? '' : ` (${v.unknownPieces ?? (v.strategy === 'best' ? BEST_STRATEGY.unknownPieces : 1)} unknown pieces)`}, leaf ${v.strategy === 'rank' ? 'rank' : v.leaf}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${v.games} streams, budget ${v.maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${v.seed}`,
+  );
+  io.out('lookahead  mean pieces   95% CI                deaths   pieces/s    article');
+  io.out(
+    "article: the 2009 article's figures; they fit the game where steep steps collapse (--steep collapse), not the real game (docs/results.md)",
+  );
+}
+
+function printSurvivalRow(io: CliIO, json: boolean, result: SimulationResult): void {
+  const r = row(result);
+  if (json) {
+    io.out(JSON.stringify(r));
+    return;
+  }
+  const ci = `[${Math.round(r.ci95[0]).toLocaleString('en-US')}, ${Number.isFinite(r.ci95[1]) ? Math.round(r.ci95[1]).toLocaleString('en-US') : 'inf'}]`;
+  io.out(
+    `${String(r.lookahead).padStart(9)}  ${r.meanPieces.toFixed(1).padStart(11)}   ${ci.padEnd(20)} ${String(r.deaths).padStart(7)}  ${Math.round(r.piecesPerSecond).toLocaleString('en-US').padStart(9)}  ${(r.articleFigure ?? 0).toLocaleString('en-US').padStart(9)}`,
+  );
+}
+
+/** `stackrank merge` of bench survival shards (checked by checkShardSet, in shard order): one row per lookahead. */
+export function printMergedSurvival(io: CliIO, json: boolean, shards: readonly { run: RunFile }[]): void {
+  const { params } = shards[0].run;
+  // Every part is pooled (and checked) before anything is printed.
+  const results = shards[0].run.parts.map((_, k) =>
+    mergeSimulations(
+      shards.map(({ run }) => {
+        const part = run.parts[k];
+        return {
+          ...(part.meta as ReturnType<typeof runMeta>),
+          range: { start: run.shard.start, end: run.shard.end },
+          records: part.records as StreamRecord[],
+          seconds: part.seconds,
+        };
+      }) as unknown as SimulationResult[],
+    ),
+  );
+  if (!json) printSurvivalHeader(io, params);
+  for (const result of results) printSurvivalRow(io, json, result);
+}

@@ -7,7 +7,7 @@ import type { RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import type { RuleSetName } from '../rules/types.js';
 import type { GamePolicy } from './ai.js';
-import { playGame, type PlayGameResult } from './play.js';
+import { playGame, type GameTally, type PlayGameResult } from './play.js';
 
 export interface BenchGameOptions {
   rules: RuleSetName;
@@ -34,6 +34,8 @@ export interface BenchGameOptions {
     elapsedMs: number;
   }) => void;
   signal?: AbortSignal;
+  /** Each finished game of each player (playGame's onGame: to write checkpoints). */
+  onGame?: (player: GamePolicy, tally: GameTally) => void;
 }
 
 export type BenchGameResult = Partial<Record<GamePolicy, PlayGameResult>>;
@@ -55,6 +57,7 @@ export async function benchGame(opts: BenchGameOptions): Promise<BenchGameResult
       policy,
       signal: opts.signal,
       onProgress: opts.onProgress && ((p) => opts.onProgress!({ player: policy, ...p })),
+      onGame: opts.onGame && ((t) => opts.onGame!(policy, t)),
     });
   }
   return out;

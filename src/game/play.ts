@@ -8,9 +8,10 @@
  * depends on nothing else, so the same seed gives the same games on any thread count, and a run of games
  * firstGame..firstGame + games - 1 plays exactly those games of a longer run (the contract `--shard` relies on).
  * With threads > 1 the games run on worker threads (src/game/play-threads.ts), each with its own TetrisAI over
- * one shared search image.
+ * one shared search image. Results of parts of one run pool exactly with mergeGameResults (docs/distributed.md).
  */
 import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt } from '../errors.js';
+import { joinRecords, recordInt, recordObject, requireSameRun } from '../runs.js';
 import type { Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
 import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
@@ -55,6 +56,8 @@ export interface PlayGameOptions {
   /** Worker threads playing games side by side (Node). Default: the core count, at most `games`; 1 with `ai`. */
   threads?: number;
   onProgress?: (p: GameProgress) => void;
+  /** Called with each game's tally as soon as the game is over (to write checkpoints; any order with threads). */
+  onGame?: (tally: GameTally) => void;
   signal?: AbortSignal;
 }
 
@@ -99,6 +102,10 @@ export interface PlayGameResult {
   /** Threads the games ran on. */
   threads: number;
   seed: number;
+  /** Pieces per game at most. */
+  maxPieces: number;
+  /** Every game's tally, in game order: what mergeGameResults pools. */
+  tallies: GameTally[];
 }
 
 /** What one game did: everything PlayGameResult sums. Plain numbers, so a worker can post it. */
@@ -150,6 +157,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   const policy = opts.policy ?? 'both';
   const signal = checkSignal(opts.signal);
   const onProgress = checkCallback<(p: GameProgress) => void>('onProgress', opts.onProgress);
+  const onGame = checkCallback<(t: GameTally) => void>('onGame', opts.onGame);
   if (opts.hold !== undefined && typeof opts.hold !== 'boolean')
     throw new StackRankError('BAD_ARGUMENT', `hold must be true or false; got ${describe(opts.hold)}`);
   const facts = ruleFacts(rules);
@@ -186,7 +194,15 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
       games,
       threads,
       signal,
-      onProgress: onProgress && ((startedAt) => progressSum(onProgress, startedAt)),
+      onProgress:
+        (onProgress || onGame) &&
+        ((startedAt) => {
+          const progress = onProgress && progressSum(onProgress, startedAt);
+          return (slot, current, finished) => {
+            if (finished) onGame?.(finished);
+            progress?.(slot, current, finished);
+          };
+        }),
     }));
   } else {
     const ai =
@@ -208,12 +224,13 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
     for (let g = firstGame; g < firstGame + games; g++) {
       const tally = await playOneGame(ai, g, settings, { signal, onPieces: progress && ((p) => progress(0, p)) });
       progress?.(0, null, tally);
+      onGame?.(tally);
       tallies.push(tally);
     }
   }
   return summarize(
     tallies,
-    { rules, randomizer, lookahead, hold: settings.hold, policy, firstGame, seed, threads },
+    { rules, randomizer, lookahead, hold: settings.hold, policy, firstGame, seed, threads, maxPieces },
     t0,
   );
 }
@@ -360,7 +377,7 @@ export function summarize(
   tallies: readonly GameTally[],
   run: Pick<
     PlayGameResult,
-    'rules' | 'randomizer' | 'lookahead' | 'hold' | 'policy' | 'firstGame' | 'seed' | 'threads'
+    'rules' | 'randomizer' | 'lookahead' | 'hold' | 'policy' | 'firstGame' | 'seed' | 'threads' | 'maxPieces'
   >,
   t0: number,
 ): PlayGameResult {
@@ -381,6 +398,7 @@ export function summarize(
     gameHolesMade: sorted.map((t) => t.holesMade),
     piecesPerSecond: 0,
     seconds: 0,
+    tallies: sorted,
   };
   let stackPieces = 0;
   let holesMade = 0;
@@ -402,6 +420,67 @@ export function summarize(
   result.holesPer1000 = result.pieces > 0 ? (1000 * holesMade) / result.pieces : 0;
   result.piecesPerTopOut = result.topOuts > 0 ? result.pieces / result.topOuts : Infinity;
   return result;
+}
+
+/** The fields that make a run: results merge only when all are equal. */
+const RUN_FIELDS = ['rules', 'randomizer', 'lookahead', 'hold', 'policy', 'seed', 'maxPieces'] as const;
+
+/** Checks a game tally (from a checkpoint or a shard file): integer counts, a top-out flag, lines = its clears. */
+export function checkGameTally(value: unknown, where: string, maxPieces: number): GameTally {
+  const r = recordObject(where, value);
+  if (typeof r.topOut !== 'boolean')
+    throw new StackRankError('BAD_ARGUMENT', `${where}: topOut must be true or false; got ${describe(r.topOut)}`);
+  if (!Array.isArray(r.clears) || r.clears.length !== 4)
+    throw new StackRankError('BAD_ARGUMENT', `${where}: clears must be 4 counts; got ${describe(r.clears)}`);
+  const pieces = recordInt(where, 'pieces', r.pieces, 0, maxPieces);
+  const tally: GameTally = {
+    game: recordInt(where, 'game', r.game),
+    pieces,
+    lines: recordInt(where, 'lines', r.lines),
+    clears: r.clears.map((c, k) => recordInt(where, `clears[${k}]`, c)) as GameTally['clears'],
+    topOut: r.topOut,
+    stackPieces: recordInt(where, 'stackPieces', r.stackPieces, 0, pieces),
+    holesMade: recordInt(where, 'holesMade', r.holesMade),
+  };
+  if (tally.clears.reduce((a, c, k) => a + c * (k + 1), 0) !== tally.lines)
+    throw new StackRankError('BAD_ARGUMENT', `${where}: lines (${tally.lines}) is not the sum of its clears`);
+  return tally;
+}
+
+/**
+ * Pools results of one run played in parts (each games firstGame .. firstGame + games - 1, on any machine and
+ * thread count, or rebuilt from a checkpoint's tallies) into the result of the games they cover together: the same
+ * figures, bit for bit, as one playGame call over those games (summarize, from the tallies in game order).
+ * `seconds` is the parts' total, `threads` the most any part used. Parts of different runs (rules, randomizer,
+ * lookahead, hold, policy, seed, maxPieces), overlapping parts and gaps are refused with RUN_MISMATCH. (The table,
+ * well and recovery settings are not in a result: parts must have been played with the same ones.)
+ */
+export function mergeGameResults(results: readonly PlayGameResult[]): PlayGameResult {
+  if (!Array.isArray(results) || results.length === 0)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `mergeGameResults takes a non-empty array of results; got ${describe(results)}`,
+    );
+  for (const [i, r] of results.entries()) recordObject(`result ${i + 1}`, r);
+  requireSameRun(results, RUN_FIELDS);
+  const first = results[0];
+  const maxPieces = requireInt('maxPieces', first.maxPieces, 1, Number.MAX_SAFE_INTEGER);
+  const parts = results.map((r, i) => {
+    const start = requireInt(`result ${i + 1}: firstGame`, r.firstGame, 0, Number.MAX_SAFE_INTEGER);
+    const games = requireInt(`result ${i + 1}: games`, r.games, 1, Number.MAX_SAFE_INTEGER - start);
+    return { range: { start, end: start + games }, records: r.tallies };
+  });
+  const { range, records } = joinRecords<GameTally>(parts, (t, where) => checkGameTally(t, where, maxPieces).game);
+  const seconds = results.reduce((a, r) => a + (Number.isFinite(r.seconds) && r.seconds > 0 ? r.seconds : 0), 0);
+  const run = Object.fromEntries(RUN_FIELDS.map((f) => [f, first[f]])) as Pick<
+    PlayGameResult,
+    (typeof RUN_FIELDS)[number]
+  >;
+  const threads = Math.max(1, ...results.map((r) => (Number.isInteger(r.threads) ? r.threads : 1)));
+  const pooled = summarize(records, { ...run, firstGame: range.start, threads }, performance.now());
+  pooled.seconds = seconds;
+  pooled.piecesPerSecond = seconds > 0 ? pooled.pieces / seconds : 0;
+  return pooled;
 }
 
 /** Locks the cells, refusing any that is filled or off the board: the simulator never trusts a move. */

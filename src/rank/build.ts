@@ -17,7 +17,27 @@ import { instantiateKernel, pickVariant } from '../wasm.js';
 import { KernelPool, type KernelCall } from '../workers.js';
 import { TABLE_STEEP, rankMoves, type TableSteep } from './moves.js';
 import { rankMoves20G } from './moves-20g.js';
-import { PLAN_WORDS, makeRankPlan, type RankPlanArrays } from './plan.js';
+import {
+  PLAN_BLOCK_LIST,
+  PLAN_DELTA,
+  PLAN_EDGE,
+  PLAN_HI,
+  PLAN_HI_OK,
+  PLAN_LIST_COUNT,
+  PLAN_LIST_OK,
+  PLAN_LO,
+  PLAN_MIRROR_BLOCK,
+  PLAN_MOVES,
+  PLAN_PIECE_END,
+  PLAN_ROLE,
+  PLAN_RUN_COUNT,
+  PLAN_RUN_FIRST,
+  PLAN_RUNS,
+  PLAN_WORDS,
+  U16_SCRATCH_ARRAYS,
+  U16_SLACK_BYTES,
+} from './layout.js';
+import { makeRankPlan, type RankPlanArrays } from './plan.js';
 import { makeMirrorPlan, type MirrorPlan } from './mirror-plan.js';
 import { foldShape } from './fold.js';
 
@@ -86,11 +106,12 @@ export interface RankKernel {
     plan: number,
     prev: number,
     next: number,
-    first: number,
-    end: number,
+    counter: number,
+    chunk: number,
+    limit: number,
     scratch: number,
     factor: number,
-    edge: number,
+    best: number,
   ): number;
   fillBytes(ptr: number, bytes: number, byte: number): void;
   foldU16(
@@ -183,7 +204,7 @@ export function splitBlocks(cost: Float64Array, parts: number): [number, number]
   return ranges.filter(([a, b]) => b > a);
 }
 
-/** Writes the plan into kernel memory; returns the plan pointer. */
+/** Writes the plan into kernel memory; returns the plan pointer (its header: PLAN_* of src/rank/layout.ts). */
 export function writePlan(
   kernel: Pick<RankKernel, 'alloc'>,
   memory: WebAssembly.Memory,
@@ -194,21 +215,25 @@ export function writePlan(
     new Uint8Array(memory.buffer, ptr, arr.byteLength).set(new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength));
     return ptr;
   };
-  const words: Record<(typeof PLAN_WORDS)[number], number> = {
-    lo: plan.lo,
-    hi: plan.hi,
-    pieceEnd: put(plan.pieceEnd),
-    delta: put(plan.delta),
-    runFirst: put(plan.runFirst),
-    runCount: put(plan.runCount),
-    hiOk: put(plan.hiOk),
-    runs: put(plan.runs),
-    role: put(plan.role),
-  };
-  const header = Array.from(PLAN_WORDS, (w) => words[w]);
-  // The mirror-folded build's extra words (assembly/rank.ts PLAN_BLOCK_LIST, PLAN_MIRROR_BLOCK).
-  if ('blocks' in plan) header.push(put(plan.blocks), put(plan.mirrorBlocks));
-  return put(Int32Array.from(header));
+  const header = new Int32Array(PLAN_WORDS);
+  header[PLAN_LO] = plan.lo;
+  header[PLAN_HI] = plan.hi;
+  header[PLAN_PIECE_END] = put(plan.pieceEnd);
+  header[PLAN_DELTA] = put(plan.delta);
+  header[PLAN_RUN_FIRST] = put(plan.runFirst);
+  header[PLAN_RUN_COUNT] = put(plan.runCount);
+  header[PLAN_HI_OK] = put(plan.hiOk);
+  header[PLAN_RUNS] = put(plan.runs);
+  header[PLAN_ROLE] = put(plan.role);
+  header[PLAN_MOVES] = plan.delta.length;
+  if ('blocks' in plan) {
+    header[PLAN_BLOCK_LIST] = put(plan.blocks);
+    header[PLAN_MIRROR_BLOCK] = put(plan.mirrorBlocks);
+    header[PLAN_LIST_COUNT] = plan.blocks.length;
+    header[PLAN_EDGE] = plan.order.base ** plan.order.edgePairs;
+    header[PLAN_LIST_OK] = put(plan.listOk);
+  }
+  return put(header);
 }
 
 function abortError(): StackRankError {
@@ -298,6 +323,8 @@ export async function buildRankValues(options: BuildOptions = {}, weights?: Arra
 
 /** Largest stored value: the u16 build's fixed point (value = stored * scale). */
 const U16_TOP = 65535;
+/** Listed blocks a thread takes from the shared counter at a time (about 0.1 ms of work at 9x4). */
+const CLAIM_BLOCKS = 4;
 
 export interface FoldedRanks {
   /** u16 values in the table file's folded layout (src/rank/fold.ts). */
@@ -321,64 +348,80 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
   if (signal?.aborted) throw abortError();
 
   const size = surfaceCount(width, maxStep);
-  const plan = makeMirrorPlan(rankMoves(width, maxStep, steep), width, maxStep);
   const foldedSize = foldShape(width, maxStep).foldedSize;
   const variant = pickVariant(threads > 1, opts.simd);
   const { exports: kernel, memory, module } = await instantiateKernel<RankKernel>('rank', variant);
+  // Workers take a while to start (each is a new engine instance: about as long as three iterations), so they
+  // start first and this thread prepares the plan and the buffers meanwhile.
+  const starting = threads > 1 ? KernelPool.create(module, memory, threads) : null;
+  starting?.catch(() => {}); // awaited below; a failure before then is reported there
   let pool: KernelPool | null = null;
   const onAbort = () => pool?.terminate();
   try {
+    if (starting) await yieldToEventLoop(); // lets the pool spawn its workers before the synchronous work below
+    const plan = makeMirrorPlan(rankMoves(width, maxStep, steep), width, maxStep);
     const planPtr = writePlan(kernel, memory, plan);
-    // Two u16 buffers and the scratch, each with 16 bytes of slack: a run's last 8-lane step may pass its end.
-    const bufferBytes = Math.ceil((size * 2) / 16) * 16 + 16;
+    // Two u16 buffers and the scratch, each with slack: a run's last 8-lane step may pass its end.
+    const bufferBytes = Math.ceil((size * 2) / 16) * 16 + U16_SLACK_BYTES;
     const buffers = [kernel.alloc(bufferBytes), kernel.alloc(bufferBytes)];
-    const scratch = Array.from({ length: threads }, () => kernel.alloc(plan.lo * 14 + 16));
+    const scratch = Array.from({ length: threads }, () =>
+      kernel.alloc(plan.lo * 2 * U16_SCRATCH_ARRAYS + U16_SLACK_BYTES),
+    );
+    // The block counter the threads take work from, then each thread's largest sum.
+    const control = kernel.alloc(4 * (1 + threads));
     let scale = 1 / U16_TOP;
     let top = U16_TOP;
 
     const report = progressReporter(iterations, onProgress);
-    report(0);
     const rethrow = (e: unknown): never => {
       if (signal?.aborted) throw abortError();
       throw e;
     };
 
-    const edge = plan.order.base ** plan.order.edgePairs;
-    const parts = threads > 1 ? splitBlocks(plan.listCost, threads) : splitBlocks(plan.listCost, 16);
-    if (threads > 1) {
-      pool = await KernelPool.create(module, memory, threads);
+    // r0 = 1 everywhere (65535 = bytes of 0xFF). Most of a fill's cost is the first touch of fresh pages, so the
+    // second buffer is touched here too, while the workers start, instead of during the first iteration.
+    const fillBytes = size * 2;
+    kernel.fillBytes(buffers[0], fillBytes, 0xff);
+    if (starting) kernel.fillBytes(buffers[1], fillBytes, 0);
+    if (starting) {
+      pool = await starting;
       signal?.addEventListener('abort', onAbort);
     }
-    // r0 = 1 everywhere (65535 = bytes of 0xFF). The first touch of the buffer's fresh pages is most of its cost,
-    // so the threads share it.
-    const fillBytes = size * 2;
-    if (pool) {
-      const per = Math.ceil(fillBytes / threads / 4096) * 4096;
-      const calls = Array.from({ length: threads }, (_, t): KernelCall[] => {
-        const from = Math.min(fillBytes, t * per);
-        return [{ fn: 'fillBytes', args: [buffers[0] + from, Math.min(fillBytes, from + per) - from, 0xff] }];
-      });
-      await pool.runEach(calls).catch(rethrow);
-    } else kernel.fillBytes(buffers[0], fillBytes, 0xff);
+    if (signal?.aborted) throw abortError();
+    // Iteration 0 starts now (the set-up before it is not an iteration's time).
+    report(0);
+    const count = plan.blocks.length;
+    // Each call returns after the shared counter passes its limit. The first iteration is cut into calls of
+    // growing length: the engine starts the kernel in its baseline compiler and swaps in optimised code only
+    // between calls, so one long call would run the whole first iteration at the baseline's speed. The
+    // single-threaded path returns to the event loop after every part (abort, progress).
+    const limits = (k: number): number[] =>
+      pool
+        ? k === 0
+          ? [64, 32, 16, 8, 4, 2, 1].map((d) => Math.ceil(count / d))
+          : [count]
+        : Array.from({ length: 16 }, (_, i) => Math.ceil((count * (i + 1)) / 16));
     // The largest sum of an iteration is at most 7 * top; `ratio` predicts how close it comes (from the previous
     // iteration, with a margin) so the factor maps it to just under 65535. Should a sum still pass 65535 after
     // scaling, the iteration is run again with the exact factor (prev is untouched, so a rerun is the same work).
     let ratio = 1;
     const runIteration = async (prev: number, next: number, factor: number, k: number): Promise<number> => {
-      let best = 0;
+      new Int32Array(memory.buffer, control, 1 + threads).fill(0);
+      const call = (limit: number, t: number): KernelCall => ({
+        fn: 'rankBlocksU16',
+        args: [planPtr, prev, next, control, CLAIM_BLOCKS, limit, scratch[t], factor, control + 4 * (1 + t)],
+      });
+      const parts = limits(k);
       if (pool) {
         if (signal?.aborted) throw abortError();
-        const calls = parts.map(([a, b], t): KernelCall[] => [
-          { fn: 'rankBlocksU16', args: [planPtr, prev, next, a, b, scratch[t], factor, edge] },
-        ]);
+        const calls = Array.from({ length: threads }, (_, t) => parts.map((limit) => call(limit, t)));
         return Math.max(...(await pool.runEach(calls).catch(rethrow)));
       }
+      let best = 0;
       for (let c = 0; c < parts.length; c++) {
         if (signal?.aborted) throw abortError();
-        best = Math.max(
-          best,
-          kernel.rankBlocksU16(planPtr, prev, next, parts[c][0], parts[c][1], scratch[0], factor, edge),
-        );
+        const { args } = call(parts[c], 0);
+        best = kernel.rankBlocksU16(...(args as Parameters<RankKernel['rankBlocksU16']>));
         // The iteration's end is reported once, by the caller.
         if (c + 1 < parts.length) report(k + (c + 1) / parts.length);
         await new Promise<void>((r) => setTimeout(r, 0));
@@ -423,5 +466,11 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
   } finally {
     signal?.removeEventListener('abort', onAbort);
     pool?.terminate();
+    // Left before the pool was ready (abort, a failure): stop it when it is.
+    if (starting && !pool)
+      starting.then(
+        (p) => p.terminate(),
+        () => {},
+      );
   }
 }

@@ -93,7 +93,47 @@ export function unfoldValues<T extends Float32Array | Uint16Array>(
   make: (n: number) => T,
 ): T {
   const out = make(size);
-  forEachSlot(shape, (s, slot) => (out[s] = folded[slot]));
+  const flip = flipTable(shape);
+  const { halfSize: H, middle: m } = shape;
+  // Surface (a, c, z) with b = flip(z) reads folded row b at a when it is its own representative (a < b, or a = b
+  // and c <= C-1-c), else row a at b. Two passes keep both sides' memory access in cache instead of one scattered
+  // read per surface (visiting the surfaces in index order reads the folded rows in a scattered order):
+  // 1. representatives, in tiles of consecutive z: the tile's folded rows are read side by side as a advances,
+  //    and each output row gets a run of consecutive values;
+  const TILE = 64;
+  const zs = new Int32Array(TILE);
+  const rowOf = new Float64Array(TILE);
+  for (let z0 = 0; z0 < H; z0 += TILE) {
+    const n = Math.min(H, z0 + TILE) - z0;
+    // The tile's z by b = flip(z) descending: the z whose b passes a are then a prefix (no branch per value).
+    const order = Array.from({ length: n }, (_, i) => z0 + i).sort((x, y) => flip[y] - flip[x]);
+    for (let i = 0; i < n; i++) {
+      zs[i] = order[i];
+      rowOf[i] = ((flip[order[i]] * (flip[order[i]] + 1)) / 2) * m;
+    }
+    let above = n; // z with b > a
+    let atLeast = n; // z with b >= a
+    for (let a = 0; a < H; a++) {
+      while (above > 0 && flip[zs[above - 1]] <= a) above--;
+      while (atLeast > 0 && flip[zs[atLeast - 1]] < a) atLeast--;
+      for (let c = 0; c < m; c++) {
+        const base = (a * m + c) * H;
+        const at = a * m + c;
+        const count = c <= m - 1 - c ? atLeast : above;
+        for (let i = 0; i < count; i++) out[base + zs[i]] = folded[rowOf[i] + at];
+      }
+    }
+  }
+  // 2. mirror images, folded row b read in order: its value for (a, c) is also the value of surface
+  //    (b, C-1-c, flip(a)), written into output row b (a few KB, in cache).
+  for (let b = 0; b < H; b++) {
+    const row = ((b * (b + 1)) / 2) * m;
+    for (let c = 0; c < m; c++) {
+      const base = (b * m + (m - 1 - c)) * H;
+      for (let a = 0; a < b; a++) out[base + flip[a]] = folded[row + a * m + c];
+      if (c < m - 1 - c) out[base + flip[b]] = folded[row + b * m + c];
+    }
+  }
   return out;
 }
 

@@ -19,6 +19,7 @@
  * a = U * B^(h-k) + X and b = V * B^(h-k) + Y (assembly/rank.ts foldU16).
  */
 import type { RankMove } from './moves.js';
+import { SLOTS_PER_PIECE } from './layout.js';
 import { makeRankPlan, type RankPlanArrays } from './plan.js';
 
 /** Low offsets per block stay at most this many (a block's scratch, 6 bytes per offset, stays inside L2). */
@@ -34,7 +35,8 @@ export interface MirrorOrder {
   edgePairs: number;
   lo: number;
   hi: number;
-  /** B^(h-k): size of each inner half of the block index. */
+  /** h-k: digits in each inner half of the block index, and B^(h-k), its size. */
+  innerDigits: number;
   innerHalf: number;
   /** B when D is odd (the middle step is a block digit), else 1. */
   middle: number;
@@ -58,7 +60,17 @@ export function mirrorOrder(width: number, maxStep: number): MirrorOrder {
   const lo = base ** (2 * edgePairs);
   const middle = odd ? base : 1;
   const innerHalf = base ** (half - edgePairs);
-  return { base, positions, complemented, edgePairs, lo, hi: innerHalf * middle * innerHalf, innerHalf, middle };
+  return {
+    base,
+    positions,
+    complemented,
+    edgePairs,
+    lo,
+    hi: innerHalf * middle * innerHalf,
+    innerDigits: half - edgePairs,
+    innerHalf,
+    middle,
+  };
 }
 
 /** A rank move re-expressed in the build's digit order (same legal surfaces, same successors). */
@@ -91,15 +103,71 @@ export function reorderMove(m: RankMove, order: MirrorOrder): RankMove {
   return { ...m, lo, hi, delta };
 }
 
+/**
+ * The mirror image of a move in the build's digit order: block digits (X, c, Y) -> (Y, B-1-c, X) and low digits
+ * (U, V) -> (V, U). Legal exactly on the mirror images of the move's surfaces, where it reads the mirror images of
+ * the values the move reads (prev is mirror-symmetric).
+ */
+export function mirrorMove(m: RankMove, order: MirrorOrder): RankMove {
+  const { base, edgePairs, innerDigits: inner, middle } = order;
+  const digits = order.positions.length;
+  const mid = middle > 1 ? 1 : 0;
+  // source digit of each mirrored digit
+  const from = (j: number): number => {
+    if (j < inner) return inner + mid + j;
+    if (j < inner + mid) return j;
+    if (j < 2 * inner + mid) return j - inner - mid;
+    if (j < 2 * inner + mid + edgePairs) return j + edgePairs;
+    return j - edgePairs;
+  };
+  const before = m.lo.slice();
+  let after = before.reduce((acc, d) => acc * base + d, 0) + m.delta;
+  const change = new Array<number>(digits);
+  for (let i = digits - 1; i >= 0; i--) {
+    change[i] = (after % base) - before[i];
+    after = Math.floor(after / base);
+  }
+  const lo: number[] = [];
+  const hi: number[] = [];
+  let delta = 0;
+  for (let j = 0; j < digits; j++) {
+    const f = from(j);
+    const flip = mid === 1 && j === inner;
+    lo.push(flip ? base - 1 - m.hi[f] : m.lo[f]);
+    hi.push(flip ? base - 1 - m.lo[f] : m.hi[f]);
+    delta += (flip ? -change[f] : change[f]) * base ** (digits - 1 - j);
+  }
+  return { ...m, lo, hi, delta };
+}
+
+/** Whether a move's legality depends on the right edge steps V but not on the left ones U (build order). */
+function rightEdgeOnly(m: RankMove, order: MirrorOrder): boolean {
+  const digits = order.positions.length;
+  const k = order.edgePairs;
+  const full = (j: number) => m.lo[j] === 0 && m.hi[j] === order.base - 1;
+  let left = true;
+  let right = true;
+  for (let j = digits - 2 * k; j < digits - k; j++) left &&= full(j);
+  for (let j = digits - k; j < digits; j++) right &&= full(j);
+  return left && !right;
+}
+
 export interface MirrorPlan extends RankPlanArrays {
   order: MirrorOrder;
   /** Canonical blocks, and the mirror block of each (itself when the block is its own mirror image). */
   blocks: Int32Array;
   mirrorBlocks: Int32Array;
-  /** Estimated work of each listed block (its own plus writing its mirror), for splitting across threads. */
+  /** Per listed block, per move: can the move be legal there (a mirrored move: on the mirror block). */
+  listOk: Uint8Array;
+  /** Estimated work of each listed block (its moves plus writing its mirror), for splitting it into parts. */
   listCost: Float64Array;
 }
 
+/**
+ * The plan of the mirror-folded u16 build (assembly/rank.ts rankBlocksU16). Slot 2p: piece p's moves applied to
+ * the block itself; slot 2p + 1: the mirror images of p's moves that depend only on the right edge steps, applied
+ * to the mirror block (whole-row runs instead of runs of one to eight values) and merged in transposed.
+ */
 export function makeMirrorPlan(
   moves: RankMove[],
   width: number,
@@ -107,12 +175,13 @@ export function makeMirrorPlan(
   order = mirrorOrder(width, maxStep),
 ): MirrorPlan {
   const { lo, innerHalf, middle } = order;
-  const plan = makeRankPlan(
-    moves.map((m) => reorderMove(m, order)),
-    width,
-    maxStep,
-    2 * order.edgePairs,
-  );
+  const slotted = moves.map((m) => {
+    const r = reorderMove(m, order);
+    return rightEdgeOnly(r, order)
+      ? { ...mirrorMove(r, order), piece: m.piece * SLOTS_PER_PIECE + 1 }
+      : { ...r, piece: m.piece * SLOTS_PER_PIECE };
+  });
+  const plan = makeRankPlan(slotted, width, maxStep, 2 * order.edgePairs, 7 * SLOTS_PER_PIECE);
   const blocks: number[] = [];
   const mirrorBlocks: number[] = [];
   for (let x = 0; x < innerHalf; x++) {
@@ -124,13 +193,33 @@ export function makeMirrorPlan(
       }
     }
   }
-  const listCost = Float64Array.from(blocks, (b, i) => plan.blockCost[b] + (mirrorBlocks[i] === b ? 0 : lo));
-
+  // Which slot each move (in plan order) is in: moves are sorted by slot.
+  const moveCount = plan.delta.length;
+  const mirroredMove = new Uint8Array(moveCount);
+  for (let slot = 0, m = 0; slot < 7 * SLOTS_PER_PIECE; slot++)
+    for (; m < plan.pieceEnd[slot]; m++) mirroredMove[m] = slot % SLOTS_PER_PIECE;
+  const listOk = new Uint8Array(blocks.length * moveCount);
+  const listCost = new Float64Array(blocks.length);
+  const runLength = Float64Array.from({ length: moveCount }, (_, m) => {
+    let len = 0;
+    for (let r = plan.runFirst[m]; r < plan.runFirst[m] + plan.runCount[m]; r++) len += plan.runs[2 * r + 1] + 4;
+    return len;
+  });
+  blocks.forEach((b, i) => {
+    let cost = 4 * lo + (mirrorBlocks[i] === b ? 0 : lo);
+    for (let m = 0; m < moveCount; m++) {
+      const ok = plan.hiOk[m * plan.hi + (mirroredMove[m] ? mirrorBlocks[i] : b)];
+      listOk[i * moveCount + m] = ok;
+      if (ok) cost += runLength[m];
+    }
+    listCost[i] = cost;
+  });
   return {
     ...plan,
     order,
     blocks: Int32Array.from(blocks),
     mirrorBlocks: Int32Array.from(mirrorBlocks),
+    listOk,
     listCost,
   };
 }

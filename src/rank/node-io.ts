@@ -50,12 +50,19 @@ export async function removeStaleTemps(path: string): Promise<string[]> {
 /**
  * Writes to a temporary file in the same folder and renames it into place, so no reader sees half a file. The
  * temporary name carries the pid and 64 random bits and is created exclusively (O_EXCL), so concurrent writers
- * (threads, processes, the same millisecond) never share one; the last rename wins with a complete file.
+ * (threads, processes, the same millisecond) never share one; the last rename wins with a complete file. The data
+ * is flushed to disk before the rename, so a crash or SIGKILL leaves the old file or the new one. This is the one
+ * atomic writer of the project: tables, the CLI's output files and its checkpoints all go through it.
  */
-export async function writeFileAtomic(path: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  bytes: Uint8Array | readonly Uint8Array[],
+  options: { createDir?: boolean } = {},
+): Promise<void> {
   const tmp = `${path}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`;
   try {
-    await mkdir(dirname(path), { recursive: true });
+    // The cache creates its folder; the CLI's output files must not recreate a folder removed meanwhile (docs/cli.md).
+    if (options.createDir ?? true) await mkdir(dirname(path), { recursive: true });
     await removeStaleTemps(path);
     const handle = await open(tmp, 'wx');
     try {

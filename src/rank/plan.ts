@@ -1,16 +1,16 @@
 /**
  * Lays the rank moves out for the kernel (assembly/rank.ts): the index is split into HI blocks of LO = B^K
  * surfaces; per move, a byte per block says whether the move can be legal there, and a list of runs says where
- * inside a block it is legal. Field order must match the PLAN_* constants in assembly/rank.ts.
+ * inside a block it is legal. The header that points the kernel at these arrays: src/rank/layout.ts (PLAN_*).
  */
 import { MIRROR_PIECE } from '../pieces.js';
+import { ROLE_PAIR_FIRST, ROLE_PAIR_SECOND, ROLE_SELF } from './layout.js';
 import type { RankMove } from './moves.js';
 
-/** Words of the plan header, in the order of assembly/rank.ts PLAN_* (pointers filled in by the builder). */
-export const PLAN_WORDS = ['lo', 'hi', 'pieceEnd', 'delta', 'runFirst', 'runCount', 'hiOk', 'runs', 'role'] as const;
-
-/** How a piece's per-surface maxima join the sum (assembly/rank.ts ROLE_*): mirror pairs are added together first. */
-export const PIECE_ROLES = Int32Array.from(MIRROR_PIECE, (m, p) => (m === p ? 0 : p < m ? 1 : 2));
+/** How a piece's per-surface maxima join the sum (ROLE_* of src/rank/layout.ts): mirror pairs are added first. */
+export const PIECE_ROLES = Int32Array.from(MIRROR_PIECE, (m, p) =>
+  m === p ? ROLE_SELF : p < m ? ROLE_PAIR_FIRST : ROLE_PAIR_SECOND,
+);
 
 export interface RankPlanArrays {
   lo: number;
@@ -31,12 +31,16 @@ export function lowDigits(width: number): number {
   return Math.min(4, width - 1);
 }
 
-/** `low`: how many of the least significant digits make a block's offset (default lowDigits(width)). */
+/**
+ * `low`: how many of the least significant digits make a block's offset (default lowDigits(width)). Moves are
+ * grouped by `piece`, read as a slot number below `slots` (the u16 build puts two slots per piece).
+ */
 export function makeRankPlan(
   moves: RankMove[],
   width: number,
   maxStep: number,
   low = lowDigits(width),
+  slots = 7,
 ): RankPlanArrays {
   const base = 2 * maxStep + 1;
   const digits = width - 1;
@@ -46,54 +50,48 @@ export function makeRankPlan(
   const hiDigits = digits - k;
   const sorted = [...moves].sort((a, b) => a.piece - b.piece);
 
-  const pieceEnd = new Int32Array(7);
+  const pieceEnd = new Int32Array(slots);
   sorted.forEach((m, i) => {
     pieceEnd[m.piece] = i + 1;
   });
-  for (let p = 1; p < 7; p++) pieceEnd[p] = Math.max(pieceEnd[p], pieceEnd[p - 1]);
+  for (let p = 1; p < slots; p++) pieceEnd[p] = Math.max(pieceEnd[p], pieceEnd[p - 1]);
 
   const delta = Int32Array.from(sorted, (m) => m.delta);
   const hiOk = new Uint8Array(sorted.length * hi);
   const runFirst = new Int32Array(sorted.length);
   const runCount = new Int32Array(sorted.length);
   const runs: number[] = [];
+  const blockCost = new Float64Array(hi).fill(3 * lo);
 
-  // Digits of every block number and every in-block offset, decoded once (not once per move).
-  const hiTable = digitTable(base, hiDigits, hi);
-  const loTable = digitTable(base, k, lo);
+  // A move is legal on a product of digit ranges, so its blocks and runs are enumerated, not searched for.
   sorted.forEach((m, mi) => {
-    for (let h = 0; h < hi; h++) {
-      let ok = 1;
-      for (let i = 0; i < hiDigits; i++) {
-        const d = hiTable[h * hiDigits + i];
-        if (d < m.lo[i] || d > m.hi[i]) ok = 0;
-      }
-      hiOk[mi * hi + h] = ok;
+    // Runs: the trailing digits whose range is full merge into the run of the last one that is not.
+    let last = k - 1;
+    let span = 1;
+    while (last >= 0 && m.lo[hiDigits + last] === 0 && m.hi[hiDigits + last] === base - 1) {
+      span *= base;
+      last--;
     }
     runFirst[mi] = runs.length / 2;
-    let runStart = -1;
-    for (let l = 0; l <= lo; l++) {
-      let ok = false;
-      if (l < lo) {
-        ok = true;
-        for (let i = 0; i < k; i++) {
-          const d = loTable[l * k + i];
-          if (d < m.lo[hiDigits + i] || d > m.hi[hiDigits + i]) ok = false;
-        }
-      }
-      if (ok && runStart < 0) runStart = l;
-      if (!ok && runStart >= 0) {
-        runs.push(runStart, l - runStart);
-        runStart = -1;
-      }
+    let len = span;
+    if (last < 0) runs.push(0, span);
+    else {
+      len = (m.hi[hiDigits + last] - m.lo[hiDigits + last] + 1) * span;
+      const first = m.lo[hiDigits + last] * span;
+      forEachInBox(
+        m.lo.slice(hiDigits, hiDigits + last),
+        m.hi.slice(hiDigits, hiDigits + last),
+        base,
+        span * base,
+        (at) => runs.push(at + first, len),
+      );
     }
     runCount[mi] = runs.length / 2 - runFirst[mi];
-  });
-  const blockCost = new Float64Array(hi).fill(3 * lo);
-  sorted.forEach((_, mi) => {
-    let len = 0;
-    for (let r = runFirst[mi]; r < runFirst[mi] + runCount[mi]; r++) len += runs[2 * r + 1] + 4;
-    for (let h = 0; h < hi; h++) if (hiOk[mi * hi + h]) blockCost[h] += len;
+    const cost = runCount[mi] * (len + 4);
+    forEachInBox(m.lo.slice(0, hiDigits), m.hi.slice(0, hiDigits), base, 1, (h) => {
+      hiOk[mi * hi + h] = 1;
+      blockCost[h] += cost;
+    });
   });
   return {
     lo,
@@ -109,15 +107,26 @@ export function makeRankPlan(
   };
 }
 
-/** The `count` base-`base` digits (most significant first) of every value below `values`, row by row. */
-function digitTable(base: number, count: number, values: number): Int8Array {
-  const out = new Int8Array(values * count);
-  for (let v = 0; v < values; v++) {
-    let rest = v;
-    for (let i = count - 1; i >= 0; i--) {
-      out[v * count + i] = rest % base;
-      rest = Math.floor(rest / base);
+/**
+ * Calls fn(index) for every index whose digits (most significant first, the last one weighing `unit`) lie in
+ * [lo[i], hi[i]], in increasing order.
+ */
+function forEachInBox(lo: number[], hi: number[], base: number, unit: number, fn: (index: number) => void): void {
+  const n = lo.length;
+  const weight = new Array<number>(n);
+  for (let i = n - 1, w = unit; i >= 0; i--, w *= base) weight[i] = w;
+  const d = lo.slice();
+  let at = d.reduce((acc, x, i) => acc + x * weight[i], 0);
+  for (;;) {
+    fn(at);
+    let i = n - 1;
+    while (i >= 0 && d[i] === hi[i]) {
+      at -= (d[i] - lo[i]) * weight[i];
+      d[i] = lo[i];
+      i--;
     }
+    if (i < 0) return;
+    d[i]++;
+    at += weight[i];
   }
-  return out;
 }

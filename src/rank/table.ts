@@ -231,6 +231,14 @@ export class RankTable {
 
   private searchCache: { values: Uint16Array; scale: number } | undefined;
 
+  /** The scale of searchValues() (rank = q * scale), without unfolding them for a u16 table. */
+  searchScale(): number {
+    if (this.searchCache) return this.searchCache.scale;
+    if (this.encoding === 'u16') return this.scale;
+    // An f32 table's quantisation scale depends on its largest value.
+    return this.searchValues().scale;
+  }
+
   /**
    * searchValues() written into `target` (one u16 per surface, e.g. a view of a kernel's memory) without keeping a
    * copy on the table: a search image shared by many AIs needs the values once, in its own memory. Returns the scale.

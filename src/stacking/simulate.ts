@@ -7,9 +7,20 @@
  * death. With `maxPieces`, the budget is split evenly over the streams and each stream plays games back to back
  * until its share is used (the last one is cut: censored). Stream s, game k draws its pieces from the randomizer
  * seeded with streamSeed(seed, s, k); streams are spread over worker threads, and the result depends only on the
- * seed, never on the thread count.
+ * seed, never on the thread count. So a run can be cut by stream (`range`), played in pieces on several machines or
+ * resumed after a crash (`resume`, `onStream`), and pooled again by mergeSimulations with exactly the numbers of one
+ * run over all the streams (docs/distributed.md).
  */
 import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt } from '../errors.js';
+import {
+  MAX_SHARDS,
+  checkRange,
+  joinRecords,
+  recordInt,
+  recordObject,
+  requireSameRun,
+  type GameRange,
+} from '../runs.js';
 import { PIECES, type Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
 import {
@@ -94,6 +105,27 @@ export interface SimulateOptions {
   threads?: number;
   onProgress?: (p: { pieces: number; deaths: number; games: number; elapsedMs: number }) => void;
   signal?: AbortSignal;
+  /** The streams to play, start..end-1 of `games` (default all): one shard of a run cut across machines. */
+  range?: GameRange;
+  /** Streams of this range already played (from a checkpoint of the same run): not played again, pooled in. */
+  resume?: readonly StreamRecord[];
+  /** Called with each stream's games as soon as the stream is finished (to write checkpoints). */
+  onStream?: (record: StreamRecord) => void;
+}
+
+/** One stacking game: its length in pieces, whether it died (else the budget cut it), the piece it died on
+ * (an id 0..6, 0 when it did not die) and its Tetrises. */
+export interface StackingGameRecord {
+  length: number;
+  dead: boolean;
+  deathPiece: number;
+  tetrises: number;
+}
+
+/** The games stream `stream` played, in order. */
+export interface StreamRecord {
+  stream: number;
+  games: StackingGameRecord[];
 }
 
 export interface SimulationResult extends SurvivalEstimate {
@@ -119,6 +151,13 @@ export interface SimulationResult extends SurvivalEstimate {
   leaf: 'rank' | 'piece-max' | 'preview';
   seed: number;
   seconds: number;
+  /** The run's number of streams (the `games` option) and piece budget (null: none). */
+  streamCount: number;
+  maxPieces: number | null;
+  /** The streams this result pools (all of them unless the call had a `range`). */
+  range: GameRange;
+  /** Every stream's games, in stream order: what mergeSimulations pools. */
+  records: StreamRecord[];
 }
 
 /** Seed of game k of stream s: a fixed mix of the user seed, s and k (documented in docs/results.md). */
@@ -162,13 +201,6 @@ function deal(rng: Randomizer, memory: WebAssembly.Memory, slot: Slot, from: num
   }
 }
 
-interface GameRecord {
-  length: number;
-  dead: boolean;
-  deathPiece: number;
-  tetrises: number;
-}
-
 export async function simulateStacking(options: SimulateOptions): Promise<SimulationResult> {
   if (options === undefined) throw new StackRankError('BAD_ARGUMENT', 'simulateStacking needs { table, lookahead }');
   const opts = optionsObject('simulateStacking', options) as SimulateOptions;
@@ -185,7 +217,9 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     opts.onProgress,
   );
   const lookahead = requireInt('lookahead', opts.lookahead, 0, MAX_LOOKAHEAD);
-  const streams = requireInt('games', opts.games ?? 100, 1, 1_000_000);
+  const streams = requireInt('games', opts.games ?? 100, 1, MAX_SHARDS);
+  const range = checkRange('range', opts.range, streams);
+  const onStream = checkCallback<NonNullable<SimulateOptions['onStream']>>('simulateStacking: onStream', opts.onStream);
   const budget =
     opts.maxPieces === undefined ? undefined : requireInt('maxPieces', opts.maxPieces, 1, Number.MAX_SAFE_INTEGER);
   const seed = checkSeed(opts.seed ?? 0);
@@ -194,11 +228,30 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
   refuseLeafRows(opts);
   const { strategy, unknownPieces } = checkStrategy(opts.strategy, opts.unknownPieces);
   const threadsGiven = opts.threads !== undefined;
-  let threads = Math.min(streams, requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, MAX_THREADS));
-  const shares = Array.from({ length: streams }, (_, s) =>
-    budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0),
+  const share = (s: number) =>
+    budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0);
+  const results: StackingGameRecord[][] = Array.from({ length: range.end - range.start }, () => []);
+  const resumed = checkResume(opts.resume, range, share, results);
+  const toPlay = results.length - resumed;
+  let threads = Math.min(
+    Math.max(1, toPlay),
+    requireInt('threads', opts.threads ?? (await defaultThreadCount()), 1, MAX_THREADS),
   );
   if (signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
+  const meta = {
+    lookahead,
+    randomizer,
+    rules: ruleSet.name,
+    stackingRules,
+    strategy,
+    unknownPieces,
+    leaf: (strategy === 'rank' ? 'rank' : opts.previewTable ? 'preview' : 'piece-max') as SimulationResult['leaf'],
+    seed,
+    streamCount: streams,
+    maxPieces: budget ?? null,
+  };
+  // Everything already played: pool it without starting the engine.
+  if (toPlay === 0) return poolStreams(meta, range, results, 0, 0);
 
   const engine = await StackingEngine.create(opts.table, stackingRules, {
     shared: threads > 1,
@@ -246,7 +299,6 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
   const onAbort = () => pool?.terminate();
   signal?.addEventListener('abort', onAbort);
 
-  const results: GameRecord[][] = Array.from({ length: streams }, () => []);
   let totalPieces = 0;
   let totalDeaths = 0;
   let totalGames = 0;
@@ -267,7 +319,7 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
   };
 
   /** Plays one game in a slot; returns its record. */
-  const playOne = async (slotIndex: number, rng: Randomizer, cap: number): Promise<GameRecord> => {
+  const playOne = async (slotIndex: number, rng: Randomizer, cap: number): Promise<StackingGameRecord> => {
     const slot = slots[slotIndex];
     const g = () => new Int32Array(memory.buffer, slot.game, GAME_WORDS);
     const words = g();
@@ -316,19 +368,23 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     }
   };
 
-  let nextStream = 0;
+  let nextStream = range.start;
   const worker = async (slotIndex: number) => {
-    while (nextStream < streams) {
+    for (;;) {
+      while (nextStream < range.end && results[nextStream - range.start].length > 0) nextStream++; // resumed
+      if (nextStream >= range.end) return;
       const s = nextStream++;
-      let left = shares[s];
+      const games = results[s - range.start];
+      let left = share(s);
       for (let k = 0; left > 0; k++) {
         const rng = createRandomizer(randomizer, { seed: streamSeed(seed, s, k) });
         const rec = await playOne(slotIndex, rng, left);
         totalGames++;
-        results[s].push(rec);
+        games.push(rec);
         left -= rec.length;
         if (budget === undefined || !rec.dead) break;
       }
+      onStream?.({ stream: s, games: games.slice() });
     }
   };
 
@@ -342,11 +398,51 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     pool?.terminate();
   }
 
+  return poolStreams(meta, range, results, (performance.now() - started) / 1000, totalPieces);
+}
+
+type SimulationMeta = Pick<
+  SimulationResult,
+  | 'lookahead'
+  | 'randomizer'
+  | 'rules'
+  | 'stackingRules'
+  | 'strategy'
+  | 'unknownPieces'
+  | 'leaf'
+  | 'seed'
+  | 'streamCount'
+  | 'maxPieces'
+>;
+const META_FIELDS = [
+  'lookahead',
+  'randomizer',
+  'rules',
+  'stackingRules',
+  'strategy',
+  'unknownPieces',
+  'leaf',
+  'seed',
+  'streamCount',
+  'maxPieces',
+] as const satisfies readonly (keyof SimulationMeta)[];
+
+/**
+ * The result of the streams `range` from their games (results[i]: stream range.start + i, in order). The one place
+ * figures are computed from games: a single run and a merge of shards give the same numbers bit for bit.
+ * `playedPieces`: pieces played in this call (its speed; resumed or merged games were timed elsewhere).
+ */
+function poolStreams(
+  meta: SimulationMeta,
+  range: GameRange,
+  results: StackingGameRecord[][],
+  seconds: number,
+  playedPieces: number,
+): SimulationResult {
   const all = results.flat();
   const lengths = all.map((r) => r.length);
   const deathsByPiece = Object.fromEntries(PIECES.map((p) => [p, 0])) as Record<Piece, number>;
   for (const r of all) if (r.dead) deathsByPiece[PIECES[r.deathPiece]]++;
-  const seconds = (performance.now() - started) / 1000;
   const pieces = lengths.reduce((a, b) => a + b, 0);
   return {
     ...estimateSurvival(
@@ -360,15 +456,107 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     max: lengths.length ? Math.max(...lengths) : 0,
     deathsByPiece,
     tetrises: all.reduce((a, r) => a + r.tetrises, 0),
-    piecesPerSecond: pieces / seconds,
-    lookahead,
-    randomizer,
-    rules: ruleSet.name,
-    stackingRules,
-    strategy,
-    unknownPieces,
-    leaf: strategy === 'rank' ? 'rank' : opts.previewTable ? 'preview' : 'piece-max',
-    seed,
+    piecesPerSecond: seconds > 0 ? playedPieces / seconds : 0,
+    ...meta,
     seconds,
+    range: { ...range },
+    records: results.map((games, i) => ({ stream: range.start + i, games })),
   };
+}
+
+/** Checks one stream's record; `share` is the stream's piece budget (Infinity without one). */
+function checkStreamRecord(value: unknown, where: string, share: number): StreamRecord {
+  const r = recordObject(where, value);
+  const stream = recordInt(where, 'stream', r.stream, 0, MAX_SHARDS - 1);
+  if (!Array.isArray(r.games) || r.games.length === 0)
+    throw new StackRankError('BAD_ARGUMENT', `${where}: games must be a non-empty array; got ${describe(r.games)}`);
+  let total = 0;
+  const games = r.games.map((g, k) => {
+    const at = `${where}, game ${k + 1}`;
+    const o = recordObject(at, g);
+    if (typeof o.dead !== 'boolean')
+      throw new StackRankError('BAD_ARGUMENT', `${at}: dead must be true or false; got ${describe(o.dead)}`);
+    const game: StackingGameRecord = {
+      length: recordInt(at, 'length', o.length),
+      dead: o.dead,
+      deathPiece: recordInt(at, 'deathPiece', o.deathPiece, 0, 6),
+      tetrises: recordInt(at, 'tetrises', o.tetrises),
+    };
+    total += game.length;
+    return game;
+  });
+  // Only a budget ends a game alive, and only the last game of a stream; a stream never overspends its share.
+  if (games.slice(0, -1).some((g) => !g.dead) || (share === Infinity && games.length !== 1) || total > share)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${where}: stream ${stream}'s games (${games.length} game(s), ${total} pieces) are not what a stream with ${share === Infinity ? 'no budget' : `a budget of ${share} pieces`} plays`,
+    );
+  return { stream, games };
+}
+
+/** Fills `results` with the resumed streams; returns how many there were. */
+function checkResume(
+  resume: unknown,
+  range: GameRange,
+  share: (s: number) => number,
+  results: StackingGameRecord[][],
+): number {
+  if (resume === undefined) return 0;
+  if (!Array.isArray(resume))
+    throw new StackRankError('BAD_ARGUMENT', `resume must be an array of stream records; got ${describe(resume)}`);
+  resume.forEach((value, i) => {
+    const where = `resume[${i}]`;
+    const stream = recordInt(where, 'stream', recordObject(where, value).stream, 0, MAX_SHARDS - 1);
+    if (stream < range.start || stream >= range.end)
+      throw new StackRankError(
+        'RUN_MISMATCH',
+        `${where}: stream ${stream} is not in this run's range ${range.start}..${range.end - 1}`,
+      );
+    if (results[stream - range.start].length > 0)
+      throw new StackRankError('RUN_MISMATCH', `${where}: stream ${stream} is given twice`);
+    results[stream - range.start] = checkStreamRecord(value, where, share(stream)).games;
+  });
+  return resume.length;
+}
+
+/**
+ * Pools results of one run played in parts (each a `range` of its streams, on any machine, with any thread count)
+ * into the result of the streams they cover together: the same numbers, bit for bit, as one simulateStacking call
+ * over those streams. `seconds` is the parts' total; `piecesPerSecond` their pieces over it. Parts of different
+ * runs (lookahead, randomizer, rules, strategy, leaf, seed, streams, budget), overlapping parts and gaps are
+ * refused with RUN_MISMATCH.
+ */
+export function mergeSimulations(results: readonly SimulationResult[]): SimulationResult {
+  if (!Array.isArray(results) || results.length === 0)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `mergeSimulations takes a non-empty array of results; got ${describe(results)}`,
+    );
+  for (const [i, r] of results.entries()) recordObject(`result ${i + 1}`, r);
+  requireSameRun(results, META_FIELDS);
+  const first = results[0];
+  const streams = requireInt('streamCount', first.streamCount, 1, MAX_SHARDS);
+  const budget =
+    first.maxPieces === null ? undefined : requireInt('maxPieces', first.maxPieces, 1, Number.MAX_SAFE_INTEGER);
+  const share = (s: number) =>
+    budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0);
+  const parts = results.map((r, i) => ({
+    range: checkRange(`result ${i + 1}: range`, r.range, streams),
+    records: r.records,
+  }));
+  const { range, records } = joinRecords<StreamRecord>(parts, (r, where) => {
+    const stream = recordInt(where, 'stream', recordObject(where, r).stream, 0, MAX_SHARDS - 1);
+    return checkStreamRecord(r, where, share(stream)).stream;
+  });
+  const seconds = results.reduce((a, r) => a + (Number.isFinite(r.seconds) && r.seconds > 0 ? r.seconds : 0), 0);
+  const meta = Object.fromEntries(META_FIELDS.map((f) => [f, first[f]])) as SimulationMeta;
+  const pooled = poolStreams(
+    meta,
+    range,
+    records.map((r) => r.games),
+    seconds,
+    0,
+  );
+  pooled.piecesPerSecond = seconds > 0 ? pooled.pieces / seconds : 0;
+  return pooled;
 }

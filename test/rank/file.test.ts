@@ -35,6 +35,23 @@ describe('mirror folding', () => {
     const back = unfoldValues(folded, shape, values.length, (n) => new Float32Array(n));
     expect(Buffer.from(back.buffer).equals(Buffer.from(values.buffer))).toBe(true);
   });
+
+  it.each([
+    [2, 3],
+    [4, 2],
+    [5, 3],
+    [6, 2],
+    [6, 4],
+    [8, 1],
+    [9, 2],
+  ])('W=%i S=%i: every surface unfolds to the value at its folded slot (foldIndex)', (width, maxStep) => {
+    const shape = foldShape(width, maxStep);
+    const size = (2 * maxStep + 1) ** (width - 1);
+    const folded = Uint16Array.from({ length: shape.foldedSize }, (_, i) => (i * 2654435761) >>> 16);
+    const out = unfoldValues(folded, shape, size, (n) => new Uint16Array(n));
+    for (let s = 0; s < size; s++)
+      if (out[s] !== folded[foldIndex(s, shape)]) expect([s, out[s]]).toEqual([s, folded[foldIndex(s, shape)]]);
+  });
 });
 
 describe('table files', () => {

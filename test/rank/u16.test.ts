@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildFoldedRanks } from '../../src/rank/build.js';
 import { rankMoves } from '../../src/rank/moves.js';
-import { buildIndex, makeMirrorPlan, mirrorOrder, reorderMove } from '../../src/rank/mirror-plan.js';
+import { buildIndex, makeMirrorPlan, mirrorMove, mirrorOrder, reorderMove } from '../../src/rank/mirror-plan.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { mirrorIndex, surfaceCount } from '../../src/surface.js';
 import { allPositions, comparePlay } from '../helpers/play-compare.js';
@@ -27,13 +27,14 @@ describe('mirror-folded build order (src/rank/mirror-plan.ts)', () => {
     [7, 1],
     [8, 2],
   ])(
-    'W=%i S=%i: reordered moves have the same legal surfaces and successors, and mirroring maps blocks to blocks',
+    'W=%i S=%i: reordered and mirrored moves have the same legal surfaces and successors, and mirroring maps blocks to blocks',
     (width, maxStep) => {
       const order = mirrorOrder(width, maxStep);
       const base = 2 * maxStep + 1;
       const size = surfaceCount(width, maxStep);
       const moves = rankMoves(width, maxStep, 'collapse');
       const reordered = moves.map((m) => reorderMove(m, order));
+      const mirroredMoves = reordered.map((m) => mirrorMove(m, order));
       const plan = makeMirrorPlan(moves, width, maxStep);
       const edge = Math.sqrt(order.lo);
       const mirrorOfBlock = new Map<number, number>();
@@ -52,6 +53,19 @@ describe('mirror-folded build order (src/rank/mirror-plan.ts)', () => {
             const legalThere = built.every((d, j) => d >= reordered[i].lo[j] && d <= reordered[i].hi[j]);
             expect(legalThere).toBe(legal);
             if (legal) expect(at + reordered[i].delta).toBe(buildIndex(s + m.delta, order));
+            // The mirror image of the move is legal exactly on the mirror image of s, and leads to the mirror
+            // image of the move's successor.
+            const image = mirrorIndex(s, width, maxStep);
+            const imageAt = buildIndex(image, order);
+            const imageDigits = digitsOf(imageAt, base, width - 1);
+            const mirroredLegal = imageDigits.every(
+              (d, j) => d >= mirroredMoves[i].lo[j] && d <= mirroredMoves[i].hi[j],
+            );
+            expect(mirroredLegal).toBe(legal);
+            if (legal)
+              expect(imageAt + mirroredMoves[i].delta).toBe(
+                buildIndex(mirrorIndex(s + m.delta, width, maxStep), order),
+              );
           });
           const block = Math.floor(at / order.lo);
           const offset = at % order.lo;

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PIECES } from '../../src/pieces.js';
 import { buildRankTable, loadRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
+import { searchImage } from '../../src/stacking/shared-table.js';
 
 const engineOf = (ai: StackingAI) => (ai as unknown as { engine: { memory: WebAssembly.Memory } }).engine;
 
@@ -53,5 +54,15 @@ describe('AIs over one table share one search image', () => {
     expect(engineOf(rank).memory).not.toBe(engineOf(expect1).memory);
     // One and two unknown pieces read the same piece-max rows.
     expect(engineOf(expect1).memory).toBe(engineOf(expect2).memory);
+  });
+
+  it('an expectimax image holds the leaf rows but no copy of the ranks (its search never reads them)', async () => {
+    const rankImage = await searchImage(table, null, false);
+    const rowsImage = await searchImage(table, 'pieceMax', false);
+    expect(rankImage.tablePtr).toBeGreaterThan(0);
+    expect(rankImage.rowsPtr).toBe(0);
+    expect(rowsImage.tablePtr).toBe(0);
+    expect(rowsImage.rowsPtr).toBeGreaterThan(0);
+    expect(rowsImage.scale).toBe(rankImage.scale);
   });
 });

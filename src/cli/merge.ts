@@ -1,0 +1,38 @@
+/** `stackrank merge`: pools the shard files of one run and prints what one run over all the games prints. */
+import { printMergedFullPlay } from './full.js';
+import { printMergedGames } from './game.js';
+import type { CliIO } from './io.js';
+import { checkShardSet, joinedRunFile, readRunFile, writeRunFile, type RunCommand, type RunFile } from './run-files.js';
+import { defineCommand } from './spec.js';
+import { printMergedSurvival } from './survival.js';
+
+const PRINTERS: Record<RunCommand, (io: CliIO, json: boolean, shards: readonly { run: RunFile }[]) => void> = {
+  'bench survival': printMergedSurvival,
+  'bench game': printMergedGames,
+  'full play': printMergedFullPlay,
+};
+
+export const mergeCommand = defineCommand({
+  path: 'merge',
+  summary: 'pool the shard files of one bench survival, bench game or full play run',
+  description: `Reads the result files that the shards of one run wrote (--shard I/N --out FILE), checks that they
+are all the shards of one run (same command and parameters, the same table, every shard 0..N-1 once, each
+finished) and prints exactly what the run without --shard prints, from the same games: the same rows, the same
+JSON (time and speed are the shards' total). Files of different runs, overlapping or missing shards are refused.
+--out writes the whole run's result file. docs/distributed.md.`,
+  args: [{ name: 'files', help: 'the shard result files (any order)', variadic: true }],
+  options: {
+    out: { type: 'outFile', help: "write the merged run's result file (JSON)" },
+  },
+  async run({ values, args }, io) {
+    const files = [];
+    for (const path of args) files.push({ path, run: await readRunFile(path) });
+    const shards = checkShardSet(files);
+    PRINTERS[shards[0].run.command](io, values.json, shards);
+    if (values.out !== undefined) {
+      await writeRunFile(values.out, joinedRunFile(shards));
+      io.err(`wrote ${values.out}`);
+    }
+    return 0;
+  },
+});
