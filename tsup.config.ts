@@ -4,7 +4,9 @@ import { defineConfig } from 'tsup';
 // Two library entries (docs/api.md): `stackrank` (src/index.ts) and `stackrank/research` (src/research.ts), each
 // as ESM and CJS with types; the `stackrank` bin (src/cli.ts) is built with the ESM entries so that all three share
 // one copy of the code (and of the inlined WebAssembly) in dist/ chunks. No source maps: they were over half the
-// package, and the code they would map is the TypeScript in the repository.
+// package, and the code they would map is the TypeScript in the repository. The ESM build drops whitespace and
+// simplifies syntax but keeps every name, so stack traces still read (the CJS build cannot: its interop pass does
+// not parse minified output); that keeps the tarball under its 600 KiB budget (test/package/package.test.ts).
 const entry = { index: 'src/index.ts', research: 'src/research.ts' };
 
 export default defineConfig([
@@ -21,6 +23,10 @@ export default defineConfig([
     // The fumen codec is bundled like the rest of the library, so a browser page with only an import map for
     // `stackrank` loads it too (test/package/package.test.ts).
     noExternal: ['tetris-fumen'],
+    esbuildOptions(o) {
+      o.minifyWhitespace = true;
+      o.minifySyntax = true;
+    },
     async onSuccess() {
       const cli = 'dist/cli.js';
       await writeFile(cli, `#!/usr/bin/env node\n${await readFile(cli, 'utf8')}`);
