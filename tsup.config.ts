@@ -6,7 +6,7 @@ import { defineConfig } from 'tsup';
 // one copy of the code (and of the inlined WebAssembly) in dist/ chunks. No source maps: they were over half the
 // package, and the code they would map is the TypeScript in the repository. The ESM build drops whitespace and
 // simplifies syntax but keeps every name, so stack traces still read (the CJS build cannot: its interop pass does
-// not parse minified output); that keeps the tarball under its 600 KiB budget (test/package/package.test.ts).
+// not parse minified output); that helps keep the tarball under its 600 kB budget (test/package/package.test.ts).
 const entry = { index: 'src/index.ts', research: 'src/research.ts' };
 
 export default defineConfig([
