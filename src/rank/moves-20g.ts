@@ -16,6 +16,7 @@ import { Board } from '../rules/board.js';
 import { reachablePlacements } from '../rules/reachable.js';
 import { RULE_SETS } from '../rules/rule-sets.js';
 import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
+import { packBoxes } from './boxes.js';
 import { rankMoves, type RankMove } from './moves.js';
 
 /** The rule set the 20G table follows. */
@@ -24,8 +25,6 @@ export const TWENTY_G_RULES = RULE_SETS.tgm20g;
 const BOARD_ROWS = 40;
 /** How far the lowest surface column stands above the well's floor (deeper wells behave the same). */
 export const WELL_DEPTH = 4;
-
-type Box = [lo: number[], hi: number[]];
 
 /** Shape key of a set of cells, moved to the origin. */
 function shapeKey(cells: readonly (readonly [number, number])[]): string {
@@ -105,38 +104,9 @@ export function rankMoves20G(width: number, maxStep: number): RankMove[] {
         for (let i = a; i < x; i++) hx += steps[i - a];
         return reached(piece, a, b, steps).has(`${targetShape}@${x - a},${hx - o.bot[0]}`);
       };
-      const steps = new Array<number>(digits.length).fill(0);
-      // Boxes over digits[i..] given the chosen prefix, merged over runs of values with equal sub-boxes.
-      const boxes = (i: number): Box[] => {
-        if (i === digits.length) return legal(steps) ? [[[], []]] : [];
-        const d = digits[i];
-        const result: Box[] = [];
-        let runStart = -1;
-        let runKey = '';
-        let runBoxes: Box[] = [];
-        const flush = (end: number) => {
-          if (runStart >= 0)
-            for (const [lo, hi] of runBoxes)
-              result.push([
-                [runStart, ...lo],
-                [end, ...hi],
-              ]);
-        };
-        for (let v = move.lo[d]; v <= move.hi[d]; v++) {
-          steps[i] = v - maxStep;
-          const sub = boxes(i + 1);
-          const subKey = JSON.stringify(sub);
-          if (runStart >= 0 && subKey === runKey) continue;
-          flush(v - 1);
-          runStart = sub.length ? v : -1;
-          runKey = subKey;
-          runBoxes = sub;
-          if (!sub.length) runStart = -1;
-        }
-        flush(move.hi[d]);
-        return result;
-      };
-      for (const [lo, hi] of boxes(0)) {
+      const ranges = digits.map((d): [number, number] => [move.lo[d], move.hi[d]]);
+      const found = packBoxes(ranges, (values) => legal(values.map((v) => v - maxStep)));
+      for (const [lo, hi] of found) {
         const mlo = move.lo.slice();
         const mhi = move.hi.slice();
         digits.forEach((d, i) => {

@@ -29,6 +29,7 @@ import { kernelLandings, kernelReach } from '../rules/kernel.js';
 import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
 import { RULE_SET_NAMES, resolveRules as resolveRuleSet, type RuleSet } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
+import { type Box, packBoxes } from '../rank/boxes.js';
 import { surfaceBase } from '../surface.js';
 import {
   RC_ANY_STEPS,
@@ -267,8 +268,6 @@ function spawnColumns(ruleSet: RuleSet, piece: number, boardWidth: number): [num
   return [x + Math.min(...dxs), x + Math.max(...dxs)];
 }
 
-type Box = [lo: number[], hi: number[]];
-
 /** 20G: per target, the boxes of window steps on which the window board reaches it (see the file comment). */
 function derive20G(
   reacher: Reacher,
@@ -331,46 +330,17 @@ function derive20G(
       rec[RC_LAST] = b;
       rec[RC_HEIGHT_LIMIT] = boardHeight - TWENTY_G_HEADROOM;
       rec[RC_BOX_START] = boxes.length / 2;
-      const found = packBoxes(reached[g], n, base);
+      const found = packReached(reached[g], n, base);
       rec[RC_BOX_COUNT] = found.length;
       for (const [lo, hi] of found) boxes.push(...boxWords(lo, hi, a, width, maxStep));
     });
   }
 }
 
-/**
- * The combinations marked in `reached` (n digits of `base` values, digit 0 most significant) as disjoint boxes:
- * for each digit, runs of consecutive values whose remaining digits give the same boxes are merged.
- */
-function packBoxes(reached: Uint8Array, n: number, base: number): Box[] {
-  const boxes = (i: number, offset: number): Box[] => {
-    if (i === n) return reached[offset] ? [[[], []]] : [];
-    const result: Box[] = [];
-    let runStart = -1;
-    let runKey = '';
-    let runBoxes: Box[] = [];
-    const flush = (end: number) => {
-      if (runStart >= 0)
-        for (const [lo, hi] of runBoxes)
-          result.push([
-            [runStart, ...lo],
-            [end, ...hi],
-          ]);
-    };
-    const stride = base ** (n - 1 - i);
-    for (let v = 0; v < base; v++) {
-      const sub = boxes(i + 1, offset + v * stride);
-      const subKey = JSON.stringify(sub);
-      if (runStart >= 0 && subKey === runKey) continue;
-      flush(v - 1);
-      runStart = sub.length ? v : -1;
-      runKey = subKey;
-      runBoxes = sub;
-    }
-    flush(base - 1);
-    return result;
-  };
-  return boxes(0, 0);
+/** The combinations marked in `reached` (n digits of `base` values, digit 0 most significant) as disjoint boxes. */
+function packReached(reached: Uint8Array, n: number, base: number): Box[] {
+  const ranges = Array.from({ length: n }, (): [number, number] => [0, base - 1]);
+  return packBoxes(ranges, (values) => reached[values.reduce((offset, v) => offset * base + v, 0)] === 1);
 }
 
 /** A box over window digits (from surface step `first`) as the kernel's two u64 over every step digit. */
