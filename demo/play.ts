@@ -1,17 +1,19 @@
 /**
  * Play mode's game: a person moves the piece with the keyboard under a rule set, and after every placement the AI
  * grades it against `rankPlacements` of the same turn (docs/demo.md, "Play"). The piece moves by the library's
- * own model of the rule set (`PieceMover` from stackrank/research: the rotation system's kicks, 20G, where pieces
+ * own model of the rule set (`PieceMover` from stackrank: the rotation system's kicks, 20G, where pieces
  * appear), so every placement a person can make is one `reachablePlacements` lists, and a hint's key sequence
  * typed in gives exactly the AI's placement. Pieces fall only when the player drops them (no gravity timer).
  */
 import {
   Board,
   PIECES,
+  PieceMover,
   RULE_SETS,
   createRandomizer,
   type Cell,
   type Piece,
+  type PieceState,
   type PlacementRanking,
   type RandomizerName,
   type RankedPlacement,
@@ -19,7 +21,6 @@ import {
   type RuleSetName,
   type TetrisAI,
 } from 'stackrank';
-import { PieceMover, type PieceState } from 'stackrank/research';
 import type { Paint } from './draw.js';
 import { gradePlacement, type Grade } from './grade.js';
 

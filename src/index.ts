@@ -112,6 +112,7 @@ export {
   countReachablePlacements,
   boardFromFumen,
   fumenFromBoard,
+  PieceMover,
   RULE_SETS,
   RULE_SET_NAMES,
   type RuleSetName,
@@ -124,4 +125,5 @@ export {
   type ReachableOptions,
   type FumenPosition,
   type FumenExportOptions,
+  type PieceState,
 } from './rules/index.js';

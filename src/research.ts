@@ -119,7 +119,6 @@ export {
   isRuleSetName,
   resolveRules,
   fieldOf,
-  PieceMover,
   SEARCH_MOVES,
   type RotationSystem,
   type RotationSystemName,
@@ -127,6 +126,5 @@ export {
   type Gravity,
   type SpawnRule,
   type Field,
-  type PieceState,
 } from './rules/index.js';
 export { searchPlacements } from './rules/reachable.js';
