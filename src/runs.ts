@@ -97,6 +97,18 @@ export function requireSameRun(parts: readonly object[], fields: readonly string
   }
 }
 
+/**
+ * The checks every merge of a run's parts starts with: `results` is a non-empty array of result objects from the
+ * same run (the same value of each of `fields`). Returns the first, whose run fields the merged result keeps.
+ */
+export function requireRunParts<T extends object>(merge: string, results: readonly T[], fields: readonly string[]): T {
+  if (!Array.isArray(results) || results.length === 0)
+    throw new StackRankError('BAD_ARGUMENT', `${merge} takes a non-empty array of results; got ${describe(results)}`);
+  for (const [i, r] of results.entries()) recordObject(`result ${i + 1}`, r);
+  requireSameRun(results, fields);
+  return results[0];
+}
+
 /** A record field that must be an integer in [min, max]; a bad one is a damaged result (BAD_ARGUMENT). */
 export function recordInt(where: string, name: string, value: unknown, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)

@@ -11,7 +11,7 @@ import {
   joinRecords,
   recordInt,
   recordObject,
-  requireSameRun,
+  requireRunParts,
   type GameRange,
 } from '../runs.js';
 import { RANDOMIZER_NAMES, isRandomizerName } from '../randomizers/index.js';
@@ -201,14 +201,7 @@ export async function playFullGames(options: FullGamesOptions = {}): Promise<Ful
  * overlaps and gaps are refused with RUN_MISMATCH.
  */
 export function mergeFullGames(results: readonly FullGamesResult[]): FullGamesResult {
-  if (!Array.isArray(results) || results.length === 0)
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `mergeFullGames takes a non-empty array of results; got ${describe(results)}`,
-    );
-  for (const [i, r] of results.entries()) recordObject(`result ${i + 1}`, r);
-  requireSameRun(results, RUN_FIELDS);
-  const first = results[0];
+  const first = requireRunParts('mergeFullGames', results, RUN_FIELDS);
   const games = requireInt('gameCount', first.gameCount, 1, MAX_SHARDS);
   const seed = checkSeed(first.seed);
   const { range, records } = joinRecords<FullGameRecord>(

@@ -11,7 +11,7 @@
  * one shared search image. Results of parts of one run pool exactly with mergeGameResults (docs/distributed.md).
  */
 import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt } from '../errors.js';
-import { joinRecords, recordInt, recordObject, requireSameRun } from '../runs.js';
+import { joinRecords, recordInt, recordObject, requireRunParts } from '../runs.js';
 import type { Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
 import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
@@ -456,14 +456,7 @@ export function checkGameTally(value: unknown, where: string, maxPieces: number)
  * well and recovery settings are not in a result: parts must have been played with the same ones.)
  */
 export function mergeGameResults(results: readonly PlayGameResult[]): PlayGameResult {
-  if (!Array.isArray(results) || results.length === 0)
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `mergeGameResults takes a non-empty array of results; got ${describe(results)}`,
-    );
-  for (const [i, r] of results.entries()) recordObject(`result ${i + 1}`, r);
-  requireSameRun(results, RUN_FIELDS);
-  const first = results[0];
+  const first = requireRunParts('mergeGameResults', results, RUN_FIELDS);
   const maxPieces = requireInt('maxPieces', first.maxPieces, 1, Number.MAX_SAFE_INTEGER);
   const parts = results.map((r, i) => {
     const start = requireInt(`result ${i + 1}: firstGame`, r.firstGame, 0, Number.MAX_SAFE_INTEGER);

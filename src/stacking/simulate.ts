@@ -18,7 +18,7 @@ import {
   joinRecords,
   recordInt,
   recordObject,
-  requireSameRun,
+  requireRunParts,
   type GameRange,
 } from '../runs.js';
 import { PIECES, type Piece } from '../pieces.js';
@@ -527,14 +527,7 @@ function checkResume(
  * refused with RUN_MISMATCH.
  */
 export function mergeSimulations(results: readonly SimulationResult[]): SimulationResult {
-  if (!Array.isArray(results) || results.length === 0)
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `mergeSimulations takes a non-empty array of results; got ${describe(results)}`,
-    );
-  for (const [i, r] of results.entries()) recordObject(`result ${i + 1}`, r);
-  requireSameRun(results, META_FIELDS);
-  const first = results[0];
+  const first = requireRunParts('mergeSimulations', results, META_FIELDS);
   const streams = requireInt('streamCount', first.streamCount, 1, MAX_SHARDS);
   const budget =
     first.maxPieces === null ? undefined : requireInt('maxPieces', first.maxPieces, 1, Number.MAX_SAFE_INTEGER);
