@@ -15,7 +15,7 @@ import { ORIENTATIONS, PIECE_COUNT, orientationCells } from '../pieces.js';
 import { Board } from '../rules/board.js';
 import { reachablePlacements } from '../rules/reachable.js';
 import { RULE_SETS } from '../rules/rule-sets.js';
-import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
+import { ROTATION_SYSTEMS, shapeKey } from '../rules/rotation-systems.js';
 import { packBoxes } from './boxes.js';
 import { rankMoves, type RankMove } from './moves.js';
 
@@ -25,16 +25,6 @@ export const TWENTY_G_RULES = RULE_SETS.tgm20g;
 const BOARD_ROWS = 40;
 /** How far the lowest surface column stands above the well's floor (deeper wells behave the same). */
 export const WELL_DEPTH = 4;
-
-/** Shape key of a set of cells, moved to the origin. */
-function shapeKey(cells: readonly (readonly [number, number])[]): string {
-  const mx = Math.min(...cells.map((c) => c[0]));
-  const my = Math.min(...cells.map((c) => c[1]));
-  return cells
-    .map(([x, y]) => [x - mx, y - my])
-    .sort((a, b) => a[1] - b[1] || a[0] - b[0])
-    .join(';');
-}
 
 /** Columns the piece's spawn box covers (board `width` columns wide, the well included). */
 function spawnColumns(piece: number, boardWidth: number): [number, number] {

@@ -67,6 +67,13 @@ export function sortCells(cells: readonly Cell[]): Cell[] {
   return [...cells].sort((a, b) => a[1] - b[1] || a[0] - b[0]);
 }
 
+/** A key for the shape of a set of cells wherever it stands: the cells moved to the origin, sorted, joined. */
+export function shapeKey(cells: readonly Cell[]): string {
+  const mx = Math.min(...cells.map((c) => c[0]));
+  const my = Math.min(...cells.map((c) => c[1]));
+  return sortCells(cells.map(([x, y]): Cell => [x - mx, y - my])).join(';');
+}
+
 /** Clockwise quarter turn inside an n × n box (y up): (x, y) -> (y, n - 1 - x). */
 function turnCw(cells: readonly Cell[], n: number): Cell[] {
   return sortCells(cells.map(([x, y]) => [y, n - 1 - x] as Cell));

@@ -26,7 +26,7 @@ import { ORIENTATIONS, PIECE_COUNT, orientationCells } from '../pieces.js';
 import { Board, BOARD_MAX_HEIGHT, BOARD_MAX_WIDTH } from '../rules/board.js';
 import { pieceGeometry, type PieceGeometry } from '../rules/geometry.js';
 import { kernelLandings, kernelReach } from '../rules/kernel.js';
-import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
+import { ROTATION_SYSTEMS, shapeKey } from '../rules/rotation-systems.js';
 import { RULE_SET_NAMES, resolveRules as resolveRuleSet, type RuleSet } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import { type Box, packBoxes } from '../rank/boxes.js';
@@ -93,15 +93,6 @@ interface StateShape {
   dx: number;
   dy: number;
 }
-
-const shapeKey = (cells: readonly (readonly [number, number])[]): string => {
-  const mx = Math.min(...cells.map((c) => c[0]));
-  const my = Math.min(...cells.map((c) => c[1]));
-  return cells
-    .map(([x, y]) => [x - mx, y - my])
-    .sort((a, b) => a[1] - b[1] || a[0] - b[0])
-    .join(';');
-};
 
 function stateShapes(g: PieceGeometry, piece: number): StateShape[] {
   const keys = ORIENTATIONS[piece].map((o) => shapeKey(orientationCells(o)));
