@@ -366,6 +366,14 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
   }
 }
 
+/** One move's runs r .. rEnd - 1 (start, length pairs at `runs`): dst = max(dst, src) over each run. */
+@inline function maxRunsU16(dst: usize, src: usize, runs: usize, r: usize, rEnd: usize): void {
+  for (; r < rEnd; r++) {
+    const start = <usize>load<i32>(runs + (r << 3));
+    maxIntoU16(dst + (start << 1), src + (start << 1), load<i32>(runs + (r << 3) + 4));
+  }
+}
+
 /**
  * out (u16[len]) = min(65535, round(factor * sum of the seven u16 arrays at tmp, tmp + stride, ...)): the sum is
  * exact in u32 and converted to f32 exactly (at most 7 * 65535 < 2^24). Returns the largest sum.
@@ -490,12 +498,8 @@ function transposeU16(dst: usize, src: usize, edge: i32, merge: bool): void {
     if (load<u8>(ok + <usize>move) == 0) continue;
     const mo = (<usize>move) << 2;
     const src = prev + ((base + <usize>load<i32>(deltas + mo)) << 1);
-    let r = <usize>load<i32>(runFirst + mo);
-    const rEnd = r + <usize>load<i32>(runCount + mo);
-    for (; r < rEnd; r++) {
-      const start = <usize>load<i32>(runs + (r << 3));
-      maxIntoU16(tmp + (start << 1), src + (start << 1), load<i32>(runs + (r << 3) + 4));
-    }
+    const r = <usize>load<i32>(runFirst + mo);
+    maxRunsU16(tmp, src, runs, r, r + <usize>load<i32>(runCount + mo));
   }
 }
 
@@ -638,12 +642,8 @@ export function pieceMaxBlocksU16(plan: usize, prev: usize, out: usize, hiStart:
         if (load<u8>(hiOk + <usize>move * hiCount + <usize>hi) == 0) continue;
         const mo = (<usize>move) << 2;
         const src = prev + ((base + <usize>load<i32>(deltas + mo)) << 1);
-        let r = <usize>load<i32>(runFirst + mo);
-        const rEnd = r + <usize>load<i32>(runCount + mo);
-        for (; r < rEnd; r++) {
-          const start = <usize>load<i32>(runs + (r << 3));
-          maxIntoU16(scratch + (start << 1), src + (start << 1), load<i32>(runs + (r << 3) + 4));
-        }
+        const r = <usize>load<i32>(runFirst + mo);
+        maxRunsU16(scratch, src, runs, r, r + <usize>load<i32>(runCount + mo));
       }
       const slot = out + (base << 4) + ((<usize>piece) << 1);
       for (let i: i32 = 0; i < lo; i++) store<u16>(slot + ((<usize>i) << 4), load<u16>(scratch + ((<usize>i) << 1)));
