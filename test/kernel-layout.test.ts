@@ -9,6 +9,7 @@ import * as fullboardLayout from '../src/fullboard/layout.js';
 import * as rankLayout from '../src/rank/layout.js';
 import { SEARCH_MOVES } from '../src/rules/geometry.js';
 import * as reachableLayout from '../src/rules/layout.js';
+import * as recoverLayout from '../src/game/recover-layout.js';
 import * as searchLayout from '../src/stacking/layout.js';
 import { createMemory, kernelImports, kernelModule, type KernelName } from '../src/wasm.js';
 
@@ -39,6 +40,7 @@ describe.each([
   ['fullboard', fullboardLayout as Record<string, unknown>],
   ['rank', rankLayout as Record<string, unknown>],
   ['reachable', reachableLayout as Record<string, unknown>],
+  ['recover', recoverLayout as Record<string, unknown>],
 ] as const)('the %s kernel and TypeScript read one layout', (name, layout) => {
   it.each(VARIANTS)('every field agrees (shared memory $shared, SIMD $simd)', async ({ shared, simd }) => {
     const globals = await kernelGlobals(name, shared, simd);
@@ -143,6 +145,42 @@ describe('the reachable layout fits together', () => {
     expect([L.M_CW, L.M_CCW, L.M_LEFT, L.M_RIGHT, L.M_DAS_LEFT, L.M_DAS_RIGHT, L.M_SOFT]).toEqual(
       ['cw', 'ccw', 'left', 'right', 'dasLeft', 'dasRight', 'softDrop'].map((m) => SEARCH_MOVES.indexOf(m as never)),
     );
+  });
+});
+
+describe('the recover layout fits together', () => {
+  const L = recoverLayout;
+  it('the context blocks lie in order, none overlapping the next, all inside CTX_BYTES', () => {
+    const blocks: [string, number, number][] = [
+      ['params', L.O_WIDTH, 6 * 4],
+      ['child pointers', L.O_CHILD_CELLS, 3 * 4],
+      ['weights', L.O_WEIGHTS, L.WEIGHT_COUNT * 8],
+      ['features', L.O_FEATURES, L.WEIGHT_COUNT * 8],
+      ['board', L.O_BOARD, L.MAX_ROWS * 4],
+      ['scratch', L.O_SCRATCH, L.MAX_ROWS * 4],
+    ];
+    for (let i = 0; i < blocks.length; i++) {
+      const [name, start, bytes] = blocks[i];
+      const end = i + 1 < blocks.length ? blocks[i + 1][1] : L.CTX_BYTES;
+      expect(start + bytes, name).toBeLessThanOrEqual(end);
+    }
+    expect(L.O_MAX_FLOOR + 4).toBe(L.O_CHILD_CELLS);
+    for (const f64Field of [L.O_WEIGHTS, L.O_FEATURES, L.CTX_BYTES]) expect(f64Field % 8).toBe(0);
+  });
+  it('a node is its rows then its f64 line total; a placement is its cells', () => {
+    expect(L.N_ACC).toBe(L.MAX_ROWS * 4);
+    expect(L.NODE_BYTES).toBe(L.N_ACC + 8);
+    expect(L.NODE_BYTES % 8).toBe(0);
+    expect(L.CELL_WORDS).toBe(2 * L.PIECE_CELLS);
+    // the game's boards (src/game/board-input.ts WORK_ROWS) fit a node
+    expect(L.MAX_ROWS).toBeGreaterThanOrEqual(44);
+  });
+  it('weights are numbered 0 .. WEIGHT_COUNT - 1 in RecoverWeights order', async () => {
+    const { RECOVER_WEIGHTS } = await import('../src/game/evaluate.js');
+    const ids = Object.keys(RECOVER_WEIGHTS).map(
+      (k) => (L as Record<string, unknown>)[`W_${k.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`],
+    );
+    expect(ids).toEqual(Array.from({ length: L.WEIGHT_COUNT }, (_, i) => i));
   });
 });
 

@@ -262,7 +262,7 @@ export class TetrisAI {
       depth: this.recoverDepth,
       beam: this.beam,
       holdAllowed: this.rules.hold,
-      reach: (r, p) => reachableOnRows(r, this.width, height, p, this.rules),
+      rules: this.rules,
     };
     const recoverState: RecoverState = { rows, current, queue: queue.slice(0, this.lookahead), hold, canHold };
     const choice = recoverMove(ctx, recoverState, reachRoot);

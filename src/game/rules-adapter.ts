@@ -5,7 +5,8 @@
 import { StackRankError, describe } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
 import { Board } from '../rules/board.js';
-import { kernelPlacements, kernelReach } from '../rules/kernel.js';
+import { kernelLandings, kernelPlacements, kernelReach } from '../rules/kernel.js';
+import { MAX_PLACEMENTS } from '../rules/layout.js';
 import { RULE_SETS, RULE_SET_NAMES, isRuleSetName, type RuleSet } from '../rules/rule-sets.js';
 import type { GamePlacement, RuleSetName } from '../rules/types.js';
 
@@ -49,4 +50,24 @@ export function reachableOnRows(
     pid,
     rules.ruleSet,
   );
+}
+
+/** Room reachableLandings needs in its `out` array: 3 numbers per placement. */
+export const LANDINGS_WORDS = 3 * MAX_PLACEMENTS;
+
+/**
+ * The same placements as reachableOnRows, in the same order, without objects: per placement its state (the index
+ * in the rotation system's states of piece `pid`), then x and y, into `out` (LANDINGS_WORDS long). Returns the count.
+ */
+export function reachableLandings(
+  rows: Uint32Array,
+  width: number,
+  height: number,
+  pid: number,
+  rules: GameRuleFacts,
+  out: Int32Array,
+): number {
+  const n = kernelReach(Board.fromBits(rows.subarray(0, height), width, height), pid, rules.ruleSet);
+  kernelLandings(n, out);
+  return n;
 }

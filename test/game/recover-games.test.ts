@@ -46,7 +46,7 @@ async function digestGame(row: Row, seed: number) {
   const rng = createRandomizer(row.randomizer, { seed });
   const hash = createHash('sha256');
   // Six garbage rows (one gap each, not lined up) so every game starts in recover mode.
-  let rows = new Uint32Array(44);
+  let rows: Uint32Array = new Uint32Array(44);
   for (let y = 0; y < 6; y++) rows[y] = 0x3ff & ~(1 << ((3 * y + seed) % 10));
   const stream: Piece[] = [];
   let held: Piece | null = null;
