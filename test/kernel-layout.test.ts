@@ -167,9 +167,10 @@ describe('the recover layout fits together', () => {
     expect(L.O_MAX_FLOOR + 4).toBe(L.O_CHILD_CELLS);
     for (const f64Field of [L.O_WEIGHTS, L.O_FEATURES, L.CTX_BYTES]) expect(f64Field % 8).toBe(0);
   });
-  it('a node is its rows then its f64 line total; a placement is its cells', () => {
+  it('a node is its rows, its f64 line total, its top; a placement is its cells', () => {
     expect(L.N_ACC).toBe(L.MAX_ROWS * 4);
-    expect(L.NODE_BYTES).toBe(L.N_ACC + 8);
+    expect(L.N_TOP).toBe(L.N_ACC + 8);
+    expect(L.NODE_BYTES).toBe(L.N_TOP + 8);
     expect(L.NODE_BYTES % 8).toBe(0);
     expect(L.CELL_WORDS).toBe(2 * L.PIECE_CELLS);
     // the game's boards (src/game/board-input.ts WORK_ROWS) fit a node

@@ -43,9 +43,10 @@ export const O_BOARD = 256; //      u32[MAX_ROWS] a board for boardFeatures
 export const O_SCRATCH = 448; //    u32[MAX_ROWS] the board after the placement being valued
 export const CTX_BYTES = 640;
 
-// ---- a search node (a board of a line the beam keeps): its rows, then Σ of its line's move terms ----
+// ---- a search node (a board of a line the beam keeps): its rows, Σ of its line's move terms, its top ----
 export const N_ACC = 192; //        f64, after u32[MAX_ROWS] rows
-export const NODE_BYTES = 200;
+export const N_TOP = 200; //        i32 rows up to the highest non-empty one (rows from it up are 0)
+export const NODE_BYTES = 208;
 
 /** What a move that leaves a cell at or above the visible field costs: more than any board's terms. */
 export const TOP_OUT = -1e9;

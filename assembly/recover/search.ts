@@ -8,7 +8,7 @@
 // independent TypeScript reference adds them (test/reference/recover-reference.ts), in f64, so the values are the
 // reference's to the last bit.
 import {
-  CELL_WORDS, MAX_ROWS, N_ACC, O_BOARD, O_CHILD_ACCS, O_CHILD_CELLS, O_CHILD_VALUES, O_FEATURES, O_HEIGHT,
+  CELL_WORDS, MAX_ROWS, N_ACC, N_TOP, O_BOARD, O_CHILD_ACCS, O_CHILD_CELLS, O_CHILD_VALUES, O_FEATURES, O_HEIGHT,
   O_MAX_FLOOR, O_ROW_COUNT, O_SCRATCH, O_VISIBLE, O_WEIGHTS, O_WELL, O_WIDTH, PIECE_CELLS, TOP_OUT,
   W_CLEAN, W_COLUMN_TRANSITIONS, W_CUMULATIVE_WELLS, W_ERODED_PIECE_CELLS, W_FLOOR_ROWS, W_HOLES, W_HOLE_DEPTH,
   W_LANDING_HEIGHT, W_ROWS_WITH_HOLES, W_ROW_TRANSITIONS, W_WELL_CELLS,
@@ -29,13 +29,17 @@ let lines: i32 = 0;
 let eroded: i32 = 0;
 let landingRow: i32 = 0;
 let pieceHeight: i32 = 0;
+/** Rows of the scratch board up to its highest non-empty one: every row from here up is 0. */
+let scratchTop: i32 = 0;
 
 /**
- * Copies the `rowCount` rows at src to dst, sets the piece's cells (CELL_WORDS at `cells`) and clears full rows
- * (rows above fall). Cells are empty and on the board; the rows were not full before.
+ * Writes into dst the board at src (rows up to srcTop; dst's rows from dstTop up are 0) with the piece's cells
+ * (CELL_WORDS at `cells`) set and full rows cleared (rows above fall): src/game/grid.ts lockCells. Cells are empty
+ * and on the board; the rows were not full before. Returns the new board's top (dst's rows from it up are 0).
  */
-function lock(src: usize, cells: usize, dst: usize, rowCount: i32, full: u32): void {
-  memory.copy(dst, src, (<usize>rowCount) << 2);
+function lock(src: usize, srcTop: i32, cells: usize, dst: usize, dstTop: i32, full: u32): i32 {
+  memory.copy(dst, src, (<usize>srcTop) << 2);
+  for (let r = srcTop; r < dstTop; r++) setRow(dst, r, 0);
   let low: i32 = 0x7fffffff;
   let high: i32 = -1;
   for (let i = 0; i < PIECE_CELLS; i++) {
@@ -45,6 +49,7 @@ function lock(src: usize, cells: usize, dst: usize, rowCount: i32, full: u32): v
     if (y < low) low = y;
     if (y > high) high = y;
   }
+  const limit = max<i32>(srcTop, high + 1);
   let n: i32 = 0;
   let e: i32 = 0;
   // Only rows the piece touched can have become full.
@@ -59,13 +64,22 @@ function lock(src: usize, cells: usize, dst: usize, rowCount: i32, full: u32): v
     }
   }
   if (n > 0) {
-    for (let r = high + 1; r < rowCount; r++) setRow(dst, write++, rowAt(dst, r));
-    for (let r = write; r < rowCount; r++) setRow(dst, r, 0);
+    for (let r = high + 1; r < limit; r++) setRow(dst, write++, rowAt(dst, r));
+    for (let r = write; r < limit; r++) setRow(dst, r, 0);
   }
   lines = n;
   eroded = e;
   landingRow = low;
   pieceHeight = high - low + 1;
+  let top = limit - n;
+  while (top > 0 && rowAt(dst, top - 1) == 0) top--;
+  return top;
+}
+
+/** Rows up to the highest non-empty one of the `rowCount` rows at `rows`. */
+function topOf(rows: usize, rowCount: i32): i32 {
+  for (let r = rowCount - 1; r >= 0; r--) if (rowAt(rows, r) != 0) return r + 1;
+  return 0;
 }
 
 // The board features of the last measure() call.
@@ -80,22 +94,14 @@ let clean: i32 = 0;
 let floorRows: i32 = 0;
 
 /**
- * The features of the board at `rows` (after the move, rows already cleared). Definitions: src/game/evaluate.ts;
- * the well column (-1: none) reads as filled for the row transitions and the wells.
+ * The features of the board at `rows` (after the move, rows already cleared; rows 0..top-1 hold every filled cell).
+ * Definitions: src/game/evaluate.ts; the well column (-1: none) reads as filled for the row transitions and wells.
  */
-function measure(ctx: usize, rows: usize): void {
+function measure(ctx: usize, rows: usize, top: i32): void {
   const width = load<i32>(ctx + O_WIDTH);
   const height = load<i32>(ctx + O_HEIGHT);
-  const rowCount = load<i32>(ctx + O_ROW_COUNT);
   const wellColumn = load<i32>(ctx + O_WELL);
   const full: u32 = (<u32>1 << <u32>width) - 1;
-  let top: i32 = 0; // rows 0..top-1 hold every filled cell
-  for (let r = rowCount - 1; r >= 0; r--) {
-    if (rowAt(rows, r) != 0) {
-      top = r + 1;
-      break;
-    }
-  }
   // Row transitions, walls filled: bit i of x = cell i - 1, bits 0 and width + 1 the walls.
   let rowT = 2 * (height - top);
   // Column transitions: the floor counts as filled; the row above the board as empty.
@@ -145,7 +151,7 @@ function measure(ctx: usize, rows: usize): void {
     }
   }
   // A clean stack on the bottom (no holes, nothing in the well) or over a floor of buried rows.
-  const floor = wellColumn < 0 ? -1 : h == 0 && wc == 0 ? 0 : stackFloor(rows, rowCount, full, wellColumn);
+  const floor = wellColumn < 0 ? -1 : h == 0 && wc == 0 ? 0 : stackFloor(rows, top, full, wellColumn);
   const isClean = floor >= 0 && floor <= load<i32>(ctx + O_MAX_FLOOR);
   rowTransitions = rowT;
   columnTransitions = colT;
@@ -160,18 +166,19 @@ function measure(ctx: usize, rows: usize): void {
 
 /**
  * The floor of the clean stack for a well in `wellColumn`, or -1 when there is none (src/game/grid.ts stackFloor:
- * the well column's height, when every row from it up is hole-free and every other column reaches it).
+ * the well column's height, when every row from it up is hole-free and every other column reaches it). The rows
+ * from `top` up are empty (they change nothing below).
  */
-function stackFloor(rows: usize, rowCount: i32, full: u32, wellColumn: i32): i32 {
+function stackFloor(rows: usize, top: i32, full: u32, wellColumn: i32): i32 {
   let floor: i32 = 0;
-  for (let r = rowCount - 1; r >= 0; r--) {
+  for (let r = top - 1; r >= 0; r--) {
     if (((rowAt(rows, r) >> <u32>wellColumn) & 1) != 0) {
       floor = r + 1;
       break;
     }
   }
   let covered: u32 = 0;
-  for (let r = rowCount - 1; r >= floor; r--) {
+  for (let r = top - 1; r >= floor; r--) {
     const m = rowAt(rows, r);
     if ((~m & covered & full) != 0) return -1;
     covered |= m;
@@ -195,12 +202,6 @@ function stackFloor(rows: usize, rowCount: i32, full: u32, wellColumn: i32): i32
   );
 }
 
-/** Whether a row at or above the visible field holds a cell (the move topped out). */
-@inline function overflows(rows: usize, visible: i32, rowCount: i32): bool {
-  for (let r = visible; r < rowCount; r++) if (rowAt(rows, r) != 0) return true;
-  return false;
-}
-
 /** landingRow + (pieceHeight - 1) / 2, exactly. */
 @inline function landingHeight(): f64 {
   return <f64>landingRow + <f64>(pieceHeight - 1) / 2;
@@ -214,7 +215,6 @@ function stackFloor(rows: usize, rowCount: i32, full: u32, wellColumn: i32): i32
  */
 export function expand(ctx: usize, node: usize, first: i32, n: i32): void {
   const width = load<i32>(ctx + O_WIDTH);
-  const rowCount = load<i32>(ctx + O_ROW_COUNT);
   const visible = load<i32>(ctx + O_VISIBLE);
   const full: u32 = (<u32>1 << <u32>width) - 1;
   const cellsAt = <usize>load<i32>(ctx + O_CHILD_CELLS);
@@ -222,26 +222,34 @@ export function expand(ctx: usize, node: usize, first: i32, n: i32): void {
   const accs = <usize>load<i32>(ctx + O_CHILD_ACCS);
   const scratch = ctx + O_SCRATCH;
   const nodeAcc = load<f64>(node + N_ACC);
+  const nodeTop = load<i32>(node + N_TOP);
   const wLanding = weight(ctx, W_LANDING_HEIGHT);
   const wEroded = weight(ctx, W_ERODED_PIECE_CELLS);
   for (let i = first; i < first + n; i++) {
-    lock(node, cellsAt + <usize>i * (CELL_WORDS << 2), scratch, rowCount, full);
-    measure(ctx, scratch);
+    const top = lock(node, nodeTop, cellsAt + <usize>i * (CELL_WORDS << 2), scratch, scratchTop, full);
+    scratchTop = top;
+    measure(ctx, scratch, top);
     let acc = nodeAcc + wLanding * landingHeight() + wEroded * <f64>(lines * eroded);
-    if (overflows(scratch, visible, rowCount)) acc += TOP_OUT;
+    // a cell at or above the visible field: the move topped out
+    if (top > visible) acc += TOP_OUT;
     store<f64>(accs + ((<usize>i) << 3), acc);
     store<f64>(values + ((<usize>i) << 3), acc + boardTerms(ctx));
   }
 }
 
-/** Writes child `child` of the node at `node` (its board and acc) into the node at `dst`. */
+/** Writes child `child` of the node at `node` (its board, acc and top) into the node at `dst`. */
 export function materialize(ctx: usize, node: usize, child: i32, dst: usize): void {
   const width = load<i32>(ctx + O_WIDTH);
-  const rowCount = load<i32>(ctx + O_ROW_COUNT);
   const cellsAt = <usize>load<i32>(ctx + O_CHILD_CELLS);
-  lock(node, cellsAt + <usize>child * (CELL_WORDS << 2), dst, rowCount, (<u32>1 << <u32>width) - 1);
-  for (let r = rowCount; r < MAX_ROWS; r++) setRow(dst, r, 0);
+  const cells = cellsAt + <usize>child * (CELL_WORDS << 2);
+  const top = lock(node, load<i32>(node + N_TOP), cells, dst, MAX_ROWS, (<u32>1 << <u32>width) - 1);
+  store<i32>(dst + N_TOP, top);
   store<f64>(dst + N_ACC, load<f64>(<usize>load<i32>(ctx + O_CHILD_ACCS) + ((<usize>child) << 3)));
+}
+
+/** Sets the top of the node at `node` from its rows (after TypeScript wrote them). */
+export function setTop(ctx: usize, node: usize): void {
+  store<i32>(node + N_TOP, topOf(node, load<i32>(ctx + O_ROW_COUNT)));
 }
 
 /**
@@ -249,7 +257,7 @@ export function materialize(ctx: usize, node: usize, child: i32, dst: usize): vo
  * src/game/evaluate.ts boardFeatures.
  */
 export function boardFeatures(ctx: usize, moveLines: i32, moveEroded: i32, moveLandingRow: i32, movePieceHeight: i32): void {
-  measure(ctx, ctx + O_BOARD);
+  measure(ctx, ctx + O_BOARD, topOf(ctx + O_BOARD, load<i32>(ctx + O_ROW_COUNT)));
   landingRow = moveLandingRow;
   pieceHeight = movePieceHeight;
   const out = ctx + O_FEATURES;

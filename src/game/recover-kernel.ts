@@ -44,6 +44,7 @@ interface RecoverKernelExports {
   alloc(bytes: number): number;
   expand(ctx: number, node: number, first: number, n: number): void;
   materialize(ctx: number, node: number, child: number, dst: number): void;
+  setTop(ctx: number, node: number): void;
   boardFeatures(ctx: number, lines: number, eroded: number, landingRow: number, pieceHeight: number): void;
   CTX_BYTES: WebAssembly.Global;
 }
@@ -155,12 +156,13 @@ export class RecoverKernel {
     return this.u32.subarray(w, w + this.rowCount);
   }
 
-  /** Sets node i of a level to these rows with a line total of `acc`. */
+  /** Sets node i of a level to these rows (at most the configured row count) with a line total of `acc`. */
   writeNode(level: number, i: number, rows: ArrayLike<number>, acc: number): void {
     const at = this.node(level, i);
     this.u32.fill(0, at >> 2, (at >> 2) + MAX_ROWS);
     this.u32.set(rows, at >> 2);
     this.f64[(at + N_ACC) >> 3] = acc;
+    this.k.setTop(this.ctx, at);
   }
 
   copyNode(fromLevel: number, i: number, toLevel: number, j: number): void {
