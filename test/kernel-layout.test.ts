@@ -156,8 +156,7 @@ describe('the recover layout fits together', () => {
       ['child pointers', L.O_CHILD_CELLS, 3 * 4],
       ['weights', L.O_WEIGHTS, L.WEIGHT_COUNT * 8],
       ['features', L.O_FEATURES, L.WEIGHT_COUNT * 8],
-      ['board', L.O_BOARD, L.MAX_ROWS * 4],
-      ['scratch', L.O_SCRATCH, L.MAX_ROWS * 4],
+      ['board', L.O_BOARD, L.NODE_BYTES],
     ];
     for (let i = 0; i < blocks.length; i++) {
       const [name, start, bytes] = blocks[i];
@@ -165,12 +164,13 @@ describe('the recover layout fits together', () => {
       expect(start + bytes, name).toBeLessThanOrEqual(end);
     }
     expect(L.O_MAX_FLOOR + 4).toBe(L.O_CHILD_CELLS);
-    for (const f64Field of [L.O_WEIGHTS, L.O_FEATURES, L.CTX_BYTES]) expect(f64Field % 8).toBe(0);
+    for (const f64Field of [L.O_WEIGHTS, L.O_FEATURES, L.O_BOARD, L.CTX_BYTES]) expect(f64Field % 8).toBe(0);
   });
   it('a node is its rows, its f64 line total, its top; a placement is its cells', () => {
     expect(L.N_ACC).toBe(L.MAX_ROWS * 4);
     expect(L.N_TOP).toBe(L.N_ACC + 8);
-    expect(L.NODE_BYTES).toBe(L.N_TOP + 8);
+    expect(L.N_COLS).toBe(L.N_TOP + 8);
+    expect(L.NODE_BYTES).toBe(L.N_COLS + 8 * L.MAX_COLUMNS);
     expect(L.NODE_BYTES % 8).toBe(0);
     expect(L.CELL_WORDS).toBe(2 * L.PIECE_CELLS);
     // the game's boards (src/game/board-input.ts WORK_ROWS) fit a node

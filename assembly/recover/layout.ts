@@ -39,14 +39,18 @@ export const O_CHILD_VALUES = 28; // i32 ptr: f64 per child, its line's value (w
 export const O_CHILD_ACCS = 32; //  i32 ptr: f64 per child, Σ of its line's move terms (written by the kernel)
 export const O_WEIGHTS = 64; //     f64[WEIGHT_COUNT] weight per term
 export const O_FEATURES = 160; //   f64[WEIGHT_COUNT] the features of the last boardFeatures call
-export const O_BOARD = 256; //      u32[MAX_ROWS] a board for boardFeatures
-export const O_SCRATCH = 448; //    u32[MAX_ROWS] the board after the placement being valued
+export const O_BOARD = 256; //      a node record (NODE_BYTES): the board boardFeatures measures
 export const CTX_BYTES = 640;
 
-// ---- a search node (a board of a line the beam keeps): its rows, Σ of its line's move terms, its top ----
-export const N_ACC = 192; //        f64, after u32[MAX_ROWS] rows
+/** Columns a board may have (the column masks' room). */
+export const MAX_COLUMNS = 16;
+
+// ---- a search node (a board of a line the beam keeps): its rows, Σ of its line's move terms, its top, and the
+// same cells as columns (the kernel's own: derived from the rows by prepareNode and materialize) ----
+export const N_ACC = 192; //        f64, after u32[MAX_ROWS] rows (bit x = column x)
 export const N_TOP = 200; //        i32 rows up to the highest non-empty one (rows from it up are 0)
-export const NODE_BYTES = 208;
+export const N_COLS = 208; //       u64[MAX_COLUMNS] column masks (bit y = row y)
+export const NODE_BYTES = 336;
 
 /** What a move that leaves a cell at or above the visible field costs: more than any board's terms. */
 export const TOP_OUT = -1e9;

@@ -3,13 +3,18 @@
 // are cleared, the board's features are measured and the line's value is summed, with no allocation: the node,
 // the placements' cells and the children's values live in buffers TypeScript allocated once.
 //
-// The features are those of src/game/evaluate.ts (the BCTS features of docs/fullboard.md on bit rows of any height,
-// with the well column read as filled, plus the recover terms), and the sums are added in the order the
-// independent TypeScript reference adds them (test/reference/recover-reference.ts), in f64, so the values are the
-// reference's to the last bit.
+// A node keeps its board as bit rows and as column masks. Valuing a placement works on the columns alone (the node's
+// rows only tell which rows it fills): the piece's cells are added to a copy of the columns, cleared rows are cut out
+// of each column, and every feature is a sum of per-column terms (as in the full-board kernel, assembly/fullboard/
+// features.ts). Only a child the beam keeps gets its rows (materialize).
+//
+// The features are those of src/game/evaluate.ts (the BCTS features of docs/fullboard.md on boards of any height,
+// with the well column read as filled for the row transitions and the wells, plus the recover terms), and the sums
+// are added in the order the independent TypeScript reference adds them (test/reference/recover-reference.ts), in
+// f64, so the values are the reference's to the last bit.
 import {
-  CELL_WORDS, MAX_ROWS, N_ACC, N_TOP, O_BOARD, O_CHILD_ACCS, O_CHILD_CELLS, O_CHILD_VALUES, O_FEATURES, O_HEIGHT,
-  O_MAX_FLOOR, O_ROW_COUNT, O_SCRATCH, O_VISIBLE, O_WEIGHTS, O_WELL, O_WIDTH, PIECE_CELLS, TOP_OUT,
+  CELL_WORDS, MAX_COLUMNS, MAX_ROWS, N_ACC, N_COLS, N_TOP, O_BOARD, O_CHILD_ACCS, O_CHILD_CELLS, O_CHILD_VALUES,
+  O_FEATURES, O_HEIGHT, O_MAX_FLOOR, O_ROW_COUNT, O_VISIBLE, O_WEIGHTS, O_WELL, O_WIDTH, PIECE_CELLS, TOP_OUT,
   W_CLEAN, W_COLUMN_TRANSITIONS, W_CUMULATIVE_WELLS, W_ERODED_PIECE_CELLS, W_FLOOR_ROWS, W_HOLES, W_HOLE_DEPTH,
   W_LANDING_HEIGHT, W_ROWS_WITH_HOLES, W_ROW_TRANSITIONS, W_WELL_CELLS,
 } from './layout';
@@ -23,66 +28,81 @@ import {
 @inline function weight(ctx: usize, w: i32): f64 {
   return load<f64>(ctx + O_WEIGHTS + ((<usize>w) << 3));
 }
+/** Bits 0 .. n-1 (n < 64). */
+@inline function low64(n: i32): u64 {
+  return (<u64>1 << <u64>n) - 1;
+}
+@inline function cellX(cells: usize, i: i32): i32 {
+  return load<i32>(cells + ((<usize>(2 * i)) << 2));
+}
+@inline function cellY(cells: usize, i: i32): i32 {
+  return load<i32>(cells + ((<usize>(2 * i + 1)) << 2));
+}
 
-// What the last lock did (the move's facts).
+/** The columns of the board being valued (u64 each, bit y = row y). */
+const cols = memory.data(MAX_COLUMNS << 3, 8);
+@inline function colAt(c: i32): u64 {
+  return load<u64>(cols + ((<usize>c) << 3));
+}
+@inline function setCol(c: i32, v: u64): void {
+  store<u64>(cols + ((<usize>c) << 3), v);
+}
+
+// What the last move did (the move's facts).
 let lines: i32 = 0;
 let eroded: i32 = 0;
 let landingRow: i32 = 0;
 let pieceHeight: i32 = 0;
-/** Rows of the scratch board up to its highest non-empty one: every row from here up is 0. */
-let scratchTop: i32 = 0;
 
 /**
- * Writes into dst the board at src (rows up to srcTop; dst's rows from dstTop up are 0) with the piece's cells
- * (CELL_WORDS at `cells`) set and full rows cleared (rows above fall): src/game/grid.ts lockCells. Cells are empty
- * and on the board; the rows were not full before. Returns the new board's top (dst's rows from it up are 0).
+ * The columns (into `cols`) of the node at `node` with the piece's cells (CELL_WORDS at `cells`) added and the
+ * rows it fills cleared, and the move's facts. Cells are empty and on the board; the rows were not full before.
  */
-function lock(src: usize, srcTop: i32, cells: usize, dst: usize, dstTop: i32, full: u32): i32 {
-  memory.copy(dst, src, (<usize>srcTop) << 2);
-  for (let r = srcTop; r < dstTop; r++) setRow(dst, r, 0);
+function place(node: usize, cells: usize, width: i32, full: u32): void {
+  memory.copy(cols, node + N_COLS, (<usize>width) << 3);
   let low: i32 = 0x7fffffff;
   let high: i32 = -1;
   for (let i = 0; i < PIECE_CELLS; i++) {
-    const x = load<i32>(cells + ((<usize>(2 * i)) << 2));
-    const y = load<i32>(cells + ((<usize>(2 * i + 1)) << 2));
-    setRow(dst, y, rowAt(dst, y) | (<u32>1 << <u32>x));
+    const x = cellX(cells, i);
+    const y = cellY(cells, i);
+    setCol(x, colAt(x) | (<u64>1 << <u64>y));
     if (y < low) low = y;
     if (y > high) high = y;
   }
-  const limit = max<i32>(srcTop, high + 1);
+  // Only rows the piece touched can have become full: the node's row with the piece's cells in it.
   let n: i32 = 0;
   let e: i32 = 0;
-  // Only rows the piece touched can have become full.
-  let write = low;
+  let cleared: u64 = 0;
   for (let r = low; r <= high; r++) {
-    if (rowAt(dst, r) == full) {
+    let m: u32 = 0;
+    for (let i = 0; i < PIECE_CELLS; i++) if (cellY(cells, i) == r) m |= <u32>1 << <u32>cellX(cells, i);
+    if ((rowAt(node, r) | m) == full) {
       n++;
-      for (let i = 0; i < PIECE_CELLS; i++) if (load<i32>(cells + ((<usize>(2 * i + 1)) << 2)) == r) e++;
-    } else {
-      if (n > 0) setRow(dst, write, rowAt(dst, r));
-      write++;
+      e += <i32>popcnt<u32>(m);
+      cleared |= <u64>1 << <u64>r;
     }
   }
   if (n > 0) {
-    for (let r = high + 1; r < limit; r++) setRow(dst, write++, rowAt(dst, r));
-    for (let r = write; r < limit; r++) setRow(dst, r, 0);
+    // cut the full rows out of every column, the highest first (the rows above fall)
+    for (let c = 0; c < width; c++) {
+      let col = colAt(c);
+      let todo = cleared;
+      while (todo != 0) {
+        const r = 63 - <i32>clz<u64>(todo);
+        col = (col & low64(r)) | ((col >> <u64>(r + 1)) << <u64>r);
+        todo &= low64(r);
+      }
+      setCol(c, col);
+    }
   }
   lines = n;
   eroded = e;
   landingRow = low;
   pieceHeight = high - low + 1;
-  let top = limit - n;
-  while (top > 0 && rowAt(dst, top - 1) == 0) top--;
-  return top;
 }
 
-/** Rows up to the highest non-empty one of the `rowCount` rows at `rows`. */
-function topOf(rows: usize, rowCount: i32): i32 {
-  for (let r = rowCount - 1; r >= 0; r--) if (rowAt(rows, r) != 0) return r + 1;
-  return 0;
-}
-
-// The board features of the last measure() call.
+// The board features of the last measure() call, and the board's top (rows up to its highest non-empty one).
+let top: i32 = 0;
 let rowTransitions: i32 = 0;
 let columnTransitions: i32 = 0;
 let holes: i32 = 0;
@@ -94,97 +114,75 @@ let clean: i32 = 0;
 let floorRows: i32 = 0;
 
 /**
- * The features of the board at `rows` (after the move, rows already cleared; rows 0..top-1 hold every filled cell).
- * Definitions: src/game/evaluate.ts; the well column (-1: none) reads as filled for the row transitions and wells.
+ * The features of the board in `cols` (rows already cleared). Definitions: src/game/evaluate.ts, row by row; here
+ * the same counts per column (rows below the top; the well column and the walls read as filled there):
+ *   rowTransitions    = 2 × (height - top) + Σ over neighbouring columns (walls included) of popcnt(left ^ right);
+ *   columnTransitions = Σ popcnt(col ^ ((col << 1) | 1)) (the floor filled, the row above the column empty);
+ *   holes             = Σ popcnt(empty cells below the column's height); rowsWithHoles = popcnt(OR of those);
+ *   holeDepth         = Σ (popcnt(col) - ctz(~col)): every filled cell but the run resting on the floor sits in a
+ *                       run directly above a hole;
+ *   cumulativeWells   = Σ over well cells (empty, both neighbours filled) of the empty run from it down;
+ *   the floor         = the well column's height, when no hole lies at or above it and every column reaches it.
  */
-function measure(ctx: usize, rows: usize, top: i32): void {
-  const width = load<i32>(ctx + O_WIDTH);
+function measure(ctx: usize, width: i32): void {
   const height = load<i32>(ctx + O_HEIGHT);
   const wellColumn = load<i32>(ctx + O_WELL);
-  const full: u32 = (<u32>1 << <u32>width) - 1;
-  // Row transitions, walls filled: bit i of x = cell i - 1, bits 0 and width + 1 the walls.
-  let rowT = 2 * (height - top);
-  // Column transitions: the floor counts as filled; the row above the board as empty.
+  let t: i32 = 0;
+  for (let c = 0; c < width; c++) t = max<i32>(t, 64 - <i32>clz<u64>(colAt(c)));
+  const filled = low64(t); // a wall, or the well column, below the top
+  let rowT = 2 * (height - t);
   let colT: i32 = 0;
-  let prev = full;
-  const wellBit: u32 = wellColumn >= 0 ? <u32>1 << <u32>wellColumn : 0;
-  const walls: u32 = 1 | (<u32>1 << <u32>(width + 1));
-  const inner: u32 = (<u32>1 << <u32>(width + 1)) - 1;
-  for (let r = 0; r < top; r++) {
-    const m = rowAt(rows, r);
-    const x = ((m | wellBit) << 1) | walls;
-    rowT += <i32>popcnt<u32>((x ^ (x >>> 1)) & inner);
-    colT += <i32>popcnt<u32>(m ^ prev);
-    prev = m;
-  }
-  colT += <i32>popcnt<u32>(prev);
-  // Holes, rows with holes, hole depth: scan down with the columns already covered.
   let h: i32 = 0;
-  let rwh: i32 = 0;
   let hd: i32 = 0;
-  let covered: u32 = 0;
-  let wc: i32 = 0;
-  for (let r = top - 1; r >= 0; r--) {
-    const m = rowAt(rows, r);
-    const holeMask = ~m & covered & full;
+  let holeRows: u64 = 0;
+  let cw: i32 = 0;
+  let lowest: i32 = 64;
+  let left = filled; // the left wall
+  let cur = wellColumn == 0 ? filled : colAt(0);
+  for (let c = 0; c < width; c++) {
+    const col = colAt(c);
+    const right = c + 1 == width ? filled : c + 1 == wellColumn ? filled : colAt(c + 1);
+    rowT += <i32>popcnt<u64>(left ^ cur);
+    colT += <i32>popcnt<u64>(col ^ ((col << 1) | 1));
+    const hc = 64 - <i32>clz<u64>(col);
+    if (hc < lowest) lowest = hc;
+    const holeMask = ~col & low64(hc);
     if (holeMask != 0) {
-      h += <i32>popcnt<u32>(holeMask);
-      rwh++;
-      // each hole's depth: the filled cells directly above it, up to the first empty one
-      for (let v = holeMask; v != 0; v &= v - 1) {
-        const c = ctz<u32>(v);
-        for (let k = r + 1; k < top && ((rowAt(rows, k) >> c) & 1) != 0; k++) hd++;
+      h += <i32>popcnt<u64>(holeMask);
+      holeRows |= holeMask;
+      hd += <i32>popcnt<u64>(col) - <i32>ctz<u64>(~col);
+    }
+    if (c != wellColumn) {
+      // each well cell adds the empty run from it down: r - (the highest filled row below r), -1 for none
+      let wells = ~col & left & right & filled;
+      while (wells != 0) {
+        const r = <i32>ctz<u64>(wells);
+        cw += r - 63 + <i32>clz<u64>(col & low64(r));
+        wells &= wells - 1;
       }
     }
-    covered |= m;
-    if ((m & wellBit) != 0) wc++;
+    left = cur;
+    cur = right;
   }
-  // Cumulative wells: a well cell (empty, both neighbours filled, walls filled) adds the empty run from it down.
-  let cw: i32 = 0;
-  const leftWall: u32 = <u32>1 << <u32>(width - 1);
-  for (let r = 0; r < top; r++) {
-    const w = rowAt(rows, r) | wellBit;
-    const wells = ~w & ((w << 1) | 1) & ((w >> 1) | leftWall) & full;
-    for (let v = wells; v != 0; v &= v - 1) {
-      const c = ctz<u32>(v);
-      for (let k = r; k >= 0 && ((rowAt(rows, k) >> c) & 1) == 0; k--) cw++;
-    }
-  }
+  rowT += <i32>popcnt<u64>(left ^ filled); // the last column against the right wall
+  const wc = wellColumn >= 0 ? <i32>popcnt<u64>(colAt(wellColumn)) : 0;
   // A clean stack on the bottom (no holes, nothing in the well) or over a floor of buried rows.
-  const floor = wellColumn < 0 ? -1 : h == 0 && wc == 0 ? 0 : stackFloor(rows, top, full, wellColumn);
+  let floor: i32 = -1;
+  if (wellColumn >= 0) {
+    const hw = 64 - <i32>clz<u64>(colAt(wellColumn));
+    if ((holeRows >> <u64>hw) == 0 && (hw == 0 || lowest >= hw)) floor = hw;
+  }
   const isClean = floor >= 0 && floor <= load<i32>(ctx + O_MAX_FLOOR);
+  top = t;
   rowTransitions = rowT;
   columnTransitions = colT;
   holes = h;
   cumulativeWells = cw;
   holeDepth = hd;
-  rowsWithHoles = rwh;
+  rowsWithHoles = <i32>popcnt<u64>(holeRows);
   wellCells = wc;
   clean = isClean ? 1 : 0;
   floorRows = isClean ? floor : 0;
-}
-
-/**
- * The floor of the clean stack for a well in `wellColumn`, or -1 when there is none (src/game/grid.ts stackFloor:
- * the well column's height, when every row from it up is hole-free and every other column reaches it). The rows
- * from `top` up are empty (they change nothing below).
- */
-function stackFloor(rows: usize, top: i32, full: u32, wellColumn: i32): i32 {
-  let floor: i32 = 0;
-  for (let r = top - 1; r >= 0; r--) {
-    if (((rowAt(rows, r) >> <u32>wellColumn) & 1) != 0) {
-      floor = r + 1;
-      break;
-    }
-  }
-  let covered: u32 = 0;
-  for (let r = top - 1; r >= floor; r--) {
-    const m = rowAt(rows, r);
-    if ((~m & covered & full) != 0) return -1;
-    covered |= m;
-  }
-  if (floor > 0 && (covered | rowAt(rows, floor - 1)) != full) return -1;
-  return floor;
 }
 
 /** Σ weight × feature over the board's terms, in RecoverWeights order from the row transitions on. */
@@ -211,7 +209,7 @@ function stackFloor(rows: usize, top: i32, full: u32, wellColumn: i32): i32 {
  * Values children first .. first + n - 1 of the node at `node`: child i is the node's board with the placement
  * whose cells are at the context's child cells, i; its value and its line's Σ of move terms go to the child
  * arrays. value = acc + board terms, acc = the node's acc + the move's landing height and eroded cells terms
- * (+ TOP_OUT when the move leaves a cell above the visible field).
+ * (+ TOP_OUT when the move leaves a cell at or above the visible field).
  */
 export function expand(ctx: usize, node: usize, first: i32, n: i32): void {
   const width = load<i32>(ctx + O_WIDTH);
@@ -220,36 +218,68 @@ export function expand(ctx: usize, node: usize, first: i32, n: i32): void {
   const cellsAt = <usize>load<i32>(ctx + O_CHILD_CELLS);
   const values = <usize>load<i32>(ctx + O_CHILD_VALUES);
   const accs = <usize>load<i32>(ctx + O_CHILD_ACCS);
-  const scratch = ctx + O_SCRATCH;
   const nodeAcc = load<f64>(node + N_ACC);
-  const nodeTop = load<i32>(node + N_TOP);
   const wLanding = weight(ctx, W_LANDING_HEIGHT);
   const wEroded = weight(ctx, W_ERODED_PIECE_CELLS);
   for (let i = first; i < first + n; i++) {
-    const top = lock(node, nodeTop, cellsAt + <usize>i * (CELL_WORDS << 2), scratch, scratchTop, full);
-    scratchTop = top;
-    measure(ctx, scratch, top);
+    place(node, cellsAt + <usize>i * (CELL_WORDS << 2), width, full);
+    measure(ctx, width);
     let acc = nodeAcc + wLanding * landingHeight() + wEroded * <f64>(lines * eroded);
-    // a cell at or above the visible field: the move topped out
     if (top > visible) acc += TOP_OUT;
     store<f64>(accs + ((<usize>i) << 3), acc);
     store<f64>(values + ((<usize>i) << 3), acc + boardTerms(ctx));
   }
 }
 
-/** Writes child `child` of the node at `node` (its board, acc and top) into the node at `dst`. */
-export function materialize(ctx: usize, node: usize, child: i32, dst: usize): void {
-  const width = load<i32>(ctx + O_WIDTH);
-  const cellsAt = <usize>load<i32>(ctx + O_CHILD_CELLS);
-  const cells = cellsAt + <usize>child * (CELL_WORDS << 2);
-  const top = lock(node, load<i32>(node + N_TOP), cells, dst, MAX_ROWS, (<u32>1 << <u32>width) - 1);
-  store<i32>(dst + N_TOP, top);
-  store<f64>(dst + N_ACC, load<f64>(<usize>load<i32>(ctx + O_CHILD_ACCS) + ((<usize>child) << 3)));
+/**
+ * Derives the node's top and columns from its rows (the first `rowCount`; the rest must be 0): after TypeScript
+ * wrote them, or materialize did.
+ */
+function deriveColumns(node: usize, rowCount: i32): void {
+  memory.fill(node + N_COLS, 0, MAX_COLUMNS << 3);
+  let t: i32 = 0;
+  for (let r = 0; r < rowCount; r++) {
+    let m = rowAt(node, r);
+    if (m != 0) t = r + 1;
+    while (m != 0) {
+      const at = node + N_COLS + ((<usize>ctz<u32>(m)) << 3);
+      store<u64>(at, load<u64>(at) | (<u64>1 << <u64>r));
+      m &= m - 1;
+    }
+  }
+  store<i32>(node + N_TOP, t);
 }
 
-/** Sets the top of the node at `node` from its rows (after TypeScript wrote them). */
-export function setTop(ctx: usize, node: usize): void {
-  store<i32>(node + N_TOP, topOf(node, load<i32>(ctx + O_ROW_COUNT)));
+/** Prepares the node at `node` after TypeScript wrote its rows (its top and columns). */
+export function prepareNode(ctx: usize, node: usize): void {
+  deriveColumns(node, load<i32>(ctx + O_ROW_COUNT));
+}
+
+/**
+ * Writes child `child` of the node at `node` into the node at `dst`: the rows with the piece locked and full rows
+ * cleared (src/game/grid.ts lockCells), its columns and top, its acc.
+ */
+export function materialize(ctx: usize, node: usize, child: i32, dst: usize): void {
+  const width = load<i32>(ctx + O_WIDTH);
+  const full: u32 = (<u32>1 << <u32>width) - 1;
+  const cells = <usize>load<i32>(ctx + O_CHILD_CELLS) + <usize>child * (CELL_WORDS << 2);
+  const srcTop = load<i32>(node + N_TOP);
+  memory.copy(dst, node, (<usize>srcTop) << 2);
+  memory.fill(dst + ((<usize>srcTop) << 2), 0, (<usize>(MAX_ROWS - srcTop)) << 2);
+  let low: i32 = 0x7fffffff;
+  let high: i32 = -1;
+  for (let i = 0; i < PIECE_CELLS; i++) {
+    const y = cellY(cells, i);
+    setRow(dst, y, rowAt(dst, y) | (<u32>1 << <u32>cellX(cells, i)));
+    if (y < low) low = y;
+    if (y > high) high = y;
+  }
+  const limit = max<i32>(srcTop, high + 1);
+  let write = low;
+  for (let r = low; r < limit; r++) if (r > high || rowAt(dst, r) != full) setRow(dst, write++, rowAt(dst, r));
+  for (let r = write; r < limit; r++) setRow(dst, r, 0);
+  deriveColumns(dst, limit);
+  store<f64>(dst + N_ACC, load<f64>(<usize>load<i32>(ctx + O_CHILD_ACCS) + ((<usize>child) << 3)));
 }
 
 /**
@@ -257,7 +287,11 @@ export function setTop(ctx: usize, node: usize): void {
  * src/game/evaluate.ts boardFeatures.
  */
 export function boardFeatures(ctx: usize, moveLines: i32, moveEroded: i32, moveLandingRow: i32, movePieceHeight: i32): void {
-  measure(ctx, ctx + O_BOARD, topOf(ctx + O_BOARD, load<i32>(ctx + O_ROW_COUNT)));
+  const board = ctx + O_BOARD;
+  const width = load<i32>(ctx + O_WIDTH);
+  deriveColumns(board, load<i32>(ctx + O_ROW_COUNT));
+  memory.copy(cols, board + N_COLS, (<usize>width) << 3);
+  measure(ctx, width);
   landingRow = moveLandingRow;
   pieceHeight = movePieceHeight;
   const out = ctx + O_FEATURES;

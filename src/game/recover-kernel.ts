@@ -44,7 +44,7 @@ interface RecoverKernelExports {
   alloc(bytes: number): number;
   expand(ctx: number, node: number, first: number, n: number): void;
   materialize(ctx: number, node: number, child: number, dst: number): void;
-  setTop(ctx: number, node: number): void;
+  prepareNode(ctx: number, node: number): void;
   boardFeatures(ctx: number, lines: number, eroded: number, landingRow: number, pieceHeight: number): void;
   CTX_BYTES: WebAssembly.Global;
 }
@@ -162,7 +162,7 @@ export class RecoverKernel {
     this.u32.fill(0, at >> 2, (at >> 2) + MAX_ROWS);
     this.u32.set(rows, at >> 2);
     this.f64[(at + N_ACC) >> 3] = acc;
-    this.k.setTop(this.ctx, at);
+    this.k.prepareNode(this.ctx, at);
   }
 
   copyNode(fromLevel: number, i: number, toLevel: number, j: number): void {
