@@ -340,13 +340,16 @@ class BeamSearch {
     const current = level.current[i];
     const next = level.next[i];
     const held = level.hold[i];
-    const q = (n: number) => (n < this.queueLength ? this.queue[n] : NO_PIECE);
-    this.expandTurn(level, i, atRoot, false, current, q(next), next + 1, held);
+    const queue = this.queue;
+    const length = this.queueLength;
+    const after = next < length ? queue[next] : NO_PIECE;
+    this.expandTurn(level, i, atRoot, false, current, after, next + 1, held);
     if (this.ctx.holdAllowed && level.canHold[i]) {
       if (held !== NO_PIECE) {
-        if (held !== current) this.expandTurn(level, i, atRoot, true, held, q(next), next + 1, current);
-      } else if (next < this.queueLength) {
-        this.expandTurn(level, i, atRoot, true, this.queue[next], q(next + 1), next + 2, current);
+        if (held !== current) this.expandTurn(level, i, atRoot, true, held, after, next + 1, current);
+      } else if (next < length) {
+        const afterHold = next + 1 < length ? queue[next + 1] : NO_PIECE;
+        this.expandTurn(level, i, atRoot, true, queue[next], afterHold, next + 2, current);
       }
     }
   }
