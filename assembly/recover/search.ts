@@ -5,8 +5,8 @@
 //
 // A node keeps its board as bit rows and as column masks. Valuing a placement works on the columns alone (the node's
 // rows only tell which rows it fills): the piece's cells are added to a copy of the columns, cleared rows are cut out
-// of each column, and every feature is a sum of per-column terms (as in the full-board kernel, assembly/fullboard/
-// features.ts). Only a child the beam keeps gets its rows (materialize).
+// of each column, and every feature is a sum of per-column terms, defined once in assembly/features/columns.ts for
+// this kernel and the full-board one. Only a child the beam keeps gets its rows (materialize).
 //
 // The features are those of src/game/evaluate.ts (the BCTS features of docs/fullboard.md on boards of any height,
 // with the well column read as filled for the row transitions and the wells, plus the recover terms), and the sums
@@ -18,6 +18,10 @@ import {
   W_CLEAN, W_COLUMN_TRANSITIONS, W_CUMULATIVE_WELLS, W_ERODED_PIECE_CELLS, W_FLOOR_ROWS, W_HOLES, W_HOLE_DEPTH,
   W_LANDING_HEIGHT, W_ROWS_WITH_HOLES, W_ROW_TRANSITIONS, W_WELL_CELLS,
 } from './layout';
+import {
+  columnHeight, columnTransitions as columnTransitionsOf, holeCells, holeDepth as holeDepthOf, lowBits, transitionsBetween,
+  wellRuns,
+} from '../features/columns';
 
 @inline function rowAt(rows: usize, r: i32): u32 {
   return load<u32>(rows + ((<usize>r) << 2));
@@ -27,10 +31,6 @@ import {
 }
 @inline function weight(ctx: usize, w: i32): f64 {
   return load<f64>(ctx + O_WEIGHTS + ((<usize>w) << 3));
-}
-/** Bits 0 .. n-1 (n < 64). */
-@inline function low64(n: i32): u64 {
-  return (<u64>1 << <u64>n) - 1;
 }
 @inline function cellX(cells: usize, i: i32): i32 {
   return load<i32>(cells + ((<usize>(2 * i)) << 2));
@@ -89,8 +89,8 @@ function place(node: usize, cells: usize, width: i32, full: u32): void {
       let todo = cleared;
       while (todo != 0) {
         const r = 63 - <i32>clz<u64>(todo);
-        col = (col & low64(r)) | ((col >> <u64>(r + 1)) << <u64>r);
-        todo &= low64(r);
+        col = (col & lowBits<u64>(r)) | ((col >> <u64>(r + 1)) << <u64>r);
+        todo &= lowBits<u64>(r);
       }
       setCol(c, col);
     }
@@ -128,8 +128,8 @@ function measure(ctx: usize, width: i32): void {
   const height = load<i32>(ctx + O_HEIGHT);
   const wellColumn = load<i32>(ctx + O_WELL);
   let t: i32 = 0;
-  for (let c = 0; c < width; c++) t = max<i32>(t, 64 - <i32>clz<u64>(colAt(c)));
-  const filled = low64(t); // a wall, or the well column, below the top
+  for (let c = 0; c < width; c++) t = max<i32>(t, columnHeight<u64>(colAt(c)));
+  const filled = lowBits<u64>(t); // a wall, or the well column, below the top
   let rowT = 2 * (height - t);
   let colT: i32 = 0;
   let h: i32 = 0;
@@ -142,34 +142,28 @@ function measure(ctx: usize, width: i32): void {
   for (let c = 0; c < width; c++) {
     const col = colAt(c);
     const right = c + 1 == width ? filled : c + 1 == wellColumn ? filled : colAt(c + 1);
-    rowT += <i32>popcnt<u64>(left ^ cur);
-    colT += <i32>popcnt<u64>(col ^ ((col << 1) | 1));
-    const hc = 64 - <i32>clz<u64>(col);
+    rowT += transitionsBetween<u64>(left, cur);
+    colT += columnTransitionsOf<u64>(col);
+    const hc = columnHeight<u64>(col);
     if (hc < lowest) lowest = hc;
-    const holeMask = ~col & low64(hc);
+    const holeMask = holeCells<u64>(col, hc);
     if (holeMask != 0) {
       h += <i32>popcnt<u64>(holeMask);
       holeRows |= holeMask;
-      hd += <i32>popcnt<u64>(col) - <i32>ctz<u64>(~col);
+      hd += holeDepthOf<u64>(col);
     }
-    if (c != wellColumn) {
-      // each well cell adds the empty run from it down: r - (the highest filled row below r), -1 for none
-      let wells = ~col & left & right & filled;
-      while (wells != 0) {
-        const r = <i32>ctz<u64>(wells);
-        cw += r - 63 + <i32>clz<u64>(col & low64(r));
-        wells &= wells - 1;
-      }
-    }
+    // each well cell (empty, both neighbours filled; never the well column) adds the empty run from it down
+    const wells = ~col & left & right & filled;
+    if (wells != 0 && c != wellColumn) cw += wellRuns<u64>(col, wells);
     left = cur;
     cur = right;
   }
-  rowT += <i32>popcnt<u64>(left ^ filled); // the last column against the right wall
+  rowT += transitionsBetween<u64>(left, filled); // the last column against the right wall
   const wc = wellColumn >= 0 ? <i32>popcnt<u64>(colAt(wellColumn)) : 0;
   // A clean stack on the bottom (no holes, nothing in the well) or over a floor of buried rows.
   let floor: i32 = -1;
   if (wellColumn >= 0) {
-    const hw = 64 - <i32>clz<u64>(colAt(wellColumn));
+    const hw = columnHeight<u64>(colAt(wellColumn));
     if ((holeRows >> <u64>hw) == 0 && (hw == 0 || lowest >= hw)) floor = hw;
   }
   const isClean = floor >= 0 && floor <= load<i32>(ctx + O_MAX_FLOOR);
