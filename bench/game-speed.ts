@@ -145,7 +145,7 @@ if (other) {
     const theirsCpu: number[] = [];
     let same = true;
     // Warm-up of the other tree (its search image is made on first use; this tree's was made above).
-    await other.playGame({ ...options, games: 1, maxPieces: 200, seed, table: other.table });
+    await other.playGame({ ...options, games: 1, maxPieces: 200, seed, table: other.table, threads: 1 });
     for (let i = 0; i < repeats; i++) {
       // Order swaps every repeat, so load from other jobs falls on both alike.
       const order = i % 2 === 0 ? (['mine', 'theirs'] as const) : (['theirs', 'mine'] as const);
@@ -155,7 +155,7 @@ if (other) {
         const r =
           who === 'mine'
             ? await playGame({ ...options, games, maxPieces, seed, table, threads: 1 })
-            : await other.playGame({ ...options, games, maxPieces, seed, table: other.table });
+            : await other.playGame({ ...options, games, maxPieces, seed, table: other.table, threads: 1 });
         const used = process.cpuUsage(cpu);
         (who === 'mine' ? mine : theirs).push(r.piecesPerSecond);
         (who === 'mine' ? mineCpu : theirsCpu).push(r.pieces / ((used.user + used.system) / 1e6));
