@@ -134,6 +134,23 @@ describe('recover search: the kernel-based search chooses as the reference does'
     );
   }, 300_000);
 
+  it('wide beams (the buffers grow in the middle of a level) choose as the reference does', () => {
+    // Beams of hundreds of lines over three pieces with hold make tens of thousands of children per level: the
+    // kernel's child and node buffers grow (and keep what they hold) while a level is being expanded.
+    fc.assert(
+      fc.property(caseArb, fc.integer({ min: 200, max: 1000 }), (c, beam) => {
+        const { ctx, refCtx, state, rootReach } = contexts({ ...c, rules: 'guideline', depth: 3, canHold: true });
+        ctx.beam = refCtx.beam = beam;
+        const want = refRecoverMove(refCtx, state, rootReach);
+        const got = recoverMove(ctx, state, rootReach);
+        expect(got?.placement).toBe(want?.placement);
+        expect(got?.hold).toBe(want?.hold);
+        expect(Object.is(got?.value, want?.value)).toBe(true);
+      }),
+      { numRuns: 4 },
+    );
+  }, 300_000);
+
   it('a search without the caller’s root placements finds the same move', () => {
     fc.assert(
       fc.property(caseArb, (c) => {
