@@ -11,6 +11,7 @@ import type { BoardFeatures, MoveFacts, RecoverWeights } from './evaluate.js';
 import {
   CELL_WORDS,
   CTX_BYTES,
+  MAX_COLUMNS,
   MAX_ROWS,
   NODE_BYTES,
   N_ACC,
@@ -123,6 +124,8 @@ export class RecoverKernel {
   configure(s: RecoverBoardSettings): void {
     if (s.rowCount > MAX_ROWS)
       throw new StackRankError('BAD_BOARD', `the recover search takes at most ${MAX_ROWS} rows; got ${s.rowCount}`);
+    if (!Number.isInteger(s.width) || s.width < 1 || s.width > MAX_COLUMNS)
+      throw new StackRankError('BAD_BOARD', `the recover search takes 1 to ${MAX_COLUMNS} columns; got ${s.width}`);
     const w = this.ctx >> 2;
     this.i32[w + (O_WIDTH >> 2)] = s.width;
     this.i32[w + (O_HEIGHT >> 2)] = s.height;

@@ -190,6 +190,17 @@ describe('recover features: the kernel equals the reference', () => {
     );
   });
 
+  it('a board the kernel has no room for is refused with a typed error, not measured wrongly', () => {
+    const none = { lines: 0, erodedCells: 0, landingRow: 0, pieceHeight: 1 };
+    expect(() => boardFeatures(new Uint32Array(49), W, H, none, -1)).toThrow(
+      expect.objectContaining({ code: 'BAD_BOARD', message: expect.stringContaining('at most 48 rows') }),
+    );
+    expect(() => boardFeatures(new Uint32Array(20), 17, H, none, -1)).toThrow(
+      expect.objectContaining({ code: 'BAD_BOARD', message: expect.stringContaining('1 to 16 columns') }),
+    );
+    expect(() => boardFeatures(new Uint32Array(48), W, H, none, -1)).not.toThrow();
+  });
+
   it('a clean stack over a floor of at most MAX_FLOOR buried rows counts as clean, a higher floor does not', () => {
     const none = { lines: 0, erodedCells: 0, landingRow: 0, pieceHeight: 1 };
     for (let floor = 0; floor <= MAX_FLOOR + 1; floor++) {
