@@ -6,4 +6,4 @@
 //   recover/search.ts  locking a piece, the board features and the line values
 export { alloc } from './memory';
 export * from './recover/layout';
-export { boardFeatures, expand, materialize, prepareNode } from './recover/search';
+export { boardFeatures, expand, expandLandings, materialize, prepareNode } from './recover/search';

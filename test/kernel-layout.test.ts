@@ -153,10 +153,11 @@ describe('the recover layout fits together', () => {
   it('the context blocks lie in order, none overlapping the next, all inside CTX_BYTES', () => {
     const blocks: [string, number, number][] = [
       ['params', L.O_WIDTH, 6 * 4],
-      ['child pointers', L.O_CHILD_CELLS, 3 * 4],
+      ['child and landing pointers', L.O_CHILD_CELLS, 4 * 4],
       ['weights', L.O_WEIGHTS, L.WEIGHT_COUNT * 8],
       ['features', L.O_FEATURES, L.WEIGHT_COUNT * 8],
       ['board', L.O_BOARD, L.NODE_BYTES],
+      ['geometry', L.O_GEOMETRY, L.PIECE_COUNT * L.MAX_STATES * L.CELL_WORDS * 4],
     ];
     for (let i = 0; i < blocks.length; i++) {
       const [name, start, bytes] = blocks[i];
@@ -175,6 +176,12 @@ describe('the recover layout fits together', () => {
     expect(L.CELL_WORDS).toBe(2 * L.PIECE_CELLS);
     // the game's boards (src/game/board-input.ts WORK_ROWS) fit a node
     expect(L.MAX_ROWS).toBeGreaterThanOrEqual(44);
+  });
+  it('placements arrive as the reachable kernel lists them: its states, its records, its most placements', async () => {
+    const { LANDINGS_WORDS } = await import('../src/game/rules-adapter.js');
+    expect(L.MAX_STATES).toBe(reachableLayout.MAX_STATES);
+    expect(L.LANDING_WORDS * reachableLayout.MAX_PLACEMENTS).toBe(LANDINGS_WORDS);
+    expect(L.O_CHILD_ACCS + 4).toBe(L.O_LANDINGS);
   });
   it('weights are numbered 0 .. WEIGHT_COUNT - 1 in RecoverWeights order', async () => {
     const { RECOVER_WEIGHTS } = await import('../src/game/evaluate.js');

@@ -37,10 +37,19 @@ export const O_MAX_FLOOR = 20; //   i32 highest floor a clean stack may stand on
 export const O_CHILD_CELLS = 24; // i32 ptr: i32[CELL_WORDS] per child, the cells of its placement (written by TS)
 export const O_CHILD_VALUES = 28; // i32 ptr: f64 per child, its line's value (written by the kernel)
 export const O_CHILD_ACCS = 32; //  i32 ptr: f64 per child, Σ of its line's move terms (written by the kernel)
+export const O_LANDINGS = 36; //    i32 ptr: LANDING_WORDS per placement (state, x, y), as the reachable kernel lists them
 export const O_WEIGHTS = 64; //     f64[WEIGHT_COUNT] weight per term
 export const O_FEATURES = 160; //   f64[WEIGHT_COUNT] the features of the last boardFeatures call
 export const O_BOARD = 256; //      a node record (NODE_BYTES): the board boardFeatures measures
-export const CTX_BYTES = 640;
+export const O_GEOMETRY = 640; //   i32[PIECE_COUNT][MAX_STATES][CELL_WORDS]: per piece and state, the cells' (dx, dy)
+//                                  from the placement's reference point, for the rule set's rotation system
+export const CTX_BYTES = 1536;
+
+/** Pieces, and rotation states a piece has at most. */
+export const PIECE_COUNT = 7;
+export const MAX_STATES = 4;
+/** A placement as the reachable kernel lists it (src/rules/kernel.ts kernelLandings): state, x, y. */
+export const LANDING_WORDS = 3;
 
 /** Columns a board may have (the column masks' room). */
 export const MAX_COLUMNS = 16;

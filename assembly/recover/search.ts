@@ -13,8 +13,8 @@
 // are added in the order the independent TypeScript reference adds them (test/reference/recover-reference.ts), in
 // f64, so the values are the reference's to the last bit.
 import {
-  CELL_WORDS, MAX_COLUMNS, MAX_ROWS, N_ACC, N_COLS, N_TOP, O_BOARD, O_CHILD_ACCS, O_CHILD_CELLS, O_CHILD_VALUES,
-  O_FEATURES, O_HEIGHT, O_MAX_FLOOR, O_ROW_COUNT, O_VISIBLE, O_WEIGHTS, O_WELL, O_WIDTH, PIECE_CELLS, TOP_OUT,
+  CELL_WORDS, LANDING_WORDS, MAX_COLUMNS, MAX_ROWS, MAX_STATES, N_ACC, N_COLS, N_TOP, O_BOARD, O_CHILD_ACCS,
+  O_CHILD_CELLS, O_CHILD_VALUES, O_FEATURES, O_GEOMETRY, O_LANDINGS, O_HEIGHT, O_MAX_FLOOR, O_ROW_COUNT, O_VISIBLE, O_WEIGHTS, O_WELL, O_WIDTH, PIECE_CELLS, TOP_OUT,
   W_CLEAN, W_COLUMN_TRANSITIONS, W_CUMULATIVE_WELLS, W_ERODED_PIECE_CELLS, W_FLOOR_ROWS, W_HOLES, W_HOLE_DEPTH,
   W_LANDING_HEIGHT, W_ROWS_WITH_HOLES, W_ROW_TRANSITIONS, W_WELL_CELLS,
 } from './layout';
@@ -223,6 +223,28 @@ export function expand(ctx: usize, node: usize, first: i32, n: i32): void {
     store<f64>(accs + ((<usize>i) << 3), acc);
     store<f64>(values + ((<usize>i) << 3), acc + boardTerms(ctx));
   }
+}
+
+/**
+ * The same for placements given as the reachable kernel lists them (the LANDING_WORDS records at O_LANDINGS:
+ * state, x, y) of piece `piece`: their cells (from the geometry table) become children first .. first + n - 1.
+ */
+export function expandLandings(ctx: usize, node: usize, first: i32, n: i32, piece: i32): void {
+  const cellsAt = <usize>load<i32>(ctx + O_CHILD_CELLS);
+  const landings = <usize>load<i32>(ctx + O_LANDINGS);
+  const geometry = ctx + O_GEOMETRY + ((<usize>(piece * MAX_STATES * CELL_WORDS)) << 2);
+  for (let j = 0; j < n; j++) {
+    const at = landings + ((<usize>(j * LANDING_WORDS)) << 2);
+    const offsets = geometry + ((<usize>(load<i32>(at) * CELL_WORDS)) << 2);
+    const x = load<i32>(at, 4);
+    const y = load<i32>(at, 8);
+    const out = cellsAt + <usize>(first + j) * (CELL_WORDS << 2);
+    for (let c = 0; c < CELL_WORDS; c += 2) {
+      store<i32>(out + ((<usize>c) << 2), x + load<i32>(offsets + ((<usize>c) << 2)));
+      store<i32>(out + ((<usize>(c + 1)) << 2), y + load<i32>(offsets + ((<usize>(c + 1)) << 2)));
+    }
+  }
+  expand(ctx, node, first, n);
 }
 
 /**

@@ -5,12 +5,16 @@
  * numbers in and out of kernel memory.
  */
 import { StackRankError } from '../errors.js';
+import { pieceGeometry } from '../rules/geometry.js';
+import { ROTATION_SYSTEMS, type RotationSystemName } from '../rules/rotation-systems.js';
 import type { Cell } from '../rules/types.js';
 import { instantiateKernelSync, type KernelInstance } from '../wasm.js';
 import type { BoardFeatures, MoveFacts, RecoverWeights } from './evaluate.js';
+import { LANDINGS_WORDS } from './rules-adapter.js';
 import {
   CELL_WORDS,
   CTX_BYTES,
+  MAX_STATES,
   MAX_COLUMNS,
   MAX_ROWS,
   NODE_BYTES,
@@ -20,7 +24,9 @@ import {
   O_CHILD_CELLS,
   O_CHILD_VALUES,
   O_FEATURES,
+  O_GEOMETRY,
   O_HEIGHT,
+  O_LANDINGS,
   O_MAX_FLOOR,
   O_ROW_COUNT,
   O_VISIBLE,
@@ -28,6 +34,7 @@ import {
   O_WELL,
   O_WIDTH,
   PIECE_CELLS,
+  PIECE_COUNT,
   W_CLEAN,
   W_COLUMN_TRANSITIONS,
   W_CUMULATIVE_WELLS,
@@ -44,6 +51,7 @@ import {
 interface RecoverKernelExports {
   alloc(bytes: number): number;
   expand(ctx: number, node: number, first: number, n: number): void;
+  expandLandings(ctx: number, node: number, first: number, n: number, piece: number): void;
   materialize(ctx: number, node: number, child: number, dst: number): void;
   prepareNode(ctx: number, node: number): void;
   boardFeatures(ctx: number, lines: number, eroded: number, landingRow: number, pieceHeight: number): void;
@@ -101,6 +109,10 @@ export class RecoverKernel {
   valuesIndex = 0;
   private accsIndex = 0;
   private rowCount = 0;
+  private readonly landingsAt: number;
+  /** Where the reachable kernel's placements are copied for expandLandings (LANDINGS_WORDS numbers). */
+  landings!: Int32Array;
+  private geometrySystem = '';
 
   private constructor(private readonly kernel: KernelInstance<RecoverKernelExports>) {
     this.k = kernel.exports;
@@ -110,7 +122,9 @@ export class RecoverKernel {
         'recover kernel layout does not match assembly/recover/layout.ts (rebuild the kernels)',
       );
     this.ctx = this.k.alloc(CTX_BYTES);
+    this.landingsAt = this.k.alloc(LANDINGS_WORDS * 4);
     this.views();
+    this.i32[(this.ctx + O_LANDINGS) >> 2] = this.landingsAt;
   }
 
   private views(): void {
@@ -118,6 +132,26 @@ export class RecoverKernel {
     this.i32 = new Int32Array(buffer);
     this.u32 = new Uint32Array(buffer);
     this.f64 = new Float64Array(buffer);
+    this.landings = this.i32.subarray(this.landingsAt >> 2, (this.landingsAt >> 2) + LANDINGS_WORDS);
+  }
+
+  /** Writes the cells of every piece state of a rotation system (once per system change). */
+  useRotationSystem(system: RotationSystemName): void {
+    if (system === this.geometrySystem) return;
+    const base = (this.ctx + O_GEOMETRY) >> 2;
+    for (let pid = 0; pid < PIECE_COUNT; pid++) {
+      const g = pieceGeometry(ROTATION_SYSTEMS[system], pid);
+      if (g.cells.length > MAX_STATES)
+        throw new Error(`${g.cells.length} states do not fit the kernel's ${MAX_STATES}`);
+      for (let st = 0; st < g.cells.length; st++) {
+        const at = base + (pid * MAX_STATES + st) * CELL_WORDS;
+        for (let c = 0; c < PIECE_CELLS; c++) {
+          this.i32[at + 2 * c] = g.cells[st][c][0];
+          this.i32[at + 2 * c + 1] = g.cells[st][c][1];
+        }
+      }
+    }
+    this.geometrySystem = system;
   }
 
   /** Writes the context words every board of a search shares. */
@@ -214,6 +248,14 @@ export class RecoverKernel {
   /** Values children first .. first + n - 1 of node i of a level (their cells set). */
   expand(level: number, i: number, first: number, n: number): void {
     if (n > 0) this.k.expand(this.ctx, this.node(level, i), first, n);
+  }
+
+  /**
+   * The same for the n placements of piece `pid` in `landings` (as the reachable kernel lists them: state, x, y;
+   * three numbers each): their cells become children first .. first + n - 1.
+   */
+  expandLandings(level: number, i: number, first: number, n: number, pid: number): void {
+    if (n > 0) this.k.expandLandings(this.ctx, this.node(level, i), first, n, pid);
   }
 
   /** Node j of level `toLevel` := child c of node i of level `fromLevel`. */

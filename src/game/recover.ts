@@ -15,12 +15,10 @@
  * replaced (test/reference/recover-reference.ts), which the tests hold it to.
  */
 import { PIECES, type Piece } from '../pieces.js';
-import { pieceGeometry } from '../rules/geometry.js';
-import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
 import type { GamePlacement } from '../rules/types.js';
 import { MAX_FLOOR, type RecoverWeights } from './evaluate.js';
 import { RecoverKernel } from './recover-kernel.js';
-import { LANDINGS_WORDS, reachableLandings, reachableOnRows, type GameRuleFacts } from './rules-adapter.js';
+import { reachableLandings, reachableOnRows, type GameRuleFacts } from './rules-adapter.js';
 
 export interface RecoverContext {
   width: number;
@@ -107,33 +105,74 @@ class Level {
   }
 }
 
-/** The children of a level (their values and placements' cells are in the kernel). */
+/**
+ * The children of a level, by group: the children one node makes with one piece (or a node carried as it is) share
+ * everything but their placement, so the kernel holds each child's cells and value and this holds one record per
+ * group. Group g is children start[g] .. start[g + 1] - 1.
+ */
 class Children {
   size = 0;
+  groups = 0;
+  start = new Int32Array(0);
   parent = new Int32Array(0);
   /** 1: the parent itself, carried to the next level as it is (nothing more is known down its line). */
   carried = new Uint8Array(0);
   current = new Int8Array(0);
   next = new Int32Array(0);
   hold = new Int8Array(0);
+  /** The root move of the group's lines; -1: each child is a root move, rootBase + its place in the group. */
   root = new Int32Array(0);
+  rootBase = new Int32Array(0);
+  /** Children in order of value (sortChildren). */
   order = new Int32Array(0);
 
-  ensure(n: number): void {
-    if (n <= this.parent.length) return;
-    const cap = Math.max(n, 2 * this.parent.length, 1024);
+  reset(): void {
+    this.size = 0;
+    this.groups = 0;
+  }
+
+  /** A new group of n children (n > 0) made by node `parent`; returns its index. */
+  add(parent: number, n: number): number {
+    const g = this.groups;
+    if (g === this.start.length) this.grow(Math.max(64, 2 * g));
+    this.start[g] = this.size;
+    this.parent[g] = parent;
+    this.groups = g + 1;
+    this.size += n;
+    if (this.order.length < this.size) this.order = new Int32Array(Math.max(this.size, 2 * this.order.length, 1024));
+    return g;
+  }
+
+  private grow(cap: number): void {
     const grow = <T extends Int32Array | Int8Array | Uint8Array>(a: T, make: (n: number) => T): T => {
       const b = make(cap);
-      b.set(a.subarray(0, this.size));
+      b.set(a.subarray(0, this.groups));
       return b;
     };
+    this.start = grow(this.start, (c) => new Int32Array(c));
     this.parent = grow(this.parent, (c) => new Int32Array(c));
     this.carried = grow(this.carried, (c) => new Uint8Array(c));
     this.current = grow(this.current, (c) => new Int8Array(c));
     this.next = grow(this.next, (c) => new Int32Array(c));
     this.hold = grow(this.hold, (c) => new Int8Array(c));
     this.root = grow(this.root, (c) => new Int32Array(c));
-    this.order = new Int32Array(cap);
+    this.rootBase = grow(this.rootBase, (c) => new Int32Array(c));
+  }
+
+  /** The group child c belongs to. */
+  groupOf(c: number): number {
+    let lo = 0;
+    let hi = this.groups - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.start[mid] <= c) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  rootOf(c: number, g = this.groupOf(c)): number {
+    return this.root[g] >= 0 ? this.root[g] : this.rootBase[g] + c - this.start[g];
   }
 }
 
@@ -153,11 +192,6 @@ class BeamSearch {
   private readonly children = new Children();
   /** Root moves: hold pressed, piece, index in rootReach(piece). */
   private roots = { size: 0, hold: new Uint8Array(64), piece: new Int8Array(64), index: new Int32Array(64) };
-  private readonly landings = new Int32Array(LANDINGS_WORDS);
-  /** Per piece id, per state: the cells' offsets (dx, dy) from the reference point, for the rule set's system. */
-  private geometry: Int32Array[] = [];
-  private geometrySystem = '';
-
   start(ctx: RecoverContext, state: RecoverState, rootReach: RootReach): this {
     this.ctx = ctx;
     this.rows = state.rows;
@@ -179,21 +213,7 @@ class BeamSearch {
     this.rootCanHold = state.canHold;
     this.rootReach = rootReach;
     this.roots.size = 0;
-    const system = ctx.rules.ruleSet.rotationSystem;
-    if (system !== this.geometrySystem) {
-      this.geometry = PIECES.map((_, pid) => {
-        const g = pieceGeometry(ROTATION_SYSTEMS[system], pid);
-        const offsets = new Int32Array(g.cells.length * 8);
-        for (let s = 0; s < g.cells.length; s++) {
-          for (let c = 0; c < g.cells[s].length; c++) {
-            offsets[s * 8 + 2 * c] = g.cells[s][c][0];
-            offsets[s * 8 + 2 * c + 1] = g.cells[s][c][1];
-          }
-        }
-        return offsets;
-      });
-      this.geometrySystem = system;
-    }
+    this.kernel.useRotationSystem(ctx.rules.ruleSet.rotationSystem);
     return this;
   }
 
@@ -220,7 +240,7 @@ class BeamSearch {
   rootMoves(): number {
     this.rootLevel();
     const ch = this.children;
-    ch.size = 0;
+    ch.reset();
     this.expandNode(this.levels[0], 0, true);
     for (let c = 0; c < ch.size; c++) ch.order[c] = c;
     this.select(this.levels[0], ch.size, this.levels[2]);
@@ -257,7 +277,7 @@ class BeamSearch {
     const ch = this.children;
     let level = this.levels[at];
     for (let d = from; d < this.ctx.depth; d++) {
-      ch.size = 0;
+      ch.reset();
       for (let i = 0; i < level.size; i++) {
         if (level.current[i] === NO_PIECE) this.carry(level, i);
         else this.expandNode(level, i, d === 0);
@@ -274,7 +294,7 @@ class BeamSearch {
             bestValue = v;
           }
         }
-        return { value: bestValue, root: ch.root[best] };
+        return { value: bestValue, root: ch.rootOf(best) };
       }
       const kept = this.sortChildren(this.ctx.beam);
       const next = this.levels[1 - this.levels.indexOf(level)];
@@ -306,14 +326,15 @@ class BeamSearch {
     this.kernel.ensureNodes(to.buffer, n);
     for (let j = 0; j < n; j++) {
       const c = ch.order[j];
-      const p = ch.parent[c];
-      if (ch.carried[c]) this.kernel.copyNode(from.buffer, p, to.buffer, j);
+      const g = ch.groupOf(c);
+      const p = ch.parent[g];
+      if (ch.carried[g]) this.kernel.copyNode(from.buffer, p, to.buffer, j);
       else this.kernel.materialize(from.buffer, p, c, to.buffer, j);
-      to.current[j] = ch.current[c];
-      to.next[j] = ch.next[c];
-      to.hold[j] = ch.hold[c];
-      to.canHold[j] = ch.carried[c] ? from.canHold[p] : 1;
-      to.root[j] = ch.root[c];
+      to.current[j] = ch.current[g];
+      to.next[j] = ch.next[g];
+      to.hold[j] = ch.hold[g];
+      to.canHold[j] = ch.carried[g] ? from.canHold[p] : 1;
+      to.root[j] = ch.rootOf(c, g);
       to.value[j] = this.kernel.childValue(c);
     }
     to.size = n;
@@ -323,16 +344,14 @@ class BeamSearch {
   private carry(level: Level, i: number): void {
     const ch = this.children;
     const c = ch.size;
-    ch.ensure(c + 1);
     this.kernel.ensureChildren(c + 1, c);
-    ch.parent[c] = i;
-    ch.carried[c] = 1;
-    ch.current[c] = level.current[i];
-    ch.next[c] = level.next[i];
-    ch.hold[c] = level.hold[i];
-    ch.root[c] = level.root[i];
+    const g = ch.add(i, 1);
+    ch.carried[g] = 1;
+    ch.current[g] = level.current[i];
+    ch.next[g] = level.next[i];
+    ch.hold[g] = level.hold[i];
+    ch.root[g] = level.root[i];
     this.kernel.setChildValue(c, level.value[i]);
-    ch.size = c + 1;
   }
 
   /** Every child of node i: each turn the rules allow (without hold, then with), each reachable placement. */
@@ -371,40 +390,26 @@ class BeamSearch {
     if (atRoot) {
       const list = this.rootReach(PIECES[piece]);
       n = list.length;
-      ch.ensure(first + n);
       k.ensureChildren(first + n, first);
       for (let j = 0; j < n; j++) k.setChildCells(first + j, list[j].cells);
+      k.expand(level.buffer, i, first, n);
     } else {
       const ctx = this.ctx;
-      n = reachableLandings(k.nodeRows(level.buffer, i), ctx.width, ctx.height, piece, ctx.rules, this.landings);
-      ch.ensure(first + n);
+      n = reachableLandings(k.nodeRows(level.buffer, i), ctx.width, ctx.height, piece, ctx.rules, k.landings);
       k.ensureChildren(first + n, first);
-      const offsets = this.geometry[piece];
-      const words = k.i32;
-      const land = this.landings;
-      for (let j = 0; j < n; j++) {
-        const s = land[3 * j] * 8;
-        const x = land[3 * j + 1];
-        const y = land[3 * j + 2];
-        const at = k.cellsWord + (first + j) * 8;
-        for (let c = 0; c < 8; c += 2) {
-          words[at + c] = x + offsets[s + c];
-          words[at + c + 1] = y + offsets[s + c + 1];
-        }
-      }
+      k.expandLandings(level.buffer, i, first, n, piece);
     }
-    k.expand(level.buffer, i, first, n);
-    const root = level.root[i];
-    for (let j = 0; j < n; j++) {
-      const c = first + j;
-      ch.parent[c] = i;
-      ch.carried[c] = 0;
-      ch.current[c] = current;
-      ch.next[c] = next;
-      ch.hold[c] = holdPiece;
-      ch.root[c] = root >= 0 ? root : this.addRoot(hold, piece, j);
+    if (n === 0) return;
+    const g = ch.add(i, n);
+    ch.carried[g] = 0;
+    ch.current[g] = current;
+    ch.next[g] = next;
+    ch.hold[g] = holdPiece;
+    ch.root[g] = level.root[i];
+    if (level.root[i] < 0) {
+      ch.rootBase[g] = this.roots.size;
+      for (let j = 0; j < n; j++) this.addRoot(hold, piece, j);
     }
-    ch.size = first + n;
   }
 
   private addRoot(hold: boolean, piece: number, index: number): number {
