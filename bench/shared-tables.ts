@@ -1,6 +1,7 @@
 /**
  * Memory of many AIs over one table: each configuration runs in its own process and prints its resident memory
- * after every instance has made a move (RSS then, after a garbage collection, and peak).
+ * after every instance has made a move and then played 200 pieces of a game (RSS then, after a garbage
+ * collection, and the process's peak).
  *
  *   npx tsx bench/shared-tables.ts             # builds the 9x4 table once into a temporary file
  *   npx tsx bench/shared-tables.ts --table FILE
@@ -11,6 +12,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildRankTable, loadRankTable } from '../src/rank/table.js';
+import { createRandomizer } from '../src/randomizers/index.js';
 import { StackingAI } from '../src/stacking/ai.js';
 import { machine, printTable, writeResults } from './common.js';
 
@@ -24,6 +26,16 @@ async function child(kind: string, file: string): Promise<void> {
   const options = strategy === 'rank' ? {} : ({ strategy: 'expectimax', unknownPieces: 2 } as const);
   for (let i = 0; i < Number(countText); i++) ais.push(await StackingAI.create({ table, ...options }));
   const moves = ais.map((ai) => ai.bestPlacement([0, 1, 2, 2, 1, 0, 0, 1, 1], 'TSZ', 1)?.column);
+  // Then each plays a game (lookahead 1, tgm1 pieces, a fresh board when it dies), so the figures are those of AIs
+  // at work, not just loaded.
+  for (const ai of ais) {
+    const pieces = createRandomizer('tgm1', { seed: 7 }).take(202);
+    let heights: number[] = new Array(table.width).fill(0);
+    for (let i = 0; i < 200; i++) {
+      const step = ai.bestPlacement(heights, pieces.slice(i, i + 2), 1);
+      heights = step ? step.heights : new Array(table.width).fill(0);
+    }
+  }
   const mib = (b: number) => Math.round(b / 2 ** 20);
   const rss = process.memoryUsage().rss;
   // What stays once garbage is collected (the piece-max rows' temporary kernel memory is garbage by now).
