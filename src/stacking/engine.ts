@@ -46,7 +46,8 @@ import {
   WEIGHT_WORDS_EXPECT2,
 } from './layout.js';
 import { placementTable, type PlacementTable } from './placements.js';
-import { reachTable, type ReachTable, type StackingRuleSet } from './reach.js';
+import type { ReachTable, StackingRuleSet } from './reach.js';
+import { cachedReachTable } from './reach-cache.js';
 import { MIN_BOARD_HEIGHT, type StackingRules } from './rules.js';
 
 export interface SearchKernel {
@@ -364,9 +365,10 @@ export class StackingEngine {
     const unknownPieces = opts.unknownPieces ?? 0;
     if (opts.leafValues !== undefined && unknownPieces === 0)
       throw new StackRankError('BAD_ARGUMENT', 'leaf values (a preview table) need the expectimax strategy');
-    // The rule set's reach records (src/stacking/reach.ts), derived before any kernel memory is touched.
+    // The rule set's reach records (src/stacking/reach.ts), before any kernel memory is touched: from the disk
+    // cache in Node (src/stacking/reach-cache.ts), else derived.
     const placements = placementTable(table.width, table.maxStep);
-    const reach = reachTable(
+    const { table: reach } = await cachedReachTable(
       opts.ruleSet ?? 'classic',
       table.width,
       table.maxStep,
