@@ -1,7 +1,7 @@
 /**
  * One copy of a table in kernel memory for every search over it in this process. The search kernel reads the
  * table's u16 ranks (86 MB at 9x4) or, for the expectimax strategies, 8 leaf values per surface (688 MB at 9x4;
- * the table's own piece-max rows are kept folded by mirror symmetry, 344 MB, and unfolded per read); copying
+ * the table's own piece-max rows and a preview table's are kept folded by mirror symmetry, 344 MB); copying
  * them into each engine's own memory cost that much per StackingAI. Instead, a search image (one WebAssembly
  * memory holding the ranks or the leaf rows) is made once per (table, leaf rows, kernel variant) and kept while
  * the table object lives (a WeakMap on the table); each engine instantiates its own kernel instance over that
@@ -10,8 +10,9 @@
  * over their engine's memory, so they share the same image.
  */
 import { variantMirrored } from '../rank/file.js';
-import { foldShape } from '../rank/fold.js';
+import { foldRowRange, foldShape } from '../rank/fold.js';
 import { computeFoldedPieceMax, computePieceMax } from '../rank/piece-max.js';
+import { PreviewTable } from '../rank/preview.js';
 import type { RankTable } from '../rank/table.js';
 import { StackRankError } from '../errors.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
@@ -80,10 +81,16 @@ async function makeImage(
     return { memory, module, alloc, tablePtr, rowsPtr: 0, scale, foldPtr: 0, mirrorPair: null };
   }
   const scale = table.searchScale();
-  // The table's own piece-max rows are folded by mirror symmetry (half the size); caller-given rows (not known to
-  // be mirror-symmetric) and an asymmetric table's rows keep one row per surface.
+  // Rows known to be mirror-symmetric are folded (half the size): the piece-max rows of a mirror-symmetric table
+  // and a preview table's (symmetric by construction: built from a mirror-symmetric matrix, or unfolded from a
+  // folded file; test/rank/variants.test.ts checks the build to the bit). Other caller-given rows and an asymmetric
+  // table's keep one row per surface.
+  const symmetric =
+    rows === 'pieceMax'
+      ? variantMirrored(table.variant)
+      : rows instanceof PreviewTable && variantMirrored(rows.variant);
   const shape = foldShape(table.width, table.maxStep);
-  const mirrorPair = rows === 'pieceMax' && variantMirrored(table.variant) ? mirrorPairIndex(shape) : null;
+  const mirrorPair = symmetric ? mirrorPairIndex(shape) : null;
   if (!mirrorPair) {
     const rowsPtr = alignedRows(alloc, table.size);
     const target = new Uint16Array(memory.buffer, rowsPtr, table.size * LEAF_ROW_SLOTS);
@@ -96,7 +103,9 @@ async function makeImage(
   const foldPtr = alloc(mirrorPair.block.byteLength);
   new Int32Array(memory.buffer, foldPtr, mirrorPair.block.length).set(mirrorPair.block);
   const rowsPtr = alignedRows(alloc, shape.foldedSize);
-  await computeFoldedPieceMax(table, new Uint16Array(memory.buffer, rowsPtr, shape.foldedSize * LEAF_ROW_SLOTS));
+  const target = new Uint16Array(memory.buffer, rowsPtr, shape.foldedSize * LEAF_ROW_SLOTS);
+  if (rows === 'pieceMax') await computeFoldedPieceMax(table, target);
+  else foldRowRange(rows.rows, 0, shape, LEAF_ROW_SLOTS, target);
   return { memory, module, alloc, tablePtr: 0, rowsPtr, scale, foldPtr, mirrorPair };
 }
 

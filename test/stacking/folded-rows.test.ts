@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { foldIndex, foldShape, unfoldRows } from '../../src/rank/fold.js';
 import { computeFoldedPieceMax, computePieceMax } from '../../src/rank/piece-max.js';
-import { MIRROR_SLOT } from '../../src/rank/preview.js';
+import { MIRROR_SLOT, buildPreviewTable } from '../../src/rank/preview.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingEngine, distributionWeights, pairWeights } from '../../src/stacking/engine.js';
 import { mirrorPairIndex } from '../../src/stacking/folded-rows.js';
@@ -36,6 +36,7 @@ function digitsOf(index: number, width: number, maxStep: number): number[] {
 
 describe.each([5, 6])('W = %i', (width) => {
   const maxStep = 4;
+  const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst', tetris: 'forced' };
   const shape = foldShape(width, maxStep);
   const size = surfaceCount(width, maxStep);
 
@@ -120,6 +121,36 @@ describe.each([5, 6])('W = %i', (width) => {
         );
       },
     );
+  });
+
+  it("a preview table's rows are folded too, and search the same as the same rows given unfolded", async () => {
+    const table = tables.get(width)!;
+    const preview = await buildPreviewTable({
+      width,
+      maxStep,
+      iterations: 4,
+      randomizer: 'tgm1',
+      samples: 20_000,
+      threads: 1,
+    });
+    const plain = { width, maxStep, rows: preview.rows };
+    expect((await searchImage(table, preview, false)).foldPtr).toBeGreaterThan(0);
+    expect((await searchImage(table, plain, false)).foldPtr).toBe(0);
+    for (const unknownPieces of [1, 2] as const) {
+      const folded = await StackingEngine.create(table, rules, { unknownPieces, leafValues: preview });
+      const full = await StackingEngine.create(table, rules, { unknownPieces, leafValues: plain });
+      fc.assert(
+        fc.property(
+          fc.array(fc.integer({ min: 0, max: 16 }), { minLength: width, maxLength: width }),
+          fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 2, maxLength: 2 }),
+          fc.integer({ min: 0, max: 1 }),
+          (heights, queue, lookahead) => {
+            expect(folded.search(heights, queue, lookahead)).toEqual(full.search(heights, queue, lookahead));
+          },
+        ),
+        { numRuns: 200 },
+      );
+    }
   });
 
   it('plays the same games over folded and full rows (weights from the randomizer, inside the kernel)', async () => {
