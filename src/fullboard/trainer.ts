@@ -152,6 +152,12 @@ function num(name: string, v: unknown, min: number, max: number): number {
 }
 
 export function resolveTrainOptions(o: TrainOptions): ResolvedTrainOptions {
+  if (o.features !== undefined && !Array.isArray(o.features)) {
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `features must be an array of feature names (docs/fullboard.md); got ${describe(o.features)}`,
+    );
+  }
   const features = [...(o.features ?? BCTS_FEATURES)];
   resolveWeights({ features, weights: features.map(() => 0) });
   const population = requireInt(

@@ -77,6 +77,13 @@ describe('GA trainer', () => {
     });
     await expect(trainWeights({ generations: 1, boardHeight: 40 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(trainWeights({ generations: 1, mutationRate: NaN })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    // Found by the fuzz suite: a features object that is not an array failed with a TypeError.
+    for (const features of [{}, 'holes', 3]) {
+      await expect(trainWeights({ generations: 1, features: features as never })).rejects.toMatchObject({
+        code: 'BAD_ARGUMENT',
+        message: expect.stringContaining('features must be an array'),
+      });
+    }
     expect(() => checkCheckpoint({ format: 'nope' })).toThrow(StackRankError);
   });
 });
