@@ -396,8 +396,10 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
         hi = i32x4.add(hi, i32x4.extend_high_i16x8_u(t));
       }
       m = i32x4.max_u(m, i32x4.max_u(lo, hi));
-      lo = i32x4.trunc_sat_f32x4_u(f32x4.nearest(f32x4.mul(f32x4.convert_i32x4_u(lo), f)));
-      hi = i32x4.trunc_sat_f32x4_u(f32x4.nearest(f32x4.mul(f32x4.convert_i32x4_u(hi), f)));
+      // Sums stay below 2^24 and scaled values below 2^17, so the signed conversions (one instruction each on x64;
+      // the unsigned ones are emulated) give the same results.
+      lo = i32x4.trunc_sat_f32x4_s(f32x4.nearest(f32x4.mul(f32x4.convert_i32x4_s(lo), f)));
+      hi = i32x4.trunc_sat_f32x4_s(f32x4.nearest(f32x4.mul(f32x4.convert_i32x4_s(hi), f)));
       v128.store(out + ((<usize>i) << 1), i16x8.narrow_i32x4_u(lo, hi));
     }
     best = max<i32>(max<i32>(i32x4.extract_lane(m, 0), i32x4.extract_lane(m, 1)), max<i32>(i32x4.extract_lane(m, 2), i32x4.extract_lane(m, 3)));
