@@ -418,7 +418,10 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
   return best;
 }
 
-/** One 8x8 tile of u16: stores (or max-merges) column j of rows r0..r7 as row j at dst (rows rowBytes apart). */
+/**
+ * One 8x8 tile of u16: the rows r0..r7 (rows c..c+7 of the source, 8 columns) transposed, row j at dst + j * rowBytes
+ * (stored, or with `merge` max-merged into what is there). Unpack shuffles, three rounds of eight.
+ */
 @inline function storeTransposed(
   r0: v128, r1: v128, r2: v128, r3: v128, r4: v128, r5: v128, r6: v128, r7: v128,
   dst: usize, rowBytes: usize, merge: bool,
@@ -439,14 +442,21 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
   const u5 = i32x4.shuffle(t4, t6, 2, 6, 3, 7);
   const u6 = i32x4.shuffle(t5, t7, 0, 4, 1, 5);
   const u7 = i32x4.shuffle(t5, t7, 2, 6, 3, 7);
+  const d1 = dst + rowBytes;
+  const d2 = d1 + rowBytes;
+  const d3 = d2 + rowBytes;
+  const d4 = d3 + rowBytes;
+  const d5 = d4 + rowBytes;
+  const d6 = d5 + rowBytes;
+  const d7 = d6 + rowBytes;
   putRow(dst, i64x2.shuffle(u0, u4, 0, 2), merge);
-  putRow(dst + rowBytes, i64x2.shuffle(u0, u4, 1, 3), merge);
-  putRow(dst + 2 * rowBytes, i64x2.shuffle(u1, u5, 0, 2), merge);
-  putRow(dst + 3 * rowBytes, i64x2.shuffle(u1, u5, 1, 3), merge);
-  putRow(dst + 4 * rowBytes, i64x2.shuffle(u2, u6, 0, 2), merge);
-  putRow(dst + 5 * rowBytes, i64x2.shuffle(u2, u6, 1, 3), merge);
-  putRow(dst + 6 * rowBytes, i64x2.shuffle(u3, u7, 0, 2), merge);
-  putRow(dst + 7 * rowBytes, i64x2.shuffle(u3, u7, 1, 3), merge);
+  putRow(d1, i64x2.shuffle(u0, u4, 1, 3), merge);
+  putRow(d2, i64x2.shuffle(u1, u5, 0, 2), merge);
+  putRow(d3, i64x2.shuffle(u1, u5, 1, 3), merge);
+  putRow(d4, i64x2.shuffle(u2, u6, 0, 2), merge);
+  putRow(d5, i64x2.shuffle(u2, u6, 1, 3), merge);
+  putRow(d6, i64x2.shuffle(u3, u7, 0, 2), merge);
+  putRow(d7, i64x2.shuffle(u3, u7, 1, 3), merge);
 }
 
 @inline function putRow(dst: usize, v: v128, merge: bool): void {
@@ -454,37 +464,80 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
 }
 
 /**
- * dst (edge x edge u16) = transpose of src, or with `merge` max(dst, transpose of src): dst[u][v] = src[v][u]. With
- * SIMD in 8x8 tiles (unpack shuffles), the rows and columns past the last multiple of 8 one value at a time.
+ * The 8-row band of src starting at row c (rows c..c+7, every column), transposed into columns c..c+7 of dst.
+ * Columns are taken in tiles at 0, 8, 16, ... and a last one at edge - 8 that may overlap the one before: storing
+ * the same value twice, or max-merging it twice, changes nothing (edge >= 8).
  */
-function transposeU16(dst: usize, src: usize, edge: i32, merge: bool): void {
+@inline function transposeBand(dst: usize, src: usize, edge: i32, c: i32, merge: bool): void {
   const rowBytes = (<usize>edge) << 1;
-  let full: i32 = 0;
-  if (ASC_FEATURE_SIMD) {
-    full = edge & ~7;
-    for (let r: i32 = 0; r < full; r += 8) {
-      for (let c: i32 = 0; c < full; c += 8) {
-        // Rows c..c+7 of src, columns r..r+7, become rows r..r+7 of dst, columns c..c+7.
-        const s = src + <usize>c * rowBytes + ((<usize>r) << 1);
-        storeTransposed(
-          v128.load(s), v128.load(s + rowBytes), v128.load(s + 2 * rowBytes), v128.load(s + 3 * rowBytes),
-          v128.load(s + 4 * rowBytes), v128.load(s + 5 * rowBytes), v128.load(s + 6 * rowBytes), v128.load(s + 7 * rowBytes),
-          dst + <usize>r * rowBytes + ((<usize>c) << 1), rowBytes, merge,
-        );
+  const s0 = src + <usize>c * rowBytes;
+  const s1 = s0 + rowBytes;
+  const s2 = s1 + rowBytes;
+  const s3 = s2 + rowBytes;
+  const s4 = s3 + rowBytes;
+  const s5 = s4 + rowBytes;
+  const s6 = s5 + rowBytes;
+  const s7 = s6 + rowBytes;
+  const to = dst + ((<usize>c) << 1);
+  const last = edge - 8;
+  let r: i32 = 0;
+  while (true) {
+    const o = (<usize>r) << 1;
+    storeTransposed(
+      v128.load(s0 + o), v128.load(s1 + o), v128.load(s2 + o), v128.load(s3 + o),
+      v128.load(s4 + o), v128.load(s5 + o), v128.load(s6 + o), v128.load(s7 + o),
+      to + <usize>r * rowBytes, rowBytes, merge,
+    );
+    if (r == last) break;
+    r = min<i32>(r + 8, last);
+  }
+}
+
+/**
+ * dst (edge x edge u16) = max(dst, transpose of src) where only src rows [rowFirst, rowEnd) may be non-zero (the
+ * others would leave dst as it is); those rows of src are zeroed afterwards, so the scratch is ready for the next
+ * piece without a fill of its own. With SIMD in 8-row bands of 8x8 tiles (transposeBand).
+ */
+@inline function transposeMergeU16(dst: usize, src: usize, edge: i32, rowFirst: i32, rowEnd: i32): void {
+  const rowBytes = (<usize>edge) << 1;
+  if (ASC_FEATURE_SIMD && edge >= 8) {
+    const last = edge - 8;
+    let c = min<i32>(rowFirst & ~7, last);
+    while (true) {
+      transposeBand(dst, src, edge, c, true);
+      if (c + 8 >= rowEnd) break;
+      c = min<i32>(c + 8, last);
+    }
+  } else {
+    for (let v: i32 = rowFirst; v < rowEnd; v++) {
+      const from = src + <usize>v * rowBytes;
+      for (let u: i32 = 0; u < edge; u++) {
+        const x = load<u16>(from + ((<usize>u) << 1));
+        const o = dst + <usize>u * rowBytes + ((<usize>v) << 1);
+        const d = load<u16>(o);
+        store<u16>(o, d > x ? d : x);
       }
     }
   }
-  // What the tiles left: every (u, v) with u >= full or v >= full.
-  for (let u: i32 = 0; u < edge; u++) {
-    const to = dst + <usize>u * rowBytes;
-    for (let v: i32 = u < full ? full : 0; v < edge; v++) {
-      const x = load<u16>(src + <usize>v * rowBytes + ((<usize>u) << 1));
-      const o = to + ((<usize>v) << 1);
-      if (merge) {
-        const d = load<u16>(o);
-        store<u16>(o, d > x ? d : x);
-      } else store<u16>(o, x);
+  memory.fill(src + <usize>rowFirst * rowBytes, 0, <usize>(rowEnd - rowFirst) * rowBytes);
+}
+
+/** dst (edge x edge u16) = transpose of src: dst[u][v] = src[v][u]. With SIMD in 8-row bands of 8x8 tiles. */
+@inline function transposeStoreU16(dst: usize, src: usize, edge: i32): void {
+  const rowBytes = (<usize>edge) << 1;
+  if (ASC_FEATURE_SIMD && edge >= 8) {
+    const last = edge - 8;
+    let c: i32 = 0;
+    while (true) {
+      transposeBand(dst, src, edge, c, false);
+      if (c == last) break;
+      c = min<i32>(c + 8, last);
     }
+    return;
+  }
+  for (let v: i32 = 0; v < edge; v++) {
+    const from = src + <usize>v * rowBytes;
+    for (let u: i32 = 0; u < edge; u++) store<u16>(dst + <usize>u * rowBytes + ((<usize>v) << 1), load<u16>(from + ((<usize>u) << 1)));
   }
 }
 
@@ -535,6 +588,12 @@ export function rankBlocksU16(
   const listOk = <usize>planWord(plan, PLAN_LIST_OK);
   const stride = (<usize>lo) << 1;
   const mirrored = scratch + stride * 7;
+  const deltas = <usize>planWord(plan, PLAN_DELTA);
+  const runFirst = <usize>planWord(plan, PLAN_RUN_FIRST);
+  const runCount = <usize>planWord(plan, PLAN_RUN_COUNT);
+  const runs = <usize>planWord(plan, PLAN_RUNS);
+  // The mirrored part starts zeroed; each transposed merge zeroes the rows it read.
+  memory.fill(mirrored, 0, stride);
   let best: i32 = 0;
   while (true) {
     const first = atomic.load<i32>(counter);
@@ -552,12 +611,25 @@ export function rankBlocksU16(
         const direct = load<i32>(pieceEnd + ((<usize>(piece * SLOTS_PER_PIECE)) << 2));
         applyMoves(plan, prev, hi, move, direct, ok, tmp);
         const pEnd = load<i32>(pieceEnd + ((<usize>(piece * SLOTS_PER_PIECE + 1)) << 2));
-        let any = false;
-        for (let mv = direct; mv < pEnd; mv++) any = any || load<u8>(ok + <usize>mv) != 0;
-        if (any) {
-          memory.fill(mirrored, 0, stride);
-          applyMoves(plan, prev, mirror, direct, pEnd, ok, mirrored);
-          transposeU16(tmp, mirrored, edge, true);
+        // The mirrored moves, on the mirror block; their runs are whole rows, and only the rows they touch
+        // (from the lowest run start to the highest run end) need the transposed merge.
+        let touchedFirst: usize = <usize>lo;
+        let touchedEnd: usize = 0;
+        const mirrorBase = <usize>mirror * <usize>lo;
+        for (let mv = direct; mv < pEnd; mv++) {
+          if (load<u8>(ok + <usize>mv) == 0) continue;
+          const mo = (<usize>mv) << 2;
+          const r = <usize>load<i32>(runFirst + mo);
+          const rEnd = r + <usize>load<i32>(runCount + mo);
+          // A move's runs are in increasing order.
+          touchedFirst = min<usize>(touchedFirst, <usize>load<i32>(runs + (r << 3)));
+          const lastRun = runs + ((rEnd - 1) << 3);
+          touchedEnd = max<usize>(touchedEnd, <usize>load<i32>(lastRun) + <usize>load<i32>(lastRun + 4));
+          maxRunsU16(mirrored, prev + ((mirrorBase + <usize>load<i32>(deltas + mo)) << 1), runs, r, rEnd);
+        }
+        if (touchedEnd > 0) {
+          const e = <usize>edge;
+          transposeMergeU16(tmp, mirrored, edge, <i32>(touchedFirst / e), <i32>((touchedEnd + e - 1) / e));
         }
         move = pEnd;
       }
@@ -565,7 +637,7 @@ export function rankBlocksU16(
       const m = sumScaleU16(out, scratch, stride, lo, factor);
       if (m > best) best = m;
       // The mirror block's offset (U, V) is the block's (V, U).
-      if (mirror != hi) transposeU16(next + ((<usize>mirror * <usize>lo) << 1), out, edge, false);
+      if (mirror != hi) transposeStoreU16(next + ((<usize>mirror * <usize>lo) << 1), out, edge);
     }
   }
   best = max<i32>(best, load<i32>(bestPtr));
