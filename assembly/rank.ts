@@ -384,6 +384,8 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
   let best: i32 = 0;
   if (ASC_FEATURE_SIMD) {
     const f = f32x4.splat(factor);
+    const magic = f32x4.splat(8388608.0);
+    const magicBits = i32x4.splat(0x4b000000);
     const zero = i32x4.splat(0);
     let m = zero;
     for (; i + 8 <= len; i += 8) {
@@ -400,10 +402,11 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
         hi = i32x4.add(hi, i32x4.extend_high_i16x8_u(t));
       }
       m = i32x4.max_u(m, i32x4.max_u(lo, hi));
-      // Sums stay below 2^24 and scaled values below 2^17, so the signed conversions (one instruction each on x64;
-      // the unsigned ones are emulated) give the same results.
-      lo = i32x4.trunc_sat_f32x4_s(f32x4.nearest(f32x4.mul(f32x4.convert_i32x4_s(lo), f)));
-      hi = i32x4.trunc_sat_f32x4_s(f32x4.nearest(f32x4.mul(f32x4.convert_i32x4_s(hi), f)));
+      // Rounded to the nearest integer (ties to even, as nearest) by adding 2^23: the sum lands in the low bits
+      // of the f32's mantissa. Sums stay below 2^24, so the signed conversion (one instruction on x64; the
+      // unsigned one is emulated) is exact, and scaled values stay far below 2^23. The narrowing saturates.
+      lo = i32x4.sub(f32x4.add(f32x4.mul(f32x4.convert_i32x4_s(lo), f), magic), magicBits);
+      hi = i32x4.sub(f32x4.add(f32x4.mul(f32x4.convert_i32x4_s(hi), f), magic), magicBits);
       v128.store(out + ((<usize>i) << 1), i16x8.narrow_i32x4_u(lo, hi));
     }
     best = max<i32>(max<i32>(i32x4.extract_lane(m, 0), i32x4.extract_lane(m, 1)), max<i32>(i32x4.extract_lane(m, 2), i32x4.extract_lane(m, 3)));
