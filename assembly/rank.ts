@@ -376,8 +376,7 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
 
 /**
  * out (u16[len]) = min(65535, round(factor * sum of the seven u16 arrays at tmp, tmp + stride, ...)): the sum is
- * exact in u32 and converted to f32 exactly (at most 7 * 65535 < 2^24). Returns the largest sum. The seven arrays
- * are zeroed as they are read, ready for the next block (no fill of their own).
+ * exact in u32 and converted to f32 exactly (at most 7 * 65535 < 2^24). Returns the largest sum.
  */
 @inline function sumScaleU16(out: usize, tmp: usize, stride: usize, len: i32, factor: f32): i32 {
   let i: i32 = 0;
@@ -386,18 +385,15 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
     const f = f32x4.splat(factor);
     const magic = f32x4.splat(8388608.0);
     const magicBits = i32x4.splat(0x4b000000);
-    const zero = i32x4.splat(0);
-    let m = zero;
+    let m = i32x4.splat(0);
     for (; i + 8 <= len; i += 8) {
       let p = tmp + ((<usize>i) << 1);
       let t = v128.load(p);
-      v128.store(p, zero);
       let lo = i32x4.extend_low_i16x8_u(t);
       let hi = i32x4.extend_high_i16x8_u(t);
       for (let k = 1; k < 7; k++) {
         p += stride;
         t = v128.load(p);
-        v128.store(p, zero);
         lo = i32x4.add(lo, i32x4.extend_low_i16x8_u(t));
         hi = i32x4.add(hi, i32x4.extend_high_i16x8_u(t));
       }
@@ -416,7 +412,6 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
     let sum: u32 = 0;
     for (let k = 0; k < 7; k++) {
       sum += <u32>load<u16>(p);
-      store<u16>(p, 0);
       p += stride;
     }
     const q: f32 = nearest<f32>(<f32>sum * factor);
@@ -600,9 +595,8 @@ export function rankBlocksU16(
   const runFirst = <usize>planWord(plan, PLAN_RUN_FIRST);
   const runCount = <usize>planWord(plan, PLAN_RUN_COUNT);
   const runs = <usize>planWord(plan, PLAN_RUNS);
-  // The scratch starts zeroed: after that the sum zeroes the seven piece arrays as it reads them, and each
-  // transposed merge the rows of the mirrored part it read.
-  memory.fill(scratch, 0, stride * 8);
+  // The mirrored part starts zeroed; each transposed merge zeroes the rows it read.
+  memory.fill(mirrored, 0, stride);
   let best: i32 = 0;
   while (true) {
     const first = atomic.load<i32>(counter);
@@ -613,6 +607,7 @@ export function rankBlocksU16(
       const hi = load<i32>(blockList + ((<usize>idx) << 2));
       const mirror = load<i32>(mirrorBlock + ((<usize>idx) << 2));
       const ok = listOk + <usize>idx * moves;
+      memory.fill(scratch, 0, stride * 7);
       let move: i32 = 0;
       for (let piece = 0; piece < 7; piece++) {
         const tmp = scratch + stride * <usize>piece;
