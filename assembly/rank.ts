@@ -339,27 +339,36 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
 // surface and its mirror are equal by construction.
 
 /**
- * dst[0..len) = max(dst, src). With SIMD the tail (len % 8 values) is one more 8-lane step whose lanes past the run
- * read src as 0 (masked), and max(d, 0) = d leaves those dst lanes as they were: runs average fewer than ten values,
- * so a scalar tail would cost more than the vector body. Reads and writes up to 14 bytes past the run, so the
- * buffers and scratch carry 16 bytes of slack.
+ * dst[0..len) = max(dst, src), or with `ones` (every previous value 65535: the first iteration) dst = 65535 without
+ * reading src. With SIMD the tail (len % 8 values) is one more 8-lane step whose lanes past the run read src as 0
+ * (masked), and max(d, 0) = d leaves those dst lanes as they were: runs average fewer than ten values, so a scalar
+ * tail would cost more than the vector body. Reads and writes up to 14 bytes past the run, so the buffers and
+ * scratch carry 16 bytes of slack.
  */
-@inline function maxIntoU16(dst: usize, src: usize, len: i32): void {
+@inline function maxIntoU16(dst: usize, src: usize, len: i32, ones: bool): void {
   let i: i32 = 0;
   if (ASC_FEATURE_SIMD) {
+    const all = i16x8.splat(-1);
     for (; i + 8 <= len; i += 8) {
       const o = (<usize>i) << 1;
-      v128.store(dst + o, i16x8.max_u(v128.load(dst + o), v128.load(src + o)));
+      v128.store(dst + o, ones ? all : i16x8.max_u(v128.load(dst + o), v128.load(src + o)));
     }
     if (i < len) {
       const o = (<usize>i) << 1;
       const keep = i16x8.lt_s(i16x8(0, 1, 2, 3, 4, 5, 6, 7), i16x8.splat(<i16>(len - i)));
-      v128.store(dst + o, i16x8.max_u(v128.load(dst + o), v128.and(v128.load(src + o), keep)));
+      v128.store(
+        dst + o,
+        ones ? v128.or(v128.load(dst + o), keep) : i16x8.max_u(v128.load(dst + o), v128.and(v128.load(src + o), keep)),
+      );
     }
     return;
   }
   for (; i < len; i++) {
     const o = (<usize>i) << 1;
+    if (ones) {
+      store<u16>(dst + o, 65535);
+      continue;
+    }
     const a = load<u16>(dst + o);
     const b = load<u16>(src + o);
     store<u16>(dst + o, a > b ? a : b);
@@ -367,10 +376,10 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
 }
 
 /** One move's runs r .. rEnd - 1 (start, length pairs at `runs`): dst = max(dst, src) over each run. */
-@inline function maxRunsU16(dst: usize, src: usize, runs: usize, r: usize, rEnd: usize): void {
+@inline function maxRunsU16(dst: usize, src: usize, runs: usize, r: usize, rEnd: usize, ones: bool): void {
   for (; r < rEnd; r++) {
     const start = <usize>load<i32>(runs + (r << 3));
-    maxIntoU16(dst + (start << 1), src + (start << 1), load<i32>(runs + (r << 3) + 4));
+    maxIntoU16(dst + (start << 1), src + (start << 1), load<i32>(runs + (r << 3) + 4), ones);
   }
 }
 
@@ -545,7 +554,7 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
 }
 
 /** tmp = max over the moves [move, end) of prev, on block `hi` (its low offsets), where `ok` says a move may be legal. */
-@inline function applyMoves(plan: usize, prev: usize, hi: i32, move: i32, end: i32, ok: usize, tmp: usize): void {
+@inline function applyMoves(plan: usize, prev: usize, hi: i32, move: i32, end: i32, ok: usize, tmp: usize, ones: bool): void {
   const lo = <usize>planWord(plan, PLAN_LO);
   const deltas = <usize>planWord(plan, PLAN_DELTA);
   const runFirst = <usize>planWord(plan, PLAN_RUN_FIRST);
@@ -557,7 +566,7 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
     const mo = (<usize>move) << 2;
     const src = prev + ((base + <usize>load<i32>(deltas + mo)) << 1);
     const r = <usize>load<i32>(runFirst + mo);
-    maxRunsU16(tmp, src, runs, r, r + <usize>load<i32>(runCount + mo));
+    maxRunsU16(tmp, src, runs, r, r + <usize>load<i32>(runCount + mo), ones);
   }
 }
 
@@ -580,6 +589,24 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
  */
 export function rankBlocksU16(
   plan: usize, prev: usize, next: usize, counter: usize, chunk: i32, limit: i32, scratch: usize, factor: f32, bestPtr: usize,
+): i32 {
+  return rankBlocksU16Body(plan, prev, next, counter, chunk, limit, scratch, factor, bestPtr, false);
+}
+
+/**
+ * rankBlocksU16 where every previous value is 65535 (the iteration's r0 = 1), without reading any: the first
+ * iteration needs no filled buffer, so neither buffer is touched before the iterations start (their fresh pages
+ * are then first touched by the threads' writes, in parallel). `prev` is not read.
+ */
+export function rankBlocksU16Ones(
+  plan: usize, prev: usize, next: usize, counter: usize, chunk: i32, limit: i32, scratch: usize, factor: f32, bestPtr: usize,
+): i32 {
+  return rankBlocksU16Body(plan, prev, next, counter, chunk, limit, scratch, factor, bestPtr, true);
+}
+
+@inline function rankBlocksU16Body(
+  plan: usize, prev: usize, next: usize, counter: usize, chunk: i32, limit: i32, scratch: usize, factor: f32, bestPtr: usize,
+  ones: bool,
 ): i32 {
   const lo = planWord(plan, PLAN_LO);
   const pieceEnd = <usize>planWord(plan, PLAN_PIECE_END);
@@ -612,7 +639,7 @@ export function rankBlocksU16(
       for (let piece = 0; piece < 7; piece++) {
         const tmp = scratch + stride * <usize>piece;
         const direct = load<i32>(pieceEnd + ((<usize>(piece * SLOTS_PER_PIECE)) << 2));
-        applyMoves(plan, prev, hi, move, direct, ok, tmp);
+        applyMoves(plan, prev, hi, move, direct, ok, tmp, ones);
         const pEnd = load<i32>(pieceEnd + ((<usize>(piece * SLOTS_PER_PIECE + 1)) << 2));
         // The mirrored moves, on the mirror block; their runs are whole rows, and only the rows they touch
         // (from the lowest run start to the highest run end) need the transposed merge.
@@ -628,7 +655,7 @@ export function rankBlocksU16(
           touchedFirst = min<usize>(touchedFirst, <usize>load<i32>(runs + (r << 3)));
           const lastRun = runs + ((rEnd - 1) << 3);
           touchedEnd = max<usize>(touchedEnd, <usize>load<i32>(lastRun) + <usize>load<i32>(lastRun + 4));
-          maxRunsU16(mirrored, prev + ((mirrorBase + <usize>load<i32>(deltas + mo)) << 1), runs, r, rEnd);
+          maxRunsU16(mirrored, prev + ((mirrorBase + <usize>load<i32>(deltas + mo)) << 1), runs, r, rEnd, ones);
         }
         if (touchedEnd > 0) {
           const e = <usize>edge;
@@ -646,11 +673,6 @@ export function rankBlocksU16(
   best = max<i32>(best, load<i32>(bestPtr));
   store<i32>(bestPtr, best);
   return best;
-}
-
-/** Fills `bytes` bytes at ptr with `byte` (0xFF: u16 values of 65535, the iteration's r0 = 1), as one memset. */
-export function fillBytes(ptr: usize, bytes: usize, byte: u8): void {
-  memory.fill(ptr, byte, bytes);
 }
 
 // Folded output: the table file's layout (src/rank/fold.ts) keeps a surface at slot (b(b+1)/2 + a) * C + c, with a
@@ -720,7 +742,7 @@ export function pieceMaxBlocksU16(plan: usize, prev: usize, out: usize, hiStart:
         const mo = (<usize>move) << 2;
         const src = prev + ((base + <usize>load<i32>(deltas + mo)) << 1);
         const r = <usize>load<i32>(runFirst + mo);
-        maxRunsU16(scratch, src, runs, r, r + <usize>load<i32>(runCount + mo));
+        maxRunsU16(scratch, src, runs, r, r + <usize>load<i32>(runCount + mo), false);
       }
       const slot = out + (base << 4) + ((<usize>piece) << 1);
       for (let i: i32 = 0; i < lo; i++) store<u16>(slot + ((<usize>i) << 4), load<u16>(scratch + ((<usize>i) << 1)));
