@@ -396,16 +396,22 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
     const magicBits = i32x4.splat(0x4b000000);
     let m = i32x4.splat(0);
     for (; i + 8 <= len; i += 8) {
-      let p = tmp + ((<usize>i) << 1);
-      let t = v128.load(p);
-      let lo = i32x4.extend_low_i16x8_u(t);
-      let hi = i32x4.extend_high_i16x8_u(t);
-      for (let k = 1; k < 7; k++) {
-        p += stride;
-        t = v128.load(p);
-        lo = i32x4.add(lo, i32x4.extend_low_i16x8_u(t));
-        hi = i32x4.add(hi, i32x4.extend_high_i16x8_u(t));
-      }
+      const p = tmp + ((<usize>i) << 1);
+      const t0 = v128.load(p);
+      const t1 = v128.load(p + stride);
+      const t2 = v128.load(p + 2 * stride);
+      const t3 = v128.load(p + 3 * stride);
+      const t4 = v128.load(p + 4 * stride);
+      const t5 = v128.load(p + 5 * stride);
+      const t6 = v128.load(p + 6 * stride);
+      let lo = i32x4.add(
+        i32x4.add(i32x4.add(i32x4.extend_low_i16x8_u(t0), i32x4.extend_low_i16x8_u(t1)), i32x4.add(i32x4.extend_low_i16x8_u(t2), i32x4.extend_low_i16x8_u(t3))),
+        i32x4.add(i32x4.add(i32x4.extend_low_i16x8_u(t4), i32x4.extend_low_i16x8_u(t5)), i32x4.extend_low_i16x8_u(t6)),
+      );
+      let hi = i32x4.add(
+        i32x4.add(i32x4.add(i32x4.extend_high_i16x8_u(t0), i32x4.extend_high_i16x8_u(t1)), i32x4.add(i32x4.extend_high_i16x8_u(t2), i32x4.extend_high_i16x8_u(t3))),
+        i32x4.add(i32x4.add(i32x4.extend_high_i16x8_u(t4), i32x4.extend_high_i16x8_u(t5)), i32x4.extend_high_i16x8_u(t6)),
+      );
       m = i32x4.max_u(m, i32x4.max_u(lo, hi));
       // Rounded to the nearest integer (ties to even, as nearest) by adding 2^23: the sum lands in the low bits
       // of the f32's mantissa. Sums stay below 2^24, so the signed conversion (one instruction on x64; the
