@@ -560,13 +560,14 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
 }
 
 /** tmp = max over the moves [move, end) of prev, on block `hi` (its low offsets), where `ok` says a move may be legal. */
-@inline function applyMoves(plan: usize, prev: usize, hi: i32, move: i32, end: i32, ok: usize, tmp: usize, ones: bool): void {
-  const lo = <usize>planWord(plan, PLAN_LO);
+@inline function applyMoves(
+  plan: usize, prev: usize, hi: i32, move: i32, end: i32, ok: usize, tmp: usize, ones: bool, lo: i32,
+): void {
   const deltas = <usize>planWord(plan, PLAN_DELTA);
   const runFirst = <usize>planWord(plan, PLAN_RUN_FIRST);
   const runCount = <usize>planWord(plan, PLAN_RUN_COUNT);
   const runs = <usize>planWord(plan, PLAN_RUNS);
-  const base = <usize>hi * lo;
+  const base = <usize>hi * <usize>lo;
   for (; move < end; move++) {
     if (load<u8>(ok + <usize>move) == 0) continue;
     const mo = (<usize>move) << 2;
@@ -596,7 +597,11 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
 export function rankBlocksU16(
   plan: usize, prev: usize, next: usize, counter: usize, chunk: i32, limit: i32, scratch: usize, factor: f32, bestPtr: usize,
 ): i32 {
-  return rankBlocksU16Body(plan, prev, next, counter, chunk, limit, scratch, factor, bestPtr, false);
+  const lo = planWord(plan, PLAN_LO);
+  const edge = planWord(plan, PLAN_EDGE);
+  // The blocks of S = 4 tables 6 to 10 wide: with the block size a constant, every row and array offset is one too.
+  if (lo == 6561 && edge == 81) return rankBlocksU16Body(plan, prev, next, counter, chunk, limit, scratch, factor, bestPtr, false, 6561, 81);
+  return rankBlocksU16Body(plan, prev, next, counter, chunk, limit, scratch, factor, bestPtr, false, lo, edge);
 }
 
 /**
@@ -607,19 +612,20 @@ export function rankBlocksU16(
 export function rankBlocksU16Ones(
   plan: usize, prev: usize, next: usize, counter: usize, chunk: i32, limit: i32, scratch: usize, factor: f32, bestPtr: usize,
 ): i32 {
-  return rankBlocksU16Body(plan, prev, next, counter, chunk, limit, scratch, factor, bestPtr, true);
+  const lo = planWord(plan, PLAN_LO);
+  const edge = planWord(plan, PLAN_EDGE);
+  if (lo == 6561 && edge == 81) return rankBlocksU16Body(plan, prev, next, counter, chunk, limit, scratch, factor, bestPtr, true, 6561, 81);
+  return rankBlocksU16Body(plan, prev, next, counter, chunk, limit, scratch, factor, bestPtr, true, lo, edge);
 }
 
 @inline function rankBlocksU16Body(
   plan: usize, prev: usize, next: usize, counter: usize, chunk: i32, limit: i32, scratch: usize, factor: f32, bestPtr: usize,
-  ones: bool,
+  ones: bool, lo: i32, edge: i32,
 ): i32 {
-  const lo = planWord(plan, PLAN_LO);
   const pieceEnd = <usize>planWord(plan, PLAN_PIECE_END);
   const blockList = <usize>planWord(plan, PLAN_BLOCK_LIST);
   const mirrorBlock = <usize>planWord(plan, PLAN_MIRROR_BLOCK);
   const count = planWord(plan, PLAN_LIST_COUNT);
-  const edge = planWord(plan, PLAN_EDGE);
   const moves = <usize>planWord(plan, PLAN_MOVES);
   const listOk = <usize>planWord(plan, PLAN_LIST_OK);
   const stride = (<usize>lo) << 1;
@@ -645,7 +651,7 @@ export function rankBlocksU16Ones(
       for (let piece = 0; piece < 7; piece++) {
         const tmp = scratch + stride * <usize>piece;
         const direct = load<i32>(pieceEnd + ((<usize>(piece * SLOTS_PER_PIECE)) << 2));
-        applyMoves(plan, prev, hi, move, direct, ok, tmp, ones);
+        applyMoves(plan, prev, hi, move, direct, ok, tmp, ones, lo);
         const pEnd = load<i32>(pieceEnd + ((<usize>(piece * SLOTS_PER_PIECE + 1)) << 2));
         // The mirrored moves, on the mirror block; their runs are whole rows, and only the rows they touch
         // (from the lowest run start to the highest run end) need the transposed merge.
