@@ -61,7 +61,11 @@ export interface BuildOptions {
   width?: number;
   maxStep?: number;
   iterations?: number;
-  /** Worker threads; 1 runs on this thread. Default: the number of cores (1 where shared memory is missing). */
+  /**
+   * Threads computing the table; 1 runs on this thread. The u16 build (the default) computes on this thread too,
+   * with `threads - 1` workers; the f32 build runs on `threads` workers. Default: the number of cores (1 where
+   * shared memory is missing).
+   */
   threads?: number;
   onProgress?: (p: BuildProgress) => void;
   signal?: AbortSignal;
