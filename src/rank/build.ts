@@ -498,6 +498,9 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
       if (!shared) await yieldToEventLoop();
     }
     if (folding) await folding.catch(rethrow);
+    // A small table may be done before the workers are: a worker that could not start still fails the build
+    // (WORKER_FAILED), as when it is needed, instead of going unnoticed.
+    if (starting) await starting.catch(() => {});
     check();
     const folded = new Uint16Array(memory.buffer, out, foldedSize).slice();
     return { folded, scale };
