@@ -55,6 +55,11 @@ describe('the search layout fits together', () => {
   it('i64 fields of the context are 8-byte aligned', () => {
     for (const field of [L.CTX_BEST_VALUE, L.CTX_NODES, L.CTX_LEAF_PATH, L.CTX_MEMO]) expect(field % 2).toBe(0);
   });
+  it('the mirrored weights mirror every block of CTX_WEIGHTS and CTX_WEIGHTS2, which follow each other', () => {
+    expect(L.CTX_WEIGHTS2).toBe(L.CTX_WEIGHTS + 8);
+    expect(L.CTX_WEIGHTS_MIRROR - L.CTX_WEIGHTS).toBe(L.WEIGHT_WORDS_EXPECT2);
+    expect(L.CTX_LEAF_COUNT - L.CTX_WEIGHTS_MIRROR).toBe(L.WEIGHT_WORDS_EXPECT2);
+  });
   it('a game record leaves room for a heights array before its first field', () => {
     expect(L.G_PIECES - L.G_HEIGHTS).toBe(L.HEIGHTS_WORDS);
     expect(L.GAME_WORDS).toBe(L.G_WEIGHTS + 1);
@@ -75,7 +80,11 @@ describe('the search layout fits together', () => {
         L.PL_MIN_TOP,
       ) + 1,
     );
-    expect(L.CFG_WORDS).toBe(L.CFG_REACH_BOXES + 1);
+    expect(L.CFG_WORDS).toBe(L.CFG_ROWS_FOLD + 1);
+    expect(L.CFG_ROWS_FOLD).toBe(L.CFG_REACH_BOXES + 1);
+    // The fold block: three numbers, then a mirror slot per leaf-row slot.
+    expect(L.FOLD_WORDS).toBe(Math.max(L.FOLD_MIDDLE, L.FOLD_LOW_BITS, L.FOLD_MIDDLE_BITS) + 1 + L.LEAF_ROW_SLOTS);
+    expect(L.FOLD_MIRROR_SLOT).toBe(L.FOLD_WORDS - L.LEAF_ROW_SLOTS);
     expect(L.RC_WORDS).toBe(Math.max(L.RC_FIRST, L.RC_LAST, L.RC_HEIGHT_LIMIT, L.RC_BOX_START, L.RC_BOX_COUNT) + 1);
     // A reach digit (at most 2S + 2 = 10) plus the guard never carries into the next field.
     expect(L.REACH_GUARD + 10).toBeLessThan(1 << L.REACH_DIGIT_BITS);
