@@ -339,27 +339,36 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
 // surface and its mirror are equal by construction.
 
 /**
- * dst[0..len) = max(dst, src). With SIMD the tail (len % 8 values) is one more 8-lane step whose lanes past the run
- * read src as 0 (masked), and max(d, 0) = d leaves those dst lanes as they were: runs average fewer than ten values,
- * so a scalar tail would cost more than the vector body. Reads and writes up to 14 bytes past the run, so the
- * buffers and scratch carry 16 bytes of slack.
+ * dst[0..len) = max(dst, src), or with `ones` (every previous value 65535: the first iteration) dst = 65535 without
+ * reading src. With SIMD the tail (len % 8 values) is one more 8-lane step whose lanes past the run read src as 0
+ * (masked), and max(d, 0) = d leaves those dst lanes as they were: runs average fewer than ten values, so a scalar
+ * tail would cost more than the vector body. Reads and writes up to 14 bytes past the run, so the buffers and
+ * scratch carry 16 bytes of slack.
  */
-@inline function maxIntoU16(dst: usize, src: usize, len: i32): void {
+@inline function maxIntoU16(dst: usize, src: usize, len: i32, ones: bool): void {
   let i: i32 = 0;
   if (ASC_FEATURE_SIMD) {
+    const all = i16x8.splat(-1);
     for (; i + 8 <= len; i += 8) {
       const o = (<usize>i) << 1;
-      v128.store(dst + o, i16x8.max_u(v128.load(dst + o), v128.load(src + o)));
+      v128.store(dst + o, ones ? all : i16x8.max_u(v128.load(dst + o), v128.load(src + o)));
     }
     if (i < len) {
       const o = (<usize>i) << 1;
       const keep = i16x8.lt_s(i16x8(0, 1, 2, 3, 4, 5, 6, 7), i16x8.splat(<i16>(len - i)));
-      v128.store(dst + o, i16x8.max_u(v128.load(dst + o), v128.and(v128.load(src + o), keep)));
+      v128.store(
+        dst + o,
+        ones ? v128.or(v128.load(dst + o), keep) : i16x8.max_u(v128.load(dst + o), v128.and(v128.load(src + o), keep)),
+      );
     }
     return;
   }
   for (; i < len; i++) {
     const o = (<usize>i) << 1;
+    if (ones) {
+      store<u16>(dst + o, 65535);
+      continue;
+    }
     const a = load<u16>(dst + o);
     const b = load<u16>(src + o);
     store<u16>(dst + o, a > b ? a : b);
@@ -367,10 +376,10 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
 }
 
 /** One move's runs r .. rEnd - 1 (start, length pairs at `runs`): dst = max(dst, src) over each run. */
-@inline function maxRunsU16(dst: usize, src: usize, runs: usize, r: usize, rEnd: usize): void {
+@inline function maxRunsU16(dst: usize, src: usize, runs: usize, r: usize, rEnd: usize, ones: bool): void {
   for (; r < rEnd; r++) {
     const start = <usize>load<i32>(runs + (r << 3));
-    maxIntoU16(dst + (start << 1), src + (start << 1), load<i32>(runs + (r << 3) + 4));
+    maxIntoU16(dst + (start << 1), src + (start << 1), load<i32>(runs + (r << 3) + 4), ones);
   }
 }
 
@@ -383,21 +392,32 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
   let best: i32 = 0;
   if (ASC_FEATURE_SIMD) {
     const f = f32x4.splat(factor);
+    const magic = f32x4.splat(8388608.0);
+    const magicBits = i32x4.splat(0x4b000000);
     let m = i32x4.splat(0);
     for (; i + 8 <= len; i += 8) {
-      let p = tmp + ((<usize>i) << 1);
-      let t = v128.load(p);
-      let lo = i32x4.extend_low_i16x8_u(t);
-      let hi = i32x4.extend_high_i16x8_u(t);
-      for (let k = 1; k < 7; k++) {
-        p += stride;
-        t = v128.load(p);
-        lo = i32x4.add(lo, i32x4.extend_low_i16x8_u(t));
-        hi = i32x4.add(hi, i32x4.extend_high_i16x8_u(t));
-      }
+      const p = tmp + ((<usize>i) << 1);
+      const t0 = v128.load(p);
+      const t1 = v128.load(p + stride);
+      const t2 = v128.load(p + 2 * stride);
+      const t3 = v128.load(p + 3 * stride);
+      const t4 = v128.load(p + 4 * stride);
+      const t5 = v128.load(p + 5 * stride);
+      const t6 = v128.load(p + 6 * stride);
+      let lo = i32x4.add(
+        i32x4.add(i32x4.add(i32x4.extend_low_i16x8_u(t0), i32x4.extend_low_i16x8_u(t1)), i32x4.add(i32x4.extend_low_i16x8_u(t2), i32x4.extend_low_i16x8_u(t3))),
+        i32x4.add(i32x4.add(i32x4.extend_low_i16x8_u(t4), i32x4.extend_low_i16x8_u(t5)), i32x4.extend_low_i16x8_u(t6)),
+      );
+      let hi = i32x4.add(
+        i32x4.add(i32x4.add(i32x4.extend_high_i16x8_u(t0), i32x4.extend_high_i16x8_u(t1)), i32x4.add(i32x4.extend_high_i16x8_u(t2), i32x4.extend_high_i16x8_u(t3))),
+        i32x4.add(i32x4.add(i32x4.extend_high_i16x8_u(t4), i32x4.extend_high_i16x8_u(t5)), i32x4.extend_high_i16x8_u(t6)),
+      );
       m = i32x4.max_u(m, i32x4.max_u(lo, hi));
-      lo = i32x4.trunc_sat_f32x4_u(f32x4.nearest(f32x4.mul(f32x4.convert_i32x4_u(lo), f)));
-      hi = i32x4.trunc_sat_f32x4_u(f32x4.nearest(f32x4.mul(f32x4.convert_i32x4_u(hi), f)));
+      // Rounded to the nearest integer (ties to even, as nearest) by adding 2^23: the sum lands in the low bits
+      // of the f32's mantissa. Sums stay below 2^24, so the signed conversion (one instruction on x64; the
+      // unsigned one is emulated) is exact, and scaled values stay far below 2^23. The narrowing saturates.
+      lo = i32x4.sub(f32x4.add(f32x4.mul(f32x4.convert_i32x4_s(lo), f), magic), magicBits);
+      hi = i32x4.sub(f32x4.add(f32x4.mul(f32x4.convert_i32x4_s(hi), f), magic), magicBits);
       v128.store(out + ((<usize>i) << 1), i16x8.narrow_i32x4_u(lo, hi));
     }
     best = max<i32>(max<i32>(i32x4.extract_lane(m, 0), i32x4.extract_lane(m, 1)), max<i32>(i32x4.extract_lane(m, 2), i32x4.extract_lane(m, 3)));
@@ -416,7 +436,10 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
   return best;
 }
 
-/** One 8x8 tile of u16: stores (or max-merges) column j of rows r0..r7 as row j at dst (rows rowBytes apart). */
+/**
+ * One 8x8 tile of u16: the rows r0..r7 (rows c..c+7 of the source, 8 columns) transposed, row j at dst + j * rowBytes
+ * (stored, or with `merge` max-merged into what is there). Unpack shuffles, three rounds of eight.
+ */
 @inline function storeTransposed(
   r0: v128, r1: v128, r2: v128, r3: v128, r4: v128, r5: v128, r6: v128, r7: v128,
   dst: usize, rowBytes: usize, merge: bool,
@@ -437,14 +460,21 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
   const u5 = i32x4.shuffle(t4, t6, 2, 6, 3, 7);
   const u6 = i32x4.shuffle(t5, t7, 0, 4, 1, 5);
   const u7 = i32x4.shuffle(t5, t7, 2, 6, 3, 7);
+  const d1 = dst + rowBytes;
+  const d2 = d1 + rowBytes;
+  const d3 = d2 + rowBytes;
+  const d4 = d3 + rowBytes;
+  const d5 = d4 + rowBytes;
+  const d6 = d5 + rowBytes;
+  const d7 = d6 + rowBytes;
   putRow(dst, i64x2.shuffle(u0, u4, 0, 2), merge);
-  putRow(dst + rowBytes, i64x2.shuffle(u0, u4, 1, 3), merge);
-  putRow(dst + 2 * rowBytes, i64x2.shuffle(u1, u5, 0, 2), merge);
-  putRow(dst + 3 * rowBytes, i64x2.shuffle(u1, u5, 1, 3), merge);
-  putRow(dst + 4 * rowBytes, i64x2.shuffle(u2, u6, 0, 2), merge);
-  putRow(dst + 5 * rowBytes, i64x2.shuffle(u2, u6, 1, 3), merge);
-  putRow(dst + 6 * rowBytes, i64x2.shuffle(u3, u7, 0, 2), merge);
-  putRow(dst + 7 * rowBytes, i64x2.shuffle(u3, u7, 1, 3), merge);
+  putRow(d1, i64x2.shuffle(u0, u4, 1, 3), merge);
+  putRow(d2, i64x2.shuffle(u1, u5, 0, 2), merge);
+  putRow(d3, i64x2.shuffle(u1, u5, 1, 3), merge);
+  putRow(d4, i64x2.shuffle(u2, u6, 0, 2), merge);
+  putRow(d5, i64x2.shuffle(u2, u6, 1, 3), merge);
+  putRow(d6, i64x2.shuffle(u3, u7, 0, 2), merge);
+  putRow(d7, i64x2.shuffle(u3, u7, 1, 3), merge);
 }
 
 @inline function putRow(dst: usize, v: v128, merge: bool): void {
@@ -452,54 +482,98 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
 }
 
 /**
- * dst (edge x edge u16) = transpose of src, or with `merge` max(dst, transpose of src): dst[u][v] = src[v][u]. With
- * SIMD in 8x8 tiles (unpack shuffles), the rows and columns past the last multiple of 8 one value at a time.
+ * The 8-row band of src starting at row c (rows c..c+7, every column), transposed into columns c..c+7 of dst.
+ * Columns are taken in tiles at 0, 8, 16, ... and a last one at edge - 8 that may overlap the one before: storing
+ * the same value twice, or max-merging it twice, changes nothing (edge >= 8).
  */
-function transposeU16(dst: usize, src: usize, edge: i32, merge: bool): void {
+@inline function transposeBand(dst: usize, src: usize, edge: i32, c: i32, merge: bool): void {
   const rowBytes = (<usize>edge) << 1;
-  let full: i32 = 0;
-  if (ASC_FEATURE_SIMD) {
-    full = edge & ~7;
-    for (let r: i32 = 0; r < full; r += 8) {
-      for (let c: i32 = 0; c < full; c += 8) {
-        // Rows c..c+7 of src, columns r..r+7, become rows r..r+7 of dst, columns c..c+7.
-        const s = src + <usize>c * rowBytes + ((<usize>r) << 1);
-        storeTransposed(
-          v128.load(s), v128.load(s + rowBytes), v128.load(s + 2 * rowBytes), v128.load(s + 3 * rowBytes),
-          v128.load(s + 4 * rowBytes), v128.load(s + 5 * rowBytes), v128.load(s + 6 * rowBytes), v128.load(s + 7 * rowBytes),
-          dst + <usize>r * rowBytes + ((<usize>c) << 1), rowBytes, merge,
-        );
+  const s0 = src + <usize>c * rowBytes;
+  const s1 = s0 + rowBytes;
+  const s2 = s1 + rowBytes;
+  const s3 = s2 + rowBytes;
+  const s4 = s3 + rowBytes;
+  const s5 = s4 + rowBytes;
+  const s6 = s5 + rowBytes;
+  const s7 = s6 + rowBytes;
+  const to = dst + ((<usize>c) << 1);
+  const last = edge - 8;
+  let r: i32 = 0;
+  while (true) {
+    const o = (<usize>r) << 1;
+    storeTransposed(
+      v128.load(s0 + o), v128.load(s1 + o), v128.load(s2 + o), v128.load(s3 + o),
+      v128.load(s4 + o), v128.load(s5 + o), v128.load(s6 + o), v128.load(s7 + o),
+      to + <usize>r * rowBytes, rowBytes, merge,
+    );
+    if (r == last) break;
+    r = min<i32>(r + 8, last);
+  }
+}
+
+/**
+ * dst (edge x edge u16) = max(dst, transpose of src) where only src rows [rowFirst, rowEnd) may be non-zero (the
+ * others would leave dst as it is); those rows of src are zeroed afterwards, so the scratch is ready for the next
+ * piece without a fill of its own. With SIMD in 8-row bands of 8x8 tiles (transposeBand).
+ */
+@inline function transposeMergeU16(dst: usize, src: usize, edge: i32, rowFirst: i32, rowEnd: i32): void {
+  const rowBytes = (<usize>edge) << 1;
+  if (ASC_FEATURE_SIMD && edge >= 8) {
+    const last = edge - 8;
+    let c = min<i32>(rowFirst & ~7, last);
+    while (true) {
+      transposeBand(dst, src, edge, c, true);
+      if (c + 8 >= rowEnd) break;
+      c = min<i32>(c + 8, last);
+    }
+  } else {
+    for (let v: i32 = rowFirst; v < rowEnd; v++) {
+      const from = src + <usize>v * rowBytes;
+      for (let u: i32 = 0; u < edge; u++) {
+        const x = load<u16>(from + ((<usize>u) << 1));
+        const o = dst + <usize>u * rowBytes + ((<usize>v) << 1);
+        const d = load<u16>(o);
+        store<u16>(o, d > x ? d : x);
       }
     }
   }
-  // What the tiles left: every (u, v) with u >= full or v >= full.
-  for (let u: i32 = 0; u < edge; u++) {
-    const to = dst + <usize>u * rowBytes;
-    for (let v: i32 = u < full ? full : 0; v < edge; v++) {
-      const x = load<u16>(src + <usize>v * rowBytes + ((<usize>u) << 1));
-      const o = to + ((<usize>v) << 1);
-      if (merge) {
-        const d = load<u16>(o);
-        store<u16>(o, d > x ? d : x);
-      } else store<u16>(o, x);
+  memory.fill(src + <usize>rowFirst * rowBytes, 0, <usize>(rowEnd - rowFirst) * rowBytes);
+}
+
+/** dst (edge x edge u16) = transpose of src: dst[u][v] = src[v][u]. With SIMD in 8-row bands of 8x8 tiles. */
+@inline function transposeStoreU16(dst: usize, src: usize, edge: i32): void {
+  const rowBytes = (<usize>edge) << 1;
+  if (ASC_FEATURE_SIMD && edge >= 8) {
+    const last = edge - 8;
+    let c: i32 = 0;
+    while (true) {
+      transposeBand(dst, src, edge, c, false);
+      if (c == last) break;
+      c = min<i32>(c + 8, last);
     }
+    return;
+  }
+  for (let v: i32 = 0; v < edge; v++) {
+    const from = src + <usize>v * rowBytes;
+    for (let u: i32 = 0; u < edge; u++) store<u16>(dst + <usize>u * rowBytes + ((<usize>v) << 1), load<u16>(from + ((<usize>u) << 1)));
   }
 }
 
 /** tmp = max over the moves [move, end) of prev, on block `hi` (its low offsets), where `ok` says a move may be legal. */
-@inline function applyMoves(plan: usize, prev: usize, hi: i32, move: i32, end: i32, ok: usize, tmp: usize): void {
-  const lo = <usize>planWord(plan, PLAN_LO);
+@inline function applyMoves(
+  plan: usize, prev: usize, hi: i32, move: i32, end: i32, ok: usize, tmp: usize, ones: bool, lo: i32,
+): void {
   const deltas = <usize>planWord(plan, PLAN_DELTA);
   const runFirst = <usize>planWord(plan, PLAN_RUN_FIRST);
   const runCount = <usize>planWord(plan, PLAN_RUN_COUNT);
   const runs = <usize>planWord(plan, PLAN_RUNS);
-  const base = <usize>hi * lo;
+  const base = <usize>hi * <usize>lo;
   for (; move < end; move++) {
     if (load<u8>(ok + <usize>move) == 0) continue;
     const mo = (<usize>move) << 2;
     const src = prev + ((base + <usize>load<i32>(deltas + mo)) << 1);
     const r = <usize>load<i32>(runFirst + mo);
-    maxRunsU16(tmp, src, runs, r, r + <usize>load<i32>(runCount + mo));
+    maxRunsU16(tmp, src, runs, r, r + <usize>load<i32>(runCount + mo), ones);
   }
 }
 
@@ -524,15 +598,44 @@ export function rankBlocksU16(
   plan: usize, prev: usize, next: usize, counter: usize, chunk: i32, limit: i32, scratch: usize, factor: f32, bestPtr: usize,
 ): i32 {
   const lo = planWord(plan, PLAN_LO);
+  const edge = planWord(plan, PLAN_EDGE);
+  // The blocks of S = 4 tables 6 to 10 wide: with the block size a constant, every row and array offset is one too.
+  if (lo == 6561 && edge == 81) return rankBlocksU16Body(plan, prev, next, counter, chunk, limit, scratch, factor, bestPtr, false, 6561, 81);
+  return rankBlocksU16Body(plan, prev, next, counter, chunk, limit, scratch, factor, bestPtr, false, lo, edge);
+}
+
+/**
+ * rankBlocksU16 where every previous value is 65535 (the iteration's r0 = 1), without reading any: the first
+ * iteration needs no filled buffer, so neither buffer is touched before the iterations start (their fresh pages
+ * are then first touched by the threads' writes, in parallel). `prev` is not read.
+ */
+export function rankBlocksU16Ones(
+  plan: usize, prev: usize, next: usize, counter: usize, chunk: i32, limit: i32, scratch: usize, factor: f32, bestPtr: usize,
+): i32 {
+  const lo = planWord(plan, PLAN_LO);
+  const edge = planWord(plan, PLAN_EDGE);
+  if (lo == 6561 && edge == 81) return rankBlocksU16Body(plan, prev, next, counter, chunk, limit, scratch, factor, bestPtr, true, 6561, 81);
+  return rankBlocksU16Body(plan, prev, next, counter, chunk, limit, scratch, factor, bestPtr, true, lo, edge);
+}
+
+@inline function rankBlocksU16Body(
+  plan: usize, prev: usize, next: usize, counter: usize, chunk: i32, limit: i32, scratch: usize, factor: f32, bestPtr: usize,
+  ones: bool, lo: i32, edge: i32,
+): i32 {
   const pieceEnd = <usize>planWord(plan, PLAN_PIECE_END);
   const blockList = <usize>planWord(plan, PLAN_BLOCK_LIST);
   const mirrorBlock = <usize>planWord(plan, PLAN_MIRROR_BLOCK);
   const count = planWord(plan, PLAN_LIST_COUNT);
-  const edge = planWord(plan, PLAN_EDGE);
   const moves = <usize>planWord(plan, PLAN_MOVES);
   const listOk = <usize>planWord(plan, PLAN_LIST_OK);
   const stride = (<usize>lo) << 1;
   const mirrored = scratch + stride * 7;
+  const deltas = <usize>planWord(plan, PLAN_DELTA);
+  const runFirst = <usize>planWord(plan, PLAN_RUN_FIRST);
+  const runCount = <usize>planWord(plan, PLAN_RUN_COUNT);
+  const runs = <usize>planWord(plan, PLAN_RUNS);
+  // The mirrored part starts zeroed; each transposed merge zeroes the rows it read.
+  memory.fill(mirrored, 0, stride);
   let best: i32 = 0;
   while (true) {
     const first = atomic.load<i32>(counter);
@@ -548,14 +651,27 @@ export function rankBlocksU16(
       for (let piece = 0; piece < 7; piece++) {
         const tmp = scratch + stride * <usize>piece;
         const direct = load<i32>(pieceEnd + ((<usize>(piece * SLOTS_PER_PIECE)) << 2));
-        applyMoves(plan, prev, hi, move, direct, ok, tmp);
+        applyMoves(plan, prev, hi, move, direct, ok, tmp, ones, lo);
         const pEnd = load<i32>(pieceEnd + ((<usize>(piece * SLOTS_PER_PIECE + 1)) << 2));
-        let any = false;
-        for (let mv = direct; mv < pEnd; mv++) any = any || load<u8>(ok + <usize>mv) != 0;
-        if (any) {
-          memory.fill(mirrored, 0, stride);
-          applyMoves(plan, prev, mirror, direct, pEnd, ok, mirrored);
-          transposeU16(tmp, mirrored, edge, true);
+        // The mirrored moves, on the mirror block; their runs are whole rows, and only the rows they touch
+        // (from the lowest run start to the highest run end) need the transposed merge.
+        let touchedFirst: usize = <usize>lo;
+        let touchedEnd: usize = 0;
+        const mirrorBase = <usize>mirror * <usize>lo;
+        for (let mv = direct; mv < pEnd; mv++) {
+          if (load<u8>(ok + <usize>mv) == 0) continue;
+          const mo = (<usize>mv) << 2;
+          const r = <usize>load<i32>(runFirst + mo);
+          const rEnd = r + <usize>load<i32>(runCount + mo);
+          // A move's runs are in increasing order.
+          touchedFirst = min<usize>(touchedFirst, <usize>load<i32>(runs + (r << 3)));
+          const lastRun = runs + ((rEnd - 1) << 3);
+          touchedEnd = max<usize>(touchedEnd, <usize>load<i32>(lastRun) + <usize>load<i32>(lastRun + 4));
+          maxRunsU16(mirrored, prev + ((mirrorBase + <usize>load<i32>(deltas + mo)) << 1), runs, r, rEnd, ones);
+        }
+        if (touchedEnd > 0) {
+          const e = <usize>edge;
+          transposeMergeU16(tmp, mirrored, edge, <i32>(touchedFirst / e), <i32>((touchedEnd + e - 1) / e));
         }
         move = pEnd;
       }
@@ -563,17 +679,12 @@ export function rankBlocksU16(
       const m = sumScaleU16(out, scratch, stride, lo, factor);
       if (m > best) best = m;
       // The mirror block's offset (U, V) is the block's (V, U).
-      if (mirror != hi) transposeU16(next + ((<usize>mirror * <usize>lo) << 1), out, edge, false);
+      if (mirror != hi) transposeStoreU16(next + ((<usize>mirror * <usize>lo) << 1), out, edge);
     }
   }
   best = max<i32>(best, load<i32>(bestPtr));
   store<i32>(bestPtr, best);
   return best;
-}
-
-/** Fills `bytes` bytes at ptr with `byte` (0xFF: u16 values of 65535, the iteration's r0 = 1), as one memset. */
-export function fillBytes(ptr: usize, bytes: usize, byte: u8): void {
-  memory.fill(ptr, byte, bytes);
 }
 
 // Folded output: the table file's layout (src/rank/fold.ts) keeps a surface at slot (b(b+1)/2 + a) * C + c, with a
@@ -643,7 +754,7 @@ export function pieceMaxBlocksU16(plan: usize, prev: usize, out: usize, hiStart:
         const mo = (<usize>move) << 2;
         const src = prev + ((base + <usize>load<i32>(deltas + mo)) << 1);
         const r = <usize>load<i32>(runFirst + mo);
-        maxRunsU16(scratch, src, runs, r, r + <usize>load<i32>(runCount + mo));
+        maxRunsU16(scratch, src, runs, r, r + <usize>load<i32>(runCount + mo), false);
       }
       const slot = out + (base << 4) + ((<usize>piece) << 1);
       for (let i: i32 = 0; i < lo; i++) store<u16>(slot + ((<usize>i) << 4), load<u16>(scratch + ((<usize>i) << 1)));

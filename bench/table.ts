@@ -8,8 +8,9 @@
  *
  * Rows:
  *  - `stackrank table build --out` end to end (process start, build, save), with its peak RSS (/usr/bin/time).
- *  - the mirror-folded u16 build in process (threads 1 and cores): per-iteration time (median over iterations
- *    2..k; the first also pays for fresh pages) and total.
+ *  - the mirror-folded u16 build in process (threads 1 and cores): set-up (until iteration 0 starts: the kernel
+ *    and the plan; the workers join later), per-iteration time (median over iterations 2..k; the first two also
+ *    pay for their output buffer's fresh pages, and the first for the workers' start) and total.
  *  - the f32 iteration (the build before the u16 one; still `encoding: 'f32'`).
  *  - native: bench/native/rank.c, compiled here with gcc -O3 -march=native -fopenmp when a C compiler exists
  *    (skipped with a message otherwise), run with OMP_NUM_THREADS = cores on the plan src/rank/plan.ts makes.

@@ -61,7 +61,11 @@ export interface BuildOptions {
   width?: number;
   maxStep?: number;
   iterations?: number;
-  /** Worker threads; 1 runs on this thread. Default: the number of cores (1 where shared memory is missing). */
+  /**
+   * Threads computing the table; 1 runs on this thread. The u16 build (the default) computes on this thread too,
+   * with `threads - 1` workers; the f32 build runs on `threads` workers. Default: the number of cores (1 where
+   * shared memory is missing).
+   */
   threads?: number;
   onProgress?: (p: BuildProgress) => void;
   signal?: AbortSignal;
@@ -113,7 +117,7 @@ export interface RankKernel {
     factor: number,
     best: number,
   ): number;
-  fillBytes(ptr: number, bytes: number, byte: number): void;
+  rankBlocksU16Ones: RankKernel['rankBlocksU16'];
   foldU16(
     src: number,
     out: number,
@@ -351,82 +355,98 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
   const foldedSize = foldShape(width, maxStep).foldedSize;
   const variant = pickVariant(threads > 1, opts.simd);
   const { exports: kernel, memory, module } = await instantiateKernel<RankKernel>('rank', variant);
-  // Workers take a while to start (each is a new engine instance: about as long as three iterations), so they
-  // start first and this thread prepares the plan and the buffers meanwhile.
-  const starting = threads > 1 ? KernelPool.create(module, memory, threads) : null;
-  starting?.catch(() => {}); // awaited below; a failure before then is reported there
+  // This thread computes too; the other `threads - 1` are workers. A worker takes a while to start (a new engine
+  // instance: about as long as a few iterations), so they start first and join the iteration under way once ready:
+  // the threads take blocks from a shared counter, so whoever is there shares the work.
+  const workers = threads - 1;
   let pool: KernelPool | null = null;
+  let poolFailure: unknown = null;
+  const starting = workers > 0 ? KernelPool.create(module, memory, workers) : null;
+  starting?.then(
+    (p) => {
+      pool = p;
+    },
+    (e) => {
+      poolFailure = e;
+    },
+  );
   const onAbort = () => pool?.terminate();
+  signal?.addEventListener('abort', onAbort);
   try {
     if (starting) await yieldToEventLoop(); // lets the pool spawn its workers before the synchronous work below
     const plan = makeMirrorPlan(rankMoves(width, maxStep, steep), width, maxStep);
     const planPtr = writePlan(kernel, memory, plan);
-    // Two u16 buffers and the scratch, each with slack: a run's last 8-lane step may pass its end.
+    // Two u16 buffers and the scratch, each with slack: a run's last 8-lane step may pass its end. r0 = 1
+    // everywhere is not stored: the first iteration reads no previous value (rankBlocksU16Ones), so both buffers
+    // stay untouched until the threads' writes first touch their pages, in parallel.
     const bufferBytes = Math.ceil((size * 2) / 16) * 16 + U16_SLACK_BYTES;
     const buffers = [kernel.alloc(bufferBytes), kernel.alloc(bufferBytes)];
     const scratch = Array.from({ length: threads }, () =>
       kernel.alloc(plan.lo * 2 * U16_SCRATCH_ARRAYS + U16_SLACK_BYTES),
     );
-    // The block counter the threads take work from, then each thread's largest sum.
+    // The block counter the threads take work from, then each thread's largest sum (this thread's first).
     const control = kernel.alloc(4 * (1 + threads));
     let scale = 1 / U16_TOP;
     let top = U16_TOP;
 
     const report = progressReporter(iterations, onProgress);
+    const check = () => {
+      if (signal?.aborted) throw abortError();
+      if (poolFailure) throw poolFailure;
+    };
     const rethrow = (e: unknown): never => {
       if (signal?.aborted) throw abortError();
       throw e;
     };
-
-    // r0 = 1 everywhere (65535 = bytes of 0xFF). Most of a fill's cost is the first touch of fresh pages, so the
-    // second buffer is touched here too, while the workers start, instead of during the first iteration.
-    const fillBytes = size * 2;
-    kernel.fillBytes(buffers[0], fillBytes, 0xff);
-    if (starting) kernel.fillBytes(buffers[1], fillBytes, 0);
-    if (starting) {
-      pool = await starting;
-      signal?.addEventListener('abort', onAbort);
-    }
-    if (signal?.aborted) throw abortError();
+    check();
     // Iteration 0 starts now (the set-up before it is not an iteration's time).
     report(0);
     const count = plan.blocks.length;
-    // Each call returns after the shared counter passes its limit. The first iteration is cut into calls of
-    // growing length: the engine starts the kernel in its baseline compiler and swaps in optimised code only
-    // between calls, so one long call would run the whole first iteration at the baseline's speed. The
-    // single-threaded path returns to the event loop after every part (abort, progress).
-    const limits = (k: number): number[] =>
-      pool
-        ? k === 0
-          ? [64, 32, 16, 8, 4, 2, 1].map((d) => Math.ceil(count / d))
-          : [count]
-        : Array.from({ length: 16 }, (_, i) => Math.ceil((count * (i + 1)) / 16));
+    // A call returns once the shared counter passes its limit. The engine starts a WebAssembly function in its
+    // baseline compiler and swaps in optimised code only between calls, so each thread's first calls are cut to
+    // growing lengths (one long call would run at the baseline's speed); after that this thread still returns to
+    // the event loop a few times per iteration (abort, progress, workers that have become ready).
+    const growing = (from: number): number[] =>
+      [64, 32, 16, 8, 4, 2, 1].map((d) => from + Math.ceil((count - from) / d));
+    const even = (parts: number): number[] =>
+      Array.from({ length: parts }, (_, i) => Math.ceil((count * (i + 1)) / parts));
+    let workerIterations = 0;
     // The largest sum of an iteration is at most 7 * top; `ratio` predicts how close it comes (from the previous
     // iteration, with a margin) so the factor maps it to just under 65535. Should a sum still pass 65535 after
     // scaling, the iteration is run again with the exact factor (prev is untouched, so a rerun is the same work).
     let ratio = 1;
     const runIteration = async (prev: number, next: number, factor: number, k: number): Promise<number> => {
       new Int32Array(memory.buffer, control, 1 + threads).fill(0);
+      const counter = new Int32Array(memory.buffer, control, 1);
       const call = (limit: number, t: number): KernelCall => ({
-        fn: 'rankBlocksU16',
+        fn: k === 0 ? 'rankBlocksU16Ones' : 'rankBlocksU16',
         args: [planPtr, prev, next, control, CLAIM_BLOCKS, limit, scratch[t], factor, control + 4 * (1 + t)],
       });
-      const parts = limits(k);
-      if (pool) {
-        if (signal?.aborted) throw abortError();
-        const calls = Array.from({ length: threads }, (_, t) => parts.map((limit) => call(limit, t)));
-        return Math.max(...(await pool.runEach(calls).catch(rethrow)));
+      let running: Promise<unknown> | null = null;
+      const join = () => {
+        if (running || !pool) return;
+        const from = Atomics.load(counter, 0);
+        if (from >= count) return;
+        const parts = workerIterations++ === 0 ? growing(from) : [count];
+        running = pool.runEach(Array.from({ length: workers }, (_, w) => parts.map((limit) => call(limit, w + 1))));
+        running.catch(() => {}); // awaited below; when this thread stops first (abort), nobody waits for it
+      };
+      join();
+      const slices = k === 0 ? growing(0) : threads === 1 ? even(16) : even(4);
+      for (const limit of slices) {
+        check();
+        const { fn, args } = call(limit, 0);
+        kernel[fn as 'rankBlocksU16'](...(args as Parameters<RankKernel['rankBlocksU16']>));
+        const done = Atomics.load(counter, 0);
+        if (done >= count) break;
+        // Fractions only where this thread does all the work (the iteration's end is reported by the caller).
+        if (threads === 1) report(k + done / count);
+        await yieldToEventLoop();
+        join();
       }
-      let best = 0;
-      for (let c = 0; c < parts.length; c++) {
-        if (signal?.aborted) throw abortError();
-        const { args } = call(parts[c], 0);
-        best = kernel.rankBlocksU16(...(args as Parameters<RankKernel['rankBlocksU16']>));
-        // The iteration's end is reported once, by the caller.
-        if (c + 1 < parts.length) report(k + (c + 1) / parts.length);
-        await new Promise<void>((r) => setTimeout(r, 0));
-      }
-      return best;
+      if (running) await (running as Promise<unknown>).catch(rethrow);
+      check();
+      return Math.max(...new Int32Array(memory.buffer, control + 4, threads));
     };
     for (let k = 0; k < iterations; k++) {
       const [prev, next] = k % 2 === 0 ? buffers : [buffers[1], buffers[0]];
@@ -441,10 +461,11 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
       top = Math.min(U16_TOP, Math.round(Math.fround(maxSum * factor)));
       report(k + 1);
     }
-    if (signal?.aborted) throw abortError();
+    check();
     const result = buffers[iterations % 2];
     const out = buffers[(iterations + 1) % 2];
-    // Fold into the other buffer (free now), tiles of (middle step, inner right half) split evenly across threads.
+    // Fold into the other buffer (free now), in tiles of (middle step, inner right half): the workers take the
+    // first tiles, this thread the rest, each in calls of growing length (the baseline compiler again).
     const tiles = plan.order.middle * plan.order.innerHalf;
     const foldArgs = [
       plan.lo,
@@ -452,25 +473,43 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
       plan.order.innerHalf,
       plan.order.base ** plan.order.edgePairs,
     ] as const;
-    if (pool) {
-      const per = Math.ceil(tiles / threads);
-      const calls = Array.from({ length: threads }, (_, t): KernelCall[] => [
-        { fn: 'foldU16', args: [result, out, ...foldArgs, Math.min(tiles, t * per), Math.min(tiles, (t + 1) * per)] },
-      ]);
-      await pool.runEach(calls).catch(rethrow);
-    } else {
-      kernel.foldU16(result, out, ...foldArgs, 0, tiles);
+    const foldCalls = (first: number, end: number): [number, number][] => {
+      const cuts = [first, ...[8, 4, 2, 1].map((d) => first + Math.ceil((end - first) / d))];
+      return cuts
+        .slice(1)
+        .map((to, i) => [cuts[i], to] as [number, number])
+        .filter(([a, b]) => b > a);
+    };
+    const shared = pool as KernelPool | null;
+    const mine = shared ? Math.floor(tiles / threads) : tiles;
+    const folding = shared
+      ? shared.runEach(
+          Array.from({ length: workers }, (_, w): KernelCall[] => {
+            const per = Math.ceil((tiles - mine) / workers);
+            const [a, b] = [Math.min(tiles - mine, w * per), Math.min(tiles - mine, (w + 1) * per)];
+            return foldCalls(a, b).map(([x, y]) => ({ fn: 'foldU16', args: [result, out, ...foldArgs, x, y] }));
+          }),
+        )
+      : null;
+    folding?.catch(() => {}); // awaited below
+    for (const [a, b] of foldCalls(tiles - mine, tiles)) {
+      check();
+      kernel.foldU16(result, out, ...foldArgs, a, b);
+      if (!shared) await yieldToEventLoop();
     }
+    if (folding) await folding.catch(rethrow);
+    // A small table may be done before the workers are: a worker that could not start still fails the build
+    // (WORKER_FAILED), as when it is needed, instead of going unnoticed.
+    if (starting) await starting.catch(() => {});
+    check();
     const folded = new Uint16Array(memory.buffer, out, foldedSize).slice();
     return { folded, scale };
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    pool?.terminate();
-    // Left before the pool was ready (abort, a failure): stop it when it is.
-    if (starting && !pool)
-      starting.then(
-        (p) => p.terminate(),
-        () => {},
-      );
+    // Stops the workers now, or once they have started (a failure or an abort before they were ready).
+    starting?.then(
+      (p) => p.terminate(),
+      () => {},
+    );
   }
 }

@@ -175,12 +175,16 @@ export function makeMirrorPlan(
   order = mirrorOrder(width, maxStep),
 ): MirrorPlan {
   const { lo, innerHalf, middle } = order;
-  const slotted = moves.map((m) => {
-    const r = reorderMove(m, order);
-    return rightEdgeOnly(r, order)
-      ? { ...mirrorMove(r, order), piece: m.piece * SLOTS_PER_PIECE + 1 }
-      : { ...r, piece: m.piece * SLOTS_PER_PIECE };
-  });
+  const slotted = moves
+    .map((m) => {
+      const r = reorderMove(m, order);
+      return rightEdgeOnly(r, order)
+        ? { ...mirrorMove(r, order), piece: m.piece * SLOTS_PER_PIECE + 1 }
+        : { ...r, piece: m.piece * SLOTS_PER_PIECE };
+    })
+    // Within a slot, by index change (makeRankPlan's sort by slot keeps this order): a block then reads its
+    // sources in increasing address order, which the hardware prefetchers follow.
+    .sort((a, b) => a.piece - b.piece || a.delta - b.delta);
   const plan = makeRankPlan(slotted, width, maxStep, 2 * order.edgePairs, 7 * SLOTS_PER_PIECE);
   const blocks: number[] = [];
   const mirrorBlocks: number[] = [];

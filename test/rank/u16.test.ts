@@ -1,11 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildFoldedRanks } from '../../src/rank/build.js';
+import { buildFoldedRanks, type RankKernel, writePlan } from '../../src/rank/build.js';
+import { U16_SCRATCH_ARRAYS, U16_SLACK_BYTES } from '../../src/rank/layout.js';
 import { rankMoves } from '../../src/rank/moves.js';
 import { buildIndex, makeMirrorPlan, mirrorMove, mirrorOrder, reorderMove } from '../../src/rank/mirror-plan.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { mirrorIndex, surfaceCount } from '../../src/surface.js';
+import { instantiateKernel } from '../../src/wasm.js';
 import { allPositions, comparePlay } from '../helpers/play-compare.js';
+import { referenceSuccessors } from '../reference/rank-reference.js';
 
 const digitsOf = (s: number, base: number, count: number) =>
   [...s.toString(base).padStart(count, '0')].map((c) => parseInt(c, base));
@@ -74,6 +77,76 @@ describe('mirror-folded build order (src/rank/mirror-plan.ts)', () => {
         }),
         { numRuns: 100 },
       );
+    },
+  );
+});
+
+/** Round half to even, as f32 `nearest` does (Math.round rounds halves up). */
+function roundHalfEven(x: number): number {
+  const r = Math.round(x);
+  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+describe('one u16 iteration of the kernel against the definition', () => {
+  // Edge 3 (no SIMD tiles), 25, 27, 49 and 81 (the kernel's constant-size path), both kernels, random
+  // mirror-symmetric previous values (so a stale or misplaced value shows), and the first iteration's form.
+  it.each([
+    [4, 1, 'forbid'],
+    [5, 2, 'forbid'],
+    [7, 1, 'forbid'],
+    [6, 3, 'forbid'],
+    [6, 3, 'collapse'],
+    [6, 4, 'forbid'],
+  ] as const)(
+    'W=%i S=%i %s: every surface as the sum of the piece maxima, scaled and rounded',
+    async (width, maxStep, steep) => {
+      const size = surfaceCount(width, maxStep);
+      const order = mirrorOrder(width, maxStep);
+      const at = Int32Array.from({ length: size }, (_, s) => buildIndex(s, order));
+      const successors = Array.from({ length: size }, (_, s) =>
+        [0, 1, 2, 3, 4, 5, 6].map((p) => referenceSuccessors(s, p, width, maxStep, steep)),
+      );
+      let seed = 12345;
+      const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) / 2 ** 24;
+      const values = new Uint16Array(size);
+      for (let s = 0; s < size; s++) values[s] = values[mirrorIndex(s, width, maxStep)] = Math.floor(random() * 65536);
+      const expected = (ones: boolean, factor: number) => {
+        let best = 0;
+        const out = new Uint16Array(size);
+        for (let s = 0; s < size; s++) {
+          let sum = 0;
+          for (const succ of successors[s]) sum += succ.reduce((m, t) => Math.max(m, ones ? 65535 : values[t]), 0);
+          best = Math.max(best, sum);
+          out[s] = Math.min(65535, roundHalfEven(Math.fround(sum * factor)));
+        }
+        return { out, best };
+      };
+      for (const simd of [true, false]) {
+        const { exports: kernel, memory } = await instantiateKernel<RankKernel>('rank', { shared: false, simd });
+        const plan = makeMirrorPlan(rankMoves(width, maxStep, steep), width, maxStep);
+        const planPtr = writePlan(kernel, memory, plan);
+        const bytes = Math.ceil((size * 2) / 16) * 16 + U16_SLACK_BYTES;
+        const prev = kernel.alloc(bytes);
+        const next = kernel.alloc(bytes);
+        const scratch = kernel.alloc(plan.lo * 2 * U16_SCRATCH_ARRAYS + U16_SLACK_BYTES);
+        const control = kernel.alloc(8);
+        const input = new Uint16Array(memory.buffer, prev, size);
+        for (let s = 0; s < size; s++) input[at[s]] = values[s];
+        for (const [ones, factor] of [
+          [false, Math.fround(0.1234)],
+          [true, Math.fround(1 / 7)],
+          [false, Math.fround(1 / 7)],
+        ] as const) {
+          new Int32Array(memory.buffer, control, 2).fill(0);
+          const run = ones ? kernel.rankBlocksU16Ones : kernel.rankBlocksU16;
+          const best = run(planPtr, prev, next, control, 4, plan.blocks.length, scratch, factor, control + 4);
+          const want = expected(ones, factor);
+          const got = new Uint16Array(memory.buffer, next, size);
+          let wrong = 0;
+          for (let s = 0; s < size; s++) if (got[at[s]] !== want.out[s]) wrong++;
+          expect({ simd, ones, wrong, best }).toEqual({ simd, ones, wrong: 0, best: want.best });
+        }
+      }
     },
   );
 });
