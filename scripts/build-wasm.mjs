@@ -4,7 +4,11 @@
 //
 // Variants: memory shared (threads; needs crossOriginIsolated in browsers) or not, SIMD or scalar. A SIMD variant
 // is shipped only when its bytes differ from the scalar one (a kernel without vectorisable loops compiles to the
-// same module either way); src/wasm.ts falls back to the scalar bytes when a SIMD variant is absent.
+// same module either way); src/wasm.ts falls back to the scalar bytes when a SIMD variant is absent. A local
+// variant differs from its shared one only in the flags byte of the imported memory's limits (0x03: a maximum and
+// shared; 0x01: a maximum); where the build finds exactly that, it ships only the shared bytes and the offset of
+// that byte (WASM_LOCAL_PATCH), and src/wasm.ts clears the shared bit to make the local module. Each kernel's bytes
+// then appear once per bundle instead of twice (the package ships three bundles: ESM, CJS and the demo).
 //
 // A kernel is recompiled only when the hash of its inputs (its source files, followed through relative imports,
 // asconfig.json, this script, the compiler's version) differs from build/wasm-<name>.stamp.
@@ -61,6 +65,20 @@ const lines = [
   '/** Kernel bytes by kernel and variant; a SIMD variant is left out when it is byte-identical to the scalar one. */',
   'export const WASM_BASE64: Record<string, Record<string, string>> = {',
 ];
+/** Kernel → local variant → offset of the memory flags byte in the shared variant's bytes. */
+const localPatches = {};
+
+/** Offset of the one byte where `local` differs from `shared` as a memory's shared flag does; -1 otherwise. */
+function sharedFlagOffset(shared, local) {
+  if (shared.length !== local.length) return -1;
+  let at = -1;
+  for (let i = 0; i < shared.length; i++) {
+    if (shared[i] === local[i]) continue;
+    if (at !== -1 || shared[i] !== 0x03 || local[i] !== 0x01) return -1;
+    at = i;
+  }
+  return at;
+}
 for (const kernel of KERNELS) {
   const hash = inputsHash([...sourcesOf(kernel), 'asconfig.json', 'scripts/build-wasm.mjs'], tools);
   const outputs = VARIANTS.map((v) => wasmPath(kernel, v.name));
@@ -94,11 +112,24 @@ for (const kernel of KERNELS) {
   for (const v of VARIANTS) {
     const bytes = readFileSync(join(root, wasmPath(kernel, v.name)));
     if (v.scalar && bytes.equals(readFileSync(join(root, wasmPath(kernel, v.scalar))))) continue;
+    if (!v.shared) {
+      const sharedName = v.name.replace('local', 'shared');
+      const offset = sharedFlagOffset(readFileSync(join(root, wasmPath(kernel, sharedName))), bytes);
+      if (offset !== -1) {
+        (localPatches[kernel] ??= {})[v.name] = offset;
+        continue;
+      }
+    }
     lines.push(`    ${JSON.stringify(v.name)}: ${JSON.stringify(bytes.toString('base64'))},`);
   }
   lines.push('  },');
 }
-lines.push('};', '');
+lines.push(
+  '};',
+  '/** Local variants left out of WASM_BASE64: the shared bytes with the shared bit cleared at this offset. */',
+  `export const WASM_LOCAL_PATCH: Record<string, Record<string, number>> = ${JSON.stringify(localPatches)};`,
+  '',
+);
 const changed = writeIfChanged(join(root, 'src', 'generated', 'wasm.ts'), lines.join('\n'));
 if (compiled.length > 0 || changed || process.env.STACKRANK_BUILD_VERBOSE) {
   console.log(

@@ -5,11 +5,13 @@
  *
  * Kernels are built in four variants: memory shared between threads or local, SIMD or scalar. The shared variants
  * need SharedArrayBuffer (browsers: crossOriginIsolated); SIMD is picked when the engine validates it. The build
- * leaves out a SIMD variant that is byte-identical to the scalar one; asking for it then gets the scalar bytes.
+ * leaves out a SIMD variant that is byte-identical to the scalar one; asking for it then gets the scalar bytes. It
+ * also leaves out a local variant that differs from the shared one only in the memory's shared flag
+ * (WASM_LOCAL_PATCH, scripts/build-wasm.mjs): that one is the shared bytes with the flag cleared.
  */
 import { instantiate } from '@assemblyscript/loader';
 import { StackRankError } from './errors.js';
-import { WASM_BASE64 } from './generated/wasm.js';
+import { WASM_BASE64, WASM_LOCAL_PATCH } from './generated/wasm.js';
 
 export type KernelName = 'rank' | 'search' | 'fullboard' | 'reachable' | 'recover';
 export interface KernelVariant {
@@ -30,21 +32,40 @@ function variantName(v: KernelVariant): string {
 
 /** The variant whose bytes serve `v`: itself, or the scalar one when the build found SIMD changed nothing. */
 function shippedVariant(name: KernelName, v: KernelVariant): string {
-  const builds = WASM_BASE64[name] ?? {};
   const exact = variantName(v);
-  if (builds[exact] !== undefined || !v.simd) return exact;
+  if (isShipped(name, exact) || !v.simd) return exact;
   return variantName({ shared: v.shared, simd: false });
 }
 
-function kernelBytes(name: KernelName, v: KernelVariant): Uint8Array<ArrayBuffer> {
+/** Whether the build has this variant: its own bytes, or the shared variant's with the flag patch. */
+function isShipped(name: KernelName, variant: string): boolean {
+  return WASM_BASE64[name]?.[variant] !== undefined || WASM_LOCAL_PATCH[name]?.[variant] !== undefined;
+}
+
+function decodeBase64(b64: string): Uint8Array<ArrayBuffer> {
+  const bin = atob(b64);
+  const bytes = new Uint8Array(new ArrayBuffer(bin.length));
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return bytes;
+}
+
+/** Limits flag of a memory that is shared (cleared: a local memory with the same limits). */
+const MEMORY_SHARED_FLAG = 0x02;
+
+/** The bytes of a kernel variant as shipped (exported for the variant tests). */
+export function kernelBytes(name: KernelName, v: KernelVariant): Uint8Array<ArrayBuffer> {
   const key = `${name}.${shippedVariant(name, v)}`;
   let bytes = bytesCache.get(key);
   if (!bytes) {
-    const b64 = WASM_BASE64[name]?.[shippedVariant(name, v)];
-    if (!b64) throw new StackRankError('WASM_FAILED', `kernel ${key} is missing from this build; run npm run build`);
-    const bin = atob(b64);
-    bytes = new Uint8Array(new ArrayBuffer(bin.length));
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    const variant = shippedVariant(name, v);
+    const b64 = WASM_BASE64[name]?.[variant];
+    const patch = WASM_LOCAL_PATCH[name]?.[variant];
+    if (b64 !== undefined) bytes = decodeBase64(b64);
+    else if (patch !== undefined) {
+      // A copy: the shared variant's cached bytes stay as they are.
+      bytes = decodeBase64(WASM_BASE64[name][variant.replace('local', 'shared')]);
+      bytes[patch] &= ~MEMORY_SHARED_FLAG;
+    } else throw new StackRankError('WASM_FAILED', `kernel ${key} is missing from this build; run npm run build`);
     bytesCache.set(key, bytes);
   }
   return bytes;
@@ -54,7 +75,7 @@ let simdSupport: boolean | undefined;
 /** Whether this engine runs WebAssembly SIMD (checked once by validating a SIMD kernel; none shipped: false). */
 export function simdSupported(): boolean {
   if (simdSupport === undefined) {
-    const withSimd = (Object.keys(WASM_BASE64) as KernelName[]).find((k) => WASM_BASE64[k]['local-simd'] !== undefined);
+    const withSimd = (Object.keys(WASM_BASE64) as KernelName[]).find((k) => isShipped(k, 'local-simd'));
     simdSupport = withSimd !== undefined && WebAssembly.validate(kernelBytes(withSimd, { shared: false, simd: true }));
   }
   return simdSupport;

@@ -1,10 +1,15 @@
 /**
  * Kernel variants: the build ships a SIMD variant only where its bytes differ from the scalar one, and asking for
- * a SIMD variant that was left out gets the scalar module (src/wasm.ts).
+ * a SIMD variant that was left out gets the scalar module; a local variant that differs from the shared one only in
+ * the memory's shared flag ships as a patch of the shared bytes (src/wasm.ts).
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { WASM_BASE64 } from '../src/generated/wasm.js';
-import { kernelModule, type KernelName } from '../src/wasm.js';
+import { WASM_BASE64, WASM_LOCAL_PATCH } from '../src/generated/wasm.js';
+import { kernelBytes, kernelModule, type KernelName } from '../src/wasm.js';
+
+const shipped = (k: string, variant: string) =>
+  WASM_BASE64[k][variant] !== undefined || WASM_LOCAL_PATCH[k]?.[variant] !== undefined;
 
 const KERNELS = Object.keys(WASM_BASE64) as KernelName[];
 
@@ -13,14 +18,34 @@ describe('shipped kernel variants', () => {
     expect(KERNELS.sort()).toEqual(['fullboard', 'rank', 'reachable', 'recover', 'search']);
     for (const k of KERNELS) {
       const builds = WASM_BASE64[k];
-      for (const memory of ['shared', 'local']) {
-        expect(builds[`${memory}-scalar`], `${k} ${memory}-scalar`).toBeTruthy();
-        const simd = builds[`${memory}-simd`];
-        if (simd !== undefined) expect(simd, `${k} ${memory}-simd`).not.toBe(builds[`${memory}-scalar`]);
-      }
+      expect(builds['shared-scalar'], `${k} shared-scalar`).toBeTruthy();
+      expect(shipped(k, 'local-scalar'), `${k} local-scalar`).toBe(true);
+      const simd = builds['shared-simd'];
+      if (simd !== undefined) expect(simd, `${k} shared-simd`).not.toBe(builds['shared-scalar']);
+      expect(shipped(k, 'local-simd')).toBe(simd !== undefined);
     }
     // The rank kernel's inner loops vectorise, so its SIMD build is real and kept.
-    expect(WASM_BASE64.rank['local-simd']).toBeTruthy();
+    expect(shipped('rank', 'local-simd')).toBe(true);
+  });
+
+  it("a local variant shipped as a patch is byte for byte the compiler's local build, and one byte of the shared", () => {
+    let patched = 0;
+    for (const k of KERNELS) {
+      for (const [variant, offset] of Object.entries(WASM_LOCAL_PATCH[k] ?? {})) {
+        const simd = variant.endsWith('simd');
+        const local = kernelBytes(k, { shared: false, simd });
+        const shared = kernelBytes(k, { shared: true, simd });
+        expect(Buffer.from(local).equals(readFileSync(`build/${k}.${variant}.wasm`)), `${k} ${variant}`).toBe(true);
+        expect([shared[offset], local[offset]]).toEqual([0x03, 0x01]);
+        expect(Buffer.from(local).compare(Buffer.from(shared), 0, offset, 0, offset)).toBe(0);
+        // The shared bytes were not patched in place.
+        expect(Buffer.from(shared).equals(readFileSync(`build/${k}.shared-${simd ? 'simd' : 'scalar'}.wasm`))).toBe(
+          true,
+        );
+        patched++;
+      }
+    }
+    expect(patched).toBeGreaterThan(0);
   });
 
   it('a SIMD request compiles its own module when shipped, the scalar one when not', async () => {
@@ -29,8 +54,7 @@ describe('shipped kernel variants', () => {
         const simd = await kernelModule(k, { shared, simd: true });
         const scalar = await kernelModule(k, { shared, simd: false });
         expect(simd).toBeInstanceOf(WebAssembly.Module);
-        const shipped = WASM_BASE64[k][`${shared ? 'shared' : 'local'}-simd`] !== undefined;
-        if (shipped) expect(simd).not.toBe(scalar);
+        if (shipped(k, `${shared ? 'shared' : 'local'}-simd`)) expect(simd).not.toBe(scalar);
         else expect(simd).toBe(scalar);
       }
     }
