@@ -5,9 +5,20 @@
 import { StackRankError, describe } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
 import { Board } from '../rules/board.js';
-import { kernelPlacements, kernelReach } from '../rules/kernel.js';
+import {
+  kernelInputCount,
+  kernelLandings,
+  kernelPlacement,
+  kernelPlacements,
+  kernelReach,
+  kernelReachCalls,
+} from '../rules/kernel.js';
+import { pieceGeometry } from '../rules/geometry.js';
+import { MAX_PLACEMENTS } from '../rules/layout.js';
+import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
 import { RULE_SETS, RULE_SET_NAMES, isRuleSetName, type RuleSet } from '../rules/rule-sets.js';
 import type { GamePlacement, RuleSetName } from '../rules/types.js';
+import { CELLS_KEY_SHIFT, cellsKey } from './grid.js';
 
 /** Rows of the visible field: a piece that ends with a cell above them tops out (docs/game.md). */
 export const VISIBLE_ROWS = 20;
@@ -49,4 +60,109 @@ export function reachableOnRows(
     pid,
     rules.ruleSet,
   );
+}
+
+/**
+ * The reachable placements of one piece on one board of a turn, found by the kernel when first asked. Stack mode
+ * mostly asks only whether the search's first move is among them (`find`), which reads the kernel's output in
+ * place; the list of GamePlacement objects (`list`, exactly reachableOnRows's) is made only when a caller walks it.
+ * The rows must not change while the object is in use.
+ */
+export class PieceReach {
+  private found = -1;
+  /** kernelReachCalls() right after this piece's search: the kernel still holds its placements while equal. */
+  private run = -1;
+  private placements: GamePlacement[] | undefined;
+  private readonly pid: number;
+
+  constructor(
+    /** The board as the kernel reads it (KernelBoard): bit rows, bottom first, empty from `height` up. */
+    readonly rows: Uint32Array,
+    readonly width: number,
+    readonly height: number,
+    readonly piece: Piece,
+    private readonly rules: GameRuleFacts,
+  ) {
+    this.pid = PIECES.indexOf(piece);
+  }
+
+  /** How many placements the piece reaches (0: none, it cannot even appear). */
+  get count(): number {
+    if (this.found < 0) this.search();
+    return this.found;
+  }
+
+  /** Every reachable placement, in the kernel's order (reachableOnRows). */
+  get list(): readonly GamePlacement[] {
+    if (!this.placements) {
+      this.fresh();
+      this.placements = kernelPlacements(this.found, this.pid, this.rules.ruleSet);
+    }
+    return this.placements;
+  }
+
+  /**
+   * The placement whose cells have this key (cellsKey), the one with the fewest inputs among equals (the first
+   * listed on a tie), or undefined when the piece cannot reach those cells.
+   */
+  find(key: number): GamePlacement | undefined {
+    if (this.placements) return findInList(this.placements, key);
+    this.fresh();
+    const n = this.found;
+    if (n === 0) return undefined;
+    const landings = kernelLandings(n, LANDINGS);
+    const rel = stateKeys(this.rules, this.pid);
+    let best = -1;
+    let bestInputs = 0;
+    for (let i = 0; i < n; i++) {
+      const at = 3 * i;
+      if (rel[landings[at]] + (landings[at + 2] * 64 + landings[at + 1]) * CELLS_KEY_SHIFT !== key) continue;
+      if (best < 0) {
+        best = i;
+        continue;
+      }
+      // Another placement with the same cells (the kernel lists each cells once; kept for any rule set's sake).
+      if (bestInputs === 0) bestInputs = kernelInputCount(best, n);
+      const inputs = kernelInputCount(i, n);
+      if (inputs < bestInputs) (best = i), (bestInputs = inputs);
+    }
+    return best < 0 ? undefined : kernelPlacement(best, n, this.pid, this.rules.ruleSet);
+  }
+
+  private search(): void {
+    this.found = kernelReach(this, this.pid, this.rules.ruleSet);
+    this.run = kernelReachCalls();
+  }
+
+  /** Makes the kernel hold this piece's placements again if another search ran since (the same search again). */
+  private fresh(): void {
+    if (this.found < 0 || this.run !== kernelReachCalls()) this.search();
+  }
+}
+
+function findInList(list: readonly GamePlacement[], key: number): GamePlacement | undefined {
+  let found: GamePlacement | undefined;
+  for (const p of list) {
+    if (cellsKey(p.cells) === key && (!found || p.inputs.length < found.inputs.length)) found = p;
+  }
+  return found;
+}
+
+/** kernelLandings's output for one search (3 numbers per placement), reused. */
+const LANDINGS = new Int32Array(3 * MAX_PLACEMENTS);
+
+/** Per rule set and piece: cellsKey of each rotation state's cells around its reference point (the key of the
+ * state placed at x, y is this + (64 y + x) · CELLS_KEY_SHIFT). */
+const STATE_KEYS = new Map<string, Float64Array>();
+
+function stateKeys(rules: GameRuleFacts, pid: number): Float64Array {
+  const name = rules.ruleSet.rotationSystem;
+  const id = `${name}:${pid}`;
+  let keys = STATE_KEYS.get(id);
+  if (!keys) {
+    const g = pieceGeometry(ROTATION_SYSTEMS[name], pid);
+    keys = Float64Array.from(g.cells, (cells) => cellsKey(cells));
+    STATE_KEYS.set(id, keys);
+  }
+  return keys;
 }
