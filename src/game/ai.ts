@@ -233,7 +233,19 @@ export class TetrisAI {
         options.push({ hold: true, pieces: [hold, ...queue], reach: reachOf(hold) });
       else if (hold === null && queue.length > 0) options.push({ hold: true, pieces: queue, reach: reachOf(queue[0]) });
     }
-    const base = { rows, height, current, queue, hold, canHold, options, reachRoot };
+    const decided = (move: GameMove | null, stack: Decision['stack'], recover: Decision['recover']): Decision => ({
+      rows,
+      height,
+      current,
+      queue,
+      hold,
+      canHold,
+      options,
+      reachRoot,
+      move,
+      stack,
+      recover,
+    });
     // No piece the turn allows can be placed: the game is lost. (Asked after stack mode, whose search finds every
     // option's placements itself, so the kernel lists each piece's placements once.)
     const lost = () => options.every((o) => o.reach.count === 0);
@@ -244,22 +256,13 @@ export class TetrisAI {
     const tall = maxHeight(rows) > this.stackRules.boardHeight - BURN_ROOM;
     const burn = this.policy === 'both' && tall && ![current, ...queue.slice(0, this.lookahead), hold].includes('I');
     if (this.policy !== 'fullBoardOnly') {
-      let leftWeights: Int32Array | undefined;
-      const { weightsRight, weightsLeft } = this;
       const ctx: StackContext = {
         engine: this.engine,
         table: this.table,
         rules: this.stackRules,
         width: this.width,
         lookahead: this.lookahead,
-        weights: {
-          right: fillDistributionWeights(next, weightsRight, 0),
-          // Made only when a left well is searched (most games play one side).
-          get left() {
-            leftWeights ??= fillDistributionWeights(next && MIRROR_PIECE.map((m) => next[m]), weightsLeft, 0);
-            return leftWeights;
-          },
-        },
+        weights: new NextWeights(next, this.weightsRight, this.weightsLeft),
         dangerMargin: 4,
         maxFloor: MAX_FLOOR,
         clearsOnly: burn,
@@ -267,15 +270,14 @@ export class TetrisAI {
       const sides: ('right' | 'left')[] = this.well === 'auto' ? ['right', 'left'] : [this.well];
       const choice = stackMove(ctx, rows, options, sides);
       if (choice)
-        return {
-          ...base,
-          move: this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value),
-          stack: { ctx, choice },
-          recover: null,
-        };
-      if (this.policy === 'stackOnly') return { ...base, move: null, stack: null, recover: null };
+        return decided(
+          this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value),
+          { ctx, choice },
+          null,
+        );
+      if (this.policy === 'stackOnly') return decided(null, null, null);
     }
-    if (lost()) return { ...base, move: null, stack: null, recover: null };
+    if (lost()) return decided(null, null, null);
 
     const plain = this.policy === 'fullBoardOnly';
     const ctx: RecoverContext = {
@@ -293,13 +295,11 @@ export class TetrisAI {
     };
     const recoverState: RecoverState = { rows, current, queue: queue.slice(0, this.lookahead), hold, canHold };
     const choice = recoverMove(ctx, recoverState, reachRoot);
-    if (!choice) return { ...base, move: null, stack: null, recover: null };
-    return {
-      ...base,
-      move: this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value),
-      stack: null,
-      recover: { ctx, state: recoverState },
-    };
+    if (!choice) return decided(null, null, null);
+    return decided(this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value), null, {
+      ctx,
+      state: recoverState,
+    });
   }
 
   /** The well the recover terms aim for: the chosen side, or under 'auto' the edge column holding fewer cells. */
@@ -345,6 +345,30 @@ export class TetrisAI {
       mode,
       value,
     };
+  }
+}
+
+/** The next-piece weights of stack mode's search for a well on the right, and mirrored for one on the left (made
+ * only when a left well is searched: most games play one side), written into the AI's own arrays. */
+class NextWeights {
+  readonly right: Int32Array;
+  private leftMade = false;
+
+  constructor(
+    private readonly next: ArrayLike<number> | undefined,
+    right: Int32Array,
+    private readonly leftInto: Int32Array,
+  ) {
+    this.right = fillDistributionWeights(next, right, 0);
+  }
+
+  get left(): Int32Array {
+    if (!this.leftMade) {
+      const next = this.next;
+      fillDistributionWeights(next && MIRROR_PIECE.map((m) => next[m]), this.leftInto, 0);
+      this.leftMade = true;
+    }
+    return this.leftInto;
   }
 }
 
