@@ -28,6 +28,11 @@ import { ruleFacts } from './rules-adapter.js';
 
 /** Longest stretch of moves without giving the event loop a turn. */
 const YIELD_EVERY_MS = 20;
+/** Lets the event loop run its timers and I/O, then calls `resume`: setImmediate where there is one (Node), since
+ * a zero timeout waits at least a millisecond (5 % of the games' time at one turn every 20 ms). */
+const giveTurn = (resume: () => void): unknown =>
+  typeof setImmediate === 'function' ? setImmediate(resume) : setTimeout(resume, 0);
+
 /** Least time between two onProgress calls. */
 export const PROGRESS_EVERY_MS = 250;
 
@@ -325,7 +330,7 @@ export async function playOneGame(
     if (hooks.signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
     if ((tally.pieces & 15) === 0 && performance.now() - lastYield > YIELD_EVERY_MS) {
       // Give the event loop a turn, so an abort (Ctrl-C) or a timer can arrive while the games run.
-      await new Promise((r) => setTimeout(r, 0));
+      await new Promise<void>((resume) => giveTurn(resume));
       lastYield = performance.now();
       hooks.onPieces?.({ pieces: tally.pieces, lines: tally.lines });
     }
