@@ -91,6 +91,19 @@ describe('stackrank bench game', () => {
     expect(r.lines).toBe(r.clears.single + 2 * r.clears.double + 3 * r.clears.triple + 4 * r.clears.tetris);
   }, 60_000);
 
+  it('plays the same games on --threads 1 and --threads 2, and reports the thread count', async () => {
+    const args = ['bench', 'game', '--table', file, '--rules', 'classic', '--games', '2', '--max-pieces', '80'];
+    const [one, two] = [
+      await runCli([...args, '--threads', '1', '--json']),
+      await runCli([...args, '--threads', '2', '--json']),
+    ];
+    expect([one.code, two.code]).toEqual([0, 0]);
+    const [a, b] = [JSON.parse(one.out), JSON.parse(two.out)];
+    expect([a.threads, b.threads]).toEqual([1, 2]);
+    const games = (r: typeof a) => [r.pieces, r.lines, r.clears, r.topOuts, r.stackShare, r.holesPer1000];
+    expect(games(b)).toEqual(games(a));
+  }, 120_000);
+
   it('runs the baselines after the AI with --baselines, and uses hold with --hold', async () => {
     const run = await runCli([
       'bench',
@@ -148,6 +161,7 @@ describe('stackrank bench game', () => {
       '--max-pieces',
       '--seed',
       '--baselines',
+      '--threads',
       '--json',
     ])
       expect(run.out).toContain(flag);
@@ -159,6 +173,7 @@ describe('stackrank bench game', () => {
     [['bench', 'game', '--randomizer', 'fair'], /--randomizer must be one of/],
     [['bench', 'game', '--lookahead', '7'], /--lookahead must be an integer from 0 to 6/],
     [['bench', 'game', '--games', '0'], /--games must be an integer from 1 to/],
+    [['bench', 'game', '--threads', '0'], /--threads must be an integer from 1 to 256/],
     [
       ['bench', 'game', '--rules', 'classic', '--hold'],
       /--hold needs a rule set with hold \(guideline\); classic has none/,
