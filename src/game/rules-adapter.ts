@@ -4,7 +4,6 @@
  */
 import { StackRankError, describe } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
-import { Board } from '../rules/board.js';
 import {
   kernelInputCount,
   kernelLandings,
@@ -12,9 +11,10 @@ import {
   kernelPlacements,
   kernelReach,
   kernelReachCalls,
+  type KernelBoard,
 } from '../rules/kernel.js';
 import { pieceGeometry } from '../rules/geometry.js';
-import { MAX_PLACEMENTS } from '../rules/layout.js';
+import { MAX_BOARD_ROWS, MAX_PLACEMENTS } from '../rules/layout.js';
 import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
 import { RULE_SETS, RULE_SET_NAMES, isRuleSetName, type RuleSet } from '../rules/rule-sets.js';
 import type { GamePlacement, RuleSetName } from '../rules/types.js';
@@ -53,13 +53,15 @@ export function reachableOnRows(
   rules: GameRuleFacts,
 ): GamePlacement[] {
   // The rules layer's kernel straight away: reachablePlacements would check the options and copy the rule set on
-  // every call (the searches call this thousands of times per move); ruleSet is a checked preset already.
+  // every call (the searches call this thousands of times per move); ruleSet is a checked preset already, and the
+  // rows are read as they are (the AI's own bit rows), without a Board made and checked per call.
   const pid = PIECES.indexOf(piece);
-  return kernelPlacements(
-    kernelReach(Board.fromBits(rows.subarray(0, height), width, height), pid, rules.ruleSet),
-    pid,
-    rules.ruleSet,
-  );
+  return kernelPlacements(kernelReach(kernelBoard(rows, width, height), pid, rules.ruleSet), pid, rules.ruleSet);
+}
+
+/** The AI's bit rows as the kernel reads a board (at most MAX_BOARD_ROWS rows: the kernel's copy of the board). */
+function kernelBoard(rows: Uint32Array, width: number, height: number): KernelBoard {
+  return { width, height, rows: rows.length <= MAX_BOARD_ROWS ? rows : rows.subarray(0, height) };
 }
 
 /**
@@ -76,10 +78,10 @@ export class PieceReach {
   private readonly pid: number;
 
   constructor(
-    /** The board as the kernel reads it (KernelBoard): bit rows, bottom first, empty from `height` up. */
-    readonly rows: Uint32Array,
-    readonly width: number,
-    readonly height: number,
+    /** Bit rows, bottom first, empty from `height` up. */
+    private readonly rows: Uint32Array,
+    private readonly width: number,
+    private readonly height: number,
     readonly piece: Piece,
     private readonly rules: GameRuleFacts,
   ) {
@@ -130,7 +132,7 @@ export class PieceReach {
   }
 
   private search(): void {
-    this.found = kernelReach(this, this.pid, this.rules.ruleSet);
+    this.found = kernelReach(kernelBoard(this.rows, this.width, this.height), this.pid, this.rules.ruleSet);
     this.run = kernelReachCalls();
   }
 
