@@ -69,10 +69,33 @@ export function stackFloor(rows: ArrayLike<number>, width: number, wellColumn: n
   return floor;
 }
 
+/**
+ * Bytes of the blocks lockCells's boards are cut from. A typed array of a board's size gets memory of its own
+ * (allocated and later freed outside the JS heap), which cost more than the lock itself; a view into a shared block
+ * is an ordinary object. Blocks are never reused: a board keeps its block alive, and the block is freed with the last.
+ */
+const ROWS_BLOCK_BYTES = 1 << 16;
+let rowsBlock: ArrayBuffer | null = null;
+let rowsBlockUsed = 0;
+
+/** A zeroed Uint32Array of `length` words that no other array shares words with. */
+function freshRows(length: number): Uint32Array {
+  const bytes = length * 4;
+  if (bytes > ROWS_BLOCK_BYTES) return new Uint32Array(length);
+  if (!rowsBlock || rowsBlockUsed + bytes > ROWS_BLOCK_BYTES) {
+    rowsBlock = new ArrayBuffer(ROWS_BLOCK_BYTES);
+    rowsBlockUsed = 0;
+  }
+  const out = new Uint32Array(rowsBlock, rowsBlockUsed, length);
+  rowsBlockUsed += bytes;
+  return out;
+}
+
 /** Locks `cells` onto `rows` and clears full rows (rows above fall). Cells must be empty and on the board. */
 export function lockCells(rows: ArrayLike<number>, width: number, cells: readonly Cell[]): Locked {
   // The game's searches lock thousands of pieces per move: plain loops, no iterators or destructuring.
-  const out = new Uint32Array(rows as ArrayLike<number>);
+  const out = freshRows(rows.length);
+  out.set(rows);
   let low = Infinity;
   let high = -Infinity;
   for (let i = 0; i < cells.length; i++) {

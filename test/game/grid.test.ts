@@ -51,6 +51,31 @@ describe('lockCells', () => {
     );
   });
 
+  it('returns boards that share no cell with each other or the input, however many are made', () => {
+    // Boards are cut from shared blocks: thousands of them span several blocks, and each keeps its own rows.
+    const rows = Uint32Array.from({ length: 44 }, (_, y) => (y < 10 ? 0b1010101010 >> (y % 2) : 0));
+    const boards = Array.from(
+      { length: 3000 },
+      (_, i) =>
+        lockCells(rows, W, [
+          [i % 10, 30],
+          [i % 10, 31],
+          [i % 10, 32],
+          [i % 10, 33],
+        ]).rows,
+    );
+    boards.forEach((b, i) => {
+      b[40] = i + 1; // a mark in a row no lock touched
+    });
+    boards.forEach((b, i) => {
+      expect(b.length).toBe(44);
+      expect(b[40]).toBe(i + 1);
+      expect([b[30], b[33]]).toEqual([1 << (i % 10), 1 << (i % 10)]);
+      expect([...b.subarray(0, 10)]).toEqual([...rows.subarray(0, 10)]);
+    });
+    expect(rows[40]).toBe(0);
+  });
+
   it('clears rows the piece completes, including non-adjacent ones', () => {
     const full = (1 << W) - 1;
     const rows = [full & ~1, full & ~3, full & ~1, 4, 0, 0];
