@@ -126,17 +126,6 @@ export function lockCells(rows: ArrayLike<number>, width: number, cells: readonl
   return { rows: out, lines, erodedCells, landingRow: low, pieceHeight: high - low + 1 };
 }
 
-/** The board mirrored left-right. */
-export function mirrorRows(rows: ArrayLike<number>, width: number): Uint32Array {
-  const out = new Uint32Array(rows.length);
-  for (let r = 0; r < rows.length; r++) {
-    let m = 0;
-    for (let v = rows[r]; v; v &= v - 1) m |= 1 << (width - 1 - (31 - Math.clz32(v & -v)));
-    out[r] = m;
-  }
-  return out;
-}
-
 /**
  * A canonical key of a piece's four cells (order-free), to compare placements by the cells they occupy: the cells
  * as y * 64 + x (under 4096 for rows below 64), sorted, as digits of base 4096 (exact in a double).
