@@ -11,7 +11,9 @@
  * --other DIR also plays each row on 1 thread with another checkout's playGame (e.g. the commit before a speed-up:
  * `git worktree add --detach /tmp/base <rev>`, node_modules linked, its kernels built), in the same process, the two
  * taking turns run by run, and prints this tree's speed / the other's (wall clock and CPU time) and whether both
- * played the same games.
+ * played the same games. The two trees share one process and heap: under load, a tree that allocates much more than
+ * the other ran there far below its own-process speed (docs/benchmarks.md), so for large differences compare runs of
+ * each tree in its own process (its own bench/game-speed.ts) as well.
  *
  * On a busy machine the figures fall with the load (the JSON records the load average); rerun on a quiet one.
  */
