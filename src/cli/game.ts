@@ -43,7 +43,6 @@ function row(r: PlayGameResult) {
     piecesPerSecond: r.piecesPerSecond,
     seconds: r.seconds,
     seed: r.seed,
-    threads: r.threads,
   };
 }
 
