@@ -3,7 +3,8 @@
  * playGame (same seeds, same queue and next-piece chances) and labels every clear that is not a Tetris by the mode
  * that made it and, in recover mode, by what started the recovery: the stack had no move for the piece
  * (`stack had no move`), a tall stack with no I in sight (`burn`), or a stack move that opened a buried hole or left
- * a floor higher than the AI stacks over (`stack move`). Prints a table; writes bench/results/game-losses.json.
+ * a floor higher than the AI stacks over (`stack move`). Prints a table, and the mean cells on the board before each
+ * Tetris and when a burn starts a recovery (the stack's room before it burns); writes bench/results/game-losses.json.
  *
  *   npx tsx bench/game-losses.ts [--rules classic] [--randomizer tgm1] [--lookahead 1] [--games 20]
  *                                [--max-pieces 5000] [--seed 1]
@@ -12,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { TetrisAI } from '../src/game/ai.js';
 import { WORK_ROWS } from '../src/game/board-input.js';
 import { MAX_FLOOR } from '../src/game/evaluate.js';
-import { lockCells, stackFloor } from '../src/game/grid.js';
+import { lockCells, popcount, stackFloor } from '../src/game/grid.js';
 import type { Piece } from '../src/pieces.js';
 import { createRandomizer, type RandomizerName } from '../src/randomizers/index.js';
 import { RULE_SETS } from '../src/rules/rule-sets.js';
@@ -58,6 +59,13 @@ let lines = 0;
 let topOuts = 0;
 let recoveries = 0;
 let recoveryPieces = 0;
+// Cells on the board before each Tetris and when a burn starts a recovery: how much room the stack had left
+// (docs/results.md, "The strength targets with 95 % intervals, and what the I droughts allow").
+const cellsOf = (rows: Uint32Array) => rows.reduce((n, m) => n + popcount(m), 0);
+let tetrises = 0;
+let cellsBeforeTetrises = 0;
+let burnStarts = 0;
+let cellsAtBurnStarts = 0;
 for (let g = 0; g < Number(args.games); g++) {
   const rng = createRandomizer(randomizer, { seed: streamSeed(Number(args.seed), g, 0) });
   const stream: Piece[] = [];
@@ -86,7 +94,12 @@ for (let g = 0; g < Number(args.games); g++) {
       held = current;
     }
     stream.shift();
+    const cellsBefore = cellsOf(rows);
     const locked = lockCells(rows, width, move.cells);
+    if (locked.lines === 4) {
+      tetrises++;
+      cellsBeforeTetrises += cellsBefore;
+    }
     rows = locked.rows;
     pieces++;
     lines += locked.lines;
@@ -94,6 +107,10 @@ for (let g = 0; g < Number(args.games); g++) {
     if (before && !after) {
       recoveries++;
       start = move.mode === 'stack' ? 'stack move' : burning ? 'burn' : 'stack had no move';
+      if (start === 'burn') {
+        burnStarts++;
+        cellsAtBurnStarts += cellsBefore;
+      }
     }
     if (!before) recoveryPieces++;
     if (locked.lines > 0 && locked.lines < 4) {
@@ -124,6 +141,9 @@ console.log(
   `${rules}/${randomizer}, lookahead ${lookahead}: ${pieces.toLocaleString('en-US')} pieces, ${lines.toLocaleString('en-US')} lines, ${topOuts} top-outs, ${recoveries} recoveries (${recoveryPieces.toLocaleString('en-US')} pieces in recover mode)`,
 );
 printTable(table);
+console.log(
+  `board cells before a Tetris: ${(cellsBeforeTetrises / tetrises).toFixed(1)} (${tetrises} Tetrises); when a burn starts a recovery: ${(cellsAtBurnStarts / burnStarts).toFixed(1)} (${burnStarts} burns)`,
+);
 writeResults('game-losses', {
   machine: machine(),
   rules,
@@ -137,5 +157,8 @@ writeResults('game-losses', {
   topOuts,
   recoveries,
   recoveryPieces,
+  meanCellsBeforeTetris: cellsBeforeTetrises / tetrises,
+  burnRecoveries: burnStarts,
+  meanCellsAtBurn: cellsAtBurnStarts / burnStarts,
   lost: Object.fromEntries(lost),
 });

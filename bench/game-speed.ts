@@ -11,9 +11,7 @@
  * --other DIR also plays each row on 1 thread with another checkout's playGame (e.g. the commit before a speed-up:
  * `git worktree add --detach /tmp/base <rev>`, node_modules linked, its kernels built), in the same process, the two
  * taking turns run by run, and prints this tree's speed / the other's (wall clock and CPU time) and whether both
- * played the same games. The two trees share one process and heap: under load, a tree that allocates much more than
- * the other ran there far below its own-process speed (docs/benchmarks.md), so for large differences compare runs of
- * each tree in its own process (its own bench/game-speed.ts) as well.
+ * played the same games.
  *
  * On a busy machine the figures fall with the load (the JSON records the load average); rerun on a quiet one.
  */
@@ -147,7 +145,7 @@ if (other) {
     const theirsCpu: number[] = [];
     let same = true;
     // Warm-up of the other tree (its search image is made on first use; this tree's was made above).
-    await other.playGame({ ...options, games: 1, maxPieces: 200, seed, table: other.table });
+    await other.playGame({ ...options, games: 1, maxPieces: 200, seed, table: other.table, threads: 1 });
     for (let i = 0; i < repeats; i++) {
       // Order swaps every repeat, so load from other jobs falls on both alike.
       const order = i % 2 === 0 ? (['mine', 'theirs'] as const) : (['theirs', 'mine'] as const);
@@ -157,7 +155,7 @@ if (other) {
         const r =
           who === 'mine'
             ? await playGame({ ...options, games, maxPieces, seed, table, threads: 1 })
-            : await other.playGame({ ...options, games, maxPieces, seed, table: other.table });
+            : await other.playGame({ ...options, games, maxPieces, seed, table: other.table, threads: 1 });
         const used = process.cpuUsage(cpu);
         (who === 'mine' ? mine : theirs).push(r.piecesPerSecond);
         (who === 'mine' ? mineCpu : theirsCpu).push(r.pieces / ((used.user + used.system) / 1e6));

@@ -11,7 +11,7 @@ import { instantiate } from '@assemblyscript/loader';
 import { StackRankError } from './errors.js';
 import { WASM_BASE64 } from './generated/wasm.js';
 
-export type KernelName = 'rank' | 'search' | 'fullboard' | 'reachable';
+export type KernelName = 'rank' | 'search' | 'fullboard' | 'reachable' | 'recover';
 export interface KernelVariant {
   shared: boolean;
   simd: boolean;

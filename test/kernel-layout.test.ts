@@ -9,6 +9,7 @@ import * as fullboardLayout from '../src/fullboard/layout.js';
 import * as rankLayout from '../src/rank/layout.js';
 import { SEARCH_MOVES } from '../src/rules/geometry.js';
 import * as reachableLayout from '../src/rules/layout.js';
+import * as recoverLayout from '../src/game/recover-layout.js';
 import * as searchLayout from '../src/stacking/layout.js';
 import { createMemory, kernelImports, kernelModule, type KernelName } from '../src/wasm.js';
 
@@ -39,6 +40,7 @@ describe.each([
   ['fullboard', fullboardLayout as Record<string, unknown>],
   ['rank', rankLayout as Record<string, unknown>],
   ['reachable', reachableLayout as Record<string, unknown>],
+  ['recover', recoverLayout as Record<string, unknown>],
 ] as const)('the %s kernel and TypeScript read one layout', (name, layout) => {
   it.each(VARIANTS)('every field agrees (shared memory $shared, SIMD $simd)', async ({ shared, simd }) => {
     const globals = await kernelGlobals(name, shared, simd);
@@ -54,6 +56,11 @@ describe('the search layout fits together', () => {
   const L = searchLayout;
   it('i64 fields of the context are 8-byte aligned', () => {
     for (const field of [L.CTX_BEST_VALUE, L.CTX_NODES, L.CTX_LEAF_PATH, L.CTX_MEMO]) expect(field % 2).toBe(0);
+  });
+  it('the mirrored weights mirror every block of CTX_WEIGHTS and CTX_WEIGHTS2, which follow each other', () => {
+    expect(L.CTX_WEIGHTS2).toBe(L.CTX_WEIGHTS + 8);
+    expect(L.CTX_WEIGHTS_MIRROR - L.CTX_WEIGHTS).toBe(L.WEIGHT_WORDS_EXPECT2);
+    expect(L.CTX_LEAF_COUNT - L.CTX_WEIGHTS_MIRROR).toBe(L.WEIGHT_WORDS_EXPECT2);
   });
   it('a game record leaves room for a heights array before its first field', () => {
     expect(L.G_PIECES - L.G_HEIGHTS).toBe(L.HEIGHTS_WORDS);
@@ -75,7 +82,11 @@ describe('the search layout fits together', () => {
         L.PL_MIN_TOP,
       ) + 1,
     );
-    expect(L.CFG_WORDS).toBe(L.CFG_REACH_BOXES + 1);
+    expect(L.CFG_WORDS).toBe(L.CFG_ROWS_FOLD + 1);
+    expect(L.CFG_ROWS_FOLD).toBe(L.CFG_REACH_BOXES + 1);
+    // The fold block: three numbers, then a mirror slot per leaf-row slot.
+    expect(L.FOLD_WORDS).toBe(Math.max(L.FOLD_MIDDLE, L.FOLD_LOW_BITS, L.FOLD_MIDDLE_BITS) + 1 + L.LEAF_ROW_SLOTS);
+    expect(L.FOLD_MIRROR_SLOT).toBe(L.FOLD_WORDS - L.LEAF_ROW_SLOTS);
     expect(L.RC_WORDS).toBe(Math.max(L.RC_FIRST, L.RC_LAST, L.RC_HEIGHT_LIMIT, L.RC_BOX_START, L.RC_BOX_COUNT) + 1);
     // A reach digit (at most 2S + 2 = 10) plus the guard never carries into the next field.
     expect(L.REACH_GUARD + 10).toBeLessThan(1 << L.REACH_DIGIT_BITS);
@@ -143,6 +154,50 @@ describe('the reachable layout fits together', () => {
     expect([L.M_CW, L.M_CCW, L.M_LEFT, L.M_RIGHT, L.M_DAS_LEFT, L.M_DAS_RIGHT, L.M_SOFT]).toEqual(
       ['cw', 'ccw', 'left', 'right', 'dasLeft', 'dasRight', 'softDrop'].map((m) => SEARCH_MOVES.indexOf(m as never)),
     );
+  });
+});
+
+describe('the recover layout fits together', () => {
+  const L = recoverLayout;
+  it('the context blocks lie in order, none overlapping the next, all inside CTX_BYTES', () => {
+    const blocks: [string, number, number][] = [
+      ['params', L.O_WIDTH, 6 * 4],
+      ['child and landing pointers', L.O_CHILD_CELLS, 4 * 4],
+      ['weights', L.O_WEIGHTS, L.WEIGHT_COUNT * 8],
+      ['features', L.O_FEATURES, L.WEIGHT_COUNT * 8],
+      ['board', L.O_BOARD, L.NODE_BYTES],
+      ['geometry', L.O_GEOMETRY, L.PIECE_COUNT * L.MAX_STATES * L.CELL_WORDS * 4],
+    ];
+    for (let i = 0; i < blocks.length; i++) {
+      const [name, start, bytes] = blocks[i];
+      const end = i + 1 < blocks.length ? blocks[i + 1][1] : L.CTX_BYTES;
+      expect(start + bytes, name).toBeLessThanOrEqual(end);
+    }
+    expect(L.O_MAX_FLOOR + 4).toBe(L.O_CHILD_CELLS);
+    for (const f64Field of [L.O_WEIGHTS, L.O_FEATURES, L.O_BOARD, L.CTX_BYTES]) expect(f64Field % 8).toBe(0);
+  });
+  it('a node is its rows, its f64 line total, its top; a placement is its cells', () => {
+    expect(L.N_ACC).toBe(L.MAX_ROWS * 4);
+    expect(L.N_TOP).toBe(L.N_ACC + 8);
+    expect(L.N_COLS).toBe(L.N_TOP + 8);
+    expect(L.NODE_BYTES).toBe(L.N_COLS + 8 * L.MAX_COLUMNS);
+    expect(L.NODE_BYTES % 8).toBe(0);
+    expect(L.CELL_WORDS).toBe(2 * L.PIECE_CELLS);
+    // the game's boards (src/game/board-input.ts WORK_ROWS) fit a node
+    expect(L.MAX_ROWS).toBeGreaterThanOrEqual(44);
+  });
+  it('placements arrive as the reachable kernel lists them: its states, its records, its most placements', async () => {
+    const { LANDINGS_WORDS } = await import('../src/game/rules-adapter.js');
+    expect(L.MAX_STATES).toBe(reachableLayout.MAX_STATES);
+    expect(L.LANDING_WORDS * reachableLayout.MAX_PLACEMENTS).toBe(LANDINGS_WORDS);
+    expect(L.O_CHILD_ACCS + 4).toBe(L.O_LANDINGS);
+  });
+  it('weights are numbered 0 .. WEIGHT_COUNT - 1 in RecoverWeights order', async () => {
+    const { RECOVER_WEIGHTS } = await import('../src/game/evaluate.js');
+    const ids = Object.keys(RECOVER_WEIGHTS).map(
+      (k) => (L as Record<string, unknown>)[`W_${k.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`],
+    );
+    expect(ids).toEqual(Array.from({ length: L.WEIGHT_COUNT }, (_, i) => i));
   });
 });
 

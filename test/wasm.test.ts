@@ -10,7 +10,7 @@ const KERNELS = Object.keys(WASM_BASE64) as KernelName[];
 
 describe('shipped kernel variants', () => {
   it('every kernel ships both scalar variants; a shipped SIMD variant differs from its scalar one', () => {
-    expect(KERNELS.sort()).toEqual(['fullboard', 'rank', 'reachable', 'search']);
+    expect(KERNELS.sort()).toEqual(['fullboard', 'rank', 'reachable', 'recover', 'search']);
     for (const k of KERNELS) {
       const builds = WASM_BASE64[k];
       for (const memory of ['shared', 'local']) {

@@ -25,7 +25,10 @@
 //          T(row - height + 1);
 // and of the move: lines (rows it removed), erodedProduct (lines × its cells in them), land2 (twice the height of
 // its middle: 2 × landing row + piece height - 1), top (the highest column after it).
+// The per-column terms (transitions, holes, hole depth, well runs) are defined once, in assembly/features/columns.ts,
+// which the recover kernel (assembly/recover/search.ts) uses too.
 import { colAt, heightAt, lowMask } from './board';
+import { columnTransitions, holeCells, holeDepth, transitionsBetween, wellRuns } from '../features/columns';
 import {
   B_TOP, F_COLUMN_TRANSITIONS, F_COLUMN_TRANSITIONS_BELOW_TOP, F_CUMULATIVE_WELLS, F_ERODED_PIECE_CELLS, F_HOLES,
   F_HOLES_TIMES_TEN, F_HOLE_DEPTH, F_LANDING_HEIGHT, F_MAX_HEIGHT, F_ROWS_CLEARED, F_ROWS_WITH_HOLES,
@@ -81,7 +84,7 @@ function triangleHigh(m: i32): i32 {
   let n = <i32>load<u8>(ctx + O_RUN + <usize>(m & 255));
   if (m > 255) n += runHigh(m);
   const below = wells & lowMask(hc);
-  if (below != 0) n += wellsBelow(col, below);
+  if (below != 0) n += wellRuns<i32>(col, below);
   return n;
 }
 /** Σ (k + 1) over the bits k >= 8 of m (out of line: rare). */
@@ -94,17 +97,6 @@ function runHigh(m: i32): i32 {
   }
   return n;
 }
-/** Well cells m below the column's height (empty cells between filled ones): r - (highest filled row below r). */
-function wellsBelow(col: i32, m: i32): i32 {
-  let n: i32 = 0;
-  while (m != 0) {
-    const r = ctz<i32>(m);
-    n += r - 31 + clz<i32>(col & lowMask(r)); // clz(0) = 32: the run reaches the floor
-    m &= m - 1;
-  }
-  return n;
-}
-
 /** The continuous scan's terms that involve the walls, from the first and last columns. */
 @inline export function edgeTerm(first: i32, last: i32, h: i32): i32 {
   return popcnt<i32>((((last << 1) | 1) ^ first) & lowMask(h + 1)) - popcnt<i32>(last);
@@ -130,24 +122,24 @@ export function boardStats(ctx: usize, b: usize, st: usize, used: i32): void {
   store<i32>(st + ST_WT_COL + ((<usize>(w + 1)) << 2), 0);
   store<i32>(st + ST_CW_COL + ((<usize>(w + 1)) << 2), 0);
   {
-    const p = popcnt<i32>(prev ^ cur);
+    const p = transitionsBetween<i32>(prev, cur);
     store<i32>(st + ST_PAIR, p);
     pairs += p;
   }
   for (let c: i32 = 0; c < w; c++) {
     const next = colAt(b, c + 1);
     const hc = heightAt(b, c);
-    const p = popcnt<i32>(cur ^ next);
+    const p = transitionsBetween<i32>(cur, next);
     store<i32>(st + ST_PAIR + ((<usize>(c + 1)) << 2), p);
     pairs += p;
-    colT += popcnt<i32>(((cur << 1) | 1) ^ cur);
-    const hm = ~cur & lowMask(hc);
+    colT += columnTransitions<i32>(cur);
+    const hm = holeCells<i32>(cur, hc);
     if (hm != 0) {
       holes += popcnt<i32>(hm);
       holeRows |= hm;
       holeCols |= 1 << c;
     }
-    hd += popcnt<i32>(cur) - ctz<i32>(~cur);
+    hd += holeDepth<i32>(cur);
     const lr = prev & next;
     if (wantWT) {
       const v = triangleSum(ctx, lr, hc);

@@ -27,7 +27,8 @@ export const CFG_STEPS = 12; //          ptr to the step lookup (src/stacking/pl
 export const CFG_COLLAPSE = 13; //       1: steps steeper than ±S collapse to ±S after every move (steep 'collapse')
 export const CFG_REACH = 14; //          ptr to the reach records (RC_* below) or 0: every placement that fits is reachable
 export const CFG_REACH_BOXES = 15; //    ptr to their step boxes (REACH_BOX_WORDS each)
-export const CFG_WORDS = 16;
+export const CFG_ROWS_FOLD = 16; //      ptr to the leaf rows' fold block (FOLD_* below; indices are mirror-pair indices), or 0
+export const CFG_WORDS = 17;
 
 /** CFG_STRATEGY: leaves scored by their rank. */
 export const STRATEGY_RANK = 0;
@@ -102,7 +103,10 @@ export const CTX_NODES = CTX_BEST_VALUE + 2; //                          i64: no
 export const CTX_GENERATION = CTX_NODES + 2; //                          search counter: memo entries of older searches are stale
 export const CTX_WEIGHTS = CTX_GENERATION + 2; //                        8 i32: chance of each piece being the next unknown one, x 65536
 export const CTX_WEIGHTS2 = CTX_WEIGHTS + 8; //                          7 x 8 i32: chances of the second unknown piece given the first
-export const CTX_LEAF_COUNT = CTX_WEIGHTS2 + 56; //                      leaves waiting in the buffer
+// Folded leaf rows: CTX_WEIGHTS and CTX_WEIGHTS2 with each block's slots mirrored (FOLD_MIRROR_SLOT), for rows
+// stored as their mirror image's.
+export const CTX_WEIGHTS_MIRROR = CTX_WEIGHTS2 + 56; //                  64 i32
+export const CTX_LEAF_COUNT = CTX_WEIGHTS_MIRROR + 64; //                leaves waiting in the buffer
 export const CTX_SCRATCH = CTX_LEAF_COUNT + 1; //                        one word: where expect2Score keeps its touching loads
 // Per-parent sums for the leaf level (HEIGHTS_WORDS i32 each): surface-index share and excess of steps 0..i-1,
 // min and max of heights 0..i-1 and of heights i..W-1.
@@ -121,7 +125,7 @@ export const CTX_LEAF_EXCESS = CTX_LEAF_INDEX + LEAF_CAP; //   LEAF_CAP i32: ste
 export const CTX_LEAF_TETRIS = CTX_LEAF_EXCESS + LEAF_CAP; //  LEAF_CAP i32: what the Tetris rule allows on the leaf
 export const CTX_LEAF_RAW = CTX_LEAF_TETRIS + LEAF_CAP; //     LEAF_CAP i32: the gathered table value
 // Two unknown pieces: a leaf's heights, one child's, where each first piece's children start, and per child its
-// surface index and Tetris rule (7 pieces x at most 35 moves).
+// surface index (then its leafRow) and Tetris rule (7 pieces x at most 35 moves).
 export const E2_CAP = 256;
 export const CTX_E2_HEIGHTS = CTX_LEAF_RAW + LEAF_CAP;
 export const CTX_E2_CHILD = CTX_E2_HEIGHTS + HEIGHTS_WORDS;
@@ -139,6 +143,18 @@ export const CTX_WORDS = CTX_MEMO + MEMO_SLOTS * MEMO_WORDS;
 export const LEAF_ROW_SLOTS = 8; //         slot p (0..6): the surface's value with piece p to place next
 export const LEAF_SLOT_AFTER_TETRIS = 7; // its value right after a Tetris
 export const LEAF_ROW_SHIFT = 4; //         log2 of a row's bytes (LEAF_ROW_SLOTS u16)
+// Leaf rows folded by mirror symmetry (src/stacking/folded-rows.ts; docs/file-formats.md, "Mirror folding"): a
+// mirror pair of surfaces shares one row, the representative's; the other surface reads slot k of it as slot
+// FOLD_MIRROR_SLOT[k] (S<->Z, L<->J). Such an engine's step lookup and placement records give each surface the
+// mirror-pair index instead of its index: bit fields, from the lowest, b = the trailing half's digits reversed and
+// complemented (FOLD_LOW_BITS bits), the middle digit c (FOLD_MIDDLE_BITS bits, none without one), and the leading
+// half's digits a. Surface (a, c, b) is stored at row (b(b+1)/2 + a) * middle + c when a < b (or a = b and
+// c <= middle-1-c), else, mirrored, at row (a(a+1)/2 + b) * middle + middle-1-c: a few integer operations per read.
+export const FOLD_MIDDLE = 0; //      B with a middle digit, else 1
+export const FOLD_LOW_BITS = 1; //    bits of the b field
+export const FOLD_MIDDLE_BITS = 2; // bits of the c field (0 without a middle digit)
+export const FOLD_MIRROR_SLOT = 3; // LEAF_ROW_SLOTS i32: slot k of a mirrored surface's row is stored slot [k]
+export const FOLD_WORDS = FOLD_MIRROR_SLOT + LEAF_ROW_SLOTS;
 
 // ---- a search's value (the i64 at CTX_BEST_VALUE) ----
 // Values compare as i64: depth reached << VALUE_DEPTH_SHIFT (dead sequences rank below survivors, longer first),

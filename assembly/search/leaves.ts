@@ -3,11 +3,12 @@
 // unknown pieces), after its depth and, under excessFirst, its steepness beyond ±S. Dead ends and the best
 // sequence found so far are kept here too.
 import {
-  CFG_BOARD_HEIGHT, CFG_EXCESS_FIRST, CFG_PIECE_MAX, CFG_PIECE_START, CFG_PLACEMENTS, CFG_STRATEGY, CFG_TABLE,
-  CFG_WIDTH, CTX_BEST_LEN, CTX_BEST_PATH, CTX_BEST_VALUE, CTX_E2_CHILD, CTX_E2_HEIGHTS, CTX_E2_INDEX, CTX_E2_START,
+  CFG_BOARD_HEIGHT, CFG_EXCESS_FIRST, CFG_PIECE_MAX, CFG_PIECE_START, CFG_PLACEMENTS, CFG_ROWS_FOLD, CFG_STRATEGY,
+  CFG_TABLE, CFG_WIDTH, CTX_BEST_LEN, CTX_BEST_PATH, CTX_BEST_VALUE, CTX_E2_CHILD, CTX_E2_HEIGHTS, CTX_E2_INDEX, CTX_E2_START,
   CTX_E2_TETRIS, CTX_LEAF_COUNT, CTX_LEAF_EXCESS, CTX_LEAF_INDEX, CTX_LEAF_PATH, CTX_LEAF_RAW, CTX_LEAF_TETRIS,
   CTX_NODES, CTX_PATH, CTX_PRE_EXCESS, CTX_PRE_INDEX, CTX_PRE_MAX, CTX_PRE_MIN, CTX_SCRATCH, CTX_WEIGHTS,
-  CTX_WEIGHTS2, LEAF_ROW_SHIFT, LEAF_SLOT_AFTER_TETRIS, PL_WORDS, STRATEGY_EXPECT, STRATEGY_EXPECT2, STRATEGY_RANK, VALUE_DEPTH_SHIFT, VALUE_EXCESS_SHIFT,
+  CTX_WEIGHTS2, CTX_WEIGHTS_MIRROR, FOLD_LOW_BITS, FOLD_MIDDLE, FOLD_MIDDLE_BITS, FOLD_MIRROR_SLOT, LEAF_ROW_SHIFT,
+  LEAF_ROW_SLOTS, LEAF_SLOT_AFTER_TETRIS, PL_WORDS, STRATEGY_EXPECT, STRATEGY_EXPECT2, STRATEGY_RANK, VALUE_DEPTH_SHIFT, VALUE_EXCESS_SHIFT,
   VALUE_RANK_SHIFT,
 } from './layout';
 import { cfgWord, heightsAt, word } from './records';
@@ -29,14 +30,64 @@ export function recordLeaf(ctx: usize, depth: i32, value: i64): void {
   }
 }
 
+/** A leaf row reference's bit saying the row is stored as its mirror image's (row addresses are 16-aligned). */
+const ROW_MIRRORED: i32 = 1;
+const ROW_ADDRESS: i32 = ~((1 << LEAF_ROW_SHIFT) - 1);
+
 /**
- * Table read of a leaf: its u16 rank in `table`, or (expectimax) the address of its 8-slot row in `rows`. The
- * config words come in as arguments so loops keep them in registers (a load from the config after a store to the
- * context cannot be hoisted).
+ * The row of surface `index`: its address | ROW_MIRRORED when the surface reads its mirror image's row (slots
+ * mirrored). `fold` is the fold block (layout.ts FOLD_*), or 0 for one row per surface; with a fold block, `index`
+ * is the surface's mirror-pair index (its fields a, c, b), so the row is found without a division or a look-up.
  */
-@inline export function leafRaw(strategy: i32, table: usize, rows: usize, index: i32): i32 {
+@inline export function leafRow(rows: usize, fold: usize, index: i32): i32 {
+  if (fold == 0) return <i32>rows + (index << LEAF_ROW_SHIFT);
+  const middle = <u32>load<i32>(word(fold, FOLD_MIDDLE));
+  const lowBits = <u32>load<i32>(word(fold, FOLD_LOW_BITS));
+  const middleBits = <u32>load<i32>(word(fold, FOLD_MIDDLE_BITS));
+  const key = <u32>index;
+  const b = key & ((1 << lowBits) - 1);
+  const c = (key >> lowBits) & ((1 << middleBits) - 1);
+  const a = key >> (lowBits + middleBits);
+  const cMirror = middle - 1 - c;
+  // Whether the surface is its pair's representative is as good as random: selects, not branches.
+  const direct = <u32>(a < b) | (<u32>(a == b) & <u32>(c <= cMirror));
+  const low = select<u32>(a, b, direct);
+  const high = select<u32>(b, a, direct);
+  const slot = (((high * (high + 1)) >> 1) + low) * middle + select<u32>(c, cMirror, direct);
+  return <i32>(rows + (slot << LEAF_ROW_SHIFT)) | <i32>(direct ^ 1);
+}
+
+/**
+ * Folded rows: the context's weights (CTX_WEIGHTS and CTX_WEIGHTS2, 8-word blocks) with each block's slots
+ * mirrored, so a mirrored row is scored as sum over slots k of weight[mirror k] x stored[k]. Run when the weights
+ * change (each search).
+ */
+export function mirrorWeights(cfg: usize, ctx: usize): void {
+  const fold = <usize>cfgWord(cfg, CFG_ROWS_FOLD);
+  if (fold == 0) return;
+  // One block for one unknown piece; CTX_WEIGHTS2's seven more for two.
+  const blocks: i32 = cfgWord(cfg, CFG_STRATEGY) == STRATEGY_EXPECT2 ? 8 : 1;
+  for (let block: i32 = 0; block < blocks; block++) {
+    for (let k: i32 = 0; k < LEAF_ROW_SLOTS; k++) {
+      const from = load<i32>(word(fold, FOLD_MIRROR_SLOT + k));
+      store<i32>(word(ctx, CTX_WEIGHTS_MIRROR + block * 8 + k), load<i32>(word(ctx, CTX_WEIGHTS + block * 8 + from)));
+    }
+  }
+}
+
+/**
+ * Table read of a leaf: its u16 rank in `table`, or (expectimax) its leafRow in `rows`. The config words come in
+ * as arguments so loops keep them in registers (a load from the config after a store to the context cannot be
+ * hoisted).
+ */
+@inline export function leafRaw(strategy: i32, table: usize, rows: usize, fold: usize, index: i32): i32 {
   if (strategy == STRATEGY_RANK) return <i32>load<u16>(table + ((<usize>index) << 1));
-  return <i32>rows + (index << LEAF_ROW_SHIFT);
+  return leafRow(rows, fold, index);
+}
+
+/** The weights of a leafRow: `weights` (a block of CTX_WEIGHTS or CTX_WEIGHTS2) or their mirror image. */
+@inline function rowWeights(ctx: usize, weights: usize, row: i32): usize {
+  return select<usize>(weights + ((<usize>(CTX_WEIGHTS_MIRROR - CTX_WEIGHTS)) << 2), weights, (row & ROW_MIRRORED) != 0);
 }
 
 /**
@@ -61,7 +112,7 @@ export function recordLeaf(ctx: usize, depth: i32, value: i64): void {
 @inline export function leafValue(strategy: i32, excessFirst: bool, ctx: usize, raw: i32, excess: i32, tetris: i32): i64 {
   let score: i64;
   if (strategy == STRATEGY_RANK) score = (<i64>raw) << RANK_SHIFT;
-  else if (strategy == STRATEGY_EXPECT) score = expectScore(<usize>raw, word(ctx, CTX_WEIGHTS), tetris);
+  else if (strategy == STRATEGY_EXPECT) score = expectScore(<usize>(raw & ROW_ADDRESS), rowWeights(ctx, word(ctx, CTX_WEIGHTS), raw), tetris);
   else score = <i64><u32>raw;
   if (!excessFirst) return score;
   const e = excess < EXCESS_CAP ? excess : EXCESS_CAP;
@@ -78,6 +129,7 @@ export function expect2Score(cfg: usize, ctx: usize, h: usize): u32 {
   const width = cfgWord(cfg, CFG_WIDTH);
   const limit = cfgWord(cfg, CFG_BOARD_HEIGHT);
   const rows = <usize>cfgWord(cfg, CFG_PIECE_MAX);
+  const fold = <usize>cfgWord(cfg, CFG_ROWS_FOLD);
   const records = <usize>cfgWord(cfg, CFG_PLACEMENTS);
   const weights1 = word(ctx, CTX_WEIGHTS);
   // Children from the parent's step sums, as at the last level (their excess is not needed).
@@ -106,9 +158,10 @@ export function expect2Score(cfg: usize, ctx: usize, h: usize): u32 {
       n++;
     }
   }
-  // Touch every row first (independent loads), then score them.
+  // Find every row, touch them all (independent loads in a tight loop, so many are in flight), then score them.
+  for (let k: i32 = 0; k < n; k++) store<i32>(word(ctx, CTX_E2_INDEX + k), leafRow(rows, fold, load<i32>(word(ctx, CTX_E2_INDEX + k))));
   let touched: u32 = 0;
-  for (let k: i32 = 0; k < n; k++) touched |= <u32>load<u16>(rows + ((<usize>load<i32>(word(ctx, CTX_E2_INDEX + k))) << LEAF_ROW_SHIFT));
+  for (let k: i32 = 0; k < n; k++) touched |= <u32>load<u16>(<usize>(load<i32>(word(ctx, CTX_E2_INDEX + k)) & ROW_ADDRESS));
   store<u32>(word(ctx, CTX_SCRATCH), touched); // keeps the touching loads
   let total: u64 = 0;
   for (let p1: i32 = 0; p1 < 7; p1++) {
@@ -118,8 +171,8 @@ export function expect2Score(cfg: usize, ctx: usize, h: usize): u32 {
     const weights2 = word(ctx, CTX_WEIGHTS2 + 8 * p1);
     let best: i64 = 0;
     for (let k = load<i32>(word(ctx, CTX_E2_START + p1)); k < end; k++) {
-      const row = rows + ((<usize>load<i32>(word(ctx, CTX_E2_INDEX + k))) << LEAF_ROW_SHIFT);
-      best = max<i64>(best, expectScore(row, weights2, load<i32>(word(ctx, CTX_E2_TETRIS + k))));
+      const row = load<i32>(word(ctx, CTX_E2_INDEX + k));
+      best = max<i64>(best, expectScore(<usize>(row & ROW_ADDRESS), rowWeights(ctx, weights2, row), load<i32>(word(ctx, CTX_E2_TETRIS + k))));
     }
     total += <u64>w * <u64>(best >> 16);
   }
@@ -136,7 +189,7 @@ export function expect2Score(cfg: usize, ctx: usize, h: usize): u32 {
   const index = load<i32>(word(ctx, CTX_PRE_INDEX + all));
   const excess = load<i32>(word(ctx, CTX_PRE_EXCESS + all));
   const strategy = cfgWord(cfg, CFG_STRATEGY);
-  const raw = strategy == STRATEGY_EXPECT2 ? <i32>expect2Score(cfg, ctx, h) : leafRaw(strategy, <usize>cfgWord(cfg, CFG_TABLE), <usize>cfgWord(cfg, CFG_PIECE_MAX), index);
+  const raw = strategy == STRATEGY_EXPECT2 ? <i32>expect2Score(cfg, ctx, h) : leafRaw(strategy, <usize>cfgWord(cfg, CFG_TABLE), <usize>cfgWord(cfg, CFG_PIECE_MAX), <usize>cfgWord(cfg, CFG_ROWS_FOLD), index);
   return leafValue(strategy, cfgWord(cfg, CFG_EXCESS_FIRST) != 0, ctx, raw, excess, tetrisChoice(cfg, h));
 }
 
@@ -209,9 +262,10 @@ export function flushLeaves(cfg: usize, ctx: usize, leafDepth: i32): void {
   } else {
     const table = <usize>cfgWord(cfg, CFG_TABLE);
     const rows = <usize>cfgWord(cfg, CFG_PIECE_MAX);
+    const fold = <usize>cfgWord(cfg, CFG_ROWS_FOLD);
     for (let k: i32 = 0; k < count; k++) {
       const index = load<i32>(word(ctx, CTX_LEAF_EXCESS + k)) <= steepest ? load<i32>(word(ctx, CTX_LEAF_INDEX + k)) : 0;
-      store<i32>(word(ctx, CTX_LEAF_RAW + k), leafRaw(strategy, table, rows, index));
+      store<i32>(word(ctx, CTX_LEAF_RAW + k), leafRaw(strategy, table, rows, fold, index));
     }
   }
   for (let k: i32 = 0; k < count; k++) {

@@ -3,9 +3,9 @@
 import {
   CFG_BOARD_HEIGHT, CFG_COLLAPSE, CFG_PIECE_START, CFG_PLACEMENTS, CFG_STRATEGY, CFG_WIDTH, CTX_BEST_LEN,
   CTX_BEST_PATH, CTX_BEST_VALUE, CTX_GENERATION, CTX_LEAF_COUNT, CTX_MEMO, CTX_PRE_EXCESS, CTX_PRE_INDEX, LEAF_CAP,
-  MEMO_SLOTS, MEMO_SLOT_BITS, MEMO_WORDS, MOVE_NONE, MOVE_TETRIS, PL_WORDS, STRATEGY_EXPECT,
+  MEMO_SLOTS, MEMO_SLOT_BITS, MEMO_WORDS, MOVE_NONE, MOVE_TETRIS, PL_WORDS, STRATEGY_EXPECT, STRATEGY_RANK,
 } from './layout';
-import { addNodes, bufferLeaf, flushLeaves, pathByte, recordDeadEnd } from './leaves';
+import { addNodes, bufferLeaf, flushLeaves, mirrorWeights, pathByte, recordDeadEnd } from './leaves';
 import { cfgWord, heightsAt, placementAt, word } from './records';
 import { PIECE_I, TETRIS_FORCED, TETRIS_NO, collapseSteps, dropTetris, fitCode, fittingPlacements, placeFitting, reachablePlacements, tetrisChoiceReached } from './rules';
 import { CHILD_EXCESS_SHIFT, CHILD_NONE, CHILD_RULE_SHIFT, childSums, parentSums, ruleAfterTetris } from './sums';
@@ -139,6 +139,7 @@ export function search(cfg: usize, ctx: usize, heights: usize, queue: usize, loo
   }
   store<i32>(word(ctx, CTX_GENERATION), generation);
   store<i32>(word(ctx, CTX_LEAF_COUNT), 0);
+  if (cfgWord(cfg, CFG_STRATEGY) != STRATEGY_RANK) mirrorWeights(cfg, ctx);
   searchFrom(cfg, ctx, queue, 0, lookahead, 0);
   flushLeaves(cfg, ctx, lookahead + 1);
   if (load<i32>(word(ctx, CTX_BEST_LEN)) == 0) return MOVE_NONE;

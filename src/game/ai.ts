@@ -26,7 +26,7 @@ import { MAX_FLOOR, RECOVER_WEIGHTS, type RecoverWeights } from './evaluate.js';
 import { columnCells } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
-import { PieceReach, reachableOnRows, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
+import { PieceReach, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
 import { rankDecision, type PlacementRanking } from './rank-placements.js';
 import { stackMove, type StackChoice, type StackContext, type TurnOption } from './stack.js';
 
@@ -291,7 +291,7 @@ export class TetrisAI {
       depth: this.recoverDepth,
       beam: this.beam,
       holdAllowed: this.rules.hold,
-      reach: (r, p) => reachableOnRows(r, this.width, height, p, this.rules),
+      rules: this.rules,
     };
     const recoverState: RecoverState = { rows, current, queue: queue.slice(0, this.lookahead), hold, canHold };
     const choice = recoverMove(ctx, recoverState, reachRoot);

@@ -4,10 +4,11 @@
  * back to a clean stack: the filled cells of the well column and a bonus when the board is a clean stack again.
  *
  * Every feature has the exact definition of its namesake in src/fullboard/features.ts (the reference the tests
- * hold these equal to); only the arithmetic differs (bit masks and per-column counters instead of cell loops).
+ * hold these equal to); only the arithmetic differs (bit masks instead of cell loops). The features are computed in
+ * WebAssembly (assembly/recover/search.ts); the weights and the definitions' words live here.
  */
 import { PRESETS } from '../fullboard/presets.js';
-import { popcount, stackFloor } from './grid.js';
+import { RecoverKernel } from './recover-kernel.js';
 
 /**
  * Highest floor (rows buried under a clean stack: garbage, covered holes, a filled well; grid.ts stackFloor) the
@@ -73,8 +74,9 @@ export interface MoveFacts {
 }
 
 /**
- * The features of a board after a move (rows already cleared). `rows` bottom first, `height` rows counted for
- * the row-transition feature (every empty row counts 2, as in the reference); `wellColumn` -1 for none.
+ * The features of a board after a move (rows already cleared). `rows` bottom first (at most 48), `height` rows
+ * counted for the row-transition feature (every empty row counts 2, as in the reference); `wellColumn` -1 for none.
+ * Computed by the recover kernel (assembly/recover/search.ts), the code the recover search values its boards with.
  */
 export function boardFeatures(
   rows: ArrayLike<number>,
@@ -83,97 +85,15 @@ export function boardFeatures(
   move: MoveFacts,
   wellColumn: number,
 ): BoardFeatures {
-  const full = (1 << width) - 1;
-  let top = 0; // rows 0..top-1 hold every filled cell
-  for (let r = rows.length - 1; r >= 0; r--) {
-    if (rows[r] !== 0) {
-      top = r + 1;
-      break;
-    }
-  }
-  // Row transitions, walls filled: bit i of x = cell i - 1, bits 0 and width + 1 the walls.
-  let rowTransitions = 2 * (height - top);
-  // Column transitions: the floor counts as filled; the row above the board as empty.
-  let columnTransitions = 0;
-  let prev = full;
-  // An open well is the stack's purpose, not a flaw: row transitions and wells read the well column as filled
-  // (its cells cost `wellCells` instead). Without a well (-1) these are exactly the reference features.
-  const wellBit = wellColumn >= 0 ? 1 << wellColumn : 0;
-  for (let r = 0; r < top; r++) {
-    const m = rows[r];
-    const x = ((m | wellBit) << 1) | 1 | (1 << (width + 1));
-    rowTransitions += popcount((x ^ (x >>> 1)) & ((1 << (width + 1)) - 1));
-    columnTransitions += popcount(m ^ prev);
-    prev = m;
-  }
-  columnTransitions += popcount(prev); // the top cells meet the empty row above (an empty board: the floor does)
-  // Holes, rows with holes, hole depth: scan down with the columns already covered.
-  let holes = 0;
-  let rowsWithHoles = 0;
-  let holeDepth = 0;
-  let covered = 0;
-  let wellCells = 0;
-  for (let r = top - 1; r >= 0; r--) {
-    const m = rows[r];
-    const holeMask = ~m & covered & full;
-    if (holeMask) {
-      holes += popcount(holeMask);
-      rowsWithHoles++;
-      // Each hole's depth: the filled cells directly above it, up to the first empty one (counted on demand:
-      // holes are few, rows times columns are many).
-      for (let v = holeMask; v; v &= v - 1) {
-        const c = 31 - Math.clz32(v & -v);
-        for (let k = r + 1; k < top && (rows[k] >> c) & 1; k++) holeDepth++;
-      }
-    }
-    covered |= m;
-    if (wellColumn >= 0 && (m >> wellColumn) & 1) wellCells++;
-  }
-  // Cumulative wells: a well cell (empty, both neighbours filled, walls filled) adds the empty run from it down.
-  // (The empty run from row r down, counted on demand for the few well cells.)
-  let cumulativeWells = 0;
-  for (let r = 0; r < top; r++) {
-    const w = rows[r] | wellBit;
-    const wells = ~w & ((w << 1) | 1) & ((w >> 1) | (1 << (width - 1))) & full;
-    for (let v = wells; v; v &= v - 1) {
-      const c = 31 - Math.clz32(v & -v);
-      for (let k = r; k >= 0 && !((rows[k] >> c) & 1); k--) cumulativeWells++;
-    }
-  }
-  // A clean stack on the bottom (no holes, nothing in the well) or over a floor of buried rows.
-  const floor = wellColumn < 0 ? -1 : holes === 0 && wellCells === 0 ? 0 : stackFloor(rows, width, wellColumn);
-  const clean = floor >= 0 && floor <= MAX_FLOOR ? 1 : 0;
-  return {
-    landingHeight: move.landingRow + (move.pieceHeight - 1) / 2,
-    erodedPieceCells: move.lines * move.erodedCells,
-    rowTransitions,
-    columnTransitions,
-    holes,
-    cumulativeWells,
-    holeDepth,
-    rowsWithHoles,
-    wellCells,
-    clean,
-    floorRows: clean ? floor : 0,
-  };
-}
-
-/** Σ weight × feature. */
-export function scoreFeatures(f: BoardFeatures, w: RecoverWeights = RECOVER_WEIGHTS): number {
-  return w.landingHeight * f.landingHeight + w.erodedPieceCells * f.erodedPieceCells + scoreBoardTerms(f, w);
-}
-
-/** Σ weight × feature over the features of the board alone (all but the move's landing height and eroded cells). */
-export function scoreBoardTerms(f: BoardFeatures, w: RecoverWeights = RECOVER_WEIGHTS): number {
-  return (
-    w.rowTransitions * f.rowTransitions +
-    w.columnTransitions * f.columnTransitions +
-    w.holes * f.holes +
-    w.cumulativeWells * f.cumulativeWells +
-    w.holeDepth * f.holeDepth +
-    w.rowsWithHoles * f.rowsWithHoles +
-    w.wellCells * f.wellCells +
-    w.clean * f.clean +
-    w.floorRows * f.floorRows
-  );
+  const kernel = RecoverKernel.get();
+  kernel.configure({
+    width,
+    height,
+    visibleHeight: height,
+    wellColumn,
+    rowCount: rows.length,
+    maxFloor: MAX_FLOOR,
+    weights: RECOVER_WEIGHTS,
+  });
+  return kernel.boardFeatures(rows, move);
 }

@@ -150,8 +150,11 @@ function findInList(list: readonly GamePlacement[], key: number): GamePlacement 
   return found;
 }
 
+/** Room reachableLandings needs in its `out` array: 3 numbers per placement. */
+export const LANDINGS_WORDS = 3 * MAX_PLACEMENTS;
+
 /** kernelLandings's output for one search (3 numbers per placement), reused. */
-const LANDINGS = new Int32Array(3 * MAX_PLACEMENTS);
+const LANDINGS = new Int32Array(LANDINGS_WORDS);
 
 /** Per rule set and piece: cellsKey of each rotation state's cells around its reference point (the key of the
  * state placed at x, y is this + (64 y + x) · CELLS_KEY_SHIFT). */
@@ -167,4 +170,21 @@ function stateKeys(rules: GameRuleFacts, pid: number): Float64Array {
     STATE_KEYS.set(id, keys);
   }
   return keys;
+}
+
+/**
+ * The same placements as reachableOnRows, in the same order, without objects: per placement its state (the index
+ * in the rotation system's states of piece `pid`), then x and y, into `out` (LANDINGS_WORDS long). Returns the count.
+ */
+export function reachableLandings(
+  rows: Uint32Array,
+  width: number,
+  height: number,
+  pid: number,
+  rules: GameRuleFacts,
+  out: Int32Array,
+): number {
+  const n = kernelReach(kernelBoard(rows, width, height), pid, rules.ruleSet);
+  kernelLandings(n, out);
+  return n;
 }

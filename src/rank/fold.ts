@@ -51,7 +51,8 @@ export function foldIndex(index: number, shape: FoldShape): number {
   return ((b * (b + 1)) / 2 + a) * shape.middle + m;
 }
 
-function flipTable(shape: FoldShape): Int32Array {
+/** f for every half value (the search kernel's fold block holds it too). */
+export function flipTable(shape: FoldShape): Int32Array {
   const t = new Int32Array(shape.halfSize);
   for (let z = 0; z < shape.halfSize; z++) t[z] = flipHalf(z, shape);
   return t;
@@ -171,4 +172,42 @@ export function unfoldRows(
     else for (let k = 0; k < slots; k++) out[to + k] = folded[from + k];
   });
   return out;
+}
+
+/**
+ * Folds a run of full rows as they are produced: of the `rows.length / slots` surfaces from index `first` on, each
+ * one that is its pair's representative has its row written at its folded slot of `target` (foldedSize rows).
+ * Folding chunk by chunk, the full rows never exist at once. `slots` must be even (rows are copied as u32 words).
+ */
+export function foldRowRange(
+  rows: Uint16Array,
+  first: number,
+  shape: FoldShape,
+  slots: number,
+  target: Uint16Array,
+  flip: Int32Array = flipTable(shape),
+): void {
+  const count = rows.length / slots;
+  const words = slots / 2;
+  const from = new Uint32Array(rows.buffer, rows.byteOffset, count * words);
+  const to = new Uint32Array(target.buffer, target.byteOffset, target.length / 2);
+  const { halfSize: H, middle: m } = shape;
+  let z = first % H;
+  const rest = Math.floor(first / H);
+  let c = rest % m;
+  let a = Math.floor(rest / m);
+  for (let i = 0; i < count; i++) {
+    const b = flip[z];
+    if (a < b || (a === b && c <= m - 1 - c)) {
+      const at = (((b * (b + 1)) / 2 + a) * m + c) * words;
+      for (let k = 0; k < words; k++) to[at + k] = from[i * words + k];
+    }
+    if (++z === H) {
+      z = 0;
+      if (++c === m) {
+        c = 0;
+        a++;
+      }
+    }
+  }
 }

@@ -82,43 +82,44 @@ export async function writeFileAtomic(
   }
 }
 
-function readError(path: string, e: unknown): StackRankError {
+function readError(path: string, e: unknown, what: string): StackRankError {
   const code = (e as NodeJS.ErrnoException).code;
   const why = code === 'ENOENT' ? 'no such file' : (e as Error).message;
-  return new StackRankError('IO', `could not read rank table ${path}: ${why}`, { cause: e });
+  return new StackRankError('IO', `could not read ${what} ${path}: ${why}`, { cause: e });
 }
 
 /**
  * Reads a table file, bounded by its header: only regular files are opened (a device such as /dev/zero or a FIFO
  * would never end or block forever), the first 64 bytes are checked by `sizeFromHeader` (magic, version, header
  * fields; it throws the typed error of a bad header) and at most the size it implies (plus one byte, so extra
- * bytes are still reported) is read.
+ * bytes are still reported) is read. `what` names the file in errors.
  */
 export async function readFileChecked(
   path: string,
   sizeFromHeader?: (head: Uint8Array) => number,
+  what = 'rank table',
 ): Promise<Uint8Array> {
   let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(path);
   } catch (e) {
-    throw readError(path, e);
+    throw readError(path, e, what);
   }
   if (!info.isFile())
     throw new StackRankError(
       'IO',
-      `could not read rank table ${path}: not a regular file (a directory, device, FIFO or socket)`,
+      `could not read ${what} ${path}: not a regular file (a directory, device, FIFO or socket)`,
     );
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     // O_NONBLOCK: if the path was swapped for a FIFO since stat, open does not wait for a writer.
     handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
-    throw readError(path, e);
+    throw readError(path, e, what);
   }
   try {
     const opened = await handle.stat();
-    if (!opened.isFile()) throw new StackRankError('IO', `could not read rank table ${path}: not a regular file`);
+    if (!opened.isFile()) throw new StackRankError('IO', `could not read ${what} ${path}: not a regular file`);
     const readAt = async (position: number, length: number): Promise<Uint8Array> => {
       const buf = new Uint8Array(length);
       let got = 0;
@@ -145,7 +146,7 @@ export async function readFileChecked(
     return rest.byteLength === limit - head.byteLength ? all : all.subarray(0, head.byteLength + rest.byteLength);
   } catch (e) {
     if (e instanceof StackRankError) throw e;
-    throw readError(path, e);
+    throw readError(path, e, what);
   } finally {
     await handle.close().catch(() => {});
   }

@@ -13,6 +13,7 @@ import {
   CFG_FIT,
   CFG_MAX_STEP,
   CFG_PIECE_MAX,
+  CFG_ROWS_FOLD,
   CFG_PIECE_START,
   CFG_PLACEMENTS,
   CFG_REACH,
@@ -45,7 +46,8 @@ import {
   WEIGHT_WORDS_EXPECT2,
 } from './layout.js';
 import { placementTable, type PlacementTable } from './placements.js';
-import { reachTable, type ReachTable, type StackingRuleSet } from './reach.js';
+import type { ReachTable, StackingRuleSet } from './reach.js';
+import { cachedReachTable } from './reach-cache.js';
 import { MIN_BOARD_HEIGHT, type StackingRules } from './rules.js';
 
 export interface SearchKernel {
@@ -363,9 +365,10 @@ export class StackingEngine {
     const unknownPieces = opts.unknownPieces ?? 0;
     if (opts.leafValues !== undefined && unknownPieces === 0)
       throw new StackRankError('BAD_ARGUMENT', 'leaf values (a preview table) need the expectimax strategy');
-    // The rule set's reach records (src/stacking/reach.ts), derived before any kernel memory is touched.
+    // The rule set's reach records (src/stacking/reach.ts), before any kernel memory is touched: from the disk
+    // cache in Node (src/stacking/reach-cache.ts), else derived.
     const placements = placementTable(table.width, table.maxStep);
-    const reach = reachTable(
+    const { table: reach } = await cachedReachTable(
       opts.ruleSet ?? 'classic',
       table.width,
       table.maxStep,
@@ -399,12 +402,15 @@ export class StackingEngine {
         'BAD_ARGUMENT',
         `${placements.placements.length} placements do not fit the kernel's one-byte move codes`,
       );
-    const recordsPtr = kernel.alloc(placements.records.byteLength);
-    new Int32Array(memory.buffer, recordsPtr, placements.records.length).set(placements.records);
+    // Over folded leaf rows the kernel indexes surfaces by their mirror-pair index (src/stacking/folded-rows.ts):
+    // its placement records and step lookup carry those shares; the placements themselves are the same.
+    const indexed = image.mirrorPair ? placementTable(table.width, table.maxStep, image.mirrorPair.share) : placements;
+    const recordsPtr = kernel.alloc(indexed.records.byteLength);
+    new Int32Array(memory.buffer, recordsPtr, indexed.records.length).set(indexed.records);
     const fitPtr = kernel.alloc(placements.fit.byteLength);
     new BigUint64Array(memory.buffer, fitPtr, placements.fit.length).set(placements.fit);
-    const stepsPtr = kernel.alloc(placements.steps.byteLength);
-    new Int32Array(memory.buffer, stepsPtr, placements.steps.length).set(placements.steps);
+    const stepsPtr = kernel.alloc(indexed.steps.byteLength);
+    new Int32Array(memory.buffer, stepsPtr, indexed.steps.length).set(indexed.steps);
     const startPtr = kernel.alloc(placements.start.byteLength);
     new Int32Array(memory.buffer, startPtr, placements.start.length).set(placements.start);
     const cfg = kernel.alloc(CFG_WORDS * 4);
@@ -420,6 +426,7 @@ export class StackingEngine {
     words[CFG_TETRIS_MODE] = rules.tetris === 'choice' ? TETRIS_MODE_CHOICE : TETRIS_MODE_FORCED;
     words[CFG_STRATEGY] = [STRATEGY_RANK, STRATEGY_EXPECT, STRATEGY_EXPECT2][unknownPieces];
     words[CFG_PIECE_MAX] = rowsPtr;
+    words[CFG_ROWS_FOLD] = image.foldPtr;
     words[CFG_FIT] = fitPtr;
     words[CFG_STEPS] = stepsPtr;
     words[CFG_COLLAPSE] = rules.steep === 'collapse' ? 1 : 0;

@@ -45,9 +45,22 @@ export interface PlacementTable {
   records: Int32Array;
 }
 
-/** Placements of a `width`-column stack whose surfaces are indexed with steps truncated to ±`maxStep`. */
-export function placementTable(width: number, maxStep: number): PlacementTable {
-  const weight = (i: number) => digitWeight(width, maxStep, i);
+/**
+ * What step digit `digit` (0..2S: the step truncated to ±S, plus S) at step position `i` adds to the index the
+ * kernel reads leaves by.
+ */
+export type DigitShare = (i: number, digit: number) => number;
+
+/**
+ * Placements of a `width`-column stack whose surfaces are indexed with steps truncated to ±`maxStep`; `share`:
+ * how the kernel indexes surfaces (default: the surface index of src/surface.ts; an engine over folded leaf rows
+ * uses the mirror-pair index of src/stacking/folded-rows.ts).
+ */
+export function placementTable(
+  width: number,
+  maxStep: number,
+  share: DigitShare = (i, digit) => digit * digitWeight(width, maxStep, i),
+): PlacementTable {
   const placements: Placement[] = [];
   const start = new Int32Array(PIECE_COUNT + 1);
   const records: number[] = [];
@@ -83,7 +96,7 @@ export function placementTable(width: number, maxStep: number): PlacementTable {
         // (digits truncated to ±S) and of the steepness beyond ±S, so a leaf's index is found from its parent's.
         for (let j = 0; j + 1 < o.width; j++) {
           const step = o.top[j + 1] - o.top[j];
-          rec[PL_INNER_INDEX] += (Math.max(-maxStep, Math.min(maxStep, step)) + maxStep) * weight(column + j);
+          rec[PL_INNER_INDEX] += share(column + j, Math.max(-maxStep, Math.min(maxStep, step)) + maxStep);
           rec[PL_INNER_EXCESS] += Math.max(0, Math.abs(step) - maxStep);
         }
         records.push(...rec);
@@ -96,7 +109,7 @@ export function placementTable(width: number, maxStep: number): PlacementTable {
     start,
     records: Int32Array.from(records),
     fit: fitLookup(width),
-    steps: stepLookup(width, maxStep),
+    steps: stepLookup(width, maxStep, share),
   };
 }
 
@@ -192,16 +205,16 @@ function fitLookup(width: number): BigUint64Array {
 }
 
 /**
- * What a step d between two columns (|d| <= 63: heights fit 6 bits) contributes: row i < 16, its share of a
- * surface index at step position i (truncated to ±S); row STEP_INFO_ROW, its fit-code digit | its steepness beyond ±S
+ * What a step d between two columns (|d| <= 63: heights fit 6 bits) contributes: row i < 16, its share of the
+ * kernel's index at step position i (`share` of the step truncated to ±S); row STEP_INFO_ROW, its fit-code digit | its steepness beyond ±S
  * << FIT_STEP_BITS. Layout: assembly/search/layout.ts STEP_*.
  */
-function stepLookup(width: number, maxStep: number): Int32Array {
+function stepLookup(width: number, maxStep: number, share: DigitShare): Int32Array {
   if (width - 1 > STEP_INFO_ROW) throw new Error(`the kernel's step lookup takes at most ${STEP_INFO_ROW + 1} columns`);
   const steps = new Int32Array((STEP_INFO_ROW + 1) * STEP_ROW);
   for (let d = -(STEP_ZERO - 1); d < STEP_ZERO; d++) {
     const digit = Math.max(-maxStep, Math.min(maxStep, d)) + maxStep;
-    for (let i = 0; i + 1 < width; i++) steps[i * STEP_ROW + d + STEP_ZERO] = digit * digitWeight(width, maxStep, i);
+    for (let i = 0; i + 1 < width; i++) steps[i * STEP_ROW + d + STEP_ZERO] = share(i, digit);
     const fitDigit = Math.max(-3, Math.min(3, d)) + 3;
     steps[STEP_INFO_ROW * STEP_ROW + d + STEP_ZERO] = fitDigit | (Math.max(0, Math.abs(d) - maxStep) << FIT_STEP_BITS);
   }

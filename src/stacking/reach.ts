@@ -162,17 +162,16 @@ function boardRows(heights: readonly number[], rowCount: number): number[] {
 const memo = new Map<string, ReachTable | null>();
 
 /**
- * The reach records of a rule set for the placements of a `width`-column surface game (steps ranked within
- * ±maxStep) on a board of `boardHeight` rows plus the well; null when the rule set reaches every placement that
- * fits (the kernel then checks nothing). Derived once per process and shape (a few seconds under 20G at 9 columns).
+ * The checks of reachTable's arguments; null when the rule set needs no records (its piece reaches every placement
+ * that fits), else the resolved rule set and the key of its records in this process (and in the disk cache,
+ * src/stacking/reach-cache.ts).
  */
-export function reachTable(
+export function reachRequest(
   rules: StackingRuleSet,
   width: number,
   maxStep: number,
   boardHeight: number,
-  placements: readonly Placement[],
-): ReachTable | null {
+): { ruleSet: RuleSet; key: string } | null {
   const ruleSet = checkRuleSet(rules);
   if (width + 1 > BOARD_MAX_WIDTH || width - 1 > REACH_DIGITS)
     throw new StackRankError('BAD_ARGUMENT', `rule sets take stacks of at most ${BOARD_MAX_WIDTH - 1} columns`);
@@ -189,7 +188,37 @@ export function reachTable(
       'BAD_ARGUMENT',
       `20G rule sets need a table with max step ${TWENTY_G_MAX_STEP} (the 20G reach is derived for it); this one has ${maxStep}`,
     );
-  const key = `${JSON.stringify(ruleSet)}:${width}:${maxStep}:${boardHeight}`;
+  return { ruleSet, key: `${JSON.stringify(ruleSet)}:${width}:${maxStep}:${boardHeight}` };
+}
+
+/**
+ * Records derived in this process, or loaded from the disk cache (src/stacking/reach-cache.ts), by reachRequest key.
+ */
+export function rememberReach(key: string, table: ReachTable | null): void {
+  memo.set(key, table);
+}
+
+/** The records of `key` if this process has them (undefined when not). */
+export function knownReach(key: string): ReachTable | null | undefined {
+  return memo.get(key);
+}
+
+/**
+ * The reach records of a rule set for the placements of a `width`-column surface game (steps ranked within
+ * ±maxStep) on a board of `boardHeight` rows plus the well; null when the rule set reaches every placement that
+ * fits (the kernel then checks nothing). Derived once per process and shape (a few seconds under 20G at 9 columns;
+ * src/stacking/reach-cache.ts keeps them on disk, so once per machine).
+ */
+export function reachTable(
+  rules: StackingRuleSet,
+  width: number,
+  maxStep: number,
+  boardHeight: number,
+  placements: readonly Placement[],
+): ReachTable | null {
+  const request = reachRequest(rules, width, maxStep, boardHeight);
+  if (!request) return null;
+  const { ruleSet, key } = request;
   if (memo.has(key)) return memo.get(key)!;
   const targets: Target[] = placements.map((p, record) => ({
     record,

@@ -1,6 +1,7 @@
 /**
  * One copy of a table in kernel memory for every search over it in this process. The search kernel reads the
- * table's u16 ranks (86 MB at 9x4) or, for the expectimax strategies, 8 leaf values per surface (688 MB); copying
+ * table's u16 ranks (86 MB at 9x4) or, for the expectimax strategies, 8 leaf values per surface (688 MB at 9x4;
+ * the table's own piece-max rows and a preview table's are kept folded by mirror symmetry, 344 MB); copying
  * them into each engine's own memory cost that much per StackingAI. Instead, a search image (one WebAssembly
  * memory holding the ranks or the leaf rows) is made once per (table, leaf rows, kernel variant) and kept while
  * the table object lives (a WeakMap on the table); each engine instantiates its own kernel instance over that
@@ -8,9 +9,15 @@
  * allocator lives in the instance that made the memory, so only that one may allocate). Worker pools already run
  * over their engine's memory, so they share the same image.
  */
-import { computePieceMax } from '../rank/piece-max.js';
+import { variantMirrored } from '../rank/file.js';
+import { foldRowRange, foldShape } from '../rank/fold.js';
+import { computeFoldedPieceMax, computePieceMax } from '../rank/piece-max.js';
+import { PreviewTable } from '../rank/preview.js';
 import type { RankTable } from '../rank/table.js';
+import { StackRankError } from '../errors.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
+import { type MirrorPairIndex, mirrorPairIndex } from './folded-rows.js';
+import { LEAF_ROW_SLOTS } from './layout.js';
 
 export interface SearchImage {
   memory: WebAssembly.Memory;
@@ -21,6 +28,10 @@ export interface SearchImage {
   tablePtr: number;
   /** 0 for the rank strategy (no leaf rows). */
   rowsPtr: number;
+  /** The rows' fold block (assembly/search/layout.ts FOLD_*) when they are folded by mirror symmetry, else 0. */
+  foldPtr: number;
+  /** With folded rows: the index the kernel must read them by (its engines' step lookup and records), else null. */
+  mirrorPair: MirrorPairIndex | null;
   /** rank = stored value * scale. */
   scale: number;
 }
@@ -67,12 +78,40 @@ async function makeImage(
   if (rows === null) {
     const tablePtr = alloc(table.size * 2);
     const scale = table.writeSearchValues(new Uint16Array(memory.buffer, tablePtr, table.size));
-    return { memory, module, alloc, tablePtr, rowsPtr: 0, scale };
+    return { memory, module, alloc, tablePtr, rowsPtr: 0, scale, foldPtr: 0, mirrorPair: null };
   }
-  const rowsPtr = alloc(table.size * 16);
-  const target = new Uint16Array(memory.buffer, rowsPtr, table.size * 8);
-  // The piece-max rows are computed straight into the image, so they exist once.
-  if (rows === 'pieceMax') await computePieceMax(table, target);
-  else target.set(rows.rows);
-  return { memory, module, alloc, tablePtr: 0, rowsPtr, scale: table.searchScale() };
+  const scale = table.searchScale();
+  // Rows known to be mirror-symmetric are folded (half the size): the piece-max rows of a mirror-symmetric table
+  // and a preview table's (symmetric by construction: built from a mirror-symmetric matrix, or unfolded from a
+  // folded file; test/rank/variants.test.ts checks the build to the bit). Other caller-given rows and an asymmetric
+  // table's keep one row per surface.
+  const symmetric =
+    rows === 'pieceMax'
+      ? variantMirrored(table.variant)
+      : rows instanceof PreviewTable && variantMirrored(rows.variant);
+  const shape = foldShape(table.width, table.maxStep);
+  const mirrorPair = symmetric ? mirrorPairIndex(shape) : null;
+  if (!mirrorPair) {
+    const rowsPtr = alignedRows(alloc, table.size);
+    const target = new Uint16Array(memory.buffer, rowsPtr, table.size * LEAF_ROW_SLOTS);
+    if (rows === 'pieceMax') await computePieceMax(table, target);
+    else target.set(rows.rows);
+    return { memory, module, alloc, tablePtr: 0, rowsPtr, scale, foldPtr: 0, mirrorPair: null };
+  }
+  // Computed straight into the image, so they exist once; the kernel finds a surface's row from its mirror-pair
+  // index (src/stacking/folded-rows.ts).
+  const foldPtr = alloc(mirrorPair.block.byteLength);
+  new Int32Array(memory.buffer, foldPtr, mirrorPair.block.length).set(mirrorPair.block);
+  const rowsPtr = alignedRows(alloc, shape.foldedSize);
+  const target = new Uint16Array(memory.buffer, rowsPtr, shape.foldedSize * LEAF_ROW_SLOTS);
+  if (rows === 'pieceMax') await computeFoldedPieceMax(table, target);
+  else foldRowRange(rows.rows, 0, shape, LEAF_ROW_SLOTS, target);
+  return { memory, module, alloc, tablePtr: 0, rowsPtr, scale, foldPtr, mirrorPair };
+}
+
+/** Room for `count` leaf rows; the kernel marks a mirrored row in the low bits of its address, so rows are 16-aligned. */
+function alignedRows(alloc: (bytes: number) => number, count: number): number {
+  const ptr = alloc(count * LEAF_ROW_SLOTS * 2);
+  if (ptr % 16 !== 0) throw new StackRankError('WASM_FAILED', `leaf rows at ${ptr} are not 16-byte aligned`);
+  return ptr;
 }

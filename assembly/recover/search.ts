@@ -1,0 +1,325 @@
+// Recover-search kernel: the inner loop of the recover mode's beam search (src/game/recover.ts). For one node (a
+// board the beam keeps) and the placements of one piece on it, each placement is locked onto the board, full rows
+// are cleared, the board's features are measured and the line's value is summed, with no allocation: the node,
+// the placements' cells and the children's values live in buffers TypeScript allocated once.
+//
+// A node keeps its board as bit rows and as column masks. Valuing a placement works on the columns alone (the node's
+// rows only tell which rows it fills): the piece's cells are added to a copy of the columns, cleared rows are cut out
+// of each column, and every feature is a sum of per-column terms, defined once in assembly/features/columns.ts for
+// this kernel and the full-board one. Only a child the beam keeps gets its rows (materialize).
+//
+// The features are those of src/game/evaluate.ts (the BCTS features of docs/fullboard.md on boards of any height,
+// with the well column read as filled for the row transitions and the wells, plus the recover terms), and the sums
+// are added in the order the independent TypeScript reference adds them (test/reference/recover-reference.ts), in
+// f64, so the values are the reference's to the last bit.
+import {
+  CELL_WORDS, LANDING_WORDS, MAX_COLUMNS, MAX_ROWS, MAX_STATES, N_ACC, N_COLS, N_TOP, O_BOARD, O_CHILD_ACCS,
+  O_CHILD_CELLS, O_CHILD_VALUES, O_FEATURES, O_GEOMETRY, O_LANDINGS, O_HEIGHT, O_MAX_FLOOR, O_ROW_COUNT, O_VISIBLE, O_WEIGHTS, O_WELL, O_WIDTH, PIECE_CELLS, TOP_OUT,
+  W_CLEAN, W_COLUMN_TRANSITIONS, W_CUMULATIVE_WELLS, W_ERODED_PIECE_CELLS, W_FLOOR_ROWS, W_HOLES, W_HOLE_DEPTH,
+  W_LANDING_HEIGHT, W_ROWS_WITH_HOLES, W_ROW_TRANSITIONS, W_WELL_CELLS,
+} from './layout';
+import {
+  columnHeight, columnTransitions as columnTransitionsOf, holeCells, holeDepth as holeDepthOf, lowBits, transitionsBetween,
+  wellRuns,
+} from '../features/columns';
+
+@inline function rowAt(rows: usize, r: i32): u32 {
+  return load<u32>(rows + ((<usize>r) << 2));
+}
+@inline function setRow(rows: usize, r: i32, v: u32): void {
+  store<u32>(rows + ((<usize>r) << 2), v);
+}
+@inline function weight(ctx: usize, w: i32): f64 {
+  return load<f64>(ctx + O_WEIGHTS + ((<usize>w) << 3));
+}
+@inline function cellX(cells: usize, i: i32): i32 {
+  return load<i32>(cells + ((<usize>(2 * i)) << 2));
+}
+@inline function cellY(cells: usize, i: i32): i32 {
+  return load<i32>(cells + ((<usize>(2 * i + 1)) << 2));
+}
+
+/** The columns of the board being valued (u64 each, bit y = row y). */
+const cols = memory.data(MAX_COLUMNS << 3, 8);
+@inline function colAt(c: i32): u64 {
+  return load<u64>(cols + ((<usize>c) << 3));
+}
+@inline function setCol(c: i32, v: u64): void {
+  store<u64>(cols + ((<usize>c) << 3), v);
+}
+
+// What the last move did (the move's facts).
+let lines: i32 = 0;
+let eroded: i32 = 0;
+let landingRow: i32 = 0;
+let pieceHeight: i32 = 0;
+
+/**
+ * The columns (into `cols`) of the node at `node` with the piece's cells (CELL_WORDS at `cells`) added and the
+ * rows it fills cleared, and the move's facts. Cells are empty and on the board; the rows were not full before.
+ */
+function place(node: usize, cells: usize, width: i32, full: u32): void {
+  memory.copy(cols, node + N_COLS, (<usize>width) << 3);
+  let low: i32 = 0x7fffffff;
+  let high: i32 = -1;
+  for (let i = 0; i < PIECE_CELLS; i++) {
+    const x = cellX(cells, i);
+    const y = cellY(cells, i);
+    setCol(x, colAt(x) | (<u64>1 << <u64>y));
+    if (y < low) low = y;
+    if (y > high) high = y;
+  }
+  // Only rows the piece touched can have become full: the node's row with the piece's cells in it.
+  let n: i32 = 0;
+  let e: i32 = 0;
+  let cleared: u64 = 0;
+  for (let r = low; r <= high; r++) {
+    let m: u32 = 0;
+    for (let i = 0; i < PIECE_CELLS; i++) if (cellY(cells, i) == r) m |= <u32>1 << <u32>cellX(cells, i);
+    if ((rowAt(node, r) | m) == full) {
+      n++;
+      e += <i32>popcnt<u32>(m);
+      cleared |= <u64>1 << <u64>r;
+    }
+  }
+  if (n > 0) {
+    // cut the full rows out of every column, the highest first (the rows above fall)
+    for (let c = 0; c < width; c++) {
+      let col = colAt(c);
+      let todo = cleared;
+      while (todo != 0) {
+        const r = 63 - <i32>clz<u64>(todo);
+        col = (col & lowBits<u64>(r)) | ((col >> <u64>(r + 1)) << <u64>r);
+        todo &= lowBits<u64>(r);
+      }
+      setCol(c, col);
+    }
+  }
+  lines = n;
+  eroded = e;
+  landingRow = low;
+  pieceHeight = high - low + 1;
+}
+
+// The board features of the last measure() call, and the board's top (rows up to its highest non-empty one).
+let top: i32 = 0;
+let rowTransitions: i32 = 0;
+let columnTransitions: i32 = 0;
+let holes: i32 = 0;
+let cumulativeWells: i32 = 0;
+let holeDepth: i32 = 0;
+let rowsWithHoles: i32 = 0;
+let wellCells: i32 = 0;
+let clean: i32 = 0;
+let floorRows: i32 = 0;
+
+/**
+ * The features of the board in `cols` (rows already cleared). Definitions: src/game/evaluate.ts, row by row; here
+ * the same counts per column (rows below the top; the well column and the walls read as filled there):
+ *   rowTransitions    = 2 × (height - top) + Σ over neighbouring columns (walls included) of popcnt(left ^ right);
+ *   columnTransitions = Σ popcnt(col ^ ((col << 1) | 1)) (the floor filled, the row above the column empty);
+ *   holes             = Σ popcnt(empty cells below the column's height); rowsWithHoles = popcnt(OR of those);
+ *   holeDepth         = Σ (popcnt(col) - ctz(~col)): every filled cell but the run resting on the floor sits in a
+ *                       run directly above a hole;
+ *   cumulativeWells   = Σ over well cells (empty, both neighbours filled) of the empty run from it down;
+ *   the floor         = the well column's height, when no hole lies at or above it and every column reaches it.
+ */
+function measure(ctx: usize, width: i32): void {
+  const height = load<i32>(ctx + O_HEIGHT);
+  const wellColumn = load<i32>(ctx + O_WELL);
+  let t: i32 = 0;
+  for (let c = 0; c < width; c++) t = max<i32>(t, columnHeight<u64>(colAt(c)));
+  const filled = lowBits<u64>(t); // a wall, or the well column, below the top
+  let rowT = 2 * (height - t);
+  let colT: i32 = 0;
+  let h: i32 = 0;
+  let hd: i32 = 0;
+  let holeRows: u64 = 0;
+  let cw: i32 = 0;
+  let lowest: i32 = 64;
+  let left = filled; // the left wall
+  let cur = wellColumn == 0 ? filled : colAt(0);
+  for (let c = 0; c < width; c++) {
+    const col = colAt(c);
+    const right = c + 1 == width ? filled : c + 1 == wellColumn ? filled : colAt(c + 1);
+    rowT += transitionsBetween<u64>(left, cur);
+    colT += columnTransitionsOf<u64>(col);
+    const hc = columnHeight<u64>(col);
+    if (hc < lowest) lowest = hc;
+    const holeMask = holeCells<u64>(col, hc);
+    if (holeMask != 0) {
+      h += <i32>popcnt<u64>(holeMask);
+      holeRows |= holeMask;
+      hd += holeDepthOf<u64>(col);
+    }
+    // each well cell (empty, both neighbours filled; never the well column) adds the empty run from it down
+    const wells = ~col & left & right & filled;
+    if (wells != 0 && c != wellColumn) cw += wellRuns<u64>(col, wells);
+    left = cur;
+    cur = right;
+  }
+  rowT += transitionsBetween<u64>(left, filled); // the last column against the right wall
+  const wc = wellColumn >= 0 ? <i32>popcnt<u64>(colAt(wellColumn)) : 0;
+  // A clean stack on the bottom (no holes, nothing in the well) or over a floor of buried rows.
+  let floor: i32 = -1;
+  if (wellColumn >= 0) {
+    const hw = columnHeight<u64>(colAt(wellColumn));
+    if ((holeRows >> <u64>hw) == 0 && (hw == 0 || lowest >= hw)) floor = hw;
+  }
+  const isClean = floor >= 0 && floor <= load<i32>(ctx + O_MAX_FLOOR);
+  top = t;
+  rowTransitions = rowT;
+  columnTransitions = colT;
+  holes = h;
+  cumulativeWells = cw;
+  holeDepth = hd;
+  rowsWithHoles = <i32>popcnt<u64>(holeRows);
+  wellCells = wc;
+  clean = isClean ? 1 : 0;
+  floorRows = isClean ? floor : 0;
+}
+
+/** Σ weight × feature over the board's terms, in RecoverWeights order from the row transitions on. */
+@inline function boardTerms(ctx: usize): f64 {
+  return (
+    weight(ctx, W_ROW_TRANSITIONS) * <f64>rowTransitions +
+    weight(ctx, W_COLUMN_TRANSITIONS) * <f64>columnTransitions +
+    weight(ctx, W_HOLES) * <f64>holes +
+    weight(ctx, W_CUMULATIVE_WELLS) * <f64>cumulativeWells +
+    weight(ctx, W_HOLE_DEPTH) * <f64>holeDepth +
+    weight(ctx, W_ROWS_WITH_HOLES) * <f64>rowsWithHoles +
+    weight(ctx, W_WELL_CELLS) * <f64>wellCells +
+    weight(ctx, W_CLEAN) * <f64>clean +
+    weight(ctx, W_FLOOR_ROWS) * <f64>floorRows
+  );
+}
+
+/** landingRow + (pieceHeight - 1) / 2, exactly. */
+@inline function landingHeight(): f64 {
+  return <f64>landingRow + <f64>(pieceHeight - 1) / 2;
+}
+
+/**
+ * Values children first .. first + n - 1 of the node at `node`: child i is the node's board with the placement
+ * whose cells are at the context's child cells, i; its value and its line's Σ of move terms go to the child
+ * arrays. value = acc + board terms, acc = the node's acc + the move's landing height and eroded cells terms
+ * (+ TOP_OUT when the move leaves a cell at or above the visible field).
+ */
+export function expand(ctx: usize, node: usize, first: i32, n: i32): void {
+  const width = load<i32>(ctx + O_WIDTH);
+  const visible = load<i32>(ctx + O_VISIBLE);
+  const full: u32 = (<u32>1 << <u32>width) - 1;
+  const cellsAt = <usize>load<i32>(ctx + O_CHILD_CELLS);
+  const values = <usize>load<i32>(ctx + O_CHILD_VALUES);
+  const accs = <usize>load<i32>(ctx + O_CHILD_ACCS);
+  const nodeAcc = load<f64>(node + N_ACC);
+  const wLanding = weight(ctx, W_LANDING_HEIGHT);
+  const wEroded = weight(ctx, W_ERODED_PIECE_CELLS);
+  for (let i = first; i < first + n; i++) {
+    place(node, cellsAt + <usize>i * (CELL_WORDS << 2), width, full);
+    measure(ctx, width);
+    let acc = nodeAcc + wLanding * landingHeight() + wEroded * <f64>(lines * eroded);
+    if (top > visible) acc += TOP_OUT;
+    store<f64>(accs + ((<usize>i) << 3), acc);
+    store<f64>(values + ((<usize>i) << 3), acc + boardTerms(ctx));
+  }
+}
+
+/**
+ * The same for placements given as the reachable kernel lists them (the LANDING_WORDS records at O_LANDINGS:
+ * state, x, y) of piece `piece`: their cells (from the geometry table) become children first .. first + n - 1.
+ */
+export function expandLandings(ctx: usize, node: usize, first: i32, n: i32, piece: i32): void {
+  const cellsAt = <usize>load<i32>(ctx + O_CHILD_CELLS);
+  const landings = <usize>load<i32>(ctx + O_LANDINGS);
+  const geometry = ctx + O_GEOMETRY + ((<usize>(piece * MAX_STATES * CELL_WORDS)) << 2);
+  for (let j = 0; j < n; j++) {
+    const at = landings + ((<usize>(j * LANDING_WORDS)) << 2);
+    const offsets = geometry + ((<usize>(load<i32>(at) * CELL_WORDS)) << 2);
+    const x = load<i32>(at, 4);
+    const y = load<i32>(at, 8);
+    const out = cellsAt + <usize>(first + j) * (CELL_WORDS << 2);
+    for (let c = 0; c < CELL_WORDS; c += 2) {
+      store<i32>(out + ((<usize>c) << 2), x + load<i32>(offsets + ((<usize>c) << 2)));
+      store<i32>(out + ((<usize>(c + 1)) << 2), y + load<i32>(offsets + ((<usize>(c + 1)) << 2)));
+    }
+  }
+  expand(ctx, node, first, n);
+}
+
+/**
+ * Derives the node's top and columns from its rows (the first `rowCount`; the rest must be 0): after TypeScript
+ * wrote them, or materialize did.
+ */
+function deriveColumns(node: usize, rowCount: i32): void {
+  memory.fill(node + N_COLS, 0, MAX_COLUMNS << 3);
+  let t: i32 = 0;
+  for (let r = 0; r < rowCount; r++) {
+    let m = rowAt(node, r);
+    if (m != 0) t = r + 1;
+    while (m != 0) {
+      const at = node + N_COLS + ((<usize>ctz<u32>(m)) << 3);
+      store<u64>(at, load<u64>(at) | (<u64>1 << <u64>r));
+      m &= m - 1;
+    }
+  }
+  store<i32>(node + N_TOP, t);
+}
+
+/** Prepares the node at `node` after TypeScript wrote its rows (its top and columns). */
+export function prepareNode(ctx: usize, node: usize): void {
+  deriveColumns(node, load<i32>(ctx + O_ROW_COUNT));
+}
+
+/**
+ * Writes child `child` of the node at `node` into the node at `dst`: the rows with the piece locked and full rows
+ * cleared (src/game/grid.ts lockCells), its columns and top, its acc.
+ */
+export function materialize(ctx: usize, node: usize, child: i32, dst: usize): void {
+  const width = load<i32>(ctx + O_WIDTH);
+  const full: u32 = (<u32>1 << <u32>width) - 1;
+  const cells = <usize>load<i32>(ctx + O_CHILD_CELLS) + <usize>child * (CELL_WORDS << 2);
+  const srcTop = load<i32>(node + N_TOP);
+  memory.copy(dst, node, (<usize>srcTop) << 2);
+  memory.fill(dst + ((<usize>srcTop) << 2), 0, (<usize>(MAX_ROWS - srcTop)) << 2);
+  let low: i32 = 0x7fffffff;
+  let high: i32 = -1;
+  for (let i = 0; i < PIECE_CELLS; i++) {
+    const y = cellY(cells, i);
+    setRow(dst, y, rowAt(dst, y) | (<u32>1 << <u32>cellX(cells, i)));
+    if (y < low) low = y;
+    if (y > high) high = y;
+  }
+  const limit = max<i32>(srcTop, high + 1);
+  let write = low;
+  for (let r = low; r < limit; r++) if (r > high || rowAt(dst, r) != full) setRow(dst, write++, rowAt(dst, r));
+  for (let r = write; r < limit; r++) setRow(dst, r, 0);
+  deriveColumns(dst, limit);
+  store<f64>(dst + N_ACC, load<f64>(<usize>load<i32>(ctx + O_CHILD_ACCS) + ((<usize>child) << 3)));
+}
+
+/**
+ * The features of the board at O_BOARD after a move with these facts, into O_FEATURES (RecoverWeights order):
+ * src/game/evaluate.ts boardFeatures.
+ */
+export function boardFeatures(ctx: usize, moveLines: i32, moveEroded: i32, moveLandingRow: i32, movePieceHeight: i32): void {
+  const board = ctx + O_BOARD;
+  const width = load<i32>(ctx + O_WIDTH);
+  deriveColumns(board, load<i32>(ctx + O_ROW_COUNT));
+  memory.copy(cols, board + N_COLS, (<usize>width) << 3);
+  measure(ctx, width);
+  landingRow = moveLandingRow;
+  pieceHeight = movePieceHeight;
+  const out = ctx + O_FEATURES;
+  store<f64>(out + (W_LANDING_HEIGHT << 3), landingHeight());
+  store<f64>(out + (W_ERODED_PIECE_CELLS << 3), <f64>(moveLines * moveEroded));
+  store<f64>(out + (W_ROW_TRANSITIONS << 3), <f64>rowTransitions);
+  store<f64>(out + (W_COLUMN_TRANSITIONS << 3), <f64>columnTransitions);
+  store<f64>(out + (W_HOLES << 3), <f64>holes);
+  store<f64>(out + (W_CUMULATIVE_WELLS << 3), <f64>cumulativeWells);
+  store<f64>(out + (W_HOLE_DEPTH << 3), <f64>holeDepth);
+  store<f64>(out + (W_ROWS_WITH_HOLES << 3), <f64>rowsWithHoles);
+  store<f64>(out + (W_WELL_CELLS << 3), <f64>wellCells);
+  store<f64>(out + (W_CLEAN << 3), <f64>clean);
+  store<f64>(out + (W_FLOOR_ROWS << 3), <f64>floorRows);
+}

@@ -1,0 +1,87 @@
+/**
+ * What a randomizer's I droughts alone allow (docs/results.md, "The strength targets with 95 % intervals, and what
+ * the I droughts allow"): a piece-count model of Tetris stacking with no board. Every non-I piece adds 4 cells to
+ * the stack; an I takes a Tetris (removes 36 cells: its own 4 and 4 rows of 9 stack cells) when the stack holds at
+ * least 36 cells, else it adds 4 cells too; when the stack holds more than the burn point, rows are burnt (one
+ * non-Tetris line per 9 cells) until it fits. Burns cost exactly the overflow and nothing else, so the Tetris rate
+ * printed is an upper bound for an AI with that much room between its stack before a Tetris (the mean cells it
+ * holds when an I takes one) and the burn point, under that randomizer's pieces.
+ * Also prints the gaps between I pieces (mean and percentiles). Prints two tables.
+ *
+ *   npx tsx bench/drought-bound.ts [--randomizers nes,tgm1] [--pieces 300000] [--seed 9]
+ */
+import { parseArgs } from 'node:util';
+import { createRandomizer, type RandomizerName } from '../src/randomizers/index.js';
+import { printTable } from './common.js';
+
+const { values: args } = parseArgs({
+  options: {
+    randomizers: { type: 'string', default: 'nes,tgm1' },
+    pieces: { type: 'string', default: '300000' },
+    seed: { type: 'string', default: '9' },
+  },
+});
+/** Burn points: the stack burns when it holds more than this many cells (5 to 16 rows of 9). */
+const CAPACITIES = [45, 54, 63, 72, 81, 90, 108, 126, 144];
+const names = (args.randomizers as string).split(',') as RandomizerName[];
+const pieces = Number(args.pieces);
+const seed = Number(args.seed);
+
+const bounds = names.flatMap((name) =>
+  CAPACITIES.map((capacity) => {
+    const rng = createRandomizer(name, { seed });
+    let cells = 0;
+    let tetrisLines = 0;
+    let burnt = 0;
+    let cellsBeforeTetrises = 0;
+    for (let i = 0; i < pieces; i++) {
+      if (rng.next() === 'I' && cells >= 36) {
+        cellsBeforeTetrises += cells;
+        cells -= 36;
+        tetrisLines += 4;
+        continue;
+      }
+      cells += 4;
+      while (cells > capacity) {
+        cells -= 9;
+        burnt++;
+      }
+    }
+    const before = cellsBeforeTetrises / (tetrisLines / 4);
+    return {
+      randomizer: name,
+      'burns above (cells)': capacity,
+      'cells before a Tetris (mean)': before.toFixed(1),
+      'room (cells)': (capacity - before).toFixed(1),
+      'Tetris rate': `${((100 * tetrisLines) / (tetrisLines + burnt)).toFixed(1)} %`,
+    };
+  }),
+);
+console.log('Tetris rate with burns costing exactly the overflow, by where the stack burns:');
+printTable(bounds);
+
+const gaps = names.map((name) => {
+  const rng = createRandomizer(name, { seed });
+  const found: number[] = [];
+  let gap = 0;
+  for (let i = 0; i < pieces; i++) {
+    gap++;
+    if (rng.next() === 'I') {
+      found.push(gap);
+      gap = 0;
+    }
+  }
+  found.sort((a, b) => a - b);
+  const at = (q: number) => found[Math.min(found.length - 1, Math.floor(q * found.length))];
+  return {
+    randomizer: name,
+    'mean gap': (found.reduce((a, b) => a + b, 0) / found.length).toFixed(1),
+    median: at(0.5),
+    '90th': at(0.9),
+    '99th': at(0.99),
+    '99.9th': at(0.999),
+    longest: found[found.length - 1],
+  };
+});
+console.log('Pieces from one I to the next (1 = two I pieces in a row):');
+printTable(gaps);

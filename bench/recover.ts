@@ -1,0 +1,150 @@
+/**
+ * Recover-mode speed (docs/game.md, "Recover"): recover moves per second of the game AI's beam search
+ * (src/game/recover.ts over the recover kernel) and of the TypeScript search it replaced
+ * (test/reference/recover-reference.ts), measured in the same run on the same positions, with the defaults
+ * TetrisAI uses (depth 2, beam 12). Positions: 10 × 20 boards of garbage rows under a stack with holes, random
+ * pieces, queue and hold. Both searches must choose the same move with the same value on every position (checked
+ * before timing). Figures are medians over rounds, per second of wall time and of this process's CPU time.
+ *
+ *   npx tsx bench/recover.ts [--rounds 5] [--ms 500] [--positions 300] [--seed 1] [--rows nes,guideline]
+ *
+ * Needs the kernels built (npm run build:wasm). Prints a table and writes bench/results/recover.json.
+ */
+import { parseArgs } from 'node:util';
+import { MAX_FLOOR, RECOVER_WEIGHTS } from '../src/game/evaluate.js';
+import { recoverMove, type RecoverContext, type RecoverState } from '../src/game/recover.js';
+import { reachableOnRows, ruleFacts } from '../src/game/rules-adapter.js';
+import { PIECES, type Piece } from '../src/pieces.js';
+import { Rng } from '../src/random.js';
+import type { GamePlacement, RuleSetName } from '../src/rules/types.js';
+import { refRecoverMove } from '../test/reference/recover-reference.js';
+import { machine, median, printTable, writeResults } from './common.js';
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '5' },
+    ms: { type: 'string', default: '500' },
+    positions: { type: 'string', default: '300' },
+    seed: { type: 'string', default: '1' },
+    rows: { type: 'string', default: 'nes,guideline' },
+  },
+});
+const rounds = Number(values.rounds);
+const ms = Number(values.ms);
+const count = Number(values.positions);
+const seed = Number(values.seed);
+
+const ROWS: Record<string, { rules: RuleSetName; lookahead: number }> = {
+  nes: { rules: 'nes', lookahead: 1 },
+  classic: { rules: 'classic', lookahead: 1 },
+  guideline: { rules: 'guideline', lookahead: 5 },
+  tgm20g: { rules: 'tgm20g', lookahead: 1 },
+};
+
+const W = 10;
+const H = 20;
+/** Garbage rows (one gap each), then columns around a random mean with a few holes; no full row. */
+function position(rng: Rng, hold: boolean, lookahead: number): RecoverState {
+  const rows = new Uint32Array(44);
+  const garbage = rng.nextInt(6);
+  for (let y = 0; y < garbage; y++) rows[y] = 0x3ff & ~(1 << rng.nextInt(W));
+  const mean = rng.nextInt(8);
+  for (let x = 0; x < W; x++) {
+    const h = Math.max(0, Math.min(12, mean + rng.nextInt(5) - 2));
+    for (let y = garbage; y < garbage + h; y++) if (rng.nextInt(8) !== 0) rows[y] |= 1 << x;
+  }
+  for (let y = 0; y < H; y++) if (rows[y] === 0x3ff) rows[y] &= ~(1 << rng.nextInt(W));
+  const piece = () => PIECES[rng.nextInt(7)] as Piece;
+  const queue = Array.from({ length: lookahead }, piece);
+  return { rows, current: piece(), queue, hold: hold && rng.nextInt(2) ? piece() : null, canHold: hold };
+}
+
+function throughput(f: (i: number) => number): { perSecond: number; perCpuSecond: number } {
+  let calls = 0;
+  let sink = 0;
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  let t = t0;
+  while (t - t0 < ms) {
+    for (let i = 0; i < count; i++) sink += f(i);
+    calls += count;
+    t = performance.now();
+  }
+  const cpu = process.cpuUsage(c0);
+  if (Number.isNaN(sink)) throw new Error('unreachable');
+  return { perSecond: (calls * 1000) / (t - t0), perCpuSecond: (calls * 1e6) / (cpu.user + cpu.system) };
+}
+
+const table: Record<string, string | number>[] = [];
+const results: Record<string, unknown>[] = [];
+for (const name of values.rows.split(',')) {
+  const row = ROWS[name];
+  if (!row) throw new Error(`unknown row ${name}; rows: ${Object.keys(ROWS).join(', ')}`);
+  const rules = ruleFacts(row.rules);
+  const rng = new Rng(seed);
+  const states = Array.from({ length: count }, () => position(rng, rules.hold, row.lookahead));
+  // Each position's root placements, as TetrisAI passes them (worked out once: both searches share them).
+  const roots = states.map((s) => {
+    const memo = new Map<Piece, readonly GamePlacement[]>();
+    return (p: Piece) => {
+      let r = memo.get(p);
+      if (!r) memo.set(p, (r = reachableOnRows(s.rows, W, H, p, rules)));
+      return r;
+    };
+  });
+  const common = {
+    width: W,
+    height: H,
+    visibleHeight: 20,
+    wellColumn: W - 1,
+    weights: RECOVER_WEIGHTS,
+    depth: 2,
+    beam: 12,
+    holdAllowed: rules.hold,
+  };
+  const ctx: RecoverContext = { ...common, rules };
+  const refCtx = { ...common, reach: (r: Uint32Array, p: Piece) => reachableOnRows(r, W, H, p, rules) };
+  const kernel = (i: number) => recoverMove(ctx, states[i], roots[i])?.value ?? 0;
+  const reference = (i: number) => refRecoverMove(refCtx, states[i], roots[i])?.value ?? 0;
+  for (let i = 0; i < count; i++) {
+    const a = recoverMove(ctx, states[i], roots[i]);
+    const b = refRecoverMove(refCtx, states[i], roots[i]);
+    if (a?.placement !== b?.placement || !Object.is(a?.value, b?.value))
+      throw new Error(`${name}: the kernel and the reference disagree on position ${i}`);
+  }
+  const samples = { kernel: [] as number[], reference: [] as number[] };
+  const cpu = { kernel: [] as number[], reference: [] as number[] };
+  for (let r = 0; r < rounds; r++) {
+    for (const [key, f] of [
+      ['kernel', kernel],
+      ['reference', reference],
+    ] as const) {
+      const t = throughput(f);
+      samples[key].push(t.perSecond);
+      cpu[key].push(t.perCpuSecond);
+    }
+  }
+  const k = median(cpu.kernel);
+  const ref = median(cpu.reference);
+  table.push({
+    row: `${row.rules}, lookahead ${row.lookahead}${rules.hold ? ', hold' : ''}`,
+    'kernel moves/s': Math.round(median(samples.kernel)),
+    'kernel moves/CPU-s': Math.round(k),
+    'TypeScript moves/s': Math.round(median(samples.reference)),
+    'TypeScript moves/CPU-s': Math.round(ref),
+    'kernel / TS (CPU)': Math.round((k / ref) * 10) / 10,
+  });
+  results.push({ row: name, ...row, hold: rules.hold, depth: 2, beam: 12, maxFloor: MAX_FLOOR, samples, cpu });
+}
+printTable(table);
+const path = writeResults('recover', {
+  bench: 'recover',
+  date: new Date().toISOString(),
+  machine: machine(),
+  rounds,
+  msPerSample: ms,
+  positions: count,
+  seed,
+  results,
+});
+console.log(`wrote ${path}`);

@@ -1,0 +1,284 @@
+/**
+ * TypeScript side of the recover-search kernel (assembly/recover.ts): one instance per thread, created
+ * synchronously on first use, with its buffers (two levels of beam nodes, the children of a level) grown as a
+ * search needs and kept for the next. src/game/recover.ts runs the beam search over it; this module only moves
+ * numbers in and out of kernel memory.
+ */
+import { StackRankError } from '../errors.js';
+import { pieceGeometry } from '../rules/geometry.js';
+import { ROTATION_SYSTEMS, type RotationSystemName } from '../rules/rotation-systems.js';
+import type { Cell } from '../rules/types.js';
+import { instantiateKernelSync, type KernelInstance } from '../wasm.js';
+import type { BoardFeatures, MoveFacts, RecoverWeights } from './evaluate.js';
+import { LANDINGS_WORDS } from './rules-adapter.js';
+import {
+  CELL_WORDS,
+  CTX_BYTES,
+  MAX_STATES,
+  MAX_COLUMNS,
+  MAX_ROWS,
+  NODE_BYTES,
+  N_ACC,
+  O_BOARD,
+  O_CHILD_ACCS,
+  O_CHILD_CELLS,
+  O_CHILD_VALUES,
+  O_FEATURES,
+  O_GEOMETRY,
+  O_HEIGHT,
+  O_LANDINGS,
+  O_MAX_FLOOR,
+  O_ROW_COUNT,
+  O_VISIBLE,
+  O_WEIGHTS,
+  O_WELL,
+  O_WIDTH,
+  PIECE_CELLS,
+  PIECE_COUNT,
+  W_CLEAN,
+  W_COLUMN_TRANSITIONS,
+  W_CUMULATIVE_WELLS,
+  W_ERODED_PIECE_CELLS,
+  W_FLOOR_ROWS,
+  W_HOLES,
+  W_HOLE_DEPTH,
+  W_LANDING_HEIGHT,
+  W_ROWS_WITH_HOLES,
+  W_ROW_TRANSITIONS,
+  W_WELL_CELLS,
+} from './recover-layout.js';
+
+interface RecoverKernelExports {
+  alloc(bytes: number): number;
+  expand(ctx: number, node: number, first: number, n: number): void;
+  expandLandings(ctx: number, node: number, first: number, n: number, piece: number): void;
+  materialize(ctx: number, node: number, child: number, dst: number): void;
+  prepareNode(ctx: number, node: number): void;
+  boardFeatures(ctx: number, lines: number, eroded: number, landingRow: number, pieceHeight: number): void;
+  CTX_BYTES: WebAssembly.Global;
+}
+
+/** What a search's boards share: the context words. */
+export interface RecoverBoardSettings {
+  width: number;
+  height: number;
+  visibleHeight: number;
+  wellColumn: number;
+  rowCount: number;
+  maxFloor: number;
+  weights: RecoverWeights;
+}
+
+/** Weight order of the kernel (assembly/recover/layout.ts W_*). */
+const WEIGHT_INDEX: readonly [keyof BoardFeatures, number][] = [
+  ['landingHeight', W_LANDING_HEIGHT],
+  ['erodedPieceCells', W_ERODED_PIECE_CELLS],
+  ['rowTransitions', W_ROW_TRANSITIONS],
+  ['columnTransitions', W_COLUMN_TRANSITIONS],
+  ['holes', W_HOLES],
+  ['cumulativeWells', W_CUMULATIVE_WELLS],
+  ['holeDepth', W_HOLE_DEPTH],
+  ['rowsWithHoles', W_ROWS_WITH_HOLES],
+  ['wellCells', W_WELL_CELLS],
+  ['clean', W_CLEAN],
+  ['floorRows', W_FLOOR_ROWS],
+];
+
+const NODE_WORDS = NODE_BYTES / 4;
+const CHILD_BYTES = CELL_WORDS * 4 + 16;
+
+export class RecoverKernel {
+  private static instance: RecoverKernel | undefined;
+  /** This thread's kernel. */
+  static get(): RecoverKernel {
+    RecoverKernel.instance ??= new RecoverKernel(instantiateKernelSync<RecoverKernelExports>('recover'));
+    return RecoverKernel.instance;
+  }
+
+  private readonly k: RecoverKernelExports;
+  private readonly ctx: number;
+  /** Views over the whole memory, made again whenever an allocation may have grown it. */
+  i32!: Int32Array;
+  u32!: Uint32Array;
+  f64!: Float64Array;
+  private nodeCap = [0, 0, 0];
+  private nodeBase = [0, 0, 0];
+  private childCap = 0;
+  /** Word index of child 0's cells, and f64 index of child 0's value. */
+  cellsWord = 0;
+  valuesIndex = 0;
+  private accsIndex = 0;
+  private rowCount = 0;
+  private readonly landingsAt: number;
+  /** Where the reachable kernel's placements are copied for expandLandings (LANDINGS_WORDS numbers). */
+  landings!: Int32Array;
+  private geometrySystem = '';
+
+  private constructor(private readonly kernel: KernelInstance<RecoverKernelExports>) {
+    this.k = kernel.exports;
+    if (this.k.CTX_BYTES.value !== CTX_BYTES)
+      throw new StackRankError(
+        'WASM_FAILED',
+        'recover kernel layout does not match assembly/recover/layout.ts (rebuild the kernels)',
+      );
+    this.ctx = this.k.alloc(CTX_BYTES);
+    this.landingsAt = this.k.alloc(LANDINGS_WORDS * 4);
+    this.views();
+    this.i32[(this.ctx + O_LANDINGS) >> 2] = this.landingsAt;
+  }
+
+  private views(): void {
+    const buffer = this.kernel.memory.buffer;
+    this.i32 = new Int32Array(buffer);
+    this.u32 = new Uint32Array(buffer);
+    this.f64 = new Float64Array(buffer);
+    this.landings = this.i32.subarray(this.landingsAt >> 2, (this.landingsAt >> 2) + LANDINGS_WORDS);
+  }
+
+  /** Writes the cells of every piece state of a rotation system (once per system change). */
+  useRotationSystem(system: RotationSystemName): void {
+    if (system === this.geometrySystem) return;
+    const base = (this.ctx + O_GEOMETRY) >> 2;
+    for (let pid = 0; pid < PIECE_COUNT; pid++) {
+      const g = pieceGeometry(ROTATION_SYSTEMS[system], pid);
+      if (g.cells.length > MAX_STATES)
+        throw new Error(`${g.cells.length} states do not fit the kernel's ${MAX_STATES}`);
+      for (let st = 0; st < g.cells.length; st++) {
+        const at = base + (pid * MAX_STATES + st) * CELL_WORDS;
+        for (let c = 0; c < PIECE_CELLS; c++) {
+          this.i32[at + 2 * c] = g.cells[st][c][0];
+          this.i32[at + 2 * c + 1] = g.cells[st][c][1];
+        }
+      }
+    }
+    this.geometrySystem = system;
+  }
+
+  /** Writes the context words every board of a search shares. */
+  configure(s: RecoverBoardSettings): void {
+    if (s.rowCount > MAX_ROWS)
+      throw new StackRankError('BAD_BOARD', `the recover search takes at most ${MAX_ROWS} rows; got ${s.rowCount}`);
+    if (!Number.isInteger(s.width) || s.width < 1 || s.width > MAX_COLUMNS)
+      throw new StackRankError('BAD_BOARD', `the recover search takes 1 to ${MAX_COLUMNS} columns; got ${s.width}`);
+    const w = this.ctx >> 2;
+    this.i32[w + (O_WIDTH >> 2)] = s.width;
+    this.i32[w + (O_HEIGHT >> 2)] = s.height;
+    this.i32[w + (O_VISIBLE >> 2)] = s.visibleHeight;
+    this.i32[w + (O_WELL >> 2)] = s.wellColumn;
+    this.i32[w + (O_ROW_COUNT >> 2)] = s.rowCount;
+    this.i32[w + (O_MAX_FLOOR >> 2)] = s.maxFloor;
+    const f = (this.ctx + O_WEIGHTS) >> 3;
+    for (const [name, i] of WEIGHT_INDEX) this.f64[f + i] = s.weights[name];
+    this.rowCount = s.rowCount;
+  }
+
+  /** Room for n nodes in level buffer `level` (0, 1 or 2); what it held is lost when it grows. */
+  ensureNodes(level: number, n: number): void {
+    if (n <= this.nodeCap[level]) return;
+    const cap = Math.max(n, 2 * this.nodeCap[level], 16);
+    this.nodeBase[level] = this.k.alloc(cap * NODE_BYTES);
+    this.nodeCap[level] = cap;
+    this.views();
+    this.writeChildPointers();
+  }
+
+  /** Byte address of node i of a level. */
+  node(level: number, i: number): number {
+    return this.nodeBase[level] + i * NODE_BYTES;
+  }
+
+  /** Node i's bit rows (a view: valid until the next ensure call). */
+  nodeRows(level: number, i: number): Uint32Array {
+    const w = this.node(level, i) >> 2;
+    return this.u32.subarray(w, w + this.rowCount);
+  }
+
+  /** Sets node i of a level to these rows (at most the configured row count) with a line total of `acc`. */
+  writeNode(level: number, i: number, rows: ArrayLike<number>, acc: number): void {
+    const at = this.node(level, i);
+    this.u32.fill(0, at >> 2, (at >> 2) + MAX_ROWS);
+    this.u32.set(rows, at >> 2);
+    this.f64[(at + N_ACC) >> 3] = acc;
+    this.k.prepareNode(this.ctx, at);
+  }
+
+  copyNode(fromLevel: number, i: number, toLevel: number, j: number): void {
+    const from = this.node(fromLevel, i) >> 2;
+    this.u32.copyWithin(this.node(toLevel, j) >> 2, from, from + NODE_WORDS);
+  }
+
+  /** Room for n children, keeping the first `keep`. */
+  ensureChildren(n: number, keep: number): void {
+    if (n <= this.childCap) return;
+    const cap = Math.max(n, 2 * this.childCap, 1024);
+    const base = this.k.alloc(cap * CHILD_BYTES);
+    this.views();
+    const cellsWord = base >> 2;
+    const valuesIndex = (base + cap * CELL_WORDS * 4) >> 3;
+    const accsIndex = valuesIndex + cap;
+    if (keep > 0) {
+      this.i32.copyWithin(cellsWord, this.cellsWord, this.cellsWord + keep * CELL_WORDS);
+      this.f64.copyWithin(valuesIndex, this.valuesIndex, this.valuesIndex + keep);
+      this.f64.copyWithin(accsIndex, this.accsIndex, this.accsIndex + keep);
+    }
+    this.cellsWord = cellsWord;
+    this.valuesIndex = valuesIndex;
+    this.accsIndex = accsIndex;
+    this.childCap = cap;
+    this.writeChildPointers();
+  }
+
+  private writeChildPointers(): void {
+    if (this.childCap === 0) return;
+    const w = this.ctx >> 2;
+    this.i32[w + (O_CHILD_CELLS >> 2)] = this.cellsWord << 2;
+    this.i32[w + (O_CHILD_VALUES >> 2)] = this.valuesIndex << 3;
+    this.i32[w + (O_CHILD_ACCS >> 2)] = this.accsIndex << 3;
+  }
+
+  /** Child c's placement: these cells. */
+  setChildCells(c: number, cells: readonly Cell[]): void {
+    const at = this.cellsWord + c * CELL_WORDS;
+    for (let i = 0; i < PIECE_CELLS; i++) {
+      this.i32[at + 2 * i] = cells[i][0];
+      this.i32[at + 2 * i + 1] = cells[i][1];
+    }
+  }
+
+  /** Values children first .. first + n - 1 of node i of a level (their cells set). */
+  expand(level: number, i: number, first: number, n: number): void {
+    if (n > 0) this.k.expand(this.ctx, this.node(level, i), first, n);
+  }
+
+  /**
+   * The same for the n placements of piece `pid` in `landings` (as the reachable kernel lists them: state, x, y;
+   * three numbers each): their cells become children first .. first + n - 1.
+   */
+  expandLandings(level: number, i: number, first: number, n: number, pid: number): void {
+    if (n > 0) this.k.expandLandings(this.ctx, this.node(level, i), first, n, pid);
+  }
+
+  /** Node j of level `toLevel` := child c of node i of level `fromLevel`. */
+  materialize(fromLevel: number, i: number, c: number, toLevel: number, j: number): void {
+    this.k.materialize(this.ctx, this.node(fromLevel, i), c, this.node(toLevel, j));
+  }
+
+  childValue(c: number): number {
+    return this.f64[this.valuesIndex + c];
+  }
+  setChildValue(c: number, v: number): void {
+    this.f64[this.valuesIndex + c] = v;
+  }
+
+  /** The features of a board after a move (the context configured for its width, height and well). */
+  boardFeatures(rows: ArrayLike<number>, move: MoveFacts): BoardFeatures {
+    const at = (this.ctx + O_BOARD) >> 2;
+    this.u32.fill(0, at, at + MAX_ROWS);
+    this.u32.set(rows, at);
+    this.k.boardFeatures(this.ctx, move.lines, move.erodedCells, move.landingRow, move.pieceHeight);
+    const f = (this.ctx + O_FEATURES) >> 3;
+    const out = {} as Record<keyof BoardFeatures, number>;
+    for (const [name, i] of WEIGHT_INDEX) out[name] = this.f64[f + i];
+    return out;
+  }
+}

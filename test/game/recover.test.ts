@@ -1,0 +1,215 @@
+/**
+ * The recover search (src/game/recover.ts over the recover kernel) against the independent TypeScript reference
+ * (test/reference/recover-reference.ts, the search it replaced): on random boards (garbage, holes, tall stacks,
+ * blocked wells), rule sets, pieces, queues, hold boxes, depths, beams, wells and weights, both choose the same
+ * placement object with the same hold and the same value, to the last bit; every root move's value agrees too; and
+ * the kernel's board features equal the reference's, well column included.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PIECES, type Piece } from '../../src/pieces.js';
+import { RULE_SET_NAMES } from '../../src/rules/rule-sets.js';
+import type { GamePlacement } from '../../src/rules/types.js';
+import { boardFeatures, MAX_FLOOR, RECOVER_WEIGHTS, type RecoverWeights } from '../../src/game/evaluate.js';
+import { recoverMove, recoverRootValues, type RecoverContext } from '../../src/game/recover.js';
+import { reachableOnRows, ruleFacts } from '../../src/game/rules-adapter.js';
+import { refBoardFeatures, refRecoverMove, refRecoverRootValues } from '../reference/recover-reference.js';
+
+const W = 10;
+const H = 20;
+const FULL = (1 << W) - 1;
+const PLAIN: RecoverWeights = { ...RECOVER_WEIGHTS, wellCells: 0, clean: 0, floorRows: 0 };
+
+/**
+ * A board of 44 bit rows (the AI's working rows) under a 20-row field: some garbage rows (one gap each), then a
+ * stack of random column heights with random holes punched in it; no row full.
+ */
+const boardArb = fc
+  .record({
+    garbage: fc.integer({ min: 0, max: 8 }),
+    gaps: fc.array(fc.integer({ min: 0, max: W - 1 }), { minLength: 8, maxLength: 8 }),
+    heights: fc.array(fc.integer({ min: 0, max: 18 }), { minLength: W, maxLength: W }),
+    holes: fc.array(fc.tuple(fc.integer({ min: 0, max: W - 1 }), fc.integer({ min: 0, max: 19 })), { maxLength: 12 }),
+    tall: fc.boolean(),
+    wellOpen: fc.boolean(),
+  })
+  .map(({ garbage, gaps, heights, holes, tall, wellOpen }) => {
+    const rows = new Uint32Array(44);
+    for (let y = 0; y < garbage; y++) rows[y] = FULL & ~(1 << gaps[y]);
+    for (let x = 0; x < W; x++) {
+      // short stacks mostly; `tall` lets them reach near the top
+      const h = Math.min(tall ? heights[x] : heights[x] >> 1, H - 1);
+      if (wellOpen && x === W - 1) continue;
+      for (let y = garbage; y < garbage + h && y < H; y++) rows[y] |= 1 << x;
+    }
+    for (const [x, y] of holes) rows[y] &= ~(1 << x);
+    for (let y = 0; y < H; y++) if (rows[y] === FULL) rows[y] &= ~(1 << (y % W));
+    return rows;
+  });
+
+const pieceArb = fc.constantFrom(...PIECES);
+
+const caseArb = fc.record({
+  rows: boardArb,
+  rules: fc.constantFrom(...RULE_SET_NAMES),
+  current: pieceArb,
+  queue: fc.array(pieceArb, { maxLength: 5 }),
+  hold: fc.option(pieceArb, { nil: null }),
+  canHold: fc.boolean(),
+  depth: fc.integer({ min: 1, max: 3 }),
+  beam: fc.integer({ min: 1, max: 12 }),
+  wellColumn: fc.constantFrom(-1, 0, W - 1),
+  plain: fc.boolean(),
+});
+
+type Case = typeof caseArb extends fc.Arbitrary<infer T> ? T : never;
+
+function contexts(c: Case) {
+  const rules = ruleFacts(c.rules);
+  const reach = (r: Uint32Array, p: Piece) => reachableOnRows(r, W, H, p, rules);
+  const memo = new Map<Piece, readonly GamePlacement[]>();
+  const rootReach = (p: Piece) => {
+    let r = memo.get(p);
+    if (!r) memo.set(p, (r = reach(c.rows, p)));
+    return r;
+  };
+  const common = {
+    width: W,
+    height: H,
+    visibleHeight: 20,
+    wellColumn: c.wellColumn,
+    weights: c.plain ? PLAIN : RECOVER_WEIGHTS,
+    depth: c.depth,
+    beam: c.beam,
+    holdAllowed: rules.hold,
+  };
+  const ctx: RecoverContext = { ...common, rules };
+  const state = {
+    rows: c.rows,
+    current: c.current,
+    queue: c.queue,
+    hold: rules.hold ? c.hold : null,
+    canHold: rules.hold && c.canHold,
+  };
+  return { ctx, refCtx: { ...common, reach }, state, rootReach };
+}
+
+describe('recover search: the kernel-based search chooses as the reference does', () => {
+  it('the same move, hold and value on random positions (property)', () => {
+    let moves = 0;
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const { ctx, refCtx, state, rootReach } = contexts(c);
+        const want = refRecoverMove(refCtx, state, rootReach);
+        const got = recoverMove(ctx, state, rootReach);
+        if (want === null) {
+          expect(got).toBeNull();
+          return;
+        }
+        moves++;
+        expect(got).not.toBeNull();
+        expect(got!.placement).toBe(want.placement); // the same object: the same place in the same list
+        expect(got!.hold).toBe(want.hold);
+        expect(Object.is(got!.value, want.value)).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+    expect(moves).toBeGreaterThan(300);
+  }, 300_000);
+
+  it('the same value for every root move, in the same order (property)', () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const { ctx, refCtx, state, rootReach } = contexts(c);
+        const want = refRecoverRootValues(refCtx, state, rootReach);
+        const got = recoverRootValues(ctx, state, rootReach);
+        expect(got.length).toBe(want.length);
+        for (let i = 0; i < want.length; i++) {
+          expect(got[i].placement).toBe(want[i].placement);
+          expect(got[i].hold).toBe(want[i].hold);
+          expect(Object.is(got[i].value, want[i].value)).toBe(true);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  }, 300_000);
+
+  it('wide beams (the buffers grow in the middle of a level) choose as the reference does', () => {
+    // Beams of hundreds of lines over three pieces with hold make tens of thousands of children per level: the
+    // kernel's child and node buffers grow (and keep what they hold) while a level is being expanded.
+    fc.assert(
+      fc.property(caseArb, fc.integer({ min: 200, max: 1000 }), (c, beam) => {
+        const { ctx, refCtx, state, rootReach } = contexts({ ...c, rules: 'guideline', depth: 3, canHold: true });
+        ctx.beam = refCtx.beam = beam;
+        const want = refRecoverMove(refCtx, state, rootReach);
+        const got = recoverMove(ctx, state, rootReach);
+        expect(got?.placement).toBe(want?.placement);
+        expect(got?.hold).toBe(want?.hold);
+        expect(Object.is(got?.value, want?.value)).toBe(true);
+      }),
+      { numRuns: 4 },
+    );
+  }, 300_000);
+
+  it('a search without the caller’s root placements finds the same move', () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const { ctx, state, rootReach } = contexts(c);
+        const a = recoverMove(ctx, state, rootReach);
+        const b = recoverMove(ctx, state);
+        expect(b === null).toBe(a === null);
+        if (a && b) {
+          expect(b.placement.cells).toEqual(a.placement.cells);
+          expect(b.placement.inputs).toEqual(a.placement.inputs);
+          expect([b.hold, b.value]).toEqual([a.hold, a.value]);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+});
+
+describe('recover features: the kernel equals the reference', () => {
+  it('every feature on random boards, with and without a well (property)', () => {
+    fc.assert(
+      fc.property(
+        boardArb,
+        fc.constantFrom(-1, 0, W - 1),
+        fc.integer({ min: 20, max: 40 }),
+        fc.record({
+          lines: fc.integer({ min: 0, max: 4 }),
+          erodedCells: fc.integer({ min: 0, max: 4 }),
+          landingRow: fc.integer({ min: 0, max: 19 }),
+          pieceHeight: fc.integer({ min: 1, max: 4 }),
+        }),
+        (rows, well, height, move) => {
+          expect(boardFeatures(rows, W, height, move, well)).toEqual(refBoardFeatures(rows, W, height, move, well));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a board the kernel has no room for is refused with a typed error, not measured wrongly', () => {
+    const none = { lines: 0, erodedCells: 0, landingRow: 0, pieceHeight: 1 };
+    expect(() => boardFeatures(new Uint32Array(49), W, H, none, -1)).toThrow(
+      expect.objectContaining({ code: 'BAD_BOARD', message: expect.stringContaining('at most 48 rows') }),
+    );
+    expect(() => boardFeatures(new Uint32Array(20), 17, H, none, -1)).toThrow(
+      expect.objectContaining({ code: 'BAD_BOARD', message: expect.stringContaining('1 to 16 columns') }),
+    );
+    expect(() => boardFeatures(new Uint32Array(48), W, H, none, -1)).not.toThrow();
+  });
+
+  it('a clean stack over a floor of at most MAX_FLOOR buried rows counts as clean, a higher floor does not', () => {
+    const none = { lines: 0, erodedCells: 0, landingRow: 0, pieceHeight: 1 };
+    for (let floor = 0; floor <= MAX_FLOOR + 1; floor++) {
+      const rows = new Uint32Array(44);
+      for (let y = 0; y < floor; y++) rows[y] = FULL & ~(1 << (y % (W - 1))); // buried: the well column filled
+      for (let y = floor; y < floor + 3; y++) rows[y] = FULL >> 1; // a flat stack, the right well open
+      const f = boardFeatures(rows, W, H, none, W - 1);
+      expect([f.clean, f.floorRows]).toEqual(floor <= MAX_FLOOR ? [1, floor] : [0, 0]);
+      expect(f).toEqual(refBoardFeatures(rows, W, H, none, W - 1));
+    }
+  });
+});
