@@ -1,12 +1,13 @@
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, writeFile } from 'node:fs/promises';
+import { transform } from 'esbuild';
 import { defineConfig } from 'tsup';
 
 // Two library entries (docs/api.md): `stackrank` (src/index.ts) and `stackrank/research` (src/research.ts), each
 // as ESM and CJS with types; the `stackrank` bin (src/cli.ts) is built with the ESM entries so that all three share
 // one copy of the code (and of the inlined WebAssembly) in dist/ chunks. No source maps: they were over half the
-// package, and the code they would map is the TypeScript in the repository. The ESM build drops whitespace and
-// simplifies syntax but keeps every name, so stack traces still read (the CJS build cannot: its interop pass does
-// not parse minified output); that helps keep the tarball under its 600 kB budget (test/package/package.test.ts).
+// package, and the code they would map is the TypeScript in the repository. Both builds drop whitespace and simplify
+// syntax but keep every name, so stack traces still read; that keeps the tarball under its 600 kB budget
+// (test/package/package.test.ts).
 const entry = { index: 'src/index.ts', research: 'src/research.ts' };
 
 export default defineConfig([
@@ -44,5 +45,15 @@ export default defineConfig([
     platform: 'neutral',
     external: [/^node:/],
     noExternal: ['tetris-fumen'],
+    // tsup's CJS interop pass cannot parse minified code, so the CJS chunks are minified after it, the same way
+    // as the ESM build (whitespace and syntax, every name kept).
+    async onSuccess() {
+      for (const file of await readdir('dist')) {
+        if (!file.endsWith('.cjs')) continue;
+        const path = `dist/${file}`;
+        const { code } = await transform(await readFile(path, 'utf8'), { minifyWhitespace: true, minifySyntax: true });
+        await writeFile(path, code);
+      }
+    },
   },
 ]);
