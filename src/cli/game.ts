@@ -9,7 +9,7 @@ import type { RuleSetName } from '../rules/types.js';
 import { UsageError } from './args.js';
 import type { CliIO } from './io.js';
 import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './run-files.js';
-import { TABLE_SOURCE, lookaheadOption, seedOption } from './options.js';
+import { TABLE_SOURCE, THREADS, lookaheadOption, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
 import { defineCommand, type ChoiceSpec } from './spec.js';
 import { loadTableForCli } from './table-source.js';
@@ -56,7 +56,8 @@ pieces, lines, the Tetris rate (lines cleared by Tetrises / all lines), clears b
 placed by the stacking AI, holes made per 1000 pieces and speed. --baselines adds, from the same seeds, the
 stacking-only AI (its game ends at its first position it cannot stack) and the full-board BCTS player with the same
 preview and hold. The randomizer defaults to the rule set's own (guideline bag7, nes nes, others tgm1). With --json,
-one object per player per line (docs/game.md, "The simulator and the benchmark"). --shard I/N plays one shard of
+one object per player per line (docs/game.md, "The simulator and the benchmark"). --threads plays games side by side
+on worker threads (the same games on any thread count). --shard I/N plays one shard of
 the games and --out writes its result file for stackrank merge; --checkpoint FILE records finished games and resumes
 from them (docs/distributed.md).`,
   options: {
@@ -82,6 +83,7 @@ from them (docs/distributed.md).`,
     maxPieces: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER, default: 10_000, help: 'pieces per game at most' },
     seed: seedOption(0),
     baselines: { type: 'flag', help: 'also run the stacking-only AI and the full-board player on the same seeds' },
+    threads: { ...THREADS, defaultHelp: 'the number of cores, at most --games' },
     ...TABLE_SOURCE,
     ...RUN_OPTIONS,
   },
@@ -117,6 +119,7 @@ from them (docs/distributed.md).`,
             maxPieces,
             seed,
             table,
+            threads: values.threads,
             players: [player],
             signal: io.signal,
             onProgress: (p) =>

@@ -12,7 +12,13 @@ import { MIRROR_PIECE, PIECES, pieceId, type Piece } from '../pieces.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import { checkDistribution } from '../stacking/ai.js';
-import { StackingEngine, distributionWeights, type NextPieceValues, type UnknownPieces } from '../stacking/engine.js';
+import {
+  StackingEngine,
+  fillDistributionWeights,
+  type NextPieceValues,
+  type UnknownPieces,
+} from '../stacking/engine.js';
+import { WEIGHT_WORDS_EXPECT } from '../stacking/layout.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { DEFAULT_RULES, TETRIS_ROWS, type StackingRules } from '../stacking/rules.js';
 import type { Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';
@@ -20,7 +26,7 @@ import { MAX_FLOOR, RECOVER_WEIGHTS, type RecoverWeights } from './evaluate.js';
 import { columnCells } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
-import { reachableOnRows, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
+import { PieceReach, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
 import { rankDecision, type PlacementRanking } from './rank-placements.js';
 import { stackMove, type StackChoice, type StackContext, type TurnOption } from './stack.js';
 
@@ -96,6 +102,10 @@ export class TetrisAI {
     private readonly beam: number,
   ) {}
 
+  /** The next-piece weights of stack mode's search (a well on the right; mirrored), filled again every turn. */
+  private readonly weightsRight = new Int32Array(WEIGHT_WORDS_EXPECT);
+  private readonly weightsLeft = new Int32Array(WEIGHT_WORDS_EXPECT);
+
   /**
    * `attached` (internal: playGame's worker threads) gives the search engine and the table's facts made on the
    * thread that owns the table, instead of loading the table and making an engine here.
@@ -169,12 +179,19 @@ export class TetrisAI {
 
   /** The move for this position, or null when nothing can be placed at all (the game is lost). */
   nextMove(state: GameState): GameMove | null {
-    const d = this.decide(state, 'nextMove');
-    return d.move;
+    return this.decide(this.readTurn(state, 'nextMove')).move;
   }
 
-  /** nextMove's search, with what rankPlacements needs to value every other move the same way. */
-  private decide(state: GameState, caller: string): Decision {
+  /**
+   * nextMove for a turn the caller made itself and vouches for (internal: playGame's simulator, whose board and
+   * pieces are its own): the same move, without checking and copying the input every piece.
+   */
+  playTurn(turn: Turn): GameMove | null {
+    return this.decide(turn).move;
+  }
+
+  /** A game state checked and turned into the turn the search plays (nextMove's and rankPlacements's input). */
+  private readTurn(state: GameState, caller: string): Turn {
     if (state === null || typeof state !== 'object')
       throw new StackRankError(
         'BAD_ARGUMENT',
@@ -195,23 +212,43 @@ export class TetrisAI {
       throw new StackRankError('BAD_ARGUMENT', `canHold is true but the ${this.rules.name} rule set has no hold`);
     const canHold = state.canHold ?? this.rules.hold;
     const next = state.next === undefined ? undefined : checkDistribution(state.next);
+    return { rows: board.rows, height: board.height, current, queue, hold, canHold, next };
+  }
 
-    const { rows, height } = board;
-    const memo = new Map<Piece, readonly GamePlacement[]>();
-    const reachRoot = (p: Piece) => {
-      let r = memo.get(p);
-      if (!r) memo.set(p, (r = reachableOnRows(rows, this.width, height, p, this.rules)));
+  /** nextMove's search, with what rankPlacements needs to value every other move the same way. */
+  private decide(turn: Turn): Decision {
+    const { rows, height, current, queue, hold, canHold, next } = turn;
+    // Each piece's placements are found when first asked: stack mode mostly only checks its search's move.
+    const reaches: PieceReach[] = [];
+    const reachOf = (p: Piece) => {
+      for (const r of reaches) if (r.piece === p) return r;
+      const r = new PieceReach(rows, this.width, height, p, this.rules);
+      reaches.push(r);
       return r;
     };
-    const options: TurnOption[] = [{ hold: false, pieces: [current, ...queue], reachable: reachRoot(current) }];
+    const reachRoot = (p: Piece) => reachOf(p).list;
+    const options: TurnOption[] = [{ hold: false, pieces: [current, ...queue], reach: reachOf(current) }];
     if (canHold) {
       if (hold !== null && hold !== current)
-        options.push({ hold: true, pieces: [hold, ...queue], reachable: reachRoot(hold) });
-      else if (hold === null && queue.length > 0)
-        options.push({ hold: true, pieces: queue, reachable: reachRoot(queue[0]) });
+        options.push({ hold: true, pieces: [hold, ...queue], reach: reachOf(hold) });
+      else if (hold === null && queue.length > 0) options.push({ hold: true, pieces: queue, reach: reachOf(queue[0]) });
     }
-    const base = { rows, height, current, queue, hold, canHold, options, reachRoot };
-    if (options.every((o) => o.reachable.length === 0)) return { ...base, move: null, stack: null, recover: null };
+    const decided = (move: GameMove | null, stack: Decision['stack'], recover: Decision['recover']): Decision => ({
+      rows,
+      height,
+      current,
+      queue,
+      hold,
+      canHold,
+      options,
+      reachRoot,
+      move,
+      stack,
+      recover,
+    });
+    // No piece the turn allows can be placed: the game is lost. (Asked after stack mode, whose search finds every
+    // option's placements itself, so the kernel lists each piece's placements once.)
+    const lost = () => options.every((o) => o.reach.count === 0);
 
     // A tall stack with no I in sight burns rows instead of growing (the article's smaller clears where they save
     // the game): a clear that leaves the stack clean if there is one (stack mode, clearsOnly), else recover mode.
@@ -219,21 +256,13 @@ export class TetrisAI {
     const tall = maxHeight(rows) > this.stackRules.boardHeight - BURN_ROOM;
     const burn = this.policy === 'both' && tall && ![current, ...queue.slice(0, this.lookahead), hold].includes('I');
     if (this.policy !== 'fullBoardOnly') {
-      let leftWeights: Int32Array | undefined;
       const ctx: StackContext = {
         engine: this.engine,
         table: this.table,
         rules: this.stackRules,
         width: this.width,
         lookahead: this.lookahead,
-        weights: {
-          right: distributionWeights(next),
-          // Made only when a left well is searched (most games play one side).
-          get left() {
-            leftWeights ??= distributionWeights(next && MIRROR_PIECE.map((m) => next[m]));
-            return leftWeights;
-          },
-        },
+        weights: new NextWeights(next, this.weightsRight, this.weightsLeft),
         dangerMargin: 4,
         maxFloor: MAX_FLOOR,
         clearsOnly: burn,
@@ -241,14 +270,14 @@ export class TetrisAI {
       const sides: ('right' | 'left')[] = this.well === 'auto' ? ['right', 'left'] : [this.well];
       const choice = stackMove(ctx, rows, options, sides);
       if (choice)
-        return {
-          ...base,
-          move: this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value),
-          stack: { ctx, choice },
-          recover: null,
-        };
-      if (this.policy === 'stackOnly') return { ...base, move: null, stack: null, recover: null };
+        return decided(
+          this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value),
+          { ctx, choice },
+          null,
+        );
+      if (this.policy === 'stackOnly') return decided(null, null, null);
     }
+    if (lost()) return decided(null, null, null);
 
     const plain = this.policy === 'fullBoardOnly';
     const ctx: RecoverContext = {
@@ -266,13 +295,11 @@ export class TetrisAI {
     };
     const recoverState: RecoverState = { rows, current, queue: queue.slice(0, this.lookahead), hold, canHold };
     const choice = recoverMove(ctx, recoverState, reachRoot);
-    if (!choice) return { ...base, move: null, stack: null, recover: null };
-    return {
-      ...base,
-      move: this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value),
-      stack: null,
-      recover: { ctx, state: recoverState },
-    };
+    if (!choice) return decided(null, null, null);
+    return decided(this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value), null, {
+      ctx,
+      state: recoverState,
+    });
   }
 
   /** The well the recover terms aim for: the chosen side, or under 'auto' the edge column holding fewer cells. */
@@ -287,7 +314,7 @@ export class TetrisAI {
     if (opts === null || typeof opts !== 'object')
       throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
     const limit = opts.limit === undefined ? Infinity : requireInt('limit', opts.limit, 1, 10000);
-    const d = this.decide(state, 'rankPlacements');
+    const d = this.decide(this.readTurn(state, 'rankPlacements'));
     return rankDecision(d, this.table.iterations, limit, (hold, p, mode, value) =>
       this.describeMove(d.rows, hold, p, mode, value),
     );
@@ -295,10 +322,17 @@ export class TetrisAI {
 
   private describeMove(rows: Uint32Array, hold: boolean, p: GamePlacement, mode: GameMode, value: number): GameMove {
     const full = (1 << this.width) - 1;
-    const touched = new Map<number, number>();
-    for (const [x, y] of p.cells) touched.set(y, (touched.get(y) ?? rows[y]) | (1 << x));
+    const { cells } = p;
     let linesCleared = 0;
-    for (const m of touched.values()) if (m === full) linesCleared++;
+    for (let i = 0; i < cells.length; i++) {
+      const y = cells[i][1];
+      let counted = false;
+      for (let j = 0; j < i; j++) counted ||= cells[j][1] === y;
+      if (counted) continue; // each row once
+      let m = rows[y];
+      for (let j = i; j < cells.length; j++) if (cells[j][1] === y) m |= 1 << cells[j][0];
+      if (m === full) linesCleared++;
+    }
     return {
       hold,
       piece: p.piece,
@@ -314,12 +348,50 @@ export class TetrisAI {
   }
 }
 
+/** The next-piece weights of stack mode's search for a well on the right, and mirrored for one on the left (made
+ * only when a left well is searched: most games play one side), written into the AI's own arrays. */
+class NextWeights {
+  readonly right: Int32Array;
+  private leftMade = false;
+
+  constructor(
+    private readonly next: ArrayLike<number> | undefined,
+    right: Int32Array,
+    private readonly leftInto: Int32Array,
+  ) {
+    this.right = fillDistributionWeights(next, right, 0);
+  }
+
+  get left(): Int32Array {
+    if (!this.leftMade) {
+      const next = this.next;
+      fillDistributionWeights(next && MIRROR_PIECE.map((m) => next[m]), this.leftInto, 0);
+      this.leftMade = true;
+    }
+    return this.leftInto;
+  }
+}
+
+/** One turn as the search reads it: checked bit rows and pieces (readTurn, or playGame's own). */
+export interface Turn {
+  /** Bit rows, bottom first, WORK_ROWS of them, none full, empty from `height` up; not changed during the call. */
+  rows: Uint32Array;
+  /** The board's height (at least MIN_FIELD_HEIGHT). */
+  height: number;
+  current: Piece;
+  queue: readonly Piece[];
+  hold: Piece | null;
+  canHold: boolean;
+  /** Chances of the first piece after the queue (7 non-negative numbers summing to 1), or undefined. */
+  next: ArrayLike<number> | undefined;
+}
+
 /** What nextMove decided, and the search contexts it decided with (rankPlacements values every move with them). */
 export interface Decision {
   rows: Uint32Array;
   height: number;
   current: Piece;
-  queue: Piece[];
+  queue: readonly Piece[];
   hold: Piece | null;
   canHold: boolean;
   options: TurnOption[];

@@ -69,10 +69,33 @@ export function stackFloor(rows: ArrayLike<number>, width: number, wellColumn: n
   return floor;
 }
 
+/**
+ * Bytes of the blocks lockCells's boards are cut from. A typed array of a board's size gets memory of its own
+ * (allocated and later freed outside the JS heap), which cost more than the lock itself; a view into a shared block
+ * is an ordinary object. Blocks are never reused: a board keeps its block alive, and the block is freed with the last.
+ */
+const ROWS_BLOCK_BYTES = 1 << 16;
+let rowsBlock: ArrayBuffer | null = null;
+let rowsBlockUsed = 0;
+
+/** A zeroed Uint32Array of `length` words that no other array shares words with. */
+function freshRows(length: number): Uint32Array {
+  const bytes = length * 4;
+  if (bytes > ROWS_BLOCK_BYTES) return new Uint32Array(length);
+  if (!rowsBlock || rowsBlockUsed + bytes > ROWS_BLOCK_BYTES) {
+    rowsBlock = new ArrayBuffer(ROWS_BLOCK_BYTES);
+    rowsBlockUsed = 0;
+  }
+  const out = new Uint32Array(rowsBlock, rowsBlockUsed, length);
+  rowsBlockUsed += bytes;
+  return out;
+}
+
 /** Locks `cells` onto `rows` and clears full rows (rows above fall). Cells must be empty and on the board. */
 export function lockCells(rows: ArrayLike<number>, width: number, cells: readonly Cell[]): Locked {
   // The game's searches lock thousands of pieces per move: plain loops, no iterators or destructuring.
-  const out = new Uint32Array(rows as ArrayLike<number>);
+  const out = freshRows(rows.length);
+  out.set(rows);
   let low = Infinity;
   let high = -Infinity;
   for (let i = 0; i < cells.length; i++) {
@@ -103,27 +126,22 @@ export function lockCells(rows: ArrayLike<number>, width: number, cells: readonl
   return { rows: out, lines, erodedCells, landingRow: low, pieceHeight: high - low + 1 };
 }
 
-/** The board mirrored left-right. */
-export function mirrorRows(rows: ArrayLike<number>, width: number): Uint32Array {
-  const out = new Uint32Array(rows.length);
-  for (let r = 0; r < rows.length; r++) {
-    let m = 0;
-    for (let v = rows[r]; v; v &= v - 1) m |= 1 << (width - 1 - (31 - Math.clz32(v & -v)));
-    out[r] = m;
-  }
-  return out;
-}
-
 /**
  * A canonical key of a piece's four cells (order-free), to compare placements by the cells they occupy: the cells
  * as y * 64 + x (under 4096 for rows below 64), sorted, as digits of base 4096 (exact in a double).
  */
 export function cellsKey(cells: readonly Cell[]): number {
   if (cells.length !== 4) throw new Error(`cellsKey takes a piece's 4 cells; got ${cells.length}`);
-  let a = cells[0][1] * 64 + cells[0][0];
-  let b = cells[1][1] * 64 + cells[1][0];
-  let c = cells[2][1] * 64 + cells[2][0];
-  let d = cells[3][1] * 64 + cells[3][0];
+  return cellsKeyOf(
+    cells[0][1] * 64 + cells[0][0],
+    cells[1][1] * 64 + cells[1][0],
+    cells[2][1] * 64 + cells[2][0],
+    cells[3][1] * 64 + cells[3][0],
+  );
+}
+
+/** cellsKey of four cells given as y * 64 + x each, in any order (no array needed). */
+export function cellsKeyOf(a: number, b: number, c: number, d: number): number {
   let t: number;
   // A sorting network for four values.
   if (a > b) (t = a), (a = b), (b = t);
@@ -132,4 +150,79 @@ export function cellsKey(cells: readonly Cell[]): number {
   if (b > d) (t = b), (b = d), (d = t);
   if (b > c) (t = b), (b = c), (c = t);
   return ((a * 4096 + b) * 4096 + c) * 4096 + d;
+}
+
+/**
+ * Moving four cells by (x, y) adds 64 y + x to each digit and keeps their order, so the key grows by
+ * (64 y + x) · CELLS_KEY_SHIFT: a rotation state's key around its reference point gives every placement's key.
+ */
+export const CELLS_KEY_SHIFT = ((4096 + 1) * 4096 + 1) * 4096 + 1;
+
+/**
+ * Locks `cells` onto `rows` in place and clears full rows (rows above fall); returns the lines cleared. The rows
+ * before the lock hold no full row. (lockCells's result, without a new array: the simulator's own board.)
+ */
+export function lockInPlace(rows: Uint32Array, width: number, cells: readonly Cell[]): number {
+  const full = (1 << width) - 1;
+  let low = rows.length;
+  let high = -1;
+  for (let i = 0; i < cells.length; i++) {
+    const y = cells[i][1];
+    rows[y] |= 1 << cells[i][0];
+    if (y < low) low = y;
+    if (y > high) high = y;
+  }
+  let lines = 0;
+  let write = low;
+  for (let r = low; r < rows.length; r++) {
+    if (r <= high && rows[r] === full) {
+      lines++;
+      continue;
+    }
+    if (lines === 0) {
+      if (r >= high) break; // nothing cleared: the rows stay where they are
+      write++;
+      continue;
+    }
+    rows[write++] = rows[r];
+  }
+  if (lines > 0) rows.fill(0, write);
+  return lines;
+}
+
+/** Holes (empty cells with a filled cell above them in their column). */
+export function countHoles(rows: ArrayLike<number>, width: number): number {
+  const full = (1 << width) - 1;
+  let covered = 0;
+  let n = 0;
+  for (let r = rows.length - 1; r >= 0; r--) {
+    for (let v = ~rows[r] & covered & full; v; v &= v - 1) n++;
+    covered |= rows[r];
+  }
+  return n;
+}
+
+/**
+ * Column heights of the stack over a floor for a well side, written to `out` (width - 1 columns, the well left out):
+ * the heights of the rows from `floor` up, mirrored for a left well (column c is board column width - 1 - c).
+ */
+export function frameHeightsInto(
+  rows: ArrayLike<number>,
+  width: number,
+  side: 'right' | 'left',
+  floor: number,
+  out: number[],
+): number[] {
+  for (let c = 0; c < width - 1; c++) out[c] = 0;
+  const full = (1 << width) - 1;
+  let seen = 0;
+  for (let r = rows.length - 1; r >= floor && seen !== full; r--) {
+    for (let v = rows[r] & ~seen; v; v &= v - 1) {
+      const x = 31 - Math.clz32(v & -v);
+      const c = side === 'right' ? x : width - 1 - x;
+      if (c < width - 1) out[c] = r + 1 - floor;
+    }
+    seen |= rows[r];
+  }
+  return out;
 }

@@ -43,17 +43,20 @@ interface Run {
 
 /**
  * How to start a game worker: the built package runs dist/game-worker.js beside the chunk holding this code; from
- * source (tests, benchmarks under tsx) the worker registers tsx's require hook (a dev dependency) and requires the
- * TypeScript file, since Node 20's module hooks do not reach worker threads.
+ * source (tests, benchmarks under tsx) the worker loads the TypeScript file through tsx's ESM API (a dev
+ * dependency), since Node 20's module hooks do not reach worker threads. (tsx's require hook also loads it, as
+ * CommonJS, but measured 2 to 3 times slower per piece there than the same code as ESM: docs/benchmarks.md.)
  */
 async function workerScript(): Promise<{ script: string | URL; eval: boolean }> {
   const here = import.meta.url;
   if (!here.endsWith('.ts')) return { script: new URL('./game-worker.js', here), eval: false };
   const { createRequire } = await import('node:module');
-  const { fileURLToPath } = await import('node:url');
-  const tsx = createRequire(here).resolve('tsx/cjs');
-  const file = fileURLToPath(new URL('./game-worker.ts', here));
-  return { script: `require(${JSON.stringify(tsx)}); require(${JSON.stringify(file)});`, eval: true };
+  const { pathToFileURL } = await import('node:url');
+  const api = pathToFileURL(createRequire(here).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
+  const file = new URL('./game-worker.ts', here).href;
+  const load = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(file)}, ${JSON.stringify(here)}))`;
+  // A failure to load is the worker's 'error' event, as with the built file.
+  return { script: `${load}.catch((e) => { setImmediate(() => { throw e; }); });`, eval: true };
 }
 
 export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; startedAt: number }> {

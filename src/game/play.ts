@@ -12,7 +12,7 @@
  */
 import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt } from '../errors.js';
 import { joinRecords, recordInt, recordObject, requireRunParts } from '../runs.js';
-import type { Piece } from '../pieces.js';
+import { PIECE_COUNT, type Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
 import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
@@ -21,13 +21,18 @@ import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import { TetrisAI, type GamePolicy, type WellSide } from './ai.js';
-import { WORK_ROWS } from './board-input.js';
-import { isHoleFree, lockCells } from './grid.js';
+import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
+import { countHoles, lockInPlace } from './grid.js';
 import { playOnThreads } from './play-threads.js';
 import { ruleFacts } from './rules-adapter.js';
 
 /** Longest stretch of moves without giving the event loop a turn. */
 const YIELD_EVERY_MS = 20;
+/** Lets the event loop run its timers and I/O, then calls `resume`: setImmediate where there is one (Node), since
+ * a zero timeout waits at least a millisecond (5 % of the games' time at one turn every 20 ms). */
+const giveTurn = (resume: () => void): unknown =>
+  typeof setImmediate === 'function' ? setImmediate(resume) : setTimeout(resume, 0);
+
 /** Least time between two onProgress calls. */
 export const PROGRESS_EVERY_MS = 250;
 
@@ -313,7 +318,11 @@ export async function playOneGame(
   // stream = the pieces dealt and not yet placed: the current one and the queue, so the randomizer's
   // distribution() is exactly the chance of the piece after the queue.
   const stream: Piece[] = [];
-  let rows: Uint32Array = new Uint32Array(WORK_ROWS);
+  // The simulator's board, locked into in place. The AI reads it as a board of `height` rows (nextMove's reading of
+  // the visible field): the rows above it are empty whenever the AI is asked, since a cell there ends the game.
+  const rows = new Uint32Array(WORK_ROWS);
+  const height = Math.max(visible, MIN_FIELD_HEIGHT);
+  const chances = useNext ? new Float64Array(PIECE_COUNT) : undefined;
   let holdPiece: Piece | null = null;
   let holes = 0;
   let lastYield = performance.now();
@@ -321,22 +330,15 @@ export async function playOneGame(
     if (hooks.signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
     if ((tally.pieces & 15) === 0 && performance.now() - lastYield > YIELD_EVERY_MS) {
       // Give the event loop a turn, so an abort (Ctrl-C) or a timer can arrive while the games run.
-      await new Promise((r) => setTimeout(r, 0));
+      await new Promise<void>((resume) => giveTurn(resume));
       lastYield = performance.now();
       hooks.onPieces?.({ pieces: tally.pieces, lines: tally.lines });
     }
     while (stream.length < lookahead + 1) stream.push(rng.next() as Piece);
     const current = stream[0];
     const queue = stream.slice(1);
-    const next = useNext ? rng.distribution() : undefined;
-    const move = ai.nextMove({
-      board: { width, rows: rows.subarray(0, Math.max(visible, 20)) },
-      current,
-      queue,
-      hold: hold ? holdPiece : null,
-      canHold: hold,
-      next,
-    });
+    const next = chances && rng.distribution(chances);
+    const move = ai.playTurn({ rows, height, current, queue, hold: hold ? holdPiece : null, canHold: hold, next });
     if (!move) {
       tally.topOut = true;
       break;
@@ -353,18 +355,17 @@ export async function playOneGame(
       holdPiece = current;
     }
     stream.shift();
-    const locked = placeChecked(rows, width, move.cells);
-    rows = locked.rows;
+    const lines = placeChecked(rows, width, move.cells);
     tally.pieces++;
     if (move.mode === 'stack') tally.stackPieces++;
-    if (locked.lines > 0) {
-      tally.lines += locked.lines;
-      tally.clears[locked.lines - 1]++;
+    if (lines > 0) {
+      tally.lines += lines;
+      tally.clears[lines - 1]++;
     }
     const nowHoles = countHoles(rows, width);
     if (nowHoles > holes) tally.holesMade += nowHoles - holes;
     holes = nowHoles;
-    if (rows.subarray(visible).some((m) => m !== 0)) {
+    if (!emptyFrom(rows, visible)) {
       tally.topOut = true;
       break;
     }
@@ -476,8 +477,9 @@ export function mergeGameResults(results: readonly PlayGameResult[]): PlayGameRe
   return pooled;
 }
 
-/** Locks the cells, refusing any that is filled or off the board: the simulator never trusts a move. */
-function placeChecked(rows: Uint32Array, width: number, cells: readonly (readonly [number, number])[]) {
+/** Locks the cells in place (returns the lines cleared), refusing any that is filled or off the board: the
+ * simulator never trusts a move. */
+function placeChecked(rows: Uint32Array, width: number, cells: readonly (readonly [number, number])[]): number {
   if (cells.length !== 4) throw new StackRankError('BAD_ARGUMENT', `a move must have 4 cells; got ${cells.length}`);
   for (const [x, y] of cells) {
     if (!(x >= 0 && x < width && y >= 0 && y < rows.length) || (rows[y] >> x) & 1) {
@@ -487,17 +489,15 @@ function placeChecked(rows: Uint32Array, width: number, cells: readonly (readonl
       );
     }
   }
-  return lockCells(rows, width, cells);
+  for (let i = 0; i < cells.length; i++)
+    for (let j = 0; j < i; j++)
+      if (cells[i][0] === cells[j][0] && cells[i][1] === cells[j][1])
+        throw new StackRankError('BAD_ARGUMENT', `the AI's move puts two cells on [${cells[i][0]}, ${cells[i][1]}]`);
+  return lockInPlace(rows, width, cells);
 }
 
-function countHoles(rows: Uint32Array, width: number): number {
-  if (isHoleFree(rows, width)) return 0;
-  let covered = 0;
-  let n = 0;
-  for (let r = rows.length - 1; r >= 0; r--) {
-    let v = ~rows[r] & covered & ((1 << width) - 1);
-    for (; v; v &= v - 1) n++;
-    covered |= rows[r];
-  }
-  return n;
+/** Whether every row from `from` up is empty. */
+function emptyFrom(rows: Uint32Array, from: number): boolean {
+  for (let r = from; r < rows.length; r++) if (rows[r] !== 0) return false;
+  return true;
 }

@@ -67,7 +67,7 @@ export function rankDecision(d: Decision, iterations: number, limit: number, des
   const seen = new Set(scored.map((s) => keyOf(s.hold, s.placement)));
   const seenCells = new Set<string>();
   for (const o of d.options) {
-    for (const p of o.reachable) {
+    for (const p of o.reach.list) {
       const k = keyOf(o.hold, p);
       if (seen.has(k) || seenCells.has(k)) continue;
       seenCells.add(k);

@@ -4,11 +4,21 @@
  */
 import { StackRankError, describe } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
-import { Board } from '../rules/board.js';
-import { kernelLandings, kernelPlacements, kernelReach } from '../rules/kernel.js';
-import { MAX_PLACEMENTS } from '../rules/layout.js';
+import {
+  kernelInputCount,
+  kernelLandings,
+  kernelPlacement,
+  kernelPlacements,
+  kernelReach,
+  kernelReachCalls,
+  type KernelBoard,
+} from '../rules/kernel.js';
+import { pieceGeometry } from '../rules/geometry.js';
+import { MAX_BOARD_ROWS, MAX_PLACEMENTS } from '../rules/layout.js';
+import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
 import { RULE_SETS, RULE_SET_NAMES, isRuleSetName, type RuleSet } from '../rules/rule-sets.js';
 import type { GamePlacement, RuleSetName } from '../rules/types.js';
+import { CELLS_KEY_SHIFT, cellsKey } from './grid.js';
 
 /** Rows of the visible field: a piece that ends with a cell above them tops out (docs/game.md). */
 export const VISIBLE_ROWS = 20;
@@ -43,17 +53,124 @@ export function reachableOnRows(
   rules: GameRuleFacts,
 ): GamePlacement[] {
   // The rules layer's kernel straight away: reachablePlacements would check the options and copy the rule set on
-  // every call (the searches call this thousands of times per move); ruleSet is a checked preset already.
+  // every call (the searches call this thousands of times per move); ruleSet is a checked preset already, and the
+  // rows are read as they are (the AI's own bit rows), without a Board made and checked per call.
   const pid = PIECES.indexOf(piece);
-  return kernelPlacements(
-    kernelReach(Board.fromBits(rows.subarray(0, height), width, height), pid, rules.ruleSet),
-    pid,
-    rules.ruleSet,
-  );
+  return kernelPlacements(kernelReach(kernelBoard(rows, width, height), pid, rules.ruleSet), pid, rules.ruleSet);
+}
+
+/** The AI's bit rows as the kernel reads a board (at most MAX_BOARD_ROWS rows: the kernel's copy of the board). */
+function kernelBoard(rows: Uint32Array, width: number, height: number): KernelBoard {
+  return { width, height, rows: rows.length <= MAX_BOARD_ROWS ? rows : rows.subarray(0, height) };
+}
+
+/**
+ * The reachable placements of one piece on one board of a turn, found by the kernel when first asked. Stack mode
+ * mostly asks only whether the search's first move is among them (`find`), which reads the kernel's output in
+ * place; the list of GamePlacement objects (`list`, exactly reachableOnRows's) is made only when a caller walks it.
+ * The rows must not change while the object is in use.
+ */
+export class PieceReach {
+  private found = -1;
+  /** kernelReachCalls() right after this piece's search: the kernel still holds its placements while equal. */
+  private run = -1;
+  private placements: GamePlacement[] | undefined;
+  private readonly pid: number;
+
+  constructor(
+    /** Bit rows, bottom first, empty from `height` up. */
+    private readonly rows: Uint32Array,
+    private readonly width: number,
+    private readonly height: number,
+    readonly piece: Piece,
+    private readonly rules: GameRuleFacts,
+  ) {
+    this.pid = PIECES.indexOf(piece);
+  }
+
+  /** How many placements the piece reaches (0: none, it cannot even appear). */
+  get count(): number {
+    if (this.found < 0) this.search();
+    return this.found;
+  }
+
+  /** Every reachable placement, in the kernel's order (reachableOnRows). */
+  get list(): readonly GamePlacement[] {
+    if (!this.placements) {
+      this.fresh();
+      this.placements = kernelPlacements(this.found, this.pid, this.rules.ruleSet);
+    }
+    return this.placements;
+  }
+
+  /**
+   * The placement whose cells have this key (cellsKey), the one with the fewest inputs among equals (the first
+   * listed on a tie), or undefined when the piece cannot reach those cells.
+   */
+  find(key: number): GamePlacement | undefined {
+    if (this.placements) return findInList(this.placements, key);
+    this.fresh();
+    const n = this.found;
+    if (n === 0) return undefined;
+    const landings = kernelLandings(n, LANDINGS);
+    const rel = stateKeys(this.rules, this.pid);
+    let best = -1;
+    let bestInputs = 0;
+    for (let i = 0; i < n; i++) {
+      const at = 3 * i;
+      if (rel[landings[at]] + (landings[at + 2] * 64 + landings[at + 1]) * CELLS_KEY_SHIFT !== key) continue;
+      if (best < 0) {
+        best = i;
+        continue;
+      }
+      // Another placement with the same cells (the kernel lists each cells once; kept for any rule set's sake).
+      if (bestInputs === 0) bestInputs = kernelInputCount(best, n);
+      const inputs = kernelInputCount(i, n);
+      if (inputs < bestInputs) (best = i), (bestInputs = inputs);
+    }
+    return best < 0 ? undefined : kernelPlacement(best, n, this.pid, this.rules.ruleSet);
+  }
+
+  private search(): void {
+    this.found = kernelReach(kernelBoard(this.rows, this.width, this.height), this.pid, this.rules.ruleSet);
+    this.run = kernelReachCalls();
+  }
+
+  /** Makes the kernel hold this piece's placements again if another search ran since (the same search again). */
+  private fresh(): void {
+    if (this.found < 0 || this.run !== kernelReachCalls()) this.search();
+  }
+}
+
+function findInList(list: readonly GamePlacement[], key: number): GamePlacement | undefined {
+  let found: GamePlacement | undefined;
+  for (const p of list) {
+    if (cellsKey(p.cells) === key && (!found || p.inputs.length < found.inputs.length)) found = p;
+  }
+  return found;
 }
 
 /** Room reachableLandings needs in its `out` array: 3 numbers per placement. */
 export const LANDINGS_WORDS = 3 * MAX_PLACEMENTS;
+
+/** kernelLandings's output for one search (3 numbers per placement), reused. */
+const LANDINGS = new Int32Array(LANDINGS_WORDS);
+
+/** Per rule set and piece: cellsKey of each rotation state's cells around its reference point (the key of the
+ * state placed at x, y is this + (64 y + x) · CELLS_KEY_SHIFT). */
+const STATE_KEYS = new Map<string, Float64Array>();
+
+function stateKeys(rules: GameRuleFacts, pid: number): Float64Array {
+  const name = rules.ruleSet.rotationSystem;
+  const id = `${name}:${pid}`;
+  let keys = STATE_KEYS.get(id);
+  if (!keys) {
+    const g = pieceGeometry(ROTATION_SYSTEMS[name], pid);
+    keys = Float64Array.from(g.cells, (cells) => cellsKey(cells));
+    STATE_KEYS.set(id, keys);
+  }
+  return keys;
+}
 
 /**
  * The same placements as reachableOnRows, in the same order, without objects: per placement its state (the index
@@ -67,7 +184,7 @@ export function reachableLandings(
   rules: GameRuleFacts,
   out: Int32Array,
 ): number {
-  const n = kernelReach(Board.fromBits(rows.subarray(0, height), width, height), pid, rules.ruleSet);
+  const n = kernelReach(kernelBoard(rows, width, height), pid, rules.ruleSet);
   kernelLandings(n, out);
   return n;
 }

@@ -15,19 +15,20 @@ import { MIRROR_PIECE, ORIENTATIONS, PIECES, type Piece } from '../pieces.js';
 import type { RankTable } from '../rank/table.js';
 import type { StackingEngine } from '../stacking/engine.js';
 import { MOVE_NONE, MOVE_TETRIS } from '../stacking/layout.js';
-import { applyMove, legalMoves } from '../stacking/placements.js';
-import type { StackingRules } from '../stacking/rules.js';
+import { applyMove, legalMoves, type PlacementTable } from '../stacking/placements.js';
+import { TETRIS_ROWS, type StackingRules } from '../stacking/rules.js';
 import { surfaceFromHeights, surfaceIndex } from '../surface.js';
 import type { Cell, GamePlacement } from '../rules/types.js';
-import { cellsKey, columnHeights, lockCells, mirrorRows, stackFloor } from './grid.js';
+import { cellsKey, cellsKeyOf, frameHeightsInto, lockCells, stackFloor } from './grid.js';
+import type { PieceReach } from './rules-adapter.js';
 
 /** One way to play the turn: with or without pressing hold, and the pieces that are then known, in order. */
 export interface TurnOption {
   hold: boolean;
   /** pieces[0] is placed now; the rest is the known queue after it. */
   pieces: readonly Piece[];
-  /** Reachable placements of pieces[0] on the board. */
-  reachable: readonly GamePlacement[];
+  /** Reachable placements of pieces[0] on the board (found when first asked). */
+  reach: PieceReach;
 }
 
 export interface StackContext {
@@ -79,11 +80,10 @@ function frameOf(ctx: StackContext, rows: Uint32Array, side: 'right' | 'left'): 
   if (floor < 0 || floor > ctx.maxFloor) return null;
   const boardHeight = ctx.rules.boardHeight - floor;
   if (boardHeight < MIN_FRAME_ROWS) return null;
-  const frameRows = (side === 'right' ? rows : mirrorRows(rows, ctx.width)).subarray(floor);
   return {
     side,
     floor,
-    heights: columnHeights(frameRows, ctx.width).slice(0, ctx.width - 1),
+    heights: frameHeightsInto(rows, ctx.width, side, floor, new Array<number>(ctx.width - 1)),
     ctx: floor === 0 ? ctx : { ...ctx, rules: { ...ctx.rules, boardHeight } },
   };
 }
@@ -91,8 +91,7 @@ function frameOf(ctx: StackContext, rows: Uint32Array, side: 'right' | 'left'): 
 /** Surface heights of a board after a move, in a frame (null when it is no longer a clean stack over that floor). */
 function frameHeightsAfter(ctx: StackContext, rows: Uint32Array, frame: Frame): number[] | null {
   if (stackFloor(rows, ctx.width, frame.side === 'right' ? ctx.width - 1 : 0) !== frame.floor) return null;
-  const frameRows = (frame.side === 'right' ? rows : mirrorRows(rows, ctx.width)).subarray(frame.floor);
-  return columnHeights(frameRows, ctx.width).slice(0, ctx.width - 1);
+  return frameHeightsInto(rows, ctx.width, frame.side, frame.floor, new Array<number>(ctx.width - 1));
 }
 
 const TWO_32 = 2 ** 32;
@@ -131,7 +130,7 @@ function bestOnSide(frame: Frame, rows: Uint32Array, options: readonly TurnOptio
     return best;
   }
   for (const option of options) consider(searchOption(frame, option));
-  const top = best ? Math.max(...afterHeights(frame, best)) : Infinity;
+  const top = best ? topAfter(frame, best) : Infinity;
   if (!best || bestDepth < full || top > ctx.rules.boardHeight - ctx.dangerMargin) {
     for (const option of options) consider(smallerClear(frame, rows, option));
   }
@@ -144,23 +143,32 @@ function frameId(piece: Piece, side: 'right' | 'left'): number {
   return side === 'right' ? id : MIRROR_PIECE[id];
 }
 
-/** Frame cells (rows counted from the floor, mirrored for a left well) as board cells. */
-function toBoardCells(cells: readonly Cell[], width: number, side: 'right' | 'left', floor: number): Cell[] {
-  return side === 'right'
-    ? cells.map(([x, y]) => [x, y + floor] as const)
-    : cells.map(([x, y]) => [width - 1 - x, y + floor] as const);
-}
-
-/** Cells (in the frame) of a surface move: a placement id on `heights`, or the Tetris I in the well. */
-function moveCells(ctx: StackContext, heights: readonly number[], move: number): Cell[] {
-  if (move === MOVE_TETRIS) return [0, 1, 2, 3].map((y) => [ctx.width - 1, y] as const);
+/**
+ * cellsKey of a surface move's cells on the board: a placement id on `heights` (the frame's surface), or the Tetris I
+ * in the well; frame rows are counted from the floor and a left well's frame is mirrored.
+ */
+function moveKey(
+  ctx: StackContext,
+  heights: readonly number[],
+  move: number,
+  side: 'right' | 'left',
+  floor: number,
+): number {
+  const w = ctx.width;
+  const boardX = (x: number) => (side === 'right' ? x : w - 1 - x);
+  if (move === MOVE_TETRIS) {
+    const x = boardX(w - 1);
+    return cellsKeyOf(floor * 64 + x, (floor + 1) * 64 + x, (floor + 2) * 64 + x, (floor + 3) * 64 + x);
+  }
   const p = ctx.engine.placements.placements[move];
   const o = ORIENTATIONS[p.piece][p.orientation];
-  const base = heights[p.column] - o.bot[0];
-  const cells: Cell[] = [];
-  for (let j = 0; j < o.width; j++) for (let r = o.bot[j]; r < o.top[j]; r++) cells.push([p.column + j, base + r]);
-  return cells;
+  const base = heights[p.column] - o.bot[0] + floor;
+  let k = 0;
+  for (let j = 0; j < o.width; j++)
+    for (let r = o.bot[j]; r < o.top[j]; r++) KEY_CELLS[k++] = (base + r) * 64 + boardX(p.column + j);
+  return cellsKeyOf(KEY_CELLS[0], KEY_CELLS[1], KEY_CELLS[2], KEY_CELLS[3]);
 }
+const KEY_CELLS = new Int32Array(4);
 
 function excessOf(heights: readonly number[], maxStep: number): number {
   let e = 0;
@@ -174,44 +182,64 @@ function orderOf(ctx: StackContext, depth: number, leafHeights: readonly number[
   return depth * TWO_48 + (0xffff - excess) * TWO_32 + leafScore;
 }
 
-function afterHeights(frame: Frame, choice: StackChoice): number[] {
+/** The highest stack column (frame heights, well left out) after the choice's piece. */
+function topAfter(frame: Frame, choice: StackChoice): number {
+  const { heights, side, floor } = frame;
+  const w = frame.ctx.width;
+  let top = 0;
+  for (let c = 0; c < heights.length; c++) if (heights[c] > top) top = heights[c];
   // Mirroring is its own inverse; rows go back down by the floor.
-  const cells = toBoardCells(choice.placement.cells, frame.ctx.width, frame.side, -frame.floor);
-  const h = frame.heights.slice();
-  for (const [x, y] of cells) if (x < h.length) h[x] = Math.max(h[x], y + 1);
+  for (const [x, y] of choice.placement.cells) {
+    const c = side === 'right' ? x : w - 1 - x;
+    if (c < heights.length && y - floor + 1 > top) top = y - floor + 1;
+  }
+  return top;
+}
+
+/** Heights after a plan of moves (applyMove one after another), in a reused array: read it before the next call. */
+function leafOf(table: PlacementTable, heights: readonly number[], plan: readonly number[]): number[] {
+  const h = LEAF;
+  h.length = heights.length;
+  for (let i = 0; i < heights.length; i++) h[i] = heights[i];
+  for (const m of plan) {
+    if (m === MOVE_TETRIS) {
+      for (let i = 0; i < h.length; i++) h[i] -= TETRIS_ROWS;
+      continue;
+    }
+    const p = table.placements[m];
+    const o = ORIENTATIONS[p.piece][p.orientation];
+    const base = h[p.column] - o.bot[0];
+    for (let j = 0; j < o.width; j++) h[p.column + j] = base + o.top[j];
+  }
   return h;
 }
+const LEAF: number[] = [];
 
 /** The kernel's best for one option; its first move if reachable, else the reachable first moves one by one. */
 function searchOption(frame: Frame, option: TurnOption): StackChoice | null {
   const { ctx, heights, side, floor } = frame;
-  if (option.reachable.length === 0) return null;
+  if (option.reach.count === 0) return null;
   const ids = option.pieces.map((p) => frameId(p, side));
   const lookahead = Math.min(ctx.lookahead, ids.length - 1);
   const weights = ctx.weights[side];
   const outcome = ctx.engine.search(heights, ids, lookahead, weights, ctx.rules.boardHeight);
   if (outcome.move === MOVE_NONE) return null;
-  const first = findByKey(
-    option.reachable,
-    cellsKey(toBoardCells(moveCells(ctx, heights, outcome.move), ctx.width, side, floor)),
-  );
+  const first = option.reach.find(moveKey(ctx, heights, outcome.move, side, floor));
   if (first) {
-    let leaf = heights.slice();
-    for (const m of outcome.plan) leaf = applyMove(ctx.engine.placements, leaf, m);
     return {
       option,
       placement: first,
-      order: orderOf(ctx, outcome.depth, leaf, outcome.leafScore),
+      order: orderOf(ctx, outcome.depth, leafOf(ctx.engine.placements, heights, outcome.plan), outcome.leafScore),
       value: (outcome.leafScore / 65536) * ctx.engine.rankScale,
       side,
       floor,
     };
   }
   // The kernel's first move is out of reach: try each surface move the rules reach, and search on after it.
-  const reach = reachableByKey(option.reachable);
+  const reach = reachableByKey(option.reach.list);
   let best: StackChoice | null = null;
   for (const move of surfaceMoves(ctx, heights, ids[0])) {
-    const placement = reach.get(cellsKey(toBoardCells(moveCells(ctx, heights, move), ctx.width, side, floor)));
+    const placement = reach.get(moveKey(ctx, heights, move, side, floor));
     if (!placement) continue;
     const child = applyMove(ctx.engine.placements, heights, move);
     const c = continueAfter(ctx, child, ids.slice(1), lookahead - 1, weights, { option, placement, side, floor });
@@ -232,11 +260,9 @@ function continueAfter(
   if (lookahead >= 0 && rest.length > 0) {
     const outcome = ctx.engine.search(child, rest, lookahead, weights, ctx.rules.boardHeight);
     if (outcome.move !== MOVE_NONE) {
-      let leaf = child.slice();
-      for (const m of outcome.plan) leaf = applyMove(ctx.engine.placements, leaf, m);
       return {
         ...what,
-        order: orderOf(ctx, outcome.depth + 1, leaf, outcome.leafScore),
+        order: orderOf(ctx, outcome.depth + 1, leafOf(ctx.engine.placements, child, outcome.plan), outcome.leafScore),
         value: (outcome.leafScore / 65536) * ctx.engine.rankScale,
       };
     }
@@ -265,9 +291,9 @@ function smallerClear(frame: Frame, rows: Uint32Array, option: TurnOption): Stac
   const ids = option.pieces.map((p) => frameId(p, side));
   const lookahead = Math.min(ctx.lookahead, ids.length - 1);
   let best: StackChoice | null = null;
-  for (const placement of option.reachable) {
+  for (const placement of option.reach.list) {
+    if (!clearsRows(rows, ctx.width, placement.cells)) continue;
     const locked = lockCells(rows, ctx.width, placement.cells);
-    if (locked.lines === 0) continue;
     const child = frameHeightsAfter(ctx, locked.rows, frame);
     if (!child || Math.max(...child) > ctx.rules.boardHeight) continue;
     const c = continueAfter(ctx, child, ids.slice(1), lookahead - 1, ctx.weights[side], {
@@ -281,14 +307,16 @@ function smallerClear(frame: Frame, rows: Uint32Array, option: TurnOption): Stac
   return best;
 }
 
-/** The placement with these cells (the fewest inputs among equals), as reachableByKey(list).get(key) finds it:
- * one lookup does not need the map. */
-function findByKey(list: readonly GamePlacement[], key: number): GamePlacement | undefined {
-  let found: GamePlacement | undefined;
-  for (const p of list) {
-    if (cellsKey(p.cells) === key && (!found || p.inputs.length < found.inputs.length)) found = p;
+/** Whether locking the cells fills a row (lockCells's lines > 0), without locking them. */
+function clearsRows(rows: Uint32Array, width: number, cells: readonly Cell[]): boolean {
+  const full = (1 << width) - 1;
+  for (let i = 0; i < cells.length; i++) {
+    const y = cells[i][1];
+    let m = rows[y];
+    for (let j = 0; j < cells.length; j++) if (cells[j][1] === y) m |= 1 << cells[j][0];
+    if (m === full) return true;
   }
-  return found;
+  return false;
 }
 
 function reachableByKey(list: readonly GamePlacement[]): Map<number, GamePlacement> {
@@ -325,17 +353,17 @@ export function scoreStackMoves(
   const { ctx, heights, floor } = frame;
   const out: ScoredStackMove[] = [];
   for (const option of options) {
-    if (option.reachable.length === 0) continue;
+    if (option.reach.count === 0) continue;
     const ids = option.pieces.map((p) => frameId(p, side));
     const lookahead = Math.min(ctx.lookahead, ids.length - 1);
-    const reach = reachableByKey(option.reachable);
+    const reach = reachableByKey(option.reach.list);
     const seen = new Set<number>();
     const push = (c: StackChoice, key: number) => {
       seen.add(key);
       out.push({ ...c, depth: Math.floor(c.order / TWO_48), window: lookahead + 1 });
     };
     for (const move of surfaceMoves(ctx, heights, ids[0])) {
-      const key = cellsKey(toBoardCells(moveCells(ctx, heights, move), ctx.width, side, floor));
+      const key = moveKey(ctx, heights, move, side, floor);
       const placement = reach.get(key);
       if (!placement || seen.has(key)) continue;
       const child = applyMove(ctx.engine.placements, heights, move);

@@ -5,7 +5,7 @@
  * TypeScript search of reachable.ts move for move (tested), which stays the readable definition.
  */
 import { StackRankError } from '../errors.js';
-import { PIECES } from '../pieces.js';
+import { PIECES, type Piece } from '../pieces.js';
 import { instantiateKernelSync, type KernelInstance } from '../wasm.js';
 import { Board } from './board.js';
 import { fieldOf, spawnY, type RuleSet } from './rule-sets.js';
@@ -216,7 +216,7 @@ const prepared = new WeakMap<RuleSet, Map<number, Prepared>>();
  */
 const preparedByGame = new Map<string, Map<number, Prepared>>();
 
-function prepare(board: Board, pid: number, rules: RuleSet): Prepared {
+function prepare(board: KernelBoard, pid: number, rules: RuleSet): Prepared {
   let byKey = prepared.get(rules);
   if (!byKey) {
     const game = [
@@ -275,7 +275,7 @@ function prepare(board: Board, pid: number, rules: RuleSet): Prepared {
   return p;
 }
 
-function runReach(p: Prepared, board: Board): number {
+function runReach(p: Prepared, board: KernelBoard): number {
   const { kernel, ctx, params, rows } = load();
   params.set(p.params);
   rows.set(board.rows);
@@ -294,13 +294,31 @@ function pathTo(state: number): Input[] {
 
 /** How the last kernelReach found its placements: `null` = the full search (paths from its parent links). */
 let lastTop: Prepared['top'] | null = null;
+/** kernelReach calls so far on this thread: a caller reading placements later checks the kernel still holds its. */
+let reachCalls = 0;
+
+/** How many times kernelReach has run on this thread (kernelPlacement reads the last call's placements only). */
+export function kernelReachCalls(): number {
+  return reachCalls;
+}
+
+/**
+ * A board as the kernel reads it: a Board, or checked bit rows (bottom first, each within the width) of that shape,
+ * `height` of them at least (the game AI's own rows, without a Board made per search).
+ */
+export interface KernelBoard {
+  readonly width: number;
+  readonly height: number;
+  readonly rows: ArrayLike<number>;
+}
 
 /**
  * Runs the kernel's search for a checked board, piece and rule set; returns the number of placements found
  * (0 for a top-out). The placements stay in kernel memory until the next call (read them with
  * `kernelPlacements`).
  */
-export function kernelReach(board: Board, pid: number, rules: RuleSet): number {
+export function kernelReach(board: KernelBoard, pid: number, rules: RuleSet): number {
+  reachCalls++;
   const p = prepare(board, pid, rules);
   const top = p.top;
   if (top) {
@@ -338,33 +356,61 @@ export function kernelLandings(count: number, out: Int32Array): Int32Array {
 
 /** The placements of the last kernelReach call, with their key sequences, as GamePlacement objects. */
 export function kernelPlacements(count: number, pid: number, rules: RuleSet): GamePlacement[] {
-  const { kernel, ctx } = load();
+  const views = outViews(count);
   const g = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pid);
-  const buffer = kernel.memory.buffer;
-  const out = new Int32Array(buffer, ctx + O_OUT, count * OUT_WORDS);
-  const parent = lastTop ? null : new Int16Array(buffer, ctx + O_PARENT, STATE_COUNT);
-  const via = lastTop ? null : new Uint8Array(buffer, ctx + O_VIA, STATE_COUNT);
-  const piece = PIECES[pid];
   const placements: GamePlacement[] = new Array(count);
-  for (let i = 0; i < count; i++) {
-    const landed = out[OUT_WORDS * i + OUT_LANDED];
-    const s = landed >> STATE_ROTATION_SHIFT;
-    const y = ((landed >> STATE_Y_SHIFT) & STATE_Y_MASK) - WALL;
-    const x = (landed & STATE_X_MASK) - WALL;
-    let inputs: readonly Input[];
-    if (lastTop) inputs = lastTop.paths[out[OUT_WORDS * i + OUT_FROM]];
-    else {
-      const path: Input[] = [];
-      for (let n = out[OUT_WORDS * i + OUT_FROM]; parent![n] !== -1; n = parent![n]) path.push(SEARCH_MOVES[via![n]]);
-      path.reverse();
-      path.push('hardDrop');
-      inputs = path;
-    }
-    // a state's cells are sorted by row, then column, and moving them keeps that order
-    const cells = g.cells[s].map(([dx, dy]) => [x + dx, y + dy] as Cell);
-    placements[i] = { piece, rotation: g.names[s], x, y, cells, inputs };
-  }
+  for (let i = 0; i < count; i++) placements[i] = placementAt(views, i, g, PIECES[pid]);
   return placements;
+}
+
+/** Placement `index` of the last kernelReach call (of `count`), as kernelPlacements lists it. */
+export function kernelPlacement(index: number, count: number, pid: number, rules: RuleSet): GamePlacement {
+  return placementAt(outViews(count), index, pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pid), PIECES[pid]);
+}
+
+/** Keys placement `index` of the last kernelReach call takes (its inputs' length, hardDrop included). */
+export function kernelInputCount(index: number, count: number): number {
+  const { out, parent } = outViews(count);
+  const from = out[OUT_WORDS * index + OUT_FROM];
+  if (lastTop) return lastTop.paths[from].length;
+  let n = 1;
+  for (let s = from; parent![s] !== -1; s = parent![s]) n++;
+  return n;
+}
+
+interface OutViews {
+  out: Int32Array;
+  parent: Int16Array | null;
+  via: Uint8Array | null;
+}
+
+function outViews(count: number): OutViews {
+  const { kernel, ctx } = load();
+  const buffer = kernel.memory.buffer;
+  return {
+    out: new Int32Array(buffer, ctx + O_OUT, count * OUT_WORDS),
+    parent: lastTop ? null : new Int16Array(buffer, ctx + O_PARENT, STATE_COUNT),
+    via: lastTop ? null : new Uint8Array(buffer, ctx + O_VIA, STATE_COUNT),
+  };
+}
+
+function placementAt({ out, parent, via }: OutViews, i: number, g: PieceGeometry, piece: Piece): GamePlacement {
+  const landed = out[OUT_WORDS * i + OUT_LANDED];
+  const s = landed >> STATE_ROTATION_SHIFT;
+  const y = ((landed >> STATE_Y_SHIFT) & STATE_Y_MASK) - WALL;
+  const x = (landed & STATE_X_MASK) - WALL;
+  let inputs: readonly Input[];
+  if (lastTop) inputs = lastTop.paths[out[OUT_WORDS * i + OUT_FROM]];
+  else {
+    const path: Input[] = [];
+    for (let n = out[OUT_WORDS * i + OUT_FROM]; parent![n] !== -1; n = parent![n]) path.push(SEARCH_MOVES[via![n]]);
+    path.reverse();
+    path.push('hardDrop');
+    inputs = path;
+  }
+  // a state's cells are sorted by row, then column, and moving them keeps that order
+  const cells = g.cells[s].map(([dx, dy]) => [x + dx, y + dy] as Cell);
+  return { piece, rotation: g.names[s], x, y, cells, inputs };
 }
 
 /** Bytes of the kernel's memory (for tests that check it does not grow). */

@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +91,36 @@ describe('stackrank bench game', () => {
     expect(r.lines).toBe(r.clears.single + 2 * r.clears.double + 3 * r.clears.triple + 4 * r.clears.tetris);
   }, 60_000);
 
+  it('plays the same games on --threads 1 and --threads 2, and its result file records the thread count', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stackrank-cli-game-threads-'));
+    const args = [
+      'bench',
+      'game',
+      '--table',
+      file,
+      '--rules',
+      'classic',
+      '--games',
+      '2',
+      '--max-pieces',
+      '80',
+      '--json',
+    ];
+    const one = await runCli([...args, '--threads', '1', '--out', join(dir, 'one.json')]);
+    const two = await runCli([...args, '--threads', '2', '--out', join(dir, 'two.json')]);
+    expect([one.code, two.code]).toEqual([0, 0]);
+    const threads = async (name: string) => JSON.parse(await readFile(join(dir, name), 'utf8')).parts[0].meta.threads;
+    expect([await threads('one.json'), await threads('two.json')]).toEqual([1, 2]);
+    const games = (r: { pieces: number; lines: number; clears: unknown; topOuts: number; stackShare: number }) => [
+      r.pieces,
+      r.lines,
+      r.clears,
+      r.topOuts,
+      r.stackShare,
+    ];
+    expect(games(JSON.parse(two.out))).toEqual(games(JSON.parse(one.out)));
+  }, 120_000);
+
   it('runs the baselines after the AI with --baselines, and uses hold with --hold', async () => {
     const run = await runCli([
       'bench',
@@ -148,6 +178,7 @@ describe('stackrank bench game', () => {
       '--max-pieces',
       '--seed',
       '--baselines',
+      '--threads',
       '--json',
     ])
       expect(run.out).toContain(flag);
@@ -159,6 +190,7 @@ describe('stackrank bench game', () => {
     [['bench', 'game', '--randomizer', 'fair'], /--randomizer must be one of/],
     [['bench', 'game', '--lookahead', '7'], /--lookahead must be an integer from 0 to 6/],
     [['bench', 'game', '--games', '0'], /--games must be an integer from 1 to/],
+    [['bench', 'game', '--threads', '0'], /--threads must be an integer from 1 to 256/],
     [
       ['bench', 'game', '--rules', 'classic', '--hold'],
       /--hold needs a rule set with hold \(guideline\); classic has none/,

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cellsKey, lockCells } from '../../src/game/grid.js';
+import {
+  CELLS_KEY_SHIFT,
+  cellsKey,
+  countHoles,
+  frameHeightsInto,
+  lockCells,
+  lockInPlace,
+} from '../../src/game/grid.js';
 import type { Cell } from '../../src/rules/types.js';
 
 const W = 10;
@@ -44,6 +51,31 @@ describe('lockCells', () => {
     );
   });
 
+  it('returns boards that share no cell with each other or the input, however many are made', () => {
+    // Boards are cut from shared blocks: thousands of them span several blocks, and each keeps its own rows.
+    const rows = Uint32Array.from({ length: 44 }, (_, y) => (y < 10 ? 0b1010101010 >> (y % 2) : 0));
+    const boards = Array.from(
+      { length: 3000 },
+      (_, i) =>
+        lockCells(rows, W, [
+          [i % 10, 30],
+          [i % 10, 31],
+          [i % 10, 32],
+          [i % 10, 33],
+        ]).rows,
+    );
+    boards.forEach((b, i) => {
+      b[40] = i + 1; // a mark in a row no lock touched
+    });
+    boards.forEach((b, i) => {
+      expect(b.length).toBe(44);
+      expect(b[40]).toBe(i + 1);
+      expect([b[30], b[33]]).toEqual([1 << (i % 10), 1 << (i % 10)]);
+      expect([...b.subarray(0, 10)]).toEqual([...rows.subarray(0, 10)]);
+    });
+    expect(rows[40]).toBe(0);
+  });
+
   it('clears rows the piece completes, including non-adjacent ones', () => {
     const full = (1 << W) - 1;
     const rows = [full & ~1, full & ~3, full & ~1, 4, 0, 0];
@@ -73,6 +105,74 @@ describe('cellsKey', () => {
         const same = new Set(a.map(([x, y]) => y * 64 + x));
         const equal = b.every(([x, y]) => same.has(y * 64 + x));
         expect(cellsKey(a as Cell[]) === cellsKey(b as Cell[])).toBe(equal);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('lockInPlace', () => {
+  it('leaves the rows lockCells returns and returns its line count (property)', () => {
+    fc.assert(
+      fc.property(boardAndCells, ([rows, cells]) => {
+        const board = Uint32Array.from(rows);
+        const lines = lockInPlace(board, W, cells);
+        const ref = refLock(rows, cells);
+        expect([...board]).toEqual(ref.rows);
+        expect(lines).toBe(ref.lines);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('countHoles', () => {
+  it('counts the empty cells under a filled cell of their column, as a column-by-column count (property)', () => {
+    const rows = fc.array(fc.integer({ min: 0, max: (1 << W) - 1 }), { minLength: H, maxLength: H });
+    fc.assert(
+      fc.property(rows, (r) => {
+        let expected = 0;
+        for (let x = 0; x < W; x++) {
+          let top = -1;
+          for (let y = 0; y < H; y++) if ((r[y] >> x) & 1) top = y;
+          for (let y = 0; y < top; y++) if (!((r[y] >> x) & 1)) expected++;
+        }
+        expect(countHoles(r, W)).toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('frameHeightsInto', () => {
+  it('is the column heights of the rows from the floor up, mirrored for a left well, the well left out (property)', () => {
+    const rows = fc.array(fc.integer({ min: 0, max: (1 << W) - 1 }), { minLength: H, maxLength: H });
+    fc.assert(
+      fc.property(rows, fc.integer({ min: 0, max: H }), fc.boolean(), (r, floor, left) => {
+        const expected: number[] = [];
+        for (let c = 0; c < W - 1; c++) {
+          const x = left ? W - 1 - c : c;
+          let h = 0;
+          for (let y = floor; y < H; y++) if ((r[y] >> x) & 1) h = y + 1 - floor;
+          expected.push(h);
+        }
+        // The array is overwritten whatever it held.
+        const out = new Array<number>(W - 1).fill(99);
+        expect(frameHeightsInto(r, W, left ? 'left' : 'right', floor, out)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('CELLS_KEY_SHIFT', () => {
+  it('moving four cells by (x, y) adds (64 y + x) times it to their key (property)', () => {
+    const cell = fc.tuple(fc.integer({ min: -3, max: 3 }), fc.integer({ min: -3, max: 3 }));
+    const four = fc.uniqueArray(cell, { minLength: 4, maxLength: 4, selector: ([x, y]) => y * 64 + x });
+    fc.assert(
+      fc.property(four, fc.integer({ min: 3, max: 12 }), fc.integer({ min: 3, max: 40 }), (cells, x, y) => {
+        const moved = cells.map(([dx, dy]) => [x + dx, y + dy] as Cell);
+        expect(cellsKey(moved)).toBe(cellsKey(cells as Cell[]) + (64 * y + x) * CELLS_KEY_SHIFT);
       }),
       { numRuns: 500 },
     );

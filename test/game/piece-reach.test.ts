@@ -1,0 +1,68 @@
+/**
+ * PieceReach (src/game/rules-adapter.ts): the count, the list and the lookup by cells that stack mode uses instead of
+ * walking the reachable list, checked against reachableOnRows (the list every other caller gets) on random boards
+ * under every rule set.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cellsKey } from '../../src/game/grid.js';
+import { PieceReach, reachableOnRows, ruleFacts } from '../../src/game/rules-adapter.js';
+import { PIECES } from '../../src/pieces.js';
+import { RULE_SET_NAMES } from '../../src/rules/rule-sets.js';
+import type { GamePlacement } from '../../src/rules/types.js';
+
+const W = 10;
+const H = 20;
+const WORK_ROWS = 44;
+
+/** Bottom rows of random cells (never full), 0..14 of them, the rest empty. */
+const board = fc.array(fc.integer({ min: 0, max: (1 << W) - 2 }), { minLength: 0, maxLength: 14 }).map((low) => {
+  const rows = new Uint32Array(WORK_ROWS);
+  low.forEach((m, y) => {
+    rows[y] = m;
+  });
+  return rows;
+});
+
+/** The placement with these cells and the fewest inputs (the first listed among equals), by walking the list. */
+function byWalking(list: readonly GamePlacement[], key: number): GamePlacement | undefined {
+  let found: GamePlacement | undefined;
+  for (const p of list) if (cellsKey(p.cells) === key && (!found || p.inputs.length < found.inputs.length)) found = p;
+  return found;
+}
+
+describe('PieceReach', () => {
+  for (const name of RULE_SET_NAMES) {
+    it(`${name}: the count and list are reachableOnRows's, and find(key) is the list's placement with those cells (property)`, () => {
+      const rules = ruleFacts(name);
+      fc.assert(
+        fc.property(board, fc.constantFrom(...PIECES), fc.constantFrom(...PIECES), (rows, piece, other) => {
+          const list = reachableOnRows(rows, W, H, piece, rules);
+          const reach = new PieceReach(rows, W, H, piece, rules);
+          // Another piece's search in between: the kernel then holds the other's placements, and find must search again.
+          const between = new PieceReach(rows, W, H, other, rules);
+          expect(reach.count).toBe(list.length);
+          expect(between.count).toBe(reachableOnRows(rows, W, H, other, rules).length);
+          for (const p of list) expect(reach.find(cellsKey(p.cells))).toEqual(byWalking(list, cellsKey(p.cells)));
+          // Cells no placement occupies: the other piece's (a different shape), and cells off the field's top.
+          for (const p of between.list.slice(0, 5)) {
+            const key = cellsKey(p.cells);
+            if (!byWalking(list, key)) expect(reach.find(key)).toBeUndefined();
+          }
+          expect(
+            reach.find(
+              cellsKey([
+                [0, 40],
+                [1, 40],
+                [2, 40],
+                [3, 40],
+              ]),
+            ),
+          ).toBeUndefined();
+          expect(reach.list).toEqual(list);
+        }),
+        { numRuns: 40 },
+      );
+    });
+  }
+});
