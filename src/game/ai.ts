@@ -387,13 +387,7 @@ export interface Turn {
 }
 
 /** What nextMove decided, and the search contexts it decided with (rankPlacements values every move with them). */
-export interface Decision {
-  rows: Uint32Array;
-  height: number;
-  current: Piece;
-  queue: readonly Piece[];
-  hold: Piece | null;
-  canHold: boolean;
+export interface Decision extends Omit<Turn, 'next'> {
   options: TurnOption[];
   reachRoot: (p: Piece) => readonly GamePlacement[];
   move: GameMove | null;
