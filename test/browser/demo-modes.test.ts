@@ -5,53 +5,20 @@
  * nothing outside the viewport. Needs `npm run build` first (npm test does it). The rank table (9 columns,
  * 2 iterations) is built once by the CLI into a temporary cache, which the demo server then serves to the page.
  */
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, skipWithoutChromium, type Browser } from './chromium.js';
+import { CLI, DEMO, ROOT, startDemo, watchErrors } from './demo-server.js';
 
-const ROOT = resolve(__dirname, '../..');
-const CLI = join(ROOT, 'dist/cli.js');
-const DEMO = join(ROOT, 'dist/demo/index.html');
 const ITERATIONS = 2;
 /** Screenshots for a person to look at (docs/ has its own, from scripts/demo-screenshots.mjs). */
 const SHOTS = join(tmpdir(), 'stackrank-demo-modes');
 /** A guideline position with a hole and an overhang; the quiz comment gives T now, then S Z O I. */
 const FUMEN = 'v115@9gA8IeB8EeF8AeJ8AeE8JeAgWYAFLDmClcJSAVDEHB?EooRBUoAVBzHDMC';
-
-function startDemo(env: Record<string, string>): Promise<{ url: string; child: ChildProcessWithoutNullStreams }> {
-  const child = spawn(process.execPath, [CLI, 'demo', '--port', '0', '--json'], {
-    env: { ...process.env, ...env },
-    cwd: ROOT,
-  });
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  return new Promise((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`stackrank demo printed no URL in 20 s; stderr: ${err}`)), 20_000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) {
-        clearTimeout(timer);
-        res({ url: JSON.parse(line).url, child });
-      }
-    });
-    child.on('exit', (code) => rej(new Error(`stackrank demo exited with ${code}: ${err}`)));
-  });
-}
-
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
-  return errors;
-}
 
 /** The ranked list as the page shows it: one entry per child of placement-list. */
 function pageList(page: Page) {

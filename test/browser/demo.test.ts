@@ -7,46 +7,15 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launch, skipWithoutChromium, type Browser } from './chromium.js';
+import { CLI, DEMO, ROOT, startDemo, watchErrors, type Demo } from './demo-server.js';
 
-const ROOT = resolve(__dirname, '../..');
-const CLI = join(ROOT, 'dist/cli.js');
-const DEMO = join(ROOT, 'dist/demo/index.html');
 const ITERATIONS = 2;
 /** For a person to look at; docs/ has its own screenshots (scripts/demo-screenshots.mjs). */
 const SCREENSHOT = join(tmpdir(), 'stackrank-demo-test.png');
-
-interface Demo {
-  url: string;
-  child: ChildProcessWithoutNullStreams;
-  stderr: () => string;
-}
-
-/** Starts `node dist/cli.js demo --port 0 --json` and waits for the line with its URL. */
-function startDemo(env: Record<string, string>): Promise<Demo> {
-  const child = spawn(process.execPath, [CLI, 'demo', '--port', '0', '--json'], {
-    env: { ...process.env, ...env },
-    cwd: ROOT,
-  });
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  return new Promise((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`stackrank demo printed no URL in 20 s; stderr: ${err}`)), 20_000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) {
-        clearTimeout(timer);
-        res({ url: JSON.parse(line).url, child, stderr: () => err });
-      }
-    });
-    child.on('exit', (code) => rej(new Error(`stackrank demo exited with ${code}: ${err}`)));
-  });
-}
 
 function stop(child: ChildProcessWithoutNullStreams): Promise<number | null> {
   if (child.exitCode !== null) return Promise.resolve(child.exitCode);
@@ -54,16 +23,6 @@ function stop(child: ChildProcessWithoutNullStreams): Promise<number | null> {
     child.once('exit', (code) => res(code));
     child.kill('SIGINT');
   });
-}
-
-/** Console errors and uncaught exceptions of a page. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
-  return errors;
 }
 
 async function counters(page: Page) {

@@ -1,0 +1,50 @@
+/**
+ * What the demo's browser tests share: the built CLI and demo, starting `stackrank demo` on a free port, and
+ * collecting a page's errors. Needs `npm run build` first (npm test does it).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+
+export const ROOT = resolve(__dirname, '../..');
+export const CLI = join(ROOT, 'dist/cli.js');
+export const DEMO = join(ROOT, 'dist/demo/index.html');
+
+export interface Demo {
+  url: string;
+  child: ChildProcessWithoutNullStreams;
+  stderr: () => string;
+}
+
+/** Starts `node dist/cli.js demo --port 0 --json` and waits for the line with its URL. */
+export function startDemo(env: Record<string, string>): Promise<Demo> {
+  const child = spawn(process.execPath, [CLI, 'demo', '--port', '0', '--json'], {
+    env: { ...process.env, ...env },
+    cwd: ROOT,
+  });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  return new Promise((res, rej) => {
+    const timer = setTimeout(() => rej(new Error(`stackrank demo printed no URL in 20 s; stderr: ${err}`)), 20_000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) {
+        clearTimeout(timer);
+        res({ url: JSON.parse(line).url, child, stderr: () => err });
+      }
+    });
+    child.on('exit', (code) => rej(new Error(`stackrank demo exited with ${code}: ${err}`)));
+  });
+}
+
+/** Console errors and uncaught exceptions of a page. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+  return errors;
+}
