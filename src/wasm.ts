@@ -63,7 +63,7 @@ export function kernelBytes(name: KernelName, v: KernelVariant): Uint8Array<Arra
     if (b64 !== undefined) bytes = decodeBase64(b64);
     else if (patch !== undefined) {
       // A copy: the shared variant's cached bytes stay as they are.
-      bytes = decodeBase64(WASM_BASE64[name][variant.replace('local', 'shared')]);
+      bytes = kernelBytes(name, { shared: true, simd: variant.endsWith('simd') }).slice();
       bytes[patch] &= ~MEMORY_SHARED_FLAG;
     } else throw new StackRankError('WASM_FAILED', `kernel ${key} is missing from this build; run npm run build`);
     bytesCache.set(key, bytes);

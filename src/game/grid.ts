@@ -105,24 +105,9 @@ export function lockCells(rows: ArrayLike<number>, width: number, cells: readonl
     if (y > high) high = y;
   }
   const full = (1 << width) - 1;
-  let lines = 0;
   let erodedCells = 0;
-  // Only rows the piece touched can have become full; the rows were not full before.
-  let write = low;
-  for (let r = low; r < out.length; r++) {
-    if (r <= high && out[r] === full) {
-      lines++;
-      for (let i = 0; i < cells.length; i++) if (cells[i][1] === r) erodedCells++;
-      continue;
-    }
-    if (lines === 0) {
-      if (r >= high) break; // nothing cleared: the rows stay where they are
-      write++;
-      continue;
-    }
-    out[write++] = out[r];
-  }
-  if (lines > 0) out.fill(0, write);
+  for (let i = 0; i < cells.length; i++) if (out[cells[i][1]] === full) erodedCells++;
+  const lines = clearFullRows(out, full, low, high);
   return { rows: out, lines, erodedCells, landingRow: low, pieceHeight: high - low + 1 };
 }
 
@@ -172,6 +157,14 @@ export function lockInPlace(rows: Uint32Array, width: number, cells: readonly Ce
     if (y < low) low = y;
     if (y > high) high = y;
   }
+  return clearFullRows(rows, full, low, high);
+}
+
+/**
+ * Clears the full rows among rows low..high (the rows a piece just locked into; no other row can be full) and lets
+ * the rows above fall; returns the lines cleared.
+ */
+function clearFullRows(rows: Uint32Array, full: number, low: number, high: number): number {
   let lines = 0;
   let write = low;
   for (let r = low; r < rows.length; r++) {
