@@ -423,15 +423,21 @@ export function stackSearchSetup(
         ? STACK_ROOM_20G
         : rules.ruleSet.spawn === 'topRow'
           ? STACK_ROOM_TOP_SPAWN
-          : STACK_ROOM),
+          : rules.ruleSet.hold || rules.ruleSet.previews > 1
+            ? STACK_ROOM
+            : STACK_ROOM_ONE_PREVIEW),
     tetrisThreshold: TETRIS_ROWS,
   };
   // With a randomizer, stack mode averages over the one unknown piece after the queue (expectimax).
   return { stackRules, unknownPieces: randomizer && policy !== 'fullBoardOnly' ? 1 : 0 };
 }
 
-/** Rows kept free above the stack in stack mode. */
+/** Rows kept free above the stack in stack mode (guideline: hold and 5 previews). */
 const STACK_ROOM = 4;
+/** Rule sets that show one piece and have no hold (classic): an I drought is seen one piece ahead, and a stack 4
+ * rows under the top tops out once in about 2 M pieces; 5 rows keep it lower (classic/tgm1, 20 games of 500,000
+ * pieces, seeds 1–3: 14 top-outs in 26.6 M pieces with 4 rows, 1 in 29.5 M with 5; docs/results.md). */
+const STACK_ROOM_ONE_PREVIEW = 5;
 /** Rule sets whose pieces appear in the field's top rows (nes, tgm) and show one piece: a deep well beside a tall
  * stack takes only an I, so the stack stays lower (nes/nes over 2 x 3,000 pieces: 2 top-outs with 4 rows, none with 6). */
 const STACK_ROOM_TOP_SPAWN = 6;
