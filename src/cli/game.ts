@@ -34,10 +34,12 @@ function row(r: PlayGameResult) {
     pieces: r.pieces,
     lines: r.lines,
     tetrisRate: r.tetrisRate,
+    tetrisRateCi95: r.tetrisRateCi95,
     clears: r.clears,
     topOuts: r.topOuts,
-    // JSON has no Infinity: no top-out is null.
+    // JSON has no Infinity: no top-out is null, and so is an interval's missing upper end.
     piecesPerTopOut: Number.isFinite(r.piecesPerTopOut) ? r.piecesPerTopOut : null,
+    piecesPerTopOutCi95: r.piecesPerTopOutCi95.map((x) => (Number.isFinite(x) ? x : null)),
     stackShare: r.stackShare,
     holesPer1000: r.holesPer1000,
     piecesPerSecond: r.piecesPerSecond,
@@ -198,6 +200,18 @@ function printGameRow(io: CliIO, json: boolean, result: PlayGameResult, games: n
   io.out(
     `${PLAYER_NAMES[r.player].padEnd(17)} ${r.pieces.toLocaleString('en-US').padStart(9)}  ${r.lines.toLocaleString('en-US').padStart(9)}  ${percent(r.tetrisRate).padStart(12)}  ${clears.padEnd(21)} ${String(r.topOuts).padStart(9)}  ${percent(r.stackShare).padStart(11)}  ${r.holesPer1000.toFixed(1).padStart(10)}  ${Math.round(r.piecesPerSecond).toLocaleString('en-US').padStart(8)}`,
   );
+  io.out(`${''.padEnd(17)} 95 % intervals: ${intervalText(result)}`);
+}
+
+/** The row's 95 % intervals: the Tetris rate's (over games) and pieces per top-out (Poisson on the count). */
+function intervalText(r: PlayGameResult): string {
+  const rate = r.tetrisRateCi95
+    ? `${(100 * r.tetrisRateCi95[0]).toFixed(1)}–${percent(r.tetrisRateCi95[1])}`
+    : 'none (fewer than 2 games with lines)';
+  const [low, high] = r.piecesPerTopOutCi95;
+  const count = (x: number) => Math.round(x).toLocaleString('en-US');
+  const perTopOut = Number.isFinite(high) ? `${count(low)}–${count(high)}` : `at least ${count(low)}`;
+  return `Tetris rate ${rate}, pieces per top-out ${perTopOut}`;
 }
 
 /** `stackrank merge` of bench game shards (checked by checkShardSet, in shard order): one row per player. */

@@ -23,6 +23,7 @@ import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import { TetrisAI, type GamePolicy, type WellSide } from './ai.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { countHoles, lockInPlace } from './grid.js';
+import { piecesPerTopOutInterval, tetrisRateInterval } from './intervals.js';
 import { playOnThreads } from './play-threads.js';
 import { ruleFacts } from './rules-adapter.js';
 
@@ -88,11 +89,17 @@ export interface PlayGameResult {
   lines: number;
   /** Lines cleared by Tetrises / all lines (0 when no line was cleared). */
   tetrisRate: number;
+  /** 95 % interval of tetrisRate with games as the sampling unit (ratio estimator); null with fewer than 2 games
+   * that cleared lines. */
+  tetrisRateCi95: [number, number] | null;
   /** Clears by size: singles, doubles, triples, Tetrises. */
   clears: { single: number; double: number; triple: number; tetris: number };
   topOuts: number;
-  /** Pieces per top-out (pieces / topOuts; Infinity when none) and its 95 % interval (exponential model). */
+  /** Pieces per top-out (pieces / topOuts; Infinity when none). */
   piecesPerTopOut: number;
+  /** 95 % interval of piecesPerTopOut: pieces over the exact Poisson bounds of the top-out count (the upper end is
+   * Infinity when no game topped out). */
+  piecesPerTopOutCi95: [number, number];
   /** Share of pieces placed in stack mode. */
   stackShare: number;
   /** Holes made per 1,000 pieces (each move counts the holes it added, when it added any). */
@@ -389,9 +396,11 @@ export function summarize(
     pieces: 0,
     lines: 0,
     tetrisRate: 0,
+    tetrisRateCi95: null,
     clears: { single: 0, double: 0, triple: 0, tetris: 0 },
     topOuts: 0,
     piecesPerTopOut: Infinity,
+    piecesPerTopOutCi95: [0, Infinity],
     stackShare: 0,
     holesPer1000: 0,
     gamePieces: sorted.map((t) => t.pieces),
@@ -420,6 +429,8 @@ export function summarize(
   result.stackShare = result.pieces > 0 ? stackPieces / result.pieces : 0;
   result.holesPer1000 = result.pieces > 0 ? (1000 * holesMade) / result.pieces : 0;
   result.piecesPerTopOut = result.topOuts > 0 ? result.pieces / result.topOuts : Infinity;
+  result.tetrisRateCi95 = tetrisRateInterval(sorted.map((t) => ({ lines: t.lines, tetrisLines: 4 * t.clears[3] })));
+  result.piecesPerTopOutCi95 = piecesPerTopOutInterval(result.topOuts, result.pieces);
   return result;
 }
 

@@ -89,6 +89,10 @@ describe('stackrank bench game', () => {
       direct.holesPer1000,
     ]);
     expect(r.lines).toBe(r.clears.single + 2 * r.clears.double + 3 * r.clears.triple + 4 * r.clears.tetris);
+    // The intervals are the library's (JSON has no Infinity: an open end is null).
+    expect(r.tetrisRateCi95).toEqual(direct.tetrisRateCi95);
+    expect(r.piecesPerTopOutCi95).toEqual(direct.piecesPerTopOutCi95.map((x) => (Number.isFinite(x) ? x : null)));
+    expect(r.piecesPerTopOutCi95[0]).toBeCloseTo(r.pieces / (r.topOuts === 0 ? 3.688879 : r.topOuts + 1), -2);
   }, 60_000);
 
   it('plays the same games on --threads 1 and --threads 2, and its result file records the thread count', async () => {
@@ -163,6 +167,10 @@ describe('stackrank bench game', () => {
     expect(run.out).toMatch(/Tetris rate .*top-outs .*holes\/1000/);
     expect(run.out).toMatch(
       /^TetrisAI\s+40\s+\d+\s+\d+\.\d %\s+\d+\/\d+\/\d+\/\d+\s+0\s+\d+\.\d %\s+\d+\.\d\s+[\d,]+$/m,
+    );
+    // One game: no interval for the Tetris rate; 40 pieces without a top-out: at least 40 / 3.689 pieces per top-out.
+    expect(run.out).toMatch(
+      /^\s+95 % intervals: Tetris rate none \(fewer than 2 games with lines\), pieces per top-out at least 11$/m,
     );
   }, 60_000);
 
