@@ -1,13 +1,14 @@
 /** `stackrank bench game`: TetrisAI playing real games of a rule set, optionally beside its two baselines (docs/game.md). */
 import type { GamePolicy } from '../game/ai.js';
 import { benchGame } from '../game/bench.js';
-import { mergeGameResults, type GameTally, type PlayGameResult } from '../game/play.js';
+import { defaultGameRandomizer, mergeGameResults, type GameTally, type PlayGameResult } from '../game/play.js';
 import type { GameRange } from '../runs.js';
 import { RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import { RULE_SETS, RULE_SET_NAMES } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import { UsageError } from './args.js';
 import type { CliIO } from './io.js';
+import { DEFAULT_LEAF, LEAF_OPTIONS, checkLeafOptions, checkLeafTable, loadLeafValues, type LeafName } from './leaf.js';
 import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './run-files.js';
 import { TABLE_SOURCE, THREADS, lookaheadOption, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
@@ -22,10 +23,19 @@ const PLAYER_NAMES: Record<GamePolicy, string> = {
   fullBoardOnly: 'full-board bcts',
 };
 
+/**
+ * The leaf a player's stack search scored with: --leaf for the AI and the stacking-only baseline, null for the
+ * full-board player (it has no stack search).
+ */
+function playerLeaf(player: GamePolicy, leaf: LeafName): LeafName | null {
+  return player === 'fullBoardOnly' ? null : leaf;
+}
+
 /** One JSON line / table row: the result without the per-game piece list (it can be long). */
-function row(r: PlayGameResult) {
+function row(r: PlayGameResult, leaf: LeafName) {
   return {
     player: r.policy,
+    leaf: playerLeaf(r.policy, leaf),
     rules: r.rules,
     randomizer: r.randomizer,
     lookahead: r.lookahead,
@@ -61,7 +71,11 @@ preview and hold. The randomizer defaults to the rule set's own (guideline bag7,
 one object per player per line (docs/game.md, "The simulator and the benchmark"). --threads plays games side by side
 on worker threads (the same games on any thread count). --shard I/N plays one shard of
 the games and --out writes its result file for stackrank merge; --checkpoint FILE records finished games and resumes
-from them (docs/distributed.md).`,
+from them (docs/distributed.md). --leaf preview scores the leaves of the randomizer-aware stack search (the AI's and
+the stacking-only baseline's; the full-board player has none) with the randomizer's preview table (surface x piece
+in hand, the rank table's shape and --leaf-iterations; built and cached on first use, about 700 MB in memory)
+instead of the rank table's best rank per piece, as bench survival does; not under tgm20g, whose 20G table has no
+preview table. Measured in docs/results.md ("Real games").`,
   options: {
     rules: {
       type: 'choice',
@@ -85,27 +99,41 @@ from them (docs/distributed.md).`,
     maxPieces: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER, default: 10_000, help: 'pieces per game at most' },
     seed: seedOption(0),
     baselines: { type: 'flag', help: 'also run the stacking-only AI and the full-board player on the same seeds' },
+    ...LEAF_OPTIONS,
     threads: { ...THREADS, defaultHelp: 'the number of cores, at most --games' },
     ...TABLE_SOURCE,
     ...RUN_OPTIONS,
   },
   async run({ values, given }, io) {
-    const { rules, randomizer, lookahead, games, maxPieces, seed } = values;
+    const { rules, lookahead, games, maxPieces, seed, leaf } = values;
+    const randomizer = values.randomizer ?? defaultGameRandomizer(rules);
     const hold = values.hold;
     if (hold && !RULE_SETS[rules].hold) {
       throw new UsageError(
         `--hold needs a rule set with hold (${RULE_SET_NAMES.filter((n) => RULE_SETS[n].hold).join(', ')}); ${rules} has none`,
       );
     }
+    checkLeafOptions(values);
+    const at20G = RULE_SETS[rules].gravity === '20G';
+    if (leaf === 'preview' && at20G)
+      throw new UsageError(
+        `--leaf preview plays the rule sets with dropped pieces (${RULE_SET_NAMES.filter((n) => RULE_SETS[n].gravity !== '20G').join(', ')}); ${rules} plays at 20G, and preview tables are built for dropped pieces only`,
+      );
     // tgm20g plays the 20G table (moves reachable at 20G) unless --table names another.
-    const table = await loadTableForCli(values, given, io, RULE_SETS[rules].gravity === '20G' ? '20G' : 'drop');
+    const table = await loadTableForCli(values, given, io, at20G ? '20G' : 'drop');
+    checkLeafTable(values, table);
     const players = values.baselines ? WITH_BASELINES : (['both'] as const);
+    // A run with the default leaf records none: run files made before --leaf existed played piece-max, so they still
+    // resume and merge; runs with different leaves differ in their parameters (RUN_MISMATCH).
+    const recorded = leaf === DEFAULT_LEAF ? { ...values, leaf: undefined } : values;
     const run = await startRun(io, {
       command: 'bench game',
-      params: runParams(values, { rankTable: tableIdentity(table, runRecorded(values)) }),
+      params: runParams(recorded, { rankTable: tableIdentity(table, runRecorded(values)) }),
       values,
       indexOf: (r) => (r as GameTally).game,
     });
+    // After the run's checks (a checkpoint of another run is refused before a preview table is built).
+    const previewTable = await loadLeafValues(values, table, randomizer, io);
     // One player at a time, so each row is printed as soon as it is ready.
     await run.play(async () => {
       for (const player of players) {
@@ -121,6 +149,7 @@ from them (docs/distributed.md).`,
             maxPieces,
             seed,
             table,
+            previewTable,
             threads: values.threads,
             players: [player],
             signal: io.signal,
@@ -133,7 +162,7 @@ from them (docs/distributed.md).`,
         const result = await playResuming(run.range, part.resume, part.meta, play);
         part.finish(runMeta(result), result.seconds);
         io.status('');
-        printGameRow(io, values.json, result, games, player === players[0]);
+        printGameRow(io, values.json, result, games, player === players[0], leaf);
       }
     });
     return 0;
@@ -181,12 +210,19 @@ function runMeta(r: PlayGameResult): Record<string, unknown> {
 }
 
 /** One player's row; the first one comes after the header, which names the randomizer actually played. */
-function printGameRow(io: CliIO, json: boolean, result: PlayGameResult, games: number, first: boolean): void {
-  const r = row(result);
+function printGameRow(
+  io: CliIO,
+  json: boolean,
+  result: PlayGameResult,
+  games: number,
+  first: boolean,
+  leaf: LeafName,
+): void {
+  const r = row(result, leaf);
   if (!json && first) {
     // The header names the randomizer actually played (the rule set's when --randomizer is not given).
     io.out(
-      `real games under ${r.rules}, randomizer ${r.randomizer}, lookahead ${r.lookahead}, ${r.hold ? 'hold' : 'no hold'}, ${games} game${games === 1 ? '' : 's'} of at most ${result.maxPieces.toLocaleString('en-US')} pieces, seed ${r.seed}`,
+      `real games under ${r.rules}, randomizer ${r.randomizer}, lookahead ${r.lookahead}, ${r.hold ? 'hold' : 'no hold'}, leaf ${leaf}, ${games} game${games === 1 ? '' : 's'} of at most ${result.maxPieces.toLocaleString('en-US')} pieces, seed ${r.seed}`,
     );
     io.out(
       'player               pieces      lines   Tetris rate  clears 1/2/3/4         top-outs  stack share  holes/1000  pieces/s',
@@ -231,8 +267,10 @@ export function printMergedGames(io: CliIO, json: boolean, shards: readonly { ru
       }),
     ),
   );
-  const games = shards[0].run.params.games as number;
+  const { params } = shards[0].run;
+  const games = params.games as number;
+  const leaf = (params.leaf as LeafName | undefined) ?? DEFAULT_LEAF;
   results.forEach((result, k) => {
-    printGameRow(io, json, result, games, k === 0);
+    printGameRow(io, json, result, games, k === 0, leaf);
   });
 }

@@ -1,13 +1,6 @@
 /** `stackrank bench survival`: the 2009 PageRank stacking article's survival table, measured by us (docs/results.md). */
-import { MAX_ITERATIONS } from '../rank/build.js';
 import type { RankTable } from '../rank/table.js';
-import {
-  BEST_STRATEGY,
-  MAX_UNKNOWN_PIECES,
-  STRATEGIES,
-  type NextPieceValues,
-  type StrategyName,
-} from '../stacking/engine.js';
+import { BEST_STRATEGY, MAX_UNKNOWN_PIECES, STRATEGIES, type StrategyName } from '../stacking/engine.js';
 import {
   DEFAULT_RULES,
   MAX_BOARD_HEIGHT,
@@ -23,6 +16,7 @@ import { BOARD_MAX_HEIGHT } from '../rules/board.js';
 import { mergeSimulations, simulateStacking, type SimulationResult, type StreamRecord } from '../stacking/simulate.js';
 import { UsageError } from './args.js';
 import type { CliIO } from './io.js';
+import { LEAF_OPTIONS, checkLeafOptions, checkLeafTable, loadLeafValues } from './leaf.js';
 import { THREADS, TABLE_SOURCE, randomizerOption, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
 import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './run-files.js';
@@ -33,7 +27,6 @@ import { loadTableForCli } from './table-source.js';
 export const ARTICLE_FIGURES: readonly number[] = [153, 823, 9458, 154645, 1783670];
 
 const STRATEGY_CHOICES: readonly StrategyName[] = [...STRATEGIES, 'best'];
-const LEAF_CHOICES = ['piece-max', 'preview'] as const;
 
 function row(r: SimulationResult) {
   return {
@@ -140,14 +133,7 @@ the stack (use it with the 20G table, --variant 20g); classic, the default, reac
       default: DEFAULT_RULES.boardHeight,
       help: 'rows of the board',
     },
-    leaf: { type: 'choice', choices: LEAF_CHOICES, default: 'piece-max', help: 'how expectimax scores its leaves' },
-    leafIterations: {
-      type: 'int',
-      min: 1,
-      max: MAX_ITERATIONS,
-      help: 'iterations of the preview table for --leaf preview',
-      defaultHelp: "the rank table's",
-    },
+    ...LEAF_OPTIONS,
     threads: THREADS,
     ...TABLE_SOURCE,
     ...RUN_OPTIONS,
@@ -170,34 +156,17 @@ the stack (use it with the 20G table, --variant 20g); classic, the default, reac
       throw new UsageError('--leaf preview needs --strategy expectimax or best');
     if (values.unknownPieces !== undefined && strategy !== 'expectimax')
       throw new UsageError('--unknown-pieces needs --strategy expectimax (best sets its own)');
-    if (values.leafIterations !== undefined && leaf !== 'preview')
-      throw new UsageError('--leaf-iterations needs --leaf preview');
+    checkLeafOptions(values);
     const table: RankTable = await loadTableForCli(values, given, io);
-    let previewTable: NextPieceValues | undefined;
-    if (leaf === 'preview') {
-      const { loadOrBuildCachedPreviewTable } = await import('../rank/variant-cache.js');
-      io.status(`preview table for ${randomizer}: loading or building`);
-      // The preview table follows the rank table's steep rule.
-      const iterations = values.leafIterations ?? table.iterations;
-      previewTable = (
-        await loadOrBuildCachedPreviewTable({
-          width: table.width,
-          maxStep: table.maxStep,
-          iterations,
-          randomizer,
-          steep: table.steep,
-          signal: io.signal,
-          env: io.env,
-        })
-      ).table;
-      io.status('');
-    }
+    checkLeafTable(values, table);
     const run = await startRun(io, {
       command: 'bench survival',
       params: runParams(values, { rankTable: tableIdentity(table, runRecorded(values)) }),
       values,
       indexOf: (r) => (r as StreamRecord).stream,
     });
+    // After the run's checks (a checkpoint of another run is refused before a preview table is built).
+    const previewTable = await loadLeafValues(values, table, randomizer, io);
     if (!values.json) printSurvivalHeader(io, run.run.params);
     await run.play(async () => {
       for (const lookahead of values.lookahead) {

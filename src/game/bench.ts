@@ -6,6 +6,7 @@
 import type { RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import type { RuleSetName } from '../rules/types.js';
+import type { NextPieceValues } from '../stacking/engine.js';
 import type { GamePolicy } from './ai.js';
 import { playGame, type GameTally, type PlayGameResult } from './play.js';
 
@@ -21,6 +22,9 @@ export interface BenchGameOptions {
   maxPieces?: number;
   seed?: number;
   table?: RankTable;
+  /** A preview table for the randomizer-aware search of the AI and the stacking-only baseline (playGame's
+   * previewTable; the full-board player has no stack search and plays without it). */
+  previewTable?: NextPieceValues;
   /** Worker threads (playGame's threads). */
   threads?: number;
   /** Which players to run; default all three. */
@@ -54,6 +58,7 @@ export async function benchGame(opts: BenchGameOptions): Promise<BenchGameResult
       maxPieces: opts.maxPieces,
       seed: opts.seed,
       table: opts.table,
+      previewTable: opts.previewTable,
       policy,
       signal: opts.signal,
       onProgress: opts.onProgress && ((p) => opts.onProgress!({ player: policy, ...p })),

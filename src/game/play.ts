@@ -151,11 +151,16 @@ export interface GameAIOptions {
   recover: { depth?: number; beam?: number } | undefined;
 }
 
+/** The randomizer a rule set's games draw from when none is given: guideline bag7, nes nes, the others tgm1. */
+export function defaultGameRandomizer(rules: RuleSetName): RandomizerName {
+  return rules === 'guideline' ? 'bag7' : rules === 'nes' ? 'nes' : 'tgm1';
+}
+
 export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {
   const opts = optionsObject('playGame', options);
   refuseLeafRows(opts);
   const rules = opts.rules ?? 'guideline';
-  const randomizer = opts.randomizer ?? (rules === 'guideline' ? 'bag7' : rules === 'nes' ? 'nes' : 'tgm1');
+  const randomizer = opts.randomizer ?? defaultGameRandomizer(rules);
   if (!isRandomizerName(randomizer))
     throw new StackRankError(
       'BAD_ARGUMENT',

@@ -1,10 +1,12 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import type { CliIO } from '../../src/cli/io.js';
-import { playGame } from '../../src/game/play.js';
+import { playGame, type PlayGameResult } from '../../src/game/play.js';
+import { cachedPreviewTablePath, loadOrBuildCachedPreviewTable } from '../../src/rank/variant-cache.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { RULE_SET_NAMES } from '../../src/rules/rule-sets.js';
 import { runCli } from '../helpers/cli.js';
@@ -61,8 +63,9 @@ describe('stackrank bench game', () => {
         'piecesPerSecond',
       ]),
     );
-    expect([r.player, r.rules, r.randomizer, r.lookahead, r.hold, r.games, r.seed]).toEqual([
+    expect([r.player, r.leaf, r.rules, r.randomizer, r.lookahead, r.hold, r.games, r.seed]).toEqual([
       'both',
+      'piece-max',
       'classic',
       'tgm1',
       1,
@@ -144,6 +147,8 @@ describe('stackrank bench game', () => {
     expect(run.code).toBe(0);
     const rows = run.out.split('\n').map((l) => JSON.parse(l));
     expect(rows.map((r) => r.player)).toEqual(['both', 'stackOnly', 'fullBoardOnly']);
+    // The full-board player has no stack search, so no leaf.
+    expect(rows.map((r) => r.leaf)).toEqual(['piece-max', 'piece-max', null]);
     for (const r of rows) expect([r.rules, r.randomizer, r.hold]).toEqual(['guideline', 'bag7', true]);
   }, 120_000);
 
@@ -162,7 +167,7 @@ describe('stackrank bench game', () => {
     ]);
     expect(run.code).toBe(0);
     expect(run.out).toMatch(
-      /real games under nes, randomizer nes, lookahead 1, no hold, 1 game of at most 40 pieces, seed 0/,
+      /real games under nes, randomizer nes, lookahead 1, no hold, leaf piece-max, 1 game of at most 40 pieces, seed 0/,
     );
     expect(run.out).toMatch(/Tetris rate .*top-outs .*holes\/1000/);
     expect(run.out).toMatch(
@@ -186,6 +191,8 @@ describe('stackrank bench game', () => {
       '--max-pieces',
       '--seed',
       '--baselines',
+      '--leaf',
+      '--leaf-iterations',
       '--threads',
       '--json',
     ])
@@ -205,6 +212,14 @@ describe('stackrank bench game', () => {
     ],
     // tgm20g plays the cached 20G table, which exists only iterated forbidding steep placements.
     [['bench', 'game', '--rules', 'tgm20g', '--table-steep', 'collapse'], /20G table .* drop --table-steep/],
+    [['bench', 'game', '--leaf', 'oracle'], /--leaf must be one of piece-max, preview; got "oracle"/],
+    [['bench', 'game', '--leaf-iterations', '30'], /--leaf-iterations needs --leaf preview/],
+    [['bench', 'game', '--leaf', 'piece-max', '--leaf-iterations', '30'], /--leaf-iterations needs --leaf preview/],
+    // Refused before the 20G table is loaded: preview tables exist for dropped pieces only.
+    [
+      ['bench', 'game', '--rules', 'tgm20g', '--leaf', 'preview'],
+      /--leaf preview plays the rule sets with dropped pieces \(classic, nes, guideline, tgm\); tgm20g plays at 20G/,
+    ],
   ])('rejects %j with exit code 2', async (argv, message) => {
     const run = await runCli(argv as string[]);
     expect(run.code).toBe(2);
@@ -238,5 +253,130 @@ describe('stackrank bench game', () => {
     expect(controller.signal.aborted).toBe(true);
     expect(code).toBe(130);
     expect(err.join('\n')).toMatch(/stackrank bench game: interrupted/);
+  }, 60_000);
+});
+
+/**
+ * --leaf preview. The preview table of the default 9-column rank table is 344 MB and takes about 21 s to build, so
+ * these runs play a 9-column rank table of max step 2 (5^8 surfaces): its preview table is 3 MB and builds in about
+ * 5 s (mostly estimating the randomizer's piece transitions). The cache is a temporary directory (XDG_CACHE_HOME), so
+ * the first run builds the table there as on a user's first use, and nothing touches the user's cache.
+ */
+describe('stackrank bench game --leaf preview', () => {
+  let dir: string;
+  let smallFile: string;
+  let small: RankTable;
+  const cache = { XDG_CACHE_HOME: '' };
+  const PREVIEW = { width: 9, maxStep: 2, iterations: 3, randomizer: 'tgm1' } as const;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'stackrank-cli-game-leaf-'));
+    cache.XDG_CACHE_HOME = join(dir, 'cache');
+    smallFile = join(dir, 's2.srk');
+    small = await buildRankTable({ width: 9, maxStep: 2, iterations: 3 });
+    await small.save(smallFile);
+  }, 60_000);
+  /** Two classic games of 60 pieces with the small table; `games` and `more` options added. */
+  const game = (games: number, ...more: string[]) => [
+    'bench',
+    'game',
+    '--table',
+    smallFile,
+    '--rules',
+    'classic',
+    '--randomizer',
+    'tgm1',
+    '--games',
+    String(games),
+    '--max-pieces',
+    '60',
+    ...more,
+  ];
+  const figures = (
+    r: Pick<PlayGameResult, 'pieces' | 'lines' | 'clears' | 'topOuts' | 'stackShare' | 'holesPer1000'>,
+  ) => [r.pieces, r.lines, r.clears, r.topOuts, r.stackShare, r.holesPer1000];
+
+  it('builds the preview table into the cache on first use and plays the games playGame plays with it', async () => {
+    // Two games on the default thread count (2 here, at most --games): the workers receive the preview table.
+    const run = await runCli(game(2, '--leaf', 'preview', '--json'), cache);
+    expect(run.code, run.err).toBe(0);
+    expect(run.err).toContain(`built and cached ${await cachedPreviewTablePath(PREVIEW, cache)}`);
+    const r = JSON.parse(run.out);
+    expect([r.player, r.leaf]).toEqual(['both', 'preview']);
+    const { table: previewTable, cached } = await loadOrBuildCachedPreviewTable({ ...PREVIEW, env: cache });
+    expect(cached).toBe(true);
+    const direct = { rules: 'classic', randomizer: 'tgm1', games: 2, maxPieces: 60, table: small, threads: 1 } as const;
+    const withPreview = await playGame({ ...direct, previewTable });
+    // These games differ between the two leaves, so a run that ignored --leaf would fail the last check.
+    expect(figures(withPreview)).not.toEqual(figures(await playGame(direct)));
+    expect(figures(r)).toEqual(figures(withPreview));
+
+    // The second run loads the cached table; the stacking-only baseline searches with it too, the full-board player
+    // has no leaf; the table's header names the leaf.
+    const again = await runCli(game(1, '--leaf', 'preview', '--baselines', '--json'), cache);
+    expect(again.code, again.err).toBe(0);
+    expect(again.err).not.toContain('built and cached');
+    const rows = again.out.split('\n').map((l) => JSON.parse(l));
+    expect(rows.map((row) => [row.player, row.leaf])).toEqual([
+      ['both', 'preview'],
+      ['stackOnly', 'preview'],
+      ['fullBoardOnly', null],
+    ]);
+    const text = await runCli(game(1, '--leaf', 'preview'), cache);
+    expect(text.code, text.err).toBe(0);
+    expect(text.out).toMatch(/lookahead 1, no hold, leaf preview, 1 game of at most 60 pieces/);
+  }, 180_000);
+
+  it('records the leaf in the run file: shards and checkpoints of different leaves are refused', async () => {
+    const d = await mkdtemp(join(dir, 'runs-'));
+    const file = (name: string) => join(d, name);
+    const shard = async (name: string, index: number, ...leaf: string[]) => {
+      const run = await runCli(game(2, ...leaf, '--shard', `${index}/2`, '--out', file(name)), cache);
+      expect(run.code, run.err).toBe(0);
+      return JSON.parse(await readFile(file(name), 'utf8')).params;
+    };
+    const preview0 = await shard('preview-0.json', 0, '--leaf', 'preview');
+    const preview1 = await shard('preview-1.json', 1, '--leaf', 'preview');
+    const pieceMax1 = await shard('piece-max-1.json', 1);
+    // A piece-max run records no leaf: run files made before --leaf existed played piece-max and still merge.
+    expect([preview0.leaf, preview1.leaf, 'leaf' in pieceMax1]).toEqual(['preview', 'preview', false]);
+
+    const merged = await runCli(['merge', file('preview-0.json'), file('preview-1.json')]);
+    expect(merged.code, merged.err).toBe(0);
+    expect(merged.out).toMatch(/no hold, leaf preview, 2 games/);
+    const mixed = await runCli(['merge', file('preview-0.json'), file('piece-max-1.json')]);
+    expect(mixed.code).toBe(1);
+    expect(mixed.err).toMatch(/different runs: leaf is "preview" in one and not set in the other \[RUN_MISMATCH\]$/);
+    const resumed = await runCli(game(2, '--shard', '0/2', '--checkpoint', file('preview-0.json')), cache);
+    expect(resumed.code).toBe(1);
+    expect(resumed.err).toMatch(
+      /leaf is "preview" in one and not set in the other \(checkpoint, this run\) \[RUN_MISMATCH\]$/,
+    );
+  }, 180_000);
+
+  it('refuses a checkpoint of a piece-max run before building a preview table', async () => {
+    const d = await mkdtemp(join(dir, 'checkpoint-'));
+    const fresh = { XDG_CACHE_HOME: join(d, 'cache') };
+    const checkpoint = join(d, 'ck.json');
+    const first = await runCli(game(1, '--checkpoint', checkpoint), fresh);
+    expect(first.code, first.err).toBe(0);
+    const preview = await runCli(game(1, '--leaf', 'preview', '--checkpoint', checkpoint), fresh);
+    expect(preview.code).toBe(1);
+    expect(preview.err).toMatch(
+      /leaf is not set in one and "preview" in the other \(checkpoint, this run\) \[RUN_MISMATCH\]$/,
+    );
+    expect(existsSync(await cachedPreviewTablePath(PREVIEW, fresh))).toBe(false);
+  }, 60_000);
+
+  it('refuses --leaf preview with a 20G rank table file before building a preview table', async () => {
+    const d = await mkdtemp(join(dir, 'table-20g-'));
+    const file20G = join(d, '20g.srk');
+    await (await buildRankTable({ width: 9, maxStep: 2, iterations: 1, gravity: '20G' })).save(file20G);
+    const fresh = { XDG_CACHE_HOME: join(d, 'cache') };
+    const run = await runCli(['bench', 'game', '--table', file20G, '--rules', 'classic', '--leaf', 'preview'], fresh);
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(
+      /--leaf preview needs a rank table of dropped pieces \(variant article, collapse or weighted\); this is the 20G table/,
+    );
+    expect(readdirSync(d)).toEqual(['20g.srk']);
   }, 60_000);
 });
