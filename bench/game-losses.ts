@@ -11,15 +11,13 @@
  */
 import { parseArgs } from 'node:util';
 import { TetrisAI } from '../src/game/ai.js';
-import { WORK_ROWS } from '../src/game/board-input.js';
 import { MAX_FLOOR } from '../src/game/evaluate.js';
-import { lockCells, popcount, stackFloor } from '../src/game/grid.js';
-import type { Piece } from '../src/pieces.js';
-import { createRandomizer, type RandomizerName } from '../src/randomizers/index.js';
+import { popcount, stackFloor } from '../src/game/grid.js';
+import type { RandomizerName } from '../src/randomizers/index.js';
 import { RULE_SETS } from '../src/rules/rule-sets.js';
 import type { RuleSetName } from '../src/rules/types.js';
-import { streamSeed } from '../src/stacking/simulate.js';
 import { machine, printTable, writeResults } from './common.js';
+import { replayGame } from './replay.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,7 +38,6 @@ const ai = await TetrisAI.create({ rules, lookahead, randomizer });
 const width = ai.width;
 // The AI's stack limit, read only to label burns as ai.ts decides them (a stack within 2 rows of it, no I known).
 const stackLimit = (ai as unknown as { stackRules: { boardHeight: number } }).stackRules.boardHeight;
-const visible = ai.rules.visibleHeight;
 
 const top = (rows: Uint32Array) => {
   for (let r = rows.length - 1; r >= 0; r--) if (rows[r] !== 0) return r + 1;
@@ -67,67 +64,43 @@ let cellsBeforeTetrises = 0;
 let burnStarts = 0;
 let cellsAtBurnStarts = 0;
 for (let g = 0; g < Number(args.games); g++) {
-  const rng = createRandomizer(randomizer, { seed: streamSeed(Number(args.seed), g, 0) });
-  const stream: Piece[] = [];
-  let rows: Uint32Array = new Uint32Array(WORK_ROWS);
-  let held: Piece | null = null;
   let start = '';
-  for (let n = 0; n < Number(args['max-pieces']); n++) {
-    while (stream.length < lookahead + 1) stream.push(rng.next() as Piece);
-    const [current, ...queue] = stream;
-    const before = stackable(rows);
-    const burning = top(rows) > stackLimit - 2 && ![current, ...queue, held].includes('I');
-    const move = ai.nextMove({
-      board: { width, rows: rows.subarray(0, Math.max(visible, 20)) },
-      current,
-      queue,
-      hold: hold ? held : null,
-      canHold: hold,
-      next: rng.distribution(),
-    });
-    if (!move) {
-      topOuts++;
-      break;
-    }
-    if (move.hold) {
-      if (held === null) stream.shift();
-      held = current;
-    }
-    stream.shift();
-    const cellsBefore = cellsOf(rows);
-    const locked = lockCells(rows, width, move.cells);
-    if (locked.lines === 4) {
-      tetrises++;
-      cellsBeforeTetrises += cellsBefore;
-    }
-    rows = locked.rows;
-    pieces++;
-    lines += locked.lines;
-    const after = stackable(rows);
-    if (before && !after) {
-      recoveries++;
-      start = move.mode === 'stack' ? 'stack move' : burning ? 'burn' : 'stack had no move';
-      if (start === 'burn') {
-        burnStarts++;
-        cellsAtBurnStarts += cellsBefore;
+  const game = replayGame(
+    { ai, randomizer, lookahead, hold, seed: Number(args.seed), game: g, maxPieces: Number(args['max-pieces']) },
+    ({ rows, current, queue, hold: held, move, locked }) => {
+      if (!move || !locked) return;
+      const before = stackable(rows);
+      const burning = top(rows) > stackLimit - 2 && ![current, ...queue, held].includes('I');
+      const cellsBefore = cellsOf(rows);
+      if (locked.lines === 4) {
+        tetrises++;
+        cellsBeforeTetrises += cellsBefore;
       }
-    }
-    if (!before) recoveryPieces++;
-    if (locked.lines > 0 && locked.lines < 4) {
-      add(
-        move.mode === 'stack'
-          ? 'stack mode (smaller clears)'
-          : before
-            ? `recover, ${start}`
-            : `recovery after: ${start}`,
-        locked.lines,
-      );
-    }
-    if (rows.subarray(visible).some((m) => m !== 0)) {
-      topOuts++;
-      break;
-    }
-  }
+      pieces++;
+      lines += locked.lines;
+      const after = stackable(locked.rows);
+      if (before && !after) {
+        recoveries++;
+        start = move.mode === 'stack' ? 'stack move' : burning ? 'burn' : 'stack had no move';
+        if (start === 'burn') {
+          burnStarts++;
+          cellsAtBurnStarts += cellsBefore;
+        }
+      }
+      if (!before) recoveryPieces++;
+      if (locked.lines > 0 && locked.lines < 4) {
+        add(
+          move.mode === 'stack'
+            ? 'stack mode (smaller clears)'
+            : before
+              ? `recover, ${start}`
+              : `recovery after: ${start}`,
+          locked.lines,
+        );
+      }
+    },
+  );
+  if (game.topOut) topOuts++;
 }
 
 const table = [...lost]

@@ -1,0 +1,95 @@
+/**
+ * How TetrisAI's games top out (docs/results.md, "Classic: a lower stack against top-outs"): replays playGame's
+ * games (bench/replay.ts: the same seeds and moves) and, for every game that tops out, prints its last positions:
+ * the piece, the preview, the move (mode, piece, rotation, x, y, lines) and the board before it, top row first
+ * ('#' filled, '.' empty). Writes bench/results/game-deaths.json (each top-out's game, piece count and last moves).
+ *
+ *   npx tsx bench/game-deaths.ts [--rules classic] [--randomizer tgm1] [--lookahead 1] [--games 20]
+ *                                [--first-game 0] [--max-pieces 500000] [--seed 1] [--last 30]
+ *
+ * Games are independent: split a long run over processes with --first-game and --games.
+ */
+import { parseArgs } from 'node:util';
+import { TetrisAI } from '../src/game/ai.js';
+import type { RandomizerName } from '../src/randomizers/index.js';
+import { RULE_SETS } from '../src/rules/rule-sets.js';
+import type { RuleSetName } from '../src/rules/types.js';
+import { machine, writeResults } from './common.js';
+import { type ReplayedTurn, replayGame } from './replay.js';
+
+const { values: args } = parseArgs({
+  options: {
+    rules: { type: 'string', default: 'classic' },
+    randomizer: { type: 'string' },
+    lookahead: { type: 'string', default: '1' },
+    games: { type: 'string', default: '20' },
+    'first-game': { type: 'string', default: '0' },
+    'max-pieces': { type: 'string', default: '500000' },
+    seed: { type: 'string', default: '1' },
+    last: { type: 'string', default: '30' },
+  },
+});
+const rules = args.rules as RuleSetName;
+const randomizer = (args.randomizer ??
+  (rules === 'guideline' ? 'bag7' : rules === 'nes' ? 'nes' : 'tgm1')) as RandomizerName;
+const lookahead = Number(args.lookahead);
+const hold = RULE_SETS[rules].hold;
+const last = Number(args.last);
+const ai = await TetrisAI.create({ rules, lookahead, randomizer });
+const width = ai.width;
+
+/** The board's rows up to its highest filled one, top first. */
+function drawBoard(rows: Uint32Array): string {
+  let top = 0;
+  for (let r = rows.length - 1; r >= 0; r--)
+    if (rows[r] !== 0) {
+      top = r;
+      break;
+    }
+  const lines: string[] = [];
+  for (let r = top; r >= 0; r--) {
+    let line = '';
+    for (let c = 0; c < width; c++) line += (rows[r] >> c) & 1 ? '#' : '.';
+    lines.push(`${line} ${r}`);
+  }
+  return lines.join('\n');
+}
+
+function describeTurn(t: ReplayedTurn): string {
+  const m = t.move;
+  const move = m
+    ? `${m.mode} ${m.hold ? 'hold, ' : ''}${m.piece} ${m.rotation} x${m.x} y${m.y}, ${m.linesCleared} lines`
+    : 'no move (top-out)';
+  return `piece ${t.n}: ${t.current} [${t.queue.join('')}]${t.hold ? ` hold ${t.hold}` : ''} -> ${move}`;
+}
+
+const deaths: { game: number; pieces: number; lastMoves: string[] }[] = [];
+const first = Number(args['first-game']);
+for (let g = first; g < first + Number(args.games); g++) {
+  const recent: ReplayedTurn[] = [];
+  const game = replayGame(
+    { ai, randomizer, lookahead, hold, seed: Number(args.seed), game: g, maxPieces: Number(args['max-pieces']) },
+    (turn) => {
+      recent.push(turn);
+      if (recent.length > last) recent.shift();
+    },
+  );
+  console.log(`game ${g}: ${game.pieces.toLocaleString('en-US')} pieces${game.topOut ? ', topped out' : ''}`);
+  if (!game.topOut) continue;
+  for (const t of recent) console.log(`${describeTurn(t)}\n${drawBoard(t.rows)}\n`);
+  const end = recent[recent.length - 1];
+  if (end.locked) console.log(`after the last move:\n${drawBoard(end.locked.rows)}\n`);
+  deaths.push({ game: g, pieces: game.pieces, lastMoves: recent.map(describeTurn) });
+}
+console.log(`${deaths.length} top-outs in ${args.games} games`);
+writeResults('game-deaths', {
+  machine: machine(),
+  rules,
+  randomizer,
+  lookahead,
+  seed: Number(args.seed),
+  firstGame: first,
+  games: Number(args.games),
+  maxPieces: Number(args['max-pieces']),
+  deaths,
+});
