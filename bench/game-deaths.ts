@@ -10,32 +10,19 @@
  * Games are independent: split a long run over processes with --first-game and --games.
  */
 import { parseArgs } from 'node:util';
-import { TetrisAI } from '../src/game/ai.js';
-import type { RandomizerName } from '../src/randomizers/index.js';
-import { RULE_SETS } from '../src/rules/rule-sets.js';
-import type { RuleSetName } from '../src/rules/types.js';
 import { machine, writeResults } from './common.js';
-import { type ReplayedTurn, replayGame } from './replay.js';
+import { REPLAY_OPTIONS, type ReplayedTurn, replayGame, replaySetup } from './replay.js';
 
 const { values: args } = parseArgs({
   options: {
-    rules: { type: 'string', default: 'classic' },
-    randomizer: { type: 'string' },
-    lookahead: { type: 'string', default: '1' },
-    games: { type: 'string', default: '20' },
+    ...REPLAY_OPTIONS,
     'first-game': { type: 'string', default: '0' },
     'max-pieces': { type: 'string', default: '500000' },
-    seed: { type: 'string', default: '1' },
     last: { type: 'string', default: '30' },
   },
 });
-const rules = args.rules as RuleSetName;
-const randomizer = (args.randomizer ??
-  (rules === 'guideline' ? 'bag7' : rules === 'nes' ? 'nes' : 'tgm1')) as RandomizerName;
-const lookahead = Number(args.lookahead);
-const hold = RULE_SETS[rules].hold;
+const { rules, randomizer, lookahead, hold, ai } = await replaySetup(args);
 const last = Number(args.last);
-const ai = await TetrisAI.create({ rules, lookahead, randomizer });
 const width = ai.width;
 
 /** The board's rows up to its highest filled one, top first. */

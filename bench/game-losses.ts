@@ -10,31 +10,15 @@
  *                                [--max-pieces 5000] [--seed 1]
  */
 import { parseArgs } from 'node:util';
-import { TetrisAI } from '../src/game/ai.js';
 import { MAX_FLOOR } from '../src/game/evaluate.js';
 import { popcount, stackFloor } from '../src/game/grid.js';
-import type { RandomizerName } from '../src/randomizers/index.js';
-import { RULE_SETS } from '../src/rules/rule-sets.js';
-import type { RuleSetName } from '../src/rules/types.js';
 import { machine, printTable, writeResults } from './common.js';
-import { replayGame } from './replay.js';
+import { REPLAY_OPTIONS, replayGame, replaySetup } from './replay.js';
 
 const { values: args } = parseArgs({
-  options: {
-    rules: { type: 'string', default: 'classic' },
-    randomizer: { type: 'string' },
-    lookahead: { type: 'string', default: '1' },
-    games: { type: 'string', default: '20' },
-    'max-pieces': { type: 'string', default: '5000' },
-    seed: { type: 'string', default: '1' },
-  },
+  options: { ...REPLAY_OPTIONS, 'max-pieces': { type: 'string', default: '5000' } },
 });
-const rules = args.rules as RuleSetName;
-const randomizer = (args.randomizer ??
-  (rules === 'guideline' ? 'bag7' : rules === 'nes' ? 'nes' : 'tgm1')) as RandomizerName;
-const lookahead = Number(args.lookahead);
-const hold = RULE_SETS[rules].hold;
-const ai = await TetrisAI.create({ rules, lookahead, randomizer });
+const { rules, randomizer, lookahead, hold, ai } = await replaySetup(args);
 const width = ai.width;
 // The AI's stack limit, read only to label burns as ai.ts decides them (a stack within 2 rows of it, no I known).
 const stackLimit = (ai as unknown as { stackRules: { boardHeight: number } }).stackRules.boardHeight;

@@ -4,11 +4,14 @@
  * and locked board handed to the caller. A game ends at a top-out (a null move, or a cell above the visible field)
  * or at maxPieces.
  */
-import type { GameMove, TetrisAI } from '../src/game/ai.js';
+import { type GameMove, TetrisAI } from '../src/game/ai.js';
 import { WORK_ROWS } from '../src/game/board-input.js';
 import { type Locked, lockCells } from '../src/game/grid.js';
 import type { Piece } from '../src/pieces.js';
+import { defaultGameRandomizer } from '../src/game/play.js';
 import { createRandomizer, type RandomizerName } from '../src/randomizers/index.js';
+import { RULE_SETS } from '../src/rules/rule-sets.js';
+import type { RuleSetName } from '../src/rules/types.js';
 import { streamSeed } from '../src/stacking/simulate.js';
 
 export interface ReplayedTurn {
@@ -75,4 +78,23 @@ export function replayGame(
     if (rows.subarray(visible).some((m) => m !== 0)) return { pieces: n + 1, topOut: true };
   }
   return { pieces: opts.maxPieces, topOut: false };
+}
+
+/** The command-line options every replaying bench takes (node:util parseArgs), with its own added. */
+export const REPLAY_OPTIONS = {
+  rules: { type: 'string', default: 'classic' },
+  randomizer: { type: 'string' },
+  lookahead: { type: 'string', default: '1' },
+  games: { type: 'string', default: '20' },
+  seed: { type: 'string', default: '1' },
+} as const;
+
+/** The AI and game settings of a replay from the benches' common options (as `stackrank bench game` reads them). */
+export async function replaySetup(args: { rules: string; randomizer?: string; lookahead: string }) {
+  const rules = args.rules as RuleSetName;
+  const randomizer = (args.randomizer ?? defaultGameRandomizer(rules)) as RandomizerName;
+  const lookahead = Number(args.lookahead);
+  const hold = RULE_SETS[rules].hold;
+  const ai = await TetrisAI.create({ rules, lookahead, randomizer });
+  return { rules, randomizer, lookahead, hold, ai };
 }
