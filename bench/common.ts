@@ -41,3 +41,52 @@ export function writeResults(name: string, data: unknown): string {
   writeFileSync(path, JSON.stringify(data, null, 2) + '\n');
   return path;
 }
+
+export interface Throughput {
+  /** Calls per second of wall time. */
+  perSecond: number;
+  /** Calls per second of this process's CPU time (what one core does even when other processes share the machine). */
+  perCpuSecond: number;
+}
+
+/** Calls per second of `f(i)`, i running over 0 .. count - 1 again and again for about `ms` milliseconds. */
+export function throughput(f: (i: number) => number, count: number, ms: number): Throughput {
+  let calls = 0;
+  let sink = 0; // summed and checked so the calls cannot be optimised away
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  let t = t0;
+  while (t - t0 < ms) {
+    for (let i = 0; i < count; i++) sink += f(i);
+    calls += count;
+    t = performance.now();
+  }
+  const cpu = process.cpuUsage(c0);
+  if (Number.isNaN(sink)) throw new Error('a measured call returned NaN');
+  return { perSecond: (calls * 1000) / (t - t0), perCpuSecond: (calls * 1e6) / (cpu.user + cpu.system) };
+}
+
+/**
+ * The median throughput of each variant over `rounds` rounds, the variants taking turns within each round so a load
+ * change on the machine touches them all alike.
+ */
+export function interleavedThroughput<K extends string>(
+  variants: Record<K, (i: number) => number>,
+  opts: { rounds: number; count: number; ms: number },
+): Record<K, Throughput & { samples: { perSecond: number[]; perCpuSecond: number[] } }> {
+  const keys = Object.keys(variants) as K[];
+  const samples = Object.fromEntries(keys.map((k) => [k, { perSecond: [] as number[], perCpuSecond: [] as number[] }]));
+  for (let r = 0; r < opts.rounds; r++) {
+    for (const k of keys) {
+      const t = throughput(variants[k], opts.count, opts.ms);
+      samples[k].perSecond.push(t.perSecond);
+      samples[k].perCpuSecond.push(t.perCpuSecond);
+    }
+  }
+  return Object.fromEntries(
+    keys.map((k) => [
+      k,
+      { perSecond: median(samples[k].perSecond), perCpuSecond: median(samples[k].perCpuSecond), samples: samples[k] },
+    ]),
+  ) as Record<K, Throughput & { samples: { perSecond: number[]; perCpuSecond: number[] } }>;
+}

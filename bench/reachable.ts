@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { Board, RULE_SETS, RULE_SET_NAMES, countReachablePlacements, reachablePlacements } from '../src/rules/index.js';
 import { searchPlacements } from '../src/rules/reachable.js';
 import { Rng } from '../src/random.js';
-import { machine, median, printTable, writeResults } from './common.js';
+import { interleavedThroughput, machine, printTable, writeResults } from './common.js';
 
 const { values } = parseArgs({
   options: {
@@ -45,25 +45,6 @@ const rng = new Rng(seed);
 const boards = Array.from({ length: boardCount }, () => randomStack(rng));
 const pieces = Array.from({ length: boardCount }, () => rng.nextInt(7));
 
-/**
- * Calls per second of `f(i)` over the boards, run for about `ms` milliseconds: per second of wall time, and per
- * second of this process's CPU time (what one core does even when other processes share the machine).
- */
-function throughput(f: (i: number) => number): { perSecond: number; perCpuSecond: number; sink: number } {
-  let calls = 0;
-  let sink = 0;
-  const t0 = performance.now();
-  const c0 = process.cpuUsage();
-  let t = t0;
-  while (t - t0 < ms) {
-    for (let i = 0; i < boardCount; i++) sink += f(i);
-    calls += boardCount;
-    t = performance.now();
-  }
-  const cpu = process.cpuUsage(c0);
-  return { perSecond: (calls * 1000) / (t - t0), perCpuSecond: (calls * 1e6) / (cpu.user + cpu.system), sink };
-}
-
 const rows: Record<string, string | number>[] = [];
 const results: Record<string, unknown>[] = [];
 const names = values.rules.split(',').map((n) => {
@@ -84,24 +65,15 @@ for (const name of names) {
     if (n !== objects(i) || n !== ts(i)) throw new Error(`${name}: kernel and TypeScript disagree on board ${i}`);
     placements += n;
   }
-  const samples = { kernel: [] as number[], kernelObjects: [] as number[], typescript: [] as number[] };
-  const cpuSamples = { kernel: [] as number[], kernelObjects: [] as number[], typescript: [] as number[] };
-  for (let r = 0; r < rounds; r++) {
-    // interleaved so a load change on the machine touches all three alike
-    for (const [key, f] of [
-      ['kernel', count],
-      ['kernelObjects', objects],
-      ['typescript', ts],
-    ] as const) {
-      const t = throughput(f);
-      samples[key].push(t.perSecond);
-      cpuSamples[key].push(t.perCpuSecond);
-    }
-  }
-  const kernel = median(samples.kernel);
-  const kernelObjects = median(samples.kernelObjects);
-  const typescript = median(samples.typescript);
-  const kernelCpu = median(cpuSamples.kernel);
+  // interleaved so a load change on the machine touches all three alike
+  const t = interleavedThroughput(
+    { kernel: count, kernelObjects: objects, typescript: ts },
+    { rounds, count: boardCount, ms },
+  );
+  const kernel = t.kernel.perSecond;
+  const kernelObjects = t.kernelObjects.perSecond;
+  const typescript = t.typescript.perSecond;
+  const kernelCpu = t.kernel.perCpuSecond;
   rows.push({
     rules: name,
     'placements/board': Math.round((placements / boardCount) * 10) / 10,
@@ -118,11 +90,19 @@ for (const name of names) {
     kernelPerCpuSecond: kernelCpu,
     kernelWithObjectsPerSecond: kernelObjects,
     typescriptPerSecond: typescript,
-    kernelWithObjectsPerCpuSecond: median(cpuSamples.kernelObjects),
-    typescriptPerCpuSecond: median(cpuSamples.typescript),
+    kernelWithObjectsPerCpuSecond: t.kernelObjects.perCpuSecond,
+    typescriptPerCpuSecond: t.typescript.perCpuSecond,
     ratioKernelToTypescript: kernel / typescript,
-    samples,
-    cpuSamples,
+    samples: {
+      kernel: t.kernel.samples.perSecond,
+      kernelObjects: t.kernelObjects.samples.perSecond,
+      typescript: t.typescript.samples.perSecond,
+    },
+    cpuSamples: {
+      kernel: t.kernel.samples.perCpuSecond,
+      kernelObjects: t.kernelObjects.samples.perCpuSecond,
+      typescript: t.typescript.samples.perCpuSecond,
+    },
   });
 }
 

@@ -18,7 +18,7 @@ import { PIECES, type Piece } from '../src/pieces.js';
 import { Rng } from '../src/random.js';
 import type { GamePlacement, RuleSetName } from '../src/rules/types.js';
 import { refRecoverMove } from '../test/reference/recover-reference.js';
-import { machine, median, printTable, writeResults } from './common.js';
+import { interleavedThroughput, machine, printTable, writeResults } from './common.js';
 
 const { values } = parseArgs({
   options: {
@@ -59,22 +59,6 @@ function position(rng: Rng, hold: boolean, lookahead: number): RecoverState {
   return { rows, current: piece(), queue, hold: hold && rng.nextInt(2) ? piece() : null, canHold: hold };
 }
 
-function throughput(f: (i: number) => number): { perSecond: number; perCpuSecond: number } {
-  let calls = 0;
-  let sink = 0;
-  const t0 = performance.now();
-  const c0 = process.cpuUsage();
-  let t = t0;
-  while (t - t0 < ms) {
-    for (let i = 0; i < count; i++) sink += f(i);
-    calls += count;
-    t = performance.now();
-  }
-  const cpu = process.cpuUsage(c0);
-  if (Number.isNaN(sink)) throw new Error('unreachable');
-  return { perSecond: (calls * 1000) / (t - t0), perCpuSecond: (calls * 1e6) / (cpu.user + cpu.system) };
-}
-
 const table: Record<string, string | number>[] = [];
 const results: Record<string, unknown>[] = [];
 for (const name of values.rows.split(',')) {
@@ -112,29 +96,27 @@ for (const name of values.rows.split(',')) {
     if (a?.placement !== b?.placement || !Object.is(a?.value, b?.value))
       throw new Error(`${name}: the kernel and the reference disagree on position ${i}`);
   }
-  const samples = { kernel: [] as number[], reference: [] as number[] };
-  const cpu = { kernel: [] as number[], reference: [] as number[] };
-  for (let r = 0; r < rounds; r++) {
-    for (const [key, f] of [
-      ['kernel', kernel],
-      ['reference', reference],
-    ] as const) {
-      const t = throughput(f);
-      samples[key].push(t.perSecond);
-      cpu[key].push(t.perCpuSecond);
-    }
-  }
-  const k = median(cpu.kernel);
-  const ref = median(cpu.reference);
+  const t = interleavedThroughput({ kernel, reference }, { rounds, count, ms });
+  const k = t.kernel.perCpuSecond;
+  const ref = t.reference.perCpuSecond;
   table.push({
     row: `${row.rules}, lookahead ${row.lookahead}${rules.hold ? ', hold' : ''}`,
-    'kernel moves/s': Math.round(median(samples.kernel)),
+    'kernel moves/s': Math.round(t.kernel.perSecond),
     'kernel moves/CPU-s': Math.round(k),
-    'TypeScript moves/s': Math.round(median(samples.reference)),
+    'TypeScript moves/s': Math.round(t.reference.perSecond),
     'TypeScript moves/CPU-s': Math.round(ref),
     'kernel / TS (CPU)': Math.round((k / ref) * 10) / 10,
   });
-  results.push({ row: name, ...row, hold: rules.hold, depth: 2, beam: 12, maxFloor: MAX_FLOOR, samples, cpu });
+  results.push({
+    row: name,
+    ...row,
+    hold: rules.hold,
+    depth: 2,
+    beam: 12,
+    maxFloor: MAX_FLOOR,
+    samples: { kernel: t.kernel.samples.perSecond, reference: t.reference.samples.perSecond },
+    cpu: { kernel: t.kernel.samples.perCpuSecond, reference: t.reference.samples.perCpuSecond },
+  });
 }
 printTable(table);
 const path = writeResults('recover', {
