@@ -10,6 +10,7 @@
  *                                [--max-pieces 5000] [--seed 1]
  */
 import { parseArgs } from 'node:util';
+import { stackIsTall, stackSearchSetup } from '../src/game/ai.js';
 import { MAX_FLOOR } from '../src/game/evaluate.js';
 import { popcount, stackFloor } from '../src/game/grid.js';
 import { machine, printTable, writeResults } from './common.js';
@@ -20,13 +21,9 @@ const { values: args } = parseArgs({
 });
 const { rules, randomizer, lookahead, hold, ai } = await replaySetup(args);
 const width = ai.width;
-// The AI's stack limit, read only to label burns as ai.ts decides them (a stack within 2 rows of it, no I known).
-const stackLimit = (ai as unknown as { stackRules: { boardHeight: number } }).stackRules.boardHeight;
+// The AI's stack limit, read only to label burns as ai.ts decides them (a tall stack, no I known).
+const stackLimit = stackSearchSetup(ai.rules, randomizer, 'both').stackRules.boardHeight;
 
-const top = (rows: Uint32Array) => {
-  for (let r = rows.length - 1; r >= 0; r--) if (rows[r] !== 0) return r + 1;
-  return 0;
-};
 /** A board stack mode plays: a clean stack over a floor it takes (the right well). */
 const stackable = (rows: Uint32Array) => {
   const floor = stackFloor(rows, width, width - 1);
@@ -54,7 +51,7 @@ for (let g = 0; g < Number(args.games); g++) {
     ({ rows, current, queue, hold: held, move, locked }) => {
       if (!move || !locked) return;
       const before = stackable(rows);
-      const burning = top(rows) > stackLimit - 2 && ![current, ...queue, held].includes('I');
+      const burning = stackIsTall(rows, stackLimit) && ![current, ...queue, held].includes('I');
       const cellsBefore = cellsOf(rows);
       if (locked.lines === 4) {
         tetrises++;

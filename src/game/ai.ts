@@ -253,7 +253,7 @@ export class TetrisAI {
     // A tall stack with no I in sight burns rows instead of growing (the article's smaller clears where they save
     // the game): a clear that leaves the stack clean if there is one (stack mode, clearsOnly), else recover mode.
     // The stack-only baseline never burns.
-    const tall = maxHeight(rows) > this.stackRules.boardHeight - BURN_ROOM;
+    const tall = stackIsTall(rows, this.stackRules.boardHeight);
     const burn = this.policy === 'both' && tall && ![current, ...queue.slice(0, this.lookahead), hold].includes('I');
     if (this.policy !== 'fullBoardOnly') {
       const ctx: StackContext = {
@@ -445,6 +445,11 @@ const STACK_ROOM_TOP_SPAWN = 6;
 const STACK_ROOM_20G = 8;
 /** Stack height (below the stack's limit) from which rows are burnt while no I is known. */
 const BURN_ROOM = 2;
+
+/** Whether the stack is tall enough to burn rows while no I is known: within BURN_ROOM rows of its limit. */
+export function stackIsTall(rows: Uint32Array, stackLimit: number): boolean {
+  return maxHeight(rows) > stackLimit - BURN_ROOM;
+}
 
 function maxHeight(rows: Uint32Array): number {
   for (let r = rows.length - 1; r >= 0; r--) if (rows[r] !== 0) return r + 1;
