@@ -1,8 +1,9 @@
 /**
  * How TetrisAI's games top out (docs/results.md, "Classic: a lower stack against top-outs"): replays playGame's
  * games (bench/replay.ts: the same seeds and moves) and, for every game that tops out, prints its last positions:
- * the piece, the preview, the move (mode, piece, rotation, x, y, lines) and the board before it, top row first
- * ('#' filled, '.' empty). Writes bench/results/game-deaths.json (each top-out's game, piece count and last moves).
+ * the piece, the preview, the move (mode, piece, rotation, x, y, lines) and the board before it with the move's
+ * piece drawn in as its letter, top row first ('#' filled, '.' empty). Writes bench/results/game-deaths.json (each
+ * top-out's game, piece count and last moves).
  *
  *   npx tsx bench/game-deaths.ts [--rules classic] [--randomizer tgm1] [--lookahead 1] [--games 20]
  *                                [--first-game 0] [--max-pieces 500000] [--seed 1] [--last 30]
@@ -10,6 +11,9 @@
  * Games are independent: split a long run over processes with --first-game and --games.
  */
 import { parseArgs } from 'node:util';
+import { drawPlacement } from '../src/cli/analyze.js';
+import type { GameMove } from '../src/game/ai.js';
+import { BOARD_MAX_HEIGHT, Board } from '../src/rules/board.js';
 import { machine, writeResults } from './common.js';
 import { REPLAY_OPTIONS, type ReplayedTurn, replayGame, replaySetup } from './replay.js';
 
@@ -25,21 +29,10 @@ const { rules, randomizer, lookahead, hold, ai } = await replaySetup(args);
 const last = Number(args.last);
 const width = ai.width;
 
-/** The board's rows up to its highest filled one, top first. */
-function drawBoard(rows: Uint32Array): string {
-  let top = 0;
-  for (let r = rows.length - 1; r >= 0; r--)
-    if (rows[r] !== 0) {
-      top = r;
-      break;
-    }
-  const lines: string[] = [];
-  for (let r = top; r >= 0; r--) {
-    let line = '';
-    for (let c = 0; c < width; c++) line += (rows[r] >> c) & 1 ? '#' : '.';
-    lines.push(`${line} ${r}`);
-  }
-  return lines.join('\n');
+/** The board before a move with the move's piece drawn in (its letter), as `stackrank analyze` draws placements. */
+function drawBoard(rows: Uint32Array, move: GameMove | null = null): string {
+  // The game's work rows reach above any board; a game ends before a cell passes BOARD_MAX_HEIGHT.
+  return drawPlacement(Board.fromBits(rows.subarray(0, BOARD_MAX_HEIGHT), width), move).join('\n');
 }
 
 function describeTurn(t: ReplayedTurn): string {
@@ -63,7 +56,7 @@ for (let g = first; g < first + Number(args.games); g++) {
   );
   console.log(`game ${g}: ${game.pieces.toLocaleString('en-US')} pieces${game.topOut ? ', topped out' : ''}`);
   if (!game.topOut) continue;
-  for (const t of recent) console.log(`${describeTurn(t)}\n${drawBoard(t.rows)}\n`);
+  for (const t of recent) console.log(`${describeTurn(t)}\n${drawBoard(t.rows, t.move)}\n`);
   const end = recent[recent.length - 1];
   if (end.locked) console.log(`after the last move:\n${drawBoard(end.locked.rows)}\n`);
   deaths.push({ game: g, pieces: game.pieces, lastMoves: recent.map(describeTurn) });
