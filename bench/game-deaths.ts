@@ -15,7 +15,7 @@ import { drawPlacement } from '../src/cli/analyze.js';
 import type { GameMove } from '../src/game/ai.js';
 import { BOARD_MAX_HEIGHT, Board } from '../src/rules/board.js';
 import { machine, writeResults } from './common.js';
-import { REPLAY_OPTIONS, type ReplayedTurn, replayGame, replaySetup } from './replay.js';
+import { type PlayedTurn, REPLAY_OPTIONS, replayGame, replaySetup } from './replay.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -35,7 +35,7 @@ function drawBoard(rows: Uint32Array, move: GameMove | null = null): string {
   return drawPlacement(Board.fromBits(rows.subarray(0, BOARD_MAX_HEIGHT), width), move).join('\n');
 }
 
-function describeTurn(t: ReplayedTurn): string {
+function describeTurn(t: PlayedTurn): string {
   const m = t.move;
   const move = m
     ? `${m.mode} ${m.hold ? 'hold, ' : ''}${m.piece} ${m.rotation} x${m.x} y${m.y}, ${m.linesCleared} lines`
@@ -46,8 +46,8 @@ function describeTurn(t: ReplayedTurn): string {
 const deaths: { game: number; pieces: number; lastMoves: string[] }[] = [];
 const first = Number(args['first-game']);
 for (let g = first; g < first + Number(args.games); g++) {
-  const recent: ReplayedTurn[] = [];
-  const game = replayGame(
+  const recent: PlayedTurn[] = [];
+  const game = await replayGame(
     { ai, randomizer, lookahead, hold, seed: Number(args.seed), game: g, maxPieces: Number(args['max-pieces']) },
     (turn) => {
       recent.push(turn);
@@ -56,9 +56,9 @@ for (let g = first; g < first + Number(args.games); g++) {
   );
   console.log(`game ${g}: ${game.pieces.toLocaleString('en-US')} pieces${game.topOut ? ', topped out' : ''}`);
   if (!game.topOut) continue;
-  for (const t of recent) console.log(`${describeTurn(t)}\n${drawBoard(t.rows, t.move)}\n`);
+  for (const t of recent) console.log(`${describeTurn(t)}\n${drawBoard(t.before, t.move)}\n`);
   const end = recent[recent.length - 1];
-  if (end.locked) console.log(`after the last move:\n${drawBoard(end.locked.rows)}\n`);
+  if (end.move) console.log(`after the last move:\n${drawBoard(end.after)}\n`);
   deaths.push({ game: g, pieces: game.pieces, lastMoves: recent.map(describeTurn) });
 }
 console.log(`${deaths.length} top-outs in ${args.games} games`);

@@ -46,21 +46,20 @@ let burnStarts = 0;
 let cellsAtBurnStarts = 0;
 for (let g = 0; g < Number(args.games); g++) {
   let start = '';
-  const game = replayGame(
+  const game = await replayGame(
     { ai, randomizer, lookahead, hold, seed: Number(args.seed), game: g, maxPieces: Number(args['max-pieces']) },
-    ({ rows, current, queue, hold: held, move, locked }) => {
-      if (!move || !locked) return;
-      const before = stackable(rows);
+    ({ before: rows, after, current, queue, hold: held, move, lines: cleared }) => {
+      if (!move) return;
+      const wasStack = stackable(rows);
       const burning = stackIsTall(rows, stackLimit) && ![current, ...queue, held].includes('I');
       const cellsBefore = cellsOf(rows);
-      if (locked.lines === 4) {
+      if (cleared === 4) {
         tetrises++;
         cellsBeforeTetrises += cellsBefore;
       }
       pieces++;
-      lines += locked.lines;
-      const after = stackable(locked.rows);
-      if (before && !after) {
+      lines += cleared;
+      if (wasStack && !stackable(after)) {
         recoveries++;
         start = move.mode === 'stack' ? 'stack move' : burning ? 'burn' : 'stack had no move';
         if (start === 'burn') {
@@ -68,15 +67,15 @@ for (let g = 0; g < Number(args.games); g++) {
           cellsAtBurnStarts += cellsBefore;
         }
       }
-      if (!before) recoveryPieces++;
-      if (locked.lines > 0 && locked.lines < 4) {
+      if (!wasStack) recoveryPieces++;
+      if (cleared > 0 && cleared < 4) {
         add(
           move.mode === 'stack'
             ? 'stack mode (smaller clears)'
-            : before
+            : wasStack
               ? `recover, ${start}`
               : `recovery after: ${start}`,
-          locked.lines,
+          cleared,
         );
       }
     },

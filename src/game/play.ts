@@ -20,7 +20,7 @@ import { refuseLeafRows, type NextPieceValues } from '../stacking/engine.js';
 import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
-import { TetrisAI, type GamePolicy, type WellSide } from './ai.js';
+import { type GameMove, TetrisAI, type GamePolicy, type WellSide } from './ai.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { countHoles, lockInPlace } from './grid.js';
 import { piecesPerTopOutInterval, tetrisRateInterval } from './intervals.js';
@@ -303,15 +303,32 @@ export function progressSum(
   };
 }
 
+/** One turn of a game as playOneGame's onTurn hook sees it (the diagnostic benches: bench/replay.ts). */
+export interface PlayedTurn {
+  /** Pieces placed in this game before this turn. */
+  n: number;
+  /** The board before the move and after it (copies of the bit rows, bottom first); after is before on a top-out. */
+  before: Uint32Array;
+  after: Uint32Array;
+  current: Piece;
+  queue: readonly Piece[];
+  hold: Piece | null;
+  /** The AI's move; null when it has none (a top-out). */
+  move: GameMove | null;
+  /** Rows the move cleared. */
+  lines: number;
+}
+
 /**
  * Plays game `game` of the seed's sequence with this AI: its pieces come from the randomizer seeded with
- * streamSeed(seed, game, 0) and nothing else, so any thread playing it plays the same game.
+ * streamSeed(seed, game, 0) and nothing else, so any thread playing it plays the same game. `onTurn` (diagnostics)
+ * sees every turn; the boards are copied for it only when it is given.
  */
 export async function playOneGame(
   ai: TetrisAI,
   game: number,
   settings: GameSettings,
-  hooks: { signal?: AbortSignal; onPieces?: (p: GameUnderWay) => void } = {},
+  hooks: { signal?: AbortSignal; onPieces?: (p: GameUnderWay) => void; onTurn?: (turn: PlayedTurn) => void } = {},
 ): Promise<GameTally> {
   const { lookahead, hold, maxPieces } = settings;
   const width = ai.width;
@@ -350,8 +367,11 @@ export async function playOneGame(
     const current = stream[0];
     const queue = stream.slice(1);
     const next = chances && rng.distribution(chances);
-    const move = ai.playTurn({ rows, height, current, queue, hold: hold ? holdPiece : null, canHold: hold, next });
+    const held = hold ? holdPiece : null;
+    const move = ai.playTurn({ rows, height, current, queue, hold: held, canHold: hold, next });
+    const seen = hooks.onTurn && { n: tally.pieces, before: rows.slice(), current, queue, hold: held, move };
     if (!move) {
+      if (seen) hooks.onTurn?.({ ...seen, after: seen.before, lines: 0 });
       tally.topOut = true;
       break;
     }
@@ -368,6 +388,7 @@ export async function playOneGame(
     }
     stream.shift();
     const lines = placeChecked(rows, width, move.cells);
+    if (seen) hooks.onTurn?.({ ...seen, after: rows.slice(), lines });
     tally.pieces++;
     if (move.mode === 'stack') tally.stackPieces++;
     if (lines > 0) {
