@@ -417,19 +417,19 @@ export function stackSearchSetup(
 ): { stackRules: StackingRules; unknownPieces: UnknownPieces } {
   const stackRules: StackingRules = {
     ...DEFAULT_RULES,
-    boardHeight:
-      rules.visibleHeight -
-      (rules.ruleSet.gravity === '20G'
-        ? STACK_ROOM_20G
-        : rules.ruleSet.spawn === 'topRow'
-          ? STACK_ROOM_TOP_SPAWN
-          : rules.ruleSet.hold || rules.ruleSet.previews > 1
-            ? STACK_ROOM
-            : STACK_ROOM_ONE_PREVIEW),
+    boardHeight: rules.visibleHeight - stackRoom(rules.ruleSet),
     tetrisThreshold: TETRIS_ROWS,
   };
   // With a randomizer, stack mode averages over the one unknown piece after the queue (expectimax).
   return { stackRules, unknownPieces: randomizer && policy !== 'fullBoardOnly' ? 1 : 0 };
+}
+
+/** Rows stack mode keeps free above the stack under a rule set (docs/game.md, "The policy"). */
+function stackRoom(ruleSet: GameRuleFacts['ruleSet']): number {
+  if (ruleSet.gravity === '20G') return STACK_ROOM_20G;
+  if (ruleSet.spawn === 'topRow') return STACK_ROOM_TOP_SPAWN;
+  if (ruleSet.hold || ruleSet.previews > 1) return STACK_ROOM;
+  return STACK_ROOM_ONE_PREVIEW;
 }
 
 /** Rows kept free above the stack in stack mode (guideline: hold and 5 previews). */
