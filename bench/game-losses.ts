@@ -10,7 +10,7 @@
  *                                [--max-pieces 5000] [--seed 1]
  */
 import { parseArgs } from 'node:util';
-import { stackIsTall, stackSearchSetup } from '../src/game/ai.js';
+import { burnsRows, stackSearchSetup } from '../src/game/ai.js';
 import { MAX_FLOOR } from '../src/game/evaluate.js';
 import { popcount, stackFloor } from '../src/game/grid.js';
 import { machine, printTable, writeResults } from './common.js';
@@ -24,11 +24,13 @@ const width = ai.width;
 // The AI's stack limit, read only to label burns as ai.ts decides them (a tall stack, no I known).
 const stackLimit = stackSearchSetup(ai.rules, randomizer, 'both').stackRules.boardHeight;
 
-/** A board stack mode plays: a clean stack over a floor it takes (the right well). */
-const stackable = (rows: Uint32Array) => {
-  const floor = stackFloor(rows, width, width - 1);
-  return floor >= 0 && floor <= MAX_FLOOR;
-};
+/** A board stack mode plays: a clean stack over a floor it takes, with the well on a side the AI plays. */
+const wellColumns = ai.well === 'auto' ? [0, width - 1] : ai.well === 'left' ? [0] : [width - 1];
+const stackable = (rows: Uint32Array) =>
+  wellColumns.some((column) => {
+    const floor = stackFloor(rows, width, column);
+    return floor >= 0 && floor <= MAX_FLOOR;
+  });
 
 const lost = new Map<string, number>();
 const add = (key: string, n: number) => lost.set(key, (lost.get(key) ?? 0) + n);
@@ -48,10 +50,10 @@ for (let g = 0; g < Number(args.games); g++) {
   let start = '';
   const game = await replayGame(
     { ai, randomizer, lookahead, hold, seed: Number(args.seed), game: g, maxPieces: Number(args['max-pieces']) },
-    ({ before: rows, after, current, queue, hold: held, move, lines: cleared }) => {
+    ({ before: rows, after, current, queue, hold: held, next, move, lines: cleared }) => {
       if (!move) return;
       const wasStack = stackable(rows);
-      const burning = stackIsTall(rows, stackLimit) && ![current, ...queue, held].includes('I');
+      const burning = burnsRows(rows, stackLimit, [current, ...queue, held], next);
       const cellsBefore = cellsOf(rows);
       if (cleared === 4) {
         tetrises++;

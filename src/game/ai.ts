@@ -43,7 +43,8 @@ export interface TetrisAIOptions {
   /** The randomizer the game draws from: stack mode then averages over the unknown piece after the queue
    * (expectimax; nextMove's `next` gives its chances, default uniform). About 700 MB more memory (Node). */
   randomizer?: RandomizerName;
-  /** Which side the well is on; 'auto' plays whichever side is open (both: the better). Default 'right'. */
+  /** Which side the well is on; 'auto' plays whichever side is open (both: the better). Default: 'auto' under
+   * classic (one piece shown, no hold), else 'right' (docs/game.md). */
   well?: WellSide;
   /** A rank table whose width is the board width − 1; default (Node) the cached 9-column table (10-wide boards). */
   table?: RankTable;
@@ -122,7 +123,7 @@ export class TetrisAI {
     }
     const rules = ruleFacts(opts.rules ?? 'guideline');
     const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, MAX_LOOKAHEAD);
-    const well = opts.well ?? 'right';
+    const well = opts.well ?? defaultWell(rules.ruleSet);
     if (well !== 'right' && well !== 'left' && well !== 'auto')
       throw new StackRankError('BAD_ARGUMENT', `well must be "right", "left" or "auto"; got ${describe(well)}`);
     const policy = opts.policy ?? 'both';
@@ -252,9 +253,10 @@ export class TetrisAI {
 
     // A tall stack with no I in sight burns rows instead of growing (the article's smaller clears where they save
     // the game): a clear that leaves the stack clean if there is one (stack mode, clearsOnly), else recover mode.
-    // The stack-only baseline never burns.
+    // It waits a piece when the randomizer is likely to deal the I next. The stack-only baseline never burns.
     const tall = stackIsTall(rows, this.stackRules.boardHeight);
-    const burn = this.policy === 'both' && tall && ![current, ...queue.slice(0, this.lookahead), hold].includes('I');
+    const known = [current, ...queue.slice(0, this.lookahead), hold];
+    const burn = this.policy === 'both' && burnsRows(rows, this.stackRules.boardHeight, known, next);
     if (this.policy !== 'fullBoardOnly') {
       const ctx: StackContext = {
         engine: this.engine,
@@ -424,30 +426,77 @@ export function stackSearchSetup(
   return { stackRules, unknownPieces: randomizer && policy !== 'fullBoardOnly' ? 1 : 0 };
 }
 
-/** Rows stack mode keeps free above the stack under a rule set (docs/game.md, "The policy"). */
-function stackRoom(ruleSet: GameRuleFacts['ruleSet']): number {
-  if (ruleSet.gravity === '20G') return STACK_ROOM_20G;
-  if (ruleSet.spawn === 'topRow') return STACK_ROOM_TOP_SPAWN;
-  if (ruleSet.hold || ruleSet.previews > 1) return STACK_ROOM;
-  return STACK_ROOM_ONE_PREVIEW;
+/**
+ * The kinds of rule set the policy plays differently (docs/game.md, "The policy"): at 20G; pieces appearing in the
+ * field's top rows (nes, tgm); hold or more than one preview (guideline); one piece shown and no hold (classic).
+ */
+type RuleSetKind = '20G' | 'topSpawn' | 'previews' | 'onePiece';
+
+function ruleSetKind(ruleSet: GameRuleFacts['ruleSet']): RuleSetKind {
+  if (ruleSet.gravity === '20G') return '20G';
+  if (ruleSet.spawn === 'topRow') return 'topSpawn';
+  if (ruleSet.hold || ruleSet.previews > 1) return 'previews';
+  return 'onePiece';
 }
 
-/** Rows kept free above the stack in stack mode (guideline: hold and 5 previews). */
-const STACK_ROOM = 4;
-/** Rule sets that show one piece and have no hold (classic): an I drought is seen one piece ahead, and a stack 4
- * rows under the top tops out once in about 2 M pieces; 5 rows keep it lower (classic/tgm1, 20 games of 500,000
- * pieces, seeds 1–3: 14 top-outs in 26.6 M pieces with 4 rows, 1 in 29.5 M with 5; docs/results.md). */
-const STACK_ROOM_ONE_PREVIEW = 5;
-/** Rule sets whose pieces appear in the field's top rows (nes, tgm) and show one piece: a deep well beside a tall
- * stack takes only an I, so the stack stays lower (nes/nes over 2 x 3,000 pieces: 2 top-outs with 4 rows, none with 6). */
-const STACK_ROOM_TOP_SPAWN = 6;
-/** At 20G the piece slides over the stack from where it appears: a stack this close to the top blocks it. */
-const STACK_ROOM_20G = 8;
+/** Rows stack mode keeps free above the stack under a rule set (docs/game.md, "The policy"). */
+function stackRoom(ruleSet: GameRuleFacts['ruleSet']): number {
+  return STACK_ROOM[ruleSetKind(ruleSet)];
+}
+
+const STACK_ROOM: Readonly<Record<RuleSetKind, number>> = {
+  /** Guideline (hold and 5 previews): room to stand the I upright over the stack. */
+  previews: 4,
+  /** Classic: an I drought is seen one piece ahead, and a stack 4 rows under the top tops out once in about 2 M
+   * pieces; 5 rows keep it lower (classic/tgm1, 20 games of 500,000 pieces, seeds 1–3: 14 top-outs in 26.6 M
+   * pieces with 4 rows, 1 in 29.5 M with 5; docs/results.md). */
+  onePiece: 5,
+  /** nes, tgm: a deep well beside a tall stack takes only an I, so the stack stays lower (nes/nes over 2 x 3,000
+   * pieces: 2 top-outs with 4 rows, none with 6). */
+  topSpawn: 6,
+  /** At 20G the piece slides over the stack from where it appears: a stack this close to the top blocks it. */
+  '20G': 8,
+};
+
+/**
+ * The well side TetrisAI plays when none is given. Under classic, 'auto' (either edge column, whichever is a clean
+ * well) ends recoveries sooner: +0.5 to +0.7 point of Tetris rate at four seeds (classic/tgm1, 20 games of 100,000
+ * pieces; docs/results.md); under nes and tgm20g it lost games and Tetris rate, under guideline it changed nothing.
+ */
+function defaultWell(ruleSet: GameRuleFacts['ruleSet']): WellSide {
+  return ruleSetKind(ruleSet) === 'onePiece' ? 'auto' : 'right';
+}
 /** Stack height (below the stack's limit) from which rows are burnt while no I is known. */
 const BURN_ROOM = 2;
 
+/**
+ * Chance of an I as the first piece after the queue from which a tall stack waits for it instead of burning
+ * (docs/game.md, "Smaller clears"). TGM1's randomizer deals an I with chance 0.2–0.3 while none is among its last
+ * four pieces and under 0.03 while one is; the NES randomizer never above 0.17, so nes always burns as before.
+ * Under classic/tgm1 waiting raised the Tetris rate by 0.2 point at three seeds (docs/results.md).
+ */
+const BURN_WAIT_I_CHANCE = 0.2;
+
+/** Whether the next-piece chances (I O T S Z L J), when known, give the I at least BURN_WAIT_I_CHANCE. */
+function iLikelyNext(next: ArrayLike<number> | undefined): boolean {
+  return next !== undefined && next[PIECES.indexOf('I')] >= BURN_WAIT_I_CHANCE;
+}
+
+/**
+ * Whether a turn burns rows (docs/game.md, "Smaller clears"): the stack is tall, no I is among the known pieces
+ * (current, the queue the search sees, hold), and the next-piece chances, when known, do not make the I likely next.
+ */
+export function burnsRows(
+  rows: Uint32Array,
+  stackLimit: number,
+  known: readonly (Piece | null)[],
+  next: ArrayLike<number> | undefined,
+): boolean {
+  return stackIsTall(rows, stackLimit) && !known.includes('I') && !iLikelyNext(next);
+}
+
 /** Whether the stack is tall enough to burn rows while no I is known: within BURN_ROOM rows of its limit. */
-export function stackIsTall(rows: Uint32Array, stackLimit: number): boolean {
+function stackIsTall(rows: Uint32Array, stackLimit: number): boolean {
   return maxHeight(rows) > stackLimit - BURN_ROOM;
 }
 

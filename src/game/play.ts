@@ -313,6 +313,8 @@ export interface PlayedTurn {
   current: Piece;
   queue: readonly Piece[];
   hold: Piece | null;
+  /** The chances of the first piece after the queue (I O T S Z L J) the AI was given, or undefined. */
+  next: readonly number[] | undefined;
   /** The AI's move; null when it has none (a top-out). */
   move: GameMove | null;
   /** Rows the move cleared. */
@@ -369,7 +371,15 @@ export async function playOneGame(
     const next = chances && rng.distribution(chances);
     const held = hold ? holdPiece : null;
     const move = ai.playTurn({ rows, height, current, queue, hold: held, canHold: hold, next });
-    const seen = hooks.onTurn && { n: tally.pieces, before: rows.slice(), current, queue, hold: held, move };
+    const seen = hooks.onTurn && {
+      n: tally.pieces,
+      before: rows.slice(),
+      current,
+      queue,
+      hold: held,
+      next: next && Array.from(next),
+      move,
+    };
     if (!move) {
       if (seen) hooks.onTurn?.({ ...seen, after: seen.before, lines: 0 });
       tally.topOut = true;

@@ -9,7 +9,7 @@
  * board cells and played only if the rule set can reach those cells. When it cannot, every reachable first move that
  * the surface game allows is tried and the rest of the window searched after it. A first move that clears rows and
  * leaves a clean stack (a smaller clear, e.g. an L's foot or an O in the well) is weighed in when the surface game
- * alone would die inside the window or the stack is near the top.
+ * alone would die inside the window or the stack is near the top with no Tetris in sight.
  */
 import { MIRROR_PIECE, ORIENTATIONS, PIECES, type Piece } from '../pieces.js';
 import type { RankTable } from '../rank/table.js';
@@ -131,10 +131,22 @@ function bestOnSide(frame: Frame, rows: Uint32Array, options: readonly TurnOptio
   }
   for (const option of options) consider(searchOption(frame, option));
   const top = best ? topAfter(frame, best) : Infinity;
-  if (!best || bestDepth < full || top > ctx.rules.boardHeight - ctx.dangerMargin) {
+  // Near the top, a smaller clear lowers the stack; but a Tetris in sight lowers it by 4 rows without one.
+  const nearTop = top > ctx.rules.boardHeight - ctx.dangerMargin && !tetrisInSight(frame, options);
+  if (!best || bestDepth < full || nearTop) {
     for (const option of options) consider(smallerClear(frame, rows, option));
   }
   return best;
+}
+
+/**
+ * Whether a Tetris is coming inside the known window: the stack is Tetris-ready (its lowest column at least
+ * TETRIS_ROWS above the floor) and an I is among some option's window pieces (current, queue, hold).
+ */
+function tetrisInSight(frame: Frame, options: readonly TurnOption[]): boolean {
+  if (Math.min(...frame.heights) < TETRIS_ROWS) return false;
+  const window = frame.ctx.lookahead + 1;
+  return options.some((o) => o.pieces.slice(0, window).includes('I'));
 }
 
 /** Frame piece id (mirrored for a left well). */

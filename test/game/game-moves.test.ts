@@ -59,7 +59,8 @@ const GAMES: { rules: RefRules; lookahead: number; hold: boolean }[] = [
 describe('TetrisAI: every move of a game', () => {
   for (const { rules, lookahead, hold } of GAMES) {
     it(`${rules}: reachable, replays, counts its lines; stack moves keep the well open`, async () => {
-      const ai = await TetrisAI.create({ rules, lookahead, table });
+      // The right well (classic's default is either edge): the checks below read the well column.
+      const ai = await TetrisAI.create({ rules, lookahead, table, well: 'right' });
       const well = W - 1;
       let stackMoves = 0;
       let recoverMoves = 0;
@@ -133,7 +134,7 @@ function drawBoard(heights: number[], filled: [number, number][] = [], emptied: 
 
 describe('TetrisAI: a well holding garbage', () => {
   it('is never Tetris-ready while the garbage stands above a stack column: recover mode (property)', async () => {
-    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
+    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'right' });
     fc.assert(
       fc.property(
         fc.array(fc.integer({ min: 4, max: 12 }), { minLength: W - 1, maxLength: W - 1 }),
@@ -157,7 +158,7 @@ describe('TetrisAI: a well holding garbage', () => {
   });
 
   it('buried under the stack (the well no higher than every stack column), an I down the well clears 4 rows above it (property)', async () => {
-    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
+    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'right' });
     fc.assert(
       fc.property(
         // A smooth stack (steps within the table's ±4) well under its limit: the Tetris is the rule's forced move

@@ -102,5 +102,5 @@ it('moves and playGame tallies equal the recorded ones', async () => {
   expect(got).toEqual(want);
   // The games exercise recover mode (else this test could not fail for it).
   for (const row of Object.values(want) as { games: { recover: number }[] }[])
-    expect(row.games.reduce((s, g) => s + g.recover, 0)).toBeGreaterThan(30);
+    expect(row.games.reduce((s, g) => s + g.recover, 0)).toBeGreaterThan(20);
 }, 300_000);

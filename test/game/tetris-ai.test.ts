@@ -5,6 +5,7 @@ import { ORIENTATIONS, PIECES, MIRROR_PIECE, type Piece } from '../../src/pieces
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
 import { TetrisAI, playGame } from '../../src/game/index.js';
+import { burnsRows } from '../../src/game/ai.js';
 import { RefSimulator, cellKey, refBoardFromRows, refReachable, type RefRules } from '../reference/rules-reference.js';
 
 const W = 10;
@@ -114,7 +115,7 @@ describe('TetrisAI.nextMove on random boards', () => {
   // over it when it is buried under the stack).
 
   it('on a clean, low stack it plays the surface AI (StackingAI.bestPlacement) and the Tetris when the rule fires', async () => {
-    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
+    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'right' });
     const surface = await StackingAI.create({ table, stackingRules: { boardHeight: 16, tetrisThreshold: 4 } });
     fc.assert(
       fc.property(
@@ -190,6 +191,92 @@ describe('TetrisAI well sides', () => {
     expect(right.nextMove({ board: rows, current: 'O', queue: 'T' })!.mode).toBe('recover');
     const tetris = auto.nextMove({ board: drawBoard([0, 5, 6, 5, 6, 5, 6, 5, 6, 5]), current: 'I', queue: 'T' })!;
     expect([tetris.mode, tetris.linesCleared, cellKey(tetris.cells)]).toEqual([
+      'stack',
+      4,
+      cellKey([
+        [0, 0],
+        [0, 1],
+        [0, 2],
+        [0, 3],
+      ]),
+    ]);
+  });
+});
+
+describe('TetrisAI smaller clears near the top', () => {
+  it('takes none while a Tetris is in sight (a Tetris-ready stack, an I next), and does take some without it', async () => {
+    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'right' });
+    // Classic keeps 5 rows free: the stack's limit is 15, and smaller clears are weighed from 4 rows under it.
+    const surface = await StackingAI.create({ table, stackingRules: { boardHeight: 15, tetrisThreshold: 4 } });
+    const nonI = PIECES.filter((p) => p !== 'I');
+    let clearsWithoutI = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 10, max: 12 }), { minLength: W - 2, maxLength: W - 2 }),
+        fc.integer({ min: 1, max: 2 }),
+        fc.constantFrom(...nonI),
+        fc.constantFrom(...nonI),
+        (stack, dip, current, other) => {
+          // The column beside the well lies lower than the rest: an O, or a J's or L's foot, clears the top rows
+          // at the top of the well and leaves it open (a smaller clear that keeps the stack clean).
+          const h = [...stack, Math.min(...stack) - dip];
+          const board = drawBoard([...h, 0]);
+          const withI = ai.nextMove({ board, current, queue: 'I' })!;
+          // Only where the current piece has no surface move may a clear be played with the I next.
+          if (withI.linesCleared > 0 && withI.linesCleared < 4)
+            expect(surface.bestPlacement(h, `${current}I`, 1)).toBeNull();
+          const without = ai.nextMove({ board, current, queue: other })!;
+          if (without.mode === 'stack' && without.linesCleared > 0 && surface.bestPlacement(h, current + other, 1))
+            clearsWithoutI++;
+        },
+      ),
+      { numRuns: 150, seed: 17 },
+    );
+    expect(clearsWithoutI).toBeGreaterThan(0);
+  });
+});
+
+describe('TetrisAI burns on a tall stack', () => {
+  // Classic's stack limit is 15 rows: a 14-row stack is tall (within 2 rows of it). Chances are I O T S Z L J.
+  const tall = () => drawBoard([14, 14, 13, 13, 14, 14, 14, 14, 14, 0]);
+  const chances = (i: number) => [i, ...new Array(6).fill((1 - i) / 6)];
+
+  it('burns (recover mode) with no I in sight, but waits a piece in stack mode while the I is likely next', async () => {
+    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'right' });
+    const turn = { board: tall(), current: 'O', queue: 'T' };
+    expect(ai.nextMove({ ...turn, next: chances(0.3) })!.mode).toBe('stack');
+    expect(ai.nextMove({ ...turn, next: chances(0.05) })!.mode).toBe('recover');
+    // No chances given: the I is not known to be likely, so it burns.
+    expect(ai.nextMove(turn)!.mode).toBe('recover');
+  });
+
+  it('burnsRows: tall, no I among the known pieces, and the I not likely next', () => {
+    const rows = new Uint32Array(44);
+    for (let y = 0; y < 14; y++) rows[y] = 0x1ff;
+    const low = rows.map((r, y) => (y < 8 ? r : 0));
+    expect(burnsRows(rows, 15, ['O', 'T', null], chances(0.05))).toBe(true);
+    expect(burnsRows(rows, 15, ['O', 'T', null], undefined)).toBe(true);
+    expect(burnsRows(rows, 15, ['O', 'T', null], chances(0.2))).toBe(false);
+    expect(burnsRows(rows, 15, ['O', 'I', null], chances(0.05))).toBe(false);
+    expect(burnsRows(rows, 15, ['O', 'T', 'I'], chances(0.05))).toBe(false);
+    expect(burnsRows(low, 15, ['O', 'T', null], chances(0.05))).toBe(false);
+  });
+});
+
+describe('TetrisAI default well side', () => {
+  it("is 'auto' under classic (one piece shown, no hold) and 'right' under every other rule set", async () => {
+    const defaults: Record<string, string> = {};
+    for (const rules of ['classic', 'nes', 'guideline', 'tgm', 'tgm20g'] as const)
+      defaults[rules] = (await TetrisAI.create({ rules, table })).well;
+    expect(defaults).toEqual({ classic: 'auto', nes: 'right', guideline: 'right', tgm: 'right', tgm20g: 'right' });
+    // A given side wins over the default.
+    expect((await TetrisAI.create({ rules: 'classic', table, well: 'right' })).well).toBe('right');
+  });
+
+  it('plays the open edge under classic by default: a column-0 well is stacked beside, the I goes down it', async () => {
+    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
+    const move = ai.nextMove({ board: drawBoard([0, 5, 6, 5, 6, 5, 6, 5, 6, 5]), current: 'I', queue: 'T' })!;
+    expect([move.mode, move.linesCleared, cellKey(move.cells)]).toEqual([
       'stack',
       4,
       cellKey([
