@@ -50,10 +50,10 @@ for (let g = 0; g < Number(args.games); g++) {
   let start = '';
   const game = await replayGame(
     { ai, randomizer, lookahead, hold, seed: Number(args.seed), game: g, maxPieces: Number(args['max-pieces']) },
-    ({ before: rows, after, current, queue, hold: held, next, move, lines: cleared }) => {
+    ({ before: rows, after, current, queue, hold: held, move, lines: cleared }) => {
       if (!move) return;
       const wasStack = stackable(rows);
-      const burning = burnsRows(rows, stackLimit, [current, ...queue, held], next);
+      const burning = burnsRows(rows, stackLimit, [current, ...queue, held]);
       const cellsBefore = cellsOf(rows);
       if (cleared === 4) {
         tetrises++;

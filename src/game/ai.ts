@@ -253,10 +253,10 @@ export class TetrisAI {
 
     // A tall stack with no I in sight burns rows instead of growing (the article's smaller clears where they save
     // the game): a clear that leaves the stack clean if there is one (stack mode, clearsOnly), else recover mode.
-    // It waits a piece when the randomizer is likely to deal the I next. The stack-only baseline never burns.
+    // The stack-only baseline never burns.
     const tall = stackIsTall(rows, this.stackRules.boardHeight);
     const known = [current, ...queue.slice(0, this.lookahead), hold];
-    const burn = this.policy === 'both' && burnsRows(rows, this.stackRules.boardHeight, known, next);
+    const burn = this.policy === 'both' && burnsRows(rows, this.stackRules.boardHeight, known);
     if (this.policy !== 'fullBoardOnly') {
       const ctx: StackContext = {
         engine: this.engine,
@@ -470,29 +470,11 @@ function defaultWell(ruleSet: GameRuleFacts['ruleSet']): WellSide {
 const BURN_ROOM = 2;
 
 /**
- * Chance of an I as the first piece after the queue from which a tall stack waits for it instead of burning
- * (docs/game.md, "Smaller clears"). TGM1's randomizer deals an I with chance 0.2–0.3 while none is among its last
- * four pieces and under 0.03 while one is; the NES randomizer never above 0.17, so nes always burns as before.
- * Under classic/tgm1 waiting raised the Tetris rate by 0.2 point at three seeds (docs/results.md).
+ * Whether a turn burns rows (docs/game.md, "Smaller clears"): the stack is tall and no I is among the known pieces
+ * (current, the queue the search sees, hold).
  */
-const BURN_WAIT_I_CHANCE = 0.2;
-
-/** Whether the next-piece chances (I O T S Z L J), when known, give the I at least BURN_WAIT_I_CHANCE. */
-function iLikelyNext(next: ArrayLike<number> | undefined): boolean {
-  return next !== undefined && next[PIECES.indexOf('I')] >= BURN_WAIT_I_CHANCE;
-}
-
-/**
- * Whether a turn burns rows (docs/game.md, "Smaller clears"): the stack is tall, no I is among the known pieces
- * (current, the queue the search sees, hold), and the next-piece chances, when known, do not make the I likely next.
- */
-export function burnsRows(
-  rows: Uint32Array,
-  stackLimit: number,
-  known: readonly (Piece | null)[],
-  next: ArrayLike<number> | undefined,
-): boolean {
-  return stackIsTall(rows, stackLimit) && !known.includes('I') && !iLikelyNext(next);
+export function burnsRows(rows: Uint32Array, stackLimit: number, known: readonly (Piece | null)[]): boolean {
+  return stackIsTall(rows, stackLimit) && !known.includes('I');
 }
 
 /** Whether the stack is tall enough to burn rows while no I is known: within BURN_ROOM rows of its limit. */

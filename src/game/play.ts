@@ -313,8 +313,6 @@ export interface PlayedTurn {
   current: Piece;
   queue: readonly Piece[];
   hold: Piece | null;
-  /** The chances of the first piece after the queue (I O T S Z L J) the AI was given, or undefined. */
-  next: readonly number[] | undefined;
   /** The AI's move; null when it has none (a top-out). */
   move: GameMove | null;
   /** Rows the move cleared. */
@@ -377,7 +375,6 @@ export async function playOneGame(
       current,
       queue,
       hold: held,
-      next: next && Array.from(next),
       move,
     };
     if (!move) {
