@@ -369,14 +369,7 @@ export async function playOneGame(
     const next = chances && rng.distribution(chances);
     const held = hold ? holdPiece : null;
     const move = ai.playTurn({ rows, height, current, queue, hold: held, canHold: hold, next });
-    const seen = hooks.onTurn && {
-      n: tally.pieces,
-      before: rows.slice(),
-      current,
-      queue,
-      hold: held,
-      move,
-    };
+    const seen = hooks.onTurn && { n: tally.pieces, before: rows.slice(), current, queue, hold: held, move };
     if (!move) {
       if (seen) hooks.onTurn?.({ ...seen, after: seen.before, lines: 0 });
       tally.topOut = true;
