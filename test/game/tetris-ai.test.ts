@@ -266,19 +266,13 @@ describe('TetrisAI default well side', () => {
     expect((await TetrisAI.create({ rules: 'classic', table, well: 'right' })).well).toBe('right');
   });
 
-  it('plays the open edge under classic by default: a column-0 well is stacked beside, the I goes down it', async () => {
-    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
-    const move = ai.nextMove({ board: drawBoard([0, 5, 6, 5, 6, 5, 6, 5, 6, 5]), current: 'I', queue: 'T' })!;
-    expect([move.mode, move.linesCleared, cellKey(move.cells)]).toEqual([
-      'stack',
-      4,
-      cellKey([
-        [0, 0],
-        [0, 1],
-        [0, 2],
-        [0, 3],
-      ]),
-    ]);
+  it("plays the open edge under classic by default, as well: 'auto' does (the Tetris down column 0)", async () => {
+    const byDefault = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
+    const auto = await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'auto' });
+    const state = { board: drawBoard([0, 5, 6, 5, 6, 5, 6, 5, 6, 5]), current: 'I', queue: 'T' };
+    const move = byDefault.nextMove(state)!;
+    expect(move.cells).toEqual(auto.nextMove(state)!.cells);
+    expect([move.linesCleared, move.cells.every(([x]) => x === 0)]).toEqual([4, true]);
   });
 });
 
