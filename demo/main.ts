@@ -12,6 +12,7 @@ import {
   RULE_SET_NAMES,
   StackingAI,
   TetrisAI,
+  defaultGameRandomizer,
   type Piece,
   type PresetName,
   type RandomizerName,
@@ -23,7 +24,7 @@ import { Analyzer } from './analyze.js';
 import { drawBoard, drawPieces, line, type Paint } from './draw.js';
 import { FullGame } from './full.js';
 import { DROUGHT_BINS, ROWS, StackGame, type BaseGame } from './game.js';
-import { defaultRandomizer, parseSettings, type Mode, type Player } from './params.js';
+import { parseSettings, type Mode, type Player } from './params.js';
 import { PlayPage } from './play-page.js';
 import { obtainTable } from './table.js';
 import { TetrisGame } from './tetris-game.js';
@@ -111,7 +112,7 @@ function gameAI(rules: RuleSetName, lookahead: number): Promise<TetrisAI> {
   return ai;
 }
 
-const randomizerFor = (rules: RuleSetName): RandomizerName => settings.randomizer ?? defaultRandomizer(rules);
+const randomizerFor = (rules: RuleSetName): RandomizerName => settings.randomizer ?? defaultGameRandomizer(rules);
 
 // ---------- watch ----------
 let game: BaseGame | null = null;

@@ -28,7 +28,7 @@ export interface Settings {
   mode: Mode;
   player: Player;
   rules: RuleSetName;
-  /** null: the rule set's own randomizer (defaultRandomizer). */
+  /** null: the rule set's own randomizer (defaultGameRandomizer). */
   randomizer: RandomizerName | null;
   iterations: number;
   lookahead: number;
@@ -47,11 +47,6 @@ export interface Settings {
   position: FumenPosition | null;
   queue: Piece[] | null;
   hold: Piece | null;
-}
-
-/** The randomizer a rule set's game uses (the same defaults as `stackrank bench game`). */
-export function defaultRandomizer(rules: RuleSetName): RandomizerName {
-  return rules === 'guideline' ? 'bag7' : rules === 'nes' ? 'nes' : 'tgm1';
 }
 
 export function parseSettings(query: string, randomSeed: number): { settings: Settings; problems: string[] } {

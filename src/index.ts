@@ -34,6 +34,7 @@ export {
 export {
   TetrisAI,
   playGame,
+  defaultGameRandomizer,
   benchGame,
   type PlacementRanking,
   type RankedPlacement,

@@ -14,5 +14,5 @@ export {
   type RankedPlacement,
   type PlacementUnit,
 } from './rank-placements.js';
-export { playGame, type PlayGameOptions, type PlayGameResult } from './play.js';
+export { playGame, defaultGameRandomizer, type PlayGameOptions, type PlayGameResult } from './play.js';
 export { benchGame, type BenchGameOptions, type BenchGameResult } from './bench.js';

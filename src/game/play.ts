@@ -151,9 +151,13 @@ export interface GameAIOptions {
   recover: { depth?: number; beam?: number } | undefined;
 }
 
-/** The randomizer a rule set's games draw from when none is given: guideline bag7, nes nes, the others tgm1. */
+/**
+ * The randomizer a rule set's games draw from when none is given (playGame, `stackrank bench game`, the demo):
+ * guideline bag7, nes nes, the others tgm1. Throws BAD_RULES for an unknown rule set.
+ */
 export function defaultGameRandomizer(rules: RuleSetName): RandomizerName {
-  return rules === 'guideline' ? 'bag7' : rules === 'nes' ? 'nes' : 'tgm1';
+  const { name } = ruleFacts(rules);
+  return name === 'guideline' ? 'bag7' : name === 'nes' ? 'nes' : 'tgm1';
 }
 
 export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {

@@ -273,6 +273,10 @@ describe('PRNG and randomizers', () => {
     expect(typeof api.isRandomizerName(n)).toBe('boolean');
     callSync(() => api.randomizerDefaults(n as never));
   });
+  fuzzSync('defaultGameRandomizer', fc.tuple(maybe(fc.constantFrom(...api.RULE_SET_NAMES))), (rules) => {
+    const r = callSync(() => api.defaultGameRandomizer(rules as never));
+    if (typeof r === 'string') expect(api.isRandomizerName(r)).toBe(true);
+  });
   fuzzSync(
     'createRandomizer and its methods',
     fc.tuple(
