@@ -57,8 +57,9 @@ export function checkLeafTable(values: LeafValues, table: RankTable): void {
 }
 
 /**
- * The leaf values for the search: undefined for piece-max (the engine's default), else the randomizer's preview
- * table of the rank table's shape and steep rule, with --leaf-iterations (default: the rank table's) iterations,
+ * The leaf values for the search (for a table checkLeafTable accepted; callers check it before starting their run):
+ * undefined for piece-max (the engine's default), else the randomizer's preview table of the rank table's shape and
+ * steep rule, with --leaf-iterations (default: the rank table's) iterations,
  * loaded from the cache or built there with progress on the status line.
  */
 export async function loadLeafValues(
@@ -68,7 +69,6 @@ export async function loadLeafValues(
   io: CliIO,
 ): Promise<NextPieceValues | undefined> {
   if (values.leaf !== 'preview') return undefined;
-  checkLeafTable(values, table);
   const { loadOrBuildCachedPreviewTable } = await import('../rank/variant-cache.js');
   io.status(`preview table for ${randomizer}: loading or building`);
   const {
