@@ -75,7 +75,8 @@ from them (docs/distributed.md). --leaf preview scores the leaves of the randomi
 the stacking-only baseline's; the full-board player has none) with the randomizer's preview table (surface x piece
 in hand, the rank table's shape and --leaf-iterations; built and cached on first use, about 700 MB in memory)
 instead of the rank table's best rank per piece, as bench survival does; not under tgm20g, whose 20G table has no
-preview table. Measured in docs/results.md ("Real games").`,
+preview table. --recover-chance sets how many lines the AI's recover mode values over the next piece (its chance
+ply; the baselines play without it). Measured in docs/results.md ("Real games").`,
   options: {
     rules: {
       type: 'choice',
@@ -99,6 +100,14 @@ preview table. Measured in docs/results.md ("Real games").`,
     maxPieces: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER, default: 10_000, help: 'pieces per game at most' },
     seed: seedOption(0),
     baselines: { type: 'flag', help: 'also run the stacking-only AI and the full-board player on the same seeds' },
+    recoverChance: {
+      type: 'int',
+      min: 0,
+      max: 1000,
+      arg: 'N',
+      help: "lines the AI's recover mode values over the next piece (its chance ply; 0: none; docs/game.md)",
+      defaultHelp: '12 under classic, else 0',
+    },
     ...LEAF_OPTIONS,
     threads: { ...THREADS, defaultHelp: 'the number of cores, at most --games' },
     ...TABLE_SOURCE,
@@ -150,6 +159,7 @@ preview table. Measured in docs/results.md ("Real games").`,
             seed,
             table,
             previewTable,
+            recoverChance: values.recoverChance,
             threads: values.threads,
             players: [player],
             signal: io.signal,

@@ -25,6 +25,9 @@ export interface BenchGameOptions {
   /** A preview table for the randomizer-aware search of the AI and the stacking-only baseline (playGame's
    * previewTable; the full-board player has no stack search and plays without it). */
   previewTable?: NextPieceValues;
+  /** Lines of the AI's recover chance ply (TetrisAIOptions.recover.chance); default the rule set's. The baselines
+   * play without it: the full-board player stays the plain BCTS player. */
+  recoverChance?: number;
   /** Worker threads (playGame's threads). */
   threads?: number;
   /** Which players to run; default all three. */
@@ -60,6 +63,7 @@ export async function benchGame(opts: BenchGameOptions): Promise<BenchGameResult
       table: opts.table,
       previewTable: opts.previewTable,
       policy,
+      recover: policy === 'both' && opts.recoverChance !== undefined ? { chance: opts.recoverChance } : undefined,
       signal: opts.signal,
       onProgress: opts.onProgress && ((p) => opts.onProgress!({ player: policy, ...p })),
       onGame: opts.onGame && ((t) => opts.onGame!(policy, t)),

@@ -20,7 +20,7 @@ import { refuseLeafRows, type NextPieceValues } from '../stacking/engine.js';
 import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
-import { type GameMove, TetrisAI, type GamePolicy, type WellSide } from './ai.js';
+import { type GameMove, TetrisAI, type GamePolicy, type TetrisAIOptions, type WellSide } from './ai.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { countHoles, lockInPlace } from './grid.js';
 import { piecesPerTopOutInterval, tetrisRateInterval } from './intervals.js';
@@ -58,7 +58,7 @@ export interface PlayGameOptions {
   policy?: GamePolicy;
   /** A preview table for the randomizer-aware search (TetrisAIOptions.previewTable). */
   previewTable?: NextPieceValues;
-  recover?: { depth?: number; beam?: number };
+  recover?: TetrisAIOptions['recover'];
   /** Worker threads playing games side by side (Node). Default: the core count, at most `games`; 1 with `ai`. */
   threads?: number;
   onProgress?: (p: GameProgress) => void;
@@ -148,7 +148,7 @@ export interface GameAIOptions {
   randomizer: RandomizerName | undefined;
   well: WellSide | undefined;
   policy: GamePolicy;
-  recover: { depth?: number; beam?: number } | undefined;
+  recover: TetrisAIOptions['recover'];
 }
 
 /**

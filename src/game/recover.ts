@@ -13,11 +13,17 @@
  * numbers of the search (pieces, hold, which line a node belongs to) in typed arrays reused from move to move.
  * Lines of equal value keep the order they were made in (a stable sort), the order of the TypeScript search this
  * replaced (test/reference/recover-reference.ts), which the tests hold it to.
+ *
+ * The chance ply (RecoverContext.chance) looks one piece past the known ones: the best few lines are each valued by
+ * the expected value, over the piece that comes next, of that piece's best placement at the end of the line
+ * (expectimax with a max level of one piece). Two known pieces see too little of what a board does to the next
+ * one; this ply is what turns a recovery's holes and covered wells into fewer lines (docs/results.md).
  */
 import { PIECES, type Piece } from '../pieces.js';
 import type { GamePlacement } from '../rules/types.js';
 import { MAX_FLOOR, type RecoverWeights } from './evaluate.js';
 import { RecoverKernel } from './recover-kernel.js';
+import { TOP_OUT } from './recover-layout.js';
 import { reachableLandings, reachableOnRows, type GameRuleFacts } from './rules-adapter.js';
 
 export interface RecoverContext {
@@ -34,6 +40,16 @@ export interface RecoverContext {
   holdAllowed: boolean;
   /** The rule set the placements are reached under. */
   rules: GameRuleFacts;
+  /** The chance ply after the known pieces, or absent for none. */
+  chance?: RecoverChance;
+}
+
+/** The chance ply: how many of the best lines it values, and the chances of the piece after the known ones. */
+export interface RecoverChance {
+  /** Lines (the best after the known pieces, in order) valued by the expected value of the next piece; at least 1. */
+  lines: number;
+  /** Chances of the piece after the known ones, I O T S Z L J (a line that still knows its next piece places that). */
+  pieces: ArrayLike<number>;
 }
 
 export interface RecoverState {
@@ -283,6 +299,13 @@ class BeamSearch {
         else this.expandNode(level, i, d === 0);
       }
       if (ch.size === 0) break;
+      if (d + 1 >= this.ctx.depth && this.ctx.chance) {
+        // The last level with the chance ply: its best lines become nodes, each valued over the next piece.
+        const kept = this.sortChildren(this.ctx.chance.lines);
+        const next = this.levels[1 - this.levels.indexOf(level)];
+        this.select(level, kept, next);
+        return this.chanceBest(next, this.ctx.chance);
+      }
       if (d + 1 >= this.ctx.depth) {
         // The last level: only its best line is asked for (the first of the best: a stable sort's first).
         let best = 0;
@@ -304,7 +327,43 @@ class BeamSearch {
       for (let i = 0; i < level.size && !open; i++) open = level.current[i] !== NO_PIECE;
       if (!open) break;
     }
+    if (this.ctx.chance) return this.chanceBest(level, this.ctx.chance);
     return { value: level.value[0], root: level.root[0] };
+  }
+
+  /**
+   * The chance ply over a level in order of value: of its first `chance.lines` nodes, the one whose best placement
+   * of the next piece is worth most on average over that piece (the first of equals); a piece with no placement
+   * is worth the line's value plus TOP_OUT. The next piece is the node's own when its line still knows one.
+   */
+  private chanceBest(level: Level, chance: RecoverChance): { value: number; root: number } {
+    const k = this.kernel;
+    const ctx = this.ctx;
+    const lines = Math.min(chance.lines, level.size);
+    let bestValue = -Infinity;
+    let bestRoot = -1;
+    for (let j = 0; j < lines; j++) {
+      const known = level.current[j];
+      let expected = 0;
+      for (let p = 0; p < PIECES.length; p++) {
+        const w = known === NO_PIECE ? chance.pieces[p] : known === p ? 1 : 0;
+        if (w === 0) continue;
+        const n = reachableLandings(k.nodeRows(level.buffer, j), ctx.width, ctx.height, p, ctx.rules, k.landings);
+        let best = level.value[j] + TOP_OUT;
+        if (n > 0) {
+          k.ensureChildren(n, 0);
+          k.expandLandings(level.buffer, j, 0, n, p);
+          best = k.childValue(0);
+          for (let c = 1; c < n; c++) best = Math.max(best, k.childValue(c));
+        }
+        expected += w * best;
+      }
+      if (expected > bestValue) {
+        bestValue = expected;
+        bestRoot = level.root[j];
+      }
+    }
+    return { value: bestValue, root: bestRoot };
   }
 
   /** Children in order of value, best first, equal values in the order made; returns how many are kept. */

@@ -155,6 +155,22 @@ describe('stackrank bench game', () => {
     for (const r of rows) expect([r.rules, r.randomizer, r.hold]).toEqual(['guideline', 'bag7', true]);
   }, 120_000);
 
+  it("passes --recover-chance to the AI's recover mode only, not to the baselines", async () => {
+    const args = ['bench', 'game', '--table', file, '--rules', 'nes', '--games', '2', '--max-pieces', '300'];
+    const run = await runCli([...args, '--recover-chance', '6', '--baselines', '--json', '--threads', '1']);
+    expect(run.code).toBe(0);
+    const [ai, , fullBoard] = run.out.split('\n').map((l) => JSON.parse(l));
+    const direct = (policy: 'both' | 'fullBoardOnly', recover?: { chance: number }) =>
+      playGame({ rules: 'nes', games: 2, maxPieces: 300, seed: 0, table, policy, recover, threads: 1 });
+    const chance = await direct('both', { chance: 6 });
+    const byDefault = await direct('both');
+    expect([ai.pieces, ai.lines, ai.clears]).toEqual([chance.pieces, chance.lines, chance.clears]);
+    // nes has no chance ply by default, so these games differ from the flag's.
+    expect([byDefault.lines, byDefault.clears]).not.toEqual([chance.lines, chance.clears]);
+    const plain = await direct('fullBoardOnly');
+    expect([fullBoard.pieces, fullBoard.lines, fullBoard.clears]).toEqual([plain.pieces, plain.lines, plain.clears]);
+  }, 120_000);
+
   it('prints a readable table naming the randomizer played', async () => {
     const run = await runCli([
       'bench',

@@ -60,9 +60,23 @@ const caseArb = fc.record({
   beam: fc.integer({ min: 1, max: 12 }),
   wellColumn: fc.constantFrom(-1, 0, W - 1),
   plain: fc.boolean(),
+  // The chance ply: lines valued over the next piece, whose chances may leave pieces out (0) or be uniform.
+  chance: fc.option(
+    fc.record({
+      lines: fc.integer({ min: 1, max: 12 }),
+      weights: fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 7, maxLength: 7 }),
+    }),
+    { nil: undefined },
+  ),
 });
 
 type Case = typeof caseArb extends fc.Arbitrary<infer T> ? T : never;
+
+/** Chances in proportion to the weights (uniform when all are 0). */
+function chancesOf(weights: readonly number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  return weights.map((w) => (sum === 0 ? 1 / 7 : w / sum));
+}
 
 function contexts(c: Case) {
   const rules = ruleFacts(c.rules);
@@ -82,6 +96,7 @@ function contexts(c: Case) {
     depth: c.depth,
     beam: c.beam,
     holdAllowed: rules.hold,
+    chance: c.chance && { lines: c.chance.lines, pieces: chancesOf(c.chance.weights) },
   };
   const ctx: RecoverContext = { ...common, rules };
   const state = {

@@ -6,6 +6,8 @@ import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
 import { TetrisAI, playGame } from '../../src/game/index.js';
 import { burnsRows } from '../../src/game/ai.js';
+import { lockCells } from '../../src/game/grid.js';
+import { createRandomizer } from '../../src/randomizers/index.js';
 import { RefSimulator, cellKey, refBoardFromRows, refReachable, type RefRules } from '../reference/rules-reference.js';
 
 const W = 10;
@@ -276,6 +278,42 @@ describe('TetrisAI default well side', () => {
   });
 });
 
+describe('TetrisAI recover chance ply', () => {
+  /** The moves of a short game from six garbage rows (so it starts in recover mode), as strings. */
+  async function gameMoves(ai: TetrisAI, seed: number): Promise<string[]> {
+    const rng = createRandomizer('tgm1', { seed });
+    let rows = new Uint32Array(20);
+    for (let y = 0; y < 6; y++) rows[y] = 0x3ff & ~(1 << ((3 * y + seed) % 10));
+    const moves: string[] = [];
+    let current = rng.next() as Piece;
+    for (let n = 0; n < 120; n++) {
+      const next = rng.next() as Piece;
+      const move = ai.nextMove({ board: { width: W, rows }, current, queue: [next] });
+      if (!move) break;
+      moves.push(`${move.mode} ${move.piece}${move.rotation}@${move.x},${move.y}`);
+      rows = lockCells(rows, W, move.cells).rows.slice(0, 20);
+      current = next;
+    }
+    return moves;
+  }
+
+  it('classic values its best recover lines over the next piece by default (12 lines); other rule sets do not', async () => {
+    const byDefault = await gameMoves(await TetrisAI.create({ rules: 'classic', table }), 1);
+    const twelve = await gameMoves(await TetrisAI.create({ rules: 'classic', table, recover: { chance: 12 } }), 1);
+    const off = await gameMoves(await TetrisAI.create({ rules: 'classic', table, recover: { chance: 0 } }), 1);
+    expect(byDefault).toEqual(twelve);
+    expect(off).not.toEqual(byDefault);
+    // The games differ only once recover mode has chosen differently.
+    const first = off.findIndex((m, i) => m !== byDefault[i]);
+    expect(byDefault[first]).toMatch(/^recover /);
+    const nes = await gameMoves(await TetrisAI.create({ rules: 'nes', table }), 2);
+    expect(nes).toEqual(await gameMoves(await TetrisAI.create({ rules: 'nes', table, recover: { chance: 0 } }), 2));
+    expect(nes).not.toEqual(
+      await gameMoves(await TetrisAI.create({ rules: 'nes', table, recover: { chance: 12 } }), 2),
+    );
+  });
+});
+
 describe('TetrisAI input checks', () => {
   it('names the problem with a typed error, never a move', async () => {
     const ai = await TetrisAI.create({ rules: 'nes', table });
@@ -317,6 +355,11 @@ describe('TetrisAI input checks', () => {
     await expect(TetrisAI.create({ rules: 'tetris99' as never, table })).rejects.toMatchObject({ code: 'BAD_RULES' });
     await expect(TetrisAI.create({ well: 'middle' as never, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(TetrisAI.create({ lookahead: 9, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    for (const chance of [-1, 1.5, 1001, '12'])
+      await expect(TetrisAI.create({ recover: { chance: chance as never }, table })).rejects.toMatchObject({
+        code: 'BAD_ARGUMENT',
+        message: expect.stringContaining('recover.chance'),
+      });
     await expect(TetrisAI.create({ randomizer: 'bag8' as never, table })).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
     });

@@ -4,7 +4,7 @@
  * were (objects per node, lockCells and the row-by-row features) so the tests can hold the kernel-based search to
  * the same move and the same value, bit for bit. Test-only.
  */
-import type { Piece } from '../../src/pieces.js';
+import { PIECES, type Piece } from '../../src/pieces.js';
 import type { GamePlacement } from '../../src/rules/types.js';
 import { MAX_FLOOR, type BoardFeatures, type MoveFacts, type RecoverWeights } from '../../src/game/evaluate.js';
 import { lockCells, popcount, stackFloor } from '../../src/game/grid.js';
@@ -24,6 +24,8 @@ export interface RefRecoverContext {
   beam: number;
   holdAllowed: boolean;
   reach: Reach;
+  /** The chance ply: the best `lines` lines valued over the next piece (`pieces`: its chances, I O T S Z L J). */
+  chance?: { lines: number; pieces: ArrayLike<number> };
 }
 
 export interface RecoverState {
@@ -62,8 +64,7 @@ export function refRecoverMove(
   state: RecoverState,
   rootReach?: (piece: Piece) => readonly GamePlacement[],
 ): RecoverChoice | null {
-  const level = searchLevels(ctx, state.queue, [rootNode(state)], 0, rootReach);
-  const best = level[0];
+  const best = lastChoice(ctx, searchLevels(ctx, state.queue, [rootNode(state)], 0, rootReach));
   return best?.root ? { ...best.root, value: best.value } : null;
 }
 
@@ -75,7 +76,26 @@ export function refRecoverRootValues(
 ): RecoverChoice[] {
   const roots: Node[] = [];
   expand(ctx, state.queue, rootNode(state), (_rows, p) => rootReach(p), roots);
-  return roots.map((n) => ({ ...n.root!, value: searchLevels(ctx, state.queue, [n], 1)[0].value }));
+  return roots.map((n) => ({ ...n.root!, value: lastChoice(ctx, searchLevels(ctx, state.queue, [n], 1))!.value }));
+}
+
+/** The line the search plays from its last level (best first): the first, or the chance ply's best. */
+function lastChoice(ctx: RefRecoverContext, level: Node[]): { root: RecoverChoice | null; value: number } | undefined {
+  if (!ctx.chance) return level[0];
+  let best: { root: RecoverChoice | null; value: number } | undefined;
+  for (const node of level.slice(0, ctx.chance.lines)) {
+    let expected = 0;
+    PIECES.forEach((piece, p) => {
+      const w = node.current === null ? ctx.chance!.pieces[p] : node.current === piece ? 1 : 0;
+      if (w === 0) return;
+      const after: Node[] = [];
+      expand(ctx, [], { ...node, current: piece, canHold: false }, ctx.reach, after);
+      const top = after.length === 0 ? node.value + TOP_OUT : Math.max(...after.map((n) => n.value));
+      expected += w * top;
+    });
+    if (!best || expected > best.value) best = { root: node.root, value: expected };
+  }
+  return best;
 }
 
 function rootNode(state: RecoverState): Node {
