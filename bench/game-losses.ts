@@ -10,7 +10,7 @@
  *                                [--max-pieces 5000] [--seed 1]
  */
 import { parseArgs } from 'node:util';
-import { burnsRows, stackSearchSetup } from '../src/game/ai.js';
+import { burnsRows, stackSearchSetup, wellSides } from '../src/game/ai.js';
 import { MAX_FLOOR } from '../src/game/evaluate.js';
 import { popcount, stackFloor } from '../src/game/grid.js';
 import { machine, printTable, writeResults } from './common.js';
@@ -25,7 +25,7 @@ const width = ai.width;
 const stackLimit = stackSearchSetup(ai.rules, randomizer, 'both').stackRules.boardHeight;
 
 /** A board stack mode plays: a clean stack over a floor it takes, with the well on a side the AI plays. */
-const wellColumns = ai.well === 'auto' ? [0, width - 1] : ai.well === 'left' ? [0] : [width - 1];
+const wellColumns = wellSides(ai.well).map((side) => (side === 'right' ? width - 1 : 0));
 const stackable = (rows: Uint32Array) =>
   wellColumns.some((column) => {
     const floor = stackFloor(rows, width, column);

@@ -263,7 +263,6 @@ export class TetrisAI {
     // A tall stack with no I in sight burns rows instead of growing (the article's smaller clears where they save
     // the game): a clear that leaves the stack clean if there is one (stack mode, clearsOnly), else recover mode.
     // The stack-only baseline never burns.
-    const tall = stackIsTall(rows, this.stackRules.boardHeight);
     const known = [current, ...queue.slice(0, this.lookahead), hold];
     const burn = this.policy === 'both' && burnsRows(rows, this.stackRules.boardHeight, known);
     if (this.policy !== 'fullBoardOnly') {
@@ -278,8 +277,7 @@ export class TetrisAI {
         maxFloor: MAX_FLOOR,
         clearsOnly: burn,
       };
-      const sides: ('right' | 'left')[] = this.well === 'auto' ? ['right', 'left'] : [this.well];
-      const choice = stackMove(ctx, rows, options, sides);
+      const choice = stackMove(ctx, rows, options, wellSides(this.well));
       if (choice)
         return decided(
           this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value),
@@ -291,6 +289,7 @@ export class TetrisAI {
     if (lost()) return decided(null, null, null);
 
     const plain = this.policy === 'fullBoardOnly';
+    const tall = stackIsTall(rows, this.stackRules.boardHeight);
     const ctx: RecoverContext = {
       width: this.width,
       height,
@@ -479,6 +478,12 @@ const STACK_ROOM: Readonly<Record<RuleSetKind, number>> = {
 function defaultWell(ruleSet: GameRuleFacts['ruleSet']): WellSide {
   return ruleSetKind(ruleSet) === 'onePiece' ? 'auto' : 'right';
 }
+
+/** The sides whose edge column stack mode plays as the well: both under 'auto'. */
+export function wellSides(well: WellSide): ('right' | 'left')[] {
+  return well === 'auto' ? ['right', 'left'] : [well];
+}
+
 /**
  * Lines recover mode's chance ply values over the next piece, by default (docs/game.md, "Recover"). Under classic
  * it gains +0.7 to +0.8 point of Tetris rate (classic/tgm1, 20 games of 100,000 pieces, seeds 1–3) at about 40 %

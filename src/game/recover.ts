@@ -299,14 +299,8 @@ class BeamSearch {
         else this.expandNode(level, i, d === 0);
       }
       if (ch.size === 0) break;
-      if (d + 1 >= this.ctx.depth && this.ctx.chance) {
-        // The last level with the chance ply: its best lines become nodes, each valued over the next piece.
-        const kept = this.sortChildren(this.ctx.chance.lines);
-        const next = this.levels[1 - this.levels.indexOf(level)];
-        this.select(level, kept, next);
-        return this.chanceBest(next, this.ctx.chance);
-      }
-      if (d + 1 >= this.ctx.depth) {
+      const last = d + 1 >= this.ctx.depth;
+      if (last && !this.ctx.chance) {
         // The last level: only its best line is asked for (the first of the best: a stable sort's first).
         let best = 0;
         let bestValue = this.kernel.childValue(0);
@@ -319,10 +313,12 @@ class BeamSearch {
         }
         return { value: bestValue, root: ch.rootOf(best) };
       }
-      const kept = this.sortChildren(this.ctx.beam);
+      // The best lines become the next level's nodes: the beam's, or on the last level the chance ply's.
+      const kept = this.sortChildren(last ? this.ctx.chance!.lines : this.ctx.beam);
       const next = this.levels[1 - this.levels.indexOf(level)];
       this.select(level, kept, next);
       level = next;
+      if (last) break;
       let open = false;
       for (let i = 0; i < level.size && !open; i++) open = level.current[i] !== NO_PIECE;
       if (!open) break;
