@@ -149,6 +149,20 @@ function tetrisInSight(frame: Frame, options: readonly TurnOption[]): boolean {
   return options.some((o) => o.pieces.slice(0, window).includes('I'));
 }
 
+/**
+ * Whether an I would make a Tetris on this board now: on one of the well sides it is a clean stack over a floor
+ * (stackFloor) whose lowest column stands at least TETRIS_ROWS over that floor.
+ */
+export function isTetrisReady(rows: Uint32Array, width: number, sides: readonly ('right' | 'left')[]): boolean {
+  const heights = new Array<number>(width - 1);
+  for (const side of sides) {
+    const floor = stackFloor(rows, width, side === 'right' ? width - 1 : 0);
+    if (floor < 0) continue;
+    if (Math.min(...frameHeightsInto(rows, width, side, floor, heights)) >= TETRIS_ROWS) return true;
+  }
+  return false;
+}
+
 /** Frame piece id (mirrored for a left well). */
 function frameId(piece: Piece, side: 'right' | 'left'): number {
   const id = PIECES.indexOf(piece);

@@ -33,7 +33,7 @@ const ROWS: Row[] = [
   { rules: 'guideline', randomizer: 'bag7', lookahead: 5, hold: true, policy: 'both', games: 4, pieces: 250 },
   { rules: 'classic', randomizer: 'tgm1', lookahead: 1, hold: false, policy: 'fullBoardOnly', games: 1, pieces: 300 },
   // classic's default recover search has the chance ply (docs/game.md, "Recover")
-  { rules: 'classic', randomizer: 'tgm1', lookahead: 1, hold: false, policy: 'both', games: 1, pieces: 300 },
+  { rules: 'classic', randomizer: 'tgm1', lookahead: 1, hold: false, policy: 'both', games: 2, pieces: 300 },
   { rules: 'tgm20g', randomizer: 'tgm1', lookahead: 1, hold: false, policy: 'both', games: 1, pieces: 300 },
 ];
 

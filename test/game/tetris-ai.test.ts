@@ -208,8 +208,9 @@ describe('TetrisAI well sides', () => {
 describe('TetrisAI smaller clears near the top', () => {
   it('takes none while a Tetris is in sight (a Tetris-ready stack, an I next), and does take some without it', async () => {
     const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'right' });
-    // Classic keeps 5 rows free: the stack's limit is 15, and smaller clears are weighed from 4 rows under it.
-    const surface = await StackingAI.create({ table, stackingRules: { boardHeight: 15, tetrisThreshold: 4 } });
+    // These stacks are Tetris-ready, so classic keeps 4 rows free: the stack's limit is 16, and smaller clears are
+    // weighed from 4 rows under it.
+    const surface = await StackingAI.create({ table, stackingRules: { boardHeight: 16, tetrisThreshold: 4 } });
     const nonI = PIECES.filter((p) => p !== 'I');
     let clearsWithoutI = 0;
     fc.assert(
@@ -240,7 +241,7 @@ describe('TetrisAI smaller clears near the top', () => {
 
 describe('TetrisAI burns on a tall stack', () => {
   it('burnsRows: a tall stack and no I among the known pieces', () => {
-    // Classic's stack limit is 15 rows: a 14-row stack is tall (within 2 rows of it).
+    // A stack limit of 15 rows: a 14-row stack is tall (within 2 rows of it).
     const rows = new Uint32Array(44);
     for (let y = 0; y < 14; y++) rows[y] = 0x1ff;
     const low = rows.map((r, y) => (y < 12 ? r : 0));
