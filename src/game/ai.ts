@@ -266,6 +266,7 @@ export class TetrisAI {
     // the game): a clear that leaves the stack clean if there is one (stack mode, clearsOnly), else recover mode.
     // The stack-only baseline never burns.
     const known = [current, ...queue.slice(0, this.lookahead), hold];
+    // This turn's stack limit: a Tetris-ready stack only waits for its I and may stand higher (READY_ROOM).
     const limit = isTetrisReady(rows, this.width, wellSides(this.well))
       ? this.limits.tetrisReady
       : this.limits.building;
