@@ -28,7 +28,14 @@ import { normalizeBoard, type BoardInput } from './board-input.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
 import { PieceReach, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
 import { rankDecision, type PlacementRanking } from './rank-placements.js';
-import { isTetrisReady, stackMove, type StackChoice, type StackContext, type TurnOption } from './stack.js';
+import {
+  isTetrisReady,
+  stackMove,
+  stackSurfaces,
+  type StackChoice,
+  type StackContext,
+  type TurnOption,
+} from './stack.js';
 
 export type WellSide = 'right' | 'left' | 'auto';
 export type GameMode = 'stack' | 'recover';
@@ -99,7 +106,6 @@ export class TetrisAI {
     readonly randomizer: RandomizerName | undefined,
     private readonly engine: StackingEngine,
     private readonly table: StackTable,
-    private readonly stackRules: StackingRules,
     private readonly limits: StackLimits,
     private readonly recoverDepth: number,
     private readonly beam: number,
@@ -181,7 +187,6 @@ export class TetrisAI {
       opts.randomizer,
       engine,
       table,
-      stackRules,
       limits,
       recoverDepth,
       beam,
@@ -266,16 +271,16 @@ export class TetrisAI {
     // the game): a clear that leaves the stack clean if there is one (stack mode, clearsOnly), else recover mode.
     // The stack-only baseline never burns.
     const known = [current, ...queue.slice(0, this.lookahead), hold];
-    // This turn's stack limit: a Tetris-ready stack only waits for its I and may stand higher (READY_ROOM).
-    const limit = isTetrisReady(rows, this.width, wellSides(this.well))
-      ? this.limits.tetrisReady
-      : this.limits.building;
+    // This turn's stacking rules: a Tetris-ready stack only waits for its I and may stand higher (STACK_ROOM).
+    const surfaces = stackSurfaces(rows, this.width, wellSides(this.well));
+    const stackRules = surfaces.some(isTetrisReady) ? this.limits.tetrisReady : this.limits.building;
+    const limit = stackRules.boardHeight;
     const burn = this.policy === 'both' && burnsRows(rows, limit, known);
     if (this.policy !== 'fullBoardOnly') {
       const ctx: StackContext = {
         engine: this.engine,
         table: this.table,
-        rules: limit === this.stackRules.boardHeight ? this.stackRules : { ...this.stackRules, boardHeight: limit },
+        rules: stackRules,
         width: this.width,
         lookahead: this.lookahead,
         weights: new NextWeights(next, this.weightsRight, this.weightsLeft),
@@ -283,7 +288,7 @@ export class TetrisAI {
         maxFloor: MAX_FLOOR,
         clearsOnly: burn,
       };
-      const choice = stackMove(ctx, rows, options, wellSides(this.well));
+      const choice = stackMove(ctx, rows, options, surfaces);
       if (choice)
         return decided(
           this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value),
@@ -425,36 +430,34 @@ export interface AttachedSearch {
 }
 
 /**
- * The highest rows a stack may fill (its limit, in rows from the field's bottom): a Tetris-ready stack waits for its I
- * up to `tetrisReady`, any other stack keeps to `building` (docs/game.md, "The policy").
+ * The stacking rules of a turn, by whether the stack is Tetris-ready: they differ only in `boardHeight`, the highest
+ * row the stack may fill (its limit; docs/game.md, "The policy").
  */
 export interface StackLimits {
-  tetrisReady: number;
-  building: number;
+  tetrisReady: StackingRules;
+  building: StackingRules;
 }
 
 /**
  * The stacking rules and search strategy stack mode plays with, for a rule set, randomizer and policy. The stack
  * stays STACK_ROOM rows under the top of the field (rule sets that spawn in the top rows need that room to turn the
- * I upright over the stack), READY_ROOM while it is Tetris-ready, and the I goes down the well as soon as the stack
- * is Tetris-ready (lowest column at least TETRIS_ROWS): a real game keeps its stack low (docs/game.md). The rules'
- * boardHeight is the higher limit; a turn searches under the one its board allows.
+ * I upright over the stack; a Tetris-ready stack may have less), and the I goes down the well as soon as the stack
+ * is Tetris-ready (lowest column at least TETRIS_ROWS): a real game keeps its stack low (docs/game.md).
+ * `stackRules` (the search engine's) has the higher of the two limits; each turn searches under its own.
  */
 export function stackSearchSetup(
   rules: GameRuleFacts,
   randomizer: RandomizerName | undefined,
   policy: GamePolicy,
 ): { stackRules: StackingRules; limits: StackLimits; unknownPieces: UnknownPieces } {
-  const kind = ruleSetKind(rules.ruleSet);
-  const limits: StackLimits = {
-    tetrisReady: rules.visibleHeight - READY_ROOM[kind],
-    building: rules.visibleHeight - STACK_ROOM[kind],
-  };
-  const stackRules: StackingRules = {
+  const room = STACK_ROOM[ruleSetKind(rules.ruleSet)];
+  const withLimit = (free: number): StackingRules => ({
     ...DEFAULT_RULES,
-    boardHeight: Math.max(limits.tetrisReady, limits.building),
+    boardHeight: rules.visibleHeight - free,
     tetrisThreshold: TETRIS_ROWS,
-  };
+  });
+  const limits: StackLimits = { tetrisReady: withLimit(room.tetrisReady), building: withLimit(room.building) };
+  const stackRules = room.tetrisReady <= room.building ? limits.tetrisReady : limits.building;
   // With a randomizer, stack mode averages over the one unknown piece after the queue (expectimax).
   return { stackRules, limits, unknownPieces: randomizer && policy !== 'fullBoardOnly' ? 1 : 0 };
 }
@@ -472,32 +475,25 @@ function ruleSetKind(ruleSet: GameRuleFacts['ruleSet']): RuleSetKind {
   return 'onePiece';
 }
 
-/** Rows stack mode keeps free above a stack that is not Tetris-ready, under each kind of rule set. */
-const STACK_ROOM: Readonly<Record<RuleSetKind, number>> = {
+/**
+ * Rows stack mode keeps free above the stack under each kind of rule set: while it is still building, and once it is
+ * Tetris-ready (an I down the well clears four rows now). A ready stack only waits for its I, which lowers it by
+ * four rows, so its room is spent only on a drought and every row of it is a burn put off.
+ */
+const STACK_ROOM: Readonly<Record<RuleSetKind, { building: number; tetrisReady: number }>> = {
   /** Guideline (hold and 5 previews): room to stand the I upright over the stack. */
-  previews: 4,
+  previews: { building: 4, tetrisReady: 4 },
   /** Classic: an I drought is seen one piece ahead, and the stacks that top out are the ones that grow tall before
    * they are Tetris-ready (an uneven stack, a column far behind), so a stack still building stays 6 rows under the
-   * top; READY_ROOM lets it stand higher once ready (docs/results.md, "Classic: two limits"). */
-  onePiece: 6,
+   * top and a ready one 4: 95.0–95.2 % Tetris rate and one top-out in 60 M pieces, where one limit of 5 rows gave
+   * 94.7 % and none (classic/tgm1; docs/results.md, "Classic: two limits"). */
+  onePiece: { building: 6, tetrisReady: 4 },
   /** nes, tgm: a deep well beside a tall stack takes only an I, so the stack stays lower (nes/nes over 2 x 3,000
-   * pieces: 2 top-outs with 4 rows, none with 6). */
-  topSpawn: 6,
+   * pieces: 2 top-outs with 4 rows, none with 6); letting a ready stack stand higher gained Tetrises only with more top-outs (docs/results.md,
+   * "Classic: two limits"). */
+  topSpawn: { building: 6, tetrisReady: 6 },
   /** At 20G the piece slides over the stack from where it appears: a stack this close to the top blocks it. */
-  '20G': 8,
-};
-
-/**
- * Rows stack mode keeps free above a Tetris-ready stack (an I down the well clears four rows now). Such a stack only
- * waits for its I, which lowers it by four rows, so its room is spent only on a drought, and every row of it is a burn
- * put off. Classic: 4 rows for a ready stack and 6 for one still building gave 95.0–95.2 % Tetris rate and one top-out in
- * 60 M pieces, one limit of 5 rows 94.7 % and none (classic/tgm1; docs/results.md, "Classic: two limits").
- */
-const READY_ROOM: Readonly<Record<RuleSetKind, number>> = {
-  previews: STACK_ROOM.previews,
-  onePiece: 4,
-  topSpawn: STACK_ROOM.topSpawn,
-  '20G': STACK_ROOM['20G'],
+  '20G': { building: 8, tetrisReady: 8 },
 };
 
 /**

@@ -61,12 +61,17 @@ export interface StackChoice {
   floor: number;
 }
 
-/** The stacking game's view of a board for one well side: the rows from the floor up, mirrored for a left well. */
-interface Frame {
+/** A board seen as a clean stack for one well side: the rows from the floor up, mirrored for a left well. */
+export interface StackSurface {
   side: 'right' | 'left';
+  /** Rows buried under the stack (stackFloor). */
   floor: number;
   /** Column heights of the stack above the floor (the surface), well excluded. */
   heights: number[];
+}
+
+/** The stacking game's view of a board for one well side, with the context it is searched under. */
+interface Frame extends StackSurface {
   /** The context with the stack's limit lowered by the floor. */
   ctx: StackContext;
 }
@@ -74,18 +79,35 @@ interface Frame {
 /** Smallest stack (rows above the floor) the surface game is played on; a higher floor is recover's business. */
 const MIN_FRAME_ROWS = 8;
 
-/** The frame of a board for a well side, or null when the board is no clean stack over a floor stack mode takes. */
-function frameOf(ctx: StackContext, rows: Uint32Array, side: 'right' | 'left'): Frame | null {
-  const floor = stackFloor(rows, ctx.width, side === 'right' ? ctx.width - 1 : 0);
-  if (floor < 0 || floor > ctx.maxFloor) return null;
-  const boardHeight = ctx.rules.boardHeight - floor;
+/** The board as a clean stack for a well side, or null when it is none (stackFloor). */
+function surfaceOn(rows: Uint32Array, width: number, side: 'right' | 'left'): StackSurface | null {
+  const floor = stackFloor(rows, width, side === 'right' ? width - 1 : 0);
+  if (floor < 0) return null;
+  return { side, floor, heights: frameHeightsInto(rows, width, side, floor, new Array<number>(width - 1)) };
+}
+
+/** The board as a clean stack for each of `sides` that has one: found once a turn, for the policy and stack mode. */
+export function stackSurfaces(rows: Uint32Array, width: number, sides: readonly ('right' | 'left')[]): StackSurface[] {
+  const out: StackSurface[] = [];
+  for (const side of sides) {
+    const surface = surfaceOn(rows, width, side);
+    if (surface) out.push(surface);
+  }
+  return out;
+}
+
+/** Whether an I down the well makes a Tetris on this surface now: its lowest column stands at least TETRIS_ROWS over
+ * the floor. */
+export function isTetrisReady(surface: StackSurface): boolean {
+  return Math.min(...surface.heights) >= TETRIS_ROWS;
+}
+
+/** The frame of a surface under a context, or null when its floor is one stack mode does not play over. */
+function frameOf(ctx: StackContext, surface: StackSurface | null): Frame | null {
+  if (!surface || surface.floor > ctx.maxFloor) return null;
+  const boardHeight = ctx.rules.boardHeight - surface.floor;
   if (boardHeight < MIN_FRAME_ROWS) return null;
-  return {
-    side,
-    floor,
-    heights: frameHeightsInto(rows, ctx.width, side, floor, new Array<number>(ctx.width - 1)),
-    ctx: floor === 0 ? ctx : { ...ctx, rules: { ...ctx.rules, boardHeight } },
-  };
+  return { ...surface, ctx: surface.floor === 0 ? ctx : { ...ctx, rules: { ...ctx.rules, boardHeight } } };
 }
 
 /** Surface heights of a board after a move, in a frame (null when it is no longer a clean stack over that floor). */
@@ -97,16 +119,19 @@ function frameHeightsAfter(ctx: StackContext, rows: Uint32Array, frame: Frame): 
 const TWO_32 = 2 ** 32;
 const TWO_48 = 2 ** 48;
 
-/** The best stack-mode move on a clean board, or null when the surface game has none that the rules reach. */
+/**
+ * The best stack-mode move on a clean board (its surfaces: stackSurfaces), or null when the surface game has none
+ * that the rules reach.
+ */
 export function stackMove(
   ctx: StackContext,
   rows: Uint32Array,
   options: readonly TurnOption[],
-  sides: readonly ('right' | 'left')[],
+  surfaces: readonly StackSurface[],
 ): StackChoice | null {
   let best: StackChoice | null = null;
-  for (const side of sides) {
-    const frame = frameOf(ctx, rows, side);
+  for (const surface of surfaces) {
+    const frame = frameOf(ctx, surface);
     if (!frame) continue;
     const choice = bestOnSide(frame, rows, options);
     if (choice && (!best || choice.order > best.order)) best = choice;
@@ -144,23 +169,9 @@ function bestOnSide(frame: Frame, rows: Uint32Array, options: readonly TurnOptio
  * TETRIS_ROWS above the floor) and an I is among some option's window pieces (current, queue, hold).
  */
 function tetrisInSight(frame: Frame, options: readonly TurnOption[]): boolean {
-  if (Math.min(...frame.heights) < TETRIS_ROWS) return false;
+  if (!isTetrisReady(frame)) return false;
   const window = frame.ctx.lookahead + 1;
   return options.some((o) => o.pieces.slice(0, window).includes('I'));
-}
-
-/**
- * Whether an I would make a Tetris on this board now: on one of the well sides it is a clean stack over a floor
- * (stackFloor) whose lowest column stands at least TETRIS_ROWS over that floor.
- */
-export function isTetrisReady(rows: Uint32Array, width: number, sides: readonly ('right' | 'left')[]): boolean {
-  const heights = new Array<number>(width - 1);
-  for (const side of sides) {
-    const floor = stackFloor(rows, width, side === 'right' ? width - 1 : 0);
-    if (floor < 0) continue;
-    if (Math.min(...frameHeightsInto(rows, width, side, floor, heights)) >= TETRIS_ROWS) return true;
-  }
-  return false;
 }
 
 /** Frame piece id (mirrored for a left well). */
@@ -374,7 +385,7 @@ export function scoreStackMoves(
   options: readonly TurnOption[],
   side: 'right' | 'left',
 ): ScoredStackMove[] {
-  const frame = frameOf(baseCtx, rows, side);
+  const frame = frameOf(baseCtx, surfaceOn(rows, baseCtx.width, side));
   if (!frame) return [];
   const { ctx, heights, floor } = frame;
   const out: ScoredStackMove[] = [];
@@ -417,7 +428,7 @@ export function nextPieceRanks(
   cells: readonly Cell[],
   side: 'right' | 'left',
 ): (number | null)[] {
-  const frame = frameOf(baseCtx, rows, side);
+  const frame = frameOf(baseCtx, surfaceOn(rows, baseCtx.width, side));
   const child = frame && frameHeightsAfter(frame.ctx, lockCells(rows, baseCtx.width, cells).rows, frame);
   if (!frame || !child) return PIECES.map(() => null);
   return PIECES.map((p) => {

@@ -8,7 +8,7 @@ import { TetrisAI, playGame } from '../../src/game/index.js';
 import { burnsRows, stackSearchSetup } from '../../src/game/ai.js';
 import { lockCells, stackFloor } from '../../src/game/grid.js';
 import { ruleFacts } from '../../src/game/rules-adapter.js';
-import { isTetrisReady } from '../../src/game/stack.js';
+import { isTetrisReady, stackSurfaces } from '../../src/game/stack.js';
 import { createRandomizer } from '../../src/randomizers/index.js';
 import type { Cell } from '../../src/rules/types.js';
 import { RefSimulator, cellKey, refBoardFromRows, refReachable, type RefRules } from '../reference/rules-reference.js';
@@ -422,15 +422,9 @@ function rowsOf(heights: readonly number[]): Uint32Array {
   return rows;
 }
 
-/** Rows top first, as nextMove takes them. */
-function drawRows(rows: Uint32Array): string[] {
-  const out: string[] = [];
-  for (let y = H - 1; y >= 0; y--) {
-    let line = '';
-    for (let x = 0; x < W; x++) line += (rows[y] >> x) & 1 ? '#' : '.';
-    out.push(line);
-  }
-  return out;
+/** Whether the board is Tetris-ready on one of `sides`, as the policy asks it. */
+function readyOn(rows: Uint32Array, sides: readonly ('right' | 'left')[]): boolean {
+  return stackSurfaces(rows, W, sides).some(isTetrisReady);
 }
 
 /**
@@ -470,9 +464,9 @@ describe('isTetrisReady', () => {
       fc.property(board, (rows) => {
         const right = tetrisByDrop(rows, 'right');
         const left = tetrisByDrop(rows, 'left');
-        expect(isTetrisReady(rows, W, ['right'])).toBe(right);
-        expect(isTetrisReady(rows, W, ['left'])).toBe(left);
-        expect(isTetrisReady(rows, W, ['right', 'left'])).toBe(right || left);
+        expect(readyOn(rows, ['right'])).toBe(right);
+        expect(readyOn(rows, ['left'])).toBe(left);
+        expect(readyOn(rows, ['right', 'left'])).toBe(right || left);
         if (right || left) ready++;
       }),
       { numRuns: 400, seed: 5 },
@@ -482,14 +476,14 @@ describe('isTetrisReady', () => {
   });
 
   it('needs the lowest stack column four rows over the floor', () => {
-    expect(isTetrisReady(rowsOf([4, 6, 5, 7, 4, 5, 6, 4, 5, 0]), W, ['right'])).toBe(true);
-    expect(isTetrisReady(rowsOf([4, 6, 5, 7, 3, 5, 6, 4, 5, 0]), W, ['right'])).toBe(false);
+    expect(readyOn(rowsOf([4, 6, 5, 7, 4, 5, 6, 4, 5, 0]), ['right'])).toBe(true);
+    expect(readyOn(rowsOf([4, 6, 5, 7, 3, 5, 6, 4, 5, 0]), ['right'])).toBe(false);
     // Over a floor of two rows (the well holds them): the stack counts from the floor.
-    expect(isTetrisReady(rowsOf([6, 8, 7, 9, 6, 7, 8, 6, 7, 2]), W, ['right'])).toBe(true);
-    expect(isTetrisReady(rowsOf([5, 8, 7, 9, 6, 7, 8, 6, 7, 2]), W, ['right'])).toBe(false);
+    expect(readyOn(rowsOf([6, 8, 7, 9, 6, 7, 8, 6, 7, 2]), ['right'])).toBe(true);
+    expect(readyOn(rowsOf([5, 8, 7, 9, 6, 7, 8, 6, 7, 2]), ['right'])).toBe(false);
     // A left well: the mirror image.
-    expect(isTetrisReady(rowsOf([0, 5, 4, 6, 5, 4, 7, 5, 6, 4]), W, ['left'])).toBe(true);
-    expect(isTetrisReady(rowsOf([0, 5, 4, 6, 5, 4, 7, 5, 6, 4]), W, ['right'])).toBe(false);
+    expect(readyOn(rowsOf([0, 5, 4, 6, 5, 4, 7, 5, 6, 4]), ['left'])).toBe(true);
+    expect(readyOn(rowsOf([0, 5, 4, 6, 5, 4, 7, 5, 6, 4]), ['right'])).toBe(false);
   });
 });
 
@@ -499,8 +493,9 @@ describe('stack limits', () => {
       (['classic', 'nes', 'guideline', 'tgm', 'tgm20g'] as const).map((r) => {
         const setup = stackSearchSetup(ruleFacts(r), 'tgm1', 'both');
         // The search engine's board is the higher limit; each turn searches under the one its board allows.
-        expect(setup.stackRules.boardHeight).toBe(Math.max(setup.limits.tetrisReady, setup.limits.building));
-        return [r, [setup.limits.tetrisReady, setup.limits.building]];
+        const { tetrisReady, building } = setup.limits;
+        expect(setup.stackRules.boardHeight).toBe(Math.max(tetrisReady.boardHeight, building.boardHeight));
+        return [r, [tetrisReady.boardHeight, building.boardHeight]];
       }),
     );
     expect(limits).toEqual({ classic: [16, 14], nes: [14, 14], guideline: [16, 16], tgm: [14, 14], tgm20g: [12, 12] });
@@ -510,17 +505,16 @@ describe('stack limits', () => {
     const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'right' });
     // 13 rows high, no I known: within 2 rows of the building limit (14), a stack still building burns (no piece
     // clears a row here, so recover mode); a Tetris-ready one is 3 rows under its limit (16) and plays on.
-    const ready = rowsOf([12, 12, 13, 13, 12, 12, 13, 13, 12, 0]);
-    const building = rowsOf([3, 12, 13, 13, 12, 12, 13, 13, 12, 0]);
-    expect(isTetrisReady(ready, W, ['right'])).toBe(true);
-    expect(isTetrisReady(building, W, ['right'])).toBe(false);
-    const onReady = ai.nextMove({ board: drawRows(ready), current: 'O', queue: 'T' })!;
+    const ready = [12, 12, 13, 13, 12, 12, 13, 13, 12, 0];
+    const building = [3, 12, 13, 13, 12, 12, 13, 13, 12, 0];
+    expect(readyOn(rowsOf(ready), ['right'])).toBe(true);
+    expect(readyOn(rowsOf(building), ['right'])).toBe(false);
+    const onReady = ai.nextMove({ board: drawBoard(ready), current: 'O', queue: 'T' })!;
     expect([onReady.mode, onReady.linesCleared]).toEqual(['stack', 0]);
     expect(Math.max(...onReady.cells.map(([, y]) => y))).toBeLessThan(16);
-    expect(ai.nextMove({ board: drawRows(building), current: 'O', queue: 'T' })!.mode).toBe('recover');
+    expect(ai.nextMove({ board: drawBoard(building), current: 'O', queue: 'T' })!.mode).toBe('recover');
     // A ready stack within 2 rows of its own limit burns too.
-    const tooTall = rowsOf([15, 15, 14, 14, 15, 15, 14, 14, 15, 0]);
-    const move = ai.nextMove({ board: drawRows(tooTall), current: 'O', queue: 'T' })!;
+    const move = ai.nextMove({ board: drawBoard([15, 15, 14, 14, 15, 15, 14, 14, 15, 0]), current: 'O', queue: 'T' })!;
     expect(move.mode).toBe('recover');
   });
 });
