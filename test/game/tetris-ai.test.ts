@@ -7,6 +7,7 @@ import { StackingAI } from '../../src/stacking/ai.js';
 import { TetrisAI, playGame } from '../../src/game/index.js';
 import { burnsRows, stackSearchSetup } from '../../src/game/ai.js';
 import { lockCells, stackFloor } from '../../src/game/grid.js';
+import { normalizeBoard } from '../../src/game/board-input.js';
 import { ruleFacts } from '../../src/game/rules-adapter.js';
 import { isTetrisReady, stackSurfaces } from '../../src/game/stack.js';
 import { createRandomizer } from '../../src/randomizers/index.js';
@@ -415,11 +416,9 @@ describe('playGame', () => {
   });
 });
 
-/** Bit rows (bottom first) from column heights, hole-free. */
-function rowsOf(heights: readonly number[]): Uint32Array {
-  const rows = new Uint32Array(H + 4);
-  for (let x = 0; x < W; x++) for (let y = 0; y < heights[x]; y++) rows[y] |= 1 << x;
-  return rows;
+/** Bit rows (bottom first) of drawBoard's board, as nextMove reads it. */
+function rowsOf(heights: number[]): Uint32Array {
+  return normalizeBoard(drawBoard(heights), W).rows;
 }
 
 /** Whether the board is Tetris-ready on one of `sides`, as the policy asks it. */
