@@ -40,7 +40,8 @@ import {
 export type WellSide = 'right' | 'left' | 'auto';
 export type GameMode = 'stack' | 'recover';
 /** Which modes play: both (the AI), or one alone (the benchmark baselines, docs/game.md). */
-export type GamePolicy = 'both' | 'stackOnly' | 'fullBoardOnly';
+export const GAME_POLICIES = ['both', 'stackOnly', 'fullBoardOnly'] as const;
+export type GamePolicy = (typeof GAME_POLICIES)[number];
 
 export interface TetrisAIOptions {
   /** Rule-set preset (docs/rules.md): 'classic', 'nes', 'guideline' (default), 'tgm', 'tgm20g'. */
@@ -136,10 +137,10 @@ export class TetrisAI {
     if (well !== 'right' && well !== 'left' && well !== 'auto')
       throw new StackRankError('BAD_ARGUMENT', `well must be "right", "left" or "auto"; got ${describe(well)}`);
     const policy = opts.policy ?? 'both';
-    if (policy !== 'both' && policy !== 'stackOnly' && policy !== 'fullBoardOnly') {
+    if (!GAME_POLICIES.includes(policy)) {
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `policy must be "both", "stackOnly" or "fullBoardOnly"; got ${describe(policy)}`,
+        `policy must be one of ${GAME_POLICIES.join(', ')}; got ${describe(policy)}`,
       );
     }
     if (opts.randomizer !== undefined && !isRandomizerName(opts.randomizer)) {

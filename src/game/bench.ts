@@ -7,7 +7,8 @@ import type { RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import type { RuleSetName } from '../rules/types.js';
 import type { NextPieceValues } from '../stacking/engine.js';
-import type { GamePolicy } from './ai.js';
+import { StackRankError, describe } from '../errors.js';
+import { GAME_POLICIES, type GamePolicy } from './ai.js';
 import { playGame, type GameTally, type PlayGameResult } from './play.js';
 
 export interface BenchGameOptions {
@@ -48,8 +49,9 @@ export interface BenchGameOptions {
 export type BenchGameResult = Partial<Record<GamePolicy, PlayGameResult>>;
 
 export async function benchGame(opts: BenchGameOptions): Promise<BenchGameResult> {
+  const players = checkBenchOptions(opts);
   const out: BenchGameResult = {};
-  for (const policy of opts.players ?? (['both', 'stackOnly', 'fullBoardOnly'] as const)) {
+  for (const policy of players) {
     out[policy] = await playGame({
       rules: opts.rules,
       randomizer: opts.randomizer,
@@ -70,4 +72,31 @@ export async function benchGame(opts: BenchGameOptions): Promise<BenchGameResult
     });
   }
   return out;
+}
+
+/** The players to run, after checking what benchGame itself reads (playGame checks the rest). */
+function checkBenchOptions(opts: unknown): readonly GamePolicy[] {
+  if (opts === null || typeof opts !== 'object' || Array.isArray(opts))
+    throw new StackRankError('BAD_ARGUMENT', `benchGame takes an options object; got ${describe(opts)}`);
+  const { players, onProgress, onGame } = opts as Record<string, unknown>;
+  for (const [name, f] of [
+    ['onProgress', onProgress],
+    ['onGame', onGame],
+  ] as const) {
+    if (f !== undefined && typeof f !== 'function')
+      throw new StackRankError('BAD_ARGUMENT', `${name} must be a function; got ${describe(f)}`);
+  }
+  if (players === undefined) return GAME_POLICIES;
+  const known = (p: unknown): p is GamePolicy => GAME_POLICIES.includes(p as GamePolicy);
+  if (
+    !Array.isArray(players) ||
+    players.length === 0 ||
+    !players.every(known) ||
+    new Set(players).size !== players.length
+  )
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `players must be a non-empty list of distinct players from ${GAME_POLICIES.join(', ')}; got ${describe(players)}`,
+    );
+  return players;
 }

@@ -165,6 +165,8 @@ export class Board {
 
   /** Whether (x, y) is blocked: filled cells, the walls (x < 0 or x ≥ width) and the floor (y < 0). Above the top is open. */
   filled(x: number, y: number): boolean {
+    if (!Number.isInteger(x) || !Number.isInteger(y))
+      throw new StackRankError('BAD_ARGUMENT', `a cell is integers x, y; got x ${describe(x)}, y ${describe(y)}`);
     if (x < 0 || x >= this.width || y < 0) return true;
     if (y >= this.height) return false;
     return ((this.rows[y] >> x) & 1) === 1;
@@ -208,6 +210,8 @@ export class Board {
   }
 
   equals(other: Board): boolean {
+    if (!(other instanceof Board))
+      throw new StackRankError('BAD_ARGUMENT', `a board compares with a Board; got ${describe(other)}`);
     if (other.width !== this.width || other.height !== this.height) return false;
     for (let y = 0; y < this.height; y++) if (other.rows[y] !== this.rows[y]) return false;
     return true;

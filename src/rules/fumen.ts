@@ -53,18 +53,30 @@ export function boardFromFumen(fumen: string, opts: { page?: number } = {}): Fum
       `page must be an integer from 0 to ${pages.length - 1} (the fumen has ${pages.length} pages); got ${describe(opts.page)}`,
     );
   }
-  const page = pages[index];
-  const field = page.field;
+  // The package decodes a page's field, comment and piece when they are first read, so a damaged page throws here.
   const bits: number[] = [];
-  let top = 0;
-  for (let y = 0; y < FUMEN_HEIGHT; y++) {
-    let mask = 0;
-    for (let x = 0; x < FUMEN_WIDTH; x++) if (field.at(x, y) !== '_') mask |= 1 << x;
-    bits.push(mask);
-    if (mask) top = y + 1;
+  let comment: string;
+  let operation: string | undefined;
+  try {
+    const page = pages[index];
+    const field = page.field;
+    for (let y = 0; y < FUMEN_HEIGHT; y++) {
+      let mask = 0;
+      for (let x = 0; x < FUMEN_WIDTH; x++) if (field.at(x, y) !== '_') mask |= 1 << x;
+      bits.push(mask);
+    }
+    comment = page.comment ?? '';
+    operation = page.operation?.type;
+  } catch (e) {
+    throw new StackRankError(
+      'BAD_FUMEN',
+      `page ${index} of the fumen is damaged (${e instanceof Error ? e.message : String(e)})`,
+      { cause: e },
+    );
   }
+  let top = 0;
+  for (let y = 0; y < FUMEN_HEIGHT; y++) if (bits[y]) top = y + 1;
   const board = Board.fromBits(bits.slice(0, Math.max(top, 20)), FUMEN_WIDTH, top > 20 ? FUMEN_HEIGHT : 20);
-  const comment = page.comment ?? '';
   const out: FumenPosition = { board, comment };
   const quiz = /^#Q=\[([IOTSZJL]?)\]\(([IOTSZJL]?)\)([IOTSZJL]*)/.exec(comment);
   if (quiz) {
@@ -77,8 +89,8 @@ export function boardFromFumen(fumen: string, opts: { page?: number } = {}): Fum
     const letters = [...comment.trim()] as Piece[];
     out.current = letters[0];
     out.queue = letters.slice(1);
-  } else if (page.operation && (PIECES as readonly string[]).includes(page.operation.type)) {
-    out.current = page.operation.type as Piece;
+  } else if (operation && (PIECES as readonly string[]).includes(operation)) {
+    out.current = operation as Piece;
   }
   return out;
 }

@@ -49,10 +49,10 @@ export interface PieceState {
 }
 
 /**
- * The moving piece on a board under a rule set: collision, drops, turns and shifts as the rules define them. The
- * search below and anyone replaying inputs (an AI, a test) share this one model.
+ * The moving piece on a board under a rule set: collision, drops, turns and shifts as the rules define them, on
+ * arguments already checked. The search below runs on it directly; PieceMover checks a caller's arguments first.
  */
-export class PieceMover {
+class Mover {
   readonly board: Board;
   readonly rules: RuleSet;
   readonly geometry: PieceGeometry;
@@ -173,6 +173,103 @@ export class PieceMover {
   }
 }
 
+/** Every key a game has (types.ts Input); `apply` answers null for hold and hardDrop, which do not move the piece. */
+const KEYS: ReadonlySet<string> = new Set<Input>([...SEARCH_MOVES, 'hardDrop', 'hold']);
+
+/** How far outside the field a piece's reference point may lie (its cells reach at most 3 cells from it). */
+const STATE_MARGIN = 8;
+
+/** A Mover for a caller's board (Board or BoardLike), piece (letter or id 0..6) and rules (name or RuleSet). */
+function checkedMover(board: unknown, piece: unknown, rules: unknown): Mover {
+  return new Mover(Board.from(board as Board | BoardLike), toPiece(piece), resolveRules(rules));
+}
+
+/**
+ * The moving piece on a board under a rule set, for anyone replaying inputs (an AI, a test, the demo): the search's
+ * own model, each method checking its arguments first.
+ */
+export class PieceMover {
+  readonly board: Board;
+  readonly rules: RuleSet;
+  readonly geometry: PieceGeometry;
+  readonly ceiling: number;
+  readonly lockTop: number;
+  readonly spawn: PieceState;
+  private readonly mover: Mover;
+
+  /** `board`: a Board or BoardLike; `piece`: a letter or id 0..6; `rules`: a preset name or a RuleSet. */
+  constructor(board: Board | BoardLike, piece: Piece | number, rules: RuleSet | RuleSetName) {
+    const m = checkedMover(board, piece, rules);
+    this.mover = m;
+    this.board = m.board;
+    this.rules = m.rules;
+    this.geometry = m.geometry;
+    this.ceiling = m.ceiling;
+    this.lockTop = m.lockTop;
+    this.spawn = m.spawn;
+  }
+
+  /** Whether the piece in state s at (x, y) overlaps a wall, the floor, the ceiling or a filled cell. */
+  collides(s: number, x: number, y: number): boolean {
+    this.checkPosition(s, x, y);
+    return this.mover.collides(s, x, y);
+  }
+
+  /** The row the piece comes to rest in when dropped from y. */
+  dropY(s: number, x: number, y: number): number {
+    this.checkPosition(s, x, y);
+    return this.mover.dropY(s, x, y);
+  }
+
+  /** The state after a turn (with the rotation system's kicks), or null when every kick is blocked. */
+  turn(p: PieceState, clockwise: boolean): PieceState | null {
+    this.checkState(p);
+    if (typeof clockwise !== 'boolean')
+      throw new StackRankError('BAD_ARGUMENT', `clockwise must be true or false; got ${describe(clockwise)}`);
+    return this.mover.turn(p, clockwise);
+  }
+
+  /** Under 20G every move ends with the piece pulled down to rest. */
+  settle(p: PieceState): PieceState {
+    this.checkState(p);
+    return this.mover.settle(p);
+  }
+
+  /** One input applied to a piece in play; null when it does nothing (hardDrop and hold never move it here). */
+  apply(p: PieceState, input: Input): PieceState | null {
+    this.checkState(p);
+    if (typeof input !== 'string' || !KEYS.has(input))
+      throw new StackRankError('BAD_ARGUMENT', `input must be one of ${[...KEYS].join(', ')}; got ${describe(input)}`);
+    return this.mover.apply(p, input);
+  }
+
+  /** Absolute cells of a state, sorted by row then column. */
+  cellsOf(p: PieceState): Cell[] {
+    this.checkState(p);
+    return this.mover.cellsOf(p);
+  }
+
+  private checkPosition(s: unknown, x: unknown, y: unknown): void {
+    const states = this.geometry.cells.length;
+    if (!Number.isInteger(s) || (s as number) < 0 || (s as number) >= states)
+      throw new StackRankError('BAD_ARGUMENT', `a rotation state is an integer 0..${states - 1}; got ${describe(s)}`);
+    const inRange = (v: unknown, high: number) =>
+      Number.isInteger(v) && (v as number) >= -STATE_MARGIN && (v as number) <= high + STATE_MARGIN;
+    if (!inRange(x, this.board.width) || !inRange(y, this.ceiling))
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `a piece position is integers x ${-STATE_MARGIN}..${this.board.width + STATE_MARGIN}, y ${-STATE_MARGIN}..${this.ceiling + STATE_MARGIN}; got x ${describe(x)}, y ${describe(y)}`,
+      );
+  }
+
+  private checkState(p: unknown): void {
+    if (p === null || typeof p !== 'object')
+      throw new StackRankError('BAD_ARGUMENT', `a piece state is { rotation, x, y }; got ${describe(p)}`);
+    const { rotation, x, y } = p as Record<string, unknown>;
+    this.checkPosition(rotation, x, y);
+  }
+}
+
 /** Inputs allowed by a rule set, in search order. */
 function movesFor(rules: RuleSet): Input[] {
   return SEARCH_MOVES.filter((m) => m !== 'softDrop' || (rules.softDrop && rules.gravity !== '20G'));
@@ -207,9 +304,12 @@ export function countReachablePlacements(
   return kernelReach(Board.from(board), toPiece(piece), checkOptions(options));
 }
 
-/** The search in TypeScript, on checked input: the readable definition the kernel is tested against. */
+/**
+ * The search in TypeScript (its arguments checked as PieceMover's are): the readable definition the kernel is
+ * tested against.
+ */
 export function searchPlacements(board: Board, pid: number, rules: RuleSet): GamePlacement[] {
-  const mover = new PieceMover(board, pid, rules);
+  const mover = checkedMover(board, pid, rules);
   const g = mover.geometry;
   const spawn = mover.spawn;
   if (mover.collides(spawn.rotation, spawn.x, spawn.y)) return [];

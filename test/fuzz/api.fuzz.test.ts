@@ -742,6 +742,197 @@ describe('full board', () => {
   );
 });
 
+describe('real games', () => {
+  let table9: api.RankTable;
+  let gameAi: api.TetrisAI;
+  beforeAll(async () => {
+    // The game AI stacks on 9 columns: a 1-iteration table is enough for the plumbing.
+    table9 = await api.buildRankTable({ width: 9, iterations: 1, threads: 1 });
+    gameAi = await api.TetrisAI.create({ rules: 'classic', lookahead: 1, table: table9 });
+  });
+  const ruleName = fc.constantFrom('classic', 'nes', 'guideline', 'tgm', 'tgm20g');
+  const rowsArb = fc.array(fc.stringMatching(/^[.#]{10}$/), { maxLength: 22 });
+  const boardArb = fc.oneof(
+    rowsArb,
+    fc.record({
+      width: maybe(fc.integer({ min: 0, max: 12 })),
+      rows: maybe(fc.array(fc.integer({ min: 0, max: 1023 }), { maxLength: 24 })),
+    }),
+    hostile,
+  );
+  const pieceArb = maybe(fc.oneof(fc.constantFrom(...api.PIECES), fc.integer({ min: -1, max: 7 })));
+  const inputArb = maybe(
+    fc.constantFrom('left', 'right', 'cw', 'ccw', 'softDrop', 'hardDrop', 'dasLeft', 'dasRight', 'hold', 'up'),
+  );
+
+  fuzzSync(
+    'Board.fromRows / fromBits / from / empty and methods',
+    fc.tuple(boardArb, maybe(fc.integer({ min: 0, max: 50 })), maybe(fc.array(fc.tuple(smallInt, smallInt)))),
+    (b, h, cells) => {
+      const board = callSync(() => api.Board.from(b as never));
+      callSync(() => api.Board.fromRows(b as never, h as never));
+      callSync(() => api.Board.fromBits(b as never, h as never, h as never));
+      callSync(() => api.Board.empty(h as never, h as never));
+      if (board instanceof api.Board) {
+        expect(api.Board.fromRows(board.toRows()).equals(board)).toBe(true);
+        callSync(() => board.withHeight(h as never));
+        callSync(() => board.withCells(cells as never));
+        callSync(() => board.place(cells as never));
+        callSync(() => board.filled(h as never, h as never));
+        expect(board.heights().length).toBe(board.width);
+      }
+    },
+  );
+  fuzzSync(
+    'reachablePlacements / countReachablePlacements',
+    fc.tuple(boardArb, pieceArb, maybe(fc.record({ rules: maybe(ruleName) }))),
+    (b, p, o) => {
+      const list = api.reachablePlacements(b as never, p as never, o as never);
+      expect(api.countReachablePlacements(b as never, p as never, o as never)).toBe(list.length);
+      for (const m of list) expect(m.cells.length).toBe(4);
+    },
+    RUNS / 5,
+  );
+  fuzzSync(
+    'boardFromFumen / fumenFromBoard',
+    fc.tuple(maybe(fc.oneof(fc.string(), fc.stringMatching(/^v115@[A-Za-z0-9+/?]{0,40}$/))), boardArb, hostile),
+    (f, b, o) => {
+      callSync(() => api.boardFromFumen(f as never, o as never));
+      const board = callSync(() => api.Board.from(b as never));
+      if (board instanceof api.Board && board.width === 10 && board.height <= 23) {
+        // The fumen field is taller than most boards: the same rows from the bottom, empty above.
+        const back = api.boardFromFumen(api.fumenFromBoard(board)).board;
+        for (let y = 0; y < Math.max(back.height, board.height); y++)
+          expect(back.rows[y] ?? 0).toBe(board.rows[y] ?? 0);
+      }
+      callSync(() => api.fumenFromBoard(b as never, o as never));
+    },
+  );
+  fuzzSync(
+    'PieceMover and its moves',
+    fc.tuple(boardArb, pieceArb, maybe(ruleName), inputArb, hostile),
+    (b, p, r, input, state) => {
+      const board = callSync(() => api.Board.from(b as never));
+      const rules = typeof r === 'string' ? api.RULE_SETS[r as keyof typeof api.RULE_SETS] : r;
+      const mover = new api.PieceMover((board instanceof api.Board ? board : b) as never, p as never, rules as never);
+      const moved = mover.apply(mover.spawn, input as never);
+      if (moved) expect(mover.cellsOf(moved).length).toBe(4);
+      callSync(() => mover.apply(state as never, input as never));
+      callSync(() => mover.cellsOf(state as never));
+      callSync(() => mover.collides(state as never, state as never, state as never));
+    },
+  );
+  fuzzAsync(
+    'loadOrBuildCachedPreviewTable (refused before any work)',
+    fc.tuple(
+      fc.oneof(
+        hostile.filter((v) => v !== undefined && (v === null || typeof v !== 'object')),
+        // Always one bad field, so no case builds a table.
+        fc.record({
+          randomizer: fc.constantFrom<unknown>('nope', 7, null, {}),
+          width: maybe(fc.integer({ min: 3, max: 9 })),
+          iterations: maybe(fc.integer({ min: 1, max: 3 })),
+          signal: hostile,
+        }),
+      ),
+    ),
+    async (o) => {
+      const opts = o && typeof o === 'object' ? { ...(o as object), env: { XDG_CACHE_HOME: cacheHome } } : o;
+      const r = await callAsync(() => api.loadOrBuildCachedPreviewTable(opts as never));
+      expect(r).toBeInstanceOf(api.StackRankError);
+    },
+    RUNS / 10,
+  );
+  fuzzAsync(
+    'TetrisAI.create',
+    fc.tuple(
+      maybe(
+        fc.record({
+          rules: maybe(ruleName),
+          lookahead: maybe(smallInt),
+          randomizer: maybe(fc.constantFrom('tgm1', 'bag7', 'nes', 'nope')),
+          well: maybe(fc.constantFrom('left', 'right', 'auto', 'up')),
+          recover: hostile,
+          policy: hostile,
+          previewTable: hostile,
+        }),
+      ),
+    ),
+    async (o) => {
+      // Without a table, Node loads (or builds) the cached full table: give the small one unless the case is hostile.
+      const opts = o && typeof o === 'object' && !Array.isArray(o) ? { table: table9, ...(o as object) } : o;
+      await callAsync(() => api.TetrisAI.create(opts as never));
+    },
+    RUNS / 10,
+  );
+  fuzzSync(
+    'TetrisAI nextMove / rankPlacements',
+    fc.tuple(
+      maybe(
+        fc.record(
+          {
+            board: boardArb,
+            current: pieceArb,
+            queue: maybe(queueArb),
+            hold: maybe(pieceArb),
+            canHold: maybe(fc.boolean()),
+            next: hostile,
+          },
+          { requiredKeys: ['board', 'current'] },
+        ),
+      ),
+      hostile,
+    ),
+    (state, opts) => {
+      const move = callSync(() => gameAi.nextMove(state as never));
+      if (move && !(move instanceof api.StackRankError)) {
+        const m = move as api.GameMove;
+        expect(m.cells.length).toBe(4);
+        for (const [x, y] of m.cells) expect(x >= 0 && x < 10 && y >= 0).toBe(true);
+      }
+      callSync(() => gameAi.rankPlacements(state as never, opts as never));
+    },
+    RUNS / 5,
+  );
+  fuzzAsync(
+    'playGame / benchGame',
+    fc.tuple(
+      maybe(
+        fc.record({
+          rules: maybe(ruleName),
+          lookahead: maybe(fc.integer({ min: -1, max: 2 })),
+          games: maybe(fc.integer({ min: 0, max: 2 })),
+          maxPieces: maybe(fc.integer({ min: 0, max: 30 })),
+          seed: maybe(fc.integer({ min: 0, max: 5 })),
+          threads: maybe(fc.constantFrom(1, 2)),
+          players: maybe(fc.array(fc.constantFrom('both', 'stackOnly', 'fullBoardOnly', 'x'), { maxLength: 2 })),
+          randomizer: maybe(fc.constantFrom('tgm1', 'bag7', 'nope')),
+          onProgress: hostile,
+          signal: hostile,
+        }),
+      ),
+      fc.boolean(),
+    ),
+    async (o, bench) => {
+      // Keep valid runs small (few pieces) and on the small table; the types stay hostile. (No options at all is
+      // valid for playGame: a default game on the cached full table, too slow here.)
+      let opts = o === undefined ? {} : o;
+      if (opts && typeof opts === 'object' && !Array.isArray(opts)) {
+        const x: Record<string, unknown> = { table: table9, ...(opts as Record<string, unknown>) };
+        if (typeof x.maxPieces !== 'number') x.maxPieces = 20;
+        if (typeof x.games !== 'number') x.games = 1;
+        opts = x;
+      }
+      const r = await callAsync(() => (bench ? api.benchGame(opts as never) : api.playGame(opts as never)));
+      if (!bench && r && typeof r === 'object' && 'pieces' in r) {
+        const x = opts as { maxPieces: number; games: number };
+        expect((r as api.PlayGameResult).pieces).toBeLessThanOrEqual(x.maxPieces * x.games);
+      }
+    },
+    RUNS / 20,
+  );
+});
+
 it('StackRankError itself', () => {
   fc.assert(
     fc.property(
