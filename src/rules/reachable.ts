@@ -308,8 +308,14 @@ export function countReachablePlacements(
  * The search in TypeScript (its arguments checked as PieceMover's are): the readable definition the kernel is
  * tested against.
  */
-export function searchPlacements(board: Board, pid: number, rules: RuleSet): GamePlacement[] {
-  const mover = checkedMover(board, pid, rules);
+export function searchPlacements(
+  board: Board | BoardLike,
+  piece: Piece | number,
+  ruleSet: RuleSet | RuleSetName,
+): GamePlacement[] {
+  const mover = checkedMover(board, piece, ruleSet);
+  const { rules } = mover;
+  const pid = toPiece(piece);
   const g = mover.geometry;
   const spawn = mover.spawn;
   if (mover.collides(spawn.rotation, spawn.x, spawn.y)) return [];
@@ -318,7 +324,7 @@ export function searchPlacements(board: Board, pid: number, rules: RuleSet): Gam
 
   // State index: rotation, then y, then x, with margins for references outside the board.
   const XOFF = 4;
-  const XS = board.width + 8;
+  const XS = mover.board.width + 8;
   const YOFF = 4;
   const YS = mover.ceiling + 8;
   const index = (p: PieceState) => (p.rotation * YS + p.y + YOFF) * XS + p.x + XOFF;

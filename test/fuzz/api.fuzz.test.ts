@@ -933,6 +933,70 @@ describe('real games', () => {
   );
 });
 
+describe('research entry: runs, merges, rules', () => {
+  fuzzSync(
+    'shardRange / resolveRules / isRuleSetName',
+    fc.tuple(maybe(smallInt), maybe(smallInt), maybe(fc.integer({ min: 0, max: 40 })), hostile),
+    (i, n, games, rules) => {
+      const r = callSync(() => api.shardRange(i as never, n as never, games as never));
+      if (r && !(r instanceof api.StackRankError)) {
+        const { start, end } = r as api.GameRange;
+        expect(0 <= start && start <= end && end <= (games as number)).toBe(true);
+      }
+      callSync(() => api.resolveRules(rules));
+      expect(typeof api.isRuleSetName(rules)).toBe('boolean');
+    },
+  );
+  fuzzSync(
+    'searchPlacements',
+    fc.tuple(
+      fc.oneof(fc.array(fc.stringMatching(/^[.#]{10}$/), { minLength: 4, maxLength: 20 }), hostile),
+      maybe(fc.integer({ min: -1, max: 7 })),
+      maybe(fc.constantFrom('classic', 'nes', 'guideline', 'tgm', 'tgm20g')),
+    ),
+    (b, p, r) => {
+      const list = api.searchPlacements(b as never, p as never, r as never);
+      expect(list.length).toBe(api.countReachablePlacements(b as never, p as never, { rules: r } as never));
+    },
+    RUNS / 5,
+  );
+  fuzzSync(
+    'mergeSimulations / mergeGameResults / mergeFullGames',
+    fc.tuple(fc.oneof(hostile, fc.array(hostile, { maxLength: 3 }))),
+    (parts) => {
+      callSync(() => api.mergeSimulations(parts as never));
+      callSync(() => api.mergeGameResults(parts as never));
+      callSync(() => api.mergeFullGames(parts as never));
+    },
+  );
+  fuzzAsync(
+    'playFullGames',
+    fc.tuple(
+      fc.oneof(
+        hostile.filter((v) => v !== undefined && (v === null || typeof v !== 'object')),
+        fc.record({
+          games: maybe(fc.integer({ min: 0, max: 2 })),
+          maxPieces: maybe(fc.integer({ min: 0, max: 30 })),
+          seed: hostile,
+          range: hostile,
+          onGame: hostile,
+        }),
+      ),
+    ),
+    async (o) => {
+      let opts = o;
+      if (o && typeof o === 'object' && !Array.isArray(o)) {
+        const x: Record<string, unknown> = { ...(o as Record<string, unknown>) };
+        if (typeof x.maxPieces !== 'number') x.maxPieces = 20;
+        if (typeof x.games !== 'number') x.games = 1;
+        opts = x;
+      }
+      await callAsync(() => api.playFullGames(opts as never));
+    },
+    RUNS / 20,
+  );
+});
+
 it('StackRankError itself', () => {
   fc.assert(
     fc.property(
