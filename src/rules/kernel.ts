@@ -8,7 +8,7 @@ import { StackRankError } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
 import { instantiateKernelSync, type KernelInstance } from '../wasm.js';
 import { Board } from './board.js';
-import { fieldOf, spawnY, type RuleSet } from './rule-sets.js';
+import { fieldFor, spawnY, type RuleSet } from './rule-sets.js';
 import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from './geometry.js';
 import { ROTATION_SYSTEM_NAMES, ROTATION_SYSTEMS } from './rotation-systems.js';
 import type { Cell, GamePlacement, Input } from './types.js';
@@ -236,7 +236,7 @@ function prepare(board: KernelBoard, pid: number, rules: RuleSet): Prepared {
   if (p) return p;
   const { kernel, ctx, tables } = load();
   const g = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pid);
-  const field = fieldOf(rules, board.height);
+  const field = fieldFor(rules, board.height);
   const dys = g.cells[0].map((c) => c[1]);
   const sy = spawnY(rules, board.height, Math.min(...dys), Math.max(...dys));
   // The context's parameter words, from O_WIDTH (O_STAMP is the kernel's own: not written).

@@ -11,7 +11,7 @@
 import { StackRankError, describe } from '../errors.js';
 import { PIECES, pieceId as pieceIdOf, type Piece } from '../pieces.js';
 import { Board } from './board.js';
-import { fieldOf, resolveRules, spawnY, type RuleSet } from './rule-sets.js';
+import { fieldFor, resolveRules, spawnY, type RuleSet } from './rule-sets.js';
 import { ROTATION_SYSTEMS } from './rotation-systems.js';
 import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from './geometry.js';
 import { kernelPlacements, kernelReach } from './kernel.js';
@@ -66,7 +66,7 @@ class Mover {
     this.board = board;
     this.rules = rules;
     this.geometry = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pieceId);
-    const field = fieldOf(rules, board.height);
+    const field = fieldFor(rules, board.height);
     this.ceiling = field.ceiling;
     this.lockTop = field.lockTop;
     this.width = board.width;

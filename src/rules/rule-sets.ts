@@ -5,6 +5,7 @@
 import { StackRankError, describe } from '../errors.js';
 import { ROTATION_SYSTEM_NAMES, type RotationSystemName } from './rotation-systems.js';
 import type { RuleSetName } from './types.js';
+import { BOARD_MAX_HEIGHT, BOARD_MIN_HEIGHT } from './board.js';
 
 export type Gravity = 'normal' | '20G';
 
@@ -162,7 +163,19 @@ export interface Field {
   readonly lockTop: number;
 }
 
-export function fieldOf(rules: RuleSet, boardHeight: number): Field {
+/** The rows a piece lives in, for a caller's rules (a preset name or a RuleSet) and board height (4..40). */
+export function fieldOf(rules: RuleSet | RuleSetName, boardHeight: number): Field {
+  const checked = resolveRules(rules);
+  if (!Number.isInteger(boardHeight) || boardHeight < BOARD_MIN_HEIGHT || boardHeight > BOARD_MAX_HEIGHT)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `boardHeight must be an integer from ${BOARD_MIN_HEIGHT} to ${BOARD_MAX_HEIGHT}; got ${describe(boardHeight)}`,
+    );
+  return fieldFor(checked, boardHeight);
+}
+
+/** fieldOf on checked arguments (the searches' own). */
+export function fieldFor(rules: RuleSet, boardHeight: number): Field {
   switch (rules.spawn) {
     case 'aboveBoard':
       return { ceiling: boardHeight + 4, lockTop: boardHeight };

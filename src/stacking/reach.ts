@@ -21,7 +21,7 @@
  * `classic` (and any rule set under which every record would allow everything) gives no records at all: the
  * kernel then takes every placement that fits, exactly as before rule sets existed.
  */
-import { StackRankError, describe } from '../errors.js';
+import { StackRankError, describe, requireInt } from '../errors.js';
 import { ORIENTATIONS, PIECE_COUNT, orientationCells } from '../pieces.js';
 import { Board, BOARD_MAX_HEIGHT, BOARD_MAX_WIDTH } from '../rules/board.js';
 import { pieceGeometry, type PieceGeometry } from '../rules/geometry.js';
@@ -30,7 +30,7 @@ import { ROTATION_SYSTEMS, shapeKey } from '../rules/rotation-systems.js';
 import { RULE_SET_NAMES, resolveRules as resolveRuleSet, type RuleSet } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import { type Box, packBoxes } from '../rank/boxes.js';
-import { surfaceBase } from '../surface.js';
+import { checkGeometry, MAX_MAX_STEP, MAX_WIDTH, MIN_MAX_STEP, surfaceBase } from '../surface.js';
 import {
   RC_ANY_STEPS,
   RC_BOX_COUNT,
@@ -216,6 +216,9 @@ export function reachTable(
   boardHeight: number,
   placements: readonly Placement[],
 ): ReachTable | null {
+  checkGeometry({ width, maxStep });
+  requireInt('boardHeight', boardHeight, 1, Number.MAX_SAFE_INTEGER);
+  checkPlacements(placements, width);
   const request = reachRequest(rules, width, maxStep, boardHeight);
   if (!request) return null;
   const { ruleSet, key } = request;
@@ -384,6 +387,7 @@ function boxWords(lo: number[], hi: number[], first: number, width: number, maxS
  * `record` (a placement id, or the placement count for the Tetris) is reachable on `heights`.
  */
 export function recordReached(table: ReachTable, record: number, heights: readonly number[], maxStep: number): boolean {
+  checkRecordQuery(table, record, heights, maxStep);
   const rec = table.records.subarray(record * RC_WORDS, (record + 1) * RC_WORDS);
   for (let x = rec[RC_FIRST]; x <= rec[RC_LAST]; x++) if (heights[x] > rec[RC_HEIGHT_LIMIT]) return false;
   if (rec[RC_BOX_COUNT] === RC_ANY_STEPS) return true;
@@ -402,4 +406,44 @@ export function recordReached(table: ReachTable, record: number, heights: readon
     if (inside) return true;
   }
   return false;
+}
+
+/** reachTable's placements: { piece, orientation, column } with each in range for a `width`-column surface. */
+function checkPlacements(placements: unknown, width: number): void {
+  if (!Array.isArray(placements))
+    throw new StackRankError('BAD_ARGUMENT', `placements must be an array; got ${describe(placements)}`);
+  placements.forEach((p: unknown, i) => {
+    const { piece, orientation, column } = (p ?? {}) as Record<string, unknown>;
+    const ok =
+      p !== null &&
+      typeof p === 'object' &&
+      Number.isInteger(piece) &&
+      (piece as number) >= 0 &&
+      (piece as number) < PIECE_COUNT &&
+      Number.isInteger(orientation) &&
+      (orientation as number) >= 0 &&
+      (orientation as number) < ORIENTATIONS[piece as number].length &&
+      Number.isInteger(column) &&
+      (column as number) >= 0 &&
+      (column as number) < width;
+    if (!ok)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `placement ${i} must be { piece 0..6, orientation (of that piece), column 0..${width - 1} }; got ${describe(p)}`,
+      );
+  });
+}
+
+/** recordReached's arguments: a reach table's records, a record in it, integer heights and a max step. */
+function checkRecordQuery(table: unknown, record: unknown, heights: unknown, maxStep: unknown): void {
+  const t = table as Partial<ReachTable> | null;
+  if (t === null || typeof t !== 'object' || !(t.records instanceof Int32Array) || !(t.boxes instanceof BigUint64Array))
+    throw new StackRankError('BAD_ARGUMENT', `table must be a ReachTable (reachTable's); got ${describe(table)}`);
+  requireInt('record', record, 0, t.records.length / RC_WORDS - 1);
+  requireInt('maxStep', maxStep, MIN_MAX_STEP, MAX_MAX_STEP);
+  if (!Array.isArray(heights) || heights.length === 0 || heights.length > MAX_WIDTH || !heights.every(Number.isInteger))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `heights must be 1..${MAX_WIDTH} integer column heights; got ${describe(heights)}`,
+    );
 }

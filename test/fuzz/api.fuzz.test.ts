@@ -9,9 +9,10 @@
  * runs 10,000 per function; `FUZZ_SEED=123 npm run fuzz` replays a run.
  */
 import fc from 'fast-check';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../helpers/api.js';
 import { liveWorkerCount } from '../../src/workers.js';
@@ -969,6 +970,53 @@ describe('research entry: runs, merges, rules', () => {
       callSync(() => api.mergeFullGames(parts as never));
     },
   );
+  fuzzSync(
+    'fieldOf / reachTable / recordReached',
+    fc.tuple(
+      maybe(fc.constantFrom('classic', 'nes', 'guideline', 'tgm', 'tgm20g')),
+      maybe(fc.integer({ min: 2, max: 10 })),
+      maybe(fc.integer({ min: 0, max: 5 })),
+      maybe(fc.integer({ min: 0, max: 44 })),
+      fc.oneof(fc.constant([]), fc.array(hostile, { maxLength: 2 }), hostile),
+      fc.tuple(
+        maybe(fc.integer({ min: -1, max: 6 })),
+        maybe(fc.array(fc.integer({ min: 0, max: 8 }), { maxLength: 5 })),
+      ),
+    ),
+    (rules, width, maxStep, height, placements, [record, heights]) => {
+      const field = callSync(() => api.fieldOf(rules as never, height as never));
+      if (field && !(field instanceof api.StackRankError))
+        expect((field as api.Field).lockTop).toBeLessThanOrEqual((field as api.Field).ceiling);
+      // Small shapes only: a valid call derives the rule set's reach records (memoized per shape).
+      const table = callSync(() =>
+        api.reachTable(rules as never, width as never, maxStep as never, height as never, placements as never),
+      );
+      const usable = table && !(table instanceof api.StackRankError) ? table : placements;
+      callSync(() => api.recordReached(usable as never, record as never, heights as never, maxStep as never));
+    },
+    RUNS / 5,
+  );
+  fuzzAsync(
+    'loadOrBuildCachedWeightedTable (refused before any work)',
+    fc.tuple(
+      fc.oneof(
+        hostile.filter((v) => v !== undefined && (v === null || typeof v !== 'object')),
+        // Always one bad field, so no case builds a table.
+        fc.record({
+          randomizer: fc.constantFrom<unknown>('nope', 7, null, {}),
+          width: maybe(smallInt),
+          signal: hostile,
+        }),
+      ),
+    ),
+    async (o) => {
+      const opts = o && typeof o === 'object' ? { ...(o as object), env: { XDG_CACHE_HOME: cacheHome } } : o;
+      expect(await callAsync(() => api.loadOrBuildCachedWeightedTable(opts as never))).toBeInstanceOf(
+        api.StackRankError,
+      );
+    },
+    RUNS / 10,
+  );
   fuzzAsync(
     'playFullGames',
     fc.tuple(
@@ -995,6 +1043,13 @@ describe('research entry: runs, merges, rules', () => {
     },
     RUNS / 20,
   );
+});
+
+it('every exported function and class has a fuzz case here', () => {
+  const source = readFileSync(fileURLToPath(import.meta.url), 'utf8');
+  const callable = Object.entries(api).filter(([, v]) => typeof v === 'function');
+  expect(callable.length).toBeGreaterThan(50);
+  expect(callable.map(([k]) => k).filter((k) => !new RegExp(`api\\.${k}\\b`).test(source))).toEqual([]);
 });
 
 it('StackRankError itself', () => {
