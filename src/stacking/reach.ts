@@ -30,7 +30,7 @@ import { ROTATION_SYSTEMS, shapeKey } from '../rules/rotation-systems.js';
 import { RULE_SET_NAMES, resolveRules as resolveRuleSet, type RuleSet } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import { type Box, packBoxes } from '../rank/boxes.js';
-import { checkGeometry, MAX_MAX_STEP, MAX_WIDTH, MIN_MAX_STEP, surfaceBase } from '../surface.js';
+import { MAX_MAX_STEP, MAX_WIDTH, MIN_MAX_STEP, MIN_WIDTH, surfaceBase } from '../surface.js';
 import {
   RC_ANY_STEPS,
   RC_BOX_COUNT,
@@ -216,7 +216,8 @@ export function reachTable(
   boardHeight: number,
   placements: readonly Placement[],
 ): ReachTable | null {
-  checkGeometry({ width, maxStep });
+  requireInt('width', width, MIN_WIDTH, MAX_WIDTH);
+  requireInt('maxStep', maxStep, MIN_MAX_STEP, MAX_MAX_STEP);
   requireInt('boardHeight', boardHeight, 1, Number.MAX_SAFE_INTEGER);
   checkPlacements(placements, width);
   const request = reachRequest(rules, width, maxStep, boardHeight);

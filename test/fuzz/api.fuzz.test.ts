@@ -830,7 +830,7 @@ describe('real games', () => {
         hostile.filter((v) => v !== undefined && (v === null || typeof v !== 'object')),
         // Always one bad field, so no case builds a table.
         fc.record({
-          randomizer: fc.constantFrom<unknown>('nope', 7, null, {}),
+          randomizer: fc.constantFrom<unknown>('nope', 7, 'TGM1', {}),
           width: maybe(fc.integer({ min: 3, max: 9 })),
           iterations: maybe(fc.integer({ min: 1, max: 3 })),
           signal: hostile,
@@ -1003,7 +1003,7 @@ describe('research entry: runs, merges, rules', () => {
         hostile.filter((v) => v !== undefined && (v === null || typeof v !== 'object')),
         // Always one bad field, so no case builds a table.
         fc.record({
-          randomizer: fc.constantFrom<unknown>('nope', 7, null, {}),
+          randomizer: fc.constantFrom<unknown>('nope', 7, 'TGM1', {}),
           width: maybe(smallInt),
           signal: hostile,
         }),
