@@ -68,7 +68,9 @@ export function joinRecords<R>(
         'RUN_MISMATCH',
         `result ${part.at + 1} covers games ${part.range.start}..${part.range.end - 1} but holds ${Array.isArray(part.records) ? part.records.length : 'no'} game records`,
       );
-    part.records.forEach((r, k) => {
+    // An index loop, not forEach: a sparse array's holes are records too (and bad ones).
+    for (let k = 0; k < part.records.length; k++) {
+      const r = part.records[k];
       const index = indexOf(r, `result ${part.at + 1}, record ${k + 1}`);
       if (index !== part.range.start + k)
         throw new StackRankError(
@@ -76,7 +78,7 @@ export function joinRecords<R>(
           `result ${part.at + 1}: record ${k + 1} is game ${index}; expected game ${part.range.start + k} (records must be the range's games in order)`,
         );
       records.push(r);
-    });
+    }
     next = part.range.end;
   }
   return { range: { start: sorted[0].range.start, end: next }, records };

@@ -29,7 +29,9 @@ export function normalizeBoard(input: unknown, width: number): NormalizedBoard {
     if (input.length > MAX_BOARD_HEIGHT)
       throw new StackRankError('BAD_BOARD', `a board has at most ${MAX_BOARD_HEIGHT} rows; got ${input.length}`);
     bits = new Array<number>(input.length);
-    input.forEach((row, i) => {
+    // An index loop, not forEach: a sparse array's holes are rows too (and bad ones).
+    for (let i = 0; i < input.length; i++) {
+      const row: unknown = input[i];
       if (typeof row !== 'string')
         throw new StackRankError(
           'BAD_BOARD',
@@ -43,7 +45,7 @@ export function normalizeBoard(input: unknown, width: number): NormalizedBoard {
       let m = 0;
       for (let x = 0; x < width; x++) if (row[x] !== '.') m |= 1 << x;
       bits[input.length - 1 - i] = m;
-    });
+    }
     givenHeight = input.length;
   } else if (input !== null && typeof input === 'object' && 'rows' in input && 'width' in input) {
     const b = input as { width: unknown; height?: unknown; rows: ArrayLike<unknown> };

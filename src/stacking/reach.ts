@@ -413,7 +413,9 @@ export function recordReached(table: ReachTable, record: number, heights: readon
 function checkPlacements(placements: unknown, width: number): void {
   if (!Array.isArray(placements))
     throw new StackRankError('BAD_ARGUMENT', `placements must be an array; got ${describe(placements)}`);
-  placements.forEach((p: unknown, i) => {
+  // An index loop, not forEach: a sparse array's holes are placements too (and bad ones).
+  for (let i = 0; i < placements.length; i++) {
+    const p: unknown = placements[i];
     const { piece, orientation, column } = (p ?? {}) as Record<string, unknown>;
     const ok =
       p !== null &&
@@ -432,7 +434,7 @@ function checkPlacements(placements: unknown, width: number): void {
         'BAD_ARGUMENT',
         `placement ${i} must be { piece 0..6, orientation (of that piece), column 0..${width - 1} }; got ${describe(p)}`,
       );
-  });
+  }
 }
 
 /** recordReached's arguments: a reach table's records, a record in it, integer heights and a max step. */
@@ -442,7 +444,11 @@ function checkRecordQuery(table: unknown, record: unknown, heights: unknown, max
     throw new StackRankError('BAD_ARGUMENT', `table must be a ReachTable (reachTable's); got ${describe(table)}`);
   requireInt('record', record, 0, t.records.length / RC_WORDS - 1);
   requireInt('maxStep', maxStep, MIN_MAX_STEP, MAX_MAX_STEP);
-  if (!Array.isArray(heights) || heights.length === 0 || heights.length > MAX_WIDTH || !heights.every(Number.isInteger))
+  const integers = (a: unknown[]) => {
+    for (let i = 0; i < a.length; i++) if (!Number.isInteger(a[i])) return false; // holes included
+    return true;
+  };
+  if (!Array.isArray(heights) || heights.length === 0 || heights.length > MAX_WIDTH || !integers(heights))
     throw new StackRankError(
       'BAD_ARGUMENT',
       `heights must be 1..${MAX_WIDTH} integer column heights; got ${describe(heights)}`,

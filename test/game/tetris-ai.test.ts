@@ -328,6 +328,12 @@ describe('TetrisAI input checks', () => {
       [() => ai.nextMove({ board: ['.....', '.....'], current: 'T' }), 'BAD_BOARD', /10 wide/],
       [() => ai.nextMove({ board: ['..........', '.........'], current: 'T' }), 'BAD_BOARD', /row 1/],
       [() => ai.nextMove({ board: 'not a board' as never, current: 'T' }), 'BAD_BOARD', /rows of strings/],
+      // A sparse array's hole is a row too, not an empty one.
+      [
+        () => ai.nextMove({ board: ['..........', , '..........'] as never, current: 'T' }),
+        'BAD_BOARD',
+        /row 1 .* undefined/,
+      ],
       [() => ai.nextMove({ board: { width: W, rows: [1023] }, current: 'T' }), 'BAD_BOARD', /full/],
       [() => ai.nextMove({ board: { width: W, rows: [1024] }, current: 'T' }), 'BAD_BOARD', /bit row 0/],
       [() => ai.nextMove({ board, current: 'X' }), 'BAD_PIECE', /unknown piece "X"/],
