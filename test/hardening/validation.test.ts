@@ -2,6 +2,7 @@
  * Regression tests for input validation at the public entry points: each throws one StackRankError with a code,
  * leaves no promise rejection unhandled and no worker thread behind (docs/errors.md).
  */
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   FullBoard,
@@ -143,4 +144,16 @@ describe('sparse arrays (defect 11)', () => {
 
 it('only StackRankError escapes (sanity: the class is the exported one)', () => {
   expect(new StackRankError('IO', 'x')).toBeInstanceOf(Error);
+});
+
+describe('docs/errors.md', () => {
+  it('explains every error code the library has', () => {
+    const root = new URL('../../', import.meta.url);
+    const codes = [...readFileSync(new URL('src/errors.ts', root), 'utf8').matchAll(/\| '([A-Z_]+)'/g)].map(
+      (m) => m[1],
+    );
+    const doc = readFileSync(new URL('docs/errors.md', root), 'utf8');
+    expect(codes.length).toBeGreaterThan(10);
+    expect(codes.filter((c) => !doc.includes(`| \`${c}\` |`))).toEqual([]);
+  });
 });
