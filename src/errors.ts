@@ -31,6 +31,13 @@ export class StackRankError extends Error {
   }
 }
 
+/** Whether every element of a caller's array passes `ok`, holes included (Array.prototype.every skips a sparse
+ * array's holes, so a check written with it lets them through). */
+export function everyElement(a: readonly unknown[], ok: (v: unknown) => boolean): boolean {
+  for (let i = 0; i < a.length; i++) if (!ok(a[i])) return false;
+  return true;
+}
+
 /** Throws BAD_ARGUMENT unless `value` is an integer in [min, max]. */
 export function requireInt(name: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {

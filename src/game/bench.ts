@@ -7,7 +7,7 @@ import type { RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import type { RuleSetName } from '../rules/types.js';
 import type { NextPieceValues } from '../stacking/engine.js';
-import { StackRankError, describe } from '../errors.js';
+import { StackRankError, describe, everyElement } from '../errors.js';
 import { GAME_POLICIES, type GamePolicy } from './ai.js';
 import { playGame, type GameTally, type PlayGameResult } from './play.js';
 
@@ -91,7 +91,7 @@ function checkBenchOptions(opts: unknown): readonly GamePolicy[] {
   if (
     !Array.isArray(players) ||
     players.length === 0 ||
-    !players.every(known) ||
+    !everyElement(players, known) ||
     new Set(players).size !== players.length
   )
     throw new StackRankError(

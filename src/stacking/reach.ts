@@ -21,7 +21,7 @@
  * `classic` (and any rule set under which every record would allow everything) gives no records at all: the
  * kernel then takes every placement that fits, exactly as before rule sets existed.
  */
-import { StackRankError, describe, requireInt } from '../errors.js';
+import { StackRankError, describe, everyElement, requireInt } from '../errors.js';
 import { ORIENTATIONS, PIECE_COUNT, orientationCells } from '../pieces.js';
 import { Board, BOARD_MAX_HEIGHT, BOARD_MAX_WIDTH } from '../rules/board.js';
 import { pieceGeometry, type PieceGeometry } from '../rules/geometry.js';
@@ -444,11 +444,12 @@ function checkRecordQuery(table: unknown, record: unknown, heights: unknown, max
     throw new StackRankError('BAD_ARGUMENT', `table must be a ReachTable (reachTable's); got ${describe(table)}`);
   requireInt('record', record, 0, t.records.length / RC_WORDS - 1);
   requireInt('maxStep', maxStep, MIN_MAX_STEP, MAX_MAX_STEP);
-  const integers = (a: unknown[]) => {
-    for (let i = 0; i < a.length; i++) if (!Number.isInteger(a[i])) return false; // holes included
-    return true;
-  };
-  if (!Array.isArray(heights) || heights.length === 0 || heights.length > MAX_WIDTH || !integers(heights))
+  if (
+    !Array.isArray(heights) ||
+    heights.length === 0 ||
+    heights.length > MAX_WIDTH ||
+    !everyElement(heights, Number.isInteger)
+  )
     throw new StackRankError(
       'BAD_ARGUMENT',
       `heights must be 1..${MAX_WIDTH} integer column heights; got ${describe(heights)}`,

@@ -9,7 +9,9 @@ import {
   StackRankError,
   StackingAI,
   buildRankTable,
+  benchGame,
   createRandomizer,
+  restoreRandomizer,
   parseSurface,
   playFullGame,
   simulateStacking,
@@ -155,5 +157,22 @@ describe('docs/errors.md', () => {
     const doc = readFileSync(new URL('docs/errors.md', root), 'utf8');
     expect(codes.length).toBeGreaterThan(10);
     expect(codes.filter((c) => !doc.includes(`| \`${c}\` |`))).toEqual([]);
+  });
+});
+
+describe('sparse arrays', () => {
+  it("a hole in a caller's array is a bad element, not a skipped one", async () => {
+    const r = createRandomizer('tgm1', { seed: 3 });
+    const state = r.state();
+    const rng = [...(state.rng as number[])];
+    delete rng[2];
+    expect(() => restoreRandomizer({ ...state, rng } as never)).toThrow(
+      expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringContaining('rng must be four') }),
+    );
+    await expect(
+      benchGame({ rules: 'classic', lookahead: 1, players: ['both', , 'stackOnly'] as never }),
+    ).rejects.toThrow(
+      expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringContaining('players must be') }),
+    );
   });
 });
