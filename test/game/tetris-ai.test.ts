@@ -125,7 +125,9 @@ describe('TetrisAI.nextMove on random boards', () => {
     const surface = await StackingAI.create({ table, stackingRules: { boardHeight: 16, tetrisThreshold: 4 } });
     fc.assert(
       fc.property(
-        fc.array(fc.integer({ min: 0, max: 8 }), { minLength: W - 1, maxLength: W - 1 }),
+        // Low: two pieces on the tallest column stay under the building limit's smaller-clear margin (14 - 4 rows),
+        // where the policy may weigh a smaller clear instead of the surface AI's move.
+        fc.array(fc.integer({ min: 0, max: 6 }), { minLength: W - 1, maxLength: W - 1 }),
         pieceArb,
         pieceArb,
         (h, current, next) => {
