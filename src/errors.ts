@@ -31,13 +31,6 @@ export class StackRankError extends Error {
   }
 }
 
-/** Whether every element of a caller's array passes `ok`, holes included (Array.prototype.every skips a sparse
- * array's holes, so a check written with it lets them through). */
-export function everyElement(a: readonly unknown[], ok: (v: unknown) => boolean): boolean {
-  for (let i = 0; i < a.length; i++) if (!ok(a[i])) return false;
-  return true;
-}
-
 /** Throws BAD_ARGUMENT unless `value` is an integer in [min, max]. */
 export function requireInt(name: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
@@ -118,10 +111,18 @@ export function checkCallback<F>(name: string, value: unknown): F | undefined {
  * wrong answers further in). Returns the array.
  */
 export function requireDenseArray<T>(code: StackRankErrorCode, name: string, value: readonly T[]): readonly T[] {
-  for (let i = 0; i < value.length; i++) {
-    if (!(i in value)) throw new StackRankError(code, `${name} has a hole at index ${i}; give every entry`);
-  }
+  const i = firstHole(value);
+  if (i >= 0) throw new StackRankError(code, `${name} has a hole at index ${i}; give every entry`);
   return value;
+}
+
+/**
+ * The index of an array's first hole, or -1 when it has none. Array.prototype.every and forEach skip holes, so a
+ * check written with them (`a.every(isInteger)`) also needs `firstHole(a) < 0`.
+ */
+export function firstHole(value: readonly unknown[]): number {
+  for (let i = 0; i < value.length; i++) if (!(i in value)) return i;
+  return -1;
 }
 
 /** Resolves after the event loop has run once (timers, I/O, abort events), so long loops can be cancelled. */

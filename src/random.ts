@@ -3,7 +3,7 @@
  * arithmetic (Math.imul, >>>), so the same seed gives the same stream in every JavaScript engine, and the
  * kernels can reproduce it bit for bit. Documented in docs/randomizers.md.
  */
-import { StackRankError, describe, everyElement, requireInt } from './errors.js';
+import { StackRankError, describe, firstHole, requireInt } from './errors.js';
 
 export type RngState = readonly [number, number, number, number];
 
@@ -37,7 +37,8 @@ export class Rng {
     if (Array.isArray(seed)) {
       if (
         seed.length !== 4 ||
-        !everyElement(seed, (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 0x100000000)
+        firstHole(seed) >= 0 ||
+        !seed.every((v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 0x100000000)
       ) {
         throw new StackRankError(
           'BAD_ARGUMENT',

@@ -273,7 +273,8 @@ export class TetrisAI {
     // The stack-only baseline never burns.
     const known = [current, ...queue.slice(0, this.lookahead), hold];
     // This turn's stacking rules: a Tetris-ready stack only waits for its I and may stand higher (STACK_ROOM).
-    const surfaces = stackSurfaces(rows, this.width, wellSides(this.well));
+    // (The full-board baseline keeps no stack: it needs neither.)
+    const surfaces = this.policy === 'fullBoardOnly' ? [] : stackSurfaces(rows, this.width, wellSides(this.well));
     const stackRules = surfaces.some(isTetrisReady) ? this.limits.tetrisReady : this.limits.building;
     const limit = stackRules.boardHeight;
     const burn = this.policy === 'both' && burnsRows(rows, limit, known);
@@ -490,8 +491,8 @@ const STACK_ROOM: Readonly<Record<RuleSetKind, { building: number; tetrisReady: 
    * 94.7 % and none (classic/tgm1; docs/results.md, "Classic: two limits"). */
   onePiece: { building: 6, tetrisReady: 4 },
   /** nes, tgm: a deep well beside a tall stack takes only an I, so the stack stays lower (nes/nes over 2 x 3,000
-   * pieces: 2 top-outs with 4 rows, none with 6); letting a ready stack stand higher gained Tetrises only with more top-outs (docs/results.md,
-   * "Classic: two limits"). */
+   * pieces: 2 top-outs with 4 rows, none with 6); letting a ready stack stand higher gained Tetrises only with more
+   * top-outs (docs/results.md, "Classic: two limits"). */
   topSpawn: { building: 6, tetrisReady: 6 },
   /** At 20G the piece slides over the stack from where it appears: a stack this close to the top blocks it. */
   '20G': { building: 8, tetrisReady: 8 },

@@ -7,7 +7,7 @@ import type { RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import type { RuleSetName } from '../rules/types.js';
 import type { NextPieceValues } from '../stacking/engine.js';
-import { StackRankError, describe, everyElement } from '../errors.js';
+import { StackRankError, checkCallback, describe, firstHole, optionsObject } from '../errors.js';
 import { GAME_POLICIES, type GamePolicy } from './ai.js';
 import { playGame, type GameTally, type PlayGameResult } from './play.js';
 
@@ -48,8 +48,11 @@ export interface BenchGameOptions {
 
 export type BenchGameResult = Partial<Record<GamePolicy, PlayGameResult>>;
 
-export async function benchGame(opts: BenchGameOptions): Promise<BenchGameResult> {
-  const players = checkBenchOptions(opts);
+export async function benchGame(options: BenchGameOptions): Promise<BenchGameResult> {
+  const opts = optionsObject('benchGame', options);
+  checkCallback('onProgress', opts.onProgress);
+  checkCallback('onGame', opts.onGame);
+  const players = checkPlayers(opts.players);
   const out: BenchGameResult = {};
   for (const policy of players) {
     out[policy] = await playGame({
@@ -74,24 +77,15 @@ export async function benchGame(opts: BenchGameOptions): Promise<BenchGameResult
   return out;
 }
 
-/** The players to run, after checking what benchGame itself reads (playGame checks the rest). */
-function checkBenchOptions(opts: unknown): readonly GamePolicy[] {
-  if (opts === null || typeof opts !== 'object' || Array.isArray(opts))
-    throw new StackRankError('BAD_ARGUMENT', `benchGame takes an options object; got ${describe(opts)}`);
-  const { players, onProgress, onGame } = opts as Record<string, unknown>;
-  for (const [name, f] of [
-    ['onProgress', onProgress],
-    ['onGame', onGame],
-  ] as const) {
-    if (f !== undefined && typeof f !== 'function')
-      throw new StackRankError('BAD_ARGUMENT', `${name} must be a function; got ${describe(f)}`);
-  }
+/** The players to run (default all three); playGame checks the other options. */
+function checkPlayers(players: unknown): readonly GamePolicy[] {
   if (players === undefined) return GAME_POLICIES;
   const known = (p: unknown): p is GamePolicy => GAME_POLICIES.includes(p as GamePolicy);
   if (
     !Array.isArray(players) ||
     players.length === 0 ||
-    !everyElement(players, known) ||
+    firstHole(players) >= 0 ||
+    !players.every(known) ||
     new Set(players).size !== players.length
   )
     throw new StackRankError(

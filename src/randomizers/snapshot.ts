@@ -2,7 +2,7 @@
  * Reading a RandomizerState back: every field is checked, so a corrupted or hand-edited snapshot fails with a
  * BAD_ARGUMENT that names the field instead of producing a generator that deals garbage.
  */
-import { StackRankError, describe, everyElement } from '../errors.js';
+import { StackRankError, describe, firstHole } from '../errors.js';
 import { PIECE_COUNT } from '../pieces.js';
 import { Rng } from '../random.js';
 import type { RandomizerState } from './types.js';
@@ -16,7 +16,8 @@ export function rngFromState(state: RandomizerState): Rng {
   if (
     !Array.isArray(words) ||
     words.length !== 4 ||
-    !everyElement(words, (w) => Number.isInteger(w) && (w as number) >= 0 && (w as number) < 2 ** 32)
+    firstHole(words) >= 0 ||
+    !words.every((w) => Number.isInteger(w) && w >= 0 && w < 2 ** 32)
   ) {
     bad(state, `rng must be four unsigned 32-bit integers; got ${describe(words)}`);
   }
@@ -40,7 +41,8 @@ export function checkPieceIds(
   if (
     !Array.isArray(value) ||
     (length !== undefined && value.length !== length) ||
-    !everyElement(value, (v) => Number.isInteger(v) && (v as number) >= min && (v as number) < PIECE_COUNT)
+    firstHole(value) >= 0 ||
+    !value.every((v) => Number.isInteger(v) && v >= min && v < PIECE_COUNT)
   ) {
     bad(
       state,
@@ -61,7 +63,8 @@ export function numberList(state: RandomizerState, field: string, length: number
   if (
     !Array.isArray(value) ||
     value.length !== length ||
-    !everyElement(value, (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)
+    firstHole(value) >= 0 ||
+    !value.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)
   ) {
     bad(state, `${field} must be ${length} finite non-negative numbers; got ${describe(value)}`);
   }

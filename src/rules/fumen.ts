@@ -55,6 +55,7 @@ export function boardFromFumen(fumen: string, opts: { page?: number } = {}): Fum
   }
   // The package decodes a page's field, comment and piece when they are first read, so a damaged page throws here.
   const bits: number[] = [];
+  let top = 0;
   let comment: string;
   let operation: string | undefined;
   try {
@@ -64,6 +65,7 @@ export function boardFromFumen(fumen: string, opts: { page?: number } = {}): Fum
       let mask = 0;
       for (let x = 0; x < FUMEN_WIDTH; x++) if (field.at(x, y) !== '_') mask |= 1 << x;
       bits.push(mask);
+      if (mask) top = y + 1;
     }
     comment = page.comment ?? '';
     operation = page.operation?.type;
@@ -74,8 +76,6 @@ export function boardFromFumen(fumen: string, opts: { page?: number } = {}): Fum
       { cause: e },
     );
   }
-  let top = 0;
-  for (let y = 0; y < FUMEN_HEIGHT; y++) if (bits[y]) top = y + 1;
   const board = Board.fromBits(bits.slice(0, Math.max(top, 20)), FUMEN_WIDTH, top > 20 ? FUMEN_HEIGHT : 20);
   const out: FumenPosition = { board, comment };
   const quiz = /^#Q=\[([IOTSZJL]?)\]\(([IOTSZJL]?)\)([IOTSZJL]*)/.exec(comment);

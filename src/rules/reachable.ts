@@ -52,8 +52,9 @@ export interface PieceState {
  * The moving piece on a board under a rule set: collision, drops, turns and shifts as the rules define them, on
  * arguments already checked. The search below runs on it directly; PieceMover checks a caller's arguments first.
  */
-class Mover {
+export class Mover {
   readonly board: Board;
+  readonly pieceId: number;
   readonly rules: RuleSet;
   readonly geometry: PieceGeometry;
   readonly ceiling: number;
@@ -64,6 +65,7 @@ class Mover {
 
   constructor(board: Board, pieceId: number, rules: RuleSet) {
     this.board = board;
+    this.pieceId = pieceId;
     this.rules = rules;
     this.geometry = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pieceId);
     const field = fieldFor(rules, board.height);
@@ -186,67 +188,46 @@ function checkedMover(board: unknown, piece: unknown, rules: unknown): Mover {
 
 /**
  * The moving piece on a board under a rule set, for anyone replaying inputs (an AI, a test, the demo): the search's
- * own model, each method checking its arguments first.
+ * own model (Mover), each method checking its arguments first.
  */
-export class PieceMover {
-  readonly board: Board;
-  readonly rules: RuleSet;
-  readonly geometry: PieceGeometry;
-  readonly ceiling: number;
-  readonly lockTop: number;
-  readonly spawn: PieceState;
-  private readonly mover: Mover;
-
+export class PieceMover extends Mover {
   /** `board`: a Board or BoardLike; `piece`: a letter or id 0..6; `rules`: a preset name or a RuleSet. */
   constructor(board: Board | BoardLike, piece: Piece | number, rules: RuleSet | RuleSetName) {
-    const m = checkedMover(board, piece, rules);
-    this.mover = m;
-    this.board = m.board;
-    this.rules = m.rules;
-    this.geometry = m.geometry;
-    this.ceiling = m.ceiling;
-    this.lockTop = m.lockTop;
-    this.spawn = m.spawn;
+    super(Board.from(board), toPiece(piece), resolveRules(rules));
   }
 
-  /** Whether the piece in state s at (x, y) overlaps a wall, the floor, the ceiling or a filled cell. */
-  collides(s: number, x: number, y: number): boolean {
+  override collides(s: number, x: number, y: number): boolean {
     this.checkPosition(s, x, y);
-    return this.mover.collides(s, x, y);
+    return super.collides(s, x, y);
   }
 
-  /** The row the piece comes to rest in when dropped from y. */
-  dropY(s: number, x: number, y: number): number {
+  override dropY(s: number, x: number, y: number): number {
     this.checkPosition(s, x, y);
-    return this.mover.dropY(s, x, y);
+    return super.dropY(s, x, y);
   }
 
-  /** The state after a turn (with the rotation system's kicks), or null when every kick is blocked. */
-  turn(p: PieceState, clockwise: boolean): PieceState | null {
+  override turn(p: PieceState, clockwise: boolean): PieceState | null {
     this.checkState(p);
     if (typeof clockwise !== 'boolean')
       throw new StackRankError('BAD_ARGUMENT', `clockwise must be true or false; got ${describe(clockwise)}`);
-    return this.mover.turn(p, clockwise);
+    return super.turn(p, clockwise);
   }
 
-  /** Under 20G every move ends with the piece pulled down to rest. */
-  settle(p: PieceState): PieceState {
+  override settle(p: PieceState): PieceState {
     this.checkState(p);
-    return this.mover.settle(p);
+    return super.settle(p);
   }
 
-  /** One input applied to a piece in play; null when it does nothing (hardDrop and hold never move it here). */
-  apply(p: PieceState, input: Input): PieceState | null {
+  override apply(p: PieceState, input: Input): PieceState | null {
     this.checkState(p);
     if (typeof input !== 'string' || !KEYS.has(input))
       throw new StackRankError('BAD_ARGUMENT', `input must be one of ${[...KEYS].join(', ')}; got ${describe(input)}`);
-    return this.mover.apply(p, input);
+    return super.apply(p, input);
   }
 
-  /** Absolute cells of a state, sorted by row then column. */
-  cellsOf(p: PieceState): Cell[] {
+  override cellsOf(p: PieceState): Cell[] {
     this.checkState(p);
-    return this.mover.cellsOf(p);
+    return super.cellsOf(p);
   }
 
   private checkPosition(s: unknown, x: unknown, y: unknown): void {
@@ -314,8 +295,7 @@ export function searchPlacements(
   ruleSet: RuleSet | RuleSetName,
 ): GamePlacement[] {
   const mover = checkedMover(board, piece, ruleSet);
-  const { rules } = mover;
-  const pid = toPiece(piece);
+  const { rules, pieceId: pid } = mover;
   const g = mover.geometry;
   const spawn = mover.spawn;
   if (mover.collides(spawn.rotation, spawn.x, spawn.y)) return [];

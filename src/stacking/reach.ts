@@ -21,7 +21,7 @@
  * `classic` (and any rule set under which every record would allow everything) gives no records at all: the
  * kernel then takes every placement that fits, exactly as before rule sets existed.
  */
-import { StackRankError, describe, everyElement, requireInt } from '../errors.js';
+import { StackRankError, describe, firstHole, requireInt } from '../errors.js';
 import { ORIENTATIONS, PIECE_COUNT, orientationCells } from '../pieces.js';
 import { Board, BOARD_MAX_HEIGHT, BOARD_MAX_WIDTH } from '../rules/board.js';
 import { pieceGeometry, type PieceGeometry } from '../rules/geometry.js';
@@ -448,7 +448,8 @@ function checkRecordQuery(table: unknown, record: unknown, heights: unknown, max
     !Array.isArray(heights) ||
     heights.length === 0 ||
     heights.length > MAX_WIDTH ||
-    !everyElement(heights, Number.isInteger)
+    firstHole(heights) >= 0 ||
+    !heights.every(Number.isInteger)
   )
     throw new StackRankError(
       'BAD_ARGUMENT',

@@ -824,7 +824,7 @@ describe('real games', () => {
     },
   );
   fuzzAsync(
-    'loadOrBuildCachedPreviewTable (refused before any work)',
+    'loadOrBuildCachedPreviewTable / loadOrBuildCachedWeightedTable (refused before any work)',
     fc.tuple(
       fc.oneof(
         hostile.filter((v) => v !== undefined && (v === null || typeof v !== 'object')),
@@ -836,11 +836,12 @@ describe('real games', () => {
           signal: hostile,
         }),
       ),
+      fc.boolean(),
     ),
-    async (o) => {
+    async (o, weighted) => {
       const opts = o && typeof o === 'object' ? { ...(o as object), env: { XDG_CACHE_HOME: cacheHome } } : o;
-      const r = await callAsync(() => api.loadOrBuildCachedPreviewTable(opts as never));
-      expect(r).toBeInstanceOf(api.StackRankError);
+      const load = weighted ? api.loadOrBuildCachedWeightedTable : api.loadOrBuildCachedPreviewTable;
+      expect(await callAsync(() => load(opts as never))).toBeInstanceOf(api.StackRankError);
     },
     RUNS / 10,
   );
@@ -995,27 +996,6 @@ describe('research entry: runs, merges, rules', () => {
       callSync(() => api.recordReached(usable as never, record as never, heights as never, maxStep as never));
     },
     RUNS / 5,
-  );
-  fuzzAsync(
-    'loadOrBuildCachedWeightedTable (refused before any work)',
-    fc.tuple(
-      fc.oneof(
-        hostile.filter((v) => v !== undefined && (v === null || typeof v !== 'object')),
-        // Always one bad field, so no case builds a table.
-        fc.record({
-          randomizer: fc.constantFrom<unknown>('nope', 7, 'TGM1', {}),
-          width: maybe(smallInt),
-          signal: hostile,
-        }),
-      ),
-    ),
-    async (o) => {
-      const opts = o && typeof o === 'object' ? { ...(o as object), env: { XDG_CACHE_HOME: cacheHome } } : o;
-      expect(await callAsync(() => api.loadOrBuildCachedWeightedTable(opts as never))).toBeInstanceOf(
-        api.StackRankError,
-      );
-    },
-    RUNS / 10,
   );
   fuzzAsync(
     'playFullGames',
