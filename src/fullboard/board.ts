@@ -237,14 +237,30 @@ export class FullBoard {
     const moves: FullMove[] = [];
     ORIENTATIONS[p].forEach((o, oi) => {
       for (let x = 0; x + o.width <= this.width; x++) {
-        if (this.landingRow(o, x) + pieceHeight(o) <= this.height) moves.push({ piece: p, orientation: oi, x });
+        if (this.landing(o, x) + pieceHeight(o) <= this.height) moves.push({ piece: p, orientation: oi, x });
       }
     });
     return moves;
   }
 
-  /** Row of the lowest cell of orientation `o` dropped straight down with its left column at x. */
+  /**
+   * Row of the lowest cell of orientation `o` (one of ORIENTATIONS[piece]) dropped straight down with its left
+   * column at x.
+   */
   landingRow(o: Orientation, x: number): number {
+    // The library's own orientations only: a copy could have holes or wrong lengths in its bot/top arrays.
+    if (!ORIENTATIONS.some((list) => list.includes(o)))
+      throw new StackRankError('BAD_ARGUMENT', `landingRow takes one of ORIENTATIONS[piece]; got ${describe(o)}`);
+    if (!Number.isInteger(x) || x < 0 || x + o.width > this.width)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `column x must be an integer from 0 to ${this.width - o.width} for this orientation; got ${describe(x)}`,
+      );
+    return this.landing(o, x);
+  }
+
+  /** landingRow on checked arguments (legalMoves' and place's own). */
+  private landing(o: Orientation, x: number): number {
     const h = this.heights();
     let y = 0;
     for (let j = 0; j < o.width; j++) y = Math.max(y, h[x + j] - o.bot[j]);
@@ -271,7 +287,7 @@ export class FullBoard {
         `column x must be an integer from 0 to ${this.width - o.width} for this orientation; got ${describe(x)}`,
       );
     }
-    const y = this.landingRow(o, x);
+    const y = this.landing(o, x);
     const ph = pieceHeight(o);
     if (y + ph > this.height) return null;
     const masks = orientationRowMasks(o);

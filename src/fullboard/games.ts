@@ -202,6 +202,8 @@ export async function playFullGames(options: FullGamesOptions = {}): Promise<Ful
  */
 export function mergeFullGames(results: readonly FullGamesResult[]): FullGamesResult {
   const first = requireRunParts('mergeFullGames', results, RUN_FIELDS);
+  // The parts' weights are compared as JSON, where a hole reads as null: check the ones the merged result keeps.
+  resolveWeights(first.weights);
   const games = requireInt('gameCount', first.gameCount, 1, MAX_SHARDS);
   const seed = checkSeed(first.seed);
   const { range, records } = joinRecords<FullGameRecord>(

@@ -3,7 +3,7 @@
  * conventions they were tuned with) and one weight per feature. The player maximises Σ weight × feature over the
  * legal placements.
  */
-import { StackRankError, describe } from '../errors.js';
+import { StackRankError, describe, requireDenseArray } from '../errors.js';
 import { FEATURES, FEATURE_NAMES, type FeatureName } from './features.js';
 import { FEATURE_SLOTS } from './layout.js';
 
@@ -132,6 +132,7 @@ export function resolveWeights(spec: unknown): WeightVector {
       `weights.features must be a non-empty array of feature names (${FEATURE_NAMES.join(', ')})`,
     );
   }
+  requireDenseArray('BAD_ARGUMENT', 'weights.features', features);
   for (const f of features) {
     if (!(FEATURE_NAMES as readonly string[]).includes(f)) {
       throw new StackRankError(
@@ -148,14 +149,16 @@ export function resolveWeights(spec: unknown): WeightVector {
       `need exactly one weight per feature (${features.length}); got ${Array.isArray(weights) ? weights.length : describe(weights)}`,
     );
   }
-  weights.forEach((w, i) => {
+  // An index loop, not forEach: a sparse array's holes are weights too (and bad ones).
+  for (let i = 0; i < weights.length; i++) {
+    const w: unknown = weights[i];
     if (typeof w !== 'number' || !Number.isFinite(w)) {
       throw new StackRankError(
         'BAD_ARGUMENT',
         `weight ${i} (${features[i]}) must be a finite number; got ${describe(w)}`,
       );
     }
-  });
+  }
   return { features: [...features], weights: [...weights] };
 }
 

@@ -215,13 +215,54 @@ export function checkCheckpoint(json: unknown): TrainCheckpoint {
     throw new StackRankError('BAD_HEADER', 'not a stackrank GA checkpoint (format "stackrank-ga", version 1)');
   }
   const opts = resolveTrainOptions(c.options);
-  if (
-    c.population.length !== opts.population ||
-    c.population.some((i) => !Array.isArray(i.weights) || i.weights.length !== opts.features.length)
-  ) {
+  const n = opts.features.length;
+  if (c.population.length !== opts.population)
     throw new StackRankError('BAD_HEADER', 'checkpoint population does not match its options');
+  // Index loops, not some/every: a sparse array's holes are entries too (and bad ones), never skipped.
+  for (let i = 0; i < c.population.length; i++) {
+    const ind: unknown = c.population[i];
+    const { weights, fitness } = (ind ?? {}) as Partial<Individual>;
+    if (
+      ind === null ||
+      typeof ind !== 'object' ||
+      !finiteList(weights, n) ||
+      !(fitness === null || (typeof fitness === 'number' && Number.isFinite(fitness)))
+    )
+      throw new StackRankError(
+        'BAD_HEADER',
+        `checkpoint population entry ${i} must be { weights: ${n} finite numbers, fitness: a number or null }; got ${describe(ind)}`,
+      );
+  }
+  try {
+    new Rng(c.rng);
+  } catch (e) {
+    throw new StackRankError(
+      'BAD_HEADER',
+      `checkpoint rng must be four unsigned 32-bit integers, not all zero; got ${describe(c.rng)}`,
+      { cause: e },
+    );
+  }
+  if (!Array.isArray(c.history))
+    throw new StackRankError('BAD_HEADER', `checkpoint history must be an array; got ${describe(c.history)}`);
+  for (let i = 0; i < c.history.length; i++) {
+    const h: unknown = c.history[i];
+    if (h === null || typeof h !== 'object' || !finiteList((h as GenerationStats).bestWeights, n))
+      throw new StackRankError(
+        'BAD_HEADER',
+        `checkpoint history entry ${i} must be a generation's stats with ${n} bestWeights; got ${describe(h)}`,
+      );
   }
   return c;
+}
+
+/** Whether `value` is an array of exactly `length` finite numbers (an index loop: holes fail). */
+function finiteList(value: unknown, length: number): boolean {
+  if (!Array.isArray(value) || value.length !== length) return false;
+  for (let i = 0; i < length; i++) {
+    const v: unknown = value[i];
+    if (typeof v !== 'number' || !Number.isFinite(v)) return false;
+  }
+  return true;
 }
 
 function uniform(rng: Rng, lo: number, hi: number): number {

@@ -7,7 +7,7 @@
  *   const ai = await TetrisAI.create({ rules: 'guideline', lookahead: 2 });
  *   const move = ai.nextMove({ board, current: 'T', queue: 'SZOIL', hold: null, canHold: true });
  */
-import { StackRankError, describe, requireInt } from '../errors.js';
+import { StackRankError, describe, optionsObject, requireInt } from '../errors.js';
 import { MIRROR_PIECE, PIECES, pieceId, type Piece } from '../pieces.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
@@ -149,11 +149,12 @@ export class TetrisAI {
         `unknown randomizer ${describe(opts.randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
       );
     }
-    const recoverDepth = requireInt('recover.depth', opts.recover?.depth ?? Math.min(lookahead + 1, 2), 1, 4);
-    const beam = requireInt('recover.beam', opts.recover?.beam ?? 12, 1, 1000);
+    const recover = optionsObject('recover', opts.recover);
+    const recoverDepth = requireInt('recover.depth', recover.depth ?? Math.min(lookahead + 1, 2), 1, 4);
+    const beam = requireInt('recover.beam', recover.beam ?? 12, 1, 1000);
     const chanceLines = requireInt(
       'recover.chance',
-      opts.recover?.chance ?? (policy === 'fullBoardOnly' ? 0 : defaultChanceLines(rules.ruleSet)),
+      recover.chance ?? (policy === 'fullBoardOnly' ? 0 : defaultChanceLines(rules.ruleSet)),
       0,
       1000,
     );
@@ -575,10 +576,14 @@ function toQueueLetters(queue: unknown): Piece[] {
       'BAD_PIECE',
       `queue must be a string like "SZO" or an array of piece letters; got ${describe(queue)}`,
     );
-  return letters.map((l, i) => {
+  // An index loop, not map: a sparse array's holes are queue entries too (and bad ones).
+  const pieces: Piece[] = [];
+  for (let i = 0; i < letters.length; i++) {
+    const l: unknown = letters[i];
     if (typeof l !== 'string' || !(PIECES as readonly string[]).includes(l)) {
       throw new StackRankError('BAD_PIECE', `queue entry ${i} is ${describe(l)}; pieces are ${PIECES.join(' ')}`);
     }
-    return l as Piece;
-  });
+    pieces.push(l as Piece);
+  }
+  return pieces;
 }

@@ -10,7 +10,15 @@
  * With threads > 1 the games run on worker threads (src/game/play-threads.ts), each with its own TetrisAI over
  * one shared search image. Results of parts of one run pool exactly with mergeGameResults (docs/distributed.md).
  */
-import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt } from '../errors.js';
+import {
+  StackRankError,
+  checkCallback,
+  checkSignal,
+  describe,
+  firstHole,
+  optionsObject,
+  requireInt,
+} from '../errors.js';
 import { joinRecords, recordInt, recordObject, requireRunParts } from '../runs.js';
 import { PIECE_COUNT, type Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
@@ -472,7 +480,8 @@ export function checkGameTally(value: unknown, where: string, maxPieces: number)
   const r = recordObject(where, value);
   if (typeof r.topOut !== 'boolean')
     throw new StackRankError('BAD_ARGUMENT', `${where}: topOut must be true or false; got ${describe(r.topOut)}`);
-  if (!Array.isArray(r.clears) || r.clears.length !== 4)
+  // map and reduce below skip a sparse array's holes: a hole is a missing count.
+  if (!Array.isArray(r.clears) || r.clears.length !== 4 || firstHole(r.clears) >= 0)
     throw new StackRankError('BAD_ARGUMENT', `${where}: clears must be 4 counts; got ${describe(r.clears)}`);
   const pieces = recordInt(where, 'pieces', r.pieces, 0, maxPieces);
   const tally: GameTally = {

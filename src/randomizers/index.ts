@@ -3,7 +3,7 @@
  * continues one from its `state()`. Every family draws from the project's one PRNG (src/random.ts); the exact
  * sequence of PRNG calls per piece is documented in docs/randomizers.md.
  */
-import { StackRankError, checkCallback, describe, optionsObject } from '../errors.js';
+import { StackRankError, checkCallback, describe, firstHole, optionsObject } from '../errors.js';
 import { PIECE_COUNT } from '../pieces.js';
 import { Rng, checkSeed } from '../random.js';
 import { BAG_SPECS, BagRandomizer, fullBag } from './bags.js';
@@ -68,8 +68,9 @@ function bagFamily(name: keyof typeof BAG_SPECS): Family {
     create: (rng) => new BagRandomizer(spec, rng),
     restore: (rng, state) => {
       const bags = state.bags;
-      if (!Array.isArray(bags) || bags.length !== spec.bagCount)
-        invalidState(state, `bags must be a list of ${spec.bagCount} bag(s)`);
+      // map below skips a sparse array's holes: a hole is a missing bag.
+      if (!Array.isArray(bags) || bags.length !== spec.bagCount || firstHole(bags) >= 0)
+        invalidState(state, `bags must be a list of ${spec.bagCount} bag(s); got ${describe(bags)}`);
       const checked = bags.map((_, i) => {
         const bag = [...checkPieceIds(state, `bag ${i}`, bags[i])];
         const perPiece = new Array<number>(PIECE_COUNT).fill(0);
@@ -232,7 +233,8 @@ export function restoreRandomizer(
   const rng = rngFromState(state);
   if (state.mixture === undefined) return family.restore(rng, state, warn);
   const parts = state.mixture;
-  if (!Array.isArray(parts) || parts.length === 0)
+  // map below skips a sparse array's holes: a hole is a missing entry.
+  if (!Array.isArray(parts) || parts.length === 0 || firstHole(parts) >= 0)
     invalidState(state, `mixture must be a non-empty list of { weight, ...fields }; got ${describe(parts)}`);
   let total = 0;
   const components = parts.map((part: unknown, i) => {

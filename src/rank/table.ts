@@ -2,7 +2,7 @@
  * RankTable: the ranks of every surface of a W x S stack, as built or loaded. Values are stored mirror-folded
  * (about half the surfaces) either as scaled u16 (default, what files hold) or f32.
  */
-import { StackRankError, describe, requireInt } from '../errors.js';
+import { StackRankError, describe, requireDenseArray, requireInt } from '../errors.js';
 import { type Surface, checkGeometry, surfaceCount, surfaceIndex } from '../surface.js';
 import { MAX_ITERATIONS, buildFoldedRanks, buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
 import {
@@ -11,6 +11,7 @@ import {
   rankVariant,
   variantMirrored,
   encodeTableParts,
+  modelProblem,
   tableFileBytes,
   variantSteep,
   type TableHeader,
@@ -91,6 +92,7 @@ export class RankTable {
     if (encoding !== 'u16' && encoding !== 'f32') {
       throw new StackRankError('BAD_ARGUMENT', `encoding must be "u16" or "f32"; got ${describe(encoding)}`);
     }
+    if (meta.params !== undefined && meta.params !== null) checkParamsModel(meta.params);
     const shape = foldShape(meta.width, meta.maxStep);
     if (values.length !== surfaceCount(meta.width, meta.maxStep)) {
       throw new StackRankError(
@@ -316,6 +318,30 @@ export function requireRankTable(value: unknown, what = 'table'): RankTable {
     );
   }
   return value;
+}
+
+/**
+ * fromValues' `params`: written into the table's file as given, so a model the loader would refuse (a hole in a
+ * plain array, values that are not a piece model) is refused here.
+ */
+function checkParamsModel(params: unknown): void {
+  const model = (params as Partial<VariantParams>)?.model as ArrayLike<number> | undefined;
+  const length = model !== null && typeof model === 'object' ? model.length : undefined;
+  if (typeof params !== 'object' || (length !== 7 && length !== 49))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `params must be a piece model { randomizer, samples, seed, parameter, model: 7 or 49 numbers } (weightsModel); got ${describe(params)}`,
+    );
+  if (Array.isArray(model)) requireDenseArray('BAD_ARGUMENT', 'params.model', model);
+  const values = new Float64Array(length);
+  for (let i = 0; i < length; i++) {
+    const v: unknown = (model as ArrayLike<unknown>)[i];
+    if (typeof v !== 'number')
+      throw new StackRankError('BAD_ARGUMENT', `params.model value ${i} must be a number; got ${describe(v)}`);
+    values[i] = v;
+  }
+  const problem = modelProblem(values);
+  if (problem) throw new StackRankError('BAD_ARGUMENT', `params.model is not a piece model: ${problem}`);
 }
 
 /**

@@ -128,12 +128,14 @@ export function fumenFromBoard(board: Board, opts: FumenExportOptions = {}): str
         `placement must be { piece, cells } (a GamePlacement or GameMove); got ${describe(p)}`,
       );
     }
-    for (const c of p.cells) {
-      const [x, y] = c;
+    // An index loop, not for-of: a sparse array's holes are cells too (and bad ones).
+    for (let i = 0; i < p.cells.length; i++) {
+      const c: unknown = p.cells[i];
+      const [x, y] = Array.isArray(c) ? c : [];
       if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || x >= FUMEN_WIDTH || y < 0 || y >= FUMEN_HEIGHT) {
         throw new StackRankError(
           'BAD_ARGUMENT',
-          `placement cell ${describe(c)} is outside the 10 × ${FUMEN_HEIGHT} fumen field`,
+          `placement cell ${i} is ${describe(c)}; a cell is an [x, y] pair inside the 10 × ${FUMEN_HEIGHT} fumen field`,
         );
       }
       field.set(x, y, p.piece);

@@ -471,9 +471,11 @@ function checkStreamRecord(value: unknown, where: string, share: number): Stream
   if (!Array.isArray(r.games) || r.games.length === 0)
     throw new StackRankError('BAD_ARGUMENT', `${where}: games must be a non-empty array; got ${describe(r.games)}`);
   let total = 0;
-  const games = r.games.map((g, k) => {
+  // An index loop, not map: a sparse array's holes are games too (and bad ones).
+  const games: StackingGameRecord[] = [];
+  for (let k = 0; k < r.games.length; k++) {
     const at = `${where}, game ${k + 1}`;
-    const o = recordObject(at, g);
+    const o = recordObject(at, r.games[k]);
     if (typeof o.dead !== 'boolean')
       throw new StackRankError('BAD_ARGUMENT', `${at}: dead must be true or false; got ${describe(o.dead)}`);
     const game: StackingGameRecord = {
@@ -483,8 +485,8 @@ function checkStreamRecord(value: unknown, where: string, share: number): Stream
       tetrises: recordInt(at, 'tetrises', o.tetrises),
     };
     total += game.length;
-    return game;
-  });
+    games.push(game);
+  }
   // Only a budget ends a game alive, and only the last game of a stream; a stream never overspends its share.
   if (games.slice(0, -1).some((g) => !g.dead) || (share === Infinity && games.length !== 1) || total > share)
     throw new StackRankError(
@@ -504,7 +506,9 @@ function checkResume(
   if (resume === undefined) return 0;
   if (!Array.isArray(resume))
     throw new StackRankError('BAD_ARGUMENT', `resume must be an array of stream records; got ${describe(resume)}`);
-  resume.forEach((value, i) => {
+  // An index loop, not forEach: a sparse array's holes are stream records too (and bad ones).
+  for (let i = 0; i < resume.length; i++) {
+    const value: unknown = resume[i];
     const where = `resume[${i}]`;
     const stream = recordInt(where, 'stream', recordObject(where, value).stream, 0, MAX_SHARDS - 1);
     if (stream < range.start || stream >= range.end)
@@ -515,7 +519,7 @@ function checkResume(
     if (results[stream - range.start].length > 0)
       throw new StackRankError('RUN_MISMATCH', `${where}: stream ${stream} is given twice`);
     results[stream - range.start] = checkStreamRecord(value, where, share(stream)).games;
-  });
+  }
   return resume.length;
 }
 

@@ -373,6 +373,12 @@ describe('TetrisAI input checks', () => {
         code: 'BAD_ARGUMENT',
         message: expect.stringContaining('recover.chance'),
       });
+    // recover is an options object: a list or a number is refused, not read as "no options" (a sparse list was)
+    for (const recover of [[1, , 3], 5, 'deep']) // eslint-disable-line no-sparse-arrays
+      await expect(TetrisAI.create({ recover: recover as never, table })).rejects.toMatchObject({
+        code: 'BAD_ARGUMENT',
+        message: expect.stringContaining('recover: options must be an object'),
+      });
     await expect(TetrisAI.create({ randomizer: 'bag8' as never, table })).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
     });
