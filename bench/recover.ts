@@ -81,6 +81,7 @@ for (const name of values.rows.split(',')) {
     height: H,
     visibleHeight: 20,
     wellColumn: W - 1,
+    coverWell: -1,
     weights: RECOVER_WEIGHTS,
     depth: 2,
     beam: 12,

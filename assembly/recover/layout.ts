@@ -25,7 +25,8 @@ export const W_ROWS_WITH_HOLES = 7;
 export const W_WELL_CELLS = 8;
 export const W_CLEAN = 9;
 export const W_FLOOR_ROWS = 10;
-export const WEIGHT_COUNT = 11;
+export const W_WELL_COVER = 11;
+export const WEIGHT_COUNT = 12;
 
 // ---- context, written by TypeScript (src/game/recover-kernel.ts) ----
 export const O_WIDTH = 0; //        i32 board width (4..10)
@@ -38,6 +39,7 @@ export const O_CHILD_CELLS = 24; // i32 ptr: i32[CELL_WORDS] per child, the cell
 export const O_CHILD_VALUES = 28; // i32 ptr: f64 per child, its line's value (written by the kernel)
 export const O_CHILD_ACCS = 32; //  i32 ptr: f64 per child, Σ of its line's move terms (written by the kernel)
 export const O_LANDINGS = 36; //    i32 ptr: LANDING_WORDS per placement (state, x, y), as the reachable kernel lists them
+export const O_COVER_WELL = 40; // i32 the well column a piece may cover (its empty cells under cells are no holes), -1 for none
 export const O_WEIGHTS = 64; //     f64[WEIGHT_COUNT] weight per term
 export const O_FEATURES = 160; //   f64[WEIGHT_COUNT] the features of the last boardFeatures call
 export const O_BOARD = 256; //      a node record (NODE_BYTES): the board boardFeatures measures

@@ -15,7 +15,7 @@
 import {
   CELL_WORDS, LANDING_WORDS, MAX_COLUMNS, MAX_ROWS, MAX_STATES, N_ACC, N_COLS, N_TOP, O_BOARD, O_CHILD_ACCS,
   O_CHILD_CELLS, O_CHILD_VALUES, O_FEATURES, O_GEOMETRY, O_LANDINGS, O_HEIGHT, O_MAX_FLOOR, O_ROW_COUNT, O_VISIBLE, O_WEIGHTS, O_WELL, O_WIDTH, PIECE_CELLS, TOP_OUT,
-  W_CLEAN, W_COLUMN_TRANSITIONS, W_CUMULATIVE_WELLS, W_ERODED_PIECE_CELLS, W_FLOOR_ROWS, W_HOLES, W_HOLE_DEPTH,
+  W_CLEAN, W_WELL_COVER, O_COVER_WELL, W_COLUMN_TRANSITIONS, W_CUMULATIVE_WELLS, W_ERODED_PIECE_CELLS, W_FLOOR_ROWS, W_HOLES, W_HOLE_DEPTH,
   W_LANDING_HEIGHT, W_ROWS_WITH_HOLES, W_ROW_TRANSITIONS, W_WELL_CELLS,
 } from './layout';
 import {
@@ -112,6 +112,7 @@ let rowsWithHoles: i32 = 0;
 let wellCells: i32 = 0;
 let clean: i32 = 0;
 let floorRows: i32 = 0;
+let wellCover: i32 = 0;
 
 /**
  * The features of the board in `cols` (rows already cleared). Definitions: src/game/evaluate.ts, row by row; here
@@ -122,11 +123,15 @@ let floorRows: i32 = 0;
  *   holeDepth         = Σ (popcnt(col) - ctz(~col)): every filled cell but the run resting on the floor sits in a
  *                       run directly above a hole;
  *   cumulativeWells   = Σ over well cells (empty, both neighbours filled) of the empty run from it down;
- *   the floor         = the well column's height, when no hole lies at or above it and every column reaches it.
+ *   the floor         = the well column's height, when no hole lies at or above it and every column reaches it;
+ *   wellCover         = in the covered well's column (O_COVER_WELL), the cells over its highest empty cell; that
+ *                       column's empty cells under them count as no holes (nor their rows, nor their depth).
  */
 function measure(ctx: usize, width: i32): void {
   const height = load<i32>(ctx + O_HEIGHT);
   const wellColumn = load<i32>(ctx + O_WELL);
+  const coverWell = load<i32>(ctx + O_COVER_WELL);
+  let cover: i32 = 0;
   let t: i32 = 0;
   for (let c = 0; c < width; c++) t = max<i32>(t, columnHeight<u64>(colAt(c)));
   const filled = lowBits<u64>(t); // a wall, or the well column, below the top
@@ -147,7 +152,9 @@ function measure(ctx: usize, width: i32): void {
     const hc = columnHeight<u64>(col);
     if (hc < lowest) lowest = hc;
     const holeMask = holeCells<u64>(col, hc);
-    if (holeMask != 0) {
+    if (c == coverWell) {
+      if (holeMask != 0) cover = hc - (64 - <i32>clz<u64>(holeMask)); // every cell over the highest empty one
+    } else if (holeMask != 0) {
       h += <i32>popcnt<u64>(holeMask);
       holeRows |= holeMask;
       hd += holeDepthOf<u64>(col);
@@ -177,6 +184,7 @@ function measure(ctx: usize, width: i32): void {
   wellCells = wc;
   clean = isClean ? 1 : 0;
   floorRows = isClean ? floor : 0;
+  wellCover = cover;
 }
 
 /** Σ weight × feature over the board's terms, in RecoverWeights order from the row transitions on. */
@@ -190,7 +198,8 @@ function measure(ctx: usize, width: i32): void {
     weight(ctx, W_ROWS_WITH_HOLES) * <f64>rowsWithHoles +
     weight(ctx, W_WELL_CELLS) * <f64>wellCells +
     weight(ctx, W_CLEAN) * <f64>clean +
-    weight(ctx, W_FLOOR_ROWS) * <f64>floorRows
+    weight(ctx, W_FLOOR_ROWS) * <f64>floorRows +
+    weight(ctx, W_WELL_COVER) * <f64>wellCover
   );
 }
 
@@ -322,4 +331,5 @@ export function boardFeatures(ctx: usize, moveLines: i32, moveEroded: i32, moveL
   store<f64>(out + (W_WELL_CELLS << 3), <f64>wellCells);
   store<f64>(out + (W_CLEAN << 3), <f64>clean);
   store<f64>(out + (W_FLOOR_ROWS << 3), <f64>floorRows);
+  store<f64>(out + (W_WELL_COVER << 3), <f64>wellCover);
 }

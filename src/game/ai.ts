@@ -311,6 +311,9 @@ export class TetrisAI {
       // Tall boards forget the well: the plain full-board terms fill it and clear rows. (Keeping it while burning
       // raised the Tetris rate but lost games: docs/results.md.)
       wellColumn: plain || tall ? -1 : this.recoverWell(rows),
+      // Near the field's top a piece may cover the well: its cover is a row or two to clear, where BCTS counts each
+      // cell under it as a hole and builds on the stack instead until it tops out in an I drought.
+      coverWell: !plain && tall && coversWell(rows, limit, this.rules.visibleHeight) ? this.recoverWell(rows) : -1,
       weights: plain ? PLAIN_BCTS : RECOVER_WEIGHTS,
       depth: this.recoverDepth,
       beam: this.beam,
@@ -535,6 +538,20 @@ function chancesAfter(queue: readonly Piece[], lookahead: number, next: ArrayLik
   return next ?? UNIFORM_CHANCES;
 }
 
+/**
+ * Where a tall board's recover search may cover the well (docs/game.md, "Recover mode"): at least COVER_OVER_LIMIT
+ * rows above the stack's limit and at most COVER_UNDER_TOP rows under the field's top, both signs that the stack
+ * is in danger. Under nes this cut the top-outs by three quarters at the same Tetris rate; at 20G, from 2 rows over
+ * its low limit, it lost rate; under classic, from 4 rows under the top alone, it kept the stack alive at a lower
+ * rate (docs/results.md, "Covering the well near the top").
+ */
+const COVER_OVER_LIMIT = 2;
+const COVER_UNDER_TOP = 4;
+
+function coversWell(rows: Uint32Array, stackLimit: number, visibleHeight: number): boolean {
+  return maxHeight(rows) >= Math.max(stackLimit + COVER_OVER_LIMIT, visibleHeight - COVER_UNDER_TOP);
+}
+
 /** Stack height (below the stack's limit) from which rows are burnt while no I is known. */
 const BURN_ROOM = 2;
 
@@ -557,7 +574,13 @@ function maxHeight(rows: Uint32Array): number {
 }
 
 /** The BCTS player's weights alone (the full-board baseline): no well, no clean-stack bonus. */
-const PLAIN_BCTS: RecoverWeights = Object.freeze({ ...RECOVER_WEIGHTS, wellCells: 0, clean: 0, floorRows: 0 });
+const PLAIN_BCTS: RecoverWeights = Object.freeze({
+  ...RECOVER_WEIGHTS,
+  wellCells: 0,
+  clean: 0,
+  floorRows: 0,
+  wellCover: 0,
+});
 
 function toPiece(value: unknown, what: string): Piece {
   if (typeof value !== 'string')

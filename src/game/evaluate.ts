@@ -35,6 +35,9 @@ export interface BoardFeatures {
   clean: number;
   /** The floor of that clean stack (rows buried under it), 0 when the board is not one. */
   floorRows: number;
+  /** In the column of a well a piece may cover (tall boards near the top: docs/game.md, "Recover mode"), the cells
+   * over its highest empty cell, 0 elsewhere; that column's empty cells under them are not holes. */
+  wellCover: number;
 }
 
 export type RecoverWeights = { readonly [K in keyof BoardFeatures]: number };
@@ -45,7 +48,9 @@ const bcts = (name: (typeof PRESETS.bcts.features)[number]): number =>
 /**
  * BCTS weights (the `bcts` preset of docs/fullboard.md, Thiery & Scherrer 2009) with the recover terms: each cell
  * in the well column costs about one hole's worth, being back on a clean stack is worth more than the rows with
- * holes it takes to get there, and each row of a floor under it costs as much again as its well cell.
+ * holes it takes to get there, and each row of a floor under it costs as much again as its well cell. A covered
+ * well's cover costs as much per cell: a row to clear before the well is open again, where BCTS would count every
+ * covered cell as a hole and a row with holes (about 38 each).
  */
 export const RECOVER_WEIGHTS: RecoverWeights = Object.freeze({
   landingHeight: bcts('landingHeight'),
@@ -59,6 +64,7 @@ export const RECOVER_WEIGHTS: RecoverWeights = Object.freeze({
   wellCells: -10,
   clean: 60,
   floorRows: -10,
+  wellCover: -10,
 });
 
 /** What a move did, for the move-dependent features. */
@@ -75,7 +81,8 @@ export interface MoveFacts {
 
 /**
  * The features of a board after a move (rows already cleared). `rows` bottom first (at most 48), `height` rows
- * counted for the row-transition feature (every empty row counts 2, as in the reference); `wellColumn` -1 for none.
+ * counted for the row-transition feature (every empty row counts 2, as in the reference); `wellColumn` -1 for none;
+ * `coverWell` the column of a well a piece may cover (with `wellColumn` -1), -1 for none.
  * Computed by the recover kernel (assembly/recover/search.ts), the code the recover search values its boards with.
  */
 export function boardFeatures(
@@ -84,6 +91,7 @@ export function boardFeatures(
   height: number,
   move: MoveFacts,
   wellColumn: number,
+  coverWell = -1,
 ): BoardFeatures {
   const kernel = RecoverKernel.get();
   kernel.configure({
@@ -91,6 +99,7 @@ export function boardFeatures(
     height,
     visibleHeight: height,
     wellColumn,
+    coverWell,
     rowCount: rows.length,
     maxFloor: MAX_FLOOR,
     weights: RECOVER_WEIGHTS,

@@ -32,6 +32,7 @@ import {
   O_VISIBLE,
   O_WEIGHTS,
   O_WELL,
+  O_COVER_WELL,
   O_WIDTH,
   PIECE_CELLS,
   PIECE_COUNT,
@@ -46,6 +47,7 @@ import {
   W_ROWS_WITH_HOLES,
   W_ROW_TRANSITIONS,
   W_WELL_CELLS,
+  W_WELL_COVER,
 } from './recover-layout.js';
 
 interface RecoverKernelExports {
@@ -64,6 +66,8 @@ export interface RecoverBoardSettings {
   height: number;
   visibleHeight: number;
   wellColumn: number;
+  /** The well a piece may cover (RecoverContext.coverWell), -1 for none. */
+  coverWell: number;
   rowCount: number;
   maxFloor: number;
   weights: RecoverWeights;
@@ -82,6 +86,7 @@ const WEIGHT_INDEX: readonly [keyof BoardFeatures, number][] = [
   ['wellCells', W_WELL_CELLS],
   ['clean', W_CLEAN],
   ['floorRows', W_FLOOR_ROWS],
+  ['wellCover', W_WELL_COVER],
 ];
 
 const NODE_WORDS = NODE_BYTES / 4;
@@ -165,6 +170,7 @@ export class RecoverKernel {
     this.i32[w + (O_HEIGHT >> 2)] = s.height;
     this.i32[w + (O_VISIBLE >> 2)] = s.visibleHeight;
     this.i32[w + (O_WELL >> 2)] = s.wellColumn;
+    this.i32[w + (O_COVER_WELL >> 2)] = s.coverWell;
     this.i32[w + (O_ROW_COUNT >> 2)] = s.rowCount;
     this.i32[w + (O_MAX_FLOOR >> 2)] = s.maxFloor;
     const f = (this.ctx + O_WEIGHTS) >> 3;

@@ -34,6 +34,11 @@ export interface RecoverContext {
   visibleHeight: number;
   /** Column of the well the recover terms aim for (-1: none, the plain full-board player). */
   wellColumn: number;
+  /**
+   * Column of a well a piece may cover, on a board whose well is forgotten (wellColumn -1): its empty cells under
+   * the cover are not holes, and the cover costs `weights.wellCover` per cell (-1: none).
+   */
+  coverWell: number;
   weights: RecoverWeights;
   depth: number;
   beam: number;
@@ -217,6 +222,7 @@ class BeamSearch {
       height: ctx.height,
       visibleHeight: ctx.visibleHeight,
       wellColumn: ctx.wellColumn,
+      coverWell: ctx.coverWell,
       rowCount: state.rows.length,
       maxFloor: MAX_FLOOR,
       weights: ctx.weights,

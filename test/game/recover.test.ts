@@ -59,6 +59,8 @@ const caseArb = fc.record({
   depth: fc.integer({ min: 1, max: 3 }),
   beam: fc.integer({ min: 1, max: 12 }),
   wellColumn: fc.constantFrom(-1, 0, W - 1),
+  // a well a piece may cover, where the well is forgotten (wellColumn -1)
+  coverWell: fc.constantFrom(-1, 0, W - 1),
   plain: fc.boolean(),
   // The chance ply: lines valued over the next piece, whose chances may leave pieces out (0) or be uniform.
   chance: fc.option(
@@ -92,6 +94,7 @@ function contexts(c: Case) {
     height: H,
     visibleHeight: 20,
     wellColumn: c.wellColumn,
+    coverWell: c.wellColumn === -1 ? c.coverWell : -1,
     weights: c.plain ? PLAIN : RECOVER_WEIGHTS,
     depth: c.depth,
     beam: c.beam,
@@ -185,10 +188,11 @@ describe('recover search: the kernel-based search chooses as the reference does'
 });
 
 describe('recover features: the kernel equals the reference', () => {
-  it('every feature on random boards, with and without a well (property)', () => {
+  it('every feature on random boards, with and without a well, and with a well a piece may cover (property)', () => {
     fc.assert(
       fc.property(
         boardArb,
+        fc.constantFrom(-1, 0, W - 1),
         fc.constantFrom(-1, 0, W - 1),
         fc.integer({ min: 20, max: 40 }),
         fc.record({
@@ -197,8 +201,11 @@ describe('recover features: the kernel equals the reference', () => {
           landingRow: fc.integer({ min: 0, max: 19 }),
           pieceHeight: fc.integer({ min: 1, max: 4 }),
         }),
-        (rows, well, height, move) => {
-          expect(boardFeatures(rows, W, height, move, well)).toEqual(refBoardFeatures(rows, W, height, move, well));
+        (rows, well, cover, height, move) => {
+          const coverWell = well === -1 ? cover : -1;
+          expect(boardFeatures(rows, W, height, move, well, coverWell)).toEqual(
+            refBoardFeatures(rows, W, height, move, well, coverWell),
+          );
         },
       ),
       { numRuns: 500 },
@@ -214,6 +221,20 @@ describe('recover features: the kernel equals the reference', () => {
       expect.objectContaining({ code: 'BAD_BOARD', message: expect.stringContaining('1 to 16 columns') }),
     );
     expect(() => boardFeatures(new Uint32Array(48), W, H, none, -1)).not.toThrow();
+  });
+
+  it('a covered well: its cells under the cover are no holes when it may be covered, and the cover is counted', () => {
+    const none = { lines: 0, erodedCells: 0, landingRow: 0, pieceHeight: 1 };
+    const rows = new Uint32Array(44);
+    for (let y = 0; y < 5; y++) rows[y] = FULL >> 1; // a flat stack, the right well open 5 rows deep
+    rows[5] = rows[6] = 1 << (W - 1); // two cells over it (a piece hanging in the well)
+    const plain = boardFeatures(rows, W, H, none, -1);
+    expect([plain.holes, plain.rowsWithHoles, plain.holeDepth, plain.wellCover]).toEqual([5, 5, 2, 0]);
+    const covered = boardFeatures(rows, W, H, none, -1, W - 1);
+    expect([covered.holes, covered.rowsWithHoles, covered.holeDepth, covered.wellCover]).toEqual([0, 0, 0, 2]);
+    // the other features are the plain ones
+    expect({ ...covered, holes: 5, rowsWithHoles: 5, holeDepth: 2, wellCover: 0 }).toEqual(plain);
+    expect(covered).toEqual(refBoardFeatures(rows, W, H, none, -1, W - 1));
   });
 
   it('a clean stack over a floor of at most MAX_FLOOR buried rows counts as clean, a higher floor does not', () => {

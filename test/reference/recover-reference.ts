@@ -19,6 +19,8 @@ export interface RefRecoverContext {
   visibleHeight: number;
   /** Column of the well the recover terms aim for (-1: none, the plain full-board player). */
   wellColumn: number;
+  /** Column of a well a piece may cover (with wellColumn -1): no holes under its cover, which costs per cell. */
+  coverWell: number;
   weights: RecoverWeights;
   depth: number;
   beam: number;
@@ -164,7 +166,7 @@ function expand(ctx: RefRecoverContext, queue: readonly Piece[], node: Node, rea
   for (const turn of turns) {
     for (const placement of reach(node.rows, turn.piece)) {
       const locked = lockCells(node.rows, ctx.width, placement.cells);
-      const f = refBoardFeatures(locked.rows, ctx.width, ctx.height, locked, ctx.wellColumn);
+      const f = refBoardFeatures(locked.rows, ctx.width, ctx.height, locked, ctx.wellColumn, ctx.coverWell);
       let acc = node.acc + w.landingHeight * f.landingHeight + w.erodedPieceCells * f.erodedPieceCells;
       if (overflows(locked.rows, ctx.visibleHeight)) acc += TOP_OUT;
       const boardTerms = refScoreBoardTerms(f, w);
@@ -189,7 +191,8 @@ function overflows(rows: Uint32Array, visibleHeight: number): boolean {
 
 /**
  * The features of a board after a move (rows already cleared). `rows` bottom first, `height` rows counted for
- * the row-transition feature (every empty row counts 2, as in the reference); `wellColumn` -1 for none.
+ * the row-transition feature (every empty row counts 2, as in the reference); `wellColumn` -1 for none; `coverWell`
+ * the column of a well a piece may cover, -1 for none.
  */
 export function refBoardFeatures(
   rows: ArrayLike<number>,
@@ -197,6 +200,7 @@ export function refBoardFeatures(
   height: number,
   move: MoveFacts,
   wellColumn: number,
+  coverWell = -1,
 ): BoardFeatures {
   const full = (1 << width) - 1;
   let top = 0; // rows 0..top-1 hold every filled cell
@@ -222,15 +226,23 @@ export function refBoardFeatures(
     prev = m;
   }
   columnTransitions += popcount(prev); // the top cells meet the empty row above (an empty board: the floor does)
-  // Holes, rows with holes, hole depth: scan down with the columns already covered.
+  // Holes, rows with holes, hole depth: scan down with the columns already covered. A covered well's empty cells
+  // are none of them: its cover is the filled run over the first of them met on the way down.
+  const coverBit = coverWell >= 0 ? 1 << coverWell : 0;
   let holes = 0;
   let rowsWithHoles = 0;
   let holeDepth = 0;
   let covered = 0;
   let wellCells = 0;
+  let wellCover = 0;
+  let coverOpen = true; // no empty cell of the covered well met yet
   for (let r = top - 1; r >= 0; r--) {
     const m = rows[r];
-    const holeMask = ~m & covered & full;
+    if (coverBit && coverOpen && !(m & coverBit) && covered & coverBit) {
+      coverOpen = false;
+      for (let k = r + 1; k < top && rows[k] & coverBit; k++) wellCover++;
+    }
+    const holeMask = ~m & covered & full & ~coverBit;
     if (holeMask) {
       holes += popcount(holeMask);
       rowsWithHoles++;
@@ -270,6 +282,7 @@ export function refBoardFeatures(
     wellCells,
     clean,
     floorRows: clean ? floor : 0,
+    wellCover,
   };
 }
 
@@ -289,6 +302,7 @@ export function refScoreBoardTerms(f: BoardFeatures, w: RecoverWeights): number 
     w.rowsWithHoles * f.rowsWithHoles +
     w.wellCells * f.wellCells +
     w.clean * f.clean +
-    w.floorRows * f.floorRows
+    w.floorRows * f.floorRows +
+    w.wellCover * f.wellCover
   );
 }
