@@ -185,30 +185,9 @@ describe('surfaces', () => {
   });
   sync({ name: 'surfaceFromSteps(steps)', valid: () => [1, 0, -1], call: (s) => surfaceFromSteps(s), names: 'steps' });
   const surface = (steps: number[]) => ({ width: 4, maxStep: 1, steps });
-  sync({
-    name: 'surfaceIndex(surface.steps)',
-    valid: () => [1, 0, -1],
-    call: (s) => surfaceIndex(surface(s)),
-    names: 'surface',
-  });
-  sync({
-    name: 'surfaceDigits(surface.steps)',
-    valid: () => [1, 0, -1],
-    call: (s) => surfaceDigits(surface(s)),
-    names: 'surface',
-  });
-  sync({
-    name: 'surfaceHeights(surface.steps)',
-    valid: () => [1, 0, -1],
-    call: (s) => surfaceHeights(surface(s)),
-    names: 'surface',
-  });
-  sync({
-    name: 'mirrorSurface(surface.steps)',
-    valid: () => [1, 0, -1],
-    call: (s) => mirrorSurface(surface(s)),
-    names: 'surface',
-  });
+  const surfaceReaders = { surfaceIndex, surfaceDigits, surfaceHeights, mirrorSurface };
+  for (const [name, read] of Object.entries(surfaceReaders))
+    sync({ name: `${name}(surface.steps)`, valid: () => [1, 0, -1], call: (s) => read(surface(s)), names: 'surface' });
   sync({
     name: 'RankTable.rank(surface.steps)',
     valid: () => [1, 0, -1],
