@@ -541,9 +541,9 @@ function chancesAfter(queue: readonly Piece[], lookahead: number, next: ArrayLik
 /**
  * Where a tall board's recover search may cover the well (docs/game.md, "Recover mode"): at least COVER_OVER_LIMIT
  * rows above the stack's limit and at most COVER_UNDER_TOP rows under the field's top, both signs that the stack
- * is in danger. Under nes this cut the top-outs by three quarters at the same Tetris rate; at 20G, from 2 rows over
- * its low limit, it lost rate; under classic, from 4 rows under the top alone, it kept the stack alive at a lower
- * rate (docs/results.md, "Covering the well near the top").
+ * is in danger. Under nes this cut the top-outs by three quarters at about the same Tetris rate; at 20G, from 2
+ * rows over its low limit, it lost rate; under classic, from 4 rows under the top alone, it kept the stack alive at
+ * a lower rate (docs/results.md, "Covering the well near the top").
  */
 const COVER_OVER_LIMIT = 2;
 const COVER_UNDER_TOP = 4;

@@ -50,7 +50,7 @@ const bcts = (name: (typeof PRESETS.bcts.features)[number]): number =>
  * in the well column costs about one hole's worth, being back on a clean stack is worth more than the rows with
  * holes it takes to get there, and each row of a floor under it costs as much again as its well cell. A covered
  * well's cover costs as much per cell: a row to clear before the well is open again, where BCTS would count every
- * covered cell as a hole and a row with holes (about 38 each).
+ * covered cell as a hole and a row with holes (about 37 each).
  */
 export const RECOVER_WEIGHTS: RecoverWeights = Object.freeze({
   landingHeight: bcts('landingHeight'),
