@@ -16,16 +16,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { machine, median, printTable, writeResults } from './common.js';
+import { benchArgs, machine, median, printTable, writeResults } from './common.js';
 
-const { values: args } = parseArgs({
-  options: {
-    other: { type: 'string' },
-    rounds: { type: 'string', default: '5' },
-    'search-repeats': { type: 'string', default: '3' },
-    positions: { type: 'string', default: '3000' },
-  },
+const { values: args } = benchArgs(import.meta.url, {
+  other: { type: 'string' },
+  rounds: { type: 'string', default: '5' },
+  'search-repeats': { type: 'string', default: '3' },
+  positions: { type: 'string', default: '3000' },
 });
 if (!args.other) throw new Error('--other DIR (a checkout with built kernels) is required');
 const here = resolve(dirname(fileURLToPath(import.meta.url)), '..');

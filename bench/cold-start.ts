@@ -19,14 +19,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { build } from 'vite';
 import { startDemoServer } from '../src/cli/demo-server.js';
 import { launch, skipWithoutChromium } from '../test/browser/chromium.js';
-import { machine, median, printTable, writeResults } from './common.js';
+import { benchArgs, machine, median, printTable, writeResults } from './common.js';
 
-const { values: args } = parseArgs({
-  options: { rounds: { type: 'string', default: '3' }, threads: { type: 'string', default: '2' } },
+const { values: args } = benchArgs(import.meta.url, {
+  rounds: { type: 'string', default: '3' },
+  threads: { type: 'string', default: '2' },
 });
 const ROUNDS = Number(args.rounds);
 const THREADS = Number(args.threads);

@@ -1,8 +1,42 @@
-/** Shared benchmark plumbing: medians, machine facts, table printing and JSON results under bench/results/. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+/**
+ * Shared benchmark plumbing: the command line, medians, machine facts, table printing and JSON results under
+ * bench/results/.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+
+/** A script's usage: the doc comment its file opens with (every benchmark starts with one). */
+export function scriptUsage(scriptUrl: string): string {
+  const opening = /^\/\*\*([\s\S]*?)\*\//.exec(readFileSync(fileURLToPath(scriptUrl), 'utf8'));
+  if (!opening) return '';
+  return opening[1]
+    .split('\n')
+    .map((line) => line.replace(/^\s*\* ?/, ''))
+    .join('\n')
+    .trim();
+}
+
+/**
+ * A benchmark's command line (node:util parseArgs over `options`): --help or -h prints the script's usage and
+ * exits 0; an unknown option or a missing value prints what was wrong and the usage and exits 2, instead of a stack
+ * trace.
+ */
+export function benchArgs<const O extends NonNullable<ParseArgsConfig['options']>>(scriptUrl: string, options: O) {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(scriptUsage(scriptUrl));
+    process.exit(0);
+  }
+  try {
+    return parseArgs({ args: argv, options });
+  } catch (e) {
+    console.error(`${(e as Error).message}\n\n${scriptUsage(scriptUrl)}`);
+    process.exit(2);
+  }
+}
 
 export const RESULTS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'results');
 

@@ -10,16 +10,13 @@
  *
  *   npx tsx bench/drought-bound.ts [--randomizers nes,tgm1] [--pieces 300000] [--seed 9]
  */
-import { parseArgs } from 'node:util';
 import { createRandomizer, type RandomizerName } from '../src/randomizers/index.js';
-import { printTable } from './common.js';
+import { benchArgs, printTable } from './common.js';
 
-const { values: args } = parseArgs({
-  options: {
-    randomizers: { type: 'string', default: 'nes,tgm1' },
-    pieces: { type: 'string', default: '300000' },
-    seed: { type: 'string', default: '9' },
-  },
+const { values: args } = benchArgs(import.meta.url, {
+  randomizers: { type: 'string', default: 'nes,tgm1' },
+  pieces: { type: 'string', default: '300000' },
+  seed: { type: 'string', default: '9' },
 });
 /** Burn points: the stack burns when it holds more than this many cells (5 to 16 rows of 9). */
 const CAPACITIES = [45, 54, 63, 72, 81, 90, 108, 126, 144];

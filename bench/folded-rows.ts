@@ -7,7 +7,6 @@
  *
  *   npx tsx bench/folded-rows.ts [--table FILE] [--positions 2000] [--repeats 5]
  */
-import { parseArgs } from 'node:util';
 import { computePieceMax } from '../src/rank/piece-max.js';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import { loadRankTable } from '../src/rank/table.js';
@@ -17,14 +16,12 @@ import { toQueue } from '../src/stacking/input.js';
 import { MOVE_NONE } from '../src/stacking/layout.js';
 import { applyMove } from '../src/stacking/placements.js';
 import { resolveRules } from '../src/stacking/rules.js';
-import { machine, median, printTable, writeResults } from './common.js';
+import { benchArgs, machine, median, printTable, writeResults } from './common.js';
 
-const { values: args } = parseArgs({
-  options: {
-    table: { type: 'string' },
-    positions: { type: 'string', default: '2000' },
-    repeats: { type: 'string', default: '5' },
-  },
+const { values: args } = benchArgs(import.meta.url, {
+  table: { type: 'string' },
+  positions: { type: 'string', default: '2000' },
+  repeats: { type: 'string', default: '5' },
 });
 const table = args.table ? await loadRankTable(args.table) : (await loadOrBuildCachedTable()).table;
 const rules = resolveRules('default');

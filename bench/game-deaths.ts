@@ -10,20 +10,17 @@
  *
  * Games are independent: split a long run over processes with --first-game and --games.
  */
-import { parseArgs } from 'node:util';
 import { drawPlacement } from '../src/cli/analyze.js';
 import type { GameMove } from '../src/game/ai.js';
 import { BOARD_MAX_HEIGHT, Board } from '../src/rules/board.js';
-import { machine, writeResults } from './common.js';
+import { benchArgs, machine, writeResults } from './common.js';
 import { type PlayedTurn, REPLAY_OPTIONS, replayGame, replaySetup } from './replay.js';
 
-const { values: args } = parseArgs({
-  options: {
-    ...REPLAY_OPTIONS,
-    'first-game': { type: 'string', default: '0' },
-    'max-pieces': { type: 'string', default: '500000' },
-    last: { type: 'string', default: '30' },
-  },
+const { values: args } = benchArgs(import.meta.url, {
+  ...REPLAY_OPTIONS,
+  'first-game': { type: 'string', default: '0' },
+  'max-pieces': { type: 'string', default: '500000' },
+  last: { type: 'string', default: '30' },
 });
 const { rules, randomizer, lookahead, hold, ai } = await replaySetup(args);
 const last = Number(args.last);

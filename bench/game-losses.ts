@@ -9,15 +9,15 @@
  *   npx tsx bench/game-losses.ts [--rules classic] [--randomizer tgm1] [--lookahead 1] [--games 20]
  *                                [--max-pieces 5000] [--seed 1]
  */
-import { parseArgs } from 'node:util';
 import { burnsRows, stackSearchSetup, wellSides } from '../src/game/ai.js';
 import { MAX_FLOOR } from '../src/game/evaluate.js';
 import { popcount, stackFloor } from '../src/game/grid.js';
-import { machine, printTable, writeResults } from './common.js';
+import { benchArgs, machine, printTable, writeResults } from './common.js';
 import { REPLAY_OPTIONS, replayGame, replaySetup } from './replay.js';
 
-const { values: args } = parseArgs({
-  options: { ...REPLAY_OPTIONS, 'max-pieces': { type: 'string', default: '5000' } },
+const { values: args } = benchArgs(import.meta.url, {
+  ...REPLAY_OPTIONS,
+  'max-pieces': { type: 'string', default: '5000' },
 });
 const { rules, randomizer, lookahead, hold, ai } = await replaySetup(args);
 const width = ai.width;

@@ -16,24 +16,21 @@
  * On a busy machine the figures fall with the load (the JSON records the load average); rerun on a quiet one.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { playGame, type PlayGameResult } from '../src/game/play.js';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
 import type { RuleSetName } from '../src/rules/types.js';
-import { machine, median, printTable, writeResults } from './common.js';
+import { benchArgs, machine, median, printTable, writeResults } from './common.js';
 
-const { values: args } = parseArgs({
-  options: {
-    rows: { type: 'string', default: 'classic,nes,guideline,tgm20g' },
-    threads: { type: 'string', default: '1,2' },
-    games: { type: 'string', default: '4' },
-    'max-pieces': { type: 'string', default: '4000' },
-    repeats: { type: 'string', default: '3' },
-    seed: { type: 'string', default: '1' },
-    out: { type: 'string', default: 'game-speed' },
-    other: { type: 'string' },
-  },
+const { values: args } = benchArgs(import.meta.url, {
+  rows: { type: 'string', default: 'classic,nes,guideline,tgm20g' },
+  threads: { type: 'string', default: '1,2' },
+  games: { type: 'string', default: '4' },
+  'max-pieces': { type: 'string', default: '4000' },
+  repeats: { type: 'string', default: '3' },
+  seed: { type: 'string', default: '1' },
+  out: { type: 'string', default: 'game-speed' },
+  other: { type: 'string' },
 });
 
 /** The target rows of docs/results.md ("Real games") and the speed each aims at with 2 threads. */

@@ -6,7 +6,6 @@
  *   npx tsx bench/game.ts [--rows all|classic,nes,guideline,tgm20g] [--games 2] [--max-pieces 2000]
  *                         [--baseline-pieces 1000] [--seed 1] [--players both,stackOnly,fullBoardOnly] [--out game]
  */
-import { parseArgs } from 'node:util';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import { RULE_SETS } from '../src/rules/rule-sets.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
@@ -14,18 +13,16 @@ import type { RuleSetName } from '../src/rules/types.js';
 import { benchGame } from '../src/game/bench.js';
 import type { GamePolicy } from '../src/game/ai.js';
 import type { PlayGameResult } from '../src/game/play.js';
-import { machine, printTable, writeResults } from './common.js';
+import { benchArgs, machine, printTable, writeResults } from './common.js';
 
-const { values: args } = parseArgs({
-  options: {
-    rows: { type: 'string', default: 'classic,nes,guideline,tgm20g' },
-    games: { type: 'string', default: '2' },
-    'max-pieces': { type: 'string', default: '2000' },
-    'baseline-pieces': { type: 'string', default: '1000' },
-    seed: { type: 'string', default: '1' },
-    players: { type: 'string', default: 'both,stackOnly,fullBoardOnly' },
-    out: { type: 'string', default: 'game' },
-  },
+const { values: args } = benchArgs(import.meta.url, {
+  rows: { type: 'string', default: 'classic,nes,guideline,tgm20g' },
+  games: { type: 'string', default: '2' },
+  'max-pieces': { type: 'string', default: '2000' },
+  'baseline-pieces': { type: 'string', default: '1000' },
+  seed: { type: 'string', default: '1' },
+  players: { type: 'string', default: 'both,stackOnly,fullBoardOnly' },
+  out: { type: 'string', default: 'game' },
 });
 
 /** The target rows of docs/results.md ("Real games"): rules, randomizer, lookahead, hold, and what each aims at. */

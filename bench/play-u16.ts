@@ -6,17 +6,14 @@
  *   npx tsx bench/play-u16.ts                      # 200,000 positions, seed 1
  *   npx tsx bench/play-u16.ts --positions 1000000 --seed 7
  */
-import { parseArgs } from 'node:util';
 import { buildRankTable } from '../src/rank/table.js';
 import { comparePlay, sampledPositions } from '../test/helpers/play-compare.js';
-import { machine, printTable, writeResults } from './common.js';
+import { benchArgs, machine, printTable, writeResults } from './common.js';
 
-const { values: args } = parseArgs({
-  options: {
-    positions: { type: 'string', default: '200000' },
-    seed: { type: 'string', default: '1' },
-    iterations: { type: 'string', default: '15' },
-  },
+const { values: args } = benchArgs(import.meta.url, {
+  positions: { type: 'string', default: '200000' },
+  seed: { type: 'string', default: '1' },
+  iterations: { type: 'string', default: '15' },
 });
 const positions = Number(args.positions);
 const iterations = Number(args.iterations);

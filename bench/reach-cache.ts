@@ -9,19 +9,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { placementTable } from '../src/stacking/placements.js';
 import { cachedReachTable } from '../src/stacking/reach-cache.js';
 import type { StackingRuleSet } from '../src/stacking/reach.js';
-import { machine, printTable, writeResults } from './common.js';
+import { benchArgs, machine, printTable, writeResults } from './common.js';
 
-const { values: args } = parseArgs({
-  options: {
-    rules: { type: 'string', default: 'tgm20g,nes,tgm,guideline' },
-    width: { type: 'string', default: '9' },
-    child: { type: 'string' },
-    cache: { type: 'string' },
-  },
+const { values: args } = benchArgs(import.meta.url, {
+  rules: { type: 'string', default: 'tgm20g,nes,tgm,guideline' },
+  width: { type: 'string', default: '9' },
+  child: { type: 'string' },
+  cache: { type: 'string' },
 });
 const width = Number(args.width);
 

@@ -9,20 +9,17 @@
  *
  * Needs the kernels built (npm run build:wasm). Prints a table and writes bench/results/reachable.json.
  */
-import { parseArgs } from 'node:util';
 import { Board, RULE_SETS, RULE_SET_NAMES, countReachablePlacements, reachablePlacements } from '../src/rules/index.js';
 import { searchPlacements } from '../src/rules/reachable.js';
 import { Rng } from '../src/random.js';
-import { interleavedThroughput, machine, printTable, writeResults } from './common.js';
+import { benchArgs, interleavedThroughput, machine, printTable, writeResults } from './common.js';
 
-const { values } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '7' },
-    ms: { type: 'string', default: '400' },
-    boards: { type: 'string', default: '1000' },
-    seed: { type: 'string', default: '1' },
-    rules: { type: 'string', default: RULE_SET_NAMES.join(',') },
-  },
+const { values } = benchArgs(import.meta.url, {
+  rounds: { type: 'string', default: '7' },
+  ms: { type: 'string', default: '400' },
+  boards: { type: 'string', default: '1000' },
+  seed: { type: 'string', default: '1' },
+  rules: { type: 'string', default: RULE_SET_NAMES.join(',') },
 });
 const rounds = Number(values.rounds);
 const ms = Number(values.ms);

@@ -10,7 +10,6 @@
  *
  * Needs the kernels built (npm run build:wasm). Prints a table and writes bench/results/recover.json.
  */
-import { parseArgs } from 'node:util';
 import { MAX_FLOOR, RECOVER_WEIGHTS } from '../src/game/evaluate.js';
 import { recoverMove, type RecoverContext, type RecoverState } from '../src/game/recover.js';
 import { reachableOnRows, ruleFacts } from '../src/game/rules-adapter.js';
@@ -18,16 +17,14 @@ import { PIECES, type Piece } from '../src/pieces.js';
 import { Rng } from '../src/random.js';
 import type { GamePlacement, RuleSetName } from '../src/rules/types.js';
 import { refRecoverMove } from '../test/reference/recover-reference.js';
-import { interleavedThroughput, machine, printTable, writeResults } from './common.js';
+import { benchArgs, interleavedThroughput, machine, printTable, writeResults } from './common.js';
 
-const { values } = parseArgs({
-  options: {
-    rounds: { type: 'string', default: '5' },
-    ms: { type: 'string', default: '500' },
-    positions: { type: 'string', default: '300' },
-    seed: { type: 'string', default: '1' },
-    rows: { type: 'string', default: 'nes,guideline' },
-  },
+const { values } = benchArgs(import.meta.url, {
+  rounds: { type: 'string', default: '5' },
+  ms: { type: 'string', default: '500' },
+  positions: { type: 'string', default: '300' },
+  seed: { type: 'string', default: '1' },
+  rows: { type: 'string', default: 'nes,guideline' },
 });
 const rounds = Number(values.rounds);
 const ms = Number(values.ms);

@@ -9,7 +9,6 @@
  * With an expectimax strategy the positions still come from rank play (the same positions for every strategy),
  * the weights are uniform, and there is no reference column.
  */
-import { parseArgs } from 'node:util';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import { loadRankTable } from '../src/rank/table.js';
 import { createRandomizer } from '../src/randomizers/index.js';
@@ -20,17 +19,15 @@ import { toQueue } from '../src/stacking/input.js';
 import { MOVE_NONE } from '../src/stacking/layout.js';
 import { applyMove } from '../src/stacking/placements.js';
 import { referenceSearch } from '../test/reference/search-reference.js';
-import { machine, median, printTable, writeResults } from './common.js';
+import { benchArgs, machine, median, printTable, writeResults } from './common.js';
 
-const { values: args } = parseArgs({
-  options: {
-    repeats: { type: 'string', default: '5' },
-    positions: { type: 'string', default: '3000' },
-    table: { type: 'string' },
-    strategy: { type: 'string', default: 'rank' },
-    'unknown-pieces': { type: 'string' },
-    leaf: { type: 'string', default: 'piece-max' },
-  },
+const { values: args } = benchArgs(import.meta.url, {
+  repeats: { type: 'string', default: '5' },
+  positions: { type: 'string', default: '3000' },
+  table: { type: 'string' },
+  strategy: { type: 'string', default: 'rank' },
+  'unknown-pieces': { type: 'string' },
+  leaf: { type: 'string', default: 'piece-max' },
 });
 const { strategy, unknownPieces } = checkStrategy(
   args.strategy,

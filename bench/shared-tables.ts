@@ -11,15 +11,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadPreviewTable } from '../src/rank/preview.js';
 import { buildRankTable, loadRankTable } from '../src/rank/table.js';
 import { createRandomizer } from '../src/randomizers/index.js';
 import { StackingAI } from '../src/stacking/ai.js';
-import { machine, printTable, writeResults } from './common.js';
+import { benchArgs, machine, printTable, writeResults } from './common.js';
 
-const { values: args } = parseArgs({
-  options: { table: { type: 'string' }, preview: { type: 'string' }, child: { type: 'string' } },
+const { values: args } = benchArgs(import.meta.url, {
+  table: { type: 'string' },
+  preview: { type: 'string' },
+  child: { type: 'string' },
 });
 
 async function child(kind: string, file: string): Promise<void> {

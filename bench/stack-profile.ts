@@ -8,17 +8,14 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import { stackProfile, stackProfileSvg } from '../src/stacking/profile.js';
-import { machine, writeResults } from './common.js';
+import { benchArgs, machine, writeResults } from './common.js';
 
-const { values: args } = parseArgs({
-  options: {
-    pieces: { type: 'string', default: '20000' },
-    lookahead: { type: 'string', default: '1' },
-    seed: { type: 'string', default: '2009' },
-  },
+const { values: args } = benchArgs(import.meta.url, {
+  pieces: { type: 'string', default: '20000' },
+  lookahead: { type: 'string', default: '1' },
+  seed: { type: 'string', default: '2009' },
 });
 const common = { pieces: Number(args.pieces), lookahead: Number(args.lookahead), seed: Number(args.seed) };
 const twentyG = (await loadOrBuildCachedTable({ gravity: '20G' })).table;

@@ -7,21 +7,18 @@
  *   npx tsx bench/survival-20g.ts --table 20g|article [--lookahead 0,1,2] [--budget 35000,60000,120000,...]
  *                                 [--threads 1] [--games 200] [--seed 2009] [--out survival-20g-<table>]
  */
-import { parseArgs } from 'node:util';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import { simulateStacking } from '../src/stacking/simulate.js';
-import { machine, printTable, writeResults } from './common.js';
+import { benchArgs, machine, printTable, writeResults } from './common.js';
 
-const { values: args } = parseArgs({
-  options: {
-    table: { type: 'string', default: '20g' },
-    lookahead: { type: 'string', default: '0,1,2' },
-    budget: { type: 'string', default: '35000,60000,120000,200000,250000' },
-    threads: { type: 'string', default: '1' },
-    games: { type: 'string', default: '200' },
-    seed: { type: 'string', default: '2009' },
-    out: { type: 'string' },
-  },
+const { values: args } = benchArgs(import.meta.url, {
+  table: { type: 'string', default: '20g' },
+  lookahead: { type: 'string', default: '0,1,2' },
+  budget: { type: 'string', default: '35000,60000,120000,200000,250000' },
+  threads: { type: 'string', default: '1' },
+  games: { type: 'string', default: '200' },
+  seed: { type: 'string', default: '2009' },
+  out: { type: 'string' },
 });
 if (args.table !== '20g' && args.table !== 'article') throw new Error('--table must be 20g or article');
 const budget = args.budget!.split(',').map(Number);

@@ -8,7 +8,6 @@
  *                             [--board-height 20] [--table-steep forbid|collapse] [--seed 2009]
  *                             [--out survival]
  */
-import { parseArgs } from 'node:util';
 import { ARTICLE_FIGURES } from '../src/cli/survival.js';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import { isRandomizerName } from '../src/randomizers/index.js';
@@ -17,27 +16,25 @@ import type { StrategyName } from '../src/stacking/engine.js';
 import type { SteepRule } from '../src/stacking/rules.js';
 import type { TableSteep } from '../src/rank/moves.js';
 import { simulateStacking } from '../src/stacking/simulate.js';
-import { machine, printTable, writeResults } from './common.js';
+import { benchArgs, machine, printTable, writeResults } from './common.js';
 
-const { values: args } = parseArgs({
-  options: {
-    randomizer: { type: 'string', default: 'tgm1' },
-    scale: { type: 'string', default: '1' },
-    threads: { type: 'string' },
-    lookahead: { type: 'string', default: '0,1,2,3,4' },
-    steep: { type: 'string', default: 'truncate,excessFirst' },
-    out: { type: 'string', default: 'survival' },
-    budget: { type: 'string' },
-    strategy: { type: 'string', default: 'rank' },
-    'unknown-pieces': { type: 'string' },
-    tetris: { type: 'string', default: 'forced' },
-    threshold: { type: 'string', default: '8' },
-    leaf: { type: 'string', default: 'piece-max' },
-    'board-height': { type: 'string', default: '20' },
-    'leaf-iterations': { type: 'string', default: '15' },
-    'table-steep': { type: 'string', default: 'forbid' },
-    seed: { type: 'string', default: '2009' },
-  },
+const { values: args } = benchArgs(import.meta.url, {
+  randomizer: { type: 'string', default: 'tgm1' },
+  scale: { type: 'string', default: '1' },
+  threads: { type: 'string' },
+  lookahead: { type: 'string', default: '0,1,2,3,4' },
+  steep: { type: 'string', default: 'truncate,excessFirst' },
+  out: { type: 'string', default: 'survival' },
+  budget: { type: 'string' },
+  strategy: { type: 'string', default: 'rank' },
+  'unknown-pieces': { type: 'string' },
+  tetris: { type: 'string', default: 'forced' },
+  threshold: { type: 'string', default: '8' },
+  leaf: { type: 'string', default: 'piece-max' },
+  'board-height': { type: 'string', default: '20' },
+  'leaf-iterations': { type: 'string', default: '15' },
+  'table-steep': { type: 'string', default: 'forbid' },
+  seed: { type: 'string', default: '2009' },
 });
 const randomizer = args.randomizer!;
 if (!isRandomizerName(randomizer)) throw new Error(`unknown randomizer ${randomizer}`);

@@ -8,20 +8,17 @@
  *
  * Needs the kernels built (npm run build:wasm). Prints a table and writes bench/results/table-20g.json.
  */
-import { parseArgs } from 'node:util';
 import { rankMoves20G } from '../src/rank/moves-20g.js';
 import { rankMoves } from '../src/rank/moves.js';
 import { buildRankTable } from '../src/rank/table.js';
-import { machine, median, printTable, writeResults } from './common.js';
+import { benchArgs, machine, median, printTable, writeResults } from './common.js';
 
-const { values } = parseArgs({
-  options: {
-    repeats: { type: 'string', default: '3' },
-    width: { type: 'string', default: '9' },
-    'max-step': { type: 'string', default: '4' },
-    iterations: { type: 'string', default: '15' },
-    threads: { type: 'string', default: '2' },
-  },
+const { values } = benchArgs(import.meta.url, {
+  repeats: { type: 'string', default: '3' },
+  width: { type: 'string', default: '9' },
+  'max-step': { type: 'string', default: '4' },
+  iterations: { type: 'string', default: '15' },
+  threads: { type: 'string', default: '2' },
 });
 const repeats = Number(values.repeats);
 const width = Number(values.width);

@@ -12,16 +12,13 @@
  * rankBlocksU16Ones fills its first buffer instead.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { median, printTable } from './common.js';
+import { benchArgs, median, printTable } from './common.js';
 
-const { values: args } = parseArgs({
-  options: {
-    other: { type: 'string' },
-    pairs: { type: 'string', default: '12' },
-    width: { type: 'string', default: '9' },
-    'max-step': { type: 'string', default: '4' },
-  },
+const { values: args } = benchArgs(import.meta.url, {
+  other: { type: 'string' },
+  pairs: { type: 'string', default: '12' },
+  width: { type: 'string', default: '9' },
+  'max-step': { type: 'string', default: '4' },
 });
 if (!args.other) throw new Error('--other <checkout> is required');
 const WIDTH = Number(args.width);

@@ -22,20 +22,17 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { buildFoldedRanks, buildRankValues } from '../src/rank/build.js';
 import { rankMoves } from '../src/rank/moves.js';
 import { makeRankPlan } from '../src/rank/plan.js';
 import { loadRankTable } from '../src/rank/table.js';
-import { machine, median, printTable, writeResults } from './common.js';
+import { benchArgs, machine, median, printTable, writeResults } from './common.js';
 
-const { values: args } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '3' },
-    iterations: { type: 'string', default: '15' },
-    child: { type: 'string' },
-    'skip-f32': { type: 'boolean', default: false },
-  },
+const { values: args } = benchArgs(import.meta.url, {
+  runs: { type: 'string', default: '3' },
+  iterations: { type: 'string', default: '15' },
+  child: { type: 'string' },
+  'skip-f32': { type: 'boolean', default: false },
 });
 const ITER = Number(args.iterations);
 const SURFACES = 43_046_721;
