@@ -56,11 +56,19 @@ export function pieceId(letter: string): PieceId {
   return id as PieceId;
 }
 
+/**
+ * `o` if it is one of the library's own orientations (ORIENTATIONS[piece]), else BAD_ARGUMENT naming `what`: a copy
+ * could have holes or wrong lengths in its bot/top arrays, so only the originals are taken.
+ */
+export function requireOrientation(what: string, o: unknown): Orientation {
+  if (!ORIENTATIONS.some((list) => list.includes(o as Orientation)))
+    throw new StackRankError('BAD_ARGUMENT', `${what} takes one of ORIENTATIONS[piece]; got ${describe(o)}`);
+  return o as Orientation;
+}
+
 /** Cells of an orientation as [column, row] pairs, rows counted up from the piece's lowest row. */
 export function orientationCells(o: Orientation): [number, number][] {
-  if (!ORIENTATIONS.some((list) => list.includes(o))) {
-    throw new StackRankError('BAD_ARGUMENT', `orientationCells takes one of ORIENTATIONS[piece]; got ${describe(o)}`);
-  }
+  requireOrientation('orientationCells', o);
   const cells: [number, number][] = [];
   for (let j = 0; j < o.width; j++) for (let r = o.bot[j]; r < o.top[j]; r++) cells.push([j, r]);
   return cells;

@@ -8,7 +8,7 @@
  * any cell in row `height` or above loses (checked before rows are cleared, as in the CS3243 rules of the GA report).
  */
 import { StackRankError, describe, optionsObject, requireDenseArray } from '../errors.js';
-import { ORIENTATIONS, PIECES, pieceId, type Orientation } from '../pieces.js';
+import { ORIENTATIONS, PIECES, pieceId, requireOrientation, type Orientation } from '../pieces.js';
 
 export const MIN_WIDTH = 4;
 export const MAX_WIDTH = 10;
@@ -248,9 +248,7 @@ export class FullBoard {
    * column at x.
    */
   landingRow(o: Orientation, x: number): number {
-    // The library's own orientations only: a copy could have holes or wrong lengths in its bot/top arrays.
-    if (!ORIENTATIONS.some((list) => list.includes(o)))
-      throw new StackRankError('BAD_ARGUMENT', `landingRow takes one of ORIENTATIONS[piece]; got ${describe(o)}`);
+    requireOrientation('landingRow', o);
     if (!Number.isInteger(x) || x < 0 || x + o.width > this.width)
       throw new StackRankError(
         'BAD_ARGUMENT',
