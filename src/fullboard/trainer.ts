@@ -21,6 +21,7 @@ import {
   checkCallback,
   checkSignal,
   describe,
+  firstHole,
   optionsObject,
   requireInt,
   yieldToEventLoop,
@@ -236,11 +237,7 @@ export function checkCheckpoint(json: unknown): TrainCheckpoint {
   try {
     new Rng(c.rng);
   } catch (e) {
-    throw new StackRankError(
-      'BAD_HEADER',
-      `checkpoint rng must be four unsigned 32-bit integers, not all zero; got ${describe(c.rng)}`,
-      { cause: e },
-    );
+    throw new StackRankError('BAD_HEADER', `checkpoint rng: ${(e as Error).message}`, { cause: e });
   }
   if (!Array.isArray(c.history))
     throw new StackRankError('BAD_HEADER', `checkpoint history must be an array; got ${describe(c.history)}`);
@@ -255,14 +252,14 @@ export function checkCheckpoint(json: unknown): TrainCheckpoint {
   return c;
 }
 
-/** Whether `value` is an array of exactly `length` finite numbers (an index loop: holes fail). */
+/** Whether `value` is an array of exactly `length` finite numbers, without holes. */
 function finiteList(value: unknown, length: number): boolean {
-  if (!Array.isArray(value) || value.length !== length) return false;
-  for (let i = 0; i < length; i++) {
-    const v: unknown = value[i];
-    if (typeof v !== 'number' || !Number.isFinite(v)) return false;
-  }
-  return true;
+  return (
+    Array.isArray(value) &&
+    value.length === length &&
+    firstHole(value) < 0 &&
+    value.every((v) => typeof v === 'number' && Number.isFinite(v))
+  );
 }
 
 function uniform(rng: Rng, lo: number, hi: number): number {

@@ -165,6 +165,9 @@ export class RecoverKernel {
       throw new StackRankError('BAD_BOARD', `the recover search takes at most ${MAX_ROWS} rows; got ${s.rowCount}`);
     if (!Number.isInteger(s.width) || s.width < 1 || s.width > MAX_COLUMNS)
       throw new StackRankError('BAD_BOARD', `the recover search takes 1 to ${MAX_COLUMNS} columns; got ${s.width}`);
+    // A well the terms aim for and a well a piece may cover are two readings of one column's cells: the kernel's
+    // floor and the reference's differ when both are set (RecoverContext.coverWell).
+    if (s.coverWell >= 0 && s.wellColumn >= 0) throw new Error('a covered well is read only with no well aimed for');
     const w = this.ctx >> 2;
     this.i32[w + (O_WIDTH >> 2)] = s.width;
     this.i32[w + (O_HEIGHT >> 2)] = s.height;

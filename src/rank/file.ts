@@ -282,6 +282,16 @@ const SUM_TOLERANCE = 1e-9;
  * each row (or the weights) summing to 1, and mirror symmetry (P(mirror p | mirror n) = P(p | n), the S/Z and L/J
  * weights equal) exactly. Returns a reason, or null when the model is usable.
  */
+/**
+ * Why a variant's parameters could not be read back from a file (null when they can): the loader refuses such a
+ * file, and RankTable.fromValues refuses to make one.
+ */
+export function paramsProblem(p: VariantParams): string | null {
+  if (!(Number.isFinite(p.parameter) && p.parameter >= 0))
+    return `the randomizer parameter ${p.parameter} is not a finite number >= 0`;
+  return modelProblem(p.model);
+}
+
 export function modelProblem(model: Float64Array): string | null {
   if (model.length !== 49 && model.length !== 7) return `${model.length} model values (expected 49 or 7)`;
   for (const v of model) if (!(v >= 0 && v <= 1)) return `model value ${v} is outside [0, 1]`;
@@ -450,12 +460,8 @@ export function decodeTable(bytes: Uint8Array): { header: TableHeader; data: Uin
     if (checksum(paramBytes) !== h.paramChecksum)
       bad('CHECKSUM', 'the parameter block checksum does not match (the variant parameters are damaged)');
     if (paramLength > 0) params = decodeParams(paramBytes);
-    if (params) {
-      const problem = modelProblem(params.model);
-      if (problem) bad('BAD_HEADER', `its ${variant} parameters are invalid: ${problem}`);
-      if (!(Number.isFinite(params.parameter) && params.parameter >= 0))
-        bad('BAD_HEADER', `its randomizer parameter ${params.parameter} is not a finite number >= 0`);
-    }
+    const problem = params && paramsProblem(params);
+    if (problem) bad('BAD_HEADER', `its ${variant} parameters are invalid: ${problem}`);
   }
   const dataBytes = count * BYTES_PER_VALUE[encoding];
   const have = bytes.byteLength - start;

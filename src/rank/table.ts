@@ -11,7 +11,7 @@ import {
   rankVariant,
   variantMirrored,
   encodeTableParts,
-  modelProblem,
+  paramsProblem,
   tableFileBytes,
   variantSteep,
   type TableHeader,
@@ -92,7 +92,7 @@ export class RankTable {
     if (encoding !== 'u16' && encoding !== 'f32') {
       throw new StackRankError('BAD_ARGUMENT', `encoding must be "u16" or "f32"; got ${describe(encoding)}`);
     }
-    if (meta.params !== undefined && meta.params !== null) checkParamsModel(meta.params);
+    if (meta.params !== undefined && meta.params !== null) checkParams(meta.params);
     const shape = foldShape(meta.width, meta.maxStep);
     if (values.length !== surfaceCount(meta.width, meta.maxStep)) {
       throw new StackRankError(
@@ -321,10 +321,10 @@ export function requireRankTable(value: unknown, what = 'table'): RankTable {
 }
 
 /**
- * fromValues' `params`: written into the table's file as given, so a model the loader would refuse (a hole in a
- * plain array, values that are not a piece model) is refused here.
+ * fromValues' `params`: written into the table's file as given, so parameters the loader would refuse (a hole in a
+ * plain array, values that are not a piece model, a bad randomizer parameter: paramsProblem) are refused here.
  */
-function checkParamsModel(params: unknown): void {
+function checkParams(params: unknown): void {
   const model = (params as Partial<VariantParams>)?.model as ArrayLike<number> | undefined;
   const length = model !== null && typeof model === 'object' ? model.length : undefined;
   if (typeof params !== 'object' || (length !== 7 && length !== 49))
@@ -340,8 +340,8 @@ function checkParamsModel(params: unknown): void {
       throw new StackRankError('BAD_ARGUMENT', `params.model value ${i} must be a number; got ${describe(v)}`);
     values[i] = v;
   }
-  const problem = modelProblem(values);
-  if (problem) throw new StackRankError('BAD_ARGUMENT', `params.model is not a piece model: ${problem}`);
+  const problem = paramsProblem({ ...(params as VariantParams), model: values });
+  if (problem) throw new StackRankError('BAD_ARGUMENT', `params are not a table's variant parameters: ${problem}`);
 }
 
 /**

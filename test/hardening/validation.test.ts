@@ -19,7 +19,7 @@ import {
   surfaceFromSteps,
   surfaceIndex,
   trainWeights,
-  type RankTable,
+  RankTable,
 } from '../helpers/api.js';
 import { liveWorkerCount } from '../../src/workers.js';
 
@@ -174,5 +174,22 @@ describe('sparse arrays', () => {
     ).rejects.toThrow(
       expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringContaining('players must be') }),
     );
+  });
+});
+
+describe('table parameters the loader would refuse', () => {
+  it('RankTable.fromValues refuses a randomizer parameter that is not a finite number >= 0, as loading does', () => {
+    const model = new Float64Array(7).fill(1 / 7);
+    const meta = { width: 4, maxStep: 1, iterations: 2, variant: 'weighted' };
+    const made = (parameter: number) =>
+      RankTable.fromValues(table.toFloat32(), {
+        ...meta,
+        params: { randomizer: 'custom', samples: 0, seed: 0, parameter, model },
+      });
+    expect(made(0).params?.parameter).toBe(0);
+    for (const parameter of [Number.NaN, -1, Infinity])
+      expect(() => made(parameter)).toThrow(
+        expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringContaining('randomizer parameter') }),
+      );
   });
 });
