@@ -22,7 +22,7 @@ import { WEIGHT_WORDS_EXPECT } from '../stacking/layout.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { DEFAULT_RULES, TETRIS_ROWS, type StackingRules } from '../stacking/rules.js';
 import type { Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';
-import { MAX_FLOOR, RECOVER_WEIGHTS, type RecoverWeights } from './evaluate.js';
+import { MAX_FLOOR, PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, type RecoverWeights, withRecoverWeights } from './evaluate.js';
 import { columnCells } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
@@ -56,9 +56,11 @@ export interface TetrisAIOptions {
   well?: WellSide;
   /** A rank table whose width is the board width − 1; default (Node) the cached 9-column table (10-wide boards). */
   table?: RankTable;
-  /** Recover search: pieces searched (default min(lookahead + 1, 2)), lines kept per level (default 12), and lines
-   * the chance ply values over the next piece (0: none; default 12 under classic, else 0; docs/game.md). */
-  recover?: { depth?: number; beam?: number; chance?: number };
+  /** Recover search: pieces searched (default min(lookahead + 1, 2)), lines kept per level (default 12), lines
+   * the chance ply values over the next piece (0: none; default 12 under classic, else 0), and weights of the
+   * evaluator's terms by name in place of the defaults (RECOVER_WEIGHTS; PLAIN_BCTS_WEIGHTS under 'fullBoardOnly';
+   * docs/game.md, "Recover mode"). */
+  recover?: { depth?: number; beam?: number; chance?: number; weights?: Partial<RecoverWeights> };
   /** The randomizer's preview table (loadOrBuildCachedPreviewTable, docs/api.md) to score the randomizer-aware
    * search's leaves instead of the rank table's best rank per piece; needs `randomizer`. */
   previewTable?: NextPieceValues;
@@ -111,6 +113,7 @@ export class TetrisAI {
     private readonly recoverDepth: number,
     private readonly beam: number,
     private readonly chanceLines: number,
+    private readonly recoverWeights: RecoverWeights,
   ) {}
 
   /** The next-piece weights of stack mode's search (a well on the right; mirrored), filled again every turn. */
@@ -150,6 +153,12 @@ export class TetrisAI {
       );
     }
     const recover = optionsObject('recover', opts.recover);
+    for (const k of Object.keys(recover))
+      if (!RECOVER_OPTIONS.includes(k))
+        throw new StackRankError(
+          'BAD_ARGUMENT',
+          `unknown recover option ${describe(k)}; recover options are ${RECOVER_OPTIONS.join(', ')}`,
+        );
     const recoverDepth = requireInt('recover.depth', recover.depth ?? Math.min(lookahead + 1, 2), 1, 4);
     const beam = requireInt('recover.beam', recover.beam ?? 12, 1, 1000);
     const chanceLines = requireInt(
@@ -157,6 +166,11 @@ export class TetrisAI {
       recover.chance ?? (policy === 'fullBoardOnly' ? 0 : defaultChanceLines(rules.ruleSet)),
       0,
       1000,
+    );
+    const recoverWeights = withRecoverWeights(
+      policy === 'fullBoardOnly' ? PLAIN_BCTS_WEIGHTS : RECOVER_WEIGHTS,
+      recover.weights,
+      'recover.weights',
     );
     let table: StackTable | undefined = attached?.table ?? opts.table;
     if (!table) {
@@ -193,6 +207,7 @@ export class TetrisAI {
       recoverDepth,
       beam,
       chanceLines,
+      recoverWeights,
     );
   }
 
@@ -314,7 +329,7 @@ export class TetrisAI {
       // Near the field's top a piece may cover the well: its cover is a row or two to clear, where BCTS counts each
       // cell under it as a hole and builds on the stack instead until it tops out in an I drought.
       coverWell: !plain && tall && coversWell(rows, limit, this.rules.visibleHeight) ? this.recoverWell(rows) : -1,
-      weights: plain ? PLAIN_BCTS : RECOVER_WEIGHTS,
+      weights: this.recoverWeights,
       depth: this.recoverDepth,
       beam: this.beam,
       holdAllowed: this.rules.hold,
@@ -526,6 +541,9 @@ function defaultChanceLines(ruleSet: GameRuleFacts['ruleSet']): number {
   return ruleSetKind(ruleSet) === 'onePiece' ? 12 : 0;
 }
 
+/** The keys of TetrisAIOptions.recover. */
+const RECOVER_OPTIONS = ['depth', 'beam', 'chance', 'weights'];
+
 const UNIFORM_CHANCES: readonly number[] = PIECES.map(() => 1 / PIECES.length);
 const CERTAIN_PIECE: readonly (readonly number[])[] = PIECES.map((_, i) => PIECES.map((__, j) => (i === j ? 1 : 0)));
 
@@ -572,15 +590,6 @@ function maxHeight(rows: Uint32Array): number {
   for (let r = rows.length - 1; r >= 0; r--) if (rows[r] !== 0) return r + 1;
   return 0;
 }
-
-/** The BCTS player's weights alone (the full-board baseline): no well, no clean-stack bonus. */
-const PLAIN_BCTS: RecoverWeights = Object.freeze({
-  ...RECOVER_WEIGHTS,
-  wellCells: 0,
-  clean: 0,
-  floorRows: 0,
-  wellCover: 0,
-});
 
 function toPiece(value: unknown, what: string): Piece {
   if (typeof value !== 'string')

@@ -7,6 +7,7 @@
  * hold these equal to); only the arithmetic differs (bit masks instead of cell loops). The features are computed in
  * WebAssembly (assembly/recover/search.ts); the weights and the definitions' words live here.
  */
+import { describe, StackRankError } from '../errors.js';
 import { PRESETS } from '../fullboard/presets.js';
 import { RecoverKernel } from './recover-kernel.js';
 
@@ -45,14 +46,8 @@ export type RecoverWeights = { readonly [K in keyof BoardFeatures]: number };
 const bcts = (name: (typeof PRESETS.bcts.features)[number]): number =>
   PRESETS.bcts.weights[PRESETS.bcts.features.indexOf(name)];
 
-/**
- * BCTS weights (the `bcts` preset of docs/fullboard.md, Thiery & Scherrer 2009) with the recover terms: each cell
- * in the well column costs about one hole's worth, being back on a clean stack is worth more than the rows with
- * holes it takes to get there, and each row of a floor under it costs as much again as its well cell. A covered
- * well's cover costs as much per cell: a row to clear before the well is open again, where BCTS would count every
- * covered cell as a hole and a row with holes (about 37 each).
- */
-export const RECOVER_WEIGHTS: RecoverWeights = Object.freeze({
+/** The BCTS player's weights alone (the full-board baseline, policy 'fullBoardOnly'): no well, no clean stack. */
+export const PLAIN_BCTS_WEIGHTS: RecoverWeights = Object.freeze({
   landingHeight: bcts('landingHeight'),
   erodedPieceCells: bcts('erodedPieceCells'),
   rowTransitions: bcts('rowTransitions'),
@@ -61,11 +56,70 @@ export const RECOVER_WEIGHTS: RecoverWeights = Object.freeze({
   cumulativeWells: bcts('cumulativeWells'),
   holeDepth: bcts('holeDepth'),
   rowsWithHoles: bcts('rowsWithHoles'),
-  wellCells: -10,
-  clean: 60,
-  floorRows: -10,
-  wellCover: -10,
+  wellCells: 0,
+  clean: 0,
+  floorRows: 0,
+  wellCover: 0,
 });
+
+/**
+ * Recover mode's weights: the BCTS features (docs/fullboard.md) and the recover terms, tuned for this game by
+ * bench/tune-recover.ts (a cross-entropy search under nes/nes in two stages from BCTS's weights with hand-set recover
+ * terms; docs/results.md, "Recover weights tuned"). Against those starting weights: nes/nes +1.3 points of Tetris
+ * rate and 13 top-outs against 16 (20 games of 20,000 pieces, seeds 1–6), classic/tgm1 +0.3 point, tgm20g +1.3.
+ * Each cell in the well column costs about one hole's worth, being back on a clean stack is worth more than the rows
+ * with holes it takes to get there, a floor row under it costs a little less than a well cell, and a covered well's
+ * cover costs about as much per cell: a row to clear before the well is open again, where BCTS would count every
+ * covered cell as a hole and a row with holes.
+ */
+export const RECOVER_WEIGHTS: RecoverWeights = Object.freeze({
+  landingHeight: -14.437,
+  erodedPieceCells: 7.565,
+  rowTransitions: -9.73,
+  columnTransitions: -28.8,
+  holes: -7.238,
+  cumulativeWells: -7.245,
+  holeDepth: -1.4,
+  rowsWithHoles: -19.633,
+  wellCells: -9.077,
+  clean: 31.546,
+  floorRows: -6.065,
+  wellCover: -7.673,
+});
+
+/** The recover terms' names, in the order of RecoverWeights (the kernel's layout, recover-layout.ts). */
+export const RECOVER_TERMS = Object.freeze(Object.keys(PLAIN_BCTS_WEIGHTS) as (keyof BoardFeatures)[]);
+
+/** Largest weight (either sign) a caller may give: keeps every line's value far above a top-out's (-1e9). */
+export const MAX_RECOVER_WEIGHT = 1000;
+
+/**
+ * `base` with the caller's weights (TetrisAIOptions.recover.weights: some of the terms, by name) put in its place,
+ * checked: known names, finite numbers within ±MAX_RECOVER_WEIGHT.
+ */
+export function withRecoverWeights(base: RecoverWeights, given: unknown, what: string): RecoverWeights {
+  if (given === undefined) return base;
+  if (given === null || typeof given !== 'object' || Array.isArray(given))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${what} must be an object of weights by name (${RECOVER_TERMS.join(', ')}); got ${describe(given)}`,
+    );
+  const weights: Record<string, number> = { ...base };
+  for (const [name, value] of Object.entries(given)) {
+    if (!(RECOVER_TERMS as readonly string[]).includes(name))
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `${what}: unknown term ${describe(name)}; terms are ${RECOVER_TERMS.join(', ')}`,
+      );
+    if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > MAX_RECOVER_WEIGHT)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `${what}.${name} must be a finite number from -${MAX_RECOVER_WEIGHT} to ${MAX_RECOVER_WEIGHT}; got ${describe(value)}`,
+      );
+    weights[name] = value;
+  }
+  return Object.freeze(weights as RecoverWeights);
+}
 
 /** What a move did, for the move-dependent features. */
 export interface MoveFacts {

@@ -14,5 +14,6 @@ export {
   type RankedPlacement,
   type PlacementUnit,
 } from './rank-placements.js';
+export { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, type RecoverWeights } from './evaluate.js';
 export { playGame, defaultGameRandomizer, type PlayGameOptions, type PlayGameResult } from './play.js';
 export { benchGame, type BenchGameOptions, type BenchGameResult } from './bench.js';

@@ -854,7 +854,19 @@ describe('real games', () => {
           lookahead: maybe(smallInt),
           randomizer: maybe(fc.constantFrom('tgm1', 'bag7', 'nes', 'nope')),
           well: maybe(fc.constantFrom('left', 'right', 'auto', 'up')),
-          recover: hostile,
+          recover: fc.oneof(
+            hostile,
+            fc.record({
+              weights: fc.oneof(
+                hostile,
+                fc.dictionary(
+                  fc.constantFrom(...Object.keys(api.RECOVER_WEIGHTS), 'hole', '__proto__'),
+                  fc.oneof(fc.double(), hostile),
+                  { maxKeys: 4 },
+                ),
+              ),
+            }),
+          ),
           policy: hostile,
           previewTable: hostile,
         }),

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { FullBoard } from '../../src/fullboard/board.js';
 import { featureValues } from '../../src/fullboard/features.js';
 import { ORIENTATIONS } from '../../src/pieces.js';
-import { boardFeatures } from '../../src/game/evaluate.js';
+import { readFileSync } from 'node:fs';
+import { PRESETS } from '../../src/fullboard/presets.js';
+import { boardFeatures, PLAIN_BCTS_WEIGHTS, RECOVER_TERMS, RECOVER_WEIGHTS } from '../../src/game/evaluate.js';
 import { columnHeights, isHoleFree, lockCells } from '../../src/game/grid.js';
 
 const boardArb = fc
@@ -93,5 +95,26 @@ describe('the recover evaluator equals the full-board reference features', () =>
     // The well higher than a stack column (column 1 ends at row 0, the well at row 1) is no clean stack either.
     const blocked = boardFeatures(FullBoard.fromRows(['#.#######.', '#.########', '##.#######']).rows, 10, 20, none, 9);
     expect([blocked.clean, blocked.floorRows]).toEqual([0, 0]);
+  });
+});
+
+describe('the recover weights', () => {
+  it('docs/game.md tables them as the code has them, and the baseline plays BCTS to the last digit', () => {
+    const doc = readFileSync(new URL('../../docs/game.md', import.meta.url), 'utf8');
+    // "| term (what) | tuned | before tuning | BCTS |", the signs written as the minus sign
+    const rows = new Map(
+      [...doc.matchAll(/^\| (\w+)[^|]* \| ([−\d.]+) \| ([−\d.]+) \| ([−\d.]+) \|$/gm)].map((m) => [
+        m[1],
+        m.slice(2).map((v) => Number(v.replace('−', '-'))),
+      ]),
+    );
+    expect([...rows.keys()]).toEqual(RECOVER_TERMS);
+    for (const term of RECOVER_TERMS) {
+      const [tuned, , bcts] = rows.get(term)!;
+      expect(tuned, term).toBe(RECOVER_WEIGHTS[term]);
+      expect(bcts, term).toBeCloseTo(PLAIN_BCTS_WEIGHTS[term], 3);
+    }
+    const { features, weights } = PRESETS.bcts;
+    expect(features.map((f) => PLAIN_BCTS_WEIGHTS[f as keyof typeof PLAIN_BCTS_WEIGHTS])).toEqual(weights);
   });
 });

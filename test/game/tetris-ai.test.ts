@@ -6,6 +6,7 @@ import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
 import { TetrisAI, playGame } from '../../src/game/index.js';
 import { burnsRows, stackSearchSetup } from '../../src/game/ai.js';
+import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS } from '../../src/game/evaluate.js';
 import { lockCells, stackFloor } from '../../src/game/grid.js';
 import { normalizeBoard } from '../../src/game/board-input.js';
 import { ruleFacts } from '../../src/game/rules-adapter.js';
@@ -285,25 +286,25 @@ describe('TetrisAI default well side', () => {
   });
 });
 
-describe('TetrisAI recover chance ply', () => {
-  /** The moves of a short game from six garbage rows (so it starts in recover mode), as strings. */
-  async function gameMoves(ai: TetrisAI, seed: number): Promise<string[]> {
-    const rng = createRandomizer('tgm1', { seed });
-    let rows = new Uint32Array(20);
-    for (let y = 0; y < 6; y++) rows[y] = 0x3ff & ~(1 << ((3 * y + seed) % 10));
-    const moves: string[] = [];
-    let current = rng.next() as Piece;
-    for (let n = 0; n < 120; n++) {
-      const next = rng.next() as Piece;
-      const move = ai.nextMove({ board: { width: W, rows }, current, queue: [next] });
-      if (!move) break;
-      moves.push(`${move.mode} ${move.piece}${move.rotation}@${move.x},${move.y}`);
-      rows = lockCells(rows, W, move.cells).rows.slice(0, 20);
-      current = next;
-    }
-    return moves;
+/** The moves of a short game from six garbage rows (so it starts in recover mode), as strings. */
+async function gameMoves(ai: TetrisAI, seed: number): Promise<string[]> {
+  const rng = createRandomizer('tgm1', { seed });
+  let rows = new Uint32Array(20);
+  for (let y = 0; y < 6; y++) rows[y] = 0x3ff & ~(1 << ((3 * y + seed) % 10));
+  const moves: string[] = [];
+  let current = rng.next() as Piece;
+  for (let n = 0; n < 120; n++) {
+    const next = rng.next() as Piece;
+    const move = ai.nextMove({ board: { width: W, rows }, current, queue: [next] });
+    if (!move) break;
+    moves.push(`${move.mode} ${move.piece}${move.rotation}@${move.x},${move.y}`);
+    rows = lockCells(rows, W, move.cells).rows.slice(0, 20);
+    current = next;
   }
+  return moves;
+}
 
+describe('TetrisAI recover chance ply', () => {
   it('classic values its best recover lines over the next piece by default (12 lines); other rule sets do not', async () => {
     const byDefault = await gameMoves(await TetrisAI.create({ rules: 'classic', table }), 1);
     const twelve = await gameMoves(await TetrisAI.create({ rules: 'classic', table, recover: { chance: 12 } }), 1);
@@ -318,6 +319,59 @@ describe('TetrisAI recover chance ply', () => {
     expect(nes).not.toEqual(
       await gameMoves(await TetrisAI.create({ rules: 'nes', table, recover: { chance: 12 } }), 2),
     );
+  });
+});
+
+describe('TetrisAI recover weights', () => {
+  it('plays the weights it is given in place of the defaults, term by term', async () => {
+    const byDefault = await gameMoves(await TetrisAI.create({ rules: 'nes', table }), 3);
+    // The defaults given by name play the same game; one term changed plays another, and only from a recover move on.
+    const same = await gameMoves(
+      await TetrisAI.create({ rules: 'nes', table, recover: { weights: { ...RECOVER_WEIGHTS } } }),
+      3,
+    );
+    expect(same).toEqual(byDefault);
+    const lower = await gameMoves(
+      await TetrisAI.create({
+        rules: 'nes',
+        table,
+        recover: { weights: { landingHeight: 4 * RECOVER_WEIGHTS.landingHeight } },
+      }),
+      3,
+    );
+    expect(lower).not.toEqual(byDefault);
+    expect(byDefault[lower.findIndex((m, i) => m !== byDefault[i])]).toMatch(/^recover /);
+    // The full-board baseline's weights are plain BCTS's: the recover terms play no part there unless given.
+    const plain = await gameMoves(await TetrisAI.create({ rules: 'nes', table, policy: 'fullBoardOnly' }), 3);
+    const plainByName = await gameMoves(
+      await TetrisAI.create({
+        rules: 'nes',
+        table,
+        policy: 'fullBoardOnly',
+        recover: { weights: { ...PLAIN_BCTS_WEIGHTS } },
+      }),
+      3,
+    );
+    expect(plainByName).toEqual(plain);
+    expect(PLAIN_BCTS_WEIGHTS.clean).toBe(0);
+  });
+
+  it('refuses unknown terms, unknown recover options and weights that are not finite numbers within ±1000', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ weights: { hole: -1 } }, /recover.weights: unknown term "hole"; terms are landingHeight, /],
+      [{ weights: { holes: '-13' } }, /recover.weights.holes must be a finite number from -1000 to 1000; got "-13"/],
+      [{ weights: { clean: Number.NaN } }, /recover.weights.clean must be a finite number/],
+      [{ weights: { clean: 1001 } }, /recover.weights.clean must be .* got 1001/],
+      [{ weights: { clean: -Infinity } }, /recover.weights.clean must be/],
+      [{ weights: [1, 2] }, /recover.weights must be an object of weights by name/],
+      [{ weights: null }, /recover.weights must be an object/],
+      [{ depht: 2 }, /unknown recover option "depht"; recover options are depth, beam, chance, weights/],
+    ];
+    for (const [recover, message] of cases)
+      await expect(TetrisAI.create({ rules: 'nes', table, recover: recover as never })).rejects.toMatchObject({
+        code: 'BAD_ARGUMENT',
+        message: expect.stringMatching(message),
+      });
   });
 });
 

@@ -1,0 +1,155 @@
+/**
+ * Tunes recover mode's weights (docs/results.md, "Recover weights tuned by a cross-entropy search"). Each of the
+ * evaluator's twelve terms is its starting weight times e^x; a generation draws `population` vectors x around the
+ * current centre (the centre itself is the first), plays every one on the same games (playGame with
+ * recover.weights, seed + generation), scores each by its Tetris rate in points less `top-out-cost` per top-out,
+ * and moves the centre to the mean of the best third (each spread to that third's, at least 0.08). The starting
+ * weights play every generation's games too, as the baseline. Prints one row per generation and the final weights;
+ * writes bench/results/tune-recover.json (every candidate, its weights and score).
+ *
+ *   npx tsx bench/tune-recover.ts [--rules nes] [--randomizer nes] [--games 20] [--max-pieces 5000]
+ *                                 [--population 14] [--generations 8] [--sigma 0.35] [--seed 100]
+ *                                 [--sampler-seed 1] [--top-out-cost 1] [--from weights.json|hand-set]
+ *                                 [--threads 2] [--out tune-recover]
+ *
+ * --from starts from other weights than the defaults (RECOVER_WEIGHTS): a JSON file holding an object of weights by
+ * name (terms it leaves out keep their default) or an earlier run's results (its `final`), or `hand-set`, the
+ * weights before any tuning (BCTS's with hand-set recover terms). The defaults came from two runs:
+ *
+ *   npx tsx bench/tune-recover.ts --from hand-set --out tune-recover-1
+ *   npx tsx bench/tune-recover.ts --from bench/results/tune-recover-1.json --sigma 0.2 --generations 6
+ *                                 --population 12 --max-pieces 10000 --seed 200 --top-out-cost 2 --out tune-recover-2
+ */
+import { readFileSync } from 'node:fs';
+import {
+  PLAIN_BCTS_WEIGHTS,
+  RECOVER_TERMS,
+  RECOVER_WEIGHTS,
+  type RecoverWeights,
+  withRecoverWeights,
+} from '../src/game/evaluate.js';
+import { defaultGameRandomizer, playGame } from '../src/game/play.js';
+import type { RandomizerName } from '../src/randomizers/index.js';
+import { Rng } from '../src/random.js';
+import type { RuleSetName } from '../src/rules/types.js';
+import { benchArgs, machine, printTable, writeResults } from './common.js';
+
+const { values: args } = benchArgs(import.meta.url, {
+  rules: { type: 'string', default: 'nes' },
+  randomizer: { type: 'string' },
+  games: { type: 'string', default: '20' },
+  'max-pieces': { type: 'string', default: '5000' },
+  population: { type: 'string', default: '14' },
+  generations: { type: 'string', default: '8' },
+  sigma: { type: 'string', default: '0.35' },
+  seed: { type: 'string', default: '100' },
+  'sampler-seed': { type: 'string', default: '1' },
+  'top-out-cost': { type: 'string', default: '1' },
+  from: { type: 'string' },
+  threads: { type: 'string', default: '2' },
+  out: { type: 'string', default: 'tune-recover' },
+});
+const rules = args.rules as RuleSetName;
+const randomizer = (args.randomizer ?? defaultGameRandomizer(rules)) as RandomizerName;
+const games = Number(args.games);
+const maxPieces = Number(args['max-pieces']);
+const population = Number(args.population);
+const generations = Number(args.generations);
+const topOutCost = Number(args['top-out-cost']);
+const threads = Number(args.threads);
+/** The weights before any tuning: BCTS's, and the recover terms set by hand (docs/results.md). */
+const HAND_SET: RecoverWeights = { ...PLAIN_BCTS_WEIGHTS, wellCells: -10, clean: 60, floorRows: -10, wellCover: -10 };
+
+function startingWeights(from: string | undefined): RecoverWeights {
+  if (from === undefined) return RECOVER_WEIGHTS;
+  if (from === 'hand-set') return HAND_SET;
+  const given = JSON.parse(readFileSync(from, 'utf8'));
+  // An earlier run's results start from where that run ended.
+  return withRecoverWeights(RECOVER_WEIGHTS, given?.final ?? given, from);
+}
+const start = startingWeights(args.from);
+
+/** A vector x as weights: each term's starting weight times e^x, to 3 decimals. */
+function weightsOf(x: readonly number[]): RecoverWeights {
+  const w: Record<string, number> = {};
+  RECOVER_TERMS.forEach((term, i) => {
+    w[term] = Math.round(start[term] * Math.exp(x[i]) * 1000) / 1000;
+  });
+  return w as unknown as RecoverWeights;
+}
+
+interface Scored {
+  x: number[];
+  weights: RecoverWeights;
+  tetrisRate: number;
+  topOuts: number;
+  pieces: number;
+  score: number;
+}
+
+async function score(weights: RecoverWeights, seed: number): Promise<Omit<Scored, 'x'>> {
+  const r = await playGame({ rules, randomizer, lookahead: 1, games, maxPieces, seed, threads, recover: { weights } });
+  const tetrisRate = r.tetrisRate * 100;
+  return { weights, tetrisRate, topOuts: r.topOuts, pieces: r.pieces, score: tetrisRate - topOutCost * r.topOuts };
+}
+
+const rng = new Rng(Number(args['sampler-seed']));
+/** A standard normal deviate (Box–Muller). */
+const normal = () => Math.sqrt(-2 * Math.log(1 - rng.nextFloat())) * Math.cos(2 * Math.PI * rng.nextFloat());
+
+let centre = RECOVER_TERMS.map(() => 0);
+let spread = RECOVER_TERMS.map(() => Number(args.sigma));
+const rows: Record<string, string | number>[] = [];
+const history: unknown[] = [];
+for (let g = 0; g < generations; g++) {
+  const seed = Number(args.seed) + g;
+  const baseline = await score(start, seed);
+  const scored: Scored[] = [];
+  for (let i = 0; i < population; i++) {
+    const x = i === 0 ? centre : centre.map((c, j) => c + spread[j] * normal());
+    scored.push({ x, ...(await score(weightsOf(x), seed)) });
+    process.stderr.write(`\rgeneration ${g + 1}/${generations}: ${i + 1}/${population}`);
+  }
+  process.stderr.write('\n');
+  const mean = scored.reduce((s, c) => s + c.score, 0) / population;
+  const centreScore = scored[0].score;
+  const elite = [...scored].sort((a, b) => b.score - a.score).slice(0, Math.ceil(population / 3));
+  centre = RECOVER_TERMS.map((_, j) => elite.reduce((s, e) => s + e.x[j], 0) / elite.length);
+  spread = RECOVER_TERMS.map((_, j) =>
+    Math.max(0.08, Math.sqrt(elite.reduce((s, e) => s + (e.x[j] - centre[j]) ** 2, 0) / elite.length)),
+  );
+  rows.push({
+    generation: g + 1,
+    seed,
+    baseline: baseline.score.toFixed(2),
+    centre: centreScore.toFixed(2),
+    'centre − baseline': (centreScore - baseline.score).toFixed(2),
+    mean: mean.toFixed(2),
+    best: elite[0].score.toFixed(2),
+  });
+  history.push({ generation: g + 1, seed, baseline, candidates: scored, centre: weightsOf(centre) });
+}
+printTable(rows);
+const final = weightsOf(centre);
+console.log(`\nfinal weights (score: Tetris rate in points − ${topOutCost} per top-out):`);
+console.log(JSON.stringify(final));
+const path = writeResults(args.out, {
+  machine: machine(),
+  options: {
+    rules,
+    randomizer,
+    games,
+    maxPieces,
+    population,
+    generations,
+    sigma: Number(args.sigma),
+    seed: Number(args.seed),
+    samplerSeed: Number(args['sampler-seed']),
+    topOutCost,
+    threads,
+  },
+  start,
+  final,
+  generations: history,
+});
+console.log(`wrote ${path}`);
