@@ -1,11 +1,11 @@
 /**
- * Tunes recover mode's weights (docs/results.md, "Recover weights tuned by a cross-entropy search"). Each of the
+ * Tunes recover mode's weights (docs/results.md, "Recover weights tuned"). Each of the
  * evaluator's twelve terms is its starting weight times e^x; a generation draws `population` vectors x around the
  * current centre (the centre itself is the first), plays every one on the same games (playGame with
  * recover.weights, seed + generation), scores each by its Tetris rate in points less `top-out-cost` per top-out,
  * and moves the centre to the mean of the best third (each spread to that third's, at least 0.08). The starting
  * weights play every generation's games too, as the baseline. Prints one row per generation and the final weights;
- * writes bench/results/tune-recover.json (every candidate, its weights and score).
+ * writes bench/results/<out>.json (every candidate, its weights and score).
  *
  *   npx tsx bench/tune-recover.ts [--rules nes] [--randomizer nes] [--games 20] [--max-pieces 5000]
  *                                 [--population 14] [--generations 8] [--sigma 0.35] [--seed 100]

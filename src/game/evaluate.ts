@@ -1,9 +1,10 @@
 /**
  * The recover mode's board evaluator (docs/game.md, "Recover"): the BCTS features of docs/fullboard.md computed on
- * bit rows of any height (real boards reach 40 rows; FullBoard stops at 24), plus two terms that point the way
- * back to a clean stack: the filled cells of the well column and a bonus when the board is a clean stack again.
+ * bit rows of any height (real boards reach 40 rows; FullBoard stops at 24), plus four terms that point the way
+ * back to a clean stack: the filled cells of the well column, a bonus when the board is a clean stack again, the
+ * rows of the floor under it, and a covered well's cover.
  *
- * Every feature has the exact definition of its namesake in src/fullboard/features.ts (the reference the tests
+ * The BCTS features have the exact definition of its namesake in src/fullboard/features.ts (the reference the tests
  * hold these equal to); only the arithmetic differs (bit masks instead of cell loops). The features are computed in
  * WebAssembly (assembly/recover/search.ts); the weights and the definitions' words live here.
  */
@@ -87,7 +88,7 @@ export const RECOVER_WEIGHTS: RecoverWeights = Object.freeze({
   wellCover: -7.673,
 });
 
-/** The recover terms' names, in the order of RecoverWeights (the kernel's layout, recover-layout.ts). */
+/** The terms' names, in the order of RecoverWeights and of the kernel's weights (test/kernel-layout.test.ts). */
 export const RECOVER_TERMS = Object.freeze(Object.keys(PLAIN_BCTS_WEIGHTS) as (keyof BoardFeatures)[]);
 
 /** Largest weight (either sign) a caller may give: keeps every line's value far above a top-out's (-1e9). */
