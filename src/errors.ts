@@ -125,6 +125,11 @@ export function firstHole(value: readonly unknown[]): number {
   return -1;
 }
 
+/** The first own key of an options object that `known` does not list (a misspelt option), or undefined. */
+export function firstUnknownKey(value: object, known: readonly string[]): string | undefined {
+  return Object.keys(value).find((k) => !known.includes(k));
+}
+
 /** Resolves after the event loop has run once (timers, I/O, abort events), so long loops can be cancelled. */
 export function yieldToEventLoop(): Promise<void> {
   const immediate = (globalThis as { setImmediate?: (f: () => void) => unknown }).setImmediate;

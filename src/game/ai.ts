@@ -7,7 +7,7 @@
  *   const ai = await TetrisAI.create({ rules: 'guideline', lookahead: 2 });
  *   const move = ai.nextMove({ board, current: 'T', queue: 'SZOIL', hold: null, canHold: true });
  */
-import { StackRankError, describe, optionsObject, requireInt } from '../errors.js';
+import { StackRankError, describe, firstUnknownKey, optionsObject, requireInt } from '../errors.js';
 import { MIRROR_PIECE, PIECES, pieceId, type Piece } from '../pieces.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
@@ -128,12 +128,11 @@ export class TetrisAI {
     if (opts === null || typeof opts !== 'object')
       throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
     const known = ['rules', 'lookahead', 'randomizer', 'well', 'table', 'recover', 'policy', 'previewTable'];
-    for (const k of Object.keys(opts)) {
-      if (k === 'leafRows')
-        throw new StackRankError('BAD_ARGUMENT', 'the leafRows option is now previewTable (a preview table)');
-      if (!known.includes(k))
-        throw new StackRankError('BAD_ARGUMENT', `unknown option ${describe(k)}; options are ${known.join(', ')}`);
-    }
+    const unknown = firstUnknownKey(opts, known);
+    if (unknown === 'leafRows')
+      throw new StackRankError('BAD_ARGUMENT', 'the leafRows option is now previewTable (a preview table)');
+    if (unknown !== undefined)
+      throw new StackRankError('BAD_ARGUMENT', `unknown option ${describe(unknown)}; options are ${known.join(', ')}`);
     const rules = ruleFacts(opts.rules ?? 'guideline');
     const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, MAX_LOOKAHEAD);
     const well = opts.well ?? defaultWell(rules.ruleSet);
@@ -153,12 +152,12 @@ export class TetrisAI {
       );
     }
     const recover = optionsObject('recover', opts.recover);
-    for (const k of Object.keys(recover))
-      if (!RECOVER_OPTIONS.includes(k))
-        throw new StackRankError(
-          'BAD_ARGUMENT',
-          `unknown recover option ${describe(k)}; recover options are ${RECOVER_OPTIONS.join(', ')}`,
-        );
+    const unknownRecover = firstUnknownKey(recover, RECOVER_OPTIONS);
+    if (unknownRecover !== undefined)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `unknown recover option ${describe(unknownRecover)}; recover options are ${RECOVER_OPTIONS.join(', ')}`,
+      );
     const recoverDepth = requireInt('recover.depth', recover.depth ?? Math.min(lookahead + 1, 2), 1, 4);
     const beam = requireInt('recover.beam', recover.beam ?? 12, 1, 1000);
     const chanceLines = requireInt(

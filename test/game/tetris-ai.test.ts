@@ -367,6 +367,15 @@ describe('TetrisAI recover weights', () => {
       [{ weights: null }, /recover.weights must be an object/],
       [{ depht: 2 }, /unknown recover option "depht"; recover options are depth, beam, chance, weights/],
     ];
+    // The top-level options are checked the same way, with a pointer for the option renamed.
+    await expect(TetrisAI.create({ rules: 'nes', table, lookahed: 2 } as never)).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/^unknown option "lookahed"; options are rules, lookahead, /),
+    });
+    await expect(TetrisAI.create({ rules: 'nes', table, leafRows: 2 } as never)).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: 'the leafRows option is now previewTable (a preview table)',
+    });
     for (const [recover, message] of cases)
       await expect(TetrisAI.create({ rules: 'nes', table, recover: recover as never })).rejects.toMatchObject({
         code: 'BAD_ARGUMENT',
