@@ -3,14 +3,14 @@
  * playGame (same seeds, same queue and next-piece chances) and labels every clear that is not a Tetris by the mode
  * that made it and, in recover mode, by what started the recovery: the stack had no move for the piece
  * (`stack had no move`), a tall stack with no I in sight (`burn`), or a stack move that opened a buried hole or left
- * a floor higher than the AI stacks over (`stack move`). Prints a table, and the mean cells on the board before each
- * Tetris and when a burn starts a recovery (the stack's room before it burns); writes bench/results/game-losses.json.
+ * a floor higher than the AI stacks over (`stack move`). Prints a table, the mean cells on the board before each
+ * Tetris and when a burn starts a recovery (the stack's room before it burns), the moves made on a clean stack by the
+ * floor it stood on, and the non-Tetris lines each burn's recovery cost; writes bench/results/game-losses.json.
  *
  *   npx tsx bench/game-losses.ts [--rules classic] [--randomizer tgm1] [--lookahead 1] [--games 20]
  *                                [--max-pieces 5000] [--seed 1]
  */
-import { burnsRows, stackSearchSetup, wellSides } from '../src/game/ai.js';
-import { MAX_FLOOR } from '../src/game/evaluate.js';
+import { burnsRows, maxFloorFor, stackSearchSetup, wellSides } from '../src/game/ai.js';
 import { popcount, stackFloor } from '../src/game/grid.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 import { REPLAY_OPTIONS, replayGame, replaySetup } from './replay.js';
@@ -25,12 +25,18 @@ const width = ai.width;
 const stackLimit = stackSearchSetup(ai.rules, randomizer, 'both').stackRules.boardHeight;
 
 /** A board stack mode plays: a clean stack over a floor it takes, with the well on a side the AI plays. */
+const maxFloor = maxFloorFor(ai.rules.ruleSet);
 const wellColumns = wellSides(ai.well).map((side) => (side === 'right' ? width - 1 : 0));
-const stackable = (rows: Uint32Array) =>
-  wellColumns.some((column) => {
+const stackable = (rows: Uint32Array) => floorOf(rows) >= 0;
+/** The lowest floor stack mode plays this board over (on a side it plays), or -1 when it plays none. */
+function floorOf(rows: Uint32Array): number {
+  let lowest = -1;
+  for (const column of wellColumns) {
     const floor = stackFloor(rows, width, column);
-    return floor >= 0 && floor <= MAX_FLOOR;
-  });
+    if (floor >= 0 && floor <= maxFloor && (lowest < 0 || floor < lowest)) lowest = floor;
+  }
+  return lowest;
+}
 
 const lost = new Map<string, number>();
 const add = (key: string, n: number) => lost.set(key, (lost.get(key) ?? 0) + n);
@@ -46,13 +52,20 @@ let tetrises = 0;
 let cellsBeforeTetrises = 0;
 let burnStarts = 0;
 let cellsAtBurnStarts = 0;
+// Moves made on a clean stack, by the floor it stood on (docs/results.md, "Floors of at most 2 rows"), and the
+// non-Tetris lines of each burn's recovery, from the burn to the clean stack it hands back.
+const movesByFloor = new Array<number>(maxFloor + 1).fill(0);
+const burnCosts: number[] = [];
 for (let g = 0; g < Number(args.games); g++) {
   let start = '';
+  let burnCost = -1;
   const game = await replayGame(
     { ai, randomizer, lookahead, hold, seed: Number(args.seed), game: g, maxPieces: Number(args['max-pieces']) },
     ({ before: rows, after, current, queue, hold: held, move, lines: cleared }) => {
       if (!move) return;
-      const wasStack = stackable(rows);
+      const floor = floorOf(rows);
+      const wasStack = floor >= 0;
+      if (wasStack) movesByFloor[floor]++;
       const burning = burnsRows(rows, stackLimit, [current, ...queue, held]);
       const cellsBefore = cellsOf(rows);
       if (cleared === 4) {
@@ -67,7 +80,13 @@ for (let g = 0; g < Number(args.games); g++) {
         if (start === 'burn') {
           burnStarts++;
           cellsAtBurnStarts += cellsBefore;
+          burnCost = 0;
         }
+      }
+      if (burnCost >= 0 && cleared < 4) burnCost += cleared;
+      if (burnCost >= 0 && stackable(after)) {
+        burnCosts.push(burnCost);
+        burnCost = -1;
       }
       if (!wasStack) recoveryPieces++;
       if (cleared > 0 && cleared < 4) {
@@ -99,6 +118,14 @@ printTable(table);
 console.log(
   `board cells before a Tetris: ${(cellsBeforeTetrises / tetrises).toFixed(1)} (${tetrises} Tetrises); when a burn starts a recovery: ${(cellsAtBurnStarts / burnStarts).toFixed(1)} (${burnStarts} burns)`,
 );
+burnCosts.sort((a, b) => a - b);
+const cheapBurns = burnCosts.filter((n) => n <= 4).length;
+console.log(
+  `moves on a clean stack by its floor (0..${maxFloor} rows): ${movesByFloor.map((n) => n.toLocaleString('en-US')).join(' / ')}; on other boards: ${(pieces - movesByFloor.reduce((a, b) => a + b, 0)).toLocaleString('en-US')}`,
+);
+console.log(
+  `non-Tetris lines per burn's recovery (${burnCosts.length} ended): mean ${(burnCosts.reduce((a, b) => a + b, 0) / burnCosts.length).toFixed(1)}, median ${burnCosts[burnCosts.length >> 1]}, at most 4 in ${cheapBurns}, most ${burnCosts.at(-1)}`,
+);
 writeResults('game-losses', {
   machine: machine(),
   rules,
@@ -116,4 +143,6 @@ writeResults('game-losses', {
   burnRecoveries: burnStarts,
   meanCellsAtBurn: cellsAtBurnStarts / burnStarts,
   lost: Object.fromEntries(lost),
+  movesByFloor,
+  burnCosts,
 });

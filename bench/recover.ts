@@ -10,7 +10,8 @@
  *
  * Needs the kernels built (npm run build:wasm). Prints a table and writes bench/results/recover.json.
  */
-import { MAX_FLOOR, RECOVER_WEIGHTS } from '../src/game/evaluate.js';
+import { RECOVER_WEIGHTS } from '../src/game/evaluate.js';
+import { maxFloorFor } from '../src/game/ai.js';
 import { recoverMove, type RecoverContext, type RecoverState } from '../src/game/recover.js';
 import { reachableOnRows, ruleFacts } from '../src/game/rules-adapter.js';
 import { PIECES, type Piece } from '../src/pieces.js';
@@ -79,6 +80,7 @@ for (const name of values.rows.split(',')) {
     visibleHeight: 20,
     wellColumn: W - 1,
     coverWell: -1,
+    maxFloor: maxFloorFor(rules.ruleSet),
     weights: RECOVER_WEIGHTS,
     depth: 2,
     beam: 12,
@@ -111,7 +113,7 @@ for (const name of values.rows.split(',')) {
     hold: rules.hold,
     depth: 2,
     beam: 12,
-    maxFloor: MAX_FLOOR,
+    maxFloor: common.maxFloor,
     samples: { kernel: t.kernel.samples.perSecond, reference: t.reference.samples.perSecond },
     cpu: { kernel: t.kernel.samples.perCpuSecond, reference: t.reference.samples.perCpuSecond },
   });

@@ -12,14 +12,6 @@ import { describe, firstUnknownKey, StackRankError } from '../errors.js';
 import { PRESETS } from '../fullboard/presets.js';
 import { RecoverKernel } from './recover-kernel.js';
 
-/**
- * Highest floor (rows buried under a clean stack: garbage, covered holes, a filled well; grid.ts stackFloor) the
- * AI stacks over: stack mode plays the surface above it, recover mode counts a clean stack over it as clean.
- * Under classic/tgm1 (20 games of 5,000 pieces, seed 1) stacking over floors up to 4 rows raised the Tetris rate
- * from 92.1 % to 94.2 % (docs/results.md).
- */
-export const MAX_FLOOR = 4;
-
 /** The eight BCTS features (Thiery & Scherrer 2009) plus the recover terms, in the order of RecoverWeights. */
 export interface BoardFeatures {
   landingHeight: number;
@@ -33,7 +25,7 @@ export interface BoardFeatures {
   /** Filled cells in the well column (a well holding them is not Tetris-ready). */
   wellCells: number;
   /** 1 when the board is a clean stack with the well open (docs/game.md), on the field's bottom or over a floor of
-   * at most MAX_FLOOR buried rows, else 0. */
+   * at most the AI's highest floor of buried rows (ai.ts, MAX_FLOOR), else 0. */
   clean: number;
   /** The floor of that clean stack (rows buried under it), 0 when the board is not one. */
   floorRows: number;
@@ -138,7 +130,8 @@ export interface MoveFacts {
 /**
  * The features of a board after a move (rows already cleared). `rows` bottom first (at most 48), `height` rows
  * counted for the row-transition feature (every empty row counts 2, as in the reference); `wellColumn` -1 for none;
- * `coverWell` the column of a well a piece may cover (with `wellColumn` -1), -1 for none.
+ * `coverWell` the column of a well a piece may cover (with `wellColumn` -1), -1 for none; `maxFloor` the highest
+ * floor a clean stack may stand on (TetrisAI's depends on the rule set: ai.ts, MAX_FLOOR).
  * Computed by the recover kernel (assembly/recover/search.ts), the code the recover search values its boards with.
  */
 export function boardFeatures(
@@ -148,6 +141,7 @@ export function boardFeatures(
   move: MoveFacts,
   wellColumn: number,
   coverWell = -1,
+  maxFloor = 0,
 ): BoardFeatures {
   const kernel = RecoverKernel.get();
   kernel.configure({
@@ -157,7 +151,7 @@ export function boardFeatures(
     wellColumn,
     coverWell,
     rowCount: rows.length,
-    maxFloor: MAX_FLOOR,
+    maxFloor,
     weights: RECOVER_WEIGHTS,
   });
   return kernel.boardFeatures(rows, move);

@@ -21,7 +21,7 @@
  */
 import { PIECES, type Piece } from '../pieces.js';
 import type { GamePlacement } from '../rules/types.js';
-import { MAX_FLOOR, type RecoverWeights } from './evaluate.js';
+import type { RecoverWeights } from './evaluate.js';
 import { RecoverKernel } from './recover-kernel.js';
 import { TOP_OUT } from './recover-layout.js';
 import { reachableLandings, reachableOnRows, type GameRuleFacts } from './rules-adapter.js';
@@ -39,6 +39,8 @@ export interface RecoverContext {
    * the cover are not holes, and the cover costs `weights.wellCover` per cell (-1: none).
    */
   coverWell: number;
+  /** The highest floor (rows buried under a clean stack) the clean-stack terms accept (TetrisAI's: ai.ts, MAX_FLOOR). */
+  maxFloor: number;
   weights: RecoverWeights;
   depth: number;
   beam: number;
@@ -224,7 +226,7 @@ class BeamSearch {
       wellColumn: ctx.wellColumn,
       coverWell: ctx.coverWell,
       rowCount: state.rows.length,
-      maxFloor: MAX_FLOOR,
+      maxFloor: ctx.maxFloor,
       weights: ctx.weights,
     });
     if (this.queue.length < state.queue.length) this.queue = new Int8Array(state.queue.length);

@@ -84,16 +84,35 @@ describe('the recover evaluator equals the full-board reference features', () =>
     // changes around its empty column-9 cell (46 - 2); row 2 still changes once at its right end (now between
     // columns 8 and 9); the well cell at column 9 row 1 is gone (cumulative wells 3); the filled cell in column 9
     // (row 0) is a well cell.
-    // Rows 1 and up are a clean stack over row 0 (its hole covered, its well cell filled): clean over a floor of 1.
-    const w = boardFeatures(board.rows, 10, 20, none, 9);
+    // Rows 1 and up are a clean stack over row 0 (its hole covered, its well cell filled): clean over a floor of 1
+    // where floors of a row or more are played over, not clean where only the bottom is.
+    const w = boardFeatures(board.rows, 10, 20, none, 9, -1, 2);
     expect([w.rowTransitions, w.cumulativeWells, w.wellCells, w.clean, w.floorRows]).toEqual([44, 3, 1, 1, 1]);
+    const bottomOnly = boardFeatures(board.rows, 10, 20, none, 9, -1, 0);
+    expect([bottomOnly.clean, bottomOnly.floorRows]).toEqual([0, 0]);
     const clean = boardFeatures(FullBoard.fromRows(['#.........', '#########.']).rows, 10, 20, none, 9);
     expect([clean.wellCells, clean.clean, clean.floorRows]).toEqual([0, 1, 0]);
     // A hole above the floor (column 2, row 1, under row 2's cell) is no clean stack.
-    const holed = boardFeatures(FullBoard.fromRows(['#.#.......', '#.......#.', '#.########']).rows, 10, 20, none, 9);
+    const holed = boardFeatures(
+      FullBoard.fromRows(['#.#.......', '#.......#.', '#.########']).rows,
+      10,
+      20,
+      none,
+      9,
+      -1,
+      2,
+    );
     expect([holed.clean, holed.floorRows]).toEqual([0, 0]);
     // The well higher than a stack column (column 1 ends at row 0, the well at row 1) is no clean stack either.
-    const blocked = boardFeatures(FullBoard.fromRows(['#.#######.', '#.########', '##.#######']).rows, 10, 20, none, 9);
+    const blocked = boardFeatures(
+      FullBoard.fromRows(['#.#######.', '#.########', '##.#######']).rows,
+      10,
+      20,
+      none,
+      9,
+      -1,
+      2,
+    );
     expect([blocked.clean, blocked.floorRows]).toEqual([0, 0]);
   });
 });

@@ -157,15 +157,23 @@ describe('TetrisAI: a well holding garbage', () => {
     );
   });
 
-  it('buried under the stack (the well no higher than every stack column), an I down the well clears 4 rows above it (property)', async () => {
-    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'right' });
+  it('buried under the stack (the well no higher than every stack column, at most 4 rows under classic, 2 under nes), an I down the well clears 4 rows above it; a higher floor is recover mode (property)', async () => {
+    // The highest floor each rule set stacks over (docs/game.md, "Floors").
+    const maxFloors = { classic: 4, nes: 2 } as const;
+    const ais = {
+      classic: await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'right' }),
+      nes: await TetrisAI.create({ rules: 'nes', lookahead: 1, table, well: 'right' }),
+    };
     fc.assert(
       fc.property(
+        fc.constantFrom('classic', 'nes' as const),
         // A smooth stack (steps within the table's ±4) well under its limit: the Tetris is the rule's forced move
         // (a steep or tall stack may rather take a smaller clear, docs/game.md).
         fc.array(fc.integer({ min: 0, max: 3 }), { minLength: W - 1, maxLength: W - 1 }),
-        fc.array(fc.integer({ min: 0, max: W - 2 }), { minLength: 1, maxLength: 3 }),
-        (h, gaps) => {
+        fc.array(fc.integer({ min: 0, max: W - 2 }), { minLength: 1, maxLength: 5 }),
+        (rules, h, gaps) => {
+          const ai = ais[rules];
+          const MAX_FLOOR = maxFloors[rules];
           // Garbage rows at the bottom (the well filled, one gap each) under a stack at least 4 rows high.
           const g = gaps.length;
           const heights = h.map((v) => v + g + 4);
@@ -175,6 +183,10 @@ describe('TetrisAI: a well holding garbage', () => {
             gaps.map((x, y) => [x, y]),
           );
           const move = ai.nextMove({ board: rows, current: 'I', queue: 'O' })!;
+          if (g > MAX_FLOOR) {
+            expect(move.mode).toBe('recover');
+            return;
+          }
           expect(move.mode).toBe('stack');
           expect(cellKey(move.cells)).toBe(cellKey([0, 1, 2, 3].map((y) => [W - 1, g + y] as [number, number])));
           expect(move.linesCleared).toBe(4);

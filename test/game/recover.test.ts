@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { PIECES, type Piece } from '../../src/pieces.js';
 import { RULE_SET_NAMES } from '../../src/rules/rule-sets.js';
 import type { GamePlacement } from '../../src/rules/types.js';
-import { boardFeatures, MAX_FLOOR, RECOVER_WEIGHTS, type RecoverWeights } from '../../src/game/evaluate.js';
+import { boardFeatures, RECOVER_WEIGHTS, type RecoverWeights } from '../../src/game/evaluate.js';
 import { recoverMove, recoverRootValues, type RecoverContext } from '../../src/game/recover.js';
 import { reachableOnRows, ruleFacts } from '../../src/game/rules-adapter.js';
 import { refBoardFeatures, refRecoverMove, refRecoverRootValues } from '../reference/recover-reference.js';
@@ -61,6 +61,8 @@ const caseArb = fc.record({
   wellColumn: fc.constantFrom(-1, 0, W - 1),
   // a well a piece may cover, where the well is forgotten (wellColumn -1)
   coverWell: fc.constantFrom(-1, 0, W - 1),
+  // the highest floor a clean stack may stand on (TetrisAI's: 2 or 4 by rule set)
+  maxFloor: fc.integer({ min: 0, max: 4 }),
   plain: fc.boolean(),
   // The chance ply: lines valued over the next piece, whose chances may leave pieces out (0) or be uniform.
   chance: fc.option(
@@ -95,6 +97,7 @@ function contexts(c: Case) {
     visibleHeight: 20,
     wellColumn: c.wellColumn,
     coverWell: c.wellColumn === -1 ? c.coverWell : -1,
+    maxFloor: c.maxFloor,
     weights: c.plain ? PLAIN : RECOVER_WEIGHTS,
     depth: c.depth,
     beam: c.beam,
@@ -201,10 +204,11 @@ describe('recover features: the kernel equals the reference', () => {
           landingRow: fc.integer({ min: 0, max: 19 }),
           pieceHeight: fc.integer({ min: 1, max: 4 }),
         }),
-        (rows, well, cover, height, move) => {
+        fc.integer({ min: 0, max: 4 }),
+        (rows, well, cover, height, move, maxFloor) => {
           const coverWell = well === -1 ? cover : -1;
-          expect(boardFeatures(rows, W, height, move, well, coverWell)).toEqual(
-            refBoardFeatures(rows, W, height, move, well, coverWell),
+          expect(boardFeatures(rows, W, height, move, well, coverWell, maxFloor)).toEqual(
+            refBoardFeatures(rows, W, height, move, well, coverWell, maxFloor),
           );
         },
       ),
@@ -237,15 +241,16 @@ describe('recover features: the kernel equals the reference', () => {
     expect(covered).toEqual(refBoardFeatures(rows, W, H, none, -1, W - 1));
   });
 
-  it('a clean stack over a floor of at most MAX_FLOOR buried rows counts as clean, a higher floor does not', () => {
+  it('a clean stack over a floor of at most maxFloor buried rows counts as clean, a higher floor does not', () => {
     const none = { lines: 0, erodedCells: 0, landingRow: 0, pieceHeight: 1 };
-    for (let floor = 0; floor <= MAX_FLOOR + 1; floor++) {
-      const rows = new Uint32Array(44);
-      for (let y = 0; y < floor; y++) rows[y] = FULL & ~(1 << (y % (W - 1))); // buried: the well column filled
-      for (let y = floor; y < floor + 3; y++) rows[y] = FULL >> 1; // a flat stack, the right well open
-      const f = boardFeatures(rows, W, H, none, W - 1);
-      expect([f.clean, f.floorRows]).toEqual(floor <= MAX_FLOOR ? [1, floor] : [0, 0]);
-      expect(f).toEqual(refBoardFeatures(rows, W, H, none, W - 1));
-    }
+    for (const maxFloor of [0, 2, 4])
+      for (let floor = 0; floor <= 5; floor++) {
+        const rows = new Uint32Array(44);
+        for (let y = 0; y < floor; y++) rows[y] = FULL & ~(1 << (y % (W - 1))); // buried: the well column filled
+        for (let y = floor; y < floor + 3; y++) rows[y] = FULL >> 1; // a flat stack, the right well open
+        const f = boardFeatures(rows, W, H, none, W - 1, -1, maxFloor);
+        expect([f.clean, f.floorRows]).toEqual(floor <= maxFloor ? [1, floor] : [0, 0]);
+        expect(f).toEqual(refBoardFeatures(rows, W, H, none, W - 1, -1, maxFloor));
+      }
   });
 });

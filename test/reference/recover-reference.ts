@@ -6,7 +6,7 @@
  */
 import { PIECES, type Piece } from '../../src/pieces.js';
 import type { GamePlacement } from '../../src/rules/types.js';
-import { MAX_FLOOR, type BoardFeatures, type MoveFacts, type RecoverWeights } from '../../src/game/evaluate.js';
+import type { BoardFeatures, MoveFacts, RecoverWeights } from '../../src/game/evaluate.js';
 import { lockCells, popcount, stackFloor } from '../../src/game/grid.js';
 
 export type Reach = (rows: Uint32Array, piece: Piece) => readonly GamePlacement[];
@@ -21,6 +21,8 @@ export interface RefRecoverContext {
   wellColumn: number;
   /** Column of a well a piece may cover (with wellColumn -1): no holes under its cover, which costs per cell. */
   coverWell: number;
+  /** The highest floor a clean stack may stand on. */
+  maxFloor: number;
   weights: RecoverWeights;
   depth: number;
   beam: number;
@@ -166,7 +168,15 @@ function expand(ctx: RefRecoverContext, queue: readonly Piece[], node: Node, rea
   for (const turn of turns) {
     for (const placement of reach(node.rows, turn.piece)) {
       const locked = lockCells(node.rows, ctx.width, placement.cells);
-      const f = refBoardFeatures(locked.rows, ctx.width, ctx.height, locked, ctx.wellColumn, ctx.coverWell);
+      const f = refBoardFeatures(
+        locked.rows,
+        ctx.width,
+        ctx.height,
+        locked,
+        ctx.wellColumn,
+        ctx.coverWell,
+        ctx.maxFloor,
+      );
       let acc = node.acc + w.landingHeight * f.landingHeight + w.erodedPieceCells * f.erodedPieceCells;
       if (overflows(locked.rows, ctx.visibleHeight)) acc += TOP_OUT;
       const boardTerms = refScoreBoardTerms(f, w);
@@ -192,7 +202,7 @@ function overflows(rows: Uint32Array, visibleHeight: number): boolean {
 /**
  * The features of a board after a move (rows already cleared). `rows` bottom first, `height` rows counted for
  * the row-transition feature (every empty row counts 2, as in the reference); `wellColumn` -1 for none; `coverWell`
- * the column of a well a piece may cover, -1 for none.
+ * the column of a well a piece may cover, -1 for none; `maxFloor` the highest floor a clean stack may stand on.
  */
 export function refBoardFeatures(
   rows: ArrayLike<number>,
@@ -201,6 +211,7 @@ export function refBoardFeatures(
   move: MoveFacts,
   wellColumn: number,
   coverWell = -1,
+  maxFloor = 0,
 ): BoardFeatures {
   const full = (1 << width) - 1;
   let top = 0; // rows 0..top-1 hold every filled cell
@@ -269,7 +280,7 @@ export function refBoardFeatures(
   }
   // A clean stack on the bottom (no holes, nothing in the well) or over a floor of buried rows.
   const floor = wellColumn < 0 ? -1 : holes === 0 && wellCells === 0 ? 0 : stackFloor(rows, width, wellColumn);
-  const clean = floor >= 0 && floor <= MAX_FLOOR ? 1 : 0;
+  const clean = floor >= 0 && floor <= maxFloor ? 1 : 0;
   return {
     landingHeight: move.landingRow + (move.pieceHeight - 1) / 2,
     erodedPieceCells: move.lines * move.erodedCells,
