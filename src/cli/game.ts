@@ -1,6 +1,9 @@
 /** `stackrank bench game`: TetrisAI playing real games of a rule set, optionally beside its two baselines (docs/game.md). */
+import { readFileSync } from 'node:fs';
+import { StackRankError } from '../errors.js';
 import type { GamePolicy } from '../game/ai.js';
 import { benchGame } from '../game/bench.js';
+import { RECOVER_WEIGHTS, type RecoverWeights, withRecoverWeights } from '../game/evaluate.js';
 import { defaultGameRandomizer, mergeGameResults, type GameTally, type PlayGameResult } from '../game/play.js';
 import type { GameRange } from '../runs.js';
 import { RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
@@ -58,6 +61,27 @@ function row(r: PlayGameResult, leaf: LeafName) {
   };
 }
 
+/**
+ * --recover-weights: a JSON file holding an object of recover weights by name (the terms it leaves out keep their
+ * defaults), or a bench/tune-recover.ts results file (its `final` weights). Returns every term's weight.
+ */
+function loadRecoverWeights(path: string): RecoverWeights {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`--recover-weights must be a readable JSON file; ${String((e as Error).message)}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new StackRankError('BAD_ARGUMENT', `--recover-weights: ${path} is not JSON`);
+  }
+  const final = (json as { final?: unknown } | null)?.final;
+  return withRecoverWeights(RECOVER_WEIGHTS, final ?? json, `--recover-weights (${path})`);
+}
+
 const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
 
 export const benchGameCommand = defineCommand({
@@ -76,7 +100,9 @@ the stacking-only baseline's; the full-board player has none) with the randomize
 in hand, the rank table's shape and --leaf-iterations; built and cached on first use, about 700 MB in memory)
 instead of the rank table's best rank per piece, as bench survival does; not under tgm20g, whose 20G table has no
 preview table. --recover-chance sets how many lines the AI's recover mode values over the next piece (its chance
-ply; the baselines play without it). Measured in docs/results.md ("Real games").`,
+ply) and --recover-weights FILE its evaluator's weights: a JSON object of some of its twelve terms by name, or a
+bench/tune-recover.ts results file (its final weights); the baselines play without either. Measured in
+docs/results.md ("Real games").`,
   options: {
     rules: {
       type: 'choice',
@@ -108,6 +134,12 @@ ply; the baselines play without it). Measured in docs/results.md ("Real games").
       help: "lines the AI's recover mode values over the next piece (its chance ply; 0: none; docs/game.md)",
       defaultHelp: '12 under classic, else 0',
     },
+    recoverWeights: {
+      type: 'text',
+      arg: 'FILE',
+      help: "the AI's recover weights: a JSON object of terms by name, or a tune-recover results file (docs/game.md)",
+      defaultHelp: 'RECOVER_WEIGHTS',
+    },
     ...LEAF_OPTIONS,
     threads: { ...THREADS, defaultHelp: 'the number of cores, at most --games' },
     ...TABLE_SOURCE,
@@ -132,9 +164,11 @@ ply; the baselines play without it). Measured in docs/results.md ("Real games").
     const table = await loadTableForCli(values, given, io, at20G ? '20G' : 'drop');
     checkLeafTable(values, table);
     const players = values.baselines ? WITH_BASELINES : (['both'] as const);
+    const recoverWeights = values.recoverWeights === undefined ? undefined : loadRecoverWeights(values.recoverWeights);
     // A run with the default leaf records none: run files made before --leaf existed played piece-max, so they still
-    // resume and merge; runs with different leaves differ in their parameters (RUN_MISMATCH).
-    const recorded = leaf === DEFAULT_LEAF ? { ...values, leaf: undefined } : values;
+    // resume and merge; runs with different leaves differ in their parameters (RUN_MISMATCH). The recover weights
+    // are recorded as the weights, not the file's name, so a file changed between runs does not resume.
+    const recorded = { ...values, leaf: leaf === DEFAULT_LEAF ? undefined : leaf, recoverWeights };
     const run = await startRun(io, {
       command: 'bench game',
       params: runParams(recorded, { rankTable: tableIdentity(table, runRecorded(values)) }),
@@ -160,6 +194,7 @@ ply; the baselines play without it). Measured in docs/results.md ("Real games").
             table,
             previewTable,
             recoverChance: values.recoverChance,
+            recoverWeights,
             threads: values.threads,
             players: [player],
             signal: io.signal,

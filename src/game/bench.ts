@@ -9,6 +9,7 @@ import type { RuleSetName } from '../rules/types.js';
 import type { NextPieceValues } from '../stacking/engine.js';
 import { StackRankError, checkCallback, describe, firstHole, optionsObject } from '../errors.js';
 import { GAME_POLICIES, type GamePolicy } from './ai.js';
+import type { RecoverWeights } from './evaluate.js';
 import { playGame, type GameTally, type PlayGameResult } from './play.js';
 
 export interface BenchGameOptions {
@@ -29,6 +30,9 @@ export interface BenchGameOptions {
   /** Lines of the AI's recover chance ply (TetrisAIOptions.recover.chance); default the rule set's. The baselines
    * play without it: the full-board player stays the plain BCTS player. */
   recoverChance?: number;
+  /** The AI's recover weights (TetrisAIOptions.recover.weights: some or all terms by name); default RECOVER_WEIGHTS.
+   * The baselines play without them. */
+  recoverWeights?: Partial<RecoverWeights>;
   /** Worker threads (playGame's threads). */
   threads?: number;
   /** Which players to run; default all three. */
@@ -68,13 +72,24 @@ export async function benchGame(options: BenchGameOptions): Promise<BenchGameRes
       table: opts.table,
       previewTable: opts.previewTable,
       policy,
-      recover: policy === 'both' && opts.recoverChance !== undefined ? { chance: opts.recoverChance } : undefined,
+      recover: policy === 'both' ? aiRecover(opts) : undefined,
       signal: opts.signal,
       onProgress: opts.onProgress && ((p) => opts.onProgress!({ player: policy, ...p })),
       onGame: opts.onGame && ((t) => opts.onGame!(policy, t)),
     });
   }
   return out;
+}
+
+/** The AI's recover options from benchGame's, or undefined when neither is given (playGame checks them). */
+function aiRecover(
+  opts: Partial<BenchGameOptions>,
+): { chance?: number; weights?: Partial<RecoverWeights> } | undefined {
+  if (opts.recoverChance === undefined && opts.recoverWeights === undefined) return undefined;
+  return {
+    ...(opts.recoverChance === undefined ? {} : { chance: opts.recoverChance }),
+    ...(opts.recoverWeights === undefined ? {} : { weights: opts.recoverWeights }),
+  };
 }
 
 /** The players to run (default all three); playGame checks the other options. */

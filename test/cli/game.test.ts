@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -170,6 +170,54 @@ describe('stackrank bench game', () => {
     const plain = await direct('fullBoardOnly');
     expect([fullBoard.pieces, fullBoard.lines, fullBoard.clears]).toEqual([plain.pieces, plain.lines, plain.clears]);
   }, 120_000);
+
+  it("passes --recover-weights (a weights object or a tune-recover results file) to the AI's recover mode only", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stackrank-cli-weights-'));
+    const weightsFile = join(dir, 'w.json');
+    const resultsFile = join(dir, 'tune.json');
+    await writeFile(weightsFile, JSON.stringify({ holes: -40, clean: 5 }));
+    await writeFile(resultsFile, JSON.stringify({ generations: [], final: { holes: -40, clean: 5 } }));
+    const args = ['bench', 'game', '--table', file, '--rules', 'nes', '--games', '2', '--max-pieces', '300'];
+    const direct = (policy: 'both' | 'fullBoardOnly', weights?: { holes: number; clean: number }) =>
+      playGame({ rules: 'nes', games: 2, maxPieces: 300, seed: 0, table, policy, recover: { weights }, threads: 1 });
+    const given = await direct('both', { holes: -40, clean: 5 });
+    const byDefault = await direct('both');
+    // These weights play other games than the defaults, or the test would not see them passed.
+    expect([byDefault.lines, byDefault.clears]).not.toEqual([given.lines, given.clears]);
+    const plain = await direct('fullBoardOnly');
+    for (const source of [weightsFile, resultsFile]) {
+      const run = await runCli([...args, '--recover-weights', source, '--baselines', '--json', '--threads', '1']);
+      expect(run.code).toBe(0);
+      const [ai, , fullBoard] = run.out.split('\n').map((l) => JSON.parse(l));
+      expect([ai.pieces, ai.lines, ai.clears]).toEqual([given.pieces, given.lines, given.clears]);
+      expect([fullBoard.pieces, fullBoard.lines, fullBoard.clears]).toEqual([plain.pieces, plain.lines, plain.clears]);
+    }
+  }, 120_000);
+
+  it('refuses a --recover-weights file it cannot read, that is not JSON or that names an unknown term', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stackrank-cli-weights-'));
+    const notJson = join(dir, 'bad.json');
+    const unknownTerm = join(dir, 'unknown.json');
+    const tooBig = join(dir, 'big.json');
+    await writeFile(notJson, '{ holes: ');
+    await writeFile(unknownTerm, JSON.stringify({ hole: -3 }));
+    await writeFile(tooBig, JSON.stringify({ holes: 1e6 }));
+    const args = ['bench', 'game', '--table', file, '--rules', 'nes', '--games', '1', '--max-pieces', '10'];
+    const missing = await runCli([...args, '--recover-weights', join(dir, 'missing.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/--recover-weights must be a readable JSON file/);
+    const bad = await runCli([...args, '--recover-weights', notJson]);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/--recover-weights: .*bad\.json is not JSON \[BAD_ARGUMENT\]/);
+    const unknown = await runCli([...args, '--recover-weights', unknownTerm]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toMatch(/unknown term "hole"; terms are landingHeight, .*\[BAD_ARGUMENT\]/);
+    const big = await runCli([...args, '--recover-weights', tooBig]);
+    expect(big.code).toBe(1);
+    expect(big.err).toMatch(/holes must be a finite number from -1000 to 1000; got 1000000 \[BAD_ARGUMENT\]/);
+    // Nothing was played or printed.
+    for (const run of [missing, bad, unknown, big]) expect(run.out).toBe('');
+  }, 60_000);
 
   it('prints a readable table naming the randomizer played', async () => {
     const run = await runCli([
