@@ -132,7 +132,7 @@ docs/results.md ("Real games").`,
       max: 1000,
       arg: 'N',
       help: "lines the AI's recover mode values over the next piece (its chance ply; 0: none; docs/game.md)",
-      defaultHelp: '12 under classic, else 0',
+      defaultHelp: '12 under classic, 3 under nes, tgm and tgm20g, 0 under guideline',
     },
     recoverWeights: {
       type: 'text',

@@ -56,8 +56,9 @@ export interface TetrisAIOptions {
   well?: WellSide;
   /** A rank table whose width is the board width − 1; default (Node) the cached 9-column table (10-wide boards). */
   table?: RankTable;
-  /** Recover search: pieces searched (default min(lookahead + 1, 2)), lines kept per level (default 12), lines
-   * the chance ply values over the next piece (0: none; default 12 under classic, else 0), and weights of the
+  /** Recover search: pieces searched (default min(lookahead + 1, 2)), lines kept per level (default 4 under nes,
+   * tgm and tgm20g, else 12), lines the chance ply values over the next piece (0: none; default 12 under classic, 3
+   * under nes, tgm and tgm20g, 0 under guideline), and weights of the
    * evaluator's terms by name in place of the defaults (RECOVER_WEIGHTS; PLAIN_BCTS_WEIGHTS under 'fullBoardOnly';
    * docs/game.md, "Recover mode"). */
   recover?: { depth?: number; beam?: number; chance?: number; weights?: Partial<RecoverWeights> };
@@ -164,13 +165,10 @@ export class TetrisAI {
         `unknown recover option ${describe(unknownRecover)}; recover options are ${RECOVER_OPTIONS.join(', ')}`,
       );
     const recoverDepth = requireInt('recover.depth', recover.depth ?? Math.min(lookahead + 1, 2), 1, 4);
-    const beam = requireInt('recover.beam', recover.beam ?? 12, 1, 1000);
-    const chanceLines = requireInt(
-      'recover.chance',
-      recover.chance ?? (policy === 'fullBoardOnly' ? 0 : defaultChanceLines(rules.ruleSet)),
-      0,
-      1000,
-    );
+    // The full-board baseline is the plain BCTS player: beam 12, no chance ply, whatever the rule set.
+    const search = policy === 'fullBoardOnly' ? PLAIN_RECOVER_SEARCH : RECOVER_SEARCH[ruleSetKind(rules.ruleSet)];
+    const beam = requireInt('recover.beam', recover.beam ?? search.beam, 1, 1000);
+    const chanceLines = requireInt('recover.chance', recover.chance ?? search.chance, 0, 1000);
     const recoverWeights = withRecoverWeights(
       policy === 'fullBoardOnly' ? PLAIN_BCTS_WEIGHTS : RECOVER_WEIGHTS,
       recover.weights,
@@ -554,14 +552,23 @@ export function wellSides(well: WellSide): ('right' | 'left')[] {
 }
 
 /**
- * Lines recover mode's chance ply values over the next piece, by default (docs/game.md, "Recover"). Under classic
- * it gains +0.7 to +0.8 point of Tetris rate (classic/tgm1, 20 games of 100,000 pieces, seeds 1–3) at about 40 %
- * of the speed, which stays over the 50 k pieces/s target; nes and tgm20g spend more of their pieces in recover mode
- * and would drop to a third of their speed or less (docs/results.md), and guideline hardly ever recovers.
+ * Recover mode's beam width and the lines its chance ply values over the next piece, by default (docs/game.md,
+ * "Recover mode"), by kind of rule set. Classic: a chance ply of 12 lines over the beam of 12 gains +0.7 to +0.8 point
+ * of Tetris rate (classic/tgm1, 20 games of 100,000 pieces, seeds 1–3) at about 40 % of the speed, which stays over
+ * the 50 k pieces/s target. nes, tgm and 20G spend far more of their pieces in recover mode, where that took the
+ * speed to a third or less; there a beam of 6 played as strong as 12 without a chance ply, and a beam of 4 pays for a
+ * chance ply of 3 lines: under nes/nes 74.1 % Tetris rate against 72.4 % and one top-out per 570,000 pieces against
+ * one per 167,000 (20 games of 500,000 pieces, seed 1), at 54,000–58,000 pieces/s on 2 threads; under tgm20g 45.3 %
+ * against 37.3 % (docs/results.md, "A narrow recover beam with a chance ply"). Guideline hardly ever recovers.
  */
-function defaultChanceLines(ruleSet: GameRuleFacts['ruleSet']): number {
-  return ruleSetKind(ruleSet) === 'onePiece' ? 12 : 0;
-}
+const RECOVER_SEARCH: Readonly<Record<RuleSetKind, { beam: number; chance: number }>> = {
+  previews: { beam: 12, chance: 0 },
+  onePiece: { beam: 12, chance: 12 },
+  topSpawn: { beam: 4, chance: 3 },
+  '20G': { beam: 4, chance: 3 },
+};
+/** The full-board baseline's search (policy 'fullBoardOnly'): the plain BCTS player under every rule set. */
+const PLAIN_RECOVER_SEARCH = { beam: 12, chance: 0 };
 
 /** The keys of TetrisAIOptions.recover. */
 const RECOVER_OPTIONS = ['depth', 'beam', 'chance', 'weights'];

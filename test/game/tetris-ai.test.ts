@@ -305,7 +305,7 @@ async function gameMoves(ai: TetrisAI, seed: number): Promise<string[]> {
 }
 
 describe('TetrisAI recover chance ply', () => {
-  it('classic values its best recover lines over the next piece by default (12 lines); other rule sets do not', async () => {
+  it('classic values its best 12 recover lines over the next piece by default, nes its best 3 of a beam of 4', async () => {
     const byDefault = await gameMoves(await TetrisAI.create({ rules: 'classic', table }), 1);
     const twelve = await gameMoves(await TetrisAI.create({ rules: 'classic', table, recover: { chance: 12 } }), 1);
     const off = await gameMoves(await TetrisAI.create({ rules: 'classic', table, recover: { chance: 0 } }), 1);
@@ -315,9 +315,18 @@ describe('TetrisAI recover chance ply', () => {
     const first = off.findIndex((m, i) => m !== byDefault[i]);
     expect(byDefault[first]).toMatch(/^recover /);
     const nes = await gameMoves(await TetrisAI.create({ rules: 'nes', table }), 2);
-    expect(nes).toEqual(await gameMoves(await TetrisAI.create({ rules: 'nes', table, recover: { chance: 0 } }), 2));
-    expect(nes).not.toEqual(
-      await gameMoves(await TetrisAI.create({ rules: 'nes', table, recover: { chance: 12 } }), 2),
+    expect(nes).toEqual(
+      await gameMoves(await TetrisAI.create({ rules: 'nes', table, recover: { beam: 4, chance: 3 } }), 2),
+    );
+    for (const other of [{ beam: 12 }, { chance: 0 }, { beam: 12, chance: 0 }])
+      expect(nes).not.toEqual(await gameMoves(await TetrisAI.create({ rules: 'nes', table, recover: other }), 2));
+    // The full-board baseline stays the plain BCTS player: beam 12, no chance ply.
+    const plain = await gameMoves(await TetrisAI.create({ rules: 'nes', table, policy: 'fullBoardOnly' }), 2);
+    expect(plain).toEqual(
+      await gameMoves(
+        await TetrisAI.create({ rules: 'nes', table, policy: 'fullBoardOnly', recover: { beam: 12, chance: 0 } }),
+        2,
+      ),
     );
   });
 });
