@@ -14,7 +14,9 @@
  *
  * --from starts from other weights than the defaults (RECOVER_WEIGHTS): a JSON file holding an object of weights by
  * name (terms it leaves out keep their default) or an earlier run's results (its `final`), or `hand-set`, the
- * weights before any tuning (BCTS's with hand-set recover terms). The defaults came from two runs:
+ * weights before any tuning (BCTS's with hand-set recover terms). The defaults came from two runs, made when nes
+ * stacked over floors of up to 4 rows with a recover beam of 12 and no chance ply (docs/results.md, "Floors of at most
+ * 2 rows"), so today's defaults do not replay them:
  *
  *   npx tsx bench/tune-recover.ts --from hand-set --out tune-recover-1
  *   npx tsx bench/tune-recover.ts --from bench/results/tune-recover-1.json --sigma 0.2 --generations 6

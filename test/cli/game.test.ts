@@ -165,7 +165,7 @@ describe('stackrank bench game', () => {
     const chance = await direct('both', { chance: 6 });
     const byDefault = await direct('both');
     expect([ai.pieces, ai.lines, ai.clears]).toEqual([chance.pieces, chance.lines, chance.clears]);
-    // nes has no chance ply by default, so these games differ from the flag's.
+    // nes's chance ply values 3 lines by default, so these games differ from the flag's 6.
     expect([byDefault.lines, byDefault.clears]).not.toEqual([chance.lines, chance.clears]);
     const plain = await direct('fullBoardOnly');
     expect([fullBoard.pieces, fullBoard.lines, fullBoard.clears]).toEqual([plain.pieces, plain.lines, plain.clears]);

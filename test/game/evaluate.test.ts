@@ -74,7 +74,8 @@ describe('the recover evaluator equals the full-board reference features', () =>
   });
 
   it('worked example of docs/fullboard.md (board A)', () => {
-    const board = FullBoard.fromRows(['#...#.....', '##.####.#.', '#.########']);
+    const boardA = ['#...#.....', '##.####.#.', '#.########'];
+    const board = FullBoard.fromRows(boardA);
     const none = { lines: 0, erodedCells: 0, landingRow: 0, pieceHeight: 1 };
     const f = boardFeatures(board.rows, 10, 20, none, -1);
     expect([f.rowTransitions, f.columnTransitions, f.holes, f.cumulativeWells, f.holeDepth, f.rowsWithHoles]).toEqual([
@@ -86,33 +87,19 @@ describe('the recover evaluator equals the full-board reference features', () =>
     // (row 0) is a well cell.
     // Rows 1 and up are a clean stack over row 0 (its hole covered, its well cell filled): clean over a floor of 1
     // where floors of a row or more are played over, not clean where only the bottom is.
-    const w = boardFeatures(board.rows, 10, 20, none, 9, -1, 2);
+    const rightWell = (rows: string[], maxFloor = 2) =>
+      boardFeatures(FullBoard.fromRows(rows).rows, 10, 20, none, 9, -1, maxFloor);
+    const w = rightWell(boardA);
     expect([w.rowTransitions, w.cumulativeWells, w.wellCells, w.clean, w.floorRows]).toEqual([44, 3, 1, 1, 1]);
-    const bottomOnly = boardFeatures(board.rows, 10, 20, none, 9, -1, 0);
+    const bottomOnly = rightWell(boardA, 0);
     expect([bottomOnly.clean, bottomOnly.floorRows]).toEqual([0, 0]);
-    const clean = boardFeatures(FullBoard.fromRows(['#.........', '#########.']).rows, 10, 20, none, 9);
+    const clean = rightWell(['#.........', '#########.']);
     expect([clean.wellCells, clean.clean, clean.floorRows]).toEqual([0, 1, 0]);
     // A hole above the floor (column 2, row 1, under row 2's cell) is no clean stack.
-    const holed = boardFeatures(
-      FullBoard.fromRows(['#.#.......', '#.......#.', '#.########']).rows,
-      10,
-      20,
-      none,
-      9,
-      -1,
-      2,
-    );
+    const holed = rightWell(['#.#.......', '#.......#.', '#.########']);
     expect([holed.clean, holed.floorRows]).toEqual([0, 0]);
     // The well higher than a stack column (column 1 ends at row 0, the well at row 1) is no clean stack either.
-    const blocked = boardFeatures(
-      FullBoard.fromRows(['#.#######.', '#.########', '##.#######']).rows,
-      10,
-      20,
-      none,
-      9,
-      -1,
-      2,
-    );
+    const blocked = rightWell(['#.#######.', '#.########', '##.#######']);
     expect([blocked.clean, blocked.floorRows]).toEqual([0, 0]);
   });
 });
