@@ -558,7 +558,8 @@ export function wellSides(well: WellSide): ('right' | 'left')[] {
  * the 50 k pieces/s target. nes, tgm and 20G spend far more of their pieces in recover mode, where that took the
  * speed to a third or less; there a beam of 6 played as strong as 12 without a chance ply, and a beam of 4 pays for a
  * chance ply of 3 lines: under nes/nes 74.1 % Tetris rate against 72.4 % and one top-out per 570,000 pieces against
- * one per 167,000 (20 games of 500,000 pieces, seed 1), at 54,000–58,000 pieces/s on 2 threads; under tgm20g 45.3 %
+ * one per 167,000 (20 games of 500,000 pieces, seed 1), at 46,000–58,000 pieces/s on 2 threads (3 of 7 long runs
+ * under the 50,000 target); under tgm20g 45.3 %
  * against 37.3 % (docs/results.md, "A narrow recover beam with a chance ply"). Guideline hardly ever recovers.
  */
 const RECOVER_SEARCH: Readonly<Record<RuleSetKind, { beam: number; chance: number }>> = {
