@@ -22,14 +22,8 @@
  *   npx tsx bench/tune-recover.ts --from bench/results/tune-recover-1.json --sigma 0.2 --generations 6
  *                                 --population 12 --max-pieces 10000 --seed 200 --top-out-cost 2 --out tune-recover-2
  */
-import { readFileSync } from 'node:fs';
-import {
-  PLAIN_BCTS_WEIGHTS,
-  RECOVER_TERMS,
-  RECOVER_WEIGHTS,
-  type RecoverWeights,
-  withRecoverWeights,
-} from '../src/game/evaluate.js';
+import { PLAIN_BCTS_WEIGHTS, RECOVER_TERMS, RECOVER_WEIGHTS, type RecoverWeights } from '../src/game/evaluate.js';
+import { loadRecoverWeights } from '../src/cli/game.js';
 import { defaultGameRandomizer, playGame } from '../src/game/play.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
 import { Rng } from '../src/random.js';
@@ -65,9 +59,8 @@ const HAND_SET: RecoverWeights = { ...PLAIN_BCTS_WEIGHTS, wellCells: -10, clean:
 function startingWeights(from: string | undefined): RecoverWeights {
   if (from === undefined) return RECOVER_WEIGHTS;
   if (from === 'hand-set') return HAND_SET;
-  const given = JSON.parse(readFileSync(from, 'utf8'));
-  // An earlier run's results start from where that run ended.
-  return withRecoverWeights(RECOVER_WEIGHTS, given?.final ?? given, from);
+  // A weights file, or an earlier run's results (it starts from where that run ended), read as bench game reads them.
+  return loadRecoverWeights(from, '--from');
 }
 const start = startingWeights(args.from);
 

@@ -62,24 +62,25 @@ function row(r: PlayGameResult, leaf: LeafName) {
 }
 
 /**
- * --recover-weights: a JSON file holding an object of recover weights by name (the terms it leaves out keep their
- * defaults), or a bench/tune-recover.ts results file (its `final` weights). Returns every term's weight.
+ * Recover weights from a JSON file: an object of weights by name (the terms it leaves out keep their defaults), or
+ * a bench/tune-recover.ts results file (its `final` weights). Returns every term's weight. `option` names the
+ * command-line option in errors (`bench game --recover-weights`; tune-recover's `--from` reads files with it too).
  */
-function loadRecoverWeights(path: string): RecoverWeights {
+export function loadRecoverWeights(path: string, option = '--recover-weights'): RecoverWeights {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new UsageError(`--recover-weights must be a readable JSON file; ${String((e as Error).message)}`);
+    throw new UsageError(`${option} must be a readable JSON file; ${String((e as Error).message)}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new StackRankError('BAD_ARGUMENT', `--recover-weights: ${path} is not JSON`);
+    throw new StackRankError('BAD_ARGUMENT', `${option}: ${path} is not JSON`);
   }
   const final = (json as { final?: unknown } | null)?.final;
-  return withRecoverWeights(RECOVER_WEIGHTS, final ?? json, `--recover-weights (${path})`);
+  return withRecoverWeights(RECOVER_WEIGHTS, final ?? json, `${option} (${path})`);
 }
 
 const percent = (x: number) => `${(100 * x).toFixed(1)} %`;

@@ -115,12 +115,9 @@ export class TetrisAI {
     private readonly beam: number,
     private readonly chanceLines: number,
     private readonly recoverWeights: RecoverWeights,
+    /** The highest floor this rule set's stack stands on (MAX_FLOOR). */
+    private readonly maxFloor: number,
   ) {}
-
-  /** The highest floor this rule set's stack stands on (MAX_FLOOR). */
-  private get maxFloor(): number {
-    return maxFloorFor(this.rules.ruleSet);
-  }
 
   /** The next-piece weights of stack mode's search (a well on the right; mirrored), filled again every turn. */
   private readonly weightsRight = new Int32Array(WEIGHT_WORDS_EXPECT);
@@ -210,6 +207,7 @@ export class TetrisAI {
       beam,
       chanceLines,
       recoverWeights,
+      maxFloorFor(rules.ruleSet),
     );
   }
 

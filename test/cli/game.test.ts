@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import type { CliIO } from '../../src/cli/io.js';
-import { playGame, type PlayGameResult } from '../../src/game/play.js';
+import { playGame, type PlayGameOptions, type PlayGameResult } from '../../src/game/play.js';
 import { cachedPreviewTablePath, loadOrBuildCachedPreviewTable } from '../../src/rank/variant-cache.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { RULE_SET_NAMES } from '../../src/rules/rule-sets.js';
@@ -155,13 +155,15 @@ describe('stackrank bench game', () => {
     for (const r of rows) expect([r.rules, r.randomizer, r.hold]).toEqual(['guideline', 'bag7', true]);
   }, 120_000);
 
+  // The games the two recover flags' tests below play, called directly: nes, 2 games of at most 300 pieces, seed 0.
+  const nesArgs = () => ['bench', 'game', '--table', file, '--rules', 'nes', '--games', '2', '--max-pieces', '300'];
+  const direct = (policy: 'both' | 'fullBoardOnly', recover?: PlayGameOptions['recover']) =>
+    playGame({ rules: 'nes', games: 2, maxPieces: 300, seed: 0, table, policy, recover, threads: 1 });
+
   it("passes --recover-chance to the AI's recover mode only, not to the baselines", async () => {
-    const args = ['bench', 'game', '--table', file, '--rules', 'nes', '--games', '2', '--max-pieces', '300'];
-    const run = await runCli([...args, '--recover-chance', '6', '--baselines', '--json', '--threads', '1']);
+    const run = await runCli([...nesArgs(), '--recover-chance', '6', '--baselines', '--json', '--threads', '1']);
     expect(run.code).toBe(0);
     const [ai, , fullBoard] = run.out.split('\n').map((l) => JSON.parse(l));
-    const direct = (policy: 'both' | 'fullBoardOnly', recover?: { chance: number }) =>
-      playGame({ rules: 'nes', games: 2, maxPieces: 300, seed: 0, table, policy, recover, threads: 1 });
     const chance = await direct('both', { chance: 6 });
     const byDefault = await direct('both');
     expect([ai.pieces, ai.lines, ai.clears]).toEqual([chance.pieces, chance.lines, chance.clears]);
@@ -177,16 +179,13 @@ describe('stackrank bench game', () => {
     const resultsFile = join(dir, 'tune.json');
     await writeFile(weightsFile, JSON.stringify({ holes: -40, clean: 5 }));
     await writeFile(resultsFile, JSON.stringify({ generations: [], final: { holes: -40, clean: 5 } }));
-    const args = ['bench', 'game', '--table', file, '--rules', 'nes', '--games', '2', '--max-pieces', '300'];
-    const direct = (policy: 'both' | 'fullBoardOnly', weights?: { holes: number; clean: number }) =>
-      playGame({ rules: 'nes', games: 2, maxPieces: 300, seed: 0, table, policy, recover: { weights }, threads: 1 });
-    const given = await direct('both', { holes: -40, clean: 5 });
+    const given = await direct('both', { weights: { holes: -40, clean: 5 } });
     const byDefault = await direct('both');
     // These weights play other games than the defaults, or the test would not see them passed.
     expect([byDefault.lines, byDefault.clears]).not.toEqual([given.lines, given.clears]);
     const plain = await direct('fullBoardOnly');
     for (const source of [weightsFile, resultsFile]) {
-      const run = await runCli([...args, '--recover-weights', source, '--baselines', '--json', '--threads', '1']);
+      const run = await runCli([...nesArgs(), '--recover-weights', source, '--baselines', '--json', '--threads', '1']);
       expect(run.code).toBe(0);
       const [ai, , fullBoard] = run.out.split('\n').map((l) => JSON.parse(l));
       expect([ai.pieces, ai.lines, ai.clears]).toEqual([given.pieces, given.lines, given.clears]);
