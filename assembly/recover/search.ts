@@ -6,7 +6,9 @@
 // A node keeps its board as bit rows and as column masks. Valuing a placement works on the columns alone (the node's
 // rows only tell which rows it fills): the piece's cells are added to a copy of the columns, cleared rows are cut out
 // of each column, and every feature is a sum of per-column terms, defined once in assembly/features/columns.ts for
-// this kernel and the full-board one. Only a child the beam keeps gets its rows (materialize).
+// this kernel and the full-board one. A child that clears no row is measured by difference from its node: only the
+// terms of the columns it touches, and of the few pairs and wells beside them, are measured again (measureNear).
+// Only a child the beam keeps gets its rows (materialize).
 //
 // The features are those of src/game/evaluate.ts (the BCTS features of docs/fullboard.md on boards of any height,
 // with the well column read as filled for the row transitions and the wells, plus the recover terms), and the sums
@@ -53,6 +55,9 @@ let lines: i32 = 0;
 let eroded: i32 = 0;
 let landingRow: i32 = 0;
 let pieceHeight: i32 = 0;
+/** The leftmost and rightmost columns the move's cells are in. */
+let leftColumn: i32 = 0;
+let rightColumn: i32 = 0;
 
 /**
  * The columns (into `cols`) of the node at `node` with the piece's cells (CELL_WORDS at `cells`) added and the
@@ -62,13 +67,19 @@ function place(node: usize, cells: usize, width: i32, full: u32): void {
   memory.copy(cols, node + N_COLS, (<usize>width) << 3);
   let low: i32 = 0x7fffffff;
   let high: i32 = -1;
+  let xl: i32 = 0x7fffffff;
+  let xr: i32 = -1;
   for (let i = 0; i < PIECE_CELLS; i++) {
     const x = cellX(cells, i);
     const y = cellY(cells, i);
     setCol(x, colAt(x) | (<u64>1 << <u64>y));
     if (y < low) low = y;
     if (y > high) high = y;
+    if (x < xl) xl = x;
+    if (x > xr) xr = x;
   }
+  leftColumn = xl;
+  rightColumn = xr;
   // Only rows the piece touched can have become full: the node's row with the piece's cells in it.
   let n: i32 = 0;
   let e: i32 = 0;
@@ -166,6 +177,14 @@ function measure(ctx: usize, width: i32): void {
     cur = right;
   }
   rowT += transitionsBetween<u64>(left, filled); // the last column against the right wall
+  setFeatures(ctx, t, rowT, colT, h, cw, hd, holeRows, lowest, cover);
+}
+
+/** The features from measure's sums (the board in `cols`), and the ones read from its well column. */
+@inline function setFeatures(
+  ctx: usize, t: i32, rowT: i32, colT: i32, h: i32, cw: i32, hd: i32, holeRows: u64, lowest: i32, cover: i32,
+): void {
+  const wellColumn = load<i32>(ctx + O_WELL);
   const wc = wellColumn >= 0 ? <i32>popcnt<u64>(colAt(wellColumn)) : 0;
   // A clean stack on the bottom (no holes, nothing in the well) or over a floor of buried rows.
   let floor: i32 = -1;
@@ -185,6 +204,186 @@ function measure(ctx: usize, width: i32): void {
   clean = isClean ? 1 : 0;
   floorRows = isClean ? floor : 0;
   wellCover = cover;
+}
+
+// ---- the same features of a child by difference from its node's ----
+// A placement that clears no row changes only the columns it touches: their own terms, the row transitions between
+// them and their neighbours, and the wells of their neighbours. When it raises the board's top, the walls and the
+// well column (read as filled below the top) change too, and with them the pairs and wells beside them. expand()
+// measures its node once (nodeTerms) and such a child by difference (measureNear); a child that clears rows is
+// measured whole. All the sums are integers, so the features, and the values made from them, are those of
+// measure() to the last bit (the property tests hold both to the reference).
+
+/** Per column of the node (i32 each): its column transitions, holes, hole depth, well runs, height. */
+const nodeColT = memory.data(MAX_COLUMNS << 2, 4);
+const nodeHoles = memory.data(MAX_COLUMNS << 2, 4);
+const nodeHoleDepth = memory.data(MAX_COLUMNS << 2, 4);
+const nodeWells = memory.data(MAX_COLUMNS << 2, 4);
+/** Row transitions of pair p: between column p - 1 and column p (the walls at -1 and width). */
+const nodePairs = memory.data((MAX_COLUMNS + 1) << 2, 4);
+/** OR of the hole masks of the columns before c (prefix) and from c on (suffix), u64 each; lowest heights likewise. */
+const holesBefore = memory.data((MAX_COLUMNS + 1) << 3, 8);
+const holesFrom = memory.data((MAX_COLUMNS + 1) << 3, 8);
+const lowestBefore = memory.data((MAX_COLUMNS + 1) << 2, 4);
+const lowestFrom = memory.data((MAX_COLUMNS + 1) << 2, 4);
+let nodeTop: i32 = 0;
+let nodeColTSum: i32 = 0;
+let nodeHolesSum: i32 = 0;
+let nodeHoleDepthSum: i32 = 0;
+let nodeWellsSum: i32 = 0;
+let nodePairsSum: i32 = 0;
+let nodeCover: i32 = 0;
+
+@inline function i32At(base: usize, c: i32): i32 {
+  return load<i32>(base + ((<usize>c) << 2));
+}
+@inline function setI32(base: usize, c: i32, v: i32): void {
+  store<i32>(base + ((<usize>c) << 2), v);
+}
+@inline function u64At(base: usize, c: i32): u64 {
+  return load<u64>(base + ((<usize>c) << 3));
+}
+@inline function setU64(base: usize, c: i32, v: u64): void {
+  store<u64>(base + ((<usize>c) << 3), v);
+}
+
+/** Column c as the row transitions and wells read it: the walls and the well column are filled below the top. */
+@inline function readAs(c: i32, width: i32, wellColumn: i32, filled: u64): u64 {
+  return c < 0 || c >= width || c == wellColumn ? filled : colAt(c);
+}
+
+/** The hole mask column c adds to rowsWithHoles (none for the covered well's column). */
+@inline function holeMaskOf(c: i32, col: u64, hc: i32, coverWell: i32): u64 {
+  return c == coverWell ? 0 : holeCells<u64>(col, hc);
+}
+
+/** The well runs of column c (none in the well column): its empty cells with both neighbours filled. */
+@inline function wellsOf(c: i32, width: i32, wellColumn: i32, filled: u64): i32 {
+  if (c == wellColumn) return 0;
+  const col = colAt(c);
+  const wells = ~col & readAs(c - 1, width, wellColumn, filled) & readAs(c + 1, width, wellColumn, filled) & filled;
+  return wells != 0 ? wellRuns<u64>(col, wells) : 0;
+}
+
+/** The cells over the highest empty cell of a column with holes (the covered well's cover), else 0. */
+@inline function coverOf(col: u64, hc: i32): i32 {
+  const holeMask = holeCells<u64>(col, hc);
+  return holeMask != 0 ? hc - (64 - <i32>clz<u64>(holeMask)) : 0;
+}
+
+/** The per-column terms of the node's board, which is in `cols` (expand's node, before any child is placed). */
+function nodeTerms(ctx: usize, width: i32): void {
+  const wellColumn = load<i32>(ctx + O_WELL);
+  const coverWell = load<i32>(ctx + O_COVER_WELL);
+  let t: i32 = 0;
+  for (let c = 0; c < width; c++) t = max<i32>(t, columnHeight<u64>(colAt(c)));
+  const filled = lowBits<u64>(t);
+  let colT: i32 = 0;
+  let h: i32 = 0;
+  let hd: i32 = 0;
+  let cw: i32 = 0;
+  let pairs: i32 = 0;
+  nodeCover = 0;
+  setU64(holesBefore, 0, 0);
+  setI32(lowestBefore, 0, 64);
+  for (let c = 0; c < width; c++) {
+    const col = colAt(c);
+    const hc = columnHeight<u64>(col);
+    const ct = columnTransitionsOf<u64>(col);
+    const mask = holeMaskOf(c, col, hc, coverWell);
+    const holesHere = <i32>popcnt<u64>(mask);
+    const depthHere = mask != 0 ? holeDepthOf<u64>(col) : 0;
+    const wellsHere = wellsOf(c, width, wellColumn, filled);
+    const pair = transitionsBetween<u64>(readAs(c - 1, width, wellColumn, filled), readAs(c, width, wellColumn, filled));
+    if (c == coverWell) nodeCover = coverOf(col, hc);
+    setI32(nodeColT, c, ct);
+    setI32(nodeHoles, c, holesHere);
+    setI32(nodeHoleDepth, c, depthHere);
+    setI32(nodeWells, c, wellsHere);
+    setI32(nodePairs, c, pair);
+    setU64(holesBefore, c + 1, u64At(holesBefore, c) | mask);
+    setI32(lowestBefore, c + 1, min<i32>(i32At(lowestBefore, c), hc));
+    colT += ct;
+    h += holesHere;
+    hd += depthHere;
+    cw += wellsHere;
+    pairs += pair;
+  }
+  const lastPair = transitionsBetween<u64>(readAs(width - 1, width, wellColumn, filled), filled);
+  setI32(nodePairs, width, lastPair);
+  pairs += lastPair;
+  setU64(holesFrom, width, 0);
+  setI32(lowestFrom, width, 64);
+  for (let c = width - 1; c >= 0; c--) {
+    const col = colAt(c);
+    const hc = columnHeight<u64>(col);
+    setU64(holesFrom, c, u64At(holesFrom, c + 1) | holeMaskOf(c, col, hc, coverWell));
+    setI32(lowestFrom, c, min<i32>(i32At(lowestFrom, c + 1), hc));
+  }
+  nodeTop = t;
+  nodeColTSum = colT;
+  nodeHolesSum = h;
+  nodeHoleDepthSum = hd;
+  nodeWellsSum = cw;
+  nodePairsSum = pairs;
+}
+
+/** Bits lo .. hi of a u32 (lo <= hi + 1). */
+@inline function bitRange(lo: i32, hi: i32): u32 {
+  return hi < lo ? 0 : (<u32>-1 >>> <u32>(31 - hi + lo)) << <u32>lo;
+}
+
+/**
+ * measure() for a child in `cols` that differs from expand's node only in columns xl .. xr (no row cleared), its
+ * top `t`: the node's sums with the terms that can have changed measured again.
+ */
+function measureNear(ctx: usize, width: i32, xl: i32, xr: i32, t: i32): void {
+  const height = load<i32>(ctx + O_HEIGHT);
+  const wellColumn = load<i32>(ctx + O_WELL);
+  const coverWell = load<i32>(ctx + O_COVER_WELL);
+  const filled = lowBits<u64>(t);
+  let colT = nodeColTSum;
+  let h = nodeHolesSum;
+  let hd = nodeHoleDepthSum;
+  let cover = nodeCover;
+  let holeRows = u64At(holesBefore, xl) | u64At(holesFrom, xr + 1);
+  let lowest = min<i32>(i32At(lowestBefore, xl), i32At(lowestFrom, xr + 1));
+  for (let c = xl; c <= xr; c++) {
+    const col = colAt(c);
+    const hc = columnHeight<u64>(col);
+    const mask = holeMaskOf(c, col, hc, coverWell);
+    colT += columnTransitionsOf<u64>(col) - i32At(nodeColT, c);
+    h += <i32>popcnt<u64>(mask) - i32At(nodeHoles, c);
+    hd += (mask != 0 ? holeDepthOf<u64>(col) : 0) - i32At(nodeHoleDepth, c);
+    if (c == coverWell) cover = coverOf(col, hc);
+    holeRows |= mask;
+    if (hc < lowest) lowest = hc;
+  }
+  // The pairs and wells to measure again: those of the touched columns and, with a new top, those beside a column
+  // read as filled (the walls, the well column).
+  let pairsToDo = bitRange(xl, xr + 1);
+  let wellsToDo = bitRange(max<i32>(xl - 1, 0), min<i32>(xr + 1, width - 1));
+  if (t != nodeTop) {
+    pairsToDo |= 1 | (<u32>1 << <u32>width);
+    wellsToDo |= 1 | (<u32>1 << <u32>(width - 1));
+    if (wellColumn >= 0) {
+      pairsToDo |= <u32>3 << <u32>wellColumn;
+      wellsToDo |= bitRange(max<i32>(wellColumn - 1, 0), min<i32>(wellColumn + 1, width - 1));
+    }
+  }
+  let pairs = nodePairsSum;
+  while (pairsToDo != 0) {
+    const p = <i32>ctz<u32>(pairsToDo);
+    pairs += transitionsBetween<u64>(readAs(p - 1, width, wellColumn, filled), readAs(p, width, wellColumn, filled)) - i32At(nodePairs, p);
+    pairsToDo &= pairsToDo - 1;
+  }
+  let cw = nodeWellsSum;
+  while (wellsToDo != 0) {
+    const c = <i32>ctz<u32>(wellsToDo);
+    cw += wellsOf(c, width, wellColumn, filled) - i32At(nodeWells, c);
+    wellsToDo &= wellsToDo - 1;
+  }
+  setFeatures(ctx, t, 2 * (height - t) + pairs, colT, h, cw, hd, holeRows, lowest, cover);
 }
 
 /** Σ weight × feature over the board's terms, in RecoverWeights order from the row transitions on. */
@@ -224,9 +423,12 @@ export function expand(ctx: usize, node: usize, first: i32, n: i32): void {
   const nodeAcc = load<f64>(node + N_ACC);
   const wLanding = weight(ctx, W_LANDING_HEIGHT);
   const wEroded = weight(ctx, W_ERODED_PIECE_CELLS);
+  memory.copy(cols, node + N_COLS, (<usize>width) << 3);
+  nodeTerms(ctx, width);
   for (let i = first; i < first + n; i++) {
     place(node, cellsAt + <usize>i * (CELL_WORDS << 2), width, full);
-    measure(ctx, width);
+    if (lines == 0) measureNear(ctx, width, leftColumn, rightColumn, max<i32>(nodeTop, landingRow + pieceHeight));
+    else measure(ctx, width);
     let acc = nodeAcc + wLanding * landingHeight() + wEroded * <f64>(lines * eroded);
     if (top > visible) acc += TOP_OUT;
     store<f64>(accs + ((<usize>i) << 3), acc);

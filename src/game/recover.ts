@@ -370,16 +370,31 @@ class BeamSearch {
     return { value: bestValue, root: bestRoot };
   }
 
-  /** Children in order of value, best first, equal values in the order made; returns how many are kept. */
+  /**
+   * The best `keep` children into order[0 .. kept - 1], best first, equal values in the order made (what a stable
+   * sort's first `keep` would be); returns how many are kept. An insertion into the kept few: the beam and the
+   * chance ply keep a handful of several hundred children, where a whole sort cost more than the rest of this file.
+   */
   private sortChildren(keep: number): number {
     const ch = this.children;
-    const order = ch.order.subarray(0, ch.size);
-    for (let c = 0; c < ch.size; c++) order[c] = c;
+    const order = ch.order;
     const k = this.kernel;
     const base = k.valuesIndex;
     const values = k.f64;
-    order.sort((a, b) => values[base + b] - values[base + a] || a - b);
-    return Math.min(keep, ch.size);
+    const kept = Math.min(keep, ch.size);
+    let size = 0;
+    for (let c = 0; c < ch.size; c++) {
+      const v = values[base + c];
+      // a later child passes a kept one only when strictly better, so equals keep the order they were made in
+      if (size === kept && !(v > values[base + order[size - 1]])) continue;
+      let j = size < kept ? size++ : size - 1;
+      while (j > 0 && v > values[base + order[j - 1]]) {
+        order[j] = order[j - 1];
+        j--;
+      }
+      order[j] = c;
+    }
+    return kept;
   }
 
   /** The next level := the children at order[0 .. n - 1], their boards made in the kernel from their parents'. */

@@ -58,9 +58,11 @@ const caseArb = fc.record({
   canHold: fc.boolean(),
   depth: fc.integer({ min: 1, max: 3 }),
   beam: fc.integer({ min: 1, max: 12 }),
-  wellColumn: fc.constantFrom(-1, 0, W - 1),
+  // The AI's wells are edge columns; the kernel takes any column, and one beside a wall (1 or W - 2) is where a
+  // column between two cells read as filled (wall and well) gains well cells as the top rises.
+  wellColumn: fc.oneof(fc.constantFrom(-1, 0, W - 1), fc.integer({ min: 1, max: W - 2 })),
   // a well a piece may cover, where the well is forgotten (wellColumn -1)
-  coverWell: fc.constantFrom(-1, 0, W - 1),
+  coverWell: fc.oneof(fc.constantFrom(-1, 0, W - 1), fc.integer({ min: 1, max: W - 2 })),
   // the highest floor a clean stack may stand on (TetrisAI's: 2 or 4 by rule set)
   maxFloor: fc.integer({ min: 0, max: 4 }),
   plain: fc.boolean(),
