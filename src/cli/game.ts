@@ -101,7 +101,7 @@ the stacking-only baseline's; the full-board player has none) with the randomize
 in hand, the rank table's shape and --leaf-iterations; built and cached on first use, about 700 MB in memory)
 instead of the rank table's best rank per piece, as bench survival does; not under tgm20g, whose 20G table has no
 preview table. --recover-chance sets how many lines the AI's recover mode values over the next piece (its chance
-ply) and --recover-weights FILE its evaluator's weights: a JSON object of some of its twelve terms by name, or a
+ply; on every recover move, near the top too) and --recover-weights FILE its evaluator's weights: a JSON object of some of its twelve terms by name, or a
 bench/tune-recover.ts results file (its final weights); the baselines play without either. Measured in
 docs/results.md ("Real games").`,
   options: {

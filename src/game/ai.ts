@@ -114,6 +114,8 @@ export class TetrisAI {
     private readonly recoverDepth: number,
     private readonly beam: number,
     private readonly chanceLines: number,
+    /** The wider recover search near the top of the field (RECOVER_SEARCH's nearTop), or null for none. */
+    private readonly nearTop: NearTopSearch | null,
     private readonly recoverWeights: RecoverWeights,
     /** The highest floor this rule set's stack stands on (MAX_FLOOR). */
     private readonly maxFloor: number,
@@ -166,6 +168,8 @@ export class TetrisAI {
     const search = policy === 'fullBoardOnly' ? PLAIN_RECOVER_SEARCH : RECOVER_SEARCH[ruleSetKind(rules.ruleSet)];
     const beam = requireInt('recover.beam', recover.beam ?? search.beam, 1, 1000);
     const chanceLines = requireInt('recover.chance', recover.chance ?? search.chance, 0, 1000);
+    // A beam or chance ply the caller gives is the search of every recover move.
+    const nearTop = recover.beam === undefined && recover.chance === undefined ? (search.nearTop ?? null) : null;
     const recoverWeights = withRecoverWeights(
       policy === 'fullBoardOnly' ? PLAIN_BCTS_WEIGHTS : RECOVER_WEIGHTS,
       recover.weights,
@@ -206,6 +210,7 @@ export class TetrisAI {
       recoverDepth,
       beam,
       chanceLines,
+      nearTop,
       recoverWeights,
       maxFloorFor(rules.ruleSet),
     );
@@ -319,6 +324,11 @@ export class TetrisAI {
 
     const plain = this.policy === 'fullBoardOnly';
     const tall = stackIsTall(rows, limit);
+    // Near the top of the field a move can lose the game: there the search is wider (RECOVER_SEARCH's nearTop).
+    const search =
+      this.nearTop !== null && maxHeight(rows) > this.rules.visibleHeight - this.nearTop.rows
+        ? this.nearTop
+        : { beam: this.beam, chance: this.chanceLines };
     const ctx: RecoverContext = {
       width: this.width,
       height,
@@ -332,13 +342,11 @@ export class TetrisAI {
       maxFloor: this.maxFloor,
       weights: this.recoverWeights,
       depth: this.recoverDepth,
-      beam: this.beam,
+      beam: search.beam,
       holdAllowed: this.rules.hold,
       rules: this.rules,
       chance:
-        this.chanceLines > 0
-          ? { lines: this.chanceLines, pieces: chancesAfter(queue, this.lookahead, next) }
-          : undefined,
+        search.chance > 0 ? { lines: search.chance, pieces: chancesAfter(queue, this.lookahead, next) } : undefined,
     };
     const recoverState: RecoverState = { rows, current, queue: queue.slice(0, this.lookahead), hold, canHold };
     const choice = recoverMove(ctx, recoverState, reachRoot);
@@ -556,18 +564,38 @@ export function wellSides(well: WellSide): ('right' | 'left')[] {
  * the 50 k pieces/s target. nes, tgm and 20G spend far more of their pieces in recover mode, where that took the
  * speed to a third or less; there a beam of 6 played as strong as 12 without a chance ply, and a beam of 4 pays for a
  * chance ply of 3 lines: under nes/nes 74.1 % Tetris rate against 72.4 % and one top-out per 570,000 pieces against
- * one per 167,000 (20 games of 500,000 pieces, seed 1), at 46,000–58,000 pieces/s on 2 threads (3 of 7 long runs
- * under the 50,000 target); under tgm20g 45.3 %
- * against 37.3 % (docs/results.md, "A narrow recover beam with a chance ply"). Guideline hardly ever recovers.
+ * one per 167,000 (20 games of 500,000 pieces, seed 1), at 60,700–62,500 pieces/s on 2 threads (with the wider search
+ * near the top, below, and the recover kernel valuing placements by difference); under tgm20g 45.3 % against 37.3 % (docs/results.md, "A narrow recover
+ * beam with a chance ply"). Guideline hardly ever recovers.
  */
-const RECOVER_SEARCH: Readonly<Record<RuleSetKind, { beam: number; chance: number }>> = {
+const RECOVER_SEARCH: Readonly<Record<RuleSetKind, RecoverSearch>> = {
   previews: { beam: 12, chance: 0 },
   onePiece: { beam: 12, chance: 12 },
-  topSpawn: { beam: 4, chance: 3 },
+  topSpawn: { beam: 4, chance: 3, nearTop: { rows: 4, beam: 12, chance: 12 } },
   '20G': { beam: 4, chance: 3 },
 };
+
+/** A recover search: its beam width, the lines its chance ply values (0: none), and a wider one near the top. */
+interface RecoverSearch {
+  beam: number;
+  chance: number;
+  /**
+   * The search of a recover move on a board with a cell in the field's top `rows` rows, where a move can lose the
+   * game. Such boards are few, so a wide search there costs little speed: under nes/nes one top-out per 925,000
+   * pieces against one per 442,000 at the same Tetris rate (six seeds of 20 games of 500,000 pieces); from the top
+   * 5 rows, or with a beam and chance ply of 24, no better; under tgm20g no change (docs/results.md, "A wider
+   * search near the top").
+   */
+  nearTop?: NearTopSearch;
+}
+
+interface NearTopSearch {
+  rows: number;
+  beam: number;
+  chance: number;
+}
 /** The full-board baseline's search (policy 'fullBoardOnly'): the plain BCTS player under every rule set. */
-const PLAIN_RECOVER_SEARCH = { beam: 12, chance: 0 };
+const PLAIN_RECOVER_SEARCH: RecoverSearch = { beam: 12, chance: 0 };
 
 /** The keys of TetrisAIOptions.recover. */
 const RECOVER_OPTIONS = ['depth', 'beam', 'chance', 'weights'];

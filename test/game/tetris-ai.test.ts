@@ -331,6 +331,42 @@ describe('TetrisAI recover chance ply', () => {
   });
 });
 
+describe('TetrisAI recover search near the top', () => {
+  it('under nes a board with a cell in the top 4 rows recovers with a beam of 12 and 12 lines, any other with 4 and 3, unless the caller gives either (property)', async () => {
+    const byDefault = await TetrisAI.create({ rules: 'nes', table });
+    const narrow = await TetrisAI.create({ rules: 'nes', table, recover: { beam: 4, chance: 3 } });
+    const wide = await TetrisAI.create({ rules: 'nes', table, recover: { beam: 12, chance: 12 } });
+    // A beam or a chance ply the caller gives is the search of every recover move, near the top too.
+    const beamGiven = await TetrisAI.create({ rules: 'nes', table, recover: { beam: 4 } });
+    const chanceGiven = await TetrisAI.create({ rules: 'nes', table, recover: { chance: 3 } });
+    const differ = { nearTop: 0, lower: 0 };
+    fc.assert(
+      fc.property(
+        // a stack up to a top row from 12 to 18, columns up to 6 rows under it, holes in it
+        fc.integer({ min: 12, max: 18 }),
+        fc.array(fc.integer({ min: 0, max: 6 }), { minLength: W, maxLength: W }),
+        fc.array(cellArb, { minLength: 2, maxLength: 8 }),
+        pieceArb,
+        pieceArb,
+        (top, under, holes, current, next) => {
+          const heights = under.map((u) => top - u);
+          const state = { board: drawBoard(heights, [], holes), current, queue: [next] };
+          const move = byDefault.nextMove(state);
+          if (move?.mode !== 'recover') return;
+          const nearTop = Math.max(...heights) > H - 4;
+          const [a, b] = [narrow.nextMove(state), wide.nextMove(state)];
+          expect(move).toEqual(nearTop ? b : a);
+          expect([beamGiven.nextMove(state), chanceGiven.nextMove(state)]).toEqual([a, a]);
+          if (JSON.stringify(a) !== JSON.stringify(b)) differ[nearTop ? 'nearTop' : 'lower']++;
+        },
+      ),
+      { numRuns: 200, seed: 17 },
+    );
+    // On both kinds of board the two searches were told apart.
+    expect(Math.min(differ.nearTop, differ.lower)).toBeGreaterThan(2);
+  });
+});
+
 describe('TetrisAI recover weights', () => {
   it('plays the weights it is given in place of the defaults, term by term', async () => {
     const byDefault = await gameMoves(await TetrisAI.create({ rules: 'nes', table }), 3);
