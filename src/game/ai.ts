@@ -112,9 +112,8 @@ export class TetrisAI {
     private readonly table: StackTable,
     private readonly limits: StackLimits,
     private readonly recoverDepth: number,
-    private readonly beam: number,
-    private readonly chanceLines: number,
-    /** The wider recover search near the top of the field (RECOVER_SEARCH's nearTop), or null for none. */
+    /** The recover search's beam and chance-ply lines, and the wider one near the top of the field (or null). */
+    private readonly search: { beam: number; chance: number },
     private readonly nearTop: NearTopSearch | null,
     private readonly recoverWeights: RecoverWeights,
     /** The highest floor this rule set's stack stands on (MAX_FLOOR). */
@@ -208,8 +207,7 @@ export class TetrisAI {
       table,
       limits,
       recoverDepth,
-      beam,
-      chanceLines,
+      { beam, chance: chanceLines },
       nearTop,
       recoverWeights,
       maxFloorFor(rules.ruleSet),
@@ -328,7 +326,7 @@ export class TetrisAI {
     const search =
       this.nearTop !== null && maxHeight(rows) > this.rules.visibleHeight - this.nearTop.rows
         ? this.nearTop
-        : { beam: this.beam, chance: this.chanceLines };
+        : this.search;
     const ctx: RecoverContext = {
       width: this.width,
       height,
@@ -557,24 +555,6 @@ export function wellSides(well: WellSide): ('right' | 'left')[] {
   return well === 'auto' ? ['right', 'left'] : [well];
 }
 
-/**
- * Recover mode's beam width and the lines its chance ply values over the next piece, by default (docs/game.md,
- * "Recover mode"), by kind of rule set. Classic: a chance ply of 12 lines over the beam of 12 gains +0.7 to +0.8 point
- * of Tetris rate (classic/tgm1, 20 games of 100,000 pieces, seeds 1–3) at about 40 % of the speed, which stays over
- * the 50 k pieces/s target. nes, tgm and 20G spend far more of their pieces in recover mode, where that took the
- * speed to a third or less; there a beam of 6 played as strong as 12 without a chance ply, and a beam of 4 pays for a
- * chance ply of 3 lines: under nes/nes 74.1 % Tetris rate against 72.4 % and one top-out per 570,000 pieces against
- * one per 167,000 (20 games of 500,000 pieces, seed 1), at 60,700–62,500 pieces/s on 2 threads (with the wider search
- * near the top, below, and the recover kernel valuing placements by difference); under tgm20g 45.3 % against 37.3 % (docs/results.md, "A narrow recover
- * beam with a chance ply"). Guideline hardly ever recovers.
- */
-const RECOVER_SEARCH: Readonly<Record<RuleSetKind, RecoverSearch>> = {
-  previews: { beam: 12, chance: 0 },
-  onePiece: { beam: 12, chance: 12 },
-  topSpawn: { beam: 4, chance: 3, nearTop: { rows: 4, beam: 12, chance: 12 } },
-  '20G': { beam: 4, chance: 3 },
-};
-
 /** A recover search: its beam width, the lines its chance ply values (0: none), and a wider one near the top. */
 interface RecoverSearch {
   beam: number;
@@ -594,6 +574,25 @@ interface NearTopSearch {
   beam: number;
   chance: number;
 }
+
+/**
+ * Recover mode's beam width and the lines its chance ply values over the next piece, by default (docs/game.md,
+ * "Recover mode"), by kind of rule set. Classic: a chance ply of 12 lines over the beam of 12 gains +0.7 to +0.8 point
+ * of Tetris rate (classic/tgm1, 20 games of 100,000 pieces, seeds 1–3) at about 40 % of the speed, which stays over
+ * the 50 k pieces/s target. nes, tgm and 20G spend far more of their pieces in recover mode, where that took the
+ * speed to a third or less; there a beam of 6 played as strong as 12 without a chance ply, and a beam of 4 pays for a
+ * chance ply of 3 lines: under nes/nes 74.1 % Tetris rate against 72.4 % and one top-out per 570,000 pieces against
+ * one per 167,000 (20 games of 500,000 pieces, seed 1); under tgm20g 45.3 % against 37.3 % (docs/results.md, "A
+ * narrow recover beam with a chance ply"). With the wider search near the top and the recover kernel valuing
+ * placements by difference, nes plays 60,700–62,500 pieces/s on 2 threads. Guideline hardly ever recovers.
+ */
+const RECOVER_SEARCH: Readonly<Record<RuleSetKind, RecoverSearch>> = {
+  previews: { beam: 12, chance: 0 },
+  onePiece: { beam: 12, chance: 12 },
+  topSpawn: { beam: 4, chance: 3, nearTop: { rows: 4, beam: 12, chance: 12 } },
+  '20G': { beam: 4, chance: 3 },
+};
+
 /** The full-board baseline's search (policy 'fullBoardOnly'): the plain BCTS player under every rule set. */
 const PLAIN_RECOVER_SEARCH: RecoverSearch = { beam: 12, chance: 0 };
 
