@@ -137,53 +137,48 @@ let wellCover: i32 = 0;
  *   the floor         = the well column's height, when no hole lies at or above it and every column reaches it;
  *   wellCover         = in the covered well's column (O_COVER_WELL), the cells over its highest empty cell; that
  *                       column's empty cells under them count as no holes (nor their rows, nor their depth).
+ * Each per-column term is one function below, read by the whole measure (sumColumns) and by the difference one
+ * (measureNear) alike.
  */
 function measure(ctx: usize, width: i32): void {
-  const height = load<i32>(ctx + O_HEIGHT);
-  const wellColumn = load<i32>(ctx + O_WELL);
-  const coverWell = load<i32>(ctx + O_COVER_WELL);
-  let cover: i32 = 0;
-  let t: i32 = 0;
-  for (let c = 0; c < width; c++) t = max<i32>(t, columnHeight<u64>(colAt(c)));
-  const filled = lowBits<u64>(t); // a wall, or the well column, below the top
-  let rowT = 2 * (height - t);
-  let colT: i32 = 0;
-  let h: i32 = 0;
-  let hd: i32 = 0;
-  let holeRows: u64 = 0;
-  let cw: i32 = 0;
-  let lowest: i32 = 64;
-  let left = filled; // the left wall
-  let cur = wellColumn == 0 ? filled : colAt(0);
-  for (let c = 0; c < width; c++) {
-    const col = colAt(c);
-    const right = c + 1 == width ? filled : c + 1 == wellColumn ? filled : colAt(c + 1);
-    rowT += transitionsBetween<u64>(left, cur);
-    colT += columnTransitionsOf<u64>(col);
-    const hc = columnHeight<u64>(col);
-    if (hc < lowest) lowest = hc;
-    const holeMask = holeCells<u64>(col, hc);
-    if (c == coverWell) {
-      if (holeMask != 0) cover = hc - (64 - <i32>clz<u64>(holeMask)); // every cell over the highest empty one
-    } else if (holeMask != 0) {
-      h += <i32>popcnt<u64>(holeMask);
-      holeRows |= holeMask;
-      hd += holeDepthOf<u64>(col);
-    }
-    // each well cell (empty, both neighbours filled; never the well column) adds the empty run from it down
-    const wells = ~col & left & right & filled;
-    if (wells != 0 && c != wellColumn) cw += wellRuns<u64>(col, wells);
-    left = cur;
-    cur = right;
-  }
-  rowT += transitionsBetween<u64>(left, filled); // the last column against the right wall
-  setFeatures(ctx, t, rowT, colT, h, cw, hd, holeRows, lowest, cover);
+  sumColumns(ctx, width, childSums, false);
+  setFeatures(ctx, childSums);
 }
 
-/** The features from measure's sums (the board in `cols`), and the ones read from its well column. */
-@inline function setFeatures(
-  ctx: usize, t: i32, rowT: i32, colT: i32, h: i32, cw: i32, hd: i32, holeRows: u64, lowest: i32, cover: i32,
+// ---- the sums of the per-column terms: a small record (kernel-local), for a node and for a child ----
+const S_TOP = 0; //        i32 the board's top (its highest column's height)
+const S_PAIRS = 4; //      i32 Σ row transitions between neighbouring columns, walls included
+const S_COL_T = 8; //      i32 Σ column transitions
+const S_HOLES = 12; //     i32 Σ holes
+const S_HOLE_DEPTH = 16; // i32 Σ hole depth
+const S_WELLS = 20; //     i32 Σ well runs
+const S_LOWEST = 24; //    i32 the lowest column's height
+const S_COVER = 28; //     i32 the covered well's cover
+const S_HOLE_ROWS = 32; // u64 OR of the hole masks
+const SUMS_BYTES = 40;
+/** The sums of expand's node (nodeTerms) and of the board being measured (measure, measureNear). */
+const nodeSums = memory.data(SUMS_BYTES, 8);
+const childSums = memory.data(SUMS_BYTES, 8);
+
+@inline function storeSums(
+  out: usize, t: i32, pairs: i32, colT: i32, h: i32, hd: i32, cw: i32, lowest: i32, cover: i32, holeRows: u64,
 ): void {
+  store<i32>(out + S_TOP, t);
+  store<i32>(out + S_PAIRS, pairs);
+  store<i32>(out + S_COL_T, colT);
+  store<i32>(out + S_HOLES, h);
+  store<i32>(out + S_HOLE_DEPTH, hd);
+  store<i32>(out + S_WELLS, cw);
+  store<i32>(out + S_LOWEST, lowest);
+  store<i32>(out + S_COVER, cover);
+  store<u64>(out + S_HOLE_ROWS, holeRows);
+}
+
+/** The features from a sums record of the board in `cols`, and the ones read from its well column. */
+@inline function setFeatures(ctx: usize, sums: usize): void {
+  const t = load<i32>(sums + S_TOP);
+  const holeRows = load<u64>(sums + S_HOLE_ROWS);
+  const lowest = load<i32>(sums + S_LOWEST);
   const wellColumn = load<i32>(ctx + O_WELL);
   const wc = wellColumn >= 0 ? <i32>popcnt<u64>(colAt(wellColumn)) : 0;
   // A clean stack on the bottom (no holes, nothing in the well) or over a floor of buried rows.
@@ -194,67 +189,38 @@ function measure(ctx: usize, width: i32): void {
   }
   const isClean = floor >= 0 && floor <= load<i32>(ctx + O_MAX_FLOOR);
   top = t;
-  rowTransitions = rowT;
-  columnTransitions = colT;
-  holes = h;
-  cumulativeWells = cw;
-  holeDepth = hd;
+  rowTransitions = 2 * (load<i32>(ctx + O_HEIGHT) - t) + load<i32>(sums + S_PAIRS);
+  columnTransitions = load<i32>(sums + S_COL_T);
+  holes = load<i32>(sums + S_HOLES);
+  cumulativeWells = load<i32>(sums + S_WELLS);
+  holeDepth = load<i32>(sums + S_HOLE_DEPTH);
   rowsWithHoles = <i32>popcnt<u64>(holeRows);
   wellCells = wc;
   clean = isClean ? 1 : 0;
   floorRows = isClean ? floor : 0;
-  wellCover = cover;
+  wellCover = load<i32>(sums + S_COVER);
 }
 
-// ---- the same features of a child by difference from its node's ----
-// A placement that clears no row changes only the columns it touches: their own terms, the row transitions between
-// them and their neighbours, and the wells of their neighbours. When it raises the board's top, the walls and the
-// well column (read as filled below the top) change too, and with them the pairs and wells beside them. expand()
-// measures its node once (nodeTerms) and such a child by difference (measureNear); a child that clears rows is
-// measured whole. All the sums are integers, so the features, and the values made from them, are those of
-// measure() to the last bit (the property tests hold both to the reference).
-
-/** Per column of the node (i32 each): its column transitions, holes, hole depth, well runs, height. */
-const nodeColT = memory.data(MAX_COLUMNS << 2, 4);
-const nodeHoles = memory.data(MAX_COLUMNS << 2, 4);
-const nodeHoleDepth = memory.data(MAX_COLUMNS << 2, 4);
-const nodeWells = memory.data(MAX_COLUMNS << 2, 4);
-/** Row transitions of pair p: between column p - 1 and column p (the walls at -1 and width). */
-const nodePairs = memory.data((MAX_COLUMNS + 1) << 2, 4);
-/** OR of the hole masks of the columns before c (prefix) and from c on (suffix), u64 each; lowest heights likewise. */
-const holesBefore = memory.data((MAX_COLUMNS + 1) << 3, 8);
-const holesFrom = memory.data((MAX_COLUMNS + 1) << 3, 8);
-const lowestBefore = memory.data((MAX_COLUMNS + 1) << 2, 4);
-const lowestFrom = memory.data((MAX_COLUMNS + 1) << 2, 4);
-let nodeTop: i32 = 0;
-let nodeColTSum: i32 = 0;
-let nodeHolesSum: i32 = 0;
-let nodeHoleDepthSum: i32 = 0;
-let nodeWellsSum: i32 = 0;
-let nodePairsSum: i32 = 0;
-let nodeCover: i32 = 0;
-
-@inline function i32At(base: usize, c: i32): i32 {
-  return load<i32>(base + ((<usize>c) << 2));
-}
-@inline function setI32(base: usize, c: i32, v: i32): void {
-  store<i32>(base + ((<usize>c) << 2), v);
-}
-@inline function u64At(base: usize, c: i32): u64 {
-  return load<u64>(base + ((<usize>c) << 3));
-}
-@inline function setU64(base: usize, c: i32, v: u64): void {
-  store<u64>(base + ((<usize>c) << 3), v);
-}
+// ---- the per-column terms ----
 
 /** Column c as the row transitions and wells read it: the walls and the well column are filled below the top. */
 @inline function readAs(c: i32, width: i32, wellColumn: i32, filled: u64): u64 {
   return c < 0 || c >= width || c == wellColumn ? filled : colAt(c);
 }
 
-/** The hole mask column c adds to rowsWithHoles (none for the covered well's column). */
+/** Row transitions of pair p: between column p - 1 and column p (the walls at -1 and width). */
+@inline function pairAt(p: i32, width: i32, wellColumn: i32, filled: u64): i32 {
+  return transitionsBetween<u64>(readAs(p - 1, width, wellColumn, filled), readAs(p, width, wellColumn, filled));
+}
+
+/** The hole mask column c adds to holes and rowsWithHoles (none for the covered well's column). */
 @inline function holeMaskOf(c: i32, col: u64, hc: i32, coverWell: i32): u64 {
   return c == coverWell ? 0 : holeCells<u64>(col, hc);
+}
+
+/** The hole depth of a column whose hole mask is `mask` (none without holes, nor in the covered well's column). */
+@inline function depthOf(col: u64, mask: u64): i32 {
+  return mask != 0 ? holeDepthOf<u64>(col) : 0;
 }
 
 /** The well runs of column c (none in the well column): its empty cells with both neighbours filled. */
@@ -271,8 +237,49 @@ let nodeCover: i32 = 0;
   return holeMask != 0 ? hc - (64 - <i32>clz<u64>(holeMask)) : 0;
 }
 
-/** The per-column terms of the node's board, which is in `cols` (expand's node, before any child is placed). */
-function nodeTerms(ctx: usize, width: i32): void {
+// ---- the same features of a child by difference from its node's ----
+// A placement that clears no row changes only the columns it touches: their own terms, the row transitions between
+// them and their neighbours, and the wells of their neighbours. When it raises the board's top, the walls and the
+// well column (read as filled below the top) change too, and with them the pairs and wells beside them. expand()
+// measures its node once (nodeTerms: its sums and each column's terms) and such a child by difference
+// (measureNear); a child that clears rows is measured whole. All the sums are integers, so the features, and the
+// values made from them, are those of measure() to the last bit (the property tests hold both to the reference).
+// The full-board kernel does the same for its moves (assembly/fullboard/incremental.ts), straight-line per piece
+// width, from the fact that each piece column lands on its column's top. A reachable placement here may tuck under
+// an overhang (a cell below its column's top), and the columns are u64 with the well and cover readings, so this
+// kernel measures the touched columns again instead of adding a piece column to them.
+
+/** Per column of the node (i32 each): its column transitions, holes, hole depth, well runs. */
+const nodeColT = memory.data(MAX_COLUMNS << 2, 4);
+const nodeHoles = memory.data(MAX_COLUMNS << 2, 4);
+const nodeHoleDepth = memory.data(MAX_COLUMNS << 2, 4);
+const nodeWells = memory.data(MAX_COLUMNS << 2, 4);
+/** Row transitions of pair p (pairAt), p = 0 .. width. */
+const nodePairs = memory.data((MAX_COLUMNS + 1) << 2, 4);
+/** OR of the hole masks of the columns before c (prefix) and from c on (suffix), u64 each; lowest heights likewise. */
+const holesBefore = memory.data((MAX_COLUMNS + 1) << 3, 8);
+const holesFrom = memory.data((MAX_COLUMNS + 1) << 3, 8);
+const lowestBefore = memory.data((MAX_COLUMNS + 1) << 2, 4);
+const lowestFrom = memory.data((MAX_COLUMNS + 1) << 2, 4);
+
+@inline function i32At(base: usize, c: i32): i32 {
+  return load<i32>(base + ((<usize>c) << 2));
+}
+@inline function setI32(base: usize, c: i32, v: i32): void {
+  store<i32>(base + ((<usize>c) << 2), v);
+}
+@inline function u64At(base: usize, c: i32): u64 {
+  return load<u64>(base + ((<usize>c) << 3));
+}
+@inline function setU64(base: usize, c: i32, v: u64): void {
+  store<u64>(base + ((<usize>c) << 3), v);
+}
+
+/**
+ * The sums of the per-column terms of the board in `cols` into the record at `out`; with `record`, also each
+ * column's terms and the prefix ORs and minima measureNear reads (nodeTerms).
+ */
+@inline function sumColumns(ctx: usize, width: i32, out: usize, record: bool): void {
   const wellColumn = load<i32>(ctx + O_WELL);
   const coverWell = load<i32>(ctx + O_COVER_WELL);
   let t: i32 = 0;
@@ -283,49 +290,55 @@ function nodeTerms(ctx: usize, width: i32): void {
   let hd: i32 = 0;
   let cw: i32 = 0;
   let pairs: i32 = 0;
-  nodeCover = 0;
-  setU64(holesBefore, 0, 0);
-  setI32(lowestBefore, 0, 64);
+  let cover: i32 = 0;
+  let holeRows: u64 = 0;
+  let lowest: i32 = 64;
   for (let c = 0; c < width; c++) {
     const col = colAt(c);
     const hc = columnHeight<u64>(col);
-    const ct = columnTransitionsOf<u64>(col);
     const mask = holeMaskOf(c, col, hc, coverWell);
+    const ct = columnTransitionsOf<u64>(col);
     const holesHere = <i32>popcnt<u64>(mask);
-    const depthHere = mask != 0 ? holeDepthOf<u64>(col) : 0;
+    const depthHere = depthOf(col, mask);
     const wellsHere = wellsOf(c, width, wellColumn, filled);
-    const pair = transitionsBetween<u64>(readAs(c - 1, width, wellColumn, filled), readAs(c, width, wellColumn, filled));
-    if (c == coverWell) nodeCover = coverOf(col, hc);
-    setI32(nodeColT, c, ct);
-    setI32(nodeHoles, c, holesHere);
-    setI32(nodeHoleDepth, c, depthHere);
-    setI32(nodeWells, c, wellsHere);
-    setI32(nodePairs, c, pair);
-    setU64(holesBefore, c + 1, u64At(holesBefore, c) | mask);
-    setI32(lowestBefore, c + 1, min<i32>(i32At(lowestBefore, c), hc));
+    const pair = pairAt(c, width, wellColumn, filled);
+    if (c == coverWell) cover = coverOf(col, hc);
+    if (record) {
+      setI32(nodeColT, c, ct);
+      setI32(nodeHoles, c, holesHere);
+      setI32(nodeHoleDepth, c, depthHere);
+      setI32(nodeWells, c, wellsHere);
+      setI32(nodePairs, c, pair);
+      setU64(holesBefore, c, holeRows);
+      setI32(lowestBefore, c, lowest);
+    }
     colT += ct;
     h += holesHere;
     hd += depthHere;
     cw += wellsHere;
     pairs += pair;
+    holeRows |= mask;
+    lowest = min<i32>(lowest, hc);
   }
-  const lastPair = transitionsBetween<u64>(readAs(width - 1, width, wellColumn, filled), filled);
-  setI32(nodePairs, width, lastPair);
+  const lastPair = pairAt(width, width, wellColumn, filled);
   pairs += lastPair;
-  setU64(holesFrom, width, 0);
-  setI32(lowestFrom, width, 64);
-  for (let c = width - 1; c >= 0; c--) {
-    const col = colAt(c);
-    const hc = columnHeight<u64>(col);
-    setU64(holesFrom, c, u64At(holesFrom, c + 1) | holeMaskOf(c, col, hc, coverWell));
-    setI32(lowestFrom, c, min<i32>(i32At(lowestFrom, c + 1), hc));
+  if (record) {
+    setI32(nodePairs, width, lastPair);
+    setU64(holesFrom, width, 0);
+    setI32(lowestFrom, width, 64);
+    for (let c = width - 1; c >= 0; c--) {
+      const col = colAt(c);
+      const hc = columnHeight<u64>(col);
+      setU64(holesFrom, c, u64At(holesFrom, c + 1) | holeMaskOf(c, col, hc, coverWell));
+      setI32(lowestFrom, c, min<i32>(i32At(lowestFrom, c + 1), hc));
+    }
   }
-  nodeTop = t;
-  nodeColTSum = colT;
-  nodeHolesSum = h;
-  nodeHoleDepthSum = hd;
-  nodeWellsSum = cw;
-  nodePairsSum = pairs;
+  storeSums(out, t, pairs, colT, h, hd, cw, lowest, cover, holeRows);
+}
+
+/** The sums and per-column terms of the node's board, which is in `cols` (expand's node, before any child). */
+function nodeTerms(ctx: usize, width: i32): void {
+  sumColumns(ctx, width, nodeSums, true);
 }
 
 /** Bits lo .. hi of a u32 (lo <= hi + 1). */
@@ -338,14 +351,13 @@ function nodeTerms(ctx: usize, width: i32): void {
  * top `t`: the node's sums with the terms that can have changed measured again.
  */
 function measureNear(ctx: usize, width: i32, xl: i32, xr: i32, t: i32): void {
-  const height = load<i32>(ctx + O_HEIGHT);
   const wellColumn = load<i32>(ctx + O_WELL);
   const coverWell = load<i32>(ctx + O_COVER_WELL);
   const filled = lowBits<u64>(t);
-  let colT = nodeColTSum;
-  let h = nodeHolesSum;
-  let hd = nodeHoleDepthSum;
-  let cover = nodeCover;
+  let colT = load<i32>(nodeSums + S_COL_T);
+  let h = load<i32>(nodeSums + S_HOLES);
+  let hd = load<i32>(nodeSums + S_HOLE_DEPTH);
+  let cover = load<i32>(nodeSums + S_COVER);
   let holeRows = u64At(holesBefore, xl) | u64At(holesFrom, xr + 1);
   let lowest = min<i32>(i32At(lowestBefore, xl), i32At(lowestFrom, xr + 1));
   for (let c = xl; c <= xr; c++) {
@@ -354,16 +366,16 @@ function measureNear(ctx: usize, width: i32, xl: i32, xr: i32, t: i32): void {
     const mask = holeMaskOf(c, col, hc, coverWell);
     colT += columnTransitionsOf<u64>(col) - i32At(nodeColT, c);
     h += <i32>popcnt<u64>(mask) - i32At(nodeHoles, c);
-    hd += (mask != 0 ? holeDepthOf<u64>(col) : 0) - i32At(nodeHoleDepth, c);
+    hd += depthOf(col, mask) - i32At(nodeHoleDepth, c);
     if (c == coverWell) cover = coverOf(col, hc);
     holeRows |= mask;
-    if (hc < lowest) lowest = hc;
+    lowest = min<i32>(lowest, hc);
   }
   // The pairs and wells to measure again: those of the touched columns and, with a new top, those beside a column
   // read as filled (the walls, the well column).
   let pairsToDo = bitRange(xl, xr + 1);
   let wellsToDo = bitRange(max<i32>(xl - 1, 0), min<i32>(xr + 1, width - 1));
-  if (t != nodeTop) {
+  if (t != load<i32>(nodeSums + S_TOP)) {
     pairsToDo |= 1 | (<u32>1 << <u32>width);
     wellsToDo |= 1 | (<u32>1 << <u32>(width - 1));
     if (wellColumn >= 0) {
@@ -371,19 +383,20 @@ function measureNear(ctx: usize, width: i32, xl: i32, xr: i32, t: i32): void {
       wellsToDo |= bitRange(max<i32>(wellColumn - 1, 0), min<i32>(wellColumn + 1, width - 1));
     }
   }
-  let pairs = nodePairsSum;
+  let pairs = load<i32>(nodeSums + S_PAIRS);
   while (pairsToDo != 0) {
     const p = <i32>ctz<u32>(pairsToDo);
-    pairs += transitionsBetween<u64>(readAs(p - 1, width, wellColumn, filled), readAs(p, width, wellColumn, filled)) - i32At(nodePairs, p);
+    pairs += pairAt(p, width, wellColumn, filled) - i32At(nodePairs, p);
     pairsToDo &= pairsToDo - 1;
   }
-  let cw = nodeWellsSum;
+  let cw = load<i32>(nodeSums + S_WELLS);
   while (wellsToDo != 0) {
     const c = <i32>ctz<u32>(wellsToDo);
     cw += wellsOf(c, width, wellColumn, filled) - i32At(nodeWells, c);
     wellsToDo &= wellsToDo - 1;
   }
-  setFeatures(ctx, t, 2 * (height - t) + pairs, colT, h, cw, hd, holeRows, lowest, cover);
+  storeSums(childSums, t, pairs, colT, h, hd, cw, lowest, cover, holeRows);
+  setFeatures(ctx, childSums);
 }
 
 /** Σ weight × feature over the board's terms, in RecoverWeights order from the row transitions on. */
@@ -425,6 +438,7 @@ export function expand(ctx: usize, node: usize, first: i32, n: i32): void {
   const wEroded = weight(ctx, W_ERODED_PIECE_CELLS);
   memory.copy(cols, node + N_COLS, (<usize>width) << 3);
   nodeTerms(ctx, width);
+  const nodeTop = load<i32>(nodeSums + S_TOP);
   for (let i = first; i < first + n; i++) {
     place(node, cellsAt + <usize>i * (CELL_WORDS << 2), width, full);
     if (lines == 0) measureNear(ctx, width, leftColumn, rightColumn, max<i32>(nodeTop, landingRow + pieceHeight));
