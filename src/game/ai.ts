@@ -321,12 +321,11 @@ export class TetrisAI {
     if (lost()) return decided(null, null, null);
 
     const plain = this.policy === 'fullBoardOnly';
-    const tall = stackIsTall(rows, limit);
+    const boardTop = maxHeight(rows);
+    const tall = stackIsTall(boardTop, limit);
     // Near the top of the field a move can lose the game: there the search is wider (RECOVER_SEARCH's nearTop).
     const search =
-      this.nearTop !== null && maxHeight(rows) > this.rules.visibleHeight - this.nearTop.rows
-        ? this.nearTop
-        : this.search;
+      this.nearTop !== null && boardTop > this.rules.visibleHeight - this.nearTop.rows ? this.nearTop : this.search;
     const ctx: RecoverContext = {
       width: this.width,
       height,
@@ -336,7 +335,7 @@ export class TetrisAI {
       wellColumn: plain || tall ? -1 : this.recoverWell(rows),
       // Near the field's top a piece may cover the well: its cover is a row or two to clear, where BCTS counts each
       // cell under it as a hole and builds on the stack instead until it tops out in an I drought.
-      coverWell: !plain && tall && coversWell(rows, limit, this.rules.visibleHeight) ? this.recoverWell(rows) : -1,
+      coverWell: !plain && tall && coversWell(boardTop, limit, this.rules.visibleHeight) ? this.recoverWell(rows) : -1,
       maxFloor: this.maxFloor,
       weights: this.recoverWeights,
       depth: this.recoverDepth,
@@ -621,8 +620,9 @@ function chancesAfter(queue: readonly Piece[], lookahead: number, next: ArrayLik
 const COVER_OVER_LIMIT = 2;
 const COVER_UNDER_TOP = 4;
 
-function coversWell(rows: Uint32Array, stackLimit: number, visibleHeight: number): boolean {
-  return maxHeight(rows) >= Math.max(stackLimit + COVER_OVER_LIMIT, visibleHeight - COVER_UNDER_TOP);
+/** Whether a board whose highest cell is in row `boardTop` - 1 may cover its well. */
+function coversWell(boardTop: number, stackLimit: number, visibleHeight: number): boolean {
+  return boardTop >= Math.max(stackLimit + COVER_OVER_LIMIT, visibleHeight - COVER_UNDER_TOP);
 }
 
 /** Stack height (below the stack's limit) from which rows are burnt while no I is known. */
@@ -633,12 +633,15 @@ const BURN_ROOM = 2;
  * (current, the queue the search sees, hold).
  */
 export function burnsRows(rows: Uint32Array, stackLimit: number, known: readonly (Piece | null)[]): boolean {
-  return stackIsTall(rows, stackLimit) && !known.includes('I');
+  return stackIsTall(maxHeight(rows), stackLimit) && !known.includes('I');
 }
 
-/** Whether the stack is tall enough to burn rows while no I is known: within BURN_ROOM rows of its limit. */
-function stackIsTall(rows: Uint32Array, stackLimit: number): boolean {
-  return maxHeight(rows) > stackLimit - BURN_ROOM;
+/**
+ * Whether a board whose highest cell is in row `boardTop` - 1 is tall enough to burn rows while no I is known:
+ * within BURN_ROOM rows of the stack's limit.
+ */
+function stackIsTall(boardTop: number, stackLimit: number): boolean {
+  return boardTop > stackLimit - BURN_ROOM;
 }
 
 function maxHeight(rows: Uint32Array): number {
