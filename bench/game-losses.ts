@@ -5,13 +5,15 @@
  * (`stack had no move`), a tall stack with no I in sight (`burn`), or a stack move that opened a buried hole or left
  * a floor higher than the AI stacks over (`stack move`). Prints a table, the mean cells on the board before each
  * Tetris and when a burn starts a recovery (the stack's room before it burns), the moves made on a clean stack by the
- * floor it stood on, and the non-Tetris lines each burn's recovery cost; writes bench/results/game-losses.json.
+ * floor it stood on, the non-Tetris lines each burn's recovery cost, what each I piece made, and the cells on the
+ * board when a stack turns Tetris-ready; writes bench/results/game-losses.json.
  *
  *   npx tsx bench/game-losses.ts [--rules classic] [--randomizer tgm1] [--lookahead 1] [--games 20]
  *                                [--max-pieces 5000] [--seed 1]
  */
 import { burnsRows, maxFloorFor, stackSearchSetup, wellSides } from '../src/game/ai.js';
 import { popcount, stackFloor } from '../src/game/grid.js';
+import { isTetrisReady, stackSurfaces } from '../src/game/stack.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 import { REPLAY_OPTIONS, replayGame, replaySetup } from './replay.js';
 
@@ -56,6 +58,15 @@ let cellsAtBurnStarts = 0;
 // non-Tetris lines of each burn's recovery, from the burn to the clean stack it hands back.
 const movesByFloor = new Array<number>(maxFloor + 1).fill(0);
 const burnCosts: number[] = [];
+// What each I piece did (the one piece that makes a Tetris), and the cells on the board when a stack turns
+// Tetris-ready (its lowest column reaches four rows; a flat stack would hold 36 cells): how much of the room the
+// stack's unevenness takes before it can wait for an I at all.
+const sides = wellSides(ai.well);
+const tetrisReady = (rows: Uint32Array) =>
+  stackSurfaces(rows, width, sides).some((s) => s.floor <= maxFloor && isTetrisReady(s));
+const iPieces = new Map<string, number>();
+let readyTurns = 0;
+let cellsAtReady = 0;
 for (let g = 0; g < Number(args.games); g++) {
   let start = '';
   let burnCost = -1;
@@ -89,12 +100,30 @@ for (let g = 0; g < Number(args.games); g++) {
         burnCost = -1;
       }
       if (!wasStack) recoveryPieces++;
+      if (current === 'I' && !move.hold) {
+        const what =
+          cleared === 4
+            ? 'a Tetris'
+            : cleared > 0
+              ? `a smaller clear, ${move.mode} mode`
+              : move.mode === 'recover'
+                ? 'no clear, recover mode'
+                : tetrisReady(rows)
+                  ? 'no clear, stack Tetris-ready'
+                  : 'no clear, stack not yet Tetris-ready';
+        iPieces.set(what, (iPieces.get(what) ?? 0) + 1);
+      }
+      if (tetrisReady(after) && !tetrisReady(rows)) {
+        readyTurns++;
+        cellsAtReady += cellsOf(after);
+      }
       if (cleared > 0 && cleared < 4) {
         add(
           move.mode === 'stack'
             ? 'stack mode (smaller clears)'
             : wasStack
-              ? `recover, ${start}`
+              ? // a recover move on a clean stack: a burn, or the stack had no move for the piece
+                `recover, ${burning ? 'burn' : 'stack had no move'}`
               : `recovery after: ${start}`,
           cleared,
         );
@@ -117,6 +146,19 @@ console.log(
 printTable(table);
 console.log(
   `board cells before a Tetris: ${(cellsBeforeTetrises / tetrises).toFixed(1)} (${tetrises} Tetrises); when a burn starts a recovery: ${(cellsAtBurnStarts / burnStarts).toFixed(1)} (${burnStarts} burns)`,
+);
+const iCount = [...iPieces.values()].reduce((a, b) => a + b, 0);
+printTable(
+  [...iPieces]
+    .sort((a, b) => b[1] - a[1])
+    .map(([what, n]) => ({
+      'I pieces made': what,
+      pieces: n,
+      'share of I pieces': `${((100 * n) / iCount).toFixed(1)} %`,
+    })),
+);
+console.log(
+  `board cells when a stack turns Tetris-ready: ${(cellsAtReady / readyTurns).toFixed(1)} (${readyTurns} times; a flat stack: 36)`,
 );
 burnCosts.sort((a, b) => a - b);
 const cheapBurns = burnCosts.filter((n) => n <= 4).length;
@@ -145,4 +187,6 @@ writeResults('game-losses', {
   lost: Object.fromEntries(lost),
   movesByFloor,
   burnCosts,
+  iPieces: Object.fromEntries(iPieces),
+  meanCellsWhenTetrisReady: cellsAtReady / readyTurns,
 });
