@@ -58,12 +58,13 @@ let cellsAtBurnStarts = 0;
 // non-Tetris lines of each burn's recovery, from the burn to the clean stack it hands back.
 const movesByFloor = new Array<number>(maxFloor + 1).fill(0);
 const burnCosts: number[] = [];
-// What each I piece did (the one piece that makes a Tetris), and the cells on the board when a stack turns
-// Tetris-ready (its lowest column reaches four rows; a flat stack would hold 36 cells): how much of the room the
+// What each I piece placed did (the one piece that makes a Tetris), and the cells on the board when a stack turns
+// Tetris-ready (its lowest column reaches four rows; a flat stack would hold flatReady cells): how much of the room the
 // stack's unevenness takes before it can wait for an I at all.
 const sides = wellSides(ai.well);
 const tetrisReady = (rows: Uint32Array) =>
   stackSurfaces(rows, width, sides).some((s) => s.floor <= maxFloor && isTetrisReady(s));
+const flatReady = (width - 1) * 4;
 const iPieces = new Map<string, number>();
 let readyTurns = 0;
 let cellsAtReady = 0;
@@ -100,7 +101,7 @@ for (let g = 0; g < Number(args.games); g++) {
         burnCost = -1;
       }
       if (!wasStack) recoveryPieces++;
-      if (current === 'I' && !move.hold) {
+      if (move.piece === 'I') {
         const what =
           cleared === 4
             ? 'a Tetris'
@@ -158,7 +159,7 @@ printTable(
     })),
 );
 console.log(
-  `board cells when a stack turns Tetris-ready: ${(cellsAtReady / readyTurns).toFixed(1)} (${readyTurns} times; a flat stack: 36)`,
+  `board cells when a stack turns Tetris-ready: ${(cellsAtReady / readyTurns).toFixed(1)} (${readyTurns} times; a flat stack: ${flatReady})`,
 );
 burnCosts.sort((a, b) => a - b);
 const cheapBurns = burnCosts.filter((n) => n <= 4).length;
