@@ -52,7 +52,7 @@ export interface TetrisAIOptions {
    * (expectimax; nextMove's `next` gives its chances, default uniform). About 700 MB more memory (Node). */
   randomizer?: RandomizerName;
   /** Which side the well is on; 'auto' plays whichever side is open (both: the better). Default: 'auto' under
-   * classic (one piece shown, no hold), else 'right' (docs/game.md). */
+   * classic, nes and tgm, 'right' under guideline and tgm20g (docs/game.md). */
   well?: WellSide;
   /** A rank table whose width is the board width − 1; default (Node) the cached 9-column table (10-wide boards). */
   table?: RankTable;
@@ -541,12 +541,21 @@ export function maxFloorFor(ruleSet: GameRuleFacts['ruleSet']): number {
 }
 
 /**
- * The well side TetrisAI plays when none is given. Under classic, 'auto' (either edge column, whichever is a clean
- * well) ends recoveries sooner: +0.5 to +0.7 point of Tetris rate at four seeds (classic/tgm1, 20 games of 100,000
- * pieces; docs/results.md); under nes and tgm20g it lost games and Tetris rate, under guideline it changed nothing.
+ * The well side TetrisAI plays when none is given, by kind of rule set. 'auto' (either edge column, whichever is a
+ * clean well; both: the better) ends recoveries sooner. Under classic: +0.5 to +0.7 point of Tetris rate at four
+ * seeds (classic/tgm1, 20 games of 100,000 pieces). Under nes: +1.2 points at the same top-outs (nes/nes, 20 games
+ * of 500,000 pieces at seeds 1-6); under tgm +0.4 point (tgm/tgm1, 20 x 50,000 at two seeds). Under tgm20g it loses
+ * 4-6 points, and under guideline it changed nothing (docs/results.md, "The well on either edge under nes").
  */
+const DEFAULT_WELL: Readonly<Record<RuleSetKind, WellSide>> = {
+  previews: 'right',
+  onePiece: 'auto',
+  topSpawn: 'auto',
+  '20G': 'right',
+};
+
 function defaultWell(ruleSet: GameRuleFacts['ruleSet']): WellSide {
-  return ruleSetKind(ruleSet) === 'onePiece' ? 'auto' : 'right';
+  return DEFAULT_WELL[ruleSetKind(ruleSet)];
 }
 
 /** The sides whose edge column stack mode plays as the well: both under 'auto'. */

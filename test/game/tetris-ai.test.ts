@@ -267,11 +267,11 @@ describe('TetrisAI burns on a tall stack', () => {
 });
 
 describe('TetrisAI default well side', () => {
-  it("is 'auto' under classic (one piece shown, no hold) and 'right' under every other rule set", async () => {
+  it("is 'auto' under classic, nes and tgm, and 'right' under guideline and tgm20g", async () => {
     const defaults: Record<string, string> = {};
     for (const rules of ['classic', 'nes', 'guideline', 'tgm', 'tgm20g'] as const)
       defaults[rules] = (await TetrisAI.create({ rules, table })).well;
-    expect(defaults).toEqual({ classic: 'auto', nes: 'right', guideline: 'right', tgm: 'right', tgm20g: 'right' });
+    expect(defaults).toEqual({ classic: 'auto', nes: 'auto', guideline: 'right', tgm: 'auto', tgm20g: 'right' });
     // A given side wins over the default.
     expect((await TetrisAI.create({ rules: 'classic', table, well: 'right' })).well).toBe('right');
   });
@@ -369,10 +369,11 @@ describe('TetrisAI recover search near the top', () => {
 
 describe('TetrisAI recover weights', () => {
   it('plays the weights it is given in place of the defaults, term by term', async () => {
-    const byDefault = await gameMoves(await TetrisAI.create({ rules: 'nes', table }), 3);
+    // The right well (not nes's default 'auto'): this game's recoveries then meet the changed term.
+    const byDefault = await gameMoves(await TetrisAI.create({ rules: 'nes', table, well: 'right' }), 3);
     // The defaults given by name play the same game; one term changed plays another, and only from a recover move on.
     const same = await gameMoves(
-      await TetrisAI.create({ rules: 'nes', table, recover: { weights: { ...RECOVER_WEIGHTS } } }),
+      await TetrisAI.create({ rules: 'nes', table, well: 'right', recover: { weights: { ...RECOVER_WEIGHTS } } }),
       3,
     );
     expect(same).toEqual(byDefault);
@@ -380,6 +381,7 @@ describe('TetrisAI recover weights', () => {
       await TetrisAI.create({
         rules: 'nes',
         table,
+        well: 'right',
         recover: { weights: { landingHeight: 4 * RECOVER_WEIGHTS.landingHeight } },
       }),
       3,
