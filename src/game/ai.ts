@@ -51,8 +51,8 @@ export interface TetrisAIOptions {
   /** The randomizer the game draws from: stack mode then averages over the unknown piece after the queue
    * (expectimax; nextMove's `next` gives its chances, default uniform). About 700 MB more memory (Node). */
   randomizer?: RandomizerName;
-  /** Which side the well is on; 'auto' plays whichever side is open (both: the better). Default: 'auto' under
-   * classic, nes and tgm, 'right' under guideline and tgm20g (docs/game.md). */
+  /** Which side the well is on; 'auto' plays whichever side is open (both: the better). Default: by rule set
+   * (DEFAULT_WELL; docs/game.md, "Options"). */
   well?: WellSide;
   /** A rank table whose width is the board width − 1; default (Node) the cached 9-column table (10-wide boards). */
   table?: RankTable;
@@ -542,10 +542,9 @@ export function maxFloorFor(ruleSet: GameRuleFacts['ruleSet']): number {
 
 /**
  * The well side TetrisAI plays when none is given, by kind of rule set. 'auto' (either edge column, whichever is a
- * clean well; both: the better) ends recoveries sooner. Under classic: +0.5 to +0.7 point of Tetris rate at four
- * seeds (classic/tgm1, 20 games of 100,000 pieces). Under nes: +1.2 points at the same top-outs (nes/nes, 20 games
- * of 500,000 pieces at seeds 1-6); under tgm +0.4 point (tgm/tgm1, 20 x 50,000 at two seeds). Under tgm20g it loses
- * 4-6 points, and under guideline it changed nothing (docs/results.md, "The well on either edge under nes").
+ * clean well; both: the better) ends recoveries sooner and gains Tetris rate under classic, nes and tgm; under tgm20g
+ * it loses rate and under guideline it changes nothing (the figures: docs/results.md, "The well on either edge under
+ * nes and tgm").
  */
 const DEFAULT_WELL: Readonly<Record<RuleSetKind, WellSide>> = {
   previews: 'right',

@@ -1,9 +1,9 @@
 /**
  * Whole games are unchanged by how recover mode computes (docs/game.md, "Recover"): every move of a few short games
  * (its hold, piece, rotation, place, mode and value, the value to the last bit) and playGame's tallies equal the
- * figures recorded before the recover search moved into WebAssembly (test/golden/recover-games.json; the nes row
- * again when nes took the well on either edge). The games use
- * a weak table and start over garbage, so a large share of their moves are recover moves. Regenerate only for an intended change of play:
+ * recorded ones (test/golden/recover-games.json: the current policy's play; its git log says which change of play
+ * last rewrote each row). The games use a weak table and start over garbage, so a large share of their moves are
+ * recover moves. Regenerate only for an intended change of play:
  * UPDATE_GOLDEN=1 npx vitest run test/game/recover-games.test.ts
  */
 import { readFileSync, writeFileSync } from 'node:fs';
