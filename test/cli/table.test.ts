@@ -66,8 +66,9 @@ describe('stackrank table', () => {
     const dir = await mkdtemp(join(tmpdir(), 'stackrank-cancel-'));
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
+    // The most iterations allowed, so the build cannot finish before the abort on a fast machine (15 take about 1 s).
     const run = await runCli(
-      ['table', 'build', '--iterations', '15', '--out', join(dir, 'never.srk')],
+      ['table', 'build', '--iterations', '1000', '--out', join(dir, 'never.srk')],
       {},
       controller.signal,
     );
