@@ -89,8 +89,9 @@ describe('abort is honoured promptly (defect 8)', () => {
   });
 
   it('buildRankTable and simulateStacking on one thread', async () => {
+    // The most iterations allowed (about a minute), so the build cannot finish before the abort (15 take about 1 s).
     const slow = await abortAfter(100, (signal) =>
-      buildRankTable({ width: 9, maxStep: 4, iterations: 15, threads: 1, signal }),
+      buildRankTable({ width: 9, maxStep: 4, iterations: 1000, threads: 1, signal }),
     );
     expect(slow.error).toEqual(aborted);
     expect(slow.late).toBeLessThan(LATE);
