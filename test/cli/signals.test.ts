@@ -9,6 +9,7 @@ import { chmodSync, mkdtempSync, mkdirSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MAX_ITERATIONS } from '../../src/rank/build.js';
 import { buildRankTable } from '../../src/rank/table.js';
 
 const ROOT = resolve(__dirname, '../..');
@@ -84,13 +85,13 @@ describe('Ctrl-C stops long commands with exit code 130', { timeout: 120_000 }, 
 
   it('table build --out writes nothing when interrupted', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stackrank-sig-out-'));
-    // The most iterations allowed (about a minute on one thread): 40 finished within the 3 s before the signal
-    // on a quiet machine, and the test then saw exit 0.
+    // The most iterations allowed (about a minute on one thread), so the build is still running when the signal
+    // comes: 40 finished within the 3 s before it on a quiet machine, and the test saw exit 0.
     const exit = await interrupt([
       'table',
       'build',
       '--iterations',
-      '1000',
+      String(MAX_ITERATIONS),
       '--threads',
       '1',
       '--out',

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_ITERATIONS } from '../../src/rank/build.js';
 import { runCli } from '../helpers/cli.js';
 
 describe('stackrank table', () => {
@@ -68,7 +69,7 @@ describe('stackrank table', () => {
     setTimeout(() => controller.abort(), 300);
     // The most iterations allowed, so the build cannot finish before the abort on a fast machine (15 take about 1 s).
     const run = await runCli(
-      ['table', 'build', '--iterations', '1000', '--out', join(dir, 'never.srk')],
+      ['table', 'build', '--iterations', String(MAX_ITERATIONS), '--out', join(dir, 'never.srk')],
       {},
       controller.signal,
     );

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildPreviewTable, buildRankTable, playFullGame, simulateStacking, trainWeights } from '../helpers/api.js';
+import { MAX_ITERATIONS } from '../../src/rank/build.js';
 import { liveWorkerCount } from '../../src/workers.js';
 
 /** How long after abort() (fired at `after` ms) the call settled, and with what. */
@@ -91,7 +92,7 @@ describe('abort is honoured promptly (defect 8)', () => {
   it('buildRankTable and simulateStacking on one thread', async () => {
     // The most iterations allowed (about a minute), so the build cannot finish before the abort (15 take about 1 s).
     const slow = await abortAfter(100, (signal) =>
-      buildRankTable({ width: 9, maxStep: 4, iterations: 1000, threads: 1, signal }),
+      buildRankTable({ width: 9, maxStep: 4, iterations: MAX_ITERATIONS, threads: 1, signal }),
     );
     expect(slow.error).toEqual(aborted);
     expect(slow.late).toBeLessThan(LATE);
