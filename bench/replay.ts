@@ -4,7 +4,8 @@
  * board after it to the caller. A game ends at a top-out or at maxPieces.
  */
 import { TetrisAI } from '../src/game/ai.js';
-import { defaultGameRandomizer, type PlayedTurn, playOneGame } from '../src/game/play.js';
+import { type PlayedTurn, playOneGame } from '../src/game/play.js';
+import { defaultGameRandomizer } from '../src/game/rules-adapter.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
 import { RULE_SETS } from '../src/rules/rule-sets.js';
 import type { RuleSetName } from '../src/rules/types.js';

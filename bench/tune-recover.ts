@@ -24,7 +24,8 @@
  */
 import { PLAIN_BCTS_WEIGHTS, RECOVER_TERMS, RECOVER_WEIGHTS, type RecoverWeights } from '../src/game/evaluate.js';
 import { loadRecoverWeights } from '../src/cli/game.js';
-import { defaultGameRandomizer, playGame } from '../src/game/play.js';
+import { playGame } from '../src/game/play.js';
+import { defaultGameRandomizer } from '../src/game/rules-adapter.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
 import { Rng } from '../src/random.js';
 import type { RuleSetName } from '../src/rules/types.js';

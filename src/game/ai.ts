@@ -26,7 +26,7 @@ import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, type RecoverWeights, withRecoverWe
 import { columnCells } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
-import { PieceReach, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
+import { PieceReach, defaultGameRandomizer, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
 import { rankDecision, type PlacementRanking } from './rank-placements.js';
 import {
   isTetrisReady,
@@ -68,6 +68,9 @@ export interface TetrisAIOptions {
   /** For benchmarks: 'stackOnly' answers null where the stack has no move; 'fullBoardOnly' always plays the
    * full-board search with the plain BCTS weights. Default 'both'. */
   policy?: GamePolicy;
+  /** Rows stack mode keeps free under the top of the 20-row field, MIN_STACK_ROOM..MAX_STACK_ROOM: fewer make more
+   * Tetrises and more top-outs. Default by rule set and randomizer (defaultStackRoom; docs/game.md, "Options"). */
+  stackRoom?: number;
 }
 
 export interface GameState {
@@ -131,7 +134,17 @@ export class TetrisAI {
   static async create(opts: TetrisAIOptions = {}, attached?: AttachedSearch): Promise<TetrisAI> {
     if (opts === null || typeof opts !== 'object')
       throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
-    const known = ['rules', 'lookahead', 'randomizer', 'well', 'table', 'recover', 'policy', 'previewTable'];
+    const known = [
+      'rules',
+      'lookahead',
+      'randomizer',
+      'well',
+      'table',
+      'recover',
+      'policy',
+      'previewTable',
+      'stackRoom',
+    ];
     const unknown = firstUnknownKey(opts, known);
     if (unknown === 'leafRows')
       throw new StackRankError('BAD_ARGUMENT', 'the leafRows option is now previewTable (a preview table)');
@@ -155,6 +168,7 @@ export class TetrisAI {
         `unknown randomizer ${describe(opts.randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
       );
     }
+    const stackRoom = checkStackRoom(opts.stackRoom);
     const recover = optionsObject('recover', opts.recover);
     const unknownRecover = firstUnknownKey(recover, RECOVER_OPTIONS);
     if (unknownRecover !== undefined)
@@ -187,7 +201,7 @@ export class TetrisAI {
       const gravity = rules.ruleSet.gravity === '20G' ? '20G' : 'drop';
       table = (await loadOrBuildCachedTable({ gravity })).table;
     }
-    const { stackRules, limits, unknownPieces } = stackSearchSetup(rules, opts.randomizer, policy);
+    const { stackRules, limits, unknownPieces } = stackSearchSetup(rules, opts.randomizer, policy, stackRoom);
     if (opts.previewTable && unknownPieces === 0)
       throw new StackRankError(
         'BAD_ARGUMENT',
@@ -467,17 +481,22 @@ export interface StackLimits {
 
 /**
  * The stacking rules and search strategy stack mode plays with, for a rule set, randomizer and policy. The stack
- * stays STACK_ROOM rows under the top of the field (rule sets that spawn in the top rows need that room to turn the
- * I upright over the stack; a Tetris-ready stack may have less), and the I goes down the well as soon as the stack
- * is Tetris-ready (lowest column at least TETRIS_ROWS): a real game keeps its stack low (docs/game.md).
- * `stackRules` (the search engine's) has the higher of the two limits; each turn searches under its own.
+ * stays defaultStackRoom's rows under the top of the field (rule sets that spawn in the top rows need that room to
+ * turn the I upright over the stack; a Tetris-ready stack may have less; long I droughts need more), and the I goes
+ * down the well as soon as the stack is Tetris-ready (lowest column at least TETRIS_ROWS): a real game keeps its stack low (docs/game.md).
+ * `stackRules` (the search engine's) has the higher of the two limits; each turn searches under its own. A
+ * `stackRoom` given (checked: checkStackRoom) is both limits' room.
  */
 export function stackSearchSetup(
   rules: GameRuleFacts,
   randomizer: RandomizerName | undefined,
   policy: GamePolicy,
+  stackRoom?: number,
 ): { stackRules: StackingRules; limits: StackLimits; unknownPieces: UnknownPieces } {
-  const room = STACK_ROOM[ruleSetKind(rules.ruleSet)];
+  const room =
+    stackRoom === undefined
+      ? defaultStackRoom(ruleSetKind(rules.ruleSet), randomizer ?? defaultGameRandomizer(rules.name))
+      : { building: stackRoom, tetrisReady: stackRoom };
   const withLimit = (free: number): StackingRules => ({
     ...DEFAULT_RULES,
     boardHeight: rules.visibleHeight - free,
@@ -517,11 +536,44 @@ const STACK_ROOM: Readonly<Record<RuleSetKind, { building: number; tetrisReady: 
   onePiece: { building: 6, tetrisReady: 4 },
   /** nes, tgm: a deep well beside a tall stack takes only an I, so the stack stays lower (nes/nes over 2 x 3,000
    * pieces: 2 top-outs with 4 rows, none with 6); letting a ready stack stand higher gained Tetrises only with more
-   * top-outs (docs/results.md, "Classic: two limits"). */
+   * top-outs (docs/results.md, "Classic: two limits"). Under randomizers with long I droughts: LONG_DROUGHT_ROOM. */
   topSpawn: { building: 6, tetrisReady: 6 },
   /** At 20G the piece slides over the stack from where it appears: a stack this close to the top blocks it. */
   '20G': { building: 8, tetrisReady: 8 },
 };
+
+/**
+ * Randomizers whose I droughts are long: one gap between I pieces in a thousand is 38–44 pieces long, where under
+ * the others (the TGM randomizers, the bags, red/blue) it is at most 24 (docs/results.md, "nes: room for the
+ * droughts").
+ */
+const LONG_I_DROUGHTS: ReadonlySet<RandomizerName> = new Set(['memoryless', 'nes', 'nesSketch', 'decay']);
+
+/**
+ * The room of a stack whose pieces appear in the field's top rows (nes, tgm) under a randomizer with long I
+ * droughts. Its top-outs are ready stacks beside a deep well that wait through a drought until the I can no
+ * longer reach the well. Under nes/nes, 8 rows top out once per 19.7 M pieces (3 in 59.1 M) at a 71.0–71.2 % Tetris
+ * rate, where 6 rows top out once per 829,000 at 75.2–75.3 % and 7 rows once per 2.2 M at 73.6 % (docs/results.md,
+ * "nes: room for the droughts").
+ */
+const LONG_DROUGHT_ROOM = { building: 8, tetrisReady: 8 };
+
+/** The rows stack mode keeps free under a kind of rule set and the game's randomizer. */
+function defaultStackRoom(kind: RuleSetKind, randomizer: RandomizerName): { building: number; tetrisReady: number } {
+  return kind === 'topSpawn' && LONG_I_DROUGHTS.has(randomizer) ? LONG_DROUGHT_ROOM : STACK_ROOM[kind];
+}
+
+/**
+ * The range of TetrisAIOptions.stackRoom: at least the 2 top rows, where nes and tgm pieces appear and turn, and at
+ * most 12, which leaves the stack 8 rows: a Tetris-ready stack and a row or two on it.
+ */
+export const MIN_STACK_ROOM = 2;
+export const MAX_STACK_ROOM = 12;
+
+/** TetrisAIOptions.stackRoom checked (undefined: the default room). */
+export function checkStackRoom(stackRoom: unknown): number | undefined {
+  return stackRoom === undefined ? undefined : requireInt('stackRoom', stackRoom, MIN_STACK_ROOM, MAX_STACK_ROOM);
+}
 
 /**
  * Highest floor (rows buried under a clean stack: garbage, covered holes, a filled well; grid.ts stackFloor) the AI

@@ -8,7 +8,7 @@ import type { RankTable } from '../rank/table.js';
 import type { RuleSetName } from '../rules/types.js';
 import type { NextPieceValues } from '../stacking/engine.js';
 import { StackRankError, checkCallback, describe, firstHole, optionsObject } from '../errors.js';
-import { GAME_POLICIES, type GamePolicy } from './ai.js';
+import { checkStackRoom, GAME_POLICIES, type GamePolicy } from './ai.js';
 import type { RecoverWeights } from './evaluate.js';
 import { playGame, type GameTally, type PlayGameResult } from './play.js';
 
@@ -33,6 +33,9 @@ export interface BenchGameOptions {
   /** The AI's recover weights (TetrisAIOptions.recover.weights: some or all terms by name); default RECOVER_WEIGHTS.
    * The baselines play without them. */
   recoverWeights?: Partial<RecoverWeights>;
+  /** Rows the stack keeps free under the top (TetrisAIOptions.stackRoom), for the AI and the stacking-only baseline
+   * (the full-board player keeps no stack); default by rule set and randomizer. */
+  stackRoom?: number;
   /** Worker threads (playGame's threads). */
   threads?: number;
   /** Which players to run; default all three. */
@@ -57,6 +60,8 @@ export async function benchGame(options: BenchGameOptions): Promise<BenchGameRes
   checkCallback('onProgress', opts.onProgress);
   checkCallback('onGame', opts.onGame);
   const players = checkPlayers(opts.players);
+  // Checked here too: a run of the full-board player alone does not pass it on.
+  const stackRoom = checkStackRoom(opts.stackRoom);
   const out: BenchGameResult = {};
   for (const policy of players) {
     out[policy] = await playGame({
@@ -73,6 +78,7 @@ export async function benchGame(options: BenchGameOptions): Promise<BenchGameRes
       previewTable: opts.previewTable,
       policy,
       recover: policy === 'both' ? aiRecover(opts) : undefined,
+      stackRoom: policy === 'fullBoardOnly' ? undefined : stackRoom,
       signal: opts.signal,
       onProgress: opts.onProgress && ((p) => opts.onProgress!({ player: policy, ...p })),
       onGame: opts.onGame && ((t) => opts.onGame!(policy, t)),

@@ -15,5 +15,6 @@ export {
   type PlacementUnit,
 } from './rank-placements.js';
 export { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, type RecoverWeights } from './evaluate.js';
-export { playGame, defaultGameRandomizer, type PlayGameOptions, type PlayGameResult } from './play.js';
+export { playGame, type PlayGameOptions, type PlayGameResult } from './play.js';
+export { defaultGameRandomizer } from './rules-adapter.js';
 export { benchGame, type BenchGameOptions, type BenchGameResult } from './bench.js';

@@ -68,6 +68,7 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
     ruleFacts(aiOptions.rules),
     aiOptions.randomizer,
     aiOptions.policy,
+    aiOptions.stackRoom,
   );
   // One engine per worker, made here: the image's allocator lives on this thread.
   const engines: EngineParts[] = [];

@@ -28,12 +28,12 @@ import { refuseLeafRows, type NextPieceValues } from '../stacking/engine.js';
 import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
-import { type GameMove, TetrisAI, type GamePolicy, type TetrisAIOptions, type WellSide } from './ai.js';
+import { checkStackRoom, type GameMove, TetrisAI, type GamePolicy, type TetrisAIOptions, type WellSide } from './ai.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { countHoles, lockInPlace } from './grid.js';
 import { piecesPerTopOutInterval, tetrisRateInterval } from './intervals.js';
 import { playOnThreads } from './play-threads.js';
-import { ruleFacts } from './rules-adapter.js';
+import { defaultGameRandomizer, ruleFacts } from './rules-adapter.js';
 
 /** Longest stretch of moves without giving the event loop a turn. */
 const YIELD_EVERY_MS = 20;
@@ -67,6 +67,8 @@ export interface PlayGameOptions {
   /** A preview table for the randomizer-aware search (TetrisAIOptions.previewTable). */
   previewTable?: NextPieceValues;
   recover?: TetrisAIOptions['recover'];
+  /** Rows stack mode keeps free under the top (TetrisAIOptions.stackRoom); default by rule set and randomizer. */
+  stackRoom?: number;
   /** Worker threads playing games side by side (Node). Default: the core count, at most `games`; 1 with `ai`. */
   threads?: number;
   onProgress?: (p: GameProgress) => void;
@@ -157,15 +159,7 @@ export interface GameAIOptions {
   well: WellSide | undefined;
   policy: GamePolicy;
   recover: TetrisAIOptions['recover'];
-}
-
-/**
- * The randomizer a rule set's games draw from when none is given (playGame, `stackrank bench game`, the demo):
- * guideline bag7, nes nes, the others tgm1. Throws BAD_RULES for an unknown rule set.
- */
-export function defaultGameRandomizer(rules: RuleSetName): RandomizerName {
-  const { name } = ruleFacts(rules);
-  return name === 'guideline' ? 'bag7' : name === 'nes' ? 'nes' : 'tgm1';
+  stackRoom: number | undefined;
 }
 
 export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {
@@ -206,6 +200,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
     well: opts.well,
     policy,
     recover: opts.recover,
+    stackRoom: checkStackRoom(opts.stackRoom),
   };
   const settings: GameSettings = { randomizer, lookahead, hold: opts.hold ?? facts.hold, maxPieces, seed };
 

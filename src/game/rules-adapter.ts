@@ -4,6 +4,7 @@
  */
 import { StackRankError, describe } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
+import type { RandomizerName } from '../randomizers/index.js';
 import {
   kernelInputCount,
   kernelLandings,
@@ -29,6 +30,15 @@ export interface GameRuleFacts {
   previews: number;
   visibleHeight: number;
   ruleSet: RuleSet;
+}
+
+/**
+ * The randomizer a rule set's games draw from when none is given (playGame, `stackrank bench game`, the demo, and
+ * TetrisAI's stack room): guideline bag7, nes nes, the others tgm1. Throws BAD_RULES for an unknown rule set.
+ */
+export function defaultGameRandomizer(rules: RuleSetName): RandomizerName {
+  const { name } = ruleFacts(rules);
+  return name === 'guideline' ? 'bag7' : name === 'nes' ? 'nes' : 'tgm1';
 }
 
 export function ruleFacts(name: unknown): GameRuleFacts {

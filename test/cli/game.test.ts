@@ -193,6 +193,23 @@ describe('stackrank bench game', () => {
     }
   }, 120_000);
 
+  it('passes --stack-room to the AI and the stacking-only baseline, not to the full-board player', async () => {
+    const run = await runCli([...nesArgs(), '--stack-room', '10', '--baselines', '--json', '--threads', '1']);
+    expect(run.code).toBe(0);
+    const [ai, stackOnly, fullBoard] = run.out.split('\n').map((l) => JSON.parse(l));
+    const at = (policy: PlayGameOptions['policy'], stackRoom?: number) =>
+      playGame({ rules: 'nes', games: 2, maxPieces: 300, seed: 0, table, policy, stackRoom, threads: 1 });
+    const given = await at('both', 10);
+    // A room of 10 rows plays other games than nes/nes's default 8, or the test would not see it passed.
+    const byDefault = await at('both');
+    expect([byDefault.lines, byDefault.clears]).not.toEqual([given.lines, given.clears]);
+    expect([ai.pieces, ai.lines, ai.clears]).toEqual([given.pieces, given.lines, given.clears]);
+    const stacking = await at('stackOnly', 10);
+    expect([stackOnly.pieces, stackOnly.lines]).toEqual([stacking.pieces, stacking.lines]);
+    const plain = await direct('fullBoardOnly');
+    expect([fullBoard.pieces, fullBoard.lines, fullBoard.clears]).toEqual([plain.pieces, plain.lines, plain.clears]);
+  }, 120_000);
+
   it('refuses a --recover-weights file it cannot read, that is not JSON or that names an unknown term', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'stackrank-cli-weights-'));
     const notJson = join(dir, 'bad.json');
@@ -257,6 +274,7 @@ describe('stackrank bench game', () => {
       '--max-pieces',
       '--seed',
       '--baselines',
+      '--stack-room',
       '--leaf',
       '--leaf-iterations',
       '--threads',
@@ -272,6 +290,8 @@ describe('stackrank bench game', () => {
     [['bench', 'game', '--lookahead', '7'], /--lookahead must be an integer from 0 to 6/],
     [['bench', 'game', '--games', '0'], /--games must be an integer from 1 to/],
     [['bench', 'game', '--threads', '0'], /--threads must be an integer from 1 to 256/],
+    [['bench', 'game', '--stack-room', '1'], /--stack-room must be an integer from 2 to 12/],
+    [['bench', 'game', '--stack-room', '13'], /--stack-room must be an integer from 2 to 12/],
     [
       ['bench', 'game', '--rules', 'classic', '--hold'],
       /--hold needs a rule set with hold \(guideline\); classic has none/,

@@ -36,6 +36,15 @@ describe('playGame on worker threads', () => {
     expect(played(two)).toEqual(played(one));
   }, 60_000);
 
+  it('plays the same games on 1 and 2 threads with a stackRoom given (the workers search under its limit)', async () => {
+    const run = { rules: 'nes', randomizer: 'nes', lookahead: 1, maxPieces: 250, seed: 4, stackRoom: 11 } as const;
+    const one = await playGame({ ...run, games: 3, table, threads: 1 });
+    const two = await playGame({ ...run, games: 3, table, threads: 2 });
+    expect(played(two)).toEqual(played(one));
+    const byDefault = await playGame({ ...run, stackRoom: undefined, games: 3, table, threads: 2 });
+    expect(played(byDefault)).not.toEqual(played(one));
+  }, 60_000);
+
   it('a range of game indices plays exactly those games of the whole run', async () => {
     const whole = await playGame({ ...RUN, games: 5, table, threads: 2 });
     const head = await playGame({ ...RUN, games: 2, firstGame: 0, table, threads: 1 });

@@ -5,14 +5,14 @@ import { ORIENTATIONS, PIECES, MIRROR_PIECE, type Piece } from '../../src/pieces
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
 import { TetrisAI, playGame } from '../../src/game/index.js';
-import { burnsRows, stackSearchSetup } from '../../src/game/ai.js';
+import { burnsRows, MAX_STACK_ROOM, MIN_STACK_ROOM, stackSearchSetup } from '../../src/game/ai.js';
 import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS } from '../../src/game/evaluate.js';
 import { lockCells, stackFloor } from '../../src/game/grid.js';
 import { normalizeBoard } from '../../src/game/board-input.js';
 import { ruleFacts } from '../../src/game/rules-adapter.js';
 import { isTetrisReady, stackSurfaces } from '../../src/game/stack.js';
-import { createRandomizer } from '../../src/randomizers/index.js';
-import type { Cell } from '../../src/rules/types.js';
+import { createRandomizer, RANDOMIZER_NAMES, type RandomizerName } from '../../src/randomizers/index.js';
+import type { Cell, RuleSetName } from '../../src/rules/types.js';
 import { RefSimulator, cellKey, refBoardFromRows, refReachable, type RefRules } from '../reference/rules-reference.js';
 
 const W = 10;
@@ -32,6 +32,7 @@ function drawBoard(heights: number[], filled: [number, number][] = [], emptied: 
   return grid.map((row) => row.map((f) => (f ? '#' : '.')).join('')).reverse();
 }
 
+const RULE_SETS_PLAYED = ['classic', 'nes', 'guideline', 'tgm', 'tgm20g'] as const;
 const pieceArb = fc.constantFrom(...PIECES);
 const cellArb = fc.tuple(fc.integer({ min: 0, max: W - 1 }), fc.integer({ min: 0, max: H - 1 }));
 
@@ -622,6 +623,81 @@ describe('stack limits', () => {
       }),
     );
     expect(limits).toEqual({ classic: [16, 14], nes: [14, 14], guideline: [16, 16], tgm: [14, 14], tgm20g: [12, 12] });
+  });
+
+  it('under nes and tgm a randomizer with long I droughts keeps the stack 8 rows under the top, not 6', () => {
+    const limitsUnder = (rules: RuleSetName, randomizer: RandomizerName | undefined) => {
+      const { tetrisReady, building } = stackSearchSetup(ruleFacts(rules), randomizer, 'both').limits;
+      return [tetrisReady.boardHeight, building.boardHeight];
+    };
+    const long: RandomizerName[] = ['memoryless', 'nes', 'nesSketch', 'decay'];
+    for (const randomizer of RANDOMIZER_NAMES) {
+      const expected = long.includes(randomizer) ? [12, 12] : [14, 14];
+      expect([randomizer, limitsUnder('nes', randomizer), limitsUnder('tgm', randomizer)]).toEqual([
+        randomizer,
+        expected,
+        expected,
+      ]);
+      // The other kinds of rule set keep their room whatever the randomizer.
+      expect(limitsUnder('classic', randomizer)).toEqual([16, 14]);
+      expect(limitsUnder('guideline', randomizer)).toEqual([16, 16]);
+      expect(limitsUnder('tgm20g', randomizer)).toEqual([12, 12]);
+    }
+    // With no randomizer given, the rule set's own (defaultGameRandomizer): nes's droughts, tgm1's.
+    expect(limitsUnder('nes', undefined)).toEqual([12, 12]);
+    expect(limitsUnder('tgm', undefined)).toEqual([14, 14]);
+    // What makes a drought long, from the pieces themselves: one I gap in a thousand is over 30 pieces.
+    const gap999 = (randomizer: RandomizerName) => {
+      const rng = createRandomizer(randomizer, { seed: 9 });
+      const gaps: number[] = [];
+      let last = -1;
+      for (let i = 0; i < 200_000; i++)
+        if (rng.next() === 'I') {
+          if (last >= 0) gaps.push(i - last);
+          last = i;
+        }
+      gaps.sort((a, b) => a - b);
+      return gaps[Math.floor(gaps.length * 0.999)];
+    };
+    expect(RANDOMIZER_NAMES.filter((r) => gap999(r) > 30)).toEqual(long);
+  });
+
+  it('stackRoom is the room of both limits under every rule set; a room out of range is BAD_ARGUMENT', async () => {
+    for (const rules of RULE_SETS_PLAYED)
+      for (const room of [MIN_STACK_ROOM, 7, MAX_STACK_ROOM]) {
+        const { tetrisReady, building } = stackSearchSetup(ruleFacts(rules), 'nes', 'both', room).limits;
+        expect([rules, tetrisReady.boardHeight, building.boardHeight]).toEqual([rules, H - room, H - room]);
+      }
+    for (const bad of [MIN_STACK_ROOM - 1, MAX_STACK_ROOM + 1, 2.5, '8', Number.NaN, null]) {
+      const made = TetrisAI.create({ rules: 'nes', table, stackRoom: bad as number });
+      await expect(made).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringMatching(/^stackRoom /) });
+    }
+  });
+
+  it('stack mode places no cell above the room it is given, at the narrowest and the widest room', async () => {
+    for (const rules of RULE_SETS_PLAYED)
+      for (const stackRoom of [MIN_STACK_ROOM, MAX_STACK_ROOM]) {
+        const ai = await TetrisAI.create({ rules, table, stackRoom });
+        const rng = createRandomizer('tgm1', { seed: 5 });
+        let rows = new Uint32Array(H);
+        let current = rng.next() as Piece;
+        let stackMoves = 0;
+        const over: string[] = [];
+        for (let n = 0; n < 150; n++) {
+          const next = rng.next() as Piece;
+          const move = ai.nextMove({ board: { width: W, rows }, current, queue: [next] });
+          if (!move) break;
+          if (move.mode === 'stack') {
+            stackMoves++;
+            const top = Math.max(...move.cells.map(([, y]) => y));
+            if (top >= H - stackRoom) over.push(`${rules}, room ${stackRoom}: piece ${n} reaches row ${top}`);
+          }
+          rows = lockCells(rows, W, move.cells).rows.slice(0, H);
+          current = next;
+        }
+        expect(over).toEqual([]);
+        expect(stackMoves).toBeGreaterThan(10);
+      }
   });
 
   it('a Tetris-ready classic stack 13 rows high waits for its I in stack mode; one still building burns', async () => {
