@@ -1,7 +1,7 @@
 /** `stackrank bench game`: TetrisAI playing real games of a rule set, optionally beside its two baselines (docs/game.md). */
 import { readFileSync } from 'node:fs';
 import { StackRankError } from '../errors.js';
-import { type GamePolicy, MAX_STACK_ROOM, MIN_STACK_ROOM } from '../game/ai.js';
+import { type GamePolicy, LONG_I_DROUGHTS, MAX_STACK_ROOM, MIN_STACK_ROOM } from '../game/ai.js';
 import { benchGame } from '../game/bench.js';
 import { RECOVER_WEIGHTS, type RecoverWeights, withRecoverWeights } from '../game/evaluate.js';
 import { mergeGameResults, type GameTally, type PlayGameResult } from '../game/play.js';
@@ -102,10 +102,10 @@ the stacking-only baseline's; the full-board player has none) with the randomize
 in hand, the rank table's shape and --leaf-iterations; built and cached on first use, about 700 MB in memory)
 instead of the rank table's best rank per piece, as bench survival does; not under tgm20g, whose 20G table has no
 preview table. --recover-chance sets how many lines the AI's recover mode values over the next piece (its chance
-ply; on every recover move, near the top too) and --recover-weights FILE its evaluator's weights: a JSON object of some of its twelve terms by name, or a
-bench/tune-recover.ts results file (its final weights); the baselines play without either. --stack-room ROWS sets the rows the
-stack keeps free under the top of the field, for the AI and the stacking-only baseline. Measured in
-docs/results.md ("Real games").`,
+ply; on every recover move, near the top too) and --recover-weights FILE its evaluator's weights: a JSON object of
+some of its twelve terms by name, or a bench/tune-recover.ts results file (its final weights); the baselines play
+without either. --stack-room ROWS sets the rows the stack keeps free under the top of the field, for the AI and the
+stacking-only baseline. Measured in docs/results.md ("Real games").`,
   options: {
     rules: {
       type: 'choice',
@@ -149,8 +149,7 @@ docs/results.md ("Real games").`,
       max: MAX_STACK_ROOM,
       arg: 'ROWS',
       help: 'rows the stack keeps free under the top of the field (fewer: more Tetrises and more top-outs; docs/game.md)',
-      defaultHelp:
-        'by rule set and randomizer: 8 under nes and tgm with the nes, memoryless, nesSketch or decay randomizer',
+      defaultHelp: `by rule set and randomizer: 8 under nes and tgm with randomizer ${[...LONG_I_DROUGHTS].join(', ')}`,
     },
     ...LEAF_OPTIONS,
     threads: { ...THREADS, defaultHelp: 'the number of cores, at most --games' },

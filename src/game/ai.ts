@@ -483,8 +483,8 @@ export interface StackLimits {
  * The stacking rules and search strategy stack mode plays with, for a rule set, randomizer and policy. The stack
  * stays defaultStackRoom's rows under the top of the field (rule sets that spawn in the top rows need that room to
  * turn the I upright over the stack; a Tetris-ready stack may have less; long I droughts need more), and the I goes
- * down the well as soon as the stack is Tetris-ready (lowest column at least TETRIS_ROWS): a real game keeps its stack low (docs/game.md).
- * `stackRules` (the search engine's) has the higher of the two limits; each turn searches under its own. A
+ * down the well as soon as the stack is Tetris-ready (lowest column at least TETRIS_ROWS): a real game keeps its
+ * stack low (docs/game.md). `stackRules` (the search engine's) has the higher of the two limits; each turn searches under its own. A
  * `stackRoom` given (checked: checkStackRoom) is both limits' room.
  */
 export function stackSearchSetup(
@@ -547,7 +547,7 @@ const STACK_ROOM: Readonly<Record<RuleSetKind, { building: number; tetrisReady: 
  * the others (the TGM randomizers, the bags, red/blue) it is at most 24 (docs/results.md, "nes: room for the
  * droughts").
  */
-const LONG_I_DROUGHTS: ReadonlySet<RandomizerName> = new Set(['memoryless', 'nes', 'nesSketch', 'decay']);
+export const LONG_I_DROUGHTS: ReadonlySet<RandomizerName> = new Set(['memoryless', 'nes', 'nesSketch', 'decay']);
 
 /**
  * The room of a stack whose pieces appear in the field's top rows (nes, tgm) under a randomizer with long I
