@@ -484,8 +484,8 @@ export interface StackLimits {
  * stays defaultStackRoom's rows under the top of the field (rule sets that spawn in the top rows need that room to
  * turn the I upright over the stack; a Tetris-ready stack may have less; long I droughts need more), and the I goes
  * down the well as soon as the stack is Tetris-ready (lowest column at least TETRIS_ROWS): a real game keeps its
- * stack low (docs/game.md). `stackRules` (the search engine's) has the higher of the two limits; each turn searches under its own. A
- * `stackRoom` given (checked: checkStackRoom) is both limits' room.
+ * stack low (docs/game.md). `stackRules` (the search engine's) has the higher of the two limits; each turn searches
+ * under its own. A `stackRoom` given (checked: checkStackRoom) is both limits' room.
  */
 export function stackSearchSetup(
   rules: GameRuleFacts,
@@ -553,8 +553,8 @@ export const LONG_I_DROUGHTS: ReadonlySet<RandomizerName> = new Set(['memoryless
  * The room of a stack whose pieces appear in the field's top rows (nes, tgm) under a randomizer with long I
  * droughts. Its top-outs are ready stacks beside a deep well that wait through a drought until the I can no
  * longer reach the well. Under nes/nes, 8 rows top out once per 19.7 M pieces (3 in 59.1 M) at a 71.0–71.2 % Tetris
- * rate, where 6 rows top out once per 829,000 at 75.2–75.3 % and 7 rows once per 2.2 M at 73.6 % (docs/results.md,
- * "nes: room for the droughts").
+ * rate, where 6 rows top out once per 829,000 at 75.2–75.3 % and 7 rows once per 3.4 M at 73.5–73.6 %
+ * (docs/results.md, "nes: room for the droughts").
  */
 const LONG_DROUGHT_ROOM = { building: 8, tetrisReady: 8 };
 
