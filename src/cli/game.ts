@@ -1,7 +1,7 @@
 /** `stackrank bench game`: TetrisAI playing real games of a rule set, optionally beside its two baselines (docs/game.md). */
 import { readFileSync } from 'node:fs';
 import { StackRankError } from '../errors.js';
-import { type GamePolicy, LONG_I_DROUGHTS, MAX_STACK_ROOM, MIN_STACK_ROOM } from '../game/ai.js';
+import { type GamePolicy, MAX_STACK_ROOM, MIN_STACK_ROOM } from '../game/ai.js';
 import { benchGame } from '../game/bench.js';
 import { RECOVER_WEIGHTS, type RecoverWeights, withRecoverWeights } from '../game/evaluate.js';
 import { mergeGameResults, type GameTally, type PlayGameResult } from '../game/play.js';
@@ -149,7 +149,7 @@ stacking-only baseline. Measured in docs/results.md ("Real games").`,
       max: MAX_STACK_ROOM,
       arg: 'ROWS',
       help: 'rows the stack keeps free under the top of the field (fewer: more Tetrises and more top-outs; docs/game.md)',
-      defaultHelp: `by rule set and randomizer: 8 under nes and tgm with randomizer ${[...LONG_I_DROUGHTS].join(', ')}`,
+      defaultHelp: 'by rule set and randomizer (docs/game.md, "Options")',
     },
     ...LEAF_OPTIONS,
     threads: { ...THREADS, defaultHelp: 'the number of cores, at most --games' },

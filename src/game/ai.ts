@@ -521,12 +521,19 @@ function ruleSetKind(ruleSet: GameRuleFacts['ruleSet']): RuleSetKind {
   return 'onePiece';
 }
 
+/** Rows stack mode keeps free above the stack: while it is still building, and once it is Tetris-ready. */
+interface StackRoom {
+  building: number;
+  tetrisReady: number;
+}
+
 /**
- * Rows stack mode keeps free above the stack under each kind of rule set: while it is still building, and once it is
- * Tetris-ready (an I down the well clears four rows now). A ready stack only waits for its I, which lowers it by
- * four rows, so its room is spent only on a drought and every row of it is a burn put off.
+ * The stack's room under each kind of rule set: while it is still building, and once it is Tetris-ready (an I down
+ * the well clears four rows now). A ready stack only waits for its I, which lowers it by four rows, so its room is
+ * spent only on a drought and every row of it is a burn put off. `longDroughts`, where given, is the room under a
+ * randomizer with long I droughts (LONG_I_DROUGHTS).
  */
-const STACK_ROOM: Readonly<Record<RuleSetKind, { building: number; tetrisReady: number }>> = {
+const STACK_ROOM: Readonly<Record<RuleSetKind, StackRoom & { longDroughts?: StackRoom }>> = {
   /** Guideline (hold and 5 previews): room to stand the I upright over the stack. */
   previews: { building: 4, tetrisReady: 4 },
   /** Classic: an I drought is seen one piece ahead, and the stacks that top out are the ones that grow tall before
@@ -536,8 +543,11 @@ const STACK_ROOM: Readonly<Record<RuleSetKind, { building: number; tetrisReady: 
   onePiece: { building: 6, tetrisReady: 4 },
   /** nes, tgm: a deep well beside a tall stack takes only an I, so the stack stays lower (nes/nes over 2 x 3,000
    * pieces: 2 top-outs with 4 rows, none with 6); letting a ready stack stand higher gained Tetrises only with more
-   * top-outs (docs/results.md, "Classic: two limits"). Under randomizers with long I droughts: LONG_DROUGHT_ROOM. */
-  topSpawn: { building: 6, tetrisReady: 6 },
+   * top-outs (docs/results.md, "Classic: two limits"). Under long droughts the top-outs are ready stacks beside a
+   * deep well that wait through a drought until the I can no longer reach the well: under nes/nes, 8 rows top out
+   * once per 19.7 M pieces (3 in 59.1 M) at a 71.0–71.2 % Tetris rate, where 6 rows top out once per 829,000 at
+   * 75.2–75.3 % and 7 rows once per 3.4 M at 73.5–73.6 % (docs/results.md, "nes: room for the droughts"). */
+  topSpawn: { building: 6, tetrisReady: 6, longDroughts: { building: 8, tetrisReady: 8 } },
   /** At 20G the piece slides over the stack from where it appears: a stack this close to the top blocks it. */
   '20G': { building: 8, tetrisReady: 8 },
 };
@@ -547,20 +557,12 @@ const STACK_ROOM: Readonly<Record<RuleSetKind, { building: number; tetrisReady: 
  * the others (the TGM randomizers, the bags, red/blue) it is at most 24 (docs/results.md, "nes: room for the
  * droughts").
  */
-export const LONG_I_DROUGHTS: ReadonlySet<RandomizerName> = new Set(['memoryless', 'nes', 'nesSketch', 'decay']);
-
-/**
- * The room of a stack whose pieces appear in the field's top rows (nes, tgm) under a randomizer with long I
- * droughts. Its top-outs are ready stacks beside a deep well that wait through a drought until the I can no
- * longer reach the well. Under nes/nes, 8 rows top out once per 19.7 M pieces (3 in 59.1 M) at a 71.0–71.2 % Tetris
- * rate, where 6 rows top out once per 829,000 at 75.2–75.3 % and 7 rows once per 3.4 M at 73.5–73.6 %
- * (docs/results.md, "nes: room for the droughts").
- */
-const LONG_DROUGHT_ROOM = { building: 8, tetrisReady: 8 };
+const LONG_I_DROUGHTS: ReadonlySet<RandomizerName> = new Set(['memoryless', 'nes', 'nesSketch', 'decay']);
 
 /** The rows stack mode keeps free under a kind of rule set and the game's randomizer. */
-function defaultStackRoom(kind: RuleSetKind, randomizer: RandomizerName): { building: number; tetrisReady: number } {
-  return kind === 'topSpawn' && LONG_I_DROUGHTS.has(randomizer) ? LONG_DROUGHT_ROOM : STACK_ROOM[kind];
+function defaultStackRoom(kind: RuleSetKind, randomizer: RandomizerName): StackRoom {
+  const room = STACK_ROOM[kind];
+  return (LONG_I_DROUGHTS.has(randomizer) && room.longDroughts) || room;
 }
 
 /**

@@ -157,14 +157,15 @@ describe('stackrank bench game', () => {
 
   // The games the two recover flags' tests below play, called directly: nes, 2 games of at most 300 pieces, seed 0.
   const nesArgs = () => ['bench', 'game', '--table', file, '--rules', 'nes', '--games', '2', '--max-pieces', '300'];
-  const direct = (policy: 'both' | 'fullBoardOnly', recover?: PlayGameOptions['recover']) =>
-    playGame({ rules: 'nes', games: 2, maxPieces: 300, seed: 0, table, policy, recover, threads: 1 });
+  /** The games `nesArgs()` plays, through playGame: a player and the options a flag stands for. */
+  const direct = (policy: PlayGameOptions['policy'], options: Partial<PlayGameOptions> = {}) =>
+    playGame({ rules: 'nes', games: 2, maxPieces: 300, seed: 0, table, policy, threads: 1, ...options });
 
   it("passes --recover-chance to the AI's recover mode only, not to the baselines", async () => {
     const run = await runCli([...nesArgs(), '--recover-chance', '6', '--baselines', '--json', '--threads', '1']);
     expect(run.code).toBe(0);
     const [ai, , fullBoard] = run.out.split('\n').map((l) => JSON.parse(l));
-    const chance = await direct('both', { chance: 6 });
+    const chance = await direct('both', { recover: { chance: 6 } });
     const byDefault = await direct('both');
     expect([ai.pieces, ai.lines, ai.clears]).toEqual([chance.pieces, chance.lines, chance.clears]);
     // nes's chance ply values 3 lines by default, so these games differ from the flag's 6.
@@ -179,7 +180,7 @@ describe('stackrank bench game', () => {
     const resultsFile = join(dir, 'tune.json');
     await writeFile(weightsFile, JSON.stringify({ holes: -40, clean: 5 }));
     await writeFile(resultsFile, JSON.stringify({ generations: [], final: { holes: -40, clean: 5 } }));
-    const given = await direct('both', { weights: { holes: -40, clean: 5 } });
+    const given = await direct('both', { recover: { weights: { holes: -40, clean: 5 } } });
     const byDefault = await direct('both');
     // These weights play other games than the defaults, or the test would not see them passed.
     expect([byDefault.lines, byDefault.clears]).not.toEqual([given.lines, given.clears]);
@@ -197,14 +198,12 @@ describe('stackrank bench game', () => {
     const run = await runCli([...nesArgs(), '--stack-room', '10', '--baselines', '--json', '--threads', '1']);
     expect(run.code).toBe(0);
     const [ai, stackOnly, fullBoard] = run.out.split('\n').map((l) => JSON.parse(l));
-    const at = (policy: PlayGameOptions['policy'], stackRoom?: number) =>
-      playGame({ rules: 'nes', games: 2, maxPieces: 300, seed: 0, table, policy, stackRoom, threads: 1 });
-    const given = await at('both', 10);
+    const given = await direct('both', { stackRoom: 10 });
     // A room of 10 rows plays other games than nes/nes's default 8, or the test would not see it passed.
-    const byDefault = await at('both');
+    const byDefault = await direct('both');
     expect([byDefault.lines, byDefault.clears]).not.toEqual([given.lines, given.clears]);
     expect([ai.pieces, ai.lines, ai.clears]).toEqual([given.pieces, given.lines, given.clears]);
-    const stacking = await at('stackOnly', 10);
+    const stacking = await direct('stackOnly', { stackRoom: 10 });
     expect([stackOnly.pieces, stackOnly.lines]).toEqual([stacking.pieces, stacking.lines]);
     const plain = await direct('fullBoardOnly');
     expect([fullBoard.pieces, fullBoard.lines, fullBoard.clears]).toEqual([plain.pieces, plain.lines, plain.clears]);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StackRankError } from '../../src/errors.js';
-import { ORIENTATIONS, PIECES, MIRROR_PIECE, type Piece } from '../../src/pieces.js';
+import { ORIENTATIONS, PIECES, MIRROR_PIECE, pieceId, type Piece } from '../../src/pieces.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
 import { TetrisAI, playGame } from '../../src/game/index.js';
@@ -12,6 +12,8 @@ import { normalizeBoard } from '../../src/game/board-input.js';
 import { ruleFacts } from '../../src/game/rules-adapter.js';
 import { isTetrisReady, stackSurfaces } from '../../src/game/stack.js';
 import { createRandomizer, RANDOMIZER_NAMES, type RandomizerName } from '../../src/randomizers/index.js';
+import { analyzeRandomizer } from '../../src/randomizers/analyze.js';
+import { RULE_SET_NAMES } from '../../src/rules/rule-sets.js';
 import type { Cell, RuleSetName } from '../../src/rules/types.js';
 import { RefSimulator, cellKey, refBoardFromRows, refReachable, type RefRules } from '../reference/rules-reference.js';
 
@@ -32,7 +34,6 @@ function drawBoard(heights: number[], filled: [number, number][] = [], emptied: 
   return grid.map((row) => row.map((f) => (f ? '#' : '.')).join('')).reverse();
 }
 
-const RULE_SETS_PLAYED = ['classic', 'nes', 'guideline', 'tgm', 'tgm20g'] as const;
 const pieceArb = fc.constantFrom(...PIECES);
 const cellArb = fc.tuple(fc.integer({ min: 0, max: W - 1 }), fc.integer({ min: 0, max: H - 1 }));
 
@@ -646,24 +647,19 @@ describe('stack limits', () => {
     // With no randomizer given, the rule set's own (defaultGameRandomizer): nes's droughts, tgm1's.
     expect(limitsUnder('nes', undefined)).toEqual([12, 12]);
     expect(limitsUnder('tgm', undefined)).toEqual([14, 14]);
-    // What makes a drought long, from the pieces themselves: one I gap in a thousand is over 30 pieces.
-    const gap999 = (randomizer: RandomizerName) => {
-      const rng = createRandomizer(randomizer, { seed: 9 });
-      const gaps: number[] = [];
-      let last = -1;
-      for (let i = 0; i < 200_000; i++)
-        if (rng.next() === 'I') {
-          if (last >= 0) gaps.push(i - last);
-          last = i;
-        }
-      gaps.sort((a, b) => a - b);
-      return gaps[Math.floor(gaps.length * 0.999)];
+    // What makes a drought long, from the pieces themselves: one I gap in a thousand is over 30 pieces, that is over
+    // 29 other pieces between two I pieces (analyzeRandomizer's droughts).
+    const drought999 = (randomizer: RandomizerName) => {
+      const { histogram } = analyzeRandomizer(randomizer, { pieces: 200_000, seed: 9 }).droughts[pieceId('I')];
+      const total = histogram.reduce((a, b) => a + b, 0);
+      let seen = 0;
+      return histogram.findIndex((count) => (seen += count) > 0.999 * total);
     };
-    expect(RANDOMIZER_NAMES.filter((r) => gap999(r) > 30)).toEqual(long);
+    expect(RANDOMIZER_NAMES.filter((r) => drought999(r) > 29)).toEqual(long);
   });
 
   it('stackRoom is the room of both limits under every rule set; a room out of range is BAD_ARGUMENT', async () => {
-    for (const rules of RULE_SETS_PLAYED)
+    for (const rules of RULE_SET_NAMES)
       for (const room of [MIN_STACK_ROOM, 7, MAX_STACK_ROOM]) {
         const { tetrisReady, building } = stackSearchSetup(ruleFacts(rules), 'nes', 'both', room).limits;
         expect([rules, tetrisReady.boardHeight, building.boardHeight]).toEqual([rules, H - room, H - room]);
@@ -675,7 +671,7 @@ describe('stack limits', () => {
   });
 
   it('stack mode places no cell above the room it is given, at the narrowest and the widest room', async () => {
-    for (const rules of RULE_SETS_PLAYED)
+    for (const rules of RULE_SET_NAMES)
       for (const stackRoom of [MIN_STACK_ROOM, MAX_STACK_ROOM]) {
         const ai = await TetrisAI.create({ rules, table, stackRoom });
         const rng = createRandomizer('tgm1', { seed: 5 });
