@@ -6,10 +6,13 @@
  * non-Tetris line per 9 cells) until it fits. Burns cost exactly the overflow and nothing else, so the Tetris rate
  * printed is an upper bound for an AI with that much room between its stack before a Tetris (the mean cells it
  * holds when an I takes one) and the burn point, under that randomizer's pieces.
- * Also prints the gaps between I pieces (mean and percentiles). Prints two tables.
+ * Also prints the gaps between I pieces (mean and percentiles, from analyzeRandomizer's droughts: only gaps between
+ * two I pieces count, not the wait before the first). Prints two tables.
  *
  *   npx tsx bench/drought-bound.ts [--randomizers nes,tgm1] [--pieces 300000] [--seed 9]
  */
+import { pieceId } from '../src/pieces.js';
+import { analyzeRandomizer } from '../src/randomizers/analyze.js';
 import { createRandomizer, type RandomizerName } from '../src/randomizers/index.js';
 import { benchArgs, printTable } from './common.js';
 
@@ -57,27 +60,28 @@ const bounds = names.flatMap((name) =>
 console.log('Tetris rate with burns costing exactly the overflow, by where the stack burns:');
 printTable(bounds);
 
+const I = pieceId('I');
 const gaps = names.map((name) => {
-  const rng = createRandomizer(name, { seed });
-  const found: number[] = [];
-  let gap = 0;
-  for (let i = 0; i < pieces; i++) {
-    gap++;
-    if (rng.next() === 'I') {
-      found.push(gap);
-      gap = 0;
+  // droughts[I].histogram[d] counts the gaps with d other pieces between two I pieces; a gap here is d + 1 pieces.
+  const { histogram, mean } = analyzeRandomizer(name, { pieces, seed }).droughts[I];
+  const total = histogram.reduce((a, b) => a + b, 0);
+  const at = (q: number) => {
+    const rank = Math.min(total - 1, Math.floor(q * total));
+    let seen = 0;
+    for (let d = 0; d < histogram.length; d++) {
+      seen += histogram[d];
+      if (seen > rank) return d + 1;
     }
-  }
-  found.sort((a, b) => a - b);
-  const at = (q: number) => found[Math.min(found.length - 1, Math.floor(q * found.length))];
+    return histogram.length;
+  };
   return {
     randomizer: name,
-    'mean gap': (found.reduce((a, b) => a + b, 0) / found.length).toFixed(1),
+    'mean gap': (mean + 1).toFixed(1),
     median: at(0.5),
     '90th': at(0.9),
     '99th': at(0.99),
     '99.9th': at(0.999),
-    longest: found[found.length - 1],
+    longest: histogram.length,
   };
 });
 console.log('Pieces from one I to the next (1 = two I pieces in a row):');
