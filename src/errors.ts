@@ -98,6 +98,29 @@ export function checkSignal(signal: unknown, what = 'signal'): AbortSignal | und
   return signal as AbortSignal;
 }
 
+/**
+ * `work`'s result, or ABORTED as soon as `signal` aborts. The work itself runs on (it may be shared: a search image
+ * other engines wait for), and its failure after an abort is swallowed, so nothing rejects unhandled.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, message: string): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new StackRankError('ABORTED', message));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 /** A callback or nothing. */
 export function checkCallback<F>(name: string, value: unknown): F | undefined {
   if (value === undefined) return undefined;
@@ -128,6 +151,24 @@ export function firstHole(value: readonly unknown[]): number {
 /** The first own key of an options object that `known` does not list (a misspelt option), or undefined. */
 export function firstUnknownKey(value: object, known: readonly string[]): string | undefined {
   return Object.keys(value).find((k) => !known.includes(k));
+}
+
+/**
+ * Every key of an options type, from an object literal the compiler checks against the type (a key missing or
+ * misspelt there does not compile), so the list of known options cannot drift from the interface.
+ */
+export function optionNames<T>(keys: { [K in keyof Required<T>]: true }): readonly string[] {
+  return Object.freeze(Object.keys(keys));
+}
+
+/** Refuses a misspelt option (e.g. `maxPiece` for `maxPieces`, which would otherwise be ignored) with BAD_ARGUMENT. */
+export function refuseUnknownOptions(what: string, value: object, known: readonly string[]): void {
+  const unknown = firstUnknownKey(value, known);
+  if (unknown !== undefined)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${what}: unknown option ${describe(unknown)}; options are ${known.join(', ')}`,
+    );
 }
 
 /** Resolves after the event loop has run once (timers, I/O, abort events), so long loops can be cancelled. */

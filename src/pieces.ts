@@ -56,6 +56,17 @@ export function pieceId(letter: string): PieceId {
   return id as PieceId;
 }
 
+/** A piece given as a letter of PIECES or an id 0..6 (every public function that takes a piece), as its id. */
+export function toPieceId(piece: unknown, what = 'piece'): PieceId {
+  if (typeof piece === 'string' && (PIECES as readonly string[]).includes(piece)) return pieceId(piece);
+  if (typeof piece === 'number' && Number.isInteger(piece) && piece >= 0 && piece < PIECES.length)
+    return piece as PieceId;
+  throw new StackRankError(
+    'BAD_PIECE',
+    `${what} must be a letter of ${PIECES.join(' ')} or an id 0..6; got ${describe(piece)}`,
+  );
+}
+
 /**
  * `o` if it is one of the library's own orientations (ORIENTATIONS[piece]), else BAD_ARGUMENT naming `what`: a copy
  * could have holes or wrong lengths in its bot/top arrays, so only the originals are taken.

@@ -72,7 +72,8 @@ export function loadRecoverWeights(path: string, option = '--recover-weights'): 
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new UsageError(`${option} must be a readable JSON file; ${String((e as Error).message)}`);
+    // A file that cannot be read is a runtime error (exit 1, IO), as for --table (docs/cli.md, "Exit codes").
+    throw new StackRankError('IO', `${option}: could not read ${path}: ${String((e as Error).message)}`, { cause: e });
   }
   let json: unknown;
   try {
@@ -123,7 +124,8 @@ stacking-only baseline. Measured in docs/results.md ("Real games").`,
     lookahead: lookaheadOption(1),
     hold: {
       type: 'flag',
-      help: `let the AI use hold (rule sets with hold: ${RULE_SET_NAMES.filter((n) => RULE_SETS[n].hold).join(', ')})`,
+      help: `let the AI use hold (rule sets with hold: ${RULE_SET_NAMES.filter((n) => RULE_SETS[n].hold).join(', ')}; the default there)`,
+      negation: 'play without hold, also where the rule set has it',
     },
     games: { type: 'int', min: 1, max: 1_000_000, default: 1, help: 'games per player' },
     maxPieces: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER, default: 10_000, help: 'pieces per game at most' },

@@ -57,6 +57,9 @@ export interface OutDirSpec extends OptionBase {
 }
 export interface FlagSpec extends OptionBase {
   type: 'flag';
+  /** Help of a `--no-NAME` that sets the value false: the value is then undefined when neither is given (the
+   * command's own default), true or false. */
+  negation?: string;
 }
 export type OptionSpec =
   | IntSpec
@@ -82,7 +85,9 @@ type ValueOf<S> = S extends IntSpec | NumberSpec
 /** Parsed values, keyed like the table (camelCase; the flag is its kebab-case form). */
 export type OptionValues<O extends OptionTable> = {
   [K in keyof O]: O[K] extends FlagSpec
-    ? boolean
+    ? O[K] extends { negation: string }
+      ? boolean | undefined
+      : boolean
     : O[K] extends { default: unknown }
       ? ValueOf<O[K]>
       : ValueOf<O[K]> | undefined;
@@ -317,7 +322,12 @@ export function buildProgram(commands: readonly CommandSpec[], groups: Groups, i
       cmd.argument(a.optional ? `[${term}]` : `<${term}>`, a.help);
     }
     const table: OptionTable = { ...spec.options, json: JSON_OPTION };
-    for (const [key, option] of Object.entries(table)) cmd.addOption(toOption(key, option, spec.path));
+    for (const [key, option] of Object.entries(table)) {
+      cmd.addOption(toOption(key, option, spec.path));
+      // Defined after the positive flag, so commander leaves the value undefined when neither is given.
+      if (option.type === 'flag' && option.negation)
+        cmd.addOption(new Option(`--no-${flagName(key)}`, option.negation));
+    }
     cmd.action(async () => {
       const values = cmd.opts() as Record<string, unknown>;
       const given = (key: string) => cmd.getOptionValueSource(key) === 'cli';

@@ -8,7 +8,7 @@
  * any cell in row `height` or above loses (checked before rows are cleared, as in the CS3243 rules of the GA report).
  */
 import { StackRankError, describe, optionsObject, requireDenseArray } from '../errors.js';
-import { ORIENTATIONS, PIECES, pieceId, requireOrientation, type Orientation } from '../pieces.js';
+import { ORIENTATIONS, PIECES, requireOrientation, toPieceId, type Orientation } from '../pieces.js';
 
 export const MIN_WIDTH = 4;
 export const MAX_WIDTH = 10;
@@ -66,16 +66,6 @@ export function orientationRowMasks(o: Orientation): number[] {
   const masks = new Array<number>(pieceHeight(o)).fill(0);
   for (let j = 0; j < o.width; j++) for (let r = o.bot[j]; r < o.top[j]; r++) masks[r] |= 1 << j;
   return masks;
-}
-
-/** Checks a piece given as id 0..6 or letter and returns its id. */
-export function toPieceId(piece: unknown): number {
-  if (typeof piece === 'string') return pieceId(piece);
-  if (typeof piece === 'number' && Number.isInteger(piece) && piece >= 0 && piece < 7) return piece;
-  throw new StackRankError(
-    'BAD_PIECE',
-    `piece must be a letter of ${PIECES.join(' ')} or an id 0..6; got ${describe(piece)}`,
-  );
 }
 
 export class FullBoard {

@@ -15,7 +15,8 @@ import { ORIENTATIONS, PIECES } from '../pieces.js';
 import { Rng, checkSeed } from '../random.js';
 import { classicMove } from '../rules/rotation-systems.js';
 import type { PieceMove } from '../rules/types.js';
-import { DEFAULT_HEIGHT, DEFAULT_WIDTH, FullBoard, checkSize, toPieceId } from './board.js';
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH, FullBoard, checkSize } from './board.js';
+import { toPieceId } from '../pieces.js';
 import { FEATURE_NAMES, type FeatureName } from './features.js';
 import {
   CHUNK_LINE_CAP,

@@ -7,8 +7,18 @@
  *   const ai = await TetrisAI.create({ rules: 'guideline', lookahead: 2 });
  *   const move = ai.nextMove({ board, current: 'T', queue: 'SZOIL', hold: null, canHold: true });
  */
-import { StackRankError, describe, firstUnknownKey, optionsObject, requireInt } from '../errors.js';
-import { MIRROR_PIECE, PIECES, pieceId, type Piece } from '../pieces.js';
+import {
+  StackRankError,
+  checkSignal,
+  describe,
+  firstUnknownKey,
+  optionNames,
+  optionsObject,
+  refuseUnknownOptions,
+  requireInt,
+  untilAborted,
+} from '../errors.js';
+import { MIRROR_PIECE, PIECES, pieceId, toPieceId, type Piece, type PieceId } from '../pieces.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import { checkDistribution } from '../stacking/ai.js';
@@ -43,6 +53,8 @@ export type GameMode = 'stack' | 'recover';
 export const GAME_POLICIES = ['both', 'stackOnly', 'fullBoardOnly'] as const;
 export type GamePolicy = (typeof GAME_POLICIES)[number];
 
+const ABORTED_SETUP = "the AI's setup was aborted";
+
 export interface TetrisAIOptions {
   /** Rule-set preset (docs/rules.md): 'classic', 'nes', 'guideline' (default), 'tgm', 'tgm20g'. */
   rules?: RuleSetName;
@@ -71,20 +83,45 @@ export interface TetrisAIOptions {
   /** Rows stack mode keeps free under the top of the 20-row field, MIN_STACK_ROOM..MAX_STACK_ROOM: fewer make more
    * Tetrises and more top-outs. Default by rule set and randomizer (defaultStackRoom; docs/game.md, "Options"). */
   stackRoom?: number;
+  /** Cancels the setup (loading or building the cached table, laying out the search's tables: about a second the
+   * first time in a process): create then rejects with ABORTED. */
+  signal?: AbortSignal;
 }
 
 export interface GameState {
   board: BoardInput;
-  current: Piece | string;
-  /** The known pieces after the current one (a string like "SZO" or an array of letters). */
-  queue?: string | readonly string[];
+  /** A piece letter, or its id 0..6 (I O T S Z L J), as for queue and hold. */
+  current: Piece | string | PieceId;
+  /** The known pieces after the current one (a string like "SZO" or an array of letters or ids). */
+  queue?: string | readonly (string | PieceId)[];
   /** The piece in the hold box, or null. */
-  hold?: Piece | string | null;
+  hold?: Piece | string | PieceId | null;
   /** Whether hold may be pressed this turn (default: whenever the rule set has hold). */
   canHold?: boolean;
   /** Chances of the first piece after the queue (I O T S Z L J), for an AI created with a randomizer. */
   next?: ArrayLike<number>;
 }
+
+const TETRIS_AI_OPTIONS = optionNames<TetrisAIOptions>({
+  rules: true,
+  lookahead: true,
+  randomizer: true,
+  well: true,
+  table: true,
+  recover: true,
+  policy: true,
+  previewTable: true,
+  stackRoom: true,
+  signal: true,
+});
+const GAME_STATE_KEYS = optionNames<GameState>({
+  board: true,
+  current: true,
+  queue: true,
+  hold: true,
+  canHold: true,
+  next: true,
+});
 
 export interface GameMove {
   /** Press hold first, then place `piece` (the held piece, or the first of the queue when the box was empty). */
@@ -134,23 +171,11 @@ export class TetrisAI {
   static async create(opts: TetrisAIOptions = {}, attached?: AttachedSearch): Promise<TetrisAI> {
     if (opts === null || typeof opts !== 'object')
       throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
-    const known = [
-      'rules',
-      'lookahead',
-      'randomizer',
-      'well',
-      'table',
-      'recover',
-      'policy',
-      'previewTable',
-      'stackRoom',
-    ];
-    const unknown = firstUnknownKey(opts, known);
-    if (unknown === 'leafRows')
+    if (firstUnknownKey(opts, TETRIS_AI_OPTIONS) === 'leafRows')
       throw new StackRankError('BAD_ARGUMENT', 'the leafRows option is now previewTable (a preview table)');
-    if (unknown !== undefined)
-      throw new StackRankError('BAD_ARGUMENT', `unknown option ${describe(unknown)}; options are ${known.join(', ')}`);
+    refuseUnknownOptions('TetrisAI.create', opts, TETRIS_AI_OPTIONS);
     const rules = ruleFacts(opts.rules ?? 'guideline');
+    const signal = checkSignal(opts.signal);
     const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, MAX_LOOKAHEAD);
     const well = opts.well ?? defaultWell(rules.ruleSet);
     if (well !== 'right' && well !== 'left' && well !== 'auto')
@@ -199,7 +224,7 @@ export class TetrisAI {
       const { loadOrBuildCachedTable } = await import('../rank/cache.js');
       // At 20G the stack is ranked by the 20G table: its moves are the ones a piece reaches at 20G (docs/rules.md).
       const gravity = rules.ruleSet.gravity === '20G' ? '20G' : 'drop';
-      table = (await loadOrBuildCachedTable({ gravity })).table;
+      table = (await loadOrBuildCachedTable({ gravity, signal })).table;
     }
     const { stackRules, limits, unknownPieces } = stackSearchSetup(rules, opts.randomizer, policy, stackRoom);
     if (opts.previewTable && unknownPieces === 0)
@@ -207,9 +232,14 @@ export class TetrisAI {
         'BAD_ARGUMENT',
         'previewTable needs a randomizer (it scores the randomizer-aware search)',
       );
+    if (signal?.aborted) throw new StackRankError('ABORTED', ABORTED_SETUP);
     const engine =
       attached?.engine ??
-      (await StackingEngine.create(table as RankTable, stackRules, { unknownPieces, leafValues: opts.previewTable }));
+      (await untilAborted(
+        StackingEngine.create(table as RankTable, stackRules, { unknownPieces, leafValues: opts.previewTable }),
+        signal,
+        ABORTED_SETUP,
+      ));
     return new TetrisAI(
       rules,
       lookahead,
@@ -246,8 +276,9 @@ export class TetrisAI {
     if (state === null || typeof state !== 'object')
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `${caller} takes { board, current, queue, hold, canHold }; got ${describe(state)}`,
+        `${caller} takes { ${GAME_STATE_KEYS.join(', ')} }; got ${describe(state)}`,
       );
+    refuseUnknownOptions(caller, state, GAME_STATE_KEYS);
     const board = normalizeBoard(state.board, this.width);
     const current = toPiece(state.current, 'current');
     const queue = toQueueLetters(state.queue);
@@ -712,12 +743,7 @@ function maxHeight(rows: Uint32Array): number {
 }
 
 function toPiece(value: unknown, what: string): Piece {
-  if (typeof value !== 'string')
-    throw new StackRankError(
-      'BAD_PIECE',
-      `${what} must be a piece letter (${PIECES.join(' ')}); got ${describe(value)}`,
-    );
-  return PIECES[pieceId(value)];
+  return PIECES[toPieceId(value, what)];
 }
 
 function toQueueLetters(queue: unknown): Piece[] {
@@ -726,16 +752,10 @@ function toQueueLetters(queue: unknown): Piece[] {
   if (!letters)
     throw new StackRankError(
       'BAD_PIECE',
-      `queue must be a string like "SZO" or an array of piece letters; got ${describe(queue)}`,
+      `queue must be a string like "SZO" or an array of pieces (letters or ids 0..6); got ${describe(queue)}`,
     );
   // An index loop, not map: a sparse array's holes are queue entries too (and bad ones).
   const pieces: Piece[] = [];
-  for (let i = 0; i < letters.length; i++) {
-    const l: unknown = letters[i];
-    if (typeof l !== 'string' || !(PIECES as readonly string[]).includes(l)) {
-      throw new StackRankError('BAD_PIECE', `queue entry ${i} is ${describe(l)}; pieces are ${PIECES.join(' ')}`);
-    }
-    pieces.push(l as Piece);
-  }
+  for (let i = 0; i < letters.length; i++) pieces.push(toPiece(letters[i], `queue entry ${i}`));
   return pieces;
 }

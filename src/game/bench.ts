@@ -7,7 +7,15 @@ import type { RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import type { RuleSetName } from '../rules/types.js';
 import type { NextPieceValues } from '../stacking/engine.js';
-import { StackRankError, checkCallback, describe, firstHole, optionsObject } from '../errors.js';
+import {
+  StackRankError,
+  checkCallback,
+  describe,
+  firstHole,
+  optionNames,
+  optionsObject,
+  refuseUnknownOptions,
+} from '../errors.js';
 import { checkStackRoom, GAME_POLICIES, type GamePolicy } from './ai.js';
 import type { RecoverWeights } from './evaluate.js';
 import { playGame, type GameTally, type PlayGameResult } from './play.js';
@@ -55,8 +63,30 @@ export interface BenchGameOptions {
 
 export type BenchGameResult = Partial<Record<GamePolicy, PlayGameResult>>;
 
+const BENCH_GAME_OPTIONS = optionNames<BenchGameOptions>({
+  rules: true,
+  randomizer: true,
+  lookahead: true,
+  hold: true,
+  games: true,
+  firstGame: true,
+  maxPieces: true,
+  seed: true,
+  table: true,
+  previewTable: true,
+  recoverChance: true,
+  recoverWeights: true,
+  stackRoom: true,
+  threads: true,
+  players: true,
+  onProgress: true,
+  signal: true,
+  onGame: true,
+});
+
 export async function benchGame(options: BenchGameOptions): Promise<BenchGameResult> {
   const opts = optionsObject('benchGame', options);
+  refuseUnknownOptions('benchGame', opts, BENCH_GAME_OPTIONS);
   checkCallback('onProgress', opts.onProgress);
   checkCallback('onGame', opts.onGame);
   const players = checkPlayers(opts.players);

@@ -4,7 +4,7 @@
  * memory). Workers take games one at a time from a common list of game indices and post each game's tally; game g
  * is the same game whichever worker plays it (playOneGame), so results do not depend on the thread count.
  */
-import { StackRankError } from '../errors.js';
+import { StackRankError, untilAborted } from '../errors.js';
 import type { RankTable } from '../rank/table.js';
 import { StackingEngine, type EngineParts, type NextPieceValues } from '../stacking/engine.js';
 import { countLiveWorker } from '../workers.js';
@@ -73,11 +73,11 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
   // One engine per worker, made here: the image's allocator lives on this thread.
   const engines: EngineParts[] = [];
   for (let i = 0; i < threads; i++) {
-    const engine = await StackingEngine.create(run.table, stackRules, {
-      shared: true,
-      unknownPieces,
-      leafValues: run.previewTable,
-    });
+    const engine = await untilAborted(
+      StackingEngine.create(run.table, stackRules, { shared: true, unknownPieces, leafValues: run.previewTable }),
+      run.signal,
+      'the games were aborted',
+    );
     engines.push(engine.parts());
   }
   const { script, eval: isSource } = await workerScript();

@@ -16,7 +16,9 @@ import {
   checkSignal,
   describe,
   firstHole,
+  optionNames,
   optionsObject,
+  refuseUnknownOptions,
   requireInt,
 } from '../errors.js';
 import { joinRecords, recordInt, recordObject, requireRunParts } from '../runs.js';
@@ -76,6 +78,28 @@ export interface PlayGameOptions {
   onGame?: (tally: GameTally) => void;
   signal?: AbortSignal;
 }
+
+const PLAY_GAME_OPTIONS = optionNames<PlayGameOptions>({
+  rules: true,
+  randomizer: true,
+  lookahead: true,
+  hold: true,
+  games: true,
+  firstGame: true,
+  maxPieces: true,
+  seed: true,
+  well: true,
+  ai: true,
+  table: true,
+  policy: true,
+  previewTable: true,
+  recover: true,
+  stackRoom: true,
+  threads: true,
+  onProgress: true,
+  onGame: true,
+  signal: true,
+});
 
 /** onProgress: games finished, and pieces, lines and top-outs so far (games under way included). */
 export interface GameProgress {
@@ -165,6 +189,7 @@ export interface GameAIOptions {
 export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {
   const opts = optionsObject('playGame', options);
   refuseLeafRows(opts);
+  refuseUnknownOptions('playGame', opts, PLAY_GAME_OPTIONS);
   const rules = opts.rules ?? 'guideline';
   const randomizer = opts.randomizer ?? defaultGameRandomizer(rules);
   if (!isRandomizerName(randomizer))
@@ -186,6 +211,8 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   const facts = ruleFacts(rules);
   if (opts.hold && !facts.hold) throw new StackRankError('BAD_ARGUMENT', `the ${rules} rule set has no hold`);
   if (opts.threads !== undefined) requireInt('threads', opts.threads, 1, MAX_THREADS);
+  if (opts.ai !== undefined && !(opts.ai instanceof TetrisAI))
+    throw new StackRankError('BAD_ARGUMENT', `ai must be a TetrisAI (from TetrisAI.create); got ${describe(opts.ai)}`);
   if (opts.ai !== undefined && opts.threads !== undefined && opts.threads > 1)
     throw new StackRankError(
       'BAD_ARGUMENT',
@@ -208,7 +235,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   let t0 = performance.now();
   let tallies: GameTally[];
   if (threads > 1) {
-    const table = opts.table ?? (await cachedTable(facts.ruleSet.gravity === '20G'));
+    const table = opts.table ?? (await cachedTable(facts.ruleSet.gravity === '20G', signal));
     ({ tallies, startedAt: t0 } = await playOnThreads({
       aiOptions,
       settings,
@@ -235,6 +262,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
         ...aiOptions,
         table: opts.table,
         previewTable: policy === 'fullBoardOnly' ? undefined : opts.previewTable,
+        signal,
       }));
     if (ai.rules.name !== rules || ai.lookahead !== lookahead || ai.policy !== policy) {
       throw new StackRankError(
@@ -266,11 +294,11 @@ async function threadsByDefault(): Promise<number> {
 }
 
 /** TetrisAI.create's default table: the 20G table at 20G, else the article's. */
-async function cachedTable(at20G: boolean): Promise<RankTable> {
+async function cachedTable(at20G: boolean, signal: AbortSignal | undefined): Promise<RankTable> {
   if (typeof process === 'undefined' || !process.versions?.node)
     throw new StackRankError('BAD_ARGUMENT', 'in a browser pass { table } (and threads: 1)');
   const { loadOrBuildCachedTable } = await import('../rank/cache.js');
-  return (await loadOrBuildCachedTable({ gravity: at20G ? '20G' : 'drop' })).table;
+  return (await loadOrBuildCachedTable({ gravity: at20G ? '20G' : 'drop', signal })).table;
 }
 
 /** Pieces and lines of a game under way (progress reports). */

@@ -45,7 +45,10 @@ export function ruleFacts(name: unknown): GameRuleFacts {
   if (!isRuleSetName(name))
     throw new StackRankError(
       'BAD_RULES',
-      `unknown rule set ${describe(name)}; rule sets are ${RULE_SET_NAMES.join(', ')}`,
+      typeof name === 'string'
+        ? `unknown rule set ${describe(name)}; rule sets are ${RULE_SET_NAMES.join(', ')}`
+        : // The policy (stack room, recover search, well side) is set and measured per preset (docs/game.md).
+          `rules must be a rule set name (${RULE_SET_NAMES.join(', ')}); a RuleSet object is not taken here; got ${describe(name)}`,
     );
   const ruleSet = RULE_SETS[name];
   return { name, hold: ruleSet.hold, previews: ruleSet.previews, visibleHeight: VISIBLE_ROWS, ruleSet };

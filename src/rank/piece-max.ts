@@ -7,7 +7,7 @@
  * The preview table variant (src/rank/preview.ts, PreviewTable.rows) has the same row layout and can stand in for
  * these rows; with the memoryless randomizer and K iterations it equals the rows of the (K-1)-iteration table.
  */
-import { StackRankError } from '../errors.js';
+import { StackRankError, sliceClock, yieldToEventLoop } from '../errors.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { type RankKernel, writePlan } from './build.js';
 import { variantMirrored } from './file.js';
@@ -69,7 +69,11 @@ async function forEachRowChunk(table: RankTable, take: (first: number, rows: Uin
   const blocksPerChunk = Math.max(1, Math.floor((16 << 20) / (plan.lo * SLOTS * 2)));
   const chunk = kernel.alloc(blocksPerChunk * plan.lo * SLOTS * 2);
   const values = new Uint16Array(memory.buffer, prev, size);
+  // About a second of work in all (an AI's first engine): the event loop gets a turn between chunks, so a caller's
+  // abort (TetrisAI.create's signal) or timer is not held up by it.
+  const due = sliceClock();
   for (let hi = 0; hi < plan.hi; hi += blocksPerChunk) {
+    if (due()) await yieldToEventLoop();
     const end = Math.min(plan.hi, hi + blocksPerChunk);
     // The kernel writes surface s at out + s * 16; shift the base so block `hi` lands at the chunk's start.
     const shifted = (chunk - hi * plan.lo * SLOTS * 2) >>> 0;

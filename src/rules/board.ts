@@ -139,7 +139,7 @@ export class Board {
     const full = (1 << width) - 1;
     for (let y = 0; y < rowsBottomFirst.length; y++) {
       const v = rowsBottomFirst[y];
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || (v & ~full) !== 0) {
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > full) {
         throw new StackRankError(
           'BAD_BOARD',
           `bit row ${y} must be an integer from 0 to ${full} (width ${width}); got ${describe(v)}`,

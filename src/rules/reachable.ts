@@ -9,7 +9,7 @@
  * presses come first in that edge order, earliest key first: ties break the same way on every run.
  */
 import { StackRankError, describe } from '../errors.js';
-import { PIECES, pieceId as pieceIdOf, type Piece } from '../pieces.js';
+import { PIECES, toPieceId, type Piece } from '../pieces.js';
 import { Board } from './board.js';
 import { fieldFor, resolveRules, spawnY, type RuleSet } from './rule-sets.js';
 import { ROTATION_SYSTEMS } from './rotation-systems.js';
@@ -20,15 +20,6 @@ import type { BoardLike, Cell, GamePlacement, Input, RuleSetName } from './types
 export interface ReachableOptions {
   /** A preset name (`classic`, `nes`, `guideline`, `tgm`, `tgm20g`) or a RuleSet object. */
   readonly rules: RuleSetName | RuleSet;
-}
-
-export function toPiece(piece: unknown): number {
-  if (typeof piece === 'string') return pieceIdOf(piece);
-  if (typeof piece === 'number' && Number.isInteger(piece) && piece >= 0 && piece < 7) return piece;
-  throw new StackRankError(
-    'BAD_PIECE',
-    `piece must be a letter of ${PIECES.join(' ')} or an id 0..6; got ${describe(piece)}`,
-  );
 }
 
 export function checkOptions(options: unknown): RuleSet {
@@ -183,7 +174,7 @@ const STATE_MARGIN = 8;
 
 /** A Mover for a caller's board (Board or BoardLike), piece (letter or id 0..6) and rules (name or RuleSet). */
 function checkedMover(board: unknown, piece: unknown, rules: unknown): Mover {
-  return new Mover(Board.from(board as Board | BoardLike), toPiece(piece), resolveRules(rules));
+  return new Mover(Board.from(board as Board | BoardLike), toPieceId(piece), resolveRules(rules));
 }
 
 /**
@@ -193,7 +184,7 @@ function checkedMover(board: unknown, piece: unknown, rules: unknown): Mover {
 export class PieceMover extends Mover {
   /** `board`: a Board or BoardLike; `piece`: a letter or id 0..6; `rules`: a preset name or a RuleSet. */
   constructor(board: Board | BoardLike, piece: Piece | number, rules: RuleSet | RuleSetName) {
-    super(Board.from(board), toPiece(piece), resolveRules(rules));
+    super(Board.from(board), toPieceId(piece), resolveRules(rules));
   }
 
   override collides(s: number, x: number, y: number): boolean {
@@ -268,7 +259,7 @@ export function reachablePlacements(
   options: ReachableOptions,
 ): GamePlacement[] {
   const b = Board.from(board);
-  const pid = toPiece(piece);
+  const pid = toPieceId(piece);
   const rules = checkOptions(options);
   return kernelPlacements(kernelReach(b, pid, rules), pid, rules);
 }
@@ -282,7 +273,7 @@ export function countReachablePlacements(
   piece: Piece | number,
   options: ReachableOptions,
 ): number {
-  return kernelReach(Board.from(board), toPiece(piece), checkOptions(options));
+  return kernelReach(Board.from(board), toPieceId(piece), checkOptions(options));
 }
 
 /**

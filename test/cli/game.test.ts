@@ -155,6 +155,18 @@ describe('stackrank bench game', () => {
     for (const r of rows) expect([r.rules, r.randomizer, r.hold]).toEqual(['guideline', 'bag7', true]);
   }, 120_000);
 
+  it("plays without hold with --no-hold, and with the rule set's hold when neither flag is given", async () => {
+    const args = ['bench', 'game', '--table', file, '--rules', 'guideline', '--games', '1', '--max-pieces', '30'];
+    const hold = async (...extra: string[]) => {
+      const run = await runCli([...args, ...extra, '--json']);
+      expect(run.code, run.err).toBe(0);
+      return JSON.parse(run.out).hold;
+    };
+    expect(await hold()).toBe(true);
+    expect(await hold('--no-hold')).toBe(false);
+    expect(await hold('--hold')).toBe(true);
+  }, 120_000);
+
   // The games the two recover flags' tests below play, called directly: nes, 2 games of at most 300 pieces, seed 0.
   const nesArgs = () => ['bench', 'game', '--table', file, '--rules', 'nes', '--games', '2', '--max-pieces', '300'];
   /** The games `nesArgs()` plays, through playGame: a player and the options a flag stands for. */
@@ -219,8 +231,8 @@ describe('stackrank bench game', () => {
     await writeFile(tooBig, JSON.stringify({ holes: 1e6 }));
     const args = ['bench', 'game', '--table', file, '--rules', 'nes', '--games', '1', '--max-pieces', '10'];
     const missing = await runCli([...args, '--recover-weights', join(dir, 'missing.json')]);
-    expect(missing.code).toBe(2);
-    expect(missing.err).toMatch(/--recover-weights must be a readable JSON file/);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/--recover-weights: could not read .*missing\.json: .* \[IO\]/);
     const bad = await runCli([...args, '--recover-weights', notJson]);
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/--recover-weights: .*bad\.json is not JSON \[BAD_ARGUMENT\]/);

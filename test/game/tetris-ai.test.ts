@@ -4,7 +4,7 @@ import { StackRankError } from '../../src/errors.js';
 import { ORIENTATIONS, PIECES, MIRROR_PIECE, pieceId, type Piece } from '../../src/pieces.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
-import { TetrisAI, playGame } from '../../src/game/index.js';
+import { TetrisAI, benchGame, playGame } from '../../src/game/index.js';
 import { burnsRows, MAX_STACK_ROOM, MIN_STACK_ROOM, stackSearchSetup } from '../../src/game/ai.js';
 import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS } from '../../src/game/evaluate.js';
 import { lockCells, stackFloor } from '../../src/game/grid.js';
@@ -13,7 +13,7 @@ import { ruleFacts } from '../../src/game/rules-adapter.js';
 import { isTetrisReady, stackSurfaces } from '../../src/game/stack.js';
 import { createRandomizer, RANDOMIZER_NAMES, type RandomizerName } from '../../src/randomizers/index.js';
 import { analyzeRandomizer } from '../../src/randomizers/analyze.js';
-import { RULE_SET_NAMES } from '../../src/rules/rule-sets.js';
+import { RULE_SET_NAMES, RULE_SETS } from '../../src/rules/rule-sets.js';
 import type { Cell, RuleSetName } from '../../src/rules/types.js';
 import { RefSimulator, cellKey, refBoardFromRows, refReachable, type RefRules } from '../reference/rules-reference.js';
 
@@ -419,7 +419,7 @@ describe('TetrisAI recover weights', () => {
     // The top-level options are checked the same way, with a pointer for the option renamed.
     await expect(TetrisAI.create({ rules: 'nes', table, lookahed: 2 } as never)).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
-      message: expect.stringMatching(/^unknown option "lookahed"; options are rules, lookahead, /),
+      message: expect.stringMatching(/^TetrisAI.create: unknown option "lookahed"; options are rules, lookahead, /),
     });
     await expect(TetrisAI.create({ rules: 'nes', table, leafRows: 2 } as never)).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
@@ -450,7 +450,19 @@ describe('TetrisAI input checks', () => {
       ],
       [() => ai.nextMove({ board: { width: W, rows: [1023] }, current: 'T' }), 'BAD_BOARD', /full/],
       [() => ai.nextMove({ board: { width: W, rows: [1024] }, current: 'T' }), 'BAD_BOARD', /bit row 0/],
-      [() => ai.nextMove({ board, current: 'X' }), 'BAD_PIECE', /unknown piece "X"/],
+      [
+        () => ai.nextMove({ board, current: 'X' }),
+        'BAD_PIECE',
+        /current must be a letter of I O T S Z L J or an id 0..6; got "X"/,
+      ],
+      [() => ai.nextMove({ board, current: 7 as never }), 'BAD_PIECE', /current must be .* got 7/],
+      [() => ai.nextMove({ board, current: 'T', queue: ['S', 1.5 as never] }), 'BAD_PIECE', /queue entry 1 .* got 1.5/],
+      // A misspelt key would otherwise be ignored (canhold: false, and hold is pressed anyway).
+      [
+        () => guideline.nextMove({ board, current: 'S', queue: 'Z', hold: 'I', canhold: false } as never),
+        'BAD_ARGUMENT',
+        /nextMove: unknown option "canhold"; options are board, current, queue, hold, canHold, next/,
+      ],
       [() => ai.nextMove({ board, current: 'T', queue: 'SQ' }), 'BAD_PIECE', /queue entry 1/],
       [() => ai.nextMove({ board, current: 'T', hold: 'I' }), 'BAD_ARGUMENT', /nes rule set has no hold/],
       [
@@ -466,6 +478,9 @@ describe('TetrisAI input checks', () => {
       [() => guideline.nextMove({ board, current: 'T', next: [1, 0] }), 'BAD_ARGUMENT', /7 non-negative/],
       [() => ai.nextMove(null as never), 'BAD_ARGUMENT', /nextMove takes/],
     ];
+    // Pieces as ids 0..6 (I O T S Z L J), as everywhere else in the library: the same move as the letters.
+    const byLetter = guideline.nextMove({ board, current: 'T', queue: 'SZ', hold: 'I' });
+    expect(guideline.nextMove({ board, current: 2, queue: [3, 4], hold: 0 })).toEqual(byLetter);
     for (const [call, code, message] of cases) {
       let error: unknown;
       try {
@@ -478,6 +493,10 @@ describe('TetrisAI input checks', () => {
       expect((error as StackRankError).message).toMatch(message);
     }
     await expect(TetrisAI.create({ rules: 'tetris99' as never, table })).rejects.toMatchObject({ code: 'BAD_RULES' });
+    await expect(TetrisAI.create({ rules: RULE_SETS.nes as never, table })).rejects.toMatchObject({
+      code: 'BAD_RULES',
+      message: /^rules must be a rule set name \(classic, .*\); a RuleSet object is not taken here; got an object$/,
+    });
     await expect(TetrisAI.create({ well: 'middle' as never, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(TetrisAI.create({ lookahead: 9, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     for (const chance of [-1, 1.5, 1001, '12'])
@@ -538,6 +557,24 @@ describe('playGame', () => {
     await expect(playGame({ rules: 'nes', lookahead: 1, ai })).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
       message: /plays classic/,
+    });
+    await expect(playGame({ rules: 'nes', ai: {} as never, table })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: 'ai must be a TetrisAI (from TetrisAI.create); got an object',
+    });
+    // A misspelt option is refused, not ignored (maxPiece would play the 10,000-piece default).
+    await expect(playGame({ table, maxPiece: 5 } as never)).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/^playGame: unknown option "maxPiece"; options are rules, /),
+    });
+    await expect(benchGame({ rules: 'nes', lookahead: 1, table, maxPiece: 5 } as never)).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/^benchGame: unknown option "maxPiece"; options are rules, /),
+    });
+    await expect(TetrisAI.create({ table, signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(TetrisAI.create({ table, signal: 'stop' as never })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: /signal must be an AbortSignal/,
     });
   });
 });

@@ -3,7 +3,15 @@
  * loaded machine), whether or not it reports progress, and leaves no worker behind.
  */
 import { describe, expect, it } from 'vitest';
-import { buildPreviewTable, buildRankTable, playFullGame, simulateStacking, trainWeights } from '../helpers/api.js';
+import {
+  TetrisAI,
+  buildPreviewTable,
+  buildRankTable,
+  playFullGame,
+  playGame,
+  simulateStacking,
+  trainWeights,
+} from '../helpers/api.js';
 import { MAX_ITERATIONS } from '../../src/rank/build.js';
 import { liveWorkerCount } from '../../src/workers.js';
 
@@ -88,6 +96,25 @@ describe('abort is honoured promptly (defect 8)', () => {
     expect(error).toEqual(aborted);
     expect(late).toBeLessThan(LATE);
   });
+
+  it("TetrisAI.create and playGame on 2 threads, while they lay out the search's tables", async () => {
+    // A table of the full 9-column size (few iterations: quick to build) that no AI has used yet, so the setup
+    // computes the search's best rank per piece over all its surfaces (about a second; 1 to 2 s if not watched).
+    const fresh = () => buildRankTable({ width: 9, maxStep: 4, iterations: 2, threads: 2 });
+    const first = await fresh();
+    const created = await abortAfter(50, (signal) =>
+      TetrisAI.create({ rules: 'classic', randomizer: 'tgm1', table: first, signal }),
+    );
+    expect(created.error).toEqual(aborted);
+    expect(created.late).toBeLessThan(LATE);
+    const table = await fresh();
+    const played = await abortAfter(50, (signal) =>
+      playGame({ rules: 'classic', randomizer: 'tgm1', games: 2, maxPieces: 1e7, threads: 2, table, signal }),
+    );
+    expect(played.error).toEqual(aborted);
+    expect(played.late).toBeLessThan(LATE);
+    expect(await workersGone()).toBe(0);
+  }, 60_000);
 
   it('buildRankTable and simulateStacking on one thread', async () => {
     // The most iterations allowed (about a minute), so the build cannot finish before the abort (15 take about 1 s).

@@ -99,6 +99,8 @@ describe('Board', () => {
     expect(code(() => Board.fromRows(['...........']))).toBe('BAD_BOARD'); // width 11
     expect(code(() => Board.fromRows(['....'], 41))).toBe('BAD_BOARD');
     expect(code(() => Board.fromBits([16], 4))).toBe('BAD_BOARD'); // bit beyond the width
+    // Bits past 32 wrap in JavaScript's bit operators: 2^40 + 1 must not read as the row 1.
+    expect(code(() => Board.fromBits([2 ** 40 + 1], 4, 4))).toBe('BAD_BOARD');
     expect(code(() => Board.fromBits([1.5], 4))).toBe('BAD_BOARD');
     expect(code(() => Board.from(42 as never))).toBe('BAD_BOARD');
     const b = Board.empty(4, 4);
