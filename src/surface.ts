@@ -3,7 +3,15 @@
  * surface has every step in [-S, S]; its index is the base-(2S+1) number whose digits are d[i] + S, first step
  * most significant. Game surfaces may carry steeper steps; they are ranked with those steps truncated to ±S.
  */
-import { StackRankError, describe, optionsObject, requireDenseArray, requireInt } from './errors.js';
+import {
+  StackRankError,
+  describe,
+  optionNames,
+  optionsObject,
+  refuseUnknownOptions,
+  requireDenseArray,
+  requireInt,
+} from './errors.js';
 
 export const DEFAULT_WIDTH = 9;
 export const DEFAULT_MAX_STEP = 4;
@@ -31,8 +39,14 @@ export interface Geometry {
   maxStep?: number;
 }
 
-export function checkGeometry(geometry: Geometry = {}): { width: number; maxStep: number } {
-  const g = optionsObject('checkGeometry', geometry);
+const GEOMETRY_OPTIONS = optionNames<Geometry>({ width: true, maxStep: true });
+
+export function checkGeometry(geometry: Geometry = {}, what = 'checkGeometry'): { width: number; maxStep: number } {
+  const g = optionsObject(what, geometry);
+  // A plain options object is checked for misspelt keys; an object of a class (a RankTable or PreviewTable given as
+  // the geometry of its surfaces) is read for its width and maxStep alone.
+  const proto = Object.getPrototypeOf(g);
+  if (proto === Object.prototype || proto === null) refuseUnknownOptions(what, g, GEOMETRY_OPTIONS);
   const width = requireInt('width', g.width ?? DEFAULT_WIDTH, MIN_WIDTH, MAX_WIDTH);
   const maxStep = requireInt('maxStep', g.maxStep ?? DEFAULT_MAX_STEP, MIN_MAX_STEP, MAX_MAX_STEP);
   return { width, maxStep };
@@ -56,9 +70,13 @@ function makeSurface(width: number, maxStep: number, steps: number[]): Surface {
   return Object.freeze({ width, maxStep, steps: Object.freeze(steps) });
 }
 
+/** The options of surfaceFromSteps, surfaceFromHeights and parseSurface. */
+const MAX_STEP_OPTIONS = optionNames<{ maxStep?: number }>({ maxStep: true });
+
 /** Surface from its steps. W is steps.length + 1; steps steeper than ±S are kept (they are truncated when ranked). */
 export function surfaceFromSteps(steps: readonly number[], options: { maxStep?: number } = {}): Surface {
   const opts = optionsObject('surfaceFromSteps', options);
+  refuseUnknownOptions('surfaceFromSteps', opts, MAX_STEP_OPTIONS);
   if (!Array.isArray(steps))
     throw new StackRankError('BAD_SURFACE', `steps must be an array of integers; got ${describe(steps)}`);
   const { width, maxStep } = checkSurfaceWidth(steps.length + 1, opts.maxStep, 'steps', steps.length);
@@ -78,6 +96,7 @@ export function surfaceFromSteps(steps: readonly number[], options: { maxStep?: 
 /** Surface of a stack given its W column heights (non-negative integers). */
 export function surfaceFromHeights(heights: readonly number[], options: { maxStep?: number } = {}): Surface {
   const opts = optionsObject('surfaceFromHeights', options);
+  refuseUnknownOptions('surfaceFromHeights', opts, MAX_STEP_OPTIONS);
   if (!Array.isArray(heights))
     throw new StackRankError('BAD_SURFACE', `heights must be an array of integers; got ${describe(heights)}`);
   const { width, maxStep } = checkSurfaceWidth(heights.length, opts.maxStep, 'heights', heights.length);
@@ -99,6 +118,7 @@ export function surfaceFromHeights(heights: readonly number[], options: { maxSte
 /** Surface from its digit string, e.g. "45244345" (W-1 digits, each d[i] + S in 0..2S). */
 export function parseSurface(digits: string, options: { maxStep?: number } = {}): Surface {
   const opts = optionsObject('parseSurface', options);
+  refuseUnknownOptions('parseSurface', opts, MAX_STEP_OPTIONS);
   if (typeof digits !== 'string')
     throw new StackRankError('BAD_SURFACE', `a surface string must be a string of digits; got ${describe(digits)}`);
   const { width, maxStep } = checkSurfaceWidth(digits.length + 1, opts.maxStep, 'digits', digits.length);
@@ -118,7 +138,7 @@ export function parseSurface(digits: string, options: { maxStep?: number } = {})
 
 /** Inverse of surfaceIndex. */
 export function surfaceFromIndex(index: number, g: Geometry = {}): Surface {
-  const { width, maxStep } = checkGeometry(g);
+  const { width, maxStep } = checkGeometry(g, 'surfaceFromIndex');
   const base = surfaceBase(maxStep);
   requireInt('surface index', index, 0, surfaceCount(width, maxStep) - 1);
   const steps = new Array<number>(width - 1);
@@ -129,12 +149,15 @@ export function surfaceFromIndex(index: number, g: Geometry = {}): Surface {
   return makeSurface(width, maxStep, steps);
 }
 
+const SURFACE_INDEX_OPTIONS = optionNames<{ truncate?: boolean }>({ truncate: true });
+
 /**
  * Table index of a surface. Steps outside ±S are an error unless `truncate` is set, in which case they are
  * clamped to ±S (the stacking article's rule for ranking steep game surfaces).
  */
 export function surfaceIndex(surface: Surface, options: { truncate?: boolean } = {}): number {
   const opts = optionsObject('surfaceIndex', options);
+  refuseUnknownOptions('surfaceIndex', opts, SURFACE_INDEX_OPTIONS);
   checkSurface(surface);
   const { maxStep, steps } = surface;
   const base = surfaceBase(maxStep);

@@ -125,10 +125,12 @@ is reused (--force rebuilds it). Ctrl-C stops the build and writes nothing.`,
     let fileVariant: string;
     if (variant === 'preview' || variant === 'weighted')
       io.status(`preparing the ${variant} table (${randomizer} piece model)...`);
+    // A preview table has no encoding option (it is u16, checked above).
+    const { encoding: _, ...previewOpts } = opts;
     if (values.out !== undefined) {
       const table =
         variant === 'preview'
-          ? await buildPreviewTable({ ...opts, ...model })
+          ? await buildPreviewTable({ ...previewOpts, ...model })
           : variant === 'weighted'
             ? await buildWeightedTable({ ...opts, ...model })
             : await buildRankTable(opts);
@@ -137,13 +139,13 @@ is reused (--force rebuilds it). Ctrl-C stops the build and writes nothing.`,
       fileVariant = table.variant;
       path = values.out;
     } else {
-      const cacheOpts = { ...opts, ...model, force: values.force, env: io.env };
+      const cache = { force: values.force, env: io.env };
       const result =
         variant === 'preview'
-          ? await loadOrBuildCachedPreviewTable(cacheOpts)
+          ? await loadOrBuildCachedPreviewTable({ ...previewOpts, ...model, ...cache })
           : variant === 'weighted'
-            ? await loadOrBuildCachedWeightedTable(cacheOpts)
-            : await loadOrBuildCachedTable({ ...opts, force: values.force, env: io.env });
+            ? await loadOrBuildCachedWeightedTable({ ...opts, ...model, ...cache })
+            : await loadOrBuildCachedTable({ ...opts, ...cache });
       if (result.rejected) io.err(`stackrank table build: rebuilding: ${result.rejected}`);
       path = result.path;
       cached = result.cached;

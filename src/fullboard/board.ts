@@ -7,7 +7,14 @@
  * straight down until it rests on a filled cell or the floor; full rows are then removed; a move that would put
  * any cell in row `height` or above loses (checked before rows are cleared, as in the CS3243 rules of the GA report).
  */
-import { StackRankError, describe, optionsObject, requireDenseArray } from '../errors.js';
+import {
+  StackRankError,
+  describe,
+  optionNames,
+  optionsObject,
+  refuseUnknownOptions,
+  requireDenseArray,
+} from '../errors.js';
 import { ORIENTATIONS, PIECES, requireOrientation, toPieceId, type Orientation } from '../pieces.js';
 
 export const MIN_WIDTH = 4;
@@ -22,6 +29,8 @@ export interface BoardSize {
   width?: number;
   height?: number;
 }
+
+const BOARD_SIZE_OPTIONS = optionNames<BoardSize>({ width: true, height: true });
 
 /** A placement: orientation index into ORIENTATIONS[piece] and the column of the piece's left edge. */
 export interface FullMove {
@@ -76,6 +85,7 @@ export class FullBoard {
 
   constructor(size: BoardSize = {}, rows?: ArrayLike<number>) {
     const sz = optionsObject('FullBoard', size);
+    refuseUnknownOptions('FullBoard', sz, BOARD_SIZE_OPTIONS);
     const { width, height } = checkSize(sz.width ?? DEFAULT_WIDTH, sz.height ?? DEFAULT_HEIGHT);
     this.width = width;
     this.height = height;
@@ -108,6 +118,7 @@ export class FullBoard {
    */
   static fromRows(lines: readonly string[] | string, options: BoardSize = {}): FullBoard {
     const size = optionsObject('FullBoard.fromRows', options);
+    refuseUnknownOptions('FullBoard.fromRows', size, BOARD_SIZE_OPTIONS);
     const list = typeof lines === 'string' ? lines.split('\n').filter((l) => l.trim() !== '') : lines;
     if (!Array.isArray(list))
       throw new StackRankError('BAD_ARGUMENT', `board rows must be an array of strings; got ${describe(lines)}`);

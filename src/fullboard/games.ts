@@ -3,7 +3,15 @@
  * be played anywhere, resumed from the records of finished games, and pooled again exactly (mergeFullGames;
  * docs/distributed.md). `stackrank full play` is this run.
  */
-import { StackRankError, checkCallback, describe, optionsObject, requireInt } from '../errors.js';
+import {
+  StackRankError,
+  checkCallback,
+  describe,
+  optionNames,
+  optionsObject,
+  refuseUnknownOptions,
+  requireInt,
+} from '../errors.js';
 import { MAX_SEED, checkSeed } from '../random.js';
 import {
   MAX_SHARDS,
@@ -33,6 +41,24 @@ export interface FullGamesOptions extends Omit<PlayOptions, 'seed' | 'onProgress
   /** Progress of the game being played. */
   onProgress?: (p: { game: number; lines: number; pieces: number; seconds: number }) => void;
 }
+
+const FULL_GAMES_OPTIONS = optionNames<FullGamesOptions>({
+  weights: true,
+  randomizer: true,
+  maxLines: true,
+  maxPieces: true,
+  lookahead: true,
+  width: true,
+  height: true,
+  signal: true,
+  chunk: true,
+  games: true,
+  seed: true,
+  range: true,
+  resume: true,
+  onGame: true,
+  onProgress: true,
+});
 
 /** One full-board game: its index and seed, lines, pieces, seconds, and whether it was lost (else capped). */
 export interface FullGameRecord {
@@ -123,6 +149,7 @@ function poolFullGames(run: FullGamesRun, range: GameRange, records: FullGameRec
 
 export async function playFullGames(options: FullGamesOptions = {}): Promise<FullGamesResult> {
   const opts = optionsObject('playFullGames', options) as FullGamesOptions;
+  refuseUnknownOptions('playFullGames', opts, FULL_GAMES_OPTIONS);
   const games = requireInt('games', opts.games ?? 10, 1, MAX_SHARDS);
   const range = checkRange('range', opts.range, games);
   const seed = checkSeed(opts.seed ?? 0);

@@ -7,7 +7,9 @@ import {
   checkCallback,
   checkSignal,
   describe,
+  optionNames,
   optionsObject,
+  refuseUnknownOptions,
   requireInt,
   yieldToEventLoop,
 } from '../errors.js';
@@ -41,6 +43,8 @@ export interface BestMoveOptions {
   next?: number | string;
 }
 
+const BEST_MOVE_OPTIONS = optionNames<BestMoveOptions>({ weights: true, next: true });
+
 /**
  * The full-board player's move in the shape every AI answers with (PieceMove: docs/api.md, "Moves"): `rotation`,
  * `x`, `y`, `cells` in the classic rule set's terms (the piece is dropped straight down; `x` its leftmost column,
@@ -67,6 +71,7 @@ export async function bestMove(
     throw new StackRankError('BAD_ARGUMENT', `board must be a FullBoard (FullBoard.fromRows); got ${describe(board)}`);
   const p = toPieceId(piece);
   const opts = optionsObject('bestMove', options);
+  refuseUnknownOptions('bestMove', opts, BEST_MOVE_OPTIONS);
   const q = opts.next === undefined ? NO_PIECE : toPieceId(opts.next);
   const slots = weightSlots(resolveWeights((opts.weights ?? DEFAULT_WEIGHTS) as WeightsSpec));
   const { kernel, ctx } = await acquireContext(board.width, board.height);
@@ -150,6 +155,20 @@ export interface PlayOptions {
   chunk?: number;
 }
 
+const PLAY_OPTIONS = optionNames<PlayOptions>({
+  weights: true,
+  randomizer: true,
+  seed: true,
+  maxLines: true,
+  maxPieces: true,
+  lookahead: true,
+  width: true,
+  height: true,
+  onProgress: true,
+  signal: true,
+  chunk: true,
+});
+
 export interface GameResult {
   lines: number;
   pieces: number;
@@ -178,6 +197,7 @@ const pieceBuffers = new Map<number, number>();
 /** Plays one full-board game; the loop runs in WebAssembly. */
 export async function playFullGame(playOptions: PlayOptions = {}): Promise<GameResult> {
   const options = optionsObject('playFullGame', playOptions) as PlayOptions;
+  refuseUnknownOptions('playFullGame', options, PLAY_OPTIONS);
   const slots = weightSlots(resolveWeights(options.weights ?? DEFAULT_WEIGHTS));
   const signal = checkSignal(options.signal, 'playFullGame: signal');
   const onProgress = checkCallback<NonNullable<PlayOptions['onProgress']>>(

@@ -22,7 +22,9 @@ import {
   checkSignal,
   describe,
   firstHole,
+  optionNames,
   optionsObject,
+  refuseUnknownOptions,
   requireInt,
   yieldToEventLoop,
 } from '../errors.js';
@@ -60,6 +62,26 @@ export interface TrainOptions {
   /** A checkpoint from onGeneration (or its JSON): training continues from it with its own options. */
   resume?: TrainCheckpoint;
 }
+
+const TRAIN_OPTIONS = optionNames<TrainOptions>({
+  features: true,
+  population: true,
+  tournament: true,
+  parents: true,
+  crossover: true,
+  mutationRate: true,
+  elite: true,
+  gamesPerEval: true,
+  generations: true,
+  boardWidth: true,
+  boardHeight: true,
+  maxPieces: true,
+  seed: true,
+  threads: true,
+  onGeneration: true,
+  signal: true,
+  resume: true,
+});
 
 export interface ResolvedTrainOptions {
   features: FeatureName[];
@@ -407,6 +429,7 @@ async function workerEvaluator(o: ResolvedTrainOptions, threads: number, signal?
 /** Runs the genetic algorithm; see the module comment. */
 export async function trainWeights(trainOptions: TrainOptions): Promise<TrainResult> {
   const options = optionsObject('trainWeights', trainOptions) as TrainOptions;
+  refuseUnknownOptions('trainWeights', options, TRAIN_OPTIONS);
   const signal = checkSignal(options.signal, 'trainWeights: signal');
   checkCallback('trainWeights: onGeneration', options.onGeneration);
   const resume = options.resume ? checkCheckpoint(options.resume) : undefined;

@@ -122,6 +122,8 @@ const GAME_STATE_KEYS = optionNames<GameState>({
   canHold: true,
   next: true,
 });
+/** TetrisAI.rankPlacements' options. */
+const RANK_PLACEMENTS_OPTIONS = optionNames<{ limit?: number }>({ limit: true });
 
 export interface GameMove {
   /** Press hold first, then place `piece` (the held piece, or the first of the queue when the box was empty). */
@@ -410,6 +412,7 @@ export class TetrisAI {
   rankPlacements(state: GameState, opts: { limit?: number } = {}): PlacementRanking {
     if (opts === null || typeof opts !== 'object')
       throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
+    refuseUnknownOptions('rankPlacements', opts, RANK_PLACEMENTS_OPTIONS);
     const limit = opts.limit === undefined ? Infinity : requireInt('limit', opts.limit, 1, 10000);
     const d = this.decide(this.readTurn(state, 'rankPlacements'));
     return rankDecision(d, this.table.iterations, limit, (hold, p, mode, value) =>

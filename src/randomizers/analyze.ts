@@ -10,7 +10,9 @@ import {
   checkCallback,
   checkSignal,
   describe,
+  optionNames,
   optionsObject,
+  refuseUnknownOptions,
   requireInt,
   sliceClock,
   yieldToEventLoop,
@@ -216,8 +218,18 @@ function* analysisSteps(name: RandomizerName, options: AnalyzeOptions): Generato
   };
 }
 
+const ANALYZE_OPTIONS = optionNames<AnalyzeOptions>({
+  pieces: true,
+  seed: true,
+  params: true,
+  frequencyWindow: true,
+  onWarning: true,
+});
+
 export function analyzeRandomizer(name: RandomizerName, options: AnalyzeOptions = {}): RandomizerAnalysis {
-  const steps = analysisSteps(name, options);
+  const opts = optionsObject('analyzeRandomizer', options);
+  refuseUnknownOptions('analyzeRandomizer', opts, ANALYZE_OPTIONS);
+  const steps = analysisSteps(name, opts);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -231,6 +243,16 @@ export interface AnalyzeAsyncOptions extends AnalyzeOptions {
   onProgress?: (p: { pieces: number; total: number }) => void;
 }
 
+const ANALYZE_ASYNC_OPTIONS = optionNames<AnalyzeAsyncOptions>({
+  pieces: true,
+  seed: true,
+  params: true,
+  frequencyWindow: true,
+  onWarning: true,
+  signal: true,
+  onProgress: true,
+});
+
 /**
  * analyzeRandomizer in slices of about 16 ms with the event loop run between them, so a long analysis can be
  * cancelled (`signal`) and reports progress; the result is the same as analyzeRandomizer's.
@@ -240,6 +262,7 @@ export async function analyzeRandomizerAsync(
   options: AnalyzeAsyncOptions = {},
 ): Promise<RandomizerAnalysis> {
   const opts = optionsObject('analyzeRandomizerAsync', options);
+  refuseUnknownOptions('analyzeRandomizerAsync', opts, ANALYZE_ASYNC_OPTIONS);
   const signal = checkSignal(opts.signal, 'analyzeRandomizerAsync: signal');
   const onProgress = checkCallback<NonNullable<AnalyzeAsyncOptions['onProgress']>>(
     'analyzeRandomizerAsync: onProgress',
@@ -264,13 +287,22 @@ export interface FrequencySpreadOptions {
   seed?: number;
 }
 
+const FREQUENCY_SPREAD_OPTIONS = optionNames<FrequencySpreadOptions>({
+  params: true,
+  trials: true,
+  runLength: true,
+  seed: true,
+});
+
 /**
  * The decay-randomizer post's experiment: the frequency spread (sample standard deviation of the seven piece frequencies) of a
  * short run, averaged over independent runs that each start from the generator's initial state. This is what
  * the denominator sweep plots; analyzeRandomizer's frequencyStd measures windows of one long stream instead.
  */
 export function frequencySpread(name: RandomizerName, options: FrequencySpreadOptions = {}): number {
-  const { params = {}, trials = 100, runLength = 100, seed = 0 } = optionsObject('frequencySpread', options);
+  const opts = optionsObject('frequencySpread', options);
+  refuseUnknownOptions('frequencySpread', opts, FREQUENCY_SPREAD_OPTIONS);
+  const { params = {}, trials = 100, runLength = 100, seed = 0 } = opts;
   if (params === null || typeof params !== 'object' || Array.isArray(params))
     throw new StackRankError(
       'BAD_ARGUMENT',

@@ -3,7 +3,15 @@
  * continues one from its `state()`. Every family draws from the project's one PRNG (src/random.ts); the exact
  * sequence of PRNG calls per piece is documented in docs/randomizers.md.
  */
-import { StackRankError, checkCallback, describe, firstHole, optionsObject } from '../errors.js';
+import {
+  StackRankError,
+  checkCallback,
+  describe,
+  firstHole,
+  optionNames,
+  optionsObject,
+  refuseUnknownOptions,
+} from '../errors.js';
 import { PIECE_COUNT } from '../pieces.js';
 import { Rng, checkSeed } from '../random.js';
 import { BAG_SPECS, BagRandomizer, fullBag } from './bags.js';
@@ -37,6 +45,14 @@ export interface RandomizerOptions {
   /** Receives advisory messages (none are issued today; kept so existing callers keep working); default console.warn. */
   onWarning?: (message: string) => void;
 }
+
+/** Every option any family reads; a key outside them is refused even when its value is undefined. */
+const RANDOMIZER_OPTIONS = optionNames<RandomizerOptions>({
+  seed: true,
+  denominator: true,
+  poolQuirk: true,
+  onWarning: true,
+});
 
 interface Family {
   /** Parameter names with their defaults; anything else passed in is rejected. */
@@ -202,7 +218,8 @@ export function createRandomizer(name: RandomizerName, options: RandomizerOption
   checkCallback('onWarning', onWarning);
   const params: Record<string, number> = { ...family.defaults };
   for (const [key, value] of Object.entries(given)) {
-    if (value === undefined) continue;
+    // A parameter of another family left undefined is no parameter; a name no family reads is a misspelling.
+    if (value === undefined && RANDOMIZER_OPTIONS.includes(key)) continue;
     if (!(key in family.defaults)) {
       const accepted = Object.keys(family.defaults);
       throw new StackRankError(
@@ -214,6 +231,8 @@ export function createRandomizer(name: RandomizerName, options: RandomizerOption
   }
   return family.create(new Rng(checkSeed(seed)), params, onWarning);
 }
+
+const RESTORE_RANDOMIZER_OPTIONS = optionNames<Pick<RandomizerOptions, 'onWarning'>>({ onWarning: true });
 
 /**
  * Continues a generator from a `state()` snapshot (which may have been through JSON). A snapshot of a mixture
@@ -227,9 +246,9 @@ export function restoreRandomizer(
   if (state === null || typeof state !== 'object')
     throw new StackRankError('BAD_ARGUMENT', `randomizer state must be an object; got ${describe(state)}`);
   const family = familyOf(state.name);
-  const warn =
-    checkCallback<(m: string) => void>('onWarning', optionsObject('restoreRandomizer', options).onWarning) ??
-    ((m: string) => console.warn(m));
+  const opts = optionsObject('restoreRandomizer', options);
+  refuseUnknownOptions('restoreRandomizer', opts, RESTORE_RANDOMIZER_OPTIONS);
+  const warn = checkCallback<(m: string) => void>('onWarning', opts.onWarning) ?? ((m: string) => console.warn(m));
   const rng = rngFromState(state);
   if (state.mixture === undefined) return family.restore(rng, state, warn);
   const parts = state.mixture;

@@ -83,6 +83,19 @@ export interface BuildOptions {
   gravity?: TableGravity;
 }
 
+/** BuildOptions' keys: the table builds' option lists (optionNames) spread them and add their own. */
+export const BUILD_OPTION_KEYS: { readonly [K in keyof Required<BuildOptions>]: true } = {
+  width: true,
+  maxStep: true,
+  iterations: true,
+  threads: true,
+  onProgress: true,
+  signal: true,
+  simd: true,
+  steep: true,
+  gravity: true,
+};
+
 /** Which placements the rank iteration allows: dropped from above ('drop'), or reachable at 20G ('20G'). */
 export type TableGravity = 'drop' | '20G';
 export const TABLE_GRAVITY: readonly TableGravity[] = ['drop', '20G'];
@@ -149,7 +162,7 @@ export function checkBuildOptions(options: BuildOptions) {
       'BAD_ARGUMENT',
       `env must be an object of environment variables; got ${describe(opts.env)}`,
     );
-  const { width, maxStep } = checkGeometry(opts);
+  const { width, maxStep } = checkGeometry({ width: opts.width, maxStep: opts.maxStep });
   const iterations = requireInt('iterations', opts.iterations ?? DEFAULT_ITERATIONS, 1, MAX_ITERATIONS);
   if (opts.threads !== undefined) requireInt('threads', opts.threads, 1, MAX_THREADS);
   const steep = opts.steep ?? 'forbid';

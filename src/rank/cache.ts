@@ -7,10 +7,16 @@
  * randomizer carries its parameter when it is not the default: decay2).
  * The preview and weighted variants' cache is in variant-cache.ts.
  */
-import { StackRankError, describe, optionsObject } from '../errors.js';
-import { checkBuildOptions } from './build.js';
+import { StackRankError, describe, optionNames, optionsObject, refuseUnknownOptions } from '../errors.js';
+import { BUILD_OPTION_KEYS, checkBuildOptions } from './build.js';
 import { rankVariant, type ValueEncoding } from './file.js';
-import { buildRankTable, loadRankTable, type RankTable, type RankTableBuildOptions } from './table.js';
+import {
+  RANK_TABLE_BUILD_OPTIONS,
+  buildRankTable,
+  loadRankTable,
+  type RankTable,
+  type RankTableBuildOptions,
+} from './table.js';
 
 /**
  * The cache file name. Everything that changes the file's bytes is in it: variant, randomizer (and parameter),
@@ -32,6 +38,7 @@ export async function cachedTablePath(
   env?: Record<string, string | undefined>,
 ): Promise<string> {
   const opts = optionsObject('cachedTablePath', options);
+  refuseUnknownOptions('cachedTablePath', opts, RANK_TABLE_BUILD_OPTIONS);
   const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
@@ -63,6 +70,9 @@ export interface CachedTable {
 }
 
 export type CacheOptions = { force?: boolean; env?: Record<string, string | undefined> };
+
+/** CacheOptions' keys, which the loadOrBuildCached* option lists spread. */
+export const CACHE_OPTION_KEYS: { readonly [K in keyof Required<CacheOptions>]: true } = { force: true, env: true };
 
 /** Loads `path` and checks it with `fits`; builds and saves otherwise. */
 export async function loadOrBuild<T extends { save(path: string): Promise<void> }>(
@@ -96,14 +106,23 @@ export async function loadOrBuild<T extends { save(path: string): Promise<void> 
   return { table, path, cached: false, rejected };
 }
 
+const CACHED_TABLE_OPTIONS = optionNames<RankTableBuildOptions & CacheOptions>({
+  ...BUILD_OPTION_KEYS,
+  encoding: true,
+  ...CACHE_OPTION_KEYS,
+});
+
 /** Loads the cached table for these parameters, or builds and caches it. */
 export async function loadOrBuildCachedTable(options: RankTableBuildOptions & CacheOptions = {}): Promise<CachedTable> {
   const opts = optionsObject('loadOrBuildCachedTable', options);
+  refuseUnknownOptions('loadOrBuildCachedTable', opts, CACHED_TABLE_OPTIONS);
   const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
-  const path = await cachedTablePath(opts, checkEnv(opts.env));
+  // The build's own options go on to cachedTablePath and buildRankTable, which take no cache options.
+  const { force, env, ...build } = opts;
+  const path = await cachedTablePath(build, checkEnv(env));
   return loadOrBuild(
     path,
-    opts.force,
+    force,
     loadRankTable,
     (t) =>
       t.width === width &&
@@ -111,7 +130,7 @@ export async function loadOrBuildCachedTable(options: RankTableBuildOptions & Ca
       t.iterations === iterations &&
       (opts.encoding ?? 'u16') === t.encoding &&
       t.variant === rankVariant(steep, gravity),
-    () => buildRankTable(opts),
+    () => buildRankTable(build),
   );
 }
 

@@ -20,19 +20,35 @@
  * (u(c, n) = sum_p P(p | n) v(c, p)), then for each piece n writes max-over-moves of plane n into the spare plane,
  * whose old plane becomes the spare for the next piece: planes rotate, nothing is copied.
  */
-import { StackRankError, requireInt, yieldToEventLoop } from '../errors.js';
+import {
+  StackRankError,
+  optionNames,
+  optionsObject,
+  refuseUnknownOptions,
+  requireInt,
+  yieldToEventLoop,
+} from '../errors.js';
 import { MIRROR_PIECE, PIECE_COUNT } from '../pieces.js';
 import { type Surface, surfaceCount, surfaceIndex } from '../surface.js';
 import { defaultThreadCount } from '../threads.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { KernelPool, type KernelCall } from '../workers.js';
-import { checkBuildOptions, progressReporter, splitBlocks, writePlan, type BuildOptions } from './build.js';
+import {
+  BUILD_OPTION_KEYS,
+  checkBuildOptions,
+  progressReporter,
+  splitBlocks,
+  writePlan,
+  type BuildOptions,
+} from './build.js';
 import { STEEP_VARIANT, decodeTable, encodeTable, tableFileBytes, variantSteep, type VariantParams } from './file.js';
 import { foldRows, foldShape, unfoldRows } from './fold.js';
 import { rankMoves, type TableSteep } from './moves.js';
 import { makeRankPlan, type RankPlanArrays } from './plan.js';
 import {
+  PIECE_MODEL_OPTION_KEYS,
   customModel,
+  pieceModelOptions,
   runSliced,
   transitionModel,
   transitionSteps,
@@ -79,14 +95,16 @@ function abortError(): StackRankError {
 
 /** The piece model of a preview build: the given matrix, or the randomizer's (estimated once here). */
 export function previewModel(opts: PreviewBuildOptions): PieceModel {
-  return opts.transition !== undefined ? customModel(opts.transition, 'transition') : transitionModel(opts);
+  return opts.transition !== undefined
+    ? customModel(opts.transition, 'transition')
+    : transitionModel(pieceModelOptions(opts));
 }
 
 /** previewModel with the estimation in slices, cancelled by `signal`. */
 async function previewModelAsync(opts: PreviewBuildOptions, signal?: AbortSignal): Promise<PieceModel> {
   return opts.transition !== undefined
     ? customModel(opts.transition, 'transition')
-    : runSliced(transitionSteps(opts), signal);
+    : runSliced(transitionSteps(pieceModelOptions(opts)), signal);
 }
 
 /** Estimated work per block for one piece's moves (for splitting blocks across threads). */
@@ -390,8 +408,17 @@ export class PreviewTable {
   }
 }
 
+/** Every option of buildPreviewTable (and of cachedPreviewTablePath). */
+export const PREVIEW_BUILD_OPTIONS = optionNames<PreviewBuildOptions>({
+  ...BUILD_OPTION_KEYS,
+  ...PIECE_MODEL_OPTION_KEYS,
+  transition: true,
+});
+
 /** Builds a preview table (see PreviewBuildOptions: randomizer or transition, iterations, threads, progress, abort). */
-export async function buildPreviewTable(opts: PreviewBuildOptions = {}): Promise<PreviewTable> {
+export async function buildPreviewTable(options: PreviewBuildOptions = {}): Promise<PreviewTable> {
+  const opts = optionsObject('buildPreviewTable', options);
+  refuseUnknownOptions('buildPreviewTable', opts, PREVIEW_BUILD_OPTIONS);
   return PreviewTable.fromResult(await buildPreviewRows(opts));
 }
 

@@ -2,9 +2,24 @@
  * RankTable: the ranks of every surface of a W x S stack, as built or loaded. Values are stored mirror-folded
  * (about half the surfaces) either as scaled u16 (default, what files hold) or f32.
  */
-import { StackRankError, describe, requireDenseArray, requireInt } from '../errors.js';
+import {
+  StackRankError,
+  describe,
+  optionNames,
+  optionsObject,
+  refuseUnknownOptions,
+  requireDenseArray,
+  requireInt,
+} from '../errors.js';
 import { type Surface, checkGeometry, surfaceCount, surfaceIndex } from '../surface.js';
-import { MAX_ITERATIONS, buildFoldedRanks, buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
+import {
+  BUILD_OPTION_KEYS,
+  MAX_ITERATIONS,
+  buildFoldedRanks,
+  buildRankValues,
+  checkBuildOptions,
+  type BuildOptions,
+} from './build.js';
 import {
   STEEP_VARIANT,
   decodeTable,
@@ -86,7 +101,7 @@ export class RankTable {
         'BAD_ARGUMENT',
         `fromValues needs { width, maxStep, iterations }; got ${describe(meta)}`,
       );
-    checkGeometry(meta);
+    checkGeometry({ width: meta.width, maxStep: meta.maxStep });
     requireInt('iterations', meta.iterations, 1, MAX_ITERATIONS);
     const encoding = meta.encoding ?? 'u16';
     if (encoding !== 'u16' && encoding !== 'f32') {
@@ -344,12 +359,17 @@ function checkParams(params: unknown): void {
   if (problem) throw new StackRankError('BAD_ARGUMENT', `params are not a table's variant parameters: ${problem}`);
 }
 
+/** Every option of buildRankTable (and of cachedTablePath). */
+export const RANK_TABLE_BUILD_OPTIONS = optionNames<RankTableBuildOptions>({ ...BUILD_OPTION_KEYS, encoding: true });
+
 /**
  * Builds the rank table of docs/rules.md ("The rank iteration") with the WebAssembly kernel (see BuildOptions for
  * threads, progress, abort). The default u16 encoding runs the mirror-folded u16 iteration (half the surfaces, 2-byte values; plays
  * the same moves as the f32 iteration, see docs/benchmarks.md); encoding 'f32' runs the f32 iteration.
  */
-export async function buildRankTable(opts: RankTableBuildOptions = {}): Promise<RankTable> {
+export async function buildRankTable(options: RankTableBuildOptions = {}): Promise<RankTable> {
+  const opts = optionsObject('buildRankTable', options);
+  refuseUnknownOptions('buildRankTable', opts, RANK_TABLE_BUILD_OPTIONS);
   const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
   const variant = rankVariant(steep, gravity);
   // The mirror-folded u16 iteration computes one surface of each mirror pair: only for mirror-symmetric variants.

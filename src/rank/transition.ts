@@ -12,7 +12,16 @@
  * Mirror symmetry: a table whose surfaces and mirror images share values needs P(mirror p | mirror n) = P(p | n)
  * (S<->Z, L<->J). The estimate is averaged with its mirror conjugate, entry by entry in f64; rows still sum to 1.
  */
-import { StackRankError, describe, optionsObject, requireInt, sliceClock, yieldToEventLoop } from '../errors.js';
+import {
+  StackRankError,
+  describe,
+  optionNames,
+  optionsObject,
+  refuseUnknownOptions,
+  requireInt,
+  sliceClock,
+  yieldToEventLoop,
+} from '../errors.js';
 import { MIRROR_PIECE, PIECE_COUNT } from '../pieces.js';
 import { MAX_SEED } from '../random.js';
 import {
@@ -42,6 +51,22 @@ export interface PieceModelOptions {
   samples?: number;
   /** Seed of that run (default 1). */
   seed?: number;
+}
+
+/** PieceModelOptions' keys, which the preview and weighted builds' option lists spread. */
+export const PIECE_MODEL_OPTION_KEYS: { readonly [K in keyof Required<PieceModelOptions>]: true } = {
+  randomizer: true,
+  randomizerParams: true,
+  samples: true,
+  seed: true,
+};
+
+const PIECE_MODEL_OPTIONS = optionNames<PieceModelOptions>({ ...PIECE_MODEL_OPTION_KEYS });
+
+/** The piece-model options of a larger options object (a table build's), for transitionModel and weightsModel. */
+export function pieceModelOptions(opts: PieceModelOptions): PieceModelOptions {
+  const { randomizer, randomizerParams, samples, seed } = opts;
+  return { randomizer, randomizerParams, samples, seed };
 }
 
 /** The variant parameters (file form) of a model estimated from a randomizer or given directly. */
@@ -152,6 +177,7 @@ export function transitionModel(opts: PieceModelOptions = {}): PieceModel {
 /** transitionModel in slices (for builds that honour a signal). */
 export function* transitionSteps(options: PieceModelOptions): Generator<void, PieceModel> {
   const opts = optionsObject('transitionModel', options);
+  refuseUnknownOptions('transitionModel', opts, PIECE_MODEL_OPTIONS);
   const { randomizer, samples, seed } = checkModelOptions(opts);
   const parameter = randomizerParameter(randomizer, opts.randomizerParams);
   if (randomizer === 'memoryless') {
@@ -187,6 +213,7 @@ export function weightsModel(opts: PieceModelOptions = {}): PieceModel {
 /** weightsModel in slices (for builds that honour a signal). */
 export function* weightsSteps(options: PieceModelOptions): Generator<void, PieceModel> {
   const opts = optionsObject('weightsModel', options);
+  refuseUnknownOptions('weightsModel', opts, PIECE_MODEL_OPTIONS);
   const { randomizer, samples, seed } = checkModelOptions(opts);
   const parameter = randomizerParameter(randomizer, opts.randomizerParams);
   if (randomizer === 'memoryless') {

@@ -4,15 +4,34 @@
  * reused when it verifies and its model parameters (randomizer, samples, seed, parameter; the whole matrix for a
  * custom one) are the ones asked for; otherwise it is rebuilt, saying why.
  */
-import { optionsObject } from '../errors.js';
+import { optionNames, optionsObject, refuseUnknownOptions } from '../errors.js';
 import { isRandomizerName, randomizerDefaults } from '../randomizers/index.js';
-import { checkBuildOptions } from './build.js';
-import { type CacheOptions, type CachedTable, checkEnv, loadOrBuild, tableFileName } from './cache.js';
+import { BUILD_OPTION_KEYS, checkBuildOptions } from './build.js';
+import {
+  CACHE_OPTION_KEYS,
+  type CacheOptions,
+  type CachedTable,
+  checkEnv,
+  loadOrBuild,
+  tableFileName,
+} from './cache.js';
 import { STEEP_VARIANT, type VariantParams } from './file.js';
-import { type PreviewTable, buildPreviewTable, loadPreviewTable, type PreviewBuildOptions } from './preview.js';
+import {
+  PREVIEW_BUILD_OPTIONS,
+  type PreviewTable,
+  buildPreviewTable,
+  loadPreviewTable,
+  type PreviewBuildOptions,
+} from './preview.js';
 import { loadRankTable } from './table.js';
-import { CUSTOM_RANDOMIZER, checkModelOptions, customModel, randomizerParameter } from './transition.js';
-import { WEIGHTED_VARIANT, buildWeightedTable, type WeightedBuildOptions } from './weighted.js';
+import {
+  CUSTOM_RANDOMIZER,
+  PIECE_MODEL_OPTION_KEYS,
+  checkModelOptions,
+  customModel,
+  randomizerParameter,
+} from './transition.js';
+import { WEIGHTED_BUILD_OPTIONS, WEIGHTED_VARIANT, buildWeightedTable, type WeightedBuildOptions } from './weighted.js';
 
 /**
  * What a variant's model will be, without estimating it: a randomizer's name, samples, seed and parameter (or the
@@ -56,6 +75,7 @@ export async function cachedPreviewTablePath(
   env?: Record<string, string | undefined>,
 ): Promise<string> {
   const opts = optionsObject('cachedPreviewTablePath', options) as PreviewBuildOptions;
+  refuseUnknownOptions('cachedPreviewTablePath', opts, PREVIEW_BUILD_OPTIONS);
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.transition, 'transition');
   const { cacheDir } = await import('./node-io.js');
@@ -73,17 +93,27 @@ export interface CachedPreviewTable {
   rejected?: string;
 }
 
+const CACHED_PREVIEW_TABLE_OPTIONS = optionNames<PreviewBuildOptions & CacheOptions>({
+  ...BUILD_OPTION_KEYS,
+  ...PIECE_MODEL_OPTION_KEYS,
+  transition: true,
+  ...CACHE_OPTION_KEYS,
+});
+
 /** Loads the cached preview table for these parameters (e.g. rank-preview-tgm1-w9-s4-i15.srk), or builds and caches it. */
 export async function loadOrBuildCachedPreviewTable(
   options: PreviewBuildOptions & CacheOptions = {},
 ): Promise<CachedPreviewTable> {
   const opts = optionsObject('loadOrBuildCachedPreviewTable', options) as PreviewBuildOptions & CacheOptions;
+  refuseUnknownOptions('loadOrBuildCachedPreviewTable', opts, CACHED_PREVIEW_TABLE_OPTIONS);
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.transition, 'transition');
-  const path = await cachedPreviewTablePath(opts, opts.env);
+  // The build's own options go on to the path and the build, which take no cache options.
+  const { force, env, ...build } = opts;
+  const path = await cachedPreviewTablePath(build, env);
   return loadOrBuild(
     path,
-    opts.force,
+    force,
     loadPreviewTable,
     (t) =>
       t.variant === STEEP_VARIANT.preview[steep] &&
@@ -91,7 +121,7 @@ export async function loadOrBuildCachedPreviewTable(
       t.maxStep === maxStep &&
       t.iterations === iterations &&
       paramsFit(t.params, want),
-    () => buildPreviewTable(opts),
+    () => buildPreviewTable(build),
   );
 }
 
@@ -101,6 +131,7 @@ export async function cachedWeightedTablePath(
   env?: Record<string, string | undefined>,
 ): Promise<string> {
   const opts = optionsObject('cachedWeightedTablePath', options) as WeightedBuildOptions;
+  refuseUnknownOptions('cachedWeightedTablePath', opts, WEIGHTED_BUILD_OPTIONS);
   const { width, maxStep, iterations } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.weights, 'weights');
   const { cacheDir } = await import('./node-io.js');
@@ -111,17 +142,28 @@ export async function cachedWeightedTablePath(
   );
 }
 
+const CACHED_WEIGHTED_TABLE_OPTIONS = optionNames<WeightedBuildOptions & CacheOptions>({
+  ...BUILD_OPTION_KEYS,
+  ...PIECE_MODEL_OPTION_KEYS,
+  encoding: true,
+  weights: true,
+  ...CACHE_OPTION_KEYS,
+});
+
 /** Loads the cached weighted table for these parameters (e.g. rank-weighted-tgm1-w9-s4-i15.srk), or builds and caches it. */
 export async function loadOrBuildCachedWeightedTable(
   options: WeightedBuildOptions & CacheOptions = {},
 ): Promise<CachedTable> {
   const opts = optionsObject('loadOrBuildCachedWeightedTable', options) as WeightedBuildOptions & CacheOptions;
+  refuseUnknownOptions('loadOrBuildCachedWeightedTable', opts, CACHED_WEIGHTED_TABLE_OPTIONS);
   const { width, maxStep, iterations } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.weights, 'weights');
-  const path = await cachedWeightedTablePath(opts, opts.env);
+  // The build's own options go on to the path and the build, which take no cache options.
+  const { force, env, ...build } = opts;
+  const path = await cachedWeightedTablePath(build, env);
   return loadOrBuild(
     path,
-    opts.force,
+    force,
     loadRankTable,
     (t) =>
       t.variant === WEIGHTED_VARIANT &&
@@ -130,6 +172,6 @@ export async function loadOrBuildCachedWeightedTable(
       t.iterations === iterations &&
       (opts.encoding ?? 'u16') === t.encoding &&
       paramsFit(t.params, want),
-    () => buildWeightedTable(opts),
+    () => buildWeightedTable(build),
   );
 }

@@ -10,10 +10,12 @@
  * Every randomizer stackrank ships treats the seven pieces alike, so its long-run frequencies are 1/7 each (to
  * the estimate's noise) and the weighted table equals the article's; the variant matters for weights of your own.
  */
-import { StackRankError } from '../errors.js';
-import { buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
+import { StackRankError, optionNames, optionsObject, refuseUnknownOptions } from '../errors.js';
+import { BUILD_OPTION_KEYS, buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
 import {
+  PIECE_MODEL_OPTION_KEYS,
   customModel,
+  pieceModelOptions,
   runSliced,
   weightsModel,
   weightsSteps,
@@ -31,11 +33,31 @@ export interface WeightedBuildOptions extends BuildOptions, PieceModelOptions, P
 
 /** The piece weights of a weighted build: the given ones, or the randomizer's estimated frequencies. */
 export function weightedModel(opts: WeightedBuildOptions): PieceModel {
-  return opts.weights !== undefined ? customModel(opts.weights, 'weights') : weightsModel(opts);
+  return opts.weights !== undefined ? customModel(opts.weights, 'weights') : weightsModel(pieceModelOptions(opts));
 }
 
+/** Every option of cachedWeightedTablePath; buildWeightedTable takes a `model` too. */
+export const WEIGHTED_BUILD_OPTIONS = optionNames<WeightedBuildOptions>({
+  ...BUILD_OPTION_KEYS,
+  ...PIECE_MODEL_OPTION_KEYS,
+  encoding: true,
+  weights: true,
+});
+
+const BUILD_WEIGHTED_TABLE_OPTIONS = optionNames<WeightedBuildOptions & { model?: PieceModel }>({
+  ...BUILD_OPTION_KEYS,
+  ...PIECE_MODEL_OPTION_KEYS,
+  encoding: true,
+  weights: true,
+  model: true,
+});
+
 /** Builds a weighted table (see WeightedBuildOptions); threads, progress and abort as for buildRankTable. */
-export async function buildWeightedTable(opts: WeightedBuildOptions & { model?: PieceModel } = {}): Promise<RankTable> {
+export async function buildWeightedTable(
+  options: WeightedBuildOptions & { model?: PieceModel } = {},
+): Promise<RankTable> {
+  const opts = optionsObject('buildWeightedTable', options);
+  refuseUnknownOptions('buildWeightedTable', opts, BUILD_WEIGHTED_TABLE_OPTIONS);
   const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
   if (gravity !== 'drop')
     throw new StackRankError('BAD_ARGUMENT', 'weighted tables are built with gravity "drop" only');
@@ -46,7 +68,7 @@ export async function buildWeightedTable(opts: WeightedBuildOptions & { model?: 
     opts.model ??
     (opts.weights !== undefined
       ? customModel(opts.weights, 'weights')
-      : await runSliced(weightsSteps(opts), opts.signal));
+      : await runSliced(weightsSteps(pieceModelOptions(opts)), opts.signal));
   const values = await buildRankValues(opts, model.model);
   return RankTable.fromValues(values, {
     width,

@@ -8,7 +8,7 @@
  * cells are met in breadth-first order gives one of the fewest-press sequences, and among those the one whose
  * presses come first in that edge order, earliest key first: ties break the same way on every run.
  */
-import { StackRankError, describe } from '../errors.js';
+import { StackRankError, describe, optionNames, refuseUnknownOptions } from '../errors.js';
 import { PIECES, toPieceId, type Piece } from '../pieces.js';
 import { Board } from './board.js';
 import { fieldFor, resolveRules, spawnY, type RuleSet } from './rule-sets.js';
@@ -22,13 +22,17 @@ export interface ReachableOptions {
   readonly rules: RuleSetName | RuleSet;
 }
 
-export function checkOptions(options: unknown): RuleSet {
+const REACHABLE_OPTIONS = optionNames<ReachableOptions>({ rules: true });
+
+/** reachablePlacements' and countReachablePlacements' options (`what`: the function, for the message). */
+export function checkOptions(options: unknown, what: string): RuleSet {
   if (options === null || typeof options !== 'object' || !('rules' in options)) {
     throw new StackRankError(
       'BAD_RULES',
       `options must be { rules } with a rule set name (classic, nes, guideline, tgm, tgm20g) or a RuleSet; got ${describe(options)}`,
     );
   }
+  refuseUnknownOptions(what, options, REACHABLE_OPTIONS);
   return resolveRules((options as { rules: unknown }).rules);
 }
 
@@ -260,7 +264,7 @@ export function reachablePlacements(
 ): GamePlacement[] {
   const b = Board.from(board);
   const pid = toPieceId(piece);
-  const rules = checkOptions(options);
+  const rules = checkOptions(options, 'reachablePlacements');
   return kernelPlacements(kernelReach(b, pid, rules), pid, rules);
 }
 
@@ -273,7 +277,7 @@ export function countReachablePlacements(
   piece: Piece | number,
   options: ReachableOptions,
 ): number {
-  return kernelReach(Board.from(board), toPieceId(piece), checkOptions(options));
+  return kernelReach(Board.from(board), toPieceId(piece), checkOptions(options, 'countReachablePlacements'));
 }
 
 /**

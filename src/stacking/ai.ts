@@ -5,7 +5,7 @@
  *   const move = ai.bestPlacement([0,0,0,0,0,0,0,0,0], 'TSZ', 2);
  *   const tgm = await StackingAI.create({ rules: 'tgm20g' }); // only placements a 20G piece can reach
  */
-import { StackRankError, optionsObject, requireInt } from '../errors.js';
+import { StackRankError, optionNames, optionsObject, refuseUnknownOptions, requireInt } from '../errors.js';
 import { ORIENTATIONS } from '../pieces.js';
 import { classicMove } from '../rules/rotation-systems.js';
 import type { PieceMove } from '../rules/types.js';
@@ -78,6 +78,28 @@ export interface StackingAIOptions {
   previewTable?: NextPieceValues;
 }
 
+const STACKING_AI_OPTIONS = optionNames<StackingAIOptions>({
+  table: true,
+  rules: true,
+  stackingRules: true,
+  strategy: true,
+  unknownPieces: true,
+  previewTable: true,
+});
+
+/** bestPlacement's options (the unknown pieces' distributions); rankPlacements takes a `limit` too. */
+interface SearchOptions {
+  next?: ArrayLike<number>;
+  nextPair?: ArrayLike<number>;
+}
+
+const SEARCH_OPTIONS = optionNames<SearchOptions>({ next: true, nextPair: true });
+const RANK_PLACEMENTS_OPTIONS = optionNames<SearchOptions & { limit?: number }>({
+  next: true,
+  nextPair: true,
+  limit: true,
+});
+
 /** A next-piece distribution: 7 non-negative finite numbers (I O T S Z L J) summing to 1. */
 export function checkDistribution(dist: unknown): ArrayLike<number> {
   const ok =
@@ -126,9 +148,10 @@ export class StackingAI {
 
   static async create(options: StackingAIOptions = {}): Promise<StackingAI> {
     const opts = optionsObject('StackingAI.create', options);
+    refuseLeafRows(opts);
+    refuseUnknownOptions('StackingAI.create', opts, STACKING_AI_OPTIONS);
     const stackingRules = resolveRules(opts.stackingRules);
     const ruleSet = checkRuleSet(opts.rules);
-    refuseLeafRows(opts);
     const { strategy, unknownPieces } = checkStrategy(opts.strategy, opts.unknownPieces);
     let table = opts.table === undefined ? undefined : requireRankTable(opts.table, 'StackingAI.create: table');
     if (opts.previewTable !== undefined && strategy === 'rank')
@@ -168,7 +191,7 @@ export class StackingAI {
     surface: readonly number[] | string | object,
     queue: string | readonly string[],
     lookahead = 0,
-    options: { next?: ArrayLike<number>; nextPair?: ArrayLike<number> } = {},
+    options: SearchOptions = {},
   ): BestPlacement | null {
     const { heights, ids, weights } = this.searchInput('bestPlacement', surface, queue, lookahead, options);
     const outcome = this.engine.search(heights, ids, lookahead, weights);
@@ -205,9 +228,11 @@ export class StackingAI {
     surface: readonly number[] | string | object,
     queue: string | readonly string[],
     lookahead = 0,
-    options: { next?: ArrayLike<number>; nextPair?: ArrayLike<number>; limit?: number } = {},
+    options: SearchOptions & { limit?: number } = {},
   ): SurfacePlacementRanking {
-    const { limit: rawLimit, ...searchOptions } = optionsObject('rankPlacements', options);
+    const opts = optionsObject('rankPlacements', options);
+    refuseUnknownOptions('rankPlacements', opts, RANK_PLACEMENTS_OPTIONS);
+    const { limit: rawLimit, ...searchOptions } = opts;
     const limit = rawLimit === undefined ? Infinity : requireInt('limit', rawLimit, 1, 10000);
     const { heights, ids, weights } = this.searchInput('rankPlacements', surface, queue, lookahead, searchOptions);
     const best = this.engine.search(heights, ids, lookahead, weights);
@@ -231,9 +256,10 @@ export class StackingAI {
     surface: unknown,
     queue: string | readonly string[],
     lookahead: number,
-    options: { next?: ArrayLike<number>; nextPair?: ArrayLike<number> },
+    options: SearchOptions,
   ): { heights: number[]; ids: number[]; weights: Int32Array } {
     const opts = optionsObject(caller, options);
+    refuseUnknownOptions(caller, opts, SEARCH_OPTIONS);
     const heights = toHeights(surface, this.table.width, this.table.maxStep, this.stackingRules.boardHeight);
     const ids = toQueue(queue);
     checkLookahead(lookahead, ids.length);

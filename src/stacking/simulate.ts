@@ -11,7 +11,16 @@
  * resumed after a crash (`resume`, `onStream`), and pooled again by mergeSimulations with exactly the numbers of one
  * run over all the streams (docs/distributed.md).
  */
-import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt } from '../errors.js';
+import {
+  StackRankError,
+  checkCallback,
+  checkSignal,
+  describe,
+  optionNames,
+  optionsObject,
+  refuseUnknownOptions,
+  requireInt,
+} from '../errors.js';
 import {
   MAX_SHARDS,
   checkRange,
@@ -113,6 +122,26 @@ export interface SimulateOptions {
   onStream?: (record: StreamRecord) => void;
 }
 
+const SIMULATE_OPTIONS = optionNames<SimulateOptions>({
+  table: true,
+  randomizer: true,
+  lookahead: true,
+  games: true,
+  maxPieces: true,
+  seed: true,
+  rules: true,
+  stackingRules: true,
+  strategy: true,
+  unknownPieces: true,
+  previewTable: true,
+  threads: true,
+  onProgress: true,
+  signal: true,
+  range: true,
+  resume: true,
+  onStream: true,
+});
+
 /** One stacking game: its length in pieces, whether it died (else the budget cut it), the piece it died on
  * (an id 0..6, 0 when it did not die) and its Tetrises. */
 export interface StackingGameRecord {
@@ -204,6 +233,8 @@ function deal(rng: Randomizer, memory: WebAssembly.Memory, slot: Slot, from: num
 export async function simulateStacking(options: SimulateOptions): Promise<SimulationResult> {
   if (options === undefined) throw new StackRankError('BAD_ARGUMENT', 'simulateStacking needs { table, lookahead }');
   const opts = optionsObject('simulateStacking', options) as SimulateOptions;
+  refuseLeafRows(opts);
+  refuseUnknownOptions('simulateStacking', opts, SIMULATE_OPTIONS);
   requireRankTable(opts.table, 'simulateStacking: table');
   const randomizer = opts.randomizer ?? 'tgm1';
   if (!isRandomizerName(randomizer))
@@ -225,7 +256,6 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
   const seed = checkSeed(opts.seed ?? 0);
   const stackingRules = resolveRules(opts.stackingRules);
   const ruleSet = checkRuleSet(opts.rules);
-  refuseLeafRows(opts);
   const { strategy, unknownPieces } = checkStrategy(opts.strategy, opts.unknownPieces);
   const threadsGiven = opts.threads !== undefined;
   const share = (s: number) =>

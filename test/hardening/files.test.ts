@@ -50,8 +50,9 @@ describe('concurrent writers (defect 5)', () => {
 
   it('the cache name carries the encoding, so u16 and f32 builds do not overwrite each other', async () => {
     const env = { XDG_CACHE_HOME: await tempDir() };
-    const opts = { width: 5, maxStep: 2, iterations: 2, threads: 1, env };
-    expect(await cachedTablePath({ ...opts, encoding: 'f32' }, env)).not.toBe(await cachedTablePath(opts, env));
+    const build = { width: 5, maxStep: 2, iterations: 2, threads: 1 };
+    const opts = { ...build, env };
+    expect(await cachedTablePath({ ...build, encoding: 'f32' }, env)).not.toBe(await cachedTablePath(build, env));
     const [u16, f32] = await Promise.all([
       loadOrBuildCachedTable(opts),
       loadOrBuildCachedTable({ ...opts, encoding: 'f32' }),
