@@ -4,7 +4,7 @@
  * can be played anywhere and the pieces pooled afterwards. These helpers are the one definition of a game range, of
  * how a run is cut into shards, and of how the records of several parts are checked and put back in order.
  */
-import { StackRankError, describe, requireInt } from './errors.js';
+import { StackRankError, describe, optionNames, refuseUnknownOptions, requireInt } from './errors.js';
 
 /** Game indices start..end-1 of a run. */
 export interface GameRange {
@@ -15,11 +15,14 @@ export interface GameRange {
 /** The most shards a run can be cut into (and the most games or streams a benchmark takes). */
 export const MAX_SHARDS = 1_000_000;
 
+const RANGE_KEYS = optionNames<GameRange>({ start: true, end: true });
+
 /** Checks `range` against a run of `count` games: integers with 0 <= start < end <= count. Default: all of them. */
 export function checkRange(what: string, range: unknown, count: number): GameRange {
   if (range === undefined) return { start: 0, end: count };
   if (range === null || typeof range !== 'object' || Array.isArray(range))
     throw new StackRankError('BAD_ARGUMENT', `${what} must be { start, end }; got ${describe(range)}`);
+  refuseUnknownOptions(what, range, RANGE_KEYS);
   const { start, end } = range as Partial<GameRange>;
   requireInt(`${what}.start`, start, 0, count - 1);
   requireInt(`${what}.end`, end, (start as number) + 1, count);

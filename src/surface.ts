@@ -158,6 +158,8 @@ const SURFACE_INDEX_OPTIONS = optionNames<{ truncate?: boolean }>({ truncate: tr
 export function surfaceIndex(surface: Surface, options: { truncate?: boolean } = {}): number {
   const opts = optionsObject('surfaceIndex', options);
   refuseUnknownOptions('surfaceIndex', opts, SURFACE_INDEX_OPTIONS);
+  if (opts.truncate !== undefined && typeof opts.truncate !== 'boolean')
+    throw new StackRankError('BAD_ARGUMENT', `truncate must be true or false; got ${describe(opts.truncate)}`);
   checkSurface(surface);
   const { maxStep, steps } = surface;
   const base = surfaceBase(maxStep);

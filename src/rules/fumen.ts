@@ -9,7 +9,7 @@ import { decoder, encoder, Field } from 'tetris-fumen';
 import { StackRankError, describe, optionNames, refuseUnknownOptions } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
 import { Board } from './board.js';
-import type { Cell } from './types.js';
+import type { BoardLike, Cell } from './types.js';
 
 export const FUMEN_WIDTH = 10;
 export const FUMEN_HEIGHT = 23;
@@ -49,6 +49,8 @@ export function boardFromFumen(fumen: string, opts: { page?: number } = {}): Fum
       { cause: e },
     );
   }
+  if (pages.length === 0)
+    throw new StackRankError('BAD_FUMEN', 'the fumen has no page; expected a string like "v115@9gA8…"');
   const index = opts.page ?? 0;
   if (!Number.isInteger(index) || index < 0 || index >= pages.length) {
     throw new StackRankError(
@@ -107,10 +109,12 @@ export interface FumenExportOptions {
 
 const FUMEN_EXPORT_OPTIONS = optionNames<FumenExportOptions>({ placement: true, comment: true });
 
-/** A one-page fumen (`v115@…`) of a board up to 10 wide and 23 rows high: filled cells as garbage ('X'). */
-export function fumenFromBoard(board: Board, opts: FumenExportOptions = {}): string {
-  if (!(board instanceof Board))
-    throw new StackRankError('BAD_BOARD', `fumenFromBoard takes a Board; got ${describe(board)}`);
+/**
+ * A one-page fumen (`v115@…`) of a board (a Board or BoardLike) up to 10 wide and 23 rows high: filled cells as
+ * garbage ('X').
+ */
+export function fumenFromBoard(boardLike: Board | BoardLike, opts: FumenExportOptions = {}): string {
+  const board = Board.from(boardLike);
   if (opts === null || typeof opts !== 'object')
     throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
   refuseUnknownOptions('fumenFromBoard', opts, FUMEN_EXPORT_OPTIONS);
@@ -134,6 +138,12 @@ export function fumenFromBoard(board: Board, opts: FumenExportOptions = {}): str
         `placement must be { piece, cells } (a GamePlacement or GameMove); got ${describe(p)}`,
       );
     }
+    // A piece's four cells, on empty cells of the board: anything else would draw a position no game has.
+    if (p.cells.length !== 4)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `placement.cells must be the piece's 4 cells; got ${p.cells.length} (${describe(p.cells)})`,
+      );
     // An index loop, not for-of: a sparse array's holes are cells too (and bad ones).
     for (let i = 0; i < p.cells.length; i++) {
       const c: unknown = p.cells[i];
@@ -144,6 +154,8 @@ export function fumenFromBoard(board: Board, opts: FumenExportOptions = {}): str
           `placement cell ${i} is ${describe(c)}; a cell is an [x, y] pair inside the 10 × ${FUMEN_HEIGHT} fumen field`,
         );
       }
+      if (y < board.height && (board.rows[y] >> x) & 1)
+        throw new StackRankError('BAD_ARGUMENT', `placement cell ${i} [${x}, ${y}] is a filled cell of the board`);
       field.set(x, y, p.piece);
     }
   }

@@ -26,13 +26,14 @@ const REACHABLE_OPTIONS = optionNames<ReachableOptions>({ rules: true });
 
 /** reachablePlacements' and countReachablePlacements' options (`what`: the function, for the message). */
 export function checkOptions(options: unknown, what: string): RuleSet {
+  // A misspelt key ({ rule: 'nes' }) is named before the missing rules are.
+  if (options !== null && typeof options === 'object') refuseUnknownOptions(what, options, REACHABLE_OPTIONS);
   if (options === null || typeof options !== 'object' || !('rules' in options)) {
     throw new StackRankError(
       'BAD_RULES',
       `options must be { rules } with a rule set name (classic, nes, guideline, tgm, tgm20g) or a RuleSet; got ${describe(options)}`,
     );
   }
-  refuseUnknownOptions(what, options, REACHABLE_OPTIONS);
   return resolveRules((options as { rules: unknown }).rules);
 }
 

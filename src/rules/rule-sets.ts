@@ -2,7 +2,7 @@
  * Rule sets: the one place that says, per game, which rotation system, gravity, drops, hold and preview count
  * apply and where a piece appears. docs/rules.md ("Real games") describes each preset and the game it follows.
  */
-import { StackRankError, describe } from '../errors.js';
+import { StackRankError, describe, firstUnknownKey, optionNames } from '../errors.js';
 import { ROTATION_SYSTEM_NAMES, type RotationSystemName } from './rotation-systems.js';
 import type { RuleSetName } from './types.js';
 import { BOARD_MAX_HEIGHT, BOARD_MIN_HEIGHT } from './board.js';
@@ -112,6 +112,18 @@ export function isRuleSetName(name: unknown): name is RuleSetName {
 }
 
 /** A preset by name, or a custom rule set checked field by field. Throws BAD_RULES naming the problem. */
+const RULE_SET_FIELDS = optionNames<RuleSet>({
+  name: true,
+  rotationSystem: true,
+  gravity: true,
+  softDrop: true,
+  hold: true,
+  previews: true,
+  initialRotation: true,
+  spawn: true,
+  hiddenRows: true,
+});
+
 export function resolveRules(rules: unknown): RuleSet {
   if (typeof rules === 'string') {
     if (isRuleSetName(rules)) return RULE_SETS[rules];
@@ -127,6 +139,13 @@ export function resolveRules(rules: unknown): RuleSet {
     );
   }
   const r = rules as Record<string, unknown>;
+  // A misspelt field (softdrop) would otherwise be ignored while the copied preset's own value plays.
+  const unknown = firstUnknownKey(r, RULE_SET_FIELDS);
+  if (unknown !== undefined)
+    throw new StackRankError(
+      'BAD_RULES',
+      `unknown rule set field ${describe(unknown)}; a RuleSet has ${RULE_SET_FIELDS.join(', ')}`,
+    );
   const bad = (field: string, allowed: string) =>
     new StackRankError('BAD_RULES', `rules.${field} must be ${allowed}; got ${describe(r[field])}`);
   if (typeof r.name !== 'string') throw bad('name', 'a string');

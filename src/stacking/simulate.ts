@@ -191,10 +191,11 @@ export interface SimulationResult extends SurvivalEstimate {
 
 /** Seed of game k of stream s: a fixed mix of the user seed, s and k (documented in docs/results.md). */
 export function streamSeed(seed: number, stream: number, game: number): number {
-  if (typeof seed !== 'number' || typeof stream !== 'number' || typeof game !== 'number') {
+  // Integers only: the hash reads its arguments as 32-bit integers, so 1.5 would be game 1's seed.
+  if (!Number.isSafeInteger(seed) || !Number.isSafeInteger(stream) || !Number.isSafeInteger(game)) {
     throw new StackRankError(
       'BAD_ARGUMENT',
-      `streamSeed takes three numbers; got ${describe(seed)}, ${describe(stream)}, ${describe(game)}`,
+      `streamSeed takes three safe integers (seed, stream, game); got ${describe(seed)}, ${describe(stream)}, ${describe(game)}`,
     );
   }
   let h =

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   Board,
   FullBoard,
+  RULE_SETS,
   StackingAI,
   TetrisAI,
   analyzeRandomizer,
@@ -36,6 +37,7 @@ import {
   reachablePlacements,
   restoreRandomizer,
   simulateStacking,
+  streamSeed,
   surfaceFromHeights,
   surfaceFromIndex,
   surfaceFromSteps,
@@ -45,6 +47,7 @@ import {
   weightsModel,
   type RankTable,
 } from '../helpers/api.js';
+import { checkRange } from '../../src/runs.js';
 import { stackProfile } from '../../src/stacking/profile.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -202,6 +205,27 @@ describe('an unknown (misspelt) option is a BAD_ARGUMENT naming it', () => {
     );
     expect(surfaceFromSteps([0, 0, 0], { maxStep: undefined }).maxStep).toBe(4);
     expect(surfaceIndex(parseSurface('111', { maxStep: 1 }), { truncate: undefined })).toBe(13);
+  });
+});
+
+describe('objects inside the options are checked too', () => {
+  it('a RuleSet object with a misspelt field, a range with one more key, a misspelt reachablePlacements option', () => {
+    const board = Board.empty(10, 20);
+    expect(() => reachablePlacements(board, 'T', { rules: { ...RULE_SETS.nes, softdrop: true } as never })).toThrow(
+      /unknown rule set field "softdrop"; a RuleSet has name, rotationSystem, /,
+    );
+    expect(() => reachablePlacements(board, 'T', { rule: 'nes' } as never)).toThrow(
+      /^reachablePlacements: unknown option "rule"; options are rules$/,
+    );
+    expect(() => checkRange('range', { start: 0, end: 2, ned: 3 }, 4)).toThrow(/^range: unknown option "ned"/);
+  });
+
+  it('loose types: truncate must be a boolean, streamSeed takes integers', () => {
+    expect(() => surfaceIndex(parseSurface('111'), { truncate: 'yes' } as never)).toThrow(
+      /truncate must be true or false; got "yes"/,
+    );
+    expect(() => streamSeed(1.5, 2, 3)).toThrow(/streamSeed takes three safe integers/);
+    expect(streamSeed(1, 2, 3)).toBe(streamSeed(1, 2, 3));
   });
 });
 

@@ -74,7 +74,7 @@ describe('fumen', () => {
   });
 
   it('garbage input throws BAD_FUMEN; bad boards BAD_BOARD', () => {
-    for (const bad of ['', 'hello', 'v115@!!!!', 'v115@9gI8AeI8Ae', 42, null]) {
+    for (const bad of ['', 'hello', 'v115@!!!!', 'v115@9gI8AeI8Ae', 'v115@', 42, null]) {
       try {
         boardFromFumen(bad as string);
         expect.unreachable(`accepted ${String(bad)}`);
@@ -87,5 +87,25 @@ describe('fumen', () => {
     expect(() =>
       fumenFromBoard(Board.fromBits([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], 10)),
     ).toThrow(/23 rows/);
+  });
+
+  it('takes a BoardLike as every board-taking function does, and draws only a piece of 4 cells on empty cells', () => {
+    const rows = ['..........', '..........', '..........', '#########.'];
+    const made = fumenFromBoard(Board.fromRows(rows, 20));
+    expect(fumenFromBoard(rows)).toBe(made);
+    expect(fumenFromBoard({ width: 10, rows: [511, 0, 0, 0] })).toBe(made);
+    const b = Board.fromRows(rows, 20);
+    expect(() => fumenFromBoard(b, { placement: { piece: 'I', cells: [[9, 0]] } })).toThrow(
+      /placement.cells must be the piece's 4 cells; got 1/,
+    );
+    const onStack: [number, number][] = [
+      [0, 0],
+      [0, 1],
+      [0, 2],
+      [0, 3],
+    ];
+    expect(() => fumenFromBoard(b, { placement: { piece: 'I', cells: onStack } })).toThrow(
+      /placement cell 0 \[0, 0\] is a filled cell of the board/,
+    );
   });
 });
