@@ -32,10 +32,14 @@ function requireWritableDir(option: string, dir: string): void {
   }
 }
 
-/** A file the command will write: its directory exists and is writable, and the path is not a directory. */
+/** A file the command will write: its directory exists and is writable, and the path is a regular file if it exists. */
 export function checkOutputFile(option: string, path: string): void {
   const full = resolve(path);
-  if (statOrNull(full)?.isDirectory()) throw new UsageError(`--${option}: ${path} is a directory; give a file name`);
+  const st = statOrNull(full);
+  if (st && !st.isFile())
+    throw new UsageError(
+      `--${option}: ${path} is ${st.isDirectory() ? 'a directory' : 'not a regular file'}; give a file name`,
+    );
   requireWritableDir(option, dirname(full));
 }
 

@@ -4,7 +4,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { homedir } from 'node:os';
-import { StackRankError } from '../errors.js';
+import { StackRankError, describe } from '../errors.js';
 
 /** Temporary files are `<target>.<pid>.<random>.tmp` beside the target. */
 const TEMP_PATTERN = /^(.*)\.(\d+)\.[0-9a-z]+\.tmp$/;
@@ -48,21 +48,74 @@ export async function removeStaleTemps(path: string): Promise<string[]> {
 }
 
 /**
+ * A caller's file path for a save: a non-empty string without NUL characters (anything else is BAD_ARGUMENT naming
+ * `what`, instead of Node's own TypeError surfacing as IO).
+ */
+export function checkFilePath(what: string, path: unknown): string {
+  if (typeof path !== 'string' || path === '' || path.includes('\0'))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${what}: path must be a non-empty string naming a file (without NUL characters); got ${describe(path)}`,
+    );
+  return path;
+}
+
+/** Throws (a plain Error, which the writer wraps as IO) when `path` exists and is not a regular file. */
+async function refuseNonRegular(path: string): Promise<void> {
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(path);
+  } catch {
+    return; // missing (or unreachable: the write itself reports that)
+  }
+  if (!info.isFile())
+    throw new Error(
+      'it exists and is not a regular file (a directory, device, FIFO or socket); a save replaces regular files only',
+    );
+}
+
+/** Throws (a plain Error with Node's ENOENT / ENOTDIR code) unless the folder of `path` exists. */
+async function requireParentDir(path: string): Promise<void> {
+  const dir = dirname(path);
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return; // the write itself reports the reason
+    throw Object.assign(new Error(`ENOENT: directory ${dir} does not exist`), {
+      code: 'ENOENT',
+    });
+  }
+  if (!info.isDirectory()) throw Object.assign(new Error(`ENOTDIR: ${dir} is not a directory`), { code: 'ENOTDIR' });
+}
+
+/**
  * Writes to a temporary file in the same folder and renames it into place, so no reader sees half a file. The
  * temporary name carries the pid and 64 random bits and is created exclusively (O_EXCL), so concurrent writers
  * (threads, processes, the same millisecond) never share one; the last rename wins with a complete file. The data
  * is flushed to disk before the rename, so a crash or SIGKILL leaves the old file or the new one. This is the one
  * atomic writer of the project: tables, the CLI's output files and its checkpoints all go through it.
+ *
+ * `path` must be a non-empty string (BAD_ARGUMENT naming `what` otherwise). Only a regular file is replaced: a
+ * directory, device, FIFO or socket at `path` (or a symbolic link to one) is refused with IO before anything is
+ * written, and checked again just before the rename. A symbolic link to a regular file is replaced by the new file
+ * (rename does not follow it). `createDir` (default true: table saves and the caches) creates a missing folder like
+ * mkdir -p; with false (the CLI's output files) a missing folder is IO (ENOENT).
  */
 export async function writeFileAtomic(
   path: string,
   bytes: Uint8Array | readonly Uint8Array[],
-  options: { createDir?: boolean } = {},
+  options: { createDir?: boolean; what?: string } = {},
 ): Promise<void> {
+  checkFilePath(options.what ?? 'writeFileAtomic', path);
   const tmp = `${path}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`;
   try {
-    // The cache creates its folder; the CLI's output files must not recreate a folder removed meanwhile (docs/cli.md).
+    // A FIFO or device at the target would be replaced by a regular file (as root, /dev/full): refused first.
+    await refuseNonRegular(path);
+    // Table saves and the cache create their folder (docs/api.md); the CLI's output files must not recreate a folder
+    // removed meanwhile (docs/cli.md).
     if (options.createDir ?? true) await mkdir(dirname(path), { recursive: true });
+    else await requireParentDir(path);
     await removeStaleTemps(path);
     const handle = await open(tmp, 'wx');
     try {
@@ -75,6 +128,8 @@ export async function writeFileAtomic(
     } finally {
       await handle.close();
     }
+    // Again: the target may have been swapped for a FIFO or device while the data was written.
+    await refuseNonRegular(path);
     await rename(tmp, path);
   } catch (e) {
     await rm(tmp, { force: true }).catch(() => {});

@@ -69,6 +69,8 @@ const PHASE_B_ORDER = [1, 2, 3, 4, 5, 6, AFTER_PIECE];
 /** Surfaces per chunk of the rows output (16 bytes each: 64 MiB). */
 const ROWS_CHUNK = 1 << 22;
 const U16_MAX = 65535;
+/** The constructor's first argument from this module's factories; a caller's `new PreviewTable(...)` is refused. */
+const INTERNAL: unique symbol = Symbol('PreviewTable');
 /** Slot k of a mirrored surface's row is slot MIRROR_SLOT[k] of the original's. */
 export const MIRROR_SLOT: readonly number[] = [...MIRROR_PIECE, 7];
 
@@ -284,9 +286,15 @@ export class PreviewTable {
   readonly rows: Uint16Array;
 
   private constructor(
+    token: typeof INTERNAL,
     meta: { width: number; maxStep: number; iterations: number; scale: number; params: VariantParams; variant: string },
     rows: Uint16Array,
   ) {
+    if (token !== INTERNAL)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        'PreviewTable has no public constructor: use buildPreviewTable, loadPreviewTable, loadOrBuildCachedPreviewTable or PreviewTable.fromBytes',
+      );
     this.variant = meta.variant;
     this.width = meta.width;
     this.maxStep = meta.maxStep;
@@ -309,6 +317,7 @@ export class PreviewTable {
 
   static fromResult(r: PreviewResult): PreviewTable {
     return new PreviewTable(
+      INTERNAL,
       {
         width: r.width,
         maxStep: r.maxStep,
@@ -334,7 +343,7 @@ export class PreviewTable {
     const rows = header.folded
       ? unfoldRows(data as Uint16Array, shape, surfaceCount(header.width, header.maxStep), PREVIEW_SLOTS, MIRROR_SLOT)
       : (data as Uint16Array).slice();
-    return new PreviewTable({ ...header, params: header.params }, rows);
+    return new PreviewTable(INTERNAL, { ...header, params: header.params }, rows);
   }
 
   /** What the table's iteration did with placements leaving a step steeper than ±S (from its variant). */
@@ -401,10 +410,11 @@ export class PreviewTable {
     );
   }
 
-  /** Writes the table file atomically (Node only). */
+  /** Writes the table file atomically (Node only), as RankTable.save: folders made if missing, a target must be a regular file. */
   async save(path: string): Promise<void> {
-    const { writeFileAtomic } = await import('./node-io.js');
-    await writeFileAtomic(path, this.toBytes());
+    const { checkFilePath, writeFileAtomic } = await import('./node-io.js');
+    checkFilePath('PreviewTable.save', path);
+    await writeFileAtomic(path, this.toBytes(), { what: 'PreviewTable.save' });
   }
 }
 

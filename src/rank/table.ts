@@ -40,6 +40,8 @@ export const ARTICLE_VARIANT = STEEP_VARIANT.rank.forbid;
 /** The article's iteration with collapsing steep placements (BuildOptions.steep 'collapse'). */
 export const COLLAPSE_VARIANT = STEEP_VARIANT.rank.collapse;
 const U16_MAX = 65535;
+/** The constructor's first argument from this module's factories; a caller's `new RankTable(...)` is refused. */
+const INTERNAL: unique symbol = Symbol('RankTable');
 
 type TableMeta = Omit<TableHeader, 'version' | 'checksum' | 'count' | 'folded' | 'slots' | 'params'> & {
   params?: VariantParams | null;
@@ -69,7 +71,12 @@ export class RankTable {
   private readonly shape: FoldShape | null;
   private readonly folded: Uint16Array | Float32Array;
 
-  private constructor(header: TableMeta, folded: Uint16Array | Float32Array) {
+  private constructor(token: typeof INTERNAL, header: TableMeta, folded: Uint16Array | Float32Array) {
+    if (token !== INTERNAL)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        'RankTable has no public constructor: use buildRankTable, loadRankTable, RankTable.fromBytes or RankTable.fromValues',
+      );
     this.width = header.width;
     this.maxStep = header.maxStep;
     this.iterations = header.iterations;
@@ -127,13 +134,13 @@ export class RankTable {
       scale: 1,
       params: meta.params ?? null,
     };
-    if (encoding === 'f32') return new RankTable(header, folded);
+    if (encoding === 'f32') return new RankTable(INTERNAL, header, folded);
     let max = 0;
     for (let i = 0; i < folded.length; i++) if (folded[i] > max) max = folded[i];
     const scale = max > 0 ? max / U16_MAX : 1;
     const q = new Uint16Array(folded.length);
     for (let i = 0; i < folded.length; i++) q[i] = Math.round(folded[i] / scale);
-    return new RankTable({ ...header, scale }, q);
+    return new RankTable(INTERNAL, { ...header, scale }, q);
   }
 
   /**
@@ -163,7 +170,7 @@ export class RankTable {
       scale,
       params: null,
     };
-    return new RankTable(header, folded);
+    return new RankTable(INTERNAL, header, folded);
   }
 
   /** What the table's iteration did with placements leaving a step steeper than ±S (from its variant). */
@@ -194,7 +201,7 @@ export class RankTable {
             foldShape(header.width, header.maxStep),
             (n) => (header.encoding === 'u16' ? new Uint16Array(n) : new Float32Array(n)) as typeof data,
           );
-    return new RankTable(header, folded);
+    return new RankTable(INTERNAL, header, folded);
   }
 
   /** Rank of the surface with this index. */
@@ -313,10 +320,15 @@ export class RankTable {
     );
   }
 
-  /** Writes the table file atomically: to a temporary file beside `path`, then renamed into place (Node only). */
+  /**
+   * Writes the table file atomically: to a temporary file beside `path`, then renamed into place (Node only).
+   * Missing folders are created (like mkdir -p); an existing `path` must be a regular file (IO otherwise, before
+   * anything is written).
+   */
   async save(path: string): Promise<void> {
-    const { writeFileAtomic } = await import('./node-io.js');
-    await writeFileAtomic(path, this.fileParts());
+    const { checkFilePath, writeFileAtomic } = await import('./node-io.js');
+    checkFilePath('RankTable.save', path);
+    await writeFileAtomic(path, this.fileParts(), { what: 'RankTable.save' });
   }
 }
 

@@ -3,20 +3,24 @@
  * reads of hostile paths, the header checks, and stale temporary files.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  buildPreviewTable,
   buildRankTable,
   cachedTablePath,
   loadAnyTable,
   loadOrBuildCachedTable,
   loadPreviewTable,
   loadRankTable,
+  type PreviewTable,
   type RankTable,
 } from '../helpers/api.js';
 import { checksum } from '../../src/rank/file.js';
+import { writeFileAtomic } from '../../src/rank/node-io.js';
+import { checkOutputFile } from '../../src/cli/files.js';
 
 let table: RankTable;
 beforeAll(async () => {
@@ -144,5 +148,144 @@ describe('temporary files of writers that died (defect 15)', () => {
     expect((await readdir(dir)).sort()).toEqual(
       [`other.srk.${dead}.k3j2h1.tmp`, 't.srk', `t.srk.${process.pid}.abcdef.tmp`].sort(),
     );
+  });
+});
+
+/** A FIFO in a fresh temp dir, or null where mkfifo is unavailable. */
+async function makeFifo(name = 'pipe.srk'): Promise<{ dir: string; fifo: string } | null> {
+  const dir = await tempDir();
+  const fifo = join(dir, name);
+  try {
+    execFileSync('mkfifo', [fifo], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  return { dir, fifo };
+}
+const hasMkfifo = spawnSync('mkfifo', ['--version'], { stdio: 'ignore' }).error === undefined;
+
+describe('saving to a caller-given path (file-fixes)', () => {
+  let preview: PreviewTable;
+  beforeAll(async () => {
+    const uniform = Array.from({ length: 7 }, () => Array(7).fill(1 / 7));
+    preview = await buildPreviewTable({ width: 4, maxStep: 1, iterations: 2, threads: 1, transition: uniform });
+  });
+  const savers = () =>
+    [
+      ['RankTable.save', (p: unknown) => table.save(p as string)],
+      ['PreviewTable.save', (p: unknown) => preview.save(p as string)],
+    ] as const;
+
+  it("a path that is not a non-empty string is BAD_ARGUMENT naming the path (not IO with Node's message)", async () => {
+    for (const [name, save] of savers()) {
+      for (const bad of [null, undefined, '', 42, {}, 'a\0b.srk']) {
+        const e = await save(bad).then(
+          () => null,
+          (err: unknown) => err,
+        );
+        expect(e).toEqual(typed('BAD_ARGUMENT'));
+        expect((e as Error).message).toMatch(
+          new RegExp(`^${name.replace('.', '\\.')}: path must be a non-empty string`),
+        );
+      }
+    }
+    await expect(writeFileAtomic(null as never, new Uint8Array(1))).rejects.toEqual(typed('BAD_ARGUMENT'));
+  });
+
+  it.skipIf(!hasMkfifo)('a FIFO at the target is refused with IO and left a FIFO; nothing is written', async () => {
+    for (const [, save] of savers()) {
+      const made = await makeFifo();
+      if (!made) return;
+      const { dir, fifo } = made;
+      const e = await save(fifo).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(e).toEqual(typed('IO'));
+      expect((e as Error).message).toMatch(/not a regular file/);
+      expect((await lstat(fifo)).isFIFO()).toBe(true);
+      expect(await readdir(dir)).toEqual(['pipe.srk']);
+    }
+  });
+
+  it.skipIf(!hasMkfifo)(
+    'a symbolic link to a FIFO is refused too; the shared writer (CLI files) refuses a FIFO',
+    async () => {
+      const made = await makeFifo();
+      if (!made) return;
+      const link = join(made.dir, 'link.srk');
+      await symlink(made.fifo, link);
+      await expect(table.save(link)).rejects.toEqual(typed('IO'));
+      expect((await lstat(link)).isSymbolicLink()).toBe(true);
+      await expect(writeFileAtomic(made.fifo, new Uint8Array(3), { createDir: false })).rejects.toEqual(typed('IO'));
+      await expect(writeFileAtomic(made.fifo, new Uint8Array(3))).rejects.toEqual(typed('IO'));
+      expect((await lstat(made.fifo)).isFIFO()).toBe(true);
+      expect((await readdir(made.dir)).sort()).toEqual(['link.srk', 'pipe.srk']);
+    },
+  );
+
+  it('a directory at the target is refused with IO before a temporary file is written', async () => {
+    const dir = await tempDir();
+    const target = join(dir, 'sub.srk');
+    await mkdir(target);
+    for (const [, save] of savers()) {
+      const e = await save(target).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(e).toEqual(typed('IO'));
+      expect((e as Error).message).toMatch(/not a regular file/);
+      expect((await stat(target)).isDirectory()).toBe(true);
+      expect(await readdir(dir)).toEqual(['sub.srk']);
+    }
+  });
+
+  it('missing folders are created (mkdir -p, as documented); an existing regular file is replaced', async () => {
+    const dir = await tempDir();
+    for (const [name, save] of savers()) {
+      const path = join(dir, name, 'deeper', 't.srk');
+      await save(path);
+      expect((await stat(path)).isFile()).toBe(true);
+    }
+    const path = join(dir, 't.srk');
+    await writeFile(path, 'an old file');
+    await table.save(path);
+    expect((await loadRankTable(path)).toBytes()).toEqual(table.toBytes());
+    await preview.save(path);
+    expect((await loadPreviewTable(path)).toBytes()).toEqual(preview.toBytes());
+    // A path through a regular file cannot be made: IO, nothing written.
+    await expect(table.save(join(path, 'inside.srk'))).rejects.toEqual(typed('IO'));
+    // The CLI's writer makes no folder: IO naming the missing one.
+    const e = await writeFileAtomic(join(dir, 'none', 'x.json'), new Uint8Array(1), { createDir: false }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(e).toEqual(typed('IO'));
+    expect((e as Error).message).toMatch(/ENOENT: directory .*none does not exist/);
+    expect((await readdir(dir)).sort()).toEqual(['PreviewTable.save', 'RankTable.save', 't.srk']);
+  });
+
+  it('the cache still creates its own (nested, missing) folder', async () => {
+    const root = join(await tempDir(), 'a', 'b');
+    const r = await loadOrBuildCachedTable({
+      width: 4,
+      maxStep: 1,
+      iterations: 2,
+      threads: 1,
+      env: { XDG_CACHE_HOME: root },
+    });
+    expect(r.cached).toBe(false);
+    expect(r.path.startsWith(root)).toBe(true);
+    expect((await loadRankTable(r.path)).toBytes()).toEqual(r.table.toBytes());
+  });
+
+  it.skipIf(!hasMkfifo)('the CLI refuses an --out path that is a FIFO before the work starts', async () => {
+    const made = await makeFifo();
+    if (!made) return;
+    expect(() => checkOutputFile('out', made.fifo)).toThrow(
+      /--out: .*pipe\.srk is not a regular file; give a file name/,
+    );
+    expect(() => checkOutputFile('out', made.dir)).toThrow(/is a directory; give a file name/);
+    expect(() => checkOutputFile('out', join(made.dir, 'new.srk'))).not.toThrow();
   });
 });
