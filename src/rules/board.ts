@@ -13,6 +13,8 @@ export const BOARD_MIN_WIDTH = 4;
 export const BOARD_MAX_WIDTH = 10;
 export const BOARD_MIN_HEIGHT = 4;
 export const BOARD_MAX_HEIGHT = 40;
+/** The constructor's first argument from this module's factories; a caller's `new Board(...)` is refused. */
+const INTERNAL: unique symbol = Symbol('Board');
 
 function checkWidth(width: unknown): number {
   if (typeof width !== 'number' || !Number.isInteger(width) || width < BOARD_MIN_WIDTH || width > BOARD_MAX_WIDTH) {
@@ -65,7 +67,12 @@ export class Board {
   /** rows[y] = bit mask of the filled cells of row y (bottom row 0). Treat as read-only outside this class. */
   readonly rows: Uint16Array;
 
-  private constructor(width: number, height: number, rows: Uint16Array) {
+  private constructor(token: typeof INTERNAL, width: number, height: number, rows: Uint16Array) {
+    if (token !== INTERNAL)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        'Board has no public constructor: use Board.empty(width, height), Board.fromRows(rows), Board.fromBits(rows, width) or Board.from(board)',
+      );
     this.width = width;
     this.height = height;
     this.rows = rows;
@@ -73,7 +80,7 @@ export class Board {
 
   /** An empty board (default 10 × 20). */
   static empty(width = 10, height = 20): Board {
-    return new Board(checkWidth(width), checkHeight(height), new Uint16Array(height));
+    return new Board(INTERNAL, checkWidth(width), checkHeight(height), new Uint16Array(height));
   }
 
   /**
@@ -117,7 +124,7 @@ export class Board {
       for (let x = 0; x < width; x++) if (s[x] !== '.') mask |= 1 << x;
       rows[n - 1 - i] = mask;
     }
-    return new Board(width, h, rows);
+    return new Board(INTERNAL, width, h, rows);
   }
 
   /**
@@ -147,7 +154,7 @@ export class Board {
       }
       rows[y] = v;
     }
-    return new Board(width, h, rows);
+    return new Board(INTERNAL, width, h, rows);
   }
 
   /** A Board, rows of strings (top first) or `{ width, rows }` bit rows (bottom first): the shapes BoardLike allows. */
@@ -206,7 +213,7 @@ export class Board {
   }
 
   clone(): Board {
-    return new Board(this.width, this.height, this.rows.slice());
+    return new Board(INTERNAL, this.width, this.height, this.rows.slice());
   }
 
   equals(other: Board): boolean {
@@ -230,7 +237,7 @@ export class Board {
     }
     const rows = new Uint16Array(h);
     rows.set(this.rows.subarray(0, Math.min(h, this.height)));
-    return new Board(this.width, h, rows);
+    return new Board(INTERNAL, this.width, h, rows);
   }
 
   /** A new board with the given cells filled (no lines cleared). Each cell must be inside the board and empty. */
@@ -251,7 +258,7 @@ export class Board {
       if ((rows[y] >> x) & 1) throw new StackRankError('BAD_ARGUMENT', `cell [${x}, ${y}] is already filled`);
       rows[y] |= 1 << x;
     }
-    return new Board(this.width, this.height, rows);
+    return new Board(INTERNAL, this.width, this.height, rows);
   }
 
   /** Removes every full row of THIS board (rows above move down) and returns how many were removed. */

@@ -134,8 +134,12 @@ export function checkPairDistribution(pair: unknown): ArrayLike<number> {
 /** The Tetris is the upright I: orientation 1 of the I in ORIENTATIONS (docs/rules.md, "Pieces"). */
 const TETRIS_ORIENTATION = 1;
 
+/** The constructor's first argument from StackingAI.create; a caller's `new StackingAI(...)` is refused. */
+const INTERNAL: unique symbol = Symbol('StackingAI');
+
 export class StackingAI {
   private constructor(
+    token: typeof INTERNAL,
     readonly table: RankTable,
     readonly stackingRules: StackingRules,
     /** The rule set whose reachable placements the AI plays. */
@@ -144,7 +148,13 @@ export class StackingAI {
     /** Unknown pieces after the queue that expectimax averages over; 0 for 'rank'. */
     readonly unknownPieces: UnknownPieces,
     private readonly engine: StackingEngine,
-  ) {}
+  ) {
+    if (token !== INTERNAL)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        'StackingAI has no public constructor: use await StackingAI.create(options)',
+      );
+  }
 
   static async create(options: StackingAIOptions = {}): Promise<StackingAI> {
     const opts = optionsObject('StackingAI.create', options);
@@ -167,6 +177,7 @@ export class StackingAI {
       table = (await sharedDefaultTable()).table;
     }
     return new StackingAI(
+      INTERNAL,
       table,
       stackingRules,
       ruleSet,
