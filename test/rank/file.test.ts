@@ -137,3 +137,37 @@ describe('table files', () => {
     });
   });
 });
+
+describe('the docs say what the writer does (file-fixes)', () => {
+  const doc = (name: string) => readFile(join(__dirname, '..', '..', 'docs', name), 'utf8');
+
+  it('every variant written as version 1 (one value, no parameters; 20g too) is listed as version 1', async () => {
+    const { VARIANTS, encodeTable } = await import('../../src/rank/file.js');
+    const text = (await doc('file-formats.md')).replace(/\s+/g, ' ');
+    const listed = /\(version 1: ([^)]*)\)/.exec(text)?.[1] ?? '';
+    const summary = /\*\*Version 1\*\*(.*?)\*\*Version 2\*\*/.exec(text)?.[1] ?? '';
+    for (const [variant, shape] of Object.entries(VARIANTS)) {
+      if (shape.slots !== 1 || shape.modelValues !== 0) continue;
+      const asymmetric = 'asymmetric' in shape && shape.asymmetric;
+      const count = asymmetric ? 4 ** 3 : foldShape(4, 1).foldedSize;
+      const bytes = encodeTable(
+        { width: 4, maxStep: 1, iterations: 1, encoding: 'u16', folded: !asymmetric, scale: 1 / 65535, variant },
+        new Uint16Array(count),
+      );
+      expect(new DataView(bytes.buffer).getUint16(8, true), variant).toBe(1);
+      expect(listed, variant).toContain(`\`${variant}\``);
+      expect(summary, variant).toContain(`\`${variant}\``);
+    }
+    const t20g = await buildRankTable({ width: 4, maxStep: 1, iterations: 1, gravity: '20G', threads: 1 });
+    expect(new DataView(t20g.toBytes().buffer).getUint16(8, true)).toBe(1);
+  });
+
+  it('cachedTablePath returns a Promise, and docs/api.md says so', async () => {
+    const { cachedTablePath } = await import('../../src/rank/cache.js');
+    const result = cachedTablePath({ width: 4, maxStep: 1 }, { XDG_CACHE_HOME: '/nowhere' });
+    expect(result).toBeInstanceOf(Promise);
+    expect(await result).toBe('/nowhere/stackrank/rank-article-w4-s1-i15.srk');
+    const row = (await doc('api.md')).split('\n').find((l) => l.includes('`cachedTablePath(')) ?? '';
+    expect(row).toMatch(/async|Promise/);
+  });
+});
