@@ -55,6 +55,9 @@ export type GamePolicy = (typeof GAME_POLICIES)[number];
 
 const ABORTED_SETUP = "the AI's setup was aborted";
 
+/** The constructor's first argument from TetrisAI.create; a caller's `new TetrisAI(...)` is refused. */
+const INTERNAL: unique symbol = Symbol('TetrisAI');
+
 export interface TetrisAIOptions {
   /** Rule-set preset (docs/rules.md): 'classic', 'nes', 'guideline' (default), 'tgm', 'tgm20g'. */
   rules?: RuleSetName;
@@ -144,6 +147,7 @@ export interface GameMove {
 
 export class TetrisAI {
   private constructor(
+    token: typeof INTERNAL,
     readonly rules: GameRuleFacts,
     readonly lookahead: number,
     readonly well: WellSide,
@@ -160,7 +164,13 @@ export class TetrisAI {
     private readonly recoverWeights: RecoverWeights,
     /** The highest floor this rule set's stack stands on (MAX_FLOOR). */
     private readonly maxFloor: number,
-  ) {}
+  ) {
+    if (token !== INTERNAL)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        'TetrisAI has no public constructor: use await TetrisAI.create(options)',
+      );
+  }
 
   /** The next-piece weights of stack mode's search (a well on the right; mirrored), filled again every turn. */
   private readonly weightsRight = new Int32Array(WEIGHT_WORDS_EXPECT);
@@ -243,6 +253,7 @@ export class TetrisAI {
         ABORTED_SETUP,
       ));
     return new TetrisAI(
+      INTERNAL,
       rules,
       lookahead,
       well,

@@ -1,6 +1,7 @@
 /**
  * Exported classes made by factories refuse a caller's `new` with BAD_ARGUMENT naming the factories, instead of
- * returning a half-made object that throws TypeError later (`new Board(10, 20).toRows()`, `new StackingAI()`).
+ * returning a half-made object that throws TypeError later (`new Board(10, 20).toRows()`, `new StackingAI()`,
+ * `new TetrisAI()`).
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,6 +10,7 @@ import {
   PreviewTable,
   RankTable,
   StackingAI,
+  TetrisAI,
   buildRankTable,
   reachablePlacements,
 } from '../helpers/api.js';
@@ -46,6 +48,7 @@ describe('constructors of factory-made classes', () => {
       /Board\.empty\(width, height\).*Board\.fromRows/,
     ],
     ['StackingAI', StackingAI as unknown as AnyClass, [[], [{}]], /StackingAI\.create/],
+    ['TetrisAI', TetrisAI as unknown as AnyClass, [[], [{}]], /TetrisAI\.create/],
   ];
   for (const [name, Class, argLists, factories] of cases) {
     it(`new ${name}(…) is BAD_ARGUMENT naming the factories`, () => {
