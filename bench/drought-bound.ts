@@ -9,7 +9,11 @@
  * Also prints the gaps between I pieces (mean and percentiles, from analyzeRandomizer's droughts: only gaps between
  * two I pieces count, not the wait before the first). Prints two tables.
  *
- *   npx tsx bench/drought-bound.ts [--randomizers nes,tgm1] [--pieces 300000] [--seed 9]
+ * --ready-cells lists the cells from which an I makes a Tetris (default 36, a flat stack); --capacities the burn
+ * points.
+ *
+ *   npx tsx bench/drought-bound.ts [--randomizers nes,tgm1] [--pieces 300000] [--seed 9] [--ready-cells 36]
+ *                                  [--capacities 45,54,…,144]
  */
 import { pieceId } from '../src/pieces.js';
 import { analyzeRandomizer } from '../src/randomizers/analyze.js';
@@ -20,42 +24,50 @@ const { values: args } = benchArgs(import.meta.url, {
   randomizers: { type: 'string', default: 'nes,tgm1' },
   pieces: { type: 'string', default: '300000' },
   seed: { type: 'string', default: '9' },
+  // The cells a stack holds when it turns Tetris-ready: 36 for a flat one; an uneven one holds more (the real AI's
+  // are measured by bench/game-losses.ts), and an I then makes a Tetris only from that many cells.
+  'ready-cells': { type: 'string', default: '36' },
+  capacities: { type: 'string', default: '45,54,63,72,81,90,108,126,144' },
 });
-/** Burn points: the stack burns when it holds more than this many cells (5 to 16 rows of 9). */
-const CAPACITIES = [45, 54, 63, 72, 81, 90, 108, 126, 144];
+/** Burn points: the stack burns when it holds more than this many cells (default 5 to 16 rows of 9). */
+const CAPACITIES = (args.capacities as string).split(',').map(Number);
+const READY_CELLS = (args['ready-cells'] as string).split(',').map(Number);
 const names = (args.randomizers as string).split(',') as RandomizerName[];
 const pieces = Number(args.pieces);
 const seed = Number(args.seed);
 
 const bounds = names.flatMap((name) =>
-  CAPACITIES.map((capacity) => {
-    const rng = createRandomizer(name, { seed });
-    let cells = 0;
-    let tetrisLines = 0;
-    let burnt = 0;
-    let cellsBeforeTetrises = 0;
-    for (let i = 0; i < pieces; i++) {
-      if (rng.next() === 'I' && cells >= 36) {
-        cellsBeforeTetrises += cells;
-        cells -= 36;
-        tetrisLines += 4;
-        continue;
+  READY_CELLS.flatMap((ready) =>
+    CAPACITIES.map((capacity) => {
+      const rng = createRandomizer(name, { seed });
+      let cells = 0;
+      let tetrisLines = 0;
+      let burnt = 0;
+      let cellsBeforeTetrises = 0;
+      for (let i = 0; i < pieces; i++) {
+        if (rng.next() === 'I' && cells >= ready) {
+          cellsBeforeTetrises += cells;
+          cells -= 36;
+          tetrisLines += 4;
+          continue;
+        }
+        cells += 4;
+        while (cells > capacity) {
+          cells -= 9;
+          burnt++;
+        }
       }
-      cells += 4;
-      while (cells > capacity) {
-        cells -= 9;
-        burnt++;
-      }
-    }
-    const before = cellsBeforeTetrises / (tetrisLines / 4);
-    return {
-      randomizer: name,
-      'burns above (cells)': capacity,
-      'cells before a Tetris (mean)': before.toFixed(1),
-      'room (cells)': (capacity - before).toFixed(1),
-      'Tetris rate': `${((100 * tetrisLines) / (tetrisLines + burnt)).toFixed(1)} %`,
-    };
-  }),
+      const before = cellsBeforeTetrises / (tetrisLines / 4);
+      return {
+        randomizer: name,
+        'ready from (cells)': ready,
+        'burns above (cells)': capacity,
+        'cells before a Tetris (mean)': before.toFixed(1),
+        'room (cells)': (capacity - before).toFixed(1),
+        'Tetris rate': `${((100 * tetrisLines) / (tetrisLines + burnt)).toFixed(1)} %`,
+      };
+    }),
+  ),
 );
 console.log('Tetris rate with burns costing exactly the overflow, by where the stack burns:');
 printTable(bounds);
