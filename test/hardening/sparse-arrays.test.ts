@@ -688,7 +688,14 @@ describe('real games: boards, placements, fumen', () => {
   sync({
     name: 'fumenFromBoard(board, { placement: { cells[i] } })',
     valid: () => [4, 10],
-    call: (c) => fumenFromBoard(Board.empty(), { placement: { piece: 'T', cells: [c as never] } }),
+    // A T's four cells, the first one the cell under test.
+    call: (c) =>
+      fumenFromBoard(Board.empty(), {
+        placement: {
+          piece: 'T',
+          cells: [c as never, [5, 10], [6, 10], [5, 11]],
+        },
+      }),
     names: 'placement',
   });
   it('boardFromFumen takes a string: an array is refused', () => {
