@@ -17,11 +17,18 @@ export function listOption(name: string, value: string, min: number, max: number
   return value.split(',').map((v) => intOption(name, v, 0, min, max));
 }
 
-/** A finite number strictly above `above` (the decay randomizer's denominator). */
-export function numberOption(name: string, value: string, above: number): number {
+/** A finite number at least `min` (the decay randomizer's denominator) or strictly above `above` (seconds). */
+export function numberOption(
+  name: string,
+  value: string,
+  bound: { min: number; above?: undefined } | { above: number; min?: undefined },
+): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= above)
-    throw new UsageError(`--${name} must be a number > ${above}; got ${JSON.stringify(value)}`);
+  const inRange = bound.min === undefined ? n > bound.above : n >= bound.min;
+  if (value.trim() === '' || !Number.isFinite(n) || !inRange)
+    throw new UsageError(
+      `--${name} must be a number ${bound.min === undefined ? `> ${bound.above}` : `≥ ${bound.min}`}; got ${JSON.stringify(value)}`,
+    );
   return n;
 }
 

@@ -2,6 +2,7 @@
  * `stackrank full play|train`: full-board games with a weight preset or file, and the genetic-algorithm trainer.
  */
 import { readFileSync } from 'node:fs';
+import { sep } from 'node:path';
 import { StackRankError } from '../errors.js';
 import {
   mergeFullGames,
@@ -25,9 +26,18 @@ import { CheckpointFile, finishingCheckpoint, writeKeepingResult, writeTextAtomi
 import type { CliIO } from './io.js';
 import { THREADS, randomizerOption, seedOption } from './options.js';
 import { RUN_OPTIONS, runParams, startRun, type RunFile } from './run-files.js';
-import { defineCommand, defineOptions, type OptionValues } from './spec.js';
+import { defineCommand, defineOptions, flagName, type OptionValues } from './spec.js';
 
 const FEATURE_SET_NAMES = Object.keys(FEATURE_SETS);
+
+/**
+ * A value that names a file rather than a preset: it ends in .json or holds a path separator. Such a file that cannot
+ * be read is a runtime error (IO, exit 1); a bare word that is neither a preset nor an existing file is a usage error
+ * (a misspelt preset, exit 2). docs/cli.md, "Exit codes".
+ */
+function looksLikePath(value: string): boolean {
+  return /\.json$/i.test(value) || value.includes('/') || value.includes(sep);
+}
 
 function loadWeights(spec: string | undefined): WeightVector & { name: string } {
   const s = spec ?? 'cs3243';
@@ -38,9 +48,11 @@ function loadWeights(spec: string | undefined): WeightVector & { name: string } 
   try {
     text = readFileSync(s, 'utf8');
   } catch (e) {
-    throw new UsageError(
-      `--weights must be a preset (${PRESET_NAMES.join(', ')}) or a readable JSON file; ${String((e as Error).message)}`,
-    );
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !looksLikePath(s))
+      throw new UsageError(
+        `--weights must be a preset (${PRESET_NAMES.join(', ')}) or a JSON file; ${JSON.stringify(s)} is neither`,
+      );
+    throw new StackRankError('IO', `--weights: could not read ${s}: ${String((e as Error).message)}`, { cause: e });
   }
   let json: unknown;
   try {
@@ -232,7 +244,7 @@ const TRAIN_OPTIONS = defineOptions({
     max: TRAIN_LIMITS.generations.max,
     default: 10,
     arg: 'G',
-    help: 'generations to run',
+    help: "generations to run in all (with --resume: counting the checkpoint's; default the checkpoint's target)",
   },
   population: {
     type: 'int',
@@ -284,21 +296,51 @@ export const fullTrainCommand = defineCommand({
   summary: 'train full-board weights with a genetic algorithm',
   description: `The CS3243 GA report's genetic algorithm (tournament selection, 2 parents, uniform crossover,
 mutation 10 %, elite 20 %) on a proxy board; prints one row per generation and the best weights (with --json, one
-object on one line). --checkpoint saves the state after every generation; --resume continues from it.`,
+object on one line). --checkpoint saves the state after every generation; --resume continues from it with its
+options: a flag given that differs from them is refused (RUN_MISMATCH), the flags not given keep the checkpoint's
+values (docs/fullboard.md).`,
   options: TRAIN_OPTIONS,
-  async run({ values }, io) {
-    return train(values, io);
+  async run({ values, given }, io) {
+    return train(values, given, io);
   },
 });
 
 type TrainValues = OptionValues<typeof TRAIN_OPTIONS>;
 
-async function train(values: TrainValues, io: CliIO): Promise<number> {
-  const { trainWeights, checkCheckpoint } = await import('../fullboard/trainer.js');
-  if (values.resume && values.checkpoint === undefined) throw new UsageError('--resume needs --checkpoint FILE');
-  if (values.tournament !== undefined && values.tournament > values.population) {
-    throw new UsageError(`--tournament (${values.tournament}) must not exceed --population (${values.population})`);
+/** A checkpoint's option value as the user would write it: a feature list by its set's name. */
+function optionText(value: unknown): string {
+  if (Array.isArray(value)) {
+    const set = FEATURE_SET_NAMES.find((n) => JSON.stringify(FEATURE_SETS[n]) === JSON.stringify(value));
+    if (set !== undefined) return set;
   }
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+async function train(
+  values: TrainValues,
+  given: (name: keyof typeof TRAIN_OPTIONS & string) => boolean,
+  io: CliIO,
+): Promise<number> {
+  const { trainWeights, checkCheckpoint, resumeConflict } = await import('../fullboard/trainer.js');
+  if (values.resume && values.checkpoint === undefined) throw new UsageError('--resume needs --checkpoint FILE');
+  // On --resume only the options given on the command line are passed: the others keep the checkpoint's values.
+  const option = <K extends keyof TrainValues & keyof typeof TRAIN_OPTIONS & string>(
+    key: K,
+  ): TrainValues[K] | undefined => (!values.resume || given(key) ? values[key] : undefined);
+  const population = option('population');
+  if (values.tournament !== undefined && population !== undefined && values.tournament > population) {
+    throw new UsageError(`--tournament (${values.tournament}) must not exceed --population (${population})`);
+  }
+  const options = {
+    features: option('features') === undefined ? undefined : FEATURE_SETS[values.features],
+    generations: option('generations'),
+    population,
+    tournament: values.tournament,
+    gamesPerEval: option('gamesPerEval'),
+    boardHeight: option('boardHeight'),
+    maxPieces: option('maxPieces'),
+    seed: option('seed'),
+  };
   let resume: ReturnType<typeof checkCheckpoint> | undefined;
   if (values.resume) {
     let json: unknown;
@@ -308,20 +350,22 @@ async function train(values: TrainValues, io: CliIO): Promise<number> {
       throw new StackRankError('IO', `cannot read checkpoint ${values.checkpoint}: ${(e as Error).message}`);
     }
     resume = checkCheckpoint(json);
+    // Checked here too, to name the flag rather than the library's option (trainWeights refuses it as well).
+    const conflict = resumeConflict(options, resume);
+    if (conflict) {
+      const flag = `--${flagName(conflict.option)}`;
+      throw new StackRankError(
+        'RUN_MISMATCH',
+        `the checkpoint ${values.checkpoint} belongs to another run: ${flag} is ${optionText(conflict.given)} here and ${optionText(conflict.saved)} in the checkpoint; leave ${flag} out to continue with the checkpoint's`,
+      );
+    }
   }
   const checkpoint =
     values.checkpoint === undefined ? null : new CheckpointFile(values.checkpoint, 'full train', io.err);
   if (!values.json) io.out(' gen      best      mean    median  evals   seconds  best weights');
   const result = await finishingCheckpoint(checkpoint, () =>
     trainWeights({
-      features: FEATURE_SETS[values.features],
-      generations: values.generations,
-      population: values.population,
-      tournament: values.tournament,
-      gamesPerEval: values.gamesPerEval,
-      boardHeight: values.boardHeight,
-      maxPieces: values.maxPieces,
-      seed: values.seed,
+      ...options,
       threads: values.threads,
       signal: io.signal,
       resume,

@@ -3,7 +3,7 @@
  * wording everywhere. Ranges and defaults are the library's own constants.
  */
 import { RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
-import { DEFAULT_DENOMINATOR } from '../randomizers/decay.js';
+import { DEFAULT_DENOMINATOR, MIN_DENOMINATOR } from '../randomizers/decay.js';
 import { DEFAULT_ITERATIONS, MAX_ITERATIONS } from '../rank/build.js';
 import { TABLE_STEEP, type TableSteep } from '../rank/moves.js';
 import { MAX_SEED } from '../random.js';
@@ -38,10 +38,10 @@ export function randomizerOption(
   };
 }
 
-/** decay's parameter; the randomizer applies its own default when not given. */
+/** decay's parameter, from the randomizer's own lower bound; the randomizer applies its own default when not given. */
 export const DENOMINATOR: NumberSpec = {
   type: 'number',
-  above: 0,
+  min: MIN_DENOMINATOR,
   arg: 'D',
   help: "the decay generator's denominator",
   defaultHelp: String(DEFAULT_DENOMINATOR),

@@ -29,12 +29,11 @@ export interface IntListSpec extends OptionBase {
   max: number;
   default?: readonly number[];
 }
-/** A real number strictly above `above`. */
-export interface NumberSpec extends OptionBase {
+/** A finite real number: at least `min`, or strictly above `above` (one of the two). */
+export type NumberSpec = OptionBase & {
   type: 'number';
-  above: number;
   default?: number;
-}
+} & ({ min: number; above?: undefined } | { above: number; min?: undefined });
 export interface ChoiceSpec<C extends string = string> extends OptionBase {
   type: 'choice';
   choices: readonly C[];
@@ -161,7 +160,7 @@ function valueParser(name: string, spec: OptionSpec): ((text: string) => unknown
     case 'intList':
       return (t) => listOption(name, t, spec.min, spec.max);
     case 'number':
-      return (t) => numberOption(name, t, spec.above);
+      return (t) => numberOption(name, t, spec.min === undefined ? { above: spec.above } : { min: spec.min });
     case 'choice':
       return (t) => {
         const now = spec.renamed && Object.hasOwn(spec.renamed, t) ? spec.renamed[t] : undefined;
@@ -186,7 +185,7 @@ function valueParser(name: string, spec: OptionSpec): ((text: string) => unknown
 function describeRange(spec: OptionSpec): string {
   if (spec.type === 'int' || spec.type === 'intList')
     return spec.max === Number.MAX_SAFE_INTEGER ? `≥ ${spec.min}` : `${spec.min}..${spec.max}`;
-  if (spec.type === 'number') return `> ${spec.above}`;
+  if (spec.type === 'number') return spec.min === undefined ? `> ${spec.above}` : `≥ ${spec.min}`;
   return '';
 }
 
@@ -258,6 +257,8 @@ function configure(cmd: Command, io: CliIO, path: string): Command {
   return cmd
     .exitOverride((err) => {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') throw new HelpShown();
+      // help() asked for (exit code 0) rather than printed because a group was called without its subcommand.
+      if (err.code === 'commander.help' && err.exitCode === 0) throw new HelpShown();
       // A group called without its subcommand prints its help to stderr: a usage error.
       if (err.code === 'commander.help')
         throw new CommandUsageError(path, `a ${path ? 'sub' : ''}command is needed (see the list above)`);
@@ -287,6 +288,36 @@ function configure(cmd: Command, io: CliIO, path: string): Command {
 }
 
 /**
+ * `stackrank [GROUP...] help [NAME...]` as `stackrank [GROUP...] [NAME...] --help`, so the help of the command the
+ * names lead to is printed (commander's own help command looks at one name only, and reports the help it prints as
+ * a group called without its subcommand). A name that is not a command is left for commander to report (unknown
+ * command, exit 2); words after a command that has no subcommands (`help queue nes`) are ignored. Any other argv is
+ * returned unchanged.
+ */
+function helpAsOption(program: Command, argv: string[]): string[] {
+  const find = (parent: Command, name: string) => parent.commands.find((c) => c.name() === name);
+  const path: string[] = [];
+  let cmd = program;
+  for (let i = 0; i < argv.length && cmd.commands.length > 0; i++) {
+    if (argv[i] === 'help' && !find(cmd, 'help')) {
+      for (const name of argv.slice(i + 1)) {
+        if (cmd.commands.length === 0) break;
+        const sub = find(cmd, name);
+        if (!sub) return [...path, name];
+        path.push(name);
+        cmd = sub;
+      }
+      return [...path, '--help'];
+    }
+    const sub = find(cmd, argv[i]);
+    if (!sub) break;
+    path.push(argv[i]);
+    cmd = sub;
+  }
+  return argv;
+}
+
+/**
  * The commander program for `commands`. The returned `run` parses argv, checks output paths, runs the matching
  * command and resolves to its exit code; it throws CommandUsageError for usage errors and HelpShown after --help.
  */
@@ -294,7 +325,7 @@ export function buildProgram(commands: readonly CommandSpec[], groups: Groups, i
   const program = configure(new Command('stackrank'), io, '')
     .usage('<command> [options]')
     .description(paragraphs(description));
-  program.helpCommand('help [command]', 'show the help of a command');
+  program.helpCommand('help [command...]', 'show the help of a command, e.g. help table build');
   let exitCode = 0;
   let running = '';
   const parentOf = (words: string[]): Command => {
@@ -358,7 +389,7 @@ export function buildProgram(commands: readonly CommandSpec[], groups: Groups, i
     /** The path of the command whose run() was called last ('' before any). */
     running: () => running,
     async run(argv: string[]): Promise<number> {
-      await program.parseAsync(argv, { from: 'user' });
+      await program.parseAsync(helpAsOption(program, argv), { from: 'user' });
       return exitCode;
     },
   };

@@ -1,5 +1,8 @@
 /** How CLI commands that need a rank table get one: --table FILE, or the cached default (built with progress). */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { StackRankError } from '../errors.js';
 import { loadOrBuildCachedTable } from '../rank/cache.js';
+import { HEADER_BYTES, decodeFixedHeader } from '../rank/file.js';
 import { loadRankTable, type RankTable } from '../rank/table.js';
 import type { TableGravity } from '../rank/build.js';
 import type { TableSteep } from '../rank/moves.js';
@@ -11,6 +14,36 @@ export interface TableSourceValues {
   table?: string;
   iterations: number;
   tableSteep: TableSteep;
+  /** Set in commands that take --leaf (src/cli/leaf.ts): a preview table file is then pointed to --leaf preview. */
+  leaf?: string;
+}
+
+/** The values per surface of the table file at `path` by its 64-byte header; null when that cannot be told. */
+function slotsOf(path: string): number | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const head = new Uint8Array(HEADER_BYTES);
+    if (readSync(fd, head, 0, HEADER_BYTES, 0) < HEADER_BYTES) return null;
+    return decodeFixedHeader(head).slots;
+  } catch {
+    return null; // loadRankTable reports what is wrong with the file
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Refuses a preview table file (8 values per surface) given as --table before reading all of it, saying what the
+ * CLI takes instead (the library's own message names the library's loader).
+ */
+function refusePreviewTable(values: TableSourceValues, path: string): void {
+  const slots = slotsOf(path);
+  if (slots === null || slots === 1) return;
+  throw new StackRankError(
+    'TABLE_MISMATCH',
+    `--table ${path} is a preview table (${slots} values per surface), not a rank table: give a rank table file (stackrank table build --variant article, weighted or 20g --out FILE), or leave --table out to use the cached rank table${values.leaf === undefined ? '' : "; preview tables are the search's leaves with --leaf preview, which uses the cached one (built there on first use)"}`,
+  );
 }
 
 export async function loadTableForCli(
@@ -25,6 +58,7 @@ export async function loadTableForCli(
       throw new UsageError('--table-steep picks the cached table; it does not go with --table FILE');
     if (given('iterations'))
       throw new UsageError('--iterations picks the cached table; it does not go with --table FILE');
+    refusePreviewTable(values, values.table);
     return loadRankTable(values.table);
   }
   if (gravity === '20G' && values.tableSteep !== 'forbid')

@@ -51,7 +51,8 @@ export interface TrainOptions {
   mutationRate?: number;
   elite?: number;
   gamesPerEval?: number;
-  generations: number;
+  /** Generations to run in all (counting those of a resumed checkpoint); with `resume`, default the checkpoint's. */
+  generations?: number;
   boardWidth?: number;
   boardHeight?: number;
   maxPieces?: number;
@@ -59,7 +60,10 @@ export interface TrainOptions {
   threads?: number;
   onGeneration?(info: GenerationInfo): void;
   signal?: AbortSignal;
-  /** A checkpoint from onGeneration (or its JSON): training continues from it with its own options. */
+  /**
+   * A checkpoint from onGeneration (or its JSON): training continues from it with its own options. An option given
+   * here besides `generations`, `threads` and the callbacks must equal the checkpoint's (RUN_MISMATCH otherwise).
+   */
   resume?: TrainCheckpoint;
 }
 
@@ -223,6 +227,48 @@ export function resolveTrainOptions(o: TrainOptions): ResolvedTrainOptions {
     maxPieces: requireInt('maxPieces', o.maxPieces ?? TRAIN_DEFAULTS.maxPieces, 1, Number.MAX_SAFE_INTEGER),
     seed: checkSeed(o.seed ?? TRAIN_DEFAULTS.seed),
   };
+}
+
+/** The options a checkpoint records that decide the run (all of ResolvedTrainOptions but `generations`). */
+export const RESUMED_OPTIONS = [
+  'features',
+  'population',
+  'tournament',
+  'parents',
+  'crossover',
+  'mutationRate',
+  'elite',
+  'gamesPerEval',
+  'boardWidth',
+  'boardHeight',
+  'maxPieces',
+  'seed',
+] as const satisfies readonly (keyof ResolvedTrainOptions & keyof TrainOptions)[];
+
+export type ResumedOption = (typeof RESUMED_OPTIONS)[number];
+
+/**
+ * The first option of `options` that is given (not undefined) and differs from the checkpoint's, with both values;
+ * null when every given option agrees. Options left out take the checkpoint's values.
+ */
+export function resumeConflict(
+  options: TrainOptions,
+  checkpoint: TrainCheckpoint,
+): { option: ResumedOption; given: unknown; saved: unknown } | null {
+  for (const option of RESUMED_OPTIONS) {
+    const given: unknown = options[option];
+    const saved: unknown = checkpoint.options[option];
+    if (given !== undefined && !sameValue(given, saved)) return { option, given, saved };
+  }
+  return null;
+}
+
+/** Equal numbers or strings, or arrays of them (a feature list) with equal entries in the same order. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b)) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Checks a parsed checkpoint (from onGeneration, or JSON.parse of a saved one). */
@@ -433,8 +479,26 @@ export async function trainWeights(trainOptions: TrainOptions): Promise<TrainRes
   const signal = checkSignal(options.signal, 'trainWeights: signal');
   checkCallback('trainWeights: onGeneration', options.onGeneration);
   const resume = options.resume ? checkCheckpoint(options.resume) : undefined;
+  if (resume) {
+    // A value that is not allowed at all is BAD_ARGUMENT, as without resume; an allowed one must be the checkpoint's.
+    resolveTrainOptions({ ...options, generations: options.generations ?? resume.options.generations });
+    const conflict = resumeConflict(options, resume);
+    if (conflict)
+      throw new StackRankError(
+        'RUN_MISMATCH',
+        `trainWeights: resume: ${conflict.option} is ${describe(conflict.given)} here and ${describe(conflict.saved)} in the checkpoint; leave ${conflict.option} out to continue with the checkpoint's`,
+      );
+  }
   const o = resume
-    ? { ...resolveTrainOptions(resume.options), generations: resolveTrainOptions(options).generations }
+    ? {
+        ...resolveTrainOptions(resume.options),
+        generations: requireInt(
+          'generations',
+          options.generations ?? resume.options.generations,
+          TRAIN_LIMITS.generations.min,
+          TRAIN_LIMITS.generations.max,
+        ),
+      }
     : resolveTrainOptions(options);
   const threads = requireInt('threads', options.threads ?? 1, 1, MAX_THREADS);
   let rng: Rng;

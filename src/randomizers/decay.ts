@@ -12,6 +12,8 @@ import type { Rng } from '../random.js';
 import { BaseRandomizer, pairArray, type Successor } from './base.js';
 
 export const DEFAULT_DENOMINATOR = 1.1;
+/** The smallest denominator checkDenominator accepts (1: memoryless). */
+export const MIN_DENOMINATOR = 1;
 
 /**
  * Throws BAD_ARGUMENT for anything but a finite number >= 1. Below 1 the dealt piece gains weight, the others are
@@ -20,10 +22,10 @@ export const DEFAULT_DENOMINATOR = 1.1;
  * (docs/randomizers.md). `warn` is kept for callers that pass one; nothing is reported through it today.
  */
 export function checkDenominator(value: unknown, _warn?: (message: string) => void): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 1) {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < MIN_DENOMINATOR) {
     throw new StackRankError(
       'BAD_ARGUMENT',
-      `decay: denominator must be a finite number >= 1 (1 is memoryless, 1.1 the default); got ${describe(value)}`,
+      `decay: denominator must be a finite number >= ${MIN_DENOMINATOR} (1 is memoryless, ${DEFAULT_DENOMINATOR} the default); got ${describe(value)}`,
     );
   }
   return value;

@@ -12,6 +12,8 @@ import { flagName, type OptionSpec } from '../../src/cli/spec.js';
 import { MAX_THREADS } from '../../src/threads.js';
 import { RANDOMIZER_NAMES } from '../../src/randomizers/index.js';
 import { MAX_SEED } from '../../src/random.js';
+import { MIN_DENOMINATOR } from '../../src/randomizers/decay.js';
+import { buildPreviewTable } from '../../src/rank/preview.js';
 import { buildRankTable } from '../../src/rank/table.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -67,6 +69,38 @@ describe('--help comes from the option table', () => {
     expect(helpCommand.out).toMatch(/^Usage: stackrank queue \[options\] <name>/);
   });
 
+  it('the help command prints the help of the command it names and exits 0', async () => {
+    // It used to add "a command is needed" and exit 2, and to read only the first name (help table build: table's).
+    for (const [argv, usage] of [
+      [['help'], 'Usage: stackrank <command> [options]'],
+      [['help', 'queue'], 'Usage: stackrank queue [options] <name>'],
+      [['help', 'table'], 'Usage: stackrank table [options] [command]'],
+      [['help', 'table', 'build'], 'Usage: stackrank table build [options]'],
+      [['table', 'help', 'build'], 'Usage: stackrank table build [options]'],
+      [['table', 'help'], 'Usage: stackrank table [options] [command]'],
+      [['help', 'full', 'train'], 'Usage: stackrank full train [options]'],
+      [['bench', 'help', 'survival'], 'Usage: stackrank bench survival [options]'],
+    ] as const) {
+      const run = await runCli([...argv]);
+      expect(run.code, argv.join(' ')).toBe(0);
+      expect(run.err, argv.join(' ')).toBe('');
+      expect(run.out.split('\n')[0], argv.join(' ')).toBe(usage);
+      // the same text as --help
+      const flag = await runCli([...argv.filter((w) => w !== 'help'), '--help']);
+      expect(run.out, argv.join(' ')).toBe(flag.out);
+    }
+  });
+
+  it('the help command names an unknown command as a usage error (2)', async () => {
+    const unknown = await runCli(['help', 'tabel']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toBe("stackrank: unknown command 'tabel' (Did you mean table?)");
+    const sub = await runCli(['help', 'table', 'nosuch']);
+    expect(sub.code).toBe(2);
+    expect(sub.err).toBe("stackrank table: unknown command 'nosuch'");
+    expect(sub.out).toBe('');
+  });
+
   it('no command, or a group without its subcommand, is a usage error (2) with the help on stderr', async () => {
     for (const argv of [[], ['table'], ['bench'], ['full']]) {
       const run = await runCli(argv);
@@ -116,6 +150,21 @@ describe('usage errors exit 2 with one line', () => {
     ],
     [['full', 'play', '--weights', 'seedGA'], 'stackrank full play: --weights seedGA is now cs3243'],
     [['full', 'train', '--features', 'seedCode'], 'stackrank full train: --features seedCode is now cs3243'],
+    // the decay generator's own lower bound (it used to be advertised as > 0, and 0.5 failed in the library)
+    [['queue', 'decay', '--denominator', '0.5'], 'stackrank queue: --denominator must be a number ≥ 1; got "0.5"'],
+    [
+      ['randomizers', '--denominator', '0.999'],
+      'stackrank randomizers: --denominator must be a number ≥ 1; got "0.999"',
+    ],
+    [
+      ['table', 'build', '--variant', 'preview', '--randomizer', 'decay', '--denominator', '0'],
+      'stackrank table build: --denominator must be a number ≥ 1; got "0"',
+    ],
+    // a bare word that is not a preset nor a file: a misspelt preset
+    [
+      ['full', 'play', '--weights', 'cs3234'],
+      'stackrank full play: --weights must be a preset (cs3243, cs3243Prose, dellacherie, bcts) or a JSON file; "cs3234" is neither',
+    ],
   ])('%j', async (argv, message) => {
     const cache = tmp();
     const run = await runCli(argv, { XDG_CACHE_HOME: cache });
@@ -212,6 +261,95 @@ describe('output paths are checked before the work starts', () => {
     const out = await runCli(['table', 'build', '--width', '4', '--out', dir]);
     expect(out.code).toBe(2);
     expect(out.err).toBe(`stackrank table build: --out: ${dir} is a directory; give a file name`);
+  });
+});
+
+describe('--plots DIR is made like mkdir -p', () => {
+  it('every missing directory above it is created (docs/cli.md, "Output files")', async () => {
+    const dir = tmp();
+    const plots = join(dir, 'a', 'b', 'c');
+    const run = await runCli(['randomizers', '--pieces', '1000', '--plots', plots]);
+    expect(run.code).toBe(0);
+    expect(readdirSync(plots).filter((f) => f.endsWith('.svg')).length).toBeGreaterThan(0);
+    const docs = readFileSync(join(__dirname, '../../docs/cli.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(docs).toContain('A `--plots` directory is created with every missing directory above it (like `mkdir -p`');
+    expect(docs).not.toContain('created if missing under a writable parent');
+  });
+});
+
+describe('files to read', () => {
+  it('full play --weights: a path that cannot be read is IO (1); a bare word that is no preset nor file is usage (2)', async () => {
+    const dir = tmp();
+    const missing = join(dir, 'missing.json');
+    const file = await runCli(['full', 'play', '--weights', missing]);
+    expect(file.code).toBe(1);
+    expect(file.err).toMatch(
+      new RegExp(`^stackrank full play: --weights: could not read ${missing}: ENOENT: .* \\[IO\\]$`),
+    );
+    const relative = await runCli(['full', 'play', '--weights', 'missing-weights.json']);
+    expect(relative.code).toBe(1);
+    expect(relative.err).toMatch(/^stackrank full play: --weights: could not read missing-weights\.json: .*\[IO\]$/);
+    const directory = await runCli(['full', 'play', '--weights', dir]);
+    expect(directory.code).toBe(1);
+    expect(directory.err).toMatch(/^stackrank full play: --weights: could not read .*EISDIR.*\[IO\]$/);
+    const word = await runCli(['full', 'play', '--weights', 'nosuchpreset']);
+    expect(word.code).toBe(2);
+    expect(word.err).toMatch(/--weights must be a preset \(.*\) or a JSON file; "nosuchpreset" is neither$/);
+    for (const run of [file, relative, directory, word]) expect(run.out).toBe('');
+  });
+
+  it('--table with a preview table file says what the CLI takes instead, not which library function loads it', async () => {
+    const file = join(tmp(), 'preview.srk');
+    const preview = await buildPreviewTable({
+      width: 4,
+      maxStep: 2,
+      iterations: 2,
+      randomizer: 'memoryless',
+      samples: 1000,
+      threads: 1,
+    });
+    await preview.save(file);
+    const survival = await runCli(['bench', 'survival', '--table', file, '--games', '1']);
+    expect(survival.code).toBe(1);
+    expect(survival.err).not.toMatch(/loadPreviewTable/);
+    expect(survival.err).toBe(
+      `stackrank bench survival: --table ${file} is a preview table (8 values per surface), not a rank table: give a rank table file (stackrank table build --variant article, weighted or 20g --out FILE), or leave --table out to use the cached rank table; preview tables are the search's leaves with --leaf preview, which uses the cached one (built there on first use) [TABLE_MISMATCH]`,
+    );
+    // play has no --leaf: the message does not offer it
+    const play = await runCli(['play', '--table', file]);
+    expect(play.code).toBe(1);
+    expect(play.err).toMatch(/is a preview table .* to use the cached rank table \[TABLE_MISMATCH\]$/);
+    expect(play.err).not.toMatch(/--leaf|loadPreviewTable/);
+  });
+});
+
+describe('docs/cli.md says what the code does', () => {
+  const docs = () => readFileSync(join(__dirname, '../../docs/cli.md'), 'utf8');
+
+  it('the JSON paragraph names every command, and analyze among the commands that print rows', () => {
+    const text = docs().replace(/\s+/g, ' ');
+    const paragraph = text.slice(text.indexOf('**JSON.**'), text.indexOf('```', text.indexOf('**JSON.**')));
+    const [rows, single] = paragraph.split('Every other command prints exactly one object');
+    expect(single).toBeDefined();
+    for (const c of COMMANDS)
+      expect(`${rows} ${single}`, `${c.path} in the JSON paragraph`).toMatch(new RegExp(`\`${c.path}\``));
+    expect(rows).toContain('`analyze` (one per placement');
+    expect(single).not.toContain('`analyze`');
+  });
+
+  it('the Ctrl-C paragraph gives the slower startup with measured figures', () => {
+    const text = docs().replace(/\s+/g, ' ');
+    const paragraph = text.slice(text.indexOf('**Ctrl-C.**'), text.indexOf('**Long runs on many machines.**'));
+    expect(paragraph).toContain('Startup is slower to interrupt');
+    expect(paragraph).toContain('one synchronous step of about 0.25 s that cannot look at the signal');
+    expect(paragraph).toMatch(/\| 0\.15 s \| \d+–\d+ ms \| \d+–\d+ ms \|/);
+  });
+
+  it('the help command and the --weights rule are described', () => {
+    const text = docs().replace(/\s+/g, ' ');
+    expect(text).toContain('npx stackrank help table build');
+    expect(text).toContain('| 0 | done (also after `--help` and `help [COMMAND...]`) |');
+    expect(text).toContain('`full play --weights` also takes a preset name');
   });
 });
 
@@ -422,6 +560,30 @@ describe('the same option has the same range in every command', () => {
       expect(new Set(byCommand.values()), `--${flagName(key)}: ${JSON.stringify([...byCommand])}`).toHaveLength(1);
     expect([...ranges.get('seed')!.values()][0]).toBe(`0..${MAX_SEED}`);
     expect([...ranges.get('threads')!.values()][0]).toBe(`1..${MAX_THREADS}`);
+  });
+
+  it("number options agree on their bound; --denominator's is the decay generator's own", async () => {
+    const bounds = new Map<string, Map<string, string>>();
+    for (const c of COMMANDS) {
+      for (const [key, o] of Object.entries(c.options as Record<string, OptionSpec>)) {
+        if (o.type !== 'number') continue;
+        if (!bounds.has(key)) bounds.set(key, new Map());
+        bounds.get(key)!.set(c.path, o.min === undefined ? `> ${o.above}` : `≥ ${o.min}`);
+      }
+    }
+    for (const [key, byCommand] of bounds)
+      expect(new Set(byCommand.values()), `--${flagName(key)}: ${JSON.stringify([...byCommand])}`).toHaveLength(1);
+    const denominator = bounds.get('denominator')!;
+    expect([...denominator.keys()].sort()).toEqual(['queue', 'randomizers', 'table build']);
+    expect([...denominator.values()][0]).toBe(`≥ ${MIN_DENOMINATOR}`);
+    for (const path of denominator.keys()) {
+      const help = await runCli([...path.split(' '), '--help']);
+      expect(help.out.replace(/\s+/g, ' ')).toContain(`the decay generator's denominator [≥ ${MIN_DENOMINATOR}]`);
+    }
+    // the bound itself is allowed, and the library takes it
+    const least = await runCli(['queue', 'decay', '--denominator', String(MIN_DENOMINATOR), '--count', '7', '--json']);
+    expect(least.err).toBe('');
+    expect(least.code).toBe(0);
   });
 });
 

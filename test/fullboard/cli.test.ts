@@ -73,4 +73,44 @@ describe('stackrank full', () => {
     const c = io();
     expect(await main(['full', 'play', '--weights', out, '--games', '1', '--height', '8'], c.io)).toBe(0);
   });
+
+  it('--resume refuses flags that differ from the checkpoint and keeps its values for the flags not given', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stackrank-train-'));
+    const ck = join(dir, 'ck.json');
+    const first = io();
+    const start = ['--population', '6', '--games-per-eval', '1', '--board-height', '6', '--max-pieces', '500'];
+    expect(await main(['full', 'train', ...start, '--generations', '1', '--checkpoint', ck], first.io)).toBe(0);
+    const saved = readFileSync(ck, 'utf8');
+    // It used to train with the checkpoint's values and exit 0.
+    const bad = io();
+    const conflicting = ['--population', '4', '--seed', '9', '--board-height', '10', '--checkpoint', ck, '--resume'];
+    expect(await main(['full', 'train', ...conflicting], bad.io)).toBe(1);
+    expect(bad.err).toEqual([
+      `stackrank full train: the checkpoint ${ck} belongs to another run: --population is 4 here and 6 in the checkpoint; leave --population out to continue with the checkpoint's [RUN_MISMATCH]`,
+    ]);
+    expect(bad.out).toEqual([]);
+    expect(readFileSync(ck, 'utf8')).toBe(saved); // not overwritten
+    const features = io();
+    expect(
+      await main(['full', 'train', '--features', 'dellacherie', '--checkpoint', ck, '--resume'], features.io),
+    ).toBe(1);
+    expect(features.err[0]).toMatch(/--features is dellacherie here and bcts in the checkpoint; .*\[RUN_MISMATCH\]$/);
+    // Only --resume: the checkpoint's population, board and seed (not the defaults 100, 12 and 1), and its
+    // generations target (1, already reached) unless --generations is given.
+    const same = io();
+    expect(await main(['full', 'train', '--checkpoint', ck, '--resume', '--json'], same.io)).toBe(0);
+    expect(JSON.parse(same.out.join('\n')).options).toMatchObject({
+      population: 6,
+      boardHeight: 6,
+      seed: 1,
+      gamesPerEval: 1,
+      maxPieces: 500,
+      generations: 1,
+    });
+    const more = io();
+    expect(
+      await main(['full', 'train', ...start, '--generations', '2', '--checkpoint', ck, '--resume', '--json'], more.io),
+    ).toBe(0);
+    expect(JSON.parse(more.out.join('\n')).history.map((h: { generation: number }) => h.generation)).toEqual([1, 2]);
+  });
 });

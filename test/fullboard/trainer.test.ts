@@ -4,6 +4,7 @@ import {
   TRAIN_DEFAULTS,
   checkCheckpoint,
   resolveTrainOptions,
+  resumeConflict,
   trainWeights,
   type GenerationInfo,
   type TrainCheckpoint,
@@ -58,6 +59,37 @@ describe('GA trainer', () => {
     expect(resumed.history.map((h) => [h.generation, h.best, h.mean])).toEqual(
       full.history.map((h) => [h.generation, h.best, h.mean]),
     );
+  });
+
+  it('refuses a resume whose given options differ from the checkpoint; options left out keep its values', async () => {
+    let saved: TrainCheckpoint | undefined;
+    const options = { ...SMALL, population: 6, gamesPerEval: 1, maxPieces: 500 };
+    await trainWeights({ ...options, generations: 1, onGeneration: (g) => (saved = g.checkpoint) });
+    const resume = JSON.parse(JSON.stringify(saved)) as TrainCheckpoint;
+    // It used to keep the checkpoint's values and drop these silently.
+    await expect(trainWeights({ generations: 2, population: 12, seed: 99, resume })).rejects.toMatchObject({
+      code: 'RUN_MISMATCH',
+      message:
+        "trainWeights: resume: population is 12 here and 6 in the checkpoint; leave population out to continue with the checkpoint's",
+    });
+    await expect(trainWeights({ generations: 2, seed: 99, resume })).rejects.toMatchObject({
+      code: 'RUN_MISMATCH',
+      message: expect.stringContaining('seed is 99 here and 2026 in the checkpoint'),
+    });
+    await expect(trainWeights({ generations: 2, features: ['holes', 'maxHeight'], resume })).rejects.toMatchObject({
+      code: 'RUN_MISMATCH',
+      message: expect.stringMatching(
+        /^trainWeights: resume: features is \["holes", "maxHeight"\] here and \["landingHeight"/,
+      ),
+    });
+    expect(resumeConflict({ boardHeight: 10 }, resume)).toEqual({ option: 'boardHeight', given: 10, saved: 8 });
+    expect(resumeConflict({ ...options, generations: 7, threads: 2 }, resume)).toBeNull();
+    // The same values given again, and none given: both continue the run; generations defaults to the checkpoint's.
+    const again = await trainWeights({ ...options, generations: 2, resume });
+    expect(again.history.map((h) => h.generation)).toEqual([1, 2]);
+    const bare = await trainWeights({ resume });
+    expect(bare.history.map((h) => h.generation)).toEqual([1]);
+    expect(bare.options).toEqual({ ...resolveTrainOptions({ ...options, generations: 1 }) });
   });
 
   it('caps the default tournament at the population; an explicit one above it is refused', () => {
