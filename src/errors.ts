@@ -161,14 +161,26 @@ export function optionNames<T>(keys: { [K in keyof Required<T>]: true }): readon
   return Object.freeze(Object.keys(keys));
 }
 
-/** Refuses a misspelt option (e.g. `maxPiece` for `maxPieces`, which would otherwise be ignored) with BAD_ARGUMENT. */
-export function refuseUnknownOptions(what: string, value: object, known: readonly string[]): void {
+/**
+ * Refuses a misspelt option (e.g. `maxPiece` for `maxPieces`, which would otherwise be ignored) with BAD_ARGUMENT,
+ * and an option given as null unless `nullable` lists it: an option left out (or undefined) takes its default, and
+ * null is not "left out" (the option types do not allow it), so `iterations: null` is refused, not built as 15.
+ */
+export function refuseUnknownOptions(
+  what: string,
+  value: object,
+  known: readonly string[],
+  nullable: readonly string[] = [],
+): void {
   const unknown = firstUnknownKey(value, known);
   if (unknown !== undefined)
     throw new StackRankError(
       'BAD_ARGUMENT',
       `${what}: unknown option ${describe(unknown)}; options are ${known.join(', ')}`,
     );
+  for (const [key, option] of Object.entries(value))
+    if (option === null && !nullable.includes(key))
+      throw new StackRankError('BAD_ARGUMENT', `${what}: ${key} is null; leave it out (or undefined) for its default`);
 }
 
 /** Resolves after the event loop has run once (timers, I/O, abort events), so long loops can be cancelled. */

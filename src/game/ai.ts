@@ -291,7 +291,8 @@ export class TetrisAI {
         'BAD_ARGUMENT',
         `${caller} takes { ${GAME_STATE_KEYS.join(', ')} }; got ${describe(state)}`,
       );
-    refuseUnknownOptions(caller, state, GAME_STATE_KEYS);
+    // An empty hold box is null; a queue of null is no queue, as nextMove has always read it.
+    refuseUnknownOptions(caller, state, GAME_STATE_KEYS, ['hold', 'queue']);
     const board = normalizeBoard(state.board, this.width);
     const current = toPiece(state.current, 'current');
     const queue = toQueueLetters(state.queue);

@@ -220,6 +220,19 @@ describe('objects inside the options are checked too', () => {
     expect(() => checkRange('range', { start: 0, end: 2, ned: 3 }, 4)).toThrow(/^range: unknown option "ned"/);
   });
 
+  it('an option given as null is refused (left out or undefined takes the default); nextMove takes a null hold', async () => {
+    await expect(buildRankTable({ width: 4, maxStep: 1, iterations: null } as never)).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: 'buildRankTable: iterations is null; leave it out (or undefined) for its default',
+    });
+    await expect(playFullGame({ weights: null } as never)).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/^playFullGame: weights is null/),
+    });
+    expect(() => surfaceFromSteps([0, 0, 0], { maxStep: null } as never)).toThrow(/surfaceFromSteps: maxStep is null/);
+    expect(surfaceFromSteps([0, 0, 0], { maxStep: undefined }).maxStep).toBe(4);
+  });
+
   it('loose types: truncate must be a boolean, streamSeed takes integers', () => {
     expect(() => surfaceIndex(parseSurface('111'), { truncate: 'yes' } as never)).toThrow(
       /truncate must be true or false; got "yes"/,
