@@ -87,6 +87,19 @@ export async function writeKeepingResult(
   }
 }
 
+/**
+ * `save(path)` for a command's output file, refusing with IO a folder that no longer exists: the library's save()
+ * would make it again, and a folder removed while a command ran is not made again (docs/cli.md).
+ */
+export async function saveIntoExistingFolder(path: string, save: (path: string) => Promise<void>): Promise<void> {
+  let stats: Stats | undefined;
+  try {
+    stats = statSync(dirname(path));
+  } catch {}
+  if (!stats?.isDirectory()) throw new StackRankError('IO', `the folder ${dirname(path)} does not exist (any more)`);
+  await save(path);
+}
+
 /** Writes text atomically through the project's one atomic writer (temporary file, flush, rename); the directory must exist. */
 export async function writeTextAtomic(path: string, text: string): Promise<void> {
   await writeFileAtomic(path, new TextEncoder().encode(text), { createDir: false });

@@ -20,7 +20,7 @@ import {
 } from '../helpers/api.js';
 import { checksum } from '../../src/rank/file.js';
 import { writeFileAtomic } from '../../src/rank/node-io.js';
-import { checkOutputFile } from '../../src/cli/files.js';
+import { checkOutputFile, saveIntoExistingFolder, writeKeepingResult } from '../../src/cli/files.js';
 
 let table: RankTable;
 beforeAll(async () => {
@@ -287,5 +287,23 @@ describe('saving to a caller-given path (file-fixes)', () => {
     );
     expect(() => checkOutputFile('out', made.dir)).toThrow(/is a directory; give a file name/);
     expect(() => checkOutputFile('out', join(made.dir, 'new.srk'))).not.toThrow();
+  });
+});
+
+describe('a --out folder removed while the command ran', () => {
+  it('is not made again: the result goes to a temporary folder, named in the IO error', async () => {
+    const table = await buildRankTable({ width: 4, maxStep: 1, iterations: 1, threads: 1 });
+    const gone = join(await mkdtemp(join(tmpdir(), 'stackrank-gone-')), 'removed');
+    const e = await writeKeepingResult(join(gone, 't.srk'), 'table', (p) =>
+      saveIntoExistingFolder(p, (q) => table.save(q)),
+    ).then(
+      () => null,
+      (err: unknown) => err as Error,
+    );
+    expect(e).toEqual(expect.objectContaining({ name: 'StackRankError', code: 'IO' }));
+    const kept = /it was kept in (.*)$/.exec(e!.message)?.[1];
+    expect(e!.message).toMatch(/does not exist \(any more\)/);
+    expect((await stat(kept!)).isFile()).toBe(true);
+    await expect(stat(gone)).rejects.toThrow();
   });
 });
