@@ -71,13 +71,19 @@ export function describe(value: unknown, depth = 0): string {
 /**
  * Options objects: `undefined` means none (`{}`); anything else that is not an object (null, an array, a number, a
  * string, …) is a BAD_ARGUMENT naming the function. Objects without a prototype are accepted (their fields are read
- * normally).
+ * normally). With `known` (optionNames of the options type), a misspelt key or a null option is refused too
+ * (refuseUnknownOptions).
  */
-export function optionsObject<T extends object>(what: string, value: T | undefined | null): Partial<T> {
+export function optionsObject<T extends object>(
+  what: string,
+  value: T | undefined | null,
+  known?: readonly string[],
+): Partial<T> {
   if (value === undefined) return {};
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new StackRankError('BAD_ARGUMENT', `${what}: options must be an object; got ${describe(value)}`);
   }
+  if (known) refuseUnknownOptions(what, value, known);
   return value;
 }
 

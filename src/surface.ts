@@ -75,8 +75,7 @@ const MAX_STEP_OPTIONS = optionNames<{ maxStep?: number }>({ maxStep: true });
 
 /** Surface from its steps. W is steps.length + 1; steps steeper than ±S are kept (they are truncated when ranked). */
 export function surfaceFromSteps(steps: readonly number[], options: { maxStep?: number } = {}): Surface {
-  const opts = optionsObject('surfaceFromSteps', options);
-  refuseUnknownOptions('surfaceFromSteps', opts, MAX_STEP_OPTIONS);
+  const opts = optionsObject('surfaceFromSteps', options, MAX_STEP_OPTIONS);
   if (!Array.isArray(steps))
     throw new StackRankError('BAD_SURFACE', `steps must be an array of integers; got ${describe(steps)}`);
   const { width, maxStep } = checkSurfaceWidth(steps.length + 1, opts.maxStep, 'steps', steps.length);
@@ -95,8 +94,7 @@ export function surfaceFromSteps(steps: readonly number[], options: { maxStep?: 
 
 /** Surface of a stack given its W column heights (non-negative integers). */
 export function surfaceFromHeights(heights: readonly number[], options: { maxStep?: number } = {}): Surface {
-  const opts = optionsObject('surfaceFromHeights', options);
-  refuseUnknownOptions('surfaceFromHeights', opts, MAX_STEP_OPTIONS);
+  const opts = optionsObject('surfaceFromHeights', options, MAX_STEP_OPTIONS);
   if (!Array.isArray(heights))
     throw new StackRankError('BAD_SURFACE', `heights must be an array of integers; got ${describe(heights)}`);
   const { width, maxStep } = checkSurfaceWidth(heights.length, opts.maxStep, 'heights', heights.length);
@@ -117,8 +115,7 @@ export function surfaceFromHeights(heights: readonly number[], options: { maxSte
 
 /** Surface from its digit string, e.g. "45244345" (W-1 digits, each d[i] + S in 0..2S). */
 export function parseSurface(digits: string, options: { maxStep?: number } = {}): Surface {
-  const opts = optionsObject('parseSurface', options);
-  refuseUnknownOptions('parseSurface', opts, MAX_STEP_OPTIONS);
+  const opts = optionsObject('parseSurface', options, MAX_STEP_OPTIONS);
   if (typeof digits !== 'string')
     throw new StackRankError('BAD_SURFACE', `a surface string must be a string of digits; got ${describe(digits)}`);
   const { width, maxStep } = checkSurfaceWidth(digits.length + 1, opts.maxStep, 'digits', digits.length);
@@ -156,8 +153,7 @@ const SURFACE_INDEX_OPTIONS = optionNames<{ truncate?: boolean }>({ truncate: tr
  * clamped to ±S (the stacking article's rule for ranking steep game surfaces).
  */
 export function surfaceIndex(surface: Surface, options: { truncate?: boolean } = {}): number {
-  const opts = optionsObject('surfaceIndex', options);
-  refuseUnknownOptions('surfaceIndex', opts, SURFACE_INDEX_OPTIONS);
+  const opts = optionsObject('surfaceIndex', options, SURFACE_INDEX_OPTIONS);
   if (opts.truncate !== undefined && typeof opts.truncate !== 'boolean')
     throw new StackRankError('BAD_ARGUMENT', `truncate must be true or false; got ${describe(opts.truncate)}`);
   checkSurface(surface);

@@ -7,14 +7,7 @@
  * straight down until it rests on a filled cell or the floor; full rows are then removed; a move that would put
  * any cell in row `height` or above loses (checked before rows are cleared, as in the CS3243 rules of the GA report).
  */
-import {
-  StackRankError,
-  describe,
-  optionNames,
-  optionsObject,
-  refuseUnknownOptions,
-  requireDenseArray,
-} from '../errors.js';
+import { StackRankError, describe, optionNames, optionsObject, requireDenseArray } from '../errors.js';
 import { ORIENTATIONS, PIECES, requireOrientation, toPieceId, type Orientation } from '../pieces.js';
 
 export const MIN_WIDTH = 4;
@@ -84,8 +77,7 @@ export class FullBoard {
   readonly rows: Uint32Array;
 
   constructor(size: BoardSize = {}, rows?: ArrayLike<number>) {
-    const sz = optionsObject('FullBoard', size);
-    refuseUnknownOptions('FullBoard', sz, BOARD_SIZE_OPTIONS);
+    const sz = optionsObject('FullBoard', size, BOARD_SIZE_OPTIONS);
     const { width, height } = checkSize(sz.width ?? DEFAULT_WIDTH, sz.height ?? DEFAULT_HEIGHT);
     this.width = width;
     this.height = height;
@@ -117,8 +109,7 @@ export class FullBoard {
    * rows above them are empty. A full row cannot stand (it would have been cleared) and is rejected.
    */
   static fromRows(lines: readonly string[] | string, options: BoardSize = {}): FullBoard {
-    const size = optionsObject('FullBoard.fromRows', options);
-    refuseUnknownOptions('FullBoard.fromRows', size, BOARD_SIZE_OPTIONS);
+    const size = optionsObject('FullBoard.fromRows', options, BOARD_SIZE_OPTIONS);
     const list = typeof lines === 'string' ? lines.split('\n').filter((l) => l.trim() !== '') : lines;
     if (!Array.isArray(list))
       throw new StackRankError('BAD_ARGUMENT', `board rows must be an array of strings; got ${describe(lines)}`);

@@ -3,15 +3,7 @@
  * be played anywhere, resumed from the records of finished games, and pooled again exactly (mergeFullGames;
  * docs/distributed.md). `stackrank full play` is this run.
  */
-import {
-  StackRankError,
-  checkCallback,
-  describe,
-  optionNames,
-  optionsObject,
-  refuseUnknownOptions,
-  requireInt,
-} from '../errors.js';
+import { StackRankError, checkCallback, describe, optionNames, optionsObject, requireInt } from '../errors.js';
 import { MAX_SEED, checkSeed } from '../random.js';
 import {
   MAX_SHARDS,
@@ -148,8 +140,7 @@ function poolFullGames(run: FullGamesRun, range: GameRange, records: FullGameRec
 }
 
 export async function playFullGames(options: FullGamesOptions = {}): Promise<FullGamesResult> {
-  const opts = optionsObject('playFullGames', options) as FullGamesOptions;
-  refuseUnknownOptions('playFullGames', opts, FULL_GAMES_OPTIONS);
+  const opts = optionsObject('playFullGames', options, FULL_GAMES_OPTIONS) as FullGamesOptions;
   const games = requireInt('games', opts.games ?? 10, 1, MAX_SHARDS);
   const range = checkRange('range', opts.range, games);
   const seed = checkSeed(opts.seed ?? 0);

@@ -9,7 +9,6 @@ import {
   describe,
   optionNames,
   optionsObject,
-  refuseUnknownOptions,
   requireInt,
   yieldToEventLoop,
 } from '../errors.js';
@@ -70,8 +69,7 @@ export async function bestMove(
   if (!(board instanceof FullBoard))
     throw new StackRankError('BAD_ARGUMENT', `board must be a FullBoard (FullBoard.fromRows); got ${describe(board)}`);
   const p = toPieceId(piece);
-  const opts = optionsObject('bestMove', options);
-  refuseUnknownOptions('bestMove', opts, BEST_MOVE_OPTIONS);
+  const opts = optionsObject('bestMove', options, BEST_MOVE_OPTIONS);
   const q = opts.next === undefined ? NO_PIECE : toPieceId(opts.next);
   const slots = weightSlots(resolveWeights((opts.weights ?? DEFAULT_WEIGHTS) as WeightsSpec));
   const { kernel, ctx } = await acquireContext(board.width, board.height);
@@ -196,8 +194,7 @@ const pieceBuffers = new Map<number, number>();
 
 /** Plays one full-board game; the loop runs in WebAssembly. */
 export async function playFullGame(playOptions: PlayOptions = {}): Promise<GameResult> {
-  const options = optionsObject('playFullGame', playOptions) as PlayOptions;
-  refuseUnknownOptions('playFullGame', options, PLAY_OPTIONS);
+  const options = optionsObject('playFullGame', playOptions, PLAY_OPTIONS) as PlayOptions;
   const slots = weightSlots(resolveWeights(options.weights ?? DEFAULT_WEIGHTS));
   const signal = checkSignal(options.signal, 'playFullGame: signal');
   const onProgress = checkCallback<NonNullable<PlayOptions['onProgress']>>(

@@ -24,7 +24,6 @@ import {
   firstHole,
   optionNames,
   optionsObject,
-  refuseUnknownOptions,
   requireInt,
   yieldToEventLoop,
 } from '../errors.js';
@@ -474,8 +473,7 @@ async function workerEvaluator(o: ResolvedTrainOptions, threads: number, signal?
 
 /** Runs the genetic algorithm; see the module comment. */
 export async function trainWeights(trainOptions: TrainOptions): Promise<TrainResult> {
-  const options = optionsObject('trainWeights', trainOptions) as TrainOptions;
-  refuseUnknownOptions('trainWeights', options, TRAIN_OPTIONS);
+  const options = optionsObject('trainWeights', trainOptions, TRAIN_OPTIONS) as TrainOptions;
   const signal = checkSignal(options.signal, 'trainWeights: signal');
   checkCallback('trainWeights: onGeneration', options.onGeneration);
   const resume = options.resume ? checkCheckpoint(options.resume) : undefined;

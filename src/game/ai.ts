@@ -180,10 +180,9 @@ export class TetrisAI {
    * `attached` (internal: playGame's worker threads) gives the search engine and the table's facts made on the
    * thread that owns the table, instead of loading the table and making an engine here.
    */
-  static async create(opts: TetrisAIOptions = {}, attached?: AttachedSearch): Promise<TetrisAI> {
-    if (opts === null || typeof opts !== 'object')
-      throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
-    if (firstUnknownKey(opts, TETRIS_AI_OPTIONS) === 'leafRows')
+  static async create(options: TetrisAIOptions = {}, attached?: AttachedSearch): Promise<TetrisAI> {
+    const opts = optionsObject('TetrisAI.create', options);
+    if ('leafRows' in opts)
       throw new StackRankError('BAD_ARGUMENT', 'the leafRows option is now previewTable (a preview table)');
     refuseUnknownOptions('TetrisAI.create', opts, TETRIS_AI_OPTIONS);
     const rules = ruleFacts(opts.rules ?? 'guideline');
@@ -421,10 +420,8 @@ export class TetrisAI {
   }
 
   /** Every reachable placement of this turn valued for a person, nextMove's move first (docs/game.md, "Ranking placements"). */
-  rankPlacements(state: GameState, opts: { limit?: number } = {}): PlacementRanking {
-    if (opts === null || typeof opts !== 'object')
-      throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
-    refuseUnknownOptions('rankPlacements', opts, RANK_PLACEMENTS_OPTIONS);
+  rankPlacements(state: GameState, options: { limit?: number } = {}): PlacementRanking {
+    const opts = optionsObject('rankPlacements', options, RANK_PLACEMENTS_OPTIONS);
     const limit = opts.limit === undefined ? Infinity : requireInt('limit', opts.limit, 1, 10000);
     const d = this.decide(this.readTurn(state, 'rankPlacements'));
     return rankDecision(d, this.table.iterations, limit, (hold, p, mode, value) =>

@@ -7,15 +7,7 @@ import type { RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import type { RuleSetName } from '../rules/types.js';
 import type { NextPieceValues } from '../stacking/engine.js';
-import {
-  StackRankError,
-  checkCallback,
-  describe,
-  firstHole,
-  optionNames,
-  optionsObject,
-  refuseUnknownOptions,
-} from '../errors.js';
+import { StackRankError, checkCallback, describe, firstHole, optionNames, optionsObject } from '../errors.js';
 import { checkStackRoom, GAME_POLICIES, type GamePolicy } from './ai.js';
 import type { RecoverWeights } from './evaluate.js';
 import { playGame, type GameTally, type PlayGameResult } from './play.js';
@@ -85,8 +77,7 @@ const BENCH_GAME_OPTIONS = optionNames<BenchGameOptions>({
 });
 
 export async function benchGame(options: BenchGameOptions): Promise<BenchGameResult> {
-  const opts = optionsObject('benchGame', options);
-  refuseUnknownOptions('benchGame', opts, BENCH_GAME_OPTIONS);
+  const opts = optionsObject('benchGame', options, BENCH_GAME_OPTIONS);
   checkCallback('onProgress', opts.onProgress);
   checkCallback('onGame', opts.onGame);
   const players = checkPlayers(opts.players);

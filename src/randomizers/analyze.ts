@@ -12,7 +12,6 @@ import {
   describe,
   optionNames,
   optionsObject,
-  refuseUnknownOptions,
   requireInt,
   sliceClock,
   yieldToEventLoop,
@@ -227,8 +226,7 @@ const ANALYZE_OPTIONS = optionNames<AnalyzeOptions>({
 });
 
 export function analyzeRandomizer(name: RandomizerName, options: AnalyzeOptions = {}): RandomizerAnalysis {
-  const opts = optionsObject('analyzeRandomizer', options);
-  refuseUnknownOptions('analyzeRandomizer', opts, ANALYZE_OPTIONS);
+  const opts = optionsObject('analyzeRandomizer', options, ANALYZE_OPTIONS);
   const steps = analysisSteps(name, opts);
   for (;;) {
     const step = steps.next();
@@ -261,8 +259,7 @@ export async function analyzeRandomizerAsync(
   name: RandomizerName,
   options: AnalyzeAsyncOptions = {},
 ): Promise<RandomizerAnalysis> {
-  const opts = optionsObject('analyzeRandomizerAsync', options);
-  refuseUnknownOptions('analyzeRandomizerAsync', opts, ANALYZE_ASYNC_OPTIONS);
+  const opts = optionsObject('analyzeRandomizerAsync', options, ANALYZE_ASYNC_OPTIONS);
   const signal = checkSignal(opts.signal, 'analyzeRandomizerAsync: signal');
   const onProgress = checkCallback<NonNullable<AnalyzeAsyncOptions['onProgress']>>(
     'analyzeRandomizerAsync: onProgress',
@@ -300,8 +297,7 @@ const FREQUENCY_SPREAD_OPTIONS = optionNames<FrequencySpreadOptions>({
  * the denominator sweep plots; analyzeRandomizer's frequencyStd measures windows of one long stream instead.
  */
 export function frequencySpread(name: RandomizerName, options: FrequencySpreadOptions = {}): number {
-  const opts = optionsObject('frequencySpread', options);
-  refuseUnknownOptions('frequencySpread', opts, FREQUENCY_SPREAD_OPTIONS);
+  const opts = optionsObject('frequencySpread', options, FREQUENCY_SPREAD_OPTIONS);
   const { params = {}, trials = 100, runLength = 100, seed = 0 } = opts;
   if (params === null || typeof params !== 'object' || Array.isArray(params))
     throw new StackRankError(

@@ -3,15 +3,7 @@
  * continues one from its `state()`. Every family draws from the project's one PRNG (src/random.ts); the exact
  * sequence of PRNG calls per piece is documented in docs/randomizers.md.
  */
-import {
-  StackRankError,
-  checkCallback,
-  describe,
-  firstHole,
-  optionNames,
-  optionsObject,
-  refuseUnknownOptions,
-} from '../errors.js';
+import { StackRankError, checkCallback, describe, firstHole, optionNames, optionsObject } from '../errors.js';
 import { PIECE_COUNT } from '../pieces.js';
 import { Rng, checkSeed } from '../random.js';
 import { BAG_SPECS, BagRandomizer, fullBag } from './bags.js';
@@ -246,8 +238,7 @@ export function restoreRandomizer(
   if (state === null || typeof state !== 'object')
     throw new StackRankError('BAD_ARGUMENT', `randomizer state must be an object; got ${describe(state)}`);
   const family = familyOf(state.name);
-  const opts = optionsObject('restoreRandomizer', options);
-  refuseUnknownOptions('restoreRandomizer', opts, RESTORE_RANDOMIZER_OPTIONS);
+  const opts = optionsObject('restoreRandomizer', options, RESTORE_RANDOMIZER_OPTIONS);
   const warn = checkCallback<(m: string) => void>('onWarning', opts.onWarning) ?? ((m: string) => console.warn(m));
   const rng = rngFromState(state);
   if (state.mixture === undefined) return family.restore(rng, state, warn);

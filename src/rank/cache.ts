@@ -7,7 +7,7 @@
  * randomizer carries its parameter when it is not the default: decay2).
  * The preview and weighted variants' cache is in variant-cache.ts.
  */
-import { StackRankError, describe, optionNames, optionsObject, refuseUnknownOptions } from '../errors.js';
+import { StackRankError, describe, optionNames, optionsObject } from '../errors.js';
 import { BUILD_OPTION_KEYS, checkBuildOptions } from './build.js';
 import { rankVariant, type ValueEncoding } from './file.js';
 import {
@@ -37,8 +37,7 @@ export async function cachedTablePath(
   options: RankTableBuildOptions = {},
   env?: Record<string, string | undefined>,
 ): Promise<string> {
-  const opts = optionsObject('cachedTablePath', options);
-  refuseUnknownOptions('cachedTablePath', opts, RANK_TABLE_BUILD_OPTIONS);
+  const opts = optionsObject('cachedTablePath', options, RANK_TABLE_BUILD_OPTIONS);
   const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
   const { cacheDir } = await import('./node-io.js');
   const { join } = await import('node:path');
@@ -114,8 +113,7 @@ const CACHED_TABLE_OPTIONS = optionNames<RankTableBuildOptions & CacheOptions>({
 
 /** Loads the cached table for these parameters, or builds and caches it. */
 export async function loadOrBuildCachedTable(options: RankTableBuildOptions & CacheOptions = {}): Promise<CachedTable> {
-  const opts = optionsObject('loadOrBuildCachedTable', options);
-  refuseUnknownOptions('loadOrBuildCachedTable', opts, CACHED_TABLE_OPTIONS);
+  const opts = optionsObject('loadOrBuildCachedTable', options, CACHED_TABLE_OPTIONS);
   const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
   // The build's own options go on to cachedTablePath and buildRankTable, which take no cache options.
   const { force, env, ...build } = opts;

@@ -20,14 +20,7 @@
  * (u(c, n) = sum_p P(p | n) v(c, p)), then for each piece n writes max-over-moves of plane n into the spare plane,
  * whose old plane becomes the spare for the next piece: planes rotate, nothing is copied.
  */
-import {
-  StackRankError,
-  optionNames,
-  optionsObject,
-  refuseUnknownOptions,
-  requireInt,
-  yieldToEventLoop,
-} from '../errors.js';
+import { StackRankError, optionNames, optionsObject, requireInt, yieldToEventLoop } from '../errors.js';
 import { MIRROR_PIECE, PIECE_COUNT } from '../pieces.js';
 import { type Surface, surfaceCount, surfaceIndex } from '../surface.js';
 import { defaultThreadCount } from '../threads.js';
@@ -427,8 +420,7 @@ export const PREVIEW_BUILD_OPTIONS = optionNames<PreviewBuildOptions>({
 
 /** Builds a preview table (see PreviewBuildOptions: randomizer or transition, iterations, threads, progress, abort). */
 export async function buildPreviewTable(options: PreviewBuildOptions = {}): Promise<PreviewTable> {
-  const opts = optionsObject('buildPreviewTable', options);
-  refuseUnknownOptions('buildPreviewTable', opts, PREVIEW_BUILD_OPTIONS);
+  const opts = optionsObject('buildPreviewTable', options, PREVIEW_BUILD_OPTIONS);
   return PreviewTable.fromResult(await buildPreviewRows(opts));
 }
 

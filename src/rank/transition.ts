@@ -17,7 +17,6 @@ import {
   describe,
   optionNames,
   optionsObject,
-  refuseUnknownOptions,
   requireInt,
   sliceClock,
   yieldToEventLoop,
@@ -176,8 +175,7 @@ export function transitionModel(opts: PieceModelOptions = {}): PieceModel {
 
 /** transitionModel in slices (for builds that honour a signal). */
 export function* transitionSteps(options: PieceModelOptions): Generator<void, PieceModel> {
-  const opts = optionsObject('transitionModel', options);
-  refuseUnknownOptions('transitionModel', opts, PIECE_MODEL_OPTIONS);
+  const opts = optionsObject('transitionModel', options, PIECE_MODEL_OPTIONS);
   const { randomizer, samples, seed } = checkModelOptions(opts);
   const parameter = randomizerParameter(randomizer, opts.randomizerParams);
   if (randomizer === 'memoryless') {
@@ -212,8 +210,7 @@ export function weightsModel(opts: PieceModelOptions = {}): PieceModel {
 
 /** weightsModel in slices (for builds that honour a signal). */
 export function* weightsSteps(options: PieceModelOptions): Generator<void, PieceModel> {
-  const opts = optionsObject('weightsModel', options);
-  refuseUnknownOptions('weightsModel', opts, PIECE_MODEL_OPTIONS);
+  const opts = optionsObject('weightsModel', options, PIECE_MODEL_OPTIONS);
   const { randomizer, samples, seed } = checkModelOptions(opts);
   const parameter = randomizerParameter(randomizer, opts.randomizerParams);
   if (randomizer === 'memoryless') {

@@ -4,7 +4,7 @@
  * reused when it verifies and its model parameters (randomizer, samples, seed, parameter; the whole matrix for a
  * custom one) are the ones asked for; otherwise it is rebuilt, saying why.
  */
-import { optionNames, optionsObject, refuseUnknownOptions } from '../errors.js';
+import { optionNames, optionsObject } from '../errors.js';
 import { isRandomizerName, randomizerDefaults } from '../randomizers/index.js';
 import { BUILD_OPTION_KEYS, checkBuildOptions } from './build.js';
 import {
@@ -74,8 +74,7 @@ export async function cachedPreviewTablePath(
   options: PreviewBuildOptions = {},
   env?: Record<string, string | undefined>,
 ): Promise<string> {
-  const opts = optionsObject('cachedPreviewTablePath', options) as PreviewBuildOptions;
-  refuseUnknownOptions('cachedPreviewTablePath', opts, PREVIEW_BUILD_OPTIONS);
+  const opts = optionsObject('cachedPreviewTablePath', options, PREVIEW_BUILD_OPTIONS) as PreviewBuildOptions;
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.transition, 'transition');
   const { cacheDir } = await import('./node-io.js');
@@ -104,8 +103,11 @@ const CACHED_PREVIEW_TABLE_OPTIONS = optionNames<PreviewBuildOptions & CacheOpti
 export async function loadOrBuildCachedPreviewTable(
   options: PreviewBuildOptions & CacheOptions = {},
 ): Promise<CachedPreviewTable> {
-  const opts = optionsObject('loadOrBuildCachedPreviewTable', options) as PreviewBuildOptions & CacheOptions;
-  refuseUnknownOptions('loadOrBuildCachedPreviewTable', opts, CACHED_PREVIEW_TABLE_OPTIONS);
+  const opts = optionsObject(
+    'loadOrBuildCachedPreviewTable',
+    options,
+    CACHED_PREVIEW_TABLE_OPTIONS,
+  ) as PreviewBuildOptions & CacheOptions;
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.transition, 'transition');
   // The build's own options go on to the path and the build, which take no cache options.
@@ -130,8 +132,7 @@ export async function cachedWeightedTablePath(
   options: WeightedBuildOptions = {},
   env?: Record<string, string | undefined>,
 ): Promise<string> {
-  const opts = optionsObject('cachedWeightedTablePath', options) as WeightedBuildOptions;
-  refuseUnknownOptions('cachedWeightedTablePath', opts, WEIGHTED_BUILD_OPTIONS);
+  const opts = optionsObject('cachedWeightedTablePath', options, WEIGHTED_BUILD_OPTIONS) as WeightedBuildOptions;
   const { width, maxStep, iterations } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.weights, 'weights');
   const { cacheDir } = await import('./node-io.js');
@@ -154,8 +155,11 @@ const CACHED_WEIGHTED_TABLE_OPTIONS = optionNames<WeightedBuildOptions & CacheOp
 export async function loadOrBuildCachedWeightedTable(
   options: WeightedBuildOptions & CacheOptions = {},
 ): Promise<CachedTable> {
-  const opts = optionsObject('loadOrBuildCachedWeightedTable', options) as WeightedBuildOptions & CacheOptions;
-  refuseUnknownOptions('loadOrBuildCachedWeightedTable', opts, CACHED_WEIGHTED_TABLE_OPTIONS);
+  const opts = optionsObject(
+    'loadOrBuildCachedWeightedTable',
+    options,
+    CACHED_WEIGHTED_TABLE_OPTIONS,
+  ) as WeightedBuildOptions & CacheOptions;
   const { width, maxStep, iterations } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.weights, 'weights');
   // The build's own options go on to the path and the build, which take no cache options.

@@ -10,7 +10,7 @@
  * Every randomizer stackrank ships treats the seven pieces alike, so its long-run frequencies are 1/7 each (to
  * the estimate's noise) and the weighted table equals the article's; the variant matters for weights of your own.
  */
-import { StackRankError, optionNames, optionsObject, refuseUnknownOptions } from '../errors.js';
+import { StackRankError, optionNames, optionsObject } from '../errors.js';
 import { BUILD_OPTION_KEYS, buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
 import {
   PIECE_MODEL_OPTION_KEYS,
@@ -56,8 +56,7 @@ const BUILD_WEIGHTED_TABLE_OPTIONS = optionNames<WeightedBuildOptions & { model?
 export async function buildWeightedTable(
   options: WeightedBuildOptions & { model?: PieceModel } = {},
 ): Promise<RankTable> {
-  const opts = optionsObject('buildWeightedTable', options);
-  refuseUnknownOptions('buildWeightedTable', opts, BUILD_WEIGHTED_TABLE_OPTIONS);
+  const opts = optionsObject('buildWeightedTable', options, BUILD_WEIGHTED_TABLE_OPTIONS);
   const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
   if (gravity !== 'drop')
     throw new StackRankError('BAD_ARGUMENT', 'weighted tables are built with gravity "drop" only');

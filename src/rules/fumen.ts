@@ -6,7 +6,7 @@
  * is ignored. A Board keeps no colours: every filled cell reads as filled, and is written as garbage ('X').
  */
 import { decoder, encoder, Field } from 'tetris-fumen';
-import { StackRankError, describe, optionNames, refuseUnknownOptions } from '../errors.js';
+import { StackRankError, describe, optionNames, optionsObject } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
 import { Board } from './board.js';
 import type { BoardLike, Cell } from './types.js';
@@ -31,12 +31,10 @@ const PIECE_RE = /^[IOTSZJL]*$/;
 const BOARD_FROM_FUMEN_OPTIONS = optionNames<{ page?: number }>({ page: true });
 
 /** The position on page `page` (default 0) of a fumen string (`v115@…`, with or without a URL in front). */
-export function boardFromFumen(fumen: string, opts: { page?: number } = {}): FumenPosition {
+export function boardFromFumen(fumen: string, options: { page?: number } = {}): FumenPosition {
   if (typeof fumen !== 'string' || fumen.length === 0)
     throw new StackRankError('BAD_FUMEN', `a fumen is a string like "v115@…"; got ${describe(fumen)}`);
-  if (opts === null || typeof opts !== 'object')
-    throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
-  refuseUnknownOptions('boardFromFumen', opts, BOARD_FROM_FUMEN_OPTIONS);
+  const opts = optionsObject('boardFromFumen', options, BOARD_FROM_FUMEN_OPTIONS);
   const at = fumen.search(/v1(15|10)@/);
   let pages: ReturnType<typeof decoder.decode>;
   try {
@@ -113,11 +111,9 @@ const FUMEN_EXPORT_OPTIONS = optionNames<FumenExportOptions>({ placement: true, 
  * A one-page fumen (`v115@…`) of a board (a Board or BoardLike) up to 10 wide and 23 rows high: filled cells as
  * garbage ('X').
  */
-export function fumenFromBoard(boardLike: Board | BoardLike, opts: FumenExportOptions = {}): string {
+export function fumenFromBoard(boardLike: Board | BoardLike, options: FumenExportOptions = {}): string {
   const board = Board.from(boardLike);
-  if (opts === null || typeof opts !== 'object')
-    throw new StackRankError('BAD_ARGUMENT', `options must be an object; got ${describe(opts)}`);
-  refuseUnknownOptions('fumenFromBoard', opts, FUMEN_EXPORT_OPTIONS);
+  const opts = optionsObject('fumenFromBoard', options, FUMEN_EXPORT_OPTIONS);
   if (board.width !== FUMEN_WIDTH)
     throw new StackRankError('BAD_BOARD', `a fumen field is ${FUMEN_WIDTH} columns wide; the board has ${board.width}`);
   for (let y = FUMEN_HEIGHT; y < board.height; y++) {

@@ -241,8 +241,7 @@ export class StackingAI {
     lookahead = 0,
     options: SearchOptions & { limit?: number } = {},
   ): SurfacePlacementRanking {
-    const opts = optionsObject('rankPlacements', options);
-    refuseUnknownOptions('rankPlacements', opts, RANK_PLACEMENTS_OPTIONS);
+    const opts = optionsObject('rankPlacements', options, RANK_PLACEMENTS_OPTIONS);
     const { limit: rawLimit, ...searchOptions } = opts;
     const limit = rawLimit === undefined ? Infinity : requireInt('limit', rawLimit, 1, 10000);
     const { heights, ids, weights } = this.searchInput('rankPlacements', surface, queue, lookahead, searchOptions);
@@ -269,8 +268,7 @@ export class StackingAI {
     lookahead: number,
     options: SearchOptions,
   ): { heights: number[]; ids: number[]; weights: Int32Array } {
-    const opts = optionsObject(caller, options);
-    refuseUnknownOptions(caller, opts, SEARCH_OPTIONS);
+    const opts = optionsObject(caller, options, SEARCH_OPTIONS);
     const heights = toHeights(surface, this.table.width, this.table.maxStep, this.stackingRules.boardHeight);
     const ids = toQueue(queue);
     checkLookahead(lookahead, ids.length);

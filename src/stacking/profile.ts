@@ -5,14 +5,7 @@
  * small. Under 20G it shows the pyramid: the columns where the piece
  * appears stand highest, so the piece can slide down to either side.
  */
-import {
-  StackRankError,
-  checkSignal,
-  optionNames,
-  optionsObject,
-  refuseUnknownOptions,
-  requireInt,
-} from '../errors.js';
+import { StackRankError, checkSignal, optionNames, optionsObject, requireInt } from '../errors.js';
 import { checkSeed } from '../random.js';
 import { RANDOMIZER_NAMES, createRandomizer, isRandomizerName, type RandomizerName } from '../randomizers/index.js';
 import { Plot, escapeXml, svgDocument } from '../randomizers/svg.js';
@@ -53,8 +46,7 @@ export interface StackProfile {
 
 /** Plays `pieces` pieces with StackingAI (rank strategy) and averages the stack's shape after every move. */
 export async function stackProfile(options: StackProfileOptions): Promise<StackProfile> {
-  const opts = optionsObject('stackProfile', options) as StackProfileOptions;
-  refuseUnknownOptions('stackProfile', opts, STACK_PROFILE_OPTIONS);
+  const opts = optionsObject('stackProfile', options, STACK_PROFILE_OPTIONS) as StackProfileOptions;
   const table = requireRankTable(opts.table, 'stackProfile: table');
   const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, MAX_LOOKAHEAD);
   const pieces = requireInt('pieces', opts.pieces ?? 20_000, 1, 100_000_000);
