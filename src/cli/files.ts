@@ -88,21 +88,17 @@ export async function writeKeepingResult(
 }
 
 /**
- * `save(path)` for a command's output file, refusing with IO a folder that no longer exists: the library's save()
- * would make it again, and a folder removed while a command ran is not made again (docs/cli.md).
+ * Writes a command's output file atomically through the project's one atomic writer (temporary file, flush,
+ * rename). The directory must exist: unlike a table's save(), a folder removed while the command ran is not made
+ * again (docs/cli.md).
  */
-export async function saveIntoExistingFolder(path: string, save: (path: string) => Promise<void>): Promise<void> {
-  let stats: Stats | undefined;
-  try {
-    stats = statSync(dirname(path));
-  } catch {}
-  if (!stats?.isDirectory()) throw new StackRankError('IO', `the folder ${dirname(path)} does not exist (any more)`);
-  await save(path);
+export async function writeBytesAtomic(path: string, bytes: Uint8Array): Promise<void> {
+  await writeFileAtomic(path, bytes, { createDir: false });
 }
 
-/** Writes text atomically through the project's one atomic writer (temporary file, flush, rename); the directory must exist. */
+/** writeBytesAtomic for text. */
 export async function writeTextAtomic(path: string, text: string): Promise<void> {
-  await writeFileAtomic(path, new TextEncoder().encode(text), { createDir: false });
+  await writeBytesAtomic(path, new TextEncoder().encode(text));
 }
 
 /** The reason of a failed write without the writer's own "could not write PATH:" prefix (the caller names the file). */

@@ -24,7 +24,7 @@ import { DEFAULT_MODEL_RANDOMIZER, DEFAULT_MODEL_SEED, DEFAULT_SAMPLES, MAX_SAMP
 import { VALUE_ENCODINGS, type VariantParams } from '../rank/file.js';
 import { TABLE_STEEP } from '../rank/moves.js';
 import { UsageError } from './args.js';
-import { saveIntoExistingFolder, writeKeepingResult } from './files.js';
+import { writeBytesAtomic, writeKeepingResult } from './files.js';
 import type { CliIO } from './io.js';
 import { DENOMINATOR, ITERATIONS, THREADS, randomizerOption, seedOption } from './options.js';
 import { formatDuration, progressLine } from './progress.js';
@@ -135,7 +135,7 @@ is reused (--force rebuilds it). Ctrl-C stops the build and writes nothing.`,
             ? await buildWeightedTable({ ...opts, ...model })
             : await buildRankTable(opts);
       // A folder removed during the build sends the table to a temporary folder, named in the error (docs/cli.md).
-      await writeKeepingResult(values.out, 'table', (p) => saveIntoExistingFolder(p, (q) => table.save(q)));
+      await writeKeepingResult(values.out, 'table', (p) => writeBytesAtomic(p, table.toBytes()));
       params = table.params ?? null;
       fileVariant = table.variant;
       path = values.out;

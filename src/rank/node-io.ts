@@ -51,7 +51,7 @@ export async function removeStaleTemps(path: string): Promise<string[]> {
  * A caller's file path for a save: a non-empty string without NUL characters (anything else is BAD_ARGUMENT naming
  * `what`, instead of Node's own TypeError surfacing as IO).
  */
-export function checkFilePath(what: string, path: unknown): string {
+function checkFilePath(what: string, path: unknown): string {
   if (typeof path !== 'string' || path === '' || path.includes('\0'))
     throw new StackRankError(
       'BAD_ARGUMENT',
@@ -82,7 +82,8 @@ async function requireParentDir(path: string): Promise<void> {
     info = await stat(dir);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return; // the write itself reports the reason
-    throw Object.assign(new Error(`ENOENT: directory ${dir} does not exist`), {
+    // Its callers (the CLI's output files) checked the folder before the work: it was removed meanwhile.
+    throw Object.assign(new Error(`ENOENT: directory ${dir} does not exist (any more)`), {
       code: 'ENOENT',
     });
   }

@@ -405,8 +405,7 @@ export class PreviewTable {
 
   /** Writes the table file atomically (Node only), as RankTable.save: folders made if missing, a target must be a regular file. */
   async save(path: string): Promise<void> {
-    const { checkFilePath, writeFileAtomic } = await import('./node-io.js');
-    checkFilePath('PreviewTable.save', path);
+    const { writeFileAtomic } = await import('./node-io.js');
     await writeFileAtomic(path, this.toBytes(), { what: 'PreviewTable.save' });
   }
 }

@@ -318,8 +318,7 @@ export class RankTable {
    * anything is written).
    */
   async save(path: string): Promise<void> {
-    const { checkFilePath, writeFileAtomic } = await import('./node-io.js');
-    checkFilePath('RankTable.save', path);
+    const { writeFileAtomic } = await import('./node-io.js');
     await writeFileAtomic(path, this.fileParts(), { what: 'RankTable.save' });
   }
 }

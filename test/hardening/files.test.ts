@@ -20,7 +20,7 @@ import {
 } from '../helpers/api.js';
 import { checksum } from '../../src/rank/file.js';
 import { writeFileAtomic } from '../../src/rank/node-io.js';
-import { checkOutputFile, saveIntoExistingFolder, writeKeepingResult } from '../../src/cli/files.js';
+import { checkOutputFile, writeBytesAtomic, writeKeepingResult } from '../../src/cli/files.js';
 
 let table: RankTable;
 beforeAll(async () => {
@@ -294,9 +294,7 @@ describe('a --out folder removed while the command ran', () => {
   it('is not made again: the result goes to a temporary folder, named in the IO error', async () => {
     const table = await buildRankTable({ width: 4, maxStep: 1, iterations: 1, threads: 1 });
     const gone = join(await mkdtemp(join(tmpdir(), 'stackrank-gone-')), 'removed');
-    const e = await writeKeepingResult(join(gone, 't.srk'), 'table', (p) =>
-      saveIntoExistingFolder(p, (q) => table.save(q)),
-    ).then(
+    const e = await writeKeepingResult(join(gone, 't.srk'), 'table', (p) => writeBytesAtomic(p, table.toBytes())).then(
       () => null,
       (err: unknown) => err as Error,
     );
