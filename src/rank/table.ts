@@ -328,7 +328,7 @@ export function requireRankTable(value: unknown, what = 'table'): RankTable {
   if (!(value instanceof RankTable)) {
     const hint =
       value !== null && typeof value === 'object' && (value as { slots?: unknown }).slots === 8
-        ? ' (a preview table goes in leafRows)'
+        ? ' (a preview table goes in previewTable)'
         : '';
     throw new StackRankError(
       'BAD_ARGUMENT',
