@@ -10,7 +10,7 @@ import type { NextPieceValues } from '../stacking/engine.js';
 import { StackRankError, checkCallback, describe, firstHole, optionNames, optionsObject } from '../errors.js';
 import { checkStackRoom, GAME_POLICIES, type GamePolicy } from './ai.js';
 import type { RecoverWeights } from './evaluate.js';
-import { playGame, type GameTally, type PlayGameResult } from './play.js';
+import { GAME_RUN_OPTION_KEYS, playGame, type GameTally, type PlayGameResult } from './play.js';
 
 export interface BenchGameOptions {
   rules: RuleSetName;
@@ -56,24 +56,10 @@ export interface BenchGameOptions {
 export type BenchGameResult = Partial<Record<GamePolicy, PlayGameResult>>;
 
 const BENCH_GAME_OPTIONS = optionNames<BenchGameOptions>({
-  rules: true,
-  randomizer: true,
-  lookahead: true,
-  hold: true,
-  games: true,
-  firstGame: true,
-  maxPieces: true,
-  seed: true,
-  table: true,
-  previewTable: true,
+  ...GAME_RUN_OPTION_KEYS,
   recoverChance: true,
   recoverWeights: true,
-  stackRoom: true,
-  threads: true,
   players: true,
-  onProgress: true,
-  signal: true,
-  onGame: true,
 });
 
 export async function benchGame(options: BenchGameOptions): Promise<BenchGameResult> {

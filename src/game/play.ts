@@ -30,6 +30,7 @@ import { refuseLeafRows, type NextPieceValues } from '../stacking/engine.js';
 import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
+import type { BenchGameOptions } from './bench.js';
 import { checkStackRoom, type GameMove, TetrisAI, type GamePolicy, type TetrisAIOptions, type WellSide } from './ai.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { countHoles, lockInPlace } from './grid.js';
@@ -79,7 +80,8 @@ export interface PlayGameOptions {
   signal?: AbortSignal;
 }
 
-const PLAY_GAME_OPTIONS = optionNames<PlayGameOptions>({
+/** The options playGame and benchGame both take (benchGame passes them on), for both lists of known options. */
+export const GAME_RUN_OPTION_KEYS: { readonly [K in keyof PlayGameOptions & keyof BenchGameOptions]-?: true } = {
   rules: true,
   randomizer: true,
   lookahead: true,
@@ -88,17 +90,21 @@ const PLAY_GAME_OPTIONS = optionNames<PlayGameOptions>({
   firstGame: true,
   maxPieces: true,
   seed: true,
-  well: true,
-  ai: true,
   table: true,
-  policy: true,
   previewTable: true,
-  recover: true,
   stackRoom: true,
   threads: true,
   onProgress: true,
   onGame: true,
   signal: true,
+};
+
+const PLAY_GAME_OPTIONS = optionNames<PlayGameOptions>({
+  ...GAME_RUN_OPTION_KEYS,
+  well: true,
+  ai: true,
+  policy: true,
+  recover: true,
 });
 
 /** onProgress: games finished, and pieces, lines and top-outs so far (games under way included). */
