@@ -29,6 +29,16 @@ export default defineConfig([
       o.minifySyntax = true;
     },
     async onSuccess() {
+      // Splitting with four entries makes esbuild add bare `import"./chunk-X.js";` lines that only keep the
+      // evaluation order of modules nothing imports from. Every module is free of side effects (package.json's
+      // sideEffects: false), so they are dropped: a bundler would ignore them anyway, and esbuild warns about each.
+      for (const file of await readdir('dist')) {
+        if (!file.endsWith('.js')) continue;
+        const path = `dist/${file}`;
+        const code = await readFile(path, 'utf8');
+        const kept = code.replace(/import"\.\/chunk-[A-Z0-9]+\.js";/g, '');
+        if (kept !== code) await writeFile(path, kept);
+      }
       const cli = 'dist/cli.js';
       await writeFile(cli, `#!/usr/bin/env node\n${await readFile(cli, 'utf8')}`);
       await chmod(cli, 0o755);

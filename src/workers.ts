@@ -8,6 +8,7 @@
  * and our kernels (stub runtime, raw pointers) have none.
  */
 import { StackRankError } from './errors.js';
+import { inNode, nodeBuiltin } from './node-builtins.js';
 
 const WORKER_SOURCE = `
 const node = typeof self === 'undefined';
@@ -58,10 +59,8 @@ interface PortLike {
   terminate(): unknown;
 }
 
-const isNode =
-  typeof process === 'object' &&
-  !!process.versions?.node &&
-  typeof (globalThis as { window?: unknown }).window === 'undefined';
+// Node's worker threads, unless a page polyfills `process` (a window means Web Workers).
+const nodeThreads = inNode && typeof (globalThis as { window?: unknown }).window === 'undefined';
 
 /** Workers started and not yet exited (Node); tests use it to prove that cancelling leaves none behind. */
 let liveWorkers = 0;
@@ -76,8 +75,8 @@ export function countLiveWorker(worker: { on(event: 'exit', listener: () => void
 }
 
 async function spawn(onMessage: (m: WorkerReply) => void, onError: (e: Error) => void): Promise<PortLike> {
-  if (isNode) {
-    const { Worker } = await import('node:worker_threads');
+  if (nodeThreads) {
+    const { Worker } = nodeBuiltin('worker_threads', 'starting a worker thread');
     // execArgv: [] so the worker does not inherit flags meant for the parent's entry script (--input-type=module
     // would make this CommonJS source fail; loaders such as tsx are not needed by it either).
     const w = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
@@ -94,7 +93,13 @@ async function spawn(onMessage: (m: WorkerReply) => void, onError: (e: Error) =>
   const w = new Worker(url);
   URL.revokeObjectURL(url);
   w.onmessage = (e) => onMessage(e.data);
-  w.onerror = (e) => onError(new Error(e.message || 'worker error'));
+  // A worker that a Content-Security-Policy blocks fails with an error event that has no message.
+  w.onerror = (e) =>
+    onError(
+      new Error(
+        e.message || 'the worker failed to start (a page must allow workers from blob: URLs: worker-src blob:)',
+      ),
+    );
   return w;
 }
 

@@ -108,6 +108,45 @@ function toJs(code: string): string {
     .outputText;
 }
 
+/**
+ * Type errors in the blocks, each block a module of its own (strict, DOM and Node types), with `stackrank` resolving
+ * to the source: "README.md line N: message".
+ */
+function typeErrors(list: readonly Block[]): string[] {
+  const root = new URL('..', import.meta.url).pathname;
+  const files = new Map(list.map((b) => [join(root, `readme-block-${b.line}.ts`), b]));
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    types: ['node'],
+    skipLibCheck: true,
+    paths: { stackrank: [join(root, 'src/index.ts')], 'stackrank/research': [join(root, 'src/research.ts')] },
+  };
+  const host = ts.createCompilerHost(options);
+  const source = (file: string) => {
+    const block = files.get(file);
+    return block && `${block.code}\nexport {};\n`;
+  };
+  const { getSourceFile, fileExists, readFile } = host;
+  host.fileExists = (f) => files.has(f) || fileExists.call(host, f);
+  host.readFile = (f) => source(f) ?? readFile.call(host, f);
+  host.getSourceFile = (f, v, ...rest) => {
+    const text = source(f);
+    return text !== undefined ? ts.createSourceFile(f, text, v) : getSourceFile.call(host, f, v, ...rest);
+  };
+  const program = ts.createProgram([...files.keys()], options, host);
+  return ts.getPreEmitDiagnostics(program).flatMap((d) => {
+    const block = d.file && files.get(d.file.fileName);
+    if (!block || d.start === undefined) return [];
+    const { line } = d.file!.getLineAndCharacterOfPosition(d.start);
+    return [`README.md line ${block.line + 1 + line}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`];
+  });
+}
+
 const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
   ...args: string[]
 ) => (...values: unknown[]) => Promise<void>;
@@ -142,6 +181,17 @@ describe('README.md examples', () => {
     await run('const x = { a: 1, b: [2, 3] };\n// → { a: 1 }\nMath.PI; // → 3.1415…');
     await expect(run('Math.PI; // → 3.15…')).rejects.toThrow();
     await expect(run("const y = { a: 'L' }; // → { a: 'T' }")).rejects.toThrow();
+  });
+
+  it('every ts block type-checks under strict, as a TypeScript user pastes it (browser blocks too)', {
+    timeout: 60_000,
+  }, () => {
+    expect(typeErrors(blocks)).toEqual([]);
+  });
+
+  it('the type check catches an error in a block', { timeout: 60_000 }, () => {
+    const wrong = { line: 1, code: "import { Board } from 'stackrank';\nconst b: number = Board.empty(10, 20);" };
+    expect(typeErrors([wrong])).toEqual([expect.stringContaining("README.md line 3: Type 'Board' is not assignable")]);
   });
 
   for (const block of blocks) {

@@ -22,6 +22,7 @@ import {
   requireInt,
 } from '../errors.js';
 import { joinRecords, recordInt, recordObject, requireRunParts } from '../runs.js';
+import { inNode } from '../node-builtins.js';
 import { PIECE_COUNT, type Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
 import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
@@ -295,14 +296,12 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
 
 /** playGame's default: every core where shared memory exists (Node), else 1. */
 async function threadsByDefault(): Promise<number> {
-  const isNode = typeof process === 'object' && !!process.versions?.node;
-  return isNode ? defaultThreadCount() : 1;
+  return inNode ? defaultThreadCount() : 1;
 }
 
 /** TetrisAI.create's default table: the 20G table at 20G, else the article's. */
 async function cachedTable(at20G: boolean, signal: AbortSignal | undefined): Promise<RankTable> {
-  if (typeof process === 'undefined' || !process.versions?.node)
-    throw new StackRankError('BAD_ARGUMENT', 'in a browser pass { table } (and threads: 1)');
+  if (!inNode) throw new StackRankError('BAD_ARGUMENT', 'in a browser pass { table } (and threads: 1)');
   const { loadOrBuildCachedTable } = await import('../rank/cache.js');
   return (await loadOrBuildCachedTable({ gravity: at20G ? '20G' : 'drop', signal })).table;
 }

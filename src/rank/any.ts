@@ -3,6 +3,7 @@ import { StackRankError } from '../errors.js';
 import { MAGIC, tableFileBytes } from './file.js';
 import { PreviewTable } from './preview.js';
 import { RankTable } from './table.js';
+import { readFileChecked } from './node-io.js';
 
 /** Parses table-file bytes of any variant (article, weighted: RankTable; preview: PreviewTable), verifying everything. */
 export function tableFromBytes(bytes: Uint8Array): RankTable | PreviewTable {
@@ -19,8 +20,7 @@ export function tableFromBytes(bytes: Uint8Array): RankTable | PreviewTable {
 /** Loads a table of any variant from a file path (Node) or from the bytes of a table file. */
 export async function loadAnyTable(source: string | Uint8Array | ArrayBuffer): Promise<RankTable | PreviewTable> {
   if (typeof source === 'string') {
-    const { readFileChecked } = await import('./node-io.js');
-    return tableFromBytes(await readFileChecked(source, tableFileBytes));
+    return tableFromBytes(await readFileChecked(source, tableFileBytes, 'table'));
   }
   if (source instanceof ArrayBuffer) return tableFromBytes(new Uint8Array(source));
   if (source instanceof Uint8Array) return tableFromBytes(source);

@@ -17,6 +17,7 @@ import {
   type RankTable,
   type RankTableBuildOptions,
 } from './table.js';
+import { cacheFilePath } from './node-io.js';
 
 /**
  * The cache file name. Everything that changes the file's bytes is in it: variant, randomizer (and parameter),
@@ -39,11 +40,9 @@ export async function cachedTablePath(
 ): Promise<string> {
   const opts = optionsObject('cachedTablePath', options, RANK_TABLE_BUILD_OPTIONS);
   const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
-  const { cacheDir } = await import('./node-io.js');
-  const { join } = await import('node:path');
-  return join(
-    cacheDir(checkEnv(env)),
+  return cacheFilePath(
     tableFileName(width, maxStep, iterations, rankVariant(steep, gravity), undefined, opts.encoding),
+    checkEnv(env),
   );
 }
 

@@ -176,7 +176,9 @@ function checkName(what: string, name: string): Uint8Array {
 
 function readName(bytes: Uint8Array): string {
   const nul = bytes.indexOf(0);
-  return new TextDecoder().decode(bytes.subarray(0, nul < 0 ? bytes.length : nul));
+  // A copy (slice), not a view: browsers' TextDecoder refuses a view of a SharedArrayBuffer, which a table's bytes
+  // may be in a cross-origin isolated page.
+  return new TextDecoder().decode(bytes.slice(0, nul < 0 ? bytes.length : nul));
 }
 
 export function encodeParams(p: VariantParams): Uint8Array {

@@ -1,10 +1,25 @@
-/** Node-only file helpers, imported lazily so the browser bundle never needs node:fs. */
-import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { homedir } from 'node:os';
+/**
+ * The file helpers: the atomic writer, the bounded table reader and the cache folder. They need Node; Node's modules
+ * are taken when a helper is called (src/node-builtins.ts), so a browser bundle carries this code but no Node
+ * module, and a call from a browser is IO with a message that says what works there.
+ */
 import { StackRankError, describe } from '../errors.js';
+import { nodeBuiltin } from '../node-builtins.js';
+
+/** What the helpers use of Node's modules; `needs` is the message outside Node. */
+function nodeFiles(needs: string) {
+  const fs = nodeBuiltin('fs', needs);
+  const fsp = nodeBuiltin('fs/promises', needs);
+  const path = nodeBuiltin('path', needs);
+  const os = nodeBuiltin('os', needs);
+  const crypto = nodeBuiltin('crypto', needs);
+  const { mkdir, open, readdir, rename, rm, stat } = fsp;
+  const { basename, dirname, join } = path;
+  const { constants } = fs;
+  const { homedir } = os;
+  const { randomBytes } = crypto;
+  return { basename, constants, dirname, homedir, join, mkdir, open, randomBytes, readdir, rename, rm, stat };
+}
 
 /** Temporary files are `<target>.<pid>.<random>.tmp` beside the target. */
 const TEMP_PATTERN = /^(.*)\.(\d+)\.[0-9a-z]+\.tmp$/;
@@ -25,6 +40,7 @@ function processAlive(pid: number): boolean {
  * whose pid no longer runs. Best effort; a file that cannot be removed stays.
  */
 export async function removeStaleTemps(path: string): Promise<string[]> {
+  const { basename, dirname, join, readdir, rm } = nodeFiles('removing stale temporary files');
   const dir = dirname(path);
   const target = basename(path);
   let names: string[];
@@ -62,6 +78,7 @@ function checkFilePath(what: string, path: unknown): string {
 
 /** Throws (a plain Error, which the writer wraps as IO) when `path` exists and is not a regular file. */
 async function refuseNonRegular(path: string): Promise<void> {
+  const { stat } = nodeFiles('writing a file');
   let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(path);
@@ -76,6 +93,7 @@ async function refuseNonRegular(path: string): Promise<void> {
 
 /** Throws (a plain Error with Node's ENOENT / ENOTDIR code) unless the folder of `path` exists. */
 async function requireParentDir(path: string): Promise<void> {
+  const { dirname, stat } = nodeFiles('writing a file');
   const dir = dirname(path);
   let info: Awaited<ReturnType<typeof stat>>;
   try {
@@ -108,7 +126,11 @@ export async function writeFileAtomic(
   bytes: Uint8Array | readonly Uint8Array[],
   options: { createDir?: boolean; what?: string } = {},
 ): Promise<void> {
-  checkFilePath(options.what ?? 'writeFileAtomic', path);
+  const what = options.what ?? 'writeFileAtomic';
+  checkFilePath(what, path);
+  const { dirname, mkdir, open, randomBytes, rename, rm } = nodeFiles(
+    `${what} writes a file: in a browser keep the table's bytes (toBytes()) in IndexedDB or the Cache API`,
+  );
   const tmp = `${path}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`;
   try {
     // A FIFO or device at the target would be replaced by a regular file (as root, /dev/full): refused first.
@@ -155,6 +177,9 @@ export async function readFileChecked(
   sizeFromHeader?: (head: Uint8Array) => number,
   what = 'rank table',
 ): Promise<Uint8Array> {
+  const { constants, open, stat } = nodeFiles(
+    `reading ${what} ${path} needs a file system: in a browser fetch the file and pass its bytes (a Uint8Array)`,
+  );
   let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(path);
@@ -208,8 +233,15 @@ export async function readFileChecked(
   }
 }
 
-/** The user cache folder: $XDG_CACHE_HOME/stackrank or ~/.cache/stackrank. */
-export function cacheDir(env: Record<string, string | undefined> = process.env): string {
-  const base = env.XDG_CACHE_HOME?.trim() ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), '.cache');
-  return join(base, 'stackrank');
+/** The path of `fileName` in the user cache folder, $XDG_CACHE_HOME/stackrank or ~/.cache/stackrank. */
+export async function cacheFilePath(
+  fileName: string,
+  env: Record<string, string | undefined> | undefined,
+): Promise<string> {
+  const { homedir, join } = nodeFiles(
+    'the table cache is a folder on disk: in a browser build the table (buildRankTable) or load its bytes (loadRankTable), and pass it as { table }',
+  );
+  const vars = env ?? process.env;
+  const base = vars.XDG_CACHE_HOME?.trim() ? vars.XDG_CACHE_HOME : join(vars.HOME || homedir(), '.cache');
+  return join(base, 'stackrank', fileName);
 }

@@ -48,6 +48,7 @@ import {
   type PieceModel,
   type PieceModelOptions,
 } from './transition.js';
+import { readFileChecked, writeFileAtomic } from './node-io.js';
 
 export const PREVIEW_VARIANT = STEEP_VARIANT.preview.forbid;
 /** The preview iteration with collapsing steep placements (BuildOptions.steep 'collapse'). */
@@ -405,7 +406,6 @@ export class PreviewTable {
 
   /** Writes the table file atomically (Node only), as RankTable.save: folders made if missing, a target must be a regular file. */
   async save(path: string): Promise<void> {
-    const { writeFileAtomic } = await import('./node-io.js');
     await writeFileAtomic(path, this.toBytes(), { what: 'PreviewTable.save' });
   }
 }
@@ -426,8 +426,7 @@ export async function buildPreviewTable(options: PreviewBuildOptions = {}): Prom
 /** Loads a preview table from a file path (Node) or from the bytes of a table file. */
 export async function loadPreviewTable(source: string | Uint8Array | ArrayBuffer): Promise<PreviewTable> {
   if (typeof source === 'string') {
-    const { readFileChecked } = await import('./node-io.js');
-    return PreviewTable.fromBytes(await readFileChecked(source, tableFileBytes));
+    return PreviewTable.fromBytes(await readFileChecked(source, tableFileBytes, 'preview table'));
   }
   if (source instanceof ArrayBuffer) return PreviewTable.fromBytes(new Uint8Array(source));
   if (source instanceof Uint8Array) return PreviewTable.fromBytes(source);

@@ -32,6 +32,7 @@ import {
   randomizerParameter,
 } from './transition.js';
 import { WEIGHTED_BUILD_OPTIONS, WEIGHTED_VARIANT, buildWeightedTable, type WeightedBuildOptions } from './weighted.js';
+import { cacheFilePath } from './node-io.js';
 
 /**
  * What a variant's model will be, without estimating it: a randomizer's name, samples, seed and parameter (or the
@@ -77,11 +78,9 @@ export async function cachedPreviewTablePath(
   const opts = optionsObject('cachedPreviewTablePath', options, PREVIEW_BUILD_OPTIONS) as PreviewBuildOptions;
   const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.transition, 'transition');
-  const { cacheDir } = await import('./node-io.js');
-  const { join } = await import('node:path');
-  return join(
-    cacheDir(checkEnv(env)),
+  return cacheFilePath(
     tableFileName(width, maxStep, iterations, STEEP_VARIANT.preview[steep], paramsTag(want)),
+    checkEnv(env),
   );
 }
 
@@ -135,11 +134,9 @@ export async function cachedWeightedTablePath(
   const opts = optionsObject('cachedWeightedTablePath', options, WEIGHTED_BUILD_OPTIONS) as WeightedBuildOptions;
   const { width, maxStep, iterations } = checkBuildOptions(opts);
   const want = expectedParams(opts, opts.weights, 'weights');
-  const { cacheDir } = await import('./node-io.js');
-  const { join } = await import('node:path');
-  return join(
-    cacheDir(checkEnv(env)),
+  return cacheFilePath(
     tableFileName(width, maxStep, iterations, WEIGHTED_VARIANT, paramsTag(want), opts.encoding),
+    checkEnv(env),
   );
 }
 

@@ -1,16 +1,18 @@
 /**
  * Reach records on disk (Node): the records of a rule set (src/stacking/reach.ts) are derived once per machine
  * instead of once per process (the 20G game's take 9-15 s at 9 columns), in the rank tables' cache folder
- * (src/rank/node-io.ts cacheDir), written atomically (writeFileAtomic) and checked on every load (docs/file-formats.md,
+ * (src/rank/node-io.ts cacheFilePath), written atomically (writeFileAtomic) and checked on every load (docs/file-formats.md,
  * "Reach record files"). A missing, damaged or mismatching file is derived again and replaced, never trusted.
  * In a browser (no file system) the records are derived as before.
  */
 import { StackRankError } from '../errors.js';
 import { checksum } from '../rank/file.js';
+import { inNode } from '../node-builtins.js';
 import type { RuleSet } from '../rules/rule-sets.js';
 import { RC_ANY_STEPS, RC_BOX_COUNT, RC_BOX_START, RC_FIRST, RC_LAST, RC_WORDS } from './layout.js';
 import type { Placement } from './placements.js';
 import { type ReachTable, type StackingRuleSet, knownReach, reachRequest, reachTable, rememberReach } from './reach.js';
+import { cacheFilePath, readFileChecked, writeFileAtomic } from '../rank/node-io.js';
 
 /**
  * The file format's version. Bump it when the layout below or the derivation in src/stacking/reach.ts changes
@@ -179,7 +181,6 @@ export function cachedReachTable(
   if (!request) return Promise.resolve({ table: null, path: null, cached: false });
   const known = knownReach(request.key);
   if (known !== undefined) return Promise.resolve({ table: known, path: null, cached: false });
-  const inNode = typeof process === 'object' && !!process.versions?.node;
   if (!inNode)
     return Promise.resolve({
       table: reachTable(rules, width, maxStep, boardHeight, placements),
@@ -209,9 +210,7 @@ export async function loadOrDeriveReach(
   derive: () => ReachTable | null,
   env?: Record<string, string | undefined>,
 ): Promise<CachedReach> {
-  const { cacheDir, readFileChecked, writeFileAtomic } = await import('../rank/node-io.js');
-  const { join } = await import('node:path');
-  const path = join(cacheDir(env), reachFileName(key));
+  const path = await cacheFilePath(reachFileName(key), env);
   let rejected: string | undefined;
   try {
     const bytes = await readFileChecked(path, reachFileBytes, 'reach record file');

@@ -5,7 +5,9 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 
-vi.mock('node:worker_threads', async () => {
+// The library takes Node's modules through src/node-builtins.ts; its worker_threads is replaced here.
+vi.mock('../../src/node-builtins.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/node-builtins.js')>();
   const { EventEmitter } = await vi.importActual<typeof import('node:events')>('node:events');
   class FailingWorker extends EventEmitter {
     constructor() {
@@ -21,7 +23,11 @@ vi.mock('node:worker_threads', async () => {
       return Promise.resolve(1);
     }
   }
-  return { Worker: FailingWorker };
+  const nodeBuiltin: typeof actual.nodeBuiltin = (name, needs) =>
+    (name === 'worker_threads' ? { Worker: FailingWorker } : actual.nodeBuiltin(name, needs)) as ReturnType<
+      typeof actual.nodeBuiltin<typeof name>
+    >;
+  return { ...actual, nodeBuiltin };
 });
 
 describe('a worker that cannot start (defect 2)', () => {

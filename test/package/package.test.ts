@@ -30,6 +30,76 @@ function write(rel: string, text: string): string {
   return path;
 }
 
+/** The page the bundler tests build: it plays, and tries what needs Node, in Chromium. */
+const PAGE_HTML = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>consumer</title></head>
+<body><pre id="out">running</pre><script type="module" src="./main.js"></script></body></html>`;
+const PAGE_MAIN = `import { buildRankTable, loadRankTable, loadOrBuildCachedTable, StackingAI, createRandomizer, parseSurface } from 'stackrank';
+const out = document.getElementById('out');
+const codeOf = (p) => p.then(() => 'resolved', (e) => e && e.name === 'StackRankError' ? e.code + ': ' + e.message : 'not a StackRankError: ' + e);
+try {
+  const threads = crossOriginIsolated ? 2 : 1;
+  const table = await buildRankTable({ width: 5, maxStep: 2, iterations: 1, threads });
+  const ai = await StackingAI.create({ table, stackingRules: { boardHeight: 20, tetrisThreshold: 8 } });
+  const rnd = createRandomizer('tgm2', { seed: 5 });
+  let heights = [0, 0, 0, 0, 0], queue = rnd.take(2), placed = 0;
+  for (; placed < 30; placed++) {
+    const m = ai.bestPlacement(heights, queue, 1);
+    if (!m) break;
+    heights = m.heights; queue = queue.slice(1) + rnd.next();
+  }
+  // What needs Node fails with the library's error, and a table's bytes may be a view of shared memory.
+  const nodeOnly = {
+    load: await codeOf(loadRankTable('rank.srk')),
+    save: await codeOf(table.save('rank.srk')),
+    cache: await codeOf(loadOrBuildCachedTable()),
+  };
+  const bytes = table.toBytes();
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  shared.set(bytes);
+  const fromShared = (await loadRankTable(shared)).rank(parseSurface('2222', { maxStep: 2 }));
+  out.textContent = JSON.stringify({ flat: table.rank(parseSurface('2222', { maxStep: 2 })), placed, threads, nodeOnly, fromShared });
+} catch (e) {
+  out.textContent = 'error: ' + (e && e.stack || e);
+}
+`;
+
+/** Serves `dir` (with the demo server's COOP/COEP headers), opens it in Chromium and returns what the page wrote. */
+// biome-ignore lint/suspicious/noExplicitAny: the page prints its own JSON shape
+async function playPage(dir: string): Promise<{ result: any; errors: string[] }> {
+  const server = await startDemoServer({ port: 0, dir });
+  const browser = await launch();
+  try {
+    const tab = await browser.context.newPage();
+    const errors: string[] = [];
+    tab.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    tab.on('pageerror', (e) => errors.push(e.message));
+    await tab.goto(server.url);
+    await tab.waitForFunction(() => document.getElementById('out')?.textContent !== 'running', undefined, {
+      timeout: 60_000,
+    });
+    const text = (await tab.textContent('#out')) ?? '';
+    expect(text).not.toMatch(/^error/);
+    return { result: JSON.parse(text), errors };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the page prints its own JSON shape
+function expectPagePlayed({ result: r, errors }: { result: any; errors: string[] }): void {
+  expect(r.threads).toBe(2);
+  expect(r.flat).toBeCloseTo(5 / 7, 4);
+  expect(r.fromShared).toBe(r.flat);
+  expect(r.placed).toBeGreaterThan(0);
+  expect(r.nodeOnly).toEqual({
+    load: expect.stringMatching(/^IO: reading rank table rank\.srk needs a file system: in a browser fetch the file/),
+    save: expect.stringMatching(/^IO: RankTable\.save writes a file: in a browser keep the table's bytes/),
+    cache: expect.stringMatching(/^IO: the table cache is a folder on disk: in a browser build the table/),
+  });
+  expect(errors).toEqual([]);
+}
+
 // biome-ignore lint/suspicious/noExplicitAny: each consumer script prints its own JSON shape
 async function node(file: string): Promise<any> {
   const { stdout } = await run(process.execPath, [file], { cwd: app, timeout: 60_000 });
@@ -254,33 +324,9 @@ export const features: readonly string[] = research.FEATURE_NAMES;
     timeout: 180_000,
   }, async () => {
     const { build } = await import('vite');
-    const page = join(app, 'page');
-    write(
-      'page/index.html',
-      `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>consumer</title></head>
-<body><pre id="out">running</pre><script type="module" src="./main.js"></script></body></html>`,
-    );
-    write(
-      'page/main.js',
-      `import { buildRankTable, StackingAI, createRandomizer, parseSurface } from 'stackrank';
-const out = document.getElementById('out');
-try {
-  const threads = crossOriginIsolated ? 2 : 1;
-  const table = await buildRankTable({ width: 5, maxStep: 2, iterations: 1, threads });
-  const ai = await StackingAI.create({ table, stackingRules: { boardHeight: 20, tetrisThreshold: 8 } });
-  const rnd = createRandomizer('tgm2', { seed: 5 });
-  let heights = [0, 0, 0, 0, 0], queue = rnd.take(2), placed = 0;
-  for (; placed < 30; placed++) {
-    const m = ai.bestPlacement(heights, queue, 1);
-    if (!m) break;
-    heights = m.heights; queue = queue.slice(1) + rnd.next();
-  }
-  out.textContent = JSON.stringify({ flat: table.rank(parseSurface('2222', { maxStep: 2 })), placed, threads });
-} catch (e) {
-  out.textContent = 'error: ' + (e && e.stack || e);
-}
-`,
-    );
+    const page = join(app, 'vite');
+    write('vite/index.html', PAGE_HTML);
+    write('vite/main.js', PAGE_MAIN);
     const warnings: string[] = [];
     await build({
       root: page,
@@ -300,29 +346,30 @@ try {
     expect(existsSync(join(page, 'dist/index.html'))).toBe(true);
     expect(warnings, 'Vite warned while bundling stackrank').toEqual([]);
     if (skipBrowser) return;
+    expectPagePlayed(await playPage(join(page, 'dist')));
+  });
 
-    const server = await startDemoServer({ port: 0, dir: join(page, 'dist') });
-    const browser = await launch();
-    try {
-      const tab = await browser.context.newPage();
-      const errors: string[] = [];
-      tab.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-      tab.on('pageerror', (e) => errors.push(e.message));
-      await tab.goto(server.url);
-      await tab.waitForFunction(() => document.getElementById('out')?.textContent !== 'running', undefined, {
-        timeout: 60_000,
-      });
-      const text = (await tab.textContent('#out')) ?? '';
-      expect(text).not.toMatch(/^error/);
-      const r = JSON.parse(text);
-      expect(r.threads).toBe(2);
-      expect(r.flat).toBeCloseTo(5 / 7, 4);
-      expect(r.placed).toBeGreaterThan(0);
-      expect(errors).toEqual([]);
-    } finally {
-      await browser.close();
-      await server.close();
-    }
+  it('bundles for the browser with esbuild (no Node module to resolve, no warning), and the page plays', {
+    timeout: 180_000,
+  }, async () => {
+    const esbuild = await import('esbuild');
+    const page = join(app, 'esbuild');
+    write('esbuild/dist/index.html', PAGE_HTML);
+    write('esbuild/main.js', PAGE_MAIN);
+    const result = await esbuild.build({
+      entryPoints: [join(page, 'main.js')],
+      outfile: join(page, 'dist/main.js'),
+      absWorkingDir: app,
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      logLevel: 'silent',
+    });
+    expect(result.errors).toEqual([]);
+    expect(result.warnings.map((w) => w.text)).toEqual([]);
+    if (skipBrowser) return;
+    expectPagePlayed(await playPage(join(page, 'dist')));
   });
 
   it('imports into a plain <script type="module"> page (an import map, no bundler)', { timeout: 120_000 }, async () => {
