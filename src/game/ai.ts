@@ -19,6 +19,7 @@ import {
   untilAborted,
 } from '../errors.js';
 import { MIRROR_PIECE, PIECES, pieceId, toPieceId, type Piece, type PieceId } from '../pieces.js';
+import { inNode } from '../node-builtins.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import { checkDistribution } from '../stacking/ai.js';
@@ -226,7 +227,7 @@ export class TetrisAI {
     );
     let table: StackTable | undefined = attached?.table ?? opts.table;
     if (!table) {
-      if (typeof process === 'undefined' || !process.versions?.node) {
+      if (!inNode) {
         throw new StackRankError(
           'BAD_ARGUMENT',
           'in a browser pass { table }: build it with buildRankTable or load it with loadRankTable',
@@ -247,7 +248,11 @@ export class TetrisAI {
     const engine =
       attached?.engine ??
       (await untilAborted(
-        StackingEngine.create(table as RankTable, stackRules, { unknownPieces, leafValues: opts.previewTable }),
+        StackingEngine.create(table as RankTable, stackRules, {
+          unknownPieces,
+          leafValues: opts.previewTable,
+          signal,
+        }),
         signal,
         ABORTED_SETUP,
       ));
@@ -505,7 +510,7 @@ export interface Decision extends Omit<Turn, 'next'> {
 }
 
 /** What stack mode needs of the rank table: its shape, its iterations and the ranks the search reads. */
-export type StackTable = Pick<RankTable, 'width' | 'maxStep' | 'iterations' | 'searchValues'>;
+export type StackTable = Pick<RankTable, 'width' | 'maxStep' | 'iterations' | 'searchValue' | 'searchScale'>;
 
 /** A search engine and table facts made on another thread (TetrisAI.create's `attached`). */
 export interface AttachedSearch {

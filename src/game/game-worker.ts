@@ -28,7 +28,8 @@ async function start(init: GameWorkerInit): Promise<void> {
     width: parts.width,
     maxStep: parts.maxStep,
     iterations: init.iterations,
-    searchValues: () => ({ values, scale: parts.rankScale }),
+    searchValue: (index) => values[index],
+    searchScale: () => parts.rankScale,
   };
   ai = await TetrisAI.create(init.aiOptions, { engine, table });
   settings = init.settings;

@@ -5,6 +5,7 @@
  * is the same game whichever worker plays it (playOneGame), so results do not depend on the thread count.
  */
 import { StackRankError, untilAborted } from '../errors.js';
+import { inNode, nodeBuiltin } from '../node-builtins.js';
 import type { RankTable } from '../rank/table.js';
 import { StackingEngine, type EngineParts, type NextPieceValues } from '../stacking/engine.js';
 import { countLiveWorker } from '../workers.js';
@@ -50,8 +51,8 @@ interface Run {
 async function workerScript(): Promise<{ script: string | URL; eval: boolean }> {
   const here = import.meta.url;
   if (!here.endsWith('.ts')) return { script: new URL('./game-worker.js', here), eval: false };
-  const { createRequire } = await import('node:module');
-  const { pathToFileURL } = await import('node:url');
+  const { createRequire } = nodeBuiltin('module', 'playGame on threads');
+  const { pathToFileURL } = nodeBuiltin('url', 'playGame on threads');
   const api = pathToFileURL(createRequire(here).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
   const file = new URL('./game-worker.ts', here).href;
   const load = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(file)}, ${JSON.stringify(here)}))`;
@@ -60,9 +61,8 @@ async function workerScript(): Promise<{ script: string | URL; eval: boolean }> 
 }
 
 export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; startedAt: number }> {
-  if (typeof process !== 'object' || !process.versions?.node)
-    throw new StackRankError('BAD_ARGUMENT', 'playGame runs on worker threads only in Node; use threads: 1');
-  const { Worker } = await import('node:worker_threads');
+  if (!inNode) throw new StackRankError('BAD_ARGUMENT', 'playGame runs on worker threads only in Node; use threads: 1');
+  const { Worker } = nodeBuiltin('worker_threads', 'playGame on threads');
   const { aiOptions, threads } = run;
   const { stackRules, unknownPieces } = stackSearchSetup(
     ruleFacts(aiOptions.rules),
@@ -74,7 +74,12 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
   const engines: EngineParts[] = [];
   for (let i = 0; i < threads; i++) {
     const engine = await untilAborted(
-      StackingEngine.create(run.table, stackRules, { shared: true, unknownPieces, leafValues: run.previewTable }),
+      StackingEngine.create(run.table, stackRules, {
+        shared: true,
+        unknownPieces,
+        leafValues: run.previewTable,
+        signal: run.signal,
+      }),
       run.signal,
       'the games were aborted',
     );

@@ -33,7 +33,7 @@ export interface TurnOption {
 
 export interface StackContext {
   engine: StackingEngine;
-  table: Pick<RankTable, 'maxStep' | 'searchValues'>;
+  table: Pick<RankTable, 'maxStep' | 'searchValue' | 'searchScale'>;
   rules: StackingRules;
   /** Board width (the stack is width - 1 columns plus the well). */
   width: number;
@@ -313,8 +313,8 @@ function continueAfter(
     ),
     { truncate: true },
   );
-  const rank = ctx.table.searchValues().values[index];
-  return { ...what, order: orderOf(ctx, 1, child, rank * 65536), value: rank * ctx.table.searchValues().scale };
+  const rank = ctx.table.searchValue(index);
+  return { ...what, order: orderOf(ctx, 1, child, rank * 65536), value: rank * ctx.table.searchScale() };
 }
 
 /** Surface moves of a piece (frame id) legal on `heights` under the stacking rules (legalMoves). */

@@ -7,6 +7,8 @@
  * (and c <= B-1-c when a = b): slot = (b(b+1)/2 + a) * C + c, C = B with a middle digit, else 1. The arithmetic
  * is O(h) per lookup, and the file holds M(M+1)/2 * C values for M = B^h, just over half of B^(W-1).
  */
+import { StackRankError, sliceClock, yieldToEventLoop } from '../errors.js';
+
 export interface FoldShape {
   base: number;
   half: number;
@@ -94,6 +96,31 @@ export function unfoldValues<T extends Float32Array | Uint16Array>(
   make: (n: number) => T,
 ): T {
   const out = make(size);
+  for (const _ of unfoldSteps(folded, shape, out));
+  return out;
+}
+
+/**
+ * unfoldValues into `out` (one value per surface), giving the event loop a turn every 16 ms and stopping with
+ * ABORTED once `signal` aborts: the 9x4 table's unfolding takes a quarter of a second, too long for a page's thread
+ * or for an abort to wait.
+ */
+export async function unfoldValuesSliced<T extends Float32Array | Uint16Array>(
+  folded: T,
+  shape: FoldShape,
+  out: T,
+  signal?: AbortSignal,
+): Promise<void> {
+  const due = sliceClock();
+  for (const _ of unfoldSteps(folded, shape, out)) {
+    if (!due()) continue;
+    await yieldToEventLoop();
+    if (signal?.aborted) throw new StackRankError('ABORTED', 'the unfolding of the table was aborted');
+  }
+}
+
+/** The unfolding, in steps of a few milliseconds at 9x4 (a tile of pass 1, 64 rows of pass 2). */
+function* unfoldSteps<T extends Float32Array | Uint16Array>(folded: T, shape: FoldShape, out: T): Generator<void> {
   const flip = flipTable(shape);
   const { halfSize: H, middle: m } = shape;
   // Surface (a, c, z) with b = flip(z) reads folded row b at a when it is its own representative (a < b, or a = b
@@ -124,6 +151,7 @@ export function unfoldValues<T extends Float32Array | Uint16Array>(
         for (let i = 0; i < count; i++) out[base + zs[i]] = folded[rowOf[i] + at];
       }
     }
+    yield;
   }
   // 2. mirror images, folded row b read in order: its value for (a, c) is also the value of surface
   //    (b, C-1-c, flip(a)), written into output row b (a few KB, in cache).
@@ -134,8 +162,8 @@ export function unfoldValues<T extends Float32Array | Uint16Array>(
       for (let a = 0; a < b; a++) out[base + flip[a]] = folded[row + a * m + c];
       if (c < m - 1 - c) out[base + flip[b]] = folded[row + b * m + c];
     }
+    if (b % 64 === 63) yield;
   }
-  return out;
 }
 
 /**

@@ -22,12 +22,16 @@ import { LEAF_ROW_SLOTS as SLOTS, LEAF_SLOT_AFTER_TETRIS } from '../../assembly/
  * The rows of every surface; written into `target` (8 u16 per surface, e.g. a view of a search kernel's memory)
  * when given, so the 688 MB result of the 9x4 table exists once. Returns the rows.
  */
-export async function computePieceMax(table: RankTable, target?: Uint16Array): Promise<Uint16Array> {
+export async function computePieceMax(
+  table: RankTable,
+  target?: Uint16Array,
+  signal?: AbortSignal,
+): Promise<Uint16Array> {
   const size = table.size;
   if (target && target.length !== size * SLOTS)
     throw new StackRankError('BAD_ARGUMENT', `expected room for ${size * SLOTS} values; got ${target.length}`);
   const out = target ?? new Uint16Array(size * SLOTS);
-  await forEachRowChunk(table, (first, rows) => out.set(rows, first * SLOTS));
+  await forEachRowChunk(table, (first, rows) => out.set(rows, first * SLOTS), signal);
   return out;
 }
 
@@ -39,7 +43,11 @@ export async function computePieceMax(table: RankTable, target?: Uint16Array): P
  * whose rows are symmetric that way (its values are, and so are the moves of the rank iteration). The full rows
  * never exist: each chunk from the kernel is folded as it comes.
  */
-export async function computeFoldedPieceMax(table: RankTable, target: Uint16Array): Promise<void> {
+export async function computeFoldedPieceMax(
+  table: RankTable,
+  target: Uint16Array,
+  signal?: AbortSignal,
+): Promise<void> {
   if (!variantMirrored(table.variant))
     throw new StackRankError('BAD_ARGUMENT', `a ${table.variant} table is not mirror-symmetric: its rows do not fold`);
   const shape = foldShape(table.width, table.maxStep);
@@ -49,22 +57,29 @@ export async function computeFoldedPieceMax(table: RankTable, target: Uint16Arra
       `expected room for ${shape.foldedSize * SLOTS} values; got ${target.length}`,
     );
   const flip = flipTable(shape);
-  await forEachRowChunk(table, (first, rows) => foldRowRange(rows, first, shape, SLOTS, target, flip));
+  await forEachRowChunk(table, (first, rows) => foldRowRange(rows, first, shape, SLOTS, target, flip), signal);
 }
 
 /**
  * Computes the rows chunk by chunk with the rank kernel and hands each chunk (its first surface, its rows: a view
  * of kernel memory, valid during the call) to `take`, so the kernel's memory holds only a slice of the
- * 16-byte-per-surface result.
+ * 16-byte-per-surface result. Stops with ABORTED at the next chunk once `signal` aborts.
  */
-async function forEachRowChunk(table: RankTable, take: (first: number, rows: Uint16Array) => void): Promise<void> {
+async function forEachRowChunk(
+  table: RankTable,
+  take: (first: number, rows: Uint16Array) => void,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const size = table.size;
   const plan = makeRankPlan(rankMoves(table.width, table.maxStep), table.width, table.maxStep);
   const { exports: kernel, memory } = await instantiateKernel<RankKernel>('rank', pickVariant(false));
+  const stopIfAborted = () => {
+    if (signal?.aborted) throw new StackRankError('ABORTED', "the search's setup was aborted");
+  };
   const planPtr = writePlan(kernel, memory, plan);
   // The table's values straight into kernel memory (16 bytes of slack: the kernel's last 8-lane step may pass the end).
   const prev = kernel.alloc(size * 2 + 16);
-  table.writeSearchValues(new Uint16Array(memory.buffer, prev, size));
+  await table.writeSearchValues(new Uint16Array(memory.buffer, prev, size), signal);
   const scratch = kernel.alloc(plan.lo * 2 + 16);
   const blocksPerChunk = Math.max(1, Math.floor((16 << 20) / (plan.lo * SLOTS * 2)));
   const chunk = kernel.alloc(blocksPerChunk * plan.lo * SLOTS * 2);
@@ -74,6 +89,7 @@ async function forEachRowChunk(table: RankTable, take: (first: number, rows: Uin
   const due = sliceClock();
   for (let hi = 0; hi < plan.hi; hi += blocksPerChunk) {
     if (due()) await yieldToEventLoop();
+    stopIfAborted();
     const end = Math.min(plan.hi, hi + blocksPerChunk);
     // The kernel writes surface s at out + s * 16; shift the base so block `hi` lands at the chunk's start.
     const shifted = (chunk - hi * plan.lo * SLOTS * 2) >>> 0;

@@ -359,6 +359,8 @@ export class StackingEngine {
       unknownPieces?: UnknownPieces;
       leafValues?: NextPieceValues;
       ruleSet?: StackingRuleSet;
+      /** Stops waiting for the shared search image (ABORTED), and stops its making if no one else waits. */
+      signal?: AbortSignal;
     } = {},
   ): Promise<StackingEngine> {
     requireRankTable(table);
@@ -385,7 +387,7 @@ export class StackingEngine {
     // own kernel instance over that memory and allocates through the image's owner.
     if (opts.leafValues !== undefined) checkNextPieceValues(opts.leafValues, table, 'previewTable');
     const leaf: LeafRowsSource = unknownPieces === 0 ? null : (opts.leafValues ?? 'pieceMax');
-    const image = await searchImage(table, leaf, !!opts.shared);
+    const image = await searchImage(table, leaf, !!opts.shared, opts.signal);
     const { memory, module } = image;
     const instance = (await WebAssembly.instantiate(module, kernelImports(memory))) as unknown as WebAssembly.Instance;
     const kernel = { ...(instance.exports as unknown as SearchKernel), alloc: image.alloc };

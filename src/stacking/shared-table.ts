@@ -14,7 +14,7 @@ import { foldRowRange, foldShape } from '../rank/fold.js';
 import { computeFoldedPieceMax, computePieceMax } from '../rank/piece-max.js';
 import { PreviewTable } from '../rank/preview.js';
 import type { RankTable } from '../rank/table.js';
-import { StackRankError } from '../errors.js';
+import { StackRankError, untilAborted } from '../errors.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { type MirrorPairIndex, mirrorPairIndex } from './folded-rows.js';
 import { LEAF_ROW_SLOTS } from './layout.js';
@@ -39,7 +39,17 @@ export interface SearchImage {
 /** Where the leaf rows come from: none (rank), the table's piece-max rows, or caller-given rows. */
 export type LeafRowsSource = null | 'pieceMax' | { readonly rows: Uint16Array };
 
-const images = new WeakMap<RankTable, Map<string, Promise<SearchImage>>>();
+/** An image being made or made, and who waits for it (see searchImage). */
+interface ImageEntry {
+  image: Promise<SearchImage>;
+  /** Stops the making (the piece-max rows take about a second at 9x4). */
+  stop: AbortController;
+  /** Callers waiting with a signal that has not aborted, plus every caller without a signal. */
+  waiting: number;
+  settled: boolean;
+}
+
+const images = new WeakMap<RankTable, Map<string, ImageEntry>>();
 const rowIds = new WeakMap<object, number>();
 let nextRowId = 1;
 
@@ -50,26 +60,75 @@ function rowsKey(rows: LeafRowsSource): string {
   return `rows${id}`;
 }
 
-/** The shared search image for this table and leaf rows (made on first use); `shared`: thread-capable memory. */
-export function searchImage(table: RankTable, rows: LeafRowsSource, shared: boolean): Promise<SearchImage> {
+/**
+ * The shared search image for this table and leaf rows (made on first use); `shared`: thread-capable memory. When
+ * `signal` aborts, this caller's promise rejects with ABORTED at once; and when no other caller is waiting for the
+ * image any more, its making stops too and it is forgotten, so an aborted setup does not run on for a second
+ * (the next caller starts it again).
+ */
+export function searchImage(
+  table: RankTable,
+  rows: LeafRowsSource,
+  shared: boolean,
+  signal?: AbortSignal,
+): Promise<SearchImage> {
+  if (signal?.aborted) return Promise.reject(new StackRankError('ABORTED', ABORTED_SETUP));
   const variant = pickVariant(shared);
   const key = `${variant.shared ? 'shared' : 'local'}-${variant.simd ? 'simd' : 'scalar'}|${rowsKey(rows)}`;
   let byKey = images.get(table);
   if (!byKey) images.set(table, (byKey = new Map()));
-  let image = byKey.get(key);
-  if (!image) {
-    image = makeImage(table, rows, variant);
-    // A failed image is not kept, so the next engine tries again.
-    image.catch(() => byKey.delete(key));
-    byKey.set(key, image);
+  const known = byKey.get(key);
+  if (known?.settled || (known && !signal)) {
+    if (!signal) known.waiting++;
+    return untilAborted(known.image, signal, ABORTED_SETUP);
   }
-  return image;
+  const entry: ImageEntry = known ?? newEntry(byKey, key, table, rows, variant);
+  entry.waiting++;
+  if (!signal) return entry.image;
+  const leave = () => {
+    if (--entry.waiting > 0 || entry.settled) return;
+    entry.stop.abort();
+    if (byKey.get(key) === entry) byKey.delete(key);
+  };
+  signal.addEventListener('abort', leave, { once: true });
+  // Once made, the image no longer needs this caller's signal (nor should the signal keep the image alive).
+  entry.image.then(
+    () => signal.removeEventListener('abort', leave),
+    () => signal.removeEventListener('abort', leave),
+  );
+  return untilAborted(entry.image, signal, ABORTED_SETUP);
+}
+
+const ABORTED_SETUP = "the search's setup was aborted";
+
+function newEntry(
+  byKey: Map<string, ImageEntry>,
+  key: string,
+  table: RankTable,
+  rows: LeafRowsSource,
+  variant: ReturnType<typeof pickVariant>,
+): ImageEntry {
+  const stop = new AbortController();
+  const entry: ImageEntry = { image: makeImage(table, rows, variant, stop.signal), stop, waiting: 0, settled: false };
+  entry.image.then(
+    () => {
+      entry.settled = true;
+    },
+    () => {
+      entry.settled = true;
+      // A failed or stopped image is not kept, so the next engine tries again.
+      if (byKey.get(key) === entry) byKey.delete(key);
+    },
+  );
+  byKey.set(key, entry);
+  return entry;
 }
 
 async function makeImage(
   table: RankTable,
   rows: LeafRowsSource,
   variant: ReturnType<typeof pickVariant>,
+  stop: AbortSignal,
 ): Promise<SearchImage> {
   const { exports, memory, module } = await instantiateKernel<{ alloc(bytes: number): number }>('search', variant);
   const alloc = (bytes: number) => exports.alloc(bytes);
@@ -77,7 +136,7 @@ async function makeImage(
   // row (slot 7 holds what a Tetris leaves), so their image holds the rows alone (86 MB less at 9x4).
   if (rows === null) {
     const tablePtr = alloc(table.size * 2);
-    const scale = table.writeSearchValues(new Uint16Array(memory.buffer, tablePtr, table.size));
+    const scale = await table.writeSearchValues(new Uint16Array(memory.buffer, tablePtr, table.size), stop);
     return { memory, module, alloc, tablePtr, rowsPtr: 0, scale, foldPtr: 0, mirrorPair: null };
   }
   const scale = table.searchScale();
@@ -94,7 +153,7 @@ async function makeImage(
   if (!mirrorPair) {
     const rowsPtr = alignedRows(alloc, table.size);
     const target = new Uint16Array(memory.buffer, rowsPtr, table.size * LEAF_ROW_SLOTS);
-    if (rows === 'pieceMax') await computePieceMax(table, target);
+    if (rows === 'pieceMax') await computePieceMax(table, target, stop);
     else target.set(rows.rows);
     return { memory, module, alloc, tablePtr: 0, rowsPtr, scale, foldPtr: 0, mirrorPair: null };
   }
@@ -104,7 +163,7 @@ async function makeImage(
   new Int32Array(memory.buffer, foldPtr, mirrorPair.block.length).set(mirrorPair.block);
   const rowsPtr = alignedRows(alloc, shape.foldedSize);
   const target = new Uint16Array(memory.buffer, rowsPtr, shape.foldedSize * LEAF_ROW_SLOTS);
-  if (rows === 'pieceMax') await computeFoldedPieceMax(table, target);
+  if (rows === 'pieceMax') await computeFoldedPieceMax(table, target, stop);
   else foldRowRange(rows.rows, 0, shape, LEAF_ROW_SLOTS, target);
   return { memory, module, alloc, tablePtr: 0, rowsPtr, scale, foldPtr, mirrorPair };
 }

@@ -289,6 +289,7 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     unknownPieces,
     leafValues: opts.previewTable,
     ruleSet,
+    signal,
   });
   const { kernel, memory } = engine;
   // Each thread's slot holds a game record, its search context and a piece buffer (plus, for expectimax, the

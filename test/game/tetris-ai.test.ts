@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { StackRankError } from '../../src/errors.js';
 import { ORIENTATIONS, PIECES, MIRROR_PIECE, pieceId, type Piece } from '../../src/pieces.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
@@ -751,5 +751,32 @@ describe('stack limits', () => {
     // A ready stack within 2 rows of its own limit burns too.
     const move = ai.nextMove({ board: drawBoard([15, 15, 14, 14, 15, 15, 14, 14, 15, 0]), current: 'O', queue: 'T' })!;
     expect(move.mode).toBe('recover');
+  });
+});
+
+describe('stack mode with no piece known after the current one', () => {
+  it('reads the ranks it needs one by one: it never unfolds the whole table in the middle of a game', async () => {
+    // A table of its own, which no AI has unfolded yet (unfolding a 9-column table took 0.2-0.3 s and 86 MB).
+    const fresh = await buildRankTable({ width: 9, iterations: 2, threads: 1 });
+    const ai = await TetrisAI.create({ rules: 'classic', lookahead: 0, table: fresh });
+    const unfold = vi.spyOn(fresh, 'searchValues');
+    const board = drawBoard([2, 3, 3, 2, 4, 5, 5, 4, 3, 0]);
+    const moves = (['T', 'S', 'L', 'I'] as const).map((current) => ai.nextMove({ board, current, queue: [] }));
+    expect(moves.every((m) => m?.mode === 'stack')).toBe(true);
+    expect(unfold).not.toHaveBeenCalled();
+    // The same moves as an AI reading the unfolded values.
+    unfold.mockRestore();
+    fresh.searchValues();
+    const again = (['T', 'S', 'L', 'I'] as const).map((current) => ai.nextMove({ board, current, queue: [] }));
+    expect(again).toEqual(moves);
+  }, 120_000);
+
+  it('RankTable.searchValue(i) is searchValues().values[i], for u16 (folded) and f32 tables', async () => {
+    for (const encoding of ['u16', 'f32'] as const) {
+      const t = await buildRankTable({ width: 6, maxStep: 3, iterations: 3, threads: 1, encoding });
+      const single = Array.from({ length: t.size }, (_, i) => t.searchValue(i));
+      expect(single).toEqual(Array.from(t.searchValues().values));
+    }
+    expect(() => table.searchValue(table.size)).toThrow(StackRankError);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  StackingAI,
   TetrisAI,
   buildPreviewTable,
   buildRankTable,
@@ -107,6 +108,11 @@ describe('abort is honoured promptly (defect 8)', () => {
     );
     expect(created.error).toEqual(aborted);
     expect(created.late).toBeLessThan(LATE);
+    const surfaceAI = await abortAfter(50, (signal) =>
+      StackingAI.create({ strategy: 'expectimax', table: first, signal }),
+    );
+    expect(surfaceAI.error).toEqual(aborted);
+    expect(surfaceAI.late).toBeLessThan(LATE);
     const table = await fresh();
     const played = await abortAfter(50, (signal) =>
       playGame({ rules: 'classic', randomizer: 'tgm1', games: 2, maxPieces: 1e7, threads: 2, table, signal }),

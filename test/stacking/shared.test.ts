@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PIECES } from '../../src/pieces.js';
 import { buildRankTable, loadRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
+import { computePieceMax } from '../../src/rank/piece-max.js';
 import { searchImage } from '../../src/stacking/shared-table.js';
 
 const engineOf = (ai: StackingAI) => (ai as unknown as { engine: { memory: WebAssembly.Memory } }).engine;
@@ -64,5 +65,40 @@ describe('AIs over one table share one search image', () => {
     expect(rowsImage.tablePtr).toBe(0);
     expect(rowsImage.rowsPtr).toBeGreaterThan(0);
     expect(rowsImage.scale).toBe(rankImage.scale);
+  });
+});
+
+describe('an aborted setup', () => {
+  it('the piece-max rows stop at the next chunk once their signal aborts', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    await expect(computePieceMax(table, undefined, stop.signal)).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('rejects the caller that aborted at once; a caller still waiting gets the image, and it is kept', async () => {
+    const fresh = await loadRankTable(table.toBytes()); // no image made for this table object yet
+    const impatient = new AbortController();
+    const aborted = searchImage(fresh, 'pieceMax', false, impatient.signal);
+    const patient = searchImage(fresh, 'pieceMax', false);
+    impatient.abort();
+    await expect(aborted).rejects.toMatchObject({ name: 'StackRankError', code: 'ABORTED' });
+    const image = await patient;
+    expect(image.rowsPtr).toBeGreaterThan(0);
+    expect(await searchImage(fresh, 'pieceMax', false)).toBe(image);
+  });
+
+  it('a lone caller that aborts stops the image; the next caller makes it again and plays as before', async () => {
+    const fresh = await loadRankTable(table.toBytes());
+    const stop = new AbortController();
+    const lone = searchImage(fresh, 'pieceMax', false, stop.signal);
+    stop.abort();
+    await expect(lone).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(searchImage(fresh, 'pieceMax', false, stop.signal)).rejects.toMatchObject({ code: 'ABORTED' });
+    const again = await StackingAI.create({ table: fresh, strategy: 'expectimax' });
+    const reference = await StackingAI.create({ table, strategy: 'expectimax' });
+    for (const queue of ['TSZ', 'IOL', 'JJT'])
+      expect(again.bestPlacement([0, 1, 1, 0, 2, 2], queue, 1)).toEqual(
+        reference.bestPlacement([0, 1, 1, 0, 2, 2], queue, 1),
+      );
   });
 });
