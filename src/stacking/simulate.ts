@@ -143,7 +143,7 @@ const SIMULATE_OPTIONS = optionNames<SimulateOptions>({
 });
 
 /** One stacking game: its length in pieces, whether it died (else the budget cut it), the piece it died on
- * (an id 0..6, 0 when it did not die) and its Tetrises. */
+ * (an id 0..6, meaningful only when `dead`; 0 for a game the budget cut) and its Tetrises. */
 export interface StackingGameRecord {
   length: number;
   dead: boolean;
@@ -360,6 +360,9 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     words[G_POSITION] = 0;
     words[G_PLAYED] = 0;
     words[G_TETRISES] = 0;
+    // The kernel writes the death piece only when the game dies: a game the budget cuts keeps 0 (docs/file-formats.md,
+    // "Run files"), not the piece of an earlier game played in this slot.
+    words[G_DEATH_PIECE] = 0;
     words[G_CAP] = Math.min(cap, 2 ** 31 - 1);
     words[G_LOOKAHEAD] = lookahead;
     words[G_STATUS] = 0;

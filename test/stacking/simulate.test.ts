@@ -78,6 +78,10 @@ describe('simulateStacking', () => {
     expect(r.ci95[0]).toBeLessThan(r.meanPieces);
     expect(r.ci95[1]).toBeGreaterThan(r.meanPieces);
     expect(Object.values(r.deathsByPiece).reduce((a, b) => a + b, 0)).toBe(r.deaths);
+    // Each stream's last game is cut after games that died: its deathPiece is 0, not the death piece before it.
+    const cutGames = r.records.map((s) => s.games[s.games.length - 1]);
+    expect(cutGames.map((g) => [g.dead, g.deathPiece])).toEqual(cutGames.map(() => [false, 0]));
+    expect(r.records.every((s) => s.games.slice(0, -1).every((g) => g.dead))).toBe(true);
   });
 
   it('cancels cleanly and rejects bad options', async () => {
