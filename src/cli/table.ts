@@ -1,5 +1,5 @@
 /** `stackrank table build|info|rank`: build (or reuse from the cache), inspect and query rank tables. */
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import {
   parseSurface,
   surfaceIndex,
@@ -21,7 +21,7 @@ import { loadAnyTable } from '../rank/any.js';
 import { PreviewTable, buildPreviewTable, PREVIEW_SLOTS } from '../rank/preview.js';
 import { buildWeightedTable } from '../rank/weighted.js';
 import { DEFAULT_MODEL_RANDOMIZER, DEFAULT_MODEL_SEED, DEFAULT_SAMPLES, MAX_SAMPLES } from '../rank/transition.js';
-import { VALUE_ENCODINGS, type VariantParams } from '../rank/file.js';
+import { HEADER_BYTES, VALUE_ENCODINGS, decodeFixedHeader, type VariantParams } from '../rank/file.js';
 import { TABLE_STEEP } from '../rank/moves.js';
 import { UsageError } from './args.js';
 import { writeBytesAtomic, writeKeepingResult } from './files.js';
@@ -181,6 +181,21 @@ is reused (--force rebuilds it). Ctrl-C stops the build and writes nothing.`,
 });
 
 /** What `table info` reports of any table file: shape, variant, piece model, encoding, and its size on disk. */
+/**
+ * The file's folding byte (docs/file-formats.md): a loaded table does not keep it (a variant's values are folded in
+ * memory or not whatever the file held), so it is read from the file's header.
+ */
+async function fileFolded(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const head = new Uint8Array(HEADER_BYTES);
+    const { bytesRead } = await handle.read(head, 0, HEADER_BYTES, 0);
+    return decodeFixedHeader(head.subarray(0, bytesRead)).folded;
+  } finally {
+    await handle.close();
+  }
+}
+
 async function tableHeader(table: RankTable | PreviewTable, path: string) {
   const preview = table instanceof PreviewTable;
   return {
@@ -194,6 +209,7 @@ async function tableHeader(table: RankTable | PreviewTable, path: string) {
     scale: table.scale,
     surfaces: table.size,
     slots: preview ? PREVIEW_SLOTS : 1,
+    folded: await fileFolded(path),
     bytes: (await stat(path)).size,
   };
 }
@@ -284,7 +300,7 @@ async function info(path: string, json: boolean, io: CliIO): Promise<number> {
     );
   }
   io.out(
-    `  ${table.size.toLocaleString('en-US')} surfaces, values ${table.encoding}${table.encoding === 'u16' ? ` (scale ${table.scale.toExponential(6)})` : ''}, mirror-folded, ${header.bytes.toLocaleString('en-US')} bytes`,
+    `  ${table.size.toLocaleString('en-US')} surfaces, values ${table.encoding}${table.encoding === 'u16' ? ` (scale ${table.scale.toExponential(6)})` : ''}, ${foldingText(header.folded)}, ${header.bytes.toLocaleString('en-US')} bytes`,
   );
   io.out(
     `  rank: min ${fmt(stats.min)}  mean ${fmt(stats.mean)}  max ${fmt(stats.max)}  zero on ${stats.zeros.toLocaleString('en-US')} surfaces`,
@@ -296,6 +312,11 @@ async function info(path: string, json: boolean, io: CliIO): Promise<number> {
   );
   io.out(`  flat surface ${surfaceDigits(surfaceFromIndex((table.size - 1) / 2, table))}: ${fmt(stats.flat)}`);
   return 0;
+}
+
+/** The header's folding byte in words (docs/file-formats.md: 0 = one value per surface, 1 = mirror-folded). */
+function foldingText(folded: boolean): string {
+  return folded ? 'mirror-folded' : 'not folded';
 }
 
 function modelSource(p: VariantParams): string {
@@ -346,7 +367,7 @@ async function previewInfo(table: PreviewTable, path: string, json: boolean, io:
     `  ${table.width} columns, max step ${table.maxStep}, ${table.iterations} iterations, variant ${table.variant}`,
   );
   io.out(
-    `  ${table.size.toLocaleString('en-US')} surfaces x ${PREVIEW_SLOTS} values u16 (scale ${table.scale.toExponential(6)}), mirror-folded, ${header.bytes.toLocaleString('en-US')} bytes`,
+    `  ${table.size.toLocaleString('en-US')} surfaces x ${PREVIEW_SLOTS} values u16 (scale ${table.scale.toExponential(6)}), ${foldingText(header.folded)}, ${header.bytes.toLocaleString('en-US')} bytes`,
   );
   io.out(`  transition matrix P(next | in hand) (${modelSource(params)}, mirror-symmetrised):`);
   io.out(`         ${PIECES.map((p) => p.padStart(8)).join('')}`);

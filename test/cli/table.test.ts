@@ -44,6 +44,21 @@ describe('stackrank table', () => {
     expect(rows[0].rank).toBeGreaterThan(rows[1].rank);
   });
 
+  it('info reports the folding the file header holds: the 20g table is stored unfolded', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stackrank-cli-'));
+    for (const variant of ['20g', 'article']) {
+      const file = join(dir, `${variant}.srk`);
+      const args = ['--width', '5', '--max-step', '2', '--iterations', '2', '--threads', '1', '--out', file];
+      expect((await runCli(['table', 'build', '--variant', variant, ...args])).code).toBe(0);
+      const folded = variant === 'article';
+      expect((await readFile(file))[15]).toBe(folded ? 1 : 0);
+      expect(JSON.parse((await runCli(['table', 'info', file, '--json'])).out).folded).toBe(folded);
+      const human = (await runCli(['table', 'info', file])).out;
+      expect(human).toContain(folded ? ', mirror-folded, ' : ', not folded, ');
+      if (!folded) expect(human).not.toContain('mirror-folded');
+    }
+  });
+
   it('caches under XDG_CACHE_HOME, reuses a valid table and rebuilds a damaged one', async () => {
     const cache = await mkdtemp(join(tmpdir(), 'stackrank-cache-'));
     const env = { XDG_CACHE_HOME: cache };
