@@ -9,7 +9,9 @@
  * - NRS: the cell the piece rotates about (NES Tetris's own piece position);
  * - classic: the lowest row and leftmost column of the orientation (the library's move column, src/pieces.ts).
  */
-import { ORIENTATIONS, PIECES, orientationCells, type Piece } from '../pieces.js';
+import { requireInt } from '../errors.js';
+import { ORIENTATIONS, PIECES, orientationCells, toPieceId, type Piece } from '../pieces.js';
+import { BOARD_MAX_WIDTH, BOARD_MIN_WIDTH } from './board.js';
 import type { Cell, PieceMove } from './types.js';
 
 export type RotationSystemName = 'classic' | 'NRS' | 'SRS' | 'ARS';
@@ -44,6 +46,38 @@ export interface RotationSystem {
    * kick is tried.
    */
   centreColumnRule(pieceId: number, from: number, to: number): boolean;
+}
+
+/**
+ * The exported system with its methods checking their arguments first (docs/errors.md: a public function throws
+ * only StackRankError): a piece is a letter or an id 0..6 (BAD_PIECE), a width one a Board takes and a state one
+ * of that piece's states in this system (BAD_ARGUMENT). Without the checks a bad piece id is a TypeError.
+ */
+function checked(system: RotationSystem): RotationSystem {
+  const state = (pieceId: number, what: string, value: unknown) =>
+    requireInt(
+      `${what} (a state of ${system.name} ${PIECES[pieceId]})`,
+      value,
+      0,
+      system.pieces[pieceId].names.length - 1,
+    );
+  return Object.freeze({
+    name: system.name,
+    reference: system.reference,
+    pieces: system.pieces,
+    spawnX(pieceId: number, width: number): number {
+      const id = toPieceId(pieceId);
+      return system.spawnX(id, requireInt('board width', width, BOARD_MIN_WIDTH, BOARD_MAX_WIDTH));
+    },
+    kicks(pieceId: number, from: number, to: number): readonly Cell[] {
+      const id = toPieceId(pieceId);
+      return system.kicks(id, state(id, 'from', from), state(id, 'to', to));
+    },
+    centreColumnRule(pieceId: number, from: number, to: number): boolean {
+      const id = toPieceId(pieceId);
+      return system.centreColumnRule(id, state(id, 'from', from), state(id, 'to', to));
+    },
+  });
 }
 
 const SRS_NAMES = ['0', 'R', '2', 'L'] as const;
@@ -232,7 +266,7 @@ const NO_KICK: readonly Cell[] = Object.freeze([[0, 0] as Cell]);
 const I_ID = 0;
 const O_ID = 1;
 
-export const SRS: RotationSystem = Object.freeze({
+export const SRS: RotationSystem = checked({
   name: 'SRS',
   reference: 'bottom-left corner of the bounding box (3 × 3 for J L S T Z, 4 × 4 for I, 2 × 2 for O)',
   pieces: SRS_PIECES,
@@ -274,7 +308,7 @@ const T_ID = 2;
 const L_ID = 5;
 const J_ID = 6;
 
-export const ARS: RotationSystem = Object.freeze({
+export const ARS: RotationSystem = checked({
   name: 'ARS',
   reference: 'bottom-left corner of the bounding box (3 × 3 for J L S T Z, 4 × 4 for I, 2 × 2 for O)',
   pieces: ARS_PIECES,
@@ -313,7 +347,7 @@ const NRS_PIECES: readonly PieceStates[] = PIECES.map((p) =>
   states(p, SRS_NAMES.slice(0, NRS_STATES[p].length), NRS_STATES[p].map(centred), 0),
 );
 
-export const NRS: RotationSystem = Object.freeze({
+export const NRS: RotationSystem = checked({
   name: 'NRS',
   reference: "the cell the piece rotates about (NES Tetris's piece position)",
   pieces: NRS_PIECES,
@@ -368,7 +402,7 @@ export function classicMove(pieceId: number, orientation: number, x: number, y: 
   };
 }
 
-export const CLASSIC: RotationSystem = Object.freeze({
+export const CLASSIC: RotationSystem = checked({
   name: 'classic',
   reference: "leftmost column and lowest row of the orientation (the library's orientation and column)",
   pieces: CLASSIC_PIECES,

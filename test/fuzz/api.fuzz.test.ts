@@ -966,6 +966,23 @@ describe('research entry: runs, merges, rules', () => {
     },
   );
   fuzzSync(
+    'rotation systems: spawnX / kicks / centreColumnRule',
+    fc.tuple(
+      fc.constantFrom(api.SRS, api.ARS, api.NRS, api.CLASSIC, ...Object.values(api.ROTATION_SYSTEMS)),
+      maybe(fc.integer({ min: -1, max: 7 })),
+      maybe(fc.integer({ min: 3, max: 11 })),
+      maybe(fc.integer({ min: -1, max: 4 })),
+      maybe(fc.integer({ min: -1, max: 4 })),
+    ),
+    (system, piece, width, from, to) => {
+      const x = callSync(() => system.spawnX(piece as never, width as never));
+      if (!(x instanceof api.StackRankError)) expect(Number.isInteger(x)).toBe(true);
+      const kicks = callSync(() => system.kicks(piece as never, from as never, to as never));
+      if (!(kicks instanceof api.StackRankError)) expect((kicks as number[][])[0]).toEqual([0, 0]);
+      callSync(() => system.centreColumnRule(piece as never, from as never, to as never));
+    },
+  );
+  fuzzSync(
     'searchPlacements',
     fc.tuple(
       fc.oneof(fc.array(fc.stringMatching(/^[.#]{10}$/), { minLength: 4, maxLength: 20 }), hostile),
