@@ -20,14 +20,15 @@
  * (u(c, n) = sum_p P(p | n) v(c, p)), then for each piece n writes max-over-moves of plane n into the spare plane,
  * whose old plane becomes the spare for the next piece: planes rotate, nothing is copied.
  */
-import { StackRankError, optionNames, optionsObject, requireInt, yieldToEventLoop } from '../errors.js';
+import { StackRankError, describe, optionNames, optionsObject, requireInt, yieldToEventLoop } from '../errors.js';
 import { MIRROR_PIECE, PIECE_COUNT } from '../pieces.js';
-import { type Surface, surfaceCount, surfaceIndex } from '../surface.js';
+import { type Surface, checkGeometry, surfaceCount, surfaceIndex } from '../surface.js';
 import { defaultThreadCount } from '../threads.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { KernelPool, type KernelCall } from '../workers.js';
 import {
   BUILD_OPTION_KEYS,
+  MAX_ITERATIONS,
   checkBuildOptions,
   progressReporter,
   splitBlocks,
@@ -309,7 +310,18 @@ export class PreviewTable {
     this.rows = rows;
   }
 
+  /** Wraps what the preview build returns (buildPreviewTable does this; the rows are kept, not copied). */
   static fromResult(r: PreviewResult): PreviewTable {
+    const rows = (r as Partial<PreviewResult> | null)?.rows;
+    if (!(rows instanceof Uint16Array) || !r.model || (r.steep !== 'forbid' && r.steep !== 'collapse'))
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `PreviewTable.fromResult takes the preview build's result { width, maxStep, iterations, steep, model, rows, scale }; make preview tables with buildPreviewTable; got ${describe(r)}`,
+      );
+    checkGeometry({ width: r.width, maxStep: r.maxStep });
+    requireInt('iterations', r.iterations, 1, MAX_ITERATIONS);
+    if (!(r.scale > 0) || !Number.isFinite(r.scale))
+      throw new StackRankError('BAD_ARGUMENT', `scale must be a positive finite number; got ${describe(r.scale)}`);
     return new PreviewTable(
       INTERNAL,
       {

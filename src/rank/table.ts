@@ -22,6 +22,8 @@ import {
 } from './build.js';
 import {
   STEEP_VARIANT,
+  VARIANTS,
+  type VariantName,
   decodeTable,
   rankVariant,
   variantMirrored,
@@ -116,6 +118,12 @@ export class RankTable {
       throw new StackRankError('BAD_ARGUMENT', `encoding must be "u16" or "f32"; got ${describe(encoding)}`);
     }
     if (meta.params !== undefined && meta.params !== null) checkParams(meta.params);
+    const oneValue = Object.keys(VARIANTS).filter((v) => VARIANTS[v as VariantName].slots === 1);
+    if (meta.variant !== undefined && !oneValue.includes(meta.variant))
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `variant must be one of ${oneValue.join(', ')} (one value per surface); got ${describe(meta.variant)}`,
+      );
     const shape = foldShape(meta.width, meta.maxStep);
     if (values.length !== surfaceCount(meta.width, meta.maxStep)) {
       throw new StackRankError(
@@ -153,6 +161,22 @@ export class RankTable {
     scale: number,
     meta: { width: number; maxStep: number; iterations: number; variant?: string },
   ): RankTable {
+    if (!(folded instanceof Uint16Array))
+      throw new StackRankError('BAD_ARGUMENT', `folded must be a Uint16Array; got ${describe(folded)}`);
+    if (meta === null || typeof meta !== 'object')
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `fromFolded needs { width, maxStep, iterations, variant? }; got ${describe(meta)}`,
+      );
+    checkGeometry({ width: meta.width, maxStep: meta.maxStep });
+    requireInt('iterations', meta.iterations, 1, MAX_ITERATIONS);
+    // Folded values without parameters: the mirror-symmetric variants of one value per surface and no piece model.
+    const variant = meta.variant ?? ARTICLE_VARIANT;
+    if (variant !== STEEP_VARIANT.rank.forbid && variant !== STEEP_VARIANT.rank.collapse)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `fromFolded takes the ${STEEP_VARIANT.rank.forbid} or ${STEEP_VARIANT.rank.collapse} variant (folded, no parameters); got ${describe(variant)}`,
+      );
     const shape = foldShape(meta.width, meta.maxStep);
     if (folded.length !== shape.foldedSize) {
       throw new StackRankError(
@@ -167,7 +191,7 @@ export class RankTable {
       maxStep: meta.maxStep,
       iterations: meta.iterations,
       encoding: 'u16',
-      variant: meta.variant ?? ARTICLE_VARIANT,
+      variant,
       scale,
       params: null,
     };

@@ -5,7 +5,14 @@
  *   const move = ai.bestPlacement([0,0,0,0,0,0,0,0,0], 'TSZ', 2);
  *   const tgm = await StackingAI.create({ rules: 'tgm20g' }); // only placements a 20G piece can reach
  */
-import { StackRankError, checkSignal, optionNames, optionsObject, refuseUnknownOptions, requireInt } from '../errors.js';
+import {
+  StackRankError,
+  checkSignal,
+  optionNames,
+  optionsObject,
+  refuseUnknownOptions,
+  requireInt,
+} from '../errors.js';
 import { ORIENTATIONS } from '../pieces.js';
 import { inNode } from '../node-builtins.js';
 import { classicMove } from '../rules/rotation-systems.js';

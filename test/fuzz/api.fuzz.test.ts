@@ -427,10 +427,21 @@ describe('rank tables', () => {
     callSync(() => api.PreviewTable.fromBytes(a as never));
     callSync(() => api.RankTable.fromValues(a as never, b as never));
   });
-  fuzzSync('RankTable.get / rank', fc.tuple(hostile, maybe(surfaceArb)), (i, s) => {
+  fuzzSync('RankTable.fromFolded, PreviewTable.fromResult', fc.tuple(hostile, hostile, hostile), (a, b, c) => {
+    callSync(() => api.RankTable.fromFolded(a as never, b as never, c as never));
+    callSync(() => api.PreviewTable.fromResult(a as never));
+  });
+  fuzzSync('RankTable.get / rank / searchValue', fc.tuple(hostile, maybe(surfaceArb)), (i, s) => {
     callSync(() => table.get(i as number));
     callSync(() => table.rank(s as never));
+    callSync(() => table.searchValue(i as number));
   });
+  fuzzAsync(
+    'RankTable.writeSearchValues',
+    fc.tuple(hostile, hostile),
+    (target, signal) => table.writeSearchValues(target as never, signal as never),
+    RUNS,
+  );
   // Missing width / maxStep / threads would default to the 9x4 table on every core: valid but seconds of work per
   // case, so those fields are small and valid, or hostile but present.
   const present = hostile.filter((v) => v !== undefined && v !== null);

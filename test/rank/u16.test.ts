@@ -4,7 +4,8 @@ import { buildFoldedRanks, type RankKernel, writePlan } from '../../src/rank/bui
 import { U16_SCRATCH_ARRAYS, U16_SLACK_BYTES } from '../../src/rank/layout.js';
 import { rankMoves } from '../../src/rank/moves.js';
 import { buildIndex, makeMirrorPlan, mirrorMove, mirrorOrder, reorderMove } from '../../src/rank/mirror-plan.js';
-import { buildRankTable, type RankTable } from '../../src/rank/table.js';
+import { foldShape } from '../../src/rank/fold.js';
+import { RankTable, buildRankTable } from '../../src/rank/table.js';
 import { mirrorIndex, surfaceCount } from '../../src/surface.js';
 import { instantiateKernel } from '../../src/wasm.js';
 import { allPositions, comparePlay } from '../helpers/play-compare.js';
@@ -225,4 +226,26 @@ describe('the u16 build plays like the f32 build', () => {
     const got = comparePlay(f32, other, allPositions(f32.size), 3 * other.scale);
     expect(got.differences - got.ties).toBeGreaterThan(1000);
   }, 60_000);
+});
+
+describe('RankTable.fromFolded', () => {
+  it('takes folded values of the mirror-symmetric variants only, and checks its arguments', () => {
+    const size = foldShape(5, 2).foldedSize;
+    const ok = RankTable.fromFolded(new Uint16Array(size).fill(7), 1e-4, { width: 5, maxStep: 2, iterations: 2 });
+    expect(ok.variant).toBe('article');
+    expect(ok.get(0)).toBeCloseTo(7e-4, 10);
+    const refused = (args: unknown[]) => {
+      try {
+        (RankTable.fromFolded as (...a: unknown[]) => unknown)(...args);
+      } catch (e) {
+        return (e as { code?: string }).code;
+      }
+      return 'accepted';
+    };
+    const meta = { width: 5, maxStep: 2, iterations: 2 };
+    expect(refused([new Uint16Array(size), 1e-4, { ...meta, variant: '20g' }])).toBe('BAD_ARGUMENT'); // not folded
+    expect(refused([new Uint16Array(size), 1e-4, null])).toBe('BAD_ARGUMENT');
+    expect(refused([null, 1e-4, meta])).toBe('BAD_ARGUMENT');
+    expect(refused([new Uint16Array(size), 1e-4, { ...meta, width: 99 }])).toBe('BAD_ARGUMENT');
+  });
 });
