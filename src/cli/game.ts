@@ -219,7 +219,9 @@ stacking-only baseline. Measured in docs/results.md ("Real games").`,
             onGame: (_, tally) => part.add(tally),
           }).then((r) => r[player]!);
         const result = await playResuming(run.range, part.resume, part.meta, play);
-        part.finish(runMeta(result), result.seconds);
+        // The row's time (and speed) is the part's over every session, as merge prints it.
+        result.seconds = part.finish(runMeta(result), result.seconds);
+        result.piecesPerSecond = result.seconds > 0 ? result.pieces / result.seconds : 0;
         io.status('');
         printGameRow(io, values.json, result, games, player === players[0], leaf);
       }
@@ -230,8 +232,10 @@ stacking-only baseline. Measured in docs/results.md ("Real games").`,
 
 /**
  * The games `range` of one player: those of `resumed` (a checkpoint's tallies) are not played again; the others are
- * played in contiguous stretches; mergeGameResults pools both exactly. The run's description comes from a played
- * stretch or, when every game was resumed, from `meta` (a finished part) or by playing the last game again.
+ * played in contiguous stretches. The run's description comes from a played stretch or, when every game was
+ * resumed, from `meta` (a finished part) or by playing the last game again. The stretches are always pooled by
+ * mergeGameResults, as `stackrank merge` pools shards (partResult): a rerun with a finished checkpoint prints what
+ * the uninterrupted run printed (docs/distributed.md, "Checkpoints").
  */
 async function playResuming(
   range: GameRange,
@@ -253,13 +257,32 @@ async function playResuming(
     return out;
   };
   for (const { start, end } of stretches(false)) results.push(await play(start, end));
-  const base = results[0] ?? (meta as unknown as PlayGameResult);
+  const described = results.length > 0 ? runMeta(results[0]) : meta!;
   for (const { start, end } of stretches(true)) {
     const tallies = [];
     for (let g = start; g < end; g++) tallies.push(done.get(g)!);
-    results.push({ ...base, firstGame: start, games: end - start, tallies, seconds: 0 });
+    results.push(partResult(described, { start, end }, tallies, 0));
   }
-  return results.length === 1 ? results[0] : mergeGameResults(results);
+  return mergeGameResults(results);
+}
+
+/**
+ * Recorded games as mergeGameResults takes them: the run's description (runMeta) with the tallies of the games
+ * `range`. Used for a checkpoint's games and for the shards `stackrank merge` pools.
+ */
+function partResult(
+  meta: Record<string, unknown>,
+  range: GameRange,
+  tallies: GameTally[],
+  seconds: number,
+): PlayGameResult {
+  return {
+    ...(meta as unknown as PlayGameResult),
+    firstGame: range.start,
+    games: range.end - range.start,
+    tallies,
+    seconds,
+  };
 }
 
 /** What mergeGameResults needs besides the tallies: the result's description of its run. */
@@ -316,13 +339,7 @@ export function printMergedGames(io: CliIO, json: boolean, shards: readonly { ru
     mergeGameResults(
       shards.map(({ run }) => {
         const part = run.parts[k];
-        return {
-          ...(part.meta as unknown as PlayGameResult),
-          firstGame: run.shard.start,
-          games: run.shard.end - run.shard.start,
-          tallies: part.records as GameTally[],
-          seconds: part.seconds,
-        };
+        return partResult(part.meta!, run.shard, part.records as GameTally[], part.seconds);
       }),
     ),
   );

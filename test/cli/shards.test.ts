@@ -311,6 +311,32 @@ describe('bench game resumes from a checkpoint with gaps', { timeout: 300_000 },
   });
 });
 
+describe('rerunning with a finished checkpoint prints what the first run printed', { timeout: 300_000 }, () => {
+  // Every game comes from the checkpoint: bench game once printed the raw record (exit 70) instead of the pooled row.
+  const noBaselines = () => RUNS['bench game']().filter((a) => a !== '--baselines');
+  it.each([
+    ['bench game --baselines', RUNS['bench game'], []],
+    ['bench game --baselines --json', RUNS['bench game'], ['--json']],
+    ['bench game', noBaselines, []],
+    ['bench game --json', noBaselines, ['--json']],
+    ['bench survival --json', RUNS['bench survival'], ['--json']],
+    ['full play', RUNS['full play'], []],
+  ] as const)('%s', async (_name, base, extra) => {
+    const command = base().slice(0, 2).join(' ') as Command;
+    const d = sub();
+    const args = [...base(), ...extra, '--checkpoint', join(d, 'ck.json')];
+    const first = await runCli([...args, '--out', join(d, 'first.json')]);
+    expect(first.code, first.err).toBe(0);
+    const again = await runCli([...args, '--out', join(d, 'again.json')]);
+    expect(again.code, again.err).toBe(0);
+    expect(again.err).toMatch(/resuming from .*ck\.json/);
+    const same = extra.length ? withoutTimes : (out: string) => textWithoutTimes(command, out);
+    expect(same(again.out)).toEqual(same(first.out));
+    const file = (name: string) => withoutTimes(readFileSync(join(d, name), 'utf8').trimEnd());
+    expect(file('again.json')).toEqual(file('first.json'));
+  });
+});
+
 describe('run file format', () => {
   it('a full play shard file matches the golden file (times set to 0)', async () => {
     const file = join(sub(), 'shard.json');
