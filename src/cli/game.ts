@@ -194,8 +194,13 @@ stacking-only baseline. Measured in docs/results.md ("Real games").`,
     await run.play(async () => {
       for (const player of players) {
         const part = run.part<GameTally>(`player ${player}`);
-        const play = (start: number, end: number) =>
-          benchGame({
+        // The status counts this player's games over the whole range (resumed ones too): the game under way is
+        // the one after those finished, and once all are finished the last one.
+        const total = run.range.end - run.range.start;
+        const finished = new Set(part.resume.map((t) => t.game));
+        const play = (start: number, end: number) => {
+          const before = finished.size; // p.games counts this stretch's games only
+          return benchGame({
             rules,
             randomizer,
             lookahead,
@@ -214,10 +219,14 @@ stacking-only baseline. Measured in docs/results.md ("Real games").`,
             signal: io.signal,
             onProgress: (p) =>
               io.status(
-                `${PLAYER_NAMES[p.player]}: game ${p.games + 1}, ${p.pieces.toLocaleString('en-US')} pieces, ${p.lines.toLocaleString('en-US')} lines, ${p.topOuts} top-outs, ${formatDuration(p.elapsedMs)}`,
+                `${PLAYER_NAMES[p.player]}: game ${Math.min(Math.max(finished.size, before + p.games) + 1, total)}/${total}, ${p.pieces.toLocaleString('en-US')} pieces, ${p.lines.toLocaleString('en-US')} lines, ${p.topOuts} top-outs, ${formatDuration(p.elapsedMs)}`,
               ),
-            onGame: (_, tally) => part.add(tally),
+            onGame: (_, tally) => {
+              finished.add(tally.game);
+              part.add(tally);
+            },
           }).then((r) => r[player]!);
+        };
         const result = await playResuming(run.range, part.resume, part.meta, play);
         // The row's time (and speed) is the part's over every session, as merge prints it.
         result.seconds = part.finish(runMeta(result), result.seconds);

@@ -323,6 +323,24 @@ describe('stackrank bench game', () => {
     expect(run.err).toMatch(message);
   });
 
+  it.each(['1', '2'])('the status line counts games up to --games, not past it (--threads %s)', async (threads) => {
+    const run = await runCli([
+      ...['bench', 'game', '--table', file, '--rules', 'classic', '--games', '3', '--max-pieces', '20'],
+      ...['--baselines', '--threads', threads],
+    ]);
+    expect(run.code, run.err).toBe(0);
+    const counted = run.statuses.filter((l) => l !== '').map((l) => /: game (\d+)\/(\d+),/.exec(l));
+    expect(counted.length).toBeGreaterThan(0);
+    for (const m of counted) {
+      expect(m, 'every status names the game out of the total').not.toBeNull();
+      expect(Number(m![1])).toBeGreaterThanOrEqual(1);
+      expect(Number(m![1])).toBeLessThanOrEqual(3);
+      expect(m![2]).toBe('3');
+    }
+    // Each game's end is reported: the last status of a player is its last game.
+    expect(run.statuses.filter((l) => /^TetrisAI: game 3\/3,/.test(l)).length).toBeGreaterThan(0);
+  });
+
   it('stops on Ctrl-C during play with exit code 130', async () => {
     // Ctrl-C arrives as an event (like SIGINT), queued once the games report progress: the games must give the event
     // loop a turn while pieces are being placed, or the abort is never seen.
