@@ -43,6 +43,15 @@ export function checkOutputFile(option: string, path: string): void {
   requireWritableDir(option, dirname(full));
 }
 
+/**
+ * --out and --checkpoint name different files: the checkpoint would otherwise be replaced by the result (or the result
+ * by a checkpoint). Paths are compared resolved, so `a.json` and `./a.json` are one file. Usage error (docs/cli.md).
+ */
+export function refuseSameOutAndCheckpoint(values: { out?: string; checkpoint?: string }): void {
+  if (values.out !== undefined && values.checkpoint !== undefined && resolve(values.out) === resolve(values.checkpoint))
+    throw new UsageError('--out and --checkpoint must be different files');
+}
+
 /** A directory the command will create if needed (like mkdir -p): the nearest existing ancestor is a writable directory. */
 export function checkOutputDir(option: string, path: string): void {
   let dir = resolve(path);

@@ -1,7 +1,7 @@
 /**
  * `stackrank full play|train`: full-board games with a weight preset or file, and the genetic-algorithm trainer.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { sep } from 'node:path';
 import { StackRankError } from '../errors.js';
 import {
@@ -22,7 +22,13 @@ import {
 } from '../fullboard/presets.js';
 import { TRAIN_DEFAULTS, TRAIN_LIMITS } from '../fullboard/trainer.js';
 import { UsageError } from './args.js';
-import { CheckpointFile, finishingCheckpoint, writeKeepingResult, writeTextAtomic } from './files.js';
+import {
+  CheckpointFile,
+  finishingCheckpoint,
+  refuseSameOutAndCheckpoint,
+  writeKeepingResult,
+  writeTextAtomic,
+} from './files.js';
 import type { CliIO } from './io.js';
 import { THREADS, randomizerOption, seedOption } from './options.js';
 import { RUN_OPTIONS, runParams, startRun, type RunFile } from './run-files.js';
@@ -286,7 +292,7 @@ const TRAIN_OPTIONS = defineOptions({
   },
   seed: seedOption(TRAIN_DEFAULTS.seed),
   threads: { ...THREADS, default: 1, defaultHelp: undefined },
-  checkpoint: { type: 'outFile', help: 'save the state here after every generation' },
+  checkpoint: { type: 'outFile', help: 'save the state here after every generation (an existing file needs --resume)' },
   resume: { type: 'flag', help: 'continue from --checkpoint' },
   out: { type: 'outFile', help: 'write the best weights (JSON) here' },
 });
@@ -323,6 +329,12 @@ async function train(
 ): Promise<number> {
   const { trainWeights, checkCheckpoint, resumeConflict } = await import('../fullboard/trainer.js');
   if (values.resume && values.checkpoint === undefined) throw new UsageError('--resume needs --checkpoint FILE');
+  refuseSameOutAndCheckpoint(values);
+  // A checkpoint is replaced after the first generation: starting a new run over one would lose it.
+  if (!values.resume && values.checkpoint !== undefined && existsSync(values.checkpoint))
+    throw new UsageError(
+      `--checkpoint: ${values.checkpoint} exists; pass --resume to continue from it, or remove it to start a new run`,
+    );
   // On --resume only the options given on the command line are passed: the others keep the checkpoint's values.
   const option = <K extends keyof TrainValues & keyof typeof TRAIN_OPTIONS & string>(
     key: K,

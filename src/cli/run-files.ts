@@ -13,7 +13,13 @@ import { checksum } from '../rank/file.js';
 import type { RankTable } from '../rank/table.js';
 import { MAX_SHARDS, shardRange, type GameRange } from '../runs.js';
 import { UsageError } from './args.js';
-import { CheckpointFile, finishingCheckpoint, writeKeepingResult, writeTextAtomic } from './files.js';
+import {
+  CheckpointFile,
+  finishingCheckpoint,
+  refuseSameOutAndCheckpoint,
+  writeKeepingResult,
+  writeTextAtomic,
+} from './files.js';
 import type { CliIO } from './io.js';
 import { defineOptions } from './spec.js';
 
@@ -438,8 +444,7 @@ export async function startRun(io: CliIO, opts: StartRunOptions): Promise<RunRec
     throw new UsageError(
       '--shard needs --out FILE (or --checkpoint FILE): where the shard writes its result for stackrank merge',
     );
-  if (values.out !== undefined && values.out === values.checkpoint)
-    throw new UsageError('--out and --checkpoint must be different files');
+  refuseSameOutAndCheckpoint(values);
   const shard: RunShard = { ...split, ...shardRange(split.index, split.count, games) };
   let run: RunFile = { format: RUN_FORMAT, version: RUN_VERSION, command, params: opts.params, shard, parts: [] };
   const path = values.checkpoint;

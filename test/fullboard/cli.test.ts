@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import type { CliIO } from '../../src/cli/io.js';
@@ -112,5 +112,37 @@ describe('stackrank full', () => {
       await main(['full', 'train', ...start, '--generations', '2', '--checkpoint', ck, '--resume', '--json'], more.io),
     ).toBe(0);
     expect(JSON.parse(more.out.join('\n')).history.map((h: { generation: number }) => h.generation)).toEqual([1, 2]);
+  });
+
+  /** A tiny training run: a generation takes well under a second. */
+  const tiny = ['--population', '4', '--games-per-eval', '1', '--board-height', '6', '--max-pieces', '200'];
+
+  it('--out and --checkpoint naming one file is a usage error, and the checkpoint is kept', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stackrank-train-'));
+    const ck = join(dir, 'ck.json');
+    expect(await main(['full', 'train', ...tiny, '--generations', '1', '--checkpoint', ck], io().io)).toBe(0);
+    const saved = readFileSync(ck, 'utf8');
+    for (const out of [ck, `${dir}/./ck.json`, relative(process.cwd(), ck)]) {
+      const same = io();
+      const argv = ['full', 'train', ...tiny, '--generations', '2', '--checkpoint', ck, '--resume', '--out', out];
+      expect(await main(argv, same.io)).toBe(2);
+      expect(same.err).toEqual(['stackrank full train: --out and --checkpoint must be different files']);
+      expect(same.out).toEqual([]);
+    }
+    expect(readFileSync(ck, 'utf8')).toBe(saved);
+  });
+
+  it('an existing --checkpoint without --resume is a usage error, not overwritten', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stackrank-train-'));
+    const ck = join(dir, 'ck.json');
+    expect(await main(['full', 'train', ...tiny, '--generations', '1', '--checkpoint', ck], io().io)).toBe(0);
+    const saved = readFileSync(ck, 'utf8');
+    const again = io();
+    expect(await main(['full', 'train', ...tiny, '--generations', '2', '--checkpoint', ck], again.io)).toBe(2);
+    expect(again.err).toEqual([
+      `stackrank full train: --checkpoint: ${ck} exists; pass --resume to continue from it, or remove it to start a new run`,
+    ]);
+    expect(again.out).toEqual([]);
+    expect(readFileSync(ck, 'utf8')).toBe(saved);
   });
 });
