@@ -24,6 +24,7 @@ import { TRAIN_DEFAULTS, TRAIN_LIMITS } from '../fullboard/trainer.js';
 import { UsageError } from './args.js';
 import {
   CheckpointFile,
+  checkOutputFile,
   finishingCheckpoint,
   refuseSameOutAndCheckpoint,
   writeKeepingResult,
@@ -292,7 +293,11 @@ const TRAIN_OPTIONS = defineOptions({
   },
   seed: seedOption(TRAIN_DEFAULTS.seed),
   threads: { ...THREADS, default: 1, defaultHelp: undefined },
-  checkpoint: { type: 'outFile', help: 'save the state here after every generation (an existing file needs --resume)' },
+  checkpoint: {
+    type: 'outFile',
+    help: 'save the state here after every generation (an existing file needs --resume)',
+    readWith: 'resume',
+  },
   resume: { type: 'flag', help: 'continue from --checkpoint' },
   out: { type: 'outFile', help: 'write the best weights (JSON) here' },
 });
@@ -355,13 +360,28 @@ async function train(
   };
   let resume: ReturnType<typeof checkCheckpoint> | undefined;
   if (values.resume) {
+    const path = values.checkpoint!;
+    // A file to read first (docs/cli.md, "Files to read": missing, a directory, unreadable is IO), then the file
+    // written after every generation (its folder checked as for any output file).
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (e) {
+      throw new StackRankError('IO', `cannot read checkpoint ${path}: ${(e as Error).message}`, { cause: e });
+    }
     let json: unknown;
     try {
-      json = JSON.parse(readFileSync(values.checkpoint!, 'utf8'));
+      json = JSON.parse(text);
     } catch (e) {
-      throw new StackRankError('IO', `cannot read checkpoint ${values.checkpoint}: ${(e as Error).message}`);
+      // Not a checkpoint (truncated, another file): BAD_HEADER, as for a damaged run file (docs/errors.md).
+      throw new StackRankError(
+        'BAD_HEADER',
+        `${path} is not a stackrank GA checkpoint (not JSON: ${(e as Error).message})`,
+        { cause: e },
+      );
     }
     resume = checkCheckpoint(json);
+    checkOutputFile('checkpoint', path);
     // Checked here too, to name the flag rather than the library's option (trainWeights refuses it as well).
     const conflict = resumeConflict(options, resume);
     if (conflict) {

@@ -49,6 +49,12 @@ export interface TextSpec extends OptionBase {
 /** A file the command writes: its directory must exist and be writable before the work starts. */
 export interface OutFileSpec extends OptionBase {
   type: 'outFile';
+  /**
+   * The key of a flag under which the command first reads this file (`full train --resume` its --checkpoint): then
+   * the file is one to read, and one that cannot be read is the read's runtime error (exit 1, IO; docs/cli.md,
+   * "Files to read"), so the output check is left to the command, after the read.
+   */
+  readWith?: string;
 }
 /** A directory the command fills (created if missing): its nearest existing ancestor must be writable. */
 export interface OutDirSpec extends OptionBase {
@@ -364,6 +370,7 @@ export function buildProgram(commands: readonly CommandSpec[], groups: Groups, i
       const given = (key: string) => cmd.getOptionValueSource(key) === 'cli';
       for (const [key, option] of Object.entries(table)) {
         if (!given(key)) continue;
+        if (option.type === 'outFile' && option.readWith !== undefined && values[option.readWith] === true) continue;
         try {
           if (option.type === 'outFile') checkOutputFile(flagName(key), values[key] as string);
           if (option.type === 'outDir') checkOutputDir(flagName(key), values[key] as string);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -144,5 +144,31 @@ describe('stackrank full', () => {
     ]);
     expect(again.out).toEqual([]);
     expect(readFileSync(ck, 'utf8')).toBe(saved);
+  });
+
+  it('--resume reads the checkpoint as a file to read: a directory is IO, a truncated file BAD_HEADER (exit 1)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stackrank-train-'));
+    const folder = join(dir, 'folder');
+    mkdirSync(folder);
+    const asDir = io();
+    expect(await main(['full', 'train', '--checkpoint', folder, '--resume'], asDir.io)).toBe(1);
+    expect(asDir.err).toEqual([
+      expect.stringMatching(/^stackrank full train: cannot read checkpoint .*folder: EISDIR.* \[IO\]$/),
+    ]);
+    const ck = join(dir, 'ck.json');
+    expect(await main(['full', 'train', ...tiny, '--generations', '1', '--checkpoint', ck], io().io)).toBe(0);
+    const text = readFileSync(ck, 'utf8');
+    writeFileSync(ck, text.slice(0, text.length >> 1));
+    const truncated = io();
+    expect(await main(['full', 'train', '--checkpoint', ck, '--resume'], truncated.io)).toBe(1);
+    expect(truncated.err).toEqual([
+      expect.stringMatching(
+        /^stackrank full train: .*ck\.json is not a stackrank GA checkpoint \(not JSON: .*\) \[BAD_HEADER\]$/,
+      ),
+    ]);
+    // Without --resume the checkpoint is only written: a directory there is refused before the work (exit 2).
+    const write = io();
+    expect(await main(['full', 'train', '--checkpoint', folder], write.io)).toBe(2);
+    expect(write.err).toEqual([`stackrank full train: --checkpoint: ${folder} is a directory; give a file name`]);
   });
 });
