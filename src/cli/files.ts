@@ -160,6 +160,8 @@ export class CheckpointFile {
   private waiting: (() => string) | null = null;
   private writing: Promise<void> | null = null;
   private failure: unknown = null;
+  /** The text of the last save written (to `target`). */
+  private written: string | null = null;
 
   constructor(
     readonly path: string,
@@ -182,6 +184,27 @@ export class CheckpointFile {
     if (this.failure) throw this.failure;
   }
 
+  /**
+   * The run is finished and this checkpoint is its only result file. Waits for the last save; if the saves had to go
+   * to a temporary file, writes the last one to the path once more, and when that fails too throws IO naming where
+   * the result was kept, as a failed --out does (docs/cli.md, "Output files"): a run whose result is not where it
+   * was asked for does not exit 0.
+   */
+  async keepAsResult(): Promise<void> {
+    await this.flush();
+    if (this.target === this.path || this.written === null) return;
+    try {
+      await writeTextAtomic(this.path, this.written);
+    } catch (e) {
+      throw new StackRankError(
+        'IO',
+        `could not write the checkpoint to ${this.path} (${writeFailure(e)}); it was kept in ${this.target}`,
+        { cause: e },
+      );
+    }
+    this.target = this.path;
+  }
+
   private async drain(): Promise<void> {
     try {
       while (this.waiting) {
@@ -199,6 +222,7 @@ export class CheckpointFile {
   private async write(text: string): Promise<void> {
     try {
       await writeTextAtomic(this.target, text);
+      this.written = text;
     } catch (e) {
       if (this.target !== this.path)
         throw new StackRankError('IO', `could not write the checkpoint to ${this.target}: ${writeFailure(e)}`, {

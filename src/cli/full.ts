@@ -422,6 +422,8 @@ async function train(
     await writeKeepingResult(values.out, 'trained weights', (p) =>
       writeTextAtomic(p, JSON.stringify(out, null, 2) + '\n'),
     );
+  // Without --out the checkpoint is the run's only result file: it must be where asked (docs/cli.md).
+  else await checkpoint?.keepAsResult();
   if (values.json) io.out(JSON.stringify(out));
   else
     io.out(

@@ -417,7 +417,9 @@ export class RunRecorder {
     });
     // Only a finished run has a result file (a command stopped by Ctrl-C returns without finishing its parts).
     const finished = this.run.parts.length > 0 && this.run.parts.every((p) => partFinished(p, this.run.shard));
-    if (this.out !== undefined && finished) await writeRunFile(this.out, this.run);
+    if (finished && this.out !== undefined) await writeRunFile(this.out, this.run);
+    // Without --out the finished checkpoint is the run's result file (merge reads it): it must be where asked.
+    else if (finished) await this.checkpoint?.keepAsResult();
     return result;
   }
 }

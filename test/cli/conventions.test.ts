@@ -398,7 +398,7 @@ describe('a write that fails after the work keeps the result and says where', ()
     expect(saved.history).toHaveLength(2);
   });
 
-  it('full train --checkpoint: when the directory vanishes, checkpoints go to a temp file and training goes on', async () => {
+  it('full train --checkpoint: when the directory vanishes, checkpoints go to a temp file, training goes on, and the end is exit 1 naming it', async () => {
     const dir = tmp();
     const err: string[] = [];
     const { main } = await import('../../src/cli.js');
@@ -429,16 +429,55 @@ describe('a write that fails after the work keeps the result and says where', ()
         env: {},
       },
     );
-    expect(code).toBe(0);
-    expect(err).toHaveLength(1);
+    // Without --out the checkpoint is the run's only result file: not where asked is exit 1, as for --out.
+    expect(code).toBe(1);
+    expect(err).toHaveLength(2);
     const kept =
       /^stackrank full train: could not write the checkpoint to .*ck\.json \(.*ENOENT.*\); writing it to (\S+) instead$/.exec(
         err[0],
       )?.[1];
     expect(kept, err[0]).toBeDefined();
+    expect(err[1]).toBe(
+      `stackrank full train: could not write the checkpoint to ${join(dir, 'ck.json')} (ENOENT: directory ${dir} does not exist (any more)); it was kept in ${kept} [IO]`,
+    );
     const checkpoint = JSON.parse(readFileSync(kept!, 'utf8'));
     expect(checkpoint.format).toBe('stackrank-ga');
     expect(checkpoint.generation).toBe(3);
+  });
+
+  it('a shard whose only result file is its checkpoint: the folder vanishes mid-run, exit 1 names the kept file, which merges', async () => {
+    const dir = tmp();
+    mkdirSync(join(dir, 'sub'));
+    const checkpoint = join(dir, 'sub', 's0.json');
+    const args = ['bench', 'survival', '--table', table4, '--lookahead', '0,1', '--games', '4'];
+    const run = [...args, '--max-pieces', '400', '--threads', '1', '--json'];
+    const err: string[] = [];
+    const { main } = await import('../../src/cli.js');
+    const code = await main([...run, '--shard', '0/2', '--checkpoint', checkpoint], {
+      out: () => {
+        // After the first lookahead's row: the second one is saved to a temporary file.
+        if (existsSync(join(dir, 'sub'))) {
+          rmSync(join(dir, 'sub'), { recursive: true });
+          writeFileSync(join(dir, 'sub'), 'not a directory');
+        }
+      },
+      err: (l) => err.push(l),
+      status: () => {},
+      isTTY: false,
+      env: {},
+    });
+    expect(code).toBe(1);
+    const last = err.at(-1)!;
+    const kept =
+      /^stackrank bench survival: could not write the checkpoint to .*s0\.json \(.*\); it was kept in (\S+) \[IO\]$/.exec(
+        last,
+      )?.[1];
+    expect(kept, err.join('\n')).toBeDefined();
+    const other = join(dir, 's1.json');
+    expect((await runCli([...run, '--shard', '1/2', '--out', other])).code).toBe(0);
+    const merged = await runCli(['merge', kept!, other, '--json']);
+    expect(merged.code, merged.err).toBe(0);
+    expect(merged.out.split('\n')).toHaveLength(2);
   });
 
   it('table build --out: the directory is replaced by a file during the build', async () => {
