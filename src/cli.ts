@@ -7,7 +7,7 @@ import { realpathSync } from 'node:fs';
 import { StackRankError } from './errors.js';
 import { UsageError } from './cli/args.js';
 import { COMMANDS, GROUPS } from './cli/commands.js';
-import { nodeIO, type CliIO } from './cli/io.js';
+import { isWriting, nodeIO, type CliIO } from './cli/io.js';
 import { CommandUsageError, HelpShown, buildProgram } from './cli/spec.js';
 
 export const EXIT = { ok: 0, runtime: 1, usage: 2, interrupted: 130 } as const;
@@ -30,7 +30,8 @@ export async function main(argv: string[], io: CliIO = nodeIO()): Promise<number
   const prefix = (path: string) => (path ? `stackrank ${path}` : 'stackrank');
   try {
     const code = await cli.run(argv);
-    if (!io.signal?.aborted) return code;
+    // An interrupt once the results were being written is ignored: they are complete (docs/cli.md, "Ctrl-C").
+    if (!io.signal?.aborted || isWriting(io)) return code;
     // The command stopped early on its own (play, demo): still an interrupt.
     io.err(`${prefix(cli.running())}: interrupted`);
     return EXIT.interrupted;
@@ -44,7 +45,7 @@ export async function main(argv: string[], io: CliIO = nodeIO()): Promise<number
       io.err(`${prefix(cli.running())}: ${e.message}`);
       return EXIT.usage;
     }
-    if (io.signal?.aborted || (e instanceof StackRankError && e.code === 'ABORTED')) {
+    if ((io.signal?.aborted && !isWriting(io)) || (e instanceof StackRankError && e.code === 'ABORTED')) {
       io.status('');
       io.err(`${prefix(cli.running())}: interrupted`);
       return EXIT.interrupted;

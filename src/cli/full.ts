@@ -30,7 +30,7 @@ import {
   writeKeepingResult,
   writeTextAtomic,
 } from './files.js';
-import type { CliIO } from './io.js';
+import { startWriting, type CliIO } from './io.js';
 import { THREADS, randomizerOption, seedOption } from './options.js';
 import { RUN_OPTIONS, runParams, startRun, type RunFile } from './run-files.js';
 import { defineCommand, defineOptions, flagName, type OptionValues } from './spec.js';
@@ -418,6 +418,8 @@ async function train(
     history: result.history,
     options: result.options,
   };
+  // An interrupt that came as training ended writes no weights (the checkpoint has its last generation).
+  startWriting(io);
   if (values.out !== undefined)
     await writeKeepingResult(values.out, 'trained weights', (p) =>
       writeTextAtomic(p, JSON.stringify(out, null, 2) + '\n'),

@@ -1,3 +1,5 @@
+import { StackRankError } from '../errors.js';
+
 /** What a CLI command needs from the outside world; tests pass their own. */
 export interface CliIO {
   out(line: string): void;
@@ -29,4 +31,31 @@ export function nodeIO(): CliIO {
     isTTY: tty,
     env: process.env,
   };
+}
+
+/** The CLIs (their io) whose command has started writing its result files. */
+const writing = new WeakSet<CliIO>();
+
+/**
+ * The work is done and the command is about to write its result files (docs/cli.md, "Ctrl-C"): an interrupt that
+ * came before leaves no file (this throws ABORTED, exit 130); from here on an interrupt is ignored, the files are
+ * written and the command reports its outcome as if there had been none (a second Ctrl-C still exits at once).
+ * Never both a complete file and exit 130.
+ */
+export function startWriting(io: CliIO): void {
+  if (io.signal?.aborted) throw new StackRankError('ABORTED', 'interrupted before the results were written');
+  writing.add(io);
+}
+
+/**
+ * The result files were written by a library call that looked at the signal itself before writing (the table
+ * cache): an interrupt after it returned is ignored, as after startWriting.
+ */
+export function wroteResults(io: CliIO): void {
+  writing.add(io);
+}
+
+/** Whether the command has started writing its result files (an interrupt since then is ignored). */
+export function isWriting(io: CliIO): boolean {
+  return writing.has(io);
 }

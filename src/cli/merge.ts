@@ -1,7 +1,7 @@
 /** `stackrank merge`: pools the shard files of one run and prints what one run over all the games prints. */
 import { printMergedFullPlay } from './full.js';
 import { printMergedGames } from './game.js';
-import type { CliIO } from './io.js';
+import { startWriting, type CliIO } from './io.js';
 import { checkShardSet, joinedRunFile, readRunFile, writeRunFile, type RunCommand, type RunFile } from './run-files.js';
 import { defineCommand } from './spec.js';
 import { printMergedSurvival } from './survival.js';
@@ -30,6 +30,7 @@ JSON (time and speed are the shards' total). Files of different runs, overlappin
     const shards = checkShardSet(files);
     PRINTERS[shards[0].run.command](io, values.json, shards);
     if (values.out !== undefined) {
+      startWriting(io);
       await writeRunFile(values.out, joinedRunFile(shards));
       io.err(`wrote ${values.out}`);
     }

@@ -12,6 +12,7 @@ import { RANDOMIZER_NAMES, createRandomizer, type RandomizerName } from '../rand
 import { randomizerPlots } from '../randomizers/plots.js';
 import { UsageError } from './args.js';
 import { writeFilesKeepingResult } from './files.js';
+import { startWriting } from './io.js';
 import { DENOMINATOR, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
 import { defineCommand } from './spec.js';
@@ -133,6 +134,7 @@ one object per generator per line. --plots DIR also writes SVG charts there (cre
 
     if (values.plots !== undefined) {
       io.status('drawing plots');
+      startWriting(io);
       const written = await writeFilesKeepingResult(values.plots, randomizerPlots(analyses, seed), 'plots');
       io.status('');
       // Keep stdout pure JSON under --json.

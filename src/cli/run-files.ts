@@ -20,7 +20,7 @@ import {
   writeKeepingResult,
   writeTextAtomic,
 } from './files.js';
-import type { CliIO } from './io.js';
+import { startWriting, type CliIO } from './io.js';
 import { defineOptions } from './spec.js';
 
 export const RUN_FORMAT = 'stackrank-run';
@@ -355,6 +355,7 @@ export class RunRecorder {
     private readonly checkpoint: CheckpointFile | null,
     private readonly everyMs: number,
     private readonly out: string | undefined,
+    private readonly io: CliIO,
   ) {}
 
   get range(): GameRange {
@@ -417,7 +418,11 @@ export class RunRecorder {
     });
     // Only a finished run has a result file (a command stopped by Ctrl-C returns without finishing its parts).
     const finished = this.run.parts.length > 0 && this.run.parts.every((p) => partFinished(p, this.run.shard));
-    if (finished && this.out !== undefined) await writeRunFile(this.out, this.run);
+    if (finished && this.out !== undefined) {
+      // An interrupt that came as the games ended writes no result file (the checkpoint keeps them; docs/cli.md).
+      startWriting(this.io);
+      await writeRunFile(this.out, this.run);
+    }
     // Without --out the finished checkpoint is the run's result file (merge reads it): it must be where asked.
     else if (finished) await this.checkpoint?.keepAsResult();
     return result;
@@ -472,5 +477,5 @@ export async function startRun(io: CliIO, opts: StartRunOptions): Promise<RunRec
   const recording = runRecorded(values);
   const checkpoint = path === undefined ? null : new CheckpointFile(path, command, io.err);
   const every = (values.checkpointEvery ?? CHECKPOINT_EVERY) * 1000;
-  return new RunRecorder(run, recording, opts.indexOf, checkpoint, every, values.out);
+  return new RunRecorder(run, recording, opts.indexOf, checkpoint, every, values.out, io);
 }

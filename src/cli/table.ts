@@ -25,7 +25,7 @@ import { HEADER_BYTES, VALUE_ENCODINGS, decodeFixedHeader, type VariantParams } 
 import { TABLE_STEEP } from '../rank/moves.js';
 import { UsageError } from './args.js';
 import { writeBytesAtomic, writeKeepingResult } from './files.js';
-import type { CliIO } from './io.js';
+import { startWriting, wroteResults, type CliIO } from './io.js';
 import { DENOMINATOR, ITERATIONS, THREADS, randomizerOption, seedOption } from './options.js';
 import { formatDuration, progressLine } from './progress.js';
 import { defineCommand } from './spec.js';
@@ -135,6 +135,7 @@ is reused (--force rebuilds it). Ctrl-C stops the build and writes nothing.`,
             ? await buildWeightedTable({ ...opts, ...model })
             : await buildRankTable(opts);
       // A folder removed during the build sends the table to a temporary folder, named in the error (docs/cli.md).
+      startWriting(io);
       await writeKeepingResult(values.out, 'table', (p) => writeBytesAtomic(p, table.toBytes()));
       params = table.params ?? null;
       fileVariant = table.variant;
@@ -147,6 +148,8 @@ is reused (--force rebuilds it). Ctrl-C stops the build and writes nothing.`,
           : variant === 'weighted'
             ? await loadOrBuildCachedWeightedTable({ ...opts, ...model, ...cache })
             : await loadOrBuildCachedTable({ ...opts, ...cache });
+      // The cache looked at the signal before saving (an interrupt before leaves no file); the file is complete now.
+      wroteResults(io);
       if (result.rejected) io.err(`stackrank table build: rebuilding: ${result.rejected}`);
       path = result.path;
       cached = result.cached;

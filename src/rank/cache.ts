@@ -72,13 +72,18 @@ export type CacheOptions = { force?: boolean; env?: Record<string, string | unde
 /** CacheOptions' keys, which the loadOrBuildCached* option lists spread. */
 export const CACHE_OPTION_KEYS: { readonly [K in keyof Required<CacheOptions>]: true } = { force: true, env: true };
 
-/** Loads `path` and checks it with `fits`; builds and saves otherwise. */
+/**
+ * Loads `path` and checks it with `fits`; builds and saves otherwise. `signal` (the build's) is looked at once more
+ * between the build and the save: an abort that comes as the build ends saves no file (docs/errors.md, "What
+ * cancellation promises"); once the save has begun it completes.
+ */
 export async function loadOrBuild<T extends { save(path: string): Promise<void> }>(
   path: string,
   force: boolean | undefined,
   load: (path: string) => Promise<T>,
   fits: (t: T) => boolean,
   build: () => Promise<T>,
+  signal: AbortSignal | undefined,
 ): Promise<{ table: T; path: string; cached: boolean; rejected?: string }> {
   let rejected: string | undefined;
   if (!force) {
@@ -92,6 +97,7 @@ export async function loadOrBuild<T extends { save(path: string): Promise<void> 
     }
   }
   const table = await build();
+  if (signal?.aborted) throw new StackRankError('ABORTED', 'the rank-table build was cancelled');
   // Another builder of the same entry (a second call in this process, another process) may have finished first:
   // then its file is used and ours dropped, so every caller ends with the table the cache holds.
   try {
@@ -128,6 +134,7 @@ export async function loadOrBuildCachedTable(options: RankTableBuildOptions & Ca
       (opts.encoding ?? 'u16') === t.encoding &&
       t.variant === rankVariant(steep, gravity),
     () => buildRankTable(build),
+    opts.signal,
   );
 }
 

@@ -123,6 +123,7 @@ export async function loadOrBuildCachedPreviewTable(
       t.iterations === iterations &&
       paramsFit(t.params, want),
     () => buildPreviewTable(build),
+    opts.signal,
   );
 }
 
@@ -174,5 +175,6 @@ export async function loadOrBuildCachedWeightedTable(
       (opts.encoding ?? 'u16') === t.encoding &&
       paramsFit(t.params, want),
     () => buildWeightedTable(build),
+    opts.signal,
   );
 }

@@ -564,6 +564,108 @@ describe('interrupts exit 130 and leave nothing half-written', () => {
   });
 });
 
+describe('Ctrl-C as the results are written: no file and 130, or every file and 0, never both', () => {
+  /** Runs the command in-process; `abortWhen` sees each status line and aborts the signal when it returns true. */
+  async function runAborting(argv: string[], env: Record<string, string>, abortWhen: (status: string) => boolean) {
+    const controller = new AbortController();
+    const err: string[] = [];
+    const { main } = await import('../../src/cli.js');
+    const code = await main(argv, {
+      out: () => {},
+      err: (l) => err.push(l),
+      status: (l) => {
+        if (!controller.signal.aborted && abortWhen(l)) controller.abort();
+      },
+      isTTY: false,
+      env,
+      signal: controller.signal,
+    });
+    expect(controller.signal.aborted, 'the hook aborted the signal').toBe(true);
+    return { code, err: err.join('\n') };
+  }
+
+  const TABLE = ['table', 'build', '--width', '4', '--max-step', '2', '--iterations', '2', '--threads', '1'];
+  const PREVIEW = [...TABLE, '--variant', 'preview', '--samples', '1000'];
+  // The last iteration's progress comes as the build ends, before the table is written; the status is cleared ('')
+  // once it is written.
+  const lastIteration = (l: string) => /iteration 2\/2/.test(l);
+  const written = (l: string) => l === '';
+
+  it.each([
+    ['table build --out', TABLE, true],
+    ['table build --variant preview --out', PREVIEW, true],
+    ['table build (the cache)', TABLE, false],
+    ['table build --variant preview (the cache)', PREVIEW, false],
+  ] as const)('%s', async (_name, argv, toOut) => {
+    for (const [when, expected] of [
+      [lastIteration, 130],
+      [written, 0],
+    ] as const) {
+      const dir = tmp();
+      const env = { XDG_CACHE_HOME: join(dir, 'cache') };
+      const run = await runAborting(toOut ? [...argv, '--out', join(dir, 't.srk')] : [...argv], env, when);
+      const files = (toOut ? readdirSync(dir).filter((f) => f !== 'cache') : readdirSync(dir, { recursive: true }))
+        .map(String)
+        .filter((f) => f.endsWith('.srk') || f.endsWith('.tmp'));
+      expect(run.code, run.err).toBe(expected);
+      if (expected === 130) {
+        expect(run.err).toBe('stackrank table build: interrupted');
+        expect(files).toEqual([]);
+      } else {
+        expect(run.err).toBe('');
+        expect(files).toHaveLength(1);
+        expect(files[0]).toMatch(/\.srk$/);
+      }
+    }
+  });
+
+  it('full play --out: an interrupt as the last game ends writes no result file (the checkpoint keeps the games)', async () => {
+    const dir = tmp();
+    const controller = new AbortController();
+    const err: string[] = [];
+    const { main } = await import('../../src/cli.js');
+    const argv = ['full', 'play', '--games', '3', '--max-pieces', '50', '--height', '8'];
+    const code = await main([...argv, '--out', join(dir, 'r.json'), '--checkpoint', join(dir, 'ck.json')], {
+      out: (l) => {
+        if (/^game\s+3 /.test(l)) controller.abort();
+      },
+      err: (l) => err.push(l),
+      status: () => {},
+      isTTY: false,
+      env: {},
+      signal: controller.signal,
+    });
+    expect(code, err.join('\n')).toBe(130);
+    expect(readdirSync(dir)).toEqual(['ck.json']);
+    // The rerun finds every game in the checkpoint and writes the result file.
+    const again = await runCli([...argv, '--out', join(dir, 'r.json'), '--checkpoint', join(dir, 'ck.json')]);
+    expect(again.code, again.err).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['ck.json', 'r.json']);
+  });
+
+  it('randomizers --plots: before the plots, none and 130; once they are being written, all of them and 0', async () => {
+    const before = tmp();
+    const interrupted = await runAborting(
+      ['randomizers', '--pieces', '1000', '--plots', join(before, 'p', 'a')],
+      {},
+      (l) => l === 'drawing plots',
+    );
+    expect(interrupted.code).toBe(130);
+    expect(interrupted.err).toBe('stackrank randomizers: interrupted');
+    expect(readdirSync(before)).toEqual([]);
+    const after = tmp();
+    let drawing = false;
+    const finished = await runAborting(
+      ['randomizers', '--pieces', '1000', '--plots', join(after, 'p', 'a')],
+      {},
+      (l) => (drawing ||= l === 'drawing plots') && l === '',
+    );
+    expect(finished.code, finished.err).toBe(0);
+    expect(readdirSync(join(after, 'p', 'a')).filter((f) => f.endsWith('.svg')).length).toBeGreaterThan(0);
+    expect(readdirSync(join(after, 'p', 'a')).filter((f) => !f.endsWith('.svg'))).toEqual([]);
+  });
+});
+
 describe('the same option has the same range in every command', () => {
   // Options whose name is shared by different things: the stacking surface (4..9 columns) and the full board
   // (4..10); stacking lookahead (0..6) and the full-board player's one preview piece (0..1); the stacking game's

@@ -18,6 +18,8 @@ import {
   type PreviewTable,
   type RankTable,
 } from '../helpers/api.js';
+import { StackRankError } from '../../src/errors.js';
+import { loadOrBuild } from '../../src/rank/cache.js';
 import { checksum } from '../../src/rank/file.js';
 import { writeFileAtomic } from '../../src/rank/node-io.js';
 import { checkOutputFile, writeBytesAtomic, writeKeepingResult } from '../../src/cli/files.js';
@@ -50,6 +52,36 @@ describe('concurrent writers (defect 5)', () => {
       expect(a.table.toBytes()).toEqual(b.table.toBytes());
       expect((await loadRankTable(a.path)).toBytes()).toEqual(a.table.toBytes());
     }
+  });
+
+  it('an abort that comes as the cache build ends saves no file (the signal is looked at before the save)', async () => {
+    const path = join(await tempDir(), 'rank-article-w5-s2-i3.srk');
+    const controller = new AbortController();
+    const saved: string[] = [];
+    const built = { save: async (p: string) => void saved.push(p) };
+    const build = async () => {
+      controller.abort(); // as the build returns: its own last look at the signal was before
+      return built;
+    };
+    const missing = () => Promise.reject(new StackRankError('IO', `could not read ${path}: no such file`));
+    await expect(loadOrBuild(path, false, missing, () => true, build, controller.signal)).rejects.toEqual(
+      typed('ABORTED'),
+    );
+    expect(saved).toEqual([]);
+    // Not aborted: saved.
+    await expect(
+      loadOrBuild(
+        path,
+        false,
+        missing,
+        () => true,
+        async () => built,
+        undefined,
+      ),
+    ).resolves.toMatchObject({
+      cached: false,
+    });
+    expect(saved).toEqual([path]);
   });
 
   it('the cache name carries the encoding, so u16 and f32 builds do not overwrite each other', async () => {
