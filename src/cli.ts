@@ -1,20 +1,26 @@
 /**
  * `stackrank` command line. The commands are declared as option tables (src/cli/commands.ts, src/cli/spec.ts);
  * this entry point runs one and turns its outcome into an exit code (docs/cli.md): 0 done, 1 runtime error,
- * 2 usage error, 130 interrupted (Ctrl-C).
+ * 2 usage error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
  */
 import { realpathSync } from 'node:fs';
 import { StackRankError } from './errors.js';
 import { UsageError } from './cli/args.js';
 import { COMMANDS, GROUPS } from './cli/commands.js';
-import { isWriting, nodeIO, type CliIO } from './cli/io.js';
+import { STOP_SIGNALS, isWriting, nodeIO, stoppedBy, type CliIO } from './cli/io.js';
 import { CommandUsageError, HelpShown, buildProgram } from './cli/spec.js';
 
-export const EXIT = { ok: 0, runtime: 1, usage: 2, interrupted: 130 } as const;
+export const EXIT = {
+  ok: 0,
+  runtime: 1,
+  usage: 2,
+  interrupted: STOP_SIGNALS.SIGINT,
+  terminated: STOP_SIGNALS.SIGTERM,
+} as const;
 
 const DESCRIPTION = `Tetris AI tools: rank tables, the stacking AI, randomizers, the full-board player and the browser demo.
 Every command takes --json (JSON Lines on stdout) and --help. Exit codes: 0 done, 1 runtime error, 2 usage error,
-130 interrupted.`;
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM).`;
 
 /** A system error from Node's fs or net (ENOENT, EACCES, ENOSPC...): a runtime error with a message, not a crash. */
 function isSystemError(e: unknown): e is NodeJS.ErrnoException {
@@ -25,6 +31,15 @@ function isSystemError(e: unknown): e is NodeJS.ErrnoException {
   );
 }
 
+/** Reports a command stopped by a signal: `interrupted` (Ctrl-C, 130) or `terminated (SIGTERM)` (143). */
+function interrupted(io: CliIO, command: string): number {
+  const by = io.signal ? stoppedBy(io.signal) : 'SIGINT';
+  io.err(
+    `${command ? `stackrank ${command}` : 'stackrank'}: ${by === 'SIGTERM' ? 'terminated (SIGTERM)' : 'interrupted'}`,
+  );
+  return STOP_SIGNALS[by];
+}
+
 export async function main(argv: string[], io: CliIO = nodeIO()): Promise<number> {
   const cli = buildProgram(COMMANDS, GROUPS, io, DESCRIPTION);
   const prefix = (path: string) => (path ? `stackrank ${path}` : 'stackrank');
@@ -33,8 +48,7 @@ export async function main(argv: string[], io: CliIO = nodeIO()): Promise<number
     // An interrupt once the results were being written is ignored: they are complete (docs/cli.md, "Ctrl-C").
     if (!io.signal?.aborted || isWriting(io)) return code;
     // The command stopped early on its own (play, demo): still an interrupt.
-    io.err(`${prefix(cli.running())}: interrupted`);
-    return EXIT.interrupted;
+    return interrupted(io, cli.running());
   } catch (e) {
     if (e instanceof HelpShown) return EXIT.ok;
     if (e instanceof CommandUsageError) {
@@ -47,8 +61,7 @@ export async function main(argv: string[], io: CliIO = nodeIO()): Promise<number
     }
     if ((io.signal?.aborted && !isWriting(io)) || (e instanceof StackRankError && e.code === 'ABORTED')) {
       io.status('');
-      io.err(`${prefix(cli.running())}: interrupted`);
-      return EXIT.interrupted;
+      return interrupted(io, cli.running());
     }
     if (e instanceof StackRankError) {
       io.err(`${prefix(cli.running())}: ${e.message} [${e.code}]`);

@@ -12,15 +12,27 @@ export interface CliIO {
   signal?: AbortSignal;
 }
 
+/** The signals that stop a command as Ctrl-C does, and the exit code of each: 128 + its number (docs/cli.md). */
+export const STOP_SIGNALS = { SIGINT: 130, SIGTERM: 143 } as const;
+export type StopSignal = keyof typeof STOP_SIGNALS;
+
+/** The signal that stopped the command: the abort reason nodeIO gives, else (a caller's own abort) SIGINT. */
+export function stoppedBy(signal: AbortSignal): StopSignal {
+  const reason: unknown = signal.reason;
+  return reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
+}
+
 export function nodeIO(): CliIO {
   const tty = !!process.stderr.isTTY;
-  // Ctrl-C cancels long jobs cleanly (workers stopped, no half-written file) and the command exits 130; a second
-  // Ctrl-C exits at once.
+  // Ctrl-C (SIGINT) cancels long jobs cleanly (workers stopped, checkpoint saved, no half-written file) and the
+  // command exits 130; SIGTERM, which Kubernetes and Slurm send before SIGKILL, does the same and exits 143
+  // (docs/distributed.md). A second signal of either kind exits at once.
   const controller = new AbortController();
-  process.once('SIGINT', () => {
-    controller.abort();
-    process.once('SIGINT', () => process.exit(130));
-  });
+  const stop = (signal: StopSignal) => {
+    if (controller.signal.aborted) process.exit(STOP_SIGNALS[signal]);
+    controller.abort(signal);
+  };
+  for (const signal of Object.keys(STOP_SIGNALS) as StopSignal[]) process.on(signal, () => stop(signal));
   return {
     signal: controller.signal,
     out: (l) => process.stdout.write(l + '\n'),

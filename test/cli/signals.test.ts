@@ -5,7 +5,7 @@
  * the test machine is shared.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, mkdtempSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +35,12 @@ function cli(args: string[], opts: { uid?: number; env?: Record<string, string> 
  * Starts the command, sends SIGINT once it is under way, and measures how long it takes to exit. A process that
  * dies of the signal itself had not started its handler yet (a slow start on a loaded machine): try again later.
  */
-async function interrupt(args: string[], afterMs = 3000, env: Record<string, string> = {}): Promise<Exit> {
+async function interrupt(
+  args: string[],
+  afterMs = 3000,
+  env: Record<string, string> = {},
+  signal: NodeJS.Signals = 'SIGINT',
+): Promise<Exit> {
   for (let attempt = 0; ; attempt++) {
     const child = cli(args, { env });
     let stderr = '';
@@ -44,7 +49,7 @@ async function interrupt(args: string[], afterMs = 3000, env: Record<string, str
     const timer = setTimeout(
       () => {
         sent = performance.now();
-        child.kill('SIGINT');
+        child.kill(signal);
       },
       afterMs * (attempt + 1),
     );
@@ -56,9 +61,9 @@ async function interrupt(args: string[], afterMs = 3000, env: Record<string, str
     );
     clearTimeout(timer);
     clearTimeout(killer);
-    if (exit.signal === 'SIGINT' && attempt < 2) continue;
+    if (exit.signal === signal && attempt < 2) continue;
     console.log(
-      `SIGINT -> exit ${exit.code ?? exit.signal} in ${Math.round(exit.latencyMs)} ms: stackrank ${args.join(' ')}`,
+      `${signal} -> exit ${exit.code ?? exit.signal} in ${Math.round(exit.latencyMs)} ms: stackrank ${args.join(' ')}`,
     );
     return exit;
   }
@@ -99,6 +104,39 @@ describe('Ctrl-C stops long commands with exit code 130', { timeout: 120_000 }, 
     ]);
     expect(exit.code).toBe(130);
     expect(exit.latencyMs).toBeLessThan(MAX_LATENCY_MS);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('SIGTERM (Kubernetes, Slurm) stops a command as Ctrl-C does, with exit code 143', { timeout: 120_000 }, () => {
+  it('full play --checkpoint saves the finished games and leaves no temporary file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stackrank-term-'));
+    const checkpoint = join(dir, 'ck.json');
+    const args = ['full', 'play', '--games', '1000', '--max-pieces', '100000', '--checkpoint', checkpoint];
+    const exit = await interrupt(args, 3000, {}, 'SIGTERM');
+    expect(exit.stderr.trim().split('\n').at(-1)).toBe('stackrank full play: terminated (SIGTERM)');
+    expect(exit.code).toBe(143);
+    expect(exit.latencyMs).toBeLessThan(MAX_LATENCY_MS);
+    expect(readdirSync(dir)).toEqual(['ck.json']); // no temporary file left
+    const saved = JSON.parse(readFileSync(checkpoint, 'utf8'));
+    expect(saved.parts[0].records.length).toBeGreaterThan(0);
+  });
+
+  it('table build --out writes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stackrank-term-out-'));
+    const args = [
+      'table',
+      'build',
+      '--iterations',
+      String(MAX_ITERATIONS),
+      '--threads',
+      '1',
+      '--out',
+      join(dir, 't.srk'),
+    ];
+    const exit = await interrupt(args, 3000, {}, 'SIGTERM');
+    expect(exit.stderr.trim().split('\n').at(-1)).toBe('stackrank table build: terminated (SIGTERM)');
+    expect(exit.code).toBe(143);
     expect(readdirSync(dir)).toEqual([]);
   });
 });
