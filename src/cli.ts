@@ -1,7 +1,7 @@
 /**
  * `stackrank` command line. The commands are declared as option tables (src/cli/commands.ts, src/cli/spec.ts);
  * this entry point runs one and turns its outcome into an exit code (docs/cli.md): 0 done, 1 runtime error,
- * 2 usage error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
+ * 2 usage error, 130 interrupted (Ctrl-C), 141 its reader went away (a closed pipe), 143 terminated (SIGTERM).
  */
 import { realpathSync } from 'node:fs';
 import { StackRankError } from './errors.js';
@@ -16,11 +16,12 @@ export const EXIT = {
   usage: 2,
   interrupted: STOP_SIGNALS.SIGINT,
   terminated: STOP_SIGNALS.SIGTERM,
+  closedPipe: STOP_SIGNALS.SIGPIPE,
 } as const;
 
 const DESCRIPTION = `Tetris AI tools: rank tables, the stacking AI, randomizers, the full-board player and the browser demo.
 Every command takes --json (JSON Lines on stdout) and --help. Exit codes: 0 done, 1 runtime error, 2 usage error,
-130 interrupted (Ctrl-C), 143 terminated (SIGTERM).`;
+130 interrupted (Ctrl-C), 141 stdout closed (| head), 143 terminated (SIGTERM).`;
 
 /** A system error from Node's fs or net (ENOENT, EACCES, ENOSPC...): a runtime error with a message, not a crash. */
 function isSystemError(e: unknown): e is NodeJS.ErrnoException {
@@ -31,9 +32,13 @@ function isSystemError(e: unknown): e is NodeJS.ErrnoException {
   );
 }
 
-/** Reports a command stopped by a signal: `interrupted` (Ctrl-C, 130) or `terminated (SIGTERM)` (143). */
+/**
+ * Reports a command stopped from outside: `interrupted` (Ctrl-C, 130), `terminated (SIGTERM)` (143), or nothing
+ * when its reader went away (141, as a process killed by SIGPIPE: there is no one to tell).
+ */
 function interrupted(io: CliIO, command: string): number {
   const by = io.signal ? stoppedBy(io.signal) : 'SIGINT';
+  if (by === 'SIGPIPE') return STOP_SIGNALS.SIGPIPE;
   io.err(
     `${command ? `stackrank ${command}` : 'stackrank'}: ${by === 'SIGTERM' ? 'terminated (SIGTERM)' : 'interrupted'}`,
   );

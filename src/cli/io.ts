@@ -12,14 +12,18 @@ export interface CliIO {
   signal?: AbortSignal;
 }
 
-/** The signals that stop a command as Ctrl-C does, and the exit code of each: 128 + its number (docs/cli.md). */
-export const STOP_SIGNALS = { SIGINT: 130, SIGTERM: 143 } as const;
+/**
+ * What stops a command from outside, and the exit code of each: 128 + the signal's number, as a shell reports a
+ * process the signal killed (docs/cli.md, "Exit codes"). SIGPIPE stands for a reader that went away: Node ignores
+ * the signal itself, and a write to the closed pipe fails with EPIPE instead.
+ */
+export const STOP_SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGPIPE: 141 } as const;
 export type StopSignal = keyof typeof STOP_SIGNALS;
 
 /** The signal that stopped the command: the abort reason nodeIO gives, else (a caller's own abort) SIGINT. */
 export function stoppedBy(signal: AbortSignal): StopSignal {
   const reason: unknown = signal.reason;
-  return reason === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
+  return reason === 'SIGTERM' || reason === 'SIGPIPE' ? reason : 'SIGINT';
 }
 
 export function nodeIO(): CliIO {
@@ -32,13 +36,27 @@ export function nodeIO(): CliIO {
     if (controller.signal.aborted) process.exit(STOP_SIGNALS[signal]);
     controller.abort(signal);
   };
-  for (const signal of Object.keys(STOP_SIGNALS) as StopSignal[]) process.on(signal, () => stop(signal));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  // The reader of stdout (or stderr) went away (`stackrank ... | head -1`): nothing more can be shown, so the work
+  // stops as on Ctrl-C, quietly, and the command exits 141 as if killed by SIGPIPE (docs/cli.md). Without a
+  // listener the stream's EPIPE error would end the process with a stack trace.
+  const closed = { stdout: false, stderr: false };
+  for (const name of ['stdout', 'stderr'] as const)
+    process[name].on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+      closed[name] = true;
+      if (!controller.signal.aborted) controller.abort('SIGPIPE' satisfies StopSignal);
+    });
+  const write = (name: 'stdout' | 'stderr', text: string) => {
+    if (!closed[name]) process[name].write(text);
+  };
   return {
     signal: controller.signal,
-    out: (l) => process.stdout.write(l + '\n'),
-    err: (l) => process.stderr.write(l + '\n'),
+    out: (l) => write('stdout', l + '\n'),
+    err: (l) => write('stderr', l + '\n'),
     status: (l) => {
-      if (tty) process.stderr.write('\r\x1b[K' + l);
+      if (tty) write('stderr', '\r\x1b[K' + l);
     },
     isTTY: tty,
     env: process.env,

@@ -70,10 +70,13 @@ async function interrupt(
 }
 
 let table: string;
+let table9: string; // 9 columns: real games
 beforeAll(async () => {
   table = join(mkdtempSync(join(tmpdir(), 'stackrank-sig-')), 't.srk');
   await (await buildRankTable({ width: 6, maxStep: 3, iterations: 2, threads: 1 })).save(table);
-});
+  table9 = join(mkdtempSync(join(tmpdir(), 'stackrank-sig-')), 't9.srk');
+  await (await buildRankTable({ width: 9, maxStep: 3, iterations: 2, threads: 1 })).save(table9);
+}, 60_000);
 
 describe('Ctrl-C stops long commands with exit code 130', { timeout: 120_000 }, () => {
   it.each([
@@ -138,6 +141,50 @@ describe('SIGTERM (Kubernetes, Slurm) stops a command as Ctrl-C does, with exit 
     expect(exit.stderr.trim().split('\n').at(-1)).toBe('stackrank table build: terminated (SIGTERM)');
     expect(exit.code).toBe(143);
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+/** Runs `stackrank ARGS | head -1` in bash; returns what head printed, stackrank's stderr and exit status. */
+async function pipedIntoHead(args: string[], dir: string) {
+  const quoted = [process.execPath, '--import', 'tsx', 'src/cli.ts', ...args].map((a) => `'${a}'`).join(' ');
+  const err = join(dir, 'stderr.txt');
+  const child = spawn('bash', ['-c', `${quoted} 2>'${err}' | head -1; echo "status \${PIPESTATUS[0]}"`], {
+    cwd: ROOT,
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const started = performance.now();
+  await new Promise((res) => child.on('exit', res));
+  const [first, status] = out.trimEnd().split('\n');
+  return { first, status, stderr: readFileSync(err, 'utf8'), seconds: (performance.now() - started) / 1000 };
+}
+
+describe('a reader that goes away (| head -1) stops the command quietly with exit code 141', {
+  timeout: 120_000,
+}, () => {
+  it('full train: the generations stop at once, the checkpoint is saved, no stack trace', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stackrank-pipe-'));
+    const checkpoint = join(dir, 'ck.json');
+    const train = ['full', 'train', '--population', '8', '--board-height', '8', '--max-pieces', '500'];
+    // 100,000 generations would take about half an hour.
+    const run = await pipedIntoHead([...train, '--generations', '100000', '--checkpoint', checkpoint], dir);
+    console.log(`| head -1 -> ${run.status} in ${run.seconds.toFixed(1)} s: stackrank ${train.join(' ')}`);
+    expect(run.first).toMatch(/^ gen +best/);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe('status 141');
+    expect(run.seconds).toBeLessThan(30);
+    const saved = JSON.parse(readFileSync(checkpoint, 'utf8'));
+    expect(saved.generation).toBeGreaterThanOrEqual(1);
+    expect(saved.generation).toBeLessThan(100_000);
+  });
+
+  it.each([[[]], [['--json']]])('bench game --baselines %j', async (extra) => {
+    const dir = mkdtempSync(join(tmpdir(), 'stackrank-pipe-'));
+    const args = ['bench', 'game', '--table', table9, '--rules', 'classic', '--games', '2', '--max-pieces', '50'];
+    const run = await pipedIntoHead([...args, '--threads', '1', '--baselines', ...extra], dir);
+    expect(run.first).toMatch(extra.length ? /^\{"player":"both"/ : /^real games under classic/);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe('status 141');
   });
 });
 
