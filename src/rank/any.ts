@@ -20,7 +20,7 @@ export function tableFromBytes(bytes: Uint8Array): RankTable | PreviewTable {
 /** Loads a table of any variant from a file path (Node) or from the bytes of a table file. */
 export async function loadAnyTable(source: string | Uint8Array | ArrayBuffer): Promise<RankTable | PreviewTable> {
   if (typeof source === 'string') {
-    return tableFromBytes(await readFileChecked(source, tableFileBytes, 'table'));
+    return tableFromBytes(await readFileChecked(source, tableFileBytes));
   }
   if (source instanceof ArrayBuffer) return tableFromBytes(new Uint8Array(source));
   if (source instanceof Uint8Array) return tableFromBytes(source);
