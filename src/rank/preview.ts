@@ -177,16 +177,23 @@ export async function buildPreviewRows(
     const perChunk = Math.min(size, ROWS_CHUNK);
     const chunk = kernel.alloc(perChunk * 16);
     const writeSlots = () => new Int32Array(memory.buffer, planesPtr, 8).set([...slot, spare]);
-    for (let n = 0; n < PIECE_COUNT; n++) kernel.fillF32(slot[n], size, 1);
+    // Each plane takes tens of ms at 9x4: the event loop gets a turn between them (a page's thread, an abort).
+    for (let n = 0; n < PIECE_COUNT; n++) {
+      kernel.fillF32(slot[n], size, 1);
+      await yieldToEventLoop();
+      if (signal?.aborted) throw abortError();
+    }
     writeSlots();
 
     const report = progressReporter(iterations, onProgress);
     report(0);
 
     const parts = Math.max(1, threads);
-    const mixRanges = splitRange(size, threads > 1 ? parts : 4);
+    // On this thread a phase runs as many short calls with a turn of the event loop between them (about 20-40 ms
+    // each at 9x4), so an abort or a page's frame waits that long at most; the results do not depend on the split.
+    const mixRanges = splitRange(size, threads > 1 ? parts : 32);
     const blockRanges = Array.from({ length: PIECE_COUNT }, (_, n) =>
-      splitBlocks(pieceBlockCost(plan, n), threads > 1 ? parts : 2),
+      splitBlocks(pieceBlockCost(plan, n), threads > 1 ? parts : 16),
     );
     if (threads > 1) {
       pool = await KernelPool.create(module, memory, threads);
