@@ -56,7 +56,7 @@ export const playCommand = defineCommand({
     const delay = values.delay ?? (io.isTTY ? TTY_DELAY_MS : 0);
     const maxPieces = values.maxPieces ?? Number.MAX_SAFE_INTEGER;
     const table = await loadTableForCli(values, given, io);
-    const ai = await StackingAI.create({ table, stackingRules: steep ? { steep } : undefined });
+    const ai = await StackingAI.create({ table, stackingRules: steep ? { steep } : undefined, signal: io.signal });
     const rng = createRandomizer(randomizer, { seed });
     const queue: string[] = [];
     const refill = () => {
