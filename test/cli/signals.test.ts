@@ -35,6 +35,14 @@ function cli(args: string[], opts: { uid?: number; env?: Record<string, string> 
  * Starts the command, sends SIGINT once it is under way, and measures how long it takes to exit. A process that
  * dies of the signal itself had not started its handler yet (a slow start on a loaded machine): try again later.
  */
+/**
+ * A table build still running when the signal comes: the most iterations allowed (about a minute on one thread); 40
+ * finished within the 3 s before the signal on a quiet machine, and a test saw exit 0.
+ */
+function slowTableBuild(dir: string): string[] {
+  return ['table', 'build', '--iterations', String(MAX_ITERATIONS), '--threads', '1', '--out', join(dir, 't.srk')];
+}
+
 async function interrupt(
   args: string[],
   afterMs = 3000,
@@ -93,18 +101,7 @@ describe('Ctrl-C stops long commands with exit code 130', { timeout: 120_000 }, 
 
   it('table build --out writes nothing when interrupted', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stackrank-sig-out-'));
-    // The most iterations allowed (about a minute on one thread), so the build is still running when the signal
-    // comes: 40 finished within the 3 s before it on a quiet machine, and the test saw exit 0.
-    const exit = await interrupt([
-      'table',
-      'build',
-      '--iterations',
-      String(MAX_ITERATIONS),
-      '--threads',
-      '1',
-      '--out',
-      join(dir, 't.srk'),
-    ]);
+    const exit = await interrupt(slowTableBuild(dir));
     expect(exit.code).toBe(130);
     expect(exit.latencyMs).toBeLessThan(MAX_LATENCY_MS);
     expect(readdirSync(dir)).toEqual([]);
@@ -127,17 +124,7 @@ describe('SIGTERM (Kubernetes, Slurm) stops a command as Ctrl-C does, with exit 
 
   it('table build --out writes nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stackrank-term-out-'));
-    const args = [
-      'table',
-      'build',
-      '--iterations',
-      String(MAX_ITERATIONS),
-      '--threads',
-      '1',
-      '--out',
-      join(dir, 't.srk'),
-    ];
-    const exit = await interrupt(args, 3000, {}, 'SIGTERM');
+    const exit = await interrupt(slowTableBuild(dir), 3000, {}, 'SIGTERM');
     expect(exit.stderr.trim().split('\n').at(-1)).toBe('stackrank table build: terminated (SIGTERM)');
     expect(exit.code).toBe(143);
     expect(readdirSync(dir)).toEqual([]);
