@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRankTable } from '../../src/rank/table.js';
 import { drawBoard } from '../../src/cli/play.js';
+import { main } from '../../src/cli.js';
+import type { CliIO } from '../../src/cli/io.js';
 import { runCli } from '../helpers/cli.js';
 
 let file: string;
@@ -195,17 +197,33 @@ describe('stackrank play', () => {
   });
 
   it('stops on Ctrl-C with exit code 130 even when running flat out (no --delay)', async () => {
-    const args = ['play', '--table', file, '--lookahead', '2', '--seed', '9', '--json'];
-    const whole = JSON.parse((await runCli(args)).out);
+    const args = ['play', '--table', file, '--lookahead', '3', '--seed', '2']; // a game of about 1,000 pieces
+    const whole = JSON.parse((await runCli([...args, '--json'])).out);
     expect(whole.ended).toMatch(/perfect stack breaks/);
+    // A terminal's io, which draws the board after every move. Ctrl-C arrives as a signal does, through the event
+    // loop, from the first move on: the game must give the loop a turn to see it (a Ctrl-C during the AI's setup is
+    // answered there, before any move).
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 0); // fires at the game's first turn of the event loop
-    const run = await runCli(args, {}, controller.signal);
-    expect(run.code).toBe(130);
-    expect(run.err).toBe('stackrank play: interrupted');
-    const stopped = JSON.parse(run.out);
-    expect(stopped.ended).toBe('interrupted');
-    expect(stopped.pieces).toBeLessThan(whole.pieces);
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: CliIO = {
+      out: (l) => {
+        // A terminal takes its time to draw (1 ms a board here), so the game lasts far longer than the 20 ms
+        // between the loop's turns, on any machine.
+        for (const until = performance.now() + 1; performance.now() < until; );
+        if (out.push(l) === 1) setTimeout(() => controller.abort(), 0);
+      },
+      err: (l) => err.push(l),
+      status: () => {},
+      isTTY: true,
+      env: {},
+      signal: controller.signal,
+    };
+    expect(await main([...args, '--delay', '0'], io)).toBe(130);
+    expect(err).toEqual(['stackrank play: interrupted']);
+    const pieces = Number(/game over after (\d+) pieces \(interrupted\)/.exec(out.at(-1) ?? '')?.[1]);
+    expect(pieces).toBeGreaterThan(0);
+    expect(pieces).toBeLessThan(whole.pieces);
   });
 
   it('draws heights as filled cells', () => {
