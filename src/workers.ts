@@ -17,14 +17,19 @@ const port = node
   ? (typeof require === 'function' ? require('node:worker_threads') : process.getBuiltinModule('node:worker_threads')).parentPort
   : self;
 let kernel = null;
+let memory = null;
 function onMessage(msg) {
   try {
     if (msg.type === 'init') {
-      const memory = msg.memory;
+      memory = msg.memory;
       const env = { memory, abort(m, f, line, col) { throw new Error('kernel aborted at ' + line + ':' + col); } };
       kernel = new WebAssembly.Instance(msg.module, { env }).exports;
       port.postMessage({ type: 'ready' });
     } else if (msg.type === 'call') {
+      // The owner thread may have grown the shared memory since this instance was made (its allocations go on while
+      // workers start). Engines let another thread see a grow lazily: a kernel reading the new pages could trap
+      // (memory access out of bounds: seen twice in a few hundred 9x4 builds). grow(0) makes this thread see the current size.
+      memory.grow(0);
       let result = 0;
       for (const call of msg.calls) result = kernel[call.fn](...call.args);
       port.postMessage({ type: 'done', id: msg.id, result });
