@@ -28,7 +28,7 @@ function onMessage(msg) {
     } else if (msg.type === 'call') {
       // The owner thread may have grown the shared memory since this instance was made (its allocations go on while
       // workers start). Engines let another thread see a grow lazily: a kernel reading the new pages could trap
-      // (memory access out of bounds: seen twice in a few hundred 9x4 builds). grow(0) makes this thread see the current size.
+      // (memory access out of bounds: seen twice in a few hundred 9x4 builds). grow(0) shows this thread the size.
       memory.grow(0);
       let result = 0;
       for (const call of msg.calls) result = kernel[call.fn](...call.args);
