@@ -1,8 +1,9 @@
 /**
  * The package as users get it: `npm pack`, install the tarball into a fresh project, then use it the ways people
  * do: ESM import and CJS require in Node (worker threads included), a TypeScript type-check against the published
- * .d.ts files (with a deliberate type error that must be caught), the `stackrank` bin serving the demo, and a Vite
- * build of a tiny page that imports stackrank, loaded in Chromium under cross-origin isolation.
+ * .d.ts files (with a deliberate type error that must be caught), the `stackrank` bin serving the demo, and a tiny
+ * page that imports stackrank, built by Vite, esbuild and webpack and loaded without a bundler, each played in
+ * Chromium under cross-origin isolation.
  * Needs `npm run build` first (npm test does it).
  */
 import { execFile, spawn } from 'node:child_process';
@@ -368,6 +369,38 @@ export const features: readonly string[] = research.FEATURE_NAMES;
     });
     expect(result.errors).toEqual([]);
     expect(result.warnings.map((w) => w.text)).toEqual([]);
+    if (skipBrowser) return;
+    expectPagePlayed(await playPage(join(page, 'dist')));
+  });
+
+  it('bundles for the browser with webpack (no configuration beyond the entry), and the page plays', {
+    timeout: 180_000,
+  }, async () => {
+    const { default: webpack } = await import('webpack');
+    const page = join(app, 'webpack');
+    // webpack's bundle is a classic script; its chunks find their way from the script's own URL.
+    write(
+      'webpack/dist/index.html',
+      PAGE_HTML.replace('<script type="module" src="./main.js">', '<script src="./main.js">'),
+    );
+    write('webpack/main.mjs', PAGE_MAIN);
+    const stats = await new Promise<import('webpack').Stats>((resolve, reject) =>
+      webpack(
+        {
+          mode: 'production',
+          target: 'web',
+          context: app,
+          entry: join(page, 'main.mjs'),
+          output: { path: join(page, 'dist'), filename: 'main.js' },
+          performance: { hints: false }, // its size advice, not a problem with the package
+          infrastructureLogging: { level: 'none' },
+        },
+        (error, result) => (error || !result ? reject(error) : resolve(result)),
+      ),
+    );
+    const { errors, warnings } = stats.toJson({ all: false, errors: true, warnings: true });
+    expect(errors?.map((e) => e.message)).toEqual([]);
+    expect(warnings?.map((w) => w.message)).toEqual([]);
     if (skipBrowser) return;
     expectPagePlayed(await playPage(join(page, 'dist')));
   });
