@@ -6,18 +6,20 @@
 import { StackRankError, describe } from '../errors.js';
 import { nodeBuiltin } from '../node-builtins.js';
 
-/** What the helpers use of Node's modules; `needs` is the message outside Node. */
+/** What the helpers use of Node's modules, taken on the first call; `needs` is the message outside Node. */
 function nodeFiles(needs: string) {
-  const fs = nodeBuiltin('fs', needs);
-  const fsp = nodeBuiltin('fs/promises', needs);
-  const path = nodeBuiltin('path', needs);
-  const os = nodeBuiltin('os', needs);
-  const crypto = nodeBuiltin('crypto', needs);
-  const { mkdir, open, readdir, rename, rm, stat } = fsp;
-  const { basename, dirname, join } = path;
-  const { constants } = fs;
-  const { homedir } = os;
-  const { randomBytes } = crypto;
+  files ??= takeNodeFiles(needs);
+  return files;
+}
+
+let files: ReturnType<typeof takeNodeFiles> | undefined;
+
+function takeNodeFiles(needs: string) {
+  const { mkdir, open, readdir, rename, rm, stat } = nodeBuiltin('fs/promises', needs);
+  const { basename, dirname, join } = nodeBuiltin('path', needs);
+  const { constants } = nodeBuiltin('fs', needs);
+  const { homedir } = nodeBuiltin('os', needs);
+  const { randomBytes } = nodeBuiltin('crypto', needs);
   return { basename, constants, dirname, homedir, join, mkdir, open, randomBytes, readdir, rename, rm, stat };
 }
 
