@@ -77,12 +77,8 @@ export function searchImage(
   const key = `${variant.shared ? 'shared' : 'local'}-${variant.simd ? 'simd' : 'scalar'}|${rowsKey(rows)}`;
   let byKey = images.get(table);
   if (!byKey) images.set(table, (byKey = new Map()));
-  const known = byKey.get(key);
-  if (known?.settled || (known && !signal)) {
-    if (!signal) known.waiting++;
-    return untilAborted(known.image, signal, ABORTED_SETUP);
-  }
-  const entry: ImageEntry = known ?? newEntry(byKey, key, table, rows, variant);
+  const entry = byKey.get(key) ?? newEntry(byKey, key, table, rows, variant);
+  if (entry.settled) return entry.image;
   entry.waiting++;
   if (!signal) return entry.image;
   const leave = () => {
@@ -92,10 +88,8 @@ export function searchImage(
   };
   signal.addEventListener('abort', leave, { once: true });
   // Once made, the image no longer needs this caller's signal (nor should the signal keep the image alive).
-  entry.image.then(
-    () => signal.removeEventListener('abort', leave),
-    () => signal.removeEventListener('abort', leave),
-  );
+  const forget = () => signal.removeEventListener('abort', leave);
+  entry.image.then(forget, forget);
   return untilAborted(entry.image, signal, ABORTED_SETUP);
 }
 
