@@ -73,9 +73,6 @@ async function forEachRowChunk(
   const size = table.size;
   const plan = makeRankPlan(rankMoves(table.width, table.maxStep), table.width, table.maxStep);
   const { exports: kernel, memory } = await instantiateKernel<RankKernel>('rank', pickVariant(false));
-  const stopIfAborted = () => {
-    if (signal?.aborted) throw new StackRankError('ABORTED', "the search's setup was aborted");
-  };
   const planPtr = writePlan(kernel, memory, plan);
   // The table's values straight into kernel memory (16 bytes of slack: the kernel's last 8-lane step may pass the end).
   const prev = kernel.alloc(size * 2 + 16);
@@ -89,7 +86,7 @@ async function forEachRowChunk(
   const due = sliceClock();
   for (let hi = 0; hi < plan.hi; hi += blocksPerChunk) {
     if (due()) await yieldToEventLoop();
-    stopIfAborted();
+    if (signal?.aborted) throw new StackRankError('ABORTED', "the search's setup was aborted");
     const end = Math.min(plan.hi, hi + blocksPerChunk);
     // The kernel writes surface s at out + s * 16; shift the base so block `hi` lands at the chunk's start.
     const shifted = (chunk - hi * plan.lo * SLOTS * 2) >>> 0;
