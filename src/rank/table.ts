@@ -40,6 +40,15 @@ import { type FoldShape, foldIndex, foldShape, foldValues, unfoldValues, unfoldV
 import { readFileChecked, writeFileAtomic } from './node-io.js';
 
 export const ARTICLE_VARIANT = STEEP_VARIANT.rank.forbid;
+
+/** The variants a RankTable holds: one value per surface (fromValues). */
+const ONE_VALUE_VARIANTS: readonly string[] = (Object.keys(VARIANTS) as VariantName[]).filter(
+  (v) => VARIANTS[v].slots === 1,
+);
+/** Of those, the ones stored mirror-folded and without a piece model (fromFolded). */
+const FOLDED_PLAIN_VARIANTS: readonly string[] = ONE_VALUE_VARIANTS.filter(
+  (v) => variantMirrored(v) && VARIANTS[v as VariantName].modelValues === 0,
+);
 /** The article's iteration with collapsing steep placements (BuildOptions.steep 'collapse'). */
 export const COLLAPSE_VARIANT = STEEP_VARIANT.rank.collapse;
 const U16_MAX = 65535;
@@ -118,11 +127,10 @@ export class RankTable {
       throw new StackRankError('BAD_ARGUMENT', `encoding must be "u16" or "f32"; got ${describe(encoding)}`);
     }
     if (meta.params !== undefined && meta.params !== null) checkParams(meta.params);
-    const oneValue = Object.keys(VARIANTS).filter((v) => VARIANTS[v as VariantName].slots === 1);
-    if (meta.variant !== undefined && !oneValue.includes(meta.variant))
+    if (meta.variant !== undefined && !ONE_VALUE_VARIANTS.includes(meta.variant))
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `variant must be one of ${oneValue.join(', ')} (one value per surface); got ${describe(meta.variant)}`,
+        `variant must be one of ${ONE_VALUE_VARIANTS.join(', ')} (one value per surface); got ${describe(meta.variant)}`,
       );
     const shape = foldShape(meta.width, meta.maxStep);
     if (values.length !== surfaceCount(meta.width, meta.maxStep)) {
@@ -172,10 +180,10 @@ export class RankTable {
     requireInt('iterations', meta.iterations, 1, MAX_ITERATIONS);
     // Folded values without parameters: the mirror-symmetric variants of one value per surface and no piece model.
     const variant = meta.variant ?? ARTICLE_VARIANT;
-    if (variant !== STEEP_VARIANT.rank.forbid && variant !== STEEP_VARIANT.rank.collapse)
+    if (!FOLDED_PLAIN_VARIANTS.includes(variant))
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `fromFolded takes the ${STEEP_VARIANT.rank.forbid} or ${STEEP_VARIANT.rank.collapse} variant (folded, no parameters); got ${describe(variant)}`,
+        `fromFolded takes the ${FOLDED_PLAIN_VARIANTS.join(' or ')} variant (folded, no parameters); got ${describe(variant)}`,
       );
     const shape = foldShape(meta.width, meta.maxStep);
     if (folded.length !== shape.foldedSize) {
@@ -372,6 +380,10 @@ export class RankTable {
     await writeFileAtomic(path, this.fileParts(), { what: 'RankTable.save' });
   }
 }
+
+/** What an AI created without a table in a browser is told (the default table comes from the cache, on disk). */
+export const PASS_A_TABLE_IN_A_BROWSER =
+  'in a browser pass { table }: build it with buildRankTable or load it with loadRankTable';
 
 /** Throws BAD_ARGUMENT unless `value` is a RankTable (built, loaded or from fromValues); `what` names the argument. */
 export function requireRankTable(value: unknown, what = 'table'): RankTable {
