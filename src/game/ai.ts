@@ -21,7 +21,8 @@ import {
 import { MIRROR_PIECE, PIECES, pieceId, toPieceId, type Piece, type PieceId } from '../pieces.js';
 import { inNode } from '../node-builtins.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
-import type { RankTable } from '../rank/table.js';
+import { PASS_A_TABLE_IN_A_BROWSER, type RankTable } from '../rank/table.js';
+import type { RuleSet } from '../rules/rule-sets.js';
 import { checkDistribution } from '../stacking/ai.js';
 import {
   StackingEngine,
@@ -225,19 +226,7 @@ export class TetrisAI {
       recover.weights,
       'recover.weights',
     );
-    let table: StackTable | undefined = attached?.table ?? opts.table;
-    if (!table) {
-      if (!inNode) {
-        throw new StackRankError(
-          'BAD_ARGUMENT',
-          'in a browser pass { table }: build it with buildRankTable or load it with loadRankTable',
-        );
-      }
-      const { loadOrBuildCachedTable } = await import('../rank/cache.js');
-      // At 20G the stack is ranked by the 20G table: its moves are the ones a piece reaches at 20G (docs/rules.md).
-      const gravity = rules.ruleSet.gravity === '20G' ? '20G' : 'drop';
-      table = (await loadOrBuildCachedTable({ gravity, signal })).table;
-    }
+    const table: StackTable = attached?.table ?? opts.table ?? (await defaultGameTable(rules.ruleSet, signal));
     const { stackRules, limits, unknownPieces } = stackSearchSetup(rules, opts.randomizer, policy, stackRoom);
     if (opts.previewTable && unknownPieces === 0)
       throw new StackRankError(
@@ -511,6 +500,16 @@ export interface Decision extends Omit<Turn, 'next'> {
 
 /** What stack mode needs of the rank table: its shape, its iterations and the ranks the search reads. */
 export type StackTable = Pick<RankTable, 'width' | 'maxStep' | 'iterations' | 'searchValue' | 'searchScale'>;
+
+/**
+ * The table a game plays when none is given (Node: the cached one). At 20G the stack is ranked by the 20G table: its
+ * moves are the ones a piece reaches at 20G (docs/rules.md); else by the article's.
+ */
+export async function defaultGameTable(ruleSet: RuleSet, signal: AbortSignal | undefined): Promise<RankTable> {
+  if (!inNode) throw new StackRankError('BAD_ARGUMENT', PASS_A_TABLE_IN_A_BROWSER);
+  const { loadOrBuildCachedTable } = await import('../rank/cache.js');
+  return (await loadOrBuildCachedTable({ gravity: ruleSet.gravity === '20G' ? '20G' : 'drop', signal })).table;
+}
 
 /** A search engine and table facts made on another thread (TetrisAI.create's `attached`). */
 export interface AttachedSearch {

@@ -32,7 +32,15 @@ import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import type { BenchGameOptions } from './bench.js';
-import { checkStackRoom, type GameMove, TetrisAI, type GamePolicy, type TetrisAIOptions, type WellSide } from './ai.js';
+import {
+  checkStackRoom,
+  defaultGameTable,
+  type GameMove,
+  TetrisAI,
+  type GamePolicy,
+  type TetrisAIOptions,
+  type WellSide,
+} from './ai.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { countHoles, lockInPlace } from './grid.js';
 import { piecesPerTopOutInterval, tetrisRateInterval } from './intervals.js';
@@ -242,7 +250,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   let t0 = performance.now();
   let tallies: GameTally[];
   if (threads > 1) {
-    const table = opts.table ?? (await cachedTable(facts.ruleSet.gravity === '20G', signal));
+    const table = opts.table ?? (await defaultGameTable(facts.ruleSet, signal));
     ({ tallies, startedAt: t0 } = await playOnThreads({
       aiOptions,
       settings,
@@ -297,13 +305,6 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
 /** playGame's default: every core where shared memory exists (Node), else 1. */
 async function threadsByDefault(): Promise<number> {
   return inNode ? defaultThreadCount() : 1;
-}
-
-/** TetrisAI.create's default table: the 20G table at 20G, else the article's. */
-async function cachedTable(at20G: boolean, signal: AbortSignal | undefined): Promise<RankTable> {
-  if (!inNode) throw new StackRankError('BAD_ARGUMENT', 'in a browser pass { table } (and threads: 1)');
-  const { loadOrBuildCachedTable } = await import('../rank/cache.js');
-  return (await loadOrBuildCachedTable({ gravity: at20G ? '20G' : 'drop', signal })).table;
 }
 
 /** Pieces and lines of a game under way (progress reports). */

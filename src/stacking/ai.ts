@@ -17,7 +17,7 @@ import { ORIENTATIONS } from '../pieces.js';
 import { inNode } from '../node-builtins.js';
 import { classicMove } from '../rules/rotation-systems.js';
 import type { PieceMove } from '../rules/types.js';
-import { requireRankTable, type RankTable } from '../rank/table.js';
+import { PASS_A_TABLE_IN_A_BROWSER, requireRankTable, type RankTable } from '../rank/table.js';
 import { surfaceFromHeights } from '../surface.js';
 import {
   StackingEngine,
@@ -181,10 +181,7 @@ export class StackingAI {
       throw new StackRankError('BAD_ARGUMENT', 'previewTable needs strategy "expectimax" (or "best")');
     if (!table) {
       if (!inNode) {
-        throw new StackRankError(
-          'BAD_ARGUMENT',
-          'in a browser pass { table }: build it with buildRankTable or load it with loadRankTable',
-        );
+        throw new StackRankError('BAD_ARGUMENT', PASS_A_TABLE_IN_A_BROWSER);
       }
       const { sharedDefaultTable } = await import('../rank/cache.js');
       table = (await sharedDefaultTable()).table;
