@@ -30,6 +30,12 @@ beforeAll(async () => {
 });
 
 const typed = (code: string) => expect.objectContaining({ name: 'StackRankError', code });
+/** What `work` rejects with (null when it resolves). */
+const rejectionOf = (work: Promise<unknown>): Promise<Error | null> =>
+  work.then(
+    () => null,
+    (err: unknown) => err as Error,
+  );
 const tempDir = () => mkdtemp(join(tmpdir(), 'stackrank-files-'));
 
 describe('concurrent writers (defect 5)', () => {
@@ -211,10 +217,7 @@ describe('saving to a caller-given path (file-fixes)', () => {
   it("a path that is not a non-empty string is BAD_ARGUMENT naming the path (not IO with Node's message)", async () => {
     for (const [name, save] of savers()) {
       for (const bad of [null, undefined, '', 42, {}, 'a\0b.srk']) {
-        const e = await save(bad).then(
-          () => null,
-          (err: unknown) => err,
-        );
+        const e = await rejectionOf(save(bad));
         expect(e).toEqual(typed('BAD_ARGUMENT'));
         expect((e as Error).message).toMatch(
           new RegExp(`^${name.replace('.', '\\.')}: path must be a non-empty string`),
@@ -229,10 +232,7 @@ describe('saving to a caller-given path (file-fixes)', () => {
       const made = await makeFifo();
       if (!made) return;
       const { dir, fifo } = made;
-      const e = await save(fifo).then(
-        () => null,
-        (err: unknown) => err,
-      );
+      const e = await rejectionOf(save(fifo));
       expect(e).toEqual(typed('IO'));
       expect((e as Error).message).toMatch(/not a regular file/);
       expect((await lstat(fifo)).isFIFO()).toBe(true);
@@ -261,10 +261,7 @@ describe('saving to a caller-given path (file-fixes)', () => {
     const target = join(dir, 'sub.srk');
     await mkdir(target);
     for (const [, save] of savers()) {
-      const e = await save(target).then(
-        () => null,
-        (err: unknown) => err,
-      );
+      const e = await rejectionOf(save(target));
       expect(e).toEqual(typed('IO'));
       expect((e as Error).message).toMatch(/not a regular file/);
       expect((await stat(target)).isDirectory()).toBe(true);
@@ -288,10 +285,7 @@ describe('saving to a caller-given path (file-fixes)', () => {
     // A path through a regular file cannot be made: IO, nothing written.
     await expect(table.save(join(path, 'inside.srk'))).rejects.toEqual(typed('IO'));
     // The CLI's writer makes no folder: IO naming the missing one.
-    const e = await writeFileAtomic(join(dir, 'none', 'x.json'), new Uint8Array(1), { createDir: false }).then(
-      () => null,
-      (err: unknown) => err,
-    );
+    const e = await rejectionOf(writeFileAtomic(join(dir, 'none', 'x.json'), new Uint8Array(1), { createDir: false }));
     expect(e).toEqual(typed('IO'));
     expect((e as Error).message).toMatch(/ENOENT: directory .*none does not exist/);
     expect((await readdir(dir)).sort()).toEqual(['PreviewTable.save', 'RankTable.save', 't.srk']);
@@ -326,9 +320,8 @@ describe('a --out folder removed while the command ran', () => {
   it('is not made again: the result goes to a temporary folder, named in the IO error', async () => {
     const table = await buildRankTable({ width: 4, maxStep: 1, iterations: 1, threads: 1 });
     const gone = join(await mkdtemp(join(tmpdir(), 'stackrank-gone-')), 'removed');
-    const e = await writeKeepingResult(join(gone, 't.srk'), 'table', (p) => writeBytesAtomic(p, table.toBytes())).then(
-      () => null,
-      (err: unknown) => err as Error,
+    const e = await rejectionOf(
+      writeKeepingResult(join(gone, 't.srk'), 'table', (p) => writeBytesAtomic(p, table.toBytes())),
     );
     expect(e).toEqual(expect.objectContaining({ name: 'StackRankError', code: 'IO' }));
     const kept = /it was kept in (.*)$/.exec(e!.message)?.[1];
