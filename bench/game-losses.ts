@@ -11,7 +11,7 @@
  *   npx tsx bench/game-losses.ts [--rules classic] [--randomizer tgm1] [--lookahead 1] [--games 20]
  *                                [--max-pieces 5000] [--seed 1]
  */
-import { burnsRows, maxFloorFor, stackSearchSetup, wellSides } from '../src/game/ai.js';
+import { burnsRows, maxFloorFor, stackSearchSetup, wellSides } from '../src/game/policy.js';
 import { popcount, stackFloor } from '../src/game/grid.js';
 import { isTetrisReady, stackSurfaces } from '../src/game/stack.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';

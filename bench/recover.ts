@@ -11,7 +11,7 @@
  * Needs the kernels built (npm run build:wasm). Prints a table and writes bench/results/recover.json.
  */
 import { RECOVER_WEIGHTS } from '../src/game/evaluate.js';
-import { maxFloorFor } from '../src/game/ai.js';
+import { maxFloorFor } from '../src/game/policy.js';
 import { recoverMove, type RecoverContext, type RecoverState } from '../src/game/recover.js';
 import { reachableOnRows, ruleFacts } from '../src/game/rules-adapter.js';
 import { PIECES, type Piece } from '../src/pieces.js';

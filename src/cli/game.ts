@@ -1,7 +1,7 @@
 /** `stackrank bench game`: TetrisAI playing real games of a rule set, optionally beside its two baselines (docs/game.md). */
 import { readFileSync } from 'node:fs';
 import { StackRankError } from '../errors.js';
-import { type GamePolicy, MAX_STACK_ROOM, MIN_STACK_ROOM } from '../game/ai.js';
+import { type GamePolicy, MAX_STACK_ROOM, MIN_STACK_ROOM } from '../game/policy.js';
 import { benchGame } from '../game/bench.js';
 import { RECOVER_WEIGHTS, type RecoverWeights, withRecoverWeights } from '../game/evaluate.js';
 import { mergeGameResults, type GameTally, type PlayGameResult } from '../game/play.js';

@@ -8,7 +8,7 @@ import type { RankTable } from '../rank/table.js';
 import type { RuleSetName } from '../rules/types.js';
 import type { NextPieceValues } from '../stacking/engine.js';
 import { StackRankError, checkCallback, describe, firstHole, optionNames, optionsObject } from '../errors.js';
-import { checkStackRoom, GAME_POLICIES, type GamePolicy } from './ai.js';
+import { checkStackRoom, GAME_POLICIES, type GamePolicy } from './policy.js';
 import type { RecoverWeights } from './evaluate.js';
 import { GAME_RUN_OPTION_KEYS, playGame, type GameTally, type PlayGameResult } from './play.js';
 

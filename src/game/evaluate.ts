@@ -25,7 +25,7 @@ export interface BoardFeatures {
   /** Filled cells in the well column (a well holding them is not Tetris-ready). */
   wellCells: number;
   /** 1 when the board is a clean stack with the well open (docs/game.md), on the field's bottom or over a floor of
-   * at most the AI's highest floor of buried rows (ai.ts, MAX_FLOOR), else 0. */
+   * at most the AI's highest floor of buried rows (policy.ts, MAX_FLOOR), else 0. */
   clean: number;
   /** The floor of that clean stack (rows buried under it), 0 when the board is not one. */
   floorRows: number;
@@ -131,7 +131,7 @@ export interface MoveFacts {
  * The features of a board after a move (rows already cleared). `rows` bottom first (at most 48), `height` rows
  * counted for the row-transition feature (every empty row counts 2, as in the reference); `wellColumn` -1 for none;
  * `coverWell` the column of a well a piece may cover (with `wellColumn` -1), -1 for none; `maxFloor` the highest
- * floor a clean stack may stand on (TetrisAI's depends on the rule set: ai.ts, MAX_FLOOR).
+ * floor a clean stack may stand on (TetrisAI's depends on the rule set: policy.ts, MAX_FLOOR).
  * Computed by the recover kernel (assembly/recover/search.ts), the code the recover search values its boards with.
  */
 export function boardFeatures(

@@ -9,7 +9,7 @@ import { inNode, nodeBuiltin } from '../node-builtins.js';
 import type { RankTable } from '../rank/table.js';
 import { StackingEngine, type EngineParts, type NextPieceValues } from '../stacking/engine.js';
 import { countLiveWorker } from '../workers.js';
-import { stackSearchSetup } from './ai.js';
+import { stackSearchSetup } from './policy.js';
 import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play.js';
 import { ruleFacts } from './rules-adapter.js';
 

@@ -32,15 +32,8 @@ import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import type { BenchGameOptions } from './bench.js';
-import {
-  checkStackRoom,
-  defaultGameTable,
-  type GameMove,
-  TetrisAI,
-  type GamePolicy,
-  type TetrisAIOptions,
-  type WellSide,
-} from './ai.js';
+import { defaultGameTable, type GameMove, TetrisAI, type TetrisAIOptions } from './ai.js';
+import { checkStackRoom, type GamePolicy, type WellSide } from './policy.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { countHoles, lockInPlace } from './grid.js';
 import { piecesPerTopOutInterval, tetrisRateInterval } from './intervals.js';

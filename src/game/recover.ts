@@ -39,7 +39,7 @@ export interface RecoverContext {
    * the cover are not holes, and the cover costs `weights.wellCover` per cell (-1: none).
    */
   coverWell: number;
-  /** The highest floor (rows buried under a clean stack) the clean-stack terms accept (TetrisAI's: ai.ts, MAX_FLOOR). */
+  /** The highest floor (rows buried under a clean stack) the clean-stack terms accept (TetrisAI's: policy.ts, MAX_FLOOR). */
   maxFloor: number;
   weights: RecoverWeights;
   depth: number;

@@ -5,7 +5,7 @@ import { ORIENTATIONS, PIECES, MIRROR_PIECE, pieceId, type Piece } from '../../s
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
 import { TetrisAI, benchGame, playGame } from '../../src/game/index.js';
-import { burnsRows, MAX_STACK_ROOM, MIN_STACK_ROOM, stackSearchSetup } from '../../src/game/ai.js';
+import { burnsRows, MAX_STACK_ROOM, MIN_STACK_ROOM, stackSearchSetup } from '../../src/game/policy.js';
 import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS } from '../../src/game/evaluate.js';
 import { lockCells, stackFloor } from '../../src/game/grid.js';
 import { normalizeBoard } from '../../src/game/board-input.js';

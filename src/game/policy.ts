@@ -1,0 +1,242 @@
+/**
+ * The policy's settings by kind of rule set (docs/game.md, "The policy"): the rows stack mode keeps free, the floors
+ * it stacks over, the well's side, recover mode's search, and when a tall stack burns rows or covers its well. Each
+ * setting names the measurement that chose it (docs/results.md). TetrisAI (ai.ts) reads them; nothing here plays.
+ */
+import { requireInt } from '../errors.js';
+import type { RandomizerName } from '../randomizers/index.js';
+import { DEFAULT_RULES, TETRIS_ROWS, type StackingRules } from '../stacking/rules.js';
+import type { UnknownPieces } from '../stacking/engine.js';
+import type { Piece } from '../pieces.js';
+import { defaultGameRandomizer, type GameRuleFacts } from './rules-adapter.js';
+
+export type WellSide = 'right' | 'left' | 'auto';
+/** Which modes play: both (the AI), or one alone (the benchmark baselines, docs/game.md). */
+export const GAME_POLICIES = ['both', 'stackOnly', 'fullBoardOnly'] as const;
+export type GamePolicy = (typeof GAME_POLICIES)[number];
+
+/**
+ * The stacking rules of a turn, by whether the stack is Tetris-ready: they differ only in `boardHeight`, the highest
+ * row the stack may fill (its limit; docs/game.md, "The policy").
+ */
+export interface StackLimits {
+  tetrisReady: StackingRules;
+  building: StackingRules;
+}
+
+/**
+ * The stacking rules and search strategy stack mode plays with, for a rule set, randomizer and policy. The stack
+ * stays defaultStackRoom's rows under the top of the field (rule sets that spawn in the top rows need that room to
+ * turn the I upright over the stack; a Tetris-ready stack may have less; long I droughts need more), and the I goes
+ * down the well as soon as the stack is Tetris-ready (lowest column at least TETRIS_ROWS): a real game keeps its
+ * stack low (docs/game.md). `stackRules` (the search engine's) has the higher of the two limits; each turn searches
+ * under its own. A `stackRoom` given (checked: checkStackRoom) is both limits' room.
+ */
+export function stackSearchSetup(
+  rules: GameRuleFacts,
+  randomizer: RandomizerName | undefined,
+  policy: GamePolicy,
+  stackRoom?: number,
+): { stackRules: StackingRules; limits: StackLimits; unknownPieces: UnknownPieces } {
+  const room =
+    stackRoom === undefined
+      ? defaultStackRoom(ruleSetKind(rules.ruleSet), randomizer ?? defaultGameRandomizer(rules.name))
+      : { building: stackRoom, tetrisReady: stackRoom };
+  const withLimit = (free: number): StackingRules => ({
+    ...DEFAULT_RULES,
+    boardHeight: rules.visibleHeight - free,
+    tetrisThreshold: TETRIS_ROWS,
+  });
+  const limits: StackLimits = { tetrisReady: withLimit(room.tetrisReady), building: withLimit(room.building) };
+  const stackRules = room.tetrisReady <= room.building ? limits.tetrisReady : limits.building;
+  // With a randomizer, stack mode averages over the one unknown piece after the queue (expectimax).
+  return { stackRules, limits, unknownPieces: randomizer && policy !== 'fullBoardOnly' ? 1 : 0 };
+}
+
+/**
+ * The kinds of rule set the policy plays differently (docs/game.md, "The policy"): at 20G; pieces appearing in the
+ * field's top rows (nes, tgm); hold or more than one preview (guideline); one piece shown and no hold (classic).
+ */
+type RuleSetKind = '20G' | 'topSpawn' | 'previews' | 'onePiece';
+
+export function ruleSetKind(ruleSet: GameRuleFacts['ruleSet']): RuleSetKind {
+  if (ruleSet.gravity === '20G') return '20G';
+  if (ruleSet.spawn === 'topRow') return 'topSpawn';
+  if (ruleSet.hold || ruleSet.previews > 1) return 'previews';
+  return 'onePiece';
+}
+
+/** Rows stack mode keeps free above the stack: while it is still building, and once it is Tetris-ready. */
+interface StackRoom {
+  building: number;
+  tetrisReady: number;
+}
+
+/**
+ * The stack's room under each kind of rule set: while it is still building, and once it is Tetris-ready (an I down
+ * the well clears four rows now). A ready stack only waits for its I, which lowers it by four rows, so its room is
+ * spent only on a drought and every row of it is a burn put off. `longDroughts`, where given, is the room under a
+ * randomizer with long I droughts (LONG_I_DROUGHTS).
+ */
+const STACK_ROOM: Readonly<Record<RuleSetKind, StackRoom & { longDroughts?: StackRoom }>> = {
+  /** Guideline (hold and 5 previews): room to stand the I upright over the stack. */
+  previews: { building: 4, tetrisReady: 4 },
+  /** Classic: an I drought is seen one piece ahead, and the stacks that top out are the ones that grow tall before
+   * they are Tetris-ready (an uneven stack, a column far behind), so a stack still building stays 6 rows under the
+   * top and a ready one 4: 95.0–95.2 % Tetris rate and one top-out in 60 M pieces, where one limit of 5 rows gave
+   * 94.7 % and none (classic/tgm1; docs/results.md, "Classic: two limits"). */
+  onePiece: { building: 6, tetrisReady: 4 },
+  /** nes, tgm: a deep well beside a tall stack takes only an I, so the stack stays lower (nes/nes over 2 x 3,000
+   * pieces: 2 top-outs with 4 rows, none with 6); letting a ready stack stand higher gained Tetrises only with more
+   * top-outs (docs/results.md, "Classic: two limits"). Under long droughts the top-outs are ready stacks beside a
+   * deep well that wait through a drought until the I can no longer reach the well: under nes/nes, 8 rows top out
+   * once per 19.7 M pieces (3 in 59.1 M) at a 71.0–71.2 % Tetris rate, where 6 rows top out once per 829,000 at
+   * 75.2–75.3 % and 7 rows once per 3.4 M at 73.5–73.6 % (docs/results.md, "nes: room for the droughts"). */
+  topSpawn: { building: 6, tetrisReady: 6, longDroughts: { building: 8, tetrisReady: 8 } },
+  /** At 20G the piece slides over the stack from where it appears: a stack this close to the top blocks it. */
+  '20G': { building: 8, tetrisReady: 8 },
+};
+
+/**
+ * Randomizers whose I droughts are long: one gap between I pieces in a thousand is 38–44 pieces long, where under
+ * the others (the TGM randomizers, the bags, red/blue) it is at most 24 (docs/results.md, "nes: room for the
+ * droughts").
+ */
+const LONG_I_DROUGHTS: ReadonlySet<RandomizerName> = new Set(['memoryless', 'nes', 'nesSketch', 'decay']);
+
+/** The rows stack mode keeps free under a kind of rule set and the game's randomizer. */
+function defaultStackRoom(kind: RuleSetKind, randomizer: RandomizerName): StackRoom {
+  const room = STACK_ROOM[kind];
+  return (LONG_I_DROUGHTS.has(randomizer) && room.longDroughts) || room;
+}
+
+/**
+ * The range of TetrisAIOptions.stackRoom: at least the 2 top rows, where nes and tgm pieces appear and turn, and at
+ * most 12, which leaves the stack 8 rows: a Tetris-ready stack and a row or two on it.
+ */
+export const MIN_STACK_ROOM = 2;
+export const MAX_STACK_ROOM = 12;
+
+/** TetrisAIOptions.stackRoom checked (undefined: the default room). */
+export function checkStackRoom(stackRoom: unknown): number | undefined {
+  return stackRoom === undefined ? undefined : requireInt('stackRoom', stackRoom, MIN_STACK_ROOM, MAX_STACK_ROOM);
+}
+
+/**
+ * Highest floor (rows buried under a clean stack: garbage, covered holes, a filled well; grid.ts stackFloor) the AI
+ * stacks over, by kind of rule set: stack mode plays the surface above it with its limit lowered by the floor, and
+ * recover mode counts a clean stack over it as clean; a higher floor is dug out. Stacking over floors of up to 4
+ * rows raised classic/tgm1's Tetris rate from 92.1 % to 94.2 % (20 games of 5,000 pieces, seed 1). But a floor's rows
+ * are room the stack no longer has, and few floors go away by themselves: digging floors of 3 and 4 rows out gains
+ * 1.1 points under nes/nes and 3.9 under tgm20g; under classic/tgm1, whose stack has more room than its I droughts
+ * need, the rate stays the same, and floors of 4 rows have no top-out in 60 M pieces where 2 rows had one in 59.8 M
+ * (docs/results.md, "Floors of at most 2 rows"). Guideline played the same games with either.
+ */
+const MAX_FLOOR: Readonly<Record<RuleSetKind, number>> = { previews: 2, onePiece: 4, topSpawn: 2, '20G': 2 };
+
+/** The highest floor TetrisAI stacks over under a rule set (MAX_FLOOR). */
+export function maxFloorFor(ruleSet: GameRuleFacts['ruleSet']): number {
+  return MAX_FLOOR[ruleSetKind(ruleSet)];
+}
+
+/**
+ * The well side TetrisAI plays when none is given, by kind of rule set. 'auto' (either edge column, whichever is a
+ * clean well; both: the better) ends recoveries sooner and gains Tetris rate under classic, nes and tgm; under tgm20g
+ * it loses rate and under guideline it changes nothing (the figures: docs/results.md, "The well on either edge under
+ * nes and tgm").
+ */
+const DEFAULT_WELL: Readonly<Record<RuleSetKind, WellSide>> = {
+  previews: 'right',
+  onePiece: 'auto',
+  topSpawn: 'auto',
+  '20G': 'right',
+};
+
+export function defaultWell(ruleSet: GameRuleFacts['ruleSet']): WellSide {
+  return DEFAULT_WELL[ruleSetKind(ruleSet)];
+}
+
+/** The sides whose edge column stack mode plays as the well: both under 'auto'. */
+export function wellSides(well: WellSide): ('right' | 'left')[] {
+  return well === 'auto' ? ['right', 'left'] : [well];
+}
+
+/** A recover search: its beam width, the lines its chance ply values (0: none), and a wider one near the top. */
+export interface RecoverSearch {
+  beam: number;
+  chance: number;
+  /**
+   * The search of a recover move on a board with a cell in the field's top `rows` rows, where a move can lose the
+   * game. Such boards are few, so a wide search there costs little speed: under nes/nes one top-out per 925,000
+   * pieces against one per 442,000 at the same Tetris rate (six seeds of 20 games of 500,000 pieces); from the top
+   * 5 rows, or with a beam and chance ply of 24, no better; under tgm20g no change (docs/results.md, "A wider
+   * search near the top").
+   */
+  nearTop?: NearTopSearch;
+}
+
+export interface NearTopSearch {
+  rows: number;
+  beam: number;
+  chance: number;
+}
+
+/**
+ * Recover mode's beam width and the lines its chance ply values over the next piece, by default (docs/game.md,
+ * "Recover mode"), by kind of rule set. Classic: a chance ply of 12 lines over the beam of 12 gains +0.7 to +0.8 point
+ * of Tetris rate (classic/tgm1, 20 games of 100,000 pieces, seeds 1–3) at about 40 % of the speed, which stays over
+ * the 50 k pieces/s target. nes, tgm and 20G spend far more of their pieces in recover mode, where that took the
+ * speed to a third or less; there a beam of 6 played as strong as 12 without a chance ply, and a beam of 4 pays for a
+ * chance ply of 3 lines: under nes/nes 74.1 % Tetris rate against 72.4 % and one top-out per 570,000 pieces against
+ * one per 167,000 (20 games of 500,000 pieces, seed 1); under tgm20g 45.3 % against 37.3 % (docs/results.md, "A
+ * narrow recover beam with a chance ply"). With the wider search near the top and the recover kernel valuing
+ * placements by difference, nes plays 60,700–62,500 pieces/s on 2 threads. Guideline hardly ever recovers.
+ */
+export const RECOVER_SEARCH: Readonly<Record<RuleSetKind, RecoverSearch>> = {
+  previews: { beam: 12, chance: 0 },
+  onePiece: { beam: 12, chance: 12 },
+  topSpawn: { beam: 4, chance: 3, nearTop: { rows: 4, beam: 12, chance: 12 } },
+  '20G': { beam: 4, chance: 3 },
+};
+
+/** The full-board baseline's search (policy 'fullBoardOnly'): the plain BCTS player under every rule set. */
+export const PLAIN_RECOVER_SEARCH: RecoverSearch = { beam: 12, chance: 0 };
+
+/**
+ * Where a tall board's recover search may cover the well (docs/game.md, "Recover mode"): at least COVER_OVER_LIMIT
+ * rows above the stack's limit and at most COVER_UNDER_TOP rows under the field's top, both signs that the stack
+ * is in danger. Under nes this cut the top-outs by three quarters at about the same Tetris rate; at 20G, from 2
+ * rows over its low limit, it lost rate; under classic, from 4 rows under the top alone, it kept the stack alive at
+ * a lower rate (docs/results.md, "Covering the well near the top").
+ */
+const COVER_OVER_LIMIT = 2;
+const COVER_UNDER_TOP = 4;
+
+/** Whether a board whose highest cell is in row `boardTop` - 1 may cover its well. */
+export function coversWell(boardTop: number, stackLimit: number, visibleHeight: number): boolean {
+  return boardTop >= Math.max(stackLimit + COVER_OVER_LIMIT, visibleHeight - COVER_UNDER_TOP);
+}
+
+/** Stack height (below the stack's limit) from which rows are burnt while no I is known. */
+const BURN_ROOM = 2;
+
+/**
+ * Whether a turn burns rows (docs/game.md, "Smaller clears"): the stack is tall and no I is among the known pieces
+ * (current, the queue the search sees, hold).
+ */
+export function burnsRows(rows: Uint32Array, stackLimit: number, known: readonly (Piece | null)[]): boolean {
+  return stackIsTall(maxHeight(rows), stackLimit) && !known.includes('I');
+}
+
+/**
+ * Whether a board whose highest cell is in row `boardTop` - 1 is tall enough to burn rows while no I is known:
+ * within BURN_ROOM rows of the stack's limit.
+ */
+export function stackIsTall(boardTop: number, stackLimit: number): boolean {
+  return boardTop > stackLimit - BURN_ROOM;
+}
+
+export function maxHeight(rows: Uint32Array): number {
+  for (let r = rows.length - 1; r >= 0; r--) if (rows[r] !== 0) return r + 1;
+  return 0;
+}
