@@ -21,4 +21,18 @@ describe('lines-per-game summaries', () => {
     expect(s.censored!.ci95[0]).toBeCloseTo((2 * 600000) / 243.2, -1);
     expect(s.censored!.ci95[1]).toBeCloseTo((2 * 600000) / 162.73, -1);
   });
+
+  it('is exact with one or no loss, where an approximation of the quantiles is furthest off', () => {
+    // One loss in 1,476 lines (a full-board run of 2 games, one capped): [2T/χ²₀.₉₇₅(4), 2T/χ²₀.₀₂₅(2)] with the
+    // tabulated χ²₀.₉₇₅(4) = 11.1433 and χ²₀.₀₂₅(2) = 0.0506356, i.e. [264.9, 58,299].
+    const one = summarizeLines([476, 1000], [true, false]).censored!;
+    expect(one.mean).toBe(1476);
+    expect(one.ci95[0]).toBeCloseTo((2 * 1476) / 11.1433, 1);
+    expect(one.ci95[1] / ((2 * 1476) / 0.0506356)).toBeCloseTo(1, 4);
+    // No loss: the mean is unbounded above, and the low bound is 2T/χ²₀.₉₇₅(2) = 2T/7.37776.
+    const none = summarizeLines([1000, 1000], [false, false]).censored!;
+    expect(none.mean).toBe(Infinity);
+    expect(none.ci95[0]).toBeCloseTo(4000 / 7.37776, 2);
+    expect(none.ci95[1]).toBe(Infinity);
+  });
 });

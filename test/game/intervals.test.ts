@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { piecesPerTopOutInterval, poissonInterval, tetrisRateInterval } from '../../src/game/intervals.js';
+import { piecesPerTopOutInterval, tetrisRateInterval } from '../../src/game/intervals.js';
+import { poissonInterval } from '../../src/poisson.js';
 
 /** P(X ≤ k) for a Poisson mean m by plain term-by-term summation (fine for the small k used here). */
 function naiveCdf(k: number, m: number): number {
