@@ -132,26 +132,33 @@ export class Mover {
     return this.rules.gravity === '20G' ? { ...p, y: this.dropY(p.rotation, p.x, p.y) } : p;
   }
 
-  /** One input applied to a piece in play (hardDrop excluded); null when it does nothing. */
+  /**
+   * One input applied to a piece in play (hardDrop excluded); null when it does nothing. Under 20G a piece not yet
+   * at rest (the spawn) falls before the input acts, except a turn under initial rotation, which turns it as it
+   * appears (docs/rules.md, "Reachable placements and their keys"): a shift as the first input moves the fallen
+   * piece, not the one at spawn height.
+   */
   apply(p: PieceState, input: Input): PieceState | null {
+    const turning = input === 'cw' || input === 'ccw';
+    const from = turning && this.rules.initialRotation ? p : this.settle(p);
     switch (input) {
       case 'cw':
       case 'ccw': {
-        const t = this.turn(p, input === 'cw');
+        const t = this.turn(from, input === 'cw');
         return t && this.settle(t);
       }
       case 'left':
       case 'right': {
         const dx = input === 'left' ? -1 : 1;
-        if (this.collides(p.rotation, p.x + dx, p.y)) return null;
-        return this.settle({ ...p, x: p.x + dx });
+        if (this.collides(from.rotation, from.x + dx, from.y)) return null;
+        return this.settle({ ...from, x: from.x + dx });
       }
       case 'dasLeft':
       case 'dasRight': {
         const dx = input === 'dasLeft' ? -1 : 1;
-        let q = p;
+        let q = from;
         while (!this.collides(q.rotation, q.x + dx, q.y)) q = this.settle({ ...q, x: q.x + dx });
-        return q === p ? null : q;
+        return q === from ? null : q;
       }
       case 'softDrop': {
         if (!this.rules.softDrop || this.rules.gravity === '20G') return null;

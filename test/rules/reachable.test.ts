@@ -74,6 +74,44 @@ describe('reachablePlacements against the reference', () => {
   });
 });
 
+describe('PieceMover replays every placement from its spawn', () => {
+  // A game replaying `inputs` key by key starts from `spawn`; under 20G the piece falls as it appears, so a shift as
+  // the first key moves the fallen piece (docs/rules.md, "Reachable placements and their keys").
+  for (const rules of RULE_SET_NAMES) {
+    it(`${rules}: spawn, each input by apply, then hardDrop lands on the placement's cells`, () => {
+      const rng = new Rng(0x0bad + rules.charCodeAt(0) * 31 + rules.length);
+      let replayed = 0;
+      for (let i = 0; i < 150; i++) {
+        const board = randomBoard(rng);
+        const piece = PIECES[rng.nextInt(7)];
+        const mover = new PieceMover(board.rows, piece, rules);
+        for (const p of reachablePlacements(board.rows, piece, { rules })) {
+          let state = mover.spawn;
+          for (const input of p.inputs.slice(0, -1)) {
+            const next = mover.apply(state, input);
+            if (!next) throw new Error(`${rules} ${piece}: ${input} does nothing in ${p.inputs.join(' ')}`);
+            state = next;
+          }
+          const landed = { ...state, y: mover.dropY(state.rotation, state.x, state.y) };
+          expect(key(mover.cellsOf(landed)), `${rules} ${piece} ${p.inputs.join(' ')}`).toBe(key(p.cells));
+          replayed++;
+        }
+      }
+      expect(replayed).toBeGreaterThan(1000);
+    });
+  }
+  it('tgm20g: a first shift moves the piece after it fell, so it cannot pass over a column taller than its spawn', () => {
+    // Column 2, beside the T's spawn box (columns 3-5), stands 10 rows high: at spawn height the T would move over
+    // it and land on it; it falls first, to the floor beside the column, where neither shift moves it.
+    const rows = Array.from({ length: 20 }, (_, i) => (i >= 10 ? '..#.......' : '..........'));
+    const mover = new PieceMover(rows, 'T', 'tgm20g');
+    expect(mover.apply(mover.spawn, 'left')).toBeNull();
+    expect(mover.apply(mover.spawn, 'dasLeft')).toBeNull();
+    const right = mover.apply(mover.spawn, 'right')!;
+    expect(right).toEqual({ rotation: 0, x: mover.spawn.x + 1, y: mover.dropY(0, mover.spawn.x + 1, 0) });
+  });
+});
+
 describe('finesse on an empty 10 × 20 board (guideline)', () => {
   const empty = Board.empty();
   const inputsFor = (piece: 'T' | 'I' | 'O' | 'L', cells: [number, number][]) =>
