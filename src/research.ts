@@ -89,7 +89,7 @@ export {
   type FeatureEntry,
   type MoveInfo,
 } from './fullboard/features.js';
-export { FEATURE_SETS, DEFAULT_WEIGHTS, resolveWeights } from './fullboard/presets.js';
+export { FEATURE_SETS, DEFAULT_WEIGHTS, resolveWeights, type FeatureSetName } from './fullboard/presets.js';
 export { kernelFeatures } from './fullboard/player.js';
 export {
   trainWeights,

@@ -14,6 +14,7 @@ import {
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH } from '../fullboard/board.js';
 import {
   FEATURE_SETS,
+  FEATURE_SET_NAMES,
   PRESET_NAMES,
   RENAMED_WEIGHTS,
   resolveWeights,
@@ -34,8 +35,6 @@ import { startWriting, type CliIO } from './io.js';
 import { THREADS, randomizerOption, seedOption } from './options.js';
 import { RUN_OPTIONS, runParams, startRun, type RunFile } from './run-files.js';
 import { defineCommand, defineOptions, flagName, type OptionValues } from './spec.js';
-
-const FEATURE_SET_NAMES = Object.keys(FEATURE_SETS);
 
 /**
  * A value that names a file rather than a preset: it ends in .json or holds a path separator. Such a file that cannot

@@ -45,13 +45,22 @@ export const DELLACHERIE_FEATURES: readonly FeatureName[] = [
 ];
 export const BCTS_FEATURES: readonly FeatureName[] = [...DELLACHERIE_FEATURES, 'holeDepth', 'rowsWithHoles'];
 
+/** The names of the trainer's feature sets (FEATURE_SETS), as `--features` and `trainWeights({ features })` take them. */
+export type FeatureSetName = 'cs3243' | 'cs3243Prose' | 'dellacherie' | 'bcts';
+
 /** Named feature sets for the trainer (`features` option). */
-export const FEATURE_SETS: Readonly<Record<string, readonly FeatureName[]>> = {
+export const FEATURE_SETS: Readonly<Record<FeatureSetName, readonly FeatureName[]>> = {
   cs3243: CS3243_FEATURES,
   cs3243Prose: CS3243_FEATURES_PROSE,
   dellacherie: DELLACHERIE_FEATURES,
   bcts: BCTS_FEATURES,
 };
+
+export const FEATURE_SET_NAMES = Object.keys(FEATURE_SETS) as FeatureSetName[];
+
+export function isFeatureSetName(value: unknown): value is FeatureSetName {
+  return typeof value === 'string' && (FEATURE_SET_NAMES as string[]).includes(value);
+}
 
 const CS3243_WEIGHTS = [
   8.580230809919557, -7.323298208568506, -5.79715846115661, -4.194861543999046, -3.908041863765, -7.193861810393222,

@@ -38,10 +38,19 @@ import { FEATURE_SLOTS, O_LINES, O_PIECES, RESULT_BYTES, RESULT_LINES } from './
 
 /** Bytes of a weight vector in kernel memory (FEATURE_SLOTS f64). */
 const WEIGHTS_BYTES = FEATURE_SLOTS * 8;
-import { BCTS_FEATURES, resolveWeights, weightSlots } from './presets.js';
+import {
+  BCTS_FEATURES,
+  FEATURE_SETS,
+  FEATURE_SET_NAMES,
+  type FeatureSetName,
+  isFeatureSetName,
+  resolveWeights,
+  weightSlots,
+} from './presets.js';
 
 export interface TrainOptions {
-  features?: readonly FeatureName[];
+  /** The features to weigh: a list of feature names, or the name of a set (FEATURE_SETS); default bcts's eight. */
+  features?: readonly FeatureName[] | FeatureSetName;
   population?: number;
   /** Individuals drawn per tournament; default 8, or the population when that is smaller. */
   tournament?: number;
@@ -178,13 +187,13 @@ function num(name: string, v: unknown, min: number, max: number): number {
 }
 
 export function resolveTrainOptions(o: TrainOptions): ResolvedTrainOptions {
-  if (o.features !== undefined && !Array.isArray(o.features)) {
+  if (o.features !== undefined && !Array.isArray(o.features) && !isFeatureSetName(o.features)) {
     throw new StackRankError(
       'BAD_ARGUMENT',
-      `features must be an array of feature names (docs/fullboard.md); got ${describe(o.features)}`,
+      `features must be an array of feature names or a feature set (${FEATURE_SET_NAMES.join(', ')}; docs/fullboard.md); got ${describe(o.features)}`,
     );
   }
-  const features = [...(o.features ?? BCTS_FEATURES)];
+  const features = [...(isFeatureSetName(o.features) ? FEATURE_SETS[o.features] : (o.features ?? BCTS_FEATURES))];
   resolveWeights({ features, weights: features.map(() => 0) });
   const population = requireInt(
     'population',

@@ -10,6 +10,7 @@ import {
   type TrainCheckpoint,
 } from '../../src/fullboard/trainer.js';
 import { playFullGame } from '../../src/fullboard/player.js';
+import { FEATURE_SETS } from '../../src/fullboard/presets.js';
 
 const SMALL = { population: 24, gamesPerEval: 3, boardWidth: 8, boardHeight: 8, maxPieces: 5000, seed: 2026 } as const;
 
@@ -92,6 +93,13 @@ describe('GA trainer', () => {
     expect(bare.options).toEqual({ ...resolveTrainOptions({ ...options, generations: 1 }) });
   });
 
+  it('takes a feature set by name, as the CLI option --features does', () => {
+    expect(resolveTrainOptions({ generations: 1, features: 'dellacherie' }).features).toEqual([
+      ...FEATURE_SETS.dellacherie,
+    ]);
+    expect(resolveTrainOptions({ generations: 1, features: 'bcts' }).features).toEqual([...FEATURE_SETS.bcts]);
+  });
+
   it('caps the default tournament at the population; an explicit one above it is refused', () => {
     expect(resolveTrainOptions({ generations: 1 }).tournament).toBe(TRAIN_DEFAULTS.tournament);
     for (const population of [4, 5, 7])
@@ -113,7 +121,7 @@ describe('GA trainer', () => {
     for (const features of [{}, 'holes', 3]) {
       await expect(trainWeights({ generations: 1, features: features as never })).rejects.toMatchObject({
         code: 'BAD_ARGUMENT',
-        message: expect.stringContaining('features must be an array'),
+        message: expect.stringContaining('features must be an array of feature names or a feature set (cs3243, '),
       });
     }
     expect(() => checkCheckpoint({ format: 'nope' })).toThrow(StackRankError);
