@@ -231,7 +231,10 @@ export class Analyzer {
       li.dataset.hold = String(p.hold);
       li.dataset.value = String(p.value);
       li.dataset.loss = String(p.loss);
-      li.textContent = `${p.hold ? 'hold, ' : ''}${p.piece} ${p.rotation} x=${p.x} y=${p.y}: ${p.value.toFixed(2)} (loss ${p.loss.toFixed(2)})${p.linesCleared ? `, clears ${p.linesCleared}` : ''} — ${p.inputs.join(' ')}`;
+      li.dataset.topsOut = String(p.topsOut);
+      // A line that tops out is valued by the top-out's cost, not in the unit's scale: no number to read.
+      const worth = p.topsOut ? 'tops out' : `${p.value.toFixed(2)} (loss ${p.loss.toFixed(2)})`;
+      li.textContent = `${p.hold ? 'hold, ' : ''}${p.piece} ${p.rotation} x=${p.x} y=${p.y}: ${worth}${p.linesCleared ? `, clears ${p.linesCleared}` : ''} — ${p.inputs.join(' ')}`;
       const select = () => {
         this.selected = i;
         for (const other of list.children) other.classList.toggle('selected', other === li);

@@ -20,6 +20,8 @@ export interface Graded {
   entry: RankedPlacement | null;
   /** The loss as the grade reads it: a fraction of the best value (stack) or evaluator points (recover). */
   loss: number;
+  /** The placement played tops out (RankedPlacement.topsOut) and the AI's move does not: a mistake whatever the loss. */
+  topsOut: boolean;
 }
 
 export function cellsKey(cells: readonly Cell[]): string {
@@ -57,7 +59,7 @@ export function gradeLoss(unit: PlacementRanking['unit'], loss: number, top: num
 /**
  * Grades the placement `cells` (after pressing hold or not) against `ranking`, a full ranking (no limit) of the turn
  * it was played in. A placement the list does not hold (a spin only gravity reaches) is graded against the worst
- * listed value.
+ * listed value. A placement that tops out where the AI's move does not is a mistake.
  */
 export function gradePlacement(ranking: PlacementRanking, hold: boolean, cells: readonly Cell[]): Graded {
   const key = cellsKey(cells);
@@ -65,9 +67,12 @@ export function gradePlacement(ranking: PlacementRanking, hold: boolean, cells: 
   const same = (p: RankedPlacement) => cellsKey(p.cells) === key;
   // Holding a piece identical to the current one is the same turn as not holding: match by cells then.
   const entry = list.find((p) => p.hold === hold && same(p)) ?? list.find(same) ?? null;
+  const worst = list.reduce<RankedPlacement | null>((w, p) => (w === null || p.loss > w.loss ? p : w), null);
+  const read = entry ?? worst;
   const top = list[0]?.value ?? 0;
-  const loss = entry ? entry.loss : list.length ? Math.max(...list.map((p) => p.loss)) : 0;
-  return { entry, ...gradeLoss(ranking.unit, loss, top) };
+  const topsOut = read?.topsOut === true && !list[0].topsOut;
+  const graded = gradeLoss(ranking.unit, read ? read.loss : 0, top);
+  return { entry, grade: topsOut ? 'mistake' : graded.grade, loss: graded.loss, topsOut };
 }
 
 /** Accuracy: the share of placements graded best or good, in percent (0 with nothing played). */

@@ -350,13 +350,19 @@ export class PlayPage {
 
 const gradeOrder = (g: Grade) => GRADES.indexOf(g);
 
+/** What a move that is not the AI's cost, as "lost …" or "tops out": the grade detail's and the summary's words. */
+function lossPhrase(g: GradedMove): string {
+  if (g.topsOut) return 'tops out (the game ends with it or within the pieces shown; the AI’s move does not)';
+  if (g.grade === 'best') return 'lost nothing';
+  return g.unit === 'expectedPieces'
+    ? `lost ${(100 * g.loss).toFixed(0)} % of the best move's expected pieces`
+    : `lost ${g.loss.toFixed(0)} evaluator points`;
+}
+
 function describeLoss(g: GradedMove): string {
   if (g.grade === 'best') return `The AI's move (${g.best.mode} mode).`;
-  const lost =
-    g.unit === 'expectedPieces'
-      ? `${(100 * g.loss).toFixed(0)} % of the best move's expected pieces`
-      : `${g.loss.toFixed(0)} evaluator points`;
-  return `${g.entry ? 'Lost' : 'Not in the AI’s list; lost'} ${lost}. The AI: ${g.best.hold ? 'hold, ' : ''}${g.best.piece} ${g.best.rotation} at x=${g.best.x}.`;
+  const phrase = lossPhrase(g);
+  return `${g.entry ? '' : 'Not in the AI’s list; '}${phrase[0].toUpperCase()}${phrase.slice(1)}. The AI: ${g.best.hold ? 'hold, ' : ''}${g.best.piece} ${g.best.rotation} at x=${g.best.x}.`;
 }
 
 function worstItem(g: GradedMove, rules: string): HTMLLIElement {
@@ -377,12 +383,8 @@ function worstItem(g: GradedMove, rules: string): HTMLLIElement {
   const link = document.createElement('a');
   link.href = `?mode=analyze&rules=${rules}&fumen=${fumen}&queue=${queue}${g.turn.hold ? `&hold=${g.turn.hold}` : ''}`;
   link.textContent = 'analyse this position';
-  const lost =
-    g.unit === 'expectedPieces'
-      ? `${(100 * g.loss).toFixed(0)} % of the best move's expected pieces`
-      : `${g.loss.toFixed(0)} evaluator points`;
   text.append(
-    `Piece ${g.turn.index + 1}, ${g.grade}: you played ${g.played.hold ? 'hold, ' : ''}${g.played.piece} (solid) and lost ${lost}; the AI plays ${g.best.hold ? 'hold, ' : ''}${g.best.piece} ${g.best.rotation} at x=${g.best.x} (dashed). `,
+    `Piece ${g.turn.index + 1}, ${g.grade}: you played ${g.played.hold ? 'hold, ' : ''}${g.played.piece} (solid), which ${lossPhrase(g)}; the AI plays ${g.best.hold ? 'hold, ' : ''}${g.best.piece} ${g.best.rotation} at x=${g.best.x} (dashed). `,
     link,
   );
   li.append(canvas, text);

@@ -22,7 +22,7 @@ import {
   type TetrisAI,
 } from 'stackrank';
 import type { Paint } from './draw.js';
-import { gradePlacement, type Grade } from './grade.js';
+import { gradePlacement, type Graded } from './grade.js';
 
 export const PLAY_WIDTH = 10;
 export const PLAY_ROWS = 20;
@@ -41,14 +41,10 @@ export interface Turn {
   canHold: boolean;
 }
 
-export interface GradedMove {
+export interface GradedMove extends Graded {
   turn: Turn;
-  grade: Grade;
-  /** Relative loss (stack) or evaluator points (recover), as the grade reads it. */
-  loss: number;
   unit: PlacementRanking['unit'];
   played: { piece: Piece; hold: boolean; cells: Cell[] };
-  entry: RankedPlacement | null;
   best: RankedPlacement;
 }
 
@@ -210,12 +206,10 @@ export class PlaySession {
     const ranking = this.rankingNow();
     const g = gradePlacement(ranking, this.held, cells);
     const move: GradedMove = {
+      ...g,
       turn: this.turn,
-      grade: g.grade,
-      loss: g.loss,
       unit: ranking.unit,
       played: { piece: this.piece, hold: this.held, cells },
-      entry: g.entry,
       best: ranking.placements[0],
     };
     this.graded.push(move);

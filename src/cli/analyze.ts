@@ -35,8 +35,9 @@ export const analyzeCommand = defineCommand({
   summary: 'rank every placement of a fumen position with the game AI',
   description: `Reads the position from a fumen string (docs/rules.md, "fumen"). The current piece and the queue
 come from the page comment ("#Q=[H](C)QUEUE" or a list of piece letters); --queue overrides them. Prints every
-reachable placement, the AI's move first, with its value (docs/game.md, "Ranking placements"), then the best ones
-drawn on the board. With --json: one object per placement, then one summary object.`,
+reachable placement, the AI's move first, with its value and loss, or "tops out" for a move that ends the game
+(docs/game.md, "Ranking placements"), then the best ones drawn on the board. With --json: one object per placement
+(topsOut among its fields), then one summary object.`,
   options: {
     fumen: { type: 'text', arg: 'STRING', help: 'the position: a fumen string (v115@...) or a fumen URL' },
     page: { type: 'int', min: 0, max: 100_000, default: 0, help: 'fumen page to analyse' },
@@ -97,6 +98,7 @@ drawn on the board. With --json: one object per placement, then one summary obje
             linesCleared: p.linesCleared,
             value: p.value,
             loss: p.loss,
+            topsOut: p.topsOut,
             unit: ranking.unit,
           }),
         );
@@ -128,8 +130,12 @@ drawn on the board. With --json: one object per placement, then one summary obje
     }
     io.out(' #  hold piece rot   x   y     value      loss  keys');
     ranking.placements.forEach((p, i) => {
+      // A line that tops out is valued by the top-out's cost, not in the unit's scale: no number to read.
+      const worth = p.topsOut
+        ? `${'tops out'.padStart(9)} ${''.padStart(9)}`
+        : `${p.value.toFixed(2).padStart(9)} ${p.loss.toFixed(2).padStart(9)}`;
       io.out(
-        `${String(i + 1).padStart(2)}  ${p.hold ? 'yes ' : 'no  '} ${p.piece}     ${p.rotation.padEnd(3)} ${String(p.x).padStart(3)} ${String(p.y).padStart(3)} ${p.value.toFixed(2).padStart(9)} ${p.loss.toFixed(2).padStart(9)}  ${p.inputs.join(' ')}`,
+        `${String(i + 1).padStart(2)}  ${p.hold ? 'yes ' : 'no  '} ${p.piece}     ${p.rotation.padEnd(3)} ${String(p.x).padStart(3)} ${String(p.y).padStart(3)} ${worth}  ${p.inputs.join(' ')}`,
       );
     });
     const boards = ranking.placements.slice(0, BOARDS_DRAWN).map((p) => drawPlacement(position.board, p));

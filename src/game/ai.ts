@@ -428,7 +428,8 @@ export class TetrisAI {
     const opts = optionsObject('rankPlacements', options, RANK_PLACEMENTS_OPTIONS);
     const limit = opts.limit === undefined ? Infinity : requireInt('limit', opts.limit, 1, 10000);
     const d = this.decide(this.readTurn(state, 'rankPlacements'));
-    return rankDecision(d, this.table.iterations, limit, (hold, p, mode, value) =>
+    const field = { width: this.width, visibleHeight: this.rules.visibleHeight };
+    return rankDecision(d, this.table.iterations, limit, field, (hold, p, mode, value) =>
       this.describeMove(d.rows, hold, p, mode, value),
     );
   }

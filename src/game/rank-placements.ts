@@ -4,10 +4,11 @@
  * this module turns those values into units a person reads.
  */
 import { PIECES, type Piece } from '../pieces.js';
-import type { GamePlacement } from '../rules/types.js';
-import { cellsKey } from './grid.js';
+import type { Cell, GamePlacement } from '../rules/types.js';
+import { cellsKey, lockCells } from './grid.js';
 import type { Decision, GameMode, GameMove } from './ai.js';
 import { recoverRootValues } from './recover.js';
+import { TOP_OUT } from './recover-layout.js';
 import { expectedPiecesFromRank } from '../stacking/rank-placements.js';
 import { nextPieceRanks, scoreStackMoves } from './stack.js';
 
@@ -17,8 +18,14 @@ export interface RankedPlacement extends GameMove {
   /** stack: expected pieces of perfect-stack survival (0: the placement breaks the perfect stack); recover: the
    * evaluator's value of the best line after it. Unit in PlacementRanking.unit. */
   value: number;
-  /** The first entry's value minus this one's: how much worse than the AI's move, in the same unit. */
+  /** The first entry's value minus this one's: how much worse than the AI's move, in the same unit (negative: this
+   * one is valued higher; docs/game.md, "Ranking placements"). */
   loss: number;
+  /** The game ends with this move (a cell at or above the visible field once its rows clear), or in recover mode
+   * the best line of known pieces the search finds after it does. Such a line's value holds the top-out's cost
+   * (TOP_OUT, about -1e9 for each move that leaves the stack over the top), so `loss` is then not in the unit's
+   * scale: read this flag instead. */
+  topsOut: boolean;
 }
 
 export interface PlacementRanking {
@@ -36,7 +43,32 @@ export { expectedPiecesFromRank };
 
 type Describe = (hold: boolean, p: GamePlacement, mode: GameMode, value: number) => GameMove;
 
-export function rankDecision(d: Decision, iterations: number, limit: number, describeMove: Describe): PlacementRanking {
+/**
+ * A recover value at or under this holds at least one TOP_OUT: every line that does not top out is worth far more
+ * (MAX_RECOVER_WEIGHT keeps each term's weight small enough), and one that does at most half a TOP_OUT more.
+ */
+const TOPPED_OUT_VALUE = TOP_OUT / 2;
+
+/** The field the ranking's top-outs are read on: its width and visible rows. */
+export interface RankedField {
+  width: number;
+  visibleHeight: number;
+}
+
+/** Whether locking `cells` on `rows` leaves a cell at or above the visible field once full rows clear. */
+function leavesCellAbove(rows: Uint32Array, field: RankedField, cells: readonly Cell[]): boolean {
+  const after = lockCells(rows, field.width, cells).rows;
+  for (let y = field.visibleHeight; y < after.length; y++) if (after[y] !== 0) return true;
+  return false;
+}
+
+export function rankDecision(
+  d: Decision,
+  iterations: number,
+  limit: number,
+  field: RankedField,
+  describeMove: Describe,
+): PlacementRanking {
   const chosen = d.move;
   const scored: { hold: boolean; placement: GamePlacement; value: number; order: number }[] = [];
   const keyOf = (hold: boolean, p: GamePlacement) => `${hold ? 'h' : '-'}${p.piece}${cellsKey(p.cells)}`;
@@ -85,6 +117,7 @@ export function rankDecision(d: Decision, iterations: number, limit: number, des
   const placements = scored.slice(0, limit).map((s) => ({
     ...describeMove(s.hold, s.placement, mode ?? 'recover', s.value),
     loss: top - s.value,
+    topsOut: (d.recover !== null && s.value <= TOPPED_OUT_VALUE) || leavesCellAbove(d.rows, field, s.placement.cells),
   }));
   return { mode, unit: mode === 'recover' ? 'evaluatorScore' : 'expectedPieces', placements, afterNextPiece };
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { accuracy, gradeLoss, gradePlacement, RECOVER_THRESHOLDS, STACK_THRESHOLDS } from '../../demo/grade.js';
 import type { Cell, PlacementRanking, RankedPlacement } from '../../src/index.js';
 
-function entry(hold: boolean, cells: Cell[], value: number, loss: number): RankedPlacement {
+function entry(hold: boolean, cells: Cell[], value: number, loss: number, topsOut = false): RankedPlacement {
   return {
     hold,
     piece: 'T',
@@ -16,6 +16,7 @@ function entry(hold: boolean, cells: Cell[], value: number, loss: number): Ranke
     mode: 'stack',
     value,
     loss,
+    topsOut,
   };
 }
 
@@ -92,6 +93,49 @@ describe('gradePlacement', () => {
     expect(unlisted.entry).toBeNull();
     expect(unlisted.grade).toBe('mistake');
     expect(unlisted.loss).toBe(0.5);
+  });
+});
+
+describe('moves that top out', () => {
+  const cells = (x: number): Cell[] => [
+    [x, 17],
+    [x + 1, 17],
+    [x + 2, 17],
+    [x + 1, 18],
+  ];
+  const over: Cell[] = [
+    [3, 19],
+    [4, 19],
+    [5, 19],
+    [4, 20],
+  ];
+  const recover = (first: RankedPlacement, ...rest: RankedPlacement[]): PlacementRanking => ({
+    mode: 'recover',
+    unit: 'evaluatorScore',
+    placements: [first, ...rest],
+    afterNextPiece: null,
+  });
+
+  it("a move that tops out where the AI's does not is a mistake flagged topsOut, its cost not read as points", () => {
+    const ranking = recover(entry(false, cells(0), -1100, 0), entry(false, over, -2000001533, 2000000433, true));
+    const g = gradePlacement(ranking, false, over);
+    expect(g).toMatchObject({ grade: 'mistake', topsOut: true });
+    expect(gradePlacement(ranking, false, cells(0))).toMatchObject({ grade: 'best', topsOut: false });
+  });
+
+  it("when the AI's move tops out too, the loss grades as usual", () => {
+    const ranking = recover(entry(false, cells(0), -2e9 - 10, 0, true), entry(false, over, -2e9 - 20, 10, true));
+    expect(gradePlacement(ranking, false, over)).toMatchObject({ grade: 'good', topsOut: false });
+  });
+
+  it('a stack move that tops out is a mistake even when the best value is 0', () => {
+    const ranking: PlacementRanking = {
+      mode: 'stack',
+      unit: 'expectedPieces',
+      placements: [entry(false, cells(0), 0, 0), entry(false, over, 0, 0, true)],
+      afterNextPiece: null,
+    };
+    expect(gradePlacement(ranking, false, over)).toMatchObject({ grade: 'mistake', topsOut: true });
   });
 });
 

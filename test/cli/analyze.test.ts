@@ -49,6 +49,24 @@ describe('stackrank analyze', () => {
     expect(out.at(-1)).toMatch(/^after #1, if the next piece were: I \d/);
   });
 
+  it('shows "tops out" instead of the top-out cost for a move that tops out', async () => {
+    // Columns 3-6 filled to row 18: a T on them tops out.
+    const tower = Array.from({ length: 20 }, (_, r) => (r === 0 ? '..........' : '...####...'));
+    const fumen = fumenFromBoard(Board.fromRows(tower, 20), { comment: '#Q=[](T)SZ' });
+    const json = await runCli(['analyze', '--fumen', fumen, '--table', file, '--limit', '100', '--json']);
+    expect(json.code).toBe(0);
+    const lines = json.out.split('\n').map((l) => JSON.parse(l));
+    lines.pop();
+    expect(lines[0].topsOut).toBe(false);
+    const over = lines.filter((l) => l.topsOut);
+    expect(over.length).toBeGreaterThan(0);
+    const text = await runCli(['analyze', '--fumen', fumen, '--table', file, '--limit', '100']);
+    const rows = text.out.split('\n').filter((l) => /^ {0,1}\d+ {2}(yes|no)/.test(l));
+    expect(rows.filter((l) => / tops out /.test(l))).toHaveLength(over.length);
+    // no top-out cost (about -1e9 per move) printed as a number
+    expect(text.out).not.toMatch(/\d{7,}/);
+  });
+
   it('bad fumen and missing pieces are errors with a message', async () => {
     const bad = await runCli(['analyze', '--fumen', 'v115@@@', '--table', file]);
     expect(bad.code).not.toBe(0);

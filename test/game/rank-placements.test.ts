@@ -62,6 +62,7 @@ describe('rankPlacements', () => {
       for (const p of ranking.placements) {
         expect(Number.isFinite(p.value)).toBe(true);
         expect(Number.isFinite(p.loss)).toBe(true);
+        expect(p.topsOut).toBe(false); // low stacks: nothing reaches the top
         expect(p.loss).toBeCloseTo(first.value - p.value, 9);
       }
       if (ranking.mode === 'stack') {
@@ -97,6 +98,26 @@ describe('rankPlacements', () => {
       );
       expect(cells.size).toBe(ranking.placements.filter((p) => !p.hold).length);
     }
+  }, 120_000);
+
+  it('flags the moves that top out, whose value holds the top-out cost instead of points (recover mode)', async () => {
+    const ai = await TetrisAI.create({ table, rules: 'guideline', lookahead: 1 });
+    // Columns 3-6 filled to row 18 (19 rows): a T on them reaches row 19 or 20, over the 20 visible rows.
+    const board = Array.from({ length: 20 }, (_, r) => (r === 0 ? '..........' : '...####...'));
+    const ranking = ai.rankPlacements({ board, current: 'T', queue: 'SZ', hold: null, canHold: false });
+    expect(ranking.mode).toBe('recover');
+    const [best, ...rest] = ranking.placements;
+    expect(best.topsOut).toBe(false);
+    const over = rest.filter((p) => p.topsOut);
+    expect(over.length).toBeGreaterThan(0);
+    // Every move left with a cell at row 20 or above is flagged; its loss is the top-out cost, far from any points.
+    for (const p of ranking.placements) {
+      const above = p.cells.some(([, y]) => y >= 20);
+      if (above) expect(p.topsOut).toBe(true);
+      if (p.topsOut) expect(p.loss).toBeGreaterThan(1e8);
+      else expect(Math.abs(p.loss)).toBeLessThan(1e5);
+    }
+    expect(over.some((p) => p.cells.some(([, y]) => y >= 20))).toBe(true);
   }, 120_000);
 
   it('converts ranks monotonically into expected pieces', () => {
