@@ -22,6 +22,12 @@ export interface Graded {
   loss: number;
   /** The placement played tops out (RankedPlacement.topsOut) and the AI's move does not: a mistake whatever the loss. */
   topsOut: boolean;
+  /**
+   * How bad the move is, in no unit, to sort moves of both modes together: the loss over its grade's limit (good:
+   * the good threshold; inaccuracy and mistake: the inaccuracy threshold, where mistakes start), Infinity for a
+   * move that tops out, 0 for the best move.
+   */
+  severity: number;
 }
 
 export function cellsKey(cells: readonly Cell[]): string {
@@ -31,29 +37,29 @@ export function cellsKey(cells: readonly Cell[]): string {
     .join(' ');
 }
 
+/** The thresholds of a ranking's unit, in the measure the grade reads (a fraction of the best value, or points). */
+function thresholdsOf(unit: PlacementRanking['unit']): { good: number; inaccuracy: number } {
+  return unit === 'expectedPieces' ? STACK_THRESHOLDS : RECOVER_THRESHOLDS;
+}
+
+/** The grade of a positive measured loss (in the unit's measure) under `unit`'s thresholds. */
+function gradeAbove(unit: PlacementRanking['unit'], measured: number): Exclude<Grade, 'best'> {
+  const t = thresholdsOf(unit);
+  return measured <= t.good ? 'good' : measured <= t.inaccuracy ? 'inaccuracy' : 'mistake';
+}
+
 /** The grade of a loss in a ranking of this unit, best value `top`. */
 export function gradeLoss(unit: PlacementRanking['unit'], loss: number, top: number): { grade: Grade; loss: number } {
-  if (unit === 'expectedPieces') {
-    const rel = top > 0 ? Math.max(0, loss) / top : 0;
-    const grade: Grade =
-      loss <= 1e-9
-        ? 'best'
-        : rel <= STACK_THRESHOLDS.good
-          ? 'good'
-          : rel <= STACK_THRESHOLDS.inaccuracy
-            ? 'inaccuracy'
-            : 'mistake';
-    return { grade, loss: rel };
-  }
-  const grade: Grade =
-    loss <= 1e-9
-      ? 'best'
-      : loss <= RECOVER_THRESHOLDS.good
-        ? 'good'
-        : loss <= RECOVER_THRESHOLDS.inaccuracy
-          ? 'inaccuracy'
-          : 'mistake';
-  return { grade, loss: Math.max(0, loss) };
+  const measured = unit === 'expectedPieces' ? (top > 0 ? Math.max(0, loss) / top : 0) : Math.max(0, loss);
+  return { grade: loss <= 1e-9 ? 'best' : gradeAbove(unit, measured), loss: measured };
+}
+
+/** Graded.severity of a grade and its measured loss. */
+function severityOf(unit: PlacementRanking['unit'], grade: Grade, measured: number, topsOut: boolean): number {
+  if (topsOut) return Infinity;
+  if (grade === 'best') return 0;
+  const t = thresholdsOf(unit);
+  return measured / (grade === 'good' ? t.good : t.inaccuracy);
 }
 
 /**
@@ -72,7 +78,20 @@ export function gradePlacement(ranking: PlacementRanking, hold: boolean, cells: 
   const top = list[0]?.value ?? 0;
   const topsOut = read?.topsOut === true && !list[0].topsOut;
   const graded = gradeLoss(ranking.unit, read ? read.loss : 0, top);
-  return { entry, grade: topsOut ? 'mistake' : graded.grade, loss: graded.loss, topsOut };
+  const grade = topsOut ? 'mistake' : graded.grade;
+  return { entry, grade, loss: graded.loss, topsOut, severity: severityOf(ranking.unit, grade, graded.loss, topsOut) };
+}
+
+/**
+ * The `n` worst moves of a game, worst first: mistakes, then inaccuracies, then good moves, and within a grade by
+ * severity (a move that tops out first), so that stack and recover losses are ordered in one list.
+ */
+export function worstMoves<T extends Graded>(graded: readonly T[], n: number): T[] {
+  const rank = (g: Grade) => GRADES.indexOf(g);
+  return graded
+    .filter((g) => g.grade !== 'best')
+    .sort((a, b) => rank(b.grade) - rank(a.grade) || b.severity - a.severity)
+    .slice(0, n);
 }
 
 /** Accuracy: the share of placements graded best or good, in percent (0 with nothing played). */

@@ -4,7 +4,7 @@
  */
 import { fumenFromBoard, type Board, type Piece, type RandomizerName, type TetrisAI } from 'stackrank';
 import { drawBoard, drawPieces } from './draw.js';
-import { GRADES, accuracy, type Grade } from './grade.js';
+import { GRADES, accuracy, worstMoves } from './grade.js';
 import type { Settings } from './params.js';
 import { PlaySession, type Action, type GradedMove } from './play.js';
 
@@ -315,11 +315,7 @@ export class PlayPage {
         : `Accuracy ${accuracy(grades).toFixed(0)} % (best or good): ${counts}; ${s.lines} lines, ${s.tetrises} Tetrises, ${this.hintsUsed} hints.`;
     const worst = $('worst');
     worst.replaceChildren();
-    const bad = s.graded
-      .filter((g) => g.grade !== 'best')
-      .sort((a, b) => gradeOrder(b.grade) - gradeOrder(a.grade) || b.loss - a.loss)
-      .slice(0, WORST_SHOWN);
-    for (const g of bad) worst.append(worstItem(g, this.deps.settings.rules));
+    for (const g of worstMoves(s.graded, WORST_SHOWN)) worst.append(worstItem(g, this.deps.settings.rules));
     $('summary').hidden = false;
     const banner = $('banner');
     banner.hidden = false;
@@ -347,8 +343,6 @@ export class PlayPage {
     }
   }
 }
-
-const gradeOrder = (g: Grade) => GRADES.indexOf(g);
 
 /** What a move that is not the AI's cost, as "lost …" or "tops out": the grade detail's and the summary's words. */
 function lossPhrase(g: GradedMove): string {

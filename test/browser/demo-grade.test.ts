@@ -1,7 +1,15 @@
 /** The play mode's grading (demo/grade.ts): thresholds as docs/demo.md states them, matching a played placement. */
 import { describe, expect, it } from 'vitest';
-import { accuracy, gradeLoss, gradePlacement, RECOVER_THRESHOLDS, STACK_THRESHOLDS } from '../../demo/grade.js';
+import {
+  accuracy,
+  gradeLoss,
+  gradePlacement,
+  RECOVER_THRESHOLDS,
+  STACK_THRESHOLDS,
+  worstMoves,
+} from '../../demo/grade.js';
 import type { Cell, PlacementRanking, RankedPlacement } from '../../src/index.js';
+import type { Grade } from '../../demo/grade.js';
 
 function entry(hold: boolean, cells: Cell[], value: number, loss: number, topsOut = false): RankedPlacement {
   return {
@@ -119,8 +127,8 @@ describe('moves that top out', () => {
   it("a move that tops out where the AI's does not is a mistake flagged topsOut, its cost not read as points", () => {
     const ranking = recover(entry(false, cells(0), -1100, 0), entry(false, over, -2000001533, 2000000433, true));
     const g = gradePlacement(ranking, false, over);
-    expect(g).toMatchObject({ grade: 'mistake', topsOut: true });
-    expect(gradePlacement(ranking, false, cells(0))).toMatchObject({ grade: 'best', topsOut: false });
+    expect(g).toMatchObject({ grade: 'mistake', topsOut: true, severity: Infinity });
+    expect(gradePlacement(ranking, false, cells(0))).toMatchObject({ grade: 'best', topsOut: false, severity: 0 });
   });
 
   it("when the AI's move tops out too, the loss grades as usual", () => {
@@ -143,4 +151,85 @@ it('accuracy is the share of best and good placements', () => {
   expect(accuracy([])).toBe(0);
   expect(accuracy(['best', 'good', 'inaccuracy', 'mistake'])).toBe(50);
   expect(accuracy(['best', 'best', 'best'])).toBe(100);
+});
+
+describe('worstMoves', () => {
+  const graded = (grade: Grade, severity: number, name: string) => ({
+    grade,
+    severity,
+    name,
+    entry: null,
+    loss: 0,
+    topsOut: severity === Infinity,
+  });
+
+  it('orders by grade, then by severity, so that losses in pieces and in points compare', () => {
+    // Stack: a move that breaks the perfect stack loses 100 % (severity 1 / 0.35 = 2.9); recover: 265 and 191
+    // points (4.4 and 3.2 times the 60 points where mistakes start); a recover inaccuracy of 59 points.
+    const stackBreak = gradeLoss('expectedPieces', 50, 50);
+    expect(stackBreak.grade).toBe('mistake');
+    const list = [
+      graded('mistake', 1 / STACK_THRESHOLDS.inaccuracy, 'stack 100 %'),
+      graded('inaccuracy', 59 / RECOVER_THRESHOLDS.inaccuracy, 'recover 59'),
+      graded('mistake', 191 / RECOVER_THRESHOLDS.inaccuracy, 'recover 191'),
+      graded('good', 0.09 / STACK_THRESHOLDS.good, 'stack 9 %'),
+      graded('mistake', Infinity, 'tops out'),
+      graded('best', 0, 'best'),
+      graded('mistake', 265 / RECOVER_THRESHOLDS.inaccuracy, 'recover 265'),
+    ];
+    expect(worstMoves(list, 10).map((g) => g.name)).toEqual([
+      'tops out',
+      'recover 265',
+      'recover 191',
+      'stack 100 %',
+      'recover 59',
+      'stack 9 %',
+    ]);
+    expect(worstMoves(list, 2).map((g) => g.name)).toEqual(['tops out', 'recover 265']);
+  });
+
+  it("severity is the loss over its grade's limit (good: the good threshold; worse: where mistakes start)", () => {
+    const ranking: PlacementRanking = {
+      mode: 'recover',
+      unit: 'evaluatorScore',
+      placements: [
+        entry(
+          false,
+          [
+            [0, 0],
+            [1, 0],
+            [2, 0],
+            [1, 1],
+          ],
+          -100,
+          0,
+        ),
+        entry(
+          false,
+          [
+            [3, 0],
+            [4, 0],
+            [5, 0],
+            [4, 1],
+          ],
+          -112,
+          12,
+        ),
+        entry(
+          false,
+          [
+            [6, 0],
+            [7, 0],
+            [8, 0],
+            [7, 1],
+          ],
+          -130,
+          30,
+        ),
+      ],
+      afterNextPiece: null,
+    };
+    expect(gradePlacement(ranking, false, ranking.placements[1].cells as Cell[]).severity).toBeCloseTo(12 / 15, 12);
+    expect(gradePlacement(ranking, false, ranking.placements[2].cells as Cell[]).severity).toBeCloseTo(30 / 60, 12);
+  });
 });
