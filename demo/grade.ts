@@ -83,6 +83,31 @@ export function gradePlacement(ranking: PlacementRanking, hold: boolean, cells: 
 }
 
 /**
+ * A measured loss as text (a percentage of the best move's value in stack mode, evaluator points in recover mode)
+ * with as many decimals as it takes for the number shown to fall in the grade's own range (docs/demo.md, "Grades"):
+ * a loss of 0.3 % is "0.3 %", not "0 %" (which would read as the best move), and 15.07 points is "15.1", not "15" (which
+ * would read as good).
+ */
+export function lossText(unit: PlacementRanking['unit'], grade: Exclude<Grade, 'best'>, measured: number): string {
+  const percent = unit === 'expectedPieces';
+  const scale = percent ? 100 : 1;
+  const suffix = percent ? ' %' : ' evaluator points';
+  for (let decimals = 0; decimals <= MAX_DECIMALS; decimals++) {
+    const shown = Number((measured * scale).toFixed(decimals));
+    if (shown > 0 && gradeAbove(unit, shown / scale) === grade) return `${shown.toFixed(decimals)}${suffix}`;
+  }
+  // Closer to a threshold (or to 0) than MAX_DECIMALS decimals show: say on which side it is.
+  const t = thresholdsOf(unit);
+  const below = grade === 'good' ? 0 : grade === 'inaccuracy' ? t.good : t.inaccuracy;
+  return below === 0
+    ? `less than ${(10 ** -MAX_DECIMALS).toFixed(MAX_DECIMALS)}${suffix}`
+    : `just over ${below * scale}${suffix}`;
+}
+
+/** Most decimals lossText shows. */
+const MAX_DECIMALS = 3;
+
+/**
  * The `n` worst moves of a game, worst first: mistakes, then inaccuracies, then good moves, and within a grade by
  * severity (a move that tops out first), so that stack and recover losses are ordered in one list.
  */

@@ -4,7 +4,7 @@
  */
 import { fumenFromBoard, type Board, type Piece, type RandomizerName, type TetrisAI } from 'stackrank';
 import { drawBoard, drawPieces } from './draw.js';
-import { GRADES, accuracy, worstMoves } from './grade.js';
+import { GRADES, accuracy, lossText, worstMoves } from './grade.js';
 import type { Settings } from './params.js';
 import { PlaySession, type Action, type GradedMove } from './play.js';
 
@@ -348,9 +348,8 @@ export class PlayPage {
 function lossPhrase(g: GradedMove): string {
   if (g.topsOut) return 'tops out (the game ends with it or within the pieces shown; the AI’s move does not)';
   if (g.grade === 'best') return 'lost nothing';
-  return g.unit === 'expectedPieces'
-    ? `lost ${(100 * g.loss).toFixed(0)} % of the best move's expected pieces`
-    : `lost ${g.loss.toFixed(0)} evaluator points`;
+  const lost = lossText(g.unit, g.grade, g.loss);
+  return `lost ${g.unit === 'expectedPieces' ? `${lost} of the best move's expected pieces` : lost}`;
 }
 
 function describeLoss(g: GradedMove): string {

@@ -4,6 +4,7 @@ import {
   accuracy,
   gradeLoss,
   gradePlacement,
+  lossText,
   RECOVER_THRESHOLDS,
   STACK_THRESHOLDS,
   worstMoves,
@@ -231,5 +232,37 @@ describe('worstMoves', () => {
     };
     expect(gradePlacement(ranking, false, ranking.placements[1].cells as Cell[]).severity).toBeCloseTo(12 / 15, 12);
     expect(gradePlacement(ranking, false, ranking.placements[2].cells as Cell[]).severity).toBeCloseTo(30 / 60, 12);
+  });
+});
+
+describe('lossText', () => {
+  it('shows as many decimals as it takes for the number to read as its grade', () => {
+    // stack: a fraction of the best value shown in %
+    expect(lossText('expectedPieces', 'good', 0.236 / 78.1)).toBe('0.3 %');
+    expect(lossText('expectedPieces', 'good', 0.05)).toBe('5 %');
+    expect(lossText('expectedPieces', 'inaccuracy', 0.1004)).toBe('10.04 %');
+    expect(lossText('expectedPieces', 'mistake', 1)).toBe('100 %');
+    // recover: evaluator points
+    expect(lossText('evaluatorScore', 'inaccuracy', 15.07)).toBe('15.1 evaluator points');
+    expect(lossText('evaluatorScore', 'good', 15)).toBe('15 evaluator points');
+    expect(lossText('evaluatorScore', 'good', 0.174)).toBe('0.2 evaluator points');
+    expect(lossText('evaluatorScore', 'mistake', 265.4)).toBe('265 evaluator points');
+    // closer to a threshold, or to 0, than three decimals show
+    expect(lossText('evaluatorScore', 'mistake', 60.0000001)).toBe('just over 60 evaluator points');
+    expect(lossText('expectedPieces', 'good', 1e-7)).toBe('less than 0.001 %');
+  });
+
+  it('never shows a number that reads as another grade', () => {
+    for (const unit of ['expectedPieces', 'evaluatorScore'] as const) {
+      const scale = unit === 'expectedPieces' ? 100 : 1;
+      for (let i = 1; i < 2000; i++) {
+        const measured = unit === 'expectedPieces' ? i / 1700 : i / 17;
+        const { grade } = gradeLoss(unit, measured, 1);
+        if (grade === 'best') continue;
+        const shown = Number.parseFloat(lossText(unit, grade, gradeLoss(unit, measured, 1).loss)) / scale;
+        expect(shown).toBeGreaterThan(0);
+        expect(gradeLoss(unit, shown, 1).grade).toBe(grade);
+      }
+    }
   });
 });
