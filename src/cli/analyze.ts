@@ -7,7 +7,7 @@ import { boardFromFumen } from '../rules/fumen.js';
 import { RULE_SET_NAMES } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import { UsageError } from './args.js';
-import { TABLE_SOURCE, lookaheadOption } from './options.js';
+import { RULE_SETS_WITH_HOLD, TABLE_SOURCE, lookaheadOption, refuseHoldWithout } from './options.js';
 import { defineCommand } from './spec.js';
 import { loadTableForCli } from './table-source.js';
 
@@ -52,7 +52,11 @@ reachable placement, the AI's move first, with its value and loss, or "tops out"
       arg: 'PIECES',
       help: 'the current piece then the queue, e.g. TSZO (instead of the fumen comment)',
     },
-    hold: { type: 'text', arg: 'PIECE', help: 'the piece in the hold box (instead of the fumen comment)' },
+    hold: {
+      type: 'text',
+      arg: 'PIECE',
+      help: `the piece in the hold box (instead of the fumen comment); rule sets with hold only (${RULE_SETS_WITH_HOLD})`,
+    },
     limit: { type: 'int', min: 1, max: 10_000, default: 10, help: 'placements listed' },
     lookahead: lookaheadOption(1),
     ...TABLE_SOURCE,
@@ -72,6 +76,12 @@ reachable placement, the AI's move first, with its value and loss, or "tops out"
     }
     if (current === undefined)
       throw new UsageError('the fumen page names no current piece (comment "#Q=[](T)SZO" or "TSZO"); give --queue');
+    if (values.hold !== undefined) {
+      if (!/^[IOTSZJL]$/.test(values.hold))
+        throw new UsageError(`--hold takes one piece letter (I O T S Z J L); got ${JSON.stringify(values.hold)}`);
+      refuseHoldWithout(values.rules as RuleSetName);
+    }
+    // A hold piece from the fumen's comment under a rule set without hold is the library's to refuse (BAD_ARGUMENT).
     const hold = values.hold ?? position.hold ?? null;
     const table = await loadTableForCli(values, given, io);
     const ai = await TetrisAI.create({ table, rules: values.rules as RuleSetName, lookahead: values.lookahead });
@@ -79,7 +89,7 @@ reachable placement, the AI's move first, with its value and loss, or "tops out"
       board: position.board,
       current: current as Piece,
       queue: queue.join(''),
-      hold: ai.rules.hold ? hold : null,
+      hold,
       canHold: ai.rules.hold,
     };
     const ranking = ai.rankPlacements(state, { limit: values.limit });

@@ -14,7 +14,14 @@ import { UsageError } from './args.js';
 import type { CliIO } from './io.js';
 import { DEFAULT_LEAF, LEAF_OPTIONS, checkLeafOptions, checkLeafTable, loadLeafValues, type LeafName } from './leaf.js';
 import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './run-files.js';
-import { TABLE_SOURCE, THREADS, lookaheadOption, seedOption } from './options.js';
+import {
+  RULE_SETS_WITH_HOLD,
+  TABLE_SOURCE,
+  THREADS,
+  lookaheadOption,
+  refuseHoldWithout,
+  seedOption,
+} from './options.js';
 import { formatDuration } from './progress.js';
 import { defineCommand, type ChoiceSpec } from './spec.js';
 import { loadTableForCli } from './table-source.js';
@@ -124,7 +131,7 @@ stacking-only baseline. Measured in docs/results.md ("Real games").`,
     lookahead: lookaheadOption(1),
     hold: {
       type: 'flag',
-      help: `let the AI use hold (rule sets with hold: ${RULE_SET_NAMES.filter((n) => RULE_SETS[n].hold).join(', ')}; the default there)`,
+      help: `let the AI use hold (rule sets with hold: ${RULE_SETS_WITH_HOLD}; the default there)`,
       negation: 'play without hold, also where the rule set has it',
     },
     games: { type: 'int', min: 1, max: 1_000_000, default: 1, help: 'games per player' },
@@ -162,11 +169,7 @@ stacking-only baseline. Measured in docs/results.md ("Real games").`,
     const { rules, lookahead, games, maxPieces, seed, leaf } = values;
     const randomizer = values.randomizer ?? defaultGameRandomizer(rules);
     const hold = values.hold;
-    if (hold && !RULE_SETS[rules].hold) {
-      throw new UsageError(
-        `--hold needs a rule set with hold (${RULE_SET_NAMES.filter((n) => RULE_SETS[n].hold).join(', ')}); ${rules} has none`,
-      );
-    }
+    if (hold) refuseHoldWithout(rules);
     checkLeafOptions(values);
     const at20G = RULE_SETS[rules].gravity === '20G';
     if (leaf === 'preview' && at20G)

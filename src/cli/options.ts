@@ -9,7 +9,19 @@ import { TABLE_STEEP, type TableSteep } from '../rank/moves.js';
 import { MAX_SEED } from '../random.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { MAX_THREADS } from '../threads.js';
+import { RULE_SETS, RULE_SET_NAMES } from '../rules/rule-sets.js';
+import type { RuleSetName } from '../rules/types.js';
+import { UsageError } from './args.js';
 import type { ChoiceSpec, Defaulted, IntSpec, NumberSpec, TextSpec } from './spec.js';
+
+/** The rule sets with a hold box, for --hold's help and errors. */
+export const RULE_SETS_WITH_HOLD = RULE_SET_NAMES.filter((n) => RULE_SETS[n].hold).join(', ');
+
+/** `--hold` under a rule set without hold: a usage error (the options do not go together; docs/cli.md). */
+export function refuseHoldWithout(rules: RuleSetName): void {
+  if (!RULE_SETS[rules].hold)
+    throw new UsageError(`--hold needs a rule set with hold (${RULE_SETS_WITH_HOLD}); ${rules} has none`);
+}
 
 export function seedOption(defaultSeed: number, help = 'random seed'): Defaulted<IntSpec, number> {
   return { type: 'int', min: 0, max: MAX_SEED, default: defaultSeed, arg: 'S', help };

@@ -67,6 +67,25 @@ describe('stackrank analyze', () => {
     expect(text.out).not.toMatch(/\d{7,}/);
   });
 
+  it("refuses a hold piece under a rule set without hold: --hold exit 2, the fumen comment's exit 1", async () => {
+    const fumen = fumenFromBoard(Board.fromRows(STACK, 20), { comment: '#Q=[I](T)SZ' });
+    const fromComment = await runCli(['analyze', '--fumen', fumen, '--table', file, '--rules', 'nes']);
+    expect(fromComment.code).toBe(1);
+    expect(fromComment.out).toBe('');
+    expect(fromComment.err).toMatch(/nes rule set has no hold.*"I".*\[BAD_ARGUMENT\]/);
+    const plain = fumenFromBoard(Board.fromRows(STACK, 20), { comment: '#Q=[](T)SZ' });
+    const fromOption = await runCli(['analyze', '--fumen', plain, '--table', file, '--rules', 'nes', '--hold', 'I']);
+    expect(fromOption.code).toBe(2);
+    expect(fromOption.err).toMatch(/--hold needs a rule set with hold \(guideline\); nes has none/);
+    const badLetter = await runCli(['analyze', '--fumen', plain, '--table', file, '--hold', 'Q']);
+    expect(badLetter.code).toBe(2);
+    expect(badLetter.err).toMatch(/--hold takes one piece letter \(I O T S Z J L\); got "Q"/);
+    // with hold, the comment's piece is used and reported
+    const guideline = await runCli(['analyze', '--fumen', fumen, '--table', file, '--json']);
+    expect(guideline.code).toBe(0);
+    expect(JSON.parse(guideline.out.split('\n').at(-1)!)).toMatchObject({ hold: 'I', rules: 'guideline' });
+  });
+
   it('bad fumen and missing pieces are errors with a message', async () => {
     const bad = await runCli(['analyze', '--fumen', 'v115@@@', '--table', file]);
     expect(bad.code).not.toBe(0);
