@@ -7,7 +7,7 @@
  */
 import { decoder, encoder, Field } from 'tetris-fumen';
 import { StackRankError, describe, optionNames, optionsObject } from '../errors.js';
-import { PIECES, type Piece } from '../pieces.js';
+import { ORIENTATIONS, PIECES, orientationCells, pieceId, type Piece } from '../pieces.js';
 import { Board } from './board.js';
 import type { BoardLike, Cell } from './types.js';
 
@@ -98,6 +98,23 @@ export function boardFromFumen(fumen: string, options: { page?: number } = {}): 
   return out;
 }
 
+/**
+ * Whether `cells` (four [x, y] pairs) are one of `piece`'s orientations moved somewhere: the same cells once both
+ * are moved to start at column 0, row 0.
+ */
+function isOrientationOf(piece: Piece, cells: readonly Cell[]): boolean {
+  const key = (list: readonly Cell[]) => {
+    const x0 = Math.min(...list.map(([x]) => x));
+    const y0 = Math.min(...list.map(([, y]) => y));
+    return list
+      .map(([x, y]) => `${x - x0},${y - y0}`)
+      .sort()
+      .join(' ');
+  };
+  const given = key(cells);
+  return ORIENTATIONS[pieceId(piece)].some((o) => key(orientationCells(o)) === given);
+}
+
 export interface FumenExportOptions {
   /** Cells of a piece to draw on the field in its colour, e.g. a GamePlacement or a GameMove. */
   placement?: { piece: Piece; cells: readonly Cell[] };
@@ -128,12 +145,17 @@ export function fumenFromBoard(boardLike: Board | BoardLike, options: FumenExpor
   }
   if (opts.placement !== undefined) {
     const p = opts.placement;
-    if (!p || !(PIECES as readonly string[]).includes(p.piece) || !Array.isArray(p.cells)) {
+    if (!p || typeof p !== 'object' || !Array.isArray(p.cells)) {
       throw new StackRankError(
         'BAD_ARGUMENT',
         `placement must be { piece, cells } (a GamePlacement or GameMove); got ${describe(p)}`,
       );
     }
+    if (!(PIECES as readonly string[]).includes(p.piece))
+      throw new StackRankError(
+        'BAD_PIECE',
+        `placement.piece must be a letter of ${PIECES.join(' ')}; got ${describe(p.piece)}`,
+      );
     // A piece's four cells, on empty cells of the board: anything else would draw a position no game has.
     if (p.cells.length !== 4)
       throw new StackRankError(
@@ -152,8 +174,13 @@ export function fumenFromBoard(boardLike: Board | BoardLike, options: FumenExpor
       }
       if (y < board.height && (board.rows[y] >> x) & 1)
         throw new StackRankError('BAD_ARGUMENT', `placement cell ${i} [${x}, ${y}] is a filled cell of the board`);
-      field.set(x, y, p.piece);
     }
+    if (!isOrientationOf(p.piece, p.cells))
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `placement.cells ${describe(p.cells)} do not make the piece ${p.piece}: a placement's cells are one of its piece's orientations (any rotation; docs/rules.md, "Pieces"), anywhere on the field`,
+      );
+    for (const [x, y] of p.cells) field.set(x, y, p.piece);
   }
   return encoder.encode([{ field, comment: opts.comment }]);
 }

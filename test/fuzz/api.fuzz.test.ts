@@ -822,6 +822,46 @@ describe('real games', () => {
       callSync(() => api.fumenFromBoard(b as never, o as never));
     },
   );
+  // The shapes a placement may have: every placement of the piece on an empty field, moved to start at [0, 0].
+  const shapeKey = (cells: readonly (readonly [number, number])[]) => {
+    const x0 = Math.min(...cells.map(([x]) => x));
+    const y0 = Math.min(...cells.map(([, y]) => y));
+    return cells
+      .map(([x, y]) => `${x - x0},${y - y0}`)
+      .sort()
+      .join(' ');
+  };
+  const shapes = new Map(
+    api.PIECES.map((p) => [
+      p,
+      new Set(api.reachablePlacements(api.Board.empty(), p, { rules: 'classic' }).map((m) => shapeKey(m.cells))),
+    ]),
+  );
+  const cellArb = fc.tuple(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 4 }));
+  fuzzSync(
+    "fumenFromBoard placement: drawn when its cells are one of its piece's orientations, else refused",
+    fc.tuple(
+      fc.oneof(fc.constantFrom(...api.PIECES), fc.constantFrom('Q', 'i', '', 3)),
+      fc.oneof(
+        // a real placement of a piece (often another piece's, or moved), or four cells at random
+        fc.tuple(fc.constantFrom(...api.PIECES), fc.nat(), fc.integer({ min: 0, max: 3 })).map(([p, i, dy]) => {
+          const list = api.reachablePlacements(api.Board.empty(), p, { rules: 'classic' });
+          return list[i % list.length].cells.map(([x, y]) => [x, y + dy] as [number, number]);
+        }),
+        fc.array(cellArb, { minLength: 4, maxLength: 4 }),
+      ),
+    ),
+    (piece, cells) => {
+      const run = () => api.fumenFromBoard(api.Board.empty(), { placement: { piece: piece as never, cells } });
+      if (!(api.PIECES as readonly unknown[]).includes(piece)) {
+        expect(run).toThrow(expect.objectContaining({ code: 'BAD_PIECE' }));
+      } else if (shapes.get(piece as api.Piece)!.has(shapeKey(cells))) {
+        expect(api.boardFromFumen(run()).board.equals(api.Board.empty().withCells(cells))).toBe(true);
+      } else {
+        expect(run).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
+      }
+    },
+  );
   fuzzSync(
     'PieceMover and its moves',
     fc.tuple(boardArb, pieceArb, maybe(ruleName), inputArb, hostile),

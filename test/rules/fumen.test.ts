@@ -108,4 +108,73 @@ describe('fumen', () => {
       /placement cell 0 \[0, 0\] is a filled cell of the board/,
     );
   });
+
+  it("refuses a placement whose cells are not one of its piece's orientations, and a piece that is no piece", () => {
+    const empty = Board.empty(10, 20);
+    const bent: [number, number][] = [
+      [0, 0],
+      [1, 0],
+      [2, 0],
+      [2, 1],
+    ];
+    expect(() => fumenFromBoard(empty, { placement: { piece: 'I', cells: bent } })).toThrow(
+      expect.objectContaining({
+        code: 'BAD_ARGUMENT',
+        message: expect.stringMatching(/do not make the piece I: .*orientations/),
+      }),
+    );
+    // the same cells are an L, in any order and anywhere on the field
+    const moved = bent.map(([x, y]) => [x + 5, y + 10] as [number, number]).reverse();
+    expect(decoder.decode(fumenFromBoard(empty, { placement: { piece: 'L', cells: moved } }))[0].field.at(7, 11)).toBe(
+      'L',
+    );
+    // every rotation of a T, and four cells that are not joined
+    const rotations: [number, number][][] = [
+      [
+        [4, 1],
+        [5, 1],
+        [6, 1],
+        [5, 2],
+      ],
+      [
+        [5, 0],
+        [5, 1],
+        [5, 2],
+        [6, 1],
+      ],
+      [
+        [4, 1],
+        [5, 1],
+        [6, 1],
+        [5, 0],
+      ],
+      [
+        [5, 0],
+        [5, 1],
+        [5, 2],
+        [4, 1],
+      ],
+    ];
+    for (const cells of rotations)
+      expect(() => fumenFromBoard(empty, { placement: { piece: 'T', cells } })).not.toThrow();
+    expect(() =>
+      fumenFromBoard(empty, {
+        placement: {
+          piece: 'O',
+          cells: [
+            [0, 0],
+            [1, 0],
+            [3, 0],
+            [4, 0],
+          ],
+        },
+      }),
+    ).toThrow(/do not make the piece O/);
+    expect(() => fumenFromBoard(empty, { placement: { piece: 'Q' as never, cells: bent } })).toThrow(
+      expect.objectContaining({
+        code: 'BAD_PIECE',
+        message: 'placement.piece must be a letter of I O T S Z L J; got "Q"',
+      }),
+    );
+  });
 });
