@@ -28,6 +28,7 @@ import { parseSettings, type Mode, type Player } from './params.js';
 import { PlayPage } from './play-page.js';
 import { obtainTable } from './table.js';
 import { TetrisGame } from './tetris-game.js';
+import { count } from './words.js';
 
 const TABLE = { width: 9, maxStep: 4 };
 
@@ -205,7 +206,7 @@ function gameOver(g: BaseGame, now: number): void {
   for (let i = 0; i < allDroughts.length; i++) allDroughts[i] += g.droughts[i];
   const banner = $('banner');
   banner.hidden = false;
-  banner.textContent = `Game over after ${g.pieces} pieces`;
+  banner.textContent = `Game over after ${count(g.pieces, 'piece')}`;
   restartAt = now + (Number.isFinite(settings.speed) && settings.speed < 100 ? 1500 : 300);
 }
 
@@ -326,7 +327,7 @@ function setupWatchControls(): void {
   };
   const gsel = $<HTMLSelectElement>('garbage');
   if (![...gsel.options].some((o) => o.value === String(settings.garbage)))
-    gsel.add(new Option(`a row every ${settings.garbage} pieces`, String(settings.garbage)));
+    gsel.add(new Option(`a row every ${count(settings.garbage, 'piece')}`, String(settings.garbage)));
   gsel.value = String(settings.garbage);
   gsel.onchange = () => {
     settings.garbage = Number(gsel.value);

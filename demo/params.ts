@@ -124,9 +124,10 @@ export function parseSettings(query: string, randomSeed: number): { settings: Se
   const holdText = params.get('hold');
   let hold: Piece | null = null;
   if (holdText !== null) {
-    const h = pieces('hold', holdText);
-    if (h && h.length === 1) hold = h[0];
-    else if (h) problems.push(`hold=${JSON.stringify(holdText)} must be one piece letter; ignored`);
+    const h = holdText.toUpperCase();
+    if ((PIECES as readonly string[]).includes(h)) hold = h as Piece;
+    else
+      problems.push(`hold=${JSON.stringify(holdText)} must be one piece letter (${PIECES.join(' ')}), e.g. T; ignored`);
   }
   const fumen = params.get('fumen');
   let position: FumenPosition | null = null;

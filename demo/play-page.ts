@@ -6,6 +6,7 @@ import { fumenFromBoard, type Board, type Piece, type RandomizerName, type Tetri
 import { drawBoard, drawPieces } from './draw.js';
 import { GRADES, accuracy, lossText, worstMoves } from './grade.js';
 import type { Settings } from './params.js';
+import { count } from './words.js';
 import { PlaySession, type Action, type GradedMove } from './play.js';
 
 type KeyAction = Action | 'hint' | 'end';
@@ -306,20 +307,24 @@ export class PlayPage {
     this.showHint = false;
     this.renderHint();
     const grades = s.graded.map((g) => g.grade);
-    const counts = GRADES.map((g) => `${grades.filter((x) => x === g).length} ${g}`).join(', ');
+    const counts = GRADES.map((g) => {
+      const n = grades.filter((x) => x === g).length;
+      return g === 'best' || g === 'good' ? `${n} ${g}` : count(n, g, g === 'inaccuracy' ? 'inaccuracies' : undefined);
+    }).join(', ');
     const acc = $('accuracy');
     acc.dataset.value = accuracy(grades).toFixed(1);
     acc.textContent =
       grades.length === 0
         ? 'No placement played.'
-        : `Accuracy ${accuracy(grades).toFixed(0)} % (best or good): ${counts}; ${s.lines} lines, ${s.tetrises} Tetrises, ${this.hintsUsed} hints.`;
+        : `Accuracy ${accuracy(grades).toFixed(0)} % (best or good): ${counts}; ${count(s.lines, 'line')}, ${count(s.tetrises, 'Tetris', 'Tetrises')}, ${count(this.hintsUsed, 'hint')}.`;
     const worst = $('worst');
     worst.replaceChildren();
     for (const g of worstMoves(s.graded, WORST_SHOWN)) worst.append(worstItem(g, this.deps.settings.rules));
     $('summary').hidden = false;
     const banner = $('banner');
     banner.hidden = false;
-    banner.textContent = s.overReason === 'top-out' ? `Topped out after ${s.graded.length} pieces` : 'Game ended';
+    banner.textContent =
+      s.overReason === 'top-out' ? `Topped out after ${count(s.graded.length, 'piece')}` : 'Game ended';
   }
 
   private renderKeymap(): void {

@@ -53,7 +53,7 @@ export function boardFromFumen(fumen: string, options: { page?: number } = {}): 
   if (!Number.isInteger(index) || index < 0 || index >= pages.length) {
     throw new StackRankError(
       'BAD_ARGUMENT',
-      `page must be an integer from 0 to ${pages.length - 1} (the fumen has ${pages.length} pages); got ${describe(opts.page)}`,
+      `page must be ${pages.length === 1 ? '0 (the fumen has 1 page)' : `an integer from 0 to ${pages.length - 1} (the fumen has ${pages.length} pages)`}; got ${describe(opts.page)}`,
     );
   }
   // The package decodes a page's field, comment and piece when they are first read, so a damaged page throws here.

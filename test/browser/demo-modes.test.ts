@@ -365,13 +365,14 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
 
   it('says which query values are wrong, and still starts', { timeout: 60_000 }, async () => {
     const page = await browser.context.newPage();
-    await page.goto(`${demo.url}?mode=dance&rules=tetris99&fumen=nope&queue=TQ&iterations=${ITERATIONS}`);
+    await page.goto(`${demo.url}?mode=dance&rules=tetris99&fumen=nope&queue=TQ&hold=TS&iterations=${ITERATIONS}`);
     const message = await page.waitForSelector('[data-testid=message]:visible');
     const text = (await message.textContent()) ?? '';
     expect(text).toContain('mode="dance" is not one of watch, play, analyze');
     expect(text).toContain('rules="tetris99" is not one of classic, nes, guideline, tgm, tgm20g');
     expect(text).toContain('fumen: not a readable fumen');
     expect(text).toContain('queue="TQ" must be piece letters');
+    expect(text).toContain('hold="TS" must be one piece letter (I O T S Z L J), e.g. T; ignored');
     await page.waitForSelector('body[data-state=playing][data-mode=watch]', { timeout: 60_000 });
     await page.close();
   });

@@ -20,7 +20,13 @@ describe('fumen', () => {
     const pkg = decoder.decode(url.slice(url.indexOf('v115@')))[6].field;
     for (let y = 0; y < 20; y++)
       for (let x = 0; x < 10; x++) expect(last.board.filled(x, y)).toBe(pkg.at(x, y) !== '_');
-    expect(() => boardFromFumen(url, { page: 7 })).toThrow(/page must be an integer from 0 to 6/);
+    expect(() => boardFromFumen(url, { page: 7 })).toThrow(
+      /page must be an integer from 0 to 6 \(the fumen has 7 pages\)/,
+    );
+    const onePage = fumenFromBoard(Board.empty(10, 20));
+    expect(() => boardFromFumen(onePage, { page: 1 })).toThrow(
+      expect.objectContaining({ message: 'page must be 0 (the fumen has 1 page); got 1' }),
+    );
   });
 
   it('every piece colour and garbage read as filled; the round trip keeps the board (colours become garbage X)', () => {
