@@ -363,6 +363,33 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
     await page.close();
   });
 
+  it('hard drops where the pieces appear until the stack tops out: "tops out", never the top-out charge', {
+    timeout: 120_000,
+  }, async () => {
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${demo.url}?mode=play&iterations=${ITERATIONS}&seed=1`);
+    await page.waitForSelector('body[data-state=playing][data-mode=play]', { timeout: 60_000 });
+    await page.locator('[data-testid=board]').focus();
+    await page.keyboard.press('h'); // one hint asked for
+    const details: string[] = [];
+    for (let n = 1; n <= 40 && !(await page.isVisible('[data-testid=summary]')); n++) {
+      await page.keyboard.press('Space');
+      await page.waitForSelector(`[data-testid=grade][data-count="${n}"]`);
+      details.push((await page.textContent('[data-testid=grade-detail]')) ?? '');
+    }
+    expect(await page.textContent('#banner')).toMatch(/^Topped out after \d+ pieces$/);
+    // The move that topped out says so; no detail prints the recover search's top-out charge (about 1e9 a move).
+    expect(details.at(-1)).toMatch(/^Tops out \(the game ends with it/);
+    for (const d of details) expect(d).not.toMatch(/\d{7}/);
+    const summary = (await page.textContent('[data-testid=summary]')) ?? '';
+    expect(summary).not.toMatch(/\d{7}/);
+    expect(summary).toMatch(/, 1 hint\./);
+    expect(await page.locator('[data-testid=worst] > li').first().textContent()).toMatch(/which tops out/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('says which query values are wrong, and still starts', { timeout: 60_000 }, async () => {
     const page = await browser.context.newPage();
     await page.goto(`${demo.url}?mode=dance&rules=tetris99&fumen=nope&queue=TQ&hold=TS&iterations=${ITERATIONS}`);
