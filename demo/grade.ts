@@ -64,7 +64,8 @@ function severityOf(unit: PlacementRanking['unit'], grade: Grade, measured: numb
 
 /**
  * Grades the placement `cells` (after pressing hold or not) against `ranking`, a full ranking (no limit) of the turn
- * it was played in. A placement the list does not hold (a spin only gravity reaches) is graded against the worst
+ * it was played in. A placement the list does not hold (a tuck or spin after a part-way soft drop, which the key model
+ * does not list: docs/rules.md) is graded against the worst
  * listed value. A placement that tops out where the AI's move does not is a mistake.
  */
 export function gradePlacement(ranking: PlacementRanking, hold: boolean, cells: readonly Cell[]): Graded {
