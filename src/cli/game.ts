@@ -12,7 +12,15 @@ import { RULE_SETS, RULE_SET_NAMES } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import { UsageError } from './args.js';
 import type { CliIO } from './io.js';
-import { DEFAULT_LEAF, LEAF_OPTIONS, checkLeafOptions, checkLeafTable, loadLeafValues, type LeafName } from './leaf.js';
+import {
+  LEAF_OPTIONS,
+  checkLeafOptions,
+  checkLeafTable,
+  leafOfParams,
+  loadLeafValues,
+  recordedLeaf,
+  type LeafName,
+} from './leaf.js';
 import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './run-files.js';
 import {
   RULE_SETS_WITH_HOLD,
@@ -184,7 +192,7 @@ stacking-only baseline. Measured in docs/results.md ("Real games").`,
     // A run with the default leaf records none: run files made before --leaf existed played piece-max, so they still
     // resume and merge; runs with different leaves differ in their parameters (RUN_MISMATCH). The recover weights
     // are recorded as the weights, not the file's name, so a file changed between runs does not resume.
-    const recorded = { ...values, leaf: leaf === DEFAULT_LEAF ? undefined : leaf, recoverWeights };
+    const recorded = { ...values, leaf: recordedLeaf(leaf), recoverWeights };
     const run = await startRun(io, {
       command: 'bench game',
       params: runParams(recorded, { rankTable: tableIdentity(table, runRecorded(values)) }),
@@ -357,7 +365,7 @@ export function printMergedGames(io: CliIO, json: boolean, shards: readonly { ru
   );
   const { params } = shards[0].run;
   const games = params.games as number;
-  const leaf = (params.leaf as LeafName | undefined) ?? DEFAULT_LEAF;
+  const leaf = leafOfParams(params);
   results.forEach((result, k) => {
     printGameRow(io, json, result, games, k === 0, leaf);
   });

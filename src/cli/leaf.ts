@@ -34,6 +34,19 @@ export const LEAF_OPTIONS = defineOptions({
   },
 });
 
+/**
+ * The leaf as a run file's parameters record it (docs/cli.md, "Leaves"): only `preview`; the default leaf is left
+ * out, because run files made before --leaf existed played it and must still resume and merge.
+ */
+export function recordedLeaf(leaf: LeafName): LeafName | undefined {
+  return leaf === DEFAULT_LEAF ? undefined : leaf;
+}
+
+/** The leaf a run's recorded parameters name: a missing `leaf` is the default. */
+export function leafOfParams(params: Record<string, unknown>): LeafName {
+  return (params.leaf as LeafName | undefined) ?? DEFAULT_LEAF;
+}
+
 export interface LeafValues {
   leaf: LeafName;
   leafIterations?: number;

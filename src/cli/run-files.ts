@@ -21,6 +21,7 @@ import {
   writeTextAtomic,
 } from './files.js';
 import { startWriting, type CliIO } from './io.js';
+import { recordedLeaf, type LeafName } from './leaf.js';
 import { defineOptions } from './spec.js';
 
 export const RUN_FORMAT = 'stackrank-run';
@@ -175,6 +176,10 @@ export function checkRunFile(json: unknown, path: string): RunFile {
   if (!(RUN_COMMANDS as readonly unknown[]).includes(f.command))
     bad(path, `its command ${describe(f.command)} is not one of ${RUN_COMMANDS.join(', ')}`);
   if (f.params === null || typeof f.params !== 'object' || Array.isArray(f.params)) bad(path, 'params is missing');
+  // A recorded default leaf reads as none (docs/file-formats.md, "Run files"): bench survival wrote one before it
+  // recorded the leaf as bench game does, and those files are the same runs as the ones without it.
+  const params = f.params as Record<string, unknown>;
+  if (typeof params.leaf === 'string' && recordedLeaf(params.leaf as LeafName) === undefined) delete params.leaf;
   const games = (f.params as { games?: unknown }).games;
   if (!Number.isInteger(games) || (games as number) < 1 || (games as number) > MAX_SHARDS)
     bad(path, `params.games is ${describe(games)}`);

@@ -16,7 +16,7 @@ import { BOARD_MAX_HEIGHT } from '../rules/board.js';
 import { mergeSimulations, simulateStacking, type SimulationResult, type StreamRecord } from '../stacking/simulate.js';
 import { UsageError } from './args.js';
 import type { CliIO } from './io.js';
-import { LEAF_OPTIONS, checkLeafOptions, checkLeafTable, loadLeafValues } from './leaf.js';
+import { LEAF_OPTIONS, checkLeafOptions, checkLeafTable, leafOfParams, loadLeafValues, recordedLeaf } from './leaf.js';
 import { THREADS, TABLE_SOURCE, randomizerOption, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
 import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './run-files.js';
@@ -159,9 +159,14 @@ the stack (use it with the 20G table, --variant 20g); classic, the default, reac
     checkLeafOptions(values);
     const table: RankTable = await loadTableForCli(values, given, io);
     checkLeafTable(values, table);
+    // The leaf is recorded only for preview (docs/cli.md, "Leaves"), so files made before --leaf resume and merge,
+    // and a rank run records none (its leaf is the rank, whatever --leaf says).
     const run = await startRun(io, {
       command: 'bench survival',
-      params: runParams(values, { rankTable: tableIdentity(table, runRecorded(values)) }),
+      params: runParams(
+        { ...values, leaf: recordedLeaf(leaf) },
+        { rankTable: tableIdentity(table, runRecorded(values)) },
+      ),
       values,
       indexOf: (r) => (r as StreamRecord).stream,
     });
@@ -218,7 +223,7 @@ function printSurvivalHeader(io: CliIO, params: Record<string, unknown>): void {
   };
   const table = params.rankTable as { width: number; maxStep: number; iterations: number };
   io.out(
-    `survival under ${v.randomizer}, rules ${v.rules ?? 'classic'}, steep ${v.steep}, Tetris ${v.tetris} at ${v.threshold}, board height ${v.boardHeight}, strategy ${v.strategy}${v.strategy === 'rank' ? '' : ` (${v.unknownPieces ?? (v.strategy === 'best' ? BEST_STRATEGY.unknownPieces : 1)} unknown pieces)`}, leaf ${v.strategy === 'rank' ? 'rank' : v.leaf}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${v.games} streams, budget ${v.maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${v.seed}`,
+    `survival under ${v.randomizer}, rules ${v.rules ?? 'classic'}, steep ${v.steep}, Tetris ${v.tetris} at ${v.threshold}, board height ${v.boardHeight}, strategy ${v.strategy}${v.strategy === 'rank' ? '' : ` (${v.unknownPieces ?? (v.strategy === 'best' ? BEST_STRATEGY.unknownPieces : 1)} unknown pieces)`}, leaf ${v.strategy === 'rank' ? 'rank' : leafOfParams(params)}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${v.games} streams, budget ${v.maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${v.seed}`,
   );
   io.out('lookahead  mean pieces   95% CI                deaths   pieces/s    article');
   io.out(

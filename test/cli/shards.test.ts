@@ -311,6 +311,43 @@ describe('bench game resumes from a checkpoint with gaps', { timeout: 300_000 },
   });
 });
 
+describe('bench survival records the leaf only for preview (docs/cli.md, "Leaves")', { timeout: 300_000 }, () => {
+  const survival = (...extra: string[]) => [...RUNS['bench survival'](), ...extra];
+  const params = (file: string) => JSON.parse(readFileSync(file, 'utf8')).params;
+
+  it.each([
+    ['rank', []],
+    ['expectimax with the default leaf', ['--strategy', 'expectimax']],
+  ])('%s: no leaf in the params', async (_what, extra) => {
+    const file = join(sub(), 'run.json');
+    const run = await runCli([...survival(...extra), '--out', file]);
+    expect(run.code, run.err).toBe(0);
+    expect(params(file)).not.toHaveProperty('leaf');
+  });
+
+  it('a file without leaf and one that records "piece-max" (as bench survival once wrote) are one run', async () => {
+    const d = sub();
+    const shards = [join(d, 's0.json'), join(d, 's1.json')];
+    for (const [i, file] of shards.entries()) {
+      const run = await runCli([...survival(), '--shard', `${i}/2`, '--out', file]);
+      expect(run.code, run.err).toBe(0);
+    }
+    const written = JSON.parse(readFileSync(shards[1], 'utf8'));
+    written.params.leaf = 'piece-max';
+    const old = join(d, 'old-s1.json');
+    writeFileSync(old, JSON.stringify(written));
+    const merged = await runCli(['merge', shards[0], old, '--json']);
+    expect(merged.code, merged.err).toBe(0);
+    const whole = await runCli([...survival(), '--json']);
+    expect(withoutTimes(merged.out)).toEqual(withoutTimes(whole.out));
+    // Resumed as a checkpoint: every stream comes from the file, nothing is refused.
+    const resumed = await runCli([...survival(), '--shard', '1/2', '--checkpoint', old, '--json']);
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(resumed.err).toContain(`resuming from ${old} (10 finished game record(s))`);
+    expect(params(old)).not.toHaveProperty('leaf');
+  });
+});
+
 describe('rerunning with a finished checkpoint prints what the first run printed', { timeout: 300_000 }, () => {
   // Every game comes from the checkpoint: bench game once printed the raw record (exit 70) instead of the pooled row.
   const noBaselines = () => RUNS['bench game']().filter((a) => a !== '--baselines');
