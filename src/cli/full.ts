@@ -176,6 +176,7 @@ async function play(values: PlayValues, io: CliIO): Promise<number> {
     command: 'full play',
     params: runParams(values, { weightVector: { name: w.name, features: w.features, weights: w.weights } }),
     values,
+    recordName: 'game',
     indexOf: (r) => (r as FullGameRecord).game,
   });
   const part = run.part<FullGameRecord>('games');

@@ -197,6 +197,7 @@ stacking-only baseline. Measured in docs/results.md ("Real games").`,
       command: 'bench game',
       params: runParams(recorded, { rankTable: tableIdentity(table, runRecorded(values)) }),
       values,
+      recordName: 'game',
       indexOf: (r) => (r as GameTally).game,
     });
     // After the run's checks (a checkpoint of another run is refused before a preview table is built).

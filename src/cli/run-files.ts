@@ -294,7 +294,7 @@ export function checkShardSet(files: readonly { path: string; run: RunFile }[]):
   if (missing.length)
     throw new StackRankError(
       'RUN_MISMATCH',
-      `shard${missing.length > 1 ? 's' : ''} ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''} of ${count} ${missing.length > 1 ? 'are' : 'is'} missing (${missing.length} of ${count})`,
+      `shard${missing.length > 1 ? 's' : ''} ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''} of ${count} ${missing.length > 1 ? 'are' : 'is'} missing (${missing.length} of ${count} shards missing)`,
     );
   const sorted = [...byIndex.keys()].sort((a, b) => a - b).map((i) => byIndex.get(i)!);
   const keys = canonicalJson(first.run.parts.map((p) => p.key));
@@ -436,6 +436,8 @@ export class RunRecorder {
 
 export interface StartRunOptions {
   command: RunCommand;
+  /** What one record is, for messages: a game, or (bench survival) a stream of games. */
+  recordName: 'game' | 'stream';
   params: Record<string, unknown>;
   values: { shard?: string; out?: string; checkpoint?: string; checkpointEvery?: number };
   /** Reads the game (or stream) index of a record. */
@@ -477,7 +479,7 @@ export async function startRun(io: CliIO, opts: StartRunOptions): Promise<RunRec
       );
     run = saved;
     const done = saved.parts.reduce((a, p) => a + p.records.length, 0);
-    io.err(`stackrank ${command}: resuming from ${path} (${done} finished game record(s))`);
+    io.err(`stackrank ${command}: resuming from ${path} (${done} finished ${opts.recordName} record(s))`);
   }
   const recording = runRecorded(values);
   const checkpoint = path === undefined ? null : new CheckpointFile(path, command, io.err);

@@ -12,6 +12,7 @@ import {
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { DEFAULT_STACKING_RULE_SET } from '../stacking/reach.js';
 import { RULE_SET_NAMES } from '../rules/rule-sets.js';
+import { DEFAULT_MAX_STEP, DEFAULT_WIDTH } from '../surface.js';
 import { BOARD_MAX_HEIGHT } from '../rules/board.js';
 import { mergeSimulations, simulateStacking, type SimulationResult, type StreamRecord } from '../stacking/simulate.js';
 import { UsageError } from './args.js';
@@ -28,7 +29,31 @@ export const ARTICLE_FIGURES: readonly number[] = [153, 823, 9458, 154645, 17836
 
 const STRATEGY_CHOICES: readonly StrategyName[] = [...STRATEGIES, 'best'];
 
-function row(r: SimulationResult) {
+/** What the header and the article column read from a run's parameters (a run's own, or merged shards'). */
+interface SurvivalParams {
+  [option: string]: unknown;
+  randomizer: string;
+  /** Absent in files made before --rules existed: classic. */
+  rules?: string;
+  rankTable: { width: number; maxStep: number; iterations: number; variant: string };
+}
+
+/**
+ * Whether the article's figures belong to this run's game (docs/results.md, "Stacking survival under TGM"): TGM's
+ * pieces (tgm1) with every placement reachable (rules classic) on the article's stack of 9 columns, steps ±4 (our
+ * default shape). Other randomizers, rule sets and shapes have no article figure.
+ */
+function hasArticleFigures(params: SurvivalParams): boolean {
+  return (
+    params.randomizer === 'tgm1' &&
+    (params.rules ?? DEFAULT_STACKING_RULE_SET) === DEFAULT_STACKING_RULE_SET &&
+    params.rankTable.width === DEFAULT_WIDTH &&
+    params.rankTable.maxStep === DEFAULT_MAX_STEP
+  );
+}
+
+/** One JSON line / table row; `articleFigure` is null where the article has none (hasArticleFigures, lookahead 5+). */
+function row(r: SimulationResult, withArticle: boolean) {
   return {
     lookahead: r.lookahead,
     meanPieces: r.meanPieces,
@@ -38,7 +63,7 @@ function row(r: SimulationResult) {
     pieces: r.pieces,
     piecesPerSecond: r.piecesPerSecond,
     estimator: r.estimator,
-    articleFigure: ARTICLE_FIGURES[r.lookahead] ?? null,
+    articleFigure: withArticle ? (ARTICLE_FIGURES[r.lookahead] ?? null) : null,
     randomizer: r.randomizer,
     rules: r.rules,
     steep: r.stackingRules.steep,
@@ -168,11 +193,14 @@ the stack (use it with the 20G table, --variant 20g); classic, the default, reac
         { rankTable: tableIdentity(table, runRecorded(values)) },
       ),
       values,
+      recordName: 'stream',
       indexOf: (r) => (r as StreamRecord).stream,
     });
     // After the run's checks (a checkpoint of another run is refused before a preview table is built).
     const previewTable = await loadLeafValues(values, table, randomizer, io);
-    if (!values.json) printSurvivalHeader(io, run.run.params);
+    const params = run.run.params as SurvivalParams;
+    const withArticle = hasArticleFigures(params);
+    if (!values.json) printSurvivalHeader(io, params);
     await run.play(async () => {
       for (const lookahead of values.lookahead) {
         const part = run.part<StreamRecord>(`lookahead ${lookahead}`);
@@ -200,9 +228,10 @@ the stack (use it with the 20G table, --variant 20g); classic, the default, reac
         });
         part.finish(runMeta(result), result.seconds);
         io.status('');
-        printSurvivalRow(io, values.json, result);
+        printSurvivalRow(io, values.json, result, withArticle);
       }
     });
+    if (!values.json) printSurvivalFootnote(io, params);
     return 0;
   },
 });
@@ -215,37 +244,48 @@ function runMeta(r: SimulationResult): Record<string, unknown> {
 }
 
 /** The header of the text table, from the run's parameters (also when printing merged shards). */
-function printSurvivalHeader(io: CliIO, params: Record<string, unknown>): void {
-  const v = params as {
-    [option: string]: string | number;
-    games: number;
-    maxPieces: number;
-  };
-  const table = params.rankTable as { width: number; maxStep: number; iterations: number };
+function printSurvivalHeader(io: CliIO, params: SurvivalParams): void {
+  const v = params as SurvivalParams & { [option: string]: string | number; games: number; maxPieces: number };
+  const table = params.rankTable;
+  const unknownPieces = v.unknownPieces ?? (v.strategy === 'best' ? BEST_STRATEGY.unknownPieces : 1);
+  const search =
+    v.strategy === 'rank'
+      ? 'strategy rank, leaf rank'
+      : `strategy ${v.strategy} (${unknownPieces} unknown piece${unknownPieces === 1 ? '' : 's'}), leaf ${leafOfParams(params)}`;
   io.out(
-    `survival under ${v.randomizer}, rules ${v.rules ?? 'classic'}, steep ${v.steep}, Tetris ${v.tetris} at ${v.threshold}, board height ${v.boardHeight}, strategy ${v.strategy}${v.strategy === 'rank' ? '' : ` (${v.unknownPieces ?? (v.strategy === 'best' ? BEST_STRATEGY.unknownPieces : 1)} unknown pieces)`}, leaf ${v.strategy === 'rank' ? 'rank' : leafOfParams(params)}, table ${table.width}x${table.maxStep}/${table.iterations} iterations, ${v.games} streams, budget ${v.maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${v.seed}`,
+    `survival under ${v.randomizer}, rules ${v.rules ?? DEFAULT_STACKING_RULE_SET}, steep ${v.steep}, Tetris ${v.tetris} at ${v.threshold}, board height ${v.boardHeight}, ${search}, table ${table.variant} ${table.width}x${table.maxStep}/${table.iterations} iterations, ${v.games} streams, budget ${v.maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${v.seed}`,
   );
-  io.out('lookahead  mean pieces   95% CI                deaths   pieces/s    article');
   io.out(
-    "article: the 2009 article's figures; they fit the game where steep steps collapse (--steep collapse), not the real game (docs/results.md)",
+    `lookahead  mean pieces   95% CI                deaths   pieces/s${hasArticleFigures(params) ? '    article' : ''}`,
   );
 }
 
-function printSurvivalRow(io: CliIO, json: boolean, result: SimulationResult): void {
-  const r = row(result);
+function printSurvivalRow(io: CliIO, json: boolean, result: SimulationResult, withArticle: boolean): void {
+  const r = row(result, withArticle);
   if (json) {
     io.out(JSON.stringify(r));
     return;
   }
   const ci = `[${Math.round(r.ci95[0]).toLocaleString('en-US')}, ${Number.isFinite(r.ci95[1]) ? Math.round(r.ci95[1]).toLocaleString('en-US') : 'inf'}]`;
+  // The article has figures for lookahead 0..4 only.
+  const article = withArticle ? `  ${(r.articleFigure?.toLocaleString('en-US') ?? '–').padStart(9)}` : '';
   io.out(
-    `${String(r.lookahead).padStart(9)}  ${r.meanPieces.toFixed(1).padStart(11)}   ${ci.padEnd(20)} ${String(r.deaths).padStart(7)}  ${Math.round(r.piecesPerSecond).toLocaleString('en-US').padStart(9)}  ${(r.articleFigure ?? 0).toLocaleString('en-US').padStart(9)}`,
+    `${String(r.lookahead).padStart(9)}  ${r.meanPieces.toFixed(1).padStart(11)}   ${ci.padEnd(20)} ${String(r.deaths).padStart(7)}  ${Math.round(r.piecesPerSecond).toLocaleString('en-US').padStart(9)}${article}`,
+  );
+}
+
+/** Below the table, where it has the article column: which game the article's figures fit. */
+function printSurvivalFootnote(io: CliIO, params: SurvivalParams): void {
+  if (!hasArticleFigures(params)) return;
+  io.out(
+    "article: the 2009 article's figures; they fit the game where steep steps collapse (--steep collapse), not the real game (docs/results.md)",
   );
 }
 
 /** `stackrank merge` of bench survival shards (checked by checkShardSet, in shard order): one row per lookahead. */
 export function printMergedSurvival(io: CliIO, json: boolean, shards: readonly { run: RunFile }[]): void {
-  const { params } = shards[0].run;
+  const params = shards[0].run.params as SurvivalParams;
+  const withArticle = hasArticleFigures(params);
   // Every part is pooled (and checked) before anything is printed.
   const results = shards[0].run.parts.map((_, k) =>
     mergeSimulations(
@@ -261,5 +301,6 @@ export function printMergedSurvival(io: CliIO, json: boolean, shards: readonly {
     ),
   );
   if (!json) printSurvivalHeader(io, params);
-  for (const result of results) printSurvivalRow(io, json, result);
+  for (const result of results) printSurvivalRow(io, json, result, withArticle);
+  if (!json) printSurvivalFootnote(io, params);
 }

@@ -100,6 +100,11 @@ export function variantMirrored(variant: string): boolean {
   return !(VARIANTS as Record<string, { asymmetric?: boolean }>)[variant]?.asymmetric;
 }
 
+/** A variant named in a sentence: "an article table", "a collapse table". */
+export function variantTable(variant: string): string {
+  return `${/^[aeiou]/i.test(variant) ? 'an' : 'a'} ${variant} table`;
+}
+
 /** Where a variant's piece model came from, and the model itself (see docs/file-formats.md). */
 export interface VariantParams {
   /** A randomizer name (src/randomizers), or "custom" for a matrix / weights given directly. */

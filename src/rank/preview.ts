@@ -35,7 +35,15 @@ import {
   writePlan,
   type BuildOptions,
 } from './build.js';
-import { STEEP_VARIANT, decodeTable, encodeTable, tableFileBytes, variantSteep, type VariantParams } from './file.js';
+import {
+  STEEP_VARIANT,
+  decodeTable,
+  encodeTable,
+  tableFileBytes,
+  variantSteep,
+  variantTable,
+  type VariantParams,
+} from './file.js';
 import { foldRows, foldShape, unfoldRows } from './fold.js';
 import { rankMoves, type TableSteep } from './moves.js';
 import { makeRankPlan, type RankPlanArrays } from './plan.js';
@@ -349,7 +357,7 @@ export class PreviewTable {
     if (!PREVIEW_VARIANTS.includes(header.variant) || header.slots !== PREVIEW_SLOTS || !header.params) {
       throw new StackRankError(
         'TABLE_MISMATCH',
-        `this is a ${header.variant} table with ${header.slots} value(s) per surface, not a preview table; load it with loadRankTable`,
+        `this is ${variantTable(header.variant)} with ${header.slots} value(s) per surface, not a preview table; load it with loadRankTable`,
       );
     }
     const shape = foldShape(header.width, header.maxStep);

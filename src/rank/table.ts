@@ -27,6 +27,7 @@ import {
   decodeTable,
   rankVariant,
   variantMirrored,
+  variantTable,
   encodeTableParts,
   paramsProblem,
   tableFileBytes,
@@ -217,7 +218,7 @@ export class RankTable {
     if (header.slots !== 1) {
       throw new StackRankError(
         'TABLE_MISMATCH',
-        `this is a ${header.variant} table with ${header.slots} values per surface, not a rank table; load it with loadPreviewTable`,
+        `this is ${variantTable(header.variant)} with ${header.slots} values per surface, not a rank table; load it with loadPreviewTable`,
       );
     }
     if (header.folded && !variantMirrored(header.variant)) {

@@ -239,13 +239,15 @@ describe('--checkpoint: a run killed with SIGKILL resumes to the uninterrupted r
       40,
     ],
     ['full play', ['full', 'play', '--weights', 'bcts', '--games', '24', '--max-pieces', '60000', '--seed', '11'], 24],
-  ] as const)('%s', async (_name, template, total) => {
+  ] as const)('%s', async (command, template, total) => {
     const args = template.map((a, i) => (template[i - 1] === '--table' ? small : a));
     const checkpoint = join(sub(), 'ck.json');
     const done = await killMidRun([...args, '--json'], checkpoint, 3, total);
     const resumed = await runCli([...args, '--json', '--checkpoint', checkpoint]);
     expect(resumed.code, resumed.err).toBe(0);
-    expect(resumed.err).toContain(`resuming from ${checkpoint} (${done} finished game record(s))`);
+    // bench survival records streams of games, full play games.
+    const record = command === 'bench survival' ? 'stream' : 'game';
+    expect(resumed.err).toContain(`resuming from ${checkpoint} (${done} finished ${record} record(s))`);
     const uninterrupted = await runCli([...args, '--json']);
     expect(withoutTimes(resumed.out)).toEqual(withoutTimes(uninterrupted.out));
     // The finished checkpoint is a complete result file: merge accepts it and prints the same.
@@ -343,7 +345,7 @@ describe('bench survival records the leaf only for preview (docs/cli.md, "Leaves
     // Resumed as a checkpoint: every stream comes from the file, nothing is refused.
     const resumed = await runCli([...survival(), '--shard', '1/2', '--checkpoint', old, '--json']);
     expect(resumed.code, resumed.err).toBe(0);
-    expect(resumed.err).toContain(`resuming from ${old} (10 finished game record(s))`);
+    expect(resumed.err).toContain(`resuming from ${old} (10 finished stream record(s))`);
     expect(params(old)).not.toHaveProperty('leaf');
   });
 });
@@ -424,7 +426,7 @@ describe('refusals', { timeout: 300_000 }, () => {
     [
       'a missing shard',
       () => [shards[0], shards[2]],
-      /^stackrank merge: shard 1 of 3 is missing \(1 of 3\) \[RUN_MISMATCH\]$/,
+      /^stackrank merge: shard 1 of 3 is missing \(1 of 3 shards missing\) \[RUN_MISMATCH\]$/,
     ],
     [
       'a shard given twice',

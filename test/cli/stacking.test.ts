@@ -135,7 +135,56 @@ describe('stackrank bench survival', () => {
       ).out,
     );
     expect(run.out).toMatch(new RegExp(`strategy rank, leaf ${json.leaf},`));
-    expect(run.out).toMatch(/article: .*steep steps collapse/);
+    // The table's variant is named; the note on the article's figures comes after the rows.
+    expect(run.out).toMatch(/, table article 9x4\/3 iterations,/);
+    const lines = run.out.split('\n');
+    expect(lines[1]).toMatch(/^lookahead .* article$/);
+    expect(lines.at(-1)).toMatch(/^article: .*steep steps collapse/);
+    expect(lines).toHaveLength(4);
+  });
+
+  it.each([
+    ['bag7', ['--randomizer', 'bag7']],
+    ['tgm20g', ['--rules', 'tgm20g', '--board-height', '20']],
+  ])('prints no article figure where the article has none (%s)', async (_what, extra) => {
+    const args = [
+      'bench',
+      'survival',
+      '--table',
+      file,
+      '--lookahead',
+      '0',
+      '--games',
+      '4',
+      '--max-pieces',
+      '500',
+      ...extra,
+    ];
+    const text = await runCli(args);
+    expect(text.code, text.err).toBe(0);
+    expect(text.out).not.toMatch(/article:|\barticle$/m);
+    expect(text.out.split('\n')[2]).toMatch(/^\s+0\s+\d+\.\d\s+\[\d+, \d+\]\s+\d+\s+[\d,]+$/);
+    const json = JSON.parse((await runCli([...args, '--json'])).out);
+    expect(json.articleFigure).toBeNull();
+  });
+
+  it('names one unknown piece in the singular', async () => {
+    const run = await runCli([
+      'bench',
+      'survival',
+      '--table',
+      file,
+      '--lookahead',
+      '0',
+      '--games',
+      '2',
+      '--max-pieces',
+      '100',
+      '--strategy',
+      'expectimax',
+    ]);
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toMatch(/strategy expectimax \(1 unknown piece\), leaf piece-max,/);
   });
 
   it.each([

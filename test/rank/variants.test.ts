@@ -374,10 +374,14 @@ describe('preview table files (format version 2)', () => {
   it('is told apart from rank tables both ways', async () => {
     await expect(loadRankTable(table.toBytes())).rejects.toMatchObject({
       code: 'TABLE_MISMATCH',
-      message: expect.stringMatching(/loadPreviewTable/),
+      message: expect.stringMatching(/^this is a preview table with 8 values per surface.*loadPreviewTable$/),
     });
     const article = await buildRankTable({ width: 5, maxStep: 1, iterations: 2, threads: 1 });
-    await expect(loadPreviewTable(article.toBytes())).rejects.toMatchObject({ code: 'TABLE_MISMATCH' });
+    // "an article table", not "a article table".
+    await expect(loadPreviewTable(article.toBytes())).rejects.toMatchObject({
+      code: 'TABLE_MISMATCH',
+      message: expect.stringMatching(/^this is an article table with 1 value\(s\) per surface, not a preview table/),
+    });
     expect(await loadAnyTable(article.toBytes())).toBeInstanceOf(RankTable);
   });
 
