@@ -65,7 +65,12 @@ export {
 export { StackingAI, type BestPlacement, type PlanStep, type StackingAIOptions } from './stacking/ai.js';
 export type { SurfacePlacementRanking, RankedSurfacePlacement } from './stacking/rank-placements.js';
 export type { NextPieceValues, Strategy, StrategyName, UnknownPieces } from './stacking/engine.js';
-export { simulateStacking, type SimulateOptions, type SimulationResult } from './stacking/simulate.js';
+export {
+  simulateStacking,
+  type SimulateOptions,
+  type SimulationProgress,
+  type SimulationResult,
+} from './stacking/simulate.js';
 export type { StackingRuleSet } from './stacking/reach.js';
 
 // Rank tables: build, load, and the user cache (Node).

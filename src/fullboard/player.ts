@@ -146,7 +146,8 @@ export interface PlayOptions {
   lookahead?: 0 | 1;
   width?: number;
   height?: number;
-  /** Called between chunks with the running totals. */
+  /** Called between chunks with the running totals, and once more when the game ends with its final lines and
+   * pieces (unless the last chunk's call already had them). */
   onProgress?(p: { lines: number; pieces: number; seconds: number }): void;
   signal?: AbortSignal;
   /** Pieces per kernel call (default 20,000: a few milliseconds, so abort is honoured quickly). */
@@ -238,6 +239,12 @@ export async function playFullGame(playOptions: PlayOptions = {}): Promise<GameR
       return { lines: f64[(ctx + O_LINES) >> 3], pieces: f64[(ctx + O_PIECES) >> 3] };
     };
     let lost = false;
+    let reportedPieces = -1;
+    const report = () => {
+      const c = counters();
+      reportedPieces = c.pieces;
+      onProgress!({ ...c, seconds: (performance.now() - t0) / 1000 });
+    };
     for (;;) {
       if (signal?.aborted) throw new StackRankError('ABORTED', 'the game was aborted');
       const { pieces } = counters();
@@ -255,13 +262,12 @@ export async function playFullGame(playOptions: PlayOptions = {}): Promise<GameR
         k.setPieceBuffer(ctx, pieceBuf, BUF);
         continue;
       }
-      if (onProgress) {
-        const c = counters();
-        onProgress({ ...c, seconds: (performance.now() - t0) / 1000 });
-      }
+      if (onProgress) report();
       // Let timers and abort events run between chunks, with or without onProgress.
       await yieldToEventLoop();
     }
+    // The last event has the game's totals: a loss or the line cap ends a chunk without one.
+    if (onProgress && counters().pieces !== reportedPieces) report();
     const seconds = (performance.now() - t0) / 1000;
     const { lines, pieces } = counters();
     return { lines, pieces, seconds, piecesPerSecond: seconds > 0 ? pieces / seconds : 0, lost };

@@ -237,7 +237,7 @@ export function analyzeRandomizer(name: RandomizerName, options: AnalyzeOptions 
 export interface AnalyzeAsyncOptions extends AnalyzeOptions {
   /** Stops the analysis (rejects with ABORTED) within a few milliseconds. */
   signal?: AbortSignal;
-  /** Called about every 16 ms with the pieces dealt so far. */
+  /** Called about every 16 ms with the pieces dealt so far, and last with `pieces` equal to `total`. */
   onProgress?: (p: { pieces: number; total: number }) => void;
 }
 
@@ -266,11 +266,18 @@ export async function analyzeRandomizerAsync(
     opts.onProgress,
   );
   const steps = analysisSteps(name, opts);
+  const total = (opts.pieces as number | undefined) ?? DEFAULT_ANALYZED_PIECES;
+  let reported = -1;
   for (;;) {
     if (signal?.aborted) throw new StackRankError('ABORTED', 'the randomizer analysis was cancelled');
     const step = steps.next();
-    if (step.done) return step.value;
-    onProgress?.({ pieces: step.value, total: (opts.pieces as number | undefined) ?? 1e6 });
+    if (step.done) {
+      // The last event has the total: the slices report the pieces dealt before each pause.
+      if (reported !== total) onProgress?.({ pieces: total, total });
+      return step.value;
+    }
+    reported = step.value;
+    onProgress?.({ pieces: step.value, total });
     await yieldToEventLoop();
   }
 }

@@ -88,6 +88,14 @@ const FIRST_FILL = 512;
 /** Kernel memory kept free beyond the estimate (the search's own scratch, rounding of pages). */
 const MEMORY_MARGIN = 16 << 20;
 
+/** simulateStacking's onProgress event. */
+export interface SimulationProgress {
+  pieces: number;
+  deaths: number;
+  games: number;
+  elapsedMs: number;
+}
+
 export interface SimulateOptions {
   table: RankTable;
   randomizer?: RandomizerName;
@@ -112,7 +120,10 @@ export interface SimulateOptions {
   previewTable?: NextPieceValues;
   /** Worker threads; default: the number of cores (1 where shared memory is missing). */
   threads?: number;
-  onProgress?: (p: { pieces: number; deaths: number; games: number; elapsedMs: number }) => void;
+  /** Pieces, deaths and games this call has played so far (resumed streams not counted; pieces of games under way
+   * included) and the time since play began: at most every 200 ms, and once after the last stream with the call's
+   * totals (with `maxPieces` and every stream to play, `pieces` is then `maxPieces`). */
+  onProgress?: (p: SimulationProgress) => void;
   signal?: AbortSignal;
   /** The streams to play, start..end-1 of `games` (default all): one shard of a run cut across machines. */
   range?: GameRange;
@@ -336,9 +347,10 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
   let totalGames = 0;
   const started = performance.now();
   let lastReport = 0;
-  const report = () => {
+  /** At most every 200 ms while games run; `final`: once more after the last stream, with the call's totals. */
+  const report = (final = false) => {
     const now = performance.now();
-    if (!onProgress || now - lastReport < 200) return;
+    if (!onProgress || (!final && now - lastReport < 200)) return;
     lastReport = now;
     onProgress({ pieces: totalPieces, deaths: totalDeaths, games: totalGames, elapsedMs: now - started });
   };
@@ -432,6 +444,7 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     signal?.removeEventListener('abort', onAbort);
     pool?.terminate();
   }
+  report(true);
 
   return poolStreams(meta, range, results, (performance.now() - started) / 1000, totalPieces);
 }

@@ -356,6 +356,21 @@ describe('full board engine', () => {
     expect(capped.lost).toBe(false);
   });
 
+  it("ends its progress events at the game's totals, also when a loss or the line cap ends the last chunk", async () => {
+    for (const options of [
+      { weights: 'cs3243', seed: 5, maxLines: 1000 },
+      { weights: 'cs3243Prose', seed: 1, width: 4, height: 4 },
+      { weights: 'dellacherie', seed: 42, maxPieces: 30_000, chunk: 10_000 },
+    ] as const) {
+      const events: { lines: number; pieces: number }[] = [];
+      const game = await playFullGame({ ...options, onProgress: (p) => events.push(p) });
+      const last = events.at(-1);
+      expect(last && [last.lines, last.pieces]).toEqual([game.lines, game.pieces]);
+      // One event per chunk played: the totals are not reported twice.
+      expect(new Set(events.map((e) => e.pieces)).size).toBe(events.length);
+    }
+  });
+
   it('plays with other randomizers through piece buffers (refilled across chunks)', async () => {
     const a = await playFullGame({ weights: 'bcts', randomizer: 'bag7', seed: 3, maxPieces: 150_000, chunk: 50_000 });
     const b = await playFullGame({ weights: 'bcts', randomizer: 'bag7', seed: 3, maxPieces: 150_000, chunk: 7_777 });

@@ -48,4 +48,10 @@ describe('cancelling a long analysis (defect 8)', () => {
       analyzeRandomizer('tgm1', { pieces: 70_000, seed: 4 }),
     );
   });
+
+  it('analyzeRandomizerAsync ends its progress events at the total', async () => {
+    const events: { pieces: number; total: number }[] = [];
+    await analyzeRandomizerAsync('tgm1', { pieces: 70_000, onProgress: (p) => events.push(p) });
+    expect(events.at(-1)).toEqual({ pieces: 70_000, total: 70_000 });
+  });
 });

@@ -84,6 +84,24 @@ describe('simulateStacking', () => {
     expect(r.records.every((s) => s.games.slice(0, -1).every((g) => g.dead))).toBe(true);
   });
 
+  it.each([1, 2])('ends its progress events at the finished totals (%i thread(s))', async (threads) => {
+    const events: { pieces: number; deaths: number; games: number; elapsedMs: number }[] = [];
+    const r = await simulateStacking({
+      table,
+      lookahead: 1,
+      games: 6,
+      maxPieces: 20_000,
+      seed: 4,
+      threads,
+      onProgress: (p) => events.push(p),
+    });
+    // Without the final event the last one was taken up to 200 ms before the end (a bar stopped short of 100 %).
+    const last = events.at(-1)!;
+    expect([last.pieces, last.deaths, last.games]).toEqual([r.pieces, r.deaths, r.games]);
+    expect(last.pieces).toBe(20_000);
+    expect(events.map((e) => e.pieces)).toEqual([...events.map((e) => e.pieces)].sort((a, b) => a - b));
+  });
+
   it('cancels cleanly and rejects bad options', async () => {
     const controller = new AbortController();
     const run = simulateStacking({
