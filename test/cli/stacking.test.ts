@@ -14,25 +14,26 @@ beforeAll(async () => {
   await (await buildRankTable({ width: 9, iterations: 3 })).save(file);
 }, 120_000);
 
+/** `bench survival` on the test's table: one lookahead, games and pieces, then any other arguments. */
+function survivalArgs(lookahead: string, games: string, maxPieces: string, ...more: string[]): string[] {
+  return [
+    'bench',
+    'survival',
+    '--table',
+    file,
+    '--lookahead',
+    lookahead,
+    '--games',
+    games,
+    '--max-pieces',
+    maxPieces,
+    ...more,
+  ];
+}
+
 describe('stackrank bench survival', () => {
   it('prints one JSON row per lookahead with the article figure', async () => {
-    const run = await runCli([
-      'bench',
-      'survival',
-      '--table',
-      file,
-      '--lookahead',
-      '0,1',
-      '--games',
-      '8',
-      '--max-pieces',
-      '3000',
-      '--seed',
-      '3',
-      '--threads',
-      '2',
-      '--json',
-    ]);
+    const run = await runCli(survivalArgs('0,1', '8', '3000', '--seed', '3', '--threads', '2', '--json'));
     expect(run.code).toBe(0);
     const rows = run.out.split('\n').map((l) => JSON.parse(l));
     expect(rows.map((r) => r.lookahead)).toEqual([0, 1]);
@@ -55,42 +56,12 @@ describe('stackrank bench survival', () => {
       expect(r.pieces).toBe(3000);
       expect(r.meanPieces).toBeCloseTo(r.pieces / r.deaths, 6);
     }
-    const again = await runCli([
-      'bench',
-      'survival',
-      '--table',
-      file,
-      '--lookahead',
-      '0',
-      '--games',
-      '8',
-      '--max-pieces',
-      '3000',
-      '--seed',
-      '3',
-      '--threads',
-      '1',
-      '--json',
-    ]);
+    const again = await runCli(survivalArgs('0', '8', '3000', '--seed', '3', '--threads', '1', '--json'));
     expect(JSON.parse(again.out).deaths).toBe(rows[0].deaths);
   });
 
   it('passes --board-height to the rules: a low board kills games sooner', async () => {
-    const args = [
-      'bench',
-      'survival',
-      '--table',
-      file,
-      '--lookahead',
-      '1',
-      '--games',
-      '8',
-      '--max-pieces',
-      '4000',
-      '--seed',
-      '5',
-      '--json',
-    ];
+    const args = survivalArgs('1', '8', '4000', '--seed', '5', '--json');
     const tall = JSON.parse((await runCli([...args, '--board-height', '63'])).out);
     const usual = JSON.parse((await runCli(args)).out);
     const low = JSON.parse((await runCli([...args, '--board-height', '9'])).out);
@@ -100,40 +71,11 @@ describe('stackrank bench survival', () => {
   });
 
   it('prints a readable table', async () => {
-    const run = await runCli([
-      'bench',
-      'survival',
-      '--table',
-      file,
-      '--lookahead',
-      '0',
-      '--games',
-      '4',
-      '--max-pieces',
-      '500',
-      '--steep',
-      'excessFirst',
-    ]);
+    const run = await runCli(survivalArgs('0', '4', '500', '--steep', 'excessFirst'));
     expect(run.out).toMatch(/steep excessFirst/);
     expect(run.out).toMatch(/^\s+0\s+\d+\.\d\s+\[\d+, \d+\]\s+\d+\s+[\d,]+\s+153$/m);
     // The text names the leaf the JSON reports ("rank" for the rank strategy), and says which game the article fits.
-    const json = JSON.parse(
-      (
-        await runCli([
-          'bench',
-          'survival',
-          '--table',
-          file,
-          '--lookahead',
-          '0',
-          '--games',
-          '4',
-          '--max-pieces',
-          '500',
-          '--json',
-        ])
-      ).out,
-    );
+    const json = JSON.parse((await runCli(survivalArgs('0', '4', '500', '--json'))).out);
     expect(run.out).toMatch(new RegExp(`strategy rank, leaf ${json.leaf},`));
     // The table's variant is named; the note on the article's figures comes after the rows.
     expect(run.out).toMatch(/, table article 9x4\/3 iterations,/);
@@ -147,19 +89,7 @@ describe('stackrank bench survival', () => {
     ['bag7', ['--randomizer', 'bag7']],
     ['tgm20g', ['--rules', 'tgm20g', '--board-height', '20']],
   ])('prints no article figure where the article has none (%s)', async (_what, extra) => {
-    const args = [
-      'bench',
-      'survival',
-      '--table',
-      file,
-      '--lookahead',
-      '0',
-      '--games',
-      '4',
-      '--max-pieces',
-      '500',
-      ...extra,
-    ];
+    const args = survivalArgs('0', '4', '500', ...extra);
     const text = await runCli(args);
     expect(text.code, text.err).toBe(0);
     expect(text.out).not.toMatch(/article:|\barticle$/m);
@@ -169,20 +99,7 @@ describe('stackrank bench survival', () => {
   });
 
   it('names one unknown piece in the singular', async () => {
-    const run = await runCli([
-      'bench',
-      'survival',
-      '--table',
-      file,
-      '--lookahead',
-      '0',
-      '--games',
-      '2',
-      '--max-pieces',
-      '100',
-      '--strategy',
-      'expectimax',
-    ]);
+    const run = await runCli(survivalArgs('0', '2', '100', '--strategy', 'expectimax'));
     expect(run.code, run.err).toBe(0);
     expect(run.out).toMatch(/strategy expectimax \(1 unknown piece\), leaf piece-max,/);
   });
