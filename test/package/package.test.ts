@@ -141,11 +141,11 @@ describe('the npm package, installed from its tarball into a fresh project', () 
     for (const entry of ['index', 'research']) {
       for (const ext of ['js', 'cjs', 'd.ts', 'd.cts']) expect(packed).toContain(`dist/${entry}.${ext}`);
     }
-    for (const f of ['package.json', 'README.md', 'dist/cli.js', 'dist/demo/index.html']) expect(packed).toContain(f);
+    for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/cli.js', 'dist/demo/index.html']) expect(packed).toContain(f);
     // No source maps, and the size the packaging was trimmed to (1.35 MB before: maps, and SIMD builds equal to scalar).
     expect(packed.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(tarballBytes).toBeGreaterThan(0);
-    // At most 630 kB, fumen codec included: about 613 kB now, and a change of a few bytes can move the compressed size
+    // At most 650 kB, fumen codec included: about 628 kB now, and a change of a few bytes can move the compressed size
     // by 1 kB (the chunks' names, and so the order of files in the tarball, follow their content); source maps or a
     // second build would add hundreds of kB. Only docs/*.md ship (the screenshots and charts stay in the repository),
     // and not the pages for readers of the repository: measured figures (results, benchmarks) and the contributors'
@@ -154,7 +154,7 @@ describe('the npm package, installed from its tarball into a fresh project', () 
     expect(packed).toContain('docs/api.md');
     for (const repositoryOnly of ['results', 'fullboard-results', 'benchmarks', 'architecture'])
       expect(packed).not.toContain(`docs/${repositoryOnly}.md`);
-    expect(tarballBytes).toBeLessThanOrEqual(630_000);
+    expect(tarballBytes).toBeLessThanOrEqual(650_000);
     expect(packed.some((f) => /^dist\/demo\/assets\/index-.*\.js$/.test(f))).toBe(true);
     expect(packed.filter((f) => /^(src|test|assembly|bench|node_modules|demo)\//.test(f))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules/stackrank/package.json'), 'utf8'));
