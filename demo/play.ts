@@ -2,8 +2,9 @@
  * Play mode's game: a person moves the piece with the keyboard under a rule set, and after every placement the AI
  * grades it against `rankPlacements` of the same turn (docs/demo.md, "Play"). The piece moves by the library's
  * own model of the rule set (`PieceMover` from stackrank: the rotation system's kicks, 20G, where pieces
- * appear), so every placement a person can make is one `reachablePlacements` lists, and a hint's key sequence
- * typed in gives exactly the AI's placement. Pieces fall only when the player drops them (no gravity timer).
+ * appear), so a hint's key sequence typed in gives exactly the AI's placement, and every placement a person makes is
+ * one `reachablePlacements` lists but a tuck or spin after a soft drop of part of the way (docs/rules.md, "What the
+ * key model leaves out"). Pieces fall only when the player drops them (no gravity timer).
  */
 import {
   Board,
@@ -23,6 +24,7 @@ import {
 } from 'stackrank';
 import type { Paint } from './draw.js';
 import { gradePlacement, type Graded } from './grade.js';
+import { lockOnField } from './lock.js';
 
 export const PLAY_WIDTH = 10;
 export const PLAY_ROWS = 20;
@@ -213,18 +215,13 @@ export class PlaySession {
       best: ranking.placements[0],
     };
     this.graded.push(move);
-    if (cells.some(([, y]) => y >= PLAY_ROWS)) {
-      // Locked above the visible field: a top-out (the rule the library's game simulator uses).
-      for (const [x, y] of cells) if (y < PLAY_ROWS) this.paint[y][x] = this.piece;
+    const placed = lockOnField(this.board, this.paint, cells, this.piece);
+    this.paint = placed.paint;
+    if (placed.toppedOut) {
       this.lastCells = cells;
       this.end('top-out');
       return move;
     }
-    const placed = this.board.place(cells);
-    for (const [x, y] of cells) this.paint[y][x] = this.piece;
-    const kept = this.paint.filter((row) => row.some((c) => c === null));
-    while (kept.length < PLAY_ROWS) kept.push(new Array<Paint>(PLAY_WIDTH).fill(null));
-    this.paint = kept;
     this.board = placed.board;
     this.lines += placed.lines;
     if (placed.lines === 4) this.tetrises++;
