@@ -255,7 +255,7 @@ export class TetrisAI {
         signal,
         ABORTED_SETUP,
       ));
-    return new TetrisAI(
+    const ai = new TetrisAI(
       INTERNAL,
       rules,
       lookahead,
@@ -272,6 +272,10 @@ export class TetrisAI {
       recoverWeights,
       maxFloorFor(rules.ruleSet),
     );
+    // This AI alone uses its engine (an attached one is its thread's owner's business): when the AI is dropped, the
+    // engine's blocks go back to the table's shared search image, for the next AI.
+    if (!attached) engine.releaseWith(ai);
+    return ai;
   }
 
   /** The move for this position, or null when nothing can be placed at all (the game is lost). */
@@ -513,13 +517,14 @@ export interface Decision extends Omit<Turn, 'next'> {
 export type StackTable = Pick<RankTable, 'width' | 'maxStep' | 'iterations' | 'searchValue' | 'searchScale'>;
 
 /**
- * The table a game plays when none is given (Node: the cached one). At 20G the stack is ranked by the 20G table: its
- * moves are the ones a piece reaches at 20G (docs/rules.md); else by the article's.
+ * The table a game plays when none is given (Node: the cached one, loaded once per process and shared by every AI
+ * and game without a table). At 20G the stack is ranked by the 20G table: its moves are the ones a piece reaches
+ * at 20G (docs/rules.md); else by the article's.
  */
 export async function defaultGameTable(ruleSet: RuleSet, signal: AbortSignal | undefined): Promise<RankTable> {
   if (!inNode) throw new StackRankError('BAD_ARGUMENT', PASS_A_TABLE_IN_A_BROWSER);
-  const { loadOrBuildCachedTable } = await import('../rank/cache.js');
-  return (await loadOrBuildCachedTable({ gravity: ruleSet.gravity === '20G' ? '20G' : 'drop', signal })).table;
+  const { sharedDefaultTable } = await import('../rank/cache.js');
+  return (await sharedDefaultTable(ruleSet.gravity === '20G' ? '20G' : 'drop', signal)).table;
 }
 
 /** A search engine and table facts made on another thread (TetrisAI.create's `attached`). */

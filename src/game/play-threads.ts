@@ -70,20 +70,31 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
     aiOptions.policy,
     aiOptions.stackRoom,
   );
-  // One engine per worker, made here: the image's allocator lives on this thread.
+  // One engine per worker, made here: the image's allocator lives on this thread. Released once every worker is
+  // gone, so the next run over this table takes their blocks again.
+  const owners: StackingEngine[] = [];
+  const releaseEngines = () => {
+    for (const engine of owners.splice(0)) engine.release();
+  };
   const engines: EngineParts[] = [];
-  for (let i = 0; i < threads; i++) {
-    const engine = await untilAborted(
-      StackingEngine.create(run.table, stackRules, {
-        shared: true,
-        unknownPieces,
-        leafValues: run.previewTable,
-        signal: run.signal,
-      }),
-      run.signal,
-      'the games were aborted',
-    );
-    engines.push(engine.parts());
+  try {
+    for (let i = 0; i < threads; i++) {
+      const engine = await untilAborted(
+        StackingEngine.create(run.table, stackRules, {
+          shared: true,
+          unknownPieces,
+          leafValues: run.previewTable,
+          signal: run.signal,
+        }),
+        run.signal,
+        'the games were aborted',
+      );
+      owners.push(engine);
+      engines.push(engine.parts());
+    }
+  } catch (e) {
+    releaseEngines();
+    throw e;
   }
   const { script, eval: isSource } = await workerScript();
   type NodeWorker = InstanceType<typeof Worker>;
@@ -180,5 +191,6 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
     // Settled either way: every worker is gone before playGame returns or throws.
     failure ??= new StackRankError('ABORTED', 'the games are over');
     await Promise.all(workers.map((w) => w.terminate()));
+    releaseEngines();
   }
 }

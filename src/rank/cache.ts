@@ -7,6 +7,7 @@
  * randomizer carries its parameter when it is not the default: decay2).
  * The preview and weighted variants' cache is in variant-cache.ts.
  */
+import { SharedWork } from '../shared-work.js';
 import { StackRankError, describe, optionNames, optionsObject } from '../errors.js';
 import { BUILD_OPTION_KEYS, checkBuildOptions } from './build.js';
 import { rankVariant, type ValueEncoding } from './file.js';
@@ -138,17 +139,20 @@ export async function loadOrBuildCachedTable(options: RankTableBuildOptions & Ca
   );
 }
 
-let defaultTable: Promise<CachedTable> | null = null;
+/** The default tables being loaded or loaded, by gravity: one per process (sharedDefaultTable). */
+const defaultTables = new Map<'drop' | '20G', SharedWork<CachedTable>>();
 
 /**
- * The default table (9x4, 15 iterations, from the user cache or built), loaded once per process: every
- * StackingAI.create() without a table shares it, and with it one search image (src/stacking/shared-table.ts).
+ * The default table (9x4, 15 iterations, from the user cache or built; at 20G the 20G table), loaded once per
+ * process: every StackingAI.create(), TetrisAI.create() and playGame() without a table shares it, and with it one
+ * search image (src/stacking/shared-table.ts). `signal` ends this caller's wait (ABORTED); the load itself stops
+ * only when no caller waits for it any more (src/shared-work.ts).
  */
-export function sharedDefaultTable(): Promise<CachedTable> {
-  if (!defaultTable) {
-    defaultTable = loadOrBuildCachedTable();
-    // A failure is not kept: the next caller tries again.
-    defaultTable.catch(() => (defaultTable = null));
+export function sharedDefaultTable(gravity: 'drop' | '20G' = 'drop', signal?: AbortSignal): Promise<CachedTable> {
+  let work = defaultTables.get(gravity);
+  if (!work) {
+    work = new SharedWork((stop) => loadOrBuildCachedTable({ gravity, signal: stop }), "the AI's setup was aborted");
+    defaultTables.set(gravity, work);
   }
-  return defaultTable;
+  return work.get(signal);
 }

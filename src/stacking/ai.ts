@@ -184,23 +184,19 @@ export class StackingAI {
         throw new StackRankError('BAD_ARGUMENT', PASS_A_TABLE_IN_A_BROWSER);
       }
       const { sharedDefaultTable } = await import('../rank/cache.js');
-      table = (await sharedDefaultTable()).table;
+      table = (await sharedDefaultTable('drop', signal)).table;
     }
     if (signal?.aborted) throw new StackRankError('ABORTED', "the AI's setup was aborted");
-    return new StackingAI(
-      INTERNAL,
-      table,
-      stackingRules,
-      ruleSet,
-      strategy,
+    const engine = await StackingEngine.create(table, stackingRules, {
       unknownPieces,
-      await StackingEngine.create(table, stackingRules, {
-        unknownPieces,
-        leafValues: opts.previewTable,
-        ruleSet,
-        signal,
-      }),
-    );
+      leafValues: opts.previewTable,
+      ruleSet,
+      signal,
+    });
+    const ai = new StackingAI(INTERNAL, table, stackingRules, ruleSet, strategy, unknownPieces, engine);
+    // The AI alone uses its engine: dropped, it gives the engine's blocks back to the table's search image.
+    engine.releaseWith(ai);
+    return ai;
   }
 
   get width(): number {

@@ -5,7 +5,7 @@
 import { StackRankError, describe, requireInt } from '../errors.js';
 import { requireRankTable, type RankTable } from '../rank/table.js';
 import { kernelImports } from '../wasm.js';
-import { searchImage, type LeafRowsSource } from './shared-table.js';
+import { searchImage, type LeafRowsSource, type SearchImage } from './shared-table.js';
 import {
   CFG_BOARD_HEIGHT,
   CFG_COLLAPSE,
@@ -278,11 +278,34 @@ export function refuseLeafRows(opts: object): void {
 const UNIFORM = distributionWeights();
 const UNIFORM_PAIRS = pairWeights();
 
+/** Blocks of the search image an engine allocated for itself, and how to give them back (StackingEngine.release). */
+interface OwnedBlocks {
+  free(ptr: number, bytes: number): void;
+  blocks: { ptr: number; bytes: number }[];
+  released: boolean;
+}
+
+/** Gives an engine's own blocks back to its image, once (no reference to the engine: a finalizer may call it). */
+function releaseBlocks(owned: OwnedBlocks): void {
+  if (owned.released) return;
+  owned.released = true;
+  for (const { ptr, bytes } of owned.blocks) owned.free(ptr, bytes);
+  owned.blocks.length = 0;
+}
+
+/**
+ * Releases the engine of an AI once the AI is collected: a game server that makes and drops AIs over one table
+ * keeps the table's search image from growing. Only engines nothing else uses are registered (an AI's own).
+ */
+const releaseWhenCollected = new FinalizationRegistry<OwnedBlocks>(releaseBlocks);
+
 export class StackingEngine {
   readonly placements: PlacementTable;
   private readonly ctx: number;
   private readonly heightsPtr: number;
   private readonly queuePtr: number;
+  /** The blocks this engine allocated (null for an engine attached on another thread: it allocates nothing). */
+  private readonly owned: OwnedBlocks | null;
 
   private constructor(
     readonly kernel: SearchKernel,
@@ -299,11 +322,39 @@ export class StackingEngine {
     /** The rule set's reach records; null when every placement that fits is reachable (classic). The kernel reads
      * them through the config block, so an attached engine searches with them too. */
     readonly reach: ReachTable | null = null,
+    /** The engine's own blocks so far (its config block), for an engine made on this thread; null when attached. */
+    owned: OwnedBlocks | null = null,
   ) {
     this.placements = placements;
+    this.owned = owned;
     this.ctx = state?.ctx ?? this.allocContext();
-    this.heightsPtr = state?.heightsPtr ?? kernel.alloc(HEIGHTS_WORDS * 4);
-    this.queuePtr = state?.queuePtr ?? kernel.alloc(MAX_DEPTH);
+    this.heightsPtr = state?.heightsPtr ?? this.allocOwned(HEIGHTS_WORDS * 4);
+    this.queuePtr = state?.queuePtr ?? this.allocOwned(MAX_DEPTH);
+  }
+
+  /**
+   * A block of the search image for this engine's own use, given back by release(): game slots and contexts of a
+   * simulation, the engine's own state.
+   */
+  allocOwned(bytes: number): number {
+    if (!this.owned || this.owned.released)
+      throw new StackRankError('BAD_ARGUMENT', 'an attached or released engine cannot allocate');
+    const ptr = this.kernel.alloc(bytes);
+    this.owned.blocks.push({ ptr, bytes });
+    return ptr;
+  }
+
+  /**
+   * Gives this engine's own blocks back to the search image, for the next engine over it. Only when nothing uses
+   * the engine any more, on this thread or any worker attached to it.
+   */
+  release(): void {
+    if (this.owned) releaseBlocks(this.owned);
+  }
+
+  /** Releases this engine when `user` (the AI that alone uses it) is collected. */
+  releaseWith(user: object): void {
+    if (this.owned) releaseWhenCollected.register(user, this.owned);
   }
 
   /**
@@ -406,16 +457,19 @@ export class StackingEngine {
       );
     // Over folded leaf rows the kernel indexes surfaces by their mirror-pair index (src/stacking/folded-rows.ts):
     // its placement records and step lookup carry those shares; the placements themselves are the same.
-    const indexed = image.mirrorPair ? placementTable(table.width, table.maxStep, image.mirrorPair.share) : placements;
-    const recordsPtr = kernel.alloc(indexed.records.byteLength);
-    new Int32Array(memory.buffer, recordsPtr, indexed.records.length).set(indexed.records);
-    const fitPtr = kernel.alloc(placements.fit.byteLength);
-    new BigUint64Array(memory.buffer, fitPtr, placements.fit.length).set(placements.fit);
-    const stepsPtr = kernel.alloc(indexed.steps.byteLength);
-    new Int32Array(memory.buffer, stepsPtr, indexed.steps.length).set(indexed.steps);
-    const startPtr = kernel.alloc(placements.start.byteLength);
-    new Int32Array(memory.buffer, startPtr, placements.start.length).set(placements.start);
+    const [recordsPtr, fitPtr, stepsPtr, startPtr] = constantBlocks(
+      image,
+      `placements ${table.width}x${table.maxStep}`,
+      () => {
+        const indexed = image.mirrorPair
+          ? placementTable(table.width, table.maxStep, image.mirrorPair.share)
+          : placements;
+        return [indexed.records, placements.fit, indexed.steps, placements.start];
+      },
+    );
+    const owned: OwnedBlocks = { free: image.free, blocks: [], released: false };
     const cfg = kernel.alloc(CFG_WORDS * 4);
+    owned.blocks.push({ ptr: cfg, bytes: CFG_WORDS * 4 });
     const words = new Int32Array(memory.buffer, cfg, CFG_WORDS);
     words[CFG_WIDTH] = table.width;
     words[CFG_MAX_STEP] = table.maxStep;
@@ -433,10 +487,11 @@ export class StackingEngine {
     words[CFG_STEPS] = stepsPtr;
     words[CFG_COLLAPSE] = rules.steep === 'collapse' ? 1 : 0;
     if (reach) {
-      const recordsAt = kernel.alloc(reach.records.byteLength);
-      new Int32Array(memory.buffer, recordsAt, reach.records.length).set(reach.records);
-      const boxesAt = kernel.alloc(Math.max(8, reach.boxes.byteLength));
-      new BigUint64Array(memory.buffer, boxesAt, reach.boxes.length).set(reach.boxes);
+      const [recordsAt, boxesAt] = constantBlocks(
+        image,
+        `reach ${reach.ruleSet.name} ${rules.boardHeight} ${reachIds.get(reach) ?? reachIds.set(reach, nextReachId++).get(reach)}`,
+        () => [reach.records, reach.boxes],
+      );
       const view = new Int32Array(memory.buffer, cfg, CFG_WORDS);
       view[CFG_REACH] = recordsAt;
       view[CFG_REACH_BOXES] = boxesAt;
@@ -453,12 +508,13 @@ export class StackingEngine {
       unknownPieces,
       undefined,
       reach,
+      owned,
     );
   }
 
-  /** A fresh search context (for a game or a worker). */
+  /** A fresh search context (for a game or a worker), given back by release(). */
   allocContext(): number {
-    return this.kernel.alloc(CTX_WORDS * 4);
+    return this.allocOwned(CTX_WORDS * 4);
   }
 
   /**
@@ -523,4 +579,30 @@ export class StackingEngine {
     }
     return { words: this.wordsView, bytes: this.bytesView! };
   }
+}
+
+/** Ids of reach tables for constantBlocks' keys (a table is kept once per process and request: reach-cache.ts). */
+const reachIds = new WeakMap<ReachTable, number>();
+let nextReachId = 1;
+
+/**
+ * Blocks of `image` holding `arrays` (read-only to the kernel), written once per image and key and shared by every
+ * engine over it; their addresses in the arrays' order.
+ */
+function constantBlocks(
+  image: SearchImage,
+  key: string,
+  arrays: () => readonly (Int32Array | BigUint64Array)[],
+): number[] {
+  const known = image.constants.get(key);
+  if (known) return known;
+  const ptrs = arrays().map((a) => {
+    // An empty array still gets a block of 8 bytes: the kernel is given its address.
+    const ptr = image.alloc(Math.max(8, a.byteLength));
+    if (a instanceof BigUint64Array) new BigUint64Array(image.memory.buffer, ptr, a.length).set(a);
+    else new Int32Array(image.memory.buffer, ptr, a.length).set(a);
+    return ptr;
+  });
+  image.constants.set(key, ptrs);
+  return ptrs;
 }

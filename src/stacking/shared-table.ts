@@ -14,7 +14,8 @@ import { foldRowRange, foldShape } from '../rank/fold.js';
 import { computeFoldedPieceMax, computePieceMax } from '../rank/piece-max.js';
 import { PreviewTable } from '../rank/preview.js';
 import type { RankTable } from '../rank/table.js';
-import { StackRankError, untilAborted } from '../errors.js';
+import { StackRankError } from '../errors.js';
+import { SharedWork } from '../shared-work.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { type MirrorPairIndex, mirrorPairIndex } from './folded-rows.js';
 import { LEAF_ROW_SLOTS } from './layout.js';
@@ -22,8 +23,18 @@ import { LEAF_ROW_SLOTS } from './layout.js';
 export interface SearchImage {
   memory: WebAssembly.Memory;
   module: WebAssembly.Module;
-  /** The owner instance's allocator: every engine over this image allocates through it. */
+  /**
+   * The owner instance's allocator: every engine over this image allocates through it. A block freed before (`free`,
+   * same size) is handed out again, zeroed; WASM_FAILED when the memory cannot grow.
+   */
   alloc(bytes: number): number;
+  /** Gives back a block of `bytes` from `alloc` once nothing uses it (an engine released, a simulation's slots). */
+  free(ptr: number, bytes: number): void;
+  /**
+   * Blocks every engine over this image reads and none writes (the placement records, the reach records), made once
+   * per key and kept while the image lives.
+   */
+  constants: Map<string, number[]>;
   /** The u16 ranks; 0 for the expectimax strategies (their search reads only the leaf rows). */
   tablePtr: number;
   /** 0 for the rank strategy (no leaf rows). */
@@ -39,17 +50,7 @@ export interface SearchImage {
 /** Where the leaf rows come from: none (rank), the table's piece-max rows, or caller-given rows. */
 export type LeafRowsSource = null | 'pieceMax' | { readonly rows: Uint16Array };
 
-/** An image being made or made, and who waits for it (see searchImage). */
-interface ImageEntry {
-  image: Promise<SearchImage>;
-  /** Stops the making (the piece-max rows take about a second at 9x4). */
-  stop: AbortController;
-  /** Callers waiting with a signal that has not aborted, plus every caller without a signal. */
-  waiting: number;
-  settled: boolean;
-}
-
-const images = new WeakMap<RankTable, Map<string, ImageEntry>>();
+const images = new WeakMap<RankTable, Map<string, SharedWork<SearchImage>>>();
 const rowIds = new WeakMap<object, number>();
 let nextRowId = 1;
 
@@ -64,7 +65,7 @@ function rowsKey(rows: LeafRowsSource): string {
  * The shared search image for this table and leaf rows (made on first use); `shared`: thread-capable memory. When
  * `signal` aborts, this caller's promise rejects with ABORTED at once; and when no other caller is waiting for the
  * image any more, its making stops too and it is forgotten, so an aborted setup does not run on for a second
- * (the next caller starts it again).
+ * (the next caller starts it again; src/shared-work.ts).
  */
 export function searchImage(
   table: RankTable,
@@ -72,50 +73,16 @@ export function searchImage(
   shared: boolean,
   signal?: AbortSignal,
 ): Promise<SearchImage> {
-  if (signal?.aborted) return Promise.reject(new StackRankError('ABORTED', ABORTED_SETUP));
   const variant = pickVariant(shared);
   const key = `${variant.shared ? 'shared' : 'local'}-${variant.simd ? 'simd' : 'scalar'}|${rowsKey(rows)}`;
   let byKey = images.get(table);
   if (!byKey) images.set(table, (byKey = new Map()));
-  const entry = byKey.get(key) ?? newEntry(byKey, key, table, rows, variant);
-  if (entry.settled) return entry.image;
-  entry.waiting++;
-  if (!signal) return entry.image;
-  const leave = () => {
-    if (--entry.waiting > 0 || entry.settled) return;
-    entry.stop.abort();
-    if (byKey.get(key) === entry) byKey.delete(key);
-  };
-  signal.addEventListener('abort', leave, { once: true });
-  // Once made, the image no longer needs this caller's signal (nor should the signal keep the image alive).
-  const forget = () => signal.removeEventListener('abort', leave);
-  entry.image.then(forget, forget);
-  return untilAborted(entry.image, signal, ABORTED_SETUP);
-}
-
-const ABORTED_SETUP = "the search's setup was aborted";
-
-function newEntry(
-  byKey: Map<string, ImageEntry>,
-  key: string,
-  table: RankTable,
-  rows: LeafRowsSource,
-  variant: ReturnType<typeof pickVariant>,
-): ImageEntry {
-  const stop = new AbortController();
-  const entry: ImageEntry = { image: makeImage(table, rows, variant, stop.signal), stop, waiting: 0, settled: false };
-  entry.image.then(
-    () => {
-      entry.settled = true;
-    },
-    () => {
-      entry.settled = true;
-      // A failed or stopped image is not kept, so the next engine tries again.
-      if (byKey.get(key) === entry) byKey.delete(key);
-    },
-  );
-  byKey.set(key, entry);
-  return entry;
+  let work = byKey.get(key);
+  if (!work) {
+    work = new SharedWork((stop) => makeImage(table, rows, variant, stop), "the search's setup was aborted");
+    byKey.set(key, work);
+  }
+  return work.get(signal);
 }
 
 async function makeImage(
@@ -125,13 +92,14 @@ async function makeImage(
   stop: AbortSignal,
 ): Promise<SearchImage> {
   const { exports, memory, module } = await instantiateKernel<{ alloc(bytes: number): number }>('search', variant);
-  const alloc = (bytes: number) => exports.alloc(bytes);
+  const { alloc, free } = recyclingAllocator(memory, (bytes) => exports.alloc(bytes));
+  const constants = new Map<string, number[]>();
   // The search reads the ranks only under the rank strategy: the expectimax strategies read every leaf from its
   // row (slot 7 holds what a Tetris leaves), so their image holds the rows alone (86 MB less at 9x4).
   if (rows === null) {
     const tablePtr = alloc(table.size * 2);
     const scale = await table.writeSearchValues(new Uint16Array(memory.buffer, tablePtr, table.size), stop);
-    return { memory, module, alloc, tablePtr, rowsPtr: 0, scale, foldPtr: 0, mirrorPair: null };
+    return { memory, module, alloc, free, constants, tablePtr, rowsPtr: 0, scale, foldPtr: 0, mirrorPair: null };
   }
   const scale = table.searchScale();
   // Rows known to be mirror-symmetric are folded (half the size): the piece-max rows of a mirror-symmetric table
@@ -149,7 +117,7 @@ async function makeImage(
     const target = new Uint16Array(memory.buffer, rowsPtr, table.size * LEAF_ROW_SLOTS);
     if (rows === 'pieceMax') await computePieceMax(table, target, stop);
     else target.set(rows.rows);
-    return { memory, module, alloc, tablePtr: 0, rowsPtr, scale, foldPtr: 0, mirrorPair: null };
+    return { memory, module, alloc, free, constants, tablePtr: 0, rowsPtr, scale, foldPtr: 0, mirrorPair: null };
   }
   // Computed straight into the image, so they exist once; the kernel finds a surface's row from its mirror-pair
   // index (src/stacking/folded-rows.ts).
@@ -159,7 +127,7 @@ async function makeImage(
   const target = new Uint16Array(memory.buffer, rowsPtr, shape.foldedSize * LEAF_ROW_SLOTS);
   if (rows === 'pieceMax') await computeFoldedPieceMax(table, target, stop);
   else foldRowRange(rows.rows, 0, shape, LEAF_ROW_SLOTS, target);
-  return { memory, module, alloc, tablePtr: 0, rowsPtr, scale, foldPtr, mirrorPair };
+  return { memory, module, alloc, free, constants, tablePtr: 0, rowsPtr, scale, foldPtr, mirrorPair };
 }
 
 /** Room for `count` leaf rows; the kernel marks a mirrored row in the low bits of its address, so rows are 16-aligned. */
@@ -167,4 +135,40 @@ function alignedRows(alloc: (bytes: number) => number, count: number): number {
   const ptr = alloc(count * LEAF_ROW_SLOTS * 2);
   if (ptr % 16 !== 0) throw new StackRankError('WASM_FAILED', `leaf rows at ${ptr} are not 16-byte aligned`);
   return ptr;
+}
+
+/**
+ * The image's allocator over the kernel's bump allocator, which never frees: freed blocks wait in a list by size and
+ * the next request of that size takes one (engines and simulations ask for the same few sizes), so a process that
+ * makes and drops AIs over one table for ever keeps its memory flat. A failed bump (the memory cannot grow) is
+ * WASM_FAILED, not the kernel's trap.
+ */
+export function recyclingAllocator(
+  memory: WebAssembly.Memory,
+  bump: (bytes: number) => number,
+): { alloc(bytes: number): number; free(ptr: number, bytes: number): void } {
+  const freed = new Map<number, number[]>();
+  return {
+    alloc(bytes: number): number {
+      const ptr = freed.get(bytes)?.pop();
+      if (ptr !== undefined) {
+        new Uint8Array(memory.buffer, ptr, bytes).fill(0);
+        return ptr;
+      }
+      try {
+        return bump(bytes);
+      } catch (e) {
+        throw new StackRankError(
+          'WASM_FAILED',
+          `out of WebAssembly memory: ${bytes} more bytes for a search over this table (${Math.round(memory.buffer.byteLength / 2 ** 20)} MB in use)`,
+          { cause: e },
+        );
+      }
+    },
+    free(ptr: number, bytes: number): void {
+      let list = freed.get(bytes);
+      if (!list) freed.set(bytes, (list = []));
+      list.push(ptr);
+    },
+  };
 }

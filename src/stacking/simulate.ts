@@ -323,9 +323,9 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
   let slots: Slot[];
   try {
     slots = Array.from({ length: threads }, () => {
-      const game = kernel.alloc(GAME_WORDS * 4);
-      const pieces = kernel.alloc(chunk + 16);
-      const weights = weightWords ? kernel.alloc((chunk + 16) * weightWords * 4) : 0;
+      const game = engine.allocOwned(GAME_WORDS * 4);
+      const pieces = engine.allocOwned(chunk + 16);
+      const weights = weightWords ? engine.allocOwned((chunk + 16) * weightWords * 4) : 0;
       const ctx = engine.allocContext();
       const words = new Int32Array(memory.buffer, game, GAME_WORDS);
       words[G_CTX] = ctx;
@@ -444,6 +444,9 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     signal?.removeEventListener('abort', onAbort);
     pool?.terminate();
   }
+  // Every game has returned: no thread uses the engine's blocks any more, so the next run over this table's search
+  // image takes them again. (After a failure or an abort a worker may still be finishing a call: they stay given.)
+  engine.release();
   report(true);
 
   return poolStreams(meta, range, results, (performance.now() - started) / 1000, totalPieces);

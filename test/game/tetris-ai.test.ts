@@ -780,3 +780,15 @@ describe('stack mode with no piece known after the current one', () => {
     expect(() => table.searchValue(table.size)).toThrow(StackRankError);
   });
 });
+
+describe('TetrisAI without a table', () => {
+  it('every AI in the process shares the default table and its search image (one load, one image)', async () => {
+    const inside = (ai: TetrisAI) => ai as unknown as { table: RankTable; engine: { memory: WebAssembly.Memory } };
+    const [a, b] = await Promise.all([TetrisAI.create({ rules: 'classic' }), TetrisAI.create({ rules: 'nes' })]);
+    const c = await TetrisAI.create({ rules: 'guideline', lookahead: 3 });
+    expect(inside(b).table).toBe(inside(a).table);
+    expect(inside(c).table).toBe(inside(a).table);
+    expect(inside(b).engine.memory).toBe(inside(a).engine.memory);
+    expect(inside(c).engine.memory).toBe(inside(a).engine.memory);
+  }, 240_000);
+});

@@ -4,7 +4,7 @@ import { PIECES } from '../../src/pieces.js';
 import { buildRankTable, loadRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
 import { computePieceMax } from '../../src/rank/piece-max.js';
-import { searchImage } from '../../src/stacking/shared-table.js';
+import { recyclingAllocator, searchImage } from '../../src/stacking/shared-table.js';
 
 const engineOf = (ai: StackingAI) => (ai as unknown as { engine: { memory: WebAssembly.Memory } }).engine;
 
@@ -100,5 +100,69 @@ describe('an aborted setup', () => {
       expect(again.bestPlacement([0, 1, 1, 0, 2, 2], queue, 1)).toEqual(
         reference.bestPlacement([0, 1, 1, 0, 2, 2], queue, 1),
       );
+  });
+});
+
+describe('blocks of the shared image are given back', () => {
+  const engineMemory = (ai: StackingAI) => engineOf(ai).memory.buffer.byteLength;
+  const release = (ai: StackingAI) => (ai as unknown as { engine: { release(): void } }).engine.release();
+
+  it('an engine released gives its blocks to the next: 300 AIs made and released leave the memory as one did', async () => {
+    const fresh = await loadRankTable(table.toBytes());
+    const first = await StackingAI.create({ table: fresh, strategy: 'expectimax' });
+    release(first);
+    const after = engineMemory(first);
+    for (let i = 0; i < 300; i++) release(await StackingAI.create({ table: fresh, strategy: 'expectimax' }));
+    // Each AI's own state is about 33 kB (its search context): 300 kept would take about 10 MB more.
+    expect(engineMemory(first)).toBe(after);
+  });
+
+  it('an AI on reused blocks (zeroed) plays as an AI on fresh ones', async () => {
+    const fresh = await loadRankTable(table.toBytes());
+    const used = await StackingAI.create({ table: fresh, strategy: 'expectimax' });
+    fc.assert(
+      fc.property(heightsArb, queueArb, (heights, queue) => {
+        used.bestPlacement(heights, queue, 1); // leaves its context full of this search's state
+      }),
+      { numRuns: 30 },
+    );
+    release(used);
+    const reused = await StackingAI.create({ table: fresh, strategy: 'expectimax' });
+    const alone = await StackingAI.create({ table: copy, strategy: 'expectimax' });
+    fc.assert(
+      fc.property(heightsArb, queueArb, fc.integer({ min: 0, max: 1 }), (heights, queue, lookahead) => {
+        expect(reused.bestPlacement(heights, queue, lookahead)).toEqual(alone.bestPlacement(heights, queue, lookahead));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('an AI nobody holds gives its blocks back once collected', async () => {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (!gc) throw new Error('run the tests with --expose-gc (vitest.config.ts)');
+    const fresh = await loadRankTable(table.toBytes());
+    const keep = await StackingAI.create({ table: fresh, strategy: 'expectimax' });
+    const round = async () => {
+      for (let i = 0; i < 100; i++) await StackingAI.create({ table: fresh, strategy: 'expectimax' });
+      gc();
+      for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 5)); // finalizers run after the collection
+    };
+    await round();
+    const after = engineMemory(keep);
+    for (let r = 0; r < 4; r++) await round();
+    expect(engineMemory(keep)).toBe(after);
+  });
+
+  it('a bump that cannot grow the memory is WASM_FAILED, not the kernel trap', () => {
+    const memory = new WebAssembly.Memory({ initial: 1 });
+    const { alloc, free } = recyclingAllocator(memory, () => {
+      throw new WebAssembly.RuntimeError('unreachable');
+    });
+    expect(() => alloc(64)).toThrow(expect.objectContaining({ name: 'StackRankError', code: 'WASM_FAILED' }));
+    // A freed block of the same size is served without the bump, zeroed.
+    new Uint8Array(memory.buffer, 128, 64).fill(7);
+    free(128, 64);
+    expect(alloc(64)).toBe(128);
+    expect(new Uint8Array(memory.buffer, 128, 64).every((b) => b === 0)).toBe(true);
   });
 });

@@ -1,0 +1,72 @@
+/** SharedWork (src/shared-work.ts): one setup shared by every caller; waits end on their own signals. */
+import { describe, expect, it } from 'vitest';
+import { SharedWork } from '../src/shared-work.js';
+
+/** Work that finishes when told to, and records each start and whether its stop signal fired. */
+function controlledWork() {
+  const starts: { finish(v: number): void; fail(e: Error): void; stop: AbortSignal }[] = [];
+  const work = new SharedWork<number>(
+    (stop) =>
+      new Promise<number>((resolve, reject) => {
+        starts.push({ finish: resolve, fail: reject, stop });
+      }),
+    'the setup was aborted',
+  );
+  return { work, starts };
+}
+
+describe('SharedWork', () => {
+  it('starts once for every caller and keeps the result', async () => {
+    const { work, starts } = controlledWork();
+    const a = work.get();
+    const b = work.get(new AbortController().signal);
+    expect(starts).toHaveLength(1);
+    starts[0].finish(42);
+    expect(await a).toBe(42);
+    expect(await b).toBe(42);
+    expect(await work.get()).toBe(42);
+    expect(starts).toHaveLength(1);
+  });
+
+  it('an aborted caller is rejected at once; the work goes on for the callers still waiting', async () => {
+    const { work, starts } = controlledWork();
+    const impatient = new AbortController();
+    const aborted = work.get(impatient.signal);
+    const patient = work.get();
+    impatient.abort();
+    await expect(aborted).rejects.toMatchObject({ name: 'StackRankError', code: 'ABORTED' });
+    expect(starts[0].stop.aborted).toBe(false);
+    starts[0].finish(7);
+    expect(await patient).toBe(7);
+  });
+
+  it('when the last waiting caller aborts, the work is stopped and the next caller starts it again', async () => {
+    const { work, starts } = controlledWork();
+    const one = new AbortController();
+    const two = new AbortController();
+    const first = work.get(one.signal);
+    const second = work.get(two.signal);
+    one.abort();
+    expect(starts[0].stop.aborted).toBe(false);
+    two.abort();
+    expect(starts[0].stop.aborted).toBe(true);
+    await expect(first).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(second).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(work.get(one.signal)).rejects.toMatchObject({ code: 'ABORTED', message: 'the setup was aborted' });
+    const again = work.get();
+    expect(starts).toHaveLength(2);
+    starts[1].finish(3);
+    expect(await again).toBe(3);
+  });
+
+  it('a failure reaches every waiting caller and is forgotten: the next caller tries again', async () => {
+    const { work, starts } = controlledWork();
+    const a = work.get();
+    starts[0].fail(new Error('disk full'));
+    await expect(a).rejects.toThrow('disk full');
+    const b = work.get();
+    expect(starts).toHaveLength(2);
+    starts[1].finish(1);
+    expect(await b).toBe(1);
+  });
+});
