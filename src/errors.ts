@@ -127,6 +127,23 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefine
   });
 }
 
+/**
+ * A signal that aborts when `signal` does, for a setup that waits on several things at once: the caller's signal
+ * then carries one listener per setup, not one per wait (Node warns past 10 on one signal, and a server may share
+ * one signal among many setups). Call `done` when the setup ends.
+ */
+export function linkedSignal(signal: AbortSignal | undefined): { signal: AbortSignal | undefined; done(): void } {
+  if (!signal) return { signal: undefined, done() {} };
+  const inner = new AbortController();
+  if (signal.aborted) {
+    inner.abort();
+    return { signal: inner.signal, done() {} };
+  }
+  const abort = () => inner.abort();
+  signal.addEventListener('abort', abort, { once: true });
+  return { signal: inner.signal, done: () => signal.removeEventListener('abort', abort) };
+}
+
 /** A callback or nothing. */
 export function checkCallback<F>(name: string, value: unknown): F | undefined {
   if (value === undefined) return undefined;

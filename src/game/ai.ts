@@ -13,6 +13,7 @@ import {
   describe,
   firstUnknownKey,
   optionNames,
+  linkedSignal,
   optionsObject,
   refuseUnknownOptions,
   requireInt,
@@ -236,6 +237,43 @@ export class TetrisAI {
       recover.weights,
       'recover.weights',
     );
+    // One listener on the caller's signal for the whole setup, however many waits it makes (linkedSignal).
+    const link = linkedSignal(signal);
+    try {
+      return await TetrisAI.make(opts, attached, link.signal, {
+        rules,
+        lookahead,
+        well,
+        policy,
+        stackRoom,
+        recoverDepth,
+        search: { beam, chance: chanceLines },
+        nearTop,
+        recoverWeights,
+      });
+    } finally {
+      link.done();
+    }
+  }
+
+  /** TetrisAI.create after its checks: the table, the search engine, the AI. */
+  private static async make(
+    opts: TetrisAIOptions,
+    attached: AttachedSearch | undefined,
+    signal: AbortSignal | undefined,
+    checked: {
+      rules: GameRuleFacts;
+      lookahead: number;
+      well: WellSide;
+      policy: GamePolicy;
+      stackRoom: number | undefined;
+      recoverDepth: number;
+      search: { beam: number; chance: number };
+      nearTop: NearTopSearch | null;
+      recoverWeights: RecoverWeights;
+    },
+  ): Promise<TetrisAI> {
+    const { rules, lookahead, well, policy, stackRoom, recoverDepth, search, nearTop, recoverWeights } = checked;
     const table: StackTable = attached?.table ?? opts.table ?? (await defaultGameTable(rules.ruleSet, signal));
     const { stackRules, limits, unknownPieces } = stackSearchSetup(rules, opts.randomizer, policy, stackRoom);
     if (opts.previewTable && unknownPieces === 0)
@@ -267,7 +305,7 @@ export class TetrisAI {
       table,
       limits,
       recoverDepth,
-      { beam, chance: chanceLines },
+      search,
       nearTop,
       recoverWeights,
       maxFloorFor(rules.ruleSet),

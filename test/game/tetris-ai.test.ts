@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { StackRankError } from '../../src/errors.js';
 import { ORIENTATIONS, PIECES, MIRROR_PIECE, pieceId, type Piece } from '../../src/pieces.js';
-import { buildRankTable, type RankTable } from '../../src/rank/table.js';
+import { buildRankTable, loadRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
 import { TetrisAI, benchGame, playGame } from '../../src/game/index.js';
 import { burnsRows, MAX_STACK_ROOM, MIN_STACK_ROOM, stackSearchSetup } from '../../src/game/policy.js';
@@ -791,4 +791,24 @@ describe('TetrisAI without a table', () => {
     expect(inside(b).engine.memory).toBe(inside(a).engine.memory);
     expect(inside(c).engine.memory).toBe(inside(a).engine.memory);
   }, 240_000);
+});
+
+describe('TetrisAI.create sharing one signal', () => {
+  it('eight setups under one signal put one listener each on it (Node warns past 10): no MaxListenersExceededWarning', async () => {
+    const fresh = await loadRankTable(table.toBytes()); // no search image yet: every setup waits for it
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const shared = new AbortController();
+      const ais = await Promise.all(
+        Array.from({ length: 8 }, () => TetrisAI.create({ rules: 'classic', table: fresh, signal: shared.signal })),
+      );
+      expect(ais).toHaveLength(8);
+      await new Promise((r) => setTimeout(r, 20)); // warnings are emitted on a later tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
 });
