@@ -11,18 +11,19 @@ it('the docs/game.md loop plays a guideline game with hold', async () => {
   const table = await buildRankTable({ width: 9, iterations: 3, threads: 1 });
   const ai = await TetrisAI.create({ rules: 'guideline', lookahead: 5, table });
   const pieces = createRandomizer('bag7', { seed: 1 });
-  let board = Board.empty(10, 20);
+  let board = Board.empty(10, 40);
   let [current, ...queue] = [...pieces.take(6)] as Piece[];
   let hold: Piece | null = null;
   let lines = 0;
   let n = 0;
   for (; n < 300; n++) {
     const move = ai.nextMove({ board, current, queue, hold, canHold: true });
-    if (!move || move.cells.some(([, y]) => y >= 20)) break; // top-out
+    if (!move) break; // top-out: nothing fits
     if (move.hold) [hold, current] = [current, hold ?? queue.shift()!]; // hold pressed: move.piece === current
     expect(move.piece).toBe(current);
     const placed = board.place(move.cells); // lock the cells, clear full rows
     board = placed.board;
+    if (Math.max(...board.heights()) > 20) break; // top-out: a cell left over the field
     lines += placed.lines;
     current = queue.shift()!;
     while (queue.length < 5) queue.push(pieces.next() as Piece);
