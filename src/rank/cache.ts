@@ -7,7 +7,7 @@
  * randomizer carries its parameter when it is not the default: decay2).
  * The preview and weighted variants' cache is in variant-cache.ts.
  */
-import { SharedWork } from '../shared-work.js';
+import { SharedWork } from '../setup-once.js';
 import { StackRankError, describe, optionNames, optionsObject } from '../errors.js';
 import { BUILD_OPTION_KEYS, checkBuildOptions } from './build.js';
 import { rankVariant, type ValueEncoding } from './file.js';
@@ -146,7 +146,7 @@ const defaultTables = new Map<'drop' | '20G', SharedWork<CachedTable>>();
  * The default table (9x4, 15 iterations, from the user cache or built; at 20G the 20G table), loaded once per
  * process: every StackingAI.create(), TetrisAI.create() and playGame() without a table shares it, and with it one
  * search image (src/stacking/shared-table.ts). `signal` ends this caller's wait (ABORTED); the load itself stops
- * only when no caller waits for it any more (src/shared-work.ts).
+ * only when no caller waits for it any more (src/setup-once.ts).
  */
 export function sharedDefaultTable(gravity: 'drop' | '20G' = 'drop', signal?: AbortSignal): Promise<CachedTable> {
   let work = defaultTables.get(gravity);

@@ -15,7 +15,7 @@ import { computeFoldedPieceMax, computePieceMax } from '../rank/piece-max.js';
 import { PreviewTable } from '../rank/preview.js';
 import type { RankTable } from '../rank/table.js';
 import { StackRankError } from '../errors.js';
-import { SharedWork } from '../shared-work.js';
+import { SharedWork } from '../setup-once.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { type MirrorPairIndex, mirrorPairIndex } from './folded-rows.js';
 import { LEAF_ROW_SLOTS } from './layout.js';
@@ -65,7 +65,7 @@ function rowsKey(rows: LeafRowsSource): string {
  * The shared search image for this table and leaf rows (made on first use); `shared`: thread-capable memory. When
  * `signal` aborts, this caller's promise rejects with ABORTED at once; and when no other caller is waiting for the
  * image any more, its making stops too and it is forgotten, so an aborted setup does not run on for a second
- * (the next caller starts it again; src/shared-work.ts).
+ * (the next caller starts it again; src/setup-once.ts).
  */
 export function searchImage(
   table: RankTable,

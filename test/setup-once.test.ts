@@ -1,6 +1,6 @@
-/** SharedWork (src/shared-work.ts): one setup shared by every caller; waits end on their own signals. */
+/** SharedWork (src/setup-once.ts): one setup shared by every caller; waits end on their own signals. */
 import { describe, expect, it } from 'vitest';
-import { SharedWork } from '../src/shared-work.js';
+import { SharedWork } from '../src/setup-once.js';
 
 /** Work that finishes when told to, and records each start and whether its stop signal fired. */
 function controlledWork() {
