@@ -1,5 +1,5 @@
 /** SharedWork (src/setup-once.ts): one setup shared by every caller; waits end on their own signals. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SharedWork } from '../src/setup-once.js';
 
 /** Work that finishes when told to, and records each start and whether its stop signal fired. */
@@ -68,5 +68,17 @@ describe('SharedWork', () => {
     expect(starts).toHaveLength(2);
     starts[1].finish(1);
     expect(await b).toBe(1);
+  });
+
+  it('puts one listener on a waiting caller signal and takes it off when the work is done', async () => {
+    const { work, starts } = controlledWork();
+    const caller = new AbortController();
+    const added = vi.spyOn(caller.signal, 'addEventListener');
+    const removed = vi.spyOn(caller.signal, 'removeEventListener');
+    const result = work.get(caller.signal);
+    expect(added).toHaveBeenCalledTimes(1);
+    starts[0].finish(5);
+    expect(await result).toBe(5);
+    expect(removed).toHaveBeenCalledTimes(1);
   });
 });
