@@ -129,11 +129,14 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefine
 
 /**
  * A signal that aborts when `signal` does, for a setup that waits on several things at once: the caller's signal
- * then carries one listener per setup, not one per wait (Node warns past 10 on one signal, and a server may share
- * one signal among many setups). Call `done` when the setup ends.
+ * then carries no listener of the setup's (where AbortSignal.any exists), else one per setup, not one per wait (Node
+ * warns past 10 on one signal, and a server may share one signal among many setups). Call `done` when the setup ends.
  */
 export function linkedSignal(signal: AbortSignal | undefined): { signal: AbortSignal | undefined; done(): void } {
   if (!signal) return { signal: undefined, done() {} };
+  // AbortSignal.any (Node 20, current browsers) follows the caller's signal without a listener on it, so no number
+  // of setups sharing one signal makes Node warn.
+  if (typeof AbortSignal.any === 'function') return { signal: AbortSignal.any([signal]), done() {} };
   const inner = new AbortController();
   if (signal.aborted) {
     inner.abort();
