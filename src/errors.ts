@@ -106,21 +106,30 @@ export function checkSignal(signal: unknown, what = 'signal'): AbortSignal | und
 
 /**
  * `work`'s result, or ABORTED as soon as `signal` aborts. The work itself runs on (it may be shared: a search image
- * other engines wait for), and its failure after an abort is swallowed, so nothing rejects unhandled.
+ * other engines wait for), and its failure after an abort is swallowed, so nothing rejects unhandled. `onAbort`, if
+ * given, runs on the abort too (from the same one listener): a shared setup's count of who still waits.
  */
-export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined, message: string): Promise<T> {
+export function untilAborted<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+  message: string,
+  onAbort?: () => void,
+): Promise<T> {
   if (!signal) return work;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new StackRankError('ABORTED', message));
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
+    const abort = () => {
+      reject(new StackRankError('ABORTED', message));
+      onAbort?.();
+    };
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
     work.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        signal.removeEventListener('abort', abort);
         resolve(value);
       },
       (error) => {
-        signal.removeEventListener('abort', onAbort);
+        signal.removeEventListener('abort', abort);
         reject(error);
       },
     );

@@ -4,7 +4,7 @@
  * at once (ABORTED). When no caller is waiting any more, the work is stopped and forgotten, so an aborted setup does
  * not run on and the next caller starts it again. A failure is forgotten too: the next caller tries again.
  */
-import { StackRankError } from './errors.js';
+import { StackRankError, untilAborted } from './errors.js';
 
 interface Attempt<T> {
   result: Promise<T>;
@@ -31,26 +31,12 @@ export class SharedWork<T> {
     if (attempt.settled) return attempt.result;
     attempt.waiting++;
     if (!signal) return attempt.result;
-    // One listener on the caller's signal: it ends this wait and, for the last caller waiting, the work.
-    return new Promise<T>((resolve, reject) => {
-      const leave = () => {
-        reject(new StackRankError('ABORTED', this.abortedMessage));
-        if (--attempt.waiting > 0 || attempt.settled) return;
-        attempt.stop.abort();
-        if (this.attempt === attempt) this.attempt = null;
-      };
-      signal.addEventListener('abort', leave, { once: true });
-      // Once settled, the result no longer needs this caller's signal (nor should the signal keep the result alive).
-      attempt.result.then(
-        (value) => {
-          signal.removeEventListener('abort', leave);
-          resolve(value);
-        },
-        (error) => {
-          signal.removeEventListener('abort', leave);
-          reject(error);
-        },
-      );
+    // One listener on the caller's signal: it ends this wait and, for the last caller waiting, the work. Once
+    // settled, the result no longer needs the signal (nor should the signal keep the result alive).
+    return untilAborted(attempt.result, signal, this.abortedMessage, () => {
+      if (--attempt.waiting > 0 || attempt.settled) return;
+      attempt.stop.abort();
+      if (this.attempt === attempt) this.attempt = null;
     });
   }
 
