@@ -237,83 +237,52 @@ export class TetrisAI {
       recover.weights,
       'recover.weights',
     );
-    // One listener on the caller's signal for the whole setup, however many waits it makes (linkedSignal).
+    // At most one listener on the caller's signal for the whole setup, however many waits it makes (linkedSignal).
     const link = linkedSignal(signal);
     try {
-      return await TetrisAI.make(opts, attached, link.signal, {
+      const table: StackTable = attached?.table ?? opts.table ?? (await defaultGameTable(rules.ruleSet, link.signal));
+      const { stackRules, limits, unknownPieces } = stackSearchSetup(rules, opts.randomizer, policy, stackRoom);
+      if (opts.previewTable && unknownPieces === 0)
+        throw new StackRankError(
+          'BAD_ARGUMENT',
+          'previewTable needs a randomizer (it scores the randomizer-aware search)',
+        );
+      if (link.signal?.aborted) throw new StackRankError('ABORTED', ABORTED_SETUP);
+      const engine =
+        attached?.engine ??
+        (await untilAborted(
+          StackingEngine.create(table as RankTable, stackRules, {
+            unknownPieces,
+            leafValues: opts.previewTable,
+            signal: link.signal,
+          }),
+          link.signal,
+          ABORTED_SETUP,
+        ));
+      const ai = new TetrisAI(
+        INTERNAL,
         rules,
         lookahead,
         well,
+        table.width + 1,
         policy,
-        stackRoom,
+        opts.randomizer,
+        engine,
+        table,
+        limits,
         recoverDepth,
-        search: { beam, chance: chanceLines },
+        { beam, chance: chanceLines },
         nearTop,
         recoverWeights,
-      });
+        maxFloorFor(rules.ruleSet),
+      );
+      // This AI alone uses its engine (an attached one is its thread's owner's business): when the AI is dropped, the
+      // engine's blocks go back to the table's shared search image, for the next AI.
+      if (!attached) engine.releaseWith(ai);
+      return ai;
     } finally {
       link.done();
     }
-  }
-
-  /** TetrisAI.create after its checks: the table, the search engine, the AI. */
-  private static async make(
-    opts: TetrisAIOptions,
-    attached: AttachedSearch | undefined,
-    signal: AbortSignal | undefined,
-    checked: {
-      rules: GameRuleFacts;
-      lookahead: number;
-      well: WellSide;
-      policy: GamePolicy;
-      stackRoom: number | undefined;
-      recoverDepth: number;
-      search: { beam: number; chance: number };
-      nearTop: NearTopSearch | null;
-      recoverWeights: RecoverWeights;
-    },
-  ): Promise<TetrisAI> {
-    const { rules, lookahead, well, policy, stackRoom, recoverDepth, search, nearTop, recoverWeights } = checked;
-    const table: StackTable = attached?.table ?? opts.table ?? (await defaultGameTable(rules.ruleSet, signal));
-    const { stackRules, limits, unknownPieces } = stackSearchSetup(rules, opts.randomizer, policy, stackRoom);
-    if (opts.previewTable && unknownPieces === 0)
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        'previewTable needs a randomizer (it scores the randomizer-aware search)',
-      );
-    if (signal?.aborted) throw new StackRankError('ABORTED', ABORTED_SETUP);
-    const engine =
-      attached?.engine ??
-      (await untilAborted(
-        StackingEngine.create(table as RankTable, stackRules, {
-          unknownPieces,
-          leafValues: opts.previewTable,
-          signal,
-        }),
-        signal,
-        ABORTED_SETUP,
-      ));
-    const ai = new TetrisAI(
-      INTERNAL,
-      rules,
-      lookahead,
-      well,
-      table.width + 1,
-      policy,
-      opts.randomizer,
-      engine,
-      table,
-      limits,
-      recoverDepth,
-      search,
-      nearTop,
-      recoverWeights,
-      maxFloorFor(rules.ruleSet),
-    );
-    // This AI alone uses its engine (an attached one is its thread's owner's business): when the AI is dropped, the
-    // engine's blocks go back to the table's shared search image, for the next AI.
-    if (!attached) engine.releaseWith(ai);
-    return ai;
   }
 
   /** The move for this position, or null when nothing can be placed at all (the game is lost). */
