@@ -219,3 +219,12 @@ export function frameHeightsInto(
   }
   return out;
 }
+
+/**
+ * Whether every row from `from` up is empty: after a lock and its clears, whether the game goes on (no cell at or
+ * above the visible field, `from` = its height; docs/game.md).
+ */
+export function emptyFrom(rows: ArrayLike<number>, from: number): boolean {
+  for (let r = from; r < rows.length; r++) if (rows[r] !== 0) return false;
+  return true;
+}

@@ -35,7 +35,7 @@ import type { BenchGameOptions } from './bench.js';
 import { defaultGameTable, type GameMove, TetrisAI, type TetrisAIOptions } from './ai.js';
 import { checkStackRoom, type GamePolicy, type WellSide } from './policy.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
-import { countHoles, lockInPlace } from './grid.js';
+import { countHoles, emptyFrom, lockInPlace } from './grid.js';
 import { piecesPerTopOutInterval, tetrisRateInterval } from './intervals.js';
 import { playOnThreads } from './play-threads.js';
 import { defaultGameRandomizer, ruleFacts } from './rules-adapter.js';
@@ -566,10 +566,4 @@ function placeChecked(rows: Uint32Array, width: number, cells: readonly (readonl
       if (cells[i][0] === cells[j][0] && cells[i][1] === cells[j][1])
         throw new StackRankError('BAD_ARGUMENT', `the AI's move puts two cells on [${cells[i][0]}, ${cells[i][1]}]`);
   return lockInPlace(rows, width, cells);
-}
-
-/** Whether every row from `from` up is empty. */
-function emptyFrom(rows: Uint32Array, from: number): boolean {
-  for (let r = from; r < rows.length; r++) if (rows[r] !== 0) return false;
-  return true;
 }

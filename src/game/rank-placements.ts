@@ -5,7 +5,7 @@
  */
 import { PIECES, type Piece } from '../pieces.js';
 import type { Cell, GamePlacement } from '../rules/types.js';
-import { cellsKey, lockCells } from './grid.js';
+import { cellsKey, emptyFrom, lockCells } from './grid.js';
 import type { Decision, GameMode, GameMove } from './ai.js';
 import { recoverRootValues } from './recover.js';
 import { TOP_OUT } from './recover-layout.js';
@@ -57,9 +57,7 @@ export interface RankedField {
 
 /** Whether locking `cells` on `rows` leaves a cell at or above the visible field once full rows clear. */
 function leavesCellAbove(rows: Uint32Array, field: RankedField, cells: readonly Cell[]): boolean {
-  const after = lockCells(rows, field.width, cells).rows;
-  for (let y = field.visibleHeight; y < after.length; y++) if (after[y] !== 0) return true;
-  return false;
+  return !emptyFrom(lockCells(rows, field.width, cells).rows, field.visibleHeight);
 }
 
 export function rankDecision(
