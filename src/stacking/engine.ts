@@ -487,11 +487,7 @@ export class StackingEngine {
     words[CFG_STEPS] = stepsPtr;
     words[CFG_COLLAPSE] = rules.steep === 'collapse' ? 1 : 0;
     if (reach) {
-      const [recordsAt, boxesAt] = constantBlocks(
-        image,
-        `reach ${reach.ruleSet.name} ${rules.boardHeight} ${reachIds.get(reach) ?? reachIds.set(reach, nextReachId++).get(reach)}`,
-        () => [reach.records, reach.boxes],
-      );
+      const [recordsAt, boxesAt] = constantBlocks(image, reach, () => [reach.records, reach.boxes]);
       const view = new Int32Array(memory.buffer, cfg, CFG_WORDS);
       view[CFG_REACH] = recordsAt;
       view[CFG_REACH_BOXES] = boxesAt;
@@ -581,17 +577,14 @@ export class StackingEngine {
   }
 }
 
-/** Ids of reach tables for constantBlocks' keys (a table is kept once per process and request: reach-cache.ts). */
-const reachIds = new WeakMap<ReachTable, number>();
-let nextReachId = 1;
-
 /**
  * Blocks of `image` holding `arrays` (read-only to the kernel), written once per image and key and shared by every
- * engine over it; their addresses in the arrays' order.
+ * engine over it; their addresses in the arrays' order. A reach table is its own key: reachTable keeps one per
+ * process and request (src/stacking/reach.ts).
  */
 function constantBlocks(
   image: SearchImage,
-  key: string,
+  key: string | ReachTable,
   arrays: () => readonly (Int32Array | BigUint64Array)[],
 ): number[] {
   const known = image.constants.get(key);

@@ -34,7 +34,7 @@ export interface SearchImage {
    * Blocks every engine over this image reads and none writes (the placement records, the reach records), made once
    * per key and kept while the image lives.
    */
-  constants: Map<string, number[]>;
+  constants: Map<string | object, number[]>;
   /** The u16 ranks; 0 for the expectimax strategies (their search reads only the leaf rows). */
   tablePtr: number;
   /** 0 for the rank strategy (no leaf rows). */
@@ -93,7 +93,7 @@ async function makeImage(
 ): Promise<SearchImage> {
   const { exports, memory, module } = await instantiateKernel<{ alloc(bytes: number): number }>('search', variant);
   const { alloc, free } = recyclingAllocator(memory, (bytes) => exports.alloc(bytes));
-  const constants = new Map<string, number[]>();
+  const constants = new Map<string | object, number[]>();
   // The search reads the ranks only under the rank strategy: the expectimax strategies read every leaf from its
   // row (slot 7 holds what a Tetris leaves), so their image holds the rows alone (86 MB less at 9x4).
   if (rows === null) {
