@@ -18,6 +18,15 @@ export function poissonInterval(k: number): [number, number] {
   return [low, high];
 }
 
+/**
+ * 95 % interval of the exposure per event when `events` were seen over `exposure` (pieces per top-out, lines per
+ * lost game): the exposure over the exact bounds of the count, open above (Infinity) when there was no event.
+ */
+export function perEventInterval(events: number, exposure: number): [number, number] {
+  const [low, high] = poissonInterval(events);
+  return [exposure / high, low > 0 ? exposure / low : Infinity];
+}
+
 /** P(X ≤ k) for X Poisson with mean m, summed in log space from the largest term (exact enough for any k). */
 function poissonCdf(k: number, m: number): number {
   if (m === 0) return 1;

@@ -6,7 +6,7 @@
  * (src/poisson.ts; the chi-square form in docs/fullboard.md).
  */
 import { StackRankError, describe } from '../errors.js';
-import { poissonInterval } from '../poisson.js';
+import { perEventInterval } from '../poisson.js';
 
 export interface LinesSummary {
   games: number;
@@ -56,11 +56,7 @@ export function summarizeLines(lines: readonly number[], lost: readonly boolean[
   if (deaths < n) {
     // Lines per lost game under a constant risk per line: total lines over the exact Poisson bounds of the losses.
     const total = lines.reduce((s, v) => s + v, 0);
-    const [low, high] = poissonInterval(deaths);
-    out.censored = {
-      mean: deaths === 0 ? Infinity : total / deaths,
-      ci95: [total / high, low > 0 ? total / low : Infinity],
-    };
+    out.censored = { mean: deaths === 0 ? Infinity : total / deaths, ci95: perEventInterval(deaths, total) };
   }
   return out;
 }

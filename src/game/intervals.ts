@@ -6,7 +6,7 @@
  *   its game (a Poisson count), with the exact Poisson interval on the count.
  */
 
-import { poissonInterval } from '../poisson.js';
+import { perEventInterval } from '../poisson.js';
 
 const Z95 = 1.959963984540054;
 
@@ -37,6 +37,5 @@ export function tetrisRateInterval(games: readonly { lines: number; tetrisLines:
  * Poisson bounds of the count (the upper bound is Infinity when there was no top-out).
  */
 export function piecesPerTopOutInterval(topOuts: number, pieces: number): [number, number] {
-  const [low, high] = poissonInterval(topOuts);
-  return [pieces / high, low > 0 ? pieces / low : Infinity];
+  return perEventInterval(topOuts, pieces);
 }
