@@ -5,6 +5,7 @@
  *   3. a build in this page, on worker threads when the page is cross-origin isolated, then saved to IndexedDB.
  */
 import { buildRankTable, loadRankTable, type BuildProgress, type RankTable } from 'stackrank';
+import { count } from './words.js';
 
 export type TableSource = 'server' | 'indexeddb' | 'built';
 
@@ -108,7 +109,7 @@ export async function obtainTable(r: TableRequest): Promise<{ table: RankTable; 
 
   const threads = buildThreads();
   r.onStatus(
-    `Building the ${r.width}x${r.maxStep} rank table (${r.iterations} iterations, ${threads} thread${threads > 1 ? 's' : ''})…`,
+    `Building the ${r.width}x${r.maxStep} rank table (${r.iterations} iterations, ${count(threads, 'thread')})…`,
   );
   const table = await buildRankTable({
     width: r.width,
@@ -119,7 +120,7 @@ export async function obtainTable(r: TableRequest): Promise<{ table: RankTable; 
       r.onProgress(p.fraction, p);
       const eta = p.etaMs === null ? '' : `, about ${Math.ceil(p.etaMs / 1000)} s left`;
       r.onStatus(
-        `Building the rank table: iteration ${Math.floor(p.iteration)}/${p.iterations}${eta} (${threads} thread${threads > 1 ? 's' : ''})`,
+        `Building the rank table: iteration ${Math.floor(p.iteration)}/${p.iterations}${eta} (${count(threads, 'thread')})`,
       );
     },
   });
@@ -128,6 +129,6 @@ export async function obtainTable(r: TableRequest): Promise<{ table: RankTable; 
   return {
     table,
     source: 'built',
-    detail: `built in this page in ${built} s on ${threads} thread${threads > 1 ? 's' : ''}${saved ? ', saved to IndexedDB' : ''}`,
+    detail: `built in this page in ${built} s on ${count(threads, 'thread')}${saved ? ', saved to IndexedDB' : ''}`,
   };
 }
