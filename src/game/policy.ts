@@ -90,7 +90,7 @@ const STACK_ROOM: Readonly<Record<RuleSetKind, StackRoom & { longDroughts?: Stac
    * pieces: 2 top-outs with 4 rows, none with 6); letting a ready stack stand higher gained Tetrises only with more
    * top-outs (docs/results.md, "Classic: two limits"). Under long droughts the top-outs are ready stacks beside a
    * deep well that wait through a drought until the I can no longer reach the well: under nes/nes, 8 rows top out
-   * once per 11.3 M pieces (6 in 67.7 M, seeds 1–7) at a 71.0–71.2 % Tetris rate, where 6 rows top out once per
+   * once per 11.1 M pieces (7 in 77.5 M, seeds 1–8) at a 71.0–71.2 % Tetris rate, where 6 rows top out once per
    * 829,000 at 75.2–75.3 % and 7 rows once per 3.4 M at 73.5–73.6 % (docs/results.md, "nes: room for the droughts"
    * and "Where each target stands"). */
   topSpawn: { building: 6, tetrisReady: 6, longDroughts: { building: 8, tetrisReady: 8 } },
