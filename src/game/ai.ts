@@ -292,10 +292,12 @@ export class TetrisAI {
 
   /**
    * nextMove for a turn the caller made itself and vouches for (internal: playGame's simulator, whose board and
-   * pieces are its own): the same move, without checking and copying the input every piece.
+   * pieces are its own): the same move, without checking and copying the input every piece. The simulator reads
+   * moves, not values, so a recover move's chance ply is skipped where it cannot change the move (RecoverChance
+   * moveOnly): such a move's value is its best line's without the ply.
    */
   playTurn(turn: Turn): GameMove | null {
-    return this.decide(turn).move;
+    return this.decide(turn, true).move;
   }
 
   /** A game state checked and turned into the turn the search plays (nextMove's and rankPlacements's input). */
@@ -325,8 +327,11 @@ export class TetrisAI {
     return { rows: board.rows, height: board.height, current, queue, hold, canHold, next };
   }
 
-  /** nextMove's search, with what rankPlacements needs to value every other move the same way. */
-  private decide(turn: Turn): Decision {
+  /**
+   * nextMove's search, with what rankPlacements needs to value every other move the same way; `moveOnly` when the
+   * caller reads the move and not its value (playTurn).
+   */
+  private decide(turn: Turn, moveOnly = false): Decision {
     const { rows, height, current, queue, hold, canHold, next } = turn;
     // Each piece's placements are found when first asked: stack mode mostly only checks its search's move.
     const reaches: PieceReach[] = [];
@@ -416,7 +421,9 @@ export class TetrisAI {
       holdAllowed: this.rules.hold,
       rules: this.rules,
       chance:
-        search.chance > 0 ? { lines: search.chance, pieces: chancesAfter(queue, this.lookahead, next) } : undefined,
+        search.chance > 0
+          ? { lines: search.chance, pieces: chancesAfter(queue, this.lookahead, next), moveOnly }
+          : undefined,
     };
     const recoverState: RecoverState = { rows, current, queue: queue.slice(0, this.lookahead), hold, canHold };
     const choice = recoverMove(ctx, recoverState, reachRoot);

@@ -57,6 +57,11 @@ export interface RecoverChance {
   lines: number;
   /** Chances of the piece after the known ones, I O T S Z L J (a line that still knows its next piece places that). */
   pieces: ArrayLike<number>;
+  /**
+   * The caller reads the move, not its value (playGame's simulator): where every line the ply would value began with
+   * the same first move, the ply cannot change the move and is skipped, and the value is the best line's without it.
+   */
+  moveOnly?: boolean;
 }
 
 export interface RecoverState {
@@ -344,6 +349,7 @@ class BeamSearch {
     const k = this.kernel;
     const ctx = this.ctx;
     const lines = Math.min(chance.lines, level.size);
+    if (chance.moveOnly && sameRoot(level, lines)) return { value: level.value[0], root: level.root[0] };
     let bestValue = -Infinity;
     let bestRoot = -1;
     for (let j = 0; j < lines; j++) {
@@ -508,6 +514,12 @@ class BeamSearch {
     roots.index[roots.size] = index;
     return roots.size++;
   }
+}
+
+/** Whether the first `lines` nodes of a level all began with the same root move. */
+function sameRoot(level: Level, lines: number): boolean {
+  for (let j = 1; j < lines; j++) if (level.root[j] !== level.root[0]) return false;
+  return true;
 }
 
 const beam = new BeamSearch();

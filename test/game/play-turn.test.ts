@@ -1,7 +1,8 @@
 /**
  * TetrisAI.playTurn (playGame's entry, without nextMove's input checks and copies) plays exactly nextMove's move, on
  * every move of games that go through stack mode, smaller clears, floors and recover mode, with hold, both well sides
- * and the randomizer's next-piece chances.
+ * and the randomizer's next-piece chances. Its value is nextMove's too, except on a recover move whose chance ply it
+ * skipped (the ply could not change the move; docs/game.md, "The chance ply").
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TetrisAI, type WellSide } from '../../src/game/ai.js';
@@ -47,7 +48,8 @@ describe('TetrisAI.playTurn', () => {
           next,
         });
         const fast = ai.playTurn({ rows, height: 20, current, queue, hold: hold_, canHold: hold, next });
-        expect(fast).toEqual(checked);
+        if (!checked || checked.mode === 'stack') expect(fast).toEqual(checked);
+        else expect({ ...fast, value: 0 }).toEqual({ ...checked, value: 0 });
         if (!checked) break;
         modes.add(checked.mode);
         if (checked.hold) {

@@ -192,6 +192,36 @@ describe('recover search: the kernel-based search chooses as the reference does'
   }, 120_000);
 });
 
+describe('recover search: the chance ply for a caller that reads only the move (moveOnly)', () => {
+  it('the same move and hold; the value is the full search’s, or where the ply was skipped the value without it', () => {
+    let skipped = 0;
+    let ran = 0;
+    fc.assert(
+      fc.property(caseArb, fc.integer({ min: 1, max: 12 }), (c, lines) => {
+        const { ctx, state, rootReach } = contexts({ ...c, chance: { lines, weights: [0, 0, 0, 0, 0, 0, 0] } });
+        const full = recoverMove(ctx, state, rootReach);
+        const moveOnly = recoverMove({ ...ctx, chance: { ...ctx.chance!, moveOnly: true } }, state, rootReach);
+        const withoutPly = recoverMove({ ...ctx, chance: undefined }, state, rootReach);
+        expect(moveOnly === null).toBe(full === null);
+        if (!full || !moveOnly || !withoutPly) return;
+        expect(moveOnly.placement).toBe(full.placement);
+        expect(moveOnly.hold).toBe(full.hold);
+        if (Object.is(moveOnly.value, full.value)) ran++;
+        else {
+          // skipped: every line the ply would value began with this move, so the value is the best line's
+          expect(Object.is(moveOnly.value, withoutPly.value)).toBe(true);
+          expect(withoutPly.placement).toBe(full.placement);
+          skipped++;
+        }
+      }),
+      { numRuns: 200 },
+    );
+    // Both paths are taken: lines that share their first move, and lines that do not.
+    expect(skipped).toBeGreaterThan(10);
+    expect(ran).toBeGreaterThan(10);
+  }, 300_000);
+});
+
 describe('recover features: the kernel equals the reference', () => {
   it('every feature on random boards, with and without a well, and with a well a piece may cover (property)', () => {
     fc.assert(
