@@ -174,6 +174,9 @@ describe('the recover layout fits together', () => {
       expect(start + bytes, name).toBeLessThanOrEqual(end);
     }
     expect(L.O_MAX_FLOOR + 4).toBe(L.O_CHILD_CELLS);
+    expect(L.O_LANDINGS + 4).toBe(L.O_COVER_WELL);
+    expect(L.O_COVER_WELL + 4).toBe(L.O_DROPS);
+    expect(L.O_DROPS + 4).toBeLessThanOrEqual(L.O_WEIGHTS);
     for (const f64Field of [L.O_WEIGHTS, L.O_FEATURES, L.O_BOARD, L.CTX_BYTES]) expect(f64Field % 8).toBe(0);
   });
   it('a node is its rows, its f64 line total, its top; a placement is its cells', () => {
@@ -191,6 +194,11 @@ describe('the recover layout fits together', () => {
     expect(L.MAX_STATES).toBe(reachableLayout.MAX_STATES);
     expect(L.LANDING_WORDS * reachableLayout.MAX_PLACEMENTS).toBe(LANDINGS_WORDS);
     expect(L.O_CHILD_ACCS + 4).toBe(L.O_LANDINGS);
+  });
+  it('a drop table is its header, then a state and x per drop: every state at every column fits', () => {
+    expect([L.D_COUNT, L.D_CLEAR_BELOW, L.D_LOCK_TOP, L.D_LIST]).toEqual([0, 1, 2, 3]);
+    expect(L.DROP_TABLE_WORDS).toBe(L.D_LIST + 2 * L.MAX_DROPS);
+    expect(L.MAX_DROPS).toBeGreaterThanOrEqual(L.MAX_STATES * L.MAX_COLUMNS);
   });
   it('weights are numbered 0 .. WEIGHT_COUNT - 1 in RecoverWeights order', async () => {
     const { RECOVER_WEIGHTS } = await import('../src/game/evaluate.js');

@@ -40,6 +40,7 @@ export const O_CHILD_VALUES = 28; // i32 ptr: f64 per child, its line's value (w
 export const O_CHILD_ACCS = 32; //  i32 ptr: f64 per child, Σ of its line's move terms (written by the kernel)
 export const O_LANDINGS = 36; //    i32 ptr: LANDING_WORDS per placement (state, x, y), as the reachable kernel lists them
 export const O_COVER_WELL = 40; // i32 column of a well a piece may cover (its empty cells under the cover are no holes), -1 for none
+export const O_DROPS = 44; //       i32 ptr: the drop tables (DROP_TABLE_WORDS per piece), 0 for none (dropLandings)
 export const O_WEIGHTS = 64; //     f64[WEIGHT_COUNT] weight per term
 export const O_FEATURES = 160; //   f64[WEIGHT_COUNT] the features of the last boardFeatures call
 export const O_BOARD = 256; //      a node record (NODE_BYTES): the board boardFeatures measures
@@ -55,6 +56,17 @@ export const LANDING_WORDS = 3;
 
 /** Columns a board may have (the column masks' room). */
 export const MAX_COLUMNS = 16;
+
+// ---- drop tables (written by TypeScript: src/game/recover-kernel.ts useDrops). Under rule sets whose pieces turn
+// and shift where they appear and then fall straight down (src/rules/kernel.ts kernelTopDrops), where each piece
+// lands on a board with nothing high up: one table per piece, i32 words ----
+/** Drops a piece has at most: each state at each column. */
+export const MAX_DROPS = 64;
+export const D_COUNT = 0; //        drops in the list; -1: only the reachable kernel's search knows this piece's placements
+export const D_CLEAR_BELOW = 1; //  the list holds on a board whose top (N_TOP) is at most this
+export const D_LOCK_TOP = 2; //     a placement with a cell in this row or above does not lock
+export const D_LIST = 3; //         per drop, in the order the reachable kernel lists the placements: state, x
+export const DROP_TABLE_WORDS = 131; // D_LIST + 2 * MAX_DROPS
 
 // ---- a search node (a board of a line the beam keeps): its rows, Σ of its line's move terms, its top, and the
 // same cells as columns (the kernel's own: derived from the rows by prepareNode and materialize) ----

@@ -15,8 +15,8 @@
 // are added in the order the independent TypeScript reference adds them (test/reference/recover-reference.ts), in
 // f64, so the values are the reference's to the last bit.
 import {
-  CELL_WORDS, LANDING_WORDS, MAX_COLUMNS, MAX_ROWS, MAX_STATES, N_ACC, N_COLS, N_TOP, O_BOARD, O_CHILD_ACCS,
-  O_CHILD_CELLS, O_CHILD_VALUES, O_FEATURES, O_GEOMETRY, O_LANDINGS, O_HEIGHT, O_MAX_FLOOR, O_ROW_COUNT, O_VISIBLE, O_WEIGHTS, O_WELL, O_WIDTH, PIECE_CELLS, TOP_OUT,
+  CELL_WORDS, D_CLEAR_BELOW, D_COUNT, D_LIST, D_LOCK_TOP, DROP_TABLE_WORDS, LANDING_WORDS, MAX_COLUMNS, MAX_ROWS, MAX_STATES, N_ACC, N_COLS, N_TOP, O_BOARD, O_CHILD_ACCS,
+  O_CHILD_CELLS, O_CHILD_VALUES, O_FEATURES, O_GEOMETRY, O_DROPS, O_LANDINGS, O_HEIGHT, O_MAX_FLOOR, O_ROW_COUNT, O_VISIBLE, O_WEIGHTS, O_WELL, O_WIDTH, PIECE_CELLS, TOP_OUT,
   W_CLEAN, W_WELL_COVER, O_COVER_WELL, W_COLUMN_TRANSITIONS, W_CUMULATIVE_WELLS, W_ERODED_PIECE_CELLS, W_FLOOR_ROWS, W_HOLES, W_HOLE_DEPTH,
   W_LANDING_HEIGHT, W_ROWS_WITH_HOLES, W_ROW_TRANSITIONS, W_WELL_CELLS,
 } from './layout';
@@ -427,6 +427,14 @@ function measureNear(ctx: usize, width: i32, xl: i32, xr: i32, t: i32): void {
  * (+ TOP_OUT when the move leaves a cell at or above the visible field).
  */
 export function expand(ctx: usize, node: usize, first: i32, n: i32): void {
+  expandMeasured(ctx, node, first, n, false);
+}
+
+/**
+ * expand(), where `measured` says the kernel's node terms are already this node's: the last expand or
+ * expandLandings call was on the same node, with nothing written to it since (the chance ply's pieces on one line).
+ */
+function expandMeasured(ctx: usize, node: usize, first: i32, n: i32, measured: bool): void {
   const width = load<i32>(ctx + O_WIDTH);
   const visible = load<i32>(ctx + O_VISIBLE);
   const full: u32 = (<u32>1 << <u32>width) - 1;
@@ -436,8 +444,10 @@ export function expand(ctx: usize, node: usize, first: i32, n: i32): void {
   const nodeAcc = load<f64>(node + N_ACC);
   const wLanding = weight(ctx, W_LANDING_HEIGHT);
   const wEroded = weight(ctx, W_ERODED_PIECE_CELLS);
-  memory.copy(cols, node + N_COLS, (<usize>width) << 3);
-  nodeTerms(ctx, width);
+  if (!measured) {
+    memory.copy(cols, node + N_COLS, (<usize>width) << 3);
+    nodeTerms(ctx, width);
+  }
   const nodeTop = load<i32>(nodeSums + S_TOP);
   for (let i = first; i < first + n; i++) {
     place(node, cellsAt + <usize>i * (CELL_WORDS << 2), width, full);
@@ -453,8 +463,9 @@ export function expand(ctx: usize, node: usize, first: i32, n: i32): void {
 /**
  * The same for placements given as the reachable kernel lists them (the LANDING_WORDS records at O_LANDINGS:
  * state, x, y) of piece `piece`: their cells (from the geometry table) become children first .. first + n - 1.
+ * `again` (1): the node is the last call's, unchanged since (its terms are not measured again).
  */
-export function expandLandings(ctx: usize, node: usize, first: i32, n: i32, piece: i32): void {
+export function expandLandings(ctx: usize, node: usize, first: i32, n: i32, piece: i32, again: i32): void {
   const cellsAt = <usize>load<i32>(ctx + O_CHILD_CELLS);
   const landings = <usize>load<i32>(ctx + O_LANDINGS);
   const geometry = ctx + O_GEOMETRY + ((<usize>(piece * MAX_STATES * CELL_WORDS)) << 2);
@@ -469,7 +480,52 @@ export function expandLandings(ctx: usize, node: usize, first: i32, n: i32, piec
       store<i32>(out + ((<usize>(c + 1)) << 2), y + load<i32>(offsets + ((<usize>(c + 1)) << 2)));
     }
   }
-  expand(ctx, node, first, n);
+  expandMeasured(ctx, node, first, n, again != 0);
+}
+
+/** Column heights of the node dropLandings places on (i32 each). */
+const dropHeights = memory.data(MAX_COLUMNS << 2, 4);
+
+/**
+ * Where piece `piece` lands on the node at `node` when it falls straight down at each state and column of its drop
+ * table (O_DROPS), into O_LANDINGS as the reachable kernel lists them; returns how many, or -1 when the piece has no
+ * table or the node's top is above the table's D_CLEAR_BELOW (then only the reachable kernel's search knows its
+ * placements). On such boards this is that kernel's own answer (assembly/reachable.ts reachFromTop: the same
+ * placements in the same order; the property tests compare the two): a piece falling from above rests where one
+ * of its cells meets its column's top, so y is the highest of height(x + dx) - dy over its cells.
+ */
+export function dropLandings(ctx: usize, node: usize, piece: i32): i32 {
+  const tables = <usize>load<i32>(ctx + O_DROPS);
+  if (tables == 0) return -1;
+  const table = tables + ((<usize>(piece * DROP_TABLE_WORDS)) << 2);
+  const n = load<i32>(table + (D_COUNT << 2));
+  if (n < 0 || load<i32>(node + N_TOP) > load<i32>(table + (D_CLEAR_BELOW << 2))) return -1;
+  const lockTop = load<i32>(table + (D_LOCK_TOP << 2));
+  const width = load<i32>(ctx + O_WIDTH);
+  for (let c = 0; c < width; c++) setI32(dropHeights, c, columnHeight<u64>(load<u64>(node + N_COLS + ((<usize>c) << 3))));
+  const geometry = ctx + O_GEOMETRY + ((<usize>(piece * MAX_STATES * CELL_WORDS)) << 2);
+  const landings = <usize>load<i32>(ctx + O_LANDINGS);
+  let count: i32 = 0;
+  for (let i = 0; i < n; i++) {
+    const at = table + ((<usize>(D_LIST + 2 * i)) << 2);
+    const state = load<i32>(at);
+    const x = load<i32>(at, 4);
+    const offsets = geometry + ((<usize>(state * CELL_WORDS)) << 2);
+    let y: i32 = -64;
+    let highest: i32 = -64;
+    for (let c = 0; c < PIECE_CELLS; c++) {
+      const dy = cellY(offsets, c);
+      y = max<i32>(y, i32At(dropHeights, x + cellX(offsets, c)) - dy);
+      highest = max<i32>(highest, dy);
+    }
+    if (y + highest + 1 > lockTop) continue;
+    const out = landings + ((<usize>(count * LANDING_WORDS)) << 2);
+    store<i32>(out, state);
+    store<i32>(out, x, 4);
+    store<i32>(out, y, 8);
+    count++;
+  }
+  return count;
 }
 
 /**

@@ -6,7 +6,9 @@
  */
 import { StackRankError } from '../errors.js';
 import { pieceGeometry } from '../rules/geometry.js';
+import { kernelTopDrops } from '../rules/kernel.js';
 import { ROTATION_SYSTEMS, type RotationSystemName } from '../rules/rotation-systems.js';
+import type { RuleSet } from '../rules/rule-sets.js';
 import type { Cell } from '../rules/types.js';
 import { instantiateKernelSync, type KernelInstance } from '../wasm.js';
 import type { BoardFeatures, MoveFacts, RecoverWeights } from './evaluate.js';
@@ -14,6 +16,12 @@ import { LANDINGS_WORDS } from './rules-adapter.js';
 import {
   CELL_WORDS,
   CTX_BYTES,
+  D_CLEAR_BELOW,
+  D_COUNT,
+  D_LIST,
+  D_LOCK_TOP,
+  DROP_TABLE_WORDS,
+  MAX_DROPS,
   MAX_STATES,
   MAX_COLUMNS,
   MAX_ROWS,
@@ -33,6 +41,7 @@ import {
   O_WEIGHTS,
   O_WELL,
   O_COVER_WELL,
+  O_DROPS,
   O_WIDTH,
   PIECE_CELLS,
   PIECE_COUNT,
@@ -53,7 +62,8 @@ import {
 interface RecoverKernelExports {
   alloc(bytes: number): number;
   expand(ctx: number, node: number, first: number, n: number): void;
-  expandLandings(ctx: number, node: number, first: number, n: number, piece: number): void;
+  expandLandings(ctx: number, node: number, first: number, n: number, piece: number, again: number): void;
+  dropLandings(ctx: number, node: number, piece: number): number;
   materialize(ctx: number, node: number, child: number, dst: number): void;
   prepareNode(ctx: number, node: number): void;
   boardFeatures(ctx: number, lines: number, eroded: number, landingRow: number, pieceHeight: number): void;
@@ -118,6 +128,9 @@ export class RecoverKernel {
   /** Where the reachable kernel's placements are copied for expandLandings (LANDINGS_WORDS numbers). */
   landings!: Int32Array;
   private geometrySystem = '';
+  /** The drop tables (useDrops): where, and for which rule set and board shape they were written. */
+  private dropsAt = 0;
+  private dropsFor: { rules: RuleSet | null; width: number; height: number } = { rules: null, width: 0, height: 0 };
 
   private constructor(private readonly kernel: KernelInstance<RecoverKernelExports>) {
     this.k = kernel.exports;
@@ -157,6 +170,39 @@ export class RecoverKernel {
       }
     }
     this.geometrySystem = system;
+  }
+
+  /**
+   * Writes each piece's drop table for a rule set and board shape (once per change): where dropLandings places the
+   * piece without the reachable kernel (src/rules/kernel.ts kernelTopDrops), or nowhere under rule sets whose
+   * placements need that kernel's search. The tables index the states useRotationSystem wrote for the same system.
+   */
+  useDrops(rules: RuleSet, width: number, height: number): void {
+    const f = this.dropsFor;
+    if (f.rules === rules && f.width === width && f.height === height) return;
+    if (this.dropsAt === 0) {
+      this.dropsAt = this.k.alloc(PIECE_COUNT * DROP_TABLE_WORDS * 4);
+      this.views();
+    }
+    for (let pid = 0; pid < PIECE_COUNT; pid++) {
+      const t = (this.dropsAt >> 2) + pid * DROP_TABLE_WORDS;
+      const drops = kernelTopDrops(width, height, pid, rules);
+      if (!drops) {
+        this.i32[t + D_COUNT] = -1;
+        continue;
+      }
+      if (drops.states.length > MAX_DROPS)
+        throw new Error(`${drops.states.length} drops do not fit the kernel's ${MAX_DROPS}`);
+      this.i32[t + D_COUNT] = drops.states.length;
+      this.i32[t + D_CLEAR_BELOW] = drops.clearBelow;
+      this.i32[t + D_LOCK_TOP] = drops.lockTop;
+      for (let i = 0; i < drops.states.length; i++) {
+        this.i32[t + D_LIST + 2 * i] = drops.states[i];
+        this.i32[t + D_LIST + 2 * i + 1] = drops.xs[i];
+      }
+    }
+    this.i32[(this.ctx + O_DROPS) >> 2] = this.dropsAt;
+    this.dropsFor = { rules, width, height };
   }
 
   /** Writes the context words every board of a search shares. */
@@ -261,10 +307,19 @@ export class RecoverKernel {
 
   /**
    * The same for the n placements of piece `pid` in `landings` (as the reachable kernel lists them: state, x, y;
-   * three numbers each): their cells become children first .. first + n - 1.
+   * three numbers each): their cells become children first .. first + n - 1. `again`: the last expand call was on
+   * the same node, unchanged since, so its terms are not measured again.
    */
-  expandLandings(level: number, i: number, first: number, n: number, pid: number): void {
-    if (n > 0) this.k.expandLandings(this.ctx, this.node(level, i), first, n, pid);
+  expandLandings(level: number, i: number, first: number, n: number, pid: number, again = false): void {
+    if (n > 0) this.k.expandLandings(this.ctx, this.node(level, i), first, n, pid, again ? 1 : 0);
+  }
+
+  /**
+   * Piece `pid`'s placements on node i of a level into `landings`, as reachableLandings lists them, where its drop
+   * table holds for that board (useDrops); returns their count, or -1 where only reachableLandings knows them.
+   */
+  dropLandings(level: number, i: number, pid: number): number {
+    return this.k.dropLandings(this.ctx, this.node(level, i), pid);
   }
 
   /** Node j of level `toLevel` := child c of node i of level `fromLevel`. */

@@ -243,6 +243,7 @@ class BeamSearch {
     this.rootReach = rootReach;
     this.roots.size = 0;
     this.kernel.useRotationSystem(ctx.rules.ruleSet.rotationSystem);
+    this.kernel.useDrops(ctx.rules.ruleSet, ctx.width, ctx.height);
     return this;
   }
 
@@ -347,7 +348,6 @@ class BeamSearch {
    */
   private chanceBest(level: Level, chance: RecoverChance): { value: number; root: number } {
     const k = this.kernel;
-    const ctx = this.ctx;
     const lines = Math.min(chance.lines, level.size);
     if (chance.moveOnly && sameRoot(level, lines)) return { value: level.value[0], root: level.root[0] };
     let bestValue = -Infinity;
@@ -355,14 +355,17 @@ class BeamSearch {
     for (let j = 0; j < lines; j++) {
       const known = level.current[j];
       let expected = 0;
+      // the line's node is measured by its first piece's expansion, and each later piece's reads the same terms
+      let measured = false;
       for (let p = 0; p < PIECES.length; p++) {
         const w = known === NO_PIECE ? chance.pieces[p] : known === p ? 1 : 0;
         if (w === 0) continue;
-        const n = reachableLandings(k.nodeRows(level.buffer, j), ctx.width, ctx.height, p, ctx.rules, k.landings);
+        const n = this.landings(level, j, p);
         let best = level.value[j] + TOP_OUT;
         if (n > 0) {
           k.ensureChildren(n, 0);
-          k.expandLandings(level.buffer, j, 0, n, p);
+          k.expandLandings(level.buffer, j, 0, n, p, measured);
+          measured = true;
           best = k.childValue(0);
           for (let c = 1; c < n; c++) best = Math.max(best, k.childValue(c));
         }
@@ -438,6 +441,18 @@ class BeamSearch {
     this.kernel.setChildValue(c, level.value[i]);
   }
 
+  /**
+   * Piece `piece`'s placements on node i of a level into the kernel's landings; returns their count. On most boards
+   * the recover kernel drops the piece itself (dropLandings); on the others the reachable kernel searches.
+   */
+  private landings(level: Level, i: number, piece: number): number {
+    const k = this.kernel;
+    const n = k.dropLandings(level.buffer, i, piece);
+    if (n >= 0) return n;
+    const ctx = this.ctx;
+    return reachableLandings(k.nodeRows(level.buffer, i), ctx.width, ctx.height, piece, ctx.rules, k.landings);
+  }
+
   /** Every child of node i: each turn the rules allow (without hold, then with), each reachable placement. */
   private expandNode(level: Level, i: number, atRoot: boolean): void {
     const current = level.current[i];
@@ -478,8 +493,7 @@ class BeamSearch {
       for (let j = 0; j < n; j++) k.setChildCells(first + j, list[j].cells);
       k.expand(level.buffer, i, first, n);
     } else {
-      const ctx = this.ctx;
-      n = reachableLandings(k.nodeRows(level.buffer, i), ctx.width, ctx.height, piece, ctx.rules, k.landings);
+      n = this.landings(level, i, piece);
       k.ensureChildren(first + n, first);
       k.expandLandings(level.buffer, i, first, n, piece);
     }

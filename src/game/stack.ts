@@ -328,8 +328,7 @@ function smallerClear(frame: Frame, rows: Uint32Array, option: TurnOption): Stac
   const ids = option.pieces.map((p) => frameId(p, side));
   const lookahead = Math.min(ctx.lookahead, ids.length - 1);
   let best: StackChoice | null = null;
-  for (const placement of option.reach.list) {
-    if (!clearsRows(rows, ctx.width, placement.cells)) continue;
+  for (const placement of option.reach.clearing()) {
     const locked = lockCells(rows, ctx.width, placement.cells);
     const child = frameHeightsAfter(ctx, locked.rows, frame);
     if (!child || Math.max(...child) > ctx.rules.boardHeight) continue;
@@ -342,18 +341,6 @@ function smallerClear(frame: Frame, rows: Uint32Array, option: TurnOption): Stac
     if (!best || c.order > best.order) best = c;
   }
   return best;
-}
-
-/** Whether locking the cells fills a row (lockCells's lines > 0), without locking them. */
-function clearsRows(rows: Uint32Array, width: number, cells: readonly Cell[]): boolean {
-  const full = (1 << width) - 1;
-  for (let i = 0; i < cells.length; i++) {
-    const y = cells[i][1];
-    let m = rows[y];
-    for (let j = 0; j < cells.length; j++) if (cells[j][1] === y) m |= 1 << cells[j][0];
-    if (m === full) return true;
-  }
-  return false;
 }
 
 function reachableByKey(list: readonly GamePlacement[]): Map<number, GamePlacement> {

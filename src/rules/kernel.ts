@@ -337,6 +337,42 @@ export function kernelReach(board: KernelBoard, pid: number, rules: RuleSet): nu
   return runReach(p, board);
 }
 
+/** Where a piece falls on boards with nothing high up (kernelTopDrops). */
+export interface TopDrops {
+  /** The drops hold on a board whose highest cell is under this row (its top at most this). */
+  clearBelow: number;
+  /** A placement with a cell in this row or above does not lock. */
+  lockTop: number;
+  /** Per drop, in the order kernelReach lists the placements: the state (index in the rotation system's states of
+   * the piece) and x, where the piece turns and shifts before it falls straight down. */
+  states: Int32Array;
+  xs: Int32Array;
+}
+
+/**
+ * Under rule sets whose pieces turn and shift where they appear and then fall (no soft drop, normal gravity:
+ * classic, NES), on a board of this shape with nothing from `clearBelow` up: each state and column the piece
+ * reaches before it falls. kernelReach's placements on such a board are each one's straight drop onto the column
+ * tops, in this order (the kernel's reachFromTop). Null under other rule sets. For a search that places pieces on
+ * many boards in its own kernel (the recover kernel's dropLandings) without a call here for each.
+ */
+export function kernelTopDrops(width: number, height: number, pid: number, rules: RuleSet): TopDrops | null {
+  // Preparing a new shape searches the empty board, over the last call's placements: a reader of those must search
+  // again (kernelReachCalls).
+  reachCalls++;
+  const p = prepare({ width, height, rows: [] }, pid, rules);
+  if (!p.top) return null;
+  const { kernel } = load();
+  const list = new Int32Array(kernel.memory.buffer, p.top.list, p.top.n);
+  return {
+    // kernelReach takes this path when rows max(0, topFrom) .. height - 1 are empty
+    clearBelow: Math.min(Math.max(0, p.top.topFrom), height),
+    lockTop: p.params[(O_LOCK - O_WIDTH) >> 2],
+    states: list.map((code) => code >> STATE_ROTATION_SHIFT),
+    xs: list.map((code) => (code & STATE_X_MASK) - WALL),
+  };
+}
+
 /**
  * Where the last kernelReach call's placements rest, without their key sequences (for callers that search many
  * boards and only ask which placements are reached): per placement, its state index in the rotation system's

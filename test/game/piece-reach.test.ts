@@ -5,9 +5,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cellsKey } from '../../src/game/grid.js';
+import { cellsKey, lockCells } from '../../src/game/grid.js';
 import { PieceReach, reachableOnRows, ruleFacts } from '../../src/game/rules-adapter.js';
 import { PIECES } from '../../src/pieces.js';
+import { kernelTopDrops } from '../../src/rules/kernel.js';
 import { RULE_SET_NAMES } from '../../src/rules/rule-sets.js';
 import type { GamePlacement } from '../../src/rules/types.js';
 
@@ -65,4 +66,36 @@ describe('PieceReach', () => {
       );
     });
   }
+
+  for (const name of RULE_SET_NAMES) {
+    it(`${name}: clearing() is the list's placements that clear a row when locked, in its order, made before the list or after (property)`, () => {
+      const rules = ruleFacts(name);
+      let some = 0;
+      fc.assert(
+        fc.property(board, fc.constantFrom(...PIECES), (rows, piece) => {
+          const list = reachableOnRows(rows, W, H, piece, rules);
+          const expected = list.filter((p) => lockCells(rows, W, p.cells).lines > 0);
+          some += expected.length;
+          const reach = new PieceReach(rows, W, H, piece, rules);
+          expect(reach.clearing()).toEqual(expected);
+          expect(reach.list).toEqual(list);
+          expect(reach.clearing()).toEqual(expected);
+        }),
+        { numRuns: 60 },
+      );
+      // boards of random rows fill some row with some placement: the filter was exercised
+      expect(some).toBeGreaterThan(0);
+    });
+  }
+
+  it('a kernel search for a new board shape in between (kernelTopDrops) makes the list search again', () => {
+    const rules = ruleFacts('nes');
+    const rows = new Uint32Array(WORK_ROWS);
+    for (let y = 0; y < 5; y++) rows[y] = (1 << W) - 2;
+    const reach = new PieceReach(rows, W, H, 'T', rules);
+    expect(reach.count).toBeGreaterThan(0);
+    // a shape no other test asks for: its preparation searches the empty board of that shape in the kernel
+    expect(kernelTopDrops(W, 37, PIECES.indexOf('Z'), rules.ruleSet)).not.toBeNull();
+    expect(reach.list).toEqual(reachableOnRows(rows, W, H, 'T', rules));
+  });
 });

@@ -12,7 +12,8 @@ import { RULE_SET_NAMES } from '../../src/rules/rule-sets.js';
 import type { GamePlacement } from '../../src/rules/types.js';
 import { boardFeatures, RECOVER_WEIGHTS, type RecoverWeights } from '../../src/game/evaluate.js';
 import { recoverMove, recoverRootValues, type RecoverContext } from '../../src/game/recover.js';
-import { reachableOnRows, ruleFacts } from '../../src/game/rules-adapter.js';
+import { RecoverKernel } from '../../src/game/recover-kernel.js';
+import { LANDINGS_WORDS, reachableLandings, reachableOnRows, ruleFacts } from '../../src/game/rules-adapter.js';
 import { refBoardFeatures, refRecoverMove, refRecoverRootValues } from '../reference/recover-reference.js';
 
 const W = 10;
@@ -220,6 +221,59 @@ describe('recover search: the chance ply for a caller that reads only the move (
     expect(skipped).toBeGreaterThan(10);
     expect(ran).toBeGreaterThan(10);
   }, 300_000);
+});
+
+describe('recover kernel: a piece it drops itself lands where the reachable kernel puts it', () => {
+  it('dropLandings lists reachableLandings’s placements in its order, or leaves the board to it (property)', () => {
+    const taken = new Map<string, { dropped: number; searched: number }>();
+    fc.assert(
+      fc.property(
+        boardArb,
+        fc.constantFrom(...RULE_SET_NAMES),
+        pieceArb,
+        fc.constantFrom(20, 40),
+        (rows, name, piece, height) => {
+          const rules = ruleFacts(name);
+          const k = RecoverKernel.get();
+          k.configure({
+            width: W,
+            height,
+            visibleHeight: 20,
+            wellColumn: -1,
+            coverWell: -1,
+            rowCount: rows.length,
+            maxFloor: 2,
+            weights: RECOVER_WEIGHTS,
+          });
+          k.useRotationSystem(rules.ruleSet.rotationSystem);
+          k.useDrops(rules.ruleSet, W, height);
+          k.ensureNodes(0, 1);
+          k.writeNode(0, 0, rows, 0);
+          const pid = PIECES.indexOf(piece);
+          const n = k.dropLandings(0, 0, pid);
+          const dropped = Array.from(k.landings.subarray(0, 3 * Math.max(n, 0)));
+          const searched = new Int32Array(LANDINGS_WORDS);
+          const m = reachableLandings(rows, W, height, pid, rules, searched);
+          const t = taken.get(name) ?? { dropped: 0, searched: 0 };
+          taken.set(name, t);
+          if (n < 0) {
+            t.searched++;
+            return;
+          }
+          t.dropped++;
+          expect(n).toBe(m);
+          expect(dropped).toEqual(Array.from(searched.subarray(0, 3 * m)));
+        },
+      ),
+      { numRuns: 800 },
+    );
+    // Classic and nes drop most pieces themselves; nes leaves a board reaching its top rows to the reachable kernel.
+    // The other rule sets (kicks, soft drop, 20G) always leave it.
+    expect(taken.get('classic')?.dropped).toBeGreaterThan(0);
+    expect(taken.get('nes')?.dropped).toBeGreaterThan(0);
+    expect(taken.get('nes')?.searched).toBeGreaterThan(0);
+    for (const name of ['guideline', 'tgm', 'tgm20g']) expect(taken.get(name)?.dropped ?? 0).toBe(0);
+  });
 });
 
 describe('recover features: the kernel equals the reference', () => {
