@@ -258,6 +258,8 @@ function prepare(board: KernelBoard, pid: number, rules: RuleSet): Prepared {
     rules.gravity === 'normal' &&
     (rules.rotationSystem === 'classic' || rules.rotationSystem === 'NRS');
   if (searchesAtTop) {
+    // This search writes over the last call's placements: a reader of those must search again (kernelReachCalls).
+    reachCalls++;
     const n = runReach(p, Board.empty(board.width, board.height));
     const list = allocList(n * 4);
     const out = new Int32Array(kernel.memory.buffer, ctx + O_OUT, n * OUT_WORDS);
@@ -294,7 +296,10 @@ function pathTo(state: number): Input[] {
 
 /** How the last kernelReach found its placements: `null` = the full search (paths from its parent links). */
 let lastTop: Prepared['top'] | null = null;
-/** kernelReach calls so far on this thread: a caller reading placements later checks the kernel still holds its. */
+/**
+ * Searches that wrote the kernel's placements so far on this thread (kernelReach's, and preparing a board shape's):
+ * a caller reading placements later checks the kernel still holds its.
+ */
 let reachCalls = 0;
 
 /** How many times kernelReach has run on this thread (kernelPlacement reads the last call's placements only). */
@@ -357,9 +362,6 @@ export interface TopDrops {
  * many boards in its own kernel (the recover kernel's dropLandings) without a call here for each.
  */
 export function kernelTopDrops(width: number, height: number, pid: number, rules: RuleSet): TopDrops | null {
-  // Preparing a new shape searches the empty board, over the last call's placements: a reader of those must search
-  // again (kernelReachCalls).
-  reachCalls++;
   const p = prepare({ width, height, rows: [] }, pid, rules);
   if (!p.top) return null;
   const { kernel } = load();
