@@ -30,7 +30,7 @@ import { WEIGHT_WORDS_EXPECT } from '../stacking/layout.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import type { Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';
 import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, type RecoverWeights, withRecoverWeights } from './evaluate.js';
-import { columnCells } from './grid.js';
+import { columnCells, rowsFilled } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
 import { PieceReach, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
@@ -453,18 +453,8 @@ export class TetrisAI {
   }
 
   private describeMove(rows: Uint32Array, hold: boolean, p: GamePlacement, mode: GameMode, value: number): GameMove {
-    const full = (1 << this.width) - 1;
     const { cells } = p;
-    let linesCleared = 0;
-    for (let i = 0; i < cells.length; i++) {
-      const y = cells[i][1];
-      let counted = false;
-      for (let j = 0; j < i; j++) counted ||= cells[j][1] === y;
-      if (counted) continue; // each row once
-      let m = rows[y];
-      for (let j = i; j < cells.length; j++) if (cells[j][1] === y) m |= 1 << cells[j][0];
-      if (m === full) linesCleared++;
-    }
+    const linesCleared = rowsFilled(rows, this.width, cells);
     return {
       hold,
       piece: p.piece,

@@ -144,6 +144,25 @@ export function cellsKeyOf(a: number, b: number, c: number, d: number): number {
 export const CELLS_KEY_SHIFT = ((4096 + 1) * 4096 + 1) * 4096 + 1;
 
 /**
+ * How many rows of `rows` the cells, moved by (x, y), fill: the lines locking them clears (lockCells's `lines`),
+ * without locking them.
+ */
+export function rowsFilled(rows: ArrayLike<number>, width: number, cells: readonly Cell[], x = 0, y = 0): number {
+  const full = (1 << width) - 1;
+  let filled = 0;
+  for (let i = 0; i < cells.length; i++) {
+    const row = cells[i][1];
+    let counted = false;
+    for (let j = 0; j < i; j++) counted ||= cells[j][1] === row;
+    if (counted) continue; // each row once
+    let m = rows[y + row];
+    for (let j = i; j < cells.length; j++) if (cells[j][1] === row) m |= 1 << (x + cells[j][0]);
+    if (m === full) filled++;
+  }
+  return filled;
+}
+
+/**
  * Locks `cells` onto `rows` in place and clears full rows (rows above fall); returns the lines cleared. The rows
  * before the lock hold no full row. (lockCells's result, without a new array: the simulator's own board.)
  */

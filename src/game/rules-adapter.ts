@@ -18,8 +18,8 @@ import { pieceGeometry } from '../rules/geometry.js';
 import { MAX_BOARD_ROWS, MAX_PLACEMENTS } from '../rules/layout.js';
 import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
 import { RULE_SETS, RULE_SET_NAMES, isRuleSetName, type RuleSet } from '../rules/rule-sets.js';
-import type { Cell, GamePlacement, RuleSetName } from '../rules/types.js';
-import { CELLS_KEY_SHIFT, cellsKey } from './grid.js';
+import type { GamePlacement, RuleSetName } from '../rules/types.js';
+import { CELLS_KEY_SHIFT, cellsKey, rowsFilled } from './grid.js';
 
 /** Rows of the visible field: a piece that ends with a cell above them tops out (docs/game.md). */
 export const VISIBLE_ROWS = 20;
@@ -121,9 +121,8 @@ export class PieceReach {
    * of a smaller clear, made as objects without making every other placement's.
    */
   clearing(): readonly GamePlacement[] {
-    const rows = this.rows;
-    const full = (1 << this.width) - 1;
-    if (this.placements) return this.placements.filter((p) => fillsRow(rows, full, p.cells, 0, 0));
+    const { rows, width } = this;
+    if (this.placements) return this.placements.filter((p) => rowsFilled(rows, width, p.cells) > 0);
     this.fresh();
     const n = this.found;
     const out: GamePlacement[] = [];
@@ -132,7 +131,7 @@ export class PieceReach {
     const states = pieceGeometry(ROTATION_SYSTEMS[this.rules.ruleSet.rotationSystem], this.pid).cells;
     for (let i = 0; i < n; i++) {
       const at = 3 * i;
-      if (fillsRow(rows, full, states[landings[at]], landings[at + 1], landings[at + 2]))
+      if (rowsFilled(rows, width, states[landings[at]], landings[at + 1], landings[at + 2]) > 0)
         out.push(kernelPlacement(i, n, this.pid, this.rules.ruleSet));
     }
     return out;
@@ -175,17 +174,6 @@ export class PieceReach {
   private fresh(): void {
     if (this.found < 0 || this.run !== kernelReachCalls()) this.search();
   }
-}
-
-/** Whether the cells moved by (x, y) fill a row of `rows` (all of whose `full` bits it then has). */
-function fillsRow(rows: Uint32Array, full: number, cells: readonly Cell[], x: number, y: number): boolean {
-  for (let i = 0; i < cells.length; i++) {
-    const row = cells[i][1];
-    let m = rows[y + row];
-    for (let j = 0; j < cells.length; j++) if (cells[j][1] === row) m |= 1 << (x + cells[j][0]);
-    if (m === full) return true;
-  }
-  return false;
 }
 
 function findInList(list: readonly GamePlacement[], key: number): GamePlacement | undefined {

@@ -204,10 +204,10 @@ interface Prepared {
   geometry: PieceGeometry;
   /**
    * Games without soft drop, gravity or kicks (classic, NES) search only where the piece appears: when the board
-   * is empty from row `topFrom` up, the search is the empty board's, kept here (its states in kernel memory and
-   * their key sequences).
+   * is empty from row `clearFrom` up (the lowest row the piece's search at the top can reach, within the board),
+   * the search is the empty board's, kept here (its states in kernel memory and their key sequences).
    */
-  top?: { topFrom: number; list: number; n: number; paths: Input[][] };
+  top?: { clearFrom: number; list: number; n: number; paths: Input[][] };
 }
 const prepared = new WeakMap<RuleSet, Map<number, Prepared>>();
 /**
@@ -271,7 +271,7 @@ function prepare(board: KernelBoard, pid: number, rules: RuleSet): Prepared {
       paths.push(Object.freeze([...pathTo(out[OUT_WORDS * i + OUT_FROM]), 'hardDrop']) as Input[]);
     }
     const lowestDy = Math.min(...g.cells.flat().map((c) => c[1]));
-    p.top = { topFrom: sy + lowestDy, list, n, paths };
+    p.top = { clearFrom: Math.min(Math.max(0, sy + lowestDy), board.height), list, n, paths };
   }
   byKey.set(key, p);
   return p;
@@ -302,7 +302,10 @@ let lastTop: Prepared['top'] | null = null;
  */
 let reachCalls = 0;
 
-/** How many times kernelReach has run on this thread (kernelPlacement reads the last call's placements only). */
+/**
+ * How many searches have written the kernel's placements on this thread (kernelPlacement reads the last one's
+ * only): kernelReach's, and the empty-board search that prepares a new board shape.
+ */
 export function kernelReachCalls(): number {
   return reachCalls;
 }
@@ -328,7 +331,7 @@ export function kernelReach(board: KernelBoard, pid: number, rules: RuleSet): nu
   const top = p.top;
   if (top) {
     let clear = true;
-    for (let y = Math.max(0, top.topFrom); y < board.height; y++) if (board.rows[y] !== 0) clear = false;
+    for (let y = top.clearFrom; y < board.height; y++) if (board.rows[y] !== 0) clear = false;
     if (clear) {
       const { kernel, ctx, params, rows } = load();
       params.set(p.params);
@@ -367,8 +370,7 @@ export function kernelTopDrops(width: number, height: number, pid: number, rules
   const { kernel } = load();
   const list = new Int32Array(kernel.memory.buffer, p.top.list, p.top.n);
   return {
-    // kernelReach takes this path when rows max(0, topFrom) .. height - 1 are empty
-    clearBelow: Math.min(Math.max(0, p.top.topFrom), height),
+    clearBelow: p.top.clearFrom,
     lockTop: p.params[(O_LOCK - O_WIDTH) >> 2],
     states: list.map((code) => code >> STATE_ROTATION_SHIFT),
     xs: list.map((code) => (code & STATE_X_MASK) - WALL),

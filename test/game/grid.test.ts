@@ -7,6 +7,7 @@ import {
   frameHeightsInto,
   lockCells,
   lockInPlace,
+  rowsFilled,
 } from '../../src/game/grid.js';
 import type { Cell } from '../../src/rules/types.js';
 
@@ -108,6 +109,49 @@ describe('cellsKey', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+/** Four distinct cells in the bottom rows, on rows that are either random or full but for the cells (often filled). */
+const cellsOnNearFullRows = fc
+  .tuple(
+    fc.shuffledSubarray(
+      Array.from({ length: 6 * W }, (_, i): Cell => [i % W, Math.floor(i / W)]),
+      { minLength: 4, maxLength: 4 },
+    ),
+    fc.array(fc.integer({ min: 0, max: (1 << W) - 1 }), { minLength: H, maxLength: H }),
+    fc.array(fc.boolean(), { minLength: H, maxLength: H }),
+  )
+  .map(([cells, random, nearFull]) => {
+    const rows = random.map((m, y) => {
+      const mine = cells.filter(([, cy]) => cy === y).reduce((a, [x]) => a | (1 << x), 0);
+      const m2 = (nearFull[y] ? (1 << W) - 1 : m) & ~mine;
+      // never full before the lock
+      return m2 === (1 << W) - 1 ? m2 & ~(1 << (y % W)) : m2;
+    });
+    return [rows, cells] as [number[], Cell[]];
+  });
+
+describe('rowsFilled', () => {
+  it('is the line count of locking the cells, and the same for the cells given as a shape and an offset (property)', () => {
+    let some = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(boardAndCells, cellsOnNearFullRows),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 0, max: 3 }),
+        ([rows, cells], dx, dy) => {
+          const lines = refLock(rows, cells).lines;
+          some += lines;
+          expect(rowsFilled(Uint32Array.from(rows), W, cells)).toBe(lines);
+          // the same cells as a shape moved by (dx, dy)
+          const shape = cells.map(([x, y]): Cell => [x - dx, y - dy]);
+          expect(rowsFilled(Uint32Array.from(rows), W, shape, dx, dy)).toBe(lines);
+        },
+      ),
+      { numRuns: 500 },
+    );
+    expect(some).toBeGreaterThan(0);
   });
 });
 
