@@ -7,18 +7,27 @@
  * before timing). Figures are medians over rounds, per second of wall time and of this process's CPU time.
  *
  *   npx tsx bench/recover.ts [--rounds 5] [--ms 500] [--positions 300] [--seed 1] [--rows nes,guideline]
+ *                            [--other DIR] [--out recover]
  *
- * Needs the kernels built (npm run build:wasm). Prints a table and writes bench/results/recover.json.
+ * --other DIR also times this tree's search against another checkout's (e.g. the commit before a speed-up:
+ * `git worktree add --detach /tmp/base <rev>`, node_modules linked, its kernels built) on the same positions, with
+ * the search TetrisAI plays under each row's rule set (its beam and chance ply: src/game/policy.ts RECOVER_SEARCH,
+ * the next piece's chances uniform), the two taking turns in one process. Both must choose the same move with the
+ * same value on every position. It prints this tree's speed over the other's: the ratio of the medians and the
+ * median of the round-by-round ratios (steadier on a machine whose speed drifts).
+ *
+ * Needs the kernels built (npm run build:wasm). Prints a table and writes bench/results/<out>.json (recover.json).
  */
 import { RECOVER_WEIGHTS } from '../src/game/evaluate.js';
-import { maxFloorFor } from '../src/game/policy.js';
+import { resolve } from 'node:path';
+import { maxFloorFor, RECOVER_SEARCH, ruleSetKind } from '../src/game/policy.js';
 import { recoverMove, type RecoverContext, type RecoverState } from '../src/game/recover.js';
 import { reachableOnRows, ruleFacts } from '../src/game/rules-adapter.js';
 import { PIECES, type Piece } from '../src/pieces.js';
 import { Rng } from '../src/random.js';
 import type { GamePlacement, RuleSetName } from '../src/rules/types.js';
 import { refRecoverMove } from '../test/reference/recover-reference.js';
-import { benchArgs, interleavedThroughput, machine, printTable, writeResults } from './common.js';
+import { benchArgs, interleavedThroughput, machine, median, printTable, writeResults } from './common.js';
 
 const { values } = benchArgs(import.meta.url, {
   rounds: { type: 'string', default: '5' },
@@ -26,7 +35,13 @@ const { values } = benchArgs(import.meta.url, {
   positions: { type: 'string', default: '300' },
   seed: { type: 'string', default: '1' },
   rows: { type: 'string', default: 'nes,guideline' },
+  other: { type: 'string' },
+  out: { type: 'string', default: 'recover' },
 });
+/** The other checkout's recoverMove (--other), loaded from its own sources. */
+const otherRecoverMove = values.other
+  ? ((await import(`${resolve(values.other)}/src/game/recover.ts`)).recoverMove as typeof recoverMove)
+  : null;
 const rounds = Number(values.rounds);
 const ms = Number(values.ms);
 const count = Number(values.positions);
@@ -59,6 +74,8 @@ function position(rng: Rng, hold: boolean, lookahead: number): RecoverState {
 
 const table: Record<string, string | number>[] = [];
 const results: Record<string, unknown>[] = [];
+const versus: Record<string, string | number>[] = [];
+const versusResults: Record<string, unknown>[] = [];
 for (const name of values.rows.split(',')) {
   const row = ROWS[name];
   if (!row) throw new Error(`unknown row ${name}; rows: ${Object.keys(ROWS).join(', ')}`);
@@ -107,6 +124,43 @@ for (const name of values.rows.split(',')) {
     'TypeScript moves/CPU-s': Math.round(ref),
     'kernel / TS (CPU)': Math.round((k / ref) * 10) / 10,
   });
+  if (otherRecoverMove) {
+    // The search TetrisAI plays under this rule set (away from the field's top): its beam and chance ply.
+    const search = RECOVER_SEARCH[ruleSetKind(rules.ruleSet)];
+    const played: RecoverContext = {
+      ...ctx,
+      beam: search.beam,
+      chance: search.chance > 0 ? { lines: search.chance, pieces: new Array(7).fill(1 / 7) } : undefined,
+    };
+    for (let i = 0; i < count; i++) {
+      const a = recoverMove(played, states[i], roots[i]);
+      const b = otherRecoverMove(played, states[i], roots[i]);
+      if (a?.placement !== b?.placement || !Object.is(a?.value, b?.value))
+        throw new Error(`${name}: this tree and ${values.other} disagree on position ${i}`);
+    }
+    const v = interleavedThroughput(
+      {
+        this: (i: number) => recoverMove(played, states[i], roots[i])?.value ?? 0,
+        other: (i: number) => otherRecoverMove(played, states[i], roots[i])?.value ?? 0,
+      },
+      { rounds, count, ms },
+    );
+    const pairs = v.this.samples.perCpuSecond.map((x, r) => x / v.other.samples.perCpuSecond[r]);
+    versus.push({
+      row: `${row.rules}, beam ${search.beam}, chance ${search.chance}`,
+      'this moves/CPU-s': Math.round(v.this.perCpuSecond),
+      'other moves/CPU-s': Math.round(v.other.perCpuSecond),
+      'this / other (CPU)': Math.round((v.this.perCpuSecond / v.other.perCpuSecond) * 1000) / 1000,
+      'median of round ratios': Math.round(median(pairs) * 1000) / 1000,
+      'same moves': 'yes',
+    });
+    versusResults.push({
+      row: name,
+      beam: search.beam,
+      chance: search.chance,
+      cpu: { this: v.this.samples.perCpuSecond, other: v.other.samples.perCpuSecond },
+    });
+  }
   results.push({
     row: name,
     ...row,
@@ -119,7 +173,11 @@ for (const name of values.rows.split(',')) {
   });
 }
 printTable(table);
-const path = writeResults('recover', {
+if (otherRecoverMove) {
+  console.log(`\nthis tree against ${values.other} (TetrisAI's search per rule set, median of ${rounds} rounds):`);
+  printTable(versus);
+}
+const path = writeResults(values.out, {
   bench: 'recover',
   date: new Date().toISOString(),
   machine: machine(),
@@ -128,5 +186,6 @@ const path = writeResults('recover', {
   positions: count,
   seed,
   results,
+  ...(otherRecoverMove ? { other: values.other, versus: versusResults } : {}),
 });
 console.log(`wrote ${path}`);

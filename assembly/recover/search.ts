@@ -4,11 +4,12 @@
 // the placements' cells and the children's values live in buffers TypeScript allocated once.
 //
 // A node keeps its board as bit rows and as column masks. Valuing a placement works on the columns alone (the node's
-// rows only tell which rows it fills): the piece's cells are added to a copy of the columns, cleared rows are cut out
-// of each column, and every feature is a sum of per-column terms, defined once in assembly/features/columns.ts for
-// this kernel and the full-board one. A child that clears no row is measured by difference from its node: only the
-// terms of the columns it touches, and of the few pairs and wells beside them, are measured again (measureNear).
-// Only a child the beam keeps gets its rows (materialize).
+// rows only tell which rows it fills): the piece's cells are added to the node's columns (held while its placements
+// are valued, and put back after each), cleared rows are cut out of each column, and every feature is a sum of
+// per-column terms, defined once in assembly/features/columns.ts for this kernel and the full-board one. A child
+// that clears no row is measured by difference from its node: only the terms of the columns it touches, and of the
+// few pairs and wells beside them, are measured again (measureNear). Only a child the beam keeps gets its rows
+// (materialize).
 //
 // The features are those of src/game/evaluate.ts (the BCTS features of docs/fullboard.md on boards of any height,
 // with the well column read as filled for the row transitions and the wells, plus the recover terms), and the sums
@@ -60,11 +61,11 @@ let leftColumn: i32 = 0;
 let rightColumn: i32 = 0;
 
 /**
- * The columns (into `cols`) of the node at `node` with the piece's cells (CELL_WORDS at `cells`) added and the
- * rows it fills cleared, and the move's facts. Cells are empty and on the board; the rows were not full before.
+ * The columns (into `cols`, which hold the node's: expandMeasured) of the node at `node` with the piece's cells
+ * (CELL_WORDS at `cells`) added and the rows it fills cleared, and the move's facts. Cells are empty and on the board;
+ * the rows were not full before. restoreColumns puts the node's columns back for the next placement.
  */
 function place(node: usize, cells: usize, width: i32, full: u32): void {
-  memory.copy(cols, node + N_COLS, (<usize>width) << 3);
   let low: i32 = 0x7fffffff;
   let high: i32 = -1;
   let xl: i32 = 0x7fffffff;
@@ -80,13 +81,16 @@ function place(node: usize, cells: usize, width: i32, full: u32): void {
   }
   leftColumn = xl;
   rightColumn = xr;
+  // The piece's cells of each row it spans (at most 4 rows), 16 bits a row from `low` up.
+  let spans: u64 = 0;
+  for (let i = 0; i < PIECE_CELLS; i++)
+    spans |= (<u64>1 << <u64>cellX(cells, i)) << (<u64>(cellY(cells, i) - low) << 4);
   // Only rows the piece touched can have become full: the node's row with the piece's cells in it.
   let n: i32 = 0;
   let e: i32 = 0;
   let cleared: u64 = 0;
   for (let r = low; r <= high; r++) {
-    let m: u32 = 0;
-    for (let i = 0; i < PIECE_CELLS; i++) if (cellY(cells, i) == r) m |= <u32>1 << <u32>cellX(cells, i);
+    const m = <u32>(spans >> (<u64>(r - low) << 4)) & 0xffff;
     if ((rowAt(node, r) | m) == full) {
       n++;
       e += <i32>popcnt<u32>(m);
@@ -110,6 +114,13 @@ function place(node: usize, cells: usize, width: i32, full: u32): void {
   eroded = e;
   landingRow = low;
   pieceHeight = high - low + 1;
+}
+
+/** `cols` := the node's columns again after place(): the columns the piece touched, or every one when rows cleared. */
+@inline function restoreColumns(node: usize, width: i32): void {
+  if (lines == 0) {
+    for (let c = leftColumn; c <= rightColumn; c++) setCol(c, load<u64>(node + N_COLS + ((<usize>c) << 3)));
+  } else memory.copy(cols, node + N_COLS, (<usize>width) << 3);
 }
 
 // The board features of the last measure() call, and the board's top (rows up to its highest non-empty one).
@@ -176,9 +187,24 @@ const childSums = memory.data(SUMS_BYTES, 8);
 
 /** The features from a sums record of the board in `cols`, and the ones read from its well column. */
 @inline function setFeatures(ctx: usize, sums: usize): void {
-  const t = load<i32>(sums + S_TOP);
-  const holeRows = load<u64>(sums + S_HOLE_ROWS);
-  const lowest = load<i32>(sums + S_LOWEST);
+  setFeaturesOf(
+    ctx,
+    load<i32>(sums + S_TOP),
+    load<i32>(sums + S_PAIRS),
+    load<i32>(sums + S_COL_T),
+    load<i32>(sums + S_HOLES),
+    load<i32>(sums + S_HOLE_DEPTH),
+    load<i32>(sums + S_WELLS),
+    load<i32>(sums + S_LOWEST),
+    load<i32>(sums + S_COVER),
+    load<u64>(sums + S_HOLE_ROWS),
+  );
+}
+
+/** The same from the sums themselves (measureNear's, which need not pass through a record). */
+@inline function setFeaturesOf(
+  ctx: usize, t: i32, pairs: i32, colT: i32, h: i32, hd: i32, cw: i32, lowest: i32, cover: i32, holeRows: u64,
+): void {
   const wellColumn = load<i32>(ctx + O_WELL);
   const wc = wellColumn >= 0 ? <i32>popcnt<u64>(colAt(wellColumn)) : 0;
   // A clean stack on the bottom (no holes, nothing in the well) or over a floor of buried rows.
@@ -189,16 +215,16 @@ const childSums = memory.data(SUMS_BYTES, 8);
   }
   const isClean = floor >= 0 && floor <= load<i32>(ctx + O_MAX_FLOOR);
   top = t;
-  rowTransitions = 2 * (load<i32>(ctx + O_HEIGHT) - t) + load<i32>(sums + S_PAIRS);
-  columnTransitions = load<i32>(sums + S_COL_T);
-  holes = load<i32>(sums + S_HOLES);
-  cumulativeWells = load<i32>(sums + S_WELLS);
-  holeDepth = load<i32>(sums + S_HOLE_DEPTH);
+  rowTransitions = 2 * (load<i32>(ctx + O_HEIGHT) - t) + pairs;
+  columnTransitions = colT;
+  holes = h;
+  cumulativeWells = cw;
+  holeDepth = hd;
   rowsWithHoles = <i32>popcnt<u64>(holeRows);
   wellCells = wc;
   clean = isClean ? 1 : 0;
   floorRows = isClean ? floor : 0;
-  wellCover = load<i32>(sums + S_COVER);
+  wellCover = cover;
 }
 
 // ---- the per-column terms ----
@@ -395,8 +421,7 @@ function measureNear(ctx: usize, width: i32, xl: i32, xr: i32, t: i32): void {
     cw += wellsOf(c, width, wellColumn, filled) - i32At(nodeWells, c);
     wellsToDo &= wellsToDo - 1;
   }
-  storeSums(childSums, t, pairs, colT, h, hd, cw, lowest, cover, holeRows);
-  setFeatures(ctx, childSums);
+  setFeaturesOf(ctx, t, pairs, colT, h, hd, cw, lowest, cover, holeRows);
 }
 
 /** Σ weight × feature over the board's terms, in RecoverWeights order from the row transitions on. */
@@ -444,9 +469,10 @@ function expandMeasured(ctx: usize, node: usize, first: i32, n: i32, measured: b
   const nodeAcc = load<f64>(node + N_ACC);
   const wLanding = weight(ctx, W_LANDING_HEIGHT);
   const wEroded = weight(ctx, W_ERODED_PIECE_CELLS);
-  if (!measured) {
+  if (!measured || colsNode != node) {
     memory.copy(cols, node + N_COLS, (<usize>width) << 3);
     nodeTerms(ctx, width);
+    colsNode = node;
   }
   const nodeTop = load<i32>(nodeSums + S_TOP);
   for (let i = first; i < first + n; i++) {
@@ -457,8 +483,15 @@ function expandMeasured(ctx: usize, node: usize, first: i32, n: i32, measured: b
     if (top > visible) acc += TOP_OUT;
     store<f64>(accs + ((<usize>i) << 3), acc);
     store<f64>(values + ((<usize>i) << 3), acc + boardTerms(ctx));
+    restoreColumns(node, width);
   }
 }
+
+/**
+ * The node whose columns `cols` holds between placements (and whose terms nodeTerms measured), 0 for none: a
+ * `measured` expansion of another node, or after boardFeatures used `cols`, measures its node again.
+ */
+let colsNode: usize = 0;
 
 /**
  * The same for placements given as the reachable kernel lists them (the LANDING_WORDS records at O_LANDINGS:
@@ -588,6 +621,7 @@ export function boardFeatures(ctx: usize, moveLines: i32, moveEroded: i32, moveL
   const width = load<i32>(ctx + O_WIDTH);
   deriveColumns(board, load<i32>(ctx + O_ROW_COUNT));
   memory.copy(cols, board + N_COLS, (<usize>width) << 3);
+  colsNode = 0;
   measure(ctx, width);
   landingRow = moveLandingRow;
   pieceHeight = movePieceHeight;

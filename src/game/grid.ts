@@ -163,6 +163,42 @@ export function rowsFilled(rows: ArrayLike<number>, width: number, cells: readon
 }
 
 /**
+ * Whether the cells, moved by (x, y), fill a row of `rows` (rowsFilled > 0), read from the cells' own row masks
+ * (made once per cells array: the rules layer's piece states are fixed arrays) instead of cell by cell: stack mode
+ * asks it of every reachable placement when it looks for a smaller clear.
+ */
+export function fillsARow(
+  rows: ArrayLike<number>,
+  width: number,
+  cells: readonly Cell[],
+  x: number,
+  y: number,
+): boolean {
+  const masks = rowMasksOf(cells);
+  const full = (1 << width) - 1;
+  const shift = x + masks[0];
+  for (let i = 1; i < masks.length; i += 2) if ((rows[y + masks[i]] | (masks[i + 1] << shift)) === full) return true;
+  return false;
+}
+
+/** [lowest dx, then per row the cells are in: dy, the row's cells as a mask from lowest dx] of a cells array. */
+function rowMasksOf(cells: readonly Cell[]): Int32Array {
+  let masks = ROW_MASKS.get(cells);
+  if (masks) return masks;
+  const minDx = Math.min(...cells.map((c) => c[0]));
+  const dys = [...new Set(cells.map((c) => c[1]))];
+  masks = new Int32Array(1 + 2 * dys.length);
+  masks[0] = minDx;
+  dys.forEach((dy, i) => {
+    masks![1 + 2 * i] = dy;
+    for (const [dx, cy] of cells) if (cy === dy) masks![2 + 2 * i] |= 1 << (dx - minDx);
+  });
+  ROW_MASKS.set(cells, masks);
+  return masks;
+}
+const ROW_MASKS = new WeakMap<readonly Cell[], Int32Array>();
+
+/**
  * Locks `cells` onto `rows` in place and clears full rows (rows above fall); returns the lines cleared. The rows
  * before the lock hold no full row. (lockCells's result, without a new array: the simulator's own board.)
  */

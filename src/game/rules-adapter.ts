@@ -19,7 +19,7 @@ import { MAX_BOARD_ROWS, MAX_PLACEMENTS } from '../rules/layout.js';
 import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
 import { RULE_SETS, RULE_SET_NAMES, isRuleSetName, type RuleSet } from '../rules/rule-sets.js';
 import type { GamePlacement, RuleSetName } from '../rules/types.js';
-import { CELLS_KEY_SHIFT, cellsKey, rowsFilled } from './grid.js';
+import { CELLS_KEY_SHIFT, cellsKey, fillsARow, rowsFilled } from './grid.js';
 
 /** Rows of the visible field: a piece that ends with a cell above them tops out (docs/game.md). */
 export const VISIBLE_ROWS = 20;
@@ -131,7 +131,7 @@ export class PieceReach {
     const states = pieceGeometry(ROTATION_SYSTEMS[this.rules.ruleSet.rotationSystem], this.pid).cells;
     for (let i = 0; i < n; i++) {
       const at = 3 * i;
-      if (rowsFilled(rows, width, states[landings[at]], landings[at + 1], landings[at + 2]) > 0)
+      if (fillsARow(rows, width, states[landings[at]], landings[at + 1], landings[at + 2]))
         out.push(kernelPlacement(i, n, this.pid, this.rules.ruleSet));
     }
     return out;

@@ -7,6 +7,7 @@ import {
   frameHeightsInto,
   lockCells,
   lockInPlace,
+  fillsARow,
   rowsFilled,
 } from '../../src/game/grid.js';
 import type { Cell } from '../../src/rules/types.js';
@@ -132,8 +133,8 @@ const cellsOnNearFullRows = fc
     return [rows, cells] as [number[], Cell[]];
   });
 
-describe('rowsFilled', () => {
-  it('is the line count of locking the cells, and the same for the cells given as a shape and an offset (property)', () => {
+describe('rowsFilled and fillsARow', () => {
+  it('is the line count of locking the cells, and the same for the cells given as a shape and an offset; fillsARow whether it is above 0 (property)', () => {
     let some = 0;
     fc.assert(
       fc.property(
@@ -147,6 +148,9 @@ describe('rowsFilled', () => {
           // the same cells as a shape moved by (dx, dy)
           const shape = cells.map(([x, y]): Cell => [x - dx, y - dy]);
           expect(rowsFilled(Uint32Array.from(rows), W, shape, dx, dy)).toBe(lines);
+          // fillsARow reads the shape's row masks (cells left of or under the offset too), twice from its cache
+          expect(fillsARow(Uint32Array.from(rows), W, shape, dx, dy)).toBe(lines > 0);
+          expect(fillsARow(Uint32Array.from(rows), W, shape, dx, dy)).toBe(lines > 0);
         },
       ),
       { numRuns: 500 },

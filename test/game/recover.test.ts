@@ -13,6 +13,7 @@ import type { GamePlacement } from '../../src/rules/types.js';
 import { boardFeatures, RECOVER_WEIGHTS, type RecoverWeights } from '../../src/game/evaluate.js';
 import { recoverMove, recoverRootValues, type RecoverContext } from '../../src/game/recover.js';
 import { RecoverKernel } from '../../src/game/recover-kernel.js';
+import { rowsFilled } from '../../src/game/grid.js';
 import { LANDINGS_WORDS, reachableLandings, reachableOnRows, ruleFacts } from '../../src/game/rules-adapter.js';
 import { refBoardFeatures, refRecoverMove, refRecoverRootValues } from '../reference/recover-reference.js';
 
@@ -273,6 +274,50 @@ describe('recover kernel: a piece it drops itself lands where the reachable kern
     expect(taken.get('nes')?.dropped).toBeGreaterThan(0);
     expect(taken.get('nes')?.searched).toBeGreaterThan(0);
     for (const name of ['guideline', 'tgm', 'tgm20g']) expect(taken.get(name)?.dropped ?? 0).toBe(0);
+  });
+
+  it('a piece valued again on the same node gives the first valuation, also after boardFeatures used the kernel (property)', () => {
+    // Between the placements of a node the kernel keeps that node's columns, putting back what each placement
+    // changed; a later piece on the same node (the chance ply's `again`) reads them without measuring the node.
+    let cleared = 0;
+    fc.assert(
+      fc.property(boardArb, boardArb, pieceArb, pieceArb, (rows, other, first, second) => {
+        const rules = ruleFacts('classic');
+        const k = RecoverKernel.get();
+        const configure = () =>
+          k.configure({
+            width: W,
+            height: 20,
+            visibleHeight: 20,
+            wellColumn: W - 1,
+            coverWell: -1,
+            rowCount: rows.length,
+            maxFloor: 2,
+            weights: RECOVER_WEIGHTS,
+          });
+        configure();
+        k.useRotationSystem(rules.ruleSet.rotationSystem);
+        k.ensureNodes(0, 1);
+        k.writeNode(0, 0, rows, 0);
+        const values = (pid: number, again: boolean) => {
+          const n = reachableLandings(rows, W, 20, pid, rules, k.landings);
+          k.ensureChildren(n, 0);
+          k.expandLandings(0, 0, 0, n, pid, again);
+          return Array.from({ length: n }, (_, c) => k.childValue(c));
+        };
+        const a = PIECES.indexOf(first);
+        const b = PIECES.indexOf(second);
+        const alone = values(b, false);
+        values(a, false);
+        if (reachableOnRows(rows, W, 20, first, rules).some((p) => rowsFilled(rows, W, p.cells) > 0)) cleared++;
+        expect(values(b, true)).toEqual(alone);
+        boardFeatures(other, W, 20, { lines: 0, erodedCells: 0, landingRow: 0, pieceHeight: 1 }, W - 1, -1, 2);
+        configure();
+        expect(values(b, true)).toEqual(alone);
+      }),
+      { numRuns: 300 },
+    );
+    expect(cleared).toBeGreaterThan(0);
   });
 });
 
