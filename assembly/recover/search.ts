@@ -152,11 +152,10 @@ let wellCover: i32 = 0;
  * (measureNear) alike.
  */
 function measure(ctx: usize, width: i32): void {
-  sumColumns(ctx, width, childSums, false);
-  setFeatures(ctx, childSums);
+  sumColumns(ctx, width, false);
 }
 
-// ---- the sums of the per-column terms: a small record (kernel-local), for a node and for a child ----
+// ---- the sums of the per-column terms: a small record (kernel-local) of expand's node, which measureNear reads ----
 const S_TOP = 0; //        i32 the board's top (its highest column's height)
 const S_PAIRS = 4; //      i32 Σ row transitions between neighbouring columns, walls included
 const S_COL_T = 8; //      i32 Σ column transitions
@@ -167,9 +166,8 @@ const S_LOWEST = 24; //    i32 the lowest column's height
 const S_COVER = 28; //     i32 the covered well's cover
 const S_HOLE_ROWS = 32; // u64 OR of the hole masks
 const SUMS_BYTES = 40;
-/** The sums of expand's node (nodeTerms) and of the board being measured (measure, measureNear). */
+/** The sums of expand's node (nodeTerms). */
 const nodeSums = memory.data(SUMS_BYTES, 8);
-const childSums = memory.data(SUMS_BYTES, 8);
 
 @inline function storeSums(
   out: usize, t: i32, pairs: i32, colT: i32, h: i32, hd: i32, cw: i32, lowest: i32, cover: i32, holeRows: u64,
@@ -185,23 +183,7 @@ const childSums = memory.data(SUMS_BYTES, 8);
   store<u64>(out + S_HOLE_ROWS, holeRows);
 }
 
-/** The features from a sums record of the board in `cols`, and the ones read from its well column. */
-@inline function setFeatures(ctx: usize, sums: usize): void {
-  setFeaturesOf(
-    ctx,
-    load<i32>(sums + S_TOP),
-    load<i32>(sums + S_PAIRS),
-    load<i32>(sums + S_COL_T),
-    load<i32>(sums + S_HOLES),
-    load<i32>(sums + S_HOLE_DEPTH),
-    load<i32>(sums + S_WELLS),
-    load<i32>(sums + S_LOWEST),
-    load<i32>(sums + S_COVER),
-    load<u64>(sums + S_HOLE_ROWS),
-  );
-}
-
-/** The same from the sums themselves (measureNear's, which need not pass through a record). */
+/** The features from the sums of the board in `cols`, and the ones read from its well column. */
 @inline function setFeaturesOf(
   ctx: usize, t: i32, pairs: i32, colT: i32, h: i32, hd: i32, cw: i32, lowest: i32, cover: i32, holeRows: u64,
 ): void {
@@ -302,10 +284,10 @@ const lowestFrom = memory.data((MAX_COLUMNS + 1) << 2, 4);
 }
 
 /**
- * The sums of the per-column terms of the board in `cols` into the record at `out`; with `record`, also each
- * column's terms and the prefix ORs and minima measureNear reads (nodeTerms).
+ * The sums of the per-column terms of the board in `cols`: with `record` (nodeTerms) into nodeSums, with each
+ * column's terms and the prefix ORs and minima measureNear reads; without (measure), into the features.
  */
-@inline function sumColumns(ctx: usize, width: i32, out: usize, record: bool): void {
+@inline function sumColumns(ctx: usize, width: i32, record: bool): void {
   const wellColumn = load<i32>(ctx + O_WELL);
   const coverWell = load<i32>(ctx + O_COVER_WELL);
   let t: i32 = 0;
@@ -359,12 +341,13 @@ const lowestFrom = memory.data((MAX_COLUMNS + 1) << 2, 4);
       setI32(lowestFrom, c, min<i32>(i32At(lowestFrom, c + 1), hc));
     }
   }
-  storeSums(out, t, pairs, colT, h, hd, cw, lowest, cover, holeRows);
+  if (record) storeSums(nodeSums, t, pairs, colT, h, hd, cw, lowest, cover, holeRows);
+  else setFeaturesOf(ctx, t, pairs, colT, h, hd, cw, lowest, cover, holeRows);
 }
 
 /** The sums and per-column terms of the node's board, which is in `cols` (expand's node, before any child). */
 function nodeTerms(ctx: usize, width: i32): void {
-  sumColumns(ctx, width, nodeSums, true);
+  sumColumns(ctx, width, true);
 }
 
 /** Bits lo .. hi of a u32 (lo <= hi + 1). */
