@@ -16,7 +16,7 @@
 // are added in the order the independent TypeScript reference adds them (test/reference/recover-reference.ts), in
 // f64, so the values are the reference's to the last bit.
 import {
-  CELL_WORDS, D_CLEAR_BELOW, D_COUNT, D_LIST, D_LOCK_TOP, DROP_TABLE_WORDS, LANDING_WORDS, MAX_COLUMNS, MAX_ROWS, MAX_STATES, N_ACC, N_COLS, N_TOP, O_BOARD, O_CHILD_ACCS,
+  CELL_WORDS, D_CLEAR_BELOW, D_COUNT, D_LIST, D_LOCK_TOP, DROP_TABLE_WORDS, LANDING_WORDS, MAX_COLUMNS, MAX_DROPS, MAX_ROWS, MAX_STATES, N_ACC, PIECE_COUNT, N_COLS, N_TOP, O_BOARD, O_CHILD_ACCS,
   O_CHILD_CELLS, O_CHILD_VALUES, O_FEATURES, O_GEOMETRY, O_DROPS, O_LANDINGS, O_HEIGHT, O_MAX_FLOOR, O_ROW_COUNT, O_VISIBLE, O_WEIGHTS, O_WELL, O_WIDTH, PIECE_CELLS, TOP_OUT,
   W_CLEAN, W_WELL_COVER, O_COVER_WELL, W_COLUMN_TRANSITIONS, W_CUMULATIVE_WELLS, W_ERODED_PIECE_CELLS, W_FLOOR_ROWS, W_HOLES, W_HOLE_DEPTH,
   W_LANDING_HEIGHT, W_ROWS_WITH_HOLES, W_ROW_TRANSITIONS, W_WELL_CELLS,
@@ -542,6 +542,274 @@ export function dropLandings(ctx: usize, node: usize, piece: i32): i32 {
     count++;
   }
   return count;
+}
+
+// ---- the best drop of a piece, without valuing the placements that cannot be it (the chance ply's max) ----
+// The chance ply asks, per piece, only for the best value of its placements on a line's board. Where the piece's
+// drop table holds (dropLandings), each placement rests on its columns' tops, so a placement that clears no row
+// changes the node's features in a way read from a few loads: the gaps under the piece's columns are its new holes
+// (their cells, their rows, and +2 column transitions each), the cells over a column with holes add as many to the
+// hole depth, the piece's own rows give the row transitions exactly, and its cells in the well column the well
+// cells. Only the well runs of the touched columns and their neighbours need the columns: the bound takes the touched
+// columns' own runs as gone and the neighbours' as unchanged (they only grow). The cover and the clean-stack terms
+// are bounded likewise. With the usual signs of the weights (boundsHold), that is an upper bound on the placement's
+// value. bestDrop values the placement with the highest bound first, then each other one only if its bound beats the
+// best value found so far: the same best value, to the last bit, as valuing them all (test/game/recover.test.ts).
+
+/** Per drop of bestDrop, in the drop table's order: its bound, and its index in the table with where it lands (y). */
+const dropBound = memory.data(MAX_DROPS << 3, 8);
+const dropOrder = memory.data(MAX_DROPS << 2, 4);
+/** The cells of the placement bestDrop values (CELL_WORDS). */
+const dropCells = memory.data(CELL_WORDS << 2, 4);
+/** How many placements the last bestDrop call had, and how many it valued. */
+let dropPlacements: i32 = 0;
+let dropValued: i32 = 0;
+
+// The shape of each piece state, read from the geometry once it is written (profileGeometry): its columns from the
+// leftmost (each one's lowest cell and cell count), its lowest and highest row, and each of its rows' cells as a mask
+// from the leftmost.
+const P_COLUMNS = 0; //  i32 columns the state spans
+const P_MIN_DX = 1; //   i32 its leftmost column, from the placement's reference point
+const P_LOW_DY = 2; //   i32 its lowest row, from the reference point
+const P_HIGH_DY = 3; //  i32 its highest row
+const P_BOTTOM = 4; //   i32[4] per column: its lowest cell's dy
+const P_COUNT = 8; //    i32[4] per column: its cells
+const P_ROW_MASK = 12; // i32[4] per row from the lowest: its cells, bit k = column P_MIN_DX + k
+const PROFILE_WORDS = 16;
+const profiles = memory.data((PIECE_COUNT * MAX_STATES * PROFILE_WORDS) << 2, 4);
+@inline function profileAt(state: i32, word: i32): i32 {
+  return load<i32>(profiles + ((<usize>(state * PROFILE_WORDS + word)) << 2));
+}
+@inline function setProfile(state: i32, word: i32, v: i32): void {
+  store<i32>(profiles + ((<usize>(state * PROFILE_WORDS + word)) << 2), v);
+}
+
+/**
+ * The profiles of every piece state from the context's geometry (O_GEOMETRY; every state slot, used or not): called
+ * after TypeScript writes the geometry. A profile's state is piece * MAX_STATES + state.
+ */
+export function profileGeometry(ctx: usize): void {
+  for (let s = 0; s < PIECE_COUNT * MAX_STATES; s++) {
+    const offsets = ctx + O_GEOMETRY + ((<usize>(s * CELL_WORDS)) << 2);
+    let minDx: i32 = 64;
+    let maxDx: i32 = -64;
+    let lowDy: i32 = 64;
+    let highDy: i32 = -64;
+    for (let c = 0; c < PIECE_CELLS; c++) {
+      minDx = min<i32>(minDx, cellX(offsets, c));
+      maxDx = max<i32>(maxDx, cellX(offsets, c));
+      lowDy = min<i32>(lowDy, cellY(offsets, c));
+      highDy = max<i32>(highDy, cellY(offsets, c));
+    }
+    for (let k = 0; k < 4; k++) {
+      setProfile(s, P_BOTTOM + k, 64);
+      setProfile(s, P_COUNT + k, 0);
+      setProfile(s, P_ROW_MASK + k, 0);
+    }
+    for (let c = 0; c < PIECE_CELLS; c++) {
+      const k = cellX(offsets, c) - minDx;
+      const r = cellY(offsets, c) - lowDy;
+      setProfile(s, P_BOTTOM + k, min<i32>(profileAt(s, P_BOTTOM + k), cellY(offsets, c)));
+      setProfile(s, P_COUNT + k, profileAt(s, P_COUNT + k) + 1);
+      setProfile(s, P_ROW_MASK + r, profileAt(s, P_ROW_MASK + r) | (1 << k));
+    }
+    setProfile(s, P_COLUMNS, maxDx - minDx + 1);
+    setProfile(s, P_MIN_DX, minDx);
+    setProfile(s, P_LOW_DY, lowDy);
+    setProfile(s, P_HIGH_DY, highDy);
+  }
+}
+
+/** Row transitions of one row below the top (bit x = column x, the well column's bit set): the walls are filled. */
+@inline function rowTransitionsOf(bits: u32, width: i32): i32 {
+  const ext = 1 | (bits << 1) | (<u32>1 << <u32>(width + 1));
+  return <i32>popcnt<u32>((ext ^ (ext >> 1)) & ((<u32>1 << <u32>(width + 1)) - 1));
+}
+
+/**
+ * Whether the weights of the terms the bound takes as at least their lower bounds are at most 0 (the recover and BCTS
+ * weights are): with another sign bestDrop values every placement.
+ */
+@inline function boundsHold(ctx: usize): bool {
+  return (
+    weight(ctx, W_COLUMN_TRANSITIONS) <= 0 &&
+    weight(ctx, W_HOLES) <= 0 &&
+    weight(ctx, W_CUMULATIVE_WELLS) <= 0 &&
+    weight(ctx, W_HOLE_DEPTH) <= 0 &&
+    weight(ctx, W_ROWS_WITH_HOLES) <= 0 &&
+    weight(ctx, W_WELL_CELLS) <= 0 &&
+    weight(ctx, W_FLOOR_ROWS) <= 0 &&
+    weight(ctx, W_WELL_COVER) <= 0
+  );
+}
+
+/**
+ * The best value among piece `piece`'s placements on the node at `node` (what expandLandings over dropLandings'
+ * placements would give as its children's largest value), -Infinity when it has none, NaN when its drop table does
+ * not hold there (dropLandings' -1). `again` as expandLandings'. No child is written.
+ */
+export function bestDrop(ctx: usize, node: usize, piece: i32, again: i32): f64 {
+  const tables = <usize>load<i32>(ctx + O_DROPS);
+  if (tables == 0) return NaN;
+  const table = tables + ((<usize>(piece * DROP_TABLE_WORDS)) << 2);
+  const n = load<i32>(table + (D_COUNT << 2));
+  if (n < 0 || load<i32>(node + N_TOP) > load<i32>(table + (D_CLEAR_BELOW << 2))) return NaN;
+  const width = load<i32>(ctx + O_WIDTH);
+  const visible = load<i32>(ctx + O_VISIBLE);
+  const wellColumn = load<i32>(ctx + O_WELL);
+  const coverWell = load<i32>(ctx + O_COVER_WELL);
+  const full: u32 = (<u32>1 << <u32>width) - 1;
+  if (again == 0 || colsNode != node) {
+    memory.copy(cols, node + N_COLS, (<usize>width) << 3);
+    nodeTerms(ctx, width);
+    colsNode = node;
+  }
+  for (let c = 0; c < width; c++) setI32(dropHeights, c, columnHeight<u64>(colAt(c)));
+  const geometry = ctx + O_GEOMETRY + ((<usize>(piece * MAX_STATES * CELL_WORDS)) << 2);
+  // What the bound starts from: the node's terms, and each growing penalty's weight.
+  const nodeAcc = load<f64>(node + N_ACC);
+  const wLanding = weight(ctx, W_LANDING_HEIGHT);
+  const wEroded = weight(ctx, W_ERODED_PIECE_CELLS);
+  const wColT = weight(ctx, W_COLUMN_TRANSITIONS);
+  const wHoles = weight(ctx, W_HOLES);
+  const wWells = weight(ctx, W_CUMULATIVE_WELLS);
+  const wDepth = weight(ctx, W_HOLE_DEPTH);
+  const wHoleRows = weight(ctx, W_ROWS_WITH_HOLES);
+  const wWellCells = weight(ctx, W_WELL_CELLS);
+  const bounded = boundsHold(ctx);
+  // (a row at or over the node's top counts 2 row transitions only below the rows the feature counts)
+  const height = load<i32>(ctx + O_HEIGHT);
+  const nodeTop = load<i32>(nodeSums + S_TOP);
+  const holeRows0 = load<u64>(nodeSums + S_HOLE_ROWS);
+  const colT0 = load<i32>(nodeSums + S_COL_T);
+  const holes0 = load<i32>(nodeSums + S_HOLES);
+  const depth0 = load<i32>(nodeSums + S_HOLE_DEPTH);
+  const wells0 = load<i32>(nodeSums + S_WELLS);
+  const wellCells0 = wellColumn >= 0 ? <i32>popcnt<u64>(colAt(wellColumn)) : 0;
+  const wRowT = weight(ctx, W_ROW_TRANSITIONS);
+  const rowT0 = 2 * (height - nodeTop) + load<i32>(nodeSums + S_PAIRS);
+  const wellBit: u32 = wellColumn >= 0 ? <u32>1 << <u32>wellColumn : 0;
+  // The clean-stack terms: a stack stays off them if the node has hole rows over its well column's height, or too
+  // high a floor, unless a piece cell in the well column raises that height; on one they cost at least its height.
+  const wellHeight = wellColumn >= 0 ? columnHeight<u64>(colAt(wellColumn)) : 0;
+  const cleanIfAny =
+    wellColumn >= 0 ? max<f64>(0, weight(ctx, W_CLEAN) + weight(ctx, W_FLOOR_ROWS) * <f64>wellHeight) : 0;
+  const floorFits = wellHeight <= load<i32>(ctx + O_MAX_FLOOR);
+  const coverTerm = weight(ctx, W_WELL_COVER) * <f64>load<i32>(nodeSums + S_COVER);
+  const lockTop = load<i32>(table + (D_LOCK_TOP << 2));
+  let count: i32 = 0;
+  let highest: f64 = -Infinity;
+  let first: i32 = 0;
+  for (let i = 0; i < n; i++) {
+    const at = table + ((<usize>(D_LIST + 2 * i)) << 2);
+    const s = piece * MAX_STATES + load<i32>(at);
+    const left = load<i32>(at, 4) + profileAt(s, P_MIN_DX);
+    const columns = profileAt(s, P_COLUMNS);
+    const lowDy = profileAt(s, P_LOW_DY);
+    const highDy = profileAt(s, P_HIGH_DY);
+    let y: i32 = -64;
+    for (let k = 0; k < columns; k++) y = max<i32>(y, i32At(dropHeights, left + k) - profileAt(s, P_BOTTOM + k));
+    if (y + highDy + 1 > lockTop) continue;
+    let bound: f64 = Infinity;
+    if (bounded && y + highDy < height) {
+      let clears = false;
+      for (let r = 0; r <= highDy - lowDy; r++)
+        if ((rowAt(node, y + lowDy + r) | (<u32>profileAt(s, P_ROW_MASK + r) << <u32>left)) == full) clears = true;
+      if (!clears) {
+        // each column of the piece is a run of cells resting on the column's top, or over a gap of new holes
+        let gapCells: i32 = 0;
+        let gapColumns: i32 = 0;
+        let depthCells: i32 = 0;
+        let wellAdded: i32 = 0;
+        let touchedWells: i32 = 0;
+        let gapRows: u64 = 0;
+        let touchesCover = false;
+        for (let k = 0; k < columns; k++) {
+          const c = left + k;
+          if (c == coverWell) touchesCover = true;
+          const h = i32At(dropHeights, c);
+          const bottom = y + profileAt(s, P_BOTTOM + k);
+          const cells = profileAt(s, P_COUNT + k);
+          touchedWells += i32At(nodeWells, c);
+          if (c == wellColumn) wellAdded += cells;
+          if (bottom > h) {
+            gapColumns++;
+            if (c == coverWell) continue;
+            gapCells += bottom - h;
+            gapRows |= lowBits<u64>(bottom) & ~lowBits<u64>(h);
+            depthCells += cells;
+          } else if (c != coverWell && i32At(nodeHoles, c) > 0) depthCells += cells;
+        }
+        // the rows the piece is in, with the walls and the well column read as filled: exactly their row
+        // transitions after; before, a row at or over the node's top counted 2
+        let rowT = rowT0;
+        for (let r = y + lowDy; r <= y + highDy; r++) {
+          const before = rowAt(node, r) | wellBit;
+          const after = before | (<u32>profileAt(s, P_ROW_MASK + r - y - lowDy) << <u32>left);
+          rowT += rowTransitionsOf(after, width) - (r < nodeTop ? rowTransitionsOf(before, width) : 2);
+        }
+        const clean =
+          wellAdded > 0 || (wellColumn >= 0 && floorFits && ((holeRows0 | gapRows) >> <u64>wellHeight) == 0)
+            ? cleanIfAny
+            : 0;
+        bound =
+          nodeAcc +
+          wLanding * (<f64>(y + lowDy) + <f64>(highDy - lowDy) / 2) +
+          wRowT * <f64>rowT +
+          wColT * <f64>(colT0 + 2 * gapColumns) +
+          wHoles * <f64>(holes0 + gapCells) +
+          wWells * <f64>(wells0 - touchedWells) +
+          wDepth * <f64>(depth0 + depthCells) +
+          wHoleRows * <f64>popcnt<u64>(holeRows0 | gapRows) +
+          wWellCells * <f64>(wellCells0 + wellAdded) +
+          clean +
+          (touchesCover ? 0 : coverTerm);
+        // room for the rounding of a sum of a dozen terms added in another order
+        bound += 1e-9 * (abs<f64>(bound) + 1e3);
+      }
+    }
+    store<f64>(dropBound + ((<usize>count) << 3), bound);
+    setI32(dropOrder, count, (y << 8) | i);
+    if (bound > highest) {
+      highest = bound;
+      first = count;
+    }
+    count++;
+  }
+  dropPlacements = count;
+  let best: f64 = -Infinity;
+  let valued: i32 = 0;
+  // the placement with the highest bound first (often the best), then the others in order, each only if its bound
+  // can beat the best so far
+  for (let o = 0; o < count; o++) {
+    const j = o == 0 ? first : o <= first ? o - 1 : o;
+    if (load<f64>(dropBound + ((<usize>j) << 3)) <= best) continue;
+    const packed = i32At(dropOrder, j);
+    const at = table + ((<usize>(D_LIST + 2 * (packed & 0xff))) << 2);
+    const offsets = geometry + ((<usize>(load<i32>(at) * CELL_WORDS)) << 2);
+    const x = load<i32>(at, 4);
+    const y = packed >> 8;
+    for (let c = 0; c < CELL_WORDS; c += 2) {
+      store<i32>(dropCells + ((<usize>c) << 2), x + load<i32>(offsets + ((<usize>c) << 2)));
+      store<i32>(dropCells + ((<usize>(c + 1)) << 2), y + load<i32>(offsets + ((<usize>(c + 1)) << 2)));
+    }
+    place(node, dropCells, width, full);
+    if (lines == 0) measureNear(ctx, width, leftColumn, rightColumn, max<i32>(nodeTop, landingRow + pieceHeight));
+    else measure(ctx, width);
+    let acc = nodeAcc + wLanding * landingHeight() + wEroded * <f64>(lines * eroded);
+    if (top > visible) acc += TOP_OUT;
+    const v = acc + boardTerms(ctx);
+    if (v > best) best = v;
+    restoreColumns(node, width);
+    valued++;
+  }
+  dropValued = valued;
+  return best;
+}
+
+/** The placements (high 16 bits) and the valued ones (low 16 bits) of the last bestDrop call. */
+export function bestDropCounts(): i32 {
+  return (dropPlacements << 16) | dropValued;
 }
 
 /**

@@ -64,6 +64,9 @@ interface RecoverKernelExports {
   expand(ctx: number, node: number, first: number, n: number): void;
   expandLandings(ctx: number, node: number, first: number, n: number, piece: number, again: number): void;
   dropLandings(ctx: number, node: number, piece: number): number;
+  bestDrop(ctx: number, node: number, piece: number, again: number): number;
+  bestDropCounts(): number;
+  profileGeometry(ctx: number): void;
   materialize(ctx: number, node: number, child: number, dst: number): void;
   prepareNode(ctx: number, node: number): void;
   boardFeatures(ctx: number, lines: number, eroded: number, landingRow: number, pieceHeight: number): void;
@@ -169,6 +172,7 @@ export class RecoverKernel {
         }
       }
     }
+    this.k.profileGeometry(this.ctx);
     this.geometrySystem = system;
   }
 
@@ -320,6 +324,22 @@ export class RecoverKernel {
    */
   dropLandings(level: number, i: number, pid: number): number {
     return this.k.dropLandings(this.ctx, this.node(level, i), pid);
+  }
+
+  /**
+   * The best value among piece `pid`'s placements on node i of a level, where its drop table holds there (as
+   * dropLandings then expandLandings and the largest child value would give, without valuing the placements that
+   * cannot be the best); -Infinity when it has no placement, NaN where only reachableLandings knows them. `again`
+   * as expandLandings'. Children are not written.
+   */
+  bestDrop(level: number, i: number, pid: number, again = false): number {
+    return this.k.bestDrop(this.ctx, this.node(level, i), pid, again ? 1 : 0);
+  }
+
+  /** How many placements the last bestDrop call had, and how many of them it valued. */
+  bestDropCounts(): { placements: number; valued: number } {
+    const packed = this.k.bestDropCounts();
+    return { placements: packed >>> 16, valued: packed & 0xffff };
   }
 
   /** Node j of level `toLevel` := child c of node i of level `fromLevel`. */

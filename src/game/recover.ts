@@ -360,6 +360,13 @@ class BeamSearch {
       for (let p = 0; p < PIECES.length; p++) {
         const w = known === NO_PIECE ? chance.pieces[p] : known === p ? 1 : 0;
         if (w === 0) continue;
+        // where the kernel drops the piece itself, it finds the best placement without valuing every one
+        const dropped = k.bestDrop(level.buffer, j, p, measured);
+        if (!Number.isNaN(dropped)) {
+          measured = true;
+          expected += w * (dropped === -Infinity ? level.value[j] + TOP_OUT : dropped);
+          continue;
+        }
         const n = this.landings(level, j, p);
         let best = level.value[j] + TOP_OUT;
         if (n > 0) {

@@ -385,3 +385,82 @@ describe('recover features: the kernel equals the reference', () => {
       }
   });
 });
+
+describe('recover kernel: the best drop of a piece without valuing every placement (the chance ply)', () => {
+  // bestDrop bounds each straight drop's value from the node's terms and values only the placements whose bound
+  // can beat the best found; its answer must be expandLandings's largest child value over dropLandings' list.
+  const weightsArb = fc.oneof(
+    fc.constant(RECOVER_WEIGHTS),
+    fc.constant(PLAIN),
+    // any weights of the usual signs (the bound's case), and some of the other sign (valued in full)
+    fc
+      .record({
+        sizes: fc.array(fc.double({ min: 0, max: 60, noNaN: true }), { minLength: 12, maxLength: 12 }),
+        flip: fc.integer({ min: -1, max: 11 }),
+      })
+      .map(({ sizes, flip }) => {
+        const names = Object.keys(RECOVER_WEIGHTS) as (keyof RecoverWeights)[];
+        const out: Record<string, number> = {};
+        names.forEach((name, i) => {
+          const usual = Math.sign(RECOVER_WEIGHTS[name]) || 1;
+          out[name] = (i === flip ? -usual : usual) * sizes[i];
+        });
+        return out as unknown as RecoverWeights;
+      }),
+  );
+  it('equals the largest value expandLandings gives its placements, to the last bit (property)', () => {
+    let placements = 0;
+    let valued = 0;
+    fc.assert(
+      fc.property(
+        boardArb,
+        fc.constantFrom('classic', 'nes'),
+        pieceArb,
+        weightsArb,
+        fc.oneof(fc.constantFrom(-1, 0, W - 1), fc.integer({ min: 1, max: W - 2 })),
+        fc.oneof(fc.constantFrom(-1, 0, W - 1), fc.integer({ min: 1, max: W - 2 })),
+        fc.integer({ min: 0, max: 4 }),
+        fc.oneof(fc.constant(0), fc.double({ min: -2000, max: 2000, noNaN: true }), fc.constant(-1e9)),
+        (rows, name, piece, weights, wellColumn, coverWell, maxFloor, acc) => {
+          const rules = ruleFacts(name);
+          const k = RecoverKernel.get();
+          k.configure({
+            width: W,
+            height: 40,
+            visibleHeight: 20,
+            wellColumn,
+            coverWell: wellColumn === -1 ? coverWell : -1,
+            rowCount: rows.length,
+            maxFloor,
+            weights,
+          });
+          k.useRotationSystem(rules.ruleSet.rotationSystem);
+          k.useDrops(rules.ruleSet, W, 40);
+          k.ensureNodes(0, 1);
+          k.writeNode(0, 0, rows, acc);
+          const pid = PIECES.indexOf(piece);
+          const n = k.dropLandings(0, 0, pid);
+          const best = k.bestDrop(0, 0, pid);
+          if (n < 0) {
+            expect(best).toBeNaN();
+            return;
+          }
+          k.ensureChildren(n, 0);
+          k.expandLandings(0, 0, 0, n, pid);
+          let max = -Infinity;
+          for (let c = 0; c < n; c++) max = Math.max(max, k.childValue(c));
+          expect(Object.is(best, max)).toBe(true);
+          // again on the same node, after expandLandings used the kernel's columns
+          expect(Object.is(k.bestDrop(0, 0, pid, true), max)).toBe(true);
+          const counts = k.bestDropCounts();
+          placements += counts.placements;
+          valued += counts.valued;
+        },
+      ),
+      { numRuns: 1500 },
+    );
+    // The bound leaves most placements unvalued (the point of it).
+    expect(valued).toBeLessThan(placements * 0.6);
+    expect(valued).toBeGreaterThan(0);
+  }, 120_000);
+});
