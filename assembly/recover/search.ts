@@ -508,40 +508,50 @@ const dropHeights = memory.data(MAX_COLUMNS << 2, 4);
  * table or the node's top is above the table's D_CLEAR_BELOW (then only the reachable kernel's search knows its
  * placements). On such boards this is that kernel's own answer (assembly/reachable.ts reachFromTop: the same
  * placements in the same order; the property tests compare the two): a piece falling from above rests where one
- * of its cells meets its column's top, so y is the highest of height(x + dx) - dy over its cells.
+ * of its cells meets its column's top (restingRow). bestDrop places the same drops in the same order.
  */
 export function dropLandings(ctx: usize, node: usize, piece: i32): i32 {
-  const tables = <usize>load<i32>(ctx + O_DROPS);
-  if (tables == 0) return -1;
-  const table = tables + ((<usize>(piece * DROP_TABLE_WORDS)) << 2);
-  const n = load<i32>(table + (D_COUNT << 2));
-  if (n < 0 || load<i32>(node + N_TOP) > load<i32>(table + (D_CLEAR_BELOW << 2))) return -1;
-  const lockTop = load<i32>(table + (D_LOCK_TOP << 2));
+  const table = dropTableFor(ctx, node, piece);
+  if (table == 0) return -1;
   const width = load<i32>(ctx + O_WIDTH);
   for (let c = 0; c < width; c++) setI32(dropHeights, c, columnHeight<u64>(load<u64>(node + N_COLS + ((<usize>c) << 3))));
-  const geometry = ctx + O_GEOMETRY + ((<usize>(piece * MAX_STATES * CELL_WORDS)) << 2);
+  const n = load<i32>(table + (D_COUNT << 2));
+  const lockTop = load<i32>(table + (D_LOCK_TOP << 2));
   const landings = <usize>load<i32>(ctx + O_LANDINGS);
   let count: i32 = 0;
   for (let i = 0; i < n; i++) {
     const at = table + ((<usize>(D_LIST + 2 * i)) << 2);
     const state = load<i32>(at);
-    const x = load<i32>(at, 4);
-    const offsets = geometry + ((<usize>(state * CELL_WORDS)) << 2);
-    let y: i32 = -64;
-    let highest: i32 = -64;
-    for (let c = 0; c < PIECE_CELLS; c++) {
-      const dy = cellY(offsets, c);
-      y = max<i32>(y, i32At(dropHeights, x + cellX(offsets, c)) - dy);
-      highest = max<i32>(highest, dy);
-    }
-    if (y + highest + 1 > lockTop) continue;
+    const s = piece * MAX_STATES + state;
+    const y = restingRow(s, load<i32>(at, 4) + profileAt(s, P_MIN_DX));
+    if (y + profileAt(s, P_HIGH_DY) + 1 > lockTop) continue;
     const out = landings + ((<usize>(count * LANDING_WORDS)) << 2);
     store<i32>(out, state);
-    store<i32>(out, x, 4);
+    store<i32>(out, load<i32>(at, 4), 4);
     store<i32>(out, y, 8);
     count++;
   }
   return count;
+}
+
+/** The drop table of piece `piece` if it holds on the node at `node` (dropLandings), else 0. */
+@inline function dropTableFor(ctx: usize, node: usize, piece: i32): usize {
+  const tables = <usize>load<i32>(ctx + O_DROPS);
+  if (tables == 0) return 0;
+  const table = tables + ((<usize>(piece * DROP_TABLE_WORDS)) << 2);
+  if (load<i32>(table + (D_COUNT << 2)) < 0 || load<i32>(node + N_TOP) > load<i32>(table + (D_CLEAR_BELOW << 2))) return 0;
+  return table;
+}
+
+/**
+ * Where a piece state (profile s: piece * MAX_STATES + state) dropped with its leftmost column at `left` comes to
+ * rest on the columns of dropHeights: the highest of each column's height less that column's lowest cell.
+ */
+@inline function restingRow(s: i32, left: i32): i32 {
+  let y: i32 = -64;
+  for (let k = 0; k < profileAt(s, P_COLUMNS); k++)
+    y = max<i32>(y, i32At(dropHeights, left + k) - profileAt(s, P_BOTTOM + k));
+  return y;
 }
 
 // ---- the best drop of a piece, without valuing the placements that cannot be it (the chance ply's max) ----
@@ -555,6 +565,8 @@ export function dropLandings(ctx: usize, node: usize, piece: i32): i32 {
 // are bounded likewise. With the usual signs of the weights (boundsHold), that is an upper bound on the placement's
 // value. bestDrop values the placement with the highest bound first, then each other one only if its bound beats the
 // best value found so far: the same best value, to the last bit, as valuing them all (test/game/recover.test.ts).
+// (The same bound on a beam level's children, leaving out those that cannot be among the few it keeps, gained 1.5 %
+// on nes's long runs and nothing on classic's: not kept; docs/benchmarks.md, "Real-game speed".)
 
 /** Per drop of bestDrop, in the drop table's order: its bound, and its index in the table with where it lands (y). */
 const dropBound = memory.data(MAX_DROPS << 3, 8);
@@ -649,11 +661,9 @@ export function profileGeometry(ctx: usize): void {
  * not hold there (dropLandings' -1). `again` as expandLandings'. No child is written.
  */
 export function bestDrop(ctx: usize, node: usize, piece: i32, again: i32): f64 {
-  const tables = <usize>load<i32>(ctx + O_DROPS);
-  if (tables == 0) return NaN;
-  const table = tables + ((<usize>(piece * DROP_TABLE_WORDS)) << 2);
+  const table = dropTableFor(ctx, node, piece);
+  if (table == 0) return NaN;
   const n = load<i32>(table + (D_COUNT << 2));
-  if (n < 0 || load<i32>(node + N_TOP) > load<i32>(table + (D_CLEAR_BELOW << 2))) return NaN;
   const width = load<i32>(ctx + O_WIDTH);
   const visible = load<i32>(ctx + O_VISIBLE);
   const wellColumn = load<i32>(ctx + O_WELL);
@@ -707,8 +717,7 @@ export function bestDrop(ctx: usize, node: usize, piece: i32, again: i32): f64 {
     const columns = profileAt(s, P_COLUMNS);
     const lowDy = profileAt(s, P_LOW_DY);
     const highDy = profileAt(s, P_HIGH_DY);
-    let y: i32 = -64;
-    for (let k = 0; k < columns; k++) y = max<i32>(y, i32At(dropHeights, left + k) - profileAt(s, P_BOTTOM + k));
+    const y = restingRow(s, left);
     if (y + highDy + 1 > lockTop) continue;
     let bound: f64 = Infinity;
     if (bounded && y + highDy < height) {
