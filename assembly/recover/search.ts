@@ -16,7 +16,7 @@
 // are added in the order the independent TypeScript reference adds them (test/reference/recover-reference.ts), in
 // f64, so the values are the reference's to the last bit.
 import {
-  CELL_WORDS, D_CLEAR_BELOW, D_COUNT, D_LIST, D_LOCK_TOP, DROP_TABLE_WORDS, LANDING_WORDS, MAX_COLUMNS, MAX_DROPS, MAX_ROWS, MAX_STATES, N_ACC, PIECE_COUNT, N_COLS, N_TOP, O_BOARD, O_CHILD_ACCS,
+  CELL_WORDS, D_CLEAR_BELOW, D_COUNT, D_LIST, D_LOCK_TOP, DROP_TABLE_WORDS, LANDING_WORDS, MAX_COLUMNS, MAX_DROPS, MAX_ROWS, MAX_STATES, N_ACC, N_COLS, N_TOP, O_BOARD, O_CHILD_ACCS, PIECE_COUNT,
   O_CHILD_CELLS, O_CHILD_VALUES, O_FEATURES, O_GEOMETRY, O_DROPS, O_LANDINGS, O_HEIGHT, O_MAX_FLOOR, O_ROW_COUNT, O_VISIBLE, O_WEIGHTS, O_WELL, O_WIDTH, PIECE_CELLS, TOP_OUT,
   W_CLEAN, W_WELL_COVER, O_COVER_WELL, W_COLUMN_TRANSITIONS, W_CUMULATIVE_WELLS, W_ERODED_PIECE_CELLS, W_FLOOR_ROWS, W_HOLES, W_HOLE_DEPTH,
   W_LANDING_HEIGHT, W_ROWS_WITH_HOLES, W_ROW_TRANSITIONS, W_WELL_CELLS,
@@ -444,29 +444,55 @@ export function expand(ctx: usize, node: usize, first: i32, n: i32): void {
  */
 function expandMeasured(ctx: usize, node: usize, first: i32, n: i32, measured: bool): void {
   const width = load<i32>(ctx + O_WIDTH);
-  const visible = load<i32>(ctx + O_VISIBLE);
   const full: u32 = (<u32>1 << <u32>width) - 1;
   const cellsAt = <usize>load<i32>(ctx + O_CHILD_CELLS);
   const values = <usize>load<i32>(ctx + O_CHILD_VALUES);
   const accs = <usize>load<i32>(ctx + O_CHILD_ACCS);
-  const nodeAcc = load<f64>(node + N_ACC);
-  const wLanding = weight(ctx, W_LANDING_HEIGHT);
-  const wEroded = weight(ctx, W_ERODED_PIECE_CELLS);
+  holdNode(ctx, node, width, measured);
+  for (let i = first; i < first + n; i++) {
+    store<f64>(values + ((<usize>i) << 3), valuePlacement(ctx, node, cellsAt + <usize>i * (CELL_WORDS << 2), width, full));
+    store<f64>(accs + ((<usize>i) << 3), placedAcc);
+  }
+}
+
+/** `cols` := the node's columns, and nodeTerms its terms, unless `measured` says they already are (colsNode). */
+@inline function holdNode(ctx: usize, node: usize, width: i32, measured: bool): void {
   if (!measured || colsNode != node) {
     memory.copy(cols, node + N_COLS, (<usize>width) << 3);
     nodeTerms(ctx, width);
     colsNode = node;
   }
-  const nodeTop = load<i32>(nodeSums + S_TOP);
-  for (let i = first; i < first + n; i++) {
-    place(node, cellsAt + <usize>i * (CELL_WORDS << 2), width, full);
-    if (lines == 0) measureNear(ctx, width, leftColumn, rightColumn, max<i32>(nodeTop, landingRow + pieceHeight));
-    else measure(ctx, width);
-    let acc = nodeAcc + wLanding * landingHeight() + wEroded * <f64>(lines * eroded);
-    if (top > visible) acc += TOP_OUT;
-    store<f64>(accs + ((<usize>i) << 3), acc);
-    store<f64>(values + ((<usize>i) << 3), acc + boardTerms(ctx));
-    restoreColumns(node, width);
+}
+
+/** The acc of the last valuePlacement: its line's Σ of move terms. */
+let placedAcc: f64 = 0;
+
+/**
+ * The value of the placement whose cells (CELL_WORDS) are at `cells`, on the node whose columns `cols` holds (holdNode):
+ * acc = the node's acc + the move's landing height and eroded cells terms (+ TOP_OUT when it leaves a cell at or above
+ * the visible field), into placedAcc; the value is acc + the board terms. `cols` holds the node's columns again after.
+ */
+@inline function valuePlacement(ctx: usize, node: usize, cells: usize, width: i32, full: u32): f64 {
+  place(node, cells, width, full);
+  if (lines == 0)
+    measureNear(ctx, width, leftColumn, rightColumn, max<i32>(load<i32>(nodeSums + S_TOP), landingRow + pieceHeight));
+  else measure(ctx, width);
+  let acc =
+    load<f64>(node + N_ACC) +
+    weight(ctx, W_LANDING_HEIGHT) * landingHeight() +
+    weight(ctx, W_ERODED_PIECE_CELLS) * <f64>(lines * eroded);
+  if (top > load<i32>(ctx + O_VISIBLE)) acc += TOP_OUT;
+  placedAcc = acc;
+  const value = acc + boardTerms(ctx);
+  restoreColumns(node, width);
+  return value;
+}
+
+/** The cells of a placement at (x, y) of the piece state whose cell offsets are at `offsets`, into `out` (CELL_WORDS). */
+@inline function writeCells(out: usize, offsets: usize, x: i32, y: i32): void {
+  for (let c = 0; c < CELL_WORDS; c += 2) {
+    store<i32>(out + ((<usize>c) << 2), x + load<i32>(offsets + ((<usize>c) << 2)));
+    store<i32>(out + ((<usize>(c + 1)) << 2), y + load<i32>(offsets + ((<usize>(c + 1)) << 2)));
   }
 }
 
@@ -490,11 +516,7 @@ export function expandLandings(ctx: usize, node: usize, first: i32, n: i32, piec
     const offsets = geometry + ((<usize>(load<i32>(at) * CELL_WORDS)) << 2);
     const x = load<i32>(at, 4);
     const y = load<i32>(at, 8);
-    const out = cellsAt + <usize>(first + j) * (CELL_WORDS << 2);
-    for (let c = 0; c < CELL_WORDS; c += 2) {
-      store<i32>(out + ((<usize>c) << 2), x + load<i32>(offsets + ((<usize>c) << 2)));
-      store<i32>(out + ((<usize>(c + 1)) << 2), y + load<i32>(offsets + ((<usize>(c + 1)) << 2)));
-    }
+    writeCells(cellsAt + <usize>(first + j) * (CELL_WORDS << 2), offsets, x, y);
   }
   expandMeasured(ctx, node, first, n, again != 0);
 }
@@ -665,21 +687,15 @@ export function bestDrop(ctx: usize, node: usize, piece: i32, again: i32): f64 {
   if (table == 0) return NaN;
   const n = load<i32>(table + (D_COUNT << 2));
   const width = load<i32>(ctx + O_WIDTH);
-  const visible = load<i32>(ctx + O_VISIBLE);
   const wellColumn = load<i32>(ctx + O_WELL);
   const coverWell = load<i32>(ctx + O_COVER_WELL);
   const full: u32 = (<u32>1 << <u32>width) - 1;
-  if (again == 0 || colsNode != node) {
-    memory.copy(cols, node + N_COLS, (<usize>width) << 3);
-    nodeTerms(ctx, width);
-    colsNode = node;
-  }
+  holdNode(ctx, node, width, again != 0);
   for (let c = 0; c < width; c++) setI32(dropHeights, c, columnHeight<u64>(colAt(c)));
   const geometry = ctx + O_GEOMETRY + ((<usize>(piece * MAX_STATES * CELL_WORDS)) << 2);
   // What the bound starts from: the node's terms, and each growing penalty's weight.
   const nodeAcc = load<f64>(node + N_ACC);
   const wLanding = weight(ctx, W_LANDING_HEIGHT);
-  const wEroded = weight(ctx, W_ERODED_PIECE_CELLS);
   const wColT = weight(ctx, W_COLUMN_TRANSITIONS);
   const wHoles = weight(ctx, W_HOLES);
   const wWells = weight(ctx, W_CUMULATIVE_WELLS);
@@ -795,21 +811,9 @@ export function bestDrop(ctx: usize, node: usize, piece: i32, again: i32): f64 {
     if (load<f64>(dropBound + ((<usize>j) << 3)) <= best) continue;
     const packed = i32At(dropOrder, j);
     const at = table + ((<usize>(D_LIST + 2 * (packed & 0xff))) << 2);
-    const offsets = geometry + ((<usize>(load<i32>(at) * CELL_WORDS)) << 2);
-    const x = load<i32>(at, 4);
-    const y = packed >> 8;
-    for (let c = 0; c < CELL_WORDS; c += 2) {
-      store<i32>(dropCells + ((<usize>c) << 2), x + load<i32>(offsets + ((<usize>c) << 2)));
-      store<i32>(dropCells + ((<usize>(c + 1)) << 2), y + load<i32>(offsets + ((<usize>(c + 1)) << 2)));
-    }
-    place(node, dropCells, width, full);
-    if (lines == 0) measureNear(ctx, width, leftColumn, rightColumn, max<i32>(nodeTop, landingRow + pieceHeight));
-    else measure(ctx, width);
-    let acc = nodeAcc + wLanding * landingHeight() + wEroded * <f64>(lines * eroded);
-    if (top > visible) acc += TOP_OUT;
-    const v = acc + boardTerms(ctx);
+    writeCells(dropCells, geometry + ((<usize>(load<i32>(at) * CELL_WORDS)) << 2), load<i32>(at, 4), packed >> 8);
+    const v = valuePlacement(ctx, node, dropCells, width, full);
     if (v > best) best = v;
-    restoreColumns(node, width);
     valued++;
   }
   dropValued = valued;
