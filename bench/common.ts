@@ -102,7 +102,8 @@ export function throughput(f: (i: number) => number, count: number, ms: number):
 
 /**
  * The median throughput of each variant over `rounds` rounds, the variants taking turns within each round so a load
- * change on the machine touches them all alike.
+ * change on the machine touches them all alike. Which variant goes first turns round by round (round r starts with
+ * the (r mod n)-th), so none always runs right after the warm-up or right after another's garbage.
  */
 export function interleavedThroughput<K extends string>(
   variants: Record<K, (i: number) => number>,
@@ -111,7 +112,7 @@ export function interleavedThroughput<K extends string>(
   const keys = Object.keys(variants) as K[];
   const samples = Object.fromEntries(keys.map((k) => [k, { perSecond: [] as number[], perCpuSecond: [] as number[] }]));
   for (let r = 0; r < opts.rounds; r++) {
-    for (const k of keys) {
+    for (const k of [...keys.slice(r % keys.length), ...keys.slice(0, r % keys.length)]) {
       const t = throughput(variants[k], opts.count, opts.ms);
       samples[k].perSecond.push(t.perSecond);
       samples[k].perCpuSecond.push(t.perCpuSecond);

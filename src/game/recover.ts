@@ -367,7 +367,8 @@ class BeamSearch {
           expected += w * (dropped === -Infinity ? level.value[j] + TOP_OUT : dropped);
           continue;
         }
-        const n = this.landings(level, j, p);
+        // NaN: no drop table here, so dropLandings would find none either
+        const n = this.searchedLandings(level, j, p);
         let best = level.value[j] + TOP_OUT;
         if (n > 0) {
           k.ensureChildren(n, 0);
@@ -453,9 +454,13 @@ class BeamSearch {
    * the recover kernel drops the piece itself (dropLandings); on the others the reachable kernel searches.
    */
   private landings(level: Level, i: number, piece: number): number {
+    const n = this.kernel.dropLandings(level.buffer, i, piece);
+    return n >= 0 ? n : this.searchedLandings(level, i, piece);
+  }
+
+  /** The same placements from the reachable kernel's search: where the recover kernel has no drop table. */
+  private searchedLandings(level: Level, i: number, piece: number): number {
     const k = this.kernel;
-    const n = k.dropLandings(level.buffer, i, piece);
-    if (n >= 0) return n;
     const ctx = this.ctx;
     return reachableLandings(k.nodeRows(level.buffer, i), ctx.width, ctx.height, piece, ctx.rules, k.landings);
   }
