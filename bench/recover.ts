@@ -12,9 +12,10 @@
  * --other DIR also times this tree's search against another checkout's (e.g. the commit before a speed-up:
  * `git worktree add --detach /tmp/base <rev>`, node_modules linked, its kernels built) on the same positions, with
  * the search TetrisAI plays under each row's rule set (its beam and chance ply: src/game/policy.ts RECOVER_SEARCH,
- * the next piece's chances uniform), the two taking turns in one process (which goes first swaps every round). Both must choose the same move with the
- * same value on every position. It prints this tree's speed over the other's: the ratio of the medians and the
- * median of the round-by-round ratios (steadier on a machine whose speed drifts).
+ * the next piece's chances uniform), the two taking turns in one process (which goes first swaps every round).
+ * Both must choose the same move with the same value on every position. It prints this tree's speed over the
+ * other's: the ratio of the medians and the median of the round-by-round ratios (steadier on a machine whose speed
+ * drifts).
  *
  * Needs the kernels built (npm run build:wasm). Prints a table and writes bench/results/<out>.json (recover.json).
  */
