@@ -35,7 +35,8 @@ export interface SearchImage {
    * per key and kept while the image lives.
    */
   constants: Map<string | object, number[]>;
-  /** The u16 ranks; 0 for the expectimax strategies (their search reads only the leaf rows). */
+  /** The u16 ranks; 0 for the expectimax strategies (their search reads only the leaf rows) except in a shared
+   * image, whose worker threads read ranks themselves. */
   tablePtr: number;
   /** 0 for the rank strategy (no leaf rows). */
   rowsPtr: number;
@@ -102,6 +103,14 @@ async function makeImage(
     return { memory, module, alloc, free, constants, tablePtr, rowsPtr: 0, scale, foldPtr: 0, mirrorPair: null };
   }
   const scale = table.searchScale();
+  // A game's worker threads (a shared image) read a surface's rank where a move's search sees no piece after it
+  // (src/game/game-worker.ts): their image holds the ranks beside the rows (86 MB more at 9x4), which the
+  // expectimax kernel itself never reads.
+  let tablePtr = 0;
+  if (variant.shared) {
+    tablePtr = alloc(table.size * 2);
+    await table.writeSearchValues(new Uint16Array(memory.buffer, tablePtr, table.size), stop);
+  }
   // Rows known to be mirror-symmetric are folded (half the size): the piece-max rows of a mirror-symmetric table
   // and a preview table's (symmetric by construction: built from a mirror-symmetric matrix, or unfolded from a
   // folded file; test/rank/variants.test.ts checks the build to the bit). Other caller-given rows and an asymmetric
@@ -117,7 +126,7 @@ async function makeImage(
     const target = new Uint16Array(memory.buffer, rowsPtr, table.size * LEAF_ROW_SLOTS);
     if (rows === 'pieceMax') await computePieceMax(table, target, stop);
     else target.set(rows.rows);
-    return { memory, module, alloc, free, constants, tablePtr: 0, rowsPtr, scale, foldPtr: 0, mirrorPair: null };
+    return { memory, module, alloc, free, constants, tablePtr, rowsPtr, scale, foldPtr: 0, mirrorPair: null };
   }
   // Computed straight into the image, so they exist once; the kernel finds a surface's row from its mirror-pair
   // index (src/stacking/folded-rows.ts).
@@ -127,7 +136,7 @@ async function makeImage(
   const target = new Uint16Array(memory.buffer, rowsPtr, shape.foldedSize * LEAF_ROW_SLOTS);
   if (rows === 'pieceMax') await computeFoldedPieceMax(table, target, stop);
   else foldRowRange(rows.rows, 0, shape, LEAF_ROW_SLOTS, target);
-  return { memory, module, alloc, free, constants, tablePtr: 0, rowsPtr, scale, foldPtr, mirrorPair };
+  return { memory, module, alloc, free, constants, tablePtr, rowsPtr, scale, foldPtr, mirrorPair };
 }
 
 /** Room for `count` leaf rows; the kernel marks a mirrored row in the low bits of its address, so rows are 16-aligned. */

@@ -45,6 +45,15 @@ describe('playGame on worker threads', () => {
     expect(played(byDefault)).not.toEqual(played(one));
   }, 60_000);
 
+  it('plays the same games on 1 and 2 threads with no preview (the workers read ranks where no piece is known)', async () => {
+    // With lookahead 0, smaller clears and moves after an unreachable first choice are scored by the surface's rank
+    // on the TypeScript side: the workers read it from the shared image, which held no ranks under expectimax.
+    const run = { rules: 'nes', randomizer: 'nes', lookahead: 0, maxPieces: 400, seed: 3 } as const;
+    const one = await playGame({ ...run, games: 3, table, threads: 1 });
+    const two = await playGame({ ...run, games: 3, table, threads: 2 });
+    expect(played(two)).toEqual(played(one));
+  }, 60_000);
+
   it('a range of game indices plays exactly those games of the whole run', async () => {
     const whole = await playGame({ ...RUN, games: 5, table, threads: 2 });
     const head = await playGame({ ...RUN, games: 2, firstGame: 0, table, threads: 1 });
