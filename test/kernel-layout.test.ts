@@ -82,7 +82,10 @@ describe('the search layout fits together', () => {
         L.PL_MIN_TOP,
       ) + 1,
     );
-    expect(L.CFG_WORDS).toBe(L.CFG_ROWS_FOLD + 1);
+    expect(L.CFG_WORDS).toBe(L.CFG_WELL_FACTOR + 1);
+    expect(L.CFG_WELL_FACTOR).toBe(L.CFG_WELL_COMBOS + 1);
+    expect(L.CFG_WELL_COMBOS).toBe(L.CFG_WELL_WINDOW + 1);
+    expect(L.CFG_WELL_WINDOW).toBe(L.CFG_ROWS_FOLD + 1);
     expect(L.CFG_ROWS_FOLD).toBe(L.CFG_REACH_BOXES + 1);
     // The fold block: three numbers, then a mirror slot per leaf-row slot.
     expect(L.FOLD_WORDS).toBe(Math.max(L.FOLD_MIDDLE, L.FOLD_LOW_BITS, L.FOLD_MIDDLE_BITS) + 1 + L.LEAF_ROW_SLOTS);

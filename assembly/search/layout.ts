@@ -28,7 +28,11 @@ export const CFG_COLLAPSE = 13; //       1: steps steeper than Â±S collapse to Â
 export const CFG_REACH = 14; //          ptr to the reach records (RC_* below) or 0: every placement that fits is reachable
 export const CFG_REACH_BOXES = 15; //    ptr to their step boxes (REACH_BOX_WORDS each)
 export const CFG_ROWS_FOLD = 16; //      ptr to the leaf rows' fold block (FOLD_* below; indices are mirror-pair indices), or 0
-export const CFG_WORDS = 17;
+export const CFG_WELL_WINDOW = 17; //    ptr to one u8 per combination of the surface's last steps (the index modulo
+//                                        CFG_WELL_COMBOS): 0 where a 20G I cannot reach the well; or 0: no such rule
+export const CFG_WELL_COMBOS = 18; //    how many combinations that block holds
+export const CFG_WELL_FACTOR = 19; //    a leaf surface whose byte is 0 scores its score x this / 65536
+export const CFG_WORDS = 20;
 
 /** CFG_STRATEGY: leaves scored by their rank. */
 export const STRATEGY_RANK = 0;

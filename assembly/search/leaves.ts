@@ -4,7 +4,8 @@
 // sequence found so far are kept here too.
 import {
   CFG_BOARD_HEIGHT, CFG_EXCESS_FIRST, CFG_PIECE_MAX, CFG_PIECE_START, CFG_PLACEMENTS, CFG_ROWS_FOLD, CFG_STRATEGY,
-  CFG_TABLE, CFG_WIDTH, CTX_BEST_LEN, CTX_BEST_PATH, CTX_BEST_VALUE, CTX_E2_CHILD, CTX_E2_HEIGHTS, CTX_E2_INDEX, CTX_E2_START,
+  CFG_TABLE, CFG_WELL_COMBOS, CFG_WELL_FACTOR, CFG_WELL_WINDOW, CFG_WIDTH, CTX_BEST_LEN, CTX_BEST_PATH, CTX_BEST_VALUE,
+  CTX_E2_CHILD, CTX_E2_HEIGHTS, CTX_E2_INDEX, CTX_E2_START,
   CTX_E2_TETRIS, CTX_LEAF_COUNT, CTX_LEAF_EXCESS, CTX_LEAF_INDEX, CTX_LEAF_PATH, CTX_LEAF_RAW, CTX_LEAF_TETRIS,
   CTX_NODES, CTX_PATH, CTX_PRE_EXCESS, CTX_PRE_INDEX, CTX_PRE_MAX, CTX_PRE_MIN, CTX_SCRATCH, CTX_WEIGHTS,
   CTX_WEIGHTS2, CTX_WEIGHTS_MIRROR, FOLD_LOW_BITS, FOLD_MIDDLE, FOLD_MIDDLE_BITS, FOLD_MIRROR_SLOT, LEAF_ROW_SHIFT,
@@ -106,14 +107,20 @@ export function mirrorWeights(cfg: usize, ctx: usize): void {
 }
 
 /**
- * Score of a leaf surface from its table read: its rank; (expectimax) expectScore of its row; (two unknown
- * pieces) the score expect2Score already computed, as an unsigned 32-bit number.
+ * Score of a leaf surface (`index`) from its table read: its rank; (expectimax) expectScore of its row; (two unknown
+ * pieces) the score expect2Score already computed, as an unsigned 32-bit number; times CFG_WELL_FACTOR / 65536
+ * where the surface keeps a 20G I from the well (CFG_WELL_WINDOW; TetrisAI's stack mode at 20G, docs/game.md).
  */
-@inline export function leafValue(strategy: i32, excessFirst: bool, ctx: usize, raw: i32, excess: i32, tetris: i32): i64 {
+@inline export function leafValue(
+  cfg: usize, strategy: i32, excessFirst: bool, ctx: usize, raw: i32, excess: i32, tetris: i32, index: i32,
+): i64 {
   let score: i64;
   if (strategy == STRATEGY_RANK) score = (<i64>raw) << RANK_SHIFT;
   else if (strategy == STRATEGY_EXPECT) score = expectScore(<usize>(raw & ROW_ADDRESS), rowWeights(ctx, word(ctx, CTX_WEIGHTS), raw), tetris);
   else score = <i64><u32>raw;
+  const window = <usize>cfgWord(cfg, CFG_WELL_WINDOW);
+  if (window != 0 && load<u8>(window + <usize>(index % cfgWord(cfg, CFG_WELL_COMBOS))) == 0)
+    score = (score * <i64>cfgWord(cfg, CFG_WELL_FACTOR)) >> 16;
   if (!excessFirst) return score;
   const e = excess < EXCESS_CAP ? excess : EXCESS_CAP;
   return (<i64>(EXCESS_CAP - e) << EXCESS_SHIFT) | score;
@@ -190,7 +197,7 @@ export function expect2Score(cfg: usize, ctx: usize, h: usize): u32 {
   const excess = load<i32>(word(ctx, CTX_PRE_EXCESS + all));
   const strategy = cfgWord(cfg, CFG_STRATEGY);
   const raw = strategy == STRATEGY_EXPECT2 ? <i32>expect2Score(cfg, ctx, h) : leafRaw(strategy, <usize>cfgWord(cfg, CFG_TABLE), <usize>cfgWord(cfg, CFG_PIECE_MAX), <usize>cfgWord(cfg, CFG_ROWS_FOLD), index);
-  return leafValue(strategy, cfgWord(cfg, CFG_EXCESS_FIRST) != 0, ctx, raw, excess, tetrisChoice(cfg, h));
+  return leafValue(cfg, strategy, cfgWord(cfg, CFG_EXCESS_FIRST) != 0, ctx, raw, excess, tetrisChoice(cfg, h), index);
 }
 
 /**
@@ -271,7 +278,11 @@ export function flushLeaves(cfg: usize, ctx: usize, leafDepth: i32): void {
   for (let k: i32 = 0; k < count; k++) {
     const v =
       depthPart |
-      leafValue(strategy, excessFirst, ctx, load<i32>(word(ctx, CTX_LEAF_RAW + k)), load<i32>(word(ctx, CTX_LEAF_EXCESS + k)), load<i32>(word(ctx, CTX_LEAF_TETRIS + k)));
+      leafValue(
+        cfg, strategy, excessFirst, ctx, load<i32>(word(ctx, CTX_LEAF_RAW + k)),
+        load<i32>(word(ctx, CTX_LEAF_EXCESS + k)), load<i32>(word(ctx, CTX_LEAF_TETRIS + k)),
+        load<i32>(word(ctx, CTX_LEAF_INDEX + k)),
+      );
     if (v > best) {
       best = v;
       const path = load<i64>(ctx + ((<usize>(CTX_LEAF_PATH + 2 * k)) << 2));

@@ -241,7 +241,12 @@ export class TetrisAI {
     const link = linkedSignal(signal);
     try {
       const table: StackTable = attached?.table ?? opts.table ?? (await defaultGameTable(rules.ruleSet, link.signal));
-      const { stackRules, limits, unknownPieces } = stackSearchSetup(rules, opts.randomizer, policy, stackRoom);
+      const { stackRules, limits, unknownPieces, blockedWell } = stackSearchSetup(
+        rules,
+        opts.randomizer,
+        policy,
+        stackRoom,
+      );
       if (opts.previewTable && unknownPieces === 0)
         throw new StackRankError(
           'BAD_ARGUMENT',
@@ -254,6 +259,7 @@ export class TetrisAI {
           StackingEngine.create(table as RankTable, stackRules, {
             unknownPieces,
             leafValues: opts.previewTable,
+            blockedWell,
             signal: link.signal,
           }),
           link.signal,

@@ -64,7 +64,7 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
   if (!inNode) throw new StackRankError('BAD_ARGUMENT', 'playGame runs on worker threads only in Node; use threads: 1');
   const { Worker } = nodeBuiltin('worker_threads', 'playGame on threads');
   const { aiOptions, threads } = run;
-  const { stackRules, unknownPieces } = stackSearchSetup(
+  const { stackRules, unknownPieces, blockedWell } = stackSearchSetup(
     ruleFacts(aiOptions.rules),
     aiOptions.randomizer,
     aiOptions.policy,
@@ -84,6 +84,7 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
           shared: true,
           unknownPieces,
           leafValues: run.previewTable,
+          blockedWell,
           signal: run.signal,
         }),
         run.signal,

@@ -313,8 +313,9 @@ function continueAfter(
     ),
     { truncate: true },
   );
-  const rank = ctx.table.searchValue(index);
-  return { ...what, order: orderOf(ctx, 1, child, rank * 65536), value: rank * ctx.table.searchScale() };
+  // The kernel's leaf score for this surface (its rank, scaled where its shape keeps a 20G I from the well).
+  const score = ctx.engine.wellScaled(index, ctx.table.searchValue(index) * 65536);
+  return { ...what, order: orderOf(ctx, 1, child, score), value: (score / 65536) * ctx.table.searchScale() };
 }
 
 /** Surface moves of a piece (frame id) legal on `heights` under the stacking rules (legalMoves). */

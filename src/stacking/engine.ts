@@ -24,6 +24,9 @@ import {
   CFG_TETRIS_MODE,
   CFG_TETRIS_THRESHOLD,
   CFG_WIDTH,
+  CFG_WELL_COMBOS,
+  CFG_WELL_FACTOR,
+  CFG_WELL_WINDOW,
   CFG_WORDS,
   CTX_BEST_LEN,
   CTX_BEST_PATH,
@@ -46,7 +49,7 @@ import {
   WEIGHT_WORDS_EXPECT2,
 } from './layout.js';
 import { placementTable, type PlacementTable } from './placements.js';
-import type { ReachTable, StackingRuleSet } from './reach.js';
+import { type ReachTable, type StackingRuleSet, type WellWindow, wellWindow20G } from './reach.js';
 import { cachedReachTable } from './reach-cache.js';
 import { MIN_BOARD_HEIGHT, type StackingRules } from './rules.js';
 
@@ -352,6 +355,18 @@ export class StackingEngine {
     if (this.owned) releaseBlocks(this.owned);
   }
 
+  /**
+   * A leaf score (the kernel's: rank × 65536, or an expected rank × 65536) as the kernel values the leaf surface
+   * `index` (its surface index): scaled down where the surface keeps a 20G I from the well (`blockedWell` of
+   * create; read from the config block, so an attached engine answers the same).
+   */
+  wellScaled(index: number, score: number): number {
+    const cfg = new Int32Array(this.memory.buffer, this.cfg, CFG_WORDS);
+    const window = cfg[CFG_WELL_WINDOW];
+    if (window === 0 || new Uint8Array(this.memory.buffer)[window + (index % cfg[CFG_WELL_COMBOS])] !== 0) return score;
+    return Math.floor((score * cfg[CFG_WELL_FACTOR]) / 65536);
+  }
+
   /** Releases this engine when `user` (the AI that alone uses it) is collected. */
   releaseWith(user: object): void {
     if (this.owned) releaseWhenCollected.register(user, this.owned);
@@ -410,6 +425,12 @@ export class StackingEngine {
       unknownPieces?: UnknownPieces;
       leafValues?: NextPieceValues;
       ruleSet?: StackingRuleSet;
+      /**
+       * Scores a leaf surface that keeps the I from a right-hand well under this 20G rule set at `factor` (0..1) of
+       * its score (TetrisAI at 20G: docs/game.md, "The policy"; the surfaces: reach.ts wellWindow20G). The leaf rows
+       * are then kept one per surface (not folded), since a surface and its mirror image differ in this.
+       */
+      blockedWell?: { ruleSet: StackingRuleSet; factor: number };
       /** Stops waiting for the shared search image (ABORTED), and stops its making if no one else waits. */
       signal?: AbortSignal;
     } = {},
@@ -438,7 +459,8 @@ export class StackingEngine {
     // own kernel instance over that memory and allocates through the image's owner.
     if (opts.leafValues !== undefined) checkNextPieceValues(opts.leafValues, table, 'previewTable');
     const leaf: LeafRowsSource = unknownPieces === 0 ? null : (opts.leafValues ?? 'pieceMax');
-    const image = await searchImage(table, leaf, !!opts.shared, opts.signal);
+    const wellWindow = opts.blockedWell ? checkedWellWindow(opts.blockedWell, table) : null;
+    const image = await searchImage(table, leaf, !!opts.shared, opts.signal, wellWindow !== null);
     const { memory, module } = image;
     const instance = (await WebAssembly.instantiate(module, kernelImports(memory))) as unknown as WebAssembly.Instance;
     const kernel = { ...(instance.exports as unknown as SearchKernel), alloc: image.alloc };
@@ -486,6 +508,12 @@ export class StackingEngine {
     words[CFG_FIT] = fitPtr;
     words[CFG_STEPS] = stepsPtr;
     words[CFG_COLLAPSE] = rules.steep === 'collapse' ? 1 : 0;
+    if (wellWindow && opts.blockedWell) {
+      const [windowAt] = constantBlocks(image, wellWindow, () => [wellWindow.reached]);
+      words[CFG_WELL_WINDOW] = windowAt;
+      words[CFG_WELL_COMBOS] = wellWindow.reached.length;
+      words[CFG_WELL_FACTOR] = Math.round(opts.blockedWell.factor * 65536);
+    }
     if (reach) {
       const [recordsAt, boxesAt] = constantBlocks(image, reach, () => [reach.records, reach.boxes]);
       const view = new Int32Array(memory.buffer, cfg, CFG_WORDS);
@@ -584,8 +612,8 @@ export class StackingEngine {
  */
 function constantBlocks(
   image: SearchImage,
-  key: string | ReachTable,
-  arrays: () => readonly (Int32Array | BigUint64Array)[],
+  key: string | object,
+  arrays: () => readonly (Int32Array | BigUint64Array | Uint8Array)[],
 ): number[] {
   const known = image.constants.get(key);
   if (known) return known;
@@ -593,9 +621,21 @@ function constantBlocks(
     // An empty array still gets a block of 8 bytes: the kernel is given its address.
     const ptr = image.alloc(Math.max(8, a.byteLength));
     if (a instanceof BigUint64Array) new BigUint64Array(image.memory.buffer, ptr, a.length).set(a);
+    else if (a instanceof Uint8Array) new Uint8Array(image.memory.buffer, ptr, a.length).set(a);
     else new Int32Array(image.memory.buffer, ptr, a.length).set(a);
     return ptr;
   });
   image.constants.set(key, ptrs);
   return ptrs;
+}
+
+/** create's `blockedWell` checked: its window of surfaces for this table's shape. */
+function checkedWellWindow(blockedWell: { ruleSet: StackingRuleSet; factor: number }, table: RankTable): WellWindow {
+  const { factor } = blockedWell;
+  if (typeof factor !== 'number' || !(factor >= 0 && factor <= 1))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `blockedWell.factor must be a number from 0 to 1; got ${describe(factor)}`,
+    );
+  return wellWindow20G(blockedWell.ruleSet, table.width, table.maxStep);
 }

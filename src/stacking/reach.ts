@@ -20,6 +20,9 @@
  *   high, so the piece appears and turns above the stack as on the window's board.
  * `classic` (and any rule set under which every record would allow everything) gives no records at all: the
  * kernel then takes every placement that fits, exactly as before rule sets existed.
+ *
+ * The Tetris record's window, without its height limit, also answers which stack shapes let a 20G I reach the well
+ * at all (wellWindow20G): TetrisAI's stack mode values such shapes above the others (docs/game.md, "The policy").
  */
 import { StackRankError, describe, firstHole, requireInt } from '../errors.js';
 import { ORIENTATIONS, PIECE_COUNT, orientationCells } from '../pieces.js';
@@ -292,6 +295,14 @@ function spawnColumns(ruleSet: RuleSet, piece: number, boardWidth: number): [num
   return [x + Math.min(...dxs), x + Math.max(...dxs)];
 }
 
+/** The columns of a target's 20G window: from its piece's spawn box to the target (a Tetris: to the last surface
+ * column, next to the well). */
+function windowOf(ruleSet: RuleSet, t: Target, width: number): { a: number; b: number } {
+  const [sa, sb] = spawnColumns(ruleSet, t.piece, width + 1);
+  const w = t.column === width ? 1 : ORIENTATIONS[t.piece][t.orientation].width;
+  return { a: Math.max(0, Math.min(sa, t.column)), b: Math.min(width - 1, Math.max(sb, t.column + w - 1)) };
+}
+
 /** 20G: per target, the boxes of window steps on which the window board reaches it (see the file comment). */
 function derive20G(
   reacher: Reacher,
@@ -306,59 +317,108 @@ function derive20G(
   // Targets sharing a window share its boards: group them.
   const windows = new Map<string, { piece: number; a: number; b: number; targets: Target[] }>();
   for (const t of targets) {
-    const [sa, sb] = spawnColumns(reacher.ruleSet, t.piece, width + 1);
-    const w = t.column === width ? 1 : ORIENTATIONS[t.piece][t.orientation].width;
-    const a = Math.max(0, Math.min(sa, t.column));
-    const b = Math.min(width - 1, Math.max(sb, t.column + w - 1));
+    const { a, b } = windowOf(reacher.ruleSet, t, width);
     const k = `${t.piece}:${a}:${b}`;
     let group = windows.get(k);
     if (!group) windows.set(k, (group = { piece: t.piece, a, b, targets: [] }));
     group.targets.push(t);
   }
   for (const { piece, a, b, targets: group } of windows.values()) {
-    const n = b - a;
-    const combos = base ** n;
-    const reached = group.map(() => new Uint8Array(combos));
-    const heights = new Array<number>(width + 1);
-    const window = new Array<number>(n + 1);
-    for (let c = 0; c < combos; c++) {
-      // Digit i (the step between window columns i and i + 1), digit 0 most significant.
-      window[0] = 0;
-      for (let i = 0, rest = c; i < n; i++) {
-        const d = Math.floor(rest / base ** (n - 1 - i));
-        rest -= d * base ** (n - 1 - i);
-        window[i + 1] = window[i] + d - maxStep;
-      }
-      const low = Math.min(...window);
-      for (let x = 0; x <= width; x++) {
-        const inWindow = x >= a && x <= b;
-        const well = x === width && b === width - 1;
-        heights[x] = inWindow ? window[x - a] - low + WELL_DEPTH : well ? 0 : WINDOW_ROWS;
-      }
-      reacher.search(boardRows(heights, WINDOW_ROWS), width + 1, WINDOW_ROWS, piece);
-      group.forEach((t, g) => {
-        if (t.column === width) {
-          reached[g][c] = reacher.has(t.orientation, width, 0) ? 1 : 0;
-          return;
-        }
-        const o = ORIENTATIONS[t.piece][t.orientation];
-        for (let j = 0; j + 1 < o.width; j++)
-          if (window[t.column - a + j + 1] - window[t.column - a + j] !== o.bot[j + 1] - o.bot[j]) return;
-        const y = heights[t.column] - o.bot[0];
-        reached[g][c] = reacher.has(t.orientation, t.column, y) ? 1 : 0;
-      });
-    }
+    const reached = windowReached(reacher, piece, a, b, group, width, maxStep);
     group.forEach((t, g) => {
       const rec = records.subarray(t.record * RC_WORDS);
       rec[RC_FIRST] = a;
       rec[RC_LAST] = b;
       rec[RC_HEIGHT_LIMIT] = boardHeight - TWENTY_G_HEADROOM;
       rec[RC_BOX_START] = boxes.length / 2;
-      const found = packReached(reached[g], n, base);
+      const found = packReached(reached[g], b - a, base);
       rec[RC_BOX_COUNT] = found.length;
       for (const [lo, hi] of found) boxes.push(...boxWords(lo, hi, a, width, maxStep));
     });
   }
+}
+
+/**
+ * 20G: for each target of one window (columns a..b, all of `piece`), one byte per combination of the window's b - a
+ * steps within ±maxStep (digit 0, the step between columns a and a + 1, most significant): 1 where the window board
+ * reaches the target.
+ */
+function windowReached(
+  reacher: Reacher,
+  piece: number,
+  a: number,
+  b: number,
+  targets: readonly Target[],
+  width: number,
+  maxStep: number,
+): Uint8Array[] {
+  const base = surfaceBase(maxStep);
+  const n = b - a;
+  const combos = base ** n;
+  const reached = targets.map(() => new Uint8Array(combos));
+  const heights = new Array<number>(width + 1);
+  const window = new Array<number>(n + 1);
+  for (let c = 0; c < combos; c++) {
+    // Digit i (the step between window columns i and i + 1), digit 0 most significant.
+    window[0] = 0;
+    for (let i = 0, rest = c; i < n; i++) {
+      const d = Math.floor(rest / base ** (n - 1 - i));
+      rest -= d * base ** (n - 1 - i);
+      window[i + 1] = window[i] + d - maxStep;
+    }
+    const low = Math.min(...window);
+    for (let x = 0; x <= width; x++) {
+      const inWindow = x >= a && x <= b;
+      const well = x === width && b === width - 1;
+      heights[x] = inWindow ? window[x - a] - low + WELL_DEPTH : well ? 0 : WINDOW_ROWS;
+    }
+    reacher.search(boardRows(heights, WINDOW_ROWS), width + 1, WINDOW_ROWS, piece);
+    targets.forEach((t, g) => {
+      if (t.column === width) {
+        reached[g][c] = reacher.has(t.orientation, width, 0) ? 1 : 0;
+        return;
+      }
+      const o = ORIENTATIONS[t.piece][t.orientation];
+      for (let j = 0; j + 1 < o.width; j++)
+        if (window[t.column - a + j + 1] - window[t.column - a + j] !== o.bot[j + 1] - o.bot[j]) return;
+      const y = heights[t.column] - o.bot[0];
+      reached[g][c] = reacher.has(t.orientation, t.column, y) ? 1 : 0;
+    });
+  }
+  return reached;
+}
+
+/** Which surfaces let an I reach the well at 20G: wellWindow20G's answer. */
+export interface WellWindow {
+  /** How many of the surface's last steps the window holds (its index modulo (2S + 1)^steps is `reached`'s index). */
+  steps: number;
+  /** 1 where an upright I slides from where it appears down the well, per combination of those steps. */
+  reached: Uint8Array;
+}
+
+const wellWindows = new Map<string, WellWindow>();
+
+/**
+ * At 20G, which shapes of a `width`-column stack let the I reach a right-hand well: the Tetris record's window
+ * (the columns from the I's spawn box to the last stack column, the well 4 rows below the lowest of them) on the
+ * window board, without the record's height limit, so it depends on the stack's shape alone. Once per process and
+ * shape (about 59,000 searches of the rules layer at 9 columns, well under a second).
+ */
+export function wellWindow20G(ruleSet: StackingRuleSet, width: number, maxStep: number): WellWindow {
+  requireInt('width', width, MIN_WIDTH, MAX_WIDTH);
+  requireInt('maxStep', maxStep, MIN_MAX_STEP, MAX_MAX_STEP);
+  const rules = resolveRuleSet(ruleSet);
+  if (rules.gravity !== '20G')
+    throw new StackRankError('BAD_RULES', `wellWindow20G needs a 20G rule set; ${rules.name} is not one`);
+  const key = `${JSON.stringify(rules)}:${width}:${maxStep}`;
+  const known = wellWindows.get(key);
+  if (known) return known;
+  const tetris: Target = { record: 0, piece: 0, orientation: UPRIGHT_I, column: width };
+  const reacher = new Reacher(rules);
+  const { a, b } = windowOf(rules, tetris, width);
+  const window = { steps: b - a, reached: windowReached(reacher, 0, a, b, [tetris], width, maxStep)[0] };
+  wellWindows.set(key, window);
+  return window;
 }
 
 /** The combinations marked in `reached` (n digits of `base` values, digit 0 most significant) as disjoint boxes. */

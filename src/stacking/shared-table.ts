@@ -63,7 +63,10 @@ function rowsKey(rows: LeafRowsSource): string {
 }
 
 /**
- * The shared search image for this table and leaf rows (made on first use); `shared`: thread-capable memory. When
+ * The shared search image for this table and leaf rows (made on first use); `shared`: thread-capable memory;
+ * `unfolded`: leaf rows one per surface even where mirror symmetry would fold them (an engine whose leaves depend on
+ * more than the table: StackingEngine.create's `blockedWell`); rows kept one per surface either way share an image.
+ * When
  * `signal` aborts, this caller's promise rejects with ABORTED at once; and when no other caller is waiting for the
  * image any more, its making stops too and it is forgotten, so an aborted setup does not run on for a second
  * (the next caller starts it again; src/setup-once.ts).
@@ -73,14 +76,16 @@ export function searchImage(
   rows: LeafRowsSource,
   shared: boolean,
   signal?: AbortSignal,
+  unfolded = false,
 ): Promise<SearchImage> {
   const variant = pickVariant(shared);
-  const key = `${variant.shared ? 'shared' : 'local'}-${variant.simd ? 'simd' : 'scalar'}|${rowsKey(rows)}`;
+  const folded = !unfolded && rows !== null && mirrorSymmetric(table, rows);
+  const key = `${variant.shared ? 'shared' : 'local'}-${variant.simd ? 'simd' : 'scalar'}|${rowsKey(rows)}|${folded}`;
   let byKey = images.get(table);
   if (!byKey) images.set(table, (byKey = new Map()));
   let work = byKey.get(key);
   if (!work) {
-    work = new SharedWork((stop) => makeImage(table, rows, variant, stop), "the search's setup was aborted");
+    work = new SharedWork((stop) => makeImage(table, rows, variant, stop, folded), "the search's setup was aborted");
     byKey.set(key, work);
   }
   return work.get(signal);
@@ -91,6 +96,7 @@ async function makeImage(
   rows: LeafRowsSource,
   variant: ReturnType<typeof pickVariant>,
   stop: AbortSignal,
+  folded: boolean,
 ): Promise<SearchImage> {
   const { exports, memory, module } = await instantiateKernel<{ alloc(bytes: number): number }>('search', variant);
   const { alloc, free } = recyclingAllocator(memory, (bytes) => exports.alloc(bytes));
@@ -111,16 +117,8 @@ async function makeImage(
     tablePtr = alloc(table.size * 2);
     await table.writeSearchValues(new Uint16Array(memory.buffer, tablePtr, table.size), stop);
   }
-  // Rows known to be mirror-symmetric are folded (half the size): the piece-max rows of a mirror-symmetric table
-  // and a preview table's (symmetric by construction: built from a mirror-symmetric matrix, or unfolded from a
-  // folded file; test/rank/variants.test.ts checks the build to the bit). Other caller-given rows and an asymmetric
-  // table's keep one row per surface.
-  const symmetric =
-    rows === 'pieceMax'
-      ? variantMirrored(table.variant)
-      : rows instanceof PreviewTable && variantMirrored(rows.variant);
   const shape = foldShape(table.width, table.maxStep);
-  const mirrorPair = symmetric ? mirrorPairIndex(shape) : null;
+  const mirrorPair = folded ? mirrorPairIndex(shape) : null;
   if (!mirrorPair) {
     const rowsPtr = alignedRows(alloc, table.size);
     const target = new Uint16Array(memory.buffer, rowsPtr, table.size * LEAF_ROW_SLOTS);
@@ -137,6 +135,18 @@ async function makeImage(
   if (rows === 'pieceMax') await computeFoldedPieceMax(table, target, stop);
   else foldRowRange(rows.rows, 0, shape, LEAF_ROW_SLOTS, target);
   return { memory, module, alloc, free, constants, tablePtr, rowsPtr, scale, foldPtr, mirrorPair };
+}
+
+/**
+ * Whether leaf rows are mirror-symmetric, and so folded (half the size) unless an engine asks otherwise: the
+ * piece-max rows of a mirror-symmetric table and a preview table's (symmetric by construction: built from a
+ * mirror-symmetric matrix, or unfolded from a folded file; test/rank/variants.test.ts checks the build to the bit).
+ * Other caller-given rows and an asymmetric table's keep one row per surface.
+ */
+function mirrorSymmetric(table: RankTable, rows: Exclude<LeafRowsSource, null>): boolean {
+  return rows === 'pieceMax'
+    ? variantMirrored(table.variant)
+    : rows instanceof PreviewTable && variantMirrored(rows.variant);
 }
 
 /** Room for `count` leaf rows; the kernel marks a mirrored row in the low bits of its address, so rows are 16-aligned. */
