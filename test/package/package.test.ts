@@ -146,7 +146,8 @@ describe('the npm package, installed from its tarball into a fresh project', () 
     // No source maps, and the size the packaging was trimmed to (1.35 MB before: maps, and SIMD builds equal to scalar).
     expect(packed.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(tarballBytes).toBeGreaterThan(0);
-    // At most 650 kB, fumen codec included: about 641 kB now (lines broken at 400 characters: 7 kB), and a change of a few bytes can move the compressed size
+    // At most 660 kB, fumen codec included: about 652 kB now (648 kB before the 20G well window of 2026-11-29; lines
+    // broken at 400 characters: 7 kB), and a change of a few bytes can move the compressed size
     // by 1 kB (the chunks' names, and so the order of files in the tarball, follow their content); source maps or a
     // second build would add hundreds of kB. Only docs/*.md ship (the screenshots and charts stay in the repository),
     // and not the pages for readers of the repository: measured figures (results, benchmarks) and the contributors'
@@ -155,7 +156,7 @@ describe('the npm package, installed from its tarball into a fresh project', () 
     expect(packed).toContain('docs/api.md');
     for (const repositoryOnly of ['results', 'fullboard-results', 'benchmarks', 'architecture'])
       expect(packed).not.toContain(`docs/${repositoryOnly}.md`);
-    expect(tarballBytes).toBeLessThanOrEqual(650_000);
+    expect(tarballBytes).toBeLessThanOrEqual(660_000);
     expect(packed.some((f) => /^dist\/demo\/assets\/index-.*\.js$/.test(f))).toBe(true);
     expect(packed.filter((f) => /^(src|test|assembly|bench|node_modules|demo)\//.test(f))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules/stackrank/package.json'), 'utf8'));
