@@ -22,7 +22,7 @@ async function start(init: GameWorkerInit): Promise<void> {
   const { engine: parts } = init;
   const engine = StackingEngine.attach(parts);
   const size = surfaceCount(parts.width, parts.maxStep);
-  // A shared search image holds the ranks under every strategy (src/stacking/shared-table.ts).
+  // play-threads.ts asks for the ranks in the search image under every strategy.
   if (parts.tablePtr === 0) throw new Error('the search image the worker was given holds no ranks');
   // The table's ranks, read where the owner thread wrote them (the same values as RankTable.searchValues).
   const values = new Uint16Array(parts.memory.buffer, parts.tablePtr, size);

@@ -85,6 +85,8 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
           unknownPieces,
           leafValues: run.previewTable,
           blockedWell,
+          // the workers score a surface by its rank where a move's search sees no piece after it (game-worker.ts)
+          ranks: true,
           signal: run.signal,
         }),
         run.signal,

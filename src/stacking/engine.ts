@@ -431,6 +431,9 @@ export class StackingEngine {
        * are then kept one per surface (not folded), since a surface and its mirror image differ in this.
        */
       blockedWell?: { ruleSet: StackingRuleSet; factor: number };
+      /** The search image holds the u16 ranks under expectimax too (EngineParts.tablePtr): for callers that read a
+       * surface's rank from it themselves, as playGame's worker threads do (86 MB more at 9x4). */
+      ranks?: boolean;
       /** Stops waiting for the shared search image (ABORTED), and stops its making if no one else waits. */
       signal?: AbortSignal;
     } = {},
@@ -459,8 +462,11 @@ export class StackingEngine {
     // own kernel instance over that memory and allocates through the image's owner.
     if (opts.leafValues !== undefined) checkNextPieceValues(opts.leafValues, table, 'previewTable');
     const leaf: LeafRowsSource = unknownPieces === 0 ? null : (opts.leafValues ?? 'pieceMax');
-    const wellWindow = opts.blockedWell ? checkedWellWindow(opts.blockedWell, table) : null;
-    const image = await searchImage(table, leaf, !!opts.shared, opts.signal, wellWindow !== null);
+    const well = opts.blockedWell ? checkedBlockedWell(opts.blockedWell, table) : null;
+    const image = await searchImage(table, leaf, !!opts.shared, opts.signal, {
+      unfolded: well !== null,
+      ranks: opts.ranks,
+    });
     const { memory, module } = image;
     const instance = (await WebAssembly.instantiate(module, kernelImports(memory))) as unknown as WebAssembly.Instance;
     const kernel = { ...(instance.exports as unknown as SearchKernel), alloc: image.alloc };
@@ -508,11 +514,11 @@ export class StackingEngine {
     words[CFG_FIT] = fitPtr;
     words[CFG_STEPS] = stepsPtr;
     words[CFG_COLLAPSE] = rules.steep === 'collapse' ? 1 : 0;
-    if (wellWindow && opts.blockedWell) {
-      const [windowAt] = constantBlocks(image, wellWindow, () => [wellWindow.reached]);
-      words[CFG_WELL_WINDOW] = windowAt;
-      words[CFG_WELL_COMBOS] = wellWindow.reached.length;
-      words[CFG_WELL_FACTOR] = Math.round(opts.blockedWell.factor * 65536);
+    if (well) {
+      const { window, factor } = well;
+      [words[CFG_WELL_WINDOW]] = constantBlocks(image, window, () => [window.reached]);
+      words[CFG_WELL_COMBOS] = window.reached.length;
+      words[CFG_WELL_FACTOR] = Math.round(factor * 65536);
     }
     if (reach) {
       const [recordsAt, boxesAt] = constantBlocks(image, reach, () => [reach.records, reach.boxes]);
@@ -629,13 +635,16 @@ function constantBlocks(
   return ptrs;
 }
 
-/** create's `blockedWell` checked: its window of surfaces for this table's shape. */
-function checkedWellWindow(blockedWell: { ruleSet: StackingRuleSet; factor: number }, table: RankTable): WellWindow {
+/** create's `blockedWell` checked: its factor, and its window of surfaces for this table's shape. */
+function checkedBlockedWell(
+  blockedWell: { ruleSet: StackingRuleSet; factor: number },
+  table: RankTable,
+): { window: WellWindow; factor: number } {
   const { factor } = blockedWell;
   if (typeof factor !== 'number' || !(factor >= 0 && factor <= 1))
     throw new StackRankError(
       'BAD_ARGUMENT',
       `blockedWell.factor must be a number from 0 to 1; got ${describe(factor)}`,
     );
-  return wellWindow20G(blockedWell.ruleSet, table.width, table.maxStep);
+  return { window: wellWindow20G(blockedWell.ruleSet, table.width, table.maxStep), factor };
 }

@@ -35,8 +35,8 @@ export interface SearchImage {
    * per key and kept while the image lives.
    */
   constants: Map<string | object, number[]>;
-  /** The u16 ranks; 0 for the expectimax strategies (their search reads only the leaf rows) except in a shared
-   * image, whose worker threads read ranks themselves. */
+  /** The u16 ranks; 0 for the expectimax strategies (their search reads only the leaf rows) unless an engine asked
+   * for them (ImageNeeds.ranks). */
   tablePtr: number;
   /** 0 for the rank strategy (no leaf rows). */
   rowsPtr: number;
@@ -62,30 +62,44 @@ function rowsKey(rows: LeafRowsSource): string {
   return `rows${id}`;
 }
 
+/** How an engine needs its image laid out beyond its table and leaf rows (StackingEngine.create). */
+export interface ImageNeeds {
+  /** Leaf rows one per surface even where mirror symmetry would fold them (leaves that depend on more than the
+   * table: StackingEngine.create's `blockedWell`); rows kept one per surface either way share an image. */
+  unfolded?: boolean;
+  /** The u16 ranks beside the leaf rows, which the expectimax kernel never reads, for callers that read a surface's
+   * rank themselves from the image (playGame's worker threads: src/game/game-worker.ts). */
+  ranks?: boolean;
+}
+
 /**
  * The shared search image for this table and leaf rows (made on first use); `shared`: thread-capable memory;
- * `unfolded`: leaf rows one per surface even where mirror symmetry would fold them (an engine whose leaves depend on
- * more than the table: StackingEngine.create's `blockedWell`); rows kept one per surface either way share an image.
- * When
- * `signal` aborts, this caller's promise rejects with ABORTED at once; and when no other caller is waiting for the
- * image any more, its making stops too and it is forgotten, so an aborted setup does not run on for a second
- * (the next caller starts it again; src/setup-once.ts).
+ * `needs`: ImageNeeds. When `signal` aborts, this caller's promise rejects with ABORTED at once; and when no other
+ * caller is waiting for the image any more, its making stops too and it is forgotten, so an aborted setup does not
+ * run on for a second (the next caller starts it again; src/setup-once.ts).
  */
 export function searchImage(
   table: RankTable,
   rows: LeafRowsSource,
   shared: boolean,
   signal?: AbortSignal,
-  unfolded = false,
+  needs: ImageNeeds = {},
 ): Promise<SearchImage> {
   const variant = pickVariant(shared);
-  const folded = !unfolded && rows !== null && mirrorSymmetric(table, rows);
-  const key = `${variant.shared ? 'shared' : 'local'}-${variant.simd ? 'simd' : 'scalar'}|${rowsKey(rows)}|${folded}`;
+  const folded = !needs.unfolded && rows !== null && mirrorSymmetric(table, rows);
+  // The search reads the ranks only under the rank strategy: the expectimax strategies read every leaf from its
+  // row (slot 7 holds what a Tetris leaves), so their image holds the rows alone (86 MB less at 9x4) unless asked.
+  const ranks = rows === null || !!needs.ranks;
+  const kind = `${variant.shared ? 'shared' : 'local'}-${variant.simd ? 'simd' : 'scalar'}`;
+  const key = `${kind}|${rowsKey(rows)}|folded ${folded}|ranks ${ranks}`;
   let byKey = images.get(table);
   if (!byKey) images.set(table, (byKey = new Map()));
   let work = byKey.get(key);
   if (!work) {
-    work = new SharedWork((stop) => makeImage(table, rows, variant, stop, folded), "the search's setup was aborted");
+    work = new SharedWork(
+      (stop) => makeImage(table, rows, variant, stop, folded, ranks),
+      "the search's setup was aborted",
+    );
     byKey.set(key, work);
   }
   return work.get(signal);
@@ -97,26 +111,17 @@ async function makeImage(
   variant: ReturnType<typeof pickVariant>,
   stop: AbortSignal,
   folded: boolean,
+  ranks: boolean,
 ): Promise<SearchImage> {
   const { exports, memory, module } = await instantiateKernel<{ alloc(bytes: number): number }>('search', variant);
   const { alloc, free } = recyclingAllocator(memory, (bytes) => exports.alloc(bytes));
   const constants = new Map<string | object, number[]>();
-  // The search reads the ranks only under the rank strategy: the expectimax strategies read every leaf from its
-  // row (slot 7 holds what a Tetris leaves), so their image holds the rows alone (86 MB less at 9x4).
-  if (rows === null) {
-    const tablePtr = alloc(table.size * 2);
-    const scale = await table.writeSearchValues(new Uint16Array(memory.buffer, tablePtr, table.size), stop);
+  const tablePtr = ranks ? alloc(table.size * 2) : 0;
+  const scale = ranks
+    ? await table.writeSearchValues(new Uint16Array(memory.buffer, tablePtr, table.size), stop)
+    : table.searchScale();
+  if (rows === null)
     return { memory, module, alloc, free, constants, tablePtr, rowsPtr: 0, scale, foldPtr: 0, mirrorPair: null };
-  }
-  const scale = table.searchScale();
-  // A game's worker threads (a shared image) read a surface's rank where a move's search sees no piece after it
-  // (src/game/game-worker.ts): their image holds the ranks beside the rows (86 MB more at 9x4), which the
-  // expectimax kernel itself never reads.
-  let tablePtr = 0;
-  if (variant.shared) {
-    tablePtr = alloc(table.size * 2);
-    await table.writeSearchValues(new Uint16Array(memory.buffer, tablePtr, table.size), stop);
-  }
   const shape = foldShape(table.width, table.maxStep);
   const mirrorPair = folded ? mirrorPairIndex(shape) : null;
   if (!mirrorPair) {
