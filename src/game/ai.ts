@@ -314,8 +314,9 @@ export class TetrisAI {
         `${caller} takes { ${GAME_STATE_KEYS.join(', ')} }; got ${describe(state)}`,
       );
     // An empty hold box is null; a queue of null is no queue, as nextMove has always read it.
-    refuseUnknownOptions(caller, state, GAME_STATE_KEYS, ['hold', 'queue']);
-    const board = normalizeBoard(state.board, this.width);
+    // board and current have no default: null is read (and refused) as a board or a piece.
+    refuseUnknownOptions(caller, state, GAME_STATE_KEYS, ['hold', 'queue', 'board', 'current']);
+    const board = normalizeBoard(state.board, this.width, this.rules);
     const current = toPiece(state.current, 'current');
     const queue = toQueueLetters(state.queue);
     const hold = state.hold === undefined || state.hold === null ? null : toPiece(state.hold, 'hold');

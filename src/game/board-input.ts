@@ -1,7 +1,10 @@
 /**
  * Boards as nextMove takes them (docs/game.md): rows of strings, top row first (`.` empty, any other character
  * filled), `{ width, rows }` bit rows bottom first, or the rules layer's Board (which has that shape). Checked and
- * turned into the bit rows the searches copy.
+ * turned into the bit rows the searches copy. Under guideline a board is the bottom of the 40-row matrix; under the
+ * other presets it is the bottom of the 20-row field, whose top row is where the piece appears (nes, tgm) or which
+ * it appears over (classic): rows over the field may be given, so one game loop serves every preset, but they must
+ * be empty.
  */
 import { StackRankError, describe } from '../errors.js';
 import type { BoardLike } from '../rules/types.js';
@@ -22,7 +25,14 @@ export interface NormalizedBoard {
   height: number;
 }
 
-export function normalizeBoard(input: unknown, width: number): NormalizedBoard {
+/** What a board is read against: the rule set's name (for messages) and the rows its cells may stand in. */
+export interface BoardField {
+  name: string;
+  /** 40 under guideline (its matrix), else the 20 rows of the field. */
+  boardRows: number;
+}
+
+export function normalizeBoard(input: unknown, width: number, field: BoardField): NormalizedBoard {
   let bits: number[];
   let givenHeight: number;
   if (Array.isArray(input)) {
@@ -68,11 +78,13 @@ export function normalizeBoard(input: unknown, width: number): NormalizedBoard {
       }
       return v;
     });
-    givenHeight = typeof b.height === 'number' ? b.height : b.rows.length;
-    if (!Number.isInteger(givenHeight) || givenHeight > MAX_BOARD_HEIGHT)
+    givenHeight = b.height === undefined ? b.rows.length : (b.height as number);
+    // A height that drops given rows would drop their cells (and move where the piece appears): refused, as
+    // Board.fromBits refuses it.
+    if (!Number.isInteger(givenHeight) || givenHeight < b.rows.length || givenHeight > MAX_BOARD_HEIGHT)
       throw new StackRankError(
         'BAD_BOARD',
-        `board height must be at most ${MAX_BOARD_HEIGHT}; got ${describe(b.height)}`,
+        `board height must be an integer from the number of bit rows (${b.rows.length}) to ${MAX_BOARD_HEIGHT}; got ${describe(b.height)}`,
       );
   } else {
     throw new StackRankError(
@@ -88,7 +100,13 @@ export function normalizeBoard(input: unknown, width: number): NormalizedBoard {
         'BAD_BOARD',
         `row ${y} (from the bottom) is full; a board holds no full rows (they are cleared when the piece locks)`,
       );
+    if (m !== 0 && y >= field.boardRows)
+      throw new StackRankError(
+        'BAD_BOARD',
+        `row ${y} (from the bottom) has cells over the ${field.boardRows}-row field of ${field.name}; rows over ` +
+          `the field may be given but must be empty (a cell left there ends the game)`,
+      );
     rows[y] = m;
   });
-  return { rows, height: Math.max(givenHeight, MIN_FIELD_HEIGHT) };
+  return { rows, height: Math.min(Math.max(givenHeight, MIN_FIELD_HEIGHT), field.boardRows) };
 }

@@ -17,7 +17,7 @@ import {
 import { pieceGeometry } from '../rules/geometry.js';
 import { MAX_BOARD_ROWS, MAX_PLACEMENTS } from '../rules/layout.js';
 import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
-import { RULE_SETS, RULE_SET_NAMES, isRuleSetName, type RuleSet } from '../rules/rule-sets.js';
+import { GUIDELINE_MATRIX_ROWS, RULE_SETS, RULE_SET_NAMES, isRuleSetName, type RuleSet } from '../rules/rule-sets.js';
 import type { GamePlacement, RuleSetName } from '../rules/types.js';
 import { CELLS_KEY_SHIFT, cellsKey, fillsARow, rowsFilled } from './grid.js';
 
@@ -29,6 +29,12 @@ export interface GameRuleFacts {
   hold: boolean;
   previews: number;
   visibleHeight: number;
+  /**
+   * Rows a board's cells may stand in (docs/game.md, "Options"): the guideline's 40-row matrix; under the other
+   * presets the visible field, which the piece appears in (nes, tgm) or over (classic), so a cell over it is a
+   * game already lost.
+   */
+  boardRows: number;
   ruleSet: RuleSet;
 }
 
@@ -51,7 +57,8 @@ export function ruleFacts(name: unknown): GameRuleFacts {
           `rules must be a rule set name (${RULE_SET_NAMES.join(', ')}); a RuleSet object is not taken here; got ${describe(name)}`,
     );
   const ruleSet = RULE_SETS[name];
-  return { name, hold: ruleSet.hold, previews: ruleSet.previews, visibleHeight: VISIBLE_ROWS, ruleSet };
+  const boardRows = ruleSet.spawn === 'guideline' ? GUIDELINE_MATRIX_ROWS : VISIBLE_ROWS;
+  return { name, hold: ruleSet.hold, previews: ruleSet.previews, visibleHeight: VISIBLE_ROWS, boardRows, ruleSet };
 }
 
 /**

@@ -162,7 +162,9 @@ export class Board {
     if (board instanceof Board) return board;
     if (Array.isArray(board)) return Board.fromRows(board as readonly string[]);
     if (board !== null && typeof board === 'object' && 'rows' in board && 'width' in board) {
-      return Board.fromBits(board.rows, board.width);
+      // A height given beside the bit rows is the board's (checked by fromBits), as nextMove reads it.
+      const { height } = board as { height?: number };
+      return Board.fromBits(board.rows, board.width, height);
     }
     throw new StackRankError(
       'BAD_BOARD',

@@ -26,9 +26,12 @@ const REACHABLE_OPTIONS = optionNames<ReachableOptions>({ rules: true });
 
 /** reachablePlacements' and countReachablePlacements' options (`what`: the function, for the message). */
 export function checkOptions(options: unknown, what: string): RuleSet {
-  // A misspelt key ({ rule: 'nes' }) is named before the missing rules are.
-  if (options !== null && typeof options === 'object') refuseUnknownOptions(what, options, REACHABLE_OPTIONS);
-  if (options === null || typeof options !== 'object' || !('rules' in options)) {
+  // An options value that is no object is a bad argument (docs/errors.md); a misspelt key ({ rule: 'nes' }) is
+  // named before the missing rules are; options left out lack their rules.
+  if (options !== undefined && (options === null || typeof options !== 'object'))
+    throw new StackRankError('BAD_ARGUMENT', `${what}: options must be an object { rules }; got ${describe(options)}`);
+  if (options !== undefined) refuseUnknownOptions(what, options, REACHABLE_OPTIONS);
+  if (options === undefined || !('rules' in options)) {
     throw new StackRankError(
       'BAD_RULES',
       `options must be { rules } with a rule set name (classic, nes, guideline, tgm, tgm20g) or a RuleSet; got ${describe(options)}`,

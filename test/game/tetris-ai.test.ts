@@ -9,6 +9,7 @@ import { burnsRows, MAX_STACK_ROOM, MIN_STACK_ROOM, stackSearchSetup } from '../
 import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS } from '../../src/game/evaluate.js';
 import { lockCells, stackFloor } from '../../src/game/grid.js';
 import { normalizeBoard } from '../../src/game/board-input.js';
+import { Board } from '../../src/rules/board.js';
 import { ruleFacts } from '../../src/game/rules-adapter.js';
 import { isTetrisReady, stackSurfaces } from '../../src/game/stack.js';
 import { createRandomizer, RANDOMIZER_NAMES, type RandomizerName } from '../../src/randomizers/index.js';
@@ -477,6 +478,25 @@ describe('TetrisAI input checks', () => {
       ],
       [() => guideline.nextMove({ board, current: 'T', next: [1, 0] }), 'BAD_ARGUMENT', /7 non-negative/],
       [() => ai.nextMove(null as never), 'BAD_ARGUMENT', /nextMove takes/],
+      // board and current have no default: null is a bad board or piece, not a request for a default.
+      [() => ai.nextMove({ board: null as never, current: 'T' }), 'BAD_BOARD', /got null/],
+      [() => ai.nextMove({ board, current: null as never }), 'BAD_PIECE', /current must be .* got null/],
+      // A height that would drop given rows (and their cells), or is not a row count, is refused.
+      ...[20, 5, 0, -5, 20.5, '24'].map((height): [() => unknown, string, RegExp] => [
+        () =>
+          guideline.nextMove({
+            board: { width: W, rows: new Array(22).fill(0b0111111110), height } as never,
+            current: 'I',
+          }),
+        'BAD_BOARD',
+        /board height must be an integer from the number of bit rows \(22\) to 40/,
+      ]),
+      // Under a preset whose field is 20 rows, a cell over it is a game already lost, not a taller field.
+      [
+        () => ai.nextMove({ board: Board.empty(W, 40).withCells([[3, 20]]), current: 'T' }),
+        'BAD_BOARD',
+        /row 20 \(from the bottom\) has cells over the 20-row field of nes; rows over the field may be given but must be empty/,
+      ],
     ];
     // Pieces as ids 0..6 (I O T S Z L J), as everywhere else in the library: the same move as the letters.
     const byLetter = guideline.nextMove({ board, current: 'T', queue: 'SZ', hold: 'I' });
@@ -513,6 +533,26 @@ describe('TetrisAI input checks', () => {
     await expect(TetrisAI.create({ randomizer: 'bag8' as never, table })).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
     });
+  });
+
+  it('reads a board taller than 20 rows as the 20-row field under every preset but guideline (40 rows there)', async () => {
+    // A stack 18 rows high with the well open in column 9, and an I: on the 20-row TGM field it cannot stand up to
+    // reach the well (it appears in the top row), so it lies flat. A 40-row board is the same field with empty rows
+    // over it, not a taller field whose piece appears 20 rows higher.
+    const field = Board.fromRows(['..........', '..........', ...new Array(18).fill('#########.')]);
+    for (const rules of RULE_SET_NAMES) {
+      const ai = await TetrisAI.create({ rules, lookahead: 0, table });
+      const on20 = ai.nextMove({ board: field, current: 'I' });
+      expect(ai.nextMove({ board: field.withHeight(40), current: 'I' }), rules).toEqual(on20);
+      expect(ai.nextMove({ board: { width: W, rows: field.rows, height: 40 }, current: 'I' }), rules).toEqual(on20);
+      if (rules === 'tgm') expect(on20?.cells.every(([, y]) => y >= 18)).toBe(true);
+    }
+    // The guideline's matrix is 40 rows: a cell over the visible 20 is part of the board.
+    const guideline = await TetrisAI.create({ rules: 'guideline', lookahead: 0, table });
+    const tall = Board.fromRows(new Array(26).fill('#.........')).withHeight(40);
+    const move = guideline.nextMove({ board: tall, current: 'O' });
+    expect(move).not.toBeNull();
+    expect(tall.withCells(move!.cells)).toBeInstanceOf(Board); // on empty cells, inside the board
   });
 
   it('answers null only at a top-out: a piece that cannot appear, and hold cannot save it', async () => {
@@ -581,7 +621,7 @@ describe('playGame', () => {
 
 /** Bit rows (bottom first) of drawBoard's board, as nextMove reads it. */
 function rowsOf(heights: number[]): Uint32Array {
-  return normalizeBoard(drawBoard(heights), W).rows;
+  return normalizeBoard(drawBoard(heights), W, { name: 'guideline', boardRows: 40 }).rows;
 }
 
 /** Whether the board is Tetris-ready on one of `sides`, as the policy asks it. */

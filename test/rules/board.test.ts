@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Board } from '../../src/rules/index.js';
 import { StackRankError } from '../../src/errors.js';
+import type { BoardLike } from '../../src/rules/types.js';
 
 const code = (f: () => unknown) => {
   try {
@@ -26,6 +27,9 @@ describe('Board', () => {
     expect(b.filled(3, 4)).toBe(false); // open above
     expect(Board.fromBits([0b0111111111, 0b1111111011, 1], 10, 4).equals(b)).toBe(true);
     expect(Board.from({ width: 10, rows: [0b0111111111, 0b1111111011, 1, 0] }).equals(b)).toBe(true);
+    // A height beside the bit rows is the board's, as nextMove reads it (not the row count).
+    const padded = { width: 10, rows: [0b0111111111, 0b1111111011, 1], height: 22 } as BoardLike;
+    expect(Board.from(padded).equals(b.withHeight(22))).toBe(true);
   });
 
   it('pads with empty rows on top when a height is given', () => {
@@ -103,6 +107,9 @@ describe('Board', () => {
     expect(code(() => Board.fromBits([2 ** 40 + 1], 4, 4))).toBe('BAD_BOARD');
     expect(code(() => Board.fromBits([1.5], 4))).toBe('BAD_BOARD');
     expect(code(() => Board.from(42 as never))).toBe('BAD_BOARD');
+    // A height that would drop given rows, or is no row count, is refused (it was once ignored).
+    for (const height of [2, -5, 20.5, '24'])
+      expect(code(() => Board.from({ width: 4, rows: [1, 2, 4], height } as BoardLike))).toBe('BAD_BOARD');
     const b = Board.empty(4, 4);
     expect(code(() => b.withCells([[4, 0]]))).toBe('BAD_ARGUMENT');
     expect(

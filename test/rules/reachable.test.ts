@@ -9,6 +9,7 @@ import {
   PieceMover,
   RULE_SETS,
   RULE_SET_NAMES,
+  countReachablePlacements,
   reachablePlacements,
   type GamePlacement,
 } from '../../src/rules/index.js';
@@ -403,6 +404,10 @@ describe('top-out and bad input', () => {
     const b = Board.empty();
     expect(code(() => reachablePlacements(b, 'T', { rules: 'tetris99' as never }))).toBe('BAD_RULES');
     expect(code(() => reachablePlacements(b, 'T', {} as never))).toBe('BAD_RULES');
+    expect(code(() => reachablePlacements(b, 'T', undefined as never))).toBe('BAD_RULES');
+    // An options value that is no object is a bad argument, as everywhere (docs/errors.md).
+    for (const options of [null, 5, 'nes'])
+      expect(code(() => countReachablePlacements(b, 'T', options as never))).toBe('BAD_ARGUMENT');
     expect(code(() => reachablePlacements(b, 'T', { rules: { ...RULE_SETS.tgm, gravity: '1G' } as never }))).toBe(
       'BAD_RULES',
     );
