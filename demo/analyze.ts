@@ -30,6 +30,8 @@ export interface AnalyzerDeps {
   settings: Settings;
   gameAI(): Promise<TetrisAI>;
   updateUrl(extra: Record<string, string | null>): void;
+  /** The link's position (fumen, queue, hold) was replaced: what was wrong with it no longer applies. */
+  positionReplaced(): void;
   playPosition(): { board: Board; current: Piece; queue: Piece[]; hold: Piece | null } | null;
 }
 
@@ -95,6 +97,7 @@ export class Analyzer {
       this.current = p.current;
       this.queue = [...p.queue];
       this.hold = p.hold;
+      deps.positionReplaced();
       void this.update();
     };
     const canvas = $<HTMLCanvasElement>('board');
@@ -149,6 +152,7 @@ export class Analyzer {
         this.queue = pos.queue ?? [];
       }
       if (pos.hold) this.hold = pos.hold;
+      this.deps.positionReplaced();
       void this.update();
     } catch (e) {
       this.status(e instanceof Error ? e.message : String(e));

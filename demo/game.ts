@@ -74,7 +74,7 @@ export abstract class BaseGame {
     if (this.queue.length < n) this.queue += this.randomizer.take(n - this.queue.length);
   }
 
-  /** Plays the current piece; false when the game is over. */
+  /** Plays the current piece; false when the game is over (also after a piece that ended it). */
   abstract step(lookahead: number): boolean | Promise<boolean>;
 
   /** Book-keeping after the current piece was played. */

@@ -36,10 +36,19 @@ const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as 
 const { settings, problems } = parseSettings(location.search, Math.floor(Math.random() * 2 ** 31));
 
 // ---------- messages ----------
-function showProblems(list: readonly string[]): void {
+/** What is wrong with the link, shown until it no longer applies. */
+let linkProblems = [...problems];
+if (!RULE_SETS[settings.rules].hold && settings.hold)
+  linkProblems.push(`the ${settings.rules} rule set has no hold; hold= is ignored`);
+function showProblems(): void {
   const box = $('message');
-  box.hidden = list.length === 0;
-  box.textContent = list.length ? `Check the link: ${list.join('; ')}.` : '';
+  box.hidden = linkProblems.length === 0;
+  box.textContent = linkProblems.length ? `Check the link: ${linkProblems.join('; ')}.` : '';
+}
+/** Analyze mode replaced the link's position: what was wrong with its fumen, queue or hold no longer applies. */
+function positionReplaced(): void {
+  linkProblems = linkProblems.filter((p) => !/^(fumen|queue|hold)\b|; hold= is ignored$/.test(p));
+  showProblems();
 }
 function showError(e: unknown): void {
   const box = $('error');
@@ -50,11 +59,15 @@ function showError(e: unknown): void {
 window.addEventListener('error', (ev) => showError(ev.error ?? ev.message));
 window.addEventListener('unhandledrejection', (ev) => showError(ev.reason));
 
-/** The URL keeps the mode, the rule set and (in analyze mode) the position: a link shares what is on screen. */
+/**
+ * The URL keeps the mode, the rule set, watch mode's player and (in analyze mode) the position, and each setting as
+ * it is changed: a link shares what is on screen.
+ */
 function updateUrl(extra: Record<string, string | null> = {}): void {
   const params = new URLSearchParams(location.search);
   params.set('mode', settings.mode);
-  if (settings.rules !== 'guideline' || params.has('rules')) params.set('rules', settings.rules);
+  params.set('rules', settings.rules);
+  if (settings.mode === 'watch') params.set('player', settings.player);
   for (const k of ['fumen', 'queue', 'hold']) if (settings.mode !== 'analyze') params.delete(k);
   for (const [k, v] of Object.entries(extra)) {
     if (v === null || v === '') params.delete(k);
@@ -316,6 +329,7 @@ function setupWatchControls(): void {
   rsel.value = settings.randomizer ?? '';
   rsel.onchange = () => {
     settings.randomizer = (rsel.value || null) as RandomizerName | null;
+    updateUrl({ randomizer: settings.randomizer });
     void newGame();
   };
   const wsel = $<HTMLSelectElement>('preset');
@@ -323,6 +337,7 @@ function setupWatchControls(): void {
   wsel.value = settings.preset;
   wsel.onchange = () => {
     settings.preset = wsel.value as PresetName;
+    updateUrl({ preset: settings.preset });
     void newGame();
   };
   const gsel = $<HTMLSelectElement>('garbage');
@@ -331,12 +346,14 @@ function setupWatchControls(): void {
   gsel.value = String(settings.garbage);
   gsel.onchange = () => {
     settings.garbage = Number(gsel.value);
+    updateUrl({ garbage: String(settings.garbage) });
     void newGame();
   };
   const lsel = $<HTMLSelectElement>('lookahead');
   lsel.value = String(settings.lookahead);
   lsel.onchange = () => {
     settings.lookahead = Number(lsel.value);
+    updateUrl({ lookahead: String(settings.lookahead) });
     if (settings.player === 'tetris') void newGame(); // the game AI is made for one lookahead
   };
   const ssel = $<HTMLSelectElement>('speed-select');
@@ -344,11 +361,15 @@ function setupWatchControls(): void {
     ssel.add(new Option(`${settings.speed} pieces/s`, String(settings.speed)));
   }
   ssel.value = Number.isFinite(settings.speed) ? String(settings.speed) : 'max';
-  ssel.onchange = () => (settings.speed = ssel.value === 'max' ? Infinity : Number(ssel.value));
+  ssel.onchange = () => {
+    settings.speed = ssel.value === 'max' ? Infinity : Number(ssel.value);
+    updateUrl({ speed: ssel.value });
+  };
   const steep = $<HTMLSelectElement>('steep');
   steep.value = settings.steep;
   steep.onchange = async () => {
     settings.steep = steep.value as SteepRule;
+    updateUrl({ steep: settings.steep });
     stackAI = null;
     void newGame();
   };
@@ -372,6 +393,7 @@ const analyzer = new Analyzer({
   settings,
   gameAI: () => gameAI(settings.rules, settings.lookahead),
   updateUrl,
+  positionReplaced,
   playPosition: () => playPage.position(),
 });
 
@@ -462,9 +484,7 @@ function frame(now: number): void {
 }
 
 // ---------- start ----------
-showProblems(problems);
-if (!RULE_SETS[settings.rules].hold && settings.hold)
-  showProblems([...problems, `the ${settings.rules} rule set has no hold; hold= is ignored`]);
+showProblems();
 setupTopbar();
 setupWatchControls();
 drawBoard($<HTMLCanvasElement>('board'), { columns: 10, cells: [] as Paint[][] });

@@ -98,7 +98,8 @@ export class TetrisGame extends BaseGame {
     if (this.garbageEvery > 0 && this.pieces % this.garbageEvery === 0) this.addGarbage();
     this.holes = this.board.holes();
     this.check();
-    return true;
+    // The piece is placed, but garbage may have pushed the stack off the top: the page ends a game on false.
+    return !this.over;
   }
 
   /** Pushes a garbage row with one hole in from below; the game is over when the stack is pushed off the top. */

@@ -39,7 +39,12 @@ export function boardFromFumen(fumen: string, options: { page?: number } = {}): 
   let pages: ReturnType<typeof decoder.decode>;
   try {
     if (at < 0) throw new Error('no "v115@" or "v110@" prefix');
-    pages = decoder.decode(fumen.slice(at).trim());
+    const data = fumen.slice(at).trim();
+    // The package reads a character outside fumen's alphabet as a value of -1 and decodes on (a damaged string
+    // would give a made-up board): such a character is refused here.
+    const bad = /[^A-Za-z0-9+/?]/.exec(data.slice(5));
+    if (bad) throw new Error(`${describe(bad[0])} at character ${at + 5 + bad.index} is not fumen data`);
+    pages = decoder.decode(data);
   } catch (e) {
     throw new StackRankError(
       'BAD_FUMEN',

@@ -330,6 +330,44 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
     await page.close();
   });
 
+  it('the URL follows the view: an old mode=full link, and each watch setting as it changes', {
+    timeout: 120_000,
+  }, async () => {
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${demo.url}?mode=full&iterations=${ITERATIONS}&speed=10`);
+    await page.waitForSelector('body[data-state=playing][data-player=full]', { timeout: 60_000 });
+    const query = () => new URL(page.url()).searchParams;
+    expect(query().get('mode')).toBe('watch');
+    expect(query().get('player')).toBe('full'); // a reload opens the full-board player again
+    expect(query().get('rules')).toBe('guideline'); // the rule set is always there
+    await page.selectOption('[data-testid=player]', 'tetris');
+    await page.waitForSelector('body[data-state=playing][data-player=tetris]', { timeout: 60_000 });
+    await page.selectOption('#garbage', '8');
+    await page.selectOption('#lookahead', '0');
+    await page.selectOption('#speed-select', 'max');
+    expect(query().get('garbage')).toBe('8');
+    expect(query().get('lookahead')).toBe('0');
+    expect(query().get('speed')).toBe('max');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("analyze: a link's bad fumen is reported until another position is loaded", { timeout: 120_000 }, async () => {
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${demo.url}?mode=analyze&iterations=${ITERATIONS}&fumen=v115@vh!AgH`);
+    await page.waitForSelector('[data-testid=placement-list][data-state=ranked]', { timeout: 60_000 });
+    expect(await page.textContent('#message')).toMatch(
+      /^Check the link: fumen: .*"!" at character 7 is not fumen data/,
+    );
+    await page.fill('#an-fumen', 'v115@vhAAgH');
+    await page.click('#an-load');
+    await page.waitForSelector('#message[hidden]', { state: 'attached' });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('works with the keyboard alone: the mode list, a placement in play, a cell in analyze', {
     timeout: 120_000,
   }, async () => {

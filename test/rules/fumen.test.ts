@@ -80,7 +80,26 @@ describe('fumen', () => {
   });
 
   it('garbage input throws BAD_FUMEN; bad boards BAD_BOARD', () => {
-    for (const bad of ['', 'hello', 'v115@!!!!', 'v115@9gI8AeI8Ae', 'v115@', 42, null]) {
+    expect(() => boardFromFumen('v115@vh!AgH')).toThrow(/"!" at character 7 is not fumen data/);
+    // '?' is fumen's line break, and a link in front of the data is read past.
+    expect(
+      boardFromFumen('https://fumen.zui.jp/?v115@vhAAgH')
+        .board.toRows()
+        .every((r) => r === '..........'),
+    ).toBe(true);
+    // A character outside fumen's alphabet inside good data is refused too: the package decoded it as -1, giving
+    // a made-up board ('v115@corrupt!!' read as 23 full rows, 'v115@vh!AgH' as an empty field).
+    for (const bad of [
+      '',
+      'hello',
+      'v115@!!!!',
+      'v115@9gI8AeI8Ae',
+      'v115@',
+      'v115@corrupt!!',
+      'v115@vh!AgH',
+      42,
+      null,
+    ]) {
       try {
         boardFromFumen(bad as string);
         expect.unreachable(`accepted ${String(bad)}`);
