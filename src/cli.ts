@@ -45,6 +45,9 @@ function interrupted(io: CliIO, command: string): number {
   return STOP_SIGNALS[by];
 }
 
+/** A message on one line (docs/cli.md): a parser's message may quote a file's lines. */
+const oneLine = (message: string) => message.replace(/\s*[\r\n]+\s*/g, ' ');
+
 export async function main(argv: string[], io: CliIO = nodeIO()): Promise<number> {
   const cli = buildProgram(COMMANDS, GROUPS, io, DESCRIPTION);
   const prefix = (path: string) => (path ? `stackrank ${path}` : 'stackrank');
@@ -57,11 +60,11 @@ export async function main(argv: string[], io: CliIO = nodeIO()): Promise<number
   } catch (e) {
     if (e instanceof HelpShown) return EXIT.ok;
     if (e instanceof CommandUsageError) {
-      io.err(`${prefix(e.path)}: ${e.message}`);
+      io.err(`${prefix(e.path)}: ${oneLine(e.message)}`);
       return EXIT.usage;
     }
     if (e instanceof UsageError) {
-      io.err(`${prefix(cli.running())}: ${e.message}`);
+      io.err(`${prefix(cli.running())}: ${oneLine(e.message)}`);
       return EXIT.usage;
     }
     if ((io.signal?.aborted && !isWriting(io)) || (e instanceof StackRankError && e.code === 'ABORTED')) {
@@ -69,11 +72,11 @@ export async function main(argv: string[], io: CliIO = nodeIO()): Promise<number
       return interrupted(io, cli.running());
     }
     if (e instanceof StackRankError) {
-      io.err(`${prefix(cli.running())}: ${e.message} [${e.code}]`);
+      io.err(`${prefix(cli.running())}: ${oneLine(e.message)} [${e.code}]`);
       return EXIT.runtime;
     }
     if (isSystemError(e)) {
-      io.err(`${prefix(cli.running())}: ${e.message} [IO]`);
+      io.err(`${prefix(cli.running())}: ${oneLine(e.message)} [IO]`);
       return EXIT.runtime;
     }
     throw e;
@@ -91,8 +94,13 @@ function entryPath(): string {
 
 const isEntry = typeof process !== 'undefined' && !!process.argv[1] && /cli\.(js|ts|mjs)$/.test(entryPath());
 if (isEntry) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
+  const io = nodeIO();
+  main(process.argv.slice(2), io).then(
+    async (code) => {
+      await io.flush?.();
+      // The reader went away, maybe at the last line, after the command had finished: 141 all the same.
+      process.exit(io.signal?.aborted && stoppedBy(io.signal) === 'SIGPIPE' ? STOP_SIGNALS.SIGPIPE : code);
+    },
     (e) => {
       process.stderr.write(`stackrank: internal error: ${(e as Error).stack ?? String(e)}\n`);
       process.exit(70);

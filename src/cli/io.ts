@@ -10,6 +10,8 @@ export interface CliIO {
   env: Record<string, string | undefined>;
   /** Aborted on Ctrl-C: commands pass it to every long library call, which then stops within about 100 ms. */
   signal?: AbortSignal;
+  /** Resolves once every line written so far has reached its stream or failed (the process exits after it). */
+  flush?(): Promise<void>;
 }
 
 /**
@@ -42,16 +44,29 @@ export function nodeIO(): CliIO {
   // stops as on Ctrl-C, quietly, and the command exits 141 as if killed by SIGPIPE (docs/cli.md). Without a
   // listener the stream's EPIPE error would end the process with a stack trace.
   const closed = { stdout: false, stderr: false };
+  const readerGone = (name: 'stdout' | 'stderr') => {
+    closed[name] = true;
+    if (!controller.signal.aborted) controller.abort('SIGPIPE' satisfies StopSignal);
+  };
   for (const name of ['stdout', 'stderr'] as const)
     process[name].on('error', (e: NodeJS.ErrnoException) => {
       if (e.code !== 'EPIPE') throw e;
-      closed[name] = true;
-      if (!controller.signal.aborted) controller.abort('SIGPIPE' satisfies StopSignal);
+      readerGone(name);
     });
+  // A write's failure is reported after the write returns: the command's last line can fail after the command has
+  // finished, so the process waits for every write's outcome (flush) before it picks its exit code.
+  let pending = 0;
+  let settled: (() => void) | null = null;
   const write = (name: 'stdout' | 'stderr', text: string) => {
-    if (!closed[name]) process[name].write(text);
+    if (closed[name]) return;
+    pending++;
+    process[name].write(text, (e?: NodeJS.ErrnoException | null) => {
+      if (e?.code === 'EPIPE') readerGone(name);
+      if (--pending === 0) settled?.();
+    });
   };
   return {
+    flush: () => (pending === 0 ? Promise.resolve() : new Promise<void>((resolve) => (settled = resolve))),
     signal: controller.signal,
     out: (l) => write('stdout', l + '\n'),
     err: (l) => write('stderr', l + '\n'),

@@ -259,6 +259,15 @@ function commanderMessage(err: CommanderError): string {
     .trim();
 }
 
+/** What is allowed, after an unknown command or option that has no close match (one line, docs/cli.md). */
+function allowedAfter(err: CommanderError, cmd: Command): string {
+  if (/Did you mean/.test(err.message)) return '';
+  if (err.code === 'commander.unknownCommand') return `; commands are ${cmd.commands.map((c) => c.name()).join(', ')}`;
+  if (err.code === 'commander.unknownOption')
+    return `; options are ${cmd.options.map((o) => o.long ?? o.flags).join(', ')}`;
+  return '';
+}
+
 function configure(cmd: Command, io: CliIO, path: string): Command {
   return cmd
     .exitOverride((err) => {
@@ -268,7 +277,7 @@ function configure(cmd: Command, io: CliIO, path: string): Command {
       // A group called without its subcommand prints its help to stderr: a usage error.
       if (err.code === 'commander.help')
         throw new CommandUsageError(path, `a ${path ? 'sub' : ''}command is needed (see the list above)`);
-      throw new CommandUsageError(path, commanderMessage(err));
+      throw new CommandUsageError(path, commanderMessage(err) + allowedAfter(err, cmd));
     })
     .configureOutput({
       writeOut: (s) => io.out(s.replace(/\n$/, '')),

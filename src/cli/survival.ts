@@ -93,7 +93,8 @@ the randomizer's preview table (surface x piece in hand; built and cached on fir
 of the run and --out writes its result file; stackrank merge pools the shards (docs/distributed.md). --checkpoint
 FILE records finished streams and resumes from them. --rules plays only the placements a real game's piece can
 reach (docs/rules.md, "The stacking game under a rule set"): tgm20g is TGM at 20G, where the piece slides along
-the stack (use it with the 20G table, --variant 20g); classic, the default, reaches every placement.`,
+the stack (pair it with the 20G table: stackrank table build --variant 20g --out FILE, then --table FILE; without
+--table the article's table is used); classic, the default, reaches every placement.`,
   options: {
     lookahead: {
       type: 'intList',

@@ -20,7 +20,7 @@ describe('TetrisGame with garbage', () => {
       let ok = true;
       for (let n = 0; n < 400 && ok; n++) {
         const before = game.pieces;
-        ok = game.step(0);
+        ok = game.step();
         expect(ok).toBe(!game.over);
         // The piece was placed and then a garbage row ended the game: the case the page once missed.
         if (!ok && game.pieces > before) endedByGarbage++;

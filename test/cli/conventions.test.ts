@@ -97,7 +97,7 @@ describe('--help comes from the option table', () => {
     expect(unknown.err).toBe("stackrank: unknown command 'tabel' (Did you mean table?)");
     const sub = await runCli(['help', 'table', 'nosuch']);
     expect(sub.code).toBe(2);
-    expect(sub.err).toBe("stackrank table: unknown command 'nosuch'");
+    expect(sub.err).toBe("stackrank table: unknown command 'nosuch'; commands are build, info, rank");
     expect(sub.out).toBe('');
   });
 
@@ -114,6 +114,17 @@ describe('--help comes from the option table', () => {
 
 describe('usage errors exit 2 with one line', () => {
   it.each([
+    // An unknown name with no close match says what is allowed; a close match is suggested instead.
+    [
+      ['bogus'],
+      "stackrank: unknown command 'bogus'; commands are table, bench, play, analyze, full, merge, randomizers, queue, demo",
+    ],
+    [['table', 'bogus'], "stackrank table: unknown command 'bogus'; commands are build, info, rank"],
+    [['queue', 'tgm1', '--bogus'], "stackrank queue: unknown option '--bogus'; options are --seed, --count, --denominator, --json"],
+    [
+      ['table', 'build', '--iteration', '3'],
+      "stackrank table build: unknown option '--iteration' (Did you mean --iterations?)",
+    ],
     // A negative number is a value (then out of range), not an "ambiguous argument".
     [['table', 'build', '--width', '-1'], 'stackrank table build: --width must be an integer from 4 to 9; got "-1"'],
     [

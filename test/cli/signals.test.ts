@@ -175,6 +175,23 @@ describe('a reader that goes away (| head -1) stops the command quietly with exi
   });
 });
 
+describe('a reader gone before the last line (| true) is exit code 141 too', { timeout: 120_000 }, () => {
+  // The read end of stdout is closed before the command writes anything, so its only (last) writes fail: their
+  // failure is reported after the command has finished, which once exited 0 with the output lost.
+  it.each([[['queue', 'tgm1', '--count', '5']], [['randomizers', '--pieces', '1000', '--json']], [['--help']]])(
+    '%j',
+    async (args) => {
+      const child = cli(args);
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise<number | null>((res) => child.on('exit', (c) => res(c)));
+      expect(stderr).toBe('');
+      expect(code).toBe(141);
+    },
+  );
+});
+
 describe('a read-only output directory is refused before the work', { timeout: 60_000 }, () => {
   it('randomizers --plots, full train --checkpoint and table build --out into a read-only directory exit 2', async () => {
     // root ignores directory permissions, so as root the CLI runs as the unprivileged user `nobody`
