@@ -120,7 +120,10 @@ describe('usage errors exit 2 with one line', () => {
       "stackrank: unknown command 'bogus'; commands are table, bench, play, analyze, full, merge, randomizers, queue, demo",
     ],
     [['table', 'bogus'], "stackrank table: unknown command 'bogus'; commands are build, info, rank"],
-    [['queue', 'tgm1', '--bogus'], "stackrank queue: unknown option '--bogus'; options are --seed, --count, --denominator, --json"],
+    [
+      ['queue', 'tgm1', '--bogus'],
+      "stackrank queue: unknown option '--bogus'; options are --seed, --count, --denominator, --json",
+    ],
     [
       ['table', 'build', '--iteration', '3'],
       "stackrank table build: unknown option '--iteration' (Did you mean --iterations?)",
