@@ -17,17 +17,27 @@ export function listOption(name: string, value: string, min: number, max: number
   return value.split(',').map((v) => intOption(name, v, 0, min, max));
 }
 
-/** A finite number at least `min` (the decay randomizer's denominator) or strictly above `above` (seconds). */
-export function numberOption(
-  name: string,
-  value: string,
-  bound: { min: number; above?: undefined } | { above: number; min?: undefined },
-): number {
+type NumberBound =
+  | { min: number; max?: number; above?: undefined }
+  | { above: number; min?: undefined; max?: undefined };
+
+/** A number bound as --help and the usage error write it: `≥ 1`, `1..1e+300`, `> 0`. */
+export function numberRange(bound: NumberBound): string {
+  if (bound.min === undefined) return `> ${bound.above}`;
+  return bound.max === undefined ? `≥ ${bound.min}` : `${bound.min}..${bound.max}`;
+}
+
+/**
+ * A finite number at least `min` (the decay randomizer's denominator, at most `max`) or strictly above `above`
+ * (seconds).
+ */
+export function numberOption(name: string, value: string, bound: NumberBound): number {
   const n = Number(value);
-  const inRange = bound.min === undefined ? n > bound.above : n >= bound.min;
+  const inRange =
+    bound.min === undefined ? n > bound.above : n >= bound.min && (bound.max === undefined || n <= bound.max);
   if (value.trim() === '' || !Number.isFinite(n) || !inRange)
     throw new UsageError(
-      `--${name} must be a number ${bound.min === undefined ? `> ${bound.above}` : `≥ ${bound.min}`}; got ${JSON.stringify(value)}`,
+      `--${name} must be a number ${bound.max === undefined ? numberRange(bound) : `from ${bound.min} to ${bound.max}`}; got ${JSON.stringify(value)}`,
     );
   return n;
 }

@@ -3,7 +3,7 @@
  * wording everywhere. Ranges and defaults are the library's own constants.
  */
 import { RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
-import { DEFAULT_DENOMINATOR, MIN_DENOMINATOR } from '../randomizers/decay.js';
+import { DEFAULT_DENOMINATOR, MAX_DENOMINATOR, MIN_DENOMINATOR } from '../randomizers/decay.js';
 import { DEFAULT_ITERATIONS, MAX_ITERATIONS } from '../rank/build.js';
 import { TABLE_STEEP, type TableSteep } from '../rank/moves.js';
 import { MAX_SEED } from '../random.js';
@@ -54,6 +54,7 @@ export function randomizerOption(
 export const DENOMINATOR: NumberSpec = {
   type: 'number',
   min: MIN_DENOMINATOR,
+  max: MAX_DENOMINATOR,
   arg: 'D',
   help: "the decay generator's denominator",
   defaultHelp: String(DEFAULT_DENOMINATOR),

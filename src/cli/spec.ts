@@ -5,7 +5,7 @@
  * checks made before any work starts, and `--help`. docs/architecture.md ("CLI") says how to add a command.
  */
 import { Command, Option, type CommanderError, type Help } from 'commander';
-import { UsageError, choiceOption, intOption, listOption, numberOption } from './args.js';
+import { UsageError, choiceOption, intOption, listOption, numberOption, numberRange } from './args.js';
 import { checkOutputDir, checkOutputFile } from './files.js';
 import type { CliIO } from './io.js';
 
@@ -29,10 +29,11 @@ export interface IntListSpec extends OptionBase {
   max: number;
   default?: readonly number[];
 }
-/** A finite real number: at least `min`, or strictly above `above` (one of the two). */
+/** A finite real number: at least `min`, or strictly above `above` (one of the two); at most `max` if given. */
 export type NumberSpec = OptionBase & {
   type: 'number';
   default?: number;
+  max?: number;
 } & ({ min: number; above?: undefined } | { above: number; min?: undefined });
 export interface ChoiceSpec<C extends string = string> extends OptionBase {
   type: 'choice';
@@ -166,7 +167,8 @@ function valueParser(name: string, spec: OptionSpec): ((text: string) => unknown
     case 'intList':
       return (t) => listOption(name, t, spec.min, spec.max);
     case 'number':
-      return (t) => numberOption(name, t, spec.min === undefined ? { above: spec.above } : { min: spec.min });
+      return (t) =>
+        numberOption(name, t, spec.min === undefined ? { above: spec.above } : { min: spec.min, max: spec.max });
     case 'choice':
       return (t) => {
         const now = spec.renamed && Object.hasOwn(spec.renamed, t) ? spec.renamed[t] : undefined;
@@ -191,7 +193,7 @@ function valueParser(name: string, spec: OptionSpec): ((text: string) => unknown
 function describeRange(spec: OptionSpec): string {
   if (spec.type === 'int' || spec.type === 'intList')
     return spec.max === Number.MAX_SAFE_INTEGER ? `≥ ${spec.min}` : `${spec.min}..${spec.max}`;
-  if (spec.type === 'number') return spec.min === undefined ? `> ${spec.above}` : `≥ ${spec.min}`;
+  if (spec.type === 'number') return numberRange(spec.min === undefined ? { above: spec.above } : spec);
   return '';
 }
 

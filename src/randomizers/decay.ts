@@ -14,6 +14,12 @@ import { BaseRandomizer, pairArray, type Successor } from './base.js';
 export const DEFAULT_DENOMINATOR = 1.1;
 /** The smallest denominator checkDenominator accepts (1: memoryless). */
 export const MIN_DENOMINATOR = 1;
+/**
+ * The largest: (denominator - 1) × a weight must stay finite (above about 2.6e307 it overflows, the weights turn NaN
+ * and dealing never ends). Past 2^53 a denominator already plays as infinity (the dealt piece gives up all its
+ * weight), so the cap takes nothing away.
+ */
+export const MAX_DENOMINATOR = 1e300;
 
 /**
  * Throws BAD_ARGUMENT for anything but a finite number >= 1. Below 1 the dealt piece gains weight, the others are
@@ -22,10 +28,10 @@ export const MIN_DENOMINATOR = 1;
  * (docs/randomizers.md). `warn` is kept for callers that pass one; nothing is reported through it today.
  */
 export function checkDenominator(value: unknown, _warn?: (message: string) => void): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < MIN_DENOMINATOR) {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < MIN_DENOMINATOR || value > MAX_DENOMINATOR) {
     throw new StackRankError(
       'BAD_ARGUMENT',
-      `decay: denominator must be a finite number >= ${MIN_DENOMINATOR} (1 is memoryless, ${DEFAULT_DENOMINATOR} the default); got ${describe(value)}`,
+      `decay: denominator must be a number from ${MIN_DENOMINATOR} to ${MAX_DENOMINATOR} (1 is memoryless, ${DEFAULT_DENOMINATOR} the default); got ${describe(value)}`,
     );
   }
   return value;

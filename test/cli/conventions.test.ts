@@ -12,7 +12,7 @@ import { flagName, type OptionSpec } from '../../src/cli/spec.js';
 import { MAX_THREADS } from '../../src/threads.js';
 import { RANDOMIZER_NAMES } from '../../src/randomizers/index.js';
 import { MAX_SEED } from '../../src/random.js';
-import { MIN_DENOMINATOR } from '../../src/randomizers/decay.js';
+import { MAX_DENOMINATOR, MIN_DENOMINATOR } from '../../src/randomizers/decay.js';
 import { buildPreviewTable } from '../../src/rank/preview.js';
 import { buildRankTable } from '../../src/rank/table.js';
 import { runCli } from '../helpers/cli.js';
@@ -165,14 +165,17 @@ describe('usage errors exit 2 with one line', () => {
     [['full', 'play', '--weights', 'seedGA'], 'stackrank full play: --weights seedGA is now cs3243'],
     [['full', 'train', '--features', 'seedCode'], 'stackrank full train: --features seedCode is now cs3243'],
     // the decay generator's own lower bound (it used to be advertised as > 0, and 0.5 failed in the library)
-    [['queue', 'decay', '--denominator', '0.5'], 'stackrank queue: --denominator must be a number ≥ 1; got "0.5"'],
+    [
+      ['queue', 'decay', '--denominator', '0.5'],
+      'stackrank queue: --denominator must be a number from 1 to 1e+300; got "0.5"',
+    ],
     [
       ['randomizers', '--denominator', '0.999'],
-      'stackrank randomizers: --denominator must be a number ≥ 1; got "0.999"',
+      'stackrank randomizers: --denominator must be a number from 1 to 1e+300; got "0.999"',
     ],
     [
       ['table', 'build', '--variant', 'preview', '--randomizer', 'decay', '--denominator', '0'],
-      'stackrank table build: --denominator must be a number ≥ 1; got "0"',
+      'stackrank table build: --denominator must be a number from 1 to 1e+300; got "0"',
     ],
     // a bare word that is not a preset nor a file: a misspelt preset
     [
@@ -723,17 +726,19 @@ describe('the same option has the same range in every command', () => {
       for (const [key, o] of Object.entries(c.options as Record<string, OptionSpec>)) {
         if (o.type !== 'number') continue;
         if (!bounds.has(key)) bounds.set(key, new Map());
-        bounds.get(key)!.set(c.path, o.min === undefined ? `> ${o.above}` : `≥ ${o.min}`);
+        bounds.get(key)!.set(c.path, o.min === undefined ? `> ${o.above}` : `${o.min}..${o.max}`);
       }
     }
     for (const [key, byCommand] of bounds)
       expect(new Set(byCommand.values()), `--${flagName(key)}: ${JSON.stringify([...byCommand])}`).toHaveLength(1);
     const denominator = bounds.get('denominator')!;
     expect([...denominator.keys()].sort()).toEqual(['queue', 'randomizers', 'table build']);
-    expect([...denominator.values()][0]).toBe(`≥ ${MIN_DENOMINATOR}`);
+    expect([...denominator.values()][0]).toBe(`${MIN_DENOMINATOR}..${MAX_DENOMINATOR}`);
     for (const path of denominator.keys()) {
       const help = await runCli([...path.split(' '), '--help']);
-      expect(help.out.replace(/\s+/g, ' ')).toContain(`the decay generator's denominator [≥ ${MIN_DENOMINATOR}]`);
+      expect(help.out.replace(/\s+/g, ' ')).toContain(
+        `the decay generator's denominator [${MIN_DENOMINATOR}..${MAX_DENOMINATOR}]`,
+      );
     }
     // the bound itself is allowed, and the library takes it
     const least = await runCli(['queue', 'decay', '--denominator', String(MIN_DENOMINATOR), '--count', '7', '--json']);

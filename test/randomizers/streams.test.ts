@@ -128,8 +128,9 @@ describe('randomizer argument checking', () => {
       expect(attempt).toThrow(expect.objectContaining({ name: 'StackRankError', code: 'BAD_ARGUMENT' }));
   });
 
-  it('rejects a decay denominator that is not a finite number >= 1 (below 1 one piece takes over and the weights break)', () => {
-    for (const denominator of [0, -1, 0.8, 0.999, Number.NaN, Infinity, -Infinity, '2' as never, 2n as never]) {
+  it('rejects a decay denominator that is not a number from 1 to 1e300 (below 1 one piece takes over and the weights break)', () => {
+    // Past about 2.6e307 the weights overflowed to NaN and dealing never ended.
+    for (const denominator of [0, -1, 0.8, 0.999, Number.NaN, Infinity, -Infinity, '2' as never, 2n as never, 1e308]) {
       expect(() => createRandomizer('decay', { denominator, onWarning: () => {} })).toThrow(
         expect.objectContaining({ code: 'BAD_ARGUMENT' }),
       );
@@ -138,6 +139,9 @@ describe('randomizer argument checking', () => {
     const collect = (m: string) => warnings.push(m);
     createRandomizer('decay', { denominator: 1, onWarning: collect });
     createRandomizer('decay', { denominator: 1e100, onWarning: collect });
+    // The largest allowed deals as an infinite denominator does: the dealt piece gives up all its weight.
+    const huge = createRandomizer('decay', { denominator: 1e300, seed: 3 });
+    expect(huge.take(40)).toBe(createRandomizer('decay', { denominator: 2 ** 60, seed: 3 }).take(40));
     expect(warnings).toEqual([]);
   });
 
