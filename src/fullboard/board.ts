@@ -93,6 +93,9 @@ export class FullBoard {
         if (!Number.isInteger(m) || m < 0 || m > full) {
           throw new StackRankError('BAD_ARGUMENT', `row ${r} must be a mask from 0 to ${full}; got ${describe(m)}`);
         }
+        // As fromRows refuses one: the moves on such a board would clear it without counting it.
+        if (m === full)
+          throw new StackRankError('BAD_ARGUMENT', `row ${r} is full; full rows are cleared and cannot stand`);
         this.rows[r] = m;
       }
     }

@@ -317,6 +317,12 @@ export function checkCheckpoint(json: unknown): TrainCheckpoint {
   }
   if (!Array.isArray(c.history))
     throw new StackRankError('BAD_HEADER', `checkpoint history must be an array; got ${describe(c.history)}`);
+  // The generations completed are those the history records: a resume numbers the next ones after them.
+  if (c.generation !== c.history.length)
+    throw new StackRankError(
+      'BAD_HEADER',
+      `checkpoint generation must be the number of generations its history holds (${c.history.length}); got ${describe(c.generation)}`,
+    );
   for (let i = 0; i < c.history.length; i++) {
     const h: unknown = c.history[i];
     if (h === null || typeof h !== 'object' || !finiteList((h as GenerationStats).bestWeights, n))

@@ -138,7 +138,7 @@ const FAMILIES: Record<RandomizerName, Family> = {
       if (!Number.isInteger(seen) || (seen as number) < 0 || (seen as number) >= 1 << PIECE_COUNT) {
         invalidState(state, `seen must be a bit mask 0..${(1 << PIECE_COUNT) - 1}; got ${describe(seen)}`);
       }
-      const poolQuirk = checkPoolQuirk(state.params?.poolQuirk ?? DEFAULT_POOL_QUIRK);
+      const poolQuirk = checkPoolQuirk(state.params.poolQuirk);
       return new Tgm3Randomizer(
         rng,
         [...pieceIdList(state, 'pool', POOL_SIZE)],
@@ -241,6 +241,20 @@ export function restoreRandomizer(
   const opts = optionsObject('restoreRandomizer', options, RESTORE_RANDOMIZER_OPTIONS);
   const warn = checkCallback<(m: string) => void>('onWarning', opts.onWarning) ?? ((m: string) => console.warn(m));
   const rng = rngFromState(state);
+  // The family's parameters, all of them: a default filled in for a missing one would deal another stream.
+  const names = Object.keys(family.defaults);
+  const params: unknown = state.params;
+  if (
+    params === null ||
+    typeof params !== 'object' ||
+    Array.isArray(params) ||
+    Object.keys(params).length !== names.length ||
+    !names.every((k) => Object.hasOwn(params, k))
+  )
+    invalidState(
+      state,
+      `params must be ${names.length ? `{ ${names.join(', ')} }` : '{}'} as state() gives them; got ${describe(params)}`,
+    );
   if (state.mixture === undefined) return family.restore(rng, state, warn);
   const parts = state.mixture;
   // map below skips a sparse array's holes: a hole is a missing entry.

@@ -322,6 +322,8 @@ export class RankTable {
         `expected a Uint16Array with room for ${this.size} values; got ${describe(target)}`,
       );
     checkSignal(signal, 'writeSearchValues: signal');
+    // An aborted signal stops the call before any work, whatever the table's size (docs/errors.md).
+    if (signal?.aborted) throw new StackRankError('ABORTED', 'writeSearchValues was aborted before it began');
     if (this.searchCache) {
       target.set(this.searchCache.values);
       return this.searchCache.scale;

@@ -519,8 +519,12 @@ function poolStreams(
 function checkStreamRecord(value: unknown, where: string, share: number): StreamRecord {
   const r = recordObject(where, value);
   const stream = recordInt(where, 'stream', r.stream, 0, MAX_SHARDS - 1);
-  if (!Array.isArray(r.games) || r.games.length === 0)
-    throw new StackRankError('BAD_ARGUMENT', `${where}: games must be a non-empty array; got ${describe(r.games)}`);
+  // A stream whose share of the budget is 0 (fewer pieces than streams) plays no game: its record is empty.
+  if (!Array.isArray(r.games) || (r.games.length === 0 && share !== 0))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${where}: games must be a non-empty array (empty only for a stream with no pieces in its share); got ${describe(r.games)}`,
+    );
   let total = 0;
   // An index loop, not map: a sparse array's holes are games too (and bad ones).
   const games: StackingGameRecord[] = [];

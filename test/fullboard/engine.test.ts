@@ -432,6 +432,8 @@ describe('full board engine', () => {
     expect(bad(() => FullBoard.fromRows(['####']))).toBe('BAD_ARGUMENT');
     expect(bad(() => new FullBoard({ width: 11 }))).toBe('BAD_ARGUMENT');
     expect(bad(() => new FullBoard({ height: 3 }))).toBe('BAD_ARGUMENT');
+    // A full row, as fromRows refuses it: a move on it cleared the row without counting it.
+    expect(bad(() => new FullBoard({ width: 10, height: 20 }, [1023, 1]))).toBe('BAD_ARGUMENT');
     expect(bad(() => new FullBoard().legalMoves('Q'))).toBe('BAD_PIECE');
     await expect(playFullGame({ weights: 'cs3243', width: 12 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(playFullGame({ weights: { features: ['holes'], weights: [Infinity] } })).rejects.toMatchObject({

@@ -60,6 +60,11 @@ describe('GA trainer', () => {
     expect(resumed.history.map((h) => [h.generation, h.best, h.mean])).toEqual(
       full.history.map((h) => [h.generation, h.best, h.mean]),
     );
+    // A generation count its history does not hold is a damaged checkpoint, not generations numbered -1 or 2.5.
+    for (const generation of [-1, 1.5, 5, '2'])
+      expect(() => checkCheckpoint({ ...JSON.parse(saved!), generation })).toThrow(
+        expect.objectContaining({ code: 'BAD_HEADER', message: expect.stringContaining('holds (2); got') }),
+      );
   });
 
   it('refuses a resume whose given options differ from the checkpoint; options left out keep its values', async () => {

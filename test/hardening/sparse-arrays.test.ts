@@ -499,7 +499,12 @@ describe('the trainer', () => {
     {
       name: 'checkpoint.history',
       valid: () => [checkpoint.history[0], checkpoint.history[0], checkpoint.history[0]],
-      call: (history) => withCheckpoint((c) => (c.history = history as never)),
+      // The generations completed are the history's length (checkCheckpoint holds them equal).
+      call: (history) =>
+        withCheckpoint((c) => {
+          c.history = history as never;
+          c.generation = (history as unknown[]).length;
+        }),
       names: 'history',
     },
     {

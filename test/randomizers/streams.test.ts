@@ -155,6 +155,10 @@ describe('randomizer argument checking', () => {
       [{ pool: [...(state.pool as number[]).slice(1), 9] }, /pool must be/],
       [{ droughtOrder: [0, 0, 1, 2, 3, 4, 5] }, /droughtOrder must list each piece once/],
       [{ started: 'yes' as never }, /started must be/],
+      // A missing or damaged params once restored the default poolQuirk: another piece stream, silently.
+      [{ params: undefined }, /tgm3 state: params must be \{ poolQuirk \} as state\(\) gives them; got undefined/],
+      [{ params: { junk: 1 } as never }, /params must be \{ poolQuirk \}/],
+      [{ params: { poolQuirk: 0, extra: 1 } as never }, /params must be \{ poolQuirk \}/],
     ];
     for (const [change, message] of broken) {
       expect(() => restoreRandomizer({ ...state, ...change } as RandomizerState)).toThrow(message);
@@ -168,5 +172,8 @@ describe('randomizer argument checking', () => {
       /weights must sum to 7/,
     );
     expect(() => restoreRandomizer({ ...decay, params: { denominator: -1 } })).toThrow(/denominator/);
+    expect(() => restoreRandomizer({ ...bag, params: { denominator: 2 } as never })).toThrow(
+      /bag7 state: params must be \{\} as state/,
+    );
   });
 });

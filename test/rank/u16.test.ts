@@ -205,6 +205,14 @@ describe('mirror-folded u16 build against the f32 iteration', () => {
     }
     await expect(buildFoldedRanks({ width: 10 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
   });
+
+  it('writeSearchValues refuses an aborted signal before any work, on a small table too', async () => {
+    const table = await buildRankTable({ width: 5, iterations: 2, threads: 1 });
+    const target = new Uint16Array(table.size);
+    await expect(table.writeSearchValues(target, AbortSignal.abort())).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(target.every((v) => v === 0)).toBe(true);
+    expect(await table.writeSearchValues(target)).toBe(table.searchValues().scale);
+  });
 });
 
 describe('the u16 build plays like the f32 build', () => {

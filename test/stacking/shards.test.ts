@@ -78,6 +78,14 @@ describe('simulateStacking by parts', () => {
     expect(seen.sort((a, b) => a - b)).toEqual([0, 1, 4, 5, 6, 8, 9, 10, 11]);
   });
 
+  it('resumes from the empty records of streams whose share of a small budget is no piece', async () => {
+    const small = { table, lookahead: 0, games: 4, maxPieces: 2, seed: 9, threads: 1 } as const;
+    const first = await simulateStacking(small);
+    expect(first.records.filter((r) => r.games.length === 0).length).toBeGreaterThan(0);
+    const again = await simulateStacking({ ...small, resume: first.records });
+    expect(figures(again)).toEqual(figures(first));
+  });
+
   it('refuses parts of different runs, overlaps, gaps and damaged records', () => {
     expect(() => mergeSimulations([cut(0, 6), { ...cut(6, 12), seed: 10 }])).toThrow(
       expect.objectContaining({ code: 'RUN_MISMATCH', message: expect.stringMatching(/seed is 9 in result 1 and 10/) }),
