@@ -43,6 +43,14 @@ import { readFileChecked, writeFileAtomic } from './node-io.js';
 export const ARTICLE_VARIANT = STEEP_VARIANT.rank.forbid;
 
 /** The variants a RankTable holds: one value per surface (fromValues). */
+const FROM_VALUES_OPTIONS = optionNames<Parameters<typeof RankTable.fromValues>[1]>({
+  width: true,
+  maxStep: true,
+  iterations: true,
+  encoding: true,
+  variant: true,
+  params: true,
+});
 const ONE_VALUE_VARIANTS: readonly string[] = (Object.keys(VARIANTS) as VariantName[]).filter(
   (v) => VARIANTS[v].slots === 1,
 );
@@ -121,6 +129,7 @@ export class RankTable {
         'BAD_ARGUMENT',
         `fromValues needs { width, maxStep, iterations }; got ${describe(meta)}`,
       );
+    optionsObject('RankTable.fromValues', meta, FROM_VALUES_OPTIONS);
     checkGeometry({ width: meta.width, maxStep: meta.maxStep });
     requireInt('iterations', meta.iterations, 1, MAX_ITERATIONS);
     const encoding = meta.encoding ?? 'u16';
@@ -133,6 +142,15 @@ export class RankTable {
         'BAD_ARGUMENT',
         `variant must be one of ${ONE_VALUE_VARIANTS.join(', ')} (one value per surface); got ${describe(meta.variant)}`,
       );
+    // A variant with a piece model carries it, one without carries none: the file loader holds tables to that.
+    const withModel = VARIANTS[(meta.variant ?? ARTICLE_VARIANT) as VariantName].modelValues > 0;
+    if (withModel !== (meta.params !== undefined && meta.params !== null))
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        withModel
+          ? `a ${meta.variant} table needs params (its piece model); got ${describe(meta.params)}`
+          : `a ${meta.variant ?? ARTICLE_VARIANT} table has no params; got ${describe(meta.params)}`,
+      );
     const shape = foldShape(meta.width, meta.maxStep);
     if (values.length !== surfaceCount(meta.width, meta.maxStep)) {
       throw new StackRankError(
@@ -140,6 +158,10 @@ export class RankTable {
         `expected ${surfaceCount(meta.width, meta.maxStep)} values for ${meta.width}x${meta.maxStep}; got ${values.length}`,
       );
     }
+    // A rank is a chance: a value outside 0..1 (or NaN) would read back as another number, or not load again.
+    for (let i = 0; i < values.length; i++)
+      if (!(values[i] >= 0 && values[i] <= 1))
+        throw new StackRankError('BAD_ARGUMENT', `value ${i} must be a rank from 0 to 1; got ${describe(values[i])}`);
     const folded = variantMirrored(meta.variant ?? ARTICLE_VARIANT)
       ? foldValues(values, shape, (n) => new Float32Array(n))
       : values.slice();

@@ -71,6 +71,27 @@ describe('table files', () => {
     expect(f32.toFloat32()).toEqual(values);
   });
 
+  it('fromValues refuses values that are no ranks, params that do not fit the variant, and unknown options', () => {
+    const meta = { width: 6, maxStep: 4, iterations: 6 };
+    // Each once made a table that read back other numbers (a -1 as 65535), or whose bytes did not load again.
+    for (const bad of [-1, Number.NaN, Infinity, 2]) {
+      const v = values.slice();
+      v[5] = bad;
+      expect(() => RankTable.fromValues(v, meta)).toThrow(
+        expect.objectContaining({
+          code: 'BAD_ARGUMENT',
+          message: expect.stringMatching(/^value 5 must be a rank from 0 to 1/),
+        }),
+      );
+    }
+    expect(() => RankTable.fromValues(values, { ...meta, variant: 'weighted' })).toThrow(
+      /a weighted table needs params \(its piece model\)/,
+    );
+    expect(() => RankTable.fromValues(values, { ...meta, colour: 'red' } as never)).toThrow(
+      /RankTable.fromValues: unknown option "colour"/,
+    );
+  });
+
   it('ranks surfaces, truncating steep steps, and refuses a surface of another width', () => {
     expect(table.rank(parseSurface('44444'))).toBeCloseTo(values[(values.length - 1) / 2], 4);
     expect(table.rank(surfaceFromSteps([0, 9, -7, 0, 0]))).toBe(table.rank(parseSurface('48044')));
