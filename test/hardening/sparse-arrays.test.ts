@@ -574,7 +574,9 @@ describe('rank tables and piece models', () => {
     valid: () => UNIFORM,
     call: (model) =>
       RankTable.fromValues(table.toFloat32(), {
-        ...small,
+        width: small.width,
+        maxStep: small.maxStep,
+        iterations: small.iterations, // fromValues takes no threads: an unknown option is refused
         variant: 'weighted',
         params: { randomizer: 'custom', samples: 0, seed: 0, parameter: 0, model: model as never },
       }),
