@@ -24,7 +24,7 @@ import { Analyzer } from './analyze.js';
 import { drawBoard, drawPieces, line, type Paint } from './draw.js';
 import { FullGame } from './full.js';
 import { DROUGHT_BINS, ROWS, StackGame, type BaseGame } from './game.js';
-import { parseSettings, type Mode, type Player } from './params.js';
+import { parseSettings, type LinkProblem, type Mode, type Player } from './params.js';
 import { PlayPage } from './play-page.js';
 import { obtainTable } from './table.js';
 import { TetrisGame } from './tetris-game.js';
@@ -37,17 +37,18 @@ const { settings, problems } = parseSettings(location.search, Math.floor(Math.ra
 
 // ---------- messages ----------
 /** What is wrong with the link, shown until it no longer applies. */
-let linkProblems = [...problems];
+let linkProblems: LinkProblem[] = [...problems];
 if (!RULE_SETS[settings.rules].hold && settings.hold)
-  linkProblems.push(`the ${settings.rules} rule set has no hold; hold= is ignored`);
+  linkProblems.push({ param: 'hold', text: `the ${settings.rules} rule set has no hold; hold= is ignored` });
 function showProblems(): void {
   const box = $('message');
   box.hidden = linkProblems.length === 0;
-  box.textContent = linkProblems.length ? `Check the link: ${linkProblems.join('; ')}.` : '';
+  box.textContent = linkProblems.length ? `Check the link: ${linkProblems.map((p) => p.text).join('; ')}.` : '';
 }
 /** Analyze mode replaced the link's position: what was wrong with its fumen, queue or hold no longer applies. */
+const POSITION_PARAMS = ['fumen', 'queue', 'hold'];
 function positionReplaced(): void {
-  linkProblems = linkProblems.filter((p) => !/^(fumen|queue|hold)\b|; hold= is ignored$/.test(p));
+  linkProblems = linkProblems.filter((p) => !POSITION_PARAMS.includes(p.param));
   showProblems();
 }
 function showError(e: unknown): void {

@@ -49,9 +49,16 @@ export interface Settings {
   hold: Piece | null;
 }
 
-export function parseSettings(query: string, randomSeed: number): { settings: Settings; problems: string[] } {
+/** What is wrong with one parameter of the link (`param`), in a sentence for the page. */
+export interface LinkProblem {
+  param: string;
+  text: string;
+}
+
+export function parseSettings(query: string, randomSeed: number): { settings: Settings; problems: LinkProblem[] } {
   const params = new URLSearchParams(query);
-  const problems: string[] = [];
+  const problems: LinkProblem[] = [];
+  const report = (param: string, text: string) => problems.push({ param, text });
   const known = new Set([
     'mode',
     'player',
@@ -71,13 +78,13 @@ export function parseSettings(query: string, randomSeed: number): { settings: Se
     'queue',
     'hold',
   ]);
-  for (const k of params.keys()) if (!known.has(k)) problems.push(`unknown parameter "${k}" (ignored)`);
+  for (const k of params.keys()) if (!known.has(k)) report(k, `unknown parameter "${k}" (ignored)`);
 
   const choice = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
     const v = params.get(name);
     if (v === null) return fallback;
     if ((allowed as readonly string[]).includes(v)) return v as T;
-    problems.push(`${name}=${JSON.stringify(v)} is not one of ${allowed.join(', ')}; using ${fallback}`);
+    report(name, `${name}=${JSON.stringify(v)} is not one of ${allowed.join(', ')}; using ${fallback}`);
     return fallback;
   };
   const int = (name: string, fallback: number, min: number, max: number): number => {
@@ -85,7 +92,7 @@ export function parseSettings(query: string, randomSeed: number): { settings: Se
     if (v === null) return fallback;
     const n = Number(v);
     if (v.trim() !== '' && Number.isInteger(n) && n >= min && n <= max) return n;
-    problems.push(`${name}=${JSON.stringify(v)} must be an integer from ${min} to ${max}; using ${fallback}`);
+    report(name, `${name}=${JSON.stringify(v)} must be an integer from ${min} to ${max}; using ${fallback}`);
     return fallback;
   };
 
@@ -103,7 +110,8 @@ export function parseSettings(query: string, randomSeed: number): { settings: Se
   if (r !== null) {
     if (isRandomizerName(r)) randomizer = r;
     else
-      problems.push(
+      report(
+        'randomizer',
         `randomizer=${JSON.stringify(r)} is not one of ${RANDOMIZER_NAMES.join(', ')}; using the rule set's own`,
       );
   }
@@ -116,7 +124,7 @@ export function parseSettings(query: string, randomSeed: number): { settings: Se
     const letters = v.toUpperCase();
     if (letters.length > 0 && [...letters].every((c) => (PIECES as readonly string[]).includes(c)))
       return [...letters] as Piece[];
-    problems.push(`${name}=${JSON.stringify(v)} must be piece letters (${PIECES.join(' ')}), e.g. TSZO; ignored`);
+    report(name, `${name}=${JSON.stringify(v)} must be piece letters (${PIECES.join(' ')}), e.g. TSZO; ignored`);
     return null;
   };
   const queueText = params.get('queue');
@@ -127,7 +135,10 @@ export function parseSettings(query: string, randomSeed: number): { settings: Se
     const h = holdText.toUpperCase();
     if ((PIECES as readonly string[]).includes(h)) hold = h as Piece;
     else
-      problems.push(`hold=${JSON.stringify(holdText)} must be one piece letter (${PIECES.join(' ')}), e.g. T; ignored`);
+      report(
+        'hold',
+        `hold=${JSON.stringify(holdText)} must be one piece letter (${PIECES.join(' ')}), e.g. T; ignored`,
+      );
   }
   const fumen = params.get('fumen');
   let position: FumenPosition | null = null;
@@ -135,7 +146,7 @@ export function parseSettings(query: string, randomSeed: number): { settings: Se
     try {
       position = boardFromFumen(fumen);
     } catch (e) {
-      problems.push(`fumen: ${e instanceof Error ? e.message : String(e)}`);
+      report('fumen', `fumen: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
 
