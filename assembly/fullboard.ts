@@ -1,7 +1,7 @@
 // Full-board player kernel (docs/fullboard.md, "Engine"; map: docs/architecture.md): a bitboard engine,
 // the board features of Dellacherie, BCTS and the CS3243 GA report's player, 1-ply and 2-ply move choice, and the
 // whole game loop including the project's PRNG, so a game never leaves WebAssembly. Everything lives in one
-// context block allocated by TypeScript (src/fullboard/kernel.ts), which also writes the piece tables into it from
+// context block allocated by TypeScript (src/kernels/fullboard.ts), which also writes the piece tables into it from
 // src/pieces.ts: the kernel knows no piece shape. No allocation, no strings, no GC.
 //
 // This entry file only names what the module exports; the code lives in assembly/fullboard/, one file per part,

@@ -330,7 +330,7 @@ export function rankBlocksWeighted(plan: usize, prev: usize, next: usize, hiStar
 
 // ---------------------------------------------------------------------------------------------------------------
 // Mirror-folded u16 iteration (the article's table; docs/architecture.md "The rank kernel"). The TypeScript side
-// (src/rank/mirror-plan.ts) reorders the index digits so that a block of LO surfaces and its mirror image are both
+// (src/kernels/rank-mirror-plan.ts) reorders the index digits so that a block of LO surfaces and its mirror image are both
 // whole blocks: the block digits are (inner left steps, middle step, inner right steps complemented), the low
 // digits (edge left steps, edge right steps complemented), and mirroring swaps the two halves of each. Only the
 // canonical blocks are computed; each one's values are also written, permuted, to its mirror block. Values are u16
@@ -689,7 +689,7 @@ export function rankBlocksU16Ones(
 
 // Folded output: the table file's layout (src/rank/fold.ts) keeps a surface at slot (b(b+1)/2 + a) * C + c, with a
 // the leading half of the standard digits, b the trailing half reversed and complemented, c the middle digit. In the
-// build's order (src/rank/mirror-plan.ts) a surface is block (X, c, Y) = (X * C + c) * M + Y, offset U * E + V, and
+// build's order (src/kernels/rank-mirror-plan.ts) a surface is block (X, c, Y) = (X * C + c) * M + Y, offset U * E + V, and
 // a = U * M + X, b = V * M + Y (M = inner half size, E = edge half size).
 
 /**

@@ -1,6 +1,6 @@
 // Reachable placements kernel: the breadth-first search of src/rules/reachable.ts over piece states (rotation, x,
 // y) on bit-row boards, move for move and in the same order, so its placements and their key sequences are the
-// TypeScript search's exactly (tested). docs/rules.md ("Real games") states the model; src/rules/kernel.ts writes
+// TypeScript search's exactly (tested). docs/rules.md ("Real games") states the model; src/kernels/reachable.ts writes
 // the piece tables (generated from src/rules/rotation-systems.ts: this file knows no shape) and reads the results.
 //
 // Board rows are stored with walls: row y at index y + 4, bit x + 4 = column x, bits outside the board set, rows

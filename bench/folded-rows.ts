@@ -11,7 +11,7 @@ import { computePieceMax } from '../src/rank/piece-max.js';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import { loadRankTable } from '../src/rank/table.js';
 import { createRandomizer } from '../src/randomizers/index.js';
-import { StackingEngine } from '../src/stacking/engine.js';
+import { StackingEngine } from '../src/kernels/search.js';
 import { toQueue } from '../src/stacking/input.js';
 import { MOVE_NONE } from '../src/stacking/layout.js';
 import { applyMove } from '../src/stacking/placements.js';

@@ -18,10 +18,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from '../src/random.js';
 import { FullBoard, featureValues, playFullGame, resolveWeights, type PresetName } from '../src/fullboard/index.js';
-import { createContext, writeWeights, type FullKernelExports } from '../src/fullboard/kernel.js';
+import { createContext, writeWeights, type FullKernelExports } from '../src/kernels/fullboard.js';
 import { O_PIECES } from '../src/fullboard/layout.js';
 import { weightSlots } from '../src/fullboard/presets.js';
-import { createMemory, kernelImports, kernelModule, pickVariant } from '../src/wasm.js';
+import { createMemory, kernelImports, kernelModule, pickVariant } from '../src/kernels/wasm.js';
 
 const quick = process.argv.includes('--quick');
 const abIndex = process.argv.indexOf('--ab');

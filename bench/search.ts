@@ -13,7 +13,7 @@ import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import { loadRankTable } from '../src/rank/table.js';
 import { createRandomizer } from '../src/randomizers/index.js';
 import { loadOrBuildCachedPreviewTable } from '../src/rank/variant-cache.js';
-import { StackingEngine, checkStrategy } from '../src/stacking/engine.js';
+import { StackingEngine, checkStrategy } from '../src/kernels/search.js';
 import { resolveRules } from '../src/stacking/rules.js';
 import { toQueue } from '../src/stacking/input.js';
 import { MOVE_NONE } from '../src/stacking/layout.js';

@@ -13,7 +13,7 @@
  *    pay for their output buffer's fresh pages, and the first for the workers' start) and total.
  *  - the f32 iteration (the build before the u16 one; still `encoding: 'f32'`).
  *  - native: bench/native/rank.c, compiled here with gcc -O3 -march=native -fopenmp when a C compiler exists
- *    (skipped with a message otherwise), run with OMP_NUM_THREADS = cores on the plan src/rank/plan.ts makes.
+ *    (skipped with a message otherwise), run with OMP_NUM_THREADS = cores on the plan src/kernels/rank-plan.ts makes.
  *  - the memory-bandwidth floor: a streaming read and copy measured by the same C program; an iteration must at
  *    least read the previous values and write the new ones (u16: 2 x 86 MB at 9x4; f32: 2 x 172 MB).
  */
@@ -24,7 +24,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFoldedRanks, buildRankValues } from '../src/rank/build.js';
 import { rankMoves } from '../src/rank/moves.js';
-import { makeRankPlan } from '../src/rank/plan.js';
+import { makeRankPlan } from '../src/kernels/rank-plan.js';
 import { loadRankTable } from '../src/rank/table.js';
 import { benchArgs, machine, median, printTable, writeResults } from './common.js';
 

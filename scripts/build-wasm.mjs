@@ -4,10 +4,10 @@
 //
 // Variants: memory shared (threads; needs crossOriginIsolated in browsers) or not, SIMD or scalar. A SIMD variant
 // is shipped only when its bytes differ from the scalar one (a kernel without vectorisable loops compiles to the
-// same module either way); src/wasm.ts falls back to the scalar bytes when a SIMD variant is absent. A local
+// same module either way); src/kernels/wasm.ts falls back to the scalar bytes when a SIMD variant is absent. A local
 // variant differs from its shared one only in the flags byte of the imported memory's limits (0x03: a maximum and
 // shared; 0x01: a maximum); where the build finds exactly that, it ships only the shared bytes and the offset of
-// that byte (WASM_LOCAL_PATCH), and src/wasm.ts clears the shared bit to make the local module. Each kernel's bytes
+// that byte (WASM_LOCAL_PATCH), and src/kernels/wasm.ts clears the shared bit to make the local module. Each kernel's bytes
 // then appear once per bundle instead of twice (the package ships three bundles: ESM, CJS and the demo).
 //
 // A kernel is recompiled only when the hash of its inputs (its source files, followed through relative imports,

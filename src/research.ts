@@ -59,7 +59,7 @@ export {
   distributionWeights,
   pairWeights,
   type SearchStrategy,
-} from './stacking/engine.js';
+} from './kernels/search.js';
 export { streamSeed } from './stacking/simulate.js';
 export { reachTable, recordReached, type ReachTable } from './stacking/reach.js';
 

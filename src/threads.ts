@@ -1,6 +1,6 @@
 /** How many worker threads to use by default: the core count where threads can share memory, else 1. */
 import { inNode, nodeBuiltin } from './node-builtins.js';
-import { sharedMemorySupported } from './wasm.js';
+import { sharedMemorySupported } from './kernels/wasm.js';
 
 /** The most worker threads any call accepts. */
 export const MAX_THREADS = 256;

@@ -11,7 +11,7 @@ import { SEARCH_MOVES } from '../src/rules/geometry.js';
 import * as reachableLayout from '../src/rules/layout.js';
 import * as recoverLayout from '../src/game/recover-layout.js';
 import * as searchLayout from '../src/stacking/layout.js';
-import { createMemory, kernelImports, kernelModule, type KernelName } from '../src/wasm.js';
+import { createMemory, kernelImports, kernelModule, type KernelName } from '../src/kernels/wasm.js';
 
 const VARIANTS = [
   { shared: true, simd: true },

@@ -1,12 +1,12 @@
 /**
  * Kernel variants: the build ships a SIMD variant only where its bytes differ from the scalar one, and asking for
  * a SIMD variant that was left out gets the scalar module; a local variant that differs from the shared one only in
- * the memory's shared flag ships as a patch of the shared bytes (src/wasm.ts).
+ * the memory's shared flag ships as a patch of the shared bytes (src/kernels/wasm.ts).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { WASM_BASE64, WASM_LOCAL_PATCH } from '../src/generated/wasm.js';
-import { kernelBytes, kernelModule, type KernelName } from '../src/wasm.js';
+import { kernelBytes, kernelModule, type KernelName } from '../src/kernels/wasm.js';
 
 const shipped = (k: string, variant: string) =>
   WASM_BASE64[k][variant] !== undefined || WASM_LOCAL_PATCH[k]?.[variant] !== undefined;

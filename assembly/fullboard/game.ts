@@ -1,6 +1,6 @@
 // Full-board kernel: a context's life and the game loop: setting it up (sizes, boards, lookup tables, weights),
 // applying and inspecting moves for TypeScript, and playing whole games (playChunk, runGame) so a game never
-// leaves WebAssembly. Piece tables and weights are written into the context by TypeScript (src/fullboard/kernel.ts).
+// leaves WebAssembly. Piece tables and weights are written into the context by TypeScript (src/kernels/fullboard.ts).
 import { landingRow, orientRec, place, rowAt, setCol, setHeight, lowMask } from './board';
 import { bestMove } from './choice';
 import { bit, evaluate, srcStats } from './features';

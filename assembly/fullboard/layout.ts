@@ -6,7 +6,7 @@
 // test/kernel-layout.test.ts checks that each one the compiled kernel carries equals this file's.
 // Offsets are in bytes.
 
-// ---- context: one block per game, allocated by TypeScript (src/fullboard/kernel.ts createContext) ----
+// ---- context: one block per game, allocated by TypeScript (src/kernels/fullboard.ts createContext) ----
 export const O_W = 0; //             i32 board width (4..10)
 export const O_H = 4; //             i32 board height (4..24); a cell in row >= H loses
 export const O_FULL = 8; //          i32 mask of a full row

@@ -5,7 +5,7 @@
 // kernel also exports every constant here as a WebAssembly global, and test/kernel-layout.test.ts checks that each
 // one the compiled kernel carries equals this file's (a stale build fails it).
 
-// ---- plan header: i32 words, written by src/rank/build.ts (writePlan) from src/rank/plan.ts ----
+// ---- plan header: i32 words, written by src/rank/build.ts (writePlan) from src/kernels/rank-plan.ts ----
 export const PLAN_LO = 0; //           surfaces per block, B^K
 export const PLAN_HI = 1; //           number of blocks
 export const PLAN_PIECE_END = 2; //    ptr to i32[slots]: end (exclusive) of each slot's moves, moves sorted by slot
@@ -15,7 +15,7 @@ export const PLAN_RUN_COUNT = 5; //    ptr to i32[moves]
 export const PLAN_HI_OK = 6; //        ptr to u8[moves * HI]: can the move be legal in block h (move-major)
 export const PLAN_RUNS = 7; //         ptr to i32[2 * runs]: (start, length) pairs of low offsets
 export const PLAN_ROLE = 8; //         ptr to i32[7]: how each piece's maxima are summed (ROLE_*)
-// The mirror-folded u16 build's words (src/rank/mirror-plan.ts); 0 in the other plans.
+// The mirror-folded u16 build's words (src/kernels/rank-mirror-plan.ts); 0 in the other plans.
 export const PLAN_BLOCK_LIST = 9; //   ptr to i32[count]: canonical block indices, in the order threads take them
 export const PLAN_MIRROR_BLOCK = 10; // ptr to i32[count]: the mirror block of each listed block (itself when symmetric)
 export const PLAN_LIST_COUNT = 11; //  number of listed blocks

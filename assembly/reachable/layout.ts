@@ -2,7 +2,7 @@
 //
 // This file is written in the subset that both compilers accept (plain numeric constants: no types, no imports),
 // so the kernel (assembly/reachable.ts) and the TypeScript side (src/rules/layout.ts re-exports it for
-// src/rules/kernel.ts) read the same definitions. The kernel also exports every constant here as a WebAssembly
+// src/kernels/reachable.ts) read the same definitions. The kernel also exports every constant here as a WebAssembly
 // global, and test/kernel-layout.test.ts checks that each one the compiled kernel carries equals this file's.
 
 // ---- board and piece states ----
@@ -27,7 +27,7 @@ export const COLUMN_SLOTS = 16;
 /** Placements a search lists at most (O_OUT). */
 export const MAX_PLACEMENTS = 2048;
 
-// ---- context (byte offsets), written by TypeScript (src/rules/kernel.ts) before each call ----
+// ---- context (byte offsets), written by TypeScript (src/kernels/reachable.ts) before each call ----
 export const O_WIDTH = 0; //       i32 board width (4..10)
 export const O_CEIL = 4; //        i32 rows the piece may occupy while moving (0 .. ceiling-1)
 export const O_LOCK = 8; //        i32 a placement must lie below this row
@@ -65,7 +65,7 @@ export const FLAG_20G = 1; //              the piece falls onto the stack after 
 export const FLAG_SOFT_DROP = 2; //        soft drop is a move (ignored under 20G)
 export const FLAG_INITIAL_ROTATION = 4; // a first turn happens as the piece appears
 
-// ---- piece table (i32 words), written by src/rules/kernel.ts pieceTable ----
+// ---- piece table (i32 words), written by src/kernels/reachable.ts pieceTable ----
 // word 0: number of states; state s at word TABLE_HEADER_WORDS + s * STATE_WORDS:
 export const TABLE_HEADER_WORDS = 16;
 export const STATE_WORDS = 64;

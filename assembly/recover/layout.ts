@@ -2,7 +2,7 @@
 //
 // This file is written in the subset that both compilers accept (plain numeric constants: no types, no imports),
 // so the kernel (assembly/recover/*.ts) and the TypeScript side (src/game/recover-layout.ts re-exports it for
-// src/game/recover-kernel.ts) read the same definitions. The kernel also exports every constant here as a
+// src/kernels/recover.ts) read the same definitions. The kernel also exports every constant here as a
 // WebAssembly global, and test/kernel-layout.test.ts checks that each one the compiled kernel carries equals this
 // file's. Offsets are in bytes.
 
@@ -28,7 +28,7 @@ export const W_FLOOR_ROWS = 10;
 export const W_WELL_COVER = 11;
 export const WEIGHT_COUNT = 12;
 
-// ---- context, written by TypeScript (src/game/recover-kernel.ts) ----
+// ---- context, written by TypeScript (src/kernels/recover.ts) ----
 export const O_WIDTH = 0; //        i32 board width (4..10)
 export const O_HEIGHT = 4; //       i32 rows the row-transition feature counts (empty ones count 2 each)
 export const O_VISIBLE = 8; //      i32 a board with a cell in a row at or above this has topped out
@@ -51,14 +51,14 @@ export const CTX_BYTES = 1536;
 /** Pieces, and rotation states a piece has at most. */
 export const PIECE_COUNT = 7;
 export const MAX_STATES = 4;
-/** A placement as the reachable kernel lists it (src/rules/kernel.ts kernelLandings): state, x, y. */
+/** A placement as the reachable kernel lists it (src/kernels/reachable.ts kernelLandings): state, x, y. */
 export const LANDING_WORDS = 3;
 
 /** Columns a board may have (the column masks' room). */
 export const MAX_COLUMNS = 16;
 
-// ---- drop tables (written by TypeScript: src/game/recover-kernel.ts useDrops). Under rule sets whose pieces turn
-// and shift where they appear and then fall straight down (src/rules/kernel.ts kernelTopDrops), where each piece
+// ---- drop tables (written by TypeScript: src/kernels/recover.ts useDrops). Under rule sets whose pieces turn
+// and shift where they appear and then fall straight down (src/kernels/reachable.ts kernelTopDrops), where each piece
 // lands on a board with nothing high up: one table per piece, i32 words ----
 /** Drops a piece has at most: each state at each column. */
 export const MAX_DROPS = 64;

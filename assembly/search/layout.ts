@@ -147,7 +147,7 @@ export const CTX_WORDS = CTX_MEMO + MEMO_SLOTS * MEMO_WORDS;
 export const LEAF_ROW_SLOTS = 8; //         slot p (0..6): the surface's value with piece p to place next
 export const LEAF_SLOT_AFTER_TETRIS = 7; // its value right after a Tetris
 export const LEAF_ROW_SHIFT = 4; //         log2 of a row's bytes (LEAF_ROW_SLOTS u16)
-// Leaf rows folded by mirror symmetry (src/stacking/folded-rows.ts; docs/file-formats.md, "Mirror folding"): a
+// Leaf rows folded by mirror symmetry (src/kernels/search-folded-rows.ts; docs/file-formats.md, "Mirror folding"): a
 // mirror pair of surfaces shares one row, the representative's; the other surface reads slot k of it as slot
 // FOLD_MIRROR_SLOT[k] (S<->Z, L<->J). Such an engine's step lookup and placement records give each surface the
 // mirror-pair index instead of its index: bit fields, from the lowest, b = the trailing half's digits reversed and

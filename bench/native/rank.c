@@ -1,7 +1,7 @@
 /*
  * Native baseline for the rank-table build (bench/table.ts compiles and runs it): the same product-set iteration
  * as assembly/rank.ts rankBlocks (f32 values, blocks of B^4 surfaces, per move a byte per block and runs of legal
- * offsets), parallelised over blocks with OpenMP. It reads the plan that src/rank/plan.ts makes (written by
+ * offsets), parallelised over blocks with OpenMP. It reads the plan that src/kernels/rank-plan.ts makes (written by
  * bench/table.ts), so both builds run exactly the same moves.
  *
  *   rank build PLAN_FILE ITERATIONS OUT_FILE   r_k for every surface, written as u16 (round(v / max * 65535))

@@ -1,7 +1,7 @@
 /**
  * FullBoard: a plain TypeScript full Tetris board (docs/fullboard.md, "Rules"), one bit mask per row (bit c = column c, row 0 at
  * the bottom). It is the reference the WebAssembly engine is tested against and the value the API passes around;
- * games themselves run in the kernel (src/fullboard/kernel.ts).
+ * games themselves run in the kernel (src/kernels/fullboard.ts).
  *
  * Rules: width 4..10, height 4..24 (default 10 × 20); a move is an orientation and a left column, dropped
  * straight down until it rests on a filled cell or the floor; full rows are then removed; a move that would put

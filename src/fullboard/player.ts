@@ -31,7 +31,7 @@ import {
   O_LINES,
   O_PIECES,
 } from './layout.js';
-import { acquireContext, loadBoard, readFeatures, releaseContext, writeWeights } from './kernel.js';
+import { acquireContext, loadBoard, readFeatures, releaseContext, writeWeights } from '../kernels/fullboard.js';
 import { DEFAULT_WEIGHTS, resolveWeights, weightSlots, type WeightsSpec } from './presets.js';
 import { RANDOMIZER_NAMES, createRandomizer, isRandomizerName, type Randomizer } from '../randomizers/index.js';
 

@@ -29,11 +29,17 @@ import {
 } from '../errors.js';
 import { Rng, checkSeed, type RngState } from '../random.js';
 import { MAX_THREADS } from '../threads.js';
-import { createMemory, kernelImports, kernelModule, pickVariant, sharedMemorySupported } from '../wasm.js';
-import { KernelPool, type KernelCall } from '../workers.js';
+import { createMemory, kernelImports, kernelModule, pickVariant, sharedMemorySupported } from '../kernels/wasm.js';
+import { KernelPool, type KernelCall } from '../kernels/pool.js';
 import { DEFAULT_WIDTH, checkSize } from './board.js';
 import type { FeatureName } from './features.js';
-import { acquireContext, createContext, releaseContext, writeWeights, type FullKernelExports } from './kernel.js';
+import {
+  acquireContext,
+  createContext,
+  releaseContext,
+  writeWeights,
+  type FullKernelExports,
+} from '../kernels/fullboard.js';
 import { FEATURE_SLOTS, O_LINES, O_PIECES, RESULT_BYTES, RESULT_LINES } from './layout.js';
 
 /** Bytes of a weight vector in kernel memory (FEATURE_SLOTS f64). */

@@ -25,7 +25,7 @@ import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../rand
 import { PASS_A_TABLE_IN_A_BROWSER, type RankTable } from '../rank/table.js';
 import type { RuleSet } from '../rules/rule-sets.js';
 import { checkDistribution } from '../stacking/ai.js';
-import { StackingEngine, fillDistributionWeights, type NextPieceValues } from '../stacking/engine.js';
+import { StackingEngine, fillDistributionWeights, type NextPieceValues } from '../kernels/search.js';
 import { WEIGHT_WORDS_EXPECT } from '../stacking/layout.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import type { Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';

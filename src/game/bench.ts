@@ -6,7 +6,7 @@
 import type { RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import type { RuleSetName } from '../rules/types.js';
-import type { NextPieceValues } from '../stacking/engine.js';
+import type { NextPieceValues } from '../kernels/search.js';
 import { StackRankError, checkCallback, describe, firstHole, optionNames, optionsObject } from '../errors.js';
 import { checkStackRoom, GAME_POLICIES, type GamePolicy } from './policy.js';
 import type { RecoverWeights } from './evaluate.js';

@@ -10,7 +10,7 @@
  */
 import { describe, firstUnknownKey, StackRankError } from '../errors.js';
 import { PRESETS } from '../fullboard/presets.js';
-import { RecoverKernel } from './recover-kernel.js';
+import { RecoverKernel } from '../kernels/recover.js';
 
 /** The eight BCTS features (Thiery & Scherrer 2009) plus the recover terms, in the order of RecoverWeights. */
 export interface BoardFeatures {

@@ -5,7 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { StackRankError } from '../errors.js';
-import { StackingEngine } from '../stacking/engine.js';
+import { StackingEngine } from '../kernels/search.js';
 import { surfaceCount } from '../surface.js';
 import { TetrisAI, type StackTable } from './ai.js';
 import type { GameWorkerInit, GameWorkerReply } from './play-threads.js';

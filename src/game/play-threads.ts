@@ -7,8 +7,8 @@
 import { StackRankError, untilAborted } from '../errors.js';
 import { inNode, nodeBuiltin } from '../node-builtins.js';
 import type { RankTable } from '../rank/table.js';
-import { StackingEngine, type EngineParts, type NextPieceValues } from '../stacking/engine.js';
-import { countLiveWorker } from '../workers.js';
+import { StackingEngine, type EngineParts, type NextPieceValues } from '../kernels/search.js';
+import { countLiveWorker } from '../kernels/pool.js';
 import { stackSearchSetup } from './policy.js';
 import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play.js';
 import { ruleFacts } from './rules-adapter.js';

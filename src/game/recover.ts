@@ -8,7 +8,7 @@
  * the recover terms. A move that leaves cells above the visible field tops out in the simulator: it costs more than
  * any board, so it is played only when nothing else is possible.
  *
- * The boards live in WebAssembly (src/game/recover-kernel.ts): per node the reachable kernel lists the placements,
+ * The boards live in WebAssembly (src/kernels/recover.ts): per node the reachable kernel lists the placements,
  * their cells go to the recover kernel, which locks, measures and values them all; this file keeps only the plain
  * numbers of the search (pieces, hold, which line a node belongs to) in typed arrays reused from move to move.
  * Lines of equal value keep the order they were made in (a stable sort), the order of the TypeScript search this
@@ -22,7 +22,7 @@
 import { PIECES, type Piece } from '../pieces.js';
 import type { GamePlacement } from '../rules/types.js';
 import type { RecoverWeights } from './evaluate.js';
-import { RecoverKernel } from './recover-kernel.js';
+import { RecoverKernel } from '../kernels/recover.js';
 import { TOP_OUT } from './recover-layout.js';
 import { reachableLandings, reachableOnRows, type GameRuleFacts } from './rules-adapter.js';
 

@@ -13,7 +13,7 @@ import {
   kernelReach,
   kernelReachCalls,
   type KernelBoard,
-} from '../rules/kernel.js';
+} from '../kernels/reachable.js';
 import { pieceGeometry } from '../rules/geometry.js';
 import { MAX_BOARD_ROWS, MAX_PLACEMENTS } from '../rules/layout.js';
 import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';

@@ -13,7 +13,7 @@
  */
 import { MIRROR_PIECE, ORIENTATIONS, PIECES, type Piece } from '../pieces.js';
 import type { RankTable } from '../rank/table.js';
-import type { StackingEngine } from '../stacking/engine.js';
+import type { StackingEngine } from '../kernels/search.js';
 import { MOVE_NONE, MOVE_TETRIS } from '../stacking/layout.js';
 import { applyMove, legalMoves, type PlacementTable } from '../stacking/placements.js';
 import { TETRIS_ROWS, type StackingRules } from '../stacking/rules.js';

@@ -13,8 +13,8 @@ import {
 } from '../errors.js';
 import { checkGeometry, surfaceCount } from '../surface.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
-import { instantiateKernel, pickVariant } from '../wasm.js';
-import { KernelPool, type KernelCall } from '../workers.js';
+import { instantiateKernel, pickVariant } from '../kernels/wasm.js';
+import { KernelPool, type KernelCall } from '../kernels/pool.js';
 import { TABLE_STEEP, rankMoves, type TableSteep } from './moves.js';
 import { rankMoves20G } from './moves-20g.js';
 import {
@@ -37,8 +37,8 @@ import {
   U16_SCRATCH_ARRAYS,
   U16_SLACK_BYTES,
 } from './layout.js';
-import { makeRankPlan, type RankPlanArrays } from './plan.js';
-import { makeMirrorPlan, type MirrorPlan } from './mirror-plan.js';
+import { makeRankPlan, type RankPlanArrays } from '../kernels/rank-plan.js';
+import { makeMirrorPlan, type MirrorPlan } from '../kernels/rank-mirror-plan.js';
 import { foldShape } from './fold.js';
 
 export const MAX_ITERATIONS = 1000;
@@ -352,7 +352,7 @@ export interface FoldedRanks {
 
 /**
  * The article's iteration (and its collapsing variant) computed mirror-folded in u16 fixed point: only the
- * canonical half of the surfaces is computed (src/rank/mirror-plan.ts), and each iteration rescales so that its
+ * canonical half of the surfaces is computed (src/kernels/rank-mirror-plan.ts), and each iteration rescales so that its
  * largest value is stored as 65535 (the iteration is positively homogeneous, so rescaling changes nothing but the
  * scale). Each iteration rounds once per surface, so the values differ from the f32 iteration's by a few units of
  * the last stored digit (test/rank/u16.test.ts measures it and checks that play is unchanged). Returns the values

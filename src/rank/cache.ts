@@ -145,7 +145,7 @@ const defaultTables = new Map<'drop' | '20G', SharedWork<CachedTable>>();
 /**
  * The default table (9x4, 15 iterations, from the user cache or built; at 20G the 20G table), loaded once per
  * process: every StackingAI.create(), TetrisAI.create() and playGame() without a table shares it, and with it one
- * search image (src/stacking/shared-table.ts). `signal` ends this caller's wait (ABORTED); the load itself stops
+ * search image (src/kernels/search-image.ts). `signal` ends this caller's wait (ABORTED); the load itself stops
  * only when no caller waits for it any more (src/setup-once.ts).
  */
 export function sharedDefaultTable(gravity: 'drop' | '20G' = 'drop', signal?: AbortSignal): Promise<CachedTable> {

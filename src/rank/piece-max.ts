@@ -8,12 +8,12 @@
  * these rows; with the memoryless randomizer and K iterations it equals the rows of the (K-1)-iteration table.
  */
 import { StackRankError, sliceClock, yieldToEventLoop } from '../errors.js';
-import { instantiateKernel, pickVariant } from '../wasm.js';
+import { instantiateKernel, pickVariant } from '../kernels/wasm.js';
 import { type RankKernel, writePlan } from './build.js';
 import { variantMirrored } from './file.js';
 import { flipTable, foldRowRange, foldShape } from './fold.js';
 import { rankMoves } from './moves.js';
-import { makeRankPlan } from './plan.js';
+import { makeRankPlan } from '../kernels/rank-plan.js';
 import type { RankTable } from './table.js';
 // The rows are the search kernel's leaf rows (its layout: assembly/search/layout.ts).
 import { LEAF_ROW_SLOTS as SLOTS, LEAF_SLOT_AFTER_TETRIS } from '../../assembly/search/layout.js';

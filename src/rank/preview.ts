@@ -24,8 +24,8 @@ import { StackRankError, describe, optionNames, optionsObject, requireInt, yield
 import { MIRROR_PIECE, PIECE_COUNT } from '../pieces.js';
 import { type Surface, checkGeometry, surfaceCount, surfaceIndex } from '../surface.js';
 import { defaultThreadCount } from '../threads.js';
-import { instantiateKernel, pickVariant } from '../wasm.js';
-import { KernelPool, type KernelCall } from '../workers.js';
+import { instantiateKernel, pickVariant } from '../kernels/wasm.js';
+import { KernelPool, type KernelCall } from '../kernels/pool.js';
 import {
   BUILD_OPTION_KEYS,
   MAX_ITERATIONS,
@@ -46,7 +46,7 @@ import {
 } from './file.js';
 import { foldRows, foldShape, unfoldRows } from './fold.js';
 import { rankMoves, type TableSteep } from './moves.js';
-import { makeRankPlan, type RankPlanArrays } from './plan.js';
+import { makeRankPlan, type RankPlanArrays } from '../kernels/rank-plan.js';
 import {
   PIECE_MODEL_OPTION_KEYS,
   customModel,

@@ -14,7 +14,7 @@ import { Board } from './board.js';
 import { fieldFor, resolveRules, spawnY, type RuleSet } from './rule-sets.js';
 import { ROTATION_SYSTEMS } from './rotation-systems.js';
 import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from './geometry.js';
-import { kernelPlacements, kernelReach } from './kernel.js';
+import { kernelPlacements, kernelReach } from '../kernels/reachable.js';
 import type { BoardLike, Cell, GamePlacement, Input, RuleSetName } from './types.js';
 
 export interface ReachableOptions {

@@ -29,7 +29,7 @@ import {
   type Strategy,
   type StrategyName,
   type UnknownPieces,
-} from './engine.js';
+} from '../kernels/search.js';
 import { checkLookahead, toHeights, toQueue } from './input.js';
 import { MOVE_NONE, MOVE_TETRIS } from './layout.js';
 import { applyMove, collapseSteps } from './placements.js';

@@ -54,7 +54,7 @@ export type DigitShare = (i: number, digit: number) => number;
 /**
  * Placements of a `width`-column stack whose surfaces are indexed with steps truncated to ±`maxStep`; `share`:
  * how the kernel indexes surfaces (default: the surface index of src/surface.ts; an engine over folded leaf rows
- * uses the mirror-pair index of src/stacking/folded-rows.ts).
+ * uses the mirror-pair index of src/kernels/search-folded-rows.ts).
  */
 export function placementTable(
   width: number,

@@ -7,7 +7,7 @@
 import { PIECES, type Piece } from '../pieces.js';
 import type { RankTable } from '../rank/table.js';
 import { surfaceFromHeights } from '../surface.js';
-import type { StackingEngine } from './engine.js';
+import type { StackingEngine } from '../kernels/search.js';
 import type { PlanStep } from './ai.js';
 import { MOVE_NONE } from './layout.js';
 import { applyMove, collapseSteps, legalMoves } from './placements.js';

@@ -28,7 +28,7 @@ import { StackRankError, describe, firstHole, requireInt } from '../errors.js';
 import { ORIENTATIONS, PIECE_COUNT, orientationCells } from '../pieces.js';
 import { Board, BOARD_MAX_HEIGHT, BOARD_MAX_WIDTH } from '../rules/board.js';
 import { pieceGeometry, type PieceGeometry } from '../rules/geometry.js';
-import { kernelLandings, kernelReach } from '../rules/kernel.js';
+import { kernelLandings, kernelReach } from '../kernels/reachable.js';
 import { ROTATION_SYSTEMS, shapeKey } from '../rules/rotation-systems.js';
 import { RULE_SET_NAMES, resolveRules as resolveRuleSet, type RuleSet } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';

@@ -41,7 +41,7 @@ import {
 } from '../randomizers/index.js';
 import { requireRankTable, type RankTable } from '../rank/table.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
-import { KernelPool } from '../workers.js';
+import { KernelPool } from '../kernels/pool.js';
 import {
   StackingEngine,
   checkStrategy,
@@ -52,7 +52,7 @@ import {
   type Strategy,
   type StrategyName,
   type UnknownPieces,
-} from './engine.js';
+} from '../kernels/search.js';
 import { estimateSurvival, median, type SurvivalEstimate } from './estimate.js';
 import { MAX_LOOKAHEAD } from './input.js';
 import {
@@ -76,7 +76,7 @@ import {
   WEIGHT_WORDS_EXPECT,
   WEIGHT_WORDS_EXPECT2,
 } from './layout.js';
-import { MAX_MEMORY_PAGES, WASM_PAGE } from '../wasm.js';
+import { MAX_MEMORY_PAGES, WASM_PAGE } from '../kernels/wasm.js';
 import { checkRuleSet, type StackingRuleSet } from './reach.js';
 import { resolveRules, type StackingRules } from './rules.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/random.js';
 import { StackRankError } from '../../src/errors.js';
 import { ORIENTATIONS } from '../../src/pieces.js';
-import { instantiateKernel, pickVariant } from '../../src/wasm.js';
+import { instantiateKernel, pickVariant } from '../../src/kernels/wasm.js';
 import {
   FEATURE_NAMES,
   FullBoard,
@@ -16,7 +16,7 @@ import {
   type FullMove,
   type WeightVector,
 } from '../../src/fullboard/index.js';
-import type { FullKernelExports } from '../../src/fullboard/kernel.js';
+import type { FullKernelExports } from '../../src/kernels/fullboard.js';
 
 // Hand-drawn boards (top row first) and their features, worked out by hand (docs/fullboard.md shows the work).
 const BOARD_A = ['#...#.....', '##.####.#.', '#.########'];
@@ -163,7 +163,7 @@ describe('full board engine', () => {
   });
 
   it('the incremental evaluator (moves that clear no row) equals the full one', async () => {
-    const { acquireContext, loadBoard, releaseContext, O_FEAT } = await import('../../src/fullboard/kernel.js');
+    const { acquireContext, loadBoard, releaseContext, O_FEAT } = await import('../../src/kernels/fullboard.js');
     const INCREMENTAL: FeatureName[] = [
       'rowsCleared',
       'rowTransitions',

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { cellsKey, lockCells } from '../../src/game/grid.js';
 import { PieceReach, reachableOnRows, ruleFacts } from '../../src/game/rules-adapter.js';
 import { PIECES } from '../../src/pieces.js';
-import { kernelTopDrops } from '../../src/rules/kernel.js';
+import { kernelTopDrops } from '../../src/kernels/reachable.js';
 import { RULE_SET_NAMES } from '../../src/rules/rule-sets.js';
 import type { GamePlacement } from '../../src/rules/types.js';
 

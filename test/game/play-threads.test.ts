@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { playGame, type PlayGameResult } from '../../src/game/play.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
-import { liveWorkerCount } from '../../src/workers.js';
+import { liveWorkerCount } from '../../src/kernels/pool.js';
 
 // A small table (7 columns: an 8-wide board) keeps the search image small; the tests check the plumbing.
 let table: RankTable;

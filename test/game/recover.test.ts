@@ -12,7 +12,7 @@ import { RULE_SET_NAMES } from '../../src/rules/rule-sets.js';
 import type { GamePlacement } from '../../src/rules/types.js';
 import { boardFeatures, RECOVER_WEIGHTS, type RecoverWeights } from '../../src/game/evaluate.js';
 import { recoverMove, recoverRootValues, type RecoverContext } from '../../src/game/recover.js';
-import { RecoverKernel } from '../../src/game/recover-kernel.js';
+import { RecoverKernel } from '../../src/kernels/recover.js';
 import { rowsFilled } from '../../src/game/grid.js';
 import { LANDINGS_WORDS, reachableLandings, reachableOnRows, ruleFacts } from '../../src/game/rules-adapter.js';
 import { refBoardFeatures, refRecoverMove, refRecoverRootValues } from '../reference/recover-reference.js';

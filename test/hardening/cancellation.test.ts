@@ -14,7 +14,7 @@ import {
   trainWeights,
 } from '../helpers/api.js';
 import { MAX_ITERATIONS } from '../../src/rank/build.js';
-import { liveWorkerCount } from '../../src/workers.js';
+import { liveWorkerCount } from '../../src/kernels/pool.js';
 
 /** How long after abort() (fired at `after` ms) the call settled, and with what. */
 async function abortAfter(

@@ -7,8 +7,8 @@
 import { describe, expect, it, vi } from 'vitest';
 
 const poolSizes: number[] = [];
-vi.mock('../../src/workers.js', async () => {
-  const actual = await vi.importActual<typeof import('../../src/workers.js')>('../../src/workers.js');
+vi.mock('../../src/kernels/pool.js', async () => {
+  const actual = await vi.importActual<typeof import('../../src/kernels/pool.js')>('../../src/kernels/pool.js');
   const { StackRankError } = await vi.importActual<typeof import('../../src/errors.js')>('../../src/errors.js');
   return {
     ...actual,

@@ -21,7 +21,7 @@ import {
   trainWeights,
   RankTable,
 } from '../helpers/api.js';
-import { liveWorkerCount } from '../../src/workers.js';
+import { liveWorkerCount } from '../../src/kernels/pool.js';
 
 let table: RankTable;
 beforeAll(async () => {

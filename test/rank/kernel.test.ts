@@ -108,8 +108,8 @@ describe('parallel build', () => {
 
 describe('worker pool failures', () => {
   it('turns a kernel trap in a worker into WORKER_FAILED and stops the pool', async () => {
-    const { KernelPool, liveWorkerCount } = await import('../../src/workers.js');
-    const { kernelModule, createMemory, pickVariant } = await import('../../src/wasm.js');
+    const { KernelPool, liveWorkerCount } = await import('../../src/kernels/pool.js');
+    const { kernelModule, createMemory, pickVariant } = await import('../../src/kernels/wasm.js');
     const module = await kernelModule('rank', pickVariant(true));
     const pool = await KernelPool.create(module, createMemory(true), 2);
     // A plan pointer far outside memory: the kernel traps on its first load.
@@ -122,7 +122,7 @@ describe('worker pool failures', () => {
   });
 
   it('leaves no live worker after a cancelled parallel build', async () => {
-    const { liveWorkerCount } = await import('../../src/workers.js');
+    const { liveWorkerCount } = await import('../../src/kernels/pool.js');
     const controller = new AbortController();
     const build = buildRankValues({
       width: 9,

@@ -3,11 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { buildFoldedRanks, type RankKernel, writePlan } from '../../src/rank/build.js';
 import { U16_SCRATCH_ARRAYS, U16_SLACK_BYTES } from '../../src/rank/layout.js';
 import { rankMoves } from '../../src/rank/moves.js';
-import { buildIndex, makeMirrorPlan, mirrorMove, mirrorOrder, reorderMove } from '../../src/rank/mirror-plan.js';
+import {
+  buildIndex,
+  makeMirrorPlan,
+  mirrorMove,
+  mirrorOrder,
+  reorderMove,
+} from '../../src/kernels/rank-mirror-plan.js';
 import { foldShape } from '../../src/rank/fold.js';
 import { RankTable, buildRankTable } from '../../src/rank/table.js';
 import { mirrorIndex, surfaceCount } from '../../src/surface.js';
-import { instantiateKernel } from '../../src/wasm.js';
+import { instantiateKernel } from '../../src/kernels/wasm.js';
 import { allPositions, comparePlay } from '../helpers/play-compare.js';
 import { referenceSuccessors } from '../reference/rank-reference.js';
 
@@ -23,7 +29,7 @@ function errorUnits(u16: RankTable, f32: RankTable): number {
   return worst / u16.scale;
 }
 
-describe('mirror-folded build order (src/rank/mirror-plan.ts)', () => {
+describe('mirror-folded build order (src/kernels/rank-mirror-plan.ts)', () => {
   it.each([
     [4, 1],
     [5, 2],

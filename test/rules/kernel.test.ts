@@ -36,7 +36,7 @@ describe('reachable kernel', () => {
     expect(countReachablePlacements(empty, 2, { rules: 'guideline' })).toBe(expected);
   });
   it('a fresh custom rule-set object on every call reuses the prepared search (kernel memory stays put)', async () => {
-    const { kernelMemoryBytes } = await import('../../src/rules/kernel.js');
+    const { kernelMemoryBytes } = await import('../../src/kernels/reachable.js');
     const board = Board.empty();
     const custom = () => ({ ...RULE_SETS.nes, name: 'my-nes' });
     countReachablePlacements(board, 2, { rules: custom() });

@@ -5,7 +5,7 @@ import { computePieceMax } from '../../src/rank/piece-max.js';
 import { buildPreviewTable } from '../../src/rank/preview.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
-import { StackingEngine, distributionWeights, expectimaxStrategy, pairWeights } from '../../src/stacking/engine.js';
+import { StackingEngine, distributionWeights, expectimaxStrategy, pairWeights } from '../../src/kernels/search.js';
 import type { StackingRules } from '../../src/stacking/rules.js';
 import { simulateStacking } from '../../src/stacking/simulate.js';
 import { referenceRanks, referenceSuccessors } from '../reference/rank-reference.js';

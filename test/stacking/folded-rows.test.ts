@@ -1,5 +1,5 @@
 /**
- * Expectimax leaf rows folded by mirror symmetry (src/stacking/folded-rows.ts): the folded rows are the full rows
+ * Expectimax leaf rows folded by mirror symmetry (src/kernels/search-folded-rows.ts): the folded rows are the full rows
  * with each mirror pair stored once, the mirror-pair index finds the slot the fold layout (src/rank/fold.ts) gives,
  * and an AI over folded rows plays exactly as one over the full rows (the layout every expectimax AI used before).
  */
@@ -9,11 +9,11 @@ import { foldIndex, foldShape, unfoldRows } from '../../src/rank/fold.js';
 import { computeFoldedPieceMax, computePieceMax } from '../../src/rank/piece-max.js';
 import { MIRROR_SLOT, buildPreviewTable } from '../../src/rank/preview.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
-import { StackingEngine, distributionWeights, pairWeights } from '../../src/stacking/engine.js';
-import { mirrorPairIndex } from '../../src/stacking/folded-rows.js';
+import { StackingEngine, distributionWeights, pairWeights } from '../../src/kernels/search.js';
+import { mirrorPairIndex } from '../../src/kernels/search-folded-rows.js';
 import { FOLD_LOW_BITS, FOLD_MIDDLE, FOLD_MIDDLE_BITS } from '../../src/stacking/layout.js';
 import type { StackingRules } from '../../src/stacking/rules.js';
-import { searchImage } from '../../src/stacking/shared-table.js';
+import { searchImage } from '../../src/kernels/search-image.js';
 import { simulateStacking } from '../../src/stacking/simulate.js';
 import { surfaceCount } from '../../src/surface.js';
 

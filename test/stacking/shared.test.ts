@@ -4,7 +4,7 @@ import { PIECES } from '../../src/pieces.js';
 import { buildRankTable, loadRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
 import { computePieceMax } from '../../src/rank/piece-max.js';
-import { recyclingAllocator, searchImage } from '../../src/stacking/shared-table.js';
+import { recyclingAllocator, searchImage } from '../../src/kernels/search-image.js';
 
 const engineOf = (ai: StackingAI) => (ai as unknown as { engine: { memory: WebAssembly.Memory } }).engine;
 

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { Board, reachablePlacements } from '../../src/rules/index.js';
-import { StackingEngine, distributionWeights } from '../../src/stacking/engine.js';
+import { StackingEngine, distributionWeights } from '../../src/kernels/search.js';
 import { wellWindow20G } from '../../src/stacking/reach.js';
 import type { StackingRules } from '../../src/stacking/rules.js';
 import { referenceSuccessors } from '../reference/rank-reference.js';

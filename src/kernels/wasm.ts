@@ -10,8 +10,8 @@
  * (WASM_LOCAL_PATCH, scripts/build-wasm.mjs): that one is the shared bytes with the flag cleared.
  */
 import { instantiate } from '@assemblyscript/loader';
-import { StackRankError } from './errors.js';
-import { WASM_BASE64, WASM_LOCAL_PATCH } from './generated/wasm.js';
+import { StackRankError } from '../errors.js';
+import { WASM_BASE64, WASM_LOCAL_PATCH } from '../generated/wasm.js';
 
 export type KernelName = 'rank' | 'search' | 'fullboard' | 'reachable' | 'recover';
 export interface KernelVariant {

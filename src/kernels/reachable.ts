@@ -6,12 +6,12 @@
  */
 import { StackRankError } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
-import { instantiateKernelSync, type KernelInstance } from '../wasm.js';
-import { Board } from './board.js';
-import { fieldFor, spawnY, type RuleSet } from './rule-sets.js';
-import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from './geometry.js';
-import { ROTATION_SYSTEM_NAMES, ROTATION_SYSTEMS } from './rotation-systems.js';
-import type { Cell, GamePlacement, Input } from './types.js';
+import { instantiateKernelSync, type KernelInstance } from './wasm.js';
+import { Board } from '../rules/board.js';
+import { fieldFor, spawnY, type RuleSet } from '../rules/rule-sets.js';
+import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from '../rules/geometry.js';
+import { ROTATION_SYSTEM_NAMES, ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
+import type { Cell, GamePlacement, Input } from '../rules/types.js';
 import {
   CTX_BYTES,
   FLAG_20G,
@@ -62,7 +62,7 @@ import {
   T_READ_DX,
   T_READ_DY,
   WALL,
-} from './layout.js';
+} from '../rules/layout.js';
 
 interface ReachableKernelExports {
   alloc(bytes: number): number;

@@ -11,16 +11,16 @@
  * block index and u with v in the low offset: block (X, c, Y) -> (Y, B-1-c, X), offset (U, V) -> (V, U). Only the
  * canonical blocks (X < Y, or X = Y and c <= B-1-c) are computed, about half; each also writes its mirror block.
  * A move is still a product of digit ranges with a constant index change in this order (a digit permutation with
- * complements keeps both), so the run structure of src/rank/plan.ts carries over unchanged. The edge steps are the
+ * complements keeps both), so the run structure of src/kernels/rank-plan.ts carries over unchanged. The edge steps are the
  * least significant digits, so moves in the middle of the board are whole-block runs.
  *
  * The halves are ordered so that the table file's fold coordinates (src/rank/fold.ts: a = leading half of the
  * standard digits, b = trailing half reversed and complemented) read straight off the build index:
  * a = U * B^(h-k) + X and b = V * B^(h-k) + Y (assembly/rank.ts foldU16).
  */
-import type { RankMove } from './moves.js';
-import { SLOTS_PER_PIECE } from './layout.js';
-import { makeRankPlan, type RankPlanArrays } from './plan.js';
+import type { RankMove } from '../rank/moves.js';
+import { SLOTS_PER_PIECE } from '../rank/layout.js';
+import { makeRankPlan, type RankPlanArrays } from './rank-plan.js';
 
 /** Low offsets per block stay at most this many (a block's scratch, 6 bytes per offset, stays inside L2). */
 const MAX_BLOCK = 16384;

@@ -4,8 +4,8 @@
  * single-threaded instance. The context layout is assembly/fullboard/layout.ts (re-exported by ./layout.ts).
  */
 import { ORIENTATIONS } from '../pieces.js';
-import { instantiateKernel, pickVariant, type KernelInstance } from '../wasm.js';
-import { FullBoard, orientationRowMasks, pieceHeight } from './board.js';
+import { instantiateKernel, pickVariant, type KernelInstance } from './wasm.js';
+import { FullBoard, orientationRowMasks, pieceHeight } from '../fullboard/board.js';
 import {
   BOARD_ROWS,
   B_ROWS,
@@ -23,7 +23,7 @@ import {
   O_NORIENT,
   O_ORIENT,
   PIECE_COUNT,
-} from './layout.js';
+} from '../fullboard/layout.js';
 
 // Offsets that callers of this module read (the rest: ./layout.ts).
 export {
@@ -38,7 +38,7 @@ export {
   O_PIECES,
   O_RNG,
   O_WEIGHTS,
-} from './layout.js';
+} from '../fullboard/layout.js';
 
 export interface FullKernelExports {
   alloc(bytes: number): number;

@@ -16,9 +16,9 @@ import { PreviewTable } from '../rank/preview.js';
 import type { RankTable } from '../rank/table.js';
 import { StackRankError } from '../errors.js';
 import { SharedWork } from '../setup-once.js';
-import { instantiateKernel, pickVariant } from '../wasm.js';
-import { type MirrorPairIndex, mirrorPairIndex } from './folded-rows.js';
-import { LEAF_ROW_SLOTS } from './layout.js';
+import { instantiateKernel, pickVariant } from './wasm.js';
+import { type MirrorPairIndex, mirrorPairIndex } from './search-folded-rows.js';
+import { LEAF_ROW_SLOTS } from '../stacking/layout.js';
 
 export interface SearchImage {
   memory: WebAssembly.Memory;
@@ -132,7 +132,7 @@ async function makeImage(
     return { memory, module, alloc, free, constants, tablePtr, rowsPtr, scale, foldPtr: 0, mirrorPair: null };
   }
   // Computed straight into the image, so they exist once; the kernel finds a surface's row from its mirror-pair
-  // index (src/stacking/folded-rows.ts).
+  // index (src/kernels/search-folded-rows.ts).
   const foldPtr = alloc(mirrorPair.block.byteLength);
   new Int32Array(memory.buffer, foldPtr, mirrorPair.block.length).set(mirrorPair.block);
   const rowsPtr = alignedRows(alloc, shape.foldedSize);

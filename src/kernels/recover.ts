@@ -6,13 +6,13 @@
  */
 import { StackRankError } from '../errors.js';
 import { pieceGeometry } from '../rules/geometry.js';
-import { kernelTopDrops } from '../rules/kernel.js';
+import { kernelTopDrops } from './reachable.js';
 import { ROTATION_SYSTEMS, type RotationSystemName } from '../rules/rotation-systems.js';
 import type { RuleSet } from '../rules/rule-sets.js';
 import type { Cell } from '../rules/types.js';
-import { instantiateKernelSync, type KernelInstance } from '../wasm.js';
-import type { BoardFeatures, MoveFacts, RecoverWeights } from './evaluate.js';
-import { LANDINGS_WORDS } from './rules-adapter.js';
+import { instantiateKernelSync, type KernelInstance } from './wasm.js';
+import type { BoardFeatures, MoveFacts, RecoverWeights } from '../game/evaluate.js';
+import { LANDINGS_WORDS } from '../game/rules-adapter.js';
 import {
   CELL_WORDS,
   CTX_BYTES,
@@ -57,7 +57,7 @@ import {
   W_ROW_TRANSITIONS,
   W_WELL_CELLS,
   W_WELL_COVER,
-} from './recover-layout.js';
+} from '../game/recover-layout.js';
 
 interface RecoverKernelExports {
   alloc(bytes: number): number;
@@ -178,7 +178,7 @@ export class RecoverKernel {
 
   /**
    * Writes each piece's drop table for a rule set and board shape (once per change): where dropLandings places the
-   * piece without the reachable kernel (src/rules/kernel.ts kernelTopDrops), or nowhere under rule sets whose
+   * piece without the reachable kernel (src/kernels/reachable.ts kernelTopDrops), or nowhere under rule sets whose
    * placements need that kernel's search. The tables index the states useRotationSystem wrote for the same system.
    */
   useDrops(rules: RuleSet, width: number, height: number): void {

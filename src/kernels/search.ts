@@ -4,8 +4,8 @@
  */
 import { StackRankError, describe, requireInt } from '../errors.js';
 import { requireRankTable, type RankTable } from '../rank/table.js';
-import { kernelImports } from '../wasm.js';
-import { searchImage, type LeafRowsSource, type SearchImage } from './shared-table.js';
+import { kernelImports } from './wasm.js';
+import { searchImage, type LeafRowsSource, type SearchImage } from './search-image.js';
 import {
   CFG_BOARD_HEIGHT,
   CFG_COLLAPSE,
@@ -47,11 +47,11 @@ import {
   VALUE_DEPTH_SHIFT,
   WEIGHT_WORDS_EXPECT,
   WEIGHT_WORDS_EXPECT2,
-} from './layout.js';
-import { placementTable, type PlacementTable } from './placements.js';
-import { type ReachTable, type StackingRuleSet, type WellWindow, wellWindow20G } from './reach.js';
-import { cachedReachTable } from './reach-cache.js';
-import { MIN_BOARD_HEIGHT, type StackingRules } from './rules.js';
+} from '../stacking/layout.js';
+import { placementTable, type PlacementTable } from '../stacking/placements.js';
+import { type ReachTable, type StackingRuleSet, type WellWindow, wellWindow20G } from '../stacking/reach.js';
+import { cachedReachTable } from '../stacking/reach-cache.js';
+import { MIN_BOARD_HEIGHT, type StackingRules } from '../stacking/rules.js';
 
 export interface SearchKernel {
   alloc(bytes: number): number;
@@ -458,7 +458,7 @@ export class StackingEngine {
         `the expectimax strategy plays only rule sets that reach every placement (classic, guideline); the ${reach.ruleSet.name} rule set needs strategy 'rank'`,
       );
     // Expectimax leaves read 8 values per surface: the given rows, or the table's best rank per piece. The table
-    // and rows live once per process in a shared search image (src/stacking/shared-table.ts); this engine gets its
+    // and rows live once per process in a shared search image (src/kernels/search-image.ts); this engine gets its
     // own kernel instance over that memory and allocates through the image's owner.
     if (opts.leafValues !== undefined) checkNextPieceValues(opts.leafValues, table, 'previewTable');
     const leaf: LeafRowsSource = unknownPieces === 0 ? null : (opts.leafValues ?? 'pieceMax');
@@ -483,7 +483,7 @@ export class StackingEngine {
         'BAD_ARGUMENT',
         `${placements.placements.length} placements do not fit the kernel's one-byte move codes`,
       );
-    // Over folded leaf rows the kernel indexes surfaces by their mirror-pair index (src/stacking/folded-rows.ts):
+    // Over folded leaf rows the kernel indexes surfaces by their mirror-pair index (src/kernels/search-folded-rows.ts):
     // its placement records and step lookup carry those shares; the placements themselves are the same.
     const [recordsPtr, fitPtr, stepsPtr, startPtr] = constantBlocks(
       image,

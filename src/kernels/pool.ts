@@ -7,8 +7,8 @@
  * Workers instantiate with the plain WebAssembly API: the loader's helpers read managed AssemblyScript objects,
  * and our kernels (stub runtime, raw pointers) have none.
  */
-import { StackRankError } from './errors.js';
-import { inNode, nodeBuiltin } from './node-builtins.js';
+import { StackRankError } from '../errors.js';
+import { inNode, nodeBuiltin } from '../node-builtins.js';
 
 const WORKER_SOURCE = `
 const node = typeof self === 'undefined';
