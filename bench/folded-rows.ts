@@ -13,7 +13,7 @@ import { loadRankTable } from '../src/rank/table.js';
 import { createRandomizer } from '../src/randomizers/index.js';
 import { StackingEngine } from '../src/kernels/search.js';
 import { toQueue } from '../src/stacking/input.js';
-import { MOVE_NONE } from '../src/stacking/layout.js';
+import { MOVE_NONE } from '../src/kernels/search-format.js';
 import { applyMove } from '../src/stacking/placements.js';
 import { resolveRules } from '../src/stacking/rules.js';
 import { benchArgs, machine, median, printTable, writeResults } from './common.js';

@@ -18,10 +18,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from '../src/random.js';
 import { FullBoard, featureValues, playFullGame, resolveWeights, type PresetName } from '../src/fullboard/index.js';
-import { createContext, writeWeights, type FullKernelExports } from '../src/kernels/fullboard.js';
-import { O_PIECES } from '../src/fullboard/layout.js';
+import { fullBoardModule, gameRunner } from '../src/kernels/fullboard.js';
 import { weightSlots } from '../src/fullboard/presets.js';
-import { createMemory, kernelImports, kernelModule, pickVariant } from '../src/kernels/wasm.js';
 
 const quick = process.argv.includes('--quick');
 const abIndex = process.argv.indexOf('--ab');
@@ -151,20 +149,8 @@ for (const r of rows) {
 }
 /** One kernel instance with a 10 × 20 context, playing memoryless games from a seed (the loop of playFullGame). */
 async function rawKernel(module: WebAssembly.Module) {
-  const memory = createMemory(false);
-  const k = (await WebAssembly.instantiate(module, kernelImports(memory))).exports as unknown as FullKernelExports;
-  const ctx = createContext(k, memory, 10, 20);
-  const wptr = k.alloc(128);
-  return (preset: PresetName, pieces: number): number => {
-    writeWeights(memory, wptr, weightSlots(resolveWeights(preset)));
-    k.setWeights(ctx, wptr);
-    k.setLookahead(ctx, 0);
-    k.resetGame(ctx);
-    k.seedRng(ctx, ...new Rng(1).state());
-    k.setPieceBuffer(ctx, 0, -1);
-    k.playChunk(ctx, pieces, Infinity);
-    return new Float64Array(memory.buffer, ctx + O_PIECES, 1)[0];
-  };
+  const play = await gameRunner(module);
+  return (preset: PresetName, pieces: number): number => play(weightSlots(resolveWeights(preset)), pieces);
 }
 
 interface AbRow {
@@ -176,7 +162,7 @@ interface AbRow {
 }
 const abRows: AbRow[] = [];
 if (abFile) {
-  const mine = await rawKernel(await kernelModule('fullboard', pickVariant(false)));
+  const mine = await rawKernel(await fullBoardModule());
   const other = await rawKernel(await WebAssembly.compile(readFileSync(abFile)));
   const rounds = quick ? 5 : 9;
   const cpuRate = (play: (p: PresetName, n: number) => number, preset: PresetName, n: number) => {

@@ -23,7 +23,7 @@ const { values: args } = benchArgs(import.meta.url, {
 const width = Number(args.width);
 
 async function child(rules: string, cache: string): Promise<void> {
-  const placements = placementTable(width, 4).placements;
+  const placements = placementTable(width).placements;
   const wall = performance.now();
   const cpu = process.cpuUsage();
   const r = await cachedReachTable(rules as StackingRuleSet, width, 4, 20, placements, { XDG_CACHE_HOME: cache });

@@ -12,7 +12,7 @@ import { ARTICLE_FIGURES } from '../src/cli/survival.js';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import { isRandomizerName } from '../src/randomizers/index.js';
 import { loadOrBuildCachedPreviewTable } from '../src/rank/variant-cache.js';
-import type { StrategyName } from '../src/kernels/search.js';
+import type { StrategyName } from '../src/stacking/strategy.js';
 import type { SteepRule } from '../src/stacking/rules.js';
 import type { TableSteep } from '../src/rank/moves.js';
 import { simulateStacking } from '../src/stacking/simulate.js';

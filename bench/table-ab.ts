@@ -7,10 +7,12 @@
  *
  *   npx tsx bench/table-ab.ts --other /path/to/checkout [--pairs 12] [--width 9] [--max-step 4]
  *
- * The other checkout needs its kernels built (`npm run build:wasm` there) and the same module layout
- * (src/rank/build.ts writePlan, src/rank/mirror-plan.ts makeMirrorPlan, src/wasm.ts). A checkout from before
+ * The other checkout needs its kernels built (`npm run build:wasm` there) and the rank kernel's driver in either
+ * place: src/kernels/ (rank.ts writePlan, rank-mirror-plan.ts makeMirrorPlan, wasm.ts loadKernel) or, before the
+ * kernel layer, src/rank/build.ts, src/rank/mirror-plan.ts and src/wasm.ts. A checkout from before
  * rankBlocksU16Ones fills its first buffer instead.
  */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { benchArgs, median, printTable } from './common.js';
 
@@ -34,13 +36,17 @@ interface Side {
 }
 
 async function side(name: string, root: string): Promise<Side> {
-  const { instantiateKernel } = await import(`${root}/src/wasm.ts`);
-  const { makeMirrorPlan } = await import(`${root}/src/rank/mirror-plan.ts`);
+  const layered = existsSync(`${root}/src/kernels/rank.ts`);
+  const wasm = await import(layered ? `${root}/src/kernels/wasm.ts` : `${root}/src/wasm.ts`);
+  const { makeMirrorPlan } = await import(
+    layered ? `${root}/src/kernels/rank-mirror-plan.ts` : `${root}/src/rank/mirror-plan.ts`
+  );
   const { rankMoves } = await import(`${root}/src/rank/moves.ts`);
-  const { writePlan } = await import(`${root}/src/rank/build.ts`);
-  const layout = await import(`${root}/src/rank/layout.ts`);
+  const { writePlan } = await import(layered ? `${root}/src/kernels/rank.ts` : `${root}/src/rank/build.ts`);
+  const layout = await import(layered ? `${root}/assembly/rank/layout.ts` : `${root}/src/rank/layout.ts`);
   const { surfaceCount } = await import(`${root}/src/surface.ts`);
-  const instance = await instantiateKernel('rank', { shared: false, simd: true });
+  const load = layered ? wasm.loadKernel : wasm.instantiateKernel;
+  const instance = await load('rank', { shared: false, simd: true });
   // biome-ignore lint/suspicious/noExplicitAny: either checkout's kernel exports
   const kernel = instance.exports as any;
   const memory = instance.memory as WebAssembly.Memory;

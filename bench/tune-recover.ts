@@ -22,7 +22,8 @@
  *   npx tsx bench/tune-recover.ts --from bench/results/tune-recover-1.json --sigma 0.2 --generations 6
  *                                 --population 12 --max-pieces 10000 --seed 200 --top-out-cost 2 --out tune-recover-2
  */
-import { PLAIN_BCTS_WEIGHTS, RECOVER_TERMS, RECOVER_WEIGHTS, type RecoverWeights } from '../src/game/evaluate.js';
+import { PLAIN_BCTS_WEIGHTS, RECOVER_TERMS, RECOVER_WEIGHTS } from '../src/game/evaluate.js';
+import type { RecoverWeights } from '../src/game/recover-terms.js';
 import { loadRecoverWeights } from '../src/cli/game.js';
 import { playGame } from '../src/game/play.js';
 import { defaultGameRandomizer } from '../src/game/rules-adapter.js';

@@ -64,7 +64,7 @@ export {
 // The stacking AI: best placement over the known queue, and its survival simulator.
 export { StackingAI, type BestPlacement, type PlanStep, type StackingAIOptions } from './stacking/ai.js';
 export type { SurfacePlacementRanking, RankedSurfacePlacement } from './stacking/rank-placements.js';
-export type { NextPieceValues, Strategy, StrategyName, UnknownPieces } from './kernels/search.js';
+export type { NextPieceValues, Strategy, StrategyName, UnknownPieces } from './stacking/strategy.js';
 export {
   simulateStacking,
   type SimulateOptions,

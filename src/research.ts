@@ -51,15 +51,14 @@ export {
 } from './randomizers/analyze.js';
 
 // Stacking search internals: strategies and the kernel's integer chance weights; simulator streams.
+export { distributionWeights, pairWeights } from './kernels/search-format.js';
 export {
   BEST_STRATEGY,
   MAX_UNKNOWN_PIECES,
   STRATEGIES,
   expectimaxStrategy,
-  distributionWeights,
-  pairWeights,
   type SearchStrategy,
-} from './kernels/search.js';
+} from './stacking/strategy.js';
 export { streamSeed } from './stacking/simulate.js';
 export { reachTable, recordReached, type ReachTable } from './stacking/reach.js';
 

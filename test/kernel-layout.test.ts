@@ -5,13 +5,13 @@
  * TypeScript reads (a kernel built from an older layout, or a constant AssemblyScript evaluates differently, fails).
  */
 import { describe, expect, it } from 'vitest';
-import * as fullboardLayout from '../src/fullboard/layout.js';
-import * as rankLayout from '../src/rank/layout.js';
+import * as fullboardLayout from '../assembly/fullboard/layout.js';
+import * as rankLayout from '../assembly/rank/layout.js';
 import { SEARCH_MOVES } from '../src/rules/geometry.js';
-import * as reachableLayout from '../src/rules/layout.js';
-import * as recoverLayout from '../src/game/recover-layout.js';
-import * as searchLayout from '../src/stacking/layout.js';
-import { createMemory, kernelImports, kernelModule, type KernelName } from '../src/kernels/wasm.js';
+import * as reachableLayout from '../assembly/reachable/layout.js';
+import * as recoverLayout from '../assembly/recover/layout.js';
+import * as searchLayout from '../assembly/search/layout.js';
+import { compileKernel, createMemory, instantiateOver, type KernelName } from '../src/kernels/wasm.js';
 
 const VARIANTS = [
   { shared: true, simd: true },
@@ -21,12 +21,12 @@ const VARIANTS = [
 ];
 
 async function kernelGlobals(name: KernelName, shared: boolean, simd: boolean): Promise<Map<string, number>> {
-  const module = await kernelModule(name, { shared, simd });
+  const module = await compileKernel(name, { shared, simd });
   const memory = createMemory(shared);
-  const instance = await WebAssembly.instantiate(module, kernelImports(memory));
+  const exports = await instantiateOver<Record<string, WebAssembly.Global>>(module, memory);
   const out = new Map<string, number>();
   for (const { name: field, kind } of WebAssembly.Module.exports(module)) {
-    if (kind === 'global') out.set(field, (instance.exports[field] as WebAssembly.Global).value as number);
+    if (kind === 'global') out.set(field, exports[field].value as number);
   }
   return out;
 }

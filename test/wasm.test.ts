@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { WASM_BASE64, WASM_LOCAL_PATCH } from '../src/generated/wasm.js';
-import { kernelBytes, kernelModule, type KernelName } from '../src/kernels/wasm.js';
+import { kernelBytes, compileKernel, type KernelName } from '../src/kernels/wasm.js';
 
 const shipped = (k: string, variant: string) =>
   WASM_BASE64[k][variant] !== undefined || WASM_LOCAL_PATCH[k]?.[variant] !== undefined;
@@ -51,8 +51,8 @@ describe('shipped kernel variants', () => {
   it('a SIMD request compiles its own module when shipped, the scalar one when not', async () => {
     for (const k of KERNELS) {
       for (const shared of [false, true]) {
-        const simd = await kernelModule(k, { shared, simd: true });
-        const scalar = await kernelModule(k, { shared, simd: false });
+        const simd = await compileKernel(k, { shared, simd: true });
+        const scalar = await compileKernel(k, { shared, simd: false });
         expect(simd).toBeInstanceOf(WebAssembly.Module);
         if (shipped(k, `${shared ? 'shared' : 'local'}-simd`)) expect(simd).not.toBe(scalar);
         else expect(simd).toBe(scalar);

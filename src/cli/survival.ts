@@ -1,6 +1,6 @@
 /** `stackrank bench survival`: the 2009 PageRank stacking article's survival table, measured by us (docs/results.md). */
 import type { RankTable } from '../rank/table.js';
-import { BEST_STRATEGY, MAX_UNKNOWN_PIECES, STRATEGIES, type StrategyName } from '../kernels/search.js';
+import { BEST_STRATEGY, MAX_UNKNOWN_PIECES, STRATEGIES, type StrategyName } from '../stacking/strategy.js';
 import {
   DEFAULT_RULES,
   MAX_BOARD_HEIGHT,

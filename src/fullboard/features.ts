@@ -30,7 +30,7 @@ import {
   F_ROW_TRANSITIONS,
   F_ROW_TRANSITIONS_CONTINUOUS,
   F_WELLS_TRIANGLE,
-} from './layout.js';
+} from '../kernels/fullboard.js';
 
 /** The move that produced the board being evaluated (zeros for a board on its own). */
 export interface MoveInfo {

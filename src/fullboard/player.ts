@@ -19,19 +19,7 @@ import type { PieceMove } from '../rules/types.js';
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, FullBoard, checkSize } from './board.js';
 import { toPieceId } from '../pieces.js';
 import { FEATURE_NAMES, type FeatureName } from './features.js';
-import {
-  CHUNK_LINE_CAP,
-  CHUNK_LOST,
-  CHUNK_NEEDS_PIECES,
-  MOVE_LOSES,
-  MOVE_ORIENT_SHIFT,
-  NO_PIECE,
-  O_BEST_SCORE,
-  O_FEAT,
-  O_LINES,
-  O_PIECES,
-} from './layout.js';
-import { acquireContext, loadBoard, readFeatures, releaseContext, writeWeights } from '../kernels/fullboard.js';
+import { FullBoardContext } from '../kernels/fullboard.js';
 import { DEFAULT_WEIGHTS, resolveWeights, weightSlots, type WeightsSpec } from './presets.js';
 import { RANDOMIZER_NAMES, createRandomizer, isRandomizerName, type Randomizer } from '../randomizers/index.js';
 
@@ -70,29 +58,25 @@ export async function bestMove(
     throw new StackRankError('BAD_ARGUMENT', `board must be a FullBoard (FullBoard.fromRows); got ${describe(board)}`);
   const p = toPieceId(piece);
   const opts = optionsObject('bestMove', options, BEST_MOVE_OPTIONS);
-  const q = opts.next === undefined ? NO_PIECE : toPieceId(opts.next);
+  const q = opts.next === undefined ? null : toPieceId(opts.next);
   const slots = weightSlots(resolveWeights((opts.weights ?? DEFAULT_WEIGHTS) as WeightsSpec));
-  const { kernel, ctx } = await acquireContext(board.width, board.height);
+  const context = await FullBoardContext.acquire(board.width, board.height);
   try {
-    const wptr = ctx + O_FEAT; // stage weights in the feature scratch, then copy into place
-    writeWeights(kernel.memory, wptr, slots);
-    kernel.exports.setWeights(ctx, wptr);
-    loadBoard(kernel, ctx, board);
-    const mv = kernel.exports.bestMove(ctx, p, q);
-    if (mv === MOVE_LOSES) return null;
-    const score = new Float64Array(kernel.memory.buffer, ctx + O_BEST_SCORE, 1)[0];
-    const orientation = mv >> MOVE_ORIENT_SHIFT;
-    const x = mv & ((1 << MOVE_ORIENT_SHIFT) - 1);
+    context.setWeights(slots);
+    context.setBoard(board);
+    const choice = context.bestMove(p, q);
+    if (!choice) return null;
+    const { orientation, x } = choice;
     const placed = board.place(p, orientation, x)!;
     return {
       ...classicMove(p, orientation, x, placed.landingRow),
       orientation,
-      value: score,
+      value: choice.value,
       linesCleared: placed.lines,
       board: placed.board,
     };
   } finally {
-    releaseContext(board.width, board.height, ctx);
+    context.release();
   }
 }
 
@@ -109,9 +93,10 @@ export async function kernelFeatures(
   if (move !== undefined && (move === null || typeof move !== 'object'))
     throw new StackRankError('BAD_ARGUMENT', `move must be { piece, orientation, x }; got ${describe(move)}`);
   if (move) toPieceId(move.piece);
-  const { kernel, ctx } = await acquireContext(board.width, board.height);
+  const context = await FullBoardContext.acquire(board.width, board.height);
   try {
-    loadBoard(kernel, ctx, board);
+    context.setBoard(board);
+    let values: number[] | null;
     if (move) {
       const p = toPieceId(move.piece);
       const o = ORIENTATIONS[p][move.orientation];
@@ -121,16 +106,16 @@ export async function kernelFeatures(
           `no such move for ${PIECES[p]}: ${describe([move.orientation, move.x])}`,
         );
       }
-      if (kernel.exports.moveFeatures(ctx, p, move.orientation, move.x, ctx + O_FEAT) < 0) return null;
-    } else kernel.exports.boardFeatures(ctx, ctx + O_FEAT);
-    const values = readFeatures(kernel, ctx);
+      values = context.moveFeatures(p, move.orientation, move.x);
+      if (!values) return null;
+    } else values = context.boardFeatures();
     const out = {} as Record<FeatureName, number>;
     FEATURE_NAMES.forEach((f, i) => {
       out[f] = values[i];
     });
     return out;
   } finally {
-    releaseContext(board.width, board.height, ctx);
+    context.release();
   }
 }
 
@@ -190,9 +175,6 @@ function loadRandomizer(name: string, seed: number): Randomizer {
   return createRandomizer(name, { seed });
 }
 
-/** One piece buffer per context, reused (the kernel's allocator never frees). */
-const pieceBuffers = new Map<number, number>();
-
 /** Plays one full-board game; the loop runs in WebAssembly. */
 export async function playFullGame(playOptions: PlayOptions = {}): Promise<GameResult> {
   const options = optionsObject('playFullGame', playOptions, PLAY_OPTIONS) as PlayOptions;
@@ -215,29 +197,12 @@ export async function playFullGame(playOptions: PlayOptions = {}): Promise<GameR
   const randomizer = options.randomizer ?? 'memoryless';
   const external = randomizer === 'memoryless' ? null : loadRandomizer(randomizer, seed);
 
-  const { kernel, ctx } = await acquireContext(width, height);
-  const k = kernel.exports;
-  let pieceBuf = 0;
-  const BUF = 65536;
+  const context = await FullBoardContext.acquire(width, height);
   try {
-    const wptr = ctx + O_FEAT;
-    writeWeights(kernel.memory, wptr, slots);
-    k.setWeights(ctx, wptr);
-    k.setLookahead(ctx, lookahead);
-    k.resetGame(ctx);
-    const [s0, s1, s2, s3] = new Rng(seed).state();
-    k.seedRng(ctx, s0, s1, s2, s3);
-    if (external) {
-      pieceBuf = pieceBuffers.get(ctx) ?? k.alloc(BUF);
-      pieceBuffers.set(ctx, pieceBuf);
-      external.fillIds(new Uint8Array(kernel.memory.buffer, pieceBuf, BUF), BUF);
-      k.setPieceBuffer(ctx, pieceBuf, BUF);
-    } else k.setPieceBuffer(ctx, 0, -1);
+    context.setWeights(slots);
+    context.startGame(lookahead, new Rng(seed).state(), external);
     const t0 = performance.now();
-    const counters = () => {
-      const f64 = new Float64Array(kernel.memory.buffer);
-      return { lines: f64[(ctx + O_LINES) >> 3], pieces: f64[(ctx + O_PIECES) >> 3] };
-    };
+    const counters = () => context.counters();
     let lost = false;
     let reportedPieces = -1;
     const report = () => {
@@ -250,18 +215,14 @@ export async function playFullGame(playOptions: PlayOptions = {}): Promise<GameR
       const { pieces } = counters();
       const budget = Math.min(chunk, maxPieces - pieces);
       if (budget <= 0) break;
-      const status = k.playChunk(ctx, budget, maxLines);
-      if (status === CHUNK_LOST) {
+      const end = context.playChunk(budget, maxLines);
+      if (end === 'lost') {
         lost = true;
         break;
       }
-      if (status === CHUNK_LINE_CAP) break;
-      if (status === CHUNK_NEEDS_PIECES) {
-        // the kernel consumed the whole buffer: refill it (same pointer) and continue
-        external!.fillIds(new Uint8Array(kernel.memory.buffer, pieceBuf, BUF), BUF);
-        k.setPieceBuffer(ctx, pieceBuf, BUF);
-        continue;
-      }
+      if (end === 'lineCap') break;
+      // the kernel used up the dealt pieces and was dealt more: on with the next chunk
+      if (end === 'dealt') continue;
       if (onProgress) report();
       // Let timers and abort events run between chunks, with or without onProgress.
       await yieldToEventLoop();
@@ -272,6 +233,6 @@ export async function playFullGame(playOptions: PlayOptions = {}): Promise<GameR
     const { lines, pieces } = counters();
     return { lines, pieces, seconds, piecesPerSecond: seconds > 0 ? pieces / seconds : 0, lost };
   } finally {
-    releaseContext(width, height, ctx);
+    context.release();
   }
 }

@@ -5,7 +5,7 @@
  */
 import { StackRankError, describe, requireDenseArray } from '../errors.js';
 import { FEATURES, FEATURE_NAMES, type FeatureName } from './features.js';
-import { FEATURE_SLOTS } from './layout.js';
+import { FEATURE_SLOTS } from '../kernels/fullboard.js';
 
 export interface WeightVector {
   readonly features: readonly FeatureName[];

@@ -25,25 +25,13 @@ import {
   optionNames,
   optionsObject,
   requireInt,
-  yieldToEventLoop,
 } from '../errors.js';
 import { Rng, checkSeed, type RngState } from '../random.js';
 import { MAX_THREADS } from '../threads.js';
-import { createMemory, kernelImports, kernelModule, pickVariant, sharedMemorySupported } from '../kernels/wasm.js';
-import { KernelPool, type KernelCall } from '../kernels/pool.js';
+import { localGames, workerGames, type FullBoardGames } from '../kernels/fullboard.js';
+import { sharedMemorySupported } from '../kernels/wasm.js';
 import { DEFAULT_WIDTH, checkSize } from './board.js';
 import type { FeatureName } from './features.js';
-import {
-  acquireContext,
-  createContext,
-  releaseContext,
-  writeWeights,
-  type FullKernelExports,
-} from '../kernels/fullboard.js';
-import { FEATURE_SLOTS, O_LINES, O_PIECES, RESULT_BYTES, RESULT_LINES } from './layout.js';
-
-/** Bytes of a weight vector in kernel memory (FEATURE_SLOTS f64). */
-const WEIGHTS_BYTES = FEATURE_SLOTS * 8;
 import {
   BCTS_FEATURES,
   FEATURE_SETS,
@@ -400,95 +388,26 @@ function breed(rng: Rng, pop: Individual[], o: ResolvedTrainOptions): Individual
   return next;
 }
 
+/** The games of a generation: the lines of each job's game (its weights, its seed state), in job order. */
 interface Evaluator {
-  /** Lines of game j for each job (weights, seed state); results in job order. */
   run(jobs: { weights: number[]; state: RngState }[]): Promise<number[]>;
   close(): void;
 }
 
-/** Pieces per kernel call in single-threaded training, between two looks at the event loop (abort, timers). */
-const LOCAL_SLICE = 20_000;
-
-async function localEvaluator(o: ResolvedTrainOptions, signal?: AbortSignal): Promise<Evaluator> {
-  const { kernel, ctx } = await acquireContext(o.boardWidth, o.boardHeight);
-  const k = kernel.exports;
-  const area = k.alloc(WEIGHTS_BYTES);
+/** An evaluator over the kernel's games: on this thread, or on worker threads over one shared memory. */
+async function evaluator(o: ResolvedTrainOptions, threads: number, signal?: AbortSignal): Promise<Evaluator> {
+  const games: FullBoardGames =
+    threads > 1 && sharedMemorySupported()
+      ? await workerGames(o.boardWidth, o.boardHeight, threads, signal)
+      : await localGames(o.boardWidth, o.boardHeight);
   return {
-    async run(jobs) {
-      const out: number[] = [];
-      for (const job of jobs) {
-        // The kernel's runGame in slices: the same calls (setWeights, PRNG mode, reset, seed, then playChunk until
-        // the piece cap or a loss), so the same games, with the event loop run between slices.
-        writeWeights(kernel.memory, area, weightSlots({ features: o.features, weights: job.weights }));
-        k.setWeights(ctx, area);
-        k.setPieceBuffer(ctx, 0, -1);
-        k.resetGame(ctx);
-        k.seedRng(ctx, ...job.state);
-        const pieces = () => new Float64Array(kernel.memory.buffer, ctx + O_PIECES, 1)[0];
-        for (;;) {
-          if (signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
-          const left = o.maxPieces - pieces();
-          if (left <= 0) break;
-          const status = k.playChunk(ctx, Math.min(left, LOCAL_SLICE), Infinity);
-          if (status !== 0) break;
-          await yieldToEventLoop();
-        }
-        out.push(new Float64Array(kernel.memory.buffer, ctx + O_LINES, 1)[0]);
-        await yieldToEventLoop();
-      }
-      return out;
-    },
-    close() {
-      releaseContext(o.boardWidth, o.boardHeight, ctx);
-    },
-  };
-}
-
-async function workerEvaluator(o: ResolvedTrainOptions, threads: number, signal?: AbortSignal): Promise<Evaluator> {
-  const variant = pickVariant(true);
-  const module = await kernelModule('fullboard', variant);
-  const memory = createMemory(true);
-  const main = (await WebAssembly.instantiate(module, kernelImports(memory))).exports as unknown as FullKernelExports;
-  const ctxs = Array.from({ length: threads }, () => createContext(main, memory, o.boardWidth, o.boardHeight));
-  const pool = await KernelPool.create(module, memory, threads);
-  // Abort stops the workers mid-generation; the running games reject and run() reports ABORTED.
-  const onAbort = () => pool.terminate();
-  signal?.addEventListener('abort', onAbort);
-  let capacity = 0;
-  let wArea = 0;
-  let outArea = 0;
-  return {
-    async run(jobs) {
-      if (jobs.length > capacity) {
-        capacity = Math.max(jobs.length, 2 * capacity);
-        wArea = main.alloc(capacity * WEIGHTS_BYTES);
-        outArea = main.alloc(capacity * RESULT_BYTES);
-      }
-      for (const [i, job] of jobs.entries()) {
-        writeWeights(memory, wArea + i * WEIGHTS_BYTES, weightSlots({ features: o.features, weights: job.weights }));
-      }
-      const calls: KernelCall[][] = ctxs.map(() => []);
-      // interleaved static split: game lengths vary a lot, interleaving keeps the threads' totals close
-      jobs.forEach((job, i) => {
-        const t = i % threads;
-        calls[t].push({
-          fn: 'runGame',
-          args: [ctxs[t], wArea + i * WEIGHTS_BYTES, ...job.state, o.maxPieces, Infinity, outArea + i * RESULT_BYTES],
-        });
-      });
-      try {
-        await pool.runEach(calls);
-      } catch (e) {
-        if (signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
-        throw e;
-      }
-      const f64 = new Float64Array(memory.buffer);
-      return jobs.map((_, i) => f64[(outArea + i * RESULT_BYTES + RESULT_LINES) >> 3]);
-    },
-    close() {
-      signal?.removeEventListener('abort', onAbort);
-      pool.terminate();
-    },
+    run: (jobs) =>
+      games.run(
+        jobs.map((job) => ({ slots: weightSlots({ features: o.features, weights: job.weights }), state: job.state })),
+        o.maxPieces,
+        signal,
+      ),
+    close: () => games.close(),
   };
 }
 
@@ -533,9 +452,8 @@ export async function trainWeights(trainOptions: TrainOptions): Promise<TrainRes
     population = Array.from({ length: o.population }, () => randomIndividual(rng, o.features));
     generation = 0;
   }
-  const useWorkers = threads > 1 && sharedMemorySupported();
   if (signal?.aborted) throw new StackRankError('ABORTED', 'training was aborted');
-  const evaluator = useWorkers ? await workerEvaluator(o, threads, signal) : await localEvaluator(o, signal);
+  const games = await evaluator(o, threads, signal);
   let evaluated: Individual[] = population;
   try {
     while (generation < o.generations) {
@@ -544,7 +462,7 @@ export async function trainWeights(trainOptions: TrainOptions): Promise<TrainRes
       const states = Array.from({ length: o.gamesPerEval }, () => new Rng(rng.nextU32()).state());
       const todo = population.filter((i) => i.fitness === null);
       const jobs = todo.flatMap((ind) => states.map((state) => ({ weights: ind.weights, state })));
-      const lines = await evaluator.run(jobs);
+      const lines = await games.run(jobs);
       todo.forEach((ind, i) => {
         let s = 0;
         for (let g = 0; g < o.gamesPerEval; g++) s += lines[i * o.gamesPerEval + g];
@@ -578,7 +496,7 @@ export async function trainWeights(trainOptions: TrainOptions): Promise<TrainRes
       options.onGeneration?.({ ...stats, checkpoint });
     }
   } finally {
-    evaluator.close();
+    games.close();
   }
   // the best of the last evaluated generation (on a resume that is already complete: the checkpoint's elite)
   const pool = evaluated.every((i) => i.fitness !== null) ? evaluated : population.filter((i) => i.fitness !== null);

@@ -25,11 +25,14 @@ import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../rand
 import { PASS_A_TABLE_IN_A_BROWSER, type RankTable } from '../rank/table.js';
 import type { RuleSet } from '../rules/rule-sets.js';
 import { checkDistribution } from '../stacking/ai.js';
-import { StackingEngine, fillDistributionWeights, type NextPieceValues } from '../kernels/search.js';
-import { WEIGHT_WORDS_EXPECT } from '../stacking/layout.js';
+import { StackingEngine } from '../kernels/search.js';
+import { fillDistributionWeights } from '../kernels/search-format.js';
+import type { NextPieceValues } from '../stacking/strategy.js';
+import { WEIGHT_WORDS_EXPECT } from '../kernels/search-format.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import type { Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';
-import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, type RecoverWeights, withRecoverWeights } from './evaluate.js';
+import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, withRecoverWeights } from './evaluate.js';
+import type { RecoverWeights } from './recover-terms.js';
 import { columnCells, rowsFilled } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';

@@ -6,10 +6,10 @@
 import type { RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import type { RuleSetName } from '../rules/types.js';
-import type { NextPieceValues } from '../kernels/search.js';
+import type { NextPieceValues } from '../stacking/strategy.js';
 import { StackRankError, checkCallback, describe, firstHole, optionNames, optionsObject } from '../errors.js';
 import { checkStackRoom, GAME_POLICIES, type GamePolicy } from './policy.js';
-import type { RecoverWeights } from './evaluate.js';
+import type { RecoverWeights } from './recover-terms.js';
 import { GAME_RUN_OPTION_KEYS, playGame, type GameTally, type PlayGameResult } from './play.js';
 
 export interface BenchGameOptions {

@@ -6,7 +6,6 @@
 import { parentPort } from 'node:worker_threads';
 import { StackRankError } from '../errors.js';
 import { StackingEngine } from '../kernels/search.js';
-import { surfaceCount } from '../surface.js';
 import { TetrisAI, type StackTable } from './ai.js';
 import type { GameWorkerInit, GameWorkerReply } from './play-threads.js';
 import { playOneGame, type GameSettings } from './play.js';
@@ -21,17 +20,14 @@ let settings: GameSettings | null = null;
 async function start(init: GameWorkerInit): Promise<void> {
   const { engine: parts } = init;
   const engine = StackingEngine.attach(parts);
-  const size = surfaceCount(parts.width, parts.maxStep);
-  // play-threads.ts asks for the ranks in the search image under every strategy.
-  if (parts.tablePtr === 0) throw new Error('the search image the worker was given holds no ranks');
-  // The table's ranks, read where the owner thread wrote them (the same values as RankTable.searchValues).
-  const values = new Uint16Array(parts.memory.buffer, parts.tablePtr, size);
+  // play-threads.ts asks for the ranks in the search image under every strategy: the table's ranks, read where the
+  // owner thread wrote them (the same values as RankTable.searchValue).
   const table: StackTable = {
-    width: parts.width,
-    maxStep: parts.maxStep,
+    width: engine.width,
+    maxStep: engine.maxStep,
     iterations: init.iterations,
-    searchValue: (index) => values[index],
-    searchScale: () => parts.rankScale,
+    searchValue: (index) => engine.rankValue(index),
+    searchScale: () => engine.rankScale,
   };
   ai = await TetrisAI.create(init.aiOptions, { engine, table });
   settings = init.settings;

@@ -14,7 +14,8 @@ export {
   type RankedPlacement,
   type PlacementUnit,
 } from './rank-placements.js';
-export { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, type RecoverWeights } from './evaluate.js';
+export { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS } from './evaluate.js';
+export type { RecoverWeights } from './recover-terms.js';
 export { playGame, type PlayGameOptions, type PlayGameResult } from './play.js';
 export { defaultGameRandomizer } from './rules-adapter.js';
 export { benchGame, type BenchGameOptions, type BenchGameResult } from './bench.js';

@@ -7,7 +7,8 @@
 import { StackRankError, untilAborted } from '../errors.js';
 import { inNode, nodeBuiltin } from '../node-builtins.js';
 import type { RankTable } from '../rank/table.js';
-import { StackingEngine, type EngineParts, type NextPieceValues } from '../kernels/search.js';
+import { StackingEngine, type EngineParts } from '../kernels/search.js';
+import type { NextPieceValues } from '../stacking/strategy.js';
 import { countLiveWorker } from '../kernels/pool.js';
 import { stackSearchSetup } from './policy.js';
 import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play.js';

@@ -27,7 +27,7 @@ import { PIECE_COUNT, type Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
 import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
-import { refuseLeafRows, type NextPieceValues } from '../kernels/search.js';
+import { refuseLeafRows, type NextPieceValues } from '../stacking/strategy.js';
 import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';

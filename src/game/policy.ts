@@ -6,7 +6,7 @@
 import { requireInt } from '../errors.js';
 import type { RandomizerName } from '../randomizers/index.js';
 import { DEFAULT_RULES, TETRIS_ROWS, type StackingRules } from '../stacking/rules.js';
-import type { UnknownPieces } from '../kernels/search.js';
+import type { UnknownPieces } from '../stacking/strategy.js';
 import type { Piece } from '../pieces.js';
 import { defaultGameRandomizer, type GameRuleFacts } from './rules-adapter.js';
 

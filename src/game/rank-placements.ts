@@ -8,7 +8,7 @@ import type { Cell, GamePlacement } from '../rules/types.js';
 import { cellsKey, emptyFrom, lockCells } from './grid.js';
 import type { Decision, GameMode, GameMove } from './ai.js';
 import { recoverRootValues } from './recover.js';
-import { TOP_OUT } from './recover-layout.js';
+import { TOP_OUT } from '../kernels/recover.js';
 import { expectedPiecesFromRank } from '../stacking/rank-placements.js';
 import { nextPieceRanks, scoreStackMoves } from './stack.js';
 

@@ -21,10 +21,9 @@
  */
 import { PIECES, type Piece } from '../pieces.js';
 import type { GamePlacement } from '../rules/types.js';
-import type { RecoverWeights } from './evaluate.js';
-import { RecoverKernel } from '../kernels/recover.js';
-import { TOP_OUT } from './recover-layout.js';
-import { reachableLandings, reachableOnRows, type GameRuleFacts } from './rules-adapter.js';
+import type { RecoverWeights } from './recover-terms.js';
+import { RecoverKernel, TOP_OUT } from '../kernels/recover.js';
+import { reachableOnRows, type GameRuleFacts } from './rules-adapter.js';
 
 export interface RecoverContext {
   width: number;
@@ -151,7 +150,7 @@ class Children {
   /** The root move of the group's lines; -1: each child is a root move, rootBase + its place in the group. */
   root = new Int32Array(0);
   rootBase = new Int32Array(0);
-  /** Children in order of value (sortChildren). */
+  /** Children in order of value (RecoverKernel.bestChildren). */
   order = new Int32Array(0);
 
   reset(): void {
@@ -242,8 +241,7 @@ class BeamSearch {
     this.rootCanHold = state.canHold;
     this.rootReach = rootReach;
     this.roots.size = 0;
-    this.kernel.useRotationSystem(ctx.rules.ruleSet.rotationSystem);
-    this.kernel.useDrops(ctx.rules.ruleSet, ctx.width, ctx.height);
+    this.kernel.useRules(ctx.rules.ruleSet);
     return this;
   }
 
@@ -316,19 +314,11 @@ class BeamSearch {
       const last = d + 1 >= this.ctx.depth;
       if (last && !this.ctx.chance) {
         // The last level: only its best line is asked for (the first of the best: a stable sort's first).
-        let best = 0;
-        let bestValue = this.kernel.childValue(0);
-        for (let c = 1; c < ch.size; c++) {
-          const v = this.kernel.childValue(c);
-          if (v > bestValue) {
-            best = c;
-            bestValue = v;
-          }
-        }
-        return { value: bestValue, root: ch.rootOf(best) };
+        const best = this.kernel.bestChild(ch.size);
+        return { value: this.kernel.childValue(best), root: ch.rootOf(best) };
       }
       // The best lines become the next level's nodes: the beam's, or on the last level the chance ply's.
-      const kept = this.sortChildren(last ? this.ctx.chance!.lines : this.ctx.beam);
+      const kept = this.kernel.bestChildren(ch.size, last ? this.ctx.chance!.lines : this.ctx.beam, ch.order);
       const next = this.levels[1 - this.levels.indexOf(level)];
       this.select(level, kept, next);
       level = next;
@@ -347,71 +337,20 @@ class BeamSearch {
    * is worth the line's value plus TOP_OUT. The next piece is the node's own when its line still knows one.
    */
   private chanceBest(level: Level, chance: RecoverChance): { value: number; root: number } {
-    const k = this.kernel;
     const lines = Math.min(chance.lines, level.size);
     if (chance.moveOnly && sameRoot(level, lines)) return { value: level.value[0], root: level.root[0] };
     let bestValue = -Infinity;
     let bestRoot = -1;
     for (let j = 0; j < lines; j++) {
       const known = level.current[j];
-      let expected = 0;
-      // the line's node is measured by its first piece's expansion, and each later piece's reads the same terms
-      let measured = false;
-      for (let p = 0; p < PIECES.length; p++) {
-        const w = known === NO_PIECE ? chance.pieces[p] : known === p ? 1 : 0;
-        if (w === 0) continue;
-        // where the kernel drops the piece itself, it finds the best placement without valuing every one
-        const dropped = k.bestDrop(level.buffer, j, p, measured);
-        if (!Number.isNaN(dropped)) {
-          measured = true;
-          expected += w * (dropped === -Infinity ? level.value[j] + TOP_OUT : dropped);
-          continue;
-        }
-        // NaN: no drop table here, so dropLandings would find none either
-        const n = this.searchedLandings(level, j, p);
-        let best = level.value[j] + TOP_OUT;
-        if (n > 0) {
-          k.ensureChildren(n, 0);
-          k.expandLandings(level.buffer, j, 0, n, p, measured);
-          measured = true;
-          best = k.childValue(0);
-          for (let c = 1; c < n; c++) best = Math.max(best, k.childValue(c));
-        }
-        expected += w * best;
-      }
+      const chances = known === NO_PIECE ? chance.pieces : CERTAIN_PIECE[known];
+      const expected = this.kernel.expectedBest(level.buffer, j, chances, level.value[j] + TOP_OUT);
       if (expected > bestValue) {
         bestValue = expected;
         bestRoot = level.root[j];
       }
     }
     return { value: bestValue, root: bestRoot };
-  }
-
-  /**
-   * The best `keep` children into order[0 .. kept - 1], best first, equal values in the order made (what a stable
-   * sort's first `keep` would be); returns how many are kept. An insertion into the kept few: the beam and the
-   * chance ply keep a handful of several hundred children, where a whole sort cost more than the rest of this file.
-   */
-  private sortChildren(keep: number): number {
-    const ch = this.children;
-    const order = ch.order;
-    const k = this.kernel;
-    const base = k.valuesIndex;
-    const values = k.f64;
-    const kept = Math.min(keep, ch.size);
-    let size = 0;
-    for (let c = 0; c < ch.size; c++) {
-      const v = values[base + c];
-      // a later child passes a kept one only when strictly better, so equals keep the order they were made in
-      if (size === kept && !(v > values[base + order[size - 1]])) continue;
-      let j = size < kept ? size++ : size - 1;
-      while (j > 0 && v > values[base + order[j - 1]]) {
-        order[j] = order[j - 1];
-        j--;
-      }
-      order[j] = c;
-    }
-    return kept;
   }
 
   /** The next level := the children at order[0 .. n - 1], their boards made in the kernel from their parents'. */
@@ -439,30 +378,13 @@ class BeamSearch {
   private carry(level: Level, i: number): void {
     const ch = this.children;
     const c = ch.size;
-    this.kernel.ensureChildren(c + 1, c);
+    this.kernel.carry(c, level.value[i]);
     const g = ch.add(i, 1);
     ch.carried[g] = 1;
     ch.current[g] = level.current[i];
     ch.next[g] = level.next[i];
     ch.hold[g] = level.hold[i];
     ch.root[g] = level.root[i];
-    this.kernel.setChildValue(c, level.value[i]);
-  }
-
-  /**
-   * Piece `piece`'s placements on node i of a level into the kernel's landings; returns their count. On most boards
-   * the recover kernel drops the piece itself (dropLandings); on the others the reachable kernel searches.
-   */
-  private landings(level: Level, i: number, piece: number): number {
-    const n = this.kernel.dropLandings(level.buffer, i, piece);
-    return n >= 0 ? n : this.searchedLandings(level, i, piece);
-  }
-
-  /** The same placements from the reachable kernel's search: where the recover kernel has no drop table. */
-  private searchedLandings(level: Level, i: number, piece: number): number {
-    const k = this.kernel;
-    const ctx = this.ctx;
-    return reachableLandings(k.nodeRows(level.buffer, i), ctx.width, ctx.height, piece, ctx.rules, k.landings);
   }
 
   /** Every child of node i: each turn the rules allow (without hold, then with), each reachable placement. */
@@ -495,20 +417,13 @@ class BeamSearch {
     holdPiece: number,
   ): void {
     const ch = this.children;
-    const k = this.kernel;
     const first = ch.size;
     let n: number;
     if (atRoot) {
       const list = this.rootReach(PIECES[piece]);
       n = list.length;
-      k.ensureChildren(first + n, first);
-      for (let j = 0; j < n; j++) k.setChildCells(first + j, list[j].cells);
-      k.expand(level.buffer, i, first, n);
-    } else {
-      n = this.landings(level, i, piece);
-      k.ensureChildren(first + n, first);
-      k.expandLandings(level.buffer, i, first, n, piece);
-    }
+      this.kernel.expandPlacements(level.buffer, i, first, list);
+    } else n = this.kernel.expandPiece(level.buffer, i, first, piece);
     if (n === 0) return;
     const g = ch.add(i, n);
     ch.carried[g] = 0;
@@ -547,5 +462,8 @@ function sameRoot(level: Level, lines: number): boolean {
   for (let j = 1; j < lines; j++) if (level.root[j] !== level.root[0]) return false;
   return true;
 }
+
+/** Per piece, the chances of a piece a line already knows: certainly that one. */
+const CERTAIN_PIECE: readonly (readonly number[])[] = PIECES.map((_, i) => PIECES.map((__, j) => (i === j ? 1 : 0)));
 
 const beam = new BeamSearch();

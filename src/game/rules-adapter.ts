@@ -6,16 +6,14 @@ import { StackRankError, describe } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
 import type { RandomizerName } from '../randomizers/index.js';
 import {
-  kernelInputCount,
-  kernelLandings,
-  kernelPlacement,
-  kernelPlacements,
-  kernelReach,
-  kernelReachCalls,
-  type KernelBoard,
+  LANDINGS_WORDS,
+  REACH_MAX_ROWS,
+  reach,
+  reachLandings,
+  type ReachBoard,
+  type Reached,
 } from '../kernels/reachable.js';
 import { pieceGeometry } from '../rules/geometry.js';
-import { MAX_BOARD_ROWS, MAX_PLACEMENTS } from '../rules/layout.js';
 import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
 import { GUIDELINE_MATRIX_ROWS, RULE_SETS, RULE_SET_NAMES, isRuleSetName, type RuleSet } from '../rules/rule-sets.js';
 import type { GamePlacement, RuleSetName } from '../rules/types.js';
@@ -72,28 +70,25 @@ export function reachableOnRows(
   piece: Piece,
   rules: GameRuleFacts,
 ): GamePlacement[] {
-  // The rules layer's kernel straight away: reachablePlacements would check the options and copy the rule set on
-  // every call (the searches call this thousands of times per move); ruleSet is a checked preset already, and the
-  // rows are read as they are (the AI's own bit rows), without a Board made and checked per call.
-  const pid = PIECES.indexOf(piece);
-  return kernelPlacements(kernelReach(kernelBoard(rows, width, height), pid, rules.ruleSet), pid, rules.ruleSet);
+  // The kernel straight away: reachablePlacements would check the options and copy the rule set on every call (the
+  // searches call this thousands of times per move); ruleSet is a checked preset already, and the rows are read as
+  // they are (the AI's own bit rows), without a Board made and checked per call.
+  return reach(reachBoard(rows, width, height), PIECES.indexOf(piece), rules.ruleSet).placements();
 }
 
-/** The AI's bit rows as the kernel reads a board (at most MAX_BOARD_ROWS rows: the kernel's copy of the board). */
-function kernelBoard(rows: Uint32Array, width: number, height: number): KernelBoard {
-  return { width, height, rows: rows.length <= MAX_BOARD_ROWS ? rows : rows.subarray(0, height) };
+/** The AI's bit rows as the kernel reads a board (at most REACH_MAX_ROWS rows: the kernel's copy of the board). */
+function reachBoard(rows: Uint32Array, width: number, height: number): ReachBoard {
+  return { width, height, rows: rows.length <= REACH_MAX_ROWS ? rows : rows.subarray(0, height) };
 }
 
 /**
  * The reachable placements of one piece on one board of a turn, found by the kernel when first asked. Stack mode
- * mostly asks only whether the search's first move is among them (`find`), which reads the kernel's output in
- * place; the list of GamePlacement objects (`list`, exactly reachableOnRows's) is made only when a caller walks it.
- * The rows must not change while the object is in use.
+ * mostly asks only whether the search's first move is among them (`find`), which reads where they rest; the list
+ * of GamePlacement objects (`list`, exactly reachableOnRows's) is made only when a caller walks it. The rows must
+ * not change while the object is in use.
  */
 export class PieceReach {
-  private found = -1;
-  /** kernelReachCalls() right after this piece's search: the kernel still holds its placements while equal. */
-  private run = -1;
+  private reached: Reached | undefined;
   private placements: GamePlacement[] | undefined;
   private readonly pid: number;
 
@@ -108,18 +103,19 @@ export class PieceReach {
     this.pid = PIECES.indexOf(piece);
   }
 
+  private get found(): Reached {
+    this.reached ??= reach(reachBoard(this.rows, this.width, this.height), this.pid, this.rules.ruleSet);
+    return this.reached;
+  }
+
   /** How many placements the piece reaches (0: none, it cannot even appear). */
   get count(): number {
-    if (this.found < 0) this.search();
-    return this.found;
+    return this.found.count;
   }
 
   /** Every reachable placement, in the kernel's order (reachableOnRows). */
   get list(): readonly GamePlacement[] {
-    if (!this.placements) {
-      this.fresh();
-      this.placements = kernelPlacements(this.found, this.pid, this.rules.ruleSet);
-    }
+    this.placements ??= this.found.placements();
     return this.placements;
   }
 
@@ -130,16 +126,15 @@ export class PieceReach {
   clearing(): readonly GamePlacement[] {
     const { rows, width } = this;
     if (this.placements) return this.placements.filter((p) => rowsFilled(rows, width, p.cells) > 0);
-    this.fresh();
-    const n = this.found;
+    const found = this.found;
+    const { count, landings } = found;
     const out: GamePlacement[] = [];
-    if (n === 0) return out;
-    const landings = kernelLandings(n, LANDINGS);
+    if (count === 0) return out;
     const states = pieceGeometry(ROTATION_SYSTEMS[this.rules.ruleSet.rotationSystem], this.pid).cells;
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < count; i++) {
       const at = 3 * i;
       if (fillsARow(rows, width, states[landings[at]], landings[at + 1], landings[at + 2]))
-        out.push(kernelPlacement(i, n, this.pid, this.rules.ruleSet));
+        out.push(found.placement(i));
     }
     return out;
   }
@@ -150,14 +145,13 @@ export class PieceReach {
    */
   find(key: number): GamePlacement | undefined {
     if (this.placements) return findInList(this.placements, key);
-    this.fresh();
-    const n = this.found;
-    if (n === 0) return undefined;
-    const landings = kernelLandings(n, LANDINGS);
+    const found = this.found;
+    const { count, landings } = found;
+    if (count === 0) return undefined;
     const rel = stateKeys(this.rules, this.pid);
     let best = -1;
     let bestInputs = 0;
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < count; i++) {
       const at = 3 * i;
       if (rel[landings[at]] + (landings[at + 2] * 64 + landings[at + 1]) * CELLS_KEY_SHIFT !== key) continue;
       if (best < 0) {
@@ -165,21 +159,11 @@ export class PieceReach {
         continue;
       }
       // Another placement with the same cells (the kernel lists each cells once; kept for any rule set's sake).
-      if (bestInputs === 0) bestInputs = kernelInputCount(best, n);
-      const inputs = kernelInputCount(i, n);
+      if (bestInputs === 0) bestInputs = found.inputCount(best);
+      const inputs = found.inputCount(i);
       if (inputs < bestInputs) (best = i), (bestInputs = inputs);
     }
-    return best < 0 ? undefined : kernelPlacement(best, n, this.pid, this.rules.ruleSet);
-  }
-
-  private search(): void {
-    this.found = kernelReach(kernelBoard(this.rows, this.width, this.height), this.pid, this.rules.ruleSet);
-    this.run = kernelReachCalls();
-  }
-
-  /** Makes the kernel hold this piece's placements again if another search ran since (the same search again). */
-  private fresh(): void {
-    if (this.found < 0 || this.run !== kernelReachCalls()) this.search();
+    return best < 0 ? undefined : found.placement(best);
   }
 }
 
@@ -191,11 +175,7 @@ function findInList(list: readonly GamePlacement[], key: number): GamePlacement 
   return found;
 }
 
-/** Room reachableLandings needs in its `out` array: 3 numbers per placement. */
-export const LANDINGS_WORDS = 3 * MAX_PLACEMENTS;
-
-/** kernelLandings's output for one search (3 numbers per placement), reused. */
-const LANDINGS = new Int32Array(LANDINGS_WORDS);
+export { LANDINGS_WORDS };
 
 /** Per rule set and piece: cellsKey of each rotation state's cells around its reference point (the key of the
  * state placed at x, y is this + (64 y + x) · CELLS_KEY_SHIFT). */
@@ -225,7 +205,5 @@ export function reachableLandings(
   rules: GameRuleFacts,
   out: Int32Array,
 ): number {
-  const n = kernelReach(kernelBoard(rows, width, height), pid, rules.ruleSet);
-  kernelLandings(n, out);
-  return n;
+  return reachLandings(reachBoard(rows, width, height), pid, rules.ruleSet, out);
 }

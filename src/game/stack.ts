@@ -14,8 +14,8 @@
 import { MIRROR_PIECE, ORIENTATIONS, PIECES, type Piece } from '../pieces.js';
 import type { RankTable } from '../rank/table.js';
 import type { StackingEngine } from '../kernels/search.js';
-import { MOVE_NONE, MOVE_TETRIS } from '../stacking/layout.js';
-import { applyMove, legalMoves, type PlacementTable } from '../stacking/placements.js';
+import { MOVE_NONE, MOVE_TETRIS } from '../kernels/search-format.js';
+import { applyMove, legalMoves } from '../stacking/placements.js';
 import { TETRIS_ROWS, type StackingRules } from '../stacking/rules.js';
 import { surfaceFromHeights, surfaceIndex } from '../surface.js';
 import type { Cell, GamePlacement } from '../rules/types.js';
@@ -233,25 +233,6 @@ function topAfter(frame: Frame, choice: StackChoice): number {
   return top;
 }
 
-/** Heights after a plan of moves (applyMove one after another), in a reused array: read it before the next call. */
-function leafOf(table: PlacementTable, heights: readonly number[], plan: readonly number[]): number[] {
-  const h = LEAF;
-  h.length = heights.length;
-  for (let i = 0; i < heights.length; i++) h[i] = heights[i];
-  for (const m of plan) {
-    if (m === MOVE_TETRIS) {
-      for (let i = 0; i < h.length; i++) h[i] -= TETRIS_ROWS;
-      continue;
-    }
-    const p = table.placements[m];
-    const o = ORIENTATIONS[p.piece][p.orientation];
-    const base = h[p.column] - o.bot[0];
-    for (let j = 0; j < o.width; j++) h[p.column + j] = base + o.top[j];
-  }
-  return h;
-}
-const LEAF: number[] = [];
-
 /** The kernel's best for one option; its first move if reachable, else the reachable first moves one by one. */
 function searchOption(frame: Frame, option: TurnOption): StackChoice | null {
   const { ctx, heights, side, floor } = frame;
@@ -266,7 +247,7 @@ function searchOption(frame: Frame, option: TurnOption): StackChoice | null {
     return {
       option,
       placement: first,
-      order: orderOf(ctx, outcome.depth, leafOf(ctx.engine.placements, heights, outcome.plan), outcome.leafScore),
+      order: outcome.order,
       value: (outcome.leafScore / 65536) * ctx.engine.rankScale,
       side,
       floor,
@@ -299,7 +280,8 @@ function continueAfter(
     if (outcome.move !== MOVE_NONE) {
       return {
         ...what,
-        order: orderOf(ctx, outcome.depth + 1, leafOf(ctx.engine.placements, child, outcome.plan), outcome.leafScore),
+        // one more piece placed: the forced first move
+        order: outcome.order + TWO_48,
         value: (outcome.leafScore / 65536) * ctx.engine.rankScale,
       };
     }

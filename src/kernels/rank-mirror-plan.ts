@@ -19,7 +19,7 @@
  * a = U * B^(h-k) + X and b = V * B^(h-k) + Y (assembly/rank.ts foldU16).
  */
 import type { RankMove } from '../rank/moves.js';
-import { SLOTS_PER_PIECE } from '../rank/layout.js';
+import { SLOTS_PER_PIECE } from '../../assembly/rank/layout.js';
 import { makeRankPlan, type RankPlanArrays } from './rank-plan.js';
 
 /** Low offsets per block stay at most this many (a block's scratch, 6 bytes per offset, stays inside L2). */

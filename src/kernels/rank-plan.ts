@@ -4,7 +4,7 @@
  * inside a block it is legal. The header that points the kernel at these arrays: src/rank/layout.ts (PLAN_*).
  */
 import { MIRROR_PIECE } from '../pieces.js';
-import { ROLE_PAIR_FIRST, ROLE_PAIR_SECOND, ROLE_SELF } from '../rank/layout.js';
+import { ROLE_PAIR_FIRST, ROLE_PAIR_SECOND, ROLE_SELF } from '../../assembly/rank/layout.js';
 import type { RankMove } from '../rank/moves.js';
 
 /** How a piece's per-surface maxima join the sum (ROLE_* of src/rank/layout.ts): mirror pairs are added first. */

@@ -1,13 +1,13 @@
 /**
- * TypeScript side of the reachable-placements kernel (assembly/reachable.ts): the piece tables it reads, written
- * from src/rules/rotation-systems.ts (the kernel knows no shape), the context layout, and the results turned into
- * GamePlacement objects. One instance per thread, created synchronously on first use; its search is the
- * TypeScript search of reachable.ts move for move (tested), which stays the readable definition.
+ * The reachable-placements kernel (assembly/reachable.ts): reach(board, piece, rules) -> placements. This module
+ * writes the piece tables the kernel reads from src/rules/rotation-systems.ts (the kernel knows no shape), fills
+ * the context, and turns the kernel's output into placements. One instance per thread, loaded synchronously on
+ * first use (the rules layer's calls are synchronous); its search is the TypeScript search of
+ * src/rules/reachable.ts move for move (tested), which stays the readable definition.
  */
 import { StackRankError } from '../errors.js';
-import { PIECES, type Piece } from '../pieces.js';
-import { instantiateKernelSync, type KernelInstance } from './wasm.js';
-import { Board } from '../rules/board.js';
+import { PIECES } from '../pieces.js';
+import { loadKernelSync, type KernelInstance } from './wasm.js';
 import { fieldFor, spawnY, type RuleSet } from '../rules/rule-sets.js';
 import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from '../rules/geometry.js';
 import { ROTATION_SYSTEM_NAMES, ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
@@ -19,6 +19,7 @@ import {
   FLAG_SOFT_DROP,
   MAX_BOARD_ROWS,
   MAX_KICKS,
+  MAX_PLACEMENTS,
   OUT_FROM,
   OUT_LANDED,
   OUT_WORDS,
@@ -62,7 +63,7 @@ import {
   T_READ_DX,
   T_READ_DY,
   WALL,
-} from '../rules/layout.js';
+} from '../../assembly/reachable/layout.js';
 
 interface ReachableKernelExports {
   alloc(bytes: number): number;
@@ -139,14 +140,21 @@ interface Loaded {
   ctx: number;
   /** tables[system index * 7 + piece] = byte address */
   tables: number[];
+  /** Searches run so far: a result's parent links are in the context while this is its search's. */
+  generation: number;
   params: Int32Array;
   rows: Int32Array;
+  out: Int32Array;
+  parent: Int16Array;
+  via: Uint8Array;
 }
+
+/** The kernel of this thread, created synchronously on first use: the rules layer's calls are synchronous. */
 let loaded: Loaded | undefined;
 
 function load(): Loaded {
   if (loaded) return loaded;
-  const kernel = instantiateKernelSync<ReachableKernelExports>('reachable');
+  const kernel = loadKernelSync<ReachableKernelExports>('reachable');
   const k = kernel.exports;
   if (k.CTX_BYTES.value !== CTX_BYTES || k.TABLE_BYTES.value !== TABLE_BYTES) {
     throw new StackRankError(
@@ -165,31 +173,31 @@ function load(): Loaded {
       tables.push(at);
     }
   });
-  // valid until the memory grows (only allocList allocates after this, and it makes them again)
-  loaded = {
-    kernel,
-    ctx,
-    tables,
-    params: new Int32Array(kernel.memory.buffer, ctx + O_WIDTH, PARAM_WORDS),
-    rows: new Int32Array(kernel.memory.buffer, ctx + O_BOARD, MAX_BOARD_ROWS),
-  };
+  loaded = { kernel, ctx, tables, generation: 0 } as Loaded;
+  views(loaded);
   return loaded;
+}
+
+/** The views over the context, made again whenever an allocation may have grown (and so detached) the memory. */
+function views(l: Loaded): void {
+  const buffer = l.kernel.memory.buffer;
+  l.params = new Int32Array(buffer, l.ctx + O_WIDTH, PARAM_WORDS);
+  l.rows = new Int32Array(buffer, l.ctx + O_BOARD, MAX_BOARD_ROWS);
+  l.out = new Int32Array(buffer, l.ctx + O_OUT, MAX_PLACEMENTS * OUT_WORDS);
+  l.parent = new Int16Array(buffer, l.ctx + O_PARENT, STATE_COUNT);
+  l.via = new Uint8Array(buffer, l.ctx + O_VIA, STATE_COUNT);
 }
 
 let chunk = 0;
 let chunkLeft = 0;
-/**
- * Kernel memory for the fast path's state lists, in 64 KiB chunks: allocating may grow the memory, which detaches
- * every view over it, so the cached views are made again.
- */
+/** Kernel memory for the fast path's state lists, in 64 KiB chunks (allocating may grow the memory). */
 function allocList(bytes: number): number {
   const l = load();
   const need = (bytes + 15) & ~15;
   if (need > chunkLeft) {
     chunkLeft = Math.max(65536, need);
     chunk = l.kernel.exports.alloc(chunkLeft);
-    l.params = new Int32Array(l.kernel.memory.buffer, l.ctx + O_WIDTH, PARAM_WORDS);
-    l.rows = new Int32Array(l.kernel.memory.buffer, l.ctx + O_BOARD, MAX_BOARD_ROWS);
+    views(l);
   }
   const at = chunk;
   chunk += need;
@@ -197,7 +205,7 @@ function allocList(bytes: number): number {
   return at;
 }
 
-/** What a call needs for one rule set, piece and board size, worked out once. */
+/** What a search needs for one rule set, piece and board size, worked out once. */
 interface Prepared {
   table: number;
   params: Int32Array;
@@ -216,7 +224,7 @@ const prepared = new WeakMap<RuleSet, Map<number, Prepared>>();
  */
 const preparedByGame = new Map<string, Map<number, Prepared>>();
 
-function prepare(board: KernelBoard, pid: number, rules: RuleSet): Prepared {
+function prepare(width: number, height: number, pid: number, rules: RuleSet): Prepared {
   let byKey = prepared.get(rules);
   if (!byKey) {
     const game = [
@@ -231,127 +239,232 @@ function prepare(board: KernelBoard, pid: number, rules: RuleSet): Prepared {
     if (!byKey) preparedByGame.set(game, (byKey = new Map()));
     prepared.set(rules, byKey);
   }
-  const key = (pid * 16 + board.width) * 64 + board.height;
+  const key = (pid * 16 + width) * 64 + height;
   let p = byKey.get(key);
   if (p) return p;
-  const { kernel, ctx, tables } = load();
+  const l = load();
   const g = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pid);
-  const field = fieldFor(rules, board.height);
+  const field = fieldFor(rules, height);
   const dys = g.cells[0].map((c) => c[1]);
-  const sy = spawnY(rules, board.height, Math.min(...dys), Math.max(...dys));
+  const sy = spawnY(rules, height, Math.min(...dys), Math.max(...dys));
   // The context's parameter words, from O_WIDTH (O_STAMP is the kernel's own: not written).
   const params = new Int32Array(PARAM_WORDS);
   const at = (offset: number) => (offset - O_WIDTH) >> 2;
-  params[at(O_WIDTH)] = board.width;
+  params[at(O_WIDTH)] = width;
   params[at(O_CEIL)] = field.ceiling;
   params[at(O_LOCK)] = field.lockTop;
   params[at(O_SPAWN_S)] = 0;
-  params[at(O_SPAWN_X)] = g.system.spawnX(pid, board.width);
+  params[at(O_SPAWN_X)] = g.system.spawnX(pid, width);
   params[at(O_SPAWN_Y)] = sy;
   params[at(O_FLAGS)] =
     (rules.gravity === '20G' ? FLAG_20G : 0) |
     (rules.softDrop ? FLAG_SOFT_DROP : 0) |
     (rules.initialRotation ? FLAG_INITIAL_ROTATION : 0);
-  p = { table: tables[ROTATION_SYSTEM_NAMES.indexOf(rules.rotationSystem) * 7 + pid], params, geometry: g };
+  p = { table: l.tables[ROTATION_SYSTEM_NAMES.indexOf(rules.rotationSystem) * 7 + pid], params, geometry: g };
   const searchesAtTop =
     !rules.softDrop &&
     rules.gravity === 'normal' &&
     (rules.rotationSystem === 'classic' || rules.rotationSystem === 'NRS');
   if (searchesAtTop) {
-    // This search writes over the last call's placements: a reader of those must search again (kernelReachCalls).
-    reachCalls++;
-    const n = runReach(p, Board.empty(board.width, board.height));
+    const n = fullSearch(p, { width, height, rows: EMPTY_ROWS });
     const list = allocList(n * 4);
-    const out = new Int32Array(kernel.memory.buffer, ctx + O_OUT, n * OUT_WORDS);
-    const states = new Int32Array(kernel.memory.buffer, list, n);
+    const states = new Int32Array(l.kernel.memory.buffer, list, n);
     const paths: Input[][] = [];
     for (let i = 0; i < n; i++) {
-      states[i] = out[OUT_WORDS * i + OUT_FROM];
-      // complete and frozen: every call on this game shares these arrays
-      paths.push(Object.freeze([...pathTo(out[OUT_WORDS * i + OUT_FROM]), 'hardDrop']) as Input[]);
+      const from = l.out[OUT_WORDS * i + OUT_FROM];
+      states[i] = from;
+      // complete and frozen: every search in this game shares these arrays
+      paths.push(Object.freeze([...pathTo(l, from), 'hardDrop']) as Input[]);
     }
     const lowestDy = Math.min(...g.cells.flat().map((c) => c[1]));
-    p.top = { clearFrom: Math.min(Math.max(0, sy + lowestDy), board.height), list, n, paths };
+    p.top = { clearFrom: Math.min(Math.max(0, sy + lowestDy), height), list, n, paths };
   }
   byKey.set(key, p);
   return p;
 }
 
-function runReach(p: Prepared, board: KernelBoard): number {
-  const { kernel, ctx, params, rows } = load();
-  params.set(p.params);
-  rows.set(board.rows);
-  rows.fill(0, board.height);
-  return kernel.exports.reach(ctx, p.table);
+const EMPTY_ROWS = new Int32Array(MAX_BOARD_ROWS);
+
+/** Writes the board and the prepared parameters into the context (the rows above the board cleared). */
+function writeBoard(l: Loaded, p: Prepared, board: ReachBoard): void {
+  l.params.set(p.params);
+  const rows = l.rows;
+  const height = board.height;
+  const given = board.rows;
+  if (ArrayBuffer.isView(given) && given.length <= MAX_BOARD_ROWS) rows.set(given);
+  else for (let y = 0; y < height; y++) rows[y] = given[y];
+  rows.fill(0, height);
 }
 
-function pathTo(state: number): Input[] {
-  const { kernel, ctx } = load();
-  const parent = new Int16Array(kernel.memory.buffer, ctx + O_PARENT, STATE_COUNT);
-  const via = new Uint8Array(kernel.memory.buffer, ctx + O_VIA, STATE_COUNT);
-  const path: Input[] = [];
-  for (let n = state; parent[n] !== -1; n = parent[n]) path.push(SEARCH_MOVES[via[n]]);
-  return path.reverse();
-}
-
-/** How the last kernelReach found its placements: `null` = the full search (paths from its parent links). */
-let lastTop: Prepared['top'] | null = null;
-/**
- * Searches that wrote the kernel's placements so far on this thread (kernelReach's, and preparing a board shape's):
- * a caller reading placements later checks the kernel still holds its.
- */
-let reachCalls = 0;
-
-/**
- * How many searches have written the kernel's placements on this thread (kernelPlacement reads the last one's
- * only): kernelReach's, and the empty-board search that prepares a new board shape.
- */
-export function kernelReachCalls(): number {
-  return reachCalls;
+/** The kernel's full breadth-first search; its placements and parent links stay in the context until the next. */
+function fullSearch(p: Prepared, board: ReachBoard): number {
+  const l = load();
+  writeBoard(l, p, board);
+  l.generation++;
+  return l.kernel.exports.reach(l.ctx, p.table);
 }
 
 /**
- * A board as the kernel reads it: a Board, or checked bit rows (bottom first, each within the width) of that shape,
- * `height` of them at least (the game AI's own rows, without a Board made per search).
+ * Runs the search for a checked board, piece and rule set; returns the number of placements, now in the context,
+ * and whether they came from the prepared search at the top (their paths then in `p.top`).
  */
-export interface KernelBoard {
-  readonly width: number;
-  readonly height: number;
-  readonly rows: ArrayLike<number>;
-}
-
-/**
- * Runs the kernel's search for a checked board, piece and rule set; returns the number of placements found
- * (0 for a top-out). The placements stay in kernel memory until the next call (read them with
- * `kernelPlacements`).
- */
-export function kernelReach(board: KernelBoard, pid: number, rules: RuleSet): number {
-  reachCalls++;
-  const p = prepare(board, pid, rules);
+function run(board: ReachBoard, p: Prepared): { n: number; fromTop: boolean } {
   const top = p.top;
   if (top) {
     let clear = true;
     for (let y = top.clearFrom; y < board.height; y++) if (board.rows[y] !== 0) clear = false;
     if (clear) {
-      const { kernel, ctx, params, rows } = load();
-      params.set(p.params);
-      rows.set(board.rows);
-      rows.fill(0, board.height);
-      lastTop = top;
-      return kernel.exports.reachFromTop(ctx, p.table, top.list, top.n, board.height);
+      const l = load();
+      writeBoard(l, p, board);
+      l.generation++;
+      return { n: l.kernel.exports.reachFromTop(l.ctx, p.table, top.list, top.n, board.height), fromTop: true };
     }
   }
-  lastTop = null;
-  return runReach(p, board);
+  return { n: fullSearch(p, board), fromTop: false };
 }
 
-/** Where a piece falls on boards with nothing high up (kernelTopDrops). */
+function pathTo(l: Loaded, state: number): Input[] {
+  const { parent, via } = l;
+  const path: Input[] = [];
+  for (let n = state; parent[n] !== -1; n = parent[n]) path.push(SEARCH_MOVES[via[n]]);
+  return path.reverse();
+}
+
+/**
+ * A board as the kernel reads it: checked bit rows (bottom first, each within the width), `height` of them at
+ * least, at most MAX_BOARD_ROWS (a Board's rows, or the game AI's own rows without a Board made per search).
+ */
+export interface ReachBoard {
+  readonly width: number;
+  readonly height: number;
+  readonly rows: ArrayLike<number>;
+}
+
+/** Board rows the kernel takes at most. */
+export const REACH_MAX_ROWS = MAX_BOARD_ROWS;
+/** Numbers a landings array needs room for: 3 per placement (reachLandings). */
+export const LANDINGS_WORDS = 3 * MAX_PLACEMENTS;
+
+/**
+ * The reachable placements of one piece on one board under one rule set: a value that stays right whatever runs
+ * after it. Where each placement rests is copied out at once; key sequences are read when asked, from the kernel's
+ * parent links, and the search runs again for them if another has written over its links since (the same search:
+ * its rows are copied with it).
+ */
+export class Reached {
+  /** Per placement: the state (its index in the rotation system's states of the piece), x and y. */
+  readonly landings: Int32Array;
+  private readonly from: Int32Array;
+  private readonly rows: Int32Array;
+  private generation: number;
+
+  /** @internal reach() makes these. */
+  constructor(
+    readonly count: number,
+    private readonly board: { width: number; height: number },
+    private readonly pid: number,
+    private readonly p: Prepared,
+    fromTop: boolean,
+    rows: ArrayLike<number>,
+  ) {
+    const l = load();
+    const landings = new Int32Array(3 * count);
+    const from = new Int32Array(count);
+    const out = l.out;
+    for (let i = 0; i < count; i++) {
+      const code = out[OUT_WORDS * i + OUT_LANDED];
+      landings[3 * i] = code >> STATE_ROTATION_SHIFT;
+      landings[3 * i + 1] = (code & STATE_X_MASK) - WALL;
+      landings[3 * i + 2] = ((code >> STATE_Y_SHIFT) & STATE_Y_MASK) - WALL;
+      from[i] = out[OUT_WORDS * i + OUT_FROM];
+    }
+    this.landings = landings;
+    this.from = from;
+    // Paths from the prepared search at the top need neither the board nor the kernel again.
+    this.rows = fromTop ? EMPTY_ROWS : Int32Array.from({ length: board.height }, (_, y) => rows[y]);
+    this.generation = fromTop ? -1 : l.generation;
+  }
+
+  /** Keys placement i takes (its inputs' length, hardDrop included). */
+  inputCount(i: number): number {
+    if (this.generation < 0) return this.p.top!.paths[this.from[i]].length;
+    const { parent } = this.links();
+    let n = 1;
+    for (let s = this.from[i]; parent[s] !== -1; s = parent[s]) n++;
+    return n;
+  }
+
+  /** Placement i, with its cells and a shortest key sequence. */
+  placement(i: number): GamePlacement {
+    const g = this.p.geometry;
+    const s = this.landings[3 * i];
+    const x = this.landings[3 * i + 1];
+    const y = this.landings[3 * i + 2];
+    let inputs: readonly Input[];
+    if (this.generation < 0) inputs = this.p.top!.paths[this.from[i]];
+    else {
+      const path = pathTo(this.links(), this.from[i]);
+      path.push('hardDrop');
+      inputs = path;
+    }
+    // a state's cells are sorted by row, then column, and moving them keeps that order
+    const cells = g.cells[s].map(([dx, dy]) => [x + dx, y + dy] as Cell);
+    return { piece: PIECES[this.pid], rotation: g.names[s], x, y, cells, inputs };
+  }
+
+  /** Every placement, in the kernel's order. */
+  placements(): GamePlacement[] {
+    const out: GamePlacement[] = new Array(this.count);
+    for (let i = 0; i < this.count; i++) out[i] = this.placement(i);
+    return out;
+  }
+
+  /** The kernel's parent links of this search: searched again when another search wrote over them. */
+  private links(): Loaded {
+    const l = load();
+    if (l.generation !== this.generation) {
+      fullSearch(this.p, { width: this.board.width, height: this.board.height, rows: this.rows });
+      this.generation = l.generation;
+    }
+    return l;
+  }
+}
+
+/** The reachable placements of piece `pid` on a checked board under a checked rule set. */
+export function reach(board: ReachBoard, pid: number, rules: RuleSet): Reached {
+  const p = prepare(board.width, board.height, pid, rules);
+  const { n, fromTop } = run(board, p);
+  return new Reached(n, board, pid, p, fromTop, board.rows);
+}
+
+/** How many placements reach() would list, without listing them. */
+export function reachCount(board: ReachBoard, pid: number, rules: RuleSet): number {
+  return run(board, prepare(board.width, board.height, pid, rules)).n;
+}
+
+/**
+ * The placements reach() would list, in its order, as numbers only: per placement its state, x and y into `out`
+ * (LANDINGS_WORDS long at most). Returns the count. For searches over many boards that ask only where pieces rest.
+ */
+export function reachLandings(board: ReachBoard, pid: number, rules: RuleSet, out: Int32Array): number {
+  const n = run(board, prepare(board.width, board.height, pid, rules)).n;
+  const landed = load().out;
+  for (let i = 0; i < n; i++) {
+    const code = landed[OUT_WORDS * i + OUT_LANDED];
+    out[3 * i] = code >> STATE_ROTATION_SHIFT;
+    out[3 * i + 1] = (code & STATE_X_MASK) - WALL;
+    out[3 * i + 2] = ((code >> STATE_Y_SHIFT) & STATE_Y_MASK) - WALL;
+  }
+  return n;
+}
+
+/** Where a piece falls on boards with nothing high up (topDrops). */
 export interface TopDrops {
   /** The drops hold on a board whose highest cell is under this row (its top at most this). */
   clearBelow: number;
   /** A placement with a cell in this row or above does not lock. */
   lockTop: number;
-  /** Per drop, in the order kernelReach lists the placements: the state (index in the rotation system's states of
+  /** Per drop, in the order reach() lists the placements: the state (index in the rotation system's states of
    * the piece) and x, where the piece turns and shifts before it falls straight down. */
   states: Int32Array;
   xs: Int32Array;
@@ -360,15 +473,14 @@ export interface TopDrops {
 /**
  * Under rule sets whose pieces turn and shift where they appear and then fall (no soft drop, normal gravity:
  * classic, NES), on a board of this shape with nothing from `clearBelow` up: each state and column the piece
- * reaches before it falls. kernelReach's placements on such a board are each one's straight drop onto the column
+ * reaches before it falls. reach()'s placements on such a board are each one's straight drop onto the column
  * tops, in this order (the kernel's reachFromTop). Null under other rule sets. For a search that places pieces on
- * many boards in its own kernel (the recover kernel's dropLandings) without a call here for each.
+ * many boards in its own kernel (the recover kernel's drop tables) without a search here for each.
  */
-export function kernelTopDrops(width: number, height: number, pid: number, rules: RuleSet): TopDrops | null {
-  const p = prepare({ width, height, rows: [] }, pid, rules);
+export function topDrops(width: number, height: number, pid: number, rules: RuleSet): TopDrops | null {
+  const p = prepare(width, height, pid, rules);
   if (!p.top) return null;
-  const { kernel } = load();
-  const list = new Int32Array(kernel.memory.buffer, p.top.list, p.top.n);
+  const list = new Int32Array(load().kernel.memory.buffer, p.top.list, p.top.n);
   return {
     clearBelow: p.top.clearFrom,
     lockTop: p.params[(O_LOCK - O_WIDTH) >> 2],
@@ -377,83 +489,7 @@ export function kernelTopDrops(width: number, height: number, pid: number, rules
   };
 }
 
-/**
- * Where the last kernelReach call's placements rest, without their key sequences (for callers that search many
- * boards and only ask which placements are reached): per placement, its state index in the rotation system's
- * list, then its reference x and y, into `out` (3 numbers each). Returns `out`.
- */
-export function kernelLandings(count: number, out: Int32Array): Int32Array {
-  const { kernel, ctx } = load();
-  const landed = new Int32Array(kernel.memory.buffer, ctx + O_OUT, count * OUT_WORDS);
-  for (let i = 0; i < count; i++) {
-    const code = landed[OUT_WORDS * i + OUT_LANDED];
-    out[3 * i] = code >> STATE_ROTATION_SHIFT;
-    out[3 * i + 1] = (code & STATE_X_MASK) - WALL;
-    out[3 * i + 2] = ((code >> STATE_Y_SHIFT) & STATE_Y_MASK) - WALL;
-  }
-  return out;
-}
-
-/** The placements of the last kernelReach call, with their key sequences, as GamePlacement objects. */
-export function kernelPlacements(count: number, pid: number, rules: RuleSet): GamePlacement[] {
-  const views = outViews(count);
-  const g = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pid);
-  const placements: GamePlacement[] = new Array(count);
-  for (let i = 0; i < count; i++) placements[i] = placementAt(views, i, g, PIECES[pid]);
-  return placements;
-}
-
-/** Placement `index` of the last kernelReach call (of `count`), as kernelPlacements lists it. */
-export function kernelPlacement(index: number, count: number, pid: number, rules: RuleSet): GamePlacement {
-  return placementAt(outViews(count), index, pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pid), PIECES[pid]);
-}
-
-/** Keys placement `index` of the last kernelReach call takes (its inputs' length, hardDrop included). */
-export function kernelInputCount(index: number, count: number): number {
-  const { out, parent } = outViews(count);
-  const from = out[OUT_WORDS * index + OUT_FROM];
-  if (lastTop) return lastTop.paths[from].length;
-  let n = 1;
-  for (let s = from; parent![s] !== -1; s = parent![s]) n++;
-  return n;
-}
-
-interface OutViews {
-  out: Int32Array;
-  parent: Int16Array | null;
-  via: Uint8Array | null;
-}
-
-function outViews(count: number): OutViews {
-  const { kernel, ctx } = load();
-  const buffer = kernel.memory.buffer;
-  return {
-    out: new Int32Array(buffer, ctx + O_OUT, count * OUT_WORDS),
-    parent: lastTop ? null : new Int16Array(buffer, ctx + O_PARENT, STATE_COUNT),
-    via: lastTop ? null : new Uint8Array(buffer, ctx + O_VIA, STATE_COUNT),
-  };
-}
-
-function placementAt({ out, parent, via }: OutViews, i: number, g: PieceGeometry, piece: Piece): GamePlacement {
-  const landed = out[OUT_WORDS * i + OUT_LANDED];
-  const s = landed >> STATE_ROTATION_SHIFT;
-  const y = ((landed >> STATE_Y_SHIFT) & STATE_Y_MASK) - WALL;
-  const x = (landed & STATE_X_MASK) - WALL;
-  let inputs: readonly Input[];
-  if (lastTop) inputs = lastTop.paths[out[OUT_WORDS * i + OUT_FROM]];
-  else {
-    const path: Input[] = [];
-    for (let n = out[OUT_WORDS * i + OUT_FROM]; parent![n] !== -1; n = parent![n]) path.push(SEARCH_MOVES[via![n]]);
-    path.reverse();
-    path.push('hardDrop');
-    inputs = path;
-  }
-  // a state's cells are sorted by row, then column, and moving them keeps that order
-  const cells = g.cells[s].map(([dx, dy]) => [x + dx, y + dy] as Cell);
-  return { piece, rotation: g.names[s], x, y, cells, inputs };
-}
-
 /** Bytes of the kernel's memory (for tests that check it does not grow). */
-export function kernelMemoryBytes(): number {
+export function reachableMemoryBytes(): number {
   return load().kernel.memory.buffer.byteLength;
 }

@@ -13,7 +13,13 @@
  */
 import { MIRROR_SLOT } from '../rank/preview.js';
 import type { FoldShape } from '../rank/fold.js';
-import { FOLD_LOW_BITS, FOLD_MIDDLE, FOLD_MIDDLE_BITS, FOLD_MIRROR_SLOT, FOLD_WORDS } from '../stacking/layout.js';
+import {
+  FOLD_LOW_BITS,
+  FOLD_MIDDLE,
+  FOLD_MIDDLE_BITS,
+  FOLD_MIRROR_SLOT,
+  FOLD_WORDS,
+} from '../../assembly/search/layout.js';
 
 export interface MirrorPairIndex {
   /** What a step digit (0..2S) at step position i contributes to a surface's mirror-pair index. */

@@ -16,9 +16,9 @@ import { PreviewTable } from '../rank/preview.js';
 import type { RankTable } from '../rank/table.js';
 import { StackRankError } from '../errors.js';
 import { SharedWork } from '../setup-once.js';
-import { instantiateKernel, pickVariant } from './wasm.js';
+import { loadKernel, pickVariant } from './wasm.js';
 import { type MirrorPairIndex, mirrorPairIndex } from './search-folded-rows.js';
-import { LEAF_ROW_SLOTS } from '../stacking/layout.js';
+import { LEAF_ROW_SLOTS } from './search-format.js';
 
 export interface SearchImage {
   memory: WebAssembly.Memory;
@@ -113,7 +113,7 @@ async function makeImage(
   folded: boolean,
   ranks: boolean,
 ): Promise<SearchImage> {
-  const { exports, memory, module } = await instantiateKernel<{ alloc(bytes: number): number }>('search', variant);
+  const { exports, memory, module } = await loadKernel<{ alloc(bytes: number): number }>('search', variant);
   const { alloc, free } = recyclingAllocator(memory, (bytes) => exports.alloc(bytes));
   const constants = new Map<string | object, number[]>();
   const tablePtr = ranks ? alloc(table.size * 2) : 0;

@@ -1,11 +1,20 @@
 /**
- * One instance of the search kernel (assembly/search.ts) holding a rank table, the rules and the placement
- * table in its memory. Used on the main thread by StackingAI and, over shared memory, by the simulator's workers.
+ * The search kernel (assembly/search.ts): search(surface, queue) -> the best sequence of placements and its value.
+ * An engine is one instance of the kernel over a search image (./search-image.ts: the table's ranks or leaf rows,
+ * shared by every engine over the table) holding the stacking rules, the placement records and the rule set's
+ * reach records. StackingAI and the game AI search with one on their thread; the simulator's games and playGame's
+ * worker threads run engines attached to its shared memory.
  */
 import { StackRankError, describe, requireInt } from '../errors.js';
 import { requireRankTable, type RankTable } from '../rank/table.js';
-import { kernelImports } from './wasm.js';
+import { placementTable, type PlacementTable } from '../stacking/placements.js';
+import { type ReachTable, type StackingRuleSet, type WellWindow, wellWindow20G } from '../stacking/reach.js';
+import { cachedReachTable } from '../stacking/reach-cache.js';
+import { MIN_BOARD_HEIGHT, type StackingRules } from '../stacking/rules.js';
+import { checkNextPieceValues, type NextPieceValues, type UnknownPieces } from '../stacking/strategy.js';
+import { distributionWeights, pairWeights, placementRecords } from './search-format.js';
 import { searchImage, type LeafRowsSource, type SearchImage } from './search-image.js';
+import { attachKernel, instantiateOver } from './wasm.js';
 import {
   CFG_BOARD_HEIGHT,
   CFG_COLLAPSE,
@@ -36,22 +45,16 @@ import {
   CTX_WORDS,
   GAME_WORDS,
   HEIGHTS_WORDS,
-  LEAF_ROW_SLOTS,
   MAX_DEPTH,
-  MOVE_NONE,
   STRATEGY_EXPECT,
   STRATEGY_EXPECT2,
   STRATEGY_RANK,
   TETRIS_MODE_CHOICE,
   TETRIS_MODE_FORCED,
   VALUE_DEPTH_SHIFT,
-  WEIGHT_WORDS_EXPECT,
-  WEIGHT_WORDS_EXPECT2,
-} from '../stacking/layout.js';
-import { placementTable, type PlacementTable } from '../stacking/placements.js';
-import { type ReachTable, type StackingRuleSet, type WellWindow, wellWindow20G } from '../stacking/reach.js';
-import { cachedReachTable } from '../stacking/reach-cache.js';
-import { MIN_BOARD_HEIGHT, type StackingRules } from '../stacking/rules.js';
+  VALUE_EXCESS_SHIFT,
+} from '../../assembly/search/layout.js';
+import { MOVE_NONE, WEIGHT_WORDS_EXPECT, WEIGHT_WORDS_EXPECT2 } from './search-format.js';
 
 export interface SearchKernel {
   alloc(bytes: number): number;
@@ -87,196 +90,18 @@ export interface SearchOutcome {
   depth: number;
   /** 32-bit score of the best sequence's final surface (rank << 16, or the expected best rank x 65536). */
   leafScore: number;
+  /**
+   * The kernel's order of the best sequence, exact in a double: depth · 2^48 + (0xffff − its steepness beyond ±S,
+   * under the excessFirst rule; else 0) · 2^32 + leafScore. Sequences compare by it as the kernel compares them.
+   */
+  order: number;
   nodes: number;
 }
 
-/**
- * How leaves are scored (docs/api.md, "Strategies"): 'rank' (the article: the rank of the final surface) or
- * 'expectimax' (the expected best rank after `unknownPieces` more pieces nobody has seen yet, drawn from the
- * randomizer's exact distribution). With two unknown pieces, a leaf is the expected best one-piece score after the
- * first, the second drawn from the randomizer's distribution given the first.
- */
-export type Strategy = 'rank' | 'expectimax';
-export const STRATEGIES: readonly Strategy[] = ['rank', 'expectimax'];
-/** Unknown pieces a leaf averages over: 0 for 'rank', 1 or 2 for 'expectimax'. */
-export type UnknownPieces = 0 | 1 | 2;
-export const MAX_UNKNOWN_PIECES = 2;
-
-/** What callers may ask for: a strategy, or 'best' = the strongest we have measured (docs/results.md). */
-export type StrategyName = Strategy | 'best';
-/** A checked strategy and its number of unknown pieces. */
-export interface SearchStrategy {
-  readonly strategy: Strategy;
-  readonly unknownPieces: UnknownPieces;
-}
-// Strongest per docs/results.md: two unknown pieces beat one at lookahead 0-1 with either leaf values (7-8x the
-// cost per move); with a preview table's leaf values it beats the previous best at every lookahead 0-4.
-export const BEST_STRATEGY: SearchStrategy = Object.freeze({ strategy: 'expectimax', unknownPieces: 2 });
-
-/**
- * Checks `strategy` and `unknownPieces` (options of StackingAI.create and simulateStacking). 'expectimax' averages
- * over 1 unknown piece unless told 2; 'rank' takes none; 'best' chooses both.
- */
-export function checkStrategy(strategy: unknown, unknownPieces?: unknown): SearchStrategy {
-  if (strategy === 'expectimax2')
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      'strategy "expectimax2" is now { strategy: "expectimax", unknownPieces: 2 }',
-    );
-  if (strategy !== undefined && strategy !== 'best' && !(STRATEGIES as readonly unknown[]).includes(strategy)) {
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `strategy must be ${STRATEGIES.map((s) => `"${s}"`).join(', ')} or "best"; got ${describe(strategy)}`,
-    );
-  }
-  if (strategy === 'expectimax') {
-    if (unknownPieces === undefined) return { strategy, unknownPieces: 1 };
-    return expectimaxStrategy(requireInt('unknownPieces', unknownPieces, 1, MAX_UNKNOWN_PIECES));
-  }
-  if (unknownPieces !== undefined)
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `unknownPieces goes with strategy "expectimax"; strategy ${strategy === undefined ? '"rank" (the default)' : `"${strategy}"`} sets its own`,
-    );
-  return strategy === 'best' ? BEST_STRATEGY : { strategy: 'rank', unknownPieces: 0 };
-}
-
-/** The strategy that averages over `unknownPieces` unknown pieces (0 = the article's rank leaves). */
-export function expectimaxStrategy(unknownPieces: number): SearchStrategy {
-  if (typeof unknownPieces !== 'number')
-    throw new StackRankError('BAD_ARGUMENT', `unknown pieces must be 0, 1 or 2; got ${describe(unknownPieces)}`);
-  if (!Number.isInteger(unknownPieces) || unknownPieces < 0 || unknownPieces > MAX_UNKNOWN_PIECES)
-    throw new StackRankError('BAD_ARGUMENT', `unknown pieces must be 0, 1 or 2; got ${unknownPieces}`);
-  return { strategy: unknownPieces === 0 ? 'rank' : 'expectimax', unknownPieces: unknownPieces as UnknownPieces };
-}
-
-/**
- * Integer weights (x 65536) of a next-piece distribution; uniform when none is given. They sum to exactly 65536
- * (the rounding remainder goes to the likeliest piece), so a weighted sum of u16 ranks stays below 2^32. Written
- * to `out[at..at+8)` (slot 7 zero) when given, so a caller filling a buffer allocates nothing.
- */
-function checkWeightsTarget(out: unknown, at: unknown, words: number): void {
-  if (!(out instanceof Int32Array))
-    throw new StackRankError('BAD_ARGUMENT', `out must be an Int32Array; got ${describe(out)}`);
-  requireInt('at', at, 0, Math.max(-1, out.length - words));
-}
-
-export function distributionWeights(
-  dist?: ArrayLike<number>,
-  out: Int32Array = new Int32Array(WEIGHT_WORDS_EXPECT),
-  at = 0,
-): Int32Array {
-  checkWeightsTarget(out, at, WEIGHT_WORDS_EXPECT);
-  if (dist !== undefined) checkChances(dist, 7, 'dist');
-  return fillDistributionWeights(dist, out, at);
-}
-
-/** distributionWeights without the argument checks (the simulator's per-piece path, arguments made here). */
-export function fillDistributionWeights(dist: ArrayLike<number> | undefined, out: Int32Array, at: number): Int32Array {
-  let sum = 0;
-  let likeliest = 0;
-  for (let p = 0; p < 7; p++) {
-    out[at + p] = Math.round((dist ? dist[p] : 1 / 7) * 65536);
-    sum += out[at + p];
-    if (out[at + p] > out[at + likeliest]) likeliest = p;
-  }
-  out[at + 7] = 0;
-  if (sum > 0) out[at + likeliest] += 65536 - sum;
-  return out;
-}
-
-const firstPiece = new Float64Array(7);
-const secondGivenFirst = new Float64Array(7);
-
-/**
- * Weights for two unknown pieces from a pair distribution (49 numbers, p1 * 7 + p2 = P(p1) P(p2 | p1)): the first
- * piece's 8 weights, then for each p1 the 8 weights of the second given p1 (zeros where p1 is impossible).
- * Uniform pairs when none is given. Written to `out[at..at+64)` when given.
- */
-/** A distribution argument: `count` finite non-negative numbers (normalised by the callers' checks or not). */
-function checkChances(values: unknown, count: number, name: string): void {
-  const ok =
-    values !== null &&
-    typeof values === 'object' &&
-    (values as ArrayLike<unknown>).length === count &&
-    Array.from({ length: count }, (_, i) => (values as ArrayLike<unknown>)[i]).every(
-      (x) => typeof x === 'number' && Number.isFinite(x) && x >= 0,
-    );
-  if (!ok)
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `${name} must be ${count} finite non-negative numbers; got ${describe(values)}`,
-    );
-}
-
-export function pairWeights(
-  pair?: ArrayLike<number>,
-  out: Int32Array = new Int32Array(WEIGHT_WORDS_EXPECT2),
-  at = 0,
-): Int32Array {
-  checkWeightsTarget(out, at, WEIGHT_WORDS_EXPECT2);
-  if (pair !== undefined) checkChances(pair, 49, 'pair');
-  return fillPairWeights(pair, out, at);
-}
-
-/** pairWeights without the argument checks (the simulator's per-piece path). */
-export function fillPairWeights(pair: ArrayLike<number> | undefined, out: Int32Array, at: number): Int32Array {
-  const chance = (p1: number, p2: number) => (pair ? pair[p1 * 7 + p2] : 1 / 49);
-  firstPiece.fill(0);
-  for (let p1 = 0; p1 < 7; p1++) for (let p2 = 0; p2 < 7; p2++) firstPiece[p1] += chance(p1, p2);
-  fillDistributionWeights(firstPiece, out, at);
-  for (let p1 = 0; p1 < 7; p1++) {
-    if (firstPiece[p1] <= 0) {
-      out.fill(0, at + WEIGHT_WORDS_EXPECT * (p1 + 1), at + WEIGHT_WORDS_EXPECT * (p1 + 2));
-      continue;
-    }
-    for (let p2 = 0; p2 < 7; p2++) secondGivenFirst[p2] = chance(p1, p2) / firstPiece[p1];
-    fillDistributionWeights(secondGivenFirst, out, at + WEIGHT_WORDS_EXPECT * (p1 + 1));
-  }
-  return out;
-}
-
-/**
- * Leaf values for expectimax: for every surface (in table index order), 8 u16 values: slot p = the surface's value
- * with piece p to place next, slot 7 = its value right after a Tetris. By default the rank table's best rank per
- * piece ("piece-max"); a preview table (src/rank/preview.ts, surface x piece in hand) is one of these.
- */
-export interface NextPieceValues {
-  readonly width: number;
-  readonly maxStep: number;
-  readonly rows: Uint16Array;
-}
-
-/** Checks a caller's leaf values (`what`: the option's name) against the rank table they go with. */
-export function checkNextPieceValues(values: unknown, table: RankTable, what: string): NextPieceValues {
-  const leaf = values as NextPieceValues;
-  if (leaf === null || typeof leaf !== 'object' || !(leaf.rows instanceof Uint16Array)) {
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `${what} must be a preview table (or { width, maxStep, rows: Uint16Array }); got ${describe(values)}`,
-    );
-  }
-  if (
-    leaf.width !== table.width ||
-    leaf.maxStep !== table.maxStep ||
-    leaf.rows?.length !== table.size * LEAF_ROW_SLOTS
-  ) {
-    throw new StackRankError(
-      'TABLE_MISMATCH',
-      `${what} is for ${leaf.width}x${leaf.maxStep} surfaces; the table is ${table.width}x${table.maxStep}`,
-    );
-  }
-  return leaf;
-}
-
-/** The old name of the `previewTable` option, refused with the new one named. */
-export function refuseLeafRows(opts: object): void {
-  if ('leafRows' in opts)
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      'the leafRows option is now previewTable (a preview table or leaf values)',
-    );
-}
+const TWO_32 = 2 ** 32;
+const TWO_48 = 2 ** 48;
+/** The bits of the value's high word under its depth byte: (0xffff − excess) << VALUE_EXCESS_SHIFT. */
+const EXCESS_FIELD = (1 << (VALUE_DEPTH_SHIFT - 32)) - 1;
 
 const UNIFORM = distributionWeights();
 const UNIFORM_PAIRS = pairWeights();
@@ -367,6 +192,25 @@ export class StackingEngine {
     return Math.floor((score * cfg[CFG_WELL_FACTOR]) / 65536);
   }
 
+  /** The max step of the table this engine searches. */
+  get maxStep(): number {
+    return new Int32Array(this.memory.buffer, this.cfg, CFG_WORDS)[CFG_MAX_STEP];
+  }
+
+  /**
+   * The table's value of surface `index` as the search reads it (u16; rank = value × rankScale), from the image's
+   * ranks: for an engine whose image holds them (create's `ranks`, or the rank strategy).
+   */
+  rankValue(index: number): number {
+    if (!this.ranksView || this.ranksView.buffer !== this.memory.buffer) {
+      const cfg = new Int32Array(this.memory.buffer, this.cfg, CFG_WORDS);
+      if (cfg[CFG_TABLE] === 0) throw new Error('the search image of this engine holds no ranks');
+      this.ranksView = new Uint16Array(this.memory.buffer, cfg[CFG_TABLE]);
+    }
+    return this.ranksView[index];
+  }
+  private ranksView?: Uint16Array;
+
   /** Releases this engine when `user` (the AI that alone uses it) is collected. */
   releaseWith(user: object): void {
     if (this.owned) releaseWhenCollected.register(user, this.owned);
@@ -396,9 +240,8 @@ export class StackingEngine {
 
   /** An engine over parts() made on another thread: its own kernel instance, no allocation (the owner did it). */
   static attach(parts: EngineParts): StackingEngine {
-    const instance = new WebAssembly.Instance(parts.module, kernelImports(parts.memory));
     const kernel = {
-      ...(instance.exports as unknown as SearchKernel),
+      ...attachKernel<SearchKernel>(parts.module, parts.memory),
       alloc(): number {
         throw new StackRankError('BAD_ARGUMENT', 'an attached engine cannot allocate; allocate on the owner thread');
       },
@@ -411,7 +254,7 @@ export class StackingEngine {
       parts.width,
       parts.rules,
       parts.rankScale,
-      placementTable(parts.width, parts.maxStep),
+      placementTable(parts.width),
       parts.unknownPieces,
       parts,
     );
@@ -444,7 +287,7 @@ export class StackingEngine {
       throw new StackRankError('BAD_ARGUMENT', 'leaf values (a preview table) need the expectimax strategy');
     // The rule set's reach records (src/stacking/reach.ts), before any kernel memory is touched: from the disk
     // cache in Node (src/stacking/reach-cache.ts), else derived.
-    const placements = placementTable(table.width, table.maxStep);
+    const placements = placementTable(table.width);
     const { table: reach } = await cachedReachTable(
       opts.ruleSet ?? 'classic',
       table.width,
@@ -468,8 +311,7 @@ export class StackingEngine {
       ranks: opts.ranks,
     });
     const { memory, module } = image;
-    const instance = (await WebAssembly.instantiate(module, kernelImports(memory))) as unknown as WebAssembly.Instance;
-    const kernel = { ...(instance.exports as unknown as SearchKernel), alloc: image.alloc };
+    const kernel = { ...(await instantiateOver<SearchKernel>(module, memory)), alloc: image.alloc };
     if (kernel.CTX_WORDS.value !== CTX_WORDS || kernel.GAME_WORDS.value !== GAME_WORDS) {
       throw new StackRankError(
         'WASM_FAILED',
@@ -489,10 +331,8 @@ export class StackingEngine {
       image,
       `placements ${table.width}x${table.maxStep}`,
       () => {
-        const indexed = image.mirrorPair
-          ? placementTable(table.width, table.maxStep, image.mirrorPair.share)
-          : placements;
-        return [indexed.records, placements.fit, indexed.steps, placements.start];
+        const { records, fit, steps } = placementRecords(table.width, table.maxStep, image.mirrorPair?.share);
+        return [records, fit, steps, placements.start];
       },
     );
     const owned: OwnedBlocks = { free: image.free, blocks: [], released: false };
@@ -589,11 +429,14 @@ export class StackingEngine {
     const valueHigh = words[ctxWord + CTX_BEST_VALUE + 1];
     const plan: number[] = [];
     if (move !== MOVE_NONE) for (let i = 0; i < len; i++) plan.push(words[ctxWord + CTX_BEST_PATH + i]);
+    const depth = valueHigh >> (VALUE_DEPTH_SHIFT - 32);
+    const excessField = (valueHigh & EXCESS_FIELD) >>> (VALUE_EXCESS_SHIFT - 32);
     return {
       move,
       plan,
-      depth: valueHigh >> (VALUE_DEPTH_SHIFT - 32),
+      depth,
       leafScore: valueLow,
+      order: depth * TWO_48 + excessField * TWO_32 + valueLow,
       nodes: words[ctxWord + CTX_NODES] >>> 0,
     };
   }

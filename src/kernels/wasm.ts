@@ -1,7 +1,9 @@
 /**
- * The one place where WebAssembly kernels are compiled and instantiated. Everything else asks this module for a
- * kernel by name, so the instantiation strategy (today @assemblyscript/loader on the main thread) can be swapped
- * for asc's generated bindings or plain WebAssembly calls without touching the rest (docs/architecture.md).
+ * The one place where WebAssembly kernels are compiled and instantiated (the worker pool's inline script aside:
+ * ./pool.ts). The kernel drivers beside this file ask it for a kernel by name, so the instantiation strategy
+ * (today @assemblyscript/loader on the main thread) can be swapped for asc's generated bindings or plain
+ * WebAssembly calls without touching the rest (docs/architecture.md). Loading is asynchronous (loadKernel) or
+ * synchronous (loadKernelSync), never both behind one name.
  *
  * Kernels are built in four variants: memory shared between threads or local, SIMD or scalar. The shared variants
  * need SharedArrayBuffer (browsers: crossOriginIsolated); SIMD is picked when the engine validates it. The build
@@ -102,7 +104,7 @@ export function pickVariant(shared: boolean, simd = simdSupported()): KernelVari
 }
 
 /** Compiles a kernel once per variant and caches the promise. */
-export function kernelModule(name: KernelName, v: KernelVariant): Promise<WebAssembly.Module> {
+export function compileKernel(name: KernelName, v: KernelVariant): Promise<WebAssembly.Module> {
   const key = `${name}.${shippedVariant(name, v)}`;
   let p = moduleCache.get(key);
   if (!p) {
@@ -124,7 +126,7 @@ export function createMemory(shared: boolean, initialPages = 1): WebAssembly.Mem
 }
 
 /** Import object every kernel expects: the memory and an abort hook that turns a trap into a typed error. */
-export function kernelImports(memory: WebAssembly.Memory) {
+function kernelImports(memory: WebAssembly.Memory) {
   return {
     env: {
       memory,
@@ -142,19 +144,23 @@ export interface KernelInstance<T> {
   variant: KernelVariant;
 }
 
-/** Instantiates a kernel on this thread over a fresh memory (the owner of that memory allocates in it). */
-export async function instantiateKernel<T>(name: KernelName, variant: KernelVariant): Promise<KernelInstance<T>> {
-  const module = await kernelModule(name, variant);
+/**
+ * The asynchronous path: compiles (once per variant) and instantiates a kernel on this thread over a fresh memory,
+ * whose owner this instance is (it alone allocates in it). The rank, search and full-board kernels load this way.
+ */
+export async function loadKernel<T>(name: KernelName, variant: KernelVariant): Promise<KernelInstance<T>> {
+  const module = await compileKernel(name, variant);
   const memory = createMemory(variant.shared);
   const { exports } = await instantiate<Record<string, unknown>>(module, kernelImports(memory));
   return { exports: exports as unknown as T, memory, module, variant };
 }
 
 /**
- * Compiles and instantiates a small kernel synchronously, for calls that must not be async (the rules layer's
- * reachable placements). Only for local (not shared) memory; engines accept synchronous compiles of a few KB.
+ * The synchronous path: compiles and instantiates a small kernel at once, for calls that must not be async (the
+ * rules layer's reachable placements, the game AI's recover search). Local memory only; engines accept
+ * synchronous compiles of a few KB. The reachable and recover kernels load this way.
  */
-export function instantiateKernelSync<T>(name: KernelName, simd = simdSupported()): KernelInstance<T> {
+export function loadKernelSync<T>(name: KernelName, simd = simdSupported()): KernelInstance<T> {
   const variant = { shared: false, simd };
   try {
     const module = new WebAssembly.Module(kernelBytes(name, variant));
@@ -167,14 +173,17 @@ export function instantiateKernelSync<T>(name: KernelName, simd = simdSupported(
   }
 }
 
-/** Typed views over kernel memory; re-read after anything that may grow the memory. */
-export function f32View(memory: WebAssembly.Memory, ptr: number, length: number): Float32Array {
-  return new Float32Array(memory.buffer, ptr, length);
+/**
+ * Another instance of a compiled kernel over a memory that already exists (asynchronous): its exports. It must
+ * not allocate; the memory's owner does (the search image's engines, the full-board trainer's contexts).
+ */
+export async function instantiateOver<T>(module: WebAssembly.Module, memory: WebAssembly.Memory): Promise<T> {
+  const instance = (await WebAssembly.instantiate(module, kernelImports(memory))) as unknown as WebAssembly.Instance;
+  return instance.exports as unknown as T;
 }
-export function i32View(memory: WebAssembly.Memory, ptr: number, length: number): Int32Array {
-  return new Int32Array(memory.buffer, ptr, length);
-}
-export function u8View(memory: WebAssembly.Memory, ptr: number, length: number): Uint8Array {
-  return new Uint8Array(memory.buffer, ptr, length);
+
+/** The same, synchronously: for a worker thread attaching to memory posted to it (a search engine's parts). */
+export function attachKernel<T>(module: WebAssembly.Module, memory: WebAssembly.Memory): T {
+  return new WebAssembly.Instance(module, kernelImports(memory)).exports as unknown as T;
 }
 export { WASM_PAGE };

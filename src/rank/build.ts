@@ -1,51 +1,22 @@
 /**
- * Builds rank values with the WebAssembly kernel (assembly/rank.ts), on this thread or on worker threads that
- * share one memory. Both paths compute every surface with the same instructions, so they are bit-identical.
+ * Builds rank values (docs/rules.md, "The rank iteration"): the build's options, checked here, and the moves the
+ * iteration allows; the rank kernel's driver (src/kernels/rank.ts) runs it, on this thread or on worker threads.
  */
-import {
-  StackRankError,
-  checkCallback,
-  checkSignal,
-  describe,
-  optionsObject,
-  requireInt,
-  yieldToEventLoop,
-} from '../errors.js';
+import { StackRankError, checkCallback, checkSignal, describe, optionsObject, requireInt } from '../errors.js';
 import { checkGeometry, surfaceCount } from '../surface.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
-import { instantiateKernel, pickVariant } from '../kernels/wasm.js';
-import { KernelPool, type KernelCall } from '../kernels/pool.js';
 import { TABLE_STEEP, rankMoves, type TableSteep } from './moves.js';
 import { rankMoves20G } from './moves-20g.js';
-import {
-  PLAN_BLOCK_LIST,
-  PLAN_DELTA,
-  PLAN_EDGE,
-  PLAN_HI,
-  PLAN_HI_OK,
-  PLAN_LIST_COUNT,
-  PLAN_LIST_OK,
-  PLAN_LO,
-  PLAN_MIRROR_BLOCK,
-  PLAN_MOVES,
-  PLAN_PIECE_END,
-  PLAN_ROLE,
-  PLAN_RUN_COUNT,
-  PLAN_RUN_FIRST,
-  PLAN_RUNS,
-  PLAN_WORDS,
-  U16_SCRATCH_ARRAYS,
-  U16_SLACK_BYTES,
-} from './layout.js';
-import { makeRankPlan, type RankPlanArrays } from '../kernels/rank-plan.js';
-import { makeMirrorPlan, type MirrorPlan } from '../kernels/rank-mirror-plan.js';
+import { foldedRanksU16, rankValuesF32, type FoldedRanks } from '../kernels/rank.js';
+import { makeRankPlan } from '../kernels/rank-plan.js';
+import { makeMirrorPlan } from '../kernels/rank-mirror-plan.js';
 import { foldShape } from './fold.js';
 
 export const MAX_ITERATIONS = 1000;
 /** The article's iteration count. */
 export const DEFAULT_ITERATIONS = 15;
 /** Values set per call when the first buffer is filled (between two looks at the event loop). */
-const FILL_SLICE = 1 << 21;
+const _FILL_SLICE = 1 << 21;
 
 export interface BuildProgress {
   /** Iterations finished (fractional inside an iteration on the single-threaded path). */
@@ -105,44 +76,6 @@ export function buildMoves(width: number, maxStep: number, steep: TableSteep, gr
   return gravity === '20G' ? rankMoves20G(width, maxStep) : rankMoves(width, maxStep, steep);
 }
 
-export interface RankKernel {
-  alloc(bytes: number): number;
-  rankBlocks(plan: number, prev: number, next: number, hiStart: number, hiEnd: number, scratch: number): void;
-  fillF32(ptr: number, n: number, v: number): void;
-  pieceMaxBlocksU16(plan: number, prev: number, out: number, hiStart: number, hiEnd: number, scratch: number): void;
-  rankBlocksWeighted(
-    plan: number,
-    prev: number,
-    next: number,
-    hiStart: number,
-    hiEnd: number,
-    scratch: number,
-    weights: number,
-  ): void;
-  rankBlocksU16(
-    plan: number,
-    prev: number,
-    next: number,
-    counter: number,
-    chunk: number,
-    limit: number,
-    scratch: number,
-    factor: number,
-    best: number,
-  ): number;
-  rankBlocksU16Ones: RankKernel['rankBlocksU16'];
-  foldU16(
-    src: number,
-    out: number,
-    lo: number,
-    middle: number,
-    inner: number,
-    edge: number,
-    first: number,
-    end: number,
-  ): void;
-}
-
 export function checkBuildOptions(options: BuildOptions) {
   const opts = optionsObject('a table build', options) as BuildOptions & {
     encoding?: unknown;
@@ -187,11 +120,13 @@ export function checkBuildOptions(options: BuildOptions) {
 
 /**
  * The onProgress calls of one build: `report(done)` after `done` of `iterations` iterations (fractions allowed),
- * with the elapsed time and an estimate of the rest from the mean time per iteration so far.
+ * with the elapsed time since the first report and an estimate of the rest from the mean time per iteration so far.
  */
 export function progressReporter(iterations: number, onProgress?: (p: BuildProgress) => void): (done: number) => void {
-  const started = performance.now();
+  // The clock starts at the first report (iteration 0, once the kernel is set up), not at the build's call.
+  let started = -1;
   return (done) => {
+    if (started < 0) started = performance.now();
     if (!onProgress) return;
     const elapsedMs = performance.now() - started;
     onProgress({
@@ -202,55 +137,6 @@ export function progressReporter(iterations: number, onProgress?: (p: BuildProgr
       etaMs: done > 0 ? (elapsedMs / done) * (iterations - done) : null,
     });
   };
-}
-
-/** Splits blocks [0, hi) into `parts` contiguous ranges of about equal estimated work. */
-export function splitBlocks(cost: Float64Array, parts: number): [number, number][] {
-  const total = cost.reduce((a, b) => a + b, 0);
-  const ranges: [number, number][] = [];
-  let start = 0;
-  let acc = 0;
-  for (let part = 1; part <= parts; part++) {
-    const target = (total * part) / parts;
-    let end = start;
-    while (end < cost.length && (acc + cost[end] <= target || part === parts)) acc += cost[end++];
-    if (end === start && end < cost.length && part < parts) acc += cost[end++];
-    ranges.push([start, end]);
-    start = end;
-  }
-  return ranges.filter(([a, b]) => b > a);
-}
-
-/** Writes the plan into kernel memory; returns the plan pointer (its header: PLAN_* of src/rank/layout.ts). */
-export function writePlan(
-  kernel: Pick<RankKernel, 'alloc'>,
-  memory: WebAssembly.Memory,
-  plan: RankPlanArrays | MirrorPlan,
-): number {
-  const put = (arr: Int32Array | Uint8Array): number => {
-    const ptr = kernel.alloc(Math.max(4, arr.byteLength));
-    new Uint8Array(memory.buffer, ptr, arr.byteLength).set(new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength));
-    return ptr;
-  };
-  const header = new Int32Array(PLAN_WORDS);
-  header[PLAN_LO] = plan.lo;
-  header[PLAN_HI] = plan.hi;
-  header[PLAN_PIECE_END] = put(plan.pieceEnd);
-  header[PLAN_DELTA] = put(plan.delta);
-  header[PLAN_RUN_FIRST] = put(plan.runFirst);
-  header[PLAN_RUN_COUNT] = put(plan.runCount);
-  header[PLAN_HI_OK] = put(plan.hiOk);
-  header[PLAN_RUNS] = put(plan.runs);
-  header[PLAN_ROLE] = put(plan.role);
-  header[PLAN_MOVES] = plan.delta.length;
-  if ('blocks' in plan) {
-    header[PLAN_BLOCK_LIST] = put(plan.blocks);
-    header[PLAN_MIRROR_BLOCK] = put(plan.mirrorBlocks);
-    header[PLAN_LIST_COUNT] = plan.blocks.length;
-    header[PLAN_EDGE] = plan.order.base ** plan.order.edgePairs;
-    header[PLAN_LIST_OK] = put(plan.listOk);
-  }
-  return put(header);
 }
 
 function abortError(): StackRankError {
@@ -271,83 +157,8 @@ export async function buildRankValues(options: BuildOptions = {}, weights?: Arra
 
   const size = surfaceCount(width, maxStep);
   const plan = makeRankPlan(buildMoves(width, maxStep, steep, gravity), width, maxStep);
-  const variant = pickVariant(threads > 1, opts.simd);
-  const { exports: kernel, memory, module } = await instantiateKernel<RankKernel>('rank', variant);
-  if (signal?.aborted) throw abortError();
-  let pool: KernelPool | null = null;
-  const onAbort = () => pool?.terminate();
-  try {
-    const planPtr = writePlan(kernel, memory, plan);
-    const buffers = [kernel.alloc(size * 4), kernel.alloc(size * 4)];
-    const scratch = Array.from({ length: threads }, () => kernel.alloc(plan.lo * 12));
-    // r_0 = 1, in slices: the first touch of a 9x4 buffer's pages takes most of a second.
-    for (let at = 0; at < size; at += FILL_SLICE) {
-      if (signal?.aborted) throw abortError();
-      kernel.fillF32(buffers[0] + at * 4, Math.min(FILL_SLICE, size - at), 1);
-      if (size > FILL_SLICE) await yieldToEventLoop();
-    }
-    let weightsPtr = 0;
-    if (weights) {
-      weightsPtr = kernel.alloc(4 * 7);
-      new Float32Array(memory.buffer, weightsPtr, 7).set(Array.from(weights));
-    }
-    const blocksCall = (prev: number, next: number, a: number, b: number, scratchPtr: number): KernelCall =>
-      weights
-        ? { fn: 'rankBlocksWeighted', args: [planPtr, prev, next, a, b, scratchPtr, weightsPtr] }
-        : { fn: 'rankBlocks', args: [planPtr, prev, next, a, b, scratchPtr] };
-
-    const report = progressReporter(iterations, onProgress);
-    report(0);
-
-    if (threads > 1) {
-      pool = await KernelPool.create(module, memory, threads);
-      signal?.addEventListener('abort', onAbort);
-      const ranges = splitBlocks(plan.blockCost, threads);
-      for (let k = 0; k < iterations; k++) {
-        if (signal?.aborted) throw abortError();
-        const [prev, next] = k % 2 === 0 ? buffers : [buffers[1], buffers[0]];
-        const calls: KernelCall[][] = ranges.map(([a, b], t) => [blocksCall(prev, next, a, b, scratch[t])]);
-        try {
-          await pool.runEach(calls);
-        } catch (e) {
-          if (signal?.aborted) throw abortError();
-          throw e;
-        }
-        report(k + 1);
-      }
-    } else {
-      // Chunks keep the thread responsive to abort and give progress inside an iteration.
-      const chunks = splitBlocks(plan.blockCost, 16);
-      for (let k = 0; k < iterations; k++) {
-        const [prev, next] = k % 2 === 0 ? buffers : [buffers[1], buffers[0]];
-        for (let c = 0; c < chunks.length; c++) {
-          if (signal?.aborted) throw abortError();
-          if (weights)
-            kernel.rankBlocksWeighted(planPtr, prev, next, chunks[c][0], chunks[c][1], scratch[0], weightsPtr);
-          else kernel.rankBlocks(planPtr, prev, next, chunks[c][0], chunks[c][1], scratch[0]);
-          report(k + (c + 1) / chunks.length);
-          await yieldToEventLoop();
-        }
-      }
-    }
-    const result = buffers[iterations % 2];
-    return new Float32Array(memory.buffer, result, size).slice();
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    pool?.terminate();
-  }
-}
-
-/** Largest stored value: the u16 build's fixed point (value = stored * scale). */
-const U16_TOP = 65535;
-/** Listed blocks a thread takes from the shared counter at a time (about 0.1 ms of work at 9x4). */
-const CLAIM_BLOCKS = 4;
-
-export interface FoldedRanks {
-  /** u16 values in the table file's folded layout (src/rank/fold.ts). */
-  folded: Uint16Array;
-  /** value = stored * scale. */
-  scale: number;
+  const report = progressReporter(iterations, onProgress);
+  return rankValuesF32(plan, size, { iterations, threads, simd: opts.simd, signal, report }, weights);
 }
 
 /**
@@ -366,163 +177,12 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
 
   const size = surfaceCount(width, maxStep);
   const foldedSize = foldShape(width, maxStep).foldedSize;
-  const variant = pickVariant(threads > 1, opts.simd);
-  const { exports: kernel, memory, module } = await instantiateKernel<RankKernel>('rank', variant);
-  // This thread computes too; the other `threads - 1` are workers. A worker takes a while to start (a new engine
-  // instance: about as long as a few iterations), so they start first and join the iteration under way once ready:
-  // the threads take blocks from a shared counter, so whoever is there shares the work.
-  const workers = threads - 1;
-  let pool: KernelPool | null = null;
-  let poolFailure: unknown = null;
-  const starting = workers > 0 ? KernelPool.create(module, memory, workers) : null;
-  starting?.then(
-    (p) => {
-      pool = p;
-    },
-    (e) => {
-      poolFailure = e;
-    },
-  );
-  const onAbort = () => pool?.terminate();
-  signal?.addEventListener('abort', onAbort);
-  try {
-    if (starting) await yieldToEventLoop(); // lets the pool spawn its workers before the synchronous work below
-    const plan = makeMirrorPlan(rankMoves(width, maxStep, steep), width, maxStep);
-    const planPtr = writePlan(kernel, memory, plan);
-    // Two u16 buffers and the scratch, each with slack: a run's last 8-lane step may pass its end. r0 = 1
-    // everywhere is not stored: the first iteration reads no previous value (rankBlocksU16Ones), so both buffers
-    // stay untouched until the threads' writes first touch their pages, in parallel.
-    const bufferBytes = Math.ceil((size * 2) / 16) * 16 + U16_SLACK_BYTES;
-    const buffers = [kernel.alloc(bufferBytes), kernel.alloc(bufferBytes)];
-    const scratch = Array.from({ length: threads }, () =>
-      kernel.alloc(plan.lo * 2 * U16_SCRATCH_ARRAYS + U16_SLACK_BYTES),
-    );
-    // The block counter the threads take work from, then each thread's largest sum (this thread's first).
-    const control = kernel.alloc(4 * (1 + threads));
-    let scale = 1 / U16_TOP;
-    let top = U16_TOP;
-
-    const report = progressReporter(iterations, onProgress);
-    const check = () => {
-      if (signal?.aborted) throw abortError();
-      if (poolFailure) throw poolFailure;
-    };
-    const rethrow = (e: unknown): never => {
-      if (signal?.aborted) throw abortError();
-      throw e;
-    };
-    check();
-    // Iteration 0 starts now (the set-up before it is not an iteration's time).
-    report(0);
-    const count = plan.blocks.length;
-    // A call returns once the shared counter passes its limit. The engine starts a WebAssembly function in its
-    // baseline compiler and swaps in optimised code only between calls, so each thread's first calls are cut to
-    // growing lengths (one long call would run at the baseline's speed); after that this thread still returns to
-    // the event loop a few times per iteration (abort, progress, workers that have become ready).
-    const growing = (from: number): number[] =>
-      [64, 32, 16, 8, 4, 2, 1].map((d) => from + Math.ceil((count - from) / d));
-    const even = (parts: number): number[] =>
-      Array.from({ length: parts }, (_, i) => Math.ceil((count * (i + 1)) / parts));
-    let workerIterations = 0;
-    // The largest sum of an iteration is at most 7 * top; `ratio` predicts how close it comes (from the previous
-    // iteration, with a margin) so the factor maps it to just under 65535. Should a sum still pass 65535 after
-    // scaling, the iteration is run again with the exact factor (prev is untouched, so a rerun is the same work).
-    let ratio = 1;
-    const runIteration = async (prev: number, next: number, factor: number, k: number): Promise<number> => {
-      new Int32Array(memory.buffer, control, 1 + threads).fill(0);
-      const counter = new Int32Array(memory.buffer, control, 1);
-      const call = (limit: number, t: number): KernelCall => ({
-        fn: k === 0 ? 'rankBlocksU16Ones' : 'rankBlocksU16',
-        args: [planPtr, prev, next, control, CLAIM_BLOCKS, limit, scratch[t], factor, control + 4 * (1 + t)],
-      });
-      let running: Promise<unknown> | null = null;
-      const join = () => {
-        if (running || !pool) return;
-        const from = Atomics.load(counter, 0);
-        if (from >= count) return;
-        const parts = workerIterations++ === 0 ? growing(from) : [count];
-        running = pool.runEach(Array.from({ length: workers }, (_, w) => parts.map((limit) => call(limit, w + 1))));
-        running.catch(() => {}); // awaited below; when this thread stops first (abort), nobody waits for it
-      };
-      join();
-      const slices = k === 0 ? growing(0) : threads === 1 ? even(16) : even(4);
-      for (const limit of slices) {
-        check();
-        const { fn, args } = call(limit, 0);
-        kernel[fn as 'rankBlocksU16'](...(args as Parameters<RankKernel['rankBlocksU16']>));
-        const done = Atomics.load(counter, 0);
-        if (done >= count) break;
-        // Fractions only where this thread does all the work (the iteration's end is reported by the caller).
-        if (threads === 1) report(k + done / count);
-        await yieldToEventLoop();
-        join();
-      }
-      if (running) await (running as Promise<unknown>).catch(rethrow);
-      check();
-      return Math.max(...new Int32Array(memory.buffer, control + 4, threads));
-    };
-    for (let k = 0; k < iterations; k++) {
-      const [prev, next] = k % 2 === 0 ? buffers : [buffers[1], buffers[0]];
-      let factor = Math.fround(U16_TOP / (7 * Math.max(top, 1) * ratio));
-      let maxSum = await runIteration(prev, next, factor, k);
-      if (Math.fround(maxSum * factor) >= U16_TOP + 0.5) {
-        factor = Math.fround(U16_TOP / maxSum);
-        maxSum = await runIteration(prev, next, factor, k);
-      }
-      ratio = Math.min(1, (maxSum / (7 * Math.max(top, 1))) * 1.01);
-      scale /= 7 * factor;
-      top = Math.min(U16_TOP, Math.round(Math.fround(maxSum * factor)));
-      report(k + 1);
-    }
-    check();
-    const result = buffers[iterations % 2];
-    const out = buffers[(iterations + 1) % 2];
-    // Fold into the other buffer (free now), in tiles of (middle step, inner right half): the workers take the
-    // first tiles, this thread the rest, each in calls of growing length (the baseline compiler again).
-    const tiles = plan.order.middle * plan.order.innerHalf;
-    const foldArgs = [
-      plan.lo,
-      plan.order.middle,
-      plan.order.innerHalf,
-      plan.order.base ** plan.order.edgePairs,
-    ] as const;
-    const foldCalls = (first: number, end: number): [number, number][] => {
-      const cuts = [first, ...[8, 4, 2, 1].map((d) => first + Math.ceil((end - first) / d))];
-      return cuts
-        .slice(1)
-        .map((to, i) => [cuts[i], to] as [number, number])
-        .filter(([a, b]) => b > a);
-    };
-    const shared = pool as KernelPool | null;
-    const mine = shared ? Math.floor(tiles / threads) : tiles;
-    const folding = shared
-      ? shared.runEach(
-          Array.from({ length: workers }, (_, w): KernelCall[] => {
-            const per = Math.ceil((tiles - mine) / workers);
-            const [a, b] = [Math.min(tiles - mine, w * per), Math.min(tiles - mine, (w + 1) * per)];
-            return foldCalls(a, b).map(([x, y]) => ({ fn: 'foldU16', args: [result, out, ...foldArgs, x, y] }));
-          }),
-        )
-      : null;
-    folding?.catch(() => {}); // awaited below
-    for (const [a, b] of foldCalls(tiles - mine, tiles)) {
-      check();
-      kernel.foldU16(result, out, ...foldArgs, a, b);
-      if (!shared) await yieldToEventLoop();
-    }
-    if (folding) await folding.catch(rethrow);
-    // A small table may be done before the workers are: a worker that could not start still fails the build
-    // (WORKER_FAILED), as when it is needed, instead of going unnoticed.
-    if (starting) await starting.catch(() => {});
-    check();
-    const folded = new Uint16Array(memory.buffer, out, foldedSize).slice();
-    return { folded, scale };
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    // Stops the workers now, or once they have started (a failure or an abort before they were ready).
-    starting?.then(
-      (p) => p.terminate(),
-      () => {},
-    );
-  }
+  const report = progressReporter(iterations, onProgress);
+  return foldedRanksU16(() => makeMirrorPlan(rankMoves(width, maxStep, steep), width, maxStep), size, foldedSize, {
+    iterations,
+    threads,
+    simd: opts.simd,
+    signal,
+    report,
+  });
 }

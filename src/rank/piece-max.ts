@@ -7,16 +7,15 @@
  * The preview table variant (src/rank/preview.ts, PreviewTable.rows) has the same row layout and can stand in for
  * these rows; with the memoryless randomizer and K iterations it equals the rows of the (K-1)-iteration table.
  */
-import { StackRankError, sliceClock, yieldToEventLoop } from '../errors.js';
-import { instantiateKernel, pickVariant } from '../kernels/wasm.js';
-import { type RankKernel, writePlan } from './build.js';
+import { StackRankError } from '../errors.js';
+import { pieceMaxRowChunks } from '../kernels/rank.js';
+import { makeRankPlan, type RankPlanArrays } from '../kernels/rank-plan.js';
+// The rows are the search kernel's leaf rows (its layout: assembly/search/layout.ts).
+import { LEAF_ROW_SLOTS as SLOTS } from '../kernels/search-format.js';
 import { variantMirrored } from './file.js';
 import { flipTable, foldRowRange, foldShape } from './fold.js';
 import { rankMoves } from './moves.js';
-import { makeRankPlan } from '../kernels/rank-plan.js';
 import type { RankTable } from './table.js';
-// The rows are the search kernel's leaf rows (its layout: assembly/search/layout.ts).
-import { LEAF_ROW_SLOTS as SLOTS, LEAF_SLOT_AFTER_TETRIS } from '../../assembly/search/layout.js';
 
 /**
  * The rows of every surface; written into `target` (8 u16 per surface, e.g. a view of a search kernel's memory)
@@ -31,7 +30,7 @@ export async function computePieceMax(
   if (target && target.length !== size * SLOTS)
     throw new StackRankError('BAD_ARGUMENT', `expected room for ${size * SLOTS} values; got ${target.length}`);
   const out = target ?? new Uint16Array(size * SLOTS);
-  await forEachRowChunk(table, (first, rows) => out.set(rows, first * SLOTS), signal);
+  await pieceMaxRowChunks(table, rankPlan(table), (first, rows) => out.set(rows, first * SLOTS), signal);
   return out;
 }
 
@@ -57,43 +56,15 @@ export async function computeFoldedPieceMax(
       `expected room for ${shape.foldedSize * SLOTS} values; got ${target.length}`,
     );
   const flip = flipTable(shape);
-  await forEachRowChunk(table, (first, rows) => foldRowRange(rows, first, shape, SLOTS, target, flip), signal);
+  await pieceMaxRowChunks(
+    table,
+    rankPlan(table),
+    (first, rows) => foldRowRange(rows, first, shape, SLOTS, target, flip),
+    signal,
+  );
 }
 
-/**
- * Computes the rows chunk by chunk with the rank kernel and hands each chunk (its first surface, its rows: a view
- * of kernel memory, valid during the call) to `take`, so the kernel's memory holds only a slice of the
- * 16-byte-per-surface result. Stops with ABORTED at the next chunk once `signal` aborts.
- */
-async function forEachRowChunk(
-  table: RankTable,
-  take: (first: number, rows: Uint16Array) => void,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  const size = table.size;
-  const plan = makeRankPlan(rankMoves(table.width, table.maxStep), table.width, table.maxStep);
-  const { exports: kernel, memory } = await instantiateKernel<RankKernel>('rank', pickVariant(false));
-  const planPtr = writePlan(kernel, memory, plan);
-  // The table's values straight into kernel memory (16 bytes of slack: the kernel's last 8-lane step may pass the end).
-  const prev = kernel.alloc(size * 2 + 16);
-  await table.writeSearchValues(new Uint16Array(memory.buffer, prev, size), signal);
-  const scratch = kernel.alloc(plan.lo * 2 + 16);
-  const blocksPerChunk = Math.max(1, Math.floor((16 << 20) / (plan.lo * SLOTS * 2)));
-  const chunk = kernel.alloc(blocksPerChunk * plan.lo * SLOTS * 2);
-  const values = new Uint16Array(memory.buffer, prev, size);
-  // About a second of work in all (an AI's first engine): the event loop gets a turn between chunks, so a caller's
-  // abort (TetrisAI.create's signal) or timer is not held up by it.
-  const due = sliceClock();
-  for (let hi = 0; hi < plan.hi; hi += blocksPerChunk) {
-    if (due()) await yieldToEventLoop();
-    if (signal?.aborted) throw new StackRankError('ABORTED', "the search's setup was aborted");
-    const end = Math.min(plan.hi, hi + blocksPerChunk);
-    // The kernel writes surface s at out + s * 16; shift the base so block `hi` lands at the chunk's start.
-    const shifted = (chunk - hi * plan.lo * SLOTS * 2) >>> 0;
-    kernel.pieceMaxBlocksU16(planPtr, prev, shifted, hi, end, scratch);
-    const first = hi * plan.lo;
-    const rows = new Uint16Array(memory.buffer, chunk, (end - hi) * plan.lo * SLOTS);
-    for (let s = 0; s < rows.length / SLOTS; s++) rows[s * SLOTS + LEAF_SLOT_AFTER_TETRIS] = values[first + s];
-    take(first, rows);
-  }
+/** The article's moves on the table's surfaces, as the rank kernel's plan. */
+function rankPlan(table: RankTable): RankPlanArrays {
+  return makeRankPlan(rankMoves(table.width, table.maxStep), table.width, table.maxStep);
 }

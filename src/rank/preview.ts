@@ -20,21 +20,12 @@
  * (u(c, n) = sum_p P(p | n) v(c, p)), then for each piece n writes max-over-moves of plane n into the spare plane,
  * whose old plane becomes the spare for the next piece: planes rotate, nothing is copied.
  */
-import { StackRankError, describe, optionNames, optionsObject, requireInt, yieldToEventLoop } from '../errors.js';
+import { StackRankError, describe, optionNames, optionsObject, requireInt } from '../errors.js';
 import { MIRROR_PIECE, PIECE_COUNT } from '../pieces.js';
 import { type Surface, checkGeometry, surfaceCount, surfaceIndex } from '../surface.js';
 import { defaultThreadCount } from '../threads.js';
-import { instantiateKernel, pickVariant } from '../kernels/wasm.js';
-import { KernelPool, type KernelCall } from '../kernels/pool.js';
-import {
-  BUILD_OPTION_KEYS,
-  MAX_ITERATIONS,
-  checkBuildOptions,
-  progressReporter,
-  splitBlocks,
-  writePlan,
-  type BuildOptions,
-} from './build.js';
+import { previewRows } from '../kernels/rank.js';
+import { BUILD_OPTION_KEYS, MAX_ITERATIONS, checkBuildOptions, progressReporter, type BuildOptions } from './build.js';
 import {
   STEEP_VARIANT,
   decodeTable,
@@ -46,7 +37,7 @@ import {
 } from './file.js';
 import { foldRows, foldShape, unfoldRows } from './fold.js';
 import { rankMoves, type TableSteep } from './moves.js';
-import { makeRankPlan, type RankPlanArrays } from '../kernels/rank-plan.js';
+import { makeRankPlan } from '../kernels/rank-plan.js';
 import {
   PIECE_MODEL_OPTION_KEYS,
   customModel,
@@ -65,13 +56,6 @@ export const PREVIEW_COLLAPSE_VARIANT = STEEP_VARIANT.preview.collapse;
 const PREVIEW_VARIANTS: readonly string[] = Object.values(STEEP_VARIANT.preview);
 /** Values per surface: seven pieces plus the after-Tetris value. */
 export const PREVIEW_SLOTS = 8;
-/** The piece whose last mixture becomes slot 7 (a Tetris is made with an I); phase B handles it last. */
-const AFTER_PIECE = 0;
-/** Order of the pieces in phase B: the I last, so its mixed plane u_{K-1}(., I) survives as the spare plane. */
-const PHASE_B_ORDER = [1, 2, 3, 4, 5, 6, AFTER_PIECE];
-/** Surfaces per chunk of the rows output (16 bytes each: 64 MiB). */
-const ROWS_CHUNK = 1 << 22;
-const U16_MAX = 65535;
 /** The constructor's first argument from this module's factories; a caller's `new PreviewTable(...)` is refused. */
 const INTERNAL: unique symbol = Symbol('PreviewTable');
 /** Slot k of a mirrored surface's row is slot MIRROR_SLOT[k] of the original's. */
@@ -83,15 +67,6 @@ export interface PreviewBuildOptions extends BuildOptions, PieceModelOptions {
    * estimated from `randomizer`. It is mirror-symmetrised and recorded as randomizer "custom".
    */
   transition?: ArrayLike<ArrayLike<number>> | ArrayLike<number>;
-}
-
-interface PreviewKernel {
-  alloc(bytes: number): number;
-  previewMix(planes: number, matrix: number, start: number, end: number): void;
-  previewBlocks(plan: number, src: number, dst: number, piece: number, hiStart: number, hiEnd: number): void;
-  previewMax(planes: number, start: number, end: number): number;
-  previewRows(planes: number, out: number, start: number, end: number, scale: number): void;
-  fillF32(ptr: number, n: number, v: number): void;
 }
 
 function abortError(): StackRankError {
@@ -110,29 +85,6 @@ async function previewModelAsync(opts: PreviewBuildOptions, signal?: AbortSignal
   return opts.transition !== undefined
     ? customModel(opts.transition, 'transition')
     : runSliced(transitionSteps(pieceModelOptions(opts)), signal);
-}
-
-/** Estimated work per block for one piece's moves (for splitting blocks across threads). */
-function pieceBlockCost(plan: RankPlanArrays, piece: number): Float64Array {
-  const cost = new Float64Array(plan.hi).fill(plan.lo);
-  const first = piece === 0 ? 0 : plan.pieceEnd[piece - 1];
-  for (let m = first; m < plan.pieceEnd[piece]; m++) {
-    let len = 0;
-    for (let r = plan.runFirst[m]; r < plan.runFirst[m] + plan.runCount[m]; r++) len += plan.runs[2 * r + 1] + 4;
-    for (let h = 0; h < plan.hi; h++) if (plan.hiOk[m * plan.hi + h]) cost[h] += len;
-  }
-  return cost;
-}
-
-/** Splits [0, n) into `parts` contiguous ranges (multiples of 4 but the last, so SIMD lanes never straddle two). */
-function splitRange(n: number, parts: number): [number, number][] {
-  const out: [number, number][] = [];
-  for (let i = 0; i < parts; i++) {
-    const a = i === 0 ? 0 : Math.min(n, Math.floor((n * i) / parts / 4) * 4);
-    const b = i === parts - 1 ? n : Math.min(n, Math.floor((n * (i + 1)) / parts / 4) * 4);
-    if (b > a) out.push([a, b]);
-  }
-  return out;
 }
 
 export interface PreviewResult {
@@ -165,109 +117,10 @@ export async function buildPreviewRows(
 
   const size = surfaceCount(width, maxStep);
   const plan = makeRankPlan(rankMoves(width, maxStep, steep), width, maxStep);
-  const {
-    exports: kernel,
-    memory,
-    module,
-  } = await instantiateKernel<PreviewKernel>('rank', pickVariant(threads > 1, opts.simd));
-  let pool: KernelPool | null = null;
-  const onAbort = () => pool?.terminate();
-  try {
-    const planPtr = writePlan(kernel, memory, plan);
-    const matrixPtr = kernel.alloc(4 * 49);
-    new Float32Array(memory.buffer, matrixPtr, 49).set(model.model);
-    const planesPtr = kernel.alloc(4 * 8);
-    // Eight planes (one allocation each: the stub runtime caps a block at 1 GiB): slot[n] = the plane holding
-    // piece n, spare = the free one.
-    const planeBytes = Math.ceil((size * 4) / 16) * 16;
-    const slot = [0, 1, 2, 3, 4, 5, 6].map(() => kernel.alloc(planeBytes));
-    let spare = kernel.alloc(planeBytes);
-    const perChunk = Math.min(size, ROWS_CHUNK);
-    const chunk = kernel.alloc(perChunk * 16);
-    const writeSlots = () => new Int32Array(memory.buffer, planesPtr, 8).set([...slot, spare]);
-    // Each plane takes tens of ms at 9x4: the event loop gets a turn between them (a page's thread, an abort).
-    for (let n = 0; n < PIECE_COUNT; n++) {
-      kernel.fillF32(slot[n], size, 1);
-      await yieldToEventLoop();
-      if (signal?.aborted) throw abortError();
-    }
-    writeSlots();
-
-    const report = progressReporter(iterations, onProgress);
-    report(0);
-
-    const parts = Math.max(1, threads);
-    // On this thread a phase runs as many short calls with a turn of the event loop between them (about 20-40 ms
-    // each at 9x4), so an abort or a page's frame waits that long at most; the results do not depend on the split.
-    const mixRanges = splitRange(size, threads > 1 ? parts : 32);
-    const blockRanges = Array.from({ length: PIECE_COUNT }, (_, n) =>
-      splitBlocks(pieceBlockCost(plan, n), threads > 1 ? parts : 16),
-    );
-    if (threads > 1) {
-      pool = await KernelPool.create(module, memory, threads);
-      signal?.addEventListener('abort', onAbort);
-    }
-    // Runs one phase: a list of calls split across the pool (or chunk by chunk on this thread, yielding between).
-    const phase = async (calls: KernelCall[]): Promise<number[]> => {
-      if (signal?.aborted) throw abortError();
-      if (pool) {
-        try {
-          return await pool.runEach(calls.map((c) => [c]));
-        } catch (e) {
-          if (signal?.aborted) throw abortError();
-          throw e;
-        }
-      }
-      const results: number[] = [];
-      for (const c of calls) {
-        if (signal?.aborted) throw abortError();
-        results.push((kernel as unknown as Record<string, (...a: number[]) => number>)[c.fn](...c.args));
-        await yieldToEventLoop();
-      }
-      return results;
-    };
-
-    for (let k = 0; k < iterations; k++) {
-      await phase(mixRanges.map(([a, b]) => ({ fn: 'previewMix', args: [planesPtr, matrixPtr, a, b] })));
-      report(k + 1 / 8);
-      for (const [i, n] of PHASE_B_ORDER.entries()) {
-        const src = slot[n];
-        await phase(blockRanges[n].map(([a, b]) => ({ fn: 'previewBlocks', args: [planPtr, src, spare, n, a, b] })));
-        slot[n] = spare;
-        spare = src;
-        writeSlots();
-        report(k + (i + 2) / 8);
-      }
-    }
-    // Now slot[n] holds v_K(., n), and the spare plane (entry 7 of the plane table) u_{K-1}(., I) =
-    // sum_p P(p | I) v_{K-1}(., p): slot 7, the value of spending the I in hand on a Tetris, on the same horizon
-    // as slot 0 (the I placed instead).
-
-    const maxima = await phase(mixRanges.map(([a, b]) => ({ fn: 'previewMax', args: [planesPtr, a, b] })));
-    const max = Math.max(0, ...maxima);
-    const scale = max > 0 ? max / U16_MAX : 1;
-
-    // The rows go out through a chunk buffer, ROWS_CHUNK surfaces at a time (16 bytes per surface).
-    const rows = new Uint16Array(size * PREVIEW_SLOTS);
-    for (let c = 0; c < size; c += perChunk) {
-      const end = Math.min(size, c + perChunk);
-      const ranges = splitRange(end - c, threads > 1 ? parts : 1).map(([a, b]) => [a + c, b + c]);
-      await phase(
-        ranges.map(([a, b]) => ({ fn: 'previewRows', args: [planesPtr, chunk + (a - c) * 16, a, b, scale] })),
-      );
-      rows.set(new Uint16Array(memory.buffer, chunk, (end - c) * PREVIEW_SLOTS), c * PREVIEW_SLOTS);
-    }
-    let values: Float32Array | undefined;
-    if (opts.raw) {
-      values = new Float32Array(size * PREVIEW_SLOTS);
-      for (let n = 0; n < PIECE_COUNT; n++) values.set(new Float32Array(memory.buffer, slot[n], size), n * size);
-      values.set(new Float32Array(memory.buffer, spare, size), PIECE_COUNT * size);
-    }
-    return { width, maxStep, iterations, steep, model, rows, scale, values };
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    pool?.terminate();
-  }
+  const report = progressReporter(iterations, onProgress);
+  const run = { iterations, threads, simd: opts.simd, signal, report };
+  const { rows, scale, values } = await previewRows(plan, size, model.model, run, opts.raw);
+  return { width, maxStep, iterations, steep, model, rows, scale, values };
 }
 
 /**

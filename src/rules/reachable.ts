@@ -14,7 +14,7 @@ import { Board } from './board.js';
 import { fieldFor, resolveRules, spawnY, type RuleSet } from './rule-sets.js';
 import { ROTATION_SYSTEMS } from './rotation-systems.js';
 import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from './geometry.js';
-import { kernelPlacements, kernelReach } from '../kernels/reachable.js';
+import { reach, reachCount } from '../kernels/reachable.js';
 import type { BoardLike, Cell, GamePlacement, Input, RuleSetName } from './types.js';
 
 export interface ReachableOptions {
@@ -276,7 +276,7 @@ export function reachablePlacements(
   const b = Board.from(board);
   const pid = toPieceId(piece);
   const rules = checkOptions(options, 'reachablePlacements');
-  return kernelPlacements(kernelReach(b, pid, rules), pid, rules);
+  return reach(b, pid, rules).placements();
 }
 
 /**
@@ -288,7 +288,7 @@ export function countReachablePlacements(
   piece: Piece | number,
   options: ReachableOptions,
 ): number {
-  return kernelReach(Board.from(board), toPieceId(piece), checkOptions(options, 'countReachablePlacements'));
+  return reachCount(Board.from(board), toPieceId(piece), checkOptions(options, 'countReachablePlacements'));
 }
 
 /**

@@ -19,19 +19,18 @@ import { classicMove } from '../rules/rotation-systems.js';
 import type { PieceMove } from '../rules/types.js';
 import { PASS_A_TABLE_IN_A_BROWSER, requireRankTable, type RankTable } from '../rank/table.js';
 import { surfaceFromHeights } from '../surface.js';
+import { StackingEngine } from '../kernels/search.js';
+import { distributionWeights, pairWeights } from '../kernels/search-format.js';
 import {
-  StackingEngine,
   checkStrategy,
-  distributionWeights,
-  pairWeights,
   refuseLeafRows,
   type NextPieceValues,
   type Strategy,
   type StrategyName,
   type UnknownPieces,
-} from '../kernels/search.js';
+} from './strategy.js';
 import { checkLookahead, toHeights, toQueue } from './input.js';
-import { MOVE_NONE, MOVE_TETRIS } from './layout.js';
+import { MOVE_NONE, MOVE_TETRIS } from '../kernels/search-format.js';
 import { applyMove, collapseSteps } from './placements.js';
 import { checkRuleSet, type StackingRuleSet } from './reach.js';
 import { rankSurfacePlacements, type SurfacePlacementRanking } from './rank-placements.js';

@@ -9,7 +9,7 @@ import type { RankTable } from '../rank/table.js';
 import { surfaceFromHeights } from '../surface.js';
 import type { StackingEngine } from '../kernels/search.js';
 import type { PlanStep } from './ai.js';
-import { MOVE_NONE } from './layout.js';
+import { MOVE_NONE } from '../kernels/search-format.js';
 import { applyMove, collapseSteps, legalMoves } from './placements.js';
 import { recordReached } from './reach.js';
 import type { StackingRules } from './rules.js';

@@ -9,7 +9,7 @@ import { StackRankError } from '../errors.js';
 import { checksum } from '../rank/file.js';
 import { inNode } from '../node-builtins.js';
 import type { RuleSet } from '../rules/rule-sets.js';
-import { RC_ANY_STEPS, RC_BOX_COUNT, RC_BOX_START, RC_FIRST, RC_LAST, RC_WORDS } from './layout.js';
+import { REACH_RECORD_BYTES, newReachRecords, reachRecordCount, reachRecordValid } from '../kernels/search-format.js';
 import type { Placement } from './placements.js';
 import { type ReachTable, type StackingRuleSet, knownReach, reachRequest, reachTable, rememberReach } from './reach.js';
 import { cacheFilePath, readFileChecked, writeFileAtomic } from '../rank/node-io.js';
@@ -57,9 +57,9 @@ export function reachFileName(key: Omit<ReachFileKey, 'placementCount'>): string
  */
 export function encodeReachFile(key: ReachFileKey, table: ReachTable | null): Uint8Array {
   const json = new TextEncoder().encode(JSON.stringify(key.ruleSet));
-  const recordCount = table ? table.records.length / RC_WORDS : 0;
+  const recordCount = table ? reachRecordCount(table.records) : 0;
   const boxCount = table ? table.boxes.length / 2 : 0;
-  const dataBytes = pad8(json.byteLength) + recordCount * RC_WORDS * 4 + boxCount * 16;
+  const dataBytes = pad8(json.byteLength) + recordCount * REACH_RECORD_BYTES + boxCount * 16;
   const out = new Uint8Array(HEADER_BYTES + dataBytes);
   const view = new DataView(out.buffer);
   out.set(new TextEncoder().encode(MAGIC), 0);
@@ -102,7 +102,7 @@ export function reachFileBytes(head: Uint8Array): number {
   const json = view.getUint32(32, true);
   if (records > 1 << 16 || boxes > 1 << 24 || json > 1 << 16)
     damaged('BAD_HEADER', `${records} records, ${boxes} boxes, ${json} bytes of rule set`);
-  return HEADER_BYTES + pad8(json) + records * RC_WORDS * 4 + boxes * 16;
+  return HEADER_BYTES + pad8(json) + records * REACH_RECORD_BYTES + boxes * 16;
 }
 
 /**
@@ -137,18 +137,12 @@ export function decodeReachFile(bytes: Uint8Array, key: ReachFileKey): ReachTabl
   if (recordCount !== key.placementCount + 1)
     mismatch(`${recordCount} records for ${key.placementCount} placements and the Tetris`);
   let at = HEADER_BYTES + pad8(json);
-  const records = new Int32Array(recordCount * RC_WORDS);
+  const records = newReachRecords(recordCount);
   for (let i = 0; i < records.length; i++, at += 4) records[i] = view.getInt32(at, true);
   const boxes = new BigUint64Array(boxCount * 2);
   for (let i = 0; i < boxes.length; i++, at += 8) boxes[i] = view.getBigUint64(at, true);
-  for (let r = 0; r < recordCount; r++) {
-    const rec = records.subarray(r * RC_WORDS, (r + 1) * RC_WORDS);
-    const boxesOk =
-      rec[RC_BOX_COUNT] === RC_ANY_STEPS ||
-      (rec[RC_BOX_COUNT] >= 0 && rec[RC_BOX_START] >= 0 && rec[RC_BOX_START] + rec[RC_BOX_COUNT] <= boxCount);
-    if (!(rec[RC_FIRST] >= 0 && rec[RC_FIRST] <= rec[RC_LAST] && rec[RC_LAST] < width) || !boxesOk)
-      damaged('BAD_HEADER', `record ${r} is out of range`);
-  }
+  for (let r = 0; r < recordCount; r++)
+    if (!reachRecordValid(records, r, width, boxCount)) damaged('BAD_HEADER', `record ${r} is out of range`);
   return { ruleSet: key.ruleSet, records, boxes };
 }
 

@@ -28,25 +28,23 @@ import { StackRankError, describe, firstHole, requireInt } from '../errors.js';
 import { ORIENTATIONS, PIECE_COUNT, orientationCells } from '../pieces.js';
 import { Board, BOARD_MAX_HEIGHT, BOARD_MAX_WIDTH } from '../rules/board.js';
 import { pieceGeometry, type PieceGeometry } from '../rules/geometry.js';
-import { kernelLandings, kernelReach } from '../kernels/reachable.js';
+import { LANDINGS_WORDS, reachLandings } from '../kernels/reachable.js';
 import { ROTATION_SYSTEMS, shapeKey } from '../rules/rotation-systems.js';
 import { RULE_SET_NAMES, resolveRules as resolveRuleSet, type RuleSet } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import { type Box, packBoxes } from '../rank/boxes.js';
 import { MAX_MAX_STEP, MAX_WIDTH, MIN_MAX_STEP, MIN_WIDTH, surfaceBase } from '../surface.js';
 import {
-  RC_ANY_STEPS,
-  RC_BOX_COUNT,
-  RC_BOX_START,
-  RC_FIRST,
-  RC_HEIGHT_LIMIT,
-  RC_LAST,
-  RC_WORDS,
   REACH_DIGITS,
-  REACH_DIGIT_BITS,
-  REACH_GUARD,
   TETRIS_ROWS,
-} from './layout.js';
+  newReachRecords,
+  reachBoxWords,
+  reachRecordCount,
+  reachRecordRestricts,
+  readReachRecord,
+  setReachRecord,
+  type ReachRecords,
+} from '../kernels/search-format.js';
 import type { Placement } from './placements.js';
 
 /** What the stacking API's `rules` option takes: a rule-set preset name or a RuleSet (src/rules/rule-sets.ts). */
@@ -64,12 +62,9 @@ const TWENTY_G_HEADROOM = 4;
 /** The one max step the 20G records are derived and tested for (the 20G table's). */
 const TWENTY_G_MAX_STEP = 4;
 
-export interface ReachTable {
+/** A rule set's reach records (src/kernels/search-format.ts): one per placement, then the Tetris's. */
+export interface ReachTable extends ReachRecords {
   readonly ruleSet: RuleSet;
-  /** RC_WORDS i32 per placement, then the Tetris's (assembly/search/layout.ts RC_*). */
-  readonly records: Int32Array;
-  /** Two u64 per box: (REACH_GUARD - lo) and (REACH_GUARD + hi) per step digit. */
-  readonly boxes: BigUint64Array;
 }
 
 const STACKING_RULE_KEYS = ['boardHeight', 'tetrisThreshold', 'steep', 'tetris'];
@@ -109,8 +104,8 @@ function stateShapes(g: PieceGeometry, piece: number): StateShape[] {
 /** Placements the rules layer reaches on one board: each as (orientation, lowest-leftmost column, lowest row). */
 class Reacher {
   private readonly shapes: StateShape[][];
-  private landings = new Int32Array(3 * 256);
-  private found = new Int32Array(3 * 256);
+  private readonly landings = new Int32Array(LANDINGS_WORDS);
+  private readonly found = new Int32Array(LANDINGS_WORDS);
   private count = 0;
 
   constructor(readonly ruleSet: RuleSet) {
@@ -119,12 +114,7 @@ class Reacher {
   }
 
   search(rows: number[], width: number, height: number, piece: number): void {
-    const n = kernelReach(Board.fromBits(rows, width, height), piece, this.ruleSet);
-    if (3 * n > this.landings.length) {
-      this.landings = new Int32Array(6 * n);
-      this.found = new Int32Array(6 * n);
-    }
-    kernelLandings(n, this.landings);
+    const n = reachLandings(Board.fromBits(rows, width, height), piece, this.ruleSet, this.landings);
     const shapes = this.shapes[piece];
     for (let i = 0; i < n; i++) {
       const s = shapes[this.landings[3 * i]];
@@ -235,15 +225,12 @@ export function reachTable(
   }));
   targets.push({ record: placements.length, piece: 0, orientation: UPRIGHT_I, column: width });
   const reacher = new Reacher(ruleSet);
-  const records = new Int32Array(targets.length * RC_WORDS);
+  const records = newReachRecords(targets.length);
   const boxes: bigint[] = [];
   if (ruleSet.gravity === '20G') derive20G(reacher, targets, width, maxStep, boardHeight, records, boxes);
   else deriveNormal(reacher, targets, width, boardHeight, records);
   let restricts = false;
-  for (let r = 0; r < targets.length; r++) {
-    const rec = records.subarray(r * RC_WORDS, (r + 1) * RC_WORDS);
-    if (rec[RC_BOX_COUNT] !== RC_ANY_STEPS || rec[RC_HEIGHT_LIMIT] < boardHeight) restricts = true;
-  }
+  for (let r = 0; r < targets.length; r++) if (reachRecordRestricts(records, r, boardHeight)) restricts = true;
   const table = restricts ? { ruleSet, records, boxes: BigUint64Array.from(boxes) } : null;
   memo.set(key, table);
   return table;
@@ -278,12 +265,7 @@ function deriveNormal(
       if (!reacher.has(t.orientation, t.column, y)) break;
       limit = level;
     }
-    const rec = records.subarray(t.record * RC_WORDS);
-    rec[RC_FIRST] = 0;
-    rec[RC_LAST] = width - 1;
-    rec[RC_HEIGHT_LIMIT] = limit;
-    rec[RC_BOX_START] = 0;
-    rec[RC_BOX_COUNT] = RC_ANY_STEPS;
+    setReachRecord(records, t.record, 0, width - 1, limit);
   }
 }
 
@@ -326,14 +308,12 @@ function derive20G(
   for (const { piece, a, b, targets: group } of windows.values()) {
     const reached = windowReached(reacher, piece, a, b, group, width, maxStep);
     group.forEach((t, g) => {
-      const rec = records.subarray(t.record * RC_WORDS);
-      rec[RC_FIRST] = a;
-      rec[RC_LAST] = b;
-      rec[RC_HEIGHT_LIMIT] = boardHeight - TWENTY_G_HEADROOM;
-      rec[RC_BOX_START] = boxes.length / 2;
       const found = packReached(reached[g], b - a, base);
-      rec[RC_BOX_COUNT] = found.length;
-      for (const [lo, hi] of found) boxes.push(...boxWords(lo, hi, a, width, maxStep));
+      setReachRecord(records, t.record, a, b, boardHeight - TWENTY_G_HEADROOM, {
+        start: boxes.length / 2,
+        count: found.length,
+      });
+      for (const [lo, hi] of found) boxes.push(...reachBoxWords(lo, hi, a, width, maxStep));
     });
   }
 }
@@ -428,46 +408,13 @@ function packReached(reached: Uint8Array, n: number, base: number): Box[] {
   return packBoxes(ranges, (values) => reached[values.reduce((offset, v) => offset * base + v, 0)] === 1);
 }
 
-/** A box over window digits (from surface step `first`) as the kernel's two u64 over every step digit. */
-function boxWords(lo: number[], hi: number[], first: number, width: number, maxStep: number): [bigint, bigint] {
-  let low = 0n;
-  let high = 0n;
-  for (let k = 0; k < REACH_DIGITS; k++) {
-    // Window digits 0..2S are fields 1..2S+1; a steep step (field 0 or 2S+2) lies only in the other digits' ranges.
-    const inWindow = k >= first && k < first + lo.length && k < width - 1;
-    const l = inWindow ? lo[k - first] + 1 : 0;
-    const h = inWindow ? hi[k - first] + 1 : 2 * maxStep + 2;
-    const shift = BigInt(REACH_DIGIT_BITS * k);
-    low |= BigInt(REACH_GUARD - l) << shift;
-    high |= BigInt(REACH_GUARD + h) << shift;
-  }
-  return [low, high];
-}
-
 /**
  * TypeScript's reading of a reach record (the kernel's is assembly/search/rules.ts recordReached): whether
  * `record` (a placement id, or the placement count for the Tetris) is reachable on `heights`.
  */
 export function recordReached(table: ReachTable, record: number, heights: readonly number[], maxStep: number): boolean {
   checkRecordQuery(table, record, heights, maxStep);
-  const rec = table.records.subarray(record * RC_WORDS, (record + 1) * RC_WORDS);
-  for (let x = rec[RC_FIRST]; x <= rec[RC_LAST]; x++) if (heights[x] > rec[RC_HEIGHT_LIMIT]) return false;
-  if (rec[RC_BOX_COUNT] === RC_ANY_STEPS) return true;
-  for (let k = 0; k < rec[RC_BOX_COUNT]; k++) {
-    const low = table.boxes[2 * (rec[RC_BOX_START] + k)];
-    const high = table.boxes[2 * (rec[RC_BOX_START] + k) + 1];
-    let inside = true;
-    for (let i = 0; i + 1 < heights.length && inside; i++) {
-      const d = Math.max(-maxStep - 1, Math.min(maxStep + 1, heights[i + 1] - heights[i])) + maxStep + 1;
-      const shift = BigInt(REACH_DIGIT_BITS * i);
-      const mask = BigInt((1 << REACH_DIGIT_BITS) - 1);
-      const lo = REACH_GUARD - Number((low >> shift) & mask);
-      const hi = Number((high >> shift) & mask) - REACH_GUARD;
-      inside = d >= lo && d <= hi;
-    }
-    if (inside) return true;
-  }
-  return false;
+  return readReachRecord(table, record, heights, maxStep);
 }
 
 /** reachTable's placements: { piece, orientation, column } with each in range for a `width`-column surface. */
@@ -503,7 +450,7 @@ function checkRecordQuery(table: unknown, record: unknown, heights: unknown, max
   const t = table as Partial<ReachTable> | null;
   if (t === null || typeof t !== 'object' || !(t.records instanceof Int32Array) || !(t.boxes instanceof BigUint64Array))
     throw new StackRankError('BAD_ARGUMENT', `table must be a ReachTable (reachTable's); got ${describe(table)}`);
-  requireInt('record', record, 0, t.records.length / RC_WORDS - 1);
+  requireInt('record', record, 0, reachRecordCount(t.records) - 1);
   requireInt('maxStep', maxStep, MIN_MAX_STEP, MAX_MAX_STEP);
   if (
     !Array.isArray(heights) ||

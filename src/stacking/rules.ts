@@ -3,7 +3,7 @@
  * the `stackingRules` option of StackingAI and simulateStacking (`rules` there is the real game's rule set, src/stacking/reach.ts).
  */
 import { StackRankError, describe, firstUnknownKey, requireInt } from '../errors.js';
-import { TETRIS_ROWS } from './layout.js';
+import { TETRIS_ROWS } from '../kernels/search-format.js';
 
 /** Rows an I clears down the well: it needs the lowest column at least this high (assembly/search/layout.ts). */
 export { TETRIS_ROWS };

@@ -41,52 +41,20 @@ import {
 } from '../randomizers/index.js';
 import { requireRankTable, type RankTable } from '../rank/table.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
-import { KernelPool } from '../kernels/pool.js';
+import { KernelGames } from '../kernels/search-games.js';
+import { StackingEngine } from '../kernels/search.js';
 import {
-  StackingEngine,
   checkStrategy,
-  fillDistributionWeights,
-  fillPairWeights,
   refuseLeafRows,
   type NextPieceValues,
   type Strategy,
   type StrategyName,
   type UnknownPieces,
-} from '../kernels/search.js';
+} from './strategy.js';
 import { estimateSurvival, median, type SurvivalEstimate } from './estimate.js';
 import { MAX_LOOKAHEAD } from './input.js';
-import {
-  CTX_WORDS,
-  GAME_DEAD,
-  GAME_NEEDS_PIECES,
-  GAME_WORDS,
-  G_AVAILABLE,
-  G_CAP,
-  G_CTX,
-  G_DEATH_PIECE,
-  G_HEIGHTS,
-  G_LOOKAHEAD,
-  G_PIECES,
-  G_PLAYED,
-  G_POSITION,
-  G_STATUS,
-  G_TETRISES,
-  G_WEIGHTS,
-  HEIGHTS_WORDS,
-  WEIGHT_WORDS_EXPECT,
-  WEIGHT_WORDS_EXPECT2,
-} from './layout.js';
-import { MAX_MEMORY_PAGES, WASM_PAGE } from '../kernels/wasm.js';
 import { checkRuleSet, type StackingRuleSet } from './reach.js';
 import { resolveRules, type StackingRules } from './rules.js';
-
-/** Piece buffer per slot. A game starts with a small fill that grows 8x per refill (short games stay cheap). */
-const CHUNK = 1 << 16;
-/** The piece buffer with two unknown pieces, whose 64 words of chances per piece would make a 16 MB slot. */
-const WEIGHTED_CHUNK = 1 << 13;
-const FIRST_FILL = 512;
-/** Kernel memory kept free beyond the estimate (the search's own scratch, rounding of pages). */
-const MEMORY_MARGIN = 16 << 20;
 
 /** simulateStacking's onProgress event. */
 export interface SimulationProgress {
@@ -215,33 +183,6 @@ export function streamSeed(seed: number, stream: number, game: number): number {
   return (h ^ (h >>> 13)) >>> 0;
 }
 
-interface Slot {
-  game: number;
-  pieces: number;
-  /** Expectimax: weightWords i32 per buffered piece, its chances (x 65536) just before it was dealt (and, for two
-   * unknown pieces, the next one's given each piece: pairWeights); 0 otherwise. */
-  weights: number;
-  weightWords: number;
-}
-
-/** Deals `count` pieces into ids[from..]; with a weights buffer, records each piece's chances before it. */
-function deal(rng: Randomizer, memory: WebAssembly.Memory, slot: Slot, from: number, count: number): void {
-  const ids = new Uint8Array(memory.buffer, slot.pieces + from, count);
-  if (!slot.weights) {
-    rng.fillIds(ids, count);
-    return;
-  }
-  const stride = slot.weightWords;
-  const weights = new Int32Array(memory.buffer, slot.weights + from * stride * 4, count * stride);
-  const one = stride === WEIGHT_WORDS_EXPECT;
-  const chances = new Float64Array(one ? 7 : 49);
-  for (let i = 0; i < count; i++) {
-    if (one) fillDistributionWeights(rng.distribution(chances), weights, i * stride);
-    else fillPairWeights(rng.nextPairDistribution(chances), weights, i * stride);
-    ids[i] = rng.nextId();
-  }
-}
-
 export async function simulateStacking(options: SimulateOptions): Promise<SimulationResult> {
   if (options === undefined) throw new StackRankError('BAD_ARGUMENT', 'simulateStacking needs { table, lookahead }');
   const opts = optionsObject('simulateStacking', options) as SimulateOptions;
@@ -302,44 +243,10 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     ruleSet,
     signal,
   });
-  const { kernel, memory } = engine;
-  // Each thread's slot holds a game record, its search context and a piece buffer (plus, for expectimax, the
-  // chances of every buffered piece). The kernel memory is capped (MAX_MEMORY_PAGES): a default thread count is
-  // lowered to what fits, an explicit one that does not fit is refused before anything is allocated.
-  const weightWords = [0, WEIGHT_WORDS_EXPECT, WEIGHT_WORDS_EXPECT2][unknownPieces];
-  const chunk = weightWords > WEIGHT_WORDS_EXPECT ? WEIGHTED_CHUNK : CHUNK;
-  const slotBytes = GAME_WORDS * 4 + (chunk + 16) * (1 + 4 * weightWords) + CTX_WORDS * 4 + 64;
-  const free = MAX_MEMORY_PAGES * WASM_PAGE - memory.buffer.byteLength - MEMORY_MARGIN;
-  const fitting = Math.max(0, Math.floor(free / slotBytes));
-  if (threads > fitting) {
-    if (threadsGiven || fitting < 1) {
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        `threads: ${threads} threads need ${Math.ceil((threads * slotBytes) / 2 ** 20)} MB of WebAssembly memory beside the ${Math.ceil(memory.buffer.byteLength / 2 ** 20)} MB this table and strategy use; at most ${fitting} fit in the ${(MAX_MEMORY_PAGES * WASM_PAGE) / 2 ** 30} GB limit`,
-      );
-    }
-    threads = fitting;
-  }
-  let slots: Slot[];
-  try {
-    slots = Array.from({ length: threads }, () => {
-      const game = engine.allocOwned(GAME_WORDS * 4);
-      const pieces = engine.allocOwned(chunk + 16);
-      const weights = weightWords ? engine.allocOwned((chunk + 16) * weightWords * 4) : 0;
-      const ctx = engine.allocContext();
-      const words = new Int32Array(memory.buffer, game, GAME_WORDS);
-      words[G_CTX] = ctx;
-      words[G_WEIGHTS] = weights;
-      return { game, pieces, weights, weightWords };
-    });
-  } catch (e) {
-    // The kernel's allocator traps when the memory cannot grow (the system refused it below the limit).
-    throw new StackRankError('WASM_FAILED', `out of WebAssembly memory for ${threads} game slot(s): ${String(e)}`, {
-      cause: e,
-    });
-  }
-  const pool = threads > 1 ? await KernelPool.create(engine.module, memory, threads) : null;
-  const onAbort = () => pool?.terminate();
+  // Each thread's slot holds a game in the kernel's memory; a default thread count is lowered to what fits.
+  const games = await KernelGames.open(engine, { threads, threadsGiven, unknownPieces, lookahead });
+  threads = games.threads;
+  const onAbort = () => games.terminate();
   signal?.addEventListener('abort', onAbort);
 
   let totalPieces = 0;
@@ -355,64 +262,20 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     onProgress({ pieces: totalPieces, deaths: totalDeaths, games: totalGames, elapsedMs: now - started });
   };
 
-  const play = async (slotIndex: number): Promise<number> => {
-    const slot = slots[slotIndex];
-    if (pool) return pool.run(slotIndex, [{ fn: 'playGame', args: [engine.cfg, slot.game] }]);
-    await new Promise<void>((r) => setTimeout(r, 0));
-    return kernel.playGame(engine.cfg, slot.game);
-  };
-
   /** Plays one game in a slot; returns its record. */
   const playOne = async (slotIndex: number, rng: Randomizer, cap: number): Promise<StackingGameRecord> => {
-    const slot = slots[slotIndex];
-    const g = () => new Int32Array(memory.buffer, slot.game, GAME_WORDS);
-    const words = g();
-    words.fill(0, G_HEIGHTS, G_HEIGHTS + HEIGHTS_WORDS);
-    words[G_PIECES] = slot.pieces;
-    words[G_POSITION] = 0;
-    words[G_PLAYED] = 0;
-    words[G_TETRISES] = 0;
-    // The kernel writes the death piece only when the game dies: a game the budget cuts keeps 0 (docs/file-formats.md,
-    // "Run files"), not the piece of an earlier game played in this slot.
-    words[G_DEATH_PIECE] = 0;
-    words[G_CAP] = Math.min(cap, 2 ** 31 - 1);
-    words[G_LOOKAHEAD] = lookahead;
-    words[G_STATUS] = 0;
-    let fill = FIRST_FILL;
-    deal(rng, memory, slot, 0, fill);
-    words[G_AVAILABLE] = fill;
-    let counted = 0;
-    for (;;) {
-      if (signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
-      const status = await play(slotIndex);
-      const w = g();
-      totalPieces += w[G_PLAYED] - counted;
-      counted = w[G_PLAYED];
-      report();
-      if (status !== GAME_NEEDS_PIECES) {
-        if (status === GAME_DEAD) totalDeaths++;
-        return {
-          length: w[G_PLAYED],
-          dead: status === GAME_DEAD,
-          deathPiece: w[G_DEATH_PIECE],
-          tetrises: w[G_TETRISES],
-        };
-      }
-      // Keep the unplayed window, refill the rest of the buffer.
-      const pos = w[G_POSITION];
-      const keep = w[G_AVAILABLE] - pos;
-      fill = Math.min(chunk, fill * 8);
-      new Uint8Array(memory.buffer, slot.pieces, fill).copyWithin(0, pos, pos + keep);
-      if (slot.weights)
-        new Int32Array(memory.buffer, slot.weights, fill * slot.weightWords).copyWithin(
-          0,
-          pos * slot.weightWords,
-          (pos + keep) * slot.weightWords,
-        );
-      deal(rng, memory, slot, keep, fill - keep);
-      w[G_POSITION] = 0;
-      w[G_AVAILABLE] = fill;
-    }
+    const game = await games.play(
+      slotIndex,
+      rng,
+      cap,
+      (played) => {
+        totalPieces += played;
+        report();
+      },
+      () => signal?.aborted === true,
+    );
+    if (game.dead) totalDeaths++;
+    return game;
   };
 
   let nextStream = range.start;
@@ -436,13 +299,13 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
   };
 
   try {
-    await Promise.all(slots.map((_, i) => worker(i)));
+    await Promise.all(Array.from({ length: threads }, (_, i) => worker(i)));
   } catch (e) {
     if (signal?.aborted) throw new StackRankError('ABORTED', 'the simulation was cancelled');
     throw e;
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    pool?.terminate();
+    games.terminate();
   }
   // Every game has returned: no thread uses the engine's blocks any more, so the next run over this table's search
   // image takes them again. (After a failure or an abort a worker may still be finishing a call: they stay given.)

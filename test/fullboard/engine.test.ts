@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../../src/random.js';
 import { StackRankError } from '../../src/errors.js';
 import { ORIENTATIONS } from '../../src/pieces.js';
-import { instantiateKernel, pickVariant } from '../../src/kernels/wasm.js';
+import { loadKernel, pickVariant } from '../../src/kernels/wasm.js';
 import {
   FEATURE_NAMES,
   FullBoard,
@@ -163,7 +163,7 @@ describe('full board engine', () => {
   });
 
   it('the incremental evaluator (moves that clear no row) equals the full one', async () => {
-    const { acquireContext, loadBoard, releaseContext, O_FEAT } = await import('../../src/kernels/fullboard.js');
+    const { FullBoardContext } = await import('../../src/kernels/fullboard.js');
     const INCREMENTAL: FeatureName[] = [
       'rowsCleared',
       'rowTransitions',
@@ -186,28 +186,27 @@ describe('full board engine', () => {
       { width: 10, height: 20 },
       { width: 6, height: 9 },
     ]) {
-      const { kernel, ctx } = await acquireContext(size.width, size.height);
+      const context = await FullBoardContext.acquire(size.width, size.height);
       try {
         for (const b of randomBoards(21, 40, size)) {
-          loadBoard(kernel, ctx, b);
+          context.setBoard(b);
           for (let p = 0; p < 7; p++) {
             for (const m of b.legalMoves(p)) {
-              const full = new Float64Array(16);
-              kernel.exports.moveFeatures(ctx, p, m.orientation, m.x, ctx + O_FEAT);
-              full.set(new Float64Array(kernel.memory.buffer, ctx + O_FEAT, 16));
+              const full = context.moveFeatures(p, m.orientation, m.x);
+              if (!full) continue; // the move loses
               if (full[0] > 0) continue; // clears rows: the full evaluator is used
-              expect(kernel.exports.moveFeaturesIncremental(ctx, p, m.orientation, m.x, ctx + O_FEAT)).toBe(0);
-              const inc = new Float64Array(kernel.memory.buffer, ctx + O_FEAT, 16);
+              const inc = context.moveFeaturesIncremental(p, m.orientation, m.x);
+              expect(inc).not.toBeNull();
               for (const f of INCREMENTAL) {
                 const i = FEATURE_NAMES.indexOf(f);
-                expect(inc[i], `${f} on\n${b.toString()}\nmove ${JSON.stringify(m)}`).toBe(full[i]);
+                expect(inc![i], `${f} on\n${b.toString()}\nmove ${JSON.stringify(m)}`).toBe(full[i]);
               }
               checked++;
             }
           }
         }
       } finally {
-        releaseContext(size.width, size.height, ctx);
+        context.release();
       }
     }
     expect(checked).toBeGreaterThan(3000);
@@ -311,7 +310,7 @@ describe('full board engine', () => {
   });
 
   it('the kernel PRNG reproduces Rng (xoshiro128**) and nextInt(7) bit for bit', async () => {
-    const k = await instantiateKernel<FullKernelExports>('fullboard', pickVariant(false));
+    const k = await loadKernel<FullKernelExports>('fullboard', pickVariant(false));
     const ctx = k.exports.alloc(k.exports.ctxBytes());
     for (const seed of [0, 1, 12345, 0xffffffff]) {
       const rng = new Rng(seed);

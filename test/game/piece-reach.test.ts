@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { cellsKey, lockCells } from '../../src/game/grid.js';
 import { PieceReach, reachableOnRows, ruleFacts } from '../../src/game/rules-adapter.js';
 import { PIECES } from '../../src/pieces.js';
-import { kernelTopDrops } from '../../src/kernels/reachable.js';
+import { topDrops } from '../../src/kernels/reachable.js';
 import { RULE_SET_NAMES } from '../../src/rules/rule-sets.js';
 import type { GamePlacement } from '../../src/rules/types.js';
 
@@ -111,14 +111,14 @@ describe('PieceReach', () => {
     });
   }
 
-  it('a kernel search for a new board shape in between (kernelTopDrops) makes the list search again', () => {
+  it('a kernel search for a new board shape in between (topDrops) makes the list search again', () => {
     const rules = ruleFacts('nes');
     const rows = new Uint32Array(WORK_ROWS);
     for (let y = 0; y < 5; y++) rows[y] = (1 << W) - 2;
     const reach = new PieceReach(rows, W, H, 'T', rules);
     expect(reach.count).toBeGreaterThan(0);
     // a shape no other test asks for: its preparation searches the empty board of that shape in the kernel
-    expect(kernelTopDrops(W, 37, PIECES.indexOf('Z'), rules.ruleSet)).not.toBeNull();
+    expect(topDrops(W, 37, PIECES.indexOf('Z'), rules.ruleSet)).not.toBeNull();
     expect(reach.list).toEqual(reachableOnRows(rows, W, H, 'T', rules));
   });
 });

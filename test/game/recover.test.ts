@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { PIECES, type Piece } from '../../src/pieces.js';
 import { RULE_SET_NAMES } from '../../src/rules/rule-sets.js';
 import type { GamePlacement } from '../../src/rules/types.js';
-import { boardFeatures, RECOVER_WEIGHTS, type RecoverWeights } from '../../src/game/evaluate.js';
+import { boardFeatures, RECOVER_WEIGHTS } from '../../src/game/evaluate.js';
+import type { RecoverWeights } from '../../src/game/recover-terms.js';
 import { recoverMove, recoverRootValues, type RecoverContext } from '../../src/game/recover.js';
 import { RecoverKernel } from '../../src/kernels/recover.js';
 import { rowsFilled } from '../../src/game/grid.js';
@@ -246,8 +247,7 @@ describe('recover kernel: a piece it drops itself lands where the reachable kern
             maxFloor: 2,
             weights: RECOVER_WEIGHTS,
           });
-          k.useRotationSystem(rules.ruleSet.rotationSystem);
-          k.useDrops(rules.ruleSet, W, height);
+          k.useRules(rules.ruleSet);
           k.ensureNodes(0, 1);
           k.writeNode(0, 0, rows, 0);
           const pid = PIECES.indexOf(piece);
@@ -296,7 +296,7 @@ describe('recover kernel: a piece it drops itself lands where the reachable kern
             weights: RECOVER_WEIGHTS,
           });
         configure();
-        k.useRotationSystem(rules.ruleSet.rotationSystem);
+        k.useRules(rules.ruleSet);
         k.ensureNodes(0, 1);
         k.writeNode(0, 0, rows, 0);
         const values = (pid: number, again: boolean) => {
@@ -434,8 +434,7 @@ describe('recover kernel: the best drop of a piece without valuing every placeme
             maxFloor,
             weights,
           });
-          k.useRotationSystem(rules.ruleSet.rotationSystem);
-          k.useDrops(rules.ruleSet, W, 40);
+          k.useRules(rules.ruleSet);
           k.ensureNodes(0, 1);
           k.writeNode(0, 0, rows, acc);
           const pid = PIECES.indexOf(piece);

@@ -109,8 +109,8 @@ describe('parallel build', () => {
 describe('worker pool failures', () => {
   it('turns a kernel trap in a worker into WORKER_FAILED and stops the pool', async () => {
     const { KernelPool, liveWorkerCount } = await import('../../src/kernels/pool.js');
-    const { kernelModule, createMemory, pickVariant } = await import('../../src/kernels/wasm.js');
-    const module = await kernelModule('rank', pickVariant(true));
+    const { compileKernel, createMemory, pickVariant } = await import('../../src/kernels/wasm.js');
+    const module = await compileKernel('rank', pickVariant(true));
     const pool = await KernelPool.create(module, createMemory(true), 2);
     // A plan pointer far outside memory: the kernel traps on its first load.
     await expect(pool.runEach([[{ fn: 'rankBlocks', args: [0x7fff0000, 0, 0, 0, 1, 0] }], []])).rejects.toMatchObject({

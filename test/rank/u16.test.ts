@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildFoldedRanks, type RankKernel, writePlan } from '../../src/rank/build.js';
-import { U16_SCRATCH_ARRAYS, U16_SLACK_BYTES } from '../../src/rank/layout.js';
+import { buildFoldedRanks } from '../../src/rank/build.js';
+import { type RankKernel, writePlan } from '../../src/kernels/rank.js';
+import { U16_SCRATCH_ARRAYS, U16_SLACK_BYTES } from '../../assembly/rank/layout.js';
 import { rankMoves } from '../../src/rank/moves.js';
 import {
   buildIndex,
@@ -13,7 +14,7 @@ import {
 import { foldShape } from '../../src/rank/fold.js';
 import { RankTable, buildRankTable } from '../../src/rank/table.js';
 import { mirrorIndex, surfaceCount } from '../../src/surface.js';
-import { instantiateKernel } from '../../src/kernels/wasm.js';
+import { loadKernel } from '../../src/kernels/wasm.js';
 import { allPositions, comparePlay } from '../helpers/play-compare.js';
 import { referenceSuccessors } from '../reference/rank-reference.js';
 
@@ -129,7 +130,7 @@ describe('one u16 iteration of the kernel against the definition', () => {
         return { out, best };
       };
       for (const simd of [true, false]) {
-        const { exports: kernel, memory } = await instantiateKernel<RankKernel>('rank', { shared: false, simd });
+        const { exports: kernel, memory } = await loadKernel<RankKernel>('rank', { shared: false, simd });
         const plan = makeMirrorPlan(rankMoves(width, maxStep, steep), width, maxStep);
         const planPtr = writePlan(kernel, memory, plan);
         const bytes = Math.ceil((size * 2) / 16) * 16 + U16_SLACK_BYTES;

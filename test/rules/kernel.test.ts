@@ -36,12 +36,12 @@ describe('reachable kernel', () => {
     expect(countReachablePlacements(empty, 2, { rules: 'guideline' })).toBe(expected);
   });
   it('a fresh custom rule-set object on every call reuses the prepared search (kernel memory stays put)', async () => {
-    const { kernelMemoryBytes } = await import('../../src/kernels/reachable.js');
+    const { reachableMemoryBytes } = await import('../../src/kernels/reachable.js');
     const board = Board.empty();
     const custom = () => ({ ...RULE_SETS.nes, name: 'my-nes' });
     countReachablePlacements(board, 2, { rules: custom() });
-    const before = kernelMemoryBytes();
+    const before = reachableMemoryBytes();
     for (let i = 0; i < 5_000; i++) countReachablePlacements(board, 2, { rules: custom() });
-    expect(kernelMemoryBytes()).toBe(before);
+    expect(reachableMemoryBytes()).toBe(before);
   });
 });

@@ -8,7 +8,7 @@ import { TetrisAI } from '../../src/game/ai.js';
 import { playGame } from '../../src/game/play.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
-import { BEST_STRATEGY, checkStrategy } from '../../src/kernels/search.js';
+import { BEST_STRATEGY, checkStrategy } from '../../src/stacking/strategy.js';
 import { ARTICLE_RULES, resolveRules } from '../../src/stacking/rules.js';
 import { simulateStacking } from '../../src/stacking/simulate.js';
 

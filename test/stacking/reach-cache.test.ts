@@ -23,7 +23,7 @@ import { type ReachTable, reachTable } from '../../src/stacking/reach.js';
 
 const W = 6;
 const HEIGHT = 20;
-const placements = placementTable(W, 4).placements;
+const placements = placementTable(W).placements;
 const key: ReachFileKey = {
   ruleSet: RULE_SETS.tgm20g,
   width: W,

@@ -61,7 +61,7 @@ function reachedCells(heights: readonly number[], piece: number, rules: string):
   );
 }
 
-const placements = placementTable(W, 4).placements;
+const placements = placementTable(W).placements;
 const idOf = (piece: number, move: ReferenceMove) =>
   move.tetris
     ? placements.length
@@ -115,7 +115,7 @@ describe('reach records are sound: the rules layer reaches every placement they 
   it('20G forbids what the rules layer forbids: a tall column between the spawn and the target blocks the slide', () => {
     // 8 columns and the well: the O appears over columns 3-4, falls onto them and cannot pass column 2 at height 8
     // to reach columns 0-1; with column 2 as low as the rest it can.
-    const eight = placementTable(8, 4).placements;
+    const eight = placementTable(8).placements;
     const table = reachTable('tgm20g', 8, 4, HEIGHT, eight)!;
     const leftO = eight.findIndex((p) => p.piece === 1 && p.column === 0);
     const flat = [2, 2, 2, 2, 2, 2, 2, 2];

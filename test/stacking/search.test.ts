@@ -4,7 +4,7 @@ import { PIECES } from '../../src/pieces.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
 import { StackingEngine } from '../../src/kernels/search.js';
-import { CTX_WORDS, GAME_WORDS } from '../../src/stacking/layout.js';
+import { CTX_WORDS, GAME_WORDS } from '../../assembly/search/layout.js';
 import { resolveRules, type StackingRules } from '../../src/stacking/rules.js';
 import { referenceLeaf, referenceSearch } from '../reference/search-reference.js';
 

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingEngine } from '../../src/kernels/search.js';
-import { MOVE_TETRIS } from '../../src/stacking/layout.js';
+import { MOVE_TETRIS } from '../../src/kernels/search-format.js';
 import { TETRIS_ROWS, tetrisOptions, type StackingRules } from '../../src/stacking/rules.js';
 
 const I = 0;
