@@ -62,7 +62,8 @@ export {
 } from './stacking/rules.js';
 
 // The stacking AI: best placement over the known queue, and its survival simulator.
-export { StackingAI, type BestPlacement, type PlanStep, type StackingAIOptions } from './stacking/ai.js';
+export { StackingAI, type StackingAIOptions } from './stacking/ai.js';
+export type { BestPlacement, PlanStep } from './stacking/surface-move.js';
 export type { SurfacePlacementRanking, RankedSurfacePlacement } from './stacking/rank-placements.js';
 export type { NextPieceValues, Strategy, StrategyName, UnknownPieces } from './stacking/strategy.js';
 export {

@@ -69,7 +69,8 @@ export {
   type StreamRecord,
   type StackingGameRecord,
 } from './stacking/simulate.js';
-export { mergeGameResults, type GameTally } from './game/play.js';
+export { mergeGameResults } from './game/play.js';
+export type { GameTally } from './game/play-types.js';
 export {
   playFullGames,
   mergeFullGames,

@@ -5,7 +5,8 @@ import { type GamePolicy, MAX_STACK_ROOM, MIN_STACK_ROOM } from '../game/policy.
 import { benchGame } from '../game/bench.js';
 import { RECOVER_WEIGHTS, withRecoverWeights } from '../game/evaluate.js';
 import type { RecoverWeights } from '../game/recover-terms.js';
-import { mergeGameResults, type GameTally, type PlayGameResult } from '../game/play.js';
+import { mergeGameResults, type PlayGameResult } from '../game/play.js';
+import type { GameTally } from '../game/play-types.js';
 import { defaultGameRandomizer } from '../game/rules-adapter.js';
 import type { GameRange } from '../runs.js';
 import { RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';

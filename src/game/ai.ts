@@ -57,6 +57,7 @@ import {
   type WellSide,
 } from './policy.js';
 import { rankDecision, type PlacementRanking } from './rank-placements.js';
+import type { Decision, GameMode, GameMove, Turn } from './decision.js';
 import {
   isTetrisReady,
   stackMove,
@@ -66,7 +67,6 @@ import {
   type TurnOption,
 } from './stack.js';
 
-export type GameMode = 'stack' | 'recover';
 export { GAME_POLICIES, type GamePolicy, type WellSide } from './policy.js';
 
 const ABORTED_SETUP = "the AI's setup was aborted";
@@ -143,23 +143,6 @@ const GAME_STATE_KEYS = optionNames<GameState>({
 });
 /** TetrisAI.rankPlacements' options. */
 const RANK_PLACEMENTS_OPTIONS = optionNames<{ limit?: number }>({ limit: true });
-
-export interface GameMove {
-  /** Press hold first, then place `piece` (the held piece, or the first of the queue when the box was empty). */
-  hold: boolean;
-  piece: Piece;
-  rotation: string;
-  x: number;
-  y: number;
-  cells: readonly Cell[];
-  /** Keys from spawn, 'hold' first when `hold`, 'hardDrop' last. */
-  inputs: readonly Input[];
-  linesCleared: number;
-  mode: GameMode;
-  /** stack: the rank (expected rank under expectimax) of the search's best final surface, 0..1; recover: the
-   * evaluator's value of the best line (higher is better). Not comparable between modes. */
-  value: number;
-}
 
 export class TetrisAI {
   private constructor(
@@ -502,29 +485,6 @@ class NextWeights {
     }
     return this.leftInto;
   }
-}
-
-/** One turn as the search reads it: checked bit rows and pieces (readTurn, or playGame's own). */
-export interface Turn {
-  /** Bit rows, bottom first, WORK_ROWS of them, none full, empty from `height` up; not changed during the call. */
-  rows: Uint32Array;
-  /** The board's height (at least MIN_FIELD_HEIGHT). */
-  height: number;
-  current: Piece;
-  queue: readonly Piece[];
-  hold: Piece | null;
-  canHold: boolean;
-  /** Chances of the first piece after the queue (7 non-negative numbers summing to 1), or undefined. */
-  next: ArrayLike<number> | undefined;
-}
-
-/** What nextMove decided, and the search contexts it decided with (rankPlacements values every move with them). */
-export interface Decision extends Omit<Turn, 'next'> {
-  options: TurnOption[];
-  reachRoot: (p: Piece) => readonly GamePlacement[];
-  move: GameMove | null;
-  stack: { ctx: StackContext; choice: StackChoice } | null;
-  recover: { ctx: RecoverContext; state: RecoverState } | null;
 }
 
 /** What stack mode needs of the rank table: its shape, its iterations and the ranks the search reads. */

@@ -10,7 +10,8 @@ import type { NextPieceValues } from '../stacking/strategy.js';
 import { StackRankError, checkCallback, describe, firstHole, optionNames, optionsObject } from '../errors.js';
 import { checkStackRoom, GAME_POLICIES, type GamePolicy } from './policy.js';
 import type { RecoverWeights } from './recover-terms.js';
-import { GAME_RUN_OPTION_KEYS, playGame, type GameTally, type PlayGameResult } from './play.js';
+import { GAME_RUN_OPTION_KEYS, playGame, type PlayGameResult } from './play.js';
+import type { GameTally } from './play-types.js';
 
 export interface BenchGameOptions {
   rules: RuleSetName;

@@ -8,7 +8,8 @@ import { StackRankError } from '../errors.js';
 import { StackingEngine } from '../kernels/search.js';
 import { TetrisAI, type StackTable } from './ai.js';
 import type { GameWorkerInit, GameWorkerReply } from './play-threads.js';
-import { playOneGame, type GameSettings } from './play.js';
+import { playOneGame } from './play.js';
+import type { GameSettings } from './play-types.js';
 
 const port = parentPort;
 if (!port) throw new Error('src/game/game-worker.ts runs as a worker thread of playGame');

@@ -1,13 +1,6 @@
 /** The game-facing AI (docs/game.md): TetrisAI for any position of a real game, and the real-game simulator. */
-export {
-  TetrisAI,
-  type TetrisAIOptions,
-  type GameState,
-  type GameMove,
-  type GameMode,
-  type WellSide,
-  type GamePolicy,
-} from './ai.js';
+export { TetrisAI, type TetrisAIOptions, type GameState, type WellSide, type GamePolicy } from './ai.js';
+export type { GameMove, GameMode } from './decision.js';
 export {
   expectedPiecesFromRank,
   type PlacementRanking,

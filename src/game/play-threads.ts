@@ -11,7 +11,7 @@ import { StackingEngine, type EngineParts } from '../kernels/search.js';
 import type { NextPieceValues } from '../stacking/strategy.js';
 import { countLiveWorker } from '../kernels/pool.js';
 import { stackSearchSetup } from './policy.js';
-import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play.js';
+import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play-types.js';
 import { ruleFacts } from './rules-adapter.js';
 
 /** What a game worker is told first: how to make its AI (game-worker.ts). */

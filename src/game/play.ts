@@ -31,13 +31,14 @@ import { refuseLeafRows, type NextPieceValues } from '../stacking/strategy.js';
 import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
-import type { BenchGameOptions } from './bench.js';
-import { defaultGameTable, type GameMove, TetrisAI, type TetrisAIOptions } from './ai.js';
+import { defaultGameTable, TetrisAI, type TetrisAIOptions } from './ai.js';
+import type { GameMove } from './decision.js';
 import { checkStackRoom, type GamePolicy, type WellSide } from './policy.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { countHoles, emptyFrom, lockInPlace } from './grid.js';
 import { piecesPerTopOutInterval, tetrisRateInterval } from './intervals.js';
 import { playOnThreads } from './play-threads.js';
+import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play-types.js';
 import { defaultGameRandomizer, ruleFacts } from './rules-adapter.js';
 
 /** Longest stretch of moves without giving the event loop a turn. */
@@ -82,8 +83,28 @@ export interface PlayGameOptions {
   signal?: AbortSignal;
 }
 
-/** The options playGame and benchGame both take (benchGame passes them on), for both lists of known options. */
-export const GAME_RUN_OPTION_KEYS: { readonly [K in keyof PlayGameOptions & keyof BenchGameOptions]-?: true } = {
+/** The options playGame and benchGame both take (benchGame passes them on). */
+type GameRunOption = keyof PlayGameOptions &
+  (
+    | 'rules'
+    | 'randomizer'
+    | 'lookahead'
+    | 'hold'
+    | 'games'
+    | 'firstGame'
+    | 'maxPieces'
+    | 'seed'
+    | 'table'
+    | 'previewTable'
+    | 'stackRoom'
+    | 'threads'
+    | 'onProgress'
+    | 'onGame'
+    | 'signal'
+  );
+
+/** GameRunOption as a list, for both lists of known options. */
+export const GAME_RUN_OPTION_KEYS: { readonly [K in GameRunOption]-?: true } = {
   rules: true,
   randomizer: true,
   lookahead: true,
@@ -160,38 +181,6 @@ export interface PlayGameResult {
   maxPieces: number;
   /** Every game's tally, in game order: what mergeGameResults pools. */
   tallies: GameTally[];
-}
-
-/** What one game did: everything PlayGameResult sums. Plain numbers, so a worker can post it. */
-export interface GameTally {
-  game: number;
-  pieces: number;
-  lines: number;
-  /** Singles, doubles, triples, Tetrises. */
-  clears: [number, number, number, number];
-  topOut: boolean;
-  stackPieces: number;
-  holesMade: number;
-}
-
-/** The options a game needs besides the AI (plain data: posted to workers as is). */
-export interface GameSettings {
-  randomizer: RandomizerName;
-  lookahead: number;
-  hold: boolean;
-  maxPieces: number;
-  seed: number;
-}
-
-/** TetrisAI.create's options for a playGame run (also what each worker thread creates its AI with). */
-export interface GameAIOptions {
-  rules: RuleSetName;
-  lookahead: number;
-  randomizer: RandomizerName | undefined;
-  well: WellSide | undefined;
-  policy: GamePolicy;
-  recover: TetrisAIOptions['recover'];
-  stackRoom: number | undefined;
 }
 
 export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {
@@ -298,12 +287,6 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
 /** playGame's default: every core where shared memory exists (Node), else 1. */
 async function threadsByDefault(): Promise<number> {
   return inNode ? defaultThreadCount() : 1;
-}
-
-/** Pieces and lines of a game under way (progress reports). */
-export interface GameUnderWay {
-  pieces: number;
-  lines: number;
 }
 
 /**

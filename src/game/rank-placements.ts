@@ -6,7 +6,7 @@
 import { PIECES, type Piece } from '../pieces.js';
 import type { Cell, GamePlacement } from '../rules/types.js';
 import { cellsKey, emptyFrom, lockCells } from './grid.js';
-import type { Decision, GameMode, GameMove } from './ai.js';
+import type { Decision, GameMode, GameMove } from './decision.js';
 import { recoverRootValues } from './recover.js';
 import { TOP_OUT } from '../kernels/recover.js';
 import { expectedPiecesFromRank } from '../stacking/rank-placements.js';

@@ -16,7 +16,6 @@ import {
 import { ORIENTATIONS } from '../pieces.js';
 import { inNode } from '../node-builtins.js';
 import { classicMove } from '../rules/rotation-systems.js';
-import type { PieceMove } from '../rules/types.js';
 import { PASS_A_TABLE_IN_A_BROWSER, requireRankTable, type RankTable } from '../rank/table.js';
 import { surfaceFromHeights } from '../surface.js';
 import { StackingEngine } from '../kernels/search.js';
@@ -35,35 +34,8 @@ import { applyMove, collapseSteps } from './placements.js';
 import { checkRuleSet, type StackingRuleSet } from './reach.js';
 import { rankSurfacePlacements, type SurfacePlacementRanking } from './rank-placements.js';
 import { resolveRules, type StackingRules } from './rules.js';
+import type { BestPlacement, PlanStep } from './surface-move.js';
 import type { RuleSet } from '../rules/rule-sets.js';
-
-/**
- * One move of the surface game in the shape every AI answers with (PieceMove: docs/api.md, "Moves"): `rotation`,
- * `x`, `y`, `cells` as the classic rule set states them on the board whose first `width` columns are the stack and
- * whose next column is the well (x = the column from the left, y = the row from the bottom; `rotation` is the
- * orientation index as a string). A Tetris is the upright I in the well, cells from row 0 up.
- */
-export interface PlanStep extends PieceMove {
-  /** Index of the orientation in ORIENTATIONS[piece] (docs/rules.md, "Pieces"; 1 for the Tetris's upright I). */
-  orientation: number;
-  /** Left column of the placement (the stack's width, i.e. the well, for a Tetris). */
-  column: number;
-  /** Whether this is the I down the well (every column falls by 4). */
-  tetris: boolean;
-}
-
-export interface BestPlacement extends PlanStep {
-  /** Column heights after this move. */
-  heights: number[];
-  /** Steps after this move (may exceed ±S). */
-  steps: number[];
-  /** Rank of the surface after this move (steep steps truncated). */
-  rank: number;
-  /** The whole best sequence for the known pieces, this move first. */
-  plan: PlanStep[];
-  /** Pieces of the known window the best sequence places (lookahead + 1 when it survives all of them). */
-  survives: number;
-}
 
 export interface StackingAIOptions {
   /** A rank table; default: the cached 9x4, 15-iteration table (Node: built and cached on first use). */

@@ -8,7 +8,7 @@ import { PIECES, type Piece } from '../pieces.js';
 import type { RankTable } from '../rank/table.js';
 import { surfaceFromHeights } from '../surface.js';
 import type { StackingEngine } from '../kernels/search.js';
-import type { PlanStep } from './ai.js';
+import type { PlanStep } from './surface-move.js';
 import { MOVE_NONE } from '../kernels/search-format.js';
 import { applyMove, collapseSteps, legalMoves } from './placements.js';
 import { recordReached } from './reach.js';

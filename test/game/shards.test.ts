@@ -3,7 +3,8 @@
  * mergeGameResults into exactly the figures of one run over every game (timing and thread count aside).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mergeGameResults, playGame, type GameTally, type PlayGameResult } from '../../src/game/play.js';
+import { mergeGameResults, playGame, type PlayGameResult } from '../../src/game/play.js';
+import type { GameTally } from '../../src/game/play-types.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 
 let table: RankTable;

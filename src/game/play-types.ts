@@ -1,0 +1,46 @@
+/**
+ * The plain data of playGame's games (src/game/play.ts) that its worker threads (./play-threads.ts) are posted and
+ * post back: a game's settings, the AI's options, a game's tally and its progress.
+ */
+import type { RandomizerName } from '../randomizers/index.js';
+import type { RuleSetName } from '../rules/types.js';
+import type { TetrisAIOptions } from './ai.js';
+import type { GamePolicy, WellSide } from './policy.js';
+
+/** What one game did: everything PlayGameResult sums. Plain numbers, so a worker can post it. */
+export interface GameTally {
+  game: number;
+  pieces: number;
+  lines: number;
+  /** Singles, doubles, triples, Tetrises. */
+  clears: [number, number, number, number];
+  topOut: boolean;
+  stackPieces: number;
+  holesMade: number;
+}
+
+/** The options a game needs besides the AI (plain data: posted to workers as is). */
+export interface GameSettings {
+  randomizer: RandomizerName;
+  lookahead: number;
+  hold: boolean;
+  maxPieces: number;
+  seed: number;
+}
+
+/** TetrisAI.create's options for a playGame run (also what each worker thread creates its AI with). */
+export interface GameAIOptions {
+  rules: RuleSetName;
+  lookahead: number;
+  randomizer: RandomizerName | undefined;
+  well: WellSide | undefined;
+  policy: GamePolicy;
+  recover: TetrisAIOptions['recover'];
+  stackRoom: number | undefined;
+}
+
+/** Pieces and lines of a game under way (progress reports). */
+export interface GameUnderWay {
+  pieces: number;
+  lines: number;
+}
