@@ -64,13 +64,18 @@ const engine =
 const repeats = Number(args.repeats);
 const LOOKAHEADS = [0, 1, 2, 3, 4];
 const rates: number[][] = LOOKAHEADS.map(() => []);
+// CPU time too (process.cpuUsage): on a shared machine the wall-clock rate falls with the load, the CPU rate far less.
+const cpuRates: number[][] = LOOKAHEADS.map(() => []);
 const nodesPerMove: number[] = [];
 for (let r = 0; r < repeats; r++) {
   for (const la of LOOKAHEADS) {
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     let nodes = 0;
     for (const p of positions) nodes += engine.search(p.heights, p.queue, la).nodes;
+    const cpu = process.cpuUsage(c0);
     rates[la].push(positions.length / ((performance.now() - t0) / 1000));
+    cpuRates[la].push(positions.length / ((cpu.user + cpu.system) / 1e6));
     nodesPerMove[la] = nodes / positions.length;
   }
 }
@@ -87,6 +92,7 @@ const rows = LOOKAHEADS.map((la) => {
   return {
     lookahead: la,
     'moves/s (median)': Math.round(rate),
+    'CPU moves/s (median)': Math.round(median(cpuRates[la])),
     'nodes per move': Math.round(nodesPerMove[la]),
     'TS reference moves/s': Number.isNaN(refRate) ? '-' : Math.round(refRate),
     'x vs reference': Number.isNaN(refRate) ? '-' : Math.round(rate / refRate),
