@@ -30,7 +30,7 @@ import { fillDistributionWeights } from '../kernels/search-format.js';
 import type { NextPieceValues } from '../stacking/strategy.js';
 import { WEIGHT_WORDS_EXPECT } from '../kernels/search-format.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
-import type { Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';
+import type { GamePlacement, RuleSetName } from '../rules/types.js';
 import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, withRecoverWeights } from './evaluate.js';
 import type { RecoverWeights } from './recover-terms.js';
 import { columnCells, rowsFilled } from './grid.js';
@@ -58,14 +58,7 @@ import {
 } from './policy.js';
 import { rankDecision, type PlacementRanking } from './rank-placements.js';
 import type { Decision, GameMode, GameMove, Turn } from './decision.js';
-import {
-  isTetrisReady,
-  stackMove,
-  stackSurfaces,
-  type StackChoice,
-  type StackContext,
-  type TurnOption,
-} from './stack.js';
+import { isTetrisReady, stackMove, stackSurfaces, type StackContext, type TurnOption } from './stack.js';
 
 export { GAME_POLICIES, type GamePolicy, type WellSide } from './policy.js';
 

@@ -5,12 +5,12 @@
  * reach records. StackingAI and the game AI search with one on their thread; the simulator's games and playGame's
  * worker threads run engines attached to its shared memory.
  */
-import { StackRankError, describe, requireInt } from '../errors.js';
+import { StackRankError, describe } from '../errors.js';
 import { requireRankTable, type RankTable } from '../rank/table.js';
 import { placementTable, type PlacementTable } from '../stacking/placements.js';
 import { type ReachTable, type StackingRuleSet, type WellWindow, wellWindow20G } from '../stacking/reach.js';
 import { cachedReachTable } from '../stacking/reach-cache.js';
-import { MIN_BOARD_HEIGHT, type StackingRules } from '../stacking/rules.js';
+import type { StackingRules } from '../stacking/rules.js';
 import { checkNextPieceValues, type NextPieceValues, type UnknownPieces } from '../stacking/strategy.js';
 import { distributionWeights, pairWeights, placementRecords } from './search-format.js';
 import { searchImage, type LeafRowsSource, type SearchImage } from './search-image.js';
@@ -54,7 +54,7 @@ import {
   VALUE_DEPTH_SHIFT,
   VALUE_EXCESS_SHIFT,
 } from '../../assembly/search/layout.js';
-import { MOVE_NONE, WEIGHT_WORDS_EXPECT, WEIGHT_WORDS_EXPECT2 } from './search-format.js';
+import { MOVE_NONE } from './search-format.js';
 
 export interface SearchKernel {
   alloc(bytes: number): number;
@@ -391,6 +391,9 @@ export class StackingEngine {
    * Searches from `heights` with the queue of piece ids; `lookahead` pieces after queue[0] are known. `weights`:
    * distributionWeights (one unknown piece, or none) or pairWeights (two) of the unknown pieces after the queue.
    * `boardHeight` (at most the rules') lowers the board for this search: the game AI stacks over buried rows.
+   * The arguments are the callers' checked ones (StackingAI's and TetrisAI's public calls check them once): the
+   * lookahead at most MAX_LOOKAHEAD, weights of this engine's unknown pieces, a board height from MIN_BOARD_HEIGHT
+   * to the rules'.
    */
   search(
     heights: readonly number[],
@@ -400,23 +403,12 @@ export class StackingEngine {
     boardHeight: number = this.rules.boardHeight,
   ): SearchOutcome {
     weights ??= this.unknownPieces === 2 ? UNIFORM_PAIRS : UNIFORM;
-    const weightCount = this.unknownPieces === 2 ? WEIGHT_WORDS_EXPECT2 : WEIGHT_WORDS_EXPECT;
-    if (weights.length !== weightCount) {
-      const maker = weightCount === WEIGHT_WORDS_EXPECT ? 'distributionWeights' : 'pairWeights';
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        `a search over ${this.unknownPieces} unknown piece(s) takes ${weightCount} weights (${maker}); got ${weights.length}`,
-      );
-    }
-    if (lookahead + 1 > MAX_DEPTH) throw new StackRankError('BAD_ARGUMENT', `lookahead is at most ${MAX_DEPTH - 1}`);
     // Plain loops: TypedArray.set from a JS array, subarray and Array.from each cost more than this whole
     // wrapper at lookahead 0.
     const { words, bytes } = this.views();
     const heightsWord = this.heightsPtr >> 2;
     for (let i = 0; i < this.width; i++) words[heightsWord + i] = heights[i];
     for (let i = 0; i <= lookahead; i++) bytes[this.queuePtr + i] = queue[i];
-    if (boardHeight !== this.rules.boardHeight)
-      requireInt('boardHeight', boardHeight, MIN_BOARD_HEIGHT, this.rules.boardHeight);
     words[(this.cfg >> 2) + CFG_BOARD_HEIGHT] = boardHeight;
     const ctxWord = this.ctx >> 2;
     for (let p = 0; p < weights.length; p++) words[ctxWord + CTX_WEIGHTS + p] = weights[p];

@@ -76,7 +76,27 @@ export function buildMoves(width: number, maxStep: number, steep: TableSteep, gr
   return gravity === '20G' ? rankMoves20G(width, maxStep) : rankMoves(width, maxStep, steep);
 }
 
-export function checkBuildOptions(options: BuildOptions) {
+/**
+ * A build's options as checkBuildOptions returns them: checked once where a caller gives them (buildRankTable,
+ * the cache functions, the preview and weighted builds) and passed inward as they are.
+ */
+export interface CheckedBuild {
+  readonly width: number;
+  readonly maxStep: number;
+  readonly iterations: number;
+  readonly steep: TableSteep;
+  readonly gravity: TableGravity;
+  /** Threads asked for; undefined: the default (the core count where shared memory exists). */
+  readonly threads: number | undefined;
+  readonly simd: boolean | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly onProgress: ((p: BuildProgress) => void) | undefined;
+  /** A table's value encoding, where the caller takes one (buildRankTable, the weighted build). */
+  readonly encoding: 'u16' | 'f32' | undefined;
+}
+
+/** A build's options (and, where a caller takes them, `encoding`, `env`, `force`), checked: BAD_ARGUMENT names what is wrong. */
+export function checkBuildOptions(options: BuildOptions): CheckedBuild {
   const opts = optionsObject('a table build', options) as BuildOptions & {
     encoding?: unknown;
     env?: unknown;
@@ -115,7 +135,18 @@ export function checkBuildOptions(options: BuildOptions) {
   if (gravity === '20G' && steep !== 'forbid')
     throw new StackRankError('BAD_ARGUMENT', 'a 20G table is built with steep "forbid" only');
   checkCallback('onProgress', opts.onProgress);
-  return { width, maxStep, iterations, steep, gravity };
+  return {
+    width,
+    maxStep,
+    iterations,
+    steep,
+    gravity,
+    threads: opts.threads,
+    simd: opts.simd,
+    signal: opts.signal,
+    onProgress: opts.onProgress,
+    encoding: opts.encoding,
+  };
 }
 
 /**
@@ -149,16 +180,19 @@ function abortError(): StackRankError {
  * r_{k+1}(s) = sum_p weights[p] max over p's placements of r_k (src/rank/weighted.ts).
  */
 export async function buildRankValues(options: BuildOptions = {}, weights?: ArrayLike<number>): Promise<Float32Array> {
-  const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(options);
-  const opts = options;
-  const threads = opts.threads ?? (await defaultThreadCount());
-  const { signal, onProgress } = opts;
+  return computeRankValues(checkBuildOptions(options), weights);
+}
+
+/** buildRankValues for options checked already. */
+export async function computeRankValues(build: CheckedBuild, weights?: ArrayLike<number>): Promise<Float32Array> {
+  const { width, maxStep, iterations, steep, gravity, signal, onProgress } = build;
+  const threads = build.threads ?? (await defaultThreadCount());
   if (signal?.aborted) throw abortError();
 
   const size = surfaceCount(width, maxStep);
   const plan = makeRankPlan(buildMoves(width, maxStep, steep, gravity), width, maxStep);
   const report = progressReporter(iterations, onProgress);
-  return rankValuesF32(plan, size, { iterations, threads, simd: opts.simd, signal, report }, weights);
+  return rankValuesF32(plan, size, { iterations, threads, simd: build.simd, signal, report }, weights);
 }
 
 /**
@@ -169,10 +203,14 @@ export async function buildRankValues(options: BuildOptions = {}, weights?: Arra
  * the last stored digit (test/rank/u16.test.ts measures it and checks that play is unchanged). Returns the values
  * already in the folded layout of the table file, with their scale.
  */
-export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedRanks> {
-  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
-  const threads = opts.threads ?? (await defaultThreadCount());
-  const { signal, onProgress } = opts;
+export async function buildFoldedRanks(options: BuildOptions = {}): Promise<FoldedRanks> {
+  return computeFoldedRanks(checkBuildOptions(options));
+}
+
+/** buildFoldedRanks for options checked already. */
+export async function computeFoldedRanks(build: CheckedBuild): Promise<FoldedRanks> {
+  const { width, maxStep, iterations, steep, signal, onProgress } = build;
+  const threads = build.threads ?? (await defaultThreadCount());
   if (signal?.aborted) throw abortError();
 
   const size = surfaceCount(width, maxStep);
@@ -181,7 +219,7 @@ export async function buildFoldedRanks(opts: BuildOptions = {}): Promise<FoldedR
   return foldedRanksU16(() => makeMirrorPlan(rankMoves(width, maxStep, steep), width, maxStep), size, foldedSize, {
     iterations,
     threads,
-    simd: opts.simd,
+    simd: build.simd,
     signal,
     report,
   });

@@ -9,11 +9,11 @@
  */
 import { SharedWork } from '../setup-once.js';
 import { StackRankError, describe, optionNames, optionsObject } from '../errors.js';
-import { BUILD_OPTION_KEYS, checkBuildOptions } from './build.js';
+import { BUILD_OPTION_KEYS, checkBuildOptions, type CheckedBuild } from './build.js';
 import { rankVariant, type ValueEncoding } from './file.js';
 import {
   RANK_TABLE_BUILD_OPTIONS,
-  buildRankTable,
+  buildCheckedRankTable,
   loadRankTable,
   type RankTable,
   type RankTableBuildOptions,
@@ -39,11 +39,16 @@ export async function cachedTablePath(
   options: RankTableBuildOptions = {},
   env?: Record<string, string | undefined>,
 ): Promise<string> {
-  const opts = optionsObject('cachedTablePath', options, RANK_TABLE_BUILD_OPTIONS);
-  const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
+  const build = checkBuildOptions(optionsObject('cachedTablePath', options, RANK_TABLE_BUILD_OPTIONS));
+  return tablePath(build, checkEnv(env));
+}
+
+/** cachedTablePath for options checked already. */
+function tablePath(build: CheckedBuild, env: Record<string, string | undefined> | undefined): Promise<string> {
+  const { width, maxStep, iterations, steep, gravity } = build;
   return cacheFilePath(
-    tableFileName(width, maxStep, iterations, rankVariant(steep, gravity), undefined, opts.encoding),
-    checkEnv(env),
+    tableFileName(width, maxStep, iterations, rankVariant(steep, gravity), undefined, build.encoding),
+    env,
   );
 }
 
@@ -120,22 +125,21 @@ const CACHED_TABLE_OPTIONS = optionNames<RankTableBuildOptions & CacheOptions>({
 /** Loads the cached table for these parameters, or builds and caches it. */
 export async function loadOrBuildCachedTable(options: RankTableBuildOptions & CacheOptions = {}): Promise<CachedTable> {
   const opts = optionsObject('loadOrBuildCachedTable', options, CACHED_TABLE_OPTIONS);
-  const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
-  // The build's own options go on to cachedTablePath and buildRankTable, which take no cache options.
-  const { force, env, ...build } = opts;
-  const path = await cachedTablePath(build, checkEnv(env));
+  const build = checkBuildOptions(opts);
+  const { width, maxStep, iterations, steep, gravity } = build;
+  const path = await tablePath(build, checkEnv(opts.env));
   return loadOrBuild(
     path,
-    force,
+    opts.force,
     loadRankTable,
     (t) =>
       t.width === width &&
       t.maxStep === maxStep &&
       t.iterations === iterations &&
-      (opts.encoding ?? 'u16') === t.encoding &&
+      (build.encoding ?? 'u16') === t.encoding &&
       t.variant === rankVariant(steep, gravity),
-    () => buildRankTable(build),
-    opts.signal,
+    () => buildCheckedRankTable(build),
+    build.signal,
   );
 }
 

@@ -25,7 +25,14 @@ import { MIRROR_PIECE, PIECE_COUNT } from '../pieces.js';
 import { type Surface, checkGeometry, surfaceCount, surfaceIndex } from '../surface.js';
 import { defaultThreadCount } from '../threads.js';
 import { previewRows } from '../kernels/rank.js';
-import { BUILD_OPTION_KEYS, MAX_ITERATIONS, checkBuildOptions, progressReporter, type BuildOptions } from './build.js';
+import {
+  BUILD_OPTION_KEYS,
+  MAX_ITERATIONS,
+  checkBuildOptions,
+  progressReporter,
+  type BuildOptions,
+  type CheckedBuild,
+} from './build.js';
 import {
   STEEP_VARIANT,
   decodeTable,
@@ -107,10 +114,24 @@ export interface PreviewResult {
 export async function buildPreviewRows(
   opts: PreviewBuildOptions & { raw?: boolean; model?: PieceModel } = {},
 ): Promise<PreviewResult> {
-  const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
-  if (gravity !== 'drop') throw new StackRankError('BAD_ARGUMENT', 'preview tables are built with gravity "drop" only');
-  const threads = opts.threads ?? (await defaultThreadCount());
-  const { signal, onProgress } = opts;
+  return computePreviewRows(checkPreviewBuild(opts), opts);
+}
+
+/** A preview build's options checked (checkBuildOptions, and the variant's own limit). */
+export function checkPreviewBuild(opts: PreviewBuildOptions): CheckedBuild {
+  const build = checkBuildOptions(opts);
+  if (build.gravity !== 'drop')
+    throw new StackRankError('BAD_ARGUMENT', 'preview tables are built with gravity "drop" only');
+  return build;
+}
+
+/** buildPreviewRows for a checked build; `opts` gives the piece model (or what to estimate it from) and `raw`. */
+async function computePreviewRows(
+  build: CheckedBuild,
+  opts: PreviewBuildOptions & { raw?: boolean; model?: PieceModel },
+): Promise<PreviewResult> {
+  const { width, maxStep, iterations, steep, signal, onProgress } = build;
+  const threads = build.threads ?? (await defaultThreadCount());
   if (signal?.aborted) throw abortError();
   const model = opts.model ?? (await previewModelAsync(opts, signal));
   if (signal?.aborted) throw abortError();
@@ -118,7 +139,7 @@ export async function buildPreviewRows(
   const size = surfaceCount(width, maxStep);
   const plan = makeRankPlan(rankMoves(width, maxStep, steep), width, maxStep);
   const report = progressReporter(iterations, onProgress);
-  const run = { iterations, threads, simd: opts.simd, signal, report };
+  const run = { iterations, threads, simd: build.simd, signal, report };
   const { rows, scale, values } = await previewRows(plan, size, model.model, run, opts.raw);
   return { width, maxStep, iterations, steep, model, rows, scale, values };
 }
@@ -300,7 +321,12 @@ export const PREVIEW_BUILD_OPTIONS = optionNames<PreviewBuildOptions>({
 /** Builds a preview table (see PreviewBuildOptions: randomizer or transition, iterations, threads, progress, abort). */
 export async function buildPreviewTable(options: PreviewBuildOptions = {}): Promise<PreviewTable> {
   const opts = optionsObject('buildPreviewTable', options, PREVIEW_BUILD_OPTIONS);
-  return PreviewTable.fromResult(await buildPreviewRows(opts));
+  return buildCheckedPreviewTable(checkPreviewBuild(opts), opts);
+}
+
+/** buildPreviewTable for a checked build; `opts` gives the piece model (or what to estimate it from). */
+export async function buildCheckedPreviewTable(build: CheckedBuild, opts: PreviewBuildOptions): Promise<PreviewTable> {
+  return PreviewTable.fromResult(await computePreviewRows(build, opts));
 }
 
 /** Loads a preview table from a file path (Node) or from the bytes of a table file. */

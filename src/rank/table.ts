@@ -15,10 +15,11 @@ import { type Surface, checkGeometry, surfaceCount, surfaceIndex } from '../surf
 import {
   BUILD_OPTION_KEYS,
   MAX_ITERATIONS,
-  buildFoldedRanks,
-  buildRankValues,
   checkBuildOptions,
+  computeFoldedRanks,
+  computeRankValues,
   type BuildOptions,
+  type CheckedBuild,
 } from './build.js';
 import {
   STEEP_VARIANT,
@@ -458,20 +459,24 @@ export const RANK_TABLE_BUILD_OPTIONS = optionNames<RankTableBuildOptions>({ ...
  * the same moves as the f32 iteration, see docs/benchmarks.md); encoding 'f32' runs the f32 iteration.
  */
 export async function buildRankTable(options: RankTableBuildOptions = {}): Promise<RankTable> {
-  const opts = optionsObject('buildRankTable', options, RANK_TABLE_BUILD_OPTIONS);
-  const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
+  return buildCheckedRankTable(checkBuildOptions(optionsObject('buildRankTable', options, RANK_TABLE_BUILD_OPTIONS)));
+}
+
+/** buildRankTable for options checked already (the cache builds with the options it checked). */
+export async function buildCheckedRankTable(build: CheckedBuild): Promise<RankTable> {
+  const { width, maxStep, iterations, steep, gravity } = build;
   const variant = rankVariant(steep, gravity);
   // The mirror-folded u16 iteration computes one surface of each mirror pair: only for mirror-symmetric variants.
-  if ((opts.encoding ?? 'u16') === 'u16' && variantMirrored(variant)) {
-    const { folded, scale } = await buildFoldedRanks(opts);
+  if ((build.encoding ?? 'u16') === 'u16' && variantMirrored(variant)) {
+    const { folded, scale } = await computeFoldedRanks(build);
     return RankTable.fromFolded(folded, scale, { width, maxStep, iterations, variant });
   }
-  const values = await buildRankValues(opts);
+  const values = await computeRankValues(build);
   return RankTable.fromValues(values, {
     width,
     maxStep,
     iterations,
-    encoding: opts.encoding,
+    encoding: build.encoding,
     variant,
   });
 }

@@ -6,7 +6,7 @@
  */
 import { optionNames, optionsObject } from '../errors.js';
 import { isRandomizerName, randomizerDefaults } from '../randomizers/index.js';
-import { BUILD_OPTION_KEYS, checkBuildOptions } from './build.js';
+import { BUILD_OPTION_KEYS, type CheckedBuild } from './build.js';
 import {
   CACHE_OPTION_KEYS,
   type CacheOptions,
@@ -19,7 +19,8 @@ import { STEEP_VARIANT, type VariantParams } from './file.js';
 import {
   PREVIEW_BUILD_OPTIONS,
   type PreviewTable,
-  buildPreviewTable,
+  buildCheckedPreviewTable,
+  checkPreviewBuild,
   loadPreviewTable,
   type PreviewBuildOptions,
 } from './preview.js';
@@ -31,7 +32,13 @@ import {
   customModel,
   randomizerParameter,
 } from './transition.js';
-import { WEIGHTED_BUILD_OPTIONS, WEIGHTED_VARIANT, buildWeightedTable, type WeightedBuildOptions } from './weighted.js';
+import {
+  WEIGHTED_BUILD_OPTIONS,
+  WEIGHTED_VARIANT,
+  buildCheckedWeightedTable,
+  checkWeightedBuild,
+  type WeightedBuildOptions,
+} from './weighted.js';
 import { cacheFilePath } from './node-io.js';
 
 /**
@@ -76,12 +83,18 @@ export async function cachedPreviewTablePath(
   env?: Record<string, string | undefined>,
 ): Promise<string> {
   const opts = optionsObject('cachedPreviewTablePath', options, PREVIEW_BUILD_OPTIONS) as PreviewBuildOptions;
-  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
-  const want = expectedParams(opts, opts.transition, 'transition');
-  return cacheFilePath(
-    tableFileName(width, maxStep, iterations, STEEP_VARIANT.preview[steep], paramsTag(want)),
-    checkEnv(env),
-  );
+  const build = checkPreviewBuild(opts);
+  return previewTablePath(build, expectedParams(opts, opts.transition, 'transition'), checkEnv(env));
+}
+
+/** cachedPreviewTablePath for a checked build and the parameters its model will have. */
+function previewTablePath(
+  build: CheckedBuild,
+  want: Omit<VariantParams, 'model'>,
+  env: Record<string, string | undefined> | undefined,
+): Promise<string> {
+  const { width, maxStep, iterations, steep } = build;
+  return cacheFilePath(tableFileName(width, maxStep, iterations, STEEP_VARIANT.preview[steep], paramsTag(want)), env);
 }
 
 export interface CachedPreviewTable {
@@ -107,14 +120,13 @@ export async function loadOrBuildCachedPreviewTable(
     options,
     CACHED_PREVIEW_TABLE_OPTIONS,
   ) as PreviewBuildOptions & CacheOptions;
-  const { width, maxStep, iterations, steep } = checkBuildOptions(opts);
+  const build = checkPreviewBuild(opts);
+  const { width, maxStep, iterations, steep } = build;
   const want = expectedParams(opts, opts.transition, 'transition');
-  // The build's own options go on to the path and the build, which take no cache options.
-  const { force, env, ...build } = opts;
-  const path = await cachedPreviewTablePath(build, env);
+  const path = await previewTablePath(build, want, checkEnv(opts.env));
   return loadOrBuild(
     path,
-    force,
+    opts.force,
     loadPreviewTable,
     (t) =>
       t.variant === STEEP_VARIANT.preview[steep] &&
@@ -122,8 +134,8 @@ export async function loadOrBuildCachedPreviewTable(
       t.maxStep === maxStep &&
       t.iterations === iterations &&
       paramsFit(t.params, want),
-    () => buildPreviewTable(build),
-    opts.signal,
+    () => buildCheckedPreviewTable(build, opts),
+    build.signal,
   );
 }
 
@@ -133,11 +145,20 @@ export async function cachedWeightedTablePath(
   env?: Record<string, string | undefined>,
 ): Promise<string> {
   const opts = optionsObject('cachedWeightedTablePath', options, WEIGHTED_BUILD_OPTIONS) as WeightedBuildOptions;
-  const { width, maxStep, iterations } = checkBuildOptions(opts);
-  const want = expectedParams(opts, opts.weights, 'weights');
+  const build = checkWeightedBuild(opts);
+  return weightedTablePath(build, expectedParams(opts, opts.weights, 'weights'), checkEnv(env));
+}
+
+/** cachedWeightedTablePath for a checked build and the parameters its model will have. */
+function weightedTablePath(
+  build: CheckedBuild,
+  want: Omit<VariantParams, 'model'>,
+  env: Record<string, string | undefined> | undefined,
+): Promise<string> {
+  const { width, maxStep, iterations } = build;
   return cacheFilePath(
-    tableFileName(width, maxStep, iterations, WEIGHTED_VARIANT, paramsTag(want), opts.encoding),
-    checkEnv(env),
+    tableFileName(width, maxStep, iterations, WEIGHTED_VARIANT, paramsTag(want), build.encoding),
+    env,
   );
 }
 
@@ -158,23 +179,22 @@ export async function loadOrBuildCachedWeightedTable(
     options,
     CACHED_WEIGHTED_TABLE_OPTIONS,
   ) as WeightedBuildOptions & CacheOptions;
-  const { width, maxStep, iterations } = checkBuildOptions(opts);
+  const build = checkWeightedBuild(opts);
+  const { width, maxStep, iterations } = build;
   const want = expectedParams(opts, opts.weights, 'weights');
-  // The build's own options go on to the path and the build, which take no cache options.
-  const { force, env, ...build } = opts;
-  const path = await cachedWeightedTablePath(build, env);
+  const path = await weightedTablePath(build, want, checkEnv(opts.env));
   return loadOrBuild(
     path,
-    force,
+    opts.force,
     loadRankTable,
     (t) =>
       t.variant === WEIGHTED_VARIANT &&
       t.width === width &&
       t.maxStep === maxStep &&
       t.iterations === iterations &&
-      (opts.encoding ?? 'u16') === t.encoding &&
+      (build.encoding ?? 'u16') === t.encoding &&
       paramsFit(t.params, want),
-    () => buildWeightedTable(build),
-    opts.signal,
+    () => buildCheckedWeightedTable(build, opts),
+    build.signal,
   );
 }

@@ -11,7 +11,13 @@
  * the estimate's noise) and the weighted table equals the article's; the variant matters for weights of your own.
  */
 import { StackRankError, optionNames, optionsObject } from '../errors.js';
-import { BUILD_OPTION_KEYS, buildRankValues, checkBuildOptions, type BuildOptions } from './build.js';
+import {
+  BUILD_OPTION_KEYS,
+  checkBuildOptions,
+  computeRankValues,
+  type BuildOptions,
+  type CheckedBuild,
+} from './build.js';
 import {
   PIECE_MODEL_OPTION_KEYS,
   customModel,
@@ -57,24 +63,38 @@ export async function buildWeightedTable(
   options: WeightedBuildOptions & { model?: PieceModel } = {},
 ): Promise<RankTable> {
   const opts = optionsObject('buildWeightedTable', options, BUILD_WEIGHTED_TABLE_OPTIONS);
-  const { width, maxStep, iterations, steep, gravity } = checkBuildOptions(opts);
-  if (gravity !== 'drop')
+  return buildCheckedWeightedTable(checkWeightedBuild(opts), opts);
+}
+
+/** A weighted build's options checked (checkBuildOptions, and the variant's own limits). */
+export function checkWeightedBuild(opts: WeightedBuildOptions): CheckedBuild {
+  const build = checkBuildOptions(opts);
+  if (build.gravity !== 'drop')
     throw new StackRankError('BAD_ARGUMENT', 'weighted tables are built with gravity "drop" only');
   // Every shipped randomizer weights the pieces equally in the long run, so no collapsing weighted variant exists.
-  if (steep !== 'forbid')
+  if (build.steep !== 'forbid')
     throw new StackRankError('BAD_ARGUMENT', 'weighted tables are built with steep "forbid" only');
-  const model =
-    opts.model ??
-    (opts.weights !== undefined
-      ? customModel(opts.weights, 'weights')
-      : await runSliced(weightsSteps(pieceModelOptions(opts)), opts.signal));
-  const values = await buildRankValues(opts, model.model);
+  return build;
+}
+
+/** buildWeightedTable for a checked build; `model` options: the weights, or the randomizer's to estimate them. */
+export async function buildCheckedWeightedTable(
+  build: CheckedBuild,
+  model: Pick<WeightedBuildOptions & { model?: PieceModel }, keyof PieceModelOptions | 'weights' | 'model'>,
+): Promise<RankTable> {
+  const { width, maxStep, iterations } = build;
+  const pieces =
+    model.model ??
+    (model.weights !== undefined
+      ? customModel(model.weights, 'weights')
+      : await runSliced(weightsSteps(pieceModelOptions(model)), build.signal));
+  const values = await computeRankValues(build, pieces.model);
   return RankTable.fromValues(values, {
     width,
     maxStep,
     iterations,
-    encoding: opts.encoding,
+    encoding: build.encoding,
     variant: WEIGHTED_VARIANT,
-    params: model,
+    params: pieces,
   });
 }
