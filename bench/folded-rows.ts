@@ -15,7 +15,7 @@ import { StackingEngine } from '../src/kernels/search.js';
 import { toQueue } from '../src/stacking/input.js';
 import { MOVE_NONE } from '../src/kernels/search-format.js';
 import { applyMove } from '../src/stacking/placements.js';
-import { resolveRules } from '../src/stacking/rules.js';
+import { resolveStacking } from '../src/stacking/rules.js';
 import { benchArgs, machine, median, printTable, writeResults } from './common.js';
 
 const { values: args } = benchArgs(import.meta.url, {
@@ -24,7 +24,7 @@ const { values: args } = benchArgs(import.meta.url, {
   repeats: { type: 'string', default: '5' },
 });
 const table = args.table ? await loadRankTable(args.table) : (await loadOrBuildCachedTable()).table;
-const rules = resolveRules('default');
+const rules = resolveStacking('default');
 
 // Positions from lookahead-1 rank play under tgm1, every 3rd one, with the next 3 pieces.
 const positions: { heights: number[]; queue: number[] }[] = [];

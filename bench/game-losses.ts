@@ -24,7 +24,7 @@ const { values: args } = benchArgs(import.meta.url, {
 const { rules, randomizer, lookahead, hold, ai } = await replaySetup(args);
 const width = ai.width;
 // The AI's stack limit, read only to label burns as ai.ts decides them (a tall stack, no I known).
-const stackLimit = stackSearchSetup(ai.rules, randomizer, 'both').stackRules.boardHeight;
+const stackLimit = stackSearchSetup(ai.rules, randomizer, 'both').stacking.boardHeight;
 
 /** A board stack mode plays: a clean stack over a floor it takes, with the well on a side the AI plays. */
 const maxFloor = maxFloorFor(ai.rules.ruleSet);

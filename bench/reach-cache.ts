@@ -11,8 +11,8 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { placementTable } from '../src/stacking/placements.js';
 import { cachedReachTable } from '../src/stacking/reach-cache.js';
-import type { StackingRuleSet } from '../src/stacking/reach.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
+import type { RuleSetName } from '../src/rules/types.js';
 
 const { values: args } = benchArgs(import.meta.url, {
   rules: { type: 'string', default: 'tgm20g,nes,tgm,guideline' },
@@ -26,7 +26,7 @@ async function child(rules: string, cache: string): Promise<void> {
   const placements = placementTable(width).placements;
   const wall = performance.now();
   const cpu = process.cpuUsage();
-  const r = await cachedReachTable(rules as StackingRuleSet, width, 4, 20, placements, { XDG_CACHE_HOME: cache });
+  const r = await cachedReachTable(rules as RuleSetName, width, 4, 20, placements, { XDG_CACHE_HOME: cache });
   const { user, system } = process.cpuUsage(cpu);
   process.stdout.write(
     JSON.stringify({

@@ -15,7 +15,7 @@ import { createRandomizer } from '../src/randomizers/index.js';
 import { loadOrBuildCachedPreviewTable } from '../src/rank/variant-cache.js';
 import { StackingEngine } from '../src/kernels/search.js';
 import { checkStrategy } from '../src/stacking/strategy.js';
-import { resolveRules } from '../src/stacking/rules.js';
+import { resolveStacking } from '../src/stacking/rules.js';
 import { toQueue } from '../src/stacking/input.js';
 import { MOVE_NONE } from '../src/kernels/search-format.js';
 import { applyMove } from '../src/stacking/placements.js';
@@ -37,7 +37,7 @@ const { strategy, unknownPieces } = checkStrategy(
 // Output label and file name: search-expectimax2.json holds two unknown pieces (docs/benchmarks.md).
 const label = strategy === 'rank' ? 'rank' : `expectimax${unknownPieces === 2 ? '2' : ''}`;
 const table = args.table ? await loadRankTable(args.table) : (await loadOrBuildCachedTable()).table;
-const rules = resolveRules('default');
+const rules = resolveStacking('default');
 const rankEngine = await StackingEngine.create(table, rules);
 
 // Positions from real games: lookahead-1 play under tgm1, every 3rd position, with the next 5 pieces. The same

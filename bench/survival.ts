@@ -60,7 +60,7 @@ for (const steep of args.steep!.split(',') as SteepRule[]) {
       games: 200,
       maxPieces: Math.round(BUDGET[la] * Number(args.scale)),
       seed: Number(args.seed),
-      stackingRules: {
+      stacking: {
         steep,
         tetris: args.tetris as 'forced' | 'choice',
         tetrisThreshold: Number(args.threshold),
@@ -81,7 +81,7 @@ for (const steep of args.steep!.split(',') as SteepRule[]) {
       table: table.variant,
       steep,
       tetris: `${args.tetris} at ${args.threshold}`,
-      'board height': r.stackingRules.boardHeight,
+      'board height': r.stacking.boardHeight,
       lookahead: la,
       'mean pieces': Math.round(r.meanPieces),
       '95% CI': `${Math.round(r.ci95[0])}–${Math.round(r.ci95[1])}`,

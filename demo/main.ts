@@ -110,7 +110,7 @@ function rankTable(): Promise<RankTable> {
 let stackAI: Promise<StackingAI> | null = null;
 function stackingAI(): Promise<StackingAI> {
   stackAI ??= rankTable().then((table) =>
-    StackingAI.create({ table, stackingRules: { boardHeight: ROWS, tetrisThreshold: 8, steep: settings.steep } }),
+    StackingAI.create({ table, stacking: { boardHeight: ROWS, tetrisThreshold: 8, steep: settings.steep } }),
   );
   return stackAI;
 }

@@ -51,12 +51,12 @@ export {
   type PlayGameResult,
 } from './game/index.js';
 
-// Rule sets.
+// The stacking game's settings (real games' rule sets are below, with the rules layer).
 export {
-  DEFAULT_RULES,
-  ARTICLE_RULES,
+  DEFAULT_STACKING,
+  ARTICLE_STACKING,
   STEEP_RULES,
-  type StackingRules,
+  type StackingSettings,
   type SteepRule,
   type TetrisRule,
 } from './stacking/rules.js';
@@ -72,7 +72,6 @@ export {
   type SimulationProgress,
   type SimulationResult,
 } from './stacking/simulate.js';
-export type { StackingRuleSet } from './stacking/reach.js';
 
 // Rank tables: build, load, and the user cache (Node).
 export { RankTable, buildRankTable, loadRankTable, type RankTableBuildOptions } from './rank/table.js';

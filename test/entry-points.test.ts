@@ -33,7 +33,7 @@ describe('entry points', () => {
   });
 
   it('game names read without the project history; internals live in research', () => {
-    expect(game.ARTICLE_RULES).toMatchObject({ steep: 'truncate', tetris: 'forced' });
+    expect(game.ARTICLE_STACKING).toMatchObject({ steep: 'truncate', tetris: 'forced' });
     for (const internal of [
       'SEED_RULES',
       'BEST_STRATEGY',

@@ -56,7 +56,7 @@ export const playCommand = defineCommand({
     const delay = values.delay ?? (io.isTTY ? TTY_DELAY_MS : 0);
     const maxPieces = values.maxPieces ?? Number.MAX_SAFE_INTEGER;
     const table = await loadTableForCli(values, given, io);
-    const ai = await StackingAI.create({ table, stackingRules: steep ? { steep } : undefined, signal: io.signal });
+    const ai = await StackingAI.create({ table, stacking: steep ? { steep } : undefined, signal: io.signal });
     const rng = createRandomizer(randomizer, { seed });
     const queue: string[] = [];
     const refill = () => {
@@ -71,9 +71,8 @@ export const playCommand = defineCommand({
       const rate = pieces / Math.max(1e-3, (performance.now() - started) / 1000);
       const status = `pieces ${pieces}  tetrises ${tetrises}  rank ${rank.toFixed(4)}  ${Math.round(rate)} pieces/s  next ${queue.slice(1, 6).join('')}`;
       if (io.isTTY && !values.json)
-        io.out('\x1b[H\x1b[2J' + drawBoard(heights, ai.stackingRules.boardHeight).join('\n') + '\n' + status);
-      else if (final && !values.json)
-        io.out(drawBoard(heights, ai.stackingRules.boardHeight).join('\n') + '\n' + status);
+        io.out('\x1b[H\x1b[2J' + drawBoard(heights, ai.stacking.boardHeight).join('\n') + '\n' + status);
+      else if (final && !values.json) io.out(drawBoard(heights, ai.stacking.boardHeight).join('\n') + '\n' + status);
     };
     refill();
     let ended = 'stopped';

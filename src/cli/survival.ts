@@ -2,7 +2,7 @@
 import type { RankTable } from '../rank/table.js';
 import { BEST_STRATEGY, MAX_UNKNOWN_PIECES, STRATEGIES, type StrategyName } from '../stacking/strategy.js';
 import {
-  DEFAULT_RULES,
+  DEFAULT_STACKING,
   MAX_BOARD_HEIGHT,
   MIN_BOARD_HEIGHT,
   STEEP_RULES,
@@ -66,10 +66,10 @@ function row(r: SimulationResult, withArticle: boolean) {
     articleFigure: withArticle ? (ARTICLE_FIGURES[r.lookahead] ?? null) : null,
     randomizer: r.randomizer,
     rules: r.rules,
-    steep: r.stackingRules.steep,
-    tetris: r.stackingRules.tetris,
-    tetrisThreshold: r.stackingRules.tetrisThreshold,
-    boardHeight: r.stackingRules.boardHeight,
+    steep: r.stacking.steep,
+    tetris: r.stacking.tetris,
+    tetrisThreshold: r.stacking.tetrisThreshold,
+    boardHeight: r.stacking.boardHeight,
     strategy: r.strategy,
     unknownPieces: r.unknownPieces,
     leaf: r.leaf,
@@ -122,7 +122,7 @@ the stack (pair it with the 20G table: stackrank table build --variant 20g --out
     steep: {
       type: 'choice',
       choices: STEEP_RULES,
-      default: DEFAULT_RULES.steep,
+      default: DEFAULT_STACKING.steep,
       help: 'how steps steeper than the max step are judged',
     },
     strategy: {
@@ -142,21 +142,21 @@ the stack (pair it with the 20G table: stackrank table build --variant 20g --out
     tetris: {
       type: 'choice',
       choices: TETRIS_RULES,
-      default: DEFAULT_RULES.tetris,
+      default: DEFAULT_STACKING.tetris,
       help: 'when an I goes down the well',
     },
     threshold: {
       type: 'int',
       min: MIN_BOARD_HEIGHT,
       max: MAX_BOARD_HEIGHT,
-      default: DEFAULT_RULES.tetrisThreshold,
+      default: DEFAULT_STACKING.tetrisThreshold,
       help: 'height at which the Tetris is forced',
     },
     boardHeight: {
       type: 'int',
       min: MIN_BOARD_HEIGHT,
       max: MAX_BOARD_HEIGHT,
-      default: DEFAULT_RULES.boardHeight,
+      default: DEFAULT_STACKING.boardHeight,
       help: 'rows of the board',
     },
     ...LEAF_OPTIONS,
@@ -213,7 +213,7 @@ the stack (pair it with the 20G table: stackrank table build --variant 20g --out
           maxPieces,
           seed,
           rules,
-          stackingRules: { steep, tetris, tetrisThreshold, boardHeight },
+          stacking: { steep, tetris, tetrisThreshold, boardHeight },
           strategy,
           unknownPieces: values.unknownPieces as 1 | 2 | undefined,
           previewTable,
@@ -239,9 +239,8 @@ the stack (pair it with the 20G table: stackrank table build --variant 20g --out
 
 /** What mergeSimulations needs besides the records: the result's description of its run. */
 function runMeta(r: SimulationResult): Record<string, unknown> {
-  const { lookahead, randomizer, rules, stackingRules, strategy, unknownPieces, leaf, seed, streamCount, maxPieces } =
-    r;
-  return { lookahead, randomizer, rules, stackingRules, strategy, unknownPieces, leaf, seed, streamCount, maxPieces };
+  const { lookahead, randomizer, rules, stacking, strategy, unknownPieces, leaf, seed, streamCount, maxPieces } = r;
+  return { lookahead, randomizer, rules, stacking, strategy, unknownPieces, leaf, seed, streamCount, maxPieces };
 }
 
 /** The header of the text table, from the run's parameters (also when printing merged shards). */

@@ -220,7 +220,7 @@ export class TetrisAI {
     const link = linkedSignal(signal);
     try {
       const table: StackTable = attached?.table ?? opts.table ?? (await defaultGameTable(rules.ruleSet, link.signal));
-      const { stackRules, limits, unknownPieces, blockedWell } = stackSearchSetup(
+      const { stacking, limits, unknownPieces, blockedWell } = stackSearchSetup(
         rules,
         opts.randomizer,
         policy,
@@ -235,7 +235,7 @@ export class TetrisAI {
       const engine =
         attached?.engine ??
         (await untilAborted(
-          StackingEngine.create(table as RankTable, stackRules, {
+          StackingEngine.create(table as RankTable, stacking, {
             unknownPieces,
             leafValues: opts.previewTable,
             blockedWell,
@@ -358,14 +358,14 @@ export class TetrisAI {
     // This turn's stacking rules: a Tetris-ready stack only waits for its I and may stand higher (STACK_ROOM).
     // (The full-board baseline keeps no stack: it needs neither.)
     const surfaces = this.policy === 'fullBoardOnly' ? [] : stackSurfaces(rows, this.width, wellSides(this.well));
-    const stackRules = surfaces.some(isTetrisReady) ? this.limits.tetrisReady : this.limits.building;
-    const limit = stackRules.boardHeight;
+    const stacking = surfaces.some(isTetrisReady) ? this.limits.tetrisReady : this.limits.building;
+    const limit = stacking.boardHeight;
     const burn = this.policy === 'both' && burnsRows(rows, limit, known);
     if (this.policy !== 'fullBoardOnly') {
       const ctx: StackContext = {
         engine: this.engine,
         table: this.table,
-        rules: stackRules,
+        stacking,
         width: this.width,
         lookahead: this.lookahead,
         weights: new NextWeights(next, this.weightsRight, this.weightsLeft),

@@ -65,7 +65,7 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
   if (!inNode) throw new StackRankError('BAD_ARGUMENT', 'playGame runs on worker threads only in Node; use threads: 1');
   const { Worker } = nodeBuiltin('worker_threads', 'playGame on threads');
   const { aiOptions, threads } = run;
-  const { stackRules, unknownPieces, blockedWell } = stackSearchSetup(
+  const { stacking, unknownPieces, blockedWell } = stackSearchSetup(
     ruleFacts(aiOptions.rules),
     aiOptions.randomizer,
     aiOptions.policy,
@@ -81,7 +81,7 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
   try {
     for (let i = 0; i < threads; i++) {
       const engine = await untilAborted(
-        StackingEngine.create(run.table, stackRules, {
+        StackingEngine.create(run.table, stacking, {
           shared: true,
           unknownPieces,
           leafValues: run.previewTable,

@@ -5,7 +5,7 @@
  */
 import { requireInt } from '../errors.js';
 import type { RandomizerName } from '../randomizers/index.js';
-import { DEFAULT_RULES, TETRIS_ROWS, type StackingRules } from '../stacking/rules.js';
+import { DEFAULT_STACKING, TETRIS_ROWS, type StackingSettings } from '../stacking/rules.js';
 import type { UnknownPieces } from '../stacking/strategy.js';
 import type { Piece } from '../pieces.js';
 import { defaultGameRandomizer, type GameRuleFacts } from './rules-adapter.js';
@@ -20,8 +20,8 @@ export type GamePolicy = (typeof GAME_POLICIES)[number];
  * row the stack may fill (its limit; docs/game.md, "The policy").
  */
 export interface StackLimits {
-  tetrisReady: StackingRules;
-  building: StackingRules;
+  tetrisReady: StackingSettings;
+  building: StackingSettings;
 }
 
 /**
@@ -29,7 +29,7 @@ export interface StackLimits {
  * stays defaultStackRoom's rows under the top of the field (rule sets that spawn in the top rows need that room to
  * turn the I upright over the stack; a Tetris-ready stack may have less; long I droughts need more), and the I goes
  * down the well as soon as the stack is Tetris-ready (lowest column at least TETRIS_ROWS): a real game keeps its
- * stack low (docs/game.md). `stackRules` (the search engine's) has the higher of the two limits; each turn searches
+ * stack low (docs/game.md). `stacking` (the search engine's) has the higher of the two limits; each turn searches
  * under its own. A `stackRoom` given (checked: checkStackRoom) is both limits' room.
  */
 export function stackSearchSetup(
@@ -38,7 +38,7 @@ export function stackSearchSetup(
   policy: GamePolicy,
   stackRoom?: number,
 ): {
-  stackRules: StackingRules;
+  stacking: StackingSettings;
   limits: StackLimits;
   unknownPieces: UnknownPieces;
   blockedWell?: { ruleSet: GameRuleFacts['ruleSet']; factor: number };
@@ -47,18 +47,18 @@ export function stackSearchSetup(
     stackRoom === undefined
       ? defaultStackRoom(ruleSetKind(rules.ruleSet), randomizer ?? defaultGameRandomizer(rules.name))
       : { building: stackRoom, tetrisReady: stackRoom };
-  const withLimit = (free: number): StackingRules => ({
-    ...DEFAULT_RULES,
+  const withLimit = (free: number): StackingSettings => ({
+    ...DEFAULT_STACKING,
     boardHeight: rules.visibleHeight - free,
     tetrisThreshold: TETRIS_ROWS,
   });
   const limits: StackLimits = { tetrisReady: withLimit(room.tetrisReady), building: withLimit(room.building) };
-  const stackRules = room.tetrisReady <= room.building ? limits.tetrisReady : limits.building;
+  const stacking = room.tetrisReady <= room.building ? limits.tetrisReady : limits.building;
   // With a randomizer, stack mode averages over the one unknown piece after the queue (expectimax).
   const unknownPieces = randomizer && policy !== 'fullBoardOnly' ? 1 : 0;
   const factor = BLOCKED_WELL_FACTOR[ruleSetKind(rules.ruleSet)];
-  if (factor === 1 || policy === 'fullBoardOnly') return { stackRules, limits, unknownPieces };
-  return { stackRules, limits, unknownPieces, blockedWell: { ruleSet: rules.ruleSet, factor } };
+  if (factor === 1 || policy === 'fullBoardOnly') return { stacking, limits, unknownPieces };
+  return { stacking, limits, unknownPieces, blockedWell: { ruleSet: rules.ruleSet, factor } };
 }
 
 /**

@@ -16,7 +16,7 @@ import type { RankTable } from '../rank/table.js';
 import type { StackingEngine } from '../kernels/search.js';
 import { MOVE_NONE, MOVE_TETRIS } from '../kernels/search-format.js';
 import { applyMove, legalMoves } from '../stacking/placements.js';
-import { TETRIS_ROWS, type StackingRules } from '../stacking/rules.js';
+import { TETRIS_ROWS, type StackingSettings } from '../stacking/rules.js';
 import { surfaceFromHeights, surfaceIndex } from '../surface.js';
 import type { Cell, GamePlacement } from '../rules/types.js';
 import { cellsKey, cellsKeyOf, frameHeightsInto, lockCells, stackFloor } from './grid.js';
@@ -34,7 +34,7 @@ export interface TurnOption {
 export interface StackContext {
   engine: StackingEngine;
   table: Pick<RankTable, 'maxStep' | 'searchValue' | 'searchScale'>;
-  rules: StackingRules;
+  stacking: StackingSettings;
   /** Board width (the stack is width - 1 columns plus the well). */
   width: number;
   lookahead: number;
@@ -105,9 +105,9 @@ export function isTetrisReady(surface: StackSurface): boolean {
 /** The frame of a surface under a context, or null when its floor is one stack mode does not play over. */
 function frameOf(ctx: StackContext, surface: StackSurface | null): Frame | null {
   if (!surface || surface.floor > ctx.maxFloor) return null;
-  const boardHeight = ctx.rules.boardHeight - surface.floor;
+  const boardHeight = ctx.stacking.boardHeight - surface.floor;
   if (boardHeight < MIN_FRAME_ROWS) return null;
-  return { ...surface, ctx: surface.floor === 0 ? ctx : { ...ctx, rules: { ...ctx.rules, boardHeight } } };
+  return { ...surface, ctx: surface.floor === 0 ? ctx : { ...ctx, stacking: { ...ctx.stacking, boardHeight } } };
 }
 
 /** Surface heights of a board after a move, in a frame (null when it is no longer a clean stack over that floor). */
@@ -157,7 +157,7 @@ function bestOnSide(frame: Frame, rows: Uint32Array, options: readonly TurnOptio
   for (const option of options) consider(searchOption(frame, option));
   const top = best ? topAfter(frame, best) : Infinity;
   // Near the top, a smaller clear lowers the stack; but a Tetris in sight lowers it by 4 rows without one.
-  const nearTop = top > ctx.rules.boardHeight - ctx.dangerMargin && !tetrisInSight(frame, options);
+  const nearTop = top > ctx.stacking.boardHeight - ctx.dangerMargin && !tetrisInSight(frame, options);
   if (!best || bestDepth < full || nearTop) {
     for (const option of options) consider(smallerClear(frame, rows, option));
   }
@@ -215,7 +215,7 @@ function excessOf(heights: readonly number[], maxStep: number): number {
 
 function orderOf(ctx: StackContext, depth: number, leafHeights: readonly number[], leafScore: number): number {
   const excess =
-    ctx.rules.steep === 'excessFirst' ? Math.min(0xffff, excessOf(leafHeights, ctx.table.maxStep)) : 0xffff;
+    ctx.stacking.steep === 'excessFirst' ? Math.min(0xffff, excessOf(leafHeights, ctx.table.maxStep)) : 0xffff;
   return depth * TWO_48 + (0xffff - excess) * TWO_32 + leafScore;
 }
 
@@ -240,7 +240,7 @@ function searchOption(frame: Frame, option: TurnOption): StackChoice | null {
   const ids = option.pieces.map((p) => frameId(p, side));
   const lookahead = Math.min(ctx.lookahead, ids.length - 1);
   const weights = ctx.weights[side];
-  const outcome = ctx.engine.search(heights, ids, lookahead, weights, ctx.rules.boardHeight);
+  const outcome = ctx.engine.search(heights, ids, lookahead, weights, ctx.stacking.boardHeight);
   if (outcome.move === MOVE_NONE) return null;
   const first = option.reach.find(moveKey(ctx, heights, outcome.move, side, floor));
   if (first) {
@@ -276,7 +276,7 @@ function continueAfter(
   what: Pick<StackChoice, 'option' | 'placement' | 'side' | 'floor'>,
 ): StackChoice {
   if (lookahead >= 0 && rest.length > 0) {
-    const outcome = ctx.engine.search(child, rest, lookahead, weights, ctx.rules.boardHeight);
+    const outcome = ctx.engine.search(child, rest, lookahead, weights, ctx.stacking.boardHeight);
     if (outcome.move !== MOVE_NONE) {
       return {
         ...what,
@@ -302,7 +302,7 @@ function continueAfter(
 
 /** Surface moves of a piece (frame id) legal on `heights` under the stacking rules (legalMoves). */
 function surfaceMoves(ctx: StackContext, heights: readonly number[], id: number): number[] {
-  return legalMoves(ctx.engine.placements, heights, id, ctx.rules);
+  return legalMoves(ctx.engine.placements, heights, id, ctx.stacking);
 }
 
 /** The best reachable first move that clears rows and leaves a clean stack, searched on after it. */
@@ -314,7 +314,7 @@ function smallerClear(frame: Frame, rows: Uint32Array, option: TurnOption): Stac
   for (const placement of option.reach.clearing()) {
     const locked = lockCells(rows, ctx.width, placement.cells);
     const child = frameHeightsAfter(ctx, locked.rows, frame);
-    if (!child || Math.max(...child) > ctx.rules.boardHeight) continue;
+    if (!child || Math.max(...child) > ctx.stacking.boardHeight) continue;
     const c = continueAfter(ctx, child, ids.slice(1), lookahead - 1, ctx.weights[side], {
       option,
       placement,
@@ -382,7 +382,7 @@ export function scoreStackMoves(
       const locked = lockCells(rows, ctx.width, placement.cells);
       if (locked.lines === 0) continue;
       const child = frameHeightsAfter(ctx, locked.rows, frame);
-      if (!child || Math.max(...child) > ctx.rules.boardHeight) continue;
+      if (!child || Math.max(...child) > ctx.stacking.boardHeight) continue;
       const what = { option, placement, side, floor };
       push(continueAfter(ctx, child, ids.slice(1), lookahead - 1, ctx.weights[side], what), key);
     }

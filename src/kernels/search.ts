@@ -1,16 +1,16 @@
 /**
  * The search kernel (assembly/search.ts): search(surface, queue) -> the best sequence of placements and its value.
  * An engine is one instance of the kernel over a search image (./search-image.ts: the table's ranks or leaf rows,
- * shared by every engine over the table) holding the stacking rules, the placement records and the rule set's
+ * shared by every engine over the table) holding the stacking game's settings, the placement records and the rule set's
  * reach records. StackingAI and the game AI search with one on their thread; the simulator's games and playGame's
  * worker threads run engines attached to its shared memory.
  */
 import { StackRankError, describe } from '../errors.js';
 import { requireRankTable, type RankTable } from '../rank/table.js';
 import { placementTable, type PlacementTable } from '../stacking/placements.js';
-import { type ReachTable, type StackingRuleSet, type WellWindow, wellWindow20G } from '../stacking/reach.js';
+import { type ReachTable, type WellWindow, wellWindow20G } from '../stacking/reach.js';
 import { cachedReachTable } from '../stacking/reach-cache.js';
-import type { StackingRules } from '../stacking/rules.js';
+import type { StackingSettings } from '../stacking/rules.js';
 import { checkNextPieceValues, type NextPieceValues, type UnknownPieces } from '../stacking/strategy.js';
 import { distributionWeights, pairWeights, placementRecords } from './search-format.js';
 import { searchImage, type LeafRowsSource, type SearchImage } from './search-image.js';
@@ -55,6 +55,8 @@ import {
   VALUE_EXCESS_SHIFT,
 } from '../../assembly/search/layout.js';
 import { MOVE_NONE } from './search-format.js';
+import type { RuleSet } from '../rules/rule-sets.js';
+import type { RuleSetName } from '../rules/types.js';
 
 export interface SearchKernel {
   alloc(bytes: number): number;
@@ -76,7 +78,7 @@ export interface EngineParts {
   maxStep: number;
   /** Where the table's u16 ranks are (rank = value * rankScale), one per surface index. */
   tablePtr: number;
-  rules: StackingRules;
+  stacking: StackingSettings;
   rankScale: number;
   unknownPieces: UnknownPieces;
 }
@@ -141,7 +143,7 @@ export class StackingEngine {
     readonly module: WebAssembly.Module,
     readonly cfg: number,
     readonly width: number,
-    readonly rules: StackingRules,
+    readonly stacking: StackingSettings,
     readonly rankScale: number,
     placements: PlacementTable,
     /** Unknown pieces a leaf averages over (0: the rank strategy). */
@@ -232,7 +234,7 @@ export class StackingEngine {
       width: this.width,
       maxStep: cfg[CFG_MAX_STEP],
       tablePtr: cfg[CFG_TABLE],
-      rules: this.rules,
+      stacking: this.stacking,
       rankScale: this.rankScale,
       unknownPieces: this.unknownPieces,
     };
@@ -252,7 +254,7 @@ export class StackingEngine {
       parts.module,
       parts.cfg,
       parts.width,
-      parts.rules,
+      parts.stacking,
       parts.rankScale,
       placementTable(parts.width),
       parts.unknownPieces,
@@ -262,18 +264,18 @@ export class StackingEngine {
 
   static async create(
     table: RankTable,
-    rules: StackingRules,
+    stacking: StackingSettings,
     opts: {
       shared?: boolean;
       unknownPieces?: UnknownPieces;
       leafValues?: NextPieceValues;
-      ruleSet?: StackingRuleSet;
+      ruleSet?: RuleSetName | RuleSet;
       /**
        * Scores a leaf surface that keeps the I from a right-hand well under this 20G rule set at `factor` (0..1) of
        * its score (TetrisAI at 20G: docs/game.md, "The policy"; the surfaces: reach.ts wellWindow20G). The leaf rows
        * are then kept one per surface (not folded), since a surface and its mirror image differ in this.
        */
-      blockedWell?: { ruleSet: StackingRuleSet; factor: number };
+      blockedWell?: { ruleSet: RuleSetName | RuleSet; factor: number };
       /** The search image holds the u16 ranks under expectimax too (EngineParts.tablePtr): for callers that read a
        * surface's rank from it themselves, as playGame's worker threads do (86 MB more at 9x4). */
       ranks?: boolean;
@@ -292,7 +294,7 @@ export class StackingEngine {
       opts.ruleSet ?? 'classic',
       table.width,
       table.maxStep,
-      rules.boardHeight,
+      stacking.boardHeight,
       placements.placements,
     );
     if (reach && unknownPieces !== 0)
@@ -341,19 +343,19 @@ export class StackingEngine {
     const words = new Int32Array(memory.buffer, cfg, CFG_WORDS);
     words[CFG_WIDTH] = table.width;
     words[CFG_MAX_STEP] = table.maxStep;
-    words[CFG_BOARD_HEIGHT] = rules.boardHeight;
-    words[CFG_TETRIS_THRESHOLD] = rules.tetrisThreshold;
-    words[CFG_EXCESS_FIRST] = rules.steep === 'excessFirst' ? 1 : 0;
+    words[CFG_BOARD_HEIGHT] = stacking.boardHeight;
+    words[CFG_TETRIS_THRESHOLD] = stacking.tetrisThreshold;
+    words[CFG_EXCESS_FIRST] = stacking.steep === 'excessFirst' ? 1 : 0;
     words[CFG_TABLE] = tablePtr;
     words[CFG_PLACEMENTS] = recordsPtr;
     words[CFG_PIECE_START] = startPtr;
-    words[CFG_TETRIS_MODE] = rules.tetris === 'choice' ? TETRIS_MODE_CHOICE : TETRIS_MODE_FORCED;
+    words[CFG_TETRIS_MODE] = stacking.tetris === 'choice' ? TETRIS_MODE_CHOICE : TETRIS_MODE_FORCED;
     words[CFG_STRATEGY] = [STRATEGY_RANK, STRATEGY_EXPECT, STRATEGY_EXPECT2][unknownPieces];
     words[CFG_PIECE_MAX] = rowsPtr;
     words[CFG_ROWS_FOLD] = image.foldPtr;
     words[CFG_FIT] = fitPtr;
     words[CFG_STEPS] = stepsPtr;
-    words[CFG_COLLAPSE] = rules.steep === 'collapse' ? 1 : 0;
+    words[CFG_COLLAPSE] = stacking.steep === 'collapse' ? 1 : 0;
     if (well) {
       const { window, factor } = well;
       [words[CFG_WELL_WINDOW]] = constantBlocks(image, window, () => [window.reached]);
@@ -372,7 +374,7 @@ export class StackingEngine {
       module,
       cfg,
       table.width,
-      rules,
+      stacking,
       scale,
       placements,
       unknownPieces,
@@ -390,17 +392,17 @@ export class StackingEngine {
   /**
    * Searches from `heights` with the queue of piece ids; `lookahead` pieces after queue[0] are known. `weights`:
    * distributionWeights (one unknown piece, or none) or pairWeights (two) of the unknown pieces after the queue.
-   * `boardHeight` (at most the rules') lowers the board for this search: the game AI stacks over buried rows.
+   * `boardHeight` (at most the settings') lowers the board for this search: the game AI stacks over buried rows.
    * The arguments are the callers' checked ones (StackingAI's and TetrisAI's public calls check them once): the
    * lookahead at most MAX_LOOKAHEAD, weights of this engine's unknown pieces, a board height from MIN_BOARD_HEIGHT
-   * to the rules'.
+   * to the settings'.
    */
   search(
     heights: readonly number[],
     queue: readonly number[],
     lookahead: number,
     weights?: Int32Array,
-    boardHeight: number = this.rules.boardHeight,
+    boardHeight: number = this.stacking.boardHeight,
   ): SearchOutcome {
     weights ??= this.unknownPieces === 2 ? UNIFORM_PAIRS : UNIFORM;
     // Plain loops: TypedArray.set from a JS array, subarray and Array.from each cost more than this whole
@@ -472,7 +474,7 @@ function constantBlocks(
 
 /** create's `blockedWell` checked: its factor, and its window of surfaces for this table's shape. */
 function checkedBlockedWell(
-  blockedWell: { ruleSet: StackingRuleSet; factor: number },
+  blockedWell: { ruleSet: RuleSetName | RuleSet; factor: number },
   table: RankTable,
 ): { window: WellWindow; factor: number } {
   const { factor } = blockedWell;

@@ -31,21 +31,22 @@ import {
 import { checkLookahead, toHeights, toQueue } from './input.js';
 import { MOVE_NONE, MOVE_TETRIS } from '../kernels/search-format.js';
 import { applyMove, collapseSteps } from './placements.js';
-import { checkRuleSet, type StackingRuleSet } from './reach.js';
+import { checkRuleSet } from './reach.js';
 import { rankSurfacePlacements, type SurfacePlacementRanking } from './rank-placements.js';
-import { resolveRules, type StackingRules } from './rules.js';
+import { resolveStacking, type StackingSettings } from './rules.js';
 import type { BestPlacement, PlanStep } from './surface-move.js';
 import type { RuleSet } from '../rules/rule-sets.js';
+import type { RuleSetName } from '../rules/types.js';
 
 export interface StackingAIOptions {
   /** A rank table; default: the cached 9x4, 15-iteration table (Node: built and cached on first use). */
   table?: RankTable;
   /** The real game's rule set whose reachable placements the AI may play: a preset name ('classic' = every
    * placement from above, the default; 'nes', 'guideline', 'tgm', 'tgm20g') or a RuleSet (docs/rules.md). */
-  rules?: StackingRuleSet;
+  rules?: RuleSetName | RuleSet;
   /** The stacking game's own rules (board height, Tetris rule, steep steps) or a preset name ('article' = the
    * article's, 'default'). */
-  stackingRules?: Partial<StackingRules> | 'article' | 'default';
+  stacking?: Partial<StackingSettings> | 'article' | 'default';
   /** 'rank' (the article's leaf, default), 'expectimax' (average over the pieces after the known queue) or 'best'
    * (the strongest measured: expectimax over 2 unknown pieces); expectimax needs Node-sized memory for the 9x4
    * table. Rule sets other than classic and guideline play 'rank' only. */
@@ -63,7 +64,7 @@ export interface StackingAIOptions {
 const STACKING_AI_OPTIONS = optionNames<StackingAIOptions>({
   table: true,
   rules: true,
-  stackingRules: true,
+  stacking: true,
   strategy: true,
   unknownPieces: true,
   previewTable: true,
@@ -124,7 +125,7 @@ export class StackingAI {
   private constructor(
     token: typeof INTERNAL,
     readonly table: RankTable,
-    readonly stackingRules: StackingRules,
+    readonly stacking: StackingSettings,
     /** The rule set whose reachable placements the AI plays. */
     readonly rules: RuleSet,
     readonly strategy: Strategy,
@@ -143,7 +144,7 @@ export class StackingAI {
     const opts = optionsObject('StackingAI.create', options);
     refuseLeafRows(opts);
     refuseUnknownOptions('StackingAI.create', opts, STACKING_AI_OPTIONS);
-    const stackingRules = resolveRules(opts.stackingRules);
+    const stacking = resolveStacking(opts.stacking);
     const ruleSet = checkRuleSet(opts.rules);
     const { strategy, unknownPieces } = checkStrategy(opts.strategy, opts.unknownPieces);
     const signal = checkSignal(opts.signal, 'StackingAI.create: signal');
@@ -158,13 +159,13 @@ export class StackingAI {
       table = (await sharedDefaultTable('drop', signal)).table;
     }
     if (signal?.aborted) throw new StackRankError('ABORTED', "the AI's setup was aborted");
-    const engine = await StackingEngine.create(table, stackingRules, {
+    const engine = await StackingEngine.create(table, stacking, {
       unknownPieces,
       leafValues: opts.previewTable,
       ruleSet,
       signal,
     });
-    const ai = new StackingAI(INTERNAL, table, stackingRules, ruleSet, strategy, unknownPieces, engine);
+    const ai = new StackingAI(INTERNAL, table, stacking, ruleSet, strategy, unknownPieces, engine);
     // The AI alone uses its engine: dropped, it gives the engine's blocks back to the table's search image.
     engine.releaseWith(ai);
     return ai;
@@ -197,7 +198,7 @@ export class StackingAI {
     for (let i = 0; i < outcome.plan.length; i++) {
       plan.push(this.describeMove(outcome.plan[i], ids[i], now));
       const placed = applyMove(this.engine.placements, now, outcome.plan[i]);
-      now = this.stackingRules.steep === 'collapse' ? collapseSteps(placed, this.table.maxStep) : placed;
+      now = this.stacking.steep === 'collapse' ? collapseSteps(placed, this.table.maxStep) : placed;
       if (i === 0) after = now;
     }
     const surfaceAfter = surfaceFromHeights(after, { maxStep: this.table.maxStep });
@@ -232,7 +233,7 @@ export class StackingAI {
     return rankSurfacePlacements({
       engine: this.engine,
       table: this.table,
-      rules: this.stackingRules,
+      stacking: this.stacking,
       heights,
       ids,
       lookahead,
@@ -252,7 +253,7 @@ export class StackingAI {
     options: SearchOptions,
   ): { heights: number[]; ids: number[]; weights: Int32Array } {
     const opts = optionsObject(caller, options, SEARCH_OPTIONS);
-    const heights = toHeights(surface, this.table.width, this.table.maxStep, this.stackingRules.boardHeight);
+    const heights = toHeights(surface, this.table.width, this.table.maxStep, this.stacking.boardHeight);
     const ids = toQueue(queue);
     checkLookahead(lookahead, ids.length);
     const next = opts.next === undefined ? undefined : checkDistribution(opts.next);

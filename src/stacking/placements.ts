@@ -4,7 +4,7 @@
  */
 import { ORIENTATIONS, PIECE_COUNT } from '../pieces.js';
 import { MOVE_TETRIS, TETRIS_ROWS } from '../kernels/search-format.js';
-import { tetrisOptions, type StackingRules } from './rules.js';
+import { tetrisOptions, type StackingSettings } from './rules.js';
 
 export interface Placement {
   piece: number;
@@ -62,7 +62,7 @@ export function legalMoves(
   table: PlacementTable,
   heights: readonly number[],
   id: number,
-  rules: Pick<StackingRules, 'boardHeight' | 'tetrisThreshold' | 'tetris'>,
+  rules: Pick<StackingSettings, 'boardHeight' | 'tetrisThreshold' | 'tetris'>,
   /** A rule set's reach (src/stacking/reach.ts): record id (placement id, or the placement count for the Tetris)
    * → whether the piece reaches it on these heights. A Tetris it refuses is not made, even when forced. */
   reached: (record: number) => boolean = () => true,

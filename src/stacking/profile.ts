@@ -12,12 +12,13 @@ import { Plot, escapeXml, svgDocument } from '../randomizers/svg.js';
 import { requireRankTable, type RankTable } from '../rank/table.js';
 import { StackingAI } from './ai.js';
 import { MAX_LOOKAHEAD } from './input.js';
-import type { StackingRuleSet } from './reach.js';
+import type { RuleSet } from '../rules/rule-sets.js';
+import type { RuleSetName } from '../rules/types.js';
 
 export interface StackProfileOptions {
   table: RankTable;
   /** The rule set the AI plays (default 'classic'). */
-  rules?: StackingRuleSet;
+  rules?: RuleSetName | RuleSet;
   lookahead?: number;
   randomizer?: RandomizerName;
   /** Pieces to play in all (games restart from the empty stack when one dies). Default 20,000. */

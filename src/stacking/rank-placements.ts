@@ -12,7 +12,7 @@ import type { PlanStep } from './surface-move.js';
 import { MOVE_NONE } from '../kernels/search-format.js';
 import { applyMove, collapseSteps, legalMoves } from './placements.js';
 import { recordReached } from './reach.js';
-import type { StackingRules } from './rules.js';
+import type { StackingSettings } from './rules.js';
 
 /** Per-piece survival q = r^(1/k) of a rank r after k iterations (the chance of placing k random pieces), and the
  * expected pieces a geometric survival with that q places before it fails: q / (1 − q). Monotone in r. */
@@ -47,7 +47,7 @@ export interface SurfacePlacementRanking {
 export interface SurfaceRankingInput {
   engine: StackingEngine;
   table: RankTable;
-  rules: StackingRules;
+  stacking: StackingSettings;
   heights: readonly number[];
   ids: readonly number[];
   lookahead: number;
@@ -60,11 +60,11 @@ export interface SurfaceRankingInput {
 }
 
 export function rankSurfacePlacements(input: SurfaceRankingInput): SurfacePlacementRanking {
-  const { engine, table, rules, heights, ids, lookahead, weights } = input;
+  const { engine, table, stacking, heights, ids, lookahead, weights } = input;
   const iterations = table.iterations;
   const after = (h: readonly number[], move: number) => {
     const placed = applyMove(engine.placements, h, move);
-    return rules.steep === 'collapse' ? collapseSteps(placed, table.maxStep) : placed;
+    return stacking.steep === 'collapse' ? collapseSteps(placed, table.maxStep) : placed;
   };
   /** The leaf after a move with nothing known beyond it: the surface's rank (steep steps truncated). */
   const rankOf = (h: readonly number[]) => table.rank(surfaceFromHeights(h, { maxStep: table.maxStep }));
@@ -74,7 +74,7 @@ export function rankSurfacePlacements(input: SurfaceRankingInput): SurfacePlacem
   // Under a rule set with reach records only the placements its piece reaches are listed, as the search plays.
   const reach = engine.reach;
   const reached = reach ? (record: number) => recordReached(reach, record, heights, table.maxStep) : undefined;
-  for (const move of legalMoves(engine.placements, heights, ids[0], rules, reached)) {
+  for (const move of legalMoves(engine.placements, heights, ids[0], stacking, reached)) {
     const child = after(heights, move);
     let survives = 1;
     let leaf = rankOf(child);

@@ -11,8 +11,9 @@ import { inNode } from '../node-builtins.js';
 import type { RuleSet } from '../rules/rule-sets.js';
 import { REACH_RECORD_BYTES, newReachRecords, reachRecordCount, reachRecordValid } from '../kernels/search-format.js';
 import type { Placement } from './placements.js';
-import { type ReachTable, type StackingRuleSet, knownReach, reachRequest, reachTable, rememberReach } from './reach.js';
+import { type ReachTable, knownReach, reachRequest, reachTable, rememberReach } from './reach.js';
 import { cacheFilePath, readFileChecked, writeFileAtomic } from '../rank/node-io.js';
+import type { RuleSetName } from '../rules/types.js';
 
 /**
  * The file format's version. Bump it when the layout below or the derivation in src/stacking/reach.ts changes
@@ -164,7 +165,7 @@ const pending = new Map<string, Promise<CachedReach>>();
  * the cache folder (default: the process's).
  */
 export function cachedReachTable(
-  rules: StackingRuleSet,
+  rules: RuleSetName | RuleSet,
   width: number,
   maxStep: number,
   boardHeight: number,

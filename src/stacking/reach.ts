@@ -48,7 +48,6 @@ import {
 import type { Placement } from './placements.js';
 
 /** What the stacking API's `rules` option takes: a rule-set preset name or a RuleSet (src/rules/rule-sets.ts). */
-export type StackingRuleSet = RuleSetName | RuleSet;
 
 /** The rule set the stacking game plays by default: the 2009 article's game, every placement from above. */
 export const DEFAULT_STACKING_RULE_SET: RuleSetName = 'classic';
@@ -71,7 +70,7 @@ const STACKING_RULE_KEYS = ['boardHeight', 'tetrisThreshold', 'steep', 'tetris']
 
 /**
  * The rule set a stacking call names (a preset or a RuleSet object); BAD_RULES naming the allowed values. The
- * stacking game's own rules, which this option once took, are refused with their new place (`stackingRules`).
+ * stacking game's own rules, which this option once took, are refused with their new place (`stacking`).
  */
 export function checkRuleSet(rules: unknown): RuleSet {
   const stackingPreset = typeof rules === 'string' && ['article', 'default', 'seed'].includes(rules);
@@ -80,7 +79,7 @@ export function checkRuleSet(rules: unknown): RuleSet {
   if (stackingPreset || stackingObject)
     throw new StackRankError(
       'BAD_RULES',
-      `rules is the real game's rule set (${RULE_SET_NAMES.join(', ')}, or a RuleSet); the stacking game's own rules (board height, Tetris rule, steep steps, presets article and default) go in stackingRules; got rules ${describe(rules)}`,
+      `rules is the real game's rule set (${RULE_SET_NAMES.join(', ')}, or a RuleSet); the stacking game's own rules (board height, Tetris rule, steep steps, presets article and default) go in stacking; got rules ${describe(rules)}`,
     );
   return resolveRuleSet(rules ?? DEFAULT_STACKING_RULE_SET);
 }
@@ -160,7 +159,7 @@ const memo = new Map<string, ReachTable | null>();
  * src/stacking/reach-cache.ts).
  */
 export function reachRequest(
-  rules: StackingRuleSet,
+  rules: RuleSetName | RuleSet,
   width: number,
   maxStep: number,
   boardHeight: number,
@@ -203,7 +202,7 @@ export function knownReach(key: string): ReachTable | null | undefined {
  * src/stacking/reach-cache.ts keeps them on disk, so once per machine).
  */
 export function reachTable(
-  rules: StackingRuleSet,
+  rules: RuleSetName | RuleSet,
   width: number,
   maxStep: number,
   boardHeight: number,
@@ -385,7 +384,7 @@ const wellWindows = new Map<string, WellWindow>();
  * window board, without the record's height limit, so it depends on the stack's shape alone. Once per process and
  * shape (about 59,000 searches of the rules layer at 9 columns, well under a second).
  */
-export function wellWindow20G(ruleSet: StackingRuleSet, width: number, maxStep: number): WellWindow {
+export function wellWindow20G(ruleSet: RuleSetName | RuleSet, width: number, maxStep: number): WellWindow {
   requireInt('width', width, MIN_WIDTH, MAX_WIDTH);
   requireInt('maxStep', maxStep, MIN_MAX_STEP, MAX_MAX_STEP);
   const rules = resolveRuleSet(ruleSet);

@@ -1,6 +1,6 @@
 /**
  * Rules of the stacking game (docs/rules.md, "The stacking game") that the search and the simulator share, with their checks:
- * the `stackingRules` option of StackingAI and simulateStacking (`rules` there is the real game's rule set, src/stacking/reach.ts).
+ * the `stacking` option of StackingAI and simulateStacking (`rules` there is the real game's rule set, src/stacking/reach.ts).
  */
 import { StackRankError, describe, firstUnknownKey, requireInt } from '../errors.js';
 import { TETRIS_ROWS } from '../kernels/search-format.js';
@@ -18,7 +18,7 @@ export const TETRIS_RULES: readonly TetrisRule[] = ['forced', 'choice'];
 export const MIN_BOARD_HEIGHT = 4;
 export const MAX_BOARD_HEIGHT = 63;
 
-export interface StackingRules {
+export interface StackingSettings {
   /** Rows of the board; a placement whose top passes it is illegal. */
   boardHeight: number;
   /** An I is sent down the well (all heights fall by TETRIS_ROWS) when the lowest column is >= TETRIS_ROWS and the
@@ -33,7 +33,7 @@ export interface StackingRules {
 }
 
 /** The article's rules as we read them (the 2009 PageRank stacking article): 20 rows, forced Tetris at 8, steep steps truncated. */
-export const ARTICLE_RULES: Readonly<StackingRules> = Object.freeze({
+export const ARTICLE_STACKING: Readonly<StackingSettings> = Object.freeze({
   boardHeight: 20,
   tetrisThreshold: 8,
   steep: 'truncate',
@@ -41,48 +41,52 @@ export const ARTICLE_RULES: Readonly<StackingRules> = Object.freeze({
 });
 
 /** Our default rules: the stacking article's board and Tetris rule, with the steep rule that measured stronger (docs/results.md). */
-export const DEFAULT_RULES: Readonly<StackingRules> = Object.freeze({
+export const DEFAULT_STACKING: Readonly<StackingSettings> = Object.freeze({
   boardHeight: 20,
   tetrisThreshold: 8,
   steep: 'excessFirst',
   tetris: 'forced',
 });
 
-export const RULE_PRESETS = { article: ARTICLE_RULES, default: DEFAULT_RULES } as const;
+export const STACKING_PRESETS = { article: ARTICLE_STACKING, default: DEFAULT_STACKING } as const;
 
-export function resolveRules(rules: Partial<StackingRules> | 'article' | 'default' | undefined): StackingRules {
-  if (rules === undefined) return { ...DEFAULT_RULES };
+export function resolveStacking(
+  rules: Partial<StackingSettings> | 'article' | 'default' | undefined,
+): StackingSettings {
+  if (rules === undefined) return { ...DEFAULT_STACKING };
   if (typeof rules === 'string') {
-    const preset = Object.hasOwn(RULE_PRESETS, rules) ? RULE_PRESETS[rules as keyof typeof RULE_PRESETS] : undefined;
+    const preset = Object.hasOwn(STACKING_PRESETS, rules)
+      ? STACKING_PRESETS[rules as keyof typeof STACKING_PRESETS]
+      : undefined;
     if (!preset)
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `unknown stackingRules preset ${describe(rules)}; presets are ${Object.keys(RULE_PRESETS).join(', ')}${(rules as string) === 'seed' ? ' (the article\'s set, once called "seed", is "article")' : ''}`,
+        `unknown stacking preset ${describe(rules)}; presets are ${Object.keys(STACKING_PRESETS).join(', ')}${(rules as string) === 'seed' ? ' (the article\'s set, once called "seed", is "article")' : ''}`,
       );
     return { ...preset };
   }
   if (typeof rules !== 'object' || rules === null)
-    throw new StackRankError('BAD_ARGUMENT', 'stackingRules must be an object or a preset name (article, default)');
+    throw new StackRankError('BAD_ARGUMENT', 'stacking must be an object or a preset name (article, default)');
   const known = ['boardHeight', 'tetrisThreshold', 'steep', 'tetris'];
   const unknown = firstUnknownKey(rules, known);
   if (unknown !== undefined)
     throw new StackRankError(
       'BAD_ARGUMENT',
-      `unknown rule ${describe(unknown)} in stackingRules; its rules are ${known.join(', ')}`,
+      `unknown rule ${describe(unknown)} in stacking; its rules are ${known.join(', ')}`,
     );
-  const merged = { ...DEFAULT_RULES, ...rules };
-  requireInt('stackingRules.boardHeight', merged.boardHeight, MIN_BOARD_HEIGHT, MAX_BOARD_HEIGHT);
-  requireInt('stackingRules.tetrisThreshold', merged.tetrisThreshold, MIN_BOARD_HEIGHT, merged.boardHeight);
+  const merged = { ...DEFAULT_STACKING, ...rules };
+  requireInt('stacking.boardHeight', merged.boardHeight, MIN_BOARD_HEIGHT, MAX_BOARD_HEIGHT);
+  requireInt('stacking.tetrisThreshold', merged.tetrisThreshold, MIN_BOARD_HEIGHT, merged.boardHeight);
   if (!STEEP_RULES.includes(merged.steep)) {
     throw new StackRankError(
       'BAD_ARGUMENT',
-      `stackingRules.steep must be one of ${STEEP_RULES.map((r) => `"${r}"`).join(', ')}; got ${describe(merged.steep)}`,
+      `stacking.steep must be one of ${STEEP_RULES.map((r) => `"${r}"`).join(', ')}; got ${describe(merged.steep)}`,
     );
   }
   if (merged.tetris !== 'forced' && merged.tetris !== 'choice') {
     throw new StackRankError(
       'BAD_ARGUMENT',
-      `stackingRules.tetris must be "forced" or "choice"; got ${describe(merged.tetris)}`,
+      `stacking.tetris must be "forced" or "choice"; got ${describe(merged.tetris)}`,
     );
   }
   return merged;
@@ -96,7 +100,7 @@ export function resolveRules(rules: Partial<StackingRules> | 'article' | 'defaul
  */
 export function tetrisOptions(
   heights: readonly number[],
-  rules: Pick<StackingRules, 'tetrisThreshold' | 'tetris'>,
+  rules: Pick<StackingSettings, 'tetrisThreshold' | 'tetris'>,
 ): 'none' | 'optional' | 'forced' {
   let low = Infinity;
   let high = -Infinity;

@@ -53,8 +53,10 @@ import {
 } from './strategy.js';
 import { estimateSurvival, median, type SurvivalEstimate } from './estimate.js';
 import { MAX_LOOKAHEAD } from './input.js';
-import { checkRuleSet, type StackingRuleSet } from './reach.js';
-import { resolveRules, type StackingRules } from './rules.js';
+import { checkRuleSet } from './reach.js';
+import { resolveStacking, type StackingSettings } from './rules.js';
+import type { RuleSet } from '../rules/rule-sets.js';
+import type { RuleSetName } from '../rules/types.js';
 
 /** simulateStacking's onProgress event. */
 export interface SimulationProgress {
@@ -75,9 +77,9 @@ export interface SimulateOptions {
   seed?: number;
   /** The real game's rule set whose reachable placements the AI may play: a preset name ('classic', the default;
    * 'nes', 'guideline', 'tgm', 'tgm20g') or a RuleSet (docs/rules.md). */
-  rules?: StackingRuleSet;
+  rules?: RuleSetName | RuleSet;
   /** The stacking game's own rules (board height, Tetris rule, steep steps) or a preset name ('article', 'default'). */
-  stackingRules?: Partial<StackingRules> | 'article' | 'default';
+  stacking?: Partial<StackingSettings> | 'article' | 'default';
   /** 'rank' (default, the article's), 'expectimax' (the unknown pieces after the queue averaged with the
    * randomizer's exact distribution; needs about 700 MB more memory for the 9x4 table) or 'best'. Rule sets other
    * than classic and guideline play 'rank' only. */
@@ -109,7 +111,7 @@ const SIMULATE_OPTIONS = optionNames<SimulateOptions>({
   maxPieces: true,
   seed: true,
   rules: true,
-  stackingRules: true,
+  stacking: true,
   strategy: true,
   unknownPieces: true,
   previewTable: true,
@@ -150,7 +152,7 @@ export interface SimulationResult extends SurvivalEstimate {
   randomizer: RandomizerName;
   /** Name of the rule set played. */
   rules: string;
-  stackingRules: StackingRules;
+  stacking: StackingSettings;
   strategy: Strategy;
   /** Unknown pieces expectimax averaged over (0 for 'rank'). */
   unknownPieces: UnknownPieces;
@@ -207,7 +209,7 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
   const budget =
     opts.maxPieces === undefined ? undefined : requireInt('maxPieces', opts.maxPieces, 1, Number.MAX_SAFE_INTEGER);
   const seed = checkSeed(opts.seed ?? 0);
-  const stackingRules = resolveRules(opts.stackingRules);
+  const stacking = resolveStacking(opts.stacking);
   const ruleSet = checkRuleSet(opts.rules);
   const { strategy, unknownPieces } = checkStrategy(opts.strategy, opts.unknownPieces);
   const threadsGiven = opts.threads !== undefined;
@@ -225,7 +227,7 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
     lookahead,
     randomizer,
     rules: ruleSet.name,
-    stackingRules,
+    stacking,
     strategy,
     unknownPieces,
     leaf: (strategy === 'rank' ? 'rank' : opts.previewTable ? 'preview' : 'piece-max') as SimulationResult['leaf'],
@@ -236,7 +238,7 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
   // Everything already played: pool it without starting the engine.
   if (toPlay === 0) return poolStreams(meta, range, results, 0, 0);
 
-  const engine = await StackingEngine.create(opts.table, stackingRules, {
+  const engine = await StackingEngine.create(opts.table, stacking, {
     shared: threads > 1,
     unknownPieces,
     leafValues: opts.previewTable,
@@ -320,7 +322,7 @@ type SimulationMeta = Pick<
   | 'lookahead'
   | 'randomizer'
   | 'rules'
-  | 'stackingRules'
+  | 'stacking'
   | 'strategy'
   | 'unknownPieces'
   | 'leaf'
@@ -332,7 +334,7 @@ const META_FIELDS = [
   'lookahead',
   'randomizer',
   'rules',
-  'stackingRules',
+  'stacking',
   'strategy',
   'unknownPieces',
   'leaf',

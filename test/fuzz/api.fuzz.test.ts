@@ -547,7 +547,7 @@ describe('stacking', () => {
           {
             table: fc.oneof(hostile, fc.constant('TABLE')),
             rules: hostile,
-            stackingRules: hostile,
+            stacking: hostile,
             strategy: maybe(fc.constantFrom('rank', 'expectimax', 'expectimax2', 'best')),
             unknownPieces: maybe(fc.oneof(fc.constantFrom(0, 1, 2, 3), hostile)),
             previewTable: hostile,
@@ -606,7 +606,7 @@ describe('stacking', () => {
             randomizer: maybe(fc.constantFrom(...api.RANDOMIZER_NAMES)),
             seed: hostile,
             rules: hostile,
-            stackingRules: hostile,
+            stacking: hostile,
             signal: hostile,
             onProgress: hostile,
             leafRows: hostile,

@@ -126,7 +126,7 @@ describe('TetrisAI.nextMove on random boards', () => {
 
   it('on a clean, low stack it plays the surface AI (StackingAI.bestPlacement) and the Tetris when the rule fires', async () => {
     const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'right' });
-    const surface = await StackingAI.create({ table, stackingRules: { boardHeight: 16, tetrisThreshold: 4 } });
+    const surface = await StackingAI.create({ table, stacking: { boardHeight: 16, tetrisThreshold: 4 } });
     fc.assert(
       fc.property(
         // Low: two pieces on the tallest column stay under the building limit's smaller-clear margin (14 - 4 rows),
@@ -220,7 +220,7 @@ describe('TetrisAI smaller clears near the top', () => {
     const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'right' });
     // These stacks are Tetris-ready, so classic keeps 4 rows free: the stack's limit is 16, and smaller clears are
     // weighed from 4 rows under it.
-    const surface = await StackingAI.create({ table, stackingRules: { boardHeight: 16, tetrisThreshold: 4 } });
+    const surface = await StackingAI.create({ table, stacking: { boardHeight: 16, tetrisThreshold: 4 } });
     const nonI = PIECES.filter((p) => p !== 'I');
     let clearsWithoutI = 0;
     fc.assert(
@@ -696,7 +696,7 @@ describe('stack limits', () => {
         const setup = stackSearchSetup(ruleFacts(r), 'tgm1', 'both');
         // The search engine's board is the higher limit; each turn searches under the one its board allows.
         const { tetrisReady, building } = setup.limits;
-        expect(setup.stackRules.boardHeight).toBe(Math.max(tetrisReady.boardHeight, building.boardHeight));
+        expect(setup.stacking.boardHeight).toBe(Math.max(tetrisReady.boardHeight, building.boardHeight));
         return [r, [tetrisReady.boardHeight, building.boardHeight]];
       }),
     );

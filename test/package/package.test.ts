@@ -40,7 +40,7 @@ const codeOf = (p) => p.then(() => 'resolved', (e) => e && e.name === 'StackRank
 try {
   const threads = crossOriginIsolated ? 2 : 1;
   const table = await buildRankTable({ width: 5, maxStep: 2, iterations: 1, threads });
-  const ai = await StackingAI.create({ table, stackingRules: { boardHeight: 20, tetrisThreshold: 8 } });
+  const ai = await StackingAI.create({ table, stacking: { boardHeight: 20, tetrisThreshold: 8 } });
   const rnd = createRandomizer('tgm2', { seed: 5 });
   let heights = [0, 0, 0, 0, 0], queue = rnd.take(2), placed = 0;
   for (; placed < 30; placed++) {
@@ -180,7 +180,7 @@ describe('the npm package, installed from its tarball into a fresh project', () 
 import * as game from 'stackrank';
 import { PIECE_COUNT, analyzeRandomizer } from 'stackrank/research';
 const table = await buildRankTable({ width: 5, maxStep: 2, iterations: 1, threads: 2 });
-const ai = await StackingAI.create({ table, stackingRules: { boardHeight: 20, tetrisThreshold: 8 } });
+const ai = await StackingAI.create({ table, stacking: { boardHeight: 20, tetrisThreshold: 8 } });
 const rnd = createRandomizer('bag7', { seed: 3 });
 let heights = [0, 0, 0, 0, 0], queue = rnd.take(2), placed = 0;
 while (placed < 30) {
@@ -243,7 +243,7 @@ sr.buildRankTable({ width: 5, maxStep: 2, iterations: 2, threads: 1 }).then((t) 
       'check.ts',
       `import { buildRankTable, StackingAI, createRandomizer, StackRankError, type BestPlacement, type RankTable, type RandomizerName } from 'stackrank';
 const table: RankTable = await buildRankTable({ width: 5, maxStep: 2, iterations: 1, onProgress: (p) => void p.fraction });
-const ai: StackingAI = await StackingAI.create({ table, stackingRules: { boardHeight: 20, tetrisThreshold: 8, steep: 'truncate' } });
+const ai: StackingAI = await StackingAI.create({ table, stacking: { boardHeight: 20, tetrisThreshold: 8, steep: 'truncate' } });
 const name: RandomizerName = 'tgm3';
 const move: BestPlacement | null = ai.bestPlacement([0, 0, 0, 0, 0], createRandomizer(name, { seed: 1 }).take(2), 1);
 const column: number | null = move ? move.column : null;

@@ -8,7 +8,7 @@ import { StackingAI } from '../../src/stacking/ai.js';
 import { StackingEngine } from '../../src/kernels/search.js';
 import { distributionWeights, pairWeights } from '../../src/kernels/search-format.js';
 import { expectimaxStrategy } from '../../src/stacking/strategy.js';
-import type { StackingRules } from '../../src/stacking/rules.js';
+import type { StackingSettings } from '../../src/stacking/rules.js';
 import { simulateStacking } from '../../src/stacking/simulate.js';
 import { referenceRanks, referenceSuccessors } from '../reference/rank-reference.js';
 import { referenceChildren, referenceIndexTruncated } from '../reference/search-reference.js';
@@ -50,7 +50,7 @@ describe.each([
   ['truncate', 8],
   ['collapse', 11],
 ] as const)('expectimax leaves, steep %s, Tetris at %i', (steep, tetrisThreshold) => {
-  const rules: StackingRules = { boardHeight: 20, tetrisThreshold, steep, tetris: 'forced' };
+  const rules: StackingSettings = { boardHeight: 20, tetrisThreshold, steep, tetris: 'forced' };
   it('score exactly the distribution-weighted best ranks (W = 5, property)', async () => {
     const engine = await StackingEngine.create(table, rules, { unknownPieces: 1 });
     const M = (s: number, p: number) => referenceSuccessors(s, p, 5, 4).reduce((m, t) => Math.max(m, q[t]), 0);
@@ -138,7 +138,7 @@ describe.each([
 });
 
 describe('expectimax', () => {
-  const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' };
+  const rules: StackingSettings = { boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' };
   it('weights: sum to 65536 exactly; pairs condition on the first piece; depth 0, 1, 2 name the strategies', () => {
     fc.assert(
       fc.property(
@@ -210,7 +210,7 @@ describe('expectimax', () => {
   });
 
   it('follows the distribution: a certain next piece decides the move', async () => {
-    const ai = await StackingAI.create({ table, stackingRules: rules, strategy: 'expectimax' });
+    const ai = await StackingAI.create({ table, stacking: rules, strategy: 'expectimax' });
     // On [1,0,0,0,0] an O fits at columns 1..3 only; which one is best depends on what comes next.
     const oneHot = (p: number) => PIECES.map((_, i) => (i === p ? 1 : 0));
     const moves = new Set(

@@ -13,7 +13,7 @@ import { StackingEngine } from '../../src/kernels/search.js';
 import { distributionWeights, pairWeights } from '../../src/kernels/search-format.js';
 import { mirrorPairIndex } from '../../src/kernels/search-folded-rows.js';
 import { FOLD_LOW_BITS, FOLD_MIDDLE, FOLD_MIDDLE_BITS } from '../../assembly/search/layout.js';
-import type { StackingRules } from '../../src/stacking/rules.js';
+import type { StackingSettings } from '../../src/stacking/rules.js';
 import { searchImage } from '../../src/kernels/search-image.js';
 import { simulateStacking } from '../../src/stacking/simulate.js';
 import { surfaceCount } from '../../src/surface.js';
@@ -37,7 +37,7 @@ function digitsOf(index: number, width: number, maxStep: number): number[] {
 
 describe.each([5, 6])('W = %i', (width) => {
   const maxStep = 4;
-  const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst', tetris: 'forced' };
+  const rules: StackingSettings = { boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst', tetris: 'forced' };
   const shape = foldShape(width, maxStep);
   const size = surfaceCount(width, maxStep);
 
@@ -88,7 +88,7 @@ describe.each([5, 6])('W = %i', (width) => {
     ['truncate', 'forced'],
     ['collapse', 'choice'],
   ] as const)('steep %s, Tetris %s', (steep, tetris) => {
-    const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep, tetris };
+    const rules: StackingSettings = { boardHeight: 20, tetrisThreshold: 8, steep, tetris };
     it.each([1, 2] as const)(
       '%i unknown piece(s): the same move, plan and leaf score over folded and full rows',
       async (unknownPieces) => {

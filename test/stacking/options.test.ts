@@ -9,7 +9,7 @@ import { playGame } from '../../src/game/play.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
 import { BEST_STRATEGY, checkStrategy } from '../../src/stacking/strategy.js';
-import { ARTICLE_RULES, resolveRules } from '../../src/stacking/rules.js';
+import { ARTICLE_STACKING, resolveStacking } from '../../src/stacking/rules.js';
 import { simulateStacking } from '../../src/stacking/simulate.js';
 
 let table: RankTable;
@@ -87,10 +87,10 @@ describe('previewTable (was leafRows)', () => {
 });
 
 describe("the article's rules preset", () => {
-  it("is 'article' (ARTICLE_RULES); the old name 'seed' is refused with the new one named", () => {
-    expect(resolveRules('article')).toEqual(ARTICLE_RULES);
-    expect(ARTICLE_RULES).toEqual({ boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' });
-    expect(() => resolveRules('seed' as never)).toThrow(refused(/presets are article, default \(.*is "article"\)/));
-    expect(() => resolveRules('toString' as never)).toThrow(refused(/unknown stackingRules preset "toString"/));
+  it("is 'article' (ARTICLE_STACKING); the old name 'seed' is refused with the new one named", () => {
+    expect(resolveStacking('article')).toEqual(ARTICLE_STACKING);
+    expect(ARTICLE_STACKING).toEqual({ boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' });
+    expect(() => resolveStacking('seed' as never)).toThrow(refused(/presets are article, default \(.*is "article"\)/));
+    expect(() => resolveStacking('toString' as never)).toThrow(refused(/unknown stacking preset "toString"/));
   });
 });

@@ -10,7 +10,7 @@ import { PIECES } from '../../src/pieces.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
 import { expectedPiecesFromRank } from '../../src/stacking/rank-placements.js';
-import { resolveRules } from '../../src/stacking/rules.js';
+import { resolveStacking } from '../../src/stacking/rules.js';
 import {
   referenceChildren,
   referenceIndexTruncated,
@@ -59,8 +59,8 @@ describe('rankPlacements values every legal first move as the reference search d
     ] as const) {
       it(`width ${width}, ${JSON.stringify(given)}`, async () => {
         const table = tables[width];
-        const ruleSet = resolveRules(given);
-        const ai = await StackingAI.create({ table, stackingRules: given });
+        const ruleSet = resolveStacking(given);
+        const ai = await StackingAI.create({ table, stacking: given });
         const rules: ReferenceRules = { ...ruleSet, steep: ruleSet.steep as ReferenceRules['steep'] };
         fc.assert(
           fc.property(

@@ -16,7 +16,7 @@ import { placementTable } from '../../src/stacking/placements.js';
 import { reachTable, recordReached, type ReachTable } from '../../src/stacking/reach.js';
 import { simulateStacking } from '../../src/stacking/simulate.js';
 import { stackProfile, stackProfileSvg } from '../../src/stacking/profile.js';
-import type { StackingRules } from '../../src/stacking/rules.js';
+import type { StackingSettings } from '../../src/stacking/rules.js';
 import { referenceSearch, type ReferenceMove } from '../reference/search-reference.js';
 
 const W = 6;
@@ -136,7 +136,7 @@ describe('reach records are sound: the rules layer reaches every placement they 
 });
 
 describe('the kernel plays exactly the best move among the placements the records allow', () => {
-  const rules: StackingRules = { boardHeight: HEIGHT, tetrisThreshold: 8, steep: 'excessFirst', tetris: 'forced' };
+  const rules: StackingSettings = { boardHeight: HEIGHT, tetrisThreshold: 8, steep: 'excessFirst', tetris: 'forced' };
   for (const [ruleSet, which] of [
     ['tgm20g', '20g'],
     ['tgm20g', 'article'],
@@ -146,7 +146,7 @@ describe('the kernel plays exactly the best move among the placements the record
     it(`${ruleSet} with the ${which} table (property)`, async () => {
       const table = which === '20g' ? twentyG : article;
       const reach = reachTable(ruleSet, W, 4, HEIGHT, placements) as ReachTable;
-      const ai = await StackingAI.create({ table, rules: ruleSet, stackingRules: rules });
+      const ai = await StackingAI.create({ table, rules: ruleSet, stacking: rules });
       const values = table.searchValues().values;
       const allowed = (h: number[], piece: number, move: ReferenceMove) =>
         recordReached(reach, idOf(piece, move), h, 4);
@@ -288,7 +288,7 @@ describe('rule-set errors', () => {
       expect.stringMatching(/expectimax strategy plays only rule sets that reach every placement/),
     ]);
     expect(
-      await code(() => StackingAI.create({ table: article, rules: 'nes', stackingRules: { boardHeight: 63 } })),
+      await code(() => StackingAI.create({ table: article, rules: 'nes', stacking: { boardHeight: 63 } })),
     ).toEqual(['BAD_ARGUMENT', expect.stringMatching(/at most 40 rows/)]);
     const steps3 = await buildRankTable({ width: 5, maxStep: 3, iterations: 2, threads: 1 });
     expect(await code(() => StackingAI.create({ table: steps3, rules: 'tgm20g' }))).toEqual([
@@ -298,11 +298,11 @@ describe('rule-set errors', () => {
     expect(
       await code(() => simulateStacking({ table: article, lookahead: 0, rules: { gravity: '20G' } as never })),
     ).toEqual(['BAD_RULES', expect.stringMatching(/rules.name/)]);
-    // The stacking game's own rules are stackingRules now: given as rules, they are refused with their new place.
+    // The stacking game's own rules are stacking now: given as rules, they are refused with their new place.
     for (const old of ['article', 'seed', { steep: 'truncate' }, { boardHeight: 20 }])
       expect(await code(() => StackingAI.create({ table: article, rules: old as never }))).toEqual([
         'BAD_RULES',
-        expect.stringMatching(/the stacking game's own rules .* go in stackingRules/),
+        expect.stringMatching(/the stacking game's own rules .* go in stacking/),
       ]);
   });
 });

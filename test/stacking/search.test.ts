@@ -5,7 +5,7 @@ import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking/ai.js';
 import { StackingEngine } from '../../src/kernels/search.js';
 import { CTX_WORDS, GAME_WORDS } from '../../assembly/search/layout.js';
-import { resolveRules, type StackingRules } from '../../src/stacking/rules.js';
+import { resolveStacking, type StackingSettings } from '../../src/stacking/rules.js';
 import { referenceLeaf, referenceSearch } from '../reference/search-reference.js';
 
 const tables: Record<number, RankTable> = {};
@@ -32,8 +32,8 @@ describe('bestPlacement equals an exhaustive pure-TS search', () => {
     ] as const) {
       it(`W=${width}, ${steep}, Tetris ${tetris} (property)`, async () => {
         const table = tables[width];
-        const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep, tetris };
-        const ai = await StackingAI.create({ table, stackingRules: rules });
+        const rules: StackingSettings = { boardHeight: 20, tetrisThreshold: 8, steep, tetris };
+        const ai = await StackingAI.create({ table, stacking: rules });
         const values = table.searchValues().values;
         fc.assert(
           fc.property(heightsArb(width, 18), queueArb, fc.integer({ min: 0, max: 4 }), (heights, queue, la) => {
@@ -68,8 +68,8 @@ describe('bestPlacement equals an exhaustive pure-TS search', () => {
 
   it('replaying the plan reaches a surface with the best value', async () => {
     const table = tables[6];
-    const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst', tetris: 'forced' };
-    const ai = await StackingAI.create({ table, stackingRules: rules });
+    const rules: StackingSettings = { boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst', tetris: 'forced' };
+    const ai = await StackingAI.create({ table, stacking: rules });
     const values = table.searchValues().values;
     fc.assert(
       fc.property(
@@ -95,8 +95,8 @@ describe('bestPlacement equals an exhaustive pure-TS search', () => {
 describe('moves in board coordinates (one move shape with TetrisAI and the full-board player)', () => {
   it('each plan step states its cells on the stack the steps before it leave; a Tetris is the upright I in the well', async () => {
     const table = tables[6];
-    const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst', tetris: 'choice' };
-    const ai = await StackingAI.create({ table, stackingRules: rules });
+    const rules: StackingSettings = { boardHeight: 20, tetrisThreshold: 8, steep: 'excessFirst', tetris: 'choice' };
+    const ai = await StackingAI.create({ table, stacking: rules });
     let tetrises = 0;
     fc.assert(
       fc.property(
@@ -149,7 +149,7 @@ describe('the transposition memo', () => {
     // Entries are tagged with the search's generation (1..127, then cleared and reused). A stale entry taken as
     // current would skip states: fewer nodes, possibly another move. Search A, then B until A's tag comes round
     // again (126 searches on a fresh engine), then A again: the same answer and node count as the first time.
-    const engine = await StackingEngine.create(tables[9], resolveRules('default'));
+    const engine = await StackingEngine.create(tables[9], resolveStacking('default'));
     const a = { heights: [2, 3, 3, 2, 1, 1, 2, 4, 4], queue: [2, 5, 6, 1, 3] };
     const b = { heights: [0, 1, 1, 0, 0, 2, 2, 1, 1], queue: [3, 4, 2, 0, 1] };
     const first = engine.search(a.heights, a.queue, 4);
@@ -183,17 +183,17 @@ function applyStep(h: number[], piece: string, rotation: number, column: number)
 
 describe('rules', () => {
   it('sends an I down the well only when the Tetris rule fires', async () => {
-    const ai = await StackingAI.create({ table: tables[9], stackingRules: { tetrisThreshold: 8 } });
+    const ai = await StackingAI.create({ table: tables[9], stacking: { tetrisThreshold: 8 } });
     expect(ai.bestPlacement([4, 5, 6, 7, 8, 8, 8, 8, 8], 'I', 0)!.tetris).toBe(true);
     expect(ai.bestPlacement([4, 5, 6, 7, 8, 8, 8, 8, 8], 'I', 0)!.heights).toEqual([0, 1, 2, 3, 4, 4, 4, 4, 4]);
     expect(ai.bestPlacement([4, 5, 6, 7, 7, 7, 7, 7, 7], 'I', 0)!.tetris).toBe(false); // highest below threshold
     expect(ai.bestPlacement([3, 5, 6, 7, 8, 8, 8, 8, 8], 'I', 0)!.tetris).toBe(false); // lowest column below 4
-    const high = await StackingAI.create({ table: tables[9], stackingRules: { tetrisThreshold: 12 } });
+    const high = await StackingAI.create({ table: tables[9], stacking: { tetrisThreshold: 12 } });
     expect(high.bestPlacement([4, 5, 6, 7, 8, 8, 8, 8, 8], 'I', 0)!.tetris).toBe(false);
     // 'choice': below the threshold the search may take the Tetris, and takes it when that ranks best.
     const choice = await StackingAI.create({
       table: tables[9],
-      stackingRules: { tetrisThreshold: 12, tetris: 'choice' },
+      stacking: { tetrisThreshold: 12, tetris: 'choice' },
     });
     const flatHigh = [6, 6, 6, 6, 6, 6, 6, 6, 7];
     expect(choice.bestPlacement(flatHigh, 'I', 0)!.rank).toBeGreaterThanOrEqual(
@@ -203,18 +203,18 @@ describe('rules', () => {
   });
 
   it('never places above the board and reports null when nothing fits', async () => {
-    const ai = await StackingAI.create({ table: tables[9], stackingRules: { boardHeight: 20 } });
+    const ai = await StackingAI.create({ table: tables[9], stacking: { boardHeight: 20 } });
     const move = ai.bestPlacement([18, 18, 18, 18, 18, 18, 18, 18, 18], 'O', 0)!;
     expect(Math.max(...move.heights)).toBe(20);
     expect(ai.bestPlacement([19, 19, 19, 19, 19, 19, 19, 19, 19], 'O', 0)).toBeNull();
     expect(ai.bestPlacement([0, 2, 0, 2, 0, 2, 0, 2, 0], 'O', 0)).toBeNull(); // no flat pair for an O
-    const low = await StackingAI.create({ table: tables[9], stackingRules: { boardHeight: 19 } });
+    const low = await StackingAI.create({ table: tables[9], stacking: { boardHeight: 19 } });
     expect(low.bestPlacement([18, 18, 18, 18, 18, 18, 18, 18, 18], 'O', 0)).toBeNull();
   });
 
   it('excessFirst prefers less steepness beyond ±S; truncate may not', async () => {
-    const trunc = await StackingAI.create({ table: tables[9], stackingRules: { steep: 'truncate' } });
-    const excess = await StackingAI.create({ table: tables[9], stackingRules: { steep: 'excessFirst' } });
+    const trunc = await StackingAI.create({ table: tables[9], stacking: { steep: 'truncate' } });
+    const excess = await StackingAI.create({ table: tables[9], stacking: { steep: 'excessFirst' } });
     const steepness = (steps: number[]) => steps.reduce((a, d) => a + Math.max(0, Math.abs(d) - 4), 0);
     let differ = 0;
     fc.assert(
@@ -231,17 +231,17 @@ describe('rules', () => {
   });
 
   it('knows the article preset and rejects unknown rules', () => {
-    expect(resolveRules('article')).toEqual({
+    expect(resolveStacking('article')).toEqual({
       boardHeight: 20,
       tetrisThreshold: 8,
       steep: 'truncate',
       tetris: 'forced',
     });
-    expect(() => resolveRules({ tetris: 'sometimes' as never })).toThrow(/stackingRules.tetris/);
-    expect(() => resolveRules({ steep: 'clamp' as never })).toThrow(/stackingRules.steep/);
-    expect(() => resolveRules({ tetrisThreshold: 30 })).toThrow(/tetrisThreshold/);
-    expect(() => resolveRules({ wells: 2 } as never)).toThrow(/unknown rule "wells"/);
-    expect(() => resolveRules('fast' as never)).toThrow(/unknown stackingRules preset/);
+    expect(() => resolveStacking({ tetris: 'sometimes' as never })).toThrow(/stacking.tetris/);
+    expect(() => resolveStacking({ steep: 'clamp' as never })).toThrow(/stacking.steep/);
+    expect(() => resolveStacking({ tetrisThreshold: 30 })).toThrow(/tetrisThreshold/);
+    expect(() => resolveStacking({ wells: 2 } as never)).toThrow(/unknown rule "wells"/);
+    expect(() => resolveStacking('fast' as never)).toThrow(/unknown stacking preset/);
   });
 });
 
@@ -281,7 +281,7 @@ describe('input checks', () => {
   });
 
   it('a search under a lowered board height equals an engine built with that height, and the next search forgets it (property)', async () => {
-    const rules = resolveRules({ boardHeight: 16, tetrisThreshold: 4 });
+    const rules = resolveStacking({ boardHeight: 16, tetrisThreshold: 4 });
     const engine = await StackingEngine.create(tables[5], rules);
     const lower = await StackingEngine.create(tables[5], { ...rules, boardHeight: 11 });
     fc.assert(
@@ -304,7 +304,7 @@ describe('input checks', () => {
   });
 
   it('kernel record layouts match assembly/search/layout.ts', async () => {
-    const engine = await StackingEngine.create(tables[5], resolveRules(undefined));
+    const engine = await StackingEngine.create(tables[5], resolveStacking(undefined));
     expect(engine.kernel.CTX_WORDS.value).toBe(CTX_WORDS);
     expect(engine.kernel.GAME_WORDS.value).toBe(GAME_WORDS);
   });

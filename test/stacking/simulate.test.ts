@@ -37,9 +37,7 @@ describe('simulateStacking', () => {
       runs.push({
         lookahead,
         threads,
-        ...essentials(
-          await simulateStacking({ table, lookahead, games: 12, seed: 42, stackingRules: 'article', threads }),
-        ),
+        ...essentials(await simulateStacking({ table, lookahead, games: 12, seed: 42, stacking: 'article', threads })),
       });
     }
     expect(runs[0]).toEqual({ ...runs[1], threads: 1 });
@@ -50,7 +48,7 @@ describe('simulateStacking', () => {
   });
 
   it('plays exactly the game bestPlacement plays, move for move', async () => {
-    const ai = await StackingAI.create({ table, stackingRules: 'article' });
+    const ai = await StackingAI.create({ table, stacking: 'article' });
     for (const lookahead of [0, 1]) {
       const rng = createRandomizer('tgm1', { seed: streamSeed(5, 0, 0) });
       const queue = rng.take(5000);
@@ -62,7 +60,7 @@ describe('simulateStacking', () => {
         heights = move.heights;
         placed++;
       }
-      const sim = await simulateStacking({ table, lookahead, games: 1, seed: 5, stackingRules: 'article', threads: 1 });
+      const sim = await simulateStacking({ table, lookahead, games: 1, seed: 5, stacking: 'article', threads: 1 });
       expect(sim.pieces).toBe(placed);
       expect(sim.deaths).toBe(1);
     }

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingEngine } from '../../src/kernels/search.js';
 import { MOVE_TETRIS } from '../../src/kernels/search-format.js';
-import { TETRIS_ROWS, tetrisOptions, type StackingRules } from '../../src/stacking/rules.js';
+import { TETRIS_ROWS, tetrisOptions, type StackingSettings } from '../../src/stacking/rules.js';
 
 const I = 0;
 let table: RankTable;
@@ -25,7 +25,7 @@ describe('the Tetris rule: TypeScript and the kernel agree', () => {
     it(`rules.tetris '${tetris}' (property)`, async () => {
       const engines = new Map<number, StackingEngine>();
       const engineFor = async (tetrisThreshold: number) => {
-        const rules: StackingRules = { boardHeight: 20, tetrisThreshold, steep: 'excessFirst', tetris };
+        const rules: StackingSettings = { boardHeight: 20, tetrisThreshold, steep: 'excessFirst', tetris };
         if (!engines.has(tetrisThreshold)) engines.set(tetrisThreshold, await StackingEngine.create(table, rules));
         return engines.get(tetrisThreshold)!;
       };
@@ -60,7 +60,7 @@ describe('the Tetris rule: TypeScript and the kernel agree', () => {
       [[TETRIS_ROWS - 1, 6, 5, 6, 5], 6, false], // lowest one below: no Tetris, and no placement either
     ];
     for (const [heights, boardHeight, down] of cases) {
-      const rules: StackingRules = {
+      const rules: StackingSettings = {
         boardHeight,
         tetrisThreshold: boardHeight,
         steep: 'excessFirst',

@@ -11,7 +11,7 @@ import { Board, reachablePlacements } from '../../src/rules/index.js';
 import { StackingEngine } from '../../src/kernels/search.js';
 import { distributionWeights } from '../../src/kernels/search-format.js';
 import { wellWindow20G } from '../../src/stacking/reach.js';
-import type { StackingRules } from '../../src/stacking/rules.js';
+import type { StackingSettings } from '../../src/stacking/rules.js';
 import { referenceSuccessors } from '../reference/rank-reference.js';
 import { referenceChildren, referenceIndexTruncated } from '../reference/search-reference.js';
 
@@ -90,7 +90,7 @@ describe("the engine's blockedWell factor", () => {
     table = await buildRankTable({ width: 5, maxStep: 4, iterations: 5, threads: 1 });
     q = table.searchValues().values;
   });
-  const rules: StackingRules = { boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' };
+  const rules: StackingSettings = { boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' };
   const factor = 0.8;
   const F = Math.round(factor * 65536);
 
