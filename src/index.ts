@@ -95,7 +95,7 @@ export {
 } from './randomizers/index.js';
 
 // The full-board player (10 x 20, feature weights).
-export { FullBoard, type FullMove, type Placement, type BoardSize } from './fullboard/board.js';
+export { FullBoard, type FullMove, type DropResult, type BoardSize } from './fullboard/board.js';
 export {
   PRESETS,
   PRESET_NAMES,

@@ -8,7 +8,7 @@
  * any cell in row `height` or above loses (checked before rows are cleared, as in the CS3243 rules of the GA report).
  */
 import { StackRankError, describe, optionNames, optionsObject, requireDenseArray } from '../errors.js';
-import { ORIENTATIONS, PIECES, requireOrientation, toPieceId, type Orientation } from '../pieces.js';
+import { ORIENTATIONS, PIECES, requireOrientation, toPieceId, type Orientation, type Piece } from '../pieces.js';
 
 export const MIN_WIDTH = 4;
 export const MAX_WIDTH = 10;
@@ -25,15 +25,15 @@ export interface BoardSize {
 
 const BOARD_SIZE_OPTIONS = optionNames<BoardSize>({ width: true, height: true });
 
-/** A placement: orientation index into ORIENTATIONS[piece] and the column of the piece's left edge. */
+/** A move of the full board: the piece, an orientation index into ORIENTATIONS[piece] and its left column. */
 export interface FullMove {
-  piece: number;
+  piece: Piece;
   orientation: number;
   x: number;
 }
 
-/** What happened when a move was placed (the inputs of the move-dependent features). */
-export interface Placement {
+/** What dropping a move did: the board after it, and the inputs of the move-dependent features. */
+export interface DropResult {
   board: FullBoard;
   lines: number;
   /** Cells of the placed piece inside the removed rows. */
@@ -232,7 +232,7 @@ export class FullBoard {
     const moves: FullMove[] = [];
     ORIENTATIONS[p].forEach((o, oi) => {
       for (let x = 0; x + o.width <= this.width; x++) {
-        if (this.landing(o, x) + pieceHeight(o) <= this.height) moves.push({ piece: p, orientation: oi, x });
+        if (this.landing(o, x) + pieceHeight(o) <= this.height) moves.push({ piece: PIECES[p], orientation: oi, x });
       }
     });
     return moves;
@@ -264,7 +264,7 @@ export class FullBoard {
    * Places a move and removes full rows. Returns null when the move loses (a cell would reach row `height`);
    * throws BAD_ARGUMENT for an orientation or column that does not exist.
    */
-  place(piece: number | string, orientation: number, x: number): Placement | null {
+  place(piece: number | string, orientation: number, x: number): DropResult | null {
     const p = toPieceId(piece);
     const os = ORIENTATIONS[p];
     if (!Number.isInteger(orientation) || orientation < 0 || orientation >= os.length) {

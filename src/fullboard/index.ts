@@ -1,5 +1,5 @@
 /** Full-board player (docs/fullboard.md): board, features, presets, player and GA trainer. */
-export { FullBoard, type FullMove, type Placement, type BoardSize } from './board.js';
+export { FullBoard, type FullMove, type DropResult, type BoardSize } from './board.js';
 export { FEATURE_NAMES, FEATURE_FUNCTIONS, featureValues, type FeatureName, type MoveInfo } from './features.js';
 export {
   PRESETS,
