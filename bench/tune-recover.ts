@@ -23,7 +23,7 @@
  *                                 --population 12 --max-pieces 10000 --seed 200 --top-out-cost 2 --out tune-recover-2
  */
 import { PLAIN_BCTS_WEIGHTS, RECOVER_TERMS, RECOVER_WEIGHTS } from '../src/game/evaluate.js';
-import type { RecoverWeights } from '../src/game/recover-terms.js';
+import type { RecoverWeights } from '../src/kernels/recover.js';
 import { loadRecoverWeights } from '../src/cli/game.js';
 import { playGame } from '../src/game/play.js';
 import { defaultGameRandomizer } from '../src/game/rules-adapter.js';

@@ -65,7 +65,8 @@ export {
 export { StackingAI, type StackingAIOptions } from './stacking/ai.js';
 export type { BestPlacement, PlanStep } from './stacking/surface-move.js';
 export type { SurfacePlacementRanking, RankedSurfacePlacement } from './stacking/rank-placements.js';
-export type { NextPieceValues, Strategy, StrategyName, UnknownPieces } from './stacking/strategy.js';
+export type { NextPieceValues, Strategy, StrategyName } from './stacking/strategy.js';
+export type { UnknownPieces } from './kernels/search-format.js';
 export {
   simulateStacking,
   type SimulateOptions,

@@ -84,3 +84,15 @@ export function orientationCells(o: Orientation): [number, number][] {
   for (let j = 0; j < o.width; j++) for (let r = o.bot[j]; r < o.top[j]; r++) cells.push([j, r]);
   return cells;
 }
+
+/** Rows an orientation spans. */
+export function pieceHeight(o: Orientation): number {
+  return Math.max(...o.top);
+}
+
+/** Row masks of an orientation: masks[r] has bit j set when column j of the piece has a cell in row r. */
+export function orientationRowMasks(o: Orientation): number[] {
+  const masks = new Array<number>(pieceHeight(o)).fill(0);
+  for (let j = 0; j < o.width; j++) for (let r = o.bot[j]; r < o.top[j]; r++) masks[r] |= 1 << j;
+  return masks;
+}

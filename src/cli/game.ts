@@ -4,7 +4,7 @@ import { StackRankError } from '../errors.js';
 import { type GamePolicy, MAX_STACK_ROOM, MIN_STACK_ROOM } from '../game/policy.js';
 import { benchGame } from '../game/bench.js';
 import { RECOVER_WEIGHTS, withRecoverWeights } from '../game/evaluate.js';
-import type { RecoverWeights } from '../game/recover-terms.js';
+import type { RecoverWeights } from '../kernels/recover.js';
 import { mergeGameResults, type PlayGameResult } from '../game/play.js';
 import type { GameTally } from '../game/play-types.js';
 import { defaultGameRandomizer } from '../game/rules-adapter.js';

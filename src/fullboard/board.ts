@@ -8,7 +8,16 @@
  * any cell in row `height` or above loses (checked before rows are cleared, as in the CS3243 rules of the GA report).
  */
 import { StackRankError, describe, optionNames, optionsObject, requireDenseArray } from '../errors.js';
-import { ORIENTATIONS, PIECES, requireOrientation, toPieceId, type Orientation, type Piece } from '../pieces.js';
+import {
+  ORIENTATIONS,
+  PIECES,
+  orientationRowMasks,
+  pieceHeight,
+  requireOrientation,
+  toPieceId,
+  type Orientation,
+  type Piece,
+} from '../pieces.js';
 
 export const MIN_WIDTH = 4;
 export const MAX_WIDTH = 10;
@@ -57,17 +66,6 @@ export function checkSize(width: unknown, height: unknown): { width: number; hei
     );
   }
   return { width, height };
-}
-
-export function pieceHeight(o: Orientation): number {
-  return Math.max(...o.top);
-}
-
-/** Row masks of an orientation: masks[r] has bit j set when column j of the piece has a cell in row r. */
-export function orientationRowMasks(o: Orientation): number[] {
-  const masks = new Array<number>(pieceHeight(o)).fill(0);
-  for (let j = 0; j < o.width; j++) for (let r = o.bot[j]; r < o.top[j]; r++) masks[r] |= 1 << j;
-  return masks;
 }
 
 export class FullBoard {

@@ -32,7 +32,7 @@ import { WEIGHT_WORDS_EXPECT } from '../kernels/search-format.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import type { GamePlacement, RuleSetName } from '../rules/types.js';
 import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, withRecoverWeights } from './evaluate.js';
-import type { RecoverWeights } from './recover-terms.js';
+import type { RecoverWeights } from '../kernels/recover.js';
 import { columnCells, rowsFilled } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';

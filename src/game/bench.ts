@@ -9,7 +9,7 @@ import type { RuleSetName } from '../rules/types.js';
 import type { NextPieceValues } from '../stacking/strategy.js';
 import { StackRankError, checkCallback, describe, firstHole, optionNames, optionsObject } from '../errors.js';
 import { checkStackRoom, GAME_POLICIES, type GamePolicy } from './policy.js';
-import type { RecoverWeights } from './recover-terms.js';
+import type { RecoverWeights } from '../kernels/recover.js';
 import { GAME_RUN_OPTION_KEYS, playGame, type PlayGameResult } from './play.js';
 import type { GameTally } from './play-types.js';
 

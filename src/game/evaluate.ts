@@ -11,7 +11,7 @@
 import { describe, firstUnknownKey, StackRankError } from '../errors.js';
 import { PRESETS } from '../fullboard/presets.js';
 import { RecoverKernel } from '../kernels/recover.js';
-import type { BoardFeatures, MoveFacts, RecoverWeights } from './recover-terms.js';
+import type { BoardFeatures, MoveFacts, RecoverWeights } from '../kernels/recover.js';
 
 const bcts = (name: (typeof PRESETS.bcts.features)[number]): number =>
   PRESETS.bcts.weights[PRESETS.bcts.features.indexOf(name)];

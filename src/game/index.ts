@@ -8,7 +8,7 @@ export {
   type PlacementUnit,
 } from './rank-placements.js';
 export { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS } from './evaluate.js';
-export type { RecoverWeights } from './recover-terms.js';
+export type { RecoverWeights } from '../kernels/recover.js';
 export { playGame, type PlayGameOptions, type PlayGameResult } from './play.js';
 export { defaultGameRandomizer } from './rules-adapter.js';
 export { benchGame, type BenchGameOptions, type BenchGameResult } from './bench.js';

@@ -6,7 +6,7 @@
 import { requireInt } from '../errors.js';
 import type { RandomizerName } from '../randomizers/index.js';
 import { DEFAULT_STACKING, TETRIS_ROWS, type StackingSettings } from '../stacking/rules.js';
-import type { UnknownPieces } from '../stacking/strategy.js';
+import type { UnknownPieces } from '../kernels/search-format.js';
 import type { Piece } from '../pieces.js';
 import { defaultGameRandomizer, type GameRuleFacts } from './rules-adapter.js';
 

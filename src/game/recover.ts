@@ -21,7 +21,7 @@
  */
 import { PIECES, type Piece } from '../pieces.js';
 import type { GamePlacement } from '../rules/types.js';
-import type { RecoverWeights } from './recover-terms.js';
+import type { RecoverWeights } from '../kernels/recover.js';
 import { RecoverKernel, TOP_OUT } from '../kernels/recover.js';
 import { reachableOnRows, type GameRuleFacts } from './rules-adapter.js';
 

@@ -7,8 +7,7 @@
 import { StackRankError, yieldToEventLoop } from '../errors.js';
 import { ORIENTATIONS } from '../pieces.js';
 import { Rng, type RngState } from '../random.js';
-import type { Randomizer } from '../randomizers/index.js';
-import { FullBoard, orientationRowMasks, pieceHeight } from '../fullboard/board.js';
+import { orientationRowMasks, pieceHeight } from '../pieces.js';
 import {
   BOARD_ROWS,
   B_ROWS,
@@ -154,6 +153,11 @@ export interface KernelChoice {
  */
 export type ChunkEnd = 'budget' | 'lost' | 'lineCap' | 'dealt';
 
+/** What deals a game's pieces in buffers (a Randomizer). */
+export interface PieceSource {
+  fillIds(out: Uint8Array, count?: number): void;
+}
+
 /** One piece buffer per context, reused (the kernel's allocator never frees). */
 const pieceBuffers = new Map<number, number>();
 /** Pieces a game's buffer holds when a randomizer deals them from TypeScript. */
@@ -164,7 +168,7 @@ const PIECE_BUFFER = 65536;
  * stub allocator never frees): a board, weights, and a game played in it.
  */
 export class FullBoardContext {
-  private pieces: Randomizer | null = null;
+  private pieces: PieceSource | null = null;
   private pieceBuf = 0;
 
   private constructor(
@@ -198,24 +202,14 @@ export class FullBoardContext {
     kernel.exports.setWeights(ctx, wptr);
   }
 
-  /** Copies a board into the context's current board and lets the kernel derive heights. */
-  setBoard(board: FullBoard): void {
+  /** Copies a board (its row masks, bottom first: a FullBoard) into the context and lets the kernel derive heights. */
+  setBoard(board: { readonly height: number; readonly rows: ArrayLike<number> }): void {
     const { kernel, ctx } = this;
     const i32 = new Int32Array(kernel.memory.buffer);
     const rows = (i32[(ctx + O_BOARD_A) >> 2] + B_ROWS) >> 2;
     i32.fill(0, rows, rows + BOARD_ROWS);
     for (let r = 0; r < board.height; r++) i32[rows + r] = board.rows[r];
     kernel.exports.syncBoard(ctx);
-  }
-
-  /** The context's current board. */
-  board(): FullBoard {
-    const i32 = new Int32Array(this.kernel.memory.buffer);
-    const rows = (i32[(this.ctx + O_BOARD_A) >> 2] + B_ROWS) >> 2;
-    return new FullBoard(
-      { width: this.width, height: this.height },
-      Array.from(i32.subarray(rows, rows + this.height)),
-    );
   }
 
   /** The best placement of piece `p` on the board (2-ply over piece `next` when it is known), or null when every one loses. */
@@ -293,7 +287,7 @@ export class FullBoardContext {
    * A new game on an empty board: 2-ply over a preview piece when `lookahead` is 1; pieces from the kernel's own
    * PRNG seeded with `seed` (exactly new Rng(seed).nextInt(7)), or dealt by `pieces` in buffers when given.
    */
-  startGame(lookahead: 0 | 1, seed: RngState, pieces: Randomizer | null): void {
+  startGame(lookahead: 0 | 1, seed: RngState, pieces: PieceSource | null): void {
     const { kernel, ctx } = this;
     const k = kernel.exports;
     k.setLookahead(ctx, lookahead);

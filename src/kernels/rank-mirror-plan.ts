@@ -18,7 +18,7 @@
  * standard digits, b = trailing half reversed and complemented) read straight off the build index:
  * a = U * B^(h-k) + X and b = V * B^(h-k) + Y (assembly/rank.ts foldU16).
  */
-import type { RankMove } from '../rank/moves.js';
+import type { RankMove } from './rank-plan.js';
 import { SLOTS_PER_PIECE } from '../../assembly/rank/layout.js';
 import { makeRankPlan, type RankPlanArrays } from './rank-plan.js';
 

@@ -5,7 +5,18 @@
  */
 import { MIRROR_PIECE } from '../pieces.js';
 import { ROLE_PAIR_FIRST, ROLE_PAIR_SECOND, ROLE_SELF } from '../../assembly/rank/layout.js';
-import type { RankMove } from '../rank/moves.js';
+
+/** A move of the rank iteration as the plan reads it (src/rank/moves.ts makes them). */
+export interface RankMove {
+  piece: number;
+  orientation: number;
+  column: number;
+  /** Inclusive digit range per step position (index 0 = most significant digit). */
+  lo: number[];
+  hi: number[];
+  /** Index change: index(after) - index(before), the same for every surface where the move is legal. */
+  delta: number;
+}
 
 /** How a piece's per-surface maxima join the sum (ROLE_* of src/rank/layout.ts): mirror pairs are added first. */
 export const PIECE_ROLES = Int32Array.from(MIRROR_PIECE, (m, p) =>

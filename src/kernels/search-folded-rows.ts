@@ -11,8 +11,7 @@
  * leading half's digits a above that. The kernel's step lookup and placement records carry these shares, so a
  * child's index comes out of the parent's step sums as before, and its row from a few integer operations.
  */
-import { MIRROR_SLOT } from '../rank/preview.js';
-import type { FoldShape } from '../rank/fold.js';
+import { MIRROR_SLOT } from './search-format.js';
 import {
   FOLD_LOW_BITS,
   FOLD_MIDDLE,
@@ -34,7 +33,12 @@ const bitsFor = (n: number) => (n <= 1 ? 0 : Math.ceil(Math.log2(n)));
  * The mirror-pair index of `shape`'s surfaces, or null when its fields do not fit 31 bits (never at a width whose
  * rows fit in memory: 9x4 takes 26).
  */
-export function mirrorPairIndex(shape: FoldShape): MirrorPairIndex | null {
+export function mirrorPairIndex(shape: {
+  base: number;
+  half: number;
+  middle: number;
+  halfSize: number;
+}): MirrorPairIndex | null {
   const { base, half, middle, halfSize } = shape;
   const lowBits = Math.max(1, bitsFor(halfSize));
   const middleBits = bitsFor(middle);

@@ -6,7 +6,7 @@
  * src/ reads it (test/kernel-layout.test.ts checks the kernel's copy).
  */
 import { StackRankError, describe, requireInt } from '../errors.js';
-import { ORIENTATIONS, PIECE_COUNT } from '../pieces.js';
+import { MIRROR_PIECE, ORIENTATIONS, PIECE_COUNT } from '../pieces.js';
 import { surfaceBase } from '../surface.js';
 import {
   FIT_STEP_BITS,
@@ -55,6 +55,12 @@ export {
   WEIGHT_WORDS_EXPECT,
   WEIGHT_WORDS_EXPECT2,
 } from '../../assembly/search/layout.js';
+
+/** Unknown pieces a leaf averages over: 0 for 'rank', 1 or 2 for 'expectimax'. */
+export type UnknownPieces = 0 | 1 | 2;
+
+/** Slot k of a mirrored surface's leaf row (or preview row) is slot MIRROR_SLOT[k] of the original's. */
+export const MIRROR_SLOT: readonly number[] = [...MIRROR_PIECE, 7];
 
 /**
  * What step digit `digit` (0..2S: the step truncated to ±S, plus S) at step position `i` adds to the index the

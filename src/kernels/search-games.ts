@@ -5,8 +5,6 @@
  * (src/stacking/simulate.ts) deals the pieces and keeps the games' records; this module runs them.
  */
 import { StackRankError } from '../errors.js';
-import type { Randomizer } from '../randomizers/index.js';
-import type { UnknownPieces } from '../stacking/strategy.js';
 import {
   CTX_WORDS,
   GAME_DEAD,
@@ -30,7 +28,7 @@ import {
 } from '../../assembly/search/layout.js';
 import { KernelPool } from './pool.js';
 import type { StackingEngine } from './search.js';
-import { fillDistributionWeights, fillPairWeights } from './search-format.js';
+import { fillDistributionWeights, fillPairWeights, type UnknownPieces } from './search-format.js';
 import { MAX_MEMORY_PAGES, WASM_PAGE } from './wasm.js';
 
 /** Piece buffer per slot. A game starts with a small fill that grows 8x per refill (short games stay cheap). */
@@ -49,6 +47,14 @@ export interface KernelGame {
   tetrises: number;
 }
 
+/** What deals a game's pieces (a Randomizer): ids, and each piece's chances before it for expectimax. */
+export interface PieceDealer {
+  nextId(): number;
+  fillIds(out: Uint8Array, count?: number): void;
+  distribution(into?: Float64Array): Float64Array;
+  nextPairDistribution(into?: Float64Array): Float64Array;
+}
+
 interface Slot {
   game: number;
   pieces: number;
@@ -59,7 +65,7 @@ interface Slot {
 }
 
 /** Deals `count` pieces into ids[from..]; with a weights buffer, records each piece's chances before it. */
-function deal(rng: Randomizer, memory: WebAssembly.Memory, slot: Slot, from: number, count: number): void {
+function deal(rng: PieceDealer, memory: WebAssembly.Memory, slot: Slot, from: number, count: number): void {
   const ids = new Uint8Array(memory.buffer, slot.pieces + from, count);
   if (!slot.weights) {
     rng.fillIds(ids, count);
@@ -159,7 +165,7 @@ export class KernelGames {
    */
   async play(
     slotIndex: number,
-    rng: Randomizer,
+    rng: PieceDealer,
     cap: number,
     onPieces: (played: number) => void,
     stopped: () => boolean,

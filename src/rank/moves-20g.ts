@@ -17,7 +17,8 @@ import { reachablePlacements } from '../rules/reachable.js';
 import { RULE_SETS } from '../rules/rule-sets.js';
 import { ROTATION_SYSTEMS, shapeKey } from '../rules/rotation-systems.js';
 import { packBoxes } from './boxes.js';
-import { rankMoves, type RankMove } from './moves.js';
+import { rankMoves } from './moves.js';
+import type { RankMove } from '../kernels/rank-plan.js';
 
 /** The rule set the 20G table follows. */
 export const TWENTY_G_RULES = RULE_SETS.tgm20g;

@@ -12,17 +12,7 @@
  */
 import { ORIENTATIONS, PIECE_COUNT } from '../pieces.js';
 import { surfaceBase } from '../surface.js';
-
-export interface RankMove {
-  piece: number;
-  orientation: number;
-  column: number;
-  /** Inclusive digit range per step position (index 0 = most significant digit). */
-  lo: number[];
-  hi: number[];
-  /** Index change: index(after) - index(before), the same for every surface where the move is legal. */
-  delta: number;
-}
+import type { RankMove } from '../kernels/rank-plan.js';
 
 /** What the rank iteration does with a placement that would leave a step steeper than ±S. */
 export type TableSteep = 'forbid' | 'collapse';

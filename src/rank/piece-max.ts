@@ -38,7 +38,7 @@ export async function computePieceMax(
  * The rows folded by mirror symmetry (docs/file-formats.md, "Mirror folding"), half the memory: each mirror
  * pair's representative keeps its row at its folded slot of `target` (8 u16 per folded slot, foldedSize slots;
  * slots no surface maps to are left as they are); the other surface's row is the representative's with pieces
- * mirrored (MIRROR_SLOT in src/rank/preview.ts), as unfoldRows rebuilds it. Only for a mirror-symmetric table,
+ * mirrored (MIRROR_SLOT in src/kernels/search-format.ts), as unfoldRows rebuilds it. Only for a mirror-symmetric table,
  * whose rows are symmetric that way (its values are, and so are the moves of the rank iteration). The full rows
  * never exist: each chunk from the kernel is folded as it comes.
  */

@@ -21,10 +21,11 @@
  * whose old plane becomes the spare for the next piece: planes rotate, nothing is copied.
  */
 import { StackRankError, describe, optionNames, optionsObject, requireInt } from '../errors.js';
-import { MIRROR_PIECE, PIECE_COUNT } from '../pieces.js';
+import { PIECE_COUNT } from '../pieces.js';
 import { type Surface, checkGeometry, surfaceCount, surfaceIndex } from '../surface.js';
 import { defaultThreadCount } from '../threads.js';
 import { previewRows } from '../kernels/rank.js';
+import { MIRROR_SLOT } from '../kernels/search-format.js';
 import {
   BUILD_OPTION_KEYS,
   MAX_ITERATIONS,
@@ -65,8 +66,6 @@ const PREVIEW_VARIANTS: readonly string[] = Object.values(STEEP_VARIANT.preview)
 export const PREVIEW_SLOTS = 8;
 /** The constructor's first argument from this module's factories; a caller's `new PreviewTable(...)` is refused. */
 const INTERNAL: unique symbol = Symbol('PreviewTable');
-/** Slot k of a mirrored surface's row is slot MIRROR_SLOT[k] of the original's. */
-export const MIRROR_SLOT: readonly number[] = [...MIRROR_PIECE, 7];
 
 export interface PreviewBuildOptions extends BuildOptions, PieceModelOptions {
   /**

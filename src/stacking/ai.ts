@@ -20,14 +20,8 @@ import { PASS_A_TABLE_IN_A_BROWSER, requireRankTable, type RankTable } from '../
 import { surfaceFromHeights } from '../surface.js';
 import { StackingEngine } from '../kernels/search.js';
 import { distributionWeights, pairWeights } from '../kernels/search-format.js';
-import {
-  checkStrategy,
-  refuseLeafRows,
-  type NextPieceValues,
-  type Strategy,
-  type StrategyName,
-  type UnknownPieces,
-} from './strategy.js';
+import { checkStrategy, refuseLeafRows, type NextPieceValues, type Strategy, type StrategyName } from './strategy.js';
+import type { UnknownPieces } from '../kernels/search-format.js';
 import { checkLookahead, toHeights, toQueue } from './input.js';
 import { MOVE_NONE, MOVE_TETRIS } from '../kernels/search-format.js';
 import { applyMove, collapseSteps } from './placements.js';

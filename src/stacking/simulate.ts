@@ -43,14 +43,8 @@ import { requireRankTable, type RankTable } from '../rank/table.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import { KernelGames } from '../kernels/search-games.js';
 import { StackingEngine } from '../kernels/search.js';
-import {
-  checkStrategy,
-  refuseLeafRows,
-  type NextPieceValues,
-  type Strategy,
-  type StrategyName,
-  type UnknownPieces,
-} from './strategy.js';
+import { checkStrategy, refuseLeafRows, type NextPieceValues, type Strategy, type StrategyName } from './strategy.js';
+import type { UnknownPieces } from '../kernels/search-format.js';
 import { estimateSurvival, median, type SurvivalEstimate } from './estimate.js';
 import { MAX_LOOKAHEAD } from './input.js';
 import { checkRuleSet } from './reach.js';

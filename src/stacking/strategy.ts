@@ -5,6 +5,7 @@
 import { StackRankError, describe, requireInt } from '../errors.js';
 import { LEAF_ROW_SLOTS } from '../kernels/search-format.js';
 import type { RankTable } from '../rank/table.js';
+import type { UnknownPieces } from '../kernels/search-format.js';
 
 /**
  * How leaves are scored (docs/api.md, "Strategies"): 'rank' (the article: the rank of the final surface) or
@@ -14,8 +15,6 @@ import type { RankTable } from '../rank/table.js';
  */
 export type Strategy = 'rank' | 'expectimax';
 export const STRATEGIES: readonly Strategy[] = ['rank', 'expectimax'];
-/** Unknown pieces a leaf averages over: 0 for 'rank', 1 or 2 for 'expectimax'. */
-export type UnknownPieces = 0 | 1 | 2;
 export const MAX_UNKNOWN_PIECES = 2;
 
 /** What callers may ask for: a strategy, or 'best' = the strongest we have measured (docs/results.md). */

@@ -11,7 +11,7 @@ import { PIECES, type Piece } from '../../src/pieces.js';
 import { RULE_SET_NAMES } from '../../src/rules/rule-sets.js';
 import type { GamePlacement } from '../../src/rules/types.js';
 import { boardFeatures, RECOVER_WEIGHTS } from '../../src/game/evaluate.js';
-import type { RecoverWeights } from '../../src/game/recover-terms.js';
+import type { RecoverWeights } from '../../src/kernels/recover.js';
 import { recoverMove, recoverRootValues, type RecoverContext } from '../../src/game/recover.js';
 import { RecoverKernel } from '../../src/kernels/recover.js';
 import { rowsFilled } from '../../src/game/grid.js';

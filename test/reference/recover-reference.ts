@@ -6,7 +6,7 @@
  */
 import { PIECES, type Piece } from '../../src/pieces.js';
 import type { GamePlacement } from '../../src/rules/types.js';
-import type { BoardFeatures, MoveFacts, RecoverWeights } from '../../src/game/recover-terms.js';
+import type { BoardFeatures, MoveFacts, RecoverWeights } from '../../src/kernels/recover.js';
 import { lockCells, popcount, stackFloor } from '../../src/game/grid.js';
 
 export type Reach = (rows: Uint32Array, piece: Piece) => readonly GamePlacement[];
