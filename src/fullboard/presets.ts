@@ -101,7 +101,7 @@ export const PRESETS = {
 } as const satisfies Record<string, Preset>;
 export type PresetName = keyof typeof PRESETS;
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
-/** The weights bestMove and playFullGame use when none are given: the strongest preset measured (docs/fullboard-results.md). */
+/** The weights bestMove and playFullGame use when none are given: the strongest preset measured (bench/notes/fullboard-results.md). */
 export const DEFAULT_WEIGHTS: PresetName = 'bcts';
 
 /** A preset name, or any features + weights pair (a Preset is one). */

@@ -416,7 +416,7 @@ export class TetrisAI {
       height,
       visibleHeight: this.rules.visibleHeight,
       // Tall boards forget the well: the plain full-board terms fill it and clear rows. (Keeping it while burning
-      // raised the Tetris rate but lost games: docs/results.md.)
+      // raised the Tetris rate but lost games: bench/notes/results.md.)
       wellColumn: plain || tall ? -1 : this.recoverWell(rows),
       // Near the field's top a piece may cover the well: its cover is a row or two to clear, where BCTS counts each
       // cell under it as a hole and builds on the stack instead until it tops out in an I drought.

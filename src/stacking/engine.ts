@@ -102,14 +102,14 @@ export const STRATEGIES: readonly Strategy[] = ['rank', 'expectimax'];
 export type UnknownPieces = 0 | 1 | 2;
 export const MAX_UNKNOWN_PIECES = 2;
 
-/** What callers may ask for: a strategy, or 'best' = the strongest we have measured (docs/results.md). */
+/** What callers may ask for: a strategy, or 'best' = the strongest we have measured (bench/notes/results.md). */
 export type StrategyName = Strategy | 'best';
 /** A checked strategy and its number of unknown pieces. */
 export interface SearchStrategy {
   readonly strategy: Strategy;
   readonly unknownPieces: UnknownPieces;
 }
-// Strongest per docs/results.md: two unknown pieces beat one at lookahead 0-1 with either leaf values (7-8x the
+// Strongest per bench/notes/results.md: two unknown pieces beat one at lookahead 0-1 with either leaf values (7-8x the
 // cost per move); with a preview table's leaf values it beats the previous best at every lookahead 0-4.
 export const BEST_STRATEGY: SearchStrategy = Object.freeze({ strategy: 'expectimax', unknownPieces: 2 });
 

@@ -200,7 +200,7 @@ export interface SimulationResult extends SurvivalEstimate {
   records: StreamRecord[];
 }
 
-/** Seed of game k of stream s: a fixed mix of the user seed, s and k (documented in docs/results.md). */
+/** Seed of game k of stream s: a fixed mix of the user seed, s and k (docs/api.md, `simulateStacking`). */
 export function streamSeed(seed: number, stream: number, game: number): number {
   // Integers only: the hash reads its arguments as 32-bit integers, so 1.5 would be game 1's seed.
   if (!Number.isSafeInteger(seed) || !Number.isSafeInteger(stream) || !Number.isSafeInteger(game)) {
