@@ -130,7 +130,6 @@ the stack (pair it with the 20G table: stackrank table build --variant 20g --out
       choices: STRATEGY_CHOICES,
       default: 'rank',
       help: 'search strategy',
-      renamed: { expectimax2: '--strategy expectimax --unknown-pieces 2' },
     },
     unknownPieces: {
       type: 'int',

@@ -195,8 +195,6 @@ export class TetrisAI {
    */
   static async create(options: TetrisAIOptions = {}, attached?: AttachedSearch): Promise<TetrisAI> {
     const opts = optionsObject('TetrisAI.create', options);
-    if ('leafRows' in opts)
-      throw new StackRankError('BAD_ARGUMENT', 'the leafRows option is now previewTable (a preview table)');
     refuseUnknownOptions('TetrisAI.create', opts, TETRIS_AI_OPTIONS);
     const rules = ruleFacts(opts.rules ?? 'guideline');
     const signal = checkSignal(opts.signal);

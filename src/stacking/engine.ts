@@ -118,11 +118,6 @@ export const BEST_STRATEGY: SearchStrategy = Object.freeze({ strategy: 'expectim
  * over 1 unknown piece unless told 2; 'rank' takes none; 'best' chooses both.
  */
 export function checkStrategy(strategy: unknown, unknownPieces?: unknown): SearchStrategy {
-  if (strategy === 'expectimax2')
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      'strategy "expectimax2" is now { strategy: "expectimax", unknownPieces: 2 }',
-    );
   if (strategy !== undefined && strategy !== 'best' && !(STRATEGIES as readonly unknown[]).includes(strategy)) {
     throw new StackRankError(
       'BAD_ARGUMENT',
@@ -267,15 +262,6 @@ export function checkNextPieceValues(values: unknown, table: RankTable, what: st
     );
   }
   return leaf;
-}
-
-/** The old name of the `previewTable` option, refused with the new one named. */
-export function refuseLeafRows(opts: object): void {
-  if ('leafRows' in opts)
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      'the leafRows option is now previewTable (a preview table or leaf values)',
-    );
 }
 
 const UNIFORM = distributionWeights();

@@ -57,7 +57,7 @@ export function resolveRules(rules: Partial<StackingRules> | 'article' | 'defaul
     if (!preset)
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `unknown stackingRules preset ${describe(rules)}; presets are ${Object.keys(RULE_PRESETS).join(', ')}${(rules as string) === 'seed' ? ' (the article\'s set, once called "seed", is "article")' : ''}`,
+        `unknown stackingRules preset ${describe(rules)}; presets are ${Object.keys(RULE_PRESETS).join(', ')}`,
       );
     return { ...preset };
   }

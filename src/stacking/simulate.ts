@@ -47,7 +47,6 @@ import {
   checkStrategy,
   fillDistributionWeights,
   fillPairWeights,
-  refuseLeafRows,
   type NextPieceValues,
   type Strategy,
   type StrategyName,
@@ -245,7 +244,6 @@ function deal(rng: Randomizer, memory: WebAssembly.Memory, slot: Slot, from: num
 export async function simulateStacking(options: SimulateOptions): Promise<SimulationResult> {
   if (options === undefined) throw new StackRankError('BAD_ARGUMENT', 'simulateStacking needs { table, lookahead }');
   const opts = optionsObject('simulateStacking', options) as SimulateOptions;
-  refuseLeafRows(opts);
   refuseUnknownOptions('simulateStacking', opts, SIMULATE_OPTIONS);
   requireRankTable(opts.table, 'simulateStacking: table');
   const randomizer = opts.randomizer ?? 'tgm1';
