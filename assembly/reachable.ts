@@ -9,7 +9,7 @@
 // in assembly/reachable/layout.ts. No allocation, no strings, no GC.
 export { alloc } from './memory';
 export * from './reachable/layout';
-import { applySpins, noteSpin, spins } from './reachable/spin';
+import { applySpins, noteSpin, spins, threeCorners } from './reachable/spin';
 import {
   COLUMN_SLOTS,
   FIT_COUNT,
@@ -219,6 +219,7 @@ export function reach(context: usize, table: usize): i32 {
   const soft = (flags & FLAG_SOFT_DROP) != 0 && !g20;
   const irs = (flags & FLAG_INITIAL_ROTATION) != 0;
   const spinning = (flags & FLAG_SPINS) != 0 && spins(tbl);
+  let spun = false;
 
   // rows with walls; floor and ceiling rows all ones
   const walls = ~(((1 << width) - 1) << WALL);
@@ -294,7 +295,9 @@ export function reach(context: usize, table: usize): i32 {
       const ok = initial ? turn(s0, x0, y0, dir) : turn(s, x, y, dir);
       if (ok) {
         // a turn that leaves the piece at rest may be a spin (spin.ts), whether or not the state is new
-        if (spinning && collides(rs, rx, ry - 1)) noteSpin(ctx, tbl, mark, initial ? s0 : s, idx, dir, rk, rs, rx, ry);
+        if (spinning && threeCorners(ctx, tbl, rs, rx, ry)) {
+          if (noteSpin(ctx, tbl, mark, initial ? s0 : s, idx, dir, rk, rs, rx, ry)) spun = true;
+        }
         if (g20) ry = dropY(rs, rx, ry);
         enqueue(M_CW + dir, idx);
       }
@@ -352,7 +355,7 @@ export function reach(context: usize, table: usize): i32 {
       }
     }
   }
-  if (spinning) applySpins(ctx, tbl, mark, count);
+  if (spun) applySpins(ctx, tbl, mark, count);
   return count;
 }
 

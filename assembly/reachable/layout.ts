@@ -96,11 +96,11 @@ export const S_SHAPE = 12; // states with the same cells share a shape id;
 export const S_CDX = 13; //   reference + (cdx, cdy) is the same point for all of them
 export const S_CDY = 14;
 export const S_NEXT = 15; //  [2] state after cw, ccw
-// Spin corners (src/rules/spins.ts): the four cells diagonal to the state's centre, relative to the reference, packed
-// as corner i's dx + SPIN_BIAS in bits 8i..8i+3 and dy + SPIN_BIAS in bits 8i+4..8i+7.
-export const S_SPIN_CORNERS = 17;
-export const S_SPIN_FRONT = 18; // bit i: corner i lies on the side the piece points to; 0: the piece does not spin
-export const SPIN_BIAS = 8;
+// Spins (src/rules/spins.ts): the state's centre cell relative to the reference; its corners are the centre's four
+// diagonal cells, numbered 0 (dx -1, dy -1), 1 (+1, -1), 2 (-1, +1), 3 (+1, +1).
+export const S_SPIN_CX = 17;
+export const S_SPIN_CY = 18;
+export const S_SPIN_FRONT = 19; // bit i: corner i lies on the side the piece points to; 0: the piece does not spin
 export const S_TURN = 20; //  [2] turn blocks (TURN_WORDS each), cw then ccw
 // a turn block:
 export const TURN_WORDS = 22;

@@ -11,7 +11,6 @@ import {
   OUT_FROM,
   OUT_LANDED,
   OUT_WORDS,
-  SPIN_BIAS,
   SPIN_FROM_SHIFT,
   SPIN_FULL,
   SPIN_LANDED_SHIFT,
@@ -27,8 +26,13 @@ import {
   STATE_Y_SHIFT,
   S_CDX,
   S_CDY,
+  S_H,
+  S_MASK,
+  S_MINDX,
+  S_MINDY,
   S_SHAPE,
-  S_SPIN_CORNERS,
+  S_SPIN_CX,
+  S_SPIN_CY,
   S_SPIN_FRONT,
   S_TURN,
   TABLE_HEADER_WORDS,
@@ -47,27 +51,44 @@ export function spins(tbl: usize): bool {
 }
 
 /**
- * The spin of state s at (x, y), resting where the turn from state `from` (direction dir, kick test `kick`) left
- * it: three filled corners make a spin, full when both front corners are filled or the kick upgrades.
+ * The filled corners of state s at (x, y) as bits 0..3 (S_SPIN_CX's numbering). Two row reads: the corners lie in the
+ * rows under and over the centre, two columns apart; the floor, the walls and the rows from the ceiling up are all
+ * filled in the rows with walls.
  */
-function spinLevel(ctx: usize, tbl: usize, from: i32, dir: i32, kick: i32, s: i32, x: i32, y: i32): i32 {
-  const packed = tableWord(tbl, s, S_SPIN_CORNERS);
-  const front = tableWord(tbl, s, S_SPIN_FRONT);
-  let corners = 0;
-  let fronts = 0;
-  for (let i = 0; i < 4; i++) {
-    const c = packed >> (i << 3);
-    const cx = x + (c & 15) - SPIN_BIAS;
-    const cy = y + ((c >> 4) & 15) - SPIN_BIAS;
-    // rows with walls: the floor, the walls and the rows from the ceiling up are all filled
-    if (((load<i32>(ctx + O_ROWS + ((<usize>(cy + WALL)) << 2)) >> (cx + WALL)) & 1) != 0) {
-      corners++;
-      fronts += (front >> i) & 1;
-    }
-  }
-  if (corners < 3) return SPIN_NONE;
-  if (fronts == 2) return SPIN_FULL;
+@inline function corners(ctx: usize, tbl: usize, s: i32, x: i32, y: i32): u32 {
+  const cx = x + tableWord(tbl, s, S_SPIN_CX) + WALL - 1;
+  const cy = y + tableWord(tbl, s, S_SPIN_CY) + WALL;
+  const under = (<u32>load<i32>(ctx + O_ROWS + ((<usize>(cy - 1)) << 2)) >>> (<u32>cx)) & 5;
+  const over = (<u32>load<i32>(ctx + O_ROWS + ((<usize>(cy + 1)) << 2)) >>> (<u32>cx)) & 5;
+  return (under & 1) | ((under >> 1) & 2) | ((over & 1) << 2) | ((over << 1) & 8);
+}
+
+/** Whether state s at (x, y) has three corners filled: the cheap test reach() makes before noteSpin. */
+@inline export function threeCorners(ctx: usize, tbl: usize, s: i32, x: i32, y: i32): bool {
+  return popcnt(corners(ctx, tbl, s, x, y)) >= 3;
+}
+
+/**
+ * The spin of state s at (x, y), where the turn from state `from` (direction dir, kick test `kick`) left it: three
+ * filled corners make a spin, full when both front corners are filled or the kick upgrades.
+ */
+@inline function spinLevel(ctx: usize, tbl: usize, from: i32, dir: i32, kick: i32, s: i32, x: i32, y: i32): i32 {
+  const c = corners(ctx, tbl, s, x, y);
+  if (popcnt(c) < 3) return SPIN_NONE;
+  if (popcnt(c & <u32>tableWord(tbl, s, S_SPIN_FRONT)) == 2) return SPIN_FULL;
   return ((tableWord(tbl, from, S_TURN + dir * TURN_WORDS + T_UPGRADE) >> kick) & 1) != 0 ? SPIN_FULL : SPIN_MINI;
+}
+
+/** Whether state s at (x, y) rests: a cell of it stands on a filled cell (or the floor). */
+function rests(ctx: usize, tbl: usize, s: i32, x: i32, y: i32): bool {
+  const base = x + tableWord(tbl, s, S_MINDX) + WALL;
+  const below = y + tableWord(tbl, s, S_MINDY) + WALL - 1;
+  const h = tableWord(tbl, s, S_H);
+  for (let r = 0; r < h; r++) {
+    const row = <u32>load<i32>(ctx + O_ROWS + ((<usize>(below + r)) << 2));
+    if (((row >>> (<u32>base)) & <u32>tableWord(tbl, s, S_MASK + r)) != 0) return true;
+  }
+  return false;
 }
 
 /** The placement key (as reach() keys placements) of state s resting at (x, y). */
@@ -80,8 +101,10 @@ function spinLevel(ctx: usize, tbl: usize, from: i32, dir: i32, kick: i32, s: i3
 }
 
 /**
- * A turn from state `from` (state index `fromIdx`, direction dir, kick test `kick`) left the piece at rest in state s
- * at (x, y): keeps its spin for that placement if it is the first found at a better level than any before.
+ * A turn from state `from` (state index `fromIdx`, direction dir, kick test `kick`) left the piece in state s at
+ * (x, y): if it rests there and makes a spin, keeps the spin for that placement when it is the first found at a
+ * better level than any before. The corners come first: most turns have fewer than three filled. Returns whether
+ * the turn made a spin.
  */
 export function noteSpin(
   ctx: usize,
@@ -94,19 +117,20 @@ export function noteSpin(
   s: i32,
   x: i32,
   y: i32,
-): void {
+): bool {
   const level = spinLevel(ctx, tbl, from, dir, kick, s, x, y);
-  if (level == SPIN_NONE) return;
+  if (level == SPIN_NONE || !rests(ctx, tbl, s, x, y)) return false;
   const key = placementKey(tbl, s, x, y);
   const markAt = ctx + O_SPIN_MARK + ((<usize>key) << 1);
   const at = ctx + O_SPIN + ((<usize>key) << 2);
-  if (load<u16>(markAt) == mark && (load<i32>(at) & SPIN_LEVEL_MASK) >= level) return;
+  if (load<u16>(markAt) == mark && (load<i32>(at) & SPIN_LEVEL_MASK) >= level) return true;
   store<u16>(markAt, mark);
   const rest = (s << STATE_ROTATION_SHIFT) | ((y + WALL) << STATE_Y_SHIFT) | (x + WALL);
   store<i32>(
     at,
     level | (dir << SPIN_TURN_SHIFT) | (rest << SPIN_LANDED_SHIFT) | (fromIdx << SPIN_FROM_SHIFT),
   );
+  return true;
 }
 
 /**

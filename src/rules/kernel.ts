@@ -52,10 +52,10 @@ import {
   S_MINDY,
   S_NEXT,
   S_SHAPE,
-  S_SPIN_CORNERS,
+  S_SPIN_CX,
+  S_SPIN_CY,
   S_SPIN_FRONT,
   S_TURN,
-  SPIN_BIAS,
   SPIN_LEVEL_MASK,
   SPIN_TURN_SHIFT,
   S_W,
@@ -126,9 +126,9 @@ export function pieceTable(g: PieceGeometry): Int32Array {
     t[w + S_NEXT] = inert ? s : g.cw[s];
     t[w + S_NEXT + 1] = inert ? s : g.ccw[s];
     if (spin) {
-      spin.corners[s].forEach(([dx, dy], i) => {
-        t[w + S_SPIN_CORNERS] |= ((dx + SPIN_BIAS) | ((dy + SPIN_BIAS) << 4)) << (8 * i);
-      });
+      // spins.ts lists each state's corners around its centre in the kernel's order: (-1,-1) (+1,-1) (-1,+1) (+1,+1)
+      t[w + S_SPIN_CX] = spin.corners[s][0][0] + 1;
+      t[w + S_SPIN_CY] = spin.corners[s][0][1] + 1;
       t[w + S_SPIN_FRONT] = spin.front[s];
     }
     for (let dir = 0; dir < 2; dir++) {

@@ -36,7 +36,8 @@ export const SPINS: readonly Spin[] = Object.freeze(['none', 'mini', 'full']);
 
 /** What the three-corner test needs of one piece under a rotation system: per state, its corners. */
 export interface SpinGeometry {
-  /** corners[s]: the four cells diagonal to state s's centre cell, relative to the state's reference point. */
+  /** corners[s]: the four cells diagonal to state s's centre, relative to its reference point, in the order (-1, -1)
+   * (+1, -1) (-1, +1) (+1, +1) from the centre (the kernel's, assembly/reachable/layout.ts). */
   readonly corners: readonly (readonly Cell[])[];
   /** front[s]: bit i set when corners[s][i] lies on the side the piece points to (two bits per state). */
   readonly front: readonly number[];
