@@ -102,6 +102,28 @@ export function garbageHoles(
   rng: Rng,
   entering: readonly number[],
   width: number,
+  messiness: Partial<Messiness>,
+  last: number | undefined,
+): number[] {
+  if (!(rng instanceof Rng))
+    throw new StackRankError('BAD_ARGUMENT', `rng must be an Rng (stackrank/research); got ${describe(rng)}`);
+  if (!Array.isArray(entering) || firstHole(entering) >= 0)
+    throw new StackRankError('BAD_ARGUMENT', `entering must be an array of line counts; got ${describe(entering)}`);
+  for (const n of entering) checkLines(n, 'an entering attack');
+  const w = checkWidth(width);
+  if (last !== undefined && !(Number.isInteger(last) && last >= 0 && last < w))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `last must be a column from 0 to ${w - 1} or undefined; got ${describe(last)}`,
+    );
+  return drawHoles(rng, entering, w, checkMessiness(messiness), last);
+}
+
+/** garbageHoles on checked arguments. */
+export function drawHoles(
+  rng: Rng,
+  entering: readonly number[],
+  width: number,
   messiness: Messiness,
   last: number | undefined,
 ): number[] {
@@ -132,6 +154,28 @@ export function insertGarbageRows(
   height: number,
   holes: readonly number[],
 ): boolean {
+  if (!(rows instanceof Uint16Array || rows instanceof Uint32Array))
+    throw new StackRankError('BAD_ARGUMENT', `rows must be a Uint16Array or Uint32Array; got ${describe(rows)}`);
+  const w = checkWidth(width);
+  if (!Number.isInteger(height) || height < 1 || height > rows.length)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `height must be an integer from 1 to the ${rows.length} rows given; got ${describe(height)}`,
+    );
+  const full = (1 << w) - 1;
+  for (let y = 0; y < height; y++)
+    if (rows[y] > full) throw new StackRankError('BAD_BOARD', `bit row ${y} has cells beyond width ${w}: ${rows[y]}`);
+  checkHoles(holes, w);
+  return pushGarbageRows(rows, w, height, holes);
+}
+
+/** insertGarbageRows on checked arguments. */
+export function pushGarbageRows(
+  rows: Uint16Array | Uint32Array,
+  width: number,
+  height: number,
+  holes: readonly number[],
+): boolean {
   const n = holes.length;
   if (n === 0) return false;
   const full = (1 << width) - 1;
@@ -155,7 +199,7 @@ export function insertGarbage(
   const b = Board.from(board);
   checkHoles(holes, b.width);
   const rows = b.rows.slice();
-  const toppedOut = insertGarbageRows(rows, b.width, b.height, holes);
+  const toppedOut = pushGarbageRows(rows, b.width, b.height, holes);
   return { board: Board.fromBits(rows, b.width, b.height), toppedOut };
 }
 
@@ -192,11 +236,7 @@ export class GarbageQueue {
     const opts = optionsObject('GarbageQueue', options, GARBAGE_QUEUE_OPTIONS);
     this.rng = new Rng(checkSeed(opts.seed ?? 0));
     this.width = checkWidth(opts.width ?? 10);
-    const m = optionsObject('GarbageQueue messiness', opts.messiness, MESSINESS_FIELDS);
-    this.messiness = Object.freeze({
-      withinAttack: checkChance('messiness.withinAttack', m.withinAttack ?? DEFAULT_MESSINESS.withinAttack),
-      betweenAttacks: checkChance('messiness.betweenAttacks', m.betweenAttacks ?? DEFAULT_MESSINESS.betweenAttacks),
-    });
+    this.messiness = checkMessiness(opts.messiness ?? {});
   }
 
   /** The attacks waiting, oldest first (nextMove's `incoming`). */
@@ -224,7 +264,7 @@ export class GarbageQueue {
   lock(attack: number, clearedLines: number): { sent: number; cancelled: number; holes: number[] } {
     const step = garbageAfterLock(this.queue, attack, clearedLines);
     this.queue = step.queue;
-    const holes = garbageHoles(this.rng, step.entering, this.width, this.messiness, this.lastHole);
+    const holes = drawHoles(this.rng, step.entering, this.width, this.messiness, this.lastHole);
     if (holes.length > 0) this.lastHole = holes[holes.length - 1];
     return { sent: step.sent, cancelled: step.cancelled, holes };
   }
@@ -251,18 +291,32 @@ export function checkEntries(value: unknown, what: string): GarbageEntry[] {
 function checkEntry(e: unknown, what: string): GarbageEntry {
   if (e === null || typeof e !== 'object')
     throw new StackRankError('BAD_ARGUMENT', `${what} must be { lines, delay }; got ${describe(e)}`);
-  const { lines, delay = 0 } = e as { lines?: unknown; delay?: unknown };
-  if (typeof lines !== 'number' || !Number.isInteger(lines) || lines < 1 || lines > MAX_GARBAGE_LINES)
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `${what}.lines must be an integer from 1 to ${MAX_GARBAGE_LINES}; got ${describe(lines)}`,
-    );
+  const { lines: given, delay = 0 } = e as { lines?: unknown; delay?: unknown };
+  const lines = checkLines(given, `${what}.lines`);
   if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > MAX_GARBAGE_DELAY)
     throw new StackRankError(
       'BAD_ARGUMENT',
       `${what}.delay must be an integer from 0 to ${MAX_GARBAGE_DELAY} (locks before it may enter); got ${describe(delay)}`,
     );
   return { lines, delay };
+}
+
+function checkLines(lines: unknown, what: string): number {
+  if (typeof lines !== 'number' || !Number.isInteger(lines) || lines < 1 || lines > MAX_GARBAGE_LINES)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${what} must be an integer from 1 to ${MAX_GARBAGE_LINES} lines; got ${describe(lines)}`,
+    );
+  return lines;
+}
+
+/** Messiness as a caller gives it (either chance may be left out for its default), checked and copied. */
+function checkMessiness(value: unknown): Messiness {
+  const m = optionsObject('messiness', value as Partial<Messiness>, MESSINESS_FIELDS);
+  return Object.freeze({
+    withinAttack: checkChance('messiness.withinAttack', m.withinAttack ?? DEFAULT_MESSINESS.withinAttack),
+    betweenAttacks: checkChance('messiness.betweenAttacks', m.betweenAttacks ?? DEFAULT_MESSINESS.betweenAttacks),
+  });
 }
 
 function checkCount(name: string, value: unknown): number {
