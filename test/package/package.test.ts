@@ -146,7 +146,9 @@ describe('the npm package, installed from its tarball into a fresh project', () 
     // No source maps, and the size the packaging was trimmed to (1.35 MB before: maps, and SIMD builds equal to scalar).
     expect(packed.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(tarballBytes).toBeGreaterThan(0);
-    // At most 660 kB, fumen codec included: about 652 kB now (648 kB before the 20G well window of 2026-11-29; lines
+    // At most 690 kB, fumen codec included: about 686 kB now (656 kB before the versus rules of 2026-12-03, T-spins,
+    // attack tables and garbage: their code with its comments in both builds, both type declarations and the demo,
+    // and rules.md's Versus section; 648 kB before the 20G well window of 2026-11-29; lines
     // broken at 400 characters: 7 kB), and a change of a few bytes can move the compressed size
     // by 1 kB (the chunks' names, and so the order of files in the tarball, follow their content); source maps or a
     // second build would add hundreds of kB. Only docs/*.md ship (the screenshots and charts stay in the repository),
@@ -156,7 +158,7 @@ describe('the npm package, installed from its tarball into a fresh project', () 
     expect(packed).toContain('docs/api.md');
     for (const repositoryOnly of ['results', 'fullboard-results', 'benchmarks', 'architecture'])
       expect(packed).not.toContain(`docs/${repositoryOnly}.md`);
-    expect(tarballBytes).toBeLessThanOrEqual(660_000);
+    expect(tarballBytes).toBeLessThanOrEqual(690_000);
     expect(packed.some((f) => /^dist\/demo\/assets\/index-.*\.js$/.test(f))).toBe(true);
     expect(packed.filter((f) => /^(src|test|assembly|bench|node_modules|demo)\//.test(f))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules/stackrank/package.json'), 'utf8'));
