@@ -6,7 +6,8 @@
 // Board rows are stored with walls: row y at index y + 4, bit x + 4 = column x, bits outside the board set, rows
 // below the floor and from the ceiling up all ones; so a collision test is a few AND operations with no bounds
 // test. State index: rotation << 11 | (y + 4) << 5 | (x + 4). Every offset, code and size shared with TypeScript is
-// in assembly/reachable/layout.ts. No allocation, no strings, no GC.
+// in assembly/reachable/layout.ts; spins (their corner test and the best spin per placement) are in
+// assembly/reachable/spin.ts. No allocation, no strings, no GC.
 export { alloc } from './memory';
 export * from './reachable/layout';
 import { applySpins, noteSpin, spins, threeCorners } from './reachable/spin';

@@ -6,7 +6,10 @@
  * The search runs over piece states (rotation, x, y). Edges, tried in this order at every state: cw, ccw, left,
  * right, dasLeft, dasRight, softDrop. Every key press costs 1 (a DAS shift too), so the first time a placement's
  * cells are met in breadth-first order gives one of the fewest-press sequences, and among those the one whose
- * presses come first in that edge order, earliest key first: ties break the same way on every run.
+ * presses come first in that edge order, earliest key first: ties break the same way on every run. Under a rule set
+ * with spins, every turn is also tested for a spin (whether or not its state is new); a placement a spin reaches takes
+ * the best spin found there first and its keys, the way to the state turned from, the turn, hardDrop (docs/rules.md,
+ * "Versus").
  */
 import { StackRankError, describe, optionNames, refuseUnknownOptions } from '../errors.js';
 import { PIECES, toPieceId, type Piece } from '../pieces.js';
