@@ -18,29 +18,27 @@ interface Golden {
   spin: 'none' | 'mini' | 'full';
 }
 
+/** The T pointing down into a slot at column 4, its flat side on row 1. */
+const SLOT: [number, number][] = [
+  [4, 0],
+  [3, 1],
+  [4, 1],
+  [5, 1],
+];
+
 const GOLDEN: Golden[] = [
   {
     name: 'T-spin double: dropped upright, turned into the slot under the overhang',
     rows: ['####......', '###...####', '####.#####'],
     inputs: ['cw', 'softDrop', 'cw', 'hardDrop'],
-    cells: [
-      [4, 0],
-      [3, 1],
-      [4, 1],
-      [5, 1],
-    ],
+    cells: SLOT,
     spin: 'full',
   },
   {
     name: 'the same cells reached without a turn last are no spin (no overhang: dropped pointing down)',
     rows: ['..........', '###...####', '####.#####'],
     inputs: ['cw', 'cw', 'hardDrop'],
-    cells: [
-      [4, 0],
-      [3, 1],
-      [4, 1],
-      [5, 1],
-    ],
+    cells: SLOT,
     spin: 'none',
   },
   {
@@ -71,12 +69,7 @@ const GOLDEN: Golden[] = [
     name: 'a turn in the air, then the hard drop moves the piece: no spin',
     rows: ['###...####', '####.#####'],
     inputs: ['cw', 'cw', 'hardDrop'],
-    cells: [
-      [4, 0],
-      [3, 1],
-      [4, 1],
-      [5, 1],
-    ],
+    cells: SLOT,
     spin: 'none',
   },
 ];
