@@ -1,5 +1,5 @@
 /**
- * The TBP bot's engine over TetrisAI (docs/tbp.md, "The AI behind it"): each suggestion is one stateless
+ * The TBP bot's engine over TetrisAI (docs/tbp.md, "The randomizer"): each suggestion is one stateless
  * `nextMove` (or `rankPlacements` for several moves) on the bot's position, with the chances of the piece after the
  * queue from the bag this file follows: the `start` message's bag state when the front end gives one (seven_bag,
  * general_bag), else a seven-piece bag inferred from the pieces seen, uniform once the pieces contradict a bag.

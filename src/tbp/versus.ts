@@ -1,5 +1,5 @@
 /**
- * The little of the guideline's versus rules the TBP bot needs (docs/tbp.md, "Combo, back-to-back and spins"): the
+ * The little of the guideline's versus rules the TBP bot needs (docs/tbp.md, "Messages": combo, back-to-back and spins): the
  * counters `play` carries on, and the spin a suggested T placement makes. Kept apart on purpose: the rules layer's
  * versus rules (T-spins per placement, clear kinds, attack) are to take its place.
  */
