@@ -18,7 +18,6 @@ import type {
   TbpRandomizer,
   TbpRandomizerName,
 } from './engine.js';
-import { tSpinOf } from './versus.js';
 
 /** The most moves a suggestion lists. */
 export const MAX_SUGGESTED_MOVES = 20;
@@ -94,7 +93,7 @@ export class TetrisAIEngine implements TbpEngine {
       y: m.y,
       cells: m.cells,
       inputs: m.inputs,
-      spin: tSpinOf(position.rows, m.piece, m.inputs),
+      spin: m.spin,
     }));
     const best = found[0];
     return {

@@ -6,7 +6,7 @@
  */
 import { describe } from '../errors.js';
 import type { Piece } from '../pieces.js';
-import type { Cell } from '../rules/types.js';
+import type { Cell, Spin } from '../rules/types.js';
 import {
   TBP_HEIGHT,
   TBP_WIDTH,
@@ -25,7 +25,7 @@ import {
   type TbpErrorReason,
   type TbpMove,
 } from './messages.js';
-import { countersAfter } from './versus.js';
+import { clearKindOf, nextVersusState } from '../rules/attack.js';
 
 /** The library's version, as `info` reports it (test/tbp/bot.test.ts holds it to package.json's). */
 export const STACKRANK_VERSION = '0.1.0';
@@ -291,4 +291,19 @@ function applyMove(position: Position, move: PlayedMove): void {
   const counters = countersAfter(position, move.lines, move.spin);
   position.combo = counters.combo;
   position.backToBack = counters.backToBack;
+}
+
+/**
+ * TBP's counters after a lock that cleared `lines` with `spin`, by the rules layer's versus arithmetic: `combo` is
+ * line clears in a row, `back_to_back` whether a back-to-back chain is running (docs/tbp.md). A spin with more lines
+ * than its kind has (a mini triple) counts as the plain clear.
+ */
+export function countersAfter(
+  before: { readonly combo: number; readonly backToBack: boolean },
+  lines: number,
+  spin: Spin,
+): { combo: number; backToBack: boolean } {
+  const kind = clearKindOf(lines, spin) ?? clearKindOf(lines, 'none')!;
+  const after = nextVersusState(kind, { combo: before.combo, backToBack: before.backToBack ? 1 : 0 });
+  return { combo: after.combo, backToBack: after.backToBack > 0 };
 }

@@ -5,7 +5,7 @@
  * ai-engine.ts implements it over TetrisAI.
  */
 import type { Piece } from '../pieces.js';
-import type { Cell, Input } from '../rules/types.js';
+import type { Cell, Input, Spin } from '../rules/types.js';
 
 /** The board's size under TBP: 10 columns, 40 rows (the guideline's whole matrix). */
 export const TBP_WIDTH = 10;
@@ -35,7 +35,7 @@ export interface TbpRandomizer {
   readonly bag?: { readonly current: readonly number[]; readonly filled: readonly number[] };
 }
 
-export type Spin = 'none' | 'mini' | 'full';
+export type { Spin };
 
 /** A move an engine suggests: the library's SRS placement (docs/rules.md) and how it gets there. */
 export interface EngineMove {
