@@ -54,6 +54,7 @@ import {
   type WellSide,
 } from './policy.js';
 import { rankDecision, type PlacementRanking } from './rank-placements.js';
+import { GameSession, type GameSessionOptions } from './session.js';
 import {
   isTetrisReady,
   stackMove,
@@ -294,6 +295,21 @@ export class TetrisAI {
   /** The move for this position, or null when nothing can be placed at all (the game is lost). */
   nextMove(state: GameState): GameMove | null {
     return this.decide(this.readTurn(state, 'nextMove')).move;
+  }
+
+  /**
+   * A session that follows one game (docs/game.md, "Sessions"): its nextMove takes the same state as this one's,
+   * without `next`, and infers the randomizer's chances from the pieces the game has shown.
+   */
+  newGame(options: GameSessionOptions = {}): GameSession {
+    return new GameSession(
+      {
+        randomizer: this.randomizer,
+        readTurn: (state, caller) => this.readTurn(state, caller),
+        play: (turn) => this.decide(turn).move,
+      },
+      options,
+    );
   }
 
   /**
