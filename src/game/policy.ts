@@ -37,16 +37,19 @@ export function stackSearchSetup(
   randomizer: RandomizerName | undefined,
   policy: GamePolicy,
   stackRoom?: number,
+  /** The room as a weaker level misjudges it (src/game/strength.ts): the rows free under the top, from the room. */
+  judgeRoom: (room: number) => number = (room) => room,
 ): {
   stackRules: StackingRules;
   limits: StackLimits;
   unknownPieces: UnknownPieces;
   blockedWell?: { ruleSet: GameRuleFacts['ruleSet']; factor: number };
 } {
-  const room =
+  const own =
     stackRoom === undefined
       ? defaultStackRoom(ruleSetKind(rules.ruleSet), randomizer ?? defaultGameRandomizer(rules.name))
       : { building: stackRoom, tetrisReady: stackRoom };
+  const room = { building: judgeRoom(own.building), tetrisReady: judgeRoom(own.tetrisReady) };
   const withLimit = (free: number): StackingRules => ({
     ...DEFAULT_RULES,
     boardHeight: rules.visibleHeight - free,

@@ -12,7 +12,7 @@ import { StackRankError, describe, optionNames, optionsObject } from '../errors.
 import { PIECE_COUNT, pieceId, type Piece } from '../pieces.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import { PieceInference, type RandomizerKnowledge, type RandomizerParams } from '../randomizers/infer.js';
-import type { GameMove, GameState, Turn } from './ai.js';
+import type { GameMove, GameState, MoveOptions, Turn } from './ai.js';
 
 export interface GameSessionOptions {
   /** The game's randomizer: by default the AI's (TetrisAIOptions.randomizer), else 'unknown' (uniform chances). */
@@ -59,7 +59,10 @@ export interface SessionStatus {
 export interface SessionHost {
   readonly randomizer: RandomizerName | undefined;
   readTurn(state: SessionState, caller: string): Turn;
-  play(turn: Turn): GameMove | null;
+  /** nextMove's options checked: the budget, or undefined. */
+  readMoveOptions(options: unknown): number | undefined;
+  /** The turn's move; `salt` (the session's turn) seeds a weaker level's choices with the position. */
+  play(turn: Turn, budgetMs: number | undefined, salt: number): GameMove | null;
 }
 
 export class GameSession {
@@ -103,7 +106,8 @@ export class GameSession {
   }
 
   /** The move for this turn of the game (TetrisAI.nextMove's), the randomizer's chances inferred from the game. */
-  nextMove(state: SessionState): GameMove | null {
+  nextMove(state: SessionState, options?: MoveOptions): GameMove | null {
+    const budgetMs = this.host.readMoveOptions(options);
     if (state !== null && typeof state === 'object' && 'next' in state && state.next !== undefined)
       throw new StackRankError(
         'BAD_ARGUMENT',
@@ -111,7 +115,7 @@ export class GameSession {
       );
     const turn = this.host.readTurn(state, 'game.nextMove');
     this.follow(turn);
-    const move = this.host.play({ ...turn, next: this.chances });
+    const move = this.host.play({ ...turn, next: this.chances }, budgetMs, this.turns);
     this.turns++;
     return move;
   }
