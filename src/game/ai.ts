@@ -36,6 +36,7 @@ import { recoverMove, type RecoverContext, type RecoverState } from './recover.j
 import { PieceReach, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
 import {
   GAME_POLICIES,
+  MAX_HOLD_PLIES_LOOKAHEAD,
   PLAIN_RECOVER_SEARCH,
   RECOVER_SEARCH,
   burnsRows,
@@ -429,11 +430,14 @@ export class TetrisAI {
       return r;
     };
     const reachRoot = (p: Piece) => reachOf(p).list;
-    const options: TurnOption[] = [{ hold: false, pieces: [current, ...queue], reach: reachOf(current) }];
+    const options: TurnOption[] = [
+      { hold: false, pieces: [current, ...queue], reach: reachOf(current), boxAfter: hold },
+    ];
     if (canHold) {
       if (hold !== null && hold !== current)
-        options.push({ hold: true, pieces: [hold, ...queue], reach: reachOf(hold) });
-      else if (hold === null && queue.length > 0) options.push({ hold: true, pieces: queue, reach: reachOf(queue[0]) });
+        options.push({ hold: true, pieces: [hold, ...queue], reach: reachOf(hold), boxAfter: current });
+      else if (hold === null && queue.length > 0)
+        options.push({ hold: true, pieces: queue, reach: reachOf(queue[0]), boxAfter: current });
     }
     const decided = (move: GameMove | null, stack: Decision['stack'], recover: Decision['recover']): Decision => ({
       rows,
@@ -473,6 +477,8 @@ export class TetrisAI {
         dangerMargin: 4,
         maxFloor: this.maxFloor,
         clearsOnly: burn,
+        // Hold at every ply of the search where this turn may hold and the search is short enough (docs/game.md, "Hold").
+        holdPlies: canHold && lookahead <= MAX_HOLD_PLIES_LOOKAHEAD,
       };
       const choice = stackMove(ctx, rows, options, surfaces);
       if (choice)
