@@ -4,8 +4,8 @@
  * generator, NES's previous piece, decay's weights. PieceInference keeps the chances of the next piece given every
  * piece seen so far: Bayes over the randomizer's states. Where the pieces identify the state it holds that one state,
  * the generator's own; where they cannot (which of twoBag's or redBlue's bags a piece came from, NES's hidden spawn
- * count) it holds the exact mixture of the states they leave possible, through afterDealing, or for the two-bag
- * families a table over every pair of bag contents. tgm3's pool is the one state too large to follow exactly: the
+ * count) it holds the exact mixture of the states they leave possible: through afterDealing, or in a table over
+ * every state where there are many (the bags' contents; a TGM history joined under way). tgm3's pool is the one state too large to follow exactly: the
  * rejected rolls of each deal may have overwritten any history slot, and the possible pools multiply (thousands after
  * five pieces), so it follows the average pool (an approximation, said by `knowledge`).
  *
@@ -23,7 +23,7 @@ import { Rng } from '../random.js';
 import { BAG_SPECS } from './bags.js';
 import { MixtureRandomizer, type BaseRandomizer, type Successor } from './base.js';
 import { DecayRandomizer } from './decay.js';
-import { HISTORY_LENGTH, HistoryRollRandomizer, TGM1, TGM2, type HistoryRollSpec } from './history.js';
+import { HISTORY_LENGTH, TGM1, TGM2, historyMask, historyRollChances, type HistoryRollSpec } from './history.js';
 import { createRandomizer, restoreRandomizer, type RandomizerName } from './index.js';
 import { MemorylessRandomizer } from './memoryless.js';
 import { NesSketchRandomizer } from './nes-sketch.js';
@@ -80,6 +80,9 @@ export class PieceInference {
     if (name === 'bag7' || name === 'bag14' || name === 'twoBag' || name === 'redBlue')
       return new PieceInference(BagTableBelief.start(name, atStart), false);
     if (name === 'tgm3' && atStart) return new PieceInference(new Tgm3Belief(fresh), true);
+    if (!atStart && (name === 'tgm1' || name === 'tgm2' || name === 'tgm3'))
+      // tgm3's pool cannot be pinned down from the pieces; its history and six rolls are tgm2's.
+      return new PieceInference(new HistoryTableBelief(name === 'tgm1' ? TGM1 : TGM2), name === 'tgm3');
     if (atStart) {
       // NES starts from whatever spawn count the games before left: every count alike (only its value mod 8 counts).
       return new PieceInference(new StateBelief(name === 'nes' ? evenMixture(spawnCounts(NO_PIECE)) : fresh), false);
@@ -198,6 +201,58 @@ function roundedPool(mean: Float64Array): number[] {
 function poolOf(counts: readonly number[]): number[] {
   return counts.flatMap((n, p) => new Array<number>(n).fill(p));
 }
+
+/**
+ * tgm1 and tgm2 joined under way: the chance of every history (the last four pieces, newest first: code h0 + 7 h1 +
+ * 49 h2 + 343 h3), all alike at first, in a table conditioned piece by piece. After four pieces one history is left.
+ */
+class HistoryTableBelief implements Belief {
+  private weights = new Float64Array(HISTORIES).fill(1 / HISTORIES);
+  private readonly each = new Float64Array(PIECE_COUNT);
+  constructor(private readonly spec: HistoryRollSpec) {}
+
+  get single(): boolean {
+    let states = 0;
+    for (let h = 0; h < HISTORIES && states < 2; h++) if (this.weights[h] > 0) states++;
+    return states === 1;
+  }
+
+  chances(out: Float64Array): Float64Array {
+    out.fill(0);
+    const each = this.each;
+    for (let h = 0; h < HISTORIES; h++) {
+      const w = this.weights[h];
+      if (w === 0) continue;
+      historyRollChances(HISTORY_MASKS[h], this.spec.rolls, each, 0, w);
+      for (let p = 0; p < PIECE_COUNT; p++) out[p] += each[p];
+    }
+    return out;
+  }
+
+  condition(id: number): Belief {
+    const next = new Float64Array(HISTORIES);
+    let total = 0;
+    for (let h = 0; h < HISTORIES; h++) {
+      const w = this.weights[h];
+      if (w === 0) continue;
+      historyRollChances(HISTORY_MASKS[h], this.spec.rolls, this.each, 0, w);
+      // The history after the piece: it is the newest, the oldest drops out.
+      next[id + PIECE_COUNT * (h % (HISTORIES / PIECE_COUNT))] += this.each[id];
+      total += this.each[id];
+    }
+    for (let h = 0; h < HISTORIES; h++) next[h] /= total;
+    this.weights = next;
+    return this;
+  }
+}
+
+const HISTORIES = PIECE_COUNT ** HISTORY_LENGTH;
+/** The piece mask (history.ts historyMask) of each history code. */
+const HISTORY_MASKS = Int32Array.from({ length: HISTORIES }, (_, code) => {
+  const history: number[] = [];
+  for (let i = 0, c = code; i < HISTORY_LENGTH; i++, c = Math.floor(c / PIECE_COUNT)) history.push(c % PIECE_COUNT);
+  return historyMask(history);
+});
 
 /**
  * The bag families (bag7, bag14, twoBag, redBlue): the chance of every content of the bags (per bag, how many copies
@@ -458,7 +513,7 @@ function spawnCounts(previous: number): NesRandomizer[] {
 
 const pieceIds = () => Array.from({ length: PIECE_COUNT }, (_, p) => p);
 
-/** A prior over the states of a game under way (every family but twoBag and redBlue). */
+/** A prior over the states of a game under way (the families without a table of their own). */
 function underWayPrior(name: RandomizerName, fresh: BaseRandomizer): BaseRandomizer {
   switch (name) {
     case 'nesSketch':
@@ -466,29 +521,12 @@ function underWayPrior(name: RandomizerName, fresh: BaseRandomizer): BaseRandomi
       return evenMixture(pieceIds().map((p) => new NesSketchRandomizer(rng(), p)));
     case 'nes':
       return evenMixture(pieceIds().flatMap((p) => spawnCounts(p)));
-    case 'tgm1':
-      return historyPrior(TGM1);
-    case 'tgm2':
-    case 'tgm3':
-      // tgm3's pool cannot be pinned down from the pieces; its history and six rolls are tgm2's.
-      return historyPrior(TGM2);
     case 'decay':
       // Even weights, moved by each piece seen: the weights before the first piece seen are unknown.
       return new DecayRandomizer(rng(), fresh.params.denominator);
     default:
       return new MemorylessRandomizer(rng());
   }
-}
-
-/** Every history of HISTORY_LENGTH pieces alike (7^4 states; the four pieces seen last identify it). */
-function historyPrior(spec: HistoryRollSpec): BaseRandomizer {
-  const states: BaseRandomizer[] = [];
-  for (let code = 0; code < PIECE_COUNT ** HISTORY_LENGTH; code++) {
-    const history: number[] = [];
-    for (let i = 0, c = code; i < HISTORY_LENGTH; i++, c = Math.floor(c / PIECE_COUNT)) history.push(c % PIECE_COUNT);
-    states.push(new HistoryRollRandomizer(spec, rng(), history, true));
-  }
-  return evenMixture(states);
 }
 
 /** The binomial coefficient C(n, k). */
