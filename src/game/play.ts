@@ -34,6 +34,7 @@ import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import type { BenchGameOptions } from './bench.js';
 import { defaultGameTable, type GameMove, TetrisAI, type TetrisAIOptions } from './ai.js';
 import { checkStackRoom, type GamePolicy, type WellSide } from './policy.js';
+import { checkStrength } from './strength.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { countHoles, emptyFrom, lockInPlace } from './grid.js';
 import { piecesPerTopOutInterval, tetrisRateInterval } from './intervals.js';
@@ -74,6 +75,8 @@ export interface PlayGameOptions {
   recover?: TetrisAIOptions['recover'];
   /** Rows stack mode keeps free under the top (TetrisAIOptions.stackRoom); default by rule set and randomizer. */
   stackRoom?: number;
+  /** The AI's strength, 1..10 (TetrisAIOptions.strength; default 10); a weaker level's choices are seeded by `seed`. */
+  strength?: number;
   /** Worker threads playing games side by side (Node). Default: the core count, at most `games`; 1 with `ai`. */
   threads?: number;
   onProgress?: (p: GameProgress) => void;
@@ -107,6 +110,7 @@ const PLAY_GAME_OPTIONS = optionNames<PlayGameOptions>({
   ai: true,
   policy: true,
   recover: true,
+  strength: true,
 });
 
 /** onProgress: games finished, and pieces, lines and top-outs so far (games under way included). */
@@ -192,6 +196,9 @@ export interface GameAIOptions {
   policy: GamePolicy;
   recover: TetrisAIOptions['recover'];
   stackRoom: number | undefined;
+  strength: number;
+  /** Seeds a weaker level's choices: the run's seed. */
+  seed: number;
 }
 
 export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {
@@ -235,6 +242,8 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
     policy,
     recover: opts.recover,
     stackRoom: checkStackRoom(opts.stackRoom),
+    strength: checkStrength(opts.strength),
+    seed,
   };
   const settings: GameSettings = { randomizer, lookahead, hold: opts.hold ?? facts.hold, maxPieces, seed };
 
@@ -277,6 +286,11 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
         `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}); these games ask for ${rules} at ${lookahead} (${policy})`,
       );
     }
+    if (opts.strength !== undefined && ai.strength !== aiOptions.strength)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `the given ai plays at strength ${ai.strength}; these games ask for ${aiOptions.strength}`,
+      );
     t0 = performance.now();
     const progress = onProgress && progressSum(onProgress, t0);
     tallies = [];
