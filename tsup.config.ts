@@ -15,8 +15,14 @@ const LINE_LIMIT = 400;
 
 export default defineConfig([
   {
-    // game-worker: the body of playGame's worker threads, loaded by URL beside the chunk that starts them.
-    entry: { ...entry, cli: 'src/cli.ts', 'game-worker': 'src/game/game-worker.ts' },
+    // game-worker: the body of playGame's worker threads; ai-worker: TetrisAI.createInWorker's worker (a Web Worker or
+    // a worker thread). Both are loaded by URL beside the chunk that starts them.
+    entry: {
+      ...entry,
+      cli: 'src/cli.ts',
+      'game-worker': 'src/game/game-worker.ts',
+      'ai-worker': 'src/game/ai-worker.ts',
+    },
     format: ['esm'],
     dts: { entry },
     clean: true,

@@ -9,6 +9,7 @@
  */
 import {
   StackRankError,
+  checkCallback,
   checkSignal,
   describe,
   firstUnknownKey,
@@ -21,6 +22,8 @@ import {
 } from '../errors.js';
 import { MIRROR_PIECE, PIECES, pieceId, toPieceId, type Piece, type PieceId } from '../pieces.js';
 import { inNode } from '../node-builtins.js';
+import { indexedDbAvailable } from '../rank/idb-cache.js';
+import { type SetupProgress, type SetupReport, setupReporter } from '../setup-progress.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import { PASS_A_TABLE_IN_A_BROWSER, type RankTable } from '../rank/table.js';
 import type { RuleSet } from '../rules/rule-sets.js';
@@ -54,6 +57,7 @@ import {
   type WellSide,
 } from './policy.js';
 import { rankDecision, type PlacementRanking } from './rank-placements.js';
+import { createInWorker, type RemoteTetrisAI } from './worker-ai.js';
 import {
   isTetrisReady,
   stackMove,
@@ -100,8 +104,13 @@ export interface TetrisAIOptions {
    * Tetrises and more top-outs. Default by rule set and randomizer (defaultStackRoom; docs/game.md, "Options"). */
   stackRoom?: number;
   /** Cancels the setup (loading or building the cached table, laying out the search's tables: about a second the
-   * first time in a process): create then rejects with ABORTED. */
+   * first time in a process): create then rejects with ABORTED within about 100 ms (docs/errors.md). */
   signal?: AbortSignal;
+  /**
+   * Hears the setup's progress: what it loads, builds and writes to the cache folder (each file with its size), then
+   * `ready` (SetupProgress; docs/game.md, "Setup: progress, abort and the cache").
+   */
+  onProgress?: (p: SetupProgress) => void;
 }
 
 export interface GameState {
@@ -129,6 +138,7 @@ const TETRIS_AI_OPTIONS = optionNames<TetrisAIOptions>({
   previewTable: true,
   stackRoom: true,
   signal: true,
+  onProgress: true,
 });
 const GAME_STATE_KEYS = optionNames<GameState>({
   board: true,
@@ -200,6 +210,7 @@ export class TetrisAI {
     refuseUnknownOptions('TetrisAI.create', opts, TETRIS_AI_OPTIONS);
     const rules = ruleFacts(opts.rules ?? 'guideline');
     const signal = checkSignal(opts.signal);
+    const report = setupReporter(checkCallback('onProgress', opts.onProgress));
     const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, MAX_LOOKAHEAD);
     const well = opts.well ?? defaultWell(rules.ruleSet);
     if (well !== 'right' && well !== 'left' && well !== 'auto')
@@ -240,7 +251,8 @@ export class TetrisAI {
     // At most one listener on the caller's signal for the whole setup, however many waits it makes (linkedSignal).
     const link = linkedSignal(signal);
     try {
-      const table: StackTable = attached?.table ?? opts.table ?? (await defaultGameTable(rules.ruleSet, link.signal));
+      const table: StackTable =
+        attached?.table ?? opts.table ?? (await defaultGameTable(rules.ruleSet, link.signal, report));
       const { stackRules, limits, unknownPieces, blockedWell } = stackSearchSetup(
         rules,
         opts.randomizer,
@@ -261,6 +273,7 @@ export class TetrisAI {
             leafValues: opts.previewTable,
             blockedWell,
             signal: link.signal,
+            onProgress: report,
           }),
           link.signal,
           ABORTED_SETUP,
@@ -285,10 +298,21 @@ export class TetrisAI {
       // This AI alone uses its engine (an attached one is its thread's owner's business): when the AI is dropped, the
       // engine's blocks go back to the table's shared search image, for the next AI.
       if (!attached) engine.releaseWith(ai);
+      report?.({ stage: 'ready', fraction: 1 });
       return ai;
     } finally {
       link.done();
     }
+  }
+
+  /**
+   * A TetrisAI in a worker of its own (a Web Worker in a browser, a worker thread in Node): the same options (a
+   * `table` is sent to the worker as its file's bytes; without one the worker loads the cached table, from IndexedDB
+   * in a browser), the same calls answered through promises, so the calling thread does none of the AI's work
+   * (docs/browser.md). `dispose()` stops the worker.
+   */
+  static createInWorker(options: TetrisAIOptions = {}): Promise<RemoteTetrisAI> {
+    return createInWorker(options);
   }
 
   /** The move for this position, or null when nothing can be placed at all (the game is lost). */
@@ -528,14 +552,18 @@ export interface Decision extends Omit<Turn, 'next'> {
 export type StackTable = Pick<RankTable, 'width' | 'maxStep' | 'iterations' | 'searchValue' | 'searchScale'>;
 
 /**
- * The table a game plays when none is given (Node: the cached one, loaded once per process and shared by every AI
- * and game without a table). At 20G the stack is ranked by the 20G table: its moves are the ones a piece reaches
+ * The table a game plays when none is given (the cached one, from the cache folder in Node and from IndexedDB in a
+ * browser, loaded once per process or page and shared by every AI and game without a table). At 20G the stack is ranked by the 20G table: its moves are the ones a piece reaches
  * at 20G (docs/rules.md); else by the article's.
  */
-export async function defaultGameTable(ruleSet: RuleSet, signal: AbortSignal | undefined): Promise<RankTable> {
-  if (!inNode) throw new StackRankError('BAD_ARGUMENT', PASS_A_TABLE_IN_A_BROWSER);
+export async function defaultGameTable(
+  ruleSet: RuleSet,
+  signal: AbortSignal | undefined,
+  report?: SetupReport,
+): Promise<RankTable> {
+  if (!inNode && !indexedDbAvailable()) throw new StackRankError('BAD_ARGUMENT', PASS_A_TABLE_IN_A_BROWSER);
   const { sharedDefaultTable } = await import('../rank/cache.js');
-  return (await sharedDefaultTable(ruleSet.gravity === '20G' ? '20G' : 'drop', signal)).table;
+  return (await sharedDefaultTable(ruleSet.gravity === '20G' ? '20G' : 'drop', signal, report)).table;
 }
 
 /** A search engine and table facts made on another thread (TetrisAI.create's `attached`). */

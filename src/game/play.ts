@@ -33,6 +33,7 @@ import type { RuleSetName } from '../rules/types.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import type { BenchGameOptions } from './bench.js';
 import { defaultGameTable, type GameMove, TetrisAI, type TetrisAIOptions } from './ai.js';
+import { type SetupProgress, setupReporter } from '../setup-progress.js';
 import { checkStackRoom, type GamePolicy, type WellSide } from './policy.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { countHoles, emptyFrom, lockInPlace } from './grid.js';
@@ -77,6 +78,11 @@ export interface PlayGameOptions {
   /** Worker threads playing games side by side (Node). Default: the core count, at most `games`; 1 with `ai`. */
   threads?: number;
   onProgress?: (p: GameProgress) => void;
+  /**
+   * The setup's progress before the first piece (loading or building the table, files written to the cache, the
+   * search's memory: TetrisAIOptions.onProgress), then `ready` once play starts.
+   */
+  onSetupProgress?: (p: SetupProgress) => void;
   /** Called with each game's tally as soon as the game is over (to write checkpoints; any order with threads). */
   onGame?: (tally: GameTally) => void;
   signal?: AbortSignal;
@@ -107,6 +113,7 @@ const PLAY_GAME_OPTIONS = optionNames<PlayGameOptions>({
   ai: true,
   policy: true,
   recover: true,
+  onSetupProgress: true,
 });
 
 /** onProgress: games finished, and pieces, lines and top-outs so far (games under way included). */
@@ -214,6 +221,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   const signal = checkSignal(opts.signal);
   const onProgress = checkCallback<(p: GameProgress) => void>('onProgress', opts.onProgress);
   const onGame = checkCallback<(t: GameTally) => void>('onGame', opts.onGame);
+  const report = setupReporter(checkCallback('onSetupProgress', opts.onSetupProgress));
   if (opts.hold !== undefined && typeof opts.hold !== 'boolean')
     throw new StackRankError('BAD_ARGUMENT', `hold must be true or false; got ${describe(opts.hold)}`);
   const facts = ruleFacts(rules);
@@ -243,7 +251,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   let t0 = performance.now();
   let tallies: GameTally[];
   if (threads > 1) {
-    const table = opts.table ?? (await defaultGameTable(facts.ruleSet, signal));
+    const table = opts.table ?? (await defaultGameTable(facts.ruleSet, signal, report));
     ({ tallies, startedAt: t0 } = await playOnThreads({
       aiOptions,
       settings,
@@ -253,9 +261,11 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
       games,
       threads,
       signal,
+      onSetupProgress: report,
       onProgress:
-        (onProgress || onGame) &&
+        (onProgress || onGame || report) &&
         ((startedAt) => {
+          report?.({ stage: 'ready', fraction: 1 });
           const progress = onProgress && progressSum(onProgress, startedAt);
           return (slot, current, finished) => {
             if (finished) onGame?.(finished);
@@ -271,7 +281,9 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
         table: opts.table,
         previewTable: policy === 'fullBoardOnly' ? undefined : opts.previewTable,
         signal,
+        onProgress: opts.onSetupProgress,
       }));
+    if (opts.ai) report?.({ stage: 'ready', fraction: 1 });
     if (ai.rules.name !== rules || ai.lookahead !== lookahead || ai.policy !== policy) {
       throw new StackRankError(
         'BAD_ARGUMENT',
