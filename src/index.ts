@@ -49,8 +49,6 @@ export {
   type WellSide,
   type PlayGameOptions,
   type PlayGameResult,
-  type RemoteTetrisAI,
-  type RemoteGame,
 } from './game/index.js';
 export type { SetupProgress, SetupStage } from './setup-progress.js';
 

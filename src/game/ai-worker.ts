@@ -1,5 +1,5 @@
 /**
- * The body of TetrisAI.createInWorker's worker (src/game/worker-ai.ts; dist/ai-worker.js, an entry of its own): a
+ * The body of createWorkerTetrisAI's worker (src/game/worker-ai.ts; dist/ai-worker.js, an entry of its own): a
  * Web Worker in a browser, a worker thread in Node. It makes one TetrisAI from the options it is sent (the default
  * table from the cache: IndexedDB in a browser, the cache folder in Node), then runs the calls it is sent on that AI
  * and on the games made from it, by name: a method the AI has is called with the arguments as sent, so new methods
@@ -19,7 +19,7 @@ interface Port {
 const port: Port = inNode
   ? (() => {
       const parent = nodeBuiltin('worker_threads', 'the AI worker').parentPort;
-      if (!parent) throw new Error('src/game/ai-worker.ts runs as a worker (TetrisAI.createInWorker)');
+      if (!parent) throw new Error('src/game/ai-worker.ts runs as a worker (createWorkerTetrisAI)');
       parent.on('message', (m: AIWorkerRequest) => void handle(m));
       return { post: (m: AIWorkerReply) => parent.postMessage(m) };
     })()

@@ -57,7 +57,6 @@ import {
   type WellSide,
 } from './policy.js';
 import { rankDecision, type PlacementRanking } from './rank-placements.js';
-import { createInWorker, type RemoteTetrisAI } from './worker-ai.js';
 import {
   isTetrisReady,
   stackMove,
@@ -86,8 +85,13 @@ export interface TetrisAIOptions {
   /** Which side the well is on; 'auto' plays whichever side is open (both: the better). Default: by rule set
    * (DEFAULT_WELL; docs/game.md, "Options"). */
   well?: WellSide;
-  /** A rank table whose width is the board width − 1; default (Node) the cached 9-column table (10-wide boards). */
-  table?: RankTable;
+  /**
+   * A rank table whose width is the board width − 1; default the cached 9-column table (10-wide boards: from the
+   * cache folder in Node, IndexedDB in a browser, built there the first time). 'small': the cached 9-column table of
+   * steps within ±3 (SMALL_TABLE: 5.8 MB instead of 43, built about 7 times faster), for a page that cannot wait
+   * for the default's first build; its strength is in docs/game.md ("The small table"). Not under tgm20g.
+   */
+  table?: RankTable | 'small';
   /** Recover search: pieces searched (default min(lookahead + 1, 2)), lines kept per level (default 4 under nes,
    * tgm and tgm20g, else 12), lines the chance ply values over the next piece (0: none; default 12 under classic, 3
    * under nes, tgm and tgm20g, 0 under guideline), and weights of the
@@ -252,7 +256,10 @@ export class TetrisAI {
     const link = linkedSignal(signal);
     try {
       const table: StackTable =
-        attached?.table ?? opts.table ?? (await defaultGameTable(rules.ruleSet, link.signal, report));
+        attached?.table ??
+        (opts.table === undefined || opts.table === 'small'
+          ? await defaultGameTable(rules.ruleSet, link.signal, report, opts.table)
+          : opts.table);
       const { stackRules, limits, unknownPieces, blockedWell } = stackSearchSetup(
         rules,
         opts.randomizer,
@@ -303,16 +310,6 @@ export class TetrisAI {
     } finally {
       link.done();
     }
-  }
-
-  /**
-   * A TetrisAI in a worker of its own (a Web Worker in a browser, a worker thread in Node): the same options (a
-   * `table` is sent to the worker as its file's bytes; without one the worker loads the cached table, from IndexedDB
-   * in a browser), the same calls answered through promises, so the calling thread does none of the AI's work
-   * (docs/browser.md). `dispose()` stops the worker.
-   */
-  static createInWorker(options: TetrisAIOptions = {}): Promise<RemoteTetrisAI> {
-    return createInWorker(options);
   }
 
   /** The move for this position, or null when nothing can be placed at all (the game is lost). */
@@ -560,10 +557,16 @@ export async function defaultGameTable(
   ruleSet: RuleSet,
   signal: AbortSignal | undefined,
   report?: SetupReport,
+  size?: 'small',
 ): Promise<RankTable> {
   if (!inNode && !indexedDbAvailable()) throw new StackRankError('BAD_ARGUMENT', PASS_A_TABLE_IN_A_BROWSER);
+  if (size === 'small' && ruleSet.gravity === '20G')
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `table 'small' is not for ${ruleSet.name}: the 20G table needs steps within ±4 (leave table out for it)`,
+    );
   const { sharedDefaultTable } = await import('../rank/cache.js');
-  return (await sharedDefaultTable(ruleSet.gravity === '20G' ? '20G' : 'drop', signal, report)).table;
+  return (await sharedDefaultTable(ruleSet.gravity === '20G' ? '20G' : 'drop', signal, report, size)).table;
 }
 
 /** A search engine and table facts made on another thread (TetrisAI.create's `attached`). */

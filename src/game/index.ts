@@ -18,4 +18,3 @@ export { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, type RecoverWeights } from './eval
 export { playGame, type PlayGameOptions, type PlayGameResult } from './play.js';
 export { defaultGameRandomizer } from './rules-adapter.js';
 export { benchGame, type BenchGameOptions, type BenchGameResult } from './bench.js';
-export type { RemoteTetrisAI, RemoteGame, RemoteAIFacts } from './worker-ai.js';

@@ -67,7 +67,8 @@ export interface PlayGameOptions {
   well?: WellSide;
   /** An AI made for these options, to reuse (its rules, lookahead and randomizer must match); only with threads 1. */
   ai?: TetrisAI;
-  table?: RankTable;
+  /** A rank table, or 'small' (TetrisAIOptions.table); default the cached table. */
+  table?: RankTable | 'small';
   /** 'both' (the AI); 'stackOnly' and 'fullBoardOnly' are the benchmark baselines. */
   policy?: GamePolicy;
   /** A preview table for the randomizer-aware search (TetrisAIOptions.previewTable). */
@@ -251,7 +252,10 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   let t0 = performance.now();
   let tallies: GameTally[];
   if (threads > 1) {
-    const table = opts.table ?? (await defaultGameTable(facts.ruleSet, signal, report));
+    const table =
+      opts.table === undefined || opts.table === 'small'
+        ? await defaultGameTable(facts.ruleSet, signal, report, opts.table)
+        : opts.table;
     ({ tallies, startedAt: t0 } = await playOnThreads({
       aiOptions,
       settings,

@@ -1,5 +1,5 @@
 /**
- * TetrisAI.createInWorker: a TetrisAI that lives in a worker (a Web Worker in a browser, a worker thread in Node) and
+ * createWorkerTetrisAI (the `stackrank/worker` entry): a TetrisAI that lives in a worker (a Web Worker in a browser, a worker thread in Node) and
  * answers through promises, so the calling thread (a page's) does none of the AI's work: not the table's load or
  * build, not the search's setup, not a move's search (docs/browser.md). The worker's code is the library's entry
  * dist/ai-worker.js, found beside the library's own files (bundlers that follow `new Worker(new URL(...))`, such as
@@ -16,23 +16,23 @@ import { nodeWorkerEntry } from './worker-entry.js';
 import type { AIWorkerReply, AIWorkerRequest, SentOptions } from './worker-protocol.js';
 
 /** What a remote AI knows of its AI without asking: TetrisAI's own facts, as the worker's AI has them. */
-export type RemoteAIFacts = Pick<TetrisAI, 'rules' | 'lookahead' | 'well' | 'width' | 'policy' | 'randomizer'>;
+export type WorkerAIFacts = Pick<TetrisAI, 'rules' | 'lookahead' | 'well' | 'width' | 'policy' | 'randomizer'>;
 
 /**
  * A game followed in the worker (TetrisAI's newGame there): its calls go to that game. `dispose` drops it in the
  * worker; the AI's `dispose` drops every game.
  */
-export interface RemoteGame {
+export interface WorkerGame {
   nextMove(state: GameState, ...rest: unknown[]): Promise<GameMove | null>;
   dispose(): Promise<void>;
 }
 
-/** TetrisAI.createInWorker's AI: TetrisAI's calls, answered by the worker. */
-export interface RemoteTetrisAI extends RemoteAIFacts {
+/** createWorkerTetrisAI's AI: TetrisAI's calls, answered by the worker. */
+export interface WorkerTetrisAI extends WorkerAIFacts {
   nextMove(state: GameState, ...rest: unknown[]): Promise<GameMove | null>;
   rankPlacements(state: GameState, options?: { limit?: number }): Promise<PlacementRanking>;
   /** A game the worker follows (TetrisAI's newGame, where the library has it). */
-  newGame(...args: unknown[]): Promise<RemoteGame>;
+  newGame(...args: unknown[]): Promise<WorkerGame>;
   /** Stops the worker: calls under way reject with ABORTED, later ones with BAD_ARGUMENT. */
   dispose(): void;
 }
@@ -56,8 +56,8 @@ const nodeThreads = () => inNode && typeof (globalThis as { window?: unknown }).
 /** Starts the worker; its replies and its failure go to the callbacks. */
 function startWorker(onReply: (m: AIWorkerReply) => void, onFailure: (e: Error) => void): WorkerLike {
   if (nodeThreads()) {
-    const { Worker } = nodeBuiltin('worker_threads', 'TetrisAI.createInWorker');
-    const { script, eval: isSource } = nodeWorkerEntry(import.meta.url, 'ai-worker', 'TetrisAI.createInWorker');
+    const { Worker } = nodeBuiltin('worker_threads', 'createWorkerTetrisAI');
+    const { script, eval: isSource } = nodeWorkerEntry(import.meta.url, 'ai-worker', 'createWorkerTetrisAI');
     // execArgv: [] so the worker does not inherit flags meant for the parent's entry script.
     const w = new Worker(script, { eval: isSource, execArgv: [] });
     countLiveWorker(w);
@@ -71,7 +71,7 @@ function startWorker(onReply: (m: AIWorkerReply) => void, onFailure: (e: Error) 
     };
   }
   if (typeof Worker === 'undefined')
-    throw new StackRankError('IO', 'TetrisAI.createInWorker needs Web Workers (a browser) or worker threads (Node)');
+    throw new StackRankError('IO', 'createWorkerTetrisAI needs Web Workers (a browser) or worker threads (Node)');
   // The literal form bundlers follow to bundle the worker's entry with the page.
   const w = new Worker(new URL('./ai-worker.js', import.meta.url), { type: 'module' });
   w.onmessage = (e: MessageEvent<AIWorkerReply>) => onReply(e.data);
@@ -177,10 +177,15 @@ class Connection {
   }
 }
 
-/** TetrisAI.createInWorker (src/game/ai.ts). */
-export async function createInWorker(options: TetrisAIOptions = {}): Promise<RemoteTetrisAI> {
-  const opts = optionsObject('TetrisAI.createInWorker', options);
-  const signal = checkSignal(opts.signal, 'TetrisAI.createInWorker: signal');
+/**
+ * A TetrisAI in a worker of its own (a Web Worker in a browser, a worker thread in Node): TetrisAI.create's options
+ * (a `table` is sent to the worker as its file's bytes; without one the worker loads the cached table, from IndexedDB
+ * in a browser), the same calls answered through promises, so the calling thread does none of the AI's work
+ * (docs/browser.md). `dispose()` stops the worker.
+ */
+export async function createWorkerTetrisAI(options: TetrisAIOptions = {}): Promise<WorkerTetrisAI> {
+  const opts = optionsObject('createWorkerTetrisAI', options);
+  const signal = checkSignal(opts.signal, 'createWorkerTetrisAI: signal');
   const onProgress = checkCallback<(p: SetupProgress) => void>('onProgress', opts.onProgress);
   if (signal?.aborted) throw new StackRankError('ABORTED', "the AI's setup was aborted");
   const { signal: _s, onProgress: _p, table, previewTable, ...sent } = opts;
@@ -196,7 +201,9 @@ export async function createInWorker(options: TetrisAIOptions = {}): Promise<Rem
     transfer.push(buffer);
     return buffer;
   };
-  const tableBytes = bytesOf(table, 'table');
+  // 'small' names a cached table the worker loads itself.
+  if (table === 'small') (sent as SentOptions).table = table;
+  const tableBytes = table === 'small' ? undefined : bytesOf(table, 'table');
   const previewBytes = bytesOf(previewTable, 'previewTable');
   const connection = new Connection();
   const { id, result } = connection.request(
@@ -209,7 +216,7 @@ export async function createInWorker(options: TetrisAIOptions = {}): Promise<Rem
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const facts = (await result) as RemoteAIFacts;
+    const facts = (await result) as WorkerAIFacts;
     return remoteAI(connection, facts);
   } catch (e) {
     connection.abort(id);
@@ -220,7 +227,7 @@ export async function createInWorker(options: TetrisAIOptions = {}): Promise<Rem
   }
 }
 
-function remoteAI(connection: Connection, facts: RemoteAIFacts): RemoteTetrisAI {
+function remoteAI(connection: Connection, facts: WorkerAIFacts): WorkerTetrisAI {
   const call = (target: number, method: string, args: unknown[]) =>
     connection.request({ type: 'call', target, method, args }).result;
   return {

@@ -1,5 +1,5 @@
 /**
- * How Node starts one of the library's own worker entries (playGame's game workers, TetrisAI.createInWorker's AI
+ * How Node starts one of the library's own worker entries (playGame's game workers, createWorkerTetrisAI's AI
  * worker): the built package runs dist/<name>.js beside the chunk holding the caller's code; from source (tests,
  * benchmarks under tsx) the worker loads the TypeScript file through tsx's ESM API (a dev dependency), since Node
  * 20's module hooks do not reach worker threads. (tsx's require hook also loads it, as CommonJS, but measured 2 to 3

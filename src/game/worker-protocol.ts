@@ -1,5 +1,5 @@
 /**
- * The messages between TetrisAI.createInWorker's proxy (src/game/worker-ai.ts) and its worker (src/game/ai-worker.ts).
+ * The messages between createWorkerTetrisAI's proxy (src/game/worker-ai.ts) and its worker (src/game/ai-worker.ts).
  * Every value is structured-cloned; tables travel as their file's bytes (transferred, not copied).
  */
 import type { TetrisAIOptions } from './ai.js';
@@ -10,8 +10,10 @@ export const REMOTE_METHODS: readonly string[] = ['nextMove', 'rankPlacements', 
 /** Of those, the ones whose result stays in the worker and comes back as a handle (a game). */
 export const HANDLE_METHODS: readonly string[] = ['newGame'];
 
-/** TetrisAIOptions as they cross to the worker: without the signal, callback and table objects. */
-export type SentOptions = Omit<TetrisAIOptions, 'signal' | 'onProgress' | 'table' | 'previewTable'>;
+/** TetrisAIOptions as they cross to the worker: without the signal, callback and table objects ('small' stays). */
+export type SentOptions = Omit<TetrisAIOptions, 'signal' | 'onProgress' | 'table' | 'previewTable'> & {
+  table?: 'small';
+};
 
 export type AIWorkerRequest =
   | { type: 'create'; id: number; options: SentOptions; table?: ArrayBuffer; previewTable?: ArrayBuffer }

@@ -90,6 +90,8 @@ export interface CachedPreviewTable {
   path: string;
   cached: boolean;
   rejected?: string;
+  /** In a browser, why the table just built could not be stored (CachedTable.unsaved). */
+  unsaved?: string;
 }
 
 const CACHED_PREVIEW_TABLE_OPTIONS = optionNames<PreviewBuildOptions & CacheOptions>({

@@ -29,7 +29,9 @@ export async function bundleWorkerPage(outDir: string): Promise<void> {
     root: join(ROOT, 'test/browser/worker-page'),
     base: './',
     logLevel: 'warn',
-    resolve: { alias: { stackrank: join(ROOT, 'src/index.ts') } },
+    resolve: {
+      alias: { 'stackrank/worker': join(ROOT, 'src/worker.ts'), stackrank: join(ROOT, 'src/index.ts') },
+    },
     worker: { format: 'es' },
     build: {
       outDir,

@@ -1,5 +1,5 @@
 /**
- * TetrisAI.createInWorker (src/game/worker-ai.ts) in Node's worker threads: the worker's AI answers what the same AI
+ * createWorkerTetrisAI (`stackrank/worker`, src/game/worker-ai.ts) in Node's worker threads: the worker's AI answers what the same AI
  * answers on this thread, the table travels as its file's bytes, progress and errors come back with their codes,
  * and abort and dispose leave no worker behind. The browser side (a Web Worker, IndexedDB) is
  * test/browser/worker-ai.test.ts.
@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type SetupProgress, TetrisAI } from '../../src/index.js';
+import { createWorkerTetrisAI } from '../../src/worker.js';
 import { PIECES } from '../../src/pieces.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { liveWorkerCount } from '../../src/workers.js';
@@ -37,10 +38,10 @@ const stateArb = fc.record({
   hold: fc.option(fc.constantFrom(...PIECES), { nil: null }),
 });
 
-describe('TetrisAI.createInWorker (Node worker threads)', () => {
+describe('createWorkerTetrisAI (Node worker threads)', () => {
   it('answers every call as the same AI does on this thread, and reports its setup', async () => {
     const events: SetupProgress[] = [];
-    const remote = await TetrisAI.createInWorker({
+    const remote = await createWorkerTetrisAI({
       rules: 'guideline',
       lookahead: 2,
       table,
@@ -77,7 +78,7 @@ describe('TetrisAI.createInWorker (Node worker threads)', () => {
   }, 120_000);
 
   it('dispose stops the worker: calls under way reject with ABORTED, later ones with BAD_ARGUMENT', async () => {
-    const remote = await TetrisAI.createInWorker({ rules: 'nes', table });
+    const remote = await createWorkerTetrisAI({ rules: 'nes', table });
     const pending = remote.nextMove({ board: board(new Array(W).fill(0)), current: 'T', queue: 'SZ' });
     remote.dispose();
     await expect(pending).rejects.toMatchObject({ code: 'ABORTED' });
@@ -90,20 +91,20 @@ describe('TetrisAI.createInWorker (Node worker threads)', () => {
 
   it('an abort stops the setup and the worker; options are checked in the worker, with the library’s errors', async () => {
     const controller = new AbortController();
-    const setup = TetrisAI.createInWorker({ rules: 'guideline', table, signal: controller.signal });
+    const setup = createWorkerTetrisAI({ rules: 'guideline', table, signal: controller.signal });
     setTimeout(() => controller.abort(), 20);
     await expect(setup).rejects.toMatchObject({ code: 'ABORTED' });
-    await expect(TetrisAI.createInWorker({ rules: 'guideline', signal: AbortSignal.abort() })).rejects.toMatchObject({
+    await expect(createWorkerTetrisAI({ rules: 'guideline', signal: AbortSignal.abort() })).rejects.toMatchObject({
       code: 'ABORTED',
     });
-    await expect(TetrisAI.createInWorker({ rules: 'chess' as never, table })).rejects.toMatchObject({
+    await expect(createWorkerTetrisAI({ rules: 'chess' as never, table })).rejects.toMatchObject({
       code: 'BAD_RULES',
     });
-    await expect(TetrisAI.createInWorker({ table: { width: 9 } as never })).rejects.toMatchObject({
+    await expect(createWorkerTetrisAI({ table: { width: 9 } as never })).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
       message: expect.stringMatching(/table must be a table from the library/),
     });
-    await expect(TetrisAI.createInWorker({ table, lookahead: 1, strategy: () => 1 } as never)).rejects.toMatchObject({
+    await expect(createWorkerTetrisAI({ table, lookahead: 1, strategy: () => 1 } as never)).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
       message: expect.stringMatching(/plain data/),
     });

@@ -1,10 +1,11 @@
 /**
- * A page as a browser game makes its AI: TetrisAI.createInWorker (the table built or loaded from IndexedDB in the
+ * A page as a browser game makes its AI: createWorkerTetrisAI (the table built or loaded from IndexedDB in the
  * worker), then the first move. test/browser/worker-ai.test.ts and bench/browser-first-move.ts load it; it publishes
  * on window.pageResult the times (ms since navigation began), the setup's progress events, the longest stretch the
- * page's own thread was busy while it waited, and the first move. `?rules=` picks the rule set (default guideline).
+ * page's own thread was busy while it waited, and the first move. `?rules=` picks the rule set (default guideline),
+ * `?table=small` the small table.
  */
-import { type SetupProgress, TetrisAI } from 'stackrank';
+import { type SetupProgress, createWorkerTetrisAI } from 'stackrank/worker';
 
 interface PageResult {
   marks: Record<string, number>;
@@ -27,8 +28,9 @@ async function main(): Promise<PageResult> {
     last = now;
   }, 5);
   const events: SetupProgress[] = [];
-  const ai = await TetrisAI.createInWorker({
+  const ai = await createWorkerTetrisAI({
     rules: (params.get('rules') ?? 'guideline') as 'guideline',
+    table: params.get('table') === 'small' ? 'small' : undefined,
     onProgress: (p) => events.push(p),
   });
   marks.ready = performance.now();
