@@ -60,7 +60,6 @@ export function* packBoxesSteps(
   // Digit i's values in order, each with the boxes of the digits after it: runs of equal boxes become one range.
   const mergeRuns = (i: number, result: Box[]) => {
     let runStart = -1;
-    let runKey = '';
     let runBoxes: Box[] = [];
     const flush = (end: number) => {
       if (runStart >= 0)
@@ -72,15 +71,24 @@ export function* packBoxesSteps(
     };
     return {
       next(v: number, sub: Box[]) {
-        const subKey = JSON.stringify(sub);
-        if (runStart >= 0 && subKey === runKey) return;
+        if (runStart >= 0 && sameBoxes(sub, runBoxes)) return;
         flush(v - 1);
         runStart = sub.length ? v : -1;
-        runKey = subKey;
         runBoxes = sub;
       },
       end: () => flush(ranges[i][1]),
     };
   };
   return yield* boxesSteps(0);
+}
+
+/** Whether two lists of boxes are the same boxes in the same order. */
+function sameBoxes(a: readonly Box[], b: readonly Box[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) {
+    const [alo, ahi] = a[k];
+    const [blo, bhi] = b[k];
+    for (let i = 0; i < alo.length; i++) if (alo[i] !== blo[i] || ahi[i] !== bhi[i]) return false;
+  }
+  return true;
 }

@@ -81,13 +81,13 @@ function* moves20G(width: number, maxStep: number): Steps<RankMove[]> {
       heights[i + 1] = h;
       low = Math.min(low, h);
     }
-    rows.fill(0);
-    for (let x = 0; x < boardWidth; x++) {
-      // The window's columns stand on the well's floor, WELL_DEPTH above it; the well is open when the window
-      // reaches it, every other column outside the window is a wall.
-      const inWindow = x >= a && x <= b;
-      const well = x === width && b === width - 1;
-      const top = inWindow ? heights[x - a] - low + WELL_DEPTH : well ? 0 : BOARD_ROWS;
+    // Every column outside the window is a wall, full height; the well is open when the window reaches it. The
+    // window's columns stand on the well's floor, WELL_DEPTH above it.
+    let walls = 0;
+    for (let x = 0; x < boardWidth; x++) if ((x < a || x > b) && !(x === width && b === width - 1)) walls |= 1 << x;
+    rows.fill(walls);
+    for (let x = a; x <= b; x++) {
+      const top = heights[x - a] - low + WELL_DEPTH;
       for (let y = 0; y < top; y++) rows[y] |= 1 << x;
     }
     reacher.search(rows, boardWidth, BOARD_ROWS, piece);
