@@ -22,11 +22,19 @@ export interface WorkerPageResult {
   secondMove: { piece: string; x: number; rotation: string } | null;
 }
 
-/** Bundles the page (and the worker it starts) into `outDir`. */
-export async function bundleWorkerPage(outDir: string): Promise<void> {
+/** Bundles the worker page (and the worker it starts) into `outDir`. */
+export function bundleWorkerPage(outDir: string): Promise<void> {
+  return bundlePage(join(ROOT, 'test/browser/worker-page'), outDir);
+}
+
+/**
+ * Bundles the page at `root` (its index.html) into `outDir` with Vite, `stackrank` and `stackrank/worker` taken from
+ * the library's source, as the demo's build does (bench/cold-start.ts bundles its page with it too).
+ */
+export async function bundlePage(root: string, outDir: string): Promise<void> {
   await build({
     configFile: false,
-    root: join(ROOT, 'test/browser/worker-page'),
+    root,
     base: './',
     logLevel: 'warn',
     resolve: {

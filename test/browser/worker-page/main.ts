@@ -6,15 +6,7 @@
  * `?table=small` the small table.
  */
 import { type SetupProgress, createWorkerTetrisAI } from 'stackrank/worker';
-
-interface PageResult {
-  marks: Record<string, number>;
-  events: SetupProgress[];
-  longestPageStallMs: number;
-  isolated: boolean;
-  move: { piece: string; x: number; rotation: string } | null;
-  secondMove: { piece: string; x: number; rotation: string } | null;
-}
+import type { WorkerPageResult as PageResult } from '../worker-page.js';
 
 async function main(): Promise<PageResult> {
   const marks: Record<string, number> = { script: performance.now() };
