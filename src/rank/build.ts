@@ -483,12 +483,11 @@ async function buildU16Ranks(opts: BuildOptions, mirrored: boolean): Promise<{ v
     // too, let the optimised code in.
     const growing = (from: number): number[] =>
       [64, 32, 16, 8, 4, 2, 1].map((d) => from + Math.ceil((count - from) / d));
-    let blocksPerMs = 0;
-    const nextLimit = (from: number) =>
-      Math.min(
-        count,
-        from + (blocksPerMs > 0 ? Math.max(CLAIM_BLOCKS, Math.round(blocksPerMs * SLICE_MS)) : CLAIM_BLOCKS),
-      );
+    // Blocks per call of this thread: doubled while a call takes under a millisecond (too short to time), then set
+    // from the rate the threads took blocks at in the last call.
+    let step = CLAIM_BLOCKS;
+    const nextStep = (did: number, ms: number) =>
+      ms >= 1 ? Math.max(CLAIM_BLOCKS, Math.round((did / ms) * SLICE_MS)) : Math.min(2 * step, count);
     let workerIterations = 0;
     // The largest sum of an iteration is at most 7 * top; `ratio` predicts how close it comes (from the previous
     // iteration, with a margin) so the factor maps it to just under 65535. Should a sum still pass 65535 after
@@ -515,12 +514,11 @@ async function buildU16Ranks(opts: BuildOptions, mirrored: boolean): Promise<{ v
         check();
         const from = Atomics.load(counter, 0);
         if (from >= count) break;
-        const { fn, args } = call(nextLimit(from), 0);
+        const { fn, args } = call(Math.min(count, from + step), 0);
         const started = performance.now();
         kernel[fn as 'rankBlocksU16'](...(args as Parameters<RankKernel['rankBlocksU16']>));
         const done = Atomics.load(counter, 0);
-        const ms = performance.now() - started;
-        if (ms > 0.5) blocksPerMs = (done - from) / ms;
+        step = nextStep(done - from, performance.now() - started);
         if (done >= count) break;
         // Fractions only where this thread does all the work (the iteration's end is reported by the caller).
         if (threads === 1) report(k + done / count);
@@ -582,14 +580,15 @@ async function buildU16Ranks(opts: BuildOptions, mirrored: boolean): Promise<{ v
         )
       : null;
     folding?.catch(() => {}); // awaited below
-    let tilesPerMs = 0;
+    // Tiles per call: doubled while a call takes under a millisecond, then sized to about SLICE_MS.
+    let tileStep = 1;
     for (let a = tiles - mine; a < tiles; ) {
       check();
-      const b = Math.min(tiles, a + (tilesPerMs > 0 ? Math.max(1, Math.round(tilesPerMs * SLICE_MS)) : 1));
+      const b = Math.min(tiles, a + tileStep);
       const started = performance.now();
       kernel.foldU16(result, out, ...foldArgs, a, b);
       const ms = performance.now() - started;
-      if (ms > 0.5) tilesPerMs = (b - a) / ms;
+      tileStep = ms >= 1 ? Math.max(1, Math.round(((b - a) / ms) * SLICE_MS)) : 2 * tileStep;
       a = b;
       await yieldToEventLoop();
     }
