@@ -31,9 +31,11 @@ import { checkDistribution } from '../stacking/ai.js';
 import { StackingEngine, fillDistributionWeights, type NextPieceValues } from '../stacking/engine.js';
 import { WEIGHT_WORDS_EXPECT } from '../stacking/layout.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
-import type { Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';
+import type { Cell, GamePlacement, Input, RuleSetName, Spin } from '../rules/types.js';
+import { ATTACK_TABLES, checkVersusCount, clearKindOf, lockAttack, type ClearKind } from '../rules/attack.js';
+import { checkEntries, type GarbageEntry } from '../rules/garbage.js';
 import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, type RecoverWeights, withRecoverWeights } from './evaluate.js';
-import { columnCells, rowsFilled } from './grid.js';
+import { clearsBoard, columnCells, rowsFilled } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
 import { PieceReach, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
@@ -129,6 +131,12 @@ export interface GameState {
   canHold?: boolean;
   /** Chances of the first piece after the queue (I O T S Z L J), for an AI created with a randomizer. */
   next?: ArrayLike<number>;
+  /** Versus (docs/rules.md, "Versus"): line clears in a row up to now (0: the last lock cleared nothing; default 0). */
+  combo?: number;
+  /** Versus: difficult clears (Tetrises, spins that clear lines) in a row up to now, 0 for none (default 0). */
+  backToBack?: number;
+  /** Versus: the garbage waiting to enter this board, oldest first (GarbageQueue's `entries`; default none). */
+  incoming?: readonly GarbageEntry[];
 }
 
 const TETRIS_AI_OPTIONS = optionNames<TetrisAIOptions>({
@@ -151,6 +159,9 @@ const GAME_STATE_KEYS = optionNames<GameState>({
   hold: true,
   canHold: true,
   next: true,
+  combo: true,
+  backToBack: true,
+  incoming: true,
 });
 /** TetrisAI.rankPlacements' options. */
 const RANK_PLACEMENTS_OPTIONS = optionNames<{ limit?: number }>({ limit: true });
@@ -166,6 +177,15 @@ export interface GameMove {
   /** Keys from spawn, 'hold' first when `hold`, 'hardDrop' last. */
   inputs: readonly Input[];
   linesCleared: number;
+  /** The spin the piece locks with (`inputs` make it): 'none' under rule sets without spins. */
+  spin: Spin;
+  /** What the lock clears, by lines and spin ('single', 'tSpinDouble', …; 'none' when nothing). */
+  clearKind: ClearKind;
+  /** Whether the lock leaves the board empty. */
+  perfectClear: boolean;
+  /** Lines the lock sends by the rule set's attack table, from the state's combo and backToBack (docs/rules.md,
+   * "Versus"), before they cancel incoming garbage; 0 under rule sets without one. */
+  attack: number;
   mode: GameMode;
   /** stack: the rank (expected rank under expectimax) of the search's best final surface, 0..1; recover: the
    * evaluator's value of the best line (higher is better). Not comparable between modes. */
@@ -209,8 +229,6 @@ export class TetrisAI {
    */
   static async create(options: TetrisAIOptions = {}, attached?: AttachedSearch): Promise<TetrisAI> {
     const opts = optionsObject('TetrisAI.create', options);
-    if ('leafRows' in opts)
-      throw new StackRankError('BAD_ARGUMENT', 'the leafRows option is now previewTable (a preview table)');
     refuseUnknownOptions('TetrisAI.create', opts, TETRIS_AI_OPTIONS);
     const rules = ruleFacts(opts.rules ?? 'guideline');
     const signal = checkSignal(opts.signal);
@@ -352,7 +370,12 @@ export class TetrisAI {
       throw new StackRankError('BAD_ARGUMENT', `canHold is true but the ${this.rules.name} rule set has no hold`);
     const canHold = state.canHold ?? this.rules.hold;
     const next = state.next === undefined ? undefined : checkDistribution(state.next);
-    return { rows: board.rows, height: board.height, current, queue, hold, canHold, next };
+    const versus: TurnVersus = {
+      combo: checkVersusCount('combo', state.combo ?? 0),
+      backToBack: checkVersusCount('backToBack', state.backToBack ?? 0),
+      incoming: state.incoming === undefined ? [] : checkEntries(state.incoming, 'incoming'),
+    };
+    return { rows: board.rows, height: board.height, current, queue, hold, canHold, next, versus };
   }
 
   /**
@@ -361,6 +384,7 @@ export class TetrisAI {
    */
   private decide(turn: Turn, moveOnly = false): Decision {
     const { rows, height, current, queue, hold, canHold, next } = turn;
+    const versus = turn.versus ?? NO_VERSUS;
     // Each piece's placements are found when first asked: stack mode mostly only checks its search's move.
     const reaches: PieceReach[] = [];
     const reachOf = (p: Piece) => {
@@ -383,6 +407,7 @@ export class TetrisAI {
       queue,
       hold,
       canHold,
+      versus,
       options,
       reachRoot,
       move,
@@ -418,7 +443,7 @@ export class TetrisAI {
       const choice = stackMove(ctx, rows, options, surfaces);
       if (choice)
         return decided(
-          this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value),
+          this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value, versus),
           { ctx, choice },
           null,
         );
@@ -437,7 +462,7 @@ export class TetrisAI {
       height,
       visibleHeight: this.rules.visibleHeight,
       // Tall boards forget the well: the plain full-board terms fill it and clear rows. (Keeping it while burning
-      // raised the Tetris rate but lost games: docs/results.md.)
+      // raised the Tetris rate but lost games: bench/notes/results.md.)
       wellColumn: plain || tall ? -1 : this.recoverWell(rows),
       // Near the field's top a piece may cover the well: its cover is a row or two to clear, where BCTS counts each
       // cell under it as a hole and builds on the stack instead until it tops out in an I drought.
@@ -456,7 +481,7 @@ export class TetrisAI {
     const recoverState: RecoverState = { rows, current, queue: queue.slice(0, this.lookahead), hold, canHold };
     const choice = recoverMove(ctx, recoverState, reachRoot);
     if (!choice) return decided(null, null, null);
-    return decided(this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value), null, {
+    return decided(this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value, versus), null, {
       ctx,
       state: recoverState,
     });
@@ -476,13 +501,25 @@ export class TetrisAI {
     const d = this.decide(this.readTurn(state, 'rankPlacements'));
     const field = { width: this.width, visibleHeight: this.rules.visibleHeight };
     return rankDecision(d, this.table.iterations, limit, field, (hold, p, mode, value) =>
-      this.describeMove(d.rows, hold, p, mode, value),
+      this.describeMove(d.rows, hold, p, mode, value, d.versus),
     );
   }
 
-  private describeMove(rows: Uint32Array, hold: boolean, p: GamePlacement, mode: GameMode, value: number): GameMove {
+  private describeMove(
+    rows: Uint32Array,
+    hold: boolean,
+    p: GamePlacement,
+    mode: GameMode,
+    value: number,
+    versus: TurnVersus,
+  ): GameMove {
     const { cells } = p;
     const linesCleared = rowsFilled(rows, this.width, cells);
+    const perfectClear = linesCleared > 0 && clearsBoard(rows, this.width, cells);
+    // A T fills at most three rows, and a mini spin's fourth corner leaves its third row open (docs/rules.md,
+    // "Versus"): every placement's lines and spin name a clear kind.
+    const clearKind = clearKindOf(linesCleared, p.spin) as ClearKind;
+    const table = this.rules.ruleSet.attack;
     return {
       hold,
       piece: p.piece,
@@ -492,6 +529,10 @@ export class TetrisAI {
       cells: p.cells,
       inputs: hold ? ['hold', ...p.inputs] : p.inputs,
       linesCleared,
+      spin: p.spin,
+      clearKind,
+      perfectClear,
+      attack: table ? lockAttack(ATTACK_TABLES[table], clearKind, perfectClear, versus.combo, versus.backToBack) : 0,
       mode,
       value,
     };
@@ -534,10 +575,22 @@ export interface Turn {
   canHold: boolean;
   /** Chances of the first piece after the queue (7 non-negative numbers summing to 1), or undefined. */
   next: ArrayLike<number> | undefined;
+  /** The versus counters and incoming garbage (nextMove's; none when left out). */
+  versus?: TurnVersus;
 }
 
+/** A turn's versus state, checked (GameState's combo, backToBack, incoming). */
+export interface TurnVersus {
+  readonly combo: number;
+  readonly backToBack: number;
+  readonly incoming: readonly GarbageEntry[];
+}
+
+const NO_VERSUS: TurnVersus = Object.freeze({ combo: 0, backToBack: 0, incoming: Object.freeze([]) });
+
 /** What nextMove decided, and the search contexts it decided with (rankPlacements values every move with them). */
-export interface Decision extends Omit<Turn, 'next'> {
+export interface Decision extends Omit<Turn, 'next' | 'versus'> {
+  versus: TurnVersus;
   options: TurnOption[];
   reachRoot: (p: Piece) => readonly GamePlacement[];
   move: GameMove | null;

@@ -3,7 +3,7 @@
  * worker): the built package runs dist/<name>.js beside the chunk holding the caller's code; from source (tests,
  * benchmarks under tsx) the worker loads the TypeScript file through tsx's ESM API (a dev dependency), since Node
  * 20's module hooks do not reach worker threads. (tsx's require hook also loads it, as CommonJS, but measured 2 to 3
- * times slower per piece there than the same code as ESM: docs/benchmarks.md.)
+ * times slower per piece there than the same code as ESM: bench/notes/benchmarks.md.)
  */
 import { nodeBuiltin } from '../node-builtins.js';
 
