@@ -1,12 +1,14 @@
 /** The game-facing AI (docs/game.md): TetrisAI for any position of a real game, and the real-game simulator. */
-export { TetrisAI, type TetrisAIOptions, type GameState, type WellSide, type GamePolicy } from './ai.js';
-export type { GameMove, GameMode } from './decision.js';
+export { TetrisAI, type TetrisAIOptions, type WellSide, type GamePolicy } from './ai.js';
+export type { GameMove, GameMode, GameState } from './decision.js';
 export {
   expectedPiecesFromRank,
   type PlacementRanking,
   type RankedPlacement,
   type PlacementUnit,
 } from './rank-placements.js';
+export type { GameSession, GameSessionOptions, SessionState, SessionStatus } from './session.js';
+export type { RandomizerKnowledge } from '../randomizers/infer.js';
 export { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS } from './evaluate.js';
 export type { RecoverWeights } from '../kernels/recover.js';
 export { playGame, type PlayGameOptions, type PlayGameResult } from './play.js';

@@ -37,6 +37,9 @@ export interface GameAIOptions {
   policy: GamePolicy;
   recover: TetrisAIOptions['recover'];
   stackRoom: number | undefined;
+  strength: number;
+  /** Seeds a weaker level's choices: the run's seed. */
+  seed: number;
 }
 
 /** Pieces and lines of a game under way (progress reports). */

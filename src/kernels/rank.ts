@@ -6,6 +6,7 @@
  * ./rank-mirror-plan.ts) into kernel memory, runs the iterations and reads the values out.
  */
 import { StackRankError, sliceClock, yieldToEventLoop } from '../errors.js';
+import { SLICE_MS } from '../slices.js';
 import { PIECE_COUNT } from '../pieces.js';
 import {
   PLAN_BLOCK_LIST,
@@ -194,8 +195,8 @@ export async function rankValuesF32(
         report(k + 1);
       }
     } else {
-      // Chunks keep the thread responsive to abort and give progress inside an iteration.
-      const chunks = splitBlocks(plan.blockCost, 16);
+      // Chunks keep the thread responsive to abort and give progress inside an iteration (a few ms each at 9x4).
+      const chunks = splitBlocks(plan.blockCost, 64);
       for (let k = 0; k < iterations; k++) {
         const [prev, next] = k % 2 === 0 ? buffers : [buffers[1], buffers[0]];
         for (let c = 0; c < chunks.length; c++) {
@@ -221,25 +222,27 @@ const U16_TOP = 65535;
 /** Listed blocks a thread takes from the shared counter at a time (about 0.1 ms of work at 9x4). */
 const CLAIM_BLOCKS = 4;
 
-export interface FoldedRanks {
-  /** u16 values in the table file's folded layout (src/rank/fold.ts). */
-  folded: Uint16Array;
-  /** value = stored * scale. */
+/** u16 ranks and their scale (value = stored * scale). */
+export interface U16Ranks {
+  /** The values: in the table file's folded layout (src/rank/fold.ts) for a mirrored plan, else in index order. */
+  values: Uint16Array;
   scale: number;
 }
 
 /**
- * The article's iteration (and its collapsing variant) in mirror-folded u16 fixed point over the plan `makePlan`
- * makes (called once the workers are starting: the two overlap): only the canonical half of the `size` surfaces is
- * computed, and each iteration rescales so that its largest value is stored as 65535. Returns the values in the
- * folded layout of the table file (`foldedSize` of them), with their scale.
+ * The article's iteration (and its collapsing variant) in u16 fixed point over the plan `makePlan` makes (awaited
+ * once the workers are starting: the two overlap); each iteration rescales so that its largest value is stored as
+ * 65535. `mirrored` (a mirror-folded plan, src/kernels/rank-mirror-plan.ts): only the canonical half of the `size`
+ * surfaces is computed and the values come back in the folded layout of the table file (`foldedSize` of them);
+ * else (a plain plan: the 20G variant) every surface is computed and the values come back in index order.
  */
-export async function foldedRanksU16(
-  makePlan: () => MirrorPlan,
+export async function ranksU16(
+  makePlan: () => Promise<MirrorPlan>,
+  mirrored: boolean,
   size: number,
   foldedSize: number,
   run: RankRun,
-): Promise<FoldedRanks> {
+): Promise<U16Ranks> {
   const { iterations, threads, signal, report } = run;
   const variant = pickVariant(threads > 1, run.simd);
   const { exports: kernel, memory, module } = await loadKernel<RankKernel>('rank', variant);
@@ -261,8 +264,8 @@ export async function foldedRanksU16(
   const onAbort = () => pool?.terminate();
   signal?.addEventListener('abort', onAbort);
   try {
-    if (starting) await yieldToEventLoop(); // lets the pool spawn its workers before the synchronous work below
-    const plan = makePlan();
+    // The workers start while the plan is laid out (in slices, with the event loop run between them).
+    const plan = await makePlan();
     const planPtr = writePlan(kernel, memory, plan);
     // Two u16 buffers and the scratch, each with slack: a run's last 8-lane step may pass its end. r0 = 1
     // everywhere is not stored: the first iteration reads no previous value (rankBlocksU16Ones), so both buffers
@@ -290,13 +293,18 @@ export async function foldedRanksU16(
     report(0);
     const count = plan.blocks.length;
     // A call returns once the shared counter passes its limit. The engine starts a WebAssembly function in its
-    // baseline compiler and swaps in optimised code only between calls, so each thread's first calls are cut to
-    // growing lengths (one long call would run at the baseline's speed); after that this thread still returns to
-    // the event loop a few times per iteration (abort, progress, workers that have become ready).
+    // baseline compiler and swaps in optimised code only between calls, so the workers' first calls are cut to
+    // growing lengths (one long call would run at the baseline's speed). This thread's calls are sized to take about
+    // SLICE_MS each at the rate the threads took blocks in its last call, so it returns to the event loop every few
+    // milliseconds (abort, progress, workers that have become ready; src/slices.ts) and its own first calls, short
+    // too, let the optimised code in.
     const growing = (from: number): number[] =>
       [64, 32, 16, 8, 4, 2, 1].map((d) => from + Math.ceil((count - from) / d));
-    const even = (parts: number): number[] =>
-      Array.from({ length: parts }, (_, i) => Math.ceil((count * (i + 1)) / parts));
+    // Blocks per call of this thread: doubled while a call takes under a millisecond (too short to time), then set
+    // from the rate the threads took blocks at in the last call.
+    let step = CLAIM_BLOCKS;
+    const nextStep = (did: number, ms: number) =>
+      ms >= 1 ? Math.max(CLAIM_BLOCKS, Math.round((did / ms) * SLICE_MS)) : Math.min(2 * step, count);
     let workerIterations = 0;
     // The largest sum of an iteration is at most 7 * top; `ratio` predicts how close it comes (from the previous
     // iteration, with a margin) so the factor maps it to just under 65535. Should a sum still pass 65535 after
@@ -319,12 +327,15 @@ export async function foldedRanksU16(
         running.catch(() => {}); // awaited below; when this thread stops first (abort), nobody waits for it
       };
       join();
-      const slices = k === 0 ? growing(0) : threads === 1 ? even(16) : even(4);
-      for (const limit of slices) {
+      for (;;) {
         check();
-        const { fn, args } = call(limit, 0);
+        const from = Atomics.load(counter, 0);
+        if (from >= count) break;
+        const { fn, args } = call(Math.min(count, from + step), 0);
+        const started = performance.now();
         kernel[fn as 'rankBlocksU16'](...(args as Parameters<RankKernel['rankBlocksU16']>));
         const done = Atomics.load(counter, 0);
+        step = nextStep(done - from, performance.now() - started);
         if (done >= count) break;
         // Fractions only where this thread does all the work (the iteration's end is reported by the caller).
         if (threads === 1) report(k + done / count);
@@ -350,9 +361,16 @@ export async function foldedRanksU16(
     }
     check();
     const result = buffers[iterations % 2];
+    if (!mirrored) {
+      // Values in index order already: one copy out of kernel memory (86 MB at 9x4, tens of milliseconds).
+      if (starting) await starting.catch(() => {});
+      check();
+      return { values: new Uint16Array(memory.buffer, result, size).slice(), scale };
+    }
     const out = buffers[(iterations + 1) % 2];
     // Fold into the other buffer (free now), in tiles of (middle step, inner right half): the workers take the
-    // first tiles, this thread the rest, each in calls of growing length (the baseline compiler again).
+    // first tiles in calls of growing length (the baseline compiler again), this thread the rest in calls of about
+    // SLICE_MS each (at the rate of its last call).
     const tiles = plan.order.middle * plan.order.innerHalf;
     const foldArgs = [
       plan.lo,
@@ -379,10 +397,17 @@ export async function foldedRanksU16(
         )
       : null;
     folding?.catch(() => {}); // awaited below
-    for (const [a, b] of foldCalls(tiles - mine, tiles)) {
+    // Tiles per call: doubled while a call takes under a millisecond, then sized to about SLICE_MS.
+    let tileStep = 1;
+    for (let a = tiles - mine; a < tiles; ) {
       check();
+      const b = Math.min(tiles, a + tileStep);
+      const started = performance.now();
       kernel.foldU16(result, out, ...foldArgs, a, b);
-      if (!shared) await yieldToEventLoop();
+      const ms = performance.now() - started;
+      tileStep = ms >= 1 ? Math.max(1, Math.round(((b - a) / ms) * SLICE_MS)) : 2 * tileStep;
+      a = b;
+      await yieldToEventLoop();
     }
     if (folding) await folding.catch(rethrow);
     // A small table may be done before the workers are: a worker that could not start still fails the build
@@ -390,7 +415,7 @@ export async function foldedRanksU16(
     if (starting) await starting.catch(() => {});
     check();
     const folded = new Uint16Array(memory.buffer, out, foldedSize).slice();
-    return { folded, scale };
+    return { values: folded, scale };
   } finally {
     signal?.removeEventListener('abort', onAbort);
     // Stops the workers now, or once they have started (a failure or an abort before they were ready).

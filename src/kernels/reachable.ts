@@ -11,12 +11,14 @@ import { loadKernelSync, type KernelInstance } from './wasm.js';
 import { fieldFor, spawnY, type RuleSet } from '../rules/rule-sets.js';
 import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from '../rules/geometry.js';
 import { ROTATION_SYSTEM_NAMES, ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
+import { SPINS, spinGeometry } from '../rules/spins.js';
 import type { Cell, GamePlacement, Input } from '../rules/types.js';
 import {
   CTX_BYTES,
   FLAG_20G,
   FLAG_INITIAL_ROTATION,
   FLAG_SOFT_DROP,
+  FLAG_SPINS,
   MAX_BOARD_ROWS,
   MAX_KICKS,
   MAX_PLACEMENTS,
@@ -28,6 +30,7 @@ import {
   O_FLAGS,
   O_LOCK,
   O_OUT,
+  O_OUT_SPIN,
   O_PARENT,
   O_SPAWN_S,
   O_SPAWN_X,
@@ -50,7 +53,12 @@ import {
   S_MINDY,
   S_NEXT,
   S_SHAPE,
+  S_SPIN_CX,
+  S_SPIN_CY,
+  S_SPIN_FRONT,
   S_TURN,
+  SPIN_LEVEL_MASK,
+  SPIN_TURN_SHIFT,
   S_W,
   TABLE_BYTES,
   TABLE_HEADER_WORDS,
@@ -62,6 +70,7 @@ import {
   T_KICK_DY,
   T_READ_DX,
   T_READ_DY,
+  T_UPGRADE,
   WALL,
 } from '../../assembly/reachable/layout.js';
 
@@ -81,6 +90,9 @@ export function pieceTable(g: PieceGeometry): Int32Array {
   const t = new Int32Array(TABLE_WORDS);
   const n = g.cells.length;
   t[0] = n;
+  // The three-corner corners of the pieces that spin under the guideline's T-spin rule; a rule set's FLAG_SPINS says
+  // whether its search records spins (the only spin rule with corners is tSpins: src/rules/spins.ts).
+  const spin = spinGeometry('tSpins', g.system, g.pieceId);
   const shapes: string[] = [];
   for (let s = 0; s < n; s++) {
     const w = TABLE_HEADER_WORDS + s * STATE_WORDS;
@@ -114,6 +126,12 @@ export function pieceTable(g: PieceGeometry): Int32Array {
     const inert = g.cells.every((c) => sameCells(c, g.cells[0]));
     t[w + S_NEXT] = inert ? s : g.cw[s];
     t[w + S_NEXT + 1] = inert ? s : g.ccw[s];
+    if (spin) {
+      // spins.ts lists each state's corners around its centre in the kernel's order: (-1,-1) (+1,-1) (-1,+1) (+1,+1)
+      t[w + S_SPIN_CX] = spin.corners[s][0][0] + 1;
+      t[w + S_SPIN_CY] = spin.corners[s][0][1] + 1;
+      t[w + S_SPIN_FRONT] = spin.front[s];
+    }
     for (let dir = 0; dir < 2; dir++) {
       const k = w + S_TURN + dir * TURN_WORDS;
       const kicks = g.kicks[s][dir];
@@ -124,6 +142,7 @@ export function pieceTable(g: PieceGeometry): Int32Array {
         t[k + T_KICK_DY + i] = ky;
       });
       t[k + T_CENTRE] = g.centre[s][dir] ? 1 : 0;
+      if (spin && spin.upgradeKick >= 0 && spin.upgradeKick < kicks.length) t[k + T_UPGRADE] = 1 << spin.upgradeKick;
       const target = dir === 0 ? g.cw[s] : g.ccw[s];
       const reading = [...g.cells[target]].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
       reading.forEach(([dx, dy], i) => {
@@ -147,6 +166,8 @@ interface Loaded {
   out: Int32Array;
   parent: Int16Array;
   via: Uint8Array;
+  /** O_OUT_SPIN: per placement of a full search, its spin level and turn (0: none). */
+  spin: Int32Array;
 }
 
 /** The kernel of this thread, created synchronously on first use: the rules layer's calls are synchronous. */
@@ -186,6 +207,7 @@ function views(l: Loaded): void {
   l.out = new Int32Array(buffer, l.ctx + O_OUT, MAX_PLACEMENTS * OUT_WORDS);
   l.parent = new Int16Array(buffer, l.ctx + O_PARENT, STATE_COUNT);
   l.via = new Uint8Array(buffer, l.ctx + O_VIA, STATE_COUNT);
+  l.spin = new Int32Array(buffer, l.ctx + O_OUT_SPIN, MAX_PLACEMENTS);
 }
 
 let chunk = 0;
@@ -234,6 +256,7 @@ function prepare(width: number, height: number, pid: number, rules: RuleSet): Pr
       rules.initialRotation,
       rules.spawn,
       rules.hiddenRows,
+      rules.spins,
     ].join('|');
     byKey = preparedByGame.get(game);
     if (!byKey) preparedByGame.set(game, (byKey = new Map()));
@@ -259,7 +282,8 @@ function prepare(width: number, height: number, pid: number, rules: RuleSet): Pr
   params[at(O_FLAGS)] =
     (rules.gravity === '20G' ? FLAG_20G : 0) |
     (rules.softDrop ? FLAG_SOFT_DROP : 0) |
-    (rules.initialRotation ? FLAG_INITIAL_ROTATION : 0);
+    (rules.initialRotation ? FLAG_INITIAL_ROTATION : 0) |
+    (rules.spins !== 'none' ? FLAG_SPINS : 0);
   p = { table: l.tables[ROTATION_SYSTEM_NAMES.indexOf(rules.rotationSystem) * 7 + pid], params, geometry: g };
   const searchesAtTop =
     !rules.softDrop &&
@@ -354,6 +378,8 @@ export const LANDINGS_WORDS = 3 * MAX_PLACEMENTS;
 export class Reached {
   /** Per placement: the state (its index in the rotation system's states of the piece), x and y. */
   readonly landings: Int32Array;
+  /** Per placement: its spin level (an index into SPINS) and the turn that makes it, packed as O_OUT_SPIN (0: none). */
+  private readonly spins: Int32Array;
   private readonly from: Int32Array;
   private readonly rows: Int32Array;
   private generation: number;
@@ -370,6 +396,8 @@ export class Reached {
     const l = load();
     const landings = new Int32Array(3 * count);
     const from = new Int32Array(count);
+    // the search at the top records no spins (its rule sets have none)
+    const spins = fromTop ? new Int32Array(count) : l.spin.slice(0, count);
     const out = l.out;
     for (let i = 0; i < count; i++) {
       const code = out[OUT_WORDS * i + OUT_LANDED];
@@ -380,6 +408,7 @@ export class Reached {
     }
     this.landings = landings;
     this.from = from;
+    this.spins = spins;
     // Paths from the prepared search at the top need neither the board nor the kernel again.
     this.rows = fromTop ? EMPTY_ROWS : Int32Array.from({ length: board.height }, (_, y) => rows[y]);
     this.generation = fromTop ? -1 : l.generation;
@@ -389,7 +418,8 @@ export class Reached {
   inputCount(i: number): number {
     if (this.generation < 0) return this.p.top!.paths[this.from[i]].length;
     const { parent } = this.links();
-    let n = 1;
+    // a spin's keys: the way to the state it turns from, the turn, hardDrop
+    let n = this.spins[i] & SPIN_LEVEL_MASK ? 2 : 1;
     for (let s = this.from[i]; parent[s] !== -1; s = parent[s]) n++;
     return n;
   }
@@ -404,12 +434,15 @@ export class Reached {
     if (this.generation < 0) inputs = this.p.top!.paths[this.from[i]];
     else {
       const path = pathTo(this.links(), this.from[i]);
+      // a spin: its from state is the one the piece turns from, and the turn comes before hardDrop
+      if (this.spins[i] & SPIN_LEVEL_MASK) path.push(this.spins[i] >> SPIN_TURN_SHIFT ? 'ccw' : 'cw');
       path.push('hardDrop');
       inputs = path;
     }
     // a state's cells are sorted by row, then column, and moving them keeps that order
     const cells = g.cells[s].map(([dx, dy]) => [x + dx, y + dy] as Cell);
-    return { piece: PIECES[this.pid], rotation: g.names[s], x, y, cells, inputs };
+    const spin = SPINS[this.spins[i] & SPIN_LEVEL_MASK];
+    return { piece: PIECES[this.pid], rotation: g.names[s], x, y, cells, inputs, spin };
   }
 
   /** Every placement, in the kernel's order. */

@@ -8,7 +8,7 @@
 import { StackRankError, describe } from '../errors.js';
 import { requireRankTable, type RankTable } from '../rank/table.js';
 import { placementTable, type PlacementTable } from '../stacking/placements.js';
-import { type ReachTable, type WellWindow, wellWindow20G } from '../stacking/reach.js';
+import { type ReachTable, type WellWindow, wellWindow20GSliced } from '../stacking/reach.js';
 import { cachedReachTable } from '../stacking/reach-cache.js';
 import type { StackingSettings } from '../stacking/rules.js';
 import { checkNextPieceValues, type NextPieceValues } from '../stacking/strategy.js';
@@ -41,11 +41,16 @@ import {
   CTX_BEST_LEN,
   CTX_BEST_PATH,
   CTX_BEST_VALUE,
+  CTX_HOLD,
+  CTX_HOLD_FROM,
   CTX_NODES,
+  CTX_QUEUE_LENGTH,
   CTX_WEIGHTS,
   CTX_WORDS,
   GAME_WORDS,
   HEIGHTS_WORDS,
+  HOLD_EMPTY,
+  HOLD_NONE,
   MAX_DEPTH,
   STRATEGY_EXPECT,
   STRATEGY_EXPECT2,
@@ -58,6 +63,7 @@ import {
 import { MOVE_NONE } from './search-format.js';
 import type { RuleSet } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
+import type { SetupReport } from '../setup-progress.js';
 
 export interface SearchKernel {
   alloc(bytes: number): number;
@@ -82,6 +88,13 @@ export interface EngineParts {
   stacking: StackingSettings;
   rankScale: number;
   unknownPieces: UnknownPieces;
+}
+
+/** The hold box of a search with hold (StackingEngine.search): its piece id (null: empty), and from which depth the
+ * search may press hold (1 when the caller weighs the first move's hold itself). */
+export interface SearchHold {
+  piece: number | null;
+  fromDepth: 0 | 1;
 }
 
 export interface SearchOutcome {
@@ -282,6 +295,8 @@ export class StackingEngine {
       ranks?: boolean;
       /** Stops waiting for the shared search image (ABORTED), and stops its making if no one else waits. */
       signal?: AbortSignal;
+      /** Hears the setup's progress: the reach records and the search image (src/setup-progress.ts). */
+      onProgress?: SetupReport;
     } = {},
   ): Promise<StackingEngine> {
     requireRankTable(table);
@@ -297,6 +312,9 @@ export class StackingEngine {
       table.maxStep,
       stacking.boardHeight,
       placements.placements,
+      undefined,
+      opts.signal,
+      opts.onProgress,
     );
     if (reach && unknownPieces !== 0)
       throw new StackRankError(
@@ -308,11 +326,15 @@ export class StackingEngine {
     // own kernel instance over that memory and allocates through the image's owner.
     if (opts.leafValues !== undefined) checkNextPieceValues(opts.leafValues, table, 'previewTable');
     const leaf: LeafRowsSource = unknownPieces === 0 ? null : (opts.leafValues ?? 'pieceMax');
-    const well = opts.blockedWell ? checkedBlockedWell(opts.blockedWell, table) : null;
-    const image = await searchImage(table, leaf, !!opts.shared, opts.signal, {
-      unfolded: well !== null,
-      ranks: opts.ranks,
-    });
+    const well = opts.blockedWell ? await checkedBlockedWell(opts.blockedWell, table, opts) : null;
+    const image = await searchImage(
+      table,
+      leaf,
+      !!opts.shared,
+      opts.signal,
+      { unfolded: well !== null, ranks: opts.ranks },
+      opts.onProgress,
+    );
     const { memory, module } = image;
     const kernel = { ...(await instantiateOver<SearchKernel>(module, memory)), alloc: image.alloc };
     if (kernel.CTX_WORDS.value !== CTX_WORDS || kernel.GAME_WORDS.value !== GAME_WORDS) {
@@ -394,6 +416,9 @@ export class StackingEngine {
    * Searches from `heights` with the queue of piece ids; `lookahead` pieces after queue[0] are known. `weights`:
    * distributionWeights (one unknown piece, or none) or pairWeights (two) of the unknown pieces after the queue.
    * `boardHeight` (at most the settings') lowers the board for this search: the game AI stacks over buried rows.
+   * `hold` (rule sets with hold): the piece in the hold box (null: empty) and the first depth at which the search may
+   * press hold (every ply from there: the held piece, or the piece after the current one into an empty box); the
+   * whole queue (up to MAX_DEPTH pieces) is then known to the search. Without it the search never holds.
    * The arguments are the callers' checked ones (StackingAI's and TetrisAI's public calls check them once): the
    * lookahead at most MAX_LOOKAHEAD, weights of this engine's unknown pieces, a board height from MIN_BOARD_HEIGHT
    * to the settings'.
@@ -404,6 +429,7 @@ export class StackingEngine {
     lookahead: number,
     weights?: Int32Array,
     boardHeight: number = this.stacking.boardHeight,
+    hold?: SearchHold,
   ): SearchOutcome {
     weights ??= this.unknownPieces === 2 ? UNIFORM_PAIRS : UNIFORM;
     // Plain loops: TypedArray.set from a JS array, subarray and Array.from each cost more than this whole
@@ -411,9 +437,13 @@ export class StackingEngine {
     const { words, bytes } = this.views();
     const heightsWord = this.heightsPtr >> 2;
     for (let i = 0; i < this.width; i++) words[heightsWord + i] = heights[i];
-    for (let i = 0; i <= lookahead; i++) bytes[this.queuePtr + i] = queue[i];
+    const known = hold ? Math.min(queue.length, MAX_DEPTH) : lookahead + 1;
+    for (let i = 0; i < known; i++) bytes[this.queuePtr + i] = queue[i];
     words[(this.cfg >> 2) + CFG_BOARD_HEIGHT] = boardHeight;
     const ctxWord = this.ctx >> 2;
+    words[ctxWord + CTX_HOLD] = !hold ? HOLD_NONE : hold.piece === null ? HOLD_EMPTY : hold.piece + 1;
+    words[ctxWord + CTX_HOLD_FROM] = hold?.fromDepth ?? 0;
+    words[ctxWord + CTX_QUEUE_LENGTH] = known;
     for (let p = 0; p < weights.length; p++) words[ctxWord + CTX_WEIGHTS + p] = weights[p];
     words[ctxWord + CTX_NODES] = 0;
     words[ctxWord + CTX_NODES + 1] = 0;
@@ -473,16 +503,26 @@ function constantBlocks(
   return ptrs;
 }
 
-/** create's `blockedWell` checked: its factor, and its window of surfaces for this table's shape. */
-function checkedBlockedWell(
+/**
+ * create's `blockedWell` checked: its factor, and its window of surfaces for this table's shape (found in slices the
+ * first time in a process, with the event loop run between them).
+ */
+async function checkedBlockedWell(
   blockedWell: { ruleSet: RuleSetName | RuleSet; factor: number },
   table: RankTable,
-): { window: WellWindow; factor: number } {
+  opts: { signal?: AbortSignal; onProgress?: SetupReport },
+): Promise<{ window: WellWindow; factor: number }> {
   const { factor } = blockedWell;
   if (typeof factor !== 'number' || !(factor >= 0 && factor <= 1))
     throw new StackRankError(
       'BAD_ARGUMENT',
       `blockedWell.factor must be a number from 0 to 1; got ${describe(factor)}`,
     );
-  return { window: wellWindow20G(blockedWell.ruleSet, table.width, table.maxStep), factor };
+  const { onProgress: report, signal } = opts;
+  const window = await wellWindow20GSliced(blockedWell.ruleSet, table.width, table.maxStep, {
+    signal,
+    abortMessage: "the search's setup was aborted",
+    onFraction: report && ((fraction) => report({ stage: 'reach', fraction })),
+  });
+  return { window, factor };
 }

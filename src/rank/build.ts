@@ -6,10 +6,11 @@ import { StackRankError, checkCallback, checkSignal, describe, optionsObject, re
 import { checkGeometry, surfaceCount } from '../surface.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import { TABLE_STEEP, rankMoves, type TableSteep } from './moves.js';
-import { rankMoves20G } from './moves-20g.js';
-import { foldedRanksU16, rankValuesF32, type FoldedRanks } from '../kernels/rank.js';
-import { makeRankPlan } from '../kernels/rank-plan.js';
-import { makeMirrorPlan } from '../kernels/rank-mirror-plan.js';
+import { rankMoves20GSliced } from './moves-20g.js';
+import { rankValuesF32, ranksU16, type U16Ranks } from '../kernels/rank.js';
+import { rankPlanSteps } from '../kernels/rank-plan.js';
+import { mirrorPlanSteps, plainPlanSteps } from '../kernels/rank-mirror-plan.js';
+import { runInSlices, type SliceOptions } from '../slices.js';
 import { foldShape } from './fold.js';
 
 export const MAX_ITERATIONS = 1000;
@@ -26,6 +27,11 @@ export interface BuildProgress {
   elapsedMs: number;
   /** Estimated time left, from the rate so far; null before the first progress report. */
   etaMs: number | null;
+  /**
+   * Before the first iteration (iteration 0): how much of the build's plan is laid out, 0..1. The 20G table's plan
+   * includes finding which placements a piece reaches at 20G, about a third of its build.
+   */
+  planned?: number;
 }
 
 export interface BuildOptions {
@@ -71,9 +77,37 @@ export const BUILD_OPTION_KEYS: { readonly [K in keyof Required<BuildOptions>]: 
 export type TableGravity = 'drop' | '20G';
 export const TABLE_GRAVITY: readonly TableGravity[] = ['drop', '20G'];
 
-/** The moves of a build: the article's, or the 20G variant's. */
-export function buildMoves(width: number, maxStep: number, steep: TableSteep, gravity: TableGravity) {
-  return gravity === '20G' ? rankMoves20G(width, maxStep) : rankMoves(width, maxStep, steep);
+/** The moves of a build: the article's, or the 20G variant's (derived in slices: src/slices.ts). */
+export async function buildMoves(
+  width: number,
+  maxStep: number,
+  steep: TableSteep,
+  gravity: TableGravity,
+  slices: SliceOptions = {},
+) {
+  return gravity === '20G' ? rankMoves20GSliced(width, maxStep, slices) : rankMoves(width, maxStep, steep);
+}
+
+/**
+ * How a build lays out its plan (the moves, then their blocks and runs) in slices: abortable, reporting `planned`
+ * (BuildProgress) at most once a slice, the moves taking the first half when they are derived (20G), and 1 once the
+ * plan is made (`done`).
+ */
+function planSlices(
+  gravity: TableGravity,
+  signal: AbortSignal | undefined,
+  onProgress: ((p: BuildProgress) => void) | undefined,
+  iterations: number,
+): { moves: SliceOptions; plan: SliceOptions; done(): void } {
+  const report = (planned: number) =>
+    onProgress?.({ iteration: 0, iterations, fraction: 0, elapsedMs: 0, etaMs: null, planned });
+  const movesShare = gravity === '20G' ? 0.5 : 0;
+  const abortMessage = 'the rank-table build was cancelled';
+  return {
+    moves: { signal, abortMessage, onFraction: (f) => report(f * movesShare) },
+    plan: { signal, abortMessage, onFraction: (f) => report(movesShare + f * (1 - movesShare)) },
+    done: () => report(1),
+  };
 }
 
 /**
@@ -190,9 +224,19 @@ export async function computeRankValues(build: CheckedBuild, weights?: ArrayLike
   if (signal?.aborted) throw abortError();
 
   const size = surfaceCount(width, maxStep);
-  const plan = makeRankPlan(buildMoves(width, maxStep, steep, gravity), width, maxStep);
+  const slices = planSlices(gravity, signal, onProgress, iterations);
+  const moves = await buildMoves(width, maxStep, steep, gravity, slices.moves);
+  const plan = await runInSlices(rankPlanSteps(moves, width, maxStep), slices.plan);
+  slices.done();
   const report = progressReporter(iterations, onProgress);
   return rankValuesF32(plan, size, { iterations, threads, simd: build.simd, signal, report }, weights);
+}
+
+export interface FoldedRanks {
+  /** u16 values in the table file's folded layout (src/rank/fold.ts). */
+  folded: Uint16Array;
+  /** value = stored * scale. */
+  scale: number;
 }
 
 /**
@@ -209,18 +253,45 @@ export async function buildFoldedRanks(options: BuildOptions = {}): Promise<Fold
 
 /** buildFoldedRanks for options checked already. */
 export async function computeFoldedRanks(build: CheckedBuild): Promise<FoldedRanks> {
-  const { width, maxStep, iterations, steep, signal, onProgress } = build;
+  const { values, scale } = await computeU16Ranks(build, true);
+  return { folded: values, scale };
+}
+
+/**
+ * The same u16 iteration for a table that is not mirror-symmetric (the 20G variant): every surface computed from its
+ * own moves (src/kernels/rank-mirror-plan.ts plainPlanSteps), the values returned in index order, one per surface,
+ * with their scale. About three times faster than the f32 iteration on the 20G table's moves, in half the memory.
+ */
+export async function buildPlainRanks(options: BuildOptions = {}): Promise<U16Ranks> {
+  return computePlainRanks(checkBuildOptions(options));
+}
+
+/** buildPlainRanks for options checked already. */
+export function computePlainRanks(build: CheckedBuild): Promise<U16Ranks> {
+  return computeU16Ranks(build, false);
+}
+
+/** computeFoldedRanks (`mirrored`: values folded) and computePlainRanks (values in index order). */
+async function computeU16Ranks(build: CheckedBuild, mirrored: boolean): Promise<U16Ranks> {
+  const { width, maxStep, iterations, steep, gravity, signal, onProgress } = build;
+  // Folding keeps one surface of each mirror pair: the 20G table's values are not mirror-symmetric.
+  if (mirrored && gravity === '20G') throw new StackRankError('BAD_ARGUMENT', 'a 20G table cannot be built folded');
   const threads = build.threads ?? (await defaultThreadCount());
   if (signal?.aborted) throw abortError();
 
   const size = surfaceCount(width, maxStep);
   const foldedSize = foldShape(width, maxStep).foldedSize;
   const report = progressReporter(iterations, onProgress);
-  return foldedRanksU16(() => makeMirrorPlan(rankMoves(width, maxStep, steep), width, maxStep), size, foldedSize, {
-    iterations,
-    threads,
-    simd: build.simd,
-    signal,
-    report,
-  });
+  // The workers start while the plan is laid out (in slices, with the event loop run between them).
+  const makePlan = async () => {
+    const slices = planSlices(gravity, signal, onProgress, iterations);
+    const moves = await buildMoves(width, maxStep, steep, gravity, slices.moves);
+    const plan = await runInSlices(
+      mirrored ? mirrorPlanSteps(moves, width, maxStep) : plainPlanSteps(moves, width, maxStep),
+      slices.plan,
+    );
+    slices.done();
+    return plan;
+  };
+  return ranksU16(makePlan, mirrored, size, foldedSize, { iterations, threads, simd: build.simd, signal, report });
 }

@@ -9,12 +9,13 @@
  */
 import { StackRankError } from '../errors.js';
 import { pieceMaxRowChunks } from '../kernels/rank.js';
-import { makeRankPlan, type RankPlanArrays } from '../kernels/rank-plan.js';
+import { rankPlanSteps, type RankPlanArrays } from '../kernels/rank-plan.js';
 // The rows are the search kernel's leaf rows (its layout: assembly/search/layout.ts).
 import { LEAF_ROW_SLOTS as SLOTS } from '../kernels/search-format.js';
 import { variantMirrored } from './file.js';
 import { flipTable, foldRowRange, foldShape } from './fold.js';
 import { rankMoves } from './moves.js';
+import { runInSlices } from '../slices.js';
 import type { RankTable } from './table.js';
 
 /**
@@ -30,7 +31,7 @@ export async function computePieceMax(
   if (target && target.length !== size * SLOTS)
     throw new StackRankError('BAD_ARGUMENT', `expected room for ${size * SLOTS} values; got ${target.length}`);
   const out = target ?? new Uint16Array(size * SLOTS);
-  await pieceMaxRowChunks(table, rankPlan(table), (first, rows) => out.set(rows, first * SLOTS), signal);
+  await pieceMaxRowChunks(table, await rankPlan(table, signal), (first, rows) => out.set(rows, first * SLOTS), signal);
   return out;
 }
 
@@ -58,13 +59,16 @@ export async function computeFoldedPieceMax(
   const flip = flipTable(shape);
   await pieceMaxRowChunks(
     table,
-    rankPlan(table),
+    await rankPlan(table, signal),
     (first, rows) => foldRowRange(rows, first, shape, SLOTS, target, flip),
     signal,
   );
 }
 
-/** The article's moves on the table's surfaces, as the rank kernel's plan. */
-function rankPlan(table: RankTable): RankPlanArrays {
-  return makeRankPlan(rankMoves(table.width, table.maxStep), table.width, table.maxStep);
+/** The article's moves on the table's surfaces, as the rank kernel's plan (made in slices: abortable). */
+function rankPlan(table: RankTable, signal: AbortSignal | undefined): Promise<RankPlanArrays> {
+  return runInSlices(rankPlanSteps(rankMoves(table.width, table.maxStep), table.width, table.maxStep), {
+    signal,
+    abortMessage: "the search's setup was aborted",
+  });
 }

@@ -45,7 +45,8 @@ import {
 } from './file.js';
 import { foldRows, foldShape, unfoldRows } from './fold.js';
 import { rankMoves, type TableSteep } from './moves.js';
-import { makeRankPlan } from '../kernels/rank-plan.js';
+import { rankPlanSteps } from '../kernels/rank-plan.js';
+import { runInSlices } from '../slices.js';
 import {
   PIECE_MODEL_OPTION_KEYS,
   customModel,
@@ -136,7 +137,10 @@ async function computePreviewRows(
   if (signal?.aborted) throw abortError();
 
   const size = surfaceCount(width, maxStep);
-  const plan = makeRankPlan(rankMoves(width, maxStep, steep), width, maxStep);
+  const plan = await runInSlices(rankPlanSteps(rankMoves(width, maxStep, steep), width, maxStep), {
+    signal,
+    abortMessage: 'the rank-table build was cancelled',
+  });
   const report = progressReporter(iterations, onProgress);
   const run = { iterations, threads, simd: build.simd, signal, report };
   const { rows, scale, values } = await previewRows(plan, size, model.model, run, opts.raw);

@@ -11,6 +11,7 @@ import {
   CACHE_OPTION_KEYS,
   type CacheOptions,
   type CachedTable,
+  cachePlace,
   checkEnv,
   loadOrBuild,
   tableFileName,
@@ -18,13 +19,13 @@ import {
 import { STEEP_VARIANT, type VariantParams } from './file.js';
 import {
   PREVIEW_BUILD_OPTIONS,
-  type PreviewTable,
+  PreviewTable,
   buildCheckedPreviewTable,
   checkPreviewBuild,
   loadPreviewTable,
   type PreviewBuildOptions,
 } from './preview.js';
-import { loadRankTable } from './table.js';
+import { RankTable, loadRankTable } from './table.js';
 import {
   CUSTOM_RANDOMIZER,
   PIECE_MODEL_OPTION_KEYS,
@@ -102,6 +103,8 @@ export interface CachedPreviewTable {
   path: string;
   cached: boolean;
   rejected?: string;
+  /** In a browser, why the table just built could not be stored (CachedTable.unsaved). */
+  unsaved?: string;
 }
 
 const CACHED_PREVIEW_TABLE_OPTIONS = optionNames<PreviewBuildOptions & CacheOptions>({
@@ -123,11 +126,11 @@ export async function loadOrBuildCachedPreviewTable(
   const build = checkPreviewBuild(opts);
   const { width, maxStep, iterations, steep } = build;
   const want = expectedParams(opts, opts.transition, 'transition');
-  const path = await previewTablePath(build, want, checkEnv(opts.env));
+  const name = tableFileName(width, maxStep, iterations, STEEP_VARIANT.preview[steep], paramsTag(want));
+  const place = await cachePlace(name, checkEnv(opts.env), loadPreviewTable, PreviewTable.fromBytes);
   return loadOrBuild(
-    path,
+    place,
     opts.force,
-    loadPreviewTable,
     (t) =>
       t.variant === STEEP_VARIANT.preview[steep] &&
       t.width === width &&
@@ -182,11 +185,11 @@ export async function loadOrBuildCachedWeightedTable(
   const build = checkWeightedBuild(opts);
   const { width, maxStep, iterations } = build;
   const want = expectedParams(opts, opts.weights, 'weights');
-  const path = await weightedTablePath(build, want, checkEnv(opts.env));
+  const name = tableFileName(width, maxStep, iterations, WEIGHTED_VARIANT, paramsTag(want), build.encoding);
+  const place = await cachePlace(name, checkEnv(opts.env), loadRankTable, RankTable.fromBytes);
   return loadOrBuild(
-    path,
+    place,
     opts.force,
-    loadRankTable,
     (t) =>
       t.variant === WEIGHTED_VARIANT &&
       t.width === width &&

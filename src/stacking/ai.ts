@@ -7,6 +7,7 @@
  */
 import {
   StackRankError,
+  checkCallback,
   checkSignal,
   optionNames,
   optionsObject,
@@ -15,12 +16,14 @@ import {
 } from '../errors.js';
 import { ORIENTATIONS } from '../pieces.js';
 import { inNode } from '../node-builtins.js';
+import { indexedDbAvailable } from '../rank/idb-cache.js';
+import { type SetupProgress, setupReporter } from '../setup-progress.js';
 import { classicMove } from '../rules/rotation-systems.js';
 import { PASS_A_TABLE_IN_A_BROWSER, requireRankTable, type RankTable } from '../rank/table.js';
 import { surfaceFromHeights } from '../surface.js';
 import { StackingEngine } from '../kernels/search.js';
 import { distributionWeights, pairWeights } from '../kernels/search-format.js';
-import { checkStrategy, refuseLeafRows, type NextPieceValues, type Strategy, type StrategyName } from './strategy.js';
+import { checkStrategy, type NextPieceValues, type Strategy, type StrategyName } from './strategy.js';
 import type { UnknownPieces } from '../kernels/search-format.js';
 import { checkLookahead, toHeights, toQueue } from './input.js';
 import { MOVE_NONE, MOVE_TETRIS } from '../kernels/search-format.js';
@@ -53,6 +56,9 @@ export interface StackingAIOptions {
   /** Cancels the setup (ABORTED): laying out the search's memory takes a quarter of a second the first time a
    * process searches a 9x4 table, about a second with expectimax. */
   signal?: AbortSignal;
+  /** Hears the setup's progress: the table loaded or built (and written to the cache), the reach records, the
+   * search's memory, then `ready` (SetupProgress; docs/game.md, "Setup: progress, abort and the cache"). */
+  onProgress?: (p: SetupProgress) => void;
 }
 
 const STACKING_AI_OPTIONS = optionNames<StackingAIOptions>({
@@ -63,6 +69,7 @@ const STACKING_AI_OPTIONS = optionNames<StackingAIOptions>({
   unknownPieces: true,
   previewTable: true,
   signal: true,
+  onProgress: true,
 });
 
 /** bestPlacement's options (the unknown pieces' distributions); rankPlacements takes a `limit` too. */
@@ -136,7 +143,6 @@ export class StackingAI {
 
   static async create(options: StackingAIOptions = {}): Promise<StackingAI> {
     const opts = optionsObject('StackingAI.create', options);
-    refuseLeafRows(opts);
     refuseUnknownOptions('StackingAI.create', opts, STACKING_AI_OPTIONS);
     const stacking = resolveStacking(opts.stacking);
     const ruleSet = checkRuleSet(opts.rules);
@@ -145,12 +151,13 @@ export class StackingAI {
     let table = opts.table === undefined ? undefined : requireRankTable(opts.table, 'StackingAI.create: table');
     if (opts.previewTable !== undefined && strategy === 'rank')
       throw new StackRankError('BAD_ARGUMENT', 'previewTable needs strategy "expectimax" (or "best")');
+    const report = setupReporter(checkCallback('StackingAI.create: onProgress', opts.onProgress));
     if (!table) {
-      if (!inNode) {
+      if (!inNode && !indexedDbAvailable()) {
         throw new StackRankError('BAD_ARGUMENT', PASS_A_TABLE_IN_A_BROWSER);
       }
       const { sharedDefaultTable } = await import('../rank/cache.js');
-      table = (await sharedDefaultTable('drop', signal)).table;
+      table = (await sharedDefaultTable('drop', signal, report)).table;
     }
     if (signal?.aborted) throw new StackRankError('ABORTED', "the AI's setup was aborted");
     const engine = await StackingEngine.create(table, stacking, {
@@ -158,10 +165,12 @@ export class StackingAI {
       leafValues: opts.previewTable,
       ruleSet,
       signal,
+      onProgress: report,
     });
     const ai = new StackingAI(INTERNAL, table, stacking, ruleSet, strategy, unknownPieces, engine);
     // The AI alone uses its engine: dropped, it gives the engine's blocks back to the table's search image.
     engine.releaseWith(ai);
+    report?.({ stage: 'ready', fraction: 1 });
     return ai;
   }
 

@@ -40,7 +40,7 @@ export const ARTICLE_STACKING: Readonly<StackingSettings> = Object.freeze({
   tetris: 'forced',
 });
 
-/** Our default rules: the stacking article's board and Tetris rule, with the steep rule that measured stronger (docs/results.md). */
+/** Our default rules: the stacking article's board and Tetris rule, with the steep rule that measured stronger (bench/notes/results.md). */
 export const DEFAULT_STACKING: Readonly<StackingSettings> = Object.freeze({
   boardHeight: 20,
   tetrisThreshold: 8,
@@ -61,7 +61,7 @@ export function resolveStacking(
     if (!preset)
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `unknown stacking preset ${describe(rules)}; presets are ${Object.keys(STACKING_PRESETS).join(', ')}${(rules as string) === 'seed' ? ' (the article\'s set, once called "seed", is "article")' : ''}`,
+        `unknown stacking preset ${describe(rules)}; presets are ${Object.keys(STACKING_PRESETS).join(', ')}`,
       );
     return { ...preset };
   }

@@ -43,7 +43,7 @@ import { requireRankTable, type RankTable } from '../rank/table.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import { KernelGames } from '../kernels/search-games.js';
 import { StackingEngine } from '../kernels/search.js';
-import { checkStrategy, refuseLeafRows, type NextPieceValues, type Strategy, type StrategyName } from './strategy.js';
+import { checkStrategy, type NextPieceValues, type Strategy, type StrategyName } from './strategy.js';
 import type { UnknownPieces } from '../kernels/search-format.js';
 import { estimateSurvival, median, type SurvivalEstimate } from './estimate.js';
 import { MAX_LOOKAHEAD } from './input.js';
@@ -164,7 +164,7 @@ export interface SimulationResult extends SurvivalEstimate {
   records: StreamRecord[];
 }
 
-/** Seed of game k of stream s: a fixed mix of the user seed, s and k (documented in docs/results.md). */
+/** Seed of game k of stream s: a fixed mix of the user seed, s and k (docs/api.md, `simulateStacking`). */
 export function streamSeed(seed: number, stream: number, game: number): number {
   // Integers only: the hash reads its arguments as 32-bit integers, so 1.5 would be game 1's seed.
   if (!Number.isSafeInteger(seed) || !Number.isSafeInteger(stream) || !Number.isSafeInteger(game)) {
@@ -182,7 +182,6 @@ export function streamSeed(seed: number, stream: number, game: number): number {
 export async function simulateStacking(options: SimulateOptions): Promise<SimulationResult> {
   if (options === undefined) throw new StackRankError('BAD_ARGUMENT', 'simulateStacking needs { table, lookahead }');
   const opts = optionsObject('simulateStacking', options) as SimulateOptions;
-  refuseLeafRows(opts);
   refuseUnknownOptions('simulateStacking', opts, SIMULATE_OPTIONS);
   requireRankTable(opts.table, 'simulateStacking: table');
   const randomizer = opts.randomizer ?? 'tgm1';
