@@ -42,6 +42,13 @@ export interface Geometry {
 const GEOMETRY_OPTIONS = optionNames<Geometry>({ width: true, maxStep: true });
 
 export function checkGeometry(geometry: Geometry = {}, what = 'checkGeometry'): { width: number; maxStep: number } {
+  // `what` names the caller in messages: anything but a string (a Symbol, an object whose toString throws) would
+  // make the message itself throw.
+  if (typeof what !== 'string')
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `checkGeometry: what must be a string naming the caller; got ${describe(what)}`,
+    );
   const g = optionsObject(what, geometry);
   // A plain options object is checked for misspelt keys; an object of a class (a RankTable or PreviewTable given as
   // the geometry of its surfaces) is read for its width and maxStep alone.
