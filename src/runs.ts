@@ -4,7 +4,7 @@
  * can be played anywhere and the pieces pooled afterwards. These helpers are the one definition of a game range, of
  * how a run is cut into shards, and of how the records of several parts are checked and put back in order.
  */
-import { StackRankError, describe, optionNames, refuseUnknownOptions, requireInt } from './errors.js';
+import { StackRankError, describe, optionNames, optionsObject, requireInt } from './errors.js';
 
 /** Game indices start..end-1 of a run. */
 export interface GameRange {
@@ -22,8 +22,7 @@ export function checkRange(what: string, range: unknown, count: number): GameRan
   if (range === undefined) return { start: 0, end: count };
   if (range === null || typeof range !== 'object' || Array.isArray(range))
     throw new StackRankError('BAD_ARGUMENT', `${what} must be { start, end }; got ${describe(range)}`);
-  refuseUnknownOptions(what, range, RANGE_KEYS);
-  const { start, end } = range as Partial<GameRange>;
+  const { start, end } = optionsObject(what, range as GameRange, RANGE_KEYS);
   requireInt(`${what}.start`, start, 0, count - 1);
   requireInt(`${what}.end`, end, (start as number) + 1, count);
   return { start: start as number, end: end as number };

@@ -6,7 +6,7 @@
  * is ignored. A Board keeps no colours: every filled cell reads as filled, and is written as garbage ('X').
  */
 import { decoder, encoder, Field } from 'tetris-fumen';
-import { StackRankError, describe, optionNames, optionsObject } from '../errors.js';
+import { StackRankError, describe, fieldsOnce, optionNames, optionsObject } from '../errors.js';
 import { ORIENTATIONS, PIECES, orientationCells, pieceId, type Piece } from '../pieces.js';
 import { Board } from './board.js';
 import type { BoardLike, Cell } from './types.js';
@@ -149,28 +149,34 @@ export function fumenFromBoard(boardLike: Board | BoardLike, options: FumenExpor
     for (let x = 0; x < FUMEN_WIDTH; x++) if ((board.rows[y] >> x) & 1) field.set(x, y, 'X');
   }
   if (opts.placement !== undefined) {
-    const p = opts.placement;
-    if (!p || typeof p !== 'object' || !Array.isArray(p.cells)) {
+    const given = opts.placement;
+    // Read once (fieldsOnce), as every cell below: what is checked is what is drawn.
+    const p = given && typeof given === 'object' ? fieldsOnce('placement', given, ['piece', 'cells']) : undefined;
+    if (!p || !Array.isArray(p.cells)) {
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `placement must be { piece, cells } (a GamePlacement or GameMove); got ${describe(p)}`,
+        `placement must be { piece, cells } (a GamePlacement or GameMove); got ${describe(given)}`,
       );
     }
-    if (!(PIECES as readonly string[]).includes(p.piece))
+    const piece = p.piece as Piece;
+    if (!(PIECES as readonly string[]).includes(piece))
       throw new StackRankError(
         'BAD_PIECE',
-        `placement.piece must be a letter of ${PIECES.join(' ')}; got ${describe(p.piece)}`,
+        `placement.piece must be a letter of ${PIECES.join(' ')}; got ${describe(piece)}`,
       );
     // A piece's four cells, on empty cells of the board: anything else would draw a position no game has.
-    if (p.cells.length !== 4)
+    const given4: readonly unknown[] = p.cells;
+    const count = given4.length;
+    if (count !== 4)
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `placement.cells must be the piece's 4 cells; got ${p.cells.length} (${describe(p.cells)})`,
+        `placement.cells must be the piece's 4 cells; got ${count} (${describe(given4)})`,
       );
+    const cells: Cell[] = [];
     // An index loop, not for-of: a sparse array's holes are cells too (and bad ones).
-    for (let i = 0; i < p.cells.length; i++) {
-      const c: unknown = p.cells[i];
-      const [x, y] = Array.isArray(c) ? c : [];
+    for (let i = 0; i < count; i++) {
+      const c: unknown = given4[i];
+      const [x, y] = Array.isArray(c) ? [c[0], c[1]] : [];
       if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || x >= FUMEN_WIDTH || y < 0 || y >= FUMEN_HEIGHT) {
         throw new StackRankError(
           'BAD_ARGUMENT',
@@ -179,13 +185,14 @@ export function fumenFromBoard(boardLike: Board | BoardLike, options: FumenExpor
       }
       if (y < board.height && (board.rows[y] >> x) & 1)
         throw new StackRankError('BAD_ARGUMENT', `placement cell ${i} [${x}, ${y}] is a filled cell of the board`);
+      cells.push([x, y]);
     }
-    if (!isOrientationOf(p.piece, p.cells))
+    if (!isOrientationOf(piece, cells))
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `placement.cells ${describe(p.cells)} do not make the piece ${p.piece}: a placement's cells are one of its piece's orientations (any rotation; docs/rules.md, "Pieces"), anywhere on the field`,
+        `placement.cells ${describe(cells)} do not make the piece ${piece}: a placement's cells are one of its piece's orientations (any rotation; docs/rules.md, "Pieces"), anywhere on the field`,
       );
-    for (const [x, y] of p.cells) field.set(x, y, p.piece);
+    for (const [x, y] of cells) field.set(x, y, piece);
   }
   return encoder.encode([{ field, comment: opts.comment }]);
 }
