@@ -13,6 +13,12 @@ import type { BoardLike, Cell } from './types.js';
 
 export const FUMEN_WIDTH = 10;
 export const FUMEN_HEIGHT = 23;
+/**
+ * The longest page comment fumen holds: its length field is two characters of base 64, and it counts the comment as
+ * JavaScript's escape() writes it (an ASCII letter, digit or one of @*_+-./ is 1 character, other ASCII 3 (%XX),
+ * anything else 6 (%uXXXX)). The package cuts a longer one silently, inside an escape when it ends on one.
+ */
+export const FUMEN_MAX_COMMENT = 4095;
 
 export interface FumenPosition {
   board: Board;
@@ -144,6 +150,12 @@ export function fumenFromBoard(boardLike: Board | BoardLike, options: FumenExpor
   }
   if (opts.comment !== undefined && typeof opts.comment !== 'string')
     throw new StackRankError('BAD_ARGUMENT', `comment must be a string; got ${describe(opts.comment)}`);
+  const escaped = opts.comment === undefined ? 0 : escape(opts.comment).length;
+  if (escaped > FUMEN_MAX_COMMENT)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `comment is ${escaped} characters as fumen writes it; a fumen comment holds at most ${FUMEN_MAX_COMMENT} (an ASCII letter, digit or @*_+-./ takes 1, other ASCII 3, any other character 6: docs/rules.md, "fumen")`,
+    );
   const field = Field.create();
   for (let y = 0; y < Math.min(board.height, FUMEN_HEIGHT); y++) {
     for (let x = 0; x < FUMEN_WIDTH; x++) if ((board.rows[y] >> x) & 1) field.set(x, y, 'X');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { decoder, encoder, Field } from 'tetris-fumen';
 import { Board, boardFromFumen, fumenFromBoard, StackRankError } from '../../src/index.js';
 
@@ -200,6 +201,52 @@ describe('fumen', () => {
         code: 'BAD_PIECE',
         message: 'placement.piece must be a letter of I O T S Z L J; got "Q"',
       }),
+    );
+  });
+});
+
+describe('fumen comments (issue 50, defect 5)', () => {
+  const codeOf = (f: () => unknown) => {
+    try {
+      f();
+      return null;
+    } catch (e) {
+      return (e as StackRankError).code;
+    }
+  };
+
+  it('a comment is written whole, or refused with BAD_ARGUMENT naming the limit, never cut', () => {
+    // At the limit, one past it, and non-ASCII text whose escapes straddle it (each character is %uXXXX, 6 long).
+    expect(boardFromFumen(fumenFromBoard(Board.empty(), { comment: 'x'.repeat(4095) })).comment).toBe('x'.repeat(4095));
+    expect(() => fumenFromBoard(Board.empty(), { comment: 'x'.repeat(4096) })).toThrow(
+      expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringMatching(/at most 4095/) }),
+    );
+    expect(boardFromFumen(fumenFromBoard(Board.empty(), { comment: '日'.repeat(682) })).comment).toBe('日'.repeat(682));
+    expect(codeOf(() => fumenFromBoard(Board.empty(), { comment: '日本'.repeat(400) }))).toBe('BAD_ARGUMENT');
+  });
+
+  it('property: any comment reads back as written exactly when it fits, and is BAD_ARGUMENT otherwise', () => {
+    // Lengths across the limit (size 'max': fast-check keeps strings short otherwise).
+    const text = fc.oneof(
+      fc
+        .array(fc.integer({ min: 0, max: 0x10ffff }), { maxLength: 1400, size: 'max' })
+        .map((points) => points.map((c) => String.fromCodePoint(c)).join('')),
+      fc
+        .array(fc.constantFrom('x', '#', 'é', '日', '\uD83D', '%', '+'), {
+          minLength: 600,
+          maxLength: 4200,
+          size: 'max',
+        })
+        .map((a) => a.join('')),
+    );
+    fc.assert(
+      fc.property(text, (comment) => {
+        const fits = escape(comment).length <= 4095;
+        const code = codeOf(() => fumenFromBoard(Board.empty(), { comment }));
+        if (!fits) expect(code).toBe('BAD_ARGUMENT');
+        else expect(boardFromFumen(fumenFromBoard(Board.empty(), { comment })).comment).toBe(comment);
+      }),
+      { numRuns: 60, endOnFailure: true },
     );
   });
 });
