@@ -19,6 +19,12 @@ export const FUMEN_HEIGHT = 23;
  * anything else 6 (%uXXXX)). The package cuts a longer one silently, inside an escape when it ends on one.
  */
 export const FUMEN_MAX_COMMENT = 4095;
+/**
+ * The longest fumen string boardFromFumen reads (its URL, if any, included). The package decodes every page, and its
+ * time grows faster than the string: about 20-100 ms at this length on a loaded 2-core machine, 4.7 s and hundreds of
+ * MB at 124,000 characters (40,000 pages), all in one synchronous call. docs/rules.md, "fumen".
+ */
+export const FUMEN_MAX_LENGTH = 8192;
 
 export interface FumenPosition {
   board: Board;
@@ -40,6 +46,11 @@ const BOARD_FROM_FUMEN_OPTIONS = optionNames<{ page?: number }>({ page: true });
 export function boardFromFumen(fumen: string, options: { page?: number } = {}): FumenPosition {
   if (typeof fumen !== 'string' || fumen.length === 0)
     throw new StackRankError('BAD_FUMEN', `a fumen is a string like "v115@…"; got ${describe(fumen)}`);
+  if (fumen.length > FUMEN_MAX_LENGTH)
+    throw new StackRankError(
+      'BAD_FUMEN',
+      `the fumen is ${fumen.length.toLocaleString('en-US')} characters long; boardFromFumen reads fumens of at most ${FUMEN_MAX_LENGTH.toLocaleString('en-US')} characters (docs/rules.md, "fumen")`,
+    );
   const opts = optionsObject('boardFromFumen', options, BOARD_FROM_FUMEN_OPTIONS);
   const at = fumen.search(/v1(15|10)@/);
   let pages: ReturnType<typeof decoder.decode>;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decoder, encoder, Field } from 'tetris-fumen';
 import { Board, boardFromFumen, fumenFromBoard, StackRankError } from '../../src/index.js';
+import { FUMEN_MAX_LENGTH } from '../../src/rules/fumen.js';
 
 // Every piece colour and garbage, drawn with the package's own field syntax (top row first).
 const COLOURED = ['LLL_______', 'LOOIIIIZZ_', 'JOOSSTTTZZ', 'JJSSXXTXXX'];
@@ -248,5 +249,41 @@ describe('fumen comments (issue 50, defect 5)', () => {
       }),
       { numRuns: 60, endOnFailure: true },
     );
+  });
+});
+
+describe('long fumens (issue 50, defect 4)', () => {
+  /** A fumen of `pages` pages, each changing one garbage cell (so no run of pages is stored as a repeat). */
+  const manyPages = (pages: number) =>
+    encoder.encode(
+      Array.from({ length: pages }, (_, i) => {
+        const field = Field.create();
+        if (i % 2) field.set(i % 10, 0, 'X');
+        return { field };
+      }),
+    );
+
+  it('a fumen over FUMEN_MAX_LENGTH characters is BAD_FUMEN at once, naming the limit', () => {
+    // 40,000 pages, the issue's case (the package took about 14 s and 560 MB to decode it): refused, not decoded.
+    // (The data of 1,000 empty pages, 40 times over: each copy starts from the empty field the one before ends on.)
+    const thousand = encoder.encode(Array.from({ length: 1000 }, () => ({ field: Field.create() }))).slice(5);
+    const huge = `v115@${thousand.repeat(40)}`;
+    expect(huge.length).toBeGreaterThan(FUMEN_MAX_LENGTH);
+    for (const fumen of [huge, `https://fumen.zui.jp/?${huge}`, `v115@${'A'.repeat(FUMEN_MAX_LENGTH)}`])
+      expect(() => boardFromFumen(fumen)).toThrow(
+        expect.objectContaining({ code: 'BAD_FUMEN', message: expect.stringMatching(/at most 8,192 characters/) }),
+      );
+  });
+
+  it('a fumen at the limit is read, every page as the package reads it', () => {
+    let pages = 1;
+    while (manyPages(pages * 2).length <= FUMEN_MAX_LENGTH) pages *= 2;
+    const fumen = manyPages(pages);
+    expect(fumen.length).toBeLessThanOrEqual(FUMEN_MAX_LENGTH);
+    const decoded = decoder.decode(fumen);
+    for (const page of [0, 1, pages - 1]) {
+      const { board } = boardFromFumen(fumen, { page });
+      for (let x = 0; x < 10; x++) expect(board.filled(x, 0)).toBe(decoded[page].field.at(x, 0) !== '_');
+    }
   });
 });
