@@ -9,6 +9,7 @@
 import { StackRankError } from './errors.js';
 
 interface NodeBuiltins {
+  buffer: typeof import('node:buffer');
   crypto: typeof import('node:crypto');
   fs: typeof import('node:fs');
   'fs/promises': typeof import('node:fs/promises');

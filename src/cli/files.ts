@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { StackRankError } from '../errors.js';
-import { writeFileAtomic } from '../rank/node-io.js';
+import { readTextFile, writeFileAtomic } from '../rank/node-io.js';
 import { UsageError } from './args.js';
 
 function statOrNull(path: string): Stats | null {
@@ -29,6 +29,26 @@ function requireWritableDir(option: string, dir: string): void {
     throw new UsageError(
       `--${option}: directory ${dir} is not writable (${(e as NodeJS.ErrnoException).code ?? 'access denied'})`,
     );
+  }
+}
+
+/**
+ * The text of a JSON file an option names (`--weights`, `--recover-weights`, a `--checkpoint` to resume), read by the
+ * project's one reader (src/rank/node-io.ts: regular files only, bounded, asynchronous, stopped by `signal`); an IO
+ * error names the option first (`--weights: could not read weights file w.json: no such file`).
+ */
+export async function readOptionFile(
+  option: string,
+  path: string,
+  what: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  try {
+    return await readTextFile(path, { what, signal });
+  } catch (e) {
+    if (e instanceof StackRankError && e.code === 'IO')
+      throw new StackRankError('IO', `${option}: ${e.message}`, { cause: e.cause ?? e });
+    throw e;
   }
 }
 

@@ -26,7 +26,7 @@ JSON (time and speed are the shards' total). Files of different runs, overlappin
   },
   async run({ values, args }, io) {
     const files = [];
-    for (const path of args) files.push({ path, run: await readRunFile(path) });
+    for (const path of args) files.push({ path, run: await readRunFile(path, io.signal) });
     const shards = checkShardSet(files);
     PRINTERS[shards[0].run.command](io, values.json, shards);
     if (values.out !== undefined) {

@@ -6,10 +6,10 @@
  * playGame's game records), so `stackrank merge` pools them with the library's merge functions and prints exactly
  * what one run over all the games prints.
  */
-import { readFile } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { StackRankError, describe } from '../errors.js';
 import { checksum } from '../rank/file.js';
+import { readTextFile } from '../rank/node-io.js';
 import type { RankTable } from '../rank/table.js';
 import { MAX_SHARDS, shardRange, type GameRange } from '../runs.js';
 import { UsageError } from './args.js';
@@ -217,20 +217,9 @@ export function checkRunFile(json: unknown, path: string): RunFile {
   return f as unknown as RunFile;
 }
 
-export async function readRunFile(path: string): Promise<RunFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new StackRankError(
-      'IO',
-      `could not read ${path}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
-      {
-        cause: e,
-      },
-    );
-  }
+/** Reads a run file (a shard's result, a checkpoint) through the project's one reader (regular files only, bounded). */
+export async function readRunFile(path: string, signal?: AbortSignal): Promise<RunFile> {
+  const text = await readTextFile(path, { what: 'run file', signal });
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -463,7 +452,7 @@ export async function startRun(io: CliIO, opts: StartRunOptions): Promise<RunRec
   let run: RunFile = { format: RUN_FORMAT, version: RUN_VERSION, command, params: opts.params, shard, parts: [] };
   const path = values.checkpoint;
   if (path !== undefined && statSync(path, { throwIfNoEntry: false }) !== undefined) {
-    const saved = await readRunFile(path);
+    const saved = await readRunFile(path, io.signal);
     const what = `the checkpoint ${path} belongs to another run`;
     if (saved.command !== command)
       throw new StackRankError('RUN_MISMATCH', `${what}: it is a ${saved.command} run, not ${command}`);

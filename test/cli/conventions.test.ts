@@ -309,14 +309,16 @@ describe('files to read', () => {
     const file = await runCli(['full', 'play', '--weights', missing]);
     expect(file.code).toBe(1);
     expect(file.err).toMatch(
-      new RegExp(`^stackrank full play: --weights: could not read ${missing}: ENOENT: .* \\[IO\\]$`),
+      new RegExp(`^stackrank full play: --weights: could not read weights file ${missing}: no such file \\[IO\\]$`),
     );
     const relative = await runCli(['full', 'play', '--weights', 'missing-weights.json']);
     expect(relative.code).toBe(1);
-    expect(relative.err).toMatch(/^stackrank full play: --weights: could not read missing-weights\.json: .*\[IO\]$/);
+    expect(relative.err).toMatch(
+      /^stackrank full play: --weights: could not read weights file missing-weights\.json: .*\[IO\]$/,
+    );
     const directory = await runCli(['full', 'play', '--weights', dir]);
     expect(directory.code).toBe(1);
-    expect(directory.err).toMatch(/^stackrank full play: --weights: could not read .*EISDIR.*\[IO\]$/);
+    expect(directory.err).toMatch(/^stackrank full play: --weights: could not read .*: not a regular file .*\[IO\]$/);
     const word = await runCli(['full', 'play', '--weights', 'nosuchpreset']);
     expect(word.code).toBe(2);
     expect(word.err).toMatch(/--weights must be a preset \(.*\) or a JSON file; "nosuchpreset" is neither$/);
