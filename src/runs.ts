@@ -103,7 +103,9 @@ export function jsonDataProblem(where: string, value: unknown, maxDepth = MAX_JS
     if (open.has(v)) return `${path} refers to itself`;
     open.add(v);
     for (const [k, item] of Object.entries(v)) {
-      const problem = walk(item, Array.isArray(v) ? `${path}[${k}]` : `${path}.${k}`, depth + 1);
+      // Paths name the first levels only: a message about deep nesting stays one short line.
+      const inner = depth >= 4 ? path : depth === 3 ? `${path}…` : Array.isArray(v) ? `${path}[${k}]` : `${path}.${k}`;
+      const problem = walk(item, inner, depth + 1);
       if (problem) return problem;
     }
     open.delete(v);

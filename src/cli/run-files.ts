@@ -11,7 +11,10 @@ import { StackRankError, describe } from '../errors.js';
 import { checksum } from '../rank/file.js';
 import { readTextFile } from '../rank/node-io.js';
 import type { RankTable } from '../rank/table.js';
-import { MAX_SHARDS, shardRange, type GameRange } from '../runs.js';
+import { checkFullGameRecord, checkFullGamesRun } from '../fullboard/games.js';
+import { checkGameRun, checkGameTally } from '../game/play.js';
+import { MAX_JSON_DEPTH, MAX_SHARDS, jsonDataProblem, shardRange, type GameRange } from '../runs.js';
+import { checkRunStream, checkSimulationRun } from '../stacking/simulate.js';
 import { UsageError } from './args.js';
 import {
   CheckpointFile,
@@ -163,8 +166,61 @@ function bad(path: string, why: string): never {
   throw new StackRankError('BAD_HEADER', `${path} is not a stackrank run file (${why})`);
 }
 
-/** Checks the structure of a parsed run file (its records are checked by the library when they are pooled). */
+/**
+ * What each command's parts hold, checked by the library functions that read them (docs/file-formats.md, "Run
+ * files"): the part keys, a record check made from the run's parameters (returning the record's game or stream
+ * index) and the check of a finished part's run description (`meta`). Each throws the library's typed error.
+ */
+const PART_SCHEMAS: Record<
+  RunCommand,
+  {
+    key: RegExp;
+    record(params: Record<string, unknown>, path: string): (record: unknown, where: string) => number;
+    meta(meta: Record<string, unknown>, where: string): void;
+  }
+> = {
+  'bench survival': {
+    key: /^lookahead \d$/,
+    record: (params, path) => {
+      const maxPieces = params.maxPieces ?? null;
+      if (maxPieces !== null && !(Number.isSafeInteger(maxPieces) && (maxPieces as number) >= 1))
+        bad(path, `params.maxPieces is ${describe(maxPieces)}`);
+      const run = { streamCount: params.games as number, maxPieces: maxPieces as number | null };
+      return (record, where) => checkRunStream(record, where, run).stream;
+    },
+    meta: checkSimulationRun,
+  },
+  'bench game': {
+    key: /^player (both|stackOnly|fullBoardOnly)$/,
+    record: (params, path) => {
+      const { maxPieces } = params;
+      if (!(Number.isSafeInteger(maxPieces) && (maxPieces as number) >= 1))
+        bad(path, `params.maxPieces is ${describe(maxPieces)}`);
+      return (record, where) => checkGameTally(record, where, maxPieces as number).game;
+    },
+    meta: checkGameRun,
+  },
+  'full play': {
+    key: /^games$/,
+    record: (params, path) => {
+      const { seed } = params;
+      if (!(Number.isSafeInteger(seed) && (seed as number) >= 0)) bad(path, `params.seed is ${describe(seed)}`);
+      return (record, where) => checkFullGameRecord(record, where, seed as number).game;
+    },
+    meta: checkFullGamesRun,
+  },
+};
+
+/**
+ * Checks a parsed run file against its schema (docs/file-formats.md, "Run files"): nesting at most MAX_JSON_DEPTH
+ * deep, the header fields, the shard, and each part (its key, seconds and run description, and every record by
+ * the library's own check, within the shard's games, each game once). The first problem is BAD_HEADER (BAD_VERSION
+ * for another version) naming the file and where in it.
+ */
 export function checkRunFile(json: unknown, path: string): RunFile {
+  // First, so that nothing below (nor merge's comparisons, nor a checkpoint save) recurses without bound.
+  const deep = jsonDataProblem('run', json, MAX_JSON_DEPTH);
+  if (deep) bad(path, deep);
   if (json === null || typeof json !== 'object' || Array.isArray(json)) bad(path, 'not a JSON object');
   const f = json as Record<string, unknown>;
   if (f.format !== RUN_FORMAT) bad(path, `its format is ${describe(f.format)}, not "${RUN_FORMAT}"`);
@@ -201,18 +257,48 @@ export function checkRunFile(json: unknown, path: string): RunFile {
       `shard ${shard.index}/${shard.count} of ${games} games is games ${range.start}..${range.end - 1}, not ${shard.start}..${shard.end - 1}`,
     );
   if (!Array.isArray(f.parts)) bad(path, 'parts is missing');
-  for (const [i, p] of (f.parts as unknown[]).entries()) {
-    const part = p as RunPart | null;
+  const schema = PART_SCHEMAS[f.command as RunCommand];
+  const indexOf = schema.record(params, path);
+  const keys = new Set<string>();
+  // Index loops, not entries/forEach: a sparse array's holes are parts and records too (and bad ones).
+  for (let i = 0; i < f.parts.length; i++) {
+    const part = f.parts[i] as RunPart | null;
     if (
       part === null ||
       typeof part !== 'object' ||
+      Array.isArray(part) ||
       typeof part.key !== 'string' ||
       typeof part.seconds !== 'number' ||
-      !(part.seconds >= 0) ||
+      !(part.seconds >= 0 && part.seconds < Number.MAX_VALUE) ||
       !Array.isArray(part.records) ||
+      part.meta === undefined ||
       (part.meta !== null && (typeof part.meta !== 'object' || Array.isArray(part.meta)))
     )
       bad(path, `part ${i + 1} is not { key, seconds, meta, records }`);
+    if (!schema.key.test(part.key) || keys.has(part.key))
+      bad(path, `part ${i + 1}'s key ${describe(part.key)} is not a part of a ${f.command} run, or comes twice`);
+    keys.add(part.key);
+    const at = (check: () => void) => {
+      try {
+        check();
+      } catch (e) {
+        if (e instanceof StackRankError) bad(path, `part ${i + 1} (${part.key}): ${e.message}`);
+        throw e;
+      }
+    };
+    if (part.meta !== null) at(() => schema.meta(part.meta!, 'meta'));
+    const seen = new Set<number>();
+    for (let k = 0; k < part.records.length; k++) {
+      at(() => {
+        const index = indexOf(part.records[k], `record ${k + 1}`);
+        if (index < shard.start || index >= shard.end || seen.has(index))
+          throw new StackRankError(
+            'BAD_HEADER',
+            `record ${k + 1} is game ${index}, ${seen.has(index) ? 'which comes twice' : `outside the shard's games ${shard.start}..${shard.end - 1}`}`,
+          );
+        seen.add(index);
+      });
+    }
   }
   return f as unknown as RunFile;
 }

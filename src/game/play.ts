@@ -24,16 +24,18 @@ import {
 import { joinRecords, recordInt, recordObject, requireRunParts } from '../runs.js';
 import { inNode } from '../node-builtins.js';
 import { PIECE_COUNT, type Piece } from '../pieces.js';
-import { checkSeed } from '../random.js';
+import { MAX_SEED, checkSeed } from '../random.js';
 import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import { refuseLeafRows, type NextPieceValues } from '../stacking/engine.js';
 import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
+import { RULE_SET_NAMES, isRuleSetName } from '../rules/rule-sets.js';
+import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import type { BenchGameOptions } from './bench.js';
 import { defaultGameTable, type GameMove, TetrisAI, type TetrisAIOptions } from './ai.js';
-import { checkStackRoom, type GamePolicy, type WellSide } from './policy.js';
+import { GAME_POLICIES, checkStackRoom, type GamePolicy, type WellSide } from './policy.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { countHoles, emptyFrom, lockInPlace } from './grid.js';
 import { piecesPerTopOutInterval, tetrisRateInterval } from './intervals.js';
@@ -521,6 +523,22 @@ export function checkGameTally(value: unknown, where: string, maxPieces: number)
 }
 
 /**
+ * Checks a result's description of its run (what a merge keeps, and a run file's `meta`): the values playGame
+ * writes there, each BAD_ARGUMENT naming `where` and the field otherwise.
+ */
+export function checkGameRun(run: Record<string, unknown>, where: string): void {
+  const bad = (field: string, allowed: string) =>
+    new StackRankError('BAD_ARGUMENT', `${where}: ${field} must be ${allowed}; got ${describe(run[field])}`);
+  if (!isRuleSetName(run.rules)) throw bad('rules', `one of ${RULE_SET_NAMES.join(', ')}`);
+  if (!isRandomizerName(run.randomizer)) throw bad('randomizer', `one of ${RANDOMIZER_NAMES.join(', ')}`);
+  recordInt(where, 'lookahead', run.lookahead, 0, MAX_LOOKAHEAD);
+  if (typeof run.hold !== 'boolean') throw bad('hold', 'true or false');
+  if (!GAME_POLICIES.includes(run.policy as GamePolicy)) throw bad('policy', `one of ${GAME_POLICIES.join(', ')}`);
+  recordInt(where, 'seed', run.seed, 0, MAX_SEED);
+  recordInt(where, 'maxPieces', run.maxPieces, 1);
+}
+
+/**
  * Pools results of one run played in parts (each games firstGame .. firstGame + games - 1, on any machine and
  * thread count, or rebuilt from a checkpoint's tallies) into the result of the games they cover together: the same
  * figures, bit for bit, as one playGame call over those games (summarize, from the tallies in game order).
@@ -530,6 +548,7 @@ export function checkGameTally(value: unknown, where: string, maxPieces: number)
  */
 export function mergeGameResults(results: readonly PlayGameResult[]): PlayGameResult {
   const first = requireRunParts('mergeGameResults', results, RUN_FIELDS);
+  checkGameRun(first as unknown as Record<string, unknown>, 'result 1');
   const maxPieces = requireInt('maxPieces', first.maxPieces, 1, Number.MAX_SAFE_INTEGER);
   const parts = results.map((r, i) => {
     const start = requireInt(`result ${i + 1}: firstGame`, r.firstGame, 0, Number.MAX_SAFE_INTEGER);
