@@ -20,6 +20,7 @@ import {
   optionsObject,
   refuseUnknownOptions,
   requireInt,
+  sliceClock,
 } from '../errors.js';
 import { joinRecords, recordInt, recordObject, requireRunParts } from '../runs.js';
 import { inNode } from '../node-builtins.js';
@@ -282,9 +283,15 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
     }
     t0 = performance.now();
     const progress = onProgress && progressSum(onProgress, t0);
+    // One clock over all the games: many short games give the event loop (an abort) a turn as one long game does.
+    const due = sliceClock(YIELD_EVERY_MS);
     tallies = [];
     for (let g = firstGame; g < firstGame + games; g++) {
-      const tally = await playOneGame(ai, g, settings, { signal, onPieces: progress && ((p) => progress(0, p)) });
+      const tally = await playOneGame(ai, g, settings, {
+        signal,
+        due,
+        onPieces: progress && ((p) => progress(0, p)),
+      });
       progress?.(0, null, tally);
       onGame?.(tally);
       tallies.push(tally);
@@ -358,13 +365,20 @@ export interface PlayedTurn {
 /**
  * Plays game `game` of the seed's sequence with this AI: its pieces come from the randomizer seeded with
  * streamSeed(seed, game, 0) and nothing else, so any thread playing it plays the same game. `onTurn` (diagnostics)
- * sees every turn; the boards are copied for it only when it is given.
+ * sees every turn; the boards are copied for it only when it is given. The game gives the event loop a turn (and
+ * looks at `signal`) whenever `due` says so (a sliceClock of YIELD_EVERY_MS): a caller playing many games passes one
+ * clock to all of them, since a game of a few pieces may end before its own clock is due.
  */
 export async function playOneGame(
   ai: TetrisAI,
   game: number,
   settings: GameSettings,
-  hooks: { signal?: AbortSignal; onPieces?: (p: GameUnderWay) => void; onTurn?: (turn: PlayedTurn) => void } = {},
+  hooks: {
+    signal?: AbortSignal;
+    due?: () => boolean;
+    onPieces?: (p: GameUnderWay) => void;
+    onTurn?: (turn: PlayedTurn) => void;
+  } = {},
 ): Promise<GameTally> {
   const { lookahead, hold, maxPieces } = settings;
   const width = ai.width;
@@ -390,15 +404,15 @@ export async function playOneGame(
   const chances = useNext ? new Float64Array(PIECE_COUNT) : undefined;
   let holdPiece: Piece | null = null;
   let holes = 0;
-  let lastYield = performance.now();
+  const due = hooks.due ?? sliceClock(YIELD_EVERY_MS);
   while (tally.pieces < maxPieces) {
-    if (hooks.signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
-    if ((tally.pieces & 15) === 0 && performance.now() - lastYield > YIELD_EVERY_MS) {
+    // Every piece: a move of the recover mode's search can take milliseconds, so a check every 16 pieces was late.
+    if (due()) {
       // Give the event loop a turn, so an abort (Ctrl-C) or a timer can arrive while the games run.
       await new Promise<void>((resume) => giveTurn(resume));
-      lastYield = performance.now();
       hooks.onPieces?.({ pieces: tally.pieces, lines: tally.lines });
     }
+    if (hooks.signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
     while (stream.length < lookahead + 1) stream.push(rng.next() as Piece);
     const current = stream[0];
     const queue = stream.slice(1);
