@@ -55,7 +55,15 @@ export async function readOptionFile(
 /** A file the command will write: its directory exists and is writable, and the path is a regular file if it exists. */
 export function checkOutputFile(option: string, path: string): void {
   const full = resolve(path);
-  const st = statOrNull(full);
+  let st: Stats | undefined;
+  try {
+    st = statSync(full, { throwIfNoEntry: false });
+  } catch (e) {
+    // A loop of symbolic links (ELOOP) or a path through a file (ENOTDIR) can be neither read nor written.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new UsageError(`--${option}: ${path} is a loop of symbolic links; give a file name`);
+    if (code !== 'ENOTDIR') throw new UsageError(`--${option}: cannot use ${path} (${code ?? String(e)})`);
+  }
   if (st && !st.isFile())
     throw new UsageError(
       `--${option}: ${path} is ${st.isDirectory() ? 'a directory' : 'not a regular file'}; give a file name`,

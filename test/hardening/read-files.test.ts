@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, truncateSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
+import { buildRankTable } from '../../src/rank/table.js';
 
 const ROOT = resolve(__dirname, '../..');
 /** Generous: the commands are refused in milliseconds; a hang is what this catches. */
@@ -22,6 +23,20 @@ const COMMANDS = (file: string): string[][] => [
   ['bench', 'game', '--table', file, '--games', '1'],
   ['full', 'train', '--checkpoint', file, '--resume'],
   ['table', 'info', file],
+  ['table', 'rank', file, '4444'],
+  ['analyze', '--table', file, '--fumen', 'v115@vhAAgH', '--queue', 'T'],
+  ['bench', 'survival', '--table', file, '--games', '1'],
+];
+
+/**
+ * A run's --checkpoint is written too, so a path that is not a regular file is a usage error before any work (exit
+ * 2); an existing regular file is read to resume from. The bench commands get a small real table: they read the
+ * checkpoint once the table is loaded.
+ */
+const CHECKPOINTS = (file: string, table: string): string[][] => [
+  ['bench', 'game', '--checkpoint', file, '--games', '1', '--rules', 'classic', '--table', table],
+  ['bench', 'survival', '--checkpoint', file, '--games', '1', '--table', table],
+  ['full', 'play', '--checkpoint', file, '--games', '1'],
 ];
 
 interface Outcome {
@@ -66,12 +81,26 @@ it('a FIFO, /dev/zero, a directory, a symbolic-link loop and a huge file are IO 
   const huge = join(dir, 'huge.json');
   writeFileSync(huge, '');
   truncateSync(huge, 600 << 20);
-  const cases = [fifo, '/dev/zero', folder, loop, huge].flatMap(COMMANDS);
+  const table = join(dir, 't9.srk');
+  await (await buildRankTable({ width: 9, maxStep: 3, iterations: 2, threads: 1 })).save(table);
+  const checkpoints = [fifo, '/dev/zero', folder, loop, huge].flatMap((f) => CHECKPOINTS(f, table));
+  const cases = [...[fifo, '/dev/zero', folder, loop, huge].flatMap(COMMANDS), ...checkpoints];
   const { done, hung } = await runChild(cases, mkdtempSync(join(tmpdir(), 'stackrank-read-files-cache-')));
   expect(hung, `this command did not return within ${CHILD_TIMEOUT_MS} ms`).toBeUndefined();
   expect(done.length).toBe(cases.length);
   for (const { argv, code, err } of done) {
-    const table = argv.includes('--table') || argv[0] === 'table';
+    if (argv.includes('--checkpoint') && argv[1] !== 'train' && !argv.includes(huge)) {
+      const why = argv.includes(folder)
+        ? 'a directory'
+        : argv.includes(loop)
+          ? 'a loop of symbolic links'
+          : 'not a regular file';
+      expect({ argv, code, err }).toEqual({ argv, code: 2, err: expect.stringContaining(`--checkpoint: `) });
+      expect(err).toMatch(new RegExp(` is ${why}; give a file name$`));
+      continue;
+    }
+    const table =
+      (argv.includes('--table') && !(argv.includes('--checkpoint') && argv[1] !== 'train')) || argv[0] === 'table';
     const expected =
       argv.includes(huge) && table
         ? /\[BAD_MAGIC\]$/
