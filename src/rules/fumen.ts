@@ -217,5 +217,14 @@ export function fumenFromBoard(boardLike: Board | BoardLike, options: FumenExpor
       );
     for (const [x, y] of cells) field.set(x, y, piece);
   }
-  return encoder.encode([{ field, comment: opts.comment }]);
+  try {
+    return encoder.encode([{ field, comment: opts.comment }]);
+  } catch (e) {
+    // The package writes a comment that starts with "#Q=" as a quiz, and throws on one it cannot read as a quiz.
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `comment ${describe(opts.comment)} cannot be written to a fumen: one that starts with "#Q=" is a quiz and must read #Q=[H](C)QUEUE (pieces of ${PIECES.join('')}) (${e instanceof Error ? e.message : String(e)})`,
+      { cause: e },
+    );
+  }
 }

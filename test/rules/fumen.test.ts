@@ -226,6 +226,21 @@ describe('fumen comments (issue 50, defect 5)', () => {
     expect(codeOf(() => fumenFromBoard(Board.empty(), { comment: '日本'.repeat(400) }))).toBe('BAD_ARGUMENT');
   });
 
+  it('a comment that starts with "#Q=" is a quiz: read back when it is one, else BAD_ARGUMENT (not the package\'s Error)', () => {
+    // Found by the fuzz suite (a damaged quiz comment read back and written again): the package threw a plain Error.
+    for (const comment of ['#Q=[T](S)ZOIJL', '#Q=[](T)SZ', '#Q=[]()SZ'])
+      expect(boardFromFumen(fumenFromBoard(Board.empty(), { comment })).comment).toBe(comment);
+    for (const comment of ['#Q=', '#Q=% BT](S)ZOIJL', '#Q=[X](T)', '#Q=[](']) {
+      expect(() => fumenFromBoard(Board.empty(), { comment })).toThrow(
+        expect.objectContaining({
+          name: 'StackRankError',
+          code: 'BAD_ARGUMENT',
+          message: expect.stringMatching(/#Q=\[H\]\(C\)QUEUE/),
+        }),
+      );
+    }
+  });
+
   it('property: any comment reads back as written exactly when it fits, and is BAD_ARGUMENT otherwise', () => {
     // Lengths across the limit (size 'max': fast-check keeps strings short otherwise).
     const text = fc.oneof(
