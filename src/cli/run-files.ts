@@ -25,7 +25,7 @@ import {
 } from './files.js';
 import { startWriting, type CliIO } from './io.js';
 import { recordedLeaf, type LeafName } from './leaf.js';
-import { defineOptions } from './spec.js';
+import { defineOptions, type OptionSpec, type OptionTable } from './spec.js';
 
 export const RUN_FORMAT = 'stackrank-run';
 export const RUN_VERSION = 1;
@@ -210,6 +210,91 @@ const PART_SCHEMAS: Record<
     meta: checkFullGamesRun,
   },
 };
+
+/** A whole number (a safe integer) of at least `min`. */
+const wholeAtLeast = (v: unknown, min: number) => Number.isSafeInteger(v) && (v as number) >= min;
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The parameters a run records beyond its option values (runParams' `extra`), each with its check: what the table
+ * was, the full player's weights, bench game's recover weights (recorded as the weights, not the file's name).
+ */
+const PARAM_EXTRAS: Record<string, { is: string; ok(v: unknown): boolean }> = {
+  rankTable: {
+    is: 'a table identity { width, maxStep, iterations, variant, fingerprint? }',
+    ok: (v) =>
+      isPlainObject(v) &&
+      wholeAtLeast(v.width, 1) &&
+      wholeAtLeast(v.maxStep, 1) &&
+      wholeAtLeast(v.iterations, 0) &&
+      typeof v.variant === 'string' &&
+      (v.fingerprint === undefined || typeof v.fingerprint === 'string'),
+  },
+  weightVector: {
+    is: 'a weight vector { name, features, weights } with one finite weight per feature name',
+    ok: (v) =>
+      isPlainObject(v) &&
+      typeof v.name === 'string' &&
+      Array.isArray(v.features) &&
+      Array.isArray(v.weights) &&
+      v.features.length === v.weights.length &&
+      v.features.every((f) => typeof f === 'string') &&
+      v.weights.every((w) => Number.isFinite(w)),
+  },
+  recoverWeights: {
+    is: 'an object of finite weights by term name',
+    ok: (v) => isPlainObject(v) && Object.values(v).every((w) => Number.isFinite(w)),
+  },
+};
+
+/** Whether `v` is a value the option could have had (the parse of its flag), and what it must be otherwise. */
+function optionValueProblem(spec: OptionSpec, v: unknown): string | null {
+  switch (spec.type) {
+    case 'int':
+      return wholeAtLeast(v, spec.min) && (v as number) <= spec.max ? null : `a whole number ${spec.min}..${spec.max}`;
+    case 'intList':
+      return Array.isArray(v) && v.length > 0 && v.every((x) => wholeAtLeast(x, spec.min) && x <= spec.max)
+        ? null
+        : `a list of whole numbers ${spec.min}..${spec.max}`;
+    case 'number': {
+      const ok =
+        typeof v === 'number' &&
+        Number.isFinite(v) &&
+        (spec.min === undefined ? v > spec.above : v >= spec.min) &&
+        (spec.max === undefined || v <= spec.max);
+      return ok ? null : "a number in the option's range";
+    }
+    case 'choice':
+      return (spec.choices as readonly unknown[]).includes(v) ? null : `one of ${spec.choices.join(', ')}`;
+    case 'text':
+    case 'outFile':
+    case 'outDir':
+      return typeof v === 'string' && v.trim() !== '' ? null : 'a non-empty string';
+    case 'flag':
+      return typeof v === 'boolean' ? null : 'true or false';
+  }
+}
+
+/**
+ * Checks a run's parameters against the options of its command (`options`, the command's own option table) and
+ * the recorded extras (PARAM_EXTRAS): each value one the command could have recorded, so what prints a merged run
+ * reads only values of the right kind. Keys the command does not know are left alone (they only take part in the
+ * comparison of shards). BAD_HEADER naming the file and the parameter.
+ */
+export function checkRunParams(params: Record<string, unknown>, options: OptionTable, path: string): void {
+  for (const [key, v] of Object.entries(params)) {
+    const extra = Object.hasOwn(PARAM_EXTRAS, key) ? PARAM_EXTRAS[key] : undefined;
+    const problem = extra
+      ? extra.ok(v)
+        ? null
+        : extra.is
+      : Object.hasOwn(options, key)
+        ? optionValueProblem(options[key], v)
+        : null;
+    if (problem) bad(path, `params.${key} is ${describe(v)}, not ${problem}`);
+  }
+}
 
 /**
  * Checks a parsed run file against its schema (docs/file-formats.md, "Run files"): nesting at most MAX_JSON_DEPTH

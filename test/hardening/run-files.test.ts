@@ -106,6 +106,37 @@ describe('merge of a damaged shard file: exit 1, BAD_HEADER naming the problem',
   });
 });
 
+/**
+ * Damaged parameters in every shard alike (so the shards still agree): merge prints the run from its parameters, so
+ * each is checked against its command's option (or recorded extra) before anything is printed. Before, the printers
+ * read them as they were: `full play` with params.weightVector {"game":0} was a TypeError (exit 70).
+ */
+describe('merge of shards whose parameters are damaged alike: exit 1, BAD_HEADER naming the parameter', () => {
+  const PARAMS: [Command, string, unknown, RegExp][] = [
+    ['full play', 'weightVector', { game: 0 }, /params\.weightVector is .*, not a weight vector/],
+    ['full play', 'lookahead', 'x', /params\.lookahead is "x", not a whole number 0\.\.1/],
+    ['bench survival', 'rankTable', null, /params\.rankTable is null, not a table identity/],
+    ['bench survival', 'lookahead', [0, 99], /params\.lookahead is .*, not a list of whole numbers/],
+    ['bench survival', 'strategy', 7, /params\.strategy is 7, not one of /],
+    ['bench game', 'rules', { x: 1 }, /params\.rules is .*, not one of classic/],
+    ['bench game', 'rankTable', { width: 'nine' }, /params\.rankTable is .*, not a table identity/],
+  ];
+  for (const [command, key, value, message] of PARAMS)
+    it(`${command}: params.${key} = ${JSON.stringify(value)}`, async () => {
+      const both = [0, 1].map((k) => {
+        const run = JSON.parse(shards.get(command)![k]);
+        run.params[key] = value;
+        const file = join(dir, `params-${k}-${Math.random().toString(36).slice(2)}.json`);
+        writeFileSync(file, JSON.stringify(run));
+        return file;
+      });
+      const run = await runCli(['merge', ...both]);
+      expect(run.err).toMatch(/is not a stackrank run file \(.*\) \[BAD_HEADER\]$/);
+      expect(run.err).toMatch(message);
+      expect(run.code).toBe(1);
+    });
+});
+
 describe('a damaged checkpoint to resume: exit 1, BAD_HEADER, and the file left as it was', () => {
   for (const command of COMMANDS)
     for (const [what, edit, editText, message] of DAMAGE)
