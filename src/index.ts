@@ -141,3 +141,22 @@ export {
   type FumenExportOptions,
   type PieceState,
 } from './rules/index.js';
+
+// Versus: spins, attack and garbage (docs/rules.md, "Versus").
+export {
+  ATTACK_TABLES,
+  lockOutcome,
+  GarbageQueue,
+  insertGarbage,
+  type Spin,
+  type SpinRule,
+  type ClearKind,
+  type AttackTable,
+  type AttackTableName,
+  type LockResult,
+  type LockOutcome,
+  type VersusState,
+  type GarbageEntry,
+  type GarbageQueueOptions,
+  type Messiness,
+} from './rules/index.js';

@@ -28,9 +28,11 @@ import { checkDistribution } from '../stacking/ai.js';
 import { StackingEngine, fillDistributionWeights, type NextPieceValues } from '../stacking/engine.js';
 import { WEIGHT_WORDS_EXPECT } from '../stacking/layout.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
-import type { Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';
+import type { Cell, GamePlacement, Input, RuleSetName, Spin } from '../rules/types.js';
+import { ATTACK_TABLES, checkVersusCount, clearKindOf, lockAttack, type ClearKind } from '../rules/attack.js';
+import { checkEntries, type GarbageEntry } from '../rules/garbage.js';
 import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, type RecoverWeights, withRecoverWeights } from './evaluate.js';
-import { columnCells, rowsFilled } from './grid.js';
+import { clearsBoard, columnCells, rowsFilled } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
 import { PieceReach, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
@@ -141,6 +143,12 @@ export interface GameState {
   canHold?: boolean;
   /** Chances of the first piece after the queue (I O T S Z L J), for an AI created with a randomizer. */
   next?: ArrayLike<number>;
+  /** Versus (docs/rules.md, "Versus"): line clears in a row up to now (0: the last lock cleared nothing; default 0). */
+  combo?: number;
+  /** Versus: difficult clears (Tetrises, spins that clear lines) in a row up to now, 0 for none (default 0). */
+  backToBack?: number;
+  /** Versus: the garbage waiting to enter this board, oldest first (GarbageQueue's `entries`; default none). */
+  incoming?: readonly GarbageEntry[];
 }
 
 const TETRIS_AI_OPTIONS = optionNames<TetrisAIOptions>({
@@ -165,6 +173,9 @@ const GAME_STATE_KEYS = optionNames<GameState>({
   hold: true,
   canHold: true,
   next: true,
+  combo: true,
+  backToBack: true,
+  incoming: true,
 });
 /** TetrisAI.rankPlacements' options. */
 const RANK_PLACEMENTS_OPTIONS = optionNames<{ limit?: number }>({ limit: true });
@@ -180,6 +191,15 @@ export interface GameMove {
   /** Keys from spawn, 'hold' first when `hold`, 'hardDrop' last. */
   inputs: readonly Input[];
   linesCleared: number;
+  /** The spin the piece locks with (`inputs` make it): 'none' under rule sets without spins. */
+  spin: Spin;
+  /** What the lock clears, by lines and spin ('single', 'tSpinDouble', …; 'none' when nothing). */
+  clearKind: ClearKind;
+  /** Whether the lock leaves the board empty. */
+  perfectClear: boolean;
+  /** Lines the lock sends by the rule set's attack table, from the state's combo and backToBack (docs/rules.md,
+   * "Versus"), before they cancel incoming garbage; 0 under rule sets without one. */
+  attack: number;
   mode: GameMode;
   /** stack: the rank (expected rank under expectimax) of the search's best final surface, 0..1; recover: the
    * evaluator's value of the best line (higher is better). Not comparable between modes. */
@@ -224,8 +244,6 @@ export class TetrisAI {
    */
   static async create(options: TetrisAIOptions = {}, attached?: AttachedSearch): Promise<TetrisAI> {
     const opts = optionsObject('TetrisAI.create', options);
-    if ('leafRows' in opts)
-      throw new StackRankError('BAD_ARGUMENT', 'the leafRows option is now previewTable (a preview table)');
     refuseUnknownOptions('TetrisAI.create', opts, TETRIS_AI_OPTIONS);
     const rules = ruleFacts(opts.rules ?? 'guideline');
     const signal = checkSignal(opts.signal);
@@ -379,7 +397,9 @@ export class TetrisAI {
     // A slip: one of the nearly-best moves; not when a budget is already half spent (valuing them all takes time).
     if (budgetMs !== undefined && performance.now() - started > budgetMs / 2) return d.move;
     const slipped = slipMove(d, this.table.iterations, this.field(), profile.temperature, rng);
-    return slipped ? this.describeMove(d.rows, slipped.hold, slipped.placement, d.move.mode, slipped.value) : d.move;
+    return slipped
+      ? this.describeMove(d.rows, slipped.hold, slipped.placement, d.move.mode, slipped.value, d.versus)
+      : d.move;
   }
 
   private field() {
@@ -411,7 +431,12 @@ export class TetrisAI {
       throw new StackRankError('BAD_ARGUMENT', `canHold is true but the ${this.rules.name} rule set has no hold`);
     const canHold = state.canHold ?? this.rules.hold;
     const next = state.next === undefined ? undefined : checkDistribution(state.next);
-    return { rows: board.rows, height: board.height, current, queue, hold, canHold, next };
+    const versus: TurnVersus = {
+      combo: checkVersusCount('combo', state.combo ?? 0),
+      backToBack: checkVersusCount('backToBack', state.backToBack ?? 0),
+      incoming: state.incoming === undefined ? [] : checkEntries(state.incoming, 'incoming'),
+    };
+    return { rows: board.rows, height: board.height, current, queue, hold, canHold, next, versus };
   }
 
   /**
@@ -421,6 +446,7 @@ export class TetrisAI {
   private decide(turn: Turn, moveOnly = false, settings: SearchSettings = this.settings): Decision {
     const { lookahead } = settings;
     const { rows, height, current, queue, hold, canHold, next } = turn;
+    const versus = turn.versus ?? NO_VERSUS;
     // Each piece's placements are found when first asked: stack mode mostly only checks its search's move.
     const reaches: PieceReach[] = [];
     const reachOf = (p: Piece) => {
@@ -446,6 +472,7 @@ export class TetrisAI {
       queue,
       hold,
       canHold,
+      versus,
       options,
       reachRoot,
       move,
@@ -483,7 +510,7 @@ export class TetrisAI {
       const choice = stackMove(ctx, rows, options, surfaces);
       if (choice)
         return decided(
-          this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value),
+          this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value, versus),
           { ctx, choice },
           null,
         );
@@ -502,7 +529,7 @@ export class TetrisAI {
       height,
       visibleHeight: this.rules.visibleHeight,
       // Tall boards forget the well: the plain full-board terms fill it and clear rows. (Keeping it while burning
-      // raised the Tetris rate but lost games: docs/results.md.)
+      // raised the Tetris rate but lost games: bench/notes/results.md.)
       wellColumn: plain || tall ? -1 : this.recoverWell(rows),
       // Near the field's top a piece may cover the well: its cover is a row or two to clear, where BCTS counts each
       // cell under it as a hole and builds on the stack instead until it tops out in an I drought.
@@ -521,7 +548,7 @@ export class TetrisAI {
     const recoverState: RecoverState = { rows, current, queue: queue.slice(0, lookahead), hold, canHold };
     const choice = recoverMove(ctx, recoverState, reachRoot);
     if (!choice) return decided(null, null, null);
-    return decided(this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value), null, {
+    return decided(this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value, versus), null, {
       ctx,
       state: recoverState,
     });
@@ -540,13 +567,25 @@ export class TetrisAI {
     const limit = opts.limit === undefined ? Infinity : requireInt('limit', opts.limit, 1, 10000);
     const d = this.decide(this.readTurn(state, 'rankPlacements'));
     return rankDecision(d, this.table.iterations, limit, this.field(), (hold, p, mode, value) =>
-      this.describeMove(d.rows, hold, p, mode, value),
+      this.describeMove(d.rows, hold, p, mode, value, d.versus),
     );
   }
 
-  private describeMove(rows: Uint32Array, hold: boolean, p: GamePlacement, mode: GameMode, value: number): GameMove {
+  private describeMove(
+    rows: Uint32Array,
+    hold: boolean,
+    p: GamePlacement,
+    mode: GameMode,
+    value: number,
+    versus: TurnVersus,
+  ): GameMove {
     const { cells } = p;
     const linesCleared = rowsFilled(rows, this.width, cells);
+    const perfectClear = linesCleared > 0 && clearsBoard(rows, this.width, cells);
+    // A T fills at most three rows, and a mini spin's fourth corner leaves its third row open (docs/rules.md,
+    // "Versus"): every placement's lines and spin name a clear kind.
+    const clearKind = clearKindOf(linesCleared, p.spin) as ClearKind;
+    const table = this.rules.ruleSet.attack;
     return {
       hold,
       piece: p.piece,
@@ -556,6 +595,10 @@ export class TetrisAI {
       cells: p.cells,
       inputs: hold ? ['hold', ...p.inputs] : p.inputs,
       linesCleared,
+      spin: p.spin,
+      clearKind,
+      perfectClear,
+      attack: table ? lockAttack(ATTACK_TABLES[table], clearKind, perfectClear, versus.combo, versus.backToBack) : 0,
       mode,
       value,
     };
@@ -607,10 +650,22 @@ export interface Turn {
   canHold: boolean;
   /** Chances of the first piece after the queue (7 non-negative numbers summing to 1), or undefined. */
   next: ArrayLike<number> | undefined;
+  /** The versus counters and incoming garbage (nextMove's; none when left out). */
+  versus?: TurnVersus;
 }
 
+/** A turn's versus state, checked (GameState's combo, backToBack, incoming). */
+export interface TurnVersus {
+  readonly combo: number;
+  readonly backToBack: number;
+  readonly incoming: readonly GarbageEntry[];
+}
+
+const NO_VERSUS: TurnVersus = Object.freeze({ combo: 0, backToBack: 0, incoming: Object.freeze([]) });
+
 /** What nextMove decided, and the search contexts it decided with (rankPlacements values every move with them). */
-export interface Decision extends Omit<Turn, 'next'> {
+export interface Decision extends Omit<Turn, 'next' | 'versus'> {
+  versus: TurnVersus;
   options: TurnOption[];
   reachRoot: (p: Piece) => readonly GamePlacement[];
   move: GameMove | null;

@@ -47,7 +47,7 @@ interface Run {
  * How to start a game worker: the built package runs dist/game-worker.js beside the chunk holding this code; from
  * source (tests, benchmarks under tsx) the worker loads the TypeScript file through tsx's ESM API (a dev
  * dependency), since Node 20's module hooks do not reach worker threads. (tsx's require hook also loads it, as
- * CommonJS, but measured 2 to 3 times slower per piece there than the same code as ESM: docs/benchmarks.md.)
+ * CommonJS, but measured 2 to 3 times slower per piece there than the same code as ESM: bench/notes/benchmarks.md.)
  */
 async function workerScript(): Promise<{ script: string | URL; eval: boolean }> {
   const here = import.meta.url;

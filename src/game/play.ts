@@ -27,7 +27,7 @@ import { PIECE_COUNT, type Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
 import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
-import { refuseLeafRows, type NextPieceValues } from '../stacking/engine.js';
+import type { NextPieceValues } from '../stacking/engine.js';
 import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
@@ -203,7 +203,6 @@ export interface GameAIOptions {
 
 export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {
   const opts = optionsObject('playGame', options);
-  refuseLeafRows(opts);
   refuseUnknownOptions('playGame', opts, PLAY_GAME_OPTIONS);
   const rules = opts.rules ?? 'guideline';
   const randomizer = opts.randomizer ?? defaultGameRandomizer(rules);

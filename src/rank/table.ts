@@ -455,7 +455,7 @@ export const RANK_TABLE_BUILD_OPTIONS = optionNames<RankTableBuildOptions>({ ...
 /**
  * Builds the rank table of docs/rules.md ("The rank iteration") with the WebAssembly kernel (see BuildOptions for
  * threads, progress, abort). The default u16 encoding runs the mirror-folded u16 iteration (half the surfaces, 2-byte values; plays
- * the same moves as the f32 iteration, see docs/benchmarks.md); encoding 'f32' runs the f32 iteration.
+ * the same moves as the f32 iteration, see bench/notes/benchmarks.md); encoding 'f32' runs the f32 iteration.
  */
 export async function buildRankTable(options: RankTableBuildOptions = {}): Promise<RankTable> {
   const opts = optionsObject('buildRankTable', options, RANK_TABLE_BUILD_OPTIONS);

@@ -24,7 +24,6 @@ import {
   checkStrategy,
   distributionWeights,
   pairWeights,
-  refuseLeafRows,
   type NextPieceValues,
   type Strategy,
   type StrategyName,
@@ -170,7 +169,6 @@ export class StackingAI {
 
   static async create(options: StackingAIOptions = {}): Promise<StackingAI> {
     const opts = optionsObject('StackingAI.create', options);
-    refuseLeafRows(opts);
     refuseUnknownOptions('StackingAI.create', opts, STACKING_AI_OPTIONS);
     const stackingRules = resolveRules(opts.stackingRules);
     const ruleSet = checkRuleSet(opts.rules);

@@ -114,14 +114,14 @@ export const STRATEGIES: readonly Strategy[] = ['rank', 'expectimax'];
 export type UnknownPieces = 0 | 1 | 2;
 export const MAX_UNKNOWN_PIECES = 2;
 
-/** What callers may ask for: a strategy, or 'best' = the strongest we have measured (docs/results.md). */
+/** What callers may ask for: a strategy, or 'best' = the strongest we have measured (bench/notes/results.md). */
 export type StrategyName = Strategy | 'best';
 /** A checked strategy and its number of unknown pieces. */
 export interface SearchStrategy {
   readonly strategy: Strategy;
   readonly unknownPieces: UnknownPieces;
 }
-// Strongest per docs/results.md: two unknown pieces beat one at lookahead 0-1 with either leaf values (7-8x the
+// Strongest per bench/notes/results.md: two unknown pieces beat one at lookahead 0-1 with either leaf values (7-8x the
 // cost per move); with a preview table's leaf values it beats the previous best at every lookahead 0-4.
 export const BEST_STRATEGY: SearchStrategy = Object.freeze({ strategy: 'expectimax', unknownPieces: 2 });
 
@@ -130,11 +130,6 @@ export const BEST_STRATEGY: SearchStrategy = Object.freeze({ strategy: 'expectim
  * over 1 unknown piece unless told 2; 'rank' takes none; 'best' chooses both.
  */
 export function checkStrategy(strategy: unknown, unknownPieces?: unknown): SearchStrategy {
-  if (strategy === 'expectimax2')
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      'strategy "expectimax2" is now { strategy: "expectimax", unknownPieces: 2 }',
-    );
   if (strategy !== undefined && strategy !== 'best' && !(STRATEGIES as readonly unknown[]).includes(strategy)) {
     throw new StackRankError(
       'BAD_ARGUMENT',
@@ -279,15 +274,6 @@ export function checkNextPieceValues(values: unknown, table: RankTable, what: st
     );
   }
   return leaf;
-}
-
-/** The old name of the `previewTable` option, refused with the new one named. */
-export function refuseLeafRows(opts: object): void {
-  if ('leafRows' in opts)
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      'the leafRows option is now previewTable (a preview table or leaf values)',
-    );
 }
 
 const UNIFORM = distributionWeights();

@@ -76,10 +76,11 @@ const STACKING_RULE_KEYS = ['boardHeight', 'tetrisThreshold', 'steep', 'tetris']
 
 /**
  * The rule set a stacking call names (a preset or a RuleSet object); BAD_RULES naming the allowed values. The
- * stacking game's own rules, which this option once took, are refused with their new place (`stackingRules`).
+ * stacking game's own rules (a preset name or an object of their fields) are refused with the option that takes them,
+ * `stackingRules`: the two options sit side by side in one call.
  */
 export function checkRuleSet(rules: unknown): RuleSet {
-  const stackingPreset = typeof rules === 'string' && ['article', 'default', 'seed'].includes(rules);
+  const stackingPreset = typeof rules === 'string' && ['article', 'default'].includes(rules);
   const stackingObject =
     rules !== null && typeof rules === 'object' && Object.keys(rules).some((k) => STACKING_RULE_KEYS.includes(k));
   if (stackingPreset || stackingObject)

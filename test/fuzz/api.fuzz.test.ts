@@ -1002,6 +1002,73 @@ describe('real games', () => {
   );
 });
 
+describe('versus: attack and garbage', () => {
+  const spinArb = maybe(fc.constantFrom('none', 'mini', 'full'));
+  const lockArb = maybe(
+    fc.record({ lines: maybe(fc.integer({ min: -1, max: 5 })), spin: spinArb, perfectClear: maybe(fc.boolean()) }),
+  );
+  const countArb = maybe(fc.integer({ min: -1, max: 40 }));
+  const stateArb = maybe(fc.record({ combo: countArb, backToBack: countArb }));
+  const entryArb = maybe(fc.record({ lines: maybe(fc.integer({ min: 0, max: 9 })), delay: maybe(smallInt) }));
+  const queueArb = maybe(fc.array(entryArb, { maxLength: 5 }));
+  const holesArb = maybe(fc.array(maybe(fc.integer({ min: -1, max: 10 })), { maxLength: 6 }));
+
+  fuzzSync(
+    'lockOutcome',
+    fc.tuple(lockArb, stateArb, maybe(fc.constantFrom('guideline', 'tetrio', 'tetris99'))),
+    (lock, state, table) => {
+      const o = callSync(() => api.lockOutcome(lock as never, state as never, table as never));
+      if (o instanceof api.StackRankError) return;
+      const { attack, state: next } = o as api.LockOutcome;
+      expect(Number.isInteger(attack) && attack >= 0).toBe(true);
+      expect(next.combo >= 0 && next.backToBack >= 0).toBe(true);
+    },
+  );
+  fuzzSync(
+    'GarbageQueue and its moves',
+    fc.tuple(
+      maybe(
+        fc.record({
+          seed: maybe(fc.integer()),
+          width: maybe(smallInt),
+          messiness: maybe(fc.record({ withinAttack: maybe(fc.double()) })),
+        }),
+      ),
+      maybe(fc.integer({ min: 0, max: 9 })),
+      maybe(smallInt),
+      maybe(fc.integer({ min: 0, max: 4 })),
+    ),
+    (options, lines, attack, cleared) => {
+      const q = callSync(() => new api.GarbageQueue(options as never));
+      if (!(q instanceof api.GarbageQueue)) return;
+      callSync(() => q.receive(lines as never, attack as never));
+      const r = callSync(() => q.lock(attack as never, cleared as never));
+      if (!(r instanceof api.StackRankError))
+        for (const h of (r as { holes: number[] }).holes) expect(h < q.width).toBe(true);
+      expect(q.clone().lines).toBe(q.lines);
+    },
+  );
+  fuzzSync(
+    'garbageAfterLock / garbageHoles / insertGarbage / insertGarbageRows',
+    fc.tuple(
+      queueArb,
+      maybe(smallInt),
+      maybe(fc.integer({ min: 0, max: 5 })),
+      holesArb,
+      maybe(fc.integer({ min: 0, max: 12 })),
+    ),
+    (queue, attack, cleared, holes, width) => {
+      callSync(() => api.garbageAfterLock(queue as never, attack as never, cleared as never));
+      callSync(() => api.garbageHoles(new api.Rng(1), holes as never, width as never, {}, undefined));
+      callSync(() => api.garbageHoles(queue as never, [1], 10, holes as never, width as never));
+      callSync(() => api.insertGarbage(api.Board.empty(), holes as never));
+      callSync(() => api.insertGarbage(queue as never, [0]));
+      callSync(() => api.insertGarbageRows(new Uint16Array(6), width as never, cleared as never, holes as never));
+      callSync(() => api.insertGarbageRows(holes as never, 10, 4, [0]));
+    },
+  );
+});
+
 describe('research entry: runs, merges, rules', () => {
   fuzzSync(
     'shardRange / resolveRules / isRuleSetName',

@@ -16,6 +16,14 @@ import { launch, skipWithoutChromium } from '../browser/chromium.js';
 import { startDemoServer } from '../../src/cli/demo.js';
 
 const run = promisify(execFile);
+/**
+ * The npm tarball's size budget, in bytes: the one place it is stated (docs/architecture.md and tsup.config.ts point
+ * here). It catches what would add hundreds of kB (source maps, a second copy of the build or of the kernels), with
+ * room for the features still to come; a change of a few bytes can move the compressed size by 1 kB (the chunks'
+ * names, and so the order of files in the tarball, follow their content). Raise it on purpose, in a commit that says
+ * what the bytes buy and the size measured (`npm pack --dry-run --json`).
+ */
+const PACKAGE_BUDGET_BYTES = 720_000;
 const ROOT = resolve(__dirname, '../..');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 
@@ -143,20 +151,16 @@ describe('the npm package, installed from its tarball into a fresh project', () 
     }
     for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/cli.js', 'dist/demo/index.html'])
       expect(packed).toContain(f);
-    // No source maps, and the size the packaging was trimmed to (1.35 MB before: maps, and SIMD builds equal to scalar).
+    // No source maps, and the tarball within its budget (PACKAGE_BUDGET_BYTES, the fumen codec included).
     expect(packed.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(tarballBytes).toBeGreaterThan(0);
-    // At most 660 kB, fumen codec included: about 652 kB now (648 kB before the 20G well window of 2026-11-29; lines
-    // broken at 400 characters: 7 kB), and a change of a few bytes can move the compressed size
-    // by 1 kB (the chunks' names, and so the order of files in the tarball, follow their content); source maps or a
-    // second build would add hundreds of kB. Only docs/*.md ship (the screenshots and charts stay in the repository),
-    // and not the pages for readers of the repository: measured figures (results, benchmarks) and the contributors'
-    // architecture page.
+    // Only docs/*.md ship (the screenshots and charts stay in the repository), and not the pages for readers of the
+    // repository: the measured figures (results) and the contributors' architecture page; the measurement logs live
+    // in bench/notes/, which does not ship.
     expect(packed.filter((f) => f.startsWith('docs/') && !f.endsWith('.md'))).toEqual([]);
     expect(packed).toContain('docs/api.md');
-    for (const repositoryOnly of ['results', 'fullboard-results', 'benchmarks', 'architecture'])
-      expect(packed).not.toContain(`docs/${repositoryOnly}.md`);
-    expect(tarballBytes).toBeLessThanOrEqual(660_000);
+    for (const repositoryOnly of ['results', 'architecture']) expect(packed).not.toContain(`docs/${repositoryOnly}.md`);
+    expect(tarballBytes).toBeLessThanOrEqual(PACKAGE_BUDGET_BYTES);
     expect(packed.some((f) => /^dist\/demo\/assets\/index-.*\.js$/.test(f))).toBe(true);
     expect(packed.filter((f) => /^(src|test|assembly|bench|node_modules|demo)\//.test(f))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules/stackrank/package.json'), 'utf8'));
