@@ -55,6 +55,7 @@ export {
   type SessionStatus,
   type RandomizerKnowledge,
 } from './game/index.js';
+export type { SetupProgress, SetupStage } from './setup-progress.js';
 
 // Rule sets.
 export {

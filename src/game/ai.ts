@@ -9,6 +9,7 @@
  */
 import {
   StackRankError,
+  checkCallback,
   checkSignal,
   describe,
   firstUnknownKey,
@@ -21,6 +22,8 @@ import {
 } from '../errors.js';
 import { MIRROR_PIECE, PIECES, pieceId, toPieceId, type Piece, type PieceId } from '../pieces.js';
 import { inNode } from '../node-builtins.js';
+import { indexedDbAvailable } from '../rank/idb-cache.js';
+import { type SetupProgress, type SetupReport, setupReporter } from '../setup-progress.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import { PASS_A_TABLE_IN_A_BROWSER, type RankTable } from '../rank/table.js';
 import type { RuleSet } from '../rules/rule-sets.js';
@@ -97,8 +100,13 @@ export interface TetrisAIOptions {
   /** Which side the well is on; 'auto' plays whichever side is open (both: the better). Default: by rule set
    * (DEFAULT_WELL; docs/game.md, "Options"). */
   well?: WellSide;
-  /** A rank table whose width is the board width − 1; default (Node) the cached 9-column table (10-wide boards). */
-  table?: RankTable;
+  /**
+   * A rank table whose width is the board width − 1; default the cached 9-column table (10-wide boards: from the
+   * cache folder in Node, IndexedDB in a browser, built there the first time). 'small': the cached 9-column table of
+   * steps within ±3 (SMALL_TABLE: 5.8 MB instead of 43, built about 7 times faster), for a page that cannot wait
+   * for the default's first build; its strength is in docs/game.md ("The small table"). Not under tgm20g.
+   */
+  table?: RankTable | 'small';
   /** Recover search: pieces searched (default min(lookahead + 1, 2)), lines kept per level (default 4 under nes,
    * tgm and tgm20g, else 12), lines the chance ply values over the next piece (0: none; default 12 under classic, 3
    * under nes, tgm and tgm20g, 0 under guideline), and weights of the
@@ -115,13 +123,18 @@ export interface TetrisAIOptions {
    * Tetrises and more top-outs. Default by rule set and randomizer (defaultStackRoom; docs/game.md, "Options"). */
   stackRoom?: number;
   /** Cancels the setup (loading or building the cached table, laying out the search's tables: about a second the
-   * first time in a process): create then rejects with ABORTED. */
+   * first time in a process): create then rejects with ABORTED within about 100 ms (docs/errors.md). */
   signal?: AbortSignal;
   /** How well it plays, 1..10 (default 10, its best): a weaker level makes a weaker player's mistakes (docs/game.md,
    * "Strength"). */
   strength?: number;
   /** Seeds a weaker level's choices (default 0): the same seed and position, the same move. */
   seed?: number;
+  /**
+   * Hears the setup's progress: what it loads, builds and writes to the cache folder (each file with its size), then
+   * `ready` (SetupProgress; docs/game.md, "Setup: progress, abort and the cache").
+   */
+  onProgress?: (p: SetupProgress) => void;
 }
 
 /** nextMove's options. */
@@ -164,6 +177,7 @@ const TETRIS_AI_OPTIONS = optionNames<TetrisAIOptions>({
   signal: true,
   strength: true,
   seed: true,
+  onProgress: true,
 });
 const MOVE_OPTIONS = optionNames<MoveOptions>({ budgetMs: true });
 const GAME_STATE_KEYS = optionNames<GameState>({
@@ -247,6 +261,7 @@ export class TetrisAI {
     refuseUnknownOptions('TetrisAI.create', opts, TETRIS_AI_OPTIONS);
     const rules = ruleFacts(opts.rules ?? 'guideline');
     const signal = checkSignal(opts.signal);
+    const report = setupReporter(checkCallback('onProgress', opts.onProgress));
     const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, MAX_LOOKAHEAD);
     const well = opts.well ?? defaultWell(rules.ruleSet);
     if (well !== 'right' && well !== 'left' && well !== 'auto')
@@ -290,7 +305,11 @@ export class TetrisAI {
     // At most one listener on the caller's signal for the whole setup, however many waits it makes (linkedSignal).
     const link = linkedSignal(signal);
     try {
-      const table: StackTable = attached?.table ?? opts.table ?? (await defaultGameTable(rules.ruleSet, link.signal));
+      const table: StackTable =
+        attached?.table ??
+        (opts.table === undefined || opts.table === 'small'
+          ? await defaultGameTable(rules.ruleSet, link.signal, report, opts.table)
+          : opts.table);
       const { stackRules, limits, unknownPieces, blockedWell } = stackSearchSetup(
         rules,
         opts.randomizer,
@@ -312,6 +331,7 @@ export class TetrisAI {
             leafValues: opts.previewTable,
             blockedWell,
             signal: link.signal,
+            onProgress: report,
           }),
           link.signal,
           ABORTED_SETUP,
@@ -336,6 +356,7 @@ export class TetrisAI {
       // This AI alone uses its engine (an attached one is its thread's owner's business): when the AI is dropped, the
       // engine's blocks go back to the table's shared search image, for the next AI.
       if (!attached) engine.releaseWith(ai);
+      report?.({ stage: 'ready', fraction: 1 });
       return ai;
     } finally {
       link.done();
@@ -677,14 +698,24 @@ export interface Decision extends Omit<Turn, 'next' | 'versus'> {
 export type StackTable = Pick<RankTable, 'width' | 'maxStep' | 'iterations' | 'searchValue' | 'searchScale'>;
 
 /**
- * The table a game plays when none is given (Node: the cached one, loaded once per process and shared by every AI
- * and game without a table). At 20G the stack is ranked by the 20G table: its moves are the ones a piece reaches
+ * The table a game plays when none is given (the cached one, from the cache folder in Node and from IndexedDB in a
+ * browser, loaded once per process or page and shared by every AI and game without a table). At 20G the stack is ranked by the 20G table: its moves are the ones a piece reaches
  * at 20G (docs/rules.md); else by the article's.
  */
-export async function defaultGameTable(ruleSet: RuleSet, signal: AbortSignal | undefined): Promise<RankTable> {
-  if (!inNode) throw new StackRankError('BAD_ARGUMENT', PASS_A_TABLE_IN_A_BROWSER);
+export async function defaultGameTable(
+  ruleSet: RuleSet,
+  signal: AbortSignal | undefined,
+  report?: SetupReport,
+  size?: 'small',
+): Promise<RankTable> {
+  if (!inNode && !indexedDbAvailable()) throw new StackRankError('BAD_ARGUMENT', PASS_A_TABLE_IN_A_BROWSER);
+  if (size === 'small' && ruleSet.gravity === '20G')
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `table 'small' is not for ${ruleSet.name}: the 20G table needs steps within ±4 (leave table out for it)`,
+    );
   const { sharedDefaultTable } = await import('../rank/cache.js');
-  return (await sharedDefaultTable(ruleSet.gravity === '20G' ? '20G' : 'drop', signal)).table;
+  return (await sharedDefaultTable(ruleSet.gravity === '20G' ? '20G' : 'drop', signal, report, size)).table;
 }
 
 /** A search engine and table facts made on another thread (TetrisAI.create's `attached`). */

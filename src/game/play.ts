@@ -33,6 +33,7 @@ import type { RuleSetName } from '../rules/types.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import type { BenchGameOptions } from './bench.js';
 import { defaultGameTable, type GameMove, TetrisAI, type TetrisAIOptions } from './ai.js';
+import { type SetupProgress, setupReporter } from '../setup-progress.js';
 import { checkStackRoom, type GamePolicy, type WellSide } from './policy.js';
 import { checkStrength } from './strength.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
@@ -67,7 +68,8 @@ export interface PlayGameOptions {
   well?: WellSide;
   /** An AI made for these options, to reuse (its rules, lookahead and randomizer must match); only with threads 1. */
   ai?: TetrisAI;
-  table?: RankTable;
+  /** A rank table, or 'small' (TetrisAIOptions.table); default the cached table. */
+  table?: RankTable | 'small';
   /** 'both' (the AI); 'stackOnly' and 'fullBoardOnly' are the benchmark baselines. */
   policy?: GamePolicy;
   /** A preview table for the randomizer-aware search (TetrisAIOptions.previewTable). */
@@ -80,6 +82,11 @@ export interface PlayGameOptions {
   /** Worker threads playing games side by side (Node). Default: the core count, at most `games`; 1 with `ai`. */
   threads?: number;
   onProgress?: (p: GameProgress) => void;
+  /**
+   * The setup's progress before the first piece (loading or building the table, files written to the cache, the
+   * search's memory: TetrisAIOptions.onProgress), then `ready` once play starts.
+   */
+  onSetupProgress?: (p: SetupProgress) => void;
   /** Called with each game's tally as soon as the game is over (to write checkpoints; any order with threads). */
   onGame?: (tally: GameTally) => void;
   signal?: AbortSignal;
@@ -111,6 +118,7 @@ const PLAY_GAME_OPTIONS = optionNames<PlayGameOptions>({
   policy: true,
   recover: true,
   strength: true,
+  onSetupProgress: true,
 });
 
 /** onProgress: games finished, and pieces, lines and top-outs so far (games under way included). */
@@ -220,6 +228,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   const signal = checkSignal(opts.signal);
   const onProgress = checkCallback<(p: GameProgress) => void>('onProgress', opts.onProgress);
   const onGame = checkCallback<(t: GameTally) => void>('onGame', opts.onGame);
+  const report = setupReporter(checkCallback('onSetupProgress', opts.onSetupProgress));
   if (opts.hold !== undefined && typeof opts.hold !== 'boolean')
     throw new StackRankError('BAD_ARGUMENT', `hold must be true or false; got ${describe(opts.hold)}`);
   const facts = ruleFacts(rules);
@@ -251,7 +260,10 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   let t0 = performance.now();
   let tallies: GameTally[];
   if (threads > 1) {
-    const table = opts.table ?? (await defaultGameTable(facts.ruleSet, signal));
+    const table =
+      opts.table === undefined || opts.table === 'small'
+        ? await defaultGameTable(facts.ruleSet, signal, report, opts.table)
+        : opts.table;
     ({ tallies, startedAt: t0 } = await playOnThreads({
       aiOptions,
       settings,
@@ -261,9 +273,11 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
       games,
       threads,
       signal,
+      onSetupProgress: report,
       onProgress:
-        (onProgress || onGame) &&
+        (onProgress || onGame || report) &&
         ((startedAt) => {
+          report?.({ stage: 'ready', fraction: 1 });
           const progress = onProgress && progressSum(onProgress, startedAt);
           return (slot, current, finished) => {
             if (finished) onGame?.(finished);
@@ -279,7 +293,9 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
         table: opts.table,
         previewTable: policy === 'fullBoardOnly' ? undefined : opts.previewTable,
         signal,
+        onProgress: opts.onSetupProgress,
       }));
+    if (opts.ai) report?.({ stage: 'ready', fraction: 1 });
     if (ai.rules.name !== rules || ai.lookahead !== lookahead || ai.policy !== policy) {
       throw new StackRankError(
         'BAD_ARGUMENT',

@@ -54,7 +54,8 @@ import {
   WEIGHT_WORDS_EXPECT2,
 } from './layout.js';
 import { placementTable, type PlacementTable } from './placements.js';
-import { type ReachTable, type StackingRuleSet, type WellWindow, wellWindow20G } from './reach.js';
+import { type ReachTable, type StackingRuleSet, type WellWindow, wellWindow20GSliced } from './reach.js';
+import type { SetupReport } from '../setup-progress.js';
 import { cachedReachTable } from './reach-cache.js';
 import { MIN_BOARD_HEIGHT, type StackingRules } from './rules.js';
 
@@ -434,6 +435,8 @@ export class StackingEngine {
       ranks?: boolean;
       /** Stops waiting for the shared search image (ABORTED), and stops its making if no one else waits. */
       signal?: AbortSignal;
+      /** Hears the setup's progress: the reach records and the search image (src/setup-progress.ts). */
+      onProgress?: SetupReport;
     } = {},
   ): Promise<StackingEngine> {
     requireRankTable(table);
@@ -449,6 +452,9 @@ export class StackingEngine {
       table.maxStep,
       rules.boardHeight,
       placements.placements,
+      undefined,
+      opts.signal,
+      opts.onProgress,
     );
     if (reach && unknownPieces !== 0)
       throw new StackRankError(
@@ -460,11 +466,15 @@ export class StackingEngine {
     // own kernel instance over that memory and allocates through the image's owner.
     if (opts.leafValues !== undefined) checkNextPieceValues(opts.leafValues, table, 'previewTable');
     const leaf: LeafRowsSource = unknownPieces === 0 ? null : (opts.leafValues ?? 'pieceMax');
-    const well = opts.blockedWell ? checkedBlockedWell(opts.blockedWell, table) : null;
-    const image = await searchImage(table, leaf, !!opts.shared, opts.signal, {
-      unfolded: well !== null,
-      ranks: opts.ranks,
-    });
+    const well = opts.blockedWell ? await checkedBlockedWell(opts.blockedWell, table, opts) : null;
+    const image = await searchImage(
+      table,
+      leaf,
+      !!opts.shared,
+      opts.signal,
+      { unfolded: well !== null, ranks: opts.ranks },
+      opts.onProgress,
+    );
     const { memory, module } = image;
     const instance = (await WebAssembly.instantiate(module, kernelImports(memory))) as unknown as WebAssembly.Instance;
     const kernel = { ...(instance.exports as unknown as SearchKernel), alloc: image.alloc };
@@ -641,16 +651,26 @@ function constantBlocks(
   return ptrs;
 }
 
-/** create's `blockedWell` checked: its factor, and its window of surfaces for this table's shape. */
-function checkedBlockedWell(
+/**
+ * create's `blockedWell` checked: its factor, and its window of surfaces for this table's shape (found in slices the
+ * first time in a process, with the event loop run between them).
+ */
+async function checkedBlockedWell(
   blockedWell: { ruleSet: StackingRuleSet; factor: number },
   table: RankTable,
-): { window: WellWindow; factor: number } {
+  opts: { signal?: AbortSignal; onProgress?: SetupReport },
+): Promise<{ window: WellWindow; factor: number }> {
   const { factor } = blockedWell;
   if (typeof factor !== 'number' || !(factor >= 0 && factor <= 1))
     throw new StackRankError(
       'BAD_ARGUMENT',
       `blockedWell.factor must be a number from 0 to 1; got ${describe(factor)}`,
     );
-  return { window: wellWindow20G(blockedWell.ruleSet, table.width, table.maxStep), factor };
+  const { onProgress: report, signal } = opts;
+  const window = await wellWindow20GSliced(blockedWell.ruleSet, table.width, table.maxStep, {
+    signal,
+    abortMessage: "the search's setup was aborted",
+    onFraction: report && ((fraction) => report({ stage: 'reach', fraction })),
+  });
+  return { window, factor };
 }
