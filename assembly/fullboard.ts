@@ -6,7 +6,7 @@
 //
 // This entry file only names what the module exports; the code lives in assembly/fullboard/, one file per part,
 // each depending only on those above it:
-//   layout.ts       every memory layout and code shared with TypeScript (src/fullboard/layout.ts re-exports it)
+//   layout.ts       every memory layout and code shared with TypeScript (read by src/kernels/fullboard.ts)
 //   board.ts        the bitboard: rows and columns of a board, dropping a piece, clearing rows
 //   rng.ts          where pieces come from: xoshiro128** (as src/random.ts) or a buffer of piece ids
 //   features.ts     the board measures and the feature registry (one line per feature)

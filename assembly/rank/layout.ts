@@ -1,11 +1,11 @@
 // Rank kernel: the plan layout and codes it shares with TypeScript, defined once.
 //
 // Written in the subset that both compilers accept (plain numeric constants: no types, no imports), so the kernel
-// (assembly/rank.ts) and the TypeScript side (src/rank/layout.ts re-exports it) read the same definitions. The
+// (assembly/rank.ts) and its TypeScript driver (src/kernels/rank*.ts) read the same definitions. The
 // kernel also exports every constant here as a WebAssembly global, and test/kernel-layout.test.ts checks that each
 // one the compiled kernel carries equals this file's (a stale build fails it).
 
-// ---- plan header: i32 words, written by src/rank/build.ts (writePlan) from src/kernels/rank-plan.ts ----
+// ---- plan header: i32 words, written by src/kernels/rank.ts (writePlan) from src/kernels/rank-plan.ts ----
 export const PLAN_LO = 0; //           surfaces per block, B^K
 export const PLAN_HI = 1; //           number of blocks
 export const PLAN_PIECE_END = 2; //    ptr to i32[slots]: end (exclusive) of each slot's moves, moves sorted by slot

@@ -1,8 +1,8 @@
 // Reachable-placements kernel: every memory layout and code the kernel shares with TypeScript, defined once.
 //
 // This file is written in the subset that both compilers accept (plain numeric constants: no types, no imports),
-// so the kernel (assembly/reachable.ts) and the TypeScript side (src/rules/layout.ts re-exports it for
-// src/kernels/reachable.ts) read the same definitions. The kernel also exports every constant here as a WebAssembly
+// so the kernel (assembly/reachable.ts) and its TypeScript driver (src/kernels/reachable.ts) read the same
+// definitions. The kernel also exports every constant here as a WebAssembly
 // global, and test/kernel-layout.test.ts checks that each one the compiled kernel carries equals this file's.
 
 // ---- board and piece states ----

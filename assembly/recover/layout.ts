@@ -1,8 +1,8 @@
 // Recover-search kernel: every memory layout and code the kernel shares with TypeScript, defined once.
 //
 // This file is written in the subset that both compilers accept (plain numeric constants: no types, no imports),
-// so the kernel (assembly/recover/*.ts) and the TypeScript side (src/game/recover-layout.ts re-exports it for
-// src/kernels/recover.ts) read the same definitions. The kernel also exports every constant here as a
+// so the kernel (assembly/recover/*.ts) and its TypeScript driver (src/kernels/recover.ts) read the same
+// definitions. The kernel also exports every constant here as a
 // WebAssembly global, and test/kernel-layout.test.ts checks that each one the compiled kernel carries equals this
 // file's. Offsets are in bytes.
 

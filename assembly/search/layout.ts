@@ -1,9 +1,9 @@
 // Search kernel: every memory layout and code the kernel shares with TypeScript, defined once.
 //
 // This file is written in the subset that both compilers accept (plain numeric constants: no types, no imports),
-// so the kernel (assembly/search/*.ts) and the TypeScript side (src/stacking/layout.ts re-exports it) read the
-// same definitions. The kernel also exports every constant here as a WebAssembly global, and
-// test/stacking/layout.test.ts checks that each one the compiled kernel carries equals this file's (a stale build
+// so the kernel (assembly/search/*.ts) and its TypeScript driver (src/kernels/search*.ts) read the same
+// definitions. The kernel also exports every constant here as a WebAssembly global, and
+// test/kernel-layout.test.ts checks that each one the compiled kernel carries equals this file's (a stale build
 // fails it). Offsets count i32 words from the start of their block unless noted.
 
 // ---- the Tetris rule's fixed half ----

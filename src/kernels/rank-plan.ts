@@ -1,7 +1,7 @@
 /**
  * Lays the rank moves out for the kernel (assembly/rank.ts): the index is split into HI blocks of LO = B^K
  * surfaces; per move, a byte per block says whether the move can be legal there, and a list of runs says where
- * inside a block it is legal. The header that points the kernel at these arrays: src/rank/layout.ts (PLAN_*).
+ * inside a block it is legal. The header that points the kernel at these arrays: assembly/rank/layout.ts (PLAN_*).
  */
 import { MIRROR_PIECE } from '../pieces.js';
 import { type Steps, runToEnd } from '../slices.js';
@@ -19,7 +19,7 @@ export interface RankMove {
   delta: number;
 }
 
-/** How a piece's per-surface maxima join the sum (ROLE_* of src/rank/layout.ts): mirror pairs are added first. */
+/** How a piece's per-surface maxima join the sum (ROLE_* of assembly/rank/layout.ts): mirror pairs are added first. */
 export const PIECE_ROLES = Int32Array.from(MIRROR_PIECE, (m, p) =>
   m === p ? ROLE_SELF : p < m ? ROLE_PAIR_FIRST : ROLE_PAIR_SECOND,
 );

@@ -92,7 +92,7 @@ export function splitBlocks(cost: Float64Array, parts: number): [number, number]
   return ranges.filter(([a, b]) => b > a);
 }
 
-/** Writes the plan into kernel memory; returns the plan pointer (its header: PLAN_* of src/rank/layout.ts). */
+/** Writes the plan into kernel memory; returns the plan pointer (its header: PLAN_* of assembly/rank/layout.ts). */
 export function writePlan(
   kernel: Pick<RankKernel, 'alloc'>,
   memory: WebAssembly.Memory,

@@ -16,8 +16,6 @@ import { foldShape } from './fold.js';
 export const MAX_ITERATIONS = 1000;
 /** The article's iteration count. */
 export const DEFAULT_ITERATIONS = 15;
-/** Values set per call when the first buffer is filled (between two looks at the event loop). */
-const _FILL_SLICE = 1 << 21;
 
 export interface BuildProgress {
   /** Iterations finished (fractional inside an iteration on the single-threaded path). */
