@@ -6,15 +6,18 @@
 // Board rows are stored with walls: row y at index y + 4, bit x + 4 = column x, bits outside the board set, rows
 // below the floor and from the ceiling up all ones; so a collision test is a few AND operations with no bounds
 // test. State index: rotation << 11 | (y + 4) << 5 | (x + 4). Every offset, code and size shared with TypeScript is
-// in assembly/reachable/layout.ts. No allocation, no strings, no GC.
+// in assembly/reachable/layout.ts; spins (their corner test and the best spin per placement) are in
+// assembly/reachable/spin.ts. No allocation, no strings, no GC.
 export { alloc } from './memory';
 export * from './reachable/layout';
+import { applySpins, noteSpin, spins, threeCorners } from './reachable/spin';
 import {
   COLUMN_SLOTS,
   FIT_COUNT,
   FLAG_20G,
   FLAG_INITIAL_ROTATION,
   FLAG_SOFT_DROP,
+  FLAG_SPINS,
   M_CW,
   M_DAS_LEFT,
   M_DAS_RIGHT,
@@ -33,11 +36,13 @@ import {
   O_HEIGHTS,
   O_LOCK,
   O_OUT,
+  O_OUT_SPIN,
   O_PARENT,
   O_QUEUE,
   O_ROWS,
   O_SEEN,
   O_SPAWN_S,
+  O_SPIN_MARK,
   O_SPAWN_X,
   O_SPAWN_Y,
   O_STAMP,
@@ -143,10 +148,11 @@ function dropY(s: i32, x: i32, y: i32): i32 {
   return y - fall;
 }
 
-// result of a move, when it succeeds
+// result of a move, when it succeeds (a turn: rk the kick test it took, 0 for the plain turn)
 let rs: i32 = 0;
 let rx: i32 = 0;
 let ry: i32 = 0;
+let rk: i32 = 0;
 let tail: i32 = 0;
 
 /** Queues the state (rs, rx, ry), reached from state `from` by move m, unless this call has seen it. */
@@ -171,6 +177,7 @@ function turn(s: i32, x: i32, y: i32, dir: i32): bool {
     rs = t;
     rx = x;
     ry = y;
+    rk = 0;
     return true;
   }
   if (word(s, k + T_CENTRE) != 0) {
@@ -191,6 +198,7 @@ function turn(s: i32, x: i32, y: i32, dir: i32): bool {
       rs = t;
       rx = kx;
       ry = ky;
+      rk = i;
       return true;
     }
   }
@@ -211,6 +219,8 @@ export function reach(context: usize, table: usize): i32 {
   const g20 = (flags & FLAG_20G) != 0;
   const soft = (flags & FLAG_SOFT_DROP) != 0 && !g20;
   const irs = (flags & FLAG_INITIAL_ROTATION) != 0;
+  const spinning = (flags & FLAG_SPINS) != 0 && spins(tbl);
+  let spun = false;
 
   // rows with walls; floor and ceiling rows all ones
   const walls = ~(((1 << width) - 1) << WALL);
@@ -238,6 +248,7 @@ export function reach(context: usize, table: usize): i32 {
     memory.fill(ctx + O_VISIT, 0, STATE_COUNT << 1);
     memory.fill(ctx + O_SEEN, 0, STATE_COUNT << 1);
     memory.fill(ctx + O_FITMARK, 0, FIT_COUNT << 1);
+    memory.fill(ctx + O_SPIN_MARK, 0, STATE_COUNT << 1);
     stamp = 1;
   }
   store<i32>(ctx + O_STAMP, stamp);
@@ -274,14 +285,20 @@ export function reach(context: usize, table: usize): i32 {
         const out = ctx + O_OUT + ((<usize>(count * OUT_WORDS)) << 2);
         store<i32>(out + (OUT_LANDED << 2), stateIndex(s, x, ly));
         store<i32>(out + (OUT_FROM << 2), idx);
+        store<i32>(ctx + O_OUT_SPIN + ((<usize>count) << 2), 0);
         count++;
       }
     }
 
     // the moves, in the search order (cw ccw left right dasLeft dasRight softDrop)
     for (let dir = 0; dir < 2; dir++) {
-      const ok = g20 && irs && head == 0 ? turn(s0, x0, y0, dir) : turn(s, x, y, dir);
+      const initial = g20 && irs && head == 0;
+      const ok = initial ? turn(s0, x0, y0, dir) : turn(s, x, y, dir);
       if (ok) {
+        // a turn that leaves the piece at rest may be a spin (spin.ts), whether or not the state is new
+        if (spinning && threeCorners(ctx, tbl, rs, rx, ry)) {
+          if (noteSpin(ctx, tbl, mark, initial ? s0 : s, idx, dir, rk, rs, rx, ry)) spun = true;
+        }
         if (g20) ry = dropY(rs, rx, ry);
         enqueue(M_CW + dir, idx);
       }
@@ -339,6 +356,7 @@ export function reach(context: usize, table: usize): i32 {
       }
     }
   }
+  if (spun) applySpins(ctx, tbl, mark, count);
   return count;
 }
 

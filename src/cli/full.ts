@@ -16,7 +16,6 @@ import {
   FEATURE_SETS,
   FEATURE_SET_NAMES,
   PRESET_NAMES,
-  RENAMED_WEIGHTS,
   resolveWeights,
   type PresetName,
   type WeightVector,
@@ -49,8 +48,6 @@ function looksLikePath(value: string): boolean {
 async function loadWeights(spec: string | undefined, signal?: AbortSignal): Promise<WeightVector & { name: string }> {
   const s = spec ?? 'cs3243';
   if ((PRESET_NAMES as string[]).includes(s)) return { ...resolveWeights(s), name: s };
-  if (Object.hasOwn(RENAMED_WEIGHTS, s) && (PRESET_NAMES as string[]).includes(RENAMED_WEIGHTS[s]))
-    throw new UsageError(`--weights ${s} is now ${RENAMED_WEIGHTS[s]}`);
   let text: string;
   try {
     text = await readOptionFile('--weights', s, 'weights file', signal);
@@ -245,7 +242,6 @@ const TRAIN_OPTIONS = defineOptions({
     choices: FEATURE_SET_NAMES,
     default: 'bcts',
     help: 'feature set',
-    renamed: RENAMED_WEIGHTS,
   },
   generations: {
     type: 'int',

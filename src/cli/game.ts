@@ -121,7 +121,7 @@ preview table. --recover-chance sets how many lines the AI's recover mode values
 ply; on every recover move, near the top too) and --recover-weights FILE its evaluator's weights: a JSON object of
 some of its twelve terms by name, or a bench/tune-recover.ts results file (its final weights); the baselines play
 without either. --stack-room ROWS sets the rows the stack keeps free under the top of the field, for the AI and the
-stacking-only baseline. Measured in docs/results.md ("Real games").`,
+stacking-only baseline. Measured in bench/notes/results.md ("Real games").`,
   options: {
     rules: {
       type: 'choice',

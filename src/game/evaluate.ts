@@ -58,7 +58,7 @@ export const PLAIN_BCTS_WEIGHTS: RecoverWeights = Object.freeze({
 /**
  * Recover mode's weights: the BCTS features (docs/fullboard.md) and the recover terms, tuned for this game by
  * bench/tune-recover.ts (a cross-entropy search under nes/nes in two stages from BCTS's weights with hand-set recover
- * terms; docs/results.md, "Recover weights tuned"). Against those starting weights: nes/nes +1.3 points of Tetris
+ * terms; bench/notes/results.md, "Recover weights tuned"). Against those starting weights: nes/nes +1.3 points of Tetris
  * rate and 13 top-outs against 16 (20 games of 20,000 pieces, seeds 1–6), classic/tgm1 +0.3 point, tgm20g +1.3.
  * Each cell in the well column costs about one hole's worth, being back on a clean stack is worth more than the rows
  * with holes it takes to get there, a floor row under it costs a little less than a well cell, and a covered well's

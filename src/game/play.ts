@@ -28,7 +28,7 @@ import { PIECE_COUNT, type Piece } from '../pieces.js';
 import { MAX_SEED, checkSeed } from '../random.js';
 import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
-import { refuseLeafRows, type NextPieceValues } from '../stacking/engine.js';
+import type { NextPieceValues } from '../stacking/engine.js';
 import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
 import { RULE_SET_NAMES, isRuleSetName } from '../rules/rule-sets.js';
@@ -36,7 +36,9 @@ import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import type { BenchGameOptions } from './bench.js';
 import { defaultGameTable, type GameMove, TetrisAI, type TetrisAIOptions } from './ai.js';
+import { type SetupProgress, setupReporter } from '../setup-progress.js';
 import { GAME_POLICIES, checkStackRoom, type GamePolicy, type WellSide } from './policy.js';
+import { checkStrength } from './strength.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { countHoles, emptyFrom, lockInPlace } from './grid.js';
 import { piecesPerTopOutInterval, tetrisRateInterval } from './intervals.js';
@@ -69,7 +71,8 @@ export interface PlayGameOptions {
   well?: WellSide;
   /** An AI made for these options, to reuse (its rules, lookahead and randomizer must match); only with threads 1. */
   ai?: TetrisAI;
-  table?: RankTable;
+  /** A rank table, or 'small' (TetrisAIOptions.table); default the cached table. */
+  table?: RankTable | 'small';
   /** 'both' (the AI); 'stackOnly' and 'fullBoardOnly' are the benchmark baselines. */
   policy?: GamePolicy;
   /** A preview table for the randomizer-aware search (TetrisAIOptions.previewTable). */
@@ -77,9 +80,16 @@ export interface PlayGameOptions {
   recover?: TetrisAIOptions['recover'];
   /** Rows stack mode keeps free under the top (TetrisAIOptions.stackRoom); default by rule set and randomizer. */
   stackRoom?: number;
+  /** The AI's strength, 1..10 (TetrisAIOptions.strength; default 10); a weaker level's choices are seeded by `seed`. */
+  strength?: number;
   /** Worker threads playing games side by side (Node). Default: the core count, at most `games`; 1 with `ai`. */
   threads?: number;
   onProgress?: (p: GameProgress) => void;
+  /**
+   * The setup's progress before the first piece (loading or building the table, files written to the cache, the
+   * search's memory: TetrisAIOptions.onProgress), then `ready` once play starts.
+   */
+  onSetupProgress?: (p: SetupProgress) => void;
   /** Called with each game's tally as soon as the game is over (to write checkpoints; any order with threads). */
   onGame?: (tally: GameTally) => void;
   signal?: AbortSignal;
@@ -110,6 +120,8 @@ const PLAY_GAME_OPTIONS = optionNames<PlayGameOptions>({
   ai: true,
   policy: true,
   recover: true,
+  strength: true,
+  onSetupProgress: true,
 });
 
 /** onProgress: games finished, and pieces, lines and top-outs so far (games under way included). */
@@ -195,11 +207,13 @@ export interface GameAIOptions {
   policy: GamePolicy;
   recover: TetrisAIOptions['recover'];
   stackRoom: number | undefined;
+  strength: number;
+  /** Seeds a weaker level's choices: the run's seed. */
+  seed: number;
 }
 
 export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {
   const opts = optionsObject('playGame', options);
-  refuseLeafRows(opts);
   refuseUnknownOptions('playGame', opts, PLAY_GAME_OPTIONS);
   const rules = opts.rules ?? 'guideline';
   const randomizer = opts.randomizer ?? defaultGameRandomizer(rules);
@@ -217,6 +231,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   const signal = checkSignal(opts.signal);
   const onProgress = checkCallback<(p: GameProgress) => void>('onProgress', opts.onProgress);
   const onGame = checkCallback<(t: GameTally) => void>('onGame', opts.onGame);
+  const report = setupReporter(checkCallback('onSetupProgress', opts.onSetupProgress));
   if (opts.hold !== undefined && typeof opts.hold !== 'boolean')
     throw new StackRankError('BAD_ARGUMENT', `hold must be true or false; got ${describe(opts.hold)}`);
   const facts = ruleFacts(rules);
@@ -239,6 +254,8 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
     policy,
     recover: opts.recover,
     stackRoom: checkStackRoom(opts.stackRoom),
+    strength: checkStrength(opts.strength),
+    seed,
   };
   const settings: GameSettings = { randomizer, lookahead, hold: opts.hold ?? facts.hold, maxPieces, seed };
 
@@ -246,7 +263,10 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   let t0 = performance.now();
   let tallies: GameTally[];
   if (threads > 1) {
-    const table = opts.table ?? (await defaultGameTable(facts.ruleSet, signal));
+    const table =
+      opts.table === undefined || opts.table === 'small'
+        ? await defaultGameTable(facts.ruleSet, signal, report, opts.table)
+        : opts.table;
     ({ tallies, startedAt: t0 } = await playOnThreads({
       aiOptions,
       settings,
@@ -256,9 +276,11 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
       games,
       threads,
       signal,
+      onSetupProgress: report,
       onProgress:
-        (onProgress || onGame) &&
+        (onProgress || onGame || report) &&
         ((startedAt) => {
+          report?.({ stage: 'ready', fraction: 1 });
           const progress = onProgress && progressSum(onProgress, startedAt);
           return (slot, current, finished) => {
             if (finished) onGame?.(finished);
@@ -274,13 +296,20 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
         table: opts.table,
         previewTable: policy === 'fullBoardOnly' ? undefined : opts.previewTable,
         signal,
+        onProgress: opts.onSetupProgress,
       }));
+    if (opts.ai) report?.({ stage: 'ready', fraction: 1 });
     if (ai.rules.name !== rules || ai.lookahead !== lookahead || ai.policy !== policy) {
       throw new StackRankError(
         'BAD_ARGUMENT',
         `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}); these games ask for ${rules} at ${lookahead} (${policy})`,
       );
     }
+    if (opts.strength !== undefined && ai.strength !== aiOptions.strength)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `the given ai plays at strength ${ai.strength}; these games ask for ${aiOptions.strength}`,
+      );
     t0 = performance.now();
     const progress = onProgress && progressSum(onProgress, t0);
     // One clock over all the games: many short games give the event loop (an abort) a turn as one long game does.

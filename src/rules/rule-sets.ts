@@ -4,6 +4,8 @@
  */
 import { StackRankError, describe, fieldsOnce, firstUnknownKey, optionNames } from '../errors.js';
 import { ROTATION_SYSTEM_NAMES, type RotationSystemName } from './rotation-systems.js';
+import { ATTACK_TABLE_NAMES, type AttackTableName } from './attack.js';
+import { SPIN_RULES, type SpinRule } from './spins.js';
 import type { RuleSetName } from './types.js';
 import { BOARD_MAX_HEIGHT, BOARD_MIN_HEIGHT } from './board.js';
 
@@ -36,6 +38,10 @@ export interface RuleSet {
   readonly spawn: SpawnRule;
   /** Rows above the board the piece may pass through under `topRow` spawning. */
   readonly hiddenRows: number;
+  /** Which placements are spins (docs/rules.md, "Versus"): `tSpins` the guideline's T-spins, `none` none. */
+  readonly spins: SpinRule;
+  /** The attack table of the game's versus mode (ATTACK_TABLES), or undefined for a game without versus. */
+  readonly attack?: AttackTableName;
 }
 
 /** The guideline's matrix: 40 rows, of which the bottom 20 are visible; pieces appear at y = 20. */
@@ -54,6 +60,7 @@ export const RULE_SETS: Readonly<Record<RuleSetName, RuleSet>> = Object.freeze({
     initialRotation: false,
     spawn: 'aboveBoard',
     hiddenRows: 0,
+    spins: 'none',
   }),
   // NES Tetris: NRS, no kicks, no hold, one preview; shift and turn at the top, then drop (tap speed ignored).
   nes: Object.freeze({
@@ -66,8 +73,10 @@ export const RULE_SETS: Readonly<Record<RuleSetName, RuleSet>> = Object.freeze({
     initialRotation: false,
     spawn: 'topRow',
     hiddenRows: 2,
+    spins: 'none',
   }),
-  // The Tetris Guideline: SRS with its kick tables, hold, five previews, soft drop.
+  // The Tetris Guideline: SRS with its kick tables, hold, five previews, soft drop; T-spins and the guideline's
+  // attack table.
   guideline: Object.freeze({
     name: 'guideline',
     rotationSystem: 'SRS',
@@ -78,6 +87,8 @@ export const RULE_SETS: Readonly<Record<RuleSetName, RuleSet>> = Object.freeze({
     initialRotation: false,
     spawn: 'guideline',
     hiddenRows: 0,
+    spins: 'tSpins',
+    attack: 'guideline',
   }),
   // TGM at low gravity: ARS, no hold, one preview; the piece can be let down to rest and moved (gravity or sonic drop).
   tgm: Object.freeze({
@@ -90,6 +101,7 @@ export const RULE_SETS: Readonly<Record<RuleSetName, RuleSet>> = Object.freeze({
     initialRotation: true,
     spawn: 'topRow',
     hiddenRows: 2,
+    spins: 'none',
   }),
   // TGM at 20G: the piece lies on the stack at once, slides over columns that are not higher, turns in place.
   tgm20g: Object.freeze({
@@ -102,6 +114,7 @@ export const RULE_SETS: Readonly<Record<RuleSetName, RuleSet>> = Object.freeze({
     initialRotation: true,
     spawn: 'topRow',
     hiddenRows: 2,
+    spins: 'none',
   }),
 });
 
@@ -122,6 +135,8 @@ const RULE_SET_FIELDS = optionNames<RuleSet>({
   initialRotation: true,
   spawn: true,
   hiddenRows: true,
+  spins: true,
+  attack: true,
 });
 
 export function resolveRules(rules: unknown): RuleSet {
@@ -163,6 +178,11 @@ export function resolveRules(rules: unknown): RuleSet {
     throw bad('hiddenRows', 'an integer from 0 to 4');
   if (r.gravity === '20G' && r.spawn === 'aboveBoard')
     throw bad('spawn', "'topRow' or 'guideline' under 20G (a piece above the board cannot rest on the stack)");
+  // A rule set written before versus existed has neither field: no spins, no versus.
+  const spins = r.spins ?? 'none';
+  if (!SPIN_RULES.includes(spins as SpinRule)) throw bad('spins', `one of ${SPIN_RULES.join(', ')} (default none)`);
+  if (r.attack !== undefined && !ATTACK_TABLE_NAMES.includes(r.attack as AttackTableName))
+    throw bad('attack', `one of ${ATTACK_TABLE_NAMES.join(', ')}, or left out for a game without versus`);
   return Object.freeze({
     name: r.name,
     rotationSystem: r.rotationSystem as RotationSystemName,
@@ -173,6 +193,8 @@ export function resolveRules(rules: unknown): RuleSet {
     initialRotation: r.initialRotation as boolean,
     spawn: r.spawn,
     hiddenRows: r.hiddenRows as number,
+    spins: spins as SpinRule,
+    ...(r.attack === undefined ? {} : { attack: r.attack as AttackTableName }),
   });
 }
 

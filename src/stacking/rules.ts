@@ -40,7 +40,7 @@ export const ARTICLE_RULES: Readonly<StackingRules> = Object.freeze({
   tetris: 'forced',
 });
 
-/** Our default rules: the stacking article's board and Tetris rule, with the steep rule that measured stronger (docs/results.md). */
+/** Our default rules: the stacking article's board and Tetris rule, with the steep rule that measured stronger (bench/notes/results.md). */
 export const DEFAULT_RULES: Readonly<StackingRules> = Object.freeze({
   boardHeight: 20,
   tetrisThreshold: 8,
@@ -57,7 +57,7 @@ export function resolveRules(rules: Partial<StackingRules> | 'article' | 'defaul
     if (!preset)
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `unknown stackingRules preset ${describe(rules)}; presets are ${Object.keys(RULE_PRESETS).join(', ')}${(rules as string) === 'seed' ? ' (the article\'s set, once called "seed", is "article")' : ''}`,
+        `unknown stackingRules preset ${describe(rules)}; presets are ${Object.keys(RULE_PRESETS).join(', ')}`,
       );
     return { ...preset };
   }

@@ -47,7 +47,6 @@ import {
   checkStrategy,
   fillDistributionWeights,
   fillPairWeights,
-  refuseLeafRows,
   type NextPieceValues,
   type Strategy,
   type StrategyName,
@@ -200,7 +199,7 @@ export interface SimulationResult extends SurvivalEstimate {
   records: StreamRecord[];
 }
 
-/** Seed of game k of stream s: a fixed mix of the user seed, s and k (documented in docs/results.md). */
+/** Seed of game k of stream s: a fixed mix of the user seed, s and k (docs/api.md, `simulateStacking`). */
 export function streamSeed(seed: number, stream: number, game: number): number {
   // Integers only: the hash reads its arguments as 32-bit integers, so 1.5 would be game 1's seed.
   if (!Number.isSafeInteger(seed) || !Number.isSafeInteger(stream) || !Number.isSafeInteger(game)) {
@@ -245,7 +244,6 @@ function deal(rng: Randomizer, memory: WebAssembly.Memory, slot: Slot, from: num
 export async function simulateStacking(options: SimulateOptions): Promise<SimulationResult> {
   if (options === undefined) throw new StackRankError('BAD_ARGUMENT', 'simulateStacking needs { table, lookahead }');
   const opts = optionsObject('simulateStacking', options) as SimulateOptions;
-  refuseLeafRows(opts);
   refuseUnknownOptions('simulateStacking', opts, SIMULATE_OPTIONS);
   requireRankTable(opts.table, 'simulateStacking: table');
   const randomizer = opts.randomizer ?? 'tgm1';

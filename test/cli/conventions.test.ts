@@ -119,7 +119,7 @@ describe('usage errors exit 2 with one line', () => {
     // An unknown name with no close match says what is allowed; a close match is suggested instead.
     [
       ['bogus'],
-      "stackrank: unknown command 'bogus'; commands are table, bench, play, analyze, full, merge, randomizers, queue, demo",
+      "stackrank: unknown command 'bogus'; commands are table, bench, play, analyze, full, merge, randomizers, queue, demo, tbp",
     ],
     [['table', 'bogus'], "stackrank table: unknown command 'bogus'; commands are build, info, rank"],
     [
@@ -151,10 +151,10 @@ describe('usage errors exit 2 with one line', () => {
       ['play', '--table', 'x.srk', '--iterations', '3'],
       'stackrank play: --iterations picks the cached table; it does not go with --table FILE',
     ],
-    // renamed values name their new spelling
+    // a value that is not one of the choices is refused with the choices
     [
       ['bench', 'survival', '--strategy', 'expectimax2'],
-      'stackrank bench survival: --strategy expectimax2 is now --strategy expectimax --unknown-pieces 2',
+      'stackrank bench survival: --strategy must be one of rank, expectimax, best; got "expectimax2"',
     ],
     [
       ['bench', 'survival', '--unknown-pieces', '2'],
@@ -164,8 +164,14 @@ describe('usage errors exit 2 with one line', () => {
       ['bench', 'survival', '--strategy', 'expectimax', '--unknown-pieces', '3'],
       'stackrank bench survival: --unknown-pieces must be an integer from 1 to 2; got "3"',
     ],
-    [['full', 'play', '--weights', 'seedGA'], 'stackrank full play: --weights seedGA is now cs3243'],
-    [['full', 'train', '--features', 'seedCode'], 'stackrank full train: --features seedCode is now cs3243'],
+    [
+      ['full', 'play', '--weights', 'seedGA'],
+      'stackrank full play: --weights must be a preset (cs3243, cs3243Prose, dellacherie, bcts) or a JSON file; "seedGA" is neither',
+    ],
+    [
+      ['full', 'train', '--features', 'seedCode'],
+      'stackrank full train: --features must be one of cs3243, cs3243Prose, dellacherie, bcts; got "seedCode"',
+    ],
     // the decay generator's own lower bound (it used to be advertised as > 0, and 0.5 failed in the library)
     [
       ['queue', 'decay', '--denominator', '0.5'],

@@ -933,6 +933,38 @@ describe('real games', () => {
     },
     RUNS / 10,
   );
+  fuzzAsync(
+    'createWorkerTetrisAI',
+    fc.tuple(
+      fc.oneof(
+        hostile,
+        fc.record(
+          {
+            rules: maybe(ruleName),
+            lookahead: maybe(smallInt),
+            table: hostile,
+            onProgress: hostile,
+            signal: hostile,
+          },
+          { requiredKeys: ['rules'] },
+        ),
+      ),
+    ),
+    async (o) => {
+      // A worker per case (each loads the library: seconds from source), so few cases; every one must settle with a
+      // StackRankError or an AI, which is disposed at once. Without a table the worker would load (or build) the
+      // cached full table: the small one is given unless the case's own table is hostile.
+      const given = o as { table?: unknown } | null;
+      const opts =
+        given && typeof given === 'object' && !Array.isArray(given) && given.table === undefined
+          ? { ...given, table: table9 }
+          : given;
+      const ai = await callAsync(() => api.createWorkerTetrisAI(opts as never), 60_000);
+      if (ai && typeof ai === 'object' && 'dispose' in ai) (ai as { dispose(): void }).dispose();
+    },
+    RUNS / 200,
+    120_000,
+  );
   fuzzSync(
     'TetrisAI nextMove / rankPlacements',
     fc.tuple(
@@ -999,6 +1031,73 @@ describe('real games', () => {
       }
     },
     RUNS / 20,
+  );
+});
+
+describe('versus: attack and garbage', () => {
+  const spinArb = maybe(fc.constantFrom('none', 'mini', 'full'));
+  const lockArb = maybe(
+    fc.record({ lines: maybe(fc.integer({ min: -1, max: 5 })), spin: spinArb, perfectClear: maybe(fc.boolean()) }),
+  );
+  const countArb = maybe(fc.integer({ min: -1, max: 40 }));
+  const stateArb = maybe(fc.record({ combo: countArb, backToBack: countArb }));
+  const entryArb = maybe(fc.record({ lines: maybe(fc.integer({ min: 0, max: 9 })), delay: maybe(smallInt) }));
+  const queueArb = maybe(fc.array(entryArb, { maxLength: 5 }));
+  const holesArb = maybe(fc.array(maybe(fc.integer({ min: -1, max: 10 })), { maxLength: 6 }));
+
+  fuzzSync(
+    'lockOutcome',
+    fc.tuple(lockArb, stateArb, maybe(fc.constantFrom('guideline', 'tetrio', 'tetris99'))),
+    (lock, state, table) => {
+      const o = callSync(() => api.lockOutcome(lock as never, state as never, table as never));
+      if (o instanceof api.StackRankError) return;
+      const { attack, state: next } = o as api.LockOutcome;
+      expect(Number.isInteger(attack) && attack >= 0).toBe(true);
+      expect(next.combo >= 0 && next.backToBack >= 0).toBe(true);
+    },
+  );
+  fuzzSync(
+    'GarbageQueue and its moves',
+    fc.tuple(
+      maybe(
+        fc.record({
+          seed: maybe(fc.integer()),
+          width: maybe(smallInt),
+          messiness: maybe(fc.record({ withinAttack: maybe(fc.double()) })),
+        }),
+      ),
+      maybe(fc.integer({ min: 0, max: 9 })),
+      maybe(smallInt),
+      maybe(fc.integer({ min: 0, max: 4 })),
+    ),
+    (options, lines, attack, cleared) => {
+      const q = callSync(() => new api.GarbageQueue(options as never));
+      if (!(q instanceof api.GarbageQueue)) return;
+      callSync(() => q.receive(lines as never, attack as never));
+      const r = callSync(() => q.lock(attack as never, cleared as never));
+      if (!(r instanceof api.StackRankError))
+        for (const h of (r as { holes: number[] }).holes) expect(h < q.width).toBe(true);
+      expect(q.clone().lines).toBe(q.lines);
+    },
+  );
+  fuzzSync(
+    'garbageAfterLock / garbageHoles / insertGarbage / insertGarbageRows',
+    fc.tuple(
+      queueArb,
+      maybe(smallInt),
+      maybe(fc.integer({ min: 0, max: 5 })),
+      holesArb,
+      maybe(fc.integer({ min: 0, max: 12 })),
+    ),
+    (queue, attack, cleared, holes, width) => {
+      callSync(() => api.garbageAfterLock(queue as never, attack as never, cleared as never));
+      callSync(() => api.garbageHoles(new api.Rng(1), holes as never, width as never, {}, undefined));
+      callSync(() => api.garbageHoles(queue as never, [1], 10, holes as never, width as never));
+      callSync(() => api.insertGarbage(api.Board.empty(), holes as never));
+      callSync(() => api.insertGarbage(queue as never, [0]));
+      callSync(() => api.insertGarbageRows(new Uint16Array(6), width as never, cleared as never, holes as never));
+      callSync(() => api.insertGarbageRows(holes as never, 10, 4, [0]));
+    },
   );
 });
 
@@ -1181,8 +1280,7 @@ describe('newer surface: hostile rule sets, boards, queues, fumens', () => {
       const once = how === 'getter' && field !== 'extra';
       const board = api.Board.fromBits(rows, 10);
       const got = callSync(() => api.reachablePlacements(board, piece, { rules: make() as never }));
-      if (once)
-        expect(placementsOf(got)).toEqual(placementsOf(api.reachablePlacements(board, piece, { rules: name })));
+      if (once) expect(placementsOf(got)).toEqual(placementsOf(api.reachablePlacements(board, piece, { rules: name })));
       if (how === 'throws') expect(got).toEqual(expect.objectContaining({ code: 'BAD_RULES' }));
       const resolved = callSync(() => api.resolveRules(make()));
       if (once) expect(resolved).toEqual(api.resolveRules(name));
