@@ -13,6 +13,7 @@ import { nodeWorkerEntry } from './worker-entry.js';
 import type { SetupReport } from '../setup-progress.js';
 import { stackSearchSetup } from './policy.js';
 import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play.js';
+import { strengthProfile, weakerRoom } from './strength.js';
 import { ruleFacts } from './rules-adapter.js';
 
 /** What a game worker is told first: how to make its AI (game-worker.ts). */
@@ -50,11 +51,14 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
   if (!inNode) throw new StackRankError('BAD_ARGUMENT', 'playGame runs on worker threads only in Node; use threads: 1');
   const { Worker } = nodeBuiltin('worker_threads', 'playGame on threads');
   const { aiOptions, threads } = run;
+  // The workers' AIs search under these rules: a weaker level's room too (TetrisAI.create makes the same).
+  const profile = strengthProfile(aiOptions.strength);
   const { stackRules, unknownPieces, blockedWell } = stackSearchSetup(
     ruleFacts(aiOptions.rules),
     aiOptions.randomizer,
     aiOptions.policy,
     aiOptions.stackRoom,
+    (room) => weakerRoom(room, profile),
   );
   // One engine per worker, made here: the image's allocator lives on this thread. Released once every worker is
   // gone, so the next run over this table takes their blocks again.

@@ -388,7 +388,7 @@ export const features: readonly string[] = research.FEATURE_NAMES;
     // Rolldown's timing note (PLUGIN_TIMINGS) says which plugin took most of the build: here the bundling of the AI's
     // worker (the library with its kernels) inside a page of a few lines. It is about the build's time, not the code.
     const real = warnings.filter((w) => !w.includes('[PLUGIN_TIMINGS]'));
-    expect(real, 'Vite warned while bundling stackrank').toEqual([]);
+    expect(real, `Vite warned while bundling stackrank:\n${real.join('\n')}`).toEqual([]);
     if (skipBrowser) return;
     expectPagePlayed(await playPage(join(page, 'dist')));
   });
