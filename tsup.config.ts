@@ -16,8 +16,15 @@ const LINE_LIMIT = 400;
 export default defineConfig([
   {
     // game-worker: the body of playGame's worker threads, loaded by URL beside the chunk that starts them.
+    // versus-worker: the body of playVersus's worker threads, the same way.
     // tbp-worker: the TBP bot as a worker script (package export stackrank/tbp-worker, docs/tbp.md).
-    entry: { ...entry, cli: 'src/cli.ts', 'game-worker': 'src/game/game-worker.ts', 'tbp-worker': 'src/tbp/worker.ts' },
+    entry: {
+      ...entry,
+      cli: 'src/cli.ts',
+      'game-worker': 'src/game/game-worker.ts',
+      'versus-worker': 'src/versus/worker.ts',
+      'tbp-worker': 'src/tbp/worker.ts',
+    },
     format: ['esm'],
     dts: { entry },
     clean: true,

@@ -35,13 +35,20 @@ export type WorkerReply<R, P = never> =
   | { type: 'ready' }
   | ({ type: 'progress' } & P)
   | { type: 'done'; result: R }
+  | { type: 'closed' }
   | { type: 'error'; code?: string; message: string };
 
-/** What the pool sends a worker after its init: the index of the next job. */
+/** What the pool sends a worker after its init: the index of the next job, and (with `close`) the end. */
 export interface WorkerJob {
   type: 'job';
   index: number;
 }
+interface WorkerClose {
+  type: 'close';
+}
+
+/** How long workers that hold resources of their own (bot programs) get to let them go before they are ended. */
+const CLOSE_GRACE_MS = 10_000;
 
 export type GameWorkerReply = WorkerReply<GameTally, GameUnderWay>;
 
@@ -171,7 +178,8 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
  * answers ready, then takes the next job index whenever it finishes one. Resolves with every job's result (in the
  * order they finished) once all are done, and the time every worker was ready; rejects on an abort (ABORTED), a
  * worker's error (its StackRankError code, else WORKER_FAILED) or a worker that exits early. Every worker has
- * exited before it settles. `what` names a job in messages ("game", "match").
+ * exited before it settles. `what` names a job in messages ("game", "match"). With `close`, each worker is first
+ * asked to let its own resources go (serveJobs' `close`: bot programs it started) and given CLOSE_GRACE_MS.
  */
 export async function runOnWorkers<R, P = never>(pool: {
   module: WorkerModule;
@@ -183,6 +191,7 @@ export async function runOnWorkers<R, P = never>(pool: {
   onStart?: (startedAt: number) => void;
   onProgress?: (slot: number, progress: P) => void;
   onDone?: (slot: number, result: R) => void;
+  close?: boolean;
 }): Promise<{ results: R[]; startedAt: number }> {
   if (!inNode) throw new StackRankError('BAD_ARGUMENT', 'worker threads run only in Node; use threads: 1');
   const { Worker } = nodeBuiltin('worker_threads', 'running on worker threads');
@@ -212,7 +221,10 @@ export async function runOnWorkers<R, P = never>(pool: {
   const give = (slot: number) => {
     if (next < end) workers[slot].postMessage({ type: 'job', index: next++ } satisfies WorkerJob);
   };
+  const closed: (() => void)[] = [];
+  const exited = new Set<number>();
   const onReply = (slot: number, m: WorkerReply<R, P>) => {
+    if (m.type === 'closed') closed[slot]?.();
     if (failure) return;
     if (m.type === 'ready') {
       if (++ready === threads) {
@@ -262,6 +274,7 @@ export async function runOnWorkers<R, P = never>(pool: {
         fail(new StackRankError('WORKER_FAILED', `a ${pool.what} worker crashed: ${e.message}`, { cause: e })),
       );
       w.on('exit', (code: number) => {
+        exited.add(slot);
         if (results.length < pool.count)
           fail(
             new StackRankError(
@@ -279,23 +292,44 @@ export async function runOnWorkers<R, P = never>(pool: {
     pool.signal?.removeEventListener('abort', onAbort);
     // Settled either way: every worker is gone before the run returns or throws.
     failure ??= new StackRankError('ABORTED', `the ${pool.what}s are over`);
+    if (pool.close)
+      await Promise.all(
+        workers.map(
+          (w, slot) =>
+            new Promise<void>((resolve) => {
+              if (exited.has(slot)) return resolve();
+              const timer = setTimeout(resolve, CLOSE_GRACE_MS);
+              closed[slot] = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+              w.once('exit', closed[slot]);
+              w.postMessage({ type: 'close' } satisfies WorkerClose);
+            }),
+        ),
+      );
     await Promise.all(workers.map((w) => w.terminate()));
   }
 }
 
 /**
  * The message loop of a worker (game-worker.ts, versus/worker.ts): `init` on the first message, `job` on each job
- * index, `progress` to post progress of the job under way; the result or the error of each is posted back.
+ * index, `progress` to post progress of the job under way, `close` when the pool is done (runOnWorkers' `close`);
+ * the result or the error of each is posted back.
  */
 export function serveJobs<I, R, P = never>(
   port: { postMessage(m: unknown): void; on(event: 'message', listener: (m: I | WorkerJob) => void): unknown },
   init: (m: I) => Promise<void>,
   job: (index: number, progress: (p: P) => void) => Promise<R>,
+  close?: () => Promise<void>,
 ): void {
   const post = (m: WorkerReply<R, P>) => port.postMessage(m);
   port.on('message', (m) => {
     const work = (async () => {
-      if ((m as WorkerJob).type !== 'job') {
+      if ((m as unknown as WorkerClose).type === 'close') {
+        await close?.();
+        post({ type: 'closed' });
+      } else if ((m as WorkerJob).type !== 'job') {
         await init(m as I);
         post({ type: 'ready' });
       } else post({ type: 'done', result: await job((m as WorkerJob).index, (p) => post({ type: 'progress', ...p })) });
