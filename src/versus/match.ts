@@ -12,9 +12,16 @@ import { StackRankError } from '../errors.js';
 import { giveTurn, YIELD_EVERY_MS } from '../game/play.js';
 import { WORK_ROWS } from '../game/board-input.js';
 import { lockInPlace } from '../game/grid.js';
-import { PIECES, type Piece } from '../pieces.js';
+import { ORIENTATIONS, PIECES, orientationCells, type Piece } from '../pieces.js';
 import { createRandomizer, type Randomizer } from '../randomizers/index.js';
-import { ATTACK_TABLES, CLEAR_KINDS, clearKindOf, lockAttack, nextVersusState, type ClearKind } from '../rules/attack.js';
+import {
+  ATTACK_TABLES,
+  CLEAR_KINDS,
+  clearKindOf,
+  lockAttack,
+  nextVersusState,
+  type ClearKind,
+} from '../rules/attack.js';
 import { Board } from '../rules/board.js';
 import { GarbageQueue, pushGarbageRows, type GarbageEntry, type Messiness } from '../rules/garbage.js';
 import { PieceMover, reachablePlacements } from '../rules/reachable.js';
@@ -80,8 +87,9 @@ export interface LockReport {
 }
 
 /**
- * A seat's player. `external` players' moves come from outside the library (a TBP bot): each is checked to rest on
- * the board, an illegal one forfeits the match, and its spin is judged by the rules layer (the best spin
+ * A seat's player. Every move is checked: the piece the turn allows (with or without hold), four cells of its shape
+ * on empty cells of the matrix, resting on the floor or the stack. `external` players' moves come from outside the
+ * library (a TBP bot): an illegal one forfeits the match, and its spin is judged by the rules layer (the best spin
  * reachablePlacements gives those cells, at most the one claimed; none for cells the rules layer does not reach).
  * A library player's illegal move is a bug: it throws.
  */
@@ -214,7 +222,7 @@ class Seat {
   }
 
   /** What is wrong with a move in this position, or null. */
-  problem(move: PlayerMove, mustRest: boolean): string | null {
+  problem(move: PlayerMove): string | null {
     const allowed = move.hold ? (this.hold ?? this.dealt[1]) : this.dealt[0];
     if (move.piece !== allowed)
       return `places ${move.piece}${move.hold ? ' after hold' : ''}; the turn allows ${allowed}`;
@@ -223,23 +231,16 @@ class Seat {
     let rests = false;
     for (let i = 0; i < 4; i++) {
       const [x, y] = cells[i];
-      if (!(Number.isInteger(x) && Number.isInteger(y) && x >= 0 && x < this.settings.width && y >= 0 && y < MATRIX_ROWS))
+      if (
+        !(Number.isInteger(x) && Number.isInteger(y) && x >= 0 && x < this.settings.width && y >= 0 && y < MATRIX_ROWS)
+      )
         return `puts a cell on [${x}, ${y}], off the ${this.settings.width} × ${MATRIX_ROWS} matrix`;
       if ((this.rows[y] >> x) & 1) return `puts a cell on [${x}, ${y}], which is filled`;
-      for (let j = 0; j < i; j++)
-        if (cells[j][0] === x && cells[j][1] === y) return `puts two cells on [${x}, ${y}]`;
+      for (let j = 0; j < i; j++) if (cells[j][0] === x && cells[j][1] === y) return `puts two cells on [${x}, ${y}]`;
       if (y === 0 || (this.rows[y - 1] >> x) & 1) rests = true;
     }
-    return mustRest && !rests ? 'does not rest on the floor or the stack' : null;
-  }
-
-  /** The spin an external player's move locks with, and whether the rules layer reaches its cells at all. */
-  judgeSpin(move: PlayerMove): { spin: Spin; reached: boolean } {
-    const board = Board.fromBits(this.rows.subarray(0, MATRIX_ROWS), this.settings.width, MATRIX_ROWS);
-    const key = cellKey(move.cells);
-    const found = reachablePlacements(board, move.piece, { rules: 'guideline' }).find((p) => cellKey(p.cells) === key);
-    if (!found) return { spin: 'none', reached: false };
-    return { spin: SPIN_ORDER.indexOf(found.spin) < SPIN_ORDER.indexOf(move.spin) ? found.spin : move.spin, reached: true };
+    if (!SHAPES[PIECES.indexOf(move.piece)].has(shapeKey(cells))) return `does not have the shape of ${move.piece}`;
+    return rests ? null : 'does not rest on the floor or the stack';
   }
 
   /**
@@ -279,6 +280,34 @@ class Seat {
 }
 
 const SPIN_ORDER: readonly Spin[] = ['none', 'mini', 'full'];
+
+/** Four cells moved to the origin (least column and row 0), as one string. */
+function shapeKey(cells: readonly Cell[]): string {
+  const x0 = Math.min(...cells.map(([x]) => x));
+  const y0 = Math.min(...cells.map(([, y]) => y));
+  return cellKey(cells.map(([x, y]) => [x - x0, y - y0]));
+}
+
+/** Each piece's shapes, every orientation (docs/rules.md, "Pieces"), as shapeKey strings. */
+const SHAPES: readonly Set<string>[] = ORIENTATIONS.map(
+  (list) => new Set(list.map((o) => shapeKey(orientationCells(o)))),
+);
+
+/**
+ * The spin an external player's move locks with on this board (bit rows, bottom first): the best spin
+ * reachablePlacements gives its cells, at most the one it claims; and whether the rules layer reaches those cells
+ * from the guideline spawn at all (when it does not: no spin).
+ */
+export function judgeSpin(rows: Uint32Array, width: number, move: PlayerMove): { spin: Spin; reached: boolean } {
+  const board = Board.fromBits(rows.subarray(0, MATRIX_ROWS), width, MATRIX_ROWS);
+  const key = cellKey(move.cells);
+  const found = reachablePlacements(board, move.piece, { rules: 'guideline' }).find((p) => cellKey(p.cells) === key);
+  if (!found) return { spin: 'none', reached: false };
+  return {
+    spin: SPIN_ORDER.indexOf(found.spin) < SPIN_ORDER.indexOf(move.spin) ? found.spin : move.spin,
+    reached: true,
+  };
+}
 
 function cellKey(cells: readonly Cell[]): string {
   return cells
@@ -326,9 +355,7 @@ export async function playMatch(
       }
       rounds++;
       for (const seat of seats) if (seat.blockedOut()) seat.tally.out = 'blockOut';
-      const moves = await Promise.all(
-        seats.map((seat, s) => (seat.tally.out ? null : bySeat[s].move(seat.view()))),
-      );
+      const moves = await Promise.all(seats.map((seat, s) => (seat.tally.out ? null : bySeat[s].move(seat.view()))));
       const sent = [0, 0];
       const reports: (LockReport | null)[] = [null, null];
       for (let s = 0; s < 2; s++) {
@@ -340,16 +367,15 @@ export async function playMatch(
           continue;
         }
         const player = bySeat[s];
-        const problem = seat.problem(move, player.external);
+        const problem = seat.problem(move);
         if (problem !== null) {
-          if (!player.external)
-            throw new StackRankError('BAD_ARGUMENT', `${player.name}'s move ${problem}`);
+          if (!player.external) throw new StackRankError('BAD_ARGUMENT', `${player.name}'s move ${problem}`);
           seat.tally.out = 'illegal';
           continue;
         }
         let spin = move.spin;
         if (player.external) {
-          const judged = seat.judgeSpin(move);
+          const judged = judgeSpin(seat.rows, settings.width, move);
           spin = judged.spin;
           if (!judged.reached) seat.tally.unreachable++;
         }

@@ -169,7 +169,8 @@ export async function playVersus(options: PlayVersusOptions = {}): Promise<Versu
   const threads = Math.min(matches, opts.threads ?? (inNode ? await defaultThreadCount() : 1));
 
   const aiSides = sides.filter((s): s is { ai: VersusAIOptions } => 'ai' in s);
-  const table = aiSides.length === 0 ? undefined : (opts.table ?? (await defaultGameTable(ruleFacts('guideline').ruleSet, signal)));
+  const table =
+    aiSides.length === 0 ? undefined : (opts.table ?? (await defaultGameTable(ruleFacts('guideline').ruleSet, signal)));
   const width = table ? table.width + 1 : 10;
   if (width !== 10 && aiSides.length < 2)
     throw new StackRankError(
@@ -230,7 +231,11 @@ export async function playVersus(options: PlayVersusOptions = {}): Promise<Versu
       await closePlayers(players);
     }
   }
-  return summarizeVersus(tallies, { firstMatch, seed, maxPieces, garbageDelay, messiness, streams, width, threads, names }, (performance.now() - t0) / 1000);
+  return summarizeVersus(
+    tallies,
+    { firstMatch, seed, maxPieces, garbageDelay, messiness, streams, width, threads, names },
+    (performance.now() - t0) / 1000,
+  );
 }
 
 /** The players of both sides: TetrisAI from `ai(side)`, TBP bots started here. Closes what it made on a failure. */
@@ -244,9 +249,7 @@ export async function makePlayers(
     for (let s = 0; s < 2; s++) {
       const side = sides[s];
       players.push(
-        'ai' in side
-          ? aiPlayer(ai(s), describeSide(side))
-          : await TbpPlayer.spawn(side.tbp, side.thinkMs, { cwd }),
+        'ai' in side ? aiPlayer(ai(s), describeSide(side)) : await TbpPlayer.spawn(side.tbp, side.thinkMs, { cwd }),
       );
     }
   } catch (e) {
