@@ -155,7 +155,7 @@ export async function playVersus(options: PlayVersusOptions = {}): Promise<Versu
   const matches = requireInt('matches', opts.matches ?? 2, 1, 1_000_000);
   const firstMatch = requireInt('firstMatch', opts.firstMatch ?? 0, 0, Number.MAX_SAFE_INTEGER - matches);
   const seed = checkSeed(opts.seed ?? 0);
-  const maxPieces = requireInt('maxPieces', opts.maxPieces ?? 500, 1, 1_000_000);
+  const maxPieces = requireInt('maxPieces', opts.maxPieces ?? 500, 1, Number.MAX_SAFE_INTEGER);
   const garbageDelay = requireInt('garbageDelay', opts.garbageDelay ?? 0, 0, MAX_GARBAGE_DELAY);
   const messiness = new GarbageQueue({ messiness: opts.messiness ?? {} }).messiness;
   const streams = opts.streams ?? 'same';
@@ -344,6 +344,7 @@ export function summarizeVersus(
       retries: 0,
       restarts: 0,
     };
+    const kinds = CLEAR_KINDS.map(() => 0);
     for (const t of sorted) {
       const s = t.sides[k];
       if (t.winner === (k === 0 ? 'A' : 'B')) side.wins++;
@@ -357,10 +358,14 @@ export function summarizeVersus(
       side.retries += s.retries;
       side.restarts += s.restarts;
       s.kinds.forEach((n, i) => {
-        if (n > 0) side.clears[CLEAR_KINDS[i]] = (side.clears[CLEAR_KINDS[i]] ?? 0) + n;
+        kinds[i] += n;
       });
       if (s.out) side.losses[s.out] = (side.losses[s.out] ?? 0) + 1;
     }
+    // In CLEAR_KINDS order, so a printed or JSON result reads the same from run to run.
+    CLEAR_KINDS.forEach((kind, i) => {
+      if (kinds[i] > 0) side.clears[kind] = kinds[i];
+    });
     side.attackPerPiece = side.pieces > 0 ? side.attack / side.pieces : 0;
     side.sentPerPiece = side.pieces > 0 ? side.sent / side.pieces : 0;
     return side;
