@@ -17,7 +17,7 @@ import { tableBuildCommand, tableInfoCommand, tableRankCommand } from './table.j
 
 export const GROUPS: Groups = {
   table: 'build, inspect and query rank tables',
-  bench: "benchmarks: survival (the article's table, measured), game (TetrisAI in real games), versus (matches)",
+  bench: "benchmarks: survival (the article's table), game (real games), versus (matches)",
   full: 'full-board player: play games with weight presets, train weights (GA)',
 };
 
