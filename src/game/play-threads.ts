@@ -11,10 +11,13 @@ import type { RankTable } from '../rank/table.js';
 import { StackingEngine, type EngineParts, type NextPieceValues } from '../stacking/engine.js';
 import { surfaceCount } from '../surface.js';
 import { countLiveWorker } from '../workers.js';
+import type { SetupReport } from '../setup-progress.js';
 import type { AttachedSearch, StackTable, TetrisAIOptions } from './ai.js';
 import { stackSearchSetup } from './policy.js';
 import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play.js';
 import { ruleFacts } from './rules-adapter.js';
+import { checkStrength, strengthProfile, weakerRoom } from './strength.js';
+import { nodeWorkerEntry } from './worker-entry.js';
 
 /** What a game worker is told first: how to make its AI (game-worker.ts). */
 export interface GameWorkerInit {
@@ -61,30 +64,13 @@ interface Run {
   games: number;
   threads: number;
   signal: AbortSignal | undefined;
+  /** Hears the search image's setup (the engines'). */
+  onSetupProgress?: SetupReport;
   /** Made once every worker is ready (the start of play): slot, game under way, game finished. */
   onProgress?: (startedAt: number) => (slot: number, current: GameUnderWay | null, finished?: GameTally) => void;
 }
 
-/**
- * How to start a worker (`name`: its module, beside this one's folder's): the built package runs dist/NAME.js
- * beside the chunk holding this code; from source (tests, benchmarks under tsx) the worker loads the TypeScript file
- * through tsx's ESM API (a dev dependency), since Node 20's module hooks do not reach worker threads. (tsx's require
- * hook also loads it, as CommonJS, but measured 2 to 3 times slower per piece there than the same code as ESM:
- * bench/notes/benchmarks.md.)
- */
-async function workerScript(name: WorkerModule): Promise<{ script: string | URL; eval: boolean }> {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { script: new URL(`./${name}.js`, here), eval: false };
-  const { createRequire } = nodeBuiltin('module', 'running on worker threads');
-  const { pathToFileURL } = nodeBuiltin('url', 'running on worker threads');
-  const api = pathToFileURL(createRequire(here).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
-  const file = new URL(SOURCES[name], here).href;
-  const load = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(file)}, ${JSON.stringify(here)}))`;
-  // A failure to load is the worker's 'error' event, as with the built file.
-  return { script: `${load}.catch((e) => { setImmediate(() => { throw e; }); });`, eval: true };
-}
-
-/** The worker modules: built as dist/NAME.js (tsup.config.ts), from source these files. */
+/** The worker modules: built as dist/NAME.js (tsup.config.ts), from source these files (beside src/game/). */
 export type WorkerModule = 'game-worker' | 'versus-worker';
 const SOURCES: Record<WorkerModule, string> = {
   'game-worker': './game-worker.ts',
@@ -98,15 +84,19 @@ const SOURCES: Record<WorkerModule, string> = {
  */
 export async function workerEngine(
   table: RankTable,
-  options: Pick<TetrisAIOptions, 'rules' | 'randomizer' | 'policy' | 'stackRoom'>,
+  options: Pick<TetrisAIOptions, 'rules' | 'randomizer' | 'policy' | 'stackRoom' | 'strength'>,
   previewTable: NextPieceValues | undefined,
   signal: AbortSignal | undefined,
+  onSetupProgress?: SetupReport,
 ): Promise<{ engine: WorkerEngine; owner: StackingEngine }> {
+  // The worker's AI searches under these rules: a weaker level's room too (TetrisAI.create makes the same).
+  const profile = strengthProfile(checkStrength(options.strength));
   const { stackRules, unknownPieces, blockedWell } = stackSearchSetup(
     ruleFacts(options.rules ?? 'guideline'),
     options.randomizer,
     options.policy ?? 'both',
     options.stackRoom,
+    (room) => weakerRoom(room, profile),
   );
   const owner = await untilAborted(
     StackingEngine.create(table, stackRules, {
@@ -117,6 +107,7 @@ export async function workerEngine(
       // the workers score a surface by its rank where a move's search sees no piece after it (attachSearch)
       ranks: true,
       signal,
+      onProgress: onSetupProgress,
     }),
     signal,
     'the run was aborted',
@@ -149,7 +140,13 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
   try {
     const inits: GameWorkerInit[] = [];
     for (let i = 0; i < run.threads; i++) {
-      const { engine, owner } = await workerEngine(run.table, run.aiOptions, run.previewTable, run.signal);
+      const { engine, owner } = await workerEngine(
+        run.table,
+        run.aiOptions,
+        run.previewTable,
+        run.signal,
+        run.onSetupProgress,
+      );
       owners.push(owner);
       inits.push({ type: 'init', aiOptions: run.aiOptions, settings: run.settings, engine });
     }
@@ -196,7 +193,12 @@ export async function runOnWorkers<R, P = never>(pool: {
   if (!inNode) throw new StackRankError('BAD_ARGUMENT', 'worker threads run only in Node; use threads: 1');
   const { Worker } = nodeBuiltin('worker_threads', 'running on worker threads');
   const threads = pool.inits.length;
-  const { script, eval: isSource } = await workerScript(pool.module);
+  const { script, eval: isSource } = nodeWorkerEntry(
+    import.meta.url,
+    pool.module,
+    'running on worker threads',
+    SOURCES[pool.module],
+  );
   type NodeWorker = InstanceType<typeof Worker>;
   const workers: NodeWorker[] = [];
   const results: R[] = [];
