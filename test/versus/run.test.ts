@@ -95,6 +95,27 @@ describe('playVersus with two TetrisAI sides', () => {
   }, 120_000);
 });
 
+describe('aborting playVersus', () => {
+  it.each([1, 2])(
+    'an abort during play rejects with ABORTED and leaves no worker (%i threads)',
+    async (threads) => {
+      const controller = new AbortController();
+      const run = playVersus({
+        ...RUN,
+        matches: 4,
+        maxPieces: 1_000_000,
+        table: table7,
+        threads,
+        signal: controller.signal,
+      });
+      setTimeout(() => controller.abort(), 1500);
+      await expect(run).rejects.toMatchObject({ name: 'StackRankError', code: 'ABORTED' });
+      expect(liveWorkerCount()).toBe(0);
+    },
+    60_000,
+  );
+});
+
 describe('playVersus with a TBP side', () => {
   const root = resolve(__dirname, '../..');
   const bot = [process.execPath, '--import', 'tsx', 'src/cli.ts', 'tbp', '--lookahead', '1', '--no-expectimax'];
