@@ -97,19 +97,24 @@ describe('playVersus with two TetrisAI sides', () => {
 
 describe('aborting playVersus', () => {
   it.each([1, 2])(
-    'an abort during play rejects with ABORTED and leaves no worker (%i threads)',
+    'an abort after the first match rejects with ABORTED and leaves no worker (%i threads)',
     async (threads) => {
       const controller = new AbortController();
+      let ended = 0;
       const run = playVersus({
         ...RUN,
-        matches: 4,
-        maxPieces: 1_000_000,
+        matches: 6,
         table: table7,
         threads,
         signal: controller.signal,
+        onMatch: () => {
+          ended++;
+          controller.abort();
+        },
       });
-      setTimeout(() => controller.abort(), 1500);
       await expect(run).rejects.toMatchObject({ name: 'StackRankError', code: 'ABORTED' });
+      expect(ended).toBeGreaterThanOrEqual(1);
+      expect(ended).toBeLessThan(6);
       expect(liveWorkerCount()).toBe(0);
     },
     60_000,
