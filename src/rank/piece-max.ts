@@ -26,12 +26,19 @@ export async function computePieceMax(
   table: RankTable,
   target?: Uint16Array,
   signal?: AbortSignal,
+  onFraction?: (done: number) => void,
 ): Promise<Uint16Array> {
   const size = table.size;
   if (target && target.length !== size * SLOTS)
     throw new StackRankError('BAD_ARGUMENT', `expected room for ${size * SLOTS} values; got ${target.length}`);
   const out = target ?? new Uint16Array(size * SLOTS);
-  await pieceMaxRowChunks(table, await rankPlan(table, signal), (first, rows) => out.set(rows, first * SLOTS), signal);
+  await pieceMaxRowChunks(
+    table,
+    await rankPlan(table, signal),
+    (first, rows) => out.set(rows, first * SLOTS),
+    signal,
+    onFraction,
+  );
   return out;
 }
 
@@ -47,6 +54,7 @@ export async function computeFoldedPieceMax(
   table: RankTable,
   target: Uint16Array,
   signal?: AbortSignal,
+  onFraction?: (done: number) => void,
 ): Promise<void> {
   if (!variantMirrored(table.variant))
     throw new StackRankError('BAD_ARGUMENT', `a ${table.variant} table is not mirror-symmetric: its rows do not fold`);
@@ -62,6 +70,7 @@ export async function computeFoldedPieceMax(
     await rankPlan(table, signal),
     (first, rows) => foldRowRange(rows, first, shape, SLOTS, target, flip),
     signal,
+    onFraction,
   );
 }
 
