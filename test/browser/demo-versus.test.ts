@@ -40,6 +40,9 @@ interface Report {
   text: string;
 }
 
+/** The page's log of locks (demo/versus-page.ts). */
+type PageWindow = Window & { versusLog?: unknown[] };
+
 /** The log and what the page shows, read in one go (the page plays between two reads). */
 function snapshot(page: Page) {
   return page.evaluate(() => {
@@ -56,7 +59,7 @@ function snapshot(page: Page) {
       };
     };
     return {
-      log: structuredClone(window.versusLog ?? []) as unknown[],
+      log: structuredClone((window as PageWindow).versusLog ?? []),
       sides: [side(0), side(1)],
       state: document.body.dataset.state,
       winner: document.body.dataset.winner,
@@ -102,7 +105,7 @@ describe.skipIf(skip)('demo versus mode (Chromium)', () => {
     await page.goto(`${demo.url}?mode=versus&versus=ai&iterations=${ITERATIONS}&seed=3&speed=max`);
     await page.waitForSelector('body[data-mode=versus][data-versus=ai]', { timeout: 60_000 });
     await page.waitForFunction(
-      (n) => (window.versusLog?.length ?? 0) >= n || document.body.dataset.state === 'over',
+      (n) => ((window as PageWindow).versusLog?.length ?? 0) >= n || document.body.dataset.state === 'over',
       LOCKS,
       { timeout: 120_000 },
     );
