@@ -57,11 +57,9 @@ export class VersusPage {
       void this.newGame();
     };
     const speed = $<HTMLSelectElement>('vs-speed');
-    speed.value = String(deps.settings.versusSpeed);
-    if (speed.value === '') {
-      speed.add(new Option(`${deps.settings.versusSpeed} pieces/s`, String(deps.settings.versusSpeed)));
-      speed.value = String(deps.settings.versusSpeed);
-    }
+    const given = Number.isFinite(deps.settings.versusSpeed) ? String(deps.settings.versusSpeed) : 'max';
+    if (![...speed.options].some((o) => o.value === given)) speed.add(new Option(`${given} pieces/s`, given));
+    speed.value = given;
     speed.onchange = () => {
       deps.settings.versusSpeed = speed.value === 'max' ? Infinity : Number(speed.value);
       deps.updateUrl({ speed: speed.value });

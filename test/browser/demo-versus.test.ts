@@ -104,6 +104,7 @@ describe.skipIf(skip)('demo versus mode (Chromium)', () => {
     const errors = watchErrors(page);
     await page.goto(`${demo.url}?mode=versus&versus=ai&iterations=${ITERATIONS}&seed=3&speed=max`);
     await page.waitForSelector('body[data-mode=versus][data-versus=ai]', { timeout: 60_000 });
+    expect(await page.inputValue('[data-testid=vs-speed]')).toBe('max'); // the link's speed is the select's
     await page.waitForFunction(
       (n) => ((window as PageWindow).versusLog?.length ?? 0) >= n || document.body.dataset.state === 'over',
       LOCKS,
