@@ -133,7 +133,7 @@ export class VersusPage {
     this.winner = winner;
     const names = this.person ? ['You', 'The AI'] : ['The left AI', 'The right AI'];
     const loser = winner === 0 ? 1 : 0;
-    const text = `${names[winner]} won: ${names[loser].replace(/^The/, 'the')} topped out after ${count(this.fields![loser].pieces, 'piece')}`;
+    const text = `${names[winner]} won: ${names[loser].replace(/^[TY]/, (c) => c.toLowerCase())} topped out after ${count(this.fields![loser].pieces, 'piece')}`;
     $('vs-result').textContent = `${text}.`;
     document.body.dataset.state = 'over';
     document.body.dataset.winner = String(winner);

@@ -180,7 +180,9 @@ describe.skipIf(skip)('demo versus mode (Chromium)', () => {
     await page.close();
   });
 
-  it('a person against the AI: hard drops lock pieces on the left board', { timeout: 120_000 }, async () => {
+  it('a person against the AI: hard drops lock pieces on the left board, and topping out loses', {
+    timeout: 120_000,
+  }, async () => {
     const page = await browser.context.newPage();
     const errors = watchErrors(page);
     await page.goto(`${demo.url}?mode=versus&versus=person&iterations=${ITERATIONS}&seed=4&speed=1`);
@@ -199,6 +201,15 @@ describe.skipIf(skip)('demo versus mode (Chromium)', () => {
         attack: 0,
         aiAttack: undefined,
       });
+    // Hard drops where the pieces appear stack up to the top: the AI wins.
+    for (let n = 0; n < 60 && (await page.getAttribute('body', 'data-state')) !== 'over'; n++) {
+      await page.keyboard.press('Space');
+      await page.waitForTimeout(20);
+    }
+    expect(await page.getAttribute('body', 'data-winner')).toBe('1');
+    expect(await page.textContent('[data-testid=vs-result]')).toMatch(
+      /^The AI won: you topped out after \d+ pieces\.$/,
+    );
     expect(errors).toEqual([]);
     await page.close();
   });
