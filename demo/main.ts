@@ -2,7 +2,8 @@
  * stackrank browser demo: three modes over the library's public API (docs/demo.md).
  * - watch: an AI plays (the game AI on a real board, the article's surface game, or the full-board player);
  * - play: a person plays with the keyboard and the game AI grades every placement (play.ts, grade.ts);
- * - analyze: draw a position, get every placement ranked (analyze.ts).
+ * - analyze: draw a position, get every placement ranked (analyze.ts);
+ * - versus: a person or the AI against the AI, garbage sent by the rules layer (versus.ts, versus-page.ts).
  * The URL keeps the mode, the rule set and the analysed position, so a link shares them (params.ts).
  */
 import {
@@ -10,6 +11,7 @@ import {
   RANDOMIZER_NAMES,
   RULE_SETS,
   RULE_SET_NAMES,
+  StackRankError,
   StackingAI,
   TetrisAI,
   defaultGameRandomizer,
@@ -19,6 +21,8 @@ import {
   type RankTable,
   type RuleSetName,
   type SteepRule,
+  type TetrisAIOptions,
+  type WellSide,
 } from 'stackrank';
 import { Analyzer } from './analyze.js';
 import { drawBoard, drawPieces, line, type Paint } from './draw.js';
@@ -28,6 +32,8 @@ import { parseSettings, type LinkProblem, type Mode, type Player } from './param
 import { PlayPage } from './play-page.js';
 import { obtainTable } from './table.js';
 import { TetrisGame } from './tetris-game.js';
+import { VERSUS_RULES } from './versus.js';
+import { VersusPage } from './versus-page.js';
 import { count } from './words.js';
 
 const TABLE = { width: 9, maxStep: 4 };
@@ -69,6 +75,7 @@ function updateUrl(extra: Record<string, string | null> = {}): void {
   params.set('mode', settings.mode);
   params.set('rules', settings.rules);
   if (settings.mode === 'watch') params.set('player', settings.player);
+  if (settings.mode === 'versus') params.set('versus', settings.versus);
   for (const k of ['fumen', 'queue', 'hold']) if (settings.mode !== 'analyze') params.delete(k);
   for (const [k, v] of Object.entries(extra)) {
     if (v === null || v === '') params.delete(k);
@@ -123,6 +130,29 @@ function gameAI(rules: RuleSetName, lookahead: number): Promise<TetrisAI> {
   if (!ai) {
     ai = rankTable().then((table) => TetrisAI.create({ table, rules, lookahead }));
     gameAIs.set(key, ai);
+  }
+  return ai;
+}
+
+/**
+ * Versus mode's AI, by the side its well is on: the game AI with the versus goal where the library has one (an AI
+ * made for attack and garbage); else the guideline game AI as it is.
+ */
+const versusAIs = new Map<WellSide, Promise<TetrisAI>>();
+function versusAI(well: WellSide): Promise<TetrisAI> {
+  let ai = versusAIs.get(well);
+  if (!ai) {
+    ai = rankTable().then(async (table) => {
+      const options: TetrisAIOptions = { table, rules: VERSUS_RULES, lookahead: settings.lookahead, well };
+      try {
+        return await TetrisAI.create({ ...options, goal: 'versus' } as TetrisAIOptions);
+      } catch (e) {
+        // A library without the option refuses it by name; anything else is a real failure.
+        if (!(e instanceof StackRankError && /unknown option "goal"/.test(e.message))) throw e;
+        return TetrisAI.create(options);
+      }
+    });
+    versusAIs.set(well, ai);
   }
   return ai;
 }
@@ -398,8 +428,17 @@ const analyzer = new Analyzer({
   playPosition: () => playPage.position(),
 });
 
+const versusPage = new VersusPage({
+  settings,
+  versusAI,
+  active: () => settings.mode === 'versus',
+  updateUrl,
+});
+
 function showMode(focusBoard = false): void {
   const mode = settings.mode;
+  $('main-board').hidden = mode === 'versus';
+  $('rules-label').hidden = mode === 'versus'; // versus is played under the guideline
   $('banner').hidden = true; // a finished game's banner belongs to its mode
   for (const el of document.querySelectorAll<HTMLElement>('[data-for]')) el.hidden = el.dataset.for !== mode;
   $<HTMLSelectElement>('mode').value = mode;
@@ -413,13 +452,16 @@ function showMode(focusBoard = false): void {
         : 'the board',
   );
   // Keyboard use: after choosing play or analyze with the mode list, the keys go to the board, not to the list.
-  if (focusBoard && mode !== 'watch') $('board').focus();
+  if (focusBoard && (mode === 'play' || mode === 'analyze')) $('board').focus();
   if (mode === 'watch') {
     showPlayerControls();
     if (!game) newGame().catch(showError);
     else document.body.dataset.state = 'playing';
   } else if (mode === 'play') {
     playPage.start().catch(showError);
+  } else if (mode === 'versus') {
+    versusPage.refreshKeys();
+    versusPage.start().catch(showError);
   } else {
     analyzer.start().catch(showError);
   }
@@ -473,6 +515,8 @@ function frame(now: number): void {
       updateCounters(now);
     } else if (settings.mode === 'play') {
       playPage.frame(now);
+    } else if (settings.mode === 'versus') {
+      versusPage.frame(now);
     } else {
       analyzer.draw();
     }

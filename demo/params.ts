@@ -18,11 +18,14 @@ import {
   type FumenPosition,
 } from 'stackrank';
 
-export const MODES = ['watch', 'play', 'analyze'] as const;
+export const MODES = ['watch', 'play', 'analyze', 'versus'] as const;
 export type Mode = (typeof MODES)[number];
 /** Who plays in watch mode: the game AI on a real board, the article's surface game, or the full-board player. */
 export const PLAYERS = ['tetris', 'surface', 'full'] as const;
 export type Player = (typeof PLAYERS)[number];
+/** Who plays versus mode's left board against the AI on the right: a person (the keys) or the AI too. */
+export const VERSUS_PLAYERS = ['person', 'ai'] as const;
+export type Versus = (typeof VERSUS_PLAYERS)[number];
 
 export interface Settings {
   mode: Mode;
@@ -33,6 +36,9 @@ export interface Settings {
   iterations: number;
   lookahead: number;
   speed: number;
+  /** Versus mode: who plays the left board, and the AI's pieces per second (a side's; Infinity: as fast as it goes). */
+  versus: Versus;
+  versusSpeed: number;
   steep: SteepRule;
   preset: PresetName;
   seed: number;
@@ -67,6 +73,7 @@ export function parseSettings(query: string, randomSeed: number): { settings: Se
     'iterations',
     'lookahead',
     'speed',
+    'versus',
     'steep',
     'preset',
     'seed',
@@ -119,6 +126,9 @@ export function parseSettings(query: string, randomSeed: number): { settings: Se
   let speed = 60;
   if (speedText === 'max') speed = Infinity;
   else if (speedText !== null) speed = int('speed', 60, 1, 100000);
+  const versus = choice('versus', VERSUS_PLAYERS, 'person');
+  // A person plays a piece a second or two: the AI opposite starts at that pace unless the link gives a speed.
+  const versusSpeed = speedText === null ? (versus === 'person' ? 1 : 5) : speed;
 
   const pieces = (name: string, v: string): Piece[] | null => {
     const letters = v.toUpperCase();
@@ -158,6 +168,8 @@ export function parseSettings(query: string, randomSeed: number): { settings: Se
     iterations: int('iterations', 15, 1, 100),
     lookahead: int('lookahead', 1, 0, 4),
     speed,
+    versus,
+    versusSpeed,
     steep: choice('steep', ['excessFirst', 'truncate'] as SteepRule[], 'excessFirst'),
     preset: choice('preset', PRESET_NAMES, 'bcts' as PresetName),
     seed: int('seed', randomSeed, 0, Number.MAX_SAFE_INTEGER),

@@ -9,7 +9,7 @@ import type { Settings } from './params.js';
 import { count } from './words.js';
 import { PlaySession, type Action, type GradedMove } from './play.js';
 
-type KeyAction = Action | 'hint' | 'end';
+export type KeyAction = Action | 'hint' | 'end';
 export const DEFAULT_KEYS: Record<KeyAction, string[]> = {
   left: ['ArrowLeft'],
   right: ['ArrowRight'],
@@ -53,8 +53,7 @@ export class PlayPage {
   private remapping: KeyAction | null = null;
   private showHint = false;
   private hintsUsed = 0;
-  /** Keys held down: when pressed, and when the action last repeated. */
-  private held = new Map<Action, { since: number; last: number }>();
+  private held: HeldKeys = new Map();
   private seed: number;
 
   constructor(private readonly deps: PlayPageDeps) {
@@ -133,9 +132,7 @@ export class PlayPage {
   }
 
   private actionOf(key: string): KeyAction | null {
-    const k = norm(key);
-    for (const [a, ks] of Object.entries(this.keys) as [KeyAction, string[]][]) if (ks.map(norm).includes(k)) return a;
-    return null;
+    return actionOf(this.keys, key);
   }
 
   private keydown(e: KeyboardEvent): void {
@@ -200,29 +197,7 @@ export class PlayPage {
   /** Auto shift and soft drop while keys are held. */
   frame(now: number): void {
     const s = this.session;
-    const { das, arr, sdr } = this.deps.settings;
-    if (s && !s.over) {
-      for (const [action, h] of this.held) {
-        if (action === 'softDrop') {
-          if (sdr > 0) {
-            while (now - h.last >= sdr) {
-              h.last += sdr;
-              s.act('softDrop');
-            }
-          } else s.dropToRest();
-        } else if (now - h.since >= das) {
-          if (arr === 0) {
-            for (let i = 0; i < 10; i++) s.act(action);
-          } else {
-            if (h.last < h.since + das) h.last = h.since + das - arr;
-            while (now - h.last >= arr) {
-              h.last += arr;
-              s.act(action);
-            }
-          }
-        }
-      }
-    }
+    if (s && !s.over) repeatHeld(this.held, s, this.deps.settings, now);
     this.draw();
   }
 
@@ -349,6 +324,46 @@ export class PlayPage {
   }
 }
 
+/** The action a key is bound to, or null. */
+export function actionOf(keys: Record<KeyAction, string[]>, key: string): KeyAction | null {
+  const k = norm(key);
+  for (const [a, ks] of Object.entries(keys) as [KeyAction, string[]][]) if (ks.map(norm).includes(k)) return a;
+  return null;
+}
+
+/** Keys held down: when pressed, and when the action last repeated. */
+export type HeldKeys = Map<Action, { since: number; last: number }>;
+
+/** Delayed auto shift, auto repeat and soft drop of the keys held down, up to `now` (play and versus modes). */
+export function repeatHeld(
+  held: HeldKeys,
+  s: PlaySession,
+  timing: { das: number; arr: number; sdr: number },
+  now: number,
+): void {
+  const { das, arr, sdr } = timing;
+  for (const [action, h] of held) {
+    if (action === 'softDrop') {
+      if (sdr > 0) {
+        while (now - h.last >= sdr) {
+          h.last += sdr;
+          s.act('softDrop');
+        }
+      } else s.dropToRest();
+    } else if (now - h.since >= das) {
+      if (arr === 0) {
+        for (let i = 0; i < 10; i++) s.act(action);
+      } else {
+        if (h.last < h.since + das) h.last = h.since + das - arr;
+        while (now - h.last >= arr) {
+          h.last += arr;
+          s.act(action);
+        }
+      }
+    }
+  }
+}
+
 /** What a move that is not the AI's cost, as "lost …" or "tops out": the grade detail's and the summary's words. */
 function lossPhrase(g: GradedMove): string {
   if (g.topsOut) return 'tops out (the game ends with it or within the pieces shown; the AI’s move does not)';
@@ -389,7 +404,8 @@ function worstItem(g: GradedMove, rules: string): HTMLLIElement {
   return li;
 }
 
-function loadKeys(): Record<KeyAction, string[]> {
+/** The keys as the player mapped them (play mode's key list), else the defaults. */
+export function loadKeys(): Record<KeyAction, string[]> {
   const keys = structuredClone(DEFAULT_KEYS);
   try {
     const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? '{}');

@@ -20,6 +20,7 @@ import {
   type RankedPlacement,
   type RuleSet,
   type RuleSetName,
+  type Spin,
   type TetrisAI,
 } from 'stackrank';
 import type { Paint } from './draw.js';
@@ -68,6 +69,8 @@ export class PlaySession {
   tetrises = 0;
   readonly graded: GradedMove[] = [];
   lastCells: Cell[] = [];
+  /** The spin the piece would lock with now (docs/rules.md, "Versus"): set by a turn, ended by a shift or a fall. */
+  spin: Spin = 'none';
   private moved = false;
   private queue: Piece[] = [];
   private ranking: PlacementRanking | null = null;
@@ -84,7 +87,7 @@ export class PlaySession {
     this.spawn(this.nextPiece());
   }
 
-  private nextPiece(): Piece {
+  protected nextPiece(): Piece {
     while (this.queue.length < this.rules.previews + 1) this.queue.push(this.pieces.next() as Piece);
     return this.queue.shift()!;
   }
@@ -95,8 +98,9 @@ export class PlaySession {
     return this.queue.slice(0, this.rules.previews);
   }
 
-  private spawn(piece: Piece, newTurn = true): void {
+  protected spawn(piece: Piece, newTurn = true): void {
     this.piece = piece;
+    this.spin = 'none';
     this.mover = new PieceMover(this.board, PIECES.indexOf(piece), this.rules);
     this.moved = false;
     const s = this.mover.spawn;
@@ -163,7 +167,10 @@ export class PlaySession {
       case 'left':
       case 'right': {
         const q = m.apply(this.state, action);
-        if (q) this.state = q;
+        if (q) {
+          this.state = q;
+          this.spin = 'none';
+        }
         break;
       }
       case 'cw':
@@ -171,12 +178,17 @@ export class PlaySession {
         // TGM's initial rotation: under 20G a turn before any other input turns the piece as it appears.
         const from = this.rules.gravity === '20G' && this.rules.initialRotation && !this.moved ? m.spawn : this.state;
         const q = m.apply(from, action);
-        if (q) this.state = q;
+        if (q) {
+          this.spin = m.spinAfterTurn(from, action === 'cw');
+          this.state = q;
+        }
         break;
       }
       case 'softDrop':
-        if (this.rules.softDrop && this.rules.gravity !== '20G' && !this.resting())
+        if (this.rules.softDrop && this.rules.gravity !== '20G' && !this.resting()) {
           this.state = { ...this.state, y: this.state.y - 1 };
+          this.spin = 'none';
+        }
         break;
       case 'hold':
         if (!this.rules.hold || this.held) return null;
@@ -199,11 +211,13 @@ export class PlaySession {
   dropToRest(): void {
     if (this.over || !this.rules.softDrop || this.rules.gravity === '20G') return;
     const q = this.mover.apply(this.state, 'softDrop');
+    if (q && q.y !== this.state.y) this.spin = 'none';
     if (q) this.state = q;
     this.moved = true;
   }
 
-  private lock(): GradedMove {
+  /** Hard drop: the piece locks where its ghost is. */
+  protected lock(): GradedMove | null {
     const cells = this.ghostCells();
     const ranking = this.rankingNow();
     const g = gradePlacement(ranking, this.held, cells);

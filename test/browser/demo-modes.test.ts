@@ -446,7 +446,7 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
     const page = await browser.context.newPage();
     await page.setViewportSize({ width: 390, height: 844 });
     const errors = watchErrors(page);
-    for (const mode of ['watch', 'play', 'analyze']) {
+    for (const mode of ['watch', 'play', 'analyze', 'versus']) {
       await page.goto(`${demo.url}?mode=${mode}&iterations=${ITERATIONS}&seed=3&fumen=${FUMEN}`);
       await page.waitForSelector(`body[data-mode=${mode}][data-state]`, { timeout: 60_000 });
       const outside = await page.evaluate(() => {
