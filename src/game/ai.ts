@@ -28,7 +28,7 @@ import { checkDistribution } from '../stacking/ai.js';
 import { StackingEngine, fillDistributionWeights, type NextPieceValues } from '../stacking/engine.js';
 import { WEIGHT_WORDS_EXPECT } from '../stacking/layout.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
-import type { Cell, GamePlacement, Input, RuleSetName } from '../rules/types.js';
+import type { Cell, FrameInput, GamePlacement, Input, RuleSetName } from '../rules/types.js';
 import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, type RecoverWeights, withRecoverWeights } from './evaluate.js';
 import { columnCells, rowsFilled } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';
@@ -149,8 +149,9 @@ export interface GameMove {
   x: number;
   y: number;
   cells: readonly Cell[];
-  /** Keys from spawn, 'hold' first when `hold`, 'hardDrop' last. */
-  inputs: readonly Input[];
+  /** Keys from spawn, 'hold' first when `hold`, 'hardDrop' last; under a timed rule set one FrameInput per frame
+   * (docs/rules.md, "Time"). */
+  inputs: readonly Input[] | readonly FrameInput[];
   linesCleared: number;
   mode: GameMode;
   /** stack: the rank (expected rank under expectimax) of the search's best final surface, 0..1; recover: the
@@ -469,7 +470,7 @@ export class TetrisAI {
       x: p.x,
       y: p.y,
       cells: p.cells,
-      inputs: hold ? ['hold', ...p.inputs] : p.inputs,
+      inputs: hold ? ['hold', ...(p.inputs as readonly Input[])] : p.inputs,
       linesCleared,
       mode,
       value,

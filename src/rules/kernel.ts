@@ -8,10 +8,11 @@ import { StackRankError } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
 import { instantiateKernelSync, type KernelInstance } from '../wasm.js';
 import { Board } from './board.js';
-import { fieldFor, spawnY, type RuleSet } from './rule-sets.js';
+import { fieldFor, isTimed, spawnY, type RuleSet } from './rule-sets.js';
+import { gravityAt, isTapTimeline, timelineMask } from './timing.js';
 import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from './geometry.js';
 import { ROTATION_SYSTEM_NAMES, ROTATION_SYSTEMS } from './rotation-systems.js';
-import type { Cell, GamePlacement, Input } from './types.js';
+import type { Cell, FrameInput, GamePlacement, Input } from './types.js';
 import {
   CTX_BYTES,
   FLAG_20G,
@@ -19,18 +20,35 @@ import {
   FLAG_SOFT_DROP,
   MAX_BOARD_ROWS,
   MAX_KICKS,
+  NODE_FRAME,
+  NODE_INFO,
+  NODE_PARENT,
+  NODE_TOKEN_SHIFT,
+  NODE_WORDS,
+  O_GRAVITY_FRAMES,
+  TAP_FRAME_SHIFT,
+  TAP_TOKENS,
+  TIMED_NODE,
+  TIMING_WORDS,
   OUT_FROM,
   OUT_LANDED,
   OUT_WORDS,
   O_BOARD,
   O_CEIL,
+  O_DAS_DELAY,
+  O_DAS_REPEAT,
   O_FLAGS,
+  O_GRAVITY_ROWS,
   O_LOCK,
   O_OUT,
   O_PARENT,
   O_SPAWN_S,
   O_SPAWN_X,
   O_SPAWN_Y,
+  O_TIMED_AT,
+  O_TIMED_NODES,
+  O_TIMELINE_MASK,
+  O_TIMELINE_PERIOD,
   O_VIA,
   O_WIDTH,
   PARAM_WORDS,
@@ -68,6 +86,8 @@ interface ReachableKernelExports {
   alloc(bytes: number): number;
   reach(ctx: number, table: number): number;
   reachFromTop(ctx: number, table: number, list: number, n: number, boardHeight: number): number;
+  reachTimed(ctx: number, table: number, paths: boolean): number;
+  tapPath(ctx: number, table: number, from: number): number;
   CTX_BYTES: WebAssembly.Global;
   TABLE_BYTES: WebAssembly.Global;
 }
@@ -141,6 +161,7 @@ interface Loaded {
   tables: number[];
   params: Int32Array;
   rows: Int32Array;
+  timing: Int32Array;
 }
 let loaded: Loaded | undefined;
 
@@ -172,8 +193,16 @@ function load(): Loaded {
     tables,
     params: new Int32Array(kernel.memory.buffer, ctx + O_WIDTH, PARAM_WORDS),
     rows: new Int32Array(kernel.memory.buffer, ctx + O_BOARD, MAX_BOARD_ROWS),
+    timing: new Int32Array(kernel.memory.buffer, ctx + O_GRAVITY_FRAMES, TIMING_WORDS),
   };
   return loaded;
+}
+
+/** Makes the cached views over kernel memory again (allocating may grow the memory, which detaches them). */
+function refreshViews(l: Loaded): void {
+  l.params = new Int32Array(l.kernel.memory.buffer, l.ctx + O_WIDTH, PARAM_WORDS);
+  l.rows = new Int32Array(l.kernel.memory.buffer, l.ctx + O_BOARD, MAX_BOARD_ROWS);
+  l.timing = new Int32Array(l.kernel.memory.buffer, l.ctx + O_GRAVITY_FRAMES, TIMING_WORDS);
 }
 
 let chunk = 0;
@@ -188,8 +217,7 @@ function allocList(bytes: number): number {
   if (need > chunkLeft) {
     chunkLeft = Math.max(65536, need);
     chunk = l.kernel.exports.alloc(chunkLeft);
-    l.params = new Int32Array(l.kernel.memory.buffer, l.ctx + O_WIDTH, PARAM_WORDS);
-    l.rows = new Int32Array(l.kernel.memory.buffer, l.ctx + O_BOARD, MAX_BOARD_ROWS);
+    refreshViews(l);
   }
   const at = chunk;
   chunk += need;
@@ -208,6 +236,8 @@ interface Prepared {
    * the search is the empty board's, kept here (its states in kernel memory and their key sequences).
    */
   top?: { clearFrom: number; list: number; n: number; paths: Input[][] };
+  /** A timed rule set's parameter words from O_GRAVITY_FRAMES (the scratch block's two are written per call). */
+  timing?: Int32Array;
 }
 const prepared = new WeakMap<RuleSet, Map<number, Prepared>>();
 /**
@@ -226,6 +256,8 @@ function prepare(board: KernelBoard, pid: number, rules: RuleSet): Prepared {
       rules.initialRotation,
       rules.spawn,
       rules.hiddenRows,
+      // a timed search depends on the gravity at its level and the player's timeline
+      isTimed(rules) ? JSON.stringify([gravityAt(rules.timing, rules.level), rules.timeline, rules.timing]) : '',
     ].join('|');
     byKey = preparedByGame.get(game);
     if (!byKey) preparedByGame.set(game, (byKey = new Map()));
@@ -253,7 +285,9 @@ function prepare(board: KernelBoard, pid: number, rules: RuleSet): Prepared {
     (rules.softDrop ? FLAG_SOFT_DROP : 0) |
     (rules.initialRotation ? FLAG_INITIAL_ROTATION : 0);
   p = { table: tables[ROTATION_SYSTEM_NAMES.indexOf(rules.rotationSystem) * 7 + pid], params, geometry: g };
+  if (isTimed(rules)) p.timing = timingWords(rules);
   const searchesAtTop =
+    !p.timing &&
     !rules.softDrop &&
     rules.gravity === 'normal' &&
     (rules.rotationSystem === 'classic' || rules.rotationSystem === 'NRS');
@@ -282,7 +316,97 @@ function runReach(p: Prepared, board: KernelBoard): number {
   params.set(p.params);
   rows.set(board.rows);
   rows.fill(0, board.height);
+  if (p.timing) {
+    pathsReady = p.timing[(O_TIMELINE_PERIOD - O_GRAVITY_FRAMES) >> 2] === 0;
+    return runTimed(p, pathsReady);
+  }
   return kernel.exports.reach(ctx, p.table);
+}
+
+/** The parameter words of a timed rule set's search (O_GRAVITY_FRAMES on; the scratch words left 0). */
+function timingWords(rules: RuleSet & Required<Pick<RuleSet, 'timing' | 'level' | 'timeline'>>): Int32Array {
+  const t = new Int32Array(TIMING_WORDS);
+  const at = (offset: number) => (offset - O_GRAVITY_FRAMES) >> 2;
+  const gravity = gravityAt(rules.timing, rules.level);
+  t[at(O_GRAVITY_FRAMES)] = gravity.frames;
+  t[at(O_GRAVITY_ROWS)] = gravity.rows;
+  if (isTapTimeline(rules.timeline)) {
+    const { mask, period } = timelineMask(rules.timeline);
+    t[at(O_TIMELINE_MASK)] = mask | 0;
+    t[at(O_TIMELINE_PERIOD)] = period;
+  } else {
+    t[at(O_TIMELINE_MASK)] = rules.timeline === 'dasCharged' ? 1 : 0;
+    t[at(O_TIMELINE_PERIOD)] = 0;
+  }
+  t[at(O_DAS_DELAY)] = rules.timing.dasDelay;
+  t[at(O_DAS_REPEAT)] = rules.timing.dasRepeat;
+  return t;
+}
+
+/** The frame-by-frame search's scratch block (nodes kept per call); made larger when a search runs out of room. */
+let scratch = { at: 0, nodes: 0 };
+const FIRST_NODES = 1 << 14;
+/** Room the scratch block never grows past (64 MiB of nodes): far more than any board and level takes. */
+const MAX_NODES = 1 << 22;
+
+/**
+ * The frame-by-frame search of a prepared timed rule set on the board the context holds; `paths` keeps what the
+ * placements' inputs are found from (a tap timeline's search is several times faster without: kernelReach searches
+ * without, and the first placement asked for searches again with).
+ */
+function runTimed(p: Prepared, paths: boolean): number {
+  const l = load();
+  for (;;) {
+    if (scratch.nodes === 0) growScratch(l, FIRST_NODES);
+    l.timing.set(p.timing!);
+    l.timing[(O_TIMED_AT - O_GRAVITY_FRAMES) >> 2] = scratch.at;
+    l.timing[(O_TIMED_NODES - O_GRAVITY_FRAMES) >> 2] = scratch.nodes;
+    const n = l.kernel.exports.reachTimed(l.ctx, p.table, paths);
+    if (n >= 0) return n;
+    if (scratch.nodes >= MAX_NODES)
+      throw new StackRankError('WASM_FAILED', `the frame-by-frame search needs more than ${MAX_NODES} nodes`);
+    growScratch(l, scratch.nodes * 2);
+  }
+}
+
+/** A scratch block with room for `nodes` nodes (a smaller one stays allocated: the kernel's allocator never frees).
+ * Growing the memory keeps what it holds (the board and parameters just written), so only the views are made again. */
+function growScratch(l: Loaded, nodes: number): void {
+  scratch = { at: l.kernel.exports.alloc(TIMED_NODE + nodes * NODE_WORDS * 4), nodes };
+  refreshViews(l);
+}
+
+/** The frame inputs of the last tap search's placement `index` (the kernel's tapPath). */
+function tapPath(index: number): FrameInput[] {
+  if (!pathsReady) {
+    // the same search again, keeping its press counts: the same placements in the same order (the board is still
+    // in the context: no search ran since)
+    runTimed(lastPrepared!, true);
+    pathsReady = true;
+  }
+  const { kernel, ctx } = load();
+  const from = new Int32Array(kernel.memory.buffer, ctx + O_OUT, (index + 1) * OUT_WORDS)[index * OUT_WORDS + OUT_FROM];
+  const n = kernel.exports.tapPath(ctx, lastPrepared!.table, from);
+  const tokens = new Uint8Array(kernel.memory.buffer, scratch.at + TAP_TOKENS, n);
+  const path = new Array<FrameInput>(n);
+  for (let f = 0; f < n; f++) path[f] = FRAME_TOKENS[tokens[f]];
+  return path;
+}
+
+/** FrameInput of a node's token (shift * 3 + turn; docs/rules.md, "Time"). */
+const FRAME_TOKENS: readonly FrameInput[] = ['.', 'A', 'B', 'L', 'LA', 'LB', 'R', 'RA', 'RB'];
+
+/** The frame inputs of the last timed search's lock node `node`: one per frame, from the first frame to the lock. */
+function framePath(node: number): FrameInput[] {
+  const { kernel } = load();
+  const words = new Int32Array(kernel.memory.buffer, scratch.at + TIMED_NODE, scratch.nodes * NODE_WORDS);
+  const frames = words[node * NODE_WORDS + NODE_FRAME] + 1;
+  const path = new Array<FrameInput>(frames).fill('.');
+  for (let n = node; n >= 0; n = words[n * NODE_WORDS + NODE_PARENT]) {
+    const frame = words[n * NODE_WORDS + NODE_FRAME];
+    if (frame >= 0) path[frame] = FRAME_TOKENS[words[n * NODE_WORDS + NODE_INFO] >>> NODE_TOKEN_SHIFT];
+  }
+  return path;
 }
 
 function pathTo(state: number): Input[] {
@@ -296,6 +420,13 @@ function pathTo(state: number): Input[] {
 
 /** How the last kernelReach found its placements: `null` = the full search (paths from its parent links). */
 let lastTop: Prepared['top'] | null = null;
+/** How the last kernelReach searched frame by frame: under a tap timeline (paths from tapPath), under DAS (paths
+ * from its nodes), or not at all. */
+let lastTimed: 'tap' | 'das' | null = null;
+/** The last kernelReach's prepared search (a tap path walks its piece table). */
+let lastPrepared: Prepared | null = null;
+/** Whether the last timed search kept what its placements' inputs are found from (DAS always does). */
+let pathsReady = false;
 /**
  * Searches that wrote the kernel's placements so far on this thread (kernelReach's, and preparing a board shape's):
  * a caller reading placements later checks the kernel still holds its.
@@ -328,6 +459,8 @@ export interface KernelBoard {
 export function kernelReach(board: KernelBoard, pid: number, rules: RuleSet): number {
   reachCalls++;
   const p = prepare(board, pid, rules);
+  lastTimed = !p.timing ? null : p.timing[(O_TIMELINE_PERIOD - O_GRAVITY_FRAMES) >> 2] > 0 ? 'tap' : 'das';
+  lastPrepared = p;
   const top = p.top;
   if (top) {
     let clear = true;
@@ -413,6 +546,8 @@ export function kernelInputCount(index: number, count: number): number {
   const { out, parent } = outViews(count);
   const from = out[OUT_WORDS * index + OUT_FROM];
   if (lastTop) return lastTop.paths[from].length;
+  if (lastTimed === 'tap') return (from >>> TAP_FRAME_SHIFT) + 1;
+  if (lastTimed) return framePath(from).length;
   let n = 1;
   for (let s = from; parent![s] !== -1; s = parent![s]) n++;
   return n;
@@ -429,8 +564,8 @@ function outViews(count: number): OutViews {
   const buffer = kernel.memory.buffer;
   return {
     out: new Int32Array(buffer, ctx + O_OUT, count * OUT_WORDS),
-    parent: lastTop ? null : new Int16Array(buffer, ctx + O_PARENT, STATE_COUNT),
-    via: lastTop ? null : new Uint8Array(buffer, ctx + O_VIA, STATE_COUNT),
+    parent: lastTop || lastTimed ? null : new Int16Array(buffer, ctx + O_PARENT, STATE_COUNT),
+    via: lastTop || lastTimed ? null : new Uint8Array(buffer, ctx + O_VIA, STATE_COUNT),
   };
 }
 
@@ -439,8 +574,10 @@ function placementAt({ out, parent, via }: OutViews, i: number, g: PieceGeometry
   const s = landed >> STATE_ROTATION_SHIFT;
   const y = ((landed >> STATE_Y_SHIFT) & STATE_Y_MASK) - WALL;
   const x = (landed & STATE_X_MASK) - WALL;
-  let inputs: readonly Input[];
+  let inputs: readonly Input[] | readonly FrameInput[];
   if (lastTop) inputs = lastTop.paths[out[OUT_WORDS * i + OUT_FROM]];
+  else if (lastTimed === 'tap') inputs = tapPath(i);
+  else if (lastTimed) inputs = framePath(out[OUT_WORDS * i + OUT_FROM]);
   else {
     const path: Input[] = [];
     for (let n = out[OUT_WORDS * i + OUT_FROM]; parent![n] !== -1; n = parent![n]) path.push(SEARCH_MOVES[via![n]]);
