@@ -33,7 +33,7 @@ import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, type RecoverWeights, withRecoverWe
 import { columnCells, rowsFilled } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
-import { PieceReach, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
+import { PieceReach, checkTurnLevel, factsAtLevel, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
 import {
   GAME_POLICIES,
   PLAIN_RECOVER_SEARCH,
@@ -72,8 +72,9 @@ const ABORTED_SETUP = "the AI's setup was aborted";
 const INTERNAL: unique symbol = Symbol('TetrisAI');
 
 export interface TetrisAIOptions {
-  /** Rule-set preset (docs/rules.md): 'classic', 'nes', 'guideline' (default), 'tgm', 'tgm20g'. */
-  rules?: RuleSetName;
+  /** Rule-set preset (docs/rules.md): 'classic', 'nes', 'nesUntimed', 'guideline' (default), 'tgm', 'tgm20g'; or a
+   * RuleSet based on one with its time changed (`{ ...RULE_SETS.nes, level: 29, timeline: 'X..' }`; docs/game.md). */
+  rules?: RuleSetName | RuleSet;
   /** Queue pieces the search uses after the current one (0..6, default 1); fewer when the queue is shorter. */
   lookahead?: number;
   /** The randomizer the game draws from: stack mode then averages over the unknown piece after the queue
@@ -116,6 +117,9 @@ export interface GameState {
   canHold?: boolean;
   /** Chances of the first piece after the queue (I O T S Z L J), for an AI created with a randomizer. */
   next?: ArrayLike<number>;
+  /** Under a timed rule set: the game's level now (its gravity decides which placements the frames allow). Default:
+   * the rule set's level. */
+  level?: number;
 }
 
 const TETRIS_AI_OPTIONS = optionNames<TetrisAIOptions>({
@@ -137,6 +141,7 @@ const GAME_STATE_KEYS = optionNames<GameState>({
   hold: true,
   canHold: true,
   next: true,
+  level: true,
 });
 /** TetrisAI.rankPlacements' options. */
 const RANK_PLACEMENTS_OPTIONS = optionNames<{ limit?: number }>({ limit: true });
@@ -332,7 +337,8 @@ export class TetrisAI {
       throw new StackRankError('BAD_ARGUMENT', `canHold is true but the ${this.rules.name} rule set has no hold`);
     const canHold = state.canHold ?? this.rules.hold;
     const next = state.next === undefined ? undefined : checkDistribution(state.next);
-    return { rows: board.rows, height: board.height, current, queue, hold, canHold, next };
+    const level = checkTurnLevel(this.rules, state.level);
+    return { rows: board.rows, height: board.height, current, queue, hold, canHold, next, level };
   }
 
   /**
@@ -341,11 +347,13 @@ export class TetrisAI {
    */
   private decide(turn: Turn, moveOnly = false): Decision {
     const { rows, height, current, queue, hold, canHold, next } = turn;
+    // a timed rule set's placements at this turn's level
+    const rules = turn.level === undefined ? this.rules : factsAtLevel(this.rules, turn.level);
     // Each piece's placements are found when first asked: stack mode mostly only checks its search's move.
     const reaches: PieceReach[] = [];
     const reachOf = (p: Piece) => {
       for (const r of reaches) if (r.piece === p) return r;
-      const r = new PieceReach(rows, this.width, height, p, this.rules);
+      const r = new PieceReach(rows, this.width, height, p, rules);
       reaches.push(r);
       return r;
     };
@@ -427,7 +435,7 @@ export class TetrisAI {
       depth: this.recoverDepth,
       beam: search.beam,
       holdAllowed: this.rules.hold,
-      rules: this.rules,
+      rules,
       chance:
         search.chance > 0
           ? { lines: search.chance, pieces: chancesAfter(queue, this.lookahead, next), moveOnly }
@@ -514,6 +522,8 @@ export interface Turn {
   canHold: boolean;
   /** Chances of the first piece after the queue (7 non-negative numbers summing to 1), or undefined. */
   next: ArrayLike<number> | undefined;
+  /** A timed rule set's level this turn (undefined: the rule set's own). */
+  level?: number;
 }
 
 /** What nextMove decided, and the search contexts it decided with (rankPlacements values every move with them). */
