@@ -26,7 +26,7 @@ import { defineOptions } from './spec.js';
 
 export const RUN_FORMAT = 'stackrank-run';
 export const RUN_VERSION = 1;
-export const RUN_COMMANDS = ['bench survival', 'bench game', 'full play'] as const;
+export const RUN_COMMANDS = ['bench survival', 'bench game', 'bench nes', 'full play'] as const;
 export type RunCommand = (typeof RUN_COMMANDS)[number];
 
 /** Default seconds between two checkpoint saves (a save also follows every finished part and the end). */
