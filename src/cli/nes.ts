@@ -78,7 +78,9 @@ function printNes(io: CliIO, json: boolean, result: PlayGameResult): void {
   io.out(
     `NES games: start level ${r.startLevel}, timeline ${r.timeline}, reaction ${r.reaction} frames, double killscreen ${r.doubleKillscreen ?? 'none'}, level cap ${r.maxLevel ?? 'none'}; randomizer ${r.randomizer}, lookahead ${r.lookahead}, seed ${r.seed}`,
   );
-  io.out('games  average score  95 % interval            mean lines  median  1st pct  Tetris rate  top-outs  reached cap  pieces/s');
+  io.out(
+    'games  average score  95 % interval            mean lines  median  1st pct  Tetris rate  top-outs  reached cap  pieces/s',
+  );
   const ci = r.averageScoreCi95 ? `${count(r.averageScoreCi95[0])}–${count(r.averageScoreCi95[1])}` : 'none';
   io.out(
     `${String(r.games).padStart(5)}  ${count(r.averageScore).padStart(13)}  ${ci.padEnd(23)}  ${r.meanLines.toFixed(1).padStart(10)}  ${String(r.medianLines).padStart(6)}  ${String(r.p1Lines).padStart(7)}  ${percent(r.tetrisRate).padStart(11)}  ${String(r.topOuts).padStart(8)}  ${String(r.reachedCap).padStart(11)}  ${count(r.piecesPerSecond).padStart(8)}`,
@@ -109,7 +111,13 @@ pieces come from the NES randomizer seeded per game (the same games on any threa
 --checkpoint and stackrank merge as for bench game (docs/distributed.md). The defaults are the competition format
 (docs/game.md).`,
   options: {
-    startLevel: { type: 'int', min: 0, max: MAX_START_LEVEL, default: RULE_SETS.nes.level!, help: 'level the game starts at' },
+    startLevel: {
+      type: 'int',
+      min: 0,
+      max: MAX_START_LEVEL,
+      default: RULE_SETS.nes.level!,
+      help: 'level the game starts at',
+    },
     timeline: {
       type: 'text',
       arg: 'T',
@@ -148,7 +156,7 @@ pieces come from the NES randomizer seeded per game (the same games on any threa
     ...RUN_OPTIONS,
   },
   async run({ values, given }, io) {
-    const { startLevel, timeline, reaction, games, maxPieces, seed, lookahead } = values;
+    const { startLevel, timeline, reaction, maxPieces, seed, lookahead } = values;
     if (!isTapTimeline(timeline) && !isDasMode(timeline))
       throw new UsageError(
         `--timeline must be X and . starting with X, never two X in a row (${TAP_TIMELINES.join(' ')}), or ${DAS_MODES.join(', ')}; got ${JSON.stringify(timeline)}`,

@@ -323,7 +323,18 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   }
   return summarize(
     tallies,
-    { rules: facts.name, format, randomizer, lookahead, hold: settings.hold, policy, firstGame, seed, threads, maxPieces },
+    {
+      rules: facts.name,
+      format,
+      randomizer,
+      lookahead,
+      hold: settings.hold,
+      policy,
+      firstGame,
+      seed,
+      threads,
+      maxPieces,
+    },
     t0,
   );
 }
@@ -484,7 +495,13 @@ export async function playOneGame(
   }
   if (nes) {
     if (tally.topOut) nes.topOut();
-    tally.nes = { score: nes.score, endLevel: nes.level, reachedCap: nes.end === 'maxLevel', bandLines, bandTetrisLines };
+    tally.nes = {
+      score: nes.score,
+      endLevel: nes.level,
+      reachedCap: nes.end === 'maxLevel',
+      bandLines,
+      bandTetrisLines,
+    };
   }
   return tally;
 }

@@ -84,7 +84,10 @@ export function nesFormat(options: NesFormatOptions = {}): NesFormat {
 export function checkFormat(format: NesFormat): NesFormat {
   const rules = resolveRules(format.rules);
   if (!isTimed(rules))
-    throw new StackRankError('BAD_RULES', `the NES game needs a timed rule set (RULE_SETS.nes and copies); got ${rules.name}`);
+    throw new StackRankError(
+      'BAD_RULES',
+      `the NES game needs a timed rule set (RULE_SETS.nes and copies); got ${rules.name}`,
+    );
   if (rules.level > MAX_START_LEVEL)
     throw new StackRankError(
       'BAD_RULES',
@@ -107,7 +110,7 @@ export function rulesAtLevel(start: RuleSet, level: number): RuleSet {
   let levels = byLevel.get(start);
   if (!levels) byLevel.set(start, (levels = new Map()));
   let r = levels.get(level);
-  if (!r) levels.set(level, (r = level === start.level ? start : Object.freeze({ ...start, level })));
+  if (!r) levels.set(level, (r = level === start.level ? start : resolveRules({ ...start, level })));
   return r;
 }
 

@@ -181,6 +181,9 @@ const RULE_SET_FIELDS = optionNames<RuleSet>({
 });
 
 export function resolveRules(rules: unknown): RuleSet {
+  // A rule set this function made (frozen data, checked) or a preset is taken as it is: callers that pass the same
+  // object on every call (a game's rule set per level) share the searches' preparation.
+  if (CHECKED.has(rules as object)) return rules as RuleSet;
   if (typeof rules === 'string') {
     if (isRuleSetName(rules)) return RULE_SETS[rules];
     throw new StackRankError(
@@ -229,8 +232,13 @@ export function resolveRules(rules: unknown): RuleSet {
     hiddenRows: r.hiddenRows as number,
   };
   const time = checkTime(r, base);
-  return Object.freeze(time ? { ...base, ...time } : base);
+  const checked = Object.freeze(time ? { ...base, ...time } : base);
+  CHECKED.add(checked);
+  return checked;
 }
+
+/** Rule sets known checked: the presets and resolveRules's own results. */
+const CHECKED = new WeakSet<object>(Object.values(RULE_SETS));
 
 /**
  * The timing fields of a rule set being resolved (`r`, the object read once), checked: all four or none. Time is
@@ -252,7 +260,10 @@ function checkTime(
   }
   const timing = checkTiming(r.timing);
   if (!Number.isInteger(r.level) || (r.level as number) < 0 || (r.level as number) > MAX_LEVEL)
-    throw new StackRankError('BAD_RULES', `rules.level must be an integer from 0 to ${MAX_LEVEL}; got ${describe(r.level)}`);
+    throw new StackRankError(
+      'BAD_RULES',
+      `rules.level must be an integer from 0 to ${MAX_LEVEL}; got ${describe(r.level)}`,
+    );
   const timeline = checkTimeline(r.timeline);
   if (!Number.isInteger(r.reaction) || (r.reaction as number) < 0 || (r.reaction as number) > MAX_REACTION)
     throw new StackRankError(

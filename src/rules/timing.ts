@@ -43,7 +43,9 @@ export interface GameTiming {
 export type Timeline = string;
 
 /** NES Tetris's gravity table, frames per row by level (levels 29 and up: 1). */
-const NES_FRAMES_PER_ROW = [48, 43, 38, 33, 28, 23, 18, 13, 8, 6, 5, 5, 5, 4, 4, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1];
+const NES_FRAMES_PER_ROW = [
+  48, 43, 38, 33, 28, 23, 18, 13, 8, 6, 5, 5, 5, 4, 4, 4, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1,
+];
 
 /** The NES level from which the competition format's gravity is two rows per frame (the double killscreen). */
 export const NES_DOUBLE_KILLSCREEN = 39;
@@ -127,7 +129,10 @@ export function checkTiming(value: unknown): GameTiming {
   const known = ['framesPerSecond', 'gravity', 'dasDelay', 'dasRepeat', 'lockDelay', 'entryDelay'];
   const unknown = Object.keys(t).find((k) => !known.includes(k));
   if (unknown !== undefined)
-    throw new StackRankError('BAD_RULES', `unknown timing field ${describe(unknown)}; a timing has ${known.join(', ')}`);
+    throw new StackRankError(
+      'BAD_RULES',
+      `unknown timing field ${describe(unknown)}; a timing has ${known.join(', ')}`,
+    );
   if (typeof t.framesPerSecond !== 'number' || !(t.framesPerSecond > 0) || !Number.isFinite(t.framesPerSecond))
     throw bad('timing.framesPerSecond', 'a positive number', t.framesPerSecond);
   const table = Array.isArray(t.gravity) ? [...(t.gravity as unknown[])] : null;
@@ -149,13 +154,20 @@ export function checkTiming(value: unknown): GameTiming {
       );
     return Object.freeze({ frames: s.frames as number, rows: s.rows as number });
   });
-  if (!intIn(t.dasDelay, 1, MAX_GRAVITY_FRAMES)) throw bad('timing.dasDelay', `an integer from 1 to ${MAX_GRAVITY_FRAMES}`, t.dasDelay);
+  if (!intIn(t.dasDelay, 1, MAX_GRAVITY_FRAMES))
+    throw bad('timing.dasDelay', `an integer from 1 to ${MAX_GRAVITY_FRAMES}`, t.dasDelay);
   if (!intIn(t.dasRepeat, 1, t.dasDelay as number))
     throw bad('timing.dasRepeat', `an integer from 1 to dasDelay (${t.dasDelay})`, t.dasRepeat);
   if (t.lockDelay !== 0)
     throw bad('timing.lockDelay', '0 (the search locks a piece on the frame its gravity step is blocked)', t.lockDelay);
-  const e = t.entryDelay !== null && typeof t.entryDelay === 'object' ? { ...(t.entryDelay as Record<string, unknown>) } : null;
-  if (!e || Object.keys(e).some((k) => k !== 'min' && k !== 'max') || !intIn(e.min, 0, 600) || !intIn(e.max, e.min as number, 600))
+  const e =
+    t.entryDelay !== null && typeof t.entryDelay === 'object' ? { ...(t.entryDelay as Record<string, unknown>) } : null;
+  if (
+    !e ||
+    Object.keys(e).some((k) => k !== 'min' && k !== 'max') ||
+    !intIn(e.min, 0, 600) ||
+    !intIn(e.max, e.min as number, 600)
+  )
     throw bad('timing.entryDelay', '{ min, max }: frames, 0 <= min <= max <= 600', t.entryDelay);
   return Object.freeze({
     framesPerSecond: t.framesPerSecond,

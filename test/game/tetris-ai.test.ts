@@ -78,7 +78,7 @@ function refLines(rows: string[], cells: readonly (readonly [number, number])[])
 }
 
 describe('TetrisAI.nextMove on random boards', () => {
-  for (const rules of ['classic', 'nes', 'guideline', 'tgm', 'tgm20g'] as RefRules[]) {
+  for (const rules of ['classic', 'nesUntimed', 'guideline', 'tgm', 'tgm20g'] as RefRules[]) {
     it(`${rules}: a reachable placement whenever one exists, its inputs replay to its cells (property)`, async () => {
       const ai = await TetrisAI.create({ rules, lookahead: 1, table });
       const holdRules = rules === 'guideline';

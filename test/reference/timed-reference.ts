@@ -143,12 +143,29 @@ function choices(rules: TimedRefRules, s: State, f: number): Choice[] {
       ? ['', 'A', 'B']
       : [''];
   let dirs: Choice[];
-  if (!das) dirs = rules.timeline[f % rules.timeline.length] === 'X' ? [{ dir: '', turn: '' }, { dir: 'L', turn: '' }, { dir: 'R', turn: '' }] : [{ dir: '', turn: '' }];
-  else if (s.held !== '') dirs = [{ dir: s.held, turn: '' }, { dir: '', turn: '' }];
+  if (!das)
+    dirs =
+      rules.timeline[f % rules.timeline.length] === 'X'
+        ? [
+            { dir: '', turn: '' },
+            { dir: 'L', turn: '' },
+            { dir: 'R', turn: '' },
+          ]
+        : [{ dir: '', turn: '' }];
+  else if (s.held !== '')
+    dirs = [
+      { dir: s.held, turn: '' },
+      { dir: '', turn: '' },
+    ];
   else if (s.used) dirs = [{ dir: '', turn: '' }];
   else {
-    dirs = [{ dir: '', turn: '' }, { dir: 'L', turn: '' }, { dir: 'R', turn: '' }];
-    if (rules.timeline === 'dasCharged' && f === 0) dirs.push({ dir: 'L', charged: true, turn: '' }, { dir: 'R', charged: true, turn: '' });
+    dirs = [
+      { dir: '', turn: '' },
+      { dir: 'L', turn: '' },
+      { dir: 'R', turn: '' },
+    ];
+    if (rules.timeline === 'dasCharged' && f === 0)
+      dirs.push({ dir: 'L', charged: true, turn: '' }, { dir: 'R', charged: true, turn: '' });
   }
   for (const d of dirs) for (const t of turns) out.push({ ...d, turn: t });
   return out;
@@ -247,11 +264,24 @@ export interface TimedRefPlacement {
 const sortCells = (cells: XY[]) => [...cells].sort((a, b) => a[1] - b[1] || a[0] - b[0]);
 
 function spawnState(board: TimedRefBoard, piece: string): State {
-  return { o: SPAWN[piece], x: Math.floor(board.width / 2), row: 0, fall: 0, held: '', counter: 0, used: false, lastTurn: '' };
+  return {
+    o: SPAWN[piece],
+    x: Math.floor(board.width / 2),
+    row: 0,
+    fall: 0,
+    held: '',
+    counter: 0,
+    used: false,
+    lastTurn: '',
+  };
 }
 
 /** Every placement the piece locks in (cells inside the board), keyed by its sorted cells, with its fewest presses. */
-export function timedRefPlacements(board: TimedRefBoard, piece: string | number, rules: TimedRefRules): Map<string, TimedRefPlacement> {
+export function timedRefPlacements(
+  board: TimedRefBoard,
+  piece: string | number,
+  rules: TimedRefRules,
+): Map<string, TimedRefPlacement> {
   const letter = typeof piece === 'number' ? PIECE_LETTERS[piece] : piece;
   const out = new Map<string, TimedRefPlacement>();
   const start = spawnState(board, letter);
@@ -322,7 +352,8 @@ export function timedRefReplay(
         if (f === tokens.length - 1) continue;
         const k = keyOf(step.state);
         const had = next.get(k);
-        if (!had || before + step.presses < had.presses) next.set(k, { state: step.state, presses: before + step.presses });
+        if (!had || before + step.presses < had.presses)
+          next.set(k, { state: step.state, presses: before + step.presses });
       }
     }
     if (f === tokens.length - 1) {

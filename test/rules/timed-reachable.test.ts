@@ -5,7 +5,14 @@
  * positions from StackRabbit's tap-speed rule, and the tokens' form.
  */
 import { describe, expect, it } from 'vitest';
-import { Board, RULE_SETS, reachablePlacements, countReachablePlacements } from '../../src/rules/index.js';
+import {
+  Board,
+  RULE_SETS,
+  reachablePlacements,
+  countReachablePlacements,
+  resolveRules,
+} from '../../src/rules/index.js';
+import { StackRankError } from '../../src/errors.js';
 import { LEVELS, TIMELINES, checkTimedBoards } from './timed-check.js';
 
 const BOARDS = Number(process.env.TIMED_BOARDS ?? 8);
@@ -68,8 +75,8 @@ describe('golden positions', () => {
     expect(tucked('X..', [5, 6])).toBe(true);
   });
   it('the double tuck: two shifts right at the top, two left on the slot floor', () => {
-    const p = reachablePlacements(roofed, 'O', { rules: { ...RULE_SETS.nes, level: 18, timeline: 'X.' } }).find(
-      (q) => q.cells.every(([x, y]) => (y === 6 || y === 7) && (x === 4 || x === 5)),
+    const p = reachablePlacements(roofed, 'O', { rules: { ...RULE_SETS.nes, level: 18, timeline: 'X.' } }).find((q) =>
+      q.cells.every(([x, y]) => (y === 6 || y === 7) && (x === 4 || x === 5)),
     )!;
     const tokens = p.inputs as readonly string[];
     expect(tokens.length).toBe(39);
@@ -108,3 +115,53 @@ describe('frame inputs', () => {
     expect(frames).toEqual([...frames].sort((a, b) => a - b));
   });
 });
+
+describe('timed rule sets are checked', () => {
+  const message = (rules: unknown) => {
+    try {
+      resolveRules(rules);
+    } catch (e) {
+      return e instanceof StackRankError ? `${e.code}: ${e.message}` : `not a StackRankError: ${String(e)}`;
+    }
+    return 'no error';
+  };
+  it('names the field and what is allowed (BAD_RULES)', () => {
+    const nes = RULE_SETS.nes;
+    expect(message({ ...nes, level: 256 })).toMatch(/^BAD_RULES: rules.level must be an integer from 0 to 255/);
+    expect(message({ ...nes, timeline: 'X' })).toMatch(
+      /^BAD_RULES: rules.timeline must be .*X\. X\.\. X\.\.\. .*das or dasCharged/,
+    );
+    expect(message({ ...nes, timeline: 'XX..' })).toMatch(/^BAD_RULES: rules.timeline/);
+    expect(message({ ...nes, reaction: -1 })).toMatch(/^BAD_RULES: rules.reaction must be an integer from 0 to 600/);
+    expect(message({ ...nes, timing: { ...nes.timing, lockDelay: 2 } })).toMatch(
+      /^BAD_RULES: rules.timing.lockDelay must be 0/,
+    );
+    expect(message({ ...nes, timing: { ...nes.timing, gravity: [{ frames: 2, rows: 2 }] } })).toMatch(
+      /^BAD_RULES: rules.timing.gravity\[0\] must be/,
+    );
+    expect(message({ ...nes, timing: { ...nes.timing, dasRepeat: 20 } })).toMatch(/^BAD_RULES: rules.timing.dasRepeat/);
+    expect(message({ ...nes, timing: { ...nes.timing, extra: 1 } })).toMatch(
+      /^BAD_RULES: unknown timing field "extra"/,
+    );
+    const { timing: _t, ...noTiming } = nes;
+    expect(message(noTiming)).toMatch(
+      /^BAD_RULES: a timed rule set has all of timing, level, timeline, reaction; this one lacks timing/,
+    );
+    expect(message({ ...RULE_SETS.nesUntimed, level: 18 })).toMatch(/lacks timing, timeline, reaction/);
+    expect(message({ ...RULE_SETS.guideline, ...pick(nes) })).toMatch(/gravity normal, softDrop false/);
+    expect(
+      message({ ...RULE_SETS.tgm20g, softDrop: false, gravity: 'normal', initialRotation: false, ...pick(nes) }),
+    ).toMatch(/rotation system without kicks/);
+    expect(message({ ...nes, level: 29, timeline: 'X..' })).toBe('no error');
+  });
+  it('a checked rule set passes through unchanged; the presets are the same objects', () => {
+    const r = resolveRules({ ...RULE_SETS.nes, level: 29 });
+    expect(resolveRules(r)).toBe(r);
+    expect(resolveRules(RULE_SETS.nes)).toBe(RULE_SETS.nes);
+    expect(r).toEqual({ ...RULE_SETS.nes, level: 29 });
+  });
+});
+
+function pick(r: typeof RULE_SETS.nes) {
+  return { timing: r.timing, level: r.level, timeline: r.timeline, reaction: r.reaction };
+}
