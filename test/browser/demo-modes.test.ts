@@ -434,7 +434,7 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
     const message = await page.waitForSelector('[data-testid=message]:visible');
     const text = (await message.textContent()) ?? '';
     expect(text).toContain('mode="dance" is not one of watch, play, analyze');
-    expect(text).toContain('rules="tetris99" is not one of classic, nes, guideline, tgm, tgm20g');
+    expect(text).toContain('rules="tetris99" is not one of classic, nes, nesUntimed, guideline, tgm, tgm20g');
     expect(text).toContain('fumen: not a readable fumen');
     expect(text).toContain('queue="TQ" must be piece letters');
     expect(text).toContain('hold="TS" must be one piece letter (I O T S Z L J), e.g. T; ignored');
