@@ -223,7 +223,8 @@ export interface GameAIOptions {
 export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {
   const opts = optionsObject('playGame', options);
   refuseLeafRows(opts);
-  refuseUnknownOptions('playGame', opts, PLAY_GAME_OPTIONS);
+  // maxLevel null: an NES game without a level cap
+  refuseUnknownOptions('playGame', opts, PLAY_GAME_OPTIONS, ['maxLevel']);
   const rules = opts.rules ?? 'guideline';
   const facts = ruleFacts(rules);
   const randomizer = opts.randomizer ?? defaultGameRandomizer(facts.ruleSet);

@@ -28,6 +28,7 @@ import {
   O_GRAVITY_FRAMES,
   TAP_FRAME_SHIFT,
   TAP_TOKENS,
+  TIMED_KEYS,
   TIMED_NODE,
   TIMING_WORDS,
   OUT_FROM,
@@ -376,20 +377,27 @@ function growScratch(l: Loaded, nodes: number): void {
   refreshViews(l);
 }
 
-/** The frame inputs of the last tap search's placement `index` (the kernel's tapPath). */
-function tapPath(index: number): FrameInput[] {
-  if (!pathsReady) {
-    // the same search again, keeping its press counts: the same placements in the same order (the board is still
-    // in the context: no search ran since)
-    runTimed(lastPrepared!, true);
-    pathsReady = true;
-  }
+/**
+ * Makes the last tap search keep its press counts, which its placements' inputs are found from: the same search
+ * again (the same placements in the same order; the board is still in the context, no search ran since).
+ */
+function ensurePaths(): void {
+  if (lastTimed !== 'tap' || pathsReady) return;
+  runTimed(lastPrepared!, true);
+  pathsReady = true;
+}
+
+let tokenView: Uint8Array | null = null;
+
+/** The frame inputs of the last tap search's placement whose OUT_FROM is `from` (ensurePaths first). */
+function tapPath(from: number): FrameInput[] {
   const { kernel, ctx } = load();
-  const from = new Int32Array(kernel.memory.buffer, ctx + O_OUT, (index + 1) * OUT_WORDS)[index * OUT_WORDS + OUT_FROM];
   const n = kernel.exports.tapPath(ctx, lastPrepared!.table, from);
-  const tokens = new Uint8Array(kernel.memory.buffer, scratch.at + TAP_TOKENS, n);
+  const buffer = kernel.memory.buffer;
+  if (tokenView?.buffer !== buffer || tokenView.byteOffset !== scratch.at + TAP_TOKENS)
+    tokenView = new Uint8Array(buffer, scratch.at + TAP_TOKENS, TIMED_KEYS);
   const path = new Array<FrameInput>(n);
-  for (let f = 0; f < n; f++) path[f] = FRAME_TOKENS[tokens[f]];
+  for (let f = 0; f < n; f++) path[f] = FRAME_TOKENS[tokenView[f]];
   return path;
 }
 
@@ -529,6 +537,7 @@ export function kernelLandings(count: number, out: Int32Array): Int32Array {
 
 /** The placements of the last kernelReach call, with their key sequences, as GamePlacement objects. */
 export function kernelPlacements(count: number, pid: number, rules: RuleSet): GamePlacement[] {
+  ensurePaths();
   const views = outViews(count);
   const g = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pid);
   const placements: GamePlacement[] = new Array(count);
@@ -538,6 +547,7 @@ export function kernelPlacements(count: number, pid: number, rules: RuleSet): Ga
 
 /** Placement `index` of the last kernelReach call (of `count`), as kernelPlacements lists it. */
 export function kernelPlacement(index: number, count: number, pid: number, rules: RuleSet): GamePlacement {
+  ensurePaths();
   return placementAt(outViews(count), index, pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pid), PIECES[pid]);
 }
 
@@ -576,7 +586,7 @@ function placementAt({ out, parent, via }: OutViews, i: number, g: PieceGeometry
   const x = (landed & STATE_X_MASK) - WALL;
   let inputs: readonly Input[] | readonly FrameInput[];
   if (lastTop) inputs = lastTop.paths[out[OUT_WORDS * i + OUT_FROM]];
-  else if (lastTimed === 'tap') inputs = tapPath(i);
+  else if (lastTimed === 'tap') inputs = tapPath(out[OUT_WORDS * i + OUT_FROM]);
   else if (lastTimed) inputs = framePath(out[OUT_WORDS * i + OUT_FROM]);
   else {
     const path: Input[] = [];
