@@ -20,7 +20,20 @@ beforeAll(async () => {
   await table.save(file);
 }, 120_000);
 
-const base = () => ['bench', 'nes', '--table', file, '--games', '2', '--max-pieces', '80', '--seed', '4', '--threads', '1'];
+const base = () => [
+  'bench',
+  'nes',
+  '--table',
+  file,
+  '--games',
+  '2',
+  '--max-pieces',
+  '80',
+  '--seed',
+  '4',
+  '--threads',
+  '1',
+];
 
 describe('stackrank bench nes', () => {
   it('prints the figures of playGame NES games of its format (--json: one object)', async () => {
