@@ -212,7 +212,7 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
   }, async () => {
     const page = await browser.context.newPage();
     const errors = watchErrors(page);
-    for (const rules of ['classic', 'nes', 'tgm', 'tgm20g']) {
+    for (const rules of ['classic', 'nesUntimed', 'tgm', 'tgm20g']) {
       await page.goto(`${demo.url}?mode=play&iterations=${ITERATIONS}&seed=3&sdr=0&rules=${rules}`);
       await page.waitForSelector('body[data-state=playing][data-mode=play]', { timeout: 60_000 });
       const grades: string[] = [];
