@@ -16,7 +16,7 @@ import { tableBuildCommand, tableInfoCommand, tableRankCommand } from './table.j
 
 export const GROUPS: Groups = {
   table: 'build, inspect and query rank tables',
-  bench: "benchmarks: survival (the article's table, measured), game (TetrisAI in real games), nes (NES Tetris scored)",
+  bench: "benchmarks: survival (the article's table), game (TetrisAI in real games), nes (scored)",
   full: 'full-board player: play games with weight presets, train weights (GA)',
 };
 
