@@ -110,6 +110,18 @@ describe('frame inputs', () => {
     expect(reachablePlacements(full, 'T', { rules: 'nes' })).toEqual([]);
     expect(countReachablePlacements(full, 'T', { rules: 'nes' })).toBe(0);
   });
+  it('fresh timed rule-set objects on every call share the prepared search: kernel memory stays put', async () => {
+    const { kernelMemoryBytes } = await import('../../src/rules/kernel.js');
+    const board = stack(4);
+    for (const timeline of ['X.', 'das'])
+      countReachablePlacements(board, 'T', { rules: { ...RULE_SETS.nes, timeline } });
+    const before = kernelMemoryBytes();
+    for (let i = 0; i < 2_000; i++)
+      countReachablePlacements(board, i % 7, {
+        rules: { ...RULE_SETS.nes, level: [18, 19, 29, 39][i % 4], timeline: i % 100 === 0 ? 'das' : 'X.' },
+      });
+    expect(kernelMemoryBytes()).toBe(before);
+  });
   it('placements are listed by the frame they lock on', () => {
     const frames = reachablePlacements(stack(6), 'L', { rules: 'nes' }).map((p) => p.inputs.length);
     expect(frames).toEqual([...frames].sort((a, b) => a - b));
