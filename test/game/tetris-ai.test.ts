@@ -513,9 +513,14 @@ describe('TetrisAI input checks', () => {
       expect((error as StackRankError).message).toMatch(message);
     }
     await expect(TetrisAI.create({ rules: 'tetris99' as never, table })).rejects.toMatchObject({ code: 'BAD_RULES' });
-    await expect(TetrisAI.create({ rules: RULE_SETS.nes as never, table })).rejects.toMatchObject({
+    // A RuleSet is taken when it is a preset's with its time changed (test/game/nes-timed.test.ts); not another.
+    await expect(TetrisAI.create({ rules: { ...RULE_SETS.nes, name: 'mine' }, table })).rejects.toMatchObject({
       code: 'BAD_RULES',
-      message: /^rules must be a rule set name \(classic, .*\); a RuleSet object is not taken here; got an object$/,
+      message: /^a rule set for the game AI is based on a preset: its name must be one of classic, /,
+    });
+    await expect(TetrisAI.create({ rules: 5 as never, table })).rejects.toMatchObject({
+      code: 'BAD_RULES',
+      message: /^rules must be a rule set name \(classic, .*\) or a RuleSet based on one; got 5$/,
     });
     await expect(TetrisAI.create({ well: 'middle' as never, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(TetrisAI.create({ lookahead: 9, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
