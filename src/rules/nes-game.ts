@@ -3,7 +3,7 @@
  * level-ups, the score, the level cap of a competition format, and the rule set each level is played under. Pure
  * data and arithmetic: the simulator (src/game/play.ts) and anyone scoring a game read them.
  */
-import { StackRankError, describe, requireInt } from '../errors.js';
+import { StackRankError, describe, optionNames, optionsObject, refuseUnknownOptions, requireInt } from '../errors.js';
 import { RULE_SETS, isTimed, resolveRules, type RuleSet } from './rule-sets.js';
 import { MAX_LEVEL, NES_DOUBLE_KILLSCREEN, nesTiming } from './timing.js';
 
@@ -65,7 +65,17 @@ export interface NesFormatOptions {
 }
 
 /** A format from its options (defaults: the competition format), checked; BAD_RULES / BAD_ARGUMENT naming the problem. */
-export function nesFormat(options: NesFormatOptions = {}): NesFormat {
+const NES_FORMAT_OPTIONS = optionNames<NesFormatOptions>({
+  startLevel: true,
+  timeline: true,
+  reaction: true,
+  doubleKillscreen: true,
+  maxLevel: true,
+});
+
+export function nesFormat(given: NesFormatOptions = {}): NesFormat {
+  const options = optionsObject('nesFormat', given);
+  refuseUnknownOptions('nesFormat', options, NES_FORMAT_OPTIONS, ['doubleKillscreen', 'maxLevel']);
   const startLevel = requireInt('startLevel', options.startLevel ?? 18, 0, MAX_START_LEVEL);
   const dks = options.doubleKillscreen === undefined ? NES_DOUBLE_KILLSCREEN : options.doubleKillscreen;
   if (dks !== null) requireInt('doubleKillscreen', dks, 1, MAX_LEVEL);
@@ -107,6 +117,14 @@ const byLevel = new WeakMap<RuleSet, Map<number, RuleSet>>();
 
 /** The rule set a format's game is played under at `level` (the start rule set with that level). */
 export function rulesAtLevel(start: RuleSet, level: number): RuleSet {
+  const checked = resolveRules(start);
+  if (!isTimed(checked))
+    throw new StackRankError(
+      'BAD_RULES',
+      `rulesAtLevel takes a timed rule set (RULE_SETS.nes and copies); got ${checked.name}`,
+    );
+  requireInt('level', level, 0, MAX_LEVEL);
+  start = checked;
   let levels = byLevel.get(start);
   if (!levels) byLevel.set(start, (levels = new Map()));
   let r = levels.get(level);
@@ -127,8 +145,13 @@ export class NesGame {
   level: number;
   end: NesGameEnd | null = null;
 
-  constructor(readonly format: NesFormat) {
-    this.level = format.rules.level!;
+  readonly format: NesFormat;
+
+  constructor(format: NesFormat) {
+    if (format === null || typeof format !== 'object')
+      throw new StackRankError('BAD_ARGUMENT', `NesGame takes a format (nesFormat()); got ${describe(format)}`);
+    this.format = checkFormat({ rules: format.rules, maxLevel: format.maxLevel });
+    this.level = this.format.rules.level!;
   }
 
   /** The rule set the next piece is played under. */
@@ -138,6 +161,7 @@ export class NesGame {
 
   /** Counts a placed piece that cleared `cleared` lines; returns the points it scored. */
   clear(cleared: number): number {
+    requireInt('cleared', cleared, 0, 4);
     if (this.end) throw new StackRankError('BAD_ARGUMENT', 'the game is over');
     if (cleared === 0) return 0;
     this.lines += cleared;

@@ -55,6 +55,11 @@ export const NES_DOUBLE_KILLSCREEN = 39;
  * gravity two rows per frame from that level, as the competition format does from 39.
  */
 export function nesTiming(doubleKillscreen: number | null = NES_DOUBLE_KILLSCREEN): GameTiming {
+  if (doubleKillscreen !== null && !intIn(doubleKillscreen, 1, MAX_LEVEL))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `doubleKillscreen must be null or an integer from 1 to ${MAX_LEVEL}; got ${describe(doubleKillscreen)}`,
+    );
   const gravity: GravityStep[] = NES_FRAMES_PER_ROW.map((frames) => ({ frames, rows: 1 }));
   if (doubleKillscreen !== null) {
     while (gravity.length < doubleKillscreen) gravity.push({ frames: 1, rows: 1 });
@@ -73,6 +78,10 @@ export function nesTiming(doubleKillscreen: number | null = NES_DOUBLE_KILLSCREE
 
 /** The gravity at a level: the table's entry, or its last for levels past its end. */
 export function gravityAt(timing: GameTiming, level: number): GravityStep {
+  if (!intIn(level, 0, MAX_LEVEL))
+    throw new StackRankError('BAD_ARGUMENT', `level must be an integer from 0 to ${MAX_LEVEL}; got ${describe(level)}`);
+  if (!Array.isArray(timing?.gravity) || timing.gravity.length === 0)
+    throw new StackRankError('BAD_ARGUMENT', `timing must be a GameTiming (nesTiming()); got ${describe(timing)}`);
   return timing.gravity[Math.min(level, timing.gravity.length - 1)];
 }
 
