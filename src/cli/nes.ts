@@ -104,8 +104,8 @@ export const benchNesCommand = defineCommand({
 from start level S at min(10 S + 10, max(100, 10 S - 50)) lines, then every 10), scores 40/100/300/1200 x (level + 1),
 falls one row per frame from level 29 and two from --double-killscreen, and ends at --max-level or a top-out. The
 player taps by --timeline (X. = 30 Hz, X.. 20 Hz, X... 15 Hz, X.... 12 Hz, X..... 10 Hz) or shifts by DAS (das,
-dasCharged); --reaction is recorded with the run (the AI does not yet model committing before the next piece is
-known: docs/game.md). Prints the average score with its 95 % interval, mean, median and 1st-percentile lines, the
+dasCharged); the next piece is known --reaction frames after a piece appears (the AI commits to its first
+inputs without it: docs/game.md). Prints the average score with its 95 % interval, mean, median and 1st-percentile lines, the
 Tetris rate overall and by level band, the levels where games ended and speed; --json one object per line. The
 pieces come from the NES randomizer seeded per game (the same games on any thread count). --shard I/N with --out,
 --checkpoint and stackrank merge as for bench game (docs/distributed.md). The defaults are the competition format
@@ -129,7 +129,7 @@ pieces come from the NES randomizer seeded per game (the same games on any threa
       min: 0,
       max: MAX_REACTION,
       default: RULE_SETS.nes.reaction!,
-      help: 'frames before the next piece is known (recorded; not yet modelled by the AI)',
+      help: 'frames after a piece appears before the next piece is known',
     },
     doubleKillscreen: {
       type: 'int',

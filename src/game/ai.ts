@@ -23,17 +23,25 @@ import { MIRROR_PIECE, PIECES, pieceId, toPieceId, type Piece, type PieceId } fr
 import { inNode } from '../node-builtins.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import { PASS_A_TABLE_IN_A_BROWSER, type RankTable } from '../rank/table.js';
-import type { RuleSet } from '../rules/rule-sets.js';
+import { isTimed, type RuleSet } from '../rules/rule-sets.js';
 import { checkDistribution } from '../stacking/ai.js';
 import { StackingEngine, fillDistributionWeights, type NextPieceValues } from '../stacking/engine.js';
 import { WEIGHT_WORDS_EXPECT } from '../stacking/layout.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import type { Cell, FrameInput, GamePlacement, Input, RuleSetName } from '../rules/types.js';
 import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, type RecoverWeights, withRecoverWeights } from './evaluate.js';
-import { columnCells, rowsFilled } from './grid.js';
+import { cellsKey, columnCells, rowsFilled } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
-import { PieceReach, checkTurnLevel, factsAtLevel, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
+import {
+  PieceReach,
+  checkTurnLevel,
+  factsAtLevel,
+  reachableOnRows,
+  ruleFacts,
+  type GameRuleFacts,
+} from './rules-adapter.js';
+import { gravityAt, isTapTimeline, timelineMask } from '../rules/timing.js';
 import {
   GAME_POLICIES,
   PLAIN_RECOVER_SEARCH,
@@ -47,6 +55,7 @@ import {
   ruleSetKind,
   stackIsTall,
   stackSearchSetup,
+  timedLimits,
   wellSides,
   type GamePolicy,
   type NearTopSearch,
@@ -309,7 +318,50 @@ export class TetrisAI {
    * moveOnly): such a move's value is its best line's without the ply.
    */
   playTurn(turn: Turn): GameMove | null {
-    return this.decide(turn, true).move;
+    const r = this.rules.ruleSet;
+    if (turn.revealChances === undefined || !isTimed(r) || r.reaction === 0 || turn.queue.length === 0)
+      return this.decide(turn, true).move;
+    // The reaction (docs/game.md, "The reaction"): the piece that joined the queue as this one appeared is known only
+    // `reaction` frames later. The move is first chosen without it (its chances in its place). If that move can
+    // wait (the piece falls untouched until the reaction is over and then still reaches it), the player waits and
+    // then plays the move chosen knowing the piece, if it too is reachable after the wait. Otherwise the first
+    // frames' inputs are the blind move's, and the move changes to the one chosen knowing the piece only if that
+    // one begins with the same inputs.
+    const blind = this.decide({ ...turn, queue: turn.queue.slice(0, -1), next: turn.revealChances }, true).move;
+    if (blind === null || blind.inputs.length <= r.reaction) return blind;
+    const waited = this.afterWait(turn, r);
+    const blindKey = cellsKey(blind.cells);
+    if (waited?.has(blindKey)) {
+      const seen = this.decide(turn, true).move;
+      const late = seen && waited.get(cellsKey(seen.cells));
+      return late ? { ...seen, inputs: late } : { ...blind, inputs: waited.get(blindKey)! };
+    }
+    const seen = this.decide(turn, true).move;
+    return seen !== null && samePrefix(seen.inputs, blind.inputs, r.reaction) ? seen : blind;
+  }
+
+  /**
+   * The placements the current piece reaches when no input is given until the reaction is over (rounded up to a
+   * whole number of gravity steps and tap periods, so the gravity and the timeline keep their phase), by cells,
+   * with their frame inputs from the first frame; null when it cannot wait that long (DAS, or the stack reaches the
+   * rows the piece falls through while waiting).
+   */
+  private afterWait(turn: Turn, r: RuleSet & { reaction: number }): Map<number, FrameInput[]> | null {
+    if (!isTapTimeline(r.timeline!)) return null;
+    const level = turn.level ?? r.level!;
+    const gravity = gravityAt(r.timing!, level);
+    const period = timelineMask(r.timeline!).period;
+    const step = lcm(gravity.frames, period);
+    const frames = Math.ceil(r.reaction / step) * step;
+    const fallen = (frames / gravity.frames) * gravity.rows;
+    const height = turn.height - fallen;
+    if (height < 4 || maxHeight(turn.rows) > height) return null;
+    const rules = factsAtLevel(this.rules, level);
+    const wait: FrameInput[] = new Array(frames).fill('.');
+    const out = new Map<number, FrameInput[]>();
+    for (const p of reachableOnRows(turn.rows, this.width, height, turn.current, rules))
+      out.set(cellsKey(p.cells), [...wait, ...(p.inputs as FrameInput[])]);
+    return out;
   }
 
   /** A game state checked and turned into the turn the search plays (nextMove's and rankPlacements's input). */
@@ -388,7 +440,8 @@ export class TetrisAI {
     // This turn's stacking rules: a Tetris-ready stack only waits for its I and may stand higher (STACK_ROOM).
     // (The full-board baseline keeps no stack: it needs neither.)
     const surfaces = this.policy === 'fullBoardOnly' ? [] : stackSurfaces(rows, this.width, wellSides(this.well));
-    const stackRules = surfaces.some(isTetrisReady) ? this.limits.tetrisReady : this.limits.building;
+    const limits = this.limitsAt(rules);
+    const stackRules = surfaces.some(isTetrisReady) ? limits.tetrisReady : limits.building;
     const limit = stackRules.boardHeight;
     const burn = this.policy === 'both' && burnsRows(rows, limit, known);
     if (this.policy !== 'fullBoardOnly') {
@@ -448,6 +501,17 @@ export class TetrisAI {
       ctx,
       state: recoverState,
     });
+  }
+
+  /** Stack limits by level under a timed rule set (timedLimits), made once per level. */
+  private readonly levelLimits = new Map<number, StackLimits>();
+
+  private limitsAt(rules: GameRuleFacts): StackLimits {
+    const r = rules.ruleSet;
+    if (!isTimed(r)) return this.limits;
+    let limits = this.levelLimits.get(r.level);
+    if (!limits) this.levelLimits.set(r.level, (limits = timedLimits(this.limits, rules, this.width, this.well)));
+    return limits;
   }
 
   /** The well the recover terms aim for: the chosen side, or under 'auto' the edge column holding fewer cells. */
@@ -524,6 +588,26 @@ export interface Turn {
   next: ArrayLike<number> | undefined;
   /** A timed rule set's level this turn (undefined: the rule set's own). */
   level?: number;
+  /**
+   * playTurn under a timed rule set with a reaction: the chances of the queue's last piece as they were before it
+   * was dealt (it appears in the preview as the current piece does, and is known only `reaction` frames later).
+   * Undefined: the whole queue is known from the first frame.
+   */
+  revealChances?: ArrayLike<number>;
+}
+
+function lcm(a: number, b: number): number {
+  let x = a;
+  let y = b;
+  while (y !== 0) [x, y] = [y, x % y];
+  return (a / x) * b;
+}
+
+/** Whether two input sequences have the same first `frames` tokens. */
+function samePrefix(a: readonly unknown[], b: readonly unknown[], frames: number): boolean {
+  if (a.length < frames || b.length < frames) return false;
+  for (let i = 0; i < frames; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** What nextMove decided, and the search contexts it decided with (rankPlacements values every move with them). */

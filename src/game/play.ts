@@ -431,6 +431,11 @@ export async function playOneGame(
   const rows = new Uint32Array(WORK_ROWS);
   const height = Math.max(visible, MIN_FIELD_HEIGHT);
   const chances = useNext ? new Float64Array(PIECE_COUNT) : undefined;
+  const ruleSet = ai.rules.ruleSet;
+  const revealChances =
+    useNext && lookahead > 0 && !hold && isTimed(ruleSet) && ruleSet.reaction > 0
+      ? new Float64Array(PIECE_COUNT)
+      : undefined;
   let holdPiece: Piece | null = null;
   let holes = 0;
   // an NES game (a timed rule set): its level, lines and score
@@ -447,12 +452,26 @@ export async function playOneGame(
       lastYield = performance.now();
       hooks.onPieces?.({ pieces: tally.pieces, lines: tally.lines });
     }
-    while (stream.length < lookahead + 1) stream.push(rng.next() as Piece);
+    while (stream.length < lookahead + 1) {
+      // the chances of the piece about to join the queue, for the reaction (Turn.revealChances)
+      if (revealChances && stream.length === lookahead) rng.distribution(revealChances);
+      stream.push(rng.next() as Piece);
+    }
     const current = stream[0];
     const queue = stream.slice(1);
     const next = chances && rng.distribution(chances);
     const held = hold ? holdPiece : null;
-    const move = ai.playTurn({ rows, height, current, queue, hold: held, canHold: hold, next, level: nes?.level });
+    const move = ai.playTurn({
+      rows,
+      height,
+      current,
+      queue,
+      hold: held,
+      canHold: hold,
+      next,
+      level: nes?.level,
+      revealChances,
+    });
     const seen = hooks.onTurn && { n: tally.pieces, before: rows.slice(), current, queue, hold: held, move };
     if (!move) {
       if (seen) hooks.onTurn?.({ ...seen, after: seen.before, lines: 0 });

@@ -12,6 +12,8 @@ import { PIECES } from '../../src/pieces.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { RULE_SETS } from '../../src/rules/rule-sets.js';
 import { StackRankError } from '../../src/errors.js';
+import { stackSearchSetup, timedLimits, wellReachHeight } from '../../src/game/policy.js';
+import { factsAtLevel, ruleFacts } from '../../src/game/rules-adapter.js';
 import { timedRefBoard, timedRefReplay } from '../reference/timed-reference.js';
 
 let table: RankTable;
@@ -95,6 +97,73 @@ describe('TetrisAI under a timed NES rule set', () => {
 function pickTime(r: typeof RULE_SETS.nes) {
   return { timing: r.timing, level: r.level, timeline: r.timeline, reaction: r.reaction };
 }
+
+describe('the stack limit by level', () => {
+  it('is the highest flat stack the I reaches the well from on each side the AI may keep it, at least 4 rows', () => {
+    const facts = ruleFacts('nes');
+    const { limits } = stackSearchSetup(facts, 'nes', 'both');
+    const at = (level: number, well: 'auto' | 'right') =>
+      timedLimits(limits, factsAtLevel(facts, level), 10, well).tetrisReady.boardHeight;
+    expect([18, 28, 29, 38, 39, 45].map((l) => at(l, 'auto'))).toEqual([12, 12, 10, 10, 4, 4]);
+    expect([18, 28, 29, 38, 39, 45].map((l) => at(l, 'right'))).toEqual([12, 12, 12, 12, 6, 6]);
+    // StackRabbit's max4TapHeight at level 29: 12 rows with X., 9 with X.., 6 with X...
+    const reach = (timeline: string) =>
+      wellReachHeight(factsAtLevel(ruleFacts({ ...RULE_SETS.nes, timeline }), 29), 10, 9);
+    expect(['X.', 'X..', 'X...'].map(reach)).toEqual([12, 9, 6]);
+  });
+});
+
+describe('the reaction: the next piece is known only `reaction` frames after the current one appears', () => {
+  it("a move's first frames are the same whatever piece joined the queue; after them it may change", async () => {
+    const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table, randomizer: 'nes' });
+    const reaction = RULE_SETS.nes.reaction!;
+    const turns: PlayedTurn[] = [];
+    await playOneGame(
+      ai,
+      1,
+      { randomizer: 'nes', lookahead: 1, hold: false, maxPieces: 120, seed: 9, maxLevel: 19 },
+      { onTurn: (t) => turns.push(t) },
+    );
+    const uniform = new Float64Array(7).fill(1 / 7);
+    let changed = 0;
+    let waited = 0;
+    for (const t of turns.filter((t) => t.move).slice(0, 60)) {
+      const rows = new Uint32Array(44);
+      rows.set(t.before.subarray(0, 20));
+      const answers = PIECES.map((q) =>
+        ai.playTurn({
+          rows,
+          height: 20,
+          current: t.current,
+          queue: [q],
+          hold: null,
+          canHold: false,
+          next: uniform,
+          level: 18,
+          revealChances: uniform,
+        }),
+      );
+      const firstFrames = new Set(answers.map((m) => m!.inputs.slice(0, reaction).join(' ')));
+      expect(firstFrames.size).toBe(1);
+      if (new Set(answers.map((m) => JSON.stringify(m!.cells))).size > 1) changed++;
+      if (answers.some((m) => m!.inputs.slice(0, reaction).every((i) => i === '.') && m!.x !== answers[0]!.x)) waited++;
+      const board = timedRefBoard(
+        Array.from({ length: 20 }, (_, k) => {
+          let row = '';
+          for (let x = 0; x < 10; x++) row += (rows[19 - k] >> x) & 1 ? '#' : '.';
+          return row;
+        }),
+      );
+      for (const m of answers)
+        expect(timedRefReplay(board, t.current, { level: 18, timeline: 'X.' }, m!.inputs as string[])).toMatchObject({
+          cells: m!.cells,
+        });
+    }
+    // the piece, once known, changes some moves, and some of those the player waited for
+    expect(changed).toBeGreaterThan(0);
+    expect(waited).toBeGreaterThan(0);
+  }, 300_000);
+});
 
 describe('NES games', () => {
   it('every move is frame-reachable at the game level; the score and levels are the clears counted by hand', async () => {
