@@ -6,16 +6,19 @@
 // Board rows are stored with walls: row y at index y + 4, bit x + 4 = column x, bits outside the board set, rows
 // below the floor and from the ceiling up all ones; so a collision test is a few AND operations with no bounds
 // test. State index: rotation << 11 | (y + 4) << 5 | (x + 4). Every offset, code and size shared with TypeScript is
-// in assembly/reachable/layout.ts. No allocation, no strings, no GC.
+// in assembly/reachable/layout.ts; spins (their corner test and the best spin per placement) are in
+// assembly/reachable/spin.ts. No allocation, no strings, no GC.
 export { alloc } from './memory';
 export * from './reachable/layout';
 export { reachTimed, tapPath } from './reachable/timed';
+import { applySpins, noteSpin, spins, threeCorners } from './reachable/spin';
 import {
   COLUMN_SLOTS,
   FIT_COUNT,
   FLAG_20G,
   FLAG_INITIAL_ROTATION,
   FLAG_SOFT_DROP,
+  FLAG_SPINS,
   M_CW,
   M_DAS_LEFT,
   M_DAS_RIGHT,
@@ -34,6 +37,7 @@ import {
   O_HEIGHTS,
   O_LOCK,
   O_OUT,
+  O_OUT_SPIN,
   O_PARENT,
   O_QUEUE,
   O_ROWS,
@@ -73,13 +77,14 @@ import {
   T_READ_DY,
   WALL,
 } from './reachable/layout';
-import { blockedCell, collides, ctx, dropY, fit, mark, setUp, stateIndex, useContext, word } from './reachable/board';
+import { blockedCell, collides, ctx, dropY, fit, mark, setUp, stateIndex, tbl, useContext, word } from './reachable/board';
 
 
-// result of a move, when it succeeds
+// result of a move, when it succeeds (a turn: rk the kick test it took, 0 for the plain turn)
 let rs: i32 = 0;
 let rx: i32 = 0;
 let ry: i32 = 0;
+let rk: i32 = 0;
 let tail: i32 = 0;
 
 /** Queues the state (rs, rx, ry), reached from state `from` by move m, unless this call has seen it. */
@@ -104,6 +109,7 @@ function turn(s: i32, x: i32, y: i32, dir: i32): bool {
     rs = t;
     rx = x;
     ry = y;
+    rk = 0;
     return true;
   }
   if (word(s, k + T_CENTRE) != 0) {
@@ -124,6 +130,7 @@ function turn(s: i32, x: i32, y: i32, dir: i32): bool {
       rs = t;
       rx = kx;
       ry = ky;
+      rk = i;
       return true;
     }
   }
@@ -141,6 +148,8 @@ export function reach(context: usize, table: usize): i32 {
   const g20 = (flags & FLAG_20G) != 0;
   const soft = (flags & FLAG_SOFT_DROP) != 0 && !g20;
   const irs = (flags & FLAG_INITIAL_ROTATION) != 0;
+  const spinning = (flags & FLAG_SPINS) != 0 && spins(tbl);
+  let spun = false;
 
   const s0 = load<i32>(ctx + O_SPAWN_S);
   const x0 = load<i32>(ctx + O_SPAWN_X);
@@ -173,14 +182,20 @@ export function reach(context: usize, table: usize): i32 {
         const out = ctx + O_OUT + ((<usize>(count * OUT_WORDS)) << 2);
         store<i32>(out + (OUT_LANDED << 2), stateIndex(s, x, ly));
         store<i32>(out + (OUT_FROM << 2), idx);
+        store<i32>(ctx + O_OUT_SPIN + ((<usize>count) << 2), 0);
         count++;
       }
     }
 
     // the moves, in the search order (cw ccw left right dasLeft dasRight softDrop)
     for (let dir = 0; dir < 2; dir++) {
-      const ok = g20 && irs && head == 0 ? turn(s0, x0, y0, dir) : turn(s, x, y, dir);
+      const initial = g20 && irs && head == 0;
+      const ok = initial ? turn(s0, x0, y0, dir) : turn(s, x, y, dir);
       if (ok) {
+        // a turn that leaves the piece at rest may be a spin (spin.ts), whether or not the state is new
+        if (spinning && threeCorners(ctx, tbl, rs, rx, ry)) {
+          if (noteSpin(ctx, tbl, mark, initial ? s0 : s, idx, dir, rk, rs, rx, ry)) spun = true;
+        }
         if (g20) ry = dropY(rs, rx, ry);
         enqueue(M_CW + dir, idx);
       }
@@ -238,6 +253,7 @@ export function reach(context: usize, table: usize): i32 {
       }
     }
   }
+  if (spun) applySpins(ctx, tbl, mark, count);
   return count;
 }
 

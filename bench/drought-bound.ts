@@ -1,5 +1,5 @@
 /**
- * What a randomizer's I droughts alone allow (docs/results.md, "The strength targets with 95 % intervals, and what
+ * What a randomizer's I droughts alone allow (bench/notes/results.md, "The strength targets with 95 % intervals, and what
  * the I droughts allow"): a piece-count model of Tetris stacking with no board. Every non-I piece adds 4 cells to
  * the stack; an I takes a Tetris (removes 36 cells: its own 4 and 4 rows of 9 stack cells) when the stack holds at
  * least 36 cells, else it adds 4 cells too; when the stack holds more than the burn point, rows are burnt (one

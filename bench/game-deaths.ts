@@ -1,5 +1,5 @@
 /**
- * How TetrisAI's games top out (docs/results.md, "Classic: a lower stack against top-outs"): replays playGame's
+ * How TetrisAI's games top out (bench/notes/results.md, "Classic: a lower stack against top-outs"): replays playGame's
  * games (bench/replay.ts: the same seeds and moves) and, for every game that tops out, prints its last positions:
  * the piece, the preview, the move (mode, piece, rotation, x, y, lines) and the board before it with the move's
  * piece drawn in as its letter, top row first ('#' filled, '.' empty). Writes bench/results/game-deaths.json (each

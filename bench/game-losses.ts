@@ -1,5 +1,5 @@
 /**
- * Where TetrisAI's Tetris rate is lost (docs/results.md, "Where the Tetris rate is lost"): plays the same games as
+ * Where TetrisAI's Tetris rate is lost (bench/notes/results.md, "Where the Tetris rate is lost"): plays the same games as
  * playGame (same seeds, same queue and next-piece chances) and labels every clear that is not a Tetris by the mode
  * that made it and, in recover mode, by what started the recovery: the stack had no move for the piece
  * (`stack had no move`), a tall stack with no I in sight (`burn`), or a stack move that opened a buried hole or left
@@ -48,13 +48,13 @@ let topOuts = 0;
 let recoveries = 0;
 let recoveryPieces = 0;
 // Cells on the board before each Tetris and when a burn starts a recovery: how much room the stack had left
-// (docs/results.md, "The strength targets with 95 % intervals, and what the I droughts allow").
+// (bench/notes/results.md, "The strength targets with 95 % intervals, and what the I droughts allow").
 const cellsOf = (rows: Uint32Array) => rows.reduce((n, m) => n + popcount(m), 0);
 let tetrises = 0;
 let cellsBeforeTetrises = 0;
 let burnStarts = 0;
 let cellsAtBurnStarts = 0;
-// Moves made on a clean stack, by the floor it stood on (docs/results.md, "Floors of at most 2 rows"), and the
+// Moves made on a clean stack, by the floor it stood on (bench/notes/results.md, "Floors of at most 2 rows"), and the
 // non-Tetris lines of each burn's recovery, from the burn to the clean stack it hands back.
 const movesByFloor = new Array<number>(maxFloor + 1).fill(0);
 const burnCosts: number[] = [];

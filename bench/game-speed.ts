@@ -1,6 +1,6 @@
 /**
  * Speed of the real-game simulator (playGame, docs/game.md): pieces per second of TetrisAI's games per target row
- * of docs/results.md, on 1 thread and on more, with the 1-thread run of the same row as the baseline measured in
+ * of bench/notes/results.md, on 1 thread and on more, with the 1-thread run of the same row as the baseline measured in
  * the same run. Medians over repeated runs; each run plays the same games (same seed), and the table says whether
  * every thread count played exactly the games the 1-thread run did. Setup (loading the table, starting workers,
  * making the AIs) is not timed: playGame's clock starts when play does. Writes bench/results/game-speed.json.
@@ -33,7 +33,7 @@ const { values: args } = benchArgs(import.meta.url, {
   other: { type: 'string' },
 });
 
-/** The target rows of docs/results.md ("Real games") and the speed each aims at with 2 threads. */
+/** The target rows of bench/notes/results.md ("Real games") and the speed each aims at with 2 threads. */
 const ROWS: Record<
   string,
   { rules: RuleSetName; randomizer: RandomizerName; lookahead: number; hold: boolean; target: number | null }

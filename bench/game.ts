@@ -1,5 +1,5 @@
 /**
- * The real-game table for docs/results.md: TetrisAI beside its two baselines (the stacking-only AI, ending at its
+ * The real-game table for bench/notes/results.md: TetrisAI beside its two baselines (the stacking-only AI, ending at its
  * first null, and the full-board BCTS player with the same preview and hold), per target row of rules,
  * randomizer, lookahead and hold. Writes bench/results/game.json.
  *
@@ -25,7 +25,7 @@ const { values: args } = benchArgs(import.meta.url, {
   out: { type: 'string', default: 'game' },
 });
 
-/** The target rows of docs/results.md ("Real games"): rules, randomizer, lookahead, hold, and what each aims at. */
+/** The target rows of bench/notes/results.md ("Real games"): rules, randomizer, lookahead, hold, and what each aims at. */
 const TARGETS: Record<
   string,
   { rules: RuleSetName; randomizer: RandomizerName; lookahead: number; hold: boolean; target: string }

@@ -33,7 +33,7 @@ const { strategy, unknownPieces } = checkStrategy(
   args.strategy,
   args['unknown-pieces'] === undefined ? undefined : Number(args['unknown-pieces']),
 );
-// Output label and file name: search-expectimax2.json holds two unknown pieces (docs/benchmarks.md).
+// Output label and file name: search-expectimax2.json holds two unknown pieces (bench/notes/benchmarks.md).
 const label = strategy === 'rank' ? 'rank' : `expectimax${unknownPieces === 2 ? '2' : ''}`;
 const table = args.table ? await loadRankTable(args.table) : (await loadOrBuildCachedTable()).table;
 const rules = resolveRules('default');

@@ -1,7 +1,7 @@
 /**
- * The mean stack profile at 20G for docs/results.md ("20G: pyramid stacking"): the 20G table and the article's
+ * The mean stack profile at 20G for bench/notes/results.md ("20G: pyramid stacking"): the 20G table and the article's
  * table, both playing the rule set tgm20g, and the article's table in its own (classic) game for contrast.
- * Writes docs/stack-profile-20g.svg and bench/results/stack-profile-20g.json.
+ * Writes bench/notes/stack-profile-20g.svg and bench/results/stack-profile-20g.json.
  *
  *   npx tsx bench/stack-profile.ts [--pieces 20000] [--lookahead 1] [--seed 2009]
  */
@@ -35,7 +35,7 @@ const svg = stackProfileSvg(
   `Mean stack profile, tgm1 pieces, lookahead ${common.lookahead}, ${common.pieces.toLocaleString('en-US')} pieces each`,
   profiles,
 );
-const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'stack-profile-20g.svg');
+const out = join(dirname(fileURLToPath(import.meta.url)), 'notes', 'stack-profile-20g.svg');
 writeFileSync(out, svg);
 console.log(`wrote ${out}`);
 console.log(

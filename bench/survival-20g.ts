@@ -1,5 +1,5 @@
 /**
- * The 20G survival table for docs/results.md: the stacking game under the rule set tgm20g (only placements a TGM
+ * The 20G survival table for bench/notes/results.md: the stacking game under the rule set tgm20g (only placements a TGM
  * piece reaches at 20G are played), tgm1 pieces, strategy rank, for the 20G table (`--variant 20g`) and the
  * article's table played at 20G. One table per run, so the two can run side by side on two cores. Piece budgets
  * per lookahead are sized from pilot runs for >= 1,000 deaths. Writes bench/results/<out>.json.

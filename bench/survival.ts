@@ -1,5 +1,5 @@
 /**
- * The survival table for docs/results.md: tgm1, lookahead 0..4, both steep rules, with piece budgets
+ * The survival table for bench/notes/results.md: tgm1, lookahead 0..4, both steep rules, with piece budgets
  * sized for >= 1,000 deaths at lookahead 0-2, >= 300 at 3 and >= 50 at 4. Writes bench/results/survival.json.
  *
  *   npx tsx bench/survival.ts [--randomizer tgm1] [--scale 1] [--threads 2] [--lookahead 0,1,2,3,4]
@@ -38,7 +38,7 @@ const { values: args } = benchArgs(import.meta.url, {
 });
 const randomizer = args.randomizer!;
 if (!isRandomizerName(randomizer)) throw new Error(`unknown randomizer ${randomizer}`);
-/** Piece budget per lookahead (scaled), chosen from pilot runs so the death counts clear the minimums docs/results.md states. */
+/** Piece budget per lookahead (scaled), chosen from pilot runs so the death counts clear the minimums bench/notes/results.md states. */
 const BUDGET = args.budget ? args.budget.split(',').map(Number) : [150_000, 500_000, 1_500_000, 2_500_000, 2_000_000];
 const tableSteep = args['table-steep'] as TableSteep;
 const { table } = await loadOrBuildCachedTable({ steep: tableSteep });

@@ -1,5 +1,5 @@
 /**
- * Tunes recover mode's weights (docs/results.md, "Recover weights tuned"). Each of the
+ * Tunes recover mode's weights (bench/notes/results.md, "Recover weights tuned"). Each of the
  * evaluator's twelve terms is its starting weight times e^x; a generation draws `population` vectors x around the
  * current centre (the centre itself is the first), plays every one on the same games (playGame with
  * recover.weights, seed + generation), scores each by its Tetris rate in points less `top-out-cost` per top-out,
@@ -15,7 +15,7 @@
  * --from starts from other weights than the defaults (RECOVER_WEIGHTS): a JSON file holding an object of weights by
  * name (terms it leaves out keep their default) or an earlier run's results (its `final`), or `hand-set`, the
  * weights before any tuning (BCTS's with hand-set recover terms). The defaults came from two runs, made when nes
- * stacked over floors of up to 4 rows with a recover beam of 12 and no chance ply (docs/results.md, "Floors of at most
+ * stacked over floors of up to 4 rows with a recover beam of 12 and no chance ply (bench/notes/results.md, "Floors of at most
  * 2 rows"), so today's defaults do not replay them:
  *
  *   npx tsx bench/tune-recover.ts --from hand-set --out tune-recover-1
@@ -54,16 +54,16 @@ const population = Number(args.population);
 const generations = Number(args.generations);
 const topOutCost = Number(args['top-out-cost']);
 const threads = Number(args.threads);
-/** The weights before any tuning: BCTS's, and the recover terms set by hand (docs/results.md). */
+/** The weights before any tuning: BCTS's, and the recover terms set by hand (bench/notes/results.md). */
 const HAND_SET: RecoverWeights = { ...PLAIN_BCTS_WEIGHTS, wellCells: -10, clean: 60, floorRows: -10, wellCover: -10 };
 
-function startingWeights(from: string | undefined): RecoverWeights {
+async function startingWeights(from: string | undefined): Promise<RecoverWeights> {
   if (from === undefined) return RECOVER_WEIGHTS;
   if (from === 'hand-set') return HAND_SET;
   // A weights file, or an earlier run's results (it starts from where that run ended), read as bench game reads them.
   return loadRecoverWeights(from, '--from');
 }
-const start = startingWeights(args.from);
+const start = await startingWeights(args.from);
 
 /** A vector x as weights: each term's starting weight times e^x, to 3 decimals. */
 function weightsOf(x: readonly number[]): RecoverWeights {

@@ -49,7 +49,13 @@ export {
   type WellSide,
   type PlayGameOptions,
   type PlayGameResult,
+  type GameSession,
+  type GameSessionOptions,
+  type SessionState,
+  type SessionStatus,
+  type RandomizerKnowledge,
 } from './game/index.js';
+export type { SetupProgress, SetupStage } from './setup-progress.js';
 
 // Rule sets.
 export {
@@ -145,4 +151,23 @@ export {
   type FumenPosition,
   type FumenExportOptions,
   type PieceState,
+} from './rules/index.js';
+
+// Versus: spins, attack and garbage (docs/rules.md, "Versus").
+export {
+  ATTACK_TABLES,
+  lockOutcome,
+  GarbageQueue,
+  insertGarbage,
+  type Spin,
+  type SpinRule,
+  type ClearKind,
+  type AttackTable,
+  type AttackTableName,
+  type LockResult,
+  type LockOutcome,
+  type VersusState,
+  type GarbageEntry,
+  type GarbageQueueOptions,
+  type Messiness,
 } from './rules/index.js';

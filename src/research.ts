@@ -141,3 +141,14 @@ export {
   type Field,
 } from './rules/index.js';
 export { searchPlacements } from './rules/reachable.js';
+// Versus machinery: the lists of names and the garbage steps a simulator composes (docs/rules.md, "Versus").
+export {
+  SPIN_RULES,
+  ATTACK_TABLE_NAMES,
+  CLEAR_KINDS,
+  DEFAULT_MESSINESS,
+  garbageAfterLock,
+  garbageHoles,
+  insertGarbageRows,
+  type GarbageStep,
+} from './rules/index.js';

@@ -1,6 +1,9 @@
 /**
- * Every ```ts block of README.md runs as a test, against the library's source (`from 'stackrank'` is src/index.ts),
- * so the README cannot drift from what the calls really do. New blocks are picked up automatically.
+ * Every code block of README.md (```js, also ```mjs, ```ts) is checked as the reader saves it, a plain `.mjs` file:
+ * `node --check` must accept it, so a TypeScript-only token (`x!`, `: Type`) fails. Then each block runs as a test,
+ * as plain JavaScript against the library's source (`from 'stackrank'` is src/index.ts), so the README cannot drift
+ * from what the calls really do, and every block type-checks as TypeScript. New blocks are picked up automatically.
+ * The docs/ pages' blocks that import stackrank get the same `node --check`.
  *
  * Conventions a README block follows:
  * - `// → EXPECTED` states what the code before it returns, and is checked. It goes at the end of a code line, or
@@ -14,7 +17,8 @@
  *   `<!-- readme-test: not run, REASON -->`; the README then says in its text what the block needs.
  * Blocks run in a temporary directory (files they save land there), one after another, in README order.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -26,6 +30,8 @@ import * as research from '../src/research.js';
 const library: Record<string, object> = { stackrank: game, 'stackrank/research': research };
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+/** The fences of a JavaScript or TypeScript example (what a reader may save as a file). */
+const CODE_FENCE = /^```(?:js|mjs|ts|javascript|typescript)\s*$/;
 const SKIP_MARKER = /<!--\s*readme-test:\s*not run,\s*(.+?)\s*-->\s*$/;
 const EXPECTATION = /\/\/\s*→\s*(.+?)(?:\s+—\s+.*)?$/;
 
@@ -39,7 +45,7 @@ function readmeBlocks(markdown: string): Block[] {
   const lines = markdown.split('\n');
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!/^```ts\s*$/.test(lines[i])) continue;
+    if (!CODE_FENCE.test(lines[i])) continue;
     const start = i;
     const body: string[] = [];
     for (i++; i < lines.length && !/^```\s*$/.test(lines[i]); i++) body.push(lines[i]);
@@ -102,11 +108,35 @@ function instrument(block: Block): string {
   return out.join('\n');
 }
 
-/** TypeScript to JavaScript (types stripped; top-level await is fine: the block becomes an async function body). */
-function toJs(code: string): string {
-  return ts.transpileModule(code, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } })
-    .outputText;
+/**
+ * The blocks of a markdown text that import stackrank, as a reader saves them: each written verbatim to its own `.mjs`
+ * file in `dir`, then `node --check`ed. Returns "FILE line N: message" for each block Node refuses.
+ */
+function mjsSyntaxErrors(markdown: string, file: string, dir: string): string[] {
+  const errors: string[] = [];
+  for (const m of markdown.matchAll(/```(?:ts|js|mjs|typescript|javascript)\n([\s\S]*?)```/g)) {
+    if (!/from 'stackrank(?:\/research)?'/.test(m[1])) continue;
+    const line = markdown.slice(0, m.index).split('\n').length;
+    const path = join(dir, `${file.replace(/\W/g, '-')}-${line}.mjs`);
+    writeFileSync(path, m[1]);
+    try {
+      execFileSync(process.execPath, ['--check', path], { stdio: 'pipe' });
+    } catch (e) {
+      const stderr = String((e as { stderr?: Buffer }).stderr ?? e);
+      errors.push(`${file} line ${line}: ${stderr.split('\n').find((l) => /Error/.test(l)) ?? stderr}`);
+    }
+  }
+  return errors;
 }
+
+/** The markdown files whose examples a reader may save: the README and the docs/ pages. */
+const DOCS = new URL('../docs/', import.meta.url);
+const PAGES: [string, string][] = [
+  ['README.md', README],
+  ...readdirSync(DOCS)
+    .filter((f) => f.endsWith('.md'))
+    .map((f): [string, string] => [`docs/${f}`, readFileSync(new URL(f, DOCS), 'utf8')]),
+];
 
 /**
  * Type errors in the blocks, each block a module of its own (strict, DOM and Node types), with `stackrank` resolving
@@ -164,26 +194,48 @@ describe('README.md examples', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('has ts blocks, and states values the test checks', () => {
+  it('has code blocks, and states values the test checks', () => {
     expect(blocks.length).toBeGreaterThan(3);
     expect(blocks.some((b) => EXPECTATION.test(b.code))).toBe(true);
   });
 
   it('the instrumentation checks what a line returns, and fails on a wrong value', async () => {
-    const run = (code: string) => {
-      const js = toJs(instrument({ line: 1, code }));
-      return new AsyncFunction('lib', 'check', 'approx', js)(library, check, startsWithDigits);
-    };
+    const run = async (code: string) =>
+      new AsyncFunction('lib', 'check', 'approx', instrument({ line: 1, code }))(library, check, startsWithDigits);
     await run(
       "import { surfaceFromHeights } from 'stackrank';\nconst s = surfaceFromHeights([0, 1, 2, 3, 4, 5, 6, 7, 8]); // → { width: 9 } — nine columns",
     );
-    await run('const n: number = Math.max(1, 8); // → 8');
+    await run('const n = Math.max(1, 8); // → 8');
     await run('const x = { a: 1, b: [2, 3] };\n// → { a: 1 }\nMath.PI; // → 3.1415…');
     await expect(run('Math.PI; // → 3.15…')).rejects.toThrow();
     await expect(run("const y = { a: 'L' }; // → { a: 'T' }")).rejects.toThrow();
+    // Blocks run as plain JavaScript: a TypeScript-only token is a syntax error, not stripped.
+    await expect(run('const q = [1];\nq.shift()!; // → 1')).rejects.toThrow(SyntaxError);
   });
 
-  it('every ts block type-checks under strict, as a TypeScript user pastes it (browser blocks too)', {
+  it('every block that imports stackrank is a valid .mjs file as saved, in the README and in docs/', () => {
+    const saved = mkdtempSync(join(tmpdir(), 'stackrank-mjs-'));
+    try {
+      expect(PAGES.flatMap(([file, text]) => mjsSyntaxErrors(text, file, saved))).toEqual([]);
+    } finally {
+      rmSync(saved, { recursive: true, force: true });
+    }
+  });
+
+  it('the .mjs check catches TypeScript a reader cannot run', () => {
+    const saved = mkdtempSync(join(tmpdir(), 'stackrank-mjs-'));
+    try {
+      const page = "```js\nimport { Board } from 'stackrank';\nconst q = [Board];\nq.shift()!;\n```\n";
+      expect(mjsSyntaxErrors(page, 'page.md', saved)).toEqual([expect.stringMatching(/^page\.md line 1: SyntaxError/)]);
+      const typed = "```ts\nimport { Board } from 'stackrank';\nconst b: number = 1;\n```\n";
+      expect(mjsSyntaxErrors(typed, 'page.md', saved)).toHaveLength(1);
+      expect(mjsSyntaxErrors('```ts\nconst b: number = 1;\n```\n', 'page.md', saved)).toEqual([]); // no stackrank import
+    } finally {
+      rmSync(saved, { recursive: true, force: true });
+    }
+  });
+
+  it('every block type-checks under strict, as a TypeScript user pastes it (browser blocks too)', {
     timeout: 60_000,
   }, () => {
     expect(typeErrors(blocks)).toEqual([]);
@@ -201,7 +253,7 @@ describe('README.md examples', () => {
       continue;
     }
     it(title, async () => {
-      const js = toJs(instrument(block));
+      const js = instrument(block);
       const quiet = console.log;
       console.log = () => {};
       try {

@@ -11,6 +11,7 @@ import {
   O_FITMARK,
   O_ROWS,
   O_SEEN,
+  O_SPIN_MARK,
   O_STAMP,
   O_VISIT,
   O_WIDTH,
@@ -141,6 +142,7 @@ export function setUp(context: usize, table: usize): void {
     memory.fill(ctx + O_VISIT, 0, STATE_COUNT << 1);
     memory.fill(ctx + O_SEEN, 0, STATE_COUNT << 1);
     memory.fill(ctx + O_FITMARK, 0, FIT_COUNT << 1);
+    memory.fill(ctx + O_SPIN_MARK, 0, STATE_COUNT << 1);
     stamp = 1;
   }
   store<i32>(ctx + O_STAMP, stamp);

@@ -63,7 +63,12 @@ export const O_FIT = 91648; //     u32[FIT_COUNT] at state << 6 | (y + WALL): bi
 //                                 cell rectangle's left column at b - WALL (computed on first use in a call)
 export const O_FITMARK = 92672; // u16[FIT_COUNT] generation mark per fit mask
 export const O_HEIGHTS = 93184; // i32[COLUMN_SLOTS] column heights (reachFromTop)
-export const CTX_BYTES = 93248;
+export const O_OUT_SPIN = 93248; // i32[MAX_PLACEMENTS] per placement of a full search: its spin level | the turn that
+//                                  makes it << SPIN_TURN_SHIFT (0: no spin; OUT_FROM is then the state turned from)
+export const O_SPIN_MARK = 101440; // u16[STATE_COUNT] generation mark per placement key a spin reaches
+export const O_SPIN = 117824; //   i32[STATE_COUNT] per placement key, the best spin found: level | turn << SPIN_TURN_SHIFT
+//                                 | the state it rests in << SPIN_LANDED_SHIFT | the state turned from << SPIN_FROM_SHIFT
+export const CTX_BYTES = 150592;
 /** Fit masks cached per call: one per (state, row). */
 export const FIT_COUNT = MAX_STATES << 6;
 
@@ -76,6 +81,16 @@ export const OUT_WORDS = 2;
 export const FLAG_20G = 1; //              the piece falls onto the stack after every move
 export const FLAG_SOFT_DROP = 2; //        soft drop is a move (ignored under 20G)
 export const FLAG_INITIAL_ROTATION = 4; // a first turn happens as the piece appears
+export const FLAG_SPINS = 8; //           placements record their best spin (pieces whose table has spin corners)
+
+/** Spin levels (src/rules/spins.ts SPINS), and how O_SPIN and O_OUT_SPIN pack a spin. */
+export const SPIN_NONE = 0;
+export const SPIN_MINI = 1;
+export const SPIN_FULL = 2;
+export const SPIN_LEVEL_MASK = 3;
+export const SPIN_TURN_SHIFT = 2; //   0: cw, 1: ccw
+export const SPIN_LANDED_SHIFT = 3;
+export const SPIN_FROM_SHIFT = 16;
 
 // ---- the frame-by-frame search's scratch block (reachTimed), allocated by TypeScript: byte offsets ----
 /** States of one frame the search tells apart (a key: see assembly/reachable/timed.ts); lock keys from TIMED_LOCKS. */
@@ -138,6 +153,11 @@ export const S_SHAPE = 12; // states with the same cells share a shape id;
 export const S_CDX = 13; //   reference + (cdx, cdy) is the same point for all of them
 export const S_CDY = 14;
 export const S_NEXT = 15; //  [2] state after cw, ccw
+// Spins (src/rules/spins.ts): the state's centre cell relative to the reference; its corners are the centre's four
+// diagonal cells, numbered 0 (dx -1, dy -1), 1 (+1, -1), 2 (-1, +1), 3 (+1, +1).
+export const S_SPIN_CX = 17;
+export const S_SPIN_CY = 18;
+export const S_SPIN_FRONT = 19; // bit i: corner i lies on the side the piece points to; 0: the piece does not spin
 export const S_TURN = 20; //  [2] turn blocks (TURN_WORDS each), cw then ccw
 // a turn block:
 export const TURN_WORDS = 22;
@@ -148,6 +168,7 @@ export const MAX_KICKS = 5;
 export const T_CENTRE = 11; // 1: ARS's centre-column rule applies
 export const T_READ_DX = 12; // [4] the new state's cells in reading order (top row first, left to right)
 export const T_READ_DY = 16; // [4]
+export const T_UPGRADE = 20; // bit k: a spin made with kick test k is full (SRS: the fifth test)
 
 // ---- moves, in the search's tie-break order (src/rules/geometry.ts SEARCH_MOVES) ----
 export const M_CW = 0;

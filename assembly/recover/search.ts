@@ -588,7 +588,7 @@ export function dropLandings(ctx: usize, node: usize, piece: i32): i32 {
 // value. bestDrop values the placement with the highest bound first, then each other one only if its bound beats the
 // best value found so far: the same best value, to the last bit, as valuing them all (test/game/recover.test.ts).
 // (The same bound on a beam level's children, leaving out those that cannot be among the few it keeps, gained 1.5 %
-// on nes's long runs and nothing on classic's: not kept; docs/benchmarks.md, "Real-game speed".)
+// on nes's long runs and nothing on classic's: not kept; bench/notes/benchmarks.md, "Real-game speed".)
 
 /** Per drop of bestDrop, in the drop table's order: its bound, and its index in the table with where it lands (y). */
 const dropBound = memory.data(MAX_DROPS << 3, 8);

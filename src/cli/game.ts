@@ -1,5 +1,4 @@
 /** `stackrank bench game`: TetrisAI playing real games of a rule set, optionally beside its two baselines (docs/game.md). */
-import { readFileSync } from 'node:fs';
 import { StackRankError } from '../errors.js';
 import { type GamePolicy, MAX_STACK_ROOM, MIN_STACK_ROOM } from '../game/policy.js';
 import { benchGame } from '../game/bench.js';
@@ -11,6 +10,7 @@ import { RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import { RULE_SETS, RULE_SET_NAMES } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import { UsageError } from './args.js';
+import { readOptionFile } from './files.js';
 import type { CliIO } from './io.js';
 import {
   LEAF_OPTIONS,
@@ -82,14 +82,14 @@ function row(r: PlayGameResult, leaf: LeafName) {
  * a bench/tune-recover.ts results file (its `final` weights). Returns every term's weight. `option` names the
  * command-line option in errors (`bench game --recover-weights`; tune-recover's `--from` reads files with it too).
  */
-export function loadRecoverWeights(path: string, option = '--recover-weights'): RecoverWeights {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    // A file that cannot be read is a runtime error (exit 1, IO), as for --table (docs/cli.md, "Exit codes").
-    throw new StackRankError('IO', `${option}: could not read ${path}: ${String((e as Error).message)}`, { cause: e });
-  }
+export async function loadRecoverWeights(
+  path: string,
+  option = '--recover-weights',
+  signal?: AbortSignal,
+): Promise<RecoverWeights> {
+  // A file that cannot be read is a runtime error (exit 1, IO), as for --table (docs/cli.md, "Exit codes"); the one
+  // reader refuses what is not a regular file (a FIFO would block, /dev/zero never end).
+  const text = await readOptionFile(option, path, 'weights file', signal);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -121,7 +121,7 @@ preview table. --recover-chance sets how many lines the AI's recover mode values
 ply; on every recover move, near the top too) and --recover-weights FILE its evaluator's weights: a JSON object of
 some of its twelve terms by name, or a bench/tune-recover.ts results file (its final weights); the baselines play
 without either. --stack-room ROWS sets the rows the stack keeps free under the top of the field, for the AI and the
-stacking-only baseline. Measured in docs/results.md ("Real games").`,
+stacking-only baseline. Measured in bench/notes/results.md ("Real games").`,
   options: {
     rules: {
       type: 'choice',
@@ -184,11 +184,15 @@ stacking-only baseline. Measured in docs/results.md ("Real games").`,
       throw new UsageError(
         `--leaf preview plays the rule sets with dropped pieces (${RULE_SET_NAMES.filter((n) => RULE_SETS[n].gravity !== '20G').join(', ')}); ${rules} plays at 20G, and preview tables are built for dropped pieces only`,
       );
+    // The weights file first: a file that cannot be read costs nothing then (the table may take seconds to build).
+    const recoverWeights =
+      values.recoverWeights === undefined
+        ? undefined
+        : await loadRecoverWeights(values.recoverWeights, undefined, io.signal);
     // tgm20g plays the 20G table (moves reachable at 20G) unless --table names another.
     const table = await loadTableForCli(values, given, io, at20G ? '20G' : 'drop');
     checkLeafTable(values, table);
     const players = values.baselines ? WITH_BASELINES : (['both'] as const);
-    const recoverWeights = values.recoverWeights === undefined ? undefined : loadRecoverWeights(values.recoverWeights);
     // A run with the default leaf records none: run files made before --leaf existed played piece-max, so they still
     // resume and merge; runs with different leaves differ in their parameters (RUN_MISMATCH). The recover weights
     // are recorded as the weights, not the file's name, so a file changed between runs does not resume.

@@ -39,8 +39,6 @@ export interface ChoiceSpec<C extends string = string> extends OptionBase {
   type: 'choice';
   choices: readonly C[];
   default?: C;
-  /** Values that were renamed: old value → what to write now, named in the usage error. */
-  renamed?: Readonly<Record<string, string>>;
 }
 /** Free text that must not be empty: a name, a preset or a file to read. */
 export interface TextSpec extends OptionBase {
@@ -170,11 +168,7 @@ function valueParser(name: string, spec: OptionSpec): ((text: string) => unknown
       return (t) =>
         numberOption(name, t, spec.min === undefined ? { above: spec.above } : { min: spec.min, max: spec.max });
     case 'choice':
-      return (t) => {
-        const now = spec.renamed && Object.hasOwn(spec.renamed, t) ? spec.renamed[t] : undefined;
-        if (now !== undefined) throw new UsageError(`--${name} ${t} is now ${now}`);
-        return choiceOption(name, t, spec.choices);
-      };
+      return (t) => choiceOption(name, t, spec.choices);
     case 'text':
     case 'outFile':
     case 'outDir':

@@ -1,4 +1,4 @@
-/** `stackrank bench survival`: the 2009 PageRank stacking article's survival table, measured by us (docs/results.md). */
+/** `stackrank bench survival`: the 2009 PageRank stacking article's survival table, measured by us (bench/notes/results.md). */
 import type { RankTable } from '../rank/table.js';
 import { BEST_STRATEGY, MAX_UNKNOWN_PIECES, STRATEGIES, type StrategyName } from '../stacking/engine.js';
 import {
@@ -39,7 +39,7 @@ interface SurvivalParams {
 }
 
 /**
- * Whether the article's figures belong to this run's game (docs/results.md, "Stacking survival under TGM"): TGM's
+ * Whether the article's figures belong to this run's game (bench/notes/results.md, "Stacking survival under TGM"): TGM's
  * pieces (tgm1) with every placement reachable (rules classic) on the article's stack of 9 columns, steps ±4 (our
  * default shape). Other randomizers, rule sets and shapes have no article figure.
  */
@@ -86,7 +86,7 @@ PageRank stacking article's figure (one row per lookahead; with --json, one obje
 article's reading of steep steps; excessFirst plays better; collapse turns every step steeper than ±S into ±S after
 each move (the game the article's figures fit). --table-steep collapse uses the table iterated under that rule
 instead of the article's. --strategy expectimax averages over the next unknown piece with the randomizer's exact
-distribution (--unknown-pieces 2: over the next two); best is the strongest measured (docs/results.md). --tetris choice lets
+distribution (--unknown-pieces 2: over the next two); best is the strongest measured (bench/notes/results.md). --tetris choice lets
 the AI send an I down the well whenever the lowest column is at least ${TETRIS_ROWS}. --leaf preview scores expectimax leaves with
 the randomizer's preview table (surface x piece in hand; built and cached on first use, about 700 MB in memory).
 --board-height 63 is no practical limit: the article's surface-only game. --shard I/N plays streams of one shard
@@ -130,7 +130,6 @@ the stack (pair it with the 20G table: stackrank table build --variant 20g --out
       choices: STRATEGY_CHOICES,
       default: 'rank',
       help: 'search strategy',
-      renamed: { expectimax2: '--strategy expectimax --unknown-pieces 2' },
     },
     unknownPieces: {
       type: 'int',
@@ -279,7 +278,7 @@ function printSurvivalRow(io: CliIO, json: boolean, result: SimulationResult, wi
 function printSurvivalFootnote(io: CliIO, params: SurvivalParams): void {
   if (!hasArticleFigures(params)) return;
   io.out(
-    "article: the 2009 article's figures; they fit the game where steep steps collapse (--steep collapse), not the real game (docs/results.md)",
+    "article: the 2009 article's figures; they fit the game where steep steps collapse (--steep collapse), not the real game (bench/notes/results.md)",
   );
 }
 

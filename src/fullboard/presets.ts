@@ -101,29 +101,20 @@ export const PRESETS = {
 } as const satisfies Record<string, Preset>;
 export type PresetName = keyof typeof PRESETS;
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
-/** The weights bestMove and playFullGame use when none are given: the strongest preset measured (docs/fullboard-results.md). */
+/** The weights bestMove and playFullGame use when none are given: the strongest preset measured (bench/notes/fullboard-results.md). */
 export const DEFAULT_WEIGHTS: PresetName = 'bcts';
 
 /** A preset name, or any features + weights pair (a Preset is one). */
 export type WeightsSpec = PresetName | WeightVector;
-
-/** Names that were renamed: old → new, named in the error for the old one (presets and feature sets). */
-export const RENAMED_WEIGHTS: Readonly<Record<string, string>> = Object.freeze({
-  seedGA: 'cs3243',
-  seedGAProse: 'cs3243Prose',
-  seedCode: 'cs3243',
-  seedClean: 'cs3243Prose',
-});
 
 /** Resolves and checks a weights spec; throws BAD_ARGUMENT with what is allowed. */
 export function resolveWeights(spec: unknown): WeightVector {
   if (typeof spec === 'string') {
     const p = Object.hasOwn(PRESETS, spec) ? (PRESETS as Record<string, Preset>)[spec] : undefined;
     if (!p) {
-      const now = Object.hasOwn(RENAMED_WEIGHTS, spec) ? ` (${spec} is now ${RENAMED_WEIGHTS[spec]})` : '';
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `unknown weights preset ${describe(spec)}; presets are ${PRESET_NAMES.join(', ')}${now}`,
+        `unknown weights preset ${describe(spec)}; presets are ${PRESET_NAMES.join(', ')}`,
       );
     }
     return p;

@@ -13,7 +13,7 @@
  * the same seed gives the same weights whatever the thread count.
  *
  * Proxy: training on the full 10×20 board is hopeless for good players (games of millions of lines), so training
- * runs on a lower board (`boardHeight`, default 12) with a piece cap (`maxPieces`); docs/fullboard-results.md
+ * runs on a lower board (`boardHeight`, default 12) with a piece cap (`maxPieces`); bench/notes/fullboard-results.md
  * reports how well the proxy ranks weights on the full board.
  */
 import {

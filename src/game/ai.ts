@@ -9,8 +9,10 @@
  */
 import {
   StackRankError,
+  checkCallback,
   checkSignal,
   describe,
+  fieldsOnce,
   firstUnknownKey,
   optionNames,
   linkedSignal,
@@ -21,6 +23,8 @@ import {
 } from '../errors.js';
 import { MIRROR_PIECE, PIECES, pieceId, toPieceId, type Piece, type PieceId } from '../pieces.js';
 import { inNode } from '../node-builtins.js';
+import { indexedDbAvailable } from '../rank/idb-cache.js';
+import { type SetupProgress, type SetupReport, setupReporter } from '../setup-progress.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import { PASS_A_TABLE_IN_A_BROWSER, type RankTable } from '../rank/table.js';
 import { isTimed, type RuleSet } from '../rules/rule-sets.js';
@@ -28,9 +32,11 @@ import { checkDistribution } from '../stacking/ai.js';
 import { StackingEngine, fillDistributionWeights, type NextPieceValues } from '../stacking/engine.js';
 import { WEIGHT_WORDS_EXPECT } from '../stacking/layout.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
-import type { Cell, FrameInput, GamePlacement, Input, RuleSetName } from '../rules/types.js';
+import type { Cell, FrameInput, GamePlacement, Input, RuleSetName, Spin } from '../rules/types.js';
+import { ATTACK_TABLES, checkVersusCount, clearKindOf, lockAttack, type ClearKind } from '../rules/attack.js';
+import { checkEntries, type GarbageEntry } from '../rules/garbage.js';
 import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, type RecoverWeights, withRecoverWeights } from './evaluate.js';
-import { cellsKey, columnCells, rowsFilled } from './grid.js';
+import { cellsKey, clearsBoard, columnCells, rowsFilled } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
 import {
@@ -44,6 +50,7 @@ import {
 import { gravityAt, isTapTimeline, timelineMask } from '../rules/timing.js';
 import {
   GAME_POLICIES,
+  MAX_HOLD_PLIES_LOOKAHEAD,
   PLAIN_RECOVER_SEARCH,
   RECOVER_SEARCH,
   burnsRows,
@@ -63,6 +70,18 @@ import {
   type WellSide,
 } from './policy.js';
 import { rankDecision, type PlacementRanking } from './rank-placements.js';
+import { GameSession, type GameSessionOptions } from './session.js';
+import { deepening } from './budget.js';
+import {
+  checkStrength,
+  checkStrengthSeed,
+  slipMove,
+  strengthProfile,
+  turnRandom,
+  weakerRoom,
+  weakerSearch,
+} from './strength.js';
+import type { Rng } from '../random.js';
 import {
   isTetrisReady,
   stackMove,
@@ -92,8 +111,13 @@ export interface TetrisAIOptions {
   /** Which side the well is on; 'auto' plays whichever side is open (both: the better). Default: by rule set
    * (DEFAULT_WELL; docs/game.md, "Options"). */
   well?: WellSide;
-  /** A rank table whose width is the board width − 1; default (Node) the cached 9-column table (10-wide boards). */
-  table?: RankTable;
+  /**
+   * A rank table whose width is the board width − 1; default the cached 9-column table (10-wide boards: from the
+   * cache folder in Node, IndexedDB in a browser, built there the first time). 'small': the cached 9-column table of
+   * steps within ±3 (SMALL_TABLE: 5.8 MB instead of 43, built about 7 times faster), for a page that cannot wait
+   * for the default's first build; its strength is in docs/game.md ("The small table"). Not under tgm20g.
+   */
+  table?: RankTable | 'small';
   /** Recover search: pieces searched (default min(lookahead + 1, 2)), lines kept per level (default 4 under nes,
    * tgm and tgm20g, else 12), lines the chance ply values over the next piece (0: none; default 12 under classic, 3
    * under nes, tgm and tgm20g, 0 under guideline), and weights of the
@@ -110,8 +134,25 @@ export interface TetrisAIOptions {
    * Tetrises and more top-outs. Default by rule set and randomizer (defaultStackRoom; docs/game.md, "Options"). */
   stackRoom?: number;
   /** Cancels the setup (loading or building the cached table, laying out the search's tables: about a second the
-   * first time in a process): create then rejects with ABORTED. */
+   * first time in a process): create then rejects with ABORTED within about 100 ms (docs/errors.md). */
   signal?: AbortSignal;
+  /** How well it plays, 1..10 (default 10, its best): a weaker level makes a weaker player's mistakes (docs/game.md,
+   * "Strength"). */
+  strength?: number;
+  /** Seeds a weaker level's choices (default 0): the same seed and position, the same move. */
+  seed?: number;
+  /**
+   * Hears the setup's progress: what it loads, builds and writes to the cache folder (each file with its size), then
+   * `ready` (SetupProgress; docs/game.md, "Setup: progress, abort and the cache").
+   */
+  onProgress?: (p: SetupProgress) => void;
+}
+
+/** nextMove's options. */
+export interface MoveOptions {
+  /** Milliseconds the move may take: the search deepens step by step while the next step is expected to fit, and
+   * the deepest finished step's move is played (docs/game.md, "Time budget"). Default: no limit, the full search. */
+  budgetMs?: number;
 }
 
 export interface GameState {
@@ -129,6 +170,12 @@ export interface GameState {
   /** Under a timed rule set: the game's level now (its gravity decides which placements the frames allow). Default:
    * the rule set's level. */
   level?: number;
+  /** Versus (docs/rules.md, "Versus"): line clears in a row up to now (0: the last lock cleared nothing; default 0). */
+  combo?: number;
+  /** Versus: difficult clears (Tetrises, spins that clear lines) in a row up to now, 0 for none (default 0). */
+  backToBack?: number;
+  /** Versus: the garbage waiting to enter this board, oldest first (GarbageQueue's `entries`; default none). */
+  incoming?: readonly GarbageEntry[];
 }
 
 const TETRIS_AI_OPTIONS = optionNames<TetrisAIOptions>({
@@ -142,7 +189,11 @@ const TETRIS_AI_OPTIONS = optionNames<TetrisAIOptions>({
   previewTable: true,
   stackRoom: true,
   signal: true,
+  strength: true,
+  seed: true,
+  onProgress: true,
 });
+const MOVE_OPTIONS = optionNames<MoveOptions>({ budgetMs: true });
 const GAME_STATE_KEYS = optionNames<GameState>({
   board: true,
   current: true,
@@ -151,6 +202,9 @@ const GAME_STATE_KEYS = optionNames<GameState>({
   canHold: true,
   next: true,
   level: true,
+  combo: true,
+  backToBack: true,
+  incoming: true,
 });
 /** TetrisAI.rankPlacements' options. */
 const RANK_PLACEMENTS_OPTIONS = optionNames<{ limit?: number }>({ limit: true });
@@ -167,6 +221,15 @@ export interface GameMove {
    * (docs/rules.md, "Time"). */
   inputs: readonly Input[] | readonly FrameInput[];
   linesCleared: number;
+  /** The spin the piece locks with (`inputs` make it): 'none' under rule sets without spins. */
+  spin: Spin;
+  /** What the lock clears, by lines and spin ('single', 'tSpinDouble', …; 'none' when nothing). */
+  clearKind: ClearKind;
+  /** Whether the lock leaves the board empty. */
+  perfectClear: boolean;
+  /** Lines the lock sends by the rule set's attack table, from the state's combo and backToBack (docs/rules.md,
+   * "Versus"), before they cancel incoming garbage; 0 under rule sets without one. */
+  attack: number;
   mode: GameMode;
   /** stack: the rank (expected rank under expectimax) of the search's best final surface, 0..1; recover: the
    * evaluator's value of the best line (higher is better). Not comparable between modes. */
@@ -185,13 +248,14 @@ export class TetrisAI {
     private readonly engine: StackingEngine,
     private readonly table: StackTable,
     private readonly limits: StackLimits,
-    private readonly recoverDepth: number,
-    /** The recover search's beam and chance-ply lines, and the wider one near the top of the field (or null). */
-    private readonly search: { beam: number; chance: number },
-    private readonly nearTop: NearTopSearch | null,
+    /** How deep a turn searches: the lookahead and recover search this AI plays (a weaker level's, if lower). */
+    private readonly settings: SearchSettings,
     private readonly recoverWeights: RecoverWeights,
     /** The highest floor this rule set's stack stands on (MAX_FLOOR). */
     private readonly maxFloor: number,
+    /** 1..10 (MAX_STRENGTH: its own play), and the seed of a weaker level's choices. */
+    readonly strength: number,
+    private readonly seed: number,
   ) {
     if (token !== INTERNAL)
       throw new StackRankError(
@@ -210,11 +274,10 @@ export class TetrisAI {
    */
   static async create(options: TetrisAIOptions = {}, attached?: AttachedSearch): Promise<TetrisAI> {
     const opts = optionsObject('TetrisAI.create', options);
-    if ('leafRows' in opts)
-      throw new StackRankError('BAD_ARGUMENT', 'the leafRows option is now previewTable (a preview table)');
     refuseUnknownOptions('TetrisAI.create', opts, TETRIS_AI_OPTIONS);
     const rules = ruleFacts(opts.rules ?? 'guideline');
     const signal = checkSignal(opts.signal);
+    const report = setupReporter(checkCallback('onProgress', opts.onProgress));
     const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, MAX_LOOKAHEAD);
     const well = opts.well ?? defaultWell(rules.ruleSet);
     if (well !== 'right' && well !== 'left' && well !== 'auto')
@@ -233,6 +296,9 @@ export class TetrisAI {
       );
     }
     const stackRoom = checkStackRoom(opts.stackRoom);
+    const strength = checkStrength(opts.strength);
+    const seed = checkStrengthSeed(opts.seed);
+    const profile = strengthProfile(strength);
     const recover = optionsObject('recover', opts.recover);
     const unknownRecover = firstUnknownKey(recover, RECOVER_OPTIONS);
     if (unknownRecover !== undefined)
@@ -255,12 +321,17 @@ export class TetrisAI {
     // At most one listener on the caller's signal for the whole setup, however many waits it makes (linkedSignal).
     const link = linkedSignal(signal);
     try {
-      const table: StackTable = attached?.table ?? opts.table ?? (await defaultGameTable(rules.ruleSet, link.signal));
+      const table: StackTable =
+        attached?.table ??
+        (opts.table === undefined || opts.table === 'small'
+          ? await defaultGameTable(rules.ruleSet, link.signal, report, opts.table)
+          : opts.table);
       const { stackRules, limits, unknownPieces, blockedWell } = stackSearchSetup(
         rules,
         opts.randomizer,
         policy,
         stackRoom,
+        (room) => weakerRoom(room, profile),
       );
       if (opts.previewTable && unknownPieces === 0)
         throw new StackRankError(
@@ -276,6 +347,7 @@ export class TetrisAI {
             leafValues: opts.previewTable,
             blockedWell,
             signal: link.signal,
+            onProgress: report,
           }),
           link.signal,
           ABORTED_SETUP,
@@ -291,15 +363,16 @@ export class TetrisAI {
         engine,
         table,
         limits,
-        recoverDepth,
-        { beam, chance: chanceLines },
-        nearTop,
+        weakerSearch({ lookahead, recoverDepth, search: { beam, chance: chanceLines }, nearTop }, profile),
         recoverWeights,
         maxFloorFor(rules.ruleSet),
+        strength,
+        seed,
       );
       // This AI alone uses its engine (an attached one is its thread's owner's business): when the AI is dropped, the
       // engine's blocks go back to the table's shared search image, for the next AI.
       if (!attached) engine.releaseWith(ai);
+      report?.({ stage: 'ready', fraction: 1 });
       return ai;
     } finally {
       link.done();
@@ -307,8 +380,25 @@ export class TetrisAI {
   }
 
   /** The move for this position, or null when nothing can be placed at all (the game is lost). */
-  nextMove(state: GameState): GameMove | null {
-    return this.decide(this.readTurn(state, 'nextMove')).move;
+  nextMove(state: GameState, options?: MoveOptions): GameMove | null {
+    const budgetMs = readMoveOptions(options);
+    return this.play(this.readTurn(state, 'nextMove'), budgetMs, 0, false);
+  }
+
+  /**
+   * A session that follows one game (docs/game.md, "Sessions"): its nextMove takes the same state as this one's,
+   * without `next`, and infers the randomizer's chances from the pieces the game has shown.
+   */
+  newGame(options: GameSessionOptions = {}): GameSession {
+    return new GameSession(
+      {
+        randomizer: this.randomizer,
+        readTurn: (state, caller) => this.readTurn(state, caller),
+        readMoveOptions,
+        play: (turn, budgetMs, salt) => this.play(turn, budgetMs, salt, false),
+      },
+      options,
+    );
   }
 
   /**
@@ -320,23 +410,23 @@ export class TetrisAI {
   playTurn(turn: Turn): GameMove | null {
     const r = this.rules.ruleSet;
     if (turn.revealChances === undefined || !isTimed(r) || r.reaction === 0 || turn.queue.length === 0)
-      return this.decide(turn, true).move;
+      return this.play(turn, undefined, 0, true);
     // The reaction (docs/game.md, "The reaction"): the piece that joined the queue as this one appeared is known only
     // `reaction` frames later. The move is first chosen without it (its chances in its place). If that move can
     // wait (the piece falls untouched until the reaction is over and then still reaches it), the player waits and
     // then plays the move chosen knowing the piece, if it too is reachable after the wait. Otherwise the first
     // frames' inputs are the blind move's, and the move changes to the one chosen knowing the piece only if that
     // one begins with the same inputs.
-    const blind = this.decide({ ...turn, queue: turn.queue.slice(0, -1), next: turn.revealChances }, true).move;
+    const blind = this.play({ ...turn, queue: turn.queue.slice(0, -1), next: turn.revealChances }, undefined, 0, true);
     if (blind === null || blind.inputs.length <= r.reaction) return blind;
     const waited = this.afterWait(turn, r);
     const blindKey = cellsKey(blind.cells);
     if (waited?.has(blindKey)) {
-      const seen = this.decide(turn, true).move;
+      const seen = this.play(turn, undefined, 0, true);
       const late = seen && waited.get(cellsKey(seen.cells));
       return late ? { ...seen, inputs: late } : { ...blind, inputs: waited.get(blindKey)! };
     }
-    const seen = this.decide(turn, true).move;
+    const seen = this.play(turn, undefined, 0, true);
     return seen !== null && samePrefix(seen.inputs, blind.inputs, r.reaction) ? seen : blind;
   }
 
@@ -364,13 +454,46 @@ export class TetrisAI {
     return out;
   }
 
+  /**
+   * A turn's move: the full search (this AI's settings), or within a time budget (a deepening search), and at a
+   * level under 10 with its mistakes, drawn from the seed, the position and `salt` (a session's turn).
+   */
+  private play(turn: Turn, budgetMs: number | undefined, salt: number, moveOnly: boolean): GameMove | null {
+    const profile = strengthProfile(this.strength);
+    if (!profile && budgetMs === undefined) return this.decide(turn, moveOnly).move;
+    let weaker = turn;
+    let rng: Rng | undefined;
+    if (profile) {
+      rng = turnRandom(this.seed, turn.rows, turn.height, [turn.current, ...turn.queue, turn.hold], salt);
+      const forgetsHold = turn.canHold && rng.nextFloat() < profile.holdMissed;
+      weaker = { ...turn, next: profile.chances ? turn.next : undefined, canHold: turn.canHold && !forgetsHold };
+    }
+    const started = performance.now();
+    const d =
+      budgetMs === undefined
+        ? this.decide(weaker, moveOnly)
+        : deepening(this.settings, budgetMs, (settings) => this.decide(weaker, moveOnly, settings));
+    if (!profile || !rng || !d.move || !(rng.nextFloat() < profile.slip)) return d.move;
+    // A slip: one of the nearly-best moves; not when a budget is already half spent (valuing them all takes time).
+    if (budgetMs !== undefined && performance.now() - started > budgetMs / 2) return d.move;
+    const slipped = slipMove(d, this.table.iterations, this.field(), profile.temperature, rng);
+    return slipped
+      ? this.describeMove(d.rows, slipped.hold, slipped.placement, d.move.mode, slipped.value, d.versus)
+      : d.move;
+  }
+
+  private field() {
+    return { width: this.width, visibleHeight: this.rules.visibleHeight };
+  }
+
   /** A game state checked and turned into the turn the search plays (nextMove's and rankPlacements's input). */
-  private readTurn(state: GameState, caller: string): Turn {
-    if (state === null || typeof state !== 'object')
+  private readTurn(given: GameState, caller: string): Turn {
+    if (given === null || typeof given !== 'object')
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `${caller} takes { ${GAME_STATE_KEYS.join(', ')} }; got ${describe(state)}`,
+        `${caller} takes { ${GAME_STATE_KEYS.join(', ')} }; got ${describe(given)}`,
       );
+    const state = fieldsOnce(caller, given, GAME_STATE_KEYS) as unknown as GameState;
     // An empty hold box is null; a queue of null is no queue, as nextMove has always read it.
     // board and current have no default: null is read (and refused) as a board or a piece.
     refuseUnknownOptions(caller, state, GAME_STATE_KEYS, ['hold', 'queue', 'board', 'current']);
@@ -390,17 +513,24 @@ export class TetrisAI {
     const canHold = state.canHold ?? this.rules.hold;
     const next = state.next === undefined ? undefined : checkDistribution(state.next);
     const level = checkTurnLevel(this.rules, state.level);
-    return { rows: board.rows, height: board.height, current, queue, hold, canHold, next, level };
+    const versus: TurnVersus = {
+      combo: checkVersusCount('combo', state.combo ?? 0),
+      backToBack: checkVersusCount('backToBack', state.backToBack ?? 0),
+      incoming: state.incoming === undefined ? [] : checkEntries(state.incoming, 'incoming'),
+    };
+    return { rows: board.rows, height: board.height, current, queue, hold, canHold, next, level, versus };
   }
 
   /**
    * nextMove's search, with what rankPlacements needs to value every other move the same way; `moveOnly` when the
    * caller reads the move and not its value (playTurn).
    */
-  private decide(turn: Turn, moveOnly = false): Decision {
+  private decide(turn: Turn, moveOnly = false, settings: SearchSettings = this.settings): Decision {
+    const { lookahead } = settings;
     const { rows, height, current, queue, hold, canHold, next } = turn;
     // a timed rule set's placements at this turn's level
     const rules = turn.level === undefined ? this.rules : factsAtLevel(this.rules, turn.level);
+    const versus = turn.versus ?? NO_VERSUS;
     // Each piece's placements are found when first asked: stack mode mostly only checks its search's move.
     const reaches: PieceReach[] = [];
     const reachOf = (p: Piece) => {
@@ -410,11 +540,14 @@ export class TetrisAI {
       return r;
     };
     const reachRoot = (p: Piece) => reachOf(p).list;
-    const options: TurnOption[] = [{ hold: false, pieces: [current, ...queue], reach: reachOf(current) }];
+    const options: TurnOption[] = [
+      { hold: false, pieces: [current, ...queue], reach: reachOf(current), boxAfter: hold },
+    ];
     if (canHold) {
       if (hold !== null && hold !== current)
-        options.push({ hold: true, pieces: [hold, ...queue], reach: reachOf(hold) });
-      else if (hold === null && queue.length > 0) options.push({ hold: true, pieces: queue, reach: reachOf(queue[0]) });
+        options.push({ hold: true, pieces: [hold, ...queue], reach: reachOf(hold), boxAfter: current });
+      else if (hold === null && queue.length > 0)
+        options.push({ hold: true, pieces: queue, reach: reachOf(queue[0]), boxAfter: current });
     }
     const decided = (move: GameMove | null, stack: Decision['stack'], recover: Decision['recover']): Decision => ({
       rows,
@@ -423,6 +556,7 @@ export class TetrisAI {
       queue,
       hold,
       canHold,
+      versus,
       options,
       reachRoot,
       move,
@@ -436,7 +570,7 @@ export class TetrisAI {
     // A tall stack with no I in sight burns rows instead of growing (the article's smaller clears where they save
     // the game): a clear that leaves the stack clean if there is one (stack mode, clearsOnly), else recover mode.
     // The stack-only baseline never burns.
-    const known = [current, ...queue.slice(0, this.lookahead), hold];
+    const known = [current, ...queue.slice(0, lookahead), hold];
     // This turn's stacking rules: a Tetris-ready stack only waits for its I and may stand higher (STACK_ROOM).
     // (The full-board baseline keeps no stack: it needs neither.)
     const surfaces = this.policy === 'fullBoardOnly' ? [] : stackSurfaces(rows, this.width, wellSides(this.well));
@@ -450,16 +584,18 @@ export class TetrisAI {
         table: this.table,
         rules: stackRules,
         width: this.width,
-        lookahead: this.lookahead,
+        lookahead,
         weights: new NextWeights(next, this.weightsRight, this.weightsLeft),
         dangerMargin: 4,
         maxFloor: this.maxFloor,
         clearsOnly: burn,
+        // Hold at every ply of the search where this turn may hold and the search is short enough (docs/game.md, "Hold").
+        holdPlies: canHold && lookahead <= MAX_HOLD_PLIES_LOOKAHEAD,
       };
       const choice = stackMove(ctx, rows, options, surfaces);
       if (choice)
         return decided(
-          this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value),
+          this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value, versus),
           { ctx, choice },
           null,
         );
@@ -471,33 +607,33 @@ export class TetrisAI {
     const boardTop = maxHeight(rows);
     const tall = stackIsTall(boardTop, limit);
     // Near the top of the field a move can lose the game: there the search is wider (RECOVER_SEARCH's nearTop).
-    const search =
-      this.nearTop !== null && boardTop > this.rules.visibleHeight - this.nearTop.rows ? this.nearTop : this.search;
+    const { nearTop } = settings;
+    const search = nearTop !== null && boardTop > this.rules.visibleHeight - nearTop.rows ? nearTop : settings.search;
     const ctx: RecoverContext = {
       width: this.width,
       height,
       visibleHeight: this.rules.visibleHeight,
       // Tall boards forget the well: the plain full-board terms fill it and clear rows. (Keeping it while burning
-      // raised the Tetris rate but lost games: docs/results.md.)
+      // raised the Tetris rate but lost games: bench/notes/results.md.)
       wellColumn: plain || tall ? -1 : this.recoverWell(rows),
       // Near the field's top a piece may cover the well: its cover is a row or two to clear, where BCTS counts each
       // cell under it as a hole and builds on the stack instead until it tops out in an I drought.
       coverWell: !plain && tall && coversWell(boardTop, limit, this.rules.visibleHeight) ? this.recoverWell(rows) : -1,
       maxFloor: this.maxFloor,
       weights: this.recoverWeights,
-      depth: this.recoverDepth,
+      depth: settings.recoverDepth,
       beam: search.beam,
       holdAllowed: this.rules.hold,
       rules,
       chance:
         search.chance > 0
-          ? { lines: search.chance, pieces: chancesAfter(queue, this.lookahead, next), moveOnly }
+          ? { lines: search.chance, pieces: chancesAfter(queue, lookahead, next), moveOnly }
           : undefined,
     };
-    const recoverState: RecoverState = { rows, current, queue: queue.slice(0, this.lookahead), hold, canHold };
+    const recoverState: RecoverState = { rows, current, queue: queue.slice(0, lookahead), hold, canHold };
     const choice = recoverMove(ctx, recoverState, reachRoot);
     if (!choice) return decided(null, null, null);
-    return decided(this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value), null, {
+    return decided(this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value, versus), null, {
       ctx,
       state: recoverState,
     });
@@ -526,15 +662,26 @@ export class TetrisAI {
     const opts = optionsObject('rankPlacements', options, RANK_PLACEMENTS_OPTIONS);
     const limit = opts.limit === undefined ? Infinity : requireInt('limit', opts.limit, 1, 10000);
     const d = this.decide(this.readTurn(state, 'rankPlacements'));
-    const field = { width: this.width, visibleHeight: this.rules.visibleHeight };
-    return rankDecision(d, this.table.iterations, limit, field, (hold, p, mode, value) =>
-      this.describeMove(d.rows, hold, p, mode, value),
+    return rankDecision(d, this.table.iterations, limit, this.field(), (hold, p, mode, value) =>
+      this.describeMove(d.rows, hold, p, mode, value, d.versus),
     );
   }
 
-  private describeMove(rows: Uint32Array, hold: boolean, p: GamePlacement, mode: GameMode, value: number): GameMove {
+  private describeMove(
+    rows: Uint32Array,
+    hold: boolean,
+    p: GamePlacement,
+    mode: GameMode,
+    value: number,
+    versus: TurnVersus,
+  ): GameMove {
     const { cells } = p;
     const linesCleared = rowsFilled(rows, this.width, cells);
+    const perfectClear = linesCleared > 0 && clearsBoard(rows, this.width, cells);
+    // A T fills at most three rows, and a mini spin's fourth corner leaves its third row open (docs/rules.md,
+    // "Versus"): every placement's lines and spin name a clear kind.
+    const clearKind = clearKindOf(linesCleared, p.spin) as ClearKind;
+    const table = this.rules.ruleSet.attack;
     return {
       hold,
       piece: p.piece,
@@ -544,6 +691,10 @@ export class TetrisAI {
       cells: p.cells,
       inputs: hold ? ['hold', ...(p.inputs as readonly Input[])] : p.inputs,
       linesCleared,
+      spin: p.spin,
+      clearKind,
+      perfectClear,
+      attack: table ? lockAttack(ATTACK_TABLES[table], clearKind, perfectClear, versus.combo, versus.backToBack) : 0,
       mode,
       value,
     };
@@ -574,6 +725,15 @@ class NextWeights {
   }
 }
 
+/** How deep a turn searches: stack mode's lookahead and recover mode's search (src/game/budget.ts deepens them). */
+export interface SearchSettings {
+  lookahead: number;
+  recoverDepth: number;
+  /** The recover search's beam and chance-ply lines, and the wider one near the top of the field (or null). */
+  search: { beam: number; chance: number };
+  nearTop: NearTopSearch | null;
+}
+
 /** One turn as the search reads it: checked bit rows and pieces (readTurn, or playGame's own). */
 export interface Turn {
   /** Bit rows, bottom first, WORK_ROWS of them, none full, empty from `height` up; not changed during the call. */
@@ -586,6 +746,8 @@ export interface Turn {
   canHold: boolean;
   /** Chances of the first piece after the queue (7 non-negative numbers summing to 1), or undefined. */
   next: ArrayLike<number> | undefined;
+  /** The versus counters and incoming garbage (nextMove's; none when left out). */
+  versus?: TurnVersus;
   /** A timed rule set's level this turn (undefined: the rule set's own). */
   level?: number;
   /**
@@ -610,8 +772,18 @@ function samePrefix(a: readonly unknown[], b: readonly unknown[], frames: number
   return true;
 }
 
+/** A turn's versus state, checked (GameState's combo, backToBack, incoming). */
+export interface TurnVersus {
+  readonly combo: number;
+  readonly backToBack: number;
+  readonly incoming: readonly GarbageEntry[];
+}
+
+const NO_VERSUS: TurnVersus = Object.freeze({ combo: 0, backToBack: 0, incoming: Object.freeze([]) });
+
 /** What nextMove decided, and the search contexts it decided with (rankPlacements values every move with them). */
-export interface Decision extends Omit<Turn, 'next'> {
+export interface Decision extends Omit<Turn, 'next' | 'versus'> {
+  versus: TurnVersus;
   options: TurnOption[];
   reachRoot: (p: Piece) => readonly GamePlacement[];
   move: GameMove | null;
@@ -623,14 +795,24 @@ export interface Decision extends Omit<Turn, 'next'> {
 export type StackTable = Pick<RankTable, 'width' | 'maxStep' | 'iterations' | 'searchValue' | 'searchScale'>;
 
 /**
- * The table a game plays when none is given (Node: the cached one, loaded once per process and shared by every AI
- * and game without a table). At 20G the stack is ranked by the 20G table: its moves are the ones a piece reaches
+ * The table a game plays when none is given (the cached one, from the cache folder in Node and from IndexedDB in a
+ * browser, loaded once per process or page and shared by every AI and game without a table). At 20G the stack is ranked by the 20G table: its moves are the ones a piece reaches
  * at 20G (docs/rules.md); else by the article's.
  */
-export async function defaultGameTable(ruleSet: RuleSet, signal: AbortSignal | undefined): Promise<RankTable> {
-  if (!inNode) throw new StackRankError('BAD_ARGUMENT', PASS_A_TABLE_IN_A_BROWSER);
+export async function defaultGameTable(
+  ruleSet: RuleSet,
+  signal: AbortSignal | undefined,
+  report?: SetupReport,
+  size?: 'small',
+): Promise<RankTable> {
+  if (!inNode && !indexedDbAvailable()) throw new StackRankError('BAD_ARGUMENT', PASS_A_TABLE_IN_A_BROWSER);
+  if (size === 'small' && ruleSet.gravity === '20G')
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `table 'small' is not for ${ruleSet.name}: the 20G table needs steps within ±4 (leave table out for it)`,
+    );
   const { sharedDefaultTable } = await import('../rank/cache.js');
-  return (await sharedDefaultTable(ruleSet.gravity === '20G' ? '20G' : 'drop', signal)).table;
+  return (await sharedDefaultTable(ruleSet.gravity === '20G' ? '20G' : 'drop', signal, report, size)).table;
 }
 
 /** A search engine and table facts made on another thread (TetrisAI.create's `attached`). */
@@ -652,6 +834,18 @@ const CERTAIN_PIECE: readonly (readonly number[])[] = PIECES.map((_, i) => PIECE
 function chancesAfter(queue: readonly Piece[], lookahead: number, next: ArrayLike<number> | undefined) {
   if (queue.length > lookahead) return CERTAIN_PIECE[pieceId(queue[lookahead])];
   return next ?? UNIFORM_CHANCES;
+}
+
+/** nextMove's options checked: the budget in milliseconds, or undefined for none. */
+function readMoveOptions(options: unknown): number | undefined {
+  const opts = optionsObject('nextMove', options as MoveOptions | undefined, MOVE_OPTIONS);
+  if (opts.budgetMs === undefined) return undefined;
+  if (typeof opts.budgetMs !== 'number' || !(opts.budgetMs >= 0) || opts.budgetMs === Infinity)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `budgetMs must be a finite number of milliseconds, 0 or more; got ${describe(opts.budgetMs)}`,
+    );
+  return opts.budgetMs;
 }
 
 function toPiece(value: unknown, what: string): Piece {

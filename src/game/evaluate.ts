@@ -8,7 +8,7 @@
  * hold these equal to); only the arithmetic differs (bit masks instead of cell loops). The features are computed in
  * WebAssembly (assembly/recover/search.ts); the weights and the definitions' words live here.
  */
-import { describe, firstUnknownKey, StackRankError } from '../errors.js';
+import { describe, fieldsOnce, firstUnknownKey, StackRankError } from '../errors.js';
 import { PRESETS } from '../fullboard/presets.js';
 import { RecoverKernel } from './recover-kernel.js';
 
@@ -58,7 +58,7 @@ export const PLAIN_BCTS_WEIGHTS: RecoverWeights = Object.freeze({
 /**
  * Recover mode's weights: the BCTS features (docs/fullboard.md) and the recover terms, tuned for this game by
  * bench/tune-recover.ts (a cross-entropy search under nes/nes in two stages from BCTS's weights with hand-set recover
- * terms; docs/results.md, "Recover weights tuned"). Against those starting weights: nes/nes +1.3 points of Tetris
+ * terms; bench/notes/results.md, "Recover weights tuned"). Against those starting weights: nes/nes +1.3 points of Tetris
  * rate and 13 top-outs against 16 (20 games of 20,000 pieces, seeds 1–6), classic/tgm1 +0.3 point, tgm20g +1.3.
  * Each cell in the well column costs about one hole's worth, being back on a clean stack is worth more than the rows
  * with holes it takes to get there, a floor row under it costs a little less than a well cell, and a covered well's
@@ -98,13 +98,14 @@ export function withRecoverWeights(base: RecoverWeights, given: unknown, what: s
       `${what} must be an object of weights by name (${RECOVER_TERMS.join(', ')}); got ${describe(given)}`,
     );
   const weights: Record<string, number> = { ...base };
-  const unknown = firstUnknownKey(given, RECOVER_TERMS);
+  const terms = fieldsOnce(what, given);
+  const unknown = firstUnknownKey(terms, RECOVER_TERMS);
   if (unknown !== undefined)
     throw new StackRankError(
       'BAD_ARGUMENT',
       `${what}: unknown term ${describe(unknown)}; terms are ${RECOVER_TERMS.join(', ')}`,
     );
-  for (const [name, value] of Object.entries(given)) {
+  for (const [name, value] of Object.entries(terms)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > MAX_RECOVER_WEIGHT)
       throw new StackRankError(
         'BAD_ARGUMENT',

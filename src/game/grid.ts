@@ -163,6 +163,20 @@ export function rowsFilled(rows: ArrayLike<number>, width: number, cells: readon
 }
 
 /**
+ * Whether locking the cells empties the board (a perfect clear): every row of `rows`, with the cells in it, ends full
+ * (cleared) or empty. The cells must lie in rows below rows.length.
+ */
+export function clearsBoard(rows: ArrayLike<number>, width: number, cells: readonly Cell[]): boolean {
+  const full = (1 << width) - 1;
+  for (let y = 0; y < rows.length; y++) {
+    let m = rows[y];
+    for (const c of cells) if (c[1] === y) m |= 1 << c[0];
+    if (m !== 0 && m !== full) return false;
+  }
+  return true;
+}
+
+/**
  * Whether the cells, moved by (x, y), fill a row of `rows` (rowsFilled > 0), read from the cells' own row masks
  * (made once per cells array: the rules layer's piece states are fixed arrays) instead of cell by cell: stack mode
  * asks it of every reachable placement when it looks for a smaller clear.

@@ -20,23 +20,28 @@ import {
   optionsObject,
   refuseUnknownOptions,
   requireInt,
+  sliceClock,
 } from '../errors.js';
 import { joinRecords, recordInt, recordObject, requireRunParts } from '../runs.js';
 import { inNode } from '../node-builtins.js';
 import { PIECE_COUNT, type Piece } from '../pieces.js';
-import { checkSeed } from '../random.js';
+import { MAX_SEED, checkSeed } from '../random.js';
 import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
-import { refuseLeafRows, type NextPieceValues } from '../stacking/engine.js';
+import type { NextPieceValues } from '../stacking/engine.js';
 import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
 import { isTimed, type RuleSet } from '../rules/rule-sets.js';
 import { NES_COMPETITION_MAX_LEVEL, NesGame, checkFormat } from '../rules/nes-game.js';
 import { bandOf, checkNesTally, nesRunStats, NES_LEVEL_BANDS, type NesRunStats, type NesTally } from './nes-stats.js';
+import { RULE_SET_NAMES, isRuleSetName } from '../rules/rule-sets.js';
+import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
 import type { BenchGameOptions } from './bench.js';
 import { defaultGameTable, type GameMove, TetrisAI, type TetrisAIOptions } from './ai.js';
-import { checkStackRoom, type GamePolicy, type WellSide } from './policy.js';
+import { type SetupProgress, setupReporter } from '../setup-progress.js';
+import { GAME_POLICIES, checkStackRoom, type GamePolicy, type WellSide } from './policy.js';
+import { checkStrength } from './strength.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { countHoles, emptyFrom, lockInPlace } from './grid.js';
 import { piecesPerTopOutInterval, tetrisRateInterval } from './intervals.js';
@@ -73,7 +78,8 @@ export interface PlayGameOptions {
   well?: WellSide;
   /** An AI made for these options, to reuse (its rules, lookahead and randomizer must match); only with threads 1. */
   ai?: TetrisAI;
-  table?: RankTable;
+  /** A rank table, or 'small' (TetrisAIOptions.table); default the cached table. */
+  table?: RankTable | 'small';
   /** 'both' (the AI); 'stackOnly' and 'fullBoardOnly' are the benchmark baselines. */
   policy?: GamePolicy;
   /** A preview table for the randomizer-aware search (TetrisAIOptions.previewTable). */
@@ -81,9 +87,16 @@ export interface PlayGameOptions {
   recover?: TetrisAIOptions['recover'];
   /** Rows stack mode keeps free under the top (TetrisAIOptions.stackRoom); default by rule set and randomizer. */
   stackRoom?: number;
+  /** The AI's strength, 1..10 (TetrisAIOptions.strength; default 10); a weaker level's choices are seeded by `seed`. */
+  strength?: number;
   /** Worker threads playing games side by side (Node). Default: the core count, at most `games`; 1 with `ai`. */
   threads?: number;
   onProgress?: (p: GameProgress) => void;
+  /**
+   * The setup's progress before the first piece (loading or building the table, files written to the cache, the
+   * search's memory: TetrisAIOptions.onProgress), then `ready` once play starts.
+   */
+  onSetupProgress?: (p: SetupProgress) => void;
   /** Called with each game's tally as soon as the game is over (to write checkpoints; any order with threads). */
   onGame?: (tally: GameTally) => void;
   signal?: AbortSignal;
@@ -115,6 +128,8 @@ const PLAY_GAME_OPTIONS = optionNames<PlayGameOptions>({
   ai: true,
   policy: true,
   recover: true,
+  strength: true,
+  onSetupProgress: true,
 });
 
 /** onProgress: games finished, and pieces, lines and top-outs so far (games under way included). */
@@ -218,11 +233,13 @@ export interface GameAIOptions {
   policy: GamePolicy;
   recover: TetrisAIOptions['recover'];
   stackRoom: number | undefined;
+  strength: number;
+  /** Seeds a weaker level's choices: the run's seed. */
+  seed: number;
 }
 
 export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {
   const opts = optionsObject('playGame', options);
-  refuseLeafRows(opts);
   // maxLevel null: an NES game without a level cap
   refuseUnknownOptions('playGame', opts, PLAY_GAME_OPTIONS, ['maxLevel']);
   const rules = opts.rules ?? 'guideline';
@@ -242,6 +259,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   const signal = checkSignal(opts.signal);
   const onProgress = checkCallback<(p: GameProgress) => void>('onProgress', opts.onProgress);
   const onGame = checkCallback<(t: GameTally) => void>('onGame', opts.onGame);
+  const report = setupReporter(checkCallback('onSetupProgress', opts.onSetupProgress));
   if (opts.hold !== undefined && typeof opts.hold !== 'boolean')
     throw new StackRankError('BAD_ARGUMENT', `hold must be true or false; got ${describe(opts.hold)}`);
   if (opts.hold && !facts.hold) throw new StackRankError('BAD_ARGUMENT', `the ${facts.name} rule set has no hold`);
@@ -264,6 +282,8 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
     policy,
     recover: opts.recover,
     stackRoom: checkStackRoom(opts.stackRoom),
+    strength: checkStrength(opts.strength),
+    seed,
   };
   const settings: GameSettings = { randomizer, lookahead, hold: opts.hold ?? facts.hold, maxPieces, seed };
   if (format) settings.maxLevel = format.maxLevel;
@@ -272,7 +292,10 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   let t0 = performance.now();
   let tallies: GameTally[];
   if (threads > 1) {
-    const table = opts.table ?? (await defaultGameTable(facts.ruleSet, signal));
+    const table =
+      opts.table === undefined || opts.table === 'small'
+        ? await defaultGameTable(facts.ruleSet, signal, report, opts.table)
+        : opts.table;
     ({ tallies, startedAt: t0 } = await playOnThreads({
       aiOptions,
       settings,
@@ -282,9 +305,11 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
       games,
       threads,
       signal,
+      onSetupProgress: report,
       onProgress:
-        (onProgress || onGame) &&
+        (onProgress || onGame || report) &&
         ((startedAt) => {
+          report?.({ stage: 'ready', fraction: 1 });
           const progress = onProgress && progressSum(onProgress, startedAt);
           return (slot, current, finished) => {
             if (finished) onGame?.(finished);
@@ -300,7 +325,9 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
         table: opts.table,
         previewTable: policy === 'fullBoardOnly' ? undefined : opts.previewTable,
         signal,
+        onProgress: opts.onSetupProgress,
       }));
+    if (opts.ai) report?.({ stage: 'ready', fraction: 1 });
     if (
       ai.rules.name !== facts.name ||
       JSON.stringify(ai.rules.ruleSet) !== JSON.stringify(facts.ruleSet) ||
@@ -312,11 +339,22 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
         `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}); these games ask for ${facts.name} at ${lookahead} (${policy})${isTimed(facts.ruleSet) ? ' with the same time' : ''}`,
       );
     }
+    if (opts.strength !== undefined && ai.strength !== aiOptions.strength)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `the given ai plays at strength ${ai.strength}; these games ask for ${aiOptions.strength}`,
+      );
     t0 = performance.now();
     const progress = onProgress && progressSum(onProgress, t0);
+    // One clock over all the games: many short games give the event loop (an abort) a turn as one long game does.
+    const due = sliceClock(YIELD_EVERY_MS);
     tallies = [];
     for (let g = firstGame; g < firstGame + games; g++) {
-      const tally = await playOneGame(ai, g, settings, { signal, onPieces: progress && ((p) => progress(0, p)) });
+      const tally = await playOneGame(ai, g, settings, {
+        signal,
+        due,
+        onPieces: progress && ((p) => progress(0, p)),
+      });
       progress?.(0, null, tally);
       onGame?.(tally);
       tallies.push(tally);
@@ -401,13 +439,20 @@ export interface PlayedTurn {
 /**
  * Plays game `game` of the seed's sequence with this AI: its pieces come from the randomizer seeded with
  * streamSeed(seed, game, 0) and nothing else, so any thread playing it plays the same game. `onTurn` (diagnostics)
- * sees every turn; the boards are copied for it only when it is given.
+ * sees every turn; the boards are copied for it only when it is given. The game gives the event loop a turn (and
+ * looks at `signal`) whenever `due` says so (a sliceClock of YIELD_EVERY_MS): a caller playing many games passes one
+ * clock to all of them, since a game of a few pieces may end before its own clock is due.
  */
 export async function playOneGame(
   ai: TetrisAI,
   game: number,
   settings: GameSettings,
-  hooks: { signal?: AbortSignal; onPieces?: (p: GameUnderWay) => void; onTurn?: (turn: PlayedTurn) => void } = {},
+  hooks: {
+    signal?: AbortSignal;
+    due?: () => boolean;
+    onPieces?: (p: GameUnderWay) => void;
+    onTurn?: (turn: PlayedTurn) => void;
+  } = {},
 ): Promise<GameTally> {
   const { lookahead, hold, maxPieces } = settings;
   const width = ai.width;
@@ -443,15 +488,15 @@ export async function playOneGame(
     settings.maxLevel === undefined ? null : new NesGame({ rules: ai.rules.ruleSet, maxLevel: settings.maxLevel });
   const bandLines = NES_LEVEL_BANDS.map(() => 0);
   const bandTetrisLines = NES_LEVEL_BANDS.map(() => 0);
-  let lastYield = performance.now();
+  const due = hooks.due ?? sliceClock(YIELD_EVERY_MS);
   while (tally.pieces < maxPieces) {
-    if (hooks.signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
-    if ((tally.pieces & 15) === 0 && performance.now() - lastYield > YIELD_EVERY_MS) {
+    // Every piece: a move of the recover mode's search can take milliseconds, so a check every 16 pieces was late.
+    if (due()) {
       // Give the event loop a turn, so an abort (Ctrl-C) or a timer can arrive while the games run.
       await new Promise<void>((resume) => giveTurn(resume));
-      lastYield = performance.now();
       hooks.onPieces?.({ pieces: tally.pieces, lines: tally.lines });
     }
+    if (hooks.signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
     while (stream.length < lookahead + 1) {
       // the chances of the piece about to join the queue, for the reaction (Turn.revealChances)
       if (revealChances && stream.length === lookahead) rng.distribution(revealChances);
@@ -634,6 +679,22 @@ export function checkGameTally(value: unknown, where: string, maxPieces: number)
 }
 
 /**
+ * Checks a result's description of its run (what a merge keeps, and a run file's `meta`): the values playGame
+ * writes there, each BAD_ARGUMENT naming `where` and the field otherwise.
+ */
+export function checkGameRun(run: Record<string, unknown>, where: string): void {
+  const bad = (field: string, allowed: string) =>
+    new StackRankError('BAD_ARGUMENT', `${where}: ${field} must be ${allowed}; got ${describe(run[field])}`);
+  if (!isRuleSetName(run.rules)) throw bad('rules', `one of ${RULE_SET_NAMES.join(', ')}`);
+  if (!isRandomizerName(run.randomizer)) throw bad('randomizer', `one of ${RANDOMIZER_NAMES.join(', ')}`);
+  recordInt(where, 'lookahead', run.lookahead, 0, MAX_LOOKAHEAD);
+  if (typeof run.hold !== 'boolean') throw bad('hold', 'true or false');
+  if (!GAME_POLICIES.includes(run.policy as GamePolicy)) throw bad('policy', `one of ${GAME_POLICIES.join(', ')}`);
+  recordInt(where, 'seed', run.seed, 0, MAX_SEED);
+  recordInt(where, 'maxPieces', run.maxPieces, 1);
+}
+
+/**
  * Pools results of one run played in parts (each games firstGame .. firstGame + games - 1, on any machine and
  * thread count, or rebuilt from a checkpoint's tallies) into the result of the games they cover together: the same
  * figures, bit for bit, as one playGame call over those games (summarize, from the tallies in game order).
@@ -643,6 +704,7 @@ export function checkGameTally(value: unknown, where: string, maxPieces: number)
  */
 export function mergeGameResults(results: readonly PlayGameResult[]): PlayGameResult {
   const first = requireRunParts('mergeGameResults', results, RUN_FIELDS);
+  checkGameRun(first as unknown as Record<string, unknown>, 'result 1');
   const maxPieces = requireInt('maxPieces', first.maxPieces, 1, Number.MAX_SAFE_INTEGER);
   const parts = results.map((r, i) => {
     const start = requireInt(`result ${i + 1}: firstGame`, r.firstGame, 0, Number.MAX_SAFE_INTEGER);

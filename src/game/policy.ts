@@ -1,7 +1,7 @@
 /**
  * The policy's settings by kind of rule set (docs/game.md, "The policy"): the rows stack mode keeps free, the floors
  * it stacks over, the well's side, recover mode's search, and when a tall stack burns rows or covers its well. Each
- * setting names the measurement that chose it (docs/results.md). TetrisAI (ai.ts) reads them; nothing here plays.
+ * setting names the measurement that chose it (bench/notes/results.md). TetrisAI (ai.ts) reads them; nothing here plays.
  */
 import { requireInt } from '../errors.js';
 import type { RandomizerName } from '../randomizers/index.js';
@@ -37,16 +37,19 @@ export function stackSearchSetup(
   randomizer: RandomizerName | undefined,
   policy: GamePolicy,
   stackRoom?: number,
+  /** The room as a weaker level misjudges it (src/game/strength.ts): the rows free under the top, from the room. */
+  judgeRoom: (room: number) => number = (room) => room,
 ): {
   stackRules: StackingRules;
   limits: StackLimits;
   unknownPieces: UnknownPieces;
   blockedWell?: { ruleSet: GameRuleFacts['ruleSet']; factor: number };
 } {
-  const room =
+  const own =
     stackRoom === undefined
       ? defaultStackRoom(ruleSetKind(rules.ruleSet), randomizer ?? defaultGameRandomizer(rules.name))
       : { building: stackRoom, tetrisReady: stackRoom };
+  const room = { building: judgeRoom(own.building), tetrisReady: judgeRoom(own.tetrisReady) };
   const withLimit = (free: number): StackingRules => ({
     ...DEFAULT_RULES,
     boardHeight: rules.visibleHeight - free,
@@ -68,7 +71,7 @@ export function stackSearchSetup(
  * without a hole, not by whether the I still reaches the well: under tgm20g/tgm1 a third of the I pieces that came
  * to a Tetris-ready stack could not reach its well. A factor of 0.8 gains 1.9 points of Tetris rate there, with a
  * third of the top-outs per piece (20 games of 500,000 pieces, seed 7); 0.9 about as much rate with top-outs in a
- * short screen, 0.6–0.75 less (docs/results.md, "20G: a way to the well for the I").
+ * short screen, 0.6–0.75 less (bench/notes/results.md, "20G: a way to the well for the I").
  */
 const BLOCKED_WELL_FACTOR: Readonly<Record<RuleSetKind, number>> = {
   previews: 1,
@@ -108,14 +111,14 @@ const STACK_ROOM: Readonly<Record<RuleSetKind, StackRoom & { longDroughts?: Stac
   /** Classic: an I drought is seen one piece ahead, and the stacks that top out are the ones that grow tall before
    * they are Tetris-ready (an uneven stack, a column far behind), so a stack still building stays 6 rows under the
    * top and a ready one 4: 95.0–95.2 % Tetris rate and one top-out in 60 M pieces, where one limit of 5 rows gave
-   * 94.7 % and none (classic/tgm1; docs/results.md, "Classic: two limits"). */
+   * 94.7 % and none (classic/tgm1; bench/notes/results.md, "Classic: two limits"). */
   onePiece: { building: 6, tetrisReady: 4 },
   /** nes, tgm: a deep well beside a tall stack takes only an I, so the stack stays lower (nes/nes over 2 x 3,000
    * pieces: 2 top-outs with 4 rows, none with 6); letting a ready stack stand higher gained Tetrises only with more
-   * top-outs (docs/results.md, "Classic: two limits"). Under long droughts the top-outs are ready stacks beside a
+   * top-outs (bench/notes/results.md, "Classic: two limits"). Under long droughts the top-outs are ready stacks beside a
    * deep well that wait through a drought until the I can no longer reach the well: under nes/nes, 8 rows top out
    * once per 11.1 M pieces (7 in 77.5 M, seeds 1–8) at a 71.0–71.2 % Tetris rate, where 6 rows top out once per
-   * 829,000 at 75.2–75.3 % and 7 rows once per 3.4 M at 73.5–73.6 % (docs/results.md, "nes: room for the droughts"
+   * 829,000 at 75.2–75.3 % and 7 rows once per 3.4 M at 73.5–73.6 % (bench/notes/results.md, "nes: room for the droughts"
    * and "Where each target stands"). */
   topSpawn: { building: 6, tetrisReady: 6, longDroughts: { building: 8, tetrisReady: 8 } },
   /** At 20G the piece slides over the stack from where it appears: a stack this close to the top blocks it. */
@@ -124,7 +127,7 @@ const STACK_ROOM: Readonly<Record<RuleSetKind, StackRoom & { longDroughts?: Stac
 
 /**
  * Randomizers whose I droughts are long: one gap between I pieces in a thousand is 38–44 pieces long, where under
- * the others (the TGM randomizers, the bags, red/blue) it is at most 24 (docs/results.md, "nes: room for the
+ * the others (the TGM randomizers, the bags, red/blue) it is at most 24 (bench/notes/results.md, "nes: room for the
  * droughts").
  */
 const LONG_I_DROUGHTS: ReadonlySet<RandomizerName> = new Set(['memoryless', 'nes', 'nesSketch', 'decay']);
@@ -195,7 +198,7 @@ export function checkStackRoom(stackRoom: unknown): number | undefined {
  * are room the stack no longer has, and few floors go away by themselves: digging floors of 3 and 4 rows out gains
  * 1.1 points under nes/nes and 3.9 under tgm20g; under classic/tgm1, whose stack has more room than its I droughts
  * need, the rate stays the same, and floors of 4 rows have no top-out in 60 M pieces where 2 rows had one in 59.8 M
- * (docs/results.md, "Floors of at most 2 rows"). Guideline played the same games with either.
+ * (bench/notes/results.md, "Floors of at most 2 rows"). Guideline played the same games with either.
  */
 const MAX_FLOOR: Readonly<Record<RuleSetKind, number>> = { previews: 2, onePiece: 4, topSpawn: 2, '20G': 2 };
 
@@ -207,7 +210,7 @@ export function maxFloorFor(ruleSet: GameRuleFacts['ruleSet']): number {
 /**
  * The well side TetrisAI plays when none is given, by kind of rule set. 'auto' (either edge column, whichever is a
  * clean well; both: the better) ends recoveries sooner and gains Tetris rate under classic, nes and tgm; under tgm20g
- * it loses rate and under guideline it changes nothing (the figures: docs/results.md, "The well on either edge under
+ * it loses rate and under guideline it changes nothing (the figures: bench/notes/results.md, "The well on either edge under
  * nes and tgm").
  */
 const DEFAULT_WELL: Readonly<Record<RuleSetKind, WellSide>> = {
@@ -234,7 +237,7 @@ export interface RecoverSearch {
    * The search of a recover move on a board with a cell in the field's top `rows` rows, where a move can lose the
    * game. Such boards are few, so a wide search there costs little speed: under nes/nes one top-out per 925,000
    * pieces against one per 442,000 at the same Tetris rate (six seeds of 20 games of 500,000 pieces); from the top
-   * 5 rows, or with a beam and chance ply of 24, no better; under tgm20g no change (docs/results.md, "A wider
+   * 5 rows, or with a beam and chance ply of 24, no better; under tgm20g no change (bench/notes/results.md, "A wider
    * search near the top").
    */
   nearTop?: NearTopSearch;
@@ -253,7 +256,7 @@ export interface NearTopSearch {
  * the 50 k pieces/s target. nes, tgm and 20G spend far more of their pieces in recover mode, where that took the
  * speed to a third or less; there a beam of 6 played as strong as 12 without a chance ply, and a beam of 4 pays for a
  * chance ply of 3 lines: under nes/nes 74.1 % Tetris rate against 72.4 % and one top-out per 570,000 pieces against
- * one per 167,000 (20 games of 500,000 pieces, seed 1); under tgm20g 45.3 % against 37.3 % (docs/results.md, "A
+ * one per 167,000 (20 games of 500,000 pieces, seed 1); under tgm20g 45.3 % against 37.3 % (bench/notes/results.md, "A
  * narrow recover beam with a chance ply"). With the wider search near the top and the recover kernel valuing
  * placements by difference, nes plays 60,700–62,500 pieces/s on 2 threads. Guideline hardly ever recovers.
  */
@@ -272,7 +275,7 @@ export const PLAIN_RECOVER_SEARCH: RecoverSearch = { beam: 12, chance: 0 };
  * rows above the stack's limit and at most COVER_UNDER_TOP rows under the field's top, both signs that the stack
  * is in danger. Under nes this cut the top-outs by three quarters at about the same Tetris rate; at 20G, from 2
  * rows over its low limit, it lost rate; under classic, from 4 rows under the top alone, it kept the stack alive at
- * a lower rate (docs/results.md, "Covering the well near the top").
+ * a lower rate (bench/notes/results.md, "Covering the well near the top").
  */
 const COVER_OVER_LIMIT = 2;
 const COVER_UNDER_TOP = 4;
@@ -281,6 +284,16 @@ const COVER_UNDER_TOP = 4;
 export function coversWell(boardTop: number, stackLimit: number, visibleHeight: number): boolean {
   return boardTop >= Math.max(stackLimit + COVER_OVER_LIMIT, visibleHeight - COVER_UNDER_TOP);
 }
+
+/**
+ * The longest stack-mode lookahead whose search presses hold at every ply where the turn may hold (docs/game.md,
+ * "Hold"); a longer search weighs hold at the first move only. Holding at every ply multiplies the states the search
+ * visits: over the 600 stack positions of a guideline/bag7 game (lookahead 5, seed 2), nodes per search without and
+ * with it were 18 / 31 at lookahead 1, 55 / 177 at 2, 147 / 813 at 3 and 873 / 10,497 at 5 (0.36 / 2.7 ms), and
+ * guideline games at lookahead 5 played at an eighth of the speed (a half with hold at the second ply alone). Up to
+ * lookahead 2 it costs less than one more piece of lookahead without it (bench/notes/hold-plies.md).
+ */
+export const MAX_HOLD_PLIES_LOOKAHEAD = 2;
 
 /** Stack height (below the stack's limit) from which rows are burnt while no I is known. */
 const BURN_ROOM = 2;

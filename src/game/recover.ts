@@ -17,7 +17,7 @@
  * The chance ply (RecoverContext.chance) looks one piece past the known ones: the best few lines are each valued by
  * the expected value, over the piece that comes next, of that piece's best placement at the end of the line
  * (expectimax with a max level of one piece). Two known pieces see too little of what a board does to the next
- * one; this ply is what turns a recovery's holes and covered wells into fewer lines (docs/results.md).
+ * one; this ply is what turns a recovery's holes and covered wells into fewer lines (bench/notes/results.md).
  */
 import { PIECES, type Piece } from '../pieces.js';
 import type { GamePlacement } from '../rules/types.js';

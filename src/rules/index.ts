@@ -2,7 +2,7 @@
  * The rules layer: boards, rotation systems, rule-set presets and reachable placements with key sequences
  * (docs/rules.md, "Real games"). Nothing here knows about any AI.
  */
-export type { RuleSetName, Input, FrameInput, Cell, PieceMove, GamePlacement, BoardLike } from './types.js';
+export type { RuleSetName, Input, FrameInput, Cell, PieceMove, GamePlacement, BoardLike, Spin } from './types.js';
 export { Board, BOARD_MIN_WIDTH, BOARD_MAX_WIDTH, BOARD_MIN_HEIGHT, BOARD_MAX_HEIGHT } from './board.js';
 export {
   ROTATION_SYSTEMS,
@@ -71,3 +71,28 @@ export {
   type FumenPosition,
   type FumenExportOptions,
 } from './fumen.js';
+export { SPIN_RULES, type SpinRule } from './spins.js';
+export {
+  ATTACK_TABLES,
+  ATTACK_TABLE_NAMES,
+  CLEAR_KINDS,
+  lockOutcome,
+  type AttackTable,
+  type AttackTableName,
+  type ClearKind,
+  type LockOutcome,
+  type LockResult,
+  type VersusState,
+} from './attack.js';
+export {
+  DEFAULT_MESSINESS,
+  GarbageQueue,
+  garbageAfterLock,
+  garbageHoles,
+  insertGarbage,
+  insertGarbageRows,
+  type GarbageEntry,
+  type GarbageQueueOptions,
+  type GarbageStep,
+  type Messiness,
+} from './garbage.js';

@@ -12,12 +12,14 @@ import { fieldFor, isTimed, spawnY, type RuleSet } from './rule-sets.js';
 import { gravityAt, isTapTimeline, timelineMask } from './timing.js';
 import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from './geometry.js';
 import { ROTATION_SYSTEM_NAMES, ROTATION_SYSTEMS } from './rotation-systems.js';
+import { SPINS, spinGeometry } from './spins.js';
 import type { Cell, FrameInput, GamePlacement, Input } from './types.js';
 import {
   CTX_BYTES,
   FLAG_20G,
   FLAG_INITIAL_ROTATION,
   FLAG_SOFT_DROP,
+  FLAG_SPINS,
   MAX_BOARD_ROWS,
   MAX_KICKS,
   NODE_FRAME,
@@ -42,6 +44,7 @@ import {
   O_GRAVITY_ROWS,
   O_LOCK,
   O_OUT,
+  O_OUT_SPIN,
   O_PARENT,
   O_SPAWN_S,
   O_SPAWN_X,
@@ -68,7 +71,12 @@ import {
   S_MINDY,
   S_NEXT,
   S_SHAPE,
+  S_SPIN_CX,
+  S_SPIN_CY,
+  S_SPIN_FRONT,
   S_TURN,
+  SPIN_LEVEL_MASK,
+  SPIN_TURN_SHIFT,
   S_W,
   TABLE_BYTES,
   TABLE_HEADER_WORDS,
@@ -80,6 +88,7 @@ import {
   T_KICK_DY,
   T_READ_DX,
   T_READ_DY,
+  T_UPGRADE,
   WALL,
 } from './layout.js';
 
@@ -101,6 +110,9 @@ export function pieceTable(g: PieceGeometry): Int32Array {
   const t = new Int32Array(TABLE_WORDS);
   const n = g.cells.length;
   t[0] = n;
+  // The three-corner corners of the pieces that spin under the guideline's T-spin rule; a rule set's FLAG_SPINS says
+  // whether its search records spins (the only spin rule with corners is tSpins: spins.ts).
+  const spin = spinGeometry('tSpins', g.system, g.pieceId);
   const shapes: string[] = [];
   for (let s = 0; s < n; s++) {
     const w = TABLE_HEADER_WORDS + s * STATE_WORDS;
@@ -134,6 +146,12 @@ export function pieceTable(g: PieceGeometry): Int32Array {
     const inert = g.cells.every((c) => sameCells(c, g.cells[0]));
     t[w + S_NEXT] = inert ? s : g.cw[s];
     t[w + S_NEXT + 1] = inert ? s : g.ccw[s];
+    if (spin) {
+      // spins.ts lists each state's corners around its centre in the kernel's order: (-1,-1) (+1,-1) (-1,+1) (+1,+1)
+      t[w + S_SPIN_CX] = spin.corners[s][0][0] + 1;
+      t[w + S_SPIN_CY] = spin.corners[s][0][1] + 1;
+      t[w + S_SPIN_FRONT] = spin.front[s];
+    }
     for (let dir = 0; dir < 2; dir++) {
       const k = w + S_TURN + dir * TURN_WORDS;
       const kicks = g.kicks[s][dir];
@@ -144,6 +162,7 @@ export function pieceTable(g: PieceGeometry): Int32Array {
         t[k + T_KICK_DY + i] = ky;
       });
       t[k + T_CENTRE] = g.centre[s][dir] ? 1 : 0;
+      if (spin && spin.upgradeKick >= 0 && spin.upgradeKick < kicks.length) t[k + T_UPGRADE] = 1 << spin.upgradeKick;
       const target = dir === 0 ? g.cw[s] : g.ccw[s];
       const reading = [...g.cells[target]].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
       reading.forEach(([dx, dy], i) => {
@@ -259,6 +278,7 @@ function prepare(board: KernelBoard, pid: number, rules: RuleSet): Prepared {
       rules.hiddenRows,
       // a timed search depends on the gravity at its level and the player's timeline
       isTimed(rules) ? JSON.stringify([gravityAt(rules.timing, rules.level), rules.timeline, rules.timing]) : '',
+      rules.spins,
     ].join('|');
     byKey = preparedByGame.get(game);
     if (!byKey) preparedByGame.set(game, (byKey = new Map()));
@@ -284,7 +304,8 @@ function prepare(board: KernelBoard, pid: number, rules: RuleSet): Prepared {
   params[at(O_FLAGS)] =
     (rules.gravity === '20G' ? FLAG_20G : 0) |
     (rules.softDrop ? FLAG_SOFT_DROP : 0) |
-    (rules.initialRotation ? FLAG_INITIAL_ROTATION : 0);
+    (rules.initialRotation ? FLAG_INITIAL_ROTATION : 0) |
+    (rules.spins !== 'none' ? FLAG_SPINS : 0);
   p = { table: tables[ROTATION_SYSTEM_NAMES.indexOf(rules.rotationSystem) * 7 + pid], params, geometry: g };
   if (isTimed(rules)) p.timing = timingWords(rules);
   const searchesAtTop =
@@ -553,12 +574,13 @@ export function kernelPlacement(index: number, count: number, pid: number, rules
 
 /** Keys placement `index` of the last kernelReach call takes (its inputs' length, hardDrop included). */
 export function kernelInputCount(index: number, count: number): number {
-  const { out, parent } = outViews(count);
+  const { out, parent, spin } = outViews(count);
   const from = out[OUT_WORDS * index + OUT_FROM];
   if (lastTop) return lastTop.paths[from].length;
   if (lastTimed === 'tap') return (from >>> TAP_FRAME_SHIFT) + 1;
   if (lastTimed) return framePath(from).length;
-  let n = 1;
+  // a spin's keys: the way to the state it turns from, the turn, hardDrop
+  let n = spin![index] & SPIN_LEVEL_MASK ? 2 : 1;
   for (let s = from; parent![s] !== -1; s = parent![s]) n++;
   return n;
 }
@@ -567,6 +589,8 @@ interface OutViews {
   out: Int32Array;
   parent: Int16Array | null;
   via: Uint8Array | null;
+  /** O_OUT_SPIN: per placement of a full search, its spin level and turn (0: none). */
+  spin: Int32Array | null;
 }
 
 function outViews(count: number): OutViews {
@@ -576,15 +600,17 @@ function outViews(count: number): OutViews {
     out: new Int32Array(buffer, ctx + O_OUT, count * OUT_WORDS),
     parent: lastTop || lastTimed ? null : new Int16Array(buffer, ctx + O_PARENT, STATE_COUNT),
     via: lastTop || lastTimed ? null : new Uint8Array(buffer, ctx + O_VIA, STATE_COUNT),
+    spin: lastTop || lastTimed ? null : new Int32Array(buffer, ctx + O_OUT_SPIN, count),
   };
 }
 
-function placementAt({ out, parent, via }: OutViews, i: number, g: PieceGeometry, piece: Piece): GamePlacement {
+function placementAt({ out, parent, via, spin }: OutViews, i: number, g: PieceGeometry, piece: Piece): GamePlacement {
   const landed = out[OUT_WORDS * i + OUT_LANDED];
   const s = landed >> STATE_ROTATION_SHIFT;
   const y = ((landed >> STATE_Y_SHIFT) & STATE_Y_MASK) - WALL;
   const x = (landed & STATE_X_MASK) - WALL;
   let inputs: readonly Input[] | readonly FrameInput[];
+  let level = 0;
   if (lastTop) inputs = lastTop.paths[out[OUT_WORDS * i + OUT_FROM]];
   else if (lastTimed === 'tap') inputs = tapPath(out[OUT_WORDS * i + OUT_FROM]);
   else if (lastTimed) inputs = framePath(out[OUT_WORDS * i + OUT_FROM]);
@@ -592,12 +618,15 @@ function placementAt({ out, parent, via }: OutViews, i: number, g: PieceGeometry
     const path: Input[] = [];
     for (let n = out[OUT_WORDS * i + OUT_FROM]; parent![n] !== -1; n = parent![n]) path.push(SEARCH_MOVES[via![n]]);
     path.reverse();
+    // a spin: OUT_FROM is the state the piece turns from, and the turn comes before hardDrop
+    level = spin![i] & SPIN_LEVEL_MASK;
+    if (level) path.push(spin![i] >> SPIN_TURN_SHIFT ? 'ccw' : 'cw');
     path.push('hardDrop');
     inputs = path;
   }
   // a state's cells are sorted by row, then column, and moving them keeps that order
   const cells = g.cells[s].map(([dx, dy]) => [x + dx, y + dy] as Cell);
-  return { piece, rotation: g.names[s], x, y, cells, inputs };
+  return { piece, rotation: g.names[s], x, y, cells, inputs, spin: SPINS[level] };
 }
 
 /** Bytes of the kernel's memory (for tests that check it does not grow). */

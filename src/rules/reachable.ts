@@ -6,16 +6,20 @@
  * The search runs over piece states (rotation, x, y). Edges, tried in this order at every state: cw, ccw, left,
  * right, dasLeft, dasRight, softDrop. Every key press costs 1 (a DAS shift too), so the first time a placement's
  * cells are met in breadth-first order gives one of the fewest-press sequences, and among those the one whose
- * presses come first in that edge order, earliest key first: ties break the same way on every run.
+ * presses come first in that edge order, earliest key first: ties break the same way on every run. Under a rule set
+ * with spins, every turn is also tested for a spin (whether or not its state is new); a placement a spin reaches takes
+ * the best spin found there first and its keys, the way to the state turned from, the turn, hardDrop (docs/rules.md,
+ * "Versus").
  */
-import { StackRankError, describe, optionNames, refuseUnknownOptions } from '../errors.js';
+import { StackRankError, describe, optionNames, optionsObject } from '../errors.js';
 import { PIECES, toPieceId, type Piece } from '../pieces.js';
 import { Board } from './board.js';
 import { RULE_SET_NAMES, fieldFor, isTimed, resolveRules, spawnY, type RuleSet } from './rule-sets.js';
 import { ROTATION_SYSTEMS } from './rotation-systems.js';
 import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from './geometry.js';
 import { kernelPlacements, kernelReach } from './kernel.js';
-import type { BoardLike, Cell, GamePlacement, Input, RuleSetName } from './types.js';
+import { SPINS, spinGeometry, threeCornerSpin, type SpinGeometry } from './spins.js';
+import type { BoardLike, Cell, GamePlacement, Input, RuleSetName, Spin } from './types.js';
 
 export interface ReachableOptions {
   /** A preset name (`classic`, `nes`, `nesUntimed`, `guideline`, `tgm`, `tgm20g`) or a RuleSet object. */
@@ -30,14 +34,14 @@ export function checkOptions(options: unknown, what: string): RuleSet {
   // named before the missing rules are; options left out lack their rules.
   if (options !== undefined && (options === null || typeof options !== 'object'))
     throw new StackRankError('BAD_ARGUMENT', `${what}: options must be an object { rules }; got ${describe(options)}`);
-  if (options !== undefined) refuseUnknownOptions(what, options, REACHABLE_OPTIONS);
-  if (options === undefined || !('rules' in options)) {
+  const opts = options === undefined ? undefined : optionsObject(what, options as object, REACHABLE_OPTIONS);
+  if (opts === undefined || !('rules' in opts)) {
     throw new StackRankError(
       'BAD_RULES',
       `options must be { rules } with a rule set name (${RULE_SET_NAMES.join(', ')}) or a RuleSet; got ${describe(options)}`,
     );
   }
-  return resolveRules((options as { rules: unknown }).rules);
+  return resolveRules((opts as { rules: unknown }).rules);
 }
 
 /** A piece in play: its state and reference point. */
@@ -56,6 +60,8 @@ export class Mover {
   readonly pieceId: number;
   readonly rules: RuleSet;
   readonly geometry: PieceGeometry;
+  /** The piece's spin geometry under the rule set, or null when it does not spin. */
+  readonly spins: SpinGeometry | null;
   readonly ceiling: number;
   readonly lockTop: number;
   readonly spawn: PieceState;
@@ -67,6 +73,7 @@ export class Mover {
     this.pieceId = pieceId;
     this.rules = rules;
     this.geometry = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pieceId);
+    this.spins = spinGeometry(rules.spins, ROTATION_SYSTEMS[rules.rotationSystem], pieceId);
     const field = fieldFor(rules, board.height);
     this.ceiling = field.ceiling;
     this.lockTop = field.lockTop;
@@ -101,12 +108,20 @@ export class Mover {
 
   /** The state after a turn (with the rotation system's kicks), or null when every kick is blocked. */
   turn(p: PieceState, clockwise: boolean): PieceState | null {
+    return this.kickedTurn(p, clockwise)?.state ?? null;
+  }
+
+  /**
+   * A turn and the kick test it took (0: the plain turn, k: the rotation system's kick k), or null when every kick
+   * is blocked. Spins read the kick (spinAfterTurn).
+   */
+  kickedTurn(p: PieceState, clockwise: boolean): { state: PieceState; kick: number } | null {
     const g = this.geometry;
     const dir = clockwise ? 0 : 1;
     const t = clockwise ? g.cw[p.rotation] : g.ccw[p.rotation];
     if (t === p.rotation) return null; // a one-state piece does not turn
     const kicks = g.kicks[p.rotation][dir];
-    if (!this.collides(t, p.x, p.y)) return { rotation: t, x: p.x, y: p.y };
+    if (!this.collides(t, p.x, p.y)) return { state: { rotation: t, x: p.x, y: p.y }, kick: 0 };
     if (g.centre[p.rotation][dir]) {
       // ARS: the first blocked cell in reading order (top row first, left to right) in the box's centre column
       // forbids the kick.
@@ -120,9 +135,24 @@ export class Mover {
     }
     for (let k = 1; k < kicks.length; k++) {
       const [kx, ky] = kicks[k];
-      if (!this.collides(t, p.x + kx, p.y + ky)) return { rotation: t, x: p.x + kx, y: p.y + ky };
+      if (!this.collides(t, p.x + kx, p.y + ky)) return { state: { rotation: t, x: p.x + kx, y: p.y + ky }, kick: k };
     }
     return null;
+  }
+
+  /**
+   * The spin the piece locks with when it locks right after this turn from `p` (docs/rules.md, "Versus"): 'none'
+   * when the turn is blocked, the rule set has no spins for this piece, or the piece does not rest where it turned
+   * (it would fall before locking, and a fall ends a spin).
+   */
+  spinAfterTurn(p: PieceState, clockwise: boolean): Spin {
+    const g = this.spins;
+    if (!g) return 'none';
+    const turned = this.kickedTurn(p, clockwise);
+    if (!turned) return 'none';
+    const { state, kick } = turned;
+    if (!this.collides(state.rotation, state.x, state.y - 1)) return 'none';
+    return threeCornerSpin(g, state.rotation, state.x, state.y, kick, (x, y) => this.blocked(x, y));
   }
 
   private blocked(x: number, y: number): boolean {
@@ -214,9 +244,20 @@ export class PieceMover extends Mover {
 
   override turn(p: PieceState, clockwise: boolean): PieceState | null {
     this.checkState(p);
-    if (typeof clockwise !== 'boolean')
-      throw new StackRankError('BAD_ARGUMENT', `clockwise must be true or false; got ${describe(clockwise)}`);
+    this.checkClockwise(clockwise);
     return super.turn(p, clockwise);
+  }
+
+  override kickedTurn(p: PieceState, clockwise: boolean): { state: PieceState; kick: number } | null {
+    this.checkState(p);
+    this.checkClockwise(clockwise);
+    return super.kickedTurn(p, clockwise);
+  }
+
+  override spinAfterTurn(p: PieceState, clockwise: boolean): Spin {
+    this.checkState(p);
+    this.checkClockwise(clockwise);
+    return super.spinAfterTurn(p, clockwise);
   }
 
   override settle(p: PieceState): PieceState {
@@ -247,6 +288,11 @@ export class PieceMover extends Mover {
         'BAD_ARGUMENT',
         `a piece position is integers x ${-STATE_MARGIN}..${this.board.width + STATE_MARGIN}, y ${-STATE_MARGIN}..${this.ceiling + STATE_MARGIN}; got x ${describe(x)}, y ${describe(y)}`,
       );
+  }
+
+  private checkClockwise(clockwise: unknown): void {
+    if (typeof clockwise !== 'boolean')
+      throw new StackRankError('BAD_ARGUMENT', `clockwise must be true or false; got ${describe(clockwise)}`);
   }
 
   private checkState(p: unknown): void {
@@ -330,6 +376,16 @@ export function searchPlacements(
 
   const seen = new Set<number>();
   const placements: GamePlacement[] = [];
+  const keys: number[] = [];
+  const keyOf = (cells: readonly Cell[]) => {
+    let key = 0;
+    for (const [x, y] of cells) key = key * 1024 + y * 16 + x;
+    return key;
+  };
+  // Spins: per placement (by its cells' key), the best spin a turn into a resting state makes there, and the first
+  // turn found that makes it (breadth-first: the fewest presses, ties broken as the placements' are): the state the
+  // piece rests in, the state it turned from and the turn.
+  const spins = new Map<number, { level: number; landed: PieceState; from: number; move: number }>();
   const pathTo = (i: number): Input[] => {
     const path: Input[] = [];
     for (let k = i; parent[k] !== -1; k = parent[k]) path.push(moves[via[k]]);
@@ -342,10 +398,10 @@ export function searchPlacements(
     const landed = { ...p, y: mover.dropY(p.rotation, p.x, p.y) };
     const cells = mover.cellsOf(landed);
     if (cells.every((c) => c[1] < mover.lockTop)) {
-      let key = 0;
-      for (const [x, y] of cells) key = key * 1024 + y * 16 + x;
+      const key = keyOf(cells);
       if (!seen.has(key)) {
         seen.add(key);
+        keys.push(key);
         placements.push({
           piece: PIECES[pid],
           rotation: g.names[landed.rotation],
@@ -353,6 +409,7 @@ export function searchPlacements(
           y: landed.y,
           cells,
           inputs: [...pathTo(pi), 'hardDrop'],
+          spin: 'none',
         });
       }
     }
@@ -361,6 +418,16 @@ export function searchPlacements(
       // Under 20G a turn as the very first input is TGM's initial rotation: the piece turns as it appears, before
       // it falls.
       const from = is20G && rules.initialRotation && head === 0 && (move === 'cw' || move === 'ccw') ? spawn : p;
+      if (mover.spins && (move === 'cw' || move === 'ccw')) {
+        const spin = mover.spinAfterTurn(from, move === 'cw');
+        if (spin !== 'none') {
+          const rest = mover.turn(from, move === 'cw')!;
+          const key = keyOf(mover.cellsOf(rest));
+          const level = SPINS.indexOf(spin);
+          const best = spins.get(key);
+          if (!best || level > best.level) spins.set(key, { level, landed: rest, from: pi, move: m });
+        }
+      }
       const q = mover.apply(from, move);
       if (!q) continue;
       const qi = index(q);
@@ -369,6 +436,19 @@ export function searchPlacements(
       via[qi] = m;
       queue.push(q);
     }
+  }
+  // A placement that a spin reaches is reported with its best spin and the keys that make it.
+  for (let i = 0; i < placements.length; i++) {
+    const best = spins.get(keys[i]);
+    if (!best) continue;
+    placements[i] = {
+      ...placements[i],
+      rotation: g.names[best.landed.rotation],
+      x: best.landed.x,
+      y: best.landed.y,
+      inputs: [...pathTo(best.from), moves[best.move], 'hardDrop'],
+      spin: SPINS[best.level],
+    };
   }
   return placements;
 }

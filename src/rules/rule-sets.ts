@@ -2,8 +2,10 @@
  * Rule sets: the one place that says, per game, which rotation system, gravity, drops, hold and preview count
  * apply and where a piece appears. docs/rules.md ("Real games") describes each preset and the game it follows.
  */
-import { StackRankError, describe, firstUnknownKey, optionNames } from '../errors.js';
+import { StackRankError, describe, fieldsOnce, firstUnknownKey, optionNames } from '../errors.js';
 import { ROTATION_SYSTEM_NAMES, type RotationSystemName } from './rotation-systems.js';
+import { ATTACK_TABLE_NAMES, type AttackTableName } from './attack.js';
+import { SPIN_RULES, type SpinRule } from './spins.js';
 import type { RuleSetName } from './types.js';
 import { BOARD_MAX_HEIGHT, BOARD_MIN_HEIGHT } from './board.js';
 import {
@@ -58,6 +60,10 @@ export interface RuleSet {
   readonly timeline?: Timeline;
   /** Frames after a piece appears before the player knows the next one (the policy's business; not searched). */
   readonly reaction?: number;
+  /** Which placements are spins (docs/rules.md, "Versus"): `tSpins` the guideline's T-spins, `none` none. */
+  readonly spins: SpinRule;
+  /** The attack table of the game's versus mode (ATTACK_TABLES), or undefined for a game without versus. */
+  readonly attack?: AttackTableName;
 }
 
 /** The timing fields of a RuleSet: present together on a timed rule set, absent from an untimed one. */
@@ -89,6 +95,7 @@ export const RULE_SETS: Readonly<Record<RuleSetName, RuleSet>> = Object.freeze({
     initialRotation: false,
     spawn: 'aboveBoard',
     hiddenRows: 0,
+    spins: 'none',
   }),
   // NES Tetris as the competition plays it: NRS, no kicks, no hold, one preview, searched frame by frame at level 18
   // with tapping at 30 Hz and an 18-frame reaction (two rows per frame from level 39).
@@ -102,6 +109,7 @@ export const RULE_SETS: Readonly<Record<RuleSetName, RuleSet>> = Object.freeze({
     initialRotation: false,
     spawn: 'topRow',
     hiddenRows: 2,
+    spins: 'none',
     timing: nesTiming(),
     level: NES_LEVEL,
     timeline: NES_TIMELINE,
@@ -118,8 +126,10 @@ export const RULE_SETS: Readonly<Record<RuleSetName, RuleSet>> = Object.freeze({
     initialRotation: false,
     spawn: 'topRow',
     hiddenRows: 2,
+    spins: 'none',
   }),
-  // The Tetris Guideline: SRS with its kick tables, hold, five previews, soft drop.
+  // The Tetris Guideline: SRS with its kick tables, hold, five previews, soft drop; T-spins and the guideline's
+  // attack table.
   guideline: Object.freeze({
     name: 'guideline',
     rotationSystem: 'SRS',
@@ -130,6 +140,8 @@ export const RULE_SETS: Readonly<Record<RuleSetName, RuleSet>> = Object.freeze({
     initialRotation: false,
     spawn: 'guideline',
     hiddenRows: 0,
+    spins: 'tSpins',
+    attack: 'guideline',
   }),
   // TGM at low gravity: ARS, no hold, one preview; the piece can be let down to rest and moved (gravity or sonic drop).
   tgm: Object.freeze({
@@ -142,6 +154,7 @@ export const RULE_SETS: Readonly<Record<RuleSetName, RuleSet>> = Object.freeze({
     initialRotation: true,
     spawn: 'topRow',
     hiddenRows: 2,
+    spins: 'none',
   }),
   // TGM at 20G: the piece lies on the stack at once, slides over columns that are not higher, turns in place.
   tgm20g: Object.freeze({
@@ -154,6 +167,7 @@ export const RULE_SETS: Readonly<Record<RuleSetName, RuleSet>> = Object.freeze({
     initialRotation: true,
     spawn: 'topRow',
     hiddenRows: 2,
+    spins: 'none',
   }),
 });
 
@@ -178,6 +192,8 @@ const RULE_SET_FIELDS = optionNames<RuleSet>({
   level: true,
   timeline: true,
   reaction: true,
+  spins: true,
+  attack: true,
 });
 
 export function resolveRules(rules: unknown): RuleSet {
@@ -197,7 +213,9 @@ export function resolveRules(rules: unknown): RuleSet {
       `rules must be a rule set name (${RULE_SET_NAMES.join(', ')}) or a RuleSet object; got ${describe(rules)}`,
     );
   }
-  const r = rules as Record<string, unknown>;
+  // Read once: what is checked below is what the rule set holds (a getter cannot answer 'SRS' to the check and
+  // something else to the copy).
+  const r = fieldsOnce('rules', rules, RULE_SET_FIELDS, 'BAD_RULES');
   // A misspelt field (softdrop) would otherwise be ignored while the copied preset's own value plays.
   const unknown = firstUnknownKey(r, RULE_SET_FIELDS);
   if (unknown !== undefined)
@@ -220,6 +238,11 @@ export function resolveRules(rules: unknown): RuleSet {
     throw bad('hiddenRows', 'an integer from 0 to 4');
   if (r.gravity === '20G' && r.spawn === 'aboveBoard')
     throw bad('spawn', "'topRow' or 'guideline' under 20G (a piece above the board cannot rest on the stack)");
+  // A rule set written before versus existed has neither field: no spins, no versus.
+  const spins = r.spins ?? 'none';
+  if (!SPIN_RULES.includes(spins as SpinRule)) throw bad('spins', `one of ${SPIN_RULES.join(', ')} (default none)`);
+  if (r.attack !== undefined && !ATTACK_TABLE_NAMES.includes(r.attack as AttackTableName))
+    throw bad('attack', `one of ${ATTACK_TABLE_NAMES.join(', ')}, or left out for a game without versus`);
   const base: RuleSet = {
     name: r.name,
     rotationSystem: r.rotationSystem as RotationSystemName,
@@ -230,6 +253,8 @@ export function resolveRules(rules: unknown): RuleSet {
     initialRotation: r.initialRotation as boolean,
     spawn: r.spawn,
     hiddenRows: r.hiddenRows as number,
+    spins: spins as SpinRule,
+    ...(r.attack === undefined ? {} : { attack: r.attack as AttackTableName }),
   };
   const time = checkTime(r, base);
   const checked = Object.freeze(time ? { ...base, ...time } : base);

@@ -39,12 +39,22 @@ export interface PieceMove {
 }
 
 /**
+ * Whether a placement is a spin (docs/rules.md, "Versus"): under the guideline's T-spin rule a T that locks right
+ * after a turn with three of the four corners around its centre filled is a `full` T-spin when both corners on the
+ * side it points to are filled (or the turn took SRS's fifth kick test), else a `mini`.
+ */
+export type Spin = 'none' | 'mini' | 'full';
+
+/**
  * A resting placement the piece can reach from spawn; `inputs` is a shortest key sequence from spawn that ends in
  * `hardDrop`, or under a timed rule set one FrameInput per frame from the piece's first frame to the frame it
- * locks.
+ * locks. `spin` is the best spin the piece can lock there with under the rule set (`'none'` where the rule set has
+ * no spins); when it is not `'none'`, `inputs` is a shortest sequence that makes that spin (it ends with the turn,
+ * then `hardDrop`), which may be longer than the fewest presses to the same cells.
  */
 export interface GamePlacement extends PieceMove {
   readonly inputs: readonly Input[] | readonly FrameInput[];
+  readonly spin: Spin;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The mean stack profile of the stacking game (docs/results.md, "20G: pyramid stacking"): how high each column
+ * The mean stack profile of the stacking game (bench/notes/results.md, "20G: pyramid stacking"): how high each column
  * stands above the lowest one, averaged over every position the AI leaves, and an SVG bar chart of it (drawn by
  * src/randomizers/svg.ts, no plotting dependency) for bench/stack-profile.ts; not exported, so the package stays
  * small. Under 20G it shows the pyramid: the columns where the piece

@@ -5,28 +5,33 @@ import { Board } from '../../src/rules/board.js';
 import { createRandomizer } from '../../src/randomizers/index.js';
 import { buildRankTable } from '../../src/rank/table.js';
 import { TetrisAI } from '../../src/game/index.js';
-import type { Piece } from '../../src/pieces.js';
 
 it('the docs/game.md loop plays a guideline game with hold', async () => {
   const table = await buildRankTable({ width: 9, iterations: 3, threads: 1 });
   const ai = await TetrisAI.create({ rules: 'guideline', lookahead: 5, table });
   const pieces = createRandomizer('bag7', { seed: 1 });
   let board = Board.empty(10, 40);
-  let [current, ...queue] = [...pieces.take(6)] as Piece[];
-  let hold: Piece | null = null;
+  let current = pieces.take(1);
+  let queue = pieces.take(5);
+  let hold: string | null = null;
   let lines = 0;
   let n = 0;
   for (; n < 300; n++) {
     const move = ai.nextMove({ board, current, queue, hold, canHold: true });
     if (!move) break; // top-out: nothing fits
-    if (move.hold) [hold, current] = [current, hold ?? queue.shift()!]; // hold pressed: move.piece === current
-    expect(move.piece).toBe(current);
+    // hold pressed: it plays the held piece, or the queue's first
+    const played = move.hold ? (hold ?? queue[0]) : current;
+    expect(move.piece).toBe(played);
+    if (move.hold) {
+      if (hold === null) queue = queue.slice(1) + pieces.next();
+      hold = current;
+    }
     const placed = board.place(move.cells); // lock the cells, clear full rows
     board = placed.board;
     if (Math.max(...board.heights()) > 20) break; // top-out: a cell left over the field
     lines += placed.lines;
-    current = queue.shift()!;
-    while (queue.length < 5) queue.push(pieces.next() as Piece);
+    current = queue[0]; // the next piece comes out of the queue,
+    queue = queue.slice(1) + pieces.next(); // and the randomizer deals one more preview
   }
   expect(n).toBe(300);
   expect(lines).toBeGreaterThan(80);

@@ -30,7 +30,7 @@ export function refBoardFromRows(rowsTopFirst: string[]): RefBoard {
   return { width: rowsTopFirst[0].length, height, filled };
 }
 
-interface RefPiece {
+export interface RefPiece {
   /** Absolute cells (y up). */
   cells: XY[];
   /** Rotation-system state: orientation number and the anchor the system turns about. */

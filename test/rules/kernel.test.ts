@@ -22,6 +22,27 @@ describe('reachable kernel', () => {
       }
     });
   }
+  it('spins: the same T-spins, keys and landings as the TypeScript search (guideline; T-spins under ARS and 20G)', () => {
+    // T pieces only, where spins are; custom rule sets switch T-spins on under ARS (corners from its own T) and at
+    // 20G (a turn from where the piece appears, initial rotation).
+    const custom = [
+      RULE_SETS.guideline,
+      { ...RULE_SETS.tgm, name: 'tgm-spins', spins: 'tSpins' as const },
+      { ...RULE_SETS.tgm20g, name: 'tgm20g-spins', spins: 'tSpins' as const },
+    ];
+    for (const rules of custom) {
+      const rng = new Rng(rules.name.length * 31 + 5);
+      const spins = { none: 0, mini: 0, full: 0 };
+      for (let i = 0; i < 600; i++) {
+        const board = Board.fromRows(randomBoard(rng).rows);
+        const expected = searchPlacements(board, 'T', rules);
+        const got = reachablePlacements(board, 'T', { rules });
+        expect(got, rules.name).toEqual(expected);
+        for (const p of got) spins[p.spin]++;
+      }
+      expect(Math.min(spins.mini, spins.full), `${rules.name} ${JSON.stringify(spins)}`).toBeGreaterThan(20);
+    }
+  });
   it('keeps its answers apart across many calls (generation marks wrap after 65,535 calls)', () => {
     // The marks of the call on the empty board are stale when the mark value comes round again 65,535 calls
     // later; the calls in between (on a high stack) never touch the low rows, so only the clearing at the wrap

@@ -18,6 +18,7 @@ import { ORIENTATIONS, PIECES } from '../../src/pieces.js';
 import { Rng } from '../../src/random.js';
 import { StackRankError } from '../../src/errors.js';
 import { RefSimulator, cellKey, refBoardFromRows, refReachable, type RefRules } from '../reference/rules-reference.js';
+import { refReplaySpin, refSpins } from '../reference/versus-reference.js';
 import { randomBoard } from './random-boards.js';
 
 const BOARDS = Number(process.env.RULES_FUZZ_BOARDS ?? 400);
@@ -32,14 +33,22 @@ function compareWithReference(rows: string[], piece: string, rules: RefRules): s
   const refBoard = refBoardFromRows(rows);
   const ref = refReachable(refBoard, piece, rules);
   const sim = new RefSimulator(refBoard, piece, rules);
+  // Under guideline a T placement a spin reaches comes with its best spin and the fewest presses that make it.
+  const spins = rules === 'guideline' && piece === 'T' ? refSpins(refBoard) : new Map();
   const seen = new Set<string>();
   for (const p of ours) {
     const k = key(p.cells);
     if (seen.has(k)) problems.push(`duplicate ${k}`);
     seen.add(k);
+    const spin = spins.get(k);
+    if (p.spin !== (spin?.spin ?? 'none')) problems.push(`${k}: spin ${p.spin}, reference ${spin?.spin ?? 'none'}`);
     if (!ref.has(k)) problems.push(`not reachable in the reference: ${k} via ${p.inputs.join(' ')}`);
-    else if (ref.get(k) !== p.inputs.length)
-      problems.push(`${k}: ${p.inputs.length} inputs, reference needs ${ref.get(k)}`);
+    else if ((spin?.presses ?? ref.get(k)) !== p.inputs.length)
+      problems.push(`${k}: ${p.inputs.length} inputs, reference needs ${spin?.presses ?? ref.get(k)}`);
+    if (spin && refReplaySpin(refBoard, p.inputs) !== spin.spin)
+      problems.push(
+        `${k}: ${p.inputs.join(' ')} replays to a ${refReplaySpin(refBoard, p.inputs)} spin, not ${spin.spin}`,
+      );
     const landed = sim.replay(p.inputs);
     if (!landed || key(landed) !== k)
       problems.push(`${p.inputs.join(' ')} replays to ${landed ? key(landed) : 'nothing'}, not ${k}`);
@@ -54,16 +63,20 @@ describe('reachablePlacements against the reference', () => {
       `${rules}: same placements, shortest inputs, inputs replay (${BOARDS} random boards with overhangs)`,
       () => {
         const rng = new Rng(0x5eed + rules.length * 7919 + rules.charCodeAt(0));
-        let placements = 0;
+        const spins = { none: 0, mini: 0, full: 0 };
         for (let i = 0; i < BOARDS; i++) {
           const board = randomBoard(rng);
           const piece = PIECES[rng.nextInt(7)];
           const problems = compareWithReference(board.rows, piece, rules);
           if (problems.length)
             throw new Error(`${rules} ${piece} on\n${board.rows.join('\n')}\n${problems.slice(0, 5).join('\n')}`);
-          placements += reachablePlacements(board.rows, piece, { rules }).length;
+          for (const p of reachablePlacements(board.rows, piece, { rules })) spins[p.spin]++;
         }
+        const placements = spins.none + spins.mini + spins.full;
         expect(placements).toBeGreaterThan(BOARDS * 5); // the boards are not all top-outs
+        // guideline's T-spins were checked (both kinds), and no other rule set has any
+        if (rules === 'guideline') expect(Math.min(spins.mini, spins.full)).toBeGreaterThan(BOARDS / 40);
+        else expect(spins.mini + spins.full).toBe(0);
       },
       Math.max(120_000, BOARDS * 100),
     );

@@ -1,7 +1,7 @@
 /**
  * The stacking AI's strategy options (docs/api.md, "Strategies"): `strategy` with an explicit `unknownPieces`, the
- * preview table as `previewTable`, the article's rules as `'article'`; the names they replaced are refused with an
- * error that names the new spelling.
+ * preview table as `previewTable`, the article's rules as `'article'`; any other name is refused with an error that
+ * lists what is allowed.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TetrisAI } from '../../src/game/ai.js';
@@ -40,11 +40,11 @@ describe('strategy and unknownPieces', () => {
     expect(() => checkStrategy('minimax')).toThrow(refused(/"rank", "expectimax" or "best"/));
   });
 
-  it('the old strategy "expectimax2" is refused with its new spelling, by every entry', async () => {
-    const now = /"expectimax2" is now \{ strategy: "expectimax", unknownPieces: 2 \}/;
-    await expect(StackingAI.create({ table, strategy: 'expectimax2' as never })).rejects.toEqual(refused(now));
+  it('a strategy that is not one is refused with the strategies listed, by every entry', async () => {
+    const listed = /^strategy must be "rank", "expectimax" or "best"; got "expectimax2"$/;
+    await expect(StackingAI.create({ table, strategy: 'expectimax2' as never })).rejects.toEqual(refused(listed));
     await expect(simulateStacking({ table, lookahead: 0, strategy: 'expectimax2' as never })).rejects.toEqual(
-      refused(now),
+      refused(listed),
     );
   });
 
@@ -60,18 +60,21 @@ describe('strategy and unknownPieces', () => {
   });
 });
 
-describe('previewTable (was leafRows)', () => {
-  it('the old option name is refused with the new one named, by every entry', async () => {
-    const now = /leafRows option is now previewTable/;
+describe('previewTable', () => {
+  it('an option of another name is unknown, by every entry, and the error lists previewTable', async () => {
+    const unknown = (entry: string) =>
+      refused(new RegExp(`^${entry}: unknown option "leafRows"; options are .*previewTable`));
     const rows = { width: 4, maxStep: 2, rows: new Uint16Array(table.size * 8) };
     await expect(StackingAI.create({ table, strategy: 'expectimax', leafRows: rows } as never)).rejects.toEqual(
-      refused(now),
+      unknown('StackingAI.create'),
     );
     await expect(
       simulateStacking({ table, lookahead: 0, strategy: 'expectimax', leafRows: rows } as never),
-    ).rejects.toEqual(refused(now));
-    await expect(TetrisAI.create({ table, randomizer: 'tgm1', leafRows: rows } as never)).rejects.toEqual(refused(now));
-    await expect(playGame({ table, leafRows: rows } as never)).rejects.toEqual(refused(now));
+    ).rejects.toEqual(unknown('simulateStacking'));
+    await expect(TetrisAI.create({ table, randomizer: 'tgm1', leafRows: rows } as never)).rejects.toEqual(
+      unknown('TetrisAI.create'),
+    );
+    await expect(playGame({ table, leafRows: rows } as never)).rejects.toEqual(unknown('playGame'));
   });
 
   it('needs the expectimax strategy, and leaf values the size of the table', async () => {
@@ -87,10 +90,12 @@ describe('previewTable (was leafRows)', () => {
 });
 
 describe("the article's rules preset", () => {
-  it("is 'article' (ARTICLE_RULES); the old name 'seed' is refused with the new one named", () => {
+  it("is 'article' (ARTICLE_RULES); any other name is refused with the presets listed", () => {
     expect(resolveRules('article')).toEqual(ARTICLE_RULES);
     expect(ARTICLE_RULES).toEqual({ boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' });
-    expect(() => resolveRules('seed' as never)).toThrow(refused(/presets are article, default \(.*is "article"\)/));
+    expect(() => resolveRules('seed' as never)).toThrow(
+      refused(/^unknown stackingRules preset "seed"; presets are article, default$/),
+    );
     expect(() => resolveRules('toString' as never)).toThrow(refused(/unknown stackingRules preset "toString"/));
   });
 });

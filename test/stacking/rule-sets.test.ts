@@ -298,12 +298,17 @@ describe('rule-set errors', () => {
     expect(
       await code(() => simulateStacking({ table: article, lookahead: 0, rules: { gravity: '20G' } as never })),
     ).toEqual(['BAD_RULES', expect.stringMatching(/rules.name/)]);
-    // The stacking game's own rules are stackingRules now: given as rules, they are refused with their new place.
-    for (const old of ['article', 'seed', { steep: 'truncate' }, { boardHeight: 20 }])
-      expect(await code(() => StackingAI.create({ table: article, rules: old as never }))).toEqual([
+    // The stacking game's own rules go in stackingRules: given as rules, they are refused with the option they go in.
+    for (const stacking of ['article', { steep: 'truncate' }, { boardHeight: 20 }])
+      expect(await code(() => StackingAI.create({ table: article, rules: stacking as never }))).toEqual([
         'BAD_RULES',
         expect.stringMatching(/the stacking game's own rules .* go in stackingRules/),
       ]);
+    // Any other name is an unknown rule set.
+    expect(await code(() => StackingAI.create({ table: article, rules: 'seed' as never }))).toEqual([
+      'BAD_RULES',
+      expect.stringMatching(/classic, nes, guideline, tgm, tgm20g/),
+    ]);
   });
 });
 
