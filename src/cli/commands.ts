@@ -13,11 +13,12 @@ import { queueCommand, randomizersCommand } from './randomizers.js';
 import type { CommandSpec, Groups } from './spec.js';
 import { benchSurvivalCommand } from './survival.js';
 import { tbpCommand } from './tbp.js';
+import { benchVersusCommand } from './versus.js';
 import { tableBuildCommand, tableInfoCommand, tableRankCommand } from './table.js';
 
 export const GROUPS: Groups = {
   table: 'build, inspect and query rank tables',
-  bench: "benchmarks: survival (the article's table), game (TetrisAI in real games), nes (scored)",
+  bench: "benchmarks: survival (the article's table), game (real games), nes (NES, scored), versus (matches)",
   full: 'full-board player: play games with weight presets, train weights (GA)',
 };
 
@@ -28,6 +29,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   benchSurvivalCommand,
   benchGameCommand,
   benchNesCommand,
+  benchVersusCommand,
   playCommand,
   analyzeCommand,
   fullPlayCommand,
