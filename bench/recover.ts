@@ -49,7 +49,7 @@ const count = Number(values.positions);
 const seed = Number(values.seed);
 
 const ROWS: Record<string, { rules: RuleSetName; lookahead: number }> = {
-  nes: { rules: 'nes', lookahead: 1 },
+  nes: { rules: 'nesUntimed', lookahead: 1 },
   classic: { rules: 'classic', lookahead: 1 },
   guideline: { rules: 'guideline', lookahead: 5 },
   tgm20g: { rules: 'tgm20g', lookahead: 1 },

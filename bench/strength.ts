@@ -82,7 +82,18 @@ for (const strength of levels) {
   }
   const result = summarize(
     tallies,
-    { rules, randomizer, lookahead, hold: settings.hold, policy: 'both', firstGame: 0, seed, threads: 1, maxPieces },
+    {
+      rules,
+      format: null,
+      randomizer,
+      lookahead,
+      hold: settings.hold,
+      policy: 'both',
+      firstGame: 0,
+      seed,
+      threads: 1,
+      maxPieces,
+    },
     t0,
   );
   const lines = meanInterval(result.tallies.map((t) => t.lines));

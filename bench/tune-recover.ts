@@ -7,7 +7,7 @@
  * weights play every generation's games too, as the baseline. Prints one row per generation and the final weights;
  * writes bench/results/<out>.json (every candidate, its weights and score).
  *
- *   npx tsx bench/tune-recover.ts [--rules nes] [--randomizer nes] [--games 20] [--max-pieces 5000]
+ *   npx tsx bench/tune-recover.ts [--rules nesUntimed] [--randomizer nes] [--games 20] [--max-pieces 5000]
  *                                 [--population 14] [--generations 8] [--sigma 0.35] [--seed 100]
  *                                 [--sampler-seed 1] [--top-out-cost 1] [--from weights.json|hand-set]
  *                                 [--threads 2] [--out tune-recover]
@@ -33,7 +33,7 @@ import type { RuleSetName } from '../src/rules/types.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 
 const { values: args } = benchArgs(import.meta.url, {
-  rules: { type: 'string', default: 'nes' },
+  rules: { type: 'string', default: 'nesUntimed' },
   randomizer: { type: 'string' },
   games: { type: 'string', default: '20' },
   'max-pieces': { type: 'string', default: '5000' },

@@ -38,6 +38,18 @@ export const O_FLAGS = 24; //      i32 FLAG_* bits
 /** The words from O_WIDTH to O_FLAGS: TypeScript writes them for every call. */
 export const PARAM_WORDS = 7;
 export const O_STAMP = 28; //      i32 generation of the visit / seen / fit marks (the kernel's own: never written)
+// the frame-by-frame search's parameters (reachTimed), written by TypeScript for its calls:
+export const O_GRAVITY_FRAMES = 32; // i32 gravity acts on every frame f with f % this == this - 1
+export const O_GRAVITY_ROWS = 36; //   i32 rows it moves the piece then (1, or 2 at the double killscreen)
+export const O_TIMELINE_MASK = 40; //  u32 tap timeline: bit i set when frame i of its period takes input; DAS: 1 when
+//                                     a hold on the first frame starts charged
+export const O_TIMELINE_PERIOD = 44; // i32 the tap timeline's length; 0: DAS
+export const O_DAS_DELAY = 48; //      i32 frames from a held direction's first shift to its second
+export const O_DAS_REPEAT = 52; //     i32 frames between later shifts
+export const O_TIMED_AT = 56; //       u32 address of the search's scratch block (TIMED_* below)
+export const O_TIMED_NODES = 60; //    i32 nodes the scratch block has room for
+/** The words from O_GRAVITY_FRAMES to O_TIMED_NODES: TypeScript writes them for every reachTimed call. */
+export const TIMING_WORDS = 8;
 export const O_BOARD = 64; //      i32[MAX_BOARD_ROWS] board rows bottom first as given (bit x = column x)
 export const O_ROWS = 256; //      i32[ROW_SLOTS] rows with walls at y + WALL
 export const O_COLS = 512; //      u64[COLUMN_SLOTS]: bit y set when column c is filled in row y (drops read these)
@@ -79,6 +91,51 @@ export const SPIN_LEVEL_MASK = 3;
 export const SPIN_TURN_SHIFT = 2; //   0: cw, 1: ccw
 export const SPIN_LANDED_SHIFT = 3;
 export const SPIN_FROM_SHIFT = 16;
+
+// ---- the frame-by-frame search's scratch block (reachTimed), allocated by TypeScript: byte offsets ----
+/** States of one frame the search tells apart (a key: see assembly/reachable/timed.ts); lock keys from TIMED_LOCKS. */
+export const TIMED_KEYS = 32768;
+export const TIMED_LOCKS = TIMED_KEYS - 512;
+export const TIMED_GEN = 0; //                          u32 generation of the key marks
+export const TIMED_KEY_MARK = 16; //                    u32[TIMED_KEYS] generation per key
+export const TIMED_KEY_NODE = TIMED_KEY_MARK + 4 * TIMED_KEYS; // i32[TIMED_KEYS] the node of a key this frame
+export const TIMED_FRONT = TIMED_KEY_NODE + 4 * TIMED_KEYS; //   i32[2 * TIMED_KEYS] two frontier lists
+export const TIMED_NODE = TIMED_FRONT + 8 * TIMED_KEYS; //       node records from here
+/** A node: the node it was reached from (-1: the spawn), its key | token << 16, its frame, its cost. */
+export const NODE_PARENT = 0;
+export const NODE_INFO = 1;
+export const NODE_FRAME = 2;
+export const NODE_COST = 3;
+export const NODE_WORDS = 4;
+export const NODE_TOKEN_SHIFT = 16;
+export const NODE_KEY_MASK = 0xffff;
+/** Frame tokens (shift * 3 + turn): shift 0 none, 1 left, 2 right; turn 0 none, 1 A (cw), 2 B (ccw). */
+export const TOKEN_TURNS = 3;
+/** Cost of a sequence: presses * TIMED_PRESS + the sum of the frames of its presses. */
+export const TIMED_PRESS = 65536;
+/** DAS states: not pressed, released, then holding left with counter 0..dasDelay, then right. */
+export const DAS_NOT_PRESSED = 0;
+export const DAS_RELEASED = 1;
+export const DAS_HOLDING = 2;
+/** Most frames of DAS delay the keys have room for. */
+export const MAX_DAS_DELAY = 30;
+/**
+ * Under a tap timeline the search keeps sets instead of nodes: per frame, per press count 0..TAP_LAYERS - 1 (the last
+ * counts that many or more) and rotation state, the columns (bit x + WALL) the piece may be in at the frame's start
+ * with that fewest presses. A frame's record is TAP_FRAME_WORDS words, from TIMED_NODE on.
+ */
+export const TAP_LAYERS = 32;
+export const TAP_FRAME_WORDS = TAP_LAYERS * MAX_STATES;
+/** Where in the scratch block the search keeps one frame's sets after its inputs, where tapPath writes tokens (u8
+ * per frame), and the number of layers each frame's record holds (i32 per frame; layers past it are empty). */
+export const TAP_AFTER = TIMED_FRONT;
+export const TAP_TOKENS = TIMED_FRONT + 4 * TAP_FRAME_WORDS;
+export const TAP_USED = TIMED_KEY_NODE;
+/** A tap placement's OUT_FROM: its lock frame << TAP_FRAME_SHIFT | press layer << TAP_LAYER_SHIFT | gravity steps
+ * before the block << TAP_STEP_SHIFT | rotation << 5 | (x + WALL). */
+export const TAP_FRAME_SHIFT = 14;
+export const TAP_LAYER_SHIFT = 9;
+export const TAP_STEP_SHIFT = 7;
 
 // ---- piece table (i32 words), written by src/kernels/reachable.ts pieceTable ----
 // word 0: number of states; state s at word TABLE_HEADER_WORDS + s * STATE_WORDS:

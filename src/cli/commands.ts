@@ -7,6 +7,7 @@ import { demoCommand } from './demo.js';
 import { benchGameCommand } from './game.js';
 import { fullPlayCommand, fullTrainCommand } from './full.js';
 import { mergeCommand } from './merge.js';
+import { benchNesCommand } from './nes.js';
 import { playCommand } from './play.js';
 import { queueCommand, randomizersCommand } from './randomizers.js';
 import type { CommandSpec, Groups } from './spec.js';
@@ -17,7 +18,7 @@ import { tableBuildCommand, tableInfoCommand, tableRankCommand } from './table.j
 
 export const GROUPS: Groups = {
   table: 'build, inspect and query rank tables',
-  bench: "benchmarks: survival (the article's table), game (real games), versus (matches)",
+  bench: "benchmarks: survival (the article's table), game (real games), nes (NES, scored), versus (matches)",
   full: 'full-board player: play games with weight presets, train weights (GA)',
 };
 
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   tableRankCommand,
   benchSurvivalCommand,
   benchGameCommand,
+  benchNesCommand,
   benchVersusCommand,
   playCommand,
   analyzeCommand,

@@ -264,7 +264,7 @@ stacking-only baseline. Measured in bench/notes/results.md ("Real games").`,
  * mergeGameResults, as `stackrank merge` pools shards (partResult): a rerun with a finished checkpoint prints what
  * the uninterrupted run printed (docs/distributed.md, "Checkpoints").
  */
-async function playResuming(
+export async function playResuming(
   range: GameRange,
   resumed: readonly GameTally[],
   meta: Record<string, unknown> | null,
@@ -297,7 +297,7 @@ async function playResuming(
  * Recorded games as mergeGameResults takes them: the run's description (runMeta) with the tallies of the games
  * `range`. Used for a checkpoint's games and for the shards `stackrank merge` pools.
  */
-function partResult(
+export function partResult(
   meta: Record<string, unknown>,
   range: GameRange,
   tallies: GameTally[],
@@ -313,9 +313,9 @@ function partResult(
 }
 
 /** What mergeGameResults needs besides the tallies: the result's description of its run. */
-function runMeta(r: PlayGameResult): Record<string, unknown> {
-  const { rules, randomizer, lookahead, hold, policy, seed, maxPieces, threads } = r;
-  return { rules, randomizer, lookahead, hold, policy, seed, maxPieces, threads };
+export function runMeta(r: PlayGameResult): Record<string, unknown> {
+  const { rules, format, randomizer, lookahead, hold, policy, seed, maxPieces, threads } = r;
+  return { rules, format, randomizer, lookahead, hold, policy, seed, maxPieces, threads };
 }
 
 /** One player's row; the first one comes after the header, which names the randomizer actually played. */

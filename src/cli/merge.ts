@@ -1,6 +1,7 @@
 /** `stackrank merge`: pools the shard files of one run and prints what one run over all the games prints. */
 import { fullPlayCommand, printMergedFullPlay } from './full.js';
 import { benchGameCommand, printMergedGames } from './game.js';
+import { benchNesCommand, printMergedNes } from './nes.js';
 import { startWriting, type CliIO } from './io.js';
 import {
   checkRunParams,
@@ -17,6 +18,7 @@ import { benchSurvivalCommand, printMergedSurvival } from './survival.js';
 const PRINTERS: Record<RunCommand, (io: CliIO, json: boolean, shards: readonly { run: RunFile }[]) => void> = {
   'bench survival': printMergedSurvival,
   'bench game': printMergedGames,
+  'bench nes': printMergedNes,
   'full play': printMergedFullPlay,
 };
 
@@ -27,12 +29,13 @@ const PRINTERS: Record<RunCommand, (io: CliIO, json: boolean, shards: readonly {
 const PARAMS = {
   'bench survival': () => ({ options: benchSurvivalCommand.options, required: ['rankTable', 'maxPieces'] }),
   'bench game': () => ({ options: benchGameCommand.options, required: ['rankTable', 'maxPieces'] }),
+  'bench nes': () => ({ options: benchNesCommand.options, required: ['rankTable', 'maxPieces'] }),
   'full play': () => ({ options: fullPlayCommand.options, required: ['weightVector'] }),
 } satisfies Record<RunCommand, unknown>;
 
 export const mergeCommand = defineCommand({
   path: 'merge',
-  summary: 'pool the shard files of one bench survival, bench game or full play run',
+  summary: 'pool the shard files of one bench survival, bench game, bench nes or full play run',
   description: `Reads the result files that the shards of one run wrote (--shard I/N --out FILE), checks that they
 are all the shards of one run (same command and parameters, the same table, every shard 0..N-1 once, each
 finished) and prints exactly what the run without --shard prints, from the same games: the same rows, the same

@@ -29,7 +29,7 @@ import { defineOptions, type OptionSpec, type OptionTable } from './spec.js';
 
 export const RUN_FORMAT = 'stackrank-run';
 export const RUN_VERSION = 1;
-export const RUN_COMMANDS = ['bench survival', 'bench game', 'full play'] as const;
+export const RUN_COMMANDS = ['bench survival', 'bench game', 'bench nes', 'full play'] as const;
 export type RunCommand = (typeof RUN_COMMANDS)[number];
 
 /** Default seconds between two checkpoint saves (a save also follows every finished part and the end). */
@@ -192,6 +192,17 @@ const PART_SCHEMAS: Record<
   },
   'bench game': {
     key: /^player (both|stackOnly|fullBoardOnly)$/,
+    record: (params, path) => {
+      const { maxPieces } = params;
+      if (!(Number.isSafeInteger(maxPieces) && (maxPieces as number) >= 1))
+        bad(path, `params.maxPieces is ${describe(maxPieces)}`);
+      return (record, where) => checkGameTally(record, where, maxPieces as number).game;
+    },
+    meta: checkGameRun,
+  },
+  // NES games: one part of game tallies, as bench game's
+  'bench nes': {
+    key: /^games$/,
     record: (params, path) => {
       const { maxPieces } = params;
       if (!(Number.isSafeInteger(maxPieces) && (maxPieces as number) >= 1))

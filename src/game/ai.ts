@@ -27,21 +27,29 @@ import { indexedDbAvailable } from '../rank/idb-cache.js';
 import { type SetupProgress, type SetupReport, setupReporter } from '../setup-progress.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import { PASS_A_TABLE_IN_A_BROWSER, type RankTable } from '../rank/table.js';
-import type { RuleSet } from '../rules/rule-sets.js';
+import { isTimed, type RuleSet } from '../rules/rule-sets.js';
 import { checkDistribution } from '../stacking/ai.js';
 import { StackingEngine } from '../kernels/search.js';
 import { fillDistributionWeights, WEIGHT_WORDS_EXPECT } from '../kernels/search-format.js';
 import type { NextPieceValues } from '../stacking/strategy.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
-import type { GamePlacement, RuleSetName } from '../rules/types.js';
+import type { FrameInput, GamePlacement, Input, RuleSetName } from '../rules/types.js';
 import { ATTACK_TABLES, checkVersusCount, clearKindOf, lockAttack, type ClearKind } from '../rules/attack.js';
 import { checkEntries } from '../rules/garbage.js';
 import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, withRecoverWeights } from './evaluate.js';
 import type { RecoverWeights } from '../kernels/recover.js';
-import { clearsBoard, columnCells, rowsFilled } from './grid.js';
+import { cellsKey, clearsBoard, columnCells, rowsFilled } from './grid.js';
 import { normalizeBoard } from './board-input.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
-import { PieceReach, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
+import {
+  PieceReach,
+  checkTurnLevel,
+  factsAtLevel,
+  reachableOnRows,
+  ruleFacts,
+  type GameRuleFacts,
+} from './rules-adapter.js';
+import { gravityAt, isTapTimeline, timelineMask } from '../rules/timing.js';
 import {
   GAME_POLICIES,
   MAX_HOLD_PLIES_LOOKAHEAD,
@@ -56,6 +64,7 @@ import {
   ruleSetKind,
   stackIsTall,
   stackSearchSetup,
+  timedLimits,
   wellSides,
   type GamePolicy,
   type StackLimits,
@@ -94,8 +103,9 @@ const ABORTED_SETUP = "the AI's setup was aborted";
 const INTERNAL: unique symbol = Symbol('TetrisAI');
 
 export interface TetrisAIOptions {
-  /** Rule-set preset (docs/rules.md): 'classic', 'nes', 'guideline' (default), 'tgm', 'tgm20g'. */
-  rules?: RuleSetName;
+  /** Rule-set preset (docs/rules.md): 'classic', 'nes', 'nesUntimed', 'guideline' (default), 'tgm', 'tgm20g'; or a
+   * RuleSet based on one with its time changed (`{ ...RULE_SETS.nes, level: 29, timeline: 'X..' }`; docs/game.md). */
+  rules?: RuleSetName | RuleSet;
   /** Queue pieces the search uses after the current one (0..6, default 1); fewer when the queue is shorter. */
   lookahead?: number;
   /** The randomizer the game draws from: stack mode then averages over the unknown piece after the queue
@@ -164,6 +174,7 @@ const GAME_STATE_KEYS = optionNames<GameState>({
   hold: true,
   canHold: true,
   next: true,
+  level: true,
   combo: true,
   backToBack: true,
   incoming: true,
@@ -343,7 +354,50 @@ export class TetrisAI {
    * moveOnly): such a move's value is its best line's without the ply.
    */
   playTurn(turn: Turn): GameMove | null {
-    return this.play(turn, undefined, 0, true);
+    const r = this.rules.ruleSet;
+    if (turn.revealChances === undefined || !isTimed(r) || r.reaction === 0 || turn.queue.length === 0)
+      return this.play(turn, undefined, 0, true);
+    // The reaction (docs/game.md, "The reaction"): the piece that joined the queue as this one appeared is known only
+    // `reaction` frames later. The move is first chosen without it (its chances in its place). If that move can
+    // wait (the piece falls untouched until the reaction is over and then still reaches it), the player waits and
+    // then plays the move chosen knowing the piece, if it too is reachable after the wait. Otherwise the first
+    // frames' inputs are the blind move's, and the move changes to the one chosen knowing the piece only if that
+    // one begins with the same inputs.
+    const blind = this.play({ ...turn, queue: turn.queue.slice(0, -1), next: turn.revealChances }, undefined, 0, true);
+    if (blind === null || blind.inputs.length <= r.reaction) return blind;
+    const waited = this.afterWait(turn, r);
+    const blindKey = cellsKey(blind.cells);
+    if (waited?.has(blindKey)) {
+      const seen = this.play(turn, undefined, 0, true);
+      const late = seen && waited.get(cellsKey(seen.cells));
+      return late ? { ...seen, inputs: late } : { ...blind, inputs: waited.get(blindKey)! };
+    }
+    const seen = this.play(turn, undefined, 0, true);
+    return seen !== null && samePrefix(seen.inputs, blind.inputs, r.reaction) ? seen : blind;
+  }
+
+  /**
+   * The placements the current piece reaches when no input is given until the reaction is over (rounded up to a
+   * whole number of gravity steps and tap periods, so the gravity and the timeline keep their phase), by cells,
+   * with their frame inputs from the first frame; null when it cannot wait that long (DAS, or the stack reaches the
+   * rows the piece falls through while waiting).
+   */
+  private afterWait(turn: Turn, r: RuleSet & { reaction: number }): Map<number, FrameInput[]> | null {
+    if (!isTapTimeline(r.timeline!)) return null;
+    const level = turn.level ?? r.level!;
+    const gravity = gravityAt(r.timing!, level);
+    const period = timelineMask(r.timeline!).period;
+    const step = lcm(gravity.frames, period);
+    const frames = Math.ceil(r.reaction / step) * step;
+    const fallen = (frames / gravity.frames) * gravity.rows;
+    const height = turn.height - fallen;
+    if (height < 4 || maxHeight(turn.rows) > height) return null;
+    const rules = factsAtLevel(this.rules, level);
+    const wait: FrameInput[] = new Array(frames).fill('.');
+    const out = new Map<number, FrameInput[]>();
+    for (const p of reachableOnRows(turn.rows, this.width, height, turn.current, rules))
+      out.set(cellsKey(p.cells), [...wait, ...(p.inputs as FrameInput[])]);
+    return out;
   }
 
   /**
@@ -404,12 +458,13 @@ export class TetrisAI {
       throw new StackRankError('BAD_ARGUMENT', `canHold is true but the ${this.rules.name} rule set has no hold`);
     const canHold = state.canHold ?? this.rules.hold;
     const next = state.next === undefined ? undefined : checkDistribution(state.next);
+    const level = checkTurnLevel(this.rules, state.level);
     const versus: TurnVersus = {
       combo: checkVersusCount('combo', state.combo ?? 0),
       backToBack: checkVersusCount('backToBack', state.backToBack ?? 0),
       incoming: state.incoming === undefined ? [] : checkEntries(state.incoming, 'incoming'),
     };
-    return { rows: board.rows, height: board.height, current, queue, hold, canHold, next, versus };
+    return { rows: board.rows, height: board.height, current, queue, hold, canHold, next, level, versus };
   }
 
   /**
@@ -419,12 +474,14 @@ export class TetrisAI {
   private decide(turn: Turn, moveOnly = false, settings: SearchSettings = this.settings): Decision {
     const { lookahead } = settings;
     const { rows, height, current, queue, hold, canHold, next } = turn;
+    // a timed rule set's placements at this turn's level
+    const rules = turn.level === undefined ? this.rules : factsAtLevel(this.rules, turn.level);
     const versus = turn.versus ?? NO_VERSUS;
     // Each piece's placements are found when first asked: stack mode mostly only checks its search's move.
     const reaches: PieceReach[] = [];
     const reachOf = (p: Piece) => {
       for (const r of reaches) if (r.piece === p) return r;
-      const r = new PieceReach(rows, this.width, height, p, this.rules);
+      const r = new PieceReach(rows, this.width, height, p, rules);
       reaches.push(r);
       return r;
     };
@@ -463,7 +520,8 @@ export class TetrisAI {
     // This turn's stacking rules: a Tetris-ready stack only waits for its I and may stand higher (STACK_ROOM).
     // (The full-board baseline keeps no stack: it needs neither.)
     const surfaces = this.policy === 'fullBoardOnly' ? [] : stackSurfaces(rows, this.width, wellSides(this.well));
-    const stacking = surfaces.some(isTetrisReady) ? this.limits.tetrisReady : this.limits.building;
+    const limits = this.limitsAt(rules);
+    const stacking = surfaces.some(isTetrisReady) ? limits.tetrisReady : limits.building;
     const limit = stacking.boardHeight;
     const burn = this.policy === 'both' && burnsRows(rows, limit, known);
     if (this.policy !== 'fullBoardOnly') {
@@ -512,7 +570,7 @@ export class TetrisAI {
       depth: settings.recoverDepth,
       beam: search.beam,
       holdAllowed: this.rules.hold,
-      rules: this.rules,
+      rules,
       chance:
         search.chance > 0
           ? { lines: search.chance, pieces: chancesAfter(queue, lookahead, next), moveOnly }
@@ -525,6 +583,17 @@ export class TetrisAI {
       ctx,
       state: recoverState,
     });
+  }
+
+  /** Stack limits by level under a timed rule set (timedLimits), made once per level. */
+  private readonly levelLimits = new Map<number, StackLimits>();
+
+  private limitsAt(rules: GameRuleFacts): StackLimits {
+    const r = rules.ruleSet;
+    if (!isTimed(r)) return this.limits;
+    let limits = this.levelLimits.get(r.level);
+    if (!limits) this.levelLimits.set(r.level, (limits = timedLimits(this.limits, rules, this.width, this.well)));
+    return limits;
   }
 
   /** The well the recover terms aim for: the chosen side, or under 'auto' the edge column holding fewer cells. */
@@ -566,7 +635,7 @@ export class TetrisAI {
       x: p.x,
       y: p.y,
       cells: p.cells,
-      inputs: hold ? ['hold', ...p.inputs] : p.inputs,
+      inputs: hold ? ['hold', ...(p.inputs as readonly Input[])] : p.inputs,
       linesCleared,
       spin: p.spin,
       clearKind,
@@ -600,6 +669,20 @@ class NextWeights {
     }
     return this.leftInto;
   }
+}
+
+function lcm(a: number, b: number): number {
+  let x = a;
+  let y = b;
+  while (y !== 0) [x, y] = [y, x % y];
+  return (a / x) * b;
+}
+
+/** Whether two input sequences have the same first `frames` tokens. */
+function samePrefix(a: readonly unknown[], b: readonly unknown[], frames: number): boolean {
+  if (a.length < frames || b.length < frames) return false;
+  for (let i = 0; i < frames; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 const NO_VERSUS: TurnVersus = Object.freeze({ combo: 0, backToBack: 0, incoming: Object.freeze([]) });

@@ -6,7 +6,7 @@
 import type { Piece, PieceId } from '../pieces.js';
 import type { ClearKind } from '../rules/attack.js';
 import type { GarbageEntry } from '../rules/garbage.js';
-import type { Cell, GamePlacement, Input, Spin } from '../rules/types.js';
+import type { Cell, FrameInput, GamePlacement, Input, Spin } from '../rules/types.js';
 import type { BoardInput } from './board-input.js';
 import type { NearTopSearch } from './policy.js';
 import type { RecoverContext, RecoverState } from './recover.js';
@@ -34,6 +34,9 @@ export interface GameState {
   canHold?: boolean;
   /** Chances of the first piece after the queue (I O T S Z L J), for an AI created with a randomizer. */
   next?: ArrayLike<number>;
+  /** Under a timed rule set: the game's level now (its gravity decides which placements the frames allow). Default:
+   * the rule set's level. */
+  level?: number;
   /** Versus (docs/rules.md, "Versus"): line clears in a row up to now (0: the last lock cleared nothing; default 0). */
   combo?: number;
   /** Versus: difficult clears (Tetrises, spins that clear lines) in a row up to now, 0 for none (default 0). */
@@ -50,8 +53,9 @@ export interface GameMove {
   x: number;
   y: number;
   cells: readonly Cell[];
-  /** Keys from spawn, 'hold' first when `hold`, 'hardDrop' last. */
-  inputs: readonly Input[];
+  /** Keys from spawn, 'hold' first when `hold`, 'hardDrop' last; under a timed rule set one FrameInput per frame
+   * (docs/rules.md, "Time"). */
+  inputs: readonly Input[] | readonly FrameInput[];
   linesCleared: number;
   /** The spin the piece locks with (`inputs` make it): 'none' under rule sets without spins. */
   spin: Spin;
@@ -91,6 +95,14 @@ export interface Turn {
   next: ArrayLike<number> | undefined;
   /** The versus counters and incoming garbage (nextMove's; none when left out). */
   versus?: TurnVersus;
+  /** A timed rule set's level this turn (undefined: the rule set's own). */
+  level?: number;
+  /**
+   * playTurn under a timed rule set with a reaction: the chances of the queue's last piece as they were before it
+   * was dealt (it appears in the preview as the current piece does, and is known only `reaction` frames later).
+   * Undefined: the whole queue is known from the first frame.
+   */
+  revealChances?: ArrayLike<number>;
 }
 
 /** A turn's versus state, checked (GameState's combo, backToBack, incoming). */

@@ -3,6 +3,8 @@
  * post back: a game's settings, the AI's options, a game's tally and its progress.
  */
 import type { RandomizerName } from '../randomizers/index.js';
+import type { NesTally } from './nes-stats.js';
+import type { RuleSet } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import type { TetrisAIOptions } from './ai.js';
 import type { GamePolicy, WellSide } from './policy.js';
@@ -17,6 +19,8 @@ export interface GameTally {
   topOut: boolean;
   stackPieces: number;
   holesMade: number;
+  /** NES games (a timed rule set): score, end level, lines by level band. */
+  nes?: NesTally;
 }
 
 /** The options a game needs besides the AI (plain data: posted to workers as is). */
@@ -26,11 +30,13 @@ export interface GameSettings {
   hold: boolean;
   maxPieces: number;
   seed: number;
+  /** NES games: the level cap (null: none); undefined for a rule set without time. */
+  maxLevel?: number | null;
 }
 
 /** TetrisAI.create's options for a playGame run (also what each worker thread creates its AI with). */
 export interface GameAIOptions {
-  rules: RuleSetName;
+  rules: RuleSetName | RuleSet;
   lookahead: number;
   randomizer: RandomizerName | undefined;
   well: WellSide | undefined;

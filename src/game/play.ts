@@ -31,6 +31,9 @@ import type { RankTable } from '../rank/table.js';
 import type { NextPieceValues } from '../stacking/strategy.js';
 import { streamSeed } from '../stacking/simulate.js';
 import type { RuleSetName } from '../rules/types.js';
+import { isTimed, type RuleSet } from '../rules/rule-sets.js';
+import { NES_COMPETITION_MAX_LEVEL, NesGame, checkFormat } from '../rules/nes-game.js';
+import { bandOf, checkNesTally, nesRunStats, NES_LEVEL_BANDS, type NesRunStats, type NesTally } from './nes-stats.js';
 import { RULE_SET_NAMES, isRuleSetName } from '../rules/rule-sets.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { MAX_THREADS, defaultThreadCount } from '../threads.js';
@@ -57,7 +60,11 @@ export const giveTurn = (resume: () => void): unknown =>
 export const PROGRESS_EVERY_MS = 250;
 
 export interface PlayGameOptions {
-  rules?: RuleSetName;
+  /** A preset name, or a RuleSet based on one with its time changed (TetrisAIOptions.rules). Under a timed rule set
+   * (nes) the games are NES games: they start at the rule set's level, level up, score, and end at `maxLevel`. */
+  rules?: RuleSetName | RuleSet;
+  /** NES games: the level that ends a game (null: none). Default 49 (the competition format). */
+  maxLevel?: number | null;
   randomizer?: RandomizerName;
   /** Preview pieces shown to the AI (and searched). Default 1. */
   lookahead?: number;
@@ -137,6 +144,7 @@ export const GAME_RUN_OPTION_KEYS: { readonly [K in GameRunOption]-?: true } = {
 
 const PLAY_GAME_OPTIONS = optionNames<PlayGameOptions>({
   ...GAME_RUN_OPTION_KEYS,
+  maxLevel: true,
   well: true,
   ai: true,
   policy: true,
@@ -154,8 +162,22 @@ export interface GameProgress {
   elapsedMs: number;
 }
 
+/** What a timed run plays besides its preset: the start rule set's time and the level cap (null: untimed). */
+export interface GameFormat {
+  level: number;
+  timeline: string;
+  reaction: number;
+  timing: RuleSet['timing'];
+  maxLevel: number | null;
+}
+
 export interface PlayGameResult {
+  /** The preset the rule set is (or is based on). */
   rules: RuleSetName;
+  /** A timed run's time and level cap; null for a rule set without time. */
+  format: GameFormat | null;
+  /** A timed run's NES figures (score, lines, Tetris rate by level band, end levels); null otherwise. */
+  nes: NesRunStats | null;
   randomizer: RandomizerName;
   lookahead: number;
   hold: boolean;
@@ -200,9 +222,11 @@ export interface PlayGameResult {
 
 export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {
   const opts = optionsObject('playGame', options);
-  refuseUnknownOptions('playGame', opts, PLAY_GAME_OPTIONS);
+  // maxLevel null: an NES game without a level cap
+  refuseUnknownOptions('playGame', opts, PLAY_GAME_OPTIONS, ['maxLevel']);
   const rules = opts.rules ?? 'guideline';
-  const randomizer = opts.randomizer ?? defaultGameRandomizer(rules);
+  const facts = ruleFacts(rules);
+  const randomizer = opts.randomizer ?? defaultGameRandomizer(facts.ruleSet);
   if (!isRandomizerName(randomizer))
     throw new StackRankError(
       'BAD_ARGUMENT',
@@ -220,8 +244,8 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   const report = setupReporter(checkCallback('onSetupProgress', opts.onSetupProgress));
   if (opts.hold !== undefined && typeof opts.hold !== 'boolean')
     throw new StackRankError('BAD_ARGUMENT', `hold must be true or false; got ${describe(opts.hold)}`);
-  const facts = ruleFacts(rules);
-  if (opts.hold && !facts.hold) throw new StackRankError('BAD_ARGUMENT', `the ${rules} rule set has no hold`);
+  if (opts.hold && !facts.hold) throw new StackRankError('BAD_ARGUMENT', `the ${facts.name} rule set has no hold`);
+  const format = gameFormat(facts.ruleSet, opts.maxLevel);
   if (opts.threads !== undefined) requireInt('threads', opts.threads, 1, MAX_THREADS);
   if (opts.ai !== undefined && !(opts.ai instanceof TetrisAI))
     throw new StackRankError('BAD_ARGUMENT', `ai must be a TetrisAI (from TetrisAI.create); got ${describe(opts.ai)}`);
@@ -233,7 +257,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   const threads = Math.min(games, opts.ai ? 1 : (opts.threads ?? (await threadsByDefault())));
   if (signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
   const aiOptions: GameAIOptions = {
-    rules,
+    rules: facts.ruleSet,
     lookahead,
     randomizer: policy === 'fullBoardOnly' ? undefined : randomizer,
     well: opts.well,
@@ -244,6 +268,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
     seed,
   };
   const settings: GameSettings = { randomizer, lookahead, hold: opts.hold ?? facts.hold, maxPieces, seed };
+  if (format) settings.maxLevel = format.maxLevel;
 
   // The clock starts once the AI (or every worker's AI) is made: pieces per second measure play, not setup.
   let t0 = performance.now();
@@ -285,10 +310,15 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
         onProgress: opts.onSetupProgress,
       }));
     if (opts.ai) report?.({ stage: 'ready', fraction: 1 });
-    if (ai.rules.name !== rules || ai.lookahead !== lookahead || ai.policy !== policy) {
+    if (
+      ai.rules.name !== facts.name ||
+      JSON.stringify(ai.rules.ruleSet) !== JSON.stringify(facts.ruleSet) ||
+      ai.lookahead !== lookahead ||
+      ai.policy !== policy
+    ) {
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}); these games ask for ${rules} at ${lookahead} (${policy})`,
+        `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}); these games ask for ${facts.name} at ${lookahead} (${policy})${isTimed(facts.ruleSet) ? ' with the same time' : ''}`,
       );
     }
     if (opts.strength !== undefined && ai.strength !== aiOptions.strength)
@@ -314,7 +344,18 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   }
   return summarize(
     tallies,
-    { rules, randomizer, lookahead, hold: settings.hold, policy, firstGame, seed, threads, maxPieces },
+    {
+      rules: facts.name,
+      format,
+      randomizer,
+      lookahead,
+      hold: settings.hold,
+      policy,
+      firstGame,
+      seed,
+      threads,
+      maxPieces,
+    },
     t0,
   );
 }
@@ -411,8 +452,18 @@ export async function playOneGame(
   const rows = new Uint32Array(WORK_ROWS);
   const height = Math.max(visible, MIN_FIELD_HEIGHT);
   const chances = useNext ? new Float64Array(PIECE_COUNT) : undefined;
+  const ruleSet = ai.rules.ruleSet;
+  const revealChances =
+    useNext && lookahead > 0 && !hold && isTimed(ruleSet) && ruleSet.reaction > 0
+      ? new Float64Array(PIECE_COUNT)
+      : undefined;
   let holdPiece: Piece | null = null;
   let holes = 0;
+  // an NES game (a timed rule set): its level, lines and score
+  const nes =
+    settings.maxLevel === undefined ? null : new NesGame({ rules: ai.rules.ruleSet, maxLevel: settings.maxLevel });
+  const bandLines = NES_LEVEL_BANDS.map(() => 0);
+  const bandTetrisLines = NES_LEVEL_BANDS.map(() => 0);
   const due = hooks.due ?? sliceClock(YIELD_EVERY_MS);
   while (tally.pieces < maxPieces) {
     // Every piece: a move of the recover mode's search can take milliseconds, so a check every 16 pieces was late.
@@ -422,12 +473,26 @@ export async function playOneGame(
       hooks.onPieces?.({ pieces: tally.pieces, lines: tally.lines });
     }
     if (hooks.signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
-    while (stream.length < lookahead + 1) stream.push(rng.next() as Piece);
+    while (stream.length < lookahead + 1) {
+      // the chances of the piece about to join the queue, for the reaction (Turn.revealChances)
+      if (revealChances && stream.length === lookahead) rng.distribution(revealChances);
+      stream.push(rng.next() as Piece);
+    }
     const current = stream[0];
     const queue = stream.slice(1);
     const next = chances && rng.distribution(chances);
     const held = hold ? holdPiece : null;
-    const move = ai.playTurn({ rows, height, current, queue, hold: held, canHold: hold, next });
+    const move = ai.playTurn({
+      rows,
+      height,
+      current,
+      queue,
+      hold: held,
+      canHold: hold,
+      next,
+      level: nes?.level,
+      revealChances,
+    });
     const seen = hooks.onTurn && { n: tally.pieces, before: rows.slice(), current, queue, hold: held, move };
     if (!move) {
       if (seen) hooks.onTurn?.({ ...seen, after: seen.before, lines: 0 });
@@ -453,6 +518,11 @@ export async function playOneGame(
     if (lines > 0) {
       tally.lines += lines;
       tally.clears[lines - 1]++;
+      if (nes) {
+        const band = bandOf(nes.level);
+        bandLines[band] += lines;
+        if (lines === 4) bandTetrisLines[band] += 4;
+      }
     }
     const nowHoles = countHoles(rows, width);
     if (nowHoles > holes) tally.holesMade += nowHoles - holes;
@@ -461,8 +531,44 @@ export async function playOneGame(
       tally.topOut = true;
       break;
     }
+    nes?.clear(lines);
+    if (nes?.end) break;
+  }
+  if (nes) {
+    if (tally.topOut) nes.topOut();
+    tally.nes = {
+      score: nes.score,
+      endLevel: nes.level,
+      reachedCap: nes.end === 'maxLevel',
+      bandLines,
+      bandTetrisLines,
+    };
   }
   return tally;
+}
+
+/**
+ * A run's format: under a timed rule set, its time and the level cap (default NES_COMPETITION_MAX_LEVEL), checked
+ * as an NES game's (start level at most 31, cap above it); null without time, where a cap is refused.
+ */
+function gameFormat(ruleSet: RuleSet, maxLevel: unknown): GameFormat | null {
+  if (!isTimed(ruleSet)) {
+    if (maxLevel !== undefined)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `maxLevel is an NES game's (a timed rule set: nes); the ${ruleSet.name} rule set has no levels`,
+      );
+    return null;
+  }
+  const cap = maxLevel === undefined ? NES_COMPETITION_MAX_LEVEL : maxLevel;
+  checkFormat({ rules: ruleSet, maxLevel: cap as number | null });
+  return {
+    level: ruleSet.level,
+    timeline: ruleSet.timeline,
+    reaction: ruleSet.reaction,
+    timing: ruleSet.timing,
+    maxLevel: cap as number | null,
+  };
 }
 
 /** The run's result from its games' tallies (in any order: they are sorted by game index). */
@@ -470,13 +576,15 @@ export function summarize(
   tallies: readonly GameTally[],
   run: Pick<
     PlayGameResult,
-    'rules' | 'randomizer' | 'lookahead' | 'hold' | 'policy' | 'firstGame' | 'seed' | 'threads' | 'maxPieces'
+    'rules' | 'format' | 'randomizer' | 'lookahead' | 'hold' | 'policy' | 'firstGame' | 'seed' | 'threads' | 'maxPieces'
   >,
   t0: number,
 ): PlayGameResult {
   const sorted = [...tallies].sort((a, b) => a.game - b.game);
+  const nesGames = sorted.filter((t): t is GameTally & { nes: NesTally } => t.nes !== undefined);
   const result: PlayGameResult = {
     ...run,
+    nes: run.format && nesGames.length === sorted.length && sorted.length > 0 ? nesRunStats(nesGames) : null,
     games: sorted.length,
     pieces: 0,
     lines: 0,
@@ -520,7 +628,7 @@ export function summarize(
 }
 
 /** The fields that make a run: results merge only when all are equal. */
-const RUN_FIELDS = ['rules', 'randomizer', 'lookahead', 'hold', 'policy', 'seed', 'maxPieces'] as const;
+const RUN_FIELDS = ['rules', 'format', 'randomizer', 'lookahead', 'hold', 'policy', 'seed', 'maxPieces'] as const;
 
 /** Checks a game tally (from a checkpoint or a shard file): integer counts, a top-out flag, lines = its clears. */
 export function checkGameTally(value: unknown, where: string, maxPieces: number): GameTally {
@@ -540,6 +648,7 @@ export function checkGameTally(value: unknown, where: string, maxPieces: number)
     stackPieces: recordInt(where, 'stackPieces', r.stackPieces, 0, pieces),
     holesMade: recordInt(where, 'holesMade', r.holesMade),
   };
+  if (r.nes !== undefined) tally.nes = checkNesTally(where, r.nes, tally.lines);
   if (tally.clears.reduce((a, c, k) => a + c * (k + 1), 0) !== tally.lines)
     throw new StackRankError('BAD_ARGUMENT', `${where}: lines (${tally.lines}) is not the sum of its clears`);
   return tally;

@@ -5,10 +5,10 @@
  */
 import { requireInt } from '../errors.js';
 import type { RandomizerName } from '../randomizers/index.js';
-import { DEFAULT_STACKING, TETRIS_ROWS, type StackingSettings } from '../stacking/rules.js';
+import { DEFAULT_STACKING, MIN_BOARD_HEIGHT, TETRIS_ROWS, type StackingSettings } from '../stacking/rules.js';
 import type { UnknownPieces } from '../kernels/search-format.js';
 import type { Piece } from '../pieces.js';
-import { defaultGameRandomizer, type GameRuleFacts } from './rules-adapter.js';
+import { defaultGameRandomizer, reachableOnRows, type GameRuleFacts } from './rules-adapter.js';
 
 export type WellSide = 'right' | 'left' | 'auto';
 /** Which modes play: both (the AI), or one alone (the benchmark baselines, docs/game.md). */
@@ -136,6 +136,47 @@ const LONG_I_DROUGHTS: ReadonlySet<RandomizerName> = new Set(['memoryless', 'nes
 function defaultStackRoom(kind: RuleSetKind, randomizer: RandomizerName): StackRoom {
   const room = STACK_ROOM[kind];
   return (LONG_I_DROUGHTS.has(randomizer) && room.longDroughts) || room;
+}
+
+/**
+ * The highest flat stack (every column but the well that high) from which an upright I still reaches the well in
+ * column `well` under a rule set: under a timed one, the game's gravity at its level and the player's timeline decide
+ * it (docs/rules.md, "Time"); untimed, the field's height less the rows the I needs to appear and turn.
+ */
+export function wellReachHeight(rules: GameRuleFacts, width: number, well: number): number {
+  const rows = new Uint32Array(rules.boardRows + 4);
+  const stackRow = ((1 << width) - 1) & ~(1 << well);
+  let highest = -1;
+  for (let h = 0; h < rules.visibleHeight; h++) {
+    const reaches = reachableOnRows(rows, width, rules.boardRows, 'I', rules).some((p) =>
+      p.cells.every(([x]) => x === well),
+    );
+    if (!reaches) break;
+    highest = h;
+    rows[h] = stackRow;
+  }
+  return highest;
+}
+
+/**
+ * A timed rule set's stack limits at one level (docs/game.md, "NES Tetris: the competition format"): the untimed
+ * limits, lowered to the highest flat stack from which an upright I still reaches the well on each side the AI may
+ * keep its well (wellReachHeight: the game's gravity at the level and the player's timeline decide it), and never
+ * under MIN_BOARD_HEIGHT. At start 18 with `X.` this lowers the 12-row limit only from level 29 (to 10, the left
+ * well's reach; 4 from the double killscreen), where the stack had stood higher than the I could reach. In the
+ * competition format (100 games, seed 100), before the reaction was modelled: 1,972,939 average score against
+ * 1,640,634; a limit 1 or 2 rows lower (1,901,407; 1,837,241), the right well's reach (1,649,261), or 5 or 6 rows at
+ * the double killscreen (1,935,096; 1,921,012) all did less. With the reaction: 1,610,979, against 1,589,703 one row
+ * lower and 1,521,042 one row higher (bench/notes/nes.md).
+ */
+export function timedLimits(limits: StackLimits, rules: GameRuleFacts, width: number, well: WellSide): StackLimits {
+  let reach = Number.POSITIVE_INFINITY;
+  for (const side of wellSides(well))
+    reach = Math.min(reach, wellReachHeight(rules, width, side === 'right' ? width - 1 : 0));
+  const highest = Math.max(MIN_BOARD_HEIGHT, reach);
+  const lowered = (r: StackingSettings): StackingSettings =>
+    r.boardHeight <= highest ? r : { ...r, boardHeight: highest };
+  return { tetrisReady: lowered(limits.tetrisReady), building: lowered(limits.building) };
 }
 
 /**

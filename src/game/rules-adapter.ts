@@ -15,7 +15,18 @@ import {
 } from '../kernels/reachable.js';
 import { pieceGeometry } from '../rules/geometry.js';
 import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
-import { GUIDELINE_MATRIX_ROWS, RULE_SETS, RULE_SET_NAMES, isRuleSetName, type RuleSet } from '../rules/rule-sets.js';
+import {
+  GUIDELINE_MATRIX_ROWS,
+  RULE_SETS,
+  RULE_SET_NAMES,
+  TIMING_FIELDS,
+  isRuleSetName,
+  isTimed,
+  resolveRules,
+  type RuleSet,
+} from '../rules/rule-sets.js';
+import { rulesAtLevel } from '../rules/nes-game.js';
+import { MAX_LEVEL } from '../rules/timing.js';
 import type { GamePlacement, RuleSetName } from '../rules/types.js';
 import { CELLS_KEY_SHIFT, cellsKey, fillsARow, rowsFilled } from './grid.js';
 
@@ -38,25 +49,86 @@ export interface GameRuleFacts {
 
 /**
  * The randomizer a rule set's games draw from when none is given (playGame, `stackrank bench game`, the demo, and
- * TetrisAI's stack room): guideline bag7, nes nes, the others tgm1. Throws BAD_RULES for an unknown rule set.
+ * TetrisAI's stack room): guideline bag7, nes and nesUntimed nes, the others tgm1. Throws BAD_RULES for an unknown
+ * rule set.
  */
-export function defaultGameRandomizer(rules: RuleSetName): RandomizerName {
+export function defaultGameRandomizer(rules: RuleSetName | RuleSet): RandomizerName {
   const { name } = ruleFacts(rules);
-  return name === 'guideline' ? 'bag7' : name === 'nes' ? 'nes' : 'tgm1';
+  return name === 'guideline' ? 'bag7' : name === 'nes' || name === 'nesUntimed' ? 'nes' : 'tgm1';
 }
 
-export function ruleFacts(name: unknown): GameRuleFacts {
-  if (!isRuleSetName(name))
-    throw new StackRankError(
-      'BAD_RULES',
-      typeof name === 'string'
-        ? `unknown rule set ${describe(name)}; rule sets are ${RULE_SET_NAMES.join(', ')}`
-        : // The policy (stack room, recover search, well side) is set and measured per preset (docs/game.md).
-          `rules must be a rule set name (${RULE_SET_NAMES.join(', ')}); a RuleSet object is not taken here; got ${describe(name)}`,
-    );
-  const ruleSet = RULE_SETS[name];
+/** The fields of a rule set that make its game, apart from time: a rule set based on a preset has the preset's. */
+const GAME_FIELDS = [
+  'rotationSystem',
+  'gravity',
+  'softDrop',
+  'hold',
+  'previews',
+  'initialRotation',
+  'spawn',
+  'hiddenRows',
+] as const;
+
+/**
+ * The facts of a rule set the game AI plays: a preset name, or a RuleSet based on a preset (its `name` a preset's and
+ * its fields the preset's, but its time: `timing`, `level`, `timeline`, `reaction` may differ or be added). The
+ * policy (stack room, recover search, well side) is set and measured per preset (docs/game.md); time changes which
+ * placements the frames allow.
+ */
+export function ruleFacts(rules: unknown): GameRuleFacts {
+  let ruleSet: RuleSet;
+  if (typeof rules === 'string' || rules === null || typeof rules !== 'object') {
+    if (!isRuleSetName(rules))
+      throw new StackRankError(
+        'BAD_RULES',
+        typeof rules === 'string'
+          ? `unknown rule set ${describe(rules)}; rule sets are ${RULE_SET_NAMES.join(', ')}`
+          : `rules must be a rule set name (${RULE_SET_NAMES.join(', ')}) or a RuleSet based on one; got ${describe(rules)}`,
+      );
+    ruleSet = RULE_SETS[rules];
+  } else {
+    ruleSet = resolveRules(rules);
+    const preset = isRuleSetName(ruleSet.name) ? RULE_SETS[ruleSet.name] : null;
+    const differs = preset && GAME_FIELDS.find((f) => ruleSet[f] !== preset[f]);
+    if (!preset || differs)
+      throw new StackRankError(
+        'BAD_RULES',
+        preset
+          ? `a rule set for the game AI is a preset with its time changed; ${differs} differs from ${preset.name}'s (${describe(preset[differs!])}); time fields are ${TIMING_FIELDS.join(', ')}`
+          : `a rule set for the game AI is based on a preset: its name must be one of ${RULE_SET_NAMES.join(', ')}; got ${describe(ruleSet.name)}`,
+      );
+  }
+  const name = ruleSet.name as RuleSetName;
   const boardRows = ruleSet.spawn === 'guideline' ? GUIDELINE_MATRIX_ROWS : VISIBLE_ROWS;
   return { name, hold: ruleSet.hold, previews: ruleSet.previews, visibleHeight: VISIBLE_ROWS, boardRows, ruleSet };
+}
+
+/**
+ * The facts of a timed rule set at another level (the game's level changes its gravity), made once per level; the
+ * facts themselves under an untimed rule set or at their own level.
+ */
+export function factsAtLevel(facts: GameRuleFacts, level: number): GameRuleFacts {
+  const r = facts.ruleSet;
+  if (!isTimed(r) || level === r.level) return facts;
+  let levels = LEVEL_FACTS.get(facts);
+  if (!levels) LEVEL_FACTS.set(facts, (levels = new Map()));
+  let f = levels.get(level);
+  if (!f) levels.set(level, (f = { ...facts, ruleSet: rulesAtLevel(r, level) }));
+  return f;
+}
+const LEVEL_FACTS = new WeakMap<GameRuleFacts, Map<number, GameRuleFacts>>();
+
+/** A turn's level given by a caller: an integer 0..MAX_LEVEL, under a timed rule set only. */
+export function checkTurnLevel(facts: GameRuleFacts, level: unknown): number | undefined {
+  if (level === undefined) return undefined;
+  if (!isTimed(facts.ruleSet))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `level is a timed rule set's (nes); the ${facts.name} rule set has no time; got level ${describe(level)}`,
+    );
+  if (!Number.isInteger(level) || (level as number) < 0 || (level as number) > MAX_LEVEL)
+    throw new StackRankError('BAD_ARGUMENT', `level must be an integer from 0 to ${MAX_LEVEL}; got ${describe(level)}`);
+  return level as number;
 }
 
 /**

@@ -8,11 +8,12 @@
 import { StackRankError } from '../errors.js';
 import { PIECES } from '../pieces.js';
 import { loadKernelSync, type KernelInstance } from './wasm.js';
-import { fieldFor, spawnY, type RuleSet } from '../rules/rule-sets.js';
+import { fieldFor, isTimed, spawnY, type RuleSet } from '../rules/rule-sets.js';
+import { gravityAt, isTapTimeline, timelineMask } from '../rules/timing.js';
 import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from '../rules/geometry.js';
 import { ROTATION_SYSTEM_NAMES, ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
 import { SPINS, spinGeometry } from '../rules/spins.js';
-import type { Cell, GamePlacement, Input } from '../rules/types.js';
+import type { Cell, FrameInput, GamePlacement, Input } from '../rules/types.js';
 import {
   CTX_BYTES,
   FLAG_20G,
@@ -22,6 +23,24 @@ import {
   MAX_BOARD_ROWS,
   MAX_KICKS,
   MAX_PLACEMENTS,
+  NODE_FRAME,
+  NODE_INFO,
+  NODE_PARENT,
+  NODE_TOKEN_SHIFT,
+  NODE_WORDS,
+  O_DAS_DELAY,
+  O_DAS_REPEAT,
+  O_GRAVITY_FRAMES,
+  O_GRAVITY_ROWS,
+  O_TIMED_AT,
+  O_TIMED_NODES,
+  O_TIMELINE_MASK,
+  O_TIMELINE_PERIOD,
+  TAP_FRAME_SHIFT,
+  TAP_TOKENS,
+  TIMED_KEYS,
+  TIMED_NODE,
+  TIMING_WORDS,
   OUT_FROM,
   OUT_LANDED,
   OUT_WORDS,
@@ -78,6 +97,8 @@ interface ReachableKernelExports {
   alloc(bytes: number): number;
   reach(ctx: number, table: number): number;
   reachFromTop(ctx: number, table: number, list: number, n: number, boardHeight: number): number;
+  reachTimed(ctx: number, table: number, paths: boolean): number;
+  tapPath(ctx: number, table: number, from: number): number;
   CTX_BYTES: WebAssembly.Global;
   TABLE_BYTES: WebAssembly.Global;
 }
@@ -168,6 +189,10 @@ interface Loaded {
   via: Uint8Array;
   /** O_OUT_SPIN: per placement of a full search, its spin level and turn (0: none). */
   spin: Int32Array;
+  /** The timed search's parameter words, from O_GRAVITY_FRAMES. */
+  timing: Int32Array;
+  /** Whether the timed search of this generation kept what its placements' inputs are found from. */
+  timedPaths: boolean;
 }
 
 /** The kernel of this thread, created synchronously on first use: the rules layer's calls are synchronous. */
@@ -208,6 +233,7 @@ function views(l: Loaded): void {
   l.parent = new Int16Array(buffer, l.ctx + O_PARENT, STATE_COUNT);
   l.via = new Uint8Array(buffer, l.ctx + O_VIA, STATE_COUNT);
   l.spin = new Int32Array(buffer, l.ctx + O_OUT_SPIN, MAX_PLACEMENTS);
+  l.timing = new Int32Array(buffer, l.ctx + O_GRAVITY_FRAMES, TIMING_WORDS);
 }
 
 let chunk = 0;
@@ -238,6 +264,10 @@ interface Prepared {
    * the search is the empty board's, kept here (its states in kernel memory and their key sequences).
    */
   top?: { clearFrom: number; list: number; n: number; paths: Input[][] };
+  /** A timed rule set's parameter words from O_GRAVITY_FRAMES (the scratch block's two are written per call). */
+  timing?: Int32Array;
+  /** A timed search under a tap timeline (inputs from tapPath), else under DAS (inputs from its nodes). */
+  tap?: boolean;
 }
 const prepared = new WeakMap<RuleSet, Map<number, Prepared>>();
 /**
@@ -256,6 +286,8 @@ function prepare(width: number, height: number, pid: number, rules: RuleSet): Pr
       rules.initialRotation,
       rules.spawn,
       rules.hiddenRows,
+      // a timed search depends on the gravity at its level and the player's timeline
+      isTimed(rules) ? JSON.stringify([gravityAt(rules.timing, rules.level), rules.timeline, rules.timing]) : '',
       rules.spins,
     ].join('|');
     byKey = preparedByGame.get(game);
@@ -285,7 +317,12 @@ function prepare(width: number, height: number, pid: number, rules: RuleSet): Pr
     (rules.initialRotation ? FLAG_INITIAL_ROTATION : 0) |
     (rules.spins !== 'none' ? FLAG_SPINS : 0);
   p = { table: l.tables[ROTATION_SYSTEM_NAMES.indexOf(rules.rotationSystem) * 7 + pid], params, geometry: g };
+  if (isTimed(rules)) {
+    p.timing = timingWords(rules);
+    p.tap = isTapTimeline(rules.timeline);
+  }
   const searchesAtTop =
+    !p.timing &&
     !rules.softDrop &&
     rules.gravity === 'normal' &&
     (rules.rotationSystem === 'classic' || rules.rotationSystem === 'NRS');
@@ -333,6 +370,13 @@ function fullSearch(p: Prepared, board: ReachBoard): number {
  * and whether they came from the prepared search at the top (their paths then in `p.top`).
  */
 function run(board: ReachBoard, p: Prepared): { n: number; fromTop: boolean } {
+  if (p.timing) {
+    const l = load();
+    writeBoard(l, p, board);
+    l.generation++;
+    // a tap search is several times faster without its press counts: they are found again when inputs are asked
+    return { n: runTimed(l, p, !p.tap), fromTop: false };
+  }
   const top = p.top;
   if (top) {
     let clear = true;
@@ -345,6 +389,84 @@ function run(board: ReachBoard, p: Prepared): { n: number; fromTop: boolean } {
     }
   }
   return { n: fullSearch(p, board), fromTop: false };
+}
+
+/** The parameter words of a timed rule set's search (O_GRAVITY_FRAMES on; the scratch words left 0). */
+function timingWords(rules: RuleSet & Required<Pick<RuleSet, 'timing' | 'level' | 'timeline'>>): Int32Array {
+  const t = new Int32Array(TIMING_WORDS);
+  const at = (offset: number) => (offset - O_GRAVITY_FRAMES) >> 2;
+  const gravity = gravityAt(rules.timing, rules.level);
+  t[at(O_GRAVITY_FRAMES)] = gravity.frames;
+  t[at(O_GRAVITY_ROWS)] = gravity.rows;
+  if (isTapTimeline(rules.timeline)) {
+    const { mask, period } = timelineMask(rules.timeline);
+    t[at(O_TIMELINE_MASK)] = mask | 0;
+    t[at(O_TIMELINE_PERIOD)] = period;
+  } else {
+    t[at(O_TIMELINE_MASK)] = rules.timeline === 'dasCharged' ? 1 : 0;
+    t[at(O_TIMELINE_PERIOD)] = 0;
+  }
+  t[at(O_DAS_DELAY)] = rules.timing.dasDelay;
+  t[at(O_DAS_REPEAT)] = rules.timing.dasRepeat;
+  return t;
+}
+
+/** The frame-by-frame search's scratch block (nodes kept per call); made larger when a search runs out of room. */
+let scratch = { at: 0, nodes: 0 };
+const FIRST_NODES = 1 << 14;
+/** Room the scratch block never grows past (64 MiB of nodes): far more than any board and level takes. */
+const MAX_NODES = 1 << 22;
+
+/**
+ * The frame-by-frame search of a prepared timed rule set on the board the context holds; `paths` keeps what the
+ * placements' inputs are found from (DAS searches always do).
+ */
+function runTimed(l: Loaded, p: Prepared, paths: boolean): number {
+  for (;;) {
+    if (scratch.nodes === 0) growScratch(l, FIRST_NODES);
+    l.timing.set(p.timing!);
+    l.timing[(O_TIMED_AT - O_GRAVITY_FRAMES) >> 2] = scratch.at;
+    l.timing[(O_TIMED_NODES - O_GRAVITY_FRAMES) >> 2] = scratch.nodes;
+    const n = l.kernel.exports.reachTimed(l.ctx, p.table, paths);
+    if (n >= 0) {
+      l.timedPaths = paths;
+      return n;
+    }
+    if (scratch.nodes >= MAX_NODES)
+      throw new StackRankError('WASM_FAILED', `the frame-by-frame search needs more than ${MAX_NODES} nodes`);
+    growScratch(l, scratch.nodes * 2);
+  }
+}
+
+/** A scratch block with room for `nodes` nodes (a smaller one stays allocated: the kernel's allocator never frees).
+ * Growing the memory keeps what it holds (the board and parameters just written), so only the views are made again. */
+function growScratch(l: Loaded, nodes: number): void {
+  scratch = { at: l.kernel.exports.alloc(TIMED_NODE + nodes * NODE_WORDS * 4), nodes };
+  views(l);
+}
+
+/** FrameInput of a node's token (shift * 3 + turn; docs/rules.md, "Time"). */
+const FRAME_TOKENS: readonly FrameInput[] = ['.', 'A', 'B', 'L', 'LA', 'LB', 'R', 'RA', 'RB'];
+
+/** The frame inputs of the tap search in the context (kept with paths) to its placement whose OUT_FROM is `from`. */
+function tapPath(l: Loaded, p: Prepared, from: number): FrameInput[] {
+  const n = l.kernel.exports.tapPath(l.ctx, p.table, from);
+  const tokens = new Uint8Array(l.kernel.memory.buffer, scratch.at + TAP_TOKENS, TIMED_KEYS);
+  const path = new Array<FrameInput>(n);
+  for (let f = 0; f < n; f++) path[f] = FRAME_TOKENS[tokens[f]];
+  return path;
+}
+
+/** The frame inputs of the DAS search in the context to its lock node `node`: one per frame, to the lock. */
+function framePath(l: Loaded, node: number): FrameInput[] {
+  const words = new Int32Array(l.kernel.memory.buffer, scratch.at + TIMED_NODE, scratch.nodes * NODE_WORDS);
+  const frames = words[node * NODE_WORDS + NODE_FRAME] + 1;
+  const path = new Array<FrameInput>(frames).fill('.');
+  for (let n = node; n >= 0; n = words[n * NODE_WORDS + NODE_PARENT]) {
+    const frame = words[n * NODE_WORDS + NODE_FRAME];
+    if (frame >= 0) path[frame] = FRAME_TOKENS[words[n * NODE_WORDS + NODE_INFO] >>> NODE_TOKEN_SHIFT];
+  }
+  return path;
 }
 
 function pathTo(l: Loaded, state: number): Input[] {
@@ -397,7 +519,7 @@ export class Reached {
     const landings = new Int32Array(3 * count);
     const from = new Int32Array(count);
     // the search at the top records no spins (its rule sets have none)
-    const spins = fromTop ? new Int32Array(count) : l.spin.slice(0, count);
+    const spins = fromTop || p.timing ? new Int32Array(count) : l.spin.slice(0, count);
     const out = l.out;
     for (let i = 0; i < count; i++) {
       const code = out[OUT_WORDS * i + OUT_LANDED];
@@ -417,6 +539,9 @@ export class Reached {
   /** Keys placement i takes (its inputs' length, hardDrop included). */
   inputCount(i: number): number {
     if (this.generation < 0) return this.p.top!.paths[this.from[i]].length;
+    // a tap path's length is its lock frame + 1, packed in OUT_FROM
+    if (this.p.tap) return (this.from[i] >>> TAP_FRAME_SHIFT) + 1;
+    if (this.p.timing) return framePath(this.links(), this.from[i]).length;
     const { parent } = this.links();
     // a spin's keys: the way to the state it turns from, the turn, hardDrop
     let n = this.spins[i] & SPIN_LEVEL_MASK ? 2 : 1;
@@ -430,8 +555,10 @@ export class Reached {
     const s = this.landings[3 * i];
     const x = this.landings[3 * i + 1];
     const y = this.landings[3 * i + 2];
-    let inputs: readonly Input[];
+    let inputs: readonly Input[] | readonly FrameInput[];
     if (this.generation < 0) inputs = this.p.top!.paths[this.from[i]];
+    else if (this.p.tap) inputs = tapPath(this.links(), this.p, this.from[i]);
+    else if (this.p.timing) inputs = framePath(this.links(), this.from[i]);
     else {
       const path = pathTo(this.links(), this.from[i]);
       // a spin: its from state is the one the piece turns from, and the turn comes before hardDrop
@@ -455,8 +582,18 @@ export class Reached {
   /** The kernel's parent links of this search: searched again when another search wrote over them. */
   private links(): Loaded {
     const l = load();
+    const board = { width: this.board.width, height: this.board.height, rows: this.rows };
+    if (this.p.timing) {
+      // the same timed search again, keeping its paths (the same placements in the same order)
+      if (l.generation !== this.generation || !l.timedPaths) {
+        writeBoard(l, this.p, board);
+        runTimed(l, this.p, true);
+        this.generation = ++l.generation;
+      }
+      return l;
+    }
     if (l.generation !== this.generation) {
-      fullSearch(this.p, { width: this.board.width, height: this.board.height, rows: this.rows });
+      fullSearch(this.p, board);
       this.generation = l.generation;
     }
     return l;

@@ -2,7 +2,7 @@
  * The rules layer: boards, rotation systems, rule-set presets and reachable placements with key sequences
  * (docs/rules.md, "Real games"). Nothing here knows about any AI.
  */
-export type { RuleSetName, Input, Cell, PieceMove, GamePlacement, BoardLike, Spin } from './types.js';
+export type { RuleSetName, Input, FrameInput, Cell, PieceMove, GamePlacement, BoardLike, Spin } from './types.js';
 export { Board, BOARD_MIN_WIDTH, BOARD_MAX_WIDTH, BOARD_MIN_HEIGHT, BOARD_MAX_HEIGHT } from './board.js';
 export {
   ROTATION_SYSTEMS,
@@ -21,6 +21,7 @@ export {
   GUIDELINE_MATRIX_ROWS,
   GUIDELINE_SPAWN_ROW,
   isRuleSetName,
+  isTimed,
   resolveRules,
   fieldOf,
   type RuleSet,
@@ -36,6 +37,32 @@ export {
   type PieceState,
 } from './reachable.js';
 export { SEARCH_MOVES } from './geometry.js';
+export {
+  nesTiming,
+  gravityAt,
+  NES_DOUBLE_KILLSCREEN,
+  TAP_TIMELINES,
+  DAS_MODES,
+  MAX_LEVEL,
+  type GameTiming,
+  type GravityStep,
+  type Timeline,
+} from './timing.js';
+export {
+  NesGame,
+  nesFormat,
+  nesLevel,
+  nesClearPoints,
+  firstLevelUpLines,
+  linesToLevel,
+  rulesAtLevel,
+  NES_LINE_POINTS,
+  NES_COMPETITION_MAX_LEVEL,
+  MAX_START_LEVEL,
+  type NesFormat,
+  type NesFormatOptions,
+  type NesGameEnd,
+} from './nes-game.js';
 export {
   boardFromFumen,
   fumenFromBoard,

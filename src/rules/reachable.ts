@@ -14,7 +14,7 @@
 import { StackRankError, describe, optionNames, optionsObject } from '../errors.js';
 import { PIECES, toPieceId, type Piece } from '../pieces.js';
 import { Board } from './board.js';
-import { fieldFor, resolveRules, spawnY, type RuleSet } from './rule-sets.js';
+import { RULE_SET_NAMES, fieldFor, isTimed, resolveRules, spawnY, type RuleSet } from './rule-sets.js';
 import { ROTATION_SYSTEMS } from './rotation-systems.js';
 import { pieceGeometry, SEARCH_MOVES, type PieceGeometry } from './geometry.js';
 import { reach, reachCount } from '../kernels/reachable.js';
@@ -22,7 +22,7 @@ import { SPINS, spinGeometry, threeCornerSpin, type SpinGeometry } from './spins
 import type { BoardLike, Cell, GamePlacement, Input, RuleSetName, Spin } from './types.js';
 
 export interface ReachableOptions {
-  /** A preset name (`classic`, `nes`, `guideline`, `tgm`, `tgm20g`) or a RuleSet object. */
+  /** A preset name (`classic`, `nes`, `nesUntimed`, `guideline`, `tgm`, `tgm20g`) or a RuleSet object. */
   readonly rules: RuleSetName | RuleSet;
 }
 
@@ -38,7 +38,7 @@ export function checkOptions(options: unknown, what: string): RuleSet {
   if (opts === undefined || !('rules' in opts)) {
     throw new StackRankError(
       'BAD_RULES',
-      `options must be { rules } with a rule set name (classic, nes, guideline, tgm, tgm20g) or a RuleSet; got ${describe(options)}`,
+      `options must be { rules } with a rule set name (${RULE_SET_NAMES.join(', ')}) or a RuleSet; got ${describe(options)}`,
     );
   }
   return resolveRules((opts as { rules: unknown }).rules);
@@ -348,6 +348,11 @@ export function searchPlacements(
 ): GamePlacement[] {
   const mover = checkedMover(board, piece, ruleSet);
   const { rules, pieceId: pid } = mover;
+  if (isTimed(rules))
+    throw new StackRankError(
+      'BAD_RULES',
+      `searchPlacements is the timing-free search; the timed rule set ${rules.name} is searched frame by frame by reachablePlacements`,
+    );
   const g = mover.geometry;
   const spawn = mover.spawn;
   if (mover.collides(spawn.rotation, spawn.x, spawn.y)) return [];

@@ -8,6 +8,15 @@ import { ATTACK_TABLE_NAMES, type AttackTableName } from './attack.js';
 import { SPIN_RULES, type SpinRule } from './spins.js';
 import type { RuleSetName } from './types.js';
 import { BOARD_MAX_HEIGHT, BOARD_MIN_HEIGHT } from './board.js';
+import {
+  MAX_LEVEL,
+  MAX_REACTION,
+  checkTimeline,
+  checkTiming,
+  nesTiming,
+  type GameTiming,
+  type Timeline,
+} from './timing.js';
 
 export type Gravity = 'normal' | '20G';
 
@@ -38,11 +47,37 @@ export interface RuleSet {
   readonly spawn: SpawnRule;
   /** Rows above the board the piece may pass through under `topRow` spawning. */
   readonly hiddenRows: number;
+  /**
+   * Time (docs/rules.md, "Time: NES Tetris as it is played"): the game's clock. A rule set with timing is searched
+   * frame by frame at `level` with the player's `timeline`, and its placements' inputs are one token per frame; a
+   * rule set without it (every preset but `nes`) is the timing-free model, where any number of keys fit before the
+   * piece falls. `timing`, `level`, `timeline` and `reaction` come together or not at all.
+   */
+  readonly timing?: GameTiming;
+  /** The level whose gravity the piece falls at (0..MAX_LEVEL). */
+  readonly level?: number;
+  /** How the player presses buttons: a tap timeline (`X.` … `X.....`) or a DAS mode (`das`, `dasCharged`). */
+  readonly timeline?: Timeline;
+  /** Frames after a piece appears before the player knows the next one (the policy's business; not searched). */
+  readonly reaction?: number;
   /** Which placements are spins (docs/rules.md, "Versus"): `tSpins` the guideline's T-spins, `none` none. */
   readonly spins: SpinRule;
   /** The attack table of the game's versus mode (ATTACK_TABLES), or undefined for a game without versus. */
   readonly attack?: AttackTableName;
 }
+
+/** The timing fields of a RuleSet: present together on a timed rule set, absent from an untimed one. */
+export const TIMING_FIELDS = ['timing', 'level', 'timeline', 'reaction'] as const;
+
+/** Whether a (checked) rule set carries time: its placements are searched frame by frame. */
+export function isTimed(rules: RuleSet): rules is RuleSet & Required<Pick<RuleSet, (typeof TIMING_FIELDS)[number]>> {
+  return rules.timing !== undefined;
+}
+
+/** The competition format's defaults of the `nes` preset: level 18, tapping at 30 Hz, an 18-frame reaction. */
+export const NES_LEVEL = 18;
+export const NES_TIMELINE = 'X.';
+export const NES_REACTION = 18;
 
 /** The guideline's matrix: 40 rows, of which the bottom 20 are visible; pieces appear at y = 20. */
 export const GUIDELINE_MATRIX_ROWS = 40;
@@ -62,9 +97,27 @@ export const RULE_SETS: Readonly<Record<RuleSetName, RuleSet>> = Object.freeze({
     hiddenRows: 0,
     spins: 'none',
   }),
-  // NES Tetris: NRS, no kicks, no hold, one preview; shift and turn at the top, then drop (tap speed ignored).
+  // NES Tetris as the competition plays it: NRS, no kicks, no hold, one preview, searched frame by frame at level 18
+  // with tapping at 30 Hz and an 18-frame reaction (two rows per frame from level 39).
   nes: Object.freeze({
     name: 'nes',
+    rotationSystem: 'NRS',
+    gravity: 'normal',
+    softDrop: false,
+    hold: false,
+    previews: 1,
+    initialRotation: false,
+    spawn: 'topRow',
+    hiddenRows: 2,
+    spins: 'none',
+    timing: nesTiming(),
+    level: NES_LEVEL,
+    timeline: NES_TIMELINE,
+    reaction: NES_REACTION,
+  }),
+  // NES Tetris without time: shift and turn at the top, then drop (any number of shifts before the piece falls).
+  nesUntimed: Object.freeze({
+    name: 'nesUntimed',
     rotationSystem: 'NRS',
     gravity: 'normal',
     softDrop: false,
@@ -135,11 +188,18 @@ const RULE_SET_FIELDS = optionNames<RuleSet>({
   initialRotation: true,
   spawn: true,
   hiddenRows: true,
+  timing: true,
+  level: true,
+  timeline: true,
+  reaction: true,
   spins: true,
   attack: true,
 });
 
 export function resolveRules(rules: unknown): RuleSet {
+  // A rule set this function made (frozen data, checked) or a preset is taken as it is: callers that pass the same
+  // object on every call (a game's rule set per level) share the searches' preparation.
+  if (CHECKED.has(rules as object)) return rules as RuleSet;
   if (typeof rules === 'string') {
     if (isRuleSetName(rules)) return RULE_SETS[rules];
     throw new StackRankError(
@@ -183,7 +243,7 @@ export function resolveRules(rules: unknown): RuleSet {
   if (!SPIN_RULES.includes(spins as SpinRule)) throw bad('spins', `one of ${SPIN_RULES.join(', ')} (default none)`);
   if (r.attack !== undefined && !ATTACK_TABLE_NAMES.includes(r.attack as AttackTableName))
     throw bad('attack', `one of ${ATTACK_TABLE_NAMES.join(', ')}, or left out for a game without versus`);
-  return Object.freeze({
+  const base: RuleSet = {
     name: r.name,
     rotationSystem: r.rotationSystem as RotationSystemName,
     gravity: r.gravity,
@@ -195,7 +255,57 @@ export function resolveRules(rules: unknown): RuleSet {
     hiddenRows: r.hiddenRows as number,
     spins: spins as SpinRule,
     ...(r.attack === undefined ? {} : { attack: r.attack as AttackTableName }),
-  });
+  };
+  const time = checkTime(r, base);
+  const checked = Object.freeze(time ? { ...base, ...time } : base);
+  CHECKED.add(checked);
+  return checked;
+}
+
+/** Rule sets known checked: the presets and resolveRules's own results. */
+const CHECKED = new WeakSet<object>(Object.values(RULE_SETS));
+
+/**
+ * The timing fields of a rule set being resolved (`r`, the object read once), checked: all four or none. Time is
+ * searched for games without soft drop, at normal gravity, without initial rotation, with a rotation system that
+ * does not kick (NRS, classic): the piece's row is then a function of the frame (docs/rules.md).
+ */
+function checkTime(
+  r: Record<string, unknown>,
+  base: Pick<RuleSet, 'rotationSystem' | 'gravity' | 'softDrop' | 'initialRotation'>,
+): Pick<RuleSet, (typeof TIMING_FIELDS)[number]> | null {
+  const given = TIMING_FIELDS.filter((f) => r[f] !== undefined);
+  if (given.length === 0) return null;
+  if (given.length < TIMING_FIELDS.length) {
+    const missing = TIMING_FIELDS.filter((f) => r[f] === undefined);
+    throw new StackRankError(
+      'BAD_RULES',
+      `a timed rule set has all of ${TIMING_FIELDS.join(', ')}; this one lacks ${missing.join(', ')} (copy them from RULE_SETS.nes)`,
+    );
+  }
+  const timing = checkTiming(r.timing);
+  if (!Number.isInteger(r.level) || (r.level as number) < 0 || (r.level as number) > MAX_LEVEL)
+    throw new StackRankError(
+      'BAD_RULES',
+      `rules.level must be an integer from 0 to ${MAX_LEVEL}; got ${describe(r.level)}`,
+    );
+  const timeline = checkTimeline(r.timeline);
+  if (!Number.isInteger(r.reaction) || (r.reaction as number) < 0 || (r.reaction as number) > MAX_REACTION)
+    throw new StackRankError(
+      'BAD_RULES',
+      `rules.reaction must be an integer from 0 to ${MAX_REACTION} (frames); got ${describe(r.reaction)}`,
+    );
+  if (base.gravity !== 'normal' || base.softDrop || base.initialRotation)
+    throw new StackRankError(
+      'BAD_RULES',
+      'a timed rule set needs gravity normal, softDrop false and initialRotation false (the frame-by-frame search models games without soft drop, like NES Tetris)',
+    );
+  if (base.rotationSystem !== 'NRS' && base.rotationSystem !== 'classic')
+    throw new StackRankError(
+      'BAD_RULES',
+      `a timed rule set needs a rotation system without kicks (NRS or classic); got ${describe(base.rotationSystem)}`,
+    );
+  return { timing, level: r.level as number, timeline, reaction: r.reaction as number };
 }
 
 /** The rows a piece lives in on a board of `boardHeight` rows under these rules. */

@@ -7,13 +7,19 @@
 import type { Piece } from '../pieces.js';
 
 /** Rule-set presets (docs/rules.md, "Rule sets"). */
-export type RuleSetName = 'classic' | 'nes' | 'guideline' | 'tgm' | 'tgm20g';
+export type RuleSetName = 'classic' | 'nes' | 'nesUntimed' | 'guideline' | 'tgm' | 'tgm20g';
 
 /**
  * Keys a player presses. `dasLeft`/`dasRight` shift until blocked; `softDrop` drops until resting without locking;
  * `hardDrop` drops and locks (always last); `hold` (first, when used) swaps the current piece with the hold box.
  */
 export type Input = 'left' | 'right' | 'dasLeft' | 'dasRight' | 'cw' | 'ccw' | 'softDrop' | 'hardDrop' | 'hold';
+
+/**
+ * One frame's input under a timed rule set (docs/rules.md, "Time"): `.` nothing, `L` / `R` a shift, `A` a clockwise
+ * and `B` a counter-clockwise turn, or a shift with a turn on the same frame (the game shifts first).
+ */
+export type FrameInput = '.' | 'L' | 'R' | 'A' | 'B' | 'LA' | 'LB' | 'RA' | 'RB';
 
 /** One board cell as `[x, y]`. */
 export type Cell = readonly [x: number, y: number];
@@ -41,12 +47,13 @@ export type Spin = 'none' | 'mini' | 'full';
 
 /**
  * A resting placement the piece can reach from spawn; `inputs` is a shortest key sequence from spawn that ends in
- * `hardDrop`. `spin` is the best spin the piece can lock there with under the rule set (`'none'` where the rule
- * set has no spins); when it is not `'none'`, `inputs` is a shortest sequence that makes that spin (it ends with the
- * turn, then `hardDrop`), which may be longer than the fewest presses to the same cells.
+ * `hardDrop`, or under a timed rule set one FrameInput per frame from the piece's first frame to the frame it
+ * locks. `spin` is the best spin the piece can lock there with under the rule set (`'none'` where the rule set has
+ * no spins); when it is not `'none'`, `inputs` is a shortest sequence that makes that spin (it ends with the turn,
+ * then `hardDrop`), which may be longer than the fewest presses to the same cells.
  */
 export interface GamePlacement extends PieceMove {
-  readonly inputs: readonly Input[];
+  readonly inputs: readonly Input[] | readonly FrameInput[];
   readonly spin: Spin;
 }
 

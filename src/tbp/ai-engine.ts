@@ -10,6 +10,7 @@ import { PIECE_COUNT, pieceId, type Piece } from '../pieces.js';
 import type { RankTable } from '../rank/table.js';
 import { TetrisAI } from '../game/ai.js';
 import type { GameMove, GameState } from '../game/decision.js';
+import type { Input } from '../rules/types.js';
 import type {
   EngineMove,
   EngineSuggestion,
@@ -93,7 +94,8 @@ export class TetrisAIEngine implements TbpEngine {
       x: m.x,
       y: m.y,
       cells: m.cells,
-      inputs: m.inputs,
+      // a TBP bot plays without time (guideline-like rule sets): its inputs are keys, never frame tokens
+      inputs: m.inputs as readonly Input[],
       spin: m.spin,
     }));
     const best = found[0];

@@ -212,7 +212,7 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
   }, async () => {
     const page = await browser.context.newPage();
     const errors = watchErrors(page);
-    for (const rules of ['classic', 'nes', 'tgm', 'tgm20g']) {
+    for (const rules of ['classic', 'nesUntimed', 'tgm', 'tgm20g']) {
       await page.goto(`${demo.url}?mode=play&iterations=${ITERATIONS}&seed=3&sdr=0&rules=${rules}`);
       await page.waitForSelector('body[data-state=playing][data-mode=play]', { timeout: 60_000 });
       const grades: string[] = [];
@@ -434,7 +434,7 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
     const message = await page.waitForSelector('[data-testid=message]:visible');
     const text = (await message.textContent()) ?? '';
     expect(text).toContain('mode="dance" is not one of watch, play, analyze');
-    expect(text).toContain('rules="tetris99" is not one of classic, nes, guideline, tgm, tgm20g');
+    expect(text).toContain('rules="tetris99" is not one of classic, nes, nesUntimed, guideline, tgm, tgm20g');
     expect(text).toContain('fumen: not a readable fumen');
     expect(text).toContain('queue="TQ" must be piece letters');
     expect(text).toContain('hold="TS" must be one piece letter (I O T S Z L J), e.g. T; ignored');

@@ -62,7 +62,7 @@ describe('versus: a person’s spin', () => {
       (p) => p.spin === 'full' && board.place(p.cells).lines === 2,
     );
     expect(tsd).toBeDefined();
-    press(person, tsd!.inputs);
+    press(person, tsd!.inputs as readonly Input[]);
     expect(reports).toHaveLength(1);
     const r = reports[0]!;
     expect({ spin: r.spin, lines: r.lines, kind: r.kind, attack: r.attack, sent: r.sent }).toEqual({

@@ -315,7 +315,7 @@ describe('stackrank bench game', () => {
     // Refused before the 20G table is loaded: preview tables exist for dropped pieces only.
     [
       ['bench', 'game', '--rules', 'tgm20g', '--leaf', 'preview'],
-      /--leaf preview plays the rule sets with dropped pieces \(classic, nes, guideline, tgm\); tgm20g plays at 20G/,
+      /--leaf preview plays the rule sets with dropped pieces \(classic, nes, nesUntimed, guideline, tgm\); tgm20g plays at 20G/,
     ],
   ])('rejects %j with exit code 2', async (argv, message) => {
     const run = await runCli(argv as string[]);

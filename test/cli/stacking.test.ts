@@ -115,7 +115,10 @@ describe('stackrank bench survival', () => {
     [['bench', 'survival', '--board-height', '64'], /--board-height must be an integer from 4 to 63/],
     [['bench', 'survival', '--leaf-iterations', '30'], /--leaf-iterations needs --leaf preview/],
     [['bench', 'survival', '--board-height', '7'], /the Tetris threshold \(8\) must not exceed --board-height \(7\)/],
-    [['bench', 'survival', '--rules', 'tgm3'], /--rules must be one of classic, nes, guideline, tgm, tgm20g/],
+    [
+      ['bench', 'survival', '--rules', 'tgm3'],
+      /--rules must be one of classic, nes, nesUntimed, guideline, tgm, tgm20g/,
+    ],
     [
       ['bench', 'survival', '--rules', 'tgm20g', '--strategy', 'expectimax'],
       /--rules tgm20g plays with --strategy rank only/,
@@ -146,7 +149,7 @@ describe('stackrank bench survival --rules', () => {
     expect(twenty.rules).toBe('tgm20g');
     expect(twenty.deaths).toBeGreaterThan(classic.deaths);
     const help = await runCli(['bench', 'survival', '--help']);
-    expect(help.out).toMatch(/--rules <classic\|nes\|guideline\|tgm\|tgm20g>/);
+    expect(help.out).toMatch(/--rules <classic\|nes\|nesUntimed\|guideline\|tgm\|tgm20g>/);
   }, 60_000);
 });
 

@@ -1210,6 +1210,63 @@ describe('research entry: runs, merges, rules', () => {
   );
 });
 
+describe('NES time and game', () => {
+  const level = maybe(fc.integer({ min: -2, max: 260 }));
+  fuzzSync(
+    'nesTiming / gravityAt / isTimed / rulesAtLevel',
+    fc.tuple(hostile, level, maybe(fc.constantFrom('X.', 'X..', 'das', 'XX'))),
+    (dks, lvl, timeline) => {
+      const timing = callSync(() => api.nesTiming(dks as never));
+      if (timing instanceof api.StackRankError || !timing) return;
+      callSync(() => api.gravityAt(timing as never, lvl as never));
+      const rules = callSync(() => api.resolveRules({ ...api.RULE_SETS.nes, timing, timeline }));
+      if (rules && !(rules instanceof api.StackRankError)) {
+        expect(api.isTimed(rules as never)).toBe(true);
+        callSync(() => api.rulesAtLevel(rules as never, lvl as never));
+      }
+    },
+  );
+  fuzzSync(
+    'firstLevelUpLines / nesLevel / linesToLevel / nesClearPoints',
+    fc.tuple(level, maybe(fc.integer({ min: -5, max: 2000 })), level, maybe(fc.integer({ min: -1, max: 5 }))),
+    (start, lines, to, cleared) => {
+      const first = callSync(() => api.firstLevelUpLines(start as never));
+      const now = callSync(() => api.nesLevel(start as never, lines as never));
+      if (typeof first === 'number' && typeof now === 'number') expect(now).toBeGreaterThanOrEqual(start as number);
+      callSync(() => api.linesToLevel(start as never, to as never));
+      const points = callSync(() => api.nesClearPoints(cleared as never, to as never));
+      if (typeof points === 'number') expect(points).toBeGreaterThanOrEqual(0);
+    },
+  );
+  fuzzSync(
+    'nesFormat / NesGame',
+    fc.tuple(
+      fc.oneof(
+        hostile,
+        fc.record({
+          startLevel: level,
+          timeline: maybe(fc.constantFrom('X.', 'X....', 'dasCharged')),
+          reaction: hostile,
+          doubleKillscreen: maybe(fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 60 }))),
+          maxLevel: maybe(fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 60 }))),
+        }),
+      ),
+      fc.array(maybe(fc.integer({ min: -1, max: 5 })), { maxLength: 30 }),
+    ),
+    (options, clears) => {
+      const format = callSync(() => api.nesFormat(options as never));
+      if (!format || format instanceof api.StackRankError) return;
+      const game = new api.NesGame(format as never);
+      for (const c of clears) {
+        if (game.end) break;
+        callSync(() => game.clear(c as never));
+      }
+      expect(game.score).toBeGreaterThanOrEqual(0);
+      expect(game.level).toBeGreaterThanOrEqual((format as api.NesFormat).rules.level!);
+    },
+  );
+});
+
 /**
  * The newer surface with hostile rule sets, boards of every form, hostile queues and holds, and real fumens damaged
  * (issue 50). A rule set whose field is a getter answers a valid value to its first read only: a call that reads

@@ -50,7 +50,7 @@ const columnHeight = (grid: Grid, x: number) => {
 
 const GAMES: { rules: RefRules; lookahead: number; hold: boolean }[] = [
   { rules: 'classic', lookahead: 1, hold: false },
-  { rules: 'nes', lookahead: 1, hold: false },
+  { rules: 'nesUntimed', lookahead: 1, hold: false },
   { rules: 'guideline', lookahead: 3, hold: true },
   { rules: 'tgm', lookahead: 1, hold: false },
   { rules: 'tgm20g', lookahead: 1, hold: false },

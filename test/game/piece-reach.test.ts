@@ -112,7 +112,7 @@ describe('PieceReach', () => {
   }
 
   it('a kernel search for a new board shape in between (topDrops) makes the list search again', () => {
-    const rules = ruleFacts('nes');
+    const rules = ruleFacts('nesUntimed');
     const rows = new Uint32Array(WORK_ROWS);
     for (let y = 0; y < 5; y++) rows[y] = (1 << W) - 2;
     const reach = new PieceReach(rows, W, H, 'T', rules);

@@ -268,12 +268,12 @@ describe('recover kernel: a piece it drops itself lands where the reachable kern
       ),
       { numRuns: 800 },
     );
-    // Classic and nes drop most pieces themselves; nes leaves a board reaching its top rows to the reachable kernel.
-    // The other rule sets (kicks, soft drop, 20G) always leave it.
+    // Classic and nesUntimed drop most pieces themselves; nesUntimed leaves a board reaching its top rows to the
+    // reachable kernel. The other rule sets (time, kicks, soft drop, 20G) always leave it.
     expect(taken.get('classic')?.dropped).toBeGreaterThan(0);
-    expect(taken.get('nes')?.dropped).toBeGreaterThan(0);
-    expect(taken.get('nes')?.searched).toBeGreaterThan(0);
-    for (const name of ['guideline', 'tgm', 'tgm20g']) expect(taken.get(name)?.dropped ?? 0).toBe(0);
+    expect(taken.get('nesUntimed')?.dropped).toBeGreaterThan(0);
+    expect(taken.get('nesUntimed')?.searched).toBeGreaterThan(0);
+    for (const name of ['nes', 'guideline', 'tgm', 'tgm20g']) expect(taken.get(name)?.dropped ?? 0).toBe(0);
   });
 
   it('a piece valued again on the same node gives the first valuation, also after boardFeatures used the kernel (property)', () => {
@@ -414,7 +414,7 @@ describe('recover kernel: the best drop of a piece without valuing every placeme
     fc.assert(
       fc.property(
         boardArb,
-        fc.constantFrom('classic', 'nes'),
+        fc.constantFrom('classic', 'nesUntimed'),
         pieceArb,
         weightsArb,
         fc.oneof(fc.constantFrom(-1, 0, W - 1), fc.integer({ min: 1, max: W - 2 })),

@@ -78,7 +78,7 @@ function refLines(rows: string[], cells: readonly (readonly [number, number])[])
 }
 
 describe('TetrisAI.nextMove on random boards', () => {
-  for (const rules of ['classic', 'nes', 'guideline', 'tgm', 'tgm20g'] as RefRules[]) {
+  for (const rules of ['classic', 'nesUntimed', 'guideline', 'tgm', 'tgm20g'] as RefRules[]) {
     it(`${rules}: a reachable placement whenever one exists, its inputs replay to its cells (property)`, async () => {
       const ai = await TetrisAI.create({ rules, lookahead: 1, table });
       const holdRules = rules === 'guideline';
@@ -514,9 +514,14 @@ describe('TetrisAI input checks', () => {
       expect((error as StackRankError).message).toMatch(message);
     }
     await expect(TetrisAI.create({ rules: 'tetris99' as never, table })).rejects.toMatchObject({ code: 'BAD_RULES' });
-    await expect(TetrisAI.create({ rules: RULE_SETS.nes as never, table })).rejects.toMatchObject({
+    // A RuleSet is taken when it is a preset's with its time changed (test/game/nes-timed.test.ts); not another.
+    await expect(TetrisAI.create({ rules: { ...RULE_SETS.nes, name: 'mine' }, table })).rejects.toMatchObject({
       code: 'BAD_RULES',
-      message: /^rules must be a rule set name \(classic, .*\); a RuleSet object is not taken here; got an object$/,
+      message: /^a rule set for the game AI is based on a preset: its name must be one of classic, /,
+    });
+    await expect(TetrisAI.create({ rules: 5 as never, table })).rejects.toMatchObject({
+      code: 'BAD_RULES',
+      message: /^rules must be a rule set name \(classic, .*\) or a RuleSet based on one; got 5$/,
     });
     await expect(TetrisAI.create({ well: 'middle' as never, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(TetrisAI.create({ lookahead: 9, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });

@@ -10,7 +10,8 @@
 import { ORIENTATIONS } from '../../src/pieces.js';
 
 export type RefInput = 'left' | 'right' | 'dasLeft' | 'dasRight' | 'cw' | 'ccw' | 'softDrop' | 'hardDrop';
-export type RefRules = 'classic' | 'nes' | 'guideline' | 'tgm' | 'tgm20g';
+/** The reference's rule sets: the timing-free presets (test/reference/timed-reference.ts has the timed NES game). */
+export type RefRules = 'classic' | 'nesUntimed' | 'guideline' | 'tgm' | 'tgm20g';
 type XY = [number, number];
 
 /** A board as a set of filled "x,y" strings (y up) with its size. */
@@ -476,7 +477,7 @@ function gameOf(rules: RefRules, board: RefBoard): Game {
   switch (rules) {
     case 'classic':
       return { system: CLASSIC, top: h + 4, lockTop: h, softDrop: false, twentyG: false };
-    case 'nes':
+    case 'nesUntimed':
       return { system: nesSystem(() => h), top: h + 2, lockTop: h, softDrop: false, twentyG: false };
     case 'guideline':
       return { system: SRS, top: 40, lockTop: 40, softDrop: true, twentyG: false };

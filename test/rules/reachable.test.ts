@@ -12,6 +12,7 @@ import {
   countReachablePlacements,
   reachablePlacements,
   type GamePlacement,
+  type Input,
 } from '../../src/rules/index.js';
 import { ORIENTATIONS, PIECES } from '../../src/pieces.js';
 import { Rng } from '../../src/random.js';
@@ -21,6 +22,8 @@ import { refReplaySpin, refSpins } from '../reference/versus-reference.js';
 import { randomBoard } from './random-boards.js';
 
 const BOARDS = Number(process.env.RULES_FUZZ_BOARDS ?? 400);
+/** The presets without time (the timed nes is test/rules/timed-reachable.test.ts's). */
+const UNTIMED = RULE_SET_NAMES.filter((n) => RULE_SETS[n].timing === undefined) as RefRules[];
 const key = (cells: readonly (readonly number[])[]) => cellKey(cells);
 const find = (list: GamePlacement[], cells: [number, number][]) => list.find((p) => key(p.cells) === key(cells));
 
@@ -55,7 +58,7 @@ function compareWithReference(rows: string[], piece: string, rules: RefRules): s
 }
 
 describe('reachablePlacements against the reference', () => {
-  for (const rules of RULE_SET_NAMES) {
+  for (const rules of UNTIMED) {
     it(
       `${rules}: same placements, shortest inputs, inputs replay (${BOARDS} random boards with overhangs)`,
       () => {
@@ -82,7 +85,7 @@ describe('reachablePlacements against the reference', () => {
   it('flat boards: every placement takes the fewest presses (widths 4, 7, 10; every rule set and piece)', () => {
     for (const width of [4, 7, 10]) {
       const rows = Array.from({ length: 20 }, () => '.'.repeat(width));
-      for (const rules of RULE_SET_NAMES)
+      for (const rules of UNTIMED)
         for (const piece of PIECES) expect(compareWithReference(rows, piece, rules)).toEqual([]);
     }
   });
@@ -91,7 +94,7 @@ describe('reachablePlacements against the reference', () => {
 describe('PieceMover replays every placement from its spawn', () => {
   // A game replaying `inputs` key by key starts from `spawn`; under 20G the piece falls as it appears, so a shift as
   // the first key moves the fallen piece (docs/rules.md, "Reachable placements and their keys").
-  for (const rules of RULE_SET_NAMES) {
+  for (const rules of UNTIMED) {
     it(`${rules}: spawn, each input by apply, then hardDrop lands on the placement's cells`, () => {
       const rng = new Rng(0x0bad + rules.charCodeAt(0) * 31 + rules.length);
       let replayed = 0;
@@ -101,7 +104,7 @@ describe('PieceMover replays every placement from its spawn', () => {
         const mover = new PieceMover(board.rows, piece, rules);
         for (const p of reachablePlacements(board.rows, piece, { rules })) {
           let state = mover.spawn;
-          for (const input of p.inputs.slice(0, -1)) {
+          for (const input of (p.inputs as readonly Input[]).slice(0, -1)) {
             const next = mover.apply(state, input);
             if (!next) throw new Error(`${rules} ${piece}: ${input} does nothing in ${p.inputs.join(' ')}`);
             state = next;
@@ -239,7 +242,7 @@ describe('spins reachable only by turning (guideline)', () => {
     expect(board.withHeight(40).place(hit!.cells).lines).toBe(lines);
     // hard drop from the top cannot get there
     expect(find(reachablePlacements(board, piece, { rules: 'classic' }), cells)).toBeUndefined();
-    expect(find(reachablePlacements(board, piece, { rules: 'nes' }), cells)).toBeUndefined();
+    expect(find(reachablePlacements(board, piece, { rules: 'nesUntimed' }), cells)).toBeUndefined();
     return hit!;
   };
   it('T-spin double', () => {
@@ -430,7 +433,7 @@ describe('top-out and bad input', () => {
     try {
       reachablePlacements(b, 'T', { rules: 'tetris99' as never });
     } catch (e) {
-      expect((e as Error).message).toContain('classic, nes, guideline, tgm, tgm20g');
+      expect((e as Error).message).toContain('classic, nes, nesUntimed, guideline, tgm, tgm20g');
     }
   });
 });

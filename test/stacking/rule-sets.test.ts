@@ -281,7 +281,7 @@ describe('rule-set errors', () => {
     };
     expect(await code(() => StackingAI.create({ table: article, rules: 'tgm3' as never }))).toEqual([
       'BAD_RULES',
-      expect.stringMatching(/unknown rule set "tgm3"; rule sets are classic, nes, guideline, tgm, tgm20g/),
+      expect.stringMatching(/unknown rule set "tgm3"; rule sets are classic, nes, nesUntimed, guideline, tgm, tgm20g/),
     ]);
     expect(await code(() => StackingAI.create({ table: article, rules: 'tgm20g', strategy: 'expectimax' }))).toEqual([
       'BAD_ARGUMENT',

@@ -1,0 +1,179 @@
+/**
+ * The NES game's own rules besides how pieces move (docs/rules.md, "Time: NES Tetris as it is played"): levels and
+ * level-ups, the score, the level cap of a competition format, and the rule set each level is played under. Pure
+ * data and arithmetic: the simulator (src/game/play.ts) and anyone scoring a game read them.
+ */
+import { StackRankError, describe, optionNames, optionsObject, refuseUnknownOptions, requireInt } from '../errors.js';
+import { RULE_SETS, isTimed, resolveRules, type RuleSet } from './rule-sets.js';
+import { MAX_LEVEL, NES_DOUBLE_KILLSCREEN, nesTiming } from './timing.js';
+
+/** Highest start level the level-up rule below covers (the game's level select offers 0–19). */
+export const MAX_START_LEVEL = 31;
+
+/** Points of a clear of 1, 2, 3, 4 lines at level 0; at level L they are multiplied by L + 1. */
+export const NES_LINE_POINTS: readonly number[] = Object.freeze([0, 40, 100, 300, 1200]);
+
+/**
+ * Lines of the first level-up from start level S: min(10 S + 10, max(100, 10 S − 50)) for S ≤ 25; 200 for 26–31
+ * (what the game's code gives there). Later level-ups come every 10 lines.
+ */
+export function firstLevelUpLines(startLevel: number): number {
+  const s = requireInt('startLevel', startLevel, 0, MAX_START_LEVEL);
+  return s <= 25 ? Math.min(10 * s + 10, Math.max(100, 10 * s - 50)) : 200;
+}
+
+/** The level after `lines` lines from start level S. */
+export function nesLevel(startLevel: number, lines: number): number {
+  const first = firstLevelUpLines(startLevel);
+  const n = requireInt('lines', lines, 0, Number.MAX_SAFE_INTEGER);
+  return n < first ? startLevel : startLevel + 1 + Math.floor((n - first) / 10);
+}
+
+/** Lines from start level S at which the level reaches `level` (S itself: 0). */
+export function linesToLevel(startLevel: number, level: number): number {
+  const first = firstLevelUpLines(startLevel);
+  const l = requireInt('level', level, startLevel, MAX_LEVEL);
+  return l === startLevel ? 0 : first + 10 * (l - startLevel - 1);
+}
+
+/** Points of a clear of `cleared` lines (0–4) scored at `level`: the level after that clear's level-up. */
+export function nesClearPoints(cleared: number, level: number): number {
+  return NES_LINE_POINTS[requireInt('cleared', cleared, 0, 4)] * (requireInt('level', level, 0, MAX_LEVEL) + 1);
+}
+
+/**
+ * A competition format: the timed rule set the game starts in (its `level` is the start level, its timeline and
+ * reaction the player's, its timing the game's: NES_TIMING's gravity, with two rows per frame from the double
+ * killscreen), and the level at which the game ends (null: it goes on until a top-out).
+ */
+export interface NesFormat {
+  readonly rules: RuleSet;
+  readonly maxLevel: number | null;
+}
+
+/** The format BetaTetris is measured in: start 18, tapping at 30 Hz, reaction 18, double killscreen at 39, cap 49. */
+export const NES_COMPETITION_MAX_LEVEL = 49;
+
+export interface NesFormatOptions {
+  startLevel?: number;
+  timeline?: string;
+  reaction?: number;
+  /** The level from which gravity is two rows per frame; null: never (the 1989 game). Default 39. */
+  doubleKillscreen?: number | null;
+  /** The level that ends the game; null: none. Default 49. */
+  maxLevel?: number | null;
+}
+
+/** A format from its options (defaults: the competition format), checked; BAD_RULES / BAD_ARGUMENT naming the problem. */
+const NES_FORMAT_OPTIONS = optionNames<NesFormatOptions>({
+  startLevel: true,
+  timeline: true,
+  reaction: true,
+  doubleKillscreen: true,
+  maxLevel: true,
+});
+
+export function nesFormat(given: NesFormatOptions = {}): NesFormat {
+  const options = optionsObject('nesFormat', given);
+  refuseUnknownOptions('nesFormat', options, NES_FORMAT_OPTIONS, ['doubleKillscreen', 'maxLevel']);
+  const startLevel = requireInt('startLevel', options.startLevel ?? 18, 0, MAX_START_LEVEL);
+  const dks = options.doubleKillscreen === undefined ? NES_DOUBLE_KILLSCREEN : options.doubleKillscreen;
+  if (dks !== null) requireInt('doubleKillscreen', dks, 1, MAX_LEVEL);
+  const rules = resolveRules({
+    ...RULE_SETS.nes,
+    level: startLevel,
+    timeline: options.timeline ?? RULE_SETS.nes.timeline,
+    reaction: options.reaction ?? RULE_SETS.nes.reaction,
+    timing: nesTiming(dks),
+  });
+  const maxLevel = options.maxLevel === undefined ? NES_COMPETITION_MAX_LEVEL : options.maxLevel;
+  return checkFormat({ rules, maxLevel });
+}
+
+/** A format checked: a timed rule set whose level is a start level, and a cap above it (or null). */
+export function checkFormat(format: NesFormat): NesFormat {
+  const rules = resolveRules(format.rules);
+  if (!isTimed(rules))
+    throw new StackRankError(
+      'BAD_RULES',
+      `the NES game needs a timed rule set (RULE_SETS.nes and copies); got ${rules.name}`,
+    );
+  if (rules.level > MAX_START_LEVEL)
+    throw new StackRankError(
+      'BAD_RULES',
+      `the NES game starts at a level from 0 to ${MAX_START_LEVEL} (rules.level); got ${describe(rules.level)}`,
+    );
+  const maxLevel = format.maxLevel;
+  if (maxLevel !== null && (!Number.isInteger(maxLevel) || maxLevel <= rules.level || maxLevel > MAX_LEVEL))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `maxLevel must be null or an integer above the start level (${rules.level}) and at most ${MAX_LEVEL}; got ${describe(maxLevel)}`,
+    );
+  return Object.freeze({ rules, maxLevel });
+}
+
+/** Rule sets by level of one format (the game's level changes its gravity), made once each. */
+const byLevel = new WeakMap<RuleSet, Map<number, RuleSet>>();
+
+/** The rule set a format's game is played under at `level` (the start rule set with that level). */
+export function rulesAtLevel(start: RuleSet, level: number): RuleSet {
+  const checked = resolveRules(start);
+  if (!isTimed(checked))
+    throw new StackRankError(
+      'BAD_RULES',
+      `rulesAtLevel takes a timed rule set (RULE_SETS.nes and copies); got ${checked.name}`,
+    );
+  requireInt('level', level, 0, MAX_LEVEL);
+  start = checked;
+  let levels = byLevel.get(start);
+  if (!levels) byLevel.set(start, (levels = new Map()));
+  let r = levels.get(level);
+  if (!r) levels.set(level, (r = level === start.level ? start : resolveRules({ ...start, level })));
+  return r;
+}
+
+/** Why a game ended: the next piece could not appear or be placed, or the level reached the format's cap. */
+export type NesGameEnd = 'topOut' | 'maxLevel';
+
+/**
+ * One NES game's count: lines, level and score after each clear. `clear(n)` after every piece (n = 0 too), `topOut()`
+ * when the next piece cannot be placed; `end` is then set.
+ */
+export class NesGame {
+  lines = 0;
+  score = 0;
+  level: number;
+  end: NesGameEnd | null = null;
+
+  readonly format: NesFormat;
+
+  constructor(format: NesFormat) {
+    if (format === null || typeof format !== 'object')
+      throw new StackRankError('BAD_ARGUMENT', `NesGame takes a format (nesFormat()); got ${describe(format)}`);
+    this.format = checkFormat({ rules: format.rules, maxLevel: format.maxLevel });
+    this.level = this.format.rules.level!;
+  }
+
+  /** The rule set the next piece is played under. */
+  get rules(): RuleSet {
+    return rulesAtLevel(this.format.rules, this.level);
+  }
+
+  /** Counts a placed piece that cleared `cleared` lines; returns the points it scored. */
+  clear(cleared: number): number {
+    requireInt('cleared', cleared, 0, 4);
+    if (this.end) throw new StackRankError('BAD_ARGUMENT', 'the game is over');
+    if (cleared === 0) return 0;
+    this.lines += cleared;
+    // the level byte's own limit: games past it are beyond any format here
+    this.level = Math.min(MAX_LEVEL, nesLevel(this.format.rules.level!, this.lines));
+    const points = nesClearPoints(cleared, this.level);
+    this.score += points;
+    if (this.format.maxLevel !== null && this.level >= this.format.maxLevel) this.end = 'maxLevel';
+    return points;
+  }
+
+  topOut(): void {
+    if (!this.end) this.end = 'topOut';
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * `stackrank bench nes` (docs/cli.md, docs/game.md "NES Tetris: the competition format"): its figures are
+ * playGame's NES games', its options make the format, shards merge into the unsharded run, bad options are usage
+ * errors.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { playGame } from '../../src/game/play.js';
+import { buildRankTable, type RankTable } from '../../src/rank/table.js';
+import { nesFormat } from '../../src/rules/nes-game.js';
+import { runCli } from '../helpers/cli.js';
+
+let file: string;
+let table: RankTable;
+beforeAll(async () => {
+  file = join(await mkdtemp(join(tmpdir(), 'stackrank-cli-nes-')), 't.srk');
+  table = await buildRankTable({ width: 9, iterations: 3 });
+  await table.save(file);
+}, 120_000);
+
+const base = () => [
+  'bench',
+  'nes',
+  '--table',
+  file,
+  '--games',
+  '2',
+  '--max-pieces',
+  '80',
+  '--seed',
+  '4',
+  '--threads',
+  '1',
+];
+
+describe('stackrank bench nes', () => {
+  it('prints the figures of playGame NES games of its format (--json: one object)', async () => {
+    const run = await runCli([...base(), '--start-level', '19', '--timeline', 'X..', '--max-level', '21', '--json']);
+    expect(run.code).toBe(0);
+    const lines = run.out.split('\n');
+    expect(lines).toHaveLength(1);
+    const r = JSON.parse(lines[0]);
+    const format = nesFormat({ startLevel: 19, timeline: 'X..', maxLevel: 21 });
+    const direct = await playGame({
+      rules: format.rules,
+      maxLevel: 21,
+      games: 2,
+      maxPieces: 80,
+      seed: 4,
+      table,
+      threads: 1,
+    });
+    expect(r).toMatchObject({
+      games: 2,
+      startLevel: 19,
+      timeline: 'X..',
+      reaction: 18,
+      doubleKillscreen: 39,
+      maxLevel: 21,
+      randomizer: 'nes',
+      averageScore: direct.nes!.averageScore,
+      meanLines: direct.nes!.meanLines,
+      medianLines: direct.nes!.medianLines,
+      p1Lines: direct.nes!.p1Lines,
+      tetrisRate: direct.tetrisRate,
+      endLevels: direct.nes!.endLevels,
+      pieces: direct.pieces,
+    });
+    expect(Object.keys(r.tetrisRateByBand)).toEqual(['≤18', '19–28', '29–38', '39+']);
+    expect(r.piecesPerSecond).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('prints a table; --double-killscreen 0 and --max-level 0 mean none', async () => {
+    const run = await runCli([...base(), '--double-killscreen', '0', '--max-level', '0']);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(
+      /^NES games: start level 18, timeline X\., reaction 18 frames, double killscreen none, level cap none/,
+    );
+    expect(run.out).toMatch(/average score +95 % interval/);
+    expect(run.out).toMatch(/Tetris rate by level band: ≤18/);
+    expect(run.out).toMatch(/games ended at level: 18: 2/);
+  }, 300_000);
+
+  it('shards merge into the unsharded run', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'stackrank-cli-nes-shards-'));
+    const args = [...base(), '--max-level', '19', '--json'];
+    const whole = JSON.parse((await runCli(args)).out);
+    for (const shard of ['0/2', '1/2'])
+      expect((await runCli([...args, '--shard', shard, '--out', join(dir, `${shard[0]}.json`)])).code).toBe(0);
+    const merged = await runCli(['merge', '--json', join(dir, '1.json'), join(dir, '0.json')]);
+    expect(merged.code).toBe(0);
+    const m = JSON.parse(merged.out);
+    for (const k of [
+      'games',
+      'averageScore',
+      'meanLines',
+      'medianLines',
+      'p1Lines',
+      'tetrisRate',
+      'endLevels',
+      'pieces',
+    ])
+      expect([k, m[k]]).toEqual([k, whole[k]]);
+  }, 300_000);
+
+  it.each([
+    [['--timeline', 'XX.'], /--timeline must be X and \. starting with X/],
+    [['--timeline', 'fast'], /--timeline must be/],
+    [['--max-level', '18'], /--max-level must be above --start-level \(18\), or 0 for none/],
+    [['--start-level', '32'], /--start-level/],
+    [['--reaction', '-1'], /--reaction/],
+  ])('rejects %j with exit code 2', async (extra, message) => {
+    const run = await runCli([...base(), ...extra]);
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(message);
+  });
+});

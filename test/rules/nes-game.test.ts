@@ -1,0 +1,94 @@
+/**
+ * The NES game's levels and score (src/rules/nes-game.ts) against games computed by hand from the rules docs/rules.md
+ * states (TetrisWiki's level-up rule, the score table of the NES disassembly, BetaTetris's cap).
+ */
+import { describe, expect, it } from 'vitest';
+import { StackRankError } from '../../src/errors.js';
+import {
+  NesGame,
+  firstLevelUpLines,
+  linesToLevel,
+  nesClearPoints,
+  nesFormat,
+  nesLevel,
+  rulesAtLevel,
+} from '../../src/rules/nes-game.js';
+import { RULE_SETS } from '../../src/rules/rule-sets.js';
+
+const code = (f: () => unknown) => {
+  try {
+    f();
+  } catch (e) {
+    return e instanceof StackRankError ? e.code : 'other';
+  }
+  return 'none';
+};
+
+describe('levels', () => {
+  it('the first level-up: 10 S + 10 up to 9, 100 for 10-15, 10 S - 50 for 16-25, 200 for 26-31', () => {
+    expect([0, 5, 9, 10, 15, 16, 18, 19, 25, 26, 29, 31].map(firstLevelUpLines)).toEqual([
+      10, 60, 100, 100, 100, 110, 130, 140, 200, 200, 200, 200,
+    ]);
+  });
+  it('then one level every 10 lines (start 18: 19 at 130, 29 at 230, 39 at 330, 49 at 430)', () => {
+    expect([0, 129, 130, 139, 140, 229, 230, 330, 430].map((l) => nesLevel(18, l))).toEqual([
+      18, 18, 19, 19, 20, 28, 29, 39, 49,
+    ]);
+    expect([linesToLevel(18, 19), linesToLevel(18, 29), linesToLevel(18, 49), linesToLevel(29, 39)]).toEqual([
+      130, 230, 430, 290,
+    ]);
+    expect([nesLevel(5, 59), nesLevel(5, 60), nesLevel(5, 70), nesLevel(12, 100), nesLevel(12, 110)]).toEqual([
+      5, 6, 7, 13, 14,
+    ]);
+  });
+  it('a level is scored after the clear that reaches it: 40 / 100 / 300 / 1200 × (level + 1)', () => {
+    expect([1, 2, 3, 4].map((n) => nesClearPoints(n, 18))).toEqual([760, 1900, 5700, 22800]);
+    expect(nesClearPoints(4, 29)).toBe(36000);
+    expect(nesClearPoints(0, 29)).toBe(0);
+  });
+});
+
+describe('a game by hand', () => {
+  it('start 18, cap 29: Tetrises to 128 lines, then one across the level-up, then to the cap', () => {
+    const game = new NesGame(nesFormat({ maxLevel: 29 }));
+    expect(game.rules.level).toBe(18);
+    let score = 0;
+    for (let i = 0; i < 32; i++) score += game.clear(4); // 128 lines at level 18: 32 × 22,800
+    expect(score).toBe(32 * 22800);
+    expect(game.level).toBe(18);
+    expect(game.clear(0)).toBe(0);
+    expect(game.clear(4)).toBe(1200 * 20); // 132 lines: level 19, scored at 19
+    expect(game.level).toBe(19);
+    expect(game.rules.level).toBe(19);
+    expect(game.rules.timing).toEqual(RULE_SETS.nes.timing);
+    game.clear(2); // 134
+    game.clear(3); // 137
+    expect(game.score).toBe(32 * 22800 + 24000 + 100 * 20 + 300 * 20);
+    while (!game.end) game.clear(1);
+    expect(game.lines).toBe(230);
+    expect(game.level).toBe(29);
+    expect(game.end).toBe('maxLevel');
+    expect(code(() => game.clear(1))).toBe('BAD_ARGUMENT');
+  });
+  it('a top-out ends it where it is; no cap plays on', () => {
+    const game = new NesGame(nesFormat({ maxLevel: null, startLevel: 29 }));
+    for (let i = 0; i < 50; i++) game.clear(4);
+    expect(game.level).toBe(30); // 200 lines: the first level-up from 29
+    expect(game.end).toBeNull();
+    game.topOut();
+    expect(game.end).toBe('topOut');
+  });
+  it('the rule set of each level is made once and keeps the start rule set but its level', () => {
+    const f = nesFormat({ timeline: 'X..' });
+    expect(rulesAtLevel(f.rules, 29)).toBe(rulesAtLevel(f.rules, 29));
+    expect(rulesAtLevel(f.rules, 29)).toEqual({ ...f.rules, level: 29 });
+    expect(rulesAtLevel(f.rules, 18)).toBe(f.rules);
+  });
+  it('the format: double killscreen and cap checked', () => {
+    expect(nesFormat().rules.timing!.gravity.at(-1)).toEqual({ frames: 1, rows: 2 });
+    expect(nesFormat({ doubleKillscreen: null }).rules.timing!.gravity.at(-1)).toEqual({ frames: 1, rows: 1 });
+    expect(code(() => nesFormat({ maxLevel: 18 }))).toBe('BAD_ARGUMENT');
+    expect(code(() => nesFormat({ startLevel: 40 }))).toBe('BAD_ARGUMENT');
+    expect(code(() => nesFormat({ timeline: 'XX' }))).toBe('BAD_RULES');
+  });
+});
