@@ -502,6 +502,7 @@ export class Reached {
   readonly landings: Int32Array;
   /** Per placement: its spin level (an index into SPINS) and the turn that makes it, packed as O_OUT_SPIN (0: none). */
   private readonly spins: Int32Array;
+  /** Per placement: OUT_FROM, what its inputs are found from (a tap search's changes when it keeps its paths). */
   private readonly from: Int32Array;
   private readonly rows: Int32Array;
   private generation: number;
@@ -589,6 +590,8 @@ export class Reached {
         writeBoard(l, this.p, board);
         runTimed(l, this.p, true);
         this.generation = ++l.generation;
+        // the same placements in the same order; a tap search's OUT_FROM now carries its press layers
+        for (let i = 0; i < this.count; i++) this.from[i] = l.out[OUT_WORDS * i + OUT_FROM];
       }
       return l;
     }
