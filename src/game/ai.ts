@@ -32,6 +32,17 @@ import type { Cell, GamePlacement, Input, RuleSetName, Spin } from '../rules/typ
 import { ATTACK_TABLES, checkVersusCount, clearKindOf, lockAttack, type ClearKind } from '../rules/attack.js';
 import { checkEntries, type GarbageEntry } from '../rules/garbage.js';
 import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, type RecoverWeights, withRecoverWeights } from './evaluate.js';
+import {
+  MAX_VERSUS_BEAM,
+  VERSUS_BEAM,
+  VERSUS_WEIGHTS,
+  versusMove,
+  weightVector,
+  withVersusWeights,
+  type VersusContext,
+  type VersusState,
+  type VersusWeights,
+} from './versus.js';
 import { clearsBoard, columnCells, rowsFilled } from './grid.js';
 import { normalizeBoard, type BoardInput } from './board-input.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
@@ -65,7 +76,11 @@ import {
   type TurnOption,
 } from './stack.js';
 
-export type GameMode = 'stack' | 'recover';
+export type GameMode = 'stack' | 'recover' | 'versus';
+/** What the AI plays for: 'survival' (the stack and recover modes: Tetrises, a clean stack, no top-out) or 'versus'
+ * (attack: T-spins, back-to-back, combos, perfect clears, and garbage; rule sets with an attack table). */
+export type GameGoal = 'survival' | 'versus';
+export const GAME_GOALS: readonly GameGoal[] = Object.freeze(['survival', 'versus']);
 export { GAME_POLICIES, type GamePolicy, type WellSide } from './policy.js';
 
 const ABORTED_SETUP = "the AI's setup was aborted";
@@ -76,8 +91,16 @@ const INTERNAL: unique symbol = Symbol('TetrisAI');
 export interface TetrisAIOptions {
   /** Rule-set preset (docs/rules.md): 'classic', 'nes', 'guideline' (default), 'tgm', 'tgm20g'. */
   rules?: RuleSetName;
-  /** Queue pieces the search uses after the current one (0..6, default 1); fewer when the queue is shorter. */
+  /** 'survival' (default) or 'versus' (rule sets with an attack table: guideline; docs/game.md, "The versus
+   * policy"). The survival options (randomizer, well, table, recover, previewTable, policy, stackRoom) are
+   * refused under 'versus', which has its own (`versus`). */
+  goal?: GameGoal;
+  /** Queue pieces the search uses after the current one (0..6, default 1; under goal 'versus' the rule set's
+   * previews); fewer when the queue is shorter. */
   lookahead?: number;
+  /** The versus search (goal 'versus'): lines kept per ply (default VERSUS_BEAM) and weights of the evaluator's terms
+   * by name in place of the defaults (VERSUS_WEIGHTS; docs/game.md, "The versus policy"). */
+  versus?: { beam?: number; weights?: Partial<VersusWeights> };
   /** The randomizer the game draws from: stack mode then averages over the unknown piece after the queue
    * (expectimax; nextMove's `next` gives its chances, default uniform). About 700 MB more memory (Node). */
   randomizer?: RandomizerName;
@@ -128,6 +151,8 @@ export interface GameState {
 
 const TETRIS_AI_OPTIONS = optionNames<TetrisAIOptions>({
   rules: true,
+  goal: true,
+  versus: true,
   lookahead: true,
   randomizer: true,
   well: true,
@@ -187,8 +212,9 @@ export class TetrisAI {
     readonly width: number,
     readonly policy: GamePolicy,
     readonly randomizer: RandomizerName | undefined,
-    private readonly engine: StackingEngine,
-    private readonly table: StackTable,
+    /** Stack mode's search engine and table (null under goal 'versus', which has no stack mode). */
+    private readonly engine: StackingEngine | null,
+    private readonly table: StackTable | null,
     private readonly limits: StackLimits,
     private readonly recoverDepth: number,
     /** The recover search's beam and chance-ply lines, and the wider one near the top of the field (or null). */
@@ -197,6 +223,8 @@ export class TetrisAI {
     private readonly recoverWeights: RecoverWeights,
     /** The highest floor this rule set's stack stands on (MAX_FLOOR). */
     private readonly maxFloor: number,
+    /** The versus search's beam and weights (kernel order) under goal 'versus', else null. */
+    private readonly versusSearch: { beam: number; weights: Float64Array } | null = null,
   ) {
     if (token !== INTERNAL)
       throw new StackRankError(
@@ -218,6 +246,12 @@ export class TetrisAI {
     refuseUnknownOptions('TetrisAI.create', opts, TETRIS_AI_OPTIONS);
     const rules = ruleFacts(opts.rules ?? 'guideline');
     const signal = checkSignal(opts.signal);
+    const goal = opts.goal ?? 'survival';
+    if (!GAME_GOALS.includes(goal))
+      throw new StackRankError('BAD_ARGUMENT', `goal must be one of ${GAME_GOALS.join(', ')}; got ${describe(goal)}`);
+    if (goal === 'versus') return TetrisAI.createVersus(opts, rules, signal);
+    if (opts.versus !== undefined)
+      throw new StackRankError('BAD_ARGUMENT', "the versus option is the versus search's: give it with goal 'versus'");
     const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, MAX_LOOKAHEAD);
     const well = opts.well ?? defaultWell(rules.ruleSet);
     if (well !== 'right' && well !== 'left' && well !== 'auto')
@@ -309,6 +343,51 @@ export class TetrisAI {
     }
   }
 
+  /** TetrisAI.create under goal 'versus': the options checked, the versus search's settings. */
+  private static createVersus(opts: TetrisAIOptions, rules: GameRuleFacts, signal: AbortSignal | undefined): TetrisAI {
+    const table = rules.ruleSet.attack;
+    if (!table)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `goal 'versus' plays for attack: it needs a rule set with an attack table (guideline); ${rules.name} has none`,
+      );
+    const refused = VERSUS_REFUSED.find((name) => opts[name] !== undefined);
+    if (refused !== undefined)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `${refused} is an option of the survival policy; under goal 'versus' the options are ${VERSUS_OPTIONS.join(', ')}`,
+      );
+    if (signal?.aborted) throw new StackRankError('ABORTED', ABORTED_SETUP);
+    const lookahead = requireInt('lookahead', opts.lookahead ?? rules.previews, 0, MAX_LOOKAHEAD);
+    const versus = optionsObject('versus', opts.versus, VERSUS_SEARCH_OPTIONS);
+    const beam = requireInt('versus.beam', versus.beam ?? VERSUS_BEAM, 1, MAX_VERSUS_BEAM);
+    const weights = weightVector(withVersusWeights(VERSUS_WEIGHTS, versus.weights, 'versus.weights'));
+    const { limits } = stackSearchSetup(rules, undefined, 'both');
+    return new TetrisAI(
+      INTERNAL,
+      rules,
+      lookahead,
+      'right',
+      VERSUS_WIDTH,
+      'both',
+      undefined,
+      null,
+      null,
+      limits,
+      1,
+      { beam: 1, chance: 0 },
+      null,
+      RECOVER_WEIGHTS,
+      maxFloorFor(rules.ruleSet),
+      { beam, weights },
+    );
+  }
+
+  /** What this AI plays for. */
+  get goal(): GameGoal {
+    return this.versusSearch ? 'versus' : 'survival';
+  }
+
   /** The move for this position, or null when nothing can be placed at all (the game is lost). */
   nextMove(state: GameState): GameMove | null {
     return this.decide(this.readTurn(state, 'nextMove')).move;
@@ -397,6 +476,36 @@ export class TetrisAI {
     // option's placements itself, so the kernel lists each piece's placements once.)
     const lost = () => options.every((o) => o.reach.count === 0);
 
+    if (this.versusSearch) {
+      if (lost()) return decided(null, null, null);
+      const ctx: VersusContext = {
+        width: this.width,
+        height,
+        visibleHeight: this.rules.visibleHeight,
+        rules: this.rules,
+        beam: this.versusSearch.beam,
+        weights: this.versusSearch.weights,
+      };
+      const state: VersusState = {
+        rows,
+        current,
+        queue: queue.slice(0, this.lookahead),
+        hold,
+        canHold,
+        combo: versus.combo,
+        backToBack: versus.backToBack,
+        incoming: versus.incoming,
+      };
+      const choice = versusMove(ctx, state, reachRoot);
+      if (!choice) return decided(null, null, null);
+      return {
+        ...decided(this.describeMove(rows, choice.hold, choice.placement, 'versus', choice.value, versus), null, null),
+        versusSearch: { ctx, state },
+      };
+    }
+    const { engine, table } = this;
+    if (!engine || !table) throw new Error('stack mode without its engine');
+
     // A tall stack with no I in sight burns rows instead of growing (the article's smaller clears where they save
     // the game): a clear that leaves the stack clean if there is one (stack mode, clearsOnly), else recover mode.
     // The stack-only baseline never burns.
@@ -409,8 +518,8 @@ export class TetrisAI {
     const burn = this.policy === 'both' && burnsRows(rows, limit, known);
     if (this.policy !== 'fullBoardOnly') {
       const ctx: StackContext = {
-        engine: this.engine,
-        table: this.table,
+        engine,
+        table,
         rules: stackRules,
         width: this.width,
         lookahead: this.lookahead,
@@ -479,7 +588,7 @@ export class TetrisAI {
     const limit = opts.limit === undefined ? Infinity : requireInt('limit', opts.limit, 1, 10000);
     const d = this.decide(this.readTurn(state, 'rankPlacements'));
     const field = { width: this.width, visibleHeight: this.rules.visibleHeight };
-    return rankDecision(d, this.table.iterations, limit, field, (hold, p, mode, value) =>
+    return rankDecision(d, this.table?.iterations ?? 0, limit, field, (hold, p, mode, value) =>
       this.describeMove(d.rows, hold, p, mode, value, d.versus),
     );
   }
@@ -575,6 +684,8 @@ export interface Decision extends Omit<Turn, 'next' | 'versus'> {
   move: GameMove | null;
   stack: { ctx: StackContext; choice: StackChoice } | null;
   recover: { ctx: RecoverContext; state: RecoverState } | null;
+  /** Under goal 'versus': the versus search's context and turn. */
+  versusSearch?: { ctx: VersusContext; state: VersusState };
 }
 
 /** What stack mode needs of the rank table: its shape, its iterations and the ranks the search reads. */
@@ -599,6 +710,21 @@ export interface AttachedSearch {
 
 /** The keys of TetrisAIOptions.recover. */
 const RECOVER_OPTIONS = ['depth', 'beam', 'chance', 'weights'];
+/** The keys of TetrisAIOptions.versus. */
+const VERSUS_SEARCH_OPTIONS = optionNames<NonNullable<TetrisAIOptions['versus']>>({ beam: true, weights: true });
+/** The survival policy's options, refused under goal 'versus'; and the options it takes. */
+const VERSUS_REFUSED = [
+  'randomizer',
+  'well',
+  'table',
+  'recover',
+  'previewTable',
+  'policy',
+  'stackRoom',
+] as const satisfies readonly (keyof TetrisAIOptions)[];
+const VERSUS_OPTIONS = TETRIS_AI_OPTIONS.filter((o) => !(VERSUS_REFUSED as readonly string[]).includes(o));
+/** The board width the versus search plays (the guideline's field). */
+const VERSUS_WIDTH = 10;
 
 const UNIFORM_CHANCES: readonly number[] = PIECES.map(() => 1 / PIECES.length);
 const CERTAIN_PIECE: readonly (readonly number[])[] = PIECES.map((_, i) => PIECES.map((__, j) => (i === j ? 1 : 0)));

@@ -9,7 +9,7 @@ import { StackingEngine } from '../stacking/engine.js';
 import { surfaceCount } from '../surface.js';
 import { TetrisAI, type StackTable } from './ai.js';
 import type { GameWorkerInit, GameWorkerReply } from './play-threads.js';
-import { playOneGame, type GameSettings } from './play.js';
+import { aiCreateOptions, playOneGame, type GameSettings } from './play.js';
 
 const port = parentPort;
 if (!port) throw new Error('src/game/game-worker.ts runs as a worker thread of playGame');
@@ -20,6 +20,13 @@ let settings: GameSettings | null = null;
 
 async function start(init: GameWorkerInit): Promise<void> {
   const { engine: parts } = init;
+  settings = init.settings;
+  if (!parts) {
+    // goal 'versus': no stack mode, so no engine to attach
+    ai = await TetrisAI.create(aiCreateOptions(init.aiOptions, undefined, undefined, undefined));
+    post({ type: 'ready' });
+    return;
+  }
   const engine = StackingEngine.attach(parts);
   const size = surfaceCount(parts.width, parts.maxStep);
   // play-threads.ts asks for the ranks in the search image under every strategy.
@@ -33,7 +40,7 @@ async function start(init: GameWorkerInit): Promise<void> {
     searchValue: (index) => values[index],
     searchScale: () => parts.rankScale,
   };
-  ai = await TetrisAI.create(init.aiOptions, { engine, table });
+  ai = await TetrisAI.create(aiCreateOptions(init.aiOptions, undefined, undefined, undefined), { engine, table });
   settings = init.settings;
   post({ type: 'ready' });
 }

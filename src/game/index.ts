@@ -5,6 +5,7 @@ export {
   type GameState,
   type GameMove,
   type GameMode,
+  type GameGoal,
   type WellSide,
   type GamePolicy,
 } from './ai.js';
@@ -15,6 +16,7 @@ export {
   type PlacementUnit,
 } from './rank-placements.js';
 export { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, type RecoverWeights } from './evaluate.js';
+export { VERSUS_WEIGHTS, type VersusWeights } from './versus.js';
 export { playGame, type PlayGameOptions, type PlayGameResult } from './play.js';
 export { defaultGameRandomizer } from './rules-adapter.js';
 export { benchGame, type BenchGameOptions, type BenchGameResult } from './bench.js';

@@ -10,6 +10,7 @@ import type { RankTable } from '../rank/table.js';
 import { StackingEngine, type EngineParts, type NextPieceValues } from '../stacking/engine.js';
 import { countLiveWorker } from '../workers.js';
 import { stackSearchSetup } from './policy.js';
+import { cpuSeconds } from '../threads.js';
 import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play.js';
 import { ruleFacts } from './rules-adapter.js';
 
@@ -18,7 +19,8 @@ export interface GameWorkerInit {
   type: 'init';
   aiOptions: GameAIOptions;
   settings: GameSettings;
-  engine: EngineParts;
+  /** The stack search's engine and the table's iterations (null under goal 'versus', which has no stack mode). */
+  engine: EngineParts | null;
   iterations: number;
 }
 
@@ -32,7 +34,8 @@ export type GameWorkerReply =
 interface Run {
   aiOptions: GameAIOptions;
   settings: GameSettings;
-  table: RankTable;
+  /** The rank table (null under goal 'versus'). */
+  table: RankTable | null;
   previewTable: NextPieceValues | undefined;
   firstGame: number;
   games: number;
@@ -60,7 +63,9 @@ async function workerScript(): Promise<{ script: string | URL; eval: boolean }> 
   return { script: `${load}.catch((e) => { setImmediate(() => { throw e; }); });`, eval: true };
 }
 
-export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; startedAt: number }> {
+export async function playOnThreads(
+  run: Run,
+): Promise<{ tallies: GameTally[]; startedAt: number; startedCpu: number | null }> {
   if (!inNode) throw new StackRankError('BAD_ARGUMENT', 'playGame runs on worker threads only in Node; use threads: 1');
   const { Worker } = nodeBuiltin('worker_threads', 'playGame on threads');
   const { aiOptions, threads } = run;
@@ -77,10 +82,11 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
     for (const engine of owners.splice(0)) engine.release();
   };
   const engines: EngineParts[] = [];
+  const table = run.table;
   try {
-    for (let i = 0; i < threads; i++) {
+    for (let i = 0; table && i < threads; i++) {
       const engine = await untilAborted(
-        StackingEngine.create(run.table, stackRules, {
+        StackingEngine.create(table, stackRules, {
           shared: true,
           unknownPieces,
           leafValues: run.previewTable,
@@ -106,6 +112,7 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
   let nextGame = run.firstGame;
   const end = run.firstGame + run.games;
   let startedAt = performance.now();
+  let startedCpu = cpuSeconds();
   let report: ReturnType<NonNullable<Run['onProgress']>> | undefined;
 
   let settle!: { resolve(): void; reject(e: Error): void };
@@ -129,6 +136,7 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
     if (m.type === 'ready') {
       if (++ready === threads) {
         startedAt = performance.now();
+        startedCpu = cpuSeconds();
         report = run.onProgress?.(startedAt);
         for (let s = 0; s < threads; s++) give(s);
       }
@@ -181,14 +189,14 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
         type: 'init',
         aiOptions,
         settings: run.settings,
-        engine: engines[slot],
-        iterations: run.table.iterations,
+        engine: engines[slot] ?? null,
+        iterations: table?.iterations ?? 0,
       };
       w.postMessage(init);
     }
     if (run.signal?.aborted) onAbort();
     await finished;
-    return { tallies, startedAt };
+    return { tallies, startedAt, startedCpu };
   } finally {
     run.signal?.removeEventListener('abort', onAbort);
     // Settled either way: every worker is gone before playGame returns or throws.

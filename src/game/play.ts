@@ -29,16 +29,27 @@ import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerNa
 import type { RankTable } from '../rank/table.js';
 import type { NextPieceValues } from '../stacking/engine.js';
 import { streamSeed } from '../stacking/simulate.js';
+import type { GarbageEntry } from '../rules/garbage.js';
 import type { RuleSetName } from '../rules/types.js';
-import { MAX_THREADS, defaultThreadCount } from '../threads.js';
+import { MAX_THREADS, cpuSeconds, defaultThreadCount } from '../threads.js';
 import type { BenchGameOptions } from './bench.js';
-import { defaultGameTable, type GameMove, TetrisAI, type TetrisAIOptions } from './ai.js';
+import { defaultGameTable, GAME_GOALS, type GameGoal, type GameMove, TetrisAI, type TetrisAIOptions } from './ai.js';
 import { checkStackRoom, type GamePolicy, type WellSide } from './policy.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
-import { countHoles, emptyFrom, lockInPlace } from './grid.js';
+import { clearsBoard, countHoles, emptyFrom, lockInPlace, rowsFilled } from './grid.js';
 import { piecesPerTopOutInterval, tetrisRateInterval } from './intervals.js';
 import { playOnThreads } from './play-threads.js';
 import { defaultGameRandomizer, ruleFacts } from './rules-adapter.js';
+import {
+  GarbageFeed,
+  VersusCount,
+  checkGarbageSchedule,
+  checkVersusTally,
+  summarizeVersus,
+  type GarbageSchedule,
+  type VersusSummary,
+  type VersusTally,
+} from './versus-play.js';
 
 /** Longest stretch of moves without giving the event loop a turn. */
 const YIELD_EVERY_MS = 20;
@@ -52,6 +63,13 @@ export const PROGRESS_EVERY_MS = 250;
 
 export interface PlayGameOptions {
   rules?: RuleSetName;
+  /** What the AI plays for (TetrisAIOptions.goal): 'survival' (default) or 'versus'. */
+  goal?: GameGoal;
+  /** The versus search's options (TetrisAIOptions.versus; goal 'versus'). */
+  versus?: TetrisAIOptions['versus'];
+  /** Garbage fed to every game (docs/game.md, "The simulator and the benchmark"): `lines` [min, max] every `every`
+   * [min, max] pieces. Default none. */
+  garbage?: GarbageSchedule;
   randomizer?: RandomizerName;
   /** Preview pieces shown to the AI (and searched). Default 1. */
   lookahead?: number;
@@ -85,6 +103,9 @@ export interface PlayGameOptions {
 /** The options playGame and benchGame both take (benchGame passes them on), for both lists of known options. */
 export const GAME_RUN_OPTION_KEYS: { readonly [K in keyof PlayGameOptions & keyof BenchGameOptions]-?: true } = {
   rules: true,
+  goal: true,
+  versus: true,
+  garbage: true,
   randomizer: true,
   lookahead: true,
   hold: true,
@@ -120,6 +141,9 @@ export interface GameProgress {
 
 export interface PlayGameResult {
   rules: RuleSetName;
+  goal: GameGoal;
+  /** The garbage fed to every game, or null. */
+  garbage: GarbageSchedule | null;
   randomizer: RandomizerName;
   lookahead: number;
   hold: boolean;
@@ -153,6 +177,12 @@ export interface PlayGameResult {
   gameHolesMade: number[];
   piecesPerSecond: number;
   seconds: number;
+  /** CPU time the process spent while the games ran, every thread's (Node; null elsewhere), and pieces per CPU
+   * second. */
+  cpuSeconds: number | null;
+  piecesPerCpuSecond: number | null;
+  /** Attack, clear kinds, perfect clears, combos and garbage (null when a part of the run was recorded without). */
+  versus: VersusSummary | null;
   /** Threads the games ran on. */
   threads: number;
   seed: number;
@@ -172,6 +202,8 @@ export interface GameTally {
   topOut: boolean;
   stackPieces: number;
   holesMade: number;
+  /** Attack, clear kinds, combos and garbage (left out by results recorded before they were counted). */
+  versus?: VersusTally;
 }
 
 /** The options a game needs besides the AI (plain data: posted to workers as is). */
@@ -181,11 +213,15 @@ export interface GameSettings {
   hold: boolean;
   maxPieces: number;
   seed: number;
+  /** Garbage fed to each game (playGame's `garbage`); none when left out. */
+  garbage?: GarbageSchedule | null;
 }
 
 /** TetrisAI.create's options for a playGame run (also what each worker thread creates its AI with). */
 export interface GameAIOptions {
   rules: RuleSetName;
+  goal: GameGoal;
+  versus: TetrisAIOptions['versus'];
   lookahead: number;
   randomizer: RandomizerName | undefined;
   well: WellSide | undefined;
@@ -198,13 +234,18 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   const opts = optionsObject('playGame', options);
   refuseUnknownOptions('playGame', opts, PLAY_GAME_OPTIONS);
   const rules = opts.rules ?? 'guideline';
+  const goal = opts.goal ?? 'survival';
+  if (!GAME_GOALS.includes(goal))
+    throw new StackRankError('BAD_ARGUMENT', `goal must be one of ${GAME_GOALS.join(', ')}; got ${describe(goal)}`);
+  const garbage = checkGarbageSchedule(opts.garbage);
   const randomizer = opts.randomizer ?? defaultGameRandomizer(rules);
   if (!isRandomizerName(randomizer))
     throw new StackRankError(
       'BAD_ARGUMENT',
       `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
     );
-  const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, 6);
+  const facts = ruleFacts(rules);
+  const lookahead = requireInt('lookahead', opts.lookahead ?? (goal === 'versus' ? facts.previews : 1), 0, 6);
   const games = requireInt('games', opts.games ?? 1, 1, 1_000_000);
   const firstGame = requireInt('firstGame', opts.firstGame ?? 0, 0, Number.MAX_SAFE_INTEGER - games);
   const maxPieces = requireInt('maxPieces', opts.maxPieces ?? 10_000, 1, Number.MAX_SAFE_INTEGER);
@@ -215,7 +256,6 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   const onGame = checkCallback<(t: GameTally) => void>('onGame', opts.onGame);
   if (opts.hold !== undefined && typeof opts.hold !== 'boolean')
     throw new StackRankError('BAD_ARGUMENT', `hold must be true or false; got ${describe(opts.hold)}`);
-  const facts = ruleFacts(rules);
   if (opts.hold && !facts.hold) throw new StackRankError('BAD_ARGUMENT', `the ${rules} rule set has no hold`);
   if (opts.threads !== undefined) requireInt('threads', opts.threads, 1, MAX_THREADS);
   if (opts.ai !== undefined && !(opts.ai instanceof TetrisAI))
@@ -227,23 +267,33 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
     );
   const threads = Math.min(games, opts.ai ? 1 : (opts.threads ?? (await threadsByDefault())));
   if (signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
+  const versus = goal === 'versus';
+  // The survival policy's options are left out under goal 'versus' (TetrisAI.create refuses them there).
   const aiOptions: GameAIOptions = {
     rules,
+    goal,
+    versus: opts.versus,
     lookahead,
-    randomizer: policy === 'fullBoardOnly' ? undefined : randomizer,
+    randomizer: policy === 'fullBoardOnly' || versus ? undefined : randomizer,
     well: opts.well,
     policy,
     recover: opts.recover,
     stackRoom: checkStackRoom(opts.stackRoom),
   };
-  const settings: GameSettings = { randomizer, lookahead, hold: opts.hold ?? facts.hold, maxPieces, seed };
+  const settings: GameSettings = { randomizer, lookahead, hold: opts.hold ?? facts.hold, maxPieces, seed, garbage };
 
   // The clock starts once the AI (or every worker's AI) is made: pieces per second measure play, not setup.
   let t0 = performance.now();
+  let cpu0 = cpuSeconds();
   let tallies: GameTally[];
   if (threads > 1) {
-    const table = opts.table ?? (await defaultGameTable(facts.ruleSet, signal));
-    ({ tallies, startedAt: t0 } = await playOnThreads({
+    // The versus search has no stack mode: no table, no search image.
+    const table = versus ? null : (opts.table ?? (await defaultGameTable(facts.ruleSet, signal)));
+    ({
+      tallies,
+      startedAt: t0,
+      startedCpu: cpu0,
+    } = await playOnThreads({
       aiOptions,
       settings,
       table,
@@ -263,21 +313,15 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
         }),
     }));
   } else {
-    const ai =
-      opts.ai ??
-      (await TetrisAI.create({
-        ...aiOptions,
-        table: opts.table,
-        previewTable: policy === 'fullBoardOnly' ? undefined : opts.previewTable,
-        signal,
-      }));
-    if (ai.rules.name !== rules || ai.lookahead !== lookahead || ai.policy !== policy) {
+    const ai = opts.ai ?? (await TetrisAI.create(aiCreateOptions(aiOptions, opts.table, opts.previewTable, signal)));
+    if (ai.rules.name !== rules || ai.lookahead !== lookahead || ai.policy !== policy || ai.goal !== goal) {
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}); these games ask for ${rules} at ${lookahead} (${policy})`,
+        `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}, goal ${ai.goal}); these games ask for ${rules} at ${lookahead} (${policy}, goal ${goal})`,
       );
     }
     t0 = performance.now();
+    cpu0 = cpuSeconds();
     const progress = onProgress && progressSum(onProgress, t0);
     tallies = [];
     for (let g = firstGame; g < firstGame + games; g++) {
@@ -289,9 +333,35 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   }
   return summarize(
     tallies,
-    { rules, randomizer, lookahead, hold: settings.hold, policy, firstGame, seed, threads, maxPieces },
+    { rules, goal, garbage, randomizer, lookahead, hold: settings.hold, policy, firstGame, seed, threads, maxPieces },
     t0,
+    cpu0,
   );
+}
+
+/**
+ * TetrisAI.create's options for a run's AI: under goal 'versus' only the versus search's (the survival policy's are
+ * refused there), else the survival policy's with the run's table and preview table.
+ */
+export function aiCreateOptions(
+  o: GameAIOptions,
+  table: RankTable | undefined,
+  previewTable: NextPieceValues | undefined,
+  signal: AbortSignal | undefined,
+): TetrisAIOptions {
+  if (o.goal === 'versus') return { rules: o.rules, goal: 'versus', versus: o.versus, lookahead: o.lookahead, signal };
+  return {
+    rules: o.rules,
+    lookahead: o.lookahead,
+    randomizer: o.randomizer,
+    well: o.well,
+    policy: o.policy,
+    recover: o.recover,
+    stackRoom: o.stackRoom,
+    table,
+    previewTable: o.policy === 'fullBoardOnly' ? undefined : previewTable,
+    signal,
+  };
 }
 
 /** playGame's default: every core where shared memory exists (Node), else 1. */
@@ -377,6 +447,9 @@ export async function playOneGame(
     stackPieces: 0,
     holesMade: 0,
   };
+  // The versus counters the AI is told each turn, and the garbage fed to this game.
+  const count = new VersusCount(ai.rules.ruleSet);
+  const feed = settings.garbage ? new GarbageFeed(settings.garbage, settings.seed, game, width) : null;
   // stream = the pieces dealt and not yet placed: the current one and the queue, so the randomizer's
   // distribution() is exactly the chance of the piece after the queue.
   const stream: Piece[] = [];
@@ -401,7 +474,9 @@ export async function playOneGame(
     const queue = stream.slice(1);
     const next = chances && rng.distribution(chances);
     const held = hold ? holdPiece : null;
-    const move = ai.playTurn({ rows, height, current, queue, hold: held, canHold: hold, next });
+    const incoming = feed ? feed.before(tally.pieces) : NO_GARBAGE;
+    const versus = { combo: count.combo, backToBack: count.backToBack, incoming };
+    const move = ai.playTurn({ rows, height, current, queue, hold: held, canHold: hold, next, versus });
     const seen = hooks.onTurn && { n: tally.pieces, before: rows.slice(), current, queue, hold: held, move };
     if (!move) {
       if (seen) hooks.onTurn?.({ ...seen, after: seen.before, lines: 0 });
@@ -420,7 +495,12 @@ export async function playOneGame(
       holdPiece = current;
     }
     stream.shift();
+    const filled = rowsFilled(rows, width, move.cells);
+    const perfectClear = filled > 0 && clearsBoard(rows, width, move.cells);
     const lines = placeChecked(rows, width, move.cells);
+    const attack = count.lock(lines, move.spin, perfectClear);
+    // garbage pushed over the rows the board keeps ends the game; so does a cell over the field (below)
+    const buried = feed?.after(attack, lines, rows, width, rows.length) === true;
     if (seen) hooks.onTurn?.({ ...seen, after: rows.slice(), lines });
     tally.pieces++;
     if (move.mode === 'stack') tally.stackPieces++;
@@ -431,22 +511,41 @@ export async function playOneGame(
     const nowHoles = countHoles(rows, width);
     if (nowHoles > holes) tally.holesMade += nowHoles - holes;
     holes = nowHoles;
-    if (!emptyFrom(rows, visible)) {
+    if (buried || !emptyFrom(rows, visible)) {
       tally.topOut = true;
       break;
     }
   }
+  tally.versus = count.tally;
+  if (feed) {
+    tally.versus.garbageReceived = feed.received;
+    tally.versus.garbageCancelled = feed.cancelled;
+    tally.versus.garbageEntered = feed.entered;
+  }
   return tally;
 }
+
+const NO_GARBAGE: readonly GarbageEntry[] = Object.freeze([]);
 
 /** The run's result from its games' tallies (in any order: they are sorted by game index). */
 export function summarize(
   tallies: readonly GameTally[],
   run: Pick<
     PlayGameResult,
-    'rules' | 'randomizer' | 'lookahead' | 'hold' | 'policy' | 'firstGame' | 'seed' | 'threads' | 'maxPieces'
+    | 'rules'
+    | 'goal'
+    | 'garbage'
+    | 'randomizer'
+    | 'lookahead'
+    | 'hold'
+    | 'policy'
+    | 'firstGame'
+    | 'seed'
+    | 'threads'
+    | 'maxPieces'
   >,
   t0: number,
+  cpu0: number | null,
 ): PlayGameResult {
   const sorted = [...tallies].sort((a, b) => a.game - b.game);
   const result: PlayGameResult = {
@@ -467,6 +566,9 @@ export function summarize(
     gameHolesMade: sorted.map((t) => t.holesMade),
     piecesPerSecond: 0,
     seconds: 0,
+    cpuSeconds: null,
+    piecesPerCpuSecond: null,
+    versus: summarizeVersus(sorted),
     tallies: sorted,
   };
   let stackPieces = 0;
@@ -484,6 +586,11 @@ export function summarize(
   }
   result.seconds = (performance.now() - t0) / 1000;
   result.piecesPerSecond = result.seconds > 0 ? result.pieces / result.seconds : 0;
+  const cpu = cpuSeconds();
+  if (cpu0 !== null && cpu !== null) {
+    result.cpuSeconds = cpu - cpu0;
+    result.piecesPerCpuSecond = result.cpuSeconds > 0 ? result.pieces / result.cpuSeconds : 0;
+  }
   result.tetrisRate = result.lines > 0 ? (4 * result.clears.tetris) / result.lines : 0;
   result.stackShare = result.pieces > 0 ? stackPieces / result.pieces : 0;
   result.holesPer1000 = result.pieces > 0 ? (1000 * holesMade) / result.pieces : 0;
@@ -495,6 +602,8 @@ export function summarize(
 
 /** The fields that make a run: results merge only when all are equal. */
 const RUN_FIELDS = ['rules', 'randomizer', 'lookahead', 'hold', 'policy', 'seed', 'maxPieces'] as const;
+/** And what the AI played for and the garbage it was fed (absent from results recorded before them). */
+const VERSUS_RUN_FIELDS = ['goal', 'garbage'] as const;
 
 /** Checks a game tally (from a checkpoint or a shard file): integer counts, a top-out flag, lines = its clears. */
 export function checkGameTally(value: unknown, where: string, maxPieces: number): GameTally {
@@ -514,6 +623,7 @@ export function checkGameTally(value: unknown, where: string, maxPieces: number)
     stackPieces: recordInt(where, 'stackPieces', r.stackPieces, 0, pieces),
     holesMade: recordInt(where, 'holesMade', r.holesMade),
   };
+  if (r.versus !== undefined) tally.versus = checkVersusTally(r.versus, where, pieces);
   if (tally.clears.reduce((a, c, k) => a + c * (k + 1), 0) !== tally.lines)
     throw new StackRankError('BAD_ARGUMENT', `${where}: lines (${tally.lines}) is not the sum of its clears`);
   return tally;
@@ -528,6 +638,13 @@ export function checkGameTally(value: unknown, where: string, maxPieces: number)
  * well and recovery settings are not in a result: parts must have been played with the same ones.)
  */
 export function mergeGameResults(results: readonly PlayGameResult[]): PlayGameResult {
+  // Results recorded before goals and garbage existed are survival runs without garbage.
+  const described = Array.isArray(results)
+    ? results.map((r) =>
+        r !== null && typeof r === 'object' ? { ...r, goal: r.goal ?? 'survival', garbage: r.garbage ?? null } : r,
+      )
+    : results;
+  requireRunParts('mergeGameResults', described, VERSUS_RUN_FIELDS);
   const first = requireRunParts('mergeGameResults', results, RUN_FIELDS);
   const maxPieces = requireInt('maxPieces', first.maxPieces, 1, Number.MAX_SAFE_INTEGER);
   const parts = results.map((r, i) => {
@@ -542,9 +659,19 @@ export function mergeGameResults(results: readonly PlayGameResult[]): PlayGameRe
     (typeof RUN_FIELDS)[number]
   >;
   const threads = Math.max(1, ...results.map((r) => (Number.isInteger(r.threads) ? r.threads : 1)));
-  const pooled = summarize(records, { ...run, firstGame: range.start, threads }, performance.now());
+  const pooled = summarize(
+    records,
+    { ...run, goal: described[0].goal, garbage: described[0].garbage, firstGame: range.start, threads },
+    performance.now(),
+    null,
+  );
   pooled.seconds = seconds;
   pooled.piecesPerSecond = seconds > 0 ? pooled.pieces / seconds : 0;
+  // CPU time pools when every part measured it.
+  if (results.every((r) => typeof r.cpuSeconds === 'number' && r.cpuSeconds >= 0)) {
+    pooled.cpuSeconds = results.reduce((a, r) => a + (r.cpuSeconds as number), 0);
+    pooled.piecesPerCpuSecond = pooled.cpuSeconds > 0 ? pooled.pieces / pooled.cpuSeconds : 0;
+  }
   return pooled;
 }
 
