@@ -68,7 +68,7 @@ export let lockAttack: i32 = 0;
  * Writes into `dst` the child of the node at `src` for placement `move` (MOVE_* packing of the reachable kernel's
  * landed state, spin level, piece and hold): the board after the lock and its cleared rows, the line's state after
  * it (next piece, hold, counters, garbage, plies, attack) and its acc (the parent's plus the lock's move terms, and
- * TOP_OUT when the board ends over the field). `dst` may not be `src`. Its value and key are left for finishChild.
+ * TOP_OUT when the board ends over the field: then no piece is left to it). `dst` may not be `src`. Its value and key are left for finishChild.
  */
 export function lockChild(ctx: usize, src: usize, move: i32, dst: usize): void {
   const width = load<i32>(ctx + C_WIDTH);
@@ -85,11 +85,12 @@ export function lockChild(ctx: usize, src: usize, move: i32, dst: usize): void {
   const low = y + i32At(stateAt, S_MINDY);
   const h = i32At(stateAt, S_H);
   const srcTop = load<i32>(src + N_TOP);
-  // the board: the parent's rows, the rows over them zero, the piece's cells
+  // the board: the parent's rows (a node's rows from its top up are not read: they may hold anything), the piece's
+  // cells, in rows that are zero first where they are over the parent's top
   memory.copy(dst + N_ROWS, src + N_ROWS, (<usize>srcTop) << 2);
-  memory.fill(dst + N_ROWS + ((<usize>srcTop) << 2), 0, (<usize>(MAX_ROWS - srcTop)) << 2);
-  for (let r = 0; r < h; r++) setRow(dst, low + r, rowAt(dst, low + r) | (<u32>i32At(stateAt, S_MASK + r) << <u32>left));
   let top = max<i32>(srcTop, low + h);
+  for (let r = srcTop; r < top; r++) setRow(dst, r, 0);
+  for (let r = 0; r < h; r++) setRow(dst, low + r, rowAt(dst, low + r) | (<u32>i32At(stateAt, S_MASK + r) << <u32>left));
   // full rows can only be among the piece's
   let lines: i32 = 0;
   for (let r = low; r < low + h; r++) if (rowAt(dst, r) == full) lines++;
@@ -185,7 +186,12 @@ export function lockChild(ctx: usize, src: usize, move: i32, dst: usize): void {
     weight(ctx, W_WASTED_T) * (wasted ? 1.0 : 0.0);
   if (kind > 0) terms += weight(ctx, W_KIND + kind - 1);
   let acc = load<f64>(src + N_ACC) + terms;
-  if (top + risen > load<i32>(ctx + C_VISIBLE)) acc += TOP_OUT;
+  if (top + risen > load<i32>(ctx + C_VISIBLE)) {
+    // the game is over: the line places no more pieces (its board may stand over the field the placements are
+    // searched on)
+    acc += TOP_OUT;
+    store<i32>(dst + N_NEXT, load<i32>(ctx + C_COUNT));
+  }
   store<f64>(dst + N_ACC, acc);
 }
 

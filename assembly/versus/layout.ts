@@ -95,7 +95,7 @@ export const A_PC_ADD = 31; //         1: added to the attack; 0: sent instead o
 export const ATTACK_WORDS = 32;
 
 // ---- a node: a board a line reaches and the line's state ----
-export const N_ROWS = 0; //            u32[MAX_ROWS] bit rows, bottom first (bit x = column x)
+export const N_ROWS = 0; //            u32[MAX_ROWS] bit rows, bottom first (bit x = column x); from N_TOP up unread
 export const N_TOP = 160; //           i32 rows up to the highest non-empty one
 export const N_NEXT = 164; //          i32 index in C_SEQUENCE of the piece to place (C_COUNT: none left)
 export const N_HOLD = 168; //          i32 the piece in the hold box, -1 for none

@@ -79,8 +79,8 @@ export interface VersusTerms {
 export type VersusWeights = { readonly [K in keyof VersusTerms]: number };
 
 /**
- * The versus evaluator's weights, tuned for attack per piece under the guideline rules with 5 previews and hold by
- * bench/tune-versus.ts (bench/notes/versus-tuning.md).
+ * The versus evaluator's weights for the guideline rules with 5 previews and hold, chosen by short A/B runs of
+ * attack per piece (bench/notes/versus.md; bench/tune-versus.ts searches them).
  */
 export const VERSUS_WEIGHTS: VersusWeights = Object.freeze({
   height: -30,
@@ -123,7 +123,7 @@ export const VERSUS_TERMS = Object.freeze(Object.keys(VERSUS_WEIGHTS) as (keyof 
 /** Largest weight (either sign) a caller may give: keeps every line's value far above a top-out's (-1e9). */
 export const MAX_VERSUS_WEIGHT = 100_000;
 
-/** The versus search's beam by default: lines kept per ply (bench/notes/versus-tuning.md). */
+/** The versus search's beam by default: lines kept per ply (bench/notes/versus.md). */
 export const VERSUS_BEAM = 32;
 /** The beam a caller may give at most. */
 export const MAX_VERSUS_BEAM = 4096;
@@ -200,7 +200,17 @@ export interface VersusChoice {
 /** The reachable placements of a piece on the root board (the caller's, memoized: the same objects it plays). */
 export type RootReach = (piece: Piece) => readonly GamePlacement[];
 
-function settings(ctx: VersusContext, pieces: number): VersusSearchSettings {
+/**
+ * Plies a search places: every known piece, but one fewer when the hold box is empty and hold may be pressed — a
+ * line that presses hold then places one piece fewer than the known ones, and lines are compared on equal numbers
+ * of pieces placed (else a line that holds a T over an open slot, and places a piece fewer, looks better than the
+ * T-spin it puts off).
+ */
+export function versusDepth(pieces: number, hold: Piece | null, holdAllowed: boolean): number {
+  return hold === null && holdAllowed && pieces > 1 ? pieces - 1 : pieces;
+}
+
+function settings(ctx: VersusContext, state: VersusState, pieces: number): VersusSearchSettings {
   const table = ctx.rules.ruleSet.attack;
   if (!table) throw new StackRankError('BAD_RULES', `the ${ctx.rules.name} rule set has no attack table`);
   return {
@@ -209,7 +219,7 @@ function settings(ctx: VersusContext, pieces: number): VersusSearchSettings {
     height: ctx.height,
     rules: ctx.rules.ruleSet,
     holdAllowed: ctx.rules.hold,
-    depth: pieces,
+    depth: versusDepth(pieces, state.hold, ctx.rules.hold),
     beam: ctx.beam,
     weights: ctx.weights,
     attack: ATTACK_TABLES[table],
@@ -241,7 +251,7 @@ function rootChoice(state: VersusState, code: number, rootReach: RootReach): Omi
 /** The first move of the best line, or null when no piece the turn allows has a reachable placement. */
 export function versusMove(ctx: VersusContext, state: VersusState, rootReach: RootReach): VersusChoice | null {
   const p = position(state);
-  const r = VersusKernel.get().search(settings(ctx, p.sequence.length), p);
+  const r = VersusKernel.get().search(settings(ctx, state, p.sequence.length), p);
   if (r.root < 0) return null;
   return { ...rootChoice(state, r.root, rootReach), value: r.value };
 }
@@ -249,7 +259,7 @@ export function versusMove(ctx: VersusContext, state: VersusState, rootReach: Ro
 /** Every root move (without hold, then with), each valued by the best line the search finds after it. */
 export function versusRootValues(ctx: VersusContext, state: VersusState, rootReach: RootReach): VersusChoice[] {
   const p = position(state);
-  const s = settings(ctx, p.sequence.length);
+  const s = settings(ctx, state, p.sequence.length);
   const kernel = VersusKernel.get();
   const out: VersusChoice[] = [];
   const options: { hold: boolean; piece: Piece }[] = [{ hold: false, piece: state.current }];
