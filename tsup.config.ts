@@ -2,21 +2,29 @@ import { chmod, readdir, readFile, writeFile } from 'node:fs/promises';
 import { transform } from 'esbuild';
 import { defineConfig } from 'tsup';
 
-// Two library entries (docs/api.md): `stackrank` (src/index.ts) and `stackrank/research` (src/research.ts), each
-// as ESM and CJS with types; the `stackrank` bin (src/cli.ts) is built with the ESM entries so that all three share
-// one copy of the code (and of the inlined WebAssembly) in dist/ chunks. No source maps: they were over half the
+// Three library entries (docs/api.md): `stackrank` (src/index.ts), `stackrank/research` (src/research.ts) and
+// `stackrank/worker` (src/worker.ts, docs/browser.md), each as ESM and CJS with types; the `stackrank` bin
+// (src/cli.ts) is built with the ESM entries so that all of them share one copy of the code (and of the inlined WebAssembly) in dist/ chunks. No source maps: they were over half the
 // package, and the code they would map is the TypeScript in the repository. Both builds drop whitespace and simplify
 // syntax but keep every name, so stack traces still read; that keeps the tarball within its size budget
 // (PACKAGE_BUDGET_BYTES in test/package/package.test.ts).
-const entry = { index: 'src/index.ts', research: 'src/research.ts' };
+const entry = { index: 'src/index.ts', research: 'src/research.ts', worker: 'src/worker.ts' };
 // Minified code is broken into lines of about this many characters: Node prints the source line of an uncaught
 // error's throw site, which was a whole chunk (about 30 kB) on one line.
 const LINE_LIMIT = 400;
 
 export default defineConfig([
   {
-    // game-worker: the body of playGame's worker threads, loaded by URL beside the chunk that starts them.
-    entry: { ...entry, cli: 'src/cli.ts', 'game-worker': 'src/game/game-worker.ts' },
+    // game-worker: the body of playGame's worker threads; ai-worker: createWorkerTetrisAI's worker (a Web Worker or
+    // a worker thread). Both are loaded by URL beside the chunk that starts them.
+    // tbp-worker: the TBP bot as a worker script (package export stackrank/tbp-worker, docs/tbp.md).
+    entry: {
+      ...entry,
+      cli: 'src/cli.ts',
+      'game-worker': 'src/game/game-worker.ts',
+      'ai-worker': 'src/game/ai-worker.ts',
+      'tbp-worker': 'src/tbp/worker.ts',
+    },
     format: ['esm'],
     dts: { entry },
     clean: true,

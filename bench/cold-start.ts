@@ -19,9 +19,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
 import { startDemoServer } from '../src/cli/demo-server.js';
 import { launch, skipWithoutChromium } from '../test/browser/chromium.js';
+import { bundlePage } from '../test/browser/worker-page.js';
 import { benchArgs, machine, median, printTable, writeResults } from './common.js';
 
 const { values: args } = benchArgs(import.meta.url, {
@@ -40,34 +40,11 @@ interface PageResult {
   marks: Record<string, number>;
 }
 
-async function bundlePage(outDir: string): Promise<void> {
-  await build({
-    configFile: false,
-    root: join(HERE, 'browser'),
-    base: './',
-    logLevel: 'warn',
-    resolve: { alias: { stackrank: join(HERE, '..', 'src', 'index.ts') } },
-    build: {
-      outDir,
-      emptyOutDir: true,
-      target: 'es2022',
-      reportCompressedSize: false,
-      chunkSizeWarningLimit: 4096,
-      rollupOptions: {
-        external: [/^node:/],
-        onwarn(warning, warn) {
-          if (warning.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') warn(warning);
-        },
-      },
-    },
-  });
-}
-
 async function main() {
   if (skipWithoutChromium('bench/cold-start.ts')) return;
   const dir = mkdtempSync(join(os.tmpdir(), 'stackrank-cold-'));
   const site = join(dir, 'site');
-  await bundlePage(site);
+  await bundlePage(join(HERE, 'browser'), site);
   // An empty cache directory: the demo server then has no table to offer (the page does not ask anyway).
   const server = await startDemoServer({ port: 0, dir: site, env: { XDG_CACHE_HOME: join(dir, 'cache') } });
   const results: { cold: PageResult; cached: PageResult }[] = [];

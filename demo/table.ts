@@ -1,10 +1,11 @@
 /**
  * Where the demo's rank table comes from, first hit wins:
  *   1. the local demo server (`stackrank demo` serves the user's cached table at api/table),
- *   2. this browser's IndexedDB (a table built here before),
- *   3. a build in this page, on worker threads when the page is cross-origin isolated, then saved to IndexedDB.
+ *   2. the library's table cache, which in a browser is IndexedDB (loadOrBuildCachedTable): a table built here
+ *      before, or else built now in this page, on worker threads when the page is cross-origin isolated, and
+ *      stored there for the next visit.
  */
-import { buildRankTable, loadRankTable, type BuildProgress, type RankTable } from 'stackrank';
+import { buildRankTable, loadOrBuildCachedTable, loadRankTable, type BuildProgress, type RankTable } from 'stackrank';
 import { count } from './words.js';
 
 export type TableSource = 'server' | 'indexeddb' | 'built';
@@ -17,39 +18,11 @@ export interface TableRequest {
   onProgress(fraction: number, p?: BuildProgress): void;
 }
 
-const DB_NAME = 'stackrank-demo';
-const STORE = 'tables';
-
-function key(r: TableRequest): string {
-  return `rank-w${r.width}-s${r.maxStep}-i${r.iterations}`;
-}
+/** The database earlier versions of the demo kept their tables in, before the library cached them itself. */
+const OLD_DB_NAME = 'stackrank-demo';
 
 function fits(table: RankTable, r: TableRequest): boolean {
   return table.width === r.width && table.maxStep === r.maxStep && table.iterations === r.iterations;
-}
-
-function openDb(): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const req = indexedDB.open(DB_NAME, 1);
-    req.onupgradeneeded = () => req.result.createObjectStore(STORE);
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-}
-
-async function idb<T>(mode: IDBTransactionMode, run: (store: IDBObjectStore) => IDBRequest): Promise<T> {
-  const db = await openDb();
-  try {
-    return await new Promise<T>((resolve, reject) => {
-      const tx = db.transaction(STORE, mode);
-      const req = run(tx.objectStore(STORE));
-      tx.oncomplete = () => resolve(req.result as T);
-      tx.onerror = () => reject(tx.error);
-      tx.onabort = () => reject(tx.error);
-    });
-  } finally {
-    db.close();
-  }
 }
 
 async function fromServer(r: TableRequest): Promise<RankTable | null> {
@@ -60,33 +33,6 @@ async function fromServer(r: TableRequest): Promise<RankTable | null> {
     return fits(table, r) ? table : null;
   } catch {
     return null;
-  }
-}
-
-async function fromIndexedDb(r: TableRequest): Promise<RankTable | null> {
-  if (typeof indexedDB === 'undefined') return null;
-  try {
-    const bytes = await idb<ArrayBuffer | undefined>('readonly', (s) => s.get(key(r)));
-    if (!bytes) return null;
-    const table = await loadRankTable(bytes);
-    if (fits(table, r)) return table;
-  } catch (e) {
-    console.warn('stackrank demo: ignoring the table stored in IndexedDB:', e);
-  }
-  await idb('readwrite', (s) => s.delete(key(r))).catch(() => {});
-  return null;
-}
-
-async function saveToIndexedDb(r: TableRequest, table: RankTable): Promise<boolean> {
-  if (typeof indexedDB === 'undefined') return false;
-  try {
-    const bytes = table.toBytes();
-    const copy = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-    await idb('readwrite', (s) => s.put(copy, key(r)));
-    return true;
-  } catch (e) {
-    console.warn('stackrank demo: could not store the table in IndexedDB:', e);
-    return false;
   }
 }
 
@@ -103,32 +49,38 @@ export async function obtainTable(r: TableRequest): Promise<{ table: RankTable; 
   const served = await fromServer(r);
   if (served) return { table: served, source: 'server', detail: `loaded from the demo server's cache in ${secs()} s` };
 
-  r.onStatus('Looking for a rank table stored in this browser…');
-  const stored = await fromIndexedDb(r);
-  if (stored) return { table: stored, source: 'indexeddb', detail: `loaded from IndexedDB in ${secs()} s` };
-
+  // The old demo database is not read any more: its space goes back to the browser.
+  if (typeof indexedDB !== 'undefined') indexedDB.deleteDatabase(OLD_DB_NAME);
   const threads = buildThreads();
-  r.onStatus(
-    `Building the ${r.width}x${r.maxStep} rank table (${r.iterations} iterations, ${count(threads, 'thread')})…`,
-  );
-  const table = await buildRankTable({
+  const build = {
     width: r.width,
     maxStep: r.maxStep,
     iterations: r.iterations,
     threads,
-    onProgress: (p) => {
+    onProgress: (p: BuildProgress) => {
+      // The plan's own reports (before the first iteration) move no bar: the iterations are the build's time.
+      if (p.planned !== undefined) return;
       r.onProgress(p.fraction, p);
       const eta = p.etaMs === null ? '' : `, about ${Math.ceil(p.etaMs / 1000)} s left`;
       r.onStatus(
         `Building the rank table: iteration ${Math.floor(p.iteration)}/${p.iterations}${eta} (${count(threads, 'thread')})`,
       );
     },
-  });
-  const built = secs();
-  const saved = await saveToIndexedDb(r, table);
+  };
+  r.onStatus('Looking for a rank table stored in this browser…');
+  let built: Awaited<ReturnType<typeof loadOrBuildCachedTable>>;
+  try {
+    built = await loadOrBuildCachedTable(build);
+  } catch (e) {
+    // No IndexedDB here (some private windows): build without keeping the table.
+    if ((e as { code?: string }).code !== 'IO') throw e;
+    const table = await buildRankTable(build);
+    return { table, source: 'built', detail: `built in this page in ${secs()} s on ${count(threads, 'thread')}` };
+  }
+  if (built.cached) return { table: built.table, source: 'indexeddb', detail: `loaded from IndexedDB in ${secs()} s` };
   return {
-    table,
+    table: built.table,
     source: 'built',
-    detail: `built in this page in ${built} s on ${count(threads, 'thread')}${saved ? ', saved to IndexedDB' : ''}`,
+    detail: `built in this page in ${secs()} s on ${count(threads, 'thread')}${built.unsaved ? '' : ', saved to IndexedDB'}`,
   };
 }

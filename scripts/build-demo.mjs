@@ -14,6 +14,7 @@ await build({
   resolve: {
     alias: {
       'stackrank/research': fileURLToPath(new URL('../src/research.ts', import.meta.url)),
+      'stackrank/worker': fileURLToPath(new URL('../src/worker.ts', import.meta.url)),
       stackrank: fileURLToPath(new URL('../src/index.ts', import.meta.url)),
     },
   },

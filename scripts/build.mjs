@@ -24,6 +24,8 @@ const libOutputs = [
   'dist/index.d.ts',
   'dist/research.js',
   'dist/research.cjs',
+  'dist/worker.js',
+  'dist/ai-worker.js',
   'dist/cli.js',
 ];
 let libBuilt = false;

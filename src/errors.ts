@@ -218,10 +218,31 @@ export function refuseUnknownOptions(
       throw new StackRankError('BAD_ARGUMENT', `${what}: ${key} is null; leave it out (or undefined) for its default`);
 }
 
-/** Resolves after the event loop has run once (timers, I/O, abort events), so long loops can be cancelled. */
+/**
+ * Resolves after the event loop has run once (timers, I/O, abort events), so long loops can be cancelled. Node:
+ * setImmediate. Browsers and web workers: a message to itself through a MessageChannel, which runs as a task
+ * without the 4 ms a nested setTimeout(0) waits (a sliced setup yields every few ms: that wait would be a third of
+ * its time).
+ */
 export function yieldToEventLoop(): Promise<void> {
   const immediate = (globalThis as { setImmediate?: (f: () => void) => unknown }).setImmediate;
-  return new Promise<void>((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
+  if (immediate) return new Promise<void>((resolve) => immediate(resolve));
+  if (typeof MessageChannel === 'undefined') return new Promise<void>((resolve) => setTimeout(resolve, 0));
+  return new Promise<void>((resolve) => {
+    turns.push(resolve);
+    channel ??= newChannel();
+    channel.port2.postMessage(null);
+  });
+}
+
+/** The channel yieldToEventLoop posts through (made on first use), and the turns waiting for its messages. */
+let channel: MessageChannel | null = null;
+const turns: (() => void)[] = [];
+
+function newChannel(): MessageChannel {
+  const c = new MessageChannel();
+  c.port1.onmessage = () => turns.shift()?.();
+  return c;
 }
 
 /**

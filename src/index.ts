@@ -52,7 +52,13 @@ export {
   type WellSide,
   type PlayGameOptions,
   type PlayGameResult,
+  type GameSession,
+  type GameSessionOptions,
+  type SessionState,
+  type SessionStatus,
+  type RandomizerKnowledge,
 } from './game/index.js';
+export type { SetupProgress, SetupStage } from './setup-progress.js';
 
 // Rule sets.
 export {

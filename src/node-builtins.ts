@@ -1,6 +1,7 @@
 /**
  * Node's built-in modules, for the library's Node-only parts: files and the table caches (src/rank/node-io.ts), the
- * core count (src/threads.ts) and worker threads (src/workers.ts, src/game/play-threads.ts). They come from
+ * core count (src/threads.ts), worker threads (src/workers.ts, src/game/play-threads.ts) and bot programs
+ * (src/tbp/client.ts). They come from
  * `process.getBuiltinModule` (Node 20.16 and later, hence package.json's engines), not from an import, so the
  * package's code has no import of a Node module that a bundler would try to resolve: a browser bundle of `stackrank`
  * needs no configuration (docs/api.md, "In a browser"). Outside Node, a call that needs one fails with IO, naming
@@ -9,6 +10,7 @@
 import { StackRankError } from './errors.js';
 
 interface NodeBuiltins {
+  child_process: typeof import('node:child_process');
   crypto: typeof import('node:crypto');
   fs: typeof import('node:fs');
   'fs/promises': typeof import('node:fs/promises');

@@ -8,14 +8,19 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as game from '../src/index.js';
 import * as research from '../src/research.js';
+import * as worker from '../src/worker.js';
 
 const ROOT = resolve(__dirname, '..');
-const ENTRIES: Record<string, Record<string, unknown>> = { stackrank: game, 'stackrank/research': research };
+const ENTRIES: Record<string, Record<string, unknown>> = {
+  stackrank: game,
+  'stackrank/research': research,
+  'stackrank/worker': worker,
+};
 
 /** Runtime names imported from a stackrank entry by `import { ... } from 'stackrank...'` statements in `text`. */
 function importsIn(text: string): { entry: string; name: string }[] {
   const out: { entry: string; name: string }[] = [];
-  for (const m of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'(stackrank(?:\/research)?)'/g)) {
+  for (const m of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'(stackrank(?:\/research|\/worker)?)'/g)) {
     for (const part of m[1].split(',')) {
       const name = part.trim().split(/\s+as\s+/)[0];
       if (name && !name.startsWith('type ')) out.push({ entry: m[2], name });
@@ -30,6 +35,9 @@ describe('entry points', () => {
     expect(names.length).toBeGreaterThan(20);
     expect(names.length).toBeLessThanOrEqual(60);
     expect(names.filter((n) => n in research)).toEqual([]);
+    // The worker entry holds the worker alone, so a page that does not use it bundles no worker.
+    expect(Object.keys(worker)).toEqual(['createWorkerTetrisAI']);
+    expect(Object.keys(worker).filter((n) => n in game || n in research)).toEqual([]);
   });
 
   it('game names read without the project history; internals live in research', () => {

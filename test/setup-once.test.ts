@@ -81,4 +81,46 @@ describe('SharedWork', () => {
     expect(await result).toBe(5);
     expect(removed).toHaveBeenCalledTimes(1);
   });
+
+  it('tells its progress to every caller waiting with a listener, from the first report on, and to none after', async () => {
+    const reports: ((n: number) => void)[] = [];
+    const finishes: ((v: string) => void)[] = [];
+    const work = new SharedWork<string, number>((_stop, report) => {
+      report(0); // at once, before the work's first wait: the first caller hears it too
+      reports.push(report);
+      return new Promise<string>((resolve) => finishes.push(resolve));
+    }, 'the setup was aborted');
+    const heardA: number[] = [];
+    const heardB: number[] = [];
+    const a = work.get(undefined, (n) => heardA.push(n));
+    reports[0](1);
+    const b = work.get(undefined, (n) => heardB.push(n));
+    reports[0](2);
+    finishes[0]('done');
+    expect(await a).toBe('done');
+    expect(await b).toBe('done');
+    reports[0](3);
+    expect(heardA).toEqual([0, 1, 2]);
+    expect(heardB).toEqual([2]);
+  });
+
+  it("a listener that throws ends its own caller's wait with its error; the work goes on for the others", async () => {
+    let report!: (n: number) => void;
+    let finish!: (v: number) => void;
+    let stop!: AbortSignal;
+    const work = new SharedWork<number, number>((s, r) => {
+      report = r;
+      stop = s;
+      return new Promise<number>((resolve) => (finish = resolve));
+    }, 'the setup was aborted');
+    const failing = work.get(undefined, () => {
+      throw new Error('the progress bar is gone');
+    });
+    const other = work.get(undefined, () => {});
+    report(1);
+    await expect(failing).rejects.toThrow('the progress bar is gone');
+    expect(stop.aborted).toBe(false);
+    finish(9);
+    expect(await other).toBe(9);
+  });
 });

@@ -2,7 +2,7 @@
 // the game dies, reaches its piece cap or runs out of known pieces (the caller refills the piece buffer and calls
 // again), so a simulated game never leaves WebAssembly.
 import {
-  CFG_STRATEGY, CTX_WEIGHTS, GAME_CAPPED, GAME_DEAD, GAME_NEEDS_PIECES, G_AVAILABLE, G_CAP, G_CTX, G_DEATH_PIECE,
+  CFG_STRATEGY, CTX_HOLD, CTX_WEIGHTS, GAME_CAPPED, HOLD_NONE, GAME_DEAD, GAME_NEEDS_PIECES, G_AVAILABLE, G_CAP, G_CTX, G_DEATH_PIECE,
   G_HEIGHTS, G_LOOKAHEAD, G_PIECES, G_PLAYED, G_POSITION, G_STATUS, G_TETRISES, G_WEIGHTS, MAX_DEPTH, MOVE_NONE,
   MOVE_TETRIS, STRATEGY_EXPECT2, STRATEGY_RANK, WEIGHT_WORDS_EXPECT, WEIGHT_WORDS_EXPECT2,
 } from './layout';
@@ -17,6 +17,8 @@ export function playGame(cfg: usize, game: usize): i32 {
   const lookahead = load<i32>(word(game, G_LOOKAHEAD));
   const ctx = <usize>load<i32>(word(game, G_CTX));
   const scratch = heightsAt(ctx, MAX_DEPTH);
+  // The stacking game has no hold (a context's words may hold another search's).
+  store<i32>(word(ctx, CTX_HOLD), HOLD_NONE);
   let position = load<i32>(word(game, G_POSITION));
   let played = load<i32>(word(game, G_PLAYED));
   let tetrises = load<i32>(word(game, G_TETRISES));

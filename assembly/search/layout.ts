@@ -141,7 +141,18 @@ export const MEMO_SLOT_BITS = 11;
 export const MEMO_SLOTS = 1 << MEMO_SLOT_BITS;
 export const MEMO_WORDS = 2;
 export const CTX_MEMO = CTX_E2_TETRIS + E2_CAP;
-export const CTX_WORDS = CTX_MEMO + MEMO_SLOTS * MEMO_WORDS;
+// Hold at every ply (rule sets with hold; assembly/search/tree.ts searchHeld): the hold box after the first move
+// (HOLD_*), the first depth at which hold may be pressed (the caller weighs the first move's hold itself: 1; a
+// search that continues after a first move: 0), and how many pieces the queue buffer holds (at least lookahead + 1:
+// putting a piece into an empty box brings the one after it).
+export const CTX_HOLD = CTX_MEMO + MEMO_SLOTS * MEMO_WORDS;
+export const CTX_HOLD_FROM = CTX_HOLD + 1;
+export const CTX_QUEUE_LENGTH = CTX_HOLD_FROM + 1;
+export const CTX_WORDS = CTX_QUEUE_LENGTH + 1;
+
+/** CTX_HOLD: no hold in this search (rule sets without it); else the box's piece + 1, or HOLD_EMPTY. */
+export const HOLD_NONE = 0;
+export const HOLD_EMPTY = 8;
 
 // ---- leaf rows (CFG_PIECE_MAX; src/rank/piece-max.ts, src/rank/preview.ts): LEAF_ROW_SLOTS u16 per surface ----
 export const LEAF_ROW_SLOTS = 8; //         slot p (0..6): the surface's value with piece p to place next

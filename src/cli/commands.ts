@@ -11,6 +11,7 @@ import { playCommand } from './play.js';
 import { queueCommand, randomizersCommand } from './randomizers.js';
 import type { CommandSpec, Groups } from './spec.js';
 import { benchSurvivalCommand } from './survival.js';
+import { tbpCommand } from './tbp.js';
 import { tableBuildCommand, tableInfoCommand, tableRankCommand } from './table.js';
 
 export const GROUPS: Groups = {
@@ -33,4 +34,5 @@ export const COMMANDS: readonly CommandSpec[] = [
   randomizersCommand,
   queueCommand,
   demoCommand,
+  tbpCommand,
 ];

@@ -12,6 +12,8 @@ export interface CliIO {
   signal?: AbortSignal;
   /** Resolves once every line written so far has reached its stream or failed (the process exits after it). */
   flush?(): Promise<void>;
+  /** The lines of standard input, for commands that read it (`tbp`); default: the process's stdin. */
+  input?: AsyncIterable<string>;
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import {
   StackRankError,
+  checkCallback,
   checkSignal,
   describe,
   firstUnknownKey,
@@ -21,6 +22,8 @@ import {
 } from '../errors.js';
 import { MIRROR_PIECE, PIECES, pieceId, toPieceId, type Piece, type PieceId } from '../pieces.js';
 import { inNode } from '../node-builtins.js';
+import { indexedDbAvailable } from '../rank/idb-cache.js';
+import { type SetupProgress, type SetupReport, setupReporter } from '../setup-progress.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import { PASS_A_TABLE_IN_A_BROWSER, type RankTable } from '../rank/table.js';
 import type { RuleSet } from '../rules/rule-sets.js';
@@ -49,6 +52,7 @@ import { recoverMove, type RecoverContext, type RecoverState } from './recover.j
 import { PieceReach, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
 import {
   GAME_POLICIES,
+  MAX_HOLD_PLIES_LOOKAHEAD,
   PLAIN_RECOVER_SEARCH,
   RECOVER_SEARCH,
   burnsRows,
@@ -67,6 +71,19 @@ import {
   type WellSide,
 } from './policy.js';
 import { rankDecision, type PlacementRanking } from './rank-placements.js';
+import { GameSession, type GameSessionOptions } from './session.js';
+import { deepening } from './budget.js';
+import {
+  checkStrength,
+  checkStrengthSeed,
+  MAX_STRENGTH,
+  slipMove,
+  strengthProfile,
+  turnRandom,
+  weakerRoom,
+  weakerSearch,
+} from './strength.js';
+import type { Rng } from '../random.js';
 import {
   isTetrisReady,
   stackMove,
@@ -107,8 +124,13 @@ export interface TetrisAIOptions {
   /** Which side the well is on; 'auto' plays whichever side is open (both: the better). Default: by rule set
    * (DEFAULT_WELL; docs/game.md, "Options"). */
   well?: WellSide;
-  /** A rank table whose width is the board width − 1; default (Node) the cached 9-column table (10-wide boards). */
-  table?: RankTable;
+  /**
+   * A rank table whose width is the board width − 1; default the cached 9-column table (10-wide boards: from the
+   * cache folder in Node, IndexedDB in a browser, built there the first time). 'small': the cached 9-column table of
+   * steps within ±3 (SMALL_TABLE: 5.8 MB instead of 43, built about 7 times faster), for a page that cannot wait
+   * for the default's first build; its strength is in docs/game.md ("The small table"). Not under tgm20g.
+   */
+  table?: RankTable | 'small';
   /** Recover search: pieces searched (default min(lookahead + 1, 2)), lines kept per level (default 4 under nes,
    * tgm and tgm20g, else 12), lines the chance ply values over the next piece (0: none; default 12 under classic, 3
    * under nes, tgm and tgm20g, 0 under guideline), and weights of the
@@ -125,8 +147,25 @@ export interface TetrisAIOptions {
    * Tetrises and more top-outs. Default by rule set and randomizer (defaultStackRoom; docs/game.md, "Options"). */
   stackRoom?: number;
   /** Cancels the setup (loading or building the cached table, laying out the search's tables: about a second the
-   * first time in a process): create then rejects with ABORTED. */
+   * first time in a process): create then rejects with ABORTED within about 100 ms (docs/errors.md). */
   signal?: AbortSignal;
+  /** How well it plays, 1..10 (default 10, its best): a weaker level makes a weaker player's mistakes (docs/game.md,
+   * "Strength"). */
+  strength?: number;
+  /** Seeds a weaker level's choices (default 0): the same seed and position, the same move. */
+  seed?: number;
+  /**
+   * Hears the setup's progress: what it loads, builds and writes to the cache folder (each file with its size), then
+   * `ready` (SetupProgress; docs/game.md, "Setup: progress, abort and the cache").
+   */
+  onProgress?: (p: SetupProgress) => void;
+}
+
+/** nextMove's options. */
+export interface MoveOptions {
+  /** Milliseconds the move may take: the search deepens step by step while the next step is expected to fit, and
+   * the deepest finished step's move is played (docs/game.md, "Time budget"). Default: no limit, the full search. */
+  budgetMs?: number;
 }
 
 export interface GameState {
@@ -162,7 +201,11 @@ const TETRIS_AI_OPTIONS = optionNames<TetrisAIOptions>({
   previewTable: true,
   stackRoom: true,
   signal: true,
+  strength: true,
+  seed: true,
+  onProgress: true,
 });
+const MOVE_OPTIONS = optionNames<MoveOptions>({ budgetMs: true });
 const GAME_STATE_KEYS = optionNames<GameState>({
   board: true,
   current: true,
@@ -216,13 +259,14 @@ export class TetrisAI {
     private readonly engine: StackingEngine | null,
     private readonly table: StackTable | null,
     private readonly limits: StackLimits,
-    private readonly recoverDepth: number,
-    /** The recover search's beam and chance-ply lines, and the wider one near the top of the field (or null). */
-    private readonly search: { beam: number; chance: number },
-    private readonly nearTop: NearTopSearch | null,
+    /** How deep a turn searches: the lookahead and recover search this AI plays (a weaker level's, if lower). */
+    private readonly settings: SearchSettings,
     private readonly recoverWeights: RecoverWeights,
     /** The highest floor this rule set's stack stands on (MAX_FLOOR). */
     private readonly maxFloor: number,
+    /** 1..10 (MAX_STRENGTH: its own play), and the seed of a weaker level's choices. */
+    readonly strength: number,
+    private readonly seed: number,
     /** The versus search's beam and weights (kernel order) under goal 'versus', else null. */
     private readonly versusSearch: { beam: number; weights: Float64Array } | null = null,
   ) {
@@ -249,7 +293,8 @@ export class TetrisAI {
     const goal = opts.goal ?? 'survival';
     if (!GAME_GOALS.includes(goal))
       throw new StackRankError('BAD_ARGUMENT', `goal must be one of ${GAME_GOALS.join(', ')}; got ${describe(goal)}`);
-    if (goal === 'versus') return TetrisAI.createVersus(opts, rules, signal);
+    const report = setupReporter(checkCallback('onProgress', opts.onProgress));
+    if (goal === 'versus') return TetrisAI.createVersus(opts, rules, signal, report);
     if (opts.versus !== undefined)
       throw new StackRankError('BAD_ARGUMENT', "the versus option is the versus search's: give it with goal 'versus'");
     const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, MAX_LOOKAHEAD);
@@ -270,6 +315,9 @@ export class TetrisAI {
       );
     }
     const stackRoom = checkStackRoom(opts.stackRoom);
+    const strength = checkStrength(opts.strength);
+    const seed = checkStrengthSeed(opts.seed);
+    const profile = strengthProfile(strength);
     const recover = optionsObject('recover', opts.recover);
     const unknownRecover = firstUnknownKey(recover, RECOVER_OPTIONS);
     if (unknownRecover !== undefined)
@@ -292,12 +340,17 @@ export class TetrisAI {
     // At most one listener on the caller's signal for the whole setup, however many waits it makes (linkedSignal).
     const link = linkedSignal(signal);
     try {
-      const table: StackTable = attached?.table ?? opts.table ?? (await defaultGameTable(rules.ruleSet, link.signal));
+      const table: StackTable =
+        attached?.table ??
+        (opts.table === undefined || opts.table === 'small'
+          ? await defaultGameTable(rules.ruleSet, link.signal, report, opts.table)
+          : opts.table);
       const { stackRules, limits, unknownPieces, blockedWell } = stackSearchSetup(
         rules,
         opts.randomizer,
         policy,
         stackRoom,
+        (room) => weakerRoom(room, profile),
       );
       if (opts.previewTable && unknownPieces === 0)
         throw new StackRankError(
@@ -313,6 +366,7 @@ export class TetrisAI {
             leafValues: opts.previewTable,
             blockedWell,
             signal: link.signal,
+            onProgress: report,
           }),
           link.signal,
           ABORTED_SETUP,
@@ -328,15 +382,16 @@ export class TetrisAI {
         engine,
         table,
         limits,
-        recoverDepth,
-        { beam, chance: chanceLines },
-        nearTop,
+        weakerSearch({ lookahead, recoverDepth, search: { beam, chance: chanceLines }, nearTop }, profile),
         recoverWeights,
         maxFloorFor(rules.ruleSet),
+        strength,
+        seed,
       );
       // This AI alone uses its engine (an attached one is its thread's owner's business): when the AI is dropped, the
       // engine's blocks go back to the table's shared search image, for the next AI.
       if (!attached) engine.releaseWith(ai);
+      report?.({ stage: 'ready', fraction: 1 });
       return ai;
     } finally {
       link.done();
@@ -344,7 +399,12 @@ export class TetrisAI {
   }
 
   /** TetrisAI.create under goal 'versus': the options checked, the versus search's settings. */
-  private static createVersus(opts: TetrisAIOptions, rules: GameRuleFacts, signal: AbortSignal | undefined): TetrisAI {
+  private static createVersus(
+    opts: TetrisAIOptions,
+    rules: GameRuleFacts,
+    signal: AbortSignal | undefined,
+    report: ReturnType<typeof setupReporter>,
+  ): TetrisAI {
     const table = rules.ruleSet.attack;
     if (!table)
       throw new StackRankError(
@@ -363,7 +423,9 @@ export class TetrisAI {
     const beam = requireInt('versus.beam', versus.beam ?? VERSUS_BEAM, 1, MAX_VERSUS_BEAM);
     const weights = weightVector(withVersusWeights(VERSUS_WEIGHTS, versus.weights, 'versus.weights'));
     const { limits } = stackSearchSetup(rules, undefined, 'both');
-    return new TetrisAI(
+    // The versus search reads the settings' lookahead (a time budget deepens it); it has no recover search.
+    const settings: SearchSettings = { lookahead, recoverDepth: 1, search: { beam: 1, chance: 0 }, nearTop: null };
+    const ai = new TetrisAI(
       INTERNAL,
       rules,
       lookahead,
@@ -374,13 +436,15 @@ export class TetrisAI {
       null,
       null,
       limits,
-      1,
-      { beam: 1, chance: 0 },
-      null,
+      settings,
       RECOVER_WEIGHTS,
       maxFloorFor(rules.ruleSet),
+      MAX_STRENGTH,
+      0,
       { beam, weights },
     );
+    report?.({ stage: 'ready', fraction: 1 });
+    return ai;
   }
 
   /** What this AI plays for. */
@@ -389,8 +453,25 @@ export class TetrisAI {
   }
 
   /** The move for this position, or null when nothing can be placed at all (the game is lost). */
-  nextMove(state: GameState): GameMove | null {
-    return this.decide(this.readTurn(state, 'nextMove')).move;
+  nextMove(state: GameState, options?: MoveOptions): GameMove | null {
+    const budgetMs = readMoveOptions(options);
+    return this.play(this.readTurn(state, 'nextMove'), budgetMs, 0, false);
+  }
+
+  /**
+   * A session that follows one game (docs/game.md, "Sessions"): its nextMove takes the same state as this one's,
+   * without `next`, and infers the randomizer's chances from the pieces the game has shown.
+   */
+  newGame(options: GameSessionOptions = {}): GameSession {
+    return new GameSession(
+      {
+        randomizer: this.randomizer,
+        readTurn: (state, caller) => this.readTurn(state, caller),
+        readMoveOptions,
+        play: (turn, budgetMs, salt) => this.play(turn, budgetMs, salt, false),
+      },
+      options,
+    );
   }
 
   /**
@@ -400,7 +481,39 @@ export class TetrisAI {
    * moveOnly): such a move's value is its best line's without the ply.
    */
   playTurn(turn: Turn): GameMove | null {
-    return this.decide(turn, true).move;
+    return this.play(turn, undefined, 0, true);
+  }
+
+  /**
+   * A turn's move: the full search (this AI's settings), or within a time budget (a deepening search), and at a
+   * level under 10 with its mistakes, drawn from the seed, the position and `salt` (a session's turn).
+   */
+  private play(turn: Turn, budgetMs: number | undefined, salt: number, moveOnly: boolean): GameMove | null {
+    const profile = strengthProfile(this.strength);
+    if (!profile && budgetMs === undefined) return this.decide(turn, moveOnly).move;
+    let weaker = turn;
+    let rng: Rng | undefined;
+    if (profile) {
+      rng = turnRandom(this.seed, turn.rows, turn.height, [turn.current, ...turn.queue, turn.hold], salt);
+      const forgetsHold = turn.canHold && rng.nextFloat() < profile.holdMissed;
+      weaker = { ...turn, next: profile.chances ? turn.next : undefined, canHold: turn.canHold && !forgetsHold };
+    }
+    const started = performance.now();
+    const d =
+      budgetMs === undefined
+        ? this.decide(weaker, moveOnly)
+        : deepening(this.settings, budgetMs, (settings) => this.decide(weaker, moveOnly, settings));
+    if (!profile || !rng || !d.move || !(rng.nextFloat() < profile.slip)) return d.move;
+    // A slip: one of the nearly-best moves; not when a budget is already half spent (valuing them all takes time).
+    if (budgetMs !== undefined && performance.now() - started > budgetMs / 2) return d.move;
+    const slipped = slipMove(d, this.table?.iterations ?? 0, this.field(), profile.temperature, rng);
+    return slipped
+      ? this.describeMove(d.rows, slipped.hold, slipped.placement, d.move.mode, slipped.value, d.versus)
+      : d.move;
+  }
+
+  private field() {
+    return { width: this.width, visibleHeight: this.rules.visibleHeight };
   }
 
   /** A game state checked and turned into the turn the search plays (nextMove's and rankPlacements's input). */
@@ -440,7 +553,8 @@ export class TetrisAI {
    * nextMove's search, with what rankPlacements needs to value every other move the same way; `moveOnly` when the
    * caller reads the move and not its value (playTurn).
    */
-  private decide(turn: Turn, moveOnly = false): Decision {
+  private decide(turn: Turn, moveOnly = false, settings: SearchSettings = this.settings): Decision {
+    const { lookahead } = settings;
     const { rows, height, current, queue, hold, canHold, next } = turn;
     const versus = turn.versus ?? NO_VERSUS;
     // Each piece's placements are found when first asked: stack mode mostly only checks its search's move.
@@ -452,11 +566,14 @@ export class TetrisAI {
       return r;
     };
     const reachRoot = (p: Piece) => reachOf(p).list;
-    const options: TurnOption[] = [{ hold: false, pieces: [current, ...queue], reach: reachOf(current) }];
+    const options: TurnOption[] = [
+      { hold: false, pieces: [current, ...queue], reach: reachOf(current), boxAfter: hold },
+    ];
     if (canHold) {
       if (hold !== null && hold !== current)
-        options.push({ hold: true, pieces: [hold, ...queue], reach: reachOf(hold) });
-      else if (hold === null && queue.length > 0) options.push({ hold: true, pieces: queue, reach: reachOf(queue[0]) });
+        options.push({ hold: true, pieces: [hold, ...queue], reach: reachOf(hold), boxAfter: current });
+      else if (hold === null && queue.length > 0)
+        options.push({ hold: true, pieces: queue, reach: reachOf(queue[0]), boxAfter: current });
     }
     const decided = (move: GameMove | null, stack: Decision['stack'], recover: Decision['recover']): Decision => ({
       rows,
@@ -489,7 +606,7 @@ export class TetrisAI {
       const state: VersusState = {
         rows,
         current,
-        queue: queue.slice(0, this.lookahead),
+        queue: queue.slice(0, lookahead),
         hold,
         canHold,
         combo: versus.combo,
@@ -509,7 +626,7 @@ export class TetrisAI {
     // A tall stack with no I in sight burns rows instead of growing (the article's smaller clears where they save
     // the game): a clear that leaves the stack clean if there is one (stack mode, clearsOnly), else recover mode.
     // The stack-only baseline never burns.
-    const known = [current, ...queue.slice(0, this.lookahead), hold];
+    const known = [current, ...queue.slice(0, lookahead), hold];
     // This turn's stacking rules: a Tetris-ready stack only waits for its I and may stand higher (STACK_ROOM).
     // (The full-board baseline keeps no stack: it needs neither.)
     const surfaces = this.policy === 'fullBoardOnly' ? [] : stackSurfaces(rows, this.width, wellSides(this.well));
@@ -522,11 +639,13 @@ export class TetrisAI {
         table,
         rules: stackRules,
         width: this.width,
-        lookahead: this.lookahead,
+        lookahead,
         weights: new NextWeights(next, this.weightsRight, this.weightsLeft),
         dangerMargin: 4,
         maxFloor: this.maxFloor,
         clearsOnly: burn,
+        // Hold at every ply of the search where this turn may hold and the search is short enough (docs/game.md, "Hold").
+        holdPlies: canHold && lookahead <= MAX_HOLD_PLIES_LOOKAHEAD,
       };
       const choice = stackMove(ctx, rows, options, surfaces);
       if (choice)
@@ -543,8 +662,8 @@ export class TetrisAI {
     const boardTop = maxHeight(rows);
     const tall = stackIsTall(boardTop, limit);
     // Near the top of the field a move can lose the game: there the search is wider (RECOVER_SEARCH's nearTop).
-    const search =
-      this.nearTop !== null && boardTop > this.rules.visibleHeight - this.nearTop.rows ? this.nearTop : this.search;
+    const { nearTop } = settings;
+    const search = nearTop !== null && boardTop > this.rules.visibleHeight - nearTop.rows ? nearTop : settings.search;
     const ctx: RecoverContext = {
       width: this.width,
       height,
@@ -557,16 +676,16 @@ export class TetrisAI {
       coverWell: !plain && tall && coversWell(boardTop, limit, this.rules.visibleHeight) ? this.recoverWell(rows) : -1,
       maxFloor: this.maxFloor,
       weights: this.recoverWeights,
-      depth: this.recoverDepth,
+      depth: settings.recoverDepth,
       beam: search.beam,
       holdAllowed: this.rules.hold,
       rules: this.rules,
       chance:
         search.chance > 0
-          ? { lines: search.chance, pieces: chancesAfter(queue, this.lookahead, next), moveOnly }
+          ? { lines: search.chance, pieces: chancesAfter(queue, lookahead, next), moveOnly }
           : undefined,
     };
-    const recoverState: RecoverState = { rows, current, queue: queue.slice(0, this.lookahead), hold, canHold };
+    const recoverState: RecoverState = { rows, current, queue: queue.slice(0, lookahead), hold, canHold };
     const choice = recoverMove(ctx, recoverState, reachRoot);
     if (!choice) return decided(null, null, null);
     return decided(this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value, versus), null, {
@@ -587,8 +706,7 @@ export class TetrisAI {
     const opts = optionsObject('rankPlacements', options, RANK_PLACEMENTS_OPTIONS);
     const limit = opts.limit === undefined ? Infinity : requireInt('limit', opts.limit, 1, 10000);
     const d = this.decide(this.readTurn(state, 'rankPlacements'));
-    const field = { width: this.width, visibleHeight: this.rules.visibleHeight };
-    return rankDecision(d, this.table?.iterations ?? 0, limit, field, (hold, p, mode, value) =>
+    return rankDecision(d, this.table?.iterations ?? 0, limit, this.field(), (hold, p, mode, value) =>
       this.describeMove(d.rows, hold, p, mode, value, d.versus),
     );
   }
@@ -651,6 +769,15 @@ class NextWeights {
   }
 }
 
+/** How deep a turn searches: stack mode's lookahead and recover mode's search (src/game/budget.ts deepens them). */
+export interface SearchSettings {
+  lookahead: number;
+  recoverDepth: number;
+  /** The recover search's beam and chance-ply lines, and the wider one near the top of the field (or null). */
+  search: { beam: number; chance: number };
+  nearTop: NearTopSearch | null;
+}
+
 /** One turn as the search reads it: checked bit rows and pieces (readTurn, or playGame's own). */
 export interface Turn {
   /** Bit rows, bottom first, WORK_ROWS of them, none full, empty from `height` up; not changed during the call. */
@@ -692,14 +819,24 @@ export interface Decision extends Omit<Turn, 'next' | 'versus'> {
 export type StackTable = Pick<RankTable, 'width' | 'maxStep' | 'iterations' | 'searchValue' | 'searchScale'>;
 
 /**
- * The table a game plays when none is given (Node: the cached one, loaded once per process and shared by every AI
- * and game without a table). At 20G the stack is ranked by the 20G table: its moves are the ones a piece reaches
+ * The table a game plays when none is given (the cached one, from the cache folder in Node and from IndexedDB in a
+ * browser, loaded once per process or page and shared by every AI and game without a table). At 20G the stack is ranked by the 20G table: its moves are the ones a piece reaches
  * at 20G (docs/rules.md); else by the article's.
  */
-export async function defaultGameTable(ruleSet: RuleSet, signal: AbortSignal | undefined): Promise<RankTable> {
-  if (!inNode) throw new StackRankError('BAD_ARGUMENT', PASS_A_TABLE_IN_A_BROWSER);
+export async function defaultGameTable(
+  ruleSet: RuleSet,
+  signal: AbortSignal | undefined,
+  report?: SetupReport,
+  size?: 'small',
+): Promise<RankTable> {
+  if (!inNode && !indexedDbAvailable()) throw new StackRankError('BAD_ARGUMENT', PASS_A_TABLE_IN_A_BROWSER);
+  if (size === 'small' && ruleSet.gravity === '20G')
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `table 'small' is not for ${ruleSet.name}: the 20G table needs steps within ±4 (leave table out for it)`,
+    );
   const { sharedDefaultTable } = await import('../rank/cache.js');
-  return (await sharedDefaultTable(ruleSet.gravity === '20G' ? '20G' : 'drop', signal)).table;
+  return (await sharedDefaultTable(ruleSet.gravity === '20G' ? '20G' : 'drop', signal, report, size)).table;
 }
 
 /** A search engine and table facts made on another thread (TetrisAI.create's `attached`). */
@@ -721,6 +858,8 @@ const VERSUS_REFUSED = [
   'previewTable',
   'policy',
   'stackRoom',
+  'strength',
+  'seed',
 ] as const satisfies readonly (keyof TetrisAIOptions)[];
 const VERSUS_OPTIONS = TETRIS_AI_OPTIONS.filter((o) => !(VERSUS_REFUSED as readonly string[]).includes(o));
 /** The board width the versus search plays (the guideline's field). */
@@ -736,6 +875,18 @@ const CERTAIN_PIECE: readonly (readonly number[])[] = PIECES.map((_, i) => PIECE
 function chancesAfter(queue: readonly Piece[], lookahead: number, next: ArrayLike<number> | undefined) {
   if (queue.length > lookahead) return CERTAIN_PIECE[pieceId(queue[lookahead])];
   return next ?? UNIFORM_CHANCES;
+}
+
+/** nextMove's options checked: the budget in milliseconds, or undefined for none. */
+function readMoveOptions(options: unknown): number | undefined {
+  const opts = optionsObject('nextMove', options as MoveOptions | undefined, MOVE_OPTIONS);
+  if (opts.budgetMs === undefined) return undefined;
+  if (typeof opts.budgetMs !== 'number' || !(opts.budgetMs >= 0) || opts.budgetMs === Infinity)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `budgetMs must be a finite number of milliseconds, 0 or more; got ${describe(opts.budgetMs)}`,
+    );
+  return opts.budgetMs;
 }
 
 function toPiece(value: unknown, what: string): Piece {

@@ -15,6 +15,8 @@ export {
   type RankedPlacement,
   type PlacementUnit,
 } from './rank-placements.js';
+export type { GameSession, GameSessionOptions, SessionState, SessionStatus } from './session.js';
+export type { RandomizerKnowledge } from '../randomizers/infer.js';
 export { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, type RecoverWeights } from './evaluate.js';
 export { VERSUS_WEIGHTS, type VersusWeights } from './versus.js';
 export { playGame, type PlayGameOptions, type PlayGameResult } from './play.js';

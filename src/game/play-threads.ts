@@ -9,9 +9,12 @@ import { inNode, nodeBuiltin } from '../node-builtins.js';
 import type { RankTable } from '../rank/table.js';
 import { StackingEngine, type EngineParts, type NextPieceValues } from '../stacking/engine.js';
 import { countLiveWorker } from '../workers.js';
+import { nodeWorkerEntry } from './worker-entry.js';
+import type { SetupReport } from '../setup-progress.js';
 import { stackSearchSetup } from './policy.js';
 import { cpuSeconds } from '../threads.js';
 import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play.js';
+import { strengthProfile, weakerRoom } from './strength.js';
 import { ruleFacts } from './rules-adapter.js';
 
 /** What a game worker is told first: how to make its AI (game-worker.ts). */
@@ -41,26 +44,10 @@ interface Run {
   games: number;
   threads: number;
   signal: AbortSignal | undefined;
+  /** Hears the search image's setup (the engines'). */
+  onSetupProgress?: SetupReport;
   /** Made once every worker is ready (the start of play): slot, game under way, game finished. */
   onProgress?: (startedAt: number) => (slot: number, current: GameUnderWay | null, finished?: GameTally) => void;
-}
-
-/**
- * How to start a game worker: the built package runs dist/game-worker.js beside the chunk holding this code; from
- * source (tests, benchmarks under tsx) the worker loads the TypeScript file through tsx's ESM API (a dev
- * dependency), since Node 20's module hooks do not reach worker threads. (tsx's require hook also loads it, as
- * CommonJS, but measured 2 to 3 times slower per piece there than the same code as ESM: bench/notes/benchmarks.md.)
- */
-async function workerScript(): Promise<{ script: string | URL; eval: boolean }> {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { script: new URL('./game-worker.js', here), eval: false };
-  const { createRequire } = nodeBuiltin('module', 'playGame on threads');
-  const { pathToFileURL } = nodeBuiltin('url', 'playGame on threads');
-  const api = pathToFileURL(createRequire(here).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
-  const file = new URL('./game-worker.ts', here).href;
-  const load = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(file)}, ${JSON.stringify(here)}))`;
-  // A failure to load is the worker's 'error' event, as with the built file.
-  return { script: `${load}.catch((e) => { setImmediate(() => { throw e; }); });`, eval: true };
 }
 
 export async function playOnThreads(
@@ -69,11 +56,14 @@ export async function playOnThreads(
   if (!inNode) throw new StackRankError('BAD_ARGUMENT', 'playGame runs on worker threads only in Node; use threads: 1');
   const { Worker } = nodeBuiltin('worker_threads', 'playGame on threads');
   const { aiOptions, threads } = run;
+  // The workers' AIs search under these rules: a weaker level's room too (TetrisAI.create makes the same).
+  const profile = strengthProfile(aiOptions.strength);
   const { stackRules, unknownPieces, blockedWell } = stackSearchSetup(
     ruleFacts(aiOptions.rules),
     aiOptions.randomizer,
     aiOptions.policy,
     aiOptions.stackRoom,
+    (room) => weakerRoom(room, profile),
   );
   // One engine per worker, made here: the image's allocator lives on this thread. Released once every worker is
   // gone, so the next run over this table takes their blocks again.
@@ -94,6 +84,7 @@ export async function playOnThreads(
           // the workers score a surface by its rank where a move's search sees no piece after it (game-worker.ts)
           ranks: true,
           signal: run.signal,
+          onProgress: run.onSetupProgress,
         }),
         run.signal,
         'the games were aborted',
@@ -105,7 +96,7 @@ export async function playOnThreads(
     releaseEngines();
     throw e;
   }
-  const { script, eval: isSource } = await workerScript();
+  const { script, eval: isSource } = nodeWorkerEntry(import.meta.url, 'game-worker', 'playGame on threads');
   type NodeWorker = InstanceType<typeof Worker>;
   const workers: NodeWorker[] = [];
   const tallies: GameTally[] = [];

@@ -34,7 +34,9 @@ import type { RuleSetName } from '../rules/types.js';
 import { MAX_THREADS, cpuSeconds, defaultThreadCount } from '../threads.js';
 import type { BenchGameOptions } from './bench.js';
 import { defaultGameTable, GAME_GOALS, type GameGoal, type GameMove, TetrisAI, type TetrisAIOptions } from './ai.js';
+import { type SetupProgress, setupReporter } from '../setup-progress.js';
 import { checkStackRoom, type GamePolicy, type WellSide } from './policy.js';
+import { checkStrength } from './strength.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { clearsBoard, countHoles, emptyFrom, lockInPlace, rowsFilled } from './grid.js';
 import { piecesPerTopOutInterval, tetrisRateInterval } from './intervals.js';
@@ -84,7 +86,8 @@ export interface PlayGameOptions {
   well?: WellSide;
   /** An AI made for these options, to reuse (its rules, lookahead and randomizer must match); only with threads 1. */
   ai?: TetrisAI;
-  table?: RankTable;
+  /** A rank table, or 'small' (TetrisAIOptions.table); default the cached table. */
+  table?: RankTable | 'small';
   /** 'both' (the AI); 'stackOnly' and 'fullBoardOnly' are the benchmark baselines. */
   policy?: GamePolicy;
   /** A preview table for the randomizer-aware search (TetrisAIOptions.previewTable). */
@@ -92,9 +95,16 @@ export interface PlayGameOptions {
   recover?: TetrisAIOptions['recover'];
   /** Rows stack mode keeps free under the top (TetrisAIOptions.stackRoom); default by rule set and randomizer. */
   stackRoom?: number;
+  /** The AI's strength, 1..10 (TetrisAIOptions.strength; default 10); a weaker level's choices are seeded by `seed`. */
+  strength?: number;
   /** Worker threads playing games side by side (Node). Default: the core count, at most `games`; 1 with `ai`. */
   threads?: number;
   onProgress?: (p: GameProgress) => void;
+  /**
+   * The setup's progress before the first piece (loading or building the table, files written to the cache, the
+   * search's memory: TetrisAIOptions.onProgress), then `ready` once play starts.
+   */
+  onSetupProgress?: (p: SetupProgress) => void;
   /** Called with each game's tally as soon as the game is over (to write checkpoints; any order with threads). */
   onGame?: (tally: GameTally) => void;
   signal?: AbortSignal;
@@ -128,6 +138,8 @@ const PLAY_GAME_OPTIONS = optionNames<PlayGameOptions>({
   ai: true,
   policy: true,
   recover: true,
+  strength: true,
+  onSetupProgress: true,
 });
 
 /** onProgress: games finished, and pieces, lines and top-outs so far (games under way included). */
@@ -228,6 +240,9 @@ export interface GameAIOptions {
   policy: GamePolicy;
   recover: TetrisAIOptions['recover'];
   stackRoom: number | undefined;
+  strength: number;
+  /** Seeds a weaker level's choices: the run's seed. */
+  seed: number;
 }
 
 export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {
@@ -254,6 +269,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   const signal = checkSignal(opts.signal);
   const onProgress = checkCallback<(p: GameProgress) => void>('onProgress', opts.onProgress);
   const onGame = checkCallback<(t: GameTally) => void>('onGame', opts.onGame);
+  const report = setupReporter(checkCallback('onSetupProgress', opts.onSetupProgress));
   if (opts.hold !== undefined && typeof opts.hold !== 'boolean')
     throw new StackRankError('BAD_ARGUMENT', `hold must be true or false; got ${describe(opts.hold)}`);
   if (opts.hold && !facts.hold) throw new StackRankError('BAD_ARGUMENT', `the ${rules} rule set has no hold`);
@@ -279,6 +295,8 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
     policy,
     recover: opts.recover,
     stackRoom: checkStackRoom(opts.stackRoom),
+    strength: checkStrength(opts.strength),
+    seed,
   };
   const settings: GameSettings = { randomizer, lookahead, hold: opts.hold ?? facts.hold, maxPieces, seed, garbage };
 
@@ -288,7 +306,11 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   let tallies: GameTally[];
   if (threads > 1) {
     // The versus search has no stack mode: no table, no search image.
-    const table = versus ? null : (opts.table ?? (await defaultGameTable(facts.ruleSet, signal)));
+    const table = versus
+      ? null
+      : opts.table === undefined || opts.table === 'small'
+        ? await defaultGameTable(facts.ruleSet, signal, report, opts.table)
+        : opts.table;
     ({
       tallies,
       startedAt: t0,
@@ -302,9 +324,11 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
       games,
       threads,
       signal,
+      onSetupProgress: report,
       onProgress:
-        (onProgress || onGame) &&
+        (onProgress || onGame || report) &&
         ((startedAt) => {
+          report?.({ stage: 'ready', fraction: 1 });
           const progress = onProgress && progressSum(onProgress, startedAt);
           return (slot, current, finished) => {
             if (finished) onGame?.(finished);
@@ -313,13 +337,21 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
         }),
     }));
   } else {
-    const ai = opts.ai ?? (await TetrisAI.create(aiCreateOptions(aiOptions, opts.table, opts.previewTable, signal)));
+    const ai =
+      opts.ai ??
+      (await TetrisAI.create(aiCreateOptions(aiOptions, opts.table, opts.previewTable, signal, opts.onSetupProgress)));
+    if (opts.ai) report?.({ stage: 'ready', fraction: 1 });
     if (ai.rules.name !== rules || ai.lookahead !== lookahead || ai.policy !== policy || ai.goal !== goal) {
       throw new StackRankError(
         'BAD_ARGUMENT',
         `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}, goal ${ai.goal}); these games ask for ${rules} at ${lookahead} (${policy}, goal ${goal})`,
       );
     }
+    if (opts.strength !== undefined && ai.strength !== aiOptions.strength)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `the given ai plays at strength ${ai.strength}; these games ask for ${aiOptions.strength}`,
+      );
     t0 = performance.now();
     cpu0 = cpuSeconds();
     const progress = onProgress && progressSum(onProgress, t0);
@@ -345,11 +377,13 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
  */
 export function aiCreateOptions(
   o: GameAIOptions,
-  table: RankTable | undefined,
+  table: TetrisAIOptions['table'],
   previewTable: NextPieceValues | undefined,
   signal: AbortSignal | undefined,
+  onProgress?: TetrisAIOptions['onProgress'],
 ): TetrisAIOptions {
-  if (o.goal === 'versus') return { rules: o.rules, goal: 'versus', versus: o.versus, lookahead: o.lookahead, signal };
+  if (o.goal === 'versus')
+    return { rules: o.rules, goal: 'versus', versus: o.versus, lookahead: o.lookahead, signal, onProgress };
   return {
     rules: o.rules,
     lookahead: o.lookahead,
@@ -360,7 +394,10 @@ export function aiCreateOptions(
     stackRoom: o.stackRoom,
     table,
     previewTable: o.policy === 'fullBoardOnly' ? undefined : previewTable,
+    strength: o.strength,
+    seed: o.seed,
     signal,
+    onProgress,
   };
 }
 

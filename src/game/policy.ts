@@ -37,16 +37,19 @@ export function stackSearchSetup(
   randomizer: RandomizerName | undefined,
   policy: GamePolicy,
   stackRoom?: number,
+  /** The room as a weaker level misjudges it (src/game/strength.ts): the rows free under the top, from the room. */
+  judgeRoom: (room: number) => number = (room) => room,
 ): {
   stackRules: StackingRules;
   limits: StackLimits;
   unknownPieces: UnknownPieces;
   blockedWell?: { ruleSet: GameRuleFacts['ruleSet']; factor: number };
 } {
-  const room =
+  const own =
     stackRoom === undefined
       ? defaultStackRoom(ruleSetKind(rules.ruleSet), randomizer ?? defaultGameRandomizer(rules.name))
       : { building: stackRoom, tetrisReady: stackRoom };
+  const room = { building: judgeRoom(own.building), tetrisReady: judgeRoom(own.tetrisReady) };
   const withLimit = (free: number): StackingRules => ({
     ...DEFAULT_RULES,
     boardHeight: rules.visibleHeight - free,
@@ -241,6 +244,16 @@ const COVER_UNDER_TOP = 4;
 export function coversWell(boardTop: number, stackLimit: number, visibleHeight: number): boolean {
   return boardTop >= Math.max(stackLimit + COVER_OVER_LIMIT, visibleHeight - COVER_UNDER_TOP);
 }
+
+/**
+ * The longest stack-mode lookahead whose search presses hold at every ply where the turn may hold (docs/game.md,
+ * "Hold"); a longer search weighs hold at the first move only. Holding at every ply multiplies the states the search
+ * visits: over the 600 stack positions of a guideline/bag7 game (lookahead 5, seed 2), nodes per search without and
+ * with it were 18 / 31 at lookahead 1, 55 / 177 at 2, 147 / 813 at 3 and 873 / 10,497 at 5 (0.36 / 2.7 ms), and
+ * guideline games at lookahead 5 played at an eighth of the speed (a half with hold at the second ply alone). Up to
+ * lookahead 2 it costs less than one more piece of lookahead without it (bench/notes/hold-plies.md).
+ */
+export const MAX_HOLD_PLIES_LOOKAHEAD = 2;
 
 /** Stack height (below the stack's limit) from which rows are burnt while no I is known. */
 const BURN_ROOM = 2;

@@ -48,7 +48,7 @@ type Describe = (hold: boolean, p: GamePlacement, mode: GameMode, value: number)
  * A recover value at or under this holds at least one TOP_OUT: every line that does not top out is worth far more
  * (MAX_RECOVER_WEIGHT keeps each term's weight small enough), and one that does at most half a TOP_OUT more.
  */
-const TOPPED_OUT_VALUE = TOP_OUT / 2;
+export const TOPPED_OUT_VALUE = TOP_OUT / 2;
 
 /** The field the ranking's top-outs are read on: its width and visible rows. */
 export interface RankedField {
@@ -57,7 +57,7 @@ export interface RankedField {
 }
 
 /** Whether locking `cells` on `rows` leaves a cell at or above the visible field once full rows clear. */
-function leavesCellAbove(rows: Uint32Array, field: RankedField, cells: readonly Cell[]): boolean {
+export function leavesCellAbove(rows: Uint32Array, field: RankedField, cells: readonly Cell[]): boolean {
   return !emptyFrom(lockCells(rows, field.width, cells).rows, field.visibleHeight);
 }
 

@@ -13,7 +13,7 @@
  */
 import { MIRROR_PIECE, ORIENTATIONS, PIECES, type Piece } from '../pieces.js';
 import type { RankTable } from '../rank/table.js';
-import type { StackingEngine } from '../stacking/engine.js';
+import type { SearchHold, StackingEngine } from '../stacking/engine.js';
 import { MOVE_NONE, MOVE_TETRIS } from '../stacking/layout.js';
 import { applyMove, legalMoves, type PlacementTable } from '../stacking/placements.js';
 import { TETRIS_ROWS, type StackingRules } from '../stacking/rules.js';
@@ -29,6 +29,8 @@ export interface TurnOption {
   pieces: readonly Piece[];
   /** Reachable placements of pieces[0] on the board (found when first asked). */
   reach: PieceReach;
+  /** The hold box once this option's piece is placed: the held piece, or the current one after hold (null: empty). */
+  boxAfter: Piece | null;
 }
 
 export interface StackContext {
@@ -47,6 +49,9 @@ export interface StackContext {
   clearsOnly?: boolean;
   /** Highest floor (buried rows under a clean stack, stackFloor) stack mode plays over. 0: clean stacks only. */
   maxFloor: number;
+  /** The search may press hold at every ply after the first (whose hold the turn's options weigh): the rule set has
+   * hold and the game lets this turn use it. */
+  holdPlies?: boolean;
 }
 
 export interface StackChoice {
@@ -166,12 +171,26 @@ function bestOnSide(frame: Frame, rows: Uint32Array, options: readonly TurnOptio
 
 /**
  * Whether a Tetris is coming inside the known window: the stack is Tetris-ready (its lowest column at least
- * TETRIS_ROWS above the floor) and an I is among some option's window pieces (current, queue, hold).
+ * TETRIS_ROWS above the floor) and an I is among some option's window pieces (current, queue, hold; the box too where
+ * the search holds at every ply).
  */
 function tetrisInSight(frame: Frame, options: readonly TurnOption[]): boolean {
   if (!isTetrisReady(frame)) return false;
   const window = frame.ctx.lookahead + 1;
-  return options.some((o) => o.pieces.slice(0, window).includes('I'));
+  return options.some(
+    (o) => o.pieces.slice(0, window).includes('I') || (frame.ctx.holdPlies === true && o.boxAfter === 'I'),
+  );
+}
+
+/** The hold box of an option's search (engine.search's `hold`), in the frame; undefined without hold at every ply. */
+function boxOf(
+  ctx: StackContext,
+  option: TurnOption,
+  side: 'right' | 'left',
+  fromDepth: 0 | 1,
+): SearchHold | undefined {
+  if (!ctx.holdPlies) return undefined;
+  return { piece: option.boxAfter === null ? null : frameId(option.boxAfter, side), fromDepth };
 }
 
 /** Frame piece id (mirrored for a left well). */
@@ -259,7 +278,14 @@ function searchOption(frame: Frame, option: TurnOption): StackChoice | null {
   const ids = option.pieces.map((p) => frameId(p, side));
   const lookahead = Math.min(ctx.lookahead, ids.length - 1);
   const weights = ctx.weights[side];
-  const outcome = ctx.engine.search(heights, ids, lookahead, weights, ctx.rules.boardHeight);
+  const outcome = ctx.engine.search(
+    heights,
+    ids,
+    lookahead,
+    weights,
+    ctx.rules.boardHeight,
+    boxOf(ctx, option, side, 1),
+  );
   if (outcome.move === MOVE_NONE) return null;
   const first = option.reach.find(moveKey(ctx, heights, outcome.move, side, floor));
   if (first) {
@@ -285,7 +311,10 @@ function searchOption(frame: Frame, option: TurnOption): StackChoice | null {
   return best;
 }
 
-/** Scores the window after a first move to `child` heights: the kernel on the rest, or the child's rank. */
+/**
+ * Scores the window after a first move to `child` heights: the kernel on the rest (holding at every ply where the
+ * turn's search does, from the box the first move left), or the child's rank.
+ */
 function continueAfter(
   ctx: StackContext,
   child: readonly number[],
@@ -293,9 +322,10 @@ function continueAfter(
   lookahead: number,
   weights: Int32Array,
   what: Pick<StackChoice, 'option' | 'placement' | 'side' | 'floor'>,
+  hold: SearchHold | undefined = what.option && boxOf(ctx, what.option, what.side, 0),
 ): StackChoice {
   if (lookahead >= 0 && rest.length > 0) {
-    const outcome = ctx.engine.search(child, rest, lookahead, weights, ctx.rules.boardHeight);
+    const outcome = ctx.engine.search(child, rest, lookahead, weights, ctx.rules.boardHeight, hold);
     if (outcome.move !== MOVE_NONE) {
       return {
         ...what,
@@ -420,12 +450,15 @@ export function nextPieceRanks(
   const child = frame && frameHeightsAfter(frame.ctx, lockCells(rows, baseCtx.width, cells).rows, frame);
   if (!frame || !child) return PIECES.map(() => null);
   return PIECES.map((p) => {
-    const c = continueAfter(frame.ctx, child, [frameId(p, side)], 0, frame.ctx.weights[side], {
-      option: null as never,
-      placement: null as never,
-      side,
-      floor: frame.floor,
-    });
+    const c = continueAfter(
+      frame.ctx,
+      child,
+      [frameId(p, side)],
+      0,
+      frame.ctx.weights[side],
+      { option: null as never, placement: null as never, side, floor: frame.floor },
+      undefined,
+    );
     return Math.floor(c.order / TWO_48) >= 2 ? c.value : null;
   });
 }

@@ -126,7 +126,7 @@ export class HistoryRollRandomizer extends BaseRandomizer {
  * With h distinct pieces in the history a roll is retried with probability h/7. A fresh piece can be dealt by
  * any of the rolls, a remembered one only by the last.
  */
-function historyRollChances(recent: number, rolls: number, out: Float64Array, at: number, scale: number): void {
+export function historyRollChances(recent: number, rolls: number, out: Float64Array, at: number, scale: number): void {
   let remembered = 0;
   for (let p = 0; p < PIECE_COUNT; p++) if (recent & (1 << p)) remembered++;
   const retry = remembered / PIECE_COUNT;

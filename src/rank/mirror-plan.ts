@@ -18,9 +18,10 @@
  * standard digits, b = trailing half reversed and complemented) read straight off the build index:
  * a = U * B^(h-k) + X and b = V * B^(h-k) + Y (assembly/rank.ts foldU16).
  */
+import { type Steps, runToEnd, within } from '../slices.js';
 import type { RankMove } from './moves.js';
 import { SLOTS_PER_PIECE } from './layout.js';
-import { makeRankPlan, type RankPlanArrays } from './plan.js';
+import { rankPlanSteps, type RankPlanArrays } from './plan.js';
 
 /** Low offsets per block stay at most this many (a block's scratch, 6 bytes per offset, stays inside L2). */
 const MAX_BLOCK = 16384;
@@ -174,7 +175,17 @@ export function makeMirrorPlan(
   maxStep: number,
   order = mirrorOrder(width, maxStep),
 ): MirrorPlan {
-  const { lo, innerHalf, middle } = order;
+  return runToEnd(mirrorPlanSteps(moves, width, maxStep, order));
+}
+
+/** makeMirrorPlan in steps (src/slices.ts). */
+export function* mirrorPlanSteps(
+  moves: RankMove[],
+  width: number,
+  maxStep: number,
+  order = mirrorOrder(width, maxStep),
+): Steps<MirrorPlan> {
+  const { innerHalf, middle } = order;
   const slotted = moves
     .map((m) => {
       const r = reorderMove(m, order);
@@ -185,7 +196,7 @@ export function makeMirrorPlan(
     // Within a slot, by index change (makeRankPlan's sort by slot keeps this order): a block then reads its
     // sources in increasing address order, which the hardware prefetchers follow.
     .sort((a, b) => a.piece - b.piece || a.delta - b.delta);
-  const plan = makeRankPlan(slotted, width, maxStep, 2 * order.edgePairs, 7 * SLOTS_PER_PIECE);
+  const plan = yield* within(rankPlanSteps(slotted, width, maxStep, 2 * order.edgePairs, 7 * SLOTS_PER_PIECE), 0, 0.5);
   const blocks: number[] = [];
   const mirrorBlocks: number[] = [];
   for (let x = 0; x < innerHalf; x++) {
@@ -197,6 +208,34 @@ export function makeMirrorPlan(
       }
     }
   }
+  return yield* within(listedPlan(plan, order, blocks, mirrorBlocks), 0.5, 1);
+}
+
+/**
+ * The plan of the u16 build (rankBlocksU16) for a table that is not mirror-symmetric (the 20G variant): every block
+ * listed, each its own mirror block, every move in its piece's direct slot, in the standard digit order, so the
+ * kernel computes each surface from its own moves and writes each block once, and the values come out in index
+ * order. The kernel is the mirror-folded build's; only the plan differs.
+ */
+export function* plainPlanSteps(moves: RankMove[], width: number, maxStep: number): Steps<MirrorPlan> {
+  const order = mirrorOrder(width, maxStep);
+  const slotted = moves
+    .map((m) => ({ ...m, piece: m.piece * SLOTS_PER_PIECE }))
+    .sort((a, b) => a.piece - b.piece || a.delta - b.delta);
+  // Blocks of the same size as the mirror-folded build's (its constant-size copy of the kernel runs them).
+  const plan = yield* within(rankPlanSteps(slotted, width, maxStep, 2 * order.edgePairs, 7 * SLOTS_PER_PIECE), 0, 0.5);
+  const blocks = Array.from({ length: plan.hi }, (_, b) => b);
+  return yield* within(listedPlan(plan, order, blocks, blocks), 0.5, 1);
+}
+
+/** The listed blocks' part of a u16 plan: which moves may be legal on each, and each one's estimated work. */
+function* listedPlan(
+  plan: RankPlanArrays,
+  order: MirrorOrder,
+  blocks: number[],
+  mirrorBlocks: number[],
+): Steps<MirrorPlan> {
+  const { lo } = plan;
   // Which slot each move (in plan order) is in: moves are sorted by slot.
   const moveCount = plan.delta.length;
   const mirroredMove = new Uint8Array(moveCount);
@@ -209,7 +248,8 @@ export function makeMirrorPlan(
     for (let r = plan.runFirst[m]; r < plan.runFirst[m] + plan.runCount[m]; r++) len += plan.runs[2 * r + 1] + 4;
     return len;
   });
-  blocks.forEach((b, i) => {
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i];
     let cost = 4 * lo + (mirrorBlocks[i] === b ? 0 : lo);
     for (let m = 0; m < moveCount; m++) {
       const ok = plan.hiOk[m * plan.hi + (mirroredMove[m] ? mirrorBlocks[i] : b)];
@@ -217,7 +257,8 @@ export function makeMirrorPlan(
       if (ok) cost += runLength[m];
     }
     listCost[i] = cost;
-  });
+    if (i % 64 === 63) yield (i + 1) / blocks.length;
+  }
   return {
     ...plan,
     order,

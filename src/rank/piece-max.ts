@@ -13,7 +13,8 @@ import { type RankKernel, writePlan } from './build.js';
 import { variantMirrored } from './file.js';
 import { flipTable, foldRowRange, foldShape } from './fold.js';
 import { rankMoves } from './moves.js';
-import { makeRankPlan } from './plan.js';
+import { rankPlanSteps } from './plan.js';
+import { runInSlices } from '../slices.js';
 import type { RankTable } from './table.js';
 // The rows are the search kernel's leaf rows (its layout: assembly/search/layout.ts).
 import { LEAF_ROW_SLOTS as SLOTS, LEAF_SLOT_AFTER_TETRIS } from '../../assembly/search/layout.js';
@@ -71,7 +72,10 @@ async function forEachRowChunk(
   signal: AbortSignal | undefined,
 ): Promise<void> {
   const size = table.size;
-  const plan = makeRankPlan(rankMoves(table.width, table.maxStep), table.width, table.maxStep);
+  const plan = await runInSlices(rankPlanSteps(rankMoves(table.width, table.maxStep), table.width, table.maxStep), {
+    signal,
+    abortMessage: "the search's setup was aborted",
+  });
   const { exports: kernel, memory } = await instantiateKernel<RankKernel>('rank', pickVariant(false));
   const planPtr = writePlan(kernel, memory, plan);
   // The table's values straight into kernel memory (16 bytes of slack: the kernel's last 8-lane step may pass the end).

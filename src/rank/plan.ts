@@ -4,6 +4,7 @@
  * inside a block it is legal. The header that points the kernel at these arrays: src/rank/layout.ts (PLAN_*).
  */
 import { MIRROR_PIECE } from '../pieces.js';
+import { type Steps, runToEnd } from '../slices.js';
 import { ROLE_PAIR_FIRST, ROLE_PAIR_SECOND, ROLE_SELF } from './layout.js';
 import type { RankMove } from './moves.js';
 
@@ -42,6 +43,17 @@ export function makeRankPlan(
   low = lowDigits(width),
   slots = 7,
 ): RankPlanArrays {
+  return runToEnd(rankPlanSteps(moves, width, maxStep, low, slots));
+}
+
+/** makeRankPlan in steps (src/slices.ts): a pause after each move (the 20G table's 1,897 take about 0.3 s). */
+export function* rankPlanSteps(
+  moves: RankMove[],
+  width: number,
+  maxStep: number,
+  low = lowDigits(width),
+  slots = 7,
+): Steps<RankPlanArrays> {
   const base = 2 * maxStep + 1;
   const digits = width - 1;
   const k = low;
@@ -64,7 +76,8 @@ export function makeRankPlan(
   const blockCost = new Float64Array(hi).fill(3 * lo);
 
   // A move is legal on a product of digit ranges, so its blocks and runs are enumerated, not searched for.
-  sorted.forEach((m, mi) => {
+  for (let mi = 0; mi < sorted.length; mi++) {
+    const m = sorted[mi];
     // Runs: the trailing digits whose range is full merge into the run of the last one that is not.
     let last = k - 1;
     let span = 1;
@@ -92,7 +105,8 @@ export function makeRankPlan(
       hiOk[mi * hi + h] = 1;
       blockCost[h] += cost;
     });
-  });
+    yield (mi + 1) / sorted.length;
+  }
   return {
     lo,
     hi,

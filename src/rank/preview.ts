@@ -46,7 +46,8 @@ import {
 } from './file.js';
 import { foldRows, foldShape, unfoldRows } from './fold.js';
 import { rankMoves, type TableSteep } from './moves.js';
-import { makeRankPlan, type RankPlanArrays } from './plan.js';
+import { rankPlanSteps, type RankPlanArrays } from './plan.js';
+import { runInSlices } from '../slices.js';
 import {
   PIECE_MODEL_OPTION_KEYS,
   customModel,
@@ -164,7 +165,10 @@ export async function buildPreviewRows(
   if (signal?.aborted) throw abortError();
 
   const size = surfaceCount(width, maxStep);
-  const plan = makeRankPlan(rankMoves(width, maxStep, steep), width, maxStep);
+  const plan = await runInSlices(rankPlanSteps(rankMoves(width, maxStep, steep), width, maxStep), {
+    signal,
+    abortMessage: 'the rank-table build was cancelled',
+  });
   const {
     exports: kernel,
     memory,

@@ -16,6 +16,7 @@ import {
   BUILD_OPTION_KEYS,
   MAX_ITERATIONS,
   buildFoldedRanks,
+  buildPlainRanks,
   buildRankValues,
   checkBuildOptions,
   type BuildOptions,
@@ -54,9 +55,9 @@ const FROM_VALUES_OPTIONS = optionNames<Parameters<typeof RankTable.fromValues>[
 const ONE_VALUE_VARIANTS: readonly string[] = (Object.keys(VARIANTS) as VariantName[]).filter(
   (v) => VARIANTS[v].slots === 1,
 );
-/** Of those, the ones stored mirror-folded and without a piece model (fromFolded). */
+/** Of those, the ones without a piece model (fromFolded): stored mirror-folded, or one value per surface (20g). */
 const FOLDED_PLAIN_VARIANTS: readonly string[] = ONE_VALUE_VARIANTS.filter(
-  (v) => variantMirrored(v) && VARIANTS[v as VariantName].modelValues === 0,
+  (v) => VARIANTS[v as VariantName].modelValues === 0,
 );
 /** The article's iteration with collapsing steep placements (BuildOptions.steep 'collapse'). */
 export const COLLAPSE_VARIANT = STEEP_VARIANT.rank.collapse;
@@ -184,8 +185,8 @@ export class RankTable {
   }
 
   /**
-   * Wraps u16 values already in the folded layout (from the mirror-folded u16 build): value = stored * scale.
-   * The array is kept, not copied.
+   * Wraps u16 values already in the table file's layout (from the u16 builds): mirror-folded for the mirror-symmetric
+   * variants, one per surface in index order for `20g`; value = stored * scale. The array is kept, not copied.
    */
   static fromFolded(
     folded: Uint16Array,
@@ -201,18 +202,20 @@ export class RankTable {
       );
     checkGeometry({ width: meta.width, maxStep: meta.maxStep });
     requireInt('iterations', meta.iterations, 1, MAX_ITERATIONS);
-    // Folded values without parameters: the mirror-symmetric variants of one value per surface and no piece model.
+    // Stored values without parameters: the variants of one value per surface and no piece model.
     const variant = meta.variant ?? ARTICLE_VARIANT;
     if (!FOLDED_PLAIN_VARIANTS.includes(variant))
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `fromFolded takes the ${FOLDED_PLAIN_VARIANTS.join(' or ')} variant (folded, no parameters); got ${describe(variant)}`,
+        `fromFolded takes the ${FOLDED_PLAIN_VARIANTS.join(', ')} variant (one value per surface, no parameters); got ${describe(variant)}`,
       );
-    const shape = foldShape(meta.width, meta.maxStep);
-    if (folded.length !== shape.foldedSize) {
+    const stored = variantMirrored(variant)
+      ? foldShape(meta.width, meta.maxStep).foldedSize
+      : surfaceCount(meta.width, meta.maxStep);
+    if (folded.length !== stored) {
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `expected ${shape.foldedSize} folded values for ${meta.width}x${meta.maxStep}; got ${folded.length}`,
+        `expected ${stored} ${variantMirrored(variant) ? 'folded values' : 'values, one per surface,'} for a ${variant} table ${meta.width}x${meta.maxStep}; got ${folded.length}`,
       );
     }
     if (!(scale > 0) || !Number.isFinite(scale))
@@ -465,6 +468,12 @@ export async function buildRankTable(options: RankTableBuildOptions = {}): Promi
   if ((opts.encoding ?? 'u16') === 'u16' && variantMirrored(variant)) {
     const { folded, scale } = await buildFoldedRanks(opts);
     return RankTable.fromFolded(folded, scale, { width, maxStep, iterations, variant });
+  }
+  // The 20G variant in u16: the same kernel over every surface (within about one unit of the f32 iteration's
+  // quantised values, as the folded build is: test/rank/20g.test.ts).
+  if ((opts.encoding ?? 'u16') === 'u16') {
+    const { values, scale } = await buildPlainRanks(opts);
+    return RankTable.fromFolded(values, scale, { width, maxStep, iterations, variant });
   }
   const values = await buildRankValues(opts);
   return RankTable.fromValues(values, {

@@ -11,6 +11,7 @@ import {
   CACHE_OPTION_KEYS,
   type CacheOptions,
   type CachedTable,
+  cachePlace,
   checkEnv,
   loadOrBuild,
   tableFileName,
@@ -18,12 +19,12 @@ import {
 import { STEEP_VARIANT, type VariantParams } from './file.js';
 import {
   PREVIEW_BUILD_OPTIONS,
-  type PreviewTable,
+  PreviewTable,
   buildPreviewTable,
   loadPreviewTable,
   type PreviewBuildOptions,
 } from './preview.js';
-import { loadRankTable } from './table.js';
+import { RankTable, loadRankTable } from './table.js';
 import {
   CUSTOM_RANDOMIZER,
   PIECE_MODEL_OPTION_KEYS,
@@ -89,6 +90,8 @@ export interface CachedPreviewTable {
   path: string;
   cached: boolean;
   rejected?: string;
+  /** In a browser, why the table just built could not be stored (CachedTable.unsaved). */
+  unsaved?: string;
 }
 
 const CACHED_PREVIEW_TABLE_OPTIONS = optionNames<PreviewBuildOptions & CacheOptions>({
@@ -111,11 +114,11 @@ export async function loadOrBuildCachedPreviewTable(
   const want = expectedParams(opts, opts.transition, 'transition');
   // The build's own options go on to the path and the build, which take no cache options.
   const { force, env, ...build } = opts;
-  const path = await cachedPreviewTablePath(build, env);
+  const name = tableFileName(width, maxStep, iterations, STEEP_VARIANT.preview[steep], paramsTag(want));
+  const place = await cachePlace(name, checkEnv(env), loadPreviewTable, PreviewTable.fromBytes);
   return loadOrBuild(
-    path,
+    place,
     force,
-    loadPreviewTable,
     (t) =>
       t.variant === STEEP_VARIANT.preview[steep] &&
       t.width === width &&
@@ -162,11 +165,11 @@ export async function loadOrBuildCachedWeightedTable(
   const want = expectedParams(opts, opts.weights, 'weights');
   // The build's own options go on to the path and the build, which take no cache options.
   const { force, env, ...build } = opts;
-  const path = await cachedWeightedTablePath(build, env);
+  const name = tableFileName(width, maxStep, iterations, WEIGHTED_VARIANT, paramsTag(want), opts.encoding);
+  const place = await cachePlace(name, checkEnv(env), loadRankTable, RankTable.fromBytes);
   return loadOrBuild(
-    path,
+    place,
     force,
-    loadRankTable,
     (t) =>
       t.variant === WEIGHTED_VARIANT &&
       t.width === width &&

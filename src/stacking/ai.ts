@@ -7,6 +7,7 @@
  */
 import {
   StackRankError,
+  checkCallback,
   checkSignal,
   optionNames,
   optionsObject,
@@ -15,6 +16,8 @@ import {
 } from '../errors.js';
 import { ORIENTATIONS } from '../pieces.js';
 import { inNode } from '../node-builtins.js';
+import { indexedDbAvailable } from '../rank/idb-cache.js';
+import { type SetupProgress, setupReporter } from '../setup-progress.js';
 import { classicMove } from '../rules/rotation-systems.js';
 import type { PieceMove } from '../rules/types.js';
 import { PASS_A_TABLE_IN_A_BROWSER, requireRankTable, type RankTable } from '../rank/table.js';
@@ -86,6 +89,9 @@ export interface StackingAIOptions {
   /** Cancels the setup (ABORTED): laying out the search's memory takes a quarter of a second the first time a
    * process searches a 9x4 table, about a second with expectimax. */
   signal?: AbortSignal;
+  /** Hears the setup's progress: the table loaded or built (and written to the cache), the reach records, the
+   * search's memory, then `ready` (SetupProgress; docs/game.md, "Setup: progress, abort and the cache"). */
+  onProgress?: (p: SetupProgress) => void;
 }
 
 const STACKING_AI_OPTIONS = optionNames<StackingAIOptions>({
@@ -96,6 +102,7 @@ const STACKING_AI_OPTIONS = optionNames<StackingAIOptions>({
   unknownPieces: true,
   previewTable: true,
   signal: true,
+  onProgress: true,
 });
 
 /** bestPlacement's options (the unknown pieces' distributions); rankPlacements takes a `limit` too. */
@@ -177,12 +184,13 @@ export class StackingAI {
     let table = opts.table === undefined ? undefined : requireRankTable(opts.table, 'StackingAI.create: table');
     if (opts.previewTable !== undefined && strategy === 'rank')
       throw new StackRankError('BAD_ARGUMENT', 'previewTable needs strategy "expectimax" (or "best")');
+    const report = setupReporter(checkCallback('StackingAI.create: onProgress', opts.onProgress));
     if (!table) {
-      if (!inNode) {
+      if (!inNode && !indexedDbAvailable()) {
         throw new StackRankError('BAD_ARGUMENT', PASS_A_TABLE_IN_A_BROWSER);
       }
       const { sharedDefaultTable } = await import('../rank/cache.js');
-      table = (await sharedDefaultTable('drop', signal)).table;
+      table = (await sharedDefaultTable('drop', signal, report)).table;
     }
     if (signal?.aborted) throw new StackRankError('ABORTED', "the AI's setup was aborted");
     const engine = await StackingEngine.create(table, stackingRules, {
@@ -190,10 +198,12 @@ export class StackingAI {
       leafValues: opts.previewTable,
       ruleSet,
       signal,
+      onProgress: report,
     });
     const ai = new StackingAI(INTERNAL, table, stackingRules, ruleSet, strategy, unknownPieces, engine);
     // The AI alone uses its engine: dropped, it gives the engine's blocks back to the table's search image.
     engine.releaseWith(ai);
+    report?.({ stage: 'ready', fraction: 1 });
     return ai;
   }
 

@@ -31,11 +31,16 @@ import {
   CTX_BEST_LEN,
   CTX_BEST_PATH,
   CTX_BEST_VALUE,
+  CTX_HOLD,
+  CTX_HOLD_FROM,
   CTX_NODES,
+  CTX_QUEUE_LENGTH,
   CTX_WEIGHTS,
   CTX_WORDS,
   GAME_WORDS,
   HEIGHTS_WORDS,
+  HOLD_EMPTY,
+  HOLD_NONE,
   LEAF_ROW_SLOTS,
   MAX_DEPTH,
   MOVE_NONE,
@@ -49,7 +54,8 @@ import {
   WEIGHT_WORDS_EXPECT2,
 } from './layout.js';
 import { placementTable, type PlacementTable } from './placements.js';
-import { type ReachTable, type StackingRuleSet, type WellWindow, wellWindow20G } from './reach.js';
+import { type ReachTable, type StackingRuleSet, type WellWindow, wellWindow20GSliced } from './reach.js';
+import type { SetupReport } from '../setup-progress.js';
 import { cachedReachTable } from './reach-cache.js';
 import { MIN_BOARD_HEIGHT, type StackingRules } from './rules.js';
 
@@ -76,6 +82,13 @@ export interface EngineParts {
   rules: StackingRules;
   rankScale: number;
   unknownPieces: UnknownPieces;
+}
+
+/** The hold box of a search with hold (StackingEngine.search): its piece id (null: empty), and from which depth the
+ * search may press hold (1 when the caller weighs the first move's hold itself). */
+export interface SearchHold {
+  piece: number | null;
+  fromDepth: 0 | 1;
 }
 
 export interface SearchOutcome {
@@ -422,6 +435,8 @@ export class StackingEngine {
       ranks?: boolean;
       /** Stops waiting for the shared search image (ABORTED), and stops its making if no one else waits. */
       signal?: AbortSignal;
+      /** Hears the setup's progress: the reach records and the search image (src/setup-progress.ts). */
+      onProgress?: SetupReport;
     } = {},
   ): Promise<StackingEngine> {
     requireRankTable(table);
@@ -437,6 +452,9 @@ export class StackingEngine {
       table.maxStep,
       rules.boardHeight,
       placements.placements,
+      undefined,
+      opts.signal,
+      opts.onProgress,
     );
     if (reach && unknownPieces !== 0)
       throw new StackRankError(
@@ -448,11 +466,15 @@ export class StackingEngine {
     // own kernel instance over that memory and allocates through the image's owner.
     if (opts.leafValues !== undefined) checkNextPieceValues(opts.leafValues, table, 'previewTable');
     const leaf: LeafRowsSource = unknownPieces === 0 ? null : (opts.leafValues ?? 'pieceMax');
-    const well = opts.blockedWell ? checkedBlockedWell(opts.blockedWell, table) : null;
-    const image = await searchImage(table, leaf, !!opts.shared, opts.signal, {
-      unfolded: well !== null,
-      ranks: opts.ranks,
-    });
+    const well = opts.blockedWell ? await checkedBlockedWell(opts.blockedWell, table, opts) : null;
+    const image = await searchImage(
+      table,
+      leaf,
+      !!opts.shared,
+      opts.signal,
+      { unfolded: well !== null, ranks: opts.ranks },
+      opts.onProgress,
+    );
     const { memory, module } = image;
     const instance = (await WebAssembly.instantiate(module, kernelImports(memory))) as unknown as WebAssembly.Instance;
     const kernel = { ...(instance.exports as unknown as SearchKernel), alloc: image.alloc };
@@ -537,6 +559,9 @@ export class StackingEngine {
    * Searches from `heights` with the queue of piece ids; `lookahead` pieces after queue[0] are known. `weights`:
    * distributionWeights (one unknown piece, or none) or pairWeights (two) of the unknown pieces after the queue.
    * `boardHeight` (at most the rules') lowers the board for this search: the game AI stacks over buried rows.
+   * `hold` (rule sets with hold): the piece in the hold box (null: empty) and the first depth at which the search may
+   * press hold (every ply from there: the held piece, or the piece after the current one into an empty box); the
+   * whole queue (up to MAX_DEPTH pieces) is then known to the search. Without it the search never holds.
    */
   search(
     heights: readonly number[],
@@ -544,6 +569,7 @@ export class StackingEngine {
     lookahead: number,
     weights?: Int32Array,
     boardHeight: number = this.rules.boardHeight,
+    hold?: SearchHold,
   ): SearchOutcome {
     weights ??= this.unknownPieces === 2 ? UNIFORM_PAIRS : UNIFORM;
     const weightCount = this.unknownPieces === 2 ? WEIGHT_WORDS_EXPECT2 : WEIGHT_WORDS_EXPECT;
@@ -560,11 +586,15 @@ export class StackingEngine {
     const { words, bytes } = this.views();
     const heightsWord = this.heightsPtr >> 2;
     for (let i = 0; i < this.width; i++) words[heightsWord + i] = heights[i];
-    for (let i = 0; i <= lookahead; i++) bytes[this.queuePtr + i] = queue[i];
+    const known = hold ? Math.min(queue.length, MAX_DEPTH) : lookahead + 1;
+    for (let i = 0; i < known; i++) bytes[this.queuePtr + i] = queue[i];
     if (boardHeight !== this.rules.boardHeight)
       requireInt('boardHeight', boardHeight, MIN_BOARD_HEIGHT, this.rules.boardHeight);
     words[(this.cfg >> 2) + CFG_BOARD_HEIGHT] = boardHeight;
     const ctxWord = this.ctx >> 2;
+    words[ctxWord + CTX_HOLD] = !hold ? HOLD_NONE : hold.piece === null ? HOLD_EMPTY : hold.piece + 1;
+    words[ctxWord + CTX_HOLD_FROM] = hold?.fromDepth ?? 0;
+    words[ctxWord + CTX_QUEUE_LENGTH] = known;
     for (let p = 0; p < weights.length; p++) words[ctxWord + CTX_WEIGHTS + p] = weights[p];
     words[ctxWord + CTX_NODES] = 0;
     words[ctxWord + CTX_NODES + 1] = 0;
@@ -621,16 +651,26 @@ function constantBlocks(
   return ptrs;
 }
 
-/** create's `blockedWell` checked: its factor, and its window of surfaces for this table's shape. */
-function checkedBlockedWell(
+/**
+ * create's `blockedWell` checked: its factor, and its window of surfaces for this table's shape (found in slices the
+ * first time in a process, with the event loop run between them).
+ */
+async function checkedBlockedWell(
   blockedWell: { ruleSet: StackingRuleSet; factor: number },
   table: RankTable,
-): { window: WellWindow; factor: number } {
+  opts: { signal?: AbortSignal; onProgress?: SetupReport },
+): Promise<{ window: WellWindow; factor: number }> {
   const { factor } = blockedWell;
   if (typeof factor !== 'number' || !(factor >= 0 && factor <= 1))
     throw new StackRankError(
       'BAD_ARGUMENT',
       `blockedWell.factor must be a number from 0 to 1; got ${describe(factor)}`,
     );
-  return { window: wellWindow20G(blockedWell.ruleSet, table.width, table.maxStep), factor };
+  const { onProgress: report, signal } = opts;
+  const window = await wellWindow20GSliced(blockedWell.ruleSet, table.width, table.maxStep, {
+    signal,
+    abortMessage: "the search's setup was aborted",
+    onFraction: report && ((fraction) => report({ stage: 'reach', fraction })),
+  });
+  return { window, factor };
 }

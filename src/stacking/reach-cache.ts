@@ -6,12 +6,21 @@
  * In a browser (no file system) the records are derived as before.
  */
 import { StackRankError } from '../errors.js';
+import { SharedWork } from '../setup-once.js';
 import { checksum } from '../rank/file.js';
 import { inNode } from '../node-builtins.js';
 import type { RuleSet } from '../rules/rule-sets.js';
 import { RC_ANY_STEPS, RC_BOX_COUNT, RC_BOX_START, RC_FIRST, RC_LAST, RC_WORDS } from './layout.js';
 import type { Placement } from './placements.js';
-import { type ReachTable, type StackingRuleSet, knownReach, reachRequest, reachTable, rememberReach } from './reach.js';
+import type { SetupEvent, SetupReport } from '../setup-progress.js';
+import {
+  type ReachTable,
+  type StackingRuleSet,
+  knownReach,
+  reachRequest,
+  reachTableSliced,
+  rememberReach,
+} from './reach.js';
 import { cacheFilePath, readFileChecked, writeFileAtomic } from '../rank/node-io.js';
 
 /**
@@ -162,12 +171,14 @@ export interface CachedReach {
   rejected?: string;
 }
 
-const pending = new Map<string, Promise<CachedReach>>();
+const pending = new Map<string, SharedWork<CachedReach, SetupEvent>>();
 
 /**
- * reachTable, with the records from the disk cache when a valid file is there, else derived and written for the
- * next process. Once per process and request (later calls get the same records). `env`: XDG_CACHE_HOME / HOME for
- * the cache folder (default: the process's).
+ * reachTable, with the records from the disk cache when a valid file is there, else derived (in slices, the event
+ * loop run between them) and written for the next process. Once per process and request (later calls get the same
+ * records). `env`: XDG_CACHE_HOME / HOME for the cache folder (default: the process's). `signal` ends this caller's
+ * wait (ABORTED), and the derivation once no caller waits (src/setup-once.ts); `report` hears its progress and the
+ * file it reads or writes.
  */
 export function cachedReachTable(
   rules: StackingRuleSet,
@@ -176,52 +187,67 @@ export function cachedReachTable(
   boardHeight: number,
   placements: readonly Placement[],
   env?: Record<string, string | undefined>,
+  signal?: AbortSignal,
+  report?: SetupReport,
 ): Promise<CachedReach> {
   const request = reachRequest(rules, width, maxStep, boardHeight);
   if (!request) return Promise.resolve({ table: null, path: null, cached: false });
   const known = knownReach(request.key);
   if (known !== undefined) return Promise.resolve({ table: known, path: null, cached: false });
-  if (!inNode)
-    return Promise.resolve({
-      table: reachTable(rules, width, maxStep, boardHeight, placements),
-      path: null,
-      cached: false,
-    });
   const pendingKey = `${request.key}:${env?.XDG_CACHE_HOME ?? ''}:${env?.HOME ?? ''}`;
-  let p = pending.get(pendingKey);
-  if (!p) {
+  let work = pending.get(pendingKey);
+  if (!work) {
     const key = { ruleSet: request.ruleSet, width, maxStep, boardHeight, placementCount: placements.length };
-    p = loadOrDeriveReach(key, () => reachTable(rules, width, maxStep, boardHeight, placements), env).then((r) => {
+    const derive = (stop: AbortSignal, events: SetupReport) =>
+      reachTableSliced(rules, width, maxStep, boardHeight, placements, {
+        signal: stop,
+        abortMessage: ABORTED_REACH,
+        onFraction: (fraction) => events({ stage: 'reach', fraction }),
+      });
+    work = new SharedWork<CachedReach, SetupEvent>(async (stop, events) => {
+      // In a browser (no file system) the records are derived in each page.
+      const r = inNode
+        ? await loadOrDeriveReach(key, () => derive(stop, events), env, events)
+        : { table: await derive(stop, events), path: null, cached: false };
       rememberReach(request.key, r.table);
+      pending.delete(pendingKey);
       return r;
-    });
-    pending.set(pendingKey, p);
-    p.finally(() => pending.delete(pendingKey)).catch(() => {});
+    }, ABORTED_REACH);
+    pending.set(pendingKey, work);
   }
-  return p;
+  return work.get(signal, report);
 }
+
+const ABORTED_REACH = "the reach records' derivation was aborted";
 
 /**
  * The records answering `key` from the cache file when it is there and valid; else `derive()`d and written
- * atomically for the next process (a file that cannot be written is skipped, not an error).
+ * atomically for the next process (a file that cannot be written is skipped, not an error). `report` hears the
+ * file read and the file written, with their sizes.
  */
 export async function loadOrDeriveReach(
   key: ReachFileKey,
-  derive: () => ReachTable | null,
+  derive: () => Promise<ReachTable | null>,
   env?: Record<string, string | undefined>,
+  report?: SetupReport,
 ): Promise<CachedReach> {
   const path = await cacheFilePath(reachFileName(key), env);
   let rejected: string | undefined;
   try {
     const bytes = await readFileChecked(path, reachFileBytes, 'reach record file');
-    return { table: decodeReachFile(bytes, key), path, cached: true };
+    const table = decodeReachFile(bytes, key);
+    report?.({ stage: 'load', fraction: 1, path, bytes: bytes.byteLength });
+    return { table, path, cached: true };
   } catch (e) {
     if (!(e instanceof StackRankError)) throw e;
     if (!/no such file/.test(e.message)) rejected = e.message;
   }
-  const table = derive();
+  const table = await derive();
+  const file = encodeReachFile(key, table);
   try {
-    await writeFileAtomic(path, encodeReachFile(key, table));
+    report?.({ stage: 'write', fraction: 0, path, bytes: file.byteLength });
+    await writeFileAtomic(path, file);
+    report?.({ stage: 'write', fraction: 1, path, bytes: file.byteLength });
   } catch (e) {
     // A cache that cannot be written (read-only home, full disk) costs the next process the derivation, no more.
     if (!(e instanceof StackRankError)) throw e;

@@ -25,14 +25,14 @@
  * at all (wellWindow20G): TetrisAI's stack mode values such shapes above the others (docs/game.md, "The policy").
  */
 import { StackRankError, describe, firstHole, requireInt } from '../errors.js';
-import { ORIENTATIONS, PIECE_COUNT, orientationCells } from '../pieces.js';
-import { Board, BOARD_MAX_HEIGHT, BOARD_MAX_WIDTH } from '../rules/board.js';
-import { pieceGeometry, type PieceGeometry } from '../rules/geometry.js';
-import { kernelLandings, kernelReach } from '../rules/kernel.js';
-import { ROTATION_SYSTEMS, shapeKey } from '../rules/rotation-systems.js';
+import { ORIENTATIONS, PIECE_COUNT } from '../pieces.js';
+import { BOARD_MAX_HEIGHT, BOARD_MAX_WIDTH } from '../rules/board.js';
+import { Reacher } from '../rules/reacher.js';
+import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
+import { type SliceOptions, type Steps, runInSlices, runToEnd, within } from '../slices.js';
 import { RULE_SET_NAMES, resolveRules as resolveRuleSet, type RuleSet } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
-import { type Box, packBoxes } from '../rank/boxes.js';
+import { type Box, packBoxesSteps } from '../rank/boxes.js';
 import { MAX_MAX_STEP, MAX_WIDTH, MIN_MAX_STEP, MIN_WIDTH, surfaceBase } from '../surface.js';
 import {
   RC_ANY_STEPS,
@@ -89,59 +89,6 @@ export function checkRuleSet(rules: unknown): RuleSet {
       `rules is the real game's rule set (${RULE_SET_NAMES.join(', ')}, or a RuleSet); the stacking game's own rules (board height, Tetris rule, steep steps, presets article and default) go in stackingRules; got rules ${describe(rules)}`,
     );
   return resolveRuleSet(rules ?? DEFAULT_STACKING_RULE_SET);
-}
-
-/** One state of a piece in the rules layer, as the library orientation it has and where its cells start. */
-interface StateShape {
-  orientation: number;
-  dx: number;
-  dy: number;
-}
-
-function stateShapes(g: PieceGeometry, piece: number): StateShape[] {
-  const keys = ORIENTATIONS[piece].map((o) => shapeKey(orientationCells(o)));
-  return g.cells.map((cells) => ({
-    orientation: keys.indexOf(shapeKey(cells)),
-    dx: Math.min(...cells.map((c) => c[0])),
-    dy: Math.min(...cells.map((c) => c[1])),
-  }));
-}
-
-/** Placements the rules layer reaches on one board: each as (orientation, lowest-leftmost column, lowest row). */
-class Reacher {
-  private readonly shapes: StateShape[][];
-  private landings = new Int32Array(3 * 256);
-  private found = new Int32Array(3 * 256);
-  private count = 0;
-
-  constructor(readonly ruleSet: RuleSet) {
-    const system = ROTATION_SYSTEMS[ruleSet.rotationSystem];
-    this.shapes = Array.from({ length: PIECE_COUNT }, (_, p) => stateShapes(pieceGeometry(system, p), p));
-  }
-
-  search(rows: number[], width: number, height: number, piece: number): void {
-    const n = kernelReach(Board.fromBits(rows, width, height), piece, this.ruleSet);
-    if (3 * n > this.landings.length) {
-      this.landings = new Int32Array(6 * n);
-      this.found = new Int32Array(6 * n);
-    }
-    kernelLandings(n, this.landings);
-    const shapes = this.shapes[piece];
-    for (let i = 0; i < n; i++) {
-      const s = shapes[this.landings[3 * i]];
-      this.found[3 * i] = s.orientation;
-      this.found[3 * i + 1] = this.landings[3 * i + 1] + s.dx;
-      this.found[3 * i + 2] = this.landings[3 * i + 2] + s.dy;
-    }
-    this.count = n;
-  }
-
-  /** Whether the last search reached orientation `o` with its lowest-leftmost column at x, lowest row at y. */
-  has(o: number, x: number, y: number): boolean {
-    for (let i = 0; i < this.count; i++)
-      if (this.found[3 * i] === o && this.found[3 * i + 1] === x && this.found[3 * i + 2] === y) return true;
-    return false;
-  }
 }
 
 /** A target of the derivation: a placement, or (orientation of the upright I at the well) the Tetris. */
@@ -220,6 +167,28 @@ export function reachTable(
   boardHeight: number,
   placements: readonly Placement[],
 ): ReachTable | null {
+  return runToEnd(reachSteps(rules, width, maxStep, boardHeight, placements));
+}
+
+/** reachTable in slices with the event loop run between them (src/slices.ts): abortable, with its progress. */
+export function reachTableSliced(
+  rules: StackingRuleSet,
+  width: number,
+  maxStep: number,
+  boardHeight: number,
+  placements: readonly Placement[],
+  slices: SliceOptions,
+): Promise<ReachTable | null> {
+  return runInSlices(reachSteps(rules, width, maxStep, boardHeight, placements), slices);
+}
+
+function* reachSteps(
+  rules: StackingRuleSet,
+  width: number,
+  maxStep: number,
+  boardHeight: number,
+  placements: readonly Placement[],
+): Steps<ReachTable | null> {
   requireInt('width', width, MIN_WIDTH, MAX_WIDTH);
   requireInt('maxStep', maxStep, MIN_MAX_STEP, MAX_MAX_STEP);
   requireInt('boardHeight', boardHeight, 1, Number.MAX_SAFE_INTEGER);
@@ -238,8 +207,8 @@ export function reachTable(
   const reacher = new Reacher(ruleSet);
   const records = new Int32Array(targets.length * RC_WORDS);
   const boxes: bigint[] = [];
-  if (ruleSet.gravity === '20G') derive20G(reacher, targets, width, maxStep, boardHeight, records, boxes);
-  else deriveNormal(reacher, targets, width, boardHeight, records);
+  if (ruleSet.gravity === '20G') yield* derive20G(reacher, targets, width, maxStep, boardHeight, records, boxes);
+  else yield* deriveNormal(reacher, targets, width, boardHeight, records);
   let restricts = false;
   for (let r = 0; r < targets.length; r++) {
     const rec = records.subarray(r * RC_WORDS, (r + 1) * RC_WORDS);
@@ -254,14 +223,15 @@ export function reachTable(
  * Normal gravity: per target, the highest flat stack (its own columns shaped to fit it, the well empty) on which
  * it is reached, checked upward from the lowest such stack; every column must be at most that high.
  */
-function deriveNormal(
+function* deriveNormal(
   reacher: Reacher,
   targets: readonly Target[],
   width: number,
   boardHeight: number,
   records: Int32Array,
-): void {
-  for (const t of targets) {
+): Steps<void> {
+  for (const [i, t] of targets.entries()) {
+    yield i / targets.length;
     const o = ORIENTATIONS[t.piece][t.orientation];
     const tetris = t.column === width;
     const bot = tetris ? [0] : o.bot;
@@ -305,7 +275,7 @@ function windowOf(ruleSet: RuleSet, t: Target, width: number): { a: number; b: n
 }
 
 /** 20G: per target, the boxes of window steps on which the window board reaches it (see the file comment). */
-function derive20G(
+function* derive20G(
   reacher: Reacher,
   targets: readonly Target[],
   width: number,
@@ -313,7 +283,7 @@ function derive20G(
   boardHeight: number,
   records: Int32Array,
   boxes: bigint[],
-): void {
+): Steps<void> {
   const base = surfaceBase(maxStep);
   // Targets sharing a window share its boards: group them.
   const windows = new Map<string, { piece: number; a: number; b: number; targets: Target[] }>();
@@ -324,18 +294,27 @@ function derive20G(
     if (!group) windows.set(k, (group = { piece: t.piece, a, b, targets: [] }));
     group.targets.push(t);
   }
+  // The windows' shares of the work: their combinations of steps, each searched once.
+  const total = [...windows.values()].reduce((n, w) => n + base ** (w.b - w.a), 0);
+  let done = 0;
   for (const { piece, a, b, targets: group } of windows.values()) {
-    const reached = windowReached(reacher, piece, a, b, group, width, maxStep);
-    group.forEach((t, g) => {
+    const share = base ** (b - a);
+    const reached = yield* within(
+      windowReached(reacher, piece, a, b, group, width, maxStep),
+      done / total,
+      (done + share) / total,
+    );
+    done += share;
+    for (const [g, t] of group.entries()) {
       const rec = records.subarray(t.record * RC_WORDS);
       rec[RC_FIRST] = a;
       rec[RC_LAST] = b;
       rec[RC_HEIGHT_LIMIT] = boardHeight - TWENTY_G_HEADROOM;
       rec[RC_BOX_START] = boxes.length / 2;
-      const found = packReached(reached[g], b - a, base);
+      const found = yield* packReached(reached[g], b - a, base);
       rec[RC_BOX_COUNT] = found.length;
       for (const [lo, hi] of found) boxes.push(...boxWords(lo, hi, a, width, maxStep));
-    });
+    }
   }
 }
 
@@ -344,7 +323,7 @@ function derive20G(
  * steps within ±maxStep (digit 0, the step between columns a and a + 1, most significant): 1 where the window board
  * reaches the target.
  */
-function windowReached(
+function* windowReached(
   reacher: Reacher,
   piece: number,
   a: number,
@@ -352,7 +331,7 @@ function windowReached(
   targets: readonly Target[],
   width: number,
   maxStep: number,
-): Uint8Array[] {
+): Steps<Uint8Array[]> {
   const base = surfaceBase(maxStep);
   const n = b - a;
   const combos = base ** n;
@@ -360,6 +339,7 @@ function windowReached(
   const heights = new Array<number>(width + 1);
   const window = new Array<number>(n + 1);
   for (let c = 0; c < combos; c++) {
+    if (c % 256 === 255) yield c / combos;
     // Digit i (the step between window columns i and i + 1), digit 0 most significant.
     window[0] = 0;
     for (let i = 0, rest = c; i < n; i++) {
@@ -407,6 +387,20 @@ const wellWindows = new Map<string, WellWindow>();
  * shape (about 59,000 searches of the rules layer at 9 columns, well under a second).
  */
 export function wellWindow20G(ruleSet: StackingRuleSet, width: number, maxStep: number): WellWindow {
+  return runToEnd(wellWindowSteps(ruleSet, width, maxStep));
+}
+
+/** wellWindow20G in slices with the event loop run between them (src/slices.ts). */
+export function wellWindow20GSliced(
+  ruleSet: StackingRuleSet,
+  width: number,
+  maxStep: number,
+  slices: SliceOptions,
+): Promise<WellWindow> {
+  return runInSlices(wellWindowSteps(ruleSet, width, maxStep), slices);
+}
+
+function* wellWindowSteps(ruleSet: StackingRuleSet, width: number, maxStep: number): Steps<WellWindow> {
   requireInt('width', width, MIN_WIDTH, MAX_WIDTH);
   requireInt('maxStep', maxStep, MIN_MAX_STEP, MAX_MAX_STEP);
   const rules = resolveRuleSet(ruleSet);
@@ -418,15 +412,15 @@ export function wellWindow20G(ruleSet: StackingRuleSet, width: number, maxStep: 
   const tetris: Target = { record: 0, piece: 0, orientation: UPRIGHT_I, column: width };
   const reacher = new Reacher(rules);
   const { a, b } = windowOf(rules, tetris, width);
-  const window = { reached: windowReached(reacher, 0, a, b, [tetris], width, maxStep)[0] };
+  const window = { reached: (yield* windowReached(reacher, 0, a, b, [tetris], width, maxStep))[0] };
   wellWindows.set(key, window);
   return window;
 }
 
 /** The combinations marked in `reached` (n digits of `base` values, digit 0 most significant) as disjoint boxes. */
-function packReached(reached: Uint8Array, n: number, base: number): Box[] {
+function packReached(reached: Uint8Array, n: number, base: number): Steps<Box[]> {
   const ranges = Array.from({ length: n }, (): [number, number] => [0, base - 1]);
-  return packBoxes(ranges, (values) => reached[values.reduce((offset, v) => offset * base + v, 0)] === 1);
+  return packBoxesSteps(ranges, (values) => reached[values.reduce((offset, v) => offset * base + v, 0)] === 1);
 }
 
 /** A box over window digits (from surface step `first`) as the kernel's two u64 over every step digit. */

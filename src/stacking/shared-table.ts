@@ -16,6 +16,7 @@ import { PreviewTable } from '../rank/preview.js';
 import type { RankTable } from '../rank/table.js';
 import { StackRankError } from '../errors.js';
 import { SharedWork } from '../setup-once.js';
+import type { SetupEvent, SetupReport } from '../setup-progress.js';
 import { instantiateKernel, pickVariant } from '../wasm.js';
 import { type MirrorPairIndex, mirrorPairIndex } from './folded-rows.js';
 import { LEAF_ROW_SLOTS } from './layout.js';
@@ -51,7 +52,7 @@ export interface SearchImage {
 /** Where the leaf rows come from: none (rank), the table's piece-max rows, or caller-given rows. */
 export type LeafRowsSource = null | 'pieceMax' | { readonly rows: Uint16Array };
 
-const images = new WeakMap<RankTable, Map<string, SharedWork<SearchImage>>>();
+const images = new WeakMap<RankTable, Map<string, SharedWork<SearchImage, SetupEvent>>>();
 const rowIds = new WeakMap<object, number>();
 let nextRowId = 1;
 
@@ -76,7 +77,8 @@ export interface ImageNeeds {
  * The shared search image for this table and leaf rows (made on first use); `shared`: thread-capable memory;
  * `needs`: ImageNeeds. When `signal` aborts, this caller's promise rejects with ABORTED at once; and when no other
  * caller is waiting for the image any more, its making stops too and it is forgotten, so an aborted setup does not
- * run on for a second (the next caller starts it again; src/setup-once.ts).
+ * run on for a second (the next caller starts it again; src/setup-once.ts). `report` hears its progress (stage
+ * `search`).
  */
 export function searchImage(
   table: RankTable,
@@ -84,6 +86,7 @@ export function searchImage(
   shared: boolean,
   signal?: AbortSignal,
   needs: ImageNeeds = {},
+  report?: SetupReport,
 ): Promise<SearchImage> {
   const variant = pickVariant(shared);
   const folded = !needs.unfolded && rows !== null && mirrorSymmetric(table, rows);
@@ -96,13 +99,13 @@ export function searchImage(
   if (!byKey) images.set(table, (byKey = new Map()));
   let work = byKey.get(key);
   if (!work) {
-    work = new SharedWork(
-      (stop) => makeImage(table, rows, variant, stop, folded, ranks),
+    work = new SharedWork<SearchImage, SetupEvent>(
+      (stop, events) => makeImage(table, rows, variant, stop, folded, ranks, events),
       "the search's setup was aborted",
     );
     byKey.set(key, work);
   }
-  return work.get(signal);
+  return work.get(signal, report);
 }
 
 async function makeImage(
@@ -112,7 +115,9 @@ async function makeImage(
   stop: AbortSignal,
   folded: boolean,
   ranks: boolean,
+  report: SetupReport,
 ): Promise<SearchImage> {
+  report({ stage: 'search', fraction: 0 });
   const { exports, memory, module } = await instantiateKernel<{ alloc(bytes: number): number }>('search', variant);
   const { alloc, free } = recyclingAllocator(memory, (bytes) => exports.alloc(bytes));
   const constants = new Map<string | object, number[]>();
@@ -120,6 +125,8 @@ async function makeImage(
   const scale = ranks
     ? await table.writeSearchValues(new Uint16Array(memory.buffer, tablePtr, table.size), stop)
     : table.searchScale();
+  // The ranks are about a quarter of an image with leaf rows (its rows take the rest).
+  report({ stage: 'search', fraction: rows === null ? 1 : 0.25 });
   if (rows === null)
     return { memory, module, alloc, free, constants, tablePtr, rowsPtr: 0, scale, foldPtr: 0, mirrorPair: null };
   const shape = foldShape(table.width, table.maxStep);
@@ -129,6 +136,7 @@ async function makeImage(
     const target = new Uint16Array(memory.buffer, rowsPtr, table.size * LEAF_ROW_SLOTS);
     if (rows === 'pieceMax') await computePieceMax(table, target, stop);
     else target.set(rows.rows);
+    report({ stage: 'search', fraction: 1 });
     return { memory, module, alloc, free, constants, tablePtr, rowsPtr, scale, foldPtr: 0, mirrorPair: null };
   }
   // Computed straight into the image, so they exist once; the kernel finds a surface's row from its mirror-pair
@@ -139,6 +147,7 @@ async function makeImage(
   const target = new Uint16Array(memory.buffer, rowsPtr, shape.foldedSize * LEAF_ROW_SLOTS);
   if (rows === 'pieceMax') await computeFoldedPieceMax(table, target, stop);
   else foldRowRange(rows.rows, 0, shape, LEAF_ROW_SLOTS, target);
+  report({ stage: 'search', fraction: 1 });
   return { memory, module, alloc, free, constants, tablePtr, rowsPtr, scale, foldPtr, mirrorPair };
 }
 

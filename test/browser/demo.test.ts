@@ -175,10 +175,11 @@ describe.skipIf(skip)('browser demo (stackrank demo + Chromium)', () => {
     const b64 = await page.evaluate(
       () =>
         new Promise<string>((res, rej) => {
-          const open = indexedDB.open('stackrank-demo');
+          // The library's table cache in a browser (src/rank/idb-cache.ts): the cache file's name and bytes.
+          const open = indexedDB.open('stackrank');
           open.onerror = () => rej(open.error);
           open.onsuccess = () => {
-            const get = open.result.transaction('tables').objectStore('tables').get('rank-w9-s4-i2');
+            const get = open.result.transaction('files').objectStore('files').get('rank-article-w9-s4-i2.srk');
             get.onerror = () => rej(get.error);
             get.onsuccess = async () => {
               const blob = new Blob([get.result as ArrayBuffer]);

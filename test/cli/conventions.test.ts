@@ -117,7 +117,7 @@ describe('usage errors exit 2 with one line', () => {
     // An unknown name with no close match says what is allowed; a close match is suggested instead.
     [
       ['bogus'],
-      "stackrank: unknown command 'bogus'; commands are table, bench, play, analyze, full, merge, randomizers, queue, demo",
+      "stackrank: unknown command 'bogus'; commands are table, bench, play, analyze, full, merge, randomizers, queue, demo, tbp",
     ],
     [['table', 'bogus'], "stackrank table: unknown command 'bogus'; commands are build, info, rank"],
     [

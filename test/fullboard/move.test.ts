@@ -26,7 +26,7 @@ describe('bestMove answers with the shared move shape', () => {
         const { piece: p, rotation, x, y, cells } = move;
         const classic = reachablePlacements(Board.fromBits(Array.from(board.rows), 10, 20), piece, {
           rules: 'classic',
-        }).map(({ inputs: _, ...m }) => m);
+        }).map(({ inputs: _, spin: __, ...m }) => m);
         expect(classic).toContainEqual({ piece: p, rotation, x, y, cells });
         expect([p, rotation]).toEqual([piece, String(move.orientation)]);
         // the board after the move, before rows are removed, is the board plus these cells

@@ -933,6 +933,38 @@ describe('real games', () => {
     },
     RUNS / 10,
   );
+  fuzzAsync(
+    'createWorkerTetrisAI',
+    fc.tuple(
+      fc.oneof(
+        hostile,
+        fc.record(
+          {
+            rules: maybe(ruleName),
+            lookahead: maybe(smallInt),
+            table: hostile,
+            onProgress: hostile,
+            signal: hostile,
+          },
+          { requiredKeys: ['rules'] },
+        ),
+      ),
+    ),
+    async (o) => {
+      // A worker per case (each loads the library: seconds from source), so few cases; every one must settle with a
+      // StackRankError or an AI, which is disposed at once. Without a table the worker would load (or build) the
+      // cached full table: the small one is given unless the case's own table is hostile.
+      const given = o as { table?: unknown } | null;
+      const opts =
+        given && typeof given === 'object' && !Array.isArray(given) && given.table === undefined
+          ? { ...given, table: table9 }
+          : given;
+      const ai = await callAsync(() => api.createWorkerTetrisAI(opts as never), 60_000);
+      if (ai && typeof ai === 'object' && 'dispose' in ai) (ai as { dispose(): void }).dispose();
+    },
+    RUNS / 200,
+    120_000,
+  );
   fuzzSync(
     'TetrisAI nextMove / rankPlacements',
     fc.tuple(

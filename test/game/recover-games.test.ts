@@ -32,6 +32,8 @@ interface Row {
 const ROWS: Row[] = [
   { rules: 'nes', randomizer: 'nes', lookahead: 1, hold: false, policy: 'both', games: 3, pieces: 600 },
   { rules: 'guideline', randomizer: 'bag7', lookahead: 5, hold: true, policy: 'both', games: 4, pieces: 250 },
+  // lookahead 1: the stack search holds at every ply (docs/game.md, "Hold")
+  { rules: 'guideline', randomizer: 'bag7', lookahead: 1, hold: true, policy: 'both', games: 2, pieces: 250 },
   { rules: 'classic', randomizer: 'tgm1', lookahead: 1, hold: false, policy: 'fullBoardOnly', games: 1, pieces: 300 },
   // classic's default recover search has the chance ply (docs/game.md, "Recover")
   { rules: 'classic', randomizer: 'tgm1', lookahead: 1, hold: false, policy: 'both', games: 2, pieces: 300 },

@@ -28,12 +28,7 @@ import { Board, reachablePlacements } from '../../src/rules/index.js';
 import type { GamePlacement } from '../../src/rules/types.js';
 import { cellKey } from '../reference/rules-reference.js';
 import { refGuidelineLock, type RefSpin } from '../reference/versus-reference.js';
-import {
-  REF_TERMS,
-  refBoardTerms,
-  refVersusSearch,
-  type RefWeights,
-} from '../reference/versus-search-reference.js';
+import { REF_TERMS, refBoardTerms, refVersusSearch, type RefWeights } from '../reference/versus-search-reference.js';
 
 const W = 10;
 const H = 20;
@@ -273,18 +268,7 @@ describe('the versus search chooses as the reference does', () => {
     // the same, one row short on the right: clears one
     expect(slot(termsOf(['##........', '#...######', '##.######.']))).toBe(1);
     // T-spin triple: the shaft in column 2 under the cell at its top, the notch on the right
-    expect(
-      slot(
-        termsOf([
-          '.##.......',
-          '.##.......',
-          '.#........',
-          '##.#######',
-          '##..######',
-          '##.#######',
-        ]),
-      ),
-    ).toBe(3);
+    expect(slot(termsOf(['.##.......', '.##.......', '.#........', '##.#######', '##..######', '##.#######']))).toBe(3);
     // no overhang: no slot
     expect(slot(termsOf(['#...######', '##.#######']))).toBe(-1);
   });

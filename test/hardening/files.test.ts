@@ -64,22 +64,23 @@ describe('concurrent writers (defect 5)', () => {
     const path = join(await tempDir(), 'rank-article-w5-s2-i3.srk');
     const controller = new AbortController();
     const saved: string[] = [];
-    const built = { save: async (p: string) => void saved.push(p) };
+    const built = { save: async (p: string) => void saved.push(p), toBytes: () => new Uint8Array(8) };
     const build = async () => {
       controller.abort(); // as the build returns: its own last look at the signal was before
       return built;
     };
-    const missing = () => Promise.reject(new StackRankError('IO', `could not read ${path}: no such file`));
-    await expect(loadOrBuild(path, false, missing, () => true, build, controller.signal)).rejects.toEqual(
-      typed('ABORTED'),
-    );
+    const place = {
+      path,
+      read: () => Promise.reject(new StackRankError('IO', `could not read ${path}: no such file`)),
+      write: async (t: typeof built) => (await t.save(path), 8),
+    };
+    await expect(loadOrBuild(place, false, () => true, build, controller.signal)).rejects.toEqual(typed('ABORTED'));
     expect(saved).toEqual([]);
     // Not aborted: saved.
     await expect(
       loadOrBuild(
-        path,
+        place,
         false,
-        missing,
         () => true,
         async () => built,
         undefined,

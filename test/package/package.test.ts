@@ -43,6 +43,7 @@ function write(rel: string, text: string): string {
 const PAGE_HTML = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>consumer</title></head>
 <body><pre id="out">running</pre><script type="module" src="./main.js"></script></body></html>`;
 const PAGE_MAIN = `import { buildRankTable, loadRankTable, loadOrBuildCachedTable, StackingAI, createRandomizer, parseSurface } from 'stackrank';
+import { createWorkerTetrisAI } from 'stackrank/worker';
 const out = document.getElementById('out');
 const codeOf = (p) => p.then(() => 'resolved', (e) => e && e.name === 'StackRankError' ? e.code + ': ' + e.message : 'not a StackRankError: ' + e);
 try {
@@ -60,13 +61,21 @@ try {
   const nodeOnly = {
     load: await codeOf(loadRankTable('rank.srk')),
     save: await codeOf(table.save('rank.srk')),
-    cache: await codeOf(loadOrBuildCachedTable()),
   };
+  // The table cache is IndexedDB here: built and stored once, then read back.
+  const small = { width: 5, maxStep: 2, iterations: 1, threads };
+  const built = await loadOrBuildCachedTable(small);
+  const again = await loadOrBuildCachedTable(small);
+  const cache = { built: built.cached, again: again.cached, path: again.path, same: again.table.rank(parseSurface('2222', { maxStep: 2 })) };
+  // The game AI in a Web Worker (the bundler bundles the worker's entry): a 6-wide board for the 5-column table.
+  const remote = await createWorkerTetrisAI({ rules: 'classic', table });
+  const workerMove = await remote.nextMove({ board: Array(20).fill('......'), current: 'T' });
+  remote.dispose();
   const bytes = table.toBytes();
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
   shared.set(bytes);
   const fromShared = (await loadRankTable(shared)).rank(parseSurface('2222', { maxStep: 2 }));
-  out.textContent = JSON.stringify({ flat: table.rank(parseSurface('2222', { maxStep: 2 })), placed, threads, nodeOnly, fromShared });
+  out.textContent = JSON.stringify({ flat: table.rank(parseSurface('2222', { maxStep: 2 })), placed, threads, nodeOnly, fromShared, cache, workerMove: workerMove && workerMove.piece });
 } catch (e) {
   out.textContent = 'error: ' + (e && e.stack || e);
 }
@@ -104,8 +113,14 @@ function expectPagePlayed({ result: r, errors }: { result: any; errors: string[]
   expect(r.nodeOnly).toEqual({
     load: expect.stringMatching(/^IO: reading rank table rank\.srk needs a file system: in a browser fetch the file/),
     save: expect.stringMatching(/^IO: RankTable\.save writes a file: in a browser keep the table's bytes/),
-    cache: expect.stringMatching(/^IO: the table cache is a folder on disk: in a browser build the table/),
   });
+  expect(r.cache).toEqual({
+    built: false,
+    again: true,
+    path: 'indexeddb:stackrank/files/rank-article-w5-s2-i1.srk',
+    same: r.flat,
+  });
+  expect(r.workerMove).toBe('T');
   expect(errors).toEqual([]);
 }
 
@@ -146,10 +161,17 @@ afterAll(() => {
 
 describe('the npm package, installed from its tarball into a fresh project', () => {
   it('ships the builds, types, CLI and demo, and nothing from the source tree', () => {
-    for (const entry of ['index', 'research']) {
+    for (const entry of ['index', 'research', 'worker']) {
       for (const ext of ['js', 'cjs', 'd.ts', 'd.cts']) expect(packed).toContain(`dist/${entry}.${ext}`);
     }
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/cli.js', 'dist/demo/index.html'])
+    for (const f of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'dist/cli.js',
+      'dist/ai-worker.js',
+      'dist/demo/index.html',
+    ])
       expect(packed).toContain(f);
     // No source maps, and the tarball within its budget (PACKAGE_BUDGET_BYTES, the fumen codec included).
     expect(packed.filter((f) => f.endsWith('.map'))).toEqual([]);
@@ -183,7 +205,12 @@ describe('the npm package, installed from its tarball into a fresh project', () 
       `import { buildRankTable, StackingAI, createRandomizer, parseSurface, RANDOMIZER_NAMES } from 'stackrank';
 import * as game from 'stackrank';
 import { PIECE_COUNT, analyzeRandomizer } from 'stackrank/research';
+import { createWorkerTetrisAI } from 'stackrank/worker';
 const table = await buildRankTable({ width: 5, maxStep: 2, iterations: 1, threads: 2 });
+// The game AI on a worker thread (dist/ai-worker.js), from the installed package.
+const remote = await createWorkerTetrisAI({ rules: 'classic', table });
+const workerMove = (await remote.nextMove({ board: Array(20).fill('......'), current: 'T' })).piece;
+remote.dispose();
 const ai = await StackingAI.create({ table, stackingRules: { boardHeight: 20, tetrisThreshold: 8 } });
 const rnd = createRandomizer('bag7', { seed: 3 });
 let heights = [0, 0, 0, 0, 0], queue = rnd.take(2), placed = 0;
@@ -193,10 +220,11 @@ while (placed < 30) {
   heights = m.heights; queue = queue.slice(1) + rnd.next(); placed++;
 }
 const research = { pieces: PIECE_COUNT, predictability: analyzeRandomizer('bag7', { pieces: 7000, seed: 1 }).predictability, inGameEntry: 'PIECE_COUNT' in game };
-console.log(JSON.stringify({ flat: table.rank(parseSurface('2222', { maxStep: 2 })), placed, names: RANDOMIZER_NAMES.length, research }));
+console.log(JSON.stringify({ flat: table.rank(parseSurface('2222', { maxStep: 2 })), placed, names: RANDOMIZER_NAMES.length, research, workerMove }));
 `,
     );
     const r = await node('esm.mjs');
+    expect(r.workerMove).toBe('T');
     expect(r.research).toEqual({ pieces: 7, predictability: expect.closeTo(10 / 27, 2), inGameEntry: false });
     expect(r.flat).toBeCloseTo(5 / 7, 4); // r1(flat): I, O, T, L, J fit flat without a hole; S and Z do not
     expect(r.placed).toBeGreaterThan(0);
@@ -211,11 +239,17 @@ sr.buildRankTable({ width: 5, maxStep: 2, iterations: 2, threads: 1 }).then((t) 
   let error = null;
   try { sr.parseSurface('29', { maxStep: 2 }); } catch (e) { error = e instanceof sr.StackRankError ? e.code : String(e); }
   const research = require('stackrank/research');
-  console.log(JSON.stringify({ flat: t.rank(sr.parseSurface('2222', { maxStep: 2 })), iterations: t.iterations, error, pieces: sr.createRandomizer('tgm1', { seed: 1 }).take(5), features: research.FEATURE_NAMES.includes('holes') }));
-}, (e) => { console.error(e); process.exit(1); });
+  const { createWorkerTetrisAI } = require('stackrank/worker');
+  return createWorkerTetrisAI({ rules: 'classic', table: t }).then(async (remote) => {
+    const workerMove = (await remote.nextMove({ board: Array(20).fill('......'), current: 'T' })).piece;
+    remote.dispose();
+    console.log(JSON.stringify({ flat: t.rank(sr.parseSurface('2222', { maxStep: 2 })), iterations: t.iterations, error, pieces: sr.createRandomizer('tgm1', { seed: 1 }).take(5), features: research.FEATURE_NAMES.includes('holes'), workerMove }));
+  });
+}).catch((e) => { console.error(e); process.exit(1); });
 `,
     );
     const r = await node('cjs.cjs');
+    expect(r.workerMove).toBe('T');
     expect(r.iterations).toBe(2);
     expect(r.flat).toBeGreaterThan(0);
     expect(r.flat).toBeLessThan(5 / 7);
@@ -363,9 +397,14 @@ export const features: readonly string[] = research.FEATURE_NAMES;
     const page = join(app, 'esbuild');
     write('esbuild/dist/index.html', PAGE_HTML);
     write('esbuild/main.js', PAGE_MAIN);
+    // esbuild does not follow new Worker(new URL(...)): the worker's entry is bundled beside the page's, as
+    // ai-worker.js (docs/browser.md).
     const result = await esbuild.build({
-      entryPoints: [join(page, 'main.js')],
-      outfile: join(page, 'dist/main.js'),
+      entryPoints: [
+        { in: join(page, 'main.js'), out: 'main' },
+        { in: join(app, 'node_modules/stackrank/dist/ai-worker.js'), out: 'ai-worker' },
+      ],
+      outdir: join(page, 'dist'),
       absWorkingDir: app,
       bundle: true,
       format: 'esm',
@@ -415,17 +454,22 @@ export const features: readonly string[] = research.FEATURE_NAMES;
     write(
       'plain/index.html',
       `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
-<script type="importmap">{ "imports": { "stackrank": "/node_modules/stackrank/dist/index.js" } }</script></head>
+<script type="importmap">{ "imports": { "stackrank": "/node_modules/stackrank/dist/index.js", "stackrank/worker": "/node_modules/stackrank/dist/worker.js" } }</script></head>
 <body><pre id="out">running</pre>
 <script type="module">
 import { buildRankTable, StackingAI, parseSurface } from 'stackrank';
+import { createWorkerTetrisAI } from 'stackrank/worker';
 const out = document.getElementById('out');
 try {
   const threads = crossOriginIsolated ? 2 : 1;
   const table = await buildRankTable({ width: 5, maxStep: 2, iterations: 1, threads });
   const ai = await StackingAI.create({ table });
   const move = ai.bestPlacement([0, 0, 0, 0, 0], 'OI', 1);
-  out.textContent = JSON.stringify({ flat: table.rank(parseSurface('2222', { maxStep: 2 })), threads, piece: move && move.piece });
+  // The worker's entry is found beside the library's files (dist/ai-worker.js).
+  const remote = await createWorkerTetrisAI({ rules: 'classic', table });
+  const workerMove = await remote.nextMove({ board: Array(20).fill('......'), current: 'T' });
+  remote.dispose();
+  out.textContent = JSON.stringify({ flat: table.rank(parseSurface('2222', { maxStep: 2 })), threads, piece: move && move.piece, workerMove: workerMove && workerMove.piece });
 } catch (e) {
   out.textContent = 'error: ' + (e && e.stack || e);
 }
@@ -434,7 +478,7 @@ try {
     if (skipBrowser) return;
     // The project folder is served, node_modules included.
     const { result, errors } = await playPage(app, 'plain/');
-    expect(result).toEqual({ flat: expect.closeTo(5 / 7, 4), threads: 2, piece: 'O' });
+    expect(result).toEqual({ flat: expect.closeTo(5 / 7, 4), threads: 2, piece: 'O', workerMove: 'T' });
     expect(errors).toEqual([]);
   });
 });

@@ -81,8 +81,16 @@ describe('parallel build', () => {
 
   it('reports progress with an ETA and cancels cleanly', async () => {
     const seen: number[] = [];
-    await buildRankValues({ width: 6, iterations: 3, threads: 2, onProgress: (p) => seen.push(p.iteration) });
+    const planned: number[] = [];
+    await buildRankValues({
+      width: 6,
+      iterations: 3,
+      threads: 2,
+      onProgress: (p) => (p.planned === undefined ? seen.push(p.iteration) : planned.push(p.planned)),
+    });
     expect(seen).toEqual([0, 1, 2, 3]);
+    // The plan's progress comes first (one event per slice of its making, none on a fast machine), ending at 1.
+    expect(planned.at(-1)).toBe(1);
 
     for (const threads of [1, 2]) {
       const controller = new AbortController();

@@ -190,8 +190,15 @@ describe('mirror-folded u16 build against the f32 iteration', () => {
 
   it('reports progress and cancels cleanly', async () => {
     const seen: number[] = [];
-    await buildFoldedRanks({ width: 6, iterations: 3, threads: 2, onProgress: (p) => seen.push(p.iteration) });
+    const planned: number[] = [];
+    await buildFoldedRanks({
+      width: 6,
+      iterations: 3,
+      threads: 2,
+      onProgress: (p) => (p.planned === undefined ? seen.push(p.iteration) : planned.push(p.planned)),
+    });
     expect(seen).toEqual([0, 1, 2, 3]);
+    expect(planned.at(-1)).toBe(1);
     for (const threads of [1, 2]) {
       const controller = new AbortController();
       const build = buildFoldedRanks({

@@ -130,3 +130,56 @@ export function referenceIndexTruncated(heights: number[], maxStep: number): num
   }
   return index;
 }
+
+/**
+ * referenceSearch where hold may be pressed at every ply from depth `hold.fromDepth` (docs/game.md, "Hold"): a ply
+ * places the current piece, or the held one (the current one goes into the box; not when both are the same piece),
+ * or, with an empty box, the piece after the current one (the current one goes into the box). Past the queue's end
+ * only the held piece can be placed, and the box is then of no more use. The current piece's placements are
+ * enumerated before the ones hold brings, so the first optimal move is comparable with the kernel's.
+ */
+export function referenceSearchHeld(
+  heights: number[],
+  queue: number[],
+  lookahead: number,
+  maxStep: number,
+  rules: ReferenceRules,
+  rankOf: (index: number) => number,
+  hold: { piece: number | null; fromDepth: number },
+): { value: ReferenceValue; move: ReferenceMove | null } {
+  // held: a piece id, null (an empty box), or undefined (hold of no more use).
+  type Held = number | null | undefined;
+  const turns = (depth: number, index: number, held: Held) => {
+    const out: { piece: number; index: number; held: Held }[] = [];
+    const current = index < queue.length ? queue[index] : undefined;
+    if (current !== undefined) out.push({ piece: current, index: index + 1, held });
+    if (held === undefined || depth < hold.fromDepth) return out;
+    if (held !== null) {
+      if (held !== current) out.push({ piece: held, index: index + 1, held: current });
+    } else if (current !== undefined && index + 1 < queue.length) {
+      out.push({ piece: queue[index + 1], index: index + 2, held: current });
+    }
+    return out;
+  };
+  const visit = (h: number[], depth: number, index: number, held: Held): ReferenceValue => {
+    if (depth > lookahead) return [depth, ...referenceLeaf(h, maxStep, rules, rankOf)];
+    let best: ReferenceValue | null = null;
+    for (const t of turns(depth, index, held))
+      for (const child of referenceChildren(h, t.piece, rules, maxStep)) {
+        const v = visit(child.heights, depth + 1, t.index, t.held);
+        if (!best || better(v, best)) best = v;
+      }
+    return best ?? [depth, ...referenceLeaf(h, maxStep, rules, rankOf)];
+  };
+  let bestValue: ReferenceValue | null = null;
+  let bestMove: ReferenceMove | null = null;
+  for (const t of turns(0, 0, hold.piece))
+    for (const child of referenceChildren(heights, t.piece, rules, maxStep)) {
+      const v = visit(child.heights, 1, t.index, t.held);
+      if (!bestValue || better(v, bestValue)) {
+        bestValue = v;
+        bestMove = child.move;
+      }
+    }
+  return { value: bestValue ?? [0, ...referenceLeaf(heights, maxStep, rules, rankOf)], move: bestMove };
+}

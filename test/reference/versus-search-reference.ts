@@ -100,7 +100,8 @@ function heightsOf(rows: readonly number[], width: number): number[] {
 
 /** Rows a T-spin would clear in the best reachable T-slot (-1 for none), by the slot shapes of docs/game.md. */
 export function refBestTSlot(rows: readonly number[], width: number): number {
-  const filled = (x: number, y: number) => x < 0 || x >= width || y < 0 || (y < rows.length && ((rows[y] >> x) & 1) === 1);
+  const filled = (x: number, y: number) =>
+    x < 0 || x >= width || y < 0 || (y < rows.length && ((rows[y] >> x) & 1) === 1);
   const rowFullWith = (y: number, xs: number[]) => {
     for (let x = 0; x < width; x++) if (!filled(x, y) && !xs.includes(x)) return false;
     return true;

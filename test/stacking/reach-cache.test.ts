@@ -49,7 +49,7 @@ async function load(): Promise<{ table: ReachTable | null; derivations: number; 
   let derivations = 0;
   const r = await loadOrDeriveReach(
     key,
-    () => {
+    async () => {
       derivations++;
       return derived;
     },

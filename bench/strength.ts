@@ -1,0 +1,100 @@
+/**
+ * Strength levels (docs/game.md, "Strength"): each level of TetrisAI.create({ strength }) plays the same games
+ * (playGame, the run's seed seeding both the pieces and the level's choices). Per level: lines survived (lines per
+ * game, a game ending at its top-out or at --max-pieces), Tetris rate, top-outs, with 95 % intervals (games as the
+ * unit), and whether each level is separated from the one below by its intervals (lines or Tetris rate). Prints the
+ * table, writes bench/results/<out>.json.
+ *
+ *   npx tsx bench/strength.ts [--rules guideline] [--randomizer bag7] [--lookahead 1] [--games 20]
+ *                             [--max-pieces 1000] [--seed 1] [--levels 1-10] [--threads 2] [--out strength]
+ */
+import { loadOrBuildCachedTable } from '../src/rank/cache.js';
+import { playGame, type PlayGameResult } from '../src/game/play.js';
+import type { RandomizerName } from '../src/randomizers/index.js';
+import type { RuleSetName } from '../src/rules/types.js';
+import { benchArgs, machine, printTable, writeResults } from './common.js';
+
+const { values: args } = benchArgs(import.meta.url, {
+  rules: { type: 'string', default: 'guideline' },
+  randomizer: { type: 'string', default: 'bag7' },
+  lookahead: { type: 'string', default: '1' },
+  games: { type: 'string', default: '20' },
+  'max-pieces': { type: 'string', default: '1000' },
+  seed: { type: 'string', default: '1' },
+  levels: { type: 'string', default: '1-10' },
+  threads: { type: 'string', default: '2' },
+  out: { type: 'string', default: 'strength' },
+});
+
+const [from, to] = args.levels!.split('-').map(Number);
+const levels = Array.from({ length: (to ?? from) - from + 1 }, (_, i) => from + i);
+const rules = args.rules as RuleSetName;
+const { table } = await loadOrBuildCachedTable({ gravity: rules === 'tgm20g' ? '20G' : 'drop' });
+
+/** Mean and 95 % interval (normal approximation, games as the unit). */
+function meanInterval(xs: number[]): { mean: number; ci95: [number, number] } {
+  const n = xs.length;
+  const mean = xs.reduce((a, b) => a + b, 0) / n;
+  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(1, n - 1));
+  const half = (1.96 * sd) / Math.sqrt(n);
+  return { mean, ci95: [mean - half, mean + half] };
+}
+
+interface Row {
+  strength: number;
+  result: PlayGameResult;
+  lines: { mean: number; ci95: [number, number] };
+}
+const rows: Row[] = [];
+for (const strength of levels) {
+  const result = await playGame({
+    rules,
+    randomizer: args.randomizer as RandomizerName,
+    lookahead: Number(args.lookahead),
+    games: Number(args.games),
+    maxPieces: Number(args['max-pieces']),
+    seed: Number(args.seed),
+    threads: Number(args.threads),
+    strength,
+    table,
+  });
+  const lines = meanInterval(result.tallies.map((t) => t.lines));
+  rows.push({ strength, result, lines });
+  console.error(
+    `strength ${strength}: ${lines.mean.toFixed(1)} lines/game, ${(100 * result.tetrisRate).toFixed(1)} % Tetris, ${result.topOuts} top-outs`,
+  );
+}
+
+const pct = (x: number) => (100 * x).toFixed(1);
+/** Whether interval a lies wholly above interval b. */
+const above = (a: [number, number] | null, b: [number, number] | null) => a !== null && b !== null && a[0] > b[1];
+printTable(
+  rows.map((r, i) => {
+    const below = rows[i - 1];
+    const separated =
+      below === undefined
+        ? '-'
+        : [
+            above(r.lines.ci95, below.lines.ci95) ? 'lines' : '',
+            above(r.result.tetrisRateCi95, below.result.tetrisRateCi95) ? 'Tetris rate' : '',
+          ]
+            .filter(Boolean)
+            .join(', ') || 'no';
+    return {
+      strength: r.strength,
+      'lines / game (95 %)': `${r.lines.mean.toFixed(0)} (${r.lines.ci95.map((x) => x.toFixed(0)).join('–')})`,
+      'Tetris rate (95 %)': `${pct(r.result.tetrisRate)} % (${r.result.tetrisRateCi95?.map(pct).join('–') ?? '-'})`,
+      'top-outs': `${r.result.topOuts} / ${r.result.games}`,
+      pieces: r.result.pieces,
+      'pieces/s': Math.round(r.result.piecesPerSecond),
+      'above the level below': separated,
+    };
+  }),
+);
+console.log(
+  `results: ${writeResults(args.out!, {
+    machine: machine(),
+    args,
+    levels: rows.map((r) => ({ strength: r.strength, linesPerGame: r.lines, ...r.result })),
+  })}`,
+);

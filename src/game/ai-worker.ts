@@ -1,0 +1,95 @@
+/**
+ * The body of createWorkerTetrisAI's worker (src/game/worker-ai.ts; dist/ai-worker.js, an entry of its own): a
+ * Web Worker in a browser, a worker thread in Node. It makes one TetrisAI from the options it is sent (the default
+ * table from the cache: IndexedDB in a browser, the cache folder in Node), then runs the calls it is sent on that AI
+ * and on the games made from it, by name: a method the AI has is called with the arguments as sent, so new methods
+ * and options reach the worker without changes here.
+ */
+import { StackRankError } from '../errors.js';
+import { inNode, nodeBuiltin } from '../node-builtins.js';
+import { RankTable } from '../rank/table.js';
+import { PreviewTable } from '../rank/preview.js';
+import { TetrisAI, type TetrisAIOptions } from './ai.js';
+import { type AIWorkerReply, type AIWorkerRequest, HANDLE_METHODS, REMOTE_METHODS } from './worker-protocol.js';
+
+interface Port {
+  post(message: AIWorkerReply): void;
+}
+
+const port: Port = inNode
+  ? (() => {
+      const parent = nodeBuiltin('worker_threads', 'the AI worker').parentPort;
+      if (!parent) throw new Error('src/game/ai-worker.ts runs as a worker (createWorkerTetrisAI)');
+      parent.on('message', (m: AIWorkerRequest) => void handle(m));
+      return { post: (m: AIWorkerReply) => parent.postMessage(m) };
+    })()
+  : (() => {
+      const scope = globalThis as unknown as {
+        postMessage(m: unknown): void;
+        onmessage: ((e: { data: AIWorkerRequest }) => void) | null;
+      };
+      scope.onmessage = (e) => void handle(e.data);
+      return { post: (m: AIWorkerReply) => scope.postMessage(m) };
+    })();
+
+/** The AI (handle 0) and the objects its calls returned as handles (games), by handle. */
+const objects = new Map<number, object>();
+let nextHandle = 1;
+/** The setups under way, by request id: their abort. */
+const setups = new Map<number, AbortController>();
+
+async function handle(m: AIWorkerRequest): Promise<void> {
+  if (m.type === 'abort') {
+    setups.get(m.id)?.abort();
+    return;
+  }
+  try {
+    if (m.type === 'create') {
+      const controller = new AbortController();
+      setups.set(m.id, controller);
+      try {
+        const options: TetrisAIOptions = {
+          ...m.options,
+          signal: controller.signal,
+          onProgress: (progress) => port.post({ type: 'progress', id: m.id, progress }),
+        };
+        if (m.table) options.table = RankTable.fromBytes(new Uint8Array(m.table));
+        if (m.previewTable) options.previewTable = PreviewTable.fromBytes(new Uint8Array(m.previewTable));
+        const ai = await TetrisAI.create(options);
+        objects.set(0, ai);
+        const { rules, lookahead, well, width, policy, randomizer } = ai;
+        port.post({ type: 'result', id: m.id, value: { rules, lookahead, well, width, policy, randomizer } });
+      } finally {
+        setups.delete(m.id);
+      }
+      return;
+    }
+    if (m.type === 'release') {
+      objects.delete(m.target);
+      port.post({ type: 'result', id: m.id, value: undefined });
+      return;
+    }
+    const target = objects.get(m.target) as Record<string, unknown> | undefined;
+    if (!target) throw new StackRankError('BAD_ARGUMENT', 'this game was disposed');
+    const method = REMOTE_METHODS.includes(m.method) ? target[m.method] : undefined;
+    if (typeof method !== 'function')
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `this object has no method ${JSON.stringify(m.method)} to call remotely`,
+      );
+    const value = await (method as (...args: unknown[]) => unknown).apply(target, m.args);
+    if (HANDLE_METHODS.includes(m.method) && value !== null && typeof value === 'object') {
+      const h = nextHandle++;
+      objects.set(h, value);
+      port.post({ type: 'result', id: m.id, value: h });
+    } else port.post({ type: 'result', id: m.id, value });
+  } catch (e) {
+    port.post({
+      type: 'error',
+      id: m.id,
+      code: e instanceof StackRankError ? e.code : undefined,
+      // A StackRankError's message is for the caller as it is; anything else is a crash, reported with its stack.
+      message: e instanceof StackRankError ? e.message : String((e as Error)?.stack ?? e),
+    });
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * createWorkerTetrisAI (`stackrank/worker`, src/game/worker-ai.ts) in Node's worker threads: the worker's AI answers what the same AI
+ * answers on this thread, the table travels as its file's bytes, progress and errors come back with their codes,
+ * and abort and dispose leave no worker behind. The browser side (a Web Worker, IndexedDB) is
+ * test/browser/worker-ai.test.ts.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type SetupProgress, TetrisAI } from '../../src/index.js';
+import { createWorkerTetrisAI } from '../../src/worker.js';
+import { PIECES } from '../../src/pieces.js';
+import { buildRankTable, type RankTable } from '../../src/rank/table.js';
+import { liveWorkerCount } from '../../src/workers.js';
+
+const W = 10;
+const H = 20;
+let table: RankTable;
+beforeAll(async () => {
+  // A quick 9-column table (3 iterations): the tests check the plumbing, not the strength.
+  table = await buildRankTable({ width: 9, iterations: 3, threads: 1 });
+}, 120_000);
+afterAll(async () => {
+  await vi.waitFor(() => expect(liveWorkerCount()).toBe(0), { timeout: 10_000 });
+});
+
+/** A board (rows top first) from column heights, with one cell left empty in each row so none is full. */
+function board(heights: readonly number[]): string[] {
+  return Array.from({ length: H }, (_, r) => {
+    const y = H - 1 - r;
+    return heights.map((h, x) => (y < h && x !== (y * 3) % W ? '#' : '.')).join('');
+  });
+}
+
+const stateArb = fc.record({
+  heights: fc.array(fc.integer({ min: 0, max: 12 }), { minLength: W, maxLength: W }),
+  current: fc.constantFrom(...PIECES),
+  queue: fc.array(fc.constantFrom(...PIECES), { maxLength: 3 }).map((q) => q.join('')),
+  hold: fc.option(fc.constantFrom(...PIECES), { nil: null }),
+});
+
+describe('createWorkerTetrisAI (Node worker threads)', () => {
+  it('answers every call as the same AI does on this thread, and reports its setup', async () => {
+    const events: SetupProgress[] = [];
+    const remote = await createWorkerTetrisAI({
+      rules: 'guideline',
+      lookahead: 2,
+      table,
+      onProgress: (p) => events.push(p),
+    });
+    const local = await TetrisAI.create({ rules: 'guideline', lookahead: 2, table });
+    try {
+      expect(remote.width).toBe(10);
+      expect(remote.lookahead).toBe(2);
+      expect(remote.rules.name).toBe('guideline');
+      expect(events.at(-1)).toMatchObject({ stage: 'ready', fraction: 1 });
+      expect(events.map((e) => e.stage)).toContain('search');
+      const states = fc.sample(stateArb, { numRuns: 25, seed: 53 });
+      for (const s of states) {
+        const state = { board: board(s.heights), current: s.current, queue: s.queue, hold: s.hold, canHold: true };
+        expect(await remote.nextMove(state)).toEqual(local.nextMove(state));
+      }
+      const state = { board: board([3, 4, 4, 2, 1, 1, 2, 3, 2, 0]), current: 'L', queue: 'TS' };
+      expect(await remote.rankPlacements(state, { limit: 5 })).toEqual(local.rankPlacements(state, { limit: 5 }));
+      // The worker's errors keep their codes and messages.
+      await expect(remote.nextMove({ board: board(new Array(W).fill(0)), current: 'Q' })).rejects.toMatchObject({
+        name: 'StackRankError',
+        code: 'BAD_PIECE',
+        message: expect.stringMatching(/current must be a letter of I O T S Z L J/),
+      });
+      // Calls in flight are answered in order, each with its own answer.
+      const many = await Promise.all(
+        PIECES.map((current) => remote.nextMove({ board: board(new Array(W).fill(2)), current })),
+      );
+      expect(many.map((m) => m?.piece)).toEqual([...PIECES]);
+    } finally {
+      remote.dispose();
+    }
+  }, 120_000);
+
+  it('dispose stops the worker: calls under way reject with ABORTED, later ones with BAD_ARGUMENT', async () => {
+    const remote = await createWorkerTetrisAI({ rules: 'nes', table });
+    const pending = remote.nextMove({ board: board(new Array(W).fill(0)), current: 'T', queue: 'SZ' });
+    remote.dispose();
+    await expect(pending).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(remote.nextMove({ board: board(new Array(W).fill(0)), current: 'T' })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/disposed/),
+    });
+    await vi.waitFor(() => expect(liveWorkerCount()).toBe(0), { timeout: 10_000 });
+  }, 120_000);
+
+  it('an abort stops the setup and the worker; options are checked in the worker, with the library’s errors', async () => {
+    const controller = new AbortController();
+    const setup = createWorkerTetrisAI({ rules: 'guideline', table, signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(setup).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(createWorkerTetrisAI({ rules: 'guideline', signal: AbortSignal.abort() })).rejects.toMatchObject({
+      code: 'ABORTED',
+    });
+    await expect(createWorkerTetrisAI({ rules: 'chess' as never, table })).rejects.toMatchObject({
+      code: 'BAD_RULES',
+    });
+    await expect(createWorkerTetrisAI({ table: { width: 9 } as never })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/table must be a table from the library/),
+    });
+    await expect(createWorkerTetrisAI({ table, lookahead: 1, strategy: () => 1 } as never)).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/plain data/),
+    });
+    await vi.waitFor(() => expect(liveWorkerCount()).toBe(0), { timeout: 10_000 });
+  }, 120_000);
+});

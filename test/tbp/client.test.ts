@@ -1,0 +1,72 @@
+/**
+ * TbpClient (src/tbp/client.ts), the front end's side, against small scripted bot programs: what a well-behaved bot
+ * says comes back in order, and every way a bot can misbehave (no program, exits, writes what is not a message,
+ * answers with an error, says nothing) is a StackRankError('IO') saying which, never a hang.
+ */
+import { describe, expect, it } from 'vitest';
+import { StackRankError } from '../../src/errors.js';
+import { TbpClient } from '../../src/tbp/client.js';
+
+/** A bot program written in JavaScript: `script` runs with `say(object)` and `lines` (an async iterator). */
+function fakeBot(script: string, timeoutMs = 3000) {
+  const prelude = `const say = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+const lines = require('node:readline').createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+const next = async () => JSON.parse((await lines.next()).value);`;
+  return TbpClient.spawn(process.execPath, ['-e', `${prelude}\n(async () => { ${script} })();`], { timeoutMs });
+}
+
+const info = `say({ type: 'info', name: 'fake', version: '1', author: 'test', features: [] });`;
+
+async function ioError(p: Promise<unknown>): Promise<string> {
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(StackRankError);
+  expect((e as StackRankError).code).toBe('IO');
+  return (e as StackRankError).message;
+}
+
+describe('TbpClient', () => {
+  it('follows a well-behaved bot: info, ready, a suggestion; quit ends it', async () => {
+    const bot = await fakeBot(`${info}
+      for (;;) {
+        const m = await next();
+        if (m.type === 'rules') say({ type: 'ready' });
+        if (m.type === 'suggest') say({ type: 'suggestion', moves: [{ location: { type: 'T', orientation: 'north', x: 4, y: 0 }, spin: 'none' }] });
+        if (m.type === 'quit') process.exit(0);
+      }`);
+    expect(bot.info).toMatchObject({ name: 'fake' });
+    await bot.rules({ randomizer: 'seven_bag' });
+    bot.start({ board: [], queue: ['T'], hold: null, combo: 0, back_to_back: false });
+    expect((await bot.suggest()).moves).toHaveLength(1);
+    await bot.quit();
+  });
+
+  it('a program that cannot run', async () => {
+    expect(await ioError(TbpClient.spawn('/nonexistent/tbp-bot', [], { timeoutMs: 3000 }))).toMatch(/could not run/);
+  });
+
+  it('a bot that exits before its info, and one that exits while a suggestion is due', async () => {
+    expect(await ioError(fakeBot('process.exit(3);'))).toMatch(/exited \(code 3\)/);
+    const bot = await fakeBot(`${info} await next(); process.exit(0);`);
+    expect(await ioError(bot.suggest())).toMatch(/exited/);
+    expect(() => bot.newPiece('T')).toThrow(StackRankError);
+  });
+
+  it('a bot that writes something that is not a message', async () => {
+    expect(await ioError(fakeBot(`process.stdout.write('hello\\n'); setTimeout(() => {}, 5000);`))).toMatch(/"hello"/);
+  });
+
+  it('a bot that answers rules with an error names its reason', async () => {
+    const bot = await fakeBot(
+      `${info} await next(); say({ type: 'error', reason: 'unsupported_rules', message: 'no' }); setTimeout(() => {}, 5000);`,
+    );
+    expect(await ioError(bot.rules())).toMatch(/error "unsupported_rules": no where ready after rules was due/);
+    await bot.quit(100);
+  });
+
+  it('a bot that says nothing: the wait ends after the timeout', async () => {
+    expect(await ioError(fakeBot('setTimeout(() => {}, 10000);', 300))).toMatch(/no info within 300 ms/);
+  });
+});
