@@ -353,6 +353,18 @@ describe('TetrisAI under goal versus', () => {
     }
   });
 
+  it("plays docs/game.md's example: a T-spin double with back-to-back, 5 lines", () => {
+    const move = ai.nextMove({
+      board: ['##........', '#...######', '##.#######', '####.#####'],
+      current: 'T',
+      queue: 'IOLJS',
+      combo: 0,
+      backToBack: 1,
+      incoming: [{ lines: 2, delay: 0 }],
+    });
+    expect([move?.clearKind, move?.spin, move?.attack, move?.mode]).toEqual(['tSpinDouble', 'full', 5, 'versus']);
+  });
+
   it('refuses the survival policy options and rule sets without an attack table', async () => {
     await expect(TetrisAI.create({ rules: 'nes', goal: 'versus' })).rejects.toThrow(/attack table/);
     await expect(TetrisAI.create({ goal: 'versus', well: 'left' })).rejects.toThrow(/option of the survival policy/);
@@ -364,6 +376,7 @@ describe('TetrisAI under goal versus', () => {
       /unknown term/,
     );
     await expect(TetrisAI.create({ versus: { beam: 4 } })).rejects.toThrow(/goal 'versus'/);
+    await expect(TetrisAI.create({ goal: 'versus', strength: 5 })).rejects.toThrow(/option of the survival policy/);
     await expect(TetrisAI.create({ goal: 'attack' as never })).rejects.toThrow(/goal must be one of/);
   });
 
