@@ -1,16 +1,20 @@
 /**
  * Strength levels (docs/game.md, "Strength"): each level of TetrisAI.create({ strength }) plays the same games
- * (playGame, the run's seed seeding both the pieces and the level's choices). Per level: lines survived (lines per
- * game, a game ending at its top-out or at --max-pieces), Tetris rate, top-outs, with 95 % intervals (games as the
- * unit), and whether each level is separated from the one below by its intervals (lines or Tetris rate). Prints the
- * table, writes bench/results/<out>.json.
+ * (playGame's games, one after another on this thread: the run's seed seeds both the pieces and the level's
+ * choices). Per level: lines survived (lines per game, a game ending at its top-out or at --max-pieces), Tetris
+ * rate, top-outs, and attack per piece (the lines its clears send under the rule set's attack table, combo and
+ * back-to-back counted through the game, docs/rules.md "Versus"; the AI is not told the counters, as in playGame),
+ * with 95 % intervals (games as the unit), and whether each level is separated from the one below by its intervals
+ * (lines, Tetris rate or attack). Prints the table, writes bench/results/<out>.json.
  *
  *   npx tsx bench/strength.ts [--rules guideline] [--randomizer bag7] [--lookahead 1] [--games 20]
- *                             [--max-pieces 1000] [--seed 1] [--levels 1-10] [--threads 2] [--out strength]
+ *                             [--max-pieces 1000] [--seed 1] [--levels 1-10] [--out strength]
  */
+import { TetrisAI } from '../src/game/ai.js';
+import { playOneGame, summarize, type GameTally, type PlayGameResult } from '../src/game/play.js';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
-import { playGame, type PlayGameResult } from '../src/game/play.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
+import { lockOutcome, type VersusState } from '../src/rules/attack.js';
 import type { RuleSetName } from '../src/rules/types.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 
@@ -22,7 +26,6 @@ const { values: args } = benchArgs(import.meta.url, {
   'max-pieces': { type: 'string', default: '1000' },
   seed: { type: 'string', default: '1' },
   levels: { type: 'string', default: '1-10' },
-  threads: { type: 'string', default: '2' },
   out: { type: 'string', default: 'strength' },
 });
 
@@ -44,24 +47,61 @@ interface Row {
   strength: number;
   result: PlayGameResult;
   lines: { mean: number; ci95: [number, number] };
+  /** Attack per piece, the games' mean (null under a rule set without an attack table). */
+  attack: { mean: number; ci95: [number, number] } | null;
 }
+const randomizer = args.randomizer as RandomizerName;
+const lookahead = Number(args.lookahead);
+const games = Number(args.games);
+const maxPieces = Number(args['max-pieces']);
+const seed = Number(args.seed);
 const rows: Row[] = [];
 for (const strength of levels) {
-  const result = await playGame({
-    rules,
-    randomizer: args.randomizer as RandomizerName,
-    lookahead: Number(args.lookahead),
-    games: Number(args.games),
-    maxPieces: Number(args['max-pieces']),
-    seed: Number(args.seed),
-    threads: Number(args.threads),
-    strength,
-    table,
-  });
+  // playGame's AI and settings for these games (src/game/play.ts), so the games are its games.
+  const ai = await TetrisAI.create({ rules, lookahead, randomizer, strength, seed, table });
+  const attackTable = ai.rules.ruleSet.attack;
+  const settings = { randomizer, lookahead, hold: ai.rules.hold, maxPieces, seed };
+  const tallies: GameTally[] = [];
+  const attacks: number[] = [];
+  const t0 = performance.now();
+  for (let g = 0; g < games; g++) {
+    let versus: VersusState = { combo: 0, backToBack: 0 };
+    let sent = 0;
+    const tally = await playOneGame(ai, g, settings, {
+      onTurn: ({ move }) => {
+        if (!move || !attackTable) return;
+        const lock = { lines: move.linesCleared, spin: move.spin, perfectClear: move.perfectClear };
+        const outcome = lockOutcome(lock, versus, attackTable);
+        sent += outcome.attack;
+        versus = outcome.state;
+      },
+    });
+    tallies.push(tally);
+    attacks.push(tally.pieces > 0 ? sent / tally.pieces : 0);
+  }
+  const result = summarize(
+    tallies,
+    {
+      rules,
+      goal: 'survival',
+      garbage: null,
+      randomizer,
+      lookahead,
+      hold: settings.hold,
+      policy: 'both',
+      firstGame: 0,
+      seed,
+      threads: 1,
+      maxPieces,
+    },
+    t0,
+    null,
+  );
   const lines = meanInterval(result.tallies.map((t) => t.lines));
-  rows.push({ strength, result, lines });
+  const attack = attackTable ? meanInterval(attacks) : null;
+  rows.push({ strength, result, lines, attack });
   console.error(
-    `strength ${strength}: ${lines.mean.toFixed(1)} lines/game, ${(100 * result.tetrisRate).toFixed(1)} % Tetris, ${result.topOuts} top-outs`,
+    `strength ${strength}: ${lines.mean.toFixed(1)} lines/game, ${(100 * result.tetrisRate).toFixed(1)} % Tetris, ${result.topOuts} top-outs${attack ? `, ${attack.mean.toFixed(3)} attack/piece` : ''}`,
   );
 }
 
@@ -77,6 +117,7 @@ printTable(
         : [
             above(r.lines.ci95, below.lines.ci95) ? 'lines' : '',
             above(r.result.tetrisRateCi95, below.result.tetrisRateCi95) ? 'Tetris rate' : '',
+            above(r.attack?.ci95 ?? null, below.attack?.ci95 ?? null) ? 'attack' : '',
           ]
             .filter(Boolean)
             .join(', ') || 'no';
@@ -85,6 +126,9 @@ printTable(
       'lines / game (95 %)': `${r.lines.mean.toFixed(0)} (${r.lines.ci95.map((x) => x.toFixed(0)).join('–')})`,
       'Tetris rate (95 %)': `${pct(r.result.tetrisRate)} % (${r.result.tetrisRateCi95?.map(pct).join('–') ?? '-'})`,
       'top-outs': `${r.result.topOuts} / ${r.result.games}`,
+      'attack / piece (95 %)': r.attack
+        ? `${r.attack.mean.toFixed(3)} (${r.attack.ci95.map((x) => x.toFixed(3)).join('–')})`
+        : '-',
       pieces: r.result.pieces,
       'pieces/s': Math.round(r.result.piecesPerSecond),
       'above the level below': separated,
@@ -95,6 +139,6 @@ console.log(
   `results: ${writeResults(args.out!, {
     machine: machine(),
     args,
-    levels: rows.map((r) => ({ strength: r.strength, linesPerGame: r.lines, ...r.result })),
+    levels: rows.map((r) => ({ strength: r.strength, linesPerGame: r.lines, attackPerPiece: r.attack, ...r.result })),
   })}`,
 );

@@ -57,13 +57,13 @@ const threads = Number(args.threads);
 /** The weights before any tuning: BCTS's, and the recover terms set by hand (bench/notes/results.md). */
 const HAND_SET: RecoverWeights = { ...PLAIN_BCTS_WEIGHTS, wellCells: -10, clean: 60, floorRows: -10, wellCover: -10 };
 
-function startingWeights(from: string | undefined): RecoverWeights {
+async function startingWeights(from: string | undefined): Promise<RecoverWeights> {
   if (from === undefined) return RECOVER_WEIGHTS;
   if (from === 'hand-set') return HAND_SET;
   // A weights file, or an earlier run's results (it starts from where that run ended), read as bench game reads them.
   return loadRecoverWeights(from, '--from');
 }
-const start = startingWeights(args.from);
+const start = await startingWeights(args.from);
 
 /** A vector x as weights: each term's starting weight times e^x, to 3 decimals. */
 function weightsOf(x: readonly number[]): RecoverWeights {

@@ -51,7 +51,7 @@ const threads = Number(args.threads);
 const minSigma = Number(args['min-sigma']);
 const floor = Number(args.floor);
 const garbage = args.garbage === undefined ? undefined : parseGarbage(args.garbage);
-const start: VersusWeights = args.from === undefined ? VERSUS_WEIGHTS : loadVersusWeights(args.from, '--from');
+const start: VersusWeights = args.from === undefined ? VERSUS_WEIGHTS : await loadVersusWeights(args.from, '--from');
 const tuned = args.only === undefined ? [...VERSUS_TERMS] : args.only.split(',');
 for (const t of tuned) if (!(VERSUS_TERMS as readonly string[]).includes(t)) throw new Error(`unknown term ${t}`);
 const scale = tuned.map((t) => Math.max(Math.abs(start[t as keyof VersusWeights]), floor));

@@ -71,7 +71,8 @@ export function describe(value: unknown, depth = 0): string {
 /**
  * Options objects: `undefined` means none (`{}`); anything else that is not an object (null, an array, a number, a
  * string, …) is a BAD_ARGUMENT naming the function. Objects without a prototype are accepted (their fields are read
- * normally). With `known` (optionNames of the options type), a misspelt key or a null option is refused too
+ * normally). Returns a copy made by fieldsOnce, which the caller checks and then uses, so every field is read once.
+ * With `known` (optionNames of the options type), a misspelt key or a null option is refused too
  * (refuseUnknownOptions).
  */
 export function optionsObject<T extends object>(
@@ -83,8 +84,45 @@ export function optionsObject<T extends object>(
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new StackRankError('BAD_ARGUMENT', `${what}: options must be an object; got ${describe(value)}`);
   }
-  if (known) refuseUnknownOptions(what, value, known);
-  return value;
+  const copy = fieldsOnce(what, value, known);
+  if (known) refuseUnknownOptions(what, copy, known);
+  return copy as Partial<T>;
+}
+
+/**
+ * A copy of an object a caller gave (options, a rule set, a game state, weights by name): a plain object holding each
+ * of its own enumerable fields, and each field of `read` it has (also inherited: a class instance's getters), every
+ * field read exactly once. A caller's object is read only through its copy: a getter (or Proxy) that answers one
+ * value to the check and another to the use would otherwise slip an unchecked value past the check. A field named
+ * `__proto__` stays a field of the copy. A getter or Proxy trap that throws is `code` (BAD_ARGUMENT unless given)
+ * naming `what`, not the caller's own exception.
+ */
+export function fieldsOnce(
+  what: string,
+  value: object,
+  read: readonly string[] = [],
+  code: StackRankErrorCode = 'BAD_ARGUMENT',
+): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  const put = (key: string, field: unknown) =>
+    Object.defineProperty(copy, key, { value: field, enumerable: true, writable: true, configurable: true });
+  try {
+    const source = value as Record<string, unknown>;
+    for (const key of Object.keys(value)) put(key, source[key]);
+    for (const key of read) if (!Object.hasOwn(copy, key) && key in value) put(key, source[key]);
+  } catch (e) {
+    throw new StackRankError(code, `${what}: its fields could not be read (${errorText(e)})`, { cause: e });
+  }
+  return copy;
+}
+
+/** What a caller's exception says, for a message of ours; never throws. */
+function errorText(e: unknown): string {
+  try {
+    return e instanceof Error && typeof e.message === 'string' ? e.message : describe(e);
+  } catch {
+    return 'an unprintable error';
+  }
 }
 
 /** An AbortSignal or nothing; checked before any work or thread starts. */

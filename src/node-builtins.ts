@@ -10,6 +10,7 @@
 import { StackRankError } from './errors.js';
 
 interface NodeBuiltins {
+  buffer: typeof import('node:buffer');
   child_process: typeof import('node:child_process');
   crypto: typeof import('node:crypto');
   fs: typeof import('node:fs');

@@ -4,7 +4,7 @@
  * can be played anywhere and the pieces pooled afterwards. These helpers are the one definition of a game range, of
  * how a run is cut into shards, and of how the records of several parts are checked and put back in order.
  */
-import { StackRankError, describe, optionNames, refuseUnknownOptions, requireInt } from './errors.js';
+import { StackRankError, describe, optionNames, optionsObject, requireInt } from './errors.js';
 
 /** Game indices start..end-1 of a run. */
 export interface GameRange {
@@ -22,8 +22,7 @@ export function checkRange(what: string, range: unknown, count: number): GameRan
   if (range === undefined) return { start: 0, end: count };
   if (range === null || typeof range !== 'object' || Array.isArray(range))
     throw new StackRankError('BAD_ARGUMENT', `${what} must be { start, end }; got ${describe(range)}`);
-  refuseUnknownOptions(what, range, RANGE_KEYS);
-  const { start, end } = range as Partial<GameRange>;
+  const { start, end } = optionsObject(what, range as GameRange, RANGE_KEYS);
   requireInt(`${what}.start`, start, 0, count - 1);
   requireInt(`${what}.end`, end, (start as number) + 1, count);
   return { start: start as number, end: end as number };
@@ -87,12 +86,60 @@ export function joinRecords<R>(
   return { range: { start: sorted[0].range.start, end: next }, records };
 }
 
-/** Throws RUN_MISMATCH unless every part has the same value of each named field (compared as JSON). */
+/** The deepest nesting of arrays and objects a run's data may have (its files and results hold at most a few). */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * What keeps `value` from being JSON data, or undefined: a BigInt, a cycle, or arrays and objects nested deeper than
+ * `maxDepth` (JSON.stringify would throw a TypeError, or a RangeError when its recursion overflows the stack). The
+ * walk stops at `maxDepth`, so it never overflows itself. `where` names the value (`result 2: rules`).
+ */
+export function jsonDataProblem(where: string, value: unknown, maxDepth = MAX_JSON_DEPTH): string | undefined {
+  const open = new Set<object>();
+  const walk = (v: unknown, path: string, depth: number): string | undefined => {
+    if (typeof v === 'bigint') return `${path} is a BigInt (${describe(v)}), which JSON cannot hold`;
+    if (v === null || typeof v !== 'object') return undefined;
+    if (depth >= maxDepth) return `${path} nests arrays and objects more than ${maxDepth} deep`;
+    if (open.has(v)) return `${path} refers to itself`;
+    open.add(v);
+    for (const [k, item] of Object.entries(v)) {
+      // Paths name the first levels only: a message about deep nesting stays one short line.
+      const inner = depth >= 4 ? path : depth === 3 ? `${path}…` : Array.isArray(v) ? `${path}[${k}]` : `${path}.${k}`;
+      const problem = walk(item, inner, depth + 1);
+      if (problem) return problem;
+    }
+    open.delete(v);
+    return undefined;
+  };
+  try {
+    return walk(value, where, 0);
+  } catch (e) {
+    // A getter or proxy that throws.
+    return `${where} cannot be read (${e instanceof Error ? e.message : describe(e)})`;
+  }
+}
+
+/** `value` as JSON text for comparing runs; BAD_ARGUMENT naming `where` when it is not JSON data (jsonDataProblem). */
+function runFieldJson(where: string, value: unknown): string | undefined {
+  const problem = jsonDataProblem(where, value);
+  if (problem) throw new StackRankError('BAD_ARGUMENT', problem);
+  try {
+    return JSON.stringify(value);
+  } catch (e) {
+    // A toJSON that throws.
+    throw new StackRankError('BAD_ARGUMENT', `${where} cannot be written as JSON (${(e as Error).message})`);
+  }
+}
+
+/**
+ * Throws RUN_MISMATCH unless every part has the same value of each named field (compared as JSON); BAD_ARGUMENT for
+ * a field that is not JSON data (a BigInt, a cycle, deep nesting).
+ */
 export function requireSameRun(parts: readonly object[], fields: readonly string[]): void {
   for (const field of fields) {
-    const first = JSON.stringify((parts[0] as Record<string, unknown>)[field]);
+    const first = runFieldJson(`result 1: ${field}`, (parts[0] as Record<string, unknown>)[field]);
     parts.forEach((p, i) => {
-      const value = JSON.stringify((p as Record<string, unknown>)[field]);
+      const value = runFieldJson(`result ${i + 1}: ${field}`, (p as Record<string, unknown>)[field]);
       if (value !== first)
         throw new StackRankError(
           'RUN_MISMATCH',

@@ -6,6 +6,7 @@
 import {
   StackRankError,
   describe,
+  fieldsOnce,
   optionNames,
   optionsObject,
   refuseUnknownOptions,
@@ -42,11 +43,26 @@ export interface Geometry {
 const GEOMETRY_OPTIONS = optionNames<Geometry>({ width: true, maxStep: true });
 
 export function checkGeometry(geometry: Geometry = {}, what = 'checkGeometry'): { width: number; maxStep: number } {
-  const g = optionsObject(what, geometry);
+  // `what` names the caller in messages: anything but a string (a Symbol, an object whose toString throws) would
+  // make the message itself throw.
+  if (typeof what !== 'string')
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `checkGeometry: what must be a string naming the caller; got ${describe(what)}`,
+    );
+  if (geometry === null || typeof geometry !== 'object' || Array.isArray(geometry))
+    throw new StackRankError('BAD_ARGUMENT', `${what}: options must be an object; got ${describe(geometry)}`);
   // A plain options object is checked for misspelt keys; an object of a class (a RankTable or PreviewTable given as
-  // the geometry of its surfaces) is read for its width and maxStep alone.
-  const proto = Object.getPrototypeOf(g);
-  if (proto === Object.prototype || proto === null) refuseUnknownOptions(what, g, GEOMETRY_OPTIONS);
+  // the geometry of its surfaces) is read for its width and maxStep alone. Either is read once (fieldsOnce).
+  let plain: boolean;
+  try {
+    const proto = Object.getPrototypeOf(geometry);
+    plain = proto === Object.prototype || proto === null;
+  } catch {
+    plain = true; // a Proxy whose trap throws: fieldsOnce reports it
+  }
+  const g = fieldsOnce(what, geometry, GEOMETRY_OPTIONS) as Geometry;
+  if (plain) refuseUnknownOptions(what, g, GEOMETRY_OPTIONS);
   const width = requireInt('width', g.width ?? DEFAULT_WIDTH, MIN_WIDTH, MAX_WIDTH);
   const maxStep = requireInt('maxStep', g.maxStep ?? DEFAULT_MAX_STEP, MIN_MAX_STEP, MAX_MAX_STEP);
   return { width, maxStep };

@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { StackRankError } from '../errors.js';
-import { writeFileAtomic } from '../rank/node-io.js';
+import { readTextFile, writeFileAtomic } from '../rank/node-io.js';
 import { UsageError } from './args.js';
 
 function statOrNull(path: string): Stats | null {
@@ -32,10 +32,38 @@ function requireWritableDir(option: string, dir: string): void {
   }
 }
 
+/**
+ * The text of a JSON file an option names (`--weights`, `--recover-weights`, a `--checkpoint` to resume), read by the
+ * project's one reader (src/rank/node-io.ts: regular files only, bounded, asynchronous, stopped by `signal`); an IO
+ * error names the option first (`--weights: could not read weights file w.json: no such file`).
+ */
+export async function readOptionFile(
+  option: string,
+  path: string,
+  what: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  try {
+    return await readTextFile(path, { what, signal });
+  } catch (e) {
+    if (e instanceof StackRankError && e.code === 'IO')
+      throw new StackRankError('IO', `${option}: ${e.message}`, { cause: e.cause ?? e });
+    throw e;
+  }
+}
+
 /** A file the command will write: its directory exists and is writable, and the path is a regular file if it exists. */
 export function checkOutputFile(option: string, path: string): void {
   const full = resolve(path);
-  const st = statOrNull(full);
+  let st: Stats | undefined;
+  try {
+    st = statSync(full, { throwIfNoEntry: false });
+  } catch (e) {
+    // A loop of symbolic links (ELOOP) or a path through a file (ENOTDIR) can be neither read nor written.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new UsageError(`--${option}: ${path} is a loop of symbolic links; give a file name`);
+    if (code !== 'ENOTDIR') throw new UsageError(`--${option}: cannot use ${path} (${code ?? String(e)})`);
+  }
   if (st && !st.isFile())
     throw new UsageError(
       `--${option}: ${path} is ${st.isDirectory() ? 'a directory' : 'not a regular file'}; give a file name`,

@@ -1,7 +1,7 @@
 /**
  * `stackrank full play|train`: full-board games with a weight preset or file, and the genetic-algorithm trainer.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { sep } from 'node:path';
 import { StackRankError } from '../errors.js';
 import {
@@ -26,6 +26,7 @@ import {
   CheckpointFile,
   checkOutputFile,
   finishingCheckpoint,
+  readOptionFile,
   refuseSameOutAndCheckpoint,
   writeKeepingResult,
   writeTextAtomic,
@@ -44,18 +45,19 @@ function looksLikePath(value: string): boolean {
   return /\.json$/i.test(value) || value.includes('/') || value.includes(sep);
 }
 
-function loadWeights(spec: string | undefined): WeightVector & { name: string } {
+async function loadWeights(spec: string | undefined, signal?: AbortSignal): Promise<WeightVector & { name: string }> {
   const s = spec ?? 'cs3243';
   if ((PRESET_NAMES as string[]).includes(s)) return { ...resolveWeights(s), name: s };
   let text: string;
   try {
-    text = readFileSync(s, 'utf8');
+    text = await readOptionFile('--weights', s, 'weights file', signal);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT' && !looksLikePath(s))
+    const cause = (e as { cause?: { code?: unknown } }).cause;
+    if (cause?.code === 'ENOENT' && !looksLikePath(s))
       throw new UsageError(
         `--weights must be a preset (${PRESET_NAMES.join(', ')}) or a JSON file; ${JSON.stringify(s)} is neither`,
       );
-    throw new StackRankError('IO', `--weights: could not read ${s}: ${String((e as Error).message)}`, { cause: e });
+    throw e;
   }
   let json: unknown;
   try {
@@ -168,7 +170,7 @@ function fullPlayPrinter(io: CliIO, json: boolean, params: Record<string, unknow
 }
 
 async function play(values: PlayValues, io: CliIO): Promise<number> {
-  const w = loadWeights(values.weights);
+  const w = await loadWeights(values.weights, io.signal);
   const run = await startRun(io, {
     command: 'full play',
     params: runParams(values, { weightVector: { name: w.name, features: w.features, weights: w.weights } }),
@@ -359,12 +361,7 @@ async function train(
     const path = values.checkpoint!;
     // A file to read first (docs/cli.md, "Files to read": missing, a directory, unreadable is IO), then the file
     // written after every generation (its folder checked as for any output file).
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (e) {
-      throw new StackRankError('IO', `cannot read checkpoint ${path}: ${(e as Error).message}`, { cause: e });
-    }
+    const text = await readOptionFile('--checkpoint', path, 'GA checkpoint', io.signal);
     let json: unknown;
     try {
       json = JSON.parse(text);

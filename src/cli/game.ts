@@ -1,5 +1,4 @@
 /** `stackrank bench game`: TetrisAI playing real games of a rule set, optionally beside its two baselines (docs/game.md). */
-import { readFileSync } from 'node:fs';
 import { StackRankError } from '../errors.js';
 import { type GamePolicy, MAX_STACK_ROOM, MIN_STACK_ROOM } from '../game/policy.js';
 import { GAME_GOALS, type GameGoal } from '../game/ai.js';
@@ -15,6 +14,7 @@ import { RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import { RULE_SETS, RULE_SET_NAMES } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import { UsageError } from './args.js';
+import { readOptionFile } from './files.js';
 import type { CliIO } from './io.js';
 import {
   LEAF_OPTIONS,
@@ -90,21 +90,12 @@ function row(r: PlayGameResult, leaf: LeafName) {
  * Versus weights from a JSON file: an object of weights by name (the terms it leaves out keep their defaults), or a
  * bench/tune-versus.ts results file (its `final` weights). Returns every term's weight.
  */
-export function loadVersusWeights(path: string, option = '--versus-weights'): VersusWeights {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new StackRankError('IO', `${option}: could not read ${path}: ${String((e as Error).message)}`, { cause: e });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new StackRankError('BAD_ARGUMENT', `${option}: ${path} is not JSON`);
-  }
-  const final = (json as { final?: unknown } | null)?.final;
-  return withVersusWeights(VERSUS_WEIGHTS, final ?? json, `${option} (${path})`);
+export async function loadVersusWeights(
+  path: string,
+  option = '--versus-weights',
+  signal?: AbortSignal,
+): Promise<VersusWeights> {
+  return withVersusWeights(VERSUS_WEIGHTS, await weightsFile(path, option, signal), `${option} (${path})`);
 }
 
 /** `--garbage LINES/EVERY`: e.g. 1-2/8-12, 1 to 2 lines every 8 to 12 pieces (a single number: that many). */
@@ -133,22 +124,26 @@ export const garbageText = (g: GarbageSchedule) => `${rangeText(g.lines)}/${rang
  * a bench/tune-recover.ts results file (its `final` weights). Returns every term's weight. `option` names the
  * command-line option in errors (`bench game --recover-weights`; tune-recover's `--from` reads files with it too).
  */
-export function loadRecoverWeights(path: string, option = '--recover-weights'): RecoverWeights {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    // A file that cannot be read is a runtime error (exit 1, IO), as for --table (docs/cli.md, "Exit codes").
-    throw new StackRankError('IO', `${option}: could not read ${path}: ${String((e as Error).message)}`, { cause: e });
-  }
+export async function loadRecoverWeights(
+  path: string,
+  option = '--recover-weights',
+  signal?: AbortSignal,
+): Promise<RecoverWeights> {
+  return withRecoverWeights(RECOVER_WEIGHTS, await weightsFile(path, option, signal), `${option} (${path})`);
+}
+
+/** A weights file's object: the file's JSON, or a tuning run's results file's `final`. */
+async function weightsFile(path: string, option: string, signal: AbortSignal | undefined): Promise<unknown> {
+  // A file that cannot be read is a runtime error (exit 1, IO), as for --table (docs/cli.md, "Exit codes"); the one
+  // reader refuses what is not a regular file (a FIFO would block, /dev/zero never end).
+  const text = await readOptionFile(option, path, 'weights file', signal);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     throw new StackRankError('BAD_ARGUMENT', `${option}: ${path} is not JSON`);
   }
-  const final = (json as { final?: unknown } | null)?.final;
-  return withRecoverWeights(RECOVER_WEIGHTS, final ?? json, `${option} (${path})`);
+  return (json as { final?: unknown } | null)?.final ?? json;
 }
 
 const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
@@ -271,7 +266,10 @@ stacking-only baseline. Measured in bench/notes/results.md ("Real games").`,
     } else if (values.versusBeam !== undefined || values.versusWeights !== undefined)
       throw new UsageError('--versus-beam and --versus-weights set the versus search: give them with --goal versus');
     const garbage = values.garbage === undefined ? undefined : parseGarbage(values.garbage);
-    const versusWeights = values.versusWeights === undefined ? undefined : loadVersusWeights(values.versusWeights);
+    const versusWeights =
+      values.versusWeights === undefined
+        ? undefined
+        : await loadVersusWeights(values.versusWeights, undefined, io.signal);
     const versus =
       versusGoal && (values.versusBeam !== undefined || versusWeights !== undefined)
         ? { beam: values.versusBeam, weights: versusWeights }
@@ -284,12 +282,16 @@ stacking-only baseline. Measured in bench/notes/results.md ("Real games").`,
       throw new UsageError(
         `--leaf preview plays the rule sets with dropped pieces (${RULE_SET_NAMES.filter((n) => RULE_SETS[n].gravity !== '20G').join(', ')}); ${rules} plays at 20G, and preview tables are built for dropped pieces only`,
       );
+    // The weights file first: a file that cannot be read costs nothing then (the table may take seconds to build).
+    const recoverWeights =
+      values.recoverWeights === undefined
+        ? undefined
+        : await loadRecoverWeights(values.recoverWeights, undefined, io.signal);
     // tgm20g plays the 20G table (moves reachable at 20G) unless --table names another.
     // The versus search has no stack mode: no rank table.
     const table = versusGoal ? undefined : await loadTableForCli(values, given, io, at20G ? '20G' : 'drop');
     if (table) checkLeafTable(values, table);
     const players = values.baselines ? WITH_BASELINES : (['both'] as const);
-    const recoverWeights = values.recoverWeights === undefined ? undefined : loadRecoverWeights(values.recoverWeights);
     // A run with the default leaf records none: run files made before --leaf existed played piece-max, so they still
     // resume and merge; runs with different leaves differ in their parameters (RUN_MISMATCH). The recover weights
     // are recorded as the weights, not the file's name, so a file changed between runs does not resume.

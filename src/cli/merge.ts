@@ -1,16 +1,31 @@
 /** `stackrank merge`: pools the shard files of one run and prints what one run over all the games prints. */
-import { printMergedFullPlay } from './full.js';
-import { printMergedGames } from './game.js';
+import { fullPlayCommand, printMergedFullPlay } from './full.js';
+import { benchGameCommand, printMergedGames } from './game.js';
 import { startWriting, type CliIO } from './io.js';
-import { checkShardSet, joinedRunFile, readRunFile, writeRunFile, type RunCommand, type RunFile } from './run-files.js';
+import {
+  checkRunParams,
+  checkShardSet,
+  joinedRunFile,
+  readRunFile,
+  writeRunFile,
+  type RunCommand,
+  type RunFile,
+} from './run-files.js';
 import { defineCommand } from './spec.js';
-import { printMergedSurvival } from './survival.js';
+import { benchSurvivalCommand, printMergedSurvival } from './survival.js';
 
 const PRINTERS: Record<RunCommand, (io: CliIO, json: boolean, shards: readonly { run: RunFile }[]) => void> = {
   'bench survival': printMergedSurvival,
   'bench game': printMergedGames,
   'full play': printMergedFullPlay,
 };
+
+/** The options whose values a run records, by command: the printers read the merged run's parameters. */
+const OPTIONS = {
+  'bench survival': () => benchSurvivalCommand.options,
+  'bench game': () => benchGameCommand.options,
+  'full play': () => fullPlayCommand.options,
+} satisfies Record<RunCommand, unknown>;
 
 export const mergeCommand = defineCommand({
   path: 'merge',
@@ -26,7 +41,11 @@ JSON (time and speed are the shards' total). Files of different runs, overlappin
   },
   async run({ values, args }, io) {
     const files = [];
-    for (const path of args) files.push({ path, run: await readRunFile(path) });
+    for (const path of args) {
+      const run = await readRunFile(path, io.signal);
+      checkRunParams(run.params, OPTIONS[run.command](), path);
+      files.push({ path, run });
+    }
     const shards = checkShardSet(files);
     PRINTERS[shards[0].run.command](io, values.json, shards);
     if (values.out !== undefined) {

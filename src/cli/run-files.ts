@@ -6,12 +6,15 @@
  * playGame's game records), so `stackrank merge` pools them with the library's merge functions and prints exactly
  * what one run over all the games prints.
  */
-import { readFile } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { StackRankError, describe } from '../errors.js';
 import { checksum } from '../rank/file.js';
+import { readTextFile } from '../rank/node-io.js';
 import type { RankTable } from '../rank/table.js';
-import { MAX_SHARDS, shardRange, type GameRange } from '../runs.js';
+import { checkFullGameRecord, checkFullGamesRun } from '../fullboard/games.js';
+import { checkGameRun, checkGameTally } from '../game/play.js';
+import { MAX_JSON_DEPTH, MAX_SHARDS, jsonDataProblem, shardRange, type GameRange } from '../runs.js';
+import { checkRunStream, checkSimulationRun } from '../stacking/simulate.js';
 import { UsageError } from './args.js';
 import {
   CheckpointFile,
@@ -22,7 +25,7 @@ import {
 } from './files.js';
 import { startWriting, type CliIO } from './io.js';
 import { recordedLeaf, type LeafName } from './leaf.js';
-import { defineOptions } from './spec.js';
+import { defineOptions, type OptionSpec, type OptionTable } from './spec.js';
 
 export const RUN_FORMAT = 'stackrank-run';
 export const RUN_VERSION = 1;
@@ -163,8 +166,146 @@ function bad(path: string, why: string): never {
   throw new StackRankError('BAD_HEADER', `${path} is not a stackrank run file (${why})`);
 }
 
-/** Checks the structure of a parsed run file (its records are checked by the library when they are pooled). */
+/**
+ * What each command's parts hold, checked by the library functions that read them (docs/file-formats.md, "Run
+ * files"): the part keys, a record check made from the run's parameters (returning the record's game or stream
+ * index) and the check of a finished part's run description (`meta`). Each throws the library's typed error.
+ */
+const PART_SCHEMAS: Record<
+  RunCommand,
+  {
+    key: RegExp;
+    record(params: Record<string, unknown>, path: string): (record: unknown, where: string) => number;
+    meta(meta: Record<string, unknown>, where: string): void;
+  }
+> = {
+  'bench survival': {
+    key: /^lookahead \d$/,
+    record: (params, path) => {
+      const maxPieces = params.maxPieces ?? null;
+      if (maxPieces !== null && !(Number.isSafeInteger(maxPieces) && (maxPieces as number) >= 1))
+        bad(path, `params.maxPieces is ${describe(maxPieces)}`);
+      const run = { streamCount: params.games as number, maxPieces: maxPieces as number | null };
+      return (record, where) => checkRunStream(record, where, run).stream;
+    },
+    meta: checkSimulationRun,
+  },
+  'bench game': {
+    key: /^player (both|stackOnly|fullBoardOnly)$/,
+    record: (params, path) => {
+      const { maxPieces } = params;
+      if (!(Number.isSafeInteger(maxPieces) && (maxPieces as number) >= 1))
+        bad(path, `params.maxPieces is ${describe(maxPieces)}`);
+      return (record, where) => checkGameTally(record, where, maxPieces as number).game;
+    },
+    meta: checkGameRun,
+  },
+  'full play': {
+    key: /^games$/,
+    record: (params, path) => {
+      const { seed } = params;
+      if (!(Number.isSafeInteger(seed) && (seed as number) >= 0)) bad(path, `params.seed is ${describe(seed)}`);
+      return (record, where) => checkFullGameRecord(record, where, seed as number).game;
+    },
+    meta: checkFullGamesRun,
+  },
+};
+
+/** A whole number (a safe integer) of at least `min`. */
+const wholeAtLeast = (v: unknown, min: number) => Number.isSafeInteger(v) && (v as number) >= min;
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The parameters a run records beyond its option values (runParams' `extra`), each with its check: what the table
+ * was, the full player's weights, bench game's recover weights (recorded as the weights, not the file's name).
+ */
+const PARAM_EXTRAS: Record<string, { is: string; ok(v: unknown): boolean }> = {
+  rankTable: {
+    is: 'a table identity { width, maxStep, iterations, variant, fingerprint? }',
+    ok: (v) =>
+      isPlainObject(v) &&
+      wholeAtLeast(v.width, 1) &&
+      wholeAtLeast(v.maxStep, 1) &&
+      wholeAtLeast(v.iterations, 0) &&
+      typeof v.variant === 'string' &&
+      (v.fingerprint === undefined || typeof v.fingerprint === 'string'),
+  },
+  weightVector: {
+    is: 'a weight vector { name, features, weights } with one finite weight per feature name',
+    ok: (v) =>
+      isPlainObject(v) &&
+      typeof v.name === 'string' &&
+      Array.isArray(v.features) &&
+      Array.isArray(v.weights) &&
+      v.features.length === v.weights.length &&
+      v.features.every((f) => typeof f === 'string') &&
+      v.weights.every((w) => Number.isFinite(w)),
+  },
+  recoverWeights: {
+    is: 'an object of finite weights by term name',
+    ok: (v) => isPlainObject(v) && Object.values(v).every((w) => Number.isFinite(w)),
+  },
+};
+
+/** Whether `v` is a value the option could have had (the parse of its flag), and what it must be otherwise. */
+function optionValueProblem(spec: OptionSpec, v: unknown): string | null {
+  switch (spec.type) {
+    case 'int':
+      return wholeAtLeast(v, spec.min) && (v as number) <= spec.max ? null : `a whole number ${spec.min}..${spec.max}`;
+    case 'intList':
+      return Array.isArray(v) && v.length > 0 && v.every((x) => wholeAtLeast(x, spec.min) && x <= spec.max)
+        ? null
+        : `a list of whole numbers ${spec.min}..${spec.max}`;
+    case 'number': {
+      const ok =
+        typeof v === 'number' &&
+        Number.isFinite(v) &&
+        (spec.min === undefined ? v > spec.above : v >= spec.min) &&
+        (spec.max === undefined || v <= spec.max);
+      return ok ? null : "a number in the option's range";
+    }
+    case 'choice':
+      return (spec.choices as readonly unknown[]).includes(v) ? null : `one of ${spec.choices.join(', ')}`;
+    case 'text':
+    case 'outFile':
+    case 'outDir':
+      return typeof v === 'string' && v.trim() !== '' ? null : 'a non-empty string';
+    case 'flag':
+      return typeof v === 'boolean' ? null : 'true or false';
+  }
+}
+
+/**
+ * Checks a run's parameters against the options of its command (`options`, the command's own option table) and
+ * the recorded extras (PARAM_EXTRAS): each value one the command could have recorded, so what prints a merged run
+ * reads only values of the right kind. Keys the command does not know are left alone (they only take part in the
+ * comparison of shards). BAD_HEADER naming the file and the parameter.
+ */
+export function checkRunParams(params: Record<string, unknown>, options: OptionTable, path: string): void {
+  for (const [key, v] of Object.entries(params)) {
+    const extra = Object.hasOwn(PARAM_EXTRAS, key) ? PARAM_EXTRAS[key] : undefined;
+    const problem = extra
+      ? extra.ok(v)
+        ? null
+        : extra.is
+      : Object.hasOwn(options, key)
+        ? optionValueProblem(options[key], v)
+        : null;
+    if (problem) bad(path, `params.${key} is ${describe(v)}, not ${problem}`);
+  }
+}
+
+/**
+ * Checks a parsed run file against its schema (docs/file-formats.md, "Run files"): nesting at most MAX_JSON_DEPTH
+ * deep, the header fields, the shard, and each part (its key, seconds and run description, and every record by
+ * the library's own check, within the shard's games, each game once). The first problem is BAD_HEADER (BAD_VERSION
+ * for another version) naming the file and where in it.
+ */
 export function checkRunFile(json: unknown, path: string): RunFile {
+  // First, so that nothing below (nor merge's comparisons, nor a checkpoint save) recurses without bound.
+  const deep = jsonDataProblem('run', json, MAX_JSON_DEPTH);
+  if (deep) bad(path, deep);
   if (json === null || typeof json !== 'object' || Array.isArray(json)) bad(path, 'not a JSON object');
   const f = json as Record<string, unknown>;
   if (f.format !== RUN_FORMAT) bad(path, `its format is ${describe(f.format)}, not "${RUN_FORMAT}"`);
@@ -201,36 +342,55 @@ export function checkRunFile(json: unknown, path: string): RunFile {
       `shard ${shard.index}/${shard.count} of ${games} games is games ${range.start}..${range.end - 1}, not ${shard.start}..${shard.end - 1}`,
     );
   if (!Array.isArray(f.parts)) bad(path, 'parts is missing');
-  for (const [i, p] of (f.parts as unknown[]).entries()) {
-    const part = p as RunPart | null;
+  const schema = PART_SCHEMAS[f.command as RunCommand];
+  const indexOf = schema.record(params, path);
+  const keys = new Set<string>();
+  // Index loops, not entries/forEach: a sparse array's holes are parts and records too (and bad ones).
+  for (let i = 0; i < f.parts.length; i++) {
+    const part = f.parts[i] as RunPart | null;
     if (
       part === null ||
       typeof part !== 'object' ||
+      Array.isArray(part) ||
       typeof part.key !== 'string' ||
       typeof part.seconds !== 'number' ||
-      !(part.seconds >= 0) ||
+      !(part.seconds >= 0 && part.seconds < Number.MAX_VALUE) ||
       !Array.isArray(part.records) ||
+      part.meta === undefined ||
       (part.meta !== null && (typeof part.meta !== 'object' || Array.isArray(part.meta)))
     )
       bad(path, `part ${i + 1} is not { key, seconds, meta, records }`);
+    if (!schema.key.test(part.key) || keys.has(part.key))
+      bad(path, `part ${i + 1}'s key ${describe(part.key)} is not a part of a ${f.command} run, or comes twice`);
+    keys.add(part.key);
+    const at = (check: () => void) => {
+      try {
+        check();
+      } catch (e) {
+        if (e instanceof StackRankError) bad(path, `part ${i + 1} (${part.key}): ${e.message}`);
+        throw e;
+      }
+    };
+    if (part.meta !== null) at(() => schema.meta(part.meta!, 'meta'));
+    const seen = new Set<number>();
+    for (let k = 0; k < part.records.length; k++) {
+      at(() => {
+        const index = indexOf(part.records[k], `record ${k + 1}`);
+        if (index < shard.start || index >= shard.end || seen.has(index))
+          throw new StackRankError(
+            'BAD_HEADER',
+            `record ${k + 1} is game ${index}, ${seen.has(index) ? 'which comes twice' : `outside the shard's games ${shard.start}..${shard.end - 1}`}`,
+          );
+        seen.add(index);
+      });
+    }
   }
   return f as unknown as RunFile;
 }
 
-export async function readRunFile(path: string): Promise<RunFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new StackRankError(
-      'IO',
-      `could not read ${path}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
-      {
-        cause: e,
-      },
-    );
-  }
+/** Reads a run file (a shard's result, a checkpoint) through the project's one reader (regular files only, bounded). */
+export async function readRunFile(path: string, signal?: AbortSignal): Promise<RunFile> {
+  const text = await readTextFile(path, { what: 'run file', signal });
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -463,7 +623,7 @@ export async function startRun(io: CliIO, opts: StartRunOptions): Promise<RunRec
   let run: RunFile = { format: RUN_FORMAT, version: RUN_VERSION, command, params: opts.params, shard, parts: [] };
   const path = values.checkpoint;
   if (path !== undefined && statSync(path, { throwIfNoEntry: false }) !== undefined) {
-    const saved = await readRunFile(path);
+    const saved = await readRunFile(path, io.signal);
     const what = `the checkpoint ${path} belongs to another run`;
     if (saved.command !== command)
       throw new StackRankError('RUN_MISMATCH', `${what}: it is a ${saved.command} run, not ${command}`);

@@ -1,8 +1,8 @@
 /** How CLI commands that need a rank table get one: --table FILE, or the cached default (built with progress). */
-import { closeSync, openSync, readSync } from 'node:fs';
 import { StackRankError } from '../errors.js';
 import { loadOrBuildCachedTable } from '../rank/cache.js';
 import { HEADER_BYTES, decodeFixedHeader } from '../rank/file.js';
+import { readFileHead } from '../rank/node-io.js';
 import { loadRankTable, type RankTable } from '../rank/table.js';
 import type { TableGravity } from '../rank/build.js';
 import type { TableSteep } from '../rank/moves.js';
@@ -18,18 +18,17 @@ export interface TableSourceValues {
   leaf?: string;
 }
 
-/** The values per surface of the table file at `path` by its 64-byte header; null when that cannot be told. */
-function slotsOf(path: string): number | null {
-  let fd: number | undefined;
+/**
+ * The values per surface of the table file at `path` by its 64-byte header (read by the project's one reader, so a
+ * FIFO or device is never opened for reading); null when that cannot be told.
+ */
+async function slotsOf(path: string): Promise<number | null> {
   try {
-    fd = openSync(path, 'r');
-    const head = new Uint8Array(HEADER_BYTES);
-    if (readSync(fd, head, 0, HEADER_BYTES, 0) < HEADER_BYTES) return null;
+    const head = await readFileHead(path, HEADER_BYTES, 'rank table');
+    if (head.byteLength < HEADER_BYTES) return null;
     return decodeFixedHeader(head).slots;
   } catch {
     return null; // loadRankTable reports what is wrong with the file
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -37,8 +36,8 @@ function slotsOf(path: string): number | null {
  * Refuses a preview table file (8 values per surface) given as --table before reading all of it, saying what the
  * CLI takes instead (the library's own message names the library's loader).
  */
-function refusePreviewTable(values: TableSourceValues, path: string): void {
-  const slots = slotsOf(path);
+async function refusePreviewTable(values: TableSourceValues, path: string): Promise<void> {
+  const slots = await slotsOf(path);
   if (slots === null || slots === 1) return;
   throw new StackRankError(
     'TABLE_MISMATCH',
@@ -58,7 +57,7 @@ export async function loadTableForCli(
       throw new UsageError('--table-steep picks the cached table; it does not go with --table FILE');
     if (given('iterations'))
       throw new UsageError('--iterations picks the cached table; it does not go with --table FILE');
-    refusePreviewTable(values, values.table);
+    await refusePreviewTable(values, values.table);
     return loadRankTable(values.table);
   }
   if (gravity === '20G' && values.tableSteep !== 'forbid')

@@ -1,5 +1,5 @@
 /** `stackrank table build|info|rank`: build (or reuse from the cache), inspect and query rank tables. */
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import {
   parseSurface,
   surfaceIndex,
@@ -22,6 +22,7 @@ import { PreviewTable, buildPreviewTable, PREVIEW_SLOTS } from '../rank/preview.
 import { buildWeightedTable } from '../rank/weighted.js';
 import { DEFAULT_MODEL_RANDOMIZER, DEFAULT_MODEL_SEED, DEFAULT_SAMPLES, MAX_SAMPLES } from '../rank/transition.js';
 import { HEADER_BYTES, VALUE_ENCODINGS, decodeFixedHeader, type VariantParams } from '../rank/file.js';
+import { readFileHead } from '../rank/node-io.js';
 import { TABLE_STEEP } from '../rank/moves.js';
 import { UsageError } from './args.js';
 import { writeBytesAtomic, writeKeepingResult } from './files.js';
@@ -189,14 +190,7 @@ is reused (--force rebuilds it). Ctrl-C stops the build and writes nothing.`,
  * memory or not whatever the file held), so it is read from the file's header.
  */
 async function fileFolded(path: string): Promise<boolean> {
-  const handle = await open(path, 'r');
-  try {
-    const head = new Uint8Array(HEADER_BYTES);
-    const { bytesRead } = await handle.read(head, 0, HEADER_BYTES, 0);
-    return decodeFixedHeader(head.subarray(0, bytesRead)).folded;
-  } finally {
-    await handle.close();
-  }
+  return decodeFixedHeader(await readFileHead(path, HEADER_BYTES, 'table')).folded;
 }
 
 async function tableHeader(table: RankTable | PreviewTable, path: string) {

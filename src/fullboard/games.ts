@@ -99,8 +99,35 @@ const RUN_FIELDS = [
   'height',
 ] as const satisfies readonly (keyof FullGamesRun)[];
 
-/** Checks a game record of the run seeded with `runSeed`. */
-function checkRecord(value: unknown, where: string, runSeed: number): FullGameRecord {
+/**
+ * Checks a result's description of its run (what a merge keeps, and a run file's `meta`): the values playFullGames
+ * writes there, each BAD_ARGUMENT naming `where` and the field otherwise.
+ */
+export function checkFullGamesRun(run: Record<string, unknown>, where: string): void {
+  const within = (what: () => void) => {
+    try {
+      what();
+    } catch (e) {
+      throw new StackRankError('BAD_ARGUMENT', `${where}: ${(e as Error).message}`);
+    }
+  };
+  within(() => resolveWeights(run.weights as WeightVector));
+  if (!isRandomizerName(run.randomizer))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${where}: randomizer must be one of ${RANDOMIZER_NAMES.join(', ')}; got ${describe(run.randomizer)}`,
+    );
+  recordInt(where, 'seed', run.seed, 0, MAX_SEED);
+  recordInt(where, 'gameCount', run.gameCount, 1, MAX_SHARDS);
+  if (run.maxLines !== null) recordInt(where, 'maxLines', run.maxLines, 1);
+  if (run.maxPieces !== null) recordInt(where, 'maxPieces', run.maxPieces, 1);
+  if (run.lookahead !== 0 && run.lookahead !== 1)
+    throw new StackRankError('BAD_ARGUMENT', `${where}: lookahead must be 0 or 1; got ${describe(run.lookahead)}`);
+  within(() => checkSize(run.width, run.height));
+}
+
+/** Checks a game record of the run seeded with `runSeed` (playFullGames' resume, mergeFullGames, run files). */
+export function checkFullGameRecord(value: unknown, where: string, runSeed: number): FullGameRecord {
   const r = recordObject(where, value);
   const game = recordInt(where, 'game', r.game, 0, MAX_SHARDS - 1);
   const seed = recordInt(where, 'seed', r.seed, 0, MAX_SEED);
@@ -158,7 +185,7 @@ export async function playFullGames(options: FullGamesOptions = {}): Promise<Ful
     if (!Array.isArray(opts.resume))
       throw new StackRankError('BAD_ARGUMENT', `resume must be an array of game records; got ${describe(opts.resume)}`);
     for (const [i, value] of opts.resume.entries()) {
-      const r = checkRecord(value, `resume[${i}]`, seed);
+      const r = checkFullGameRecord(value, `resume[${i}]`, seed);
       if (r.game < range.start || r.game >= range.end || done.has(r.game))
         throw new StackRankError(
           'RUN_MISMATCH',
@@ -221,12 +248,12 @@ export async function playFullGames(options: FullGamesOptions = {}): Promise<Ful
 export function mergeFullGames(results: readonly FullGamesResult[]): FullGamesResult {
   const first = requireRunParts('mergeFullGames', results, RUN_FIELDS);
   // The parts' weights are compared as JSON, where a hole reads as null: check the ones the merged result keeps.
-  resolveWeights(first.weights);
+  checkFullGamesRun(first as unknown as Record<string, unknown>, 'result 1');
   const games = requireInt('gameCount', first.gameCount, 1, MAX_SHARDS);
   const seed = checkSeed(first.seed);
   const { range, records } = joinRecords<FullGameRecord>(
     results.map((r, i) => ({ range: checkRange(`result ${i + 1}: range`, r.range, games), records: r.records })),
-    (r, where) => checkRecord(r, where, seed).game,
+    (r, where) => checkFullGameRecord(r, where, seed).game,
   );
   const run = Object.fromEntries(RUN_FIELDS.map((f) => [f, first[f]])) as unknown as FullGamesRun;
   return poolFullGames(run, range, records);

@@ -12,6 +12,7 @@ import {
   checkCallback,
   checkSignal,
   describe,
+  fieldsOnce,
   firstUnknownKey,
   optionNames,
   linkedSignal,
@@ -517,12 +518,13 @@ export class TetrisAI {
   }
 
   /** A game state checked and turned into the turn the search plays (nextMove's and rankPlacements's input). */
-  private readTurn(state: GameState, caller: string): Turn {
-    if (state === null || typeof state !== 'object')
+  private readTurn(given: GameState, caller: string): Turn {
+    if (given === null || typeof given !== 'object')
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `${caller} takes { ${GAME_STATE_KEYS.join(', ')} }; got ${describe(state)}`,
+        `${caller} takes { ${GAME_STATE_KEYS.join(', ')} }; got ${describe(given)}`,
       );
+    const state = fieldsOnce(caller, given, GAME_STATE_KEYS) as unknown as GameState;
     // An empty hold box is null; a queue of null is no queue, as nextMove has always read it.
     // board and current have no default: null is read (and refused) as a board or a piece.
     refuseUnknownOptions(caller, state, GAME_STATE_KEYS, ['hold', 'queue', 'board', 'current']);

@@ -8,7 +8,7 @@
  * hold these equal to); only the arithmetic differs (bit masks instead of cell loops). The features are computed in
  * WebAssembly (assembly/recover/search.ts); the weights and the definitions' words live here.
  */
-import { describe, firstUnknownKey, StackRankError } from '../errors.js';
+import { describe, fieldsOnce, firstUnknownKey, StackRankError } from '../errors.js';
 import { PRESETS } from '../fullboard/presets.js';
 import { RecoverKernel } from './recover-kernel.js';
 
@@ -98,13 +98,14 @@ export function withRecoverWeights(base: RecoverWeights, given: unknown, what: s
       `${what} must be an object of weights by name (${RECOVER_TERMS.join(', ')}); got ${describe(given)}`,
     );
   const weights: Record<string, number> = { ...base };
-  const unknown = firstUnknownKey(given, RECOVER_TERMS);
+  const terms = fieldsOnce(what, given);
+  const unknown = firstUnknownKey(terms, RECOVER_TERMS);
   if (unknown !== undefined)
     throw new StackRankError(
       'BAD_ARGUMENT',
       `${what}: unknown term ${describe(unknown)}; terms are ${RECOVER_TERMS.join(', ')}`,
     );
-  for (const [name, value] of Object.entries(given)) {
+  for (const [name, value] of Object.entries(terms)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > MAX_RECOVER_WEIGHT)
       throw new StackRankError(
         'BAD_ARGUMENT',

@@ -20,22 +20,25 @@ import {
   optionsObject,
   refuseUnknownOptions,
   requireInt,
+  sliceClock,
 } from '../errors.js';
 import { joinRecords, recordInt, recordObject, requireRunParts } from '../runs.js';
 import { inNode } from '../node-builtins.js';
 import { PIECE_COUNT, type Piece } from '../pieces.js';
-import { checkSeed } from '../random.js';
+import { MAX_SEED, checkSeed } from '../random.js';
 import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import type { NextPieceValues } from '../stacking/engine.js';
 import { streamSeed } from '../stacking/simulate.js';
 import type { GarbageEntry } from '../rules/garbage.js';
 import type { RuleSetName } from '../rules/types.js';
+import { RULE_SET_NAMES, isRuleSetName } from '../rules/rule-sets.js';
+import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { MAX_THREADS, cpuSeconds, defaultThreadCount } from '../threads.js';
 import type { BenchGameOptions } from './bench.js';
 import { defaultGameTable, GAME_GOALS, type GameGoal, type GameMove, TetrisAI, type TetrisAIOptions } from './ai.js';
 import { type SetupProgress, setupReporter } from '../setup-progress.js';
-import { checkStackRoom, type GamePolicy, type WellSide } from './policy.js';
+import { GAME_POLICIES, checkStackRoom, type GamePolicy, type WellSide } from './policy.js';
 import { checkStrength } from './strength.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { clearsBoard, countHoles, emptyFrom, lockInPlace, rowsFilled } from './grid.js';
@@ -355,9 +358,15 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
     t0 = performance.now();
     cpu0 = cpuSeconds();
     const progress = onProgress && progressSum(onProgress, t0);
+    // One clock over all the games: many short games give the event loop (an abort) a turn as one long game does.
+    const due = sliceClock(YIELD_EVERY_MS);
     tallies = [];
     for (let g = firstGame; g < firstGame + games; g++) {
-      const tally = await playOneGame(ai, g, settings, { signal, onPieces: progress && ((p) => progress(0, p)) });
+      const tally = await playOneGame(ai, g, settings, {
+        signal,
+        due,
+        onPieces: progress && ((p) => progress(0, p)),
+      });
       progress?.(0, null, tally);
       onGame?.(tally);
       tallies.push(tally);
@@ -462,13 +471,20 @@ export interface PlayedTurn {
 /**
  * Plays game `game` of the seed's sequence with this AI: its pieces come from the randomizer seeded with
  * streamSeed(seed, game, 0) and nothing else, so any thread playing it plays the same game. `onTurn` (diagnostics)
- * sees every turn; the boards are copied for it only when it is given.
+ * sees every turn; the boards are copied for it only when it is given. The game gives the event loop a turn (and
+ * looks at `signal`) whenever `due` says so (a sliceClock of YIELD_EVERY_MS): a caller playing many games passes one
+ * clock to all of them, since a game of a few pieces may end before its own clock is due.
  */
 export async function playOneGame(
   ai: TetrisAI,
   game: number,
   settings: GameSettings,
-  hooks: { signal?: AbortSignal; onPieces?: (p: GameUnderWay) => void; onTurn?: (turn: PlayedTurn) => void } = {},
+  hooks: {
+    signal?: AbortSignal;
+    due?: () => boolean;
+    onPieces?: (p: GameUnderWay) => void;
+    onTurn?: (turn: PlayedTurn) => void;
+  } = {},
 ): Promise<GameTally> {
   const { lookahead, hold, maxPieces } = settings;
   const width = ai.width;
@@ -497,15 +513,15 @@ export async function playOneGame(
   const chances = useNext ? new Float64Array(PIECE_COUNT) : undefined;
   let holdPiece: Piece | null = null;
   let holes = 0;
-  let lastYield = performance.now();
+  const due = hooks.due ?? sliceClock(YIELD_EVERY_MS);
   while (tally.pieces < maxPieces) {
-    if (hooks.signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
-    if ((tally.pieces & 15) === 0 && performance.now() - lastYield > YIELD_EVERY_MS) {
+    // Every piece: a move of the recover mode's search can take milliseconds, so a check every 16 pieces was late.
+    if (due()) {
       // Give the event loop a turn, so an abort (Ctrl-C) or a timer can arrive while the games run.
       await new Promise<void>((resume) => giveTurn(resume));
-      lastYield = performance.now();
       hooks.onPieces?.({ pieces: tally.pieces, lines: tally.lines });
     }
+    if (hooks.signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
     while (stream.length < lookahead + 1) stream.push(rng.next() as Piece);
     const current = stream[0];
     const queue = stream.slice(1);
@@ -667,6 +683,22 @@ export function checkGameTally(value: unknown, where: string, maxPieces: number)
 }
 
 /**
+ * Checks a result's description of its run (what a merge keeps, and a run file's `meta`): the values playGame
+ * writes there, each BAD_ARGUMENT naming `where` and the field otherwise.
+ */
+export function checkGameRun(run: Record<string, unknown>, where: string): void {
+  const bad = (field: string, allowed: string) =>
+    new StackRankError('BAD_ARGUMENT', `${where}: ${field} must be ${allowed}; got ${describe(run[field])}`);
+  if (!isRuleSetName(run.rules)) throw bad('rules', `one of ${RULE_SET_NAMES.join(', ')}`);
+  if (!isRandomizerName(run.randomizer)) throw bad('randomizer', `one of ${RANDOMIZER_NAMES.join(', ')}`);
+  recordInt(where, 'lookahead', run.lookahead, 0, MAX_LOOKAHEAD);
+  if (typeof run.hold !== 'boolean') throw bad('hold', 'true or false');
+  if (!GAME_POLICIES.includes(run.policy as GamePolicy)) throw bad('policy', `one of ${GAME_POLICIES.join(', ')}`);
+  recordInt(where, 'seed', run.seed, 0, MAX_SEED);
+  recordInt(where, 'maxPieces', run.maxPieces, 1);
+}
+
+/**
  * Pools results of one run played in parts (each games firstGame .. firstGame + games - 1, on any machine and
  * thread count, or rebuilt from a checkpoint's tallies) into the result of the games they cover together: the same
  * figures, bit for bit, as one playGame call over those games (summarize, from the tallies in game order).
@@ -683,6 +715,7 @@ export function mergeGameResults(results: readonly PlayGameResult[]): PlayGameRe
     : results;
   requireRunParts('mergeGameResults', described, VERSUS_RUN_FIELDS);
   const first = requireRunParts('mergeGameResults', results, RUN_FIELDS);
+  checkGameRun(first as unknown as Record<string, unknown>, 'result 1');
   const maxPieces = requireInt('maxPieces', first.maxPieces, 1, Number.MAX_SAFE_INTEGER);
   const parts = results.map((r, i) => {
     const start = requireInt(`result ${i + 1}: firstGame`, r.firstGame, 0, Number.MAX_SAFE_INTEGER);

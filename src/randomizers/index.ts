@@ -3,7 +3,15 @@
  * continues one from its `state()`. Every family draws from the project's one PRNG (src/random.ts); the exact
  * sequence of PRNG calls per piece is documented in docs/randomizers.md.
  */
-import { StackRankError, checkCallback, describe, firstHole, optionNames, optionsObject } from '../errors.js';
+import {
+  StackRankError,
+  checkCallback,
+  describe,
+  fieldsOnce,
+  firstHole,
+  optionNames,
+  optionsObject,
+} from '../errors.js';
 import { PIECE_COUNT } from '../pieces.js';
 import { Rng, checkSeed } from '../random.js';
 import { BAG_SPECS, BagRandomizer, fullBag } from './bags.js';
@@ -232,11 +240,13 @@ const RESTORE_RANDOMIZER_OPTIONS = optionNames<Pick<RandomizerOptions, 'onWarnin
  * each with its `weight` and its own family fields; they share the snapshot's `rng`.
  */
 export function restoreRandomizer(
-  state: RandomizerState,
+  snapshot: RandomizerState,
   options: Pick<RandomizerOptions, 'onWarning'> = {},
 ): Randomizer {
-  if (state === null || typeof state !== 'object')
-    throw new StackRankError('BAD_ARGUMENT', `randomizer state must be an object; got ${describe(state)}`);
+  if (snapshot === null || typeof snapshot !== 'object')
+    throw new StackRankError('BAD_ARGUMENT', `randomizer state must be an object; got ${describe(snapshot)}`);
+  // Read once: the fields checked here are the ones the family restores from.
+  const state = fieldsOnce('restoreRandomizer', snapshot) as unknown as RandomizerState;
   const family = familyOf(state.name);
   const opts = optionsObject('restoreRandomizer', options, RESTORE_RANDOMIZER_OPTIONS);
   const warn = checkCallback<(m: string) => void>('onWarning', opts.onWarning) ?? ((m: string) => console.warn(m));

@@ -164,24 +164,49 @@ export async function writeFileAtomic(
 
 function readError(path: string, e: unknown, what: string): StackRankError {
   const code = (e as NodeJS.ErrnoException).code;
-  const why = code === 'ENOENT' ? 'no such file' : (e as Error).message;
+  const why =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'ELOOP'
+        ? 'too many levels of symbolic links (a link loop)'
+        : (e as Error).message;
   return new StackRankError('IO', `could not read ${what} ${path}: ${why}`, { cause: e });
 }
 
+/** Bytes read per call, so a long read looks at its signal between slices (a few ms each on a local disk). */
+const READ_SLICE = 8 << 20;
+
 /**
- * Reads a table file, bounded by its header: only regular files are opened (a device such as /dev/zero or a FIFO
- * would never end or block forever), the first 64 bytes are checked by `sizeFromHeader` (magic, version, header
- * fields; it throws the typed error of a bad header) and at most the size it implies (plus one byte, so extra
- * bytes are still reported) is read. `what` names the file in errors.
+ * The longest JSON file the project reads (run files, GA checkpoints, weights): the longest string the JavaScript
+ * engine holds (536,870,888 UTF-16 units in Node 20 on 64-bit, about 512 MiB), since the text is parsed in one piece.
+ * A UTF-8 file of that many bytes decodes to at most that many units.
  */
-export async function readFileChecked(
+export function maxJsonFileBytes(): number {
+  const { constants } = nodeBuiltin('buffer', 'reading a JSON file');
+  return constants.MAX_STRING_LENGTH;
+}
+
+/**
+ * The one reader of the project's files (tables, reach records, run files, checkpoints, weights): it opens regular
+ * files only, so a device such as /dev/zero (endless) or a FIFO (blocks until a writer comes, for ever) is IO at once,
+ * and so is a directory or a symbolic-link loop. Reads are asynchronous (the event loop, so Ctrl-C and SIGTERM, stay
+ * served) and go in slices that look at `signal`. `plan(size, head)` says how many bytes to read from the file's
+ * size and its first `HEAD_BYTES` (at most); it throws the typed error of a file it refuses (a bad header, a file
+ * larger than its kind can be). `what` names the file in errors.
+ */
+async function readRegularFile(
   path: string,
-  sizeFromHeader?: (head: Uint8Array) => number,
-  what = 'rank table',
+  what: string,
+  plan: (size: number, head: Uint8Array) => number,
+  signal?: AbortSignal,
 ): Promise<Uint8Array> {
   const { constants, open, stat } = nodeFiles(
     `reading ${what} ${path} needs a file system: in a browser fetch the file and pass its bytes (a Uint8Array)`,
   );
+  const stopIfAborted = () => {
+    if (signal?.aborted) throw new StackRankError('ABORTED', `reading ${what} ${path} was aborted`);
+  };
+  stopIfAborted();
   let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(path);
@@ -203,36 +228,81 @@ export async function readFileChecked(
   try {
     const opened = await handle.stat();
     if (!opened.isFile()) throw new StackRankError('IO', `could not read ${what} ${path}: not a regular file`);
-    const readAt = async (position: number, length: number): Promise<Uint8Array> => {
-      const buf = new Uint8Array(length);
-      let got = 0;
-      while (got < length) {
-        const { bytesRead } = await handle.read(buf, got, length - got, position + got);
+    const readInto = async (buf: Uint8Array, from: number, position: number): Promise<number> => {
+      let got = from;
+      while (got < buf.byteLength) {
+        stopIfAborted();
+        const length = Math.min(READ_SLICE, buf.byteLength - got);
+        const { bytesRead } = await handle.read(buf, got, length, position + got - from);
         if (bytesRead === 0) break;
         got += bytesRead;
       }
-      return got === length ? buf : buf.subarray(0, got);
+      return got;
     };
     const size = opened.size;
-    const head = await readAt(0, Math.min(size, 64));
-    let limit = size;
-    if (sizeFromHeader) {
-      // Throws the header's typed error (BAD_MAGIC, TRUNCATED for a short file, ...) from the first bytes alone.
-      const implied = sizeFromHeader(head);
-      limit = Math.min(size, implied + 1);
-    }
-    if (limit <= head.byteLength) return head.subarray(0, limit);
+    const head = new Uint8Array(Math.min(size, HEAD_BYTES));
+    const headLength = await readInto(head, 0, 0);
+    const limit = Math.min(size, plan(size, head.subarray(0, headLength)));
+    if (limit <= headLength) return head.subarray(0, limit);
     const all = new Uint8Array(limit);
-    all.set(head);
-    const rest = await readAt(head.byteLength, limit - head.byteLength);
-    all.set(rest, head.byteLength);
-    return rest.byteLength === limit - head.byteLength ? all : all.subarray(0, head.byteLength + rest.byteLength);
+    all.set(head.subarray(0, headLength));
+    const got = await readInto(all, headLength, headLength);
+    stopIfAborted();
+    return got === limit ? all : all.subarray(0, got);
   } catch (e) {
     if (e instanceof StackRankError) throw e;
     throw readError(path, e, what);
   } finally {
     await handle.close().catch(() => {});
   }
+}
+
+/** The first bytes of a file that `plan` sees: a table's or a reach record file's header. */
+const HEAD_BYTES = 64;
+
+/**
+ * Reads a table file (or a reach record file), bounded by its header: only regular files are opened (a device such
+ * as /dev/zero or a FIFO would never end or block forever), the first 64 bytes are checked by `sizeFromHeader`
+ * (magic, version, header fields; it throws the typed error of a bad header) and at most the size it implies (plus
+ * one byte, so extra bytes are still reported) is read. `what` names the file in errors.
+ */
+export async function readFileChecked(
+  path: string,
+  sizeFromHeader: (head: Uint8Array) => number,
+  what = 'rank table',
+): Promise<Uint8Array> {
+  // Throws the header's typed error (BAD_MAGIC, TRUNCATED for a short file, ...) from the first bytes alone.
+  return readRegularFile(path, what, (_size, head) => sizeFromHeader(head) + 1);
+}
+
+/** The first `length` bytes (at most) of a regular file: a table's header, to tell its kind before reading it all. */
+export async function readFileHead(path: string, length: number, what: string): Promise<Uint8Array> {
+  return readRegularFile(path, what, () => length);
+}
+
+/**
+ * A JSON file's text (a run file, a GA checkpoint, weights), read by the one reader: a regular file of at most
+ * `maxBytes` (default and most: maxJsonFileBytes), else IO before anything is read; UTF-8, as written.
+ */
+export async function readTextFile(
+  path: string,
+  options: { what: string; maxBytes?: number; signal?: AbortSignal },
+): Promise<string> {
+  const max = Math.min(options.maxBytes ?? Number.POSITIVE_INFINITY, maxJsonFileBytes());
+  const bytes = await readRegularFile(
+    path,
+    options.what,
+    (size) => {
+      if (size > max)
+        throw new StackRankError(
+          'IO',
+          `could not read ${options.what} ${path}: it is ${size.toLocaleString('en-US')} bytes; a ${options.what} is read whole and may be at most ${max.toLocaleString('en-US')} (docs/file-formats.md, "Reading files")`,
+        );
+      return size;
+    },
+    options.signal,
+  );
+  return new TextDecoder().decode(bytes);
 }
 
 /** The path of `fileName` in the user cache folder, $XDG_CACHE_HOME/stackrank or ~/.cache/stackrank. */

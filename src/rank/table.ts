@@ -114,7 +114,7 @@ export class RankTable {
   /** Wraps per-surface f32 values (from the kernel) as a table; values must be mirror-symmetric. */
   static fromValues(
     values: Float32Array,
-    meta: {
+    given: {
       width: number;
       maxStep: number;
       iterations: number;
@@ -125,12 +125,12 @@ export class RankTable {
   ): RankTable {
     if (!(values instanceof Float32Array))
       throw new StackRankError('BAD_ARGUMENT', `values must be a Float32Array; got ${describe(values)}`);
-    if (meta === null || typeof meta !== 'object')
+    if (given === null || typeof given !== 'object')
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `fromValues needs { width, maxStep, iterations }; got ${describe(meta)}`,
+        `fromValues needs { width, maxStep, iterations }; got ${describe(given)}`,
       );
-    optionsObject('RankTable.fromValues', meta, FROM_VALUES_OPTIONS);
+    const meta = optionsObject('RankTable.fromValues', given, FROM_VALUES_OPTIONS) as typeof given;
     checkGeometry({ width: meta.width, maxStep: meta.maxStep });
     requireInt('iterations', meta.iterations, 1, MAX_ITERATIONS);
     const encoding = meta.encoding ?? 'u16';

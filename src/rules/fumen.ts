@@ -6,13 +6,25 @@
  * is ignored. A Board keeps no colours: every filled cell reads as filled, and is written as garbage ('X').
  */
 import { decoder, encoder, Field } from 'tetris-fumen';
-import { StackRankError, describe, optionNames, optionsObject } from '../errors.js';
+import { StackRankError, describe, fieldsOnce, optionNames, optionsObject } from '../errors.js';
 import { ORIENTATIONS, PIECES, orientationCells, pieceId, type Piece } from '../pieces.js';
 import { Board } from './board.js';
 import type { BoardLike, Cell } from './types.js';
 
 export const FUMEN_WIDTH = 10;
 export const FUMEN_HEIGHT = 23;
+/**
+ * The longest page comment fumen holds: its length field is two characters of base 64, and it counts the comment as
+ * JavaScript's escape() writes it (an ASCII letter, digit or one of @*_+-./ is 1 character, other ASCII 3 (%XX),
+ * anything else 6 (%uXXXX)). The package cuts a longer one silently, inside an escape when it ends on one.
+ */
+export const FUMEN_MAX_COMMENT = 4095;
+/**
+ * The longest fumen string boardFromFumen reads (its URL, if any, included). The package decodes every page, and its
+ * time grows faster than the string: about 20-100 ms at this length on a loaded 2-core machine, 4.7 s and hundreds of
+ * MB at 124,000 characters (40,000 pages), all in one synchronous call. docs/rules.md, "fumen".
+ */
+export const FUMEN_MAX_LENGTH = 8192;
 
 export interface FumenPosition {
   board: Board;
@@ -34,6 +46,11 @@ const BOARD_FROM_FUMEN_OPTIONS = optionNames<{ page?: number }>({ page: true });
 export function boardFromFumen(fumen: string, options: { page?: number } = {}): FumenPosition {
   if (typeof fumen !== 'string' || fumen.length === 0)
     throw new StackRankError('BAD_FUMEN', `a fumen is a string like "v115@…"; got ${describe(fumen)}`);
+  if (fumen.length > FUMEN_MAX_LENGTH)
+    throw new StackRankError(
+      'BAD_FUMEN',
+      `the fumen is ${fumen.length.toLocaleString('en-US')} characters long; boardFromFumen reads fumens of at most ${FUMEN_MAX_LENGTH.toLocaleString('en-US')} characters (docs/rules.md, "fumen")`,
+    );
   const opts = optionsObject('boardFromFumen', options, BOARD_FROM_FUMEN_OPTIONS);
   const at = fumen.search(/v1(15|10)@/);
   let pages: ReturnType<typeof decoder.decode>;
@@ -144,33 +161,45 @@ export function fumenFromBoard(boardLike: Board | BoardLike, options: FumenExpor
   }
   if (opts.comment !== undefined && typeof opts.comment !== 'string')
     throw new StackRankError('BAD_ARGUMENT', `comment must be a string; got ${describe(opts.comment)}`);
+  const escaped = opts.comment === undefined ? 0 : escape(opts.comment).length;
+  if (escaped > FUMEN_MAX_COMMENT)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `comment is ${escaped} characters as fumen writes it; a fumen comment holds at most ${FUMEN_MAX_COMMENT} (an ASCII letter, digit or @*_+-./ takes 1, other ASCII 3, any other character 6: docs/rules.md, "fumen")`,
+    );
   const field = Field.create();
   for (let y = 0; y < Math.min(board.height, FUMEN_HEIGHT); y++) {
     for (let x = 0; x < FUMEN_WIDTH; x++) if ((board.rows[y] >> x) & 1) field.set(x, y, 'X');
   }
   if (opts.placement !== undefined) {
-    const p = opts.placement;
-    if (!p || typeof p !== 'object' || !Array.isArray(p.cells)) {
+    const given = opts.placement;
+    // Read once (fieldsOnce), as every cell below: what is checked is what is drawn.
+    const p = given && typeof given === 'object' ? fieldsOnce('placement', given, ['piece', 'cells']) : undefined;
+    if (!p || !Array.isArray(p.cells)) {
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `placement must be { piece, cells } (a GamePlacement or GameMove); got ${describe(p)}`,
+        `placement must be { piece, cells } (a GamePlacement or GameMove); got ${describe(given)}`,
       );
     }
-    if (!(PIECES as readonly string[]).includes(p.piece))
+    const piece = p.piece as Piece;
+    if (!(PIECES as readonly string[]).includes(piece))
       throw new StackRankError(
         'BAD_PIECE',
-        `placement.piece must be a letter of ${PIECES.join(' ')}; got ${describe(p.piece)}`,
+        `placement.piece must be a letter of ${PIECES.join(' ')}; got ${describe(piece)}`,
       );
     // A piece's four cells, on empty cells of the board: anything else would draw a position no game has.
-    if (p.cells.length !== 4)
+    const given4: readonly unknown[] = p.cells;
+    const count = given4.length;
+    if (count !== 4)
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `placement.cells must be the piece's 4 cells; got ${p.cells.length} (${describe(p.cells)})`,
+        `placement.cells must be the piece's 4 cells; got ${count} (${describe(given4)})`,
       );
+    const cells: Cell[] = [];
     // An index loop, not for-of: a sparse array's holes are cells too (and bad ones).
-    for (let i = 0; i < p.cells.length; i++) {
-      const c: unknown = p.cells[i];
-      const [x, y] = Array.isArray(c) ? c : [];
+    for (let i = 0; i < count; i++) {
+      const c: unknown = given4[i];
+      const [x, y] = Array.isArray(c) ? [c[0], c[1]] : [];
       if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || x >= FUMEN_WIDTH || y < 0 || y >= FUMEN_HEIGHT) {
         throw new StackRankError(
           'BAD_ARGUMENT',
@@ -179,13 +208,23 @@ export function fumenFromBoard(boardLike: Board | BoardLike, options: FumenExpor
       }
       if (y < board.height && (board.rows[y] >> x) & 1)
         throw new StackRankError('BAD_ARGUMENT', `placement cell ${i} [${x}, ${y}] is a filled cell of the board`);
+      cells.push([x, y]);
     }
-    if (!isOrientationOf(p.piece, p.cells))
+    if (!isOrientationOf(piece, cells))
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `placement.cells ${describe(p.cells)} do not make the piece ${p.piece}: a placement's cells are one of its piece's orientations (any rotation; docs/rules.md, "Pieces"), anywhere on the field`,
+        `placement.cells ${describe(cells)} do not make the piece ${piece}: a placement's cells are one of its piece's orientations (any rotation; docs/rules.md, "Pieces"), anywhere on the field`,
       );
-    for (const [x, y] of p.cells) field.set(x, y, p.piece);
+    for (const [x, y] of cells) field.set(x, y, piece);
   }
-  return encoder.encode([{ field, comment: opts.comment }]);
+  try {
+    return encoder.encode([{ field, comment: opts.comment }]);
+  } catch (e) {
+    // The package writes a comment that starts with "#Q=" as a quiz, and throws on one it cannot read as a quiz.
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `comment ${describe(opts.comment)} cannot be written to a fumen: one that starts with "#Q=" is a quiz and must read #Q=[H](C)QUEUE (pieces of ${PIECES.join('')}) (${e instanceof Error ? e.message : String(e)})`,
+      { cause: e },
+    );
+  }
 }

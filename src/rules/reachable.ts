@@ -11,7 +11,7 @@
  * the best spin found there first and its keys, the way to the state turned from, the turn, hardDrop (docs/rules.md,
  * "Versus").
  */
-import { StackRankError, describe, optionNames, refuseUnknownOptions } from '../errors.js';
+import { StackRankError, describe, optionNames, optionsObject } from '../errors.js';
 import { PIECES, toPieceId, type Piece } from '../pieces.js';
 import { Board } from './board.js';
 import { fieldFor, resolveRules, spawnY, type RuleSet } from './rule-sets.js';
@@ -34,14 +34,14 @@ export function checkOptions(options: unknown, what: string): RuleSet {
   // named before the missing rules are; options left out lack their rules.
   if (options !== undefined && (options === null || typeof options !== 'object'))
     throw new StackRankError('BAD_ARGUMENT', `${what}: options must be an object { rules }; got ${describe(options)}`);
-  if (options !== undefined) refuseUnknownOptions(what, options, REACHABLE_OPTIONS);
-  if (options === undefined || !('rules' in options)) {
+  const opts = options === undefined ? undefined : optionsObject(what, options as object, REACHABLE_OPTIONS);
+  if (opts === undefined || !('rules' in opts)) {
     throw new StackRankError(
       'BAD_RULES',
       `options must be { rules } with a rule set name (classic, nes, guideline, tgm, tgm20g) or a RuleSet; got ${describe(options)}`,
     );
   }
-  return resolveRules((options as { rules: unknown }).rules);
+  return resolveRules((opts as { rules: unknown }).rules);
 }
 
 /** A piece in play: its state and reference point. */

@@ -2,7 +2,7 @@
  * Rule sets: the one place that says, per game, which rotation system, gravity, drops, hold and preview count
  * apply and where a piece appears. docs/rules.md ("Real games") describes each preset and the game it follows.
  */
-import { StackRankError, describe, firstUnknownKey, optionNames } from '../errors.js';
+import { StackRankError, describe, fieldsOnce, firstUnknownKey, optionNames } from '../errors.js';
 import { ROTATION_SYSTEM_NAMES, type RotationSystemName } from './rotation-systems.js';
 import { ATTACK_TABLE_NAMES, type AttackTableName } from './attack.js';
 import { SPIN_RULES, type SpinRule } from './spins.js';
@@ -153,7 +153,9 @@ export function resolveRules(rules: unknown): RuleSet {
       `rules must be a rule set name (${RULE_SET_NAMES.join(', ')}) or a RuleSet object; got ${describe(rules)}`,
     );
   }
-  const r = rules as Record<string, unknown>;
+  // Read once: what is checked below is what the rule set holds (a getter cannot answer 'SRS' to the check and
+  // something else to the copy).
+  const r = fieldsOnce('rules', rules, RULE_SET_FIELDS, 'BAD_RULES');
   // A misspelt field (softdrop) would otherwise be ignored while the copied preset's own value plays.
   const unknown = firstUnknownKey(r, RULE_SET_FIELDS);
   if (unknown !== undefined)

@@ -2,7 +2,7 @@
  * Rules of the stacking game (docs/rules.md, "The stacking game") that the search and the simulator share, with their checks:
  * the `stackingRules` option of StackingAI and simulateStacking (`rules` there is the real game's rule set, src/stacking/reach.ts).
  */
-import { StackRankError, describe, firstUnknownKey, requireInt } from '../errors.js';
+import { StackRankError, describe, fieldsOnce, firstUnknownKey, requireInt } from '../errors.js';
 import { TETRIS_ROWS } from './layout.js';
 
 /** Rows an I clears down the well: it needs the lowest column at least this high (assembly/search/layout.ts). */
@@ -64,13 +64,14 @@ export function resolveRules(rules: Partial<StackingRules> | 'article' | 'defaul
   if (typeof rules !== 'object' || rules === null)
     throw new StackRankError('BAD_ARGUMENT', 'stackingRules must be an object or a preset name (article, default)');
   const known = ['boardHeight', 'tetrisThreshold', 'steep', 'tetris'];
-  const unknown = firstUnknownKey(rules, known);
+  const given = fieldsOnce('stackingRules', rules, known);
+  const unknown = firstUnknownKey(given, known);
   if (unknown !== undefined)
     throw new StackRankError(
       'BAD_ARGUMENT',
       `unknown rule ${describe(unknown)} in stackingRules; its rules are ${known.join(', ')}`,
     );
-  const merged = { ...DEFAULT_RULES, ...rules };
+  const merged = { ...DEFAULT_RULES, ...given } as StackingRules;
   requireInt('stackingRules.boardHeight', merged.boardHeight, MIN_BOARD_HEIGHT, MAX_BOARD_HEIGHT);
   requireInt('stackingRules.tetrisThreshold', merged.tetrisThreshold, MIN_BOARD_HEIGHT, merged.boardHeight);
   if (!STEEP_RULES.includes(merged.steep)) {

@@ -31,7 +31,7 @@ import {
   type GameRange,
 } from '../runs.js';
 import { PIECES, type Piece } from '../pieces.js';
-import { checkSeed } from '../random.js';
+import { MAX_SEED, checkSeed } from '../random.js';
 import {
   RANDOMIZER_NAMES,
   createRandomizer,
@@ -513,6 +513,48 @@ function poolStreams(
   };
 }
 
+/**
+ * Checks a result's description of its run (what a merge keeps, and a run file's `meta`): the values
+ * simulateStacking writes there, each BAD_ARGUMENT naming `where` and the field otherwise.
+ */
+export function checkSimulationRun(run: Record<string, unknown>, where: string): void {
+  const bad = (field: string, allowed: string) =>
+    new StackRankError('BAD_ARGUMENT', `${where}: ${field} must be ${allowed}; got ${describe(run[field])}`);
+  recordInt(where, 'lookahead', run.lookahead, 0, MAX_LOOKAHEAD);
+  if (!isRandomizerName(run.randomizer)) throw bad('randomizer', `one of ${RANDOMIZER_NAMES.join(', ')}`);
+  if (typeof run.rules !== 'string') throw bad('rules', 'the name of a rule set');
+  try {
+    resolveRules(run.stackingRules as StackingRules);
+  } catch (e) {
+    throw new StackRankError('BAD_ARGUMENT', `${where}: stackingRules: ${(e as Error).message}`);
+  }
+  if (run.strategy !== 'rank' && run.strategy !== 'expectimax') throw bad('strategy', '"rank" or "expectimax"');
+  if (run.strategy === 'rank' && run.unknownPieces !== 0) throw bad('unknownPieces', '0 under the rank strategy');
+  if (run.strategy === 'expectimax')
+    checkStrategy('expectimax', recordInt(where, 'unknownPieces', run.unknownPieces, 1));
+  if (run.leaf !== 'rank' && run.leaf !== 'piece-max' && run.leaf !== 'preview')
+    throw bad('leaf', '"rank", "piece-max" or "preview"');
+  recordInt(where, 'seed', run.seed, 0, MAX_SEED);
+  recordInt(where, 'streamCount', run.streamCount, 1, MAX_SHARDS);
+  if (run.maxPieces !== null) recordInt(where, 'maxPieces', run.maxPieces, 1);
+}
+
+/**
+ * Checks one stream record of a run of `streamCount` streams and a budget of `maxPieces` (null: none), as
+ * simulateStacking's resume and mergeSimulations check them. Returns the checked record.
+ */
+export function checkRunStream(
+  value: unknown,
+  where: string,
+  run: { streamCount: number; maxPieces: number | null },
+): StreamRecord {
+  const stream = recordInt(where, 'stream', recordObject(where, value).stream, 0, run.streamCount - 1);
+  const budget = run.maxPieces;
+  const share =
+    budget === null ? Infinity : Math.floor(budget / run.streamCount) + (stream < budget % run.streamCount ? 1 : 0);
+  return checkStreamRecord(value, where, share);
+}
+
 /** Checks one stream's record; `share` is the stream's piece budget (Infinity without one). */
 function checkStreamRecord(value: unknown, where: string, share: number): StreamRecord {
   const r = recordObject(where, value);
@@ -588,6 +630,7 @@ export function mergeSimulations(results: readonly SimulationResult[]): Simulati
   const streams = requireInt('streamCount', first.streamCount, 1, MAX_SHARDS);
   const budget =
     first.maxPieces === null ? undefined : requireInt('maxPieces', first.maxPieces, 1, Number.MAX_SAFE_INTEGER);
+  checkSimulationRun(first as unknown as Record<string, unknown>, 'result 1');
   const share = (s: number) =>
     budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0);
   const parts = results.map((r, i) => ({

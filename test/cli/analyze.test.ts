@@ -90,6 +90,10 @@ describe('stackrank analyze', () => {
     const bad = await runCli(['analyze', '--fumen', 'v115@@@', '--table', file]);
     expect(bad.code).not.toBe(0);
     expect(bad.err).toMatch(/BAD_FUMEN/);
+    // Longer than boardFromFumen reads (docs/rules.md, "fumen"): exit 1 at once, not seconds of decoding.
+    const long = await runCli(['analyze', '--fumen', `v115@${'vhA'.repeat(10_000)}`, '--table', file]);
+    expect(long.code).toBe(1);
+    expect(long.err).toMatch(/at most 8,192 characters.*\[BAD_FUMEN\]$/);
     const none = await runCli(['analyze', '--fumen', fumenFromBoard(Board.empty()), '--table', file]);
     expect(none.code).not.toBe(0);
     expect(none.err).toMatch(/no current piece.*--queue/);

@@ -15,9 +15,11 @@ import { MAX_SEED } from '../../src/random.js';
 import { MAX_DENOMINATOR, MIN_DENOMINATOR } from '../../src/randomizers/decay.js';
 import { buildPreviewTable } from '../../src/rank/preview.js';
 import { buildRankTable } from '../../src/rank/table.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runInFreshFolder } from '../helpers/cli.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'stackrank-cli-conv-'));
+// Relative names (a misspelt preset, a missing weights file) are looked up in a folder of this file's own.
+runInFreshFolder('stackrank-cli-conv-cwd-');
 
 let table4: string; // a 4-column table: surfaces have 3 digits
 beforeAll(async () => {
@@ -146,7 +148,7 @@ describe('usage errors exit 2 with one line', () => {
       `stackrank bench survival: --threads must be an integer from 1 to ${MAX_THREADS}; got "${MAX_THREADS + 1}"`,
     ],
     [
-      ['play', '--table', '/x.srk', '--iterations', '3'],
+      ['play', '--table', 'x.srk', '--iterations', '3'],
       'stackrank play: --iterations picks the cached table; it does not go with --table FILE',
     ],
     // a value that is not one of the choices is refused with the choices
@@ -252,20 +254,26 @@ describe('full train --tournament', () => {
 });
 
 describe('output paths are checked before the work starts', () => {
+  // A folder that does not exist: inside a fresh folder of this test's own (a fixed path such as /nonexistent-dir
+  // may exist on the machine, and the commands would then write into it).
+  const missing = join(tmp(), 'missing-dir');
   it.each([
     [
-      ['table', 'build', '--width', '4', '--out', '/nonexistent-dir/t.srk'],
-      'stackrank table build: --out: directory /nonexistent-dir does not exist',
+      'table build --out',
+      ['table', 'build', '--width', '4', '--out', join(missing, 't.srk')],
+      `stackrank table build: --out: directory ${missing} does not exist`,
     ],
     [
-      ['full', 'train', '--checkpoint', '/nonexistent-dir/ck.json'],
-      'stackrank full train: --checkpoint: directory /nonexistent-dir does not exist',
+      'full train --checkpoint',
+      ['full', 'train', '--checkpoint', join(missing, 'ck.json')],
+      `stackrank full train: --checkpoint: directory ${missing} does not exist`,
     ],
     [
-      ['full', 'train', '--out', '/nonexistent-dir/w.json'],
-      'stackrank full train: --out: directory /nonexistent-dir does not exist',
+      'full train --out',
+      ['full', 'train', '--out', join(missing, 'w.json')],
+      `stackrank full train: --out: directory ${missing} does not exist`,
     ],
-  ])('%j', async (argv, message) => {
+  ])('%s in a missing folder', async (_name, argv, message) => {
     const run = await runCli(argv);
     expect(run.code).toBe(2);
     expect(run.err).toBe(message);
@@ -307,14 +315,16 @@ describe('files to read', () => {
     const file = await runCli(['full', 'play', '--weights', missing]);
     expect(file.code).toBe(1);
     expect(file.err).toMatch(
-      new RegExp(`^stackrank full play: --weights: could not read ${missing}: ENOENT: .* \\[IO\\]$`),
+      new RegExp(`^stackrank full play: --weights: could not read weights file ${missing}: no such file \\[IO\\]$`),
     );
     const relative = await runCli(['full', 'play', '--weights', 'missing-weights.json']);
     expect(relative.code).toBe(1);
-    expect(relative.err).toMatch(/^stackrank full play: --weights: could not read missing-weights\.json: .*\[IO\]$/);
+    expect(relative.err).toMatch(
+      /^stackrank full play: --weights: could not read weights file missing-weights\.json: .*\[IO\]$/,
+    );
     const directory = await runCli(['full', 'play', '--weights', dir]);
     expect(directory.code).toBe(1);
-    expect(directory.err).toMatch(/^stackrank full play: --weights: could not read .*EISDIR.*\[IO\]$/);
+    expect(directory.err).toMatch(/^stackrank full play: --weights: could not read .*: not a regular file .*\[IO\]$/);
     const word = await runCli(['full', 'play', '--weights', 'nosuchpreset']);
     expect(word.code).toBe(2);
     expect(word.err).toMatch(/--weights must be a preset \(.*\) or a JSON file; "nosuchpreset" is neither$/);

@@ -13,9 +13,11 @@ import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { buildRankTable } from '../../src/rank/table.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runInFreshFolder } from '../helpers/cli.js';
 
 const ROOT = resolve(__dirname, '../..');
+// The usage errors below name relative files (x.json): looked up in a folder of this file's own.
+runInFreshFolder('stackrank-shards-cwd-');
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 /** How the scripts run stackrank here: the sources under tsx. */
 const STACKRANK = `${process.execPath} --import ${TSX} ${join(ROOT, 'src/cli.ts')}`;

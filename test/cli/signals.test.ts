@@ -87,13 +87,48 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('Ctrl-C stops long commands with exit code 130', { timeout: 120_000 }, () => {
-  it.each([
-    ['randomizers', '--pieces', '100000000'],
-    ['full', 'play', '--games', '1000', '--max-pieces', '100000000'],
-    ['full', 'train', '--generations', '1000', '--threads', '1'],
-    ['bench', 'survival', '--table', 'TABLE', '--games', '4', '--max-pieces', '100000000', '--threads', '1'],
-  ])('stackrank %s %s', async (...args) => {
-    const exit = await interrupt(args.map((a) => (a === 'TABLE' ? table : a)));
+  // On one thread and on two where the command takes --threads (issue 50). Many short games (bench game
+  // --max-pieces 5) once never gave Ctrl-C a turn on one thread: the game loop yielded only inside a long game.
+  const threaded = (args: string[]) => [1, 2].map((t) => [...args, '--threads', String(t)]);
+  it.each(
+    [
+      ['randomizers', '--pieces', '100000000'],
+      ['full', 'play', '--games', '1000', '--max-pieces', '100000000'],
+      ...threaded(['full', 'train', '--generations', '1000']),
+      ...threaded(['bench', 'survival', '--table', 'TABLE', '--games', '4', '--max-pieces', '100000000']),
+      ...threaded([
+        'bench',
+        'game',
+        '--table',
+        'TABLE9',
+        '--rules',
+        'classic',
+        '--games',
+        '200000',
+        '--max-pieces',
+        '5',
+      ]),
+      ...threaded([
+        'bench',
+        'game',
+        '--table',
+        'TABLE9',
+        '--rules',
+        'classic',
+        '--games',
+        '4',
+        '--max-pieces',
+        '10000000',
+      ]),
+    ].map((args) => [args.join(' '), args]),
+  )('stackrank %s', async (_name, args) => {
+    // The games' commands are interrupted once they play (after setting up the search under tsx on a loaded
+    // machine): a setup is sliced, so an earlier Ctrl-C would not test the games.
+    const after = args[1] === 'game' ? 6000 : 3000;
+    const exit = await interrupt(
+      args.map((a) => (a === 'TABLE' ? table : a === 'TABLE9' ? table9 : a)),
+      after,
+    );
     expect(exit.stderr.trim().split('\n').at(-1)).toMatch(/: interrupted$/);
     expect(exit.code).toBe(130);
     expect(exit.latencyMs).toBeLessThan(MAX_LATENCY_MS);

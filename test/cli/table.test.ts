@@ -1,9 +1,13 @@
+import { mkdtempSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_ITERATIONS } from '../../src/rank/build.js';
 import { runCli } from '../helpers/cli.js';
+
+/** A table file that does not exist, in a fresh folder of this test's own. */
+const missingTable = join(mkdtempSync(join(tmpdir(), 'stackrank-cli-')), 'missing.srk');
 
 describe('stackrank table', () => {
   it('builds to --out with progress, then reports info and ranks', async () => {
@@ -99,7 +103,7 @@ describe('stackrank table', () => {
     [['table', 'build', '--encoding', 'u8'], /--encoding must be one of u16, f32/],
     [['table', 'build', '--bogus'], /unknown option '--bogus'/],
     [['table', 'frobnicate'], /unknown command 'frobnicate'/],
-    [['table', 'rank', '/nonexistent.srk', '44444444'], /could not read rank table/],
+    [['table', 'rank', missingTable, '44444444'], /could not read rank table/],
     [['nonsense'], /unknown command 'nonsense'/],
   ])('fails with a one-line reason: %j', async (argv, message) => {
     const run = await runCli(argv as string[]);

@@ -153,7 +153,9 @@ describe('stackrank full', () => {
     const asDir = io();
     expect(await main(['full', 'train', '--checkpoint', folder, '--resume'], asDir.io)).toBe(1);
     expect(asDir.err).toEqual([
-      expect.stringMatching(/^stackrank full train: cannot read checkpoint .*folder: EISDIR.* \[IO\]$/),
+      expect.stringMatching(
+        /^stackrank full train: --checkpoint: could not read GA checkpoint .*folder: not a regular file .* \[IO\]$/,
+      ),
     ]);
     // A parser's message quoting the file's lines is still one line.
     const lines = join(dir, 'lines.json');

@@ -1208,6 +1208,170 @@ describe('research entry: runs, merges, rules', () => {
   );
 });
 
+/**
+ * The newer surface with hostile rule sets, boards of every form, hostile queues and holds, and real fumens damaged
+ * (issue 50). A rule set whose field is a getter answers a valid value to its first read only: a call that reads
+ * each field once (docs/errors.md) returns what the plain rule set gives; any other is a StackRankError.
+ */
+describe('newer surface: hostile rule sets, boards, queues, fumens', () => {
+  let table9: api.RankTable;
+  let gameAi: api.TetrisAI;
+  beforeAll(async () => {
+    table9 = await api.buildRankTable({ width: 9, iterations: 1, threads: 1 });
+    gameAi = await api.TetrisAI.create({ rules: 'classic', lookahead: 1, table: table9 });
+  });
+  const NAMES = ['classic', 'nes', 'guideline', 'tgm'] as const;
+  const FIELDS = Object.keys(api.RULE_SETS.guideline);
+  /**
+   * A copy of a named rule set with one field damaged, made afresh for each call (`make`): a getter answers its
+   * plain value to its first read only.
+   */
+  const ruleSetArb = fc
+    .tuple(
+      fc.constantFrom(...NAMES),
+      fc.constantFrom(...FIELDS, 'extra'),
+      hostile,
+      fc.constantFrom('value', 'getter', 'throws', 'drop', 'proxy'),
+    )
+    .map(([name, field, bad, how]) => {
+      const make = () => {
+        const plain = { ...api.RULE_SETS[name] } as Record<string, unknown>;
+        const damaged = { ...plain };
+        if (how === 'value') damaged[field] = bad;
+        else if (how === 'drop') delete damaged[field];
+        else if (how === 'getter' || how === 'throws') {
+          let reads = 0;
+          Object.defineProperty(damaged, field, {
+            enumerable: true,
+            get() {
+              if (how === 'throws') throw new Error('a getter that throws');
+              return reads++ === 0 ? plain[field] : bad;
+            },
+          });
+        }
+        return how === 'proxy' ? new Proxy(damaged, { ownKeys: () => [...FIELDS, field] }) : damaged;
+      };
+      return { name, field, how, make };
+    });
+  const placementsOf = (r: unknown) =>
+    Array.isArray(r) ? (r as api.GamePlacement[]).map((m) => JSON.stringify(m.cells)).sort() : r;
+  const boardArb = fc.oneof(
+    fc.array(fc.stringMatching(/^[.#]{10}$/), { maxLength: 22 }),
+    fc.array(fc.integer({ min: 0, max: 1023 }), { maxLength: 22 }).map((rows) => ({ width: 10, rows })),
+    fc
+      .array(fc.integer({ min: 0, max: 1023 }), { minLength: 4, maxLength: 22 })
+      .map((rows) => api.Board.fromBits(rows, 10)),
+    fc
+      .array(fc.integer({ min: 0, max: 1023 }), { maxLength: 22 })
+      .map((rows) => ({ width: 10, rows: new Uint16Array(rows) })),
+    hostile,
+  );
+  const pieceArb = maybe(fc.constantFrom(...api.PIECES));
+
+  fuzzSync(
+    'reachablePlacements / PieceMover / resolveRules with damaged rule sets',
+    fc.tuple(
+      ruleSetArb,
+      fc.constantFrom(...api.PIECES),
+      fc.array(fc.integer({ min: 0, max: 1023 }), { minLength: 4, maxLength: 6 }),
+    ),
+    ({ name, field, how, make }, piece, rows) => {
+      // A field no rule set has is refused (BAD_RULES) whatever it answers.
+      const once = how === 'getter' && field !== 'extra';
+      const board = api.Board.fromBits(rows, 10);
+      const got = callSync(() => api.reachablePlacements(board, piece, { rules: make() as never }));
+      if (once) expect(placementsOf(got)).toEqual(placementsOf(api.reachablePlacements(board, piece, { rules: name })));
+      if (how === 'throws') expect(got).toEqual(expect.objectContaining({ code: 'BAD_RULES' }));
+      const resolved = callSync(() => api.resolveRules(make()));
+      if (once) expect(resolved).toEqual(api.resolveRules(name));
+      const mover = callSync(() => new api.PieceMover(board, piece, make() as never));
+      if (mover instanceof api.PieceMover) {
+        for (const input of ['left', 'right', 'cw', 'ccw', 'softDrop'] as const) {
+          const moved = mover.apply(mover.spawn, input);
+          if (moved) expect(mover.cellsOf(moved).length).toBe(4);
+        }
+      }
+    },
+    RUNS / 5,
+  );
+  fuzzSync(
+    'TetrisAI nextMove / rankPlacements: boards as rows, bit rows and Boards; hostile queues and holds',
+    fc.tuple(
+      boardArb,
+      pieceArb,
+      maybe(fc.oneof(fc.array(maybe(fc.constantFrom(...api.PIECES)), { maxLength: 12 }), fc.string({ maxLength: 12 }))),
+      fc.oneof(pieceArb, fc.constant(null)),
+      maybe(fc.boolean()),
+      maybe(fc.record({ limit: maybe(fc.integer({ min: -1, max: 50 })) })),
+    ),
+    (board, current, queue, hold, canHold, opts) => {
+      const state = { board, current, queue, hold, canHold };
+      const move = callSync(() => gameAi.nextMove(state as never));
+      const given = callSync(() => api.Board.from(board as never));
+      if (move && !(move instanceof api.StackRankError) && given instanceof api.Board) {
+        const m = move as api.GameMove;
+        expect(m.cells.length).toBe(4);
+        // On the board, off its filled cells (the board as given, before the move's clears).
+        for (const [x, y] of m.cells) {
+          expect(x >= 0 && x < given.width && y >= 0).toBe(true);
+          expect(y < given.height && given.filled(x, y)).toBe(false);
+        }
+      }
+      callSync(() => gameAi.rankPlacements(state as never, opts as never));
+    },
+    RUNS / 5,
+  );
+  // A real fumen (fumenFromBoard of a board, a comment and maybe a placement), then damaged: a character changed, cut,
+  // its data repeated (more pages), put in a URL, or its prefix changed.
+  const fumenCase = fc
+    .tuple(
+      fc.array(fc.integer({ min: 0, max: 1023 }), { minLength: 4, maxLength: 20 }),
+      fc.oneof(fc.constant(undefined), fc.string({ maxLength: 60 }), fc.constant('#Q=[T](S)ZOIJL')),
+      fc.constantFrom('none', 'url', 'char', 'cut', 'repeat', 'prefix'),
+      fc.nat(),
+      fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/?@%.'),
+      fc.integer({ min: 0, max: 3 }),
+    )
+    .map(([rows, comment, how, at, ch, page]) => {
+      const board = api.Board.fromBits(rows, 10);
+      const fumen = api.fumenFromBoard(board, comment === undefined ? {} : { comment });
+      const i = at % fumen.length;
+      const text =
+        how === 'url'
+          ? `https://fumen.zui.jp/?${fumen}`
+          : how === 'char'
+            ? fumen.slice(0, i) + ch + fumen.slice(i + 1)
+            : how === 'cut'
+              ? fumen.slice(0, i)
+              : how === 'repeat'
+                ? fumen + fumen.slice(5).repeat(1 + (at % 400))
+                : how === 'prefix'
+                  ? `${['v110@', 'v114@', 'V115@', 'd115@', ''][at % 5]}${fumen.slice(5)}`
+                  : fumen;
+      return { board, comment: comment ?? '', how, text, page };
+    });
+  fuzzSync(
+    'boardFromFumen of real fumens, damaged',
+    fc.tuple(fumenCase),
+    ({ board, comment, how, text, page }) => {
+      const read = callSync(() => api.boardFromFumen(text, { page }));
+      if ((how === 'none' || how === 'url') && page === 0) {
+        const back = read as api.FumenPosition;
+        expect(back.comment).toBe(comment);
+        for (let y = 0; y < Math.max(back.board.height, board.height); y++)
+          expect(back.board.rows[y] ?? 0).toBe(board.rows[y] ?? 0);
+      }
+      if (read && !(read instanceof api.StackRankError)) {
+        const back = read as api.FumenPosition;
+        expect(back.board.width).toBe(10);
+        // What was read writes back (a fumen field holds any board it reads).
+        if (back.board.height <= 23) callSync(() => api.fumenFromBoard(back.board, { comment: back.comment }));
+      }
+    },
+    RUNS / 2,
+  );
+});
+
 it('every exported function and class has a fuzz case here', () => {
   const source = readFileSync(fileURLToPath(import.meta.url), 'utf8');
   const callable = Object.entries(api).filter(([, v]) => typeof v === 'function');

@@ -2,13 +2,17 @@
  * Strength levels and time budgets (docs/game.md, "Strength" and "Time budget"). Level 10 is the AI's own play to
  * the bit; a weaker level's moves are legal, reproducible for a seed on any thread count, and differ with the seed.
  * A budget large enough plays the full search's move; a budget of 0 plays the cheapest step's, which is the move of
- * an AI made with no lookahead and a one-piece recover search.
+ * an AI made with no lookahead and a one-piece recover search. A slip (a weaker level settling for another move) is
+ * one of the eight best moves, never one that tops out while the AI's own does not, and a costly one more rarely the
+ * colder the level: a weaker player's mistake, not a random move.
  */
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TetrisAI, type GameMove } from '../../src/game/ai.js';
 import { searchLadder } from '../../src/game/budget.js';
 import { playGame, playOneGame, type PlayedTurn } from '../../src/game/play.js';
-import { STRENGTH_PROFILES } from '../../src/game/strength.js';
+import { STRENGTH_PROFILES, slipChoice, type SlipCandidate } from '../../src/game/strength.js';
+import { Rng } from '../../src/random.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { cellsKey } from '../../src/game/grid.js';
 
@@ -161,5 +165,60 @@ describe('time budget', () => {
       expect(() => ai.nextMove(state, { budgetMs: budgetMs as number })).toThrow(/budgetMs must be a finite number/);
     expect(() => ai.nextMove(state, { budget: 5 } as never)).toThrow(/budget/);
     expect(() => ai.newGame().nextMove(state, { budgetMs: -1 })).toThrow(/budgetMs/);
+  });
+});
+
+describe('a slip settles for a nearly-best move, not a random one', () => {
+  const candidates = fc.array(
+    fc.record({ value: fc.double({ min: -1000, max: 1000, noNaN: true }), topsOut: fc.boolean() }),
+    { minLength: 2, maxLength: 40 },
+  );
+  /** The indices of the eight best candidates by value (the first listed first among equals). */
+  const bestEight = (cs: readonly SlipCandidate[], allowTopOut: boolean) =>
+    cs
+      .map((c, i) => ({ c, i }))
+      .filter(({ c }) => allowTopOut || !c.topsOut)
+      .sort((a, b) => b.c.value - a.c.value || a.i - b.i)
+      .slice(0, 8)
+      .map(({ i }) => i);
+
+  it('one of the eight best; none that tops out unless the own move does; the same choice for the same seed', () => {
+    fc.assert(
+      fc.property(
+        candidates,
+        fc.constantFrom('stack', 'recover'),
+        fc.double({ min: 0.01, max: 2, noNaN: true }),
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        (cs, mode, temperature, seed) => {
+          const k = slipChoice(cs, mode as 'stack' | 'recover', temperature, new Rng(seed));
+          expect(bestEight(cs, cs[0].topsOut)).toContain(k);
+          if (!cs[0].topsOut) expect(cs[k].topsOut).toBe(false);
+          expect(slipChoice(cs, mode as 'stack' | 'recover', temperature, new Rng(seed))).toBe(k);
+        },
+      ),
+      { seed: 53, numRuns: 300 },
+    );
+  });
+
+  it('a costly move is rarely chosen, and more rarely at a lower temperature', () => {
+    // The own move 0, a near one (1 point of 100) and a costly one (50 points): recover mode's unit is 100 points.
+    const cs: SlipCandidate[] = [
+      { value: 0, topsOut: false },
+      { value: -1, topsOut: false },
+      { value: -50, topsOut: false },
+    ];
+    const counts = (temperature: number) => {
+      const rng = new Rng(7);
+      const n = [0, 0, 0];
+      for (let i = 0; i < 4000; i++) n[slipChoice(cs, 'recover', temperature, rng)]++;
+      return n;
+    };
+    const warm = counts(1);
+    const cold = counts(0.1);
+    // Weights exp(-loss / 100 / T): at T = 1 about 0.38 / 0.38 / 0.23; at T = 0.1 about 0.52 / 0.47 / 0.003.
+    expect(warm[2] / 4000).toBeGreaterThan(0.18);
+    expect(warm[2] / 4000).toBeLessThan(0.28);
+    expect(cold[2]).toBeLessThan(40);
+    expect(cold[0] + cold[1]).toBeGreaterThan(3900);
   });
 });

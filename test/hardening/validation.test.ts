@@ -20,6 +20,12 @@ import {
   surfaceIndex,
   trainWeights,
   RankTable,
+  checkGeometry,
+  mergeFullGames,
+  mergeGameResults,
+  mergeSimulations,
+  playFullGames,
+  playGame,
 } from '../helpers/api.js';
 import { liveWorkerCount } from '../../src/workers.js';
 
@@ -190,6 +196,59 @@ describe('table parameters the loader would refuse', () => {
     for (const parameter of [Number.NaN, -1, Infinity])
       expect(() => made(parameter)).toThrow(
         expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringContaining('randomizer parameter') }),
+      );
+  });
+});
+
+describe('typed errors in research functions (issue 50, defect 8)', () => {
+  it('checkGeometry with a caller name that is not a string is BAD_ARGUMENT, not a TypeError', () => {
+    for (const what of [Symbol('x'), { toString: () => 1 / 0 }, Object.create(null), 7])
+      for (const geometry of [{ width: 99 }, 5, { width: 5 }])
+        expect(() => checkGeometry(geometry as never, what as never)).toThrow(
+          expect.objectContaining({ name: 'StackRankError', code: 'BAD_ARGUMENT' }),
+        );
+    expect(checkGeometry({ width: 5 }, 'mine')).toEqual({ width: 5, maxStep: 4 });
+  });
+
+  it('the merges given a result with a BigInt field are BAD_ARGUMENT naming it, not a TypeError', async () => {
+    const table9 = await buildRankTable({ width: 9, maxStep: 3, iterations: 1, threads: 1 });
+    const game = await playGame({ table: table9, rules: 'classic', games: 2, maxPieces: 20, seed: 1, threads: 1 });
+    const sim = await simulateStacking({ table, lookahead: 0, games: 2, maxPieces: 50, threads: 1 });
+    const full = await playFullGames({ games: 2, maxPieces: 20, height: 10 });
+    const cases: [string, (rs: never[]) => unknown, object, string][] = [
+      ['mergeGameResults', mergeGameResults, game, 'seed'],
+      ['mergeGameResults', mergeGameResults, game, 'maxPieces'],
+      ['mergeSimulations', mergeSimulations, sim, 'seed'],
+      ['mergeSimulations', mergeSimulations, sim, 'lookahead'],
+      ['mergeFullGames', mergeFullGames, full, 'seed'],
+      ['mergeFullGames', mergeFullGames, full, 'gameCount'],
+    ];
+    for (const [name, merge, result, field] of cases) {
+      expect(() => merge([result] as never[]), name).not.toThrow();
+      for (const at of [0, 1]) {
+        const parts = [result, { ...result, [field]: 12n }];
+        if (at === 0) parts.reverse();
+        const error = (() => {
+          try {
+            merge(parts as never[]);
+          } catch (e) {
+            return e as Error;
+          }
+        })();
+        expect(error, `${name} ${field}`).toEqual(
+          expect.objectContaining({ name: 'StackRankError', code: 'BAD_ARGUMENT' }),
+        );
+        expect(error?.message).toMatch(new RegExp(`${field} is a BigInt \\(12n\\)`));
+      }
+    }
+    // Nested deeper than any run's data, or referring to itself: refused the same way, not a RangeError.
+    let deep: unknown = 1;
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    for (const odd of [deep, cyclic])
+      expect(() => mergeSimulations([sim, { ...sim, randomizer: odd } as never])).toThrow(
+        expect.objectContaining({ name: 'StackRankError', code: 'BAD_ARGUMENT' }),
       );
   });
 });

@@ -385,7 +385,7 @@ export const features: readonly string[] = research.FEATURE_NAMES;
       build: { outDir: join(page, 'dist'), target: 'es2022', reportCompressedSize: false },
     });
     expect(existsSync(join(page, 'dist/index.html'))).toBe(true);
-    expect(warnings, 'Vite warned while bundling stackrank').toEqual([]);
+    expect(warnings, `Vite warned while bundling stackrank:\n${warnings.join('\n')}`).toEqual([]);
     if (skipBrowser) return;
     expectPagePlayed(await playPage(join(page, 'dist')));
   });

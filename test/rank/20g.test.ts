@@ -209,7 +209,7 @@ describe('stackrank table build --variant 20g', () => {
       '--randomizer',
       'tgm1',
       '--out',
-      '/tmp/never.srk',
+      join(await mkdtemp(join(tmpdir(), 'stackrank-20g-')), 'never.srk'),
     ]);
     expect(withModel.code).not.toBe(0);
     expect(withModel.err).toMatch(/--randomizer needs --variant preview or weighted/);
@@ -221,7 +221,7 @@ describe('stackrank table build --variant 20g', () => {
       '--steep',
       'collapse',
       '--out',
-      '/tmp/never.srk',
+      join(await mkdtemp(join(tmpdir(), 'stackrank-20g-')), 'never.srk'),
     ]);
     expect(collapse.code).not.toBe(0);
     expect(collapse.err).toMatch(/--variant 20g is built with --steep forbid only/);

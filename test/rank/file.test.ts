@@ -151,7 +151,8 @@ describe('table files', () => {
     });
 
     it('IO for a missing file', async () => {
-      await expect(loadRankTable('/nonexistent/table.srk')).rejects.toMatchObject({
+      const missing = join(await mkdtemp(join(tmpdir(), 'stackrank-file-')), 'missing', 'table.srk');
+      await expect(loadRankTable(missing)).rejects.toMatchObject({
         code: 'IO',
         message: expect.stringMatching(/no such file/),
       });
@@ -185,9 +186,10 @@ describe('the docs say what the writer does (file-fixes)', () => {
 
   it('cachedTablePath returns a Promise, and docs/api.md says so', async () => {
     const { cachedTablePath } = await import('../../src/rank/cache.js');
-    const result = cachedTablePath({ width: 4, maxStep: 1 }, { XDG_CACHE_HOME: '/nowhere' });
+    const home = await mkdtemp(join(tmpdir(), 'stackrank-file-'));
+    const result = cachedTablePath({ width: 4, maxStep: 1 }, { XDG_CACHE_HOME: home });
     expect(result).toBeInstanceOf(Promise);
-    expect(await result).toBe('/nowhere/stackrank/rank-article-w4-s1-i15.srk');
+    expect(await result).toBe(join(home, 'stackrank', 'rank-article-w4-s1-i15.srk'));
     const row = (await doc('api.md')).split('\n').find((l) => l.includes('`cachedTablePath(')) ?? '';
     expect(row).toMatch(/async|Promise/);
   });

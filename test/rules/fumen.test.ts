@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { decoder, encoder, Field } from 'tetris-fumen';
 import { Board, boardFromFumen, fumenFromBoard, StackRankError } from '../../src/index.js';
+import { FUMEN_MAX_LENGTH } from '../../src/rules/fumen.js';
 
 // Every piece colour and garbage, drawn with the package's own field syntax (top row first).
 const COLOURED = ['LLL_______', 'LOOIIIIZZ_', 'JOOSSTTTZZ', 'JJSSXXTXXX'];
@@ -201,5 +203,102 @@ describe('fumen', () => {
         message: 'placement.piece must be a letter of I O T S Z L J; got "Q"',
       }),
     );
+  });
+});
+
+describe('fumen comments (issue 50, defect 5)', () => {
+  const codeOf = (f: () => unknown) => {
+    try {
+      f();
+      return null;
+    } catch (e) {
+      return (e as StackRankError).code;
+    }
+  };
+
+  it('a comment is written whole, or refused with BAD_ARGUMENT naming the limit, never cut', () => {
+    // At the limit, one past it, and non-ASCII text whose escapes straddle it (each character is %uXXXX, 6 long).
+    expect(boardFromFumen(fumenFromBoard(Board.empty(), { comment: 'x'.repeat(4095) })).comment).toBe('x'.repeat(4095));
+    expect(() => fumenFromBoard(Board.empty(), { comment: 'x'.repeat(4096) })).toThrow(
+      expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringMatching(/at most 4095/) }),
+    );
+    expect(boardFromFumen(fumenFromBoard(Board.empty(), { comment: '日'.repeat(682) })).comment).toBe('日'.repeat(682));
+    expect(codeOf(() => fumenFromBoard(Board.empty(), { comment: '日本'.repeat(400) }))).toBe('BAD_ARGUMENT');
+  });
+
+  it('a comment that starts with "#Q=" is a quiz: read back when it is one, else BAD_ARGUMENT (not the package\'s Error)', () => {
+    // Found by the fuzz suite (a damaged quiz comment read back and written again): the package threw a plain Error.
+    for (const comment of ['#Q=[T](S)ZOIJL', '#Q=[](T)SZ', '#Q=[]()SZ'])
+      expect(boardFromFumen(fumenFromBoard(Board.empty(), { comment })).comment).toBe(comment);
+    for (const comment of ['#Q=', '#Q=% BT](S)ZOIJL', '#Q=[X](T)', '#Q=[](']) {
+      expect(() => fumenFromBoard(Board.empty(), { comment })).toThrow(
+        expect.objectContaining({
+          name: 'StackRankError',
+          code: 'BAD_ARGUMENT',
+          message: expect.stringMatching(/#Q=\[H\]\(C\)QUEUE/),
+        }),
+      );
+    }
+  });
+
+  it('property: any comment reads back as written exactly when it fits, and is BAD_ARGUMENT otherwise', () => {
+    // Lengths across the limit (size 'max': fast-check keeps strings short otherwise).
+    const text = fc.oneof(
+      fc
+        .array(fc.integer({ min: 0, max: 0x10ffff }), { maxLength: 1400, size: 'max' })
+        .map((points) => points.map((c) => String.fromCodePoint(c)).join('')),
+      fc
+        .array(fc.constantFrom('x', '#', 'é', '日', '\uD83D', '%', '+'), {
+          minLength: 600,
+          maxLength: 4200,
+          size: 'max',
+        })
+        .map((a) => a.join('')),
+    );
+    fc.assert(
+      fc.property(text, (comment) => {
+        const fits = escape(comment).length <= 4095;
+        const code = codeOf(() => fumenFromBoard(Board.empty(), { comment }));
+        if (!fits) expect(code).toBe('BAD_ARGUMENT');
+        else expect(boardFromFumen(fumenFromBoard(Board.empty(), { comment })).comment).toBe(comment);
+      }),
+      { numRuns: 60, endOnFailure: true },
+    );
+  });
+});
+
+describe('long fumens (issue 50, defect 4)', () => {
+  /** A fumen of `pages` pages, each changing one garbage cell (so no run of pages is stored as a repeat). */
+  const manyPages = (pages: number) =>
+    encoder.encode(
+      Array.from({ length: pages }, (_, i) => {
+        const field = Field.create();
+        if (i % 2) field.set(i % 10, 0, 'X');
+        return { field };
+      }),
+    );
+
+  it('a fumen over FUMEN_MAX_LENGTH characters is BAD_FUMEN at once, naming the limit', () => {
+    // 40,000 pages, the issue's case (the package took about 14 s and 560 MB to decode it): refused, not decoded.
+    // (The data of 1,000 empty pages, 40 times over: each copy starts from the empty field the one before ends on.)
+    const thousand = encoder.encode(Array.from({ length: 1000 }, () => ({ field: Field.create() }))).slice(5);
+    const huge = `v115@${thousand.repeat(40)}`;
+    expect(huge.length).toBeGreaterThan(FUMEN_MAX_LENGTH);
+    for (const fumen of [huge, `https://fumen.zui.jp/?${huge}`, `v115@${'A'.repeat(FUMEN_MAX_LENGTH)}`])
+      expect(() => boardFromFumen(fumen)).toThrow(
+        expect.objectContaining({ code: 'BAD_FUMEN', message: expect.stringMatching(/at most 8,192 characters/) }),
+      );
+  });
+
+  it('a fumen at the limit is read, every page as the package reads it', () => {
+    let pages = 1;
+    while (manyPages(pages * 2).length <= FUMEN_MAX_LENGTH) pages *= 2;
+    const fumen = manyPages(pages);
+    expect(fumen.length).toBeLessThanOrEqual(FUMEN_MAX_LENGTH);
+    const decoded = decoder.decode(fumen);
+    for (const page of [0, 1, pages - 1]) {
+      const { board } = boardFromFumen(fumen, { page });
+      for (let x = 0; x < 10; x++) expect(board.filled(x, 0)).toBe(decoded[page].field.at(x, 0) !== '_');
+    }
   });
 });

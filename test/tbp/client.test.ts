@@ -3,6 +3,9 @@
  * says comes back in order, and every way a bot can misbehave (no program, exits, writes what is not a message,
  * answers with an error, says nothing) is a StackRankError('IO') saying which, never a hang.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StackRankError } from '../../src/errors.js';
 import { TbpClient } from '../../src/tbp/client.js';
@@ -44,7 +47,13 @@ describe('TbpClient', () => {
   });
 
   it('a program that cannot run', async () => {
-    expect(await ioError(TbpClient.spawn('/nonexistent/tbp-bot', [], { timeoutMs: 3000 }))).toMatch(/could not run/);
+    const dir = mkdtempSync(join(tmpdir(), 'stackrank-tbp-'));
+    try {
+      const missing = join(dir, 'no-such-bot');
+      expect(await ioError(TbpClient.spawn(missing, [], { timeoutMs: 3000 }))).toMatch(/could not run/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a bot that exits before its info, and one that exits while a suggestion is due', async () => {
