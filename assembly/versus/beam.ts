@@ -52,15 +52,20 @@ let children: i32 = 0;
   return (<i32>(<u32>(hash >> 32) ^ <u32>hash)) & slotMask;
 }
 
-/** Swaps heap places i and j, and their slots' pointers. */
-function swap(i: i32, j: i32): void {
-  const a = cand(i);
-  const b = cand(j);
+/** Swaps the candidate records at a and b. */
+@inline function swapRecords(a: usize, b: usize): void {
   for (let w: usize = 0; w < <usize>CAND_BYTES; w += 8) {
     const t = load<u64>(a + w);
     store<u64>(a + w, load<u64>(b + w));
     store<u64>(b + w, t);
   }
+}
+
+/** Swaps heap places i and j, and their slots' pointers. */
+function swap(i: i32, j: i32): void {
+  const a = cand(i);
+  const b = cand(j);
+  swapRecords(a, b);
   store<i32>(slotAt(load<i32>(a + K_SLOT)), i);
   store<i32>(slotAt(load<i32>(b + K_SLOT)), j);
 }
@@ -168,13 +173,7 @@ function offer(value: f64, hash: u64, parent: i32, move: i32, root: i32): void {
 /** Puts the kept candidates in order, best first (a heap sort over the min-heap: the worst goes last). */
 function sortCandidates(): void {
   for (let n = heapSize - 1; n > 0; n--) {
-    const a = cand(0);
-    const b = cand(n);
-    for (let w: usize = 0; w < <usize>CAND_BYTES; w += 8) {
-      const t = load<u64>(a + w);
-      store<u64>(a + w, load<u64>(b + w));
-      store<u64>(b + w, t);
-    }
+    swapRecords(cand(0), cand(n));
     siftDownPlain(0, n);
   }
 }
@@ -187,13 +186,7 @@ function siftDownPlain(i: i32, size: i32): void {
     let w = l;
     if (l + 1 < size && better(cand(w), cand(l + 1))) w = l + 1;
     if (!better(cand(i), cand(w))) break;
-    const a = cand(i);
-    const b = cand(w);
-    for (let k: usize = 0; k < <usize>CAND_BYTES; k += 8) {
-      const t = load<u64>(a + k);
-      store<u64>(a + k, load<u64>(b + k));
-      store<u64>(b + k, t);
-    }
+    swapRecords(cand(i), cand(w));
     i = w;
   }
 }

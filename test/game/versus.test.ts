@@ -100,6 +100,19 @@ function carve(rows: Uint32Array, s: { kind: string; x: number; y: number; side:
   }
 }
 
+/** A one-piece search's settings under the default weights, for measuring a board's terms. */
+const MEASURE_SETTINGS = {
+  width: W,
+  visibleHeight: 20,
+  height: H,
+  rules: rules.ruleSet,
+  holdAllowed: true,
+  depth: 1,
+  beam: 1,
+  weights: weightVector(VERSUS_WEIGHTS),
+  attack: ATTACK_TABLES.guideline,
+};
+
 const pieceArb = fc.constantFrom(...PIECES);
 const weightsArb = fc.oneof(
   fc.constant(VERSUS_WEIGHTS),
@@ -213,20 +226,15 @@ describe('the versus search chooses as the reference does', () => {
         }),
         fc.integer({ min: 0, max: 2 }),
         (rows, incoming, backToBack) => {
-          const { terms, value } = kernel.measure(
-            {
-              width: W,
-              visibleHeight: 20,
-              height: H,
-              rules: rules.ruleSet,
-              holdAllowed: true,
-              depth: 1,
-              beam: 1,
-              weights: weightVector(VERSUS_WEIGHTS),
-              attack: ATTACK_TABLES.guideline,
-            },
-            { rows, sequence: [0], hold: -1, canHold: true, combo: 0, backToBack, incoming },
-          );
+          const { terms, value } = kernel.measure(MEASURE_SETTINGS, {
+            rows,
+            sequence: [0],
+            hold: -1,
+            canHold: true,
+            combo: 0,
+            backToBack,
+            incoming,
+          });
           const waiting = incoming.reduce((a, e) => a + e.lines, 0);
           const trimmed = Array.from(rows);
           const want = refBoardTerms(trimmed, W, 20, 0, waiting, backToBack > 0);
@@ -241,19 +249,8 @@ describe('the versus search chooses as the reference does', () => {
 
   it('carved T-slots are found: a T-spin double slot ready clears 2, a triple slot 3', () => {
     const kernel = VersusKernel.get();
-    const settings = {
-      width: W,
-      visibleHeight: 20,
-      height: H,
-      rules: rules.ruleSet,
-      holdAllowed: true,
-      depth: 1,
-      beam: 1,
-      weights: weightVector(VERSUS_WEIGHTS),
-      attack: ATTACK_TABLES.guideline,
-    };
     const termsOf = (board: string[]) =>
-      kernel.measure(settings, {
+      kernel.measure(MEASURE_SETTINGS, {
         rows: Board.fromRows([...Array(20 - board.length).fill('..........'), ...board]).rows,
         sequence: [0],
         hold: -1,
