@@ -15,13 +15,15 @@ const LINE_LIMIT = 400;
 
 export default defineConfig([
   {
-    // game-worker: the body of playGame's worker threads; ai-worker: createWorkerTetrisAI's worker (a Web Worker or
-    // a worker thread). Both are loaded by URL beside the chunk that starts them.
+    // game-worker: the body of playGame's worker threads; versus-worker: playVersus's; ai-worker:
+    // createWorkerTetrisAI's worker (a Web Worker or a worker thread). Each is loaded by URL beside the chunk that
+    // starts it.
     // tbp-worker: the TBP bot as a worker script (package export stackrank/tbp-worker, docs/tbp.md).
     entry: {
       ...entry,
       cli: 'src/cli.ts',
       'game-worker': 'src/game/game-worker.ts',
+      'versus-worker': 'src/versus/worker.ts',
       'ai-worker': 'src/game/ai-worker.ts',
       'tbp-worker': 'src/tbp/worker.ts',
     },

@@ -139,3 +139,13 @@ export {
   insertGarbageRows,
   type GarbageStep,
 } from './rules/index.js';
+// The versus simulator: matches between TetrisAI and TetrisAI or a Tetris Bot Protocol bot (docs/versus.md).
+export {
+  playVersus,
+  type PlayVersusOptions,
+  type VersusSide,
+  type VersusAIOptions,
+  type VersusResult,
+  type VersusSideResult,
+} from './versus/run.js';
+export type { MatchTally, SideTally, MatchWinner, OutReason } from './versus/match.js';

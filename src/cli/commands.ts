@@ -12,11 +12,12 @@ import { queueCommand, randomizersCommand } from './randomizers.js';
 import type { CommandSpec, Groups } from './spec.js';
 import { benchSurvivalCommand } from './survival.js';
 import { tbpCommand } from './tbp.js';
+import { benchVersusCommand } from './versus.js';
 import { tableBuildCommand, tableInfoCommand, tableRankCommand } from './table.js';
 
 export const GROUPS: Groups = {
   table: 'build, inspect and query rank tables',
-  bench: "benchmarks: survival (the article's table, measured), game (TetrisAI in real games)",
+  bench: "benchmarks: survival (the article's table), game (real games), versus (matches)",
   full: 'full-board player: play games with weight presets, train weights (GA)',
 };
 
@@ -26,6 +27,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   tableRankCommand,
   benchSurvivalCommand,
   benchGameCommand,
+  benchVersusCommand,
   playCommand,
   analyzeCommand,
   fullPlayCommand,

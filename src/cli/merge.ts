@@ -20,11 +20,14 @@ const PRINTERS: Record<RunCommand, (io: CliIO, json: boolean, shards: readonly {
   'full play': printMergedFullPlay,
 };
 
-/** The options whose values a run records, by command: the printers read the merged run's parameters. */
-const OPTIONS = {
-  'bench survival': () => benchSurvivalCommand.options,
-  'bench game': () => benchGameCommand.options,
-  'full play': () => fullPlayCommand.options,
+/**
+ * What a run's parameters are checked against, by command: the options whose values it records, and the
+ * parameters its printer cannot do without (the printers describe the merged run from them).
+ */
+const PARAMS = {
+  'bench survival': () => ({ options: benchSurvivalCommand.options, required: ['rankTable', 'maxPieces'] }),
+  'bench game': () => ({ options: benchGameCommand.options, required: ['rankTable', 'maxPieces'] }),
+  'full play': () => ({ options: fullPlayCommand.options, required: ['weightVector'] }),
 } satisfies Record<RunCommand, unknown>;
 
 export const mergeCommand = defineCommand({
@@ -43,7 +46,8 @@ JSON (time and speed are the shards' total). Files of different runs, overlappin
     const files = [];
     for (const path of args) {
       const run = await readRunFile(path, io.signal);
-      checkRunParams(run.params, OPTIONS[run.command](), path);
+      const { options, required } = PARAMS[run.command]();
+      checkRunParams(run.params, options, required, path);
       files.push({ path, run });
     }
     const shards = checkShardSet(files);

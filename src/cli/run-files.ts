@@ -279,10 +279,17 @@ function optionValueProblem(spec: OptionSpec, v: unknown): string | null {
 /**
  * Checks a run's parameters against the options of its command (`options`, the command's own option table) and
  * the recorded extras (PARAM_EXTRAS): each value one the command could have recorded, so what prints a merged run
- * reads only values of the right kind. Keys the command does not know are left alone (they only take part in the
- * comparison of shards). BAD_HEADER naming the file and the parameter.
+ * reads only values of the right kind, and the `required` ones (those it prints from) are there. Keys the command
+ * does not know are left alone (they only take part in the comparison of shards). BAD_HEADER naming the file and
+ * the parameter.
  */
-export function checkRunParams(params: Record<string, unknown>, options: OptionTable, path: string): void {
+export function checkRunParams(
+  params: Record<string, unknown>,
+  options: OptionTable,
+  required: readonly string[],
+  path: string,
+): void {
+  for (const key of required) if (!Object.hasOwn(params, key)) bad(path, `params.${key} is missing`);
   for (const [key, v] of Object.entries(params)) {
     const extra = Object.hasOwn(PARAM_EXTRAS, key) ? PARAM_EXTRAS[key] : undefined;
     const problem = extra

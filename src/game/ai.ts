@@ -852,10 +852,10 @@ const RECOVER_OPTIONS = ['depth', 'beam', 'chance', 'weights'];
 /** The keys of TetrisAIOptions.versus. */
 const VERSUS_SEARCH_OPTIONS = optionNames<NonNullable<TetrisAIOptions['versus']>>({ beam: true, weights: true });
 /** The survival policy's options, refused under goal 'versus'; and the options it takes. */
+// (`table` is taken and unused: a caller such as the versus simulator may give every AI the same options.)
 const VERSUS_REFUSED = [
   'randomizer',
   'well',
-  'table',
   'recover',
   'previewTable',
   'policy',

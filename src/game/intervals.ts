@@ -4,7 +4,8 @@
  *   the ratio estimator with games as the sampling unit, since one game's clears are not independent of each other
  *   (a burn costs several; a T-spin needs its setup);
  * - pieces per top-out: top-outs counted over the pieces played, each piece with the same small chance of ending
- *   its game (a Poisson count), with the exact Poisson interval on the count.
+ *   its game (a Poisson count), with the exact Poisson interval on the count;
+ * - a versus run's win rate (docs/versus.md): the Wilson score interval of a proportion.
  */
 
 import { perEventInterval } from '../poisson.js';
@@ -48,4 +49,19 @@ export function tetrisRateInterval(games: readonly { lines: number; tetrisLines:
  */
 export function piecesPerTopOutInterval(topOuts: number, pieces: number): [number, number] {
   return perEventInterval(topOuts, pieces);
+}
+
+/**
+ * The Wilson score interval (95 %) of a proportion: `score` successes in `n` trials, clipped to [0, 1]; [0, 1] when
+ * n is 0. A half success (a drawn match counted as half a win) is allowed: the interval then treats the score as
+ * that proportion of n trials.
+ */
+export function wilsonInterval(score: number, n: number): [number, number] {
+  if (n <= 0) return [0, 1];
+  const p = score / n;
+  const z2 = Z95 * Z95;
+  const centre = p + z2 / (2 * n);
+  const half = Z95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  const scale = 1 + z2 / n;
+  return [Math.max(0, (centre - half) / scale), Math.min(1, (centre + half) / scale)];
 }

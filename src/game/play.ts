@@ -57,10 +57,10 @@ import {
 } from './versus-play.js';
 
 /** Longest stretch of moves without giving the event loop a turn. */
-const YIELD_EVERY_MS = 20;
+export const YIELD_EVERY_MS = 20;
 /** Lets the event loop run its timers and I/O, then calls `resume`: setImmediate where there is one (Node), since
  * a zero timeout waits at least a millisecond (5 % of the games' time at one turn every 20 ms). */
-const giveTurn = (resume: () => void): unknown =>
+export const giveTurn = (resume: () => void): unknown =>
   typeof setImmediate === 'function' ? setImmediate(resume) : setTimeout(resume, 0);
 
 /** Least time between two onProgress calls. */

@@ -7,13 +7,21 @@
  */
 import { nodeBuiltin } from '../node-builtins.js';
 
-/** `here`: the caller's import.meta.url (a module of src/game/, or a chunk of dist/). */
-export function nodeWorkerEntry(here: string, name: string, what: string): { script: string | URL; eval: boolean } {
+/**
+ * `here`: the caller's import.meta.url (a module of src/game/, or a chunk of dist/); `source`: the entry's
+ * TypeScript file from `here` (default ./<name>.ts).
+ */
+export function nodeWorkerEntry(
+  here: string,
+  name: string,
+  what: string,
+  source = `./${name}.ts`,
+): { script: string | URL; eval: boolean } {
   if (!here.endsWith('.ts')) return { script: new URL(`./${name}.js`, here), eval: false };
   const { createRequire } = nodeBuiltin('module', what);
   const { pathToFileURL } = nodeBuiltin('url', what);
   const api = pathToFileURL(createRequire(here).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
-  const file = new URL(`./${name}.ts`, here).href;
+  const file = new URL(source, here).href;
   const load = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(file)}, ${JSON.stringify(here)}))`;
   // A failure to load is the worker's 'error' event, as with the built file.
   return { script: `${load}.catch((e) => { setImmediate(() => { throw e; }); });`, eval: true };

@@ -27,12 +27,13 @@ export async function computePieceMax(
   table: RankTable,
   target?: Uint16Array,
   signal?: AbortSignal,
+  onFraction?: (done: number) => void,
 ): Promise<Uint16Array> {
   const size = table.size;
   if (target && target.length !== size * SLOTS)
     throw new StackRankError('BAD_ARGUMENT', `expected room for ${size * SLOTS} values; got ${target.length}`);
   const out = target ?? new Uint16Array(size * SLOTS);
-  await forEachRowChunk(table, (first, rows) => out.set(rows, first * SLOTS), signal);
+  await forEachRowChunk(table, (first, rows) => out.set(rows, first * SLOTS), signal, onFraction);
   return out;
 }
 
@@ -48,6 +49,7 @@ export async function computeFoldedPieceMax(
   table: RankTable,
   target: Uint16Array,
   signal?: AbortSignal,
+  onFraction?: (done: number) => void,
 ): Promise<void> {
   if (!variantMirrored(table.variant))
     throw new StackRankError('BAD_ARGUMENT', `a ${table.variant} table is not mirror-symmetric: its rows do not fold`);
@@ -58,18 +60,25 @@ export async function computeFoldedPieceMax(
       `expected room for ${shape.foldedSize * SLOTS} values; got ${target.length}`,
     );
   const flip = flipTable(shape);
-  await forEachRowChunk(table, (first, rows) => foldRowRange(rows, first, shape, SLOTS, target, flip), signal);
+  await forEachRowChunk(
+    table,
+    (first, rows) => foldRowRange(rows, first, shape, SLOTS, target, flip),
+    signal,
+    onFraction,
+  );
 }
 
 /**
  * Computes the rows chunk by chunk with the rank kernel and hands each chunk (its first surface, its rows: a view
  * of kernel memory, valid during the call) to `take`, so the kernel's memory holds only a slice of the
- * 16-byte-per-surface result. Stops with ABORTED at the next chunk once `signal` aborts.
+ * 16-byte-per-surface result. Stops with ABORTED at the next chunk once `signal` aborts; `onFraction` hears the
+ * share of surfaces done whenever the event loop gets a turn.
  */
 async function forEachRowChunk(
   table: RankTable,
   take: (first: number, rows: Uint16Array) => void,
   signal: AbortSignal | undefined,
+  onFraction?: (done: number) => void,
 ): Promise<void> {
   const size = table.size;
   const plan = await runInSlices(rankPlanSteps(rankMoves(table.width, table.maxStep), table.width, table.maxStep), {
@@ -82,14 +91,19 @@ async function forEachRowChunk(
   const prev = kernel.alloc(size * 2 + 16);
   await table.writeSearchValues(new Uint16Array(memory.buffer, prev, size), signal);
   const scratch = kernel.alloc(plan.lo * 2 + 16);
-  const blocksPerChunk = Math.max(1, Math.floor((16 << 20) / (plan.lo * SLOTS * 2)));
+  // 2 MB of rows (131,072 surfaces) per chunk: kernel, slot 7 and `take` together take a few milliseconds, so a
+  // chunk fits in a slice (16 MB chunks kept the event loop 110-140 ms under load: bench/notes/setup-lag.md).
+  const blocksPerChunk = Math.max(1, Math.floor((2 << 20) / (plan.lo * SLOTS * 2)));
   const chunk = kernel.alloc(blocksPerChunk * plan.lo * SLOTS * 2);
   const values = new Uint16Array(memory.buffer, prev, size);
   // About a second of work in all (an AI's first engine): the event loop gets a turn between chunks, so a caller's
   // abort (TetrisAI.create's signal) or timer is not held up by it.
   const due = sliceClock();
   for (let hi = 0; hi < plan.hi; hi += blocksPerChunk) {
-    if (due()) await yieldToEventLoop();
+    if (due()) {
+      onFraction?.(hi / plan.hi);
+      await yieldToEventLoop();
+    }
     if (signal?.aborted) throw new StackRankError('ABORTED', "the search's setup was aborted");
     const end = Math.min(plan.hi, hi + blocksPerChunk);
     // The kernel writes surface s at out + s * 16; shift the base so block `hi` lands at the chunk's start.

@@ -127,6 +127,7 @@ async function makeImage(
     : table.searchScale();
   // The ranks are about a quarter of an image with leaf rows (its rows take the rest).
   report({ stage: 'search', fraction: rows === null ? 1 : 0.25 });
+  const rowsDone = (done: number) => report({ stage: 'search', fraction: 0.25 + 0.75 * done });
   if (rows === null)
     return { memory, module, alloc, free, constants, tablePtr, rowsPtr: 0, scale, foldPtr: 0, mirrorPair: null };
   const shape = foldShape(table.width, table.maxStep);
@@ -134,7 +135,7 @@ async function makeImage(
   if (!mirrorPair) {
     const rowsPtr = alignedRows(alloc, table.size);
     const target = new Uint16Array(memory.buffer, rowsPtr, table.size * LEAF_ROW_SLOTS);
-    if (rows === 'pieceMax') await computePieceMax(table, target, stop);
+    if (rows === 'pieceMax') await computePieceMax(table, target, stop, rowsDone);
     else target.set(rows.rows);
     report({ stage: 'search', fraction: 1 });
     return { memory, module, alloc, free, constants, tablePtr, rowsPtr, scale, foldPtr: 0, mirrorPair: null };
@@ -145,7 +146,7 @@ async function makeImage(
   new Int32Array(memory.buffer, foldPtr, mirrorPair.block.length).set(mirrorPair.block);
   const rowsPtr = alignedRows(alloc, shape.foldedSize);
   const target = new Uint16Array(memory.buffer, rowsPtr, shape.foldedSize * LEAF_ROW_SLOTS);
-  if (rows === 'pieceMax') await computeFoldedPieceMax(table, target, stop);
+  if (rows === 'pieceMax') await computeFoldedPieceMax(table, target, stop, rowsDone);
   else foldRowRange(rows.rows, 0, shape, LEAF_ROW_SLOTS, target);
   report({ stage: 'search', fraction: 1 });
   return { memory, module, alloc, free, constants, tablePtr, rowsPtr, scale, foldPtr, mirrorPair };

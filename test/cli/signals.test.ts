@@ -90,36 +90,16 @@ describe('Ctrl-C stops long commands with exit code 130', { timeout: 120_000 }, 
   // On one thread and on two where the command takes --threads (issue 50). Many short games (bench game
   // --max-pieces 5) once never gave Ctrl-C a turn on one thread: the game loop yielded only inside a long game.
   const threaded = (args: string[]) => [1, 2].map((t) => [...args, '--threads', String(t)]);
+  const benchGame = ['bench', 'game', '--table', 'TABLE9', '--rules', 'classic'];
   it.each(
     [
       ['randomizers', '--pieces', '100000000'],
       ['full', 'play', '--games', '1000', '--max-pieces', '100000000'],
       ...threaded(['full', 'train', '--generations', '1000']),
       ...threaded(['bench', 'survival', '--table', 'TABLE', '--games', '4', '--max-pieces', '100000000']),
-      ...threaded([
-        'bench',
-        'game',
-        '--table',
-        'TABLE9',
-        '--rules',
-        'classic',
-        '--games',
-        '200000',
-        '--max-pieces',
-        '5',
-      ]),
-      ...threaded([
-        'bench',
-        'game',
-        '--table',
-        'TABLE9',
-        '--rules',
-        'classic',
-        '--games',
-        '4',
-        '--max-pieces',
-        '10000000',
-      ]),
+      // Many games of 5 pieces, and a few long ones.
+      ...threaded([...benchGame, '--games', '200000', '--max-pieces', '5']),
+      ...threaded([...benchGame, '--games', '4', '--max-pieces', '10000000']),
     ].map((args) => [args.join(' '), args]),
   )('stackrank %s', async (_name, args) => {
     // The games' commands are interrupted once they play (after setting up the search under tsx on a loaded

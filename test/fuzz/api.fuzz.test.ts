@@ -1024,7 +1024,9 @@ describe('real games', () => {
         if (typeof x.games !== 'number') x.games = 1;
         opts = x;
       }
-      const r = await callAsync(() => (bench ? api.benchGame(opts as never) : api.playGame(opts as never)));
+      // 60 s: a case with the default rules sets up their search the first time (11 s in a fresh process on a
+      // 2-core machine at load 23); a hang still fails.
+      const r = await callAsync(() => (bench ? api.benchGame(opts as never) : api.playGame(opts as never)), 60_000);
       if (!bench && r && typeof r === 'object' && 'pieces' in r) {
         const x = opts as { maxPieces: number; games: number };
         expect((r as api.PlayGameResult).pieces).toBeLessThanOrEqual(x.maxPieces * x.games);

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type SetupProgress, TetrisAI } from '../../src/index.js';
+import { type SetupProgress, TetrisAI, createRandomizer } from '../../src/index.js';
 import { createWorkerTetrisAI } from '../../src/worker.js';
 import { PIECES } from '../../src/pieces.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
@@ -72,6 +72,34 @@ describe('createWorkerTetrisAI (Node worker threads)', () => {
         PIECES.map((current) => remote.nextMove({ board: board(new Array(W).fill(2)), current })),
       );
       expect(many.map((m) => m?.piece)).toEqual([...PIECES]);
+    } finally {
+      remote.dispose();
+    }
+  }, 120_000);
+
+  it('a game session in the worker plays the moves of the same session on this thread; options travel', async () => {
+    const remote = await createWorkerTetrisAI({ rules: 'guideline', lookahead: 1, table });
+    const local = await TetrisAI.create({ rules: 'guideline', lookahead: 1, table });
+    try {
+      const remoteGame = await remote.newGame({ randomizer: 'bag7' });
+      const localGame = local.newGame({ randomizer: 'bag7' });
+      const pieces = createRandomizer('bag7', { seed: 53 }).take(40);
+      const heights = fc.sample(stateArb, { numRuns: 30, seed: 7 }).map((s) => s.heights);
+      for (let turn = 0; turn < 30; turn++) {
+        const state = { board: board(heights[turn]), current: pieces[turn], queue: pieces.slice(turn + 1, turn + 6) };
+        // The session's own chances (it follows the bag from the pieces) make its answer.
+        expect(await remoteGame.nextMove(state)).toEqual(localGame.nextMove(state));
+      }
+      // A budget travels too (what a budget finds depends on the clock, so only its shape is compared).
+      const last = { board: board(heights[0]), current: pieces[30], queue: pieces.slice(31, 36) };
+      const budgeted = await remoteGame.nextMove(last, { budgetMs: 20 });
+      expect(budgeted?.cells).toHaveLength(4);
+      await expect(remoteGame.nextMove(last, { budgetMs: -1 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+      await remoteGame.dispose();
+      await expect(remoteGame.nextMove({ board: board(heights[0]), current: 'T' })).rejects.toMatchObject({
+        code: 'BAD_ARGUMENT',
+        message: expect.stringMatching(/disposed/),
+      });
     } finally {
       remote.dispose();
     }

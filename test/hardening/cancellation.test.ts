@@ -58,6 +58,9 @@ async function workersGone(): Promise<number> {
   return liveWorkerCount();
 }
 
+/** Training that would take hours: 50 generations of games of up to 10 million pieces. */
+const LONG_TRAINING = { generations: 50, population: 8, tournament: 4, gamesPerEval: 2, maxPieces: 1e7 };
+
 describe('abort is honoured promptly (defect 8)', () => {
   it('playFullGame without onProgress', async () => {
     const { late, error } = await abortAfter(150, (signal) =>
@@ -69,16 +72,7 @@ describe('abort is honoured promptly (defect 8)', () => {
 
   it('single-threaded trainWeights', async () => {
     const { late, error } = await abortAfter(150, (signal) =>
-      trainWeights({
-        generations: 50,
-        population: 8,
-        tournament: 4,
-        gamesPerEval: 2,
-        maxPieces: 1e7,
-        boardHeight: 20,
-        threads: 1,
-        signal,
-      }),
+      trainWeights({ ...LONG_TRAINING, boardHeight: 20, threads: 1, signal }),
     );
     expect(error).toEqual(aborted);
     expect(late).toBeLessThan(LATE);
@@ -86,16 +80,7 @@ describe('abort is honoured promptly (defect 8)', () => {
 
   it('threaded trainWeights, mid-generation', async () => {
     const { late, error } = await abortAfter(300, (signal) =>
-      trainWeights({
-        generations: 50,
-        population: 8,
-        tournament: 4,
-        gamesPerEval: 2,
-        maxPieces: 1e7,
-        boardHeight: 20,
-        threads: 2,
-        signal,
-      }),
+      trainWeights({ ...LONG_TRAINING, boardHeight: 20, threads: 2, signal }),
     );
     expect(error).toEqual(aborted);
     expect(late).toBeLessThan(LATE);
@@ -187,19 +172,7 @@ describe('abort latency of each long call, one thread and two (issue 50)', () =>
       'simulateStacking, a budget of 1e9 pieces',
       (signal, threads) => simulateStacking({ table: table6, lookahead: 1, games: 4, maxPieces: 1e9, threads, signal }),
     ],
-    [
-      'trainWeights, 50 generations',
-      (signal, threads) =>
-        trainWeights({
-          generations: 50,
-          population: 8,
-          tournament: 4,
-          gamesPerEval: 2,
-          maxPieces: 1e7,
-          threads,
-          signal,
-        }),
-    ],
+    ['trainWeights, 50 generations', (signal, threads) => trainWeights({ ...LONG_TRAINING, threads, signal })],
     [
       'playGame, 2 games of 1e7 pieces',
       (signal, threads) => playGame({ rules: 'classic', games: 2, maxPieces: 1e7, threads, table: table9, signal }),

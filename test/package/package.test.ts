@@ -23,7 +23,7 @@ const run = promisify(execFile);
  * names, and so the order of files in the tarball, follow their content). Raise it on purpose, in a commit that says
  * what the bytes buy and the size measured (`npm pack --dry-run --json`).
  */
-const PACKAGE_BUDGET_BYTES = 720_000;
+const PACKAGE_BUDGET_BYTES = 800_000;
 const ROOT = resolve(__dirname, '../..');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 
@@ -385,7 +385,10 @@ export const features: readonly string[] = research.FEATURE_NAMES;
       build: { outDir: join(page, 'dist'), target: 'es2022', reportCompressedSize: false },
     });
     expect(existsSync(join(page, 'dist/index.html'))).toBe(true);
-    expect(warnings, `Vite warned while bundling stackrank:\n${warnings.join('\n')}`).toEqual([]);
+    // Rolldown's timing note (PLUGIN_TIMINGS) says which plugin took most of the build: here the bundling of the AI's
+    // worker (the library with its kernels) inside a page of a few lines. It is about the build's time, not the code.
+    const real = warnings.filter((w) => !w.includes('[PLUGIN_TIMINGS]'));
+    expect(real, `Vite warned while bundling stackrank:\n${real.join('\n')}`).toEqual([]);
     if (skipBrowser) return;
     expectPagePlayed(await playPage(join(page, 'dist')));
   });

@@ -1,0 +1,76 @@
+/**
+ * `stackrank bench versus` (src/cli/versus.ts): its JSON line is playVersus's result for the same options, its table
+ * names both sides and side A's score, and option combinations that do not go together are usage errors.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildRankTable, type RankTable } from '../../src/rank/table.js';
+import { playVersus } from '../../src/versus/run.js';
+import { runCli } from '../helpers/cli.js';
+
+let table: RankTable;
+let file: string;
+beforeAll(async () => {
+  table = await buildRankTable({ width: 7, iterations: 3, threads: 1 });
+  file = join(mkdtempSync(join(tmpdir(), 'stackrank-cli-versus-')), 't7.srk');
+  await table.save(file);
+}, 120_000);
+
+const ARGS = ['--matches', '2', '--max-pieces', '60', '--seed', '4', '--lookahead', '1', '--b-lookahead', '0'];
+
+describe('stackrank bench versus', () => {
+  it("prints one JSON object: playVersus's result for the same options, without the per-match tallies", async () => {
+    const run = await runCli(['bench', 'versus', '--table', file, ...ARGS, '--garbage-delay', '1', '--json']);
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    const lines = run.out.split('\n');
+    expect(lines).toHaveLength(1);
+    const got = JSON.parse(lines[0]);
+    const want = await playVersus({
+      a: { ai: { lookahead: 1 } },
+      b: { ai: { lookahead: 0 } },
+      matches: 2,
+      maxPieces: 60,
+      seed: 4,
+      garbageDelay: 1,
+      table,
+    });
+    const { tallies, seconds, piecesPerSecond, threads, ...figures } = want;
+    void [seconds, piecesPerSecond, threads];
+    expect(got).toMatchObject(JSON.parse(JSON.stringify(figures)));
+    expect(got).not.toHaveProperty('tallies');
+    expect(tallies).toHaveLength(2);
+    expect(got.sides.map((s: { player: string }) => s.player)).toEqual([
+      'TetrisAI lookahead 1',
+      'TetrisAI lookahead 0',
+    ]);
+  }, 120_000);
+
+  it('prints the sides, a row each, and side A score with its interval', async () => {
+    const run = await runCli(['bench', 'versus', '--table', file, ...ARGS, '--threads', '1']);
+    expect(run.code).toBe(0);
+    const lines = run.out.split('\n');
+    expect(lines[0]).toMatch(/^versus, guideline, 8-wide boards: 2 matches from 0, at most 60 pieces each, seed 4/);
+    expect(lines[1]).toBe('A: TetrisAI lookahead 1');
+    expect(lines[2]).toBe('B: TetrisAI lookahead 0');
+    expect(lines[4]).toMatch(/^A\s+\d+\s+\d\.\d{3}\s+\d\.\d{3}\s+\d+/);
+    expect(lines[5]).toMatch(/^B\s+\d+\s+\d\.\d{3}/);
+    expect(lines[6]).toMatch(
+      /^A's score \d+\.\d % \(95 % interval \d+\.\d %–\d+\.\d %\): \d+ won, \d+ lost, \d+ drawn/,
+    );
+  }, 120_000);
+
+  it('options that do not go together are usage errors; a bot that cannot run is a runtime error', async () => {
+    const thinkAlone = await runCli(['bench', 'versus', '--table', file, '--think-ms', '10']);
+    expect(thinkAlone.code).toBe(2);
+    expect(thinkAlone.err).toMatch(/--think-ms needs --tbp/);
+    const both = await runCli(['bench', 'versus', '--table', file, '--tbp', 'bot', '--b-lookahead', '2']);
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(/with --tbp side B is the bot/);
+    const narrow = await runCli(['bench', 'versus', '--table', file, '--tbp', '/nonexistent/bot']);
+    expect(narrow.code).toBe(1);
+    expect(narrow.err).toMatch(/10-wide board.*\[BAD_ARGUMENT\]/);
+  }, 60_000);
+});
