@@ -85,6 +85,8 @@ for (const strength of levels) {
     {
       rules,
       format: null,
+      goal: 'survival',
+      garbage: null,
       randomizer,
       lookahead,
       hold: settings.hold,
@@ -95,6 +97,7 @@ for (const strength of levels) {
       maxPieces,
     },
     t0,
+    null,
   );
   const lines = meanInterval(result.tallies.map((t) => t.lines));
   const attack = attackTable ? meanInterval(attacks) : null;

@@ -9,6 +9,7 @@ import {
   PIECES,
   createRandomizer,
   type BestPlacement,
+  type GameMode,
   type Piece,
   type Randomizer,
   type RandomizerName,
@@ -41,7 +42,7 @@ export abstract class BaseGame {
   /** Rank of the current surface (stacking game; the game AI's stack moves), NaN where there is none. */
   rank = NaN;
   /** The game AI's mode for the last move, null for the other players. */
-  aiMode: 'stack' | 'recover' | null = null;
+  aiMode: GameMode | null = null;
   /** The hold box (the game AI under a rule set with hold), undefined where the game has none. */
   hold: Piece | null | undefined = undefined;
   /** Holes in the board now (the game AI's real board). */

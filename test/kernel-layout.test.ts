@@ -11,6 +11,7 @@ import { SEARCH_MOVES } from '../src/rules/geometry.js';
 import * as reachableLayout from '../assembly/reachable/layout.js';
 import * as recoverLayout from '../assembly/recover/layout.js';
 import * as searchLayout from '../assembly/search/layout.js';
+import * as versusLayout from '../assembly/versus/layout.js';
 import { compileKernel, createMemory, instantiateOver, type KernelName } from '../src/kernels/wasm.js';
 
 const VARIANTS = [
@@ -41,6 +42,7 @@ describe.each([
   ['rank', rankLayout as Record<string, unknown>],
   ['reachable', reachableLayout as Record<string, unknown>],
   ['recover', recoverLayout as Record<string, unknown>],
+  ['versus', versusLayout as Record<string, unknown>],
 ] as const)('the %s kernel and TypeScript read one layout', (name, layout) => {
   it.each(VARIANTS)('every field agrees (shared memory $shared, SIMD $simd)', async ({ shared, simd }) => {
     const globals = await kernelGlobals(name, shared, simd);

@@ -1,6 +1,10 @@
 /** `stackrank bench game`: TetrisAI playing real games of a rule set, optionally beside its two baselines (docs/game.md). */
 import { StackRankError } from '../errors.js';
 import { type GamePolicy, MAX_STACK_ROOM, MIN_STACK_ROOM } from '../game/policy.js';
+import { GAME_GOALS, type GameGoal } from '../game/ai.js';
+import { MAX_VERSUS_BEAM, VERSUS_BEAM, VERSUS_WEIGHTS, withVersusWeights, type VersusWeights } from '../game/versus.js';
+import { MAX_SCHEDULE_EVERY, MAX_SCHEDULE_LINES, type GarbageSchedule } from '../game/versus-play.js';
+import { CLEAR_KINDS } from '../rules/attack.js';
 import { benchGame } from '../game/bench.js';
 import { RECOVER_WEIGHTS, withRecoverWeights } from '../game/evaluate.js';
 import type { RecoverWeights } from '../kernels/recover.js';
@@ -56,6 +60,8 @@ function playerLeaf(player: GamePolicy, leaf: LeafName): LeafName | null {
 function row(r: PlayGameResult, leaf: LeafName) {
   return {
     player: r.policy,
+    goal: r.goal,
+    garbage: r.garbage,
     leaf: playerLeaf(r.policy, leaf),
     rules: r.rules,
     randomizer: r.randomizer,
@@ -75,9 +81,45 @@ function row(r: PlayGameResult, leaf: LeafName) {
     holesPer1000: r.holesPer1000,
     piecesPerSecond: r.piecesPerSecond,
     seconds: r.seconds,
+    cpuSeconds: r.cpuSeconds,
+    piecesPerCpuSecond: r.piecesPerCpuSecond,
+    versus: r.versus,
     seed: r.seed,
   };
 }
+
+/**
+ * Versus weights from a JSON file: an object of weights by name (the terms it leaves out keep their defaults), or a
+ * bench/tune-versus.ts results file (its `final` weights). Returns every term's weight.
+ */
+export async function loadVersusWeights(
+  path: string,
+  option = '--versus-weights',
+  signal?: AbortSignal,
+): Promise<VersusWeights> {
+  return withVersusWeights(VERSUS_WEIGHTS, await weightsFile(path, option, signal), `${option} (${path})`);
+}
+
+/** `--garbage LINES/EVERY`: e.g. 1-2/8-12, 1 to 2 lines every 8 to 12 pieces (a single number: that many). */
+export function parseGarbage(text: string): GarbageSchedule {
+  const m = /^\s*(\d+)(?:\s*-\s*(\d+))?\s*\/\s*(\d+)(?:\s*-\s*(\d+))?\s*$/.exec(text);
+  const range = (a: string | undefined, b: string | undefined, max: number): [number, number] | null => {
+    const lo = Number(a);
+    const hi = b === undefined ? lo : Number(b);
+    return lo >= 1 && hi >= lo && hi <= max ? [lo, hi] : null;
+  };
+  const lines = m && range(m[1], m[2], MAX_SCHEDULE_LINES);
+  const every = m && range(m[3], m[4], MAX_SCHEDULE_EVERY);
+  if (!lines || !every)
+    throw new UsageError(
+      `--garbage must be LINES/EVERY, each a number or a range MIN-MAX (e.g. 1-2/8-12: 1 to 2 lines every 8 to 12 pieces; lines 1 to ${MAX_SCHEDULE_LINES}, pieces 1 to ${MAX_SCHEDULE_EVERY}); got ${JSON.stringify(text)}`,
+    );
+  return { lines, every };
+}
+
+const rangeText = ([lo, hi]: readonly [number, number]) => (lo === hi ? `${lo}` : `${lo}-${hi}`);
+/** A schedule as --garbage writes it. */
+export const garbageText = (g: GarbageSchedule) => `${rangeText(g.lines)}/${rangeText(g.every)}`;
 
 /**
  * Recover weights from a JSON file: an object of weights by name (the terms it leaves out keep their defaults), or
@@ -89,6 +131,11 @@ export async function loadRecoverWeights(
   option = '--recover-weights',
   signal?: AbortSignal,
 ): Promise<RecoverWeights> {
+  return withRecoverWeights(RECOVER_WEIGHTS, await weightsFile(path, option, signal), `${option} (${path})`);
+}
+
+/** A weights file's object: the file's JSON, or a tuning run's results file's `final`. */
+async function weightsFile(path: string, option: string, signal: AbortSignal | undefined): Promise<unknown> {
   // A file that cannot be read is a runtime error (exit 1, IO), as for --table (docs/cli.md, "Exit codes"); the one
   // reader refuses what is not a regular file (a FIFO would block, /dev/zero never end).
   const text = await readOptionFile(option, path, 'weights file', signal);
@@ -98,8 +145,7 @@ export async function loadRecoverWeights(
   } catch {
     throw new StackRankError('BAD_ARGUMENT', `${option}: ${path} is not JSON`);
   }
-  const final = (json as { final?: unknown } | null)?.final;
-  return withRecoverWeights(RECOVER_WEIGHTS, final ?? json, `${option} (${path})`);
+  return (json as { final?: unknown } | null)?.final ?? json;
 }
 
 const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
@@ -131,6 +177,32 @@ stacking-only baseline. Measured in bench/notes/results.md ("Real games").`,
       default: 'guideline',
       help: `rule set (docs/rules.md): ${RULE_SET_NAMES.join(', ')}`,
     } as ChoiceSpec<RuleSetName> & { default: RuleSetName },
+    goal: {
+      type: 'choice',
+      choices: GAME_GOALS,
+      default: 'survival',
+      help: 'what the AI plays for: survival (Tetrises, a clean stack) or versus (attack; rule sets with an attack table: guideline)',
+    } as ChoiceSpec<GameGoal> & { default: GameGoal },
+    garbage: {
+      type: 'text',
+      arg: 'LINES/EVERY',
+      help: 'garbage fed to every game, e.g. 1-2/8-12: 1 to 2 lines every 8 to 12 pieces, seeded (docs/game.md)',
+      defaultHelp: 'none',
+    },
+    versusBeam: {
+      type: 'int',
+      min: 1,
+      max: MAX_VERSUS_BEAM,
+      arg: 'N',
+      help: "the versus search's lines kept per ply (--goal versus)",
+      defaultHelp: String(VERSUS_BEAM),
+    },
+    versusWeights: {
+      type: 'text',
+      arg: 'FILE',
+      help: "the versus evaluator's weights (--goal versus): a JSON object of terms by name, or a tune-versus results file",
+      defaultHelp: 'VERSUS_WEIGHTS',
+    },
     randomizer: {
       type: 'choice',
       choices: RANDOMIZER_NAMES,
@@ -176,8 +248,34 @@ stacking-only baseline. Measured in bench/notes/results.md ("Real games").`,
     ...RUN_OPTIONS,
   },
   async run({ values, given }, io) {
-    const { rules, lookahead, games, maxPieces, seed, leaf } = values;
+    const { rules, games, maxPieces, seed, leaf, goal } = values;
+    const versusGoal = goal === 'versus';
+    // Under goal versus the AI sees the rule set's previews unless --lookahead says otherwise.
+    const lookahead = given('lookahead') || !versusGoal ? values.lookahead : RULE_SETS[rules].previews;
     const randomizer = values.randomizer ?? defaultGameRandomizer(rules);
+    if (versusGoal) {
+      if (!RULE_SETS[rules].attack)
+        throw new UsageError(
+          `--goal versus plays for attack: it needs a rule set with an attack table (guideline); ${rules} has none`,
+        );
+      const survivalOnly = (
+        ['baselines', 'recoverChance', 'recoverWeights', 'stackRoom', 'table', 'leaf'] as const
+      ).find((o) => given(o));
+      if (survivalOnly)
+        throw new UsageError(
+          `--${survivalOnly.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is an option of the survival policy (--goal survival); compare the two goals in two runs`,
+        );
+    } else if (values.versusBeam !== undefined || values.versusWeights !== undefined)
+      throw new UsageError('--versus-beam and --versus-weights set the versus search: give them with --goal versus');
+    const garbage = values.garbage === undefined ? undefined : parseGarbage(values.garbage);
+    const versusWeights =
+      values.versusWeights === undefined
+        ? undefined
+        : await loadVersusWeights(values.versusWeights, undefined, io.signal);
+    const versus =
+      versusGoal && (values.versusBeam !== undefined || versusWeights !== undefined)
+        ? { beam: values.versusBeam, weights: versusWeights }
+        : undefined;
     const hold = values.hold;
     if (hold) refuseHoldWithout(rules);
     checkLeafOptions(values);
@@ -192,22 +290,33 @@ stacking-only baseline. Measured in bench/notes/results.md ("Real games").`,
         ? undefined
         : await loadRecoverWeights(values.recoverWeights, undefined, io.signal);
     // tgm20g plays the 20G table (moves reachable at 20G) unless --table names another.
-    const table = await loadTableForCli(values, given, io, at20G ? '20G' : 'drop');
-    checkLeafTable(values, table);
+    // The versus search has no stack mode: no rank table.
+    const table = versusGoal ? undefined : await loadTableForCli(values, given, io, at20G ? '20G' : 'drop');
+    if (table) checkLeafTable(values, table);
     const players = values.baselines ? WITH_BASELINES : (['both'] as const);
     // A run with the default leaf records none: run files made before --leaf existed played piece-max, so they still
     // resume and merge; runs with different leaves differ in their parameters (RUN_MISMATCH). The recover weights
     // are recorded as the weights, not the file's name, so a file changed between runs does not resume.
-    const recorded = { ...values, leaf: recordedLeaf(leaf), recoverWeights };
+    // A survival run records no goal, garbage or versus settings: its run files resume and merge as before they
+    // existed. The versus weights are recorded as the weights, as the recover weights are.
+    const recorded = {
+      ...values,
+      lookahead,
+      leaf: recordedLeaf(leaf),
+      recoverWeights,
+      goal: versusGoal ? goal : undefined,
+      garbage: garbage && garbageText(garbage),
+      versusWeights,
+    };
     const run = await startRun(io, {
       command: 'bench game',
-      params: runParams(recorded, { rankTable: tableIdentity(table, runRecorded(values)) }),
+      params: runParams(recorded, table ? { rankTable: tableIdentity(table, runRecorded(values)) } : {}),
       values,
       recordName: 'game',
       indexOf: (r) => (r as GameTally).game,
     });
     // After the run's checks (a checkpoint of another run is refused before a preview table is built).
-    const previewTable = await loadLeafValues(values, table, randomizer, io);
+    const previewTable = table && (await loadLeafValues(values, table, randomizer, io));
     // One player at a time, so each row is printed as soon as it is ready.
     await run.play(async () => {
       for (const player of players) {
@@ -220,6 +329,9 @@ stacking-only baseline. Measured in bench/notes/results.md ("Real games").`,
           const before = finished.size; // p.games counts this stretch's games only
           return benchGame({
             rules,
+            goal,
+            versus,
+            garbage,
             randomizer,
             lookahead,
             hold,
@@ -250,7 +362,8 @@ stacking-only baseline. Measured in bench/notes/results.md ("Real games").`,
         result.seconds = part.finish(runMeta(result), result.seconds);
         result.piecesPerSecond = result.seconds > 0 ? result.pieces / result.seconds : 0;
         io.status('');
-        printGameRow(io, values.json, result, games, player === players[0], leaf);
+        if (versusGoal || garbage) printVersusRow(io, values.json, result, games, player === players[0], leaf);
+        else printGameRow(io, values.json, result, games, player === players[0], leaf);
       }
     });
     return 0;
@@ -314,8 +427,8 @@ export function partResult(
 
 /** What mergeGameResults needs besides the tallies: the result's description of its run. */
 export function runMeta(r: PlayGameResult): Record<string, unknown> {
-  const { rules, format, randomizer, lookahead, hold, policy, seed, maxPieces, threads } = r;
-  return { rules, format, randomizer, lookahead, hold, policy, seed, maxPieces, threads };
+  const { rules, format, goal, garbage, randomizer, lookahead, hold, policy, seed, maxPieces, threads } = r;
+  return { rules, format, goal, garbage, randomizer, lookahead, hold, policy, seed, maxPieces, threads };
 }
 
 /** One player's row; the first one comes after the header, which names the randomizer actually played. */
@@ -348,6 +461,60 @@ function printGameRow(
   io.out(`${''.padEnd(17)} 95 % intervals: ${intervalText(result)}`);
 }
 
+/**
+ * One player's row of a versus run (--goal versus, or any run with --garbage): attack per piece with its 95 %
+ * interval, the T-spin and other clears by kind, perfect clears, the longest combo, top-outs, the garbage, speed per
+ * CPU second. The first row comes after the header.
+ */
+function printVersusRow(
+  io: CliIO,
+  json: boolean,
+  result: PlayGameResult,
+  games: number,
+  first: boolean,
+  leaf: LeafName,
+): void {
+  const r = row(result, leaf);
+  if (json) {
+    io.out(JSON.stringify(r));
+    return;
+  }
+  const v = result.versus;
+  if (first) {
+    const garbage = result.garbage ? `, garbage ${garbageText(result.garbage)}` : '';
+    io.out(
+      `real games under ${r.rules}, goal ${r.goal}, randomizer ${r.randomizer}, lookahead ${r.lookahead}, ${r.hold ? 'hold' : 'no hold'}, ${games} game${games === 1 ? '' : 's'} of at most ${result.maxPieces.toLocaleString('en-US')} pieces, seed ${r.seed}${garbage}`,
+    );
+    io.out(
+      'player               pieces     attack  attack/piece  TSS/TSD/TST   mini S/D  Tetrises    PCs  max combo  top-outs  pieces/CPU-s',
+    );
+  }
+  const count = (x: number) => x.toLocaleString('en-US');
+  const k = v?.kinds;
+  const cpu = result.piecesPerCpuSecond === null ? '–' : count(Math.round(result.piecesPerCpuSecond));
+  io.out(
+    `${PLAYER_NAMES[r.player].padEnd(17)} ${count(r.pieces).padStart(9)}  ${(v ? count(v.attack) : '–').padStart(9)}  ${(v ? v.attackPerPiece.toFixed(3) : '–').padStart(12)}  ${(k ? `${k.tSpinSingle}/${k.tSpinDouble}/${k.tSpinTriple}` : '–').padEnd(12)} ${(k ? `${k.tSpinMiniSingle}/${k.tSpinMiniDouble}` : '–').padStart(9)}  ${(k ? count(k.tetris) : '–').padStart(8)}  ${(v ? count(v.perfectClears) : '–').padStart(5)}  ${(v ? String(v.maxCombo) : '–').padStart(9)}  ${String(r.topOuts).padStart(8)}  ${cpu.padStart(12)}`,
+  );
+  if (!v) {
+    io.out(`${''.padEnd(17)} (parts of this run were recorded without the versus figures)`);
+    return;
+  }
+  const ci = v.attackPerPieceCi95
+    ? `${v.attackPerPieceCi95[0].toFixed(3)}–${v.attackPerPieceCi95[1].toFixed(3)}`
+    : 'none (fewer than 2 games)';
+  const [low, high] = result.piecesPerTopOutCi95;
+  const perTopOut = Number.isFinite(high)
+    ? `${count(Math.round(low))}–${count(Math.round(high))}`
+    : `at least ${count(Math.round(low))}`;
+  io.out(`${''.padEnd(17)} 95 % intervals: attack per piece ${ci}, pieces per top-out ${perTopOut}`);
+  const kinds = CLEAR_KINDS.filter((kind) => kind !== 'none').map((kind) => `${kind} ${count(v.kinds[kind])}`);
+  io.out(`${''.padEnd(17)} locks by kind: ${kinds.join(', ')}; back-to-back clears ${count(v.backToBackClears)}`);
+  if (result.garbage)
+    io.out(
+      `${''.padEnd(17)} garbage: ${count(v.garbageReceived)} lines received, ${count(v.garbageCancelled)} cancelled, ${count(v.garbageEntered)} entered`,
+    );
+}
+
 /** The row's 95 % intervals: the Tetris rate's (over games) and pieces per top-out (Poisson on the count). */
 function intervalText(r: PlayGameResult): string {
   const rate = r.tetrisRateCi95
@@ -374,6 +541,7 @@ export function printMergedGames(io: CliIO, json: boolean, shards: readonly { ru
   const games = params.games as number;
   const leaf = leafOfParams(params);
   results.forEach((result, k) => {
-    printGameRow(io, json, result, games, k === 0, leaf);
+    if (result.goal === 'versus' || result.garbage) printVersusRow(io, json, result, games, k === 0, leaf);
+    else printGameRow(io, json, result, games, k === 0, leaf);
   });
 }

@@ -40,6 +40,17 @@ import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, withRecoverWeights } from './evalu
 import type { RecoverWeights } from '../kernels/recover.js';
 import { cellsKey, clearsBoard, columnCells, rowsFilled } from './grid.js';
 import { normalizeBoard } from './board-input.js';
+import {
+  MAX_VERSUS_BEAM,
+  VERSUS_BEAM,
+  VERSUS_WEIGHTS,
+  versusMove,
+  weightVector,
+  withVersusWeights,
+  type VersusContext,
+  type VersusState,
+  type VersusWeights,
+} from './versus.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
 import {
   PieceReach,
@@ -76,6 +87,7 @@ import { deepening } from './budget.js';
 import {
   checkStrength,
   checkStrengthSeed,
+  MAX_STRENGTH,
   slipMove,
   strengthProfile,
   turnRandom,
@@ -95,6 +107,10 @@ import type {
 } from './decision.js';
 import { isTetrisReady, stackMove, stackSurfaces, type StackContext, type TurnOption } from './stack.js';
 
+/** What the AI plays for: 'survival' (the stack and recover modes: Tetrises, a clean stack, no top-out) or 'versus'
+ * (attack: T-spins, back-to-back, combos, perfect clears, and garbage; rule sets with an attack table). */
+export type GameGoal = 'survival' | 'versus';
+export const GAME_GOALS: readonly GameGoal[] = Object.freeze(['survival', 'versus']);
 export { GAME_POLICIES, type GamePolicy, type WellSide } from './policy.js';
 
 const ABORTED_SETUP = "the AI's setup was aborted";
@@ -106,8 +122,16 @@ export interface TetrisAIOptions {
   /** Rule-set preset (docs/rules.md): 'classic', 'nes', 'nesUntimed', 'guideline' (default), 'tgm', 'tgm20g'; or a
    * RuleSet based on one with its time changed (`{ ...RULE_SETS.nes, level: 29, timeline: 'X..' }`; docs/game.md). */
   rules?: RuleSetName | RuleSet;
-  /** Queue pieces the search uses after the current one (0..6, default 1); fewer when the queue is shorter. */
+  /** 'survival' (default) or 'versus' (rule sets with an attack table: guideline; docs/game.md, "The versus
+   * policy"). The survival options (randomizer, well, table, recover, previewTable, policy, stackRoom) are
+   * refused under 'versus', which has its own (`versus`). */
+  goal?: GameGoal;
+  /** Queue pieces the search uses after the current one (0..6, default 1; under goal 'versus' the rule set's
+   * previews); fewer when the queue is shorter. */
   lookahead?: number;
+  /** The versus search (goal 'versus'): lines kept per ply (default VERSUS_BEAM) and weights of the evaluator's terms
+   * by name in place of the defaults (VERSUS_WEIGHTS; docs/game.md, "The versus policy"). */
+  versus?: { beam?: number; weights?: Partial<VersusWeights> };
   /** The randomizer the game draws from: stack mode then averages over the unknown piece after the queue
    * (expectimax; nextMove's `next` gives its chances, default uniform). About 700 MB more memory (Node). */
   randomizer?: RandomizerName;
@@ -153,6 +177,8 @@ export interface TetrisAIOptions {
 
 const TETRIS_AI_OPTIONS = optionNames<TetrisAIOptions>({
   rules: true,
+  goal: true,
+  versus: true,
   lookahead: true,
   randomizer: true,
   well: true,
@@ -191,8 +217,9 @@ export class TetrisAI {
     readonly width: number,
     readonly policy: GamePolicy,
     readonly randomizer: RandomizerName | undefined,
-    private readonly engine: StackingEngine,
-    private readonly table: StackTable,
+    /** Stack mode's search engine and table (null under goal 'versus', which has no stack mode). */
+    private readonly engine: StackingEngine | null,
+    private readonly table: StackTable | null,
     private readonly limits: StackLimits,
     /** How deep a turn searches: the lookahead and recover search this AI plays (a weaker level's, if lower). */
     private readonly settings: SearchSettings,
@@ -202,6 +229,8 @@ export class TetrisAI {
     /** 1..10 (MAX_STRENGTH: its own play), and the seed of a weaker level's choices. */
     readonly strength: number,
     private readonly seed: number,
+    /** The versus search's beam and weights (kernel order) under goal 'versus', else null. */
+    private readonly versusSearch: { beam: number; weights: Float64Array } | null = null,
   ) {
     if (token !== INTERNAL)
       throw new StackRankError(
@@ -223,7 +252,13 @@ export class TetrisAI {
     refuseUnknownOptions('TetrisAI.create', opts, TETRIS_AI_OPTIONS);
     const rules = ruleFacts(opts.rules ?? 'guideline');
     const signal = checkSignal(opts.signal);
+    const goal = opts.goal ?? 'survival';
+    if (!GAME_GOALS.includes(goal))
+      throw new StackRankError('BAD_ARGUMENT', `goal must be one of ${GAME_GOALS.join(', ')}; got ${describe(goal)}`);
     const report = setupReporter(checkCallback('onProgress', opts.onProgress));
+    if (goal === 'versus') return TetrisAI.createVersus(opts, rules, signal, report);
+    if (opts.versus !== undefined)
+      throw new StackRankError('BAD_ARGUMENT', "the versus option is the versus search's: give it with goal 'versus'");
     const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, MAX_LOOKAHEAD);
     const well = opts.well ?? defaultWell(rules.ruleSet);
     if (well !== 'right' && well !== 'left' && well !== 'auto')
@@ -325,6 +360,60 @@ export class TetrisAI {
     }
   }
 
+  /** TetrisAI.create under goal 'versus': the options checked, the versus search's settings. */
+  private static createVersus(
+    opts: TetrisAIOptions,
+    rules: GameRuleFacts,
+    signal: AbortSignal | undefined,
+    report: ReturnType<typeof setupReporter>,
+  ): TetrisAI {
+    const table = rules.ruleSet.attack;
+    if (!table)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `goal 'versus' plays for attack: it needs a rule set with an attack table (guideline); ${rules.name} has none`,
+      );
+    const refused = VERSUS_REFUSED.find((name) => opts[name] !== undefined);
+    if (refused !== undefined)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `${refused} is an option of the survival policy; under goal 'versus' the options are ${VERSUS_OPTIONS.join(', ')}`,
+      );
+    if (signal?.aborted) throw new StackRankError('ABORTED', ABORTED_SETUP);
+    const lookahead = requireInt('lookahead', opts.lookahead ?? rules.previews, 0, MAX_LOOKAHEAD);
+    const versus = optionsObject('versus', opts.versus, VERSUS_SEARCH_OPTIONS);
+    const beam = requireInt('versus.beam', versus.beam ?? VERSUS_BEAM, 1, MAX_VERSUS_BEAM);
+    const weights = weightVector(withVersusWeights(VERSUS_WEIGHTS, versus.weights, 'versus.weights'));
+    const { limits } = stackSearchSetup(rules, undefined, 'both');
+    // The versus search reads the settings' lookahead (a time budget deepens it); it has no recover search.
+    const settings: SearchSettings = { lookahead, recoverDepth: 1, search: { beam: 1, chance: 0 }, nearTop: null };
+    const ai = new TetrisAI(
+      INTERNAL,
+      rules,
+      lookahead,
+      'right',
+      VERSUS_WIDTH,
+      'both',
+      undefined,
+      null,
+      null,
+      limits,
+      settings,
+      RECOVER_WEIGHTS,
+      maxFloorFor(rules.ruleSet),
+      MAX_STRENGTH,
+      0,
+      { beam, weights },
+    );
+    report?.({ stage: 'ready', fraction: 1 });
+    return ai;
+  }
+
+  /** What this AI plays for. */
+  get goal(): GameGoal {
+    return this.versusSearch ? 'versus' : 'survival';
+  }
+
   /** The move for this position, or null when nothing can be placed at all (the game is lost). */
   nextMove(state: GameState, options?: MoveOptions): GameMove | null {
     const budgetMs = readMoveOptions(options);
@@ -422,7 +511,7 @@ export class TetrisAI {
     if (!profile || !rng || !d.move || !(rng.nextFloat() < profile.slip)) return d.move;
     // A slip: one of the nearly-best moves; not when a budget is already half spent (valuing them all takes time).
     if (budgetMs !== undefined && performance.now() - started > budgetMs / 2) return d.move;
-    const slipped = slipMove(d, this.table.iterations, this.field(), profile.temperature, rng);
+    const slipped = slipMove(d, this.table?.iterations ?? 0, this.field(), profile.temperature, rng);
     return slipped
       ? this.describeMove(d.rows, slipped.hold, slipped.placement, d.move.mode, slipped.value, d.versus)
       : d.move;
@@ -513,6 +602,36 @@ export class TetrisAI {
     // option's placements itself, so the kernel lists each piece's placements once.)
     const lost = () => options.every((o) => o.reach.count === 0);
 
+    if (this.versusSearch) {
+      if (lost()) return decided(null, null, null);
+      const ctx: VersusContext = {
+        width: this.width,
+        height,
+        visibleHeight: this.rules.visibleHeight,
+        rules: this.rules,
+        beam: this.versusSearch.beam,
+        weights: this.versusSearch.weights,
+      };
+      const state: VersusState = {
+        rows,
+        current,
+        queue: queue.slice(0, lookahead),
+        hold,
+        canHold,
+        combo: versus.combo,
+        backToBack: versus.backToBack,
+        incoming: versus.incoming,
+      };
+      const choice = versusMove(ctx, state, reachRoot);
+      if (!choice) return decided(null, null, null);
+      return {
+        ...decided(this.describeMove(rows, choice.hold, choice.placement, 'versus', choice.value, versus), null, null),
+        versusSearch: { ctx, state },
+      };
+    }
+    const { engine, table } = this;
+    if (!engine || !table) throw new Error('stack mode without its engine');
+
     // A tall stack with no I in sight burns rows instead of growing (the article's smaller clears where they save
     // the game): a clear that leaves the stack clean if there is one (stack mode, clearsOnly), else recover mode.
     // The stack-only baseline never burns.
@@ -526,8 +645,8 @@ export class TetrisAI {
     const burn = this.policy === 'both' && burnsRows(rows, limit, known);
     if (this.policy !== 'fullBoardOnly') {
       const ctx: StackContext = {
-        engine: this.engine,
-        table: this.table,
+        engine,
+        table,
         stacking,
         width: this.width,
         lookahead,
@@ -608,7 +727,7 @@ export class TetrisAI {
     const opts = optionsObject('rankPlacements', options, RANK_PLACEMENTS_OPTIONS);
     const limit = opts.limit === undefined ? Infinity : requireInt('limit', opts.limit, 1, 10000);
     const d = this.decide(this.readTurn(state, 'rankPlacements'));
-    return rankDecision(d, this.table.iterations, limit, this.field(), (hold, p, mode, value) =>
+    return rankDecision(d, this.table?.iterations ?? 0, limit, this.field(), (hold, p, mode, value) =>
       this.describeMove(d.rows, hold, p, mode, value, d.versus),
     );
   }
@@ -719,6 +838,23 @@ export interface AttachedSearch {
 
 /** The keys of TetrisAIOptions.recover. */
 const RECOVER_OPTIONS = ['depth', 'beam', 'chance', 'weights'];
+/** The keys of TetrisAIOptions.versus. */
+const VERSUS_SEARCH_OPTIONS = optionNames<NonNullable<TetrisAIOptions['versus']>>({ beam: true, weights: true });
+/** The survival policy's options, refused under goal 'versus'; and the options it takes. */
+// (`table` is taken and unused: a caller such as the versus simulator may give every AI the same options.)
+const VERSUS_REFUSED = [
+  'randomizer',
+  'well',
+  'recover',
+  'previewTable',
+  'policy',
+  'stackRoom',
+  'strength',
+  'seed',
+] as const satisfies readonly (keyof TetrisAIOptions)[];
+const VERSUS_OPTIONS = TETRIS_AI_OPTIONS.filter((o) => !(VERSUS_REFUSED as readonly string[]).includes(o));
+/** The board width the versus search plays (the guideline's field). */
+const VERSUS_WIDTH = 10;
 
 const UNIFORM_CHANCES: readonly number[] = PIECES.map(() => 1 / PIECES.length);
 const CERTAIN_PIECE: readonly (readonly number[])[] = PIECES.map((_, i) => PIECES.map((__, j) => (i === j ? 1 : 0)));

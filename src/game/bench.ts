@@ -12,9 +12,17 @@ import { checkStackRoom, GAME_POLICIES, type GamePolicy } from './policy.js';
 import type { RecoverWeights } from '../kernels/recover.js';
 import { GAME_RUN_OPTION_KEYS, playGame, type PlayGameResult } from './play.js';
 import type { GameTally } from './play-types.js';
+import type { GameGoal, TetrisAIOptions } from './ai.js';
+import type { GarbageSchedule } from './versus-play.js';
 
 export interface BenchGameOptions {
   rules: RuleSetName;
+  /** What the AI plays for (playGame's goal); the baselines play survival, so under 'versus' there are none. */
+  goal?: GameGoal;
+  /** The versus search's options (goal 'versus'). */
+  versus?: TetrisAIOptions['versus'];
+  /** Garbage fed to every game of every player (playGame's garbage). */
+  garbage?: GarbageSchedule;
   /** Default: the rule set's own (playGame). */
   randomizer?: RandomizerName;
   lookahead: number;
@@ -74,6 +82,9 @@ export async function benchGame(options: BenchGameOptions): Promise<BenchGameRes
   for (const policy of players) {
     out[policy] = await playGame({
       rules: opts.rules,
+      goal: opts.goal,
+      versus: opts.versus,
+      garbage: opts.garbage,
       randomizer: opts.randomizer,
       lookahead: opts.lookahead,
       hold: opts.hold,

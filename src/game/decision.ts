@@ -11,9 +11,10 @@ import type { BoardInput } from './board-input.js';
 import type { NearTopSearch } from './policy.js';
 import type { RecoverContext, RecoverState } from './recover.js';
 import type { StackChoice, StackContext, TurnOption } from './stack.js';
+import type { VersusContext, VersusState } from './versus.js';
 
 /** Which of the AI's modes chose a move (docs/game.md). */
-export type GameMode = 'stack' | 'recover';
+export type GameMode = 'stack' | 'recover' | 'versus';
 
 /** nextMove's options. */
 export interface MoveOptions {
@@ -120,4 +121,6 @@ export interface Decision extends Omit<Turn, 'next' | 'versus'> {
   move: GameMove | null;
   stack: { ctx: StackContext; choice: StackChoice } | null;
   recover: { ctx: RecoverContext; state: RecoverState } | null;
+  /** Under goal 'versus': the versus search's context and turn. */
+  versusSearch?: { ctx: VersusContext; state: VersusState };
 }

@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { TetrisAI } from './ai.js';
 import { attachSearch, serveJobs, type GameWorkerInit } from './play-threads.js';
-import { playOneGame } from './play.js';
+import { aiCreateOptions, playOneGame } from './play.js';
 import type { GameSettings, GameTally, GameUnderWay } from './play-types.js';
 
 const port = parentPort;
@@ -18,7 +18,9 @@ let settings: GameSettings | null = null;
 serveJobs<GameWorkerInit, GameTally, GameUnderWay>(
   port,
   async (init) => {
-    ai = await TetrisAI.create(init.aiOptions, attachSearch(init.engine));
+    // goal 'versus' has no stack mode, so no engine to attach
+    const attached = init.engine ? attachSearch(init.engine) : undefined;
+    ai = await TetrisAI.create(aiCreateOptions(init.aiOptions, undefined, undefined, undefined), attached);
     settings = init.settings;
   },
   (game, progress) => {

@@ -1,5 +1,5 @@
 /** The game-facing AI (docs/game.md): TetrisAI for any position of a real game, and the real-game simulator. */
-export { TetrisAI, type TetrisAIOptions, type WellSide, type GamePolicy } from './ai.js';
+export { TetrisAI, type TetrisAIOptions, type WellSide, type GamePolicy, type GameGoal } from './ai.js';
 export type { GameMove, GameMode, GameState } from './decision.js';
 export {
   expectedPiecesFromRank,
@@ -11,6 +11,7 @@ export type { GameSession, GameSessionOptions, SessionState, SessionStatus } fro
 export type { RandomizerKnowledge } from '../randomizers/infer.js';
 export { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS } from './evaluate.js';
 export type { RecoverWeights } from '../kernels/recover.js';
+export { VERSUS_WEIGHTS, type VersusWeights } from './versus.js';
 export { playGame, type PlayGameOptions, type PlayGameResult } from './play.js';
 export { defaultGameRandomizer } from './rules-adapter.js';
 export { benchGame, type BenchGameOptions, type BenchGameResult } from './bench.js';

@@ -1,7 +1,8 @@
 /**
  * The 95 % intervals of a real-game run's figures (docs/game.md, "The simulator and the benchmark"):
- * - the Tetris rate, a ratio of sums over games (Tetris lines / all lines): the ratio estimator with games as the
- *   sampling unit, since one game's clears are not independent of each other (a burn costs several);
+ * - the Tetris rate and the attack per piece, ratios of sums over games (Tetris lines / all lines, attack / pieces):
+ *   the ratio estimator with games as the sampling unit, since one game's clears are not independent of each other
+ *   (a burn costs several; a T-spin needs its setup);
  * - pieces per top-out: top-outs counted over the pieces played, each piece with the same small chance of ending
  *   its game (a Poisson count), with the exact Poisson interval on the count;
  * - a versus run's win rate (docs/versus.md): the Wilson score interval of a proportion.
@@ -12,25 +13,34 @@ import { perEventInterval } from '../poisson.js';
 const Z95 = 1.959963984540054;
 
 /**
+ * 95 % interval of Σ numerator / Σ denominator over games (the ratio estimator with games as the sampling unit),
+ * clipped at 0 below; null with fewer than 2 games whose denominator is not 0.
+ */
+export function ratioInterval(games: readonly { numerator: number; denominator: number }[]): [number, number] | null {
+  const n = games.length;
+  let num = 0;
+  let den = 0;
+  for (const g of games) {
+    num += g.numerator;
+    den += g.denominator;
+  }
+  if (n < 2 || den === 0 || games.filter((g) => g.denominator > 0).length < 2) return null;
+  const rate = num / den;
+  const meanDen = den / n;
+  // Var(R) ≈ Σ (t_i − R·l_i)² / (n (n − 1) l̄²): the first-order (delta method) variance of a ratio estimator.
+  let sum = 0;
+  for (const g of games) sum += (g.numerator - rate * g.denominator) ** 2;
+  const half = (Z95 * Math.sqrt(sum / (n * (n - 1)))) / meanDen;
+  return [Math.max(0, rate - half), rate + half];
+}
+
+/**
  * 95 % interval of Σ tetrisLines / Σ lines over games (each game: its lines and the lines its Tetrises cleared),
  * clipped to [0, 1]; null with fewer than 2 games that cleared lines, or no line at all.
  */
 export function tetrisRateInterval(games: readonly { lines: number; tetrisLines: number }[]): [number, number] | null {
-  const n = games.length;
-  let lines = 0;
-  let tetrisLines = 0;
-  for (const g of games) {
-    lines += g.lines;
-    tetrisLines += g.tetrisLines;
-  }
-  if (n < 2 || lines === 0 || games.filter((g) => g.lines > 0).length < 2) return null;
-  const rate = tetrisLines / lines;
-  const meanLines = lines / n;
-  // Var(R) ≈ Σ (t_i − R·l_i)² / (n (n − 1) l̄²): the first-order (delta method) variance of a ratio estimator.
-  let sum = 0;
-  for (const g of games) sum += (g.tetrisLines - rate * g.lines) ** 2;
-  const half = (Z95 * Math.sqrt(sum / (n * (n - 1)))) / meanLines;
-  return [Math.max(0, rate - half), Math.min(1, rate + half)];
+  const r = ratioInterval(games.map((g) => ({ numerator: g.tetrisLines, denominator: g.lines })));
+  return r && [r[0], Math.min(1, r[1])];
 }
 
 /**

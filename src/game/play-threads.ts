@@ -14,6 +14,7 @@ import { countLiveWorker } from '../kernels/pool.js';
 import type { SetupReport } from '../setup-progress.js';
 import type { AttachedSearch, StackTable, TetrisAIOptions } from './ai.js';
 import { stackSearchSetup } from './policy.js';
+import { cpuSeconds } from '../threads.js';
 import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play-types.js';
 import { ruleFacts } from './rules-adapter.js';
 import { checkStrength, strengthProfile, weakerRoom } from './strength.js';
@@ -24,7 +25,8 @@ export interface GameWorkerInit {
   type: 'init';
   aiOptions: GameAIOptions;
   settings: GameSettings;
-  engine: WorkerEngine;
+  /** The stack search's engine (null under goal 'versus', which has no stack mode). */
+  engine: WorkerEngine | null;
 }
 
 /** A search engine made on this thread for a worker's TetrisAI, and the table's iterations (TetrisAI reports them). */
@@ -58,7 +60,8 @@ export type GameWorkerReply = WorkerReply<GameTally, GameUnderWay>;
 interface Run {
   aiOptions: GameAIOptions;
   settings: GameSettings;
-  table: RankTable;
+  /** The rank table (null under goal 'versus'). */
+  table: RankTable | null;
   previewTable: NextPieceValues | undefined;
   firstGame: number;
   games: number;
@@ -130,13 +133,19 @@ export function attachSearch({ parts, iterations }: WorkerEngine): AttachedSearc
   return { engine, table };
 }
 
-export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; startedAt: number }> {
+export async function playOnThreads(
+  run: Run,
+): Promise<{ tallies: GameTally[]; startedAt: number; startedCpu: number | null }> {
   if (!inNode) throw new StackRankError('BAD_ARGUMENT', 'playGame runs on worker threads only in Node; use threads: 1');
   // One engine per worker, made here. Released once every worker is gone.
   const owners: StackingEngine[] = [];
   try {
     const inits: GameWorkerInit[] = [];
     for (let i = 0; i < run.threads; i++) {
+      if (!run.table) {
+        inits.push({ type: 'init', aiOptions: run.aiOptions, settings: run.settings, engine: null });
+        continue;
+      }
       const { engine, owner } = await workerEngine(
         run.table,
         run.aiOptions,
@@ -147,6 +156,7 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
       owners.push(owner);
       inits.push({ type: 'init', aiOptions: run.aiOptions, settings: run.settings, engine });
     }
+    let startedCpu = cpuSeconds();
     let report: ReturnType<NonNullable<Run['onProgress']>> | undefined;
     const { results, startedAt } = await runOnWorkers<GameTally, GameUnderWay>({
       module: 'game-worker',
@@ -156,12 +166,13 @@ export async function playOnThreads(run: Run): Promise<{ tallies: GameTally[]; s
       count: run.games,
       signal: run.signal,
       onStart: (startedAt) => {
+        startedCpu = cpuSeconds();
         report = run.onProgress?.(startedAt);
       },
       onProgress: (slot, m) => report?.(slot, m),
       onDone: (slot, tally) => report?.(slot, null, tally),
     });
-    return { tallies: results, startedAt };
+    return { tallies: results, startedAt, startedCpu };
   } finally {
     for (const engine of owners) engine.release();
   }

@@ -6,7 +6,8 @@ import type { RandomizerName } from '../randomizers/index.js';
 import type { NesTally } from './nes-stats.js';
 import type { RuleSet } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
-import type { TetrisAIOptions } from './ai.js';
+import type { GameGoal, TetrisAIOptions } from './ai.js';
+import type { GarbageSchedule, VersusTally } from './versus-play.js';
 import type { GamePolicy, WellSide } from './policy.js';
 
 /** What one game did: everything PlayGameResult sums. Plain numbers, so a worker can post it. */
@@ -21,6 +22,8 @@ export interface GameTally {
   holesMade: number;
   /** NES games (a timed rule set): score, end level, lines by level band. */
   nes?: NesTally;
+  /** Attack, clear kinds, combos and garbage (left out by results recorded before they were counted). */
+  versus?: VersusTally;
 }
 
 /** The options a game needs besides the AI (plain data: posted to workers as is). */
@@ -32,11 +35,15 @@ export interface GameSettings {
   seed: number;
   /** NES games: the level cap (null: none); undefined for a rule set without time. */
   maxLevel?: number | null;
+  /** Garbage fed to each game (playGame's `garbage`); none when left out. */
+  garbage?: GarbageSchedule | null;
 }
 
 /** TetrisAI.create's options for a playGame run (also what each worker thread creates its AI with). */
 export interface GameAIOptions {
   rules: RuleSetName | RuleSet;
+  goal: GameGoal;
+  versus: TetrisAIOptions['versus'];
   lookahead: number;
   randomizer: RandomizerName | undefined;
   well: WellSide | undefined;

@@ -30,24 +30,34 @@ import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerNa
 import type { RankTable } from '../rank/table.js';
 import type { NextPieceValues } from '../stacking/strategy.js';
 import { streamSeed } from '../stacking/simulate.js';
+import type { GarbageEntry } from '../rules/garbage.js';
 import type { RuleSetName } from '../rules/types.js';
 import { isTimed, type RuleSet } from '../rules/rule-sets.js';
 import { NES_COMPETITION_MAX_LEVEL, NesGame, checkFormat } from '../rules/nes-game.js';
 import { bandOf, checkNesTally, nesRunStats, NES_LEVEL_BANDS, type NesRunStats, type NesTally } from './nes-stats.js';
 import { RULE_SET_NAMES, isRuleSetName } from '../rules/rule-sets.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
-import { MAX_THREADS, defaultThreadCount } from '../threads.js';
-import { defaultGameTable, TetrisAI, type TetrisAIOptions } from './ai.js';
+import { MAX_THREADS, cpuSeconds, defaultThreadCount } from '../threads.js';
+import { defaultGameTable, GAME_GOALS, type GameGoal, TetrisAI, type TetrisAIOptions } from './ai.js';
 import type { GameMove } from './decision.js';
 import { type SetupProgress, setupReporter } from '../setup-progress.js';
 import { GAME_POLICIES, checkStackRoom, type GamePolicy, type WellSide } from './policy.js';
 import { checkStrength } from './strength.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
-import { countHoles, emptyFrom, lockInPlace } from './grid.js';
+import { clearsBoard, countHoles, emptyFrom, lockInPlace, rowsFilled } from './grid.js';
 import { piecesPerTopOutInterval, tetrisRateInterval } from './intervals.js';
 import { playOnThreads } from './play-threads.js';
 import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play-types.js';
 import { defaultGameRandomizer, ruleFacts } from './rules-adapter.js';
+import {
+  GarbageFeed,
+  VersusCount,
+  checkGarbageSchedule,
+  checkVersusTally,
+  summarizeVersus,
+  type GarbageSchedule,
+  type VersusSummary,
+} from './versus-play.js';
 
 /** Longest stretch of moves without giving the event loop a turn. */
 export const YIELD_EVERY_MS = 20;
@@ -65,6 +75,13 @@ export interface PlayGameOptions {
   rules?: RuleSetName | RuleSet;
   /** NES games: the level that ends a game (null: none). Default 49 (the competition format). */
   maxLevel?: number | null;
+  /** What the AI plays for (TetrisAIOptions.goal): 'survival' (default) or 'versus'. */
+  goal?: GameGoal;
+  /** The versus search's options (TetrisAIOptions.versus; goal 'versus'). */
+  versus?: TetrisAIOptions['versus'];
+  /** Garbage fed to every game (docs/game.md, "The simulator and the benchmark"): `lines` [min, max] every `every`
+   * [min, max] pieces. Default none. */
+  garbage?: GarbageSchedule;
   randomizer?: RandomizerName;
   /** Preview pieces shown to the AI (and searched). Default 1. */
   lookahead?: number;
@@ -107,6 +124,9 @@ export interface PlayGameOptions {
 type GameRunOption = keyof PlayGameOptions &
   (
     | 'rules'
+    | 'goal'
+    | 'versus'
+    | 'garbage'
     | 'randomizer'
     | 'lookahead'
     | 'hold'
@@ -126,6 +146,9 @@ type GameRunOption = keyof PlayGameOptions &
 /** GameRunOption as a list, for both lists of known options. */
 export const GAME_RUN_OPTION_KEYS: { readonly [K in GameRunOption]-?: true } = {
   rules: true,
+  goal: true,
+  versus: true,
+  garbage: true,
   randomizer: true,
   lookahead: true,
   hold: true,
@@ -178,6 +201,9 @@ export interface PlayGameResult {
   format: GameFormat | null;
   /** A timed run's NES figures (score, lines, Tetris rate by level band, end levels); null otherwise. */
   nes: NesRunStats | null;
+  goal: GameGoal;
+  /** The garbage fed to every game, or null. */
+  garbage: GarbageSchedule | null;
   randomizer: RandomizerName;
   lookahead: number;
   hold: boolean;
@@ -211,6 +237,12 @@ export interface PlayGameResult {
   gameHolesMade: number[];
   piecesPerSecond: number;
   seconds: number;
+  /** CPU time the process spent while the games ran, every thread's (Node; null elsewhere), and pieces per CPU
+   * second. */
+  cpuSeconds: number | null;
+  piecesPerCpuSecond: number | null;
+  /** Attack, clear kinds, perfect clears, combos and garbage (null when a part of the run was recorded without). */
+  versus: VersusSummary | null;
   /** Threads the games ran on. */
   threads: number;
   seed: number;
@@ -226,13 +258,17 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   refuseUnknownOptions('playGame', opts, PLAY_GAME_OPTIONS, ['maxLevel']);
   const rules = opts.rules ?? 'guideline';
   const facts = ruleFacts(rules);
+  const goal = opts.goal ?? 'survival';
+  if (!GAME_GOALS.includes(goal))
+    throw new StackRankError('BAD_ARGUMENT', `goal must be one of ${GAME_GOALS.join(', ')}; got ${describe(goal)}`);
+  const garbage = checkGarbageSchedule(opts.garbage);
   const randomizer = opts.randomizer ?? defaultGameRandomizer(facts.ruleSet);
   if (!isRandomizerName(randomizer))
     throw new StackRankError(
       'BAD_ARGUMENT',
       `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
     );
-  const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, 6);
+  const lookahead = requireInt('lookahead', opts.lookahead ?? (goal === 'versus' ? facts.previews : 1), 0, 6);
   const games = requireInt('games', opts.games ?? 1, 1, 1_000_000);
   const firstGame = requireInt('firstGame', opts.firstGame ?? 0, 0, Number.MAX_SAFE_INTEGER - games);
   const maxPieces = requireInt('maxPieces', opts.maxPieces ?? 10_000, 1, Number.MAX_SAFE_INTEGER);
@@ -256,10 +292,14 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
     );
   const threads = Math.min(games, opts.ai ? 1 : (opts.threads ?? (await threadsByDefault())));
   if (signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
+  const versus = goal === 'versus';
+  // The survival policy's options are left out under goal 'versus' (TetrisAI.create refuses them there).
   const aiOptions: GameAIOptions = {
     rules: facts.ruleSet,
+    goal,
+    versus: opts.versus,
     lookahead,
-    randomizer: policy === 'fullBoardOnly' ? undefined : randomizer,
+    randomizer: policy === 'fullBoardOnly' || versus ? undefined : randomizer,
     well: opts.well,
     policy,
     recover: opts.recover,
@@ -267,18 +307,25 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
     strength: checkStrength(opts.strength),
     seed,
   };
-  const settings: GameSettings = { randomizer, lookahead, hold: opts.hold ?? facts.hold, maxPieces, seed };
+  const settings: GameSettings = { randomizer, lookahead, hold: opts.hold ?? facts.hold, maxPieces, seed, garbage };
   if (format) settings.maxLevel = format.maxLevel;
 
   // The clock starts once the AI (or every worker's AI) is made: pieces per second measure play, not setup.
   let t0 = performance.now();
+  let cpu0 = cpuSeconds();
   let tallies: GameTally[];
   if (threads > 1) {
-    const table =
-      opts.table === undefined || opts.table === 'small'
+    // The versus search has no stack mode: no table, no search image.
+    const table = versus
+      ? null
+      : opts.table === undefined || opts.table === 'small'
         ? await defaultGameTable(facts.ruleSet, signal, report, opts.table)
         : opts.table;
-    ({ tallies, startedAt: t0 } = await playOnThreads({
+    ({
+      tallies,
+      startedAt: t0,
+      startedCpu: cpu0,
+    } = await playOnThreads({
       aiOptions,
       settings,
       table,
@@ -302,23 +349,18 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   } else {
     const ai =
       opts.ai ??
-      (await TetrisAI.create({
-        ...aiOptions,
-        table: opts.table,
-        previewTable: policy === 'fullBoardOnly' ? undefined : opts.previewTable,
-        signal,
-        onProgress: opts.onSetupProgress,
-      }));
+      (await TetrisAI.create(aiCreateOptions(aiOptions, opts.table, opts.previewTable, signal, opts.onSetupProgress)));
     if (opts.ai) report?.({ stage: 'ready', fraction: 1 });
     if (
       ai.rules.name !== facts.name ||
       JSON.stringify(ai.rules.ruleSet) !== JSON.stringify(facts.ruleSet) ||
       ai.lookahead !== lookahead ||
-      ai.policy !== policy
+      ai.policy !== policy ||
+      ai.goal !== goal
     ) {
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}); these games ask for ${facts.name} at ${lookahead} (${policy})${isTimed(facts.ruleSet) ? ' with the same time' : ''}`,
+        `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}, goal ${ai.goal}); these games ask for ${facts.name} at ${lookahead} (${policy}, goal ${goal})${isTimed(facts.ruleSet) ? ' with the same time' : ''}`,
       );
     }
     if (opts.strength !== undefined && ai.strength !== aiOptions.strength)
@@ -327,6 +369,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
         `the given ai plays at strength ${ai.strength}; these games ask for ${aiOptions.strength}`,
       );
     t0 = performance.now();
+    cpu0 = cpuSeconds();
     const progress = onProgress && progressSum(onProgress, t0);
     // One clock over all the games: many short games give the event loop (an abort) a turn as one long game does.
     const due = sliceClock(YIELD_EVERY_MS);
@@ -347,6 +390,8 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
     {
       rules: facts.name,
       format,
+      goal,
+      garbage,
       randomizer,
       lookahead,
       hold: settings.hold,
@@ -357,7 +402,38 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
       maxPieces,
     },
     t0,
+    cpu0,
   );
+}
+
+/**
+ * TetrisAI.create's options for a run's AI: under goal 'versus' only the versus search's (the survival policy's are
+ * refused there), else the survival policy's with the run's table and preview table.
+ */
+export function aiCreateOptions(
+  o: GameAIOptions,
+  table: TetrisAIOptions['table'],
+  previewTable: NextPieceValues | undefined,
+  signal: AbortSignal | undefined,
+  onProgress?: TetrisAIOptions['onProgress'],
+): TetrisAIOptions {
+  if (o.goal === 'versus')
+    return { rules: o.rules, goal: 'versus', versus: o.versus, lookahead: o.lookahead, signal, onProgress };
+  return {
+    rules: o.rules,
+    lookahead: o.lookahead,
+    randomizer: o.randomizer,
+    well: o.well,
+    policy: o.policy,
+    recover: o.recover,
+    stackRoom: o.stackRoom,
+    table,
+    previewTable: o.policy === 'fullBoardOnly' ? undefined : previewTable,
+    strength: o.strength,
+    seed: o.seed,
+    signal,
+    onProgress,
+  };
 }
 
 /** playGame's default: every core where shared memory exists (Node), else 1. */
@@ -444,6 +520,9 @@ export async function playOneGame(
     stackPieces: 0,
     holesMade: 0,
   };
+  // The versus counters the AI is told each turn, and the garbage fed to this game.
+  const count = new VersusCount(ai.rules.ruleSet);
+  const feed = settings.garbage ? new GarbageFeed(settings.garbage, settings.seed, game, width) : null;
   // stream = the pieces dealt and not yet placed: the current one and the queue, so the randomizer's
   // distribution() is exactly the chance of the piece after the queue.
   const stream: Piece[] = [];
@@ -482,6 +561,8 @@ export async function playOneGame(
     const queue = stream.slice(1);
     const next = chances && rng.distribution(chances);
     const held = hold ? holdPiece : null;
+    const incoming = feed ? feed.before(tally.pieces) : NO_GARBAGE;
+    const versus = { combo: count.combo, backToBack: count.backToBack, incoming };
     const move = ai.playTurn({
       rows,
       height,
@@ -492,6 +573,7 @@ export async function playOneGame(
       next,
       level: nes?.level,
       revealChances,
+      versus,
     });
     const seen = hooks.onTurn && { n: tally.pieces, before: rows.slice(), current, queue, hold: held, move };
     if (!move) {
@@ -511,7 +593,12 @@ export async function playOneGame(
       holdPiece = current;
     }
     stream.shift();
+    const filled = rowsFilled(rows, width, move.cells);
+    const perfectClear = filled > 0 && clearsBoard(rows, width, move.cells);
     const lines = placeChecked(rows, width, move.cells);
+    const attack = count.lock(lines, move.spin, perfectClear);
+    // garbage pushed over the rows the board keeps ends the game; so does a cell over the field (below)
+    const buried = feed?.after(attack, lines, rows, width, rows.length) === true;
     if (seen) hooks.onTurn?.({ ...seen, after: rows.slice(), lines });
     tally.pieces++;
     if (move.mode === 'stack') tally.stackPieces++;
@@ -527,7 +614,7 @@ export async function playOneGame(
     const nowHoles = countHoles(rows, width);
     if (nowHoles > holes) tally.holesMade += nowHoles - holes;
     holes = nowHoles;
-    if (!emptyFrom(rows, visible)) {
+    if (buried || !emptyFrom(rows, visible)) {
       tally.topOut = true;
       break;
     }
@@ -543,6 +630,12 @@ export async function playOneGame(
       bandLines,
       bandTetrisLines,
     };
+  }
+  tally.versus = count.tally;
+  if (feed) {
+    tally.versus.garbageReceived = feed.received;
+    tally.versus.garbageCancelled = feed.cancelled;
+    tally.versus.garbageEntered = feed.entered;
   }
   return tally;
 }
@@ -570,15 +663,28 @@ function gameFormat(ruleSet: RuleSet, maxLevel: unknown): GameFormat | null {
     maxLevel: cap as number | null,
   };
 }
+const NO_GARBAGE: readonly GarbageEntry[] = Object.freeze([]);
 
 /** The run's result from its games' tallies (in any order: they are sorted by game index). */
 export function summarize(
   tallies: readonly GameTally[],
   run: Pick<
     PlayGameResult,
-    'rules' | 'format' | 'randomizer' | 'lookahead' | 'hold' | 'policy' | 'firstGame' | 'seed' | 'threads' | 'maxPieces'
+    | 'rules'
+    | 'format'
+    | 'goal'
+    | 'garbage'
+    | 'randomizer'
+    | 'lookahead'
+    | 'hold'
+    | 'policy'
+    | 'firstGame'
+    | 'seed'
+    | 'threads'
+    | 'maxPieces'
   >,
   t0: number,
+  cpu0: number | null,
 ): PlayGameResult {
   const sorted = [...tallies].sort((a, b) => a.game - b.game);
   const nesGames = sorted.filter((t): t is GameTally & { nes: NesTally } => t.nes !== undefined);
@@ -601,6 +707,9 @@ export function summarize(
     gameHolesMade: sorted.map((t) => t.holesMade),
     piecesPerSecond: 0,
     seconds: 0,
+    cpuSeconds: null,
+    piecesPerCpuSecond: null,
+    versus: summarizeVersus(sorted),
     tallies: sorted,
   };
   let stackPieces = 0;
@@ -618,6 +727,11 @@ export function summarize(
   }
   result.seconds = (performance.now() - t0) / 1000;
   result.piecesPerSecond = result.seconds > 0 ? result.pieces / result.seconds : 0;
+  const cpu = cpuSeconds();
+  if (cpu0 !== null && cpu !== null) {
+    result.cpuSeconds = cpu - cpu0;
+    result.piecesPerCpuSecond = result.cpuSeconds > 0 ? result.pieces / result.cpuSeconds : 0;
+  }
   result.tetrisRate = result.lines > 0 ? (4 * result.clears.tetris) / result.lines : 0;
   result.stackShare = result.pieces > 0 ? stackPieces / result.pieces : 0;
   result.holesPer1000 = result.pieces > 0 ? (1000 * holesMade) / result.pieces : 0;
@@ -629,6 +743,8 @@ export function summarize(
 
 /** The fields that make a run: results merge only when all are equal. */
 const RUN_FIELDS = ['rules', 'format', 'randomizer', 'lookahead', 'hold', 'policy', 'seed', 'maxPieces'] as const;
+/** And what the AI played for and the garbage it was fed (absent from results recorded before them). */
+const VERSUS_RUN_FIELDS = ['goal', 'garbage'] as const;
 
 /** Checks a game tally (from a checkpoint or a shard file): integer counts, a top-out flag, lines = its clears. */
 export function checkGameTally(value: unknown, where: string, maxPieces: number): GameTally {
@@ -649,6 +765,7 @@ export function checkGameTally(value: unknown, where: string, maxPieces: number)
     holesMade: recordInt(where, 'holesMade', r.holesMade),
   };
   if (r.nes !== undefined) tally.nes = checkNesTally(where, r.nes, tally.lines);
+  if (r.versus !== undefined) tally.versus = checkVersusTally(r.versus, where, pieces);
   if (tally.clears.reduce((a, c, k) => a + c * (k + 1), 0) !== tally.lines)
     throw new StackRankError('BAD_ARGUMENT', `${where}: lines (${tally.lines}) is not the sum of its clears`);
   return tally;
@@ -679,6 +796,13 @@ export function checkGameRun(run: Record<string, unknown>, where: string): void 
  * well and recovery settings are not in a result: parts must have been played with the same ones.)
  */
 export function mergeGameResults(results: readonly PlayGameResult[]): PlayGameResult {
+  // Results recorded before goals and garbage existed are survival runs without garbage.
+  const described = Array.isArray(results)
+    ? results.map((r) =>
+        r !== null && typeof r === 'object' ? { ...r, goal: r.goal ?? 'survival', garbage: r.garbage ?? null } : r,
+      )
+    : results;
+  requireRunParts('mergeGameResults', described, VERSUS_RUN_FIELDS);
   const first = requireRunParts('mergeGameResults', results, RUN_FIELDS);
   checkGameRun(first as unknown as Record<string, unknown>, 'result 1');
   const maxPieces = requireInt('maxPieces', first.maxPieces, 1, Number.MAX_SAFE_INTEGER);
@@ -694,9 +818,19 @@ export function mergeGameResults(results: readonly PlayGameResult[]): PlayGameRe
     (typeof RUN_FIELDS)[number]
   >;
   const threads = Math.max(1, ...results.map((r) => (Number.isInteger(r.threads) ? r.threads : 1)));
-  const pooled = summarize(records, { ...run, firstGame: range.start, threads }, performance.now());
+  const pooled = summarize(
+    records,
+    { ...run, goal: described[0].goal, garbage: described[0].garbage, firstGame: range.start, threads },
+    performance.now(),
+    null,
+  );
   pooled.seconds = seconds;
   pooled.piecesPerSecond = seconds > 0 ? pooled.pieces / seconds : 0;
+  // CPU time pools when every part measured it.
+  if (results.every((r) => typeof r.cpuSeconds === 'number' && r.cpuSeconds >= 0)) {
+    pooled.cpuSeconds = results.reduce((a, r) => a + (r.cpuSeconds as number), 0);
+    pooled.piecesPerCpuSecond = pooled.cpuSeconds > 0 ? pooled.pieces / pooled.cpuSeconds : 0;
+  }
   return pooled;
 }
 

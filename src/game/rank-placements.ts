@@ -9,14 +9,15 @@ import { cellsKey, emptyFrom, lockCells } from './grid.js';
 import type { Decision, GameMode, GameMove } from './decision.js';
 import { recoverRootValues } from './recover.js';
 import { TOP_OUT } from '../kernels/recover.js';
+import { versusRootValues } from './versus.js';
 import { expectedPiecesFromRank } from '../stacking/rank-placements.js';
 import { nextPieceRanks, scoreStackMoves } from './stack.js';
 
 export type PlacementUnit = 'expectedPieces' | 'evaluatorScore';
 
 export interface RankedPlacement extends GameMove {
-  /** stack: expected pieces of perfect-stack survival (0: the placement breaks the perfect stack); recover: the
-   * evaluator's value of the best line after it. Unit in PlacementRanking.unit. */
+  /** stack: expected pieces of perfect-stack survival (0: the placement breaks the perfect stack); recover and
+   * versus: the evaluator's value of the best line after it. Unit in PlacementRanking.unit. */
   value: number;
   /** The first entry's value minus this one's: how much worse than the AI's move, in the same unit (negative: this
    * one is valued higher; docs/game.md, "Ranking placements"). */
@@ -83,9 +84,12 @@ export function rankDecision(
       piece: PIECES[i],
       value: r === null ? 0 : 1 + expectedPiecesFromRank(r, iterations),
     }));
-  } else if (d.recover) {
+  } else if (d.recover || d.versusSearch) {
     const best = new Map<string, (typeof scored)[number]>();
-    for (const c of recoverRootValues(d.recover.ctx, d.recover.state, d.reachRoot)) {
+    const values = d.recover
+      ? recoverRootValues(d.recover.ctx, d.recover.state, d.reachRoot)
+      : versusRootValues(d.versusSearch!.ctx, d.versusSearch!.state, d.reachRoot);
+    for (const c of values) {
       const k = keyOf(c.hold, c.placement);
       const had = best.get(k);
       if (!had || c.value > had.value)
@@ -115,7 +119,10 @@ export function rankDecision(
   const placements = scored.slice(0, limit).map((s) => ({
     ...describeMove(s.hold, s.placement, mode ?? 'recover', s.value),
     loss: top - s.value,
-    topsOut: (d.recover !== null && s.value <= TOPPED_OUT_VALUE) || leavesCellAbove(d.rows, field, s.placement.cells),
+    topsOut:
+      ((d.recover !== null || d.versusSearch !== undefined) && s.value <= TOPPED_OUT_VALUE) ||
+      leavesCellAbove(d.rows, field, s.placement.cells),
   }));
-  return { mode, unit: mode === 'recover' ? 'evaluatorScore' : 'expectedPieces', placements, afterNextPiece };
+  const unit = mode === 'recover' || mode === 'versus' ? 'evaluatorScore' : 'expectedPieces';
+  return { mode, unit, placements, afterNextPiece };
 }

@@ -213,7 +213,8 @@ export function slipMove(
   rng: Rng,
 ): SlippedMove | null {
   const own = d.move;
-  if (!own) return null;
+  // goal 'versus' plays at its own strength only (TetrisAI.create refuses `strength` there)
+  if (!own || own.mode === 'versus') return null;
   const ownKey = moveKey(own.hold, own.cells);
   /** Each first move: the move (its value in nextMove's unit) and its slip candidate (in rankPlacements' unit). */
   const moves: { move: SlippedMove; candidate: SlipCandidate }[] = [];

@@ -299,23 +299,8 @@ function prepare(width: number, height: number, pid: number, rules: RuleSet): Pr
   if (p) return p;
   const l = load();
   const g = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pid);
-  const field = fieldFor(rules, height);
-  const dys = g.cells[0].map((c) => c[1]);
-  const sy = spawnY(rules, height, Math.min(...dys), Math.max(...dys));
-  // The context's parameter words, from O_WIDTH (O_STAMP is the kernel's own: not written).
-  const params = new Int32Array(PARAM_WORDS);
-  const at = (offset: number) => (offset - O_WIDTH) >> 2;
-  params[at(O_WIDTH)] = width;
-  params[at(O_CEIL)] = field.ceiling;
-  params[at(O_LOCK)] = field.lockTop;
-  params[at(O_SPAWN_S)] = 0;
-  params[at(O_SPAWN_X)] = g.system.spawnX(pid, width);
-  params[at(O_SPAWN_Y)] = sy;
-  params[at(O_FLAGS)] =
-    (rules.gravity === '20G' ? FLAG_20G : 0) |
-    (rules.softDrop ? FLAG_SOFT_DROP : 0) |
-    (rules.initialRotation ? FLAG_INITIAL_ROTATION : 0) |
-    (rules.spins !== 'none' ? FLAG_SPINS : 0);
+  const params = reachParams(width, height, pid, rules);
+  const sy = params[(O_SPAWN_Y - O_WIDTH) >> 2];
   p = { table: l.tables[ROTATION_SYSTEM_NAMES.indexOf(rules.rotationSystem) * 7 + pid], params, geometry: g };
   if (isTimed(rules)) {
     p.timing = timingWords(rules);
@@ -345,6 +330,52 @@ function prepare(width: number, height: number, pid: number, rules: RuleSet): Pr
 }
 
 const EMPTY_ROWS = new Int32Array(MAX_BOARD_ROWS);
+
+/**
+ * The kernel context's parameter words (PARAM_WORDS from O_WIDTH; O_STAMP is the kernel's own) of a search for piece
+ * `pid` on a board of this shape under a rule set: the field, where the piece appears, the rule set's flags.
+ */
+function reachParams(width: number, height: number, pid: number, rules: RuleSet): Int32Array {
+  const g = pieceGeometry(ROTATION_SYSTEMS[rules.rotationSystem], pid);
+  const field = fieldFor(rules, height);
+  const dys = g.cells[0].map((c) => c[1]);
+  const params = new Int32Array(PARAM_WORDS);
+  const at = (offset: number) => (offset - O_WIDTH) >> 2;
+  params[at(O_WIDTH)] = width;
+  params[at(O_CEIL)] = field.ceiling;
+  params[at(O_LOCK)] = field.lockTop;
+  params[at(O_SPAWN_S)] = 0;
+  params[at(O_SPAWN_X)] = g.system.spawnX(pid, width);
+  params[at(O_SPAWN_Y)] = spawnY(rules, height, Math.min(...dys), Math.max(...dys));
+  params[at(O_FLAGS)] =
+    (rules.gravity === '20G' ? FLAG_20G : 0) |
+    (rules.softDrop ? FLAG_SOFT_DROP : 0) |
+    (rules.initialRotation ? FLAG_INITIAL_ROTATION : 0) |
+    (rules.spins !== 'none' ? FLAG_SPINS : 0);
+  return params;
+}
+
+/**
+ * What another kernel needs to run this kernel's search in its own memory (the versus kernel compiles it in): for
+ * each piece of a rule set, its piece table (pieceTable) and its parameter words on a board of this shape
+ * (reachParams). Under rule sets whose searches start over the stack (classic, NES) reach() lists placements from a
+ * list made once (reachFromTop), which this does not give: there the full breadth-first search finds the same
+ * placements, in another order.
+ */
+export function reachSetup(
+  width: number,
+  height: number,
+  rules: RuleSet,
+): { tables: Int32Array[]; params: Int32Array[] } {
+  const system = ROTATION_SYSTEMS[rules.rotationSystem];
+  const tables: Int32Array[] = [];
+  const params: Int32Array[] = [];
+  for (let pid = 0; pid < PIECES.length; pid++) {
+    tables.push(pieceTable(pieceGeometry(system, pid)));
+    params.push(reachParams(width, height, pid, rules));
+  }
+  return { tables, params };
+}
 
 /** Writes the board and the prepared parameters into the context (the rows above the board cleared). */
 function writeBoard(l: Loaded, p: Prepared, board: ReachBoard): void {

@@ -15,7 +15,7 @@ import { instantiate } from '@assemblyscript/loader';
 import { StackRankError } from '../errors.js';
 import { WASM_BASE64, WASM_LOCAL_PATCH } from '../generated/wasm.js';
 
-export type KernelName = 'rank' | 'search' | 'fullboard' | 'reachable' | 'recover';
+export type KernelName = 'rank' | 'search' | 'fullboard' | 'reachable' | 'recover' | 'versus';
 export interface KernelVariant {
   shared: boolean;
   simd: boolean;

@@ -20,6 +20,46 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('stackrank bench game', () => {
+  it('--goal versus prints the versus figures playGame measures, garbage included', async () => {
+    const args = ['--games', '2', '--max-pieces', '40', '--seed', '4', '--threads', '1'];
+    const run = await runCli([
+      'bench',
+      'game',
+      '--rules',
+      'guideline',
+      '--goal',
+      'versus',
+      '--versus-beam',
+      '4',
+      '--garbage',
+      '1-2/3-5',
+      ...args,
+      '--json',
+    ]);
+    expect(run.code).toBe(0);
+    const r = JSON.parse(run.out.trim());
+    const want = await playGame({
+      rules: 'guideline',
+      goal: 'versus',
+      versus: { beam: 4 },
+      garbage: { lines: [1, 2], every: [3, 5] },
+      games: 2,
+      maxPieces: 40,
+      seed: 4,
+      threads: 1,
+    });
+    expect([r.pieces, r.topOuts, r.versus]).toEqual([want.pieces, want.topOuts, want.versus]);
+    expect(want.versus!.garbageReceived).toBeGreaterThan(0);
+    expect(Object.values(want.versus!.kinds).reduce((a, b) => a + b, 0)).toBe(want.pieces);
+    // the versus options go with --goal versus and a rule set with an attack table
+    for (const bad of [
+      ['--goal', 'versus', '--rules', 'nes'],
+      ['--versus-beam', '4'],
+      ['--goal', 'versus', '--garbage', '0/5'],
+    ])
+      expect((await runCli(['bench', 'game', ...bad, ...args])).code).toBe(2);
+  }, 120_000);
+
   it('prints one JSON line per player with the figures playGame measures', async () => {
     const args = [
       'bench',

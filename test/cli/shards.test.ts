@@ -93,7 +93,9 @@ function withoutTimes(out: string): unknown[] {
   return out
     .split('\n')
     .map((line) =>
-      JSON.parse(line, (key, value) => (key === 'seconds' || key === 'piecesPerSecond' ? undefined : value)),
+      JSON.parse(line, (key, value) =>
+        ['seconds', 'piecesPerSecond', 'cpuSeconds', 'piecesPerCpuSecond'].includes(key) ? undefined : value,
+      ),
     );
 }
 

@@ -10,8 +10,8 @@ beforeAll(async () => {
 }, 120_000);
 
 /** The figures a run reports, without its timing and thread count. */
-function played({ seconds, piecesPerSecond, threads, ...rest }: PlayGameResult) {
-  return (void seconds, void piecesPerSecond, void threads, rest);
+function played({ seconds, piecesPerSecond, cpuSeconds, piecesPerCpuSecond, threads, ...rest }: PlayGameResult) {
+  return (void seconds, void piecesPerSecond, void cpuSeconds, void piecesPerCpuSecond, void threads, rest);
 }
 
 const RUN = { rules: 'classic', randomizer: 'tgm1', lookahead: 1, maxPieces: 250, seed: 3 } as const;

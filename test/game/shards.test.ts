@@ -24,7 +24,7 @@ beforeAll(async () => {
 }, 120_000);
 
 function figures(r: PlayGameResult) {
-  const { seconds, piecesPerSecond, threads, ...rest } = r;
+  const { seconds, piecesPerSecond, cpuSeconds, piecesPerCpuSecond, threads, ...rest } = r;
   return rest;
 }
 

@@ -571,8 +571,14 @@ describe('TetrisAI input checks', () => {
 describe('playGame', () => {
   it('same seed, same game; another seed, another game', async () => {
     const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
-    const strip = ({ seconds, piecesPerSecond, ...r }: Awaited<ReturnType<typeof playGame>>) => (
-      void seconds, void piecesPerSecond, r
+    const strip = ({
+      seconds,
+      piecesPerSecond,
+      cpuSeconds,
+      piecesPerCpuSecond,
+      ...r
+    }: Awaited<ReturnType<typeof playGame>>) => (
+      void seconds, void piecesPerSecond, void cpuSeconds, void piecesPerCpuSecond, r
     );
     const a = strip(
       await playGame({ rules: 'classic', randomizer: 'tgm1', lookahead: 1, games: 2, maxPieces: 300, seed: 5, ai }),

@@ -1,0 +1,404 @@
+// Versus-search kernel, one lock (docs/game.md, "The versus policy"): a node's child for one placement — the piece
+// locked onto the node's bit rows, full rows cleared, what the lock sends by the attack table, the counters and the
+// garbage after it — and the evaluator's terms of the board the child stands on. The definitions are those of
+// src/game/versus.ts, row by row; test/reference/versus-search-reference.ts computes them independently, and the
+// values agree to the last bit (the sums are added in the same order, in f64).
+import {
+  STATE_ROTATION_SHIFT, STATE_WORDS, STATE_X_MASK, STATE_Y_MASK, STATE_Y_SHIFT, S_H, S_MASK, S_MINDX, S_MINDY,
+  TABLE_BYTES, TABLE_HEADER_WORDS, WALL,
+} from '../reachable/layout';
+import {
+  A_B2B, A_BASE, A_COMBO, A_COMBO_COUNT, A_PC_ADD, A_PC_LINES, C_ATTACK, C_COUNT, C_FEATURES, C_INCOMING,
+  C_INCOMING_COUNT, C_SEQUENCE, C_TABLES, C_VISIBLE, C_WEIGHTS, C_WIDTH, KIND_FULL, KIND_MINI, MAX_INCOMING, MAX_ROWS,
+  MOVE_HOLD, MOVE_PIECE_SHIFT, MOVE_SPIN_SHIFT, N_ACC, N_ATTACK, N_B2B, N_CAN_HOLD, N_COMBO, N_HASH, N_HOLD, N_NEXT,
+  N_PLIES, N_QUEUE_AT, N_QUEUE_LEFT, N_RISEN, N_ROOT, N_ROWS, N_TOP, N_VALUE, TOP_OUT, T_PIECE, W_ATTACK, W_B2B_CLEAR,
+  W_BACK_TO_BACK, W_BUMPINESS, W_BUMPINESS_SQ, W_COMBO, W_COVERED, W_COVERED_SQ, W_HEIGHT, W_HOLES, W_KIND,
+  W_OVERHANGS, W_OVER_HALF, W_OVER_QUARTER, W_PERFECT_CLEAR, W_ROW_TRANSITIONS, W_TSLOT_0, W_WASTED_T, W_WELL_DEPTH,
+  WEIGHT_COUNT,
+} from './layout';
+
+@inline function rowAt(node: usize, y: i32): u32 {
+  return load<u32>(node + N_ROWS + ((<usize>y) << 2));
+}
+@inline function setRow(node: usize, y: i32, v: u32): void {
+  store<u32>(node + N_ROWS + ((<usize>y) << 2), v);
+}
+@inline function weight(ctx: usize, w: i32): f64 {
+  return load<f64>(ctx + C_WEIGHTS + ((<usize>w) << 3));
+}
+@inline function attackWord(ctx: usize, w: i32): i32 {
+  return load<i32>(ctx + C_ATTACK + ((<usize>w) << 2));
+}
+@inline function i32At(base: usize, i: i32): i32 {
+  return load<i32>(base + ((<usize>i) << 2));
+}
+
+/** Lines waiting in the incoming entries from `at` on (index MAX_INCOMING: 0), set by prepareGarbage. */
+const waitingFrom = memory.data((MAX_INCOMING + 1) << 2, 4);
+
+/** Fills waitingFrom from the context's incoming entries (once per search). */
+export function prepareGarbage(ctx: usize): void {
+  const n = load<i32>(ctx + C_INCOMING_COUNT);
+  let sum: i32 = 0;
+  store<i32>(waitingFrom + ((<usize>n) << 2), 0);
+  for (let i = n - 1; i >= 0; i--) {
+    sum += i32At(ctx + C_INCOMING, 2 * i);
+    store<i32>(waitingFrom + ((<usize>i) << 2), sum);
+  }
+}
+
+/** Lines of garbage waiting at a node: what is left of its first entry and every later one. */
+@inline function waiting(ctx: usize, node: usize): i32 {
+  const at = load<i32>(node + N_QUEUE_AT);
+  if (at >= load<i32>(ctx + C_INCOMING_COUNT)) return 0;
+  return load<i32>(node + N_QUEUE_LEFT) + i32At(waitingFrom, at + 1);
+}
+
+/** The difficult clear kinds (a Tetris, a spin that clears lines): they start or continue a back-to-back chain. */
+@inline function isDifficult(kind: i32): bool {
+  return kind == 4 || (kind > KIND_MINI && kind < KIND_FULL) || kind > KIND_FULL;
+}
+
+// What the last lock did (lockChild), for the move terms and for the tests' readers.
+export let lockLines: i32 = 0;
+export let lockKind: i32 = 0;
+export let lockAttack: i32 = 0;
+
+/**
+ * Writes into `dst` the child of the node at `src` for placement `move` (MOVE_* packing of the reachable kernel's
+ * landed state, spin level, piece and hold): the board after the lock and its cleared rows, the line's state after
+ * it (next piece, hold, counters, garbage, plies, attack) and its acc (the parent's plus the lock's move terms, and
+ * TOP_OUT when the board ends over the field: then no piece is left to it). `dst` may not be `src`. Its value and key are left for finishChild.
+ */
+export function lockChild(ctx: usize, src: usize, move: i32, dst: usize): void {
+  const width = load<i32>(ctx + C_WIDTH);
+  const full: u32 = (<u32>1 << <u32>width) - 1;
+  const code = move & 0xffff;
+  const spin = (move >> MOVE_SPIN_SHIFT) & 3;
+  const piece = (move >> MOVE_PIECE_SHIFT) & 7;
+  const s = code >> STATE_ROTATION_SHIFT;
+  const y = ((code >> STATE_Y_SHIFT) & STATE_Y_MASK) - WALL;
+  const x = (code & STATE_X_MASK) - WALL;
+  const table = <usize>load<i32>(ctx + C_TABLES) + <usize>piece * TABLE_BYTES;
+  const stateAt = table + ((<usize>(TABLE_HEADER_WORDS + s * STATE_WORDS)) << 2);
+  const left = x + i32At(stateAt, S_MINDX);
+  const low = y + i32At(stateAt, S_MINDY);
+  const h = i32At(stateAt, S_H);
+  const srcTop = load<i32>(src + N_TOP);
+  // the board: the parent's rows (a node's rows from its top up are not read: they may hold anything), the piece's
+  // cells, in rows that are zero first where they are over the parent's top
+  memory.copy(dst + N_ROWS, src + N_ROWS, (<usize>srcTop) << 2);
+  let top = max<i32>(srcTop, low + h);
+  for (let r = srcTop; r < top; r++) setRow(dst, r, 0);
+  for (let r = 0; r < h; r++) setRow(dst, low + r, rowAt(dst, low + r) | (<u32>i32At(stateAt, S_MASK + r) << <u32>left));
+  // full rows can only be among the piece's
+  let lines: i32 = 0;
+  for (let r = low; r < low + h; r++) if (rowAt(dst, r) == full) lines++;
+  if (lines > 0) {
+    let write = low;
+    for (let r = low; r < top; r++) {
+      const v = rowAt(dst, r);
+      if (r >= low + h || v != full) setRow(dst, write++, v);
+    }
+    for (let r = write; r < top; r++) setRow(dst, r, 0);
+    top = write;
+    while (top > 0 && rowAt(dst, top - 1) == 0) top--;
+  }
+  store<i32>(dst + N_TOP, top);
+
+  // what the lock sends (src/rules/attack.ts lockAttack), and the counters after it
+  const kind = spin == 0 ? lines : spin == 1 ? KIND_MINI + lines : KIND_FULL + lines;
+  const combo = load<i32>(src + N_COMBO);
+  const b2b = load<i32>(src + N_B2B);
+  const perfect = lines > 0 && top == 0;
+  let attack = attackWord(ctx, A_BASE + kind);
+  let chain = false;
+  let comboLines: i32 = 0;
+  if (lines > 0) {
+    chain = isDifficult(kind) && b2b > 0;
+    if (chain) attack += attackWord(ctx, A_B2B);
+    comboLines = attackWord(ctx, A_COMBO + min<i32>(combo, attackWord(ctx, A_COMBO_COUNT) - 1));
+    attack += comboLines;
+    if (perfect) attack = attackWord(ctx, A_PC_ADD) != 0 ? attack + attackWord(ctx, A_PC_LINES) : attackWord(ctx, A_PC_LINES);
+    store<i32>(dst + N_COMBO, min<i32>(combo, 0x3fffffff) + 1);
+    store<i32>(dst + N_B2B, isDifficult(kind) ? min<i32>(b2b, 0x3fffffff) + 1 : 0);
+  } else {
+    store<i32>(dst + N_COMBO, 0);
+    store<i32>(dst + N_B2B, b2b);
+  }
+  lockLines = lines;
+  lockKind = kind;
+  lockAttack = attack;
+
+  // the garbage: a clear cancels waiting lines with its attack, oldest first; a lock that clears nothing lets in the
+  // entries due by now (docs/rules.md, "Garbage"), read as rows risen under the board
+  const plies = load<i32>(src + N_PLIES);
+  const entries = load<i32>(ctx + C_INCOMING_COUNT);
+  let at = load<i32>(src + N_QUEUE_AT);
+  let waitingLines = load<i32>(src + N_QUEUE_LEFT);
+  let risen = load<i32>(src + N_RISEN);
+  if (lines > 0) {
+    let a = attack;
+    while (a > 0 && at < entries) {
+      const take = min<i32>(a, waitingLines);
+      a -= take;
+      waitingLines -= take;
+      if (waitingLines == 0) {
+        at++;
+        waitingLines = at < entries ? i32At(ctx + C_INCOMING, 2 * at) : 0;
+      }
+    }
+  } else {
+    while (at < entries && i32At(ctx + C_INCOMING, 2 * at + 1) <= plies) {
+      risen += waitingLines;
+      at++;
+      waitingLines = at < entries ? i32At(ctx + C_INCOMING, 2 * at) : 0;
+    }
+  }
+  store<i32>(dst + N_QUEUE_AT, at);
+  store<i32>(dst + N_QUEUE_LEFT, waitingLines);
+  store<i32>(dst + N_RISEN, risen);
+  store<i32>(dst + N_PLIES, plies + 1);
+  store<i32>(dst + N_ATTACK, load<i32>(src + N_ATTACK) + attack);
+
+  // the next piece and the hold box
+  const next = load<i32>(src + N_NEXT);
+  const hold = load<i32>(src + N_HOLD);
+  const current = i32At(ctx + C_SEQUENCE, next);
+  if ((move & MOVE_HOLD) == 0) {
+    store<i32>(dst + N_NEXT, next + 1);
+    store<i32>(dst + N_HOLD, hold);
+  } else {
+    // hold with a piece in the box plays that piece; with none, the queue's first
+    store<i32>(dst + N_NEXT, hold >= 0 ? next + 1 : next + 2);
+    store<i32>(dst + N_HOLD, current);
+  }
+  store<i32>(dst + N_CAN_HOLD, 1);
+  store<i32>(dst + N_ROOT, load<i32>(src + N_ROOT));
+
+  // the move terms, summed in the order of the weights, then added to the line's
+  const wasted = piece == T_PIECE && !(spin != 0 && lines > 0);
+  let terms =
+    weight(ctx, W_ATTACK) * <f64>attack +
+    weight(ctx, W_B2B_CLEAR) * (chain ? 1.0 : 0.0) +
+    weight(ctx, W_COMBO) * <f64>comboLines +
+    weight(ctx, W_PERFECT_CLEAR) * (perfect ? 1.0 : 0.0) +
+    weight(ctx, W_WASTED_T) * (wasted ? 1.0 : 0.0);
+  if (kind > 0) terms += weight(ctx, W_KIND + kind - 1);
+  let acc = load<f64>(src + N_ACC) + terms;
+  if (top + risen > load<i32>(ctx + C_VISIBLE)) {
+    // the game is over: the line places no more pieces (its board may stand over the field the placements are
+    // searched on)
+    acc += TOP_OUT;
+    store<i32>(dst + N_NEXT, load<i32>(ctx + C_COUNT));
+  }
+  store<f64>(dst + N_ACC, acc);
+}
+
+/** The child's value (its acc and its board terms) and its key, after lockChild. */
+export function finishChild(ctx: usize, node: usize): void {
+  store<f64>(node + N_VALUE, load<f64>(node + N_ACC) + boardTerms(ctx, node, false));
+  store<u64>(node + N_HASH, nodeKey(node));
+}
+
+/**
+ * The node's key: two lines that reach equal keys have the same future (the board, the next piece, the hold box,
+ * the combo, whether a back-to-back chain is alive, the garbage state), so the search keeps the better of them.
+ * FNV-1a over 64 bits.
+ */
+export function nodeKey(node: usize): u64 {
+  let h: u64 = 0xcbf29ce484222325;
+  const top = load<i32>(node + N_TOP);
+  for (let y = 0; y < top; y++) h = (h ^ <u64>rowAt(node, y)) * 0x100000001b3;
+  h = (h ^ <u64>top) * 0x100000001b3;
+  h = (h ^ <u64>(load<i32>(node + N_HOLD) + 1)) * 0x100000001b3;
+  h = (h ^ <u64>load<i32>(node + N_NEXT)) * 0x100000001b3;
+  h = (h ^ <u64>min<i32>(load<i32>(node + N_COMBO), 63)) * 0x100000001b3;
+  h = (h ^ <u64>(load<i32>(node + N_B2B) > 0 ? 1 : 0)) * 0x100000001b3;
+  h = (h ^ <u64>load<i32>(node + N_QUEUE_AT)) * 0x100000001b3;
+  h = (h ^ <u64>load<i32>(node + N_QUEUE_LEFT)) * 0x100000001b3;
+  h = (h ^ <u64>load<i32>(node + N_RISEN)) * 0x100000001b3;
+  return h;
+}
+
+/** Column heights of the node being measured (boardTerms), i32 each. */
+const heights = memory.data(16 << 2, 4);
+@inline function heightAt(c: i32): i32 {
+  return load<i32>(heights + ((<usize>c) << 2));
+}
+
+/** Row transitions of one row (bit x = column x): the walls are filled. */
+@inline function rowTransitionsOf(bits: u32, width: i32): i32 {
+  const ext = 1 | (bits << 1) | (<u32>1 << <u32>(width + 1));
+  return <i32>popcnt<u32>((ext ^ (ext >> 1)) & ((<u32>1 << <u32>(width + 1)) - 1));
+}
+
+/**
+ * Rows a T-spin would clear in the best T-slot of the board (-1: none): a slot the T can reach from above, whose
+ * three corners are filled with both front ones, so that a T turned into it makes a full spin.
+ * - T-spin double slot (the T pointing down, centre (x, y + 1) over column x's top y): both cells under its wings
+ *   filled, its wings and centre empty, one cell over a wing filled (the overhang that makes the third corner) and
+ *   the column on the other side open from the wing's row up, where the T comes down and turns in.
+ * - T-spin triple slot (the T upright in column c, pointing to the side, rows y - 1 .. y + 1): column c empty from
+ *   y - 1 to y + 2 under a filled cell at y + 3, the notch beside row y empty between two filled cells; the T rests
+ *   flat over the notch's column, slid under that cell from the other side (its columns open from row y + 2 up), and
+ *   turns into the shaft by SRS's fifth kick (the first four are blocked by the cell over the shaft and the notch's
+ *   upper cell).
+ */
+function bestTSlot(node: usize, width: i32): i32 {
+  const full: u32 = (<u32>1 << <u32>width) - 1;
+  const top = load<i32>(node + N_TOP);
+  let best: i32 = -1;
+  for (let x = 1; x < width - 1; x++) {
+    // T-spin double: stem in row y (column x's top), wings in row y + 1, the overhang in row y + 2
+    const y = heightAt(x);
+    if (y + 2 >= top) continue; // the overhang is a filled cell, so under the top
+    const sides: u32 = <u32>5 << <u32>(x - 1);
+    if ((rowAt(node, y) & sides) != sides || (rowAt(node, y + 1) & sides) != 0) continue;
+    const roof = rowAt(node, y + 2) & sides;
+    if (roof == 0 || roof == sides) continue;
+    // the T comes down on the side without the overhang: that column open from the wing's row up
+    if (heightAt(roof == (<u32>1 << <u32>(x - 1)) ? x + 1 : x - 1) != y + 1) continue;
+    let lines: i32 = 0;
+    if ((rowAt(node, y) | (<u32>1 << <u32>x)) == full) lines++;
+    if ((rowAt(node, y + 1) | (<u32>7 << <u32>(x - 1))) == full) lines++;
+    if (lines > best) best = lines;
+  }
+  for (let n = 0; n < width; n++) {
+    // T-spin triple with its notch in column n: row y + 1 is the notch column's top
+    const y = heightAt(n) - 2;
+    if (y < 1 || y + 4 > top) continue;
+    const notch: u32 = <u32>1 << <u32>n;
+    if ((rowAt(node, y) & notch) != 0 || (rowAt(node, y - 1) & notch) == 0) continue;
+    for (let side = -1; side <= 1; side += 2) {
+      // the shaft in column c = n - side, the T entering from beyond the notch (columns n + side, n + 2 side)
+      const c = n - side;
+      const far = n + side;
+      const beyond = n + 2 * side;
+      if (c < 0 || c >= width || beyond < 0 || beyond >= width) continue;
+      if (heightAt(far) > y + 2 || heightAt(beyond) > y + 2) continue;
+      const bar: u32 = <u32>1 << <u32>c;
+      if ((rowAt(node, y + 3) & bar) == 0) continue;
+      if (((rowAt(node, y - 1) | rowAt(node, y) | rowAt(node, y + 1) | rowAt(node, y + 2)) & bar) != 0) continue;
+      // the third corner: a cell behind the shaft in row y - 1 or y + 1 (the wall counts)
+      const back = c - side;
+      if (back >= 0 && back < width && ((rowAt(node, y - 1) | rowAt(node, y + 1)) & (<u32>1 << <u32>back)) == 0) continue;
+      let lines: i32 = 0;
+      if ((rowAt(node, y - 1) | bar) == full) lines++;
+      if ((rowAt(node, y) | bar | notch) == full) lines++;
+      if ((rowAt(node, y + 1) | bar) == full) lines++;
+      if (lines > best) best = lines;
+    }
+  }
+  return best;
+}
+
+/**
+ * The board terms of the node (W_HEIGHT .. W_BACK_TO_BACK), weighted and summed in that order; with `record`, the
+ * terms themselves also go to C_FEATURES. One pass over the rows from the top down finds each column's height, the
+ * empty cells under the tops (with or without an open column beside them), the covered cells and the row
+ * transitions; then the well, the bumpiness and the T-slots.
+ */
+export function boardTerms(ctx: usize, node: usize, record: bool): f64 {
+  const width = load<i32>(ctx + C_WIDTH);
+  const visible = load<i32>(ctx + C_VISIBLE);
+  const full: u32 = (<u32>1 << <u32>width) - 1;
+  const top = load<i32>(node + N_TOP);
+  memory.fill(heights, 0, 16 << 2);
+  let above: u32 = 0; //   columns with a filled cell over the row
+  let holed: u32 = 0; //   columns whose highest empty cell under the top is found
+  let holes: i32 = 0;
+  let overhangs: i32 = 0;
+  let covered: i32 = 0;
+  let coveredSq: i32 = 0;
+  let rowT: i32 = 2 * max<i32>(0, visible - top);
+  for (let y = top - 1; y >= 0; y--) {
+    const r = rowAt(node, y);
+    let fresh = r & ~above;
+    while (fresh != 0) {
+      store<i32>(heights + ((<usize>ctz<u32>(fresh)) << 2), y + 1);
+      fresh &= fresh - 1;
+    }
+    const empty = above & ~r & full;
+    if (empty != 0) {
+      const open = full & ~(above | r); // columns with nothing at or over this row
+      const side = ((open << 1) | (open >> 1)) & full;
+      overhangs += <i32>popcnt<u32>(empty & side);
+      holes += <i32>popcnt<u32>(empty & ~side);
+      let first = empty & ~holed;
+      holed |= first;
+      while (first != 0) {
+        const c = <i32>ctz<u32>(first);
+        const k = min<i32>(6, heightAt(c) - 1 - y);
+        covered += k;
+        coveredSq += k * k;
+        first &= first - 1;
+      }
+    }
+    if (y < visible) rowT += rowTransitionsOf(r, width);
+    above |= r;
+  }
+  // the well: the lowest column (the rightmost of equals)
+  let well: i32 = 0;
+  let highest: i32 = 0;
+  for (let c = 0; c < width; c++) {
+    const hc = heightAt(c);
+    if (hc <= heightAt(well)) well = c;
+    if (hc > highest) highest = hc;
+  }
+  let bump: i32 = 0;
+  let bumpSq: i32 = 0;
+  let prev: i32 = -1;
+  for (let c = 0; c < width; c++) {
+    if (c == well) continue;
+    if (prev >= 0) {
+      const d = abs<i32>(heightAt(c) - heightAt(prev));
+      bump += d;
+      bumpSq += d * d;
+    }
+    prev = c;
+  }
+  const wellMask = full & ~(<u32>1 << <u32>well);
+  let depth: i32 = 0;
+  for (let y = heightAt(well); y < top && depth < 4; y++) {
+    if (rowAt(node, y) != wellMask) break;
+    depth++;
+  }
+  const slot = bestTSlot(node, width);
+  const height = highest + load<i32>(node + N_RISEN) + waiting(ctx, node);
+  const overHalf = max<i32>(0, height - 10);
+  const overQuarter = max<i32>(0, height - 15);
+  const b2b = load<i32>(node + N_B2B) > 0 ? 1 : 0;
+  if (record) {
+    const f = ctx + C_FEATURES;
+    for (let i = 0; i < WEIGHT_COUNT; i++) store<f64>(f + ((<usize>i) << 3), 0);
+    store<f64>(f + (W_HEIGHT << 3), <f64>height);
+    store<f64>(f + (W_OVER_HALF << 3), <f64>overHalf);
+    store<f64>(f + (W_OVER_QUARTER << 3), <f64>overQuarter);
+    store<f64>(f + (W_BUMPINESS << 3), <f64>bump);
+    store<f64>(f + (W_BUMPINESS_SQ << 3), <f64>bumpSq);
+    store<f64>(f + (W_ROW_TRANSITIONS << 3), <f64>rowT);
+    store<f64>(f + (W_HOLES << 3), <f64>holes);
+    store<f64>(f + (W_OVERHANGS << 3), <f64>overhangs);
+    store<f64>(f + (W_COVERED << 3), <f64>covered);
+    store<f64>(f + (W_COVERED_SQ << 3), <f64>coveredSq);
+    store<f64>(f + (W_WELL_DEPTH << 3), <f64>depth);
+    if (slot >= 0) store<f64>(f + ((<usize>(W_TSLOT_0 + slot)) << 3), 1);
+    store<f64>(f + (W_BACK_TO_BACK << 3), <f64>b2b);
+  }
+  let v =
+    weight(ctx, W_HEIGHT) * <f64>height +
+    weight(ctx, W_OVER_HALF) * <f64>overHalf +
+    weight(ctx, W_OVER_QUARTER) * <f64>overQuarter +
+    weight(ctx, W_BUMPINESS) * <f64>bump +
+    weight(ctx, W_BUMPINESS_SQ) * <f64>bumpSq +
+    weight(ctx, W_ROW_TRANSITIONS) * <f64>rowT +
+    weight(ctx, W_HOLES) * <f64>holes +
+    weight(ctx, W_OVERHANGS) * <f64>overhangs +
+    weight(ctx, W_COVERED) * <f64>covered +
+    weight(ctx, W_COVERED_SQ) * <f64>coveredSq +
+    weight(ctx, W_WELL_DEPTH) * <f64>depth;
+  if (slot >= 0) v += weight(ctx, W_TSLOT_0 + slot);
+  v += weight(ctx, W_BACK_TO_BACK) * <f64>b2b;
+  return v;
+}
