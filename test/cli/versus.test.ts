@@ -4,7 +4,7 @@
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { playVersus } from '../../src/versus/run.js';
@@ -69,7 +69,7 @@ describe('stackrank bench versus', () => {
     const both = await runCli(['bench', 'versus', '--table', file, '--tbp', 'bot', '--b-lookahead', '2']);
     expect(both.code).toBe(2);
     expect(both.err).toMatch(/with --tbp side B is the bot/);
-    const narrow = await runCli(['bench', 'versus', '--table', file, '--tbp', '/nonexistent/bot']);
+    const narrow = await runCli(['bench', 'versus', '--table', file, '--tbp', join(dirname(file), 'no-such-bot')]);
     expect(narrow.code).toBe(1);
     expect(narrow.err).toMatch(/10-wide board.*\[BAD_ARGUMENT\]/);
   }, 60_000);

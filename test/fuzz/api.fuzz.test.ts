@@ -1034,6 +1034,46 @@ describe('real games', () => {
     },
     RUNS / 20,
   );
+  const sideArb = maybe(
+    fc.oneof(
+      fc.record({ ai: maybe(fc.record({ lookahead: maybe(fc.integer({ min: -1, max: 2 })), well: hostile })) }),
+      fc.record({ tbp: fc.oneof(fc.constant(''), fc.constant(7), fc.array(fc.constant(''), { maxLength: 1 })) }),
+      hostile,
+    ),
+  );
+  fuzzAsync(
+    'playVersus',
+    fc.tuple(
+      maybe(
+        fc.record({
+          a: sideArb,
+          b: sideArb,
+          matches: maybe(fc.integer({ min: -1, max: 2 })),
+          firstMatch: maybe(fc.integer({ min: -1, max: 3 })),
+          seed: maybe(fc.oneof(fc.integer({ min: -1, max: 5 }), hostile)),
+          maxPieces: maybe(fc.integer({ min: -1, max: 20 })),
+          garbageDelay: maybe(fc.oneof(smallInt, hostile)),
+          messiness: maybe(fc.oneof(fc.record({ withinAttack: maybe(fc.double()) }), hostile)),
+          streams: maybe(fc.constantFrom('same', 'independent', 'x')),
+          threads: maybe(fc.constantFrom(0, 1, 2)),
+          onMatch: hostile,
+          signal: hostile,
+        }),
+      ),
+    ),
+    async (o) => {
+      // Valid runs stay small (few pieces, the small table); the types stay hostile.
+      let opts: unknown = o === undefined ? {} : o;
+      if (opts && typeof opts === 'object' && !Array.isArray(opts)) {
+        const x: Record<string, unknown> = { table: table9, ...(opts as Record<string, unknown>) };
+        if (typeof x.maxPieces !== 'number') x.maxPieces = 10;
+        if (typeof x.matches !== 'number') x.matches = 1;
+        opts = x;
+      }
+      await callAsync(() => api.playVersus(opts as never), 60_000);
+    },
+    RUNS / 50,
+  );
 });
 
 describe('versus: attack and garbage', () => {

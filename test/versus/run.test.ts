@@ -6,7 +6,7 @@
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { CLEAR_KINDS } from '../../src/rules/attack.js';
@@ -148,7 +148,13 @@ describe('playVersus with a TBP side', () => {
   it('a bot program that cannot run is an IO error, on this thread and on workers; nothing is left running', async () => {
     for (const threads of [1, 2]) {
       await expect(
-        playVersus({ b: { tbp: '/nonexistent/tbp-bot' }, matches: 2, table: table9, threads, maxPieces: 5 }),
+        playVersus({
+          b: { tbp: join(dirname(table9File), 'no-such-bot') },
+          matches: 2,
+          table: table9,
+          threads,
+          maxPieces: 5,
+        }),
       ).rejects.toMatchObject({ name: 'StackRankError', code: 'IO' });
       expect(liveWorkerCount()).toBe(0);
     }
