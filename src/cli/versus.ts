@@ -13,10 +13,16 @@ import { defineCommand, type ChoiceSpec } from './spec.js';
 import { loadTableForCli } from './table-source.js';
 
 const STREAMS = ['same', 'independent'] as const;
+const GOALS = ['survival', 'versus'] as const;
+type Goal = (typeof GOALS)[number];
 
-/** TetrisAI's options for a side from --lookahead and --expectimax (or their --b- forms). */
-function aiSide(lookahead: number, expectimax: boolean): { ai: VersusAIOptions } {
-  return { ai: { lookahead, ...(expectimax ? { randomizer: 'bag7' as const } : {}) } };
+/** TetrisAI's options for a side from --goal, --lookahead and --expectimax (or their --b- forms). */
+function aiSide(goal: Goal, lookahead: number, expectimax: boolean): { ai: VersusAIOptions } {
+  if (goal === 'versus' && expectimax)
+    throw new UsageError("--expectimax is the survival policy's; goal versus searches the known pieces");
+  return {
+    ai: { ...(goal === 'versus' ? { goal } : {}), lookahead, ...(expectimax ? { randomizer: 'bag7' as const } : {}) },
+  };
 }
 
 export const benchVersusCommand = defineCommand({
@@ -25,7 +31,8 @@ export const benchVersusCommand = defineCommand({
   description: `Plays --matches versus matches under guideline rules (docs/versus.md): two seats on 10-wide boards,
 5 previews and hold, each lock's attack cancelling the seat's own incoming garbage and sending the rest to the
 other seat, a seat that tops out loses, a match still on after --max-pieces pieces each is a draw. Side A is TetrisAI
-(--lookahead, --expectimax); side B is TetrisAI with --b-lookahead and --b-expectimax (default: as side A), or, with
+(--goal, --lookahead, --expectimax); side B is TetrisAI with --b-goal, --b-lookahead and --b-expectimax (default: as
+side A), or, with
 --tbp, a Tetris Bot Protocol bot program given --think-ms milliseconds before each suggest. Matches 2k and 2k + 1
 deal the same pieces and garbage holes with the sides swapped. Prints each side's wins, attack per piece (before
 cancelling), lines sent per piece, pieces, garbage cancelled and received, clears by kind and how it lost, then
@@ -41,6 +48,18 @@ threads (the same matches on any thread count when both sides are TetrisAI). Wit
       help: 'pieces per side at most: a match still on then is a draw',
     },
     seed: seedOption(0),
+    goal: {
+      type: 'choice',
+      choices: GOALS,
+      default: 'survival',
+      help: "side A's TetrisAI plays for survival (Tetrises, a clean stack) or versus (attack: docs/game.md)",
+    } as ChoiceSpec<Goal> & { default: Goal },
+    bGoal: {
+      type: 'choice',
+      choices: GOALS,
+      help: "side B's TetrisAI plays for survival or versus",
+      defaultHelp: '--goal',
+    } as ChoiceSpec<Goal>,
     lookahead: lookaheadOption(5),
     expectimax: {
       type: 'flag',
@@ -107,15 +126,24 @@ threads (the same matches on any thread count when both sides are TetrisAI). Wit
     ...TABLE_SOURCE,
   },
   async run({ values, given }, io) {
-    if (values.tbp !== undefined && (values.bLookahead !== undefined || values.bExpectimax !== undefined))
-      throw new UsageError('--b-lookahead and --b-expectimax set a TetrisAI side B; with --tbp side B is the bot');
+    if (
+      values.tbp !== undefined &&
+      (values.bLookahead !== undefined || values.bExpectimax !== undefined || values.bGoal !== undefined)
+    )
+      throw new UsageError(
+        '--b-lookahead, --b-expectimax and --b-goal set a TetrisAI side B; with --tbp side B is the bot',
+      );
     if (values.tbp === undefined && given('thinkMs')) throw new UsageError('--think-ms needs --tbp');
     const table = await loadTableForCli(values, given, io);
-    const a = aiSide(values.lookahead, values.expectimax);
+    const a = aiSide(values.goal, values.lookahead, values.expectimax);
     const b: VersusSide =
       values.tbp !== undefined
         ? { tbp: values.tbp, thinkMs: values.thinkMs }
-        : aiSide(values.bLookahead ?? values.lookahead, values.bExpectimax ?? values.expectimax);
+        : aiSide(
+            values.bGoal ?? values.goal,
+            values.bLookahead ?? values.lookahead,
+            values.bExpectimax ?? values.expectimax,
+          );
     let done = 0;
     const result = await playVersus({
       a,

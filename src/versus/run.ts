@@ -177,6 +177,12 @@ export async function playVersus(options: PlayVersusOptions = {}): Promise<Versu
       'BAD_ARGUMENT',
       `a TBP bot plays a 10-wide board: the table must be 9 columns wide (it is ${table!.width}, a ${width}-wide board)`,
     );
+  // The versus policy plays the guideline's 10-wide board whatever table it is given (docs/game.md, "The versus policy").
+  if (width !== 10 && aiSides.some((s) => (s.ai as { goal?: unknown }).goal === 'versus'))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `goal 'versus' plays a 10-wide board: the table must be 9 columns wide (it is ${table!.width}, a ${width}-wide board)`,
+    );
   const settings: MatchSettings = { width, previews: 5, maxPieces, garbageDelay, messiness, streams, seed };
   if (signal?.aborted) throw new StackRankError('ABORTED', 'the matches were aborted');
   // Each TetrisAI side is made here first, also with threads: TetrisAI.create checks its options (once, at the edge).

@@ -69,6 +69,14 @@ describe('stackrank bench versus', () => {
     const both = await runCli(['bench', 'versus', '--table', file, '--tbp', 'bot', '--b-lookahead', '2']);
     expect(both.code).toBe(2);
     expect(both.err).toMatch(/with --tbp side B is the bot/);
+    const expectimaxVersus = await runCli(['bench', 'versus', '--table', file, '--goal', 'versus', '--expectimax']);
+    expect(expectimaxVersus.code).toBe(2);
+    expect(expectimaxVersus.err).toMatch(/--expectimax is the survival policy's/);
+    const goalWithBot = await runCli(['bench', 'versus', '--table', file, '--tbp', 'bot', '--b-goal', 'versus']);
+    expect(goalWithBot.code).toBe(2);
+    const versusNarrow = await runCli(['bench', 'versus', '--table', file, '--goal', 'versus']);
+    expect(versusNarrow.code).toBe(1);
+    expect(versusNarrow.err).toMatch(/goal 'versus' plays a 10-wide board.*\[BAD_ARGUMENT\]/);
     const narrow = await runCli(['bench', 'versus', '--table', file, '--tbp', join(dirname(file), 'no-such-bot')]);
     expect(narrow.code).toBe(1);
     expect(narrow.err).toMatch(/10-wide board.*\[BAD_ARGUMENT\]/);

@@ -184,4 +184,27 @@ describe('playVersus checks its options', () => {
   it('a TBP side needs a 10-wide board (a 9-column table)', async () => {
     await refused({ b: { tbp: 'bot' }, table: table7 }, /10-wide board/);
   });
+  it("goal 'versus' needs a 10-wide board too: it plays the guideline's board whatever table it is given", async () => {
+    await refused({ a: { ai: { goal: 'versus', lookahead: 1 } }, table: table7 }, /goal 'versus' plays a 10-wide/);
+  });
+});
+
+describe("playVersus with goal 'versus'", () => {
+  it('the versus policy against the survival policy: legal matches, its attack counted, the same on any thread count', async () => {
+    const run: PlayVersusOptions = {
+      a: { ai: { goal: 'versus', lookahead: 1, versus: { beam: 4 } } },
+      b: { ai: { lookahead: 1 } },
+      matches: 2,
+      maxPieces: 40,
+      seed: 5,
+      table: table9,
+    };
+    const one = await playVersus({ ...run, threads: 1 });
+    const two = await playVersus({ ...run, threads: 2 });
+    expect(played(two)).toEqual(played(one));
+    expect(one.sides[0].player).toMatch(/goal versus/);
+    for (const t of one.tallies) expect(t.sides.map((x) => x.out)).not.toContain('illegal');
+    expect(one.sides[0].pieces).toBeGreaterThan(40);
+    expect(one.sides[0].attack).toBeGreaterThan(0);
+  }, 120_000);
 });
