@@ -421,7 +421,9 @@ describe('TetrisAI recover weights', () => {
     // the options there are.
     await expect(TetrisAI.create({ rules: 'nes', table, lookahed: 2 } as never)).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
-      message: expect.stringMatching(/^TetrisAI.create: unknown option "lookahed"; options are rules, goal, versus, lookahead, /),
+      message: expect.stringMatching(
+        /^TetrisAI.create: unknown option "lookahed"; options are rules, goal, versus, lookahead, /,
+      ),
     });
     await expect(TetrisAI.create({ rules: 'nes', table, leafRows: 2 } as never)).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
