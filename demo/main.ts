@@ -11,7 +11,6 @@ import {
   RANDOMIZER_NAMES,
   RULE_SETS,
   RULE_SET_NAMES,
-  StackRankError,
   StackingAI,
   TetrisAI,
   defaultGameRandomizer,
@@ -21,7 +20,6 @@ import {
   type RankTable,
   type RuleSetName,
   type SteepRule,
-  type TetrisAIOptions,
   type WellSide,
 } from 'stackrank';
 import { Analyzer } from './analyze.js';
@@ -135,24 +133,24 @@ function gameAI(rules: RuleSetName, lookahead: number): Promise<TetrisAI> {
 }
 
 /**
- * Versus mode's AI, by the side its well is on: the game AI with the versus goal where the library has one (an AI
- * made for attack and garbage); else the guideline game AI as it is.
+ * Versus mode's AI, by side: the game AI with the versus goal (attack, garbage; docs/game.md, "The versus policy").
+ * The same AI on the same pieces would play the same moves and cancel every attack, so the left side searches a
+ * narrower beam (16 lines a ply against 32) and plays a little differently.
  */
 const versusAIs = new Map<WellSide, Promise<TetrisAI>>();
-function versusAI(well: WellSide): Promise<TetrisAI> {
-  let ai = versusAIs.get(well);
+function versusAI(side: WellSide): Promise<TetrisAI> {
+  let ai = versusAIs.get(side);
   if (!ai) {
-    ai = rankTable().then(async (table) => {
-      const options: TetrisAIOptions = { table, rules: VERSUS_RULES, lookahead: settings.lookahead, well };
-      try {
-        return await TetrisAI.create({ ...options, goal: 'versus' } as TetrisAIOptions);
-      } catch (e) {
-        // A library without the option refuses it by name; anything else is a real failure.
-        if (!(e instanceof StackRankError && /unknown option "goal"/.test(e.message))) throw e;
-        return TetrisAI.create(options);
-      }
-    });
-    versusAIs.set(well, ai);
+    ai = rankTable().then((table) =>
+      TetrisAI.create({
+        table,
+        rules: VERSUS_RULES,
+        goal: 'versus',
+        lookahead: settings.lookahead,
+        versus: { beam: side === 'left' ? 16 : 32 },
+      }),
+    );
+    versusAIs.set(side, ai);
   }
   return ai;
 }

@@ -18,7 +18,7 @@ import { tableBuildCommand, tableInfoCommand, tableRankCommand } from './table.j
 
 export const GROUPS: Groups = {
   table: 'build, inspect and query rank tables',
-  bench: "benchmarks: survival (the article's table), game (real games), nes (NES, scored), versus (matches)",
+  bench: "benchmarks: survival (the article's table), game (real games), nes (scored), versus",
   full: 'full-board player: play games with weight presets, train weights (GA)',
 };
 

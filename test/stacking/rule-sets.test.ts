@@ -307,7 +307,7 @@ describe('rule-set errors', () => {
     // Any other name is an unknown rule set.
     expect(await code(() => StackingAI.create({ table: article, rules: 'seed' as never }))).toEqual([
       'BAD_RULES',
-      expect.stringMatching(/classic, nes, guideline, tgm, tgm20g/),
+      expect.stringMatching(/classic, nes, nesUntimed, guideline, tgm, tgm20g/),
     ]);
   });
 });
