@@ -482,6 +482,9 @@ export interface PlayedTurn {
   current: Piece;
   queue: readonly Piece[];
   hold: Piece | null;
+  /** The versus counters before the move (nextMove's combo and backToBack; its attack counts from them). */
+  combo: number;
+  backToBack: number;
   /** The AI's move; null when it has none (a top-out). */
   move: GameMove | null;
   /** Rows the move cleared. */
@@ -575,7 +578,16 @@ export async function playOneGame(
       revealChances,
       versus,
     });
-    const seen = hooks.onTurn && { n: tally.pieces, before: rows.slice(), current, queue, hold: held, move };
+    const seen = hooks.onTurn && {
+      n: tally.pieces,
+      before: rows.slice(),
+      current,
+      queue,
+      hold: held,
+      combo: versus.combo,
+      backToBack: versus.backToBack,
+      move,
+    };
     if (!move) {
       if (seen) hooks.onTurn?.({ ...seen, after: seen.before, lines: 0 });
       tally.topOut = true;

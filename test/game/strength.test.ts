@@ -44,7 +44,15 @@ describe('strength', () => {
     const own = await TetrisAI.create({ ...AI, table });
     const ten = await TetrisAI.create({ ...AI, table, strength: 10, seed: 99 });
     for (const t of await turnsOf(own, 3)) {
-      const state = { board: board(t.before), current: t.current, queue: t.queue, hold: t.hold, canHold: true };
+      const state = {
+        board: board(t.before),
+        current: t.current,
+        queue: t.queue,
+        hold: t.hold,
+        canHold: true,
+        combo: t.combo,
+        backToBack: t.backToBack,
+      };
       expect(ten.nextMove(state)).toEqual(own.nextMove(state));
       expect(ten.newGame().nextMove(state)).toEqual(own.newGame().nextMove(state));
     }
@@ -59,7 +67,15 @@ describe('strength', () => {
     let differs = 0;
     let notOwn = 0;
     for (const t of turns) {
-      const state = { board: board(t.before), current: t.current, queue: t.queue, hold: t.hold, canHold: true };
+      const state = {
+        board: board(t.before),
+        current: t.current,
+        queue: t.queue,
+        hold: t.hold,
+        canHold: true,
+        combo: t.combo,
+        backToBack: t.backToBack,
+      };
       expect(again.nextMove(state)).toEqual(t.move);
       if (moveKey(other.nextMove(state)) !== moveKey(t.move)) differs++;
       // Every move is one the rules reach for the piece the turn allows (rankPlacements lists them all).
