@@ -54,6 +54,8 @@ describe('a session plays the simulator’s game', () => {
           queue: t.queue,
           hold: t.hold,
           canHold: hold,
+          combo: t.combo,
+          backToBack: t.backToBack,
         });
         // The simulator skips a recover chance ply that cannot change the move: the move is the same, its value
         // may not be (test/game/play-turn.test.ts).
