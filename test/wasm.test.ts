@@ -15,7 +15,7 @@ const KERNELS = Object.keys(WASM_BASE64) as KernelName[];
 
 describe('shipped kernel variants', () => {
   it('every kernel ships both scalar variants; a shipped SIMD variant differs from its scalar one', () => {
-    expect(KERNELS.sort()).toEqual(['fullboard', 'rank', 'reachable', 'recover', 'search']);
+    expect(KERNELS.sort()).toEqual(['fullboard', 'rank', 'reachable', 'recover', 'search', 'versus']);
     for (const k of KERNELS) {
       const builds = WASM_BASE64[k];
       expect(builds['shared-scalar'], `${k} shared-scalar`).toBeTruthy();

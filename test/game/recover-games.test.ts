@@ -30,7 +30,7 @@ interface Row {
   pieces: number;
 }
 const ROWS: Row[] = [
-  { rules: 'nes', randomizer: 'nes', lookahead: 1, hold: false, policy: 'both', games: 3, pieces: 600 },
+  { rules: 'nesUntimed', randomizer: 'nes', lookahead: 1, hold: false, policy: 'both', games: 3, pieces: 600 },
   { rules: 'guideline', randomizer: 'bag7', lookahead: 5, hold: true, policy: 'both', games: 4, pieces: 250 },
   // lookahead 1: the stack search holds at every ply (docs/game.md, "Hold")
   { rules: 'guideline', randomizer: 'bag7', lookahead: 1, hold: true, policy: 'both', games: 2, pieces: 250 },
