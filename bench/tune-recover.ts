@@ -28,9 +28,9 @@ import { loadRecoverWeights } from '../src/cli/game.js';
 import { playGame } from '../src/game/play.js';
 import { defaultGameRandomizer } from '../src/game/rules-adapter.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
-import { Rng } from '../src/random.js';
 import type { RuleSetName } from '../src/rules/types.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
+import { crossEntropySearch } from './cross-entropy.js';
 
 const { values: args } = benchArgs(import.meta.url, {
   rules: { type: 'string', default: 'nesUntimed' },
@@ -90,44 +90,20 @@ async function score(weights: RecoverWeights, seed: number): Promise<Omit<Scored
   return { weights, tetrisRate, topOuts: r.topOuts, pieces: r.pieces, score: tetrisRate - topOutCost * r.topOuts };
 }
 
-const rng = new Rng(Number(args['sampler-seed']));
-/** A standard normal deviate (Box–Muller). */
-const normal = () => Math.sqrt(-2 * Math.log(1 - rng.nextFloat())) * Math.cos(2 * Math.PI * rng.nextFloat());
-
-let centre = RECOVER_TERMS.map(() => 0);
-let spread = RECOVER_TERMS.map(() => Number(args.sigma));
-const rows: Record<string, string | number>[] = [];
-const history: unknown[] = [];
-for (let g = 0; g < generations; g++) {
-  const seed = Number(args.seed) + g;
-  const baseline = await score(start, seed);
-  const scored: Scored[] = [];
-  for (let i = 0; i < population; i++) {
-    const x = i === 0 ? centre : centre.map((c, j) => c + spread[j] * normal());
-    scored.push({ x, ...(await score(weightsOf(x), seed)) });
-    process.stderr.write(`\rgeneration ${g + 1}/${generations}: ${i + 1}/${population}`);
-  }
-  process.stderr.write('\n');
-  const mean = scored.reduce((s, c) => s + c.score, 0) / population;
-  const centreScore = scored[0].score;
-  const elite = [...scored].sort((a, b) => b.score - a.score).slice(0, Math.ceil(population / 3));
-  centre = RECOVER_TERMS.map((_, j) => elite.reduce((s, e) => s + e.x[j], 0) / elite.length);
-  spread = RECOVER_TERMS.map((_, j) =>
-    Math.max(0.08, Math.sqrt(elite.reduce((s, e) => s + (e.x[j] - centre[j]) ** 2, 0) / elite.length)),
-  );
-  rows.push({
-    generation: g + 1,
-    seed,
-    baseline: baseline.score.toFixed(2),
-    centre: centreScore.toFixed(2),
-    'centre − baseline': (centreScore - baseline.score).toFixed(2),
-    mean: mean.toFixed(2),
-    best: elite[0].score.toFixed(2),
-  });
-  history.push({ generation: g + 1, seed, baseline, candidates: scored, centre: weightsOf(centre) });
-}
+const { rows, history, final } = await crossEntropySearch({
+  dims: RECOVER_TERMS.length,
+  generations,
+  population,
+  spread: Number(args.sigma),
+  minSpread: 0.08,
+  seed: Number(args.seed),
+  samplerSeed: Number(args['sampler-seed']),
+  digits: 2,
+  weightsOf,
+  baseline: start,
+  score,
+});
 printTable(rows);
-const final = weightsOf(centre);
 console.log(`\nfinal weights (score: Tetris rate in points − ${topOutCost} per top-out):`);
 console.log(JSON.stringify(final));
 const path = writeResults(args.out, {

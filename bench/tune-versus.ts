@@ -20,8 +20,8 @@
 import { loadVersusWeights, parseGarbage } from '../src/cli/game.js';
 import { playGame } from '../src/game/play.js';
 import { VERSUS_TERMS, VERSUS_WEIGHTS, type VersusWeights } from '../src/game/versus.js';
-import { Rng } from '../src/random.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
+import { crossEntropySearch } from './cross-entropy.js';
 
 const { values: args } = benchArgs(import.meta.url, {
   games: { type: 'string', default: '8' },
@@ -90,45 +90,21 @@ async function score(weights: VersusWeights, seed: number): Promise<Omit<Scored,
   return { weights, attackPerPiece, topOuts: r.topOuts, pieces: r.pieces, score: s };
 }
 
-const rng = new Rng(Number(args['sampler-seed']));
-/** A standard normal deviate (Box–Muller). */
-const normal = () => Math.sqrt(-2 * Math.log(1 - rng.nextFloat())) * Math.cos(2 * Math.PI * rng.nextFloat());
-
-let centre = tuned.map(() => 0);
-let spread = tuned.map(() => Number(args.sigma));
-const rows: Record<string, string | number>[] = [];
-const history: unknown[] = [];
-for (let g = 0; g < generations; g++) {
-  const seed = Number(args.seed) + g;
-  const baseline = await score(start, seed);
-  const scored: Scored[] = [];
-  for (let i = 0; i < population; i++) {
-    const x = i === 0 ? centre : centre.map((c, j) => c + spread[j] * normal());
-    scored.push({ x, ...(await score(weightsOf(x), seed)) });
-    process.stderr.write(`\rgeneration ${g + 1}/${generations}: ${i + 1}/${population}`);
-  }
-  process.stderr.write('\n');
-  const mean = scored.reduce((s, c) => s + c.score, 0) / population;
-  const centreScore = scored[0].score;
-  const elite = [...scored].sort((a, b) => b.score - a.score).slice(0, Math.ceil(population / 3));
-  centre = tuned.map((_, j) => elite.reduce((s, e) => s + e.x[j], 0) / elite.length);
-  spread = tuned.map((_, j) =>
-    Math.max(minSigma, Math.sqrt(elite.reduce((s, e) => s + (e.x[j] - centre[j]) ** 2, 0) / elite.length)),
-  );
-  rows.push({
-    generation: g + 1,
-    seed,
-    baseline: baseline.score.toFixed(3),
-    centre: centreScore.toFixed(3),
-    'centre − baseline': (centreScore - baseline.score).toFixed(3),
-    mean: mean.toFixed(3),
-    best: elite[0].score.toFixed(3),
-  });
-  history.push({ generation: g + 1, seed, baseline, candidates: scored, centre: weightsOf(centre) });
-  console.error(JSON.stringify({ generation: g + 1, centre: weightsOf(centre) }));
-}
+const { rows, history, final } = await crossEntropySearch({
+  dims: tuned.length,
+  generations,
+  population,
+  spread: Number(args.sigma),
+  minSpread: minSigma,
+  seed: Number(args.seed),
+  samplerSeed: Number(args['sampler-seed']),
+  digits: 3,
+  weightsOf,
+  baseline: start,
+  score,
+  onGeneration: (generation, centre) => console.error(JSON.stringify({ generation, centre })),
+});
 printTable(rows);
-const final = weightsOf(centre);
 console.log(`\nfinal weights (score: attack per piece − ${topOutCost} per top-out per game):`);
 console.log(JSON.stringify(final));
 const path = writeResults(args.out, {
