@@ -125,7 +125,7 @@ export class VersusPage {
     if (report) this.log.push(report);
     this.render(side);
     this.render(side === 0 ? 1 : 0);
-    const lost = report === null || (side === 0 && this.person?.over);
+    const lost = report === null || report.toppedOut || (side === 0 && this.person?.over);
     if (lost && this.winner === null) this.finish(side === 0 ? 1 : 0);
   }
 

@@ -57,6 +57,8 @@ export interface LockReport {
   aiAttack?: number;
   /** The readout, e.g. "T-spin double, B2B, 5 lines"; empty for a lock that clears nothing and spins not. */
   text: string;
+  /** The garbage that entered at this lock pushed the stack over the top: this side lost. */
+  toppedOut: boolean;
 }
 
 const KIND_WORDS: Record<ClearKind, string> = {
@@ -75,7 +77,7 @@ const KIND_WORDS: Record<ClearKind, string> = {
 };
 
 /** The readout of a lock: its clear kind, perfect clear, back-to-back, combo and attack (and what it cancelled). */
-export function describeLock(r: Omit<LockReport, 'text'>): string {
+export function describeLock(r: Omit<LockReport, 'text' | 'toppedOut'>): string {
   if (r.kind === 'none') return '';
   const parts = [KIND_WORDS[r.kind]];
   if (r.perfectClear) parts.push('perfect clear');
@@ -107,7 +109,8 @@ export class VersusField {
 
   /**
    * Locks a piece's cells with its spin: the lock's outcome by the rules layer, then garbage cancelled or let in.
-   * Answers the report, or null when the lock (or garbage after it) pushed the stack over the top.
+   * Answers the report (its `toppedOut` set when the garbage let in pushed the stack over the top; the lock still
+   * counts, and what it sent stays sent), or null when the piece itself locked above the field.
    */
   lock(cells: readonly Cell[], piece: Piece, spin: Spin, opponent: VersusField): LockReport | null {
     const placed = lockOnField(this.board, this.paint, cells, piece);
@@ -138,7 +141,7 @@ export class VersusField {
     this.lines += placed.lines;
     this.attack += g.sent;
     this.lastCells = placed.lines ? [] : cells.map(([x, y]): Cell => [x, y + g.holes.length]);
-    const report: Omit<LockReport, 'text'> = {
+    const report: Omit<LockReport, 'text' | 'toppedOut'> = {
       side: this.side,
       piece: this.pieces,
       lines: placed.lines,
@@ -154,9 +157,9 @@ export class VersusField {
       incoming: this.garbage.lines,
       opponentIncoming: opponent.garbage.lines,
     };
-    const full = { ...report, text: describeLock(report) };
+    const full = { ...report, text: describeLock(report), toppedOut: lost };
     if (full.text) this.last = full;
-    return lost ? null : full;
+    return full;
   }
 }
 
@@ -174,7 +177,7 @@ export class VersusAI {
     this.pieces = createRandomizer('bag7', { seed });
   }
 
-  /** Plays one piece; the report, or null when this side topped out. */
+  /** Plays one piece; the report (see VersusField.lock), or null when the AI found no move or locked out. */
   step(opponent: VersusField): LockReport | null {
     const need = RULES.previews + 2;
     if (this.queue.length < need) this.queue += this.pieces.take(need - this.queue.length);
@@ -205,7 +208,7 @@ export class VersusAI {
 
 /** A person's side: play mode's keys and piece model (PlaySession) without grading, locking on a VersusField. */
 export class VersusPerson extends PlaySession {
-  /** Called with each lock's report (null: this side topped out). */
+  /** Called with each lock's report (null, or a report with `toppedOut`: this side topped out). */
   onLock: (report: LockReport | null) => void = () => {};
   opponent: VersusField | null = null;
 
@@ -224,7 +227,7 @@ export class VersusPerson extends PlaySession {
     this.paint = this.field.paint;
     this.lastCells = this.field.lastCells;
     this.lines = this.field.lines;
-    if (report === null) this.end('top-out');
+    if (report === null || report.toppedOut) this.end('top-out');
     else this.spawn(this.nextPiece());
     this.onLock(report);
     return null;

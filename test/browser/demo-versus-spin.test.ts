@@ -75,5 +75,26 @@ describe('versus: a person’s spin', () => {
     expect(r.text).toBe('T-spin double, 4 lines');
     expect(opponent.garbage.lines).toBe(4);
     expect(person.over).toBe(false);
+    expect(r.toppedOut).toBe(false);
+  });
+});
+
+describe('versus: garbage that tops a side out', () => {
+  it('the lock is reported with toppedOut, the entered rows leave the meter, and the person’s game ends', () => {
+    // 17 rows of stack with a hole per row (no line clears): four garbage rows push it above the 20 rows.
+    const { person, reports } = personOn(Array<string>(17).fill('#########.'));
+    person.field.garbage.receive(4);
+    person.act('hardDrop'); // the T on top of the stack: no clear, so the 4 lines enter
+    expect(reports).toHaveLength(1);
+    const r = reports[0]!;
+    expect({ lines: r.lines, entered: r.entered, incoming: r.incoming, toppedOut: r.toppedOut }).toEqual({
+      lines: 0,
+      entered: 4,
+      incoming: 0,
+      toppedOut: true,
+    });
+    expect(person.field.garbage.lines).toBe(0);
+    expect(person.field.pieces).toBe(r.piece);
+    expect(person.over).toBe(true);
   });
 });

@@ -38,6 +38,7 @@ interface Report {
   opponentIncoming: number;
   aiAttack?: number;
   text: string;
+  toppedOut: boolean;
 }
 
 /** The page's log of locks (demo/versus-page.ts). */
@@ -130,6 +131,8 @@ describe.skipIf(skip)('demo versus mode (Chromium)', () => {
       // AI against AI: the sides take turns.
       expect(r.side, at).toBe(i % 2);
       expect(r.piece, at).toBe(++pieces[r.side]);
+      // Only a game's last lock may be the one whose garbage topped its side out.
+      expect(r.toppedOut, at).toBe(shot.state === 'over' && i === log.length - 1 && r.toppedOut);
       expect(r.before, at).toEqual(state[r.side]);
       const out = lockOutcome({ lines: r.lines, spin: r.spin, perfectClear: r.perfectClear }, r.before, 'guideline');
       expect({ kind: r.kind, attack: r.attack, b2b: r.backToBackBonus }, at).toEqual({
