@@ -6,11 +6,13 @@
 // allocation, no strings, no GC: TypeScript (src/game/versus-kernel.ts) lays out every buffer once.
 //   versus/layout.ts  every memory layout and code shared with TypeScript
 //   versus/board.ts   a lock (board, attack, counters, garbage) and the evaluator's terms
+//   versus/drops.ts   the quick placement list below the first ply
 //   versus/beam.ts    the beam search and its candidates
 export { alloc } from './memory';
 export * from './versus/layout';
 export { search } from './versus/beam';
 import { boardTerms, finishChild, lockChild, prepareGarbage } from './versus/board';
+import { listDrops } from './versus/drops';
 import { C_ROOT, C_SCRATCH, N_VALUE } from './versus/layout';
 
 /** The board terms of the root node, their sum returned and the terms recorded in C_FEATURES (for the tests). */
@@ -25,4 +27,10 @@ export function lockRoot(ctx: usize, move: i32): f64 {
   lockChild(ctx, ctx + C_ROOT, move, ctx + C_SCRATCH);
   finishChild(ctx, ctx + C_SCRATCH);
   return load<f64>(ctx + C_SCRATCH + N_VALUE);
+}
+
+/** The quick placement list of piece `pid` on the root node's board (drops.ts) in the reachable kernel's output; its
+ * count, -1 when the board is too high for it (for the tests). */
+export function quickRoot(ctx: usize, pid: i32): i32 {
+  return listDrops(ctx, ctx + C_ROOT, pid);
 }

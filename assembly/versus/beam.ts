@@ -7,13 +7,18 @@
 // the order they were made in. Only the kept candidates become nodes of the next ply. No allocation: every buffer is
 // TypeScript's (src/game/versus-kernel.ts), its pointers in the context.
 import { reach } from '../reachable';
-import { OUT_LANDED, OUT_WORDS, O_BOARD, O_OUT, O_OUT_SPIN, MAX_BOARD_ROWS, PARAM_WORDS, SPIN_LEVEL_MASK, TABLE_BYTES, O_WIDTH } from '../reachable/layout';
-import { finishChild, lockChild, prepareGarbage } from './board';
+import {
+  FLAG_SPINS, OUT_LANDED, OUT_WORDS, O_BOARD, O_FLAGS, O_OUT, O_OUT_SPIN, MAX_BOARD_ROWS, PARAM_WORDS, SPIN_LEVEL_MASK,
+  TABLE_BYTES, O_WIDTH,
+} from '../reachable/layout';
+import { spins } from '../reachable/spin';
+import { boardTerms, lockChild, nodeKey, prepareGarbage } from './board';
+import { listDrops } from './drops';
 import {
   CAND_BYTES, C_BEAM, C_BEST_ATTACK, C_BEST_ROOT, C_BEST_VALUE, C_CAPACITY, C_CHILDREN, C_COUNT, C_DEPTH, C_FORCE_ROOT,
-  C_HEAP, C_HOLD_ALLOWED, C_LEVELS, C_NODES, C_PARAMS, C_REACH, C_ROOT, C_SCRATCH, C_SEQUENCE, C_SLOTS, C_SLOT_BITS,
+  C_HEAP, C_HOLD_ALLOWED, C_LEVELS, C_NODES, C_PARAMS, C_QUICK, C_REACH, C_ROOT, C_SCRATCH, C_SEQUENCE, C_SLOTS, C_SLOT_BITS,
   C_TABLES, K_GEN, K_HASH, K_MOVE, K_PARENT, K_ROOT, K_SLOT, K_VALUE, MAX_ROWS, MOVE_HOLD, MOVE_PIECE_SHIFT,
-  MOVE_SPIN_SHIFT, NODE_BYTES, N_ATTACK, N_CAN_HOLD, N_HASH, N_HOLD, N_NEXT, N_ROOT, N_ROWS, N_TOP, N_VALUE, ROOT_HOLD,
+  MOVE_SPIN_SHIFT, NODE_BYTES, N_ACC, N_ATTACK, N_CAN_HOLD, N_HASH, N_HOLD, N_NEXT, N_ROOT, N_ROWS, N_TOP, N_VALUE, ROOT_HOLD,
 } from './layout';
 
 let ctx: usize = 0;
@@ -203,9 +208,17 @@ function listPlacements(node: usize, pid: i32): i32 {
   return reach(r, <usize>load<i32>(ctx + C_TABLES) + <usize>pid * TABLE_BYTES);
 }
 
+/** Whether piece `pid` spins under the rule set (its search records spins and its table has spin corners). */
+function spinning(pid: i32): bool {
+  const params = <usize>load<i32>(ctx + C_PARAMS) + ((<usize>(pid * PARAM_WORDS)) << 2);
+  return (load<i32>(params + O_FLAGS) & FLAG_SPINS) != 0 && spins(<usize>load<i32>(ctx + C_TABLES) + <usize>pid * TABLE_BYTES);
+}
+
 /** Every placement of piece `pid` on node i (hold pressed or not), valued and offered. */
 function expandPiece(node: usize, i: i32, pid: i32, hold: i32, atRoot: bool): void {
-  const n = listPlacements(node, pid);
+  let n: i32 = -1;
+  if (!atRoot && load<i32>(ctx + C_QUICK) != 0 && !spinning(pid)) n = listDrops(ctx, node, pid);
+  if (n < 0) n = listPlacements(node, pid);
   const r = <usize>load<i32>(ctx + C_REACH);
   const scratch = ctx + C_SCRATCH;
   const force = load<i32>(ctx + C_FORCE_ROOT);
@@ -217,9 +230,14 @@ function expandPiece(node: usize, i: i32, pid: i32, hold: i32, atRoot: bool): vo
     const spin = load<i32>(r + O_OUT_SPIN + ((<usize>k) << 2)) & SPIN_LEVEL_MASK;
     const move = landed | (spin << MOVE_SPIN_SHIFT) | (pid << MOVE_PIECE_SHIFT) | hold;
     lockChild(ctx, node, move, scratch);
-    finishChild(ctx, scratch);
-    offer(load<f64>(scratch + N_VALUE), load<u64>(scratch + N_HASH), i, move, moveRoot);
     children++;
+    const value = load<f64>(scratch + N_ACC) + boardTerms(ctx, scratch, false);
+    // a full level keeps no child worth no more than its worst (offer would change nothing): its key is not needed
+    if (heapSize >= keep && value <= load<f64>(cand(0) + K_VALUE)) {
+      gen++;
+      continue;
+    }
+    offer(value, nodeKey(scratch), i, move, moveRoot);
   }
 }
 

@@ -87,7 +87,8 @@ export function lockChild(ctx: usize, src: usize, move: i32, dst: usize): void {
   const srcTop = load<i32>(src + N_TOP);
   // the board: the parent's rows (a node's rows from its top up are not read: they may hold anything), the piece's
   // cells, in rows that are zero first where they are over the parent's top
-  memory.copy(dst + N_ROWS, src + N_ROWS, (<usize>srcTop) << 2);
+  // a loop: a small bulk-memory call costs more
+  for (let r = 0; r < srcTop; r++) setRow(dst, r, rowAt(src, r));
   let top = max<i32>(srcTop, low + h);
   for (let r = srcTop; r < top; r++) setRow(dst, r, 0);
   for (let r = 0; r < h; r++) setRow(dst, low + r, rowAt(dst, low + r) | (<u32>i32At(stateAt, S_MASK + r) << <u32>left));
@@ -304,7 +305,8 @@ export function boardTerms(ctx: usize, node: usize, record: bool): f64 {
   const visible = load<i32>(ctx + C_VISIBLE);
   const full: u32 = (<u32>1 << <u32>width) - 1;
   const top = load<i32>(node + N_TOP);
-  memory.fill(heights, 0, 16 << 2);
+  // a loop: a small bulk-memory call costs more
+  for (let c = 0; c < 16; c += 2) store<u64>(heights + ((<usize>c) << 2), 0);
   let above: u32 = 0; //   columns with a filled cell over the row
   let holed: u32 = 0; //   columns whose highest empty cell under the top is found
   let holes: i32 = 0;

@@ -2,7 +2,15 @@
 import { StackRankError } from '../errors.js';
 import { type GamePolicy, MAX_STACK_ROOM, MIN_STACK_ROOM } from '../game/policy.js';
 import { GAME_GOALS, type GameGoal } from '../game/ai.js';
-import { MAX_VERSUS_BEAM, VERSUS_BEAM, VERSUS_WEIGHTS, withVersusWeights, type VersusWeights } from '../game/versus.js';
+import {
+  MAX_VERSUS_BEAM,
+  VERSUS_BEAM,
+  VERSUS_PLACEMENTS,
+  VERSUS_WEIGHTS,
+  withVersusWeights,
+  type VersusPlacements,
+  type VersusWeights,
+} from '../game/versus.js';
 import { MAX_SCHEDULE_EVERY, MAX_SCHEDULE_LINES, type GarbageSchedule } from '../game/versus-play.js';
 import { CLEAR_KINDS } from '../rules/attack.js';
 import { benchGame } from '../game/bench.js';
@@ -197,6 +205,13 @@ stacking-only baseline. Measured in bench/notes/results.md ("Real games").`,
       help: "the versus search's lines kept per ply (--goal versus)",
       defaultHelp: String(VERSUS_BEAM),
     },
+    versusPlacements: {
+      type: 'choice',
+      choices: VERSUS_PLACEMENTS,
+      arg: 'KIND',
+      help: 'the placements the versus search tries below the first ply (--goal versus): quick (a piece that cannot spin: drops and one-column tucks) or full (every reachable one)',
+      defaultHelp: 'quick',
+    } as ChoiceSpec<VersusPlacements>,
     versusWeights: {
       type: 'text',
       arg: 'FILE',
@@ -265,16 +280,23 @@ stacking-only baseline. Measured in bench/notes/results.md ("Real games").`,
         throw new UsageError(
           `--${survivalOnly.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is an option of the survival policy (--goal survival); compare the two goals in two runs`,
         );
-    } else if (values.versusBeam !== undefined || values.versusWeights !== undefined)
-      throw new UsageError('--versus-beam and --versus-weights set the versus search: give them with --goal versus');
+    } else if (
+      values.versusBeam !== undefined ||
+      values.versusPlacements !== undefined ||
+      values.versusWeights !== undefined
+    )
+      throw new UsageError(
+        '--versus-beam, --versus-placements and --versus-weights set the versus search: give them with --goal versus',
+      );
     const garbage = values.garbage === undefined ? undefined : parseGarbage(values.garbage);
     const versusWeights =
       values.versusWeights === undefined
         ? undefined
         : await loadVersusWeights(values.versusWeights, undefined, io.signal);
     const versus =
-      versusGoal && (values.versusBeam !== undefined || versusWeights !== undefined)
-        ? { beam: values.versusBeam, weights: versusWeights }
+      versusGoal &&
+      (values.versusBeam !== undefined || values.versusPlacements !== undefined || versusWeights !== undefined)
+        ? { beam: values.versusBeam, placements: values.versusPlacements, weights: versusWeights }
         : undefined;
     const hold = values.hold;
     if (hold) refuseHoldWithout(rules);

@@ -5,6 +5,7 @@
  */
 import type { ClearKind } from '../rules/attack.js';
 import { DEFAULT_MESSINESS, MAX_GARBAGE_DELAY } from '../rules/garbage.js';
+import { VERSUS_PLACEMENTS, type VersusPlacements } from '../game/versus.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { playVersus, type VersusAIOptions, type VersusResult, type VersusSide } from '../versus/run.js';
 import { UsageError } from './args.js';
@@ -16,12 +17,25 @@ const STREAMS = ['same', 'independent'] as const;
 const GOALS = ['survival', 'versus'] as const;
 type Goal = (typeof GOALS)[number];
 
-/** TetrisAI's options for a side from --goal, --lookahead and --expectimax (or their --b- forms). */
-function aiSide(goal: Goal, lookahead: number, expectimax: boolean): { ai: VersusAIOptions } {
+/** TetrisAI's options for a side from --goal, --lookahead, --expectimax and --versus-placements (or their --b-
+ * forms). */
+function aiSide(
+  goal: Goal,
+  lookahead: number,
+  expectimax: boolean,
+  placements: VersusPlacements | undefined,
+): { ai: VersusAIOptions } {
   if (goal === 'versus' && expectimax)
     throw new UsageError("--expectimax is the survival policy's; goal versus searches the known pieces");
+  if (goal !== 'versus' && placements !== undefined)
+    throw new UsageError('--versus-placements and --b-versus-placements set a side playing goal versus');
   return {
-    ai: { ...(goal === 'versus' ? { goal } : {}), lookahead, ...(expectimax ? { randomizer: 'bag7' as const } : {}) },
+    ai: {
+      ...(goal === 'versus' ? { goal } : {}),
+      lookahead,
+      ...(expectimax ? { randomizer: 'bag7' as const } : {}),
+      ...(placements !== undefined ? { versus: { placements } } : {}),
+    },
   };
 }
 
@@ -32,7 +46,7 @@ export const benchVersusCommand = defineCommand({
 5 previews and hold, each lock's attack cancelling the seat's own incoming garbage and sending the rest to the
 other seat, a seat that tops out loses, a match still on after --max-pieces pieces each is a draw. Side A is TetrisAI
 (--goal, --lookahead, --expectimax); side B is TetrisAI with --b-goal, --b-lookahead and --b-expectimax (default: as
-side A), or, with
+side A; --versus-placements and --b-versus-placements: the versus search's placements below the first ply), or, with
 --tbp, a Tetris Bot Protocol bot program given --think-ms milliseconds before each suggest. Matches 2k and 2k + 1
 deal the same pieces and garbage holes with the sides swapped. Prints each side's wins, attack per piece (before
 cancelling), lines sent per piece, pieces, garbage cancelled and received, clears by kind and how it lost, then
@@ -79,6 +93,20 @@ threads (the same matches on any thread count when both sides are TetrisAI). Wit
       negation: "side B's TetrisAI searches the known pieces only",
       defaultHelp: '--expectimax',
     },
+    versusPlacements: {
+      type: 'choice',
+      choices: VERSUS_PLACEMENTS,
+      arg: 'KIND',
+      help: "side A's versus search below the first ply: quick (drops and tucks but for the T) or full (docs/game.md)",
+      defaultHelp: 'quick',
+    } as ChoiceSpec<VersusPlacements>,
+    bVersusPlacements: {
+      type: 'choice',
+      choices: VERSUS_PLACEMENTS,
+      arg: 'KIND',
+      help: "side B's versus search below the first ply: quick or full",
+      defaultHelp: '--versus-placements',
+    } as ChoiceSpec<VersusPlacements>,
     tbp: {
       type: 'text',
       arg: 'CMD',
@@ -128,14 +156,17 @@ threads (the same matches on any thread count when both sides are TetrisAI). Wit
   async run({ values, given }, io) {
     if (
       values.tbp !== undefined &&
-      (values.bLookahead !== undefined || values.bExpectimax !== undefined || values.bGoal !== undefined)
+      (values.bLookahead !== undefined ||
+        values.bExpectimax !== undefined ||
+        values.bGoal !== undefined ||
+        values.bVersusPlacements !== undefined)
     )
       throw new UsageError(
-        '--b-lookahead, --b-expectimax and --b-goal set a TetrisAI side B; with --tbp side B is the bot',
+        '--b-lookahead, --b-expectimax, --b-goal and --b-versus-placements set a TetrisAI side B; with --tbp side B is the bot',
       );
     if (values.tbp === undefined && given('thinkMs')) throw new UsageError('--think-ms needs --tbp');
     const table = await loadTableForCli(values, given, io);
-    const a = aiSide(values.goal, values.lookahead, values.expectimax);
+    const a = aiSide(values.goal, values.lookahead, values.expectimax, values.versusPlacements);
     const b: VersusSide =
       values.tbp !== undefined
         ? { tbp: values.tbp, thinkMs: values.thinkMs }
@@ -143,6 +174,8 @@ threads (the same matches on any thread count when both sides are TetrisAI). Wit
             values.bGoal ?? values.goal,
             values.bLookahead ?? values.lookahead,
             values.bExpectimax ?? values.expectimax,
+            values.bVersusPlacements ??
+              ((values.bGoal ?? values.goal) === 'versus' ? values.versusPlacements : undefined),
           );
     let done = 0;
     const result = await playVersus({

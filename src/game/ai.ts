@@ -43,11 +43,13 @@ import { normalizeBoard } from './board-input.js';
 import {
   MAX_VERSUS_BEAM,
   VERSUS_BEAM,
+  VERSUS_PLACEMENTS,
   VERSUS_WEIGHTS,
   versusMove,
   weightVector,
   withVersusWeights,
   type VersusContext,
+  type VersusPlacements,
   type VersusState,
   type VersusWeights,
 } from './versus.js';
@@ -129,9 +131,10 @@ export interface TetrisAIOptions {
   /** Queue pieces the search uses after the current one (0..6, default 1; under goal 'versus' the rule set's
    * previews); fewer when the queue is shorter. */
   lookahead?: number;
-  /** The versus search (goal 'versus'): lines kept per ply (default VERSUS_BEAM) and weights of the evaluator's terms
-   * by name in place of the defaults (VERSUS_WEIGHTS; docs/game.md, "The versus policy"). */
-  versus?: { beam?: number; weights?: Partial<VersusWeights> };
+  /** The versus search (goal 'versus'): lines kept per ply (default VERSUS_BEAM), the placements tried below the
+   * first ply ('quick', the default, or 'full') and weights of the evaluator's terms by name in place of the
+   * defaults (VERSUS_WEIGHTS; docs/game.md, "The versus policy"). */
+  versus?: { beam?: number; placements?: VersusPlacements; weights?: Partial<VersusWeights> };
   /** The randomizer the game draws from: stack mode then averages over the unknown piece after the queue
    * (expectimax; nextMove's `next` gives its chances, default uniform). About 700 MB more memory (Node). */
   randomizer?: RandomizerName;
@@ -230,7 +233,7 @@ export class TetrisAI {
     readonly strength: number,
     private readonly seed: number,
     /** The versus search's beam and weights (kernel order) under goal 'versus', else null. */
-    private readonly versusSearch: { beam: number; weights: Float64Array } | null = null,
+    private readonly versusSearch: { beam: number; placements: VersusPlacements; weights: Float64Array } | null = null,
   ) {
     if (token !== INTERNAL)
       throw new StackRankError(
@@ -383,6 +386,12 @@ export class TetrisAI {
     const lookahead = requireInt('lookahead', opts.lookahead ?? rules.previews, 0, MAX_LOOKAHEAD);
     const versus = optionsObject('versus', opts.versus, VERSUS_SEARCH_OPTIONS);
     const beam = requireInt('versus.beam', versus.beam ?? VERSUS_BEAM, 1, MAX_VERSUS_BEAM);
+    const placements = versus.placements ?? 'quick';
+    if (!VERSUS_PLACEMENTS.includes(placements))
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `versus.placements must be one of ${VERSUS_PLACEMENTS.join(', ')}; got ${describe(placements)}`,
+      );
     const weights = weightVector(withVersusWeights(VERSUS_WEIGHTS, versus.weights, 'versus.weights'));
     const { limits } = stackSearchSetup(rules, undefined, 'both');
     // The versus search reads the settings' lookahead (a time budget deepens it); it has no recover search.
@@ -403,7 +412,7 @@ export class TetrisAI {
       maxFloorFor(rules.ruleSet),
       MAX_STRENGTH,
       0,
-      { beam, weights },
+      { beam, placements, weights },
     );
     report?.({ stage: 'ready', fraction: 1 });
     return ai;
@@ -610,6 +619,7 @@ export class TetrisAI {
         visibleHeight: this.rules.visibleHeight,
         rules: this.rules,
         beam: this.versusSearch.beam,
+        placements: this.versusSearch.placements,
         weights: this.versusSearch.weights,
       };
       const state: VersusState = {
@@ -839,7 +849,11 @@ export interface AttachedSearch {
 /** The keys of TetrisAIOptions.recover. */
 const RECOVER_OPTIONS = ['depth', 'beam', 'chance', 'weights'];
 /** The keys of TetrisAIOptions.versus. */
-const VERSUS_SEARCH_OPTIONS = optionNames<NonNullable<TetrisAIOptions['versus']>>({ beam: true, weights: true });
+const VERSUS_SEARCH_OPTIONS = optionNames<NonNullable<TetrisAIOptions['versus']>>({
+  beam: true,
+  placements: true,
+  weights: true,
+});
 /** The survival policy's options, refused under goal 'versus'; and the options it takes. */
 // (`table` is taken and unused: a caller such as the versus simulator may give every AI the same options.)
 const VERSUS_REFUSED = [

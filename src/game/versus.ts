@@ -123,6 +123,14 @@ export const VERSUS_TERMS = Object.freeze(Object.keys(VERSUS_WEIGHTS) as (keyof 
 /** Largest weight (either sign) a caller may give: keeps every line's value far above a top-out's (-1e9). */
 export const MAX_VERSUS_WEIGHT = 100_000;
 
+/**
+ * The placements the versus search tries below the first ply: 'quick' gives a piece that cannot spin its hard drops
+ * and one-column tucks (every T and every first move still takes the full reachable search), 'full' every
+ * reachable placement of every piece (docs/game.md, "The versus policy").
+ */
+export type VersusPlacements = 'quick' | 'full';
+export const VERSUS_PLACEMENTS: readonly VersusPlacements[] = Object.freeze(['quick', 'full']);
+
 /** The versus search's beam by default: lines kept per ply (bench/notes/versus.md). */
 export const VERSUS_BEAM = 32;
 /** The beam a caller may give at most. */
@@ -174,6 +182,7 @@ export interface VersusContext {
   visibleHeight: number;
   rules: GameRuleFacts;
   beam: number;
+  placements: VersusPlacements;
   /** The weights in the kernel's order (weightVector). */
   weights: Float64Array;
 }
@@ -221,6 +230,7 @@ function settings(ctx: VersusContext, state: VersusState, pieces: number): Versu
     holdAllowed: ctx.rules.hold,
     depth: versusDepth(pieces, state.hold, ctx.rules.hold),
     beam: ctx.beam,
+    quick: ctx.placements === 'quick',
     weights: ctx.weights,
     attack: ATTACK_TABLES[table],
   };

@@ -10,7 +10,19 @@ import { StackRankError } from '../errors.js';
 import { CLEAR_KINDS, type AttackTable } from '../rules/attack.js';
 import type { GarbageEntry } from '../rules/garbage.js';
 import { reachSetup } from './reachable.js';
-import { CTX_BYTES as REACH_CTX_BYTES, PARAM_WORDS, TABLE_BYTES } from '../../assembly/reachable/layout.js';
+import {
+  CTX_BYTES as REACH_CTX_BYTES,
+  OUT_LANDED,
+  OUT_WORDS,
+  O_OUT,
+  PARAM_WORDS,
+  STATE_ROTATION_SHIFT,
+  STATE_X_MASK,
+  STATE_Y_MASK,
+  STATE_Y_SHIFT,
+  TABLE_BYTES,
+  WALL,
+} from '../../assembly/reachable/layout.js';
 import type { RuleSet } from '../rules/rule-sets.js';
 import { loadKernelSync, type KernelInstance } from './wasm.js';
 import {
@@ -40,6 +52,7 @@ import {
   C_LEVELS,
   C_NODES,
   C_PARAMS,
+  C_QUICK,
   C_REACH,
   C_ROOT,
   C_SCRATCH,
@@ -82,6 +95,7 @@ interface VersusKernelExports {
   search(ctx: number): void;
   measureRoot(ctx: number): number;
   lockRoot(ctx: number, move: number): number;
+  quickRoot(ctx: number, pid: number): number;
   CTX_BYTES: WebAssembly.Global;
 }
 
@@ -99,6 +113,9 @@ export interface VersusSearchSettings {
   depth: number;
   /** Lines kept per ply. */
   beam: number;
+  /** Below the first ply, a piece that cannot spin takes the quick placement list (hard drops and one-column tucks:
+   * assembly/versus/drops.ts) instead of every reachable placement. */
+  quick: boolean;
   weights: ArrayLike<number>;
   attack: AttackTable;
 }
@@ -200,6 +217,7 @@ export class VersusKernel {
     this.setWord(C_DEPTH, s.depth);
     this.setWord(C_BEAM, s.beam);
     this.setWord(C_HOLD_ALLOWED, s.holdAllowed ? 1 : 0);
+    this.setWord(C_QUICK, s.quick ? 1 : 0);
     if (s.weights.length !== WEIGHT_COUNT)
       throw new Error(`${s.weights.length} weights; the kernel reads ${WEIGHT_COUNT}`);
     const w = (this.ctx + C_WEIGHTS) >> 3;
@@ -334,5 +352,31 @@ export class VersusKernel {
       backToBack: this.i32[(at + N_B2B) >> 2],
       attack: this.i32[(at + N_ATTACK) >> 2],
     };
+  }
+
+  /**
+   * The quick placement list (assembly/versus/drops.ts) of piece `pid` on a position's board: each placement's state
+   * index and reference point, in the list's order; null when the board is too high for it (for the tests).
+   */
+  quickPlacements(
+    s: VersusSearchSettings,
+    p: VersusPosition,
+    pid: number,
+  ): { state: number; x: number; y: number }[] | null {
+    this.configure(s);
+    this.writeRoot(p);
+    const n = this.k.quickRoot(this.ctx, pid);
+    if (n < 0) return null;
+    const out = (this.word(C_REACH) + O_OUT) >> 2;
+    const list: { state: number; x: number; y: number }[] = [];
+    for (let i = 0; i < n; i++) {
+      const code = this.i32[out + i * OUT_WORDS + OUT_LANDED];
+      list.push({
+        state: code >> STATE_ROTATION_SHIFT,
+        x: (code & STATE_X_MASK) - WALL,
+        y: ((code >> STATE_Y_SHIFT) & STATE_Y_MASK) - WALL,
+      });
+    }
+    return list;
   }
 }

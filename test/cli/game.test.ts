@@ -55,6 +55,8 @@ describe('stackrank bench game', () => {
     for (const bad of [
       ['--goal', 'versus', '--rules', 'nes'],
       ['--versus-beam', '4'],
+      ['--versus-placements', 'full'],
+      ['--goal', 'versus', '--versus-placements', 'all'],
       ['--goal', 'versus', '--garbage', '0/5'],
     ])
       expect((await runCli(['bench', 'game', ...bad, ...args])).code).toBe(2);

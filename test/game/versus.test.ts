@@ -19,6 +19,7 @@ import {
   versusRootValues,
   weightVector,
   type VersusContext,
+  type VersusPlacements,
   type VersusWeights,
 } from '../../src/game/versus.js';
 import { VersusKernel } from '../../src/kernels/versus.js';
@@ -28,6 +29,7 @@ import { Board, reachablePlacements } from '../../src/rules/index.js';
 import type { GamePlacement } from '../../src/rules/types.js';
 import { cellKey } from '../reference/rules-reference.js';
 import { refGuidelineLock, type RefSpin } from '../reference/versus-reference.js';
+import { refQuickPlacements } from '../reference/versus-quick-reference.js';
 import { REF_TERMS, refBoardTerms, refVersusSearch, type RefWeights } from '../reference/versus-search-reference.js';
 
 const W = 10;
@@ -109,6 +111,7 @@ const MEASURE_SETTINGS = {
   holdAllowed: true,
   depth: 1,
   beam: 1,
+  quick: true,
   weights: weightVector(VERSUS_WEIGHTS),
   attack: ATTACK_TABLES.guideline,
 };
@@ -132,11 +135,16 @@ const caseArb = fc.record({
     maxLength: 3,
   }),
   beam: fc.integer({ min: 1, max: 6 }),
+  placements: fc.constantFrom<VersusPlacements>('quick', 'full'),
   weights: weightsArb,
 });
 type Case = typeof caseArb extends fc.Arbitrary<infer T> ? T : never;
 
 const reach = (r: Uint32Array, p: Piece) => reachableOnRows(r, W, H, p, rules);
+/** The quick list below the first ply: every piece but the T (the guideline's only spinning piece), where the board
+ * is low enough for it. */
+const reachQuick = (r: Uint32Array, p: Piece) =>
+  (p !== 'T' && refQuickPlacements(r, W, H, p, rules.ruleSet)) || reach(r, p);
 
 function setup(c: Case) {
   const memo = new Map<Piece, readonly GamePlacement[]>();
@@ -151,6 +159,7 @@ function setup(c: Case) {
     visibleHeight: 20,
     rules,
     beam: c.beam,
+    placements: c.placements,
     weights: weightVector(c.weights),
   };
   const state = {
@@ -171,6 +180,7 @@ function setup(c: Case) {
     holdAllowed: true,
     weights: c.weights as unknown as RefWeights,
     reach,
+    reachBelow: c.placements === 'quick' ? reachQuick : undefined,
   };
   const refState = { ...state, sequence: [c.current, ...c.queue] };
   return { ctx, state, rootReach, refCtx, refState };
@@ -268,6 +278,84 @@ describe('the versus search chooses as the reference does', () => {
     expect(slot(termsOf(['.##.......', '.##.......', '.#........', '##.#######', '##..######', '##.#######']))).toBe(3);
     // no overhang: no slot
     expect(slot(termsOf(['#...######', '##.#######']))).toBe(-1);
+  });
+});
+
+describe('the quick placement list below the first ply', () => {
+  const position = (rows: Uint32Array) => ({
+    rows,
+    sequence: [0],
+    hold: -1,
+    canHold: true,
+    combo: 0,
+    backToBack: 0,
+    incoming: [],
+  });
+  const cellsOf = (list: readonly { cells: readonly (readonly [number, number])[] }[]) =>
+    new Set(list.map((p) => cellKey(p.cells)));
+  /** A board without overhangs: columns filled from the floor to random heights (no row full). */
+  const stackArb = fc.array(fc.integer({ min: 0, max: 18 }), { minLength: W, maxLength: W }).map((heights) => {
+    const rows = new Uint32Array(44);
+    heights.forEach((h, x) => {
+      for (let y = 0; y < h; y++) rows[y] |= 1 << x;
+    });
+    for (let y = 0; y < H; y++) if (rows[y] === FULL) rows[y] &= ~(1 << (y % W));
+    return rows;
+  });
+
+  it("is the reference's, in its order, on random boards (property)", () => {
+    const kernel = VersusKernel.get();
+    let listed = 0;
+    fc.assert(
+      fc.property(fc.oneof(boardArb, stackArb), pieceArb, (rows, piece) => {
+        const got = kernel.quickPlacements(MEASURE_SETTINGS, position(rows), PIECES.indexOf(piece));
+        const want = refQuickPlacements(rows, W, H, piece, rules.ruleSet);
+        if (want === null) {
+          expect(got).toBeNull();
+          return;
+        }
+        listed++;
+        const names = rules.ruleSet.rotationSystem === 'SRS' ? ['0', 'R', '2', 'L'] : [];
+        expect(got!.map((p) => `${names[p.state]} ${p.x} ${p.y}`)).toEqual(
+          want.map((p) => `${p.rotation} ${p.x} ${p.y}`),
+        );
+      }),
+      { numRuns: 400 },
+    );
+    expect(listed).toBeGreaterThan(150);
+  });
+
+  it('lists reachable placements only, and every one on a board without overhangs (property)', () => {
+    let compared = 0;
+    fc.assert(
+      fc.property(fc.oneof(boardArb, stackArb), pieceArb, (rows, piece) => {
+        const quick = refQuickPlacements(rows, W, H, piece, rules.ruleSet);
+        if (quick === null) return;
+        const all = cellsOf(reach(rows, piece));
+        for (const key of cellsOf(quick)) expect(all.has(key)).toBe(true);
+        let overhangs = false;
+        for (let y = 1; y < rows.length; y++) if (rows[y] & ~rows[y - 1] & FULL) overhangs = true;
+        if (!overhangs) {
+          compared++;
+          expect(cellsOf(quick)).toEqual(all);
+        }
+      }),
+      { numRuns: 400 },
+    );
+    expect(compared).toBeGreaterThan(100);
+  });
+
+  it('tucks a piece under an overhang one column aside, which a hard drop cannot reach', () => {
+    // the overhang covers columns 0 and 1 at row 2: a J gets under it flat, upside down and upright, each one column
+    // left of a hard drop
+    const rows = Uint32Array.from(Board.fromRows(['##........', '..........', '#.......##'], 40).rows);
+    const quick = refQuickPlacements(rows, W, H, 'J', rules.ruleSet)!;
+    const under = quick.filter((p) => p.cells.some(([x, y]) => x <= 1 && y <= 1)).map((p) => cellKey(p.cells));
+    expect(under).toEqual(['1,0 1,1 2,0 3,0', '1,1 2,1 3,0 3,1', '1,0 2,0 2,1 2,2']);
+    const all = cellsOf(reach(rows, 'J'));
+    for (const key of under) expect(all.has(key)).toBe(true);
+    const kernel = VersusKernel.get().quickPlacements(MEASURE_SETTINGS, position(rows), PIECES.indexOf('J'))!;
+    expect(kernel.length).toBe(quick.length);
   });
 });
 

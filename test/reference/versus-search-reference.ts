@@ -57,6 +57,8 @@ export interface RefVersusContext {
   holdAllowed: boolean;
   weights: RefWeights;
   reach: Reach;
+  /** The placements below the first ply, when not `reach`'s (the quick list: versus-quick-reference.ts). */
+  reachBelow?: Reach;
 }
 
 export interface RefVersusState {
@@ -379,7 +381,7 @@ export function refVersusSearch(
       for (const { hold, piece } of options) {
         const board = new Uint32Array(Math.max(44, node.rows.length));
         board.set(node.rows);
-        const list = ctx.reach(board, piece);
+        const list = (d > 0 && ctx.reachBelow ? ctx.reachBelow : ctx.reach)(board, piece);
         list.forEach((p, index) => {
           const root = node.root ?? { hold, index };
           if (!node.root && force && (force.hold !== hold || force.index !== index)) return;
