@@ -1,7 +1,8 @@
 // Versus-search kernel, the beam search (docs/game.md, "The versus policy"): from the root board, each ply places one
 // piece in every reachable way, with and without hold, and keeps the `beam` best distinct lines; after the known
 // pieces (or C_DEPTH plies) the first move of the best line is the answer. The placements and their spins come from
-// the reachable kernel's search (assembly/reachable.ts, compiled into this module); each one is locked and valued
+// the reachable kernel's search (assembly/reachable.ts, compiled into this module), or below the first ply for a
+// piece that cannot spin from the quick list of drops and tucks (drops.ts, with C_QUICK); each one is locked and valued
 // in a scratch node (board.ts) and offered to the level's candidates: a min-heap of the best `beam` so far, keyed by
 // the child's node key, so two lines that reach the same state keep only the better one. Lines of equal value keep
 // the order they were made in. Only the kept candidates become nodes of the next ply. No allocation: every buffer is

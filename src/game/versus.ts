@@ -1,11 +1,12 @@
 /**
  * The versus policy (docs/game.md, "The versus policy"): the guideline AI that plays for attack. A beam search over
  * the known pieces with hold at every ply, in WebAssembly (assembly/versus/, driven by src/kernels/versus.ts):
- * each ply places one piece in every reachable way, T-spins included, and keeps the `beam` best distinct lines by
- * value; the first move of the best line is played. A line's value is the sum of its locks' move terms (attack sent
- * by the rule set's table, the clear kinds, back-to-back and combo bonuses, perfect clears, a T placed without a spin
- * clearing lines) plus the board terms of where it ends (height with the garbage waiting, holes, overhangs, covered
- * cells, bumpiness, row transitions, the well, the best T-slot, a back-to-back chain alive). Garbage waiting is part
+ * each ply places one piece in every reachable way, T-spins included (below the first ply a piece that cannot spin
+ * takes its drops and one-column tucks: `placements`), and keeps the `beam` best distinct lines by value; the first
+ * move of the best line is played. A line's value is the sum of its locks' move terms (attack sent by the rule set's
+ * table, the clear kinds, back-to-back and combo bonuses, perfect clears, a T placed without a spin clearing lines)
+ * plus the board terms of where it ends (height with the garbage waiting, holes, overhangs, covered cells, bumpiness,
+ * row transitions, the well, the best T-slot, a back-to-back chain alive). Garbage waiting is part
  * of the line: a clear's attack cancels it, a lock that clears nothing lets in what is due, and those rows raise the
  * board the line stands on (a line that ends over the field costs a top-out).
  */
