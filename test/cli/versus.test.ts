@@ -74,6 +74,21 @@ describe('stackrank bench versus', () => {
     expect(expectimaxVersus.err).toMatch(/--expectimax is the survival policy's/);
     const goalWithBot = await runCli(['bench', 'versus', '--table', file, '--tbp', 'bot', '--b-goal', 'versus']);
     expect(goalWithBot.code).toBe(2);
+    const placementsSurvival = await runCli(['bench', 'versus', '--table', file, '--versus-placements', 'full']);
+    expect(placementsSurvival.code).toBe(2);
+    expect(placementsSurvival.err).toMatch(/set a side playing goal versus/);
+    const placementsBot = await runCli([
+      'bench',
+      'versus',
+      '--table',
+      file,
+      '--tbp',
+      'bot',
+      '--b-versus-placements',
+      'full',
+    ]);
+    expect(placementsBot.code).toBe(2);
+    expect(placementsBot.err).toMatch(/with --tbp side B is the bot/);
     const versusNarrow = await runCli(['bench', 'versus', '--table', file, '--goal', 'versus']);
     expect(versusNarrow.code).toBe(1);
     expect(versusNarrow.err).toMatch(/goal 'versus' plays a 10-wide board.*\[BAD_ARGUMENT\]/);
