@@ -366,7 +366,8 @@ export function boardTerms(ctx: usize, node: usize, record: bool): f64 {
     if (rowAt(node, y) != wellMask) break;
     depth++;
   }
-  const slot = bestTSlot(node, width);
+  // every T-slot has a filled cell over an empty one (its roof, the cell over its shaft): none without one
+  const slot = holes + overhangs > 0 ? bestTSlot(node, width) : -1;
   const height = highest + load<i32>(node + N_RISEN) + waiting(ctx, node);
   const overHalf = max<i32>(0, height - 10);
   const overQuarter = max<i32>(0, height - 15);
