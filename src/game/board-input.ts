@@ -6,6 +6,7 @@
  * it appears over (classic): rows over the field may be given, so one game loop serves every preset, but they must
  * be empty.
  */
+import { rowBits } from '../board-rows.js';
 import { StackRankError, describe } from '../errors.js';
 import type { BoardLike } from '../rules/types.js';
 
@@ -52,9 +53,7 @@ export function normalizeBoard(input: unknown, width: number, field: BoardField)
           'BAD_BOARD',
           `board row ${i} (from the top) has ${row.length} cells; this AI plays boards ${width} wide`,
         );
-      let m = 0;
-      for (let x = 0; x < width; x++) if (row[x] !== '.') m |= 1 << x;
-      bits[input.length - 1 - i] = m;
+      bits[input.length - 1 - i] = rowBits(row, width);
     }
     givenHeight = input.length;
   } else if (input !== null && typeof input === 'object' && 'rows' in input && 'width' in input) {

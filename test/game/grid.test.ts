@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import {
   CELLS_KEY_SHIFT,
   cellsKey,
-  countHoles,
   frameHeightsInto,
   lockCells,
   lockInPlace,
   fillsARow,
   rowsFilled,
 } from '../../src/game/grid.js';
+import { countHoles } from '../../src/board-rows.js';
 import type { Cell } from '../../src/rules/types.js';
 
 const W = 10;
