@@ -24,6 +24,12 @@ export function columnHeights(rows: ArrayLike<number>, width: number): number[] 
   return h;
 }
 
+/** The highest column's height: the row above the highest non-empty row (0 for an empty board). */
+export function maxHeight(rows: ArrayLike<number>): number {
+  for (let r = rows.length - 1; r >= 0; r--) if (rows[r] !== 0) return r + 1;
+  return 0;
+}
+
 /** Holes (empty cells with a filled cell above them in their column). */
 export function countHoles(rows: ArrayLike<number>, width: number): number {
   const full = (1 << width) - 1;

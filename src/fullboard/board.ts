@@ -18,7 +18,7 @@ import {
   type Orientation,
   type Piece,
 } from '../pieces.js';
-import { columnHeights, countHoles, rowStrings } from '../board-rows.js';
+import { columnHeights, countHoles, maxHeight, popcount, rowStrings } from '../board-rows.js';
 
 export const MIN_WIDTH = 4;
 export const MAX_WIDTH = 10;
@@ -188,8 +188,7 @@ export class FullBoard {
 
   /** Highest column height. */
   maxHeight(): number {
-    for (let r = this.height - 1; r >= 0; r--) if (this.rows[r] !== 0) return r + 1;
-    return 0;
+    return maxHeight(this.rows);
   }
 
   /** Empty cells with at least one filled cell above them in their column. */
@@ -200,7 +199,7 @@ export class FullBoard {
   /** Number of filled cells. */
   cells(): number {
     let n = 0;
-    for (const m of this.rows) for (let v = m; v; v &= v - 1) n++;
+    for (let r = 0; r < this.height; r++) n += popcount(this.rows[r]);
     return n;
   }
 

@@ -61,6 +61,7 @@ import {
   type GameRuleFacts,
 } from './rules-adapter.js';
 import { gravityAt, isTapTimeline, timelineMask } from '../rules/timing.js';
+import { maxHeight } from '../board-rows.js';
 import {
   GAME_POLICIES,
   MAX_HOLD_PLIES_LOOKAHEAD,
@@ -71,7 +72,6 @@ import {
   coversWell,
   defaultWell,
   maxFloorFor,
-  maxHeight,
   ruleSetKind,
   stackIsTall,
   stackSearchSetup,
