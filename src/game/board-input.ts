@@ -8,17 +8,12 @@
  */
 import { rowBits } from '../board-rows.js';
 import { StackRankError, describe } from '../errors.js';
-import type { BoardLike } from '../rules/types.js';
 
 /** Rows the AI's boards hold: the tallest board (40) plus room for a piece resting on its top. */
 export const WORK_ROWS = 44;
 export const MAX_BOARD_HEIGHT = 40;
 /** Boards given with fewer rows are read as the bottom of a field this tall. */
 export const MIN_FIELD_HEIGHT = 20;
-
-export type BoardInput =
-  | BoardLike
-  | { readonly width: number; readonly height?: number; readonly rows: ArrayLike<number> };
 
 export interface NormalizedBoard {
   rows: Uint32Array;

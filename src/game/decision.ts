@@ -7,7 +7,7 @@ import type { Piece, PieceId } from '../pieces.js';
 import type { ClearKind } from '../rules/attack.js';
 import type { GarbageEntry } from '../rules/garbage.js';
 import type { GamePlacement } from '../rules/types.js';
-import type { BoardInput } from './board-input.js';
+import type { BoardLike } from '../rules/types.js';
 import type { NearTopSearch } from './policy.js';
 import type { RecoverContext, RecoverState } from './recover.js';
 import type { StackChoice, StackContext, TurnOption } from './stack.js';
@@ -24,7 +24,7 @@ export interface MoveOptions {
 }
 
 export interface GameState {
-  board: BoardInput;
+  board: BoardLike;
   /** A piece letter, or its id 0..6 (I O T S Z L J), as for queue and hold. */
   current: Piece | string | PieceId;
   /** The known pieces after the current one (a string like "SZO" or an array of letters or ids). */

@@ -141,8 +141,7 @@ export class Board {
     if (Array.isArray(board)) return Board.fromRows(board as readonly string[]);
     if (board !== null && typeof board === 'object' && 'rows' in board && 'width' in board) {
       // A height given beside the bit rows is the board's (checked by fromBits), as nextMove reads it.
-      const { height } = board as { height?: number };
-      return Board.fromBits(board.rows, board.width, height);
+      return Board.fromBits(board.rows, board.width, board.height);
     }
     throw new StackRankError(
       'BAD_BOARD',
