@@ -207,15 +207,12 @@ class Connection {
       return;
     }
     if (m.type === 'progress') {
-      try {
-        p.progress?.(m.progress);
-      } catch (e) {
-        // The caller's onProgress threw: its setup fails with that error (the worker stops it).
+      // The caller's onProgress threw: its setup fails with that error.
+      this.deliver(m, p.progress, (e) => {
         this.pending.delete(m.id);
         this.idle();
-        this.abort(m.id);
         p.reject(e instanceof Error ? e : new Error(String(e)));
-      }
+      });
       return;
     }
     if (m.type === 'table') return;
@@ -230,20 +227,31 @@ class Connection {
       );
   }
 
+  /** Hands a setup's progress to the caller's `listener`; if that throws, the worker stops the setup and `threw` is told. */
+  private deliver(
+    m: { id: number; progress: SetupProgress },
+    listener: ((p: SetupProgress) => void) | undefined,
+    threw: (e: unknown) => void,
+  ): void {
+    try {
+      listener?.(m.progress);
+    } catch (e) {
+      this.abort(m.id);
+      threw(e);
+    }
+  }
+
   /** A message of a setup that goes on after its result (Follower). */
   private followUp(m: AIWorkerReply): void {
     const f = this.followers.get(m.id);
     if (!f) return;
     if (m.type === 'progress') {
-      try {
-        f.progress?.(m.progress);
-      } catch (e) {
-        // The caller's onProgress threw: the default table's setup stops, and the small table stays.
+      // The caller's onProgress threw: the default table's setup stops, and the small table stays.
+      this.deliver(m, f.progress, (e) => {
         this.followers.delete(m.id);
         this.idle();
-        this.abort(m.id);
         f.settle({ table: 'small', reason: `onProgress threw: ${String((e as Error)?.message ?? e)}` });
-      }
+      });
       return;
     }
     if (m.type !== 'table') return;

@@ -150,6 +150,20 @@ describe('createWorkerTetrisAI (Node worker threads)', () => {
         expect.stringMatching(/rank-article-w9-s3-i15\.srk$/),
         expect.stringMatching(/rank-article-w9-s4-i15\.srk$/),
       ]);
+      // An onProgress that throws during the default table's setup stops it: the small table stays, and says why.
+      let ready = false;
+      const picky = await createWorkerTetrisAI({
+        rules: 'guideline',
+        table: 'smallFirst',
+        onProgress: (p) => {
+          if (ready) throw new Error('no more events');
+          ready = p.stage === 'ready';
+        },
+      });
+      expect(await picky.finalTable).toEqual({ table: 'small', reason: 'onProgress threw: no more events' });
+      expect(picky.table).toBe('small');
+      expect(await picky.nextMove(telling[0])).toEqual(small.nextMove(telling[0]));
+      picky.dispose();
     } finally {
       remote.dispose();
     }
@@ -191,9 +205,16 @@ describe('createWorkerTetrisAI (Node worker threads)', () => {
     await expect(createWorkerTetrisAI({ rules: 'chess' as never, table })).rejects.toMatchObject({
       code: 'BAD_RULES',
     });
+    // An onProgress that throws fails the setup with its error.
+    const throwing = () => {
+      throw new Error('no progress, thanks');
+    };
+    await expect(createWorkerTetrisAI({ rules: 'guideline', table, onProgress: throwing })).rejects.toThrow(
+      'no progress, thanks',
+    );
     await expect(createWorkerTetrisAI({ table: { width: 9 } as never })).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
-      message: expect.stringMatching(/table must be a table from the library/),
+      message: expect.stringMatching(/table must be a table from the library .*, 'small' or 'smallFirst'/),
     });
     await expect(createWorkerTetrisAI({ table, lookahead: 1, strategy: () => 1 } as never)).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
