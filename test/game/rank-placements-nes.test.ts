@@ -13,6 +13,7 @@ import { Rng } from '../../src/random.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { RULE_SETS } from '../../src/rules/rule-sets.js';
 import { timedRefBoard, timedRefPlacements, timedRefReplay } from '../reference/timed-reference.js';
+import { randomBoard } from '../rules/random-boards.js';
 
 let table: RankTable;
 beforeAll(async () => {
@@ -20,17 +21,12 @@ beforeAll(async () => {
   table = await buildRankTable({ width: 9, iterations: 3, threads: 1 });
 }, 120_000);
 
-/** Rows (top first) of a 10 × 20 board: random column heights up to 16, a hole now and then, no full row. */
+/** A random 10 × 20 board (holes, overhangs, now and then a stack reaching the spawn rows), top row first. */
 function randomRows(rng: Rng): string[] {
-  const heights = Array.from({ length: 10 }, () => rng.nextInt(17));
-  const holes = Array.from({ length: 10 }, () => rng.nextInt(14) - 1);
-  const rows: string[] = [];
-  for (let y = 19; y >= 0; y--) {
-    let row = '';
-    for (let x = 0; x < 10; x++) row += y < heights[x] && !(holes[x] === y && y < heights[x] - 1) ? '#' : '.';
-    rows.push(row === '##########' ? `${row.slice(0, 9)}.` : row);
+  for (;;) {
+    const b = randomBoard(rng);
+    if (b.width === 10 && b.height === 20) return b.rows;
   }
-  return rows;
 }
 
 const cellsKey = (cells: readonly (readonly [number, number])[]) =>
