@@ -80,9 +80,15 @@ export class FramePiece {
     if (this.queued.length < MAX_QUEUED) this.queued.push(p);
   }
 
-  /** A held direction let go (DAS): it stops after the frame it is first taken on. */
-  release(p: Press): void {
-    if (this.das && this.wanted === p) this.letGo = true;
+  /**
+   * A direction let go. Under DAS the hold stops after the frame it is first taken on. Under a tap timeline the
+   * presses still waiting are kept (a tap between two input frames counts), unless `dropWaiting`: the page's own
+   * auto-repeat made them while the key was held, and a person who lets go means the piece to stop.
+   */
+  release(p: Press, dropWaiting = false): void {
+    if (this.das) {
+      if (this.wanted === p) this.letGo = true;
+    } else if (dropWaiting) this.queued = this.queued.filter((q) => q !== p);
   }
 
   /** The direction this piece's player holds (DAS), for the next piece to start with. */

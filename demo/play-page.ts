@@ -192,8 +192,12 @@ export class PlayPage {
 
   private keyup(e: KeyboardEvent): void {
     const action = this.actionOf(e.key);
+    if (action === 'left' || action === 'right') {
+      // the key repeated (after DAS): the shifts it queued for the timeline's frames go with it
+      const h = this.held.get(action);
+      this.session?.release(action, h !== undefined && h.last !== h.since);
+    }
     if (action === 'left' || action === 'right' || action === 'softDrop') this.held.delete(action);
-    if (action === 'left' || action === 'right') this.session?.release(action);
   }
 
   private apply(action: Action): void {
@@ -377,6 +381,7 @@ export function repeatHeld(
       } else s.dropToRest();
     } else if (now - h.since >= das) {
       if (arr === 0) {
+        h.last = now; // repeated (a timed game's keyup reads it)
         for (let i = 0; i < 10; i++) s.act(action);
       } else {
         if (h.last < h.since + das) h.last = h.since + das - arr;

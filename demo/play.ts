@@ -158,9 +158,9 @@ export class PlaySession {
     return null;
   }
 
-  /** A key let go: under DAS the held direction stops. */
-  release(action: Action): void {
-    if (action === 'left' || action === 'right') this.timed?.release(action === 'left' ? 'L' : 'R');
+  /** A direction key let go (timed rule sets; FramePiece.release): `repeated`, the page's auto-repeat had run. */
+  release(action: Action, repeated = false): void {
+    if (action === 'left' || action === 'right') this.timed?.release(action === 'left' ? 'L' : 'R', repeated);
   }
 
   /** The AI's ranking of this turn (every placement), computed once per turn. */

@@ -102,6 +102,22 @@ describe('FramePiece: a person at the frames of a timed rule set', () => {
     expect(played).toBeGreaterThan(300);
   });
 
+  it('keeps a tap made between input frames; drops the waiting shifts of a let-go key that repeated', () => {
+    const board = Board.empty(10, 20);
+    const rules = timed(0, 'X.....');
+    const run = (release: (p: FramePiece) => void) => {
+      const piece = new FramePiece(new PieceMover(board, 'T', rules), rules);
+      piece.step(); // frame 0 (an input frame) passes with nothing pressed
+      for (let i = 0; i < 3; i++) piece.press('L');
+      release(piece);
+      for (let f = 1; f < 24; f++) piece.step();
+      return piece.tokens.join('');
+    };
+    // X..... takes one press every 6 frames: the three taps on frames 6, 12 and 18
+    expect(run((p) => p.release('L'))).toBe(`${'.'.repeat(6)}L.....L.....L.....`);
+    expect(run((p) => p.release('L', true))).toBe('.'.repeat(24));
+  });
+
   it('falls by the gravity table: 3 frames a row at 18, 2 at 19, 1 at 29, two rows a frame from 39', () => {
     expect([0, 9, 18, 19, 28, 29, 38, 39, 255].map((l) => gravityOf(timed(l, 'X.')))).toEqual([
       { frames: 48, rows: 1 },

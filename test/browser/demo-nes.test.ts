@@ -137,12 +137,19 @@ describe.skipIf(skip)('demo under nes: a level and a timeline (Chromium)', () =>
     await page.waitForSelector('body[data-state=playing][data-mode=play]', { timeout: 60_000 });
     const boardSel = '[data-testid=board]';
     await page.locator(boardSel).focus();
-    // Falling by itself: two frames a row at 19, about 30 rows a second.
-    const y0 = Number(await page.getAttribute(boardSel, 'data-piece-y'));
-    await page.waitForFunction(
-      (y) => Number(document.querySelector<HTMLElement>('[data-testid=board]')?.dataset.pieceY) < y - 2,
-      y0,
-    );
+    // Falling by itself: two frames a row at 19, about 30 rows a second. Polled every animation frame: one piece
+    // (the same grade count, its row never rising) seen more than two rows under where it was first seen.
+    await page.waitForFunction(() => {
+      const seen = window as unknown as { fallFrom?: number; fallTurn?: string };
+      const y = Number(document.querySelector<HTMLElement>('[data-testid=board]')?.dataset.pieceY);
+      const turn = document.querySelector<HTMLElement>('[data-testid=grade]')?.dataset.count;
+      if (seen.fallFrom === undefined || seen.fallTurn !== turn || y > seen.fallFrom) {
+        seen.fallFrom = y;
+        seen.fallTurn = turn;
+        return false;
+      }
+      return y < seen.fallFrom - 2;
+    });
     // Three pieces lock with no key pressed (about 0.9 s each), each graded.
     await page.waitForSelector('[data-testid=grade][data-count="3"]', { timeout: 10_000 });
     expect(['best', 'good', 'inaccuracy', 'mistake']).toContain(
