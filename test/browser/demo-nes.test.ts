@@ -181,4 +181,21 @@ describe.skipIf(skip)('demo under nes: a level and a timeline (Chromium)', () =>
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('fits a 390 px wide screen with the level and timeline controls', { timeout: 60_000 }, async () => {
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const errors = watchErrors(page);
+    await page.goto(`${demo.url}?mode=analyze&rules=nes&level=29&timeline=dasCharged&iterations=${ITERATIONS}`);
+    await page.waitForSelector('[data-testid=placement-list][data-state=ranked]', { timeout: 60_000 });
+    for (const id of ['level', 'timeline']) {
+      const box = (await page.locator(`[data-testid=${id}]`).boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    expect(await page.inputValue('[data-testid=timeline]')).toBe('dasCharged');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });
