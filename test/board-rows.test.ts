@@ -3,14 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { columnHeights, countHoles, maxHeight, popcount, rowBits, rowStrings } from '../src/board-rows.js';
 
 /** Random bit rows of a random width 4..10, 0..24 rows. */
-const boards = fc
-  .integer({ min: 4, max: 10 })
-  .chain((width) =>
-    fc.record({
-      width: fc.constant(width),
-      rows: fc.array(fc.integer({ min: 0, max: (1 << width) - 1 }), { maxLength: 24 }),
-    }),
-  );
+const boards = fc.integer({ min: 4, max: 10 }).chain((width) =>
+  fc.record({
+    width: fc.constant(width),
+    rows: fc.array(fc.integer({ min: 0, max: (1 << width) - 1 }), { maxLength: 24 }),
+  }),
+);
 
 const cell = (rows: number[], x: number, y: number): boolean => ((rows[y] >> x) & 1) === 1;
 
