@@ -12,7 +12,8 @@
  *                                [--max-pieces 5000] [--seed 1]
  */
 import { burnsRows, maxFloorFor, stackSearchSetup, wellSides } from '../src/game/policy.js';
-import { popcount, stackFloor } from '../src/game/grid.js';
+import { popcount } from '../src/board-rows.js';
+import { stackFloor } from '../src/game/grid.js';
 import { isTetrisReady, stackSurfaces } from '../src/game/stack.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 import { REPLAY_OPTIONS, replayGame, replaySetup } from './replay.js';

@@ -18,6 +18,7 @@ import {
   type Orientation,
   type Piece,
 } from '../pieces.js';
+import { columnHeights, countHoles, maxHeight, popcount, rowStrings } from '../board-rows.js';
 
 export const MIN_WIDTH = 4;
 export const MAX_WIDTH = 10;
@@ -160,13 +161,7 @@ export class FullBoard {
 
   /** ASCII rows, top first, from the highest non-empty row down (an empty board gives []); '#' filled, '.' empty. */
   toRows(): string[] {
-    const out: string[] = [];
-    for (let r = this.maxHeight() - 1; r >= 0; r--) {
-      let s = '';
-      for (let c = 0; c < this.width; c++) s += (this.rows[r] >> c) & 1 ? '#' : '.';
-      out.push(s);
-    }
-    return out;
+    return rowStrings(this.rows, this.width, this.maxHeight());
   }
 
   toString(): string {
@@ -188,36 +183,23 @@ export class FullBoard {
 
   /** Column heights: the row above each column's highest filled cell (0 for an empty column). */
   heights(): number[] {
-    const h = new Array<number>(this.width).fill(0);
-    for (let c = 0; c < this.width; c++) {
-      for (let r = this.height - 1; r >= 0; r--) {
-        if ((this.rows[r] >> c) & 1) {
-          h[c] = r + 1;
-          break;
-        }
-      }
-    }
-    return h;
+    return columnHeights(this.rows, this.width);
   }
 
   /** Highest column height. */
   maxHeight(): number {
-    for (let r = this.height - 1; r >= 0; r--) if (this.rows[r] !== 0) return r + 1;
-    return 0;
+    return maxHeight(this.rows);
   }
 
   /** Empty cells with at least one filled cell above them in their column. */
   holes(): number {
-    const h = this.heights();
-    let n = 0;
-    for (let c = 0; c < this.width; c++) for (let r = 0; r < h[c]; r++) if (!((this.rows[r] >> c) & 1)) n++;
-    return n;
+    return countHoles(this.rows, this.width);
   }
 
   /** Number of filled cells. */
   cells(): number {
     let n = 0;
-    for (const m of this.rows) for (let v = m; v; v &= v - 1) n++;
+    for (let r = 0; r < this.height; r++) n += popcount(this.rows[r]);
     return n;
   }
 

@@ -63,6 +63,7 @@ import {
   type GameRuleFacts,
 } from './rules-adapter.js';
 import { gravityAt, isTapTimeline, timelineMask } from '../rules/timing.js';
+import { maxHeight } from '../board-rows.js';
 import {
   GAME_POLICIES,
   MAX_HOLD_PLIES_LOOKAHEAD,
@@ -73,7 +74,6 @@ import {
   coversWell,
   defaultWell,
   maxFloorFor,
-  maxHeight,
   ruleSetKind,
   stackIsTall,
   stackSearchSetup,
@@ -84,7 +84,7 @@ import {
   type WellSide,
 } from './policy.js';
 import { rankDecision, type PlacementRanking } from './rank-placements.js';
-import { GameSession, type GameSessionOptions } from './session.js';
+import { GameSession, type GameSessionOptions, type SessionHost } from './session.js';
 import { deepening } from './budget.js';
 import {
   checkStrength,
@@ -434,15 +434,17 @@ export class TetrisAI {
    * without `next`, and infers the randomizer's chances from the pieces the game has shown.
    */
   newGame(options: GameSessionOptions = {}): GameSession {
-    return new GameSession(
-      {
-        randomizer: this.randomizer,
-        readTurn: (state, caller) => this.readTurn(state, caller),
-        readMoveOptions,
-        play: (turn, budgetMs, salt) => this.play(turn, budgetMs, salt, false),
-      },
-      options,
-    );
+    return new GameSession(this.sessionHost(), options);
+  }
+
+  /** @internal What a game session asks of this AI (newGame; the worker's table swap, src/game/table-swap.ts). */
+  sessionHost(): SessionHost {
+    return {
+      randomizer: this.randomizer,
+      readTurn: (state, caller) => this.readTurn(state, caller),
+      readMoveOptions,
+      play: (turn, budgetMs, salt) => this.play(turn, budgetMs, salt, false),
+    };
   }
 
   /**

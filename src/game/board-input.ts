@@ -6,18 +6,14 @@
  * it appears over (classic): rows over the field may be given, so one game loop serves every preset, but they must
  * be empty.
  */
+import { rowBits } from '../board-rows.js';
 import { StackRankError, describe } from '../errors.js';
-import type { BoardLike } from '../rules/types.js';
 
 /** Rows the AI's boards hold: the tallest board (40) plus room for a piece resting on its top. */
 export const WORK_ROWS = 44;
 export const MAX_BOARD_HEIGHT = 40;
 /** Boards given with fewer rows are read as the bottom of a field this tall. */
 export const MIN_FIELD_HEIGHT = 20;
-
-export type BoardInput =
-  | BoardLike
-  | { readonly width: number; readonly height?: number; readonly rows: ArrayLike<number> };
 
 export interface NormalizedBoard {
   rows: Uint32Array;
@@ -52,9 +48,7 @@ export function normalizeBoard(input: unknown, width: number, field: BoardField)
           'BAD_BOARD',
           `board row ${i} (from the top) has ${row.length} cells; this AI plays boards ${width} wide`,
         );
-      let m = 0;
-      for (let x = 0; x < width; x++) if (row[x] !== '.') m |= 1 << x;
-      bits[input.length - 1 - i] = m;
+      bits[input.length - 1 - i] = rowBits(row, width);
     }
     givenHeight = input.length;
   } else if (input !== null && typeof input === 'object' && 'rows' in input && 'width' in input) {

@@ -1,10 +1,8 @@
 /**
- * Small bit-row helpers the game AI runs on: rows bottom first, bit x = column x filled. Kept apart from the rules
- * layer's Board so the searches copy plain typed arrays instead of objects.
+ * The game AI's moves on bit rows (src/board-rows.ts): locking, clearing, stack floors, cell keys. Its searches work
+ * on the rows themselves rather than on the rules layer's Board, so they copy plain typed arrays, not objects.
  */
 import type { Cell } from '../rules/types.js';
-
-export { columnHeights, popcount } from '../rules/board.js';
 
 /** True when no empty cell has a filled cell above it in its column. */
 export function isHoleFree(rows: ArrayLike<number>, width: number): boolean {
@@ -250,18 +248,6 @@ function clearFullRows(rows: Uint32Array, full: number, low: number, high: numbe
   }
   if (lines > 0) rows.fill(0, write);
   return lines;
-}
-
-/** Holes (empty cells with a filled cell above them in their column). */
-export function countHoles(rows: ArrayLike<number>, width: number): number {
-  const full = (1 << width) - 1;
-  let covered = 0;
-  let n = 0;
-  for (let r = rows.length - 1; r >= 0; r--) {
-    for (let v = ~rows[r] & covered & full; v; v &= v - 1) n++;
-    covered |= rows[r];
-  }
-  return n;
 }
 
 /**

@@ -3,6 +3,7 @@
  * it stacks over, the well's side, recover mode's search, and when a tall stack burns rows or covers its well. Each
  * setting names the measurement that chose it (bench/notes/results.md). TetrisAI (ai.ts) reads them; nothing here plays.
  */
+import { maxHeight } from '../board-rows.js';
 import { requireInt } from '../errors.js';
 import type { RandomizerName } from '../randomizers/index.js';
 import { DEFAULT_STACKING, MIN_BOARD_HEIGHT, TETRIS_ROWS, type StackingSettings } from '../stacking/rules.js';
@@ -313,9 +314,4 @@ export function burnsRows(rows: Uint32Array, stackLimit: number, known: readonly
  */
 export function stackIsTall(boardTop: number, stackLimit: number): boolean {
   return boardTop > stackLimit - BURN_ROOM;
-}
-
-export function maxHeight(rows: Uint32Array): number {
-  for (let r = rows.length - 1; r >= 0; r--) if (rows[r] !== 0) return r + 1;
-  return 0;
 }

@@ -7,6 +7,7 @@
  * the one mutating call (a game loop places a piece, then clears in place).
  */
 import { StackRankError, describe } from '../errors.js';
+import { columnHeights, countHoles, rowBits, rowStrings } from '../board-rows.js';
 import type { BoardLike, Cell } from './types.js';
 
 export const BOARD_MIN_WIDTH = 4;
@@ -39,26 +40,6 @@ function checkHeight(height: unknown): number {
     );
   }
   return height;
-}
-
-/** Set bits in a 32-bit word. */
-export function popcount(v: number): number {
-  v = v - ((v >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
-}
-
-/** Column heights of bit rows (bottom first): the row above each column's highest filled cell (0 when empty). */
-export function columnHeights(rows: ArrayLike<number>, width: number): number[] {
-  const h = new Array<number>(width).fill(0);
-  let seen = 0;
-  const full = (1 << width) - 1;
-  for (let r = rows.length - 1; r >= 0 && seen !== full; r--) {
-    const fresh = rows[r] & ~seen;
-    for (let v = fresh; v; v &= v - 1) h[31 - Math.clz32(v & -v)] = r + 1;
-    seen |= rows[r];
-  }
-  return h;
 }
 
 export class Board {
@@ -119,10 +100,7 @@ export class Board {
     const rows = new Uint16Array(h);
     const n = rowsTopFirst.length;
     for (let i = 0; i < n; i++) {
-      const s = rowsTopFirst[i];
-      let mask = 0;
-      for (let x = 0; x < width; x++) if (s[x] !== '.') mask |= 1 << x;
-      rows[n - 1 - i] = mask;
+      rows[n - 1 - i] = rowBits(rowsTopFirst[i], width);
     }
     return new Board(INTERNAL, width, h, rows);
   }
@@ -163,8 +141,7 @@ export class Board {
     if (Array.isArray(board)) return Board.fromRows(board as readonly string[]);
     if (board !== null && typeof board === 'object' && 'rows' in board && 'width' in board) {
       // A height given beside the bit rows is the board's (checked by fromBits), as nextMove reads it.
-      const { height } = board as { height?: number };
-      return Board.fromBits(board.rows, board.width, height);
+      return Board.fromBits(board.rows, board.width, board.height);
     }
     throw new StackRankError(
       'BAD_BOARD',
@@ -188,26 +165,12 @@ export class Board {
 
   /** Empty cells with a filled cell somewhere above them in the same column. */
   holes(): number {
-    let above = 0;
-    let holes = 0;
-    for (let y = this.height - 1; y >= 0; y--) {
-      const r = this.rows[y];
-      // bits set in `above` but not in this row are holes in this row
-      holes += popcount(above & ~r);
-      above |= r;
-    }
-    return holes;
+    return countHoles(this.rows, this.width);
   }
 
   /** Rows of strings, top row first: `.` empty, `#` filled (the format `fromRows` reads). */
   toRows(): string[] {
-    const out: string[] = [];
-    for (let y = this.height - 1; y >= 0; y--) {
-      let s = '';
-      for (let x = 0; x < this.width; x++) s += (this.rows[y] >> x) & 1 ? '#' : '.';
-      out.push(s);
-    }
-    return out;
+    return rowStrings(this.rows, this.width, this.height);
   }
 
   toString(): string {

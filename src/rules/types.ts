@@ -59,6 +59,9 @@ export interface GamePlacement extends PieceMove {
 
 /**
  * A board as a caller may give it: rows of strings, top row first (`.` empty, any other character filled), or
- * bit rows bottom row first (bit x set = cell x filled) with an explicit width.
+ * bit rows bottom row first (bit x set = cell x filled) with an explicit width and, optionally, the board's height
+ * (default: the number of bit rows). A Board has this second shape.
  */
-export type BoardLike = readonly string[] | { readonly width: number; readonly rows: ArrayLike<number> };
+export type BoardLike =
+  | readonly string[]
+  | { readonly width: number; readonly height?: number; readonly rows: ArrayLike<number> };

@@ -6,7 +6,8 @@ import { ORIENTATIONS } from '../../src/pieces.js';
 import { readFileSync } from 'node:fs';
 import { PRESETS } from '../../src/fullboard/presets.js';
 import { boardFeatures, PLAIN_BCTS_WEIGHTS, RECOVER_TERMS, RECOVER_WEIGHTS } from '../../src/game/evaluate.js';
-import { columnHeights, isHoleFree, lockCells } from '../../src/game/grid.js';
+import { columnHeights } from '../../src/board-rows.js';
+import { isHoleFree, lockCells } from '../../src/game/grid.js';
 
 const boardArb = fc
   .record({ width: fc.integer({ min: 4, max: 10 }), height: fc.integer({ min: 4, max: 24 }) })

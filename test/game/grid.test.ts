@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   CELLS_KEY_SHIFT,
   cellsKey,
-  countHoles,
   frameHeightsInto,
   lockCells,
   lockInPlace,
@@ -170,24 +169,6 @@ describe('lockInPlace', () => {
         expect(lines).toBe(ref.lines);
       }),
       { numRuns: 500 },
-    );
-  });
-});
-
-describe('countHoles', () => {
-  it('counts the empty cells under a filled cell of their column, as a column-by-column count (property)', () => {
-    const rows = fc.array(fc.integer({ min: 0, max: (1 << W) - 1 }), { minLength: H, maxLength: H });
-    fc.assert(
-      fc.property(rows, (r) => {
-        let expected = 0;
-        for (let x = 0; x < W; x++) {
-          let top = -1;
-          for (let y = 0; y < H; y++) if ((r[y] >> x) & 1) top = y;
-          for (let y = 0; y < top; y++) if (!((r[y] >> x) & 1)) expected++;
-        }
-        expect(countHoles(r, W)).toBe(expected);
-      }),
-      { numRuns: 300 },
     );
   });
 });

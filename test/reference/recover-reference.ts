@@ -7,7 +7,8 @@
 import { PIECES, type Piece } from '../../src/pieces.js';
 import type { GamePlacement } from '../../src/rules/types.js';
 import type { BoardFeatures, MoveFacts, RecoverWeights } from '../../src/kernels/recover.js';
-import { lockCells, popcount, stackFloor } from '../../src/game/grid.js';
+import { popcount } from '../../src/board-rows.js';
+import { lockCells, stackFloor } from '../../src/game/grid.js';
 
 export type Reach = (rows: Uint32Array, piece: Piece) => readonly GamePlacement[];
 
