@@ -461,6 +461,9 @@ describe('TetrisAI under goal versus', () => {
       /unknown term/,
     );
     await expect(TetrisAI.create({ versus: { beam: 4 } })).rejects.toThrow(/goal 'versus'/);
+    await expect(TetrisAI.create({ goal: 'versus', versus: { placements: 'all' as never } })).rejects.toThrow(
+      /versus.placements must be one of quick, full; got "all"/,
+    );
     await expect(TetrisAI.create({ goal: 'versus', strength: 5 })).rejects.toThrow(/option of the survival policy/);
     await expect(TetrisAI.create({ goal: 'attack' as never })).rejects.toThrow(/goal must be one of/);
   });
