@@ -16,7 +16,8 @@ import {
   type TetrisAI,
 } from 'stackrank';
 import { cellAt, drawBoard, VISIBLE_ROWS, type Overlay, type Paint } from './draw.js';
-import type { Settings } from './params.js';
+import { framesText } from './frames.js';
+import { isTimedRules, type Settings } from './params.js';
 
 const WIDTH = 10;
 /** Placements listed (the same default as `stackrank analyze --limit`). */
@@ -211,6 +212,7 @@ export class Analyzer {
     });
     list.replaceChildren();
     const r = this.ranking;
+    const timed = isTimedRules(this.deps.settings.rules);
     list.dataset.count = String(r?.placements.length ?? 0);
     list.dataset.state = r ? 'ranked' : 'error';
     list.dataset.fumen = fumen;
@@ -219,12 +221,14 @@ export class Analyzer {
       $('an-after').textContent = '';
       return;
     }
+    const { level, timeline } = this.deps.settings;
     $('an-unit').textContent =
-      r.placements.length === 0
+      (r.placements.length === 0
         ? 'No reachable placement: the game is lost here.'
         : r.unit === 'expectedPieces'
           ? `Stack mode: values are expected pieces of perfect-stack survival; loss against the AI's move.`
-          : `Recover mode: values are the evaluator's score (higher is better); loss against the AI's move.`;
+          : `Recover mode: values are the evaluator's score (higher is better); loss against the AI's move.`) +
+      (timed ? ` Only placements the frames allow at level ${level} with ${timeline}; each press with its frame.` : '');
     r.placements.forEach((p, i) => {
       const li = document.createElement('li');
       li.tabIndex = 0;
@@ -236,9 +240,10 @@ export class Analyzer {
       li.dataset.value = String(p.value);
       li.dataset.loss = String(p.loss);
       li.dataset.topsOut = String(p.topsOut);
+      li.dataset.inputs = p.inputs.join(' ');
       // A line that tops out is valued by the top-out's cost, not in the unit's scale: no number to read.
       const worth = p.topsOut ? 'tops out' : `${p.value.toFixed(2)} (loss ${p.loss.toFixed(2)})`;
-      li.textContent = `${p.hold ? 'hold, ' : ''}${p.piece} ${p.rotation} x=${p.x} y=${p.y}: ${worth}${p.linesCleared ? `, clears ${p.linesCleared}` : ''} — ${p.inputs.join(' ')}`;
+      li.textContent = `${p.hold ? 'hold, ' : ''}${p.piece} ${p.rotation} x=${p.x} y=${p.y}: ${worth}${p.linesCleared ? `, clears ${p.linesCleared}` : ''} — ${timed ? framesText(p.inputs) : p.inputs.join(' ')}`;
       const select = () => {
         this.selected = i;
         for (const other of list.children) other.classList.toggle('selected', other === li);

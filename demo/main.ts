@@ -18,6 +18,7 @@ import {
   type PresetName,
   type RandomizerName,
   type RankTable,
+  type RuleSet,
   type RuleSetName,
   type SteepRule,
   type WellSide,
@@ -26,7 +27,16 @@ import { Analyzer } from './analyze.js';
 import { drawBoard, drawPieces, line, type Paint } from './draw.js';
 import { FullGame } from './full.js';
 import { DROUGHT_BINS, ROWS, StackGame, type BaseGame } from './game.js';
-import { parseSettings, type LinkProblem, type Mode, type Player } from './params.js';
+import {
+  MAX_DEMO_LEVEL,
+  TIMELINES,
+  isTimedRules,
+  parseSettings,
+  rulesOf,
+  type LinkProblem,
+  type Mode,
+  type Player,
+} from './params.js';
 import { PlayPage } from './play-page.js';
 import { obtainTable } from './table.js';
 import { TetrisGame } from './tetris-game.js';
@@ -72,6 +82,12 @@ function updateUrl(extra: Record<string, string | null> = {}): void {
   const params = new URLSearchParams(location.search);
   params.set('mode', settings.mode);
   params.set('rules', settings.rules);
+  // a timed rule set's level and timeline (docs/demo.md): kept in the link only where they apply
+  for (const k of ['level', 'timeline']) params.delete(k);
+  if (isTimedRules(settings.rules) && settings.mode !== 'versus') {
+    params.set('level', String(settings.level));
+    params.set('timeline', settings.timeline);
+  }
   if (settings.mode === 'watch') params.set('player', settings.player);
   if (settings.mode === 'versus') params.set('versus', settings.versus);
   for (const k of ['fumen', 'queue', 'hold']) if (settings.mode !== 'analyze') params.delete(k);
@@ -121,9 +137,9 @@ function stackingAI(): Promise<StackingAI> {
 }
 
 const gameAIs = new Map<string, Promise<TetrisAI>>();
-/** The game AI for a rule set and lookahead (the table is shared). */
-function gameAI(rules: RuleSetName, lookahead: number): Promise<TetrisAI> {
-  const key = `${rules}/${lookahead}`;
+/** The game AI for a rule set (a preset, or a timed one at a level and timeline) and lookahead (the table is shared). */
+function gameAI(rules: RuleSetName | RuleSet, lookahead: number): Promise<TetrisAI> {
+  const key = `${typeof rules === 'string' ? rules : `${rules.name}@${rules.level}/${rules.timeline}`}/${lookahead}`;
   let ai = gameAIs.get(key);
   if (!ai) {
     ai = rankTable().then((table) => TetrisAI.create({ table, rules, lookahead }));
@@ -201,7 +217,7 @@ async function newGame(): Promise<void> {
       if (generation !== gameGeneration) return; // another game was asked for meanwhile
       next = new StackGame(ai, options);
     } else {
-      const ai = await gameAI(settings.rules, settings.lookahead);
+      const ai = await gameAI(rulesOf(settings), settings.lookahead);
       if (generation !== gameGeneration) return;
       next = new TetrisGame(ai, settings.rules, options, settings.garbage);
     }
@@ -414,13 +430,14 @@ function setupWatchControls(): void {
 // ---------- modes ----------
 const playPage = new PlayPage({
   settings,
-  gameAI: () => gameAI(settings.rules, settings.lookahead),
+  gameAI: () => gameAI(rulesOf(settings), settings.lookahead),
+  rules: () => rulesOf(settings),
   randomizer: () => randomizerFor(settings.rules),
   active: () => settings.mode === 'play',
 });
 const analyzer = new Analyzer({
   settings,
-  gameAI: () => gameAI(settings.rules, settings.lookahead),
+  gameAI: () => gameAI(rulesOf(settings), settings.lookahead),
   updateUrl,
   positionReplaced,
   playPosition: () => playPage.position(),
@@ -437,6 +454,7 @@ function showMode(focusBoard = false): void {
   const mode = settings.mode;
   $('main-board').hidden = mode === 'versus';
   $('rules-label').hidden = mode === 'versus'; // versus is played under the guideline
+  showTimeControls();
   $('banner').hidden = true; // a finished game's banner belongs to its mode
   for (const el of document.querySelectorAll<HTMLElement>('[data-for]')) el.hidden = el.dataset.for !== mode;
   $<HTMLSelectElement>('mode').value = mode;
@@ -476,14 +494,54 @@ function setupTopbar(): void {
   const rsel = $<HTMLSelectElement>('rules');
   for (const name of RULE_SET_NAMES) rsel.add(new Option(name, name));
   rsel.value = settings.rules;
-  rsel.onchange = () => {
-    settings.rules = rsel.value as RuleSetName;
+  const rulesChanged = () => {
     updateUrl();
+    showTimeControls();
     if (settings.mode === 'watch' && settings.player === 'tetris') void newGame();
     playPage.rulesChanged();
     if (settings.mode === 'play') playPage.start().catch(showError);
     if (settings.mode === 'analyze') analyzer.start().catch(showError);
   };
+  rsel.onchange = () => {
+    settings.rules = rsel.value as RuleSetName;
+    rulesChanged();
+  };
+  // A timed rule set's level and timeline: the frames the AI's placements and play mode's piece follow.
+  const level = $<HTMLInputElement>('level');
+  level.max = String(MAX_DEMO_LEVEL);
+  level.value = String(settings.level);
+  level.onchange = () => {
+    const n = Number(level.value);
+    if (level.value.trim() === '' || !Number.isInteger(n) || n < 0 || n > MAX_DEMO_LEVEL) {
+      level.value = String(settings.level);
+      return;
+    }
+    settings.level = n;
+    rulesChanged();
+  };
+  const tsel = $<HTMLSelectElement>('timeline');
+  for (const t of TIMELINES) tsel.add(new Option(TIMELINE_NAMES[t], t));
+  tsel.value = settings.timeline;
+  tsel.onchange = () => {
+    settings.timeline = tsel.value;
+    rulesChanged();
+  };
+}
+
+/** How the timeline list names each timeline. */
+const TIMELINE_NAMES: Record<(typeof TIMELINES)[number], string> = {
+  'X.': 'X. (tapping at 30 Hz)',
+  'X..': 'X.. (20 Hz)',
+  'X...': 'X... (15 Hz)',
+  'X....': 'X.... (12 Hz)',
+  'X.....': 'X..... (10 Hz)',
+  das: 'DAS (16, then every 6 frames)',
+  dasCharged: 'DAS, charged',
+};
+
+/** The level and timeline controls: shown under a timed rule set (nes), outside versus mode. */
+function showTimeControls(): void {
+  $('time-controls').hidden = !isTimedRules(settings.rules) || settings.mode === 'versus';
 }
 
 // ---------- frames ----------

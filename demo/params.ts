@@ -7,12 +7,14 @@ import {
   PIECES,
   PRESET_NAMES,
   RANDOMIZER_NAMES,
+  RULE_SETS,
   RULE_SET_NAMES,
   boardFromFumen,
   isRandomizerName,
   type Piece,
   type PresetName,
   type RandomizerName,
+  type RuleSet,
   type RuleSetName,
   type SteepRule,
   type FumenPosition,
@@ -26,6 +28,10 @@ export type Player = (typeof PLAYERS)[number];
 /** Who plays versus mode's left board against the AI on the right: a person (the keys) or the AI too. */
 export const VERSUS_PLAYERS = ['person', 'ai'] as const;
 export type Versus = (typeof VERSUS_PLAYERS)[number];
+/** The input timelines of a timed rule set (docs/rules.md, "Time"): tapping at 30, 20, 15, 12, 10 Hz, or DAS. */
+export const TIMELINES = ['X.', 'X..', 'X...', 'X....', 'X.....', 'das', 'dasCharged'] as const;
+/** Highest level the demo takes: the NES keeps its level in a byte. */
+export const MAX_DEMO_LEVEL = 255;
 
 export interface Settings {
   mode: Mode;
@@ -48,6 +54,10 @@ export interface Settings {
   das: number;
   arr: number;
   sdr: number;
+  /** A timed rule set's (nes) level and input timeline: the frames analyze mode's placements and play mode's
+   * gravity follow (RULE_SETS.nes's level 18 and `X.` unless the link gives them). */
+  level: number;
+  timeline: string;
   /** Analyze mode: the position of `fumen=`, and the pieces of `queue=` (current first) and `hold=`. */
   fumen: string | null;
   position: FumenPosition | null;
@@ -81,6 +91,8 @@ export function parseSettings(query: string, randomSeed: number): { settings: Se
     'das',
     'arr',
     'sdr',
+    'level',
+    'timeline',
     'fumen',
     'queue',
     'hold',
@@ -177,10 +189,32 @@ export function parseSettings(query: string, randomSeed: number): { settings: Se
     das: int('das', 133, 0, 1000),
     arr: int('arr', 33, 0, 500),
     sdr: int('sdr', 30, 0, 1000),
+    level: int('level', RULE_SETS.nes.level!, 0, MAX_DEMO_LEVEL),
+    timeline: choice('timeline', TIMELINES, RULE_SETS.nes.timeline as (typeof TIMELINES)[number]),
     fumen: position ? fumen : null,
     position,
     queue,
     hold,
   };
   return { settings, problems };
+}
+
+/** Whether a preset is timed (nes): its placements and play follow the chosen level and timeline. */
+export function isTimedRules(rules: RuleSetName): boolean {
+  return RULE_SETS[rules].timing !== undefined;
+}
+
+/** The rule set the AI and play mode use: the preset, or a timed one at the chosen level and timeline. */
+export function rulesOf(s: Pick<Settings, 'rules' | 'level' | 'timeline'>): RuleSetName | RuleSet {
+  return isTimedRules(s.rules) ? { ...RULE_SETS[s.rules], level: s.level, timeline: s.timeline } : s.rules;
+}
+
+/** The rule set as query parameters: `rules=`, and under a timed preset `level=` and `timeline=`. */
+export function rulesQuery(s: Pick<Settings, 'rules' | 'level' | 'timeline'>): string {
+  const q = new URLSearchParams({ rules: s.rules });
+  if (isTimedRules(s.rules)) {
+    q.set('level', String(s.level));
+    q.set('timeline', s.timeline);
+  }
+  return q.toString();
 }

@@ -2,10 +2,19 @@
  * Play mode's page: keys (remappable, kept in localStorage), delayed auto shift, the grade after each placement,
  * the hint, and the end-of-game summary with the worst moves (docs/demo.md, "Play").
  */
-import { fumenFromBoard, type Board, type Piece, type RandomizerName, type TetrisAI } from 'stackrank';
+import {
+  fumenFromBoard,
+  type Board,
+  type Piece,
+  type RandomizerName,
+  type RuleSet,
+  type RuleSetName,
+  type TetrisAI,
+} from 'stackrank';
 import { drawBoard, drawPieces } from './draw.js';
+import { framesText } from './frames.js';
 import { GRADES, accuracy, lossText, worstMoves } from './grade.js';
-import type { Settings } from './params.js';
+import { rulesQuery, type Settings } from './params.js';
 import { count } from './words.js';
 import { PlaySession, type Action, type GradedMove } from './play.js';
 
@@ -42,6 +51,8 @@ const norm = (k: string) => (k.length === 1 ? k.toLowerCase() : k);
 export interface PlayPageDeps {
   settings: Settings;
   gameAI(): Promise<TetrisAI>;
+  /** The rule set played: a preset name, or under nes the timed rule set at the chosen level and timeline. */
+  rules(): RuleSetName | RuleSet;
   randomizer(): RandomizerName;
   active(): boolean;
 }
@@ -81,7 +92,10 @@ export class PlayPage {
         if (!s || s.over) return;
         const action = b.dataset.act as Action;
         if (action === 'softDrop') s.dropToRest();
-        else this.apply(action);
+        else {
+          this.apply(action);
+          s.release(action); // a tap: under DAS one shift
+        }
       };
     }
     $('end-game').onclick = () => this.endGame();
@@ -113,7 +127,7 @@ export class PlayPage {
 
   async newGame(): Promise<void> {
     const ai = await this.deps.gameAI();
-    this.session = new PlaySession(ai, this.deps.settings.rules, this.deps.randomizer(), this.seed++);
+    this.session = new PlaySession(ai, this.deps.rules(), this.deps.randomizer(), this.seed++);
     this.showHint = false;
     this.hintsUsed = 0;
     this.held.clear();
@@ -178,6 +192,11 @@ export class PlayPage {
 
   private keyup(e: KeyboardEvent): void {
     const action = this.actionOf(e.key);
+    if (action === 'left' || action === 'right') {
+      // the key repeated (after DAS): the shifts it queued for the timeline's frames go with it
+      const h = this.held.get(action);
+      this.session?.release(action, h !== undefined && h.last !== h.since);
+    }
     if (action === 'left' || action === 'right' || action === 'softDrop') this.held.delete(action);
   }
 
@@ -185,18 +204,27 @@ export class PlayPage {
     const s = this.session;
     if (!s) return;
     const graded = s.act(action);
-    if (graded) this.showHint = false; // a hint is for one turn
-    if (action === 'hold' || graded) this.renderHint();
-    if (graded) {
-      this.held.delete('softDrop');
-      this.renderGrades(graded);
-      if (s.over) this.finish();
-    }
+    if (action === 'hold') this.renderHint();
+    if (graded) this.locked(graded);
   }
 
-  /** Auto shift and soft drop while keys are held. */
+  /** After a lock (by a key, or by gravity under a timed rule set): the grade, the next turn's hint, the summary. */
+  private locked(graded: GradedMove): void {
+    const s = this.session!;
+    this.showHint = false; // a hint is for one turn
+    this.renderHint();
+    this.held.delete('softDrop');
+    this.renderGrades(graded);
+    if (s.over) this.finish();
+  }
+
+  /** Gravity under a timed rule set, and auto shift and soft drop while keys are held. */
   frame(now: number): void {
     const s = this.session;
+    if (s && !s.over) {
+      const graded = s.tick(now);
+      if (graded) this.locked(graded);
+    }
     if (s && !s.over) repeatHeld(this.held, s, this.deps.settings, now);
     this.draw();
   }
@@ -253,7 +281,8 @@ export class PlayPage {
     const inputs = s.held ? h.inputs.filter((k) => k !== 'hold') : h.inputs;
     el.dataset.inputs = inputs.join(' ');
     el.dataset.turn = String(s.turn.index);
-    text.textContent = `AI: ${h.hold && !s.held ? 'hold, then ' : ''}${h.piece} ${h.rotation} at x=${h.x} (${h.mode}) — keys: ${inputs.join(' ')}`;
+    const how = s.timed ? `frames: ${framesText(inputs)}` : `keys: ${inputs.join(' ')}`;
+    text.textContent = `AI: ${h.hold && !s.held ? 'hold, then ' : ''}${h.piece} ${h.rotation} at x=${h.x} (${h.mode}) — ${how}`;
   }
 
   private renderGrades(last: GradedMove | null): void {
@@ -294,7 +323,7 @@ export class PlayPage {
         : `Accuracy ${accuracy(grades).toFixed(0)} % (best or good): ${counts}; ${count(s.lines, 'line')}, ${count(s.tetrises, 'Tetris', 'Tetrises')}, ${count(this.hintsUsed, 'hint')}.`;
     const worst = $('worst');
     worst.replaceChildren();
-    for (const g of worstMoves(s.graded, WORST_SHOWN)) worst.append(worstItem(g, this.deps.settings.rules));
+    for (const g of worstMoves(s.graded, WORST_SHOWN)) worst.append(worstItem(g, rulesQuery(this.deps.settings)));
     $('summary').hidden = false;
     const banner = $('banner');
     banner.hidden = false;
@@ -352,6 +381,7 @@ export function repeatHeld(
       } else s.dropToRest();
     } else if (now - h.since >= das) {
       if (arr === 0) {
+        h.last = now; // repeated (a timed game's keyup reads it)
         for (let i = 0; i < 10; i++) s.act(action);
       } else {
         if (h.last < h.since + das) h.last = h.since + das - arr;
@@ -378,6 +408,7 @@ function describeLoss(g: GradedMove): string {
   return `${g.entry ? '' : 'Not in the AI’s list; '}${phrase[0].toUpperCase()}${phrase.slice(1)}. The AI: ${g.best.hold ? 'hold, ' : ''}${g.best.piece} ${g.best.rotation} at x=${g.best.x}.`;
 }
 
+/** `rules`: the rule set's query parameters (rulesQuery). */
 function worstItem(g: GradedMove, rules: string): HTMLLIElement {
   const li = document.createElement('li');
   const canvas = document.createElement('canvas');
@@ -394,7 +425,7 @@ function worstItem(g: GradedMove, rules: string): HTMLLIElement {
   const fumen = fumenFromBoard(g.turn.board);
   const queue = g.turn.current + g.turn.queue.join('');
   const link = document.createElement('a');
-  link.href = `?mode=analyze&rules=${rules}&fumen=${fumen}&queue=${queue}${g.turn.hold ? `&hold=${g.turn.hold}` : ''}`;
+  link.href = `?mode=analyze&${rules}&fumen=${fumen}&queue=${queue}${g.turn.hold ? `&hold=${g.turn.hold}` : ''}`;
   link.textContent = 'analyse this position';
   text.append(
     `Piece ${g.turn.index + 1}, ${g.grade}: you played ${g.played.hold ? 'hold, ' : ''}${g.played.piece} (solid), which ${lossPhrase(g)}; the AI plays ${g.best.hold ? 'hold, ' : ''}${g.best.piece} ${g.best.rotation} at x=${g.best.x} (dashed). `,

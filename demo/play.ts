@@ -4,7 +4,9 @@
  * own model of the rule set (`PieceMover` from stackrank: the rotation system's kicks, 20G, where pieces
  * appear), so a hint's key sequence typed in gives exactly the AI's placement, and every placement a person makes is
  * one `reachablePlacements` lists but a tuck or spin after a soft drop of part of the way (docs/rules.md, "What the
- * key model leaves out"). Pieces fall only when the player drops them (no gravity timer).
+ * key model leaves out"). Untimed, pieces fall only when the player drops them (no gravity timer). Under a timed rule
+ * set (nes) the piece lives frame by frame at the level's gravity and the timeline's pace (./frames.ts), and the AI
+ * grades it under the same frames.
  */
 import {
   Board,
@@ -24,6 +26,7 @@ import {
   type TetrisAI,
 } from 'stackrank';
 import type { Paint } from './draw.js';
+import { FramePiece, frameMs, type Press } from './frames.js';
 import { gradePlacement, type Graded } from './grade.js';
 import { lockOnField } from './lock.js';
 
@@ -71,18 +74,25 @@ export class PlaySession {
   lastCells: Cell[] = [];
   /** The spin the piece would lock with now (docs/rules.md, "Versus"): set by a turn, ended by a shift or a fall. */
   spin: Spin = 'none';
+  /** Under a timed rule set: the piece's frames (null untimed: the piece moves only by keys). */
+  timed: FramePiece | null = null;
   private moved = false;
   private queue: Piece[] = [];
   private ranking: PlacementRanking | null = null;
   private readonly pieces;
+  /** Timed: frames due and not yet played, the time they were counted to, frames left of the entry delay. */
+  private due = 0;
+  private clock: number | null = null;
+  private entry = 0;
 
   constructor(
     readonly ai: TetrisAI,
-    readonly rulesName: RuleSetName,
+    /** A preset name, or a timed rule set based on one (the AI's: `{ ...RULE_SETS.nes, level, timeline }`). */
+    rules: RuleSetName | RuleSet,
     randomizer: RandomizerName,
     seed: number,
   ) {
-    this.rules = RULE_SETS[rulesName];
+    this.rules = typeof rules === 'string' ? RULE_SETS[rules] : rules;
     this.pieces = createRandomizer(randomizer, { seed });
     this.spawn(this.nextPiece());
   }
@@ -122,6 +132,35 @@ export class PlaySession {
       return;
     }
     this.state = this.mover.settle(s);
+    if (this.rules.timing) this.timed = new FramePiece(this.mover, this.rules, this.timed?.holding ?? '');
+  }
+
+  /**
+   * Timed rule sets: plays the frames due by `now` (milliseconds, the page's clock) at the game's frame rate, and
+   * returns the graded move when the piece locked on one. The game waits the entry delay's fewest frames between a
+   * lock and the next piece; a page that stalls loses the time (at most a few frames are made up at once).
+   */
+  tick(now: number): GradedMove | null {
+    const t = this.timed;
+    if (!t || this.over) return null;
+    if (this.clock !== null) this.due = Math.min(this.due + (now - this.clock) / frameMs(this.rules), MAX_CATCH_UP);
+    this.clock = now;
+    while (this.due >= 1) {
+      this.due--;
+      if (this.entry > 0) {
+        this.entry--;
+        continue;
+      }
+      const locked = t.step();
+      this.state = t.state;
+      if (locked) return this.lock();
+    }
+    return null;
+  }
+
+  /** A direction key let go (timed rule sets; FramePiece.release): `repeated`, the page's auto-repeat had run. */
+  release(action: Action, repeated = false): void {
+    if (action === 'left' || action === 'right') this.timed?.release(action === 'left' ? 'L' : 'R', repeated);
   }
 
   /** The AI's ranking of this turn (every placement), computed once per turn. */
@@ -162,6 +201,7 @@ export class PlaySession {
   /** One key press; returns the graded move when the piece locked. */
   act(action: Action): GradedMove | null {
     if (this.over) return null;
+    if (this.timed) return this.actTimed(action);
     const m = this.mover;
     switch (action) {
       case 'left':
@@ -207,6 +247,20 @@ export class PlaySession {
     return null;
   }
 
+  /** A key under a timed rule set: a press the frames take when they allow it; a hard drop plays the frames to the lock. */
+  private actTimed(action: Action): GradedMove | null {
+    const t = this.timed!;
+    if (action === 'hardDrop') {
+      if (this.entry > 0) return null;
+      t.dropToLock();
+      this.state = t.state;
+      return this.lock();
+    }
+    const press = TIMED_PRESSES[action];
+    if (press) t.press(press);
+    return null;
+  }
+
   /** Soft drop straight to rest (a soft-drop repeat rate of 0). */
   dropToRest(): void {
     if (this.over || !this.rules.softDrop || this.rules.gravity === '20G') return;
@@ -240,6 +294,7 @@ export class PlaySession {
     this.lines += placed.lines;
     if (placed.lines === 4) this.tetrises++;
     this.lastCells = placed.lines ? [] : cells;
+    if (this.rules.timing) this.entry = this.rules.timing.entryDelay.min;
     this.spawn(this.nextPiece());
     return move;
   }
@@ -250,3 +305,8 @@ export class PlaySession {
     this.overReason = reason;
   }
 }
+
+/** The presses of play mode's keys under a timed rule set (no soft drop, no hold: NES has neither). */
+const TIMED_PRESSES: Partial<Record<Action, Press>> = { left: 'L', right: 'R', cw: 'A', ccw: 'B' };
+/** Frames a timed game makes up at once after the page stalled. */
+const MAX_CATCH_UP = 6;

@@ -1,6 +1,7 @@
 /**
  * Piece geometry: the single source of truth (table in docs/rules.md, "Pieces"). The WebAssembly kernels never hard-code shapes; the
- * move tables they read are generated from this file at run time (see rank-moves.ts and the search tables).
+ * move tables they read are generated from this file at run time (see rank-moves.ts and the search tables), and the
+ * rotation systems' states are these orientations placed in their boxes (src/rules/rotation-systems.ts).
  *
  * An orientation is its width and, per column j, `bot[j]` (row of its lowest cell) and `top[j]` (row above its
  * highest cell), rows counted up from the piece's lowest row.

@@ -8,5 +8,8 @@ export {
   type WorkerTetrisAI,
   type WorkerGame,
   type WorkerAIFacts,
+  type WorkerTetrisAIOptions,
+  type FinalTable,
 } from './game/worker-ai.js';
+export type { TableInUse } from './game/worker-protocol.js';
 export type { SetupProgress, SetupStage } from './setup-progress.js';

@@ -50,3 +50,64 @@ export function wellRuns<T>(col: T, m: T): i32 {
   }
   return n;
 }
+
+/**
+ * The loop over a board's columns that both kernels measure boards with: per column its row transitions with the
+ * column to its left (the pair; the walls at -1 and width), column transitions, holes and hole depth, its well
+ * terms, and, over the board, the rows with holes (OR of the hole masks), the columns with holes (bit c) and the
+ * lowest column's height. Each sum is added column by column, left to right.
+ *
+ * The kernel reads its board through `b`, a view of its own class whose methods are all `@inline` (so the loop
+ * compiles as if written in the kernel; the class holds only what its methods read):
+ *   side(c): T                    column c as its neighbours read it, c = -1 .. width (the walls at -1 and width)
+ *   column(c, side): T            column c's own cells, given side(c)
+ *   height(c, col): i32           its height
+ *   holes(c, col, hc): T          the hole mask it adds to holes, hole depth and rows with holes
+ *   wells(c, col, lr, hc): i32    its well term (lr = side(c - 1) & side(c + 1))
+ *   triangle(c, col, lr, hc): i32 a second well term (the full board's wellsTriangle), 0 if the kernel has none
+ *   record(c, pair, colT, holes, depth, wells, triangle, holeRowsBefore, lowestBefore): the terms of column c and
+ *                                 pair c, for a kernel that keeps them (holeRowsBefore, lowestBefore: of columns < c)
+ *   lastPair(pair)                pair `width` (the last column and the right wall)
+ *   done(pairs, colT, holes, holeDepth, wells, triangle, holeRows, holeColumns, lowest): the sums
+ */
+@inline export function sumColumns<T, B>(b: B, width: i32): void {
+  let colT: i32 = 0;
+  let holes: i32 = 0;
+  let depths: i32 = 0;
+  let wells: i32 = 0;
+  let triangles: i32 = 0;
+  let pairs: i32 = 0;
+  let holeRows: T = <T>0;
+  let holeColumns: i32 = 0;
+  let lowest: i32 = <i32>(sizeof<T>() << 3);
+  let left = b.side(-1);
+  let here = b.side(0);
+  for (let c: i32 = 0; c < width; c++) {
+    const right = b.side(c + 1);
+    const col = b.column(c, here);
+    const hc = b.height(c, col);
+    const pair = transitionsBetween<T>(left, here);
+    const ct = columnTransitions<T>(col);
+    const mask = b.holes(c, col, hc);
+    const holesHere = <i32>popcnt<T>(mask);
+    const depth = mask != 0 ? holeDepth<T>(col) : 0;
+    const lr = left & right;
+    const wellsHere = b.wells(c, col, lr, hc);
+    const triangle = b.triangle(c, col, lr, hc);
+    b.record(c, pair, ct, holesHere, depth, wellsHere, triangle, holeRows, lowest);
+    pairs += pair;
+    colT += ct;
+    holes += holesHere;
+    depths += depth;
+    wells += wellsHere;
+    triangles += triangle;
+    if (mask != 0) holeColumns |= 1 << c;
+    holeRows |= mask;
+    lowest = min<i32>(lowest, hc);
+    left = here;
+    here = right;
+  }
+  const lastPair = transitionsBetween<T>(left, here);
+  b.lastPair(lastPair);
+  b.done(pairs + lastPair, colT, holes, depths, wells, triangles, holeRows, holeColumns, lowest);
+}

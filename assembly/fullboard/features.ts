@@ -25,10 +25,11 @@
 //          T(row - height + 1);
 // and of the move: lines (rows it removed), erodedProduct (lines × its cells in them), land2 (twice the height of
 // its middle: 2 × landing row + piece height - 1), top (the highest column after it).
-// The per-column terms (transitions, holes, hole depth, well runs) are defined once, in assembly/features/columns.ts,
-// which the recover kernel (assembly/recover/search.ts) uses too.
+// The per-column terms (transitions, holes, hole depth, well runs) and the loop that sums them over a board
+// (sumColumns) are defined once, in assembly/features/columns.ts, which the recover kernel (assembly/recover/search.ts)
+// uses too.
 import { colAt, heightAt, lowMask } from './board';
-import { columnTransitions, holeCells, holeDepth, transitionsBetween, wellRuns } from '../features/columns';
+import { holeCells, sumColumns, wellRuns } from '../features/columns';
 import {
   B_TOP, F_COLUMN_TRANSITIONS, F_COLUMN_TRANSITIONS_BELOW_TOP, F_CUMULATIVE_WELLS, F_ERODED_PIECE_CELLS, F_HOLES,
   F_HOLES_TIMES_TEN, F_HOLE_DEPTH, F_LANDING_HEIGHT, F_MAX_HEIGHT, F_ROWS_CLEARED, F_ROWS_WITH_HOLES,
@@ -102,70 +103,89 @@ function runHigh(m: i32): i32 {
   return popcnt<i32>((((last << 1) | 1) ^ first) & lowMask(h + 1)) - popcnt<i32>(last);
 }
 
+// What boardStats is measuring besides the board, read by BoardColumns' methods: module globals, so each instance of
+// the kernel (one per thread over a shared memory) has its own.
+let statsCtx: usize = 0;
+let statsAt: usize = 0;
+let statsWidth: i32 = 0;
+let statsHeight: i32 = 0;
+let wantTriangles: bool = false;
+let wantWells: bool = false;
+
+/**
+ * A full board as sumColumns (assembly/features/columns.ts) reads it: its stored columns (the walls at -1 and w
+ * filled), heights, hole masks and well sums, recording the per-column terms a move changes (ST_PAIR, ST_WT_COL,
+ * ST_CW_COL). The view's address is the board's (`this`); the rest its methods read from the globals above.
+ */
+@final @unmanaged class BoardColumns {
+  @inline side(c: i32): i32 {
+    return colAt(changetype<usize>(this), c);
+  }
+  @inline column(c: i32, side: i32): i32 {
+    return side;
+  }
+  @inline height(c: i32, col: i32): i32 {
+    return heightAt(changetype<usize>(this), c);
+  }
+  @inline holes(c: i32, col: i32, hc: i32): i32 {
+    return holeCells<i32>(col, hc);
+  }
+  @inline wells(c: i32, col: i32, lr: i32, hc: i32): i32 {
+    return wantWells ? wellSum(statsCtx, col, lr, hc) : 0;
+  }
+  @inline triangle(c: i32, col: i32, lr: i32, hc: i32): i32 {
+    return wantTriangles ? triangleSum(statsCtx, lr, hc) : 0;
+  }
+  @inline record(
+    c: i32, pair: i32, colT: i32, holes: i32, depth: i32, wells: i32, triangle: i32, holeRowsBefore: i32, lowestBefore: i32,
+  ): void {
+    store<i32>(statsAt + ST_PAIR + ((<usize>c) << 2), pair);
+    if (wantTriangles) store<i32>(statsAt + ST_WT_COL + ((<usize>(c + 1)) << 2), triangle);
+    if (wantWells) store<i32>(statsAt + ST_CW_COL + ((<usize>(c + 1)) << 2), wells);
+  }
+  @inline lastPair(pair: i32): void {
+    store<i32>(statsAt + ST_PAIR + ((<usize>statsWidth) << 2), pair);
+  }
+  @inline done(
+    pairs: i32, colT: i32, holes: i32, holeDepth: i32, wells: i32, triangle: i32, holeRows: i32, holeColumns: i32,
+    lowest: i32,
+  ): void {
+    const st = statsAt;
+    const h = statsHeight;
+    const first = colAt(changetype<usize>(this), 0);
+    const lastCol = colAt(changetype<usize>(this), statsWidth - 1);
+    const edge = edgeTerm(first, lastCol, h);
+    const wallPairs = 2 * h - popcnt<i32>(first) - popcnt<i32>(lastCol);
+    store<i32>(st + ST_ROWT, pairs);
+    store<i32>(st + ST_ROWTC, pairs - wallPairs + edge + h + 1);
+    store<i32>(st + ST_COLT, colT);
+    store<i32>(st + ST_HOLES, holes);
+    store<i32>(st + ST_CW, wells);
+    store<i32>(st + ST_WT, triangle);
+    store<i32>(st + ST_HD, holeDepth);
+    store<i32>(st + ST_EDGE, edge);
+    store<i32>(st + ST_HOLE_ROWS, holeRows);
+    store<i32>(st + ST_HOLE_COLS, holeColumns);
+  }
+}
+
 /**
  * Statistics of board b at st (ST_*): the feature totals and the per-column terms that a move changes. The
  * well sums are computed only when `used` asks for them.
  */
 export function boardStats(ctx: usize, b: usize, st: usize, used: i32): void {
   const w = load<i32>(ctx + O_W);
-  const h = load<i32>(ctx + O_H);
-  const wantWT = (used & bit(F_WELLS_TRIANGLE)) != 0;
-  const wantCW = (used & bit(F_CUMULATIVE_WELLS)) != 0;
-  let pairs: i32 = 0, colT: i32 = 0, holes: i32 = 0, hd: i32 = 0, cw: i32 = 0, wt: i32 = 0;
-  let holeRows: i32 = 0, holeCols: i32 = 0;
-  let prev = colAt(b, -1); // the wall
-  let cur = colAt(b, 0);
-  const first = cur;
-  const lastCol = colAt(b, w - 1);
+  statsCtx = ctx;
+  statsAt = st;
+  statsWidth = w;
+  statsHeight = load<i32>(ctx + O_H);
+  wantTriangles = (used & bit(F_WELLS_TRIANGLE)) != 0;
+  wantWells = (used & bit(F_CUMULATIVE_WELLS)) != 0;
   store<i32>(st + ST_WT_COL, 0);
   store<i32>(st + ST_CW_COL, 0);
   store<i32>(st + ST_WT_COL + ((<usize>(w + 1)) << 2), 0);
   store<i32>(st + ST_CW_COL + ((<usize>(w + 1)) << 2), 0);
-  {
-    const p = transitionsBetween<i32>(prev, cur);
-    store<i32>(st + ST_PAIR, p);
-    pairs += p;
-  }
-  for (let c: i32 = 0; c < w; c++) {
-    const next = colAt(b, c + 1);
-    const hc = heightAt(b, c);
-    const p = transitionsBetween<i32>(cur, next);
-    store<i32>(st + ST_PAIR + ((<usize>(c + 1)) << 2), p);
-    pairs += p;
-    colT += columnTransitions<i32>(cur);
-    const hm = holeCells<i32>(cur, hc);
-    if (hm != 0) {
-      holes += popcnt<i32>(hm);
-      holeRows |= hm;
-      holeCols |= 1 << c;
-    }
-    hd += holeDepth<i32>(cur);
-    const lr = prev & next;
-    if (wantWT) {
-      const v = triangleSum(ctx, lr, hc);
-      store<i32>(st + ST_WT_COL + ((<usize>(c + 1)) << 2), v);
-      wt += v;
-    }
-    if (wantCW) {
-      const v = wellSum(ctx, cur, lr, hc);
-      store<i32>(st + ST_CW_COL + ((<usize>(c + 1)) << 2), v);
-      cw += v;
-    }
-    prev = cur;
-    cur = next;
-  }
-  const edge = edgeTerm(first, lastCol, h);
-  const wallPairs = 2 * h - popcnt<i32>(first) - popcnt<i32>(lastCol);
-  store<i32>(st + ST_ROWT, pairs);
-  store<i32>(st + ST_ROWTC, pairs - wallPairs + edge + h + 1);
-  store<i32>(st + ST_COLT, colT);
-  store<i32>(st + ST_HOLES, holes);
-  store<i32>(st + ST_CW, cw);
-  store<i32>(st + ST_WT, wt);
-  store<i32>(st + ST_HD, hd);
-  store<i32>(st + ST_EDGE, edge);
-  store<i32>(st + ST_HOLE_ROWS, holeRows);
-  store<i32>(st + ST_HOLE_COLS, holeCols);
+  sumColumns<i32, BoardColumns>(changetype<BoardColumns>(b), w);
 }
 
 /**

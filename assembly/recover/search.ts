@@ -22,8 +22,8 @@ import {
   W_LANDING_HEIGHT, W_ROWS_WITH_HOLES, W_ROW_TRANSITIONS, W_WELL_CELLS,
 } from './layout';
 import {
-  columnHeight, columnTransitions as columnTransitionsOf, holeCells, holeDepth as holeDepthOf, lowBits, transitionsBetween,
-  wellRuns,
+  columnHeight, columnTransitions as columnTransitionsOf, holeCells, holeDepth as holeDepthOf, lowBits, sumColumns,
+  transitionsBetween, wellRuns,
 } from '../features/columns';
 
 @inline function rowAt(rows: usize, r: i32): u32 {
@@ -148,11 +148,12 @@ let wellCover: i32 = 0;
  *   the floor         = the well column's height, when no hole lies at or above it and every column reaches it;
  *   wellCover         = in the covered well's column (O_COVER_WELL), the cells over its highest empty cell; that
  *                       column's empty cells under them count as no holes (nor their rows, nor their depth).
- * Each per-column term is one function below, read by the whole measure (sumColumns) and by the difference one
- * (measureNear) alike.
+ * Each per-column term is one function below, read by the whole measure (sumColumns, assembly/features/columns.ts,
+ * through ChildColumns) and by the difference one (measureNear) alike.
  */
 function measure(ctx: usize, width: i32): void {
-  sumColumns(ctx, width, false);
+  startMeasure(ctx, width);
+  sumColumns<u64, ChildColumns>(changetype<ChildColumns>(0), width);
 }
 
 // ---- the sums of the per-column terms: a small record (kernel-local) of expand's node, which measureNear reads ----
@@ -231,12 +232,17 @@ const nodeSums = memory.data(SUMS_BYTES, 8);
   return mask != 0 ? holeDepthOf<u64>(col) : 0;
 }
 
-/** The well runs of column c (none in the well column): its empty cells with both neighbours filled. */
+/** The well runs of column c (none in the well column): its empty cells with both neighbours (lr) filled. */
+@inline function wellsIn(c: i32, col: u64, lr: u64, wellColumn: i32, filled: u64): i32 {
+  if (c == wellColumn) return 0;
+  const wells = ~col & lr & filled;
+  return wells != 0 ? wellRuns<u64>(col, wells) : 0;
+}
+
+/** wellsIn for column c of the board in `cols`, its neighbours read as the row transitions read them. */
 @inline function wellsOf(c: i32, width: i32, wellColumn: i32, filled: u64): i32 {
   if (c == wellColumn) return 0;
-  const col = colAt(c);
-  const wells = ~col & readAs(c - 1, width, wellColumn, filled) & readAs(c + 1, width, wellColumn, filled) & filled;
-  return wells != 0 ? wellRuns<u64>(col, wells) : 0;
+  return wellsIn(c, colAt(c), readAs(c - 1, width, wellColumn, filled) & readAs(c + 1, width, wellColumn, filled), wellColumn, filled);
 }
 
 /** The cells over the highest empty cell of a column with holes (the covered well's cover), else 0. */
@@ -283,71 +289,107 @@ const lowestFrom = memory.data((MAX_COLUMNS + 1) << 2, 4);
   store<u64>(base + ((<usize>c) << 3), v);
 }
 
+// What sumColumns is measuring, read by the board views' methods (module globals, like the features above).
+let measureCtx: usize = 0;
+let measureWidth: i32 = 0;
+let measureTop: i32 = 0; //    the board's top (its highest column's height)
+let filledRows: u64 = 0; //    rows below the board's top: the walls and the well column read as filled there
+let wellAt: i32 = -1; //       the well column (O_WELL), -1 for none
+let coverAt: i32 = -1; //      the covered well's column (O_COVER_WELL), -1 for none
+
 /**
- * The sums of the per-column terms of the board in `cols`: with `record` (nodeTerms) into nodeSums, with each
- * column's terms and the prefix ORs and minima measureNear reads; without (measure), into the features.
+ * The board in `cols` as sumColumns (assembly/features/columns.ts) reads it: the walls and the well column filled
+ * below the top for the row transitions and the wells, no holes in the covered well's column, no wells in the well
+ * column. Holds nothing: its methods read the globals above, and its instances are null views. ChildColumns
+ * (measure) sets the features; NodeColumns (nodeTerms) keeps each column's terms and the prefix ORs and minima
+ * for measureNear, and the sums in nodeSums.
  */
-@inline function sumColumns(ctx: usize, width: i32, record: bool): void {
-  const wellColumn = load<i32>(ctx + O_WELL);
-  const coverWell = load<i32>(ctx + O_COVER_WELL);
-  let t: i32 = 0;
-  for (let c = 0; c < width; c++) t = max<i32>(t, columnHeight<u64>(colAt(c)));
-  const filled = lowBits<u64>(t);
-  let colT: i32 = 0;
-  let h: i32 = 0;
-  let hd: i32 = 0;
-  let cw: i32 = 0;
-  let pairs: i32 = 0;
-  let cover: i32 = 0;
-  let holeRows: u64 = 0;
-  let lowest: i32 = 64;
-  for (let c = 0; c < width; c++) {
-    const col = colAt(c);
-    const hc = columnHeight<u64>(col);
-    const mask = holeMaskOf(c, col, hc, coverWell);
-    const ct = columnTransitionsOf<u64>(col);
-    const holesHere = <i32>popcnt<u64>(mask);
-    const depthHere = depthOf(col, mask);
-    const wellsHere = wellsOf(c, width, wellColumn, filled);
-    const pair = pairAt(c, width, wellColumn, filled);
-    if (c == coverWell) cover = coverOf(col, hc);
-    if (record) {
-      setI32(nodeColT, c, ct);
-      setI32(nodeHoles, c, holesHere);
-      setI32(nodeHoleDepth, c, depthHere);
-      setI32(nodeWells, c, wellsHere);
-      setI32(nodePairs, c, pair);
-      setU64(holesBefore, c, holeRows);
-      setI32(lowestBefore, c, lowest);
-    }
-    colT += ct;
-    h += holesHere;
-    hd += depthHere;
-    cw += wellsHere;
-    pairs += pair;
-    holeRows |= mask;
-    lowest = min<i32>(lowest, hc);
+@unmanaged class RecoverColumns {
+  @inline side(c: i32): u64 {
+    return readAs(c, measureWidth, wellAt, filledRows);
   }
-  const lastPair = pairAt(width, width, wellColumn, filled);
-  pairs += lastPair;
-  if (record) {
-    setI32(nodePairs, width, lastPair);
+  @inline column(c: i32, side: u64): u64 {
+    return c == wellAt ? colAt(c) : side;
+  }
+  @inline height(c: i32, col: u64): i32 {
+    return columnHeight<u64>(col);
+  }
+  @inline holes(c: i32, col: u64, hc: i32): u64 {
+    return holeMaskOf(c, col, hc, coverAt);
+  }
+  @inline wells(c: i32, col: u64, lr: u64, hc: i32): i32 {
+    return wellsIn(c, col, lr, wellAt, filledRows);
+  }
+  @inline triangle(c: i32, col: u64, lr: u64, hc: i32): i32 {
+    return 0;
+  }
+  /** The covered well's cover (coverOf), 0 when there is none. */
+  @inline cover(): i32 {
+    return coverAt >= 0 && coverAt < measureWidth ? coverOf(colAt(coverAt), columnHeight<u64>(colAt(coverAt))) : 0;
+  }
+}
+
+@final @unmanaged class ChildColumns extends RecoverColumns {
+  @inline record(
+    c: i32, pair: i32, colT: i32, holes: i32, depth: i32, wells: i32, triangle: i32, holeRowsSoFar: u64, lowestSoFar: i32,
+  ): void {}
+  @inline lastPair(pair: i32): void {}
+  @inline done(
+    pairs: i32, colT: i32, holes: i32, holeDepth: i32, wells: i32, triangle: i32, holeRows: u64, holeColumns: i32,
+    lowest: i32,
+  ): void {
+    setFeaturesOf(measureCtx, measureTop, pairs, colT, holes, holeDepth, wells, lowest, this.cover(), holeRows);
+  }
+}
+
+@final @unmanaged class NodeColumns extends RecoverColumns {
+  @inline record(
+    c: i32, pair: i32, colT: i32, holes: i32, depth: i32, wells: i32, triangle: i32, holeRowsSoFar: u64, lowestSoFar: i32,
+  ): void {
+    setI32(nodeColT, c, colT);
+    setI32(nodeHoles, c, holes);
+    setI32(nodeHoleDepth, c, depth);
+    setI32(nodeWells, c, wells);
+    setI32(nodePairs, c, pair);
+    setU64(holesBefore, c, holeRowsSoFar);
+    setI32(lowestBefore, c, lowestSoFar);
+  }
+  @inline lastPair(pair: i32): void {
+    setI32(nodePairs, measureWidth, pair);
+  }
+  @inline done(
+    pairs: i32, colT: i32, holes: i32, holeDepth: i32, wells: i32, triangle: i32, holeRows: u64, holeColumns: i32,
+    lowest: i32,
+  ): void {
+    const width = measureWidth;
     setU64(holesFrom, width, 0);
     setI32(lowestFrom, width, 64);
     for (let c = width - 1; c >= 0; c--) {
       const col = colAt(c);
       const hc = columnHeight<u64>(col);
-      setU64(holesFrom, c, u64At(holesFrom, c + 1) | holeMaskOf(c, col, hc, coverWell));
+      setU64(holesFrom, c, u64At(holesFrom, c + 1) | holeMaskOf(c, col, hc, coverAt));
       setI32(lowestFrom, c, min<i32>(i32At(lowestFrom, c + 1), hc));
     }
+    storeSums(nodeSums, measureTop, pairs, colT, holes, holeDepth, wells, lowest, this.cover(), holeRows);
   }
-  if (record) storeSums(nodeSums, t, pairs, colT, h, hd, cw, lowest, cover, holeRows);
-  else setFeaturesOf(ctx, t, pairs, colT, h, hd, cw, lowest, cover, holeRows);
+}
+
+/** Sets what the board views read for the board in `cols`: its top, the well and covered columns. */
+@inline function startMeasure(ctx: usize, width: i32): void {
+  let t: i32 = 0;
+  for (let c = 0; c < width; c++) t = max<i32>(t, columnHeight<u64>(colAt(c)));
+  measureCtx = ctx;
+  measureWidth = width;
+  measureTop = t;
+  filledRows = lowBits<u64>(t);
+  wellAt = load<i32>(ctx + O_WELL);
+  coverAt = load<i32>(ctx + O_COVER_WELL);
 }
 
 /** The sums and per-column terms of the node's board, which is in `cols` (expand's node, before any child). */
 function nodeTerms(ctx: usize, width: i32): void {
-  sumColumns(ctx, width, true);
+  startMeasure(ctx, width);
+  sumColumns<u64, NodeColumns>(changetype<NodeColumns>(0), width);
 }
 
 /** Bits lo .. hi of a u32 (lo <= hi + 1). */

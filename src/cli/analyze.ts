@@ -4,10 +4,18 @@ import type { RankedPlacement } from '../game/rank-placements.js';
 import type { Piece } from '../pieces.js';
 import type { Board } from '../rules/board.js';
 import { boardFromFumen } from '../rules/fumen.js';
-import { RULE_SET_NAMES } from '../rules/rule-sets.js';
+import { RULE_SETS, RULE_SET_NAMES, isTimed, type RuleSet } from '../rules/rule-sets.js';
+import { MAX_LEVEL } from '../rules/timing.js';
 import type { RuleSetName } from '../rules/types.js';
 import { UsageError } from './args.js';
-import { RULE_SETS_WITH_HOLD, TABLE_SOURCE, lookaheadOption, refuseHoldWithout } from './options.js';
+import {
+  RULE_SETS_WITH_HOLD,
+  TABLE_SOURCE,
+  TIMELINE,
+  checkTimelineOption,
+  lookaheadOption,
+  refuseHoldWithout,
+} from './options.js';
 import { defineCommand } from './spec.js';
 import { loadTableForCli } from './table-source.js';
 
@@ -30,14 +38,21 @@ export function drawPlacement(board: Board, p: Pick<RankedPlacement, 'piece' | '
   return lines;
 }
 
+/** Frame inputs as each press with its frame, then the lock frame: `0:RA 2:R 4:R 6:R (locks on frame 56)`. */
+export function pressesText(inputs: readonly string[]): string {
+  const presses = inputs.flatMap((t, f) => (t === '.' ? [] : [`${f}:${t}`]));
+  return `${presses.length ? presses.join(' ') : 'no input'} (locks on frame ${inputs.length - 1})`;
+}
+
 export const analyzeCommand = defineCommand({
   path: 'analyze',
   summary: 'rank every placement of a fumen position with the game AI',
   description: `Reads the position from a fumen string (docs/rules.md, "fumen"). The current piece and the queue
 come from the page comment ("#Q=[H](C)QUEUE" or a list of piece letters); --queue overrides them. Prints every
 reachable placement, the AI's move first, with its value and loss, or "tops out" for a move that ends the game
-(docs/game.md, "Ranking placements"), then the best ones drawn on the board. With --json: one object per placement
-(topsOut among its fields), then one summary object.`,
+(docs/game.md, "Ranking placements"), then the best ones drawn on the board. Under --rules nes only the placements
+the frames allow at --level with --timeline, each with its frame inputs (docs/rules.md, "Time"). With --json: one
+object per placement (topsOut among its fields), then one summary object.`,
   options: {
     fumen: { type: 'text', arg: 'STRING', help: 'the position: a fumen string (v115@...) or a fumen URL' },
     page: { type: 'int', min: 0, max: 100_000, default: 0, help: 'fumen page to analyse' },
@@ -57,6 +72,15 @@ reachable placement, the AI's move first, with its value and loss, or "tops out"
       arg: 'PIECE',
       help: `the piece in the hold box (instead of the fumen comment); rule sets with hold only (${RULE_SETS_WITH_HOLD})`,
     },
+    level: {
+      type: 'int',
+      min: 0,
+      max: MAX_LEVEL,
+      default: RULE_SETS.nes.level!,
+      arg: 'LEVEL',
+      help: 'the level whose gravity the frames follow (--rules nes)',
+    },
+    timeline: { ...TIMELINE, help: `${TIMELINE.help} (--rules nes)` },
     limit: { type: 'int', min: 1, max: 10_000, default: 10, help: 'placements listed' },
     lookahead: lookaheadOption(1),
     ...TABLE_SOURCE,
@@ -83,8 +107,15 @@ reachable placement, the AI's move first, with its value and loss, or "tops out"
     }
     // A hold piece from the fumen's comment under a rule set without hold is the library's to refuse (BAD_ARGUMENT).
     const hold = values.hold ?? position.hold ?? null;
+    const preset = RULE_SETS[values.rules as RuleSetName];
+    const timed = isTimed(preset);
+    if (!timed && (given('level') || given('timeline')))
+      throw new UsageError(`--level and --timeline are a timed rule set's (--rules nes); ${values.rules} has no time`);
+    const rules: RuleSet | RuleSetName = timed
+      ? { ...preset, level: values.level, timeline: checkTimelineOption(values.timeline) }
+      : (values.rules as RuleSetName);
     const table = await loadTableForCli(values, given, io);
-    const ai = await TetrisAI.create({ table, rules: values.rules as RuleSetName, lookahead: values.lookahead });
+    const ai = await TetrisAI.create({ table, rules, lookahead: values.lookahead });
     const state = {
       board: position.board,
       current: current as Piece,
@@ -122,6 +153,7 @@ reachable placement, the AI's move first, with its value and loss, or "tops out"
           queue: queue.join(''),
           hold,
           rules: values.rules,
+          ...(timed ? { level: values.level, timeline: values.timeline } : {}),
           afterNextPiece: ranking.afterNextPiece,
         }),
       );
@@ -132,20 +164,20 @@ reachable placement, the AI's move first, with its value and loss, or "tops out"
         ? 'expected pieces of perfect-stack survival'
         : 'evaluator score (higher is better)';
     io.out(
-      `current ${current}  queue ${queue.join('') || '-'}  hold ${hold ?? '-'}  rules ${values.rules}  mode ${ranking.mode ?? '-'}  value: ${unit}`,
+      `current ${current}  queue ${queue.join('') || '-'}  hold ${hold ?? '-'}  rules ${values.rules}${timed ? ` level ${values.level} ${values.timeline}` : ''}  mode ${ranking.mode ?? '-'}  value: ${unit}`,
     );
     if (ranking.placements.length === 0) {
       io.out('no reachable placement: the game is lost');
       return 0;
     }
-    io.out(' #  hold piece rot   x   y     value      loss  keys');
+    io.out(` #  hold piece rot   x   y     value      loss  ${timed ? 'frames' : 'keys'}`);
     ranking.placements.forEach((p, i) => {
       // A line that tops out is valued by the top-out's cost, not in the unit's scale: no number to read.
       const worth = p.topsOut
         ? `${'tops out'.padStart(9)} ${''.padStart(9)}`
         : `${p.value.toFixed(2).padStart(9)} ${p.loss.toFixed(2).padStart(9)}`;
       io.out(
-        `${String(i + 1).padStart(2)}  ${p.hold ? 'yes ' : 'no  '} ${p.piece}     ${p.rotation.padEnd(3)} ${String(p.x).padStart(3)} ${String(p.y).padStart(3)} ${worth}  ${p.inputs.join(' ')}`,
+        `${String(i + 1).padStart(2)}  ${p.hold ? 'yes ' : 'no  '} ${p.piece}     ${p.rotation.padEnd(3)} ${String(p.x).padStart(3)} ${String(p.y).padStart(3)} ${worth}  ${timed ? pressesText(p.inputs) : p.inputs.join(' ')}`,
       );
     });
     const boards = ranking.placements.slice(0, BOARDS_DRAWN).map((p) => drawPlacement(position.board, p));

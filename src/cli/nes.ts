@@ -8,20 +8,11 @@ import { mergeGameResults, playGame, type PlayGameResult } from '../game/play.js
 import type { GameTally } from '../game/play-types.js';
 import { MAX_START_LEVEL, NES_COMPETITION_MAX_LEVEL, nesFormat } from '../rules/nes-game.js';
 import { RULE_SETS } from '../rules/rule-sets.js';
-import {
-  DAS_MODES,
-  MAX_LEVEL,
-  MAX_REACTION,
-  NES_DOUBLE_KILLSCREEN,
-  TAP_TIMELINES,
-  isDasMode,
-  isTapTimeline,
-  type GameTiming,
-} from '../rules/timing.js';
+import { MAX_LEVEL, MAX_REACTION, NES_DOUBLE_KILLSCREEN, type GameTiming } from '../rules/timing.js';
 import { UsageError } from './args.js';
 import { partResult, playResuming, runMeta } from './game.js';
 import type { CliIO } from './io.js';
-import { TABLE_SOURCE, THREADS, lookaheadOption, seedOption } from './options.js';
+import { TABLE_SOURCE, THREADS, TIMELINE, checkTimelineOption, lookaheadOption, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
 import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './run-files.js';
 import { defineCommand } from './spec.js';
@@ -119,12 +110,7 @@ pieces come from the NES randomizer seeded per game (the same games on any threa
       default: RULE_SETS.nes.level!,
       help: 'level the game starts at',
     },
-    timeline: {
-      type: 'text',
-      arg: 'T',
-      default: RULE_SETS.nes.timeline!,
-      help: `input timeline: ${TAP_TIMELINES.join(' ')} (X a frame with input, . one without) or ${DAS_MODES.join(', ')}`,
-    },
+    timeline: TIMELINE,
     reaction: {
       type: 'int',
       min: 0,
@@ -158,10 +144,7 @@ pieces come from the NES randomizer seeded per game (the same games on any threa
   },
   async run({ values, given }, io) {
     const { startLevel, timeline, reaction, maxPieces, seed, lookahead } = values;
-    if (!isTapTimeline(timeline) && !isDasMode(timeline))
-      throw new UsageError(
-        `--timeline must be X and . starting with X, never two X in a row (${TAP_TIMELINES.join(' ')}), or ${DAS_MODES.join(', ')}; got ${JSON.stringify(timeline)}`,
-      );
+    checkTimelineOption(timeline);
     const maxLevel = values.maxLevel === 0 ? null : values.maxLevel;
     if (maxLevel !== null && maxLevel <= startLevel)
       throw new UsageError(`--max-level must be above --start-level (${startLevel}), or 0 for none; got ${maxLevel}`);

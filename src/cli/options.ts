@@ -10,6 +10,7 @@ import { MAX_SEED } from '../random.js';
 import { MAX_LOOKAHEAD } from '../stacking/input.js';
 import { MAX_THREADS } from '../threads.js';
 import { RULE_SETS, RULE_SET_NAMES } from '../rules/rule-sets.js';
+import { DAS_MODES, TAP_TIMELINES, isDasMode, isTapTimeline } from '../rules/timing.js';
 import type { RuleSetName } from '../rules/types.js';
 import { UsageError } from './args.js';
 import type { ChoiceSpec, Defaulted, IntSpec, NumberSpec, TextSpec } from './spec.js';
@@ -77,6 +78,23 @@ export const ITERATIONS: Defaulted<IntSpec, number> = {
   default: DEFAULT_ITERATIONS,
   help: 'rank iterations of the table',
 };
+
+/** A timed rule set's input timeline (docs/rules.md, "Time"): `bench nes` and `analyze --rules nes`. */
+export const TIMELINE: Defaulted<TextSpec, string> = {
+  type: 'text',
+  arg: 'T',
+  default: RULE_SETS.nes.timeline!,
+  help: `input timeline: ${TAP_TIMELINES.join(' ')} (X a frame with input, . one without) or ${DAS_MODES.join(', ')}`,
+};
+
+/** --timeline's value checked: a tap timeline or a DAS mode, else a usage error naming them. */
+export function checkTimelineOption(timeline: string): string {
+  if (!isTapTimeline(timeline) && !isDasMode(timeline))
+    throw new UsageError(
+      `--timeline must be X and . starting with X, never two X in a row (${TAP_TIMELINES.join(' ')}), or ${DAS_MODES.join(', ')}; got ${JSON.stringify(timeline)}`,
+    );
+  return timeline;
+}
 
 /** How commands that need a rank table get one (src/cli/table-source.ts). */
 export const TABLE_SOURCE = {

@@ -10,7 +10,15 @@ import { inNode, nodeBuiltin } from '../node-builtins.js';
 import { RankTable } from '../rank/table.js';
 import { PreviewTable } from '../rank/preview.js';
 import { TetrisAI, type TetrisAIOptions } from './ai.js';
-import { type AIWorkerReply, type AIWorkerRequest, HANDLE_METHODS, REMOTE_METHODS } from './worker-protocol.js';
+import { ruleFacts } from './rules-adapter.js';
+import { TableSwap } from './table-swap.js';
+import {
+  type AIWorkerReply,
+  type AIWorkerRequest,
+  HANDLE_METHODS,
+  REMOTE_METHODS,
+  type TableInUse,
+} from './worker-protocol.js';
 
 interface Port {
   post(message: AIWorkerReply): void;
@@ -38,6 +46,37 @@ let nextHandle = 1;
 /** The setups under way, by request id: their abort. */
 const setups = new Map<number, AbortController>();
 
+/**
+ * Table 'smallFirst': once the small table's AI answers, the same AI over the default table is made (loaded, or
+ * built and stored, its progress still reported under the create's id) and swapped in; the page is told.
+ */
+async function swapInDefault(
+  swap: TableSwap,
+  options: TetrisAIOptions,
+  id: number,
+  controller: AbortController,
+): Promise<void> {
+  try {
+    swap.swapIn(await TetrisAI.create(options));
+    port.post({ type: 'table', id, table: 'default' });
+  } catch (e) {
+    const reason = e instanceof StackRankError ? e.message : String((e as Error)?.stack ?? e);
+    port.post({ type: 'table', id, table: 'small', reason });
+  } finally {
+    if (setups.get(id) === controller) setups.delete(id);
+  }
+}
+
+/** 'smallFirst' under a 20G rule set: refused as TetrisAI.create refuses 'small' there, naming the option given. */
+function refuseSmallAt20G(rules: TetrisAIOptions['rules']): void {
+  const { ruleSet } = ruleFacts(rules ?? 'guideline');
+  if (ruleSet.gravity === '20G')
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `table 'smallFirst' is not for ${ruleSet.name}: the 20G table needs steps within ±4 (leave table out for it)`,
+    );
+}
+
 async function handle(m: AIWorkerRequest): Promise<void> {
   if (m.type === 'abort') {
     setups.get(m.id)?.abort();
@@ -47,20 +86,30 @@ async function handle(m: AIWorkerRequest): Promise<void> {
     if (m.type === 'create') {
       const controller = new AbortController();
       setups.set(m.id, controller);
+      let swapping = false;
       try {
+        const { table: named, ...sent } = m.options;
         const options: TetrisAIOptions = {
-          ...m.options,
+          ...sent,
           signal: controller.signal,
           onProgress: (progress) => port.post({ type: 'progress', id: m.id, progress }),
         };
-        if (m.table) options.table = RankTable.fromBytes(new Uint8Array(m.table));
+        if (named === 'smallFirst') refuseSmallAt20G(sent.rules);
+        let table: TableInUse = 'default';
+        if (m.table) [options.table, table] = [RankTable.fromBytes(new Uint8Array(m.table)), 'given'];
+        else if (named) [options.table, table] = ['small', 'small'];
         if (m.previewTable) options.previewTable = PreviewTable.fromBytes(new Uint8Array(m.previewTable));
         const ai = await TetrisAI.create(options);
-        objects.set(0, ai);
+        const swap = named === 'smallFirst' ? new TableSwap(ai) : null;
+        objects.set(0, swap ?? ai);
         const { rules, lookahead, well, width, policy, randomizer } = ai;
-        port.post({ type: 'result', id: m.id, value: { rules, lookahead, well, width, policy, randomizer } });
+        port.post({ type: 'result', id: m.id, value: { rules, lookahead, well, width, policy, randomizer, table } });
+        if (swap) {
+          swapping = true;
+          void swapInDefault(swap, { ...options, table: undefined }, m.id, controller);
+        }
       } finally {
-        setups.delete(m.id);
+        if (!swapping) setups.delete(m.id);
       }
       return;
     }

@@ -83,7 +83,7 @@ import {
   type WellSide,
 } from './policy.js';
 import { rankDecision, type PlacementRanking } from './rank-placements.js';
-import { GameSession, type GameSessionOptions } from './session.js';
+import { GameSession, type GameSessionOptions, type SessionHost } from './session.js';
 import { deepening } from './budget.js';
 import {
   checkStrength,
@@ -426,15 +426,17 @@ export class TetrisAI {
    * without `next`, and infers the randomizer's chances from the pieces the game has shown.
    */
   newGame(options: GameSessionOptions = {}): GameSession {
-    return new GameSession(
-      {
-        randomizer: this.randomizer,
-        readTurn: (state, caller) => this.readTurn(state, caller),
-        readMoveOptions,
-        play: (turn, budgetMs, salt) => this.play(turn, budgetMs, salt, false),
-      },
-      options,
-    );
+    return new GameSession(this.sessionHost(), options);
+  }
+
+  /** @internal What a game session asks of this AI (newGame; the worker's table swap, src/game/table-swap.ts). */
+  sessionHost(): SessionHost {
+    return {
+      randomizer: this.randomizer,
+      readTurn: (state, caller) => this.readTurn(state, caller),
+      readMoveOptions,
+      play: (turn, budgetMs, salt) => this.play(turn, budgetMs, salt, false),
+    };
   }
 
   /**

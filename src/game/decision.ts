@@ -6,7 +6,7 @@
 import type { Piece, PieceId } from '../pieces.js';
 import type { ClearKind } from '../rules/attack.js';
 import type { GarbageEntry } from '../rules/garbage.js';
-import type { Cell, FrameInput, GamePlacement, Input, Spin } from '../rules/types.js';
+import type { GamePlacement } from '../rules/types.js';
 import type { BoardInput } from './board-input.js';
 import type { NearTopSearch } from './policy.js';
 import type { RecoverContext, RecoverState } from './recover.js';
@@ -46,20 +46,14 @@ export interface GameState {
   incoming?: readonly GarbageEntry[];
 }
 
-export interface GameMove {
+/**
+ * TetrisAI's move: the rules layer's placement (GamePlacement: piece, rotation, x, y, cells, and the `inputs` and
+ * `spin` that make it, 'hold' first in `inputs` when `hold`) with what the lock does and what the AI decided with.
+ */
+export interface GameMove extends GamePlacement {
   /** Press hold first, then place `piece` (the held piece, or the first of the queue when the box was empty). */
   hold: boolean;
-  piece: Piece;
-  rotation: string;
-  x: number;
-  y: number;
-  cells: readonly Cell[];
-  /** Keys from spawn, 'hold' first when `hold`, 'hardDrop' last; under a timed rule set one FrameInput per frame
-   * (docs/rules.md, "Time"). */
-  inputs: readonly Input[] | readonly FrameInput[];
   linesCleared: number;
-  /** The spin the piece locks with (`inputs` make it): 'none' under rule sets without spins. */
-  spin: Spin;
   /** What the lock clears, by lines and spin ('single', 'tSpinDouble', …; 'none' when nothing). */
   clearKind: ClearKind;
   /** Whether the lock leaves the board empty. */

@@ -14,7 +14,7 @@ import type { TetrisAI, TetrisAIOptions } from './ai.js';
 import type { GameMove, GameState } from './decision.js';
 import type { PlacementRanking } from './rank-placements.js';
 import { nodeWorkerEntry } from './worker-entry.js';
-import type { AIWorkerReply, AIWorkerRequest, SentOptions } from './worker-protocol.js';
+import type { AIWorkerReply, AIWorkerRequest, SentOptions, TableInUse } from './worker-protocol.js';
 
 /** What a remote AI knows of its AI without asking: TetrisAI's own facts, as the worker's AI has them. */
 export type WorkerAIFacts = Pick<TetrisAI, 'rules' | 'lookahead' | 'well' | 'width' | 'policy' | 'randomizer'>;
@@ -28,8 +28,30 @@ export interface WorkerGame {
   dispose(): Promise<void>;
 }
 
+/** createWorkerTetrisAI's options: TetrisAI.create's, and one more table name, 'smallFirst' (docs/browser.md). */
+export type WorkerTetrisAIOptions = Omit<TetrisAIOptions, 'table'> & {
+  table?: TetrisAIOptions['table'] | 'smallFirst';
+};
+
+/** The table a worker's AI plays for the rest of its life, or why the default one could not replace the small one. */
+export interface FinalTable {
+  table: TableInUse;
+  /** Under 'smallFirst', when the default table could not be had (or the AI was disposed first). */
+  reason?: string;
+}
+
 /** createWorkerTetrisAI's AI: TetrisAI's calls, answered by the worker. */
 export interface WorkerTetrisAI extends WorkerAIFacts {
+  /**
+   * The table the moves come from now: 'default' (the rule set's cached table), 'small', or 'given' (`table` was a
+   * table object). Under 'smallFirst' it is 'small' until the default table is swapped in, then 'default'.
+   */
+  readonly table: TableInUse;
+  /**
+   * Resolves once the table is the one the AI keeps: at once, except under 'smallFirst', where it resolves when the
+   * default table is in use, or, if it could not be had, to 'small' with the reason. Never rejects.
+   */
+  readonly finalTable: Promise<FinalTable>;
   nextMove(state: GameState, ...rest: unknown[]): Promise<GameMove | null>;
   rankPlacements(state: GameState, options?: { limit?: number }): Promise<PlacementRanking>;
   /** A game the worker follows (TetrisAI's newGame, where the library has it). */
@@ -49,6 +71,12 @@ interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
   progress?: (p: SetupProgress) => void;
+}
+
+/** A setup that goes on after its result ('smallFirst': the default table's): its progress, and how it ends. */
+interface Follower {
+  progress?: (p: SetupProgress) => void;
+  settle(final: FinalTable): void;
 }
 
 /** Node's worker threads, unless a page polyfills `process` (a window means Web Workers). */
@@ -103,6 +131,7 @@ type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 class Connection {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  private readonly followers = new Map<number, Follower>();
   private failure: StackRankError | null = null;
   private readonly worker: WorkerLike;
 
@@ -137,6 +166,24 @@ class Connection {
     return { id, result };
   }
 
+  /**
+   * Hears the setup `id` on after its result: its progress, then the 'table' message. The worker keeps the process
+   * alive (Node) until then.
+   */
+  follow(id: number, follower: Follower): void {
+    if (this.failure) {
+      follower.settle({ table: 'small', reason: this.failure.message });
+      return;
+    }
+    this.followers.set(id, follower);
+    this.worker.hold(true);
+  }
+
+  /** Whether nothing is awaited from the worker any more (Node lets the process end then). */
+  private idle(): void {
+    if (this.pending.size === 0 && this.followers.size === 0) this.worker.hold(false);
+  }
+
   /** Tells the worker (not waiting for it) to stop the setup `id`. */
   abort(id: number): void {
     if (!this.failure) this.worker.post({ type: 'abort', id });
@@ -149,25 +196,28 @@ class Connection {
     this.worker.terminate();
     for (const p of this.pending.values()) p.reject(error);
     this.pending.clear();
+    for (const f of this.followers.values()) f.settle({ table: 'small', reason: error.message });
+    this.followers.clear();
   }
 
   private reply(m: AIWorkerReply): void {
     const p = this.pending.get(m.id);
-    if (!p) return;
-    if (m.type === 'progress') {
-      try {
-        p.progress?.(m.progress);
-      } catch (e) {
-        // The caller's onProgress threw: its setup fails with that error (the worker stops it).
-        this.pending.delete(m.id);
-        if (this.pending.size === 0) this.worker.hold(false);
-        this.abort(m.id);
-        p.reject(e instanceof Error ? e : new Error(String(e)));
-      }
+    if (!p) {
+      this.followUp(m);
       return;
     }
+    if (m.type === 'progress') {
+      // The caller's onProgress threw: its setup fails with that error.
+      this.deliver(m, p.progress, (e) => {
+        this.pending.delete(m.id);
+        this.idle();
+        p.reject(e instanceof Error ? e : new Error(String(e)));
+      });
+      return;
+    }
+    if (m.type === 'table') return;
     this.pending.delete(m.id);
-    if (this.pending.size === 0) this.worker.hold(false);
+    this.idle();
     if (m.type === 'result') p.resolve(m.value);
     else
       p.reject(
@@ -175,6 +225,39 @@ class Connection {
           ? new StackRankError(m.code as StackRankError['code'], m.message)
           : new StackRankError('WORKER_FAILED', `the AI's worker failed: ${m.message}`),
       );
+  }
+
+  /** Hands a setup's progress to the caller's `listener`; if that throws, the worker stops the setup and `threw` is told. */
+  private deliver(
+    m: { id: number; progress: SetupProgress },
+    listener: ((p: SetupProgress) => void) | undefined,
+    threw: (e: unknown) => void,
+  ): void {
+    try {
+      listener?.(m.progress);
+    } catch (e) {
+      this.abort(m.id);
+      threw(e);
+    }
+  }
+
+  /** A message of a setup that goes on after its result (Follower). */
+  private followUp(m: AIWorkerReply): void {
+    const f = this.followers.get(m.id);
+    if (!f) return;
+    if (m.type === 'progress') {
+      // The caller's onProgress threw: the default table's setup stops, and the small table stays.
+      this.deliver(m, f.progress, (e) => {
+        this.followers.delete(m.id);
+        this.idle();
+        f.settle({ table: 'small', reason: `onProgress threw: ${String((e as Error)?.message ?? e)}` });
+      });
+      return;
+    }
+    if (m.type !== 'table') return;
+    this.followers.delete(m.id);
+    this.idle();
+    f.settle(m.reason === undefined ? { table: m.table } : { table: m.table, reason: m.reason });
   }
 }
 
@@ -184,7 +267,7 @@ class Connection {
  * in a browser), the same calls answered through promises, so the calling thread does none of the AI's work
  * (docs/browser.md). `dispose()` stops the worker.
  */
-export async function createWorkerTetrisAI(options: TetrisAIOptions = {}): Promise<WorkerTetrisAI> {
+export async function createWorkerTetrisAI(options: WorkerTetrisAIOptions = {}): Promise<WorkerTetrisAI> {
   const opts = optionsObject('createWorkerTetrisAI', options);
   const signal = checkSignal(opts.signal, 'createWorkerTetrisAI: signal');
   const onProgress = checkCallback<(p: SetupProgress) => void>('onProgress', opts.onProgress);
@@ -196,15 +279,16 @@ export async function createWorkerTetrisAI(options: TetrisAIOptions = {}): Promi
     if (value === null || typeof (value as RankTable).toBytes !== 'function')
       throw new StackRankError(
         'BAD_ARGUMENT',
-        `${what} must be a table from the library (loadRankTable, buildRankTable, loadPreviewTable); got ${describe(value)}`,
+        `${what} must be a table from the library (loadRankTable, buildRankTable, loadPreviewTable)${what === 'table' ? ", 'small' or 'smallFirst'" : ''}; got ${describe(value)}`,
       );
     const buffer = tableBuffer(value as RankTable);
     transfer.push(buffer);
     return buffer;
   };
-  // 'small' names a cached table the worker loads itself.
-  if (table === 'small') (sent as SentOptions).table = table;
-  const tableBytes = table === 'small' ? undefined : bytesOf(table, 'table');
+  // A name is a cached table the worker loads itself.
+  const named = table === 'small' || table === 'smallFirst';
+  if (named) (sent as SentOptions).table = table;
+  const tableBytes = named ? undefined : bytesOf(table, 'table');
   const previewBytes = bytesOf(previewTable, 'previewTable');
   const connection = new Connection();
   const { id, result } = connection.request(
@@ -217,8 +301,11 @@ export async function createWorkerTetrisAI(options: TetrisAIOptions = {}): Promi
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const facts = (await result) as WorkerAIFacts;
-    return remoteAI(connection, facts);
+    const { table: inUse, ...facts } = (await result) as WorkerAIFacts & { table: TableInUse };
+    const ai = remoteAI(connection, facts, inUse);
+    if (table !== 'smallFirst') ai.settle({ table: inUse });
+    else connection.follow(id, { progress: onProgress, settle: ai.settle });
+    return ai.remote;
   } catch (e) {
     connection.abort(id);
     connection.fail(e instanceof StackRankError ? e : new StackRankError('WORKER_FAILED', String(e)));
@@ -228,11 +315,28 @@ export async function createWorkerTetrisAI(options: TetrisAIOptions = {}): Promi
   }
 }
 
-function remoteAI(connection: Connection, facts: WorkerAIFacts): WorkerTetrisAI {
+/** The AI's proxy, and how its table's final state is told to it. */
+function remoteAI(
+  connection: Connection,
+  facts: WorkerAIFacts,
+  inUse: TableInUse,
+): { remote: WorkerTetrisAI; settle(final: FinalTable): void } {
   const call = (target: number, method: string, args: unknown[]) =>
     connection.request({ type: 'call', target, method, args }).result;
-  return {
+  let table = inUse;
+  let settle!: (final: FinalTable) => void;
+  const finalTable = new Promise<FinalTable>((resolve) => {
+    settle = (final) => {
+      table = final.table;
+      resolve(final);
+    };
+  });
+  const remote: WorkerTetrisAI = {
     ...facts,
+    get table() {
+      return table;
+    },
+    finalTable,
     nextMove: (...args) => call(0, 'nextMove', args) as Promise<GameMove | null>,
     rankPlacements: (...args) => call(0, 'rankPlacements', args) as Promise<PlacementRanking>,
     async newGame(...args) {
@@ -244,4 +348,5 @@ function remoteAI(connection: Connection, facts: WorkerAIFacts): WorkerTetrisAI 
     },
     dispose: () => connection.fail(new StackRankError('ABORTED', 'the AI was disposed')),
   };
+  return { remote, settle };
 }

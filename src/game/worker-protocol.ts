@@ -10,10 +10,16 @@ export const REMOTE_METHODS: readonly string[] = ['nextMove', 'rankPlacements', 
 /** Of those, the ones whose result stays in the worker and comes back as a handle (a game). */
 export const HANDLE_METHODS: readonly string[] = ['newGame'];
 
-/** TetrisAIOptions as they cross to the worker: without the signal, callback and table objects ('small' stays). */
+/** The tables a worker finds itself (from its cache): the small one, or the small one until the default is ready. */
+export type NamedTable = 'small' | 'smallFirst';
+
+/** TetrisAIOptions as they cross to the worker: without the signal, callback and table objects (a name stays). */
 export type SentOptions = Omit<TetrisAIOptions, 'signal' | 'onProgress' | 'table' | 'previewTable'> & {
-  table?: 'small';
+  table?: NamedTable;
 };
+
+/** Which table a worker's AI plays: the rule set's default, the small one, or the one the caller gave. */
+export type TableInUse = 'default' | 'small' | 'given';
 
 export type AIWorkerRequest =
   | { type: 'create'; id: number; options: SentOptions; table?: ArrayBuffer; previewTable?: ArrayBuffer }
@@ -25,4 +31,9 @@ export type AIWorkerRequest =
 export type AIWorkerReply =
   | { type: 'progress'; id: number; progress: SetupProgress }
   | { type: 'result'; id: number; value: unknown }
-  | { type: 'error'; id: number; code?: string; message: string };
+  | { type: 'error'; id: number; code?: string; message: string }
+  /**
+   * Under 'smallFirst', after the create's result (and the default table's setup progress, under the create's id):
+   * the default table is in use, or (`reason`) could not be had and the small one stays.
+   */
+  | { type: 'table'; id: number; table: TableInUse; reason?: string };

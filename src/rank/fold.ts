@@ -128,22 +128,27 @@ function* unfoldSteps<T extends Float32Array | Uint16Array>(folded: T, shape: Fo
   // read per surface (visiting the surfaces in index order reads the folded rows in a scattered order):
   // 1. representatives, in tiles of consecutive z: the tile's folded rows are read side by side as a advances,
   //    and each output row gets a run of consecutive values;
+  // Int32 offsets (a folded 9x4 table has 21.5 M values), so the index arithmetic stays in integers.
   const TILE = 64;
   const zs = new Int32Array(TILE);
-  const rowOf = new Float64Array(TILE);
+  const bs = new Int32Array(TILE);
+  const rowOf = new Int32Array(TILE);
   for (let z0 = 0; z0 < H; z0 += TILE) {
     const n = Math.min(H, z0 + TILE) - z0;
     // The tile's z by b = flip(z) descending: the z whose b passes a are then a prefix (no branch per value).
     const order = Array.from({ length: n }, (_, i) => z0 + i).sort((x, y) => flip[y] - flip[x]);
     for (let i = 0; i < n; i++) {
       zs[i] = order[i];
-      rowOf[i] = ((flip[order[i]] * (flip[order[i]] + 1)) / 2) * m;
+      bs[i] = flip[order[i]];
+      rowOf[i] = ((bs[i] * (bs[i] + 1)) / 2) * m;
     }
     let above = n; // z with b > a
     let atLeast = n; // z with b >= a
     for (let a = 0; a < H; a++) {
-      while (above > 0 && flip[zs[above - 1]] <= a) above--;
-      while (atLeast > 0 && flip[zs[atLeast - 1]] < a) atLeast--;
+      while (above > 0 && bs[above - 1] <= a) above--;
+      while (atLeast > 0 && bs[atLeast - 1] < a) atLeast--;
+      // Past every b of the tile: the rest of its surfaces are mirror images (pass 2).
+      if (atLeast === 0) break;
       for (let c = 0; c < m; c++) {
         const base = (a * m + c) * H;
         const at = a * m + c;

@@ -3,6 +3,10 @@
  * names, which state `cw`/`ccw` lead to, where a piece spawns horizontally, and the kicks tried when a rotation
  * is blocked. docs/rules.md ("Real games") draws every state and cites the specification each system follows.
  *
+ * No shape is written here: the cells come from the one piece table (ORIENTATIONS, src/pieces.ts). SRS places each
+ * piece's first orientation in its box and turns it; ARS and NRS take SRS's states in their own order and place
+ * them their own way; classic is the orientations themselves.
+ *
  * Coordinates: `x` to the right, `y` up, so a state's cells are [dx, dy] offsets from the reference (x, y):
  * - SRS and ARS: the bottom-left corner of the piece's bounding box (3 × 3 for J L S T Z, 4 × 4 for I, 2 × 2
  *   for O), so the reference of a resting piece may be left of column 0 or below row 0;
@@ -85,17 +89,6 @@ const CYCLE4 = { cw: [1, 2, 3, 0], ccw: [3, 0, 1, 2] };
 const CYCLE2 = { cw: [1, 0], ccw: [1, 0] };
 const CYCLE1 = { cw: [0], ccw: [0] };
 
-/** Parses a picture of a state, top row first ('#' = cell), into [dx, dy] offsets with dy counted up from its last row. */
-function picture(rows: string, origin: Cell = [0, 0]): Cell[] {
-  const lines = rows.split('/');
-  const cells: Cell[] = [];
-  lines.forEach((line, i) => {
-    const dy = lines.length - 1 - i;
-    for (let dx = 0; dx < line.length; dx++) if (line[dx] === '#') cells.push([dx - origin[0], dy - origin[1]]);
-  });
-  return sortCells(cells);
-}
-
 /** Cells sorted by row, then column (the order every placement reports). */
 export function sortCells(cells: readonly Cell[]): Cell[] {
   return [...cells].sort((a, b) => a[1] - b[1] || a[0] - b[0]);
@@ -126,24 +119,22 @@ function states(piece: Piece, names: readonly string[], cells: Cell[][], spawnBo
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// SRS (the Tetris Guideline): spawn states below, the other three by quarter turns about the box centre.
-const SRS_SPAWN: Record<Piece, { box: number; rows: string }> = {
-  I: { box: 4, rows: '..../####/..../....' },
-  O: { box: 2, rows: '##/##' },
-  T: { box: 3, rows: '.#./###/...' },
-  S: { box: 3, rows: '.##/##./...' },
-  Z: { box: 3, rows: '##./.##/...' },
-  L: { box: 3, rows: '..#/###/...' },
-  J: { box: 3, rows: '#../###/...' },
-};
-
-const SRS_PIECES: readonly PieceStates[] = PIECES.map((p) => {
-  const { box, rows } = SRS_SPAWN[p];
-  const s0 = picture(rows);
-  const all = [s0];
+// SRS (the Tetris Guideline): a piece spawns as its first orientation in a square box as wide as that orientation,
+// raised box − 2 rows (the top two rows of the 3 × 3 box, the second row from the top of the I's 4 × 4, the whole
+// O box); the other three states are quarter turns about the box centre.
+const SRS_PIECES: readonly PieceStates[] = PIECES.map((p, id) => {
+  const spawn = ORIENTATIONS[id][0];
+  const box = spawn.width;
+  const all = [sortCells(orientationCells(spawn).map(([x, y]): Cell => [x, y + box - 2]))];
   for (let i = 1; i < 4; i++) all.push(turnCw(all[i - 1], box));
   return states(p, SRS_NAMES, all, box);
 });
+
+/** The SRS state of `piece` named `name`, its cells moved by (dx, dy). */
+function srsState(piece: Piece, name: string, dx: number, dy: number): Cell[] {
+  const cells = SRS_PIECES[PIECES.indexOf(piece)].cells[SRS_NAMES.indexOf(name as (typeof SRS_NAMES)[number])];
+  return sortCells(cells.map(([x, y]): Cell => [x + dx, y + dy]));
+}
 
 /** SRS kick offsets (y up) for J L S T Z, keyed "from>to" by state index; the Guideline's table. */
 const SRS_JLSTZ_KICKS: Record<string, Cell[]> = {
@@ -279,25 +270,25 @@ export const SRS: RotationSystem = checked({
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// ARS (TGM): pictures of every state in its box, bottom-aligned as TGM keeps them. S, Z and I have two states.
-const ARS_STATES: Record<Piece, { box: number; rows: string[] }> = {
-  I: { box: 4, rows: ['..../####/..../....', '..#./..#./..#./..#.'] },
-  O: { box: 2, rows: ['##/##'] },
-  T: { box: 3, rows: ['.../###/.#.', '.#./##./.#.', '.../.#./###', '.#./.##/.#.'] },
-  S: { box: 3, rows: ['.../.##/##.', '#../##./.#.'] },
-  Z: { box: 3, rows: ['.../##./.##', '..#/.##/.#.'] },
-  L: { box: 3, rows: ['.../###/#..', '##./.#./.#.', '.../..#/###', '.#./.#./.##'] },
-  J: { box: 3, rows: ['.../###/..#', '.#./.#./##.', '.../#../###', '.##/.#./.#.'] },
+// ARS (TGM): SRS's states from TGM's spawn state on, clockwise (T, L and J appear pointing down; I, S and Z have
+// two states), each J L S T Z state resting on the floor of its 3 × 3 box; the I and the O stand as in SRS.
+const ARS_FROM_SRS: Record<Piece, readonly string[]> = {
+  I: ['0', 'R'],
+  O: ['0'],
+  T: ['2', 'L', '0', 'R'],
+  S: ['2', 'L'],
+  Z: ['2', 'R'],
+  L: ['2', 'L', '0', 'R'],
+  J: ['2', 'L', '0', 'R'],
 };
 
-const ARS_PIECES: readonly PieceStates[] = PIECES.map((p) => {
-  const { box, rows } = ARS_STATES[p];
-  return states(
-    p,
-    SRS_NAMES.slice(0, rows.length),
-    rows.map((r) => picture(r)),
-    box,
-  );
+const ARS_PIECES: readonly PieceStates[] = PIECES.map((p, id) => {
+  const box = SRS_PIECES[id].spawnBox;
+  const cells = ARS_FROM_SRS[p].map((name) => {
+    const floor = box === 3 ? Math.min(...srsState(p, name, 0, 0).map((c) => c[1])) : 0;
+    return srsState(p, name, 0, -floor);
+  });
+  return states(p, SRS_NAMES.slice(0, cells.length), cells, box);
 });
 const ARS_KICKS: readonly Cell[] = Object.freeze([
   [0, 0],
@@ -321,31 +312,25 @@ export const ARS: RotationSystem = checked({
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// NRS (NES Tetris): 'C' marks the cell the piece rotates about (always one of its cells in NES Tetris).
-// Pictures list the states in the order spawn, then clockwise.
-const NRS_STATES: Record<Piece, string[]> = {
-  I: ['##C#', '.#/.#/.C/.#'],
-  O: ['#C/##'],
-  T: ['#C#/.#.', '.#./#C./.#.', '.#./#C#', '.#./.C#/.#.'],
-  S: ['.C#/##.', '#./C#/.#'],
-  Z: ['#C./.##', '..#/.C#/.#.'],
-  L: ['#C#/#..', '##./.C./.#.', '..#/#C#', '.#./.C./.##'],
-  J: ['#C#/..#', '.#./.C./##.', '#../#C#', '.##/.C./.#.'],
+// NRS (NES Tetris): SRS's states from NES Tetris's spawn state on, clockwise (T, L and J appear pointing down; I, S
+// and Z have two states), as offsets from the cell the piece turns about: the centre of the 3 × 3 box, the O's top
+// right cell, the I's third cell from the left when it lies flat.
+const NRS_FROM_SRS: Record<Piece, readonly string[]> = {
+  I: ['2', 'R'],
+  O: ['0'],
+  T: ['2', 'L', '0', 'R'],
+  S: ['2', 'R'],
+  Z: ['2', 'R'],
+  L: ['2', 'L', '0', 'R'],
+  J: ['2', 'L', '0', 'R'],
 };
+const NRS_PIVOT: Record<Piece, Cell> = { I: [2, 1], O: [1, 1], T: [1, 1], S: [1, 1], Z: [1, 1], L: [1, 1], J: [1, 1] };
 
-function centred(rows: string): Cell[] {
-  const lines = rows.split('/');
-  let origin: Cell = [0, 0];
-  lines.forEach((line, i) => {
-    const dx = line.indexOf('C');
-    if (dx >= 0) origin = [dx, lines.length - 1 - i];
-  });
-  return picture(rows.replace('C', '#'), origin);
-}
-
-const NRS_PIECES: readonly PieceStates[] = PIECES.map((p) =>
-  states(p, SRS_NAMES.slice(0, NRS_STATES[p].length), NRS_STATES[p].map(centred), 0),
-);
+const NRS_PIECES: readonly PieceStates[] = PIECES.map((p) => {
+  const [px, py] = NRS_PIVOT[p];
+  const cells = NRS_FROM_SRS[p].map((name) => srsState(p, name, -px, -py));
+  return states(p, SRS_NAMES.slice(0, cells.length), cells, 0);
+});
 
 export const NRS: RotationSystem = checked({
   name: 'NRS',

@@ -48,3 +48,12 @@ export function watchErrors(page: Page): string[] {
   page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
   return errors;
 }
+
+/** Stops a demo server started by startDemo (SIGINT, as Ctrl-C) and waits for it to exit. */
+export async function stopDemo(demo: { child: ChildProcessWithoutNullStreams } | undefined): Promise<void> {
+  if (!demo || demo.child.exitCode !== null) return;
+  await new Promise((res) => {
+    demo.child.once('exit', res);
+    demo.child.kill('SIGINT');
+  });
+}

@@ -9,17 +9,30 @@ import type { BrowserContext } from 'playwright-core';
 import { build } from 'vite';
 import type { SetupProgress } from '../../src/setup-progress.js';
 
+export { PROBE_STATE } from './worker-page/probe.js';
+
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface WorkerPageResult {
   /** ms since the page's navigation began: script (the page's module ran), ready (the AI), firstMove, secondMove. */
   marks: Record<string, number>;
-  events: SetupProgress[];
+  /** The setup's progress events, each with `at`: the page's time it arrived (ms since navigation began). */
+  events: (SetupProgress & { at: number })[];
   /** The longest stretch the page's own thread was busy while the AI got ready and moved. */
   longestPageStallMs: number;
   isolated: boolean;
-  move: { piece: string; x: number; rotation: string } | null;
-  secondMove: { piece: string; x: number; rotation: string } | null;
+  move: BriefMove | null;
+  secondMove: BriefMove | null;
+  /** The AI's `table` once ready and once its `finalTable` resolved, and what that resolved to. */
+  tables: { atReady: string; final?: { table: string; reason?: string }; afterFinal?: string };
+  /** PROBE_STATE's move: before the final table, after it, and from a game session begun before it. */
+  probes: { before: BriefMove | null; after?: BriefMove | null; session?: BriefMove | null };
+}
+
+export interface BriefMove {
+  piece: string;
+  x: number;
+  rotation: string;
 }
 
 /** Bundles the worker page (and the worker it starts) into `outDir`. */

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Board, fumenFromBoard } from '../../src/index.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { TetrisAI } from '../../src/game/index.js';
+import { RULE_SETS } from '../../src/rules/rule-sets.js';
 import { runCli } from '../helpers/cli.js';
 
 let file: string;
@@ -99,5 +100,51 @@ describe('stackrank analyze', () => {
     expect(none.err).toMatch(/no current piece.*--queue/);
     const noFumen = await runCli(['analyze', '--table', file]);
     expect(noFumen.err).toMatch(/--fumen STRING is needed/);
+  });
+
+  it('--rules nes lists what the frames allow at --level with --timeline, with their frames', async () => {
+    // 13 rows with the right well open: the I reaches the well at level 18, not at 29 with X. (docs/rules.md, "Time")
+    const stack = Array.from({ length: 20 }, (_, r) => (r >= 7 ? '#########.' : '..........'));
+    const fumen = fumenFromBoard(Board.fromRows(stack, 20));
+    const ranked = async (level: string) => {
+      const args = ['analyze', '--fumen', fumen, '--table', file, '--queue', 'IT', '--rules', 'nes', '--level', level];
+      const run = await runCli([...args, '--timeline', 'X.', '--limit', '1000', '--json']);
+      expect(run.code).toBe(0);
+      const lines = run.out.split('\n').map((l) => JSON.parse(l));
+      return { summary: lines.pop(), lines };
+    };
+    for (const level of [29, 18]) {
+      const { summary, lines } = await ranked(String(level));
+      expect(summary).toMatchObject({ rules: 'nes', level, timeline: 'X.' });
+      const ai = await TetrisAI.create({ table, rules: { ...RULE_SETS.nes, level, timeline: 'X.' }, lookahead: 1 });
+      const expected = ai.rankPlacements({ board: stack, current: 'I', queue: 'T' }).placements;
+      expect(lines.map((l) => [l.cells, l.inputs, l.value])).toEqual(expected.map((p) => [p.cells, p.inputs, p.value]));
+      expect(lines.some((l) => l.linesCleared === 4)).toBe(level === 18);
+    }
+    const text = await runCli(['analyze', '--fumen', fumen, '--table', file, '--queue', 'IT', '--rules', 'nes']);
+    expect(text.out.split('\n')[0]).toMatch(/rules nes level 18 X\. /);
+    expect(text.out).toContain('0:RA 2:R 4:R 6:R (locks on frame 56)');
+  });
+
+  it('refuses --level and --timeline under a rule set without time, and a bad timeline', async () => {
+    const fumen = fumenFromBoard(Board.fromRows(STACK, 20), { comment: '#Q=[](T)SZ' });
+    const untimed = await runCli([
+      'analyze',
+      '--fumen',
+      fumen,
+      '--table',
+      file,
+      '--rules',
+      'nesUntimed',
+      '--level',
+      '18',
+    ]);
+    expect(untimed.code).toBe(2);
+    expect(untimed.err).toMatch(
+      /--level and --timeline are a timed rule set's \(--rules nes\); nesUntimed has no time/,
+    );
+    const bad = await runCli(['analyze', '--fumen', fumen, '--table', file, '--rules', 'nes', '--timeline', 'XX']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--timeline must be X and \. starting with X/);
   });
 });

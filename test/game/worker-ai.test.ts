@@ -4,6 +4,7 @@
  * and abort and dispose leave no worker behind. The browser side (a Web Worker, IndexedDB) is
  * test/browser/worker-ai.test.ts.
  */
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type SetupProgress, TetrisAI, createRandomizer } from '../../src/index.js';
@@ -105,6 +106,82 @@ describe('createWorkerTetrisAI (Node worker threads)', () => {
     }
   }, 120_000);
 
+  it("table 'smallFirst' plays the small table, then the default one: the AI and a game begun before follow", async () => {
+    // The cached tables (the user's cache folder, as the library's other tests use it).
+    const small = await TetrisAI.create({ rules: 'guideline', table: 'small' });
+    const full = await TetrisAI.create({ rules: 'guideline' });
+    // Clean low stacks with the well on the right (stack mode, where the table decides), empty boards among them.
+    const states = fc.sample(stateArb, { numRuns: 60, seed: 53 }).map((s, i) => ({
+      board: Array.from({ length: H }, (_, r) =>
+        s.heights.map((h, x) => (x < W - 1 && H - 1 - r < (i % 3 === 0 ? 0 : h % 4) ? '#' : '.')).join(''),
+      ),
+      current: s.current,
+      queue: s.queue,
+      hold: null,
+      canHold: true,
+    }));
+    // States the two tables play differently, so a move says which table answered.
+    const telling = states.filter((s) => !isDeepStrictEqual(small.nextMove(s), full.nextMove(s)));
+    expect(telling.length).toBeGreaterThan(2);
+    const events: SetupProgress[] = [];
+    const remote = await createWorkerTetrisAI({
+      rules: 'guideline',
+      table: 'smallFirst',
+      onProgress: (p) => events.push(p),
+    });
+    try {
+      // Asked at once: the worker answers them while it still reads the default table (a 43 MB file, unfolded).
+      expect(remote.table).toBe('small');
+      const first = remote.nextMove(telling[0]);
+      const game = remote.newGame();
+      const gameFirst = game.then((g) => g.nextMove(telling[0]));
+      expect(await first).toEqual(small.nextMove(telling[0]));
+      expect(await gameFirst).toEqual(small.newGame().nextMove(telling[0]));
+      const localGame = full.newGame();
+      localGame.nextMove(telling[0]); // the same turns as the remote game
+      expect(await remote.finalTable).toEqual({ table: 'default' });
+      expect(remote.table).toBe('default');
+      for (const s of telling) expect(await remote.nextMove(s)).toEqual(full.nextMove(s));
+      // The game begun on the small table plays on with the default one (its turns followed the same states).
+      for (const s of telling.slice(1)) expect(await (await game).nextMove(s)).toEqual(localGame.nextMove(s));
+      // Both setups reported: the small table's to its 'ready', then the default table's, to a second 'ready'.
+      expect(events.filter((e) => e.stage === 'ready')).toHaveLength(2);
+      expect(events.filter((e) => e.stage === 'load' && e.fraction === 1).map((e) => e.path)).toEqual([
+        expect.stringMatching(/rank-article-w9-s3-i15\.srk$/),
+        expect.stringMatching(/rank-article-w9-s4-i15\.srk$/),
+      ]);
+      // An onProgress that throws during the default table's setup stops it: the small table stays, and says why.
+      let ready = false;
+      const picky = await createWorkerTetrisAI({
+        rules: 'guideline',
+        table: 'smallFirst',
+        onProgress: (p) => {
+          if (ready) throw new Error('no more events');
+          ready = p.stage === 'ready';
+        },
+      });
+      expect(await picky.finalTable).toEqual({ table: 'small', reason: 'onProgress threw: no more events' });
+      expect(picky.table).toBe('small');
+      expect(await picky.nextMove(telling[0])).toEqual(small.nextMove(telling[0]));
+      picky.dispose();
+    } finally {
+      remote.dispose();
+    }
+    // Other tables settle at once; a disposed AI's swap ends with the small table, saying why.
+    const given = await createWorkerTetrisAI({ rules: 'guideline', table });
+    expect(given.table).toBe('given');
+    expect(await given.finalTable).toEqual({ table: 'given' });
+    given.dispose();
+    const early = await createWorkerTetrisAI({ rules: 'guideline', table: 'smallFirst' });
+    early.dispose();
+    expect(await early.finalTable).toEqual({ table: 'small', reason: expect.stringMatching(/disposed/) });
+    await expect(createWorkerTetrisAI({ rules: 'tgm20g', table: 'smallFirst' })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/smallFirst/),
+    });
+    await vi.waitFor(() => expect(liveWorkerCount()).toBe(0), { timeout: 10_000 });
+  }, 120_000);
+
   it('dispose stops the worker: calls under way reject with ABORTED, later ones with BAD_ARGUMENT', async () => {
     const remote = await createWorkerTetrisAI({ rules: 'nes', table });
     const pending = remote.nextMove({ board: board(new Array(W).fill(0)), current: 'T', queue: 'SZ' });
@@ -128,9 +205,16 @@ describe('createWorkerTetrisAI (Node worker threads)', () => {
     await expect(createWorkerTetrisAI({ rules: 'chess' as never, table })).rejects.toMatchObject({
       code: 'BAD_RULES',
     });
+    // An onProgress that throws fails the setup with its error.
+    const throwing = () => {
+      throw new Error('no progress, thanks');
+    };
+    await expect(createWorkerTetrisAI({ rules: 'guideline', table, onProgress: throwing })).rejects.toThrow(
+      'no progress, thanks',
+    );
     await expect(createWorkerTetrisAI({ table: { width: 9 } as never })).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
-      message: expect.stringMatching(/table must be a table from the library/),
+      message: expect.stringMatching(/table must be a table from the library .*, 'small' or 'smallFirst'/),
     });
     await expect(createWorkerTetrisAI({ table, lookahead: 1, strategy: () => 1 } as never)).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
