@@ -77,7 +77,8 @@ import {
   ruleSetKind,
   stackIsTall,
   stackSearchSetup,
-  timedLimits,
+  timedPlay,
+  type LevelPlay,
   wellSides,
   type GamePolicy,
   type StackLimits,
@@ -650,8 +651,8 @@ export class TetrisAI {
     const known = [current, ...queue.slice(0, lookahead), hold];
     // This turn's stacking rules: a Tetris-ready stack only waits for its I and may stand higher (STACK_ROOM).
     // (The full-board baseline keeps no stack: it needs neither.)
-    const surfaces = this.policy === 'fullBoardOnly' ? [] : stackSurfaces(rows, this.width, wellSides(this.well));
-    const limits = this.limitsAt(rules);
+    const { sides, limits } = this.playAt(rules);
+    const surfaces = this.policy === 'fullBoardOnly' ? [] : stackSurfaces(rows, this.width, sides);
     const stacking = surfaces.some(isTetrisReady) ? limits.tetrisReady : limits.building;
     const limit = stacking.boardHeight;
     const burn = this.policy === 'both' && burnsRows(rows, limit, known);
@@ -692,10 +693,11 @@ export class TetrisAI {
       visibleHeight: this.rules.visibleHeight,
       // Tall boards forget the well: the plain full-board terms fill it and clear rows. (Keeping it while burning
       // raised the Tetris rate but lost games: bench/notes/results.md.)
-      wellColumn: plain || tall ? -1 : this.recoverWell(rows),
+      wellColumn: plain || tall ? -1 : this.recoverWell(rows, sides),
       // Near the field's top a piece may cover the well: its cover is a row or two to clear, where BCTS counts each
       // cell under it as a hole and builds on the stack instead until it tops out in an I drought.
-      coverWell: !plain && tall && coversWell(boardTop, limit, this.rules.visibleHeight) ? this.recoverWell(rows) : -1,
+      coverWell:
+        !plain && tall && coversWell(boardTop, limit, this.rules.visibleHeight) ? this.recoverWell(rows, sides) : -1,
       maxFloor: this.maxFloor,
       weights: this.recoverWeights,
       depth: settings.recoverDepth,
@@ -716,21 +718,20 @@ export class TetrisAI {
     });
   }
 
-  /** Stack limits by level under a timed rule set (timedLimits), made once per level. */
-  private readonly levelLimits = new Map<number, StackLimits>();
+  /** The well sides and stack limits by level under a timed rule set (timedPlay), made once per level. */
+  private readonly levelPlay = new Map<number, LevelPlay>();
 
-  private limitsAt(rules: GameRuleFacts): StackLimits {
+  private playAt(rules: GameRuleFacts): LevelPlay {
     const r = rules.ruleSet;
-    if (!isTimed(r)) return this.limits;
-    let limits = this.levelLimits.get(r.level);
-    if (!limits) this.levelLimits.set(r.level, (limits = timedLimits(this.limits, rules, this.width, this.well)));
-    return limits;
+    if (!isTimed(r)) return { sides: wellSides(this.well), limits: this.limits };
+    let play = this.levelPlay.get(r.level);
+    if (!play) this.levelPlay.set(r.level, (play = timedPlay(this.limits, rules, this.width, this.well)));
+    return play;
   }
 
-  /** The well the recover terms aim for: the chosen side, or under 'auto' the edge column holding fewer cells. */
-  private recoverWell(rows: Uint32Array): number {
-    if (this.well === 'right') return this.width - 1;
-    if (this.well === 'left') return 0;
+  /** The well the recover terms aim for: the one side played, or with both the edge column holding fewer cells. */
+  private recoverWell(rows: Uint32Array, sides: readonly ('right' | 'left')[]): number {
+    if (sides.length === 1) return sides[0] === 'right' ? this.width - 1 : 0;
     return columnCells(rows, 0) < columnCells(rows, this.width - 1) ? 0 : this.width - 1;
   }
 

@@ -159,26 +159,44 @@ export function wellReachHeight(rules: GameRuleFacts, width: number, well: numbe
   return highest;
 }
 
+/** A timed rule set's play at one level: the sides stack mode keeps its well on, and the stack's limits there. */
+export interface LevelPlay {
+  sides: ('right' | 'left')[];
+  limits: StackLimits;
+}
+
 /**
- * A timed rule set's stack limits at one level (docs/game.md, "NES Tetris: the competition format"): the untimed
- * limits, lowered to the highest flat stack from which an upright I still reaches the well on each side the AI may
- * keep its well (wellReachHeight: the game's gravity at the level and the player's timeline decide it), and never
- * under MIN_BOARD_HEIGHT. At start 18 with `X.` this lowers the 12-row limit only from level 29 (to 10, the left
- * well's reach; 4 from the double killscreen), where the stack had stood higher than the I could reach. In the
- * competition format (100 games, seed 100), before the reaction was modelled: 1,972,939 average score against
- * 1,640,634; a limit 1 or 2 rows lower (1,901,407; 1,837,241), the right well's reach (1,649,261), or 5 or 6 rows at
- * the double killscreen (1,935,096; 1,921,012) all did less. With the reaction: 1,610,979, against 1,589,703 one row
- * lower and 1,521,042 one row higher (bench/notes/nes.md).
+ * A timed rule set's play at one level (docs/game.md, "NES Tetris: the competition format"). Each side `well` allows
+ * has a reach (wellReachHeight: the highest flat stack from which an upright I still reaches that well, by the
+ * game's gravity at the level and the player's timeline). The well stays on every side whose reach is within
+ * REACH_MARGIN rows of the best side's (under NES the right: the piece appears right of centre), and the limits are
+ * the untimed ones lowered to REACH_MARGIN rows under the best reach and to every kept side's reach, never under
+ * MIN_BOARD_HEIGHT. With `X.` from start 18: either side and the untimed 12 rows to level 28, either side and 10
+ * rows at 29–38 (the left well's reach), the right well alone and 4 rows from the double killscreen, where the
+ * left well's reach is 2.
  */
-export function timedLimits(limits: StackLimits, rules: GameRuleFacts, width: number, well: WellSide): StackLimits {
-  let reach = Number.POSITIVE_INFINITY;
-  for (const side of wellSides(well))
-    reach = Math.min(reach, wellReachHeight(rules, width, side === 'right' ? width - 1 : 0));
-  const highest = Math.max(MIN_BOARD_HEIGHT, reach);
+export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: number, well: WellSide): LevelPlay {
+  const sides = wellSides(well);
+  const reach = sides.map((side) => wellReachHeight(rules, width, side === 'right' ? width - 1 : 0));
+  const best = Math.max(...reach);
+  const kept = sides.filter((_, i) => reach[i] >= best - REACH_MARGIN);
+  const reachKept = Math.min(...kept.map((side) => reach[sides.indexOf(side)]));
+  const highest = Math.max(MIN_BOARD_HEIGHT, Math.min(best - REACH_MARGIN, reachKept));
   const lowered = (r: StackingSettings): StackingSettings =>
     r.boardHeight <= highest ? r : { ...r, boardHeight: highest };
-  return { tetrisReady: lowered(limits.tetrisReady), building: lowered(limits.building) };
+  return { sides: kept, limits: { tetrisReady: lowered(limits.tetrisReady), building: lowered(limits.building) } };
 }
+
+/**
+ * Rows a timed rule set's stack stays under the best well's reach, and how far under it another side's may be for
+ * the well to stay there too. From level 29 the piece locks before the next one is known, and a stack standing where
+ * the I only just reaches the well tops out: in the competition format (100 games, seed 100) the right well alone
+ * at its reach (12 rows at 29–38, 6 from 39) made 1,536,746, one row under it 1,598,623, two rows under it (10 / 4)
+ * 1,622,225, against 1,610,979 with both wells at 10 / 4 rows. From the double killscreen the left well's reach
+ * (2 rows) is more than 2 rows under the right's (6), and the right well alone there made 1,655,041 against
+ * 1,639,763 on 300 games (seed 300) that are the same games up to level 39 (bench/notes/nes.md, "Policy round 2").
+ */
+const REACH_MARGIN = 2;
 
 /**
  * The range of TetrisAIOptions.stackRoom: at least the 2 top rows, where nes and tgm pieces appear and turn, and at

@@ -12,7 +12,7 @@ import { PIECES } from '../../src/pieces.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { RULE_SETS } from '../../src/rules/rule-sets.js';
 import { StackRankError } from '../../src/errors.js';
-import { stackSearchSetup, timedLimits, wellReachHeight } from '../../src/game/policy.js';
+import { stackSearchSetup, timedPlay, wellReachHeight } from '../../src/game/policy.js';
 import { factsAtLevel, ruleFacts } from '../../src/game/rules-adapter.js';
 import { timedRefBoard, timedRefReplay } from '../reference/timed-reference.js';
 
@@ -98,15 +98,45 @@ function pickTime(r: typeof RULE_SETS.nes) {
   return { timing: r.timing, level: r.level, timeline: r.timeline, reaction: r.reaction };
 }
 
-describe('the stack limit by level', () => {
-  it('is the highest flat stack the I reaches the well from on each side the AI may keep it, at least 4 rows', () => {
-    const facts = ruleFacts('nes');
-    const { limits } = stackSearchSetup(facts, 'nes', 'both');
-    const at = (level: number, well: 'auto' | 'right') =>
-      timedLimits(limits, factsAtLevel(facts, level), 10, well).tetrisReady.boardHeight;
-    expect([18, 28, 29, 38, 39, 45].map((l) => at(l, 'auto'))).toEqual([12, 12, 10, 10, 4, 4]);
-    expect([18, 28, 29, 38, 39, 45].map((l) => at(l, 'right'))).toEqual([12, 12, 12, 12, 6, 6]);
-    // StackRabbit's max4TapHeight at level 29: 12 rows with X., 9 with X.., 6 with X...
+describe('the well and the stack limit by level', () => {
+  const facts = ruleFacts('nes');
+  const { limits } = stackSearchSetup(facts, 'nes', 'both');
+  const at = (level: number, well: 'auto' | 'right' | 'left', timeline = 'X.') => {
+    const f = factsAtLevel(ruleFacts({ ...RULE_SETS.nes, timeline }), level);
+    const play = timedPlay(limits, f, 10, well);
+    return { sides: play.sides.join('+'), limit: play.limits.tetrisReady.boardHeight };
+  };
+
+  it('keeps the well on each side the I reaches within 2 rows of the best; the stack 2 rows under the best reach', () => {
+    // X.: the I reaches the right well from 16 / 15 / 12 / 6 rows at 18 / 19–28 / 29–38 / 39+, the left from
+    // 16 / 14 / 10 / 2; the untimed limit is 12 rows, and no limit is under 4.
+    expect([18, 28, 29, 38, 39, 45].map((l) => at(l, 'auto'))).toEqual([
+      { sides: 'right+left', limit: 12 },
+      { sides: 'right+left', limit: 12 },
+      { sides: 'right+left', limit: 10 },
+      { sides: 'right+left', limit: 10 },
+      { sides: 'right', limit: 4 },
+      { sides: 'right', limit: 4 },
+    ]);
+    expect([18, 29, 39].map((l) => at(l, 'right'))).toEqual([
+      { sides: 'right', limit: 12 },
+      { sides: 'right', limit: 10 },
+      { sides: 'right', limit: 4 },
+    ]);
+    // a side the caller chose stays, with the limit from its own reach
+    expect([18, 29, 39].map((l) => at(l, 'left'))).toEqual([
+      { sides: 'left', limit: 12 },
+      { sides: 'left', limit: 8 },
+      { sides: 'left', limit: 4 },
+    ]);
+    // X....: right 13 / left 12 at 18, right 11 / left 8 at 19
+    expect([18, 19].map((l) => at(l, 'auto', 'X....'))).toEqual([
+      { sides: 'right+left', limit: 11 },
+      { sides: 'right', limit: 9 },
+    ]);
+  });
+
+  it('is the highest flat stack the I reaches the well from (StackRabbit max4TapHeight at 29: 12, 9, 6 rows)', () => {
     const reach = (timeline: string) =>
       wellReachHeight(factsAtLevel(ruleFacts({ ...RULE_SETS.nes, timeline }), 29), 10, 9);
     expect(['X.', 'X..', 'X...'].map(reach)).toEqual([12, 9, 6]);
