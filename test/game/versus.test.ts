@@ -323,7 +323,7 @@ describe('the quick placement list below the first ply', () => {
       { numRuns: 400 },
     );
     expect(listed).toBeGreaterThan(150);
-  });
+  }, 60_000);
 
   it('lists reachable placements only, and every one on a board without overhangs (property)', () => {
     let compared = 0;
@@ -343,7 +343,7 @@ describe('the quick placement list below the first ply', () => {
       { numRuns: 400 },
     );
     expect(compared).toBeGreaterThan(100);
-  });
+  }, 60_000);
 
   it('tucks a piece under an overhang one column aside, which a hard drop cannot reach', () => {
     // the overhang covers columns 0 and 1 at row 2: a J gets under it flat, upside down and upright, each one column
