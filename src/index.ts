@@ -50,6 +50,7 @@ export {
   type GameMode,
   type GameGoal,
   type WellSide,
+  type HoldPlies,
   type PlayGameOptions,
   type PlayGameResult,
   type GameSession,

@@ -1,6 +1,6 @@
 /** `stackrank bench game`: TetrisAI playing real games of a rule set, optionally beside its two baselines (docs/game.md). */
 import { StackRankError } from '../errors.js';
-import { type GamePolicy, MAX_STACK_ROOM, MIN_STACK_ROOM } from '../game/policy.js';
+import { type GamePolicy, HOLD_PLIES, type HoldPlies, MAX_STACK_ROOM, MIN_STACK_ROOM } from '../game/policy.js';
 import { GAME_GOALS, type GameGoal } from '../game/ai.js';
 import {
   MAX_VERSUS_BEAM,
@@ -177,7 +177,9 @@ preview table. --recover-chance sets how many lines the AI's recover mode values
 ply; on every recover move, near the top too) and --recover-weights FILE its evaluator's weights: a JSON object of
 some of its twelve terms by name, or a bench/tune-recover.ts results file (its final weights); the baselines play
 without either. --stack-room ROWS sets the rows the stack keeps free under the top of the field, for the AI and the
-stacking-only baseline. Measured in bench/notes/results.md ("Real games").`,
+stacking-only baseline, and --hold-plies where their stack search may press hold: auto (every ply up to lookahead 2,
+the first move beyond), all (every ply; slower) or first (docs/game.md, "Hold"). Measured in bench/notes/results.md
+("Real games").`,
   options: {
     rules: {
       type: 'choice',
@@ -257,6 +259,12 @@ stacking-only baseline. Measured in bench/notes/results.md ("Real games").`,
       help: 'rows the stack keeps free under the top of the field (fewer: more Tetrises and more top-outs; docs/game.md)',
       defaultHelp: 'by rule set and randomizer (docs/game.md, "Options")',
     },
+    holdPlies: {
+      type: 'choice',
+      choices: HOLD_PLIES,
+      help: `where the stack search may press hold: ${HOLD_PLIES.join(', ')} (docs/game.md, "Hold")`,
+      defaultHelp: 'auto',
+    } as ChoiceSpec<HoldPlies>,
     ...LEAF_OPTIONS,
     threads: { ...THREADS, defaultHelp: 'the number of cores, at most --games' },
     ...TABLE_SOURCE,
@@ -274,7 +282,7 @@ stacking-only baseline. Measured in bench/notes/results.md ("Real games").`,
           `--goal versus plays for attack: it needs a rule set with an attack table (guideline); ${rules} has none`,
         );
       const survivalOnly = (
-        ['baselines', 'recoverChance', 'recoverWeights', 'stackRoom', 'table', 'leaf'] as const
+        ['baselines', 'recoverChance', 'recoverWeights', 'stackRoom', 'holdPlies', 'table', 'leaf'] as const
       ).find((o) => given(o));
       if (survivalOnly)
         throw new UsageError(
@@ -366,6 +374,7 @@ stacking-only baseline. Measured in bench/notes/results.md ("Real games").`,
             recoverChance: values.recoverChance,
             recoverWeights,
             stackRoom: values.stackRoom,
+            holdPlies: values.holdPlies,
             threads: values.threads,
             players: [player],
             signal: io.signal,

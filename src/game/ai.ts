@@ -66,7 +66,8 @@ import { gravityAt, isTapTimeline, timelineMask } from '../rules/timing.js';
 import { maxHeight } from '../board-rows.js';
 import {
   GAME_POLICIES,
-  MAX_HOLD_PLIES_LOOKAHEAD,
+  checkHoldPlies,
+  holdsEveryPly,
   PLAIN_RECOVER_SEARCH,
   RECOVER_SEARCH,
   burnsRows,
@@ -81,6 +82,7 @@ import {
   type LevelPlay,
   wellSides,
   type GamePolicy,
+  type HoldPlies,
   type StackLimits,
   type WellSide,
 } from './policy.js';
@@ -114,7 +116,7 @@ import { isTetrisReady, stackMove, stackSurfaces, type StackContext, type TurnOp
  * (attack: T-spins, back-to-back, combos, perfect clears, and garbage; rule sets with an attack table). */
 export type GameGoal = 'survival' | 'versus';
 export const GAME_GOALS: readonly GameGoal[] = Object.freeze(['survival', 'versus']);
-export { GAME_POLICIES, type GamePolicy, type WellSide } from './policy.js';
+export { GAME_POLICIES, HOLD_PLIES, type GamePolicy, type HoldPlies, type WellSide } from './policy.js';
 
 const ABORTED_SETUP = "the AI's setup was aborted";
 
@@ -164,6 +166,10 @@ export interface TetrisAIOptions {
   /** Rows stack mode keeps free under the top of the 20-row field, MIN_STACK_ROOM..MAX_STACK_ROOM: fewer make more
    * Tetrises and more top-outs. Default by rule set and randomizer (defaultStackRoom; docs/game.md, "Options"). */
   stackRoom?: number;
+  /** Where stack mode's search may press hold (rule sets with hold): 'auto' (default) at every ply up to lookahead 2
+   * and at the first move beyond, 'all' at every ply (slower: about 8 times at lookahead 5), 'first' at the first
+   * move only (docs/game.md, "Hold"). */
+  holdPlies?: HoldPlies;
   /** Cancels the setup (loading or building the cached table, laying out the search's tables: about a second the
    * first time in a process): create then rejects with ABORTED within about 100 ms (docs/errors.md). */
   signal?: AbortSignal;
@@ -191,6 +197,7 @@ const TETRIS_AI_OPTIONS = optionNames<TetrisAIOptions>({
   policy: true,
   previewTable: true,
   stackRoom: true,
+  holdPlies: true,
   signal: true,
   strength: true,
   seed: true,
@@ -233,6 +240,8 @@ export class TetrisAI {
     /** 1..10 (MAX_STRENGTH: its own play), and the seed of a weaker level's choices. */
     readonly strength: number,
     private readonly seed: number,
+    /** Where stack mode's search may press hold (TetrisAIOptions.holdPlies). */
+    readonly holdPlies: HoldPlies,
     /** The versus search's beam and weights (kernel order) under goal 'versus', else null. */
     private readonly versusSearch: { beam: number; placements: VersusPlacements; weights: Float64Array } | null = null,
   ) {
@@ -281,6 +290,7 @@ export class TetrisAI {
       );
     }
     const stackRoom = checkStackRoom(opts.stackRoom);
+    const holdPlies = checkHoldPlies(opts.holdPlies);
     const strength = checkStrength(opts.strength);
     const seed = checkStrengthSeed(opts.seed);
     const profile = strengthProfile(strength);
@@ -353,6 +363,7 @@ export class TetrisAI {
         maxFloorFor(rules.ruleSet),
         strength,
         seed,
+        holdPlies,
       );
       // This AI alone uses its engine (an attached one is its thread's owner's business): when the AI is dropped, the
       // engine's blocks go back to the table's shared search image, for the next AI.
@@ -413,6 +424,7 @@ export class TetrisAI {
       maxFloorFor(rules.ruleSet),
       MAX_STRENGTH,
       0,
+      'auto',
       { beam, placements, weights },
     );
     report?.({ stage: 'ready', fraction: 1 });
@@ -667,8 +679,8 @@ export class TetrisAI {
         dangerMargin: 4,
         maxFloor: this.maxFloor,
         clearsOnly: burn,
-        // Hold at every ply of the search where this turn may hold and the search is short enough (docs/game.md, "Hold").
-        holdPlies: canHold && lookahead <= MAX_HOLD_PLIES_LOOKAHEAD,
+        // Hold at every ply of the search where this turn may hold and holdPlies asks for it (docs/game.md, "Hold").
+        holdPlies: canHold && holdsEveryPly(this.holdPlies, lookahead),
       };
       const choice = stackMove(ctx, rows, options, surfaces);
       if (choice)
@@ -866,6 +878,7 @@ const VERSUS_REFUSED = [
   'previewTable',
   'policy',
   'stackRoom',
+  'holdPlies',
   'strength',
   'seed',
 ] as const satisfies readonly (keyof TetrisAIOptions)[];

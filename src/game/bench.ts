@@ -8,7 +8,7 @@ import type { RankTable } from '../rank/table.js';
 import type { RuleSetName } from '../rules/types.js';
 import type { NextPieceValues } from '../stacking/strategy.js';
 import { StackRankError, checkCallback, describe, firstHole, optionNames, optionsObject } from '../errors.js';
-import { checkStackRoom, GAME_POLICIES, type GamePolicy } from './policy.js';
+import { checkHoldPlies, checkStackRoom, GAME_POLICIES, type GamePolicy, type HoldPlies } from './policy.js';
 import type { RecoverWeights } from '../kernels/recover.js';
 import { GAME_RUN_OPTION_KEYS, playGame, type PlayGameResult } from './play.js';
 import type { GameTally } from './play-types.js';
@@ -45,6 +45,8 @@ export interface BenchGameOptions {
   /** Rows the stack keeps free under the top (TetrisAIOptions.stackRoom), for the AI and the stacking-only baseline
    * (the full-board player keeps no stack); default by rule set and randomizer. */
   stackRoom?: number;
+  /** Where the stack search of the AI and the stacking-only baseline may press hold (TetrisAIOptions.holdPlies). */
+  holdPlies?: HoldPlies;
   /** Worker threads (playGame's threads). */
   threads?: number;
   /** Which players to run; default all three. */
@@ -78,6 +80,7 @@ export async function benchGame(options: BenchGameOptions): Promise<BenchGameRes
   const players = checkPlayers(opts.players);
   // Checked here too: a run of the full-board player alone does not pass it on.
   const stackRoom = checkStackRoom(opts.stackRoom);
+  const holdPlies = opts.holdPlies === undefined ? undefined : checkHoldPlies(opts.holdPlies);
   const out: BenchGameResult = {};
   for (const policy of players) {
     out[policy] = await playGame({
@@ -98,6 +101,7 @@ export async function benchGame(options: BenchGameOptions): Promise<BenchGameRes
       policy,
       recover: policy === 'both' ? aiRecover(opts) : undefined,
       stackRoom: policy === 'fullBoardOnly' ? undefined : stackRoom,
+      holdPlies: policy === 'fullBoardOnly' ? undefined : holdPlies,
       signal: opts.signal,
       onProgress: opts.onProgress && ((p) => opts.onProgress!({ player: policy, ...p })),
       onGame: opts.onGame && ((t) => opts.onGame!(policy, t)),

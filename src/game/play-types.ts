@@ -8,7 +8,7 @@ import type { RuleSet } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import type { GameGoal, TetrisAIOptions } from './ai.js';
 import type { GarbageSchedule, VersusTally } from './versus-play.js';
-import type { GamePolicy, WellSide } from './policy.js';
+import type { GamePolicy, HoldPlies, WellSide } from './policy.js';
 
 /** What one game did: everything PlayGameResult sums. Plain numbers, so a worker can post it. */
 export interface GameTally {
@@ -50,6 +50,7 @@ export interface GameAIOptions {
   policy: GamePolicy;
   recover: TetrisAIOptions['recover'];
   stackRoom: number | undefined;
+  holdPlies: HoldPlies;
   strength: number;
   /** Seeds a weaker level's choices: the run's seed. */
   seed: number;

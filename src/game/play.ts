@@ -41,7 +41,14 @@ import { MAX_THREADS, cpuSeconds, defaultThreadCount } from '../threads.js';
 import { defaultGameTable, GAME_GOALS, type GameGoal, TetrisAI, type TetrisAIOptions } from './ai.js';
 import type { GameMove } from './decision.js';
 import { type SetupProgress, setupReporter } from '../setup-progress.js';
-import { GAME_POLICIES, checkStackRoom, type GamePolicy, type WellSide } from './policy.js';
+import {
+  GAME_POLICIES,
+  checkHoldPlies,
+  checkStackRoom,
+  type GamePolicy,
+  type HoldPlies,
+  type WellSide,
+} from './policy.js';
 import { checkStrength } from './strength.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { countHoles } from '../board-rows.js';
@@ -106,6 +113,8 @@ export interface PlayGameOptions {
   recover?: TetrisAIOptions['recover'];
   /** Rows stack mode keeps free under the top (TetrisAIOptions.stackRoom); default by rule set and randomizer. */
   stackRoom?: number;
+  /** Where stack mode's search may press hold (TetrisAIOptions.holdPlies): 'auto' (default), 'all' or 'first'. */
+  holdPlies?: HoldPlies;
   /** The AI's strength, 1..10 (TetrisAIOptions.strength; default 10); a weaker level's choices are seeded by `seed`. */
   strength?: number;
   /** Worker threads playing games side by side (Node). Default: the core count, at most `games`; 1 with `ai`. */
@@ -138,6 +147,7 @@ type GameRunOption = keyof PlayGameOptions &
     | 'table'
     | 'previewTable'
     | 'stackRoom'
+    | 'holdPlies'
     | 'threads'
     | 'onProgress'
     | 'onGame'
@@ -160,6 +170,7 @@ export const GAME_RUN_OPTION_KEYS: { readonly [K in GameRunOption]-?: true } = {
   table: true,
   previewTable: true,
   stackRoom: true,
+  holdPlies: true,
   threads: true,
   onProgress: true,
   onGame: true,
@@ -305,6 +316,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
     policy,
     recover: opts.recover,
     stackRoom: checkStackRoom(opts.stackRoom),
+    holdPlies: checkHoldPlies(opts.holdPlies),
     strength: checkStrength(opts.strength),
     seed,
   };
@@ -364,6 +376,11 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
         `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}, goal ${ai.goal}); these games ask for ${facts.name} at ${lookahead} (${policy}, goal ${goal})${isTimed(facts.ruleSet) ? ' with the same time' : ''}`,
       );
     }
+    if (opts.holdPlies !== undefined && !versus && ai.holdPlies !== aiOptions.holdPlies)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `the given ai holds at holdPlies '${ai.holdPlies}'; these games ask for '${aiOptions.holdPlies}'`,
+      );
     if (opts.strength !== undefined && ai.strength !== aiOptions.strength)
       throw new StackRankError(
         'BAD_ARGUMENT',
@@ -428,6 +445,7 @@ export function aiCreateOptions(
     policy: o.policy,
     recover: o.recover,
     stackRoom: o.stackRoom,
+    holdPlies: o.holdPlies,
     table,
     previewTable: o.policy === 'fullBoardOnly' ? undefined : previewTable,
     strength: o.strength,

@@ -4,7 +4,7 @@
  * setting names the measurement that chose it (bench/notes/results.md). TetrisAI (ai.ts) reads them; nothing here plays.
  */
 import { maxHeight } from '../board-rows.js';
-import { requireInt } from '../errors.js';
+import { StackRankError, describe, requireInt } from '../errors.js';
 import type { RandomizerName } from '../randomizers/index.js';
 import { DEFAULT_STACKING, MIN_BOARD_HEIGHT, TETRIS_ROWS, type StackingSettings } from '../stacking/rules.js';
 import type { UnknownPieces } from '../kernels/search-format.js';
@@ -307,13 +307,38 @@ export function coversWell(boardTop: number, stackLimit: number, visibleHeight: 
 
 /**
  * The longest stack-mode lookahead whose search presses hold at every ply where the turn may hold (docs/game.md,
- * "Hold"); a longer search weighs hold at the first move only. Holding at every ply multiplies the states the search
- * visits: over the 600 stack positions of a guideline/bag7 game (lookahead 5, seed 2), nodes per search without and
- * with it were 18 / 31 at lookahead 1, 55 / 177 at 2, 147 / 813 at 3 and 873 / 10,497 at 5 (0.36 / 2.7 ms), and
- * guideline games at lookahead 5 played at an eighth of the speed (a half with hold at the second ply alone). Up to
- * lookahead 2 it costs less than one more piece of lookahead without it (bench/notes/hold-plies.md).
+ * "Hold"); a longer search weighs hold at the first move only, unless holdPlies is 'all'. Holding at every ply
+ * multiplies the states the search visits: over the 600 stack positions of a guideline/bag7 game (lookahead 5, seed
+ * 2), nodes per search without and with it were 18 / 31 at lookahead 1, 55 / 177 at 2, 147 / 813 at 3 and 873 /
+ * 10,497 at 5 (0.36 / 2.7 ms), and guideline games at lookahead 5 played at an eighth of the speed (a half with hold
+ * at the second ply alone). Up to lookahead 2 it costs less than one more piece of lookahead without it
+ * (bench/notes/hold-plies.md).
  */
 export const MAX_HOLD_PLIES_LOOKAHEAD = 2;
+
+/**
+ * Where stack mode's search may press hold (TetrisAIOptions.holdPlies; docs/game.md, "Hold"): 'auto' at every ply up
+ * to MAX_HOLD_PLIES_LOOKAHEAD and at the first move beyond, 'all' at every ply whatever the lookahead, 'first' at the
+ * first move only.
+ */
+export const HOLD_PLIES = ['auto', 'all', 'first'] as const;
+export type HoldPlies = (typeof HOLD_PLIES)[number];
+
+/** TetrisAIOptions.holdPlies checked: 'auto' when not given. */
+export function checkHoldPlies(holdPlies: unknown): HoldPlies {
+  if (holdPlies === undefined) return 'auto';
+  if (!HOLD_PLIES.includes(holdPlies as HoldPlies))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `holdPlies must be one of ${HOLD_PLIES.join(', ')}; got ${describe(holdPlies)}`,
+    );
+  return holdPlies as HoldPlies;
+}
+
+/** Whether a stack search of `lookahead` queue pieces presses hold at every ply (the turn may hold). */
+export function holdsEveryPly(holdPlies: HoldPlies, lookahead: number): boolean {
+  return holdPlies === 'all' || (holdPlies === 'auto' && lookahead <= MAX_HOLD_PLIES_LOOKAHEAD);
+}
 
 /** Stack height (below the stack's limit) from which rows are burnt while no I is known. */
 const BURN_ROOM = 2;

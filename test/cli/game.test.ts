@@ -2,9 +2,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli.js';
 import type { CliIO } from '../../src/cli/io.js';
+import { TetrisAI } from '../../src/game/ai.js';
 import { playGame, type PlayGameOptions, type PlayGameResult } from '../../src/game/play.js';
 import { cachedPreviewTablePath, loadOrBuildCachedPreviewTable } from '../../src/rank/variant-cache.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
@@ -263,6 +264,25 @@ describe('stackrank bench game', () => {
     expect([fullBoard.pieces, fullBoard.lines, fullBoard.clears]).toEqual([plain.pieces, plain.lines, plain.clears]);
   }, 120_000);
 
+  it('passes --hold-plies to the AI and the stacking-only baseline, not to the full-board player', async () => {
+    // Guideline games play the same figures with either hold (all Tetrises), so the test watches what the AIs are
+    // made with (the full-board player has no stack search: the default).
+    const create = vi.spyOn(TetrisAI, 'create');
+    try {
+      const args = ['bench', 'game', '--table', file, '--rules', 'guideline', '--lookahead', '3', '--games', '1'];
+      const run = await runCli([...args, '--max-pieces', '20', '--hold-plies', 'all', '--baselines', '--threads', '1']);
+      expect(run.code).toBe(0);
+      const made = create.mock.calls.map(([o]) => [o?.policy, o?.holdPlies]);
+      expect(made).toEqual([
+        ['both', 'all'],
+        ['stackOnly', 'all'],
+        ['fullBoardOnly', 'auto'],
+      ]);
+    } finally {
+      create.mockRestore();
+    }
+  }, 120_000);
+
   it('refuses a --recover-weights file it cannot read, that is not JSON or that names an unknown term', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'stackrank-cli-weights-'));
     const notJson = join(dir, 'bad.json');
@@ -328,6 +348,7 @@ describe('stackrank bench game', () => {
       '--seed',
       '--baselines',
       '--stack-room',
+      '--hold-plies',
       '--leaf',
       '--leaf-iterations',
       '--threads',
@@ -345,6 +366,8 @@ describe('stackrank bench game', () => {
     [['bench', 'game', '--threads', '0'], /--threads must be an integer from 1 to 256/],
     [['bench', 'game', '--stack-room', '1'], /--stack-room must be an integer from 2 to 12/],
     [['bench', 'game', '--stack-room', '13'], /--stack-room must be an integer from 2 to 12/],
+    [['bench', 'game', '--hold-plies', 'every'], /--hold-plies must be one of auto, all, first; got "every"/],
+    [['bench', 'game', '--goal', 'versus', '--hold-plies', 'all'], /--hold-plies is an option of the survival policy/],
     [
       ['bench', 'game', '--rules', 'classic', '--hold'],
       /--hold needs a rule set with hold \(guideline\); classic has none/,
