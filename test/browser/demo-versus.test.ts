@@ -106,8 +106,12 @@ describe.skipIf(skip)('demo versus mode (Chromium)', () => {
     await page.goto(`${demo.url}?mode=versus&versus=ai&iterations=${ITERATIONS}&seed=3&speed=max`);
     await page.waitForSelector('body[data-mode=versus][data-versus=ai]', { timeout: 60_000 });
     expect(await page.inputValue('[data-testid=vs-speed]')).toBe('max'); // the link's speed is the select's
+    // Play on until garbage has entered a board as well (how soon depends on the AI's play), or the game is over.
     await page.waitForFunction(
-      (n) => ((window as PageWindow).versusLog?.length ?? 0) >= n || document.body.dataset.state === 'over',
+      (n) => {
+        const log = ((window as PageWindow).versusLog ?? []) as { entered: number }[];
+        return (log.length >= n && log.some((r) => r.entered > 0)) || document.body.dataset.state === 'over';
+      },
       LOCKS,
       { timeout: 120_000 },
     );
