@@ -39,20 +39,23 @@ async function turnsOf(ai: TetrisAI, seed: number, pieces = 200): Promise<Played
 
 const moveKey = (m: GameMove | null) => (m ? `${m.hold ? 'h' : '-'}${m.piece}${cellsKey(m.cells)}` : 'none');
 
+/** The state a game showed the AI before a played turn. */
+const stateOf = (t: PlayedTurn) => ({
+  board: board(t.before),
+  current: t.current,
+  queue: t.queue,
+  hold: t.hold,
+  canHold: true,
+  combo: t.combo,
+  backToBack: t.backToBack,
+});
+
 describe('strength', () => {
   it('level 10 (the default) plays the AI’s own moves, whatever the seed', async () => {
     const own = await TetrisAI.create({ ...AI, table });
     const ten = await TetrisAI.create({ ...AI, table, strength: 10, seed: 99 });
     for (const t of await turnsOf(own, 3)) {
-      const state = {
-        board: board(t.before),
-        current: t.current,
-        queue: t.queue,
-        hold: t.hold,
-        canHold: true,
-        combo: t.combo,
-        backToBack: t.backToBack,
-      };
+      const state = stateOf(t);
       expect(ten.nextMove(state)).toEqual(own.nextMove(state));
       expect(ten.newGame().nextMove(state)).toEqual(own.newGame().nextMove(state));
     }
@@ -67,15 +70,7 @@ describe('strength', () => {
     let differs = 0;
     let notOwn = 0;
     for (const t of turns) {
-      const state = {
-        board: board(t.before),
-        current: t.current,
-        queue: t.queue,
-        hold: t.hold,
-        canHold: true,
-        combo: t.combo,
-        backToBack: t.backToBack,
-      };
+      const state = stateOf(t);
       expect(again.nextMove(state)).toEqual(t.move);
       if (moveKey(other.nextMove(state)) !== moveKey(t.move)) differs++;
       // Every move is one the rules reach for the piece the turn allows (rankPlacements lists them all).

@@ -186,6 +186,17 @@ function setup(c: Case) {
   return { ctx, state, rootReach, refCtx, refState };
 }
 
+/** A kernel position of one T on `rows` (bit rows), nothing held, no counters, no garbage. */
+const position = (rows: ArrayLike<number>) => ({
+  rows,
+  sequence: [0],
+  hold: -1,
+  canHold: true,
+  combo: 0,
+  backToBack: 0,
+  incoming: [],
+});
+
 describe('the versus search chooses as the reference does', () => {
   it('the same root move and value on random positions (property)', () => {
     let moves = 0;
@@ -260,15 +271,10 @@ describe('the versus search chooses as the reference does', () => {
   it('carved T-slots are found: a T-spin double slot ready clears 2, a triple slot 3', () => {
     const kernel = VersusKernel.get();
     const termsOf = (board: string[]) =>
-      kernel.measure(MEASURE_SETTINGS, {
-        rows: Board.fromRows([...Array(20 - board.length).fill('..........'), ...board]).rows,
-        sequence: [0],
-        hold: -1,
-        canHold: true,
-        combo: 0,
-        backToBack: 0,
-        incoming: [],
-      }).terms;
+      kernel.measure(
+        MEASURE_SETTINGS,
+        position(Board.fromRows([...Array(20 - board.length).fill('..........'), ...board]).rows),
+      ).terms;
     const slot = (t: number[]) => [11, 12, 13, 14].findIndex((i) => t[i] === 1);
     // T-spin double, the overhang on the left
     expect(slot(termsOf(['##........', '#...######', '##.#######']))).toBe(2);
@@ -282,15 +288,6 @@ describe('the versus search chooses as the reference does', () => {
 });
 
 describe('the quick placement list below the first ply', () => {
-  const position = (rows: Uint32Array) => ({
-    rows,
-    sequence: [0],
-    hold: -1,
-    canHold: true,
-    combo: 0,
-    backToBack: 0,
-    incoming: [],
-  });
   const cellsOf = (list: readonly { cells: readonly (readonly [number, number])[] }[]) =>
     new Set(list.map((p) => cellKey(p.cells)));
   /** A board without overhangs: columns filled from the floor to random heights (no row full). */
