@@ -22,9 +22,9 @@ export default defineConfig([
     entry: {
       ...entry,
       cli: 'src/cli.ts',
-      'game-worker': 'src/game/game-worker.ts',
+      'game-worker': 'src/tetris-ai/game-worker.ts',
       'versus-worker': 'src/versus/worker.ts',
-      'ai-worker': 'src/game/ai-worker.ts',
+      'ai-worker': 'src/tetris-ai/ai-worker.ts',
       'tbp-worker': 'src/tbp/worker.ts',
     },
     format: ['esm'],

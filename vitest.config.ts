@@ -6,7 +6,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // test/stacking/shared.test.ts collects AIs (global gc) to check that their engines' blocks come back.
+    // test/stacking-ai/shared.test.ts collects AIs (global gc) to check that their engines' blocks come back.
     execArgv: ['--expose-gc'],
   },
 });

@@ -9,9 +9,9 @@
  *   npx tsx bench/budget.ts [--rows guideline,classic,nes,tgm20g] [--positions 1000] [--budgets 0,0.5,1,2,5]
  *                           [--seed 1] [--out budget]
  */
-import { TetrisAI } from '../src/game/ai.js';
-import type { GameMove, GameState } from '../src/game/decision.js';
-import { playOneGame } from '../src/game/play.js';
+import { TetrisAI } from '../src/tetris-ai/ai.js';
+import type { GameMove, GameState } from '../src/tetris-ai/decision.js';
+import { playOneGame } from '../src/tetris-ai/play.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
 import type { RuleSetName } from '../src/rules/types.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';

@@ -12,10 +12,10 @@ import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import { loadRankTable } from '../src/rank/table.js';
 import { createRandomizer } from '../src/randomizers/index.js';
 import { StackingEngine } from '../src/kernels/search.js';
-import { toQueue } from '../src/stacking/input.js';
+import { toQueue } from '../src/stacking-ai/input.js';
 import { MOVE_NONE } from '../src/kernels/search-format.js';
-import { applyMove } from '../src/stacking/placements.js';
-import { resolveStacking } from '../src/stacking/rules.js';
+import { applyMove } from '../src/stacking-ai/placements.js';
+import { resolveStacking } from '../src/stacking-ai/rules.js';
 import { benchArgs, machine, median, printTable, writeResults } from './common.js';
 
 const { values: args } = benchArgs(import.meta.url, {

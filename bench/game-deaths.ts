@@ -11,7 +11,7 @@
  * Games are independent: split a long run over processes with --first-game and --games.
  */
 import { drawPlacement } from '../src/cli/analyze.js';
-import type { GameMove } from '../src/game/decision.js';
+import type { GameMove } from '../src/tetris-ai/decision.js';
 import { BOARD_MAX_HEIGHT, Board } from '../src/rules/board.js';
 import { benchArgs, machine, writeResults } from './common.js';
 import { type PlayedTurn, REPLAY_OPTIONS, replayGame, replaySetup } from './replay.js';

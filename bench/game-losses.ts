@@ -11,10 +11,10 @@
  *   npx tsx bench/game-losses.ts [--rules classic] [--randomizer tgm1] [--lookahead 1] [--games 20]
  *                                [--max-pieces 5000] [--seed 1]
  */
-import { burnsRows, maxFloorFor, stackSearchSetup, wellSides } from '../src/game/policy.js';
+import { burnsRows, maxFloorFor, stackSearchSetup, wellSides } from '../src/tetris-ai/policy.js';
 import { popcount } from '../src/board-rows.js';
-import { stackFloor } from '../src/game/grid.js';
-import { isTetrisReady, stackSurfaces } from '../src/game/stack.js';
+import { stackFloor } from '../src/tetris-ai/grid.js';
+import { isTetrisReady, stackSurfaces } from '../src/tetris-ai/stack.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 import { REPLAY_OPTIONS, replayGame, replaySetup } from './replay.js';
 

@@ -16,7 +16,7 @@
  * On a busy machine the figures fall with the load (the JSON records the load average); rerun on a quiet one.
  */
 import { resolve } from 'node:path';
-import { playGame, type PlayGameResult } from '../src/game/play.js';
+import { playGame, type PlayGameResult } from '../src/tetris-ai/play.js';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
 import type { RuleSetName } from '../src/rules/types.js';
@@ -56,7 +56,7 @@ const { table } = await loadOrBuildCachedTable();
 /** The other checkout's playGame and table (--other), loaded from its own sources. */
 const other = args.other
   ? {
-      playGame: (await import(`${resolve(args.other)}/src/game/play.ts`)).playGame as typeof playGame,
+      playGame: (await import(`${resolve(args.other)}/src/tetris-ai/play.ts`)).playGame as typeof playGame,
       table: (await (await import(`${resolve(args.other)}/src/rank/cache.ts`)).loadOrBuildCachedTable()).table,
     }
   : null;

@@ -10,9 +10,9 @@ import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import { RULE_SETS } from '../src/rules/rule-sets.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
 import type { RuleSetName } from '../src/rules/types.js';
-import { benchGame } from '../src/game/bench.js';
-import type { GamePolicy } from '../src/game/ai.js';
-import type { PlayGameResult } from '../src/game/play.js';
+import { benchGame } from '../src/tetris-ai/bench.js';
+import type { GamePolicy } from '../src/tetris-ai/ai.js';
+import type { PlayGameResult } from '../src/tetris-ai/play.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 
 const { values: args } = benchArgs(import.meta.url, {

@@ -18,7 +18,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { TetrisAI } from '../src/game/index.js';
+import { TetrisAI } from '../src/tetris-ai/index.js';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import { benchArgs, machine, median, printTable, writeResults } from './common.js';
 

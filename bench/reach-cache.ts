@@ -1,5 +1,5 @@
 /**
- * The reach records' disk cache (src/stacking/reach-cache.ts): for each rule set, two fresh processes over one
+ * The reach records' disk cache (src/stacking-ai/reach-cache.ts): for each rule set, two fresh processes over one
  * empty cache folder: the first derives the 9-column records and writes them, the second reads them. Times are of
  * the records alone (cachedReachTable), wall and CPU.
  *
@@ -9,8 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { placementTable } from '../src/stacking/placements.js';
-import { cachedReachTable } from '../src/stacking/reach-cache.js';
+import { placementTable } from '../src/stacking-ai/placements.js';
+import { cachedReachTable } from '../src/stacking-ai/reach-cache.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 import type { RuleSetName } from '../src/rules/types.js';
 

@@ -1,6 +1,6 @@
 /**
  * Recover-mode speed (docs/game.md, "Recover"): recover moves per second of the game AI's beam search
- * (src/game/recover.ts over the recover kernel) and of the TypeScript search it replaced
+ * (src/tetris-ai/recover.ts over the recover kernel) and of the TypeScript search it replaced
  * (test/reference/recover-reference.ts), measured in the same run on the same positions, with the defaults
  * TetrisAI uses (depth 2, beam 12). Positions: 10 × 20 boards of garbage rows under a stack with holes, random
  * pieces, queue and hold. Both searches must choose the same move with the same value on every position (checked
@@ -11,7 +11,7 @@
  *
  * --other DIR also times this tree's search against another checkout's (e.g. the commit before a speed-up:
  * `git worktree add --detach /tmp/base <rev>`, node_modules linked, its kernels built) on the same positions, with
- * the search TetrisAI plays under each row's rule set (its beam and chance ply: src/game/policy.ts RECOVER_SEARCH,
+ * the search TetrisAI plays under each row's rule set (its beam and chance ply: src/tetris-ai/policy.ts RECOVER_SEARCH,
  * the next piece's chances uniform), the two taking turns in one process (which goes first swaps every round).
  * Both must choose the same move with the same value on every position. It prints this tree's speed over the
  * other's: the ratio of the medians and the median of the round-by-round ratios (steadier on a machine whose speed
@@ -19,11 +19,11 @@
  *
  * Needs the kernels built (npm run build:wasm). Prints a table and writes bench/results/<out>.json (recover.json).
  */
-import { RECOVER_WEIGHTS } from '../src/game/evaluate.js';
+import { RECOVER_WEIGHTS } from '../src/tetris-ai/evaluate.js';
 import { resolve } from 'node:path';
-import { maxFloorFor, RECOVER_SEARCH, ruleSetKind } from '../src/game/policy.js';
-import { recoverMove, type RecoverContext, type RecoverState } from '../src/game/recover.js';
-import { reachableOnRows, ruleFacts } from '../src/game/rules-adapter.js';
+import { maxFloorFor, RECOVER_SEARCH, ruleSetKind } from '../src/tetris-ai/policy.js';
+import { recoverMove, type RecoverContext, type RecoverState } from '../src/tetris-ai/recover.js';
+import { reachableOnRows, ruleFacts } from '../src/tetris-ai/rules-adapter.js';
 import { PIECES, type Piece } from '../src/pieces.js';
 import { Rng } from '../src/random.js';
 import type { GamePlacement, RuleSetName } from '../src/rules/types.js';
@@ -41,7 +41,7 @@ const { values } = benchArgs(import.meta.url, {
 });
 /** The other checkout's recoverMove (--other), loaded from its own sources. */
 const otherRecoverMove = values.other
-  ? ((await import(`${resolve(values.other)}/src/game/recover.ts`)).recoverMove as typeof recoverMove)
+  ? ((await import(`${resolve(values.other)}/src/tetris-ai/recover.ts`)).recoverMove as typeof recoverMove)
   : null;
 const rounds = Number(values.rounds);
 const ms = Number(values.ms);

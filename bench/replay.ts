@@ -1,11 +1,11 @@
 /**
  * Replays playGame's games turn by turn for the diagnostic benches (game-losses.ts, game-deaths.ts): playOneGame
- * itself (src/game/play.ts), the very loop playGame runs, with its onTurn hook handing every position, move and
+ * itself (src/tetris-ai/play.ts), the very loop playGame runs, with its onTurn hook handing every position, move and
  * board after it to the caller. A game ends at a top-out or at maxPieces.
  */
-import { TetrisAI } from '../src/game/ai.js';
-import { type PlayedTurn, playOneGame } from '../src/game/play.js';
-import { defaultGameRandomizer } from '../src/game/rules-adapter.js';
+import { TetrisAI } from '../src/tetris-ai/ai.js';
+import { type PlayedTurn, playOneGame } from '../src/tetris-ai/play.js';
+import { defaultGameRandomizer } from '../src/tetris-ai/rules-adapter.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
 import { RULE_SETS } from '../src/rules/rule-sets.js';
 import type { RuleSetName } from '../src/rules/types.js';

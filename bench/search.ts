@@ -14,11 +14,11 @@ import { loadRankTable } from '../src/rank/table.js';
 import { createRandomizer } from '../src/randomizers/index.js';
 import { loadOrBuildCachedPreviewTable } from '../src/rank/variant-cache.js';
 import { StackingEngine } from '../src/kernels/search.js';
-import { checkStrategy } from '../src/stacking/strategy.js';
-import { resolveStacking } from '../src/stacking/rules.js';
-import { toQueue } from '../src/stacking/input.js';
+import { checkStrategy } from '../src/stacking-ai/strategy.js';
+import { resolveStacking } from '../src/stacking-ai/rules.js';
+import { toQueue } from '../src/stacking-ai/input.js';
 import { MOVE_NONE } from '../src/kernels/search-format.js';
-import { applyMove } from '../src/stacking/placements.js';
+import { applyMove } from '../src/stacking-ai/placements.js';
 import { referenceSearch } from '../test/reference/search-reference.js';
 import { benchArgs, machine, median, printTable, writeResults } from './common.js';
 

@@ -12,14 +12,14 @@
  *                                 [--max-pieces 10000] [--seed 1] [--players session,stateless,simulator]
  *                                 [--out session-loop]
  */
-import { TetrisAI } from '../src/game/ai.js';
-import { tetrisRateInterval } from '../src/game/intervals.js';
-import { playGame } from '../src/game/play.js';
+import { TetrisAI } from '../src/tetris-ai/ai.js';
+import { tetrisRateInterval } from '../src/tetris-ai/intervals.js';
+import { playGame } from '../src/tetris-ai/play.js';
 import type { Piece } from '../src/pieces.js';
 import { createRandomizer, type RandomizerName } from '../src/randomizers/index.js';
 import { Board } from '../src/rules/board.js';
 import type { RuleSetName } from '../src/rules/types.js';
-import { streamSeed } from '../src/stacking/simulate.js';
+import { streamSeed } from '../src/stacking-ai/simulate.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 
 const { values: args } = benchArgs(import.meta.url, {

@@ -54,7 +54,7 @@ const SETUPS: Record<string, () => Promise<Setup>> = {
   },
   'play-game:guideline': async () => {
     // The built package (npm run build first): from source, each worker thread compiles the library's TypeScript
-    // itself (src/game/play-threads.ts), which would be most of what is measured.
+    // itself (src/tetris-ai/play-threads.ts), which would be most of what is measured.
     const { playGame } = (await import('../dist/index.js' as string)) as typeof import('../src/index.js');
     return (signal, onProgress) =>
       playGame({ rules: 'guideline', games: 2, maxPieces: 10, threads: 2, signal, ...setupProgress(onProgress) });

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { loadPreviewTable } from '../src/rank/preview.js';
 import { buildRankTable, loadRankTable } from '../src/rank/table.js';
 import { createRandomizer } from '../src/randomizers/index.js';
-import { StackingAI } from '../src/stacking/ai.js';
+import { StackingAI } from '../src/stacking-ai/ai.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 
 const { values: args } = benchArgs(import.meta.url, {

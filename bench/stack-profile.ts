@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
-import { stackProfile, stackProfileSvg } from '../src/stacking/profile.js';
+import { stackProfile, stackProfileSvg } from '../src/stacking-ai/profile.js';
 import { benchArgs, machine, writeResults } from './common.js';
 
 const { values: args } = benchArgs(import.meta.url, {

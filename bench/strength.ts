@@ -10,9 +10,9 @@
  *   npx tsx bench/strength.ts [--rules guideline] [--randomizer bag7] [--lookahead 1] [--games 20]
  *                             [--max-pieces 1000] [--seed 1] [--levels 1-10] [--out strength]
  */
-import { TetrisAI } from '../src/game/ai.js';
-import { playOneGame, summarize, type PlayGameResult } from '../src/game/play.js';
-import type { GameTally } from '../src/game/play-types.js';
+import { TetrisAI } from '../src/tetris-ai/ai.js';
+import { playOneGame, summarize, type PlayGameResult } from '../src/tetris-ai/play.js';
+import type { GameTally } from '../src/tetris-ai/play-types.js';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
 import { lockOutcome, type VersusState } from '../src/rules/attack.js';
@@ -58,7 +58,7 @@ const maxPieces = Number(args['max-pieces']);
 const seed = Number(args.seed);
 const rows: Row[] = [];
 for (const strength of levels) {
-  // playGame's AI and settings for these games (src/game/play.ts), so the games are its games.
+  // playGame's AI and settings for these games (src/tetris-ai/play.ts), so the games are its games.
   const ai = await TetrisAI.create({ rules, lookahead, randomizer, strength, seed, table });
   const attackTable = ai.rules.ruleSet.attack;
   const settings = { randomizer, lookahead, hold: ai.rules.hold, maxPieces, seed };

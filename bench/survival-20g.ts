@@ -8,7 +8,7 @@
  *                                 [--threads 1] [--games 200] [--seed 2009] [--out survival-20g-<table>]
  */
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
-import { simulateStacking } from '../src/stacking/simulate.js';
+import { simulateStacking } from '../src/stacking-ai/simulate.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 
 const { values: args } = benchArgs(import.meta.url, {

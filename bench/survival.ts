@@ -12,10 +12,10 @@ import { ARTICLE_FIGURES } from '../src/cli/survival.js';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import { isRandomizerName } from '../src/randomizers/index.js';
 import { loadOrBuildCachedPreviewTable } from '../src/rank/variant-cache.js';
-import type { StrategyName } from '../src/stacking/strategy.js';
-import type { SteepRule } from '../src/stacking/rules.js';
+import type { StrategyName } from '../src/stacking-ai/strategy.js';
+import type { SteepRule } from '../src/stacking-ai/rules.js';
 import type { TableSteep } from '../src/rank/moves.js';
-import { simulateStacking } from '../src/stacking/simulate.js';
+import { simulateStacking } from '../src/stacking-ai/simulate.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 
 const { values: args } = benchArgs(import.meta.url, {

@@ -22,11 +22,11 @@
  *   npx tsx bench/tune-recover.ts --from bench/results/tune-recover-1.json --sigma 0.2 --generations 6
  *                                 --population 12 --max-pieces 10000 --seed 200 --top-out-cost 2 --out tune-recover-2
  */
-import { PLAIN_BCTS_WEIGHTS, RECOVER_TERMS, RECOVER_WEIGHTS } from '../src/game/evaluate.js';
+import { PLAIN_BCTS_WEIGHTS, RECOVER_TERMS, RECOVER_WEIGHTS } from '../src/tetris-ai/evaluate.js';
 import type { RecoverWeights } from '../src/kernels/recover.js';
 import { loadRecoverWeights } from '../src/cli/game.js';
-import { playGame } from '../src/game/play.js';
-import { defaultGameRandomizer } from '../src/game/rules-adapter.js';
+import { playGame } from '../src/tetris-ai/play.js';
+import { defaultGameRandomizer } from '../src/tetris-ai/rules-adapter.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
 import type { RuleSetName } from '../src/rules/types.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';

@@ -18,8 +18,8 @@
  * earlier run's results (its `final`). --only tunes those terms alone (the others stay at their starting weights).
  */
 import { loadVersusWeights, parseGarbage } from '../src/cli/game.js';
-import { playGame } from '../src/game/play.js';
-import { VERSUS_TERMS, VERSUS_WEIGHTS, type VersusWeights } from '../src/game/versus.js';
+import { playGame } from '../src/tetris-ai/play.js';
+import { VERSUS_TERMS, VERSUS_WEIGHTS, type VersusWeights } from '../src/tetris-ai/versus.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 import { crossEntropySearch } from './cross-entropy.js';
 

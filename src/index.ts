@@ -58,7 +58,7 @@ export {
   type SessionState,
   type SessionStatus,
   type RandomizerKnowledge,
-} from './game/index.js';
+} from './tetris-ai/index.js';
 export type { SetupProgress, SetupStage } from './setup-progress.js';
 
 // The stacking game's settings (real games' rule sets are below, with the rules layer).
@@ -69,20 +69,20 @@ export {
   type StackingSettings,
   type SteepRule,
   type TetrisRule,
-} from './stacking/rules.js';
+} from './stacking-ai/rules.js';
 
 // The stacking AI: best placement over the known queue, and its survival simulator.
-export { StackingAI, type StackingAIOptions } from './stacking/ai.js';
-export type { BestPlacement, PlanStep } from './stacking/surface-move.js';
-export type { SurfacePlacementRanking, RankedSurfacePlacement } from './stacking/rank-placements.js';
-export type { NextPieceValues, Strategy, StrategyName } from './stacking/strategy.js';
+export { StackingAI, type StackingAIOptions } from './stacking-ai/ai.js';
+export type { BestPlacement, PlanStep } from './stacking-ai/surface-move.js';
+export type { SurfacePlacementRanking, RankedSurfacePlacement } from './stacking-ai/rank-placements.js';
+export type { NextPieceValues, Strategy, StrategyName } from './stacking-ai/strategy.js';
 export type { UnknownPieces } from './kernels/search-format.js';
 export {
   simulateStacking,
   type SimulateOptions,
   type SimulationProgress,
   type SimulationResult,
-} from './stacking/simulate.js';
+} from './stacking-ai/simulate.js';
 
 // Rank tables: build, load, and the user cache (Node).
 export { RankTable, buildRankTable, loadRankTable, type RankTableBuildOptions } from './rank/table.js';

@@ -1,6 +1,6 @@
 /**
  * Node's built-in modules, for the library's Node-only parts: files and the table caches (src/rank/node-io.ts), the
- * core count (src/threads.ts), worker threads (src/kernels/pool.ts, src/game/play-threads.ts) and bot programs
+ * core count (src/threads.ts), worker threads (src/kernels/pool.ts, src/tetris-ai/play-threads.ts) and bot programs
  * (src/tbp/client.ts). They come from
  * `process.getBuiltinModule` (Node 20.16 and later, hence package.json's engines), not from an import, so the
  * package's code has no import of a Node module that a bundler would try to resolve: a browser bundle of `stackrank`

@@ -58,9 +58,9 @@ export {
   STRATEGIES,
   expectimaxStrategy,
   type SearchStrategy,
-} from './stacking/strategy.js';
-export { streamSeed } from './stacking/simulate.js';
-export { reachTable, recordReached, type ReachTable } from './stacking/reach.js';
+} from './stacking-ai/strategy.js';
+export { streamSeed } from './stacking-ai/simulate.js';
+export { reachTable, recordReached, type ReachTable } from './stacking-ai/reach.js';
 
 // Runs split across machines (docs/distributed.md): shard ranges and exact merges of partial results.
 export { MAX_SHARDS, shardRange, type GameRange } from './runs.js';
@@ -68,9 +68,9 @@ export {
   mergeSimulations,
   type StreamRecord,
   type StackingGameRecord,
-} from './stacking/simulate.js';
-export { mergeGameResults } from './game/play.js';
-export type { GameTally } from './game/play-types.js';
+} from './stacking-ai/simulate.js';
+export { mergeGameResults } from './tetris-ai/play.js';
+export type { GameTally } from './tetris-ai/play-types.js';
 export {
   playFullGames,
   mergeFullGames,

@@ -10,6 +10,6 @@ export {
   type WorkerAIFacts,
   type WorkerTetrisAIOptions,
   type FinalTable,
-} from './game/worker-ai.js';
-export type { TableInUse } from './game/worker-protocol.js';
+} from './tetris-ai/worker-ai.js';
+export type { TableInUse } from './tetris-ai/worker-protocol.js';
 export type { SetupProgress, SetupStage } from './setup-progress.js';

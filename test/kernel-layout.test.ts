@@ -191,11 +191,11 @@ describe('the recover layout fits together', () => {
     expect(L.NODE_BYTES).toBe(L.N_COLS + 8 * L.MAX_COLUMNS);
     expect(L.NODE_BYTES % 8).toBe(0);
     expect(L.CELL_WORDS).toBe(2 * L.PIECE_CELLS);
-    // the game's boards (src/game/board-input.ts WORK_ROWS) fit a node
+    // the game's boards (src/tetris-ai/board-input.ts WORK_ROWS) fit a node
     expect(L.MAX_ROWS).toBeGreaterThanOrEqual(44);
   });
   it('placements arrive as the reachable kernel lists them: its states, its records, its most placements', async () => {
-    const { LANDINGS_WORDS } = await import('../src/game/rules-adapter.js');
+    const { LANDINGS_WORDS } = await import('../src/tetris-ai/rules-adapter.js');
     expect(L.MAX_STATES).toBe(reachableLayout.MAX_STATES);
     expect(L.LANDING_WORDS * reachableLayout.MAX_PLACEMENTS).toBe(LANDINGS_WORDS);
     expect(L.O_CHILD_ACCS + 4).toBe(L.O_LANDINGS);
@@ -206,7 +206,7 @@ describe('the recover layout fits together', () => {
     expect(L.MAX_DROPS).toBeGreaterThanOrEqual(L.MAX_STATES * L.MAX_COLUMNS);
   });
   it('weights are numbered 0 .. WEIGHT_COUNT - 1 in RecoverWeights order', async () => {
-    const { RECOVER_WEIGHTS } = await import('../src/game/evaluate.js');
+    const { RECOVER_WEIGHTS } = await import('../src/tetris-ai/evaluate.js');
     const ids = Object.keys(RECOVER_WEIGHTS).map(
       (k) => (L as Record<string, unknown>)[`W_${k.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`],
     );

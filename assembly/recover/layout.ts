@@ -7,13 +7,13 @@
 // file's. Offsets are in bytes.
 
 // ---- sizes ----
-/** Bit rows a board may have (the game's boards carry 44: src/game/board-input.ts WORK_ROWS). */
+/** Bit rows a board may have (the game's boards carry 44: src/tetris-ai/board-input.ts WORK_ROWS). */
 export const MAX_ROWS = 48;
 /** Cells of a piece. */
 export const PIECE_CELLS = 4;
 /** i32 words of one placement's cells: x, y per cell. */
 export const CELL_WORDS = 8;
-/** Weights and features, in the order of src/game/evaluate.ts RecoverWeights. */
+/** Weights and features, in the order of src/tetris-ai/evaluate.ts RecoverWeights. */
 export const W_LANDING_HEIGHT = 0;
 export const W_ERODED_PIECE_CELLS = 1;
 export const W_ROW_TRANSITIONS = 2;

@@ -1,4 +1,4 @@
-// Recover-search kernel: the inner loop of the recover mode's beam search (src/game/recover.ts). For one node (a
+// Recover-search kernel: the inner loop of the recover mode's beam search (src/tetris-ai/recover.ts). For one node (a
 // board the beam keeps) and the placements of one piece on it, each placement is locked onto the board, full rows
 // are cleared, the board's features are measured and the line's value is summed, with no allocation: the node,
 // the placements' cells and the children's values live in buffers TypeScript allocated once.
@@ -11,7 +11,7 @@
 // few pairs and wells beside them, are measured again (measureNear). Only a child the beam keeps gets its rows
 // (materialize).
 //
-// The features are those of src/game/evaluate.ts (the BCTS features of docs/fullboard.md on boards of any height,
+// The features are those of src/tetris-ai/evaluate.ts (the BCTS features of docs/fullboard.md on boards of any height,
 // with the well column read as filled for the row transitions and the wells, plus the recover terms), and the sums
 // are added in the order the independent TypeScript reference adds them (test/reference/recover-reference.ts), in
 // f64, so the values are the reference's to the last bit.
@@ -137,7 +137,7 @@ let floorRows: i32 = 0;
 let wellCover: i32 = 0;
 
 /**
- * The features of the board in `cols` (rows already cleared). Definitions: src/game/evaluate.ts, row by row; here
+ * The features of the board in `cols` (rows already cleared). Definitions: src/tetris-ai/evaluate.ts, row by row; here
  * the same counts per column (rows below the top; the well column and the walls read as filled there):
  *   rowTransitions    = 2 × (height - top) + Σ over neighbouring columns (walls included) of popcnt(left ^ right);
  *   columnTransitions = Σ popcnt(col ^ ((col << 1) | 1)) (the floor filled, the row above the column empty);
@@ -628,7 +628,7 @@ export function dropLandings(ctx: usize, node: usize, piece: i32): i32 {
 // columns' own runs as gone and the neighbours' as unchanged (they only grow). The cover and the clean-stack terms
 // are bounded likewise. With the usual signs of the weights (boundsHold), that is an upper bound on the placement's
 // value. bestDrop values the placement with the highest bound first, then each other one only if its bound beats the
-// best value found so far: the same best value, to the last bit, as valuing them all (test/game/recover.test.ts).
+// best value found so far: the same best value, to the last bit, as valuing them all (test/tetris-ai/recover.test.ts).
 // (The same bound on a beam level's children, leaving out those that cannot be among the few it keeps, gained 1.5 %
 // on nes's long runs and nothing on classic's: not kept; bench/notes/benchmarks.md, "Real-game speed".)
 
@@ -893,7 +893,7 @@ export function prepareNode(ctx: usize, node: usize): void {
 
 /**
  * Writes child `child` of the node at `node` into the node at `dst`: the rows with the piece locked and full rows
- * cleared (src/game/grid.ts lockCells), its columns and top, its acc.
+ * cleared (src/tetris-ai/grid.ts lockCells), its columns and top, its acc.
  */
 export function materialize(ctx: usize, node: usize, child: i32, dst: usize): void {
   const width = load<i32>(ctx + O_WIDTH);
@@ -920,7 +920,7 @@ export function materialize(ctx: usize, node: usize, child: i32, dst: usize): vo
 
 /**
  * The features of the board at O_BOARD after a move with these facts, into O_FEATURES (RecoverWeights order):
- * src/game/evaluate.ts boardFeatures.
+ * src/tetris-ai/evaluate.ts boardFeatures.
  */
 export function boardFeatures(ctx: usize, moveLines: i32, moveEroded: i32, moveLandingRow: i32, movePieceHeight: i32): void {
   const board = ctx + O_BOARD;

@@ -22,8 +22,8 @@ export const CFG_PIECE_START = 7; //     ptr to i32[8]: placements of piece p ar
 export const CFG_TETRIS_MODE = 8; //     TETRIS_MODE_*: when an I may go down the well
 export const CFG_STRATEGY = 9; //        STRATEGY_*: how leaves are scored
 export const CFG_PIECE_MAX = 10; //      ptr to u16[8] per surface (expectimax leaves): value with piece p next, slot 7 after a Tetris
-export const CFG_FIT = 11; //            ptr to the legal-move lookup (src/stacking/placements.ts fitLookup)
-export const CFG_STEPS = 12; //          ptr to the step lookup (src/stacking/placements.ts stepLookup; STEP_*)
+export const CFG_FIT = 11; //            ptr to the legal-move lookup (src/stacking-ai/placements.ts fitLookup)
+export const CFG_STEPS = 12; //          ptr to the step lookup (src/stacking-ai/placements.ts stepLookup; STEP_*)
 export const CFG_COLLAPSE = 13; //       1: steps steeper than ±S collapse to ±S after every move (steep 'collapse')
 export const CFG_REACH = 14; //          ptr to the reach records (RC_* below) or 0: every placement that fits is reachable
 export const CFG_REACH_BOXES = 15; //    ptr to their step boxes (REACH_BOX_WORDS each)
@@ -75,7 +75,7 @@ export const PL_INNER_EXCESS = 15; // their steepness beyond ±S
 export const PL_MIN_TOP = 16; //      lowest new top minus the height of the left column
 export const PL_WORDS = 17;
 
-// ---- reach records (src/stacking/reach.ts): which placements a real game's rule set lets the piece reach ----
+// ---- reach records (src/stacking-ai/reach.ts): which placements a real game's rule set lets the piece reach ----
 // One record per placement (placement id order), then one for the Tetris (an upright I down the well). A placement
 // is reachable on heights h when every column from RC_FIRST to RC_LAST is at most RC_HEIGHT_LIMIT high and, unless
 // RC_BOX_COUNT is RC_ANY_STEPS, the surface's steps lie in one of its RC_BOX_COUNT boxes from RC_BOX_START.

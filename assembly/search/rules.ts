@@ -1,5 +1,5 @@
 // Search kernel: the rules of the stacking game on a heights array: which placements fit (no hole), placing a
-// piece, the Tetris rule, and the 'collapse' steep rule. docs/rules.md states the rules; src/stacking/rules.ts
+// piece, the Tetris rule, and the 'collapse' steep rule. docs/rules.md states the rules; src/stacking-ai/rules.ts
 // holds their TypeScript side.
 import {
   CFG_BOARD_HEIGHT, CFG_COLLAPSE, CFG_FIT, CFG_MAX_STEP, CFG_PIECE_START, CFG_REACH, CFG_REACH_BOXES, CFG_STEPS,
@@ -169,7 +169,7 @@ export function collapseSteps(cfg: usize, h: usize): void {
 /**
  * The placements of `piece` whose bottoms fit the steps of fit code `code` (no hole), as bits (bit i: the
  * piece's i-th placement, so ascending bits keep placement order): one independent lookup per column, each the
- * placements at that column that fit the three steps from it (src/stacking/placements.ts fitLookup).
+ * placements at that column that fit the three steps from it (src/stacking-ai/placements.ts fitLookup).
  */
 @inline export function fittingPlacements(cfg: usize, piece: i32, width: i32, code: i32): u64 {
   const masks = <usize>cfgWord(cfg, CFG_FIT) + ((<usize>(piece * width * FIT_WINDOW)) << 3);

@@ -6,7 +6,7 @@
 // in a scratch node (board.ts) and offered to the level's candidates: a min-heap of the best `beam` so far, keyed by
 // the child's node key, so two lines that reach the same state keep only the better one. Lines of equal value keep
 // the order they were made in. Only the kept candidates become nodes of the next ply. No allocation: every buffer is
-// TypeScript's (src/game/versus-kernel.ts), its pointers in the context.
+// TypeScript's (src/tetris-ai/versus-kernel.ts), its pointers in the context.
 import { reach } from '../reachable';
 import {
   FLAG_SPINS, OUT_LANDED, OUT_WORDS, O_BOARD, O_FLAGS, O_OUT, O_OUT_SPIN, MAX_BOARD_ROWS, PARAM_WORDS, SPIN_LEVEL_MASK,

@@ -1,7 +1,7 @@
 // Versus-search kernel, one lock (docs/game.md, "The versus policy"): a node's child for one placement — the piece
 // locked onto the node's bit rows, full rows cleared, what the lock sends by the attack table, the counters and the
 // garbage after it — and the evaluator's terms of the board the child stands on. The definitions are those of
-// src/game/versus.ts, row by row; test/reference/versus-search-reference.ts computes them independently, and the
+// src/tetris-ai/versus.ts, row by row; test/reference/versus-search-reference.ts computes them independently, and the
 // values agree to the last bit (the sums are added in the same order, in f64).
 import {
   STATE_ROTATION_SHIFT, STATE_WORDS, STATE_X_MASK, STATE_Y_MASK, STATE_Y_SHIFT, S_H, S_MASK, S_MINDX, S_MINDY,

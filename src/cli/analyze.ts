@@ -1,6 +1,6 @@
 /** `stackrank analyze`: every placement of a fumen position ranked by the game AI, with boards for the best ones. */
-import { TetrisAI } from '../game/ai.js';
-import type { RankedPlacement } from '../game/rank-placements.js';
+import { TetrisAI } from '../tetris-ai/ai.js';
+import type { RankedPlacement } from '../tetris-ai/rank-placements.js';
 import type { Piece } from '../pieces.js';
 import type { Board } from '../rules/board.js';
 import { boardFromFumen } from '../rules/fumen.js';

@@ -1,7 +1,7 @@
 /** `stackrank bench game`: TetrisAI playing real games of a rule set, optionally beside its two baselines (docs/game.md). */
 import { StackRankError } from '../errors.js';
-import { type GamePolicy, HOLD_PLIES, type HoldPlies, MAX_STACK_ROOM, MIN_STACK_ROOM } from '../game/policy.js';
-import { GAME_GOALS, type GameGoal } from '../game/ai.js';
+import { type GamePolicy, HOLD_PLIES, type HoldPlies, MAX_STACK_ROOM, MIN_STACK_ROOM } from '../tetris-ai/policy.js';
+import { GAME_GOALS, type GameGoal } from '../tetris-ai/ai.js';
 import {
   MAX_VERSUS_BEAM,
   VERSUS_BEAM,
@@ -10,15 +10,15 @@ import {
   withVersusWeights,
   type VersusPlacements,
   type VersusWeights,
-} from '../game/versus.js';
-import { MAX_SCHEDULE_EVERY, MAX_SCHEDULE_LINES, type GarbageSchedule } from '../game/versus-play.js';
+} from '../tetris-ai/versus.js';
+import { MAX_SCHEDULE_EVERY, MAX_SCHEDULE_LINES, type GarbageSchedule } from '../tetris-ai/versus-play.js';
 import { CLEAR_KINDS } from '../rules/attack.js';
-import { benchGame } from '../game/bench.js';
-import { RECOVER_WEIGHTS, withRecoverWeights } from '../game/evaluate.js';
+import { benchGame } from '../tetris-ai/bench.js';
+import { RECOVER_WEIGHTS, withRecoverWeights } from '../tetris-ai/evaluate.js';
 import type { RecoverWeights } from '../kernels/recover.js';
-import { mergeGameResults, type PlayGameResult } from '../game/play.js';
-import type { GameTally } from '../game/play-types.js';
-import { defaultGameRandomizer } from '../game/rules-adapter.js';
+import { mergeGameResults, type PlayGameResult } from '../tetris-ai/play.js';
+import type { GameTally } from '../tetris-ai/play-types.js';
+import { defaultGameRandomizer } from '../tetris-ai/rules-adapter.js';
 import type { GameRange } from '../runs.js';
 import { RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import { RULE_SETS, RULE_SET_NAMES } from '../rules/rule-sets.js';

@@ -7,7 +7,7 @@
 import type { RandomizerName } from '../randomizers/index.js';
 import { MAX_ITERATIONS } from '../rank/build.js';
 import type { RankTable } from '../rank/table.js';
-import type { NextPieceValues } from '../stacking/strategy.js';
+import type { NextPieceValues } from '../stacking-ai/strategy.js';
 import { UsageError } from './args.js';
 import type { CliIO } from './io.js';
 import { progressLine } from './progress.js';

@@ -4,8 +4,8 @@
  * game's level.
  */
 import { StackRankError } from '../errors.js';
-import { mergeGameResults, playGame, type PlayGameResult } from '../game/play.js';
-import type { GameTally } from '../game/play-types.js';
+import { mergeGameResults, playGame, type PlayGameResult } from '../tetris-ai/play.js';
+import type { GameTally } from '../tetris-ai/play-types.js';
 import { MAX_START_LEVEL, NES_COMPETITION_MAX_LEVEL, nesFormat } from '../rules/nes-game.js';
 import { RULE_SETS } from '../rules/rule-sets.js';
 import { MAX_LEVEL, MAX_REACTION, NES_DOUBLE_KILLSCREEN, type GameTiming } from '../rules/timing.js';

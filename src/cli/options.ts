@@ -7,7 +7,7 @@ import { DEFAULT_DENOMINATOR, MAX_DENOMINATOR, MIN_DENOMINATOR } from '../random
 import { DEFAULT_ITERATIONS, MAX_ITERATIONS } from '../rank/build.js';
 import { TABLE_STEEP, type TableSteep } from '../rank/moves.js';
 import { MAX_SEED } from '../random.js';
-import { MAX_LOOKAHEAD } from '../stacking/input.js';
+import { MAX_LOOKAHEAD } from '../stacking-ai/input.js';
 import { MAX_THREADS } from '../threads.js';
 import { RULE_SETS, RULE_SET_NAMES } from '../rules/rule-sets.js';
 import { DAS_MODES, TAP_TIMELINES, isDasMode, isTapTimeline } from '../rules/timing.js';

@@ -1,7 +1,7 @@
 /** `stackrank play`: watch the stacking AI play in the terminal until the stack breaks or Ctrl-C. */
 import { createRandomizer } from '../randomizers/index.js';
-import { StackingAI } from '../stacking/ai.js';
-import { STEEP_RULES } from '../stacking/rules.js';
+import { StackingAI } from '../stacking-ai/ai.js';
+import { STEEP_RULES } from '../stacking-ai/rules.js';
 import { TABLE_SOURCE, lookaheadOption, randomizerOption, seedOption } from './options.js';
 import { defineCommand } from './spec.js';
 import { loadTableForCli } from './table-source.js';

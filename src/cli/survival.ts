@@ -1,6 +1,6 @@
 /** `stackrank bench survival`: the 2009 PageRank stacking article's survival table, measured by us (bench/notes/results.md). */
 import type { RankTable } from '../rank/table.js';
-import { BEST_STRATEGY, MAX_UNKNOWN_PIECES, STRATEGIES, type StrategyName } from '../stacking/strategy.js';
+import { BEST_STRATEGY, MAX_UNKNOWN_PIECES, STRATEGIES, type StrategyName } from '../stacking-ai/strategy.js';
 import {
   DEFAULT_STACKING,
   MAX_BOARD_HEIGHT,
@@ -8,13 +8,18 @@ import {
   STEEP_RULES,
   TETRIS_ROWS,
   TETRIS_RULES,
-} from '../stacking/rules.js';
-import { MAX_LOOKAHEAD } from '../stacking/input.js';
-import { DEFAULT_STACKING_RULE_SET } from '../stacking/reach.js';
+} from '../stacking-ai/rules.js';
+import { MAX_LOOKAHEAD } from '../stacking-ai/input.js';
+import { DEFAULT_STACKING_RULE_SET } from '../stacking-ai/reach.js';
 import { RULE_SET_NAMES } from '../rules/rule-sets.js';
 import { DEFAULT_MAX_STEP, DEFAULT_WIDTH } from '../surface.js';
 import { BOARD_MAX_HEIGHT } from '../rules/board.js';
-import { mergeSimulations, simulateStacking, type SimulationResult, type StreamRecord } from '../stacking/simulate.js';
+import {
+  mergeSimulations,
+  simulateStacking,
+  type SimulationResult,
+  type StreamRecord,
+} from '../stacking-ai/simulate.js';
 import { UsageError } from './args.js';
 import type { CliIO } from './io.js';
 import { LEAF_OPTIONS, checkLeafOptions, checkLeafTable, leafOfParams, loadLeafValues, recordedLeaf } from './leaf.js';

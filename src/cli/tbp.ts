@@ -1,6 +1,6 @@
 /** `stackrank tbp`: the Tetris Bot Protocol on stdin/stdout (docs/tbp.md), TetrisAI behind it. */
 import { createInterface } from 'node:readline';
-import { MAX_STACK_ROOM, MIN_STACK_ROOM } from '../game/policy.js';
+import { MAX_STACK_ROOM, MIN_STACK_ROOM } from '../tetris-ai/policy.js';
 import { MAX_SUGGESTED_MOVES, TetrisAIEngine } from '../tbp/ai-engine.js';
 import { TbpBot } from '../tbp/bot.js';
 import { UsageError } from './args.js';

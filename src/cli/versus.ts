@@ -5,8 +5,8 @@
  */
 import type { ClearKind } from '../rules/attack.js';
 import { DEFAULT_MESSINESS, MAX_GARBAGE_DELAY } from '../rules/garbage.js';
-import { VERSUS_PLACEMENTS, type VersusPlacements } from '../game/versus.js';
-import { MAX_LOOKAHEAD } from '../stacking/input.js';
+import { VERSUS_PLACEMENTS, type VersusPlacements } from '../tetris-ai/versus.js';
+import { MAX_LOOKAHEAD } from '../stacking-ai/input.js';
 import { playVersus, type VersusAIOptions, type VersusResult, type VersusSide } from '../versus/run.js';
 import { UsageError } from './args.js';
 import { TABLE_SOURCE, THREADS, lookaheadOption, seedOption } from './options.js';

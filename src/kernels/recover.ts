@@ -1,5 +1,5 @@
 /**
- * The recover-search kernel (assembly/recover.ts): the boards of recover mode's beam search (src/game/recover.ts)
+ * The recover-search kernel (assembly/recover.ts): the boards of recover mode's beam search (src/tetris-ai/recover.ts)
  * in WebAssembly, each piece's placements on them locked, measured and valued there. One instance per thread,
  * loaded synchronously on first use, with its buffers (two levels of beam nodes, the children of a level) grown as
  * a search needs and kept for the next. The search calls this module once per node and piece: where the kernel
@@ -77,7 +77,7 @@ interface RecoverKernelExports {
 }
 
 // The terms of recover mode's evaluator (docs/game.md, "Recover mode"), as this kernel measures and weighs them:
-// the evaluator (src/game/evaluate.ts) and the beam search (src/game/recover.ts) speak them too.
+// the evaluator (src/tetris-ai/evaluate.ts) and the beam search (src/tetris-ai/recover.ts) speak them too.
 
 /** The eight BCTS features (Thiery & Scherrer 2009) plus the recover terms, in the order of RecoverWeights. */
 export interface BoardFeatures {

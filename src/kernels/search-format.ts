@@ -1,6 +1,6 @@
 /**
  * The search kernel's data formats, as TypeScript writes and reads them: the placement records, legal-move and
- * step lookups (written from src/pieces.ts), the reach records of a rule set (written by src/stacking/reach.ts
+ * step lookups (written from src/pieces.ts), the reach records of a rule set (written by src/stacking-ai/reach.ts
  * through the functions here), and the codes the rest of src/ speaks with the kernel (move codes, leaf-row slots,
  * weight words). Every word of these formats is defined once, in assembly/search/layout.ts; this module is where
  * src/ reads it (test/kernel-layout.test.ts checks the kernel's copy).
@@ -73,7 +73,7 @@ export function digitWeight(width: number, maxStep: number, i: number): number {
   return surfaceBase(maxStep) ** (width - 2 - i);
 }
 
-/** The kernel's placement tables for a `width`-column stack (the placements of src/stacking/placements.ts). */
+/** The kernel's placement tables for a `width`-column stack (the placements of src/stacking-ai/placements.ts). */
 export interface PlacementRecords {
   /** PL_WORDS i32 per placement, in placementTable's order. */
   records: Int32Array;

@@ -2,7 +2,7 @@
  * Whole stacking games inside the search kernel (assembly/search/game.ts playGame): a slot per thread holds a game
  * record, its search context and a buffer of pieces (plus, for expectimax, the chances of every buffered piece), so
  * the kernel crosses into JavaScript once per buffer of pieces, not per move. simulateStacking
- * (src/stacking/simulate.ts) deals the pieces and keeps the games' records; this module runs them.
+ * (src/stacking-ai/simulate.ts) deals the pieces and keeps the games' records; this module runs them.
  */
 import { StackRankError } from '../errors.js';
 import {

@@ -69,7 +69,7 @@ export interface ImageNeeds {
    * table: StackingEngine.create's `blockedWell`); rows kept one per surface either way share an image. */
   unfolded?: boolean;
   /** The u16 ranks beside the leaf rows, which the expectimax kernel never reads, for callers that read a surface's
-   * rank themselves from the image (playGame's worker threads: src/game/game-worker.ts). */
+   * rank themselves from the image (playGame's worker threads: src/tetris-ai/game-worker.ts). */
   ranks?: boolean;
 }
 

@@ -7,11 +7,11 @@
  */
 import { StackRankError, describe } from '../errors.js';
 import { requireRankTable, type RankTable } from '../rank/table.js';
-import { placementTable, type PlacementTable } from '../stacking/placements.js';
-import { type ReachTable, type WellWindow, wellWindow20GSliced } from '../stacking/reach.js';
-import { cachedReachTable } from '../stacking/reach-cache.js';
-import type { StackingSettings } from '../stacking/rules.js';
-import { checkNextPieceValues, type NextPieceValues } from '../stacking/strategy.js';
+import { placementTable, type PlacementTable } from '../stacking-ai/placements.js';
+import { type ReachTable, type WellWindow, wellWindow20GSliced } from '../stacking-ai/reach.js';
+import { cachedReachTable } from '../stacking-ai/reach-cache.js';
+import type { StackingSettings } from '../stacking-ai/rules.js';
+import { checkNextPieceValues, type NextPieceValues } from '../stacking-ai/strategy.js';
 import type { UnknownPieces } from './search-format.js';
 import { distributionWeights, pairWeights, placementRecords } from './search-format.js';
 import { searchImage, type LeafRowsSource, type SearchImage } from './search-image.js';
@@ -303,8 +303,8 @@ export class StackingEngine {
     const unknownPieces = opts.unknownPieces ?? 0;
     if (opts.leafValues !== undefined && unknownPieces === 0)
       throw new StackRankError('BAD_ARGUMENT', 'leaf values (a preview table) need the expectimax strategy');
-    // The rule set's reach records (src/stacking/reach.ts), before any kernel memory is touched: from the disk
-    // cache in Node (src/stacking/reach-cache.ts), else derived.
+    // The rule set's reach records (src/stacking-ai/reach.ts), before any kernel memory is touched: from the disk
+    // cache in Node (src/stacking-ai/reach-cache.ts), else derived.
     const placements = placementTable(table.width);
     const { table: reach } = await cachedReachTable(
       opts.ruleSet ?? 'classic',
@@ -482,7 +482,7 @@ export class StackingEngine {
 /**
  * Blocks of `image` holding `arrays` (read-only to the kernel), written once per image and key and shared by every
  * engine over it; their addresses in the arrays' order. A reach table is its own key: reachTable keeps one per
- * process and request (src/stacking/reach.ts).
+ * process and request (src/stacking-ai/reach.ts).
  */
 function constantBlocks(
   image: SearchImage,

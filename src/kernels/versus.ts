@@ -3,7 +3,7 @@
  * first use. It writes what a search reads — the reachable kernel's piece tables and parameters for the rule set
  * (the kernel runs that search in its own memory), the evaluator's weights, the attack table, the root position —
  * calls the search and reads its answer. Its buffers (two levels of nodes, the candidates and their hash slots) grow
- * with the beam and are kept for the next search. src/game/versus.ts plays the moves; only this module touches the
+ * with the beam and are kept for the next search. src/tetris-ai/versus.ts plays the moves; only this module touches the
  * kernel's memory.
  */
 import { StackRankError } from '../errors.js';

@@ -1,6 +1,6 @@
 /**
  * Sets of step combinations as boxes (one range per digit), the form in which the 20G table's moves
- * (src/rank/moves-20g.ts) and the stacking game's reach records (src/stacking/reach.ts) keep which surfaces a
+ * (src/rank/moves-20g.ts) and the stacking game's reach records (src/stacking-ai/reach.ts) keep which surfaces a
  * placement can be reached on: each box is checked with plain range tests, in TypeScript and in the kernels.
  */
 

@@ -1,7 +1,7 @@
 /**
  * The NES game's own rules besides how pieces move (docs/rules.md, "Time: NES Tetris as it is played"): levels and
  * level-ups, the score, the level cap of a competition format, and the rule set each level is played under. Pure
- * data and arithmetic: the simulator (src/game/play.ts) and anyone scoring a game read them.
+ * data and arithmetic: the simulator (src/tetris-ai/play.ts) and anyone scoring a game read them.
  */
 import { StackRankError, describe, optionNames, optionsObject, refuseUnknownOptions, requireInt } from '../errors.js';
 import { RULE_SETS, isTimed, resolveRules, type RuleSet } from './rule-sets.js';

@@ -1,7 +1,7 @@
 /**
  * The rules layer's reachable placements on one board as the library's orientations (src/pieces.ts): for the
  * derivations that ask the rules layer about many boards (the 20G table's moves, src/rank/moves-20g.ts; the stacking
- * game's reach records, src/stacking/reach.ts). It reads the reachable kernel's landings as numbers, without making
+ * game's reach records, src/stacking-ai/reach.ts). It reads the reachable kernel's landings as numbers, without making
  * a placement object per answer.
  */
 import { ORIENTATIONS, PIECE_COUNT, orientationCells } from '../pieces.js';

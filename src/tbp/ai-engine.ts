@@ -8,8 +8,8 @@
 import { requireInt } from '../errors.js';
 import { PIECE_COUNT, pieceId, type Piece } from '../pieces.js';
 import type { RankTable } from '../rank/table.js';
-import { TetrisAI } from '../game/ai.js';
-import type { GameMove, GameState } from '../game/decision.js';
+import { TetrisAI } from '../tetris-ai/ai.js';
+import type { GameMove, GameState } from '../tetris-ai/decision.js';
 import type { Input } from '../rules/types.js';
 import type {
   EngineMove,

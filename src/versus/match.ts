@@ -9,9 +9,9 @@
  * result never depends on how fast either player computes; both moving at once keeps the seats symmetric.
  */
 import { StackRankError } from '../errors.js';
-import { giveTurn, YIELD_EVERY_MS } from '../game/play.js';
-import { WORK_ROWS } from '../game/board-input.js';
-import { lockInPlace } from '../game/grid.js';
+import { giveTurn, YIELD_EVERY_MS } from '../tetris-ai/play.js';
+import { WORK_ROWS } from '../tetris-ai/board-input.js';
+import { lockInPlace } from '../tetris-ai/grid.js';
 import { ORIENTATIONS, PIECES, orientationCells, type Piece } from '../pieces.js';
 import { createRandomizer, type Randomizer } from '../randomizers/index.js';
 import {
@@ -27,7 +27,7 @@ import { GarbageQueue, pushGarbageRows, type GarbageEntry, type Messiness } from
 import { PieceMover, reachablePlacements } from '../rules/reachable.js';
 import { GUIDELINE_MATRIX_ROWS, GUIDELINE_SPAWN_ROW } from '../rules/rule-sets.js';
 import type { Cell, Spin } from '../rules/types.js';
-import { streamSeed } from '../stacking/simulate.js';
+import { streamSeed } from '../stacking-ai/simulate.js';
 
 /** The matrix each seat plays in, and the visible rows: a piece locked wholly over them is a lock out. */
 export const MATRIX_ROWS = GUIDELINE_MATRIX_ROWS;

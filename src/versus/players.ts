@@ -3,7 +3,7 @@
  * bot driven through TbpClient. Both are asked for a move with the position their seat sees.
  */
 import { StackRankError, describe } from '../errors.js';
-import type { TetrisAI } from '../game/ai.js';
+import type { TetrisAI } from '../tetris-ai/ai.js';
 import { PIECES } from '../pieces.js';
 import type { Spin } from '../rules/types.js';
 import { TbpClient } from '../tbp/client.js';

@@ -14,10 +14,10 @@ import {
   refuseUnknownOptions,
   requireInt,
 } from '../errors.js';
-import { TetrisAI, defaultGameTable, type TetrisAIOptions } from '../game/ai.js';
-import { wilsonInterval } from '../game/intervals.js';
-import { runOnWorkers, workerEngine, type WorkerEngine } from '../game/play-threads.js';
-import { ruleFacts } from '../game/rules-adapter.js';
+import { TetrisAI, defaultGameTable, type TetrisAIOptions } from '../tetris-ai/ai.js';
+import { wilsonInterval } from '../tetris-ai/intervals.js';
+import { runOnWorkers, workerEngine, type WorkerEngine } from '../tetris-ai/play-threads.js';
+import { ruleFacts } from '../tetris-ai/rules-adapter.js';
 import { inNode } from '../node-builtins.js';
 import { checkSeed } from '../random.js';
 import type { RankTable } from '../rank/table.js';

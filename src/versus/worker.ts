@@ -4,8 +4,8 @@
  * time and posts each one's tally. On `close` it ends its bot programs.
  */
 import { parentPort } from 'node:worker_threads';
-import { TetrisAI } from '../game/ai.js';
-import { attachSearch, serveJobs } from '../game/play-threads.js';
+import { TetrisAI } from '../tetris-ai/ai.js';
+import { attachSearch, serveJobs } from '../tetris-ai/play-threads.js';
 import { playMatch, type MatchSettings, type MatchTally, type VersusPlayer } from './match.js';
 import { closePlayers, makePlayers, type VersusWorkerInit } from './run.js';
 

@@ -12,7 +12,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FramePiece, framesText, frameMs, gravityOf, type Press } from '../../demo/frames.js';
 import { PlaySession, type GradedMove } from '../../demo/play.js';
-import { TetrisAI } from '../../src/game/ai.js';
+import { TetrisAI } from '../../src/tetris-ai/ai.js';
 import {
   Board,
   PieceMover,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Board, fumenFromBoard } from '../../src/index.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
-import { TetrisAI } from '../../src/game/index.js';
+import { TetrisAI } from '../../src/tetris-ai/index.js';
 import { RULE_SETS } from '../../src/rules/rule-sets.js';
 import { runCli } from '../helpers/cli.js';
 

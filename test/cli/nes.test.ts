@@ -7,7 +7,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { playGame } from '../../src/game/play.js';
+import { playGame } from '../../src/tetris-ai/play.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { nesFormat } from '../../src/rules/nes-game.js';
 import { runCli } from '../helpers/cli.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mergeGameResults, playGame } from '../../src/game/play.js';
+import { mergeGameResults, playGame } from '../../src/tetris-ai/play.js';
 import { buildRankTable } from '../../src/rank/table.js';
 import { runCli } from '../helpers/cli.js';
 

@@ -48,7 +48,7 @@ import {
   type RankTable,
 } from '../helpers/api.js';
 import { checkRange } from '../../src/runs.js';
-import { stackProfile } from '../../src/stacking/profile.js';
+import { stackProfile } from '../../src/stacking-ai/profile.js';
 import { runCli } from '../helpers/cli.js';
 
 /** The smallest table: every call that needs one stays cheap. */

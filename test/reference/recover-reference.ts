@@ -8,7 +8,7 @@ import { PIECES, type Piece } from '../../src/pieces.js';
 import type { GamePlacement } from '../../src/rules/types.js';
 import type { BoardFeatures, MoveFacts, RecoverWeights } from '../../src/kernels/recover.js';
 import { popcount } from '../../src/board-rows.js';
-import { lockCells, stackFloor } from '../../src/game/grid.js';
+import { lockCells, stackFloor } from '../../src/tetris-ai/grid.js';
 
 export type Reach = (rows: Uint32Array, piece: Piece) => readonly GamePlacement[];
 

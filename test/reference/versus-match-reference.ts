@@ -7,7 +7,7 @@
  */
 import { Rng } from '../../src/random.js';
 import { createRandomizer } from '../../src/randomizers/index.js';
-import { streamSeed } from '../../src/stacking/simulate.js';
+import { streamSeed } from '../../src/stacking-ai/simulate.js';
 import { type RefSpin, refGuidelineLock, refInsertGarbage } from './versus-reference.js';
 
 const WIDTH = 10;

@@ -12,7 +12,7 @@ import { refGuidelineLock, type RefSpin } from './versus-reference.js';
 
 export type Reach = (rows: Uint32Array, piece: Piece) => readonly GamePlacement[];
 
-/** The weights by term, in the kernel's order (src/game/versus.ts VERSUS_TERMS). */
+/** The weights by term, in the kernel's order (src/tetris-ai/versus.ts VERSUS_TERMS). */
 export const REF_TERMS = [
   'height',
   'overHalf',

@@ -1,0 +1,929 @@
+/**
+ * TetrisAI: the move for any position of a real game (docs/game.md). Two modes with clean hand-offs:
+ * `stack` plays the rank table's perfect stack while the board is a clean stack with the well open (src/tetris-ai/stack.ts);
+ * `recover` plays a full-board search aimed back at a clean stack otherwise, or when the stack has no move
+ * (src/tetris-ai/recover.ts). It answers null only when no piece the turn allows has any reachable placement.
+ *
+ *   const ai = await TetrisAI.create({ rules: 'guideline', lookahead: 2 });
+ *   const move = ai.nextMove({ board, current: 'T', queue: 'SZOIL', hold: null, canHold: true });
+ */
+import {
+  StackRankError,
+  checkCallback,
+  checkSignal,
+  describe,
+  fieldsOnce,
+  firstUnknownKey,
+  optionNames,
+  linkedSignal,
+  optionsObject,
+  refuseUnknownOptions,
+  requireInt,
+  untilAborted,
+} from '../errors.js';
+import { MIRROR_PIECE, PIECES, pieceId, toPieceId, type Piece } from '../pieces.js';
+import { inNode } from '../node-builtins.js';
+import { indexedDbAvailable } from '../rank/idb-cache.js';
+import { type SetupProgress, type SetupReport, setupReporter } from '../setup-progress.js';
+import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
+import { PASS_A_TABLE_IN_A_BROWSER, type RankTable } from '../rank/table.js';
+import { isTimed, type RuleSet } from '../rules/rule-sets.js';
+import { checkDistribution } from '../stacking-ai/ai.js';
+import { StackingEngine } from '../kernels/search.js';
+import { fillDistributionWeights, WEIGHT_WORDS_EXPECT } from '../kernels/search-format.js';
+import type { NextPieceValues } from '../stacking-ai/strategy.js';
+import { MAX_LOOKAHEAD } from '../stacking-ai/input.js';
+import type { FrameInput, GamePlacement, Input, RuleSetName } from '../rules/types.js';
+import { ATTACK_TABLES, checkVersusCount, clearKindOf, lockAttack, type ClearKind } from '../rules/attack.js';
+import { checkEntries } from '../rules/garbage.js';
+import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, withRecoverWeights } from './evaluate.js';
+import type { RecoverWeights } from '../kernels/recover.js';
+import { cellsKey, clearsBoard, columnCells, rowsFilled } from './grid.js';
+import { normalizeBoard } from './board-input.js';
+import {
+  MAX_VERSUS_BEAM,
+  VERSUS_BEAM,
+  VERSUS_PLACEMENTS,
+  VERSUS_WEIGHTS,
+  versusMove,
+  weightVector,
+  withVersusWeights,
+  type VersusContext,
+  type VersusPlacements,
+  type VersusState,
+  type VersusWeights,
+} from './versus.js';
+import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
+import {
+  PieceReach,
+  checkTurnLevel,
+  factsAtLevel,
+  reachableOnRows,
+  ruleFacts,
+  type GameRuleFacts,
+} from './rules-adapter.js';
+import { gravityAt, isTapTimeline, timelineMask } from '../rules/timing.js';
+import { maxHeight } from '../board-rows.js';
+import {
+  GAME_POLICIES,
+  checkHoldPlies,
+  holdsEveryPly,
+  PLAIN_RECOVER_SEARCH,
+  RECOVER_SEARCH,
+  burnsRows,
+  checkStackRoom,
+  coversWell,
+  defaultWell,
+  maxFloorFor,
+  ruleSetKind,
+  stackIsTall,
+  stackSearchSetup,
+  timedPlay,
+  type LevelPlay,
+  wellSides,
+  type GamePolicy,
+  type HoldPlies,
+  type StackLimits,
+  type WellSide,
+} from './policy.js';
+import { rankDecision, type PlacementRanking } from './rank-placements.js';
+import { GameSession, type GameSessionOptions, type SessionHost } from './session.js';
+import { deepening } from './budget.js';
+import {
+  checkStrength,
+  checkStrengthSeed,
+  MAX_STRENGTH,
+  slipMove,
+  strengthProfile,
+  turnRandom,
+  weakerRoom,
+  weakerSearch,
+} from './strength.js';
+import type { Rng } from '../random.js';
+import type {
+  Decision,
+  GameMode,
+  GameMove,
+  GameState,
+  MoveOptions,
+  SearchSettings,
+  Turn,
+  TurnVersus,
+} from './decision.js';
+import { isTetrisReady, stackMove, stackSurfaces, type StackContext, type TurnOption } from './stack.js';
+
+/** What the AI plays for: 'survival' (the stack and recover modes: Tetrises, a clean stack, no top-out) or 'versus'
+ * (attack: T-spins, back-to-back, combos, perfect clears, and garbage; rule sets with an attack table). */
+export type GameGoal = 'survival' | 'versus';
+export const GAME_GOALS: readonly GameGoal[] = Object.freeze(['survival', 'versus']);
+export { GAME_POLICIES, HOLD_PLIES, type GamePolicy, type HoldPlies, type WellSide } from './policy.js';
+
+const ABORTED_SETUP = "the AI's setup was aborted";
+
+/** The constructor's first argument from TetrisAI.create; a caller's `new TetrisAI(...)` is refused. */
+const INTERNAL: unique symbol = Symbol('TetrisAI');
+
+export interface TetrisAIOptions {
+  /** Rule-set preset (docs/rules.md): 'classic', 'nes', 'nesUntimed', 'guideline' (default), 'tgm', 'tgm20g'; or a
+   * RuleSet based on one with its time changed (`{ ...RULE_SETS.nes, level: 29, timeline: 'X..' }`; docs/game.md). */
+  rules?: RuleSetName | RuleSet;
+  /** 'survival' (default) or 'versus' (rule sets with an attack table: guideline; docs/game.md, "The versus
+   * policy"). The survival options (randomizer, well, table, recover, previewTable, policy, stackRoom) are
+   * refused under 'versus', which has its own (`versus`). */
+  goal?: GameGoal;
+  /** Queue pieces the search uses after the current one (0..6, default 1; under goal 'versus' the rule set's
+   * previews); fewer when the queue is shorter. */
+  lookahead?: number;
+  /** The versus search (goal 'versus'): lines kept per ply (default VERSUS_BEAM), the placements tried below the
+   * first ply ('quick', the default, or 'full') and weights of the evaluator's terms by name in place of the
+   * defaults (VERSUS_WEIGHTS; docs/game.md, "The versus policy"). */
+  versus?: { beam?: number; placements?: VersusPlacements; weights?: Partial<VersusWeights> };
+  /** The randomizer the game draws from: stack mode then averages over the unknown piece after the queue
+   * (expectimax; nextMove's `next` gives its chances, default uniform). About 700 MB more memory (Node). */
+  randomizer?: RandomizerName;
+  /** Which side the well is on; 'auto' plays whichever side is open (both: the better). Default: by rule set
+   * (DEFAULT_WELL; docs/game.md, "Options"). */
+  well?: WellSide;
+  /**
+   * A rank table whose width is the board width − 1; default the cached 9-column table (10-wide boards: from the
+   * cache folder in Node, IndexedDB in a browser, built there the first time). 'small': the cached 9-column table of
+   * steps within ±3 (SMALL_TABLE: 5.8 MB instead of 43, built about 7 times faster), for a page that cannot wait
+   * for the default's first build; its strength is in docs/game.md ("The small table"). Not under tgm20g.
+   */
+  table?: RankTable | 'small';
+  /** Recover search: pieces searched (default min(lookahead + 1, 2)), lines kept per level (default 4 under nes,
+   * tgm and tgm20g, else 12), lines the chance ply values over the next piece (0: none; default 12 under classic, 3
+   * under nes, tgm and tgm20g, 0 under guideline), and weights of the
+   * evaluator's terms by name in place of the defaults (RECOVER_WEIGHTS; PLAIN_BCTS_WEIGHTS under 'fullBoardOnly';
+   * docs/game.md, "Recover mode"). */
+  recover?: { depth?: number; beam?: number; chance?: number; weights?: Partial<RecoverWeights> };
+  /** The randomizer's preview table (loadOrBuildCachedPreviewTable, docs/api.md) to score the randomizer-aware
+   * search's leaves instead of the rank table's best rank per piece; needs `randomizer`. */
+  previewTable?: NextPieceValues;
+  /** For benchmarks: 'stackOnly' answers null where the stack has no move; 'fullBoardOnly' always plays the
+   * full-board search with the plain BCTS weights. Default 'both'. */
+  policy?: GamePolicy;
+  /** Rows stack mode keeps free under the top of the 20-row field, MIN_STACK_ROOM..MAX_STACK_ROOM: fewer make more
+   * Tetrises and more top-outs. Default by rule set and randomizer (defaultStackRoom; docs/game.md, "Options"). */
+  stackRoom?: number;
+  /** Where stack mode's search may press hold (rule sets with hold): 'auto' (default) at every ply up to lookahead 2
+   * and at the first move beyond, 'all' at every ply (slower: about 8 times at lookahead 5), 'first' at the first
+   * move only (docs/game.md, "Hold"). */
+  holdPlies?: HoldPlies;
+  /** Cancels the setup (loading or building the cached table, laying out the search's tables: about a second the
+   * first time in a process): create then rejects with ABORTED within about 100 ms (docs/errors.md). */
+  signal?: AbortSignal;
+  /** How well it plays, 1..10 (default 10, its best): a weaker level makes a weaker player's mistakes (docs/game.md,
+   * "Strength"). */
+  strength?: number;
+  /** Seeds a weaker level's choices (default 0): the same seed and position, the same move. */
+  seed?: number;
+  /**
+   * Hears the setup's progress: what it loads, builds and writes to the cache folder (each file with its size), then
+   * `ready` (SetupProgress; docs/game.md, "Setup: progress, abort and the cache").
+   */
+  onProgress?: (p: SetupProgress) => void;
+}
+
+const TETRIS_AI_OPTIONS = optionNames<TetrisAIOptions>({
+  rules: true,
+  goal: true,
+  versus: true,
+  lookahead: true,
+  randomizer: true,
+  well: true,
+  table: true,
+  recover: true,
+  policy: true,
+  previewTable: true,
+  stackRoom: true,
+  holdPlies: true,
+  signal: true,
+  strength: true,
+  seed: true,
+  onProgress: true,
+});
+const MOVE_OPTIONS = optionNames<MoveOptions>({ budgetMs: true });
+const GAME_STATE_KEYS = optionNames<GameState>({
+  board: true,
+  current: true,
+  queue: true,
+  hold: true,
+  canHold: true,
+  next: true,
+  level: true,
+  combo: true,
+  backToBack: true,
+  incoming: true,
+});
+/** TetrisAI.rankPlacements' options. */
+const RANK_PLACEMENTS_OPTIONS = optionNames<{ limit?: number }>({ limit: true });
+
+export class TetrisAI {
+  private constructor(
+    token: typeof INTERNAL,
+    readonly rules: GameRuleFacts,
+    readonly lookahead: number,
+    readonly well: WellSide,
+    readonly width: number,
+    readonly policy: GamePolicy,
+    readonly randomizer: RandomizerName | undefined,
+    /** Stack mode's search engine and table (null under goal 'versus', which has no stack mode). */
+    private readonly engine: StackingEngine | null,
+    private readonly table: StackTable | null,
+    private readonly limits: StackLimits,
+    /** How deep a turn searches: the lookahead and recover search this AI plays (a weaker level's, if lower). */
+    private readonly settings: SearchSettings,
+    private readonly recoverWeights: RecoverWeights,
+    /** The highest floor this rule set's stack stands on (MAX_FLOOR). */
+    private readonly maxFloor: number,
+    /** 1..10 (MAX_STRENGTH: its own play), and the seed of a weaker level's choices. */
+    readonly strength: number,
+    private readonly seed: number,
+    /** Where stack mode's search may press hold (TetrisAIOptions.holdPlies). */
+    readonly holdPlies: HoldPlies,
+    /** The versus search's beam and weights (kernel order) under goal 'versus', else null. */
+    private readonly versusSearch: { beam: number; placements: VersusPlacements; weights: Float64Array } | null = null,
+  ) {
+    if (token !== INTERNAL)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        'TetrisAI has no public constructor: use await TetrisAI.create(options)',
+      );
+  }
+
+  /** The next-piece weights of stack mode's search (a well on the right; mirrored), filled again every turn. */
+  private readonly weightsRight = new Int32Array(WEIGHT_WORDS_EXPECT);
+  private readonly weightsLeft = new Int32Array(WEIGHT_WORDS_EXPECT);
+
+  /**
+   * `attached` (internal: playGame's worker threads) gives the search engine and the table's facts made on the
+   * thread that owns the table, instead of loading the table and making an engine here.
+   */
+  static async create(options: TetrisAIOptions = {}, attached?: AttachedSearch): Promise<TetrisAI> {
+    const opts = optionsObject('TetrisAI.create', options);
+    refuseUnknownOptions('TetrisAI.create', opts, TETRIS_AI_OPTIONS);
+    const rules = ruleFacts(opts.rules ?? 'guideline');
+    const signal = checkSignal(opts.signal);
+    const goal = opts.goal ?? 'survival';
+    if (!GAME_GOALS.includes(goal))
+      throw new StackRankError('BAD_ARGUMENT', `goal must be one of ${GAME_GOALS.join(', ')}; got ${describe(goal)}`);
+    const report = setupReporter(checkCallback('onProgress', opts.onProgress));
+    if (goal === 'versus') return TetrisAI.createVersus(opts, rules, signal, report);
+    if (opts.versus !== undefined)
+      throw new StackRankError('BAD_ARGUMENT', "the versus option is the versus search's: give it with goal 'versus'");
+    const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, MAX_LOOKAHEAD);
+    const well = opts.well ?? defaultWell(rules.ruleSet);
+    if (well !== 'right' && well !== 'left' && well !== 'auto')
+      throw new StackRankError('BAD_ARGUMENT', `well must be "right", "left" or "auto"; got ${describe(well)}`);
+    const policy = opts.policy ?? 'both';
+    if (!GAME_POLICIES.includes(policy)) {
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `policy must be one of ${GAME_POLICIES.join(', ')}; got ${describe(policy)}`,
+      );
+    }
+    if (opts.randomizer !== undefined && !isRandomizerName(opts.randomizer)) {
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `unknown randomizer ${describe(opts.randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
+      );
+    }
+    const stackRoom = checkStackRoom(opts.stackRoom);
+    const holdPlies = checkHoldPlies(opts.holdPlies);
+    const strength = checkStrength(opts.strength);
+    const seed = checkStrengthSeed(opts.seed);
+    const profile = strengthProfile(strength);
+    const recover = optionsObject('recover', opts.recover);
+    const unknownRecover = firstUnknownKey(recover, RECOVER_OPTIONS);
+    if (unknownRecover !== undefined)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `unknown recover option ${describe(unknownRecover)}; recover options are ${RECOVER_OPTIONS.join(', ')}`,
+      );
+    const recoverDepth = requireInt('recover.depth', recover.depth ?? Math.min(lookahead + 1, 2), 1, 4);
+    // The full-board baseline is the plain BCTS player: beam 12, no chance ply, whatever the rule set.
+    const search = policy === 'fullBoardOnly' ? PLAIN_RECOVER_SEARCH : RECOVER_SEARCH[ruleSetKind(rules.ruleSet)];
+    const beam = requireInt('recover.beam', recover.beam ?? search.beam, 1, 1000);
+    const chanceLines = requireInt('recover.chance', recover.chance ?? search.chance, 0, 1000);
+    // A beam or chance ply the caller gives is the search of every recover move.
+    const nearTop = recover.beam === undefined && recover.chance === undefined ? (search.nearTop ?? null) : null;
+    const recoverWeights = withRecoverWeights(
+      policy === 'fullBoardOnly' ? PLAIN_BCTS_WEIGHTS : RECOVER_WEIGHTS,
+      recover.weights,
+      'recover.weights',
+    );
+    // At most one listener on the caller's signal for the whole setup, however many waits it makes (linkedSignal).
+    const link = linkedSignal(signal);
+    try {
+      const table: StackTable =
+        attached?.table ??
+        (opts.table === undefined || opts.table === 'small'
+          ? await defaultGameTable(rules.ruleSet, link.signal, report, opts.table)
+          : opts.table);
+      const { stacking, limits, unknownPieces, blockedWell } = stackSearchSetup(
+        rules,
+        opts.randomizer,
+        policy,
+        stackRoom,
+        (room) => weakerRoom(room, profile),
+      );
+      if (opts.previewTable && unknownPieces === 0)
+        throw new StackRankError(
+          'BAD_ARGUMENT',
+          'previewTable needs a randomizer (it scores the randomizer-aware search)',
+        );
+      if (link.signal?.aborted) throw new StackRankError('ABORTED', ABORTED_SETUP);
+      const engine =
+        attached?.engine ??
+        (await untilAborted(
+          StackingEngine.create(table as RankTable, stacking, {
+            unknownPieces,
+            leafValues: opts.previewTable,
+            blockedWell,
+            signal: link.signal,
+            onProgress: report,
+          }),
+          link.signal,
+          ABORTED_SETUP,
+        ));
+      const ai = new TetrisAI(
+        INTERNAL,
+        rules,
+        lookahead,
+        well,
+        table.width + 1,
+        policy,
+        opts.randomizer,
+        engine,
+        table,
+        limits,
+        weakerSearch({ lookahead, recoverDepth, search: { beam, chance: chanceLines }, nearTop }, profile),
+        recoverWeights,
+        maxFloorFor(rules.ruleSet),
+        strength,
+        seed,
+        holdPlies,
+      );
+      // This AI alone uses its engine (an attached one is its thread's owner's business): when the AI is dropped, the
+      // engine's blocks go back to the table's shared search image, for the next AI.
+      if (!attached) engine.releaseWith(ai);
+      report?.({ stage: 'ready', fraction: 1 });
+      return ai;
+    } finally {
+      link.done();
+    }
+  }
+
+  /** TetrisAI.create under goal 'versus': the options checked, the versus search's settings. */
+  private static createVersus(
+    opts: TetrisAIOptions,
+    rules: GameRuleFacts,
+    signal: AbortSignal | undefined,
+    report: ReturnType<typeof setupReporter>,
+  ): TetrisAI {
+    const table = rules.ruleSet.attack;
+    if (!table)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `goal 'versus' plays for attack: it needs a rule set with an attack table (guideline); ${rules.name} has none`,
+      );
+    const refused = VERSUS_REFUSED.find((name) => opts[name] !== undefined);
+    if (refused !== undefined)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `${refused} is an option of the survival policy; under goal 'versus' the options are ${VERSUS_OPTIONS.join(', ')}`,
+      );
+    if (signal?.aborted) throw new StackRankError('ABORTED', ABORTED_SETUP);
+    const lookahead = requireInt('lookahead', opts.lookahead ?? rules.previews, 0, MAX_LOOKAHEAD);
+    const versus = optionsObject('versus', opts.versus, VERSUS_SEARCH_OPTIONS);
+    const beam = requireInt('versus.beam', versus.beam ?? VERSUS_BEAM, 1, MAX_VERSUS_BEAM);
+    const placements = versus.placements ?? 'quick';
+    if (!VERSUS_PLACEMENTS.includes(placements))
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `versus.placements must be one of ${VERSUS_PLACEMENTS.join(', ')}; got ${describe(placements)}`,
+      );
+    const weights = weightVector(withVersusWeights(VERSUS_WEIGHTS, versus.weights, 'versus.weights'));
+    const { limits } = stackSearchSetup(rules, undefined, 'both');
+    // The versus search reads the settings' lookahead (a time budget deepens it); it has no recover search.
+    const settings: SearchSettings = { lookahead, recoverDepth: 1, search: { beam: 1, chance: 0 }, nearTop: null };
+    const ai = new TetrisAI(
+      INTERNAL,
+      rules,
+      lookahead,
+      'right',
+      VERSUS_WIDTH,
+      'both',
+      undefined,
+      null,
+      null,
+      limits,
+      settings,
+      RECOVER_WEIGHTS,
+      maxFloorFor(rules.ruleSet),
+      MAX_STRENGTH,
+      0,
+      'auto',
+      { beam, placements, weights },
+    );
+    report?.({ stage: 'ready', fraction: 1 });
+    return ai;
+  }
+
+  /** What this AI plays for. */
+  get goal(): GameGoal {
+    return this.versusSearch ? 'versus' : 'survival';
+  }
+
+  /** The move for this position, or null when nothing can be placed at all (the game is lost). */
+  nextMove(state: GameState, options?: MoveOptions): GameMove | null {
+    const budgetMs = readMoveOptions(options);
+    return this.play(this.readTurn(state, 'nextMove'), budgetMs, 0, false);
+  }
+
+  /**
+   * A session that follows one game (docs/game.md, "Sessions"): its nextMove takes the same state as this one's,
+   * without `next`, and infers the randomizer's chances from the pieces the game has shown.
+   */
+  newGame(options: GameSessionOptions = {}): GameSession {
+    return new GameSession(this.sessionHost(), options);
+  }
+
+  /** @internal What a game session asks of this AI (newGame; the worker's table swap, src/tetris-ai/table-swap.ts). */
+  sessionHost(): SessionHost {
+    return {
+      randomizer: this.randomizer,
+      readTurn: (state, caller) => this.readTurn(state, caller),
+      readMoveOptions,
+      play: (turn, budgetMs, salt) => this.play(turn, budgetMs, salt, false),
+    };
+  }
+
+  /**
+   * nextMove for a turn the caller made itself and vouches for (internal: playGame's simulator, whose board and
+   * pieces are its own): the same move, without checking and copying the input every piece. The simulator reads
+   * moves, not values, so a recover move's chance ply is skipped where it cannot change the move (RecoverChance
+   * moveOnly): such a move's value is its best line's without the ply.
+   */
+  playTurn(turn: Turn): GameMove | null {
+    const r = this.rules.ruleSet;
+    if (turn.revealChances === undefined || !isTimed(r) || r.reaction === 0 || turn.queue.length === 0)
+      return this.play(turn, undefined, 0, true);
+    // The reaction (docs/game.md, "The reaction"): the piece that joined the queue as this one appeared is known only
+    // `reaction` frames later. The move is first chosen without it (its chances in its place). If that move can
+    // wait (the piece falls untouched until the reaction is over and then still reaches it), the player waits and
+    // then plays the move chosen knowing the piece, if it too is reachable after the wait. Otherwise the first
+    // frames' inputs are the blind move's, and the move changes to the one chosen knowing the piece only if that
+    // one begins with the same inputs.
+    const blind = this.play({ ...turn, queue: turn.queue.slice(0, -1), next: turn.revealChances }, undefined, 0, true);
+    if (blind === null || blind.inputs.length <= r.reaction) return blind;
+    const waited = this.afterWait(turn, r);
+    const blindKey = cellsKey(blind.cells);
+    if (waited?.has(blindKey)) {
+      const seen = this.play(turn, undefined, 0, true);
+      const late = seen && waited.get(cellsKey(seen.cells));
+      return late ? { ...seen, inputs: late } : { ...blind, inputs: waited.get(blindKey)! };
+    }
+    const seen = this.play(turn, undefined, 0, true);
+    return seen !== null && samePrefix(seen.inputs, blind.inputs, r.reaction) ? seen : blind;
+  }
+
+  /**
+   * The placements the current piece reaches when no input is given until the reaction is over (rounded up to a
+   * whole number of gravity steps and tap periods, so the gravity and the timeline keep their phase), by cells,
+   * with their frame inputs from the first frame; null when it cannot wait that long (DAS, or the stack reaches the
+   * rows the piece falls through while waiting).
+   */
+  private afterWait(turn: Turn, r: RuleSet & { reaction: number }): Map<number, FrameInput[]> | null {
+    if (!isTapTimeline(r.timeline!)) return null;
+    const level = turn.level ?? r.level!;
+    const gravity = gravityAt(r.timing!, level);
+    const period = timelineMask(r.timeline!).period;
+    const step = lcm(gravity.frames, period);
+    const frames = Math.ceil(r.reaction / step) * step;
+    const fallen = (frames / gravity.frames) * gravity.rows;
+    const height = turn.height - fallen;
+    if (height < 4 || maxHeight(turn.rows) > height) return null;
+    const rules = factsAtLevel(this.rules, level);
+    const wait: FrameInput[] = new Array(frames).fill('.');
+    const out = new Map<number, FrameInput[]>();
+    for (const p of reachableOnRows(turn.rows, this.width, height, turn.current, rules))
+      out.set(cellsKey(p.cells), [...wait, ...(p.inputs as FrameInput[])]);
+    return out;
+  }
+
+  /**
+   * A turn's move: the full search (this AI's settings), or within a time budget (a deepening search), and at a
+   * level under 10 with its mistakes, drawn from the seed, the position and `salt` (a session's turn).
+   */
+  private play(turn: Turn, budgetMs: number | undefined, salt: number, moveOnly: boolean): GameMove | null {
+    const profile = strengthProfile(this.strength);
+    if (!profile && budgetMs === undefined) return this.decide(turn, moveOnly).move;
+    let weaker = turn;
+    let rng: Rng | undefined;
+    if (profile) {
+      rng = turnRandom(this.seed, turn.rows, turn.height, [turn.current, ...turn.queue, turn.hold], salt);
+      const forgetsHold = turn.canHold && rng.nextFloat() < profile.holdMissed;
+      weaker = { ...turn, next: profile.chances ? turn.next : undefined, canHold: turn.canHold && !forgetsHold };
+    }
+    const started = performance.now();
+    const d =
+      budgetMs === undefined
+        ? this.decide(weaker, moveOnly)
+        : deepening(this.settings, budgetMs, (settings) => this.decide(weaker, moveOnly, settings));
+    if (!profile || !rng || !d.move || !(rng.nextFloat() < profile.slip)) return d.move;
+    // A slip: one of the nearly-best moves; not when a budget is already half spent (valuing them all takes time).
+    if (budgetMs !== undefined && performance.now() - started > budgetMs / 2) return d.move;
+    const slipped = slipMove(d, this.table?.iterations ?? 0, this.field(), profile.temperature, rng);
+    return slipped
+      ? this.describeMove(d.rows, slipped.hold, slipped.placement, d.move.mode, slipped.value, d.versus)
+      : d.move;
+  }
+
+  private field() {
+    return { width: this.width, visibleHeight: this.rules.visibleHeight };
+  }
+
+  /** A game state checked and turned into the turn the search plays (nextMove's and rankPlacements's input). */
+  private readTurn(given: GameState, caller: string): Turn {
+    if (given === null || typeof given !== 'object')
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `${caller} takes { ${GAME_STATE_KEYS.join(', ')} }; got ${describe(given)}`,
+      );
+    const state = fieldsOnce(caller, given, GAME_STATE_KEYS) as unknown as GameState;
+    // An empty hold box is null; a queue of null is no queue, as nextMove has always read it.
+    // board and current have no default: null is read (and refused) as a board or a piece.
+    refuseUnknownOptions(caller, state, GAME_STATE_KEYS, ['hold', 'queue', 'board', 'current']);
+    const board = normalizeBoard(state.board, this.width, this.rules);
+    const current = toPiece(state.current, 'current');
+    const queue = toQueueLetters(state.queue);
+    const hold = state.hold === undefined || state.hold === null ? null : toPiece(state.hold, 'hold');
+    if (hold !== null && !this.rules.hold)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `the ${this.rules.name} rule set has no hold, so the hold box must be empty; got ${describe(state.hold)}`,
+      );
+    if (state.canHold !== undefined && typeof state.canHold !== 'boolean')
+      throw new StackRankError('BAD_ARGUMENT', `canHold must be true or false; got ${describe(state.canHold)}`);
+    if (state.canHold === true && !this.rules.hold)
+      throw new StackRankError('BAD_ARGUMENT', `canHold is true but the ${this.rules.name} rule set has no hold`);
+    const canHold = state.canHold ?? this.rules.hold;
+    const next = state.next === undefined ? undefined : checkDistribution(state.next);
+    const level = checkTurnLevel(this.rules, state.level);
+    const versus: TurnVersus = {
+      combo: checkVersusCount('combo', state.combo ?? 0),
+      backToBack: checkVersusCount('backToBack', state.backToBack ?? 0),
+      incoming: state.incoming === undefined ? [] : checkEntries(state.incoming, 'incoming'),
+    };
+    return { rows: board.rows, height: board.height, current, queue, hold, canHold, next, level, versus };
+  }
+
+  /**
+   * nextMove's search, with what rankPlacements needs to value every other move the same way; `moveOnly` when the
+   * caller reads the move and not its value (playTurn).
+   */
+  private decide(turn: Turn, moveOnly = false, settings: SearchSettings = this.settings): Decision {
+    const { lookahead } = settings;
+    const { rows, height, current, queue, hold, canHold, next } = turn;
+    // a timed rule set's placements at this turn's level
+    const rules = turn.level === undefined ? this.rules : factsAtLevel(this.rules, turn.level);
+    const versus = turn.versus ?? NO_VERSUS;
+    // Each piece's placements are found when first asked: stack mode mostly only checks its search's move.
+    const reaches: PieceReach[] = [];
+    const reachOf = (p: Piece) => {
+      for (const r of reaches) if (r.piece === p) return r;
+      const r = new PieceReach(rows, this.width, height, p, rules);
+      reaches.push(r);
+      return r;
+    };
+    const reachRoot = (p: Piece) => reachOf(p).list;
+    const options: TurnOption[] = [
+      { hold: false, pieces: [current, ...queue], reach: reachOf(current), boxAfter: hold },
+    ];
+    if (canHold) {
+      if (hold !== null && hold !== current)
+        options.push({ hold: true, pieces: [hold, ...queue], reach: reachOf(hold), boxAfter: current });
+      else if (hold === null && queue.length > 0)
+        options.push({ hold: true, pieces: queue, reach: reachOf(queue[0]), boxAfter: current });
+    }
+    const decided = (move: GameMove | null, stack: Decision['stack'], recover: Decision['recover']): Decision => ({
+      rows,
+      height,
+      current,
+      queue,
+      hold,
+      canHold,
+      versus,
+      options,
+      reachRoot,
+      move,
+      stack,
+      recover,
+    });
+    // No piece the turn allows can be placed: the game is lost. (Asked after stack mode, whose search finds every
+    // option's placements itself, so the kernel lists each piece's placements once.)
+    const lost = () => options.every((o) => o.reach.count === 0);
+
+    if (this.versusSearch) {
+      if (lost()) return decided(null, null, null);
+      const ctx: VersusContext = {
+        width: this.width,
+        height,
+        visibleHeight: this.rules.visibleHeight,
+        rules: this.rules,
+        beam: this.versusSearch.beam,
+        placements: this.versusSearch.placements,
+        weights: this.versusSearch.weights,
+      };
+      const state: VersusState = {
+        rows,
+        current,
+        queue: queue.slice(0, lookahead),
+        hold,
+        canHold,
+        combo: versus.combo,
+        backToBack: versus.backToBack,
+        incoming: versus.incoming,
+      };
+      const choice = versusMove(ctx, state, reachRoot);
+      if (!choice) return decided(null, null, null);
+      return {
+        ...decided(this.describeMove(rows, choice.hold, choice.placement, 'versus', choice.value, versus), null, null),
+        versusSearch: { ctx, state },
+      };
+    }
+    const { engine, table } = this;
+    if (!engine || !table) throw new Error('stack mode without its engine');
+
+    // A tall stack with no I in sight burns rows instead of growing (the article's smaller clears where they save
+    // the game): a clear that leaves the stack clean if there is one (stack mode, clearsOnly), else recover mode.
+    // The stack-only baseline never burns.
+    const known = [current, ...queue.slice(0, lookahead), hold];
+    // This turn's stacking rules: a Tetris-ready stack only waits for its I and may stand higher (STACK_ROOM).
+    // (The full-board baseline keeps no stack: it needs neither.)
+    const { sides, limits } = this.playAt(rules);
+    const surfaces = this.policy === 'fullBoardOnly' ? [] : stackSurfaces(rows, this.width, sides);
+    const stacking = surfaces.some(isTetrisReady) ? limits.tetrisReady : limits.building;
+    const limit = stacking.boardHeight;
+    const burn = this.policy === 'both' && burnsRows(rows, limit, known);
+    if (this.policy !== 'fullBoardOnly') {
+      const ctx: StackContext = {
+        engine,
+        table,
+        stacking,
+        width: this.width,
+        lookahead,
+        weights: new NextWeights(next, this.weightsRight, this.weightsLeft),
+        dangerMargin: 4,
+        maxFloor: this.maxFloor,
+        clearsOnly: burn,
+        // Hold at every ply of the search where this turn may hold and holdPlies asks for it (docs/game.md, "Hold").
+        holdPlies: canHold && holdsEveryPly(this.holdPlies, lookahead),
+      };
+      const choice = stackMove(ctx, rows, options, surfaces);
+      if (choice)
+        return decided(
+          this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value, versus),
+          { ctx, choice },
+          null,
+        );
+      if (this.policy === 'stackOnly') return decided(null, null, null);
+    }
+    if (lost()) return decided(null, null, null);
+
+    const plain = this.policy === 'fullBoardOnly';
+    const boardTop = maxHeight(rows);
+    const tall = stackIsTall(boardTop, limit);
+    // Near the top of the field a move can lose the game: there the search is wider (RECOVER_SEARCH's nearTop).
+    const { nearTop } = settings;
+    const search = nearTop !== null && boardTop > this.rules.visibleHeight - nearTop.rows ? nearTop : settings.search;
+    const ctx: RecoverContext = {
+      width: this.width,
+      height,
+      visibleHeight: this.rules.visibleHeight,
+      // Tall boards forget the well: the plain full-board terms fill it and clear rows. (Keeping it while burning
+      // raised the Tetris rate but lost games: bench/notes/results.md.)
+      wellColumn: plain || tall ? -1 : this.recoverWell(rows, sides),
+      // Near the field's top a piece may cover the well: its cover is a row or two to clear, where BCTS counts each
+      // cell under it as a hole and builds on the stack instead until it tops out in an I drought.
+      coverWell:
+        !plain && tall && coversWell(boardTop, limit, this.rules.visibleHeight) ? this.recoverWell(rows, sides) : -1,
+      maxFloor: this.maxFloor,
+      weights: this.recoverWeights,
+      depth: settings.recoverDepth,
+      beam: search.beam,
+      holdAllowed: this.rules.hold,
+      rules,
+      chance:
+        search.chance > 0
+          ? { lines: search.chance, pieces: chancesAfter(queue, lookahead, next), moveOnly }
+          : undefined,
+    };
+    const recoverState: RecoverState = { rows, current, queue: queue.slice(0, lookahead), hold, canHold };
+    const choice = recoverMove(ctx, recoverState, reachRoot);
+    if (!choice) return decided(null, null, null);
+    return decided(this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value, versus), null, {
+      ctx,
+      state: recoverState,
+    });
+  }
+
+  /** The well sides and stack limits by level under a timed rule set (timedPlay), made once per level. */
+  private readonly levelPlay = new Map<number, LevelPlay>();
+
+  private playAt(rules: GameRuleFacts): LevelPlay {
+    const r = rules.ruleSet;
+    if (!isTimed(r)) return { sides: wellSides(this.well), limits: this.limits };
+    let play = this.levelPlay.get(r.level);
+    if (!play) this.levelPlay.set(r.level, (play = timedPlay(this.limits, rules, this.width, this.well)));
+    return play;
+  }
+
+  /** The well the recover terms aim for: the one side played, or with both the edge column holding fewer cells. */
+  private recoverWell(rows: Uint32Array, sides: readonly ('right' | 'left')[]): number {
+    if (sides.length === 1) return sides[0] === 'right' ? this.width - 1 : 0;
+    return columnCells(rows, 0) < columnCells(rows, this.width - 1) ? 0 : this.width - 1;
+  }
+
+  /** Every reachable placement of this turn valued for a person, nextMove's move first (docs/game.md, "Ranking placements"). */
+  rankPlacements(state: GameState, options: { limit?: number } = {}): PlacementRanking {
+    const opts = optionsObject('rankPlacements', options, RANK_PLACEMENTS_OPTIONS);
+    const limit = opts.limit === undefined ? Infinity : requireInt('limit', opts.limit, 1, 10000);
+    const d = this.decide(this.readTurn(state, 'rankPlacements'));
+    return rankDecision(d, this.table?.iterations ?? 0, limit, this.field(), (hold, p, mode, value) =>
+      this.describeMove(d.rows, hold, p, mode, value, d.versus),
+    );
+  }
+
+  private describeMove(
+    rows: Uint32Array,
+    hold: boolean,
+    p: GamePlacement,
+    mode: GameMode,
+    value: number,
+    versus: TurnVersus,
+  ): GameMove {
+    const { cells } = p;
+    const linesCleared = rowsFilled(rows, this.width, cells);
+    const perfectClear = linesCleared > 0 && clearsBoard(rows, this.width, cells);
+    // A T fills at most three rows, and a mini spin's fourth corner leaves its third row open (docs/rules.md,
+    // "Versus"): every placement's lines and spin name a clear kind.
+    const clearKind = clearKindOf(linesCleared, p.spin) as ClearKind;
+    const table = this.rules.ruleSet.attack;
+    return {
+      hold,
+      piece: p.piece,
+      rotation: p.rotation,
+      x: p.x,
+      y: p.y,
+      cells: p.cells,
+      inputs: hold ? ['hold', ...(p.inputs as readonly Input[])] : p.inputs,
+      linesCleared,
+      spin: p.spin,
+      clearKind,
+      perfectClear,
+      attack: table ? lockAttack(ATTACK_TABLES[table], clearKind, perfectClear, versus.combo, versus.backToBack) : 0,
+      mode,
+      value,
+    };
+  }
+}
+
+/** The next-piece weights of stack mode's search for a well on the right, and mirrored for one on the left (made
+ * only when a left well is searched: most games play one side), written into the AI's own arrays. */
+class NextWeights {
+  readonly right: Int32Array;
+  private leftMade = false;
+
+  constructor(
+    private readonly next: ArrayLike<number> | undefined,
+    right: Int32Array,
+    private readonly leftInto: Int32Array,
+  ) {
+    this.right = fillDistributionWeights(next, right, 0);
+  }
+
+  get left(): Int32Array {
+    if (!this.leftMade) {
+      const next = this.next;
+      fillDistributionWeights(next && MIRROR_PIECE.map((m) => next[m]), this.leftInto, 0);
+      this.leftMade = true;
+    }
+    return this.leftInto;
+  }
+}
+
+function lcm(a: number, b: number): number {
+  let x = a;
+  let y = b;
+  while (y !== 0) [x, y] = [y, x % y];
+  return (a / x) * b;
+}
+
+/** Whether two input sequences have the same first `frames` tokens. */
+function samePrefix(a: readonly unknown[], b: readonly unknown[], frames: number): boolean {
+  if (a.length < frames || b.length < frames) return false;
+  for (let i = 0; i < frames; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const NO_VERSUS: TurnVersus = Object.freeze({ combo: 0, backToBack: 0, incoming: Object.freeze([]) });
+
+/** What stack mode needs of the rank table: its shape, its iterations and the ranks the search reads. */
+export type StackTable = Pick<RankTable, 'width' | 'maxStep' | 'iterations' | 'searchValue' | 'searchScale'>;
+
+/**
+ * The table a game plays when none is given (the cached one, from the cache folder in Node and from IndexedDB in a
+ * browser, loaded once per process or page and shared by every AI and game without a table). At 20G the stack is ranked by the 20G table: its moves are the ones a piece reaches
+ * at 20G (docs/rules.md); else by the article's.
+ */
+export async function defaultGameTable(
+  ruleSet: RuleSet,
+  signal: AbortSignal | undefined,
+  report?: SetupReport,
+  size?: 'small',
+): Promise<RankTable> {
+  if (!inNode && !indexedDbAvailable()) throw new StackRankError('BAD_ARGUMENT', PASS_A_TABLE_IN_A_BROWSER);
+  if (size === 'small' && ruleSet.gravity === '20G')
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `table 'small' is not for ${ruleSet.name}: the 20G table needs steps within ±4 (leave table out for it)`,
+    );
+  const { sharedDefaultTable } = await import('../rank/cache.js');
+  return (await sharedDefaultTable(ruleSet.gravity === '20G' ? '20G' : 'drop', signal, report, size)).table;
+}
+
+/** A search engine and table facts made on another thread (TetrisAI.create's `attached`). */
+export interface AttachedSearch {
+  engine: StackingEngine;
+  table: StackTable;
+}
+
+/** The keys of TetrisAIOptions.recover. */
+const RECOVER_OPTIONS = ['depth', 'beam', 'chance', 'weights'];
+/** The keys of TetrisAIOptions.versus. */
+const VERSUS_SEARCH_OPTIONS = optionNames<NonNullable<TetrisAIOptions['versus']>>({
+  beam: true,
+  placements: true,
+  weights: true,
+});
+/** The survival policy's options, refused under goal 'versus'; and the options it takes. */
+// (`table` is taken and unused: a caller such as the versus simulator may give every AI the same options.)
+const VERSUS_REFUSED = [
+  'randomizer',
+  'well',
+  'recover',
+  'previewTable',
+  'policy',
+  'stackRoom',
+  'holdPlies',
+  'strength',
+  'seed',
+] as const satisfies readonly (keyof TetrisAIOptions)[];
+const VERSUS_OPTIONS = TETRIS_AI_OPTIONS.filter((o) => !(VERSUS_REFUSED as readonly string[]).includes(o));
+/** The board width the versus search plays (the guideline's field). */
+const VERSUS_WIDTH = 10;
+
+const UNIFORM_CHANCES: readonly number[] = PIECES.map(() => 1 / PIECES.length);
+const CERTAIN_PIECE: readonly (readonly number[])[] = PIECES.map((_, i) => PIECES.map((__, j) => (i === j ? 1 : 0)));
+
+/**
+ * Chances of the piece after the pieces the recover search knows (current and `lookahead` queue pieces): the
+ * queue's next piece when the caller showed more, else `next` (uniform when not given).
+ */
+function chancesAfter(queue: readonly Piece[], lookahead: number, next: ArrayLike<number> | undefined) {
+  if (queue.length > lookahead) return CERTAIN_PIECE[pieceId(queue[lookahead])];
+  return next ?? UNIFORM_CHANCES;
+}
+
+/** nextMove's options checked: the budget in milliseconds, or undefined for none. */
+function readMoveOptions(options: unknown): number | undefined {
+  const opts = optionsObject('nextMove', options as MoveOptions | undefined, MOVE_OPTIONS);
+  if (opts.budgetMs === undefined) return undefined;
+  if (typeof opts.budgetMs !== 'number' || !(opts.budgetMs >= 0) || opts.budgetMs === Infinity)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `budgetMs must be a finite number of milliseconds, 0 or more; got ${describe(opts.budgetMs)}`,
+    );
+  return opts.budgetMs;
+}
+
+function toPiece(value: unknown, what: string): Piece {
+  return PIECES[toPieceId(value, what)];
+}
+
+function toQueueLetters(queue: unknown): Piece[] {
+  if (queue === undefined || queue === null) return [];
+  const letters = typeof queue === 'string' ? [...queue] : Array.isArray(queue) ? queue : null;
+  if (!letters)
+    throw new StackRankError(
+      'BAD_PIECE',
+      `queue must be a string like "SZO" or an array of pieces (letters or ids 0..6); got ${describe(queue)}`,
+    );
+  // An index loop, not map: a sparse array's holes are queue entries too (and bad ones).
+  const pieces: Piece[] = [];
+  for (let i = 0; i < letters.length; i++) pieces.push(toPiece(letters[i], `queue entry ${i}`));
+  return pieces;
+}

@@ -1,0 +1,885 @@
+/**
+ * playGame: the real-game simulator (docs/game.md). TetrisAI plays games of a rule set against a seeded
+ * randomizer; the simulator keeps its own board (it locks the returned cells, clears rows and checks that every
+ * cell was empty and inside the board), its own queue and hold box, and counts what the benchmark reports.
+ *
+ * A game ends at a top-out: nextMove answers null (nothing can be placed) or the piece ends with a cell above the
+ * visible field (20 rows). Game g draws its pieces from the randomizer seeded with streamSeed(seed, g, 0) and
+ * depends on nothing else, so the same seed gives the same games on any thread count, and a run of games
+ * firstGame..firstGame + games - 1 plays exactly those games of a longer run (the contract `--shard` relies on).
+ * With threads > 1 the games run on worker threads (src/tetris-ai/play-threads.ts), each with its own TetrisAI over
+ * one shared search image. Results of parts of one run pool exactly with mergeGameResults (docs/distributed.md).
+ */
+import {
+  StackRankError,
+  checkCallback,
+  checkSignal,
+  describe,
+  firstHole,
+  optionNames,
+  optionsObject,
+  refuseUnknownOptions,
+  requireInt,
+  sliceClock,
+} from '../errors.js';
+import { joinRecords, recordInt, recordObject, requireRunParts } from '../runs.js';
+import { inNode } from '../node-builtins.js';
+import { PIECE_COUNT, type Piece } from '../pieces.js';
+import { MAX_SEED, checkSeed } from '../random.js';
+import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
+import type { RankTable } from '../rank/table.js';
+import type { NextPieceValues } from '../stacking-ai/strategy.js';
+import { streamSeed } from '../stacking-ai/simulate.js';
+import type { GarbageEntry } from '../rules/garbage.js';
+import type { RuleSetName } from '../rules/types.js';
+import { isTimed, type RuleSet } from '../rules/rule-sets.js';
+import { NES_COMPETITION_MAX_LEVEL, NesGame, checkFormat } from '../rules/nes-game.js';
+import { bandOf, checkNesTally, nesRunStats, NES_LEVEL_BANDS, type NesRunStats, type NesTally } from './nes-stats.js';
+import { RULE_SET_NAMES, isRuleSetName } from '../rules/rule-sets.js';
+import { MAX_LOOKAHEAD } from '../stacking-ai/input.js';
+import { MAX_THREADS, cpuSeconds, defaultThreadCount } from '../threads.js';
+import { defaultGameTable, GAME_GOALS, type GameGoal, TetrisAI, type TetrisAIOptions } from './ai.js';
+import type { GameMove } from './decision.js';
+import { type SetupProgress, setupReporter } from '../setup-progress.js';
+import {
+  GAME_POLICIES,
+  checkHoldPlies,
+  checkStackRoom,
+  type GamePolicy,
+  type HoldPlies,
+  type WellSide,
+} from './policy.js';
+import { checkStrength } from './strength.js';
+import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
+import { countHoles } from '../board-rows.js';
+import { clearsBoard, emptyFrom, lockInPlace, rowsFilled } from './grid.js';
+import { piecesPerTopOutInterval, tetrisRateInterval } from './intervals.js';
+import { playOnThreads } from './play-threads.js';
+import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play-types.js';
+import { defaultGameRandomizer, ruleFacts } from './rules-adapter.js';
+import {
+  GarbageFeed,
+  VersusCount,
+  checkGarbageSchedule,
+  checkVersusTally,
+  summarizeVersus,
+  type GarbageSchedule,
+  type VersusSummary,
+} from './versus-play.js';
+
+/** Longest stretch of moves without giving the event loop a turn. */
+export const YIELD_EVERY_MS = 20;
+/** Lets the event loop run its timers and I/O, then calls `resume`: setImmediate where there is one (Node), since
+ * a zero timeout waits at least a millisecond (5 % of the games' time at one turn every 20 ms). */
+export const giveTurn = (resume: () => void): unknown =>
+  typeof setImmediate === 'function' ? setImmediate(resume) : setTimeout(resume, 0);
+
+/** Least time between two onProgress calls. */
+export const PROGRESS_EVERY_MS = 250;
+
+export interface PlayGameOptions {
+  /** A preset name, or a RuleSet based on one with its time changed (TetrisAIOptions.rules). Under a timed rule set
+   * (nes) the games are NES games: they start at the rule set's level, level up, score, and end at `maxLevel`. */
+  rules?: RuleSetName | RuleSet;
+  /** NES games: the level that ends a game (null: none). Default 49 (the competition format). */
+  maxLevel?: number | null;
+  /** What the AI plays for (TetrisAIOptions.goal): 'survival' (default) or 'versus'. */
+  goal?: GameGoal;
+  /** The versus search's options (TetrisAIOptions.versus; goal 'versus'). */
+  versus?: TetrisAIOptions['versus'];
+  /** Garbage fed to every game (docs/game.md, "The simulator and the benchmark"): `lines` [min, max] every `every`
+   * [min, max] pieces. Default none. */
+  garbage?: GarbageSchedule;
+  randomizer?: RandomizerName;
+  /** Preview pieces shown to the AI (and searched). Default 1. */
+  lookahead?: number;
+  /** Whether the AI may use hold (only rule sets with hold). Default: the rule set's. */
+  hold?: boolean;
+  games?: number;
+  /** Index of the first game played (default 0): games firstGame .. firstGame + games - 1 of the seed's sequence. */
+  firstGame?: number;
+  /** Pieces per game at most (a game still alive then is cut). Default 10,000. */
+  maxPieces?: number;
+  seed?: number;
+  well?: WellSide;
+  /** An AI made for these options, to reuse (its rules, lookahead and randomizer must match); only with threads 1. */
+  ai?: TetrisAI;
+  /** A rank table, or 'small' (TetrisAIOptions.table); default the cached table. */
+  table?: RankTable | 'small';
+  /** 'both' (the AI); 'stackOnly' and 'fullBoardOnly' are the benchmark baselines. */
+  policy?: GamePolicy;
+  /** A preview table for the randomizer-aware search (TetrisAIOptions.previewTable). */
+  previewTable?: NextPieceValues;
+  recover?: TetrisAIOptions['recover'];
+  /** Rows stack mode keeps free under the top (TetrisAIOptions.stackRoom); default by rule set and randomizer. */
+  stackRoom?: number;
+  /** Where stack mode's search may press hold (TetrisAIOptions.holdPlies): 'auto' (default), 'all' or 'first'. */
+  holdPlies?: HoldPlies;
+  /** The AI's strength, 1..10 (TetrisAIOptions.strength; default 10); a weaker level's choices are seeded by `seed`. */
+  strength?: number;
+  /** Worker threads playing games side by side (Node). Default: the core count, at most `games`; 1 with `ai`. */
+  threads?: number;
+  onProgress?: (p: GameProgress) => void;
+  /**
+   * The setup's progress before the first piece (loading or building the table, files written to the cache, the
+   * search's memory: TetrisAIOptions.onProgress), then `ready` once play starts.
+   */
+  onSetupProgress?: (p: SetupProgress) => void;
+  /** Called with each game's tally as soon as the game is over (to write checkpoints; any order with threads). */
+  onGame?: (tally: GameTally) => void;
+  signal?: AbortSignal;
+}
+
+/** The options playGame and benchGame both take (benchGame passes them on). */
+type GameRunOption = keyof PlayGameOptions &
+  (
+    | 'rules'
+    | 'goal'
+    | 'versus'
+    | 'garbage'
+    | 'randomizer'
+    | 'lookahead'
+    | 'hold'
+    | 'games'
+    | 'firstGame'
+    | 'maxPieces'
+    | 'seed'
+    | 'table'
+    | 'previewTable'
+    | 'stackRoom'
+    | 'holdPlies'
+    | 'threads'
+    | 'onProgress'
+    | 'onGame'
+    | 'signal'
+  );
+
+/** GameRunOption as a list, for both lists of known options. */
+export const GAME_RUN_OPTION_KEYS: { readonly [K in GameRunOption]-?: true } = {
+  rules: true,
+  goal: true,
+  versus: true,
+  garbage: true,
+  randomizer: true,
+  lookahead: true,
+  hold: true,
+  games: true,
+  firstGame: true,
+  maxPieces: true,
+  seed: true,
+  table: true,
+  previewTable: true,
+  stackRoom: true,
+  holdPlies: true,
+  threads: true,
+  onProgress: true,
+  onGame: true,
+  signal: true,
+};
+
+const PLAY_GAME_OPTIONS = optionNames<PlayGameOptions>({
+  ...GAME_RUN_OPTION_KEYS,
+  maxLevel: true,
+  well: true,
+  ai: true,
+  policy: true,
+  recover: true,
+  strength: true,
+  onSetupProgress: true,
+});
+
+/** onProgress: games finished, and pieces, lines and top-outs so far (games under way included). */
+export interface GameProgress {
+  games: number;
+  pieces: number;
+  lines: number;
+  topOuts: number;
+  elapsedMs: number;
+}
+
+/** What a timed run plays besides its preset: the start rule set's time and the level cap (null: untimed). */
+export interface GameFormat {
+  level: number;
+  timeline: string;
+  reaction: number;
+  timing: RuleSet['timing'];
+  maxLevel: number | null;
+}
+
+export interface PlayGameResult {
+  /** The preset the rule set is (or is based on). */
+  rules: RuleSetName;
+  /** A timed run's time and level cap; null for a rule set without time. */
+  format: GameFormat | null;
+  /** A timed run's NES figures (score, lines, Tetris rate by level band, end levels); null otherwise. */
+  nes: NesRunStats | null;
+  goal: GameGoal;
+  /** The garbage fed to every game, or null. */
+  garbage: GarbageSchedule | null;
+  randomizer: RandomizerName;
+  lookahead: number;
+  hold: boolean;
+  policy: GamePolicy;
+  /** Index of the first game played; gamePieces[i] is game firstGame + i. */
+  firstGame: number;
+  games: number;
+  pieces: number;
+  lines: number;
+  /** Lines cleared by Tetrises / all lines (0 when no line was cleared). */
+  tetrisRate: number;
+  /** 95 % interval of tetrisRate with games as the sampling unit (ratio estimator); null with fewer than 2 games
+   * that cleared lines. */
+  tetrisRateCi95: [number, number] | null;
+  /** Clears by size: singles, doubles, triples, Tetrises. */
+  clears: { single: number; double: number; triple: number; tetris: number };
+  topOuts: number;
+  /** Pieces per top-out (pieces / topOuts; Infinity when none). */
+  piecesPerTopOut: number;
+  /** 95 % interval of piecesPerTopOut: pieces over the exact Poisson bounds of the top-out count (the upper end is
+   * Infinity when no game topped out). */
+  piecesPerTopOutCi95: [number, number];
+  /** Share of pieces placed in stack mode. */
+  stackShare: number;
+  /** Holes made per 1,000 pieces (each move counts the holes it added, when it added any). */
+  holesPer1000: number;
+  /** Pieces of each game, in order. */
+  gamePieces: number[];
+  /** Stack-mode pieces of each game, and holes made in each: with gamePieces, what merging runs needs. */
+  gameStackPieces: number[];
+  gameHolesMade: number[];
+  piecesPerSecond: number;
+  seconds: number;
+  /** CPU time the process spent while the games ran, every thread's (Node; null elsewhere), and pieces per CPU
+   * second. */
+  cpuSeconds: number | null;
+  piecesPerCpuSecond: number | null;
+  /** Attack, clear kinds, perfect clears, combos and garbage (null when a part of the run was recorded without). */
+  versus: VersusSummary | null;
+  /** Threads the games ran on. */
+  threads: number;
+  seed: number;
+  /** Pieces per game at most. */
+  maxPieces: number;
+  /** Every game's tally, in game order: what mergeGameResults pools. */
+  tallies: GameTally[];
+}
+
+export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {
+  const opts = optionsObject('playGame', options);
+  // maxLevel null: an NES game without a level cap
+  refuseUnknownOptions('playGame', opts, PLAY_GAME_OPTIONS, ['maxLevel']);
+  const rules = opts.rules ?? 'guideline';
+  const facts = ruleFacts(rules);
+  const goal = opts.goal ?? 'survival';
+  if (!GAME_GOALS.includes(goal))
+    throw new StackRankError('BAD_ARGUMENT', `goal must be one of ${GAME_GOALS.join(', ')}; got ${describe(goal)}`);
+  const garbage = checkGarbageSchedule(opts.garbage);
+  const randomizer = opts.randomizer ?? defaultGameRandomizer(facts.ruleSet);
+  if (!isRandomizerName(randomizer))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
+    );
+  const lookahead = requireInt('lookahead', opts.lookahead ?? (goal === 'versus' ? facts.previews : 1), 0, 6);
+  const games = requireInt('games', opts.games ?? 1, 1, 1_000_000);
+  const firstGame = requireInt('firstGame', opts.firstGame ?? 0, 0, Number.MAX_SAFE_INTEGER - games);
+  const maxPieces = requireInt('maxPieces', opts.maxPieces ?? 10_000, 1, Number.MAX_SAFE_INTEGER);
+  const seed = checkSeed(opts.seed ?? 0);
+  const policy = opts.policy ?? 'both';
+  const signal = checkSignal(opts.signal);
+  const onProgress = checkCallback<(p: GameProgress) => void>('onProgress', opts.onProgress);
+  const onGame = checkCallback<(t: GameTally) => void>('onGame', opts.onGame);
+  const report = setupReporter(checkCallback('onSetupProgress', opts.onSetupProgress));
+  if (opts.hold !== undefined && typeof opts.hold !== 'boolean')
+    throw new StackRankError('BAD_ARGUMENT', `hold must be true or false; got ${describe(opts.hold)}`);
+  if (opts.hold && !facts.hold) throw new StackRankError('BAD_ARGUMENT', `the ${facts.name} rule set has no hold`);
+  const format = gameFormat(facts.ruleSet, opts.maxLevel);
+  if (opts.threads !== undefined) requireInt('threads', opts.threads, 1, MAX_THREADS);
+  if (opts.ai !== undefined && !(opts.ai instanceof TetrisAI))
+    throw new StackRankError('BAD_ARGUMENT', `ai must be a TetrisAI (from TetrisAI.create); got ${describe(opts.ai)}`);
+  if (opts.ai !== undefined && opts.threads !== undefined && opts.threads > 1)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      'an ai runs on this thread only: with threads > 1 pass the table (each worker makes its own ai)',
+    );
+  const threads = Math.min(games, opts.ai ? 1 : (opts.threads ?? (await threadsByDefault())));
+  if (signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
+  const versus = goal === 'versus';
+  // The survival policy's options are left out under goal 'versus' (TetrisAI.create refuses them there).
+  const aiOptions: GameAIOptions = {
+    rules: facts.ruleSet,
+    goal,
+    versus: opts.versus,
+    lookahead,
+    randomizer: policy === 'fullBoardOnly' || versus ? undefined : randomizer,
+    well: opts.well,
+    policy,
+    recover: opts.recover,
+    stackRoom: checkStackRoom(opts.stackRoom),
+    holdPlies: checkHoldPlies(opts.holdPlies),
+    strength: checkStrength(opts.strength),
+    seed,
+  };
+  const settings: GameSettings = { randomizer, lookahead, hold: opts.hold ?? facts.hold, maxPieces, seed, garbage };
+  if (format) settings.maxLevel = format.maxLevel;
+
+  // The clock starts once the AI (or every worker's AI) is made: pieces per second measure play, not setup.
+  let t0 = performance.now();
+  let cpu0 = cpuSeconds();
+  let tallies: GameTally[];
+  if (threads > 1) {
+    // The versus search has no stack mode: no table, no search image.
+    const table = versus
+      ? null
+      : opts.table === undefined || opts.table === 'small'
+        ? await defaultGameTable(facts.ruleSet, signal, report, opts.table)
+        : opts.table;
+    ({
+      tallies,
+      startedAt: t0,
+      startedCpu: cpu0,
+    } = await playOnThreads({
+      aiOptions,
+      settings,
+      table,
+      previewTable: policy === 'fullBoardOnly' ? undefined : opts.previewTable,
+      firstGame,
+      games,
+      threads,
+      signal,
+      onSetupProgress: report,
+      onProgress:
+        (onProgress || onGame || report) &&
+        ((startedAt) => {
+          report?.({ stage: 'ready', fraction: 1 });
+          const progress = onProgress && progressSum(onProgress, startedAt);
+          return (slot, current, finished) => {
+            if (finished) onGame?.(finished);
+            progress?.(slot, current, finished);
+          };
+        }),
+    }));
+  } else {
+    const ai =
+      opts.ai ??
+      (await TetrisAI.create(aiCreateOptions(aiOptions, opts.table, opts.previewTable, signal, opts.onSetupProgress)));
+    if (opts.ai) report?.({ stage: 'ready', fraction: 1 });
+    if (
+      ai.rules.name !== facts.name ||
+      JSON.stringify(ai.rules.ruleSet) !== JSON.stringify(facts.ruleSet) ||
+      ai.lookahead !== lookahead ||
+      ai.policy !== policy ||
+      ai.goal !== goal
+    ) {
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}, goal ${ai.goal}); these games ask for ${facts.name} at ${lookahead} (${policy}, goal ${goal})${isTimed(facts.ruleSet) ? ' with the same time' : ''}`,
+      );
+    }
+    if (opts.holdPlies !== undefined && !versus && ai.holdPlies !== aiOptions.holdPlies)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `the given ai holds at holdPlies '${ai.holdPlies}'; these games ask for '${aiOptions.holdPlies}'`,
+      );
+    if (opts.strength !== undefined && ai.strength !== aiOptions.strength)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `the given ai plays at strength ${ai.strength}; these games ask for ${aiOptions.strength}`,
+      );
+    t0 = performance.now();
+    cpu0 = cpuSeconds();
+    const progress = onProgress && progressSum(onProgress, t0);
+    // One clock over all the games: many short games give the event loop (an abort) a turn as one long game does.
+    const due = sliceClock(YIELD_EVERY_MS);
+    tallies = [];
+    for (let g = firstGame; g < firstGame + games; g++) {
+      const tally = await playOneGame(ai, g, settings, {
+        signal,
+        due,
+        onPieces: progress && ((p) => progress(0, p)),
+      });
+      progress?.(0, null, tally);
+      onGame?.(tally);
+      tallies.push(tally);
+    }
+  }
+  return summarize(
+    tallies,
+    {
+      rules: facts.name,
+      format,
+      goal,
+      garbage,
+      randomizer,
+      lookahead,
+      hold: settings.hold,
+      policy,
+      firstGame,
+      seed,
+      threads,
+      maxPieces,
+    },
+    t0,
+    cpu0,
+  );
+}
+
+/**
+ * TetrisAI.create's options for a run's AI: under goal 'versus' only the versus search's (the survival policy's are
+ * refused there), else the survival policy's with the run's table and preview table.
+ */
+export function aiCreateOptions(
+  o: GameAIOptions,
+  table: TetrisAIOptions['table'],
+  previewTable: NextPieceValues | undefined,
+  signal: AbortSignal | undefined,
+  onProgress?: TetrisAIOptions['onProgress'],
+): TetrisAIOptions {
+  if (o.goal === 'versus')
+    return { rules: o.rules, goal: 'versus', versus: o.versus, lookahead: o.lookahead, signal, onProgress };
+  return {
+    rules: o.rules,
+    lookahead: o.lookahead,
+    randomizer: o.randomizer,
+    well: o.well,
+    policy: o.policy,
+    recover: o.recover,
+    stackRoom: o.stackRoom,
+    holdPlies: o.holdPlies,
+    table,
+    previewTable: o.policy === 'fullBoardOnly' ? undefined : previewTable,
+    strength: o.strength,
+    seed: o.seed,
+    signal,
+    onProgress,
+  };
+}
+
+/** playGame's default: every core where shared memory exists (Node), else 1. */
+async function threadsByDefault(): Promise<number> {
+  return inNode ? defaultThreadCount() : 1;
+}
+
+/**
+ * onProgress over several games under way at once (one per thread): `slot` is the thread, `current` its game's
+ * counts so far (null when none), `finished` a game it just ended. Calls onProgress at most every 250 ms, and once
+ * per finished game.
+ */
+export function progressSum(
+  onProgress: (p: GameProgress) => void,
+  t0: number,
+): (slot: number, current: GameUnderWay | null, finished?: GameTally) => void {
+  const done = { games: 0, pieces: 0, lines: 0, topOuts: 0 };
+  const underWay = new Map<number, GameUnderWay>();
+  let last = t0;
+  return (slot, current, finished) => {
+    if (current) underWay.set(slot, current);
+    else underWay.delete(slot);
+    if (finished) {
+      done.games++;
+      done.pieces += finished.pieces;
+      done.lines += finished.lines;
+      if (finished.topOut) done.topOuts++;
+    }
+    const now = performance.now();
+    if (!finished && now - last < PROGRESS_EVERY_MS) return;
+    last = now;
+    let pieces = done.pieces;
+    let lines = done.lines;
+    for (const w of underWay.values()) (pieces += w.pieces), (lines += w.lines);
+    onProgress({ games: done.games, pieces, lines, topOuts: done.topOuts, elapsedMs: now - t0 });
+  };
+}
+
+/** One turn of a game as playOneGame's onTurn hook sees it (the diagnostic benches: bench/replay.ts). */
+export interface PlayedTurn {
+  /** Pieces placed in this game before this turn. */
+  n: number;
+  /** The board before the move and after it (copies of the bit rows, bottom first); after is before on a top-out. */
+  before: Uint32Array;
+  after: Uint32Array;
+  current: Piece;
+  queue: readonly Piece[];
+  hold: Piece | null;
+  /** The versus counters before the move (nextMove's combo and backToBack; its attack counts from them). */
+  combo: number;
+  backToBack: number;
+  /** The AI's move; null when it has none (a top-out). */
+  move: GameMove | null;
+  /** Rows the move cleared. */
+  lines: number;
+}
+
+/**
+ * Plays game `game` of the seed's sequence with this AI: its pieces come from the randomizer seeded with
+ * streamSeed(seed, game, 0) and nothing else, so any thread playing it plays the same game. `onTurn` (diagnostics)
+ * sees every turn; the boards are copied for it only when it is given. The game gives the event loop a turn (and
+ * looks at `signal`) whenever `due` says so (a sliceClock of YIELD_EVERY_MS): a caller playing many games passes one
+ * clock to all of them, since a game of a few pieces may end before its own clock is due.
+ */
+export async function playOneGame(
+  ai: TetrisAI,
+  game: number,
+  settings: GameSettings,
+  hooks: {
+    signal?: AbortSignal;
+    due?: () => boolean;
+    onPieces?: (p: GameUnderWay) => void;
+    onTurn?: (turn: PlayedTurn) => void;
+  } = {},
+): Promise<GameTally> {
+  const { lookahead, hold, maxPieces } = settings;
+  const width = ai.width;
+  const visible = ai.rules.visibleHeight;
+  const useNext = ai.randomizer !== undefined;
+  const rng = createRandomizer(settings.randomizer, { seed: streamSeed(settings.seed, game, 0) });
+  const tally: GameTally = {
+    game,
+    pieces: 0,
+    lines: 0,
+    clears: [0, 0, 0, 0],
+    topOut: false,
+    stackPieces: 0,
+    holesMade: 0,
+  };
+  // The versus counters the AI is told each turn, and the garbage fed to this game.
+  const count = new VersusCount(ai.rules.ruleSet);
+  const feed = settings.garbage ? new GarbageFeed(settings.garbage, settings.seed, game, width) : null;
+  // stream = the pieces dealt and not yet placed: the current one and the queue, so the randomizer's
+  // distribution() is exactly the chance of the piece after the queue.
+  const stream: Piece[] = [];
+  // The simulator's board, locked into in place. The AI reads it as a board of `height` rows (nextMove's reading of
+  // the visible field): the rows above it are empty whenever the AI is asked, since a cell there ends the game.
+  const rows = new Uint32Array(WORK_ROWS);
+  const height = Math.max(visible, MIN_FIELD_HEIGHT);
+  const chances = useNext ? new Float64Array(PIECE_COUNT) : undefined;
+  const ruleSet = ai.rules.ruleSet;
+  const revealChances =
+    useNext && lookahead > 0 && !hold && isTimed(ruleSet) && ruleSet.reaction > 0
+      ? new Float64Array(PIECE_COUNT)
+      : undefined;
+  let holdPiece: Piece | null = null;
+  let holes = 0;
+  // an NES game (a timed rule set): its level, lines and score
+  const nes =
+    settings.maxLevel === undefined ? null : new NesGame({ rules: ai.rules.ruleSet, maxLevel: settings.maxLevel });
+  const bandLines = NES_LEVEL_BANDS.map(() => 0);
+  const bandTetrisLines = NES_LEVEL_BANDS.map(() => 0);
+  const due = hooks.due ?? sliceClock(YIELD_EVERY_MS);
+  while (tally.pieces < maxPieces) {
+    // Every piece: a move of the recover mode's search can take milliseconds, so a check every 16 pieces was late.
+    if (due()) {
+      // Give the event loop a turn, so an abort (Ctrl-C) or a timer can arrive while the games run.
+      await new Promise<void>((resume) => giveTurn(resume));
+      hooks.onPieces?.({ pieces: tally.pieces, lines: tally.lines });
+    }
+    if (hooks.signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
+    while (stream.length < lookahead + 1) {
+      // the chances of the piece about to join the queue, for the reaction (Turn.revealChances)
+      if (revealChances && stream.length === lookahead) rng.distribution(revealChances);
+      stream.push(rng.next() as Piece);
+    }
+    const current = stream[0];
+    const queue = stream.slice(1);
+    const next = chances && rng.distribution(chances);
+    const held = hold ? holdPiece : null;
+    const incoming = feed ? feed.before(tally.pieces) : NO_GARBAGE;
+    const versus = { combo: count.combo, backToBack: count.backToBack, incoming };
+    const move = ai.playTurn({
+      rows,
+      height,
+      current,
+      queue,
+      hold: held,
+      canHold: hold,
+      next,
+      level: nes?.level,
+      revealChances,
+      versus,
+    });
+    const seen = hooks.onTurn && {
+      n: tally.pieces,
+      before: rows.slice(),
+      current,
+      queue,
+      hold: held,
+      combo: versus.combo,
+      backToBack: versus.backToBack,
+      move,
+    };
+    if (!move) {
+      if (seen) hooks.onTurn?.({ ...seen, after: seen.before, lines: 0 });
+      tally.topOut = true;
+      break;
+    }
+    const expected = !move.hold ? current : (holdPiece ?? queue[0]);
+    if (move.piece !== expected || (move.hold && !hold)) {
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `the AI placed ${move.piece}${move.hold ? ' after hold' : ''}; the turn allows ${expected}`,
+      );
+    }
+    if (move.hold) {
+      if (holdPiece === null) stream.shift(); // the box was empty: the first queue piece comes out too
+      holdPiece = current;
+    }
+    stream.shift();
+    const filled = rowsFilled(rows, width, move.cells);
+    const perfectClear = filled > 0 && clearsBoard(rows, width, move.cells);
+    const lines = placeChecked(rows, width, move.cells);
+    const attack = count.lock(lines, move.spin, perfectClear);
+    // garbage pushed over the rows the board keeps ends the game; so does a cell over the field (below)
+    const buried = feed?.after(attack, lines, rows, width, rows.length) === true;
+    if (seen) hooks.onTurn?.({ ...seen, after: rows.slice(), lines });
+    tally.pieces++;
+    if (move.mode === 'stack') tally.stackPieces++;
+    if (lines > 0) {
+      tally.lines += lines;
+      tally.clears[lines - 1]++;
+      if (nes) {
+        const band = bandOf(nes.level);
+        bandLines[band] += lines;
+        if (lines === 4) bandTetrisLines[band] += 4;
+      }
+    }
+    const nowHoles = countHoles(rows, width);
+    if (nowHoles > holes) tally.holesMade += nowHoles - holes;
+    holes = nowHoles;
+    if (buried || !emptyFrom(rows, visible)) {
+      tally.topOut = true;
+      break;
+    }
+    nes?.clear(lines);
+    if (nes?.end) break;
+  }
+  if (nes) {
+    if (tally.topOut) nes.topOut();
+    tally.nes = {
+      score: nes.score,
+      endLevel: nes.level,
+      reachedCap: nes.end === 'maxLevel',
+      bandLines,
+      bandTetrisLines,
+    };
+  }
+  tally.versus = count.tally;
+  if (feed) {
+    tally.versus.garbageReceived = feed.received;
+    tally.versus.garbageCancelled = feed.cancelled;
+    tally.versus.garbageEntered = feed.entered;
+  }
+  return tally;
+}
+
+/**
+ * A run's format: under a timed rule set, its time and the level cap (default NES_COMPETITION_MAX_LEVEL), checked
+ * as an NES game's (start level at most 31, cap above it); null without time, where a cap is refused.
+ */
+function gameFormat(ruleSet: RuleSet, maxLevel: unknown): GameFormat | null {
+  if (!isTimed(ruleSet)) {
+    if (maxLevel !== undefined)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `maxLevel is an NES game's (a timed rule set: nes); the ${ruleSet.name} rule set has no levels`,
+      );
+    return null;
+  }
+  const cap = maxLevel === undefined ? NES_COMPETITION_MAX_LEVEL : maxLevel;
+  checkFormat({ rules: ruleSet, maxLevel: cap as number | null });
+  return {
+    level: ruleSet.level,
+    timeline: ruleSet.timeline,
+    reaction: ruleSet.reaction,
+    timing: ruleSet.timing,
+    maxLevel: cap as number | null,
+  };
+}
+const NO_GARBAGE: readonly GarbageEntry[] = Object.freeze([]);
+
+/** The run's result from its games' tallies (in any order: they are sorted by game index). */
+export function summarize(
+  tallies: readonly GameTally[],
+  run: Pick<
+    PlayGameResult,
+    | 'rules'
+    | 'format'
+    | 'goal'
+    | 'garbage'
+    | 'randomizer'
+    | 'lookahead'
+    | 'hold'
+    | 'policy'
+    | 'firstGame'
+    | 'seed'
+    | 'threads'
+    | 'maxPieces'
+  >,
+  t0: number,
+  cpu0: number | null,
+): PlayGameResult {
+  const sorted = [...tallies].sort((a, b) => a.game - b.game);
+  const nesGames = sorted.filter((t): t is GameTally & { nes: NesTally } => t.nes !== undefined);
+  const result: PlayGameResult = {
+    ...run,
+    nes: run.format && nesGames.length === sorted.length && sorted.length > 0 ? nesRunStats(nesGames) : null,
+    games: sorted.length,
+    pieces: 0,
+    lines: 0,
+    tetrisRate: 0,
+    tetrisRateCi95: null,
+    clears: { single: 0, double: 0, triple: 0, tetris: 0 },
+    topOuts: 0,
+    piecesPerTopOut: Infinity,
+    piecesPerTopOutCi95: [0, Infinity],
+    stackShare: 0,
+    holesPer1000: 0,
+    gamePieces: sorted.map((t) => t.pieces),
+    gameStackPieces: sorted.map((t) => t.stackPieces),
+    gameHolesMade: sorted.map((t) => t.holesMade),
+    piecesPerSecond: 0,
+    seconds: 0,
+    cpuSeconds: null,
+    piecesPerCpuSecond: null,
+    versus: summarizeVersus(sorted),
+    tallies: sorted,
+  };
+  let stackPieces = 0;
+  let holesMade = 0;
+  for (const t of sorted) {
+    result.pieces += t.pieces;
+    result.lines += t.lines;
+    result.clears.single += t.clears[0];
+    result.clears.double += t.clears[1];
+    result.clears.triple += t.clears[2];
+    result.clears.tetris += t.clears[3];
+    if (t.topOut) result.topOuts++;
+    stackPieces += t.stackPieces;
+    holesMade += t.holesMade;
+  }
+  result.seconds = (performance.now() - t0) / 1000;
+  result.piecesPerSecond = result.seconds > 0 ? result.pieces / result.seconds : 0;
+  const cpu = cpuSeconds();
+  if (cpu0 !== null && cpu !== null) {
+    result.cpuSeconds = cpu - cpu0;
+    result.piecesPerCpuSecond = result.cpuSeconds > 0 ? result.pieces / result.cpuSeconds : 0;
+  }
+  result.tetrisRate = result.lines > 0 ? (4 * result.clears.tetris) / result.lines : 0;
+  result.stackShare = result.pieces > 0 ? stackPieces / result.pieces : 0;
+  result.holesPer1000 = result.pieces > 0 ? (1000 * holesMade) / result.pieces : 0;
+  result.piecesPerTopOut = result.topOuts > 0 ? result.pieces / result.topOuts : Infinity;
+  result.tetrisRateCi95 = tetrisRateInterval(sorted.map((t) => ({ lines: t.lines, tetrisLines: 4 * t.clears[3] })));
+  result.piecesPerTopOutCi95 = piecesPerTopOutInterval(result.topOuts, result.pieces);
+  return result;
+}
+
+/** The fields that make a run: results merge only when all are equal. */
+const RUN_FIELDS = ['rules', 'format', 'randomizer', 'lookahead', 'hold', 'policy', 'seed', 'maxPieces'] as const;
+/** And what the AI played for and the garbage it was fed (absent from results recorded before them). */
+const VERSUS_RUN_FIELDS = ['goal', 'garbage'] as const;
+
+/** Checks a game tally (from a checkpoint or a shard file): integer counts, a top-out flag, lines = its clears. */
+export function checkGameTally(value: unknown, where: string, maxPieces: number): GameTally {
+  const r = recordObject(where, value);
+  if (typeof r.topOut !== 'boolean')
+    throw new StackRankError('BAD_ARGUMENT', `${where}: topOut must be true or false; got ${describe(r.topOut)}`);
+  // map and reduce below skip a sparse array's holes: a hole is a missing count.
+  if (!Array.isArray(r.clears) || r.clears.length !== 4 || firstHole(r.clears) >= 0)
+    throw new StackRankError('BAD_ARGUMENT', `${where}: clears must be 4 counts; got ${describe(r.clears)}`);
+  const pieces = recordInt(where, 'pieces', r.pieces, 0, maxPieces);
+  const tally: GameTally = {
+    game: recordInt(where, 'game', r.game),
+    pieces,
+    lines: recordInt(where, 'lines', r.lines),
+    clears: r.clears.map((c, k) => recordInt(where, `clears[${k}]`, c)) as GameTally['clears'],
+    topOut: r.topOut,
+    stackPieces: recordInt(where, 'stackPieces', r.stackPieces, 0, pieces),
+    holesMade: recordInt(where, 'holesMade', r.holesMade),
+  };
+  if (r.nes !== undefined) tally.nes = checkNesTally(where, r.nes, tally.lines);
+  if (r.versus !== undefined) tally.versus = checkVersusTally(r.versus, where, pieces);
+  if (tally.clears.reduce((a, c, k) => a + c * (k + 1), 0) !== tally.lines)
+    throw new StackRankError('BAD_ARGUMENT', `${where}: lines (${tally.lines}) is not the sum of its clears`);
+  return tally;
+}
+
+/**
+ * Checks a result's description of its run (what a merge keeps, and a run file's `meta`): the values playGame
+ * writes there, each BAD_ARGUMENT naming `where` and the field otherwise.
+ */
+export function checkGameRun(run: Record<string, unknown>, where: string): void {
+  const bad = (field: string, allowed: string) =>
+    new StackRankError('BAD_ARGUMENT', `${where}: ${field} must be ${allowed}; got ${describe(run[field])}`);
+  if (!isRuleSetName(run.rules)) throw bad('rules', `one of ${RULE_SET_NAMES.join(', ')}`);
+  if (!isRandomizerName(run.randomizer)) throw bad('randomizer', `one of ${RANDOMIZER_NAMES.join(', ')}`);
+  recordInt(where, 'lookahead', run.lookahead, 0, MAX_LOOKAHEAD);
+  if (typeof run.hold !== 'boolean') throw bad('hold', 'true or false');
+  if (!GAME_POLICIES.includes(run.policy as GamePolicy)) throw bad('policy', `one of ${GAME_POLICIES.join(', ')}`);
+  recordInt(where, 'seed', run.seed, 0, MAX_SEED);
+  recordInt(where, 'maxPieces', run.maxPieces, 1);
+}
+
+/**
+ * Pools results of one run played in parts (each games firstGame .. firstGame + games - 1, on any machine and
+ * thread count, or rebuilt from a checkpoint's tallies) into the result of the games they cover together: the same
+ * figures, bit for bit, as one playGame call over those games (summarize, from the tallies in game order).
+ * `seconds` is the parts' total, `threads` the most any part used. Parts of different runs (rules, randomizer,
+ * lookahead, hold, policy, seed, maxPieces), overlapping parts and gaps are refused with RUN_MISMATCH. (The table,
+ * well and recovery settings are not in a result: parts must have been played with the same ones.)
+ */
+export function mergeGameResults(results: readonly PlayGameResult[]): PlayGameResult {
+  // Results recorded before goals and garbage existed are survival runs without garbage.
+  const described = Array.isArray(results)
+    ? results.map((r) =>
+        r !== null && typeof r === 'object' ? { ...r, goal: r.goal ?? 'survival', garbage: r.garbage ?? null } : r,
+      )
+    : results;
+  requireRunParts('mergeGameResults', described, VERSUS_RUN_FIELDS);
+  const first = requireRunParts('mergeGameResults', results, RUN_FIELDS);
+  checkGameRun(first as unknown as Record<string, unknown>, 'result 1');
+  const maxPieces = requireInt('maxPieces', first.maxPieces, 1, Number.MAX_SAFE_INTEGER);
+  const parts = results.map((r, i) => {
+    const start = requireInt(`result ${i + 1}: firstGame`, r.firstGame, 0, Number.MAX_SAFE_INTEGER);
+    const games = requireInt(`result ${i + 1}: games`, r.games, 1, Number.MAX_SAFE_INTEGER - start);
+    return { range: { start, end: start + games }, records: r.tallies };
+  });
+  const { range, records } = joinRecords<GameTally>(parts, (t, where) => checkGameTally(t, where, maxPieces).game);
+  const seconds = results.reduce((a, r) => a + (Number.isFinite(r.seconds) && r.seconds > 0 ? r.seconds : 0), 0);
+  const run = Object.fromEntries(RUN_FIELDS.map((f) => [f, first[f]])) as Pick<
+    PlayGameResult,
+    (typeof RUN_FIELDS)[number]
+  >;
+  const threads = Math.max(1, ...results.map((r) => (Number.isInteger(r.threads) ? r.threads : 1)));
+  const pooled = summarize(
+    records,
+    { ...run, goal: described[0].goal, garbage: described[0].garbage, firstGame: range.start, threads },
+    performance.now(),
+    null,
+  );
+  pooled.seconds = seconds;
+  pooled.piecesPerSecond = seconds > 0 ? pooled.pieces / seconds : 0;
+  // CPU time pools when every part measured it.
+  if (results.every((r) => typeof r.cpuSeconds === 'number' && r.cpuSeconds >= 0)) {
+    pooled.cpuSeconds = results.reduce((a, r) => a + (r.cpuSeconds as number), 0);
+    pooled.piecesPerCpuSecond = pooled.cpuSeconds > 0 ? pooled.pieces / pooled.cpuSeconds : 0;
+  }
+  return pooled;
+}
+
+/** Locks the cells in place (returns the lines cleared), refusing any that is filled or off the board: the
+ * simulator never trusts a move. */
+function placeChecked(rows: Uint32Array, width: number, cells: readonly (readonly [number, number])[]): number {
+  if (cells.length !== 4) throw new StackRankError('BAD_ARGUMENT', `a move must have 4 cells; got ${cells.length}`);
+  for (const [x, y] of cells) {
+    if (!(x >= 0 && x < width && y >= 0 && y < rows.length) || (rows[y] >> x) & 1) {
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `the AI's move puts a cell on [${x}, ${y}], which is filled or off the board`,
+      );
+    }
+  }
+  for (let i = 0; i < cells.length; i++)
+    for (let j = 0; j < i; j++)
+      if (cells[i][0] === cells[j][0] && cells[i][1] === cells[j][1])
+        throw new StackRankError('BAD_ARGUMENT', `the AI's move puts two cells on [${cells[i][0]}, ${cells[i][1]}]`);
+  return lockInPlace(rows, width, cells);
+}

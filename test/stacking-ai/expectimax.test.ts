@@ -1,0 +1,249 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PIECES } from '../../src/pieces.js';
+import { computePieceMax } from '../../src/rank/piece-max.js';
+import { buildPreviewTable } from '../../src/rank/preview.js';
+import { buildRankTable, type RankTable } from '../../src/rank/table.js';
+import { StackingAI } from '../../src/stacking-ai/ai.js';
+import { StackingEngine } from '../../src/kernels/search.js';
+import { distributionWeights, pairWeights } from '../../src/kernels/search-format.js';
+import { expectimaxStrategy } from '../../src/stacking-ai/strategy.js';
+import type { StackingSettings } from '../../src/stacking-ai/rules.js';
+import { simulateStacking } from '../../src/stacking-ai/simulate.js';
+import { referenceRanks, referenceSuccessors } from '../reference/rank-reference.js';
+import { referenceChildren, referenceIndexTruncated } from '../reference/search-reference.js';
+
+let table: RankTable;
+let q: Uint16Array;
+beforeAll(async () => {
+  table = await buildRankTable({ width: 5, maxStep: 4, iterations: 5, threads: 1 });
+  q = table.searchValues().values;
+});
+
+describe('best-placement values per piece', () => {
+  it("equal the max of the table over each piece's rank-legal placements (every W=5 surface)", async () => {
+    const pm = await computePieceMax(table);
+    for (let s = 0; s < q.length; s++) {
+      for (let p = 0; p < 7; p++) {
+        const best = referenceSuccessors(s, p, 5, 4).reduce((m, t) => Math.max(m, q[t]), 0);
+        expect(pm[s * 8 + p]).toBe(best);
+      }
+      expect(pm[s * 8 + 7]).toBe(q[s]);
+    }
+  });
+
+  it('average to the next iteration under the uniform distribution', async () => {
+    const f32 = await buildRankTable({ width: 5, iterations: 5, threads: 1, encoding: 'f32' });
+    const pm = await computePieceMax(f32);
+    const { scale } = f32.searchValues();
+    const next = referenceRanks(5, 4, 6);
+    for (let s = 0; s < q.length; s += 13) {
+      let sum = 0;
+      for (let p = 0; p < 7; p++) sum += pm[s * 8 + p] * scale;
+      expect(sum / 7).toBeCloseTo(next[s], 3);
+    }
+  });
+});
+
+// Under 'collapse' a threshold above 8 makes the Tetris rule on a collapsing child depend on its collapsed heights.
+describe.each([
+  ['truncate', 8],
+  ['collapse', 11],
+] as const)('expectimax leaves, steep %s, Tetris at %i', (steep, tetrisThreshold) => {
+  const rules: StackingSettings = { boardHeight: 20, tetrisThreshold, steep, tetris: 'forced' };
+  it('score exactly the distribution-weighted best ranks (W = 5, property)', async () => {
+    const engine = await StackingEngine.create(table, rules, { unknownPieces: 1 });
+    const M = (s: number, p: number) => referenceSuccessors(s, p, 5, 4).reduce((m, t) => Math.max(m, q[t]), 0);
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 14 }), { minLength: 5, maxLength: 5 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.array(fc.integer({ min: 0, max: 100 }), { minLength: 7, maxLength: 7 }).filter((a) => a.some((x) => x > 0)),
+        (heights, piece, raw) => {
+          const total = raw.reduce((a, b) => a + b, 0);
+          const dist = raw.map((x) => x / total);
+          const w = distributionWeights(dist);
+          const got = engine.search(heights, [piece], 0, w);
+          let best = -1;
+          for (const child of referenceChildren(heights, piece, rules)) {
+            const s = referenceIndexTruncated(child.heights, 4);
+            const tetris = Math.min(...child.heights) >= 4 && Math.max(...child.heights) >= rules.tetrisThreshold;
+            let score = 0;
+            for (let p = 0; p < 7; p++) score += w[p] * (p === 0 && tetris ? q[s] : M(s, p));
+            best = Math.max(best, score);
+          }
+          if (best < 0) expect(got.depth).toBe(0);
+          else expect(got.leafScore).toBe(best);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('two unknown pieces score exactly sum_p1 w1 * (best expectimax score after p1 >> 16) (W = 5, property)', async () => {
+    const engine = await StackingEngine.create(table, rules, { unknownPieces: 2 });
+    const M = (s: number, p: number) => referenceSuccessors(s, p, 5, 4).reduce((m, t) => Math.max(m, q[t]), 0);
+    const tetrisFires = (h: number[]) => Math.min(...h) >= 4 && Math.max(...h) >= rules.tetrisThreshold;
+    /** One unknown piece with integer weights w (8 from offset `at`): the expectimax leaf score of heights h. */
+    const score1 = (h: number[], w: Int32Array, at: number) => {
+      const s = referenceIndexTruncated(h, 4);
+      let score = 0;
+      for (let p = 0; p < 7; p++) score += w[at + p] * (p === 0 && tetrisFires(h) ? q[s] : M(s, p));
+      return score;
+    };
+    const score2 = (h: number[], w: Int32Array) => {
+      let total = 0;
+      for (let p1 = 0; p1 < 7; p1++) {
+        if (w[p1] === 0) continue;
+        const best = referenceChildren(h, p1, rules).reduce((m, c) => Math.max(m, score1(c.heights, w, 8 + 8 * p1)), 0);
+        total += w[p1] * Math.floor(best / 65536);
+      }
+      return total;
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 14 }), { minLength: 5, maxLength: 5 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.array(fc.integer({ min: 0, max: 20 }), { minLength: 49, maxLength: 49 }).filter((a) => a.some((x) => x > 0)),
+        fc.integer({ min: 0, max: 6 }),
+        fc.boolean(),
+        (heights, piece, raw, second, deeper) => {
+          const total = raw.reduce((a, b) => a + b, 0);
+          const w = pairWeights(raw.map((x) => x / total));
+          if (!deeper) {
+            const got = engine.search(heights, [piece], 0, w);
+            const best = referenceChildren(heights, piece, rules).reduce(
+              (m, c) => Math.max(m, score2(c.heights, w)),
+              -1,
+            );
+            if (best < 0) expect(got.depth).toBe(0);
+            else expect(got.leafScore).toBe(best);
+            return;
+          }
+          // Lookahead 1: leaves two moves deep, rebuilt by the kernel from the root along their paths.
+          const got = engine.search(heights, [piece, second], 1, w);
+          let best = -1;
+          for (const c of referenceChildren(heights, piece, rules)) {
+            for (const g of referenceChildren(c.heights, second, rules)) best = Math.max(best, score2(g.heights, w));
+          }
+          if (best >= 0) {
+            expect(got.depth).toBe(2);
+            expect(got.leafScore).toBe(best);
+          } else expect(got.depth).toBeLessThan(2);
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+});
+
+describe('expectimax', () => {
+  const rules: StackingSettings = { boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' };
+  it('weights: sum to 65536 exactly; pairs condition on the first piece; depth 0, 1, 2 name the strategies', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 7, maxLength: 7 })
+          .filter((a) => a.some((x) => x > 1e-3)),
+        (raw) => {
+          const total = raw.reduce((a, b) => a + b, 0);
+          const w = distributionWeights(raw.map((x) => x / total));
+          expect(w.slice(0, 7).reduce((a, b) => a + b, 0)).toBe(65536);
+        },
+      ),
+    );
+    // P(p1) = 1/2 for I and O; given I the next is certainly T, given O uniform over S and Z.
+    const pair = new Array(49).fill(0);
+    pair[0 * 7 + 2] = 0.5;
+    pair[1 * 7 + 3] = 0.25;
+    pair[1 * 7 + 4] = 0.25;
+    const w = pairWeights(pair);
+    expect(Array.from(w.slice(0, 8))).toEqual([32768, 32768, 0, 0, 0, 0, 0, 0]);
+    expect(Array.from(w.slice(8, 16))).toEqual([0, 0, 65536, 0, 0, 0, 0, 0]);
+    expect(Array.from(w.slice(16, 24))).toEqual([0, 0, 0, 32768, 32768, 0, 0, 0]);
+    expect(Array.from(w.slice(24, 32))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect([0, 1, 2].map(expectimaxStrategy)).toEqual([
+      { strategy: 'rank', unknownPieces: 0 },
+      { strategy: 'expectimax', unknownPieces: 1 },
+      { strategy: 'expectimax', unknownPieces: 2 },
+    ]);
+    expect(() => expectimaxStrategy(3)).toThrow(/0, 1 or 2/);
+  });
+
+  it('two unknown pieces and preview leaves in games: deterministic across threads; leaf rows are checked', async () => {
+    const preview = await buildPreviewTable({
+      width: 5,
+      maxStep: 4,
+      iterations: 5,
+      randomizer: 'tgm1',
+      samples: 20_000,
+      threads: 1,
+    });
+    const base = { table, lookahead: 0, games: 4, maxPieces: 3_000, seed: 11, randomizer: 'tgm1' as const };
+    const two = { strategy: 'expectimax', unknownPieces: 2 } as const;
+    const a = await simulateStacking({ ...base, ...two, previewTable: preview, threads: 1 });
+    const b = await simulateStacking({ ...base, ...two, previewTable: preview, threads: 2 });
+    expect([a.deaths, a.pieces, a.leaf, a.strategy, a.unknownPieces]).toEqual([
+      b.deaths,
+      b.pieces,
+      'preview',
+      'expectimax',
+      2,
+    ]);
+    // Preview leaves change play against the table's own best-per-piece rows.
+    const c = await simulateStacking({ ...base, ...two, threads: 1 });
+    expect(c.leaf).toBe('piece-max');
+    expect(c.deaths).not.toBe(a.deaths);
+    await expect(simulateStacking({ ...base, strategy: 'rank', previewTable: preview })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+    });
+    const other = await buildPreviewTable({
+      width: 4,
+      maxStep: 4,
+      iterations: 2,
+      randomizer: 'memoryless',
+      threads: 1,
+    });
+    await expect(StackingAI.create({ table, strategy: 'expectimax', previewTable: other })).rejects.toMatchObject({
+      code: 'TABLE_MISMATCH',
+    });
+  });
+
+  it('follows the distribution: a certain next piece decides the move', async () => {
+    const ai = await StackingAI.create({ table, stacking: rules, strategy: 'expectimax' });
+    // On [1,0,0,0,0] an O fits at columns 1..3 only; which one is best depends on what comes next.
+    const oneHot = (p: number) => PIECES.map((_, i) => (i === p ? 1 : 0));
+    const moves = new Set(
+      PIECES.map((_, p) => JSON.stringify(ai.bestPlacement([1, 0, 0, 0, 0], 'O', 0, { next: oneHot(p) })?.column)),
+    );
+    expect(moves.size).toBeGreaterThan(1);
+    expect(() => ai.bestPlacement([1, 0, 0, 0, 0], 'O', 0, { next: [1, 0, 0] })).toThrow(
+      /7 non-negative probabilities/,
+    );
+  });
+
+  it("plays games with the randomizer's exact distribution, deterministically", async () => {
+    const big = await buildRankTable({ width: 8, iterations: 3 }); // 8 columns keep the 16-byte-per-surface values small
+    const a = await simulateStacking({
+      table: big,
+      lookahead: 0,
+      games: 6,
+      seed: 3,
+      strategy: 'expectimax',
+      threads: 1,
+    });
+    const b = await simulateStacking({
+      table: big,
+      lookahead: 0,
+      games: 6,
+      seed: 3,
+      strategy: 'expectimax',
+      threads: 2,
+    });
+    expect(a.pieces).toBe(b.pieces);
+    expect([a.strategy, a.unknownPieces]).toEqual(['expectimax', 1]);
+    await expect(simulateStacking({ table: big, lookahead: 0, strategy: 'minimax' as never })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+    });
+  });
+});

@@ -1,0 +1,270 @@
+/**
+ * TetrisAI under a timed NES rule set (docs/game.md, "NES Tetris: the competition format"): every move it answers
+ * is one the frames allow at the turn's level and timeline, its frame inputs replayed by the independent
+ * reference (test/reference/timed-reference.ts) onto its cells, on random positions (a fast-check property); NES
+ * games of playGame replayed move by move, their score and levels computed again by hand from the clears.
+ */
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TetrisAI } from '../../src/tetris-ai/ai.js';
+import { playGame, playOneGame, type PlayedTurn } from '../../src/tetris-ai/play.js';
+import { PIECES } from '../../src/pieces.js';
+import { buildRankTable, type RankTable } from '../../src/rank/table.js';
+import { RULE_SETS } from '../../src/rules/rule-sets.js';
+import { StackRankError } from '../../src/errors.js';
+import { stackSearchSetup, timedPlay, wellReachHeight } from '../../src/tetris-ai/policy.js';
+import { factsAtLevel, ruleFacts } from '../../src/tetris-ai/rules-adapter.js';
+import { timedRefBoard, timedRefReplay } from '../reference/timed-reference.js';
+
+let table: RankTable;
+beforeAll(async () => {
+  // A weak table (3 iterations): its stack fails often, so moves come from recover mode too.
+  table = await buildRankTable({ width: 9, iterations: 3, threads: 1 });
+}, 120_000);
+
+const TIMELINES = ['X.', 'X..', 'X...', 'X.....', 'das', 'dasCharged'] as const;
+
+/** Rows (top first) of a 10 × 20 board from column heights, with a hole now and then. */
+function boardRows(heights: readonly number[], holes: readonly number[]): string[] {
+  const rows: string[] = [];
+  for (let y = 19; y >= 0; y--) {
+    let row = '';
+    for (let x = 0; x < 10; x++) row += y < heights[x] && !(holes[x] === y && y < heights[x] - 1) ? '#' : '.';
+    // never a full row
+    rows.push(row === '##########' ? `${row.slice(0, 9)}.` : row);
+  }
+  return rows;
+}
+
+describe('TetrisAI under a timed NES rule set', () => {
+  it('never answers a placement its frames do not allow (random positions, levels and timelines)', async () => {
+    const ais = new Map<string, TetrisAI>();
+    for (const timeline of TIMELINES)
+      ais.set(timeline, await TetrisAI.create({ rules: { ...RULE_SETS.nes, timeline }, lookahead: 1, table }));
+    let moves = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 15 }), { minLength: 10, maxLength: 10 }),
+        fc.array(fc.integer({ min: -1, max: 12 }), { minLength: 10, maxLength: 10 }),
+        fc.constantFrom(...TIMELINES),
+        fc.constantFrom(18, 19, 28, 29, 35, 39, 45),
+        fc.constantFrom(...PIECES),
+        fc.constantFrom(...PIECES),
+        (heights, holes, timeline, level, current, next) => {
+          const rows = boardRows(heights, holes);
+          const ai = ais.get(timeline)!;
+          const move = ai.nextMove({ board: rows, current, queue: [next], level });
+          if (!move) return;
+          moves++;
+          const replay = timedRefReplay(timedRefBoard(rows), current, { level, timeline }, move.inputs as string[]);
+          expect(
+            replay,
+            `${timeline} level ${level} ${current}: ${move.inputs.join(' ')}\n${rows.join('\n')}`,
+          ).toMatchObject({
+            cells: move.cells,
+          });
+        },
+      ),
+      { numRuns: Number(process.env.NES_AI_RUNS ?? 120), seed: 52 },
+    );
+    expect(moves).toBeGreaterThan(50);
+  }, 300_000);
+
+  it('takes a preset or a rule set based on one; a level only under time', async () => {
+    const code = async (f: () => unknown) => {
+      try {
+        await f();
+      } catch (e) {
+        return e instanceof StackRankError ? e.code : 'other';
+      }
+      return 'none';
+    };
+    expect(await code(() => TetrisAI.create({ rules: { ...RULE_SETS.nes, previews: 5 }, table }))).toBe('BAD_RULES');
+    expect(await code(() => TetrisAI.create({ rules: { ...RULE_SETS.nes, name: 'mine' }, table }))).toBe('BAD_RULES');
+    expect(await code(() => TetrisAI.create({ rules: { ...RULE_SETS.nes, level: -1 }, table }))).toBe('BAD_RULES');
+    const untimed = await TetrisAI.create({ rules: 'nesUntimed', table });
+    expect(
+      await code(() => untimed.nextMove({ board: boardRows(Array(10).fill(0), []), current: 'T', level: 18 })),
+    ).toBe('BAD_ARGUMENT');
+    const timed = await TetrisAI.create({ rules: { ...RULE_SETS.nesUntimed, ...pickTime(RULE_SETS.nes) }, table });
+    expect(timed.rules.name).toBe('nesUntimed');
+    expect(
+      await code(() => timed.nextMove({ board: boardRows(Array(10).fill(0), []), current: 'T', level: 256 })),
+    ).toBe('BAD_ARGUMENT');
+  });
+});
+
+function pickTime(r: typeof RULE_SETS.nes) {
+  return { timing: r.timing, level: r.level, timeline: r.timeline, reaction: r.reaction };
+}
+
+describe('the well and the stack limit by level', () => {
+  const facts = ruleFacts('nes');
+  const { limits } = stackSearchSetup(facts, 'nes', 'both');
+  const at = (level: number, well: 'auto' | 'right' | 'left', timeline = 'X.') => {
+    const f = factsAtLevel(ruleFacts({ ...RULE_SETS.nes, timeline }), level);
+    const play = timedPlay(limits, f, 10, well);
+    return { sides: play.sides.join('+'), limit: play.limits.tetrisReady.boardHeight };
+  };
+
+  it('keeps the well on each side the I reaches within 2 rows of the best; the stack 2 rows under the best reach', () => {
+    // X.: the I reaches the right well from 16 / 15 / 12 / 6 rows at 18 / 19–28 / 29–38 / 39+, the left from
+    // 16 / 14 / 10 / 2; the untimed limit is 12 rows, and no limit is under 4.
+    expect([18, 28, 29, 38, 39, 45].map((l) => at(l, 'auto'))).toEqual([
+      { sides: 'right+left', limit: 12 },
+      { sides: 'right+left', limit: 12 },
+      { sides: 'right+left', limit: 10 },
+      { sides: 'right+left', limit: 10 },
+      { sides: 'right', limit: 4 },
+      { sides: 'right', limit: 4 },
+    ]);
+    expect([18, 29, 39].map((l) => at(l, 'right'))).toEqual([
+      { sides: 'right', limit: 12 },
+      { sides: 'right', limit: 10 },
+      { sides: 'right', limit: 4 },
+    ]);
+    // a side the caller chose stays, with the limit from its own reach
+    expect([18, 29, 39].map((l) => at(l, 'left'))).toEqual([
+      { sides: 'left', limit: 12 },
+      { sides: 'left', limit: 8 },
+      { sides: 'left', limit: 4 },
+    ]);
+    // X....: right 13 / left 12 at 18, right 11 / left 8 at 19
+    expect([18, 19].map((l) => at(l, 'auto', 'X....'))).toEqual([
+      { sides: 'right+left', limit: 11 },
+      { sides: 'right', limit: 9 },
+    ]);
+  });
+
+  it('is the highest flat stack the I reaches the well from (StackRabbit max4TapHeight at 29: 12, 9, 6 rows)', () => {
+    const reach = (timeline: string) =>
+      wellReachHeight(factsAtLevel(ruleFacts({ ...RULE_SETS.nes, timeline }), 29), 10, 9);
+    expect(['X.', 'X..', 'X...'].map(reach)).toEqual([12, 9, 6]);
+  });
+});
+
+describe('the reaction: the next piece is known only `reaction` frames after the current one appears', () => {
+  it("a move's first frames are the same whatever piece joined the queue; after them it may change", async () => {
+    const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table, randomizer: 'nes' });
+    const reaction = RULE_SETS.nes.reaction!;
+    const turns: PlayedTurn[] = [];
+    await playOneGame(
+      ai,
+      1,
+      { randomizer: 'nes', lookahead: 1, hold: false, maxPieces: 120, seed: 9, maxLevel: 19 },
+      { onTurn: (t) => turns.push(t) },
+    );
+    const uniform = new Float64Array(7).fill(1 / 7);
+    let changed = 0;
+    let waited = 0;
+    for (const t of turns.filter((t) => t.move).slice(0, 60)) {
+      const rows = new Uint32Array(44);
+      rows.set(t.before.subarray(0, 20));
+      const answers = PIECES.map((q) =>
+        ai.playTurn({
+          rows,
+          height: 20,
+          current: t.current,
+          queue: [q],
+          hold: null,
+          canHold: false,
+          next: uniform,
+          level: 18,
+          revealChances: uniform,
+        }),
+      );
+      const firstFrames = new Set(answers.map((m) => m!.inputs.slice(0, reaction).join(' ')));
+      expect(firstFrames.size).toBe(1);
+      if (new Set(answers.map((m) => JSON.stringify(m!.cells))).size > 1) changed++;
+      if (answers.some((m) => m!.inputs.slice(0, reaction).every((i) => i === '.') && m!.x !== answers[0]!.x)) waited++;
+      const board = timedRefBoard(
+        Array.from({ length: 20 }, (_, k) => {
+          let row = '';
+          for (let x = 0; x < 10; x++) row += (rows[19 - k] >> x) & 1 ? '#' : '.';
+          return row;
+        }),
+      );
+      for (const m of answers)
+        expect(timedRefReplay(board, t.current, { level: 18, timeline: 'X.' }, m!.inputs as string[])).toMatchObject({
+          cells: m!.cells,
+        });
+    }
+    // the piece, once known, changes some moves, and some of those the player waited for
+    expect(changed).toBeGreaterThan(0);
+    expect(waited).toBeGreaterThan(0);
+  }, 300_000);
+});
+
+describe('NES games', () => {
+  it('every move is frame-reachable at the game level; the score and levels are the clears counted by hand', async () => {
+    const rules = { ...RULE_SETS.nes, level: 19, timeline: 'X..' };
+    const ai = await TetrisAI.create({ rules, lookahead: 1, table, randomizer: 'nes' });
+    const turns: PlayedTurn[] = [];
+    const tally = await playOneGame(
+      ai,
+      3,
+      { randomizer: 'nes', lookahead: 1, hold: false, maxPieces: 400, seed: 5, maxLevel: 21 },
+      { onTurn: (t) => turns.push(t) },
+    );
+    let lines = 0;
+    let score = 0;
+    let level = 19;
+    const bandLines = [0, 0, 0, 0];
+    for (const t of turns) {
+      if (!t.move) break;
+      const rows: string[] = [];
+      for (let y = 19; y >= 0; y--) {
+        let row = '';
+        for (let x = 0; x < 10; x++) row += (t.before[y] >> x) & 1 ? '#' : '.';
+        rows.push(row);
+      }
+      const replay = timedRefReplay(
+        timedRefBoard(rows),
+        t.current,
+        { level, timeline: 'X..' },
+        t.move.inputs as string[],
+      );
+      expect(replay).toMatchObject({ cells: t.move.cells });
+      if (t.lines > 0) {
+        bandLines[level >= 39 ? 3 : level >= 29 ? 2 : level >= 19 ? 1 : 0] += t.lines;
+        lines += t.lines;
+        // start 19: the first level-up at 140 lines, then every 10
+        level = lines < 140 ? 19 : 20 + Math.floor((lines - 140) / 10);
+        score += [0, 40, 100, 300, 1200][t.lines] * (level + 1);
+      }
+    }
+    expect(tally.lines).toBe(lines);
+    expect(tally.nes).toEqual({
+      score,
+      endLevel: level,
+      reachedCap: level >= 21,
+      bandLines,
+      bandTetrisLines: expect.any(Array),
+    });
+    expect(tally.topOut || tally.nes!.reachedCap || tally.pieces === 400).toBe(true);
+  }, 300_000);
+
+  it('playGame: games depend on the seed and game number only; the NES figures pool from the tallies', async () => {
+    const run = (threads: number) =>
+      playGame({ rules: 'nes', maxLevel: 19, games: 3, seed: 2, table, threads, maxPieces: 150 });
+    const one = await run(1);
+    const two = await run(2);
+    expect(two.tallies).toEqual(one.tallies);
+    expect(one.nes).toEqual(two.nes);
+    expect(one.format).toEqual({ level: 18, timeline: 'X.', reaction: 18, timing: RULE_SETS.nes.timing, maxLevel: 19 });
+    const scores = one.tallies.map((t) => t.nes!.score);
+    expect(one.nes!.averageScore).toBe(scores.reduce((a, b) => a + b, 0) / 3);
+    expect(Object.values(one.nes!.endLevels).reduce((a, b) => a + b, 0)).toBe(3);
+  }, 300_000);
+
+  it('a level cap is an NES game option: refused without time, or not above the start level', async () => {
+    const codeOf = async (p: Promise<unknown>) =>
+      p.then(
+        () => 'none',
+        (e) => (e as StackRankError).code,
+      );
+    expect(await codeOf(playGame({ rules: 'nesUntimed', maxLevel: 29, table, threads: 1 }))).toBe('BAD_ARGUMENT');
+    expect(await codeOf(playGame({ rules: 'nes', maxLevel: 18, table, threads: 1 }))).toBe('BAD_ARGUMENT');
+    expect(await codeOf(playGame({ rules: { ...RULE_SETS.nes, level: 40 }, table, threads: 1 }))).toBe('BAD_RULES');
+  });
+});

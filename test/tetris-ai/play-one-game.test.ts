@@ -1,0 +1,49 @@
+/**
+ * playOneGame's onTurn hook (what the diagnostic benches replay games with): one call per turn with the board before
+ * and after the move, consecutive, and the game itself unchanged by watching it.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TetrisAI } from '../../src/tetris-ai/ai.js';
+import { lockCells } from '../../src/tetris-ai/grid.js';
+import { type PlayedTurn, playOneGame } from '../../src/tetris-ai/play.js';
+import { buildRankTable, type RankTable } from '../../src/rank/table.js';
+
+let table: RankTable;
+beforeAll(async () => {
+  // A weak table (3 iterations): its games fail often, so they reach recover mode and top out within the cap.
+  table = await buildRankTable({ width: 9, iterations: 3, threads: 1 });
+}, 120_000);
+
+describe('playOneGame onTurn', () => {
+  for (const [rules, randomizer, lookahead, hold] of [
+    ['classic', 'tgm1', 1, false],
+    ['guideline', 'bag7', 3, true],
+  ] as const) {
+    it(`${rules}: every turn, its boards consecutive and each move locked as the game locks it`, async () => {
+      const ai = await TetrisAI.create({ rules, lookahead, randomizer, table });
+      const settings = { randomizer, lookahead, hold, maxPieces: 400, seed: 5 } as const;
+      const turns: PlayedTurn[] = [];
+      const watched = await playOneGame(ai, 2, settings, { onTurn: (t) => turns.push(t) });
+      const plain = await playOneGame(ai, 2, settings);
+      expect(watched).toEqual(plain);
+      // One call per placed piece, and one more for the move that was not there when nextMove had none.
+      const nullMoves = turns.filter((t) => t.move === null).length;
+      expect(turns.length).toBe(watched.pieces + nullMoves);
+      expect(nullMoves).toBeLessThanOrEqual(1);
+      expect(turns.map((t) => t.n)).toEqual(turns.map((_, i) => i));
+      let lines = 0;
+      turns.forEach((t, i) => {
+        if (i > 0) expect(t.before).toEqual(turns[i - 1].after);
+        if (t.move === null) {
+          expect(t.after).toEqual(t.before);
+          return;
+        }
+        const locked = lockCells(t.before, ai.width, t.move.cells);
+        expect(t.after).toEqual(locked.rows);
+        expect(t.lines).toBe(locked.lines);
+        lines += t.lines;
+      });
+      expect(lines).toBe(watched.lines);
+    }, 60_000);
+  }
+});

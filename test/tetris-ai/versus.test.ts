@@ -1,0 +1,479 @@
+/**
+ * The versus policy (docs/game.md, "The versus policy"): its search (assembly/versus/ through
+ * src/kernels/versus.ts) against the independent reference (test/reference/versus-search-reference.ts) — the
+ * same root move and value to the last bit on random positions, counters, garbage, beams and weights, every root
+ * move's value too, and the evaluator's board terms on random boards; the moves TetrisAI plays are reachable and
+ * report the attack the reference counts; hand-built positions with an open T-spin double slot and a T in hand are
+ * played as T-spin doubles.
+ */
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { StackRankError } from '../../src/errors.js';
+import { TetrisAI } from '../../src/tetris-ai/ai.js';
+import { reachableOnRows, ruleFacts } from '../../src/tetris-ai/rules-adapter.js';
+import {
+  VERSUS_TERMS,
+  VERSUS_WEIGHTS,
+  versusDepth,
+  versusMove,
+  versusRootValues,
+  weightVector,
+  type VersusContext,
+  type VersusPlacements,
+  type VersusWeights,
+} from '../../src/tetris-ai/versus.js';
+import { VersusKernel } from '../../src/kernels/versus.js';
+import { PIECES, type Piece } from '../../src/pieces.js';
+import { ATTACK_TABLES } from '../../src/rules/attack.js';
+import { Board, reachablePlacements } from '../../src/rules/index.js';
+import type { GamePlacement } from '../../src/rules/types.js';
+import { cellKey } from '../reference/rules-reference.js';
+import { refGuidelineLock, type RefSpin } from '../reference/versus-reference.js';
+import { refQuickPlacements } from '../reference/versus-quick-reference.js';
+import { REF_TERMS, refBoardTerms, refVersusSearch, type RefWeights } from '../reference/versus-search-reference.js';
+
+const W = 10;
+const H = 20;
+const FULL = (1 << W) - 1;
+const rules = ruleFacts('guideline');
+
+it('the reference names the terms in the kernel order', () => {
+  expect([...REF_TERMS]).toEqual([...VERSUS_TERMS]);
+});
+
+/**
+ * A board of 44 bit rows under a 20-row field: garbage rows (one gap each), a stack of random column heights with
+ * holes punched in it, and now and then a carved T-spin double or triple slot (so that the T-slot terms see both
+ * kinds); no row full.
+ */
+const boardArb = fc
+  .record({
+    garbage: fc.integer({ min: 0, max: 6 }),
+    gaps: fc.array(fc.integer({ min: 0, max: W - 1 }), { minLength: 6, maxLength: 6 }),
+    heights: fc.array(fc.integer({ min: 0, max: 16 }), { minLength: W, maxLength: W }),
+    holes: fc.array(fc.tuple(fc.integer({ min: 0, max: W - 1 }), fc.integer({ min: 0, max: 19 })), { maxLength: 6 }),
+    tall: fc.boolean(),
+    slot: fc.option(
+      fc.record({
+        kind: fc.constantFrom('tsd', 'tst'),
+        x: fc.integer({ min: 1, max: W - 2 }),
+        y: fc.integer({ min: 1, max: 10 }),
+        side: fc.constantFrom(-1, 1),
+      }),
+      { nil: undefined },
+    ),
+  })
+  .map(({ garbage, gaps, heights, holes, tall, slot }) => {
+    const rows = new Uint32Array(44);
+    for (let y = 0; y < garbage; y++) rows[y] = FULL & ~(1 << gaps[y]);
+    for (let x = 0; x < W; x++) {
+      const h = Math.min(tall ? heights[x] : heights[x] >> 1, H - 2);
+      for (let y = garbage; y < garbage + h && y < H; y++) rows[y] |= 1 << x;
+    }
+    for (const [x, y] of holes) rows[y] &= ~(1 << x);
+    if (slot) carve(rows, slot);
+    for (let y = 0; y < H; y++) if (rows[y] === FULL) rows[y] &= ~(1 << (y % W));
+    return rows;
+  });
+
+/** Carves a T-slot's shape into the rows: filled rows around it, its cells empty, its overhang filled. */
+function carve(rows: Uint32Array, s: { kind: string; x: number; y: number; side: number }): void {
+  const set = (x: number, y: number, on: boolean) => {
+    if (x < 0 || x >= W || y < 0 || y >= H) return;
+    if (on) rows[y] |= 1 << x;
+    else rows[y] &= ~(1 << x);
+  };
+  const { x, y, side } = s;
+  if (s.kind === 'tsd') {
+    for (let r = 0; r < y + 2; r++) rows[r] = FULL;
+    set(x, y, false);
+    for (const dx of [-1, 0, 1]) set(x + dx, y + 1, false);
+    for (let r = y + 2; r < H; r++) for (let c = 0; c < W; c++) set(c, r, false);
+    set(x + side, y + 2, true);
+    for (let r = y + 1; r < y + 3; r++) set(x - side, r, false);
+  } else {
+    // the shaft in column x, the notch at x + side in row y, the cell over the shaft at y + 3
+    for (let r = 0; r < y + 2; r++) rows[r] = FULL;
+    for (let r = y - 1; r <= y + 2; r++) set(x, r, false);
+    set(x + side, y, false);
+    for (let r = y + 2; r < H; r++) for (let c = 0; c < W; c++) if (c !== x) set(c, r, false);
+    set(x, y + 3, true);
+    set(x - side, y + 3, true);
+  }
+}
+
+/** A one-piece search's settings under the default weights, for measuring a board's terms. */
+const MEASURE_SETTINGS = {
+  width: W,
+  visibleHeight: 20,
+  height: H,
+  rules: rules.ruleSet,
+  holdAllowed: true,
+  depth: 1,
+  beam: 1,
+  quick: true,
+  weights: weightVector(VERSUS_WEIGHTS),
+  attack: ATTACK_TABLES.guideline,
+};
+
+const pieceArb = fc.constantFrom(...PIECES);
+const weightsArb = fc.oneof(
+  fc.constant(VERSUS_WEIGHTS),
+  fc
+    .array(fc.integer({ min: -400, max: 400 }), { minLength: VERSUS_TERMS.length, maxLength: VERSUS_TERMS.length })
+    .map((ws) => Object.fromEntries(VERSUS_TERMS.map((t, i) => [t, ws[i]])) as unknown as VersusWeights),
+);
+const caseArb = fc.record({
+  rows: boardArb,
+  current: pieceArb,
+  queue: fc.array(pieceArb, { maxLength: 3 }),
+  hold: fc.option(pieceArb, { nil: null }),
+  canHold: fc.boolean(),
+  combo: fc.integer({ min: 0, max: 14 }),
+  backToBack: fc.integer({ min: 0, max: 3 }),
+  incoming: fc.array(fc.record({ lines: fc.integer({ min: 1, max: 5 }), delay: fc.integer({ min: 0, max: 3 }) }), {
+    maxLength: 3,
+  }),
+  beam: fc.integer({ min: 1, max: 6 }),
+  placements: fc.constantFrom<VersusPlacements>('quick', 'full'),
+  weights: weightsArb,
+});
+type Case = typeof caseArb extends fc.Arbitrary<infer T> ? T : never;
+
+const reach = (r: Uint32Array, p: Piece) => reachableOnRows(r, W, H, p, rules);
+/** The quick list below the first ply: every piece but the T (the guideline's only spinning piece), where the board
+ * is low enough for it. */
+const reachQuick = (r: Uint32Array, p: Piece) =>
+  (p !== 'T' && refQuickPlacements(r, W, H, p, rules.ruleSet)) || reach(r, p);
+
+function setup(c: Case) {
+  const memo = new Map<Piece, readonly GamePlacement[]>();
+  const rootReach = (p: Piece) => {
+    let r = memo.get(p);
+    if (!r) memo.set(p, (r = reach(c.rows, p)));
+    return r;
+  };
+  const ctx: VersusContext = {
+    width: W,
+    height: H,
+    visibleHeight: 20,
+    rules,
+    beam: c.beam,
+    placements: c.placements,
+    weights: weightVector(c.weights),
+  };
+  const state = {
+    rows: c.rows,
+    current: c.current,
+    queue: c.queue,
+    hold: c.hold,
+    canHold: c.canHold,
+    combo: c.combo,
+    backToBack: c.backToBack,
+    incoming: c.incoming,
+  };
+  const refCtx = {
+    width: W,
+    visible: 20,
+    depth: versusDepth(1 + c.queue.length, c.hold, true),
+    beam: c.beam,
+    holdAllowed: true,
+    weights: c.weights as unknown as RefWeights,
+    reach,
+    reachBelow: c.placements === 'quick' ? reachQuick : undefined,
+  };
+  const refState = { ...state, sequence: [c.current, ...c.queue] };
+  return { ctx, state, rootReach, refCtx, refState };
+}
+
+/** A kernel position of one T on `rows` (bit rows), nothing held, no counters, no garbage. */
+const position = (rows: ArrayLike<number>) => ({
+  rows,
+  sequence: [0],
+  hold: -1,
+  canHold: true,
+  combo: 0,
+  backToBack: 0,
+  incoming: [],
+});
+
+describe('the versus search chooses as the reference does', () => {
+  it('the same root move and value on random positions (property)', () => {
+    let moves = 0;
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const { ctx, state, rootReach, refCtx, refState } = setup(c);
+        const want = refVersusSearch(refCtx, refState);
+        const got = versusMove(ctx, state, rootReach);
+        if (want.root === null) {
+          expect(got).toBeNull();
+          return;
+        }
+        moves++;
+        expect(got).not.toBeNull();
+        expect(got!.hold).toBe(want.root.hold);
+        const piece = want.root.hold ? (c.hold ?? c.queue[0]) : c.current;
+        expect(got!.placement).toBe(rootReach(piece)[want.root.index]);
+        expect(Object.is(got!.value, want.value)).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+    expect(moves).toBeGreaterThan(100);
+  }, 120_000);
+
+  it('every root move is valued as the reference values it when forced (property)', () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const { ctx, state, rootReach, refCtx, refState } = setup(c);
+        const values = versusRootValues(ctx, state, rootReach);
+        for (const v of values) {
+          const piece = v.hold ? (c.hold ?? c.queue[0]) : c.current;
+          const index = rootReach(piece).indexOf(v.placement);
+          const want = refVersusSearch(refCtx, refState, { hold: v.hold, index });
+          expect(Object.is(v.value, want.value)).toBe(true);
+        }
+      }),
+      { numRuns: 25 },
+    );
+  }, 120_000);
+
+  it("the kernel's board terms are the reference's on random boards (property)", () => {
+    const kernel = VersusKernel.get();
+    fc.assert(
+      fc.property(
+        boardArb,
+        fc.array(fc.record({ lines: fc.integer({ min: 1, max: 6 }), delay: fc.integer({ min: 0, max: 3 }) }), {
+          maxLength: 3,
+        }),
+        fc.integer({ min: 0, max: 2 }),
+        (rows, incoming, backToBack) => {
+          const { terms, value } = kernel.measure(MEASURE_SETTINGS, {
+            rows,
+            sequence: [0],
+            hold: -1,
+            canHold: true,
+            combo: 0,
+            backToBack,
+            incoming,
+          });
+          const waiting = incoming.reduce((a, e) => a + e.lines, 0);
+          const trimmed = Array.from(rows);
+          const want = refBoardTerms(trimmed, W, 20, 0, waiting, backToBack > 0);
+          const got = Object.fromEntries(VERSUS_TERMS.slice(0, 16).map((t, i) => [t, terms[i]]));
+          expect(got).toEqual(want);
+          expect(Number.isFinite(value)).toBe(true);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('carved T-slots are found: a T-spin double slot ready clears 2, a triple slot 3', () => {
+    const kernel = VersusKernel.get();
+    const termsOf = (board: string[]) =>
+      kernel.measure(
+        MEASURE_SETTINGS,
+        position(Board.fromRows([...Array(20 - board.length).fill('..........'), ...board]).rows),
+      ).terms;
+    const slot = (t: number[]) => [11, 12, 13, 14].findIndex((i) => t[i] === 1);
+    // T-spin double, the overhang on the left
+    expect(slot(termsOf(['##........', '#...######', '##.#######']))).toBe(2);
+    // the same, one row short on the right: clears one
+    expect(slot(termsOf(['##........', '#...######', '##.######.']))).toBe(1);
+    // T-spin triple: the shaft in column 2 under the cell at its top, the notch on the right
+    expect(slot(termsOf(['.##.......', '.##.......', '.#........', '##.#######', '##..######', '##.#######']))).toBe(3);
+    // no overhang: no slot
+    expect(slot(termsOf(['#...######', '##.#######']))).toBe(-1);
+  });
+});
+
+describe('the quick placement list below the first ply', () => {
+  const cellsOf = (list: readonly { cells: readonly (readonly [number, number])[] }[]) =>
+    new Set(list.map((p) => cellKey(p.cells)));
+  /** A board without overhangs: columns filled from the floor to random heights (no row full). */
+  const stackArb = fc.array(fc.integer({ min: 0, max: 18 }), { minLength: W, maxLength: W }).map((heights) => {
+    const rows = new Uint32Array(44);
+    heights.forEach((h, x) => {
+      for (let y = 0; y < h; y++) rows[y] |= 1 << x;
+    });
+    for (let y = 0; y < H; y++) if (rows[y] === FULL) rows[y] &= ~(1 << (y % W));
+    return rows;
+  });
+
+  it("is the reference's, in its order, on random boards (property)", () => {
+    const kernel = VersusKernel.get();
+    let listed = 0;
+    fc.assert(
+      fc.property(fc.oneof(boardArb, stackArb), pieceArb, (rows, piece) => {
+        const got = kernel.quickPlacements(MEASURE_SETTINGS, position(rows), PIECES.indexOf(piece));
+        const want = refQuickPlacements(rows, W, H, piece, rules.ruleSet);
+        if (want === null) {
+          expect(got).toBeNull();
+          return;
+        }
+        listed++;
+        const names = rules.ruleSet.rotationSystem === 'SRS' ? ['0', 'R', '2', 'L'] : [];
+        expect(got!.map((p) => `${names[p.state]} ${p.x} ${p.y}`)).toEqual(
+          want.map((p) => `${p.rotation} ${p.x} ${p.y}`),
+        );
+      }),
+      { numRuns: 400 },
+    );
+    expect(listed).toBeGreaterThan(150);
+  }, 60_000);
+
+  it('lists reachable placements only, and every one on a board without overhangs (property)', () => {
+    let compared = 0;
+    fc.assert(
+      fc.property(fc.oneof(boardArb, stackArb), pieceArb, (rows, piece) => {
+        const quick = refQuickPlacements(rows, W, H, piece, rules.ruleSet);
+        if (quick === null) return;
+        const all = cellsOf(reach(rows, piece));
+        for (const key of cellsOf(quick)) expect(all.has(key)).toBe(true);
+        let overhangs = false;
+        for (let y = 1; y < rows.length; y++) if (rows[y] & ~rows[y - 1] & FULL) overhangs = true;
+        if (!overhangs) {
+          compared++;
+          expect(cellsOf(quick)).toEqual(all);
+        }
+      }),
+      { numRuns: 400 },
+    );
+    expect(compared).toBeGreaterThan(100);
+  }, 60_000);
+
+  it('tucks a piece under an overhang one column aside, which a hard drop cannot reach', () => {
+    // the overhang covers columns 0 and 1 at row 2: a J gets under it flat, upside down and upright, each one column
+    // left of a hard drop
+    const rows = Uint32Array.from(Board.fromRows(['##........', '..........', '#.......##'], 40).rows);
+    const quick = refQuickPlacements(rows, W, H, 'J', rules.ruleSet)!;
+    const under = quick.filter((p) => p.cells.some(([x, y]) => x <= 1 && y <= 1)).map((p) => cellKey(p.cells));
+    expect(under).toEqual(['1,0 1,1 2,0 3,0', '1,1 2,1 3,0 3,1', '1,0 2,0 2,1 2,2']);
+    const all = cellsOf(reach(rows, 'J'));
+    for (const key of under) expect(all.has(key)).toBe(true);
+    const kernel = VersusKernel.get().quickPlacements(MEASURE_SETTINGS, position(rows), PIECES.indexOf('J'))!;
+    expect(kernel.length).toBe(quick.length);
+  });
+});
+
+describe('TetrisAI under goal versus', () => {
+  let ai: TetrisAI;
+  beforeAll(async () => {
+    ai = await TetrisAI.create({ rules: 'guideline', goal: 'versus' });
+  });
+
+  it('its moves are reachable and report the attack the reference counts (property)', () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const board = Board.fromBits(c.rows.slice(0, 40), W, 40);
+        const move = ai.nextMove({
+          board,
+          current: c.current,
+          queue: c.queue,
+          hold: c.hold,
+          canHold: c.canHold,
+          combo: c.combo,
+          backToBack: c.backToBack,
+          incoming: c.incoming,
+        });
+        if (!move) return;
+        expect(move.mode).toBe('versus');
+        const piece = move.hold ? (c.hold ?? c.queue[0]) : c.current;
+        expect(move.piece).toBe(piece);
+        const listed = reachablePlacements(board.withHeight(40), piece, { rules: 'guideline' }).find(
+          (p) => cellKey(p.cells) === cellKey(move.cells),
+        );
+        expect(listed).toBeDefined();
+        expect(move.spin).toBe(listed!.spin);
+        // the reference's count of the lock
+        const placed = board.withHeight(40).place(move.cells);
+        const perfect = placed.lines > 0 && placed.board.rows.every((r) => r === 0);
+        const want = refGuidelineLock(placed.lines, move.spin as RefSpin, perfect, {
+          combo: c.combo,
+          b2b: c.backToBack > 0,
+        });
+        expect(move.attack).toBe(want.sent);
+        expect(move.perfectClear).toBe(perfect);
+      }),
+      { numRuns: 60 },
+    );
+  }, 120_000);
+
+  it('makes the T-spin double an open slot offers with the known pieces when a T is in hand', () => {
+    // Garbage under each slot keeps a perfect clear out of reach of the known pieces. The AI may place another piece
+    // first (holding the T), so the known pieces are played out: one of the locks is a full T-spin double.
+    const garbage = ['####.#####', '.#########'];
+    const positions: { board: string[]; queue: string; hold: Piece | null }[] = [
+      { board: ['##........', '#...######', '##.#######', ...garbage], queue: 'IOLJS', hold: null },
+      { board: ['........##', '######...#', '#######.##', ...garbage], queue: 'OIZSL', hold: 'I' },
+      {
+        board: ['###.......', '##...#####', '###.######', '#####.####', '####.#####', ...garbage],
+        queue: 'JLOSZ',
+        hold: null,
+      },
+    ];
+    for (const position of positions) {
+      let board = Board.fromRows(position.board, 40);
+      let pieces = ['T', ...position.queue] as Piece[];
+      let hold = position.hold;
+      const kinds: string[] = [];
+      while (pieces.length > 0 && !kinds.includes('tSpinDouble')) {
+        const move = ai.nextMove({ board, current: pieces[0], queue: pieces.slice(1), hold, canHold: true });
+        if (!move) break;
+        // hold puts the current piece in the box and plays the one there (the queue's first when it was empty)
+        const played = !move.hold ? pieces[0] : (hold ?? pieces[1]);
+        expect(move.piece).toBe(played);
+        if (move.hold) {
+          if (hold === null) pieces = [pieces[0], ...pieces.slice(2)];
+          hold = pieces[0];
+        }
+        pieces = pieces.slice(1);
+        kinds.push(move.spin === 'full' ? move.clearKind : `${move.clearKind}/${move.spin}`);
+        board = board.place(move.cells).board;
+      }
+      expect([position.board, kinds.includes('tSpinDouble')]).toEqual([position.board, true]);
+    }
+  });
+
+  it("plays docs/game.md's example: a T-spin double with back-to-back, 5 lines", () => {
+    const move = ai.nextMove({
+      board: ['##........', '#...######', '##.#######', '####.#####'],
+      current: 'T',
+      queue: 'IOLJS',
+      combo: 0,
+      backToBack: 1,
+      incoming: [{ lines: 2, delay: 0 }],
+    });
+    expect([move?.clearKind, move?.spin, move?.attack, move?.mode]).toEqual(['tSpinDouble', 'full', 5, 'versus']);
+  });
+
+  it('refuses the survival policy options and rule sets without an attack table', async () => {
+    await expect(TetrisAI.create({ rules: 'nes', goal: 'versus' })).rejects.toThrow(/attack table/);
+    await expect(TetrisAI.create({ goal: 'versus', well: 'left' })).rejects.toThrow(/option of the survival policy/);
+    await expect(TetrisAI.create({ goal: 'versus', versus: { beam: 0 } })).rejects.toThrow(StackRankError);
+    await expect(TetrisAI.create({ goal: 'versus', versus: { weights: { holes: 'x' as never } } })).rejects.toThrow(
+      /versus.weights.holes/,
+    );
+    await expect(TetrisAI.create({ goal: 'versus', versus: { weights: { nope: 1 } as never } })).rejects.toThrow(
+      /unknown term/,
+    );
+    await expect(TetrisAI.create({ versus: { beam: 4 } })).rejects.toThrow(/goal 'versus'/);
+    await expect(TetrisAI.create({ goal: 'versus', versus: { placements: 'all' as never } })).rejects.toThrow(
+      /versus.placements must be one of quick, full; got "all"/,
+    );
+    await expect(TetrisAI.create({ goal: 'versus', strength: 5 })).rejects.toThrow(/option of the survival policy/);
+    await expect(TetrisAI.create({ goal: 'attack' as never })).rejects.toThrow(/goal must be one of/);
+  });
+
+  it('rankPlacements lists the versus move first, valued in evaluator points', () => {
+    const board = ['##........', '#...######', '##.#######', '####.#####', '.#########'];
+    const r = ai.rankPlacements({ board, current: 'T', queue: 'IOLJS' });
+    expect(r.mode).toBe('versus');
+    expect(r.unit).toBe('evaluatorScore');
+    expect(r.placements[0].clearKind).toBe('tSpinDouble');
+    expect(r.placements[0].loss).toBe(0);
+    // every root move with and without hold is listed once
+    const keys = r.placements.map((p) => `${p.hold}${cellKey(p.cells)}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
