@@ -16,7 +16,7 @@
  *    surface, or rule. Option bags, results of whole games and errors are left out by name (see CONCEPTS).
  *  - import cycles in src/: the strongly connected sets of its relative-import graph, type-only and dynamic imports
  *    included (the logic of test/import-graph.test.ts).
- *  - the 10 largest .ts files of src/ and assembly/ by lines (src/generated/ left out), and the lines of each docs/
+ *  - the 10 largest .ts files of src/ and assembly/ by lines (src/generated/ left out), and the lines and bytes of each docs/
  *    page (.md; images and plots are counted as files).
  *
  * Prints tables and writes bench/results/architecture-counts-<label>.json (label: the commit's short hash, or
@@ -282,9 +282,14 @@ function main(): void {
       .map((file) => ({ file, lines: lineCount(root, file) }))
       .sort((a, b) => b.lines - a.lines || a.file.localeCompare(b.file))
       .slice(0, 10);
-    const docs = files(root, 'docs', ['.md']).map((file) => ({ file, lines: lineCount(root, file) }));
+    const docs = files(root, 'docs', ['.md']).map((file) => ({
+      file,
+      lines: lineCount(root, file),
+      bytes: statSync(join(root, file)).size,
+    }));
     const docsOther = files(root, 'docs', ['']).filter((f) => !f.endsWith('.md'));
     const docsTotal = docs.reduce((s, d) => s + d.lines, 0);
+    const docsBytes = docs.reduce((s, d) => s + d.bytes, 0);
     const srcLines = sources.reduce((s, f) => s + lineCount(root, f), 0);
     const asmLines = asm.reduce((s, f) => s + lineCount(root, f), 0);
 
@@ -306,6 +311,7 @@ function main(): void {
       'files in import cycles': cycles.reduce((s, c) => s + c.length, 0),
       'docs/ pages (.md)': docs.length,
       'docs/ lines (.md)': docsTotal,
+      'docs/ bytes (.md)': docsBytes,
       'docs/ other files (images, plots)': docsOther.length,
     };
     console.log(`Architecture counts of ${t.label}${t.commit ? ` (commit ${t.commit})` : ` (${root})`}\n`);
@@ -328,7 +334,7 @@ function main(): void {
     console.log('\nLargest files (src/, assembly/):');
     printTable(largest.map((l) => ({ file: l.file, lines: l.lines })));
     console.log('\ndocs/ pages:');
-    printTable([...docs.map((d) => ({ file: d.file, lines: d.lines })), { file: 'total', lines: docsTotal }]);
+    printTable([...docs, { file: 'total', lines: docsTotal, bytes: docsBytes }]);
 
     const path = writeResults(`architecture-counts-${t.label}`, {
       label: t.label,
