@@ -16,8 +16,8 @@
  *    surface, or rule. Option bags, results of whole games and errors are left out by name (see CONCEPTS).
  *  - import cycles in src/: the strongly connected sets of its relative-import graph, type-only and dynamic imports
  *    included (the logic of test/import-graph.test.ts).
- *  - the 10 largest .ts files of src/ and assembly/ by lines (src/generated/ left out), and the lines and bytes of each docs/
- *    page (.md; images and plots are counted as files).
+ *  - the 10 largest .ts files of src/ and assembly/ by lines (src/generated/ left out), and the lines and bytes of
+ *    each docs/ page (.md; images and plots are counted as files).
  *
  * Prints tables and writes bench/results/architecture-counts-<label>.json (label: the commit's short hash, or
  * the folder's name).
@@ -229,7 +229,11 @@ function main(): void {
           } else if (bindings && ts.isNamespaceImport(bindings) && moduleSymbol) {
             for (const s of checker.getExportsOfModule(moduleSymbol)) note(s);
           }
-        } else if (statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+        } else if (
+          ts.isExportDeclaration(statement) &&
+          statement.exportClause &&
+          ts.isNamedExports(statement.exportClause)
+        ) {
           for (const el of statement.exportClause.elements) note(checker.getExportSpecifierLocalTargetSymbol(el));
         } else if (moduleSymbol) {
           for (const s of checker.getExportsOfModule(moduleSymbol)) note(s);
