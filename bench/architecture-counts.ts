@@ -22,7 +22,7 @@
  * Prints tables and writes bench/results/architecture-counts-<label>.json (label: the commit's short hash, or
  * the folder's name).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -31,9 +31,13 @@ import ts from 'typescript';
 import { printTable, scriptUsage, writeResults } from './common.js';
 
 const argv = process.argv.slice(2);
-if (argv.includes('--help') || argv.includes('-h') || argv.length > 1) {
+if (argv.includes('--help') || argv.includes('-h')) {
   console.log(scriptUsage(import.meta.url));
-  process.exit(argv.length > 1 ? 2 : 0);
+  process.exit(0);
+}
+if (argv.length > 1 || argv[0]?.startsWith('-')) {
+  console.error(`one commit or folder at most, no options; got ${argv.join(' ')}\n\n${scriptUsage(import.meta.url)}`);
+  process.exit(2);
 }
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..');
@@ -44,10 +48,15 @@ function tree(arg: string | undefined): { root: string; label: string; commit?: 
   if (existsSync(arg) && statSync(arg).isDirectory()) {
     return { root: resolve(arg), label: basename(resolve(arg)), cleanup: () => {} };
   }
-  const commit = execFileSync('git', ['rev-parse', '--short', `${arg}^{commit}`], {
+  const found = spawnSync('git', ['rev-parse', '--verify', '--quiet', '--short', `${arg}^{commit}`], {
     cwd: REPO,
     encoding: 'utf8',
-  }).trim();
+  });
+  if (found.status !== 0) {
+    console.error(`${arg} is neither a folder nor a commit of this repository`);
+    process.exit(2);
+  }
+  const commit = found.stdout.trim();
   const root = mkdtempSync(join(os.tmpdir(), 'architecture-counts-'));
   const archive = execFileSync('git', ['archive', commit, 'src', 'assembly', 'docs', 'package.json', 'tsconfig.json'], {
     cwd: REPO,
