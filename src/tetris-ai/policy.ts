@@ -242,6 +242,16 @@ export function defaultWell(ruleSet: GameRuleFacts['ruleSet']): WellSide {
   return DEFAULT_WELL[ruleSetKind(ruleSet)];
 }
 
+export const WELL_SIDES: readonly WellSide[] = ['right', 'left', 'auto'];
+
+/** TetrisAIOptions.well checked: the rule set's default (defaultWell) when not given. */
+export function checkWell(well: unknown, ruleSet: GameRuleFacts['ruleSet']): WellSide {
+  const side = well ?? defaultWell(ruleSet);
+  if (!WELL_SIDES.includes(side as WellSide))
+    throw new StackRankError('BAD_ARGUMENT', `well must be "right", "left" or "auto"; got ${describe(side)}`);
+  return side as WellSide;
+}
+
 /** The sides whose edge column stack mode plays as the well: both under 'auto'. */
 export function wellSides(well: WellSide): ('right' | 'left')[] {
   return well === 'auto' ? ['right', 'left'] : [well];
