@@ -27,16 +27,8 @@ import {
 } from './registry.js';
 import { invalidState, rngFromState } from './snapshot.js';
 
-export {
-  RANDOMIZERS,
-  RANDOMIZER_NAMES,
-  isRandomizerName,
-  randomizerDefinition,
-  type Randomizer,
-  type RandomizerName,
-  type RandomizerParams,
-  type RandomizerState,
-} from './registry.js';
+// The names, the types and each randomizer's definition.
+export * from './registry.js';
 
 /** The seed, every randomizer's parameters (registry.ts, `RandomizerParams`) and a warning callback. */
 export interface RandomizerOptions extends RandomizerParams {
