@@ -136,6 +136,7 @@ export {
   RULE_SETS,
   RULE_SET_NAMES,
   nesTiming,
+  formatFrameInputs,
   NesGame,
   nesFormat,
   NES_COMPETITION_MAX_LEVEL,
