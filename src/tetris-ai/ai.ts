@@ -74,7 +74,7 @@ import {
   burnsRows,
   checkStackRoom,
   coversWell,
-  defaultWell,
+  checkWell,
   maxFloorFor,
   ruleSetKind,
   stackIsTall,
@@ -274,9 +274,7 @@ export class TetrisAI {
     if (opts.versus !== undefined)
       throw new StackRankError('BAD_ARGUMENT', "the versus option is the versus search's: give it with goal 'versus'");
     const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, MAX_LOOKAHEAD);
-    const well = opts.well ?? defaultWell(rules.ruleSet);
-    if (well !== 'right' && well !== 'left' && well !== 'auto')
-      throw new StackRankError('BAD_ARGUMENT', `well must be "right", "left" or "auto"; got ${describe(well)}`);
+    const well = checkWell(opts.well, rules.ruleSet);
     const policy = opts.policy ?? 'both';
     if (!GAME_POLICIES.includes(policy)) {
       throw new StackRankError(
