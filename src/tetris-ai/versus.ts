@@ -6,9 +6,9 @@
  * move of the best line is played. A line's value is the sum of its locks' move terms (attack sent by the rule set's
  * table, the clear kinds, back-to-back and combo bonuses, perfect clears, a T placed without a spin clearing lines)
  * plus the board terms of where it ends (height with the garbage waiting, holes, overhangs, covered cells, bumpiness,
- * row transitions, the well, the best T-slot, a back-to-back chain alive). Garbage waiting is part
- * of the line: a clear's attack cancels it, a lock that clears nothing lets in what is due, and those rows raise the
- * board the line stands on (a line that ends over the field costs a top-out).
+ * row transitions, the well, the best T-slot with its T-spin imagined, a back-to-back chain alive). Garbage waiting
+ * is part of the line: a clear's attack cancels it, a lock that clears nothing lets in what is due, and those rows
+ * raise the board the line stands on (a line that ends over the field costs a top-out).
  */
 import { describe, firstUnknownKey, StackRankError } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
