@@ -77,6 +77,7 @@ export const C_CHILDREN = 80; //       i32 out: placements valued by the last se
 export const C_BEST_ATTACK = 84; //    i32 out: lines the best line sends
 export const C_QUICK = 88; //          i32 1: below the first ply, a piece that cannot spin takes the quick placement
 //                                     list (drops and one-column tucks: drops.ts) instead of the full search
+export const C_REACH_CACHE = 92; //    i32 ptr: the reach cache (1 << REACH_CACHE_BITS entries of RC_BYTES each)
 export const C_SEQUENCE = 96; //       i32[MAX_PIECES] the known pieces, the current one first
 export const C_INCOMING = 160; //      i32[2 * MAX_INCOMING] the garbage waiting, oldest first: lines, delay
 export const C_ATTACK = 416; //        the attack table (A_* words)
@@ -114,6 +115,20 @@ export const N_ACC = 208; //           f64 Σ of the line's move terms
 export const N_VALUE = 216; //         f64 the line's value: N_ACC + the board terms
 export const N_HASH = 224; //          u64 the node's key (board, hold, next piece, counters, garbage)
 export const NODE_BYTES = 240;
+
+// ---- the reach cache (reach-cache.ts): the full search's placements of a piece on a board, kept for the boards met
+// again; one entry per slot (the key's low bits), written by the kernel, emptied by TypeScript (RC_PIECE -1) whenever
+// the reachable kernel's tables or parameters change ----
+export const REACH_CACHE_BITS = 12;
+/** Placements an entry holds at most (a longer list is searched every time). */
+export const RC_MOVES = 200;
+export const RC_KEY = 0; //            u64 hash of the piece and the rows
+export const RC_PIECE = 8; //          i32 the piece (plus 8 for its quick list: drops.ts), -1: the entry is empty
+export const RC_TOP = 12; //           i32 rows up to the highest non-empty one
+export const RC_COUNT = 16; //         i32 placements
+export const RC_ROWS = 24; //          u32[MAX_ROWS] the board's rows (up to RC_TOP)
+export const RC_LIST = 184; //         i32[RC_MOVES] per placement: the landed state | its spin level << MOVE_SPIN_SHIFT
+export const RC_BYTES = 984;
 
 /** A root move's code: ROOT_HOLD when hold is pressed, plus the placement's index in the reachable list. */
 export const ROOT_HOLD = 65536;
