@@ -1,6 +1,6 @@
 /**
  * Full-board player speed: pieces per second, single thread, for the presets at 1-ply and cs3243 at 2-ply, against
- * a baseline measured in the same run: the pure-TypeScript reference player (FullBoard + featureValues) choosing
+ * a baseline measured in the same run: the pure-TypeScript reference player (legalDrops, dropPiece and featureValues over a Board) choosing
  * the same moves. Medians over repeated runs, the cases taking turns; wall-clock and CPU-time rates (the machine
  * may be shared: the CPU rate is the fairer per-core figure). Prints a table and writes bench/results/fullboard.json.
  *
@@ -17,7 +17,15 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Rng } from '../src/random.js';
-import { FullBoard, featureValues, playFullGame, resolveWeights, type PresetName } from '../src/fullboard/index.js';
+import { Board } from '../src/rules/board.js';
+import {
+  dropPiece,
+  featureValues,
+  legalDrops,
+  playFullGame,
+  resolveWeights,
+  type PresetName,
+} from '../src/fullboard/index.js';
 import { fullBoardModule, gameRunner } from '../src/kernels/fullboard.js';
 import { weightSlots } from '../src/fullboard/presets.js';
 
@@ -80,20 +88,15 @@ async function measureAll(cases: Case[]): Promise<Row[]> {
 function tsGame(preset: PresetName, seed: number, maxPieces: number): number {
   const v = resolveWeights(preset);
   const rng = new Rng(seed);
-  let b = new FullBoard();
+  let b = Board.empty(10, 20);
   let n = 0;
   for (; n < maxPieces; n++) {
     const p = rng.nextInt(7);
     let best = -Infinity;
-    let next: FullBoard | null = null;
-    for (const m of b.legalMoves(p)) {
-      const pl = b.place(p, m.orientation, m.x)!;
-      const f = featureValues(pl.board, {
-        lines: pl.lines,
-        erodedCells: pl.erodedCells,
-        landingRow: pl.landingRow,
-        pieceHeight: pl.pieceHeight,
-      });
+    let next: Board | null = null;
+    for (const m of legalDrops(b, p)) {
+      const pl = dropPiece(b, m)!;
+      const f = featureValues(pl.board, pl);
       const val = v.features.reduce((s, name, i) => s + v.weights[i] * f[name], 0);
       if (val > best) {
         best = val;

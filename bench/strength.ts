@@ -91,6 +91,10 @@ for (const strength of levels) {
       lookahead,
       hold: settings.hold,
       policy: 'both',
+      well: ai.well,
+      stackRoom: null,
+      holdPlies: ai.holdPlies,
+      strength,
       firstGame: 0,
       seed,
       threads: 1,
@@ -141,6 +145,6 @@ console.log(
   `results: ${writeResults(args.out!, {
     machine: machine(),
     args,
-    levels: rows.map((r) => ({ strength: r.strength, linesPerGame: r.lines, attackPerPiece: r.attack, ...r.result })),
+    levels: rows.map((r) => ({ linesPerGame: r.lines, attackPerPiece: r.attack, ...r.result })),
   })}`,
 );

@@ -9,14 +9,15 @@ import {
   RULE_SETS,
   StackRankError,
   boardFromFumen,
+  formatFrameInputs,
   fumenFromBoard,
   type Cell,
+  type FrameInput,
   type Piece,
   type PlacementRanking,
   type TetrisAI,
 } from 'stackrank';
 import { cellAt, drawBoard, VISIBLE_ROWS, type Overlay, type Paint } from './draw.js';
-import { framesText } from './frames.js';
 import { isTimedRules, type Settings } from './params.js';
 
 const WIDTH = 10;
@@ -243,7 +244,7 @@ export class Analyzer {
       li.dataset.inputs = p.inputs.join(' ');
       // A line that tops out is valued by the top-out's cost, not in the unit's scale: no number to read.
       const worth = p.topsOut ? 'tops out' : `${p.value.toFixed(2)} (loss ${p.loss.toFixed(2)})`;
-      li.textContent = `${p.hold ? 'hold, ' : ''}${p.piece} ${p.rotation} x=${p.x} y=${p.y}: ${worth}${p.linesCleared ? `, clears ${p.linesCleared}` : ''} — ${timed ? framesText(p.inputs) : p.inputs.join(' ')}`;
+      li.textContent = `${p.hold ? 'hold, ' : ''}${p.piece} ${p.rotation} x=${p.x} y=${p.y}: ${worth}${p.linesCleared ? `, clears ${p.linesCleared}` : ''} — ${timed ? formatFrameInputs(p.inputs as readonly FrameInput[]) : p.inputs.join(' ')}`;
       const select = () => {
         this.selected = i;
         for (const other of list.children) other.classList.toggle('selected', other === li);

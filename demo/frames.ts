@@ -187,12 +187,3 @@ export class FramePiece {
     return t;
   }
 }
-
-/**
- * Frame inputs as a person reads them: each press with its frame (`0:R 2:R 36:L 38:L`), then the frame the piece
- * locks on; "no input" when it only falls.
- */
-export function framesText(inputs: readonly string[]): string {
-  const presses = inputs.flatMap((t, f) => (t === '.' ? [] : [`${f}:${t}`]));
-  return `${presses.length ? presses.join(' ') : 'no input'} (locks on frame ${inputs.length - 1})`;
-}

@@ -3,7 +3,7 @@
  * `bestMove(board, piece, { weights, next })`. Like the stacking game it keeps a coloured cell grid for the picture,
  * checked against the library's board after every move.
  */
-import { FullBoard, ORIENTATIONS, PIECES, bestMove, orientationCells, type Piece, type PresetName } from 'stackrank';
+import { Board, bestMove, type Piece, type PresetName } from 'stackrank';
 import { BaseGame, type Cell, type GameOptions } from './game.js';
 
 export const FULL_WIDTH = 10;
@@ -12,7 +12,7 @@ export const FULL_ROWS = 20;
 export class FullGame extends BaseGame {
   readonly columns = FULL_WIDTH;
   readonly well = false;
-  board = new FullBoard({ width: FULL_WIDTH, height: FULL_ROWS });
+  board = Board.empty(FULL_WIDTH, FULL_ROWS);
 
   constructor(
     options: GameOptions,
@@ -34,9 +34,8 @@ export class FullGame extends BaseGame {
       this.over = true;
       return false;
     }
-    const o = ORIENTATIONS[PIECES.indexOf(piece)][move.orientation];
-    const y = this.board.landingRow(o, move.x);
-    const placed: [number, number][] = orientationCells(o).map(([j, r]) => [move.x + j, y + r]);
+    // The move's cells are where the piece landed, before full rows are removed.
+    const placed: [number, number][] = move.cells.map(([x, y]) => [x, y]);
     for (const [c, r] of placed) this.cells[r][c] = piece;
     // Remove the full rows, as the library did.
     const kept = this.cells.filter((row) => row.some((cell) => cell === null));

@@ -3,8 +3,10 @@
  * the hint, and the end-of-game summary with the worst moves (docs/demo.md, "Play").
  */
 import {
+  formatFrameInputs,
   fumenFromBoard,
   type Board,
+  type FrameInput,
   type Piece,
   type RandomizerName,
   type RuleSet,
@@ -12,7 +14,6 @@ import {
   type TetrisAI,
 } from 'stackrank';
 import { drawBoard, drawPieces } from './draw.js';
-import { framesText } from './frames.js';
 import { GRADES, accuracy, lossText, worstMoves } from './grade.js';
 import { rulesQuery, type Settings } from './params.js';
 import { count } from './words.js';
@@ -281,7 +282,7 @@ export class PlayPage {
     const inputs = s.held ? h.inputs.filter((k) => k !== 'hold') : h.inputs;
     el.dataset.inputs = inputs.join(' ');
     el.dataset.turn = String(s.turn.index);
-    const how = s.timed ? `frames: ${framesText(inputs)}` : `keys: ${inputs.join(' ')}`;
+    const how = s.timed ? `frames: ${formatFrameInputs(inputs as readonly FrameInput[])}` : `keys: ${inputs.join(' ')}`;
     text.textContent = `AI: ${h.hold && !s.held ? 'hold, then ' : ''}${h.piece} ${h.rotation} at x=${h.x} (${h.mode}) — ${how}`;
   }
 

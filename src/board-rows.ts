@@ -1,6 +1,6 @@
 /**
- * Bit rows: how every board in the library holds its cells (the rules layer's Board, the full-board player's
- * FullBoard, the game AI's searches): one integer per row, row 0 at the bottom, bit x set = column x filled.
+ * Bit rows: how every board in the library holds its cells (the one Board, which the rules layer, the game AI and
+ * the full-board player share; the game AI's searches): one integer per row, row 0 at the bottom, bit x set = column x filled.
  * The measures and the text form of such rows, written once here for all of them.
  */
 

@@ -105,8 +105,8 @@ export {
   type RandomizerState,
 } from './randomizers/index.js';
 
-// The full-board player (10 x 20, feature weights).
-export { FullBoard, type FullMove, type DropResult, type BoardSize } from './fullboard/board.js';
+// The full-board player (10 x 20, feature weights) on the rules layer's Board (below).
+export { legalDrops, dropPiece, type Drop, type DropFigures, type DropResult } from './fullboard/drops.js';
 export {
   PRESETS,
   PRESET_NAMES,
@@ -136,6 +136,7 @@ export {
   RULE_SETS,
   RULE_SET_NAMES,
   nesTiming,
+  formatFrameInputs,
   NesGame,
   nesFormat,
   NES_COMPETITION_MAX_LEVEL,

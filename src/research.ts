@@ -87,7 +87,6 @@ export {
   FEATURE_FUNCTIONS,
   featureValues,
   type FeatureEntry,
-  type MoveInfo,
 } from './fullboard/features.js';
 export { FEATURE_SETS, DEFAULT_WEIGHTS, resolveWeights, type FeatureSetName } from './fullboard/presets.js';
 export { kernelFeatures } from './fullboard/player.js';

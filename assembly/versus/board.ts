@@ -9,8 +9,8 @@ import {
 } from '../reachable/layout';
 import {
   A_B2B, A_BASE, A_COMBO, A_COMBO_COUNT, A_PC_ADD, A_PC_LINES, C_ATTACK, C_COUNT, C_FEATURES, C_INCOMING,
-  C_INCOMING_COUNT, C_SEQUENCE, C_TABLES, C_VISIBLE, C_WEIGHTS, C_WIDTH, KIND_FULL, KIND_MINI, MAX_INCOMING, MAX_ROWS,
-  MOVE_HOLD, MOVE_PIECE_SHIFT, MOVE_SPIN_SHIFT, N_ACC, N_ATTACK, N_B2B, N_CAN_HOLD, N_COMBO, N_HASH, N_HOLD, N_NEXT,
+  C_INCOMING_COUNT, C_SEQUENCE, C_TABLES, C_TSLOT_CUTS, C_VISIBLE, C_WEIGHTS, C_WIDTH, KIND_FULL, KIND_MINI, MAX_INCOMING, MAX_ROWS,
+  MOVE_HOLD, MOVE_PIECE_SHIFT, MOVE_SPIN_SHIFT, NODE_BYTES, N_ACC, N_ATTACK, N_B2B, N_CAN_HOLD, N_COMBO, N_HASH, N_HOLD, N_NEXT,
   N_PLIES, N_QUEUE_AT, N_QUEUE_LEFT, N_RISEN, N_ROOT, N_ROWS, N_TOP, N_VALUE, TOP_OUT, T_PIECE, W_ATTACK, W_B2B_CLEAR,
   W_BACK_TO_BACK, W_BUMPINESS, W_BUMPINESS_SQ, W_COMBO, W_COVERED, W_COVERED_SQ, W_HEIGHT, W_HOLES, W_KIND,
   W_OVERHANGS, W_OVER_HALF, W_OVER_QUARTER, W_PERFECT_CLEAR, W_ROW_TRANSITIONS, W_TSLOT_0, W_WASTED_T, W_WELL_DEPTH,
@@ -234,6 +234,48 @@ const heights = memory.data(16 << 2, 4);
   return <i32>popcnt<u32>((ext ^ (ext >> 1)) & ((<u32>1 << <u32>(width + 1)) - 1));
 }
 
+/** The cells of the T in the best T-slot bestTSlot found (x, y of each of the four), i32 each. */
+const slotCells = memory.data(8 << 2, 4);
+@inline function setSlotCells(x0: i32, y0: i32, x1: i32, y1: i32, x2: i32, y2: i32, x3: i32, y3: i32): void {
+  store<i32>(slotCells, x0);
+  store<i32>(slotCells + 4, y0);
+  store<i32>(slotCells + 8, x1);
+  store<i32>(slotCells + 12, y1);
+  store<i32>(slotCells + 16, x2);
+  store<i32>(slotCells + 20, y2);
+  store<i32>(slotCells + 24, x3);
+  store<i32>(slotCells + 28, y3);
+}
+
+/** The most T-spins boardTerms imagines in a row (C_TSLOT_CUTS, plus one for a T in the hold box). */
+const MAX_CUTS = 4;
+/** The boards after the imagined T-spins, one node per spin. */
+const cutNodes = memory.data(NODE_BYTES * MAX_CUTS, 8);
+
+/**
+ * Writes into `dst` the node's board after a T locks into the best T-slot's cells (slotCells) and the rows it fills
+ * clear; the rest of the node (its garbage, counters, hold) copied as it is.
+ */
+function cutTSlot(ctx: usize, node: usize, dst: usize): void {
+  const full: u32 = (<u32>1 << <u32>load<i32>(ctx + C_WIDTH)) - 1;
+  memory.copy(dst, node, NODE_BYTES);
+  for (let i = 0; i < 4; i++) {
+    const x = load<i32>(slotCells + ((<usize>(2 * i)) << 2));
+    const y = load<i32>(slotCells + ((<usize>(2 * i + 1)) << 2));
+    setRow(dst, y, rowAt(dst, y) | (<u32>1 << <u32>x));
+  }
+  // every slot cell is under the node's top (each slot has a filled cell over its T)
+  let top = load<i32>(node + N_TOP);
+  let write: i32 = 0;
+  for (let r = 0; r < top; r++) {
+    const v = rowAt(dst, r);
+    if (v != full) setRow(dst, write++, v);
+  }
+  top = write;
+  while (top > 0 && rowAt(dst, top - 1) == 0) top--;
+  store<i32>(dst + N_TOP, top);
+}
+
 /**
  * Rows a T-spin would clear in the best T-slot of the board (-1: none): a slot the T can reach from above, whose
  * three corners are filled with both front ones, so that a T turned into it makes a full spin.
@@ -247,6 +289,7 @@ const heights = memory.data(16 << 2, 4);
  *   upper cell).
  */
 function bestTSlot(node: usize, width: i32): i32 {
+  // the best slot's T (slotCells): its cells, x then y
   const full: u32 = (<u32>1 << <u32>width) - 1;
   const top = load<i32>(node + N_TOP);
   let best: i32 = -1;
@@ -263,7 +306,10 @@ function bestTSlot(node: usize, width: i32): i32 {
     let lines: i32 = 0;
     if ((rowAt(node, y) | (<u32>1 << <u32>x)) == full) lines++;
     if ((rowAt(node, y + 1) | (<u32>7 << <u32>(x - 1))) == full) lines++;
-    if (lines > best) best = lines;
+    if (lines > best) {
+      best = lines;
+      setSlotCells(x, y, x - 1, y + 1, x, y + 1, x + 1, y + 1);
+    }
   }
   for (let n = 0; n < width; n++) {
     // T-spin triple with its notch in column n: row y + 1 is the notch column's top
@@ -288,7 +334,10 @@ function bestTSlot(node: usize, width: i32): i32 {
       if ((rowAt(node, y - 1) | bar) == full) lines++;
       if ((rowAt(node, y) | bar | notch) == full) lines++;
       if ((rowAt(node, y + 1) | bar) == full) lines++;
-      if (lines > best) best = lines;
+      if (lines > best) {
+        best = lines;
+        setSlotCells(c, y - 1, c, y, c, y + 1, n, y);
+      }
     }
   }
   return best;
@@ -301,6 +350,16 @@ function bestTSlot(node: usize, width: i32): i32 {
  * transitions; then the well, the bumpiness and the T-slots.
  */
 export function boardTerms(ctx: usize, node: usize, record: bool): f64 {
+  const cuts = load<i32>(ctx + C_TSLOT_CUTS);
+  if (cuts == 0) return termsOf(ctx, node, record, -1);
+  return termsOf(ctx, node, record, cuts + (load<i32>(node + N_HOLD) == T_PIECE ? 1 : 0));
+}
+
+/**
+ * The board terms of the node with `cuts` T-spins to imagine (-1: the best T-slot valued as it stands): while one is
+ * left and the board has a T-slot, the slot's weight plus the terms of the board after its T-spin (cutTSlot).
+ */
+function termsOf(ctx: usize, node: usize, record: bool, cuts: i32): f64 {
   const width = load<i32>(ctx + C_WIDTH);
   const visible = load<i32>(ctx + C_VISIBLE);
   const full: u32 = (<u32>1 << <u32>width) - 1;
@@ -340,6 +399,19 @@ export function boardTerms(ctx: usize, node: usize, record: bool): f64 {
     if (y < visible) rowT += rowTransitionsOf(r, width);
     above |= r;
   }
+  // every T-slot has a filled cell over an empty one (its roof, the cell over its shaft): none without one
+  const slot = cuts != 0 && holes + overhangs > 0 ? bestTSlot(node, width) : -1;
+  if (slot >= 0 && cuts > 0) {
+    // the T-spin imagined: the slot's weight, then the board after it (its own slots while spins are left)
+    const cut = cutNodes + <usize>(MAX_CUTS - cuts) * NODE_BYTES;
+    cutTSlot(ctx, node, cut);
+    const rest = termsOf(ctx, cut, record, cuts - 1);
+    if (record) {
+      const at = ctx + C_FEATURES + ((<usize>(W_TSLOT_0 + slot)) << 3);
+      store<f64>(at, load<f64>(at) + 1);
+    }
+    return weight(ctx, W_TSLOT_0 + slot) + rest;
+  }
   // the well: the lowest column (the rightmost of equals)
   let well: i32 = 0;
   let highest: i32 = 0;
@@ -366,8 +438,6 @@ export function boardTerms(ctx: usize, node: usize, record: bool): f64 {
     if (rowAt(node, y) != wellMask) break;
     depth++;
   }
-  // every T-slot has a filled cell over an empty one (its roof, the cell over its shaft): none without one
-  const slot = holes + overhangs > 0 ? bestTSlot(node, width) : -1;
   const height = highest + load<i32>(node + N_RISEN) + waiting(ctx, node);
   const overHalf = max<i32>(0, height - 10);
   const overQuarter = max<i32>(0, height - 15);

@@ -77,7 +77,9 @@ export const C_CHILDREN = 80; //       i32 out: placements valued by the last se
 export const C_BEST_ATTACK = 84; //    i32 out: lines the best line sends
 export const C_QUICK = 88; //          i32 1: below the first ply, a piece that cannot spin takes the quick placement
 //                                     list (drops and one-column tucks: drops.ts) instead of the full search
-export const C_REACH_CACHE = 92; //    i32 ptr: the reach cache (1 << REACH_CACHE_BITS entries of RC_BYTES each)
+export const C_TSLOT_CUTS = 92; //     i32 T-spins the evaluator imagines in the board's T-slots (boardTerms): 0 values the
+//                                     best slot as it stands; n > 0 places a T into it and values the board after
+//                                     that spin, up to n times (one more with a T in the hold box)
 export const C_SEQUENCE = 96; //       i32[MAX_PIECES] the known pieces, the current one first
 export const C_INCOMING = 160; //      i32[2 * MAX_INCOMING] the garbage waiting, oldest first: lines, delay
 export const C_ATTACK = 416; //        the attack table (A_* words)
@@ -85,7 +87,8 @@ export const C_WEIGHTS = 576; //       f64[WEIGHT_COUNT]
 export const C_FEATURES = 856; //      f64[WEIGHT_COUNT] the terms of the last nodeTerms call (for the tests)
 export const C_ROOT = 1136; //         the root node (NODE_BYTES)
 export const C_SCRATCH = 1376; //      a node: the child being valued
-export const CTX_BYTES = 1616;
+export const C_REACH_CACHE = 1616; //  i32 ptr: the reach cache (1 << REACH_CACHE_BITS entries of RC_BYTES each)
+export const CTX_BYTES = 1624;
 
 // ---- the attack table (i32 words from C_ATTACK): src/rules/attack.ts AttackTable with a flat back-to-back bonus
 // and a combo table ----

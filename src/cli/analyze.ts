@@ -5,8 +5,8 @@ import type { Piece } from '../pieces.js';
 import type { Board } from '../rules/board.js';
 import { boardFromFumen } from '../rules/fumen.js';
 import { RULE_SETS, RULE_SET_NAMES, isTimed, type RuleSet } from '../rules/rule-sets.js';
-import { MAX_LEVEL } from '../rules/timing.js';
-import type { RuleSetName } from '../rules/types.js';
+import { MAX_LEVEL, formatFrameInputs } from '../rules/timing.js';
+import type { FrameInput, RuleSetName } from '../rules/types.js';
 import { UsageError } from './args.js';
 import {
   RULE_SETS_WITH_HOLD,
@@ -36,12 +36,6 @@ export function drawPlacement(board: Board, p: Pick<RankedPlacement, 'piece' | '
   }
   lines.push('+' + '-'.repeat(board.width) + '+');
   return lines;
-}
-
-/** Frame inputs as each press with its frame, then the lock frame: `0:RA 2:R 4:R 6:R (locks on frame 56)`. */
-export function pressesText(inputs: readonly string[]): string {
-  const presses = inputs.flatMap((t, f) => (t === '.' ? [] : [`${f}:${t}`]));
-  return `${presses.length ? presses.join(' ') : 'no input'} (locks on frame ${inputs.length - 1})`;
 }
 
 export const analyzeCommand = defineCommand({
@@ -177,7 +171,7 @@ object per placement (topsOut among its fields), then one summary object.`,
         ? `${'tops out'.padStart(9)} ${''.padStart(9)}`
         : `${p.value.toFixed(2).padStart(9)} ${p.loss.toFixed(2).padStart(9)}`;
       io.out(
-        `${String(i + 1).padStart(2)}  ${p.hold ? 'yes ' : 'no  '} ${p.piece}     ${p.rotation.padEnd(3)} ${String(p.x).padStart(3)} ${String(p.y).padStart(3)} ${worth}  ${timed ? pressesText(p.inputs) : p.inputs.join(' ')}`,
+        `${String(i + 1).padStart(2)}  ${p.hold ? 'yes ' : 'no  '} ${p.piece}     ${p.rotation.padEnd(3)} ${String(p.x).padStart(3)} ${String(p.y).padStart(3)} ${worth}  ${timed ? formatFrameInputs(p.inputs as readonly FrameInput[]) : p.inputs.join(' ')}`,
       );
     });
     const boards = ranking.placements.slice(0, BOARDS_DRAWN).map((p) => drawPlacement(position.board, p));

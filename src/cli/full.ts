@@ -11,7 +11,7 @@ import {
   type FullGamesResult,
   type FullGamesRun,
 } from '../fullboard/games.js';
-import { DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH } from '../fullboard/board.js';
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH, MAX_HEIGHT, MAX_WIDTH, MIN_HEIGHT, MIN_WIDTH } from '../fullboard/drops.js';
 import {
   FEATURE_SETS,
   FEATURE_SET_NAMES,

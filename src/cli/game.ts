@@ -458,8 +458,25 @@ export function partResult(
 
 /** What mergeGameResults needs besides the tallies: the result's description of its run. */
 export function runMeta(r: PlayGameResult): Record<string, unknown> {
-  const { rules, format, goal, garbage, randomizer, lookahead, hold, policy, seed, maxPieces, threads } = r;
-  return { rules, format, goal, garbage, randomizer, lookahead, hold, policy, seed, maxPieces, threads };
+  const { rules, format, goal, garbage, randomizer, lookahead, hold, policy, well, stackRoom, holdPlies, strength } = r;
+  const { seed, maxPieces, threads } = r;
+  return {
+    rules,
+    format,
+    goal,
+    garbage,
+    randomizer,
+    lookahead,
+    hold,
+    policy,
+    well,
+    stackRoom,
+    holdPlies,
+    strength,
+    seed,
+    maxPieces,
+    threads,
+  };
 }
 
 /** One player's row; the first one comes after the header, which names the randomizer actually played. */

@@ -8,7 +8,13 @@ import {
   analyzeRandomizerAsync,
   type RandomizerAnalysis,
 } from '../randomizers/analyze.js';
-import { RANDOMIZER_NAMES, createRandomizer, type RandomizerName } from '../randomizers/index.js';
+import {
+  RANDOMIZERS,
+  RANDOMIZER_NAMES,
+  createRandomizer,
+  randomizerDefinition,
+  type RandomizerName,
+} from '../randomizers/index.js';
 import { randomizerPlots } from '../randomizers/plots.js';
 import { UsageError } from './args.js';
 import { writeFilesKeepingResult } from './files.js';
@@ -22,16 +28,11 @@ const MIN_ANALYZED_PIECES = 100;
 /** `queue` prints one line; ten million letters is already more than a terminal or a pipe reader wants. */
 const MAX_QUEUE_COUNT = 10_000_000;
 
-/** Predictability reported by the articles the project compares against (docs/randomizers.md). */
-const PUBLISHED_PREDICTABILITY: Partial<Record<RandomizerName, number>> = {
-  memoryless: 0.1429,
-  tgm1: 0.2896,
-  tgm2: 0.318,
-  bag7: 0.3704,
-};
+/** The randomizers `--denominator` applies to (those with a `denominator` parameter). */
+const WITH_DENOMINATOR = RANDOMIZERS.filter((r) => 'denominator' in r.defaults).map((r) => r.name);
 
 function paramsFor(name: RandomizerName, denominator: number | undefined): Record<string, number> {
-  return name === 'decay' && denominator !== undefined ? { denominator } : {};
+  return WITH_DENOMINATOR.includes(name) && denominator !== undefined ? { denominator } : {};
 }
 
 /** The summary the CLI prints per generator; field names are part of the CLI's contract. */
@@ -40,7 +41,7 @@ export function summarizeAnalysis(a: RandomizerAnalysis) {
     name: a.name,
     params: a.params,
     predictability: a.predictability,
-    publishedPredictability: PUBLISHED_PREDICTABILITY[a.name] ?? null,
+    publishedPredictability: randomizerDefinition(a.name).publishedPredictability ?? null,
     hitRate: a.hitRate,
     entropy: a.entropy,
     maxDrought: a.maxDrought,
@@ -66,8 +67,8 @@ export function comparisonTable(analyses: readonly RandomizerAnalysis[]): string
     'freq std (100)',
   ];
   const rows = analyses.map((a) => {
-    const published = PUBLISHED_PREDICTABILITY[a.name];
-    const label = a.name === 'decay' ? `decay ${a.params.denominator}` : a.name;
+    const published = randomizerDefinition(a.name).publishedPredictability;
+    const label = 'denominator' in a.params ? `${a.name} ${a.params.denominator}` : a.name;
     return [
       label,
       pct(a.predictability),
@@ -147,7 +148,10 @@ one object per generator per line. --plots DIR also writes SVG charts there (cre
 export const queueCommand = defineCommand({
   path: 'queue',
   summary: 'print the pieces a generator deals from a seed',
-  description: `Prints the first N pieces that generator NAME deals from seed S. Generators: ${RANDOMIZER_NAMES.join(', ')}.`,
+  description: [
+    'Prints the first N pieces that generator NAME deals from seed S (docs/randomizers.md). Generators:',
+    ...RANDOMIZERS.map((r) => `${r.name}: ${r.description}.`),
+  ].join('\n\n'),
   args: [{ name: 'name', help: `generator: ${RANDOMIZER_NAMES.join(', ')}` }],
   options: {
     seed: seedOption(0),
@@ -160,7 +164,8 @@ export const queueCommand = defineCommand({
       throw new UsageError(`unknown generator ${JSON.stringify(name)}; one of ${RANDOMIZER_NAMES.join(', ')}`);
     const generator = name as RandomizerName;
     const { seed, count, denominator } = values;
-    if (denominator !== undefined && generator !== 'decay') throw new UsageError(`--denominator only applies to decay`);
+    if (denominator !== undefined && !WITH_DENOMINATOR.includes(generator))
+      throw new UsageError(`--denominator only applies to ${WITH_DENOMINATOR.join(', ')}`);
     const randomizer = createRandomizer(generator, {
       seed,
       ...paramsFor(generator, denominator),

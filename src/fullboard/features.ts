@@ -5,7 +5,7 @@
  *
  * Conventions shared by all: row 0 is the bottom; a column's height is the row above its highest filled cell
  * (0 when empty); the board is evaluated AFTER the move is placed and its full rows are removed. Move-dependent
- * features take a MoveInfo. Features named "...Continuous", "...BelowTop", "...TimesTen" and "wellsTriangle" are
+ * features take a drop's figures (DropFigures). Features named "...Continuous", "...BelowTop", "...TimesTen" and "wellsTriangle" are
  * the conventions of the code that trained the CS3243 GA report's weights (see presets.ts); the others are the clean,
  * usual definitions (Dellacherie; Thiery & Scherrer's BCTS).
  *
@@ -14,7 +14,9 @@
  * (assembly/fullboard/features.ts featureSum). The tests compare every feature of the kernel with these.
  */
 import { StackRankError, describe } from '../errors.js';
-import { FullBoard } from './board.js';
+import type { Board } from '../rules/board.js';
+import { maxHeight as rowsMaxHeight } from '../board-rows.js';
+import { checkFullBoard, type DropFigures } from './drops.js';
 import {
   F_COLUMN_TRANSITIONS,
   F_COLUMN_TRANSITIONS_BELOW_TOP,
@@ -32,24 +34,13 @@ import {
   F_WELLS_TRIANGLE,
 } from '../kernels/fullboard.js';
 
-/** The move that produced the board being evaluated (zeros for a board on its own). */
-export interface MoveInfo {
-  /** Rows removed by the move. */
-  lines: number;
-  /** Cells of the placed piece inside the removed rows. */
-  erodedCells: number;
-  /** Row of the piece's lowest cell after the drop (before rows are removed). */
-  landingRow: number;
-  /** Height of the placed orientation in rows. */
-  pieceHeight: number;
-}
+/** The figures of no drop: a board evaluated on its own. */
+export const NO_DROP: DropFigures = { lines: 0, erodedCells: 0, landingRow: 0, pieceHeight: 1 };
 
-export const NO_MOVE: MoveInfo = { lines: 0, erodedCells: 0, landingRow: 0, pieceHeight: 1 };
-
-const cell = (b: FullBoard, r: number, c: number): number => (b.rows[r] >> c) & 1;
+const cell = (b: Board, r: number, c: number): number => (b.rows[r] >> c) & 1;
 
 /** rowsCleared: number of rows the move removed. */
-export function rowsCleared(_b: FullBoard, m: MoveInfo): number {
+export function rowsCleared(_b: Board, m: DropFigures): number {
   return m.lines;
 }
 
@@ -58,7 +49,7 @@ export function rowsCleared(_b: FullBoard, m: MoveInfo): number {
  * pairs of cells that differ, with both walls counted as filled cells (a row has width + 1 pairs). An empty row
  * counts 2.
  */
-export function rowTransitions(b: FullBoard): number {
+export function rowTransitions(b: Board): number {
   let n = 0;
   for (let r = 0; r < b.height; r++) {
     let prev = 1;
@@ -78,7 +69,7 @@ export function rowTransitions(b: FullBoard): number {
  * first cell of each row is compared with the last cell of the row below. At the end of each row the last cell is
  * also compared with the right wall, which counts as filled (this does not change what the next row starts from).
  */
-export function rowTransitionsContinuous(b: FullBoard): number {
+export function rowTransitionsContinuous(b: Board): number {
   let n = 0;
   let prev = 1;
   for (let r = 0; r <= b.height; r++) {
@@ -98,7 +89,7 @@ export function rowTransitionsContinuous(b: FullBoard): number {
  * counted as filled. An empty column counts 1 (floor to empty); a column reaching the top row still counts its
  * change into the empty row above.
  */
-export function columnTransitions(b: FullBoard): number {
+export function columnTransitions(b: Board): number {
   let n = 0;
   for (let c = 0; c < b.width; c++) {
     let prev = 1;
@@ -116,7 +107,7 @@ export function columnTransitions(b: FullBoard): number {
  * sequence [floor (filled), row 0, …, row height(c) − 1], i.e. below the column's top plus the floor. It equals
  * columnTransitions − width: a constant offset, so it plays exactly as columnTransitions does.
  */
-export function columnTransitionsBelowTop(b: FullBoard): number {
+export function columnTransitionsBelowTop(b: Board): number {
   const h = b.heights();
   let n = 0;
   for (let c = 0; c < b.width; c++) {
@@ -131,12 +122,12 @@ export function columnTransitionsBelowTop(b: FullBoard): number {
 }
 
 /** holes: empty cells below their column's height (with at least one filled cell above them in the column). */
-export function holes(b: FullBoard): number {
+export function holes(b: Board): number {
   return b.holes();
 }
 
 /** holesTimesTen (the CS3243 GA report's code): 10 × holes. */
-export function holesTimesTen(b: FullBoard): number {
+export function holesTimesTen(b: Board): number {
   return 10 * b.holes();
 }
 
@@ -146,7 +137,7 @@ export function holesTimesTen(b: FullBoard): number {
  * from it downwards, itself included (stopping at a filled cell or the floor). A plain well of depth d thus adds
  * 1 + 2 + … + d; a well over a covered hole also counts the hole's empty cells below it.
  */
-export function cumulativeWells(b: FullBoard): number {
+export function cumulativeWells(b: Board): number {
   let n = 0;
   for (let c = 0; c < b.width; c++) {
     for (let r = 0; r < b.height; r++) {
@@ -165,7 +156,7 @@ export function cumulativeWells(b: FullBoard): number {
  * neighbours are filled (walls count as filled) adds the triangle number T(k) = k(k + 1) / 2 with
  * k = row − height(c) + 1, whether or not the cells between it and the column's top are well cells too.
  */
-export function wellsTriangle(b: FullBoard): number {
+export function wellsTriangle(b: Board): number {
   const h = b.heights();
   let n = 0;
   for (let c = 0; c < b.width; c++) {
@@ -182,20 +173,20 @@ export function wellsTriangle(b: FullBoard): number {
 }
 
 /** maxHeight: the highest column height. */
-export function maxHeight(b: FullBoard): number {
-  return b.maxHeight();
+export function maxHeight(b: Board): number {
+  return rowsMaxHeight(b.rows);
 }
 
 /**
  * landingHeight (Dellacherie): height of the middle of the placed piece, landingRow + (pieceHeight − 1) / 2, with
  * landingRow the 0-based row of its lowest cell before rows were removed.
  */
-export function landingHeight(_b: FullBoard, m: MoveInfo): number {
+export function landingHeight(_b: Board, m: DropFigures): number {
   return m.landingRow + (m.pieceHeight - 1) / 2;
 }
 
 /** erodedPieceCells (Dellacherie): rows removed × cells of the placed piece inside the removed rows. */
-export function erodedPieceCells(_b: FullBoard, m: MoveInfo): number {
+export function erodedPieceCells(_b: Board, m: DropFigures): number {
   return m.lines * m.erodedCells;
 }
 
@@ -203,7 +194,7 @@ export function erodedPieceCells(_b: FullBoard, m: MoveInfo): number {
  * holeDepth (BCTS; as in MdpTetris): for every hole, the number of successive filled cells directly above it in
  * its column (up to the next empty cell or the column's top), summed.
  */
-export function holeDepth(b: FullBoard): number {
+export function holeDepth(b: Board): number {
   let n = 0;
   for (let c = 0; c < b.width; c++) {
     for (let r = 0; r + 1 < b.height; r++) {
@@ -215,7 +206,7 @@ export function holeDepth(b: FullBoard): number {
 }
 
 /** rowsWithHoles (BCTS): rows that contain at least one hole. */
-export function rowsWithHoles(b: FullBoard): number {
+export function rowsWithHoles(b: Board): number {
   const h = b.heights();
   let n = 0;
   for (let r = 0; r < b.height; r++) {
@@ -230,7 +221,7 @@ export function rowsWithHoles(b: FullBoard): number {
 export interface FeatureEntry<N extends string = string> {
   readonly name: N;
   readonly id: number;
-  readonly value: (b: FullBoard, m: MoveInfo) => number;
+  readonly value: (b: Board, m: DropFigures) => number;
 }
 
 /** The feature registry, in kernel id order (MdpTetris's all_features[]): one entry per feature. */
@@ -258,15 +249,17 @@ export const FEATURE_COUNT = FEATURES.length;
 /** Each feature's function, by name. */
 export const FEATURE_FUNCTIONS = Object.fromEntries(FEATURES.map((f) => [f.name, f.value])) as Record<
   FeatureName,
-  (b: FullBoard, m: MoveInfo) => number
+  (b: Board, m: DropFigures) => number
 >;
 
 /** All features of a board (reference implementation), keyed by name. */
-export function featureValues(b: FullBoard, m: MoveInfo = NO_MOVE): Record<FeatureName, number> {
-  if (!(b instanceof FullBoard))
-    throw new StackRankError('BAD_ARGUMENT', `featureValues takes a FullBoard; got ${describe(b)}`);
+export function featureValues(b: Board, m: DropFigures = NO_DROP): Record<FeatureName, number> {
+  checkFullBoard(b, 'featureValues');
   if (m === null || typeof m !== 'object')
-    throw new StackRankError('BAD_ARGUMENT', `move must be a MoveInfo (from FullBoard.place); got ${describe(m)}`);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `a drop's figures must be { lines, erodedCells, landingRow, pieceHeight } (a dropPiece result); got ${describe(m)}`,
+    );
   const out = {} as Record<FeatureName, number>;
   for (const f of FEATURES) out[f.name] = f.value(b, m);
   return out;

@@ -15,7 +15,7 @@ import {
   type GameRange,
 } from '../runs.js';
 import { RANDOMIZER_NAMES, isRandomizerName } from '../randomizers/index.js';
-import { DEFAULT_HEIGHT, DEFAULT_WIDTH, checkSize } from './board.js';
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH, checkSize } from './drops.js';
 import { playFullGame, type PlayOptions } from './player.js';
 import { DEFAULT_WEIGHTS, resolveWeights, type WeightVector } from './presets.js';
 import { summarizeLines, type LinesSummary } from './stats.js';

@@ -1,6 +1,6 @@
 /** Full-board player (docs/fullboard.md): board, features, presets, player and GA trainer. */
-export { FullBoard, type FullMove, type DropResult, type BoardSize } from './board.js';
-export { FEATURE_NAMES, FEATURE_FUNCTIONS, featureValues, type FeatureName, type MoveInfo } from './features.js';
+export { legalDrops, dropPiece, type Drop, type DropFigures, type DropResult } from './drops.js';
+export { FEATURE_NAMES, FEATURE_FUNCTIONS, featureValues, type FeatureName } from './features.js';
 export {
   PRESETS,
   PRESET_NAMES,

@@ -14,9 +14,17 @@ import {
 } from '../errors.js';
 import { ORIENTATIONS, PIECES } from '../pieces.js';
 import { Rng, checkSeed } from '../random.js';
-import { classicMove } from '../rules/rotation-systems.js';
 import type { PieceMove } from '../rules/types.js';
-import { DEFAULT_HEIGHT, DEFAULT_WIDTH, FullBoard, checkSize } from './board.js';
+import type { Board } from '../rules/board.js';
+import {
+  DEFAULT_HEIGHT,
+  DEFAULT_WIDTH,
+  checkFullBoard,
+  checkSize,
+  dropOrientation,
+  dropPiece,
+  type Drop,
+} from './drops.js';
 import { toPieceId } from '../pieces.js';
 import { FEATURE_NAMES, type FeatureName } from './features.js';
 import { FullBoardContext } from '../kernels/fullboard.js';
@@ -38,24 +46,23 @@ const BEST_MOVE_OPTIONS = optionNames<BestMoveOptions>({ weights: true, next: tr
  * `y` its lowest row, `rotation` the orientation index as a string), before full rows are removed.
  */
 export interface BestMoveResult extends PieceMove {
-  /** Index of the orientation in ORIENTATIONS[piece] (docs/rules.md, "Pieces"); FullBoard.place takes it. */
+  /** Index of the orientation in ORIENTATIONS[piece] (docs/rules.md, "Pieces"): the rotation as a number. */
   orientation: number;
   /** Value of the move: its evaluation (1-ply) or the best evaluation after the next piece (2-ply). */
   value: number;
   /** Rows the move clears. */
   linesCleared: number;
   /** The board after the move. */
-  board: FullBoard;
+  board: Board;
 }
 
 /** The best placement of `piece` on `board`, or null when every placement loses. */
 export async function bestMove(
-  board: FullBoard,
+  board: Board,
   piece: number | string,
   options: BestMoveOptions = {},
 ): Promise<BestMoveResult | null> {
-  if (!(board instanceof FullBoard))
-    throw new StackRankError('BAD_ARGUMENT', `board must be a FullBoard (FullBoard.fromRows); got ${describe(board)}`);
+  checkFullBoard(board, 'bestMove');
   const p = toPieceId(piece);
   const opts = optionsObject('bestMove', options, BEST_MOVE_OPTIONS);
   const q = opts.next === undefined ? null : toPieceId(opts.next);
@@ -67,9 +74,9 @@ export async function bestMove(
     const choice = context.bestMove(p, q);
     if (!choice) return null;
     const { orientation, x } = choice;
-    const placed = board.place(p, orientation, x)!;
+    const placed = dropPiece(board, { piece: PIECES[p], rotation: String(orientation), x })!;
     return {
-      ...classicMove(p, orientation, x, placed.landingRow),
+      ...placed.move,
       orientation,
       value: choice.value,
       linesCleared: placed.lines,
@@ -84,29 +91,26 @@ export async function bestMove(
  * Features computed by the WebAssembly evaluator, for a board on its own or after a move (null when the move
  * loses). The TypeScript reference is featureValues in features.ts; tests hold the two equal.
  */
-export async function kernelFeatures(
-  board: FullBoard,
-  move?: { piece: number | string; orientation: number; x: number },
-): Promise<Record<FeatureName, number> | null> {
-  if (!(board instanceof FullBoard))
-    throw new StackRankError('BAD_ARGUMENT', `board must be a FullBoard (FullBoard.fromRows); got ${describe(board)}`);
+export async function kernelFeatures(board: Board, move?: Drop): Promise<Record<FeatureName, number> | null> {
+  checkFullBoard(board, 'kernelFeatures');
   if (move !== undefined && (move === null || typeof move !== 'object'))
-    throw new StackRankError('BAD_ARGUMENT', `move must be { piece, orientation, x }; got ${describe(move)}`);
-  if (move) toPieceId(move.piece);
+    throw new StackRankError('BAD_ARGUMENT', `move must be { piece, rotation, x }; got ${describe(move)}`);
+  let drop: { p: number; orientation: number; x: number } | null = null;
+  if (move) {
+    const p = toPieceId(move.piece);
+    const orientation = dropOrientation(p, move.rotation);
+    const o = ORIENTATIONS[p][orientation];
+    if (!Number.isInteger(move.x) || move.x < 0 || move.x + o.width > board.width) {
+      throw new StackRankError('BAD_ARGUMENT', `no such move for ${PIECES[p]}: ${describe([move.rotation, move.x])}`);
+    }
+    drop = { p, orientation, x: move.x };
+  }
   const context = await FullBoardContext.acquire(board.width, board.height);
   try {
     context.setBoard(board);
     let values: number[] | null;
-    if (move) {
-      const p = toPieceId(move.piece);
-      const o = ORIENTATIONS[p][move.orientation];
-      if (!o || !Number.isInteger(move.x) || move.x < 0 || move.x + o.width > board.width) {
-        throw new StackRankError(
-          'BAD_ARGUMENT',
-          `no such move for ${PIECES[p]}: ${describe([move.orientation, move.x])}`,
-        );
-      }
-      values = context.moveFeatures(p, move.orientation, move.x);
+    if (drop) {
+      values = context.moveFeatures(drop.p, drop.orientation, drop.x);
       if (!values) return null;
     } else values = context.boardFeatures();
     const out = {} as Record<FeatureName, number>;

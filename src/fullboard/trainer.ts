@@ -30,7 +30,7 @@ import { Rng, checkSeed, type RngState } from '../random.js';
 import { MAX_THREADS } from '../threads.js';
 import { localGames, workerGames, type FullBoardGames } from '../kernels/fullboard.js';
 import { sharedMemorySupported } from '../kernels/wasm.js';
-import { DEFAULT_WIDTH, checkSize } from './board.js';
+import { DEFAULT_WIDTH, checkSize } from './drops.js';
 import type { FeatureName } from './features.js';
 import {
   BCTS_FEATURES,

@@ -202,7 +202,7 @@ export class FullBoardContext {
     kernel.exports.setWeights(ctx, wptr);
   }
 
-  /** Copies a board (its row masks, bottom first: a FullBoard) into the context and lets the kernel derive heights. */
+  /** Copies a board (its row masks, bottom first: a Board the full-board player takes) into the context and lets the kernel derive heights. */
   setBoard(board: { readonly height: number; readonly rows: ArrayLike<number> }): void {
     const { kernel, ctx } = this;
     const i32 = new Int32Array(kernel.memory.buffer);

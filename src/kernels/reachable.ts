@@ -641,6 +641,29 @@ export function reach(board: ReachBoard, pid: number, rules: RuleSet): Reached {
   return new Reached(n, board, pid, p, fromTop, board.rows);
 }
 
+/**
+ * reach() under a timed tap timeline from a state the piece is in partway through its fall (rotation state index,
+ * x, y, as the rules layer's Mover counts them) instead of where it appears: what the piece can still reach when the
+ * search starts on a frame where gravity and the timeline are at their phase of frame 0 (a whole number of gravity
+ * steps and tap periods after the piece appeared). Inputs count from that frame.
+ */
+export function reachFrom(
+  board: ReachBoard,
+  pid: number,
+  rules: RuleSet,
+  start: { rotation: number; x: number; y: number },
+): Reached {
+  const p = prepare(board.width, board.height, pid, rules);
+  if (!p.tap) throw new StackRankError('BAD_ARGUMENT', 'reachFrom searches under a tap timeline only');
+  const params = p.params.slice();
+  params[(O_SPAWN_S - O_WIDTH) >> 2] = start.rotation;
+  params[(O_SPAWN_X - O_WIDTH) >> 2] = start.x;
+  params[(O_SPAWN_Y - O_WIDTH) >> 2] = start.y;
+  const from: Prepared = { ...p, params };
+  const { n } = run(board, from);
+  return new Reached(n, board, pid, from, false, board.rows);
+}
+
 /** How many placements reach() would list, without listing them. */
 export function reachCount(board: ReachBoard, pid: number, rules: RuleSet): number {
   return run(board, prepare(board.width, board.height, pid, rules)).n;

@@ -61,6 +61,7 @@ import {
   C_SLOTS,
   C_SLOT_BITS,
   C_TABLES,
+  C_TSLOT_CUTS,
   C_VISIBLE,
   C_WEIGHTS,
   C_WIDTH,
@@ -123,6 +124,9 @@ export interface VersusSearchSettings {
   /** Below the first ply, a piece that cannot spin takes the quick placement list (hard drops and one-column tucks:
    * assembly/versus/drops.ts) instead of every reachable placement. */
   quick: boolean;
+  /** T-spins the evaluator imagines in a board's T-slots (0..3; docs/game.md, "The versus policy"): 0 values the best
+   * slot as it stands. */
+  tSlotCuts: number;
   weights: ArrayLike<number>;
   attack: AttackTable;
 }
@@ -230,6 +234,7 @@ export class VersusKernel {
     this.setWord(C_BEAM, s.beam);
     this.setWord(C_HOLD_ALLOWED, s.holdAllowed ? 1 : 0);
     this.setWord(C_QUICK, s.quick ? 1 : 0);
+    this.setWord(C_TSLOT_CUTS, s.tSlotCuts);
     if (s.weights.length !== WEIGHT_COUNT)
       throw new Error(`${s.weights.length} weights; the kernel reads ${WEIGHT_COUNT}`);
     const w = (this.ctx + C_WEIGHTS) >> 3;

@@ -9,9 +9,12 @@
  *   redBlue, whose two bags are the red and blue halves of a coloured 14-bag).
  * - 'uniform': nextInt(number of bags) picks a bag, then nextInt(its size) a piece in it (twoBag).
  */
+import { describe, firstHole } from '../errors.js';
 import { PIECE_COUNT } from '../pieces.js';
 import type { Rng } from '../random.js';
 import { BaseRandomizer, pairArray, type Successor } from './base.js';
+import { defineRandomizer } from './definition.js';
+import { checkPieceIds, invalidState } from './snapshot.js';
 
 export interface BagSpec {
   readonly name: 'bag7' | 'bag14' | 'twoBag' | 'redBlue';
@@ -21,7 +24,7 @@ export interface BagSpec {
   readonly pick: 'bySize' | 'uniform';
 }
 
-export const BAG_SPECS: Record<BagSpec['name'], BagSpec> = {
+export const BAG_SPECS: { readonly [N in BagSpec['name']]: BagSpec & { readonly name: N } } = {
   bag7: { name: 'bag7', bagCount: 1, copies: 1, pick: 'bySize' },
   bag14: { name: 'bag14', bagCount: 1, copies: 2, pick: 'bySize' },
   twoBag: { name: 'twoBag', bagCount: 2, copies: 1, pick: 'uniform' },
@@ -202,3 +205,49 @@ export class BagRandomizer extends BaseRandomizer {
     );
   }
 }
+
+function bagRandomizer<const N extends BagSpec['name']>(
+  spec: BagSpec & { name: N },
+  more: { description: string; publishedPredictability?: number },
+) {
+  return defineRandomizer({
+    name: spec.name,
+    ...more,
+    defaults: {},
+    create: (rng) => new BagRandomizer(spec, rng),
+    restore: (rng, state) => {
+      const bags = state.bags;
+      // map below skips a sparse array's holes: a hole is a missing bag.
+      if (!Array.isArray(bags) || bags.length !== spec.bagCount || firstHole(bags) >= 0)
+        invalidState(state, `bags must be a list of ${spec.bagCount} bag(s); got ${describe(bags)}`);
+      const checked = bags.map((_, i) => {
+        const bag = [...checkPieceIds(state, `bag ${i}`, bags[i])];
+        const perPiece = new Array<number>(PIECE_COUNT).fill(0);
+        for (const id of bag) perPiece[id]++;
+        if (bag.length === 0 || perPiece.some((n) => n > spec.copies)) {
+          invalidState(
+            state,
+            `bag ${i} must hold 1 to ${fullBag(spec).length} pieces, at most ${spec.copies} of each; got ${describe(bag)}`,
+          );
+        }
+        return bag;
+      });
+      return new BagRandomizer(spec, rng, checked);
+    },
+    longIDroughts: false,
+  });
+}
+
+export const bag7 = bagRandomizer(BAG_SPECS.bag7, {
+  description: 'the 7-bag: each piece once per bag of seven',
+  publishedPredictability: 0.3704,
+});
+export const bag14 = bagRandomizer(BAG_SPECS.bag14, {
+  description: 'the 14-bag: each piece twice per bag of fourteen',
+});
+export const twoBag = bagRandomizer(BAG_SPECS.twoBag, {
+  description: 'two 7-bags, each deal from either one at even odds',
+});
+export const redBlue = bagRandomizer(BAG_SPECS.redBlue, {
+  description: 'the red and blue halves of a coloured 14-bag, each deal from either by their sizes',
+});

@@ -6,8 +6,8 @@
  */
 import { StackRankError, describe, requireInt } from '../errors.js';
 import { PIECES, PIECE_COUNT, type Piece } from '../pieces.js';
-import type { Rng } from '../random.js';
-import type { Randomizer, RandomizerName, RandomizerState } from './types.js';
+import { Rng } from '../random.js';
+import type { RandomizerOf, RandomizerStateOf } from './types.js';
 
 export const PAIR_COUNT = PIECE_COUNT * PIECE_COUNT;
 /** Most letters one take() returns: a 16 M-character string (32 MB); longer streams go through fillIds. */
@@ -19,9 +19,9 @@ export interface Successor {
   readonly randomizer: BaseRandomizer;
 }
 
-export abstract class BaseRandomizer implements Randomizer {
+export abstract class BaseRandomizer implements RandomizerOf {
   constructor(
-    readonly name: RandomizerName,
+    readonly name: string,
     protected readonly rng: Rng,
     readonly params: Readonly<Record<string, number>> = {},
   ) {}
@@ -95,7 +95,7 @@ export abstract class BaseRandomizer implements Randomizer {
     return out;
   }
 
-  afterDealing(id: number): Randomizer {
+  afterDealing(id: number): RandomizerOf {
     requireInt('afterDealing(id): id', id, 0, PIECE_COUNT - 1);
     const after = this.distribution()[id] > 0 ? this.stateAfter(id, this.rng.clone()) : undefined;
     if (!after) {
@@ -135,11 +135,11 @@ export abstract class BaseRandomizer implements Randomizer {
     return out;
   }
 
-  state(): RandomizerState {
+  state(): RandomizerStateOf {
     return {
       name: this.name,
       params: { ...this.params },
-      rng: [...this.rng.state()] as RandomizerState['rng'],
+      rng: [...this.rng.state()] as RandomizerStateOf['rng'],
       ...this.fields(),
     };
   }
@@ -270,4 +270,20 @@ export class MixtureRandomizer extends BaseRandomizer {
       this.components.map((c) => ({ weight: c.weight, randomizer: c.randomizer.withRng(rng) })),
     );
   }
+}
+
+/**
+ * The PRNG of a prior's states (docs/randomizers.md, "Following a game"): a mixture's states share one, and no chance
+ * depends on it (distribution() is exact over the PRNG).
+ */
+export const priorRng = () => new Rng(1);
+
+/** An exact mixture of equally likely states (or the one state): a prior over states the pieces cannot tell apart. */
+export function evenMixture(states: readonly BaseRandomizer[]): BaseRandomizer {
+  if (states.length === 1) return states[0];
+  const shared = priorRng();
+  return new MixtureRandomizer(
+    shared,
+    states.map((s) => ({ weight: 1 / states.length, randomizer: s.withRng(shared) })),
+  );
 }

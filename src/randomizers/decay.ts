@@ -9,7 +9,9 @@
 import { StackRankError, describe } from '../errors.js';
 import { PIECE_COUNT } from '../pieces.js';
 import type { Rng } from '../random.js';
-import { BaseRandomizer, pairArray, type Successor } from './base.js';
+import { BaseRandomizer, pairArray, priorRng, type Successor } from './base.js';
+import { defineRandomizer } from './definition.js';
+import { invalidState, numberList } from './snapshot.js';
 
 export const DEFAULT_DENOMINATOR = 1.1;
 /** The smallest denominator checkDenominator accepts (1: memoryless). */
@@ -133,3 +135,27 @@ function writeChances(w: Float64Array, out: Float64Array, at: number, scale: num
   for (let p = 0; p < PIECE_COUNT; p++) total += w[p];
   for (let p = 0; p < PIECE_COUNT; p++) out[at + p] = scale * (w[p] / total);
 }
+
+export const decay = defineRandomizer({
+  name: 'decay',
+  description: 'the decay-randomizer post: a dealt piece gives up part of its weight to the others',
+  defaults: {
+    /** decay only: weight divisor, a finite number >= 1, default 1.1. */
+    denominator: DEFAULT_DENOMINATOR as number,
+  },
+  create: (rng, params, warn) => new DecayRandomizer(rng, checkDenominator(params.denominator, warn)),
+  restore: (rng, state, warn) => {
+    const weights = numberList(state, 'weights', PIECE_COUNT);
+    const total = weights.reduce((a, b) => a + b, 0);
+    // Dealing keeps the total at 7 (up to rounding); anything far from it was not made by this generator.
+    if (!(Math.abs(total - PIECE_COUNT) < 1e-6))
+      invalidState(state, `weights must sum to ${PIECE_COUNT}; got ${total}`);
+    return new DecayRandomizer(rng, checkDenominator(state.params?.denominator, warn), weights);
+  },
+  longIDroughts: true,
+  follow: (fresh, atStart) =>
+    atStart
+      ? { prior: fresh, exact: true }
+      : // Even weights, moved by each piece seen: the weights before the first piece seen are unknown.
+        { prior: new DecayRandomizer(priorRng(), fresh.params.denominator), exact: false },
+});

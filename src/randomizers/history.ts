@@ -6,6 +6,8 @@
 import { PIECE_COUNT, pieceId } from '../pieces.js';
 import type { Rng } from '../random.js';
 import { BaseRandomizer, pairArray, type Successor } from './base.js';
+import { defineRandomizer } from './definition.js';
+import { booleanField, pieceIdList } from './snapshot.js';
 
 export const HISTORY_LENGTH = 4;
 
@@ -21,8 +23,8 @@ export interface HistoryRollSpec {
   readonly historyAfterFirst: readonly number[];
 }
 
-export const TGM1: HistoryRollSpec = { name: 'tgm1', rolls: 4, historyAfterFirst: [Z, Z, Z] };
-export const TGM2: HistoryRollSpec = { name: 'tgm2', rolls: 6, historyAfterFirst: [Z, S, S] };
+export const TGM1: HistoryRollSpec & { name: 'tgm1' } = { name: 'tgm1', rolls: 4, historyAfterFirst: [Z, Z, Z] };
+export const TGM2: HistoryRollSpec & { name: 'tgm2' } = { name: 'tgm2', rolls: 6, historyAfterFirst: [Z, S, S] };
 
 export function dealFirstPiece(rng: Rng): number {
   return FIRST_PIECE_IDS[rng.nextInt(FIRST_PIECE_IDS.length)];
@@ -136,3 +138,37 @@ export function historyRollChances(recent: number, rolls: number, out: Float64Ar
   const stale = retry ** (rolls - 1) / PIECE_COUNT;
   for (let p = 0; p < PIECE_COUNT; p++) out[at + p] = scale * (recent & (1 << p) ? stale : fresh);
 }
+
+function historyRandomizer<const N extends HistoryRollSpec['name']>(
+  spec: HistoryRollSpec & { name: N },
+  more: {
+    description: string;
+    publishedPredictability: number;
+  },
+) {
+  return defineRandomizer({
+    name: spec.name,
+    ...more,
+    defaults: {},
+    create: (rng) => new HistoryRollRandomizer(spec, rng),
+    restore: (rng, state) => {
+      const started = booleanField(state, 'started');
+      return new HistoryRollRandomizer(
+        spec,
+        rng,
+        [...pieceIdList(state, 'history', started ? HISTORY_LENGTH : 0)],
+        started,
+      );
+    },
+    longIDroughts: false,
+  });
+}
+
+export const tgm1 = historyRandomizer(TGM1, {
+  description: "TGM's history roll: 4 rolls against the last 4 pieces",
+  publishedPredictability: 0.2896,
+});
+export const tgm2 = historyRandomizer(TGM2, {
+  description: "TGM2's history roll: 6 rolls against the last 4 pieces",
+  publishedPredictability: 0.318,
+});

@@ -12,191 +12,46 @@ import {
   optionNames,
   optionsObject,
 } from '../errors.js';
-import { PIECE_COUNT } from '../pieces.js';
 import { Rng, checkSeed } from '../random.js';
-import { BAG_SPECS, BagRandomizer, fullBag } from './bags.js';
-import { MixtureRandomizer, type BaseRandomizer } from './base.js';
-import { DEFAULT_DENOMINATOR, DecayRandomizer, checkDenominator } from './decay.js';
-import { HISTORY_LENGTH, HistoryRollRandomizer, TGM1, TGM2, type HistoryRollSpec } from './history.js';
-import { MemorylessRandomizer } from './memoryless.js';
-import { NesSketchRandomizer } from './nes-sketch.js';
-import { NO_PIECE, NesRandomizer, SPAWN_COUNT_VALUES } from './nes.js';
+import { MixtureRandomizer } from './base.js';
+import type { RandomizerDefinition } from './definition.js';
 import {
-  booleanField,
-  checkPieceIds,
-  invalidState,
-  numberList,
-  pieceIdField,
-  pieceIdList,
-  rngFromState,
-} from './snapshot.js';
-import { DEFAULT_POOL_QUIRK, POOL_SIZE, Tgm3Randomizer, initialDroughtOrder, initialPool } from './tgm3.js';
-import { RANDOMIZER_NAMES, type Randomizer, type RandomizerName, type RandomizerState } from './types.js';
+  RANDOMIZERS,
+  RANDOMIZER_NAMES,
+  isRandomizerName,
+  randomizerDefinition,
+  type Randomizer,
+  type RandomizerName,
+  type RandomizerParams,
+  type RandomizerState,
+} from './registry.js';
+import { invalidState, rngFromState } from './snapshot.js';
 
-export { RANDOMIZER_NAMES, type Randomizer, type RandomizerName, type RandomizerState } from './types.js';
+// The names, the types and each randomizer's definition.
+export * from './registry.js';
 
-export interface RandomizerOptions {
+/** The seed, every randomizer's parameters (registry.ts, `RandomizerParams`) and a warning callback. */
+export interface RandomizerOptions extends RandomizerParams {
   /** Any safe integer (reduced mod 2^32); default 0. */
   seed?: number;
-  /** decay only: weight divisor, a finite number >= 1, default 1.1. */
-  denominator?: number;
-  /** tgm3 only: 1 (default) deals with the game's pool quirk, 0 with the idealised pool (docs/randomizers.md). */
-  poolQuirk?: 0 | 1;
   /** Receives advisory messages (none are issued today; kept so existing callers keep working); default console.warn. */
   onWarning?: (message: string) => void;
 }
 
-/** Every option any family reads; a key outside them is refused even when its value is undefined. */
-const RANDOMIZER_OPTIONS = optionNames<RandomizerOptions>({
-  seed: true,
-  denominator: true,
-  poolQuirk: true,
-  onWarning: true,
-});
+/** Every option any randomizer reads; a key outside them is refused even when its value is undefined. */
+const RANDOMIZER_OPTIONS: readonly string[] = [
+  ...optionNames<Pick<RandomizerOptions, 'seed' | 'onWarning'>>({ seed: true, onWarning: true }),
+  ...new Set(RANDOMIZERS.flatMap((r) => Object.keys(r.defaults))),
+];
 
-interface Family {
-  /** Parameter names with their defaults; anything else passed in is rejected. */
-  readonly defaults: Readonly<Record<string, number>>;
-  create(rng: Rng, params: Record<string, number>, warn: (message: string) => void): BaseRandomizer;
-  restore(rng: Rng, state: RandomizerState, warn: (message: string) => void): BaseRandomizer;
-}
-
-function historyFamily(spec: HistoryRollSpec): Family {
-  return {
-    defaults: {},
-    create: (rng) => new HistoryRollRandomizer(spec, rng),
-    restore: (rng, state) => {
-      const started = booleanField(state, 'started');
-      return new HistoryRollRandomizer(
-        spec,
-        rng,
-        [...pieceIdList(state, 'history', started ? HISTORY_LENGTH : 0)],
-        started,
-      );
-    },
-  };
-}
-
-function bagFamily(name: keyof typeof BAG_SPECS): Family {
-  const spec = BAG_SPECS[name];
-  return {
-    defaults: {},
-    create: (rng) => new BagRandomizer(spec, rng),
-    restore: (rng, state) => {
-      const bags = state.bags;
-      // map below skips a sparse array's holes: a hole is a missing bag.
-      if (!Array.isArray(bags) || bags.length !== spec.bagCount || firstHole(bags) >= 0)
-        invalidState(state, `bags must be a list of ${spec.bagCount} bag(s); got ${describe(bags)}`);
-      const checked = bags.map((_, i) => {
-        const bag = [...checkPieceIds(state, `bag ${i}`, bags[i])];
-        const perPiece = new Array<number>(PIECE_COUNT).fill(0);
-        for (const id of bag) perPiece[id]++;
-        if (bag.length === 0 || perPiece.some((n) => n > spec.copies)) {
-          invalidState(
-            state,
-            `bag ${i} must hold 1 to ${fullBag(spec).length} pieces, at most ${spec.copies} of each; got ${describe(bag)}`,
-          );
-        }
-        return bag;
-      });
-      return new BagRandomizer(spec, rng, checked);
-    },
-  };
-}
-
-const FAMILIES: Record<RandomizerName, Family> = {
-  memoryless: {
-    defaults: {},
-    create: (rng) => new MemorylessRandomizer(rng),
-    restore: (rng) => new MemorylessRandomizer(rng),
-  },
-  nes: {
-    defaults: {},
-    // A game starts with whatever spawn count the previous games left (the game never resets it).
-    create: (rng) => new NesRandomizer(rng, rng.nextInt(SPAWN_COUNT_VALUES)),
-    restore: (rng, state) => {
-      const spawnCount = state.spawnCount;
-      if (!Number.isInteger(spawnCount) || (spawnCount as number) < 0 || (spawnCount as number) >= SPAWN_COUNT_VALUES) {
-        invalidState(state, `spawnCount must be an integer 0..${SPAWN_COUNT_VALUES - 1}; got ${describe(spawnCount)}`);
-      }
-      const previous = pieceIdField(state, 'previous', true);
-      const secondPiece = booleanField(state, 'secondPiece');
-      if (secondPiece && previous === NO_PIECE) invalidState(state, 'secondPiece needs the first piece in previous');
-      return new NesRandomizer(rng, spawnCount as number, previous, secondPiece);
-    },
-  },
-  nesSketch: {
-    defaults: {},
-    create: (rng) => new NesSketchRandomizer(rng),
-    restore: (rng, state) => new NesSketchRandomizer(rng, pieceIdField(state, 'previous', true)),
-  },
-  tgm1: historyFamily(TGM1),
-  tgm2: historyFamily(TGM2),
-  tgm3: {
-    defaults: { poolQuirk: DEFAULT_POOL_QUIRK },
-    create: (rng, params) =>
-      new Tgm3Randomizer(rng, initialPool(), initialDroughtOrder(), [], false, 0, checkPoolQuirk(params.poolQuirk)),
-    restore: (rng, state) => {
-      const started = booleanField(state, 'started');
-      const order = pieceIdList(state, 'droughtOrder', PIECE_COUNT);
-      if (new Set(order).size !== PIECE_COUNT)
-        invalidState(state, `droughtOrder must list each piece once; got ${describe(order)}`);
-      const history = pieceIdList(state, 'history', started ? HISTORY_LENGTH : 0);
-      const seen = state.seen;
-      if (!Number.isInteger(seen) || (seen as number) < 0 || (seen as number) >= 1 << PIECE_COUNT) {
-        invalidState(state, `seen must be a bit mask 0..${(1 << PIECE_COUNT) - 1}; got ${describe(seen)}`);
-      }
-      const poolQuirk = checkPoolQuirk(state.params.poolQuirk);
-      return new Tgm3Randomizer(
-        rng,
-        [...pieceIdList(state, 'pool', POOL_SIZE)],
-        [...order],
-        [...history],
-        started,
-        seen as number,
-        poolQuirk,
-      );
-    },
-  },
-  bag7: bagFamily('bag7'),
-  bag14: bagFamily('bag14'),
-  twoBag: bagFamily('twoBag'),
-  redBlue: bagFamily('redBlue'),
-  decay: {
-    defaults: { denominator: DEFAULT_DENOMINATOR },
-    create: (rng, params, warn) => new DecayRandomizer(rng, checkDenominator(params.denominator, warn)),
-    restore: (rng, state, warn) => {
-      const weights = numberList(state, 'weights', PIECE_COUNT);
-      const total = weights.reduce((a, b) => a + b, 0);
-      // Dealing keeps the total at 7 (up to rounding); anything far from it was not made by this generator.
-      if (!(Math.abs(total - PIECE_COUNT) < 1e-6))
-        invalidState(state, `weights must sum to ${PIECE_COUNT}; got ${total}`);
-      return new DecayRandomizer(rng, checkDenominator(state.params?.denominator, warn), weights);
-    },
-  },
-};
-
-function checkPoolQuirk(value: unknown): number {
-  if (value !== 0 && value !== 1)
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `tgm3's poolQuirk must be 1 (the game's pool quirk) or 0 (the idealised pool); got ${describe(value)}`,
-    );
-  return value;
-}
-
-export function isRandomizerName(name: unknown): name is RandomizerName {
-  return typeof name === 'string' && (RANDOMIZER_NAMES as readonly string[]).includes(name);
-}
-
-function familyOf(name: unknown): Family {
+function familyOf(name: unknown): RandomizerDefinition {
   if (!isRandomizerName(name)) {
     throw new StackRankError(
       'BAD_ARGUMENT',
       `unknown randomizer ${describe(name)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
     );
   }
-  return FAMILIES[name];
+  return randomizerDefinition(name);
 }
 
 /** The parameters `name` accepts, with their defaults (e.g. `{ denominator: 1.1 }` for decay). */
@@ -229,7 +84,7 @@ export function createRandomizer(name: RandomizerName, options: RandomizerOption
     }
     params[key] = value as number;
   }
-  return family.create(new Rng(checkSeed(seed)), params, onWarning);
+  return family.create(new Rng(checkSeed(seed)), params, onWarning) as Randomizer;
 }
 
 const RESTORE_RANDOMIZER_OPTIONS = optionNames<Pick<RandomizerOptions, 'onWarning'>>({ onWarning: true });
@@ -265,7 +120,7 @@ export function restoreRandomizer(
       state,
       `params must be ${names.length ? `{ ${names.join(', ')} }` : '{}'} as state() gives them; got ${describe(params)}`,
     );
-  if (state.mixture === undefined) return family.restore(rng, state, warn);
+  if (state.mixture === undefined) return family.restore(rng, state, warn) as Randomizer;
   const parts = state.mixture;
   // map below skips a sparse array's holes: a hole is a missing entry.
   if (!Array.isArray(parts) || parts.length === 0 || firstHole(parts) >= 0)
@@ -288,5 +143,5 @@ export function restoreRandomizer(
   return new MixtureRandomizer(
     rng,
     components.map((c) => ({ weight: c.weight / total, randomizer: c.randomizer })),
-  );
+  ) as Randomizer;
 }

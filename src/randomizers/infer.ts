@@ -13,21 +13,20 @@
  * over the states the generator can be in at an unknown point of a game (the bags: every bag content as likely as a
  * game leaves it, Cold Clear's bag speculation for a 7-bag; NES and the TGM histories: every previous piece or
  * history alike) and narrows it with each piece. tgm3 under way follows tgm2 (the same history and rolls, its pool
- * unknown) and decay even weights moved by each piece seen: approximations.
+ * unknown) and decay even weights moved by each piece seen: approximations. The bags and the TGM histories have
+ * tables of their own here; every other randomizer is followed through its states (afterDealing) from the prior its
+ * definition gives (definition.ts, `follow`).
  *
  * A piece the randomizer cannot deal where it stands (a 7-bag dealing a piece twice in one bag) means the game does
  * not use that randomizer: the chances are uniform from then on, and `contradictedAt` says at which piece.
  */
 import { PIECE_COUNT } from '../pieces.js';
-import { Rng } from '../random.js';
 import { BAG_SPECS } from './bags.js';
-import { MixtureRandomizer, type BaseRandomizer, type Successor } from './base.js';
-import { DecayRandomizer } from './decay.js';
+import { MixtureRandomizer, priorRng, type BaseRandomizer } from './base.js';
 import { HISTORY_LENGTH, TGM1, TGM2, historyMask, historyRollChances, type HistoryRollSpec } from './history.js';
-import { createRandomizer, restoreRandomizer, type RandomizerName } from './index.js';
+import { createRandomizer, restoreRandomizer } from './index.js';
 import { MemorylessRandomizer } from './memoryless.js';
-import { NesSketchRandomizer } from './nes-sketch.js';
-import { NO_PIECE, NesRandomizer } from './nes.js';
+import { randomizerDefinition, type RandomizerName, type RandomizerParams, type RandomizerState } from './registry.js';
 import { POOL_SIZE } from './tgm3.js';
 
 /**
@@ -38,11 +37,7 @@ import { POOL_SIZE } from './tgm3.js';
  */
 export type RandomizerKnowledge = 'exact' | 'mixture' | 'approximate' | 'uniform';
 
-/** The parameters of a randomizer family (decay's denominator, tgm3's poolQuirk), as createRandomizer takes them. */
-export interface RandomizerParams {
-  denominator?: number;
-  poolQuirk?: 0 | 1;
-}
+export type { RandomizerParams } from './registry.js';
 
 /** What is believed about the randomizer's state. */
 interface Belief {
@@ -83,12 +78,8 @@ export class PieceInference {
     if (!atStart && (name === 'tgm1' || name === 'tgm2' || name === 'tgm3'))
       // tgm3's pool cannot be pinned down from the pieces; its history and six rolls are tgm2's.
       return new PieceInference(new HistoryTableBelief(name === 'tgm1' ? TGM1 : TGM2), name === 'tgm3');
-    if (atStart) {
-      // NES starts from whatever spawn count the games before left: every count alike (only its value mod 8 counts).
-      return new PieceInference(new StateBelief(name === 'nes' ? evenMixture(spawnCounts(NO_PIECE)) : fresh), false);
-    }
-    const prior = underWayPrior(name, fresh);
-    return new PieceInference(new StateBelief(prior), name === 'tgm3' || name === 'decay');
+    const { prior, exact } = followPrior(name, fresh, atStart);
+    return new PieceInference(new StateBelief(prior), !exact);
   }
 
   /** How many pieces have been observed. */
@@ -130,9 +121,6 @@ export class PieceInference {
     return this.belief.chances(into);
   }
 }
-
-/** Mixture states share one PRNG, which no chance depends on (distribution() is exact over it). */
-const rng = () => new Rng(1);
 
 /** A randomizer's state, or an exact mixture of states (afterDealing conditions it). */
 class StateBelief implements Belief {
@@ -176,7 +164,7 @@ class Tgm3Belief implements Belief {
     for (const p of state.pool as number[]) counts[p]++;
     counts[counts.indexOf(Math.max(...counts))]--;
     counts[id]++;
-    return new Tgm3Belief(restoreRandomizer({ ...state, pool: poolOf(counts) }) as BaseRandomizer);
+    return new Tgm3Belief(restoreRandomizer({ ...state, pool: poolOf(counts) } as RandomizerState) as BaseRandomizer);
   }
 }
 
@@ -186,7 +174,10 @@ function averagePool(state: BaseRandomizer): BaseRandomizer {
   const mean = new Float64Array(PIECE_COUNT);
   for (const { weight, randomizer } of state.parts)
     for (const p of randomizer.state().pool as number[]) mean[p] += weight;
-  return restoreRandomizer({ ...state.parts[0].randomizer.state(), pool: roundedPool(mean) }) as BaseRandomizer;
+  return restoreRandomizer({
+    ...state.parts[0].randomizer.state(),
+    pool: roundedPool(mean),
+  } as RandomizerState) as BaseRandomizer;
 }
 
 /** POOL_SIZE slots from average slot counts: their floors, then one more for the largest remainders. */
@@ -492,41 +483,14 @@ function pairSizeLaw(n: number, bySize: boolean): Float64Array {
   return law;
 }
 
-/** A mixture of equally likely states (or the one state). */
-function evenMixture(states: BaseRandomizer[]): BaseRandomizer {
-  return weightedMixture(states.map((randomizer) => ({ weight: 1 / states.length, randomizer })));
-}
-
-function weightedMixture(parts: Successor[]): BaseRandomizer {
-  if (parts.length === 1) return parts[0].randomizer;
-  const shared = rng();
-  return new MixtureRandomizer(
-    shared,
-    parts.map((p) => ({ weight: p.weight, randomizer: p.randomizer.withRng(shared) })),
-  );
-}
-
-/** NES states with each spawn count 0..7 (only the count mod 8 changes a chance) after `previous`. */
-function spawnCounts(previous: number): NesRandomizer[] {
-  return Array.from({ length: 8 }, (_, count) => new NesRandomizer(rng(), count, previous, false));
-}
-
-const pieceIds = () => Array.from({ length: PIECE_COUNT }, (_, p) => p);
-
-/** A prior over the states of a game under way (the families without a table of their own). */
-function underWayPrior(name: RandomizerName, fresh: BaseRandomizer): BaseRandomizer {
-  switch (name) {
-    case 'nesSketch':
-      // Its chain is symmetric, so every previous piece is equally likely at an unknown point of a game.
-      return evenMixture(pieceIds().map((p) => new NesSketchRandomizer(rng(), p)));
-    case 'nes':
-      return evenMixture(pieceIds().flatMap((p) => spawnCounts(p)));
-    case 'decay':
-      // Even weights, moved by each piece seen: the weights before the first piece seen are unknown.
-      return new DecayRandomizer(rng(), fresh.params.denominator);
-    default:
-      return new MemorylessRandomizer(rng());
-  }
+/**
+ * Where the generic following starts: the randomizer's own prior (its definition's `follow`), else the generator as
+ * a game starts it and, under way, uniform chances the pieces never narrow (approximate).
+ */
+function followPrior(name: RandomizerName, fresh: BaseRandomizer, atStart: boolean) {
+  const follow = randomizerDefinition(name).follow;
+  if (follow) return follow(fresh, atStart);
+  return atStart ? { prior: fresh, exact: true } : { prior: new MemorylessRandomizer(priorRng()), exact: false };
 }
 
 /** The binomial coefficient C(n, k). */

@@ -5,6 +5,7 @@
 import { PIECE_COUNT } from '../pieces.js';
 import type { Rng } from '../random.js';
 import { BaseRandomizer, pairArray, type Successor } from './base.js';
+import { defineRandomizer } from './definition.js';
 
 export class MemorylessRandomizer extends BaseRandomizer {
   constructor(rng: Rng) {
@@ -36,3 +37,15 @@ export class MemorylessRandomizer extends BaseRandomizer {
     return new MemorylessRandomizer(rng);
   }
 }
+
+export const memoryless = defineRandomizer({
+  name: 'memoryless',
+  description: 'every piece an independent uniform draw',
+  defaults: {},
+  create: (rng) => new MemorylessRandomizer(rng),
+  restore: (rng) => new MemorylessRandomizer(rng),
+  longIDroughts: true,
+  publishedPredictability: 0.1429,
+  // Nothing to learn: a game under way is in the one state there is.
+  follow: (fresh) => ({ prior: fresh, exact: true }),
+});

@@ -6,7 +6,9 @@
  */
 import { PIECE_COUNT } from '../pieces.js';
 import type { Rng } from '../random.js';
-import { BaseRandomizer, pairArray, type Successor } from './base.js';
+import { BaseRandomizer, evenMixture, pairArray, priorRng, type Successor } from './base.js';
+import { defineRandomizer } from './definition.js';
+import { pieceIdField } from './snapshot.js';
 
 const ROLL_OUTCOMES = 8;
 export const NO_PIECE = -1;
@@ -65,3 +67,19 @@ function nesChance(previous: number, p: number): number {
 function nesChances(previous: number, out: Float64Array, at: number, scale: number): void {
   for (let p = 0; p < PIECE_COUNT; p++) out[at + p] = scale * nesChance(previous, p);
 }
+
+export const nesSketch = defineRandomizer({
+  name: 'nesSketch',
+  description: 'the common simplified sketch of the NES generator (one reroll on a repeat)',
+  defaults: {},
+  create: (rng) => new NesSketchRandomizer(rng),
+  restore: (rng, state) => new NesSketchRandomizer(rng, pieceIdField(state, 'previous', true)),
+  longIDroughts: true,
+  follow: (fresh, atStart) => ({
+    // Its chain is symmetric, so every previous piece is equally likely at an unknown point of a game.
+    prior: atStart
+      ? fresh
+      : evenMixture(Array.from({ length: PIECE_COUNT }, (_, p) => new NesSketchRandomizer(priorRng(), p))),
+    exact: true,
+  }),
+});

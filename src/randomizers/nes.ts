@@ -8,9 +8,12 @@
  * 32,767-state cycle before each pick. The one exception is the game's second piece, which the game picks right
  * after the first with exactly one LFSR step in between: it is dealt from its exact law given the first piece.
  */
+import { describe } from '../errors.js';
 import { PIECE_COUNT, pieceId } from '../pieces.js';
 import type { Rng } from '../random.js';
-import { BaseRandomizer, pairArray, type Successor } from './base.js';
+import { BaseRandomizer, evenMixture, pairArray, priorRng, type Successor } from './base.js';
+import { defineRandomizer } from './definition.js';
+import { booleanField, invalidState, pieceIdField } from './snapshot.js';
 
 export const NO_PIECE = -1;
 /** The game's spawnTable: the spawn orientation id of each piece, in the game's order T J Z O S L I. */
@@ -191,3 +194,34 @@ export class NesRandomizer extends BaseRandomizer {
     return new NesRandomizer(rng, this.spawnCount, this.previous, this.secondPiece);
   }
 }
+
+/** NES states with each spawn count 0..7 (only the count mod 8 changes a chance) after `previous`. */
+function spawnCounts(previous: number): NesRandomizer[] {
+  return Array.from({ length: 8 }, (_, count) => new NesRandomizer(priorRng(), count, previous, false));
+}
+
+export const nes = defineRandomizer({
+  name: 'nes',
+  description: "the NES game's own generator (its LFSR, spawn count and biased reroll)",
+  defaults: {},
+  // A game starts with whatever spawn count the previous games left (the game never resets it).
+  create: (rng) => new NesRandomizer(rng, rng.nextInt(SPAWN_COUNT_VALUES)),
+  restore: (rng, state) => {
+    const spawnCount = state.spawnCount;
+    if (!Number.isInteger(spawnCount) || (spawnCount as number) < 0 || (spawnCount as number) >= SPAWN_COUNT_VALUES) {
+      invalidState(state, `spawnCount must be an integer 0..${SPAWN_COUNT_VALUES - 1}; got ${describe(spawnCount)}`);
+    }
+    const previous = pieceIdField(state, 'previous', true);
+    const secondPiece = booleanField(state, 'secondPiece');
+    if (secondPiece && previous === NO_PIECE) invalidState(state, 'secondPiece needs the first piece in previous');
+    return new NesRandomizer(rng, spawnCount as number, previous, secondPiece);
+  },
+  longIDroughts: true,
+  follow: (_fresh, atStart) => ({
+    // The spawn count the game started from is hidden: every count alike; under way, every previous piece too.
+    prior: evenMixture(
+      atStart ? spawnCounts(NO_PIECE) : Array.from({ length: PIECE_COUNT }, (_, p) => spawnCounts(p)).flat(),
+    ),
+    exact: true,
+  }),
+});

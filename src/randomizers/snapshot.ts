@@ -5,7 +5,7 @@
 import { StackRankError, describe, firstHole } from '../errors.js';
 import { PIECE_COUNT } from '../pieces.js';
 import { Rng } from '../random.js';
-import type { RandomizerState } from './types.js';
+import type { RandomizerStateOf as RandomizerState } from './types.js';
 
 function bad(state: RandomizerState, what: string): never {
   throw new StackRankError('BAD_ARGUMENT', `${state.name} state: ${what}`);

@@ -14,7 +14,10 @@
  */
 import { PIECE_COUNT, pieceId } from '../pieces.js';
 import type { Rng } from '../random.js';
+import { StackRankError, describe } from '../errors.js';
 import { BaseRandomizer, pairArray, type Successor } from './base.js';
+import { defineRandomizer } from './definition.js';
+import { booleanField, invalidState, pieceIdList } from './snapshot.js';
 import { HISTORY_LENGTH, dealFirstPiece, historyMask, pushHistory, writeFirstPieceDistribution } from './history.js';
 
 export const POOL_SIZE = 35;
@@ -379,3 +382,45 @@ function groupDeals(s: PairScratch, recent: number, front: number): void {
     }
   }
 }
+
+function checkPoolQuirk(value: unknown): number {
+  if (value !== 0 && value !== 1)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `tgm3's poolQuirk must be 1 (the game's pool quirk) or 0 (the idealised pool); got ${describe(value)}`,
+    );
+  return value;
+}
+
+export const tgm3 = defineRandomizer({
+  name: 'tgm3',
+  description: "TGM3's pool of 35 slots refilled by drought, with the game's pool quirk (poolQuirk)",
+  defaults: {
+    /** tgm3 only: 1 (default) deals with the game's pool quirk, 0 with the idealised pool (docs/randomizers.md). */
+    poolQuirk: DEFAULT_POOL_QUIRK as 0 | 1,
+  },
+  create: (rng, params) =>
+    new Tgm3Randomizer(rng, initialPool(), initialDroughtOrder(), [], false, 0, checkPoolQuirk(params.poolQuirk)),
+  restore: (rng, state) => {
+    const started = booleanField(state, 'started');
+    const order = pieceIdList(state, 'droughtOrder', PIECE_COUNT);
+    if (new Set(order).size !== PIECE_COUNT)
+      invalidState(state, `droughtOrder must list each piece once; got ${describe(order)}`);
+    const history = pieceIdList(state, 'history', started ? HISTORY_LENGTH : 0);
+    const seen = state.seen;
+    if (!Number.isInteger(seen) || (seen as number) < 0 || (seen as number) >= 1 << PIECE_COUNT) {
+      invalidState(state, `seen must be a bit mask 0..${(1 << PIECE_COUNT) - 1}; got ${describe(seen)}`);
+    }
+    const poolQuirk = checkPoolQuirk(state.params.poolQuirk);
+    return new Tgm3Randomizer(
+      rng,
+      [...pieceIdList(state, 'pool', POOL_SIZE)],
+      [...order],
+      [...history],
+      started,
+      seen as number,
+      poolQuirk,
+    );
+  },
+  longIDroughts: false,
+});

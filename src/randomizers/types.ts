@@ -1,37 +1,23 @@
 /**
- * The common shape of every piece generator (docs/randomizers.md). Families live in their own modules; index.ts builds
- * them by name.
+ * The common shape of every piece generator (docs/randomizers.md), over its name type: registry.ts lists the
+ * generators and names the public `Randomizer` (this shape over `RandomizerName`); each generator lives in its own
+ * module, which imports this one and not the registry.
  */
 import type { Piece } from '../pieces.js';
-
-export const RANDOMIZER_NAMES = [
-  'memoryless',
-  'nes',
-  'nesSketch',
-  'tgm1',
-  'tgm2',
-  'tgm3',
-  'bag7',
-  'bag14',
-  'twoBag',
-  'redBlue',
-  'decay',
-] as const;
-export type RandomizerName = (typeof RANDOMIZER_NAMES)[number];
 
 /**
  * A JSON-serialisable snapshot: the family name, its parameters, the PRNG state and the family's own fields.
  * `restoreRandomizer(state)` continues the exact same stream.
  */
-export interface RandomizerState {
-  name: RandomizerName;
+export interface RandomizerStateOf<N extends string = string> {
+  name: N;
   params: Record<string, number>;
   rng: [number, number, number, number];
   [field: string]: unknown;
 }
 
-export interface Randomizer extends Iterable<Piece> {
-  readonly name: RandomizerName;
+export interface RandomizerOf<N extends string = string> extends Iterable<Piece> {
+  readonly name: N;
   /** The family parameters in effect (defaults filled in), e.g. `{ denominator: 1.1 }` for decay. */
   readonly params: Readonly<Record<string, number>>;
   /** Deals the next piece as a letter. */
@@ -43,8 +29,8 @@ export interface Randomizer extends Iterable<Piece> {
   /** Deals `count` (default `out.length`) piece ids into `out[0..count)`: the allocation-free path for kernels. */
   fillIds(out: Uint8Array, count?: number): void;
   /** An independent copy in the same state: both deal the same pieces from here on. */
-  clone(): Randomizer;
-  state(): RandomizerState;
+  clone(): RandomizerOf<N>;
+  state(): RandomizerStateOf<N>;
   /**
    * Exact probability of each piece (canonical order) being dealt next, given the current state. Writes into
    * `into` when given (no allocation), otherwise returns a new array.
@@ -59,7 +45,7 @@ export interface Randomizer extends Iterable<Piece> {
    * given `id`; see docs/randomizers.md. Throws BAD_ARGUMENT for an id outside 0..6 or one that cannot be dealt
    * next (probability 0).
    */
-  afterDealing(id: number): Randomizer;
+  afterDealing(id: number): RandomizerOf<N>;
   /**
    * The joint distribution of the next two pieces: entry `p1 * 7 + p2` is P(next is p1) · P(the one after is
    * p2 | next is p1); rows of impossible pieces are zero, row p1 sums to distribution()[p1]. Writes into `into`

@@ -40,6 +40,7 @@ export { SEARCH_MOVES } from './geometry.js';
 export {
   nesTiming,
   gravityAt,
+  formatFrameInputs,
   NES_DOUBLE_KILLSCREEN,
   TAP_TIMELINES,
   DAS_MODES,

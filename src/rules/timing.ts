@@ -4,7 +4,8 @@
  * NES Tetris as it is played") states the model and its sources; the frame-by-frame search is the reachable
  * kernel's (assembly/reachable/timed.ts).
  */
-import { StackRankError, describe } from '../errors.js';
+import { StackRankError, describe, firstHole } from '../errors.js';
+import type { FrameInput } from './types.js';
 
 /** How the piece falls at one level: `rows` rows on every `frames`-th frame (frames - 1, 2 frames - 1, …). */
 export interface GravityStep {
@@ -196,4 +197,28 @@ export function checkTimeline(value: unknown): Timeline {
     `a tap timeline of X and . starting with X, at most ${MAX_TIMELINE} frames, never two X in a row (${TAP_TIMELINES.join(' ')}), or ${DAS_MODES.join(' or ')}`,
     value,
   );
+}
+
+/** Every frame's token (FrameInput): nothing, a shift, a turn, or a shift with a turn. */
+const FRAME_INPUTS: ReadonlySet<string> = new Set<FrameInput>(['.', 'L', 'R', 'A', 'B', 'LA', 'LB', 'RA', 'RB']);
+
+/**
+ * A timed placement's frame inputs (one token per frame, from the piece's first to the one it locks on) as a person
+ * reads them: each press with its frame, then the lock frame (`0:RA 2:R 4:R 6:R (locks on frame 56)`); "no input"
+ * when the piece only falls. Throws BAD_ARGUMENT for anything but a non-empty list of FrameInput tokens.
+ */
+export function formatFrameInputs(inputs: readonly FrameInput[]): string {
+  // every() skips a sparse array's holes: a hole is a missing frame.
+  if (
+    !Array.isArray(inputs) ||
+    inputs.length === 0 ||
+    firstHole(inputs) >= 0 ||
+    !inputs.every((t) => FRAME_INPUTS.has(t))
+  )
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `frame inputs must be a non-empty list of ${[...FRAME_INPUTS].join(' ')} (one a frame, as a timed placement's inputs); got ${describe(inputs)}`,
+    );
+  const presses = inputs.flatMap((t, f) => (t === '.' ? [] : [`${f}:${t}`]));
+  return `${presses.length ? presses.join(' ') : 'no input'} (locks on frame ${inputs.length - 1})`;
 }

@@ -6,7 +6,11 @@ import { ORIENTATIONS, PIECE_COUNT } from '../pieces.js';
 import { MOVE_TETRIS, TETRIS_ROWS } from '../kernels/search-format.js';
 import { tetrisOptions, type StackingSettings } from './rules.js';
 
-export interface Placement {
+/**
+ * One slot of the placement table: a piece's orientation at a left column, which the search kernel's records index
+ * by slot id. Not a move (no landing row, no cells): StackingAI's moves are PlanStep (src/stacking-ai/surface-move.ts).
+ */
+export interface ColumnSlot {
   piece: number;
   /** Index of the orientation in the piece's list (docs/rules.md "Pieces" order). */
   orientation: number;
@@ -14,7 +18,7 @@ export interface Placement {
 }
 
 export interface PlacementTable {
-  placements: Placement[];
+  placements: ColumnSlot[];
   /** start[p] .. start[p+1] are piece p's placements. */
   start: Int32Array;
 }
@@ -28,7 +32,7 @@ const tables = new Map<number, PlacementTable>();
 export function placementTable(width: number): PlacementTable {
   let table = tables.get(width);
   if (table) return table;
-  const placements: Placement[] = [];
+  const placements: ColumnSlot[] = [];
   const start = new Int32Array(PIECE_COUNT + 1);
   for (let piece = 0; piece < PIECE_COUNT; piece++) {
     start[piece] = placements.length;

@@ -11,7 +11,7 @@ import { checksum } from '../rank/file.js';
 import { inNode } from '../node-builtins.js';
 import type { RuleSet } from '../rules/rule-sets.js';
 import { REACH_RECORD_BYTES, newReachRecords, reachRecordCount, reachRecordValid } from '../kernels/search-format.js';
-import type { Placement } from './placements.js';
+import type { ColumnSlot } from './placements.js';
 import type { SetupEvent, SetupReport } from '../setup-progress.js';
 import { type ReachTable, knownReach, reachRequest, reachTableSliced, rememberReach } from './reach.js';
 import { cacheFilePath, readFileChecked, writeFileAtomic } from '../rank/node-io.js';
@@ -173,7 +173,7 @@ export function cachedReachTable(
   width: number,
   maxStep: number,
   boardHeight: number,
-  placements: readonly Placement[],
+  placements: readonly ColumnSlot[],
   env?: Record<string, string | undefined>,
   signal?: AbortSignal,
   report?: SetupReport,

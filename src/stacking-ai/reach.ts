@@ -45,7 +45,7 @@ import {
   setReachRecord,
   type ReachRecords,
 } from '../kernels/search-format.js';
-import type { Placement } from './placements.js';
+import type { ColumnSlot } from './placements.js';
 
 /** What the stacking API's `rules` option takes: a rule-set preset name or a RuleSet (src/rules/rule-sets.ts). */
 
@@ -159,7 +159,7 @@ export function reachTable(
   width: number,
   maxStep: number,
   boardHeight: number,
-  placements: readonly Placement[],
+  placements: readonly ColumnSlot[],
 ): ReachTable | null {
   return runToEnd(reachSteps(rules, width, maxStep, boardHeight, placements));
 }
@@ -170,7 +170,7 @@ export function reachTableSliced(
   width: number,
   maxStep: number,
   boardHeight: number,
-  placements: readonly Placement[],
+  placements: readonly ColumnSlot[],
   slices: SliceOptions,
 ): Promise<ReachTable | null> {
   return runInSlices(reachSteps(rules, width, maxStep, boardHeight, placements), slices);
@@ -181,7 +181,7 @@ function* reachSteps(
   width: number,
   maxStep: number,
   boardHeight: number,
-  placements: readonly Placement[],
+  placements: readonly ColumnSlot[],
 ): Steps<ReachTable | null> {
   requireInt('width', width, MIN_WIDTH, MAX_WIDTH);
   requireInt('maxStep', maxStep, MIN_MAX_STEP, MAX_MAX_STEP);

@@ -58,6 +58,7 @@ import {
   PieceReach,
   checkTurnLevel,
   factsAtLevel,
+  reachableAfter,
   reachableOnRows,
   ruleFacts,
   type GameRuleFacts,
@@ -73,7 +74,7 @@ import {
   burnsRows,
   checkStackRoom,
   coversWell,
-  defaultWell,
+  checkWell,
   maxFloorFor,
   ruleSetKind,
   stackIsTall,
@@ -273,9 +274,7 @@ export class TetrisAI {
     if (opts.versus !== undefined)
       throw new StackRankError('BAD_ARGUMENT', "the versus option is the versus search's: give it with goal 'versus'");
     const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, MAX_LOOKAHEAD);
-    const well = opts.well ?? defaultWell(rules.ruleSet);
-    if (well !== 'right' && well !== 'left' && well !== 'auto')
-      throw new StackRankError('BAD_ARGUMENT', `well must be "right", "left" or "auto"; got ${describe(well)}`);
+    const well = checkWell(opts.well, rules.ruleSet);
     const policy = opts.policy ?? 'both';
     if (!GAME_POLICIES.includes(policy)) {
       throw new StackRankError(
@@ -474,8 +473,8 @@ export class TetrisAI {
     // `reaction` frames later. The move is first chosen without it (its chances in its place). If that move can
     // wait (the piece falls untouched until the reaction is over and then still reaches it), the player waits and
     // then plays the move chosen knowing the piece, if it too is reachable after the wait. Otherwise the first
-    // frames' inputs are the blind move's, and the move changes to the one chosen knowing the piece only if that
-    // one begins with the same inputs.
+    // frames' inputs are the blind move's, and the move changes to the one chosen knowing the piece if the piece
+    // still reaches it from where those inputs have taken it (searched again from there), else stays the blind one.
     const blind = this.play({ ...turn, queue: turn.queue.slice(0, -1), next: turn.revealChances }, undefined, 0, true);
     if (blind === null || blind.inputs.length <= r.reaction) return blind;
     const waited = this.afterWait(turn, r);
@@ -486,7 +485,37 @@ export class TetrisAI {
       return late ? { ...seen, inputs: late } : { ...blind, inputs: waited.get(blindKey)! };
     }
     const seen = this.play(turn, undefined, 0, true);
-    return seen !== null && samePrefix(seen.inputs, blind.inputs, r.reaction) ? seen : blind;
+    if (seen === null || samePrefix(seen.inputs, blind.inputs, r.reaction)) return seen ?? blind;
+    const late = this.afterReaction(turn, r, blind.inputs as FrameInput[])?.get(cellsKey(seen.cells));
+    return late ? { ...seen, inputs: late } : blind;
+  }
+
+  /**
+   * The placements the current piece still reaches from where the blind move's inputs have taken it when the
+   * reaction is over (rounded up as in afterWait, so the search starts at the phase of the piece's first frame), by
+   * cells, with their inputs from the first frame; null when it no longer falls then or under DAS.
+   */
+  private afterReaction(
+    turn: Turn,
+    r: RuleSet & { reaction: number },
+    played: readonly FrameInput[],
+  ): Map<number, FrameInput[]> | null {
+    if (!isTapTimeline(r.timeline!)) return null;
+    const level = turn.level ?? r.level!;
+    const frames = reactionFrames(r, level);
+    const list = reachableAfter(
+      turn.rows,
+      this.width,
+      turn.height,
+      turn.current,
+      factsAtLevel(this.rules, level),
+      played,
+      frames,
+    );
+    if (!list) return null;
+    const out = new Map<number, FrameInput[]>();
+    for (const p of list) out.set(cellsKey(p.cells), p.inputs as FrameInput[]);
+    return out;
   }
 
   /**
@@ -499,9 +528,7 @@ export class TetrisAI {
     if (!isTapTimeline(r.timeline!)) return null;
     const level = turn.level ?? r.level!;
     const gravity = gravityAt(r.timing!, level);
-    const period = timelineMask(r.timeline!).period;
-    const step = lcm(gravity.frames, period);
-    const frames = Math.ceil(r.reaction / step) * step;
+    const frames = reactionFrames(r, level);
     const fallen = (frames / gravity.frames) * gravity.rows;
     const height = turn.height - fallen;
     if (height < 4 || maxHeight(turn.rows) > height) return null;
@@ -813,6 +840,16 @@ class NextWeights {
     }
     return this.leftInto;
   }
+}
+
+/**
+ * The frames a player waits or commits to before the next piece is known: the reaction rounded up to a whole number
+ * of gravity steps and tap periods at the level, so that gravity and the timeline are back at their phase of the
+ * piece's first frame (docs/game.md, "The reaction").
+ */
+function reactionFrames(r: RuleSet & { reaction: number }, level: number): number {
+  const step = lcm(gravityAt(r.timing!, level).frames, timelineMask(r.timeline!).period);
+  return Math.ceil(r.reaction / step) * step;
 }
 
 function lcm(a: number, b: number): number {

@@ -1,6 +1,6 @@
 /**
  * The recover mode's board evaluator (docs/game.md, "Recover"): the BCTS features of docs/fullboard.md computed on
- * bit rows of any height (real boards reach 40 rows; FullBoard stops at 24), plus four terms that point the way
+ * bit rows of any height (real boards reach 40 rows; the full-board player stops at 24), plus four terms that point the way
  * back to a clean stack: the filled cells of the well column, a bonus when the board is a clean stack again, the
  * rows of the floor under it, and a covered well's cover.
  *

@@ -35,7 +35,7 @@ import type { RuleSetName } from '../rules/types.js';
 import { isTimed, type RuleSet } from '../rules/rule-sets.js';
 import { NES_COMPETITION_MAX_LEVEL, NesGame, checkFormat } from '../rules/nes-game.js';
 import { bandOf, checkNesTally, nesRunStats, NES_LEVEL_BANDS, type NesRunStats, type NesTally } from './nes-stats.js';
-import { RULE_SET_NAMES, isRuleSetName } from '../rules/rule-sets.js';
+import { RULE_SETS, RULE_SET_NAMES, isRuleSetName } from '../rules/rule-sets.js';
 import { MAX_LOOKAHEAD } from '../stacking-ai/input.js';
 import { MAX_THREADS, cpuSeconds, defaultThreadCount } from '../threads.js';
 import { defaultGameTable, GAME_GOALS, type GameGoal, TetrisAI, type TetrisAIOptions } from './ai.js';
@@ -43,13 +43,19 @@ import type { GameMove } from './decision.js';
 import { type SetupProgress, setupReporter } from '../setup-progress.js';
 import {
   GAME_POLICIES,
+  HOLD_PLIES,
+  MAX_STACK_ROOM,
+  MIN_STACK_ROOM,
+  WELL_SIDES,
   checkHoldPlies,
   checkStackRoom,
+  checkWell,
+  defaultWell,
   type GamePolicy,
   type HoldPlies,
   type WellSide,
 } from './policy.js';
-import { checkStrength } from './strength.js';
+import { MAX_STRENGTH, MIN_STRENGTH, checkStrength } from './strength.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { countHoles } from '../board-rows.js';
 import { clearsBoard, emptyFrom, lockInPlace, rowsFilled } from './grid.js';
@@ -220,6 +226,14 @@ export interface PlayGameResult {
   lookahead: number;
   hold: boolean;
   policy: GamePolicy;
+  /** The well side the AI played (the rule set's default when none was given). */
+  well: WellSide;
+  /** The rows stack mode kept free as given (stackRoom), or null: the default by rule set and randomizer. */
+  stackRoom: number | null;
+  /** Where stack mode's search could press hold (holdPlies). */
+  holdPlies: HoldPlies;
+  /** The AI's strength, 1..10. */
+  strength: number;
   /** Index of the first game played; gamePieces[i] is game firstGame + i. */
   firstGame: number;
   games: number;
@@ -303,6 +317,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
       'an ai runs on this thread only: with threads > 1 pass the table (each worker makes its own ai)',
     );
   const threads = Math.min(games, opts.ai ? 1 : (opts.threads ?? (await threadsByDefault())));
+  const well = checkWell(opts.well, facts.ruleSet);
   if (signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
   const versus = goal === 'versus';
   // The survival policy's options are left out under goal 'versus' (TetrisAI.create refuses them there).
@@ -312,7 +327,7 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
     versus: opts.versus,
     lookahead,
     randomizer: policy === 'fullBoardOnly' || versus ? undefined : randomizer,
-    well: opts.well,
+    well,
     policy,
     recover: opts.recover,
     stackRoom: checkStackRoom(opts.stackRoom),
@@ -414,6 +429,11 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
       lookahead,
       hold: settings.hold,
       policy,
+      // A given ai plays its own well, hold plies and strength (its stack room it does not tell: the one given here).
+      well: opts.ai?.well ?? well,
+      stackRoom: aiOptions.stackRoom ?? null,
+      holdPlies: opts.ai?.holdPlies ?? aiOptions.holdPlies,
+      strength: opts.ai?.strength ?? aiOptions.strength,
       firstGame,
       seed,
       threads,
@@ -709,6 +729,10 @@ export function summarize(
     | 'lookahead'
     | 'hold'
     | 'policy'
+    | 'well'
+    | 'stackRoom'
+    | 'holdPlies'
+    | 'strength'
     | 'firstGame'
     | 'seed'
     | 'threads'
@@ -772,10 +796,40 @@ export function summarize(
   return result;
 }
 
-/** The fields that make a run: results merge only when all are equal. */
-const RUN_FIELDS = ['rules', 'format', 'randomizer', 'lookahead', 'hold', 'policy', 'seed', 'maxPieces'] as const;
-/** And what the AI played for and the garbage it was fed (absent from results recorded before them). */
-const VERSUS_RUN_FIELDS = ['goal', 'garbage'] as const;
+/**
+ * The fields that make a run: results merge only when all are equal. Those after `maxPieces` came later: a result
+ * recorded before one of them played its default (laterRunDefaults).
+ */
+const RUN_FIELDS = [
+  'rules',
+  'format',
+  'randomizer',
+  'lookahead',
+  'hold',
+  'policy',
+  'seed',
+  'maxPieces',
+  'goal',
+  'garbage',
+  'well',
+  'stackRoom',
+  'holdPlies',
+  'strength',
+] as const;
+type RunFields = Pick<PlayGameResult, (typeof RUN_FIELDS)[number]>;
+
+/** The value a result recorded before a run field existed played with. */
+function laterRunDefaults(rules: unknown) {
+  return {
+    goal: 'survival',
+    garbage: null,
+    // The well's default is by rule set: an unknown one is refused by checkGameRun.
+    well: isRuleSetName(rules) ? defaultWell(RULE_SETS[rules]) : undefined,
+    stackRoom: null,
+    holdPlies: 'auto',
+    strength: MAX_STRENGTH,
+  } satisfies Partial<Record<(typeof RUN_FIELDS)[number], unknown>>;
+}
 
 /** Checks a game tally (from a checkpoint or a shard file): integer counts, a top-out flag, lines = its clears. */
 export function checkGameTally(value: unknown, where: string, maxPieces: number): GameTally {
@@ -816,25 +870,36 @@ export function checkGameRun(run: Record<string, unknown>, where: string): void 
   if (!GAME_POLICIES.includes(run.policy as GamePolicy)) throw bad('policy', `one of ${GAME_POLICIES.join(', ')}`);
   recordInt(where, 'seed', run.seed, 0, MAX_SEED);
   recordInt(where, 'maxPieces', run.maxPieces, 1);
+  // Fields recorded later: a run file written before them leaves them out.
+  if (run.well !== undefined && !WELL_SIDES.includes(run.well as WellSide)) throw bad('well', WELL_SIDES.join(', '));
+  if (run.stackRoom !== undefined && run.stackRoom !== null)
+    recordInt(where, 'stackRoom', run.stackRoom, MIN_STACK_ROOM, MAX_STACK_ROOM);
+  if (run.holdPlies !== undefined && !HOLD_PLIES.includes(run.holdPlies as HoldPlies))
+    throw bad('holdPlies', `one of ${HOLD_PLIES.join(', ')}`);
+  if (run.strength !== undefined) recordInt(where, 'strength', run.strength, MIN_STRENGTH, MAX_STRENGTH);
 }
 
 /**
  * Pools results of one run played in parts (each games firstGame .. firstGame + games - 1, on any machine and
  * thread count, or rebuilt from a checkpoint's tallies) into the result of the games they cover together: the same
  * figures, bit for bit, as one playGame call over those games (summarize, from the tallies in game order).
- * `seconds` is the parts' total, `threads` the most any part used. Parts of different runs (rules, randomizer,
- * lookahead, hold, policy, seed, maxPieces), overlapping parts and gaps are refused with RUN_MISMATCH. (The table,
- * well and recovery settings are not in a result: parts must have been played with the same ones.)
+ * `seconds` is the parts' total, `threads` the most any part used. Parts of different runs (rules, format,
+ * randomizer, lookahead, hold, policy, seed, maxPieces, goal, garbage, well, stackRoom, holdPlies, strength),
+ * overlapping parts and gaps are refused with RUN_MISMATCH; a result recorded before one of the later fields existed
+ * counts as its default. (The table, the recover and versus search options are not in a result: parts must have been
+ * played with the same ones.)
  */
 export function mergeGameResults(results: readonly PlayGameResult[]): PlayGameResult {
-  // Results recorded before goals and garbage existed are survival runs without garbage.
+  // A result recorded before a run field existed played its default.
   const described = Array.isArray(results)
-    ? results.map((r) =>
-        r !== null && typeof r === 'object' ? { ...r, goal: r.goal ?? 'survival', garbage: r.garbage ?? null } : r,
-      )
+    ? results.map((r) => {
+        if (r === null || typeof r !== 'object') return r;
+        const filled: Record<string, unknown> = { ...r };
+        for (const [field, value] of Object.entries(laterRunDefaults(r.rules))) filled[field] ??= value;
+        return filled as unknown as PlayGameResult;
+      })
     : results;
-  requireRunParts('mergeGameResults', described, VERSUS_RUN_FIELDS);
-  const first = requireRunParts('mergeGameResults', results, RUN_FIELDS);
+  const first = requireRunParts('mergeGameResults', described, RUN_FIELDS);
   checkGameRun(first as unknown as Record<string, unknown>, 'result 1');
   const maxPieces = requireInt('maxPieces', first.maxPieces, 1, Number.MAX_SAFE_INTEGER);
   const parts = results.map((r, i) => {
@@ -844,17 +909,9 @@ export function mergeGameResults(results: readonly PlayGameResult[]): PlayGameRe
   });
   const { range, records } = joinRecords<GameTally>(parts, (t, where) => checkGameTally(t, where, maxPieces).game);
   const seconds = results.reduce((a, r) => a + (Number.isFinite(r.seconds) && r.seconds > 0 ? r.seconds : 0), 0);
-  const run = Object.fromEntries(RUN_FIELDS.map((f) => [f, first[f]])) as Pick<
-    PlayGameResult,
-    (typeof RUN_FIELDS)[number]
-  >;
+  const run = Object.fromEntries(RUN_FIELDS.map((f) => [f, first[f]])) as RunFields;
   const threads = Math.max(1, ...results.map((r) => (Number.isInteger(r.threads) ? r.threads : 1)));
-  const pooled = summarize(
-    records,
-    { ...run, goal: described[0].goal, garbage: described[0].garbage, firstGame: range.start, threads },
-    performance.now(),
-    null,
-  );
+  const pooled = summarize(records, { ...run, firstGame: range.start, threads }, performance.now(), null);
   pooled.seconds = seconds;
   pooled.piecesPerSecond = seconds > 0 ? pooled.pieces / seconds : 0;
   // CPU time pools when every part measured it.

@@ -5,7 +5,7 @@
  */
 import { maxHeight } from '../board-rows.js';
 import { StackRankError, describe, requireInt } from '../errors.js';
-import type { RandomizerName } from '../randomizers/index.js';
+import { randomizerDefinition, type RandomizerName } from '../randomizers/index.js';
 import { DEFAULT_STACKING, MIN_BOARD_HEIGHT, TETRIS_ROWS, type StackingSettings } from '../stacking-ai/rules.js';
 import type { UnknownPieces } from '../kernels/search-format.js';
 import type { Piece } from '../pieces.js';
@@ -127,16 +127,14 @@ const STACK_ROOM: Readonly<Record<RuleSetKind, StackRoom & { longDroughts?: Stac
 };
 
 /**
- * Randomizers whose I droughts are long: one gap between I pieces in a thousand is 38–44 pieces long, where under
- * the others (the TGM randomizers, the bags, red/blue) it is at most 24 (bench/notes/results.md, "nes: room for the
+ * The rows stack mode keeps free under a kind of rule set and the game's randomizer. A randomizer has long I droughts
+ * (its definition's `longIDroughts`) when one gap between I pieces in a thousand is 38–44 pieces long, where under the
+ * others (the TGM randomizers, the bags, red/blue) it is at most 24 (bench/notes/results.md, "nes: room for the
  * droughts").
  */
-const LONG_I_DROUGHTS: ReadonlySet<RandomizerName> = new Set(['memoryless', 'nes', 'nesSketch', 'decay']);
-
-/** The rows stack mode keeps free under a kind of rule set and the game's randomizer. */
 function defaultStackRoom(kind: RuleSetKind, randomizer: RandomizerName): StackRoom {
   const room = STACK_ROOM[kind];
-  return (LONG_I_DROUGHTS.has(randomizer) && room.longDroughts) || room;
+  return (randomizerDefinition(randomizer).longIDroughts && room.longDroughts) || room;
 }
 
 /**
@@ -242,6 +240,16 @@ const DEFAULT_WELL: Readonly<Record<RuleSetKind, WellSide>> = {
 
 export function defaultWell(ruleSet: GameRuleFacts['ruleSet']): WellSide {
   return DEFAULT_WELL[ruleSetKind(ruleSet)];
+}
+
+export const WELL_SIDES: readonly WellSide[] = ['right', 'left', 'auto'];
+
+/** TetrisAIOptions.well checked: the rule set's default (defaultWell) when not given. */
+export function checkWell(well: unknown, ruleSet: GameRuleFacts['ruleSet']): WellSide {
+  const side = well ?? defaultWell(ruleSet);
+  if (!WELL_SIDES.includes(side as WellSide))
+    throw new StackRankError('BAD_ARGUMENT', `well must be "right", "left" or "auto"; got ${describe(side)}`);
+  return side as WellSide;
 }
 
 /** The sides whose edge column stack mode plays as the well: both under 'auto'. */

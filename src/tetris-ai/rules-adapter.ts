@@ -9,6 +9,7 @@ import {
   LANDINGS_WORDS,
   REACH_MAX_ROWS,
   reach,
+  reachFrom,
   reachLandings,
   type ReachBoard,
   type Reached,
@@ -26,8 +27,10 @@ import {
   type RuleSet,
 } from '../rules/rule-sets.js';
 import { rulesAtLevel } from '../rules/nes-game.js';
-import { MAX_LEVEL } from '../rules/timing.js';
-import type { GamePlacement, RuleSetName } from '../rules/types.js';
+import { MAX_LEVEL, gravityAt } from '../rules/timing.js';
+import { Board } from '../rules/board.js';
+import { Mover } from '../rules/reachable.js';
+import type { FrameInput, GamePlacement, RuleSetName } from '../rules/types.js';
 import { CELLS_KEY_SHIFT, cellsKey, fillsARow, rowsFilled } from './grid.js';
 
 /** Rows of the visible field: a piece that ends with a cell above them tops out (docs/game.md). */
@@ -146,6 +149,44 @@ export function reachableOnRows(
   // searches call this thousands of times per move); ruleSet is a checked preset already, and the rows are read as
   // they are (the AI's own bit rows), without a Board made and checked per call.
   return reach(reachBoard(rows, width, height), PIECES.indexOf(piece), rules.ruleSet).placements();
+}
+
+/**
+ * The placements a piece still reaches after its first `frames` frame inputs (`played`, a move the search found on
+ * this board, so every input acts and the piece is still falling after them), under a timed tap rule set whose
+ * gravity and timeline are back at their phase of the first frame after `frames` frames; each with its inputs from
+ * the first frame (the played ones, then the rest). Null when the piece no longer falls after them.
+ */
+export function reachableAfter(
+  rows: Uint32Array,
+  width: number,
+  height: number,
+  piece: Piece,
+  rules: GameRuleFacts,
+  played: readonly FrameInput[],
+  frames: number,
+): GamePlacement[] | null {
+  if (played.length <= frames) return null;
+  const pid = PIECES.indexOf(piece);
+  const mover = new Mover(Board.fromBits(rows.subarray(0, height), width, height), pid, rules.ruleSet);
+  const gravity = gravityAt(rules.ruleSet.timing!, rules.ruleSet.level!);
+  let at = mover.spawn;
+  for (let f = 0; f < frames; f++) {
+    const token = played[f];
+    if (token[0] === 'L' || token[0] === 'R') at = { ...at, x: at.x + (token[0] === 'L' ? -1 : 1) };
+    const turn = token[token.length - 1];
+    if (turn === 'A' || turn === 'B') {
+      const turned = mover.turn(at, turn === 'A');
+      if (!turned) return null;
+      at = turned;
+    }
+    if (f % gravity.frames === gravity.frames - 1) at = { ...at, y: at.y - gravity.rows };
+    if (mover.collides(at.rotation, at.x, at.y)) return null;
+  }
+  const prefix = played.slice(0, frames);
+  return reachFrom(reachBoard(rows, width, height), pid, rules.ruleSet, at)
+    .placements()
+    .map((p) => ({ ...p, inputs: [...prefix, ...(p.inputs as FrameInput[])] }));
 }
 
 /** The AI's bit rows as the kernel reads a board (at most REACH_MAX_ROWS rows: the kernel's copy of the board). */

@@ -6,9 +6,9 @@
  * move of the best line is played. A line's value is the sum of its locks' move terms (attack sent by the rule set's
  * table, the clear kinds, back-to-back and combo bonuses, perfect clears, a T placed without a spin clearing lines)
  * plus the board terms of where it ends (height with the garbage waiting, holes, overhangs, covered cells, bumpiness,
- * row transitions, the well, the best T-slot, a back-to-back chain alive). Garbage waiting is part
- * of the line: a clear's attack cancels it, a lock that clears nothing lets in what is due, and those rows raise the
- * board the line stands on (a line that ends over the field costs a top-out).
+ * row transitions, the well, the best T-slot with its T-spin imagined, a back-to-back chain alive). Garbage waiting
+ * is part of the line: a clear's attack cancels it, a lock that clears nothing lets in what is due, and those rows
+ * raise the board the line stands on (a line that ends over the field costs a top-out).
  */
 import { describe, firstUnknownKey, StackRankError } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
@@ -96,9 +96,9 @@ export const VERSUS_WEIGHTS: VersusWeights = Object.freeze({
   coveredSq: -2,
   wellDepth: 40,
   tSlot0: 20,
-  tSlot1: 200,
-  tSlot2: 600,
-  tSlot3: 700,
+  tSlot1: 150,
+  tSlot2: 400,
+  tSlot3: 500,
   backToBack: 80,
   attack: 100,
   b2bClear: 50,
@@ -134,6 +134,8 @@ export const VERSUS_PLACEMENTS: readonly VersusPlacements[] = Object.freeze(['qu
 
 /** The versus search's beam by default: lines kept per ply (bench/notes/versus.md). */
 export const VERSUS_BEAM = 32;
+/** T-spins the evaluator imagines in a board's T-slots (docs/game.md, "The versus policy"). */
+export const VERSUS_TSLOT_CUTS = 1;
 /** The beam a caller may give at most. */
 export const MAX_VERSUS_BEAM = 4096;
 
@@ -186,6 +188,8 @@ export interface VersusContext {
   placements: VersusPlacements;
   /** The weights in the kernel's order (weightVector). */
   weights: Float64Array;
+  /** T-spins the evaluator imagines in a board's T-slots (default VERSUS_TSLOT_CUTS). */
+  tSlotCuts?: number;
 }
 
 /** A turn as the versus search reads it. */
@@ -232,6 +236,7 @@ function settings(ctx: VersusContext, state: VersusState, pieces: number): Versu
     depth: versusDepth(pieces, state.hold, ctx.rules.hold),
     beam: ctx.beam,
     quick: ctx.placements === 'quick',
+    tSlotCuts: ctx.tSlotCuts ?? VERSUS_TSLOT_CUTS,
     weights: ctx.weights,
     attack: ATTACK_TABLES[table],
   };

@@ -10,7 +10,7 @@
  *   on the frame the reference says, after the entry delay.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FramePiece, framesText, frameMs, gravityOf, type Press } from '../../demo/frames.js';
+import { FramePiece, frameMs, gravityOf, type Press } from '../../demo/frames.js';
 import { PlaySession, type GradedMove } from '../../demo/play.js';
 import { TetrisAI } from '../../src/tetris-ai/ai.js';
 import {
@@ -131,11 +131,6 @@ describe('FramePiece: a person at the frames of a timed rule set', () => {
       { frames: 1, rows: 2 },
     ]);
     expect(frameMs(RULE_SETS.nes)).toBeCloseTo(1000 / 60.0988, 9);
-  });
-
-  it('writes frame inputs as presses with their frames', () => {
-    expect(framesText(['R', '.', 'R', '.', '.', 'LA', '.'])).toBe('0:R 2:R 5:LA (locks on frame 6)');
-    expect(framesText(['.', '.', '.'])).toBe('no input (locks on frame 2)');
   });
 });
 

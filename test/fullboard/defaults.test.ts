@@ -1,11 +1,11 @@
 /** The full-board player works without weights: DEFAULT_WEIGHTS ('bcts', the strongest preset measured). */
 import { describe, expect, it } from 'vitest';
-import { FullBoard } from '../../src/fullboard/board.js';
+import { Board } from '../../src/rules/board.js';
 import { bestMove, playFullGame } from '../../src/fullboard/player.js';
 import { DEFAULT_WEIGHTS, FEATURE_SETS, PRESET_NAMES, resolveWeights } from '../../src/fullboard/presets.js';
 
 // A board with holes and wells, so each preset scores its best T placement differently.
-const BOARD = FullBoard.fromRows(['..........', '#.........', '##...#....', '###.###..#', '####.####.']);
+const BOARD = Board.fromRows(['..........', '#.........', '##...#....', '###.###..#', '####.####.'], 20);
 
 describe('full-board defaults', () => {
   it('bestMove without options plays DEFAULT_WEIGHTS', async () => {

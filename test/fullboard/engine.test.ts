@@ -5,18 +5,26 @@ import { ORIENTATIONS } from '../../src/pieces.js';
 import { loadKernel, pickVariant } from '../../src/kernels/wasm.js';
 import {
   FEATURE_NAMES,
-  FullBoard,
   PRESETS,
   bestMove,
+  dropPiece,
   featureValues,
   kernelFeatures,
+  legalDrops,
   playFullGame,
   resolveWeights,
   type FeatureName,
-  type FullMove,
   type WeightVector,
 } from '../../src/fullboard/index.js';
 import type { FullKernelExports } from '../../src/kernels/fullboard.js';
+import { maxHeight } from '../../src/board-rows.js';
+import { Board } from '../../src/rules/board.js';
+import type { PieceMove } from '../../src/rules/types.js';
+
+/** A drawn board (top row first) in a board of the standard 20 rows. */
+const drawn = (rows: readonly string[]) => Board.fromRows(rows, 20);
+/** A drop's orientation index: its rotation under the classic rule set. */
+const orientation = (m: PieceMove) => Number(m.rotation);
 
 // Hand-drawn boards (top row first) and their features, worked out by hand (docs/fullboard.md shows the work).
 const BOARD_A = ['#...#.....', '##.####.#.', '#.########'];
@@ -59,18 +67,18 @@ const GOLDEN_D: Partial<Record<FeatureName, number>> = {
   maxHeight: 3,
 };
 
-function randomBoards(seed: number, count: number, size = { width: 10, height: 20 }): FullBoard[] {
+function randomBoards(seed: number, count: number, size = { width: 10, height: 20 }): Board[] {
   const rng = new Rng(seed);
-  const out: FullBoard[] = [];
-  let b = new FullBoard(size);
+  const out: Board[] = [];
+  let b = Board.empty(size.width, size.height);
   while (out.length < count) {
-    const moves = b.legalMoves(rng.nextInt(7));
-    if (moves.length === 0 || b.maxHeight() > size.height - 3) {
-      b = new FullBoard(size);
+    const moves = legalDrops(b, rng.nextInt(7));
+    if (moves.length === 0 || maxHeight(b.rows) > size.height - 3) {
+      b = Board.empty(size.width, size.height);
       continue;
     }
     const m = moves[rng.nextInt(moves.length)];
-    b = b.place(m.piece, m.orientation, m.x)!.board;
+    b = dropPiece(b, m)!.board;
     if (rng.nextInt(3) === 0) out.push(b);
   }
   return out;
@@ -82,17 +90,42 @@ function tsValue(v: WeightVector, f: Record<FeatureName, number>): number {
 
 describe('full board engine', () => {
   it('counts legal moves on an empty 10-wide board (O 9, I 17, T/L/J 34, S/Z 17)', () => {
-    const b = new FullBoard();
-    const counts = Object.fromEntries([...'IOTSZLJ'].map((p) => [p, b.legalMoves(p).length]));
+    const b = Board.empty();
+    const counts = Object.fromEntries([...'IOTSZLJ'].map((p) => [p, legalDrops(b, p).length]));
     expect(counts).toEqual({ I: 17, O: 9, T: 34, S: 17, Z: 17, L: 34, J: 34 });
   });
 
   it('round-trips ASCII rows', () => {
-    const b = FullBoard.fromRows(BOARD_A);
-    expect(b.toRows()).toEqual(BOARD_A);
+    const b = drawn(BOARD_A);
+    expect(b.toRows().slice(-3)).toEqual(BOARD_A);
+    expect(
+      b
+        .toRows()
+        .slice(0, -3)
+        .every((row) => row === '..........'),
+    ).toBe(true);
     expect(b.heights()).toEqual([3, 2, 1, 2, 3, 2, 2, 1, 2, 1]);
     expect(b.holes()).toBe(1);
-    expect(new FullBoard().toRows()).toEqual([]);
+  });
+
+  it('drops are the moves every AI answers with: classic rotation, left column, lowest row and cells', () => {
+    const b = drawn(BOARD_A);
+    for (let p = 0; p < 7; p++) {
+      for (const m of legalDrops(b, p)) {
+        const o = ORIENTATIONS[p][orientation(m)];
+        expect(m.cells.length).toBe(4);
+        expect(Math.min(...m.cells.map(([x]) => x))).toBe(m.x);
+        expect(Math.max(...m.cells.map(([x]) => x))).toBe(m.x + o.width - 1);
+        expect(Math.min(...m.cells.map(([, y]) => y))).toBe(m.y);
+        // resting: every cell empty, and one of them on the floor or a filled cell
+        expect(m.cells.every(([x, y]) => !b.filled(x, y))).toBe(true);
+        expect(m.cells.some(([x, y]) => b.filled(x, y - 1))).toBe(true);
+        const dropped = dropPiece(b, m)!;
+        expect(dropped.move).toEqual(m);
+        expect(dropped.landingRow).toBe(m.y);
+        expect(dropped.board.equals(b.place(m.cells).board)).toBe(true);
+      }
+    }
   });
 
   for (const [name, rows, golden] of [
@@ -101,7 +134,7 @@ describe('full board engine', () => {
     ['D', BOARD_D, GOLDEN_D],
   ] as const) {
     it(`golden features of hand-drawn board ${name} (TypeScript reference and WASM kernel)`, async () => {
-      const b = FullBoard.fromRows(rows);
+      const b = drawn(rows);
       const ts = featureValues(b);
       const wasm = await kernelFeatures(b);
       for (const [f, v] of Object.entries(golden)) {
@@ -112,11 +145,11 @@ describe('full board engine', () => {
   }
 
   it('clears lines and scores the move features', async () => {
-    const b = FullBoard.fromRows(['#########.', '#########.']);
-    const placed = b.place('I', 1, 9)!;
+    const b = drawn(['#########.', '#########.']);
+    const placed = dropPiece(b, { piece: 'I', rotation: '1', x: 9 })!;
     expect(placed.lines).toBe(2);
-    expect(placed.board.toRows()).toEqual(['.........#', '.........#']);
-    const f = await kernelFeatures(b, { piece: 'I', orientation: 1, x: 9 });
+    expect(placed.board.toRows().slice(-3)).toEqual(['..........', '.........#', '.........#']);
+    const f = await kernelFeatures(b, { piece: 'I', rotation: '1', x: 9 });
     expect(f!.rowsCleared).toBe(2);
     expect(f!.erodedPieceCells).toBe(4);
     expect(f!.landingHeight).toBe(1.5);
@@ -126,17 +159,17 @@ describe('full board engine', () => {
   it('applies the loss rule: a cell in row 20 or above loses, even when the move would clear rows', async () => {
     const rows: string[] = ['#########.', '#########.'];
     for (let r = 16; r >= 0; r--) rows.push(r % 2 ? '#.########' : '#######.##');
-    const b = FullBoard.fromRows(rows);
+    const b = drawn(rows);
     expect(b.heights()).toEqual([19, 19, 19, 19, 19, 19, 19, 19, 19, 17]);
-    expect(b.place('I', 1, 9)).toBeNull(); // would clear rows 17 and 18, but its top cell reaches row 20
-    const iMoves = b.legalMoves('I');
+    expect(dropPiece(b, { piece: 'I', rotation: '1', x: 9 })).toBeNull(); // would clear rows 17 and 18, but its top cell reaches row 20
+    const iMoves = legalDrops(b, 'I');
     expect(iMoves.length).toBe(7);
-    expect(iMoves.every((m) => m.orientation === 0)).toBe(true); // flat I in row 19 is legal
-    expect(b.legalMoves('O').length).toBe(0);
+    expect(iMoves.every((m) => m.rotation === '0')).toBe(true); // flat I in row 19 is legal
+    expect(legalDrops(b, 'O').length).toBe(0);
     expect(await bestMove(b, 'O', { weights: 'cs3243' })).toBeNull();
     const best = await bestMove(b, 'I', { weights: 'cs3243' });
     expect(best!.orientation).toBe(0);
-    expect(await kernelFeatures(b, { piece: 'I', orientation: 1, x: 9 })).toBeNull();
+    expect(await kernelFeatures(b, { piece: 'I', rotation: '1', x: 9 })).toBeNull();
   });
 
   it('WASM features equal the TypeScript reference on random boards and moves', async () => {
@@ -146,14 +179,9 @@ describe('full board engine', () => {
       const wasm = await kernelFeatures(b);
       expect(wasm).toEqual(featureValues(b));
       for (const p of [0, 2, 5]) {
-        for (const m of b.legalMoves(p).filter((_, i) => i % 5 === 0)) {
-          const placed = b.place(p, m.orientation, m.x)!;
-          const ts = featureValues(placed.board, {
-            lines: placed.lines,
-            erodedCells: placed.erodedCells,
-            landingRow: placed.landingRow,
-            pieceHeight: placed.pieceHeight,
-          });
+        for (const m of legalDrops(b, p).filter((_, i) => i % 5 === 0)) {
+          const placed = dropPiece(b, m)!;
+          const ts = featureValues(placed.board, placed);
           expect(await kernelFeatures(b, m)).toEqual(ts);
           moves++;
         }
@@ -191,11 +219,11 @@ describe('full board engine', () => {
         for (const b of randomBoards(21, 40, size)) {
           context.setBoard(b);
           for (let p = 0; p < 7; p++) {
-            for (const m of b.legalMoves(p)) {
-              const full = context.moveFeatures(p, m.orientation, m.x);
+            for (const m of legalDrops(b, p)) {
+              const full = context.moveFeatures(p, orientation(m), m.x);
               if (!full) continue; // the move loses
               if (full[0] > 0) continue; // clears rows: the full evaluator is used
-              const inc = context.moveFeaturesIncremental(p, m.orientation, m.x);
+              const inc = context.moveFeaturesIncremental(p, orientation(m), m.x);
               expect(inc).not.toBeNull();
               for (const f of INCREMENTAL) {
                 const i = FEATURE_NAMES.indexOf(f);
@@ -217,20 +245,12 @@ describe('full board engine', () => {
       const v = resolveWeights(preset);
       for (const b of randomBoards(11, 15)) {
         for (const p of [0, 1, 2, 3, 4, 5, 6]) {
-          const values = b.legalMoves(p).map((m) => {
-            const pl = b.place(p, m.orientation, m.x)!;
-            return tsValue(
-              v,
-              featureValues(pl.board, {
-                lines: pl.lines,
-                erodedCells: pl.erodedCells,
-                landingRow: pl.landingRow,
-                pieceHeight: pl.pieceHeight,
-              }),
-            );
+          const values = legalDrops(b, p).map((m) => {
+            const pl = dropPiece(b, m)!;
+            return tsValue(v, featureValues(pl.board, pl));
           });
           const best = await bestMove(b, p, { weights: preset });
-          const idx = b.legalMoves(p).findIndex((m) => m.orientation === best!.orientation && m.x === best!.x);
+          const idx = legalDrops(b, p).findIndex((m) => m.rotation === best!.rotation && m.x === best!.x);
           expect(idx).toBeGreaterThanOrEqual(0);
           expect(values[idx]).toBeCloseTo(Math.max(...values), 9);
           expect(best!.value).toBeCloseTo(values[idx], 9);
@@ -260,8 +280,8 @@ describe('full board engine', () => {
           const slots = weightSlots(v);
           for (let p = 0; p < 7; p++) {
             let top = -Infinity;
-            let first: FullMove | null = null;
-            for (const m of b.legalMoves(p)) {
+            let first: PieceMove | null = null;
+            for (const m of legalDrops(b, p)) {
               const f = (await kernelFeatures(b, m))!;
               let s = 0;
               for (const [k, name] of FEATURE_NAMES.entries())
@@ -276,7 +296,8 @@ describe('full board engine', () => {
               expect(best).toBeNull();
               continue;
             }
-            expect([best!.orientation, best!.x]).toEqual([first.orientation, first.x]);
+            expect(best!.cells).toEqual(first.cells);
+            expect(best!.orientation).toBe(orientation(first));
             expect(best!.value === top, `value ${best!.value} vs ${top}`).toBe(true); // === : ±0 alike
             checked++;
           }
@@ -291,10 +312,10 @@ describe('full board engine', () => {
     const b = randomBoards(3, 1)[0];
     const best = await bestMove(b, 'T', { weights: 'bcts', next: 'I' });
     let top = -Infinity;
-    for (const m of b.legalMoves('T')) {
-      const p1 = b.place('T', m.orientation, m.x)!;
-      for (const m2 of p1.board.legalMoves('I')) {
-        const p2 = p1.board.place('I', m2.orientation, m2.x)!;
+    for (const m of legalDrops(b, 'T')) {
+      const p1 = dropPiece(b, m)!;
+      for (const m2 of legalDrops(p1.board, 'I')) {
+        const p2 = dropPiece(p1.board, m2)!;
         const f = featureValues(p2.board, {
           lines: p2.lines + p1.lines,
           erodedCells: p2.erodedCells,
@@ -324,15 +345,15 @@ describe('full board engine', () => {
     const b = randomBoards(5, 1)[0];
     for (let p = 0; p < 7; p++) {
       ORIENTATIONS[p].forEach((o, oi) => {
-        expect(b.legalMoves(p).filter((m) => m.orientation === oi).length).toBeLessThanOrEqual(10 - o.width + 1);
+        expect(legalDrops(b, p).filter((m) => orientation(m) === oi).length).toBeLessThanOrEqual(10 - o.width + 1);
       });
     }
     // every legal move of the reference gives the same board in the kernel as in TypeScript
     for (let p = 0; p < 7; p++) {
-      for (const m of b.legalMoves(p)) {
+      for (const m of legalDrops(b, p)) {
         const f = await kernelFeatures(b, m);
-        const pl = b.place(p, m.orientation, m.x)!;
-        expect(f!.maxHeight).toBe(pl.board.maxHeight());
+        const pl = dropPiece(b, m)!;
+        expect(f!.maxHeight).toBe(maxHeight(pl.board.rows));
         expect(f!.holes).toBe(pl.board.holes());
       }
     }
@@ -383,23 +404,15 @@ describe('full board engine', () => {
     // replay 400 pieces with the reference engine and reference features
     const v = resolveWeights('cs3243');
     const rng = new Rng(9);
-    let b = new FullBoard();
+    let b = Board.empty();
     let lines = 0;
     for (let i = 0; i < 400; i++) {
       const p = rng.nextInt(7);
       let best = -Infinity;
-      let pick: ReturnType<FullBoard['place']> = null;
-      for (const m of b.legalMoves(p)) {
-        const pl = b.place(p, m.orientation, m.x)!;
-        const val = tsValue(
-          v,
-          featureValues(pl.board, {
-            lines: pl.lines,
-            erodedCells: pl.erodedCells,
-            landingRow: pl.landingRow,
-            pieceHeight: pl.pieceHeight,
-          }),
-        );
+      let pick: ReturnType<typeof dropPiece> = null;
+      for (const m of legalDrops(b, p)) {
+        const pl = dropPiece(b, m)!;
+        const val = tsValue(v, featureValues(pl.board, pl));
         if (val > best + 1e-9) {
           best = val;
           pick = pl;
@@ -426,19 +439,27 @@ describe('full board engine', () => {
     expect(bad(() => resolveWeights({ features: ['holes', 'maxHeight'], weights: [1] }))).toBe('BAD_ARGUMENT');
     expect(bad(() => resolveWeights({ features: ['holes'], weights: [NaN] }))).toBe('BAD_ARGUMENT');
     expect(bad(() => resolveWeights({ features: ['holez' as FeatureName], weights: [1] }))).toBe('BAD_ARGUMENT');
-    expect(bad(() => FullBoard.fromRows(['#..#', '#.#'], { width: 4 }))).toBe('BAD_ARGUMENT');
-    expect(bad(() => FullBoard.fromRows(['#..?']))).toBe('BAD_ARGUMENT');
-    expect(bad(() => FullBoard.fromRows(['####']))).toBe('BAD_ARGUMENT');
-    expect(bad(() => new FullBoard({ width: 11 }))).toBe('BAD_ARGUMENT');
-    expect(bad(() => new FullBoard({ height: 3 }))).toBe('BAD_ARGUMENT');
-    // A full row, as fromRows refuses it: a move on it cleared the row without counting it.
-    expect(bad(() => new FullBoard({ width: 10, height: 20 }, [1023, 1]))).toBe('BAD_ARGUMENT');
-    expect(bad(() => new FullBoard().legalMoves('Q'))).toBe('BAD_PIECE');
+    // A full row stands on a Board, but the full-board player refuses it: the kernel would clear it uncounted.
+    const fullRow = Board.fromBits([1023, 1], 10, 20);
+    expect(bad(() => legalDrops(fullRow, 'T'))).toBe('BAD_BOARD');
+    expect(bad(() => featureValues(fullRow))).toBe('BAD_BOARD');
+    await expect(bestMove(fullRow, 'T')).rejects.toMatchObject({ code: 'BAD_BOARD', message: /row 0 is full/ });
+    // Boards up to the kernel's 24 rows; a Board may be 40.
+    await expect(bestMove(Board.empty(10, 25), 'T')).rejects.toMatchObject({
+      code: 'BAD_BOARD',
+      message: /4\.\.24 high/,
+    });
+    expect(legalDrops(Board.empty(10, 24), 'O').length).toBe(9);
+    await expect(bestMove(['#.........'] as never, 'T')).rejects.toMatchObject({ code: 'BAD_BOARD' });
+    expect(bad(() => legalDrops(Board.empty(), 'Q'))).toBe('BAD_PIECE');
+    expect(bad(() => dropPiece(Board.empty(), { piece: 'O', rotation: '1', x: 0 }))).toBe('BAD_ARGUMENT');
+    expect(bad(() => dropPiece(Board.empty(), { piece: 'T', rotation: 'R', x: 0 }))).toBe('BAD_ARGUMENT');
+    expect(bad(() => dropPiece(Board.empty(), { piece: 'I', rotation: '0', x: 7 }))).toBe('BAD_ARGUMENT');
     await expect(playFullGame({ weights: 'cs3243', width: 12 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(playFullGame({ weights: { features: ['holes'], weights: [Infinity] } })).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
     });
-    await expect(bestMove(new FullBoard(), 'T', { weights: 'x' as never })).rejects.toMatchObject({
+    await expect(bestMove(Board.empty(), 'T', { weights: 'x' as never })).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
     });
     expect(FEATURE_NAMES.length).toBe(14);

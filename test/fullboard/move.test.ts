@@ -5,9 +5,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FullBoard } from '../../src/fullboard/board.js';
+import { dropPiece } from '../../src/fullboard/drops.js';
 import { bestMove } from '../../src/fullboard/player.js';
 import { PIECES } from '../../src/pieces.js';
+import { popcount } from '../../src/board-rows.js';
 import { Board } from '../../src/rules/board.js';
 import { reachablePlacements } from '../../src/rules/reachable.js';
 
@@ -20,23 +21,26 @@ describe('bestMove answers with the shared move shape', () => {
   it('is a classic reachable placement of the same piece, its cells where the piece lands', async () => {
     await fc.assert(
       fc.asyncProperty(boardArb, fc.constantFrom(...PIECES), async (rows, piece) => {
-        const board = FullBoard.fromRows(rows, { width: 10, height: 20 });
+        const board = Board.fromRows(rows.length > 0 ? rows : ['..........'], 20);
         const move = await bestMove(board, piece);
         if (!move) return;
         const { piece: p, rotation, x, y, cells } = move;
-        const classic = reachablePlacements(Board.fromBits(Array.from(board.rows), 10, 20), piece, {
+        const classic = reachablePlacements(board, piece, {
           rules: 'classic',
         }).map(({ inputs: _, spin: __, ...m }) => m);
         expect(classic).toContainEqual({ piece: p, rotation, x, y, cells });
         expect([p, rotation]).toEqual([piece, String(move.orientation)]);
         // the board after the move, before rows are removed, is the board plus these cells
-        const placed = board.place(piece, move.orientation, x)!;
+        const placed = dropPiece(board, move)!;
+        expect(placed.move).toEqual({ piece: p, rotation, x, y, cells });
         expect(placed.landingRow).toBe(y);
         expect(move.linesCleared).toBe(placed.lines);
-        for (const [cx, cy] of cells) expect(board.filled(cy, cx)).toBe(false);
+        expect(move.board.equals(placed.board)).toBe(true);
+        for (const [cx, cy] of cells) expect(board.filled(cx, cy)).toBe(false);
         if (placed.lines === 0) {
-          expect(placed.board.cells()).toBe(board.cells() + 4);
-          for (const [cx, cy] of cells) expect(placed.board.filled(cy, cx)).toBe(true);
+          const count = (b: Board) => Array.from(b.rows).reduce((n, r) => n + popcount(r), 0);
+          expect(count(placed.board)).toBe(count(board) + 4);
+          for (const [cx, cy] of cells) expect(placed.board.filled(cx, cy)).toBe(true);
         }
       }),
       { numRuns: 150 },

@@ -636,15 +636,14 @@ describe('full board', () => {
     { maxLength: 6 },
   );
   fuzzSync(
-    'FullBoard / FullBoard.fromRows and methods',
-    fc.tuple(maybe(rowsArb), hostile, hostile, hostile),
-    (rows, size, a, b) => {
-      callSync(() => new api.FullBoard(size as never, a as never));
-      const board = api.FullBoard.fromRows(rows as never, size as never);
-      expect(board.toRows().length).toBeLessThanOrEqual((rows as string[]).length);
-      callSync(() => board.legalMoves(a as never));
-      callSync(() => board.place(a as never, b as never, 0));
-      callSync(() => board.filled(a as never, b as never));
+    'legalDrops / dropPiece',
+    fc.tuple(rowsArb, fc.oneof(hostile, fc.constant('BOARD')), hostile, hostile),
+    (rows, b, a, d) => {
+      const board = api.Board.fromRows(['..........', ...rows], 20);
+      const theBoard = b === 'BOARD' ? board : b;
+      callSync(() => api.legalDrops(theBoard as never, a as never));
+      callSync(() => api.dropPiece(theBoard as never, d as never));
+      for (const m of api.legalDrops(board, 'T')) expect(api.dropPiece(board, m)!.move).toEqual(m);
     },
   );
   fuzzSync('resolveWeights / featureValues / summarizeLines / checkCheckpoint', fc.tuple(hostile, hostile), (a, b) => {
@@ -653,7 +652,7 @@ describe('full board', () => {
     callSync(() => api.summarizeLines(a as never, b as never));
     callSync(() => api.checkCheckpoint(a));
   });
-  const board = api.FullBoard.fromRows(['#...#.....', '##.####.#.']);
+  const board = api.Board.fromRows(['#...#.....', '##.####.#.'], 20);
   fuzzAsync(
     'bestMove / kernelFeatures',
     fc.tuple(
@@ -670,8 +669,7 @@ describe('full board', () => {
     async (b, p, o, m) => {
       const theBoard = b === 'BOARD' ? board : b;
       const r = await callAsync(() => api.bestMove(theBoard as never, p as never, o as never));
-      if (r && typeof r === 'object' && 'board' in r)
-        expect((r as api.BestMoveResult).board).toBeInstanceOf(api.FullBoard);
+      if (r && typeof r === 'object' && 'board' in r) expect((r as api.BestMoveResult).board).toBeInstanceOf(api.Board);
       await callAsync(() => api.kernelFeatures(theBoard as never, m as never));
     },
     RUNS / 4,

@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Board,
-  FullBoard,
   ORIENTATIONS,
   PieceMover,
   PreviewTable,
@@ -366,31 +365,16 @@ describe('the full-board player', () => {
     },
   ];
   for (const c of weightsCase('resolveWeights', (w) => resolveWeights(w))) sync(c);
-  for (const c of weightsCase('bestMove', (w) => bestMove(new FullBoard(), 'T', { weights: w as never }))) async(c);
+  for (const c of weightsCase('bestMove', (w) => bestMove(Board.empty(), 'T', { weights: w as never }))) async(c);
   for (const c of weightsCase('playFullGame', (w) => playFullGame({ weights: w as never, maxPieces: 20 }))) async(c);
   for (const c of weightsCase('playFullGames', (w) => playFullGames({ weights: w as never, games: 1, maxPieces: 20 })))
     async(c);
-  sync({
-    name: 'new FullBoard(size, rows)',
-    valid: () => [1, 3, 7],
-    call: (rows) => new FullBoard({ width: 10, height: 20 }, rows as number[]),
-    names: 'row',
-  });
-  sync({
-    name: 'FullBoard.fromRows(lines)',
-    valid: () => ['#.........', '##........', '###.......'],
-    call: (lines) => FullBoard.fromRows(lines as string[]),
-    names: 'board row',
-  });
-  it("FullBoard.landingRow and orientationCells take the library's orientations: a copy with a hole is refused", () => {
+  it("orientationCells takes the library's orientations: a copy with a hole is refused", () => {
     const o = ORIENTATIONS[2][0];
-    const board = FullBoard.fromRows(['#.........']);
-    expect(board.landingRow(o, 0)).toBe(1);
     expect(orientationCells(o)).toHaveLength(4);
     for (const key of ['bot', 'top'] as const) {
       for (const { copy } of holed(o[key])) {
         const bad = { ...o, [key]: copy };
-        expect(() => board.landingRow(bad, 0)).toThrow(StackRankError);
         expect(() => orientationCells(bad)).toThrow(StackRankError);
       }
     }

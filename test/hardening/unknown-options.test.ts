@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   Board,
-  FullBoard,
   RULE_SETS,
   StackingAI,
   TetrisAI,
@@ -118,9 +117,7 @@ const cases: [string, () => unknown, string][] = [
     'transition',
   ],
   // The full-board player.
-  ['FullBoard', () => new FullBoard({ width: 10, height: 20, rows: [] } as never), 'rows'],
-  ['FullBoard.fromRows', () => FullBoard.fromRows(['#.........'], { width: 10, heigth: 20 } as never), 'heigth'],
-  ['bestMove', () => bestMove(new FullBoard(), 'T', { next: 'S', lookahead: 1 } as never), 'lookahead'],
+  ['bestMove', () => bestMove(Board.empty(), 'T', { next: 'S', lookahead: 1 } as never), 'lookahead'],
   ['playFullGame', () => playFullGame({ maxPieces: 10, maxPiece: 5 } as never), 'maxPiece'],
   ['playFullGames', () => playFullGames({ games: 1, maxPieces: 10, game: 1 } as never), 'game'],
   [

@@ -5,7 +5,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  FullBoard,
   StackRankError,
   StackingAI,
   buildRankTable,
@@ -112,13 +111,10 @@ describe('other values that slipped past validation (defect 10)', () => {
     );
   });
 
-  it('null options are a typed error (createRandomizer keeps reading null as none); FullBoard.fromRows([null]) too', () => {
+  it('null options are a typed error (createRandomizer keeps reading null as none)', () => {
     expect(() => surfaceFromHeights([0, 1, 2, 3], null as never)).toThrow(typed('BAD_ARGUMENT'));
     expect(() => surfaceIndex(parseSurface('111', { maxStep: 1 }), null as never)).toThrow(typed('BAD_ARGUMENT'));
     expect(createRandomizer('bag7', null as never).take(7)).toHaveLength(7);
-    expect(() => FullBoard.fromRows([null as never])).toThrow(typed('BAD_ARGUMENT'));
-    expect(() => FullBoard.fromRows(['#...#', null as never])).toThrow(typed('BAD_ARGUMENT'));
-    expect(() => new FullBoard(null as never, 'x' as never)).toThrow(typed('BAD_ARGUMENT'));
   });
 
   it('simulateStacking checks onProgress and a BigInt randomizer before playing', async () => {

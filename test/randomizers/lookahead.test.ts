@@ -106,7 +106,7 @@ function decayPoints(weights: number[]): { u: number; chance: number }[] {
 interface Outcome {
   chance: number;
   pieces: number[];
-  after: Randomizer;
+  after: BaseRandomizer;
 }
 
 /** Every way the next `deals` pieces can come from `start`, with its chance and the (real) state it leaves. */

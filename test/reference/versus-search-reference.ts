@@ -57,6 +57,8 @@ export interface RefVersusContext {
   holdAllowed: boolean;
   weights: RefWeights;
   reach: Reach;
+  /** T-spins the evaluator imagines in a board's T-slots (0, the default: the best slot valued as it stands). */
+  tSlotCuts?: number;
   /** The placements below the first ply, when not `reach`'s (the quick list: versus-quick-reference.ts). */
   reachBelow?: Reach;
 }
@@ -100,8 +102,12 @@ function heightsOf(rows: readonly number[], width: number): number[] {
   return h;
 }
 
-/** Rows a T-spin would clear in the best reachable T-slot (-1 for none), by the slot shapes of docs/game.md. */
-export function refBestTSlot(rows: readonly number[], width: number): number {
+/** The best reachable T-slot by the slot shapes of docs/game.md (null for none): the rows its T-spin would clear, and
+ * the T's cells (the first slot found of the most rows: T-spin doubles by column, then triples by notch column). */
+export function refBestTSlotAt(
+  rows: readonly number[],
+  width: number,
+): { lines: number; cells: [number, number][] } | null {
   const filled = (x: number, y: number) =>
     x < 0 || x >= width || y < 0 || (y < rows.length && ((rows[y] >> x) & 1) === 1);
   const rowFullWith = (y: number, xs: number[]) => {
@@ -109,7 +115,10 @@ export function refBestTSlot(rows: readonly number[], width: number): number {
     return true;
   };
   const h = heightsOf(rows, width);
-  let best = -1;
+  let best: { lines: number; cells: [number, number][] } | null = null;
+  const consider = (lines: number, cells: [number, number][]) => {
+    if (!best || lines > best.lines) best = { lines, cells };
+  };
   // T-spin double: the T pointing down, its stem at (x, y) on column x's top, its wings at row y + 1
   for (let x = 1; x < width - 1; x++) {
     const y = h[x];
@@ -119,7 +128,12 @@ export function refBestTSlot(rows: readonly number[], width: number): number {
     if (left === right) continue;
     if (h[left ? x + 1 : x - 1] !== y + 1) continue;
     const lines = (rowFullWith(y, [x]) ? 1 : 0) + (rowFullWith(y + 1, [x - 1, x, x + 1]) ? 1 : 0);
-    best = Math.max(best, lines);
+    consider(lines, [
+      [x, y],
+      [x - 1, y + 1],
+      [x, y + 1],
+      [x + 1, y + 1],
+    ]);
   }
   // T-spin triple: the T upright in column c (rows y - 1 .. y + 1) pointing into the notch (n, y)
   for (let n = 0; n < width; n++) {
@@ -136,10 +150,32 @@ export function refBestTSlot(rows: readonly number[], width: number): number {
       if (filled(n, y) || !filled(n, y - 1)) continue;
       if (!filled(c - side, y - 1) && !filled(c - side, y + 1)) continue;
       const lines = [rowFullWith(y - 1, [c]), rowFullWith(y, [c, n]), rowFullWith(y + 1, [c])].filter(Boolean).length;
-      best = Math.max(best, lines);
+      consider(lines, [
+        [c, y - 1],
+        [c, y],
+        [c, y + 1],
+        [n, y],
+      ]);
     }
   }
   return best;
+}
+
+/** Rows a T-spin would clear in the best reachable T-slot (-1 for none). */
+export function refBestTSlot(rows: readonly number[], width: number): number {
+  return refBestTSlotAt(rows, width)?.lines ?? -1;
+}
+
+/** The rows after a T locks into `cells` and the full rows clear (the top's empty rows dropped). */
+export function refCutTSlot(rows: readonly number[], width: number, cells: [number, number][]): number[] {
+  const out = [...rows];
+  for (const [x, y] of cells) {
+    while (out.length <= y) out.push(0);
+    out[y] |= 1 << x;
+  }
+  const kept = out.filter((r) => r !== (1 << width) - 1);
+  while (kept.length > 0 && kept[kept.length - 1] === 0) kept.pop();
+  return kept;
 }
 
 /** The evaluator's board terms of a board (garbage risen and waiting given), as numbers by term. */
@@ -242,6 +278,34 @@ function boardValue(t: Partial<RefWeights>, w: RefWeights): number {
   return v;
 }
 
+/**
+ * The weighted board terms of a board with `cuts` T-spins to imagine (docs/game.md, "The versus policy"; -1: the best
+ * T-slot valued as it stands): while one is left and the board has a T-slot, the slot's weight plus the value of the
+ * board after a T locks into it.
+ */
+export function refBoardValue(
+  rows: readonly number[],
+  width: number,
+  visible: number,
+  risen: number,
+  waiting: number,
+  b2b: boolean,
+  w: RefWeights,
+  cuts: number,
+): number {
+  if (cuts > 0) {
+    const slot = refBestTSlotAt(rows, width);
+    if (slot)
+      return (
+        w[`tSlot${slot.lines}` as 'tSlot0'] +
+        refBoardValue(refCutTSlot(rows, width, slot.cells), width, visible, risen, waiting, b2b, w, cuts - 1)
+      );
+  }
+  const t = refBoardTerms(rows, width, visible, risen, waiting, b2b);
+  if (cuts === 0) for (const s of [0, 1, 2, 3] as const) t[`tSlot${s}`] = 0;
+  return boardValue(t, w);
+}
+
 const KIND_TERMS: Record<RefSpin, (keyof RefWeights | null)[]> = {
   none: [null, 'single', 'double', 'triple', 'tetris'],
   mini: ['tSpinMini', 'tSpinMiniSingle', 'tSpinMiniDouble'],
@@ -311,8 +375,9 @@ function child(ctx: RefVersusContext, node: Node, p: GamePlacement, hold: boolea
     value: 0,
     root: node.root,
   };
-  const b = refBoardTerms(kept, width, ctx.visible, risen, waitingOf(queue), next.b2b);
-  next.value = acc + boardValue(b, w);
+  const given = ctx.tSlotCuts ?? 0;
+  const cuts = given === 0 ? -1 : given + (next.hold === 'T' ? 1 : 0);
+  next.value = acc + refBoardValue(kept, width, ctx.visible, risen, waitingOf(queue), next.b2b, w, cuts);
   return next;
 }
 

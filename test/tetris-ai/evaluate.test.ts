@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FullBoard } from '../../src/fullboard/board.js';
+import { dropPiece } from '../../src/fullboard/drops.js';
+import { Board } from '../../src/rules/board.js';
 import { featureValues } from '../../src/fullboard/features.js';
-import { ORIENTATIONS } from '../../src/pieces.js';
+import { ORIENTATIONS, PIECES } from '../../src/pieces.js';
 import { readFileSync } from 'node:fs';
 import { PRESETS } from '../../src/fullboard/presets.js';
 import { boardFeatures, PLAIN_BCTS_WEIGHTS, RECOVER_TERMS, RECOVER_WEIGHTS } from '../../src/tetris-ai/evaluate.js';
@@ -24,7 +25,7 @@ describe('the recover evaluator equals the full-board reference features', () =>
   it('board features on random boards (property)', () => {
     fc.assert(
       fc.property(boardArb, ({ width, height, rows }) => {
-        const board = new FullBoard({ width, height }, rows);
+        const board = Board.fromBits(rows, width, height);
         const ref = featureValues(board);
         const got = boardFeatures(
           board.rows,
@@ -46,7 +47,7 @@ describe('the recover evaluator equals the full-board reference features', () =>
     );
   });
 
-  it('move features of a straight drop equal FullBoard.place (property)', () => {
+  it('move features of a straight drop equal dropPiece (property)', () => {
     fc.assert(
       fc.property(
         boardArb,
@@ -54,15 +55,12 @@ describe('the recover evaluator equals the full-board reference features', () =>
         fc.nat(),
         fc.nat(),
         ({ width, height, rows }, piece, oi, xi) => {
-          const board = new FullBoard({ width, height }, rows);
-          const o = ORIENTATIONS[piece][oi % ORIENTATIONS[piece].length];
-          const x = xi % (width - o.width + 1);
-          const placed = board.place(piece, oi % ORIENTATIONS[piece].length, x);
+          const board = Board.fromBits(rows, width, height);
+          const orientation = oi % ORIENTATIONS[piece].length;
+          const x = xi % (width - ORIENTATIONS[piece][orientation].width + 1);
+          const placed = dropPiece(board, { piece: PIECES[piece], rotation: String(orientation), x });
           if (!placed) return;
-          const y = board.landingRow(o, x);
-          const cells: [number, number][] = [];
-          for (let j = 0; j < o.width; j++) for (let r = o.bot[j]; r < o.top[j]; r++) cells.push([x + j, y + r]);
-          const locked = lockCells(board.rows, width, cells);
+          const locked = lockCells(board.rows, width, placed.move.cells);
           expect(Array.from(locked.rows)).toEqual(Array.from(placed.board.rows));
           const ref = featureValues(placed.board, placed);
           const got = boardFeatures(locked.rows, width, height, locked, -1);
@@ -76,7 +74,7 @@ describe('the recover evaluator equals the full-board reference features', () =>
 
   it('worked example of docs/fullboard.md (board A)', () => {
     const boardA = ['#...#.....', '##.####.#.', '#.########'];
-    const board = FullBoard.fromRows(boardA);
+    const board = Board.fromRows(boardA, 20);
     const none = { lines: 0, erodedCells: 0, landingRow: 0, pieceHeight: 1 };
     const f = boardFeatures(board.rows, 10, 20, none, -1);
     expect([f.rowTransitions, f.columnTransitions, f.holes, f.cumulativeWells, f.holeDepth, f.rowsWithHoles]).toEqual([
@@ -89,7 +87,7 @@ describe('the recover evaluator equals the full-board reference features', () =>
     // Rows 1 and up are a clean stack over row 0 (its hole covered, its well cell filled): clean over a floor of 1
     // where floors of a row or more are played over, not clean where only the bottom is.
     const rightWell = (rows: string[], maxFloor = 2) =>
-      boardFeatures(FullBoard.fromRows(rows).rows, 10, 20, none, 9, -1, maxFloor);
+      boardFeatures(Board.fromRows(rows, 20).rows, 10, 20, none, 9, -1, maxFloor);
     const w = rightWell(boardA);
     expect([w.rowTransitions, w.cumulativeWells, w.wellCells, w.clean, w.floorRows]).toEqual([44, 3, 1, 1, 1]);
     const bottomOnly = rightWell(boardA, 0);

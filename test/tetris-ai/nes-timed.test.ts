@@ -193,6 +193,60 @@ describe('the reaction: the next piece is known only `reaction` frames after the
     expect(changed).toBeGreaterThan(0);
     expect(waited).toBeGreaterThan(0);
   }, 300_000);
+
+  it('a move the player committed to before the piece was known changes after the reaction where the piece still reaches the new one', async () => {
+    const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table, randomizer: 'nes' });
+    const reaction = RULE_SETS.nes.reaction!;
+    const turns: PlayedTurn[] = [];
+    await playOneGame(
+      ai,
+      1,
+      { randomizer: 'nes', lookahead: 1, hold: false, maxPieces: 200, seed: 5, maxLevel: 20 },
+      { onTurn: (t) => turns.push(t) },
+    );
+    const uniform = new Float64Array(7).fill(1 / 7);
+    let committed = 0;
+    let replanned = 0;
+    for (const t of turns.filter((t) => t.move)) {
+      const rows = new Uint32Array(44);
+      rows.set(t.before.subarray(0, 20));
+      // level 19: 2 frames a row, so a piece falls 9 rows during the reaction and seldom can wait it out
+      const answers = PIECES.map((q) =>
+        ai.playTurn({
+          rows,
+          height: 20,
+          current: t.current,
+          queue: [q],
+          hold: null,
+          canHold: false,
+          next: uniform,
+          level: 19,
+          revealChances: uniform,
+        }),
+      );
+      const first = answers.map((m) => m!.inputs.slice(0, reaction));
+      expect(new Set(first.map((f) => f.join(' '))).size).toBe(1);
+      if (first[0].every((i) => i === '.') || answers[0]!.inputs.length <= reaction) continue;
+      committed++;
+      // the moves that differ from the others after the same committed frames
+      const cells = answers.map((m) => JSON.stringify(m!.cells));
+      if (new Set(cells).size > 1) replanned++;
+      const board = timedRefBoard(
+        Array.from({ length: 20 }, (_, k) => {
+          let row = '';
+          for (let x = 0; x < 10; x++) row += (rows[19 - k] >> x) & 1 ? '#' : '.';
+          return row;
+        }),
+      );
+      for (const m of answers)
+        expect(timedRefReplay(board, t.current, { level: 19, timeline: 'X.' }, m!.inputs as string[])).toMatchObject({
+          cells: m!.cells,
+        });
+    }
+    // (without the search from where the committed frames leave the piece: 0 of 66 such moves changed)
+    expect(committed).toBeGreaterThan(20);
+    expect(replanned).toBeGreaterThan(4);
+  }, 300_000);
 });
 
 describe('NES games', () => {

@@ -3,6 +3,8 @@
  * mergeGameResults into exactly the figures of one run over every game (timing and thread count aside).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { StackRankError } from '../../src/errors.js';
+import { TetrisAI } from '../../src/tetris-ai/ai.js';
 import { mergeGameResults, playGame, type PlayGameResult } from '../../src/tetris-ai/play.js';
 import type { GameTally } from '../../src/tetris-ai/play-types.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
@@ -61,5 +63,64 @@ describe('playGame by parts', () => {
     wrong.tallies = wrong.tallies.map((t, i) => (i === 2 ? { ...t, lines: t.lines + 1 } : t));
     expect(() => mergeGameResults([wrong])).toThrow(/not the sum of its clears/);
     expect(() => mergeGameResults([])).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
+  });
+
+  it('records the options that change games, and refuses parts that differ in one', async () => {
+    // classic's defaults: the well on either edge, the stack room by rule set and randomizer, hold where it helps.
+    expect([whole.well, whole.stackRoom, whole.holdPlies, whole.strength]).toEqual(['auto', null, 'auto', 10]);
+    const roomy = await playGame({ table, ...run, games: 3, firstGame: 3, stackRoom: 4, well: 'right', strength: 7 });
+    expect([roomy.well, roomy.stackRoom, roomy.holdPlies, roomy.strength]).toEqual(['right', 4, 'auto', 7]);
+    expect(() => mergeGameResults([cut(0, 3), roomy])).toThrow(
+      expect.objectContaining({ code: 'RUN_MISMATCH', message: expect.stringMatching(/well is "auto" in result 1/) }),
+    );
+    const differing: [keyof PlayGameResult, unknown, string][] = [
+      ['well', 'left', 'well is "auto" in result 1 and "left" in result 2'],
+      ['stackRoom', 8, 'stackRoom is null in result 1 and 8 in result 2'],
+      ['holdPlies', 'all', 'holdPlies is "auto" in result 1 and "all" in result 2'],
+      ['strength', 9, 'strength is 10 in result 1 and 9 in result 2'],
+    ];
+    for (const [field, value, message] of differing) {
+      const parts = [cut(0, 3), { ...cut(3, 6), [field]: value }];
+      expect(() => mergeGameResults(parts)).toThrow(StackRankError);
+      expect(() => mergeGameResults(parts)).toThrow(
+        expect.objectContaining({ code: 'RUN_MISMATCH', message: expect.stringContaining(message) }),
+      );
+    }
+  });
+
+  it('records what a given ai plays', async () => {
+    const ai = await TetrisAI.create({
+      table,
+      rules: 'classic',
+      lookahead: 1,
+      randomizer: 'tgm1',
+      well: 'left',
+      strength: 6,
+    });
+    const r = await playGame({ ...run, ai, games: 1 });
+    expect([r.well, r.holdPlies, r.strength]).toEqual(['left', 'auto', 6]);
+  });
+
+  it('reads a result recorded before those fields as one that played their defaults', () => {
+    const old = (start: number, end: number) => {
+      const { well, stackRoom, holdPlies, strength, goal, garbage, ...rest } = cut(start, end);
+      return rest as PlayGameResult;
+    };
+    expect(figures(mergeGameResults([old(0, 3), cut(3, 6)]))).toEqual(figures(whole));
+    expect(figures(mergeGameResults([old(0, 3), old(3, 6)]))).toEqual(figures(whole));
+    // A part that played another value is another run.
+    expect(() => mergeGameResults([old(0, 3), { ...cut(3, 6), holdPlies: 'first' }])).toThrow(
+      expect.objectContaining({ code: 'RUN_MISMATCH', message: expect.stringContaining('holdPlies is "auto"') }),
+    );
+    // A value outside the option's range is a damaged result.
+    for (const [field, value] of [
+      ['holdPlies', 'sometimes'],
+      ['stackRoom', 99],
+      ['strength', 0],
+      ['well', 'middle'],
+    ] as const)
+      expect(() => mergeGameResults([{ ...cut(0, 6), [field]: value }])).toThrow(
+        expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringContaining(field) }),
+      );
   });
 });

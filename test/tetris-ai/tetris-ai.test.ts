@@ -12,7 +12,12 @@ import { normalizeBoard } from '../../src/tetris-ai/board-input.js';
 import { Board } from '../../src/rules/board.js';
 import { ruleFacts } from '../../src/tetris-ai/rules-adapter.js';
 import { isTetrisReady, stackSurfaces } from '../../src/tetris-ai/stack.js';
-import { createRandomizer, RANDOMIZER_NAMES, type RandomizerName } from '../../src/randomizers/index.js';
+import {
+  createRandomizer,
+  RANDOMIZER_NAMES,
+  randomizerDefinition,
+  type RandomizerName,
+} from '../../src/randomizers/index.js';
 import { analyzeRandomizer } from '../../src/randomizers/analyze.js';
 import { RULE_SET_NAMES, RULE_SETS } from '../../src/rules/rule-sets.js';
 import type { Cell, RuleSetName } from '../../src/rules/types.js';
@@ -747,6 +752,8 @@ describe('stack limits', () => {
       return histogram.findIndex((count) => (seen += count) > 0.999 * total);
     };
     expect(RANDOMIZER_NAMES.filter((r) => drought999(r) > 29)).toEqual(long);
+    // Which is what each randomizer's definition says (src/randomizers/: `longIDroughts`).
+    expect(RANDOMIZER_NAMES.filter((r) => randomizerDefinition(r).longIDroughts)).toEqual(long);
   });
 
   it('stackRoom is the room of both limits under every rule set; a room out of range is BAD_ARGUMENT', async () => {

@@ -31,7 +31,13 @@ import type { GamePlacement } from '../../src/rules/types.js';
 import { cellKey } from '../reference/rules-reference.js';
 import { refGuidelineLock, type RefSpin } from '../reference/versus-reference.js';
 import { refQuickPlacements } from '../reference/versus-quick-reference.js';
-import { REF_TERMS, refBoardTerms, refVersusSearch, type RefWeights } from '../reference/versus-search-reference.js';
+import {
+  REF_TERMS,
+  refBoardTerms,
+  refBoardValue,
+  refVersusSearch,
+  type RefWeights,
+} from '../reference/versus-search-reference.js';
 
 const W = 10;
 const H = 20;
@@ -113,6 +119,7 @@ const MEASURE_SETTINGS = {
   depth: 1,
   beam: 1,
   quick: true,
+  tSlotCuts: 0,
   weights: weightVector(VERSUS_WEIGHTS),
   attack: ATTACK_TABLES.guideline,
 };
@@ -137,6 +144,7 @@ const caseArb = fc.record({
   }),
   beam: fc.integer({ min: 1, max: 6 }),
   placements: fc.constantFrom<VersusPlacements>('quick', 'full'),
+  tSlotCuts: fc.constantFrom(0, 1, 2),
   weights: weightsArb,
 });
 type Case = typeof caseArb extends fc.Arbitrary<infer T> ? T : never;
@@ -162,6 +170,7 @@ function setup(c: Case) {
     beam: c.beam,
     placements: c.placements,
     weights: weightVector(c.weights),
+    tSlotCuts: c.tSlotCuts,
   };
   const state = {
     rows: c.rows,
@@ -182,6 +191,7 @@ function setup(c: Case) {
     weights: c.weights as unknown as RefWeights,
     reach,
     reachBelow: c.placements === 'quick' ? reachQuick : undefined,
+    tSlotCuts: c.tSlotCuts,
   };
   const refState = { ...state, sequence: [c.current, ...c.queue] };
   return { ctx, state, rootReach, refCtx, refState };
@@ -267,6 +277,61 @@ describe('the versus search chooses as the reference does', () => {
       ),
       { numRuns: 400 },
     );
+  });
+
+  it('with imagined T-spins, the board value is the reference one on random boards (property)', () => {
+    const kernel = VersusKernel.get();
+    fc.assert(
+      fc.property(
+        boardArb,
+        fc.integer({ min: 1, max: 3 }),
+        fc.option(pieceArb, { nil: null }),
+        weightsArb,
+        (rows, tSlotCuts, hold, weights) => {
+          const { value } = kernel.measure(
+            { ...MEASURE_SETTINGS, tSlotCuts, weights: weightVector(weights) },
+            { ...position(rows), hold: hold === null ? -1 : PIECES.indexOf(hold) },
+          );
+          const trimmed = Array.from(rows);
+          while (trimmed.length > 0 && trimmed[trimmed.length - 1] === 0) trimmed.pop();
+          const cuts = tSlotCuts + (hold === 'T' ? 1 : 0);
+          const want = refBoardValue(trimmed, W, 20, 0, 0, false, weights as unknown as RefWeights, cuts);
+          expect(Object.is(value, want)).toBe(true);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('an imagined T-spin double values the board its T leaves (hand-computed)', () => {
+    const kernel = VersusKernel.get();
+    const rows = Board.fromRows([...Array(17).fill('..........'), '##........', '#...######', '##.#######']).rows;
+    const { terms, value } = kernel.measure({ ...MEASURE_SETTINGS, tSlotCuts: 1 }, position(rows));
+    // the T fills the slot, its two rows clear: '##........' is left, one row high
+    const byName = Object.fromEntries(VERSUS_TERMS.slice(0, 16).map((t, i) => [t, terms[i]]));
+    expect(byName).toEqual({
+      height: 1,
+      overHalf: 0,
+      overQuarter: 0,
+      bumpiness: 1, // heights 1 1 0 … 0, the well the rightmost lowest column (9): |1 - 1| + |1 - 0| + 0 …
+      bumpinessSq: 1,
+      rowTransitions: 2 + 19 * 2, // the row '##........': filled wall, ##, empty to the wall; 19 empty rows
+      holes: 0,
+      overhangs: 0,
+      covered: 0,
+      coveredSq: 0,
+      wellDepth: 0,
+      tSlot0: 0,
+      tSlot1: 0,
+      tSlot2: 1,
+      tSlot3: 0,
+      backToBack: 0,
+    });
+    const w = VERSUS_WEIGHTS;
+    const rest = w.height * 1 + w.bumpiness * 1 + w.bumpinessSq * 1 + w.rowTransitions * 40;
+    expect(value).toBe(w.tSlot2 + rest);
+    // without imagined spins the slot is valued as it stands, over the board with its slot open
+    expect(kernel.measure(MEASURE_SETTINGS, position(rows)).terms[13]).toBe(1);
   });
 
   it('carved T-slots are found: a T-spin double slot ready clears 2, a triple slot 3', () => {
