@@ -7,12 +7,14 @@
 //   versus/layout.ts  every memory layout and code shared with TypeScript
 //   versus/board.ts   a lock (board, attack, counters, garbage) and the evaluator's terms
 //   versus/drops.ts   the quick placement list below the first ply
+//   versus/reach-cache.ts  the placement lists kept by board
 //   versus/beam.ts    the beam search and its candidates
 export { alloc } from './memory';
 export * from './versus/layout';
 export { search } from './versus/beam';
 import { boardTerms, finishChild, lockChild, prepareGarbage } from './versus/board';
 import { listDrops } from './versus/drops';
+import { cachedPlacements, listAt } from './versus/reach-cache';
 import { C_ROOT, C_SCRATCH, N_VALUE } from './versus/layout';
 
 /** The board terms of the root node, their sum returned and the terms recorded in C_FEATURES (for the tests). */
@@ -33,4 +35,15 @@ export function lockRoot(ctx: usize, move: i32): f64 {
  * count, -1 when the board is too high for it (for the tests). */
 export function quickRoot(ctx: usize, pid: i32): i32 {
   return listDrops(ctx, ctx + C_ROOT, pid);
+}
+
+/** The placement list of piece `pid` on the root node's board as the search reads it (reach-cache.ts: the quick list
+ * with `quick`, else the full search's); its count, its words at listRoot's address (for the tests). */
+export function listRoot(ctx: usize, pid: i32, quick: bool): i32 {
+  return cachedPlacements(ctx, ctx + C_ROOT, pid, quick);
+}
+
+/** Where the last listRoot left its list. */
+export function listAddress(): usize {
+  return listAt;
 }

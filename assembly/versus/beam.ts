@@ -1,25 +1,22 @@
 // Versus-search kernel, the beam search (docs/game.md, "The versus policy"): from the root board, each ply places one
 // piece in every reachable way, with and without hold, and keeps the `beam` best distinct lines; after the known
 // pieces (or C_DEPTH plies) the first move of the best line is the answer. The placements and their spins come from
-// the reachable kernel's search (assembly/reachable.ts, compiled into this module), or below the first ply for a
-// piece that cannot spin from the quick list of drops and tucks (drops.ts, with C_QUICK); each one is locked and valued
+// the reachable kernel's search (assembly/reachable.ts, compiled into this module; its lists kept by board in
+// reach-cache.ts), or below the first ply for a piece that cannot spin from the quick list of drops and tucks
+// (drops.ts, with C_QUICK); each one is locked and valued
 // in a scratch node (board.ts) and offered to the level's candidates: a min-heap of the best `beam` so far, keyed by
 // the child's node key, so two lines that reach the same state keep only the better one. Lines of equal value keep
 // the order they were made in. Only the kept candidates become nodes of the next ply. No allocation: every buffer is
 // TypeScript's (src/tetris-ai/versus-kernel.ts), its pointers in the context.
-import { reach } from '../reachable';
-import {
-  FLAG_SPINS, OUT_LANDED, OUT_WORDS, O_BOARD, O_FLAGS, O_OUT, O_OUT_SPIN, MAX_BOARD_ROWS, PARAM_WORDS, SPIN_LEVEL_MASK,
-  TABLE_BYTES, O_WIDTH,
-} from '../reachable/layout';
+import { FLAG_SPINS, O_FLAGS, PARAM_WORDS, TABLE_BYTES } from '../reachable/layout';
 import { spins } from '../reachable/spin';
 import { boardTerms, lockChild, nodeKey, prepareGarbage } from './board';
-import { listDrops } from './drops';
+import { cachedPlacements, listAt } from './reach-cache';
 import {
   CAND_BYTES, C_BEAM, C_BEST_ATTACK, C_BEST_ROOT, C_BEST_VALUE, C_CAPACITY, C_CHILDREN, C_COUNT, C_DEPTH, C_FORCE_ROOT,
-  C_HEAP, C_HOLD_ALLOWED, C_LEVELS, C_NODES, C_PARAMS, C_QUICK, C_REACH, C_ROOT, C_SCRATCH, C_SEQUENCE, C_SLOTS, C_SLOT_BITS,
+  C_HEAP, C_HOLD_ALLOWED, C_LEVELS, C_NODES, C_PARAMS, C_QUICK, C_ROOT, C_SCRATCH, C_SEQUENCE, C_SLOTS, C_SLOT_BITS,
   C_TABLES, K_GEN, K_HASH, K_MOVE, K_PARENT, K_ROOT, K_SLOT, K_VALUE, MAX_ROWS, MOVE_HOLD, MOVE_PIECE_SHIFT,
-  MOVE_SPIN_SHIFT, NODE_BYTES, N_ACC, N_ATTACK, N_CAN_HOLD, N_HASH, N_HOLD, N_NEXT, N_ROOT, N_ROWS, N_TOP, N_VALUE, ROOT_HOLD,
+  NODE_BYTES, N_ACC, N_ATTACK, N_CAN_HOLD, N_HASH, N_HOLD, N_NEXT, N_ROOT, N_ROWS, N_TOP, N_VALUE, ROOT_HOLD,
 } from './layout';
 
 let ctx: usize = 0;
@@ -199,16 +196,6 @@ function siftDownPlain(i: i32, size: i32): void {
 
 // ---- expanding a node ----
 
-/** The reachable kernel's placements of piece `pid` on the node's board; returns their count. */
-function listPlacements(node: usize, pid: i32): i32 {
-  const r = <usize>load<i32>(ctx + C_REACH);
-  memory.copy(r + O_WIDTH, <usize>load<i32>(ctx + C_PARAMS) + ((<usize>(pid * PARAM_WORDS)) << 2), PARAM_WORDS << 2);
-  const top = load<i32>(node + N_TOP);
-  memory.copy(r + O_BOARD, node + N_ROWS, (<usize>top) << 2);
-  memory.fill(r + O_BOARD + ((<usize>top) << 2), 0, (<usize>(MAX_BOARD_ROWS - top)) << 2);
-  return reach(r, <usize>load<i32>(ctx + C_TABLES) + <usize>pid * TABLE_BYTES);
-}
-
 /** Whether piece `pid` spins under the rule set (its search records spins and its table has spin corners). */
 function spinning(pid: i32): bool {
   const params = <usize>load<i32>(ctx + C_PARAMS) + ((<usize>(pid * PARAM_WORDS)) << 2);
@@ -218,18 +205,17 @@ function spinning(pid: i32): bool {
 /** Every placement of piece `pid` on node i (hold pressed or not), valued and offered. */
 function expandPiece(node: usize, i: i32, pid: i32, hold: i32, atRoot: bool): void {
   let n: i32 = -1;
-  if (!atRoot && load<i32>(ctx + C_QUICK) != 0 && !spinning(pid)) n = listDrops(ctx, node, pid);
-  if (n < 0) n = listPlacements(node, pid);
-  const r = <usize>load<i32>(ctx + C_REACH);
+  if (!atRoot && load<i32>(ctx + C_QUICK) != 0 && !spinning(pid)) n = cachedPlacements(ctx, node, pid, true);
+  if (n < 0) n = cachedPlacements(ctx, node, pid, false);
+  const list = listAt;
   const scratch = ctx + C_SCRATCH;
   const force = load<i32>(ctx + C_FORCE_ROOT);
   const root = load<i32>(node + N_ROOT);
   for (let k = 0; k < n; k++) {
     const moveRoot = atRoot ? (hold != 0 ? ROOT_HOLD : 0) + k : root;
     if (atRoot && force >= 0 && moveRoot != force) continue;
-    const landed = load<i32>(r + O_OUT + ((<usize>(k * OUT_WORDS + OUT_LANDED)) << 2));
-    const spin = load<i32>(r + O_OUT_SPIN + ((<usize>k) << 2)) & SPIN_LEVEL_MASK;
-    const move = landed | (spin << MOVE_SPIN_SHIFT) | (pid << MOVE_PIECE_SHIFT) | hold;
+    // the landed state and its spin level, as the move packs them
+    const move = load<i32>(list + ((<usize>k) << 2)) | (pid << MOVE_PIECE_SHIFT) | hold;
     lockChild(ctx, node, move, scratch);
     children++;
     const value = load<f64>(scratch + N_ACC) + boardTerms(ctx, scratch, false);

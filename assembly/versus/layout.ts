@@ -87,7 +87,8 @@ export const C_WEIGHTS = 576; //       f64[WEIGHT_COUNT]
 export const C_FEATURES = 856; //      f64[WEIGHT_COUNT] the terms of the last nodeTerms call (for the tests)
 export const C_ROOT = 1136; //         the root node (NODE_BYTES)
 export const C_SCRATCH = 1376; //      a node: the child being valued
-export const CTX_BYTES = 1616;
+export const C_REACH_CACHE = 1616; //  i32 ptr: the reach cache (1 << REACH_CACHE_BITS entries of RC_BYTES each)
+export const CTX_BYTES = 1624;
 
 // ---- the attack table (i32 words from C_ATTACK): src/rules/attack.ts AttackTable with a flat back-to-back bonus
 // and a combo table ----
@@ -117,6 +118,20 @@ export const N_ACC = 208; //           f64 Σ of the line's move terms
 export const N_VALUE = 216; //         f64 the line's value: N_ACC + the board terms
 export const N_HASH = 224; //          u64 the node's key (board, hold, next piece, counters, garbage)
 export const NODE_BYTES = 240;
+
+// ---- the reach cache (reach-cache.ts): the full search's placements of a piece on a board, kept for the boards met
+// again; one entry per slot (the key's low bits), written by the kernel, emptied by TypeScript (RC_PIECE -1) whenever
+// the reachable kernel's tables or parameters change ----
+export const REACH_CACHE_BITS = 12;
+/** Placements an entry holds at most (a longer list is searched every time). */
+export const RC_MOVES = 200;
+export const RC_KEY = 0; //            u64 hash of the piece and the rows
+export const RC_PIECE = 8; //          i32 the piece (plus 8 for its quick list: drops.ts), -1: the entry is empty
+export const RC_TOP = 12; //           i32 rows up to the highest non-empty one
+export const RC_COUNT = 16; //         i32 placements
+export const RC_ROWS = 24; //          u32[MAX_ROWS] the board's rows (up to RC_TOP)
+export const RC_LIST = 184; //         i32[RC_MOVES] per placement: the landed state | its spin level << MOVE_SPIN_SHIFT
+export const RC_BYTES = 984;
 
 /** A root move's code: ROOT_HOLD when hold is pressed, plus the placement's index in the reachable list. */
 export const ROOT_HOLD = 65536;

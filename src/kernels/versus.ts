@@ -54,6 +54,7 @@ import {
   C_PARAMS,
   C_QUICK,
   C_REACH,
+  C_REACH_CACHE,
   C_ROOT,
   C_SCRATCH,
   C_SEQUENCE,
@@ -68,6 +69,7 @@ import {
   MAX_INCOMING,
   MAX_PIECES,
   MAX_ROWS,
+  MOVE_SPIN_SHIFT,
   NODE_BYTES,
   N_ACC,
   N_ATTACK,
@@ -83,6 +85,9 @@ import {
   N_ROOT,
   N_TOP,
   N_VALUE,
+  RC_BYTES,
+  RC_PIECE,
+  REACH_CACHE_BITS,
   WEIGHT_COUNT,
 } from '../../assembly/versus/layout.js';
 import { ROOT_HOLD } from '../../assembly/versus/layout.js';
@@ -97,6 +102,8 @@ interface VersusKernelExports {
   measureRoot(ctx: number): number;
   lockRoot(ctx: number, move: number): number;
   quickRoot(ctx: number, pid: number): number;
+  listRoot(ctx: number, pid: number, quick: number): number;
+  listAddress(): number;
   CTX_BYTES: WebAssembly.Global;
 }
 
@@ -180,11 +187,13 @@ export class VersusKernel {
     const reach = this.k.alloc(REACH_CTX_BYTES);
     const tables = this.k.alloc(7 * TABLE_BYTES);
     const params = this.k.alloc(7 * PARAM_WORDS * 4);
+    const cache = this.k.alloc(RC_BYTES << REACH_CACHE_BITS);
     this.views();
     const w = this.ctx >> 2;
     this.i32[w + (C_REACH >> 2)] = reach;
     this.i32[w + (C_TABLES >> 2)] = tables;
     this.i32[w + (C_PARAMS >> 2)] = params;
+    this.i32[w + (C_REACH_CACHE >> 2)] = cache;
   }
 
   private views(): void {
@@ -213,6 +222,9 @@ export class VersusKernel {
         this.i32.set(tables[pid], t + (pid * TABLE_BYTES) / 4);
         this.i32.set(params[pid], p + pid * PARAM_WORDS);
       }
+      // the kernel's reach cache holds lists of the old tables: empty it
+      const cache = this.word(C_REACH_CACHE);
+      for (let e = 0; e < 1 << REACH_CACHE_BITS; e++) this.i32[(cache + e * RC_BYTES + RC_PIECE) >> 2] = -1;
       this.reachFor = { rules: s.rules, width: s.width, height: s.height };
     }
     this.ensureCapacity(s.beam);
@@ -380,6 +392,36 @@ export class VersusKernel {
         state: code >> STATE_ROTATION_SHIFT,
         x: (code & STATE_X_MASK) - WALL,
         y: ((code >> STATE_Y_SHIFT) & STATE_Y_MASK) - WALL,
+      });
+    }
+    return list;
+  }
+
+  /**
+   * The placement list of piece `pid` on a position's board as the search reads it, through the kernel's table of
+   * lists kept by board (assembly/versus/reach-cache.ts): the quick list with `quick`, else the full search's; each
+   * placement's state index, reference point and spin level; null when the quick list does not apply (for the tests).
+   */
+  listedPlacements(
+    s: VersusSearchSettings,
+    p: VersusPosition,
+    pid: number,
+    quick: boolean,
+  ): { state: number; x: number; y: number; spin: number }[] | null {
+    this.configure(s);
+    this.writeRoot(p);
+    const n = this.k.listRoot(this.ctx, pid, quick ? 1 : 0);
+    if (n < 0) return null;
+    const at = this.k.listAddress() >> 2;
+    const list: { state: number; x: number; y: number; spin: number }[] = [];
+    for (let i = 0; i < n; i++) {
+      const word = this.i32[at + i];
+      const code = word & ((1 << MOVE_SPIN_SHIFT) - 1);
+      list.push({
+        state: code >> STATE_ROTATION_SHIFT,
+        x: (code & STATE_X_MASK) - WALL,
+        y: ((code >> STATE_Y_SHIFT) & STATE_Y_MASK) - WALL,
+        spin: word >> MOVE_SPIN_SHIFT,
       });
     }
     return list;

@@ -4,7 +4,7 @@
  * same root move and value to the last bit on random positions, counters, garbage, beams and weights, every root
  * move's value too, and the evaluator's board terms on random boards; the moves TetrisAI plays are reachable and
  * report the attack the reference counts; hand-built positions with an open T-spin double slot and a T in hand are
- * played as T-spin doubles.
+ * played as T-spin doubles; the placement lists the search keeps by board are the reachable search's.
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,7 @@ import {
 import { VersusKernel } from '../../src/kernels/versus.js';
 import { PIECES, type Piece } from '../../src/pieces.js';
 import { ATTACK_TABLES } from '../../src/rules/attack.js';
+import { SPINS } from '../../src/rules/spins.js';
 import { Board, reachablePlacements } from '../../src/rules/index.js';
 import type { GamePlacement } from '../../src/rules/types.js';
 import { cellKey } from '../reference/rules-reference.js';
@@ -419,6 +420,38 @@ describe('the quick placement list below the first ply', () => {
     const kernel = VersusKernel.get().quickPlacements(MEASURE_SETTINGS, position(rows), PIECES.indexOf('J'))!;
     expect(kernel.length).toBe(quick.length);
   });
+});
+
+describe('the placement lists kept by board (assembly/versus/reach-cache.ts)', () => {
+  const other = ruleFacts('tgm');
+  const under = (facts: typeof rules) => ({ ...MEASURE_SETTINGS, rules: facts.ruleSet });
+  const words = (list: readonly { x: number; y: number; spin: number }[]) => list.map((p) => `${p.x} ${p.y} ${p.spin}`);
+  const wanted = (list: readonly GamePlacement[]) => list.map((p) => `${p.x} ${p.y} ${SPINS.indexOf(p.spin)}`);
+
+  it("are the reachable search's lists, read again, and a rule set's own after a change of rules (property)", () => {
+    const kernel = VersusKernel.get();
+    fc.assert(
+      fc.property(boardArb, pieceArb, (rows, piece) => {
+        const pid = PIECES.indexOf(piece);
+        // guideline, then another rule set on the same board (the table must not answer with the guideline's
+        // list), then the guideline again; each asked twice, the second time from the table
+        for (const facts of [rules, other, rules]) {
+          const want = wanted(reachableOnRows(rows, W, H, piece, facts));
+          for (let pass = 0; pass < 2; pass++) {
+            const got = kernel.listedPlacements(under(facts), position(rows), pid, false)!;
+            expect(words(got)).toEqual(want);
+          }
+        }
+        const quick = refQuickPlacements(rows, W, H, piece, rules.ruleSet);
+        for (let pass = 0; pass < 2; pass++) {
+          const got = kernel.listedPlacements(MEASURE_SETTINGS, position(rows), pid, true);
+          if (quick === null) expect(got).toBeNull();
+          else expect(words(got!)).toEqual(quick.map((p) => `${p.x} ${p.y} 0`));
+        }
+      }),
+      { numRuns: 150 },
+    );
+  }, 60_000);
 });
 
 describe('TetrisAI under goal versus', () => {
