@@ -630,6 +630,15 @@ describe('stacking', () => {
   );
 });
 
+describe('frame inputs', () => {
+  const token = fc.constantFrom('.', 'L', 'R', 'A', 'B', 'LA', 'LB', 'RA', 'RB');
+  fuzzSync('formatFrameInputs', fc.tuple(hostile, fc.array(token, { minLength: 1, maxLength: 40 })), (junk, inputs) => {
+    callSync(() => api.formatFrameInputs(junk as never));
+    // A real list always formats, and names its lock frame.
+    expect(api.formatFrameInputs(inputs as never)).toContain(`(locks on frame ${inputs.length - 1})`);
+  });
+});
+
 describe('full board', () => {
   const rowsArb = fc.array(
     fc.stringMatching(/^[#.]{10}$/).filter((r) => r !== '##########'),
