@@ -877,6 +877,15 @@ export function checkGameRun(run: Record<string, unknown>, where: string): void 
   if (run.holdPlies !== undefined && !HOLD_PLIES.includes(run.holdPlies as HoldPlies))
     throw bad('holdPlies', `one of ${HOLD_PLIES.join(', ')}`);
   if (run.strength !== undefined) recordInt(where, 'strength', run.strength, MIN_STRENGTH, MAX_STRENGTH);
+  if (run.goal !== undefined && !GAME_GOALS.includes(run.goal as GameGoal))
+    throw bad('goal', `one of ${GAME_GOALS.join(', ')}`);
+  if (run.garbage !== undefined && run.garbage !== null) {
+    try {
+      checkGarbageSchedule(run.garbage);
+    } catch (e) {
+      throw new StackRankError('BAD_ARGUMENT', `${where}: ${(e as Error).message}`);
+    }
+  }
 }
 
 /**

@@ -118,6 +118,9 @@ describe('playGame by parts', () => {
       ['stackRoom', 99],
       ['strength', 0],
       ['well', 'middle'],
+      ['goal', 'attack'],
+      ['garbage', { lines: 'nope' }],
+      ['garbage', { lines: [1, 2] }],
     ] as const)
       expect(() => mergeGameResults([{ ...cut(0, 6), [field]: value }])).toThrow(
         expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringContaining(field) }),
