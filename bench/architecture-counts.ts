@@ -28,6 +28,7 @@ import os from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { importCycles, importGraph } from '../test/helpers/import-graph.js';
 import { printTable, scriptUsage, writeResults } from './common.js';
 
 const argv = process.argv.slice(2);
@@ -85,56 +86,6 @@ const lineCount = (root: string, file: string): number => {
 };
 
 const LAYOUT = /^assembly\/.*layout\.ts$/;
-
-/** The relative-import graph of src/ (as test/import-graph.test.ts builds it). */
-function importGraph(root: string, sources: readonly string[]): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const file of sources) {
-    const info = ts.preProcessFile(readFileSync(join(root, file), 'utf8'), true, true);
-    graph.set(
-      file,
-      info.importedFiles
-        .map((r) => r.fileName)
-        .filter((name) => name.startsWith('.'))
-        .map((name) => relative(root, resolve(root, dirname(file), name)).replace(/\.js$/, '.ts')),
-    );
-  }
-  return graph;
-}
-
-/** Strongly connected sets of two or more files (or one importing itself): Tarjan's algorithm. */
-function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
-  let counter = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const cycles: string[][] = [];
-  const visit = (v: string): void => {
-    index.set(v, counter);
-    low.set(v, counter++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!graph.has(w)) continue;
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) !== index.get(v)) return;
-    const set: string[] = [];
-    let w: string;
-    do {
-      w = stack.pop()!;
-      onStack.delete(w);
-      set.push(w);
-    } while (w !== v);
-    if (set.length > 1 || (graph.get(v) ?? []).includes(v)) cycles.push(set.sort());
-  };
-  for (const v of graph.keys()) if (!index.has(v)) visit(v);
-  return cycles.sort((a, b) => a[0].localeCompare(b[0]));
-}
 
 /** The package's entry points: each "exports" target dist/X.js read as src/X.ts, where that file exists. */
 function entryPoints(root: string): string[] {
