@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TetrisAI } from '../../src/tetris-ai/ai.js';
 import { playGame, playOneGame, type PlayedTurn } from '../../src/tetris-ai/play.js';
-import { PIECES } from '../../src/pieces.js';
+import { PIECES, type Piece } from '../../src/pieces.js';
+import type { GameMove } from '../../src/tetris-ai/decision.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { RULE_SETS } from '../../src/rules/rule-sets.js';
 import { StackRankError } from '../../src/errors.js';
@@ -34,6 +35,21 @@ function boardRows(heights: readonly number[], holes: readonly number[]): string
     rows.push(row === '##########' ? `${row.slice(0, 9)}.` : row);
   }
   return rows;
+}
+
+/** Every answer's frame inputs replay through the independent reference (tapping at 30 Hz) to its cells. */
+function expectReplays(rows: Uint32Array, current: Piece, level: number, answers: (GameMove | null)[]): void {
+  const board = timedRefBoard(
+    Array.from({ length: 20 }, (_, k) => {
+      let row = '';
+      for (let x = 0; x < 10; x++) row += (rows[19 - k] >> x) & 1 ? '#' : '.';
+      return row;
+    }),
+  );
+  for (const m of answers)
+    expect(timedRefReplay(board, current, { level, timeline: 'X.' }, m!.inputs as string[])).toMatchObject({
+      cells: m!.cells,
+    });
 }
 
 describe('TetrisAI under a timed NES rule set', () => {
@@ -177,17 +193,7 @@ describe('the reaction: the next piece is known only `reaction` frames after the
       expect(firstFrames.size).toBe(1);
       if (new Set(answers.map((m) => JSON.stringify(m!.cells))).size > 1) changed++;
       if (answers.some((m) => m!.inputs.slice(0, reaction).every((i) => i === '.') && m!.x !== answers[0]!.x)) waited++;
-      const board = timedRefBoard(
-        Array.from({ length: 20 }, (_, k) => {
-          let row = '';
-          for (let x = 0; x < 10; x++) row += (rows[19 - k] >> x) & 1 ? '#' : '.';
-          return row;
-        }),
-      );
-      for (const m of answers)
-        expect(timedRefReplay(board, t.current, { level: 18, timeline: 'X.' }, m!.inputs as string[])).toMatchObject({
-          cells: m!.cells,
-        });
+      expectReplays(rows, t.current, 18, answers);
     }
     // the piece, once known, changes some moves, and some of those the player waited for
     expect(changed).toBeGreaterThan(0);
@@ -231,17 +237,7 @@ describe('the reaction: the next piece is known only `reaction` frames after the
       // the moves that differ from the others after the same committed frames
       const cells = answers.map((m) => JSON.stringify(m!.cells));
       if (new Set(cells).size > 1) replanned++;
-      const board = timedRefBoard(
-        Array.from({ length: 20 }, (_, k) => {
-          let row = '';
-          for (let x = 0; x < 10; x++) row += (rows[19 - k] >> x) & 1 ? '#' : '.';
-          return row;
-        }),
-      );
-      for (const m of answers)
-        expect(timedRefReplay(board, t.current, { level: 19, timeline: 'X.' }, m!.inputs as string[])).toMatchObject({
-          cells: m!.cells,
-        });
+      expectReplays(rows, t.current, 19, answers);
     }
     // (without the search from where the committed frames leave the piece: 0 of 66 such moves changed)
     expect(committed).toBeGreaterThan(20);
