@@ -170,6 +170,15 @@ export interface LevelPlay {
   /** The highest flat stack from which an upright I reaches each kept side's well (wellReachHeight); null where
    * a tall stack burns whenever no I is known. */
   droughtReach: Partial<Record<'right' | 'left', number>> | null;
+  /**
+   * Every recover move searches as near the top (RecoverSearch.nearTop: a beam of 12 and a chance ply of 12 lines
+   * under nes): where the next piece is known before the piece locks (under NES levels 18–28). There two thirds of
+   * the lines that are not Tetrises are cleared in recover mode on boards with holes, and a game is a few hundred
+   * pieces, so the search's cost is small: the cap-29 format made 1,130,868, 1,132,735 and 1,130,468 on the games
+   * of seeds 100, 300 and 500 (100, 200, 200 games) against 1,127,058, 1,118,266 and 1,118,989. From level 29 it did
+   * not gain in policy round 3 (bench/notes/nes.md, "Policy rounds 3 and 4").
+   */
+  wideRecover: boolean;
 }
 
 /**
@@ -199,6 +208,7 @@ export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: numb
     sides: kept,
     limits: { tetrisReady: lowered(limits.tetrisReady), building: lowered(limits.building) },
     droughtReach,
+    wideRecover: droughtReach === null,
   };
 }
 
