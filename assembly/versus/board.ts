@@ -279,9 +279,10 @@ function cutTSlot(ctx: usize, node: usize, dst: usize): void {
 /**
  * Rows a T-spin would clear in the best T-slot of the board (-1: none): a slot the T can reach from above, whose
  * three corners are filled with both front ones, so that a T turned into it makes a full spin.
- * - T-spin double slot (the T pointing down, centre (x, y + 1) over column x's top y): both cells under its wings
- *   filled, its wings and centre empty, one cell over a wing filled (the overhang that makes the third corner) and
- *   the column on the other side open from the wing's row up, where the T comes down and turns in.
+ * - T-spin double slot (the T pointing down, centre (x, y + 1), its stem at (x, y) with column x empty from y up:
+ *   on column x's top, or hanging over a hole under it): both cells under its wings filled, its wings and centre
+ *   empty, one cell over a wing filled (the overhang that makes the third corner) and the column on the other side
+ *   open from the wing's row up, where the T comes down and turns in.
  * - T-spin triple slot (the T upright in column c, pointing to the side, rows y - 1 .. y + 1): column c empty from
  *   y - 1 to y + 2 under a filled cell at y + 3, the notch beside row y empty between two filled cells; the T rests
  *   flat over the notch's column, slid under that cell from the other side (its columns open from row y + 2 up), and
@@ -294,8 +295,11 @@ function bestTSlot(node: usize, width: i32): i32 {
   const top = load<i32>(node + N_TOP);
   let best: i32 = -1;
   for (let x = 1; x < width - 1; x++) {
-    // T-spin double: stem in row y (column x's top), wings in row y + 1, the overhang in row y + 2
-    const y = heightAt(x);
+    // T-spin double: stem in row y, wings in row y + 1, the overhang in row y + 2; y is the open side's top (that
+    // column's height is y + 1, the overhang's higher); column x is empty from y up (deeper: the T hangs on the
+    // cells under its wings, over a hole)
+    const y = min<i32>(heightAt(x - 1), heightAt(x + 1)) - 1;
+    if (heightAt(x) > y) continue;
     if (y + 2 >= top) continue; // the overhang is a filled cell, so under the top
     const sides: u32 = <u32>5 << <u32>(x - 1);
     if ((rowAt(node, y) & sides) != sides || (rowAt(node, y + 1) & sides) != 0) continue;
