@@ -729,7 +729,7 @@ export class TetrisAI {
     const boardTop = maxHeight(rows);
     const tall = stackIsTall(boardTop, limit);
     // Near the top of the field a move can lose the game: there the search is wider (RECOVER_SEARCH's nearTop); so it
-    // is for every recover move of a timed game before the piece locks ahead of the next one (LevelPlay.wideRecover).
+    // is for every recover move of a timed game (LevelPlay.wideRecover).
     const { nearTop } = settings;
     const wide = nearTop !== null && (wideRecover || boardTop > this.rules.visibleHeight - nearTop.rows);
     const search = wide ? nearTop : settings.search;

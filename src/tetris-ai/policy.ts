@@ -172,11 +172,11 @@ export interface LevelPlay {
   droughtReach: Partial<Record<'right' | 'left', number>> | null;
   /**
    * Every recover move searches as near the top (RecoverSearch.nearTop: a beam of 12 and a chance ply of 12 lines
-   * under nes): where the next piece is known before the piece locks (under NES levels 18–28). There two thirds of
-   * the lines that are not Tetrises are cleared in recover mode on boards with holes, and a game is a few hundred
-   * pieces, so the search's cost is small: the cap-29 format made 1,130,868, 1,132,735 and 1,130,468 on the games
-   * of seeds 100, 300 and 500 (100, 200, 200 games) against 1,127,058, 1,118,266 and 1,118,989. From level 29 it did
-   * not gain in policy round 3 (bench/notes/nes.md, "Policy rounds 3 and 4").
+   * under nes): true under time. There two thirds of the lines that are not Tetrises are cleared in recover mode on
+   * boards with holes, and a game is a few hundred pieces, so the search's cost is small. Before level 29 the cap-29
+   * format made 1,130,868, 1,132,735 and 1,130,468 on the games of seeds 100, 300 and 500 (100, 200, 200 games)
+   * against 1,127,058, 1,118,266 and 1,118,989; from 29 too, the main format 1,668,355, 1,690,180 and 1,684,263
+   * against 1,656,799, 1,684,652 and 1,682,475 (bench/notes/nes.md, "Policy round 4").
    */
   wideRecover: boolean;
 }
@@ -208,7 +208,7 @@ export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: numb
     sides: kept,
     limits: { tetrisReady: lowered(limits.tetrisReady), building: lowered(limits.building) },
     droughtReach,
-    wideRecover: droughtReach === null,
+    wideRecover: true,
   };
 }
 

@@ -322,7 +322,7 @@ describe('TetrisAI recover chance ply', () => {
     // The games differ only once recover mode has chosen differently.
     const first = off.findIndex((m, i) => m !== byDefault[i]);
     expect(byDefault[first]).toMatch(/^recover /);
-    // The NES model without time (under time, to level 28, every recover move searches as near the top: below).
+    // The NES model without time (under time every recover move searches as near the top: below).
     const nes = await gameMoves(await TetrisAI.create({ rules: 'nesUntimed', table }), 2);
     expect(nes).toEqual(
       await gameMoves(await TetrisAI.create({ rules: 'nesUntimed', table, recover: { beam: 4, chance: 3 } }), 2),
@@ -346,8 +346,8 @@ describe('TetrisAI recover chance ply', () => {
     );
   });
 
-  it('timed nes before level 29 searches every recover move with a beam of 12 and 12 lines', async () => {
-    // nextMove plays the rule set's level, 18: the next piece is known before the piece locks (docs/game.md).
+  it('timed nes searches every recover move with a beam of 12 and 12 lines', async () => {
+    // nextMove plays the rule set's level, 18 (docs/game.md, "NES Tetris: the competition format").
     const timed = await gameMoves(await TetrisAI.create({ rules: 'nes', table }), 2);
     expect(timed.some((m) => m.startsWith('recover '))).toBe(true);
     expect(timed).toEqual(
