@@ -10,6 +10,7 @@
  * one it lists.
  */
 import type { FrameInput, GravityStep, PieceMover, PieceState, RuleSet } from 'stackrank';
+import { gravityAt } from 'stackrank/research';
 
 /** A button: shift left or right, turn clockwise (A) or counter-clockwise (B). */
 export type Press = 'L' | 'R' | 'A' | 'B';
@@ -18,12 +19,6 @@ type Turn = '' | 'A' | 'B';
 
 /** Presses waiting for a frame that takes them; more are dropped (a person who mashes does not queue a second). */
 const MAX_QUEUED = 4;
-
-/** The gravity of a timed rule set at its level: the timing table's entry (levels past its end take its last). */
-export function gravityOf(rules: RuleSet): GravityStep {
-  const table = rules.timing!.gravity;
-  return table[Math.min(rules.level!, table.length - 1)];
-}
 
 /** Milliseconds per frame of a timed rule set (NES: 60.0988 frames a second). */
 export function frameMs(rules: RuleSet): number {
@@ -60,7 +55,7 @@ export class FramePiece {
     heldAtStart: Shift = '',
   ) {
     this.state = mover.spawn;
-    this.gravity = gravityOf(rules);
+    this.gravity = gravityAt(rules.timing!, rules.level!);
     this.timeline = rules.timeline!;
     this.das = this.timeline === 'das' || this.timeline === 'dasCharged';
     this.dasDelay = rules.timing!.dasDelay;

@@ -304,14 +304,24 @@ const slotCells = memory.data(8 << 2, 4);
 // The columns where the heights alone allow a T-slot (bit x = column x), from termsOf's column pass for bestTSlot:
 // every slot needs a pattern of steps between the heights of neighbouring columns, so most boards have none and the
 // rest only a few to read the rows of.
-/** T-spin double stems: one side one row over the stem (where the T comes down), the other at least three (the
- * overhang over its wing). */
+/** T-spin double stems (stemOfDouble). */
 let slotDoubles: u32 = 0;
 /** T-spin triple notches with the shaft on their right (side -1: shaft n + 1, notch n >= 2): the shaft's column at
  * least two over the notch's (the cell over the shaft), the column past the notch no higher than it. */
 let slotTriplesRight: u32 = 0;
 /** The same with the shaft on their left (side 1: shaft n - 1, notch n <= width - 3). */
 let slotTriplesLeft: u32 = 0;
+
+/**
+ * Whether the heights allow a T-spin double with its stem in column x (1 <= x <= width - 2): the column under both
+ * neighbours (empty from the wing's row down to the stem), one neighbour the open side (its top the stem's row) and
+ * the other at least two higher (the overhang over its wing). One of the two steps around x is then 2 or more.
+ */
+@inline function stemOfDouble(x: i32): bool {
+  const a = heightAt(x - 1);
+  const b = heightAt(x + 1);
+  return heightAt(x) < min<i32>(a, b) && abs<i32>(a - b) >= 2;
+}
 
 /**
  * Sets slotDoubles, slotTriplesRight and slotTriplesLeft from the heights (termsOf's) and `steep`, the columns c
@@ -328,17 +338,15 @@ function slotColumns(width: i32, steep: u32): bool {
     const hc = heightAt(c);
     const d = heightAt(c + 1) - hc;
     if (d > 0) {
-      // up at c: a triple's shaft over notch c (the column before it no higher), a double's roof right of stem c
-      // (the column before it one higher)
+      // up at c: a triple's shaft over notch c (the column before it no higher), a double's stem c
       if (c >= 2 && heightAt(c - 1) <= hc) right |= <u32>1 << <u32>c;
-      if (d >= 3 && c >= 1 && heightAt(c - 1) == hc + 1) doubles |= <u32>1 << <u32>c;
+      if (c >= 1 && stemOfDouble(c)) doubles |= <u32>1 << <u32>c;
     } else {
-      // down at c: a triple's shaft over notch c + 1 (the column after it no higher), a double's roof left of stem
-      // c + 1 (the column after it one higher)
+      // down at c: a triple's shaft over notch c + 1 (the column after it no higher), a double's stem c + 1
       const n = c + 1;
       const hn = hc + d;
       if (n <= width - 3 && heightAt(n + 1) <= hn) left |= <u32>1 << <u32>n;
-      if (d <= -3 && n <= width - 2 && heightAt(n + 1) == hn + 1) doubles |= <u32>1 << <u32>n;
+      if (n <= width - 2 && stemOfDouble(n)) doubles |= <u32>1 << <u32>n;
     }
   }
   slotDoubles = doubles;
@@ -380,9 +388,10 @@ function cutTSlot(ctx: usize, node: usize, dst: usize): void {
 /**
  * Rows a T-spin would clear in the best T-slot of the board (-1: none): a slot the T can reach from above, whose
  * three corners are filled with both front ones, so that a T turned into it makes a full spin.
- * - T-spin double slot (the T pointing down, centre (x, y + 1) over column x's top y): both cells under its wings
- *   filled, its wings and centre empty, one cell over a wing filled (the overhang that makes the third corner) and
- *   the column on the other side open from the wing's row up, where the T comes down and turns in.
+ * - T-spin double slot (the T pointing down, centre (x, y + 1), its stem at (x, y) with column x empty from y up:
+ *   on column x's top, or hanging over a hole under it): both cells under its wings filled, its wings and centre
+ *   empty, one cell over a wing filled (the overhang that makes the third corner) and the column on the other side
+ *   open from the wing's row up, where the T comes down and turns in.
  * - T-spin triple slot (the T upright in column c, pointing to the side, rows y - 1 .. y + 1): column c empty from
  *   y - 1 to y + 2 under a filled cell at y + 3, the notch beside row y empty between two filled cells; the T rests
  *   flat over the notch's column, slid under that cell from the other side (its columns open from row y + 2 up), and
@@ -400,8 +409,12 @@ function bestTSlot(node: usize, width: i32): i32 {
   while (doubles != 0) {
     const x = <i32>ctz<u32>(doubles);
     doubles &= doubles - 1;
-    // stem in row y (column x's top), wings in row y + 1, the overhang in row y + 2
-    const y = heightAt(x);
+    // stem in row y, wings in row y + 1, the overhang in row y + 2; y is the open side's top (that column's height
+    // is y + 1, the overhang's higher); column x is empty from y up (deeper: the T hangs on the cells under its
+    // wings, over a hole)
+    const y = min<i32>(heightAt(x - 1), heightAt(x + 1)) - 1;
+    if (heightAt(x) > y) continue;
+    if (y + 2 >= top) continue; // the overhang is a filled cell, so under the top
     const sides: u32 = <u32>5 << <u32>(x - 1);
     if ((rowAt(node, y) & sides) != sides || (rowAt(node, y + 1) & sides) != 0) continue;
     const roof = rowAt(node, y + 2) & sides;

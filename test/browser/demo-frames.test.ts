@@ -10,7 +10,7 @@
  *   on the frame the reference says, after the entry delay.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FramePiece, frameMs, gravityOf, type Press } from '../../demo/frames.js';
+import { FramePiece, frameMs, type Press } from '../../demo/frames.js';
 import { PlaySession, type GradedMove } from '../../demo/play.js';
 import { TetrisAI } from '../../src/tetris-ai/ai.js';
 import {
@@ -119,7 +119,16 @@ describe('FramePiece: a person at the frames of a timed rule set', () => {
   });
 
   it('falls by the gravity table: 3 frames a row at 18, 2 at 19, 1 at 29, two rows a frame from 39', () => {
-    expect([0, 9, 18, 19, 28, 29, 38, 39, 255].map((l) => gravityOf(timed(l, 'X.')))).toEqual([
+    // an untouched piece on an empty board: the frames between its first two falls, and the rows of one fall
+    const fallOf = (level: number) => {
+      const rules = timed(level, 'X.');
+      const piece = new FramePiece(new PieceMover(Board.empty(10, 22), 0, rules), rules);
+      const falls: { frame: number; rows: number }[] = [];
+      for (let y = piece.state.y; falls.length < 2 && !piece.step(); y = piece.state.y)
+        if (piece.state.y !== y) falls.push({ frame: piece.frame, rows: y - piece.state.y });
+      return { frames: falls[1].frame - falls[0].frame, rows: falls[0].rows };
+    };
+    expect([0, 9, 18, 19, 28, 29, 38, 39, 255].map(fallOf)).toEqual([
       { frames: 48, rows: 1 },
       { frames: 6, rows: 1 },
       { frames: 3, rows: 1 },

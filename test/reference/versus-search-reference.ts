@@ -119,22 +119,23 @@ export function refBestTSlotAt(
   const consider = (lines: number, cells: [number, number][]) => {
     if (!best || lines > best.lines) best = { lines, cells };
   };
-  // T-spin double: the T pointing down, its stem at (x, y) on column x's top, its wings at row y + 1
-  for (let x = 1; x < width - 1; x++) {
-    const y = h[x];
-    if (!filled(x - 1, y) || !filled(x + 1, y) || filled(x - 1, y + 1) || filled(x + 1, y + 1)) continue;
-    const left = filled(x - 1, y + 2);
-    const right = filled(x + 1, y + 2);
-    if (left === right) continue;
-    if (h[left ? x + 1 : x - 1] !== y + 1) continue;
-    const lines = (rowFullWith(y, [x]) ? 1 : 0) + (rowFullWith(y + 1, [x - 1, x, x + 1]) ? 1 : 0);
-    consider(lines, [
-      [x, y],
-      [x - 1, y + 1],
-      [x, y + 1],
-      [x + 1, y + 1],
-    ]);
-  }
+  // T-spin double: the T pointing down, its stem at (x, y) with nothing over it in column x (the column may be
+  // deeper: the T hangs on the cells under its wings), its wings at row y + 1
+  for (let x = 1; x < width - 1; x++)
+    for (let y = h[x]; y < rows.length; y++) {
+      if (!filled(x - 1, y) || !filled(x + 1, y) || filled(x - 1, y + 1) || filled(x + 1, y + 1)) continue;
+      const left = filled(x - 1, y + 2);
+      const right = filled(x + 1, y + 2);
+      if (left === right) continue;
+      if (h[left ? x + 1 : x - 1] !== y + 1) continue;
+      const lines = (rowFullWith(y, [x]) ? 1 : 0) + (rowFullWith(y + 1, [x - 1, x, x + 1]) ? 1 : 0);
+      consider(lines, [
+        [x, y],
+        [x - 1, y + 1],
+        [x, y + 1],
+        [x + 1, y + 1],
+      ]);
+    }
   // T-spin triple: the T upright in column c (rows y - 1 .. y + 1) pointing into the notch (n, y)
   for (let n = 0; n < width; n++) {
     const y = h[n] - 2;

@@ -66,6 +66,7 @@ const boardArb = fc
         x: fc.integer({ min: 1, max: W - 2 }),
         y: fc.integer({ min: 1, max: 10 }),
         side: fc.constantFrom(-1, 1),
+        deep: fc.integer({ min: 0, max: 2 }),
       }),
       { nil: undefined },
     ),
@@ -83,8 +84,9 @@ const boardArb = fc
     return rows;
   });
 
-/** Carves a T-slot's shape into the rows: filled rows around it, its cells empty, its overhang filled. */
-function carve(rows: Uint32Array, s: { kind: string; x: number; y: number; side: number }): void {
+/** Carves a T-slot's shape into the rows: filled rows around it, its cells empty (a double's stem column maybe deeper),
+ * its overhang filled. */
+function carve(rows: Uint32Array, s: { kind: string; x: number; y: number; side: number; deep: number }): void {
   const set = (x: number, y: number, on: boolean) => {
     if (x < 0 || x >= W || y < 0 || y >= H) return;
     if (on) rows[y] |= 1 << x;
@@ -93,7 +95,8 @@ function carve(rows: Uint32Array, s: { kind: string; x: number; y: number; side:
   const { x, y, side } = s;
   if (s.kind === 'tsd') {
     for (let r = 0; r < y + 2; r++) rows[r] = FULL;
-    set(x, y, false);
+    // the stem's column emptied `deep` cells further down: the T hangs over a hole
+    for (let r = y - s.deep; r <= y; r++) set(x, r, false);
     for (const dx of [-1, 0, 1]) set(x + dx, y + 1, false);
     for (let r = y + 2; r < H; r++) for (let c = 0; c < W; c++) set(c, r, false);
     set(x + side, y + 2, true);
@@ -380,7 +383,7 @@ describe('the versus search chooses as the reference does', () => {
     expect(kernel.measure(MEASURE_SETTINGS, position(rows)).terms[13]).toBe(1);
   });
 
-  it('carved T-slots are found: a T-spin double slot ready clears 2, a triple slot 3', () => {
+  it('carved T-slots are found: a T-spin double slot ready clears 2 (its stem column may be deeper), a triple slot 3', () => {
     const kernel = VersusKernel.get();
     const termsOf = (board: string[]) =>
       kernel.measure(
@@ -390,6 +393,8 @@ describe('the versus search chooses as the reference does', () => {
     const slot = (t: number[]) => [11, 12, 13, 14].findIndex((i) => t[i] === 1);
     // T-spin double, the overhang on the left
     expect(slot(termsOf(['##........', '#...######', '##.#######']))).toBe(2);
+    // the same over a deeper stem column: the T hangs on the cells under its wings, over a hole
+    expect(slot(termsOf(['##........', '#...######', '##.#######', '##.#######']))).toBe(2);
     // the same, one row short on the right: clears one
     expect(slot(termsOf(['##........', '#...######', '##.######.']))).toBe(1);
     // T-spin triple: the shaft in column 2 under the cell at its top, the notch on the right
