@@ -12,7 +12,7 @@
 export { alloc } from './memory';
 export * from './versus/layout';
 export { search } from './versus/beam';
-import { boardTerms, finishChild, lockChild, prepareGarbage } from './versus/board';
+import { boardTerms, finishChild, lockChild, measureRows, prepareGarbage } from './versus/board';
 import { listDrops } from './versus/drops';
 import { cachedPlacements, listAt } from './versus/reach-cache';
 import { C_ROOT, C_SCRATCH, N_VALUE } from './versus/layout';
@@ -26,6 +26,7 @@ export function measureRoot(ctx: usize): f64 {
 /** The root node's child for placement `move` (MOVE_* packing) into C_SCRATCH, valued; returns its value. */
 export function lockRoot(ctx: usize, move: i32): f64 {
   prepareGarbage(ctx);
+  measureRows(ctx, ctx + C_ROOT);
   lockChild(ctx, ctx + C_ROOT, move, ctx + C_SCRATCH);
   finishChild(ctx, ctx + C_SCRATCH);
   return load<f64>(ctx + C_SCRATCH + N_VALUE);

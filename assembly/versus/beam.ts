@@ -10,10 +10,10 @@
 // TypeScript's (src/tetris-ai/versus-kernel.ts), its pointers in the context.
 import { FLAG_SPINS, O_FLAGS, PARAM_WORDS, TABLE_BYTES } from '../reachable/layout';
 import { spins } from '../reachable/spin';
-import { boardTerms, lockChild, nodeKey, prepareGarbage } from './board';
+import { boardTermsOver, lockChild, measureRows, nodeKey, prepareBound, prepareGarbage } from './board';
 import { cachedPlacements, listAt } from './reach-cache';
 import {
-  CAND_BYTES, C_BEAM, C_BEST_ATTACK, C_BEST_ROOT, C_BEST_VALUE, C_CAPACITY, C_CHILDREN, C_COUNT, C_DEPTH, C_FORCE_ROOT,
+  CAND_BYTES, C_BEAM, C_BEST_ATTACK, C_BOUNDED, C_BEST_ROOT, C_BEST_VALUE, C_CAPACITY, C_CHILDREN, C_COUNT, C_DEPTH, C_FORCE_ROOT,
   C_HEAP, C_HOLD_ALLOWED, C_LEVELS, C_NODES, C_PARAMS, C_QUICK, C_ROOT, C_SCRATCH, C_SEQUENCE, C_SLOTS, C_SLOT_BITS,
   C_TABLES, K_GEN, K_HASH, K_MOVE, K_PARENT, K_ROOT, K_SLOT, K_VALUE, MAX_ROWS, MOVE_HOLD, MOVE_PIECE_SHIFT,
   NODE_BYTES, N_ACC, N_ATTACK, N_CAN_HOLD, N_HASH, N_HOLD, N_NEXT, N_ROOT, N_ROWS, N_TOP, N_VALUE, ROOT_HOLD,
@@ -30,6 +30,7 @@ let keep: i32 = 0;
 let gen: i32 = 0;
 let nodes: i32 = 0;
 let children: i32 = 0;
+let bounded: i32 = 0;
 
 @inline function nodeAt(level: i32, i: i32): usize {
   return levels + (<usize>(level * capacity + i)) * NODE_BYTES;
@@ -218,9 +219,13 @@ function expandPiece(node: usize, i: i32, pid: i32, hold: i32, atRoot: bool): vo
     const move = load<i32>(list + ((<usize>k) << 2)) | (pid << MOVE_PIECE_SHIFT) | hold;
     lockChild(ctx, node, move, scratch);
     children++;
-    const value = load<f64>(scratch + N_ACC) + boardTerms(ctx, scratch, false);
-    // a full level keeps no child worth no more than its worst (offer would change nothing): its key is not needed
-    if (heapSize >= keep && value <= load<f64>(cand(0) + K_VALUE)) {
+    // a full level keeps no child worth no more than its worst (offer would change nothing): its key is not needed,
+    // nor its terms once a bound on them says so (boardTermsOver: then -Infinity)
+    const acc = load<f64>(scratch + N_ACC);
+    const full = heapSize >= keep;
+    const value = acc + boardTermsOver(ctx, scratch, full ? load<f64>(cand(0) + K_VALUE) - acc : -Infinity);
+    if (full && value <= load<f64>(cand(0) + K_VALUE)) {
+      if (value == -Infinity) bounded++;
       gen++;
       continue;
     }
@@ -257,10 +262,13 @@ export function search(context: usize): void {
   keep = min<i32>(load<i32>(ctx + C_BEAM), capacity);
   nodes = 0;
   children = 0;
+  bounded = 0;
   prepareGarbage(ctx);
+  prepareBound(ctx);
   const count = load<i32>(ctx + C_COUNT);
   const depth = load<i32>(ctx + C_DEPTH);
   memory.copy(nodeAt(0, 0), ctx + C_ROOT, NODE_BYTES);
+  measureRows(ctx, nodeAt(0, 0));
   let level: i32 = 0;
   let size: i32 = 1;
   let plies: i32 = 0;
@@ -298,6 +306,7 @@ export function search(context: usize): void {
   }
   store<i32>(ctx + C_NODES, nodes);
   store<i32>(ctx + C_CHILDREN, children);
+  store<i32>(ctx + C_BOUNDED, bounded);
   if (plies == 0) {
     store<i32>(ctx + C_BEST_ROOT, -1);
     store<f64>(ctx + C_BEST_VALUE, 0);

@@ -8,10 +8,10 @@ import {
   TABLE_BYTES, TABLE_HEADER_WORDS, WALL,
 } from '../reachable/layout';
 import {
-  A_B2B, A_BASE, A_COMBO, A_COMBO_COUNT, A_PC_ADD, A_PC_LINES, C_ATTACK, C_COUNT, C_FEATURES, C_INCOMING,
+  A_B2B, A_BASE, A_COMBO, A_COMBO_COUNT, A_PC_ADD, A_PC_LINES, C_ATTACK, C_BOUND, C_COUNT, C_FEATURES, C_INCOMING,
   C_INCOMING_COUNT, C_SEQUENCE, C_TABLES, C_TSLOT_CUTS, C_VISIBLE, C_WEIGHTS, C_WIDTH, KIND_FULL, KIND_MINI, MAX_INCOMING, MAX_ROWS,
-  MOVE_HOLD, MOVE_PIECE_SHIFT, MOVE_SPIN_SHIFT, NODE_BYTES, N_ACC, N_ATTACK, N_B2B, N_CAN_HOLD, N_COMBO, N_HASH, N_HOLD, N_NEXT,
-  N_PLIES, N_QUEUE_AT, N_QUEUE_LEFT, N_RISEN, N_ROOT, N_ROWS, N_TOP, N_VALUE, TOP_OUT, T_PIECE, W_ATTACK, W_B2B_CLEAR,
+  MOVE_HOLD, MOVE_PIECE_SHIFT, MOVE_SPIN_SHIFT, NODE_BYTES, N_ACC, N_ATTACK, N_B2B, N_CAN_HOLD, N_CELLS, N_COMBO, N_HASH, N_HEIGHTS, N_HOLD, N_NEXT,
+  N_PLIES, N_QUEUE_AT, N_QUEUE_LEFT, N_RISEN, N_ROOT, N_ROW_TRANS, N_ROWS, N_TOP, N_VALUE, TOP_OUT, T_PIECE, W_ATTACK, W_B2B_CLEAR,
   W_BACK_TO_BACK, W_BUMPINESS, W_BUMPINESS_SQ, W_COMBO, W_COVERED, W_COVERED_SQ, W_HEIGHT, W_HOLES, W_KIND,
   W_OVERHANGS, W_OVER_HALF, W_OVER_QUARTER, W_PERFECT_CLEAR, W_ROW_TRANSITIONS, W_TSLOT_0, W_WASTED_T, W_WELL_DEPTH,
   WEIGHT_COUNT,
@@ -54,6 +54,11 @@ export function prepareGarbage(ctx: usize): void {
   return load<i32>(node + N_QUEUE_LEFT) + i32At(waitingFrom, at + 1);
 }
 
+/** Garbage rows under the node's board for its height: the lines risen along its line and those still waiting. */
+@inline function garbageRows(ctx: usize, node: usize): i32 {
+  return load<i32>(node + N_RISEN) + waiting(ctx, node);
+}
+
 /** The difficult clear kinds (a Tetris, a spin that clears lines): they start or continue a back-to-back chain. */
 @inline function isDifficult(kind: i32): bool {
   return kind == 4 || (kind > KIND_MINI && kind < KIND_FULL) || kind > KIND_FULL;
@@ -91,7 +96,29 @@ export function lockChild(ctx: usize, src: usize, move: i32, dst: usize): void {
   for (let r = 0; r < srcTop; r++) setRow(dst, r, rowAt(src, r));
   let top = max<i32>(srcTop, low + h);
   for (let r = srcTop; r < top; r++) setRow(dst, r, 0);
-  for (let r = 0; r < h; r++) setRow(dst, low + r, rowAt(dst, low + r) | (<u32>i32At(stateAt, S_MASK + r) << <u32>left));
+  // the rows the evaluator reads (measureRows), from the parent's: the piece's cells, the row transitions of its rows,
+  // the heights of its columns
+  const visible = load<i32>(ctx + C_VISIBLE);
+  let cells = load<i32>(src + N_CELLS);
+  let rowT = load<i32>(src + N_ROW_TRANS);
+  store<u64>(dst + N_HEIGHTS, load<u64>(src + N_HEIGHTS));
+  store<u64>(dst + N_HEIGHTS + 8, load<u64>(src + N_HEIGHTS + 8));
+  for (let r = 0; r < h; r++) {
+    const y = low + r;
+    const was = rowAt(dst, y);
+    let bits = <u32>i32At(stateAt, S_MASK + r) << <u32>left;
+    const now = was | bits;
+    setRow(dst, y, now);
+    cells += <i32>popcnt<u32>(bits);
+    if (y < visible) rowT += rowTransitionsOf(now, width) - rowTransitionsOf(was, width);
+    while (bits != 0) {
+      const at = dst + N_HEIGHTS + <usize>ctz<u32>(bits);
+      if (<i32>load<u8>(at) <= y) store<u8>(at, <u8>(y + 1));
+      bits &= bits - 1;
+    }
+  }
+  store<i32>(dst + N_CELLS, cells);
+  store<i32>(dst + N_ROW_TRANS, rowT);
   // full rows can only be among the piece's
   let lines: i32 = 0;
   for (let r = low; r < low + h; r++) if (rowAt(dst, r) == full) lines++;
@@ -104,6 +131,8 @@ export function lockChild(ctx: usize, src: usize, move: i32, dst: usize): void {
     for (let r = write; r < top; r++) setRow(dst, r, 0);
     top = write;
     while (top > 0 && rowAt(dst, top - 1) == 0) top--;
+    store<i32>(dst + N_TOP, top);
+    measureRows(ctx, dst);
   }
   store<i32>(dst + N_TOP, top);
 
@@ -222,16 +251,41 @@ export function nodeKey(node: usize): u64 {
   return h;
 }
 
-/** Column heights of the node being measured (boardTerms), i32 each. */
-const heights = memory.data(16 << 2, 4);
+/** Where the column heights of the node being measured (termsOf) are: its N_HEIGHTS. */
+let heightsOf: usize = 0;
 @inline function heightAt(c: i32): i32 {
-  return load<i32>(heights + ((<usize>c) << 2));
+  return <i32>load<u8>(heightsOf + <usize>c);
 }
 
 /** Row transitions of one row (bit x = column x): the walls are filled. */
 @inline function rowTransitionsOf(bits: u32, width: i32): i32 {
   const ext = 1 | (bits << 1) | (<u32>1 << <u32>(width + 1));
   return <i32>popcnt<u32>((ext ^ (ext >> 1)) & ((<u32>1 << <u32>(width + 1)) - 1));
+}
+
+/** Writes the node's N_CELLS, N_ROW_TRANS and N_HEIGHTS from its rows. */
+export function measureRows(ctx: usize, node: usize): void {
+  const width = load<i32>(ctx + C_WIDTH);
+  const visible = load<i32>(ctx + C_VISIBLE);
+  const top = load<i32>(node + N_TOP);
+  store<u64>(node + N_HEIGHTS, 0);
+  store<u64>(node + N_HEIGHTS + 8, 0);
+  let above: u32 = 0;
+  let cells: i32 = 0;
+  let rowT: i32 = 2 * max<i32>(0, visible - top);
+  for (let y = top - 1; y >= 0; y--) {
+    const r = rowAt(node, y);
+    cells += <i32>popcnt<u32>(r);
+    if (y < visible) rowT += rowTransitionsOf(r, width);
+    let fresh = r & ~above;
+    above |= fresh;
+    while (fresh != 0) {
+      store<u8>(node + N_HEIGHTS + <usize>ctz<u32>(fresh), <u8>(y + 1));
+      fresh &= fresh - 1;
+    }
+  }
+  store<i32>(node + N_CELLS, cells);
+  store<i32>(node + N_ROW_TRANS, rowT);
 }
 
 /** The cells of the T in the best T-slot bestTSlot found (x, y of each of the four), i32 each. */
@@ -245,6 +299,60 @@ const slotCells = memory.data(8 << 2, 4);
   store<i32>(slotCells + 20, y2);
   store<i32>(slotCells + 24, x3);
   store<i32>(slotCells + 28, y3);
+}
+
+// The columns where the heights alone allow a T-slot (bit x = column x), from termsOf's column pass for bestTSlot:
+// every slot needs a pattern of steps between the heights of neighbouring columns, so most boards have none and the
+// rest only a few to read the rows of.
+/** T-spin double stems (stemOfDouble). */
+let slotDoubles: u32 = 0;
+/** T-spin triple notches with the shaft on their right (side -1: shaft n + 1, notch n >= 2): the shaft's column at
+ * least two over the notch's (the cell over the shaft), the column past the notch no higher than it. */
+let slotTriplesRight: u32 = 0;
+/** The same with the shaft on their left (side 1: shaft n - 1, notch n <= width - 3). */
+let slotTriplesLeft: u32 = 0;
+
+/**
+ * Whether the heights allow a T-spin double with its stem in column x (1 <= x <= width - 2): the column under both
+ * neighbours (empty from the wing's row down to the stem), one neighbour the open side (its top the stem's row) and
+ * the other at least two higher (the overhang over its wing). One of the two steps around x is then 2 or more.
+ */
+@inline function stemOfDouble(x: i32): bool {
+  const a = heightAt(x - 1);
+  const b = heightAt(x + 1);
+  return heightAt(x) < min<i32>(a, b) && abs<i32>(a - b) >= 2;
+}
+
+/**
+ * Sets slotDoubles, slotTriplesRight and slotTriplesLeft from the heights (termsOf's) and `steep`, the columns c
+ * whose step d(c) = h(c + 1) - h(c) is at least 2 either way (every slot needs one: most boards have few); whether any
+ * is set.
+ */
+function slotColumns(width: i32, steep: u32): bool {
+  let doubles: u32 = 0;
+  let right: u32 = 0;
+  let left: u32 = 0;
+  while (steep != 0) {
+    const c = <i32>ctz<u32>(steep);
+    steep &= steep - 1;
+    const hc = heightAt(c);
+    const d = heightAt(c + 1) - hc;
+    if (d > 0) {
+      // up at c: a triple's shaft over notch c (the column before it no higher), a double's stem c
+      if (c >= 2 && heightAt(c - 1) <= hc) right |= <u32>1 << <u32>c;
+      if (c >= 1 && stemOfDouble(c)) doubles |= <u32>1 << <u32>c;
+    } else {
+      // down at c: a triple's shaft over notch c + 1 (the column after it no higher), a double's stem c + 1
+      const n = c + 1;
+      const hn = hc + d;
+      if (n <= width - 3 && heightAt(n + 1) <= hn) left |= <u32>1 << <u32>n;
+      if (n <= width - 2 && stemOfDouble(n)) doubles |= <u32>1 << <u32>n;
+    }
+  }
+  slotDoubles = doubles;
+  slotTriplesRight = right;
+  slotTriplesLeft = left;
+  return (doubles | right | left) != 0;
 }
 
 /** The most T-spins boardTerms imagines in a row (C_TSLOT_CUTS, plus one for a T in the hold box). */
@@ -274,6 +382,7 @@ function cutTSlot(ctx: usize, node: usize, dst: usize): void {
   top = write;
   while (top > 0 && rowAt(dst, top - 1) == 0) top--;
   store<i32>(dst + N_TOP, top);
+  measureRows(ctx, dst);
 }
 
 /**
@@ -290,14 +399,19 @@ function cutTSlot(ctx: usize, node: usize, dst: usize): void {
  *   upper cell).
  */
 function bestTSlot(node: usize, width: i32): i32 {
+  // the columns worth reading the rows of: slotDoubles, slotTriplesRight, slotTriplesLeft (termsOf's column pass)
   // the best slot's T (slotCells): its cells, x then y
   const full: u32 = (<u32>1 << <u32>width) - 1;
   const top = load<i32>(node + N_TOP);
   let best: i32 = -1;
-  for (let x = 1; x < width - 1; x++) {
-    // T-spin double: stem in row y, wings in row y + 1, the overhang in row y + 2; y is the open side's top (that
-    // column's height is y + 1, the overhang's higher); column x is empty from y up (deeper: the T hangs on the
-    // cells under its wings, over a hole)
+  // T-spin double, stem in column x
+  let doubles = slotDoubles;
+  while (doubles != 0) {
+    const x = <i32>ctz<u32>(doubles);
+    doubles &= doubles - 1;
+    // stem in row y, wings in row y + 1, the overhang in row y + 2; y is the open side's top (that column's height
+    // is y + 1, the overhang's higher); column x is empty from y up (deeper: the T hangs on the cells under its
+    // wings, over a hole)
     const y = min<i32>(heightAt(x - 1), heightAt(x + 1)) - 1;
     if (heightAt(x) > y) continue;
     if (y + 2 >= top) continue; // the overhang is a filled cell, so under the top
@@ -315,19 +429,26 @@ function bestTSlot(node: usize, width: i32): i32 {
       setSlotCells(x, y, x - 1, y + 1, x, y + 1, x + 1, y + 1);
     }
   }
-  for (let n = 0; n < width; n++) {
-    // T-spin triple with its notch in column n: row y + 1 is the notch column's top
+  // T-spin triple, notch in column n, shaft in column n - side
+  const fromRight = slotTriplesRight;
+  const fromLeft = slotTriplesLeft;
+  let triples = fromRight | fromLeft;
+  while (triples != 0) {
+    const n = <i32>ctz<u32>(triples);
+    triples &= triples - 1;
+    // row y + 1 is the notch column's top
     const y = heightAt(n) - 2;
     if (y < 1 || y + 4 > top) continue;
     const notch: u32 = <u32>1 << <u32>n;
-    if ((rowAt(node, y) & notch) != 0 || (rowAt(node, y - 1) & notch) == 0) continue;
     for (let side = -1; side <= 1; side += 2) {
+      if (((side < 0 ? fromRight : fromLeft) & notch) == 0) continue;
       // the shaft in column c = n - side, the T entering from beyond the notch (columns n + side, n + 2 side)
       const c = n - side;
       const far = n + side;
       const beyond = n + 2 * side;
       if (c < 0 || c >= width || beyond < 0 || beyond >= width) continue;
       if (heightAt(far) > y + 2 || heightAt(beyond) > y + 2) continue;
+      if ((rowAt(node, y) & notch) != 0 || (rowAt(node, y - 1) & notch) == 0) continue;
       const bar: u32 = <u32>1 << <u32>c;
       if ((rowAt(node, y + 3) & bar) == 0) continue;
       if (((rowAt(node, y - 1) | rowAt(node, y) | rowAt(node, y + 1) | rowAt(node, y + 2)) & bar) != 0) continue;
@@ -349,81 +470,76 @@ function bestTSlot(node: usize, width: i32): i32 {
 
 /**
  * The board terms of the node (W_HEIGHT .. W_BACK_TO_BACK), weighted and summed in that order; with `record`, the
- * terms themselves also go to C_FEATURES. One pass over the rows from the top down finds each column's height, the
- * empty cells under the tops (with or without an open column beside them), the covered cells and the row
- * transitions; then the well, the bumpiness and the T-slots.
+ * terms themselves also go to C_FEATURES. A pass over the rows from the top down finds each column's height; a pass
+ * over the columns the well, the bumpiness and where a T-slot may be; a second pass over the rows the empty cells
+ * under the tops (with or without an open column beside them), the covered cells and the row transitions; then the
+ * T-slots.
  */
 export function boardTerms(ctx: usize, node: usize, record: bool): f64 {
+  measureRows(ctx, node);
+  return termsOf(ctx, node, record, tSlotCuts(ctx, node), -Infinity);
+}
+
+/**
+ * The node's board terms when they may be over `floor`; else -Infinity (then they are not: a bound on them, see
+ * prepareBound, says so). For the search's children: one whose value cannot enter a full level needs no more.
+ */
+export function boardTermsOver(ctx: usize, node: usize, floor: f64): f64 {
+  return termsOf(ctx, node, false, tSlotCuts(ctx, node), boundOn ? floor : -Infinity);
+}
+
+/** The T-spins termsOf imagines on the node's board (-1: the best T-slot valued as it stands). */
+@inline function tSlotCuts(ctx: usize, node: usize): i32 {
   const cuts = load<i32>(ctx + C_TSLOT_CUTS);
-  if (cuts == 0) return termsOf(ctx, node, record, -1);
-  return termsOf(ctx, node, record, cuts + (load<i32>(node + N_HOLD) == T_PIECE ? 1 : 0));
+  if (cuts == 0) return -1;
+  return cuts + (load<i32>(node + N_HOLD) == T_PIECE ? 1 : 0);
+}
+
+// The bound on the board terms (boardTermsOver), taken once the heights and the row transitions are known and the
+// T-slot found: the terms known by then exactly (the height and its excess, the bumpiness and its squares, the row
+// transitions, the slot's weight, the back-to-back chain), and the most the others can add — the empty cells under
+// the tops (known in number) all of the dearer kind, each column with one at least one covered cell, the well at its
+// deepest (4 rows). A weight that leaves a term unbounded (the covered cells' over 0) turns the bound off.
+/** Whether the bound holds for this search (prepareBound). */
+let boundOn = false;
+/** The most the well can add (prepareBound). */
+let boundWell: f64 = 0;
+
+/** Sets the bound up for a search. */
+export function prepareBound(ctx: usize): void {
+  boundOn = load<i32>(ctx + C_BOUND) != 0 && weight(ctx, W_COVERED) <= 0 && weight(ctx, W_COVERED_SQ) <= 0;
+  boundWell = max<f64>(0, weight(ctx, W_WELL_DEPTH) * 4);
 }
 
 /**
  * The board terms of the node with `cuts` T-spins to imagine (-1: the best T-slot valued as it stands): while one is
- * left and the board has a T-slot, the slot's weight plus the terms of the board after its T-spin (cutTSlot).
+ * left and the board has a T-slot, the slot's weight plus the terms of the board after its T-spin (cutTSlot). A
+ * board without a T-slot whose bound is at most `floor` returns -Infinity at once.
  */
-function termsOf(ctx: usize, node: usize, record: bool, cuts: i32): f64 {
+function termsOf(ctx: usize, node: usize, record: bool, cuts: i32, floor: f64): f64 {
   const width = load<i32>(ctx + C_WIDTH);
   const visible = load<i32>(ctx + C_VISIBLE);
   const full: u32 = (<u32>1 << <u32>width) - 1;
   const top = load<i32>(node + N_TOP);
-  // a loop: a small bulk-memory call costs more
-  for (let c = 0; c < 16; c += 2) store<u64>(heights + ((<usize>c) << 2), 0);
+  // each column's height, the filled cells, the row transitions: kept in the node (measureRows)
+  heightsOf = node + N_HEIGHTS;
+  const cells = load<i32>(node + N_CELLS);
+  const rowT = load<i32>(node + N_ROW_TRANS);
   let above: u32 = 0; //   columns with a filled cell over the row
-  let holed: u32 = 0; //   columns whose highest empty cell under the top is found
-  let holes: i32 = 0;
-  let overhangs: i32 = 0;
-  let covered: i32 = 0;
-  let coveredSq: i32 = 0;
-  let rowT: i32 = 2 * max<i32>(0, visible - top);
-  for (let y = top - 1; y >= 0; y--) {
-    const r = rowAt(node, y);
-    let fresh = r & ~above;
-    while (fresh != 0) {
-      store<i32>(heights + ((<usize>ctz<u32>(fresh)) << 2), y + 1);
-      fresh &= fresh - 1;
-    }
-    const empty = above & ~r & full;
-    if (empty != 0) {
-      const open = full & ~(above | r); // columns with nothing at or over this row
-      const side = ((open << 1) | (open >> 1)) & full;
-      overhangs += <i32>popcnt<u32>(empty & side);
-      holes += <i32>popcnt<u32>(empty & ~side);
-      let first = empty & ~holed;
-      holed |= first;
-      while (first != 0) {
-        const c = <i32>ctz<u32>(first);
-        const k = min<i32>(6, heightAt(c) - 1 - y);
-        covered += k;
-        coveredSq += k * k;
-        first &= first - 1;
-      }
-    }
-    if (y < visible) rowT += rowTransitionsOf(r, width);
-    above |= r;
-  }
-  // every T-slot has a filled cell over an empty one (its roof, the cell over its shaft): none without one
-  const slot = cuts != 0 && holes + overhangs > 0 ? bestTSlot(node, width) : -1;
-  if (slot >= 0 && cuts > 0) {
-    // the T-spin imagined: the slot's weight, then the board after it (its own slots while spins are left)
-    const cut = cutNodes + <usize>(MAX_CUTS - cuts) * NODE_BYTES;
-    cutTSlot(ctx, node, cut);
-    const rest = termsOf(ctx, cut, record, cuts - 1);
-    if (record) {
-      const at = ctx + C_FEATURES + ((<usize>(W_TSLOT_0 + slot)) << 3);
-      store<f64>(at, load<f64>(at) + 1);
-    }
-    return weight(ctx, W_TSLOT_0 + slot) + rest;
-  }
-  // the well: the lowest column (the rightmost of equals)
+  // the columns: the well (the lowest column, the rightmost of equals), the highest, the bumpiness
   let well: i32 = 0;
   let highest: i32 = 0;
+  let under: i32 = 0; //   cells under the columns' tops
+  let steep: u32 = 0; //   columns c whose step h(c + 1) - h(c) is at least 2 either way
   for (let c = 0; c < width; c++) {
     const hc = heightAt(c);
     if (hc <= heightAt(well)) well = c;
     if (hc > highest) highest = hc;
+    under += hc;
+    // column `width` reads as 0: the last step is left out
+    steep |= <u32>(<u32>(heightAt(c + 1) - hc + 1) > 2) << <u32>c;
   }
+  steep &= (<u32>1 << <u32>(width - 1)) - 1;
   let bump: i32 = 0;
   let bumpSq: i32 = 0;
   let prev: i32 = -1;
@@ -436,16 +552,81 @@ function termsOf(ctx: usize, node: usize, record: bool, cuts: i32): f64 {
     }
     prev = c;
   }
+  const height = highest + garbageRows(ctx, node);
+  const overHalf = max<i32>(0, height - 10);
+  const overQuarter = max<i32>(0, height - 15);
+  const b2b = load<i32>(node + N_B2B) > 0 ? 1 : 0;
+  // the empty cells under the tops: each a hole or an overhang
+  const empties = under - cells;
+  // every T-slot has a filled cell over an empty one (its roof, the cell over its shaft): none without one
+  let slot: i32 = -1;
+  if (cuts != 0 && empties > 0 && slotColumns(width, steep)) slot = bestTSlot(node, width);
+  if (slot >= 0 && cuts > 0) {
+    // the T-spin imagined: the slot's weight, then the board after it (its own slots while spins are left; its floor
+    // less the slot's weight)
+    const cut = cutNodes + <usize>(MAX_CUTS - cuts) * NODE_BYTES;
+    cutTSlot(ctx, node, cut);
+    const w = weight(ctx, W_TSLOT_0 + slot);
+    const rest = termsOf(ctx, cut, record, cuts - 1, floor - w);
+    if (record) {
+      const at = ctx + C_FEATURES + ((<usize>(W_TSLOT_0 + slot)) << 3);
+      store<f64>(at, load<f64>(at) + 1);
+    }
+    return w + rest;
+  }
+  if (floor > -Infinity) {
+    // the terms known by now (the slot's weight too, valued as it stands), and the most the others can add: the
+    // empty cells all of the dearer kind's weight, each column with one at least one covered cell, the well its
+    // deepest (the slack covers the rounding of weights that are not whole numbers)
+    let bound =
+      weight(ctx, W_HEIGHT) * <f64>height +
+      weight(ctx, W_OVER_HALF) * <f64>overHalf +
+      weight(ctx, W_OVER_QUARTER) * <f64>overQuarter +
+      weight(ctx, W_BUMPINESS) * <f64>bump +
+      weight(ctx, W_BUMPINESS_SQ) * <f64>bumpSq +
+      weight(ctx, W_ROW_TRANSITIONS) * <f64>rowT +
+      max<f64>(weight(ctx, W_HOLES), weight(ctx, W_OVERHANGS)) * <f64>empties +
+      boundWell;
+    if (empties > 0) bound += weight(ctx, W_COVERED) + weight(ctx, W_COVERED_SQ);
+    if (slot >= 0) bound += weight(ctx, W_TSLOT_0 + slot);
+    bound += weight(ctx, W_BACK_TO_BACK) * <f64>b2b;
+    if (bound <= floor - 1e-9 * (1 + abs<f64>(floor) + abs<f64>(bound))) return -Infinity;
+  }
+  let holes: i32 = 0;
+  let overhangs: i32 = 0;
+  let covered: i32 = 0;
+  let coveredSq: i32 = 0;
+  if (empties > 0) {
+    // the rows again from the top down: which empty cells have an open column beside them, the covered cells
+    above = 0;
+    let holed: u32 = 0; // columns whose highest empty cell under the top is found
+    for (let y = top - 1; y >= 0; y--) {
+      const r = rowAt(node, y);
+      const empty = above & ~r & full;
+      if (empty != 0) {
+        const open = full & ~(above | r); // columns with nothing at or over this row
+        const side = ((open << 1) | (open >> 1)) & full;
+        overhangs += <i32>popcnt<u32>(empty & side);
+        holes += <i32>popcnt<u32>(empty & ~side);
+        let first = empty & ~holed;
+        holed |= first;
+        while (first != 0) {
+          const c = <i32>ctz<u32>(first);
+          const k = min<i32>(6, heightAt(c) - 1 - y);
+          covered += k;
+          coveredSq += k * k;
+          first &= first - 1;
+        }
+      }
+      above |= r;
+    }
+  }
   const wellMask = full & ~(<u32>1 << <u32>well);
   let depth: i32 = 0;
   for (let y = heightAt(well); y < top && depth < 4; y++) {
     if (rowAt(node, y) != wellMask) break;
     depth++;
   }
-  const height = highest + load<i32>(node + N_RISEN) + waiting(ctx, node);
-  const overHalf = max<i32>(0, height - 10);
-  const overQuarter = max<i32>(0, height - 15);
-  const b2b = load<i32>(node + N_B2B) > 0 ? 1 : 0;
   if (record) {
     const f = ctx + C_FEATURES;
     for (let i = 0; i < WEIGHT_COUNT; i++) store<f64>(f + ((<usize>i) << 3), 0);

@@ -86,9 +86,13 @@ export const C_ATTACK = 416; //        the attack table (A_* words)
 export const C_WEIGHTS = 576; //       f64[WEIGHT_COUNT]
 export const C_FEATURES = 856; //      f64[WEIGHT_COUNT] the terms of the last nodeTerms call (for the tests)
 export const C_ROOT = 1136; //         the root node (NODE_BYTES)
-export const C_SCRATCH = 1376; //      a node: the child being valued
-export const C_REACH_CACHE = 1616; //  i32 ptr: the reach cache (1 << REACH_CACHE_BITS entries of RC_BYTES each)
-export const CTX_BYTES = 1624;
+export const C_SCRATCH = 1392; //      a node: the child being valued
+export const C_REACH_CACHE = 1648; //  i32 ptr: the reach cache (1 << REACH_CACHE_BITS entries of RC_BYTES each)
+export const C_BOUND = 1652; //        i32 1: a child that cannot enter a full level is left once a bound on its board
+//                                     terms says so (board.ts boardTermsOver); 0: every child valued in full (the
+//                                     same choices: for the tests)
+export const C_BOUNDED = 1656; //      i32 out: children the bound left in the last search
+export const CTX_BYTES = 1664;
 
 // ---- the attack table (i32 words from C_ATTACK): src/rules/attack.ts AttackTable with a flat back-to-back bonus
 // and a combo table ----
@@ -117,7 +121,12 @@ export const N_ATTACK = 204; //        i32 lines sent along the line
 export const N_ACC = 208; //           f64 Σ of the line's move terms
 export const N_VALUE = 216; //         f64 the line's value: N_ACC + the board terms
 export const N_HASH = 224; //          u64 the node's key (board, hold, next piece, counters, garbage)
-export const NODE_BYTES = 240;
+// what the evaluator reads of the rows, kept up to date by each lock (board.ts lockChild) and measured at the root
+// (measureRows), so that a child's bound needs no pass over its rows
+export const N_CELLS = 232; //         i32 filled cells
+export const N_ROW_TRANS = 236; //     i32 row transitions of the rows under C_VISIBLE (walls filled; an empty row 2)
+export const N_HEIGHTS = 240; //       u8[16] each column's height (rows up to its highest filled cell)
+export const NODE_BYTES = 256;
 
 // ---- the reach cache (reach-cache.ts): the full search's placements of a piece on a board, kept for the boards met
 // again; one entry per slot (the key's low bits), written by the kernel, emptied by TypeScript (RC_PIECE -1) whenever

@@ -39,6 +39,8 @@ import {
   C_BEST_ATTACK,
   C_BEST_ROOT,
   C_BEST_VALUE,
+  C_BOUND,
+  C_BOUNDED,
   C_CAPACITY,
   C_CHILDREN,
   C_COUNT,
@@ -129,6 +131,9 @@ export interface VersusSearchSettings {
   tSlotCuts: number;
   weights: ArrayLike<number>;
   attack: AttackTable;
+  /** false: every child valued in full, without the bound that leaves those that cannot enter a full level (the
+   * same choices; for the tests). Default true. */
+  bound?: boolean;
 }
 
 /** A position to search: the board and the line's state at its root. */
@@ -153,6 +158,8 @@ export interface VersusSearchResult {
   /** Nodes expanded and placements valued. */
   nodes: number;
   placements: number;
+  /** Placements left once the bound on their board terms said they could not enter their level. */
+  bounded: number;
 }
 
 /** The largest combo and back-to-back count the kernel's counters take (larger ones are read as this). */
@@ -235,6 +242,7 @@ export class VersusKernel {
     this.setWord(C_HOLD_ALLOWED, s.holdAllowed ? 1 : 0);
     this.setWord(C_QUICK, s.quick ? 1 : 0);
     this.setWord(C_TSLOT_CUTS, s.tSlotCuts);
+    this.setWord(C_BOUND, s.bound === false ? 0 : 1);
     if (s.weights.length !== WEIGHT_COUNT)
       throw new Error(`${s.weights.length} weights; the kernel reads ${WEIGHT_COUNT}`);
     const w = (this.ctx + C_WEIGHTS) >> 3;
@@ -339,6 +347,7 @@ export class VersusKernel {
       attack: this.word(C_BEST_ATTACK),
       nodes: this.word(C_NODES),
       placements: this.word(C_CHILDREN),
+      bounded: this.word(C_BOUNDED),
     };
   }
 

@@ -235,6 +235,52 @@ describe('the versus search chooses as the reference does', () => {
     expect(moves).toBeGreaterThan(100);
   }, 120_000);
 
+  it('with the bound on the children that cannot enter a full level: the same line, value, attack and counts as without it (property)', () => {
+    const kernel = VersusKernel.get();
+    // whole and fractional weights of either sign (a positive weight on the covered cells turns the bound off)
+    const anyWeightsArb = fc.oneof(
+      weightsArb.map((w) => weightVector(w)),
+      fc.array(fc.double({ min: -500, max: 500, noNaN: true }), {
+        minLength: VERSUS_TERMS.length,
+        maxLength: VERSUS_TERMS.length,
+      }),
+    );
+    let bounded = 0;
+    fc.assert(
+      fc.property(caseArb, anyWeightsArb, (c, weights) => {
+        const settings = {
+          ...MEASURE_SETTINGS,
+          depth: versusDepth(1 + c.queue.length, c.hold, true),
+          beam: c.beam,
+          quick: c.placements === 'quick',
+          tSlotCuts: c.tSlotCuts,
+          weights,
+        };
+        const position = {
+          rows: c.rows,
+          sequence: [c.current, ...c.queue].map((p) => PIECES.indexOf(p)),
+          hold: c.hold === null ? -1 : PIECES.indexOf(c.hold),
+          canHold: c.canHold,
+          combo: c.combo,
+          backToBack: c.backToBack,
+          incoming: c.incoming,
+        };
+        const full = kernel.search({ ...settings, bound: false }, position);
+        const got = kernel.search(settings, position);
+        expect(full.bounded).toBe(0);
+        bounded += got.bounded;
+        expect({ ...got, value: Object.is(got.value, full.value), bounded: 0 }).toEqual({
+          ...full,
+          value: true,
+          bounded: 0,
+        });
+      }),
+      { numRuns: 150, seed: 54 },
+    );
+    // the bound was taken, often
+    expect(bounded).toBeGreaterThan(1000);
+  }, 120_000);
+
   it('every root move is valued as the reference values it when forced (property)', () => {
     fc.assert(
       fc.property(caseArb, (c) => {
