@@ -67,6 +67,7 @@ import { gravityAt, isTapTimeline, timelineMask } from '../rules/timing.js';
 import { maxHeight } from '../board-rows.js';
 import {
   GAME_POLICIES,
+  I_SHARE,
   checkHoldPlies,
   holdsEveryPly,
   PLAIN_RECOVER_SEARCH,
@@ -690,11 +691,15 @@ export class TetrisAI {
     const known = [current, ...queue.slice(0, lookahead), hold];
     // This turn's stacking rules: a Tetris-ready stack only waits for its I and may stand higher (STACK_ROOM).
     // (The full-board baseline keeps no stack: it needs neither.)
-    const { sides, limits } = this.playAt(rules);
+    const { sides, limits, droughtReach, wideRecover } = this.playAt(rules);
     const surfaces = this.policy === 'fullBoardOnly' ? [] : stackSurfaces(rows, this.width, sides);
     const stacking = surfaces.some(isTetrisReady) ? limits.tetrisReady : limits.building;
     const limit = stacking.boardHeight;
-    const burn = this.policy === 'both' && burnsRows(rows, limit, known);
+    // Where the piece locks before the next one is known, a tall stack burns only when an I drought is likely.
+    const drought = droughtReach
+      ? { surfaces, reach: droughtReach, nextI: next ? next[pieceId('I')] : I_SHARE }
+      : undefined;
+    const burn = this.policy === 'both' && burnsRows(rows, limit, known, drought);
     if (this.policy !== 'fullBoardOnly') {
       const ctx: StackContext = {
         engine,
@@ -723,9 +728,11 @@ export class TetrisAI {
     const plain = this.policy === 'fullBoardOnly';
     const boardTop = maxHeight(rows);
     const tall = stackIsTall(boardTop, limit);
-    // Near the top of the field a move can lose the game: there the search is wider (RECOVER_SEARCH's nearTop).
+    // Near the top of the field a move can lose the game: there the search is wider (RECOVER_SEARCH's nearTop); so it
+    // is for every recover move of a timed game (LevelPlay.wideRecover).
     const { nearTop } = settings;
-    const search = nearTop !== null && boardTop > this.rules.visibleHeight - nearTop.rows ? nearTop : settings.search;
+    const wide = nearTop !== null && (wideRecover || boardTop > this.rules.visibleHeight - nearTop.rows);
+    const search = wide ? nearTop : settings.search;
     const ctx: RecoverContext = {
       width: this.width,
       height,
@@ -762,7 +769,8 @@ export class TetrisAI {
 
   private playAt(rules: GameRuleFacts): LevelPlay {
     const r = rules.ruleSet;
-    if (!isTimed(r)) return { sides: wellSides(this.well), limits: this.limits };
+    if (!isTimed(r))
+      return { sides: wellSides(this.well), limits: this.limits, droughtReach: null, wideRecover: false };
     let play = this.levelPlay.get(r.level);
     if (!play) this.levelPlay.set(r.level, (play = timedPlay(this.limits, rules, this.width, this.well)));
     return play;

@@ -9,7 +9,9 @@ import { randomizerDefinition, type RandomizerName } from '../randomizers/index.
 import { DEFAULT_STACKING, MIN_BOARD_HEIGHT, TETRIS_ROWS, type StackingSettings } from '../stacking-ai/rules.js';
 import type { UnknownPieces } from '../kernels/search-format.js';
 import type { Piece } from '../pieces.js';
+import { gravityAt } from '../rules/timing.js';
 import { defaultGameRandomizer, reachableOnRows, type GameRuleFacts } from './rules-adapter.js';
+import type { StackSurface } from './stack.js';
 
 export type WellSide = 'right' | 'left' | 'auto';
 /** Which modes play: both (the AI), or one alone (the benchmark baselines, docs/game.md). */
@@ -157,10 +159,26 @@ export function wellReachHeight(rules: GameRuleFacts, width: number, well: numbe
   return highest;
 }
 
-/** A timed rule set's play at one level: the sides stack mode keeps its well on, and the stack's limits there. */
+/**
+ * A timed rule set's play at one level: the sides stack mode keeps its well on, the stack's limits there, and, where
+ * the piece locks before the next one is known, each side's reach, by which a tall stack burns only when an I
+ * drought is likely (burnsRows).
+ */
 export interface LevelPlay {
   sides: ('right' | 'left')[];
   limits: StackLimits;
+  /** The highest flat stack from which an upright I reaches each kept side's well (wellReachHeight); null where
+   * a tall stack burns whenever no I is known. */
+  droughtReach: Partial<Record<'right' | 'left', number>> | null;
+  /**
+   * Every recover move searches as near the top (RecoverSearch.nearTop: a beam of 12 and a chance ply of 12 lines
+   * under nes): true under time. There two thirds of the lines that are not Tetrises are cleared in recover mode on
+   * boards with holes, and a game is a few hundred pieces, so the search's cost is small. Before level 29 the cap-29
+   * format made 1,130,868, 1,132,735 and 1,130,468 on the games of seeds 100, 300 and 500 (100, 200, 200 games)
+   * against 1,127,058, 1,118,266 and 1,118,989; from 29 too, the main format 1,668,355, 1,690,180 and 1,684,263
+   * against 1,656,799, 1,684,652 and 1,682,475 (bench/notes/nes.md, "Policy round 4").
+   */
+  wideRecover: boolean;
 }
 
 /**
@@ -168,10 +186,11 @@ export interface LevelPlay {
  * has a reach (wellReachHeight: the highest flat stack from which an upright I still reaches that well, by the
  * game's gravity at the level and the player's timeline). The well stays on every side whose reach is within
  * REACH_MARGIN rows of the best side's (under NES the right: the piece appears right of centre), and the limits are
- * the untimed ones lowered to REACH_MARGIN rows under the best reach and to every kept side's reach, never under
- * MIN_BOARD_HEIGHT. With `X.` from start 18: either side and the untimed 12 rows to level 28, either side and 10
- * rows at 29–38 (the left well's reach), the right well alone and 4 rows from the double killscreen, where the
- * left well's reach is 2.
+ * the untimed ones lowered to REACH_MARGIN rows under the best reach and KEPT_REACH_MARGIN under every kept side's
+ * reach, never under MIN_BOARD_HEIGHT. With `X.` from start 18: either side and the untimed 12 rows to level 28,
+ * either side and 9 rows at 29–38 (one under the left well's reach), the right well alone and 4 rows from the
+ * double killscreen, where the left well's reach is 2. Where a piece falls a row or more per frame (level 29 on),
+ * it locks before the next piece is known, and a tall stack burns only when an I drought is likely (burnsRows).
  */
 export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: number, well: WellSide): LevelPlay {
   const sides = wellSides(well);
@@ -179,10 +198,18 @@ export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: numb
   const best = Math.max(...reach);
   const kept = sides.filter((_, i) => reach[i] >= best - REACH_MARGIN);
   const reachKept = Math.min(...kept.map((side) => reach[sides.indexOf(side)]));
-  const highest = Math.max(MIN_BOARD_HEIGHT, Math.min(best - REACH_MARGIN, reachKept));
+  const highest = Math.max(MIN_BOARD_HEIGHT, Math.min(best - REACH_MARGIN, reachKept - KEPT_REACH_MARGIN));
   const lowered = (r: StackingSettings): StackingSettings =>
     r.boardHeight <= highest ? r : { ...r, boardHeight: highest };
-  return { sides: kept, limits: { tetrisReady: lowered(limits.tetrisReady), building: lowered(limits.building) } };
+  const gravity = gravityAt(rules.ruleSet.timing!, rules.ruleSet.level!);
+  const droughtReach =
+    gravity.rows >= gravity.frames ? Object.fromEntries(kept.map((side) => [side, reach[sides.indexOf(side)]])) : null;
+  return {
+    sides: kept,
+    limits: { tetrisReady: lowered(limits.tetrisReady), building: lowered(limits.building) },
+    droughtReach,
+    wideRecover: true,
+  };
 }
 
 /**
@@ -195,6 +222,15 @@ export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: numb
  * 1,639,763 on 300 games (seed 300) that are the same games up to level 39 (bench/notes/nes.md, "Policy round 2").
  */
 const REACH_MARGIN = 2;
+
+/**
+ * Rows a timed rule set's stack stays under every kept side's reach. With `X.` it lowers the limit at 29–38 from 10
+ * rows (the left well's reach) to 9, which with the drought rule of burnsRows made 1,695,882, 1,659,723 and
+ * 1,681,613 on the competition format's games of seeds 100, 300 and 500 (100, 200, 200 games) against 1,661,390,
+ * 1,660,628 and 1,656,777; 9 rows without the drought rule made 1,646,301 and 8 rows with it 1,679,754 and
+ * 1,648,490 (bench/notes/nes.md, "Policy round 4").
+ */
+const KEPT_REACH_MARGIN = 1;
 
 /**
  * The range of TetrisAIOptions.stackRoom: at least the 2 top rows, where nes and tgm pieces appear and turn, and at
@@ -353,10 +389,64 @@ const BURN_ROOM = 2;
 
 /**
  * Whether a turn burns rows (docs/game.md, "Smaller clears"): the stack is tall and no I is among the known pieces
- * (current, the queue the search sees, hold).
+ * (current, the queue the search sees, hold). With `drought` (a timed rule set from the level where the piece locks
+ * before the next one is known: LevelPlay.droughtReach) a clean stack burns only when an I drought is likely too:
+ * the chance that none of the pieces it can still take under its well's reach is an I (droughtChance) is at least
+ * DROUGHT_BURN_CHANCE. A board that is no clean stack burns as before.
  */
-export function burnsRows(rows: Uint32Array, stackLimit: number, known: readonly (Piece | null)[]): boolean {
-  return stackIsTall(maxHeight(rows), stackLimit) && !known.includes('I');
+export function burnsRows(
+  rows: Uint32Array,
+  stackLimit: number,
+  known: readonly (Piece | null)[],
+  drought?: DroughtOdds,
+): boolean {
+  if (!stackIsTall(maxHeight(rows), stackLimit) || known.includes('I')) return false;
+  if (!drought) return true;
+  let pieces = -1;
+  for (const surface of drought.surfaces) {
+    const reach = drought.reach[surface.side];
+    if (reach !== undefined) pieces = Math.max(pieces, piecesUnder(surface, reach));
+  }
+  return pieces < 0 || droughtChance(pieces, drought.nextI) >= DROUGHT_BURN_CHANCE;
+}
+
+/** What burnsRows weighs an I drought by: the board's clean stacks, each kept side's reach, and the chance that the
+ * piece after the known ones is an I. */
+export interface DroughtOdds {
+  surfaces: readonly StackSurface[];
+  reach: Partial<Record<'right' | 'left', number>>;
+  nextI: number;
+}
+
+/**
+ * The chance of an I drought at or above which a tall stack burns where the piece locks before the next one is
+ * known. From level 29 the AI knows only the piece it places, so "no I known" is true 6 turns in 7 and the stack
+ * burnt from 2 rows under its limit almost every turn. Burning only when no I is likely within the pieces the stack
+ * can take (at least 1/2), with the limit one row under the kept wells' reach (KEPT_REACH_MARGIN), raised the Tetris
+ * rate at 29–38 and kept games alive: +34,492, −905 and +24,836 on the competition format's games of seeds 100,
+ * 300 and 500; 0.35 and 0.65 did about as well on seed 100 (1,689,636 and 1,692,826), and the rule with the limit
+ * of 10 rows gained on one seed of three (bench/notes/nes.md, "Policy round 4").
+ */
+const DROUGHT_BURN_CHANCE = 0.5;
+
+/** The NES randomizer's long-run share of I pieces (docs/randomizers.md): one piece in seven. */
+export const I_SHARE = 1 / 7;
+
+/**
+ * The chance that none of the next `pieces` pieces is an I: the first is an I with chance `nextI` (the randomizer's
+ * chances after the known pieces), each later one with I_SHARE. No piece: 1.
+ */
+export function droughtChance(pieces: number, nextI: number): number {
+  if (pieces <= 0) return 1;
+  return (1 - nextI) * (1 - I_SHARE) ** (pieces - 1);
+}
+
+/** Pieces a clean stack can still take under a height (rows from the field's bottom): its stack columns' empty
+ * cells under it, by four. */
+export function piecesUnder(surface: StackSurface, height: number): number {
+  let free = 0;
+  for (const h of surface.heights) free += Math.max(0, height - surface.floor - h);
+  return Math.floor(free / 4);
 }
 
 /**

@@ -13,7 +13,14 @@ import type { GameMove } from '../../src/tetris-ai/decision.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { RULE_SETS } from '../../src/rules/rule-sets.js';
 import { StackRankError } from '../../src/errors.js';
-import { stackSearchSetup, timedPlay, wellReachHeight } from '../../src/tetris-ai/policy.js';
+import {
+  burnsRows,
+  droughtChance,
+  piecesUnder,
+  stackSearchSetup,
+  timedPlay,
+  wellReachHeight,
+} from '../../src/tetris-ai/policy.js';
 import { factsAtLevel, ruleFacts } from '../../src/tetris-ai/rules-adapter.js';
 import { timedRefBoard, timedRefReplay } from '../reference/timed-reference.js';
 
@@ -123,14 +130,14 @@ describe('the well and the stack limit by level', () => {
     return { sides: play.sides.join('+'), limit: play.limits.tetrisReady.boardHeight };
   };
 
-  it('keeps the well on each side the I reaches within 2 rows of the best; the stack 2 rows under the best reach', () => {
+  it('keeps the well on each side the I reaches within 2 rows of the best; the stack 2 rows under the best reach and 1 under every kept side', () => {
     // X.: the I reaches the right well from 16 / 15 / 12 / 6 rows at 18 / 19–28 / 29–38 / 39+, the left from
     // 16 / 14 / 10 / 2; the untimed limit is 12 rows, and no limit is under 4.
     expect([18, 28, 29, 38, 39, 45].map((l) => at(l, 'auto'))).toEqual([
       { sides: 'right+left', limit: 12 },
       { sides: 'right+left', limit: 12 },
-      { sides: 'right+left', limit: 10 },
-      { sides: 'right+left', limit: 10 },
+      { sides: 'right+left', limit: 9 },
+      { sides: 'right+left', limit: 9 },
       { sides: 'right', limit: 4 },
       { sides: 'right', limit: 4 },
     ]);
@@ -152,10 +159,74 @@ describe('the well and the stack limit by level', () => {
     ]);
   });
 
+  it('weighs an I drought where the piece locks before the next one is known (level 29 on)', () => {
+    const drought = (level: number) => timedPlay(limits, factsAtLevel(facts, level), 10, 'auto').droughtReach;
+    expect([18, 28, 29, 39].map(drought)).toEqual([null, null, { right: 12, left: 10 }, { right: 6 }]);
+  });
+
+  it('searches every recover move wide at every level', () => {
+    const wide = (level: number) => timedPlay(limits, factsAtLevel(facts, level), 10, 'auto').wideRecover;
+    expect([18, 19, 28, 29, 38, 39].map(wide)).toEqual([true, true, true, true, true, true]);
+  });
+
   it('is the highest flat stack the I reaches the well from (StackRabbit max4TapHeight at 29: 12, 9, 6 rows)', () => {
     const reach = (timeline: string) =>
       wellReachHeight(factsAtLevel(ruleFacts({ ...RULE_SETS.nes, timeline }), 29), 10, 9);
     expect(['X.', 'X..', 'X...'].map(reach)).toEqual([12, 9, 6]);
+  });
+});
+
+describe('burns by the chance of an I drought', () => {
+  /** A clean stack, well on the right: rows of the nine stack columns filled to each column's height. */
+  const stackRows = (heights: readonly number[]) => {
+    const rows = new Uint32Array(44);
+    heights.forEach((h, x) => {
+      for (let y = 0; y < h; y++) rows[y] |= 1 << x;
+    });
+    return rows;
+  };
+  const surface = (heights: readonly number[], floor = 0) => ({ side: 'right' as const, floor, heights: [...heights] });
+
+  it('droughtChance: the first piece by its chance, each later one I one time in seven', () => {
+    expect(droughtChance(0, 0.3)).toBe(1);
+    expect(droughtChance(1, 0.2)).toBeCloseTo(0.8, 12);
+    expect(droughtChance(3, 0.2)).toBeCloseTo(0.8 * (6 / 7) ** 2, 12);
+  });
+
+  it("piecesUnder: the stack columns' empty cells under a height, over the floor, by four", () => {
+    expect(piecesUnder(surface(Array(9).fill(8)), 12)).toBe(9);
+    expect(piecesUnder(surface([11, 10, 9, 9, 9, 9, 9, 9, 12]), 12)).toBe(5); // 1+2+3·6+0 = 21 cells
+    expect(piecesUnder(surface(Array(9).fill(6), 2), 12)).toBe(9);
+    expect(piecesUnder(surface(Array(9).fill(13)), 12)).toBe(0);
+  });
+
+  it('burnsRows: a tall stack with no I known burns only when no I is likely within the pieces it can take', () => {
+    const heights = Array(9).fill(8);
+    const rows = stackRows(heights);
+    const odds = (reach: number, nextI: number) => ({ surfaces: [surface(heights)], reach: { right: reach }, nextI });
+    // limit 9: an 8-row stack is tall
+    expect(burnsRows(rows, 9, ['T', null])).toBe(true);
+    // 36 cells under a reach of 12: 9 pieces, (6/7)^9 ≈ 0.25 of no I
+    expect(burnsRows(rows, 9, ['T', null], odds(12, 1 / 7))).toBe(false);
+    // 9 cells under a reach of 9: 2 pieces, (6/7)^2 ≈ 0.73; an I next likely: 0.5 · 6/7 ≈ 0.43
+    expect(burnsRows(rows, 9, ['T', null], odds(9, 1 / 7))).toBe(true);
+    expect(burnsRows(rows, 9, ['T', null], odds(9, 0.5))).toBe(false);
+    // an I known, or no clean stack on a kept side: as without the odds
+    expect(burnsRows(rows, 9, ['I', null], odds(9, 1 / 7))).toBe(false);
+    expect(burnsRows(rows, 9, ['T', null], { surfaces: [], reach: { right: 12 }, nextI: 0 })).toBe(true);
+    expect(burnsRows(rows, 9, ['T', null], { ...odds(12, 0), reach: { left: 10 } })).toBe(true);
+  });
+
+  it("TetrisAI at level 29 stacks on a tall clean stack with room under the I's reach, where it burnt before", async () => {
+    const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table });
+    // the right well open; an 8-row column on the left, 6 rows elsewhere: tall for the limit of 9, room under 12
+    const board = boardRows([8, 6, 6, 6, 6, 6, 6, 6, 6, 0], []);
+    const move = ai.nextMove({ board, current: 'T', level: 29 })!;
+    expect(move.mode).toBe('stack');
+    expect(move.linesCleared).toBe(0);
+    expect(Math.max(...move.cells.map(([, y]) => y))).toBeLessThan(9);
+    // the stack is tall for the limit of 9: without the odds it burns, and a T has no clean clear to burn with
+    expect(burnsRows(stackRows([8, 6, 6, 6, 6, 6, 6, 6, 6]), 9, ['T', null])).toBe(true);
   });
 });
 

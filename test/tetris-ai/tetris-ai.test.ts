@@ -322,31 +322,52 @@ describe('TetrisAI recover chance ply', () => {
     // The games differ only once recover mode has chosen differently.
     const first = off.findIndex((m, i) => m !== byDefault[i]);
     expect(byDefault[first]).toMatch(/^recover /);
-    const nes = await gameMoves(await TetrisAI.create({ rules: 'nes', table }), 2);
+    // The NES model without time (under time every recover move searches as near the top: below).
+    const nes = await gameMoves(await TetrisAI.create({ rules: 'nesUntimed', table }), 2);
     expect(nes).toEqual(
-      await gameMoves(await TetrisAI.create({ rules: 'nes', table, recover: { beam: 4, chance: 3 } }), 2),
+      await gameMoves(await TetrisAI.create({ rules: 'nesUntimed', table, recover: { beam: 4, chance: 3 } }), 2),
     );
     for (const other of [{ beam: 12 }, { chance: 0 }, { beam: 12, chance: 0 }])
-      expect(nes).not.toEqual(await gameMoves(await TetrisAI.create({ rules: 'nes', table, recover: other }), 2));
+      expect(nes).not.toEqual(
+        await gameMoves(await TetrisAI.create({ rules: 'nesUntimed', table, recover: other }), 2),
+      );
     // The full-board baseline stays the plain BCTS player: beam 12, no chance ply.
-    const plain = await gameMoves(await TetrisAI.create({ rules: 'nes', table, policy: 'fullBoardOnly' }), 2);
+    const plain = await gameMoves(await TetrisAI.create({ rules: 'nesUntimed', table, policy: 'fullBoardOnly' }), 2);
     expect(plain).toEqual(
       await gameMoves(
-        await TetrisAI.create({ rules: 'nes', table, policy: 'fullBoardOnly', recover: { beam: 12, chance: 0 } }),
+        await TetrisAI.create({
+          rules: 'nesUntimed',
+          table,
+          policy: 'fullBoardOnly',
+          recover: { beam: 12, chance: 0 },
+        }),
         2,
       ),
+    );
+  });
+
+  it('timed nes searches every recover move with a beam of 12 and 12 lines', async () => {
+    // nextMove plays the rule set's level, 18 (docs/game.md, "NES Tetris: the competition format").
+    const timed = await gameMoves(await TetrisAI.create({ rules: 'nes', table }), 2);
+    expect(timed.some((m) => m.startsWith('recover '))).toBe(true);
+    expect(timed).toEqual(
+      await gameMoves(await TetrisAI.create({ rules: 'nes', table, recover: { beam: 12, chance: 12 } }), 2),
+    );
+    expect(timed).not.toEqual(
+      await gameMoves(await TetrisAI.create({ rules: 'nes', table, recover: { beam: 4, chance: 3 } }), 2),
     );
   });
 });
 
 describe('TetrisAI recover search near the top', () => {
-  it('under nes a board with a cell in the top 4 rows recovers with a beam of 12 and 12 lines, any other with 4 and 3, unless the caller gives either (property)', async () => {
-    const byDefault = await TetrisAI.create({ rules: 'nes', table });
-    const narrow = await TetrisAI.create({ rules: 'nes', table, recover: { beam: 4, chance: 3 } });
-    const wide = await TetrisAI.create({ rules: 'nes', table, recover: { beam: 12, chance: 12 } });
+  it('under nesUntimed a board with a cell in the top 4 rows recovers with a beam of 12 and 12 lines, any other with 4 and 3, unless the caller gives either (property)', async () => {
+    const rules = 'nesUntimed';
+    const byDefault = await TetrisAI.create({ rules, table });
+    const narrow = await TetrisAI.create({ rules, table, recover: { beam: 4, chance: 3 } });
+    const wide = await TetrisAI.create({ rules, table, recover: { beam: 12, chance: 12 } });
     // A beam or a chance ply the caller gives is the search of every recover move, near the top too.
-    const beamGiven = await TetrisAI.create({ rules: 'nes', table, recover: { beam: 4 } });
-    const chanceGiven = await TetrisAI.create({ rules: 'nes', table, recover: { chance: 3 } });
+    const beamGiven = await TetrisAI.create({ rules, table, recover: { beam: 4 } });
+    const chanceGiven = await TetrisAI.create({ rules, table, recover: { chance: 3 } });
     const differ = { nearTop: 0, lower: 0 };
     fc.assert(
       fc.property(
