@@ -574,19 +574,20 @@ function termsOf(ctx: usize, node: usize, record: bool, cuts: i32, floor: f64): 
     }
     return w + rest;
   }
+  // the terms the heights and row transitions give, summed once for the bound and the value (left to right, so the
+  // value is the same sum bit for bit)
+  const known =
+    weight(ctx, W_HEIGHT) * <f64>height +
+    weight(ctx, W_OVER_HALF) * <f64>overHalf +
+    weight(ctx, W_OVER_QUARTER) * <f64>overQuarter +
+    weight(ctx, W_BUMPINESS) * <f64>bump +
+    weight(ctx, W_BUMPINESS_SQ) * <f64>bumpSq +
+    weight(ctx, W_ROW_TRANSITIONS) * <f64>rowT;
   if (floor > -Infinity) {
     // the terms known by now (the slot's weight too, valued as it stands), and the most the others can add: the
     // empty cells all of the dearer kind's weight, each column with one at least one covered cell, the well its
     // deepest (the slack covers the rounding of weights that are not whole numbers)
-    let bound =
-      weight(ctx, W_HEIGHT) * <f64>height +
-      weight(ctx, W_OVER_HALF) * <f64>overHalf +
-      weight(ctx, W_OVER_QUARTER) * <f64>overQuarter +
-      weight(ctx, W_BUMPINESS) * <f64>bump +
-      weight(ctx, W_BUMPINESS_SQ) * <f64>bumpSq +
-      weight(ctx, W_ROW_TRANSITIONS) * <f64>rowT +
-      max<f64>(weight(ctx, W_HOLES), weight(ctx, W_OVERHANGS)) * <f64>empties +
-      boundWell;
+    let bound = known + max<f64>(weight(ctx, W_HOLES), weight(ctx, W_OVERHANGS)) * <f64>empties + boundWell;
     if (empties > 0) bound += weight(ctx, W_COVERED) + weight(ctx, W_COVERED_SQ);
     if (slot >= 0) bound += weight(ctx, W_TSLOT_0 + slot);
     bound += weight(ctx, W_BACK_TO_BACK) * <f64>b2b;
@@ -645,12 +646,7 @@ function termsOf(ctx: usize, node: usize, record: bool, cuts: i32, floor: f64): 
     store<f64>(f + (W_BACK_TO_BACK << 3), <f64>b2b);
   }
   let v =
-    weight(ctx, W_HEIGHT) * <f64>height +
-    weight(ctx, W_OVER_HALF) * <f64>overHalf +
-    weight(ctx, W_OVER_QUARTER) * <f64>overQuarter +
-    weight(ctx, W_BUMPINESS) * <f64>bump +
-    weight(ctx, W_BUMPINESS_SQ) * <f64>bumpSq +
-    weight(ctx, W_ROW_TRANSITIONS) * <f64>rowT +
+    known +
     weight(ctx, W_HOLES) * <f64>holes +
     weight(ctx, W_OVERHANGS) * <f64>overhangs +
     weight(ctx, W_COVERED) * <f64>covered +
