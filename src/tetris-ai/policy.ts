@@ -173,10 +173,8 @@ export interface LevelPlay {
   /**
    * Every recover move searches as near the top (RecoverSearch.nearTop: a beam of 12 and a chance ply of 12 lines
    * under nes): true under time. There two thirds of the lines that are not Tetrises are cleared in recover mode on
-   * boards with holes, and a game is a few hundred pieces, so the search's cost is small. Before level 29 the cap-29
-   * format made 1,130,868, 1,132,735 and 1,130,468 on the games of seeds 100, 300 and 500 (100, 200, 200 games)
-   * against 1,127,058, 1,118,266 and 1,118,989; from 29 too, the main format 1,668,355, 1,690,180 and 1,684,263
-   * against 1,656,799, 1,684,652 and 1,682,475 (bench/notes/nes.md, "Policy round 4").
+   * boards with holes, and a game is a few hundred pieces, so the search's cost is small (the screens:
+   * bench/notes/nes.md, "Policy round 4").
    */
   wideRecover: boolean;
 }
@@ -224,11 +222,9 @@ export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: numb
 const REACH_MARGIN = 2;
 
 /**
- * Rows a timed rule set's stack stays under every kept side's reach. With `X.` it lowers the limit at 29–38 from 10
- * rows (the left well's reach) to 9, which with the drought rule of burnsRows made 1,695,882, 1,659,723 and
- * 1,681,613 on the competition format's games of seeds 100, 300 and 500 (100, 200, 200 games) against 1,661,390,
- * 1,660,628 and 1,656,777; 9 rows without the drought rule made 1,646,301 and 8 rows with it 1,679,754 and
- * 1,648,490 (bench/notes/nes.md, "Policy round 4").
+ * Rows a timed rule set's stack stays under every kept side's reach: with the drought rule of burnsRows, one row
+ * under the left well's reach at 29–38 kept more games alive than the reach itself (bench/notes/nes.md, "Policy
+ * round 4").
  */
 const KEPT_REACH_MARGIN = 1;
 
@@ -421,11 +417,8 @@ export interface DroughtOdds {
 /**
  * The chance of an I drought at or above which a tall stack burns where the piece locks before the next one is
  * known. From level 29 the AI knows only the piece it places, so "no I known" is true 6 turns in 7 and the stack
- * burnt from 2 rows under its limit almost every turn. Burning only when no I is likely within the pieces the stack
- * can take (at least 1/2), with the limit one row under the kept wells' reach (KEPT_REACH_MARGIN), raised the Tetris
- * rate at 29–38 and kept games alive: +34,492, −905 and +24,836 on the competition format's games of seeds 100,
- * 300 and 500; 0.35 and 0.65 did about as well on seed 100 (1,689,636 and 1,692,826), and the rule with the limit
- * of 10 rows gained on one seed of three (bench/notes/nes.md, "Policy round 4").
+ * would burn from 2 rows under its limit almost every turn; burning only when no I is likely within the pieces the
+ * stack can take raised the Tetris rate at 29–38 and kept games alive (bench/notes/nes.md, "Policy round 4").
  */
 const DROUGHT_BURN_CHANCE = 0.5;
 
