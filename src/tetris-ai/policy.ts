@@ -430,7 +430,12 @@ export interface DroughtOdds {
  */
 const DROUGHT_BURN_CHANCE = 0.5;
 
-/** The NES randomizer's long-run share of I pieces (docs/randomizers.md): one piece in seven. */
+/**
+ * The chance burnsRows gives each piece after the first unknown one of being an I: the long-run share of every
+ * randomizer the NES games use, one piece in seven. The randomizer's own chance for the first unknown piece (after
+ * a piece that is no I, about 9/56 under NES) for every one of them played no better: seed 100, +5,296 on 100 games;
+ * seed 300, −14,121 on 200 (bench/notes/nes.md, "The drought's later pieces").
+ */
 export const I_SHARE = 1 / 7;
 
 /**
