@@ -35,6 +35,7 @@ import {
   REF_TERMS,
   refBoardTerms,
   refBoardValue,
+  refHoldValue,
   refVersusSearch,
   type RefWeights,
 } from '../reference/versus-search-reference.js';
@@ -344,7 +345,8 @@ describe('the versus search chooses as the reference does', () => {
           const trimmed = Array.from(rows);
           while (trimmed.length > 0 && trimmed[trimmed.length - 1] === 0) trimmed.pop();
           const cuts = tSlotCuts + (hold === 'T' ? 1 : 0);
-          const want = refBoardValue(trimmed, W, 20, 0, 0, false, weights as unknown as RefWeights, cuts);
+          const ref = weights as unknown as RefWeights;
+          const want = refBoardValue(trimmed, W, 20, 0, 0, false, ref, cuts) + refHoldValue(trimmed, W, hold, ref);
           expect(Object.is(value, want)).toBe(true);
         },
       ),
@@ -381,6 +383,32 @@ describe('the versus search chooses as the reference does', () => {
     expect(value).toBe(w.tSlot2 + rest);
     // without imagined spins the slot is valued as it stands, over the board with its slot open
     expect(kernel.measure(MEASURE_SETTINGS, position(rows)).terms[13]).toBe(1);
+  });
+
+  it('the hold box counts: a T held, and more over a board with a T-slot (hand-computed and the reference)', () => {
+    const kernel = VersusKernel.get();
+    const board = (b: string[]) => Board.fromRows([...Array(20 - b.length).fill('..........'), ...b]).rows;
+    const slotted = board(['##........', '#...######', '##.#######']);
+    const plain = board(['#...######', '##.#######']);
+    expect([VERSUS_TERMS.indexOf('holdT'), VERSUS_TERMS.indexOf('holdTSlot')]).toEqual([16, 17]);
+    const measure = (rows: ArrayLike<number>, held: Piece | null) =>
+      kernel.measure(MEASURE_SETTINGS, { ...position(rows), hold: held === null ? -1 : PIECES.indexOf(held) });
+    const held = (t: number[]) => [t[16], t[17]];
+    expect(held(measure(slotted, 'T').terms)).toEqual([1, 1]);
+    expect(held(measure(plain, 'T').terms)).toEqual([1, 0]);
+    for (const other of [null, 'I', 'O'] as const) expect(held(measure(slotted, other).terms)).toEqual([0, 0]);
+    // the value: the board's as it stands plus the hold box's terms (no T-spin imagined under MEASURE_SETTINGS)
+    const w = VERSUS_WEIGHTS;
+    expect(measure(slotted, 'T').value).toBe(measure(slotted, null).value + (w.holdT + w.holdTSlot));
+    expect(measure(plain, 'T').value).toBe(measure(plain, null).value + w.holdT);
+    expect(measure(slotted, 'I').value).toBe(measure(slotted, null).value);
+    for (const rows of [slotted, plain]) {
+      const trimmed = Array.from(rows);
+      while (trimmed.length > 0 && trimmed[trimmed.length - 1] === 0) trimmed.pop();
+      const ref = w as unknown as RefWeights;
+      const want = refBoardValue(trimmed, W, 20, 0, 0, false, ref, -1) + refHoldValue(trimmed, W, 'T', ref);
+      expect(measure(rows, 'T').value).toBe(want);
+    }
   });
 
   it('carved T-slots are found: a T-spin double slot ready clears 2 (its stem column may be deeper), a triple slot 3', () => {
@@ -616,7 +644,8 @@ describe('TetrisAI under goal versus', () => {
 
   it('rankPlacements lists the versus move first, valued in evaluator points', () => {
     const board = ['##........', '#...######', '##.#######', '####.#####', '.#########'];
-    const r = ai.rankPlacements({ board, current: 'T', queue: 'IOLJS' });
+    // (with an I next the search holds the T for later: a T held over a T-slot counts, docs/game.md)
+    const r = ai.rankPlacements({ board, current: 'T', queue: 'SZLJO' });
     expect(r.mode).toBe('versus');
     expect(r.unit).toBe('evaluatorScore');
     expect(r.placements[0].clearKind).toBe('tSpinDouble');
