@@ -86,6 +86,41 @@ export function gravityAt(timing: GameTiming, level: number): GravityStep {
   return timing.gravity[Math.min(level, timing.gravity.length - 1)];
 }
 
+/**
+ * The frames a player waits or commits to before the next piece is known, and the rows the piece falls meanwhile
+ * (docs/game.md, "The reaction"): the reaction rounded up to a whole number of gravity steps and tap periods at the
+ * level, so that gravity and the timeline are back at their phase of the piece's first frame (under DAS, of gravity
+ * steps alone).
+ */
+export function reactionFall(
+  timing: GameTiming,
+  timeline: Timeline,
+  reaction: number,
+  level: number,
+): { frames: number; rows: number } {
+  const gravity = gravityAt(timing, level);
+  const step = lcm(gravity.frames, isTapTimeline(timeline) ? timelineMask(timeline).period : 1);
+  const frames = Math.ceil(reaction / step) * step;
+  return { frames, rows: (frames / gravity.frames) * gravity.rows };
+}
+
+/**
+ * Whether a piece can fall untouched through the reaction (`fallRows`: reactionFall's rows) on a board of
+ * `boardRows` rows whose stack stands `top` rows high: the rows left under it then must hold a piece's 4 rows and
+ * the stack.
+ */
+export function waitsOutReaction(boardRows: number, top: number, fallRows: number): boolean {
+  const left = boardRows - fallRows;
+  return left >= 4 && top <= left;
+}
+
+function lcm(a: number, b: number): number {
+  let x = a;
+  let y = b;
+  while (y !== 0) [x, y] = [y, x % y];
+  return (a / x) * b;
+}
+
 /** Highest level a rule set takes (the NES keeps its level in a byte). */
 export const MAX_LEVEL = 255;
 /** Longest timeline and most frames a gravity step may take, and most rows it may move. */

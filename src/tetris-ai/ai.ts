@@ -63,7 +63,7 @@ import {
   ruleFacts,
   type GameRuleFacts,
 } from './rules-adapter.js';
-import { gravityAt, isTapTimeline, timelineMask } from '../rules/timing.js';
+import { isTapTimeline, reactionFall, waitsOutReaction } from '../rules/timing.js';
 import { maxHeight } from '../board-rows.js';
 import {
   GAME_POLICIES,
@@ -72,6 +72,7 @@ import {
   holdsEveryPly,
   PLAIN_RECOVER_SEARCH,
   RECOVER_SEARCH,
+  recoversWide,
   burnsRows,
   checkStackRoom,
   coversWell,
@@ -503,7 +504,7 @@ export class TetrisAI {
   ): Map<number, FrameInput[]> | null {
     if (!isTapTimeline(r.timeline!)) return null;
     const level = turn.level ?? r.level!;
-    const frames = reactionFrames(r, level);
+    const { frames } = reactionFall(r.timing!, r.timeline!, r.reaction, level);
     const list = reachableAfter(
       turn.rows,
       this.width,
@@ -528,11 +529,9 @@ export class TetrisAI {
   private afterWait(turn: Turn, r: RuleSet & { reaction: number }): Map<number, FrameInput[]> | null {
     if (!isTapTimeline(r.timeline!)) return null;
     const level = turn.level ?? r.level!;
-    const gravity = gravityAt(r.timing!, level);
-    const frames = reactionFrames(r, level);
-    const fallen = (frames / gravity.frames) * gravity.rows;
+    const { frames, rows: fallen } = reactionFall(r.timing!, r.timeline!, r.reaction, level);
+    if (!waitsOutReaction(turn.height, maxHeight(turn.rows), fallen)) return null;
     const height = turn.height - fallen;
-    if (height < 4 || maxHeight(turn.rows) > height) return null;
     const rules = factsAtLevel(this.rules, level);
     const wait: FrameInput[] = new Array(frames).fill('.');
     const out = new Map<number, FrameInput[]>();
@@ -691,7 +690,7 @@ export class TetrisAI {
     const known = [current, ...queue.slice(0, lookahead), hold];
     // This turn's stacking rules: a Tetris-ready stack only waits for its I and may stand higher (STACK_ROOM).
     // (The full-board baseline keeps no stack: it needs neither.)
-    const { sides, limits, droughtReach, wideRecover } = this.playAt(rules);
+    const { sides, limits, droughtReach } = this.playAt(rules);
     const surfaces = this.policy === 'fullBoardOnly' ? [] : stackSurfaces(rows, this.width, sides);
     const stacking = surfaces.some(isTetrisReady) ? limits.tetrisReady : limits.building;
     const limit = stacking.boardHeight;
@@ -729,10 +728,11 @@ export class TetrisAI {
     const boardTop = maxHeight(rows);
     const tall = stackIsTall(boardTop, limit);
     // Near the top of the field a move can lose the game: there the search is wider (RECOVER_SEARCH's nearTop); so it
-    // is for every recover move of a timed game (LevelPlay.wideRecover).
+    // is for every recover move of a timed game.
     const { nearTop } = settings;
-    const wide = nearTop !== null && (wideRecover || boardTop > this.rules.visibleHeight - nearTop.rows);
-    const search = wide ? nearTop : settings.search;
+    const search = recoversWide(nearTop, isTimed(rules.ruleSet), boardTop, this.rules.visibleHeight)
+      ? nearTop
+      : settings.search;
     const ctx: RecoverContext = {
       width: this.width,
       height,
@@ -769,8 +769,7 @@ export class TetrisAI {
 
   private playAt(rules: GameRuleFacts): LevelPlay {
     const r = rules.ruleSet;
-    if (!isTimed(r))
-      return { sides: wellSides(this.well), limits: this.limits, droughtReach: null, wideRecover: false };
+    if (!isTimed(r)) return { sides: wellSides(this.well), limits: this.limits, droughtReach: null };
     let play = this.levelPlay.get(r.level);
     if (!play) this.levelPlay.set(r.level, (play = timedPlay(this.limits, rules, this.width, this.well)));
     return play;
@@ -848,23 +847,6 @@ class NextWeights {
     }
     return this.leftInto;
   }
-}
-
-/**
- * The frames a player waits or commits to before the next piece is known: the reaction rounded up to a whole number
- * of gravity steps and tap periods at the level, so that gravity and the timeline are back at their phase of the
- * piece's first frame (docs/game.md, "The reaction").
- */
-function reactionFrames(r: RuleSet & { reaction: number }, level: number): number {
-  const step = lcm(gravityAt(r.timing!, level).frames, timelineMask(r.timeline!).period);
-  return Math.ceil(r.reaction / step) * step;
-}
-
-function lcm(a: number, b: number): number {
-  let x = a;
-  let y = b;
-  while (y !== 0) [x, y] = [y, x % y];
-  return (a / x) * b;
 }
 
 /** Whether two input sequences have the same first `frames` tokens. */

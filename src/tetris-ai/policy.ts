@@ -9,7 +9,7 @@ import { randomizerDefinition, type RandomizerName } from '../randomizers/index.
 import { DEFAULT_STACKING, MIN_BOARD_HEIGHT, TETRIS_ROWS, type StackingSettings } from '../stacking-ai/rules.js';
 import type { UnknownPieces } from '../kernels/search-format.js';
 import type { Piece } from '../pieces.js';
-import { gravityAt } from '../rules/timing.js';
+import { reactionFall, waitsOutReaction } from '../rules/timing.js';
 import { defaultGameRandomizer, reachableOnRows, type GameRuleFacts } from './rules-adapter.js';
 import type { StackSurface } from './stack.js';
 
@@ -162,7 +162,7 @@ export function wellReachHeight(rules: GameRuleFacts, width: number, well: numbe
 /**
  * A timed rule set's play at one level: the sides stack mode keeps its well on, the stack's limits there, and, where
  * the piece locks before the next one is known, each side's reach, by which a tall stack burns only when an I
- * drought is likely (burnsRows).
+ * drought is likely (burnsRows). Every recover move of a timed game searches wide (recoversWide).
  */
 export interface LevelPlay {
   sides: ('right' | 'left')[];
@@ -170,13 +170,6 @@ export interface LevelPlay {
   /** The highest flat stack from which an upright I reaches each kept side's well (wellReachHeight); null where
    * a tall stack burns whenever no I is known. */
   droughtReach: Partial<Record<'right' | 'left', number>> | null;
-  /**
-   * Every recover move searches as near the top (RecoverSearch.nearTop: a beam of 12 and a chance ply of 12 lines
-   * under nes): true under time. There two thirds of the lines that are not Tetrises are cleared in recover mode on
-   * boards with holes, and a game is a few hundred pieces, so the search's cost is small (the screens:
-   * bench/notes/nes.md, "Policy round 4").
-   */
-  wideRecover: boolean;
 }
 
 /**
@@ -187,8 +180,9 @@ export interface LevelPlay {
  * the untimed ones lowered to REACH_MARGIN rows under the best reach and KEPT_REACH_MARGIN under every kept side's
  * reach, never under MIN_BOARD_HEIGHT. With `X.` from start 18: either side and the untimed 12 rows to level 28,
  * either side and 9 rows at 29–38 (one under the left well's reach), the right well alone and 4 rows from the
- * double killscreen, where the left well's reach is 2. Where a piece falls a row or more per frame (level 29 on),
- * it locks before the next piece is known, and a tall stack burns only when an I drought is likely (burnsRows).
+ * double killscreen, where the left well's reach is 2. Where a piece over the lowest stack that burns (stackIsTall)
+ * cannot fall untouched through the reaction (waitsOutReaction; with `X.` and 18 frames from level 29 on), it is
+ * placed before the next piece is known, and a tall stack burns only when an I drought is likely (burnsRows).
  */
 export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: number, well: WellSide): LevelPlay {
   const sides = wellSides(well);
@@ -199,15 +193,29 @@ export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: numb
   const highest = Math.max(MIN_BOARD_HEIGHT, Math.min(best - REACH_MARGIN, reachKept - KEPT_REACH_MARGIN));
   const lowered = (r: StackingSettings): StackingSettings =>
     r.boardHeight <= highest ? r : { ...r, boardHeight: highest };
-  const gravity = gravityAt(rules.ruleSet.timing!, rules.ruleSet.level!);
-  const droughtReach =
-    gravity.rows >= gravity.frames ? Object.fromEntries(kept.map((side) => [side, reach[sides.indexOf(side)]])) : null;
-  return {
-    sides: kept,
-    limits: { tetrisReady: lowered(limits.tetrisReady), building: lowered(limits.building) },
-    droughtReach,
-    wideRecover: true,
-  };
+  const played = { tetrisReady: lowered(limits.tetrisReady), building: lowered(limits.building) };
+  const r = rules.ruleSet;
+  const fall = reactionFall(r.timing!, r.timeline!, r.reaction ?? 0, r.level!);
+  const lowestTall = Math.min(played.tetrisReady.boardHeight, played.building.boardHeight) - BURN_ROOM + 1;
+  const droughtReach = waitsOutReaction(rules.boardRows, lowestTall, fall.rows)
+    ? null
+    : Object.fromEntries(kept.map((side) => [side, reach[sides.indexOf(side)]]));
+  return { sides: kept, limits: played, droughtReach };
+}
+
+/**
+ * Whether a recover move searches as near the top (RecoverSearch.nearTop: a beam of 12 and a chance ply of 12 lines
+ * under nes): on a board with a cell in the field's top nearTop.rows rows, and on every board of a timed game. There
+ * two thirds of the lines that are not Tetrises are cleared in recover mode on boards with holes, and a game is a
+ * few hundred pieces, so the search's cost is small (bench/notes/nes.md, "Policy round 4").
+ */
+export function recoversWide(
+  nearTop: NearTopSearch | null,
+  timed: boolean,
+  boardTop: number,
+  visibleHeight: number,
+): nearTop is NearTopSearch {
+  return nearTop !== null && (timed || boardTop > visibleHeight - nearTop.rows);
 }
 
 /**
@@ -422,7 +430,12 @@ export interface DroughtOdds {
  */
 const DROUGHT_BURN_CHANCE = 0.5;
 
-/** The NES randomizer's long-run share of I pieces (docs/randomizers.md): one piece in seven. */
+/**
+ * The chance burnsRows gives each piece after the first unknown one of being an I: the long-run share of every
+ * randomizer the NES games use, one piece in seven. The randomizer's own chance for the first unknown piece (after
+ * a piece that is no I, about 9/56 under NES) for every one of them played no better: seed 100, +5,296 on 100 games;
+ * seed 300, −14,121 on 200 (bench/notes/nes.md, "The drought's later pieces").
+ */
 export const I_SHARE = 1 / 7;
 
 /**

@@ -17,11 +17,13 @@ import {
   burnsRows,
   droughtChance,
   piecesUnder,
+  recoversWide,
   stackSearchSetup,
   timedPlay,
   wellReachHeight,
 } from '../../src/tetris-ai/policy.js';
 import { factsAtLevel, ruleFacts } from '../../src/tetris-ai/rules-adapter.js';
+import { reactionFall, waitsOutReaction } from '../../src/rules/timing.js';
 import { timedRefBoard, timedRefReplay } from '../reference/timed-reference.js';
 
 let table: RankTable;
@@ -164,9 +166,28 @@ describe('the well and the stack limit by level', () => {
     expect([18, 28, 29, 39].map(drought)).toEqual([null, null, { right: 12, left: 10 }, { right: 6 }]);
   });
 
-  it('searches every recover move wide at every level', () => {
-    const wide = (level: number) => timedPlay(limits, factsAtLevel(facts, level), 10, 'auto').wideRecover;
-    expect([18, 19, 28, 29, 38, 39].map(wide)).toEqual([true, true, true, true, true, true]);
+  it('weighs an I drought by the reaction: none when the next piece is known at once, at 19–28 with a longer one', () => {
+    const drought = (level: number, reaction: number) =>
+      timedPlay(limits, factsAtLevel(ruleFacts({ ...RULE_SETS.nes, reaction }), level), 10, 'auto').droughtReach;
+    // No reaction: the next piece is known as the current one appears. 30 frames at 19–28 (2 frames a row): the
+    // piece falls 15 rows, 5 are left, and the lowest stack that burns (11 rows, the limit 12 less 1) is over them;
+    // 24 frames at 18 (3 frames a row): 8 rows, and 12 are left.
+    expect([drought(29, 0), drought(39, 0), drought(19, 30), drought(18, 24)]).toEqual([
+      null,
+      null,
+      { right: 15, left: 14 },
+      null,
+    ]);
+  });
+
+  it('searches every recover move of a timed game wide, and an untimed one near the top only', () => {
+    const nearTop = { rows: 4, beam: 12, chance: 12 };
+    expect([
+      recoversWide(nearTop, true, 3, 20),
+      recoversWide(nearTop, false, 16, 20),
+      recoversWide(nearTop, false, 17, 20),
+      recoversWide(null, true, 19, 20),
+    ]).toEqual([true, false, true, false]);
   });
 
   it('is the highest flat stack the I reaches the well from (StackRabbit max4TapHeight at 29: 12, 9, 6 rows)', () => {
@@ -231,6 +252,30 @@ describe('burns by the chance of an I drought', () => {
 });
 
 describe('the reaction: the next piece is known only `reaction` frames after the current one appears', () => {
+  it('lasts the reaction rounded up to whole gravity steps and tap periods; the piece waits where the rows it falls leave room', () => {
+    const timing = RULE_SETS.nes.timing!;
+    const fall = (timeline: string, reaction: number, level: number) => reactionFall(timing, timeline, reaction, level);
+    // 18 frames at 3 / 2 / 1 frames a row and 2 rows a frame (levels 18, 19, 29, 39) with X. (period 2); X... has a
+    // period of 4, so at level 18 the 18 frames round up to 24 (lcm 12); DAS keeps the gravity's phase alone.
+    expect([18, 19, 29, 39].map((level) => fall('X.', 18, level))).toEqual([
+      { frames: 18, rows: 6 },
+      { frames: 18, rows: 9 },
+      { frames: 18, rows: 18 },
+      { frames: 18, rows: 36 },
+    ]);
+    expect([fall('X...', 18, 18), fall('das', 17, 18), fall('X.', 0, 29)]).toEqual([
+      { frames: 24, rows: 8 },
+      { frames: 18, rows: 6 },
+      { frames: 0, rows: 0 },
+    ]);
+    // 20 rows: after 9 rows, 11 are left; a piece needs 4.
+    expect([waitsOutReaction(20, 11, 9), waitsOutReaction(20, 12, 9), waitsOutReaction(20, 0, 17)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+
   it("a move's first frames are the same whatever piece joined the queue; after them it may change", async () => {
     const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table, randomizer: 'nes' });
     const reaction = RULE_SETS.nes.reaction!;
