@@ -644,7 +644,6 @@ describe('TetrisAI under goal versus', () => {
 
   it('rankPlacements lists the versus move first, valued in evaluator points', () => {
     const board = ['##........', '#...######', '##.#######', '####.#####', '.#########'];
-    // (with an I next the search holds the T for later: a T held over a T-slot counts, docs/game.md)
     const r = ai.rankPlacements({ board, current: 'T', queue: 'SZLJO' });
     expect(r.mode).toBe('versus');
     expect(r.unit).toBe('evaluatorScore');
@@ -653,5 +652,9 @@ describe('TetrisAI under goal versus', () => {
     // every root move with and without hold is listed once
     const keys = r.placements.map((p) => `${p.hold}${cellKey(p.cells)}`);
     expect(new Set(keys).size).toBe(keys.length);
+    // with an I next and no other T known, the T goes to the hold box for later: a line that ends with a T held over
+    // a T-slot counts (VERSUS_WEIGHTS holdT, holdTSlot; docs/game.md, "The hold box")
+    const later = ai.rankPlacements({ board, current: 'T', queue: 'IOLJS' }).placements[0];
+    expect([later.hold, later.piece]).toEqual([true, 'I']);
   });
 });
