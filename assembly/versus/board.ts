@@ -355,7 +355,7 @@ function slotColumns(width: i32, steep: u32): bool {
   return (doubles | right | left) != 0;
 }
 
-/** The most T-spins boardTerms imagines in a row (C_TSLOT_CUTS, plus one for a T in the hold box). */
+/** The most T-spins boardTerms imagines in a row (C_TSLOT_CUTS). */
 const MAX_CUTS = 4;
 /** The boards after the imagined T-spins, one node per spin. */
 const cutNodes = memory.data(NODE_BYTES * MAX_CUTS, 8);
@@ -478,7 +478,7 @@ function bestTSlot(node: usize, width: i32): i32 {
 export function boardTerms(ctx: usize, node: usize, record: bool): f64 {
   measureRows(ctx, node);
   slotOfBoard = -2;
-  const v = termsOf(ctx, node, record, tSlotCuts(ctx, node), -Infinity);
+  const v = termsOf(ctx, node, record, tSlotCuts(ctx), -Infinity);
   const held = holdTerms(ctx, node);
   if (record) {
     const hold = load<i32>(node + N_HOLD);
@@ -498,7 +498,7 @@ export function boardTermsOver(ctx: usize, node: usize, floor: f64): f64 {
   // the hold box's terms at their most (the slot not yet known)
   const most: f64 =
     load<i32>(node + N_HOLD) == T_PIECE ? weight(ctx, W_HOLD_T) + max<f64>(0, weight(ctx, W_HOLD_T_SLOT)) : 0;
-  const v = termsOf(ctx, node, false, tSlotCuts(ctx, node), boundOn ? floor - most : -Infinity);
+  const v = termsOf(ctx, node, false, tSlotCuts(ctx), boundOn ? floor - most : -Infinity);
   if (v == -Infinity) return v;
   return v + holdTerms(ctx, node);
 }
@@ -512,11 +512,11 @@ let slotOfBoard: i32 = -2;
   return weight(ctx, W_HOLD_T) + (slotOfBoard >= 0 ? weight(ctx, W_HOLD_T_SLOT) : 0.0);
 }
 
-/** The T-spins termsOf imagines on the node's board (-1: the best T-slot valued as it stands). */
-@inline function tSlotCuts(ctx: usize, node: usize): i32 {
+/** The T-spins termsOf imagines on a board (-1: the best T-slot valued as it stands). A T in the hold box adds none:
+ * its own terms value it (holdTerms). */
+@inline function tSlotCuts(ctx: usize): i32 {
   const cuts = load<i32>(ctx + C_TSLOT_CUTS);
-  if (cuts == 0) return -1;
-  return cuts + (load<i32>(node + N_HOLD) == T_PIECE ? 1 : 0);
+  return cuts == 0 ? -1 : cuts;
 }
 
 // The bound on the board terms (boardTermsOver), taken once the heights and the row transitions are known and the

@@ -81,7 +81,7 @@ export const C_QUICK = 88; //          i32 1: below the first ply, a piece that 
 //                                     list (drops and one-column tucks: drops.ts) instead of the full search
 export const C_TSLOT_CUTS = 92; //     i32 T-spins the evaluator imagines in the board's T-slots (boardTerms): 0 values the
 //                                     best slot as it stands; n > 0 places a T into it and values the board after
-//                                     that spin, up to n times (one more with a T in the hold box)
+//                                     that spin, up to n times (at most 4; a T in the hold box adds none)
 export const C_SEQUENCE = 96; //       i32[MAX_PIECES] the known pieces, the current one first
 export const C_INCOMING = 160; //      i32[2 * MAX_INCOMING] the garbage waiting, oldest first: lines, delay
 export const C_ATTACK = 416; //        the attack table (A_* words)

@@ -386,7 +386,7 @@ function child(ctx: RefVersusContext, node: Node, p: GamePlacement, hold: boolea
     root: node.root,
   };
   const given = ctx.tSlotCuts ?? 0;
-  const cuts = given === 0 ? -1 : given + (next.hold === 'T' ? 1 : 0);
+  const cuts = given === 0 ? -1 : given;
   next.value =
     acc +
     (refBoardValue(kept, width, ctx.visible, risen, waitingOf(queue), next.b2b, w, cuts) +

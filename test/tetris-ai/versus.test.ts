@@ -344,9 +344,8 @@ describe('the versus search chooses as the reference does', () => {
           );
           const trimmed = Array.from(rows);
           while (trimmed.length > 0 && trimmed[trimmed.length - 1] === 0) trimmed.pop();
-          const cuts = tSlotCuts + (hold === 'T' ? 1 : 0);
           const ref = weights as unknown as RefWeights;
-          const want = refBoardValue(trimmed, W, 20, 0, 0, false, ref, cuts) + refHoldValue(trimmed, W, hold, ref);
+          const want = refBoardValue(trimmed, W, 20, 0, 0, false, ref, tSlotCuts) + refHoldValue(trimmed, W, hold, ref);
           expect(Object.is(value, want)).toBe(true);
         },
       ),
@@ -644,7 +643,7 @@ describe('TetrisAI under goal versus', () => {
 
   it('rankPlacements lists the versus move first, valued in evaluator points', () => {
     const board = ['##........', '#...######', '##.#######', '####.#####', '.#########'];
-    const r = ai.rankPlacements({ board, current: 'T', queue: 'SZLJO' });
+    const r = ai.rankPlacements({ board, current: 'T', queue: 'IOLJS' });
     expect(r.mode).toBe('versus');
     expect(r.unit).toBe('evaluatorScore');
     expect(r.placements[0].clearKind).toBe('tSpinDouble');
@@ -652,9 +651,24 @@ describe('TetrisAI under goal versus', () => {
     // every root move with and without hold is listed once
     const keys = r.placements.map((p) => `${p.hold}${cellKey(p.cells)}`);
     expect(new Set(keys).size).toBe(keys.length);
-    // with an I next and no other T known, the T goes to the hold box for later: a line that ends with a T held over
-    // a T-slot counts (VERSUS_WEIGHTS holdT, holdTSlot; docs/game.md, "The hold box")
-    const later = ai.rankPlacements({ board, current: 'T', queue: 'IOLJS' }).placements[0];
-    expect([later.hold, later.piece]).toEqual([true, 'I']);
+  });
+
+  it('keeps a T in the hold box over a ready slot when no other T is known (a golden position)', async () => {
+    // a line that ends with a T held over a T-slot counts (VERSUS_WEIGHTS holdT, holdTSlot; docs/game.md, "The hold
+    // box"): the O goes on the left and the slot waits; with both weights 0 the held T makes the T-spin double now
+    const board = ['#.........', '#....#...#', '######..##', '#####...##', '######.###'];
+    const position = { board, current: 'O' as const, queue: 'OILZS', hold: 'T' as const };
+    const first = ai.rankPlacements(position).placements[0];
+    expect([first.hold, first.piece, first.clearKind]).toEqual([false, 'O', 'none']);
+    expect(first.cells).toEqual([
+      [1, 3],
+      [2, 3],
+      [1, 4],
+      [2, 4],
+    ]);
+    const weights = { holdT: 0, holdTSlot: 0 };
+    const zero = await TetrisAI.create({ rules: 'guideline', goal: 'versus', versus: { weights } });
+    const now = zero.rankPlacements(position).placements[0];
+    expect([now.hold, now.piece, now.clearKind]).toEqual([true, 'T', 'tSpinDouble']);
   });
 });
