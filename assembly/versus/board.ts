@@ -12,7 +12,7 @@ import {
   C_INCOMING_COUNT, C_SEQUENCE, C_TABLES, C_TSLOT_CUTS, C_VISIBLE, C_WEIGHTS, C_WIDTH, KIND_FULL, KIND_MINI, MAX_INCOMING, MAX_ROWS,
   MOVE_HOLD, MOVE_PIECE_SHIFT, MOVE_SPIN_SHIFT, NODE_BYTES, N_ACC, N_ATTACK, N_B2B, N_CAN_HOLD, N_CELLS, N_COMBO, N_HASH, N_HEIGHTS, N_HOLD, N_NEXT,
   N_PLIES, N_QUEUE_AT, N_QUEUE_LEFT, N_RISEN, N_ROOT, N_ROW_TRANS, N_ROWS, N_TOP, N_VALUE, TOP_OUT, T_PIECE, W_ATTACK, W_B2B_CLEAR,
-  W_BACK_TO_BACK, W_BUMPINESS, W_BUMPINESS_SQ, W_COMBO, W_COVERED, W_COVERED_SQ, W_HEIGHT, W_HOLES, W_KIND,
+  W_BACK_TO_BACK, W_BUMPINESS, W_HOLD_T, W_HOLD_T_SLOT, W_BUMPINESS_SQ, W_COMBO, W_COVERED, W_COVERED_SQ, W_HEIGHT, W_HOLES, W_KIND,
   W_OVERHANGS, W_OVER_HALF, W_OVER_QUARTER, W_PERFECT_CLEAR, W_ROW_TRANSITIONS, W_TSLOT_0, W_WASTED_T, W_WELL_DEPTH,
   WEIGHT_COUNT,
 } from './layout';
@@ -355,7 +355,7 @@ function slotColumns(width: i32, steep: u32): bool {
   return (doubles | right | left) != 0;
 }
 
-/** The most T-spins boardTerms imagines in a row (C_TSLOT_CUTS, plus one for a T in the hold box). */
+/** The most T-spins boardTerms imagines in a row (C_TSLOT_CUTS). */
 const MAX_CUTS = 4;
 /** The boards after the imagined T-spins, one node per spin. */
 const cutNodes = memory.data(NODE_BYTES * MAX_CUTS, 8);
@@ -477,7 +477,16 @@ function bestTSlot(node: usize, width: i32): i32 {
  */
 export function boardTerms(ctx: usize, node: usize, record: bool): f64 {
   measureRows(ctx, node);
-  return termsOf(ctx, node, record, tSlotCuts(ctx, node), -Infinity);
+  slotOfBoard = -2;
+  const v = termsOf(ctx, node, record, tSlotCuts(ctx), -Infinity);
+  const held = holdTerms(ctx, node);
+  if (record) {
+    const hold = load<i32>(node + N_HOLD);
+    const f = ctx + C_FEATURES;
+    store<f64>(f + (W_HOLD_T << 3), hold == T_PIECE ? 1.0 : 0.0);
+    store<f64>(f + (W_HOLD_T_SLOT << 3), hold == T_PIECE && slotOfBoard >= 0 ? 1.0 : 0.0);
+  }
+  return v + held;
 }
 
 /**
@@ -485,14 +494,29 @@ export function boardTerms(ctx: usize, node: usize, record: bool): f64 {
  * prepareBound, says so). For the search's children: one whose value cannot enter a full level needs no more.
  */
 export function boardTermsOver(ctx: usize, node: usize, floor: f64): f64 {
-  return termsOf(ctx, node, false, tSlotCuts(ctx, node), boundOn ? floor : -Infinity);
+  slotOfBoard = -2;
+  // the hold box's terms at their most (the slot not yet known)
+  const most: f64 =
+    load<i32>(node + N_HOLD) == T_PIECE ? weight(ctx, W_HOLD_T) + max<f64>(0, weight(ctx, W_HOLD_T_SLOT)) : 0;
+  const v = termsOf(ctx, node, false, tSlotCuts(ctx), boundOn ? floor - most : -Infinity);
+  if (v == -Infinity) return v;
+  return v + holdTerms(ctx, node);
 }
 
-/** The T-spins termsOf imagines on the node's board (-1: the best T-slot valued as it stands). */
-@inline function tSlotCuts(ctx: usize, node: usize): i32 {
+/** The slot of the board termsOf was first called on (before any imagined T-spin), -1 for none; -2 before the call. */
+let slotOfBoard: i32 = -2;
+
+/** The hold box's terms of the node (after termsOf: slotOfBoard), weighted and summed. */
+@inline function holdTerms(ctx: usize, node: usize): f64 {
+  if (load<i32>(node + N_HOLD) != T_PIECE) return 0;
+  return weight(ctx, W_HOLD_T) + (slotOfBoard >= 0 ? weight(ctx, W_HOLD_T_SLOT) : 0.0);
+}
+
+/** The T-spins termsOf imagines on a board (-1: the best T-slot valued as it stands). A T in the hold box adds none:
+ * its own terms value it (holdTerms). */
+@inline function tSlotCuts(ctx: usize): i32 {
   const cuts = load<i32>(ctx + C_TSLOT_CUTS);
-  if (cuts == 0) return -1;
-  return cuts + (load<i32>(node + N_HOLD) == T_PIECE ? 1 : 0);
+  return cuts == 0 ? -1 : cuts;
 }
 
 // The bound on the board terms (boardTermsOver), taken once the heights and the row transitions are known and the
@@ -561,6 +585,7 @@ function termsOf(ctx: usize, node: usize, record: bool, cuts: i32, floor: f64): 
   // every T-slot has a filled cell over an empty one (its roof, the cell over its shaft): none without one
   let slot: i32 = -1;
   if (cuts != 0 && empties > 0 && slotColumns(width, steep)) slot = bestTSlot(node, width);
+  if (slotOfBoard == -2) slotOfBoard = slot;
   if (slot >= 0 && cuts > 0) {
     // the T-spin imagined: the slot's weight, then the board after it (its own slots while spins are left; its floor
     // less the slot's weight)

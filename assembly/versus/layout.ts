@@ -43,15 +43,17 @@ export const W_TSLOT_1 = 12; //        … clears one row
 export const W_TSLOT_2 = 13; //        … clears two rows (a T-spin double ready)
 export const W_TSLOT_3 = 14; //        … clears three rows (a T-spin triple ready)
 export const W_BACK_TO_BACK = 15; //   the line ends with a back-to-back chain alive
-export const W_ATTACK = 16; //         lines sent (before cancelling), by the rule set's attack table
-export const W_B2B_CLEAR = 17; //      a clear that continues a back-to-back chain
-export const W_COMBO = 18; //          the combo bonus lines of a clear
-export const W_PERFECT_CLEAR = 19; //  a clear that empties the board
-export const W_WASTED_T = 20; //       a T placed without a spin that clears lines
-export const W_KIND = 21; //           KIND_COUNT - 1 terms, one per clear kind that clears or spins: kind k's is
+export const W_HOLD_T = 16; //         a T in the hold box
+export const W_HOLD_T_SLOT = 17; //    a T in the hold box and a T-slot on the board (before any imagined T-spin)
+export const W_ATTACK = 18; //         lines sent (before cancelling), by the rule set's attack table
+export const W_B2B_CLEAR = 19; //      a clear that continues a back-to-back chain
+export const W_COMBO = 20; //          the combo bonus lines of a clear
+export const W_PERFECT_CLEAR = 21; //  a clear that empties the board
+export const W_WASTED_T = 22; //       a T placed without a spin that clears lines
+export const W_KIND = 23; //           KIND_COUNT - 1 terms, one per clear kind that clears or spins: kind k's is
 //                                     W_KIND + k - 1 (single first, T-spin triple last)
-export const BOARD_TERMS = 16; //      W_HEIGHT .. W_BACK_TO_BACK
-export const WEIGHT_COUNT = 32; //     W_KIND + KIND_COUNT - 1
+export const BOARD_TERMS = 18; //      W_HEIGHT .. W_HOLD_T_SLOT
+export const WEIGHT_COUNT = 34; //     W_KIND + KIND_COUNT - 1
 
 // ---- context, written by TypeScript (src/tetris-ai/versus-kernel.ts) ----
 export const C_WIDTH = 0; //           i32 board width (4..10)
@@ -79,7 +81,7 @@ export const C_QUICK = 88; //          i32 1: below the first ply, a piece that 
 //                                     list (drops and one-column tucks: drops.ts) instead of the full search
 export const C_TSLOT_CUTS = 92; //     i32 T-spins the evaluator imagines in the board's T-slots (boardTerms): 0 values the
 //                                     best slot as it stands; n > 0 places a T into it and values the board after
-//                                     that spin, up to n times (one more with a T in the hold box)
+//                                     that spin, up to n times (at most 4; a T in the hold box adds none)
 export const C_SEQUENCE = 96; //       i32[MAX_PIECES] the known pieces, the current one first
 export const C_INCOMING = 160; //      i32[2 * MAX_INCOMING] the garbage waiting, oldest first: lines, delay
 export const C_ATTACK = 416; //        the attack table (A_* words)

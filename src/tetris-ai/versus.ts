@@ -53,6 +53,10 @@ export interface VersusTerms {
   tSlot3: number;
   /** 1 when the line ends with a back-to-back chain alive. */
   backToBack: number;
+  /** 1 when the line ends with a T in the hold box; and 1 when it does over a board with a T-slot (the board as it
+   * stands, before its T-spin is imagined). */
+  holdT: number;
+  holdTSlot: number;
   /** Lines a lock sends by the rule set's attack table (before they cancel garbage). */
   attack: number;
   /** 1 for a clear that continues a back-to-back chain. */
@@ -100,6 +104,8 @@ export const VERSUS_WEIGHTS: VersusWeights = Object.freeze({
   tSlot2: 400,
   tSlot3: 500,
   backToBack: 80,
+  holdT: 100,
+  holdTSlot: 100,
   attack: 100,
   b2bClear: 50,
   combo: 50,

@@ -30,6 +30,8 @@ export const REF_TERMS = [
   'tSlot2',
   'tSlot3',
   'backToBack',
+  'holdT',
+  'holdTSlot',
   'attack',
   'b2bClear',
   'combo',
@@ -307,6 +309,13 @@ export function refBoardValue(
   return boardValue(t, w);
 }
 
+/** The hold box's terms weighted and summed in the kernel's order (docs/game.md, "The versus policy"): a T held, and
+ * a T held over a board with a T-slot (the board as it stands, before its T-spin is imagined). */
+export function refHoldValue(rows: readonly number[], width: number, hold: Piece | null, w: RefWeights): number {
+  if (hold !== 'T') return 0;
+  return w.holdT + (refBestTSlot(rows, width) >= 0 ? w.holdTSlot : 0);
+}
+
 const KIND_TERMS: Record<RefSpin, (keyof RefWeights | null)[]> = {
   none: [null, 'single', 'double', 'triple', 'tetris'],
   mini: ['tSpinMini', 'tSpinMiniSingle', 'tSpinMiniDouble'],
@@ -377,8 +386,11 @@ function child(ctx: RefVersusContext, node: Node, p: GamePlacement, hold: boolea
     root: node.root,
   };
   const given = ctx.tSlotCuts ?? 0;
-  const cuts = given === 0 ? -1 : given + (next.hold === 'T' ? 1 : 0);
-  next.value = acc + refBoardValue(kept, width, ctx.visible, risen, waitingOf(queue), next.b2b, w, cuts);
+  const cuts = given === 0 ? -1 : given;
+  next.value =
+    acc +
+    (refBoardValue(kept, width, ctx.visible, risen, waitingOf(queue), next.b2b, w, cuts) +
+      refHoldValue(kept, width, next.hold, w));
   return next;
 }
 

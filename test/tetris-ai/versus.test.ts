@@ -35,6 +35,7 @@ import {
   REF_TERMS,
   refBoardTerms,
   refBoardValue,
+  refHoldValue,
   refVersusSearch,
   type RefWeights,
 } from '../reference/versus-search-reference.js';
@@ -343,8 +344,8 @@ describe('the versus search chooses as the reference does', () => {
           );
           const trimmed = Array.from(rows);
           while (trimmed.length > 0 && trimmed[trimmed.length - 1] === 0) trimmed.pop();
-          const cuts = tSlotCuts + (hold === 'T' ? 1 : 0);
-          const want = refBoardValue(trimmed, W, 20, 0, 0, false, weights as unknown as RefWeights, cuts);
+          const ref = weights as unknown as RefWeights;
+          const want = refBoardValue(trimmed, W, 20, 0, 0, false, ref, tSlotCuts) + refHoldValue(trimmed, W, hold, ref);
           expect(Object.is(value, want)).toBe(true);
         },
       ),
@@ -381,6 +382,32 @@ describe('the versus search chooses as the reference does', () => {
     expect(value).toBe(w.tSlot2 + rest);
     // without imagined spins the slot is valued as it stands, over the board with its slot open
     expect(kernel.measure(MEASURE_SETTINGS, position(rows)).terms[13]).toBe(1);
+  });
+
+  it('the hold box counts: a T held, and more over a board with a T-slot (hand-computed and the reference)', () => {
+    const kernel = VersusKernel.get();
+    const board = (b: string[]) => Board.fromRows([...Array(20 - b.length).fill('..........'), ...b]).rows;
+    const slotted = board(['##........', '#...######', '##.#######']);
+    const plain = board(['#...######', '##.#######']);
+    expect([VERSUS_TERMS.indexOf('holdT'), VERSUS_TERMS.indexOf('holdTSlot')]).toEqual([16, 17]);
+    const measure = (rows: ArrayLike<number>, held: Piece | null) =>
+      kernel.measure(MEASURE_SETTINGS, { ...position(rows), hold: held === null ? -1 : PIECES.indexOf(held) });
+    const held = (t: number[]) => [t[16], t[17]];
+    expect(held(measure(slotted, 'T').terms)).toEqual([1, 1]);
+    expect(held(measure(plain, 'T').terms)).toEqual([1, 0]);
+    for (const other of [null, 'I', 'O'] as const) expect(held(measure(slotted, other).terms)).toEqual([0, 0]);
+    // the value: the board's as it stands plus the hold box's terms (no T-spin imagined under MEASURE_SETTINGS)
+    const w = VERSUS_WEIGHTS;
+    expect(measure(slotted, 'T').value).toBe(measure(slotted, null).value + (w.holdT + w.holdTSlot));
+    expect(measure(plain, 'T').value).toBe(measure(plain, null).value + w.holdT);
+    expect(measure(slotted, 'I').value).toBe(measure(slotted, null).value);
+    for (const rows of [slotted, plain]) {
+      const trimmed = Array.from(rows);
+      while (trimmed.length > 0 && trimmed[trimmed.length - 1] === 0) trimmed.pop();
+      const ref = w as unknown as RefWeights;
+      const want = refBoardValue(trimmed, W, 20, 0, 0, false, ref, -1) + refHoldValue(trimmed, W, 'T', ref);
+      expect(measure(rows, 'T').value).toBe(want);
+    }
   });
 
   it('carved T-slots are found: a T-spin double slot ready clears 2 (its stem column may be deeper), a triple slot 3', () => {
@@ -624,5 +651,24 @@ describe('TetrisAI under goal versus', () => {
     // every root move with and without hold is listed once
     const keys = r.placements.map((p) => `${p.hold}${cellKey(p.cells)}`);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('keeps a T in the hold box over a ready slot when no other T is known (a golden position)', async () => {
+    // a line that ends with a T held over a T-slot counts (VERSUS_WEIGHTS holdT, holdTSlot; docs/game.md, "The hold
+    // box"): the O goes on the left and the slot waits; with both weights 0 the held T makes the T-spin double now
+    const board = ['#.........', '#....#...#', '######..##', '#####...##', '######.###'];
+    const position = { board, current: 'O' as const, queue: 'OILZS', hold: 'T' as const };
+    const first = ai.rankPlacements(position).placements[0];
+    expect([first.hold, first.piece, first.clearKind]).toEqual([false, 'O', 'none']);
+    expect(first.cells).toEqual([
+      [1, 3],
+      [2, 3],
+      [1, 4],
+      [2, 4],
+    ]);
+    const weights = { holdT: 0, holdTSlot: 0 };
+    const zero = await TetrisAI.create({ rules: 'guideline', goal: 'versus', versus: { weights } });
+    const now = zero.rankPlacements(position).placements[0];
+    expect([now.hold, now.piece, now.clearKind]).toEqual([true, 'T', 'tSpinDouble']);
   });
 });
