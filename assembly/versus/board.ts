@@ -477,16 +477,7 @@ function bestTSlot(node: usize, width: i32): i32 {
  */
 export function boardTerms(ctx: usize, node: usize, record: bool): f64 {
   measureRows(ctx, node);
-  slotOfBoard = -2;
-  const v = termsOf(ctx, node, record, tSlotCuts(ctx), -Infinity);
-  const held = holdTerms(ctx, node);
-  if (record) {
-    const hold = load<i32>(node + N_HOLD);
-    const f = ctx + C_FEATURES;
-    store<f64>(f + (W_HOLD_T << 3), hold == T_PIECE ? 1.0 : 0.0);
-    store<f64>(f + (W_HOLD_T_SLOT << 3), hold == T_PIECE && slotOfBoard >= 0 ? 1.0 : 0.0);
-  }
-  return v + held;
+  return termsOf(ctx, node, record, tSlotCuts(ctx), -Infinity, true);
 }
 
 /**
@@ -494,26 +485,11 @@ export function boardTerms(ctx: usize, node: usize, record: bool): f64 {
  * prepareBound, says so). For the search's children: one whose value cannot enter a full level needs no more.
  */
 export function boardTermsOver(ctx: usize, node: usize, floor: f64): f64 {
-  slotOfBoard = -2;
-  // the hold box's terms at their most (the slot not yet known)
-  const most: f64 =
-    load<i32>(node + N_HOLD) == T_PIECE ? weight(ctx, W_HOLD_T) + max<f64>(0, weight(ctx, W_HOLD_T_SLOT)) : 0;
-  const v = termsOf(ctx, node, false, tSlotCuts(ctx), boundOn ? floor - most : -Infinity);
-  if (v == -Infinity) return v;
-  return v + holdTerms(ctx, node);
-}
-
-/** The slot of the board termsOf was first called on (before any imagined T-spin), -1 for none; -2 before the call. */
-let slotOfBoard: i32 = -2;
-
-/** The hold box's terms of the node (after termsOf: slotOfBoard), weighted and summed. */
-@inline function holdTerms(ctx: usize, node: usize): f64 {
-  if (load<i32>(node + N_HOLD) != T_PIECE) return 0;
-  return weight(ctx, W_HOLD_T) + (slotOfBoard >= 0 ? weight(ctx, W_HOLD_T_SLOT) : 0.0);
+  return termsOf(ctx, node, false, tSlotCuts(ctx), boundOn ? floor : -Infinity, true);
 }
 
 /** The T-spins termsOf imagines on a board (-1: the best T-slot valued as it stands). A T in the hold box adds none:
- * its own terms value it (holdTerms). */
+ * its own terms value it (termsOf, the board's own call). */
 @inline function tSlotCuts(ctx: usize): i32 {
   const cuts = load<i32>(ctx + C_TSLOT_CUTS);
   return cuts == 0 ? -1 : cuts;
@@ -540,7 +516,7 @@ export function prepareBound(ctx: usize): void {
  * left and the board has a T-slot, the slot's weight plus the terms of the board after its T-spin (cutTSlot). A
  * board without a T-slot whose bound is at most `floor` returns -Infinity at once.
  */
-function termsOf(ctx: usize, node: usize, record: bool, cuts: i32, floor: f64): f64 {
+function termsOf(ctx: usize, node: usize, record: bool, cuts: i32, floor: f64, holdBox: bool): f64 {
   const width = load<i32>(ctx + C_WIDTH);
   const visible = load<i32>(ctx + C_VISIBLE);
   const full: u32 = (<u32>1 << <u32>width) - 1;
@@ -585,19 +561,24 @@ function termsOf(ctx: usize, node: usize, record: bool, cuts: i32, floor: f64): 
   // every T-slot has a filled cell over an empty one (its roof, the cell over its shaft): none without one
   let slot: i32 = -1;
   if (cuts != 0 && empties > 0 && slotColumns(width, steep)) slot = bestTSlot(node, width);
-  if (slotOfBoard == -2) slotOfBoard = slot;
+  // the hold box's terms (the board's own call, not an imagined T-spin's): a T held, more over this board's slot;
+  // known exactly here, so the bound below takes them as they are
+  const heldT = holdBox && load<i32>(node + N_HOLD) == T_PIECE;
+  const hold: f64 = heldT ? weight(ctx, W_HOLD_T) + (slot >= 0 ? weight(ctx, W_HOLD_T_SLOT) : 0.0) : 0.0;
+  floor -= hold;
   if (slot >= 0 && cuts > 0) {
     // the T-spin imagined: the slot's weight, then the board after it (its own slots while spins are left; its floor
     // less the slot's weight)
     const cut = cutNodes + <usize>(MAX_CUTS - cuts) * NODE_BYTES;
     cutTSlot(ctx, node, cut);
     const w = weight(ctx, W_TSLOT_0 + slot);
-    const rest = termsOf(ctx, cut, record, cuts - 1, floor - w);
+    const rest = termsOf(ctx, cut, record, cuts - 1, floor - w, false);
+    if (record && holdBox) recordHold(ctx, heldT, slot);
     if (record) {
       const at = ctx + C_FEATURES + ((<usize>(W_TSLOT_0 + slot)) << 3);
       store<f64>(at, load<f64>(at) + 1);
     }
-    return w + rest;
+    return w + rest + hold;
   }
   // the terms the heights and row transitions give, summed once for the bound and the value (left to right, so the
   // value is the same sum bit for bit)
@@ -679,5 +660,13 @@ function termsOf(ctx: usize, node: usize, record: bool, cuts: i32, floor: f64): 
     weight(ctx, W_WELL_DEPTH) * <f64>depth;
   if (slot >= 0) v += weight(ctx, W_TSLOT_0 + slot);
   v += weight(ctx, W_BACK_TO_BACK) * <f64>b2b;
-  return v;
+  if (record && holdBox) recordHold(ctx, heldT, slot);
+  return v + hold;
+}
+
+/** The hold box's terms in C_FEATURES (after the deepest termsOf call has cleared them): a T held, over a slot. */
+function recordHold(ctx: usize, heldT: bool, slot: i32): void {
+  const f = ctx + C_FEATURES;
+  store<f64>(f + (W_HOLD_T << 3), heldT ? 1.0 : 0.0);
+  store<f64>(f + (W_HOLD_T_SLOT << 3), heldT && slot >= 0 ? 1.0 : 0.0);
 }
