@@ -6,7 +6,8 @@
 // (drops.ts, with C_QUICK); each one is locked and valued
 // in a scratch node (board.ts) and offered to the level's candidates: a min-heap of the best `beam` so far, keyed by
 // the child's node key, so two lines that reach the same state keep only the better one. Lines of equal value keep
-// the order they were made in. Only the kept candidates become nodes of the next ply. No allocation: every buffer is
+// the order they were made in. Only the kept candidates become nodes of the next ply; the last ply keeps one, the
+// best, so that the bound on a child's terms cuts against the best line so far. No allocation: every buffer is
 // TypeScript's (src/tetris-ai/versus-kernel.ts), its pointers in the context.
 import { FLAG_SPINS, O_FLAGS, PARAM_WORDS, TABLE_BYTES } from '../reachable/layout';
 import { spins } from '../reachable/spin';
@@ -259,7 +260,7 @@ export function search(context: usize): void {
   heap = <usize>load<i32>(ctx + C_HEAP);
   slots = <usize>load<i32>(ctx + C_SLOTS);
   slotMask = (1 << load<i32>(ctx + C_SLOT_BITS)) - 1;
-  keep = min<i32>(load<i32>(ctx + C_BEAM), capacity);
+  const beam = min<i32>(load<i32>(ctx + C_BEAM), capacity);
   nodes = 0;
   children = 0;
   bounded = 0;
@@ -273,6 +274,9 @@ export function search(context: usize): void {
   let size: i32 = 1;
   let plies: i32 = 0;
   for (let d = 0; d < depth; d++) {
+    // the last ply's lines are only compared for the best: keeping one makes the bound cut against the best so far
+    // (the same line as keeping `beam`: the best, the earliest made of equal values)
+    keep = d == depth - 1 ? 1 : beam;
     heapSize = 0;
     gen = 0;
     memory.fill(slots, 0xff, (<usize>(slotMask + 1)) << 2);
