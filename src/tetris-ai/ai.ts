@@ -690,7 +690,7 @@ export class TetrisAI {
     const known = [current, ...queue.slice(0, lookahead), hold];
     // This turn's stacking rules: a Tetris-ready stack only waits for its I and may stand higher (STACK_ROOM).
     // (The full-board baseline keeps no stack: it needs neither.)
-    const { sides, limits, droughtReach } = this.playAt(rules);
+    const { sides, limits, droughtReach, wellsFactor } = this.playAt(rules);
     const surfaces = this.policy === 'fullBoardOnly' ? [] : stackSurfaces(rows, this.width, sides);
     const stacking = surfaces.some(isTetrisReady) ? limits.tetrisReady : limits.building;
     const limit = stacking.boardHeight;
@@ -745,7 +745,7 @@ export class TetrisAI {
       coverWell:
         !plain && tall && coversWell(boardTop, limit, this.rules.visibleHeight) ? this.recoverWell(rows, sides) : -1,
       maxFloor: this.maxFloor,
-      weights: this.recoverWeights,
+      weights: plain ? this.recoverWeights : this.recoverWeightsWith(wellsFactor),
       depth: settings.recoverDepth,
       beam: search.beam,
       holdAllowed: this.rules.hold,
@@ -769,11 +769,23 @@ export class TetrisAI {
 
   private playAt(rules: GameRuleFacts): LevelPlay {
     const r = rules.ruleSet;
-    if (!isTimed(r)) return { sides: wellSides(this.well), limits: this.limits, droughtReach: null };
+    if (!isTimed(r)) return { sides: wellSides(this.well), limits: this.limits, droughtReach: null, wellsFactor: 1 };
     let play = this.levelPlay.get(r.level);
     if (!play) this.levelPlay.set(r.level, (play = timedPlay(this.limits, rules, this.width, this.well)));
     return play;
   }
+
+  /** Recover mode's weights with its cumulativeWells weight multiplied by `factor` (LevelPlay.wellsFactor). */
+  private recoverWeightsWith(factor: number): RecoverWeights {
+    if (factor === 1) return this.recoverWeights;
+    let weights = this.scaledWells.get(factor);
+    if (!weights) {
+      weights = { ...this.recoverWeights, cumulativeWells: this.recoverWeights.cumulativeWells * factor };
+      this.scaledWells.set(factor, weights);
+    }
+    return weights;
+  }
+  private readonly scaledWells = new Map<number, RecoverWeights>();
 
   /** The well the recover terms aim for: the one side played, or with both the edge column holding fewer cells. */
   private recoverWell(rows: Uint32Array, sides: readonly ('right' | 'left')[]): number {

@@ -9,8 +9,8 @@ import { randomizerDefinition, type RandomizerName } from '../randomizers/index.
 import { DEFAULT_STACKING, MIN_BOARD_HEIGHT, TETRIS_ROWS, type StackingSettings } from '../stacking-ai/rules.js';
 import type { UnknownPieces } from '../kernels/search-format.js';
 import type { Piece } from '../pieces.js';
-import { reactionFall, waitsOutReaction } from '../rules/timing.js';
-import { defaultGameRandomizer, reachableOnRows, type GameRuleFacts } from './rules-adapter.js';
+import { MAX_LEVEL, reactionFall, waitsOutReaction } from '../rules/timing.js';
+import { defaultGameRandomizer, factsAtLevel, reachableOnRows, type GameRuleFacts } from './rules-adapter.js';
 import type { StackSurface } from './stack.js';
 
 export type WellSide = 'right' | 'left' | 'auto';
@@ -170,6 +170,9 @@ export interface LevelPlay {
   /** The highest flat stack from which an upright I reaches each kept side's well (wellReachHeight); null where
    * a tall stack burns whenever no I is known. */
   droughtReach: Partial<Record<'right' | 'left', number>> | null;
+  /** What recover mode's cumulativeWells weight is multiplied by: FLOOR_WELLS_FACTOR where the limit is at its
+   * floor, else 1. */
+  wellsFactor: number;
 }
 
 /**
@@ -182,14 +185,15 @@ export interface LevelPlay {
  * either side and 9 rows at 29–38 (one under the left well's reach), the right well alone and 4 rows from the
  * double killscreen, where the left well's reach is 2. Where a piece over the lowest stack that burns (stackIsTall)
  * cannot fall untouched through the reaction (waitsOutReaction; with `X.` and 18 frames from level 29 on), it is
- * placed before the next piece is known, and a tall stack burns only when an I drought is likely (burnsRows).
+ * placed before the next piece is known, a tall stack burns only when an I drought is likely (burnsRows), and the
+ * well stays only on the sides the next level keeps too (with `X.`: the right alone at 38, the limit still 9), so
+ * the stack meets the next level with a well its I reaches. Where the limit is at its floor (MIN_BOARD_HEIGHT),
+ * recover mode values wells FLOOR_WELLS_FACTOR times.
  */
 export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: number, well: WellSide): LevelPlay {
-  const sides = wellSides(well);
-  const reach = sides.map((side) => wellReachHeight(rules, width, side === 'right' ? width - 1 : 0));
-  const best = Math.max(...reach);
-  const kept = sides.filter((_, i) => reach[i] >= best - REACH_MARGIN);
-  const reachKept = Math.min(...kept.map((side) => reach[sides.indexOf(side)]));
+  const { kept, reach } = keptSides(rules, width, well);
+  const reachKept = Math.min(...kept.map((side) => reach[side]!));
+  const best = Math.max(...Object.values(reach));
   const highest = Math.max(MIN_BOARD_HEIGHT, Math.min(best - REACH_MARGIN, reachKept - KEPT_REACH_MARGIN));
   const lowered = (r: StackingSettings): StackingSettings =>
     r.boardHeight <= highest ? r : { ...r, boardHeight: highest };
@@ -197,11 +201,40 @@ export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: numb
   const r = rules.ruleSet;
   const fall = reactionFall(r.timing!, r.timeline!, r.reaction ?? 0, r.level!);
   const lowestTall = Math.min(played.tetrisReady.boardHeight, played.building.boardHeight) - BURN_ROOM + 1;
-  const droughtReach = waitsOutReaction(rules.boardRows, lowestTall, fall.rows)
-    ? null
-    : Object.fromEntries(kept.map((side) => [side, reach[sides.indexOf(side)]]));
-  return { sides: kept, limits: played, droughtReach };
+  const wellsFactor =
+    Math.max(played.tetrisReady.boardHeight, played.building.boardHeight) <= MIN_BOARD_HEIGHT ? FLOOR_WELLS_FACTOR : 1;
+  if (waitsOutReaction(rules.boardRows, lowestTall, fall.rows))
+    return { sides: kept, limits: played, droughtReach: null, wellsFactor };
+  const next = r.level! < MAX_LEVEL ? keptSides(factsAtLevel(rules, r.level! + 1), width, well).kept : kept;
+  const ahead = kept.filter((side) => next.includes(side));
+  const sides = ahead.length > 0 ? ahead : kept;
+  const droughtReach = Object.fromEntries(sides.map((side) => [side, reach[side]!]));
+  return { sides, limits: played, droughtReach, wellsFactor };
 }
+
+/** The sides `well` allows at a level, each with its reach (wellReachHeight), and those within REACH_MARGIN rows
+ * of the best side's reach. */
+function keptSides(
+  rules: GameRuleFacts,
+  width: number,
+  well: WellSide,
+): { kept: ('right' | 'left')[]; reach: Partial<Record<'right' | 'left', number>> } {
+  const sides = wellSides(well);
+  const reach: Partial<Record<'right' | 'left', number>> = {};
+  for (const side of sides) reach[side] = wellReachHeight(rules, width, side === 'right' ? width - 1 : 0);
+  const best = Math.max(...Object.values(reach));
+  return { kept: sides.filter((side) => reach[side]! >= best - REACH_MARGIN), reach };
+}
+
+/**
+ * What recover mode's cumulativeWells weight is multiplied by where the stack's limit is at its floor
+ * (MIN_BOARD_HEIGHT; with `X.` from the double killscreen): there every move is a recover move, and a well more
+ * than 2 rows deep, which only an I fills, is one the I reaches only from the lowest stacks (from 2 rows on the
+ * left), so the stack grows beside it until no piece reaches the edge. With the right well alone from level 38,
+ * × 3 made +10,394, +2,926 and +14,098 on 100–200 games of seeds 100, 300 and 500 against × 1
+ * (bench/notes/nes.md, "Policy round 6").
+ */
+const FLOOR_WELLS_FACTOR = 3;
 
 /**
  * Whether a recover move searches as near the top (RecoverSearch.nearTop: a beam of 12 and a chance ply of 12 lines

@@ -13,6 +13,7 @@ import type { GameMove } from '../../src/tetris-ai/decision.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { RULE_SETS } from '../../src/rules/rule-sets.js';
 import { StackRankError } from '../../src/errors.js';
+import { RECOVER_WEIGHTS } from '../../src/tetris-ai/evaluate.js';
 import {
   burnsRows,
   droughtChance,
@@ -135,11 +136,13 @@ describe('the well and the stack limit by level', () => {
   it('keeps the well on each side the I reaches within 2 rows of the best; the stack 2 rows under the best reach and 1 under every kept side', () => {
     // X.: the I reaches the right well from 16 / 15 / 12 / 6 rows at 18 / 19–28 / 29–38 / 39+, the left from
     // 16 / 14 / 10 / 2; the untimed limit is 12 rows, and no limit is under 4.
-    expect([18, 28, 29, 38, 39, 45].map((l) => at(l, 'auto'))).toEqual([
+    // At 38 the well is already where level 39 keeps it (below), the limit still 38's own.
+    expect([18, 28, 29, 37, 38, 39, 45].map((l) => at(l, 'auto'))).toEqual([
       { sides: 'right+left', limit: 12 },
       { sides: 'right+left', limit: 12 },
       { sides: 'right+left', limit: 9 },
       { sides: 'right+left', limit: 9 },
+      { sides: 'right', limit: 9 },
       { sides: 'right', limit: 4 },
       { sides: 'right', limit: 4 },
     ]);
@@ -163,7 +166,68 @@ describe('the well and the stack limit by level', () => {
 
   it('weighs an I drought where the piece locks before the next one is known (level 29 on)', () => {
     const drought = (level: number) => timedPlay(limits, factsAtLevel(facts, level), 10, 'auto').droughtReach;
-    expect([18, 28, 29, 39].map(drought)).toEqual([null, null, { right: 12, left: 10 }, { right: 6 }]);
+    expect([18, 28, 29, 38, 39].map(drought)).toEqual([
+      null,
+      null,
+      { right: 12, left: 10 },
+      { right: 12 },
+      { right: 6 },
+    ]);
+  });
+
+  it('keeps the well a level ahead only where the piece locks before the next one is known', () => {
+    // X....: the left well's reach falls under the right's at 19 (above), but at 18 the piece waits out the
+    // reaction: both sides stay there.
+    expect([18, 28].map((l) => at(l, 'auto', 'X....').sides)).toEqual(['right+left', 'right']);
+    // a side the caller chose stays at every level, before the double killscreen too
+    expect([38, 39].map((l) => at(l, 'left').sides)).toEqual(['left', 'left']);
+  });
+
+  it('values wells 3 times in recover mode where the limit is at its floor of 4 rows', () => {
+    const factor = (level: number, timeline = 'X.') =>
+      timedPlay(limits, factsAtLevel(ruleFacts({ ...RULE_SETS.nes, timeline }), level), 10, 'auto').wellsFactor;
+    expect([18, 29, 38, 39, 45].map((l) => factor(l))).toEqual([1, 1, 1, 3, 3]);
+    // X....: the limit is 4 rows from 29
+    expect([28, 29].map((l) => factor(l, 'X....'))).toEqual([1, 3]);
+  });
+
+  it('at level 39 fills a notch in the middle where, with wells valued as below 39, it hangs a T over the left edge', async () => {
+    const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table });
+    const asBelow = await TetrisAI.create({
+      rules: 'nes',
+      lookahead: 1,
+      table,
+      recover: { weights: { cumulativeWells: RECOVER_WEIGHTS.cumulativeWells / 3 } },
+    });
+    // from a game of seed 100 at level 39: the left edge 2 rows under its neighbour, a notch in columns 5–7
+    const board = ['...##...##', '..########', '..########', '.#######.#', '#.########', '#######.##'];
+    const move = ai.nextMove({ board, current: 'T', queue: 'T', level: 39 })!;
+    expect(move.mode).toBe('recover');
+    expect(move.cells).toEqual([
+      [5, 5],
+      [6, 5],
+      [7, 5],
+      [6, 6],
+    ]);
+    // weighing wells as below 39: the T over columns 0–1, two empty cells of the edge under it
+    expect(asBelow.nextMove({ board, current: 'T', queue: 'T', level: 39 })!.cells).toEqual([
+      [1, 3],
+      [0, 4],
+      [1, 4],
+      [1, 5],
+    ]);
+  });
+
+  it('at level 38 plays toward the right well a stack whose well is on the left, which it keeps at 37', async () => {
+    const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table });
+    // a clean 5-row stack with its well on the left: at 39 the I reaches the left well only from 2 rows
+    const board = boardRows([0, 5, 5, 5, 5, 5, 5, 5, 5, 5], []);
+    const at37 = ai.nextMove({ board, current: 'J', queue: 'O', level: 37 })!;
+    const at38 = ai.nextMove({ board, current: 'J', queue: 'O', level: 38 })!;
+    expect(at37.mode).toBe('stack');
+    expect(at37.cells.some(([x]) => x === 0)).toBe(false);
+    expect(at38.mode).toBe('recover');
+    expect(at38.cells.some(([x]) => x === 0)).toBe(true);
   });
 
   it('weighs an I drought by the reaction: none when the next piece is known at once, at 19–28 with a longer one', () => {
