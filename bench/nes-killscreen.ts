@@ -10,6 +10,7 @@ import { drawPlacement } from '../src/cli/analyze.js';
 import { countHoles, columnHeights, maxHeight } from '../src/board-rows.js';
 import { BOARD_MAX_HEIGHT, Board } from '../src/rules/board.js';
 import { nesFormat, nesLevel } from '../src/rules/nes-game.js';
+import { NES_DOUBLE_KILLSCREEN } from '../src/rules/timing.js';
 import { TetrisAI } from '../src/tetris-ai/ai.js';
 import { type PlayedTurn, playOneGame } from '../src/tetris-ai/play.js';
 import { benchArgs } from './common.js';
@@ -52,7 +53,7 @@ for (let g = first; g < first + Number(args.games); g++) {
     {
       onTurn: (t) => {
         const level = nesLevel(start, lines);
-        if (level >= 39) {
+        if (level >= NES_DOUBLE_KILLSCREEN) {
           if (!enter39) enter39 = t.before.slice();
           pieces39++;
           lines39 += t.lines;
@@ -77,7 +78,7 @@ for (let g = first; g < first + Number(args.games); g++) {
     top: maxHeight(e),
     holes: countHoles(e, width),
     well: h[width - 1],
-    died39: end.endLevel === 39 && !end.reachedCap,
+    died39: end.endLevel === NES_DOUBLE_KILLSCREEN && !end.reachedCap,
     pieces: pieces39,
   });
   console.log(

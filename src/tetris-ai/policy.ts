@@ -191,9 +191,8 @@ export interface LevelPlay {
  * recover mode values wells FLOOR_WELLS_FACTOR times.
  */
 export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: number, well: WellSide): LevelPlay {
-  const { kept, reach } = keptSides(rules, width, well);
+  const { kept, reach, best } = keptSides(rules, width, well);
   const reachKept = Math.min(...kept.map((side) => reach[side]!));
-  const best = Math.max(...Object.values(reach));
   const highest = Math.max(MIN_BOARD_HEIGHT, Math.min(best - REACH_MARGIN, reachKept - KEPT_REACH_MARGIN));
   const lowered = (r: StackingSettings): StackingSettings =>
     r.boardHeight <= highest ? r : { ...r, boardHeight: highest };
@@ -212,18 +211,18 @@ export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: numb
   return { sides, limits: played, droughtReach, wellsFactor };
 }
 
-/** The sides `well` allows at a level, each with its reach (wellReachHeight), and those within REACH_MARGIN rows
- * of the best side's reach. */
+/** The sides `well` allows at a level, each with its reach (wellReachHeight), the best of them, and the sides
+ * within REACH_MARGIN rows of it. */
 function keptSides(
   rules: GameRuleFacts,
   width: number,
   well: WellSide,
-): { kept: ('right' | 'left')[]; reach: Partial<Record<'right' | 'left', number>> } {
+): { kept: ('right' | 'left')[]; reach: Partial<Record<'right' | 'left', number>>; best: number } {
   const sides = wellSides(well);
   const reach: Partial<Record<'right' | 'left', number>> = {};
   for (const side of sides) reach[side] = wellReachHeight(rules, width, side === 'right' ? width - 1 : 0);
   const best = Math.max(...Object.values(reach));
-  return { kept: sides.filter((side) => reach[side]! >= best - REACH_MARGIN), reach };
+  return { kept: sides.filter((side) => reach[side]! >= best - REACH_MARGIN), reach, best };
 }
 
 /**
