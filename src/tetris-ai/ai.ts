@@ -710,6 +710,9 @@ export class TetrisAI {
         dangerMargin: 4,
         maxFloor: this.maxFloor,
         clearsOnly: burn,
+        // A timed game's blind move (the window the current piece alone): its smaller clears are valued over the
+        // unknown piece as its search's leaves are (StackContext.unknownAfter; bench/notes/nes.md, "Policy round 8").
+        unknownAfter: engine.unknownPieces > 0 && isTimed(rules.ruleSet) && Math.min(lookahead, queue.length) === 0,
         // Hold at every ply of the search where this turn may hold and holdPlies asks for it (docs/game.md, "Hold").
         holdPlies: canHold && holdsEveryPly(this.holdPlies, lookahead),
       };

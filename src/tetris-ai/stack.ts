@@ -49,6 +49,13 @@ export interface StackContext {
   clearsOnly?: boolean;
   /** Highest floor (buried rows under a clean stack, stackFloor) stack mode plays over. 0: clean stacks only. */
   maxFloor: number;
+  /**
+   * A first move with no piece known after it (a smaller clear, or a surface move tried where the kernel's move is
+   * out of reach) is valued over the unknown piece (unknownPieceScore), as the search's own leaves are, not by its
+   * surface's rank: an expectimax search whose window is the current piece alone (TetrisAI under a timed rule set,
+   * where the next piece is not known yet: docs/game.md, "The reaction").
+   */
+  unknownAfter?: boolean;
   /** The search may press hold at every ply after the first (whose hold the turn's options weigh): the rule set has
    * hold and the game lets this turn use it. */
   holdPlies?: boolean;
@@ -317,7 +324,12 @@ function continueAfter(
     }
     return { ...what, order: orderOf(ctx, 1, child, 0), value: 0 };
   }
-  // Nothing known after this piece: score the surface by its rank (the 'rank' strategy's leaf).
+  // Nothing known after this piece: with unknownAfter, over the unknown piece the search's own leaves average over
+  // (the same horizon); else by the surface's rank (the 'rank' strategy's leaf).
+  if (ctx.unknownAfter) {
+    const score = unknownPieceScore(ctx, child, weights);
+    return { ...what, order: orderOf(ctx, 1, child, score), value: (score / 65536) * ctx.table.searchScale() };
+  }
   const index = surfaceIndex(
     surfaceFromHeights(
       child.map((h) => h - Math.min(...child)),
@@ -328,6 +340,39 @@ function continueAfter(
   // The kernel's leaf score for this surface (its rank, scaled where its shape keeps a 20G I from the well).
   const score = ctx.engine.wellScaled(index, ctx.table.searchValue(index) * 65536);
   return { ...what, order: orderOf(ctx, 1, child, score), value: (score / 65536) * ctx.table.searchScale() };
+}
+
+/** The rank of a surface as the kernel reads it (searchValue, scaled where its shape keeps a 20G I from the well),
+ * x 65536. */
+function rankScore(ctx: StackContext, heights: readonly number[]): number {
+  const low = Math.min(...heights);
+  const index = surfaceIndex(
+    surfaceFromHeights(
+      heights.map((h) => h - low),
+      { maxStep: ctx.table.maxStep },
+    ),
+    { truncate: true },
+  );
+  return ctx.engine.wellScaled(index, ctx.table.searchValue(index) * 65536);
+}
+
+/**
+ * A surface with nothing known after it valued over one unknown piece, as the search's expectimax leaf values one
+ * (assembly/search/leaves.ts expectScore), x 65536: the sum over pieces of the piece's weight (`weights`, x 65536)
+ * times the best rank after placing it on the surface (its legal surface moves under the stack's limit, the Tetris
+ * where the rule allows one; 0 for a piece with none).
+ */
+function unknownPieceScore(ctx: StackContext, heights: readonly number[], weights: Int32Array): number {
+  let total = 0;
+  for (let p = 0; p < PIECES.length; p++) {
+    const w = weights[p];
+    if (w === 0) continue;
+    let best = 0;
+    for (const move of legalMoves(ctx.engine.placements, heights, p, ctx.stacking))
+      best = Math.max(best, rankScore(ctx, applyMove(ctx.engine.placements, heights, move)) / 65536);
+    total += w * best;
+  }
+  return Math.round(total);
 }
 
 /** Surface moves of a piece (frame id) legal on `heights` under the stacking rules (legalMoves). */
