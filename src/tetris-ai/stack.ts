@@ -326,19 +326,7 @@ function continueAfter(
   }
   // Nothing known after this piece: with unknownAfter, over the unknown piece the search's own leaves average over
   // (the same horizon); else by the surface's rank (the 'rank' strategy's leaf).
-  if (ctx.unknownAfter) {
-    const score = unknownPieceScore(ctx, child, weights);
-    return { ...what, order: orderOf(ctx, 1, child, score), value: (score / 65536) * ctx.table.searchScale() };
-  }
-  const index = surfaceIndex(
-    surfaceFromHeights(
-      child.map((h) => h - Math.min(...child)),
-      { maxStep: ctx.table.maxStep },
-    ),
-    { truncate: true },
-  );
-  // The kernel's leaf score for this surface (its rank, scaled where its shape keeps a 20G I from the well).
-  const score = ctx.engine.wellScaled(index, ctx.table.searchValue(index) * 65536);
+  const score = ctx.unknownAfter ? unknownPieceScore(ctx, child, weights) : rankScore(ctx, child);
   return { ...what, order: orderOf(ctx, 1, child, score), value: (score / 65536) * ctx.table.searchScale() };
 }
 
