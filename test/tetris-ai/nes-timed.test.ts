@@ -26,7 +26,7 @@ import {
 import { factsAtLevel, ruleFacts } from '../../src/tetris-ai/rules-adapter.js';
 import { reactionFall, waitsOutReaction } from '../../src/rules/timing.js';
 import { timedRefBoard, timedRefReplay } from '../reference/timed-reference.js';
-import { surfaceFromHeights, surfaceIndex } from '../../src/surface.js';
+import { referenceChildren, referenceIndexTruncated } from '../reference/search-reference.js';
 
 let table: RankTable;
 beforeAll(async () => {
@@ -316,57 +316,23 @@ describe('burns by the chance of an I drought', () => {
   });
 });
 
-/** Each piece's orientations as cells "dx,dy", written out here: the stacking game's hole-free drops below. */
-const SHAPES: Record<Piece, string[]> = {
-  I: ['0,0 1,0 2,0 3,0', '0,0 0,1 0,2 0,3'],
-  O: ['0,0 1,0 0,1 1,1'],
-  T: ['0,0 1,0 2,0 1,1', '1,0 0,1 1,1 2,1', '0,0 0,1 0,2 1,1', '1,0 1,1 1,2 0,1'],
-  S: ['0,0 1,0 1,1 2,1', '1,0 1,1 0,1 0,2'],
-  Z: ['1,0 2,0 0,1 1,1', '0,0 0,1 1,1 1,2'],
-  L: ['0,0 1,0 2,0 2,1', '0,0 0,1 1,1 2,1', '0,0 1,0 0,1 0,2', '1,0 1,1 1,2 0,2'],
-  J: ['0,0 1,0 2,0 0,1', '2,0 0,1 1,1 2,1', '0,0 1,0 1,1 1,2', '0,0 0,1 0,2 1,2'],
-};
-
-/** Every surface a piece leaves dropped on `heights` without a hole and under `limit`; an I on a Tetris-ready
- * surface (lowest column at least 4) goes down the well only (the forced Tetris), which leaves the steps as they are. */
-function dropsOn(heights: readonly number[], piece: Piece, limit: number): number[][] {
-  if (piece === 'I' && Math.min(...heights) >= 4) return [heights.map((h) => h - 4)];
-  const out: number[][] = [];
-  for (const shape of SHAPES[piece]) {
-    const cells = shape.split(' ').map((c) => c.split(',').map(Number));
-    const w = Math.max(...cells.map(([dx]) => dx)) + 1;
-    const bot = Array.from({ length: w }, (_, j) => Math.min(...cells.filter(([dx]) => dx === j).map(([, y]) => y)));
-    const top = Array.from(
-      { length: w },
-      (_, j) => Math.max(...cells.filter(([dx]) => dx === j).map(([, y]) => y)) + 1,
-    );
-    for (let x = 0; x + w <= heights.length; x++) {
-      const base = heights[x] - bot[0];
-      if (base < 0 || !bot.every((b, j) => heights[x + j] - b === base && base + top[j] <= limit)) continue;
-      const after = heights.slice();
-      for (let j = 0; j < w; j++) after[x + j] = base + top[j];
-      out.push(after);
-    }
-  }
-  return out;
-}
-
 describe('a blind move values a smaller clear over the unknown piece, as its search values a stack move', () => {
   it('at level 29 the clear into the right well is worth the chance-weighted best rank after the next piece', async () => {
     const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table, randomizer: 'nes' });
-    const rank = (h: readonly number[]) => {
+    // The rank of a surface, its steps truncated to the table's (the independent reference's index).
+    const rank = (h: number[]) => {
       const low = Math.min(...h);
-      const index = surfaceIndex(
-        surfaceFromHeights(
-          h.map((v) => v - low),
-          { maxStep: table.maxStep },
-        ),
-        {
-          truncate: true,
-        },
+      return (
+        table.searchValue(
+          referenceIndexTruncated(
+            h.map((v) => v - low),
+            table.maxStep,
+          ),
+        ) * table.searchScale()
       );
-      return table.searchValue(index) * table.searchScale();
     };
+    // The stacking game under the 9-row limit: hole-free drops, an I on a Tetris-ready surface down the well only.
+    const stacking = { boardHeight: 9, tetrisThreshold: 0, steep: 'truncate' as const, tetris: 'forced' as const };
     // A tall clean stack (limit 9 at 29), the next piece unknown: the L down the right well clears rows 4–6.
     const next = [0.25, 0.125, 0.125, 0.125, 0.125, 0.125, 0.125];
     const move = ai.nextMove({ board: boardRows([8, 8, 8, 8, 8, 8, 8, 7, 6, 0], []), current: 'L', level: 29, next })!;
@@ -380,8 +346,8 @@ describe('a blind move values a smaller clear over the unknown piece, as its sea
     ]);
     const child = [5, 5, 5, 5, 5, 5, 5, 4, 4];
     let expected = 0;
-    PIECES.forEach((p, i) => {
-      expected += next[i] * Math.max(0, ...dropsOn(child, p, 9).map(rank));
+    PIECES.forEach((_, i) => {
+      expected += next[i] * Math.max(0, ...referenceChildren(child, i, stacking).map((c) => rank(c.heights)));
     });
     expect(move.value).toBeCloseTo(expected, 6);
     // the rank of the surface the clear leaves (the value with nothing after it) is another number
