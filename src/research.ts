@@ -129,6 +129,7 @@ export {
   NES_LINE_POINTS,
   NES_DOUBLE_KILLSCREEN,
   nesLevel,
+  nesLinesToLevelUp,
   nesClearPoints,
   firstLevelUpLines,
   SEARCH_MOVES,

@@ -45,7 +45,8 @@ export const analyzeCommand = defineCommand({
 come from the page comment ("#Q=[H](C)QUEUE" or a list of piece letters); --queue overrides them. Prints every
 reachable placement, the AI's move first, with its value and loss, or "tops out" for a move that ends the game
 (docs/game.md, "Ranking placements"), then the best ones drawn on the board. Under --rules nes only the placements
-the frames allow at --level with --timeline, each with its frame inputs (docs/rules.md, "Time"). With --json: one
+the frames allow at --level with --timeline, each with its frame inputs (docs/rules.md, "Time"); --lines gives the
+game's LINES counter, which the AI reads with the level (docs/game.md, "The lines count"). With --json: one
 object per placement (topsOut among its fields), then one summary object.`,
   options: {
     fumen: { type: 'text', arg: 'STRING', help: 'the position: a fumen string (v115@...) or a fumen URL' },
@@ -73,6 +74,14 @@ object per placement (topsOut among its fields), then one summary object.`,
       default: RULE_SETS.nes.level!,
       arg: 'LEVEL',
       help: 'the level whose gravity the frames follow (--rules nes)',
+    },
+    lines: {
+      type: 'int',
+      min: 0,
+      max: Number.MAX_SAFE_INTEGER,
+      arg: 'LINES',
+      defaultHelp: 'not known',
+      help: 'the game\'s LINES counter, lines cleared since it began (--rules nes; with --level, the lines to the next level-up: docs/game.md, "The lines count")',
     },
     timeline: { ...TIMELINE, help: `${TIMELINE.help} (--rules nes)` },
     limit: { type: 'int', min: 1, max: 10_000, default: 10, help: 'placements listed' },
@@ -103,8 +112,10 @@ object per placement (topsOut among its fields), then one summary object.`,
     const hold = values.hold ?? position.hold ?? null;
     const preset = RULE_SETS[values.rules as RuleSetName];
     const timed = isTimed(preset);
-    if (!timed && (given('level') || given('timeline')))
-      throw new UsageError(`--level and --timeline are a timed rule set's (--rules nes); ${values.rules} has no time`);
+    if (!timed && (given('level') || given('timeline') || given('lines')))
+      throw new UsageError(
+        `--level, --lines and --timeline are a timed rule set's (--rules nes); ${values.rules} has no time`,
+      );
     const rules: RuleSet | RuleSetName = timed
       ? { ...preset, level: values.level, timeline: checkTimelineOption(values.timeline) }
       : (values.rules as RuleSetName);
@@ -116,6 +127,7 @@ object per placement (topsOut among its fields), then one summary object.`,
       queue: queue.join(''),
       hold,
       canHold: ai.rules.hold,
+      ...(values.lines === undefined ? {} : { lines: values.lines }),
     };
     const ranking = ai.rankPlacements(state, { limit: values.limit });
     if (values.json) {
@@ -148,6 +160,7 @@ object per placement (topsOut among its fields), then one summary object.`,
           hold,
           rules: values.rules,
           ...(timed ? { level: values.level, timeline: values.timeline } : {}),
+          ...(values.lines === undefined ? {} : { lines: values.lines }),
           afterNextPiece: ranking.afterNextPiece,
         }),
       );
@@ -158,7 +171,7 @@ object per placement (topsOut among its fields), then one summary object.`,
         ? 'expected pieces of perfect-stack survival'
         : 'evaluator score (higher is better)';
     io.out(
-      `current ${current}  queue ${queue.join('') || '-'}  hold ${hold ?? '-'}  rules ${values.rules}${timed ? ` level ${values.level} ${values.timeline}` : ''}  mode ${ranking.mode ?? '-'}  value: ${unit}`,
+      `current ${current}  queue ${queue.join('') || '-'}  hold ${hold ?? '-'}  rules ${values.rules}${timed ? ` level ${values.level}${values.lines === undefined ? '' : ` lines ${values.lines}`} ${values.timeline}` : ''}  mode ${ranking.mode ?? '-'}  value: ${unit}`,
     );
     if (ranking.placements.length === 0) {
       io.out('no reachable placement: the game is lost');

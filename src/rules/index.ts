@@ -53,6 +53,7 @@ export {
   NesGame,
   nesFormat,
   nesLevel,
+  nesLinesToLevelUp,
   nesClearPoints,
   firstLevelUpLines,
   linesToLevel,

@@ -36,6 +36,40 @@ export function linesToLevel(startLevel: number, level: number): number {
   return l === startLevel ? 0 : first + 10 * (l - startLevel - 1);
 }
 
+/**
+ * The lines a game at `level` that has cleared `lines` lines (the game's LINES counter) still clears before its next
+ * level-up, whatever level it started at; null when no game from a start level 0–MAX_START_LEVEL is at `level` after
+ * `lines` lines. The pair needs no start level: the first level-up comes at a multiple of 10 and every later one 10
+ * lines on, so a game that levelled up into `level` levels up again at the next multiple of 10, and a game still at
+ * its start level has fewer lines than any game that levelled up into that level, except over the last 10 lines
+ * before its first level-up, where it too levels up at the next multiple of 10 (docs/game.md, "The lines count").
+ */
+export function nesLinesToLevelUp(level: number, lines: number): number | null {
+  const l = requireInt('level', level, 0, MAX_LEVEL);
+  const n = requireInt('lines', lines, 0, Number.MAX_SAFE_INTEGER);
+  // The start levels a game at level l may have begun at; all that put it at l after n lines agree (the proof above;
+  // test/rules/nes-game.test.ts checks it for every start level and count).
+  for (let s = Math.min(l, MAX_START_LEVEL); s >= 0; s--) {
+    const next = firstLevelUpLines(s) + 10 * (l - s);
+    const at = l === s ? 0 : next - 10;
+    if (n >= at && n < next) return next - n;
+  }
+  return null;
+}
+
+/** The lines counts a game at `level` may show (nesLinesToLevelUp not null): from `min` to `max`. */
+export function nesLinesRange(level: number): { min: number; max: number } {
+  const l = requireInt('level', level, 0, MAX_LEVEL);
+  let min = Infinity;
+  let max = -Infinity;
+  for (let s = Math.min(l, MAX_START_LEVEL); s >= 0; s--) {
+    const next = firstLevelUpLines(s) + 10 * (l - s);
+    min = Math.min(min, l === s ? 0 : next - 10);
+    max = Math.max(max, next - 1);
+  }
+  return { min, max };
+}
+
 /** Points of a clear of `cleared` lines (0–4) scored at `level`: the level after that clear's level-up. */
 export function nesClearPoints(cleared: number, level: number): number {
   return NES_LINE_POINTS[requireInt('cleared', cleared, 0, 4)] * (requireInt('level', level, 0, MAX_LEVEL) + 1);

@@ -57,6 +57,7 @@ import { recoverMove, type RecoverContext, type RecoverState } from './recover.j
 import {
   PieceReach,
   checkTurnLevel,
+  checkTurnLines,
   factsAtLevel,
   reachableAfter,
   reachableOnRows,
@@ -82,6 +83,7 @@ import {
   stackIsTall,
   stackSearchSetup,
   timedPlay,
+  handoverDue,
   type LevelPlay,
   wellSides,
   type GamePolicy,
@@ -215,6 +217,7 @@ const GAME_STATE_KEYS = optionNames<GameState>({
   canHold: true,
   next: true,
   level: true,
+  lines: true,
   combo: true,
   backToBack: true,
   incoming: true,
@@ -599,12 +602,13 @@ export class TetrisAI {
     const canHold = state.canHold ?? this.rules.hold;
     const next = state.next === undefined ? undefined : checkDistribution(state.next);
     const level = checkTurnLevel(this.rules, state.level);
+    const lines = checkTurnLines(this.rules, state.lines, level);
     const versus: TurnVersus = {
       combo: checkVersusCount('combo', state.combo ?? 0),
       backToBack: checkVersusCount('backToBack', state.backToBack ?? 0),
       incoming: state.incoming === undefined ? [] : checkEntries(state.incoming, 'incoming'),
     };
-    return { rows: board.rows, height: board.height, current, queue, hold, canHold, next, level, versus };
+    return { rows: board.rows, height: board.height, current, queue, hold, canHold, next, level, lines, versus };
   }
 
   /**
@@ -690,7 +694,14 @@ export class TetrisAI {
     const known = [current, ...queue.slice(0, lookahead), hold];
     // This turn's stacking rules: a Tetris-ready stack only waits for its I and may stand higher (STACK_ROOM).
     // (The full-board baseline keeps no stack: it needs neither.)
-    const { sides, limits, droughtReach, wellsFactor } = this.playAt(rules);
+    const play = this.playAt(rules);
+    const { sides, droughtReach, wellsFactor } = play;
+    // The last lines before the double killscreen: the stack meets it low (LevelPlay.handover), where the game gave
+    // its lines count (docs/game.md, "The lines count"; the simulator gives it as a game's loop does).
+    const limits =
+      play.handover && turn.lines !== undefined && handoverDue(rules.ruleSet.level!, turn.lines)
+        ? play.handover
+        : play.limits;
     const surfaces = this.policy === 'fullBoardOnly' ? [] : stackSurfaces(rows, this.width, sides);
     const stacking = surfaces.some(isTetrisReady) ? limits.tetrisReady : limits.building;
     const limit = stacking.boardHeight;
@@ -772,7 +783,14 @@ export class TetrisAI {
 
   private playAt(rules: GameRuleFacts): LevelPlay {
     const r = rules.ruleSet;
-    if (!isTimed(r)) return { sides: wellSides(this.well), limits: this.limits, droughtReach: null, wellsFactor: 1 };
+    if (!isTimed(r))
+      return {
+        sides: wellSides(this.well),
+        limits: this.limits,
+        droughtReach: null,
+        wellsFactor: 1,
+        handover: null,
+      };
     let play = this.levelPlay.get(r.level);
     if (!play) this.levelPlay.set(r.level, (play = timedPlay(this.limits, rules, this.width, this.well)));
     return play;

@@ -38,6 +38,10 @@ export interface GameState {
   /** Under a timed rule set: the game's level now (its gravity decides which placements the frames allow). Default:
    * the rule set's level. */
   level?: number;
+  /** Under a timed rule set: the game's LINES counter, the lines cleared since the game began (not since the level
+   * began), read with `level` for the lines left before the next level-up, which the AI plays by (docs/game.md,
+   * "The lines count"). A count no NES game shows at the level is refused. Default: not known. */
+  lines?: number;
   /** Versus (docs/rules.md, "Versus"): line clears in a row up to now (0: the last lock cleared nothing; default 0). */
   combo?: number;
   /** Versus: difficult clears (Tetrises, spins that clear lines) in a row up to now, 0 for none (default 0). */
@@ -92,6 +96,8 @@ export interface Turn {
   versus?: TurnVersus;
   /** A timed rule set's level this turn (undefined: the rule set's own). */
   level?: number;
+  /** A timed rule set's lines count this turn (GameState.lines, checked; undefined: not known). */
+  lines?: number;
   /**
    * playTurn under a timed rule set with a reaction: the chances of the queue's last piece as they were before it
    * was dealt (it appears in the preview as the current piece does, and is known only `reaction` frames later).

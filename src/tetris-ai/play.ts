@@ -614,6 +614,8 @@ export async function playOneGame(
       canHold: hold,
       next,
       level: nes?.level,
+      // the game's LINES counter, as a game's own loop gives nextMove's state (GameState.lines)
+      lines: nes?.lines,
       revealChances,
       versus,
     });

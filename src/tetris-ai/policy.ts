@@ -10,6 +10,7 @@ import { DEFAULT_STACKING, MIN_BOARD_HEIGHT, TETRIS_ROWS, type StackingSettings 
 import type { UnknownPieces } from '../kernels/search-format.js';
 import type { Piece } from '../pieces.js';
 import { MAX_LEVEL, reactionFall, waitsOutReaction } from '../rules/timing.js';
+import { nesLinesToLevelUp } from '../rules/nes-game.js';
 import { defaultGameRandomizer, factsAtLevel, reachableOnRows, type GameRuleFacts } from './rules-adapter.js';
 import type { StackSurface } from './stack.js';
 
@@ -173,6 +174,9 @@ export interface LevelPlay {
   /** What recover mode's cumulativeWells weight is multiplied by: FLOOR_WELLS_FACTOR where the limit is at its
    * floor, else 1. */
   wellsFactor: number;
+  /** The limits over the last HANDOVER_LINES lines of a level whose next level's limit is at its floor (this one's
+   * not) and whose best reach is above that floor: lowered to that reach; null at other levels. */
+  handover: StackLimits | null;
 }
 
 /**
@@ -188,27 +192,60 @@ export interface LevelPlay {
  * placed before the next piece is known, a tall stack burns only when an I drought is likely (burnsRows), and the
  * well stays only on the sides the next level keeps too (with `X.`: the right alone at 38, the limit still 9), so
  * the stack meets the next level with a well its I reaches. Where the limit is at its floor (MIN_BOARD_HEIGHT),
- * recover mode values wells FLOOR_WELLS_FACTOR times.
+ * recover mode values wells FLOOR_WELLS_FACTOR times. Over the last HANDOVER_LINES lines before the level-up into a
+ * level whose limit is at its floor, the limits are `handover` (see HANDOVER_LINES).
  */
 export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: number, well: WellSide): LevelPlay {
-  const { kept, reach, best } = keptSides(rules, width, well);
-  const reachKept = Math.min(...kept.map((side) => reach[side]!));
-  const highest = Math.max(MIN_BOARD_HEIGHT, Math.min(best - REACH_MARGIN, reachKept - KEPT_REACH_MARGIN));
-  const lowered = (r: StackingSettings): StackingSettings =>
-    r.boardHeight <= highest ? r : { ...r, boardHeight: highest };
-  const played = { tetrisReady: lowered(limits.tetrisReady), building: lowered(limits.building) };
+  const sidesHere = keptSides(rules, width, well);
+  const { kept, reach } = sidesHere;
+  const highest = highestLimit(sidesHere);
+  const played = { tetrisReady: lowerTo(limits.tetrisReady, highest), building: lowerTo(limits.building, highest) };
   const r = rules.ruleSet;
   const fall = reactionFall(r.timing!, r.timeline!, r.reaction ?? 0, r.level!);
   const lowestTall = Math.min(played.tetrisReady.boardHeight, played.building.boardHeight) - BURN_ROOM + 1;
   const wellsFactor =
     Math.max(played.tetrisReady.boardHeight, played.building.boardHeight) <= MIN_BOARD_HEIGHT ? FLOOR_WELLS_FACTOR : 1;
+  const following = r.level! < MAX_LEVEL ? keptSides(factsAtLevel(rules, r.level! + 1), width, well) : null;
+  const handover =
+    following && wellsFactor === 1 && highestLimit(following) <= MIN_BOARD_HEIGHT && following.best > MIN_BOARD_HEIGHT
+      ? { tetrisReady: lowerTo(played.tetrisReady, following.best), building: lowerTo(played.building, following.best) }
+      : null;
   if (waitsOutReaction(rules.boardRows, lowestTall, fall.rows))
-    return { sides: kept, limits: played, droughtReach: null, wellsFactor };
-  const next = r.level! < MAX_LEVEL ? keptSides(factsAtLevel(rules, r.level! + 1), width, well).kept : kept;
+    return { sides: kept, limits: played, droughtReach: null, wellsFactor, handover };
+  const next = following ? following.kept : kept;
   const ahead = kept.filter((side) => next.includes(side));
   const sides = ahead.length > 0 ? ahead : kept;
   const droughtReach = Object.fromEntries(sides.map((side) => [side, reach[side]!]));
-  return { sides, limits: played, droughtReach, wellsFactor };
+  return { sides, limits: played, droughtReach, wellsFactor, handover };
+}
+
+/** A level's highest limit (timedPlay): REACH_MARGIN rows under its best reach and KEPT_REACH_MARGIN under every
+ * kept side's, never under MIN_BOARD_HEIGHT. */
+function highestLimit({ kept, reach, best }: ReturnType<typeof keptSides>): number {
+  const reachKept = Math.min(...kept.map((side) => reach[side]!));
+  return Math.max(MIN_BOARD_HEIGHT, Math.min(best - REACH_MARGIN, reachKept - KEPT_REACH_MARGIN));
+}
+
+function lowerTo(r: StackingSettings, height: number): StackingSettings {
+  return r.boardHeight <= height ? r : { ...r, boardHeight: height };
+}
+
+/**
+ * Lines before the level-up into a level whose limit is at its floor (with `X.` the double killscreen) over which
+ * the stack's limit is LevelPlay.handover: the next level's best reach (with `X.` the right well's 6 rows at 39),
+ * so the stack meets that level low enough for the I to reach its well, and with fewer rows to bury holes under.
+ * The lines left come from the game's lines count with its level (GameState.lines; handoverDue). Over the last 5
+ * lines of level 38 with a limit of 6 (not 9), on the report's 1,000 games (seed 1): 1,714,798 against 1,711,188
+ * in the competition format, 1,401,715 against 1,388,571 from start 29. Where the next level's reach is at or
+ * under the floor (X....: 3 rows at 29) there is none: 3 rows over 28's last lines made 825,313 against 836,517
+ * with a cap at 29 (bench/notes/nes.md, "Policy round 8b" and "Policy round 8b with round 8").
+ */
+export const HANDOVER_LINES = 5;
+
+/** Whether a game at `level` with `lines` lines (its LINES counter) is within HANDOVER_LINES of its next level-up. */
+export function handoverDue(level: number, lines: number): boolean {
+  const left = nesLinesToLevelUp(level, lines);
+  return left !== null && left <= HANDOVER_LINES;
 }
 
 /** The sides `well` allows at a level, each with its reach (wellReachHeight), the best of them, and the sides

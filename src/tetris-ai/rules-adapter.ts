@@ -26,7 +26,7 @@ import {
   resolveRules,
   type RuleSet,
 } from '../rules/rule-sets.js';
-import { rulesAtLevel } from '../rules/nes-game.js';
+import { MAX_START_LEVEL, nesLinesRange, nesLinesToLevelUp, rulesAtLevel } from '../rules/nes-game.js';
 import { MAX_LEVEL, gravityAt } from '../rules/timing.js';
 import { Board } from '../rules/board.js';
 import { Mover } from '../rules/reachable.js';
@@ -132,6 +132,34 @@ export function checkTurnLevel(facts: GameRuleFacts, level: unknown): number | u
   if (!Number.isInteger(level) || (level as number) < 0 || (level as number) > MAX_LEVEL)
     throw new StackRankError('BAD_ARGUMENT', `level must be an integer from 0 to ${MAX_LEVEL}; got ${describe(level)}`);
   return level as number;
+}
+
+/**
+ * A turn's lines count given by a caller (GameState.lines: the game's LINES counter, lines cleared since the game
+ * began), under a timed rule set only, and one an NES game at the turn's `level` can show (nesLinesToLevelUp;
+ * docs/game.md, "The lines count").
+ */
+export function checkTurnLines(facts: GameRuleFacts, lines: unknown, level: number | undefined): number | undefined {
+  if (lines === undefined) return undefined;
+  if (!isTimed(facts.ruleSet))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `lines is a timed rule set's (nes), read with the level; the ${facts.name} rule set has no time; got lines ${describe(lines)}`,
+    );
+  if (typeof lines !== 'number' || !Number.isInteger(lines) || lines < 0 || lines > Number.MAX_SAFE_INTEGER)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `lines must be a non-negative integer (the game's LINES counter: lines cleared since the game began); got ${describe(lines)}`,
+    );
+  const at = level ?? facts.ruleSet.level!;
+  if (nesLinesToLevelUp(at, lines) === null) {
+    const { min, max } = nesLinesRange(at);
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `lines ${lines} at level ${at} is no NES game's count: a game from any start level 0–${MAX_START_LEVEL} is at level ${at} from ${min} to ${max} lines (give the LINES counter, lines cleared since the game began, or leave lines out where levels do not follow NES's level-ups)`,
+    );
+  }
+  return lines;
 }
 
 /**

@@ -126,6 +126,31 @@ describe('stackrank analyze', () => {
     expect(text.out).toContain('0:RA 2:R 4:R 6:R (locks on frame 56)');
   });
 
+  it("--lines gives the game's LINES counter: over level 38's last 5 lines the stack is tall at 7 rows", async () => {
+    // a clean 7-row stack, a notch in column 1, the right well open (test/tetris-ai/nes-timed.test.ts)
+    const stack = Array.from({ length: 20 }, (_, r) =>
+      [7, 6, 7, 7, 7, 7, 7, 7, 7, 0].map((h) => (19 - r < h ? '#' : '.')).join(''),
+    );
+    const fumen = fumenFromBoard(Board.fromRows(stack, 20));
+    const ai = await TetrisAI.create({ table, rules: { ...RULE_SETS.nes, level: 38 }, lookahead: 1 });
+    for (const lines of [324, 327]) {
+      const args = ['analyze', '--fumen', fumen, '--table', file, '--queue', 'TT', '--rules', 'nes', '--level', '38'];
+      const run = await runCli([...args, '--lines', String(lines), '--limit', '3', '--json']);
+      expect(run.code).toBe(0);
+      const rows = run.out.split('\n').map((l) => JSON.parse(l));
+      const summary = rows.pop();
+      expect(summary).toMatchObject({ level: 38, lines, mode: lines === 327 ? 'recover' : 'stack' });
+      const expected = ai.rankPlacements({ board: stack, current: 'T', queue: 'T', lines }, { limit: 3 }).placements;
+      expect(rows.map((l) => [l.cells, l.value])).toEqual(expected.map((p) => [p.cells, p.value]));
+    }
+    const base = ['analyze', '--fumen', fumen, '--table', file, '--queue', 'TT', '--rules', 'nes', '--level', '38'];
+    const wrong = await runCli([...base, '--lines', '5']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toMatch(/lines 5 at level 38 is no NES game's count/);
+    const negative = await runCli([...base, '--lines', '-1']);
+    expect(negative.code).toBe(2);
+  });
+
   it('refuses --level and --timeline under a rule set without time, and a bad timeline', async () => {
     const fumen = fumenFromBoard(Board.fromRows(STACK, 20), { comment: '#Q=[](T)SZ' });
     const untimed = await runCli([
@@ -141,7 +166,7 @@ describe('stackrank analyze', () => {
     ]);
     expect(untimed.code).toBe(2);
     expect(untimed.err).toMatch(
-      /--level and --timeline are a timed rule set's \(--rules nes\); nesUntimed has no time/,
+      /--level, --lines and --timeline are a timed rule set's \(--rules nes\); nesUntimed has no time/,
     );
     const bad = await runCli(['analyze', '--fumen', fumen, '--table', file, '--rules', 'nes', '--timeline', 'XX']);
     expect(bad.code).toBe(2);

@@ -1274,13 +1274,15 @@ describe('NES time and game', () => {
     },
   );
   fuzzSync(
-    'firstLevelUpLines / nesLevel / linesToLevel / nesClearPoints',
+    'firstLevelUpLines / nesLevel / linesToLevel / nesLinesToLevelUp / nesClearPoints',
     fc.tuple(level, maybe(fc.integer({ min: -5, max: 2000 })), level, maybe(fc.integer({ min: -1, max: 5 }))),
     (start, lines, to, cleared) => {
       const first = callSync(() => api.firstLevelUpLines(start as never));
       const now = callSync(() => api.nesLevel(start as never, lines as never));
       if (typeof first === 'number' && typeof now === 'number') expect(now).toBeGreaterThanOrEqual(start as number);
       callSync(() => api.linesToLevel(start as never, to as never));
+      const left = callSync(() => api.nesLinesToLevelUp(to as never, lines as never));
+      if (typeof left === 'number') expect(left).toBeGreaterThan(0);
       const points = callSync(() => api.nesClearPoints(cleared as never, to as never));
       if (typeof points === 'number') expect(points).toBeGreaterThanOrEqual(0);
     },

@@ -11,8 +11,11 @@ import {
   nesClearPoints,
   nesFormat,
   nesLevel,
+  nesLinesRange,
+  nesLinesToLevelUp,
   rulesAtLevel,
 } from '../../src/rules/nes-game.js';
+import { MAX_LEVEL } from '../../src/rules/timing.js';
 import { RULE_SETS } from '../../src/rules/rule-sets.js';
 
 const code = (f: () => unknown) => {
@@ -45,6 +48,56 @@ describe('levels', () => {
     expect([1, 2, 3, 4].map((n) => nesClearPoints(n, 18))).toEqual([760, 1900, 5700, 22800]);
     expect(nesClearPoints(4, 29)).toBe(36000);
     expect(nesClearPoints(0, 29)).toBe(0);
+  });
+});
+
+describe("the lines to the next level-up from the level and the game's lines count", () => {
+  it('are the same for every start level that puts a game at that level after those lines', () => {
+    // every game from every start level, line by line, to level 60, against the pair it shows
+    for (let start = 0; start <= 31; start++)
+      for (let lines = 0; nesLevel(start, lines) <= 60; lines++) {
+        const level = nesLevel(start, lines);
+        const left = linesToLevel(start, level + 1) - lines;
+        if (nesLinesToLevelUp(level, lines) !== left)
+          expect({ start, level, lines, got: nesLinesToLevelUp(level, lines) }).toEqual({
+            start,
+            level,
+            lines,
+            got: left,
+          });
+      }
+  });
+
+  it('at hand-counted points: start 18 and start 29 at level 38, start 12 at 12 and 13', () => {
+    // start 18: 38 from 320, 39 at 330; start 29: 38 from 290, 39 at 300
+    expect([320, 324, 325, 329].map((n) => nesLinesToLevelUp(38, n))).toEqual([10, 6, 5, 1]);
+    expect([290, 295, 299].map((n) => nesLinesToLevelUp(38, n))).toEqual([10, 5, 1]);
+    // start 12: its first level-up at 100 lines (not the next multiple of 10), then every 10
+    expect([0, 55, 99].map((n) => nesLinesToLevelUp(12, n))).toEqual([100, 45, 1]);
+    expect([100, 105].map((n) => nesLinesToLevelUp(13, n))).toEqual([10, 5]);
+    // start 18 at 18 with 125 lines, or start 17 (18 at 120): both level up at 130
+    expect(nesLinesToLevelUp(18, 125)).toBe(5);
+    expect(nesLinesToLevelUp(18, 95)).toBe(35);
+  });
+
+  it('null where no game shows the pair; the counts a level shows are one range', () => {
+    expect(nesLinesToLevelUp(18, 190)).toBeNull();
+    expect(nesLinesToLevelUp(38, 259)).toBeNull();
+    expect(nesLinesToLevelUp(38, 390)).toBeNull();
+    expect(nesLinesRange(38)).toEqual({ min: 260, max: 389 });
+    expect(nesLinesRange(18)).toEqual({ min: 0, max: 189 });
+    expect(nesLinesRange(0)).toEqual({ min: 0, max: 9 });
+    for (let level = 0; level <= MAX_LEVEL; level++) {
+      const { min, max } = nesLinesRange(level);
+      const shown: number[] = [];
+      for (let n = Math.max(0, min - 20); n <= max + 20; n++) if (nesLinesToLevelUp(level, n) !== null) shown.push(n);
+      expect(shown[0]).toBe(min);
+      expect(shown.at(-1)).toBe(max);
+      expect(shown).toHaveLength(max - min + 1);
+    }
+    expect(code(() => nesLinesToLevelUp(-1, 0))).toBe('BAD_ARGUMENT');
+    expect(code(() => nesLinesToLevelUp(18, -1))).toBe('BAD_ARGUMENT');
+    expect(code(() => nesLinesToLevelUp(18, 0.5))).toBe('BAD_ARGUMENT');
   });
 });
 

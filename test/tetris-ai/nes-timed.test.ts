@@ -15,6 +15,7 @@ import { RULE_SETS } from '../../src/rules/rule-sets.js';
 import { StackRankError } from '../../src/errors.js';
 import { RECOVER_WEIGHTS } from '../../src/tetris-ai/evaluate.js';
 import {
+  HANDOVER_LINES,
   burnsRows,
   droughtChance,
   piecesUnder,
@@ -121,6 +122,48 @@ describe('TetrisAI under a timed NES rule set', () => {
   });
 });
 
+describe("the game's lines count (GameState.lines)", () => {
+  const empty = boardRows(Array(10).fill(0), []);
+  const error = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      return e instanceof StackRankError ? `${e.code}: ${e.message}` : `other: ${String(e)}`;
+    }
+    return 'none';
+  };
+
+  it('is a non-negative integer, under a timed rule set only, that an NES game shows at the level', async () => {
+    const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table });
+    const at = (lines: unknown, level?: number) =>
+      error(() => ai.nextMove({ board: empty, current: 'T', lines: lines as number, level }));
+    for (const bad of [-1, 1.5, '10', true, Number.NaN, Infinity, 2 ** 53])
+      expect(at(bad)).toMatch(/^BAD_ARGUMENT: lines must be a non-negative integer \(the game's LINES counter/);
+    expect(at(null)).toMatch(/^BAD_ARGUMENT: nextMove: lines is null; leave it out/);
+    expect(at(0)).toBe('none');
+    expect(at(129)).toBe('none');
+    // the rule set's level (18) unless the state gives one: from start 0 a game leaves 18 at 190 lines
+    expect(at(189)).toBe('none');
+    expect(at(190)).toBe(
+      "BAD_ARGUMENT: lines 190 at level 18 is no NES game's count: a game from any start level 0–31 is at level 18 from 0 to 189 lines (give the LINES counter, lines cleared since the game began, or leave lines out where levels do not follow NES's level-ups)",
+    );
+    expect(at(325, 38)).toBe('none');
+    // a count of the level's own lines is refused where no game shows it
+    expect(at(5, 38)).toMatch(/^BAD_ARGUMENT: lines 5 at level 38 is no NES game's count: .* from 260 to 389 lines/);
+    const untimed = await TetrisAI.create({ rules: 'nesUntimed', table });
+    expect(error(() => untimed.nextMove({ board: empty, current: 'T', lines: 10 }))).toMatch(
+      /^BAD_ARGUMENT: lines is a timed rule set's \(nes\), read with the level; the nesUntimed rule set has no time/,
+    );
+    // sessions and rankPlacements check it as nextMove does
+    expect(error(() => ai.newGame().nextMove({ board: empty, current: 'T', lines: -3 }))).toMatch(
+      /^BAD_ARGUMENT: lines must/,
+    );
+    expect(error(() => ai.rankPlacements({ board: empty, current: 'T', lines: 1.5 }))).toMatch(
+      /^BAD_ARGUMENT: lines must/,
+    );
+  });
+});
+
 function pickTime(r: typeof RULE_SETS.nes) {
   return { timing: r.timing, level: r.level, timeline: r.timeline, reaction: r.reaction };
 }
@@ -191,6 +234,95 @@ describe('the well and the stack limit by level', () => {
     // X....: the limit is 4 rows from 29
     expect([28, 29].map((l) => factor(l, 'X....'))).toEqual([1, 3]);
   });
+
+  it("over the last lines of the level before the floor, lowers the limit to the next level's best reach", () => {
+    const handover = (level: number, timeline = 'X.') =>
+      timedPlay(limits, factsAtLevel(ruleFacts({ ...RULE_SETS.nes, timeline }), level), 10, 'auto').handover;
+    // X.: the limit 9 at 38, 4 from 39, where the right well's reach is 6
+    expect(handover(38)).toEqual({
+      tetrisReady: { ...limits.tetrisReady, boardHeight: 6 },
+      building: { ...limits.building, boardHeight: 6 },
+    });
+    expect([18, 29, 37, 39, 45].map((l) => handover(l))).toEqual([null, null, null, null, null]);
+    // X...: the floor from 29, where the right well's reach is 6: at 28
+    expect(handover(28, 'X...')?.tetrisReady.boardHeight).toBe(6);
+    expect([27, 29].map((l) => handover(l, 'X...'))).toEqual([null, null]);
+    // none where the next level's best reach is at or under the floor of 4 rows (X....: 3 at 29; X..: 0 at 39)
+    expect([28, 29].map((l) => handover(l, 'X....'))).toEqual([null, null]);
+    expect([37, 38].map((l) => handover(l, 'X..'))).toEqual([null, null]);
+    expect(HANDOVER_LINES).toBe(5);
+  });
+
+  it("at level 38 plays a 7-row stack as tall over the last 5 lines of the game's count, and stacks on it before them", async () => {
+    const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table });
+    // a clean stack of 7 rows, a notch in column 1, the right well open: under 38's limit of 9, tall for 6
+    const board = boardRows([7, 6, 7, 7, 7, 7, 7, 7, 7, 0], []);
+    const move = (level: number, lines?: number) =>
+      ai.nextMove({ board, current: 'T', queue: 'T', level, ...(lines === undefined ? {} : { lines }) })!;
+    // the T on the stack's top (its lowest cell on row 7), the notch left for later
+    const stacked = move(38);
+    expect(stacked.mode).toBe('stack');
+    expect(Math.min(...stacked.cells.map(([, y]) => y))).toBe(7);
+    // the last lines: recover mode fills the notch (the T's stem in it, its bar on the stack's top row)
+    const filled = [
+      [1, 6],
+      [0, 7],
+      [1, 7],
+      [2, 7],
+    ];
+    // level 38 is lines 320–329 from start 18 (the level-up to 39 at 330) and 290–299 from start 29 (at 300)
+    for (const lines of [325, 326, 327, 328, 329, 295, 299]) {
+      const m = move(38, lines);
+      expect({ lines, mode: m.mode, cells: m.cells }).toEqual({ lines, mode: 'recover', cells: filled });
+    }
+    // before the last 5 lines, and at other levels, the count changes nothing
+    for (const [level, lines] of [
+      [38, 320],
+      [38, 324],
+      [38, 290],
+      [38, 294],
+    ])
+      expect(move(level, lines)).toEqual(stacked);
+    for (const [level, lines] of [
+      [37, 315],
+      [37, 319],
+      [39, 335],
+      [39, 330],
+    ])
+      expect(move(level, lines)).toEqual(move(level));
+    // a session and rankPlacements read the count as nextMove does
+    expect(ai.newGame().nextMove({ board, current: 'T', queue: 'T', level: 38, lines: 327 })!.cells).toEqual(filled);
+    expect(ai.rankPlacements({ board, current: 'T', queue: 'T', level: 38, lines: 327 }).placements[0].cells).toEqual(
+      filled,
+    );
+  });
+
+  it("plays the simulator's NES games with the count a game's loop gives nextMove (its LINES counter)", async () => {
+    const ai = await TetrisAI.create({ rules: { ...RULE_SETS.nes, level: 1 }, lookahead: 1, table, randomizer: 'nes' });
+    const asked: { level: number | undefined; lines: number | undefined }[] = [];
+    const play = ai.playTurn.bind(ai);
+    ai.playTurn = (turn) => {
+      asked.push({ level: turn.level, lines: turn.lines });
+      return play(turn);
+    };
+    const cleared: number[] = [];
+    await playOneGame(
+      ai,
+      1,
+      { randomizer: 'nes', lookahead: 1, hold: false, maxPieces: 400, seed: 5, maxLevel: 4 },
+      { onTurn: (t) => cleared.push(t.lines) },
+    );
+    // each turn is told the lines cleared before it and the level the game shows with them (start 1: the first
+    // level-up at 20 lines, then every 10), as a game's loop would tell nextMove
+    let lines = 0;
+    const expected = cleared.map((n) => {
+      const turn = { level: lines < 20 ? 1 : 2 + Math.floor((lines - 20) / 10), lines };
+      lines += n;
+      return turn;
+    });
+    expect(asked).toEqual(expected);
+    expect(asked.at(-1)!.level).toBe(3);
+  }, 300_000);
 
   it('at level 39 fills a notch in the middle where, with wells valued as below 39, it hangs a T over the left edge', async () => {
     const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table });

@@ -106,6 +106,33 @@ describe('createWorkerTetrisAI (Node worker threads)', () => {
     }
   }, 120_000);
 
+  it("an NES game's level and lines count travel to the worker's AI and its sessions", async () => {
+    const remote = await createWorkerTetrisAI({ rules: 'nes', lookahead: 1, table });
+    const local = await TetrisAI.create({ rules: 'nes', lookahead: 1, table });
+    try {
+      // a clean 7-row stack, a notch in column 1, the right well open (test/tetris-ai/nes-timed.test.ts): over the
+      // last 5 lines of level 38 (from 325 lines) the AI fills the notch, before them it stacks on the top
+      const rows = Array.from({ length: H }, (_, r) => {
+        const y = H - 1 - r;
+        return [7, 6, 7, 7, 7, 7, 7, 7, 7, 0].map((h) => (y < h ? '#' : '.')).join('');
+      });
+      const at = (lines: number) => ({ board: rows, current: 'T', queue: 'T', level: 38, lines });
+      const before = await remote.nextMove(at(324));
+      const last = await remote.nextMove(at(327));
+      expect(before).toEqual(local.nextMove(at(324)));
+      expect(last).toEqual(local.nextMove(at(327)));
+      expect([before?.mode, last?.mode]).toEqual(['stack', 'recover']);
+      const game = await remote.newGame();
+      expect(await game.nextMove(at(327))).toEqual(local.newGame().nextMove(at(327)));
+      await expect(game.nextMove({ ...at(327), lines: -1 })).rejects.toMatchObject({
+        code: 'BAD_ARGUMENT',
+        message: expect.stringMatching(/lines must be a non-negative integer/),
+      });
+    } finally {
+      remote.dispose();
+    }
+  }, 120_000);
+
   it("table 'smallFirst' plays the small table, then the default one: the AI and a game begun before follow", async () => {
     // The cached tables (the user's cache folder, as the library's other tests use it).
     const small = await TetrisAI.create({ rules: 'guideline', table: 'small' });
