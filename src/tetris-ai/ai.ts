@@ -42,10 +42,13 @@ import { cellsKey, clearsBoard, columnCells, rowsFilled } from './grid.js';
 import { normalizeBoard } from './board-input.js';
 import {
   MAX_VERSUS_BEAM,
+  MAX_VERSUS_PERFECT_CLEAR_ROWS,
   VERSUS_BEAM,
+  VERSUS_PERFECT_CLEAR_ROWS,
   VERSUS_PLACEMENTS,
   VERSUS_WEIGHTS,
   versusMove,
+  versusPerfectClear,
   weightVector,
   withVersusWeights,
   type VersusContext,
@@ -141,8 +144,14 @@ export interface TetrisAIOptions {
   lookahead?: number;
   /** The versus search (goal 'versus'): lines kept per ply (default VERSUS_BEAM), the placements tried below the
    * first ply ('quick', the default, or 'full') and weights of the evaluator's terms by name in place of the
-   * defaults (VERSUS_WEIGHTS; docs/game.md, "The versus policy"). */
-  versus?: { beam?: number; placements?: VersusPlacements; weights?: Partial<VersusWeights> };
+   * defaults (VERSUS_WEIGHTS; docs/game.md, "The versus policy"), and the tallest perfect clear in rows the finder
+   * looks for before the search (0..6, default VERSUS_PERFECT_CLEAR_ROWS; 0: no finder). */
+  versus?: {
+    beam?: number;
+    placements?: VersusPlacements;
+    weights?: Partial<VersusWeights>;
+    perfectClearRows?: number;
+  };
   /** The randomizer the game draws from: stack mode then averages over the unknown piece after the queue
    * (expectimax; nextMove's `next` gives its chances, default uniform). About 700 MB more memory (Node). */
   randomizer?: RandomizerName;
@@ -249,7 +258,12 @@ export class TetrisAI {
     /** Where stack mode's search may press hold (TetrisAIOptions.holdPlies). */
     readonly holdPlies: HoldPlies,
     /** The versus search's beam and weights (kernel order) under goal 'versus', else null. */
-    private readonly versusSearch: { beam: number; placements: VersusPlacements; weights: Float64Array } | null = null,
+    private readonly versusSearch: {
+      beam: number;
+      placements: VersusPlacements;
+      weights: Float64Array;
+      perfectClearRows: number;
+    } | null = null,
   ) {
     if (token !== INTERNAL)
       throw new StackRankError(
@@ -409,6 +423,12 @@ export class TetrisAI {
         `versus.placements must be one of ${VERSUS_PLACEMENTS.join(', ')}; got ${describe(placements)}`,
       );
     const weights = weightVector(withVersusWeights(VERSUS_WEIGHTS, versus.weights, 'versus.weights'));
+    const perfectClearRows = requireInt(
+      'versus.perfectClearRows',
+      versus.perfectClearRows ?? VERSUS_PERFECT_CLEAR_ROWS,
+      0,
+      MAX_VERSUS_PERFECT_CLEAR_ROWS,
+    );
     const { limits } = stackSearchSetup(rules, undefined, 'both');
     // The versus search reads the settings' lookahead (a time budget deepens it); it has no recover search.
     const settings: SearchSettings = { lookahead, recoverDepth: 1, search: { beam: 1, chance: 0 }, nearTop: null };
@@ -429,7 +449,7 @@ export class TetrisAI {
       MAX_STRENGTH,
       0,
       'auto',
-      { beam, placements, weights },
+      { beam, placements, weights, perfectClearRows },
     );
     report?.({ stage: 'ready', fraction: 1 });
     return ai;
@@ -468,7 +488,8 @@ export class TetrisAI {
    * nextMove for a turn the caller made itself and vouches for (internal: playGame's simulator, whose board and
    * pieces are its own): the same move, without checking and copying the input every piece. The simulator reads
    * moves, not values, so a recover move's chance ply is skipped where it cannot change the move (RecoverChance
-   * moveOnly): such a move's value is its best line's without the ply.
+   * moveOnly): such a move's value is its best line's without the ply; and a versus move of the perfect-clear finder
+   * is not searched for its value (0).
    */
   playTurn(turn: Turn): GameMove | null {
     const r = this.rules.ruleSet;
@@ -667,6 +688,7 @@ export class TetrisAI {
         beam: this.versusSearch.beam,
         placements: this.versusSearch.placements,
         weights: this.versusSearch.weights,
+        perfectClearRows: this.versusSearch.perfectClearRows,
       };
       const state: VersusState = {
         rows,
@@ -678,7 +700,9 @@ export class TetrisAI {
         backToBack: versus.backToBack,
         incoming: versus.incoming,
       };
-      const choice = versusMove(ctx, state, reachRoot);
+      // A perfect clear the known pieces make is played before the beam search's choice (docs/game.md, "The versus
+      // policy": the search, with its evaluator, finds too few of them).
+      const choice = versusPerfectClear(ctx, state, reachRoot, moveOnly) ?? versusMove(ctx, state, reachRoot);
       if (!choice) return decided(null, null, null);
       return {
         ...decided(this.describeMove(rows, choice.hold, choice.placement, 'versus', choice.value, versus), null, null),
@@ -928,6 +952,7 @@ const VERSUS_SEARCH_OPTIONS = optionNames<NonNullable<TetrisAIOptions['versus']>
   beam: true,
   placements: true,
   weights: true,
+  perfectClearRows: true,
 });
 /** The survival policy's options, refused under goal 'versus'; and the options it takes. */
 // (`table` is taken and unused: a caller such as the versus simulator may give every AI the same options.)

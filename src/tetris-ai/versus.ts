@@ -8,7 +8,9 @@
  * plus the board terms of where it ends (height with the garbage waiting, holes, overhangs, covered cells, bumpiness,
  * row transitions, the well, the best T-slot with its T-spin imagined, a back-to-back chain alive). Garbage waiting
  * is part of the line: a clear's attack cancels it, a lock that clears nothing lets in what is due, and those rows
- * raise the board the line stands on (a line that ends over the field costs a top-out).
+ * raise the board the line stands on (a line that ends over the field costs a top-out). Before the search, on a low
+ * board with no garbage waiting, an exhaustive finder looks for a perfect clear the known pieces make
+ * (versusPerfectClear; src/tetris-ai/perfect-clear.ts) and plays its first move when there is one.
  */
 import { describe, firstUnknownKey, StackRankError } from '../errors.js';
 import { PIECES, type Piece } from '../pieces.js';
@@ -18,6 +20,8 @@ import type { GamePlacement } from '../rules/types.js';
 import type { GameRuleFacts } from './rules-adapter.js';
 import { VersusKernel, type VersusSearchSettings } from '../kernels/versus.js';
 import { MAX_PIECES, ROOT_HOLD, WEIGHT_COUNT } from '../kernels/versus.js';
+import { cellsKey } from './grid.js';
+import { MAX_PERFECT_CLEAR_ROWS, findPerfectClear } from './perfect-clear.js';
 
 /**
  * The evaluator's terms, in the kernel's order (assembly/versus/layout.ts W_*). Board terms (of the board a line ends
@@ -138,6 +142,19 @@ export const MAX_VERSUS_WEIGHT = 100_000;
 export type VersusPlacements = 'quick' | 'full';
 export const VERSUS_PLACEMENTS: readonly VersusPlacements[] = Object.freeze(['quick', 'full']);
 
+/**
+ * The tallest perfect clear (rows) the versus policy's finder looks for before the beam search
+ * (docs/game.md, "The versus policy"; bench/notes/versus.md, "Perfect clears found exactly").
+ */
+export const VERSUS_PERFECT_CLEAR_ROWS = 6;
+/** The most rows a caller may give the finder. */
+export const MAX_VERSUS_PERFECT_CLEAR_ROWS = MAX_PERFECT_CLEAR_ROWS;
+/**
+ * Positions the finder visits at most in one move (about 75 ms): the most a turn of the policy's games took was 2,494
+ * (bench/notes/versus.md, "Perfect clears found exactly").
+ */
+const PERFECT_CLEAR_NODES = 5_000;
+
 /** The versus search's beam by default: lines kept per ply (bench/notes/versus.md). */
 export const VERSUS_BEAM = 32;
 /** T-spins the evaluator imagines in a board's T-slots (docs/game.md, "The versus policy"). */
@@ -196,6 +213,8 @@ export interface VersusContext {
   weights: Float64Array;
   /** T-spins the evaluator imagines in a board's T-slots (default VERSUS_TSLOT_CUTS). */
   tSlotCuts?: number;
+  /** The tallest perfect clear the finder looks for, in rows (0: no finder; default VERSUS_PERFECT_CLEAR_ROWS). */
+  perfectClearRows?: number;
 }
 
 /** A turn as the versus search reads it. */
@@ -276,6 +295,44 @@ export function versusMove(ctx: VersusContext, state: VersusState, rootReach: Ro
   const r = VersusKernel.get().search(settings(ctx, state, p.sequence.length), p);
   if (r.root < 0) return null;
   return { ...rootChoice(state, r.root, rootReach), value: r.value };
+}
+
+/**
+ * The first move of a perfect clear the known pieces make (the finder: src/tetris-ai/perfect-clear.ts), a shortest
+ * one, valued as versusMove values a move (the best line the search finds after it; with `moveOnly`, for a caller
+ * that reads no value, not searched: 0); null when the board stands over the finder's rows, garbage is waiting (it
+ * would rise under the line), or the known pieces make none.
+ */
+export function versusPerfectClear(
+  ctx: VersusContext,
+  state: VersusState,
+  rootReach: RootReach,
+  moveOnly = false,
+): VersusChoice | null {
+  const rows = ctx.perfectClearRows ?? VERSUS_PERFECT_CLEAR_ROWS;
+  if (rows === 0 || state.incoming.length > 0) return null;
+  const found = findPerfectClear({
+    rows: state.rows,
+    width: ctx.width,
+    height: ctx.height,
+    rules: ctx.rules,
+    current: state.current,
+    queue: state.queue,
+    hold: state.hold,
+    canHold: state.canHold && ctx.rules.hold,
+    maxLines: rows,
+    maxNodes: PERFECT_CLEAR_NODES,
+  }).line;
+  if (!found) return null;
+  const step = found.steps[0];
+  const key = cellsKey(step.cells);
+  const list = rootReach(step.piece);
+  const index = list.findIndex((p) => cellsKey(p.cells) === key);
+  if (index < 0) throw new Error(`the perfect-clear finder placed ${step.piece} where the piece cannot reach`);
+  if (moveOnly) return { hold: step.hold, placement: list[index], value: 0 };
+  const p = position(state);
+  const r = VersusKernel.get().search(settings(ctx, state, p.sequence.length), p, (step.hold ? ROOT_HOLD : 0) + index);
+  return { hold: step.hold, placement: list[index], value: r.value };
 }
 
 /** Every root move (without hold, then with), each valued by the best line the search finds after it. */
