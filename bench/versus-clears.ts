@@ -9,8 +9,9 @@
  *   npx tsx bench/versus-clears.ts [--games 10] [--max-pieces 1000] [--seed 1]
  */
 import { TetrisAI } from '../src/tetris-ai/ai.js';
-import { type PlayedTurn, playOneGame } from '../src/tetris-ai/play.js';
+import type { PlayedTurn } from '../src/tetris-ai/play.js';
 import { benchArgs, printTable } from './common.js';
+import { versusGameTurns } from './versus-turns.js';
 
 const { values: args } = benchArgs(import.meta.url, {
   games: { type: 'string', default: '10' },
@@ -29,13 +30,7 @@ const tsKnown = (t: PlayedTurn) =>
   (t.current === 'T' ? 1 : 0) + (t.hold === 'T' ? 1 : 0) + t.queue.filter((p) => p === 'T').length;
 
 for (let game = 0; game < games; game++) {
-  const turns: PlayedTurn[] = [];
-  await playOneGame(
-    ai,
-    game,
-    { randomizer: 'bag7', lookahead: 5, hold: true, maxPieces, seed },
-    { onTurn: (t) => turns.push(t) },
-  );
+  const turns = await versusGameTurns(ai, game, maxPieces, seed);
   const perfect = turns.map((t) => t.move?.perfectClear === true);
   turns.forEach((t, i) => {
     const m = t.move;

@@ -14,9 +14,9 @@
  *     [--policy-rows 0]
  */
 import { TetrisAI } from '../src/tetris-ai/ai.js';
-import { type PlayedTurn, playOneGame } from '../src/tetris-ai/play.js';
 import { findPerfectClear } from '../src/tetris-ai/perfect-clear.js';
 import { benchArgs, printTable } from './common.js';
+import { versusGameTurns } from './versus-turns.js';
 
 const { values: args } = benchArgs(import.meta.url, {
   games: { type: 'string', default: '10' },
@@ -69,13 +69,7 @@ const top = (rows: Uint32Array) => {
 };
 
 for (let game = 0; game < games; game++) {
-  const turns: PlayedTurn[] = [];
-  await playOneGame(
-    ai,
-    game,
-    { randomizer: 'bag7', lookahead: 5, hold: true, maxPieces, seed },
-    { onTurn: (t) => turns.push(t) },
-  );
+  const turns = await versusGameTurns(ai, game, maxPieces, seed);
   const perfect = turns.map((t) => t.move?.perfectClear === true);
   let inOpportunity = false;
   turns.forEach((t, i) => {
