@@ -13,6 +13,7 @@
  *   npx tsx bench/versus-pc.ts [--games 10] [--max-pieces 1000] [--seed 1] [--max-lines 4] [--hold-unknown]
  *     [--policy-rows 0]
  */
+import { maxHeight } from '../src/board-rows.js';
 import { TetrisAI } from '../src/tetris-ai/ai.js';
 import { findPerfectClear } from '../src/tetris-ai/perfect-clear.js';
 import { benchArgs, printTable } from './common.js';
@@ -62,11 +63,6 @@ let searchMs = 0;
 let foundMs = 0;
 let maxMs = 0;
 let maxNodes = 0;
-const top = (rows: Uint32Array) => {
-  let t = 0;
-  for (let y = 0; y < rows.length; y++) if (rows[y] !== 0) t = y + 1;
-  return t;
-};
 
 for (let game = 0; game < games; game++) {
   const turns = await versusGameTurns(ai, game, maxPieces, seed);
@@ -78,7 +74,7 @@ for (let game = 0; game < games; game++) {
     totals.attack += t.move.attack;
     if (perfect[i]) totals.gameMade++;
     let missed = false;
-    if (top(t.before) <= maxLines) {
+    if (maxHeight(t.before) <= maxLines) {
       totals.low++;
       const t0 = performance.now();
       const r = findPerfectClear({

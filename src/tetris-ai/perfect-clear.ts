@@ -15,6 +15,7 @@
  * Where no filled cell of the box stands over an empty one, a piece's placements are its hard drops, listed here
  * without the reach search (the same placements: nothing overhangs, and the piece moves freely over a low stack).
  */
+import { popcount } from '../board-rows.js';
 import { PIECES, type Piece } from '../pieces.js';
 import { pieceGeometry } from '../rules/geometry.js';
 import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
@@ -74,12 +75,6 @@ const REACH_HEADROOM = 4;
 
 /** Per-depth buffers for the kernel's landings: the search walks one list per depth while deeper ones are read. */
 const LANDINGS = Array.from({ length: MAX_STEPS + 1 }, () => new Int32Array(LANDINGS_WORDS));
-
-function popcount(v: number): number {
-  v -= (v >>> 1) & 0x55555555;
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
 
 /** Whether every four-connected region of empty cells in rows 0..limit-1 holds a multiple of 4 cells. */
 function regionsDivisible(
