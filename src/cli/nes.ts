@@ -6,6 +6,7 @@
 import { StackRankError } from '../errors.js';
 import { mergeGameResults, playGame, type PlayGameResult } from '../tetris-ai/play.js';
 import type { GameTally } from '../tetris-ai/play-types.js';
+import { NES_LEVEL_BANDS } from '../tetris-ai/nes-stats.js';
 import { MAX_START_LEVEL, NES_COMPETITION_MAX_LEVEL, nesFormat } from '../rules/nes-game.js';
 import { RULE_SETS } from '../rules/rule-sets.js';
 import { MAX_LEVEL, MAX_REACTION, NES_DOUBLE_KILLSCREEN, type GameTiming } from '../rules/timing.js';
@@ -46,6 +47,7 @@ function row(r: PlayGameResult) {
     tetrisRateCi95: r.tetrisRateCi95,
     tetrisRateByBand: Object.fromEntries(nes.bands.map((b) => [b.band, b.tetrisRate])),
     linesByBand: Object.fromEntries(nes.bands.map((b) => [b.band, b.lines])),
+    scoreByBand: Object.fromEntries(nes.bands.map((b) => [b.band, b.averageScore])),
     endLevels: nes.endLevels,
     reachedCap: nes.reachedCap,
     topOuts: r.topOuts,
@@ -81,6 +83,17 @@ function printNes(io: CliIO, json: boolean, result: PlayGameResult): void {
     `Tetris rate by level band: ${Object.keys(r.tetrisRateByBand)
       .map((b) => `${b} ${percent(r.tetrisRateByBand[b])} (${count(r.linesByBand[b])} lines)`)
       .join(', ')}`,
+  );
+  // the running total at each band's end: BetaTetris publishes its averages "pre-19", "pre-29" and "pre-39" so
+  let before = 0;
+  const totals = NES_LEVEL_BANDS.slice(1).map((b, i) => {
+    before += r.scoreByBand[NES_LEVEL_BANDS[i].label];
+    return `before ${b.from} ${count(before)}`;
+  });
+  io.out(
+    `average score by level band: ${Object.keys(r.scoreByBand)
+      .map((b) => `${b} ${count(r.scoreByBand[b])}`)
+      .join(', ')} (${totals.join(', ')})`,
   );
   const levels = Object.keys(r.endLevels)
     .map(Number)

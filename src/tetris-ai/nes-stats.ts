@@ -32,6 +32,8 @@ export interface NesTally {
   /** Lines cleared, and lines cleared by Tetrises, by the band of the level each clearing piece was placed at. */
   bandLines: number[];
   bandTetrisLines: number[];
+  /** Points scored by the clears of pieces placed at each band's levels (they add up to `score`). */
+  bandScore: number[];
 }
 
 export interface NesRunStats {
@@ -44,8 +46,11 @@ export interface NesRunStats {
   p1Lines: number;
   /** Games that reached the level cap. */
   reachedCap: number;
-  /** Per band (NES_LEVEL_BANDS): lines, and the Tetris rate there (null: no line cleared in the band). */
-  bands: { band: string; lines: number; tetrisRate: number | null }[];
+  /**
+   * Per band (NES_LEVEL_BANDS): lines, the Tetris rate there (null: no line cleared in the band), and the average
+   * score a game makes there (its points over all games, so the bands add up to the average score).
+   */
+  bands: { band: string; lines: number; tetrisRate: number | null; averageScore: number }[];
   /** Games by the level they ended at. */
   endLevels: Record<string, number>;
 }
@@ -68,7 +73,8 @@ export function nesRunStats(games: readonly { lines: number; nes: NesTally }[]):
   const bands = NES_LEVEL_BANDS.map((b, i) => {
     const l = games.reduce((a, g) => a + g.nes.bandLines[i], 0);
     const t = games.reduce((a, g) => a + g.nes.bandTetrisLines[i], 0);
-    return { band: b.label, lines: l, tetrisRate: l > 0 ? t / l : null };
+    const points = games.reduce((a, g) => a + g.nes.bandScore[i], 0);
+    return { band: b.label, lines: l, tetrisRate: l > 0 ? t / l : null, averageScore: points / n };
   });
   const endLevels: Record<string, number> = {};
   for (const g of games) endLevels[g.nes.endLevel] = (endLevels[g.nes.endLevel] ?? 0) + 1;
@@ -101,8 +107,11 @@ export function checkNesTally(where: string, value: unknown, lines: number): Nes
     reachedCap: r.reachedCap,
     bandLines: list('bandLines'),
     bandTetrisLines: list('bandTetrisLines'),
+    bandScore: list('bandScore'),
   };
   if (tally.bandLines.reduce((a, b) => a + b, 0) !== lines)
     throw new StackRankError('BAD_ARGUMENT', `${where}: nes.bandLines do not add up to the game's lines`);
+  if (tally.bandScore.reduce((a, b) => a + b, 0) !== tally.score)
+    throw new StackRankError('BAD_ARGUMENT', `${where}: nes.bandScore does not add up to the game's score`);
   return tally;
 }

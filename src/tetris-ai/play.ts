@@ -585,6 +585,7 @@ export async function playOneGame(
     settings.maxLevel === undefined ? null : new NesGame({ rules: ai.rules.ruleSet, maxLevel: settings.maxLevel });
   const bandLines = NES_LEVEL_BANDS.map(() => 0);
   const bandTetrisLines = NES_LEVEL_BANDS.map(() => 0);
+  const bandScore = NES_LEVEL_BANDS.map(() => 0);
   const due = hooks.due ?? sliceClock(YIELD_EVERY_MS);
   while (tally.pieces < maxPieces) {
     // Every piece: a move of the recover mode's search can take milliseconds, so a check every 16 pieces was late.
@@ -671,8 +672,14 @@ export async function playOneGame(
       tally.topOut = true;
       break;
     }
-    nes?.clear(lines);
-    if (nes?.end) break;
+    if (nes) {
+      // the clear's points go to the band of the level the piece was placed at, as its lines do
+      const band = bandOf(nes.level);
+      const before = nes.score;
+      nes.clear(lines);
+      bandScore[band] += nes.score - before;
+      if (nes.end) break;
+    }
   }
   if (nes) {
     if (tally.topOut) nes.topOut();
@@ -682,6 +689,7 @@ export async function playOneGame(
       reachedCap: nes.end === 'maxLevel',
       bandLines,
       bandTetrisLines,
+      bandScore,
     };
   }
   tally.versus = count.tally;

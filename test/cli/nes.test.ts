@@ -3,7 +3,7 @@
  * playGame's NES games', its options make the format, shards merge into the unsharded run, bad options are usage
  * errors.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +69,8 @@ describe('stackrank bench nes', () => {
       pieces: direct.pieces,
     });
     expect(Object.keys(r.tetrisRateByBand)).toEqual(['≤18', '19–28', '29–38', '39+']);
+    // start 19 capped at 21: every point is scored at 19–28
+    expect(r.scoreByBand).toEqual({ '≤18': 0, '19–28': r.averageScore, '29–38': 0, '39+': 0 });
     expect(r.piecesPerSecond).toBeGreaterThan(0);
   }, 300_000);
 
@@ -80,6 +82,9 @@ describe('stackrank bench nes', () => {
     );
     expect(run.out).toMatch(/average score +95 % interval/);
     expect(run.out).toMatch(/Tetris rate by level band: ≤18/);
+    expect(run.out).toMatch(
+      /average score by level band: ≤18 [\d,]+, 19–28 0, 29–38 0, 39\+ 0 \(before 19 [\d,]+, before 29/,
+    );
     expect(run.out).toMatch(/games ended at level: 18: 2/);
   }, 300_000);
 
@@ -100,9 +105,18 @@ describe('stackrank bench nes', () => {
       'p1Lines',
       'tetrisRate',
       'endLevels',
+      'scoreByBand',
       'pieces',
     ])
       expect([k, m[k]]).toEqual([k, whole[k]]);
+    // a shard whose points by band do not add up to a game's score is refused, not merged
+    const shard = JSON.parse(await readFile(join(dir, '0.json'), 'utf8'));
+    const game = shard.parts[0].records[0];
+    game.nes.bandScore[0] += 40;
+    await writeFile(join(dir, 'bad.json'), JSON.stringify(shard));
+    const bad = await runCli(['merge', '--json', join(dir, '1.json'), join(dir, 'bad.json')]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.err).toMatch(/nes\.bandScore does not add up to the game's score/);
   }, 300_000);
 
   it.each([

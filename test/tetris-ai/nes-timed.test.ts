@@ -612,6 +612,7 @@ describe('NES games', () => {
     let score = 0;
     let level = 19;
     const bandLines = [0, 0, 0, 0];
+    const bandScore = [0, 0, 0, 0];
     for (const t of turns) {
       if (!t.move) break;
       const rows: string[] = [];
@@ -628,11 +629,14 @@ describe('NES games', () => {
       );
       expect(replay).toMatchObject({ cells: t.move.cells });
       if (t.lines > 0) {
-        bandLines[level >= 39 ? 3 : level >= 29 ? 2 : level >= 19 ? 1 : 0] += t.lines;
+        const band = level >= 39 ? 3 : level >= 29 ? 2 : level >= 19 ? 1 : 0;
+        bandLines[band] += t.lines;
         lines += t.lines;
         // start 19: the first level-up at 140 lines, then every 10
         level = lines < 140 ? 19 : 20 + Math.floor((lines - 140) / 10);
-        score += [0, 40, 100, 300, 1200][t.lines] * (level + 1);
+        const points = [0, 40, 100, 300, 1200][t.lines] * (level + 1);
+        score += points;
+        bandScore[band] += points;
       }
     }
     expect(tally.lines).toBe(lines);
@@ -642,6 +646,7 @@ describe('NES games', () => {
       reachedCap: level >= 21,
       bandLines,
       bandTetrisLines: expect.any(Array),
+      bandScore,
     });
     expect(tally.topOut || tally.nes!.reachedCap || tally.pieces === 400).toBe(true);
   }, 300_000);
@@ -657,6 +662,12 @@ describe('NES games', () => {
     const scores = one.tallies.map((t) => t.nes!.score);
     expect(one.nes!.averageScore).toBe(scores.reduce((a, b) => a + b, 0) / 3);
     expect(Object.values(one.nes!.endLevels).reduce((a, b) => a + b, 0)).toBe(3);
+    // each game's points by band add up to its score, and the run's band averages to the average score
+    for (const t of one.tallies) expect(t.nes!.bandScore.reduce((a, b) => a + b, 0)).toBe(t.nes!.score);
+    expect(one.nes!.bands.map((b) => b.averageScore)).toEqual(
+      [0, 1, 2, 3].map((i) => one.tallies.reduce((a, t) => a + t.nes!.bandScore[i], 0) / 3),
+    );
+    expect(one.nes!.bands[0].averageScore).toBeGreaterThan(0);
   }, 300_000);
 
   it('a level cap is an NES game option: refused without time, or not above the start level', async () => {
