@@ -168,8 +168,8 @@ export interface TetrisAIOptions {
   /** Recover search: pieces searched (default min(lookahead + 1, 2)), lines kept per level (default 4 under nes,
    * tgm and tgm20g, else 12), lines the chance ply values over the next piece (0: none; default 12 under classic, 3
    * under nes, tgm and tgm20g, 0 under guideline), and weights of the
-   * evaluator's terms by name in place of the defaults (RECOVER_WEIGHTS; PLAIN_BCTS_WEIGHTS under 'fullBoardOnly';
-   * docs/game.md, "Recover mode"). */
+   * evaluator's terms by name in place of the defaults (RECOVER_WEIGHTS; PLAIN_BCTS_WEIGHTS under 'fullBoardOnly'
+   * and where a timed game's stack limit is at its floor; docs/game.md, "Recover mode"). */
   recover?: { depth?: number; beam?: number; chance?: number; weights?: Partial<RecoverWeights> };
   /** The randomizer's preview table (loadOrBuildCachedPreviewTable, docs/api.md) to score the randomizer-aware
    * search's leaves instead of the rank table's best rank per piece; needs `randomizer`. */
@@ -250,6 +250,8 @@ export class TetrisAI {
     /** How deep a turn searches: the lookahead and recover search this AI plays (a weaker level's, if lower). */
     private readonly settings: SearchSettings,
     private readonly recoverWeights: RecoverWeights,
+    /** Recover mode's weights where a timed game's limit is at its floor (LevelPlay.atFloor; floorWeightsFor). */
+    private readonly floorWeights: RecoverWeights,
     /** The highest floor this rule set's stack stands on (MAX_FLOOR). */
     private readonly maxFloor: number,
     /** 1..10 (MAX_STRENGTH: its own play), and the seed of a weaker level's choices. */
@@ -378,6 +380,7 @@ export class TetrisAI {
         limits,
         weakerSearch({ lookahead, recoverDepth, search: { beam, chance: chanceLines }, nearTop }, profile),
         recoverWeights,
+        floorWeightsFor(recover.weights),
         maxFloorFor(rules.ruleSet),
         strength,
         seed,
@@ -444,6 +447,7 @@ export class TetrisAI {
       null,
       limits,
       settings,
+      RECOVER_WEIGHTS,
       RECOVER_WEIGHTS,
       maxFloorFor(rules.ruleSet),
       MAX_STRENGTH,
@@ -719,7 +723,7 @@ export class TetrisAI {
     // This turn's stacking rules: a Tetris-ready stack only waits for its I and may stand higher (STACK_ROOM).
     // (The full-board baseline keeps no stack: it needs neither.)
     const play = this.playAt(rules);
-    const { sides, droughtReach, wellsFactor } = play;
+    const { sides, droughtReach, atFloor } = play;
     // The last lines before the double killscreen: the stack meets it low (LevelPlay.handover), where the game gave
     // its lines count (docs/game.md, "The lines count"; the simulator gives it as a game's loop does).
     const limits =
@@ -783,7 +787,7 @@ export class TetrisAI {
       coverWell:
         !plain && tall && coversWell(boardTop, limit, this.rules.visibleHeight) ? this.recoverWell(rows, sides) : -1,
       maxFloor: this.maxFloor,
-      weights: plain ? this.recoverWeights : this.recoverWeightsWith(wellsFactor),
+      weights: plain || !atFloor ? this.recoverWeights : this.floorWeights,
       depth: settings.recoverDepth,
       beam: search.beam,
       holdAllowed: this.rules.hold,
@@ -812,25 +816,13 @@ export class TetrisAI {
         sides: wellSides(this.well),
         limits: this.limits,
         droughtReach: null,
-        wellsFactor: 1,
+        atFloor: false,
         handover: null,
       };
     let play = this.levelPlay.get(r.level);
     if (!play) this.levelPlay.set(r.level, (play = timedPlay(this.limits, rules, this.width, this.well)));
     return play;
   }
-
-  /** Recover mode's weights with its cumulativeWells weight multiplied by `factor` (LevelPlay.wellsFactor). */
-  private recoverWeightsWith(factor: number): RecoverWeights {
-    if (factor === 1) return this.recoverWeights;
-    let weights = this.scaledWells.get(factor);
-    if (!weights) {
-      weights = { ...this.recoverWeights, cumulativeWells: this.recoverWeights.cumulativeWells * factor };
-      this.scaledWells.set(factor, weights);
-    }
-    return weights;
-  }
-  private readonly scaledWells = new Map<number, RecoverWeights>();
 
   /** The well the recover terms aim for: the one side played, or with both the edge column holding fewer cells. */
   private recoverWell(rows: Uint32Array, sides: readonly ('right' | 'left')[]): number {
@@ -978,6 +970,20 @@ const CERTAIN_PIECE: readonly (readonly number[])[] = PIECES.map((_, i) => PIECE
  * Chances of the piece after the pieces the recover search knows (current and `lookahead` queue pieces): the
  * queue's next piece when the caller showed more, else `next` (uniform when not given).
  */
+/**
+ * Recover mode's weights where a timed game's stack limit is at its floor (LevelPlay.atFloor; with `X.` from the
+ * double killscreen, where every move is a recover move): BCTS's own (PLAIN_BCTS_WEIGHTS, the full-board
+ * baseline's), the caller's recover weights (`recover.weights`) in place of any of them. No clean stack is built
+ * there, so the recover terms (the well's cells, a clean stack again) have nothing to aim for, and BCTS's weights,
+ * tuned for the lines a game lasts, cost a hole nearly twice what the tuned recover weights do and a column
+ * transition less. Against the tuned weights with wells × 3 (round 6's): +19,070, +12,291 and +12,821 in the
+ * competition format on 100–200 games of seeds 100, 300 and 500, 174 of those 500 games at the cap against 114
+ * (bench/notes/nes.md, "Policy round 9").
+ */
+function floorWeightsFor(given: unknown): RecoverWeights {
+  return withRecoverWeights(PLAIN_BCTS_WEIGHTS, given, 'recover.weights');
+}
+
 function chancesAfter(queue: readonly Piece[], lookahead: number, next: ArrayLike<number> | undefined) {
   if (queue.length > lookahead) return CERTAIN_PIECE[pieceId(queue[lookahead])];
   return next ?? UNIFORM_CHANCES;

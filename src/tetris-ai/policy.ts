@@ -171,9 +171,9 @@ export interface LevelPlay {
   /** The highest flat stack from which an upright I reaches each kept side's well (wellReachHeight); null where
    * a tall stack burns whenever no I is known. */
   droughtReach: Partial<Record<'right' | 'left', number>> | null;
-  /** What recover mode's cumulativeWells weight is multiplied by: FLOOR_WELLS_FACTOR where the limit is at its
-   * floor, else 1. */
-  wellsFactor: number;
+  /** Whether the limit is at its floor (MIN_BOARD_HEIGHT): there recover mode plays BCTS's weights
+   * (TetrisAI's floorWeights). */
+  atFloor: boolean;
   /** The limits over the last HANDOVER_LINES lines of a level whose next level's limit is at its floor (this one's
    * not) and whose best reach is above that floor: lowered to that reach; null at other levels. */
   handover: StackLimits | null;
@@ -192,7 +192,7 @@ export interface LevelPlay {
  * placed before the next piece is known, a tall stack burns only when an I drought is likely (burnsRows), and the
  * well stays only on the sides the next level keeps too (with `X.`: the right alone at 38, the limit still 9), so
  * the stack meets the next level with a well its I reaches. Where the limit is at its floor (MIN_BOARD_HEIGHT),
- * recover mode values wells FLOOR_WELLS_FACTOR times. Over the last HANDOVER_LINES lines before the level-up into a
+ * recover mode plays BCTS's weights (TetrisAI's floorWeights). Over the last HANDOVER_LINES lines before the level-up into a
  * level whose limit is at its floor, the limits are `handover` (see HANDOVER_LINES).
  */
 export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: number, well: WellSide): LevelPlay {
@@ -203,20 +203,19 @@ export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: numb
   const r = rules.ruleSet;
   const fall = reactionFall(r.timing!, r.timeline!, r.reaction ?? 0, r.level!);
   const lowestTall = Math.min(played.tetrisReady.boardHeight, played.building.boardHeight) - BURN_ROOM + 1;
-  const wellsFactor =
-    Math.max(played.tetrisReady.boardHeight, played.building.boardHeight) <= MIN_BOARD_HEIGHT ? FLOOR_WELLS_FACTOR : 1;
+  const atFloor = Math.max(played.tetrisReady.boardHeight, played.building.boardHeight) <= MIN_BOARD_HEIGHT;
   const following = r.level! < MAX_LEVEL ? keptSides(factsAtLevel(rules, r.level! + 1), width, well) : null;
   const handover =
-    following && wellsFactor === 1 && highestLimit(following) <= MIN_BOARD_HEIGHT && following.best > MIN_BOARD_HEIGHT
+    following && !atFloor && highestLimit(following) <= MIN_BOARD_HEIGHT && following.best > MIN_BOARD_HEIGHT
       ? { tetrisReady: lowerTo(played.tetrisReady, following.best), building: lowerTo(played.building, following.best) }
       : null;
   if (waitsOutReaction(rules.boardRows, lowestTall, fall.rows))
-    return { sides: kept, limits: played, droughtReach: null, wellsFactor, handover };
+    return { sides: kept, limits: played, droughtReach: null, atFloor, handover };
   const next = following ? following.kept : kept;
   const ahead = kept.filter((side) => next.includes(side));
   const sides = ahead.length > 0 ? ahead : kept;
   const droughtReach = Object.fromEntries(sides.map((side) => [side, reach[side]!]));
-  return { sides, limits: played, droughtReach, wellsFactor, handover };
+  return { sides, limits: played, droughtReach, atFloor, handover };
 }
 
 /** A level's highest limit (timedPlay): REACH_MARGIN rows under its best reach and KEPT_REACH_MARGIN under every
@@ -261,16 +260,6 @@ function keptSides(
   const best = Math.max(...Object.values(reach));
   return { kept: sides.filter((side) => reach[side]! >= best - REACH_MARGIN), reach, best };
 }
-
-/**
- * What recover mode's cumulativeWells weight is multiplied by where the stack's limit is at its floor
- * (MIN_BOARD_HEIGHT; with `X.` from the double killscreen): there every move is a recover move, and a well more
- * than 2 rows deep, which only an I fills, is one the I reaches only from the lowest stacks (from 2 rows on the
- * left), so the stack grows beside it until no piece reaches the edge. With the right well alone from level 38,
- * × 3 made +10,394, +2,926 and +14,098 on 100–200 games of seeds 100, 300 and 500 against × 1
- * (bench/notes/nes.md, "Policy round 6").
- */
-const FLOOR_WELLS_FACTOR = 3;
 
 /**
  * Whether a recover move searches as near the top (RecoverSearch.nearTop: a beam of 12 and a chance ply of 12 lines

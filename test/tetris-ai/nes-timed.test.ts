@@ -227,12 +227,12 @@ describe('the well and the stack limit by level', () => {
     expect([38, 39].map((l) => at(l, 'left').sides)).toEqual(['left', 'left']);
   });
 
-  it('values wells 3 times in recover mode where the limit is at its floor of 4 rows', () => {
-    const factor = (level: number, timeline = 'X.') =>
-      timedPlay(limits, factsAtLevel(ruleFacts({ ...RULE_SETS.nes, timeline }), level), 10, 'auto').wellsFactor;
-    expect([18, 29, 38, 39, 45].map((l) => factor(l))).toEqual([1, 1, 1, 3, 3]);
+  it("plays BCTS's weights in recover mode where the limit is at its floor of 4 rows", () => {
+    const atFloor = (level: number, timeline = 'X.') =>
+      timedPlay(limits, factsAtLevel(ruleFacts({ ...RULE_SETS.nes, timeline }), level), 10, 'auto').atFloor;
+    expect([18, 29, 38, 39, 45].map((l) => atFloor(l))).toEqual([false, false, false, true, true]);
     // X....: the limit is 4 rows from 29
-    expect([28, 29].map((l) => factor(l, 'X....'))).toEqual([1, 3]);
+    expect([28, 29].map((l) => atFloor(l, 'X....'))).toEqual([false, true]);
   });
 
   it("over the last lines of the level before the floor, lowers the limit to the next level's best reach", () => {
@@ -324,14 +324,10 @@ describe('the well and the stack limit by level', () => {
     expect(asked.at(-1)!.level).toBe(3);
   }, 300_000);
 
-  it('at level 39 fills a notch in the middle where, with wells valued as below 39, it hangs a T over the left edge', async () => {
+  it('at level 39 fills a notch in the middle where, with the recover weights played below 39, it hangs a T over the left edge', async () => {
     const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table });
-    const asBelow = await TetrisAI.create({
-      rules: 'nes',
-      lookahead: 1,
-      table,
-      recover: { weights: { cumulativeWells: RECOVER_WEIGHTS.cumulativeWells / 3 } },
-    });
+    // the caller's weights, all of them, stand in for BCTS's at the floor
+    const asBelow = await TetrisAI.create({ rules: 'nes', lookahead: 1, table, recover: { weights: RECOVER_WEIGHTS } });
     // from a game of seed 100 at level 39: the left edge 2 rows under its neighbour, a notch in columns 5–7
     const board = ['...##...##', '..########', '..########', '.#######.#', '#.########', '#######.##'];
     const move = ai.nextMove({ board, current: 'T', queue: 'T', level: 39 })!;
@@ -342,13 +338,43 @@ describe('the well and the stack limit by level', () => {
       [7, 5],
       [6, 6],
     ]);
-    // weighing wells as below 39: the T over columns 0–1, two empty cells of the edge under it
+    // the tuned recover weights of the levels below: the T over columns 0–1, two empty cells of the edge under it
     expect(asBelow.nextMove({ board, current: 'T', queue: 'T', level: 39 })!.cells).toEqual([
       [1, 3],
       [0, 4],
       [1, 4],
       [1, 5],
     ]);
+  });
+
+  it('at level 39 lays an L low into the middle where the tuned recover weights with wells × 3 stack it 6 rows high', async () => {
+    const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table });
+    // round 6's play at the floor: the tuned recover weights with cumulativeWells × 3, given whole
+    const round6 = await TetrisAI.create({
+      rules: 'nes',
+      lookahead: 1,
+      table,
+      recover: { weights: { ...RECOVER_WEIGHTS, cumulativeWells: 3 * RECOVER_WEIGHTS.cumulativeWells } },
+    });
+    const board = boardRows([1, 5, 5, 3, 1, 1, 5, 1, 0, 5], []);
+    const move = ai.nextMove({ board, current: 'L', queue: [], level: 39 })!;
+    expect(move.mode).toBe('recover');
+    // BCTS's weights: into the two low columns 4–5, the stack's top where it was (5 rows)
+    expect(move.cells).toEqual([
+      [4, 1],
+      [5, 1],
+      [4, 2],
+      [4, 3],
+    ]);
+    // round 6's: over columns 2–3 up to row 5, 6 rows high, columns 4–5 left 4 rows under their neighbours
+    expect(round6.nextMove({ board, current: 'L', queue: [], level: 39 })!.cells).toEqual([
+      [3, 3],
+      [3, 4],
+      [2, 5],
+      [3, 5],
+    ]);
+    // below the floor the AI plays the tuned recover weights (wells × 1) as before: the same L there at 38
+    expect(ai.nextMove({ board, current: 'L', queue: [], level: 38 })!.cells).toEqual(move.cells);
   });
 
   it('at level 38 plays toward the right well a stack whose well is on the left, which it keeps at 37', async () => {
