@@ -23,8 +23,8 @@ export interface CrossEntropyOptions<W, S extends { score: number }> {
   /** The baseline, scored on each generation's seed beside the candidates. */
   baseline: W;
   score(weights: W, seed: number): Promise<S>;
-  /** Hears each generation's new centre (progress for long runs). */
-  onGeneration?(generation: number, centre: W): void;
+  /** Hears each generation's new centre and its row of the table (progress for long runs). */
+  onGeneration?(generation: number, centre: W, row: Record<string, string | number>): void;
 }
 
 export interface CrossEntropyRun<W> {
@@ -73,7 +73,7 @@ export async function crossEntropySearch<W, S extends { score: number }>(
       best: fixed(elite[0].score),
     });
     history.push({ generation: g + 1, seed, baseline, candidates: scored, centre: o.weightsOf(centre) });
-    o.onGeneration?.(g + 1, o.weightsOf(centre));
+    o.onGeneration?.(g + 1, o.weightsOf(centre), rows[rows.length - 1]);
   }
   return { centre, rows, history, final: o.weightsOf(centre) };
 }

@@ -14,7 +14,7 @@ import {
 import { MAX_SCHEDULE_EVERY, MAX_SCHEDULE_LINES, type GarbageSchedule } from '../tetris-ai/versus-play.js';
 import { CLEAR_KINDS } from '../rules/attack.js';
 import { benchGame } from '../tetris-ai/bench.js';
-import { RECOVER_WEIGHTS, withRecoverWeights } from '../tetris-ai/evaluate.js';
+import { defaultRecoverWeights, RECOVER_WEIGHTS, withRecoverWeights } from '../tetris-ai/evaluate.js';
 import type { RecoverWeights } from '../kernels/recover.js';
 import { mergeGameResults, type PlayGameResult } from '../tetris-ai/play.js';
 import type { GameTally } from '../tetris-ai/play-types.js';
@@ -130,16 +130,18 @@ const rangeText = ([lo, hi]: readonly [number, number]) => (lo === hi ? `${lo}` 
 export const garbageText = (g: GarbageSchedule) => `${rangeText(g.lines)}/${rangeText(g.every)}`;
 
 /**
- * Recover weights from a JSON file: an object of weights by name (the terms it leaves out keep their defaults), or
- * a bench/tune-recover.ts results file (its `final` weights). Returns every term's weight. `option` names the
- * command-line option in errors (`bench game --recover-weights`; tune-recover's `--from` reads files with it too).
+ * Recover weights from a JSON file: an object of weights by name (the terms it leaves out keep `base`, the rule
+ * set's defaults: defaultRecoverWeights), or a bench/tune-recover.ts results file (its `final` weights). Returns
+ * every term's weight. `option` names the command-line option in errors (`bench game --recover-weights`;
+ * tune-recover's `--from` reads files with it too).
  */
 export async function loadRecoverWeights(
   path: string,
   option = '--recover-weights',
   signal?: AbortSignal,
+  base: RecoverWeights = RECOVER_WEIGHTS,
 ): Promise<RecoverWeights> {
-  return withRecoverWeights(RECOVER_WEIGHTS, await weightsFile(path, option, signal), `${option} (${path})`);
+  return withRecoverWeights(base, await weightsFile(path, option, signal), `${option} (${path})`);
 }
 
 /** A weights file's object: the file's JSON, or a tuning run's results file's `final`. */
@@ -318,7 +320,12 @@ the first move beyond), all (every ply; slower) or first (docs/game.md, "Hold").
     const recoverWeights =
       values.recoverWeights === undefined
         ? undefined
-        : await loadRecoverWeights(values.recoverWeights, undefined, io.signal);
+        : await loadRecoverWeights(
+            values.recoverWeights,
+            undefined,
+            io.signal,
+            defaultRecoverWeights(RULE_SETS[rules]),
+          );
     // tgm20g plays the 20G table (moves reachable at 20G) unless --table names another.
     // The versus search has no stack mode: no rank table.
     const table = versusGoal ? undefined : await loadTableForCli(values, given, io, at20G ? '20G' : 'drop');

@@ -36,7 +36,7 @@ import { MAX_LOOKAHEAD } from '../stacking-ai/input.js';
 import type { FrameInput, GamePlacement, Input, RuleSetName } from '../rules/types.js';
 import { ATTACK_TABLES, checkVersusCount, clearKindOf, lockAttack, type ClearKind } from '../rules/attack.js';
 import { checkEntries } from '../rules/garbage.js';
-import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, withRecoverWeights } from './evaluate.js';
+import { defaultRecoverWeights, PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, withRecoverWeights } from './evaluate.js';
 import type { RecoverWeights } from '../kernels/recover.js';
 import { cellsKey, clearsBoard, columnCells, rowsFilled } from './grid.js';
 import { normalizeBoard } from './board-input.js';
@@ -168,8 +168,9 @@ export interface TetrisAIOptions {
   /** Recover search: pieces searched (default min(lookahead + 1, 2)), lines kept per level (default 4 under nes,
    * tgm and tgm20g, else 12), lines the chance ply values over the next piece (0: none; default 12 under classic, 3
    * under nes, tgm and tgm20g, 0 under guideline), and weights of the
-   * evaluator's terms by name in place of the defaults (RECOVER_WEIGHTS; PLAIN_BCTS_WEIGHTS under 'fullBoardOnly'
-   * and where a timed game's stack limit is at its floor; docs/game.md, "Recover mode"). */
+   * evaluator's terms by name in place of the defaults (RECOVER_WEIGHTS; NES_RECOVER_WEIGHTS under a timed rule set;
+   * PLAIN_BCTS_WEIGHTS under 'fullBoardOnly' and where a timed game's stack limit is at its floor; docs/game.md,
+   * "Recover mode"). */
   recover?: { depth?: number; beam?: number; chance?: number; weights?: Partial<RecoverWeights> };
   /** The randomizer's preview table (loadOrBuildCachedPreviewTable, docs/api.md) to score the randomizer-aware
    * search's leaves instead of the rank table's best rank per piece; needs `randomizer`. */
@@ -329,7 +330,7 @@ export class TetrisAI {
     // A beam or chance ply the caller gives is the search of every recover move.
     const nearTop = recover.beam === undefined && recover.chance === undefined ? (search.nearTop ?? null) : null;
     const recoverWeights = withRecoverWeights(
-      policy === 'fullBoardOnly' ? PLAIN_BCTS_WEIGHTS : RECOVER_WEIGHTS,
+      policy === 'fullBoardOnly' ? PLAIN_BCTS_WEIGHTS : defaultRecoverWeights(rules.ruleSet),
       recover.weights,
       'recover.weights',
     );

@@ -12,6 +12,7 @@ import { describe, fieldsOnce, firstUnknownKey, StackRankError } from '../errors
 import { PRESETS } from '../fullboard/presets.js';
 import { RecoverKernel } from '../kernels/recover.js';
 import type { BoardFeatures, MoveFacts, RecoverWeights } from '../kernels/recover.js';
+import { isTimed, type RuleSet } from '../rules/rule-sets.js';
 
 const bcts = (name: (typeof PRESETS.bcts.features)[number]): number =>
   PRESETS.bcts.weights[PRESETS.bcts.features.indexOf(name)];
@@ -56,6 +57,34 @@ export const RECOVER_WEIGHTS: RecoverWeights = Object.freeze({
   floorRows: -6.065,
   wellCover: -7.673,
 });
+
+/**
+ * Recover mode's weights under a timed rule set (NES Tetris as the competition plays it: docs/game.md, "NES Tetris:
+ * the competition format"), tuned by bench/tune-recover.ts --nes-max-level 29 from RECOVER_WEIGHTS for the average
+ * score (bench/notes/nes.md, "Recover weights tuned for the timed game"): on 1,000 held-out games capped at 29,
+ * +14,678 a game, the Tetris rate 1.2–2.5 points higher at 18 and at 19–28. Column transitions cost about twice as
+ * much (a ragged surface is what leaves the holes there), and a clean stack again is worth a little more.
+ */
+export const NES_RECOVER_WEIGHTS: RecoverWeights = Object.freeze({
+  landingHeight: -13.647,
+  erodedPieceCells: 7.685,
+  rowTransitions: -14.172,
+  columnTransitions: -59.9,
+  holes: -6.182,
+  cumulativeWells: -7.172,
+  holeDepth: -0.954,
+  rowsWithHoles: -18.705,
+  wellCells: -8.933,
+  clean: 37.193,
+  floorRows: -5.204,
+  wellCover: -8.209,
+});
+
+/** The recover weights an AI plays unless given others: NES_RECOVER_WEIGHTS under a timed rule set, else
+ * RECOVER_WEIGHTS. */
+export function defaultRecoverWeights(ruleSet: RuleSet): RecoverWeights {
+  return isTimed(ruleSet) ? NES_RECOVER_WEIGHTS : RECOVER_WEIGHTS;
+}
 
 /** The terms' names, in the order of RecoverWeights and of the kernel's weights (test/kernel-layout.test.ts). */
 export const RECOVER_TERMS = Object.freeze(Object.keys(PLAIN_BCTS_WEIGHTS) as (keyof BoardFeatures)[]);

@@ -9,7 +9,7 @@ export {
 } from './rank-placements.js';
 export type { GameSession, GameSessionOptions, SessionState, SessionStatus } from './session.js';
 export type { RandomizerKnowledge } from '../randomizers/infer.js';
-export { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS } from './evaluate.js';
+export { NES_RECOVER_WEIGHTS, PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS } from './evaluate.js';
 export type { RecoverWeights } from '../kernels/recover.js';
 export { VERSUS_WEIGHTS, type VersusWeights } from './versus.js';
 export { playGame, type PlayGameOptions, type PlayGameResult } from './play.js';

@@ -6,7 +6,13 @@ import { featureValues } from '../../src/fullboard/features.js';
 import { ORIENTATIONS, PIECES } from '../../src/pieces.js';
 import { readFileSync } from 'node:fs';
 import { PRESETS } from '../../src/fullboard/presets.js';
-import { boardFeatures, PLAIN_BCTS_WEIGHTS, RECOVER_TERMS, RECOVER_WEIGHTS } from '../../src/tetris-ai/evaluate.js';
+import {
+  boardFeatures,
+  NES_RECOVER_WEIGHTS,
+  PLAIN_BCTS_WEIGHTS,
+  RECOVER_TERMS,
+  RECOVER_WEIGHTS,
+} from '../../src/tetris-ai/evaluate.js';
 import { columnHeights } from '../../src/board-rows.js';
 import { isHoleFree, lockCells } from '../../src/tetris-ai/grid.js';
 
@@ -106,17 +112,18 @@ describe('the recover evaluator equals the full-board reference features', () =>
 describe('the recover weights', () => {
   it('docs/game.md tables them as the code has them, and the baseline plays BCTS to the last digit', () => {
     const doc = readFileSync(new URL('../../docs/game.md', import.meta.url), 'utf8');
-    // "| term (what) | tuned | BCTS |", the signs written as the minus sign
+    // "| term (what) | tuned | timed NES | BCTS |", the signs written as the minus sign
     const rows = new Map(
-      [...doc.matchAll(/^\| (\w+)[^|]* \| ([−\d.]+) \| ([−\d.]+) \|$/gm)].map((m) => [
+      [...doc.matchAll(/^\| (\w+)[^|]* \| ([−\d.]+) \| ([−\d.]+) \| ([−\d.]+) \|$/gm)].map((m) => [
         m[1],
         m.slice(2).map((v) => Number(v.replace('−', '-'))),
       ]),
     );
     expect([...rows.keys()]).toEqual(RECOVER_TERMS);
     for (const term of RECOVER_TERMS) {
-      const [tuned, bcts] = rows.get(term)!;
+      const [tuned, timed, bcts] = rows.get(term)!;
       expect(tuned, term).toBe(RECOVER_WEIGHTS[term]);
+      expect(timed, term).toBe(NES_RECOVER_WEIGHTS[term]);
       expect(bcts, term).toBeCloseTo(PLAIN_BCTS_WEIGHTS[term], 3);
     }
     const { features, weights } = PRESETS.bcts;

@@ -6,7 +6,7 @@ import { buildRankTable, loadRankTable, type RankTable } from '../../src/rank/ta
 import { StackingAI } from '../../src/stacking-ai/ai.js';
 import { TetrisAI, benchGame, playGame } from '../../src/tetris-ai/index.js';
 import { burnsRows, MAX_STACK_ROOM, MIN_STACK_ROOM, stackSearchSetup } from '../../src/tetris-ai/policy.js';
-import { PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS } from '../../src/tetris-ai/evaluate.js';
+import { NES_RECOVER_WEIGHTS, PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS } from '../../src/tetris-ai/evaluate.js';
 import { lockCells, stackFloor } from '../../src/tetris-ai/grid.js';
 import { normalizeBoard } from '../../src/tetris-ai/board-input.js';
 import { Board } from '../../src/rules/board.js';
@@ -402,7 +402,7 @@ describe('TetrisAI recover weights', () => {
     const byDefault = await gameMoves(await TetrisAI.create({ rules: 'nes', table, well: 'right' }), 3);
     // The defaults given by name play the same game; one term changed plays another, and only from a recover move on.
     const same = await gameMoves(
-      await TetrisAI.create({ rules: 'nes', table, well: 'right', recover: { weights: { ...RECOVER_WEIGHTS } } }),
+      await TetrisAI.create({ rules: 'nes', table, well: 'right', recover: { weights: { ...NES_RECOVER_WEIGHTS } } }),
       3,
     );
     expect(same).toEqual(byDefault);
@@ -411,7 +411,7 @@ describe('TetrisAI recover weights', () => {
         rules: 'nes',
         table,
         well: 'right',
-        recover: { weights: { landingHeight: 4 * RECOVER_WEIGHTS.landingHeight } },
+        recover: { weights: { landingHeight: 4 * NES_RECOVER_WEIGHTS.landingHeight } },
       }),
       3,
     );
@@ -430,6 +430,21 @@ describe('TetrisAI recover weights', () => {
     );
     expect(plainByName).toEqual(plain);
     expect(PLAIN_BCTS_WEIGHTS.clean).toBe(0);
+  });
+
+  it('plays NES_RECOVER_WEIGHTS under the timed nes rule set and RECOVER_WEIGHTS under the untimed one', async () => {
+    const weights = (w: typeof RECOVER_WEIGHTS) => ({ weights: { ...w } });
+    const game = async (rules: 'nes' | 'nesUntimed', recover?: { weights: typeof RECOVER_WEIGHTS }) =>
+      gameMoves(await TetrisAI.create({ rules, table, well: 'right', recover }), 3);
+    // Timed: the default game is the timed weights' game, and the untimed weights play another.
+    const timed = await game('nes');
+    expect(await game('nes', weights(NES_RECOVER_WEIGHTS))).toEqual(timed);
+    expect(await game('nes', weights(RECOVER_WEIGHTS))).not.toEqual(timed);
+    // Untimed: the other way round.
+    const untimed = await game('nesUntimed');
+    expect(await game('nesUntimed', weights(RECOVER_WEIGHTS))).toEqual(untimed);
+    expect(await game('nesUntimed', weights(NES_RECOVER_WEIGHTS))).not.toEqual(untimed);
+    expect(NES_RECOVER_WEIGHTS.columnTransitions).not.toBe(RECOVER_WEIGHTS.columnTransitions);
   });
 
   it('refuses unknown terms, unknown recover options and weights that are not finite numbers within ±1000', async () => {
