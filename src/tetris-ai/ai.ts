@@ -251,8 +251,9 @@ export class TetrisAI {
     /** How deep a turn searches: the lookahead and recover search this AI plays (a weaker level's, if lower). */
     private readonly settings: SearchSettings,
     private readonly recoverWeights: RecoverWeights,
-    /** Recover mode's weights where a timed game's limit is at its floor (LevelPlay.atFloor; floorWeightsFor). */
-    private readonly floorWeights: RecoverWeights,
+    /** Recover mode's weights in a timed game where its limit is at its floor (LevelPlay.atFloor), and where a
+     * piece is placed before the next is known (LevelPlay.droughtReach set): timedWeightsFor. */
+    private readonly timedWeights: TimedWeights,
     /** The highest floor this rule set's stack stands on (MAX_FLOOR). */
     private readonly maxFloor: number,
     /** 1..10 (MAX_STRENGTH: its own play), and the seed of a weaker level's choices. */
@@ -381,7 +382,7 @@ export class TetrisAI {
         limits,
         weakerSearch({ lookahead, recoverDepth, search: { beam, chance: chanceLines }, nearTop }, profile),
         recoverWeights,
-        floorWeightsFor(recover.weights),
+        timedWeightsFor(recover.weights),
         maxFloorFor(rules.ruleSet),
         strength,
         seed,
@@ -449,7 +450,7 @@ export class TetrisAI {
       limits,
       settings,
       RECOVER_WEIGHTS,
-      RECOVER_WEIGHTS,
+      { floor: RECOVER_WEIGHTS, blind: RECOVER_WEIGHTS },
       maxFloorFor(rules.ruleSet),
       MAX_STRENGTH,
       0,
@@ -788,7 +789,13 @@ export class TetrisAI {
       coverWell:
         !plain && tall && coversWell(boardTop, limit, this.rules.visibleHeight) ? this.recoverWell(rows, sides) : -1,
       maxFloor: this.maxFloor,
-      weights: plain || !atFloor ? this.recoverWeights : this.floorWeights,
+      weights: plain
+        ? this.recoverWeights
+        : atFloor
+          ? this.timedWeights.floor
+          : droughtReach
+            ? this.timedWeights.blind
+            : this.recoverWeights,
       depth: settings.recoverDepth,
       beam: search.beam,
       holdAllowed: this.rules.hold,
@@ -971,18 +978,31 @@ const CERTAIN_PIECE: readonly (readonly number[])[] = PIECES.map((_, i) => PIECE
  * Chances of the piece after the pieces the recover search knows (current and `lookahead` queue pieces): the
  * queue's next piece when the caller showed more, else `next` (uniform when not given).
  */
+interface TimedWeights {
+  floor: RecoverWeights;
+  blind: RecoverWeights;
+}
+
 /**
- * Recover mode's weights where a timed game's stack limit is at its floor (LevelPlay.atFloor; with `X.` from the
- * double killscreen, where every move is a recover move): BCTS's own (PLAIN_BCTS_WEIGHTS, the full-board
- * baseline's), the caller's recover weights (`recover.weights`) in place of any of them. No clean stack is built
- * there, so the recover terms (the well's cells, a clean stack again) have nothing to aim for, and BCTS's weights,
- * tuned for the lines a game lasts, cost a hole nearly twice what the tuned recover weights do and a column
- * transition less. Against the tuned weights with wells × 3 (round 6's): +19,070, +12,291 and +12,821 in the
- * competition format on 100–200 games of seeds 100, 300 and 500, 174 of those 500 games at the cap against 114
- * (bench/notes/nes.md, "Policy round 9").
+ * Recover mode's weights in a timed game where the default (NES_RECOVER_WEIGHTS, tuned on the competition format
+ * to level 29, where a piece waits out the reaction) is not played, the caller's recover weights
+ * (`recover.weights`) in place of any of them:
+ * - `floor`: where the stack's limit is at its floor (LevelPlay.atFloor; with `X.` from the double killscreen, where
+ *   every move is a recover move): BCTS's own (PLAIN_BCTS_WEIGHTS, the full-board baseline's). No clean stack is
+ *   built there, so the recover terms (the well's cells, a clean stack again) have nothing to aim for, and BCTS's
+ *   weights, tuned for the lines a game lasts, cost a hole nearly twice what the tuned recover weights do and a
+ *   column transition less. Against the tuned weights with wells × 3 (round 6's): +19,070, +12,291 and +12,821 in
+ *   the competition format on 100–200 games of seeds 100, 300 and 500, 174 of those 500 games at the cap against 114
+ *   (bench/notes/nes.md, "Policy round 9").
+ * - `blind`: where a piece is placed before the next one is known (LevelPlay.droughtReach set; with `X.` at 29–38):
+ *   RECOVER_WEIGHTS. The timed default there lost 94,135 a game from start 29 on the report's 1,000 games, 129 more
+ *   of them ending at 29 (bench/notes/nes.md, "The tuned weights by level").
  */
-function floorWeightsFor(given: unknown): RecoverWeights {
-  return withRecoverWeights(PLAIN_BCTS_WEIGHTS, given, 'recover.weights');
+function timedWeightsFor(given: unknown): TimedWeights {
+  return {
+    floor: withRecoverWeights(PLAIN_BCTS_WEIGHTS, given, 'recover.weights'),
+    blind: withRecoverWeights(RECOVER_WEIGHTS, given, 'recover.weights'),
+  };
 }
 
 function chancesAfter(queue: readonly Piece[], lookahead: number, next: ArrayLike<number> | undefined) {
