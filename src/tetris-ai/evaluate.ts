@@ -81,7 +81,8 @@ export const NES_RECOVER_WEIGHTS: RecoverWeights = Object.freeze({
 });
 
 /** The recover weights an AI plays unless given others: NES_RECOVER_WEIGHTS under a timed rule set, else
- * RECOVER_WEIGHTS. */
+ * RECOVER_WEIGHTS. A timed game plays them where a piece waits out the reaction; at the other levels TetrisAI plays
+ * its timed weights (src/tetris-ai/ai.ts timedWeightsFor). */
 export function defaultRecoverWeights(ruleSet: RuleSet): RecoverWeights {
   return isTimed(ruleSet) ? NES_RECOVER_WEIGHTS : RECOVER_WEIGHTS;
 }
