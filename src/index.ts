@@ -37,7 +37,6 @@ export {
   defaultGameRandomizer,
   benchGame,
   RECOVER_WEIGHTS,
-  NES_RECOVER_WEIGHTS,
   PLAIN_BCTS_WEIGHTS,
   VERSUS_WEIGHTS,
   type RecoverWeights,

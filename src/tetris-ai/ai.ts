@@ -36,7 +36,13 @@ import { MAX_LOOKAHEAD } from '../stacking-ai/input.js';
 import type { FrameInput, GamePlacement, Input, RuleSetName } from '../rules/types.js';
 import { ATTACK_TABLES, checkVersusCount, clearKindOf, lockAttack, type ClearKind } from '../rules/attack.js';
 import { checkEntries } from '../rules/garbage.js';
-import { defaultRecoverWeights, PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS, withRecoverWeights } from './evaluate.js';
+import {
+  checkRecoverWeights,
+  defaultRecoverWeights,
+  PLAIN_BCTS_WEIGHTS,
+  RECOVER_WEIGHTS,
+  withRecoverWeights,
+} from './evaluate.js';
 import type { RecoverWeights } from '../kernels/recover.js';
 import { cellsKey, clearsBoard, columnCells, rowsFilled } from './grid.js';
 import { normalizeBoard } from './board-input.js';
@@ -330,9 +336,11 @@ export class TetrisAI {
     const chanceLines = requireInt('recover.chance', recover.chance ?? search.chance, 0, 1000);
     // A beam or chance ply the caller gives is the search of every recover move.
     const nearTop = recover.beam === undefined && recover.chance === undefined ? (search.nearTop ?? null) : null;
+    // read once: the defaults and a timed game's other weights are built from the same copy
+    const givenWeights = checkRecoverWeights(recover.weights, 'recover.weights');
     const recoverWeights = withRecoverWeights(
       policy === 'fullBoardOnly' ? PLAIN_BCTS_WEIGHTS : defaultRecoverWeights(rules.ruleSet),
-      recover.weights,
+      givenWeights,
       'recover.weights',
     );
     // At most one listener on the caller's signal for the whole setup, however many waits it makes (linkedSignal).
@@ -382,7 +390,7 @@ export class TetrisAI {
         limits,
         weakerSearch({ lookahead, recoverDepth, search: { beam, chance: chanceLines }, nearTop }, profile),
         recoverWeights,
-        timedWeightsFor(recover.weights),
+        timedWeightsFor(givenWeights),
         maxFloorFor(rules.ruleSet),
         strength,
         seed,
@@ -998,7 +1006,7 @@ interface TimedWeights {
  *   RECOVER_WEIGHTS. The timed default there lost 94,135 a game from start 29 on the report's 1,000 games, 129 more
  *   of them ending at 29 (bench/notes/nes.md, "The tuned weights by level").
  */
-function timedWeightsFor(given: unknown): TimedWeights {
+function timedWeightsFor(given: Readonly<Partial<RecoverWeights>> | undefined): TimedWeights {
   return {
     floor: withRecoverWeights(PLAIN_BCTS_WEIGHTS, given, 'recover.weights'),
     blind: withRecoverWeights(RECOVER_WEIGHTS, given, 'recover.weights'),

@@ -98,13 +98,21 @@ export const MAX_RECOVER_WEIGHT = 1000;
  * checked: known names, finite numbers within ±MAX_RECOVER_WEIGHT.
  */
 export function withRecoverWeights(base: RecoverWeights, given: unknown, what: string): RecoverWeights {
-  if (given === undefined) return base;
+  const terms = checkRecoverWeights(given, what);
+  return terms === undefined ? base : Object.freeze({ ...base, ...terms });
+}
+
+/**
+ * The caller's weights (some of the terms, by name) read once and checked: known names, finite numbers within
+ * ±MAX_RECOVER_WEIGHT; a plain copy, so weights built from it for several uses read the caller's object once.
+ */
+export function checkRecoverWeights(given: unknown, what: string): Readonly<Partial<RecoverWeights>> | undefined {
+  if (given === undefined) return undefined;
   if (given === null || typeof given !== 'object' || Array.isArray(given))
     throw new StackRankError(
       'BAD_ARGUMENT',
       `${what} must be an object of weights by name (${RECOVER_TERMS.join(', ')}); got ${describe(given)}`,
     );
-  const weights: Record<string, number> = { ...base };
   const terms = fieldsOnce(what, given);
   const unknown = firstUnknownKey(terms, RECOVER_TERMS);
   if (unknown !== undefined)
@@ -112,6 +120,7 @@ export function withRecoverWeights(base: RecoverWeights, given: unknown, what: s
       'BAD_ARGUMENT',
       `${what}: unknown term ${describe(unknown)}; terms are ${RECOVER_TERMS.join(', ')}`,
     );
+  const weights: Record<string, number> = {};
   for (const [name, value] of Object.entries(terms)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > MAX_RECOVER_WEIGHT)
       throw new StackRankError(
@@ -120,7 +129,7 @@ export function withRecoverWeights(base: RecoverWeights, given: unknown, what: s
       );
     weights[name] = value;
   }
-  return Object.freeze(weights as RecoverWeights);
+  return Object.freeze(weights as Partial<RecoverWeights>);
 }
 
 /**
