@@ -12,18 +12,22 @@
  * format's 49 with its double killscreen at 39) and scores each candidate by its average NES score less
  * `top-out-cost` (default 0 here) times its share of games that topped out before the cap: a game lost before level
  * 29 also loses what the main format's games make from 29 (about 600,000), which the cap-29 score does not see
- * (--rules, --randomizer and --max-pieces do not apply). Every candidate of a
+ * (--rules, --randomizer and --max-pieces do not apply). --nes-start-level S and --nes-double-killscreen D (0: none)
+ * play that format from another start level or with the double killscreen elsewhere, as `bench nes --start-level S
+ * --double-killscreen D` does: from start 29 with D 29 every move is at the double killscreen's speed. Every candidate of a
  * generation plays the same games (common random numbers); keep its seeds apart from the held-out seeds a result is
  * checked on (bench/notes/nes.md, "Recover weights tuned for the timed game").
  *
  *   npx tsx bench/tune-recover.ts [--rules nesUntimed] [--randomizer nes] [--games 20] [--max-pieces 5000]
  *                                 [--population 14] [--generations 8] [--sigma 0.35] [--seed 100]
- *                                 [--sampler-seed 1] [--top-out-cost 1] [--from weights.json|hand-set]
- *                                 [--nes-max-level 29] [--threads 2] [--out tune-recover]
+ *                                 [--sampler-seed 1] [--top-out-cost 1] [--from weights.json|hand-set|recover|bcts]
+ *                                 [--nes-max-level 29] [--nes-start-level 18] [--nes-double-killscreen 39]
+ *                                 [--threads 2] [--out tune-recover]
  *
  * --from starts from other weights than the defaults (RECOVER_WEIGHTS; NES_RECOVER_WEIGHTS with --nes-max-level): a JSON file holding an object of weights by
  * name (terms it leaves out keep their default) or an earlier run's results (its `final`), or `hand-set`, the
- * weights before any tuning (BCTS's with hand-set recover terms). The defaults came from two runs, made when nes
+ * weights before any tuning (BCTS's with hand-set recover terms), `recover` (RECOVER_WEIGHTS) or `bcts`
+ * (PLAIN_BCTS_WEIGHTS). The defaults came from two runs, made when nes
  * stacked over floors of up to 4 rows with a recover beam of 12 and no chance ply (bench/notes/results.md, "Floors of at most
  * 2 rows"), so today's defaults do not replay them:
  *
@@ -55,6 +59,8 @@ const { values: args } = benchArgs(import.meta.url, {
   'top-out-cost': { type: 'string' },
   from: { type: 'string' },
   'nes-max-level': { type: 'string' },
+  'nes-start-level': { type: 'string' },
+  'nes-double-killscreen': { type: 'string' },
   threads: { type: 'string', default: '2' },
   out: { type: 'string', default: 'tune-recover' },
 });
@@ -69,7 +75,13 @@ const threads = Number(args.threads);
 const nes =
   args['nes-max-level'] === undefined
     ? null
-    : nesFormat({ maxLevel: Number(args['nes-max-level']) === 0 ? null : Number(args['nes-max-level']) });
+    : nesFormat({
+        maxLevel: Number(args['nes-max-level']) === 0 ? null : Number(args['nes-max-level']),
+        ...(args['nes-start-level'] === undefined ? {} : { startLevel: Number(args['nes-start-level']) }),
+        ...(args['nes-double-killscreen'] === undefined
+          ? {}
+          : { doubleKillscreen: Number(args['nes-double-killscreen']) || null }),
+      });
 const topOutCost = Number(args['top-out-cost'] ?? (nes ? 0 : 1));
 /** The weights before any tuning: BCTS's, and the recover terms set by hand (bench/notes/results.md). */
 const HAND_SET: RecoverWeights = { ...PLAIN_BCTS_WEIGHTS, wellCells: -10, clean: 60, floorRows: -10, wellCover: -10 };
@@ -80,6 +92,8 @@ const defaults = nes ? NES_RECOVER_WEIGHTS : RECOVER_WEIGHTS;
 async function startingWeights(from: string | undefined): Promise<RecoverWeights> {
   if (from === undefined) return defaults;
   if (from === 'hand-set') return HAND_SET;
+  if (from === 'recover') return RECOVER_WEIGHTS;
+  if (from === 'bcts') return PLAIN_BCTS_WEIGHTS;
   // A weights file, or an earlier run's results (it starts from where that run ended), read as bench game reads them.
   return loadRecoverWeights(from, '--from', undefined, defaults);
 }
@@ -150,6 +164,8 @@ const path = writeResults(args.out, {
   machine: machine(),
   options: {
     nesMaxLevel: nes ? nes.maxLevel : undefined,
+    nesStartLevel: nes ? nes.rules.level : undefined,
+    nesDoubleKillscreen: nes ? (args['nes-double-killscreen'] ?? 'default') : undefined,
     rules,
     randomizer,
     games,
