@@ -174,7 +174,7 @@ export interface TetrisAIOptions {
   /** Recover search: pieces searched (default min(lookahead + 1, 2)), lines kept per level (default 4 under nes,
    * tgm and tgm20g, else 12), lines the chance ply values over the next piece (0: none; default 12 under classic, 3
    * under nes, tgm and tgm20g, 0 under guideline), and weights of the
-   * evaluator's terms by name in place of the defaults (RECOVER_WEIGHTS; NES_RECOVER_WEIGHTS under a timed rule set;
+   * evaluator's terms by name in place of the defaults (RECOVER_WEIGHTS; NES_RECOVER_WEIGHTS under a timed rule set tapping X.;
    * PLAIN_BCTS_WEIGHTS under 'fullBoardOnly' and where a timed game's stack limit is at its floor; docs/game.md,
    * "Recover mode"). */
   recover?: { depth?: number; beam?: number; chance?: number; weights?: Partial<RecoverWeights> };

@@ -12,7 +12,7 @@ import { describe, fieldsOnce, firstUnknownKey, StackRankError } from '../errors
 import { PRESETS } from '../fullboard/presets.js';
 import { RecoverKernel } from '../kernels/recover.js';
 import type { BoardFeatures, MoveFacts, RecoverWeights } from '../kernels/recover.js';
-import { isTimed, type RuleSet } from '../rules/rule-sets.js';
+import { isTimed, NES_TIMELINE, type RuleSet } from '../rules/rule-sets.js';
 
 const bcts = (name: (typeof PRESETS.bcts.features)[number]): number =>
   PRESETS.bcts.weights[PRESETS.bcts.features.indexOf(name)];
@@ -80,11 +80,13 @@ export const NES_RECOVER_WEIGHTS: RecoverWeights = Object.freeze({
   wellCover: -8.209,
 });
 
-/** The recover weights an AI plays unless given others: NES_RECOVER_WEIGHTS under a timed rule set, else
- * RECOVER_WEIGHTS. A timed game plays them where a piece waits out the reaction; at the other levels TetrisAI plays
- * its timed weights (src/tetris-ai/ai.ts timedWeightsFor). */
+/** The recover weights an AI plays unless given others: NES_RECOVER_WEIGHTS under a timed rule set tapping at the
+ * competition's `X.` (the timeline they were tuned at), else RECOVER_WEIGHTS. At 12 Hz (`X....`, capped at 29) the
+ * tuned weights made 825,083 a game against 836,517 on the report's 1,000 games, 119 of them ending at 18 against 68
+ * (bench/notes/nes.md, "The tuned weights by timeline"). A timed game plays them where a piece waits out the
+ * reaction; at the other levels TetrisAI plays its timed weights (src/tetris-ai/ai.ts timedWeightsFor). */
 export function defaultRecoverWeights(ruleSet: RuleSet): RecoverWeights {
-  return isTimed(ruleSet) ? NES_RECOVER_WEIGHTS : RECOVER_WEIGHTS;
+  return isTimed(ruleSet) && ruleSet.timeline === NES_TIMELINE ? NES_RECOVER_WEIGHTS : RECOVER_WEIGHTS;
 }
 
 /** The terms' names, in the order of RecoverWeights and of the kernel's weights (test/kernel-layout.test.ts). */

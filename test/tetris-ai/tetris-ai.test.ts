@@ -447,6 +447,22 @@ describe('TetrisAI recover weights', () => {
     expect(NES_RECOVER_WEIGHTS.columnTransitions).not.toBe(RECOVER_WEIGHTS.columnTransitions);
   });
 
+  it('plays NES_RECOVER_WEIGHTS only at the timeline they were tuned at (X.), RECOVER_WEIGHTS at 12 Hz', async () => {
+    const rules = { ...RULE_SETS.nes, timeline: 'X....' };
+    const game = async (weights?: typeof RECOVER_WEIGHTS) => {
+      const ai = await TetrisAI.create({
+        rules,
+        table,
+        well: 'right',
+        recover: weights ? { weights: { ...weights } } : {},
+      });
+      return [await gameMoves(ai, 1), await gameMoves(ai, 2), await gameMoves(ai, 3), await gameMoves(ai, 4)];
+    };
+    const byDefault = await game();
+    expect(await game(RECOVER_WEIGHTS)).toEqual(byDefault);
+    expect(await game(NES_RECOVER_WEIGHTS)).not.toEqual(byDefault);
+  });
+
   it('refuses unknown terms, unknown recover options and weights that are not finite numbers within ±1000', async () => {
     const cases: [unknown, RegExp][] = [
       [{ weights: { hole: -1 } }, /recover.weights: unknown term "hole"; terms are landingHeight, /],
