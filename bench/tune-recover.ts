@@ -34,6 +34,14 @@
  *   npx tsx bench/tune-recover.ts --from hand-set --out tune-recover-1
  *   npx tsx bench/tune-recover.ts --from bench/results/tune-recover-1.json --sigma 0.2 --generations 6
  *                                 --population 12 --max-pieces 10000 --seed 200 --top-out-cost 2 --out tune-recover-2
+ *
+ * FLOOR_RECOVER_WEIGHTS (the timed game's weights where its limit is at its floor) came from games played wholly at
+ * the double killscreen's speed, 100 lines each (bench/notes/nes.md, "Floor recover weights tuned for the double
+ * killscreen"):
+ *
+ *   npx tsx bench/tune-recover.ts --nes-start-level 15 --nes-double-killscreen 15 --nes-max-level 16 --from bcts
+ *                                 --games 200 --population 14 --generations 8 --sigma 0.3 --seed 3000 --threads 1
+ *                                 --out tune-floor
  */
 import { NES_RECOVER_WEIGHTS, PLAIN_BCTS_WEIGHTS, RECOVER_TERMS, RECOVER_WEIGHTS } from '../src/tetris-ai/evaluate.js';
 import type { RecoverWeights } from '../src/kernels/recover.js';

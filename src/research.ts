@@ -89,8 +89,8 @@ export {
   type FeatureEntry,
 } from './fullboard/features.js';
 export { FEATURE_SETS, DEFAULT_WEIGHTS, resolveWeights, type FeatureSetName } from './fullboard/presets.js';
-// Recover mode's weights tuned for the timed NES game (docs/game.md, "Recover mode").
-export { NES_RECOVER_WEIGHTS } from './tetris-ai/evaluate.js';
+// Recover mode's weights tuned for the timed NES game, and for its double killscreen (docs/game.md, "Recover mode").
+export { FLOOR_RECOVER_WEIGHTS, NES_RECOVER_WEIGHTS } from './tetris-ai/evaluate.js';
 export { kernelFeatures } from './fullboard/player.js';
 export {
   trainWeights,

@@ -39,6 +39,7 @@ import { checkEntries } from '../rules/garbage.js';
 import {
   checkRecoverWeights,
   defaultRecoverWeights,
+  FLOOR_RECOVER_WEIGHTS,
   PLAIN_BCTS_WEIGHTS,
   RECOVER_WEIGHTS,
   withRecoverWeights,
@@ -175,8 +176,8 @@ export interface TetrisAIOptions {
    * tgm and tgm20g, else 12), lines the chance ply values over the next piece (0: none; default 12 under classic, 3
    * under nes, tgm and tgm20g, 0 under guideline), and weights of the
    * evaluator's terms by name in place of the defaults (RECOVER_WEIGHTS; NES_RECOVER_WEIGHTS under a timed rule set tapping X.;
-   * PLAIN_BCTS_WEIGHTS under 'fullBoardOnly' and where a timed game's stack limit is at its floor; docs/game.md,
-   * "Recover mode"). */
+   * PLAIN_BCTS_WEIGHTS under 'fullBoardOnly'; FLOOR_RECOVER_WEIGHTS where a timed game's stack limit is at its floor;
+   * docs/game.md, "Recover mode"). */
   recover?: { depth?: number; beam?: number; chance?: number; weights?: Partial<RecoverWeights> };
   /** The randomizer's preview table (loadOrBuildCachedPreviewTable, docs/api.md) to score the randomizer-aware
    * search's leaves instead of the rank table's best rank per piece; needs `randomizer`. */
@@ -996,19 +997,19 @@ interface TimedWeights {
  * to level 29, where a piece waits out the reaction) is not played, the caller's recover weights
  * (`recover.weights`) in place of any of them:
  * - `floor`: where the stack's limit is at its floor (LevelPlay.atFloor; with `X.` from the double killscreen, where
- *   every move is a recover move): BCTS's own (PLAIN_BCTS_WEIGHTS, the full-board baseline's). No clean stack is
- *   built there, so the recover terms (the well's cells, a clean stack again) have nothing to aim for, and BCTS's
- *   weights, tuned for the lines a game lasts, cost a hole nearly twice what the tuned recover weights do and a
- *   column transition less. Against the tuned weights with wells × 3 (round 6's): +19,070, +12,291 and +12,821 in
- *   the competition format on 100–200 games of seeds 100, 300 and 500, 174 of those 500 games at the cap against 114
- *   (bench/notes/nes.md, "Policy round 9").
+ *   every move is a recover move): FLOOR_RECOVER_WEIGHTS, BCTS's (PLAIN_BCTS_WEIGHTS) tuned for the lines a game
+ *   lasts at the double killscreen. No clean stack is built there, so the recover terms (the well's cells, a clean
+ *   stack again) have nothing to aim for and are 0. BCTS's own, played there first, made +19,070, +12,291 and
+ *   +12,821 against the tuned weights with wells × 3 (round 6's; bench/notes/nes.md, "Policy round 9"); the tuned
+ *   set +3,385 and +3,609 a game from 39 against BCTS's on 500 held-out games each (bench/notes/nes.md, "Floor
+ *   recover weights tuned for the double killscreen").
  * - `blind`: where a piece is placed before the next one is known (LevelPlay.droughtReach set; with `X.` at 29–38):
  *   RECOVER_WEIGHTS. The timed default there lost 94,135 a game from start 29 on the report's 1,000 games, 129 more
  *   of them ending at 29 (bench/notes/nes.md, "The tuned weights by level").
  */
 function timedWeightsFor(given: Readonly<Partial<RecoverWeights>> | undefined): TimedWeights {
   return {
-    floor: withRecoverWeights(PLAIN_BCTS_WEIGHTS, given, 'recover.weights'),
+    floor: withRecoverWeights(FLOOR_RECOVER_WEIGHTS, given, 'recover.weights'),
     blind: withRecoverWeights(RECOVER_WEIGHTS, given, 'recover.weights'),
   };
 }

@@ -80,6 +80,33 @@ export const NES_RECOVER_WEIGHTS: RecoverWeights = Object.freeze({
   wellCover: -8.209,
 });
 
+/**
+ * Recover mode's weights in a timed game where the stack's limit is at its floor (with `X.` from the double
+ * killscreen at 39, where every move is a recover move; src/tetris-ai/ai.ts timedWeightsFor): tuned by
+ * bench/tune-recover.ts from BCTS's (PLAIN_BCTS_WEIGHTS) on games played wholly at the double killscreen's speed with
+ * the limit at its floor (start 15, two rows a frame from 15, capped at 16: 100 lines, about what a game has from 39
+ * to the cap at 49), scored by the average NES score, i.e. the lines a game lasts (bench/notes/nes.md, "Floor recover
+ * weights tuned for the double killscreen"). On the competition format's 1,000 held-out games (seeds 700 and 900,
+ * 500 each) the score from 39 rose +3,385 and +3,609 a game (87,859 → 91,244 and 96,138 → 99,747) and 320 games
+ * reached the cap against 272; from start 29 with no cap, +35,931 and +29,953 a game. Against BCTS's: a piece's
+ * landing height costs a third less, its eroded cells 15 % less, the hole terms 9–19 % less, the transitions and
+ * wells within about 6 %; the recover terms stay 0 (no well is kept at the floor).
+ */
+export const FLOOR_RECOVER_WEIGHTS: RecoverWeights = Object.freeze({
+  landingHeight: -8.495,
+  erodedPieceCells: 5.602,
+  rowTransitions: -9.138,
+  columnTransitions: -20.129,
+  holes: -11.734,
+  cumulativeWells: -9.848,
+  holeDepth: -1.314,
+  rowsWithHoles: -21.788,
+  wellCells: 0,
+  clean: 0,
+  floorRows: 0,
+  wellCover: 0,
+});
+
 /** The recover weights an AI plays unless given others: NES_RECOVER_WEIGHTS under a timed rule set tapping at the
  * competition's `X.` (the timeline they were tuned at), else RECOVER_WEIGHTS. At 12 Hz (`X....`, capped at 29) the
  * tuned weights made 825,083 a game against 836,517 on the report's 1,000 games, 119 of them ending at 18 against 68

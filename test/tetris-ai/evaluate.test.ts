@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { PRESETS } from '../../src/fullboard/presets.js';
 import {
   boardFeatures,
+  FLOOR_RECOVER_WEIGHTS,
   NES_RECOVER_WEIGHTS,
   PLAIN_BCTS_WEIGHTS,
   RECOVER_TERMS,
@@ -112,19 +113,20 @@ describe('the recover evaluator equals the full-board reference features', () =>
 describe('the recover weights', () => {
   it('docs/game.md tables them as the code has them, and the baseline plays BCTS to the last digit', () => {
     const doc = readFileSync(new URL('../../docs/game.md', import.meta.url), 'utf8');
-    // "| term (what) | tuned | timed NES | BCTS |", the signs written as the minus sign
+    // "| term (what) | tuned | timed NES | BCTS | timed NES at the floor |", the signs written as the minus sign
     const rows = new Map(
-      [...doc.matchAll(/^\| (\w+)[^|]* \| ([−\d.]+) \| ([−\d.]+) \| ([−\d.]+) \|$/gm)].map((m) => [
+      [...doc.matchAll(/^\| (\w+)[^|]* \| ([−\d.]+) \| ([−\d.]+) \| ([−\d.]+) \| ([−\d.]+) \|$/gm)].map((m) => [
         m[1],
         m.slice(2).map((v) => Number(v.replace('−', '-'))),
       ]),
     );
     expect([...rows.keys()]).toEqual(RECOVER_TERMS);
     for (const term of RECOVER_TERMS) {
-      const [tuned, timed, bcts] = rows.get(term)!;
+      const [tuned, timed, bcts, floor] = rows.get(term)!;
       expect(tuned, term).toBe(RECOVER_WEIGHTS[term]);
       expect(timed, term).toBe(NES_RECOVER_WEIGHTS[term]);
       expect(bcts, term).toBeCloseTo(PLAIN_BCTS_WEIGHTS[term], 3);
+      expect(floor, term).toBe(FLOOR_RECOVER_WEIGHTS[term]);
     }
     const { features, weights } = PRESETS.bcts;
     expect(features.map((f) => PLAIN_BCTS_WEIGHTS[f as keyof typeof PLAIN_BCTS_WEIGHTS])).toEqual(weights);

@@ -13,7 +13,12 @@ import type { GameMove } from '../../src/tetris-ai/decision.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { RULE_SETS } from '../../src/rules/rule-sets.js';
 import { StackRankError } from '../../src/errors.js';
-import { NES_RECOVER_WEIGHTS, RECOVER_WEIGHTS } from '../../src/tetris-ai/evaluate.js';
+import {
+  FLOOR_RECOVER_WEIGHTS,
+  NES_RECOVER_WEIGHTS,
+  PLAIN_BCTS_WEIGHTS,
+  RECOVER_WEIGHTS,
+} from '../../src/tetris-ai/evaluate.js';
 import {
   HANDOVER_LINES,
   burnsRows,
@@ -326,7 +331,7 @@ describe('the well and the stack limit by level', () => {
 
   it('at level 39 fills a notch in the middle where, with the recover weights played below 39, it hangs a T over the left edge', async () => {
     const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table });
-    // the caller's weights, all of them (the timed game's own below 39), stand in for BCTS's at the floor
+    // the caller's weights, all of them (the timed game's own below 39), stand in for the floor's
     const asBelow = await TetrisAI.create({
       rules: 'nes',
       lookahead: 1,
@@ -352,34 +357,39 @@ describe('the well and the stack limit by level', () => {
     ]);
   });
 
-  it('at level 39 lays an L low into the middle where the tuned recover weights with wells × 3 stack it 6 rows high', async () => {
+  it("at level 39 plays FLOOR_RECOVER_WEIGHTS: an L stacked 6 rows high that BCTS's weights lay low into the middle", async () => {
     const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table });
-    // round 6's play at the floor: the tuned recover weights with cumulativeWells × 3, given whole
-    const round6 = await TetrisAI.create({
-      rules: 'nes',
-      lookahead: 1,
-      table,
-      recover: { weights: { ...RECOVER_WEIGHTS, cumulativeWells: 3 * RECOVER_WEIGHTS.cumulativeWells } },
-    });
+    const given = async (weights: typeof RECOVER_WEIGHTS) =>
+      TetrisAI.create({ rules: 'nes', lookahead: 1, table, recover: { weights } });
+    // BCTS's own (the floor's weights before they were tuned for the double killscreen), and round 6's play at the
+    // floor (the tuned recover weights with cumulativeWells × 3), each given whole
+    const bcts = await given(PLAIN_BCTS_WEIGHTS);
+    const round6 = await given({ ...RECOVER_WEIGHTS, cumulativeWells: 3 * RECOVER_WEIGHTS.cumulativeWells });
     const board = boardRows([1, 5, 5, 3, 1, 1, 5, 1, 0, 5], []);
-    const move = ai.nextMove({ board, current: 'L', queue: [], level: 39 })!;
+    const at = (player: TetrisAI, level: number) => player.nextMove({ board, current: 'L', queue: [], level })!;
+    const move = at(ai, 39);
     expect(move.mode).toBe('recover');
     // BCTS's weights: into the two low columns 4–5, the stack's top where it was (5 rows)
-    expect(move.cells).toEqual([
+    const low = [
       [4, 1],
       [5, 1],
       [4, 2],
       [4, 3],
-    ]);
-    // round 6's: over columns 2–3 up to row 5, 6 rows high, columns 4–5 left 4 rows under their neighbours
-    expect(round6.nextMove({ board, current: 'L', queue: [], level: 39 })!.cells).toEqual([
+    ];
+    expect(at(bcts, 39).cells).toEqual(low);
+    // the floor's (a landing height a third cheaper than BCTS's) and round 6's: over columns 2–3 up to row 5, 6 rows
+    // high, columns 4–5 left 4 rows under their neighbours
+    const high = [
       [3, 3],
       [3, 4],
       [2, 5],
       [3, 5],
-    ]);
-    // below the floor the AI plays the tuned recover weights (wells × 1) as before: the same L there at 38
-    expect(ai.nextMove({ board, current: 'L', queue: [], level: 38 })!.cells).toEqual(move.cells);
+    ];
+    expect(move.cells).toEqual(high);
+    expect(at(await given(FLOOR_RECOVER_WEIGHTS), 39).cells).toEqual(high);
+    expect(at(round6, 39).cells).toEqual(high);
+    // at 38 (placed blind, under the floor's limit) the AI plays RECOVER_WEIGHTS, not the floor's: BCTS's L there
+    expect(at(ai, 38).cells).toEqual(low);
   });
 
   it('at level 38 plays toward the right well a stack whose well is on the left, which it keeps at 37', async () => {
