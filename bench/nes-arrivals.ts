@@ -1,0 +1,103 @@
+/**
+ * The board each game of `stackrank bench nes` brings to a level, by the game's fate (bench/notes/nes.md, "Where the
+ * games end at 39"): replays the competition format's games (playOneGame, the loop playGame runs: the same seeds and
+ * moves), keeps each game's board as the first piece of `--level` appears, and groups the games by whether they
+ * ended at that level (and were not cut by the cap) or went past it. Prints a table by fate (games, the board's mean
+ * height, holes and the lines the games cleared at that level) and draws the boards of the games that ended there
+ * after at most `--draw-lines` lines, top row first ('#' filled, '.' empty). Writes bench/results/nes-arrivals.json.
+ *
+ *   npx tsx bench/nes-arrivals.ts [--games 100] [--seed 1] [--level 39] [--draw-lines 3]
+ */
+import { drawPlacement } from '../src/cli/analyze.js';
+import { BOARD_MAX_HEIGHT, Board } from '../src/rules/board.js';
+import { linesToLevel, nesFormat } from '../src/rules/nes-game.js';
+import { TetrisAI } from '../src/tetris-ai/ai.js';
+import { playOneGame } from '../src/tetris-ai/play.js';
+import { benchArgs, machine, printTable, writeResults } from './common.js';
+
+const { values: args } = benchArgs(import.meta.url, {
+  games: { type: 'string', default: '100' },
+  seed: { type: 'string', default: '1' },
+  level: { type: 'string', default: '39' },
+  'draw-lines': { type: 'string', default: '3' },
+});
+const format = nesFormat();
+const level = Number(args.level);
+const seed = Number(args.seed);
+const drawLines = Number(args['draw-lines']);
+const from = linesToLevel(format.rules.level!, level);
+const ai = await TetrisAI.create({ rules: format.rules, lookahead: 1, randomizer: 'nes' });
+const width = ai.width;
+
+const columnHeight = (rows: Uint32Array, x: number) => {
+  for (let y = rows.length - 1; y >= 0; y--) if ((rows[y] >> x) & 1) return y + 1;
+  return 0;
+};
+const heights = (rows: Uint32Array) => Array.from({ length: width }, (_, x) => columnHeight(rows, x));
+const holes = (rows: Uint32Array) =>
+  heights(rows).reduce(
+    (n, h, x) => n + Array.from({ length: h }, (_, y) => (rows[y] >> x) & 1).filter((c) => !c).length,
+    0,
+  );
+
+interface Arrival {
+  game: number;
+  fate: 'ended there' | 'went past';
+  heights: number[];
+  holes: number;
+  linesThere: number;
+  piecesThere: number;
+}
+const arrivals: Arrival[] = [];
+for (let game = 0; game < Number(args.games); game++) {
+  let lines = 0;
+  let board: Uint32Array | null = null;
+  let linesThere = 0;
+  let piecesThere = 0;
+  const tally = await playOneGame(
+    ai,
+    game,
+    { randomizer: 'nes', lookahead: 1, hold: false, maxPieces: 10_000, seed, maxLevel: format.maxLevel },
+    {
+      onTurn: (turn) => {
+        if (lines >= from && lines < from + 10) {
+          board ??= turn.before.slice(0, BOARD_MAX_HEIGHT);
+          piecesThere++;
+          linesThere = Math.min(10, lines + turn.lines - from);
+        }
+        lines += turn.lines;
+      },
+    },
+  );
+  if (board === null) continue;
+  const rows = board as Uint32Array;
+  const ended = tally.nes!.endLevel === level && !tally.nes!.reachedCap;
+  const a: Arrival = {
+    game,
+    fate: ended ? 'ended there' : 'went past',
+    heights: heights(rows),
+    holes: holes(rows),
+    linesThere,
+    piecesThere,
+  };
+  arrivals.push(a);
+  if (ended && linesThere <= drawLines)
+    console.log(
+      `game ${game}: ${linesThere} lines in ${piecesThere} pieces at ${level}, from\n${drawPlacement(Board.fromBits(rows, width), null).join('\n')}\n`,
+    );
+}
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
+const table = (['ended there', 'went past'] as const).map((fate) => {
+  const g = arrivals.filter((a) => a.fate === fate);
+  return {
+    [`fate at ${level}`]: fate,
+    games: g.length,
+    'mean height': mean(g.map((a) => Math.max(...a.heights))),
+    'mean holes': mean(g.map((a) => a.holes)),
+    [`mean lines at ${level}`]: mean(g.map((a) => a.linesThere)),
+  };
+});
+console.log(`${arrivals.length} of ${args.games} games reached level ${level} (seed ${seed}); their boards then:`);
+printTable(table);
+writeResults('nes-arrivals', { machine: machine(), seed, games: Number(args.games), level, table, arrivals });
