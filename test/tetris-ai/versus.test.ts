@@ -461,7 +461,7 @@ describe('the quick placement list below the first ply', () => {
           want.map((p) => `${p.rotation} ${p.x} ${p.y}`),
         );
       }),
-      { numRuns: 400 },
+      { numRuns: 400, seed: 4 },
     );
     expect(listed).toBeGreaterThan(150);
   }, 60_000);
@@ -481,7 +481,7 @@ describe('the quick placement list below the first ply', () => {
           expect(cellsOf(quick)).toEqual(all);
         }
       }),
-      { numRuns: 400 },
+      { numRuns: 600, seed: 4 },
     );
     expect(compared).toBeGreaterThan(100);
   }, 60_000);
