@@ -8,6 +8,7 @@
  *
  *   npx tsx bench/nes-arrivals.ts [--games 100] [--seed 1] [--level 39] [--draw-lines 3]
  */
+import { columnHeights, countHoles } from '../src/board-rows.js';
 import { drawPlacement } from '../src/cli/analyze.js';
 import { BOARD_MAX_HEIGHT, Board } from '../src/rules/board.js';
 import { linesToLevel, nesFormat } from '../src/rules/nes-game.js';
@@ -28,17 +29,6 @@ const drawLines = Number(args['draw-lines']);
 const from = linesToLevel(format.rules.level!, level);
 const ai = await TetrisAI.create({ rules: format.rules, lookahead: 1, randomizer: 'nes' });
 const width = ai.width;
-
-const columnHeight = (rows: Uint32Array, x: number) => {
-  for (let y = rows.length - 1; y >= 0; y--) if ((rows[y] >> x) & 1) return y + 1;
-  return 0;
-};
-const heights = (rows: Uint32Array) => Array.from({ length: width }, (_, x) => columnHeight(rows, x));
-const holes = (rows: Uint32Array) =>
-  heights(rows).reduce(
-    (n, h, x) => n + Array.from({ length: h }, (_, y) => (rows[y] >> x) & 1).filter((c) => !c).length,
-    0,
-  );
 
 interface Arrival {
   game: number;
@@ -75,8 +65,8 @@ for (let game = 0; game < Number(args.games); game++) {
   const a: Arrival = {
     game,
     fate: ended ? 'ended there' : 'went past',
-    heights: heights(rows),
-    holes: holes(rows),
+    heights: columnHeights(rows, width),
+    holes: countHoles(rows, width),
     linesThere,
     piecesThere,
   };

@@ -88,7 +88,8 @@ const nes =
         ...(args['nes-start-level'] === undefined ? {} : { startLevel: Number(args['nes-start-level']) }),
         ...(args['nes-double-killscreen'] === undefined
           ? {}
-          : { doubleKillscreen: Number(args['nes-double-killscreen']) || null }),
+          : // 0 is none; any other value is checked by nesFormat (a level, 1 to MAX_LEVEL)
+            { doubleKillscreen: args['nes-double-killscreen'] === '0' ? null : Number(args['nes-double-killscreen']) }),
       });
 const topOutCost = Number(args['top-out-cost'] ?? (nes ? 0 : 1));
 /** The weights before any tuning: BCTS's, and the recover terms set by hand (bench/notes/results.md). */
