@@ -36,6 +36,7 @@ import {
   type LeafName,
 } from './leaf.js';
 import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './run-files.js';
+import { MAX_THREADS } from '../threads.js';
 import {
   RULE_SETS_WITH_HOLD,
   TABLE_SOURCE,
@@ -410,8 +411,8 @@ the first move beyond), all (every ply; slower) or first (docs/game.md, "Hold").
 
 /**
  * The games `range` of one player: those of `resumed` (a checkpoint's tallies) are not played again; the others are
- * played in contiguous stretches. The run's description comes from a played stretch or, when every game was
- * resumed, from `meta` (a finished part) or by playing the last game again. The stretches are always pooled by
+ * played in contiguous stretches. The run's description comes from a played stretch: when every game was resumed,
+ * the last one is played again, and only the thread count is taken from the part's recorded `meta`. The stretches are always pooled by
  * mergeGameResults, as `stackrank merge` pools shards (partResult): a rerun with a finished checkpoint prints what
  * the uninterrupted run printed (docs/distributed.md, "Checkpoints").
  */
@@ -422,7 +423,9 @@ export async function playResuming(
   play: (start: number, end: number) => Promise<PlayGameResult>,
 ): Promise<PlayGameResult> {
   const done = new Map(resumed.map((t) => [t.game, t]));
-  if (meta === null && done.size === range.end - range.start) done.delete(range.end - 1);
+  // A fully finished part plays its last game again: the run's description then comes from this run, never from
+  // the file (a damaged one would otherwise be copied into the checkpoint, which then would not merge).
+  if (done.size === range.end - range.start) done.delete(range.end - 1);
   const results: PlayGameResult[] = [];
   const stretches = (has: boolean) => {
     const out: GameRange[] = [];
@@ -435,13 +438,18 @@ export async function playResuming(
     return out;
   };
   for (const { start, end } of stretches(false)) results.push(await play(start, end));
-  const described = results.length > 0 ? runMeta(results[0]) : meta!;
+  const described = runMeta(results[0]);
   for (const { start, end } of stretches(true)) {
     const tallies = [];
     for (let g = start; g < end; g++) tallies.push(done.get(g)!);
     results.push(partResult(described, { start, end }, tallies, 0));
   }
-  return mergeGameResults(results);
+  const merged = mergeGameResults(results);
+  // The resumed games' thread count (the most any part used), when the file holds one that could be.
+  const threads = meta?.threads;
+  if (Number.isInteger(threads) && (threads as number) > merged.threads && (threads as number) <= MAX_THREADS)
+    merged.threads = threads as number;
+  return merged;
 }
 
 /**

@@ -874,6 +874,8 @@ export function checkGameRun(run: Record<string, unknown>, where: string): void 
   const bad = (field: string, allowed: string) =>
     new StackRankError('BAD_ARGUMENT', `${where}: ${field} must be ${allowed}; got ${describe(run[field])}`);
   if (!isRuleSetName(run.rules)) throw bad('rules', `one of ${RULE_SET_NAMES.join(', ')}`);
+  // A result recorded before the format existed leaves it out.
+  if (run.format !== undefined) checkRunFormat(run.rules, run.format, where);
   if (!isRandomizerName(run.randomizer)) throw bad('randomizer', `one of ${RANDOMIZER_NAMES.join(', ')}`);
   recordInt(where, 'lookahead', run.lookahead, 0, MAX_LOOKAHEAD);
   if (typeof run.hold !== 'boolean') throw bad('hold', 'true or false');
@@ -895,6 +897,37 @@ export function checkGameRun(run: Record<string, unknown>, where: string): void 
     } catch (e) {
       throw new StackRankError('BAD_ARGUMENT', `${where}: ${(e as Error).message}`);
     }
+  }
+}
+
+/**
+ * Checks a result's `format` against its preset: null for a rule set without time, otherwise the time and level cap
+ * an NES game of that preset can be played with (checkFormat). BAD_ARGUMENT naming `where` otherwise.
+ */
+function checkRunFormat(rules: RuleSetName, format: unknown, where: string): void {
+  const preset = RULE_SETS[rules];
+  if (format === null) {
+    if (isTimed(preset))
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `${where}: format must be an object for the timed ${rules} rule set; got null`,
+      );
+    return;
+  }
+  if (!isTimed(preset))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${where}: format must be null for the ${rules} rule set, which has no time; got ${describe(format)}`,
+    );
+  const f = recordObject(`${where}: format`, format);
+  try {
+    checkFormat({
+      rules: { ...preset, timing: f.timing, level: f.level, timeline: f.timeline, reaction: f.reaction } as RuleSet,
+      maxLevel: f.maxLevel as number | null,
+    });
+  } catch (e) {
+    if (e instanceof StackRankError) throw new StackRankError('BAD_ARGUMENT', `${where}: format: ${e.message}`);
+    throw e;
   }
 }
 

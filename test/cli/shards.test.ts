@@ -380,6 +380,49 @@ describe('rerunning with a finished checkpoint prints what the first run printed
   });
 });
 
+describe('a finished checkpoint whose run description was damaged', { timeout: 300_000 }, () => {
+  let d: string;
+  let args: string[];
+  beforeAll(async () => {
+    d = sub();
+    args = [...RUNS['bench game'](), '--json', '--shard', '0/2'];
+    const first = await runCli([...args, '--out', join(d, 'first.json')]);
+    expect(first.code, first.err).toBe(0);
+    writeFileSync(join(d, 'first.out'), first.out);
+    const other = await runCli([...RUNS['bench game'](), '--shard', '1/2', '--out', join(d, 'other.json')]);
+    expect(other.code, other.err).toBe(0);
+  });
+  const damaged = (damage: (meta: Record<string, unknown>) => Record<string, unknown>) => {
+    const ck = join(sub(), 'ck.json');
+    const file = JSON.parse(readFileSync(join(d, 'first.json'), 'utf8'));
+    for (const part of file.parts) part.meta = damage(part.meta);
+    writeFileSync(ck, JSON.stringify(file));
+    return ck;
+  };
+
+  it('another seed: the rerun describes the run itself, prints and records the first run, and merges', async () => {
+    // The description comes from a game played again, never from the file: the damaged one used to be copied into
+    // the checkpoint, which then no longer merged with the run's other shard.
+    const ck = damaged((meta) => ({ ...meta, seed: (meta.seed as number) + 1 }));
+    const again = await runCli([...args, '--checkpoint', ck]);
+    expect(again.code, again.err).toBe(0);
+    expect(withoutTimes(again.out)).toEqual(withoutTimes(readFileSync(join(d, 'first.out'), 'utf8')));
+    const text = (path: string) => withoutTimes(readFileSync(path, 'utf8').trimEnd());
+    expect(text(ck)).toEqual(text(join(d, 'first.json')));
+    const merged = await runCli(['merge', ck, join(d, 'other.json')]);
+    expect(merged.code, merged.err).toBe(0);
+  });
+
+  it('an NES format on a classic run: refused as a damaged file, the file left as it was', async () => {
+    const ck = damaged((meta) => ({ ...meta, format: { game: 0 } }));
+    const before = readFileSync(ck, 'utf8');
+    const again = await runCli([...args, '--checkpoint', ck]);
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/format must be null for the classic rule set.*\[BAD_HEADER\]$/);
+    expect(readFileSync(ck, 'utf8')).toBe(before);
+  });
+});
+
 describe('run file format', () => {
   it('a full play shard file matches the golden file (times set to 0)', async () => {
     const file = join(sub(), 'shard.json');

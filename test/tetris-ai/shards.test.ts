@@ -8,6 +8,7 @@ import { TetrisAI } from '../../src/tetris-ai/ai.js';
 import { mergeGameResults, playGame, type PlayGameResult } from '../../src/tetris-ai/play.js';
 import type { GameTally } from '../../src/tetris-ai/play-types.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
+import { RULE_SETS } from '../../src/rules/rule-sets.js';
 
 let table: RankTable;
 let whole: PlayGameResult;
@@ -121,9 +122,29 @@ describe('playGame by parts', () => {
       ['goal', 'attack'],
       ['garbage', { lines: 'nope' }],
       ['garbage', { lines: [1, 2] }],
+      // classic has no time: its format is null, never an NES game's.
+      ['format', { game: 0 }],
+      ['format', { level: 18, timeline: 'X.', reaction: 18, timing: null, maxLevel: 49 }],
     ] as const)
       expect(() => mergeGameResults([{ ...cut(0, 6), [field]: value }])).toThrow(
         expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringContaining(field) }),
       );
+  });
+
+  it("checks a timed run's format: an NES game that preset could play", () => {
+    const timed = { ...cut(0, 6), rules: 'nes' } as PlayGameResult;
+    const format = { level: 18, timeline: 'X.', reaction: 18, timing: RULE_SETS.nes.timing, maxLevel: 49 };
+    // Null, a missing field, a timeline that is not one, a cap at or below the start level.
+    for (const bad of [
+      null,
+      { ...format, timing: undefined },
+      { ...format, timeline: 'X' },
+      { ...format, maxLevel: 18 },
+      { game: 0 },
+    ])
+      expect(() => mergeGameResults([{ ...timed, format: bad as PlayGameResult['format'] }])).toThrow(
+        expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringContaining('format') }),
+      );
+    expect(mergeGameResults([{ ...timed, format }]).format).toEqual(format);
   });
 });
