@@ -479,7 +479,8 @@ export function checkShardSet(files: readonly { path: string; run: RunFile }[]):
   for (const f of sorted) {
     const { shard } = f.run;
     const unfinished = f.run.parts.find((p) => !partFinished(p, shard));
-    if (unfinished || canonicalJson(f.run.parts.map((p) => p.key)) !== keys)
+    // A run plays at least one part: a file without any has lost them.
+    if (unfinished || f.run.parts.length === 0 || canonicalJson(f.run.parts.map((p) => p.key)) !== keys)
       throw new StackRankError(
         'RUN_MISMATCH',
         `${f.path}: shard ${shard.index}/${count} did not finish${unfinished ? ` (${unfinished.key}: ${unfinished.records.length} of ${shard.end - shard.start} games)` : ''}; run it again with --checkpoint ${f.path} to finish it`,

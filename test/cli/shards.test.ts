@@ -501,6 +501,11 @@ describe('refusals', { timeout: 300_000 }, () => {
       /shard 2\/3 did not finish \(games: 2 of 3 games\); run it again with --checkpoint .*\[RUN_MISMATCH\]$/,
     ],
     [
+      'shards that all lost their parts (merge once read a part of none)',
+      () => ['NOPARTS0', 'NOPARTS1', 'NOPARTS2'],
+      /shard 0\/3 did not finish; run it again with --checkpoint .*\[RUN_MISMATCH\]$/,
+    ],
+    [
       'a file that is not a run file',
       () => [shards[0], small],
       /is not a stackrank run file \(not JSON\) \[BAD_HEADER\]$/,
@@ -523,7 +528,11 @@ describe('refusals', { timeout: 300_000 }, () => {
       else if (name === 'OTHER_SEED')
         await runCli([...RUNS['full play']().map((a) => (a === '7' ? '8' : a)), '--shard', '2/3', '--out', file]);
       else if (name === 'SURVIVAL') await runCli([...RUNS['bench survival'](), '--shard', '1/2', '--out', file]);
-      else {
+      else if (name.startsWith('NOPARTS')) {
+        const run = JSON.parse(readFileSync(shards[Number(name.slice(-1))], 'utf8'));
+        run.parts = [];
+        writeFileSync(file, JSON.stringify(run));
+      } else {
         const run = JSON.parse(readFileSync(shards[2], 'utf8'));
         if (name === 'UNFINISHED') run.parts[0].records.pop();
         if (name === 'V2') run.version = 2;
