@@ -479,8 +479,13 @@ export function checkShardSet(files: readonly { path: string; run: RunFile }[]):
   for (const f of sorted) {
     const { shard } = f.run;
     const unfinished = f.run.parts.find((p) => !partFinished(p, shard));
+    if (!unfinished && f.run.parts.length > 0 && canonicalJson(f.run.parts.map((p) => p.key)) !== keys)
+      throw new StackRankError(
+        'RUN_MISMATCH',
+        `${first.path} holds the parts ${keys} and ${f.path} ${canonicalJson(f.run.parts.map((p) => p.key))}; the shards of one run hold the same parts in the same order`,
+      );
     // A run plays at least one part: a file without any has lost them.
-    if (unfinished || f.run.parts.length === 0 || canonicalJson(f.run.parts.map((p) => p.key)) !== keys)
+    if (unfinished || f.run.parts.length === 0)
       throw new StackRankError(
         'RUN_MISMATCH',
         `${f.path}: shard ${shard.index}/${count} did not finish${unfinished ? ` (${unfinished.key}: ${unfinished.records.length} of ${shard.end - shard.start} games)` : ''}; run it again with --checkpoint ${f.path} to finish it`,
@@ -531,6 +536,8 @@ export interface RunPartHandle<R> {
  */
 export class RunRecorder {
   private lastSave = performance.now();
+  /** The part keys in the order the command asked for them (the order it plays them). */
+  private readonly played: string[] = [];
 
   constructor(
     readonly run: RunFile,
@@ -548,10 +555,19 @@ export class RunRecorder {
 
   part<R>(key: string): RunPartHandle<R> {
     let part = this.run.parts.find((p) => p.key === key);
+    if (!this.played.includes(key)) this.played.push(key);
     if (!part) {
       part = { key, seconds: 0, meta: null, records: [] };
       if (this.recording) this.run.parts.push(part);
     }
+    // The parts in the order the command plays them, those it has not come to yet after: a checkpoint that lost a
+    // part gets it back in its place, so its shard holds its parts in the same order as the run's other shards
+    // (merge pools the shards' parts by position). A stable sort keeps the others' order.
+    const rank = (k: string) => {
+      const i = this.played.indexOf(k);
+      return i < 0 ? this.played.length : i;
+    };
+    this.run.parts.sort((a, b) => rank(a.key) - rank(b.key));
     const p = part;
     const prior = p.seconds;
     const started = performance.now();

@@ -423,6 +423,25 @@ describe('a finished checkpoint whose run description was damaged', { timeout: 3
   });
 });
 
+describe('a checkpoint that lost a part', { timeout: 300_000 }, () => {
+  it('gets it back in its place: the resumed shard merges with the other', async () => {
+    const d = sub();
+    const [ck, other] = [join(d, 'ck.json'), join(d, 'other.json')];
+    expect((await runCli([...RUNS['bench survival'](), '--shard', '0/2', '--out', ck])).code).toBe(0);
+    expect((await runCli([...RUNS['bench survival'](), '--shard', '1/2', '--out', other])).code).toBe(0);
+    const keys = (path: string) => JSON.parse(readFileSync(path, 'utf8')).parts.map((p: { key: string }) => p.key);
+    expect(keys(ck)).toEqual(['lookahead 0', 'lookahead 1']);
+    const file = JSON.parse(readFileSync(ck, 'utf8'));
+    file.parts.shift();
+    writeFileSync(ck, JSON.stringify(file));
+    const resumed = await runCli([...RUNS['bench survival'](), '--shard', '0/2', '--checkpoint', ck]);
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(keys(ck)).toEqual(['lookahead 0', 'lookahead 1']);
+    const merged = await runCli(['merge', ck, other]);
+    expect(merged.code, merged.err).toBe(0);
+  });
+});
+
 describe('run file format', () => {
   it('a full play shard file matches the golden file (times set to 0)', async () => {
     const file = join(sub(), 'shard.json');
