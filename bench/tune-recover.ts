@@ -49,6 +49,7 @@ import { loadRecoverWeights } from '../src/cli/game.js';
 import { playGame } from '../src/tetris-ai/play.js';
 import { defaultGameRandomizer } from '../src/tetris-ai/rules-adapter.js';
 import { nesFormat } from '../src/rules/nes-game.js';
+import { NES_DOUBLE_KILLSCREEN } from '../src/rules/timing.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
 import type { RuleSetName } from '../src/rules/types.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
@@ -79,6 +80,13 @@ const maxPieces = Number(args['max-pieces']);
 const population = Number(args.population);
 const generations = Number(args.generations);
 const threads = Number(args.threads);
+/** The double killscreen's level played: the competition's unless given; 0 is none (null). nesFormat checks it. */
+const doubleKillscreen =
+  args['nes-double-killscreen'] === undefined
+    ? NES_DOUBLE_KILLSCREEN
+    : args['nes-double-killscreen'] === '0'
+      ? null
+      : Number(args['nes-double-killscreen']);
 /** The timed NES format (--nes-max-level), or null for the untimed game scored by its Tetris rate. */
 const nes =
   args['nes-max-level'] === undefined
@@ -86,10 +94,7 @@ const nes =
     : nesFormat({
         maxLevel: Number(args['nes-max-level']) === 0 ? null : Number(args['nes-max-level']),
         ...(args['nes-start-level'] === undefined ? {} : { startLevel: Number(args['nes-start-level']) }),
-        ...(args['nes-double-killscreen'] === undefined
-          ? {}
-          : // 0 is none; any other value is checked by nesFormat (a level, 1 to MAX_LEVEL)
-            { doubleKillscreen: args['nes-double-killscreen'] === '0' ? null : Number(args['nes-double-killscreen']) }),
+        doubleKillscreen,
       });
 const topOutCost = Number(args['top-out-cost'] ?? (nes ? 0 : 1));
 /** The weights before any tuning: BCTS's, and the recover terms set by hand (bench/notes/results.md). */
@@ -174,7 +179,7 @@ const path = writeResults(args.out, {
   options: {
     nesMaxLevel: nes ? nes.maxLevel : undefined,
     nesStartLevel: nes ? nes.rules.level : undefined,
-    nesDoubleKillscreen: nes ? (args['nes-double-killscreen'] ?? 'default') : undefined,
+    nesDoubleKillscreen: nes ? doubleKillscreen : undefined,
     rules,
     randomizer,
     games,
