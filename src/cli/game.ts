@@ -14,7 +14,7 @@ import {
 import { MAX_SCHEDULE_EVERY, MAX_SCHEDULE_LINES, type GarbageSchedule } from '../tetris-ai/versus-play.js';
 import { CLEAR_KINDS } from '../rules/attack.js';
 import { benchGame } from '../tetris-ai/bench.js';
-import { defaultRecoverWeights, RECOVER_WEIGHTS, withRecoverWeights } from '../tetris-ai/evaluate.js';
+import { defaultRecoverWeightSet, RECOVER_WEIGHTS, withRecoverWeights } from '../tetris-ai/evaluate.js';
 import type { RecoverWeights } from '../kernels/recover.js';
 import { mergeGameResults, type PlayGameResult } from '../tetris-ai/play.js';
 import type { GameTally } from '../tetris-ai/play-types.js';
@@ -132,7 +132,7 @@ export const garbageText = (g: GarbageSchedule) => `${rangeText(g.lines)}/${rang
 
 /**
  * Recover weights from a JSON file: an object of weights by name (the terms it leaves out keep `base`, the rule
- * set's defaults: defaultRecoverWeights), or a bench/tune-recover.ts results file (its `final` weights). Returns
+ * set's defaults: defaultRecoverWeightSet's `usual`), or a bench/tune-recover.ts results file (its `final` weights). Returns
  * every term's weight. `option` names the command-line option in errors (`bench game --recover-weights`;
  * tune-recover's `--from` reads files with it too).
  */
@@ -325,7 +325,7 @@ the first move beyond), all (every ply; slower) or first (docs/game.md, "Hold").
             values.recoverWeights,
             undefined,
             io.signal,
-            defaultRecoverWeights(RULE_SETS[rules]),
+            defaultRecoverWeightSet(RULE_SETS[rules]).usual,
           );
     // tgm20g plays the 20G table (moves reachable at 20G) unless --table names another.
     // The versus search has no stack mode: no rank table.

@@ -38,10 +38,10 @@ import { ATTACK_TABLES, checkVersusCount, clearKindOf, lockAttack, type ClearKin
 import { checkEntries } from '../rules/garbage.js';
 import {
   checkRecoverWeights,
-  defaultRecoverWeights,
-  FLOOR_RECOVER_WEIGHTS,
+  defaultRecoverWeightSet,
   PLAIN_BCTS_WEIGHTS,
   RECOVER_WEIGHTS,
+  type RecoverWeightSet,
   withRecoverWeights,
 } from './evaluate.js';
 import type { RecoverWeights } from '../kernels/recover.js';
@@ -175,9 +175,9 @@ export interface TetrisAIOptions {
   /** Recover search: pieces searched (default min(lookahead + 1, 2)), lines kept per level (default 4 under nes,
    * tgm and tgm20g, else 12), lines the chance ply values over the next piece (0: none; default 12 under classic, 3
    * under nes, tgm and tgm20g, 0 under guideline), and weights of the
-   * evaluator's terms by name in place of the defaults (RECOVER_WEIGHTS; NES_RECOVER_WEIGHTS under a timed rule set tapping X.;
-   * PLAIN_BCTS_WEIGHTS under 'fullBoardOnly'; FLOOR_RECOVER_WEIGHTS where a timed game's stack limit is at its floor;
-   * docs/game.md, "Recover mode"). */
+   * evaluator's terms by name in place of the defaults (defaultRecoverWeightSet: RECOVER_WEIGHTS; NES_RECOVER_WEIGHTS
+   * under a timed rule set tapping X. where a piece waits out the reaction; FLOOR_RECOVER_WEIGHTS where a timed game's
+   * stack limit is at its floor; PLAIN_BCTS_WEIGHTS under 'fullBoardOnly'; docs/game.md, "Recover mode"). */
   recover?: { depth?: number; beam?: number; chance?: number; weights?: Partial<RecoverWeights> };
   /** The randomizer's preview table (loadOrBuildCachedPreviewTable, docs/api.md) to score the randomizer-aware
    * search's leaves instead of the rank table's best rank per piece; needs `randomizer`. */
@@ -257,10 +257,9 @@ export class TetrisAI {
     private readonly limits: StackLimits,
     /** How deep a turn searches: the lookahead and recover search this AI plays (a weaker level's, if lower). */
     private readonly settings: SearchSettings,
-    private readonly recoverWeights: RecoverWeights,
-    /** Recover mode's weights in a timed game where its limit is at its floor (LevelPlay.atFloor), and where a
-     * piece is placed before the next is known (LevelPlay.droughtReach set): timedWeightsFor. */
-    private readonly timedWeights: TimedWeights,
+    /** Recover mode's weights in each place it plays (defaultRecoverWeightSet with the caller's in place of any;
+     * `usual` is PLAIN_BCTS_WEIGHTS under 'fullBoardOnly', which plays it everywhere). */
+    private readonly recoverWeights: RecoverWeightSet,
     /** The highest floor this rule set's stack stands on (MAX_FLOOR). */
     private readonly maxFloor: number,
     /** 1..10 (MAX_STRENGTH: its own play), and the seed of a weaker level's choices. */
@@ -339,11 +338,13 @@ export class TetrisAI {
     const nearTop = recover.beam === undefined && recover.chance === undefined ? (search.nearTop ?? null) : null;
     // read once: the defaults and a timed game's other weights are built from the same copy
     const givenWeights = checkRecoverWeights(recover.weights, 'recover.weights');
-    const recoverWeights = withRecoverWeights(
-      policy === 'fullBoardOnly' ? PLAIN_BCTS_WEIGHTS : defaultRecoverWeights(rules.ruleSet),
-      givenWeights,
-      'recover.weights',
-    );
+    const defaults = defaultRecoverWeightSet(rules.ruleSet);
+    const withGiven = (weights: RecoverWeights) => withRecoverWeights(weights, givenWeights, 'recover.weights');
+    const recoverWeights: RecoverWeightSet = {
+      usual: withGiven(policy === 'fullBoardOnly' ? PLAIN_BCTS_WEIGHTS : defaults.usual),
+      floor: withGiven(defaults.floor),
+      blind: withGiven(defaults.blind),
+    };
     // At most one listener on the caller's signal for the whole setup, however many waits it makes (linkedSignal).
     const link = linkedSignal(signal);
     try {
@@ -391,7 +392,6 @@ export class TetrisAI {
         limits,
         weakerSearch({ lookahead, recoverDepth, search: { beam, chance: chanceLines }, nearTop }, profile),
         recoverWeights,
-        timedWeightsFor(givenWeights),
         maxFloorFor(rules.ruleSet),
         strength,
         seed,
@@ -458,8 +458,7 @@ export class TetrisAI {
       null,
       limits,
       settings,
-      RECOVER_WEIGHTS,
-      { floor: RECOVER_WEIGHTS, blind: RECOVER_WEIGHTS },
+      { usual: RECOVER_WEIGHTS, floor: RECOVER_WEIGHTS, blind: RECOVER_WEIGHTS },
       maxFloorFor(rules.ruleSet),
       MAX_STRENGTH,
       0,
@@ -799,12 +798,12 @@ export class TetrisAI {
         !plain && tall && coversWell(boardTop, limit, this.rules.visibleHeight) ? this.recoverWell(rows, sides) : -1,
       maxFloor: this.maxFloor,
       weights: plain
-        ? this.recoverWeights
+        ? this.recoverWeights.usual
         : atFloor
-          ? this.timedWeights.floor
+          ? this.recoverWeights.floor
           : droughtReach
-            ? this.timedWeights.blind
-            : this.recoverWeights,
+            ? this.recoverWeights.blind
+            : this.recoverWeights.usual,
       depth: settings.recoverDepth,
       beam: search.beam,
       holdAllowed: this.rules.hold,
@@ -987,33 +986,6 @@ const CERTAIN_PIECE: readonly (readonly number[])[] = PIECES.map((_, i) => PIECE
  * Chances of the piece after the pieces the recover search knows (current and `lookahead` queue pieces): the
  * queue's next piece when the caller showed more, else `next` (uniform when not given).
  */
-interface TimedWeights {
-  floor: RecoverWeights;
-  blind: RecoverWeights;
-}
-
-/**
- * Recover mode's weights in a timed game where the default (NES_RECOVER_WEIGHTS, tuned on the competition format
- * to level 29, where a piece waits out the reaction) is not played, the caller's recover weights
- * (`recover.weights`) in place of any of them:
- * - `floor`: where the stack's limit is at its floor (LevelPlay.atFloor; with `X.` from the double killscreen, where
- *   every move is a recover move): FLOOR_RECOVER_WEIGHTS, BCTS's (PLAIN_BCTS_WEIGHTS) tuned for the lines a game
- *   lasts at the double killscreen. No clean stack is built there, so the recover terms (the well's cells, a clean
- *   stack again) have nothing to aim for and are 0. BCTS's own, played there first, made +19,070, +12,291 and
- *   +12,821 against the tuned weights with wells × 3 (round 6's; bench/notes/nes.md, "Policy round 9"); the tuned
- *   set +3,385 and +3,609 a game from 39 against BCTS's on 500 held-out games each (bench/notes/nes.md, "Floor
- *   recover weights tuned for the double killscreen").
- * - `blind`: where a piece is placed before the next one is known (LevelPlay.droughtReach set; with `X.` at 29–38):
- *   RECOVER_WEIGHTS. The timed default there lost 94,135 a game from start 29 on the report's 1,000 games, 129 more
- *   of them ending at 29 (bench/notes/nes.md, "The tuned weights by level").
- */
-function timedWeightsFor(given: Readonly<Partial<RecoverWeights>> | undefined): TimedWeights {
-  return {
-    floor: withRecoverWeights(FLOOR_RECOVER_WEIGHTS, given, 'recover.weights'),
-    blind: withRecoverWeights(RECOVER_WEIGHTS, given, 'recover.weights'),
-  };
-}
-
 function chancesAfter(queue: readonly Piece[], lookahead: number, next: ArrayLike<number> | undefined) {
   if (queue.length > lookahead) return CERTAIN_PIECE[pieceId(queue[lookahead])];
   return next ?? UNIFORM_CHANCES;

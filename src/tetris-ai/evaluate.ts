@@ -82,7 +82,7 @@ export const NES_RECOVER_WEIGHTS: RecoverWeights = Object.freeze({
 
 /**
  * Recover mode's weights in a timed game where the stack's limit is at its floor (with `X.` from the double
- * killscreen at 39, where every move is a recover move; src/tetris-ai/ai.ts timedWeightsFor): tuned by
+ * killscreen at 39, where every move is a recover move; defaultRecoverWeightSet): tuned by
  * bench/tune-recover.ts from BCTS's (PLAIN_BCTS_WEIGHTS) on games played wholly at the double killscreen's speed with
  * the limit at its floor (start 15, two rows a frame from 15, capped at 16: 100 lines, about what a game has from 39
  * to the cap at 49), scored by the average NES score, i.e. the lines a game lasts (bench/notes/nes.md, "Floor recover
@@ -107,13 +107,37 @@ export const FLOOR_RECOVER_WEIGHTS: RecoverWeights = Object.freeze({
   wellCover: 0,
 });
 
-/** The recover weights an AI plays unless given others: NES_RECOVER_WEIGHTS under a timed rule set tapping at the
- * competition's `X.` (the timeline they were tuned at), else RECOVER_WEIGHTS. At 12 Hz (`X....`, capped at 29) the
- * tuned weights made 825,083 a game against 836,517 on the report's 1,000 games, 119 of them ending at 18 against 68
- * (bench/notes/nes.md, "The tuned weights by timeline"). A timed game plays them where a piece waits out the
- * reaction; at the other levels TetrisAI plays its timed weights (src/tetris-ai/ai.ts timedWeightsFor). */
-export function defaultRecoverWeights(ruleSet: RuleSet): RecoverWeights {
-  return isTimed(ruleSet) && ruleSet.timeline === NES_TIMELINE ? NES_RECOVER_WEIGHTS : RECOVER_WEIGHTS;
+/** Recover mode's weights in each place a game plays it (defaultRecoverWeightSet). */
+export interface RecoverWeightSet {
+  /** Every recover move of a game without time, and of a timed game where a piece waits out the reaction. */
+  readonly usual: RecoverWeights;
+  /** Where a timed game's stack limit is at its floor (src/tetris-ai/policy.ts LevelPlay.atFloor). */
+  readonly floor: RecoverWeights;
+  /** Where a timed game's piece is placed before the next is known (LevelPlay.droughtReach set). */
+  readonly blind: RecoverWeights;
+}
+
+/**
+ * The recover weights a rule set plays unless given others (TetrisAI's `recover.weights` replaces any term of all
+ * three), each tuned set where it was tuned or measured (bench/notes/nes.md):
+ * - `usual`: NES_RECOVER_WEIGHTS under a timed rule set tapping the competition's `X.` (the timeline they were
+ *   tuned at), else RECOVER_WEIGHTS. At 12 Hz (`X....`, capped at 29) the tuned weights made 825,083 a game against
+ *   836,517 on the report's 1,000 games, 119 of them ending at 18 against 68 ("The tuned weights by timeline").
+ * - `floor`: FLOOR_RECOVER_WEIGHTS at every timeline. Tuned tapping `X.` at the double killscreen's speed: +3,385
+ *   and +3,609 a game from 39 against BCTS's on 500 held-out games each ("Floor recover weights tuned for the double
+ *   killscreen"). With `X....` the floor comes at 29, where games last a few lines: there they made 838,886 from 18
+ *   against BCTS's 838,989, and 11,810 from start 29 against 11,381, on 500 games each ("The floor weights at 12 Hz").
+ *   No clean stack is built at the floor, so the recover terms have nothing to aim for and are 0.
+ * - `blind`: RECOVER_WEIGHTS. NES_RECOVER_WEIGHTS there lost 94,135 a game from start 29 on the report's 1,000
+ *   games, 129 more of them ending at 29 ("The tuned weights by level"); weights tuned for 29–38 themselves did not
+ *   win on held-out games ("Blind recover weights tuned for 29–38").
+ */
+export function defaultRecoverWeightSet(ruleSet: RuleSet): RecoverWeightSet {
+  return {
+    usual: isTimed(ruleSet) && ruleSet.timeline === NES_TIMELINE ? NES_RECOVER_WEIGHTS : RECOVER_WEIGHTS,
+    floor: FLOOR_RECOVER_WEIGHTS,
+    blind: RECOVER_WEIGHTS,
+  };
 }
 
 /** The terms' names, in the order of RecoverWeights and of the kernel's weights (test/kernel-layout.test.ts). */

@@ -172,7 +172,7 @@ export interface LevelPlay {
    * a tall stack burns whenever no I is known. */
   droughtReach: Partial<Record<'right' | 'left', number>> | null;
   /** Whether the limit is at its floor (MIN_BOARD_HEIGHT): there recover mode plays
-   * FLOOR_RECOVER_WEIGHTS, BCTS's tuned for the double killscreen (TetrisAI's timedWeights.floor). */
+   * FLOOR_RECOVER_WEIGHTS, BCTS's tuned for the double killscreen (defaultRecoverWeightSet's `floor`). */
   atFloor: boolean;
   /** The limits over the last HANDOVER_LINES lines of a level whose next level's limit is at its floor (this one's
    * not) and whose best reach is above that floor: lowered to that reach; null at other levels. */
@@ -192,7 +192,7 @@ export interface LevelPlay {
  * placed before the next piece is known, a tall stack burns only when an I drought is likely (burnsRows), and the
  * well stays only on the sides the next level keeps too (with `X.`: the right alone at 38, the limit still 9), so
  * the stack meets the next level with a well its I reaches. Where the limit is at its floor (MIN_BOARD_HEIGHT),
- * recover mode plays FLOOR_RECOVER_WEIGHTS (TetrisAI's timedWeights.floor). Over the last HANDOVER_LINES lines before the level-up into a
+ * recover mode plays FLOOR_RECOVER_WEIGHTS (defaultRecoverWeightSet's `floor`). Over the last HANDOVER_LINES lines before the level-up into a
  * level whose limit is at its floor, the limits are `handover` (see HANDOVER_LINES).
  */
 export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: number, well: WellSide): LevelPlay {

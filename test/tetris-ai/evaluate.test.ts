@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { PRESETS } from '../../src/fullboard/presets.js';
 import {
   boardFeatures,
+  defaultRecoverWeightSet,
   FLOOR_RECOVER_WEIGHTS,
   NES_RECOVER_WEIGHTS,
   PLAIN_BCTS_WEIGHTS,
@@ -15,6 +16,7 @@ import {
   RECOVER_WEIGHTS,
 } from '../../src/tetris-ai/evaluate.js';
 import { columnHeights } from '../../src/board-rows.js';
+import { RULE_SETS } from '../../src/rules/rule-sets.js';
 import { isHoleFree, lockCells } from '../../src/tetris-ai/grid.js';
 
 const boardArb = fc
@@ -130,5 +132,18 @@ describe('the recover weights', () => {
     }
     const { features, weights } = PRESETS.bcts;
     expect(features.map((f) => PLAIN_BCTS_WEIGHTS[f as keyof typeof PLAIN_BCTS_WEIGHTS])).toEqual(weights);
+  });
+
+  it('each tuned set plays where it was tuned or measured: the X.-tuned usual set at X. only, the floor set at any', () => {
+    const set = (usual: object, floor: object, blind: object) => ({ usual, floor, blind });
+    expect(defaultRecoverWeightSet(RULE_SETS.nes)).toEqual(
+      set(NES_RECOVER_WEIGHTS, FLOOR_RECOVER_WEIGHTS, RECOVER_WEIGHTS),
+    );
+    for (const timeline of ['X..', 'X....', 'das'] as const)
+      expect(defaultRecoverWeightSet({ ...RULE_SETS.nes, timeline }), timeline).toEqual(
+        set(RECOVER_WEIGHTS, FLOOR_RECOVER_WEIGHTS, RECOVER_WEIGHTS),
+      );
+    expect(defaultRecoverWeightSet(RULE_SETS.classic).usual).toBe(RECOVER_WEIGHTS);
+    expect(defaultRecoverWeightSet(RULE_SETS.nesUntimed).usual).toBe(RECOVER_WEIGHTS);
   });
 });
