@@ -132,9 +132,9 @@ export const garbageText = (g: GarbageSchedule) => `${rangeText(g.lines)}/${rang
 
 /**
  * Recover weights from a JSON file: an object of weights by name (the terms it leaves out keep `base`, the rule
- * set's defaults: defaultRecoverWeightSet's `usual`), or a bench/tune-recover.ts results file (its `final` weights). Returns
- * every term's weight. `option` names the command-line option in errors (`bench game --recover-weights`;
- * tune-recover's `--from` reads files with it too).
+ * set's defaults: defaultRecoverWeightSet's `usual`), or a bench/tune-recover.ts results file (its `final`
+ * weights). Returns every term's weight. `option` names the command-line option in errors (`bench game
+ * --recover-weights`; tune-recover's `--from` reads files with it too).
  */
 export async function loadRecoverWeights(
   path: string,
@@ -412,9 +412,9 @@ the first move beyond), all (every ply; slower) or first (docs/game.md, "Hold").
 /**
  * The games `range` of one player: those of `resumed` (a checkpoint's tallies) are not played again; the others are
  * played in contiguous stretches. The run's description comes from a played stretch: when every game was resumed,
- * the last one is played again, and only the thread count is taken from the part's recorded `meta`. The stretches are always pooled by
- * mergeGameResults, as `stackrank merge` pools shards (partResult): a rerun with a finished checkpoint prints what
- * the uninterrupted run printed (docs/distributed.md, "Checkpoints").
+ * the last one is played again, and only the thread count is taken from the part's recorded `meta`. The stretches
+ * are always pooled by mergeGameResults, as `stackrank merge` pools shards (partResult): a rerun with a finished
+ * checkpoint prints what the uninterrupted run printed (docs/distributed.md, "Checkpoints").
  */
 export async function playResuming(
   range: GameRange,

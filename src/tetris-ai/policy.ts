@@ -192,8 +192,8 @@ export interface LevelPlay {
  * placed before the next piece is known, a tall stack burns only when an I drought is likely (burnsRows), and the
  * well stays only on the sides the next level keeps too (with `X.`: the right alone at 38, the limit still 9), so
  * the stack meets the next level with a well its I reaches. Where the limit is at its floor (MIN_BOARD_HEIGHT),
- * recover mode plays FLOOR_RECOVER_WEIGHTS (defaultRecoverWeightSet's `floor`). Over the last HANDOVER_LINES lines before the level-up into a
- * level whose limit is at its floor, the limits are `handover` (see HANDOVER_LINES).
+ * recover mode plays FLOOR_RECOVER_WEIGHTS (defaultRecoverWeightSet's `floor`). Over the last HANDOVER_LINES lines
+ * before the level-up into a level whose limit is at its floor, the limits are `handover` (see HANDOVER_LINES).
  */
 export function timedPlay(limits: StackLimits, rules: GameRuleFacts, width: number, well: WellSide): LevelPlay {
   const sidesHere = keptSides(rules, width, well);
