@@ -4,6 +4,7 @@ import { benchGameCommand, printMergedGames } from './game.js';
 import { benchNesCommand, printMergedNes } from './nes.js';
 import { startWriting, type CliIO } from './io.js';
 import {
+  checkMetaAgrees,
   checkRunParams,
   checkShardSet,
   joinedRunFile,
@@ -51,6 +52,7 @@ JSON (time and speed are the shards' total). Files of different runs, overlappin
       const run = await readRunFile(path, io.signal);
       const { options, required } = PARAMS[run.command]();
       checkRunParams(run.params, options, required, path);
+      checkMetaAgrees(run, path);
       files.push({ path, run });
     }
     const shards = checkShardSet(files);

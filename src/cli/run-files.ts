@@ -166,6 +166,9 @@ function bad(path: string, why: string): never {
   throw new StackRankError('BAD_HEADER', `${path} is not a stackrank run file (${why})`);
 }
 
+/** The run fields playGame's description (`meta`) shares with bench game's and bench nes's recorded options. */
+const GAME_SHARED = ['rules', 'seed', 'maxPieces', 'lookahead'] as const;
+
 /**
  * What each command's parts hold, checked by the library functions that read them (docs/file-formats.md, "Run
  * files"): the part keys, a record check made from the run's parameters (returning the record's game or stream
@@ -177,6 +180,8 @@ const PART_SCHEMAS: Record<
     key: RegExp;
     record(params: Record<string, unknown>, path: string): (record: unknown, where: string) => number;
     meta(meta: Record<string, unknown>, where: string): void;
+    /** The fields a finished part's `meta` repeats from the run's `params`: equal where both hold them. */
+    shared?: readonly string[];
   }
 > = {
   'bench survival': {
@@ -199,6 +204,7 @@ const PART_SCHEMAS: Record<
       return (record, where) => checkGameTally(record, where, maxPieces as number).game;
     },
     meta: checkGameRun,
+    shared: GAME_SHARED,
   },
   // NES games: one part of game tallies, as bench game's
   'bench nes': {
@@ -210,6 +216,7 @@ const PART_SCHEMAS: Record<
       return (record, where) => checkGameTally(record, where, maxPieces as number).game;
     },
     meta: checkGameRun,
+    shared: GAME_SHARED,
   },
   'full play': {
     key: /^games$/,
@@ -404,6 +411,28 @@ export function checkRunFile(json: unknown, path: string): RunFile {
     }
   }
   return f as unknown as RunFile;
+}
+
+/**
+ * Checks that each finished part's run description (`meta`) agrees with the run's `params` on the fields it repeats
+ * (the command's `shared`): merge prints a game run's description from `meta`, so one that contradicts the run's
+ * options is a damaged file (BAD_HEADER). Called once the params are known good: by merge after checkRunParams, by
+ * resume after they equal this run's.
+ */
+export function checkMetaAgrees(run: RunFile, path: string): void {
+  const fields = PART_SCHEMAS[run.command].shared ?? [];
+  run.parts.forEach((part, i) => {
+    if (part.meta === null) return;
+    for (const field of fields) {
+      if (!Object.hasOwn(run.params, field)) continue;
+      const [said, given] = [canonicalJson(part.meta[field]), canonicalJson(run.params[field])];
+      if (said !== given)
+        bad(
+          path,
+          `part ${i + 1} (${part.key}): meta.${field} is ${said ?? 'not set'}, the run's params.${field} ${given}`,
+        );
+    }
+  });
 }
 
 /** Reads a run file (a shard's result, a checkpoint) through the project's one reader (regular files only, bounded). */
@@ -672,6 +701,7 @@ export async function startRun(io: CliIO, opts: StartRunOptions): Promise<RunRec
         'RUN_MISMATCH',
         `${what}: it is shard ${saved.shard.index}/${saved.shard.count}, this run is shard ${shard.index}/${shard.count}`,
       );
+    checkMetaAgrees(saved, path);
     run = saved;
     const done = saved.parts.reduce((a, p) => a + p.records.length, 0);
     io.err(`stackrank ${command}: resuming from ${path} (${done} finished ${opts.recordName} record(s))`);

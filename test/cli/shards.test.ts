@@ -400,10 +400,22 @@ describe('a finished checkpoint whose run description was damaged', { timeout: 3
     return ck;
   };
 
-  it('another seed: the rerun describes the run itself, prints and records the first run, and merges', async () => {
+  it("another seed, against the run's own: refused as a damaged file by resume and by merge", async () => {
+    const ck = damaged((meta) => ({ ...meta, seed: (meta.seed as number) + 1 }));
+    const message = /meta\.seed is 4, the run's params\.seed 3\) \[BAD_HEADER\]$/;
+    const again = await runCli([...args, '--checkpoint', ck]);
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(message);
+    const merged = await runCli(['merge', ck, join(d, 'other.json')]);
+    expect(merged.code).toBe(1);
+    expect(merged.err).toMatch(message);
+  });
+
+  it('another well side: the rerun describes the run itself, prints and records the first run, and merges', async () => {
     // The description comes from a game played again, never from the file: the damaged one used to be copied into
     // the checkpoint, which then no longer merged with the run's other shard.
-    const ck = damaged((meta) => ({ ...meta, seed: (meta.seed as number) + 1 }));
+    // The run's options do not hold the well side it played: only playing a game again tells.
+    const ck = damaged((meta) => ({ ...meta, well: meta.well === 'left' ? 'right' : 'left' }));
     const again = await runCli([...args, '--checkpoint', ck]);
     expect(again.code, again.err).toBe(0);
     expect(withoutTimes(again.out)).toEqual(withoutTimes(readFileSync(join(d, 'first.out'), 'utf8')));
