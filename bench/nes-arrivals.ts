@@ -11,10 +11,10 @@
 import { columnHeights, countHoles } from '../src/board-rows.js';
 import { drawPlacement } from '../src/cli/analyze.js';
 import { BOARD_MAX_HEIGHT, Board } from '../src/rules/board.js';
-import { linesToLevel, nesFormat } from '../src/rules/nes-game.js';
-import { TetrisAI } from '../src/tetris-ai/ai.js';
+import { linesToLevel } from '../src/rules/nes-game.js';
 import { playOneGame } from '../src/tetris-ai/play.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
+import { competitionReplay } from './nes-replay.js';
 
 const { values: args } = benchArgs(import.meta.url, {
   games: { type: 'string', default: '100' },
@@ -22,12 +22,11 @@ const { values: args } = benchArgs(import.meta.url, {
   level: { type: 'string', default: '39' },
   'draw-lines': { type: 'string', default: '3' },
 });
-const format = nesFormat();
 const level = Number(args.level);
 const seed = Number(args.seed);
 const drawLines = Number(args['draw-lines']);
+const { format, ai, settings } = await competitionReplay(seed);
 const from = linesToLevel(format.rules.level!, level);
-const ai = await TetrisAI.create({ rules: format.rules, lookahead: 1, randomizer: 'nes' });
 const width = ai.width;
 
 interface Arrival {
@@ -44,21 +43,16 @@ for (let game = 0; game < Number(args.games); game++) {
   let board: Uint32Array | null = null;
   let linesThere = 0;
   let piecesThere = 0;
-  const tally = await playOneGame(
-    ai,
-    game,
-    { randomizer: 'nes', lookahead: 1, hold: false, maxPieces: 10_000, seed, maxLevel: format.maxLevel },
-    {
-      onTurn: (turn) => {
-        if (lines >= from && lines < from + 10) {
-          board ??= turn.before.slice(0, BOARD_MAX_HEIGHT);
-          piecesThere++;
-          linesThere = Math.min(10, lines + turn.lines - from);
-        }
-        lines += turn.lines;
-      },
+  const tally = await playOneGame(ai, game, settings, {
+    onTurn: (turn) => {
+      if (lines >= from && lines < from + 10) {
+        board ??= turn.before.slice(0, BOARD_MAX_HEIGHT);
+        piecesThere++;
+        linesThere = Math.min(10, lines + turn.lines - from);
+      }
+      lines += turn.lines;
     },
-  );
+  });
   if (board === null) continue;
   const rows = board as Uint32Array;
   const ended = tally.nes!.endLevel === level && !tally.nes!.reachedCap;

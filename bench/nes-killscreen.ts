@@ -9,11 +9,11 @@
 import { drawPlacement } from '../src/cli/analyze.js';
 import { countHoles, columnHeights, maxHeight } from '../src/board-rows.js';
 import { BOARD_MAX_HEIGHT, Board } from '../src/rules/board.js';
-import { nesFormat, nesLevel } from '../src/rules/nes-game.js';
+import { nesLevel } from '../src/rules/nes-game.js';
 import { NES_DOUBLE_KILLSCREEN } from '../src/rules/timing.js';
-import { TetrisAI } from '../src/tetris-ai/ai.js';
 import { type PlayedTurn, playOneGame } from '../src/tetris-ai/play.js';
 import { benchArgs } from './common.js';
+import { competitionReplay } from './nes-replay.js';
 
 const { values: args } = benchArgs(import.meta.url, {
   games: { type: 'string', default: '100' },
@@ -22,11 +22,10 @@ const { values: args } = benchArgs(import.meta.url, {
   last: { type: 'string', default: '6' },
   show: { type: 'string', default: '10' },
 });
-const format = nesFormat();
-const start = format.rules.level!;
-const ai = await TetrisAI.create({ rules: format.rules, lookahead: 1, randomizer: 'nes' });
-const width = ai.width;
 const seed = Number(args.seed);
+const { format, ai, settings } = await competitionReplay(seed);
+const start = format.rules.level!;
+const width = ai.width;
 const last = Number(args.last);
 let shown = 0;
 
@@ -46,26 +45,21 @@ for (let g = first; g < first + Number(args.games); g++) {
   let lines39 = 0;
   const recent: { t: PlayedTurn; level: number }[] = [];
   const modes: Record<string, number> = {};
-  const tally = await playOneGame(
-    ai,
-    g,
-    { randomizer: 'nes', lookahead: 1, hold: false, maxPieces: 10_000, seed, maxLevel: format.maxLevel },
-    {
-      onTurn: (t) => {
-        const level = nesLevel(start, lines);
-        if (level >= NES_DOUBLE_KILLSCREEN) {
-          if (!enter39) enter39 = t.before.slice();
-          pieces39++;
-          lines39 += t.lines;
-          const mode = t.move ? `${t.move.mode}${t.lines ? `:${t.lines}` : ''}` : 'none';
-          modes[mode] = (modes[mode] ?? 0) + 1;
-        }
-        lines += t.lines;
-        recent.push({ t, level });
-        if (recent.length > last) recent.shift();
-      },
+  const tally = await playOneGame(ai, g, settings, {
+    onTurn: (t) => {
+      const level = nesLevel(start, lines);
+      if (level >= NES_DOUBLE_KILLSCREEN) {
+        if (!enter39) enter39 = t.before.slice();
+        pieces39++;
+        lines39 += t.lines;
+        const mode = t.move ? `${t.move.mode}${t.lines ? `:${t.lines}` : ''}` : 'none';
+        modes[mode] = (modes[mode] ?? 0) + 1;
+      }
+      lines += t.lines;
+      recent.push({ t, level });
+      if (recent.length > last) recent.shift();
     },
-  );
+  });
   const end = tally.nes!;
   if (!enter39) {
     console.log(`game ${g}: ended at level ${end.endLevel}, score ${end.score}`);
