@@ -166,8 +166,51 @@ function bad(path: string, why: string): never {
   throw new StackRankError('BAD_HEADER', `${path} is not a stackrank run file (${why})`);
 }
 
-/** The run fields playGame's description (`meta`) shares with bench game's and bench nes's recorded options. */
-const GAME_SHARED = ['rules', 'seed', 'maxPieces', 'lookahead'] as const;
+/**
+ * What a finished part's description (`meta`) must hold, by field path, as the run's `params` and the part's key say
+ * (undefined: the params do not say). Merge prints a run's rows from `meta`, so a description that contradicts them is
+ * a damaged file.
+ */
+type ExpectedMeta = (params: Record<string, unknown>, key: string) => Record<string, unknown>;
+
+/** playGame's description repeats bench game's and bench nes's recorded rules, seed, maxPieces and lookahead. */
+const gameMeta: ExpectedMeta = ({ rules, seed, maxPieces, lookahead }) => ({ rules, seed, maxPieces, lookahead });
+
+/**
+ * simulateStacking's description of one lookahead: the part's lookahead and the run's options (`--strategy best`
+ * names a search the description spells out, so the strategy is compared only when it was named).
+ */
+const survivalMeta: ExpectedMeta = (params, key) => ({
+  lookahead: Number(key.slice('lookahead '.length)),
+  randomizer: params.randomizer,
+  rules: params.rules,
+  strategy: params.strategy === 'best' ? undefined : params.strategy,
+  unknownPieces: params.unknownPieces,
+  seed: params.seed,
+  streamCount: params.games,
+  maxPieces: params.maxPieces,
+  'stacking.boardHeight': params.boardHeight,
+  'stacking.tetrisThreshold': params.threshold,
+  'stacking.steep': params.steep,
+  'stacking.tetris': params.tetris,
+});
+
+/** playFullGames's description: the run's options, a cap left out being null, and the recorded weight vector. */
+const fullPlayMeta: ExpectedMeta = (params) => {
+  const vector = isPlainObject(params.weightVector) ? params.weightVector : {};
+  return {
+    randomizer: params.randomizer,
+    seed: params.seed,
+    gameCount: params.games,
+    maxLines: params.maxLines ?? null,
+    maxPieces: params.maxPieces ?? null,
+    lookahead: params.lookahead,
+    width: params.width,
+    height: params.height,
+    'weights.features': vector.features,
+    'weights.weights': vector.weights,
+  };
+};
 
 /**
  * What each command's parts hold, checked by the library functions that read them (docs/file-formats.md, "Run
@@ -180,8 +223,8 @@ const PART_SCHEMAS: Record<
     key: RegExp;
     record(params: Record<string, unknown>, path: string): (record: unknown, where: string) => number;
     meta(meta: Record<string, unknown>, where: string): void;
-    /** The fields a finished part's `meta` repeats from the run's `params`: equal where both hold them. */
-    shared?: readonly string[];
+    /** What a finished part's `meta` repeats from the run's `params`. */
+    expectedMeta: ExpectedMeta;
   }
 > = {
   'bench survival': {
@@ -194,6 +237,7 @@ const PART_SCHEMAS: Record<
       return (record, where) => checkRunStream(record, where, run).stream;
     },
     meta: checkSimulationRun,
+    expectedMeta: survivalMeta,
   },
   'bench game': {
     key: /^player (both|stackOnly|fullBoardOnly)$/,
@@ -204,7 +248,7 @@ const PART_SCHEMAS: Record<
       return (record, where) => checkGameTally(record, where, maxPieces as number).game;
     },
     meta: checkGameRun,
-    shared: GAME_SHARED,
+    expectedMeta: gameMeta,
   },
   // NES games: one part of game tallies, as bench game's
   'bench nes': {
@@ -216,7 +260,7 @@ const PART_SCHEMAS: Record<
       return (record, where) => checkGameTally(record, where, maxPieces as number).game;
     },
     meta: checkGameRun,
-    shared: GAME_SHARED,
+    expectedMeta: gameMeta,
   },
   'full play': {
     key: /^games$/,
@@ -226,6 +270,7 @@ const PART_SCHEMAS: Record<
       return (record, where) => checkFullGameRecord(record, where, seed as number).game;
     },
     meta: checkFullGamesRun,
+    expectedMeta: fullPlayMeta,
   },
 };
 
@@ -414,23 +459,22 @@ export function checkRunFile(json: unknown, path: string): RunFile {
 }
 
 /**
- * Checks that each finished part's run description (`meta`) agrees with the run's `params` on the fields it repeats
- * (the command's `shared`): merge prints a game run's description from `meta`, so one that contradicts the run's
- * options is a damaged file (BAD_HEADER). Called once the params are known good: by merge after checkRunParams, by
- * resume after they equal this run's.
+ * Checks that each finished part's run description (`meta`) agrees with what the run's `params` and the part's key
+ * say (the command's `expectedMeta`): one that contradicts them is a damaged file (BAD_HEADER). Called once the
+ * params are known good: by merge after checkRunParams, by resume after they equal this run's.
  */
 export function checkMetaAgrees(run: RunFile, path: string): void {
-  const fields = PART_SCHEMAS[run.command].shared ?? [];
+  const expected = PART_SCHEMAS[run.command].expectedMeta;
   run.parts.forEach((part, i) => {
     if (part.meta === null) return;
-    for (const field of fields) {
-      if (!Object.hasOwn(run.params, field)) continue;
-      const [said, given] = [canonicalJson(part.meta[field]), canonicalJson(run.params[field])];
+    for (const [field, value] of Object.entries(expected(run.params, part.key))) {
+      if (value === undefined) continue;
+      const said = canonicalJson(
+        field.split('.').reduce<unknown>((v, k) => (isPlainObject(v) ? v[k] : undefined), part.meta),
+      );
+      const given = canonicalJson(value);
       if (said !== given)
-        bad(
-          path,
-          `part ${i + 1} (${part.key}): meta.${field} is ${said ?? 'not set'}, the run's params.${field} ${given}`,
-        );
+        bad(path, `part ${i + 1} (${part.key}): meta.${field} is ${said ?? 'not set'}, the run's params say ${given}`);
     }
   });
 }
@@ -504,14 +548,16 @@ export function checkShardSet(files: readonly { path: string; run: RunFile }[]):
       `shard${missing.length > 1 ? 's' : ''} ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''} of ${count} ${missing.length > 1 ? 'are' : 'is'} missing (${missing.length} of ${count} shards missing)`,
     );
   const sorted = [...byIndex.keys()].sort((a, b) => a - b).map((i) => byIndex.get(i)!);
-  const keys = canonicalJson(first.run.parts.map((p) => p.key));
+  const partKeys = (run: RunFile) => canonicalJson(run.parts.map((p) => p.key));
+  const keys = partKeys(first.run);
   for (const f of sorted) {
     const { shard } = f.run;
     const unfinished = f.run.parts.find((p) => !partFinished(p, shard));
-    if (!unfinished && f.run.parts.length > 0 && canonicalJson(f.run.parts.map((p) => p.key)) !== keys)
+    const own = partKeys(f.run);
+    if (!unfinished && f.run.parts.length > 0 && own !== keys)
       throw new StackRankError(
         'RUN_MISMATCH',
-        `${first.path} holds the parts ${keys} and ${f.path} ${canonicalJson(f.run.parts.map((p) => p.key))}; the shards of one run hold the same parts in the same order`,
+        `${first.path} holds the parts ${keys} and ${f.path} ${own}; the shards of one run hold the same parts in the same order`,
       );
     // A run plays at least one part: a file without any has lost them.
     if (unfinished || f.run.parts.length === 0)

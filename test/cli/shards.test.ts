@@ -402,7 +402,7 @@ describe('a finished checkpoint whose run description was damaged', { timeout: 3
 
   it("another seed, against the run's own: refused as a damaged file by resume and by merge", async () => {
     const ck = damaged((meta) => ({ ...meta, seed: (meta.seed as number) + 1 }));
-    const message = /meta\.seed is 4, the run's params\.seed 3\) \[BAD_HEADER\]$/;
+    const message = /meta\.seed is 4, the run's params say 3\) \[BAD_HEADER\]$/;
     const again = await runCli([...args, '--checkpoint', ck]);
     expect(again.code).toBe(1);
     expect(again.err).toMatch(message);
@@ -432,6 +432,74 @@ describe('a finished checkpoint whose run description was damaged', { timeout: 3
     expect(again.code).toBe(1);
     expect(again.err).toMatch(/format must be null for the classic rule set.*\[BAD_HEADER\]$/);
     expect(readFileSync(ck, 'utf8')).toBe(before);
+  });
+});
+
+describe("a shard whose run description contradicts the run's options", { timeout: 300_000 }, () => {
+  const files: Partial<Record<Command, string[]>> = {};
+  beforeAll(async () => {
+    files['bench survival'] = await shardFiles('bench survival', 2);
+    files['full play'] = await shardFiles('full play', 2);
+  });
+  /** A copy of shard 0/2 of the command with its parts' meta damaged, and the intact shard 1/2. */
+  const damaged = (command: Command, damage: (meta: Record<string, unknown>, key: string) => void) => {
+    const [other, first] = files[command] as string[];
+    const file = JSON.parse(readFileSync(first, 'utf8'));
+    for (const part of file.parts) damage(part.meta, part.key);
+    const copy = join(sub(), 'damaged.json');
+    writeFileSync(copy, JSON.stringify(file));
+    return [copy, other];
+  };
+  const cases: [Command, string, (meta: Record<string, unknown>, key: string) => void, RegExp][] = [
+    [
+      'bench survival',
+      "a part's lookahead is not its key's",
+      (meta, key) => {
+        if (key === 'lookahead 1') meta.lookahead = 0;
+      },
+      /part 2 \(lookahead 1\): meta\.lookahead is 0, the run's params say 1\) \[BAD_HEADER\]$/,
+    ],
+    [
+      'bench survival',
+      'another board height',
+      (meta) => {
+        (meta.stacking as Record<string, unknown>).boardHeight = 12;
+      },
+      /meta\.stacking\.boardHeight is 12, the run's params say 20\) \[BAD_HEADER\]$/,
+    ],
+    [
+      'full play',
+      'other weights',
+      (meta) => {
+        (meta.weights as { weights: number[] }).weights[0] += 1;
+      },
+      /meta\.weights\.weights is \[.*, the run's params say \[.*\) \[BAD_HEADER\]$/,
+    ],
+    [
+      'full play',
+      'a line cap the run did not have',
+      (meta) => {
+        meta.maxLines = 5;
+      },
+      /meta\.maxLines is 5, the run's params say null\) \[BAD_HEADER\]$/,
+    ],
+  ];
+  it.each(cases)('%s, %s: merge refuses it as a damaged file', async (command, _what, damage, message) => {
+    const [copy, other] = damaged(command, damage);
+    const merged = await runCli(['merge', copy, other]);
+    expect(merged.code).toBe(1);
+    expect(merged.err).toMatch(message);
+  });
+
+  it('bench survival: resuming from such a checkpoint is refused and leaves the file as it was', async () => {
+    const [copy] = damaged('bench survival', (meta) => {
+      meta.seed = 6;
+    });
+    const before = readFileSync(copy, 'utf8');
+    const again = await runCli([...RUNS['bench survival'](), '--shard', '0/2', '--checkpoint', copy]);
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/meta\.seed is 6, the run's params say 5\) \[BAD_HEADER\]$/);
+    expect(readFileSync(copy, 'utf8')).toBe(before);
   });
 });
 
