@@ -380,6 +380,18 @@ describe('rerunning with a finished checkpoint prints what the first run printed
   });
 });
 
+/** Changes a finished part's run description (`meta`) in place; `key` is the part's. */
+type MetaDamage = (meta: Record<string, unknown>, key: string) => void;
+
+/** A copy of the run file at `path`, in a fresh directory, with each part's `meta` damaged. */
+function withDamagedMeta(path: string, damage: MetaDamage): string {
+  const file = JSON.parse(readFileSync(path, 'utf8'));
+  for (const part of file.parts) damage(part.meta, part.key);
+  const copy = join(sub(), 'damaged.json');
+  writeFileSync(copy, JSON.stringify(file));
+  return copy;
+}
+
 describe('a finished checkpoint whose run description was damaged', { timeout: 300_000 }, () => {
   let d: string;
   let args: string[];
@@ -392,16 +404,12 @@ describe('a finished checkpoint whose run description was damaged', { timeout: 3
     const other = await runCli([...RUNS['bench game'](), '--shard', '1/2', '--out', join(d, 'other.json')]);
     expect(other.code, other.err).toBe(0);
   });
-  const damaged = (damage: (meta: Record<string, unknown>) => Record<string, unknown>) => {
-    const ck = join(sub(), 'ck.json');
-    const file = JSON.parse(readFileSync(join(d, 'first.json'), 'utf8'));
-    for (const part of file.parts) part.meta = damage(part.meta);
-    writeFileSync(ck, JSON.stringify(file));
-    return ck;
-  };
+  const damaged = (damage: MetaDamage) => withDamagedMeta(join(d, 'first.json'), damage);
 
   it("another seed, against the run's own: refused as a damaged file by resume and by merge", async () => {
-    const ck = damaged((meta) => ({ ...meta, seed: (meta.seed as number) + 1 }));
+    const ck = damaged((meta) => {
+      meta.seed = (meta.seed as number) + 1;
+    });
     const message = /meta\.seed is 4, the run's params say 3\) \[BAD_HEADER\]$/;
     const again = await runCli([...args, '--checkpoint', ck]);
     expect(again.code).toBe(1);
@@ -415,7 +423,9 @@ describe('a finished checkpoint whose run description was damaged', { timeout: 3
     // The description comes from a game played again, never from the file: the damaged one used to be copied into
     // the checkpoint, which then no longer merged with the run's other shard.
     // The run's options do not hold the well side it played: only playing a game again tells.
-    const ck = damaged((meta) => ({ ...meta, well: meta.well === 'left' ? 'right' : 'left' }));
+    const ck = damaged((meta) => {
+      meta.well = meta.well === 'left' ? 'right' : 'left';
+    });
     const again = await runCli([...args, '--checkpoint', ck]);
     expect(again.code, again.err).toBe(0);
     expect(withoutTimes(again.out)).toEqual(withoutTimes(readFileSync(join(d, 'first.out'), 'utf8')));
@@ -426,7 +436,9 @@ describe('a finished checkpoint whose run description was damaged', { timeout: 3
   });
 
   it('an NES format on a classic run: refused as a damaged file, the file left as it was', async () => {
-    const ck = damaged((meta) => ({ ...meta, format: { game: 0 } }));
+    const ck = damaged((meta) => {
+      meta.format = { game: 0 };
+    });
     const before = readFileSync(ck, 'utf8');
     const again = await runCli([...args, '--checkpoint', ck]);
     expect(again.code).toBe(1);
@@ -442,15 +454,11 @@ describe("a shard whose run description contradicts the run's options", { timeou
     files['full play'] = await shardFiles('full play', 2);
   });
   /** A copy of shard 0/2 of the command with its parts' meta damaged, and the intact shard 1/2. */
-  const damaged = (command: Command, damage: (meta: Record<string, unknown>, key: string) => void) => {
+  const damaged = (command: Command, damage: MetaDamage) => {
     const [other, first] = files[command] as string[];
-    const file = JSON.parse(readFileSync(first, 'utf8'));
-    for (const part of file.parts) damage(part.meta, part.key);
-    const copy = join(sub(), 'damaged.json');
-    writeFileSync(copy, JSON.stringify(file));
-    return [copy, other];
+    return [withDamagedMeta(first, damage), other];
   };
-  const cases: [Command, string, (meta: Record<string, unknown>, key: string) => void, RegExp][] = [
+  const cases: [Command, string, MetaDamage, RegExp][] = [
     [
       'bench survival',
       "a part's lookahead is not its key's",
