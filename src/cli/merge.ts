@@ -25,11 +25,15 @@ const PRINTERS: Record<RunCommand, (io: CliIO, json: boolean, shards: readonly {
 
 /**
  * What a run's parameters are checked against, by command: the options whose values it records, and the
- * parameters its printer cannot do without (the printers describe the merged run from them).
+ * parameters its printer cannot do without (the printers describe the merged run from them). A bench game run
+ * under goal versus plays no rank table and records none.
  */
 const PARAMS = {
   'bench survival': () => ({ options: benchSurvivalCommand.options, required: ['rankTable', 'maxPieces'] }),
-  'bench game': () => ({ options: benchGameCommand.options, required: ['rankTable', 'maxPieces'] }),
+  'bench game': (params: Record<string, unknown>) => ({
+    options: benchGameCommand.options,
+    required: params.goal === 'versus' ? ['maxPieces'] : ['rankTable', 'maxPieces'],
+  }),
   'bench nes': () => ({ options: benchNesCommand.options, required: ['rankTable', 'maxPieces'] }),
   'full play': () => ({ options: fullPlayCommand.options, required: ['weightVector'] }),
 } satisfies Record<RunCommand, unknown>;
@@ -50,7 +54,7 @@ JSON (time and speed are the shards' total). Files of different runs, overlappin
     const files = [];
     for (const path of args) {
       const run = await readRunFile(path, io.signal);
-      const { options, required } = PARAMS[run.command]();
+      const { options, required } = PARAMS[run.command](run.params);
       checkRunParams(run.params, options, required, path);
       checkMetaAgrees(run, path);
       files.push({ path, run });

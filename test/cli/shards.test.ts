@@ -36,7 +36,7 @@ beforeAll(async () => {
 /** A fresh directory for one test's files. */
 const sub = () => mkdtempSync(join(dir, 'run-'));
 
-/** The three commands, small runs. */
+/** The three commands, small runs (bench game twice: a survival run with its baselines and a versus run). */
 const RUNS = {
   'bench survival': () => [
     'bench',
@@ -70,6 +70,21 @@ const RUNS = {
     '--seed',
     '3',
     '--baselines',
+  ],
+  // Goal versus plays no rank table: its run files record none.
+  'bench game versus': () => [
+    'bench',
+    'game',
+    '--goal',
+    'versus',
+    '--games',
+    '4',
+    '--max-pieces',
+    '30',
+    '--seed',
+    '3',
+    '--threads',
+    '1',
   ],
   'full play': () => [
     'full',
@@ -109,7 +124,7 @@ function textWithoutTimes(command: Command, out: string): string {
         cols[4] = '#';
         return cols.join('  ');
       }
-      if (command === 'bench game' && /^(TetrisAI|stacking only|full-board)/.test(line))
+      if (command.startsWith('bench game') && /^(TetrisAI|stacking only|full-board)/.test(line))
         return line.replace(/\s*\S+$/, ' #');
       return line
         .replace(/\s*\S+ p\/s/, ' # p/s')
