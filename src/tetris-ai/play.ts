@@ -278,7 +278,13 @@ export interface PlayGameResult {
   tallies: GameTally[];
 }
 
-export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {
+/**
+ * A run's games as playGame plays them, from its options: each option checked (StackRankError otherwise) and the
+ * defaults filled in, the AI's options (`aiOptions`, for TetrisAI.create through aiCreateOptions) and each game's
+ * settings (`settings`, for playOneGame). playGame plays from this plan; a script that replays its games one turn
+ * at a time (bench/) builds the same plan, so the two cannot drift.
+ */
+export function prepareGames(options: PlayGameOptions = {}) {
   const opts = optionsObject('playGame', options);
   // maxLevel null: an NES game without a level cap
   refuseUnknownOptions('playGame', opts, PLAY_GAME_OPTIONS, ['maxLevel']);
@@ -316,7 +322,6 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
       'BAD_ARGUMENT',
       'an ai runs on this thread only: with threads > 1 pass the table (each worker makes its own ai)',
     );
-  const threads = Math.min(games, opts.ai ? 1 : (opts.threads ?? (await threadsByDefault())));
   const well = checkWell(opts.well, facts.ruleSet);
   if (signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
   const versus = goal === 'versus';
@@ -337,6 +342,35 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   };
   const settings: GameSettings = { randomizer, lookahead, hold: opts.hold ?? facts.hold, maxPieces, seed, garbage };
   if (format) settings.maxLevel = format.maxLevel;
+  return {
+    opts,
+    facts,
+    goal,
+    garbage,
+    randomizer,
+    lookahead,
+    games,
+    firstGame,
+    maxPieces,
+    seed,
+    policy,
+    signal,
+    onProgress,
+    onGame,
+    report,
+    format,
+    well,
+    versus,
+    aiOptions,
+    settings,
+  };
+}
+
+export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {
+  const plan = prepareGames(options);
+  const { opts, facts, goal, garbage, randomizer, lookahead, games, firstGame, maxPieces, seed, policy } = plan;
+  const { signal, onProgress, onGame, report, format, well, versus, aiOptions, settings } = plan;
+  const threads = Math.min(games, opts.ai ? 1 : (opts.threads ?? (await threadsByDefault())));
 
   // The clock starts once the AI (or every worker's AI) is made: pieces per second measure play, not setup.
   let t0 = performance.now();

@@ -1,12 +1,22 @@
 /**
  * playOneGame's onTurn hook (what the diagnostic benches replay games with): one call per turn with the board before
- * and after the move, consecutive, and the game itself unchanged by watching it.
+ * and after the move, consecutive, and the game itself unchanged by watching it; and prepareGames, the plan those
+ * benches replay playGame's games from.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TetrisAI } from '../../src/tetris-ai/ai.js';
 import { lockCells } from '../../src/tetris-ai/grid.js';
-import { type PlayedTurn, playOneGame } from '../../src/tetris-ai/play.js';
+import {
+  type PlayGameOptions,
+  type PlayedTurn,
+  aiCreateOptions,
+  playGame,
+  playOneGame,
+  prepareGames,
+} from '../../src/tetris-ai/play.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
+import { RULE_SETS } from '../../src/rules/rule-sets.js';
+import { StackRankError } from '../../src/errors.js';
 
 let table: RankTable;
 beforeAll(async () => {
@@ -46,4 +56,29 @@ describe('playOneGame onTurn', () => {
       expect(lines).toBe(watched.lines);
     }, 60_000);
   }
+});
+
+describe('prepareGames', () => {
+  const runs: [string, PlayGameOptions][] = [
+    ['classic', { rules: 'classic', lookahead: 1 }],
+    ['nes from level 29, no cap', { rules: { ...RULE_SETS.nes, level: 29 }, maxLevel: null }],
+  ];
+  for (const [name, options] of runs) {
+    it(`${name}: its AI options and settings replay playGame's games through playOneGame`, async () => {
+      const run: PlayGameOptions = { ...options, games: 2, firstGame: 3, maxPieces: 300, seed: 11, table };
+      const played = await playGame({ ...run, threads: 1 });
+      const { aiOptions, settings, firstGame, games } = prepareGames(run);
+      const ai = await TetrisAI.create(aiCreateOptions(aiOptions, table, undefined, undefined));
+      const replayed = [];
+      for (let g = firstGame; g < firstGame + games; g++) replayed.push(await playOneGame(ai, g, settings));
+      expect(replayed).toEqual(played.tallies);
+      expect(played.pieces).toBeGreaterThan(0);
+    }, 60_000);
+  }
+
+  it('refuses what playGame refuses, before anything is played', () => {
+    for (const bad of [{ lookahead: 9 }, { rules: 'classic', maxLevel: 30 }, { hold: 'yes' }, { colour: 1 }]) {
+      expect(() => prepareGames(bad as PlayGameOptions)).toThrow(StackRankError);
+    }
+  });
 });
