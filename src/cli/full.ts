@@ -33,7 +33,7 @@ import {
 } from './files.js';
 import { startWriting, type CliIO } from './io.js';
 import { THREADS, randomizerOption, seedOption } from './options.js';
-import { RUN_OPTIONS, runParams, startRun, type RunFile } from './run-files.js';
+import { RUN_OPTIONS, runParams, startRun, type ExpectedMeta, type RunFile } from './run-files.js';
 import { defineCommand, defineOptions, flagName, type OptionValues } from './spec.js';
 
 /**
@@ -169,6 +169,42 @@ function fullPlayPrinter(io: CliIO, json: boolean, params: Record<string, unknow
   };
 }
 
+/**
+ * playFullGames's options for a run, from its option values and the weights read from `--weights`, or from a run
+ * file's `params` (which record both, the weights as `weightVector`): what the run plays, and what each finished
+ * part's `meta` says (fullPlayMeta).
+ */
+function fullGamesRun(v: PlayValues, weights: WeightVector) {
+  return {
+    weights,
+    games: v.games,
+    seed: v.seed,
+    maxLines: v.maxLines,
+    maxPieces: v.maxPieces,
+    lookahead: v.lookahead as 0 | 1,
+    width: v.width,
+    height: v.height,
+    randomizer: v.randomizer,
+  };
+}
+
+/**
+ * What a finished part's `meta` (the result's description of its run) must say: the options it was played with,
+ * `games` as the result's `gameCount`, a cap left out as null, the weights without their name.
+ */
+export const fullPlayMeta: ExpectedMeta = (params) => {
+  // merge and resume check the params first: weightVector is there (the guard keeps a bare call from throwing)
+  const vector = (params.weightVector ?? {}) as WeightVector;
+  const { games, weights, ...run } = fullGamesRun(params as PlayValues, vector);
+  return {
+    ...run,
+    gameCount: games,
+    maxLines: run.maxLines ?? null,
+    maxPieces: run.maxPieces ?? null,
+    weights: { features: weights.features, weights: weights.weights },
+  };
+};
+
 async function play(values: PlayValues, io: CliIO): Promise<number> {
   const w = await loadWeights(values.weights, io.signal);
   const run = await startRun(io, {
@@ -177,6 +213,7 @@ async function play(values: PlayValues, io: CliIO): Promise<number> {
     values,
     recordName: 'game',
     indexOf: (r) => (r as FullGameRecord).game,
+    expectedMeta: fullPlayMeta,
   });
   const part = run.part<FullGameRecord>('games');
   const printer = fullPlayPrinter(io, values.json, run.run.params);
@@ -184,15 +221,7 @@ async function play(values: PlayValues, io: CliIO): Promise<number> {
   let played = 0; // seconds of the games this session played
   const result = await run.play(async () => {
     const r = await playFullGames({
-      weights: w,
-      games: values.games,
-      seed: values.seed,
-      maxLines: values.maxLines,
-      maxPieces: values.maxPieces,
-      lookahead: values.lookahead as 0 | 1,
-      width: values.width,
-      height: values.height,
-      randomizer: values.randomizer,
+      ...fullGamesRun(values, w),
       signal: io.signal,
       range: run.range,
       resume: part.resume,

@@ -35,7 +35,15 @@ import {
   recordedLeaf,
   type LeafName,
 } from './leaf.js';
-import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './run-files.js';
+import {
+  RUN_OPTIONS,
+  runParams,
+  runRecorded,
+  startRun,
+  tableIdentity,
+  type ExpectedMeta,
+  type RunFile,
+} from './run-files.js';
 import { MAX_THREADS } from '../threads.js';
 import {
   RULE_SETS_WITH_HOLD,
@@ -352,6 +360,7 @@ the first move beyond), all (every ply; slower) or first (docs/game.md, "Hold").
       values,
       recordName: 'game',
       indexOf: (r) => (r as GameTally).game,
+      expectedMeta: gameMeta,
     });
     // After the run's checks (a checkpoint of another run is refused before a preview table is built).
     const previewTable = table && (await loadLeafValues(values, table, randomizer, io));
@@ -470,6 +479,18 @@ export function partResult(
     seconds,
   };
 }
+
+/**
+ * What a finished part's `meta` (playGame's description of its run) must say, from the run's params: the rules,
+ * seed, piece cap and lookahead the games were played with, which the command passes to playGame as recorded
+ * (bench game records the lookahead it played; bench nes records no rules, its rule set being its format options).
+ */
+export const gameMeta: ExpectedMeta = ({ rules, seed, maxPieces, lookahead }) => ({
+  rules,
+  seed,
+  maxPieces,
+  lookahead,
+});
 
 /** What mergeGameResults needs besides the tallies: the result's description of its run. */
 export function runMeta(r: PlayGameResult): Record<string, unknown> {

@@ -1,6 +1,6 @@
 /** `stackrank merge`: pools the shard files of one run and prints what one run over all the games prints. */
-import { fullPlayCommand, printMergedFullPlay } from './full.js';
-import { benchGameCommand, printMergedGames } from './game.js';
+import { fullPlayCommand, fullPlayMeta, printMergedFullPlay } from './full.js';
+import { benchGameCommand, gameMeta, printMergedGames } from './game.js';
 import { benchNesCommand, printMergedNes } from './nes.js';
 import { startWriting, type CliIO } from './io.js';
 import {
@@ -14,7 +14,7 @@ import {
   type RunFile,
 } from './run-files.js';
 import { defineCommand } from './spec.js';
-import { benchSurvivalCommand, printMergedSurvival } from './survival.js';
+import { benchSurvivalCommand, printMergedSurvival, survivalMeta } from './survival.js';
 
 const PRINTERS: Record<RunCommand, (io: CliIO, json: boolean, shards: readonly { run: RunFile }[]) => void> = {
   'bench survival': printMergedSurvival,
@@ -24,18 +24,27 @@ const PRINTERS: Record<RunCommand, (io: CliIO, json: boolean, shards: readonly {
 };
 
 /**
- * What a run's parameters are checked against, by command: the options whose values it records, and the
- * parameters its printer cannot do without (the printers describe the merged run from them). A bench game run
- * under goal versus plays no rank table and records none.
+ * What a run's parameters are checked against, by command: the options whose values it records, the parameters
+ * its printer cannot do without (the printers describe the merged run from them; a bench game run under goal versus
+ * plays no rank table and records none), and what each finished part's `meta` must say (the command's own).
  */
 const PARAMS = {
-  'bench survival': () => ({ options: benchSurvivalCommand.options, required: ['rankTable', 'maxPieces'] }),
+  'bench survival': () => ({
+    options: benchSurvivalCommand.options,
+    required: ['rankTable', 'maxPieces'],
+    expectedMeta: survivalMeta,
+  }),
   'bench game': (params: Record<string, unknown>) => ({
     options: benchGameCommand.options,
     required: params.goal === 'versus' ? ['maxPieces'] : ['rankTable', 'maxPieces'],
+    expectedMeta: gameMeta,
   }),
-  'bench nes': () => ({ options: benchNesCommand.options, required: ['rankTable', 'maxPieces'] }),
-  'full play': () => ({ options: fullPlayCommand.options, required: ['weightVector'] }),
+  'bench nes': () => ({
+    options: benchNesCommand.options,
+    required: ['rankTable', 'maxPieces'],
+    expectedMeta: gameMeta,
+  }),
+  'full play': () => ({ options: fullPlayCommand.options, required: ['weightVector'], expectedMeta: fullPlayMeta }),
 } satisfies Record<RunCommand, unknown>;
 
 export const mergeCommand = defineCommand({
@@ -54,9 +63,9 @@ JSON (time and speed are the shards' total). Files of different runs, overlappin
     const files = [];
     for (const path of args) {
       const run = await readRunFile(path, io.signal);
-      const { options, required } = PARAMS[run.command](run.params);
+      const { options, required, expectedMeta } = PARAMS[run.command](run.params);
       checkRunParams(run.params, options, required, path);
-      checkMetaAgrees(run, path);
+      checkMetaAgrees(run, path, expectedMeta);
       files.push({ path, run });
     }
     const shards = checkShardSet(files);

@@ -11,7 +11,7 @@ import { MAX_START_LEVEL, NES_COMPETITION_MAX_LEVEL, nesFormat } from '../rules/
 import { RULE_SETS } from '../rules/rule-sets.js';
 import { MAX_LEVEL, MAX_REACTION, NES_DOUBLE_KILLSCREEN, type GameTiming } from '../rules/timing.js';
 import { UsageError } from './args.js';
-import { partResult, playResuming, runMeta } from './game.js';
+import { gameMeta, partResult, playResuming, runMeta } from './game.js';
 import type { CliIO } from './io.js';
 import { TABLE_SOURCE, THREADS, TIMELINE, checkTimelineOption, lookaheadOption, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
@@ -175,6 +175,7 @@ pieces come from the NES randomizer seeded per game (the same games on any threa
       values,
       recordName: 'game',
       indexOf: (r) => (r as GameTally).game,
+      expectedMeta: gameMeta,
     });
     await run.play(async () => {
       const part = run.part<GameTally>('games');

@@ -167,50 +167,12 @@ function bad(path: string, why: string): never {
 }
 
 /**
- * What a finished part's description (`meta`) must hold, by field path, as the run's `params` and the part's key say
- * (undefined: the params do not say). Merge prints a run's rows from `meta`, so a description that contradicts them is
- * a damaged file.
+ * What a command's finished part must say in its run description (`meta`), from the run's `params` and the part's
+ * key: fields and their values, an object value compared field by field (undefined: the params do not say, not
+ * compared). Merge prints a run's rows from `meta`, so a description that contradicts them is a damaged file. Each
+ * command defines its own beside its library call, from the options it calls with.
  */
-type ExpectedMeta = (params: Record<string, unknown>, key: string) => Record<string, unknown>;
-
-/** playGame's description repeats bench game's and bench nes's recorded rules, seed, maxPieces and lookahead. */
-const gameMeta: ExpectedMeta = ({ rules, seed, maxPieces, lookahead }) => ({ rules, seed, maxPieces, lookahead });
-
-/**
- * simulateStacking's description of one lookahead: the part's lookahead and the run's options (`--strategy best`
- * names a search the description spells out, so the strategy is compared only when it was named).
- */
-const survivalMeta: ExpectedMeta = (params, key) => ({
-  lookahead: Number(key.slice('lookahead '.length)),
-  randomizer: params.randomizer,
-  rules: params.rules,
-  strategy: params.strategy === 'best' ? undefined : params.strategy,
-  unknownPieces: params.unknownPieces,
-  seed: params.seed,
-  streamCount: params.games,
-  maxPieces: params.maxPieces,
-  'stacking.boardHeight': params.boardHeight,
-  'stacking.tetrisThreshold': params.threshold,
-  'stacking.steep': params.steep,
-  'stacking.tetris': params.tetris,
-});
-
-/** playFullGames's description: the run's options, a cap left out being null, and the recorded weight vector. */
-const fullPlayMeta: ExpectedMeta = (params) => {
-  const vector = isPlainObject(params.weightVector) ? params.weightVector : {};
-  return {
-    randomizer: params.randomizer,
-    seed: params.seed,
-    gameCount: params.games,
-    maxLines: params.maxLines ?? null,
-    maxPieces: params.maxPieces ?? null,
-    lookahead: params.lookahead,
-    width: params.width,
-    height: params.height,
-    'weights.features': vector.features,
-    'weights.weights': vector.weights,
-  };
-};
+export type ExpectedMeta = (params: Record<string, unknown>, key: string) => Record<string, unknown>;
 
 /**
  * What each command's parts hold, checked by the library functions that read them (docs/file-formats.md, "Run
@@ -223,8 +185,6 @@ const PART_SCHEMAS: Record<
     key: RegExp;
     record(params: Record<string, unknown>, path: string): (record: unknown, where: string) => number;
     meta(meta: Record<string, unknown>, where: string): void;
-    /** What a finished part's `meta` repeats from the run's `params`. */
-    expectedMeta: ExpectedMeta;
   }
 > = {
   'bench survival': {
@@ -237,7 +197,6 @@ const PART_SCHEMAS: Record<
       return (record, where) => checkRunStream(record, where, run).stream;
     },
     meta: checkSimulationRun,
-    expectedMeta: survivalMeta,
   },
   'bench game': {
     key: /^player (both|stackOnly|fullBoardOnly)$/,
@@ -248,7 +207,6 @@ const PART_SCHEMAS: Record<
       return (record, where) => checkGameTally(record, where, maxPieces as number).game;
     },
     meta: checkGameRun,
-    expectedMeta: gameMeta,
   },
   // NES games: one part of game tallies, as bench game's
   'bench nes': {
@@ -260,7 +218,6 @@ const PART_SCHEMAS: Record<
       return (record, where) => checkGameTally(record, where, maxPieces as number).game;
     },
     meta: checkGameRun,
-    expectedMeta: gameMeta,
   },
   'full play': {
     key: /^games$/,
@@ -270,7 +227,6 @@ const PART_SCHEMAS: Record<
       return (record, where) => checkFullGameRecord(record, where, seed as number).game;
     },
     meta: checkFullGamesRun,
-    expectedMeta: fullPlayMeta,
   },
 };
 
@@ -460,22 +416,29 @@ export function checkRunFile(json: unknown, path: string): RunFile {
 
 /**
  * Checks that each finished part's run description (`meta`) agrees with what the run's `params` and the part's key
- * say (the command's `expectedMeta`): one that contradicts them is a damaged file (BAD_HEADER). Called once the
+ * say (the command's `expected`): one that contradicts them is a damaged file (BAD_HEADER). Called once the
  * params are known good: by merge after checkRunParams, by resume after they equal this run's.
  */
-export function checkMetaAgrees(run: RunFile, path: string): void {
-  const expected = PART_SCHEMAS[run.command].expectedMeta;
+export function checkMetaAgrees(run: RunFile, path: string, expected: ExpectedMeta): void {
   run.parts.forEach((part, i) => {
     if (part.meta === null) return;
-    for (const [field, value] of Object.entries(expected(run.params, part.key))) {
-      if (value === undefined) continue;
-      const said = canonicalJson(
-        field.split('.').reduce<unknown>((v, k) => (isPlainObject(v) ? v[k] : undefined), part.meta),
-      );
-      const given = canonicalJson(value);
-      if (said !== given)
-        bad(path, `part ${i + 1} (${part.key}): meta.${field} is ${said ?? 'not set'}, the run's params say ${given}`);
-    }
+    const agree = (field: string, meta: unknown, fields: Record<string, unknown>) => {
+      for (const [name, value] of Object.entries(fields)) {
+        if (value === undefined) continue;
+        const said = isPlainObject(meta) ? meta[name] : undefined;
+        if (isPlainObject(value)) {
+          agree(`${field}${name}.`, said, value);
+          continue;
+        }
+        const [saidJson, given] = [canonicalJson(said), canonicalJson(value)];
+        if (saidJson !== given)
+          bad(
+            path,
+            `part ${i + 1} (${part.key}): meta.${field}${name} is ${saidJson ?? 'not set'}, the run's params say ${given}`,
+          );
+      }
+    };
+    agree('', part.meta, expected(run.params, part.key));
   });
 }
 
@@ -712,6 +675,8 @@ export interface StartRunOptions {
   values: { shard?: string; out?: string; checkpoint?: string; checkpointEvery?: number };
   /** Reads the game (or stream) index of a record. */
   indexOf: (record: unknown) => number;
+  /** What a finished part of a checkpoint must say in its `meta` (checked before resuming from it). */
+  expectedMeta: ExpectedMeta;
 }
 
 /**
@@ -747,7 +712,7 @@ export async function startRun(io: CliIO, opts: StartRunOptions): Promise<RunRec
         'RUN_MISMATCH',
         `${what}: it is shard ${saved.shard.index}/${saved.shard.count}, this run is shard ${shard.index}/${shard.count}`,
       );
-    checkMetaAgrees(saved, path);
+    checkMetaAgrees(saved, path, opts.expectedMeta);
     run = saved;
     const done = saved.parts.reduce((a, p) => a + p.records.length, 0);
     io.err(`stackrank ${command}: resuming from ${path} (${done} finished ${opts.recordName} record(s))`);

@@ -25,8 +25,16 @@ import type { CliIO } from './io.js';
 import { LEAF_OPTIONS, checkLeafOptions, checkLeafTable, leafOfParams, loadLeafValues, recordedLeaf } from './leaf.js';
 import { THREADS, TABLE_SOURCE, randomizerOption, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
-import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './run-files.js';
-import { defineCommand } from './spec.js';
+import {
+  RUN_OPTIONS,
+  runParams,
+  runRecorded,
+  startRun,
+  tableIdentity,
+  type ExpectedMeta,
+  type RunFile,
+} from './run-files.js';
+import { defineCommand, defineOptions, type OptionValues } from './spec.js';
 import { loadTableForCli } from './table-source.js';
 
 /** The article's table: mean consecutive pieces under TGM, 15 iterations, lookahead 0..4. */
@@ -82,6 +90,105 @@ function row(r: SimulationResult, withArticle: boolean) {
   };
 }
 
+const SURVIVAL_OPTIONS = defineOptions({
+  lookahead: {
+    type: 'intList',
+    min: 0,
+    max: MAX_LOOKAHEAD,
+    default: [0, 1, 2, 3, 4],
+    help: 'lookaheads to measure, comma-separated',
+  },
+  randomizer: randomizerOption('tgm1'),
+  games: { type: 'int', min: 1, max: 1_000_000, default: 100, help: 'independent game streams' },
+  maxPieces: {
+    type: 'int',
+    min: 1,
+    max: Number.MAX_SAFE_INTEGER,
+    default: 200_000,
+    help: 'piece budget per lookahead',
+  },
+  seed: seedOption(0),
+  rules: {
+    type: 'choice',
+    choices: RULE_SET_NAMES,
+    default: DEFAULT_STACKING_RULE_SET,
+    help: "the real game's rule set: only placements its piece can reach are played",
+  },
+  steep: {
+    type: 'choice',
+    choices: STEEP_RULES,
+    default: DEFAULT_STACKING.steep,
+    help: 'how steps steeper than the max step are judged',
+  },
+  strategy: {
+    type: 'choice',
+    choices: STRATEGY_CHOICES,
+    default: 'rank',
+    help: 'search strategy',
+  },
+  unknownPieces: {
+    type: 'int',
+    min: 1,
+    max: MAX_UNKNOWN_PIECES,
+    help: 'with --strategy expectimax: unknown pieces after the queue it averages over',
+    defaultHelp: '1',
+  },
+  tetris: {
+    type: 'choice',
+    choices: TETRIS_RULES,
+    default: DEFAULT_STACKING.tetris,
+    help: 'when an I goes down the well',
+  },
+  threshold: {
+    type: 'int',
+    min: MIN_BOARD_HEIGHT,
+    max: MAX_BOARD_HEIGHT,
+    default: DEFAULT_STACKING.tetrisThreshold,
+    help: 'height at which the Tetris is forced',
+  },
+  boardHeight: {
+    type: 'int',
+    min: MIN_BOARD_HEIGHT,
+    max: MAX_BOARD_HEIGHT,
+    default: DEFAULT_STACKING.boardHeight,
+    help: 'rows of the board',
+  },
+  ...LEAF_OPTIONS,
+  threads: THREADS,
+  ...TABLE_SOURCE,
+  ...RUN_OPTIONS,
+});
+
+type SurvivalValues = OptionValues<typeof SURVIVAL_OPTIONS>;
+
+/**
+ * simulateStacking's options for one lookahead of a run, from its option values or from a run file's `params`
+ * (which record them): what the run plays, and what each finished part's `meta` says (survivalMeta).
+ */
+function simulationRun(v: SurvivalValues, lookahead: number) {
+  return {
+    randomizer: v.randomizer,
+    lookahead,
+    games: v.games,
+    maxPieces: v.maxPieces,
+    seed: v.seed,
+    rules: v.rules,
+    stacking: { steep: v.steep, tetris: v.tetris, tetrisThreshold: v.threshold, boardHeight: v.boardHeight },
+    strategy: v.strategy,
+    unknownPieces: v.unknownPieces as 1 | 2 | undefined,
+  };
+}
+
+/**
+ * What a finished part's `meta` (the result's description of its lookahead) must say: the options it was played
+ * with, `games` as the result's `streamCount`; `--strategy best` names a search the result spells out, so the
+ * strategy is compared only when it was named.
+ */
+export const survivalMeta: ExpectedMeta = (params, key) => {
+  const { games, strategy, ...run } = simulationRun(params as SurvivalValues, Number(key.slice('lookahead '.length)));
+  return { ...run, streamCount: games, strategy: strategy === 'best' ? undefined : strategy };
+};
+
 export const benchSurvivalCommand = defineCommand({
   path: 'bench survival',
   summary: "the article's survival table, measured: mean pieces per lookahead",
@@ -100,76 +207,9 @@ FILE records finished streams and resumes from them. --rules plays only the plac
 reach (docs/rules.md, "The stacking game under a rule set"): tgm20g is TGM at 20G, where the piece slides along
 the stack (pair it with the 20G table: stackrank table build --variant 20g --out FILE, then --table FILE; without
 --table the article's table is used); classic, the default, reaches every placement.`,
-  options: {
-    lookahead: {
-      type: 'intList',
-      min: 0,
-      max: MAX_LOOKAHEAD,
-      default: [0, 1, 2, 3, 4],
-      help: 'lookaheads to measure, comma-separated',
-    },
-    randomizer: randomizerOption('tgm1'),
-    games: { type: 'int', min: 1, max: 1_000_000, default: 100, help: 'independent game streams' },
-    maxPieces: {
-      type: 'int',
-      min: 1,
-      max: Number.MAX_SAFE_INTEGER,
-      default: 200_000,
-      help: 'piece budget per lookahead',
-    },
-    seed: seedOption(0),
-    rules: {
-      type: 'choice',
-      choices: RULE_SET_NAMES,
-      default: DEFAULT_STACKING_RULE_SET,
-      help: "the real game's rule set: only placements its piece can reach are played",
-    },
-    steep: {
-      type: 'choice',
-      choices: STEEP_RULES,
-      default: DEFAULT_STACKING.steep,
-      help: 'how steps steeper than the max step are judged',
-    },
-    strategy: {
-      type: 'choice',
-      choices: STRATEGY_CHOICES,
-      default: 'rank',
-      help: 'search strategy',
-    },
-    unknownPieces: {
-      type: 'int',
-      min: 1,
-      max: MAX_UNKNOWN_PIECES,
-      help: 'with --strategy expectimax: unknown pieces after the queue it averages over',
-      defaultHelp: '1',
-    },
-    tetris: {
-      type: 'choice',
-      choices: TETRIS_RULES,
-      default: DEFAULT_STACKING.tetris,
-      help: 'when an I goes down the well',
-    },
-    threshold: {
-      type: 'int',
-      min: MIN_BOARD_HEIGHT,
-      max: MAX_BOARD_HEIGHT,
-      default: DEFAULT_STACKING.tetrisThreshold,
-      help: 'height at which the Tetris is forced',
-    },
-    boardHeight: {
-      type: 'int',
-      min: MIN_BOARD_HEIGHT,
-      max: MAX_BOARD_HEIGHT,
-      default: DEFAULT_STACKING.boardHeight,
-      help: 'rows of the board',
-    },
-    ...LEAF_OPTIONS,
-    threads: THREADS,
-    ...TABLE_SOURCE,
-    ...RUN_OPTIONS,
-  },
+  options: SURVIVAL_OPTIONS,
   async run({ values, given }, io) {
-    const { randomizer, games, maxPieces, seed, steep, strategy, tetris, leaf, rules } = values;
+    const { randomizer, strategy, leaf, rules } = values;
     if (rules !== DEFAULT_STACKING_RULE_SET && strategy !== 'rank')
       throw new UsageError(
         `--rules ${rules} plays with --strategy rank only (the expectimax leaves assume every placement is reachable)`,
@@ -178,10 +218,10 @@ the stack (pair it with the 20G table: stackrank table build --variant 20g --out
       throw new UsageError(
         `--rules ${rules} needs --board-height of at most ${BOARD_MAX_HEIGHT} (the rules layer's boards)`,
       );
-    const boardHeight = values.boardHeight;
-    const tetrisThreshold = values.threshold;
-    if (tetrisThreshold > boardHeight)
-      throw new UsageError(`the Tetris threshold (${tetrisThreshold}) must not exceed --board-height (${boardHeight})`);
+    if (values.threshold > values.boardHeight)
+      throw new UsageError(
+        `the Tetris threshold (${values.threshold}) must not exceed --board-height (${values.boardHeight})`,
+      );
     if (leaf === 'preview' && strategy === 'rank')
       throw new UsageError('--leaf preview needs --strategy expectimax or best');
     if (values.unknownPieces !== undefined && strategy !== 'expectimax')
@@ -200,6 +240,7 @@ the stack (pair it with the 20G table: stackrank table build --variant 20g --out
       values,
       recordName: 'stream',
       indexOf: (r) => (r as StreamRecord).stream,
+      expectedMeta: survivalMeta,
     });
     // After the run's checks (a checkpoint of another run is refused before a preview table is built).
     const previewTable = await loadLeafValues(values, table, randomizer, io);
@@ -210,16 +251,8 @@ the stack (pair it with the 20G table: stackrank table build --variant 20g --out
       for (const lookahead of values.lookahead) {
         const part = run.part<StreamRecord>(`lookahead ${lookahead}`);
         const result = await simulateStacking({
+          ...simulationRun(values, lookahead),
           table,
-          randomizer,
-          lookahead,
-          games,
-          maxPieces,
-          seed,
-          rules,
-          stacking: { steep, tetris, tetrisThreshold, boardHeight },
-          strategy,
-          unknownPieces: values.unknownPieces as 1 | 2 | undefined,
           previewTable,
           threads: values.threads,
           signal: io.signal,
