@@ -19,6 +19,6 @@ export async function competitionReplay(seed: number) {
     maxPieces: maxPieces.default,
     seed,
   });
-  const ai = await TetrisAI.create(aiCreateOptions(aiOptions, undefined, undefined, undefined));
+  const ai = await TetrisAI.create(aiCreateOptions(aiOptions));
   return { format, ai, settings };
 }

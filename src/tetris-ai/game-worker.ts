@@ -20,7 +20,7 @@ serveJobs<GameWorkerInit, GameTally, GameUnderWay>(
   async (init) => {
     // goal 'versus' has no stack mode, so no engine to attach
     const attached = init.engine ? attachSearch(init.engine) : undefined;
-    ai = await TetrisAI.create(aiCreateOptions(init.aiOptions, undefined, undefined, undefined), attached);
+    ai = await TetrisAI.create(aiCreateOptions(init.aiOptions), attached);
     settings = init.settings;
   },
   (game, progress) => {

@@ -411,7 +411,14 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
   } else {
     const ai =
       opts.ai ??
-      (await TetrisAI.create(aiCreateOptions(aiOptions, opts.table, opts.previewTable, signal, opts.onSetupProgress)));
+      (await TetrisAI.create(
+        aiCreateOptions(aiOptions, {
+          table: opts.table,
+          previewTable: opts.previewTable,
+          signal,
+          onProgress: opts.onSetupProgress,
+        }),
+      ));
     if (opts.ai) report?.({ stage: 'ready', fraction: 1 });
     if (
       ai.rules.name !== facts.name ||
@@ -484,10 +491,12 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
  */
 export function aiCreateOptions(
   o: GameAIOptions,
-  table: TetrisAIOptions['table'],
-  previewTable: NextPieceValues | undefined,
-  signal: AbortSignal | undefined,
-  onProgress?: TetrisAIOptions['onProgress'],
+  {
+    table,
+    previewTable,
+    signal,
+    onProgress,
+  }: Pick<TetrisAIOptions, 'table' | 'previewTable' | 'signal' | 'onProgress'> = {},
 ): TetrisAIOptions {
   if (o.goal === 'versus')
     return { rules: o.rules, goal: 'versus', versus: o.versus, lookahead: o.lookahead, signal, onProgress };

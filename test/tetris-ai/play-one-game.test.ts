@@ -68,7 +68,7 @@ describe('prepareGames', () => {
       const run: PlayGameOptions = { ...options, games: 2, firstGame: 3, maxPieces: 300, seed: 11, table };
       const played = await playGame({ ...run, threads: 1 });
       const { aiOptions, settings, firstGame, games } = prepareGames(run);
-      const ai = await TetrisAI.create(aiCreateOptions(aiOptions, table, undefined, undefined));
+      const ai = await TetrisAI.create(aiCreateOptions(aiOptions, { table }));
       const replayed = [];
       for (let g = firstGame; g < firstGame + games; g++) replayed.push(await playOneGame(ai, g, settings));
       expect(replayed).toEqual(played.tallies);
