@@ -147,7 +147,12 @@ pieces come from the NES randomizer seeded per game (the same games on any threa
       arg: 'LEVEL',
       help: 'level that ends the game (0: none, the game goes on to a top-out)',
     },
-    lookahead: lookaheadOption(1),
+    // The NES shows one next piece: a second known piece would score a game nobody can play (docs/game.md).
+    lookahead: {
+      ...lookaheadOption(1),
+      max: 1,
+      help: 'next pieces the AI sees: 1, the one the NES shows, or 0 to play without it',
+    },
     games: { type: 'int', min: 1, max: 1_000_000, default: 1, help: 'games to play' },
     maxPieces: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER, default: 10_000, help: 'pieces per game at most' },
     seed: seedOption(0),

@@ -125,6 +125,7 @@ describe('stackrank bench nes', () => {
     [['--max-level', '18'], /--max-level must be above --start-level \(18\), or 0 for none/],
     [['--start-level', '32'], /--start-level/],
     [['--reaction', '-1'], /--reaction/],
+    [['--lookahead', '2'], /--lookahead/],
   ])('rejects %j with exit code 2', async (extra, message) => {
     const run = await runCli([...base(), ...extra]);
     expect(run.code).toBe(2);
