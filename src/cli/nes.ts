@@ -45,6 +45,7 @@ function row(r: PlayGameResult) {
     p1Lines: nes.p1Lines,
     tetrisRate: r.tetrisRate,
     tetrisRateCi95: r.tetrisRateCi95,
+    clears: r.clears,
     tetrisRateByBand: Object.fromEntries(nes.bands.map((b) => [b.band, b.tetrisRate])),
     linesByBand: Object.fromEntries(nes.bands.map((b) => [b.band, b.lines])),
     scoreByBand: Object.fromEntries(nes.bands.map((b) => [b.band, b.averageScore])),
@@ -84,6 +85,10 @@ function printNes(io: CliIO, json: boolean, result: PlayGameResult): void {
       .map((b) => `${b} ${percent(r.tetrisRateByBand[b])} (${count(r.linesByBand[b])} lines)`)
       .join(', ')}`,
   );
+  const c = r.clears;
+  io.out(
+    `clears: ${count(c.single)} singles, ${count(c.double)} doubles, ${count(c.triple)} triples, ${count(c.tetris)} Tetrises`,
+  );
   // the running total at each band's end: BetaTetris publishes its averages "pre-19", "pre-29" and "pre-39" so
   let before = 0;
   const totals = NES_LEVEL_BANDS.slice(1).map((b, i) => {
@@ -111,7 +116,7 @@ falls one row per frame from level 29 and two from --double-killscreen, and ends
 player taps by --timeline (X. = 30 Hz, X.. 20 Hz, X... 15 Hz, X.... 12 Hz, X..... 10 Hz) or shifts by DAS (das,
 dasCharged); the next piece is known --reaction frames after a piece appears (the AI commits to its first
 inputs without it: docs/game.md). Prints the average score with its 95 % interval, mean, median and 1st-percentile lines, the
-Tetris rate overall and by level band, the levels where games ended and speed; --json one object per line. The
+Tetris rate overall and by level band, the clears by size, the levels where games ended and speed; --json one object per line. The
 pieces come from the NES randomizer seeded per game (the same games on any thread count). --shard I/N with --out,
 --checkpoint and stackrank merge as for bench game (docs/distributed.md). The defaults are the competition format
 (docs/game.md).`,

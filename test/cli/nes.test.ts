@@ -65,6 +65,7 @@ describe('stackrank bench nes', () => {
       medianLines: direct.nes!.medianLines,
       p1Lines: direct.nes!.p1Lines,
       tetrisRate: direct.tetrisRate,
+      clears: direct.clears,
       endLevels: direct.nes!.endLevels,
       pieces: direct.pieces,
     });
@@ -82,6 +83,7 @@ describe('stackrank bench nes', () => {
     );
     expect(run.out).toMatch(/average score +95 % interval/);
     expect(run.out).toMatch(/Tetris rate by level band: ≤18/);
+    expect(run.out).toMatch(/\nclears: [\d,]+ singles, [\d,]+ doubles, [\d,]+ triples, [\d,]+ Tetrises\n/);
     expect(run.out).toMatch(
       /average score by level band: ≤18 [\d,]+, 19–28 0, 29–38 0, 39\+ 0 \(before 19 [\d,]+, before 29/,
     );
