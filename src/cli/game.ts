@@ -483,7 +483,7 @@ export function partResult(
 /**
  * What a finished part's `meta` (playGame's description of its run) must say, from the run's params: the rules,
  * seed, piece cap and lookahead the games were played with, which the command passes to playGame as recorded
- * (bench game records the lookahead it played; bench nes records no rules, its rule set being its format options).
+ * (bench game records the lookahead it played; bench nes adds its format: nesMeta in src/cli/nes.ts).
  */
 export const gameMeta: ExpectedMeta = ({ rules, seed, maxPieces, lookahead }) => ({
   rules,

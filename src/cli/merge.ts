@@ -1,7 +1,7 @@
 /** `stackrank merge`: pools the shard files of one run and prints what one run over all the games prints. */
 import { fullPlayCommand, fullPlayMeta, printMergedFullPlay } from './full.js';
 import { benchGameCommand, gameMeta, printMergedGames } from './game.js';
-import { benchNesCommand, printMergedNes } from './nes.js';
+import { benchNesCommand, nesMeta, printMergedNes } from './nes.js';
 import { startWriting, type CliIO } from './io.js';
 import {
   checkMetaAgrees,
@@ -42,7 +42,7 @@ const PARAMS = {
   'bench nes': () => ({
     options: benchNesCommand.options,
     required: ['rankTable', 'maxPieces'],
-    expectedMeta: gameMeta,
+    expectedMeta: nesMeta,
   }),
   'full play': () => ({ options: fullPlayCommand.options, required: ['weightVector'], expectedMeta: fullPlayMeta }),
 } satisfies Record<RunCommand, unknown>;

@@ -15,7 +15,15 @@ import { gameMeta, partResult, playResuming, runMeta } from './game.js';
 import type { CliIO } from './io.js';
 import { TABLE_SOURCE, THREADS, TIMELINE, checkTimelineOption, lookaheadOption, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
-import { RUN_OPTIONS, runParams, runRecorded, startRun, tableIdentity, type RunFile } from './run-files.js';
+import {
+  RUN_OPTIONS,
+  runParams,
+  runRecorded,
+  startRun,
+  tableIdentity,
+  type ExpectedMeta,
+  type RunFile,
+} from './run-files.js';
 import { defineCommand } from './spec.js';
 import { loadTableForCli } from './table-source.js';
 
@@ -106,6 +114,37 @@ function printNes(io: CliIO, json: boolean, result: PlayGameResult): void {
   io.out(`games ended at level: ${levels.map((l) => `${l}: ${r.endLevels[l]}`).join(', ')}`);
 }
 
+/** The format options a run records (its option values, or a run file's `params`). */
+interface FormatValues {
+  startLevel: number;
+  timeline: string;
+  reaction: number;
+  doubleKillscreen: number;
+  maxLevel: number;
+}
+
+/** The NES format a run plays, from its option values or a run file's `params` (0: none, for both levels). */
+function runFormat(v: FormatValues) {
+  return nesFormat({
+    startLevel: v.startLevel,
+    timeline: v.timeline,
+    reaction: v.reaction,
+    doubleKillscreen: v.doubleKillscreen === 0 ? null : v.doubleKillscreen,
+    maxLevel: v.maxLevel === 0 ? null : v.maxLevel,
+  });
+}
+
+/**
+ * What a finished part's `meta` (playGame's description of its run) must say: bench game's fields, and the format
+ * the run's options make, as playGame describes it (`format`: start level, timeline, reaction, the gravity table
+ * with its double killscreen, the cap). A params set that makes no format throws, and the file is refused.
+ */
+export const nesMeta: ExpectedMeta = (params, key) => {
+  const { rules, maxLevel } = runFormat(params as unknown as FormatValues);
+  const { level, timeline, reaction, timing } = rules;
+  return { ...gameMeta(params, key), rules: rules.name, format: { level, timeline, reaction, timing, maxLevel } };
+};
+
 export const benchNesCommand = defineCommand({
   path: 'bench nes',
   summary: 'TetrisAI in NES Tetris as the competition plays it: score, lines, killscreens',
@@ -166,18 +205,12 @@ pieces come from the NES randomizer seeded per game (the same games on any threa
     ...RUN_OPTIONS,
   },
   async run({ values, given }, io) {
-    const { startLevel, timeline, reaction, maxPieces, seed, lookahead } = values;
-    checkTimelineOption(timeline);
+    const { startLevel, maxPieces, seed, lookahead } = values;
+    checkTimelineOption(values.timeline);
     const maxLevel = values.maxLevel === 0 ? null : values.maxLevel;
     if (maxLevel !== null && maxLevel <= startLevel)
       throw new UsageError(`--max-level must be above --start-level (${startLevel}), or 0 for none; got ${maxLevel}`);
-    const format = nesFormat({
-      startLevel,
-      timeline,
-      reaction,
-      doubleKillscreen: values.doubleKillscreen === 0 ? null : values.doubleKillscreen,
-      maxLevel,
-    });
+    const format = runFormat(values);
     const table = await loadTableForCli(values, given, io);
     const run = await startRun(io, {
       command: 'bench nes',
@@ -185,7 +218,7 @@ pieces come from the NES randomizer seeded per game (the same games on any threa
       values,
       recordName: 'game',
       indexOf: (r) => (r as GameTally).game,
-      expectedMeta: gameMeta,
+      expectedMeta: nesMeta,
     });
     await run.play(async () => {
       const part = run.part<GameTally>('games');

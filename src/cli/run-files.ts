@@ -422,6 +422,14 @@ export function checkRunFile(json: unknown, path: string): RunFile {
 export function checkMetaAgrees(run: RunFile, path: string, expected: ExpectedMeta): void {
   run.parts.forEach((part, i) => {
     if (part.meta === null) return;
+    let fields: Record<string, unknown>;
+    try {
+      fields = expected(run.params, part.key);
+    } catch (e) {
+      // params the command's own functions refuse (e.g. no NES format) describe no run this file can hold
+      if (e instanceof StackRankError) bad(path, `its params describe no run: ${e.message}`);
+      throw e;
+    }
     const agree = (field: string, meta: unknown, fields: Record<string, unknown>) => {
       for (const [name, value] of Object.entries(fields)) {
         if (value === undefined) continue;
@@ -438,7 +446,7 @@ export function checkMetaAgrees(run: RunFile, path: string, expected: ExpectedMe
           );
       }
     };
-    agree('', part.meta, expected(run.params, part.key));
+    agree('', part.meta, fields);
   });
 }
 

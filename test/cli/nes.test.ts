@@ -119,6 +119,30 @@ describe('stackrank bench nes', () => {
     const bad = await runCli(['merge', '--json', join(dir, '1.json'), join(dir, 'bad.json')]);
     expect(bad.code).not.toBe(0);
     expect(bad.err).toMatch(/nes\.bandScore does not add up to the game's score/);
+    // both shards describing another format than their params (so they agree with each other) are refused too:
+    // the format is derived from the params as the run derives it
+    type Meta = { format: { reaction: number; timing: { gravity: { rows: number }[] } } };
+    for (const [edit, message] of [
+      [(m: Meta) => (m.format.reaction = 0), /meta\.format\.reaction is 0, the run's params say 18\) \[BAD_HEADER\]/],
+      [(m: Meta) => (m.format.timing.gravity[39].rows = 1), /meta\.format\.timing\.gravity is .*\[BAD_HEADER\]/],
+    ] as const) {
+      const files = [];
+      for (const i of [0, 1]) {
+        const s = JSON.parse(await readFile(join(dir, `${i}.json`), 'utf8'));
+        edit(s.parts[0].meta);
+        files.push(join(dir, `edited${i}.json`));
+        await writeFile(files[i], JSON.stringify(s));
+      }
+      const refused = await runCli(['merge', ...files]);
+      expect(refused.code).toBe(1);
+      expect(refused.err).toMatch(message);
+    }
+    // params that make no NES format describe no run
+    const noFormat = JSON.parse(await readFile(join(dir, '0.json'), 'utf8'));
+    noFormat.params.timeline = 'Q.';
+    await writeFile(join(dir, 'no-format.json'), JSON.stringify(noFormat));
+    const refused = await runCli(['merge', join(dir, 'no-format.json')]);
+    expect(refused.err).toMatch(/its params describe no run: rules\.timeline must be .*\[BAD_HEADER\]/);
   }, 300_000);
 
   it.each([
