@@ -1,0 +1,139 @@
+/**
+ * Two `stackrank bench nes` runs of the same games compared game by game (bench/notes/nes.md, "How big a difference
+ * a screen can see"). Games depend only on the seed and the game number, so two policies' games are the same games
+ * until their first different move: the difference of the two averages is judged by the spread of the per-game
+ * differences (a paired comparison), not by each average's own interval. Prints, overall and per level band, the
+ * two averages, the mean difference B - A with its standard error and 95 % interval, and how many games scored the
+ * same; writes bench/results/nes-pair.json (`--json` prints the same rows as one JSON object instead).
+ *
+ *   stackrank bench nes --games 1000 --seed 7 --threads 2 --out a.json          # policy A
+ *   stackrank bench nes --games 1000 --seed 7 --threads 2 --out b.json          # policy B
+ *   npx tsx bench/nes-pair.ts --a a.json --b b.json [--json]
+ *
+ * Both files must be finished `bench nes` run files (merged shards or whole runs) of the same seed and games; their
+ * other parameters may differ (that is the comparison). Exits 2 naming the problem otherwise.
+ */
+import { readRunFile, type RunFile } from '../src/cli/run-files.js';
+import { StackRankError } from '../src/errors.js';
+import { benchArgs, machine, printTable, writeResults } from './common.js';
+
+/** The level bands of a `bench nes` game record (docs/file-formats.md, "Run files"): ≤18, 19–28, 29–38, 39+. */
+const BANDS = ['≤18', '19–28', '29–38', '39+'] as const;
+
+interface PairedGame {
+  game: number;
+  /** Total score, then the score of each band. */
+  a: number[];
+  b: number[];
+}
+
+interface PairedRow {
+  measure: string;
+  games: number;
+  meanA: number;
+  meanB: number;
+  /** Mean of B - A over the games. */
+  difference: number;
+  /** Its standard error: the per-game differences' sample standard deviation / sqrt(games). */
+  standardError: number;
+  low95: number;
+  high95: number;
+  /** Games whose two scores on this measure are equal. */
+  equal: number;
+}
+
+/** Mean difference, standard error and 95 % interval (normal approximation) of column `k` of the pairs. */
+function pairedRow(measure: string, pairs: PairedGame[], k: number): PairedRow {
+  const n = pairs.length;
+  const d = pairs.map((p) => p.b[k] - p.a[k]);
+  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const difference = mean(d);
+  const variance = n > 1 ? d.reduce((s, x) => s + (x - difference) ** 2, 0) / (n - 1) : 0;
+  const standardError = Math.sqrt(variance / n);
+  return {
+    measure,
+    games: n,
+    meanA: mean(pairs.map((p) => p.a[k])),
+    meanB: mean(pairs.map((p) => p.b[k])),
+    difference,
+    standardError,
+    low95: difference - 1.96 * standardError,
+    high95: difference + 1.96 * standardError,
+    equal: d.filter((x) => x === 0).length,
+  };
+}
+
+interface NesRecord {
+  game: number;
+  nes: { score: number; bandScore: number[] };
+}
+
+/** The games of a finished `bench nes` run file, by game number; throws BAD_ARGUMENT naming `name` otherwise. */
+function nesGames(run: RunFile, name: string): Map<number, number[]> {
+  if (run.command !== 'bench nes')
+    throw new StackRankError('BAD_ARGUMENT', `${name} is a ${run.command} run file, not one of bench nes`);
+  const part = run.parts[0];
+  if (!part || part.meta === null || part.records.length !== run.shard.end - run.shard.start)
+    throw new StackRankError('BAD_ARGUMENT', `${name} is not finished (its games are not all played)`);
+  const games = new Map<number, number[]>();
+  for (const record of part.records as NesRecord[]) games.set(record.game, [record.nes.score, ...record.nes.bandScore]);
+  return games;
+}
+
+/** The games both files played, paired; throws BAD_ARGUMENT when the seeds or the games differ. */
+function pairRuns(a: RunFile, b: RunFile): PairedGame[] {
+  if (a.params.seed !== b.params.seed)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `the runs have different seeds (${String(a.params.seed)} and ${String(b.params.seed)}), so different games`,
+    );
+  const gamesA = nesGames(a, 'A');
+  const gamesB = nesGames(b, 'B');
+  if (gamesA.size !== gamesB.size || [...gamesA.keys()].some((g) => !gamesB.has(g)))
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `the runs hold different games (A ${a.shard.start}..${a.shard.end - 1}, B ${b.shard.start}..${b.shard.end - 1})`,
+    );
+  return [...gamesA.keys()].sort((x, y) => x - y).map((game) => ({ game, a: gamesA.get(game)!, b: gamesB.get(game)! }));
+}
+
+function pairedRows(pairs: PairedGame[]): PairedRow[] {
+  return [pairedRow('score', pairs, 0), ...BANDS.map((band, i) => pairedRow(`score ${band}`, pairs, i + 1))];
+}
+
+const { values: args } = benchArgs(import.meta.url, {
+  a: { type: 'string' },
+  b: { type: 'string' },
+  json: { type: 'boolean', default: false },
+});
+if (!args.a || !args.b) {
+  console.error('--a FILE and --b FILE (two bench nes run files) are required');
+  process.exit(2);
+}
+let rows: PairedRow[];
+try {
+  rows = pairedRows(pairRuns(await readRunFile(args.a), await readRunFile(args.b)));
+} catch (e) {
+  if (!(e instanceof StackRankError)) throw e;
+  console.error(`nes-pair: ${e.message} [${e.code}]`);
+  process.exit(2);
+}
+if (args.json) {
+  console.log(JSON.stringify({ a: args.a, b: args.b, rows }));
+  process.exit(0);
+}
+const path = writeResults('nes-pair', { machine: machine(), a: args.a, b: args.b, rows });
+console.log(`A ${args.a}, B ${args.b}: B - A over the same games`);
+printTable(
+  rows.map((r) => ({
+    measure: r.measure,
+    games: r.games,
+    'A average': Math.round(r.meanA),
+    'B average': Math.round(r.meanB),
+    'B - A': Math.round(r.difference),
+    's.e.': Math.round(r.standardError),
+    '95 % interval': `${Math.round(r.low95).toLocaleString('en-US')} to ${Math.round(r.high95).toLocaleString('en-US')}`,
+    'equal games': r.equal,
+  })),
+);
+console.log(`wrote ${path}`);

@@ -1,0 +1,105 @@
+/**
+ * bench/nes-pair.ts: two `bench nes` run files of the same games compared game by game. Its figures are checked
+ * against the files' own game records, computed here; files of other seeds, other games or another command are
+ * refused with exit 2 and no stack trace.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildRankTable } from '../../src/rank/table.js';
+import { runCli } from '../helpers/cli.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let dir: string;
+let table: string;
+
+function pair(...args: string[]) {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'bench/nes-pair.ts', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+}
+
+/** A `bench nes` run file of 4 short games (to level 19) of `seed` with `extra` options. */
+async function nesRun(name: string, seed: number, ...extra: string[]): Promise<string> {
+  const out = join(dir, name);
+  const args = ['bench', 'nes', '--table', table, '--games', '4', '--max-level', '19', '--seed', String(seed)];
+  const run = await runCli([...args, '--threads', '1', '--out', out, ...extra]);
+  expect(run.code, run.err).toBe(0);
+  return out;
+}
+
+interface Rec {
+  game: number;
+  nes: { score: number; bandScore: number[] };
+}
+const records = async (file: string): Promise<Rec[]> => JSON.parse(await readFile(file, 'utf8')).parts[0].records;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'stackrank-nes-pair-'));
+  table = join(dir, 't.srk');
+  await (await buildRankTable({ width: 9, iterations: 3 })).save(table);
+}, 120_000);
+
+describe('bench/nes-pair.ts', () => {
+  it('gives the mean per-game difference, its standard error and interval, overall and by band', async () => {
+    const a = await nesRun('a.json', 11);
+    const b = await nesRun('b.json', 11, '--lookahead', '0');
+    const r = pair('--a', a, '--b', b, '--json');
+    expect(r.status, r.stderr).toBe(0);
+    const { rows } = JSON.parse(r.stdout);
+    const [ra, rb] = [await records(a), await records(b)];
+    const columns = [(x: Rec) => x.nes.score, ...[0, 1, 2, 3].map((i) => (x: Rec) => x.nes.bandScore[i])];
+    expect(rows.map((row: { measure: string }) => row.measure)).toEqual([
+      'score',
+      'score ≤18',
+      'score 19–28',
+      'score 29–38',
+      'score 39+',
+    ]);
+    columns.forEach((column, k) => {
+      const d = ra.map((x, i) => column(rb[i]) - column(x));
+      const mean = d.reduce((s, x) => s + x, 0) / 4;
+      const sd = Math.sqrt(d.reduce((s, x) => s + (x - mean) ** 2, 0) / 3);
+      expect(rows[k].games).toBe(4);
+      expect(rows[k].meanA).toBeCloseTo(ra.reduce((s, x) => s + column(x), 0) / 4, 6);
+      expect(rows[k].meanB).toBeCloseTo(rb.reduce((s, x) => s + column(x), 0) / 4, 6);
+      expect(rows[k].difference).toBeCloseTo(mean, 6);
+      expect(rows[k].standardError).toBeCloseTo(sd / 2, 6);
+      expect(rows[k].low95).toBeCloseTo(mean - (1.96 * sd) / 2, 6);
+      expect(rows[k].equal).toBe(d.filter((x) => x === 0).length);
+    });
+    // Without the next piece the AI plays other games: the comparison must see a difference.
+    expect(rows[0].difference).not.toBe(0);
+    // The same file twice: every game equal, no difference.
+    const same = JSON.parse(pair('--a', a, '--b', a, '--json').stdout).rows[0];
+    expect([same.difference, same.standardError, same.equal]).toEqual([0, 0, 4]);
+  }, 240_000);
+
+  it('refuses files of another seed, other games or another command, naming the problem (exit 2)', async () => {
+    const a = await nesRun('c.json', 12);
+    const otherSeed = await nesRun('d.json', 13);
+    const shard = await nesRun('e.json', 12, '--shard', '0/2');
+    const game = join(dir, 'g.json');
+    const gameArgs = ['bench', 'game', '--rules', 'nes', '--table', table, '--games', '1', '--max-pieces', '20'];
+    expect((await runCli([...gameArgs, '--seed', '12', '--threads', '1', '--out', game])).code).toBe(0);
+    for (const [file, problem] of [
+      [otherSeed, 'different seeds (12 and 13)'],
+      [shard, 'different games (A 0..3, B 0..1)'],
+      [game, 'not one of bench nes'],
+      [join(dir, 'missing.json'), 'missing.json'],
+    ]) {
+      const r = pair('--a', a, '--b', file);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toContain(problem);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    const usage = pair('--a', a);
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toContain('--a FILE and --b FILE');
+  }, 240_000);
+});
