@@ -10,8 +10,10 @@
  *   stackrank bench nes --games 1000 --seed 7 --threads 2 --out b.json          # policy B
  *   npx tsx bench/nes-pair.ts --a a.json --b b.json [--json]
  *
- * Both files must be finished `bench nes` run files (merged shards or whole runs) of the same seed and games; their
- * other parameters may differ (that is the comparison). Exits 2 naming the problem otherwise.
+ * Both files must be finished run files (merged shards or whole runs) of the same seed and games: of `bench nes`, or
+ * of `bench game` under a timed rule set (`--rules nes` plays the same games, with options `bench nes` does not
+ * have, such as `--leaf`; its AI's games are compared). Their other parameters may differ (that is the comparison).
+ * Exits 2 naming the problem otherwise.
  */
 import { readRunFile, type RunFile } from '../src/cli/run-files.js';
 import { StackRankError } from '../src/errors.js';
@@ -65,18 +67,31 @@ function pairedRow(measure: string, pairs: PairedGame[], k: number): PairedRow {
 
 interface NesRecord {
   game: number;
-  nes: { score: number; bandScore: number[] };
+  nes?: { score: number; bandScore: number[] };
 }
 
-/** The games of a finished `bench nes` run file, by game number; throws BAD_ARGUMENT naming `name` otherwise. */
+/**
+ * The games of a finished run file with NES scores, by game number: a `bench nes` file, or the AI's part (`player
+ * both`) of a `bench game` file under a timed rule set, whose games are the same (`bench game --rules nes` plays the
+ * competition format); throws BAD_ARGUMENT naming `name` otherwise.
+ */
 function nesGames(run: RunFile, name: string): Map<number, number[]> {
-  if (run.command !== 'bench nes')
-    throw new StackRankError('BAD_ARGUMENT', `${name} is a ${run.command} run file, not one of bench nes`);
-  const part = run.parts[0];
-  if (!part || part.meta === null || part.records.length !== run.shard.end - run.shard.start)
+  const key = run.command === 'bench nes' ? 'games' : run.command === 'bench game' ? 'player both' : null;
+  if (key === null)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${name} is a ${run.command} run file, not one of bench nes or bench game`,
+    );
+  const part = run.parts.find((p) => p.key === key);
+  if (!part) throw new StackRankError('BAD_ARGUMENT', `${name} has no games of the AI (no part "${key}")`);
+  if (part.meta === null || part.records.length !== run.shard.end - run.shard.start)
     throw new StackRankError('BAD_ARGUMENT', `${name} is not finished (its games are not all played)`);
   const games = new Map<number, number[]>();
-  for (const record of part.records as NesRecord[]) games.set(record.game, [record.nes.score, ...record.nes.bandScore]);
+  for (const record of part.records as NesRecord[]) {
+    if (!record.nes)
+      throw new StackRankError('BAD_ARGUMENT', `${name} has no NES scores (its rule set is not a timed one)`);
+    games.set(record.game, [record.nes.score, ...record.nes.bandScore]);
+  }
   return games;
 }
 
@@ -107,7 +122,9 @@ const { values: args } = benchArgs(import.meta.url, {
   json: { type: 'boolean', default: false },
 });
 if (!args.a || !args.b) {
-  console.error('--a FILE and --b FILE (two bench nes run files) are required');
+  console.error(
+    '--a FILE and --b FILE are required: two run files with NES scores (bench nes, or bench game under a timed rule set)',
+  );
   process.exit(2);
 }
 let rows: PairedRow[];

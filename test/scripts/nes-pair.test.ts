@@ -1,7 +1,8 @@
 /**
  * bench/nes-pair.ts: two `bench nes` run files of the same games compared game by game. Its figures are checked
- * against the files' own game records, computed here; files of other seeds, other games or another command are
- * refused with exit 2 and no stack trace.
+ * against the files' own game records, computed here; a `bench game` file under the timed rules pairs with `bench
+ * nes`'s games; files of other seeds, other games, no NES scores or another command are refused with exit 2 and
+ * no stack trace.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
@@ -80,17 +81,33 @@ describe('bench/nes-pair.ts', () => {
     expect([same.difference, same.standardError, same.equal]).toEqual([0, 0, 4]);
   }, 240_000);
 
-  it('refuses files of another seed, other games or another command, naming the problem (exit 2)', async () => {
+  it('reads a bench game file under the timed rules too: the same games as bench nes', async () => {
+    const a = await nesRun('f.json', 14, '--max-pieces', '80');
+    const game = join(dir, 'h.json');
+    const gameArgs = ['bench', 'game', '--rules', 'nes', '--table', table, '--games', '4', '--max-pieces', '80'];
+    expect((await runCli([...gameArgs, '--seed', '14', '--threads', '1', '--out', game])).code).toBe(0);
+    const r = pair('--a', a, '--b', game, '--json');
+    expect(r.status, r.stderr).toBe(0);
+    const [score] = JSON.parse(r.stdout).rows;
+    expect(score.meanA).toBeGreaterThan(0);
+    expect([score.difference, score.equal]).toEqual([0, 4]);
+  }, 240_000);
+
+  it('refuses files of another seed, other games, no NES scores or another command, naming the problem (exit 2)', async () => {
     const a = await nesRun('c.json', 12);
     const otherSeed = await nesRun('d.json', 13);
     const shard = await nesRun('e.json', 12, '--shard', '0/2');
-    const game = join(dir, 'g.json');
-    const gameArgs = ['bench', 'game', '--rules', 'nes', '--table', table, '--games', '1', '--max-pieces', '20'];
-    expect((await runCli([...gameArgs, '--seed', '12', '--threads', '1', '--out', game])).code).toBe(0);
+    const untimed = join(dir, 'g.json');
+    const gameArgs = ['bench', 'game', '--rules', 'classic', '--table', table, '--games', '4', '--max-pieces', '20'];
+    expect((await runCli([...gameArgs, '--seed', '12', '--threads', '1', '--out', untimed])).code).toBe(0);
+    const survival = join(dir, 's.json');
+    const survivalArgs = ['bench', 'survival', '--table', table, '--games', '4', '--max-pieces', '20'];
+    expect((await runCli([...survivalArgs, '--seed', '12', '--threads', '1', '--out', survival])).code).toBe(0);
     for (const [file, problem] of [
       [otherSeed, 'different seeds (12 and 13)'],
       [shard, 'different games (A 0..3, B 0..1)'],
-      [game, 'not one of bench nes'],
+      [untimed, 'B has no NES scores'],
+      [survival, 'not one of bench nes or bench game'],
       [join(dir, 'missing.json'), 'missing.json'],
     ]) {
       const r = pair('--a', a, '--b', file);
