@@ -17,10 +17,9 @@
  */
 import { readRunFile, type RunFile } from '../src/cli/run-files.js';
 import { StackRankError } from '../src/errors.js';
+import { meanInterval } from '../src/tetris-ai/intervals.js';
+import { NES_LEVEL_BANDS } from '../src/tetris-ai/nes-stats.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
-
-/** The level bands of a `bench nes` game record (docs/file-formats.md, "Run files"): ≤18, 19–28, 29–38, 39+. */
-const BANDS = ['≤18', '19–28', '29–38', '39+'] as const;
 
 interface PairedGame {
   game: number;
@@ -36,7 +35,7 @@ interface PairedRow {
   meanB: number;
   /** Mean of B - A over the games. */
   difference: number;
-  /** Its standard error: the per-game differences' sample standard deviation / sqrt(games). */
+  /** Its standard error: the per-game differences' sample standard deviation / sqrt(games) (0 for one game). */
   standardError: number;
   low95: number;
   high95: number;
@@ -46,22 +45,17 @@ interface PairedRow {
 
 /** Mean difference, standard error and 95 % interval (normal approximation) of column `k` of the pairs. */
 function pairedRow(measure: string, pairs: PairedGame[], k: number): PairedRow {
-  const n = pairs.length;
-  const d = pairs.map((p) => p.b[k] - p.a[k]);
-  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-  const difference = mean(d);
-  const variance = n > 1 ? d.reduce((s, x) => s + (x - difference) ** 2, 0) / (n - 1) : 0;
-  const standardError = Math.sqrt(variance / n);
+  const d = meanInterval(pairs.map((p) => p.b[k] - p.a[k]));
   return {
     measure,
-    games: n,
-    meanA: mean(pairs.map((p) => p.a[k])),
-    meanB: mean(pairs.map((p) => p.b[k])),
-    difference,
-    standardError,
-    low95: difference - 1.96 * standardError,
-    high95: difference + 1.96 * standardError,
-    equal: d.filter((x) => x === 0).length,
+    games: pairs.length,
+    meanA: meanInterval(pairs.map((p) => p.a[k])).mean,
+    meanB: meanInterval(pairs.map((p) => p.b[k])).mean,
+    difference: d.mean,
+    standardError: d.standardError ?? 0,
+    low95: d.ci95?.[0] ?? d.mean,
+    high95: d.ci95?.[1] ?? d.mean,
+    equal: pairs.filter((p) => p.b[k] === p.a[k]).length,
   };
 }
 
@@ -113,7 +107,7 @@ function pairRuns(a: RunFile, b: RunFile): PairedGame[] {
 }
 
 function pairedRows(pairs: PairedGame[]): PairedRow[] {
-  return [pairedRow('score', pairs, 0), ...BANDS.map((band, i) => pairedRow(`score ${band}`, pairs, i + 1))];
+  return [pairedRow('score', pairs, 0), ...NES_LEVEL_BANDS.map((b, i) => pairedRow(`score ${b.label}`, pairs, i + 1))];
 }
 
 const { values: args } = benchArgs(import.meta.url, {

@@ -5,12 +5,29 @@
  *   (a burn costs several; a T-spin needs its setup);
  * - pieces per top-out: top-outs counted over the pieces played, each piece with the same small chance of ending
  *   its game (a Poisson count), with the exact Poisson interval on the count;
- * - a versus run's win rate (docs/versus.md): the Wilson score interval of a proportion.
+ * - a versus run's win rate (docs/versus.md): the Wilson score interval of a proportion;
+ * - a mean over games (an NES run's average score): the normal approximation, games as the sampling unit.
  */
 
 import { perEventInterval } from '../poisson.js';
 
 const Z95 = 1.959963984540054;
+
+/** A mean over games with its standard error and 95 % interval (normal approximation); both null under 2 games. */
+export interface MeanInterval {
+  mean: number;
+  standardError: number | null;
+  ci95: [number, number] | null;
+}
+
+/** The mean of `values` (one per game) with its standard error (sample standard deviation / √n) and 95 % interval. */
+export function meanInterval(values: readonly number[]): MeanInterval {
+  const n = values.length;
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  if (n < 2) return { mean, standardError: null, ci95: null };
+  const standardError = Math.sqrt(values.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1) / n);
+  return { mean, standardError, ci95: [mean - Z95 * standardError, mean + Z95 * standardError] };
+}
 
 /**
  * 95 % interval of Σ numerator / Σ denominator over games (the ratio estimator with games as the sampling unit),

@@ -5,6 +5,7 @@
  */
 import { StackRankError } from '../errors.js';
 import { recordInt } from '../runs.js';
+import { meanInterval } from './intervals.js';
 
 /** Level bands the Tetris rate is reported by: up to 18 (where a level-18 start spends its first 130 lines), the
  * levels of two frames per row, the killscreen's one row per frame, and the double killscreen's two rows. */
@@ -55,19 +56,10 @@ export interface NesRunStats {
   endLevels: Record<string, number>;
 }
 
-const Z95 = 1.959963984540054;
-
 /** The run's NES figures from its games (each with its lines and NES tally). */
 export function nesRunStats(games: readonly { lines: number; nes: NesTally }[]): NesRunStats {
   const n = games.length;
-  const scores = games.map((g) => g.nes.score);
-  const mean = scores.reduce((a, b) => a + b, 0) / n;
-  let ci: [number, number] | null = null;
-  if (n >= 2) {
-    const sd = Math.sqrt(scores.reduce((a, s) => a + (s - mean) ** 2, 0) / (n - 1));
-    const half = (Z95 * sd) / Math.sqrt(n);
-    ci = [mean - half, mean + half];
-  }
+  const { mean, ci95 } = meanInterval(games.map((g) => g.nes.score));
   const lines = games.map((g) => g.lines).sort((a, b) => a - b);
   const median = n % 2 === 1 ? lines[(n - 1) / 2] : (lines[n / 2 - 1] + lines[n / 2]) / 2;
   const bands = NES_LEVEL_BANDS.map((b, i) => {
@@ -80,7 +72,7 @@ export function nesRunStats(games: readonly { lines: number; nes: NesTally }[]):
   for (const g of games) endLevels[g.nes.endLevel] = (endLevels[g.nes.endLevel] ?? 0) + 1;
   return {
     averageScore: mean,
-    averageScoreCi95: ci,
+    averageScoreCi95: ci95,
     meanLines: lines.reduce((a, b) => a + b, 0) / n,
     medianLines: median,
     p1Lines: lines[Math.max(0, Math.ceil(0.01 * n) - 1)],

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { piecesPerTopOutInterval, tetrisRateInterval } from '../../src/tetris-ai/intervals.js';
+import { meanInterval, piecesPerTopOutInterval, tetrisRateInterval } from '../../src/tetris-ai/intervals.js';
 import { poissonInterval } from '../../src/poisson.js';
 
 /** P(X ≤ k) for a Poisson mean m by plain term-by-term summation (fine for the small k used here). */
@@ -99,5 +99,22 @@ describe('tetrisRateInterval (ratio estimator over games)', () => {
         expect(b).toBeCloseTo(rate, 9);
       }),
     );
+  });
+});
+
+describe('meanInterval (a mean over games, normal approximation)', () => {
+  it('gives the mean, the sample standard deviation / √n and mean ± 1.96 standard errors', () => {
+    // 1, 2, 3, 4: mean 2.5, sample variance 5/3, standard error √(5/12).
+    const r = meanInterval([1, 2, 3, 4]);
+    const se = Math.sqrt(5 / 12);
+    expect(r.mean).toBe(2.5);
+    expect(r.standardError).toBeCloseTo(se, 12);
+    expect(r.ci95![0]).toBeCloseTo(2.5 - 1.959963984540054 * se, 12);
+    expect(r.ci95![1]).toBeCloseTo(2.5 + 1.959963984540054 * se, 12);
+    expect(meanInterval([7, 7, 7])).toEqual({ mean: 7, standardError: 0, ci95: [7, 7] });
+  });
+
+  it('has no standard error or interval under 2 values', () => {
+    expect(meanInterval([5])).toEqual({ mean: 5, standardError: null, ci95: null });
   });
 });
