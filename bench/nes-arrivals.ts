@@ -12,7 +12,6 @@ import { columnHeights, countHoles } from '../src/board-rows.js';
 import { drawPlacement } from '../src/cli/analyze.js';
 import { BOARD_MAX_HEIGHT, Board } from '../src/rules/board.js';
 import { linesToLevel } from '../src/rules/nes-game.js';
-import { playOneGame } from '../src/tetris-ai/play.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 import { competitionReplay } from './nes-replay.js';
 
@@ -25,7 +24,7 @@ const { values: args } = benchArgs(import.meta.url, {
 const level = Number(args.level);
 const seed = Number(args.seed);
 const drawLines = Number(args['draw-lines']);
-const { format, ai, settings } = await competitionReplay(seed);
+const { format, ai, replay } = await competitionReplay(seed);
 const from = linesToLevel(format.rules.level!, level);
 const width = ai.width;
 
@@ -39,19 +38,15 @@ interface Arrival {
 }
 const arrivals: Arrival[] = [];
 for (let game = 0; game < Number(args.games); game++) {
-  let lines = 0;
   let board: Uint32Array | null = null;
   let linesThere = 0;
   let piecesThere = 0;
-  const tally = await playOneGame(ai, game, settings, {
-    onTurn: (turn) => {
-      if (lines >= from && lines < from + 10) {
-        board ??= turn.before.slice(0, BOARD_MAX_HEIGHT);
-        piecesThere++;
-        linesThere = Math.min(10, lines + turn.lines - from);
-      }
-      lines += turn.lines;
-    },
+  const tally = await replay(game, (turn, _level, lines) => {
+    if (lines >= from && lines < from + 10) {
+      board ??= turn.before.slice(0, BOARD_MAX_HEIGHT);
+      piecesThere++;
+      linesThere = Math.min(10, lines + turn.lines - from);
+    }
   });
   if (board === null) continue;
   const rows = board as Uint32Array;

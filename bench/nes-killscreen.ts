@@ -9,9 +9,8 @@
 import { drawPlacement } from '../src/cli/analyze.js';
 import { countHoles, columnHeights, maxHeight } from '../src/board-rows.js';
 import { BOARD_MAX_HEIGHT, Board } from '../src/rules/board.js';
-import { nesLevel } from '../src/rules/nes-game.js';
 import { NES_DOUBLE_KILLSCREEN } from '../src/rules/timing.js';
-import { type PlayedTurn, playOneGame } from '../src/tetris-ai/play.js';
+import type { PlayedTurn } from '../src/tetris-ai/play.js';
 import { benchArgs } from './common.js';
 import { competitionReplay } from './nes-replay.js';
 
@@ -23,8 +22,7 @@ const { values: args } = benchArgs(import.meta.url, {
   show: { type: 'string', default: '10' },
 });
 const seed = Number(args.seed);
-const { format, ai, settings } = await competitionReplay(seed);
-const start = format.rules.level!;
+const { ai, replay } = await competitionReplay(seed);
 const width = ai.width;
 const last = Number(args.last);
 let shown = 0;
@@ -39,26 +37,21 @@ const boardFacts = (rows: Uint32Array) =>
 const entered: { game: number; top: number; holes: number; well: number; died39: boolean; pieces: number }[] = [];
 const first = Number(args['first-game']);
 for (let g = first; g < first + Number(args.games); g++) {
-  let lines = 0;
   let enter39: Uint32Array | null = null;
   let pieces39 = 0;
   let lines39 = 0;
   const recent: { t: PlayedTurn; level: number }[] = [];
   const modes: Record<string, number> = {};
-  const tally = await playOneGame(ai, g, settings, {
-    onTurn: (t) => {
-      const level = nesLevel(start, lines);
-      if (level >= NES_DOUBLE_KILLSCREEN) {
-        if (!enter39) enter39 = t.before.slice();
-        pieces39++;
-        lines39 += t.lines;
-        const mode = t.move ? `${t.move.mode}${t.lines ? `:${t.lines}` : ''}` : 'none';
-        modes[mode] = (modes[mode] ?? 0) + 1;
-      }
-      lines += t.lines;
-      recent.push({ t, level });
-      if (recent.length > last) recent.shift();
-    },
+  const tally = await replay(g, (t, level) => {
+    if (level >= NES_DOUBLE_KILLSCREEN) {
+      if (!enter39) enter39 = t.before.slice();
+      pieces39++;
+      lines39 += t.lines;
+      const mode = t.move ? `${t.move.mode}${t.lines ? `:${t.lines}` : ''}` : 'none';
+      modes[mode] = (modes[mode] ?? 0) + 1;
+    }
+    recent.push({ t, level });
+    if (recent.length > last) recent.shift();
   });
   const end = tally.nes!;
   if (!enter39) {

@@ -8,9 +8,8 @@
  *
  *   npx tsx bench/nes-modes.ts [--games 100] [--seed 1]
  */
-import { nesLevel } from '../src/rules/nes-game.js';
 import { NES_LEVEL_BANDS } from '../src/tetris-ai/nes-stats.js';
-import { type PlayedTurn, playOneGame } from '../src/tetris-ai/play.js';
+import type { PlayedTurn } from '../src/tetris-ai/play.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 import { BOARD_KINDS, emptyTallies, tallyGame } from './nes-modes-tally.js';
 import { competitionReplay } from './nes-replay.js';
@@ -21,18 +20,11 @@ const { values: args } = benchArgs(import.meta.url, {
 });
 const games = Number(args.games);
 const seed = Number(args.seed);
-const { format, ai, settings } = await competitionReplay(seed);
-const start = format.rules.level!;
+const { ai, replay } = await competitionReplay(seed);
 const tallies = emptyTallies();
 for (let game = 0; game < games; game++) {
   const turns: { turn: PlayedTurn; level: number }[] = [];
-  let lines = 0;
-  await playOneGame(ai, game, settings, {
-    onTurn: (turn) => {
-      turns.push({ turn, level: nesLevel(start, lines) });
-      lines += turn.lines;
-    },
-  });
+  await replay(game, (turn, level) => turns.push({ turn, level }));
   tallyGame(tallies, turns, ai.width);
 }
 
