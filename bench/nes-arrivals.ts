@@ -12,6 +12,7 @@ import { columnHeights, countHoles } from '../src/board-rows.js';
 import { drawPlacement } from '../src/cli/analyze.js';
 import { BOARD_MAX_HEIGHT, Board } from '../src/rules/board.js';
 import { linesToLevel } from '../src/rules/nes-game.js';
+import { playOneGame } from '../src/tetris-ai/play.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 import { competitionReplay } from './nes-replay.js';
 
@@ -24,7 +25,7 @@ const { values: args } = benchArgs(import.meta.url, {
 const level = Number(args.level);
 const seed = Number(args.seed);
 const drawLines = Number(args['draw-lines']);
-const { format, ai, replay } = await competitionReplay(seed);
+const { format, ai, settings } = await competitionReplay(seed);
 const from = linesToLevel(format.rules.level!, level);
 const width = ai.width;
 
@@ -41,12 +42,15 @@ for (let game = 0; game < Number(args.games); game++) {
   let board: Uint32Array | null = null;
   let linesThere = 0;
   let piecesThere = 0;
-  const tally = await replay(game, (turn, _level, lines) => {
-    if (lines >= from && lines < from + 10) {
-      board ??= turn.before.slice(0, BOARD_MAX_HEIGHT);
-      piecesThere++;
-      linesThere = Math.min(10, lines + turn.lines - from);
-    }
+  const tally = await playOneGame(ai, game, settings, {
+    onTurn: (turn) => {
+      const lines = turn.nes!.lines;
+      if (lines >= from && lines < from + 10) {
+        board ??= turn.before.slice(0, BOARD_MAX_HEIGHT);
+        piecesThere++;
+        linesThere = Math.min(10, lines + turn.lines - from);
+      }
+    },
   });
   if (board === null) continue;
   const rows = board as Uint32Array;

@@ -10,7 +10,7 @@ import { drawPlacement } from '../src/cli/analyze.js';
 import { countHoles, columnHeights, maxHeight } from '../src/board-rows.js';
 import { BOARD_MAX_HEIGHT, Board } from '../src/rules/board.js';
 import { NES_DOUBLE_KILLSCREEN } from '../src/rules/timing.js';
-import type { PlayedTurn } from '../src/tetris-ai/play.js';
+import { type PlayedTurn, playOneGame } from '../src/tetris-ai/play.js';
 import { benchArgs } from './common.js';
 import { competitionReplay } from './nes-replay.js';
 
@@ -22,7 +22,7 @@ const { values: args } = benchArgs(import.meta.url, {
   show: { type: 'string', default: '10' },
 });
 const seed = Number(args.seed);
-const { ai, replay } = await competitionReplay(seed);
+const { ai, settings } = await competitionReplay(seed);
 const width = ai.width;
 const last = Number(args.last);
 let shown = 0;
@@ -40,18 +40,20 @@ for (let g = first; g < first + Number(args.games); g++) {
   let enter39: Uint32Array | null = null;
   let pieces39 = 0;
   let lines39 = 0;
-  const recent: { t: PlayedTurn; level: number }[] = [];
+  const recent: PlayedTurn[] = [];
   const modes: Record<string, number> = {};
-  const tally = await replay(g, (t, level) => {
-    if (level >= NES_DOUBLE_KILLSCREEN) {
-      if (!enter39) enter39 = t.before.slice();
-      pieces39++;
-      lines39 += t.lines;
-      const mode = t.move ? `${t.move.mode}${t.lines ? `:${t.lines}` : ''}` : 'none';
-      modes[mode] = (modes[mode] ?? 0) + 1;
-    }
-    recent.push({ t, level });
-    if (recent.length > last) recent.shift();
+  const tally = await playOneGame(ai, g, settings, {
+    onTurn: (t) => {
+      if (t.nes!.level >= NES_DOUBLE_KILLSCREEN) {
+        if (!enter39) enter39 = t.before.slice();
+        pieces39++;
+        lines39 += t.lines;
+        const mode = t.move ? `${t.move.mode}${t.lines ? `:${t.lines}` : ''}` : 'none';
+        modes[mode] = (modes[mode] ?? 0) + 1;
+      }
+      recent.push(t);
+      if (recent.length > last) recent.shift();
+    },
   });
   const end = tally.nes!;
   if (!enter39) {
@@ -74,13 +76,13 @@ for (let g = first; g < first + Number(args.games); g++) {
   if (!end.reachedCap && shown < Number(args.show)) {
     shown++;
     console.log(`board entering 39:\n${draw(e)}`);
-    for (const { t, level } of recent) {
+    for (const t of recent) {
       const m = t.move;
       console.log(
-        `level ${level} piece ${t.n}: ${t.current} [${t.queue.join('')}] -> ${m ? `${m.mode} ${m.piece} ${m.rotation} x${m.x} y${m.y}, ${t.lines} lines` : 'no move'}; ${boardFacts(t.before)}\n${draw(t.before, t)}`,
+        `level ${t.nes!.level} piece ${t.n}: ${t.current} [${t.queue.join('')}] -> ${m ? `${m.mode} ${m.piece} ${m.rotation} x${m.x} y${m.y}, ${t.lines} lines` : 'no move'}; ${boardFacts(t.before)}\n${draw(t.before, t)}`,
       );
     }
-    const lastTurn = recent[recent.length - 1].t;
+    const lastTurn = recent[recent.length - 1];
     console.log(`after:\n${draw(lastTurn.after)}\n`);
   }
 }

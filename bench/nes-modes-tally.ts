@@ -48,34 +48,33 @@ export function emptyTallies(): BandTally[] {
 }
 
 /**
- * Adds one game's turns (in order, each with its level) to `tallies`. A top-out's turn (no move) places nothing.
+ * Adds one game's turns (in order; an NES game's, each with its level) to `tallies`. A top-out's turn (no move) places nothing.
  */
-export function tallyGame(
-  tallies: BandTally[],
-  turns: readonly { turn: PlayedTurn; level: number }[],
-  width: number,
-): void {
+export function tallyGame(tallies: BandTally[], turns: readonly PlayedTurn[], width: number): void {
   let run: { band: number; length: number } | null = null;
   let previous: PlayedTurn | null = null;
   const endRun = () => {
     if (run) tallies[run.band].recoverRuns.push(run.length);
     run = null;
   };
-  for (const { turn, level } of turns) {
+  for (const turn of turns) {
     const move = turn.move;
     if (!move) break;
-    const t = tallies[bandOf(level)];
+    if (!turn.nes) throw new Error('tallyGame counts NES games: a turn came without its level');
+    const band = bandOf(turn.nes.level);
+    const t = tallies[band];
     t.pieces++;
     t.modes[move.mode] = (t.modes[move.mode] ?? 0) + 1;
-    if (turn.current === 'I') {
-      const kind = boardKind(turn.before, width);
+    const handoff = move.mode === 'recover' && previous?.move?.mode === 'stack';
+    const kind = turn.current === 'I' || handoff ? boardKind(turn.before, width) : null;
+    if (kind && turn.current === 'I') {
       t.iPieces[kind]++;
       if (turn.lines === 4) t.iTetrises[kind]++;
     }
+    if (kind && handoff) t.handoffs[kind]++;
     if (move.mode === 'recover') {
-      if (previous?.move?.mode === 'stack') t.handoffs[boardKind(turn.before, width)]++;
       if (run) run.length++;
-      else run = { band: bandOf(level), length: 1 };
+      else run = { band, length: 1 };
     } else endRun();
     previous = turn;
   }

@@ -9,7 +9,7 @@
  *   npx tsx bench/nes-modes.ts [--games 100] [--seed 1]
  */
 import { NES_LEVEL_BANDS } from '../src/tetris-ai/nes-stats.js';
-import type { PlayedTurn } from '../src/tetris-ai/play.js';
+import { type PlayedTurn, playOneGame } from '../src/tetris-ai/play.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 import { BOARD_KINDS, emptyTallies, tallyGame } from './nes-modes-tally.js';
 import { competitionReplay } from './nes-replay.js';
@@ -20,11 +20,11 @@ const { values: args } = benchArgs(import.meta.url, {
 });
 const games = Number(args.games);
 const seed = Number(args.seed);
-const { ai, replay } = await competitionReplay(seed);
+const { ai, settings } = await competitionReplay(seed);
 const tallies = emptyTallies();
 for (let game = 0; game < games; game++) {
-  const turns: { turn: PlayedTurn; level: number }[] = [];
-  await replay(game, (turn, level) => turns.push({ turn, level }));
+  const turns: PlayedTurn[] = [];
+  await playOneGame(ai, game, settings, { onTurn: (turn) => turns.push(turn) });
   tallyGame(tallies, turns, ai.width);
 }
 

@@ -571,6 +571,9 @@ export interface PlayedTurn {
   move: GameMove | null;
   /** Rows the move cleared. */
   lines: number;
+  /** In an NES game (a timed rule set): the level the turn is played at and the game's LINES counter before the
+   * move, as the AI was told them (nextMove's `level` and `lines`); undefined in other games. */
+  nes?: { level: number; lines: number };
 }
 
 /**
@@ -672,6 +675,7 @@ export async function playOneGame(
       combo: versus.combo,
       backToBack: versus.backToBack,
       move,
+      ...(nes && { nes: { level: nes.level, lines: nes.lines } }),
     };
     if (!move) {
       if (seen) hooks.onTurn?.({ ...seen, after: seen.before, lines: 0 });

@@ -25,8 +25,15 @@ const BOARDS = {
   noCleanStack: board(STACK & ~(1 << 4), STACK),
 };
 
-function turn(before: Uint32Array, current: Piece, mode: 'stack' | 'recover' | null, lines = 0): PlayedTurn {
+function turn(
+  level: number,
+  before: Uint32Array,
+  current: Piece,
+  mode: 'stack' | 'recover' | null,
+  lines = 0,
+): PlayedTurn {
   return {
+    nes: { level, lines: 0 },
     n: 0,
     before,
     after: before,
@@ -63,13 +70,13 @@ describe('tallyGame', () => {
     tallyGame(
       tallies,
       [
-        { level: 18, turn: turn(BOARDS.building, 'T', 'stack') },
-        { level: 18, turn: turn(BOARDS.ready, 'I', 'stack', 4) },
-        { level: 29, turn: turn(BOARDS.overFloor, 'O', 'recover') },
-        { level: 29, turn: turn(BOARDS.noCleanStack, 'I', 'recover', 1) },
-        { level: 30, turn: turn(BOARDS.building, 'L', 'stack') },
-        { level: 39, turn: turn(BOARDS.ready, 'S', 'recover') },
-        { level: 39, turn: turn(BOARDS.ready, 'Z', null) },
+        turn(18, BOARDS.building, 'T', 'stack'),
+        turn(18, BOARDS.ready, 'I', 'stack', 4),
+        turn(29, BOARDS.overFloor, 'O', 'recover'),
+        turn(29, BOARDS.noCleanStack, 'I', 'recover', 1),
+        turn(30, BOARDS.building, 'L', 'stack'),
+        turn(39, BOARDS.ready, 'S', 'recover'),
+        turn(39, BOARDS.ready, 'Z', null),
       ],
       WIDTH,
     );
@@ -95,9 +102,9 @@ describe('tallyGame', () => {
   it('counts a run where it starts, across bands and games', () => {
     const tallies = emptyTallies();
     const game = [
-      { level: 28, turn: turn(BOARDS.building, 'T', 'recover') },
-      { level: 29, turn: turn(BOARDS.building, 'T', 'recover') },
-      { level: 29, turn: turn(BOARDS.building, 'T', 'recover') },
+      turn(28, BOARDS.building, 'T', 'recover'),
+      turn(29, BOARDS.building, 'T', 'recover'),
+      turn(29, BOARDS.building, 'T', 'recover'),
     ];
     tallyGame(tallies, game, WIDTH);
     tallyGame(tallies, game, WIDTH);

@@ -54,8 +54,24 @@ describe('playOneGame onTurn', () => {
         lines += t.lines;
       });
       expect(lines).toBe(watched.lines);
+      expect(turns.every((t) => t.nes === undefined)).toBe(true);
     }, 60_000);
   }
+
+  it('an NES game: each turn carries its level and the LINES counter before the move', async () => {
+    // From level 0 the first level-up comes at 10 lines and every later one 10 lines on (docs/rules.md).
+    const rules = { ...RULE_SETS.nes, level: 0 };
+    const ai = await TetrisAI.create({ rules, lookahead: 1, randomizer: 'nes', table });
+    const { settings } = prepareGames({ rules, maxLevel: null, maxPieces: 300, seed: 5, table });
+    const turns: PlayedTurn[] = [];
+    await playOneGame(ai, 1, settings, { onTurn: (t) => turns.push(t) });
+    let lines = 0;
+    for (const t of turns) {
+      expect(t.nes).toEqual({ level: Math.floor(lines / 10), lines });
+      lines += t.lines;
+    }
+    expect(lines).toBeGreaterThanOrEqual(20);
+  }, 60_000);
 });
 
 describe('prepareGames', () => {
