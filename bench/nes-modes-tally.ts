@@ -48,7 +48,8 @@ export function emptyTallies(): BandTally[] {
 }
 
 /**
- * Adds one game's turns (in order; an NES game's, each with its level) to `tallies`. A top-out's turn (no move) places nothing.
+ * Adds one game's turns (in order; an NES game's, each with its level) to `tallies`. A top-out's turn (no move)
+ * places nothing.
  */
 export function tallyGame(tallies: BandTally[], turns: readonly PlayedTurn[], width: number): void {
   let run: { band: number; length: number } | null = null;

@@ -2,7 +2,8 @@
  * The competition format's games as `stackrank bench nes` plays them with its defaults (start 18, `X.`, reaction
  * 18, double killscreen 39, cap 49; its lookahead and piece cap read from the command's own option table), for the
  * scripts that replay those games one turn at a time through playOneGame (the loop playGame runs) to look at them
- * (each turn carries its level and the game's LINES counter: PlayedTurn's `nes`). The AI's options and the games' settings are playGame's own (prepareGames).
+ * (each turn carries its level and the game's LINES counter: PlayedTurn's `nes`). The AI's options and the games'
+ * settings are playGame's own (prepareGames).
  */
 import { benchNesCommand } from '../src/cli/nes.js';
 import { nesFormat } from '../src/rules/nes-game.js';
