@@ -58,7 +58,7 @@ export class NesSketchRandomizer extends BaseRandomizer {
  * A first roll lands on a given piece with 1/8 unless that piece is the previous one; the reroll happens with
  * probability (1 + [there is a previous piece]) / 8 and is uniform.
  */
-function nesChance(previous: number, p: number): number {
+export function nesChance(previous: number, p: number): number {
   const rerollChance = (previous === NO_PIECE ? 1 : 2) / ROLL_OUTCOMES;
   return (p === previous ? 0 : 1 / ROLL_OUTCOMES) + rerollChance / PIECE_COUNT;
 }

@@ -114,6 +114,14 @@ import {
   weakerRoom,
   weakerSearch,
 } from './strength.js';
+import {
+  PLAY_OUTS,
+  playOutChances,
+  playOutSequences,
+  playOutValue,
+  type PlayOutMove,
+  type PlayOutStart,
+} from './play-outs.js';
 import type { Rng } from '../random.js';
 import type {
   Decision,
@@ -132,6 +140,9 @@ import { isTetrisReady, stackMove, stackSurfaces, type StackContext, type TurnOp
 export type GameGoal = 'survival' | 'versus';
 export const GAME_GOALS: readonly GameGoal[] = Object.freeze(['survival', 'versus']);
 export { GAME_POLICIES, HOLD_PLIES, type GamePolicy, type HoldPlies, type WellSide } from './policy.js';
+
+/** turnRandom's salt for the play-outs' piece sequences (a weaker level's choices use the session's turn). */
+const PLAY_OUT_SALT = 0x504c4159;
 
 const ABORTED_SETUP = "the AI's setup was aborted";
 
@@ -477,7 +488,98 @@ export class TetrisAI {
   /** The move for this position, or null when nothing can be placed at all (the game is lost). */
   nextMove(state: GameState, options?: MoveOptions): GameMove | null {
     const budgetMs = readMoveOptions(options);
-    return this.play(this.readTurn(state, 'nextMove'), budgetMs, 0, false);
+    return this.playWithOuts(this.readTurn(state, 'nextMove'), budgetMs, 0);
+  }
+
+  /** nextMove's and a session's move: play's, or its burn where play-outs choose it (at full strength, no budget). */
+  private playWithOuts(turn: Turn, budgetMs: number | undefined, salt: number): GameMove | null {
+    const move = this.play(turn, budgetMs, salt, false);
+    if (budgetMs !== undefined || strengthProfile(this.strength) || !this.playsOut(turn)) return move;
+    const burnt = this.play(turn, undefined, salt, false, true);
+    return this.burnsByPlayOuts(turn, move, burnt) ? burnt : move;
+  }
+
+  /**
+   * Whether a turn weighs a burn by play-outs (docs/game.md, "Play-outs"): a timed rule set without hold, the
+   * survival policy with both modes, a known next piece, a level in PLAY_OUTS' range and a board at least
+   * PLAY_OUTS.fromHeight rows high.
+   */
+  private playsOut(turn: Turn): boolean {
+    const level = turn.level ?? this.rules.ruleSet.level!;
+    return (
+      isTimed(this.rules.ruleSet) &&
+      !this.rules.hold &&
+      this.policy === 'both' &&
+      this.versusSearch === null &&
+      turn.queue.length > 0 &&
+      level >= PLAY_OUTS.fromLevel &&
+      level <= PLAY_OUTS.toLevel &&
+      maxHeight(turn.rows) >= PLAY_OUTS.fromHeight
+    );
+  }
+
+  /**
+   * Where the queue is known from the piece's first frame (nextMove, rankPlacements, or no reaction): whether the
+   * move the policy makes when it burns (`burnt`) plays out better than its own `move`; false where they are one.
+   */
+  private burnsByPlayOuts(turn: Turn, move: GameMove | null, burnt: GameMove | null): boolean {
+    if (!move || !burnt || cellsKey(burnt.cells) === cellsKey(move.cells)) return false;
+    return this.playedOut(turn, [false, true], undefined, (burn) => (burn ? burnt : move));
+  }
+
+  /**
+   * Of `options` (the first the policy's own), the one whose play-outs (docs/game.md, "Play-outs") score best:
+   * `first` gives an option's move with the queue's last piece (`hidden`: its chances where it is not known yet,
+   * else the queue's own). The piece sequences are drawn from the position (turnRandom), so a position's move does
+   * not depend on the game before it.
+   */
+  private playedOut<T>(
+    turn: Turn,
+    options: readonly T[],
+    hidden: ArrayLike<number> | undefined,
+    first: (option: T, next: Piece) => GameMove | null,
+  ): T {
+    const start: PlayOutStart = {
+      rows: turn.rows,
+      width: this.width,
+      visibleHeight: this.rules.visibleHeight,
+      next: turn.queue[turn.queue.length - 1],
+      level: turn.level ?? this.rules.ruleSet.level!,
+      lines: turn.lines,
+      nesPieces: this.nesPieces(),
+    };
+    const seen = hidden ? [turn.current, ...turn.queue.slice(0, -1)] : [turn.current, ...turn.queue];
+    const rng = turnRandom(this.seed, turn.rows, turn.height, seen, PLAY_OUT_SALT);
+    const sequences = playOutSequences(start, rng, hidden);
+    // The play-outs' own pieces are placed knowing the next one: with the reaction they kept as many games
+    // (bench/notes/nes.md, "Play-outs that end on a learned value") at more than twice the time.
+    const step: PlayOutMove = (rows, current, next, level, lines, nextChances) =>
+      this.reactTurn({
+        rows,
+        height: turn.height,
+        current,
+        queue: [next],
+        hold: null,
+        canHold: false,
+        next: nextChances,
+        level,
+        lines,
+      });
+    let best = options[0];
+    let bestValue = -Infinity;
+    for (const option of options) {
+      const value = playOutValue(start, sequences, (next) => first(option, next), step);
+      if (value > bestValue) {
+        bestValue = value;
+        best = option;
+      }
+    }
+    return best;
+  }
+
+  /** Whether the play-outs draw pieces as the NES generator deals them (its randomizers, or none given). */
+  private nesPieces(): boolean {
+    return this.randomizer === undefined || this.randomizer === 'nes' || this.randomizer === 'nesSketch';
   }
 
   /**
@@ -494,7 +596,7 @@ export class TetrisAI {
       randomizer: this.randomizer,
       readTurn: (state, caller) => this.readTurn(state, caller),
       readMoveOptions,
-      play: (turn, budgetMs, salt) => this.play(turn, budgetMs, salt, false),
+      play: (turn, budgetMs, salt) => this.playWithOuts(turn, budgetMs, salt),
     };
   }
 
@@ -506,25 +608,57 @@ export class TetrisAI {
    * is not searched for its value (0).
    */
   playTurn(turn: Turn): GameMove | null {
+    const move = this.reactTurn(turn);
+    if (!move || !this.playsOut(turn)) return move;
+    const r = this.rules.ruleSet;
+    if (turn.revealChances === undefined || r.reaction === 0) {
+      const burnt = this.reactTurn(turn, true);
+      return this.burnsByPlayOuts(turn, move, burnt) ? burnt : move;
+    }
+    // The reaction: the burn is chosen before the queue's last piece is known, so the play-outs draw that piece
+    // and weigh the policy's choice and the burn over it; the move is then the one the choice plays with the piece
+    // that came.
+    const blindTurn = { ...turn, queue: turn.queue.slice(0, -1), next: turn.revealChances };
+    const blind = this.play(blindTurn, undefined, 0, true);
+    const burnt = this.play(blindTurn, undefined, 0, true, true);
+    if (burnt === null || (blind !== null && cellsKey(burnt.cells) === cellsKey(blind.cells))) return move;
+    const known = turn.queue.slice(0, -1);
+    const burns = this.playedOut(turn, [false, true], turn.revealChances, (burn, next) =>
+      this.reactTurn(
+        { ...turn, queue: [...known, next], next: playOutChances(next, this.nesPieces()) },
+        burn || undefined,
+      ),
+    );
+    return burns ? this.reactTurn(turn, true) : move;
+  }
+
+  /** playTurn's move without play-outs; `burn` in place of the policy's burn decision (decide). */
+  private reactTurn(turn: Turn, burn?: boolean): GameMove | null {
     const r = this.rules.ruleSet;
     if (turn.revealChances === undefined || !isTimed(r) || r.reaction === 0 || turn.queue.length === 0)
-      return this.play(turn, undefined, 0, true);
+      return this.play(turn, undefined, 0, true, burn);
     // The reaction (docs/game.md, "The reaction"): the piece that joined the queue as this one appeared is known only
     // `reaction` frames later. The move is first chosen without it (its chances in its place). If that move can
     // wait (the piece falls untouched until the reaction is over and then still reaches it), the player waits and
     // then plays the move chosen knowing the piece, if it too is reachable after the wait. Otherwise the first
     // frames' inputs are the blind move's, and the move changes to the one chosen knowing the piece if the piece
     // still reaches it from where those inputs have taken it (searched again from there), else stays the blind one.
-    const blind = this.play({ ...turn, queue: turn.queue.slice(0, -1), next: turn.revealChances }, undefined, 0, true);
+    const blind = this.play(
+      { ...turn, queue: turn.queue.slice(0, -1), next: turn.revealChances },
+      undefined,
+      0,
+      true,
+      burn,
+    );
     if (blind === null || blind.inputs.length <= r.reaction) return blind;
     const waited = this.afterWait(turn, r);
     const blindKey = cellsKey(blind.cells);
     if (waited?.has(blindKey)) {
-      const seen = this.play(turn, undefined, 0, true);
+      const seen = this.play(turn, undefined, 0, true, burn);
       const late = seen && waited.get(cellsKey(seen.cells));
       return late ? { ...seen, inputs: late } : { ...blind, inputs: waited.get(blindKey)! };
     }
-    const seen = this.play(turn, undefined, 0, true);
+    const seen = this.play(turn, undefined, 0, true, burn);
     if (seen === null || samePrefix(seen.inputs, blind.inputs, r.reaction)) return seen ?? blind;
     const late = this.afterReaction(turn, r, blind.inputs as FrameInput[])?.get(cellsKey(seen.cells));
     return late ? { ...seen, inputs: late } : blind;
@@ -582,9 +716,15 @@ export class TetrisAI {
    * A turn's move: the full search (this AI's settings), or within a time budget (a deepening search), and at a
    * level under 10 with its mistakes, drawn from the seed, the position and `salt` (a session's turn).
    */
-  private play(turn: Turn, budgetMs: number | undefined, salt: number, moveOnly: boolean): GameMove | null {
+  private play(
+    turn: Turn,
+    budgetMs: number | undefined,
+    salt: number,
+    moveOnly: boolean,
+    burn?: boolean,
+  ): GameMove | null {
     const profile = strengthProfile(this.strength);
-    if (!profile && budgetMs === undefined) return this.decide(turn, moveOnly).move;
+    if (!profile && budgetMs === undefined) return this.decide(turn, moveOnly, this.settings, burn).move;
     let weaker = turn;
     let rng: Rng | undefined;
     if (profile) {
@@ -650,7 +790,7 @@ export class TetrisAI {
    * nextMove's search, with what rankPlacements needs to value every other move the same way; `moveOnly` when the
    * caller reads the move and not its value (playTurn).
    */
-  private decide(turn: Turn, moveOnly = false, settings: SearchSettings = this.settings): Decision {
+  private decide(turn: Turn, moveOnly = false, settings: SearchSettings = this.settings, burnAs?: boolean): Decision {
     const { lookahead } = settings;
     const { rows, height, current, queue, hold, canHold, next } = turn;
     // a timed rule set's placements at this turn's level
@@ -747,7 +887,7 @@ export class TetrisAI {
     const drought = droughtReach
       ? { surfaces, reach: droughtReach, nextI: next ? next[pieceId('I')] : I_SHARE }
       : undefined;
-    const burn = this.policy === 'both' && burnsRows(rows, limit, known, drought);
+    const burn = burnAs ?? (this.policy === 'both' && burnsRows(rows, limit, known, drought));
     if (this.policy !== 'fullBoardOnly') {
       const ctx: StackContext = {
         engine,
@@ -850,7 +990,13 @@ export class TetrisAI {
   rankPlacements(state: GameState, options: { limit?: number } = {}): PlacementRanking {
     const opts = optionsObject('rankPlacements', options, RANK_PLACEMENTS_OPTIONS);
     const limit = opts.limit === undefined ? Infinity : requireInt('limit', opts.limit, 1, 10000);
-    const d = this.decide(this.readTurn(state, 'rankPlacements'));
+    const turn = this.readTurn(state, 'rankPlacements');
+    let d = this.decide(turn);
+    // nextMove's move first: where play-outs choose the burn, the ranking is the burn's (docs/game.md, "Play-outs")
+    if (!strengthProfile(this.strength) && this.playsOut(turn)) {
+      const burnt = this.decide(turn, false, this.settings, true);
+      if (this.burnsByPlayOuts(turn, d.move, burnt.move)) d = burnt;
+    }
     return rankDecision(d, this.table?.iterations ?? 0, limit, this.field(), (hold, p, mode, value) =>
       this.describeMove(d.rows, hold, p, mode, value, d.versus),
     );

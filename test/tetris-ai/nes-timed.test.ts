@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TetrisAI } from '../../src/tetris-ai/ai.js';
+import { maxHeight } from '../../src/board-rows.js';
 import { playGame, playOneGame, type PlayedTurn } from '../../src/tetris-ai/play.js';
 import { PIECES, type Piece } from '../../src/pieces.js';
 import type { GameMove } from '../../src/tetris-ai/decision.js';
@@ -661,6 +662,48 @@ describe('the reaction: the next piece is known only `reaction` frames after the
     // (without the search from where the committed frames leave the piece: 0 of 66 such moves changed)
     expect(committed).toBeGreaterThan(20);
     expect(replanned).toBeGreaterThan(4);
+  }, 300_000);
+});
+
+describe('play-outs (docs/game.md, "Play-outs")', () => {
+  it("only add a burn to the AI's own stack move, at 18–28 on boards 9 rows high or more; the same position, the same move; rankPlacements lists it first", async () => {
+    const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table, randomizer: 'nes' });
+    const twin = await TetrisAI.create({ rules: 'nes', lookahead: 1, table, randomizer: 'nes' });
+    const turns: PlayedTurn[] = [];
+    await playOneGame(
+      ai,
+      2,
+      { randomizer: 'nes', lookahead: 1, hold: false, maxPieces: 400, seed: 11, maxLevel: 29 },
+      { onTurn: (t) => turns.push(t) },
+    );
+    let tall = 0;
+    let burnt = 0;
+    for (const t of turns.filter((t) => t.move)) {
+      const board = Array.from({ length: 20 }, (_, k) => {
+        let row = '';
+        for (let x = 0; x < 10; x++) row += (t.before[19 - k] >> x) & 1 ? '#' : '.';
+        return row;
+      });
+      const state = { board, current: t.current, queue: [t.queue[0]], level: t.nes!.level, lines: t.nes!.lines };
+      const played = ai.nextMove(state)!;
+      // a budget the whole search fits in: the AI's own move, without play-outs (docs/game.md, "Time budget")
+      const own = ai.nextMove(state, { budgetMs: 600_000 })!;
+      expect(twin.nextMove(state)).toEqual(played);
+      if (maxHeight(t.before) >= 9) {
+        tall++;
+        // rankPlacements lists nextMove's move first, a burn the play-outs chose too
+        expect(ai.rankPlacements(state).placements[0].cells).toEqual(played.cells);
+      }
+      if (JSON.stringify(played.cells) === JSON.stringify(own.cells)) continue;
+      burnt++;
+      expect(maxHeight(t.before)).toBeGreaterThanOrEqual(9);
+      expect(t.nes!.level).toBeLessThanOrEqual(28);
+      // the burn: a smaller clear that leaves the stack clean, else recover mode's move, where stack mode stacked on
+      expect(own.mode).toBe('stack');
+      expect(played.linesCleared > 0 || played.mode === 'recover', JSON.stringify(played)).toBe(true);
+    }
+    expect(tall).toBeGreaterThan(20);
+    expect(burnt).toBeGreaterThan(0);
   }, 300_000);
 });
 
