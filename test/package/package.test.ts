@@ -23,7 +23,7 @@ const run = promisify(execFile);
  * names, and so the order of files in the tarball, follow their content). Raise it on purpose, in a commit that says
  * what the bytes buy and the size measured (`npm pack --dry-run --json`).
  */
-const PACKAGE_BUDGET_BYTES = 940_000;
+const PACKAGE_BUDGET_BYTES = 1_000_000;
 const ROOT = resolve(__dirname, '../..');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 

@@ -398,17 +398,19 @@ describe('TetrisAI recover search near the top', () => {
 
 describe('TetrisAI recover weights', () => {
   it('plays the weights it is given in place of the defaults, term by term', async () => {
-    // The right well (not nes's default 'auto'): this game's recoveries then meet the changed term.
-    const byDefault = await gameMoves(await TetrisAI.create({ rules: 'nes', table, well: 'right' }), 3);
+    // The right well (not nes's default 'auto'): this game's recoveries then meet the changed term. Level 17 (the
+    // gravity of 18): under the play-outs' levels, whose burns weigh recover moves too (docs/game.md, "Play-outs").
+    const rules = { ...RULE_SETS.nes, level: 17 };
+    const byDefault = await gameMoves(await TetrisAI.create({ rules, table, well: 'right' }), 3);
     // The defaults given by name play the same game; one term changed plays another, and only from a recover move on.
     const same = await gameMoves(
-      await TetrisAI.create({ rules: 'nes', table, well: 'right', recover: { weights: { ...NES_RECOVER_WEIGHTS } } }),
+      await TetrisAI.create({ rules, table, well: 'right', recover: { weights: { ...NES_RECOVER_WEIGHTS } } }),
       3,
     );
     expect(same).toEqual(byDefault);
     const lower = await gameMoves(
       await TetrisAI.create({
-        rules: 'nes',
+        rules,
         table,
         well: 'right',
         recover: { weights: { landingHeight: 4 * NES_RECOVER_WEIGHTS.landingHeight } },
