@@ -524,21 +524,20 @@ export class TetrisAI {
    */
   private burnsByPlayOuts(turn: Turn, move: GameMove | null, burnt: GameMove | null): boolean {
     if (!move || !burnt || cellsKey(burnt.cells) === cellsKey(move.cells)) return false;
-    return this.playedOut(turn, [false, true], undefined, (burn) => (burn ? burnt : move));
+    return this.burnPlaysOutBetter(turn, undefined, (burn) => (burn ? burnt : move));
   }
 
   /**
-   * Of `options` (the first the policy's own), the one whose play-outs (docs/game.md, "Play-outs") score best:
-   * `first` gives an option's move with the queue's last piece (`hidden`: its chances where it is not known yet,
-   * else the queue's own). The piece sequences are drawn from the position (turnRandom), so a position's move does
-   * not depend on the game before it.
+   * Whether the burn's play-outs (docs/game.md, "Play-outs") score better than the policy's own move's: `first`
+   * gives the move with the queue's last piece, burning or not (`hidden`: that piece's chances where it is not known
+   * yet, else the queue's own). The piece sequences are drawn from the position (turnRandom), so a position's move
+   * does not depend on the game before it.
    */
-  private playedOut<T>(
+  private burnPlaysOutBetter(
     turn: Turn,
-    options: readonly T[],
     hidden: ArrayLike<number> | undefined,
-    first: (option: T, next: Piece) => GameMove | null,
-  ): T {
+    first: (burn: boolean, next: Piece) => GameMove | null,
+  ): boolean {
     const start: PlayOutStart = {
       rows: turn.rows,
       width: this.width,
@@ -565,16 +564,9 @@ export class TetrisAI {
         level,
         lines,
       });
-    let best = options[0];
-    let bestValue = -Infinity;
-    for (const option of options) {
-      const value = playOutValue(start, sequences, (next) => first(option, next), step);
-      if (value > bestValue) {
-        bestValue = value;
-        best = option;
-      }
-    }
-    return best;
+    const value = (burn: boolean) => playOutValue(start, sequences, (next) => first(burn, next), step);
+    const own = value(false);
+    return value(true) > own;
   }
 
   /** Whether the play-outs draw pieces as the NES generator deals them (its randomizers, or none given). */
@@ -623,7 +615,7 @@ export class TetrisAI {
     const burnt = this.play(blindTurn, undefined, 0, true, true);
     if (burnt === null || (blind !== null && cellsKey(burnt.cells) === cellsKey(blind.cells))) return move;
     const known = turn.queue.slice(0, -1);
-    const burns = this.playedOut(turn, [false, true], turn.revealChances, (burn, next) =>
+    const burns = this.burnPlaysOutBetter(turn, turn.revealChances, (burn, next) =>
       this.reactTurn(
         { ...turn, queue: [...known, next], next: playOutChances(next, this.nesPieces()) },
         burn || undefined,
