@@ -494,19 +494,20 @@ export class TetrisAI {
   /** nextMove's and a session's move: play's, or its burn where play-outs choose it (at full strength, no budget). */
   private playWithOuts(turn: Turn, budgetMs: number | undefined, salt: number): GameMove | null {
     const move = this.play(turn, budgetMs, salt, false);
-    if (budgetMs !== undefined || strengthProfile(this.strength) || !this.playsOut(turn)) return move;
+    if (budgetMs !== undefined || !this.playsOut(turn)) return move;
     const burnt = this.play(turn, undefined, salt, false, true);
     return this.burnsByPlayOuts(turn, move, burnt) ? burnt : move;
   }
 
   /**
-   * Whether a turn weighs a burn by play-outs (docs/game.md, "Play-outs"): a timed rule set without hold, the
-   * survival policy with both modes, a known next piece, a level in PLAY_OUTS' range and a board at least
-   * PLAY_OUTS.fromHeight rows high.
+   * Whether a turn weighs a burn by play-outs (docs/game.md, "Play-outs"): full strength (a weaker level's play
+   * takes no burn decision from outside: `play`), a timed rule set without hold, the survival policy with both modes,
+   * a known next piece, a level in PLAY_OUTS' range and a board at least PLAY_OUTS.fromHeight rows high.
    */
   private playsOut(turn: Turn): boolean {
     const level = turn.level ?? this.rules.ruleSet.level!;
     return (
+      !strengthProfile(this.strength) &&
       isTimed(this.rules.ruleSet) &&
       !this.rules.hold &&
       this.policy === 'both' &&
@@ -615,10 +616,11 @@ export class TetrisAI {
     const burnt = this.play(blindTurn, undefined, 0, true, true);
     if (burnt === null || (blind !== null && cellsKey(burnt.cells) === cellsKey(blind.cells))) return move;
     const known = turn.queue.slice(0, -1);
+    // (not burning: the policy's own decision, which may burn too)
     const burns = this.burnPlaysOutBetter(turn, turn.revealChances, (burn, next) =>
       this.reactTurn(
         { ...turn, queue: [...known, next], next: playOutChances(next, this.nesPieces()) },
-        burn || undefined,
+        burn ? true : undefined,
       ),
     );
     return burns ? this.reactTurn(turn, true) : move;
@@ -985,7 +987,7 @@ export class TetrisAI {
     const turn = this.readTurn(state, 'rankPlacements');
     let d = this.decide(turn);
     // nextMove's move first: where play-outs choose the burn, the ranking is the burn's (docs/game.md, "Play-outs")
-    if (!strengthProfile(this.strength) && this.playsOut(turn)) {
+    if (this.playsOut(turn)) {
       const burnt = this.decide(turn, false, this.settings, true);
       if (this.burnsByPlayOuts(turn, d.move, burnt.move)) d = burnt;
     }
