@@ -95,6 +95,7 @@ for (const strength of levels) {
       stackRoom: null,
       holdPlies: ai.holdPlies,
       strength,
+      playOuts: ai.playOuts,
       firstGame: 0,
       seed,
       threads: 1,

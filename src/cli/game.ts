@@ -495,7 +495,7 @@ export const gameMeta: ExpectedMeta = ({ rules, seed, maxPieces, lookahead }) =>
 /** What mergeGameResults needs besides the tallies: the result's description of its run. */
 export function runMeta(r: PlayGameResult): Record<string, unknown> {
   const { rules, format, goal, garbage, randomizer, lookahead, hold, policy, well, stackRoom, holdPlies, strength } = r;
-  const { seed, maxPieces, threads } = r;
+  const { playOuts, seed, maxPieces, threads } = r;
   return {
     rules,
     format,
@@ -509,6 +509,7 @@ export function runMeta(r: PlayGameResult): Record<string, unknown> {
     stackRoom,
     holdPlies,
     strength,
+    playOuts,
     seed,
     maxPieces,
     threads,

@@ -46,6 +46,7 @@ function row(r: PlayGameResult) {
     maxLevel: f.maxLevel,
     randomizer: r.randomizer,
     lookahead: r.lookahead,
+    playOuts: r.playOuts,
     averageScore: nes.averageScore,
     averageScoreCi95: nes.averageScoreCi95,
     meanLines: nes.meanLines,
@@ -79,7 +80,7 @@ function printNes(io: CliIO, json: boolean, result: PlayGameResult): void {
     return;
   }
   io.out(
-    `NES games: start level ${r.startLevel}, timeline ${r.timeline}, reaction ${r.reaction} frames, double killscreen ${r.doubleKillscreen ?? 'none'}, level cap ${r.maxLevel ?? 'none'}; randomizer ${r.randomizer}, lookahead ${r.lookahead}, seed ${r.seed}`,
+    `NES games: start level ${r.startLevel}, timeline ${r.timeline}, reaction ${r.reaction} frames, double killscreen ${r.doubleKillscreen ?? 'none'}, level cap ${r.maxLevel ?? 'none'}; randomizer ${r.randomizer}, lookahead ${r.lookahead}${r.playOuts ? '' : ', no play-outs'}, seed ${r.seed}`,
   );
   io.out(
     'games  average score  95 % interval            mean lines  median  1st pct  Tetris rate  top-outs  reached cap  pieces/s',
@@ -142,7 +143,13 @@ function runFormat(v: FormatValues) {
 export const nesMeta: ExpectedMeta = (params, key) => {
   const { rules, maxLevel } = runFormat(params as unknown as FormatValues);
   const { level, timeline, reaction, timing } = rules;
-  return { ...gameMeta(params, key), rules: rules.name, format: { level, timeline, reaction, timing, maxLevel } };
+  return {
+    ...gameMeta(params, key),
+    rules: rules.name,
+    format: { level, timeline, reaction, timing, maxLevel },
+    // (a run file written before --play-outs existed played them and does not say so)
+    ...(params.playOuts === undefined ? {} : { playOuts: params.playOuts }),
+  };
 };
 
 export const benchNesCommand = defineCommand({
@@ -158,7 +165,7 @@ inputs without it: docs/game.md). Prints the average score with its 95 % interva
 Tetris rate overall and by level band, the clears by size, the levels where games ended and speed; --json one object per line. The
 pieces come from the NES randomizer seeded per game (the same games on any thread count). --shard I/N with --out,
 --checkpoint and stackrank merge as for bench game (docs/distributed.md). The defaults are the competition format
-(docs/game.md).`,
+(docs/game.md); --no-play-outs plays without play-outs (docs/game.md, "Play-outs").`,
   options: {
     startLevel: {
       type: 'int',
@@ -196,6 +203,11 @@ pieces come from the NES randomizer seeded per game (the same games on any threa
       ...lookaheadOption(1),
       max: 1,
       help: 'next pieces the AI sees: 1, the one the NES shows, or 0 to play without it',
+    },
+    playOuts: {
+      type: 'flag',
+      help: 'weigh a tall stack\'s burn by playing on, at levels 18-28 (the default; docs/game.md, "Play-outs")',
+      negation: "play the policy's move alone: about 4 times faster, and the games of the AI without play-outs",
     },
     games: { type: 'int', min: 1, max: 1_000_000, default: 1, help: 'games to play' },
     maxPieces: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER, default: 10_000, help: 'pieces per game at most' },
@@ -235,6 +247,7 @@ pieces come from the NES randomizer seeded per game (the same games on any threa
           maxPieces,
           seed,
           table,
+          playOuts: values.playOuts,
           threads: values.threads,
           signal: io.signal,
           onProgress: (p) =>

@@ -5,6 +5,7 @@
  * rules are thresholds over the whole game; a play-out judges the one position, at the level's speed.
  */
 import { countHoles, maxHeight } from '../board-rows.js';
+import { describe, StackRankError } from '../errors.js';
 import { PIECE_COUNT, PIECES, type Piece } from '../pieces.js';
 import type { Rng } from '../random.js';
 import { nesChance } from '../randomizers/nes-sketch.js';
@@ -29,6 +30,14 @@ export const PLAY_OUTS = Object.freeze({
   samples: 8,
   pieces: 10,
 });
+
+/** TetrisAIOptions.playOuts checked (default true: play-outs on). */
+export function checkPlayOuts(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== 'boolean')
+    throw new StackRankError('BAD_ARGUMENT', `playOuts must be true or false; got ${describe(value)}`);
+  return value;
+}
 
 /**
  * The policy's move for one piece of a play-out: `rows` the board (not to be changed), `next` the queue's piece,

@@ -54,6 +54,8 @@ export interface GameAIOptions {
   strength: number;
   /** Seeds a weaker level's choices: the run's seed. */
   seed: number;
+  /** TetrisAIOptions.playOuts. */
+  playOuts: boolean;
 }
 
 /** Pieces and lines of a game under way (progress reports). */

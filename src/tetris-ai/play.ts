@@ -56,6 +56,7 @@ import {
   type WellSide,
 } from './policy.js';
 import { MAX_STRENGTH, MIN_STRENGTH, checkStrength } from './strength.js';
+import { checkPlayOuts } from './play-outs.js';
 import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
 import { countHoles } from '../board-rows.js';
 import { clearsBoard, emptyFrom, lockInPlace, rowsFilled } from './grid.js';
@@ -123,6 +124,8 @@ export interface PlayGameOptions {
   holdPlies?: HoldPlies;
   /** The AI's strength, 1..10 (TetrisAIOptions.strength; default 10); a weaker level's choices are seeded by `seed`. */
   strength?: number;
+  /** Whether a timed NES game's tall stacks may weigh a burn by play-outs (TetrisAIOptions.playOuts; default true). */
+  playOuts?: boolean;
   /** Worker threads playing games side by side (Node). Default: the core count, at most `games`; 1 with `ai`. */
   threads?: number;
   onProgress?: (p: GameProgress) => void;
@@ -191,6 +194,7 @@ const PLAY_GAME_OPTIONS = optionNames<PlayGameOptions>({
   policy: true,
   recover: true,
   strength: true,
+  playOuts: true,
   onSetupProgress: true,
 });
 
@@ -234,6 +238,8 @@ export interface PlayGameResult {
   holdPlies: HoldPlies;
   /** The AI's strength, 1..10. */
   strength: number;
+  /** Whether tall stacks' burns were weighed by play-outs (playOuts). */
+  playOuts: boolean;
   /** Index of the first game played; gamePieces[i] is game firstGame + i. */
   firstGame: number;
   games: number;
@@ -339,6 +345,7 @@ export function prepareGames(options: PlayGameOptions = {}) {
     holdPlies: checkHoldPlies(opts.holdPlies),
     strength: checkStrength(opts.strength),
     seed,
+    playOuts: checkPlayOuts(opts.playOuts),
   };
   const settings: GameSettings = { randomizer, lookahead, hold: opts.hold ?? facts.hold, maxPieces, seed, garbage };
   if (format) settings.maxLevel = format.maxLevel;
@@ -442,6 +449,11 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
         'BAD_ARGUMENT',
         `the given ai plays at strength ${ai.strength}; these games ask for ${aiOptions.strength}`,
       );
+    if (opts.playOuts !== undefined && ai.playOuts !== aiOptions.playOuts)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `the given ai plays ${ai.playOuts ? 'with' : 'without'} play-outs; these games ask for ${aiOptions.playOuts ? 'them' : 'none'}`,
+      );
     t0 = performance.now();
     cpu0 = cpuSeconds();
     const progress = onProgress && progressSum(onProgress, t0);
@@ -470,11 +482,13 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
       lookahead,
       hold: settings.hold,
       policy,
-      // A given ai plays its own well, hold plies and strength (its stack room it does not tell: the one given here).
+      // A given ai plays its own well, hold plies, strength and play-outs (its stack room it does not tell: the one
+      // given here).
       well: opts.ai?.well ?? well,
       stackRoom: aiOptions.stackRoom ?? null,
       holdPlies: opts.ai?.holdPlies ?? aiOptions.holdPlies,
       strength: opts.ai?.strength ?? aiOptions.strength,
+      playOuts: opts.ai?.playOuts ?? aiOptions.playOuts,
       firstGame,
       seed,
       threads,
@@ -513,6 +527,7 @@ export function aiCreateOptions(
     previewTable: o.policy === 'fullBoardOnly' ? undefined : previewTable,
     strength: o.strength,
     seed: o.seed,
+    playOuts: o.playOuts,
     signal,
     onProgress,
   };
@@ -790,6 +805,7 @@ export function summarize(
     | 'stackRoom'
     | 'holdPlies'
     | 'strength'
+    | 'playOuts'
     | 'firstGame'
     | 'seed'
     | 'threads'
@@ -872,6 +888,7 @@ const RUN_FIELDS = [
   'stackRoom',
   'holdPlies',
   'strength',
+  'playOuts',
 ] as const;
 type RunFields = Pick<PlayGameResult, (typeof RUN_FIELDS)[number]>;
 
@@ -885,6 +902,7 @@ function laterRunDefaults(rules: unknown) {
     stackRoom: null,
     holdPlies: 'auto',
     strength: MAX_STRENGTH,
+    playOuts: true,
   } satisfies Partial<Record<(typeof RUN_FIELDS)[number], unknown>>;
 }
 
@@ -936,6 +954,7 @@ export function checkGameRun(run: Record<string, unknown>, where: string): void 
   if (run.holdPlies !== undefined && !HOLD_PLIES.includes(run.holdPlies as HoldPlies))
     throw bad('holdPlies', `one of ${HOLD_PLIES.join(', ')}`);
   if (run.strength !== undefined) recordInt(where, 'strength', run.strength, MIN_STRENGTH, MAX_STRENGTH);
+  if (run.playOuts !== undefined && typeof run.playOuts !== 'boolean') throw bad('playOuts', 'true or false');
   if (run.goal !== undefined && !GAME_GOALS.includes(run.goal as GameGoal))
     throw bad('goal', `one of ${GAME_GOALS.join(', ')}`);
   if (run.garbage !== undefined && run.garbage !== null) {

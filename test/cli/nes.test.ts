@@ -60,6 +60,7 @@ describe('stackrank bench nes', () => {
       doubleKillscreen: 39,
       maxLevel: 21,
       randomizer: 'nes',
+      playOuts: true,
       averageScore: direct.nes!.averageScore,
       meanLines: direct.nes!.meanLines,
       medianLines: direct.nes!.medianLines,
@@ -73,6 +74,26 @@ describe('stackrank bench nes', () => {
     // start 19 capped at 21: every point is scored at 19–28
     expect(r.scoreByBand).toEqual({ '≤18': 0, '19–28': r.averageScore, '29–38': 0, '39+': 0 });
     expect(r.piecesPerSecond).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('--no-play-outs plays and records the games without play-outs', async () => {
+    const run = await runCli([...base(), '--max-level', '19', '--no-play-outs', '--json']);
+    expect(run.code).toBe(0);
+    const r = JSON.parse(run.out);
+    const direct = await playGame({
+      rules: 'nes',
+      maxLevel: 19,
+      games: 2,
+      maxPieces: 80,
+      seed: 4,
+      table,
+      threads: 1,
+      playOuts: false,
+    });
+    expect(direct.playOuts).toBe(false);
+    expect(r).toMatchObject({ playOuts: false, averageScore: direct.nes!.averageScore, pieces: direct.pieces });
+    const printed = await runCli([...base(), '--max-level', '19', '--no-play-outs']);
+    expect(printed.out).toMatch(/^NES games: .*lookahead 1, no play-outs, seed 4\n/);
   }, 300_000);
 
   it('prints a table; --double-killscreen 0 and --max-level 0 mean none', async () => {

@@ -669,6 +669,7 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
   it("only add a burn to the AI's own stack move, at 18–28 on boards 9 rows high or more; the same position, the same move; rankPlacements lists it first", async () => {
     const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table, randomizer: 'nes' });
     const twin = await TetrisAI.create({ rules: 'nes', lookahead: 1, table, randomizer: 'nes' });
+    const without = await TetrisAI.create({ rules: 'nes', lookahead: 1, table, randomizer: 'nes', playOuts: false });
     const turns: PlayedTurn[] = [];
     await playOneGame(
       ai,
@@ -689,6 +690,8 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
       // a budget the whole search fits in: the AI's own move, without play-outs (docs/game.md, "Time budget")
       const own = ai.nextMove(state, { budgetMs: 600_000 })!;
       expect(twin.nextMove(state)).toEqual(played);
+      // playOuts: false plays the AI's own move
+      expect(without.nextMove(state)!.cells).toEqual(own.cells);
       if (maxHeight(t.before) >= 9) {
         tall++;
         // rankPlacements lists nextMove's move first, a burn the play-outs chose too

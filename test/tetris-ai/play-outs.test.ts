@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { GameMove } from '../../src/tetris-ai/decision.js';
 import { NES_END_VALUES } from '../../src/tetris-ai/nes-end-values.js';
+import { TetrisAI } from '../../src/tetris-ai/ai.js';
 import {
   PLAY_OUTS,
+  checkPlayOuts,
   endValue,
   playOutChances,
   playOutSequences,
@@ -179,5 +181,22 @@ describe('play-outs: the piece sequences', () => {
     expect(repeats.even / pairs).toBeLessThan(1 / 7 + 0.007);
     const chances = playOutChances('S', true);
     for (const [i, p] of PIECES.entries()) expect(chances[i]).toBeCloseTo(p === 'S' ? 2 / 56 : 9 / 56, 12);
+  });
+});
+
+describe('the playOuts option', () => {
+  it('is on by default, true or false, refused otherwise and under goal versus', async () => {
+    expect([checkPlayOuts(undefined), checkPlayOuts(true), checkPlayOuts(false)]).toEqual([true, true, false]);
+    for (const bad of ['no', 0, 1, null]) {
+      // (checked before the setup loads a table)
+      await expect(TetrisAI.create({ rules: 'nes', playOuts: bad as unknown as boolean })).rejects.toMatchObject({
+        code: 'BAD_ARGUMENT',
+        message: expect.stringMatching(/playOuts (must be true or false|is null)/),
+      });
+    }
+    await expect(TetrisAI.create({ goal: 'versus', playOuts: false })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/playOuts is an option of the survival policy/),
+    });
   });
 });

@@ -68,7 +68,13 @@ describe('playGame by parts', () => {
 
   it('records the options that change games, and refuses parts that differ in one', async () => {
     // classic's defaults: the well on either edge, the stack room by rule set and randomizer, hold where it helps.
-    expect([whole.well, whole.stackRoom, whole.holdPlies, whole.strength]).toEqual(['auto', null, 'auto', 10]);
+    expect([whole.well, whole.stackRoom, whole.holdPlies, whole.strength, whole.playOuts]).toEqual([
+      'auto',
+      null,
+      'auto',
+      10,
+      true,
+    ]);
     const roomy = await playGame({ table, ...run, games: 3, firstGame: 3, stackRoom: 4, well: 'right', strength: 7 });
     expect([roomy.well, roomy.stackRoom, roomy.holdPlies, roomy.strength]).toEqual(['right', 4, 'auto', 7]);
     expect(() => mergeGameResults([cut(0, 3), roomy])).toThrow(
@@ -79,6 +85,7 @@ describe('playGame by parts', () => {
       ['stackRoom', 8, 'stackRoom is null in result 1 and 8 in result 2'],
       ['holdPlies', 'all', 'holdPlies is "auto" in result 1 and "all" in result 2'],
       ['strength', 9, 'strength is 10 in result 1 and 9 in result 2'],
+      ['playOuts', false, 'playOuts is true in result 1 and false in result 2'],
     ];
     for (const [field, value, message] of differing) {
       const parts = [cut(0, 3), { ...cut(3, 6), [field]: value }];
@@ -97,14 +104,18 @@ describe('playGame by parts', () => {
       randomizer: 'tgm1',
       well: 'left',
       strength: 6,
+      playOuts: false,
     });
     const r = await playGame({ ...run, ai, games: 1 });
-    expect([r.well, r.holdPlies, r.strength]).toEqual(['left', 'auto', 6]);
+    expect([r.well, r.holdPlies, r.strength, r.playOuts]).toEqual(['left', 'auto', 6, false]);
+    await expect(playGame({ ...run, ai, games: 1, playOuts: true })).rejects.toThrow(
+      expect.objectContaining({ code: 'BAD_ARGUMENT', message: expect.stringContaining('without play-outs') }),
+    );
   });
 
   it('reads a result recorded before those fields as one that played their defaults', () => {
     const old = (start: number, end: number) => {
-      const { well, stackRoom, holdPlies, strength, goal, garbage, ...rest } = cut(start, end);
+      const { well, stackRoom, holdPlies, strength, playOuts, goal, garbage, ...rest } = cut(start, end);
       return rest as PlayGameResult;
     };
     expect(figures(mergeGameResults([old(0, 3), cut(3, 6)]))).toEqual(figures(whole));
@@ -118,6 +129,7 @@ describe('playGame by parts', () => {
       ['holdPlies', 'sometimes'],
       ['stackRoom', 99],
       ['strength', 0],
+      ['playOuts', 'yes'],
       ['well', 'middle'],
       ['goal', 'attack'],
       ['garbage', { lines: 'nope' }],
