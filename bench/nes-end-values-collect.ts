@@ -1,9 +1,10 @@
 /**
  * Records the games an end-value table is fitted on (bench/nes-end-values-fit.mjs; docs/game.md, "Play-outs"): for
  * each turn of the competition format's games (`bench nes`'s defaults), the LINES counter, the board's height and
- * holes before the move, and the move's points; one JSON line per game.
+ * holes before the move, and the move's points; one JSON line per game. `--no-play-outs`: the games of the AI
+ * without play-outs, which the table in src/tetris-ai/nes-end-values.ts was fitted on.
  *
- *   npx tsx bench/nes-end-values-collect.ts --seed 1000 --from 0 --to 500 --out d1.jsonl
+ *   npx tsx bench/nes-end-values-collect.ts --seed 1000 --from 0 --to 500 --no-play-outs --out d1.jsonl
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -13,14 +14,20 @@ import { type PlayedTurn, playOneGame } from '../src/tetris-ai/play.js';
 import { competitionReplay } from './nes-replay.js';
 
 const { values } = parseArgs({
-  options: { seed: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' } },
+  options: {
+    seed: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    out: { type: 'string' },
+    'no-play-outs': { type: 'boolean' },
+  },
 });
 const seed = Number(values.seed ?? 1000);
 const from = Number(values.from ?? 0);
 const to = Number(values.to ?? 1000);
 if (!values.out || !(Number.isInteger(from) && Number.isInteger(to) && from >= 0 && to > from))
-  throw new Error('usage: --seed S --from A --to B --out F.jsonl (0 <= A < B)');
-const { ai, settings } = await competitionReplay(seed);
+  throw new Error('usage: --seed S --from A --to B [--no-play-outs] --out F.jsonl (0 <= A < B)');
+const { ai, settings } = await competitionReplay(seed, !values['no-play-outs']);
 const games: string[] = [];
 for (let game = from; game < to; game++) {
   const turns: PlayedTurn[] = [];

@@ -2,13 +2,16 @@
  * Fits the end-value table the play-outs end on (docs/game.md, "Play-outs") from the games
  * bench/nes-end-values-collect.ts recorded, and writes it as src/tetris-ai/nes-end-values.ts.
  *
+ *   npx tsx bench/nes-end-values-collect.ts --seed 1000 --from 0 --to 500 --no-play-outs --out d1.jsonl
+ *   npx tsx bench/nes-end-values-collect.ts --seed 1000 --from 500 --to 1000 --no-play-outs --out d2.jsonl
  *   node bench/nes-end-values-fit.mjs d1.jsonl d2.jsonl src/tetris-ai/nes-end-values.ts
  *
  * V(lines, height, holes), the points a turn expects from there to the game's end, is a mean by LINES (smoothed over
  * ±3 lines) plus a residual by (LINES / 10, height, holes up to 4). The residual is fitted by 40-step temporal
  * differences (the points of the next 40 turns plus V where they end; whole-game returns in the first round) over 5
  * rounds, each cell's mean shrunk toward its height's with a weight of 10 games, its height's toward 0 the same way.
- * The module keeps the LINES counts the play-outs can reach (below KEPT_LINES).
+ * The module keeps the LINES counts the play-outs can reach (below KEPT_LINES: a start-18 game's count at the end
+ * of level 38, PLAY_OUTS.toLevel).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -17,7 +20,7 @@ const STEPS = 40;
 const ROUNDS = 5;
 const SHRINK = 10;
 const LINES = 440;
-const KEPT_LINES = 260;
+const KEPT_LINES = 330;
 const HEIGHTS = 22;
 const HOLES = 5;
 const BANDS = LINES / 10;

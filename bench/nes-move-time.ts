@@ -1,8 +1,7 @@
 /**
  * What play-outs (docs/game.md, "Play-outs") cost a game's loop: nextMove's time on the competition format's own
- * positions at levels 18–28 (the turns `bench nes` plays, with their level and LINES count), against the same AI's
- * move with a budget the whole search fits in (docs/game.md, "Time budget": the search deepened step by step up to
- * the AI's own, never played out), timed in turn on each position.
+ * positions at the play-outs' levels (the turns `bench nes` plays, with their level and LINES count), against the
+ * same AI made with `playOuts: false` (the policy's move alone), timed in turn on each position.
  * Each position is timed `--repeats` times and its median kept; the table gives p50 / p90 / p99 / worst over the
  * positions, all of them and those played out (where the move may change), and the ratio of the means. Prints the
  * table, writes bench/results/<out>.json.
@@ -24,6 +23,7 @@ const { values: args } = benchArgs(import.meta.url, {
 });
 
 const { ai, settings } = await competitionReplay(Number(args.seed));
+const { ai: without } = await competitionReplay(Number(args.seed), false);
 const positions: { state: GameState; tall: boolean }[] = [];
 for (let game = 0; game < Number(args.games); game++) {
   const turns: PlayedTurn[] = [];
@@ -41,7 +41,6 @@ for (let game = 0; game < Number(args.games); game++) {
   }
 }
 
-const WHOLE_SEARCH = { budgetMs: 600_000 };
 const timed = { with: [] as number[], without: [] as number[] };
 for (const { state } of positions) {
   const w: number[] = [];
@@ -51,7 +50,7 @@ for (const { state } of positions) {
     ai.nextMove(state);
     w.push(performance.now() - t0);
     t0 = performance.now();
-    ai.nextMove(state, WHOLE_SEARCH);
+    without.nextMove(state);
     wo.push(performance.now() - t0);
   }
   timed.with.push(median(w));
@@ -67,22 +66,22 @@ const summary = (xs: number[]) => {
 const rows: Record<string, unknown>[] = [];
 const printed: Record<string, string | number>[] = [];
 for (const [name, keep] of [
-  ['levels 18–28', () => true],
+  [`levels ${PLAY_OUTS.fromLevel}–${PLAY_OUTS.toLevel}`, () => true],
   [`boards ${PLAY_OUTS.fromHeight} rows or more`, (i: number) => positions[i].tall],
 ] as const) {
   const idx = positions.map((_, i) => i).filter(keep);
   const withOuts = summary(idx.map((i) => timed.with[i]));
-  const without = summary(idx.map((i) => timed.without[i]));
+  const withoutOuts = summary(idx.map((i) => timed.without[i]));
   const f = (s: ReturnType<typeof summary>) =>
     `${s.p50.toFixed(2)} / ${s.p90.toFixed(2)} / ${s.p99.toFixed(2)} / ${s.worst.toFixed(1)}`;
   printed.push({
     positions: name,
     count: idx.length,
     'nextMove ms p50 / p90 / p99 / worst': f(withOuts),
-    'budgeted ms p50 / p90 / p99 / worst': f(without),
-    'mean ratio': (withOuts.mean / without.mean).toFixed(2),
+    'without play-outs ms p50 / p90 / p99 / worst': f(withoutOuts),
+    'mean ratio': (withOuts.mean / withoutOuts.mean).toFixed(2),
   });
-  rows.push({ positions: name, count: idx.length, nextMove: withOuts, budgeted: without });
+  rows.push({ positions: name, count: idx.length, nextMove: withOuts, withoutPlayOuts: withoutOuts });
 }
 printTable(printed);
 console.log(`results: ${writeResults(args.out!, { machine: machine(), args, rows })}`);

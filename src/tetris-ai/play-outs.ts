@@ -1,5 +1,5 @@
 /**
- * Play-outs (docs/game.md, "Play-outs"): where a timed NES game's stack is tall at levels 18–28 and the policy
+ * Play-outs (docs/game.md, "Play-outs"): where a timed NES game's stack is tall at levels 18–38 and the policy
  * stacks on without burning, the move it makes when it burns is weighed against it by playing each on over a few
  * sampled piece sequences with the policy itself; the burn is played where its play-outs score better. The burn
  * rules are thresholds over the whole game; a play-out judges the one position, at the level's speed.
@@ -19,13 +19,14 @@ import { NES_END_VALUES } from './nes-end-values.js';
  * The play-outs' settings: the levels and the lowest board (its highest filled cell's row + 1) where a turn weighs
  * the burn, and how many piece sequences of how many pieces after the move. 8 sequences of 10 pieces from 9 rows,
  * capped at level 29 (1,000 games each, seeds 7–9): +1,884, +9,674 and +9,611 a game (standard errors 4,372, 4,137
- * and 4,538), 85 games lost before 29 against 107 (bench/notes/nes.md, "Play-outs that only add a burn"). The end
- * values were learned on the competition format's levels, so the play-outs stay at its levels below 29, where the
- * next piece is known for most moves.
+ * and 4,538), 85 games lost before 29 against 107 (bench/notes/nes.md, "Play-outs that only add a burn"); at 29–38
+ * too, in the competition format (seeds 1 and 8): bench/notes/nes.md, "Play-outs at 29–38". The end values were
+ * learned on the competition format's levels, so the play-outs stay at its levels below the double killscreen,
+ * from which every move is recover mode's.
  */
 export const PLAY_OUTS = Object.freeze({
   fromLevel: 18,
-  toLevel: 28,
+  toLevel: 38,
   fromHeight: 9,
   samples: 8,
   pieces: 10,

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TetrisAI } from '../../src/tetris-ai/ai.js';
 import { maxHeight } from '../../src/board-rows.js';
+import { PLAY_OUTS } from '../../src/tetris-ai/play-outs.js';
 import { playGame, playOneGame, type PlayedTurn } from '../../src/tetris-ai/play.js';
 import { PIECES, type Piece } from '../../src/pieces.js';
 import type { GameMove } from '../../src/tetris-ai/decision.js';
@@ -666,15 +667,23 @@ describe('the reaction: the next piece is known only `reaction` frames after the
 });
 
 describe('play-outs (docs/game.md, "Play-outs")', () => {
-  it("only add a burn to the AI's own stack move, at 18–28 on boards 9 rows high or more; the same position, the same move; rankPlacements lists it first", async () => {
-    const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table, randomizer: 'nes' });
-    const twin = await TetrisAI.create({ rules: 'nes', lookahead: 1, table, randomizer: 'nes' });
-    const without = await TetrisAI.create({ rules: 'nes', lookahead: 1, table, randomizer: 'nes', playOuts: false });
+  /** A game from level 29 whose first 200 pieces pass tall boards (52 of them 9 rows high or more, 6 burns). */
+  const GAME_AT_29 = 3;
+  /**
+   * Plays one game of `rules` and asks each tall position again: the move is the AI's own (the one made with
+   * playOuts: false, and a budget the whole search fits in) or a burn where its own stacked on, only at the
+   * play-outs' levels on boards PLAY_OUTS.fromHeight rows high or more. Returns the tall positions and the burns.
+   */
+  async function burnsOver(rules: typeof RULE_SETS.nes, game: number, maxPieces: number, maxLevel: number) {
+    const options = { rules, lookahead: 1, table, randomizer: 'nes' } as const;
+    const ai = await TetrisAI.create(options);
+    const twin = await TetrisAI.create(options);
+    const without = await TetrisAI.create({ ...options, playOuts: false });
     const turns: PlayedTurn[] = [];
     await playOneGame(
       ai,
-      2,
-      { randomizer: 'nes', lookahead: 1, hold: false, maxPieces: 400, seed: 11, maxLevel: 29 },
+      game,
+      { randomizer: 'nes', lookahead: 1, hold: false, maxPieces, seed: 11, maxLevel },
       { onTurn: (t) => turns.push(t) },
     );
     let tall = 0;
@@ -692,20 +701,32 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
       expect(twin.nextMove(state)).toEqual(played);
       // playOuts: false plays the AI's own move
       expect(without.nextMove(state)!.cells).toEqual(own.cells);
-      if (maxHeight(t.before) >= 9) {
+      if (maxHeight(t.before) >= PLAY_OUTS.fromHeight) {
         tall++;
         // rankPlacements lists nextMove's move first, a burn the play-outs chose too
         expect(ai.rankPlacements(state).placements[0].cells).toEqual(played.cells);
       }
       if (JSON.stringify(played.cells) === JSON.stringify(own.cells)) continue;
       burnt++;
-      expect(maxHeight(t.before)).toBeGreaterThanOrEqual(9);
-      expect(t.nes!.level).toBeLessThanOrEqual(28);
+      expect(maxHeight(t.before)).toBeGreaterThanOrEqual(PLAY_OUTS.fromHeight);
+      expect(t.nes!.level).toBeGreaterThanOrEqual(PLAY_OUTS.fromLevel);
+      expect(t.nes!.level).toBeLessThanOrEqual(PLAY_OUTS.toLevel);
       // the burn: a smaller clear that leaves the stack clean, else recover mode's move, where stack mode stacked on
       expect(own.mode).toBe('stack');
       expect(played.linesCleared > 0 || played.mode === 'recover', JSON.stringify(played)).toBe(true);
     }
+    return { tall, burnt };
+  }
+
+  it("only add a burn to the AI's own stack move, on tall boards at 18–28; the same position, the same move; rankPlacements lists it first", async () => {
+    const { tall, burnt } = await burnsOver(RULE_SETS.nes, 2, 400, 29);
     expect(tall).toBeGreaterThan(20);
+    expect(burnt).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('and at 29–38, where every piece lands before the next is known', async () => {
+    const { tall, burnt } = await burnsOver({ ...RULE_SETS.nes, level: 29 }, GAME_AT_29, 200, 39);
+    expect(tall).toBeGreaterThan(10);
     expect(burnt).toBeGreaterThan(0);
   }, 300_000);
 });

@@ -58,8 +58,12 @@ describe('play-outs: the end value', () => {
     expect(endValue(19, 140, 5, 1)).toBe(tableValue(130, 5, 1));
     // no lines count: the level's first
     expect(endValue(20, null, 5, 0)).toBe(tableValue(140, 5, 0));
+    // level 33 with 4 to go: 276, and level 38's last lines, the table's last counts (the play-outs stop at 38)
+    expect(endValue(33, 4, 5, 0)).toBe(tableValue(276, 5, 0));
+    expect(NES_END_VALUES.lines).toBe(330);
+    expect(endValue(PLAY_OUTS.toLevel, 1, 8, 1)).toBe(tableValue(329, 8, 1));
     // past the table's counts: its last
-    expect(endValue(33, 4, 5, 0)).toBe(tableValue(NES_END_VALUES.lines - 1, 5, 0));
+    expect(endValue(45, 4, 5, 0)).toBe(tableValue(NES_END_VALUES.lines - 1, 5, 0));
   });
 
   it('the table has every cell it declares, and a taller board expects fewer points at level 28', () => {
