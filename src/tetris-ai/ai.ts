@@ -482,10 +482,11 @@ export class TetrisAI {
       settings,
       { usual: RECOVER_WEIGHTS, floor: RECOVER_WEIGHTS, blind: RECOVER_WEIGHTS },
       maxFloorFor(rules.ruleSet),
+      // the survival options' defaults, as a run records them (the versus search reads none of them)
       MAX_STRENGTH,
       0,
       'auto',
-      false,
+      true,
       { beam, placements, weights, perfectClearRows },
     );
     report?.({ stage: 'ready', fraction: 1 });

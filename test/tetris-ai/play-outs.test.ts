@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { GameMove } from '../../src/tetris-ai/decision.js';
 import { NES_END_VALUES } from '../../src/tetris-ai/nes-end-values.js';
 import { TetrisAI } from '../../src/tetris-ai/ai.js';
+import { playGame } from '../../src/tetris-ai/play.js';
 import {
   PLAY_OUTS,
   checkPlayOuts,
@@ -202,5 +203,13 @@ describe('the playOuts option', () => {
       code: 'BAD_ARGUMENT',
       message: expect.stringMatching(/playOuts is an option of the survival policy/),
     });
+  });
+
+  it('a versus run records the default, with its own AI or one given', async () => {
+    const ai = await TetrisAI.create({ goal: 'versus', lookahead: 1 });
+    expect(ai.playOuts).toBe(true);
+    const run = { rules: 'guideline', goal: 'versus', lookahead: 1, games: 1, maxPieces: 3, threads: 1 } as const;
+    expect((await playGame(run)).playOuts).toBe(true);
+    expect((await playGame({ ...run, ai })).playOuts).toBe(true);
   });
 });
