@@ -514,8 +514,9 @@ export class TetrisAI {
 
   /**
    * Whether a turn weighs a burn by play-outs (docs/game.md, "Play-outs"): play-outs on (TetrisAIOptions.playOuts),
-   * full strength (a weaker level's play takes no burn decision from outside: `play`), a timed rule set without hold, the survival policy with both modes,
-   * a known next piece, a level in PLAY_OUTS' range and a board at least PLAY_OUTS.fromHeight rows high.
+   * full strength (a weaker level's play takes no burn decision from outside: `play`), a timed rule set without
+   * hold, the survival policy with both modes, a known next piece, a level in PLAY_OUTS' range and a board at least
+   * PLAY_OUTS.fromHeight rows high.
    */
   private playsOut(turn: Turn): boolean {
     const level = turn.level ?? this.rules.ruleSet.level!;
