@@ -7,6 +7,7 @@ import { StackRankError } from '../errors.js';
 import { mergeGameResults, playGame, type PlayGameResult } from '../tetris-ai/play.js';
 import type { GameTally } from '../tetris-ai/play-types.js';
 import { NES_LEVEL_BANDS } from '../tetris-ai/nes-stats.js';
+import { PLAY_OUTS } from '../tetris-ai/play-outs.js';
 import { MAX_START_LEVEL, NES_COMPETITION_MAX_LEVEL, nesFormat } from '../rules/nes-game.js';
 import { RULE_SETS } from '../rules/rule-sets.js';
 import { MAX_LEVEL, MAX_REACTION, NES_DOUBLE_KILLSCREEN, type GameTiming } from '../rules/timing.js';
@@ -206,7 +207,7 @@ pieces come from the NES randomizer seeded per game (the same games on any threa
     },
     playOuts: {
       type: 'flag',
-      help: 'weigh a tall stack\'s burn by playing on, at levels 18-38 (the default; docs/game.md, "Play-outs")',
+      help: `weigh a tall stack's burn by playing on, at levels ${PLAY_OUTS.fromLevel}-${PLAY_OUTS.toLevel} (the default; docs/game.md, "Play-outs")`,
       negation: "play the policy's move alone: about 4.6 times faster, and the games of the AI without play-outs",
     },
     games: { type: 'int', min: 1, max: 1_000_000, default: 1, help: 'games to play' },

@@ -776,7 +776,10 @@ describe("the README's Command line section", () => {
       if (words) current = COMMANDS.find((c) => words.join(' ').startsWith(c.path));
       expect(current, line).toBeDefined();
       for (const flag of line.replace(/#.*$/, '').match(/--[a-z-]+/g) ?? []) {
-        const keys = [...Object.keys(current!.options).map(flagName), 'json', 'help'];
+        const names = Object.entries(current!.options).flatMap(([key, option]) =>
+          'negation' in option && option.negation ? [flagName(key), `no-${flagName(key)}`] : [flagName(key)],
+        );
+        const keys = [...names, 'json', 'help'];
         expect(keys, `${flag} in README line: ${line}`).toContain(flag.slice(2));
         checked++;
       }
