@@ -162,7 +162,9 @@ describe('TetrisAI: a well holding garbage', () => {
     const maxFloors = { classic: 4, nes: 2 } as const;
     const ais = {
       classic: await TetrisAI.create({ rules: 'classic', lookahead: 1, table, well: 'right' }),
-      nes: await TetrisAI.create({ rules: 'nes', lookahead: 1, table, well: 'right' }),
+      // Without play-outs: from 9 rows they may weigh a burn against the Tetris by playing on (docs/game.md,
+      // "Play-outs"), and this weak table plays on badly; the floors are stack mode's rule alone.
+      nes: await TetrisAI.create({ rules: 'nes', lookahead: 1, table, well: 'right', playOuts: false }),
     };
     fc.assert(
       fc.property(
