@@ -12,6 +12,10 @@ export const PIECES = ['I', 'O', 'T', 'S', 'Z', 'L', 'J'] as const;
 export type Piece = (typeof PIECES)[number];
 export type PieceId = 0 | 1 | 2 | 3 | 4 | 5 | 6;
 export const PIECE_COUNT = 7;
+/** Per piece, the chances (I O T S Z L J) of a piece that is known: certainly that one. */
+export const CERTAIN_PIECE: readonly (readonly number[])[] = PIECES.map((_, i) =>
+  PIECES.map((__, j) => (i === j ? 1 : 0)),
+);
 
 export interface Orientation {
   readonly width: number;

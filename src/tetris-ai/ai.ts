@@ -21,7 +21,7 @@ import {
   requireInt,
   untilAborted,
 } from '../errors.js';
-import { MIRROR_PIECE, PIECES, pieceId, toPieceId, type Piece } from '../pieces.js';
+import { CERTAIN_PIECE, MIRROR_PIECE, PIECES, pieceId, toPieceId, type Piece } from '../pieces.js';
 import { inNode } from '../node-builtins.js';
 import { indexedDbAvailable } from '../rank/idb-cache.js';
 import { type SetupProgress, type SetupReport, setupReporter } from '../setup-progress.js';
@@ -566,8 +566,9 @@ export class TetrisAI {
     const seen = hidden ? [turn.current, ...turn.queue.slice(0, -1)] : [turn.current, ...turn.queue];
     const rng = turnRandom(this.seed, turn.rows, turn.height, seen, PLAY_OUT_SALT);
     const sequences = playOutSequences(start, rng, hidden);
-    // The play-outs' own pieces are placed knowing the next one: with the reaction they kept as many games
-    // (bench/notes/nes.md, "Play-outs that end on a learned value") at more than twice the time.
+    // The play-outs' own pieces are placed knowing the next one and the one after it (playOutValue): with the
+    // reaction they kept as many games (bench/notes/nes.md, "Play-outs that end on a learned value") at more than
+    // twice the time.
     const step: PlayOutMove = (rows, current, next, level, lines, nextChances) =>
       this.reactTurn({
         rows,
@@ -1136,7 +1137,6 @@ const VERSUS_OPTIONS = TETRIS_AI_OPTIONS.filter((o) => !(VERSUS_REFUSED as reado
 const VERSUS_WIDTH = 10;
 
 const UNIFORM_CHANCES: readonly number[] = PIECES.map(() => 1 / PIECES.length);
-const CERTAIN_PIECE: readonly (readonly number[])[] = PIECES.map((_, i) => PIECES.map((__, j) => (i === j ? 1 : 0)));
 
 /**
  * Chances of the piece after the pieces the recover search knows (current and `lookahead` queue pieces): the

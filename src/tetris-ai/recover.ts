@@ -19,7 +19,7 @@
  * (expectimax with a max level of one piece). Two known pieces see too little of what a board does to the next
  * one; this ply is what turns a recovery's holes and covered wells into fewer lines (bench/notes/results.md).
  */
-import { PIECES, type Piece } from '../pieces.js';
+import { CERTAIN_PIECE, PIECES, type Piece } from '../pieces.js';
 import type { GamePlacement } from '../rules/types.js';
 import type { RecoverWeights } from '../kernels/recover.js';
 import { RecoverKernel, TOP_OUT } from '../kernels/recover.js';
@@ -462,8 +462,5 @@ function sameRoot(level: Level, lines: number): boolean {
   for (let j = 1; j < lines; j++) if (level.root[j] !== level.root[0]) return false;
   return true;
 }
-
-/** Per piece, the chances of a piece a line already knows: certainly that one. */
-const CERTAIN_PIECE: readonly (readonly number[])[] = PIECES.map((_, i) => PIECES.map((__, j) => (i === j ? 1 : 0)));
 
 const beam = new BeamSearch();

@@ -143,6 +143,23 @@ describe('play-outs: the value of a move played on', () => {
     // each sequence: the Tetris (level 19 after it), the single at 19, an empty board at 132 lines
     expect(value).toBe(1200 * 20 + 40 * 20 + tableValue(132, 0, 0));
   });
+
+  it("a play-out's piece sees the sequence's piece after its next one; the sequence's last piece, the generator's chances", () => {
+    const asked: number[][] = [];
+    playOutValue(
+      start(board(), 18, 0),
+      [['T', 'S', 'Z', 'L']],
+      () => cellsMove([[0, 0]]),
+      (_b, _current, _next, _level, _lines, nextChances) => {
+        asked.push(Array.from(nextChances));
+        return cellsMove([[asked.length, 0]]);
+      },
+    );
+    const certain = (p: Piece) => PIECES.map((q) => (q === p ? 1 : 0));
+    // the moves of T (next S: Z is certain), S (next Z: L is certain) and Z (next L: the piece after L is drawn)
+    expect(asked.slice(0, 2)).toEqual([certain('Z'), certain('L')]);
+    expect(asked[2].map((c) => Math.round(c * 56))).toEqual(PIECES.map((p) => (p === 'L' ? 2 : 9)));
+  });
 });
 
 describe('play-outs: the piece sequences', () => {
