@@ -147,8 +147,8 @@ export function playOutSequences(start: PlayOutStart, rng: Rng, hidden?: ArrayLi
 
 /**
  * The average over `sequences` of the turn's move (`first`, given the sequence's queue piece) and then the policy
- * (`move`) for the rest: its points plus the end value (endValue) of the board it leaves, or its points alone where
- * the game ends on the way.
+ * (`move`) for the rest, each piece placed knowing the sequence's next two: its points plus the end value
+ * (endValue) of the board it leaves, or its points alone where the game ends on the way.
  */
 export function playOutValue(
   start: PlayOutStart,
