@@ -960,7 +960,7 @@ export class TetrisAI {
       rules,
       chance:
         search.chance > 0
-          ? { lines: search.chance, pieces: chancesAfter(queue, lookahead, next), moveOnly }
+          ? { lines: search.chance, pieces: chancesBeyondSight(queue, lookahead, next), moveOnly }
           : undefined,
     };
     const recoverState: RecoverState = { rows, current, queue: queue.slice(0, lookahead), hold, canHold };
@@ -1142,7 +1142,7 @@ const UNIFORM_CHANCES: readonly number[] = PIECES.map(() => 1 / PIECES.length);
  * Chances of the piece after the pieces the recover search knows (current and `lookahead` queue pieces): the
  * queue's next piece when the caller showed more, else `next` (uniform when not given).
  */
-function chancesAfter(queue: readonly Piece[], lookahead: number, next: ArrayLike<number> | undefined) {
+function chancesBeyondSight(queue: readonly Piece[], lookahead: number, next: ArrayLike<number> | undefined) {
   if (queue.length > lookahead) return CERTAIN_PIECE[pieceId(queue[lookahead])];
   return next ?? UNIFORM_CHANCES;
 }

@@ -22,9 +22,8 @@ import { NES_END_VALUES } from './nes-end-values.js';
  * and 4,538), 85 games lost before 29 against 107 (bench/notes/nes.md, "Play-outs that only add a burn"); at 29–38
  * too, in the competition format (seeds 1 and 8): bench/notes/nes.md, "Play-outs at 29–38". The end values were
  * learned on the competition format's levels, so the play-outs stay at its levels below the double killscreen,
- * from which every move is recover mode's. More of them at 29–38 (from 8 rows, or 16 sequences) kept more games
- * but cost 1.18–1.48 times the time, past the competition format's 15 minutes (bench/notes/nes.md, "More
- * play-outs at 29–38").
+ * from which every move is recover mode's. More of them (from 8 rows, or 16 sequences at 29–38) gained nothing
+ * on seed 1 at 1.1–1.45 times the time (bench/notes/nes.md, "More play-outs, on the faster play-outs").
  */
 export const PLAY_OUTS = Object.freeze({
   fromLevel: 18,
