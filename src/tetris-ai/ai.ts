@@ -567,8 +567,8 @@ export class TetrisAI {
     const rng = turnRandom(this.seed, turn.rows, turn.height, seen, PLAY_OUT_SALT);
     const sequences = playOutSequences(start, rng, hidden);
     // The play-outs' own pieces are placed knowing the next one, which a player sees only after the reaction:
-    // played with the reaction they kept as many games at more than twice the time (bench/notes/nes.md, "Play-outs that end on
-    // a learned value"). playOutValue gives them the piece after it too.
+    // played with the reaction they kept as many games at more than twice the time (bench/notes/nes.md,
+    // "Play-outs that end on a learned value"). playOutValue gives them the piece after it too.
     const step: PlayOutMove = (rows, current, next, level, lines, nextChances) =>
       this.reactTurn({
         rows,
