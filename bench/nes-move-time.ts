@@ -1,6 +1,7 @@
 /**
  * What play-outs (docs/game.md, "Play-outs") cost a game's loop: nextMove's time on the competition format's own
- * positions at the play-outs' levels (the turns `bench nes` plays, with their level and LINES count), against the
+ * positions at the play-outs' levels, the burn's at 18–38 and the well's from 39 (the turns `bench nes` plays to the
+ * cap, with their level and LINES count), against the
  * same AI made with `playOuts: false` (the policy's move alone), timed in turn on each position.
  * Each position is timed `--repeats` times and its median kept; the table gives p50 / p90 / p99 / worst over the
  * positions, all of them and those played out (where the move may change), and the ratio of the means. Prints the
@@ -24,10 +25,10 @@ const { values: args } = benchArgs(import.meta.url, {
 
 const { ai, settings } = await competitionReplay(Number(args.seed));
 const { ai: without } = await competitionReplay(Number(args.seed), false);
-const positions: { state: GameState; tall: boolean }[] = [];
+const positions: { state: GameState; level: number; tall: boolean }[] = [];
 for (let game = 0; game < Number(args.games); game++) {
   const turns: PlayedTurn[] = [];
-  await playOneGame(ai, game, { ...settings, maxLevel: PLAY_OUTS.toLevel + 1 }, { onTurn: (t) => turns.push(t) });
+  await playOneGame(ai, game, settings, { onTurn: (t) => turns.push(t) });
   for (const t of turns) {
     if (!t.move || t.nes!.level < PLAY_OUTS.fromLevel) continue;
     const state = {
@@ -37,7 +38,7 @@ for (let game = 0; game < Number(args.games); game++) {
       level: t.nes!.level,
       lines: t.nes!.lines,
     };
-    positions.push({ state, tall: maxHeight(t.before) >= PLAY_OUTS.fromHeight });
+    positions.push({ state, level: t.nes!.level, tall: maxHeight(t.before) >= PLAY_OUTS.fromHeight });
   }
 }
 
@@ -65,9 +66,11 @@ const summary = (xs: number[]) => {
 };
 const rows: Record<string, unknown>[] = [];
 const printed: Record<string, string | number>[] = [];
+const burnLevels = (i: number) => positions[i].level <= PLAY_OUTS.toLevel;
 for (const [name, keep] of [
-  [`levels ${PLAY_OUTS.fromLevel}–${PLAY_OUTS.toLevel}`, () => true],
-  [`boards ${PLAY_OUTS.fromHeight} rows or more`, (i: number) => positions[i].tall],
+  [`levels ${PLAY_OUTS.fromLevel}–${PLAY_OUTS.toLevel}`, burnLevels],
+  [`boards ${PLAY_OUTS.fromHeight} rows or more there`, (i: number) => burnLevels(i) && positions[i].tall],
+  [`levels ${PLAY_OUTS.wellFromLevel} and over`, (i: number) => positions[i].level >= PLAY_OUTS.wellFromLevel],
 ] as const) {
   const idx = positions.map((_, i) => i).filter(keep);
   const withOuts = summary(idx.map((i) => timed.with[i]));

@@ -145,6 +145,13 @@ export { GAME_POLICIES, HOLD_PLIES, type GamePolicy, type HoldPlies, type WellSi
 /** turnRandom's salt for the play-outs' piece sequences (a weaker level's choices use the session's turn). */
 const PLAY_OUT_SALT = 0x504c4159;
 
+/**
+ * The move the policy plays in place of its own where play-outs choose it (docs/game.md, "Play-outs"): `burn` its
+ * move when it burns (stack mode's clears only, or recover mode), `keepWell` recover mode's move at the floor of the
+ * stack limits (the double killscreen) with the well terms on, the well column kept open and never covered.
+ */
+type PlayedInstead = 'burn' | 'keepWell';
+
 const ABORTED_SETUP = "the AI's setup was aborted";
 
 /** The constructor's first argument from TetrisAI.create; a caller's `new TetrisAI(...)` is refused. */
@@ -213,8 +220,9 @@ export interface TetrisAIOptions {
   /** Seeds a weaker level's choices (default 0): the same seed and position, the same move. */
   seed?: number;
   /**
-   * Whether a timed NES game's tall stack may weigh a burn by playing on (default true; docs/game.md, "Play-outs").
-   * false plays the policy's move alone: about 4.6 times faster over a competition game (docs/game.md, "Play-outs").
+   * Whether a timed NES game's tall stack may weigh a burn, and from the double killscreen keeping the well, by
+   * playing on (default true; docs/game.md, "Play-outs"). false plays the policy's move alone, several times faster
+   * over a competition game (docs/game.md, "Play-outs").
    */
   playOuts?: boolean;
   /**
@@ -285,7 +293,7 @@ export class TetrisAI {
     private readonly seed: number,
     /** Where stack mode's search may press hold (TetrisAIOptions.holdPlies). */
     readonly holdPlies: HoldPlies,
-    /** Whether a tall stack's burn may be weighed by play-outs (TetrisAIOptions.playOuts). */
+    /** Whether play-outs may weigh a burn or the well kept (TetrisAIOptions.playOuts). */
     readonly playOuts: boolean,
     /** The versus search's beam and weights (kernel order) under goal 'versus', else null. */
     private readonly versusSearch: {
@@ -504,55 +512,71 @@ export class TetrisAI {
     return this.playWithOuts(this.readTurn(state, 'nextMove'), budgetMs, 0);
   }
 
-  /** nextMove's and a session's move: play's, or its burn where play-outs choose it (at full strength, no budget). */
+  /**
+   * nextMove's and a session's move: play's, or its burn or the well kept where play-outs choose it (at full
+   * strength, no budget).
+   */
   private playWithOuts(turn: Turn, budgetMs: number | undefined, salt: number): GameMove | null {
     const move = this.play(turn, budgetMs, salt, false);
-    if (budgetMs !== undefined || !this.playsOut(turn)) return move;
-    const burnt = this.play(turn, undefined, salt, false, true);
-    return this.burnsByPlayOuts(turn, move, burnt) ? burnt : move;
+    const weighed = budgetMs === undefined ? this.playOutChoice(turn) : null;
+    if (!weighed) return move;
+    const other = this.play(turn, undefined, salt, false, weighed);
+    return this.playsOutBetter(turn, move, other, weighed) ? other : move;
   }
 
   /**
-   * Whether a turn weighs a burn by play-outs (docs/game.md, "Play-outs"): play-outs on (TetrisAIOptions.playOuts),
-   * full strength (a weaker level's play takes no burn decision from outside: `play`), a timed rule set without
-   * hold, the survival policy with both modes, a known next piece, a level in PLAY_OUTS' range and a board at least
-   * PLAY_OUTS.fromHeight rows high.
+   * What a turn weighs by play-outs against the policy's move (docs/game.md, "Play-outs"), if anything: at levels
+   * 18–38 on a board at least PLAY_OUTS.fromHeight rows high its burn, from PLAY_OUTS.wellFromLevel keeping the
+   * well. Only with play-outs on (TetrisAIOptions.playOuts), at full strength (a weaker level's play takes no
+   * decision from outside: `play`), under a timed rule set without hold, the survival policy with both modes and a
+   * known next piece.
    */
-  private playsOut(turn: Turn): boolean {
+  private playOutChoice(turn: Turn): PlayedInstead | null {
+    if (
+      !this.playOuts ||
+      strengthProfile(this.strength) ||
+      !isTimed(this.rules.ruleSet) ||
+      this.rules.hold ||
+      this.policy !== 'both' ||
+      this.versusSearch !== null ||
+      turn.queue.length === 0
+    )
+      return null;
     const level = turn.level ?? this.rules.ruleSet.level!;
-    return (
-      this.playOuts &&
-      !strengthProfile(this.strength) &&
-      isTimed(this.rules.ruleSet) &&
-      !this.rules.hold &&
-      this.policy === 'both' &&
-      this.versusSearch === null &&
-      turn.queue.length > 0 &&
-      level >= PLAY_OUTS.fromLevel &&
-      level <= PLAY_OUTS.toLevel &&
-      maxHeight(turn.rows) >= PLAY_OUTS.fromHeight
-    );
+    if (level >= PLAY_OUTS.wellFromLevel) return 'keepWell';
+    return level >= PLAY_OUTS.fromLevel && level <= PLAY_OUTS.toLevel && maxHeight(turn.rows) >= PLAY_OUTS.fromHeight
+      ? 'burn'
+      : null;
   }
 
   /**
    * Where the queue is known from the piece's first frame (nextMove, rankPlacements, or no reaction): whether the
-   * move the policy makes when it burns (`burnt`) plays out better than its own `move`; false where they are one.
+   * move the policy makes instead (`other`: its burn, or keeping the well) plays out better than its own `move`;
+   * false where they are one.
    */
-  private burnsByPlayOuts(turn: Turn, move: GameMove | null, burnt: GameMove | null): boolean {
-    if (!move || !burnt || cellsKey(burnt.cells) === cellsKey(move.cells)) return false;
-    return this.burnPlaysOutBetter(turn, undefined, (burn) => (burn ? burnt : move));
+  private playsOutBetter(
+    turn: Turn,
+    move: GameMove | null,
+    other: GameMove | null,
+    instead: PlayedInstead,
+    hidden?: ArrayLike<number>,
+  ): boolean {
+    if (!move || !other || cellsKey(other.cells) === cellsKey(move.cells)) return false;
+    return this.insteadPlaysOutBetter(turn, hidden, (played) => (played ? other : move), instead);
   }
 
   /**
-   * Whether the burn's play-outs (docs/game.md, "Play-outs") score better than the policy's own move's: `first`
-   * gives the move with the queue's last piece, burning or not (`hidden`: that piece's chances where it is not known
-   * yet, else the queue's own). The piece sequences are drawn from the position (turnRandom), so a position's move
-   * does not depend on the game before it.
+   * Whether the play-outs (docs/game.md, "Play-outs") of the move the policy makes instead score better than its
+   * own move's, by PLAY_OUTS.wellMargin points for the well: `first` gives the move with the queue's last piece, the
+   * other or the policy's own (`hidden`: that piece's chances where it is not known yet, else the queue's own). A
+   * burn is played on by the policy; the well kept, by the policy keeping it. The piece sequences are drawn from the
+   * position (turnRandom), so a position's move does not depend on the game before it.
    */
-  private burnPlaysOutBetter(
+  private insteadPlaysOutBetter(
     turn: Turn,
     hidden: ArrayLike<number> | undefined,
-    first: (burn: boolean, next: Piece) => GameMove | null,
+    first: (other: boolean, next: Piece) => GameMove | null,
+    instead: PlayedInstead,
   ): boolean {
     const start: PlayOutStart = {
       rows: turn.rows,
@@ -569,21 +593,36 @@ export class TetrisAI {
     // The play-outs' own pieces are placed knowing the next one, which a player sees only after the reaction:
     // played with the reaction they kept as many games at more than twice the time (bench/notes/nes.md,
     // "Play-outs that end on a learned value"). playOutValue gives them the piece after it too.
-    const step: PlayOutMove = (rows, current, next, level, lines, nextChances) =>
-      this.reactTurn({
-        rows,
-        height: turn.height,
-        current,
-        queue: [next],
-        hold: null,
-        canHold: false,
-        next: nextChances,
-        level,
-        lines,
-      });
-    const value = (burn: boolean) => playOutValue(start, sequences, (next) => first(burn, next), step);
-    const own = value(false);
-    return value(true) > own;
+    const step =
+      (keepWell: boolean): PlayOutMove =>
+      (rows, current, next, level, lines, nextChances) =>
+        this.reactTurn(
+          {
+            rows,
+            height: turn.height,
+            current,
+            queue: [next],
+            hold: null,
+            canHold: false,
+            next: nextChances,
+            level,
+            lines,
+          },
+          keepWell ? 'keepWell' : undefined,
+        );
+    const keepWell = instead === 'keepWell';
+    const gain = (part: readonly (readonly Piece[])[]) =>
+      playOutValue(start, part, (next) => first(true, next), step(keepWell)) -
+      playOutValue(start, part, (next) => first(false, next), step(false));
+    if (!keepWell) return gain(sequences) > 0;
+    // The well's play-outs stop after the first half of the sequences where the well has gained nothing there: it
+    // seldom gains the margin over the rest (7 of 162 choices on 80 games from 29), at 0.73 times the time
+    // (bench/notes/nes.md, "The well at 39 in the competition format").
+    const half = sequences.length >> 1;
+    const early = gain(sequences.slice(0, half));
+    if (early <= 0) return false;
+    const rest = gain(sequences.slice(half));
+    return (early * half + rest * (sequences.length - half)) / sequences.length > PLAY_OUTS.wellMargin;
   }
 
   /** Whether the play-outs draw pieces as the NES generator deals them (its randomizers, or none given). */
@@ -618,35 +657,46 @@ export class TetrisAI {
    */
   playTurn(turn: Turn): GameMove | null {
     const move = this.reactTurn(turn);
-    if (!move || !this.playsOut(turn)) return move;
+    const weighed = move && this.playOutChoice(turn);
+    if (!weighed) return move;
     const r = this.rules.ruleSet;
+    if (weighed === 'keepWell') {
+      // From the double killscreen every piece locks before the next is known: the play-outs draw that piece.
+      const kept = this.reactTurn(turn, 'keepWell');
+      const hidden = r.reaction === 0 ? undefined : turn.revealChances;
+      return this.playsOutBetter(turn, move, kept, 'keepWell', hidden) ? kept : move;
+    }
     if (turn.revealChances === undefined || r.reaction === 0) {
-      const burnt = this.reactTurn(turn, true);
-      return this.burnsByPlayOuts(turn, move, burnt) ? burnt : move;
+      const burnt = this.reactTurn(turn, 'burn');
+      return this.playsOutBetter(turn, move, burnt, 'burn') ? burnt : move;
     }
     // The reaction: the burn is chosen before the queue's last piece is known, so the play-outs draw that piece
     // and weigh the policy's choice and the burn over it; the move is then the one the choice plays with the piece
     // that came.
     const blindTurn = { ...turn, queue: turn.queue.slice(0, -1), next: turn.revealChances };
     const blind = this.play(blindTurn, undefined, 0, true);
-    const burnt = this.play(blindTurn, undefined, 0, true, true);
+    const burnt = this.play(blindTurn, undefined, 0, true, 'burn');
     if (burnt === null || (blind !== null && cellsKey(burnt.cells) === cellsKey(blind.cells))) return move;
     const known = turn.queue.slice(0, -1);
     // (not burning: the policy's own decision, which may burn too)
-    const burns = this.burnPlaysOutBetter(turn, turn.revealChances, (burn, next) =>
-      this.reactTurn(
-        { ...turn, queue: [...known, next], next: playOutChances(next, this.nesPieces()) },
-        burn ? true : undefined,
-      ),
+    const burns = this.insteadPlaysOutBetter(
+      turn,
+      turn.revealChances,
+      (burn, next) =>
+        this.reactTurn(
+          { ...turn, queue: [...known, next], next: playOutChances(next, this.nesPieces()) },
+          burn ? 'burn' : undefined,
+        ),
+      'burn',
     );
-    return burns ? this.reactTurn(turn, true) : move;
+    return burns ? this.reactTurn(turn, 'burn') : move;
   }
 
-  /** playTurn's move without play-outs; `burn` in place of the policy's burn decision (decide). */
-  private reactTurn(turn: Turn, burn?: boolean): GameMove | null {
+  /** playTurn's move without play-outs; `instead`: the policy's other move (decide). */
+  private reactTurn(turn: Turn, instead?: PlayedInstead): GameMove | null {
     const r = this.rules.ruleSet;
     if (turn.revealChances === undefined || !isTimed(r) || r.reaction === 0 || turn.queue.length === 0)
-      return this.play(turn, undefined, 0, true, burn);
+      return this.play(turn, undefined, 0, true, instead);
     // The reaction (docs/game.md, "The reaction"): the piece that joined the queue as this one appeared is known only
     // `reaction` frames later. The move is first chosen without it (its chances in its place). If that move can
     // wait (the piece falls untouched until the reaction is over and then still reaches it), the player waits and
@@ -658,17 +708,17 @@ export class TetrisAI {
       undefined,
       0,
       true,
-      burn,
+      instead,
     );
     if (blind === null || blind.inputs.length <= r.reaction) return blind;
     const waited = this.afterWait(turn, r);
     const blindKey = cellsKey(blind.cells);
     if (waited?.has(blindKey)) {
-      const seen = this.play(turn, undefined, 0, true, burn);
+      const seen = this.play(turn, undefined, 0, true, instead);
       const late = seen && waited.get(cellsKey(seen.cells));
       return late ? { ...seen, inputs: late } : { ...blind, inputs: waited.get(blindKey)! };
     }
-    const seen = this.play(turn, undefined, 0, true, burn);
+    const seen = this.play(turn, undefined, 0, true, instead);
     if (seen === null || samePrefix(seen.inputs, blind.inputs, r.reaction)) return seen ?? blind;
     const late = this.afterReaction(turn, r, blind.inputs as FrameInput[])?.get(cellsKey(seen.cells));
     return late ? { ...seen, inputs: late } : blind;
@@ -731,10 +781,10 @@ export class TetrisAI {
     budgetMs: number | undefined,
     salt: number,
     moveOnly: boolean,
-    burn?: boolean,
+    instead?: PlayedInstead,
   ): GameMove | null {
     const profile = strengthProfile(this.strength);
-    if (!profile && budgetMs === undefined) return this.decide(turn, moveOnly, this.settings, burn).move;
+    if (!profile && budgetMs === undefined) return this.decide(turn, moveOnly, this.settings, instead).move;
     let weaker = turn;
     let rng: Rng | undefined;
     if (profile) {
@@ -800,7 +850,12 @@ export class TetrisAI {
    * nextMove's search, with what rankPlacements needs to value every other move the same way; `moveOnly` when the
    * caller reads the move and not its value (playTurn).
    */
-  private decide(turn: Turn, moveOnly = false, settings: SearchSettings = this.settings, burnAs?: boolean): Decision {
+  private decide(
+    turn: Turn,
+    moveOnly = false,
+    settings: SearchSettings = this.settings,
+    instead?: PlayedInstead,
+  ): Decision {
     const { lookahead } = settings;
     const { rows, height, current, queue, hold, canHold, next } = turn;
     // a timed rule set's placements at this turn's level
@@ -897,7 +952,7 @@ export class TetrisAI {
     const drought = droughtReach
       ? { surfaces, reach: droughtReach, nextI: next ? next[pieceId('I')] : I_SHARE }
       : undefined;
-    const burn = burnAs ?? (this.policy === 'both' && burnsRows(rows, limit, known, drought));
+    const burn = instead === 'burn' || (this.policy === 'both' && burnsRows(rows, limit, known, drought));
     if (this.policy !== 'fullBoardOnly') {
       const ctx: StackContext = {
         engine,
@@ -927,6 +982,8 @@ export class TetrisAI {
     if (lost()) return decided(null, null, null);
 
     const plain = this.policy === 'fullBoardOnly';
+    // At the floor, the move keeping the well that play-outs weigh (playOutChoice): the well terms' weights.
+    const keepWell = instead === 'keepWell' && atFloor && !plain;
     const boardTop = maxHeight(rows);
     const tall = stackIsTall(boardTop, limit);
     // Near the top of the field a move can lose the game: there the search is wider (RECOVER_SEARCH's nearTop); so it
@@ -941,19 +998,23 @@ export class TetrisAI {
       visibleHeight: this.rules.visibleHeight,
       // Tall boards forget the well: the plain full-board terms fill it and clear rows. (Keeping it while burning
       // raised the Tetris rate but lost games: bench/notes/results.md.)
-      wellColumn: plain || tall ? -1 : this.recoverWell(rows, sides),
+      wellColumn: keepWell || !(plain || tall) ? this.recoverWell(rows, sides) : -1,
       // Near the field's top a piece may cover the well: its cover is a row or two to clear, where BCTS counts each
       // cell under it as a hole and builds on the stack instead until it tops out in an I drought.
       coverWell:
-        !plain && tall && coversWell(boardTop, limit, this.rules.visibleHeight) ? this.recoverWell(rows, sides) : -1,
+        !plain && !keepWell && tall && coversWell(boardTop, limit, this.rules.visibleHeight)
+          ? this.recoverWell(rows, sides)
+          : -1,
       maxFloor: this.maxFloor,
       weights: plain
         ? this.recoverWeights.usual
-        : atFloor
-          ? this.recoverWeights.floor
-          : droughtReach
-            ? this.recoverWeights.blind
-            : this.recoverWeights.usual,
+        : keepWell
+          ? this.recoverWeights.blind
+          : atFloor
+            ? this.recoverWeights.floor
+            : droughtReach
+              ? this.recoverWeights.blind
+              : this.recoverWeights.usual,
       depth: settings.recoverDepth,
       beam: search.beam,
       holdAllowed: this.rules.hold,
@@ -1002,10 +1063,12 @@ export class TetrisAI {
     const limit = opts.limit === undefined ? Infinity : requireInt('limit', opts.limit, 1, 10000);
     const turn = this.readTurn(state, 'rankPlacements');
     let d = this.decide(turn);
-    // nextMove's move first: where play-outs choose the burn, the ranking is the burn's (docs/game.md, "Play-outs")
-    if (this.playsOut(turn)) {
-      const burnt = this.decide(turn, false, this.settings, true);
-      if (this.burnsByPlayOuts(turn, d.move, burnt.move)) d = burnt;
+    // nextMove's move first: where play-outs choose the burn or the well, the ranking is that search's (docs/game.md,
+    // "Play-outs")
+    const weighed = this.playOutChoice(turn);
+    if (weighed) {
+      const other = this.decide(turn, false, this.settings, weighed);
+      if (this.playsOutBetter(turn, d.move, other.move, weighed)) d = other;
     }
     return rankDecision(d, this.table?.iterations ?? 0, limit, this.field(), (hold, p, mode, value) =>
       this.describeMove(d.rows, hold, p, mode, value, d.versus),

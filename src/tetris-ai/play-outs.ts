@@ -2,7 +2,9 @@
  * Play-outs (docs/game.md, "Play-outs"): where a timed NES game's stack is tall at levels 18–38 and the policy
  * stacks on without burning, the move it makes when it burns is weighed against it by playing each on over a few
  * sampled piece sequences with the policy itself; the burn is played where its play-outs score better. The burn
- * rules are thresholds over the whole game; a play-out judges the one position, at the level's speed.
+ * rules are thresholds over the whole game; a play-out judges the one position, at the level's speed. From the
+ * double killscreen, where every move is recover mode's, recover mode's move keeping the well is weighed the same
+ * way, played on by the policy keeping it, and played where it scores PLAY_OUTS.wellMargin points more.
  */
 import { countHoles, maxHeight } from '../board-rows.js';
 import { describe, StackRankError } from '../errors.js';
@@ -20,10 +22,14 @@ import { NES_END_VALUES } from './nes-end-values.js';
  * the burn, and how many piece sequences of how many pieces after the move. 8 sequences of 10 pieces from 9 rows,
  * capped at level 29 (1,000 games each, seeds 7–9): +1,884, +9,674 and +9,611 a game (standard errors 4,372, 4,137
  * and 4,538), 85 games lost before 29 against 107 (bench/notes/nes.md, "Play-outs that only add a burn"); at 29–38
- * too, in the competition format (seeds 1 and 8): bench/notes/nes.md, "Play-outs at 29–38". The end values were
- * learned on the competition format's levels, so the play-outs stay at its levels below the double killscreen,
- * from which every move is recover mode's. More of them (from 8 rows, or 16 sequences at 29–38) gained nothing
- * on seed 1 at 1.1–1.45 times the time (bench/notes/nes.md, "More play-outs, on the faster play-outs").
+ * too, in the competition format (seeds 1 and 8): bench/notes/nes.md, "Play-outs at 29–38". The burn's play-outs
+ * stay below the double killscreen, from which every move is recover mode's. More of them (from 8 rows, or 16
+ * sequences at 29–38) gained nothing on seed 1 at 1.1–1.45 times the time (bench/notes/nes.md, "More play-outs, on
+ * the faster play-outs"). From `wellFromLevel` the move keeping the well is weighed on the same sequences and played
+ * where it scores `wellMargin` more: without a margin it lost 3,823–15,472 a game from start 29, with 4 sequences
+ * it gained nothing; as here, +4,637 and +1,504 a game in the competition format on seeds 1 and 8 (standard errors
+ * 2,026 and 2,007) at 1.5 times the time (bench/notes/nes.md, "The well at 39 in the competition format"). The
+ * end value from 39 on is level 38's last.
  */
 export const PLAY_OUTS = Object.freeze({
   fromLevel: 18,
@@ -31,6 +37,8 @@ export const PLAY_OUTS = Object.freeze({
   fromHeight: 9,
   samples: 8,
   pieces: 10,
+  wellFromLevel: 39,
+  wellMargin: 10_000,
 });
 
 /** TetrisAIOptions.playOuts checked (default true: play-outs on). */

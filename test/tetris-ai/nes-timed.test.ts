@@ -669,12 +669,22 @@ describe('the reaction: the next piece is known only `reaction` frames after the
 describe('play-outs (docs/game.md, "Play-outs")', () => {
   /** A game from level 29 whose first 200 pieces pass tall boards (52 of them 9 rows high or more, 6 burns). */
   const GAME_AT_29 = 3;
+  /** A game from level 29 that reaches 39 (290 lines) in about 730 pieces and plays on to the cap. */
+  const GAME_TO_39 = 7;
   /**
-   * Plays one game of `rules` and asks each tall position again: the move is the AI's own (the one made with
-   * playOuts: false, and a budget the whole search fits in) or a burn where its own stacked on, only at the
-   * play-outs' levels on boards PLAY_OUTS.fromHeight rows high or more. Returns the tall positions and the burns.
+   * Plays one game of `rules` and asks each position again: the move is the AI's own (the one made with
+   * playOuts: false, and a budget the whole search fits in), or at 18–38 a burn where its own stacked on, only on
+   * boards PLAY_OUTS.fromHeight rows high or more, or from the double killscreen recover mode's move keeping the
+   * well. Asks the positions from level `askFrom` on. Returns the tall positions and the moves played out in place of
+   * the AI's own.
    */
-  async function burnsOver(rules: typeof RULE_SETS.nes, game: number, maxPieces: number, maxLevel: number) {
+  async function playedOutOver(
+    rules: typeof RULE_SETS.nes,
+    game: number,
+    maxPieces: number,
+    maxLevel: number,
+    askFrom = 0,
+  ) {
     const options = { rules, lookahead: 1, table, randomizer: 'nes' } as const;
     const ai = await TetrisAI.create(options);
     const twin = await TetrisAI.create(options);
@@ -688,7 +698,7 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
     );
     let tall = 0;
     let burnt = 0;
-    for (const t of turns.filter((t) => t.move)) {
+    for (const t of turns.filter((t) => t.move && t.nes!.level >= askFrom)) {
       const board = Array.from({ length: 20 }, (_, k) => {
         let row = '';
         for (let x = 0; x < 10; x++) row += (t.before[19 - k] >> x) & 1 ? '#' : '.';
@@ -701,13 +711,19 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
       expect(twin.nextMove(state)).toEqual(played);
       // playOuts: false plays the AI's own move
       expect(without.nextMove(state)!.cells).toEqual(own.cells);
-      if (maxHeight(t.before) >= PLAY_OUTS.fromHeight) {
+      if (maxHeight(t.before) >= PLAY_OUTS.fromHeight || t.nes!.level >= PLAY_OUTS.wellFromLevel) {
         tall++;
         // rankPlacements lists nextMove's move first, a burn the play-outs chose too
         expect(ai.rankPlacements(state).placements[0].cells).toEqual(played.cells);
       }
       if (JSON.stringify(played.cells) === JSON.stringify(own.cells)) continue;
       burnt++;
+      if (t.nes!.level >= PLAY_OUTS.wellFromLevel) {
+        // the well kept: recover mode's move with the well terms (in these games, its cells out of the right well)
+        expect([own.mode, played.mode]).toEqual(['recover', 'recover']);
+        expect(played.cells.some(([x]) => x === 9)).toBe(false);
+        continue;
+      }
       expect(maxHeight(t.before)).toBeGreaterThanOrEqual(PLAY_OUTS.fromHeight);
       expect(t.nes!.level).toBeGreaterThanOrEqual(PLAY_OUTS.fromLevel);
       expect(t.nes!.level).toBeLessThanOrEqual(PLAY_OUTS.toLevel);
@@ -719,14 +735,21 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
   }
 
   it("only add a burn to the AI's own stack move, on tall boards at 18–28; the same position, the same move; rankPlacements lists it first", async () => {
-    const { tall, burnt } = await burnsOver(RULE_SETS.nes, 2, 400, 29);
+    const { tall, burnt } = await playedOutOver(RULE_SETS.nes, 2, 400, 29);
     expect(tall).toBeGreaterThan(20);
     expect(burnt).toBeGreaterThan(0);
   }, 300_000);
 
   it('and at 29–38, where every piece lands before the next is known', async () => {
-    const { tall, burnt } = await burnsOver({ ...RULE_SETS.nes, level: 29 }, GAME_AT_29, 200, 39);
+    const { tall, burnt } = await playedOutOver({ ...RULE_SETS.nes, level: 29 }, GAME_AT_29, 200, 39);
     expect(tall).toBeGreaterThan(10);
+    expect(burnt).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('and from the double killscreen, the move keeping the well where its play-outs score PLAY_OUTS.wellMargin more', async () => {
+    const level29 = { ...RULE_SETS.nes, level: 29 };
+    const { tall, burnt } = await playedOutOver(level29, GAME_TO_39, 900, 49, PLAY_OUTS.wellFromLevel);
+    expect(tall).toBeGreaterThan(100);
     expect(burnt).toBeGreaterThan(0);
   }, 300_000);
 });
