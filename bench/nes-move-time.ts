@@ -1,8 +1,8 @@
 /**
  * What play-outs (docs/game.md, "Play-outs") cost a game's loop: nextMove's time on the competition format's own
  * positions at the play-outs' levels, the burn's at 18–38 and the well's from 39 (the turns `bench nes` plays to the
- * cap, with their level and LINES count), against the
- * same AI made with `playOuts: false` (the policy's move alone), timed in turn on each position.
+ * cap, with their level and LINES count), against the same AI made with `playOuts: false` (the policy's move
+ * alone), timed in turn on each position.
  * Each position is timed `--repeats` times and its median kept; the table gives p50 / p90 / p99 / worst over the
  * positions, all of them and those played out (where the move may change), and the ratio of the means. Prints the
  * table, writes bench/results/<out>.json.

@@ -675,8 +675,9 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
    * Plays one game of `rules` and asks each position again: the move is the AI's own (the one made with
    * playOuts: false, and a budget the whole search fits in), or at 18–38 a burn where its own stacked on, only on
    * boards PLAY_OUTS.fromHeight rows high or more, or from the double killscreen recover mode's move keeping the
-   * well. Asks the positions from level `askFrom` on. Returns the tall positions and the moves played out in place of
-   * the AI's own.
+   * well. Asks the positions from level `askFrom` on. Returns the positions play-outs weigh (`weighed`: boards
+   * PLAY_OUTS.fromHeight rows high or more, every one from the double killscreen) and the moves played out in place
+   * of the AI's own (`changed`).
    */
   async function playedOutOver(
     rules: typeof RULE_SETS.nes,
@@ -696,8 +697,8 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
       { randomizer: 'nes', lookahead: 1, hold: false, maxPieces, seed: 11, maxLevel },
       { onTurn: (t) => turns.push(t) },
     );
-    let tall = 0;
-    let burnt = 0;
+    let weighed = 0;
+    let changed = 0;
     for (const t of turns.filter((t) => t.move && t.nes!.level >= askFrom)) {
       const board = Array.from({ length: 20 }, (_, k) => {
         let row = '';
@@ -712,12 +713,12 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
       // playOuts: false plays the AI's own move
       expect(without.nextMove(state)!.cells).toEqual(own.cells);
       if (maxHeight(t.before) >= PLAY_OUTS.fromHeight || t.nes!.level >= PLAY_OUTS.wellFromLevel) {
-        tall++;
+        weighed++;
         // rankPlacements lists nextMove's move first, a burn the play-outs chose too
         expect(ai.rankPlacements(state).placements[0].cells).toEqual(played.cells);
       }
       if (JSON.stringify(played.cells) === JSON.stringify(own.cells)) continue;
-      burnt++;
+      changed++;
       if (t.nes!.level >= PLAY_OUTS.wellFromLevel) {
         // the well kept: recover mode's move with the well terms (in these games, its cells out of the right well)
         expect([own.mode, played.mode]).toEqual(['recover', 'recover']);
@@ -731,26 +732,26 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
       expect(own.mode).toBe('stack');
       expect(played.linesCleared > 0 || played.mode === 'recover', JSON.stringify(played)).toBe(true);
     }
-    return { tall, burnt };
+    return { weighed, changed };
   }
 
   it("only add a burn to the AI's own stack move, on tall boards at 18–28; the same position, the same move; rankPlacements lists it first", async () => {
-    const { tall, burnt } = await playedOutOver(RULE_SETS.nes, 2, 400, 29);
-    expect(tall).toBeGreaterThan(20);
-    expect(burnt).toBeGreaterThan(0);
+    const { weighed, changed } = await playedOutOver(RULE_SETS.nes, 2, 400, 29);
+    expect(weighed).toBeGreaterThan(20);
+    expect(changed).toBeGreaterThan(0);
   }, 300_000);
 
   it('and at 29–38, where every piece lands before the next is known', async () => {
-    const { tall, burnt } = await playedOutOver({ ...RULE_SETS.nes, level: 29 }, GAME_AT_29, 200, 39);
-    expect(tall).toBeGreaterThan(10);
-    expect(burnt).toBeGreaterThan(0);
+    const { weighed, changed } = await playedOutOver({ ...RULE_SETS.nes, level: 29 }, GAME_AT_29, 200, 39);
+    expect(weighed).toBeGreaterThan(10);
+    expect(changed).toBeGreaterThan(0);
   }, 300_000);
 
   it('and from the double killscreen, the move keeping the well where its play-outs score PLAY_OUTS.wellMargin more', async () => {
     const level29 = { ...RULE_SETS.nes, level: 29 };
-    const { tall, burnt } = await playedOutOver(level29, GAME_TO_39, 900, 49, PLAY_OUTS.wellFromLevel);
-    expect(tall).toBeGreaterThan(100);
-    expect(burnt).toBeGreaterThan(0);
+    const { weighed, changed } = await playedOutOver(level29, GAME_TO_39, 900, 49, PLAY_OUTS.wellFromLevel);
+    expect(weighed).toBeGreaterThan(100);
+    expect(changed).toBeGreaterThan(0);
   }, 300_000);
 });
 
