@@ -527,9 +527,9 @@ export class TetrisAI {
   /**
    * What a turn weighs by play-outs against the policy's move (docs/game.md, "Play-outs"), if anything: at levels
    * 18–38 on a board at least PLAY_OUTS.fromHeight rows high its burn, from PLAY_OUTS.wellFromLevel keeping the
-   * well. Only with play-outs on (TetrisAIOptions.playOuts), at full strength (a weaker level's play takes no
-   * decision from outside: `play`), under a timed rule set without hold, the survival policy with both modes and a
-   * known next piece.
+   * well where the stack's limit is at its floor (LevelPlay.atFloor). Only with play-outs on
+   * (TetrisAIOptions.playOuts), at full strength (a weaker level's play takes no decision from outside: `play`),
+   * under a timed rule set without hold, the survival policy with both modes and a known next piece.
    */
   private playOutChoice(turn: Turn): PlayedInstead | null {
     if (
@@ -543,7 +543,10 @@ export class TetrisAI {
     )
       return null;
     const level = turn.level ?? this.rules.ruleSet.level!;
-    if (level >= PLAY_OUTS.wellFromLevel) return 'keepWell';
+    // From the double killscreen the well is weighed only where decide keeps it, the limit at its floor; a game
+    // without the double killscreen has the same play at 39 as at 38, and no well to weigh.
+    if (level >= PLAY_OUTS.wellFromLevel)
+      return this.playAt(factsAtLevel(this.rules, level)).atFloor ? 'keepWell' : null;
     return level >= PLAY_OUTS.fromLevel && level <= PLAY_OUTS.toLevel && maxHeight(turn.rows) >= PLAY_OUTS.fromHeight
       ? 'burn'
       : null;

@@ -5,7 +5,7 @@
  * games of playGame replayed move by move, their score and levels computed again by hand from the clears.
  */
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { TetrisAI } from '../../src/tetris-ai/ai.js';
 import { maxHeight } from '../../src/board-rows.js';
 import { PLAY_OUTS } from '../../src/tetris-ai/play-outs.js';
@@ -32,7 +32,7 @@ import {
   wellReachHeight,
 } from '../../src/tetris-ai/policy.js';
 import { factsAtLevel, ruleFacts } from '../../src/tetris-ai/rules-adapter.js';
-import { reactionFall, waitsOutReaction } from '../../src/rules/timing.js';
+import { nesTiming, reactionFall, waitsOutReaction } from '../../src/rules/timing.js';
 import { timedRefBoard, timedRefReplay } from '../reference/timed-reference.js';
 import { referenceChildren, referenceIndexTruncated } from '../reference/search-reference.js';
 
@@ -753,6 +753,27 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
     expect(weighed).toBeGreaterThan(100);
     expect(changed).toBeGreaterThan(0);
   }, 300_000);
+
+  it('weigh the well only where the limit is at its floor: without the double killscreen, 39 plays as 38', async () => {
+    // a low stack at 39 with the right well open: recover mode's move with the well terms is asked for only where
+    // the two rows a frame bring the limit to its floor (one search a move without them)
+    const board = ['....#....', '#.#####..#', '##.######.', '#########.'].map((r) => r.padEnd(10, '.'));
+    const state = { board, current: 'T', queue: 'L', level: 39 } as const;
+    const searches = async (rules: typeof RULE_SETS.nes) => {
+      const ai = await TetrisAI.create({ rules, lookahead: 1, table, randomizer: 'nes' });
+      const own = (await TetrisAI.create({ rules, lookahead: 1, table, randomizer: 'nes', playOuts: false })).nextMove(
+        state,
+      )!;
+      const decide = vi.spyOn(ai as unknown as { decide: () => unknown }, 'decide');
+      const move = ai.nextMove(state)!;
+      return { calls: decide.mock.calls.length, move, own };
+    };
+    const double = await searches(RULE_SETS.nes);
+    expect(double.calls).toBe(2);
+    const single = await searches({ ...RULE_SETS.nes, timing: nesTiming(null) });
+    expect(single.calls).toBe(1);
+    expect(single.move).toEqual(single.own);
+  }, 60_000);
 });
 
 describe('NES games', () => {
