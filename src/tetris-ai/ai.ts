@@ -543,8 +543,8 @@ export class TetrisAI {
     )
       return null;
     const level = turn.level ?? this.rules.ruleSet.level!;
-    // From the double killscreen the well is weighed only where decide keeps it, the limit at its floor; a game
-    // without the double killscreen has the same play at 39 as at 38, and no well to weigh.
+    // From 39 the well is weighed only where decide keeps it, the limit at its floor: tapping X. without the double
+    // killscreen, 39 falls as 38 does, its limit is above the floor, and there is no well to weigh.
     if (level >= PLAY_OUTS.wellFromLevel)
       return this.playAt(factsAtLevel(this.rules, level)).atFloor ? 'keepWell' : null;
     return level >= PLAY_OUTS.fromLevel && level <= PLAY_OUTS.toLevel && maxHeight(turn.rows) >= PLAY_OUTS.fromHeight

@@ -755,8 +755,8 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
   }, 300_000);
 
   it('weigh the well only where the limit is at its floor: without the double killscreen, 39 plays as 38', async () => {
-    // a low stack at 39 with the right well open: recover mode's move with the well terms is asked for only where
-    // the two rows a frame bring the limit to its floor (one search a move without them)
+    // a turn at 39: recover mode's move keeping the well is searched (a second search) only where two rows a frame
+    // bring the limit to its floor; tapping X. without the double killscreen the turn is searched once
     const board = ['....#....', '#.#####..#', '##.######.', '#########.'].map((r) => r.padEnd(10, '.'));
     const state = { board, current: 'T', queue: 'L', level: 39 } as const;
     const searches = async (rules: typeof RULE_SETS.nes) => {
