@@ -23,9 +23,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readRunFile } from '../src/cli/run-files.js';
 import { StackRankError } from '../src/errors.js';
-import { createRandomizer } from '../src/randomizers/index.js';
-import { streamSeed } from '../src/stacking-ai/simulate.js';
 import { meanInterval } from '../src/tetris-ai/intervals.js';
+import { gameRandomizer } from '../src/tetris-ai/play.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 
 /** One player's game: its score, lines, clears by size (singles .. Tetrises) and whether it topped out. */
@@ -36,12 +35,9 @@ interface PeerGame {
   topOut: boolean;
 }
 
-/** The pieces `bench nes --seed seed` deals game `game` (playOneGame's randomizer: NES, seeded per game). */
+/** The pieces `bench nes --seed seed` deals game `game` (its randomizer is the NES one). */
 function gamePieces(seed: number, game: number, pieces: number): string {
-  const rng = createRandomizer('nes', { seed: streamSeed(seed, game, 0) });
-  let out = '';
-  for (let i = 0; i < pieces; i++) out += rng.next();
-  return out;
+  return gameRandomizer('nes', seed, game).take(pieces);
 }
 
 const count = (v: unknown, what: string): number => {

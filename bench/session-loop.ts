@@ -5,7 +5,7 @@
  *   session    game.nextMove through ai.newGame(): the session infers the randomizer's chances from the pieces
  *   stateless  ai.nextMove without next: uniform chances (what a game loop played before sessions)
  *   simulator  playGame, which hands the AI its own randomizer's distribution() (the benchmark's figure)
- * Game g's pieces come from createRandomizer(randomizer, { seed: streamSeed(seed, g, 0) }), playGame's stream, so
+ * Game g's pieces come from gameRandomizer(randomizer, seed, g), playGame's stream, so
  * the session and the simulator play the same games. Prints the table, writes bench/results/<out>.json.
  *
  *   npx tsx bench/session-loop.ts [--rules classic] [--randomizer tgm1] [--lookahead 1] [--games 10]
@@ -14,12 +14,11 @@
  */
 import { TetrisAI } from '../src/tetris-ai/ai.js';
 import { tetrisRateInterval } from '../src/tetris-ai/intervals.js';
-import { playGame } from '../src/tetris-ai/play.js';
+import { gameRandomizer, playGame } from '../src/tetris-ai/play.js';
 import type { Piece } from '../src/pieces.js';
-import { createRandomizer, type RandomizerName } from '../src/randomizers/index.js';
+import type { RandomizerName } from '../src/randomizers/index.js';
 import { Board } from '../src/rules/board.js';
 import type { RuleSetName } from '../src/rules/types.js';
-import { streamSeed } from '../src/stacking-ai/simulate.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 
 const { values: args } = benchArgs(import.meta.url, {
@@ -52,7 +51,7 @@ const hold = ai.rules.hold;
 
 /** One game as a game's own loop plays it: its board, its queue of `lookahead` pieces, its hold box. */
 function loopGame(g: number, move: (state: Parameters<TetrisAI['nextMove']>[0]) => ReturnType<TetrisAI['nextMove']>) {
-  const pieces = createRandomizer(randomizer, { seed: streamSeed(seed, g, 0) });
+  const pieces = gameRandomizer(randomizer, seed, g);
   let board = Board.empty(10, 40);
   const queue = pieces.take(lookahead + 1).split('') as Piece[];
   let current = queue.shift()!;

@@ -26,7 +26,13 @@ import { joinRecords, recordInt, recordObject, requireRunParts } from '../runs.j
 import { inNode } from '../node-builtins.js';
 import { PIECE_COUNT, type Piece } from '../pieces.js';
 import { MAX_SEED, checkSeed } from '../random.js';
-import { createRandomizer, isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
+import {
+  createRandomizer,
+  isRandomizerName,
+  RANDOMIZER_NAMES,
+  type Randomizer,
+  type RandomizerName,
+} from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import type { NextPieceValues } from '../stacking-ai/strategy.js';
 import { streamSeed } from '../stacking-ai/simulate.js';
@@ -592,8 +598,15 @@ export interface PlayedTurn {
 }
 
 /**
- * Plays game `game` of the seed's sequence with this AI: its pieces come from the randomizer seeded with
- * streamSeed(seed, game, 0) and nothing else, so any thread playing it plays the same game. `onTurn` (diagnostics)
+ * The randomizer that deals game `game` of a seed's games (playOneGame's pieces): seeded with streamSeed(seed, game,
+ * 0) and nothing else, so a script can deal another player the same games.
+ */
+export function gameRandomizer(randomizer: RandomizerName, seed: number, game: number): Randomizer {
+  return createRandomizer(randomizer, { seed: streamSeed(seed, game, 0) });
+}
+
+/**
+ * Plays game `game` of the seed's sequence with this AI: its pieces come from gameRandomizer and nothing else, so any thread playing it plays the same game. `onTurn` (diagnostics)
  * sees every turn; the boards are copied for it only when it is given. The game gives the event loop a turn (and
  * looks at `signal`) whenever `due` says so (a sliceClock of YIELD_EVERY_MS): a caller playing many games passes one
  * clock to all of them, since a game of a few pieces may end before its own clock is due.
@@ -613,7 +626,7 @@ export async function playOneGame(
   const width = ai.width;
   const visible = ai.rules.visibleHeight;
   const useNext = ai.randomizer !== undefined;
-  const rng = createRandomizer(settings.randomizer, { seed: streamSeed(settings.seed, game, 0) });
+  const rng = gameRandomizer(settings.randomizer, settings.seed, game);
   const tally: GameTally = {
     game,
     pieces: 0,
