@@ -69,9 +69,12 @@ export function printTable(rows: Record<string, string | number>[]): void {
   for (const r of rows) console.log(line(keys.map((k) => String(cell(r[k])))));
 }
 
+/** Writes a run's figures to bench/results/NAME.json, or under BENCH_RESULTS_DIR where it is set (the tests of a
+ * script, which must not touch the repository's results); returns the path. */
 export function writeResults(name: string, data: unknown): string {
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const path = join(RESULTS_DIR, `${name}.json`);
+  const dir = process.env.BENCH_RESULTS_DIR || RESULTS_DIR;
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.json`);
   writeFileSync(path, JSON.stringify(data, null, 2) + '\n');
   return path;
 }

@@ -26,6 +26,8 @@ function peerScript(...args: string[]) {
     cwd: root,
     encoding: 'utf8',
     timeout: 60_000,
+    // its results file goes to the test's directory, not the repository's bench/results
+    env: { ...process.env, BENCH_RESULTS_DIR: dir },
   });
 }
 
@@ -116,6 +118,14 @@ describe('bench/nes-peer.ts', () => {
     expect(table.status, table.stderr).toBe(0);
     expect(table.stdout).toContain('3 games of seed 11');
     expect(table.stdout).toMatch(/\| peer +\| 466,670 /);
+    const written = join(dir, 'nes-peer.json');
+    expect(table.stdout).toContain(`wrote ${written}`);
+    const { machine, ...figures } = JSON.parse(await readFile(written, 'utf8'));
+    expect(machine.cores).toBeGreaterThan(0);
+    // the same figures as --json printed (the machine's load aside)
+    const printed = Object.fromEntries(Object.entries(got).filter(([key]) => key !== 'machine'));
+    expect(figures).toEqual(printed);
+    expect([figures.peerFile, figures.runFile]).toEqual([peerFile, run]);
   }, 240_000);
 
   it('refuses bad peer lines, runs that share no game, a run of another command and bad options (exit 2)', async () => {
