@@ -15,11 +15,11 @@
  * have, such as `--leaf`; its AI's games are compared). Their other parameters may differ (that is the comparison).
  * Exits 2 naming the problem otherwise.
  */
-import { readRunFile, type RunFile } from '../src/cli/run-files.js';
 import { StackRankError } from '../src/errors.js';
 import { meanInterval } from '../src/tetris-ai/intervals.js';
 import { NES_LEVEL_BANDS } from '../src/tetris-ai/nes-stats.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
+import { type NesGameRecord, type NesRun, readNesRun } from './nes-runs.js';
 
 interface PairedGame {
   game: number;
@@ -59,45 +59,17 @@ function pairedRow(measure: string, pairs: PairedGame[], k: number): PairedRow {
   };
 }
 
-interface NesRecord {
-  game: number;
-  nes?: { score: number; bandScore: number[] };
-}
-
-/**
- * The games of a finished run file with NES scores, by game number: a `bench nes` file, or the AI's part (`player
- * both`) of a `bench game` file under a timed rule set, whose games are the same (`bench game --rules nes` plays the
- * competition format); throws BAD_ARGUMENT naming `name` otherwise.
- */
-function nesGames(run: RunFile, name: string): Map<number, number[]> {
-  const key = run.command === 'bench nes' ? 'games' : run.command === 'bench game' ? 'player both' : null;
-  if (key === null)
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `${name} is a ${run.command} run file, not one of bench nes or bench game`,
-    );
-  const part = run.parts.find((p) => p.key === key);
-  if (!part) throw new StackRankError('BAD_ARGUMENT', `${name} has no games of the AI (no part "${key}")`);
-  if (part.meta === null || part.records.length !== run.shard.end - run.shard.start)
-    throw new StackRankError('BAD_ARGUMENT', `${name} is not finished (its games are not all played)`);
-  const games = new Map<number, number[]>();
-  for (const record of part.records as NesRecord[]) {
-    if (!record.nes)
-      throw new StackRankError('BAD_ARGUMENT', `${name} has no NES scores (its rule set is not a timed one)`);
-    games.set(record.game, [record.nes.score, ...record.nes.bandScore]);
-  }
-  return games;
-}
-
 /** The games both files played, paired; throws BAD_ARGUMENT when the seeds or the games differ. */
-function pairRuns(a: RunFile, b: RunFile): PairedGame[] {
+function pairRuns(runA: NesRun, runB: NesRun): PairedGame[] {
+  const [a, b] = [runA.run, runB.run];
   if (a.params.seed !== b.params.seed)
     throw new StackRankError(
       'BAD_ARGUMENT',
       `the runs have different seeds (${String(a.params.seed)} and ${String(b.params.seed)}), so different games`,
     );
-  const gamesA = nesGames(a, 'A');
-  const gamesB = nesGames(b, 'B');
+  const scores = (r: NesGameRecord) => [r.nes.score, ...r.nes.bandScore];
+  const gamesA = new Map([...runA.games].map(([g, r]) => [g, scores(r)]));
+  const gamesB = new Map([...runB.games].map(([g, r]) => [g, scores(r)]));
   if (gamesA.size !== gamesB.size || [...gamesA.keys()].some((g) => !gamesB.has(g)))
     throw new StackRankError(
       'BAD_ARGUMENT',
@@ -123,7 +95,7 @@ if (!args.a || !args.b) {
 }
 let rows: PairedRow[];
 try {
-  rows = pairedRows(pairRuns(await readRunFile(args.a), await readRunFile(args.b)));
+  rows = pairedRows(pairRuns(await readNesRun(args.a, 'A'), await readNesRun(args.b, 'B')));
 } catch (e) {
   if (!(e instanceof StackRankError)) throw e;
   console.error(`nes-pair: ${e.message} [${e.code}]`);

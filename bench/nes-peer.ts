@@ -12,20 +12,21 @@
  * `compare` pairs each game of the peer's output (one JSON object a line with `game`, the line's number in the
  * file from 0, `score`, `lines` and the clears `singles`, `doubles`, `triples`, `tetrises`, `topout` optional;
  * lines with `summary: true` are skipped; `--first N`: the peer's game g is game g + N, for a peer given the lines
- * of games N .. of a longer file) with the same game of a finished `bench nes` run file of that seed and
- * prints, over the games both played: the average score of each with ours − peer, its standard error and 95 %
- * interval (a paired comparison), mean lines, the Tetris rate (4 × Tetrises / lines over all games), the lines
- * cleared outside Tetrises a game, top-outs, and the games each scored more; writes bench/results/nes-peer.json
+ * of games N .. of a longer file) with the same game of a finished run file of that seed (`bench nes`, or `bench
+ * game` under a timed rule set: bench/nes-runs.ts) and prints, over the games both played: the average score of each
+ * with ours − peer, its standard error and 95 % interval (a paired comparison), mean lines, the Tetris rate (4 ×
+ * Tetrises / lines over all games), the lines cleared outside Tetrises a game, top-outs, and the games each scored
+ * more; writes bench/results/nes-peer.json
  * (`--json` prints the same object instead: `peerFile`, `runFile`, `seed`, `games`, each player's figures as
  * `ours` and `peer`, `difference`, `standardError`, `ci95`). A peer that sees the next piece from the first frame
  * is compared like for like with `--reaction 0`. Exits 2 naming the problem on a bad file or option.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { readRunFile } from '../src/cli/run-files.js';
 import { StackRankError } from '../src/errors.js';
 import { meanInterval } from '../src/tetris-ai/intervals.js';
 import { gameRandomizer } from '../src/tetris-ai/play.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
+import { readNesRun } from './nes-runs.js';
 
 /** One player's game: its score, lines, clears by size (singles .. Tetrises) and whether it topped out. */
 interface PeerGame {
@@ -77,30 +78,6 @@ function readPeerGames(text: string, name: string, first: number): Map<number, P
   });
   if (games.size === 0) throw new StackRankError('BAD_ARGUMENT', `${name} holds no games`);
   return games;
-}
-
-interface OurRecord {
-  game: number;
-  lines: number;
-  clears: number[];
-  topOut: boolean;
-  nes?: { score: number };
-}
-
-/** The games of a finished `bench nes` run file, by game number, and its seed. */
-async function readOurGames(path: string): Promise<{ seed: number; games: Map<number, PeerGame> }> {
-  const run = await readRunFile(path);
-  if (run.command !== 'bench nes')
-    throw new StackRankError('BAD_ARGUMENT', `${path} is a ${run.command} run file, not one of bench nes`);
-  const part = run.parts.find((p) => p.key === 'games');
-  if (!part || part.meta === null || part.records.length !== run.shard.end - run.shard.start)
-    throw new StackRankError('BAD_ARGUMENT', `${path} is not finished (its games are not all played)`);
-  const games = new Map<number, PeerGame>();
-  for (const r of part.records as OurRecord[]) {
-    const [s, d, t, q] = r.clears;
-    games.set(r.game, { score: r.nes!.score, lines: r.lines, clears: [s!, d!, t!, q!], topOut: r.topOut });
-  }
-  return { seed: Number(run.params.seed), games };
 }
 
 /** One player's figures over the paired games. */
@@ -203,13 +180,15 @@ async function main(): Promise<void> {
   if (!(Number.isInteger(first) && first >= 0))
     throw new StackRankError('BAD_ARGUMENT', `--first is ${args.first}; it must be a whole number of at least 0`);
   const peer = readPeerGames(peerText, args.peer, first);
-  const ours = await readOurGames(args.ours);
+  const { run, games } = await readNesRun(args.ours);
+  const ours = new Map<number, PeerGame>();
+  for (const [g, r] of games) ours.set(g, { score: r.nes.score, lines: r.lines, clears: r.clears, topOut: r.topOut });
   const result = {
     machine: machine(),
     peerFile: args.peer,
     runFile: args.ours,
-    seed: ours.seed,
-    ...comparePeer(ours.games, peer),
+    seed: Number(run.params.seed),
+    ...comparePeer(ours, peer),
   };
   if (args.json) {
     console.log(JSON.stringify(result));

@@ -2,20 +2,12 @@
  * A benchmark script's command line (bench/common.ts benchArgs): --help prints the usage its file opens with, and
  * a bad option prints what was wrong and that usage with exit code 2, not a stack trace.
  */
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runBenchScript } from '../helpers/bench-script.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const USAGE = 'npx tsx bench/drought-bound.ts [--randomizers nes,tgm1] [--pieces 300000] [--seed 9]';
 
-function run(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'bench/drought-bound.ts', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-}
+const run = (...args: string[]) => runBenchScript('drought-bound.ts', args);
 
 describe('bench scripts: command line', () => {
   it('--help and -h print the usage from the file’s opening comment and exit 0', () => {

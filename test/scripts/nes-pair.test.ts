@@ -4,28 +4,20 @@
  * nes`'s games; files of other seeds, other games, no NES scores or another command are refused with exit 2 and
  * no stack trace.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRankTable } from '../../src/rank/table.js';
 import { runCli } from '../helpers/cli.js';
+import { runBenchScript } from '../helpers/bench-script.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The normal distribution's two-sided 95 % point. */
 const Z95 = 1.959963984540054;
 let dir: string;
 let table: string;
 
-function pair(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'bench/nes-pair.ts', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-}
+const pair = (...args: string[]) => runBenchScript('nes-pair.ts', args, dir);
 
 /** A `bench nes` run file of 4 short games (to level 19) of `seed` with `extra` options. */
 async function nesRun(name: string, seed: number, ...extra: string[]): Promise<string> {

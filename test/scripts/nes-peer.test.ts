@@ -4,32 +4,23 @@
  * figures checked against both files' games computed here; bad files and options exit 2 naming the problem, with
  * no stack trace.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { TetrisAI } from '../../src/tetris-ai/ai.js';
 import { playOneGame } from '../../src/tetris-ai/play.js';
 import { runCli } from '../helpers/cli.js';
+import { runBenchScript } from '../helpers/bench-script.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const Z95 = 1.959963984540054;
 let dir: string;
 let tablePath: string;
 let table: RankTable;
 
-function peerScript(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'bench/nes-peer.ts', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 60_000,
-    // its results file goes to the test's directory, not the repository's bench/results
-    env: { ...process.env, BENCH_RESULTS_DIR: dir },
-  });
-}
+// its results file goes to the test's directory, not the repository's bench/results
+const peerScript = (...args: string[]) => runBenchScript('nes-peer.ts', args, dir);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'stackrank-nes-peer-'));
