@@ -310,6 +310,18 @@ export class TetrisAI {
       );
   }
 
+  /**
+   * The search of a play-out's moves (docs/game.md, "Play-outs"): this AI's, with a recover move's chance ply over
+   * at most PLAY_OUTS.recoverChance lines of its beam.
+   */
+  private get playOutSettings(): SearchSettings {
+    const nearTop = this.settings.nearTop;
+    if (!nearTop || nearTop.chance <= PLAY_OUTS.recoverChance) return this.settings;
+    this.playOutSearch ??= { ...this.settings, nearTop: { ...nearTop, chance: PLAY_OUTS.recoverChance } };
+    return this.playOutSearch;
+  }
+  private playOutSearch: SearchSettings | undefined;
+
   /** The next-piece weights of stack mode's search (a well on the right; mirrored), filled again every turn. */
   private readonly weightsRight = new Int32Array(WEIGHT_WORDS_EXPECT);
   private readonly weightsLeft = new Int32Array(WEIGHT_WORDS_EXPECT);
@@ -612,6 +624,7 @@ export class TetrisAI {
             lines,
           },
           keepWell ? 'keepWell' : undefined,
+          this.playOutSettings,
         );
     const keepWell = instead === 'keepWell';
     const gain = (part: readonly (readonly Piece[])[]) =>
@@ -689,17 +702,19 @@ export class TetrisAI {
         this.reactTurn(
           { ...turn, queue: [...known, next], next: playOutChances(next, this.nesPieces()) },
           burn ? 'burn' : undefined,
+          this.playOutSettings,
         ),
       'burn',
     );
     return burns ? this.reactTurn(turn, 'burn') : move;
   }
 
-  /** playTurn's move without play-outs; `instead`: the policy's other move (decide). */
-  private reactTurn(turn: Turn, instead?: PlayedInstead): GameMove | null {
+  /** playTurn's move without play-outs; `instead`: the policy's other move (decide); `settings`: the search's
+   * (a play-out's moves: playOutSettings). */
+  private reactTurn(turn: Turn, instead?: PlayedInstead, settings = this.settings): GameMove | null {
     const r = this.rules.ruleSet;
     if (turn.revealChances === undefined || !isTimed(r) || r.reaction === 0 || turn.queue.length === 0)
-      return this.play(turn, undefined, 0, true, instead);
+      return this.play(turn, undefined, 0, true, instead, settings);
     // The reaction (docs/game.md, "The reaction"): the piece that joined the queue as this one appeared is known only
     // `reaction` frames later. The move is first chosen without it (its chances in its place). If that move can
     // wait (the piece falls untouched until the reaction is over and then still reaches it), the player waits and
@@ -712,16 +727,17 @@ export class TetrisAI {
       0,
       true,
       instead,
+      settings,
     );
     if (blind === null || blind.inputs.length <= r.reaction) return blind;
     const waited = this.afterWait(turn, r);
     const blindKey = cellsKey(blind.cells);
     if (waited?.has(blindKey)) {
-      const seen = this.play(turn, undefined, 0, true, instead);
+      const seen = this.play(turn, undefined, 0, true, instead, settings);
       const late = seen && waited.get(cellsKey(seen.cells));
       return late ? { ...seen, inputs: late } : { ...blind, inputs: waited.get(blindKey)! };
     }
-    const seen = this.play(turn, undefined, 0, true, instead);
+    const seen = this.play(turn, undefined, 0, true, instead, settings);
     if (seen === null || samePrefix(seen.inputs, blind.inputs, r.reaction)) return seen ?? blind;
     const late = this.afterReaction(turn, r, blind.inputs as FrameInput[])?.get(cellsKey(seen.cells));
     return late ? { ...seen, inputs: late } : blind;
@@ -785,9 +801,10 @@ export class TetrisAI {
     salt: number,
     moveOnly: boolean,
     instead?: PlayedInstead,
+    settings = this.settings,
   ): GameMove | null {
     const profile = strengthProfile(this.strength);
-    if (!profile && budgetMs === undefined) return this.decide(turn, moveOnly, this.settings, instead).move;
+    if (!profile && budgetMs === undefined) return this.decide(turn, moveOnly, settings, instead).move;
     let weaker = turn;
     let rng: Rng | undefined;
     if (profile) {

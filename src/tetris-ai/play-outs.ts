@@ -29,7 +29,10 @@ import { NES_END_VALUES } from './nes-end-values.js';
  * where it scores `wellMargin` more: without a margin it lost 3,823–15,472 a game from start 29, with 4 sequences
  * it gained nothing; as here, +4,637 and +1,504 a game in the competition format on seeds 1 and 8 (standard errors
  * 2,026 and 2,007) at 1.5 times the time (bench/notes/nes.md, "The well at 39 in the competition format"). The
- * end value from 39 on is level 38's last.
+ * end value from 39 on is level 38's last. A play-out's recover moves value `recoverChance` lines of their beam over
+ * the piece after the next (the turn's own moves: RECOVER_SEARCH's 12): in the competition format +4,536 and
+ * +12,500 a game on seeds 1 and 8 (standard errors 10,187 and 9,274) at 0.71 times the CPU time
+ * (bench/notes/nes.md, "A narrower chance ply inside the play-outs").
  */
 export const PLAY_OUTS = Object.freeze({
   fromLevel: 18,
@@ -39,6 +42,7 @@ export const PLAY_OUTS = Object.freeze({
   pieces: 10,
   wellFromLevel: 39,
   wellMargin: 10_000,
+  recoverChance: 3,
 });
 
 /** TetrisAIOptions.playOuts checked (default true: play-outs on). */

@@ -11,7 +11,8 @@ import { maxHeight } from '../../src/board-rows.js';
 import { PLAY_OUTS } from '../../src/tetris-ai/play-outs.js';
 import { playGame, playOneGame, type PlayedTurn } from '../../src/tetris-ai/play.js';
 import { PIECES, type Piece } from '../../src/pieces.js';
-import type { GameMove } from '../../src/tetris-ai/decision.js';
+import type { GameMove, SearchSettings } from '../../src/tetris-ai/decision.js';
+import { RECOVER_SEARCH } from '../../src/tetris-ai/policy.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { RULE_SETS } from '../../src/rules/rule-sets.js';
 import { StackRankError } from '../../src/errors.js';
@@ -670,7 +671,7 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
   /** A game from level 29 whose first 200 pieces pass tall boards (52 of them 9 rows high or more, 6 burns). */
   const GAME_AT_29 = 3;
   /** A game from level 29 that reaches 39 (290 lines) in about 730 pieces and plays on to the cap. */
-  const GAME_TO_39 = 7;
+  const GAME_TO_39 = 2;
   /**
    * Plays one game of `rules` and asks each position again: the move is the AI's own (the one made with
    * playOuts: false, and a budget the whole search fits in), or at 18–38 a burn where its own stacked on, only on
@@ -752,6 +753,33 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
     const { weighed, changed } = await playedOutOver(level29, GAME_TO_39, 900, 49, PLAY_OUTS.wellFromLevel);
     expect(weighed).toBeGreaterThan(100);
     expect(changed).toBeGreaterThan(0);
+  }, 300_000);
+
+  it("a play-out's moves search a chance ply of PLAY_OUTS.recoverChance lines; the turn's own moves the AI's full one", async () => {
+    const rules = { ...RULE_SETS.nes, level: 29 };
+    const ai = await TetrisAI.create({ rules, lookahead: 1, table, randomizer: 'nes' });
+    const turns: PlayedTurn[] = [];
+    const game = { randomizer: 'nes', lookahead: 1, hold: false, maxPieces: 200, seed: 11, maxLevel: 39 } as const;
+    await playOneGame(ai, GAME_AT_29, game, { onTurn: (t) => turns.push(t) });
+    const decide = vi.spyOn(ai as unknown as { decide: (...args: unknown[]) => unknown }, 'decide');
+    const full = RECOVER_SEARCH.topSpawn.nearTop!.chance;
+    let playedOut = 0;
+    for (const t of turns.filter((t) => t.move && maxHeight(t.before) >= PLAY_OUTS.fromHeight)) {
+      const board = Array.from({ length: 20 }, (_, k) => {
+        let row = '';
+        for (let x = 0; x < 10; x++) row += (t.before[19 - k] >> x) & 1 ? '#' : '.';
+        return row;
+      });
+      decide.mockClear();
+      ai.nextMove({ board, current: t.current, queue: [t.queue[0]], level: t.nes!.level, lines: t.nes!.lines });
+      const chances = decide.mock.calls.map((c) => (c[2] as SearchSettings).nearTop!.chance);
+      // the AI's own move and its burn, then (where they differ) the play-outs' moves
+      expect(chances.slice(0, 2)).toEqual([full, full]);
+      for (const c of chances.slice(2)) expect(c).toBe(PLAY_OUTS.recoverChance);
+      if (chances.length > 2) playedOut++;
+    }
+    expect(full).toBeGreaterThan(PLAY_OUTS.recoverChance);
+    expect(playedOut).toBeGreaterThan(5);
   }, 300_000);
 
   it('weigh the well only where the limit is at its floor: without the double killscreen, 39 plays as 38', async () => {
