@@ -58,14 +58,17 @@ function boardRows(heights: readonly number[], holes: readonly number[]): string
 }
 
 /** Every answer's frame inputs replay through the independent reference (tapping at 30 Hz) to its cells. */
+/** A 10 x 20 field's bit rows (bottom first) as the board strings a GameState takes (top row first). */
+function boardOf(rows: Uint32Array): string[] {
+  return Array.from({ length: 20 }, (_, k) => {
+    let row = '';
+    for (let x = 0; x < 10; x++) row += (rows[19 - k] >> x) & 1 ? '#' : '.';
+    return row;
+  });
+}
+
 function expectReplays(rows: Uint32Array, current: Piece, level: number, answers: (GameMove | null)[]): void {
-  const board = timedRefBoard(
-    Array.from({ length: 20 }, (_, k) => {
-      let row = '';
-      for (let x = 0; x < 10; x++) row += (rows[19 - k] >> x) & 1 ? '#' : '.';
-      return row;
-    }),
-  );
+  const board = timedRefBoard(boardOf(rows));
   for (const m of answers)
     expect(timedRefReplay(board, current, { level, timeline: 'X.' }, m!.inputs as string[])).toMatchObject({
       cells: m!.cells,
@@ -701,11 +704,7 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
     let weighed = 0;
     let changed = 0;
     for (const t of turns.filter((t) => t.move && t.nes!.level >= askFrom)) {
-      const board = Array.from({ length: 20 }, (_, k) => {
-        let row = '';
-        for (let x = 0; x < 10; x++) row += (t.before[19 - k] >> x) & 1 ? '#' : '.';
-        return row;
-      });
+      const board = boardOf(t.before);
       const state = { board, current: t.current, queue: [t.queue[0]], level: t.nes!.level, lines: t.nes!.lines };
       const played = ai.nextMove(state)!;
       // a budget the whole search fits in: the AI's own move, without play-outs (docs/game.md, "Time budget")
@@ -765,11 +764,7 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
     const full = RECOVER_SEARCH.topSpawn.nearTop!.chance;
     let playedOut = 0;
     for (const t of turns.filter((t) => t.move && maxHeight(t.before) >= PLAY_OUTS.fromHeight)) {
-      const board = Array.from({ length: 20 }, (_, k) => {
-        let row = '';
-        for (let x = 0; x < 10; x++) row += (t.before[19 - k] >> x) & 1 ? '#' : '.';
-        return row;
-      });
+      const board = boardOf(t.before);
       decide.mockClear();
       ai.nextMove({ board, current: t.current, queue: [t.queue[0]], level: t.nes!.level, lines: t.nes!.lines });
       const chances = decide.mock.calls.map((c) => (c[2] as SearchSettings).nearTop!.chance);
