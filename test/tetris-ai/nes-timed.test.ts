@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { TetrisAI } from '../../src/tetris-ai/ai.js';
-import { maxHeight } from '../../src/board-rows.js';
+import { maxHeight, rowStrings } from '../../src/board-rows.js';
 import { PLAY_OUTS } from '../../src/tetris-ai/play-outs.js';
 import { playGame, playOneGame, type PlayedTurn } from '../../src/tetris-ai/play.js';
 import { PIECES, type Piece } from '../../src/pieces.js';
@@ -58,17 +58,8 @@ function boardRows(heights: readonly number[], holes: readonly number[]): string
 }
 
 /** Every answer's frame inputs replay through the independent reference (tapping at 30 Hz) to its cells. */
-/** A 10 x 20 field's bit rows (bottom first) as the board strings a GameState takes (top row first). */
-function boardOf(rows: Uint32Array): string[] {
-  return Array.from({ length: 20 }, (_, k) => {
-    let row = '';
-    for (let x = 0; x < 10; x++) row += (rows[19 - k] >> x) & 1 ? '#' : '.';
-    return row;
-  });
-}
-
 function expectReplays(rows: Uint32Array, current: Piece, level: number, answers: (GameMove | null)[]): void {
-  const board = timedRefBoard(boardOf(rows));
+  const board = timedRefBoard(rowStrings(rows, 10, 20));
   for (const m of answers)
     expect(timedRefReplay(board, current, { level, timeline: 'X.' }, m!.inputs as string[])).toMatchObject({
       cells: m!.cells,
@@ -704,7 +695,7 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
     let weighed = 0;
     let changed = 0;
     for (const t of turns.filter((t) => t.move && t.nes!.level >= askFrom)) {
-      const board = boardOf(t.before);
+      const board = rowStrings(t.before, 10, 20);
       const state = { board, current: t.current, queue: [t.queue[0]], level: t.nes!.level, lines: t.nes!.lines };
       const played = ai.nextMove(state)!;
       // a budget the whole search fits in: the AI's own move, without play-outs (docs/game.md, "Time budget")
@@ -764,7 +755,7 @@ describe('play-outs (docs/game.md, "Play-outs")', () => {
     const full = RECOVER_SEARCH.topSpawn.nearTop!.chance;
     let playedOut = 0;
     for (const t of turns.filter((t) => t.move && maxHeight(t.before) >= PLAY_OUTS.fromHeight)) {
-      const board = boardOf(t.before);
+      const board = rowStrings(t.before, 10, 20);
       decide.mockClear();
       ai.nextMove({ board, current: t.current, queue: [t.queue[0]], level: t.nes!.level, lines: t.nes!.lines });
       const chances = decide.mock.calls.map((c) => (c[2] as SearchSettings).nearTop!.chance);
@@ -817,14 +808,8 @@ describe('NES games', () => {
     const bandScore = [0, 0, 0, 0];
     for (const t of turns) {
       if (!t.move) break;
-      const rows: string[] = [];
-      for (let y = 19; y >= 0; y--) {
-        let row = '';
-        for (let x = 0; x < 10; x++) row += (t.before[y] >> x) & 1 ? '#' : '.';
-        rows.push(row);
-      }
       const replay = timedRefReplay(
-        timedRefBoard(rows),
+        timedRefBoard(rowStrings(t.before, 10, 20)),
         t.current,
         { level, timeline: 'X..' },
         t.move.inputs as string[],
