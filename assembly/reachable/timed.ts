@@ -154,23 +154,11 @@ function offer(key: i32, parent: i32, token: i32, f: i32, cost: i32): void {
 }
 
 /** Lists lock node n (its key a lock key; the piece was at row y before the frame's gravity) unless its cells are
- * listed already or lie above the board. */
+ * listed already or lie above the board (emitLock). */
 function emit(n: i32, y: i32): void {
   const key = (load<i32>(nodeAt(n) + (NODE_INFO << 2)) & NODE_KEY_MASK) - TIMED_LOCKS;
   const r = key & 3;
-  const s = key >> 7;
-  const x = ((key >> 2) & 31) - WALL;
-  const ly = y - r;
-  if (ly + word(s, S_MINDY) + word(s, S_H) > lockTop) return;
-  const cells =
-    (word(s, S_SHAPE) << STATE_ROTATION_SHIFT) | ((ly + word(s, S_CDY) + WALL) << STATE_Y_SHIFT) | (x + word(s, S_CDX) + WALL);
-  const seenAt = ctx + O_SEEN + (<usize>cells << 1);
-  if (load<u16>(seenAt) == mark) return;
-  store<u16>(seenAt, mark);
-  const out = ctx + O_OUT + ((<usize>(placed * OUT_WORDS)) << 2);
-  store<i32>(out + (OUT_LANDED << 2), stateIndex(s, x, ly));
-  store<i32>(out + (OUT_FROM << 2), n);
-  placed++;
+  emitLock(key >> 7, ((key >> 2) & 31) - WALL, y - r, n);
 }
 
 /**
@@ -447,7 +435,7 @@ function emitLocks(after: usize, layers: i32, s: i32, y: i32, f: i32, r: i32, lo
     locks &= locks - 1;
     let layer = 0;
     while (layer < layers - 1 && (load<u32>(maskAt(after, layer, s)) & (<u32>1 << <u32>b)) == 0) layer++;
-    emitTap(s, b - WALL, y - r, (f << TAP_FRAME_SHIFT) | (layer << TAP_LAYER_SHIFT) | (r << TAP_STEP_SHIFT) | (s << 5) | b);
+    emitLock(s, b - WALL, y - r, (f << TAP_FRAME_SHIFT) | (layer << TAP_LAYER_SHIFT) | (r << TAP_STEP_SHIFT) | (s << 5) | b);
   }
 }
 
@@ -463,8 +451,9 @@ function emitLocks(after: usize, layers: i32, s: i32, y: i32, f: i32, r: i32, lo
   store<u32>(at, load<u32>(at) | m);
 }
 
-/** Lists the lock of state s at (x, ly) unless its cells are listed already or lie above the board. */
-function emitTap(s: i32, x: i32, ly: i32, from: i32): void {
+/** Lists the lock of state s at (x, ly), with `from` as its OUT_FROM, unless its cells are listed already or lie
+ * above the board. */
+@inline function emitLock(s: i32, x: i32, ly: i32, from: i32): void {
   if (ly + word(s, S_MINDY) + word(s, S_H) > lockTop) return;
   const cells =
     (word(s, S_SHAPE) << STATE_ROTATION_SHIFT) | ((ly + word(s, S_CDY) + WALL) << STATE_Y_SHIFT) | (x + word(s, S_CDX) + WALL);

@@ -166,6 +166,15 @@ function bad(path: string, why: string): never {
   throw new StackRankError('BAD_HEADER', `${path} is not a stackrank run file (${why})`);
 }
 
+/** The record check of a part of game tallies (bench game, bench nes): each record a game of at most the run's
+ * params.maxPieces pieces. */
+function gameTallyRecord(params: Record<string, unknown>, path: string): (record: unknown, where: string) => number {
+  const { maxPieces } = params;
+  if (!(Number.isSafeInteger(maxPieces) && (maxPieces as number) >= 1))
+    bad(path, `params.maxPieces is ${describe(maxPieces)}`);
+  return (record, where) => checkGameTally(record, where, maxPieces as number).game;
+}
+
 /**
  * What a command's finished part must say in its run description (`meta`), from the run's `params` and the part's
  * key: fields and their values, an object value compared field by field (undefined: the params do not say, not
@@ -200,23 +209,13 @@ const PART_SCHEMAS: Record<
   },
   'bench game': {
     key: /^player (both|stackOnly|fullBoardOnly)$/,
-    record: (params, path) => {
-      const { maxPieces } = params;
-      if (!(Number.isSafeInteger(maxPieces) && (maxPieces as number) >= 1))
-        bad(path, `params.maxPieces is ${describe(maxPieces)}`);
-      return (record, where) => checkGameTally(record, where, maxPieces as number).game;
-    },
+    record: gameTallyRecord,
     meta: checkGameRun,
   },
   // NES games: one part of game tallies, as bench game's
   'bench nes': {
     key: /^games$/,
-    record: (params, path) => {
-      const { maxPieces } = params;
-      if (!(Number.isSafeInteger(maxPieces) && (maxPieces as number) >= 1))
-        bad(path, `params.maxPieces is ${describe(maxPieces)}`);
-      return (record, where) => checkGameTally(record, where, maxPieces as number).game;
-    },
+    record: gameTallyRecord,
     meta: checkGameRun,
   },
   'full play': {

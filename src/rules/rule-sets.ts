@@ -83,6 +83,21 @@ export const NES_REACTION = 18;
 export const GUIDELINE_MATRIX_ROWS = 40;
 export const GUIDELINE_SPAWN_ROW = 20;
 
+/** NES Tetris without time (the `nesUntimed` preset): NRS, no kicks, no hold, one preview; shift and turn at the
+ * top, then drop (any number of shifts before the piece falls). The `nes` preset is this game with the clock. */
+const NES_UNTIMED: RuleSet = Object.freeze({
+  name: 'nesUntimed',
+  rotationSystem: 'NRS',
+  gravity: 'normal',
+  softDrop: false,
+  hold: false,
+  previews: 1,
+  initialRotation: false,
+  spawn: 'topRow',
+  hiddenRows: 2,
+  spins: 'none',
+});
+
 export const RULE_SETS: Readonly<Record<RuleSetName, RuleSet>> = Object.freeze({
   // The 2009 article's game: any orientation at any column, dropped from above. No kicks, no hold.
   classic: Object.freeze({
@@ -97,37 +112,17 @@ export const RULE_SETS: Readonly<Record<RuleSetName, RuleSet>> = Object.freeze({
     hiddenRows: 0,
     spins: 'none',
   }),
-  // NES Tetris as the competition plays it: NRS, no kicks, no hold, one preview, searched frame by frame at level 18
-  // with tapping at 30 Hz and an 18-frame reaction (two rows per frame from level 39).
+  // NES Tetris as the competition plays it: NES_UNTIMED's game searched frame by frame at level 18 with tapping at
+  // 30 Hz and an 18-frame reaction (two rows per frame from level 39).
   nes: Object.freeze({
+    ...NES_UNTIMED,
     name: 'nes',
-    rotationSystem: 'NRS',
-    gravity: 'normal',
-    softDrop: false,
-    hold: false,
-    previews: 1,
-    initialRotation: false,
-    spawn: 'topRow',
-    hiddenRows: 2,
-    spins: 'none',
     timing: nesTiming(),
     level: NES_LEVEL,
     timeline: NES_TIMELINE,
     reaction: NES_REACTION,
   }),
-  // NES Tetris without time: shift and turn at the top, then drop (any number of shifts before the piece falls).
-  nesUntimed: Object.freeze({
-    name: 'nesUntimed',
-    rotationSystem: 'NRS',
-    gravity: 'normal',
-    softDrop: false,
-    hold: false,
-    previews: 1,
-    initialRotation: false,
-    spawn: 'topRow',
-    hiddenRows: 2,
-    spins: 'none',
-  }),
+  nesUntimed: NES_UNTIMED,
   // The Tetris Guideline: SRS with its kick tables, hold, five previews, soft drop; T-spins and the guideline's
   // attack table.
   guideline: Object.freeze({

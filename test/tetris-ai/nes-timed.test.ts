@@ -576,35 +576,48 @@ describe('the reaction: the next piece is known only `reaction` frames after the
     ]);
   });
 
-  it("a move's first frames are the same whatever piece joined the queue; after them it may change", async () => {
+  /** The turns of game 1 of `seed` (lookahead 1, the NES randomizer, at most `maxPieces` pieces, capped at
+   * `maxLevel`) that placed a piece, and the AI that played them. */
+  async function placedTurns(seed: number, maxPieces: number, maxLevel: number) {
     const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table, randomizer: 'nes' });
-    const reaction = RULE_SETS.nes.reaction!;
     const turns: PlayedTurn[] = [];
     await playOneGame(
       ai,
       1,
-      { randomizer: 'nes', lookahead: 1, hold: false, maxPieces: 120, seed: 9, maxLevel: 19 },
+      { randomizer: 'nes', lookahead: 1, hold: false, maxPieces, seed, maxLevel },
       { onTurn: (t) => turns.push(t) },
     );
+    return { ai, turns: turns.filter((t) => t.move) };
+  }
+
+  /** The AI's move at `level` on turn t's board with each piece as the next one (its chances uniform). */
+  function movesForEachNext(ai: TetrisAI, t: PlayedTurn, level: number) {
+    const rows = new Uint32Array(44);
+    rows.set(t.before.subarray(0, 20));
     const uniform = new Float64Array(7).fill(1 / 7);
+    const answers = PIECES.map((q) =>
+      ai.playTurn({
+        rows,
+        height: 20,
+        current: t.current,
+        queue: [q],
+        hold: null,
+        canHold: false,
+        next: uniform,
+        level,
+        revealChances: uniform,
+      }),
+    );
+    return { rows, answers };
+  }
+
+  it("a move's first frames are the same whatever piece joined the queue; after them it may change", async () => {
+    const { ai, turns } = await placedTurns(9, 120, 19);
+    const reaction = RULE_SETS.nes.reaction!;
     let changed = 0;
     let waited = 0;
-    for (const t of turns.filter((t) => t.move).slice(0, 60)) {
-      const rows = new Uint32Array(44);
-      rows.set(t.before.subarray(0, 20));
-      const answers = PIECES.map((q) =>
-        ai.playTurn({
-          rows,
-          height: 20,
-          current: t.current,
-          queue: [q],
-          hold: null,
-          canHold: false,
-          next: uniform,
-          level: 18,
-          revealChances: uniform,
-        }),
-      );
+    for (const t of turns.slice(0, 60)) {
+      const { rows, answers } = movesForEachNext(ai, t, 18);
       const firstFrames = new Set(answers.map((m) => m!.inputs.slice(0, reaction).join(' ')));
       expect(firstFrames.size).toBe(1);
       if (new Set(answers.map((m) => JSON.stringify(m!.cells))).size > 1) changed++;
@@ -617,35 +630,13 @@ describe('the reaction: the next piece is known only `reaction` frames after the
   }, 300_000);
 
   it('a move the player committed to before the piece was known changes after the reaction where the piece still reaches the new one', async () => {
-    const ai = await TetrisAI.create({ rules: 'nes', lookahead: 1, table, randomizer: 'nes' });
+    const { ai, turns } = await placedTurns(5, 200, 20);
     const reaction = RULE_SETS.nes.reaction!;
-    const turns: PlayedTurn[] = [];
-    await playOneGame(
-      ai,
-      1,
-      { randomizer: 'nes', lookahead: 1, hold: false, maxPieces: 200, seed: 5, maxLevel: 20 },
-      { onTurn: (t) => turns.push(t) },
-    );
-    const uniform = new Float64Array(7).fill(1 / 7);
     let committed = 0;
     let replanned = 0;
-    for (const t of turns.filter((t) => t.move)) {
-      const rows = new Uint32Array(44);
-      rows.set(t.before.subarray(0, 20));
+    for (const t of turns) {
       // level 19: 2 frames a row, so a piece falls 9 rows during the reaction and seldom can wait it out
-      const answers = PIECES.map((q) =>
-        ai.playTurn({
-          rows,
-          height: 20,
-          current: t.current,
-          queue: [q],
-          hold: null,
-          canHold: false,
-          next: uniform,
-          level: 19,
-          revealChances: uniform,
-        }),
-      );
+      const { rows, answers } = movesForEachNext(ai, t, 19);
       const first = answers.map((m) => m!.inputs.slice(0, reaction));
       expect(new Set(first.map((f) => f.join(' '))).size).toBe(1);
       if (first[0].every((i) => i === '.') || answers[0]!.inputs.length <= reaction) continue;
