@@ -176,18 +176,7 @@ export class PlayPage {
     }
     const s = this.session;
     if (!s || s.over) return;
-    const now = performance.now();
-    if (action === 'left' || action === 'right') {
-      this.held.delete(action === 'left' ? 'right' : 'left'); // the last direction pressed wins
-      this.held.set(action, { since: now, last: now });
-    }
-    if (action === 'softDrop') {
-      this.held.set(action, { since: now, last: now });
-      if (this.deps.settings.sdr === 0) {
-        s.dropToRest();
-        return;
-      }
-    }
+    if (holdPressed(this.held, action, s, this.deps.settings.sdr, performance.now())) return;
     this.apply(action);
   }
 
@@ -363,6 +352,22 @@ export function actionOf(keys: Record<KeyAction, string[]>, key: string): KeyAct
 
 /** Keys held down: when pressed, and when the action last repeated. */
 export type HeldKeys = Map<Action, { since: number; last: number }>;
+
+/**
+ * Holds a shift or soft-drop key pressed at `now` for repeatHeld (the last direction pressed wins). With a soft drop
+ * repeat of 0 the piece drops to rest at once; returns whether it did (the press needs nothing more).
+ */
+export function holdPressed(held: HeldKeys, action: Action, s: PlaySession, sdr: number, now: number): boolean {
+  if (action === 'left' || action === 'right') {
+    held.delete(action === 'left' ? 'right' : 'left');
+    held.set(action, { since: now, last: now });
+  }
+  if (action !== 'softDrop') return false;
+  held.set(action, { since: now, last: now });
+  if (sdr !== 0) return false;
+  s.dropToRest();
+  return true;
+}
 
 /** Delayed auto shift, auto repeat and soft drop of the keys held down, up to `now` (play and versus modes). */
 export function repeatHeld(

@@ -7,7 +7,7 @@
 import type { Piece, TetrisAI, WellSide } from 'stackrank';
 import { drawBoard, drawPieces } from './draw.js';
 import type { Settings, Versus } from './params.js';
-import { actionOf, loadKeys, repeatHeld, type HeldKeys } from './play-page.js';
+import { actionOf, holdPressed, loadKeys, repeatHeld, type HeldKeys } from './play-page.js';
 import type { Action } from './play.js';
 import { VERSUS_ROWS, VersusAI, VersusField, VersusPerson, type LockReport, type SideIndex } from './versus.js';
 import { count } from './words.js';
@@ -227,18 +227,7 @@ export class VersusPage {
     if (e.repeat) return; // the page repeats moves itself (DAS/ARR)
     const s = this.person;
     if (!s || s.over || this.winner !== null || this.paused) return;
-    const now = performance.now();
-    if (action === 'left' || action === 'right') {
-      this.held.delete(action === 'left' ? 'right' : 'left'); // the last direction pressed wins
-      this.held.set(action, { since: now, last: now });
-    }
-    if (action === 'softDrop') {
-      this.held.set(action, { since: now, last: now });
-      if (this.deps.settings.sdr === 0) {
-        s.dropToRest();
-        return;
-      }
-    }
+    if (holdPressed(this.held, action as Action, s, this.deps.settings.sdr, performance.now())) return;
     s.act(action as Action);
     if (action === 'hardDrop') this.held.delete('softDrop');
   }

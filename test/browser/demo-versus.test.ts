@@ -12,34 +12,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockOutcome, type ClearKind, type GarbageEntry, type Spin, type VersusState } from '../../src/index.js';
+import { lockOutcome, type ClearKind, type GarbageEntry, type VersusState } from '../../src/index.js';
 import { garbageAfterLock } from '../../src/rules/garbage.js';
+import type { LockReport } from '../../demo/versus.js';
 import { launch, skipWithoutChromium, type Browser } from './chromium.js';
 import { CLI, DEMO, startDemo, watchErrors, type Demo } from './demo-server.js';
 
 const ITERATIONS = 2;
 /** Locks (both sides) the AI against AI game must reach, unless a side tops out first. */
 const LOCKS = 120;
-
-interface Report {
-  side: 0 | 1;
-  piece: number;
-  lines: number;
-  spin: Spin;
-  perfectClear: boolean;
-  before: VersusState;
-  kind: ClearKind;
-  attack: number;
-  backToBackBonus: boolean;
-  sent: number;
-  cancelled: number;
-  entered: number;
-  incoming: number;
-  opponentIncoming: number;
-  aiAttack?: number;
-  text: string;
-  toppedOut: boolean;
-}
 
 /** The page's log of locks (demo/versus-page.ts). */
 type PageWindow = Window & { versusLog?: unknown[] };
@@ -117,7 +98,7 @@ describe.skipIf(skip)('demo versus mode (Chromium)', () => {
     );
     await page.click('[data-testid=vs-pause]');
     const shot = await snapshot(page);
-    const log = shot.log as Report[];
+    const log = shot.log as LockReport[];
     expect(log.length).toBeGreaterThanOrEqual(shot.state === 'over' ? 10 : LOCKS);
 
     // The replay: each side's counters and garbage queue, kept here from the logged locks alone.
@@ -128,7 +109,7 @@ describe.skipIf(skip)('demo versus mode (Chromium)', () => {
     const queue: GarbageEntry[][] = [[], []];
     const sent = [0, 0];
     const pieces = [0, 0];
-    const last: (Report | null)[] = [null, null];
+    const last: (LockReport | null)[] = [null, null];
     for (const [i, r] of log.entries()) {
       const at = `lock ${i} (side ${r.side}, piece ${r.piece})`;
       const other = r.side === 0 ? 1 : 0;
@@ -198,7 +179,7 @@ describe.skipIf(skip)('demo versus mode (Chromium)', () => {
       await page.keyboard.press('Space');
       await page.waitForFunction((k) => document.getElementById('vs-pieces-0')!.textContent === String(k), n);
     }
-    const log = (await snapshot(page)).log as Report[];
+    const log = (await snapshot(page)).log as LockReport[];
     const mine = log.filter((r) => r.side === 0);
     expect(mine.map((r) => r.piece)).toEqual([1, 2, 3]);
     // Nothing cleared on an empty board from three drops: no attack, no readout, the person's meter as the AI sent.

@@ -4,6 +4,7 @@ import { buildRankValues } from '../../src/rank/build.js';
 import { rankMoves } from '../../src/rank/moves.js';
 import { mirrorIndex, surfaceCount } from '../../src/surface.js';
 import { referenceRanks, referenceSuccessors } from '../reference/rank-reference.js';
+import { expectProgressAndCancel } from '../helpers/table-builds.js';
 
 const maxError = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   let m = 0;
@@ -79,31 +80,7 @@ describe('parallel build', () => {
     expect(Buffer.from(scalar.buffer).equals(Buffer.from(simd.buffer))).toBe(true);
   });
 
-  it('reports progress with an ETA and cancels cleanly', async () => {
-    const seen: number[] = [];
-    const planned: number[] = [];
-    await buildRankValues({
-      width: 6,
-      iterations: 3,
-      threads: 2,
-      onProgress: (p) => (p.planned === undefined ? seen.push(p.iteration) : planned.push(p.planned)),
-    });
-    expect(seen).toEqual([0, 1, 2, 3]);
-    // The plan's progress comes first (one event per slice of its making, none on a fast machine), ending at 1.
-    expect(planned.at(-1)).toBe(1);
-
-    for (const threads of [1, 2]) {
-      const controller = new AbortController();
-      const build = buildRankValues({
-        width: 9,
-        iterations: 15,
-        threads,
-        signal: controller.signal,
-        onProgress: (p) => p.iteration >= 0.1 && controller.abort(),
-      });
-      await expect(build).rejects.toMatchObject({ code: 'ABORTED' });
-    }
-  });
+  it('reports progress and cancels cleanly', () => expectProgressAndCancel(buildRankValues));
 
   it('rejects bad options before touching WebAssembly', async () => {
     await expect(buildRankValues({ width: 3 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });

@@ -16,6 +16,7 @@ import { RankTable, buildRankTable } from '../../src/rank/table.js';
 import { mirrorIndex, surfaceCount } from '../../src/surface.js';
 import { loadKernel } from '../../src/kernels/wasm.js';
 import { allPositions, comparePlay } from '../helpers/play-compare.js';
+import { expectProgressAndCancel } from '../helpers/table-builds.js';
 import { referenceSuccessors } from '../reference/rank-reference.js';
 
 const digitsOf = (s: number, base: number, count: number) =>
@@ -195,28 +196,8 @@ describe('mirror-folded u16 build against the f32 iteration', () => {
     }
   });
 
-  it('reports progress and cancels cleanly', async () => {
-    const seen: number[] = [];
-    const planned: number[] = [];
-    await buildFoldedRanks({
-      width: 6,
-      iterations: 3,
-      threads: 2,
-      onProgress: (p) => (p.planned === undefined ? seen.push(p.iteration) : planned.push(p.planned)),
-    });
-    expect(seen).toEqual([0, 1, 2, 3]);
-    expect(planned.at(-1)).toBe(1);
-    for (const threads of [1, 2]) {
-      const controller = new AbortController();
-      const build = buildFoldedRanks({
-        width: 9,
-        iterations: 15,
-        threads,
-        signal: controller.signal,
-        onProgress: (p) => p.iteration >= 0.1 && controller.abort(),
-      });
-      await expect(build).rejects.toMatchObject({ code: 'ABORTED' });
-    }
+  it('reports progress and cancels cleanly; refuses a width without a u16 table', async () => {
+    await expectProgressAndCancel(buildFoldedRanks);
     await expect(buildFoldedRanks({ width: 10 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
   });
 
