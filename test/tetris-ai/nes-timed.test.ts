@@ -36,6 +36,7 @@ import { factsAtLevel, ruleFacts } from '../../src/tetris-ai/rules-adapter.js';
 import { nesTiming, reactionFall, waitsOutReaction } from '../../src/rules/timing.js';
 import { timedRefBoard, timedRefReplay } from '../reference/timed-reference.js';
 import { referenceChildren, referenceIndexTruncated } from '../reference/search-reference.js';
+import { boardRows } from '../helpers/board-from-heights.js';
 
 let table: RankTable;
 beforeAll(async () => {
@@ -44,18 +45,6 @@ beforeAll(async () => {
 }, 120_000);
 
 const TIMELINES = ['X.', 'X..', 'X...', 'X.....', 'das', 'dasCharged'] as const;
-
-/** Rows (top first) of a 10 × 20 board from column heights, with a hole now and then. */
-function boardRows(heights: readonly number[], holes: readonly number[]): string[] {
-  const rows: string[] = [];
-  for (let y = 19; y >= 0; y--) {
-    let row = '';
-    for (let x = 0; x < 10; x++) row += y < heights[x] && !(holes[x] === y && y < heights[x] - 1) ? '#' : '.';
-    // never a full row
-    rows.push(row === '##########' ? `${row.slice(0, 9)}.` : row);
-  }
-  return rows;
-}
 
 /** Every answer's frame inputs replay through the independent reference (tapping at 30 Hz) to its cells. */
 function expectReplays(rows: Uint32Array, current: Piece, level: number, answers: (GameMove | null)[]): void {

@@ -13,17 +13,7 @@ import type { FrameInput } from '../../src/rules/types.js';
 import { cellsKey } from '../../src/tetris-ai/grid.js';
 import { factsAtLevel, reachableAfter, reachableOnRows, ruleFacts } from '../../src/tetris-ai/rules-adapter.js';
 import { timedRefBoard, timedRefReplay } from '../reference/timed-reference.js';
-
-/** Rows (top first) of a 10 × 20 board from column heights, with a hole now and then. */
-function boardRows(heights: readonly number[], holes: readonly number[]): string[] {
-  const rows: string[] = [];
-  for (let y = 19; y >= 0; y--) {
-    let row = '';
-    for (let x = 0; x < 10; x++) row += y < heights[x] && !(holes[x] === y && y < heights[x] - 1) ? '#' : '.';
-    rows.push(row === '##########' ? `${row.slice(0, 9)}.` : row);
-  }
-  return rows;
-}
+import { boardRows } from '../helpers/board-from-heights.js';
 
 const lcm = (a: number, b: number): number => {
   let m = a;
