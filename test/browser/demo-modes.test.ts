@@ -5,14 +5,14 @@
  * nothing outside the viewport. Needs `npm run build` first (npm test does it). The rank table (9 columns,
  * 2 iterations) is built once by the CLI into a temporary cache, which the demo server then serves to the page.
  */
-import { execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, skipWithoutChromium, type Browser } from './chromium.js';
-import { CLI, DEMO, ROOT, startDemo, watchErrors } from './demo-server.js';
+import { CLI, DEMO, ROOT, startDemo, stopDemo, watchErrors, type Demo } from './demo-server.js';
 
 const ITERATIONS = 2;
 /** Screenshots for a person to look at (docs/ has its own, from scripts/demo-screenshots.mjs). */
@@ -68,7 +68,7 @@ const skip = skipWithoutChromium('browser demo modes test');
 
 describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
   let cache: string;
-  let demo: { url: string; child: ChildProcessWithoutNullStreams };
+  let demo: Demo;
   let browser: Browser;
   let cliList: { hold: boolean; piece: string; rotation: string; x: number; y: number; value: number; loss: number }[];
 
@@ -102,12 +102,7 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
 
   afterAll(async () => {
     await browser?.close();
-    if (demo && demo.child.exitCode === null) {
-      await new Promise((res) => {
-        demo.child.once('exit', res);
-        demo.child.kill('SIGINT');
-      });
-    }
+    await stopDemo(demo);
     if (cache) rmSync(cache, { recursive: true, force: true });
   });
 

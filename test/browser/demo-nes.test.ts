@@ -6,14 +6,14 @@
  * level and timeline kept in the links. Needs `npm run build` first (npm test does it). The 2-iteration table is built
  * once by the CLI into a temporary cache, which the demo server hands the page.
  */
-import { execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, skipWithoutChromium, type Browser } from './chromium.js';
-import { CLI, DEMO, ROOT, startDemo, stopDemo, watchErrors } from './demo-server.js';
+import { CLI, DEMO, ROOT, startDemo, stopDemo, watchErrors, type Demo } from './demo-server.js';
 
 const ITERATIONS = 2;
 
@@ -42,7 +42,7 @@ const skip = skipWithoutChromium('browser demo NES test');
 
 describe.skipIf(skip)('demo under nes: a level and a timeline (Chromium)', () => {
   let cache: string;
-  let demo: { url: string; child: ChildProcessWithoutNullStreams };
+  let demo: Demo;
   let browser: Browser;
   // biome-ignore lint/suspicious/noExplicitAny: the built library, imported by path
   let lib: any;

@@ -16,7 +16,7 @@ import { lockOutcome, type ClearKind, type GarbageEntry, type VersusState } from
 import { garbageAfterLock } from '../../src/rules/garbage.js';
 import type { LockReport } from '../../demo/versus.js';
 import { launch, skipWithoutChromium, type Browser } from './chromium.js';
-import { CLI, DEMO, startDemo, watchErrors, type Demo } from './demo-server.js';
+import { CLI, DEMO, startDemo, stopDemo, watchErrors, type Demo } from './demo-server.js';
 
 const ITERATIONS = 2;
 /** Locks (both sides) the AI against AI game must reach, unless a side tops out first. */
@@ -72,12 +72,7 @@ describe.skipIf(skip)('demo versus mode (Chromium)', () => {
 
   afterAll(async () => {
     await browser?.close();
-    if (demo && demo.child.exitCode === null) {
-      await new Promise((res) => {
-        demo.child.once('exit', res);
-        demo.child.kill('SIGINT');
-      });
-    }
+    await stopDemo(demo);
     if (cache) rmSync(cache, { recursive: true, force: true });
   });
 
