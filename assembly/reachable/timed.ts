@@ -153,8 +153,8 @@ function offer(key: i32, parent: i32, token: i32, f: i32, cost: i32): void {
   offer(next, parent, token, f, cost);
 }
 
-/** Lists lock node n (its key a lock key; the piece was at row y before the frame's gravity) unless its cells are
- * listed already or lie above the board (emitLock). */
+/** Lists lock node n (its key a lock key; the piece was at row y before the frame's gravity): emitLock of the
+ * state, column and row its key holds, with n as its OUT_FROM. */
 function emit(n: i32, y: i32): void {
   const key = (load<i32>(nodeAt(n) + (NODE_INFO << 2)) & NODE_KEY_MASK) - TIMED_LOCKS;
   const r = key & 3;

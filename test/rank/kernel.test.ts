@@ -80,7 +80,7 @@ describe('parallel build', () => {
     expect(Buffer.from(scalar.buffer).equals(Buffer.from(simd.buffer))).toBe(true);
   });
 
-  it('reports progress and cancels cleanly', () => expectProgressAndCancel(buildRankValues));
+  it('reports progress with an ETA and cancels cleanly', () => expectProgressAndCancel(buildRankValues));
 
   it('rejects bad options before touching WebAssembly', async () => {
     await expect(buildRankValues({ width: 3 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });

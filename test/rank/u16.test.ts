@@ -196,7 +196,7 @@ describe('mirror-folded u16 build against the f32 iteration', () => {
     }
   });
 
-  it('reports progress and cancels cleanly; refuses a width without a u16 table', async () => {
+  it('reports progress with an ETA and cancels cleanly; refuses a width without a u16 table', async () => {
     await expectProgressAndCancel(buildFoldedRanks);
     await expect(buildFoldedRanks({ width: 10 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
   });
