@@ -69,8 +69,11 @@ export interface RuleSet {
 /** The timing fields of a RuleSet: present together on a timed rule set, absent from an untimed one. */
 export const TIMING_FIELDS = ['timing', 'level', 'timeline', 'reaction'] as const;
 
+/** A rule set that carries time: every timing field given. */
+export type TimedRuleSet = RuleSet & Required<Pick<RuleSet, (typeof TIMING_FIELDS)[number]>>;
+
 /** Whether a (checked) rule set carries time: its placements are searched frame by frame. */
-export function isTimed(rules: RuleSet): rules is RuleSet & Required<Pick<RuleSet, (typeof TIMING_FIELDS)[number]>> {
+export function isTimed(rules: RuleSet): rules is TimedRuleSet {
   return rules.timing !== undefined;
 }
 

@@ -12,7 +12,6 @@ import {
   checkCallback,
   checkSignal,
   describe,
-  fieldsOnce,
   firstUnknownKey,
   optionNames,
   linkedSignal,
@@ -21,21 +20,19 @@ import {
   requireInt,
   untilAborted,
 } from '../errors.js';
-import { CERTAIN_PIECE, MIRROR_PIECE, PIECES, pieceId, toPieceId, type Piece } from '../pieces.js';
+import { CERTAIN_PIECE, MIRROR_PIECE, PIECES, pieceId, type Piece } from '../pieces.js';
 import { inNode } from '../node-builtins.js';
 import { indexedDbAvailable } from '../rank/idb-cache.js';
 import { type SetupProgress, type SetupReport, setupReporter } from '../setup-progress.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import { PASS_A_TABLE_IN_A_BROWSER, type RankTable } from '../rank/table.js';
 import { isTimed, type RuleSet } from '../rules/rule-sets.js';
-import { checkDistribution } from '../stacking-ai/ai.js';
 import { StackingEngine } from '../kernels/search.js';
 import { fillDistributionWeights, WEIGHT_WORDS_EXPECT } from '../kernels/search-format.js';
 import type { NextPieceValues } from '../stacking-ai/strategy.js';
 import { MAX_LOOKAHEAD } from '../stacking-ai/input.js';
-import type { FrameInput, GamePlacement, Input, RuleSetName } from '../rules/types.js';
-import { ATTACK_TABLES, checkVersusCount, clearKindOf, lockAttack, type ClearKind } from '../rules/attack.js';
-import { checkEntries } from '../rules/garbage.js';
+import type { GamePlacement, Input, RuleSetName } from '../rules/types.js';
+import { ATTACK_TABLES, clearKindOf, lockAttack, type ClearKind } from '../rules/attack.js';
 import {
   checkRecoverWeights,
   defaultRecoverWeightSet,
@@ -46,7 +43,6 @@ import {
 } from './evaluate.js';
 import type { RecoverWeights } from '../kernels/recover.js';
 import { cellsKey, clearsBoard, columnCells, rowsFilled } from './grid.js';
-import { normalizeBoard } from './board-input.js';
 import {
   MAX_VERSUS_BEAM,
   MAX_VERSUS_PERFECT_CLEAR_ROWS,
@@ -64,17 +60,7 @@ import {
   type VersusWeights,
 } from './versus.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
-import {
-  PieceReach,
-  checkTurnLevel,
-  checkTurnLines,
-  factsAtLevel,
-  reachableAfter,
-  reachableOnRows,
-  ruleFacts,
-  type GameRuleFacts,
-} from './rules-adapter.js';
-import { isTapTimeline, reactionFall, waitsOutReaction } from '../rules/timing.js';
+import { PieceReach, factsAtLevel, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
 import { maxHeight } from '../board-rows.js';
 import {
   GAME_POLICIES,
@@ -134,6 +120,8 @@ import type {
   Turn,
   TurnVersus,
 } from './decision.js';
+import { reactedMove } from './reaction.js';
+import { readMoveOptions, readTurn } from './game-state.js';
 import { isTetrisReady, stackMove, stackSurfaces, type StackContext, type TurnOption } from './stack.js';
 
 /** What the AI plays for: 'survival' (the stack and recover modes: Tetrises, a clean stack, no top-out) or 'versus'
@@ -250,20 +238,6 @@ const TETRIS_AI_OPTIONS = optionNames<TetrisAIOptions>({
   seed: true,
   playOuts: true,
   onProgress: true,
-});
-const MOVE_OPTIONS = optionNames<MoveOptions>({ budgetMs: true });
-const GAME_STATE_KEYS = optionNames<GameState>({
-  board: true,
-  current: true,
-  queue: true,
-  hold: true,
-  canHold: true,
-  next: true,
-  level: true,
-  lines: true,
-  combo: true,
-  backToBack: true,
-  incoming: true,
 });
 /** TetrisAI.rankPlacements' options. */
 const RANK_PLACEMENTS_OPTIONS = optionNames<{ limit?: number }>({ limit: true });
@@ -521,7 +495,7 @@ export class TetrisAI {
   /** The move for this position, or null when nothing can be placed at all (the game is lost). */
   nextMove(state: GameState, options?: MoveOptions): GameMove | null {
     const budgetMs = readMoveOptions(options);
-    return this.playWithOuts(this.readTurn(state, 'nextMove'), budgetMs, 0);
+    return this.playWithOuts(readTurn(state, 'nextMove', this.width, this.rules), budgetMs, 0);
   }
 
   /**
@@ -658,7 +632,7 @@ export class TetrisAI {
   sessionHost(): SessionHost {
     return {
       randomizer: this.randomizer,
-      readTurn: (state, caller) => this.readTurn(state, caller),
+      readTurn: (state, caller) => readTurn(state, caller, this.width, this.rules),
       readMoveOptions,
       play: (turn, budgetMs, salt) => this.playWithOuts(turn, budgetMs, salt),
     };
@@ -709,86 +683,10 @@ export class TetrisAI {
     return burns ? this.reactTurn(turn, 'burn') : move;
   }
 
-  /** playTurn's move without play-outs; `instead`: the policy's other move (decide); `settings`: the search's
-   * (a play-out's moves: playOutSettings). */
+  /** playTurn's move without play-outs, the reaction's (reactedMove); `instead`: the policy's other move (decide);
+   * `settings`: the search's (a play-out's moves: playOutSettings). */
   private reactTurn(turn: Turn, instead?: PlayedInstead, settings = this.settings): GameMove | null {
-    const r = this.rules.ruleSet;
-    if (turn.revealChances === undefined || !isTimed(r) || r.reaction === 0 || turn.queue.length === 0)
-      return this.play(turn, undefined, 0, true, instead, settings);
-    // The reaction (docs/game.md, "The reaction"): the piece that joined the queue as this one appeared is known only
-    // `reaction` frames later. The move is first chosen without it (its chances in its place). If that move can
-    // wait (the piece falls untouched until the reaction is over and then still reaches it), the player waits and
-    // then plays the move chosen knowing the piece, if it too is reachable after the wait. Otherwise the first
-    // frames' inputs are the blind move's, and the move changes to the one chosen knowing the piece if the piece
-    // still reaches it from where those inputs have taken it (searched again from there), else stays the blind one.
-    const blind = this.play(
-      { ...turn, queue: turn.queue.slice(0, -1), next: turn.revealChances },
-      undefined,
-      0,
-      true,
-      instead,
-      settings,
-    );
-    if (blind === null || blind.inputs.length <= r.reaction) return blind;
-    const waited = this.afterWait(turn, r);
-    const blindKey = cellsKey(blind.cells);
-    if (waited?.has(blindKey)) {
-      const seen = this.play(turn, undefined, 0, true, instead, settings);
-      const late = seen && waited.get(cellsKey(seen.cells));
-      return late ? { ...seen, inputs: late } : { ...blind, inputs: waited.get(blindKey)! };
-    }
-    const seen = this.play(turn, undefined, 0, true, instead, settings);
-    if (seen === null || samePrefix(seen.inputs, blind.inputs, r.reaction)) return seen ?? blind;
-    const late = this.afterReaction(turn, r, blind.inputs as FrameInput[])?.get(cellsKey(seen.cells));
-    return late ? { ...seen, inputs: late } : blind;
-  }
-
-  /**
-   * The placements the current piece still reaches from where the blind move's inputs have taken it when the
-   * reaction is over (rounded up as in afterWait, so the search starts at the phase of the piece's first frame), by
-   * cells, with their inputs from the first frame; null when it no longer falls then or under DAS.
-   */
-  private afterReaction(
-    turn: Turn,
-    r: RuleSet & { reaction: number },
-    played: readonly FrameInput[],
-  ): Map<number, FrameInput[]> | null {
-    if (!isTapTimeline(r.timeline!)) return null;
-    const level = turn.level ?? r.level!;
-    const { frames } = reactionFall(r.timing!, r.timeline!, r.reaction, level);
-    const list = reachableAfter(
-      turn.rows,
-      this.width,
-      turn.height,
-      turn.current,
-      factsAtLevel(this.rules, level),
-      played,
-      frames,
-    );
-    if (!list) return null;
-    const out = new Map<number, FrameInput[]>();
-    for (const p of list) out.set(cellsKey(p.cells), p.inputs as FrameInput[]);
-    return out;
-  }
-
-  /**
-   * The placements the current piece reaches when no input is given until the reaction is over (rounded up to a
-   * whole number of gravity steps and tap periods, so the gravity and the timeline keep their phase), by cells,
-   * with their frame inputs from the first frame; null when it cannot wait that long (DAS, or the stack reaches the
-   * rows the piece falls through while waiting).
-   */
-  private afterWait(turn: Turn, r: RuleSet & { reaction: number }): Map<number, FrameInput[]> | null {
-    if (!isTapTimeline(r.timeline!)) return null;
-    const level = turn.level ?? r.level!;
-    const { frames, rows: fallen } = reactionFall(r.timing!, r.timeline!, r.reaction, level);
-    if (!waitsOutReaction(turn.height, maxHeight(turn.rows), fallen)) return null;
-    const height = turn.height - fallen;
-    const rules = factsAtLevel(this.rules, level);
-    const wait: FrameInput[] = new Array(frames).fill('.');
-    const out = new Map<number, FrameInput[]>();
-    for (const p of reachableOnRows(turn.rows, this.width, height, turn.current, rules))
-      out.set(cellsKey(p.cells), [...wait, ...(p.inputs as FrameInput[])]);
-    return out;
+    return reactedMove(turn, this.rules, this.width, (t) => this.play(t, undefined, 0, true, instead, settings));
   }
 
   /**
@@ -828,42 +726,6 @@ export class TetrisAI {
 
   private field() {
     return { width: this.width, visibleHeight: this.rules.visibleHeight };
-  }
-
-  /** A game state checked and turned into the turn the search plays (nextMove's and rankPlacements's input). */
-  private readTurn(given: GameState, caller: string): Turn {
-    if (given === null || typeof given !== 'object')
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        `${caller} takes { ${GAME_STATE_KEYS.join(', ')} }; got ${describe(given)}`,
-      );
-    const state = fieldsOnce(caller, given, GAME_STATE_KEYS) as unknown as GameState;
-    // An empty hold box is null; a queue of null is no queue, as nextMove has always read it.
-    // board and current have no default: null is read (and refused) as a board or a piece.
-    refuseUnknownOptions(caller, state, GAME_STATE_KEYS, ['hold', 'queue', 'board', 'current']);
-    const board = normalizeBoard(state.board, this.width, this.rules);
-    const current = toPiece(state.current, 'current');
-    const queue = toQueueLetters(state.queue);
-    const hold = state.hold === undefined || state.hold === null ? null : toPiece(state.hold, 'hold');
-    if (hold !== null && !this.rules.hold)
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        `the ${this.rules.name} rule set has no hold, so the hold box must be empty; got ${describe(state.hold)}`,
-      );
-    if (state.canHold !== undefined && typeof state.canHold !== 'boolean')
-      throw new StackRankError('BAD_ARGUMENT', `canHold must be true or false; got ${describe(state.canHold)}`);
-    if (state.canHold === true && !this.rules.hold)
-      throw new StackRankError('BAD_ARGUMENT', `canHold is true but the ${this.rules.name} rule set has no hold`);
-    const canHold = state.canHold ?? this.rules.hold;
-    const next = state.next === undefined ? undefined : checkDistribution(state.next);
-    const level = checkTurnLevel(this.rules, state.level);
-    const lines = checkTurnLines(this.rules, state.lines, level);
-    const versus: TurnVersus = {
-      combo: checkVersusCount('combo', state.combo ?? 0),
-      backToBack: checkVersusCount('backToBack', state.backToBack ?? 0),
-      incoming: state.incoming === undefined ? [] : checkEntries(state.incoming, 'incoming'),
-    };
-    return { rows: board.rows, height: board.height, current, queue, hold, canHold, next, level, lines, versus };
   }
 
   /**
@@ -1081,7 +943,7 @@ export class TetrisAI {
   rankPlacements(state: GameState, options: { limit?: number } = {}): PlacementRanking {
     const opts = optionsObject('rankPlacements', options, RANK_PLACEMENTS_OPTIONS);
     const limit = opts.limit === undefined ? Infinity : requireInt('limit', opts.limit, 1, 10000);
-    const turn = this.readTurn(state, 'rankPlacements');
+    const turn = readTurn(state, 'rankPlacements', this.width, this.rules);
     let d = this.decide(turn);
     // nextMove's move first: where play-outs choose the burn or the well, the ranking is that search's (docs/game.md,
     // "Play-outs")
@@ -1153,13 +1015,6 @@ class NextWeights {
   }
 }
 
-/** Whether two input sequences have the same first `frames` tokens. */
-function samePrefix(a: readonly unknown[], b: readonly unknown[], frames: number): boolean {
-  if (a.length < frames || b.length < frames) return false;
-  for (let i = 0; i < frames; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 const NO_VERSUS: TurnVersus = Object.freeze({ combo: 0, backToBack: 0, incoming: Object.freeze([]) });
 
 /** What stack mode needs of the rank table: its shape, its iterations and the ranks the search reads. */
@@ -1228,34 +1083,4 @@ const UNIFORM_CHANCES: readonly number[] = PIECES.map(() => 1 / PIECES.length);
 function chancesBeyondSight(queue: readonly Piece[], lookahead: number, next: ArrayLike<number> | undefined) {
   if (queue.length > lookahead) return CERTAIN_PIECE[pieceId(queue[lookahead])];
   return next ?? UNIFORM_CHANCES;
-}
-
-/** nextMove's options checked: the budget in milliseconds, or undefined for none. */
-function readMoveOptions(options: unknown): number | undefined {
-  const opts = optionsObject('nextMove', options as MoveOptions | undefined, MOVE_OPTIONS);
-  if (opts.budgetMs === undefined) return undefined;
-  if (typeof opts.budgetMs !== 'number' || !(opts.budgetMs >= 0) || opts.budgetMs === Infinity)
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `budgetMs must be a finite number of milliseconds, 0 or more; got ${describe(opts.budgetMs)}`,
-    );
-  return opts.budgetMs;
-}
-
-function toPiece(value: unknown, what: string): Piece {
-  return PIECES[toPieceId(value, what)];
-}
-
-function toQueueLetters(queue: unknown): Piece[] {
-  if (queue === undefined || queue === null) return [];
-  const letters = typeof queue === 'string' ? [...queue] : Array.isArray(queue) ? queue : null;
-  if (!letters)
-    throw new StackRankError(
-      'BAD_PIECE',
-      `queue must be a string like "SZO" or an array of pieces (letters or ids 0..6); got ${describe(queue)}`,
-    );
-  // An index loop, not map: a sparse array's holes are queue entries too (and bad ones).
-  const pieces: Piece[] = [];
-  for (let i = 0; i < letters.length; i++) pieces.push(toPiece(letters[i], `queue entry ${i}`));
-  return pieces;
 }
