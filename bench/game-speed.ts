@@ -16,7 +16,8 @@
  * On a busy machine the figures fall with the load (the JSON records the load average); rerun on a quiet one.
  */
 import { resolve } from 'node:path';
-import { playGame, type PlayGameResult } from '../src/tetris-ai/play.js';
+import { playGame } from '../src/tetris-ai/play.js';
+import type { PlayGameResult } from '../src/tetris-ai/game-results.js';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
 import type { RuleSetName } from '../src/rules/types.js';

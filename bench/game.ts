@@ -12,7 +12,7 @@ import type { RandomizerName } from '../src/randomizers/index.js';
 import type { RuleSetName } from '../src/rules/types.js';
 import { benchGame } from '../src/tetris-ai/bench.js';
 import type { GamePolicy } from '../src/tetris-ai/ai.js';
-import type { PlayGameResult } from '../src/tetris-ai/play.js';
+import type { PlayGameResult } from '../src/tetris-ai/game-results.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 
 const { values: args } = benchArgs(import.meta.url, {

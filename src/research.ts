@@ -69,7 +69,7 @@ export {
   type StreamRecord,
   type StackingGameRecord,
 } from './stacking-ai/simulate.js';
-export { mergeGameResults } from './tetris-ai/play.js';
+export { mergeGameResults } from './tetris-ai/game-results.js';
 export type { GameTally } from './tetris-ai/play-types.js';
 export {
   playFullGames,

@@ -16,7 +16,7 @@ import { CLEAR_KINDS } from '../rules/attack.js';
 import { benchGame } from '../tetris-ai/bench.js';
 import { defaultRecoverWeightSet, RECOVER_WEIGHTS, withRecoverWeights } from '../tetris-ai/evaluate.js';
 import type { RecoverWeights } from '../kernels/recover.js';
-import { mergeGameResults, type PlayGameResult } from '../tetris-ai/play.js';
+import { mergeGameResults, type PlayGameResult } from '../tetris-ai/game-results.js';
 import type { GameTally } from '../tetris-ai/play-types.js';
 import { defaultGameRandomizer } from '../tetris-ai/rules-adapter.js';
 import type { GameRange } from '../runs.js';

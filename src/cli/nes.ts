@@ -4,7 +4,8 @@
  * game's level.
  */
 import { StackRankError } from '../errors.js';
-import { mergeGameResults, playGame, type PlayGameResult } from '../tetris-ai/play.js';
+import { playGame } from '../tetris-ai/play.js';
+import { mergeGameResults, type PlayGameResult } from '../tetris-ai/game-results.js';
 import type { GameTally } from '../tetris-ai/play-types.js';
 import { NES_LEVEL_BANDS } from '../tetris-ai/nes-stats.js';
 import { PLAY_OUTS } from '../tetris-ai/play-outs.js';

@@ -12,7 +12,7 @@ import { checksum } from '../rank/file.js';
 import { readTextFile } from '../rank/node-io.js';
 import type { RankTable } from '../rank/table.js';
 import { checkFullGameRecord, checkFullGamesRun } from '../fullboard/games.js';
-import { checkGameRun, checkGameTally } from '../tetris-ai/play.js';
+import { checkGameRun, checkGameTally } from '../tetris-ai/game-results.js';
 import { MAX_JSON_DEPTH, MAX_SHARDS, jsonDataProblem, shardRange, type GameRange } from '../runs.js';
 import { checkRunStream, checkSimulationRun } from '../stacking-ai/simulate.js';
 import { UsageError } from './args.js';

@@ -12,6 +12,7 @@ export type { RandomizerKnowledge } from '../randomizers/infer.js';
 export { NES_RECOVER_WEIGHTS, PLAIN_BCTS_WEIGHTS, RECOVER_WEIGHTS } from './evaluate.js';
 export type { RecoverWeights } from '../kernels/recover.js';
 export { VERSUS_WEIGHTS, type VersusWeights } from './versus.js';
-export { playGame, type PlayGameOptions, type PlayGameResult } from './play.js';
+export { playGame, type PlayGameOptions } from './play.js';
+export type { PlayGameResult } from './game-results.js';
 export { defaultGameRandomizer } from './rules-adapter.js';
 export { benchGame, type BenchGameOptions, type BenchGameResult } from './bench.js';

@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mergeGameResults, playGame } from '../../src/tetris-ai/play.js';
+import { playGame } from '../../src/tetris-ai/play.js';
+import { mergeGameResults } from '../../src/tetris-ai/game-results.js';
 import { buildRankTable } from '../../src/rank/table.js';
 import { runCli } from '../helpers/cli.js';
 

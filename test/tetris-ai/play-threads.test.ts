@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { playGame, type PlayGameResult } from '../../src/tetris-ai/play.js';
+import { playGame } from '../../src/tetris-ai/play.js';
+import type { PlayGameResult } from '../../src/tetris-ai/game-results.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { liveWorkerCount } from '../../src/kernels/pool.js';
 

@@ -5,7 +5,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StackRankError } from '../../src/errors.js';
 import { TetrisAI } from '../../src/tetris-ai/ai.js';
-import { mergeGameResults, playGame, type PlayGameResult } from '../../src/tetris-ai/play.js';
+import { playGame } from '../../src/tetris-ai/play.js';
+import { mergeGameResults, type PlayGameResult } from '../../src/tetris-ai/game-results.js';
 import type { GameTally } from '../../src/tetris-ai/play-types.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { RULE_SETS } from '../../src/rules/rule-sets.js';
