@@ -1,7 +1,7 @@
 /** `stackrank bench game`: TetrisAI playing real games of a rule set, optionally beside its two baselines (docs/game.md). */
 import { StackRankError } from '../errors.js';
 import { type GamePolicy, HOLD_PLIES, type HoldPlies, MAX_STACK_ROOM, MIN_STACK_ROOM } from '../tetris-ai/policy.js';
-import { GAME_GOALS, type GameGoal } from '../tetris-ai/ai.js';
+import { GAME_GOALS, type GameGoal } from '../tetris-ai/ai-options.js';
 import {
   MAX_VERSUS_BEAM,
   VERSUS_BEAM,

@@ -9,7 +9,8 @@ import { StackRankError } from '../errors.js';
 import { inNode, nodeBuiltin } from '../node-builtins.js';
 import { RankTable } from '../rank/table.js';
 import { PreviewTable } from '../rank/preview.js';
-import { TetrisAI, type TetrisAIOptions } from './ai.js';
+import { TetrisAI } from './ai.js';
+import type { TetrisAIOptions } from './ai-options.js';
 import { ruleFacts } from './rules-adapter.js';
 import { TableSwap } from './table-swap.js';
 import {

@@ -11,8 +11,6 @@ import {
   StackRankError,
   checkCallback,
   checkSignal,
-  describe,
-  firstUnknownKey,
   optionNames,
   linkedSignal,
   optionsObject,
@@ -23,59 +21,33 @@ import {
 import { CERTAIN_PIECE, MIRROR_PIECE, PIECES, pieceId, type Piece } from '../pieces.js';
 import { inNode } from '../node-builtins.js';
 import { indexedDbAvailable } from '../rank/idb-cache.js';
-import { type SetupProgress, type SetupReport, setupReporter } from '../setup-progress.js';
-import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
+import { type SetupReport, setupReporter } from '../setup-progress.js';
+import type { RandomizerName } from '../randomizers/index.js';
 import { PASS_A_TABLE_IN_A_BROWSER, type RankTable } from '../rank/table.js';
 import { isTimed, type RuleSet } from '../rules/rule-sets.js';
 import { StackingEngine } from '../kernels/search.js';
 import { fillDistributionWeights, WEIGHT_WORDS_EXPECT } from '../kernels/search-format.js';
-import type { NextPieceValues } from '../stacking-ai/strategy.js';
-import { MAX_LOOKAHEAD } from '../stacking-ai/input.js';
-import type { GamePlacement, Input, RuleSetName } from '../rules/types.js';
+import type { GamePlacement, Input } from '../rules/types.js';
 import { ATTACK_TABLES, clearKindOf, lockAttack, type ClearKind } from '../rules/attack.js';
-import {
-  checkRecoverWeights,
-  defaultRecoverWeightSet,
-  PLAIN_BCTS_WEIGHTS,
-  RECOVER_WEIGHTS,
-  type RecoverWeightSet,
-  withRecoverWeights,
-} from './evaluate.js';
-import type { RecoverWeights } from '../kernels/recover.js';
+import { RECOVER_WEIGHTS, type RecoverWeightSet } from './evaluate.js';
 import { cellsKey, clearsBoard, columnCells, rowsFilled } from './grid.js';
 import {
-  MAX_VERSUS_BEAM,
-  MAX_VERSUS_PERFECT_CLEAR_ROWS,
-  VERSUS_BEAM,
-  VERSUS_PERFECT_CLEAR_ROWS,
-  VERSUS_PLACEMENTS,
-  VERSUS_WEIGHTS,
   versusMove,
   versusPerfectClear,
-  weightVector,
-  withVersusWeights,
   type VersusContext,
   type VersusPlacements,
   type VersusState,
-  type VersusWeights,
 } from './versus.js';
 import { recoverMove, type RecoverContext, type RecoverState } from './recover.js';
 import { PieceReach, factsAtLevel, ruleFacts, type GameRuleFacts } from './rules-adapter.js';
 import { maxHeight } from '../board-rows.js';
 import {
-  GAME_POLICIES,
   I_SHARE,
-  checkHoldPlies,
   holdsEveryPly,
-  PLAIN_RECOVER_SEARCH,
-  RECOVER_SEARCH,
   recoversWide,
   burnsRows,
-  checkStackRoom,
   coversWell,
-  checkWell,
   maxFloorFor,
-  ruleSetKind,
   stackIsTall,
   stackSearchSetup,
   timedPlay,
@@ -90,18 +62,8 @@ import {
 import { rankDecision, type PlacementRanking } from './rank-placements.js';
 import { GameSession, type GameSessionOptions, type SessionHost } from './session.js';
 import { deepening } from './budget.js';
+import { MAX_STRENGTH, slipMove, strengthProfile, turnRandom, weakerRoom } from './strength.js';
 import {
-  checkStrength,
-  checkStrengthSeed,
-  MAX_STRENGTH,
-  slipMove,
-  strengthProfile,
-  turnRandom,
-  weakerRoom,
-  weakerSearch,
-} from './strength.js';
-import {
-  checkPlayOuts,
   PLAY_OUTS,
   playOutChances,
   playOutSequences,
@@ -120,14 +82,19 @@ import type {
   Turn,
   TurnVersus,
 } from './decision.js';
+import {
+  TETRIS_AI_OPTIONS,
+  checkGoal,
+  readSurvivalOptions,
+  readVersusOptions,
+  type GameGoal,
+  type TetrisAIOptions,
+  type VersusOptions,
+} from './ai-options.js';
 import { reactedMove } from './reaction.js';
 import { readMoveOptions, readTurn } from './game-state.js';
 import { isTetrisReady, stackMove, stackSurfaces, type StackContext, type TurnOption } from './stack.js';
 
-/** What the AI plays for: 'survival' (the stack and recover modes: Tetrises, a clean stack, no top-out) or 'versus'
- * (attack: T-spins, back-to-back, combos, perfect clears, and garbage; rule sets with an attack table). */
-export type GameGoal = 'survival' | 'versus';
-export const GAME_GOALS: readonly GameGoal[] = Object.freeze(['survival', 'versus']);
 export { GAME_POLICIES, HOLD_PLIES, type GamePolicy, type HoldPlies, type WellSide } from './policy.js';
 
 /** turnRandom's salt for the play-outs' piece sequences (a weaker level's choices use the session's turn). */
@@ -145,100 +112,6 @@ const ABORTED_SETUP = "the AI's setup was aborted";
 /** The constructor's first argument from TetrisAI.create; a caller's `new TetrisAI(...)` is refused. */
 const INTERNAL: unique symbol = Symbol('TetrisAI');
 
-export interface TetrisAIOptions {
-  /** Rule-set preset (docs/rules.md): 'classic', 'nes', 'nesUntimed', 'guideline' (default), 'tgm', 'tgm20g'; or a
-   * RuleSet based on one with its time changed (`{ ...RULE_SETS.nes, level: 29, timeline: 'X..' }`; docs/game.md). */
-  rules?: RuleSetName | RuleSet;
-  /** 'survival' (default) or 'versus' (rule sets with an attack table: guideline; docs/game.md, "The versus
-   * policy"). The survival options (randomizer, well, table, recover, previewTable, policy, stackRoom) are
-   * refused under 'versus', which has its own (`versus`). */
-  goal?: GameGoal;
-  /** Queue pieces the search uses after the current one (0..6, default 1; under goal 'versus' the rule set's
-   * previews); fewer when the queue is shorter. */
-  lookahead?: number;
-  /** The versus search (goal 'versus'): lines kept per ply (default VERSUS_BEAM), the placements tried below the
-   * first ply ('quick', the default, or 'full') and weights of the evaluator's terms by name in place of the
-   * defaults (VERSUS_WEIGHTS; docs/game.md, "The versus policy"), and the tallest perfect clear in rows the finder
-   * looks for before the search (0..6, default VERSUS_PERFECT_CLEAR_ROWS; 0: no finder). */
-  versus?: {
-    beam?: number;
-    placements?: VersusPlacements;
-    weights?: Partial<VersusWeights>;
-    perfectClearRows?: number;
-  };
-  /** The randomizer the game draws from: stack mode then averages over the unknown piece after the queue
-   * (expectimax; nextMove's `next` gives its chances, default uniform). About 700 MB more memory (Node). */
-  randomizer?: RandomizerName;
-  /** Which side the well is on; 'auto' plays whichever side is open (both: the better). Default: by rule set
-   * (DEFAULT_WELL; docs/game.md, "Options"). */
-  well?: WellSide;
-  /**
-   * A rank table whose width is the board width − 1; default the cached 9-column table (10-wide boards: from the
-   * cache folder in Node, IndexedDB in a browser, built there the first time). 'small': the cached 9-column table of
-   * steps within ±3 (SMALL_TABLE: 5.8 MB instead of 43, built about 7 times faster), for a page that cannot wait
-   * for the default's first build; its strength is in docs/game.md ("The small table"). Not under tgm20g.
-   */
-  table?: RankTable | 'small';
-  /** Recover search: pieces searched (default min(lookahead + 1, 2)), lines kept per level (default 4 under nes,
-   * tgm and tgm20g, else 12), lines the chance ply values over the next piece (0: none; default 12 under classic, 3
-   * under nes, tgm and tgm20g, 0 under guideline), and weights of the
-   * evaluator's terms by name in place of the defaults (defaultRecoverWeightSet: RECOVER_WEIGHTS; NES_RECOVER_WEIGHTS
-   * under a timed rule set tapping X. where a piece waits out the reaction; FLOOR_RECOVER_WEIGHTS where a timed game's
-   * stack limit is at its floor; PLAIN_BCTS_WEIGHTS under 'fullBoardOnly'; docs/game.md, "Recover mode"). */
-  recover?: { depth?: number; beam?: number; chance?: number; weights?: Partial<RecoverWeights> };
-  /** The randomizer's preview table (loadOrBuildCachedPreviewTable, docs/api.md) to score the randomizer-aware
-   * search's leaves instead of the rank table's best rank per piece; needs `randomizer`. */
-  previewTable?: NextPieceValues;
-  /** For benchmarks: 'stackOnly' answers null where the stack has no move; 'fullBoardOnly' always plays the
-   * full-board search with the plain BCTS weights. Default 'both'. */
-  policy?: GamePolicy;
-  /** Rows stack mode keeps free under the top of the 20-row field, MIN_STACK_ROOM..MAX_STACK_ROOM: fewer make more
-   * Tetrises and more top-outs. Default by rule set and randomizer (defaultStackRoom; docs/game.md, "Options"). */
-  stackRoom?: number;
-  /** Where stack mode's search may press hold (rule sets with hold): 'auto' (default) at every ply up to lookahead 2
-   * and at the first move beyond, 'all' at every ply (slower: about 8 times at lookahead 5), 'first' at the first
-   * move only (docs/game.md, "Hold"). */
-  holdPlies?: HoldPlies;
-  /** Cancels the setup (loading or building the cached table, laying out the search's tables: about a second the
-   * first time in a process): create then rejects with ABORTED within about 100 ms (docs/errors.md). */
-  signal?: AbortSignal;
-  /** How well it plays, 1..10 (default 10, its best): a weaker level makes a weaker player's mistakes (docs/game.md,
-   * "Strength"). */
-  strength?: number;
-  /** Seeds a weaker level's choices (default 0): the same seed and position, the same move. */
-  seed?: number;
-  /**
-   * Whether a timed NES game's tall stack may weigh a burn, and from the double killscreen keeping the well, by
-   * playing on (default true; docs/game.md, "Play-outs"). false plays the policy's move alone, several times faster
-   * over a competition game (docs/game.md, "Play-outs").
-   */
-  playOuts?: boolean;
-  /**
-   * Hears the setup's progress: what it loads, builds and writes to the cache folder (each file with its size), then
-   * `ready` (SetupProgress; docs/game.md, "Setup: progress, abort and the cache").
-   */
-  onProgress?: (p: SetupProgress) => void;
-}
-
-const TETRIS_AI_OPTIONS = optionNames<TetrisAIOptions>({
-  rules: true,
-  goal: true,
-  versus: true,
-  lookahead: true,
-  randomizer: true,
-  well: true,
-  table: true,
-  recover: true,
-  policy: true,
-  previewTable: true,
-  stackRoom: true,
-  holdPlies: true,
-  signal: true,
-  strength: true,
-  seed: true,
-  playOuts: true,
-  onProgress: true,
-});
 /** TetrisAI.rankPlacements' options. */
 const RANK_PLACEMENTS_OPTIONS = optionNames<{ limit?: number }>({ limit: true });
 
@@ -309,57 +182,12 @@ export class TetrisAI {
     refuseUnknownOptions('TetrisAI.create', opts, TETRIS_AI_OPTIONS);
     const rules = ruleFacts(opts.rules ?? 'guideline');
     const signal = checkSignal(opts.signal);
-    const goal = opts.goal ?? 'survival';
-    if (!GAME_GOALS.includes(goal))
-      throw new StackRankError('BAD_ARGUMENT', `goal must be one of ${GAME_GOALS.join(', ')}; got ${describe(goal)}`);
+    const goal = checkGoal(opts.goal);
     const report = setupReporter(checkCallback('onProgress', opts.onProgress));
-    if (goal === 'versus') return TetrisAI.createVersus(opts, rules, signal, report);
-    if (opts.versus !== undefined)
-      throw new StackRankError('BAD_ARGUMENT', "the versus option is the versus search's: give it with goal 'versus'");
-    const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, MAX_LOOKAHEAD);
-    const well = checkWell(opts.well, rules.ruleSet);
-    const policy = opts.policy ?? 'both';
-    if (!GAME_POLICIES.includes(policy)) {
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        `policy must be one of ${GAME_POLICIES.join(', ')}; got ${describe(policy)}`,
-      );
-    }
-    if (opts.randomizer !== undefined && !isRandomizerName(opts.randomizer)) {
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        `unknown randomizer ${describe(opts.randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
-      );
-    }
-    const stackRoom = checkStackRoom(opts.stackRoom);
-    const holdPlies = checkHoldPlies(opts.holdPlies);
-    const strength = checkStrength(opts.strength);
-    const seed = checkStrengthSeed(opts.seed);
-    const playOuts = checkPlayOuts(opts.playOuts);
-    const profile = strengthProfile(strength);
-    const recover = optionsObject('recover', opts.recover);
-    const unknownRecover = firstUnknownKey(recover, RECOVER_OPTIONS);
-    if (unknownRecover !== undefined)
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        `unknown recover option ${describe(unknownRecover)}; recover options are ${RECOVER_OPTIONS.join(', ')}`,
-      );
-    const recoverDepth = requireInt('recover.depth', recover.depth ?? Math.min(lookahead + 1, 2), 1, 4);
-    // The full-board baseline is the plain BCTS player: beam 12, no chance ply, whatever the rule set.
-    const search = policy === 'fullBoardOnly' ? PLAIN_RECOVER_SEARCH : RECOVER_SEARCH[ruleSetKind(rules.ruleSet)];
-    const beam = requireInt('recover.beam', recover.beam ?? search.beam, 1, 1000);
-    const chanceLines = requireInt('recover.chance', recover.chance ?? search.chance, 0, 1000);
-    // A beam or chance ply the caller gives is the search of every recover move.
-    const nearTop = recover.beam === undefined && recover.chance === undefined ? (search.nearTop ?? null) : null;
-    // read once: the defaults and a timed game's other weights are built from the same copy
-    const givenWeights = checkRecoverWeights(recover.weights, 'recover.weights');
-    const defaults = defaultRecoverWeightSet(rules.ruleSet);
-    const withGiven = (weights: RecoverWeights) => withRecoverWeights(weights, givenWeights, 'recover.weights');
-    const recoverWeights: RecoverWeightSet = {
-      usual: withGiven(policy === 'fullBoardOnly' ? PLAIN_BCTS_WEIGHTS : defaults.usual),
-      floor: withGiven(defaults.floor),
-      blind: withGiven(defaults.blind),
-    };
+    if (goal === 'versus') return TetrisAI.createVersus(readVersusOptions(opts, rules), rules, signal, report);
+    const survival = readSurvivalOptions(opts, rules);
+    const { settings, recoverWeights } = survival;
+    const { lookahead, well, policy, randomizer, stackRoom, holdPlies, strength, seed, playOuts, profile } = survival;
     // At most one listener on the caller's signal for the whole setup, however many waits it makes (linkedSignal).
     const link = linkedSignal(signal);
     try {
@@ -370,7 +198,7 @@ export class TetrisAI {
           : opts.table);
       const { stacking, limits, unknownPieces, blockedWell } = stackSearchSetup(
         rules,
-        opts.randomizer,
+        randomizer,
         policy,
         stackRoom,
         (room) => weakerRoom(room, profile),
@@ -401,11 +229,11 @@ export class TetrisAI {
         well,
         table.width + 1,
         policy,
-        opts.randomizer,
+        randomizer,
         engine,
         table,
         limits,
-        weakerSearch({ lookahead, recoverDepth, search: { beam, chance: chanceLines }, nearTop }, profile),
+        settings,
         recoverWeights,
         maxFloorFor(rules.ruleSet),
         strength,
@@ -423,42 +251,15 @@ export class TetrisAI {
     }
   }
 
-  /** TetrisAI.create under goal 'versus': the options checked, the versus search's settings. */
+  /** TetrisAI.create under goal 'versus', its options checked (readVersusOptions). */
   private static createVersus(
-    opts: TetrisAIOptions,
+    versus: VersusOptions,
     rules: GameRuleFacts,
     signal: AbortSignal | undefined,
     report: ReturnType<typeof setupReporter>,
   ): TetrisAI {
-    const table = rules.ruleSet.attack;
-    if (!table)
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        `goal 'versus' plays for attack: it needs a rule set with an attack table (guideline); ${rules.name} has none`,
-      );
-    const refused = VERSUS_REFUSED.find((name) => opts[name] !== undefined);
-    if (refused !== undefined)
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        `${refused} is an option of the survival policy; under goal 'versus' the options are ${VERSUS_OPTIONS.join(', ')}`,
-      );
     if (signal?.aborted) throw new StackRankError('ABORTED', ABORTED_SETUP);
-    const lookahead = requireInt('lookahead', opts.lookahead ?? rules.previews, 0, MAX_LOOKAHEAD);
-    const versus = optionsObject('versus', opts.versus, VERSUS_SEARCH_OPTIONS);
-    const beam = requireInt('versus.beam', versus.beam ?? VERSUS_BEAM, 1, MAX_VERSUS_BEAM);
-    const placements = versus.placements ?? 'quick';
-    if (!VERSUS_PLACEMENTS.includes(placements))
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        `versus.placements must be one of ${VERSUS_PLACEMENTS.join(', ')}; got ${describe(placements)}`,
-      );
-    const weights = weightVector(withVersusWeights(VERSUS_WEIGHTS, versus.weights, 'versus.weights'));
-    const perfectClearRows = requireInt(
-      'versus.perfectClearRows',
-      versus.perfectClearRows ?? VERSUS_PERFECT_CLEAR_ROWS,
-      0,
-      MAX_VERSUS_PERFECT_CLEAR_ROWS,
-    );
+    const { lookahead, beam, placements, weights, perfectClearRows } = versus;
     const { limits } = stackSearchSetup(rules, undefined, 'both');
     // The versus search reads the settings' lookahead (a time budget deepens it); it has no recover search.
     const settings: SearchSettings = { lookahead, recoverDepth: 1, search: { beam: 1, chance: 0 }, nearTop: null };
@@ -1047,30 +848,6 @@ export interface AttachedSearch {
   table: StackTable;
 }
 
-/** The keys of TetrisAIOptions.recover. */
-const RECOVER_OPTIONS = ['depth', 'beam', 'chance', 'weights'];
-/** The keys of TetrisAIOptions.versus. */
-const VERSUS_SEARCH_OPTIONS = optionNames<NonNullable<TetrisAIOptions['versus']>>({
-  beam: true,
-  placements: true,
-  weights: true,
-  perfectClearRows: true,
-});
-/** The survival policy's options, refused under goal 'versus'; and the options it takes. */
-// (`table` is taken and unused: a caller such as the versus simulator may give every AI the same options.)
-const VERSUS_REFUSED = [
-  'randomizer',
-  'well',
-  'recover',
-  'previewTable',
-  'policy',
-  'stackRoom',
-  'holdPlies',
-  'strength',
-  'seed',
-  'playOuts',
-] as const satisfies readonly (keyof TetrisAIOptions)[];
-const VERSUS_OPTIONS = TETRIS_AI_OPTIONS.filter((o) => !(VERSUS_REFUSED as readonly string[]).includes(o));
 /** The board width the versus search plays (the guideline's field). */
 const VERSUS_WIDTH = 10;
 

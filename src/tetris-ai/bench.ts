@@ -13,7 +13,7 @@ import type { RecoverWeights } from '../kernels/recover.js';
 import { GAME_RUN_OPTION_KEYS, playGame } from './play.js';
 import type { PlayGameResult } from './game-results.js';
 import type { GameTally } from './play-types.js';
-import type { GameGoal, TetrisAIOptions } from './ai.js';
+import type { GameGoal, TetrisAIOptions } from './ai-options.js';
 import type { GarbageSchedule } from './versus-play.js';
 
 export interface BenchGameOptions {

@@ -12,7 +12,7 @@ import { RULE_SETS, RULE_SET_NAMES, isRuleSetName, isTimed, type RuleSet } from 
 import { checkFormat } from '../rules/nes-game.js';
 import { MAX_LOOKAHEAD } from '../stacking-ai/input.js';
 import { cpuSeconds } from '../threads.js';
-import { GAME_GOALS, type GameGoal } from './ai.js';
+import { GAME_GOALS, type GameGoal } from './ai-options.js';
 import { checkNesTally, nesRunStats, type NesRunStats, type NesTally } from './nes-stats.js';
 import {
   GAME_POLICIES,

@@ -1,5 +1,6 @@
 /** The game-facing AI (docs/game.md): TetrisAI for any position of a real game, and the real-game simulator. */
-export { TetrisAI, type TetrisAIOptions, type WellSide, type GamePolicy, type HoldPlies, type GameGoal } from './ai.js';
+export { TetrisAI, type WellSide, type GamePolicy, type HoldPlies } from './ai.js';
+export type { TetrisAIOptions, GameGoal } from './ai-options.js';
 export type { GameMove, GameMode, GameState } from './decision.js';
 export {
   expectedPiecesFromRank,

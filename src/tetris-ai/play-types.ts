@@ -6,7 +6,7 @@ import type { RandomizerName } from '../randomizers/index.js';
 import type { NesTally } from './nes-stats.js';
 import type { RuleSet } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
-import type { GameGoal, TetrisAIOptions } from './ai.js';
+import type { GameGoal, TetrisAIOptions } from './ai-options.js';
 import type { GarbageSchedule, VersusTally } from './versus-play.js';
 import type { GamePolicy, HoldPlies, WellSide } from './policy.js';
 

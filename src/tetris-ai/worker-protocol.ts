@@ -2,7 +2,7 @@
  * The messages between createWorkerTetrisAI's proxy (src/tetris-ai/worker-ai.ts) and its worker (src/tetris-ai/ai-worker.ts).
  * Every value is structured-cloned; tables travel as their file's bytes (transferred, not copied).
  */
-import type { TetrisAIOptions } from './ai.js';
+import type { TetrisAIOptions } from './ai-options.js';
 import type { SetupProgress } from '../setup-progress.js';
 
 /** The methods a remote AI or game forwards, by name: the worker calls the one its object has. */

@@ -14,7 +14,8 @@ import {
   refuseUnknownOptions,
   requireInt,
 } from '../errors.js';
-import { TetrisAI, defaultGameTable, type TetrisAIOptions } from '../tetris-ai/ai.js';
+import { TetrisAI, defaultGameTable } from '../tetris-ai/ai.js';
+import type { TetrisAIOptions } from '../tetris-ai/ai-options.js';
 import { wilsonInterval } from '../tetris-ai/intervals.js';
 import { runOnWorkers, workerEngine, type WorkerEngine } from '../tetris-ai/play-threads.js';
 import { ruleFacts } from '../tetris-ai/rules-adapter.js';
