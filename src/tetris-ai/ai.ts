@@ -186,7 +186,6 @@ export class TetrisAI {
     const report = setupReporter(checkCallback('onProgress', opts.onProgress));
     if (goal === 'versus') return TetrisAI.createVersus(readVersusOptions(opts, rules), rules, signal, report);
     const survival = readSurvivalOptions(opts, rules);
-    const { settings, recoverWeights } = survival;
     const { lookahead, well, policy, randomizer, stackRoom, holdPlies, strength, seed, playOuts, profile } = survival;
     // At most one listener on the caller's signal for the whole setup, however many waits it makes (linkedSignal).
     const link = linkedSignal(signal);
@@ -233,8 +232,8 @@ export class TetrisAI {
         engine,
         table,
         limits,
-        settings,
-        recoverWeights,
+        survival.settings,
+        survival.recoverWeights,
         maxFloorFor(rules.ruleSet),
         strength,
         seed,
