@@ -64,12 +64,14 @@ import { GameSession, type GameSessionOptions, type SessionHost } from './sessio
 import { deepening } from './budget.js';
 import { MAX_STRENGTH, slipMove, strengthProfile, turnRandom, weakerRoom } from './strength.js';
 import {
-  PLAY_OUTS,
+  insteadPlaysOutBetter,
   playOutChances,
-  playOutSequences,
-  playOutValue,
-  type PlayOutMove,
-  type PlayOutStart,
+  playOutChoiceAt,
+  playsNesPieces,
+  playsOutBetter,
+  PLAY_OUTS,
+  type PlayedInstead,
+  type PlayOutPlayer,
 } from './play-outs.js';
 import type { Rng } from '../random.js';
 import type {
@@ -96,16 +98,6 @@ import { readMoveOptions, readTurn } from './game-state.js';
 import { isTetrisReady, stackMove, stackSurfaces, type StackContext, type TurnOption } from './stack.js';
 
 export { GAME_POLICIES, HOLD_PLIES, type GamePolicy, type HoldPlies, type WellSide } from './policy.js';
-
-/** turnRandom's salt for the play-outs' piece sequences (a weaker level's choices use the session's turn). */
-const PLAY_OUT_SALT = 0x504c4159;
-
-/**
- * The move the policy plays in place of its own where play-outs choose it (docs/game.md, "Play-outs"): `burn` its
- * move when it burns (stack mode's clears only, or recover mode), `keepWell` recover mode's move at the floor of the
- * stack limits (the double killscreen) with the well terms on, the well column kept open and never covered.
- */
-type PlayedInstead = 'burn' | 'keepWell';
 
 const ABORTED_SETUP = "the AI's setup was aborted";
 
@@ -307,13 +299,11 @@ export class TetrisAI {
     const weighed = budgetMs === undefined ? this.playOutChoice(turn) : null;
     if (!weighed) return move;
     const other = this.play(turn, undefined, salt, false, weighed);
-    return this.playsOutBetter(turn, move, other, weighed) ? other : move;
+    return playsOutBetter(this.player, turn, move, other, weighed) ? other : move;
   }
 
   /**
-   * What a turn weighs by play-outs against the policy's move (docs/game.md, "Play-outs"), if anything: at levels
-   * 18–38 on a board at least PLAY_OUTS.fromHeight rows high its burn, from PLAY_OUTS.wellFromLevel keeping the
-   * well where the stack's limit is at its floor (LevelPlay.atFloor). Only with play-outs on
+   * What a turn weighs by play-outs against the policy's move (playOutChoiceAt), if anything. Only with play-outs on
    * (TetrisAIOptions.playOuts), at full strength (a weaker level's play takes no decision from outside: `play`),
    * under a timed rule set without hold, the survival policy with both modes and a known next piece.
    */
@@ -328,97 +318,26 @@ export class TetrisAI {
       turn.queue.length === 0
     )
       return null;
-    const level = turn.level ?? this.rules.ruleSet.level!;
-    // From 39 the well is weighed only where decide keeps it, the limit at its floor: tapping X. without the double
-    // killscreen, 39 falls as 38 does, its limit is above the floor, and there is no well to weigh.
-    if (level >= PLAY_OUTS.wellFromLevel)
-      return this.playAt(factsAtLevel(this.rules, level)).atFloor ? 'keepWell' : null;
-    return level >= PLAY_OUTS.fromLevel && level <= PLAY_OUTS.toLevel && maxHeight(turn.rows) >= PLAY_OUTS.fromHeight
-      ? 'burn'
-      : null;
+    return playOutChoiceAt(
+      turn.level ?? this.rules.ruleSet.level,
+      maxHeight(turn.rows),
+      (level) => this.playAt(factsAtLevel(this.rules, level)).atFloor,
+    );
   }
 
-  /**
-   * Where the queue is known from the piece's first frame (nextMove, rankPlacements, or no reaction): whether the
-   * move the policy makes instead (`other`: its burn, or keeping the well) plays out better than its own `move`;
-   * false where they are one.
-   */
-  private playsOutBetter(
-    turn: Turn,
-    move: GameMove | null,
-    other: GameMove | null,
-    instead: PlayedInstead,
-    hidden?: ArrayLike<number>,
-  ): boolean {
-    if (!move || !other || cellsKey(other.cells) === cellsKey(move.cells)) return false;
-    return this.insteadPlaysOutBetter(turn, hidden, (played) => (played ? other : move), instead);
-  }
-
-  /**
-   * Whether the play-outs (docs/game.md, "Play-outs") of the move the policy makes instead score better than its
-   * own move's, by PLAY_OUTS.wellMargin points for the well: `first` gives the move with the queue's last piece, the
-   * other or the policy's own (`hidden`: that piece's chances where it is not known yet, else the queue's own). A
-   * burn is played on by the policy; the well kept, by the policy keeping it. The piece sequences are drawn from the
-   * position (turnRandom), so a position's move does not depend on the game before it.
-   */
-  private insteadPlaysOutBetter(
-    turn: Turn,
-    hidden: ArrayLike<number> | undefined,
-    first: (other: boolean, next: Piece) => GameMove | null,
-    instead: PlayedInstead,
-  ): boolean {
-    const start: PlayOutStart = {
-      rows: turn.rows,
+  /** How play-outs place their pieces: this AI's move with the reaction, in a play-out's search (playOutSettings). */
+  private get player(): PlayOutPlayer {
+    this.playOutPlayer ??= {
       width: this.width,
       visibleHeight: this.rules.visibleHeight,
-      next: turn.queue[turn.queue.length - 1],
-      level: turn.level ?? this.rules.ruleSet.level!,
-      lines: turn.lines,
-      nesPieces: this.nesPieces(),
+      level: this.rules.ruleSet.level ?? 0,
+      seed: this.seed,
+      nesPieces: playsNesPieces(this.randomizer),
+      move: (turn, instead) => this.reactTurn(turn, instead, this.playOutSettings),
     };
-    const seen = hidden ? [turn.current, ...turn.queue.slice(0, -1)] : [turn.current, ...turn.queue];
-    const rng = turnRandom(this.seed, turn.rows, turn.height, seen, PLAY_OUT_SALT);
-    const sequences = playOutSequences(start, rng, hidden);
-    // The play-outs' own pieces are placed knowing the next one, which a player sees only after the reaction:
-    // played with the reaction they kept as many games at more than twice the time (bench/notes/nes.md,
-    // "Play-outs that end on a learned value"). playOutValue gives them the piece after it too.
-    const step =
-      (keepWell: boolean): PlayOutMove =>
-      (rows, current, next, level, lines, nextChances) =>
-        this.reactTurn(
-          {
-            rows,
-            height: turn.height,
-            current,
-            queue: [next],
-            hold: null,
-            canHold: false,
-            next: nextChances,
-            level,
-            lines,
-          },
-          keepWell ? 'keepWell' : undefined,
-          this.playOutSettings,
-        );
-    const keepWell = instead === 'keepWell';
-    const gain = (part: readonly (readonly Piece[])[]) =>
-      playOutValue(start, part, (next) => first(true, next), step(keepWell)) -
-      playOutValue(start, part, (next) => first(false, next), step(false));
-    if (!keepWell) return gain(sequences) > 0;
-    // The well's play-outs stop after the first half of the sequences where the well has gained nothing there: it
-    // seldom gains the margin over the rest (7 of 162 choices on 80 games from 29), at 0.73 times the time
-    // (bench/notes/nes.md, "The well at 39 in the competition format").
-    const half = sequences.length >> 1;
-    const early = gain(sequences.slice(0, half));
-    if (early <= 0) return false;
-    const rest = gain(sequences.slice(half));
-    return (early * half + rest * (sequences.length - half)) / sequences.length > PLAY_OUTS.wellMargin;
+    return this.playOutPlayer;
   }
-
-  /** Whether the play-outs draw pieces as the NES generator deals them (its randomizers, or none given). */
-  private nesPieces(): boolean {
-    return this.randomizer === undefined || this.randomizer === 'nes' || this.randomizer === 'nesSketch';
-  }
+  private playOutPlayer: PlayOutPlayer | undefined;
 
   /**
    * A session that follows one game (docs/game.md, "Sessions"): its nextMove takes the same state as this one's,
@@ -454,11 +373,11 @@ export class TetrisAI {
       // From the double killscreen every piece locks before the next is known: the play-outs draw that piece.
       const kept = this.reactTurn(turn, 'keepWell');
       const hidden = r.reaction === 0 ? undefined : turn.revealChances;
-      return this.playsOutBetter(turn, move, kept, 'keepWell', hidden) ? kept : move;
+      return playsOutBetter(this.player, turn, move, kept, 'keepWell', hidden) ? kept : move;
     }
     if (turn.revealChances === undefined || r.reaction === 0) {
       const burnt = this.reactTurn(turn, 'burn');
-      return this.playsOutBetter(turn, move, burnt, 'burn') ? burnt : move;
+      return playsOutBetter(this.player, turn, move, burnt, 'burn') ? burnt : move;
     }
     // The reaction: the burn is chosen before the queue's last piece is known, so the play-outs draw that piece
     // and weigh the policy's choice and the burn over it; the move is then the one the choice plays with the piece
@@ -469,12 +388,13 @@ export class TetrisAI {
     if (burnt === null || (blind !== null && cellsKey(burnt.cells) === cellsKey(blind.cells))) return move;
     const known = turn.queue.slice(0, -1);
     // (not burning: the policy's own decision, which may burn too)
-    const burns = this.insteadPlaysOutBetter(
+    const burns = insteadPlaysOutBetter(
+      this.player,
       turn,
       turn.revealChances,
       (burn, next) =>
         this.reactTurn(
-          { ...turn, queue: [...known, next], next: playOutChances(next, this.nesPieces()) },
+          { ...turn, queue: [...known, next], next: playOutChances(next, this.player.nesPieces) },
           burn ? 'burn' : undefined,
           this.playOutSettings,
         ),
@@ -750,7 +670,7 @@ export class TetrisAI {
     const weighed = this.playOutChoice(turn);
     if (weighed) {
       const other = this.decide(turn, false, this.settings, weighed);
-      if (this.playsOutBetter(turn, d.move, other.move, weighed)) d = other;
+      if (playsOutBetter(this.player, turn, d.move, other.move, weighed)) d = other;
     }
     return rankDecision(d, this.table?.iterations ?? 0, limit, this.field(), (hold, p, mode, value) =>
       this.describeMove(d.rows, hold, p, mode, value, d.versus),

@@ -13,8 +13,10 @@ import type { Rng } from '../random.js';
 import { nesChance } from '../randomizers/nes-sketch.js';
 import { nesClearPoints, nesLinesToLevelUp } from '../rules/nes-game.js';
 import { MAX_LEVEL } from '../rules/timing.js';
-import type { GameMove } from './decision.js';
-import { emptyFrom, lockInPlace } from './grid.js';
+import type { RandomizerName } from '../randomizers/index.js';
+import type { GameMove, Turn } from './decision.js';
+import { cellsKey, emptyFrom, lockInPlace } from './grid.js';
+import { turnRandom } from './strength.js';
 import { NES_END_VALUES } from './nes-end-values.js';
 
 /**
@@ -206,4 +208,126 @@ export function playOutValue(
 /** The chances of each piece after `previous` under the play-outs' piece model (the queue piece's, for a turn). */
 export function playOutChances(previous: Piece, nesPieces: boolean): Float64Array {
   return chancesAfter(previous, nesPieces, new Float64Array(PIECE_COUNT));
+}
+
+/**
+ * The move the policy plays in place of its own where play-outs choose it (docs/game.md, "Play-outs"): `burn` its
+ * move when it burns (stack mode's clears only, or recover mode), `keepWell` recover mode's move at the floor of the
+ * stack limits (the double killscreen) with the well terms on, the well column kept open and never covered.
+ */
+export type PlayedInstead = 'burn' | 'keepWell';
+
+/** turnRandom's salt for the play-outs' piece sequences (a weaker level's choices use the session's turn). */
+const PLAY_OUT_SALT = 0x504c4159;
+
+/**
+ * What a turn at `level` weighs by play-outs against the policy's move, if anything: at levels 18–38 on a board at
+ * least PLAY_OUTS.fromHeight rows high (`boardTop`: its highest filled cell's row + 1) its burn, from
+ * PLAY_OUTS.wellFromLevel keeping the well where the stack's limit is at its floor (`atFloor`: LevelPlay.atFloor).
+ */
+export function playOutChoiceAt(
+  level: number,
+  boardTop: number,
+  atFloor: (level: number) => boolean,
+): PlayedInstead | null {
+  // From 39 the well is weighed only where the policy keeps it, the limit at its floor: tapping X. without the double
+  // killscreen, 39 falls as 38 does, its limit is above the floor, and there is no well to weigh.
+  if (level >= PLAY_OUTS.wellFromLevel) return atFloor(level) ? 'keepWell' : null;
+  return level >= PLAY_OUTS.fromLevel && level <= PLAY_OUTS.toLevel && boardTop >= PLAY_OUTS.fromHeight ? 'burn' : null;
+}
+
+/** Whether play-outs draw pieces as the NES generator deals them: under its randomizers, or none given. */
+export function playsNesPieces(randomizer: RandomizerName | undefined): boolean {
+  return randomizer === undefined || randomizer === 'nes' || randomizer === 'nesSketch';
+}
+
+/** What weighing a move by play-outs asks of the AI: its field, its seed, and how it places a play-out's pieces. */
+export interface PlayOutPlayer {
+  width: number;
+  visibleHeight: number;
+  /** The level of a turn that gives none: the rule set's (play-outs run under timed rule sets alone). */
+  level: number;
+  /** The seed of the play-outs' piece sequences (TetrisAIOptions.seed). */
+  seed: number;
+  nesPieces: boolean;
+  /** The policy's move for a play-out's turn, or with `instead` its other move (keepWell). */
+  move(turn: Turn, instead: PlayedInstead | undefined): GameMove | null;
+}
+
+/**
+ * Where the queue is known from the piece's first frame (nextMove, rankPlacements, or no reaction): whether the
+ * move the policy makes instead (`other`: its burn, or keeping the well) plays out better than its own `move`;
+ * false where they are one.
+ */
+export function playsOutBetter(
+  player: PlayOutPlayer,
+  turn: Turn,
+  move: GameMove | null,
+  other: GameMove | null,
+  instead: PlayedInstead,
+  hidden?: ArrayLike<number>,
+): boolean {
+  if (!move || !other || cellsKey(other.cells) === cellsKey(move.cells)) return false;
+  return insteadPlaysOutBetter(player, turn, hidden, (played) => (played ? other : move), instead);
+}
+
+/**
+ * Whether the play-outs of the move the policy makes instead score better than its own move's, by
+ * PLAY_OUTS.wellMargin points for the well: `first` gives the move with the queue's last piece, the other or the
+ * policy's own (`hidden`: that piece's chances where it is not known yet, else the queue's own). A burn is played on
+ * by the policy; the well kept, by the policy keeping it. The piece sequences are drawn from the position
+ * (turnRandom), so a position's move does not depend on the game before it.
+ */
+export function insteadPlaysOutBetter(
+  player: PlayOutPlayer,
+  turn: Turn,
+  hidden: ArrayLike<number> | undefined,
+  first: (other: boolean, next: Piece) => GameMove | null,
+  instead: PlayedInstead,
+): boolean {
+  const start: PlayOutStart = {
+    rows: turn.rows,
+    width: player.width,
+    visibleHeight: player.visibleHeight,
+    next: turn.queue[turn.queue.length - 1],
+    level: turn.level ?? player.level,
+    lines: turn.lines,
+    nesPieces: player.nesPieces,
+  };
+  const seen = hidden ? [turn.current, ...turn.queue.slice(0, -1)] : [turn.current, ...turn.queue];
+  const rng = turnRandom(player.seed, turn.rows, turn.height, seen, PLAY_OUT_SALT);
+  const sequences = playOutSequences(start, rng, hidden);
+  // The play-outs' own pieces are placed knowing the next one, which a player sees only after the reaction:
+  // played with the reaction they kept as many games at more than twice the time (bench/notes/nes.md,
+  // "Play-outs that end on a learned value"). playOutValue gives them the piece after it too.
+  const step =
+    (keepWell: boolean): PlayOutMove =>
+    (rows, current, next, level, lines, nextChances) =>
+      player.move(
+        {
+          rows,
+          height: turn.height,
+          current,
+          queue: [next],
+          hold: null,
+          canHold: false,
+          next: nextChances,
+          level,
+          lines,
+        },
+        keepWell ? 'keepWell' : undefined,
+      );
+  const keepWell = instead === 'keepWell';
+  const gain = (part: readonly (readonly Piece[])[]) =>
+    playOutValue(start, part, (next) => first(true, next), step(keepWell)) -
+    playOutValue(start, part, (next) => first(false, next), step(false));
+  if (!keepWell) return gain(sequences) > 0;
+  // The well's play-outs stop after the first half of the sequences where the well has gained nothing there: it
+  // seldom gains the margin over the rest (7 of 162 choices on 80 games from 29), at 0.73 times the time
+  // (bench/notes/nes.md, "The well at 39 in the competition format").
+  const half = sequences.length >> 1;
+  const early = gain(sequences.slice(0, half));
+  if (early <= 0) return false;
+  const rest = gain(sequences.slice(half));
+  return (early * half + rest * (sequences.length - half)) / sequences.length > PLAY_OUTS.wellMargin;
 }
