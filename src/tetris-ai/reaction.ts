@@ -5,7 +5,7 @@
  * player could make: the inputs of the frames before the piece is known are the blind choice's, or none (a wait).
  */
 import { maxHeight } from '../board-rows.js';
-import { isTimed, type TimedRuleSet } from '../rules/rule-sets.js';
+import { isTimed } from '../rules/rule-sets.js';
 import { isTapTimeline, reactionFall, waitsOutReaction } from '../rules/timing.js';
 import type { FrameInput } from '../rules/types.js';
 import type { GameMove, Turn } from './decision.js';
@@ -33,7 +33,12 @@ export function reactedMove(
     return choose(turn);
   const blind = choose({ ...turn, queue: turn.queue.slice(0, -1), next: turn.revealChances });
   if (blind === null || blind.inputs.length <= r.reaction) return blind;
-  const waited = afterWait(turn, facts, width, r);
+  // Where the piece is when the reaction is over: read once for the wait and for the search from the blind inputs.
+  // Under DAS there is neither (the reaction is modelled for tap timelines).
+  const level = turn.level ?? r.level;
+  const fall = isTapTimeline(r.timeline) ? reactionFall(r.timing, r.timeline, r.reaction, level) : null;
+  const atLevel = factsAtLevel(facts, level);
+  const waited = fall && afterWait(turn, width, atLevel, fall);
   const blindKey = cellsKey(blind.cells);
   if (waited?.has(blindKey)) {
     const seen = choose(turn);
@@ -42,26 +47,24 @@ export function reactedMove(
   }
   const seen = choose(turn);
   if (seen === null || samePrefix(seen.inputs, blind.inputs, r.reaction)) return seen ?? blind;
-  const late = afterReaction(turn, facts, width, r, blind.inputs as FrameInput[])?.get(cellsKey(seen.cells));
+  const late =
+    fall && afterReaction(turn, width, atLevel, fall.frames, blind.inputs as FrameInput[])?.get(cellsKey(seen.cells));
   return late ? { ...seen, inputs: late } : blind;
 }
 
 /**
  * The placements the current piece still reaches from where the blind move's inputs have taken it when the
  * reaction is over (rounded up as in afterWait, so the search starts at the phase of the piece's first frame), by
- * cells, with their inputs from the first frame; null when it no longer falls then or under DAS.
+ * cells, with their inputs from the first frame; null when it no longer falls then.
  */
 function afterReaction(
   turn: Turn,
-  facts: GameRuleFacts,
   width: number,
-  r: TimedRuleSet,
+  atLevel: GameRuleFacts,
+  frames: number,
   played: readonly FrameInput[],
 ): Map<number, FrameInput[]> | null {
-  if (!isTapTimeline(r.timeline)) return null;
-  const level = turn.level ?? r.level;
-  const { frames } = reactionFall(r.timing, r.timeline, r.reaction, level);
-  const list = reachableAfter(turn.rows, width, turn.height, turn.current, factsAtLevel(facts, level), played, frames);
+  const list = reachableAfter(turn.rows, width, turn.height, turn.current, atLevel, played, frames);
   if (!list) return null;
   const out = new Map<number, FrameInput[]>();
   for (const p of list) out.set(cellsKey(p.cells), p.inputs as FrameInput[]);
@@ -71,18 +74,20 @@ function afterReaction(
 /**
  * The placements the current piece reaches when no input is given until the reaction is over (rounded up to a
  * whole number of gravity steps and tap periods, so the gravity and the timeline keep their phase), by cells,
- * with their frame inputs from the first frame; null when it cannot wait that long (DAS, or the stack reaches the
- * rows the piece falls through while waiting).
+ * with their frame inputs from the first frame; null when it cannot wait that long (the stack reaches the rows the
+ * piece falls through while waiting).
  */
-function afterWait(turn: Turn, facts: GameRuleFacts, width: number, r: TimedRuleSet): Map<number, FrameInput[]> | null {
-  if (!isTapTimeline(r.timeline)) return null;
-  const level = turn.level ?? r.level;
-  const { frames, rows: fallen } = reactionFall(r.timing, r.timeline, r.reaction, level);
+function afterWait(
+  turn: Turn,
+  width: number,
+  atLevel: GameRuleFacts,
+  { frames, rows: fallen }: { frames: number; rows: number },
+): Map<number, FrameInput[]> | null {
   if (!waitsOutReaction(turn.height, maxHeight(turn.rows), fallen)) return null;
   const height = turn.height - fallen;
   const wait: FrameInput[] = new Array(frames).fill('.');
   const out = new Map<number, FrameInput[]>();
-  for (const p of reachableOnRows(turn.rows, width, height, turn.current, factsAtLevel(facts, level)))
+  for (const p of reachableOnRows(turn.rows, width, height, turn.current, atLevel))
     out.set(cellsKey(p.cells), [...wait, ...(p.inputs as FrameInput[])]);
   return out;
 }
