@@ -95,7 +95,15 @@ import {
 } from './ai-options.js';
 import { reactedMove } from './reaction.js';
 import { readMoveOptions, readTurn } from './game-state.js';
-import { isTetrisReady, stackMove, stackSurfaces, type StackContext, type TurnOption } from './stack.js';
+import {
+  isTetrisReady,
+  stackMove,
+  stackSurfaces,
+  type StackContext,
+  type StackSurface,
+  type TurnOption,
+} from './stack.js';
+import type { StackingSettings } from '../stacking-ai/rules.js';
 
 export { GAME_POLICIES, HOLD_PLIES, type GamePolicy, type HoldPlies, type WellSide } from './policy.js';
 
@@ -450,7 +458,8 @@ export class TetrisAI {
 
   /**
    * nextMove's search, with what rankPlacements needs to value every other move the same way; `moveOnly` when the
-   * caller reads the move and not its value (playTurn).
+   * caller reads the move and not its value (playTurn). Versus games play the versus search; the others stack mode's
+   * move where it has one, else recover mode's.
    */
   private decide(
     turn: Turn,
@@ -458,39 +467,13 @@ export class TetrisAI {
     settings: SearchSettings = this.settings,
     instead?: PlayedInstead,
   ): Decision {
-    const { lookahead } = settings;
-    const { rows, height, current, queue, hold, canHold, next } = turn;
     // a timed rule set's placements at this turn's level
     const rules = turn.level === undefined ? this.rules : factsAtLevel(this.rules, turn.level);
-    const versus = turn.versus ?? NO_VERSUS;
-    // Each piece's placements are found when first asked: stack mode mostly only checks its search's move.
-    const reaches: PieceReach[] = [];
-    const reachOf = (p: Piece) => {
-      for (const r of reaches) if (r.piece === p) return r;
-      const r = new PieceReach(rows, this.width, height, p, rules);
-      reaches.push(r);
-      return r;
-    };
-    const reachRoot = (p: Piece) => reachOf(p).list;
-    const options: TurnOption[] = [
-      { hold: false, pieces: [current, ...queue], reach: reachOf(current), boxAfter: hold },
-    ];
-    if (canHold) {
-      if (hold !== null && hold !== current)
-        options.push({ hold: true, pieces: [hold, ...queue], reach: reachOf(hold), boxAfter: current });
-      else if (hold === null && queue.length > 0)
-        options.push({ hold: true, pieces: queue, reach: reachOf(queue[0]), boxAfter: current });
-    }
+    const { rows, height, current, queue, hold, canHold } = turn;
+    const { options, reachRoot } = turnOptions(turn, this.width, rules);
+    const base = { rows, height, current, queue, hold, canHold, versus: turn.versus ?? NO_VERSUS, options, reachRoot };
     const decided = (move: GameMove | null, stack: Decision['stack'], recover: Decision['recover']): Decision => ({
-      rows,
-      height,
-      current,
-      queue,
-      hold,
-      canHold,
-      versus,
-      options,
-      reachRoot,
+      ...base,
       move,
       stack,
       recover,
@@ -501,46 +484,84 @@ export class TetrisAI {
 
     if (this.versusSearch) {
       if (lost()) return decided(null, null, null);
-      const ctx: VersusContext = {
-        width: this.width,
-        height,
-        visibleHeight: this.rules.visibleHeight,
-        rules: this.rules,
-        beam: this.versusSearch.beam,
-        placements: this.versusSearch.placements,
-        weights: this.versusSearch.weights,
-        perfectClearRows: this.versusSearch.perfectClearRows,
-      };
-      const state: VersusState = {
-        rows,
-        current,
-        queue: queue.slice(0, lookahead),
-        hold,
-        canHold,
-        combo: versus.combo,
-        backToBack: versus.backToBack,
-        incoming: versus.incoming,
-      };
-      // A perfect clear the known pieces make is played before the beam search's choice (docs/game.md, "The versus
-      // policy": the search, with its evaluator, finds too few of them).
-      const choice = versusPerfectClear(ctx, state, reachRoot, moveOnly) ?? versusMove(ctx, state, reachRoot);
-      if (!choice) return decided(null, null, null);
-      return {
-        ...decided(this.describeMove(rows, choice.hold, choice.placement, 'versus', choice.value, versus), null, null),
-        versusSearch: { ctx, state },
-      };
+      return this.versusDecision(base, settings.lookahead, moveOnly) ?? decided(null, null, null);
     }
-    const { engine, table } = this;
-    if (!engine || !table) throw new Error('stack mode without its engine');
+    const plan = this.stackPlan(turn, rules, settings.lookahead, instead);
+    if (this.policy !== 'fullBoardOnly') {
+      const ctx = this.stackContext(turn, rules, settings.lookahead, plan);
+      const choice = stackMove(ctx, rows, options, plan.surfaces);
+      if (choice)
+        return decided(
+          this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value, base.versus),
+          { ctx, choice },
+          null,
+        );
+      if (this.policy === 'stackOnly') return decided(null, null, null);
+    }
+    if (lost()) return decided(null, null, null);
+    const recover = this.recoverSearch(turn, rules, settings, plan, instead, moveOnly);
+    const choice = recoverMove(recover.ctx, recover.state, reachRoot);
+    if (!choice) return decided(null, null, null);
+    return decided(
+      this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value, base.versus),
+      null,
+      recover,
+    );
+  }
 
-    // A tall stack with no I in sight burns rows instead of growing (the article's smaller clears where they save
-    // the game): a clear that leaves the stack clean if there is one (stack mode, clearsOnly), else recover mode.
-    // The stack-only baseline never burns.
+  /** Goal 'versus': the versus search's move (null when it has none). */
+  private versusDecision(
+    base: Omit<Decision, 'move' | 'stack' | 'recover'>,
+    lookahead: number,
+    moveOnly: boolean,
+  ): Decision | null {
+    const { rows, height, current, queue, hold, canHold, versus, reachRoot } = base;
+    const search = this.versusSearch!;
+    const ctx: VersusContext = {
+      width: this.width,
+      height,
+      visibleHeight: this.rules.visibleHeight,
+      rules: this.rules,
+      beam: search.beam,
+      placements: search.placements,
+      weights: search.weights,
+      perfectClearRows: search.perfectClearRows,
+    };
+    const state: VersusState = {
+      rows,
+      current,
+      queue: queue.slice(0, lookahead),
+      hold,
+      canHold,
+      combo: versus.combo,
+      backToBack: versus.backToBack,
+      incoming: versus.incoming,
+    };
+    // A perfect clear the known pieces make is played before the beam search's choice (docs/game.md, "The versus
+    // policy": the search, with its evaluator, finds too few of them).
+    const choice = versusPerfectClear(ctx, state, reachRoot, moveOnly) ?? versusMove(ctx, state, reachRoot);
+    if (!choice) return null;
+    const move = this.describeMove(rows, choice.hold, choice.placement, 'versus', choice.value, versus);
+    return { ...base, move, stack: null, recover: null, versusSearch: { ctx, state } };
+  }
+
+  /**
+   * This turn's stacking rules: the level's wells and limits, and whether a tall stack burns rows instead of growing
+   * (the article's smaller clears where they save the game): a clear that leaves the stack clean if there is one
+   * (stack mode, clearsOnly), else recover mode. The stack-only baseline never burns.
+   */
+  private stackPlan(
+    turn: Turn,
+    rules: GameRuleFacts,
+    lookahead: number,
+    instead: PlayedInstead | undefined,
+  ): StackPlan {
+    const { rows, current, queue, hold, next } = turn;
     const known = [current, ...queue.slice(0, lookahead), hold];
-    // This turn's stacking rules: a Tetris-ready stack only waits for its I and may stand higher (STACK_ROOM).
-    // (The full-board baseline keeps no stack: it needs neither.)
+    // A Tetris-ready stack only waits for its I and may stand higher (STACK_ROOM). (The full-board baseline keeps
+    // no stack: it needs neither.)
     const play = this.playAt(rules);
-    const { sides, droughtReach, atFloor } = play;
+    const { sides, droughtReach } = play;
     // The last lines before the double killscreen: the stack meets it low (LevelPlay.handover), where the game gave
     // its lines count (docs/game.md, "The lines count"; the simulator gives it as a game's loop does).
     const limits =
@@ -555,34 +576,43 @@ export class TetrisAI {
       ? { surfaces, reach: droughtReach, nextI: next ? next[pieceId('I')] : I_SHARE }
       : undefined;
     const burn = instead === 'burn' || (this.policy === 'both' && burnsRows(rows, limit, known, drought));
-    if (this.policy !== 'fullBoardOnly') {
-      const ctx: StackContext = {
-        engine,
-        table,
-        stacking,
-        width: this.width,
-        lookahead,
-        weights: new NextWeights(next, this.weightsRight, this.weightsLeft),
-        dangerMargin: 4,
-        maxFloor: this.maxFloor,
-        clearsOnly: burn,
-        // A timed game's blind move (the window the current piece alone): its smaller clears are valued over the
-        // unknown piece as its search's leaves are (StackContext.unknownAfter; bench/notes/nes.md, "Policy round 8").
-        unknownAfter: engine.unknownPieces > 0 && isTimed(rules.ruleSet) && Math.min(lookahead, queue.length) === 0,
-        // Hold at every ply of the search where this turn may hold and holdPlies asks for it (docs/game.md, "Hold").
-        holdPlies: canHold && holdsEveryPly(this.holdPlies, lookahead),
-      };
-      const choice = stackMove(ctx, rows, options, surfaces);
-      if (choice)
-        return decided(
-          this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value, versus),
-          { ctx, choice },
-          null,
-        );
-      if (this.policy === 'stackOnly') return decided(null, null, null);
-    }
-    if (lost()) return decided(null, null, null);
+    return { play, surfaces, stacking, burn };
+  }
 
+  private stackContext(turn: Turn, rules: GameRuleFacts, lookahead: number, plan: StackPlan): StackContext {
+    const { engine, table } = this;
+    if (!engine || !table) throw new Error('stack mode without its engine');
+    return {
+      engine,
+      table,
+      stacking: plan.stacking,
+      width: this.width,
+      lookahead,
+      weights: new NextWeights(turn.next, this.weightsRight, this.weightsLeft),
+      dangerMargin: 4,
+      maxFloor: this.maxFloor,
+      clearsOnly: plan.burn,
+      // A timed game's blind move (the window the current piece alone): its smaller clears are valued over the
+      // unknown piece as its search's leaves are (StackContext.unknownAfter; bench/notes/nes.md, "Policy round 8").
+      unknownAfter: engine.unknownPieces > 0 && isTimed(rules.ruleSet) && Math.min(lookahead, turn.queue.length) === 0,
+      // Hold at every ply of the search where this turn may hold and holdPlies asks for it (docs/game.md, "Hold").
+      holdPlies: turn.canHold && holdsEveryPly(this.holdPlies, lookahead),
+    };
+  }
+
+  /** Recover mode's search for this turn: its terms, weights and width by the board, the level and `instead`. */
+  private recoverSearch(
+    turn: Turn,
+    rules: GameRuleFacts,
+    settings: SearchSettings,
+    plan: StackPlan,
+    instead: PlayedInstead | undefined,
+    moveOnly: boolean,
+  ): { ctx: RecoverContext; state: RecoverState } {
+    const { rows, height, current, queue, hold, canHold, next } = turn;
+    const { lookahead } = settings;
+    const { sides, atFloor, droughtReach } = plan.play;
+    const limit = plan.stacking.boardHeight;
     const plain = this.policy === 'fullBoardOnly';
     // At the floor, the move keeping the well that play-outs weigh (playOutChoice): the well terms' weights.
     const keepWell = instead === 'keepWell' && atFloor && !plain;
@@ -626,13 +656,7 @@ export class TetrisAI {
           ? { lines: search.chance, pieces: chancesBeyondSight(queue, lookahead, next), moveOnly }
           : undefined,
     };
-    const recoverState: RecoverState = { rows, current, queue: queue.slice(0, lookahead), hold, canHold };
-    const choice = recoverMove(ctx, recoverState, reachRoot);
-    if (!choice) return decided(null, null, null);
-    return decided(this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value, versus), null, {
-      ctx,
-      state: recoverState,
-    });
+    return { ctx, state: { rows, current, queue: queue.slice(0, lookahead), hold, canHold } };
   }
 
   /** The well sides and stack limits by level under a timed rule set (timedPlay), made once per level. */
@@ -733,6 +757,45 @@ class NextWeights {
     }
     return this.leftInto;
   }
+}
+
+/** decide's stacking rules for one turn (TetrisAI.stackPlan). */
+interface StackPlan {
+  play: LevelPlay;
+  /** The board's stack surface seen from each kept well side ([] without stack mode). */
+  surfaces: StackSurface[];
+  /** The limits this turn stacks by: the Tetris-ready ones or the building ones. */
+  stacking: StackingSettings;
+  /** Whether stack mode places only clears (a burn). */
+  burn: boolean;
+}
+
+/**
+ * A turn's ways to place a piece: the current piece, and where the turn may hold, the held piece (or the queue's
+ * first when the box is empty). Each piece's placements are found when first asked: stack mode mostly only checks
+ * its search's move.
+ */
+function turnOptions(
+  turn: Turn,
+  width: number,
+  rules: GameRuleFacts,
+): { options: TurnOption[]; reachRoot: (p: Piece) => readonly GamePlacement[] } {
+  const { rows, height, current, queue, hold, canHold } = turn;
+  const reaches: PieceReach[] = [];
+  const reachOf = (p: Piece) => {
+    for (const r of reaches) if (r.piece === p) return r;
+    const r = new PieceReach(rows, width, height, p, rules);
+    reaches.push(r);
+    return r;
+  };
+  const options: TurnOption[] = [{ hold: false, pieces: [current, ...queue], reach: reachOf(current), boxAfter: hold }];
+  if (canHold) {
+    if (hold !== null && hold !== current)
+      options.push({ hold: true, pieces: [hold, ...queue], reach: reachOf(hold), boxAfter: current });
+    else if (hold === null && queue.length > 0)
+      options.push({ hold: true, pieces: queue, reach: reachOf(queue[0]), boxAfter: current });
+  }
+  return { options, reachRoot: (p) => reachOf(p).list };
 }
 
 const NO_VERSUS: TurnVersus = Object.freeze({ combo: 0, backToBack: 0, incoming: Object.freeze([]) });
