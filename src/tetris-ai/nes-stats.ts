@@ -4,6 +4,7 @@
  * games ended at. From the games' tallies alone, so parts of a run pool exactly.
  */
 import { StackRankError } from '../errors.js';
+import type { NesGame } from '../rules/nes-game.js';
 import { recordInt } from '../runs.js';
 import { meanInterval } from './intervals.js';
 
@@ -35,6 +36,47 @@ export interface NesTally {
   bandTetrisLines: number[];
   /** Points scored by the clears of pieces placed at each band's levels (they add up to `score`). */
   bandScore: number[];
+}
+
+/**
+ * One simulated NES game's tally as it is played: its lines and Tetris lines by the band of the level each clearing
+ * piece was placed at, and each clear's points by the same band.
+ */
+export class NesGameTally {
+  private readonly bandLines = NES_LEVEL_BANDS.map(() => 0);
+  private readonly bandTetrisLines = NES_LEVEL_BANDS.map(() => 0);
+  private readonly bandScore = NES_LEVEL_BANDS.map(() => 0);
+
+  constructor(readonly game: NesGame) {}
+
+  /** A lock's cleared lines, at the level it was placed at (before the clear's level-up). */
+  countLines(lines: number): void {
+    const band = bandOf(this.game.level);
+    this.bandLines[band] += lines;
+    if (lines === 4) this.bandTetrisLines[band] += 4;
+  }
+
+  /** The game counts the lock's clear (level-up and points, the points to the band it was placed at); returns
+   * whether the game ended there (its level cap). */
+  clear(lines: number): boolean {
+    const band = bandOf(this.game.level);
+    this.bandScore[band] += this.game.clear(lines);
+    return this.game.end !== null;
+  }
+
+  /** The game's tally, `topOut` when its last piece could not be placed or locked above the field. */
+  finish(topOut: boolean): NesTally {
+    const { game } = this;
+    if (topOut) game.topOut();
+    return {
+      score: game.score,
+      endLevel: game.level,
+      reachedCap: game.end === 'maxLevel',
+      bandLines: this.bandLines,
+      bandTetrisLines: this.bandTetrisLines,
+      bandScore: this.bandScore,
+    };
+  }
 }
 
 export interface NesRunStats {

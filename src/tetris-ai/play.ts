@@ -39,7 +39,7 @@ import type { GarbageEntry } from '../rules/garbage.js';
 import type { RuleSetName } from '../rules/types.js';
 import { isTimed, type RuleSet } from '../rules/rule-sets.js';
 import { NES_COMPETITION_MAX_LEVEL, NesGame, checkFormat } from '../rules/nes-game.js';
-import { bandOf, NES_LEVEL_BANDS } from './nes-stats.js';
+import { NesGameTally } from './nes-stats.js';
 import { MAX_THREADS, cpuSeconds, defaultThreadCount } from '../threads.js';
 import { defaultGameTable, TetrisAI } from './ai.js';
 import { GAME_GOALS, type GameGoal, type TetrisAIOptions } from './ai-options.js';
@@ -555,11 +555,11 @@ export async function playOneGame(
   let holdPiece: Piece | null = null;
   let holes = 0;
   // an NES game (a timed rule set): its level, lines and score
-  const nes =
-    settings.maxLevel === undefined ? null : new NesGame({ rules: ai.rules.ruleSet, maxLevel: settings.maxLevel });
-  const bandLines = NES_LEVEL_BANDS.map(() => 0);
-  const bandTetrisLines = NES_LEVEL_BANDS.map(() => 0);
-  const bandScore = NES_LEVEL_BANDS.map(() => 0);
+  const nesTally =
+    settings.maxLevel === undefined
+      ? null
+      : new NesGameTally(new NesGame({ rules: ai.rules.ruleSet, maxLevel: settings.maxLevel }));
+  const nes = nesTally?.game;
   const due = hooks.due ?? sliceClock(YIELD_EVERY_MS);
   while (tally.pieces < maxPieces) {
     // Every piece: a move of the recover mode's search can take milliseconds, so a check every 16 pieces was late.
@@ -634,11 +634,7 @@ export async function playOneGame(
     if (lines > 0) {
       tally.lines += lines;
       tally.clears[lines - 1]++;
-      if (nes) {
-        const band = bandOf(nes.level);
-        bandLines[band] += lines;
-        if (lines === 4) bandTetrisLines[band] += 4;
-      }
+      nesTally?.countLines(lines);
     }
     const nowHoles = countHoles(rows, width);
     if (nowHoles > holes) tally.holesMade += nowHoles - holes;
@@ -647,26 +643,9 @@ export async function playOneGame(
       tally.topOut = true;
       break;
     }
-    if (nes) {
-      // the clear's points go to the band of the level the piece was placed at, as its lines do
-      const band = bandOf(nes.level);
-      const before = nes.score;
-      nes.clear(lines);
-      bandScore[band] += nes.score - before;
-      if (nes.end) break;
-    }
+    if (nesTally?.clear(lines)) break;
   }
-  if (nes) {
-    if (tally.topOut) nes.topOut();
-    tally.nes = {
-      score: nes.score,
-      endLevel: nes.level,
-      reachedCap: nes.end === 'maxLevel',
-      bandLines,
-      bandTetrisLines,
-      bandScore,
-    };
-  }
+  if (nesTally) tally.nes = nesTally.finish(tally.topOut);
   tally.versus = count.tally;
   if (feed) {
     tally.versus.garbageReceived = feed.received;

@@ -785,6 +785,7 @@ describe('NES games', () => {
     let score = 0;
     let level = 19;
     const bandLines = [0, 0, 0, 0];
+    const bandTetrisLines = [0, 0, 0, 0];
     const bandScore = [0, 0, 0, 0];
     for (const t of turns) {
       if (!t.move) break;
@@ -798,6 +799,7 @@ describe('NES games', () => {
       if (t.lines > 0) {
         const band = level >= 39 ? 3 : level >= 29 ? 2 : level >= 19 ? 1 : 0;
         bandLines[band] += t.lines;
+        if (t.lines === 4) bandTetrisLines[band] += 4;
         lines += t.lines;
         // start 19: the first level-up at 140 lines, then every 10
         level = lines < 140 ? 19 : 20 + Math.floor((lines - 140) / 10);
@@ -807,12 +809,13 @@ describe('NES games', () => {
       }
     }
     expect(tally.lines).toBe(lines);
+    expect(bandTetrisLines[1]).toBeGreaterThan(0); // the game has Tetrises to count
     expect(tally.nes).toEqual({
       score,
       endLevel: level,
       reachedCap: level >= 21,
       bandLines,
-      bandTetrisLines: expect.any(Array),
+      bandTetrisLines,
       bandScore,
     });
     expect(tally.topOut || tally.nes!.reachedCap || tally.pieces === 400).toBe(true);
