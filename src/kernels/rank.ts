@@ -367,49 +367,9 @@ export async function ranksU16(
       check();
       return { values: new Uint16Array(memory.buffer, result, size).slice(), scale };
     }
+    // Fold into the other buffer (free now).
     const out = buffers[(iterations + 1) % 2];
-    // Fold into the other buffer (free now), in tiles of (middle step, inner right half): the workers take the
-    // first tiles in calls of growing length (the baseline compiler again), this thread the rest in calls of about
-    // SLICE_MS each (at the rate of its last call).
-    const tiles = plan.order.middle * plan.order.innerHalf;
-    const foldArgs = [
-      plan.lo,
-      plan.order.middle,
-      plan.order.innerHalf,
-      plan.order.base ** plan.order.edgePairs,
-    ] as const;
-    const foldCalls = (first: number, end: number): [number, number][] => {
-      const cuts = [first, ...[8, 4, 2, 1].map((d) => first + Math.ceil((end - first) / d))];
-      return cuts
-        .slice(1)
-        .map((to, i) => [cuts[i], to] as [number, number])
-        .filter(([a, b]) => b > a);
-    };
-    const shared = pool as KernelPool | null;
-    const mine = shared ? Math.floor(tiles / threads) : tiles;
-    const folding = shared
-      ? shared.runEach(
-          Array.from({ length: workers }, (_, w): KernelCall[] => {
-            const per = Math.ceil((tiles - mine) / workers);
-            const [a, b] = [Math.min(tiles - mine, w * per), Math.min(tiles - mine, (w + 1) * per)];
-            return foldCalls(a, b).map(([x, y]) => ({ fn: 'foldU16', args: [result, out, ...foldArgs, x, y] }));
-          }),
-        )
-      : null;
-    folding?.catch(() => {}); // awaited below
-    // Tiles per call: doubled while a call takes under a millisecond, then sized to about SLICE_MS.
-    let tileStep = 1;
-    for (let a = tiles - mine; a < tiles; ) {
-      check();
-      const b = Math.min(tiles, a + tileStep);
-      const started = performance.now();
-      kernel.foldU16(result, out, ...foldArgs, a, b);
-      const ms = performance.now() - started;
-      tileStep = ms >= 1 ? Math.max(1, Math.round(((b - a) / ms) * SLICE_MS)) : 2 * tileStep;
-      a = b;
-      await yieldToEventLoop();
-    }
-    if (folding) await folding.catch(rethrow);
+    await foldTiles(kernel, plan, pool as KernelPool | null, threads, result, out, check, rethrow);
     // A small table may be done before the workers are: a worker that could not start still fails the build
     // (WORKER_FAILED), as when it is needed, instead of going unnoticed.
     if (starting) await starting.catch(() => {});
@@ -424,6 +384,58 @@ export async function ranksU16(
       () => {},
     );
   }
+}
+
+/**
+ * ranksU16's last step for a mirrored plan: folds the values at `result` into `out` (the table file's layout), in
+ * tiles of (middle step, inner right half). The workers of `pool` take the first tiles in calls of growing length
+ * (the engine's baseline compiler again), this thread the rest in calls of about SLICE_MS each (at the rate of its
+ * last call), returning to the event loop between them; `check` throws on an abort, `rethrow` maps a worker's failure.
+ */
+async function foldTiles(
+  kernel: RankKernel,
+  plan: MirrorPlan,
+  pool: KernelPool | null,
+  threads: number,
+  result: number,
+  out: number,
+  check: () => void,
+  rethrow: (e: unknown) => never,
+): Promise<void> {
+  const workers = threads - 1;
+  const tiles = plan.order.middle * plan.order.innerHalf;
+  const foldArgs = [plan.lo, plan.order.middle, plan.order.innerHalf, plan.order.base ** plan.order.edgePairs] as const;
+  const foldCalls = (first: number, end: number): [number, number][] => {
+    const cuts = [first, ...[8, 4, 2, 1].map((d) => first + Math.ceil((end - first) / d))];
+    return cuts
+      .slice(1)
+      .map((to, i) => [cuts[i], to] as [number, number])
+      .filter(([a, b]) => b > a);
+  };
+  const mine = pool ? Math.floor(tiles / threads) : tiles;
+  const folding = pool
+    ? pool.runEach(
+        Array.from({ length: workers }, (_, w): KernelCall[] => {
+          const per = Math.ceil((tiles - mine) / workers);
+          const [a, b] = [Math.min(tiles - mine, w * per), Math.min(tiles - mine, (w + 1) * per)];
+          return foldCalls(a, b).map(([x, y]) => ({ fn: 'foldU16', args: [result, out, ...foldArgs, x, y] }));
+        }),
+      )
+    : null;
+  folding?.catch(() => {}); // awaited below
+  // Tiles per call: doubled while a call takes under a millisecond, then sized to about SLICE_MS.
+  let tileStep = 1;
+  for (let a = tiles - mine; a < tiles; ) {
+    check();
+    const b = Math.min(tiles, a + tileStep);
+    const started = performance.now();
+    kernel.foldU16(result, out, ...foldArgs, a, b);
+    const ms = performance.now() - started;
+    tileStep = ms >= 1 ? Math.max(1, Math.round(((b - a) / ms) * SLICE_MS)) : 2 * tileStep;
+    a = b;
+    await yieldToEventLoop();
+  }
+  if (folding) await folding.catch(rethrow);
 }
 
 /** Values per surface of the preview rows: seven pieces plus the after-Tetris value. */
