@@ -181,6 +181,76 @@ function distinctStates(system: string, shapes: readonly (readonly (readonly Cel
   return d;
 }
 
+const ROW_MASKS = new Map<string, number[][][]>();
+
+/**
+ * Per piece and rotation state of a rotation system: the lowest dx and dy of its cells, then per row from the lowest
+ * its cells as a mask from the lowest dx (made once per system).
+ */
+function shapeRowMasks(system: string, shapes: readonly (readonly (readonly Cell[])[])[]): number[][][] {
+  let masks = ROW_MASKS.get(system);
+  if (!masks) {
+    masks = shapes.map((states) =>
+      states.map((cells) => {
+        const dx0 = Math.min(...cells.map((c) => c[0]));
+        const dy0 = Math.min(...cells.map((c) => c[1]));
+        const dy1 = Math.max(...cells.map((c) => c[1]));
+        const m = [dx0, dy0];
+        for (let dy = dy0; dy <= dy1; dy++)
+          m.push(cells.reduce((a, [cx, cy]) => (cy === dy ? a | (1 << (cx - dx0)) : a), 0));
+        return m;
+      }),
+    );
+    ROW_MASKS.set(system, masks);
+  }
+  return masks;
+}
+
+/** Whether no filled cell of the box's `limit` rows stands over an empty one: then every reachable placement is a
+ * hard drop. */
+function overhangFree(rows: Uint32Array, limit: number): boolean {
+  for (let r = 1; r < limit; r++) if ((rows[r] & ~rows[r - 1]) !== 0) return false;
+  return true;
+}
+
+/**
+ * The hard drops of a piece (its `states`' cells; `distinct`: the states of distinct shapes) on an overhang-free
+ * board, one per distinct shape and column, into `out` as the reach kernel writes its landings (state, x, y): the
+ * same placements as the kernel's (the piece moves freely over a low stack, and no resting place lies under a filled
+ * cell), in another order. `tops`: scratch of `width` columns. Returns how many.
+ */
+function hardDrops(
+  rows: Uint32Array,
+  width: number,
+  limit: number,
+  states: readonly (readonly Cell[])[],
+  distinct: readonly number[],
+  tops: Int32Array,
+  out: Int32Array,
+): number {
+  for (let c = 0; c < width; c++) {
+    let t = 0;
+    for (let r = 0; r < limit; r++) if ((rows[r] >>> c) & 1) t = r + 1;
+    tops[c] = t;
+  }
+  let count = 0;
+  for (const state of distinct) {
+    const cells = states[state];
+    let lo = width;
+    let hi = -1;
+    for (const [dx] of cells) (lo = Math.min(lo, dx)), (hi = Math.max(hi, dx));
+    for (let x = -lo; x + hi < width; x++) {
+      let y = -1000;
+      for (const [dx, dy] of cells) y = Math.max(y, tops[x + dx] - dy);
+      out[3 * count] = state;
+      out[3 * count + 1] = x;
+      out[3 * count + 2] = y;
+      count++;
+    }
+  }
+  return count;
+}
+
 /** The most rows and columns a box may have (the failed positions' key holds 6 rows of 10 cells). */
 export const MAX_PERFECT_CLEAR_ROWS = 6;
 const MAX_WIDTH = 10;
@@ -204,53 +274,10 @@ export function findPerfectClear(q: PerfectClearQuery): PerfectClearResult {
   const system = ROTATION_SYSTEMS[rules.ruleSet.rotationSystem];
   const shapes = PIECES.map((_, pid) => pieceGeometry(system, pid).cells);
   const distinct = distinctStates(system.name, shapes);
-  // Per piece and rotation state: the lowest dx and dy of its cells, then per row from the lowest its cells as a
-  // mask from the lowest dx.
-  const rowMasks = shapes.map((states) =>
-    states.map((cells) => {
-      const dx0 = Math.min(...cells.map((c) => c[0]));
-      const dy0 = Math.min(...cells.map((c) => c[1]));
-      const dy1 = Math.max(...cells.map((c) => c[1]));
-      const m = [dx0, dy0];
-      for (let dy = dy0; dy <= dy1; dy++)
-        m.push(cells.reduce((a, [cx, cy]) => (cy === dy ? a | (1 << (cx - dx0)) : a), 0));
-      return m;
-    }),
-  );
-  /** Whether no filled cell of the box stands over an empty one: then every reachable placement is a hard drop. */
-  const overhangFree = (rows: Uint32Array, limit: number) => {
-    for (let r = 1; r < limit; r++) if ((rows[r] & ~rows[r - 1]) !== 0) return false;
-    return true;
-  };
+  const rowMasks = shapeRowMasks(system.name, shapes);
   const tops = new Int32Array(width);
-  /**
-   * The hard drops of piece `pid` on an overhang-free board, one per distinct shape and column, into `out` as the
-   * reach kernel writes its landings (state, x, y): the same placements as the kernel's (the piece moves freely
-   * over a low stack, and no resting place lies under a filled cell), in another order.
-   */
-  const drops = (rows: Uint32Array, width: number, limit: number, pid: number, out: Int32Array) => {
-    for (let c = 0; c < width; c++) {
-      let t = 0;
-      for (let r = 0; r < limit; r++) if ((rows[r] >>> c) & 1) t = r + 1;
-      tops[c] = t;
-    }
-    let count = 0;
-    for (const state of distinct[pid]) {
-      const cells = shapes[pid][state];
-      let lo = width;
-      let hi = -1;
-      for (const [dx] of cells) (lo = Math.min(lo, dx)), (hi = Math.max(hi, dx));
-      for (let x = -lo; x + hi < width; x++) {
-        let y = -1000;
-        for (const [dx, dy] of cells) y = Math.max(y, tops[x + dx] - dy);
-        out[3 * count] = state;
-        out[3 * count + 1] = x;
-        out[3 * count + 2] = y;
-        count++;
-      }
-    }
-    return count;
-  };
+  const drops = (rows: Uint32Array, limit: number, pid: number, out: Int32Array) =>
+    hardDrops(rows, width, limit, shapes[pid], distinct[pid], tops, out);
 
   const start = new Uint32Array(height);
   let filled = 0;
@@ -296,7 +323,7 @@ export function findPerfectClear(q: PerfectClearQuery): PerfectClearResult {
   ): boolean => {
     const out = LANDINGS[depth];
     const count = overhangFree(rows, limit)
-      ? drops(rows, width, limit, pid, out)
+      ? drops(rows, limit, pid, out)
       : reachableLandings(rows, width, reachHeight, pid, rules, out);
     const next = boards[depth + 1];
     const masks = rowMasks[pid];
