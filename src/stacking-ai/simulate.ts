@@ -179,7 +179,9 @@ export function streamSeed(seed: number, stream: number, game: number): number {
   return (h ^ (h >>> 13)) >>> 0;
 }
 
-export async function simulateStacking(options: SimulateOptions): Promise<SimulationResult> {
+/** simulateStacking's options, checked once at the edge (its thread count and resumed games apart: they need the
+ * streams' shares). */
+function readSimulateOptions(options: SimulateOptions) {
   if (options === undefined) throw new StackRankError('BAD_ARGUMENT', 'simulateStacking needs { table, lookahead }');
   const opts = optionsObject('simulateStacking', options) as SimulateOptions;
   refuseUnknownOptions('simulateStacking', opts, SIMULATE_OPTIONS);
@@ -205,6 +207,28 @@ export async function simulateStacking(options: SimulateOptions): Promise<Simula
   const stacking = resolveStacking(opts.stacking);
   const ruleSet = checkRuleSet(opts.rules);
   const { strategy, unknownPieces } = checkStrategy(opts.strategy, opts.unknownPieces);
+  return {
+    opts,
+    randomizer,
+    signal,
+    onProgress,
+    onStream,
+    lookahead,
+    streams,
+    range,
+    budget,
+    seed,
+    stacking,
+    ruleSet,
+    strategy,
+    unknownPieces,
+  };
+}
+
+export async function simulateStacking(options: SimulateOptions): Promise<SimulationResult> {
+  const checked = readSimulateOptions(options);
+  const { opts, randomizer, signal, onProgress, onStream, lookahead, streams, range, budget, seed } = checked;
+  const { stacking, ruleSet, strategy, unknownPieces } = checked;
   const threadsGiven = opts.threads !== undefined;
   const share = (s: number) =>
     budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0);
