@@ -169,6 +169,43 @@ async function weightsFile(path: string, option: string, signal: AbortSignal | u
 
 const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
 
+/** The options bench game's goals (--goal) do not share: a versus run refuses the survival policy's, a survival run
+ * the versus search's, and versus needs a rule set with an attack table. */
+function checkGoalOptions(
+  values: {
+    rules: RuleSetName;
+    goal: GameGoal;
+    versusBeam?: number;
+    versusPlacements?: VersusPlacements;
+    versusWeights?: string;
+  },
+  given: (
+    option: 'baselines' | 'recoverChance' | 'recoverWeights' | 'stackRoom' | 'holdPlies' | 'table' | 'leaf',
+  ) => boolean,
+): void {
+  const { rules } = values;
+  if (values.goal === 'versus') {
+    if (!RULE_SETS[rules].attack)
+      throw new UsageError(
+        `--goal versus plays for attack: it needs a rule set with an attack table (guideline); ${rules} has none`,
+      );
+    const survivalOnly = (
+      ['baselines', 'recoverChance', 'recoverWeights', 'stackRoom', 'holdPlies', 'table', 'leaf'] as const
+    ).find((o) => given(o));
+    if (survivalOnly)
+      throw new UsageError(
+        `--${survivalOnly.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is an option of the survival policy (--goal survival); compare the two goals in two runs`,
+      );
+  } else if (
+    values.versusBeam !== undefined ||
+    values.versusPlacements !== undefined ||
+    values.versusWeights !== undefined
+  )
+    throw new UsageError(
+      '--versus-beam, --versus-placements and --versus-weights set the versus search: give them with --goal versus',
+    );
+}
+
 export const benchGameCommand = defineCommand({
   path: 'bench game',
   summary: 'TetrisAI in real games of a rule set: Tetris rate, top-outs, holes',
@@ -287,26 +324,7 @@ the first move beyond), all (every ply; slower) or first (docs/game.md, "Hold").
     // Under goal versus the AI sees the rule set's previews unless --lookahead says otherwise.
     const lookahead = given('lookahead') || !versusGoal ? values.lookahead : RULE_SETS[rules].previews;
     const randomizer = values.randomizer ?? defaultGameRandomizer(rules);
-    if (versusGoal) {
-      if (!RULE_SETS[rules].attack)
-        throw new UsageError(
-          `--goal versus plays for attack: it needs a rule set with an attack table (guideline); ${rules} has none`,
-        );
-      const survivalOnly = (
-        ['baselines', 'recoverChance', 'recoverWeights', 'stackRoom', 'holdPlies', 'table', 'leaf'] as const
-      ).find((o) => given(o));
-      if (survivalOnly)
-        throw new UsageError(
-          `--${survivalOnly.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is an option of the survival policy (--goal survival); compare the two goals in two runs`,
-        );
-    } else if (
-      values.versusBeam !== undefined ||
-      values.versusPlacements !== undefined ||
-      values.versusWeights !== undefined
-    )
-      throw new UsageError(
-        '--versus-beam, --versus-placements and --versus-weights set the versus search: give them with --goal versus',
-      );
+    checkGoalOptions(values, given);
     const garbage = values.garbage === undefined ? undefined : parseGarbage(values.garbage);
     const versusWeights =
       values.versusWeights === undefined
