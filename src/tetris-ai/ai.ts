@@ -471,9 +471,18 @@ export class TetrisAI {
     const rules = turn.level === undefined ? this.rules : factsAtLevel(this.rules, turn.level);
     const { rows, height, current, queue, hold, canHold } = turn;
     const { options, reachRoot } = turnOptions(turn, this.width, rules);
-    const base = { rows, height, current, queue, hold, canHold, versus: turn.versus ?? NO_VERSUS, options, reachRoot };
+    const versus = turn.versus ?? NO_VERSUS;
+    // (An object literal, not a spread: decide runs for every move of every play-out.)
     const decided = (move: GameMove | null, stack: Decision['stack'], recover: Decision['recover']): Decision => ({
-      ...base,
+      rows,
+      height,
+      current,
+      queue,
+      hold,
+      canHold,
+      versus,
+      options,
+      reachRoot,
       move,
       stack,
       recover,
@@ -484,7 +493,10 @@ export class TetrisAI {
 
     if (this.versusSearch) {
       if (lost()) return decided(null, null, null);
-      return this.versusDecision(base, settings.lookahead, moveOnly) ?? decided(null, null, null);
+      const choice = this.versusChoice(turn, versus, reachRoot, settings.lookahead, moveOnly);
+      if (!choice) return decided(null, null, null);
+      const move = this.describeMove(rows, choice.hold, choice.placement, 'versus', choice.value, versus);
+      return { ...decided(move, null, null), versusSearch: choice.search };
     }
     const plan = this.stackPlan(turn, rules, settings.lookahead, instead);
     if (this.policy !== 'fullBoardOnly') {
@@ -492,7 +504,7 @@ export class TetrisAI {
       const choice = stackMove(ctx, rows, options, plan.surfaces);
       if (choice)
         return decided(
-          this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value, base.versus),
+          this.describeMove(rows, choice.option.hold, choice.placement, 'stack', choice.value, versus),
           { ctx, choice },
           null,
         );
@@ -503,19 +515,21 @@ export class TetrisAI {
     const choice = recoverMove(recover.ctx, recover.state, reachRoot);
     if (!choice) return decided(null, null, null);
     return decided(
-      this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value, base.versus),
+      this.describeMove(rows, choice.hold, choice.placement, 'recover', choice.value, versus),
       null,
       recover,
     );
   }
 
-  /** Goal 'versus': the versus search's move (null when it has none). */
-  private versusDecision(
-    base: Omit<Decision, 'move' | 'stack' | 'recover'>,
+  /** Goal 'versus': the versus search's choice, with the context and state it searched (null when it has none). */
+  private versusChoice(
+    turn: Turn,
+    versus: TurnVersus,
+    reachRoot: (p: Piece) => readonly GamePlacement[],
     lookahead: number,
     moveOnly: boolean,
-  ): Decision | null {
-    const { rows, height, current, queue, hold, canHold, versus, reachRoot } = base;
+  ) {
+    const { rows, height, current, queue, hold, canHold } = turn;
     const search = this.versusSearch!;
     const ctx: VersusContext = {
       width: this.width,
@@ -540,9 +554,7 @@ export class TetrisAI {
     // A perfect clear the known pieces make is played before the beam search's choice (docs/game.md, "The versus
     // policy": the search, with its evaluator, finds too few of them).
     const choice = versusPerfectClear(ctx, state, reachRoot, moveOnly) ?? versusMove(ctx, state, reachRoot);
-    if (!choice) return null;
-    const move = this.describeMove(rows, choice.hold, choice.placement, 'versus', choice.value, versus);
-    return { ...base, move, stack: null, recover: null, versusSearch: { ctx, state } };
+    return choice && { ...choice, search: { ctx, state } };
   }
 
   /**
