@@ -169,6 +169,17 @@ async function weightsFile(path: string, option: string, signal: AbortSignal | u
 
 const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
 
+/** bench game's options that set the survival policy alone (--goal survival). */
+const SURVIVAL_ONLY = [
+  'baselines',
+  'recoverChance',
+  'recoverWeights',
+  'stackRoom',
+  'holdPlies',
+  'table',
+  'leaf',
+] as const;
+
 /** The options bench game's goals (--goal) do not share: a versus run refuses the survival policy's, a survival run
  * the versus search's, and versus needs a rule set with an attack table. */
 function checkGoalOptions(
@@ -179,9 +190,7 @@ function checkGoalOptions(
     versusPlacements?: VersusPlacements;
     versusWeights?: string;
   },
-  given: (
-    option: 'baselines' | 'recoverChance' | 'recoverWeights' | 'stackRoom' | 'holdPlies' | 'table' | 'leaf',
-  ) => boolean,
+  given: (option: (typeof SURVIVAL_ONLY)[number]) => boolean,
 ): void {
   const { rules } = values;
   if (values.goal === 'versus') {
@@ -189,9 +198,7 @@ function checkGoalOptions(
       throw new UsageError(
         `--goal versus plays for attack: it needs a rule set with an attack table (guideline); ${rules} has none`,
       );
-    const survivalOnly = (
-      ['baselines', 'recoverChance', 'recoverWeights', 'stackRoom', 'holdPlies', 'table', 'leaf'] as const
-    ).find((o) => given(o));
+    const survivalOnly = SURVIVAL_ONLY.find((o) => given(o));
     if (survivalOnly)
       throw new UsageError(
         `--${survivalOnly.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is an option of the survival policy (--goal survival); compare the two goals in two runs`,

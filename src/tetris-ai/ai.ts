@@ -591,6 +591,7 @@ export class TetrisAI {
     return { play, surfaces, stacking, burn };
   }
 
+  /** Stack mode's search for this turn: the plan's limits and burn, the engine and table, the next piece's chances. */
   private stackContext(turn: Turn, rules: GameRuleFacts, lookahead: number, plan: StackPlan): StackContext {
     const { engine, table } = this;
     if (!engine || !table) throw new Error('stack mode without its engine');
