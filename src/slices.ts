@@ -13,6 +13,12 @@ export type Steps<T> = Generator<number | undefined, T, void>;
 /** Milliseconds of work between two turns of the event loop. */
 export const SLICE_MS = 8;
 
+/**
+ * Longest stretch of moves a game loop (a simulated game, a versus match, `stackrank play`) plays without giving the
+ * event loop a turn: a move can take milliseconds, so games check a sliceClock of this every move.
+ */
+export const YIELD_EVERY_MS = 20;
+
 /** `steps` with the fractions it yields mapped from 0..1 to from..to: a part of a longer computation. */
 export function* within<T>(steps: Steps<T>, from: number, to: number): Steps<T> {
   for (;;) {

@@ -1,5 +1,7 @@
 /** `stackrank play`: watch the stacking AI play in the terminal until the stack breaks or Ctrl-C. */
+import { sliceClock, yieldToEventLoop } from '../errors.js';
 import { createRandomizer } from '../randomizers/index.js';
+import { YIELD_EVERY_MS } from '../slices.js';
 import { StackingAI } from '../stacking-ai/ai.js';
 import { STEEP_RULES } from '../stacking-ai/rules.js';
 import { TABLE_SOURCE, lookaheadOption, randomizerOption, seedOption } from './options.js';
@@ -8,8 +10,6 @@ import { loadTableForCli } from './table-source.js';
 
 /** Frame delay on a terminal; elsewhere (pipes, tests) the game runs flat out. */
 const TTY_DELAY_MS = 30;
-/** Longest stretch of moves without giving the event loop a turn (keeps Ctrl-C responsive). */
-const YIELD_EVERY_MS = 20;
 
 /** The board as text rows, top first: filled stack cells, empty cells and the well column on the right. */
 export function drawBoard(heights: readonly number[], rows: number): string[] {
@@ -76,7 +76,7 @@ export const playCommand = defineCommand({
     };
     refill();
     let ended = 'stopped';
-    let lastTurn = performance.now();
+    const due = sliceClock(YIELD_EVERY_MS);
     while (pieces < maxPieces) {
       if (io.signal?.aborted) {
         ended = 'interrupted';
@@ -95,11 +95,8 @@ export const playCommand = defineCommand({
       refill();
       draw(false);
       if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-      else if (performance.now() - lastTurn > YIELD_EVERY_MS) {
-        // Give the event loop a turn so Ctrl-C is seen even when the game runs flat out.
-        await new Promise((r) => setImmediate(r));
-        lastTurn = performance.now();
-      }
+      // Give the event loop a turn so Ctrl-C is seen even when the game runs flat out.
+      else if (due()) await yieldToEventLoop();
     }
     if (pieces >= maxPieces) ended = 'reached --max-pieces';
     draw(true);

@@ -21,7 +21,9 @@ import {
   refuseUnknownOptions,
   requireInt,
   sliceClock,
+  yieldToEventLoop,
 } from '../errors.js';
+import { YIELD_EVERY_MS } from '../slices.js';
 import { inNode } from '../node-builtins.js';
 import { PIECE_COUNT, type Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
@@ -56,13 +58,6 @@ import { summarize, type GameFormat, type PlayGameResult } from './game-results.
 import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play-types.js';
 import { defaultGameRandomizer, ruleFacts } from './rules-adapter.js';
 import { GarbageFeed, VersusCount, checkGarbageSchedule, type GarbageSchedule } from './versus-play.js';
-
-/** Longest stretch of moves without giving the event loop a turn. */
-export const YIELD_EVERY_MS = 20;
-/** Lets the event loop run its timers and I/O, then calls `resume`: setImmediate where there is one (Node), since
- * a zero timeout waits at least a millisecond (5 % of the games' time at one turn every 20 ms). */
-export const giveTurn = (resume: () => void): unknown =>
-  typeof setImmediate === 'function' ? setImmediate(resume) : setTimeout(resume, 0);
 
 /** Least time between two onProgress calls. */
 export const PROGRESS_EVERY_MS = 250;
@@ -565,7 +560,7 @@ export async function playOneGame(
     // Every piece: a move of the recover mode's search can take milliseconds, so a check every 16 pieces was late.
     if (due()) {
       // Give the event loop a turn, so an abort (Ctrl-C) or a timer can arrive while the games run.
-      await new Promise<void>((resume) => giveTurn(resume));
+      await yieldToEventLoop();
       hooks.onPieces?.({ pieces: tally.pieces, lines: tally.lines });
     }
     if (hooks.signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');

@@ -8,8 +8,8 @@
  * and what each sends reaches the other's queue at the round's end. A round is a fixed span of game time, so the
  * result never depends on how fast either player computes; both moving at once keeps the seats symmetric.
  */
-import { StackRankError } from '../errors.js';
-import { giveTurn, YIELD_EVERY_MS } from '../tetris-ai/play.js';
+import { StackRankError, sliceClock, yieldToEventLoop } from '../errors.js';
+import { YIELD_EVERY_MS } from '../slices.js';
 import { WORK_ROWS } from '../tetris-ai/board-input.js';
 import { lockInPlace } from '../tetris-ai/grid.js';
 import { ORIENTATIONS, PIECES, orientationCells, type Piece } from '../pieces.js';
@@ -345,14 +345,11 @@ export async function playMatch(
   const before = bySeat.map((p) => ({ retries: p.stats?.retries ?? 0, restarts: p.stats?.restarts ?? 0 }));
   try {
     for (let s = 0; s < 2; s++) await bySeat[s].begin(seats[s].view());
-    let lastYield = performance.now();
+    const due = sliceClock(YIELD_EVERY_MS);
     while (rounds < settings.maxPieces) {
       if (signal?.aborted) throw new StackRankError('ABORTED', 'the matches were aborted');
-      if (performance.now() - lastYield > YIELD_EVERY_MS) {
-        // Give the event loop a turn, so an abort (Ctrl-C) or a timer can arrive while two library players play.
-        await new Promise<void>((resume) => giveTurn(resume));
-        lastYield = performance.now();
-      }
+      // Give the event loop a turn, so an abort (Ctrl-C) or a timer can arrive while two library players play.
+      if (due()) await yieldToEventLoop();
       rounds++;
       for (const seat of seats) if (seat.blockedOut()) seat.tally.out = 'blockOut';
       const moves = await Promise.all(seats.map((seat, s) => (seat.tally.out ? null : bySeat[s].move(seat.view()))));
