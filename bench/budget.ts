@@ -11,7 +11,7 @@
  */
 import { TetrisAI } from '../src/tetris-ai/ai.js';
 import type { GameMove, GameState } from '../src/tetris-ai/decision.js';
-import { playOneGame } from '../src/tetris-ai/play.js';
+import { playOneGame } from '../src/tetris-ai/game-simulator.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
 import type { RuleSetName } from '../src/rules/types.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';

@@ -12,7 +12,7 @@ import { columnHeights, countHoles } from '../src/board-rows.js';
 import { drawPlacement } from '../src/cli/analyze.js';
 import { BOARD_MAX_HEIGHT, Board } from '../src/rules/board.js';
 import { linesToLevel } from '../src/rules/nes-game.js';
-import { playOneGame } from '../src/tetris-ai/play.js';
+import { playOneGame } from '../src/tetris-ai/game-simulator.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 import { competitionReplay } from './nes-replay.js';
 

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { countHoles, maxHeight } from '../src/board-rows.js';
 import { nesClearPoints } from '../src/rules/nes-game.js';
-import { type PlayedTurn, playOneGame } from '../src/tetris-ai/play.js';
+import { type PlayedTurn, playOneGame } from '../src/tetris-ai/game-simulator.js';
 import { competitionReplay } from './nes-replay.js';
 
 const { values } = parseArgs({

@@ -10,7 +10,7 @@ import { drawPlacement } from '../src/cli/analyze.js';
 import { countHoles, columnHeights, maxHeight } from '../src/board-rows.js';
 import { BOARD_MAX_HEIGHT, Board } from '../src/rules/board.js';
 import { NES_DOUBLE_KILLSCREEN } from '../src/rules/timing.js';
-import { type PlayedTurn, playOneGame } from '../src/tetris-ai/play.js';
+import { type PlayedTurn, playOneGame } from '../src/tetris-ai/game-simulator.js';
 import { benchArgs } from './common.js';
 import { competitionReplay } from './nes-replay.js';
 

@@ -3,7 +3,7 @@
  * each piece, the board each I piece came to and whether it made a Tetris, the boards stack mode handed to recover
  * mode, and how long recover mode then kept the game. Kept apart from the script so a test can feed it turns.
  */
-import type { PlayedTurn } from '../src/tetris-ai/play.js';
+import type { PlayedTurn } from '../src/tetris-ai/game-simulator.js';
 import { bandOf, NES_LEVEL_BANDS } from '../src/tetris-ai/nes-stats.js';
 import { isTetrisReady, stackSurfaces } from '../src/tetris-ai/stack.js';
 

@@ -9,7 +9,7 @@
  *   npx tsx bench/nes-modes.ts [--games 100] [--seed 1]
  */
 import { NES_LEVEL_BANDS } from '../src/tetris-ai/nes-stats.js';
-import { type PlayedTurn, playOneGame } from '../src/tetris-ai/play.js';
+import { type PlayedTurn, playOneGame } from '../src/tetris-ai/game-simulator.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 import { BOARD_KINDS, emptyTallies, tallyGame } from './nes-modes-tally.js';
 import { competitionReplay } from './nes-replay.js';

@@ -11,7 +11,7 @@
  */
 import { maxHeight } from '../src/board-rows.js';
 import type { GameState } from '../src/tetris-ai/decision.js';
-import { type PlayedTurn, playOneGame } from '../src/tetris-ai/play.js';
+import { type PlayedTurn, playOneGame } from '../src/tetris-ai/game-simulator.js';
 import { PLAY_OUTS } from '../src/tetris-ai/play-outs.js';
 import { benchArgs, machine, median, printTable, writeResults } from './common.js';
 import { competitionReplay } from './nes-replay.js';

@@ -24,7 +24,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { StackRankError } from '../src/errors.js';
 import { meanInterval } from '../src/tetris-ai/intervals.js';
-import { gameRandomizer } from '../src/tetris-ai/play.js';
+import { gameRandomizer } from '../src/tetris-ai/game-simulator.js';
 import { benchArgs, machine, printTable, writeResults } from './common.js';
 import { readNesRun } from './nes-runs.js';
 

@@ -8,7 +8,8 @@
 import { benchNesCommand } from '../src/cli/nes.js';
 import { nesFormat } from '../src/rules/nes-game.js';
 import { TetrisAI } from '../src/tetris-ai/ai.js';
-import { aiCreateOptions, prepareGames } from '../src/tetris-ai/play.js';
+import { prepareGames } from '../src/tetris-ai/play.js';
+import { aiCreateOptions } from '../src/tetris-ai/play-types.js';
 
 export async function competitionReplay(seed: number, playOuts = true) {
   const format = nesFormat();

@@ -4,7 +4,7 @@
  * board after it to the caller. A game ends at a top-out or at maxPieces.
  */
 import { TetrisAI } from '../src/tetris-ai/ai.js';
-import { type PlayedTurn, playOneGame } from '../src/tetris-ai/play.js';
+import { type PlayedTurn, playOneGame } from '../src/tetris-ai/game-simulator.js';
 import { defaultGameRandomizer } from '../src/tetris-ai/rules-adapter.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
 import { RULE_SETS } from '../src/rules/rule-sets.js';

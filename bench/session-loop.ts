@@ -14,7 +14,8 @@
  */
 import { TetrisAI } from '../src/tetris-ai/ai.js';
 import { tetrisRateInterval } from '../src/tetris-ai/intervals.js';
-import { gameRandomizer, playGame } from '../src/tetris-ai/play.js';
+import { playGame } from '../src/tetris-ai/play.js';
+import { gameRandomizer } from '../src/tetris-ai/game-simulator.js';
 import type { Piece } from '../src/pieces.js';
 import type { RandomizerName } from '../src/randomizers/index.js';
 import { Board } from '../src/rules/board.js';

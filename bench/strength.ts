@@ -11,7 +11,7 @@
  *                             [--max-pieces 1000] [--seed 1] [--levels 1-10] [--out strength]
  */
 import { TetrisAI } from '../src/tetris-ai/ai.js';
-import { playOneGame } from '../src/tetris-ai/play.js';
+import { playOneGame } from '../src/tetris-ai/game-simulator.js';
 import { summarize, type PlayGameResult } from '../src/tetris-ai/game-results.js';
 import type { GameTally } from '../src/tetris-ai/play-types.js';
 import { loadOrBuildCachedTable } from '../src/rank/cache.js';

@@ -9,7 +9,7 @@
  *   npx tsx bench/versus-clears.ts [--games 10] [--max-pieces 1000] [--seed 1]
  */
 import { TetrisAI } from '../src/tetris-ai/ai.js';
-import type { PlayedTurn } from '../src/tetris-ai/play.js';
+import type { PlayedTurn } from '../src/tetris-ai/game-simulator.js';
 import { benchArgs, printTable } from './common.js';
 import { versusGameTurns } from './versus-turns.js';
 

@@ -4,7 +4,7 @@
  * bench/versus-pc.ts).
  */
 import type { TetrisAI } from '../src/tetris-ai/ai.js';
-import { type PlayedTurn, playOneGame } from '../src/tetris-ai/play.js';
+import { type PlayedTurn, playOneGame } from '../src/tetris-ai/game-simulator.js';
 
 export async function versusGameTurns(
   ai: TetrisAI,

@@ -6,8 +6,8 @@
 import { parentPort } from 'node:worker_threads';
 import { TetrisAI } from './ai.js';
 import { attachSearch, serveJobs, type GameWorkerInit } from './play-threads.js';
-import { aiCreateOptions, playOneGame } from './play.js';
-import type { GameSettings, GameTally, GameUnderWay } from './play-types.js';
+import { playOneGame } from './game-simulator.js';
+import { aiCreateOptions, type GameSettings, type GameTally, type GameUnderWay } from './play-types.js';
 
 const port = parentPort;
 if (!port) throw new Error('src/tetris-ai/game-worker.ts runs as a worker thread of playGame');

@@ -1,6 +1,7 @@
 /**
  * The plain data of playGame's games (src/tetris-ai/play.ts) that its worker threads (./play-threads.ts) are posted and
- * post back: a game's settings, the AI's options, a game's tally and its progress.
+ * post back: a game's settings, the AI's options, a game's tally and its progress; and the AI's options made into
+ * TetrisAI.create's.
  */
 import type { RandomizerName } from '../randomizers/index.js';
 import type { NesTally } from './nes-stats.js';
@@ -62,4 +63,38 @@ export interface GameAIOptions {
 export interface GameUnderWay {
   pieces: number;
   lines: number;
+}
+
+/**
+ * TetrisAI.create's options for a run's AI: under goal 'versus' only the versus search's (the survival policy's are
+ * refused there), else the survival policy's with the run's table and preview table.
+ */
+export function aiCreateOptions(
+  o: GameAIOptions,
+  {
+    table,
+    previewTable,
+    signal,
+    onProgress,
+  }: Pick<TetrisAIOptions, 'table' | 'previewTable' | 'signal' | 'onProgress'> = {},
+): TetrisAIOptions {
+  if (o.goal === 'versus')
+    return { rules: o.rules, goal: 'versus', versus: o.versus, lookahead: o.lookahead, signal, onProgress };
+  return {
+    rules: o.rules,
+    lookahead: o.lookahead,
+    randomizer: o.randomizer,
+    well: o.well,
+    policy: o.policy,
+    recover: o.recover,
+    stackRoom: o.stackRoom,
+    holdPlies: o.holdPlies,
+    table,
+    previewTable: o.policy === 'fullBoardOnly' ? undefined : previewTable,
+    strength: o.strength,
+    seed: o.seed,
+    playOuts: o.playOuts,
+    signal,
+    onProgress,
+  };
 }

@@ -1,15 +1,11 @@
 /**
- * playGame: the real-game simulator (docs/game.md). TetrisAI plays games of a rule set against a seeded
- * randomizer; the simulator keeps its own board (it locks the returned cells, clears rows and checks that every
- * cell was empty and inside the board), its own queue and hold box, and counts what the benchmark reports.
- *
- * A game ends at a top-out: nextMove answers null (nothing can be placed) or the piece ends with a cell above the
- * visible field (20 rows). Game g draws its pieces from the randomizer seeded with streamSeed(seed, g, 0) and
- * depends on nothing else, so the same seed gives the same games on any thread count, and a run of games
- * firstGame..firstGame + games - 1 plays exactly those games of a longer run (the contract `--shard` relies on).
- * With threads > 1 the games run on worker threads (src/tetris-ai/play-threads.ts), each with its own TetrisAI over
- * one shared search image. Results of parts of one run pool exactly with mergeGameResults (./game-results.ts;
- * docs/distributed.md).
+ * playGame: TetrisAI plays games of a rule set on the real-game simulator (./game-simulator.ts; docs/game.md), and
+ * the run reports what the benchmark reports. Game g draws its pieces from the randomizer seeded with
+ * streamSeed(seed, g, 0) and depends on nothing else, so the same seed gives the same games on any thread count,
+ * and a run of games firstGame..firstGame + games - 1 plays exactly those games of a longer run (the contract
+ * `--shard` relies on). With threads > 1 the games run on worker threads (src/tetris-ai/play-threads.ts), each with
+ * its own TetrisAI over one shared search image. Results of parts of one run pool exactly with mergeGameResults
+ * (./game-results.ts; docs/distributed.md).
  */
 import {
   StackRankError,
@@ -21,43 +17,35 @@ import {
   refuseUnknownOptions,
   requireInt,
   sliceClock,
-  yieldToEventLoop,
 } from '../errors.js';
 import { YIELD_EVERY_MS } from '../slices.js';
 import { inNode } from '../node-builtins.js';
-import { PIECE_COUNT, type Piece } from '../pieces.js';
 import { checkSeed } from '../random.js';
-import {
-  createRandomizer,
-  isRandomizerName,
-  RANDOMIZER_NAMES,
-  type Randomizer,
-  type RandomizerName,
-} from '../randomizers/index.js';
+import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import type { NextPieceValues } from '../stacking-ai/strategy.js';
-import { streamSeed } from '../stacking-ai/simulate.js';
-import type { GarbageEntry } from '../rules/garbage.js';
 import type { RuleSetName } from '../rules/types.js';
 import { isTimed, type RuleSet } from '../rules/rule-sets.js';
-import { NES_COMPETITION_MAX_LEVEL, NesGame, checkFormat } from '../rules/nes-game.js';
-import { NesGameTally } from './nes-stats.js';
+import { NES_COMPETITION_MAX_LEVEL, checkFormat } from '../rules/nes-game.js';
 import { MAX_THREADS, cpuSeconds, defaultThreadCount } from '../threads.js';
 import { defaultGameTable, TetrisAI } from './ai.js';
 import { GAME_GOALS, type GameGoal, type TetrisAIOptions } from './ai-options.js';
-import type { GameMove } from './decision.js';
 import { type SetupProgress, setupReporter } from '../setup-progress.js';
 import { checkHoldPlies, checkStackRoom, checkWell, type GamePolicy, type HoldPlies, type WellSide } from './policy.js';
 import { checkStrength } from './strength.js';
 import { checkPlayOuts } from './play-outs.js';
-import { MIN_FIELD_HEIGHT, WORK_ROWS } from './board-input.js';
-import { countHoles } from '../board-rows.js';
-import { clearsBoard, emptyFrom, lockInPlace, rowsFilled } from './grid.js';
+import { playOneGame } from './game-simulator.js';
 import { playOnThreads } from './play-threads.js';
 import { summarize, type GameFormat, type PlayGameResult } from './game-results.js';
-import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play-types.js';
+import {
+  aiCreateOptions,
+  type GameAIOptions,
+  type GameSettings,
+  type GameTally,
+  type GameUnderWay,
+} from './play-types.js';
 import { defaultGameRandomizer, ruleFacts } from './rules-adapter.js';
-import { GarbageFeed, VersusCount, checkGarbageSchedule, type GarbageSchedule } from './versus-play.js';
+import { checkGarbageSchedule, type GarbageSchedule } from './versus-play.js';
 
 /** Least time between two onProgress calls. */
 export const PROGRESS_EVERY_MS = 250;
@@ -277,101 +265,10 @@ export function prepareGames(options: PlayGameOptions = {}) {
 export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameResult> {
   const plan = prepareGames(options);
   const { opts, facts, goal, garbage, randomizer, lookahead, games, firstGame, maxPieces, seed, policy } = plan;
-  const { signal, onProgress, onGame, report, format, well, versus, aiOptions, settings } = plan;
+  const { format, well, aiOptions, settings } = plan;
   const threads = Math.min(games, opts.ai ? 1 : (opts.threads ?? (await threadsByDefault())));
-
-  // The clock starts once the AI (or every worker's AI) is made: pieces per second measure play, not setup.
-  let t0 = performance.now();
-  let cpu0 = cpuSeconds();
-  let tallies: GameTally[];
-  if (threads > 1) {
-    // The versus search has no stack mode: no table, no search image.
-    const table = versus
-      ? null
-      : opts.table === undefined || opts.table === 'small'
-        ? await defaultGameTable(facts.ruleSet, signal, report, opts.table)
-        : opts.table;
-    ({
-      tallies,
-      startedAt: t0,
-      startedCpu: cpu0,
-    } = await playOnThreads({
-      aiOptions,
-      settings,
-      table,
-      previewTable: policy === 'fullBoardOnly' ? undefined : opts.previewTable,
-      firstGame,
-      games,
-      threads,
-      signal,
-      onSetupProgress: report,
-      onProgress:
-        (onProgress || onGame || report) &&
-        ((startedAt) => {
-          report?.({ stage: 'ready', fraction: 1 });
-          const progress = onProgress && progressSum(onProgress, startedAt);
-          return (slot, current, finished) => {
-            if (finished) onGame?.(finished);
-            progress?.(slot, current, finished);
-          };
-        }),
-    }));
-  } else {
-    const ai =
-      opts.ai ??
-      (await TetrisAI.create(
-        aiCreateOptions(aiOptions, {
-          table: opts.table,
-          previewTable: opts.previewTable,
-          signal,
-          onProgress: opts.onSetupProgress,
-        }),
-      ));
-    if (opts.ai) report?.({ stage: 'ready', fraction: 1 });
-    if (
-      ai.rules.name !== facts.name ||
-      JSON.stringify(ai.rules.ruleSet) !== JSON.stringify(facts.ruleSet) ||
-      ai.lookahead !== lookahead ||
-      ai.policy !== policy ||
-      ai.goal !== goal
-    ) {
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}, goal ${ai.goal}); these games ask for ${facts.name} at ${lookahead} (${policy}, goal ${goal})${isTimed(facts.ruleSet) ? ' with the same time' : ''}`,
-      );
-    }
-    if (opts.holdPlies !== undefined && !versus && ai.holdPlies !== aiOptions.holdPlies)
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        `the given ai holds at holdPlies '${ai.holdPlies}'; these games ask for '${aiOptions.holdPlies}'`,
-      );
-    if (opts.strength !== undefined && ai.strength !== aiOptions.strength)
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        `the given ai plays at strength ${ai.strength}; these games ask for ${aiOptions.strength}`,
-      );
-    if (opts.playOuts !== undefined && ai.playOuts !== aiOptions.playOuts)
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        `the given ai plays ${ai.playOuts ? 'with' : 'without'} play-outs; these games ask for ${aiOptions.playOuts ? 'them' : 'none'}`,
-      );
-    t0 = performance.now();
-    cpu0 = cpuSeconds();
-    const progress = onProgress && progressSum(onProgress, t0);
-    // One clock over all the games: many short games give the event loop (an abort) a turn as one long game does.
-    const due = sliceClock(YIELD_EVERY_MS);
-    tallies = [];
-    for (let g = firstGame; g < firstGame + games; g++) {
-      const tally = await playOneGame(ai, g, settings, {
-        signal,
-        due,
-        onPieces: progress && ((p) => progress(0, p)),
-      });
-      progress?.(0, null, tally);
-      onGame?.(tally);
-      tallies.push(tally);
-    }
-  }
+  const { tallies, startedAt, startedCpu } =
+    threads > 1 ? await playOnWorkers(plan, threads) : await playOnThisThread(plan);
   return summarize(
     tallies,
     {
@@ -395,43 +292,119 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
       threads,
       maxPieces,
     },
-    t0,
-    cpu0,
+    startedAt,
+    startedCpu,
   );
 }
 
-/**
- * TetrisAI.create's options for a run's AI: under goal 'versus' only the versus search's (the survival policy's are
- * refused there), else the survival policy's with the run's table and preview table.
- */
-export function aiCreateOptions(
-  o: GameAIOptions,
-  {
+/** A run's plan: its options checked, with their defaults (prepareGames). */
+type GamePlan = ReturnType<typeof prepareGames>;
+
+/** The games' tallies, and the clock and CPU time when play began: once the AI (or every worker's AI) is made, so
+ * pieces per second measure play, not setup. */
+interface PlayedGames {
+  tallies: GameTally[];
+  startedAt: number;
+  startedCpu: number | null;
+}
+
+/** The run's games on `threads` worker threads (./play-threads.ts). */
+async function playOnWorkers(plan: GamePlan, threads: number): Promise<PlayedGames> {
+  const { opts, facts, games, firstGame, policy, signal, onProgress, onGame, report, versus } = plan;
+  // The versus search has no stack mode: no table, no search image.
+  const table = versus
+    ? null
+    : opts.table === undefined || opts.table === 'small'
+      ? await defaultGameTable(facts.ruleSet, signal, report, opts.table)
+      : opts.table;
+  return playOnThreads({
+    aiOptions: plan.aiOptions,
+    settings: plan.settings,
     table,
-    previewTable,
+    previewTable: policy === 'fullBoardOnly' ? undefined : opts.previewTable,
+    firstGame,
+    games,
+    threads,
     signal,
-    onProgress,
-  }: Pick<TetrisAIOptions, 'table' | 'previewTable' | 'signal' | 'onProgress'> = {},
-): TetrisAIOptions {
-  if (o.goal === 'versus')
-    return { rules: o.rules, goal: 'versus', versus: o.versus, lookahead: o.lookahead, signal, onProgress };
-  return {
-    rules: o.rules,
-    lookahead: o.lookahead,
-    randomizer: o.randomizer,
-    well: o.well,
-    policy: o.policy,
-    recover: o.recover,
-    stackRoom: o.stackRoom,
-    holdPlies: o.holdPlies,
-    table,
-    previewTable: o.policy === 'fullBoardOnly' ? undefined : previewTable,
-    strength: o.strength,
-    seed: o.seed,
-    playOuts: o.playOuts,
-    signal,
-    onProgress,
-  };
+    onSetupProgress: report,
+    onProgress:
+      (onProgress || onGame || report) &&
+      ((startedAt) => {
+        report?.({ stage: 'ready', fraction: 1 });
+        const progress = onProgress && progressSum(onProgress, startedAt);
+        return (slot, current, finished) => {
+          if (finished) onGame?.(finished);
+          progress?.(slot, current, finished);
+        };
+      }),
+  });
+}
+
+/** The run's games one after the other on this thread, with the given ai or one made for them. */
+async function playOnThisThread(plan: GamePlan): Promise<PlayedGames> {
+  const { opts, games, firstGame, signal, onProgress, onGame, report, aiOptions, settings } = plan;
+  const ai =
+    opts.ai ??
+    (await TetrisAI.create(
+      aiCreateOptions(aiOptions, {
+        table: opts.table,
+        previewTable: opts.previewTable,
+        signal,
+        onProgress: opts.onSetupProgress,
+      }),
+    ));
+  if (opts.ai) report?.({ stage: 'ready', fraction: 1 });
+  checkSameGames(ai, plan);
+  const startedAt = performance.now();
+  const startedCpu = cpuSeconds();
+  const progress = onProgress && progressSum(onProgress, startedAt);
+  // One clock over all the games: many short games give the event loop (an abort) a turn as one long game does.
+  const due = sliceClock(YIELD_EVERY_MS);
+  const tallies: GameTally[] = [];
+  for (let g = firstGame; g < firstGame + games; g++) {
+    const tally = await playOneGame(ai, g, settings, {
+      signal,
+      due,
+      onPieces: progress && ((p) => progress(0, p)),
+    });
+    progress?.(0, null, tally);
+    onGame?.(tally);
+    tallies.push(tally);
+  }
+  return { tallies, startedAt, startedCpu };
+}
+
+/** Refuses an ai that plays other games than the plan's: other rules or time, lookahead, policy or goal, or, where
+ * the run names them, other hold plies, strength or play-outs. */
+function checkSameGames(ai: TetrisAI, plan: GamePlan): void {
+  const { opts, facts, lookahead, policy, goal, versus, aiOptions } = plan;
+  if (
+    ai.rules.name !== facts.name ||
+    JSON.stringify(ai.rules.ruleSet) !== JSON.stringify(facts.ruleSet) ||
+    ai.lookahead !== lookahead ||
+    ai.policy !== policy ||
+    ai.goal !== goal
+  ) {
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}, goal ${ai.goal}); these games ask for ${facts.name} at ${lookahead} (${policy}, goal ${goal})${isTimed(facts.ruleSet) ? ' with the same time' : ''}`,
+    );
+  }
+  if (opts.holdPlies !== undefined && !versus && ai.holdPlies !== aiOptions.holdPlies)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `the given ai holds at holdPlies '${ai.holdPlies}'; these games ask for '${aiOptions.holdPlies}'`,
+    );
+  if (opts.strength !== undefined && ai.strength !== aiOptions.strength)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `the given ai plays at strength ${ai.strength}; these games ask for ${aiOptions.strength}`,
+    );
+  if (opts.playOuts !== undefined && ai.playOuts !== aiOptions.playOuts)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `the given ai plays ${ai.playOuts ? 'with' : 'without'} play-outs; these games ask for ${aiOptions.playOuts ? 'them' : 'none'}`,
+    );
 }
 
 /** playGame's default: every core where shared memory exists (Node), else 1. */
@@ -470,186 +443,6 @@ export function progressSum(
   };
 }
 
-/** One turn of a game as playOneGame's onTurn hook sees it (the diagnostic benches: bench/replay.ts). */
-export interface PlayedTurn {
-  /** Pieces placed in this game before this turn. */
-  n: number;
-  /** The board before the move and after it (copies of the bit rows, bottom first); after is before on a top-out. */
-  before: Uint32Array;
-  after: Uint32Array;
-  current: Piece;
-  queue: readonly Piece[];
-  hold: Piece | null;
-  /** The versus counters before the move (nextMove's combo and backToBack; its attack counts from them). */
-  combo: number;
-  backToBack: number;
-  /** The AI's move; null when it has none (a top-out). */
-  move: GameMove | null;
-  /** Rows the move cleared. */
-  lines: number;
-  /** In an NES game (a timed rule set): the level the turn is played at and the game's LINES counter before the
-   * move, as the AI was told them (nextMove's `level` and `lines`); undefined in other games. */
-  nes?: { level: number; lines: number };
-}
-
-/**
- * The randomizer that deals game `game` of a seed's games (playOneGame's pieces): seeded with streamSeed(seed, game,
- * 0) and nothing else, so a script can deal another player the same games.
- */
-export function gameRandomizer(randomizer: RandomizerName, seed: number, game: number): Randomizer {
-  return createRandomizer(randomizer, { seed: streamSeed(seed, game, 0) });
-}
-
-/**
- * Plays game `game` of the seed's sequence with this AI: its pieces come from gameRandomizer and nothing else, so any thread playing it plays the same game. `onTurn` (diagnostics)
- * sees every turn; the boards are copied for it only when it is given. The game gives the event loop a turn (and
- * looks at `signal`) whenever `due` says so (a sliceClock of YIELD_EVERY_MS): a caller playing many games passes one
- * clock to all of them, since a game of a few pieces may end before its own clock is due.
- */
-export async function playOneGame(
-  ai: TetrisAI,
-  game: number,
-  settings: GameSettings,
-  hooks: {
-    signal?: AbortSignal;
-    due?: () => boolean;
-    onPieces?: (p: GameUnderWay) => void;
-    onTurn?: (turn: PlayedTurn) => void;
-  } = {},
-): Promise<GameTally> {
-  const { lookahead, hold, maxPieces } = settings;
-  const width = ai.width;
-  const visible = ai.rules.visibleHeight;
-  const useNext = ai.randomizer !== undefined;
-  const rng = gameRandomizer(settings.randomizer, settings.seed, game);
-  const tally: GameTally = {
-    game,
-    pieces: 0,
-    lines: 0,
-    clears: [0, 0, 0, 0],
-    topOut: false,
-    stackPieces: 0,
-    holesMade: 0,
-  };
-  // The versus counters the AI is told each turn, and the garbage fed to this game.
-  const count = new VersusCount(ai.rules.ruleSet);
-  const feed = settings.garbage ? new GarbageFeed(settings.garbage, settings.seed, game, width) : null;
-  // stream = the pieces dealt and not yet placed: the current one and the queue, so the randomizer's
-  // distribution() is exactly the chance of the piece after the queue.
-  const stream: Piece[] = [];
-  // The simulator's board, locked into in place. The AI reads it as a board of `height` rows (nextMove's reading of
-  // the visible field): the rows above it are empty whenever the AI is asked, since a cell there ends the game.
-  const rows = new Uint32Array(WORK_ROWS);
-  const height = Math.max(visible, MIN_FIELD_HEIGHT);
-  const chances = useNext ? new Float64Array(PIECE_COUNT) : undefined;
-  const ruleSet = ai.rules.ruleSet;
-  const revealChances =
-    useNext && lookahead > 0 && !hold && isTimed(ruleSet) && ruleSet.reaction > 0
-      ? new Float64Array(PIECE_COUNT)
-      : undefined;
-  let holdPiece: Piece | null = null;
-  let holes = 0;
-  // an NES game (a timed rule set): its level, lines and score
-  const nesTally =
-    settings.maxLevel === undefined
-      ? null
-      : new NesGameTally(new NesGame({ rules: ai.rules.ruleSet, maxLevel: settings.maxLevel }));
-  const nes = nesTally?.game;
-  const due = hooks.due ?? sliceClock(YIELD_EVERY_MS);
-  while (tally.pieces < maxPieces) {
-    // Every piece: a move of the recover mode's search can take milliseconds, so a check every 16 pieces was late.
-    if (due()) {
-      // Give the event loop a turn, so an abort (Ctrl-C) or a timer can arrive while the games run.
-      await yieldToEventLoop();
-      hooks.onPieces?.({ pieces: tally.pieces, lines: tally.lines });
-    }
-    if (hooks.signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
-    while (stream.length < lookahead + 1) {
-      // the chances of the piece about to join the queue, for the reaction (Turn.revealChances)
-      if (revealChances && stream.length === lookahead) rng.distribution(revealChances);
-      stream.push(rng.next() as Piece);
-    }
-    const current = stream[0];
-    const queue = stream.slice(1);
-    const next = chances && rng.distribution(chances);
-    const held = hold ? holdPiece : null;
-    const incoming = feed ? feed.before(tally.pieces) : NO_GARBAGE;
-    const versus = { combo: count.combo, backToBack: count.backToBack, incoming };
-    const move = ai.playTurn({
-      rows,
-      height,
-      current,
-      queue,
-      hold: held,
-      canHold: hold,
-      next,
-      level: nes?.level,
-      // the game's LINES counter, as a game's own loop gives nextMove's state (GameState.lines)
-      lines: nes?.lines,
-      revealChances,
-      versus,
-    });
-    const seen = hooks.onTurn && {
-      n: tally.pieces,
-      before: rows.slice(),
-      current,
-      queue,
-      hold: held,
-      combo: versus.combo,
-      backToBack: versus.backToBack,
-      move,
-      ...(nes && { nes: { level: nes.level, lines: nes.lines } }),
-    };
-    if (!move) {
-      if (seen) hooks.onTurn?.({ ...seen, after: seen.before, lines: 0 });
-      tally.topOut = true;
-      break;
-    }
-    const expected = !move.hold ? current : (holdPiece ?? queue[0]);
-    if (move.piece !== expected || (move.hold && !hold)) {
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        `the AI placed ${move.piece}${move.hold ? ' after hold' : ''}; the turn allows ${expected}`,
-      );
-    }
-    if (move.hold) {
-      if (holdPiece === null) stream.shift(); // the box was empty: the first queue piece comes out too
-      holdPiece = current;
-    }
-    stream.shift();
-    const filled = rowsFilled(rows, width, move.cells);
-    const perfectClear = filled > 0 && clearsBoard(rows, width, move.cells);
-    const lines = placeChecked(rows, width, move.cells);
-    const attack = count.lock(lines, move.spin, perfectClear);
-    // garbage pushed over the rows the board keeps ends the game; so does a cell over the field (below)
-    const buried = feed?.after(attack, lines, rows, width, rows.length) === true;
-    if (seen) hooks.onTurn?.({ ...seen, after: rows.slice(), lines });
-    tally.pieces++;
-    if (move.mode === 'stack') tally.stackPieces++;
-    if (lines > 0) {
-      tally.lines += lines;
-      tally.clears[lines - 1]++;
-      nesTally?.countLines(lines);
-    }
-    const nowHoles = countHoles(rows, width);
-    if (nowHoles > holes) tally.holesMade += nowHoles - holes;
-    holes = nowHoles;
-    if (buried || !emptyFrom(rows, visible)) {
-      tally.topOut = true;
-      break;
-    }
-    if (nesTally?.clear(lines)) break;
-  }
-  if (nesTally) tally.nes = nesTally.finish(tally.topOut);
-  tally.versus = count.tally;
-  if (feed) {
-    tally.versus.garbageReceived = feed.received;
-    tally.versus.garbageCancelled = feed.cancelled;
-    tally.versus.garbageEntered = feed.entered;
-  }
-  return tally;
-}
-
 /**
  * A run's format: under a timed rule set, its time and the level cap (default NES_COMPETITION_MAX_LEVEL), checked
  * as an NES game's (start level at most 31, cap above it); null without time, where a cap is refused.
@@ -672,24 +465,4 @@ function gameFormat(ruleSet: RuleSet, maxLevel: unknown): GameFormat | null {
     timing: ruleSet.timing,
     maxLevel: cap as number | null,
   };
-}
-const NO_GARBAGE: readonly GarbageEntry[] = Object.freeze([]);
-
-/** Locks the cells in place (returns the lines cleared), refusing any that is filled or off the board: the
- * simulator never trusts a move. */
-function placeChecked(rows: Uint32Array, width: number, cells: readonly (readonly [number, number])[]): number {
-  if (cells.length !== 4) throw new StackRankError('BAD_ARGUMENT', `a move must have 4 cells; got ${cells.length}`);
-  for (const [x, y] of cells) {
-    if (!(x >= 0 && x < width && y >= 0 && y < rows.length) || (rows[y] >> x) & 1) {
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        `the AI's move puts a cell on [${x}, ${y}], which is filled or off the board`,
-      );
-    }
-  }
-  for (let i = 0; i < cells.length; i++)
-    for (let j = 0; j < i; j++)
-      if (cells[i][0] === cells[j][0] && cells[i][1] === cells[j][1])
-        throw new StackRankError('BAD_ARGUMENT', `the AI's move puts two cells on [${cells[i][0]}, ${cells[i][1]}]`);
-  return lockInPlace(rows, width, cells);
 }

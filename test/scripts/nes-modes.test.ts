@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { boardKind, emptyTallies, tallyGame } from '../../bench/nes-modes-tally.js';
 import type { Piece } from '../../src/pieces.js';
-import type { PlayedTurn } from '../../src/tetris-ai/play.js';
+import type { PlayedTurn } from '../../src/tetris-ai/game-simulator.js';
 
 const WIDTH = 10;
 /** A board from its rows, bottom first (bit x is column x). */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { TetrisAI } from '../../src/tetris-ai/ai.js';
-import { playOneGame } from '../../src/tetris-ai/play.js';
+import { playOneGame } from '../../src/tetris-ai/game-simulator.js';
 import { runCli } from '../helpers/cli.js';
 import { runBenchScript } from '../helpers/bench-script.js';
 

@@ -6,14 +6,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TetrisAI } from '../../src/tetris-ai/ai.js';
 import { lockCells } from '../../src/tetris-ai/grid.js';
-import {
-  type PlayGameOptions,
-  type PlayedTurn,
-  aiCreateOptions,
-  playGame,
-  playOneGame,
-  prepareGames,
-} from '../../src/tetris-ai/play.js';
+import { type PlayGameOptions, playGame, prepareGames } from '../../src/tetris-ai/play.js';
+import { aiCreateOptions } from '../../src/tetris-ai/play-types.js';
+import { type PlayedTurn, playOneGame } from '../../src/tetris-ai/game-simulator.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { RULE_SETS } from '../../src/rules/rule-sets.js';
 import { StackRankError } from '../../src/errors.js';

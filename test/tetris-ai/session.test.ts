@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TetrisAI } from '../../src/tetris-ai/ai.js';
-import { playOneGame, type PlayedTurn } from '../../src/tetris-ai/play.js';
+import { playOneGame, type PlayedTurn } from '../../src/tetris-ai/game-simulator.js';
 import type { Piece } from '../../src/pieces.js';
 import { createRandomizer, type RandomizerName } from '../../src/randomizers/index.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
