@@ -364,21 +364,15 @@ export class StackingEngine {
     const cfg = kernel.alloc(CFG_WORDS * 4);
     owned.blocks.push({ ptr: cfg, bytes: CFG_WORDS * 4 });
     const words = new Int32Array(memory.buffer, cfg, CFG_WORDS);
-    words[CFG_WIDTH] = table.width;
-    words[CFG_MAX_STEP] = table.maxStep;
-    words[CFG_BOARD_HEIGHT] = stacking.boardHeight;
-    words[CFG_TETRIS_THRESHOLD] = stacking.tetrisThreshold;
-    words[CFG_EXCESS_FIRST] = stacking.steep === 'excessFirst' ? 1 : 0;
-    words[CFG_TABLE] = tablePtr;
-    words[CFG_PLACEMENTS] = recordsPtr;
-    words[CFG_PIECE_START] = startPtr;
-    words[CFG_TETRIS_MODE] = stacking.tetris === 'choice' ? TETRIS_MODE_CHOICE : TETRIS_MODE_FORCED;
-    words[CFG_STRATEGY] = [STRATEGY_RANK, STRATEGY_EXPECT, STRATEGY_EXPECT2][unknownPieces];
-    words[CFG_PIECE_MAX] = rowsPtr;
-    words[CFG_ROWS_FOLD] = image.foldPtr;
-    words[CFG_FIT] = fitPtr;
-    words[CFG_STEPS] = stepsPtr;
-    words[CFG_COLLAPSE] = stacking.steep === 'collapse' ? 1 : 0;
+    writeConfig(words, table, stacking, unknownPieces, {
+      table: tablePtr,
+      placements: recordsPtr,
+      pieceStart: startPtr,
+      leafRows: rowsPtr,
+      rowsFold: image.foldPtr,
+      fit: fitPtr,
+      steps: stepsPtr,
+    });
     if (well) {
       const { window, factor } = well;
       [words[CFG_WELL_WINDOW]] = constantBlocks(image, window, () => [window.reached]);
@@ -525,4 +519,40 @@ async function checkedBlockedWell(
     onFraction: report && ((fraction) => report({ stage: 'reach', fraction })),
   });
   return { window, factor };
+}
+
+/** Where the search image holds what the kernel reads: the table, the placement records and the leaf rows. */
+interface ConfigPointers {
+  table: number;
+  placements: number;
+  pieceStart: number;
+  leafRows: number;
+  rowsFold: number;
+  fit: number;
+  steps: number;
+}
+
+/** The engine's config words (assembly/search/layout.ts) for the table's shape, the stacking rules and strategy. */
+function writeConfig(
+  words: Int32Array,
+  table: RankTable,
+  stacking: StackingSettings,
+  unknownPieces: UnknownPieces,
+  at: ConfigPointers,
+): void {
+  words[CFG_WIDTH] = table.width;
+  words[CFG_MAX_STEP] = table.maxStep;
+  words[CFG_BOARD_HEIGHT] = stacking.boardHeight;
+  words[CFG_TETRIS_THRESHOLD] = stacking.tetrisThreshold;
+  words[CFG_EXCESS_FIRST] = stacking.steep === 'excessFirst' ? 1 : 0;
+  words[CFG_TABLE] = at.table;
+  words[CFG_PLACEMENTS] = at.placements;
+  words[CFG_PIECE_START] = at.pieceStart;
+  words[CFG_TETRIS_MODE] = stacking.tetris === 'choice' ? TETRIS_MODE_CHOICE : TETRIS_MODE_FORCED;
+  words[CFG_STRATEGY] = [STRATEGY_RANK, STRATEGY_EXPECT, STRATEGY_EXPECT2][unknownPieces];
+  words[CFG_PIECE_MAX] = at.leafRows;
+  words[CFG_ROWS_FOLD] = at.rowsFold;
+  words[CFG_FIT] = at.fit;
+  words[CFG_STEPS] = at.steps;
+  words[CFG_COLLAPSE] = stacking.steep === 'collapse' ? 1 : 0;
 }
