@@ -249,14 +249,7 @@ export async function runOnWorkers<R, P = never>(pool: {
       pool.onDone?.(slot, m.result);
       if (results.length === pool.count) settle.resolve();
       else give(slot);
-    } else if (m.type === 'error') {
-      // An input error found while playing (a move refused) keeps its code; anything else is a crash.
-      fail(
-        m.code && m.code !== 'WORKER_FAILED'
-          ? new StackRankError(m.code as never, m.message)
-          : new StackRankError('WORKER_FAILED', `a ${pool.what} worker failed: ${m.message}`),
-      );
-    }
+    } else if (m.type === 'error') fail(workerFailure(m, pool.what));
   };
   try {
     for (let slot = 0; slot < threads; slot++) {
@@ -303,24 +296,43 @@ export async function runOnWorkers<R, P = never>(pool: {
     pool.signal?.removeEventListener('abort', onAbort);
     // Settled either way: every worker is gone before the run returns or throws.
     failure ??= new StackRankError('ABORTED', `the ${pool.what}s are over`);
-    if (pool.close)
-      await Promise.all(
-        workers.map(
-          (w, slot) =>
-            new Promise<void>((resolve) => {
-              if (exited.has(slot)) return resolve();
-              const timer = setTimeout(resolve, CLOSE_GRACE_MS);
-              closed[slot] = () => {
-                clearTimeout(timer);
-                resolve();
-              };
-              w.once('exit', closed[slot]);
-              w.postMessage({ type: 'close' } satisfies WorkerClose);
-            }),
-        ),
-      );
+    if (pool.close) await closeGracefully(workers, exited, closed);
     await Promise.all(workers.map((w) => w.terminate()));
   }
+}
+
+/** A worker's error reply as the run's error: an input error found while playing (a move refused) keeps its code;
+ * anything else is a crash. */
+function workerFailure(m: { code?: string; message: string }, what: string): StackRankError {
+  return m.code && m.code !== 'WORKER_FAILED'
+    ? new StackRankError(m.code as never, m.message)
+    : new StackRankError('WORKER_FAILED', `a ${what} worker failed: ${m.message}`);
+}
+
+/**
+ * Asks every worker still running to let its own resources go (serveJobs' `close`), and waits until each has
+ * answered `closed` (its slot in `closed` is called) or exited, or CLOSE_GRACE_MS has passed.
+ */
+function closeGracefully(
+  workers: readonly { once(event: 'exit', listener: () => void): unknown; postMessage(m: unknown): void }[],
+  exited: ReadonlySet<number>,
+  closed: (() => void)[],
+): Promise<unknown> {
+  return Promise.all(
+    workers.map(
+      (w, slot) =>
+        new Promise<void>((resolve) => {
+          if (exited.has(slot)) return resolve();
+          const timer = setTimeout(resolve, CLOSE_GRACE_MS);
+          closed[slot] = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+          w.once('exit', closed[slot]);
+          w.postMessage({ type: 'close' } satisfies WorkerClose);
+        }),
+    ),
+  );
 }
 
 /**
