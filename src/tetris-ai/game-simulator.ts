@@ -55,10 +55,11 @@ export function gameRandomizer(randomizer: RandomizerName, seed: number, game: n
 }
 
 /**
- * Plays game `game` of the seed's sequence with this AI: its pieces come from gameRandomizer and nothing else, so any thread playing it plays the same game. `onTurn` (diagnostics)
- * sees every turn; the boards are copied for it only when it is given. The game gives the event loop a turn (and
- * looks at `signal`) whenever `due` says so (a sliceClock of YIELD_EVERY_MS): a caller playing many games passes one
- * clock to all of them, since a game of a few pieces may end before its own clock is due.
+ * Plays game `game` of the seed's sequence with this AI: its pieces come from gameRandomizer and nothing else, so
+ * any thread playing it plays the same game. `onTurn` (diagnostics) sees every turn; the boards are copied for it
+ * only when it is given. The game gives the event loop a turn (and looks at `signal`) whenever `due` says so (a
+ * sliceClock of YIELD_EVERY_MS): a caller playing many games passes one clock to all of them, since a game of a few
+ * pieces may end before its own clock is due.
  */
 export async function playOneGame(
   ai: TetrisAI,
@@ -75,7 +76,7 @@ export async function playOneGame(
   const { tally } = sim;
   const due = hooks.due ?? sliceClock(YIELD_EVERY_MS);
   while (tally.pieces < settings.maxPieces) {
-    // Every piece: a move of the recover mode's search can take milliseconds, so a check every 16 pieces was late.
+    // Asked every piece: one move of recover mode's search can take milliseconds.
     if (due()) {
       // Give the event loop a turn, so an abort (Ctrl-C) or a timer can arrive while the games run.
       await yieldToEventLoop();
