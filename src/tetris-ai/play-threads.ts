@@ -16,7 +16,7 @@ import type { AttachedSearch, StackTable } from './ai.js';
 import type { TetrisAIOptions } from './ai-options.js';
 import { stackSearchSetup } from './policy.js';
 import { cpuSeconds } from '../threads.js';
-import type { GameAIOptions, GameSettings, GameTally, GameUnderWay } from './play-types.js';
+import type { GameAIOptions, GameSettings, GameTally, GameUnderWay, PlayedGames } from './play-types.js';
 import { ruleFacts } from './rules-adapter.js';
 import { checkStrength, strengthProfile, weakerRoom } from './strength.js';
 import { nodeWorkerEntry } from './worker-entry.js';
@@ -134,9 +134,7 @@ export function attachSearch({ parts, iterations }: WorkerEngine): AttachedSearc
   return { engine, table };
 }
 
-export async function playOnThreads(
-  run: Run,
-): Promise<{ tallies: GameTally[]; startedAt: number; startedCpu: number | null }> {
+export async function playOnThreads(run: Run): Promise<PlayedGames> {
   if (!inNode) throw new StackRankError('BAD_ARGUMENT', 'playGame runs on worker threads only in Node; use threads: 1');
   // One engine per worker, made here. Released once every worker is gone.
   const owners: StackingEngine[] = [];

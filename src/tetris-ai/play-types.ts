@@ -27,6 +27,14 @@ export interface GameTally {
   versus?: VersusTally;
 }
 
+/** A run's games played: their tallies, and the clock and CPU time when play began, once the AI (or every worker's
+ * AI) was made, so pieces per second measure play, not setup. */
+export interface PlayedGames {
+  tallies: GameTally[];
+  startedAt: number;
+  startedCpu: number | null;
+}
+
 /** The options a game needs besides the AI (plain data: posted to workers as is). */
 export interface GameSettings {
   randomizer: RandomizerName;

@@ -43,6 +43,7 @@ import {
   type GameSettings,
   type GameTally,
   type GameUnderWay,
+  type PlayedGames,
 } from './play-types.js';
 import { defaultGameRandomizer, ruleFacts } from './rules-adapter.js';
 import { checkGarbageSchedule, type GarbageSchedule } from './versus-play.js';
@@ -299,14 +300,6 @@ export async function playGame(options: PlayGameOptions = {}): Promise<PlayGameR
 
 /** A run's plan: its options checked, with their defaults (prepareGames). */
 type GamePlan = ReturnType<typeof prepareGames>;
-
-/** The games' tallies, and the clock and CPU time when play began: once the AI (or every worker's AI) is made, so
- * pieces per second measure play, not setup. */
-interface PlayedGames {
-  tallies: GameTally[];
-  startedAt: number;
-  startedCpu: number | null;
-}
 
 /** The run's games on `threads` worker threads (./play-threads.ts). */
 async function playOnWorkers(plan: GamePlan, threads: number): Promise<PlayedGames> {
