@@ -33,7 +33,8 @@ import {
 } from './files.js';
 import { startWriting, type CliIO } from './io.js';
 import { THREADS, randomizerOption, seedOption } from './options.js';
-import { RUN_OPTIONS, runParams, startRun, type ExpectedMeta, type RunFile } from './run-files.js';
+import { RUN_OPTIONS, runParams, type ExpectedMeta, type RunFile } from './run-files.js';
+import { startRun } from './run-recorder.js';
 import { defineCommand, defineOptions, flagName, type OptionValues } from './spec.js';
 
 /**

@@ -35,15 +35,8 @@ import {
   recordedLeaf,
   type LeafName,
 } from './leaf.js';
-import {
-  RUN_OPTIONS,
-  runParams,
-  runRecorded,
-  startRun,
-  tableIdentity,
-  type ExpectedMeta,
-  type RunFile,
-} from './run-files.js';
+import { RUN_OPTIONS, runParams, runRecorded, tableIdentity, type ExpectedMeta, type RunFile } from './run-files.js';
+import { startRun } from './run-recorder.js';
 import { MAX_THREADS } from '../threads.js';
 import {
   RULE_SETS_WITH_HOLD,

@@ -17,15 +17,8 @@ import { gameMeta, partResult, playResuming, runMeta } from './game.js';
 import type { CliIO } from './io.js';
 import { TABLE_SOURCE, THREADS, TIMELINE, checkTimelineOption, lookaheadOption, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
-import {
-  RUN_OPTIONS,
-  runParams,
-  runRecorded,
-  startRun,
-  tableIdentity,
-  type ExpectedMeta,
-  type RunFile,
-} from './run-files.js';
+import { RUN_OPTIONS, runParams, runRecorded, tableIdentity, type ExpectedMeta, type RunFile } from './run-files.js';
+import { startRun } from './run-recorder.js';
 import { defineCommand } from './spec.js';
 import { loadTableForCli } from './table-source.js';
 

@@ -25,15 +25,8 @@ import type { CliIO } from './io.js';
 import { LEAF_OPTIONS, checkLeafOptions, checkLeafTable, leafOfParams, loadLeafValues, recordedLeaf } from './leaf.js';
 import { THREADS, TABLE_SOURCE, randomizerOption, seedOption } from './options.js';
 import { formatDuration } from './progress.js';
-import {
-  RUN_OPTIONS,
-  runParams,
-  runRecorded,
-  startRun,
-  tableIdentity,
-  type ExpectedMeta,
-  type RunFile,
-} from './run-files.js';
+import { RUN_OPTIONS, runParams, runRecorded, tableIdentity, type ExpectedMeta, type RunFile } from './run-files.js';
+import { startRun } from './run-recorder.js';
 import { defineCommand, defineOptions, type OptionValues } from './spec.js';
 import { loadTableForCli } from './table-source.js';
 
