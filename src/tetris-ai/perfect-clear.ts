@@ -18,7 +18,7 @@
 import { popcount } from '../board-rows.js';
 import { PIECES, type Piece } from '../pieces.js';
 import { pieceGeometry } from '../rules/geometry.js';
-import { ROTATION_SYSTEMS } from '../rules/rotation-systems.js';
+import { ROTATION_SYSTEMS, type RotationSystem } from '../rules/rotation-systems.js';
 import type { Cell } from '../rules/types.js';
 import { LANDINGS_WORDS, reachableLandings, type GameRuleFacts } from './rules-adapter.js';
 
@@ -157,53 +157,60 @@ class FailedSet {
 
 const FAILED = new FailedSet();
 
-/** Per rotation system, per piece: the rotation states whose cells differ in shape from every earlier state's. */
-const DISTINCT = new Map<string, number[][]>();
-function distinctStates(system: string, shapes: readonly (readonly (readonly Cell[])[])[]): number[][] {
-  let d = DISTINCT.get(system);
-  if (!d) {
-    d = shapes.map((states) => {
-      const seen = new Set<string>();
-      const keep: number[] = [];
-      states.forEach((cells, state) => {
-        const mx = Math.min(...cells.map((c) => c[0]));
-        const my = Math.min(...cells.map((c) => c[1]));
-        const shape = cells
-          .map(([x, y]) => (y - my) * 8 + (x - mx))
-          .sort((a, b) => a - b)
-          .join();
-        if (!seen.has(shape)) seen.add(shape), keep.push(state);
-      });
-      return keep;
-    });
-    DISTINCT.set(system, d);
-  }
-  return d;
+type PieceCells = readonly (readonly (readonly Cell[])[])[];
+
+/** A rotation system's pieces as the finder reads them: per piece and rotation state its cells, the states whose
+ * cells differ in shape from every earlier state's, and each state's row masks (shapeRowMasks). */
+interface PieceShapes {
+  cells: PieceCells;
+  distinct: number[][];
+  rowMasks: number[][][];
 }
 
-const ROW_MASKS = new Map<string, number[][][]>();
-
-/**
- * Per piece and rotation state of a rotation system: the lowest dx and dy of its cells, then per row from the lowest
- * its cells as a mask from the lowest dx (made once per system).
- */
-function shapeRowMasks(system: string, shapes: readonly (readonly (readonly Cell[])[])[]): number[][][] {
-  let masks = ROW_MASKS.get(system);
-  if (!masks) {
-    masks = shapes.map((states) =>
-      states.map((cells) => {
-        const dx0 = Math.min(...cells.map((c) => c[0]));
-        const dy0 = Math.min(...cells.map((c) => c[1]));
-        const dy1 = Math.max(...cells.map((c) => c[1]));
-        const m = [dx0, dy0];
-        for (let dy = dy0; dy <= dy1; dy++)
-          m.push(cells.reduce((a, [cx, cy]) => (cy === dy ? a | (1 << (cx - dx0)) : a), 0));
-        return m;
-      }),
-    );
-    ROW_MASKS.set(system, masks);
+/** Made once per rotation system. */
+const SHAPES = new Map<string, PieceShapes>();
+function pieceShapes(system: RotationSystem): PieceShapes {
+  let shapes = SHAPES.get(system.name);
+  if (!shapes) {
+    const cells = PIECES.map((_, pid) => pieceGeometry(system, pid).cells);
+    shapes = { cells, distinct: distinctStates(cells), rowMasks: shapeRowMasks(cells) };
+    SHAPES.set(system.name, shapes);
   }
-  return masks;
+  return shapes;
+}
+
+/** Per piece: the rotation states whose cells differ in shape from every earlier state's. */
+function distinctStates(shapes: PieceCells): number[][] {
+  return shapes.map((states) => {
+    const seen = new Set<string>();
+    const keep: number[] = [];
+    states.forEach((cells, state) => {
+      const mx = Math.min(...cells.map((c) => c[0]));
+      const my = Math.min(...cells.map((c) => c[1]));
+      const shape = cells
+        .map(([x, y]) => (y - my) * 8 + (x - mx))
+        .sort((a, b) => a - b)
+        .join();
+      if (!seen.has(shape)) seen.add(shape), keep.push(state);
+    });
+    return keep;
+  });
+}
+
+/** Per piece and rotation state: the lowest dx and dy of its cells, then per row from the lowest its cells as a
+ * mask from the lowest dx. */
+function shapeRowMasks(shapes: PieceCells): number[][][] {
+  return shapes.map((states) =>
+    states.map((cells) => {
+      const dx0 = Math.min(...cells.map((c) => c[0]));
+      const dy0 = Math.min(...cells.map((c) => c[1]));
+      const dy1 = Math.max(...cells.map((c) => c[1]));
+      const m = [dx0, dy0];
+      for (let dy = dy0; dy <= dy1; dy++)
+        m.push(cells.reduce((a, [cx, cy]) => (cy === dy ? a | (1 << (cx - dx0)) : a), 0));
+      return m;
+    }),
+  );
 }
 
 /** Whether no filled cell of the box's `limit` rows stands over an empty one: then every reachable placement is a
@@ -271,10 +278,7 @@ export function findPerfectClear(q: PerfectClearQuery): PerfectClearResult {
   const seq = [q.current, ...q.queue].slice(0, MAX_STEPS - 1);
   const pids = seq.map((p) => PIECES.indexOf(p));
   const n = pids.length;
-  const system = ROTATION_SYSTEMS[rules.ruleSet.rotationSystem];
-  const shapes = PIECES.map((_, pid) => pieceGeometry(system, pid).cells);
-  const distinct = distinctStates(system.name, shapes);
-  const rowMasks = shapeRowMasks(system.name, shapes);
+  const { cells: shapes, distinct, rowMasks } = pieceShapes(ROTATION_SYSTEMS[rules.ruleSet.rotationSystem]);
   const tops = new Int32Array(width);
   const drops = (rows: Uint32Array, limit: number, pid: number, out: Int32Array) =>
     hardDrops(rows, width, limit, shapes[pid], distinct[pid], tops, out);
