@@ -300,11 +300,8 @@ export async function ranksU16(
     // too, let the optimised code in.
     const growing = (from: number): number[] =>
       [64, 32, 16, 8, 4, 2, 1].map((d) => from + Math.ceil((count - from) / d));
-    // Blocks per call of this thread: doubled while a call takes under a millisecond (too short to time), then set
-    // from the rate the threads took blocks at in the last call.
+    // Blocks per call of this thread (nextCallSize: from the rate the threads took blocks at in the last call).
     let step = CLAIM_BLOCKS;
-    const nextStep = (did: number, ms: number) =>
-      ms >= 1 ? Math.max(CLAIM_BLOCKS, Math.round((did / ms) * SLICE_MS)) : Math.min(2 * step, count);
     let workerIterations = 0;
     // The largest sum of an iteration is at most 7 * top; `ratio` predicts how close it comes (from the previous
     // iteration, with a margin) so the factor maps it to just under 65535. Should a sum still pass 65535 after
@@ -335,7 +332,7 @@ export async function ranksU16(
         const started = performance.now();
         kernel[fn as 'rankBlocksU16'](...(args as Parameters<RankKernel['rankBlocksU16']>));
         const done = Atomics.load(counter, 0);
-        step = nextStep(done - from, performance.now() - started);
+        step = nextCallSize(step, done - from, performance.now() - started, CLAIM_BLOCKS, count);
         if (done >= count) break;
         // Fractions only where this thread does all the work (the iteration's end is reported by the caller).
         if (threads === 1) report(k + done / count);
@@ -387,6 +384,15 @@ export async function ranksU16(
 }
 
 /**
+ * The work units of this thread's next kernel call, after a call of `size` units that did `did` in `ms`: doubled (up
+ * to `most`) while a call takes under a millisecond, too short to time, then as many as that rate does in about
+ * SLICE_MS (at least `least`), so the thread returns to the event loop every few milliseconds.
+ */
+function nextCallSize(size: number, did: number, ms: number, least: number, most: number): number {
+  return ms >= 1 ? Math.max(least, Math.round((did / ms) * SLICE_MS)) : Math.min(2 * size, most);
+}
+
+/**
  * ranksU16's last step for a mirrored plan: folds the values at `result` into `out` (the table file's layout), in
  * tiles of (middle step, inner right half). The workers of `pool` take the first tiles in calls of growing length
  * (the engine's baseline compiler again), this thread the rest in calls of about SLICE_MS each (at the rate of its
@@ -423,15 +429,14 @@ async function foldTiles(
       )
     : null;
   folding?.catch(() => {}); // awaited below
-  // Tiles per call: doubled while a call takes under a millisecond, then sized to about SLICE_MS.
+  // Tiles per call (nextCallSize).
   let tileStep = 1;
   for (let a = tiles - mine; a < tiles; ) {
     check();
     const b = Math.min(tiles, a + tileStep);
     const started = performance.now();
     kernel.foldU16(result, out, ...foldArgs, a, b);
-    const ms = performance.now() - started;
-    tileStep = ms >= 1 ? Math.max(1, Math.round(((b - a) / ms) * SLICE_MS)) : 2 * tileStep;
+    tileStep = nextCallSize(tileStep, b - a, performance.now() - started, 1, Number.POSITIVE_INFINITY);
     a = b;
     await yieldToEventLoop();
   }
