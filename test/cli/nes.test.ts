@@ -70,7 +70,13 @@ describe('stackrank bench nes', () => {
       endLevels: direct.nes!.endLevels,
       pieces: direct.pieces,
     });
-    expect(Object.keys(r.tetrisRateByBand)).toEqual(['≤18', '19–28', '29–38', '39+']);
+    expect(r.tetrisRateByBand['19–28']).toEqual(expect.any(Number));
+    expect(r.tetrisRateByBand).toEqual({
+      '≤18': null,
+      '19–28': direct.nes!.bands[1].tetrisRate,
+      '29–38': null,
+      '39+': null,
+    });
     // start 19 capped at 21: every point is scored at 19–28
     expect(r.scoreByBand).toEqual({ '≤18': 0, '19–28': r.averageScore, '29–38': 0, '39+': 0 });
     expect(r.piecesPerSecond).toBeGreaterThan(0);
@@ -109,6 +115,14 @@ describe('stackrank bench nes', () => {
       /average score by level band: ≤18 [\d,]+, 19–28 0, 29–38 0, 39\+ 0 \(before 19 [\d,]+, before 29/,
     );
     expect(run.out).toMatch(/games ended at level: 18: 2/);
+    // the games' own format, as the run file records it: one row a frame from 29 on, no cap
+    const out = join(await mkdtemp(join(tmpdir(), 'stackrank-cli-nes-none-')), 'run.json');
+    const json = await runCli([...base(), '--double-killscreen', '0', '--max-level', '0', '--json', '--out', out]);
+    expect(JSON.parse(json.out)).toMatchObject({ doubleKillscreen: null, maxLevel: null });
+    const format = JSON.parse(await readFile(out, 'utf8')).parts[0].meta.format;
+    expect(format.maxLevel).toBeNull();
+    expect(format.timing.gravity.at(-1)).toEqual({ frames: 1, rows: 1 });
+    expect(format.timing).toEqual(JSON.parse(JSON.stringify(nesFormat({ doubleKillscreen: null }).rules.timing)));
   }, 300_000);
 
   it('shards merge into the unsharded run', async () => {

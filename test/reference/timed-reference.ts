@@ -276,11 +276,23 @@ function spawnState(board: TimedRefBoard, piece: string): State {
   };
 }
 
-/** Every placement the piece locks in (cells inside the board), keyed by its sorted cells, with its fewest presses. */
+/** A token's shift and turn ('' for none). */
+function tokenParts(token: string): { shift: '' | 'L' | 'R'; turn: '' | 'A' | 'B' } {
+  const shift = token[0] === 'L' || token[0] === 'R' ? token[0] : '';
+  const turn = token.endsWith('A') ? 'A' : token.endsWith('B') ? 'B' : '';
+  return { shift, turn };
+}
+
+/**
+ * Every placement the piece locks in (cells inside the board), keyed by its sorted cells, with its fewest presses.
+ * `first`: frame tokens the player has already played (a committed move's first frames); only ways that play them
+ * are followed, and a lock among them counts for nothing.
+ */
 export function timedRefPlacements(
   board: TimedRefBoard,
   piece: string | number,
   rules: TimedRefRules,
+  first: readonly string[] = [],
 ): Map<string, TimedRefPlacement> {
   const letter = typeof piece === 'number' ? PIECE_LETTERS[piece] : piece;
   const out = new Map<string, TimedRefPlacement>();
@@ -289,12 +301,15 @@ export function timedRefPlacements(
   let states = new Map<string, { state: State; presses: number }>([[keyOf(start), { state: start, presses: 0 }]]);
   for (let f = 0; states.size > 0; f++) {
     const next = new Map<string, { state: State; presses: number }>();
+    const played = f < first.length ? tokenParts(first[f]) : null;
     for (const { state, presses } of states.values()) {
       for (const c of choices(rules, state, f)) {
         const step = frame(board, rules, state, c);
         if (!step) continue;
+        if (played && (step.shifted !== played.shift || step.turned !== played.turn)) continue;
         const cost = presses + step.presses;
         if (step.locked) {
+          if (played) continue;
           const cells = sortCells(cellsOf(board, step.locked));
           if (cells.some(([, y]) => y >= board.height)) continue;
           const key = JSON.stringify(cells);
@@ -329,8 +344,7 @@ export function timedRefReplay(
   let states = new Map<string, { state: State; presses: number }>([[keyOf(start), { state: start, presses: 0 }]]);
   for (let f = 0; f < tokens.length; f++) {
     const token = tokens[f];
-    const shift = token[0] === 'L' || token[0] === 'R' ? token[0] : '';
-    const turn = token.endsWith('A') ? 'A' : token.endsWith('B') ? 'B' : '';
+    const { shift, turn } = tokenParts(token);
     if (token !== '.' && token !== `${shift}${turn}`) return { error: `frame ${f}: no token ${token}` };
     const next = new Map<string, { state: State; presses: number }>();
     let lockedCells: XY[] | null = null;

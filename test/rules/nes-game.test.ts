@@ -15,7 +15,8 @@ import {
   nesLinesToLevelUp,
   rulesAtLevel,
 } from '../../src/rules/nes-game.js';
-import { MAX_LEVEL } from '../../src/rules/timing.js';
+import { MAX_LEVEL, gravityAt, nesTiming } from '../../src/rules/timing.js';
+import { refGravity } from '../reference/timed-reference.js';
 import { RULE_SETS } from '../../src/rules/rule-sets.js';
 
 const code = (f: () => unknown) => {
@@ -53,11 +54,19 @@ describe('levels', () => {
 
 describe("the lines to the next level-up from the level and the game's lines count", () => {
   it('are the same for every start level that puts a game at that level after those lines', () => {
-    // every game from every start level, line by line, to level 60, against the pair it shows
-    for (let start = 0; start <= 31; start++)
-      for (let lines = 0; nesLevel(start, lines) <= 60; lines++) {
-        const level = nesLevel(start, lines);
-        const left = linesToLevel(start, level + 1) - lines;
+    // every game from every start level, line by line, to level 60, against the pair it shows; the level-ups
+    // counted here from the rule as docs/rules.md states it (first at min(10 S + 10, max(100, 10 S - 50)) for
+    // S <= 25, at 200 for 26-31, then every 10 lines)
+    for (let start = 0; start <= 31; start++) {
+      let levelUpAt = start <= 25 ? Math.min(10 * start + 10, Math.max(100, 10 * start - 50)) : 200;
+      let level = start;
+      for (let lines = 0; level <= 60; lines++) {
+        if (lines === levelUpAt) {
+          level++;
+          levelUpAt += 10;
+          if (level > 60) break;
+        }
+        const left = levelUpAt - lines;
         if (nesLinesToLevelUp(level, lines) !== left)
           expect({ start, level, lines, got: nesLinesToLevelUp(level, lines) }).toEqual({
             start,
@@ -66,11 +75,14 @@ describe("the lines to the next level-up from the level and the game's lines cou
             got: left,
           });
       }
+    }
   });
 
   it('at hand-counted points: start 18 and start 29 at level 38, start 12 at 12 and 13', () => {
-    // start 18: 38 from 320, 39 at 330; start 29: 38 from 290, 39 at 300
+    // start 18: 38 from 320, 39 at 330; start 29 (first level-up at 200): 38 from 280, 39 at 290; start 28: 38
+    // from 290, 39 at 300
     expect([320, 324, 325, 329].map((n) => nesLinesToLevelUp(38, n))).toEqual([10, 6, 5, 1]);
+    expect([280, 285, 289].map((n) => nesLinesToLevelUp(38, n))).toEqual([10, 5, 1]);
     expect([290, 295, 299].map((n) => nesLinesToLevelUp(38, n))).toEqual([10, 5, 1]);
     // start 12: its first level-up at 100 lines (not the next multiple of 10), then every 10
     expect([0, 55, 99].map((n) => nesLinesToLevelUp(12, n))).toEqual([100, 45, 1]);
@@ -117,7 +129,7 @@ describe('a game by hand', () => {
     game.clear(2); // 134
     game.clear(3); // 137
     expect(game.score).toBe(32 * 22800 + 24000 + 100 * 20 + 300 * 20);
-    while (!game.end) game.clear(1);
+    for (let i = 0; i < 200 && !game.end; i++) game.clear(1);
     expect(game.lines).toBe(230);
     expect(game.level).toBe(29);
     expect(game.end).toBe('maxLevel');
@@ -130,6 +142,17 @@ describe('a game by hand', () => {
     expect(game.end).toBeNull();
     game.topOut();
     expect(game.end).toBe('topOut');
+    expect(code(() => game.clear(4))).toBe('BAD_ARGUMENT');
+    expect([game.end, game.lines, game.level]).toEqual(['topOut', 200, 30]);
+  });
+  it("each level's gravity is the reference's, with the double killscreen at 39, at 30 and never", () => {
+    for (const dks of [39, 30, null])
+      for (let level = 0; level <= MAX_LEVEL; level++)
+        expect({ dks, level, g: gravityAt(nesTiming(dks), level) }).toEqual({
+          dks,
+          level,
+          g: refGravity({ level, timeline: 'X.', doubleKillscreen: dks }),
+        });
   });
   it('the rule set of each level is made once and keeps the start rule set but its level', () => {
     const f = nesFormat({ timeline: 'X..' });
@@ -140,6 +163,8 @@ describe('a game by hand', () => {
   it('the format: double killscreen and cap checked', () => {
     expect(nesFormat().rules.timing!.gravity.at(-1)).toEqual({ frames: 1, rows: 2 });
     expect(nesFormat({ doubleKillscreen: null }).rules.timing!.gravity.at(-1)).toEqual({ frames: 1, rows: 1 });
+    expect(gravityAt(nesFormat().rules.timing!, 38)).toEqual({ frames: 1, rows: 1 });
+    expect(gravityAt(nesFormat().rules.timing!, 39)).toEqual({ frames: 1, rows: 2 });
     expect(code(() => nesFormat({ maxLevel: 18 }))).toBe('BAD_ARGUMENT');
     expect(code(() => nesFormat({ startLevel: 40 }))).toBe('BAD_ARGUMENT');
     expect(code(() => nesFormat({ timeline: 'XX' }))).toBe('BAD_RULES');

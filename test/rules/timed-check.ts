@@ -6,11 +6,13 @@
  */
 import { expect } from 'vitest';
 import { Board, RULE_SETS, reachablePlacements } from '../../src/rules/index.js';
+import { nesTiming } from '../../src/rules/timing.js';
 import { Rng } from '../../src/random.js';
 import { timedRefBoard, timedRefPlacements, timedRefReplay } from '../reference/timed-reference.js';
 import { randomBoard } from './random-boards.js';
 
-export const LEVELS = [18, 19, 29, 39] as const;
+/** The issue's four levels, then slow gravity (8 frames a row) and the last level of 2 and of 1 frame a row. */
+export const LEVELS = [18, 19, 29, 39, 8, 28, 38] as const;
 export const TIMELINES = ['X.', 'X..', 'X...', 'X....', 'X.....', 'das', 'dasCharged'] as const;
 
 /** Presses a tap timeline's tokens make (a shift with a turn is two). */
@@ -18,11 +20,21 @@ export function tapPresses(tokens: readonly string[]): number {
   return tokens.reduce((n, t) => n + (t === '.' ? 0 : t.length), 0);
 }
 
-/** Checks `boards` random boards (seeded) for one level and timeline; returns how many placements were checked. */
-export function checkTimedBoards(level: number, timeline: string, boards: number, seed: number): number {
+/**
+ * Checks `boards` random boards (seeded) for one level and timeline; returns how many placements were checked.
+ * `doubleKillscreen` other than the competition format's 39 (null: the 1989 game's one row a frame from 29 on) is
+ * given to both sides: the kernel through `nesTiming`, the reference as its own option.
+ */
+export function checkTimedBoards(
+  level: number,
+  timeline: string,
+  boards: number,
+  seed: number,
+  doubleKillscreen: number | null = 39,
+): number {
   const rng = new Rng(seed);
-  const rules = { ...RULE_SETS.nes, level, timeline };
-  const refRules = { level, timeline };
+  const rules = { ...RULE_SETS.nes, level, timeline, timing: nesTiming(doubleKillscreen) };
+  const refRules = { level, timeline, doubleKillscreen };
   let checked = 0;
   for (let i = 0; i < boards; i++) {
     // boards up to 24 rows: the reference follows every DAS state, which grows with the fall

@@ -1,7 +1,8 @@
 /**
  * Reachable placements under a timed rule set (docs/rules.md, "Time: NES Tetris as it is played"): the kernel's
  * frame-by-frame search against the independent reference on random boards at levels 18, 19, 29 and 39 with every
- * timeline and DAS (TIMED_BOARDS boards per level and timeline, default 8; `npm run fuzz` runs more), golden
+ * timeline and DAS, and at 8, 28 and 38 (TIMED_BOARDS boards per level and timeline, default 8; `npm run fuzz` runs
+ * more), golden
  * positions from StackRabbit's tap-speed rule, and the tokens' form.
  */
 import { describe, expect, it } from 'vitest';
@@ -25,6 +26,11 @@ describe('frame-by-frame search against the independent reference', () => {
       });
     });
   });
+  // the 1989 game: one row a frame from 29 on, so level 39 falls as 29 does
+  for (const timeline of ['X.', 'das'])
+    it(`level 39 without the double killscreen, ${timeline}: the same placements as the reference`, () => {
+      expect(checkTimedBoards(39, timeline, BOARDS, 5000, null)).toBeGreaterThan(0);
+    });
 });
 
 /** A board of `height` full-but-one rows under `rows` empty ones, the well in column 9. */
@@ -81,6 +87,32 @@ describe('golden positions', () => {
     const tokens = p.inputs as readonly string[];
     expect(tokens.length).toBe(39);
     expect(tokens.map((t, f) => (t === '.' ? '' : `${f}${t}`)).filter(Boolean)).toEqual(['0R', '2R', '36L', '38L']);
+  });
+});
+
+describe('golden positions under DAS (16 frames, then every 6)', () => {
+  // Level 29 on an empty board: the O's cells start in the top two rows and fall one row a frame (frames 0-17) to the
+  // floor; its gravity step on frame 18 is blocked and it locks. From rest the held direction shifts on frame 0, then
+  // 16 frames later: two columns either way of the spawn's 4-5. Charged, it shifts on frames 0, 6, 12 and 18 (the
+  // last before the blocked step): four columns, to either wall.
+  const shifts = (timeline: string) =>
+    reachablePlacements(Board.empty(), 'O', { rules: { ...RULE_SETS.nes, level: 29, timeline } }).map((p) => ({
+      left: Math.min(...p.cells.map(([x]) => x)),
+      frames: p.inputs.length,
+      at: (p.inputs as readonly string[]).map((t, f) => (t === '.' ? '' : `${f}${t}`)).filter(Boolean),
+    }));
+  it('from rest the O reaches columns 2-7, shifting on frames 0 and 16', () => {
+    const got = shifts('das').sort((a, b) => a.left - b.left);
+    expect(got.map((p) => p.left)).toEqual([2, 3, 4, 5, 6]);
+    expect(got.every((p) => p.frames === 19)).toBe(true);
+    expect(got[0].at).toEqual(['0L', '16L']);
+    expect(got[4].at).toEqual(['0R', '16R']);
+  });
+  it('charged it reaches either wall, shifting on frames 0, 6, 12 and 18', () => {
+    const got = shifts('dasCharged').sort((a, b) => a.left - b.left);
+    expect(got.map((p) => p.left)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(got[0].at).toEqual(['0L', '6L', '12L', '18L']);
+    expect(got[8].at).toEqual(['0R', '6R', '12R', '18R']);
   });
 });
 

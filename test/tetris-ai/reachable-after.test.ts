@@ -2,7 +2,8 @@
  * reachableAfter (src/tetris-ai/rules-adapter.ts): the placements a piece still reaches after the first frames of a
  * move the player committed to before the next piece was known (docs/game.md, "The reaction"). Every placement it
  * lists replays, played inputs first, through the independent frame-by-frame reference
- * (test/reference/timed-reference.ts) onto its cells, and the committed move itself is among them.
+ * (test/reference/timed-reference.ts) onto its cells, the committed move itself is among them, and they are the
+ * reference's placements after the same first frames, none missing.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ import { RULE_SETS } from '../../src/rules/rule-sets.js';
 import type { FrameInput } from '../../src/rules/types.js';
 import { cellsKey } from '../../src/tetris-ai/grid.js';
 import { factsAtLevel, reachableAfter, reachableOnRows, ruleFacts } from '../../src/tetris-ai/rules-adapter.js';
-import { timedRefBoard, timedRefReplay } from '../reference/timed-reference.js';
+import { timedRefBoard, timedRefPlacements, timedRefReplay } from '../reference/timed-reference.js';
 import { boardRows } from '../helpers/board-from-heights.js';
 
 const lcm = (a: number, b: number): number => {
@@ -25,7 +26,7 @@ const sorted = (cells: readonly (readonly number[])[]) =>
   JSON.stringify([...cells].map(([x, y]) => [x, y]).sort((a, b) => a[1] - b[1] || a[0] - b[0]));
 
 describe('reachableAfter', () => {
-  it('lists only placements the committed frames and the rest allow, the committed one among them', () => {
+  it('lists the placements the committed frames and the rest allow, the committed one among them', () => {
     let checked = 0;
     fc.assert(
       fc.property(
@@ -55,6 +56,14 @@ describe('reachableAfter', () => {
             const replay = timedRefReplay(timedRefBoard(rows), piece, { level, timeline }, p.inputs as string[]);
             expect('cells' in replay ? sorted(replay.cells) : replay.error).toBe(sorted(p.cells));
           }
+          // and none is missing: the reference's placements after the same first frames
+          const ref = timedRefPlacements(
+            timedRefBoard(rows),
+            piece,
+            { level, timeline },
+            played.inputs.slice(0, frames),
+          );
+          expect(new Set(after!.map((p) => sorted(p.cells)))).toEqual(new Set(ref.keys()));
           checked++;
         },
       ),
