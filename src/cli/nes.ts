@@ -202,7 +202,7 @@ pieces come from the NES randomizer seeded per game (the same games on any threa
     playOuts: {
       type: 'flag',
       help: `weigh a tall stack's burn at levels ${PLAY_OUTS.fromLevel}-${PLAY_OUTS.toLevel}, and keeping the well from ${PLAY_OUTS.wellFromLevel}, by playing on (the default; docs/game.md, "Play-outs")`,
-      negation: "play the policy's move alone: about 5 times faster, and the games of the AI without play-outs",
+      negation: "play the policy's move alone: about 4 times faster, and the games of the AI without play-outs",
     },
     games: { type: 'int', min: 1, max: 1_000_000, default: 1, help: 'games to play' },
     maxPieces: { type: 'int', min: 1, max: Number.MAX_SAFE_INTEGER, default: 10_000, help: 'pieces per game at most' },
