@@ -1,6 +1,6 @@
 /**
  * The long run of the frame-by-frame search against the independent reference (test/rules/timed-check.ts): FUZZ_RUNS
- * / 100 boards per level and timeline (default 100; `npm run fuzz` runs 10,000 / 100 = 100 per pair, 2,800 boards),
+ * / 100 boards per level and timeline (default 100; `npm run fuzz` runs 10,000 / 100 = 100 per pair, 4,900 boards),
  * seed FUZZ_SEED (default 52).
  */
 import { describe, expect, it } from 'vitest';
