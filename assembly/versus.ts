@@ -3,7 +3,7 @@
 // from the reachable kernel's search, compiled into this module, and whose lines are valued by the versus
 // evaluator: board terms (height, holes, overhangs, bumpiness, the well, T-slots, a back-to-back chain alive) and
 // move terms (attack by the rule set's table, clear kinds, combos, perfect clears, a T placed without a spin). No
-// allocation, no strings, no GC: TypeScript (src/tetris-ai/versus-kernel.ts) lays out every buffer once.
+// allocation, no strings, no GC: TypeScript (src/kernels/versus.ts) lays out every buffer once.
 //   versus/layout.ts  every memory layout and code shared with TypeScript
 //   versus/board.ts   a lock (board, attack, counters, garbage) and the evaluator's terms
 //   versus/drops.ts   the quick placement list below the first ply

@@ -169,7 +169,7 @@ export function collapseSteps(cfg: usize, h: usize): void {
 /**
  * The placements of `piece` whose bottoms fit the steps of fit code `code` (no hole), as bits (bit i: the
  * piece's i-th placement, so ascending bits keep placement order): one independent lookup per column, each the
- * placements at that column that fit the three steps from it (src/stacking-ai/placements.ts fitLookup).
+ * placements at that column that fit the three steps from it (src/kernels/search-format.ts fitLookup).
  */
 @inline export function fittingPlacements(cfg: usize, piece: i32, width: i32, code: i32): u64 {
   const masks = <usize>cfgWord(cfg, CFG_FIT) + ((<usize>(piece * width * FIT_WINDOW)) << 3);

@@ -8,7 +8,7 @@
 // the child's node key, so two lines that reach the same state keep only the better one. Lines of equal value keep
 // the order they were made in. Only the kept candidates become nodes of the next ply; the last ply keeps one, the
 // best, so that the bound on a child's terms cuts against the best line so far. No allocation: every buffer is
-// TypeScript's (src/tetris-ai/versus-kernel.ts), its pointers in the context.
+// TypeScript's (src/kernels/versus.ts), its pointers in the context.
 import { FLAG_SPINS, O_FLAGS, PARAM_WORDS, TABLE_BYTES } from '../reachable/layout';
 import { spins } from '../reachable/spin';
 import { boardTermsOver, lockChild, measureRows, nodeKey, prepareBound, prepareGarbage } from './board';

@@ -1,8 +1,8 @@
 // Versus-search kernel: every memory layout and code the kernel shares with TypeScript, defined once.
 //
 // This file is written in the subset that both compilers accept (plain numeric constants: no types, no imports),
-// so the kernel (assembly/versus/*.ts) and the TypeScript side (src/tetris-ai/versus-layout.ts re-exports it for
-// src/tetris-ai/versus-kernel.ts) read the same definitions. The kernel also exports every constant here as a
+// so the kernel (assembly/versus/*.ts) and the TypeScript side (src/kernels/versus.ts imports it) read the same
+// definitions. The kernel also exports every constant here as a
 // WebAssembly global, and test/kernel-layout.test.ts checks that each one the compiled kernel carries equals this
 // file's. Offsets are in bytes. The placements come from the reachable kernel's search, compiled into this module:
 // its context and piece tables (assembly/reachable/layout.ts) live in this module's memory, written by TypeScript.
@@ -55,7 +55,7 @@ export const W_KIND = 23; //           KIND_COUNT - 1 terms, one per clear kind 
 export const BOARD_TERMS = 18; //      W_HEIGHT .. W_HOLD_T_SLOT
 export const WEIGHT_COUNT = 34; //     W_KIND + KIND_COUNT - 1
 
-// ---- context, written by TypeScript (src/tetris-ai/versus-kernel.ts) ----
+// ---- context, written by TypeScript (src/kernels/versus.ts) ----
 export const C_WIDTH = 0; //           i32 board width (4..10)
 export const C_VISIBLE = 4; //         i32 a board with a cell in a row at or above this has topped out
 export const C_DEPTH = 8; //           i32 plies (pieces placed) a line has at most

@@ -291,7 +291,7 @@ the first move beyond), all (every ply; slower) or first (docs/game.md, "Hold").
       max: 1000,
       arg: 'N',
       help: "lines the AI's recover mode values over the next piece (its chance ply; 0: none; docs/game.md)",
-      defaultHelp: '12 under classic, 3 under nes, tgm and tgm20g, 0 under guideline',
+      defaultHelp: '12 under classic and the timed nes, 3 under nesUntimed, tgm and tgm20g, 0 under guideline',
     },
     recoverWeights: {
       type: 'text',

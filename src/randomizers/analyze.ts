@@ -32,7 +32,7 @@ export interface AnalyzeOptions {
   params?: Record<string, number>;
   /** Window for the frequency spread, default 100 (the decay-randomizer post's run length). */
   frequencyWindow?: number;
-  /** Receives advisory messages (decay with denominator < 1); default console.warn. */
+  /** Receives advisory messages; default console.warn. */
   onWarning?: (message: string) => void;
 }
 
