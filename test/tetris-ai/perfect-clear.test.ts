@@ -142,6 +142,81 @@ describe('findPerfectClear', () => {
     expect(playLine(pos, r.line!, true).rows.every((row) => row === 0)).toBe(true);
   });
 
+  it('stops at maxNodes and says it gave up; unlimited, it visits 5 positions for the 5-piece line', () => {
+    // the first test's position: the line is found at the 5th position visited (one per piece, no dead end first)
+    const query = {
+      rows: empty().rows,
+      width: 10,
+      height: 20,
+      rules: RULES,
+      current: 'O' as Piece,
+      queue: pieces('IIJJ'),
+      hold: null,
+      canHold: true,
+      maxLines: 4,
+    };
+    // the visit past the limit is counted, then the search stops
+    expect(findPerfectClear({ ...query, maxNodes: 1 })).toEqual({ line: null, nodes: 2, gaveUp: true });
+    expect(findPerfectClear({ ...query, maxNodes: 4 })).toEqual({ line: null, nodes: 5, gaveUp: true });
+    for (const maxNodes of [5, undefined]) {
+      const r = findPerfectClear({ ...query, maxNodes });
+      expect([r.line?.steps.length, r.line?.lines, r.nodes, r.gaveUp]).toEqual([5, 2, 5, false]);
+    }
+  });
+
+  it('3- and 4-row perfect clears over low stacks: the shortest line, or none, as the reference finds', () => {
+    // positions of random stacks a random line of placements empties (the known pieces that line's, and a random
+    // piece in the box), and the same boards with other random pieces; the shortest line by the reference, by hand
+    const cases: [string[], string, Piece | null, number | null][] = [
+      [['#......#..', '#.######.#', '#.######.#'], 'TJIJ', null, 3],
+      [['#......#..', '#.######.#', '#.######.#'], 'IOTZ', null, null],
+      [['####..#..#', '####..##.#', '########.#'], 'SOL', null, 2],
+      [['####..#..#', '####..##.#', '########.#'], 'JOO', null, null],
+      [['#........#', '##..##...#', '##.###..##'], 'LSLL', 'L', 4],
+      [['#........#', '##..##...#', '##.###..##'], 'SZIL', 'L', null],
+      [['#..#..###.', '##.#.####.', '##.#.####.', '#########.'], 'IJL', 'L', 3],
+      [['#..#..###.', '##.#.####.', '##.#.####.', '#########.'], 'LJS', 'L', null],
+      [['......##..', '..##.###..', '..########', '.#########'], 'JJTIO', null, 4],
+      [['......##..', '..##.###..', '..########', '.#########'], 'TJZLT', null, null],
+      [['###..#..#.', '###..##.#.', '###..##.#.', '###..####.'], 'LJLIL', null, 4],
+    ];
+    for (const [rows, known, hold, want] of cases) {
+      const pos: Position = {
+        board: Board.fromRows(rows, 20),
+        current: known[0] as Piece,
+        queue: pieces(known.slice(1)),
+        hold,
+        canHold: true,
+        maxLines: rows.length,
+      };
+      const r = find(pos);
+      const got = r.line && [r.line.steps.length, r.line.lines];
+      expect([rows, known, got, refShortestPerfectClear(pos)]).toEqual([
+        rows,
+        known,
+        want && [want, rows.length],
+        want,
+      ]);
+      if (r.line) expect(playLine(pos, r.line).rows.every((row) => row === 0)).toBe(true);
+    }
+  });
+
+  it('misses a line that fills a covered region only after the row over it clears (documented), as the reference does not', () => {
+    // the reference's only lines (searched by hand over the rules layer): hold the O, an L over column 2 covers its
+    // two bottom cells (a region of 2), two Js on the right clear the top row, the last J fills the region and clears
+    // the 3 rows left; the finder's region check cuts the line at the L
+    const pos: Position = {
+      board: Board.fromRows(['##..#....#', '##..#....#', '##..######', '##..######'], 20),
+      current: 'O',
+      queue: pieces('LJJJ'),
+      hold: null,
+      canHold: true,
+      maxLines: 4,
+    };
+    expect(find(pos)).toMatchObject({ line: null, gaveUp: false });
+    expect(refShortestPerfectClear(pos)).toBe(4);
+  });
+
   it('on random positions with a line: every line it finds is played out to an empty board, as short as the reference', () => {
     const rng = new Rng(54);
     let found = 0;
@@ -208,6 +283,14 @@ describe('the versus policy plays the perfect clear', () => {
     hold: 'T' as Piece,
   };
 
+  /** The first placement of the finder's line from `start`: the J flat on the left, over the stack's step. */
+  const PC_FIRST_J = [
+    [1, 1],
+    [2, 1],
+    [3, 1],
+    [1, 2],
+  ];
+
   /** Plays the known pieces out with nextMove; the clear kinds and whether a lock emptied the board. */
   function playOut(ai: TetrisAI) {
     let board = Board.fromRows(start.board, 40);
@@ -239,10 +322,39 @@ describe('the versus policy plays the perfect clear', () => {
 
   it('the first move of the line reports its search value when asked by nextMove', async () => {
     const ai = await TetrisAI.create({ rules: 'guideline', goal: 'versus' });
-    const move = ai.nextMove({ ...start, queue: start.queue, canHold: true })!;
+    const move = ai.nextMove({ ...start, canHold: true })!;
     expect(move.mode).toBe('versus');
-    expect(Number.isFinite(move.value)).toBe(true);
-    expect(move.value).not.toBe(0);
+    // the line's first J, flat on the left
+    expect([move.hold, move.piece, move.cells]).toEqual([false, 'J', PC_FIRST_J]);
+    // valued as rankPlacements values the same root move (every root move searched forced, another code path)
+    const ranked = ai
+      .rankPlacements({ ...start, canHold: true })
+      .placements.find((p) => !p.hold && cellKey(p.cells) === cellKey(PC_FIRST_J))!;
+    expect(Object.is(move.value, ranked.value)).toBe(true);
+    // the beam search alone plays another move, of another value
+    const beamOnly = await TetrisAI.create({ rules: 'guideline', goal: 'versus', versus: { perfectClearRows: 0 } });
+    const beam = beamOnly.nextMove({ ...start, canHold: true })!;
+    expect(cellKey(beam.cells)).not.toBe(cellKey(PC_FIRST_J));
+    expect(beam.value).not.toBe(move.value);
+  });
+
+  it('plays no perfect clear while garbage is waiting (it would rise under the line): the beam search move', async () => {
+    const ai = await TetrisAI.create({ rules: 'guideline', goal: 'versus' });
+    const beamOnly = await TetrisAI.create({ rules: 'guideline', goal: 'versus', versus: { perfectClearRows: 0 } });
+    const state = { ...start, canHold: true, incoming: [{ lines: 1, delay: 0 }] };
+    const move = ai.nextMove(state)!;
+    expect([move.hold, move.piece, move.cells]).toEqual([
+      false,
+      'J',
+      [
+        [5, 2],
+        [6, 2],
+        [7, 2],
+        [5, 3],
+      ],
+    ]);
+    expect(cellKey(move.cells)).toBe(cellKey(beamOnly.nextMove(state)!.cells));
+    expect(Object.is(move.value, beamOnly.nextMove(state)!.value)).toBe(true);
   });
 
   it('refuses perfectClearRows outside 0..6', async () => {
