@@ -2,8 +2,10 @@
  * Independent reference of a versus match (docs/versus.md), written apart from src/versus/ so the two check each
  * other: boards as rows of strings, the garbage queue as a plain array with its own cancelling and delays, holes
  * drawn by the documented rule, attack by the reference's own guideline arithmetic (versus-reference.ts), and the
- * guideline spawn written out cell by cell. Players are scripted functions of the position, the same ones the
- * simulator is given, so both play the same moves as long as both keep the same positions.
+ * guideline spawn written out cell by cell, clear kinds named by docs/rules.md's table, combo and back-to-back
+ * counted as docs/rules.md's "Counters" says. Players are scripted functions of the position, the same ones the
+ * simulator is given, so both play the same moves as long as both keep the same positions (a test can record the
+ * views each side is shown and compare them turn by turn).
  */
 import { Rng } from '../../src/random.js';
 import { createRandomizer } from '../../src/randomizers/index.js';
@@ -15,12 +17,18 @@ const ROWS = 40;
 const VISIBLE = 20;
 const PREVIEWS = 5;
 
-/** What a scripted player sees: bit rows bottom first (ROWS of them), pieces, hold. */
+/** What a scripted player sees: bit rows bottom first (ROWS of them), pieces, hold, counters, incoming garbage. */
 export interface RefView {
   rows: number[];
   current: string;
   queue: string[];
   hold: string | null;
+  /** Line clears in a row up to now. */
+  combo: number;
+  /** Difficult clears (a Tetris, a spin with lines) in a row since the last easy clear. */
+  backToBack: number;
+  /** Garbage waiting, oldest first. */
+  incoming: { lines: number; delay: number }[];
 }
 export interface RefMove {
   hold: boolean;
@@ -47,7 +55,21 @@ export interface RefSide {
   cancelled: number;
   received: number;
   out: string | null;
+  /** Locks that cleared lines, by clear kind name (docs/rules.md, "Clear kinds"). */
+  kinds: Record<string, number>;
+  /** The longest combo: line clears in a row. */
+  maxCombo: number;
+  /** Clears that continued a back-to-back chain (paid its +1); not a tally field, for tests to count. */
+  backToBackBonuses: number;
 }
+
+/** Clear kinds by spin, then lines cleared (docs/rules.md's table). */
+const KIND_NAMES: Record<RefSpin, string[]> = {
+  none: ['none', 'single', 'double', 'triple', 'tetris'],
+  mini: ['tSpinMini', 'tSpinMiniSingle', 'tSpinMiniDouble'],
+  full: ['tSpin', 'tSpinSingle', 'tSpinDouble', 'tSpinTriple'],
+};
+export const REF_CLEAR_KINDS: readonly string[] = [...KIND_NAMES.none, ...KIND_NAMES.mini, ...KIND_NAMES.full];
 
 /** The guideline spawn on a 10-wide board: each piece's cells in rows 21-22 (y = 20, 21). */
 const SPAWN: Record<string, [number, number][]> = {
@@ -103,10 +125,23 @@ class RefSeat {
   hold: string | null = null;
   combo = 0;
   b2b = false;
+  /** The back-to-back chain's length (b2b is whether it is at least 1). */
+  chain = 0;
   queue: { lines: number; delay: number }[] = [];
   rng: Rng;
   lastHole: number | null = null;
-  side: RefSide = { pieces: 0, lines: 0, attack: 0, sent: 0, cancelled: 0, received: 0, out: null };
+  side: RefSide = {
+    pieces: 0,
+    lines: 0,
+    attack: 0,
+    sent: 0,
+    cancelled: 0,
+    received: 0,
+    out: null,
+    kinds: Object.fromEntries(REF_CLEAR_KINDS.map((k) => [k, 0])),
+    maxCombo: 0,
+    backToBackBonuses: 0,
+  };
 
   constructor(pieceSeed: number, holeSeed: number) {
     this.pieces = createRandomizer('bag7', { seed: pieceSeed });
@@ -124,7 +159,15 @@ class RefSeat {
 
   view(): RefView {
     const rows = this.board.map((r) => [...r].reduce((m, c, x) => (c === '.' ? m : m | (1 << x)), 0));
-    return { rows, current: this.dealt[0], queue: this.dealt.slice(1), hold: this.hold };
+    return {
+      rows,
+      current: this.dealt[0],
+      queue: this.dealt.slice(1),
+      hold: this.hold,
+      combo: this.combo,
+      backToBack: this.chain,
+      incoming: this.queue.map((e) => ({ ...e })),
+    };
   }
 
   /** Plays a move; returns the lines sent on. */
@@ -150,9 +193,18 @@ class RefSeat {
     const lines = ROWS - kept.length;
     this.board = [...kept, ...Array.from({ length: lines }, () => '.'.repeat(WIDTH))];
     const perfect = lines > 0 && this.board.every((r) => !r.includes('#') && !r.includes('G'));
-    const lock = refGuidelineLock(lines, move.spin, perfect, { combo: this.combo, b2b: this.b2b });
+    // A spin names a kind only up to the lines a T can clear with it (a mini two, a full spin three): else no spin.
+    const spin = KIND_NAMES[move.spin][lines] === undefined ? 'none' : move.spin;
+    const lock = refGuidelineLock(lines, spin, perfect, { combo: this.combo, b2b: this.b2b });
+    if (lines > 0) {
+      side.kinds[KIND_NAMES[spin][lines]]++;
+      const difficult = lines === 4 || spin !== 'none';
+      if (difficult && this.chain > 0 && !perfect) side.backToBackBonuses++;
+      this.chain = difficult ? this.chain + 1 : 0;
+    }
     this.combo = lock.combo;
     this.b2b = lock.b2b;
+    side.maxCombo = Math.max(side.maxCombo, this.combo);
     side.lines += lines;
     side.attack += lock.sent;
     let sent = 0;

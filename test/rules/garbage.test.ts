@@ -1,7 +1,8 @@
 /**
  * Garbage (src/rules/garbage.ts): cancelling against an independent reference on plain arrays, insertion against one
- * on rows of strings (test/reference/versus-reference.ts), hole columns by messiness, and the queue's bookkeeping:
- * lines are conserved, the same seed gives the same holes. Property tests with fast-check.
+ * on rows of strings (test/reference/versus-reference.ts), hole columns against golden values worked by hand from the
+ * raw draws and an in-file re-implementation of the documented draws (which draws, and when), and the queue's
+ * bookkeeping: lines are conserved, its holes are the documented draws from its seed. Property tests with fast-check.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -145,6 +146,128 @@ describe('hole columns by messiness', () => {
     expect(c.between / betweenRows).toBeLessThan(0.8);
     for (const h of holes) expect(h >= 0 && h < 10).toBe(true);
     expect(new Set(holes).size).toBe(10); // every column comes up
+  });
+});
+
+/**
+ * The documented draws (docs/rules.md, "Garbage"), written apart from src/rules/garbage.ts: the first row ever takes
+ * nextInt(width); any other row keeps the last column unless it moves, with chance betweenAttacks at an attack's first
+ * row and withinAttack at the others; nextFloat() is drawn only for a chance strictly between 0 and 1, nextInt(width -
+ * 1) only when the hole moves, and the new column is that many places past the old one, skipping it.
+ */
+function refHoles(
+  rng: Rng,
+  entering: readonly number[],
+  width: number,
+  m: { withinAttack: number; betweenAttacks: number },
+  last: number | undefined,
+): number[] {
+  const out: number[] = [];
+  let hole = last;
+  for (const lines of entering)
+    for (let r = 0; r < lines; r++) {
+      if (hole === undefined) hole = rng.nextInt(width);
+      else {
+        const chance = r === 0 ? m.betweenAttacks : m.withinAttack;
+        let moves = false;
+        if (chance === 1) moves = true;
+        else if (chance > 0) moves = rng.nextFloat() < chance;
+        if (moves) {
+          const others = [...Array(width).keys()].filter((x) => x !== hole);
+          others.sort((a, b) => ((a - hole! + width) % width) - ((b - hole! + width) % width));
+          hole = others[rng.nextInt(width - 1)];
+        }
+      }
+      out.push(hole);
+    }
+  return out;
+}
+
+describe('hole columns: the documented draws', () => {
+  it('golden: Rng(7), attacks of 2 and 3 lines, width 10, worked by hand from the raw draws', () => {
+    // Rng(7)'s first nextU32 values: 1004282400, 2200021487, 1928073449, 741806228, 2429532727, 2033801169,
+    // 2204226377 (as floats 0.234, 0.512, 0.449, 0.173, 0.566, 0.474, 0.513; mod 10: 0 …; mod 9: 3, 8, 2, 2, 7, 6, 8).
+    // Default (0, 1): nextInt(10) = 0; row 2 draws nothing; attack 2 draws nextInt(9) = 8 → 9, then nothing.
+    expect(garbageHoles(new Rng(7), [2, 3], 10, {}, undefined)).toEqual([0, 0, 9, 9, 9]);
+    // (1, 0): 0; row 2 moves with no float, nextInt(9) = 8 → 9; attack 2 keeps 9 with no draw; then
+    // nextInt(9) = 2 → 2, nextInt(9) = 2 → 5.
+    expect(garbageHoles(new Rng(7), [2, 3], 10, { withinAttack: 1, betweenAttacks: 0 }, undefined)).toEqual([
+      0, 9, 9, 2, 5,
+    ]);
+    // (0.5, 0.5): 0; float 0.512 stays; float 0.449 moves, nextInt(9) = 2 → 3; float 0.566 stays; float 0.474
+    // moves, nextInt(9) = 8 → 2.
+    expect(garbageHoles(new Rng(7), [2, 3], 10, { withinAttack: 0.5, betweenAttacks: 0.5 }, undefined)).toEqual([
+      0, 0, 3, 3, 2,
+    ]);
+    // A known last hole draws no nextInt(width): (0, 1) from column 4 moves by nextInt(9) = 3 → 8.
+    expect(garbageHoles(new Rng(7), [1, 1], 10, {}, 4)).toEqual([8, 7]);
+    // Chances 0 and 1 draw no float: the generator is left where the two moves' nextInt(9) alone leave it.
+    const rng = new Rng(7);
+    garbageHoles(rng, [3, 2], 10, { withinAttack: 0, betweenAttacks: 1 }, 4);
+    const alone = new Rng(7);
+    alone.nextInt(9);
+    alone.nextInt(9);
+    expect(rng.state()).toEqual(alone.state());
+  });
+
+  const chance = fc.oneof(fc.constant(0), fc.constant(1), fc.double({ min: 0.01, max: 0.99, noNaN: true }));
+  it('equals the reference on any attacks, width, messiness and last hole, leaving the generator in the same state', () => {
+    fc.assert(
+      fc.property(
+        fc.integer(),
+        fc.array(fc.integer({ min: 1, max: 5 }), { maxLength: 6 }),
+        fc.integer({ min: 4, max: 10 }),
+        chance,
+        chance,
+        fc.option(fc.nat(), { nil: undefined }),
+        (seed, entering, width, withinAttack, betweenAttacks, last) => {
+          const m = { withinAttack, betweenAttacks };
+          const start = last === undefined ? undefined : last % width;
+          const got = new Rng(seed);
+          const want = new Rng(seed);
+          expect(garbageHoles(got, entering, width, m, start)).toEqual(refHoles(want, entering, width, m, start));
+          expect(got.state()).toEqual(want.state());
+        },
+      ),
+      { numRuns: 400, seed: 54 },
+    );
+  });
+
+  it("GarbageQueue's holes are the documented draws from its seed, the last hole carried from lock to lock", () => {
+    const op = fc.oneof(
+      fc.record({ receive: fc.integer({ min: 1, max: 4 }), delay: fc.integer({ min: 0, max: 2 }) }),
+      fc.constant({ receive: 0, delay: 0 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(op, { maxLength: 30 }),
+        fc.nat(),
+        fc.integer({ min: 4, max: 10 }),
+        chance,
+        chance,
+        (ops, seed, width, withinAttack, betweenAttacks) => {
+          const messiness = { withinAttack, betweenAttacks };
+          const q = new GarbageQueue({ seed, width, messiness });
+          const rng = new Rng(seed);
+          let queue: { lines: number; delay: number }[] = [];
+          let last: number | undefined;
+          for (const o of ops) {
+            if (o.receive > 0) {
+              q.receive(o.receive, o.delay);
+              queue.push({ lines: o.receive, delay: o.delay });
+              continue;
+            }
+            const entering: number[] = [];
+            while (queue.length > 0 && queue[0].delay === 0) entering.push(queue.shift()!.lines);
+            queue = queue.map((e) => ({ lines: e.lines, delay: Math.max(0, e.delay - 1) }));
+            const want = refHoles(rng, entering, width, messiness, last);
+            if (want.length > 0) last = want[want.length - 1];
+            expect(q.lock(0, 0).holes).toEqual(want);
+          }
+        },
+      ),
+      { numRuns: 200, seed: 54 },
+    );
   });
 });
 
