@@ -17,7 +17,7 @@ input and output, one JSON message per line: info at once, then ready after rule
 and the position followed through play and new_piece (docs/tbp.md). Nothing else is written to stdout; diagnostics
 go to stderr. Exits 0 on quit or at the end of the input. The AI is TetrisAI under the guideline rule set, set up
 once at the first rules (the cached rank table unless --table names one); --expectimax (the default) averages over
-the piece after the queue with the chances of the bag the bot follows (about 700 MB more memory).`,
+the piece after the queue with the chances of the bag the bot follows (about 400 MB more memory).`,
   options: {
     lookahead: lookaheadOption(5),
     expectimax: {

@@ -77,7 +77,7 @@ threads (the same matches on any thread count when both sides are TetrisAI). Wit
     lookahead: lookaheadOption(5),
     expectimax: {
       type: 'flag',
-      help: "side A's TetrisAI averages over the piece after the queue with the bag's chances (about 700 MB more)",
+      help: "side A's TetrisAI averages over the piece after the queue with the bag's chances (about 400 MB more)",
     },
     bLookahead: {
       type: 'int',

@@ -75,7 +75,7 @@ export interface SimulateOptions {
   /** The stacking game's own rules (board height, Tetris rule, steep steps) or a preset name ('article', 'default'). */
   stacking?: Partial<StackingSettings> | 'article' | 'default';
   /** 'rank' (default, the article's), 'expectimax' (the unknown pieces after the queue averaged with the
-   * randomizer's exact distribution; needs about 700 MB more memory for the 9x4 table) or 'best'. Rule sets other
+   * randomizer's exact distribution; needs about 400 MB more memory for the 9x4 table) or 'best'. Rule sets other
    * than classic and guideline play 'rank' only. */
   strategy?: StrategyName;
   /** With 'expectimax': unknown pieces it averages over, 1 (default) or 2. */

@@ -27,7 +27,7 @@ export const MAX_SUGGESTED_MOVES = 20;
 export interface TetrisAIEngineOptions {
   /** Queue pieces searched after the current one (TetrisAI's lookahead). */
   lookahead: number;
-  /** Whether the search averages over the piece after the queue (TetrisAI's randomizer; about 700 MB in Node). */
+  /** Whether the search averages over the piece after the queue (TetrisAI's randomizer; about 400 MB in Node). */
   randomizerAware: boolean;
   /** Moves per suggestion: 1 is nextMove's; more come from rankPlacements, best first. */
   moves: number;

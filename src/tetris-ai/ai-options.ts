@@ -75,7 +75,7 @@ export interface TetrisAIOptions {
     perfectClearRows?: number;
   };
   /** The randomizer the game draws from: stack mode then averages over the unknown piece after the queue
-   * (expectimax; nextMove's `next` gives its chances, default uniform). About 700 MB more memory (Node). */
+   * (expectimax; nextMove's `next` gives its chances, default uniform). About 400 MB more memory (Node). */
   randomizer?: RandomizerName;
   /** Which side the well is on; 'auto' plays whichever side is open (both: the better). Default: by rule set
    * (DEFAULT_WELL; docs/game.md, "Options"). */
