@@ -19,6 +19,7 @@ import {
 import type { FullKernelExports } from '../../src/kernels/fullboard.js';
 import { maxHeight } from '../../src/board-rows.js';
 import { Board } from '../../src/rules/board.js';
+import { createRandomizer } from '../../src/randomizers/index.js';
 import type { PieceMove } from '../../src/rules/types.js';
 
 /** A drawn board (top row first) in a board of the standard 20 rows. */
@@ -86,6 +87,27 @@ function randomBoards(seed: number, count: number, size = { width: 10, height: 2
 
 function tsValue(v: WeightVector, f: Record<FeatureName, number>): number {
   return v.features.reduce((s, name, i) => s + v.weights[i] * f[name], 0);
+}
+
+/** 1-ply replay with the reference engine and features: lines after placing `pieces` in turn (ties: first move). */
+function replayLines(v: WeightVector, pieces: Iterable<number>): number {
+  let b = Board.empty();
+  let lines = 0;
+  for (const p of pieces) {
+    let best = -Infinity;
+    let pick: ReturnType<typeof dropPiece> = null;
+    for (const m of legalDrops(b, p)) {
+      const pl = dropPiece(b, m)!;
+      const val = tsValue(v, featureValues(pl.board, pl));
+      if (val > best + 1e-9) {
+        best = val;
+        pick = pl;
+      }
+    }
+    b = pick!.board;
+    lines += pick!.lines;
+  }
+  return lines;
 }
 
 describe('full board engine', () => {
@@ -330,6 +352,63 @@ describe('full board engine', () => {
     expect(best!.value).toBeCloseTo(top, 9);
   });
 
+  it("bestMove 2-ply counts both moves' rows in a leaf and the second move's own eroded cells", async () => {
+    // Bottom-up: rows 0-1 '########..', rows 2-3 '#########.'. A vertical I in column 9 fills rows 0-3 of it and
+    // clears rows 2 and 3; rows 0-1 then lack only column 8, where a second vertical I (column 8 now empty, height 0)
+    // lands in rows 0-3 and clears 2 more. By hand: the leaf's rowsCleared is 2 + 2 = 4 and its erodedPieceCells
+    // the second move's 2 rows × 2 of its cells = 4; the board left holds column 8's two top I cells in rows 0-1.
+    const b = drawn(['#########.', '#########.', '########..', '########..']);
+    const first = dropPiece(b, { piece: 'I', rotation: '1', x: 9 })!;
+    expect(first.lines).toBe(2);
+    const second = dropPiece(first.board, { piece: 'I', rotation: '1', x: 8 })!;
+    expect(second.lines).toBe(2);
+    expect(second.board.toRows().slice(-3)).toEqual(['..........', '........#.', '........#.']);
+    for (const preset of ['bcts', 'dellacherie', 'cs3243'] as const) {
+      const v = resolveWeights(preset);
+      const leafValue = (countFirst: boolean) => {
+        let top = -Infinity;
+        let at: [string, number] | null = null;
+        for (const m of legalDrops(b, 'I')) {
+          const p1 = dropPiece(b, m)!;
+          for (const m2 of legalDrops(p1.board, 'I')) {
+            const p2 = dropPiece(p1.board, m2)!;
+            const f = featureValues(p2.board, {
+              lines: p2.lines + (countFirst ? p1.lines : 0),
+              erodedCells: p2.erodedCells,
+              landingRow: p2.landingRow,
+              pieceHeight: p2.pieceHeight,
+            });
+            f.erodedPieceCells = p2.lines * p2.erodedCells;
+            if (countFirst && m.rotation === '1' && m.x === 9 && m2.rotation === '1' && m2.x === 8) {
+              expect(f.rowsCleared).toBe(4);
+              expect(f.erodedPieceCells).toBe(4);
+              expect(f.landingHeight).toBe(1.5);
+              expect(f.holes).toBe(0);
+              seen++;
+            }
+            const val = tsValue(v, f);
+            if (val > top + 1e-9) {
+              top = val;
+              at = [m.rotation, m.x];
+            }
+          }
+        }
+        return { top, at };
+      };
+      let seen = 0;
+      const reference = leafValue(true);
+      expect(seen).toBe(1);
+      const best = await bestMove(b, 'I', { weights: preset, next: 'I' });
+      expect(best!.value).toBeCloseTo(reference.top, 9);
+      expect([best!.rotation, best!.x]).toEqual(reference.at);
+      if (preset === 'cs3243') {
+        // cs3243 weights rowsCleared (bcts and dellacherie do not): counting only the second move's rows would
+        // give another value, so the comparison above tells the two conventions apart.
+        expect(Math.abs(leafValue(false).top - reference.top)).toBeGreaterThan(1);
+      }
+    }
+  });
+
   it('the kernel PRNG reproduces Rng (xoshiro128**) and nextInt(7) bit for bit', async () => {
     const k = await loadKernel<FullKernelExports>('fullboard', pickVariant(false));
     const ctx = k.exports.alloc(k.exports.ctxBytes());
@@ -400,6 +479,51 @@ describe('full board engine', () => {
     await expect(playFullGame({ weights: 'bcts', randomizer: 'nope' })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
   });
 
+  it("matches a TypeScript replay of a bag7 game dealt by createRandomizer('bag7', { seed: 3 })", async () => {
+    const pieces = createRandomizer('bag7', { seed: 3 }).take(400);
+    const lines = replayLines(
+      resolveWeights('cs3243'),
+      Array.from(pieces, (c) => 'IOTSZLJ'.indexOf(c)),
+    );
+    const g = await playFullGame({ weights: 'cs3243', randomizer: 'bag7', seed: 3, maxPieces: 400 });
+    expect(g.pieces).toBe(400);
+    expect(g.lines).toBe(lines);
+    // The memoryless stream of the same seed gives another count, so the check above sees the randomizer.
+    const rng = new Rng(3);
+    expect(
+      replayLines(
+        resolveWeights('cs3243'),
+        Array.from({ length: 400 }, () => rng.nextInt(7)),
+      ),
+    ).not.toBe(lines);
+  });
+
+  it('playFullGame({ lookahead: 1 }) plays bestMove 2-ply with the next piece of the same stream', async () => {
+    const N = 200;
+    const rng = new Rng(11);
+    const pieces = Array.from({ length: N + 1 }, () => rng.nextInt(7));
+    const replay = async (lookahead: boolean) => {
+      let b = Board.empty();
+      let lines = 0;
+      for (let i = 0; i < N; i++) {
+        const m = await bestMove(
+          b,
+          pieces[i],
+          lookahead ? { weights: 'dellacherie', next: pieces[i + 1] } : { weights: 'dellacherie' },
+        );
+        b = m!.board;
+        lines += m!.linesCleared;
+      }
+      return lines;
+    };
+    const lines = await replay(true);
+    const g = await playFullGame({ weights: 'dellacherie', seed: 11, maxPieces: N, lookahead: 1 });
+    expect(g.pieces).toBe(N);
+    expect(g.lines).toBe(lines);
+    // 1-ply play of the same pieces clears another number of lines, so the lookahead is seen.
+    expect(await replay(false)).not.toBe(lines);
+  });
+
   it('matches a TypeScript replay of the same memoryless game', async () => {
     // replay 400 pieces with the reference engine and reference features
     const v = resolveWeights('cs3243');
@@ -464,5 +588,54 @@ describe('full board engine', () => {
     });
     expect(FEATURE_NAMES.length).toBe(14);
     expect(PRESETS.cs3243.weights.length).toBe(6);
+  });
+
+  it("presets hold the features and weights of docs/fullboard.md's table", () => {
+    const cs3243 = [8.5802, -7.3233, -5.7972, -4.1949, -3.908, -7.1939]; // the table's four decimals
+    const table = {
+      cs3243: [
+        [
+          'rowsCleared',
+          'rowTransitionsContinuous',
+          'columnTransitionsBelowTop',
+          'holesTimesTen',
+          'wellsTriangle',
+          'maxHeight',
+        ],
+        cs3243,
+      ],
+      cs3243Prose: [
+        ['rowsCleared', 'rowTransitions', 'columnTransitions', 'holes', 'cumulativeWells', 'maxHeight'],
+        cs3243,
+      ],
+      dellacherie: [
+        ['landingHeight', 'erodedPieceCells', 'rowTransitions', 'columnTransitions', 'holes', 'cumulativeWells'],
+        [-1, 1, -1, -1, -4, -1],
+      ],
+      bcts: [
+        [
+          'landingHeight',
+          'erodedPieceCells',
+          'rowTransitions',
+          'columnTransitions',
+          'holes',
+          'cumulativeWells',
+          'holeDepth',
+          'rowsWithHoles',
+        ],
+        [-12.629, 6.601974, -9.215815, -19.77356, -13.08335, -10.48747, -1.611863, -24.04087],
+      ],
+    } as const;
+    expect(Object.keys(PRESETS).sort()).toEqual(Object.keys(table).sort());
+    for (const [name, [features, weights]] of Object.entries(table)) {
+      const preset = resolveWeights(name);
+      expect(preset.features, name).toEqual(features);
+      expect(preset.weights.length, name).toBe(weights.length);
+      if (name.startsWith('cs3243')) {
+        // full precision in the code; the table rounds to four decimals
+        for (const [i, w] of preset.weights.entries())
+          expect(Math.abs(w - weights[i]), `${name}[${i}]`).toBeLessThan(5e-5);
+      } else expect(preset.weights, name).toEqual(weights);
+    }
   });
 });

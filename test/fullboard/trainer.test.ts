@@ -11,6 +11,7 @@ import {
 } from '../../src/fullboard/trainer.js';
 import { playFullGame } from '../../src/fullboard/player.js';
 import { FEATURE_SETS } from '../../src/fullboard/presets.js';
+import { Rng } from '../../src/random.js';
 
 const SMALL = { population: 24, gamesPerEval: 3, boardWidth: 8, boardHeight: 8, maxPieces: 5000, seed: 2026 } as const;
 
@@ -130,5 +131,147 @@ describe('GA trainer', () => {
       });
     }
     expect(() => checkCheckpoint({ format: 'nope' })).toThrow(StackRankError);
+  });
+
+  /** Documented initial ranges (docs/fullboard.md, "Trainer"): [0, 20] for the features to maximise, else [−8, 2]. */
+  const range = (f: string): [number, number] => (f === 'rowsCleared' || f === 'erodedPieceCells' ? [0, 20] : [-8, 2]);
+
+  /**
+   * One generation bred from a hand-made population whose fitness is already known (so no game is played): the
+   * population the checkpoint after it holds.
+   */
+  async function bredFrom(weights: number[][], options: Parameters<typeof resolveTrainOptions>[0]) {
+    const resolved = resolveTrainOptions({ ...options, population: weights.length, generations: 1 });
+    const resume: TrainCheckpoint = {
+      format: 'stackrank-ga',
+      version: 1,
+      options: resolved,
+      generation: 0,
+      population: weights.map((w, i) => ({ weights: w, fitness: i })),
+      rng: new Rng(options.seed ?? 1).state(),
+      history: [],
+    };
+    let bred: TrainCheckpoint | undefined;
+    await trainWeights({ resume, generations: 1, onGeneration: (g) => (bred = g.checkpoint) });
+    return bred!.population;
+  }
+
+  it('draws the initial weights uniformly from the documented ranges (mutationRate 0 keeps only initial values)', async () => {
+    let saved: TrainCheckpoint | undefined;
+    await trainWeights({
+      ...SMALL,
+      population: 100,
+      elite: 0.9,
+      mutationRate: 0,
+      gamesPerEval: 1,
+      maxPieces: 50,
+      generations: 1,
+      onGeneration: (g) => (saved = g.checkpoint),
+    });
+    const features = saved!.options.features;
+    expect(features).toEqual([...FEATURE_SETS.bcts]);
+    features.forEach((f, k) => {
+      const [lo, hi] = range(f);
+      const values = saved!.population.map((ind) => ind.weights[k]);
+      for (const v of values) {
+        expect(v, f).toBeGreaterThanOrEqual(lo);
+        expect(v, f).toBeLessThan(hi);
+      }
+      // 90 elites of 100 uniform draws reach within 15 % of both ends (a miss has chance 0.85^90 ≈ 4e-7).
+      expect(Math.min(...values), f).toBeLessThan(lo + 0.15 * (hi - lo));
+      expect(Math.max(...values), f).toBeGreaterThan(hi - 0.15 * (hi - lo));
+    });
+  });
+
+  it('mutates by a uniform amount up to ±25 % of the initial range (mutationRate 1)', async () => {
+    // Parents 100 apart: each child weight comes from a parent's weight k plus its mutation, which is then known.
+    const features = FEATURE_SETS.bcts;
+    const parents = Array.from({ length: 24 }, (_, i) => features.map((_, k) => i * 100 + k));
+    const children = await bredFrom(parents, { mutationRate: 1, elite: 0, crossover: 'uniform', seed: 3 });
+    expect(children).toHaveLength(24);
+    const largest = features.map(() => 0);
+    for (const child of children) {
+      child.weights.forEach((w, k) => {
+        const from = Math.round((w - k) / 100) * 100 + k;
+        const [lo, hi] = range(features[k]);
+        const step = (w - from) / (hi - lo);
+        expect(step).not.toBe(0);
+        expect(Math.abs(step), features[k]).toBeLessThanOrEqual(0.25);
+        largest[k] = Math.max(largest[k], Math.abs(step));
+      });
+    }
+    // Each feature's largest step reaches 20 % of its own range (24 uniform steps miss it with chance 0.8^24 ≈ 0.5 %).
+    for (const [k, m] of largest.entries()) expect(m, features[k]).toBeGreaterThan(0.2);
+  });
+
+  it('one-point crossover: each child is a prefix of one parent and the suffix of another', async () => {
+    const features = FEATURE_SETS.bcts;
+    const parents = Array.from({ length: 24 }, (_, i) => features.map((_, k) => i * 100 + k));
+    const children = await bredFrom(parents, { mutationRate: 0, elite: 0, crossover: 'onePoint', seed: 4 });
+    let mixed = 0;
+    for (const child of children) {
+      const from = child.weights.map((w, k) => (w - k) / 100);
+      for (const i of from) expect(Number.isInteger(i) && i >= 0 && i < 24).toBe(true);
+      const switches = from.filter((i, k) => k > 0 && i !== from[k - 1]).length;
+      expect(switches, `child from parents ${from}`).toBeLessThanOrEqual(1);
+      if (switches === 1) mixed++;
+    }
+    expect(mixed).toBeGreaterThan(5);
+  });
+
+  it('all candidates of a generation play the same games: equal weights get equal fitness', async () => {
+    // Five distinct weight vectors: bcts with its i-th weight moved.
+    const bcts = [-12.629, 6.601974, -9.215815, -19.77356, -13.08335, -10.48747, -1.611863, -24.04087];
+    const vectors = Array.from({ length: 5 }, (_, i) => bcts.map((w, k) => (k === i ? w + 5 : w)));
+    const resolved = resolveTrainOptions({
+      population: 10,
+      elite: 0.9,
+      gamesPerEval: 2,
+      boardWidth: 6,
+      boardHeight: 6,
+      maxPieces: 3000,
+      generations: 1,
+    });
+    const resume: TrainCheckpoint = {
+      format: 'stackrank-ga',
+      version: 1,
+      options: resolved,
+      generation: 0,
+      // each vector twice, unevaluated
+      population: [...vectors, ...vectors].map((w) => ({ weights: [...w], fitness: null })),
+      rng: new Rng(6).state(),
+      history: [],
+    };
+    let bred: TrainCheckpoint | undefined;
+    await trainWeights({ resume, generations: 1, onGeneration: (g) => (bred = g.checkpoint) });
+    const elites = bred!.population.filter((i) => i.fitness !== null);
+    expect(elites).toHaveLength(9);
+    const byWeights = new Map<string, number[]>();
+    for (const e of elites)
+      byWeights.set(JSON.stringify(e.weights), [...(byWeights.get(JSON.stringify(e.weights)) ?? []), e.fitness!]);
+    let pairs = 0;
+    for (const fitness of byWeights.values()) {
+      if (fitness.length === 2) {
+        expect(fitness[0]).toBe(fitness[1]);
+        pairs++;
+      }
+    }
+    expect(pairs).toBeGreaterThanOrEqual(4);
+    // The same weights on other games score differently, so equal fitness above means equal games.
+    const games = await Promise.all(
+      [11, 12, 13, 14].map(
+        async (seed) =>
+          (
+            await playFullGame({
+              weights: { features: resolved.features, weights: vectors[0] },
+              seed,
+              width: 6,
+              height: 6,
+              maxPieces: 3000,
+            })
+          ).lines,
+      ),
+    );
+    expect(new Set(games).size).toBeGreaterThan(1);
   });
 });

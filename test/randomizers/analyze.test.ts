@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeRandomizer, frequencySpread } from '../../src/randomizers/analyze.js';
-import { RANDOMIZER_NAMES } from '../../src/randomizers/index.js';
+import { RANDOMIZER_NAMES, createRandomizer } from '../../src/randomizers/index.js';
+
+/** Canonical ids of a dealt string (I O T S Z L J = 0..6, docs/rules.md). */
+const idsOf = (s: string) => Array.from(s, (c) => 'IOTSZLJ'.indexOf(c));
 
 describe('hard drought and flood limits', () => {
   // 200k pieces reach every limit at this seed, so the checks below also see the limit itself, not just below it.
@@ -71,6 +74,65 @@ describe('analyzeRandomizer', () => {
     expect(analyzeRandomizer('nesSketch', { pieces: 100_000, seed: 3 }).repeatProbability).toBeCloseTo(1 / 28, 2);
     // 7-bag: a repeat needs the last piece of a bag to open the next one: 1/7 · 1/7 per bag boundary.
     expect(analyzeRandomizer('bag7', { pieces: 100_000, seed: 3 }).repeatProbability).toBeCloseTo(1 / 49, 2);
+  });
+
+  it('frequencyStd is exactly the mean n-1 sample std of the 100-piece windows (recomputed from the pieces)', () => {
+    // docs/randomizers.md, "Statistics": sample standard deviation (n − 1, like pandas) of the seven frequencies per
+    // window, averaged over the whole windows. Recomputed here from the dealt pieces; the population (n) formula
+    // would give about 0.0340 instead of 0.0367, which the old range 0.032..0.038 accepted too.
+    const ids = idsOf(createRandomizer('memoryless', { seed: 4 }).take(50_000));
+    let sum = 0;
+    let windows = 0;
+    for (let start = 0; start + 100 <= ids.length; start += 100) {
+      const f = [0, 0, 0, 0, 0, 0, 0];
+      for (let i = start; i < start + 100; i++) f[ids[i]] += 1 / 100;
+      const mean = f.reduce((a, b) => a + b, 0) / 7;
+      sum += Math.sqrt(f.reduce((a, x) => a + (x - mean) ** 2, 0) / 6);
+      windows++;
+    }
+    expect(windows).toBe(500);
+    const expected = sum / windows;
+    expect(expected).toBeCloseTo(0.03674654368121191, 12); // the reviewer's independent figure agrees
+    expect(Math.abs(analyzeRandomizer('memoryless', { pieces: 50_000, seed: 4 }).frequencyStd - expected)).toBeLessThan(
+      1e-12,
+    );
+  });
+
+  it('S/Z runs are exactly the maximal runs of S or Z in any mix (recomputed from the pieces)', () => {
+    const ids = idsOf(createRandomizer('memoryless', { seed: 2 }).take(20_000));
+    const hist: number[] = [0];
+    let run = 0;
+    const close = () => {
+      if (run === 0) return;
+      while (hist.length <= run) hist.push(0);
+      hist[run]++;
+      run = 0;
+    };
+    for (const id of ids) {
+      if (id === 3 || id === 4) run++;
+      else close();
+    }
+    close();
+    // Hand-checked against the reviewer's independent count.
+    expect(hist).toEqual([0, 2968, 835, 214, 63, 22, 5, 1, 2]);
+    const a = analyzeRandomizer('memoryless', { pieces: 20_000, seed: 2 });
+    expect(a.szRunLengths).toEqual(hist);
+    expect(a.longestSZRun).toBe(8);
+  });
+
+  it('hitRate scores the most likely piece, lowest id on ties (bag7 recomputed from the pieces)', () => {
+    // bag7's state follows from the pieces: every piece still in the bag is equally likely, so the guess is the
+    // lowest id left in the bag (a full bag after every 7th piece).
+    const ids = idsOf(createRandomizer('bag7', { seed: 3 }).take(100_000));
+    let bag = new Set([0, 1, 2, 3, 4, 5, 6]);
+    let hits = 0;
+    for (const id of ids) {
+      if (id === Math.min(...bag)) hits++;
+      bag.delete(id);
+      if (bag.size === 0) bag = new Set([0, 1, 2, 3, 4, 5, 6]);
+    }
+    expect(hits / ids.length).toBe(0.37175); // the reviewer's independent figure agrees
+    expect(analyzeRandomizer('bag7', { pieces: 100_000, seed: 3 }).hitRate).toBe(hits / ids.length);
   });
 
   it('frequencyStd is the decay post spread of 100-piece windows: bags far below memoryless', () => {

@@ -132,5 +132,9 @@ describe('tgm3: the pool quirk', () => {
     expect(game.long).toBeGreaterThan(2.6e-4);
     expect(game.long).toBeLessThan(5.5e-4);
     expect(ideal.long).toBeLessThan(game.long);
+    // The ideal pool's own rate, about 2.4e-4 (the port) / 2.5e-4 (docs): here 154 of 599,993 droughts. As a
+    // Poisson count of ~150, the band 1.5e-4..3.5e-4 (90..210 droughts) is about ±5 standard deviations.
+    expect(ideal.long).toBeGreaterThan(1.5e-4);
+    expect(ideal.long).toBeLessThan(3.5e-4);
   });
 });

@@ -200,6 +200,7 @@ describe('a game joined under way', () => {
     ['bag7', () => bagStarts('bag7')],
     ['bag14', () => bagStarts('bag14')],
     ['tgm1', () => historyStarts('tgm1')],
+    ['tgm2', () => historyStarts('tgm2')],
     [
       'nes',
       () =>
@@ -227,9 +228,146 @@ describe('a game joined under way', () => {
       });
       // A bag's position is found once the pieces show it (Cold Clear's bag speculation); a TGM history in 4 pieces.
       if (name !== 'nes') expect(inference.knowledge).toBe('exact');
-      if (name === 'bag7' || name === 'tgm1') expect(inference.chances(chances)).toEqual(r.distribution());
+      if (name === 'bag7' || name === 'tgm1' || name === 'tgm2')
+        expect(inference.chances(chances)).toEqual(r.distribution());
     });
   }
+
+  it("tgm3: tgm2's posterior over every history (its pool unknown), labelled approximate", () => {
+    const r = createRandomizer('tgm3', { seed: 9 });
+    r.take(1003);
+    const pieces = Array.from({ length: 30 }, () => r.nextId());
+    const reference = bruteForce(historyStarts('tgm2'), pieces);
+    const inference = PieceInference.start('tgm3', {}, false);
+    const chances = new Float64Array(N);
+    pieces.forEach((id, i) => {
+      inference.observe(id);
+      expectClose(inference.chances(chances), reference[i], 1e-12, `tgm3 piece ${i}`);
+    });
+    expect(inference.knowledge).toBe('approximate');
+  });
+
+  it('decay: even weights moved by each piece seen (the update of docs/randomizers.md, written out here)', () => {
+    for (const denominator of [1.1, 3]) {
+      const r = createRandomizer('decay', { seed: 5, denominator });
+      r.take(777);
+      const inference = PieceInference.start('decay', { denominator }, false);
+      const w = new Array(N).fill(1);
+      const chances = new Float64Array(N);
+      for (let i = 0; i < 60; i++) {
+        const id = r.nextId();
+        const given = ((denominator - 1) * w[id]) / denominator;
+        w[id] -= given;
+        for (let p = 0; p < N; p++) if (p !== id) w[p] += given / 6;
+        inference.observe(id);
+        const total = w.reduce((a, b) => a + b, 0);
+        expectClose(
+          inference.chances(chances),
+          w.map((x) => x / total),
+          1e-12,
+          `decay ${denominator} piece ${i}`,
+        );
+      }
+      expect(inference.knowledge).toBe('approximate');
+    }
+  });
+
+  /**
+   * twoBag and redBlue joined under way, written out from the rules (docs/randomizers.md) without the library's
+   * randomizers: a weight for every pair of bag contents (bit masks 1..127), the prior given by the sizes' law and,
+   * given the sizes, every content alike (one copy per piece, so each content is left by equally many deals).
+   */
+  function twoBagPosterior(
+    name: 'twoBag' | 'redBlue',
+    sizeLaw: (a: number, b: number) => number,
+    pieces: readonly number[],
+  ): Float64Array[] {
+    const FULL = 127;
+    const size = (m: number) => {
+      let c = 0;
+      for (let x = m; x; x &= x - 1) c++;
+      return c;
+    };
+    const binom = [1, 7, 21, 35, 35, 21, 7, 1];
+    let w = new Float64Array(128 * 128);
+    for (let a = 1; a <= FULL; a++)
+      for (let b = 1; b <= FULL; b++) w[a * 128 + b] = sizeLaw(size(a), size(b)) / binom[size(a)] / binom[size(b)];
+    /** Chance that bag A (else B) deals, and then a given piece of it. */
+    const pickA = (sa: number, sb: number) => (name === 'twoBag' ? 0.5 : sa / (sa + sb));
+    const out: Float64Array[] = [];
+    for (const id of pieces) {
+      const next = new Float64Array(w.length);
+      const bit = 1 << id;
+      for (let a = 1; a <= FULL; a++) {
+        for (let b = 1; b <= FULL; b++) {
+          const weight = w[a * 128 + b];
+          if (weight === 0) continue;
+          const sa = size(a);
+          const sb = size(b);
+          const fromA = pickA(sa, sb);
+          if (a & bit) next[(a === bit ? FULL : a & ~bit) * 128 + b] += (weight * fromA) / sa;
+          if (b & bit) next[a * 128 + (b === bit ? FULL : b & ~bit)] += (weight * (1 - fromA)) / sb;
+        }
+      }
+      const total = next.reduce((s, x) => s + x, 0);
+      w = next.map((x) => x / total);
+      const chances = new Float64Array(N);
+      for (let a = 1; a <= FULL; a++) {
+        for (let b = 1; b <= FULL; b++) {
+          const weight = w[a * 128 + b];
+          if (weight === 0) continue;
+          const sa = size(a);
+          const sb = size(b);
+          const fromA = pickA(sa, sb);
+          for (let p = 0; p < N; p++) {
+            if (a & (1 << p)) chances[p] += (weight * fromA) / sa;
+            if (b & (1 << p)) chances[p] += (weight * (1 - fromA)) / sb;
+          }
+        }
+      }
+      out.push(chances);
+    }
+    return out;
+  }
+
+  it("redBlue's sizes law: π(a, b) = (10/363)(1/a + 1/b), stationary for the chain (so P(1, 1) = 20/363)", () => {
+    // Derived by hand (an exact rational solve of the 49 balance equations agrees): a deal takes from red with
+    // a / (a + b), and a colour that runs out holds 7 again. Checked here: it sums to 1 and every balance equation holds.
+    const pi = (a: number, b: number) => (10 / 363) * (1 / a + 1 / b);
+    expect(pi(1, 1)).toBe(20 / 363);
+    let sum = 0;
+    for (let a = 1; a <= 7; a++) {
+      for (let b = 1; b <= 7; b++) {
+        sum += pi(a, b);
+        // Inflow into (a, b): from (a + 1, b) by a red deal, from (a, b + 1) by a blue one (from 1 when 7, refilled).
+        const ra = a === 7 ? 1 : a + 1;
+        const rb = b === 7 ? 1 : b + 1;
+        const inflow = pi(ra, b) * (ra / (ra + b)) + pi(a, rb) * (rb / (a + rb));
+        expect(Math.abs(inflow - pi(a, b))).toBeLessThan(1e-15);
+      }
+    }
+    expect(sum).toBeCloseTo(1, 14);
+  });
+
+  it('twoBag (49 size pairs alike), redBlue (the law above): the exact posterior, written out from the rules', () => {
+    const laws = {
+      twoBag: () => 1 / 49,
+      redBlue: (a: number, b: number) => (10 / 363) * (1 / a + 1 / b),
+    };
+    for (const name of ['twoBag', 'redBlue'] as const) {
+      const r = createRandomizer(name, { seed: 2 });
+      r.take(501);
+      const pieces = Array.from({ length: 30 }, () => r.nextId());
+      const reference = twoBagPosterior(name, laws[name], pieces);
+      const inference = PieceInference.start(name, {}, false);
+      const chances = new Float64Array(N);
+      expectClose(inference.chances(chances), new Array(N).fill(1 / N), 1e-12, `${name} prior`);
+      pieces.forEach((id, i) => {
+        expect(inference.observe(id)).toBe(true);
+        expectClose(inference.chances(chances), reference[i], 1e-12, `${name} piece ${i}`);
+      });
+    }
+  });
 
   it('twoBag, redBlue: chances that learn (a log-loss well under uniform chances), no contradiction over a real game', () => {
     for (const name of ['twoBag', 'redBlue'] as const) {
