@@ -930,6 +930,8 @@ describe('real games', () => {
           policy: hostile,
           previewTable: hostile,
           stackRoom: maybe(fc.oneof(fc.integer({ min: 0, max: 14 }), hostile)),
+          strength: maybe(fc.oneof(fc.integer({ min: -1, max: 12 }), fc.double({ min: 1, max: 10 }))),
+          seed: maybe(fc.oneof(fc.integer(), fc.constantFrom(0.5, 2 ** 53, -(2 ** 53)))),
         }),
       ),
     ),
@@ -939,6 +941,26 @@ describe('real games', () => {
       await callAsync(() => api.TetrisAI.create(opts as never));
     },
     RUNS / 10,
+  );
+  fuzzAsync(
+    'TetrisAI.create: strength and seed (the other options valid)',
+    fc.tuple(
+      fc.record({
+        strength: maybe(fc.oneof(fc.integer({ min: -1, max: 12 }), fc.double({ min: 1, max: 10 }))),
+        seed: maybe(fc.oneof(fc.integer(), fc.constantFrom(0.5, 2 ** 53, -(2 ** 53)))),
+      }),
+    ),
+    async (o) => {
+      const ai = await callAsync(() =>
+        api.TetrisAI.create({ rules: 'classic', lookahead: 1, table: table9, ...o } as never),
+      );
+      // A level the AI was made at is the level asked for (a valid one).
+      if (ai instanceof api.TetrisAI) {
+        expect(o.strength === undefined || (Number.isInteger(o.strength) && ai.strength === o.strength)).toBe(true);
+        expect(ai.strength >= 1 && ai.strength <= 10).toBe(true);
+      }
+    },
+    RUNS / 20,
   );
   fuzzAsync(
     'createWorkerTetrisAI',
@@ -989,9 +1011,10 @@ describe('real games', () => {
         ),
       ),
       hostile,
+      fc.option(fc.record({ budgetMs: maybe(fc.oneof(fc.double({ min: -5, max: 50 }), fc.constantFrom(0, 1e9))) })),
     ),
-    (state, opts) => {
-      const move = callSync(() => gameAi.nextMove(state as never));
+    (state, opts, moveOpts) => {
+      const move = callSync(() => gameAi.nextMove(state as never, moveOpts as never));
       if (move && !(move instanceof api.StackRankError)) {
         const m = move as api.GameMove;
         expect(m.cells.length).toBe(4);

@@ -137,6 +137,25 @@ describe('following the game', () => {
     expect(game.status).toMatchObject({ knowledge: 'uniform', contradictedAt: 1, resyncs: 0 });
   });
 
+  it('fromStart: false joins a game under way; by default the first turn is the game’s first', () => {
+    const first = { board: empty, current: 'T', queue: 'Z' };
+    for (const options of [{}, { fromStart: true }]) {
+      const game = ai.newGame({ randomizer: 'bag7', ...options });
+      game.nextMove(first);
+      // The first bag dealt T and Z: the next piece is one of the other five.
+      expect(game.status).toMatchObject({ knowledge: 'exact', pieces: 2 });
+      expect(game.status.chances).toEqual([0.2, 0.2, 0, 0.2, 0, 0.2, 0.2]);
+    }
+    const joined = ai.newGame({ randomizer: 'bag7', fromStart: false });
+    joined.nextMove(first);
+    // Under way, T and Z may be a bag's last pieces, so the next bag may deal either again.
+    expect(joined.status).toMatchObject({ knowledge: 'mixture', pieces: 2, resyncs: 0 });
+    const [, , t, , z] = joined.status.chances;
+    expect(t).toBeGreaterThan(0);
+    expect(z).toBeGreaterThan(0);
+    expect(joined.status.chances.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+  });
+
   it('a piece in the hold box on the first turn: the game is under way', () => {
     const game = ai.newGame({ randomizer: 'bag7' });
     game.nextMove({ board: empty, current: 'T', queue: 'Z', hold: 'O' });
@@ -146,16 +165,31 @@ describe('following the game', () => {
   });
 
   it('refuses next, unknown options, bad randomizers and parameters, at the edge', () => {
+    /** A StackRankError with this code and a message matching `message`. */
+    const refused = (code: string, message: RegExp) =>
+      expect.objectContaining({ name: 'StackRankError', code, message: expect.stringMatching(message) });
     const game = ai.newGame({ randomizer: 'tgm1' });
     expect(() => game.nextMove({ board: empty, current: 'T', next: new Array(7).fill(1 / 7) } as never)).toThrow(
-      /a session infers/,
+      refused('BAD_ARGUMENT', /^a session infers the next piece's chances from the game: give next to ai\.nextMove/),
     );
-    expect(() => ai.newGame({ randomiser: 'tgm1' } as never)).toThrow(/randomiser/);
-    expect(() => ai.newGame({ randomizer: 'bag8' as never })).toThrow(/unknown randomizer "bag8"/);
-    expect(() => ai.newGame({ randomizer: 'tgm1', denominator: 2 })).toThrow(/tgm1 has no parameter/);
-    expect(() => ai.newGame({ randomizer: 'decay', denominator: 0.5 })).toThrow(/denominator/);
-    expect(() => ai.newGame({ fromStart: 'yes' as never })).toThrow(/fromStart/);
-    expect(() => game.nextMove({ board: empty, current: 'X' })).toThrow(expect.objectContaining({ code: 'BAD_PIECE' }));
+    expect(() => ai.newGame({ randomiser: 'tgm1' } as never)).toThrow(
+      refused('BAD_ARGUMENT', /^newGame: unknown option "randomiser"; options are randomizer, /),
+    );
+    expect(() => ai.newGame({ randomizer: 'bag8' as never })).toThrow(
+      refused('BAD_ARGUMENT', /^unknown randomizer "bag8"; randomizers are .* or 'unknown'$/),
+    );
+    expect(() => ai.newGame({ randomizer: 'tgm1', denominator: 2 })).toThrow(
+      refused('BAD_ARGUMENT', /^tgm1 has no parameter "denominator"/),
+    );
+    expect(() => ai.newGame({ randomizer: 'decay', denominator: 0.5 })).toThrow(
+      refused('BAD_ARGUMENT', /^decay: denominator must be a number from 1 to .*; got 0\.5$/),
+    );
+    expect(() => ai.newGame({ fromStart: 'yes' as never })).toThrow(
+      refused('BAD_ARGUMENT', /^fromStart must be true or false; got "yes"$/),
+    );
+    expect(() => game.nextMove({ board: empty, current: 'X' })).toThrow(
+      refused('BAD_PIECE', /^current must be a letter of I O T S Z L J or an id 0\.\.6; got "X"$/),
+    );
     // A refused turn changes nothing.
     expect(game.status.turns).toBe(0);
   });

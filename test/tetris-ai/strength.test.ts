@@ -7,13 +7,14 @@
  * colder the level: a weaker player's mistake, not a random move.
  */
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TetrisAI } from '../../src/tetris-ai/ai.js';
 import type { GameMove } from '../../src/tetris-ai/decision.js';
-import { searchLadder } from '../../src/tetris-ai/budget.js';
+import { deepening, searchLadder } from '../../src/tetris-ai/budget.js';
+import type { Decision, SearchSettings } from '../../src/tetris-ai/decision.js';
 import { playGame } from '../../src/tetris-ai/play.js';
 import { playOneGame, type PlayedTurn } from '../../src/tetris-ai/game-simulator.js';
-import { STRENGTH_PROFILES, slipChoice, type SlipCandidate } from '../../src/tetris-ai/strength.js';
+import { STRENGTH_PROFILES, slipChoice, weakerRoom, type SlipCandidate } from '../../src/tetris-ai/strength.js';
 import { Rng } from '../../src/random.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { cellsKey } from '../../src/tetris-ai/grid.js';
@@ -38,6 +39,13 @@ async function turnsOf(ai: TetrisAI, seed: number, pieces = 200): Promise<Played
   return turns;
 }
 
+/** A StackRankError with this code and a message matching `message` (toMatchObject / objectContaining). */
+const refused = (code: string, message: RegExp) => ({
+  name: 'StackRankError',
+  code,
+  message: expect.stringMatching(message),
+});
+
 const moveKey = (m: GameMove | null) => (m ? `${m.hold ? 'h' : '-'}${m.piece}${cellsKey(m.cells)}` : 'none');
 
 /** The state a game showed the AI before a played turn. */
@@ -49,6 +57,21 @@ const stateOf = (t: PlayedTurn) => ({
   canHold: true,
   combo: t.combo,
   backToBack: t.backToBack,
+});
+
+/**
+ * A level-10 AI with the search a level 1 or 2 plays under guideline/bag7 (STRENGTH_PROFILES): no lookahead, a
+ * one-piece recover search of one line without the chance ply, and the stack room the level misjudges (the
+ * guideline's 4 rows, less 4 or 3, at least 2). A weak level's move without a mistake is this AI's move.
+ */
+const OWN_SEARCH_OF_LEVEL_1_2 = { lookahead: 0, stackRoom: 2, recover: { depth: 1, beam: 1, chance: 0 } } as const;
+
+/** Makes performance.now() read `clock()` (the budget's and the slips' clock) until the test ends. */
+function fakeClock(clock: () => number) {
+  vi.spyOn(performance, 'now').mockImplementation(clock);
+}
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 describe('strength', () => {
@@ -83,6 +106,82 @@ describe('strength', () => {
     expect(notOwn).toBeGreaterThan(5);
   }, 120_000);
 
+  it('a slip happens in play: a move that is neither the level’s own best nor level 10’s, one of the best eight', async () => {
+    const level1 = await TetrisAI.create({ ...AI, table, strength: 1, seed: 3 });
+    const own = await TetrisAI.create({ ...AI, ...OWN_SEARCH_OF_LEVEL_1_2, table });
+    const ten = await TetrisAI.create({ ...AI, table });
+    let slips = 0;
+    for (const t of (await turnsOf(level1, 8, 120)).slice(0, 60)) {
+      // Without hold the level forgets nothing: a move other than its own search's is a slip.
+      const state = { ...stateOf(t), canHold: false };
+      const move = moveKey(level1.nextMove(state));
+      if (move === moveKey(own.nextMove(state)) || move === moveKey(ten.nextMove(state))) continue;
+      slips++;
+      expect(level1.rankPlacements(state, { limit: 8 }).placements.map(moveKey)).toContain(move);
+    }
+    // Level 1 slips on 65 % of turns, often to another move than its own.
+    expect(slips).toBeGreaterThan(5);
+  }, 60_000);
+
+  it('a weak level forgets hold now and then: its own search’s move without hold where that one holds', async () => {
+    const level2 = await TetrisAI.create({ ...AI, table, strength: 2, seed: 5 });
+    const own = await TetrisAI.create({ ...AI, ...OWN_SEARCH_OF_LEVEL_1_2, table });
+    // Each call's clock runs on, so the budget (0 ms, which the level's one-step search keeps to) is spent before a
+    // slip and every slip is skipped: the move is the level's own search's, with or without hold.
+    let now = 0;
+    fakeClock(() => now++);
+    let holdAvailable = 0;
+    let forgot = 0;
+    for (const t of await turnsOf(level2, 4, 150)) {
+      const state = stateOf(t);
+      const withHold = own.nextMove(state);
+      const withoutHold = own.nextMove({ ...state, canHold: false });
+      const move = level2.nextMove(state, { budgetMs: 0 });
+      expect([moveKey(withHold), moveKey(withoutHold)]).toContain(moveKey(move));
+      if (!withHold?.hold) continue;
+      holdAvailable++;
+      if (!move?.hold) forgot++;
+    }
+    // Level 2 forgets hold on 40 % of turns.
+    expect(holdAvailable).toBeGreaterThan(10);
+    expect(forgot).toBeGreaterThan(0);
+    expect(forgot).toBeLessThan(holdAvailable);
+  }, 60_000);
+
+  it('a session’s turn seeds the choices too: one position asked on later turns may play other moves', async () => {
+    const ai = await TetrisAI.create({ ...AI, table, strength: 3 });
+    const turns = await turnsOf(ai, 2, 40);
+    const states = [10, 20, 30].map((i) => stateOf(turns[i]));
+    let differs = 0;
+    for (const state of states) {
+      // The same turn asked again (the same board, hold and pieces) adds nothing to what the session knows, but it
+      // is the session's next turn.
+      const game = ai.newGame();
+      const asked = Array.from({ length: 6 }, () => moveKey(game.nextMove(state)));
+      expect(game.status).toMatchObject({ turns: 6, resyncs: 0 });
+      // Turn 0 is nextMove's move (the same seed and position); a fresh session fed the same turns plays them again.
+      expect(asked[0]).toBe(moveKey(ai.nextMove(state)));
+      const again = ai.newGame();
+      expect(asked.map(() => moveKey(again.nextMove(state)))).toEqual(asked);
+      if (new Set(asked).size > 1) differs++;
+    }
+    expect(differs).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('weakerRoom: the AI’s own room less the level’s, kept within 2..12 rows; level 10 keeps it', () => {
+    const [level1, level2, , level4, , , level7] = STRENGTH_PROFILES;
+    expect(weakerRoom(8, level1)).toBe(4);
+    expect(weakerRoom(6, level1)).toBe(2);
+    expect(weakerRoom(4, level1)).toBe(2);
+    expect(weakerRoom(6, level2)).toBe(3);
+    expect(weakerRoom(2, level2)).toBe(2);
+    expect(weakerRoom(8, level4)).toBe(7);
+    expect(weakerRoom(12, level7)).toBe(12);
+    expect(weakerRoom(13, level7)).toBe(12);
+    expect(weakerRoom(6, null)).toBe(6);
+    expect(weakerRoom(13, null)).toBe(13);
+  });
+
   it('playGame at a level: the same games on 1 and 2 threads; a given ai must be at that level', async () => {
     const run = { ...RUN, games: 2, maxPieces: 150, seed: 6, strength: 4, table };
     const one = await playGame({ ...run, threads: 1 });
@@ -91,7 +190,9 @@ describe('strength', () => {
     const ten = await playGame({ ...run, strength: 10, threads: 1 });
     expect(ten.tallies).not.toEqual(one.tallies);
     const ai = await TetrisAI.create({ ...AI, table, strength: 5 });
-    await expect(playGame({ ...run, ai })).rejects.toThrow(/strength 5; these games ask for 4/);
+    await expect(playGame({ ...run, ai })).rejects.toMatchObject(
+      refused('BAD_ARGUMENT', /^the given ai plays at strength 5; these games ask for 4$/),
+    );
   }, 120_000);
 
   it('levels weaken step by step: no profile looks further, trusts more or recovers wider than the one above', () => {
@@ -110,11 +211,16 @@ describe('strength', () => {
 
   it('refuses a strength outside 1..10 and a seed that is not a safe integer', async () => {
     for (const strength of [0, 11, 2.5, '5'])
-      await expect(TetrisAI.create({ table, strength: strength as number })).rejects.toThrow(
-        /strength must be an integer from 1 to 10/,
+      await expect(TetrisAI.create({ table, strength: strength as number })).rejects.toMatchObject(
+        refused('BAD_ARGUMENT', /^strength must be an integer from 1 to 10; got /),
       );
-    await expect(TetrisAI.create({ table, seed: 0.5 })).rejects.toThrow(/seed must be a safe integer/);
-    await expect(playGame({ ...RUN, table, strength: 0 })).rejects.toThrow(/strength/);
+    for (const seed of [0.5, 2 ** 53, '1'])
+      await expect(TetrisAI.create({ table, seed: seed as number })).rejects.toMatchObject(
+        refused('BAD_ARGUMENT', /^seed must be a safe integer; got /),
+      );
+    await expect(playGame({ ...RUN, table, strength: 0 })).rejects.toMatchObject(
+      refused('BAD_ARGUMENT', /^strength must be an integer from 1 to 10; got 0$/),
+    );
   });
 });
 
@@ -153,6 +259,56 @@ describe('time budget', () => {
     expect(recover).toBeGreaterThan(0);
   }, 120_000);
 
+  it('a weaker level settles for a nearly-best move only while less than half the budget is spent', async () => {
+    const level1 = await TetrisAI.create({ ...AI, table, strength: 1, seed: 3 });
+    const own = await TetrisAI.create({ ...AI, ...OWN_SEARCH_OF_LEVEL_1_2, table });
+    // Without hold (nothing to forget) the level's move is its own search's unless it slips.
+    const states = (await turnsOf(level1, 8, 60)).map((t) => ({ ...stateOf(t), canHold: false }));
+    const unbudgeted = states.map((s) => moveKey(level1.nextMove(s)));
+    const ownMoves = states.map((s) => moveKey(own.nextMove(s)));
+    expect(unbudgeted.filter((m, i) => m !== ownMoves[i]).length).toBeGreaterThan(5);
+    // A clock that stands still: no time is spent, so the level slips as it does without a budget (its search is one
+    // step, the whole ladder).
+    let now = 1000;
+    fakeClock(() => now);
+    expect(states.map((s) => moveKey(level1.nextMove(s, { budgetMs: 10 })))).toEqual(unbudgeted);
+    // A clock that runs 3 ms a reading: more than 5 of the 10 ms are spent by the time the search is done.
+    fakeClock(() => (now += 3));
+    expect(states.map((s) => moveKey(level1.nextMove(s, { budgetMs: 10 })))).toEqual(ownMoves);
+  }, 60_000);
+
+  it('deepening starts a step only while the time spent plus its expected cost stays within the budget', () => {
+    // Four steps (lookahead 0..3); each fake step costs its time on a fake clock and says which step it was.
+    const full: SearchSettings = { lookahead: 3, recoverDepth: 2, search: { beam: 4, chance: 0 }, nearTop: null };
+    expect(searchLadder(full)).toHaveLength(4);
+    const run = (costs: readonly number[], budgetMs: number) => {
+      let now = 0;
+      fakeClock(() => now);
+      const ran: number[] = [];
+      const d = deepening(full, budgetMs, (settings) => {
+        const step = settings.lookahead;
+        ran.push(step);
+        now += costs[step];
+        return { step } as unknown as Decision;
+      });
+      expect((d as unknown as { step: number }).step).toBe(ran.at(-1));
+      return ran;
+    };
+    // Step 1 is expected to cost 5 times step 0 (1 + 1 * 5 = 6 <= 10); step 2 the last growth (5 / 1) times step 1's
+    // 5 ms, 6 + 25 > 10: stop after step 1.
+    expect(run([1, 5, 20, 20], 10)).toEqual([0, 1]);
+    // Exactly at the budget still runs: 1 + 1 * 5 = 6.
+    expect(run([1, 5, 20, 20], 6)).toEqual([0, 1]);
+    expect(run([1, 5, 20, 20], 5.99)).toEqual([0]);
+    // Steps doubling in cost: each is expected at twice the last (3 + 2 * 2 = 7 <= 10; then 7 + 4 * 2 = 15).
+    expect(run([1, 2, 4, 8], 10)).toEqual([0, 1, 2]);
+    expect(run([1, 2, 4, 8], 15)).toEqual([0, 1, 2, 3]);
+    expect(run([1, 2, 4, 8], 14.99)).toEqual([0, 1, 2]);
+    // The cheapest step always runs; a budget large enough runs them all.
+    expect(run([1, 1, 1, 1], 0)).toEqual([0]);
+    expect(run([1, 5, 20, 80], 1e9)).toEqual([0, 1, 2, 3]);
+  });
+
   it('the ladder deepens one piece at a time and ends with the full settings', () => {
     const full = {
       lookahead: 3,
@@ -174,10 +330,15 @@ describe('time budget', () => {
   it('refuses a budget that is not a finite number of milliseconds ≥ 0, and unknown move options', async () => {
     const ai = await TetrisAI.create({ rules: 'classic', table });
     const state = { board: [] as string[], current: 'T' };
+    const budgetRefused = refused('BAD_ARGUMENT', /^budgetMs must be a finite number of milliseconds, 0 or more; got /);
     for (const budgetMs of [-1, Number.NaN, Number.POSITIVE_INFINITY, '5'])
-      expect(() => ai.nextMove(state, { budgetMs: budgetMs as number })).toThrow(/budgetMs must be a finite number/);
-    expect(() => ai.nextMove(state, { budget: 5 } as never)).toThrow(/budget/);
-    expect(() => ai.newGame().nextMove(state, { budgetMs: -1 })).toThrow(/budgetMs/);
+      expect(() => ai.nextMove(state, { budgetMs: budgetMs as number })).toThrow(
+        expect.objectContaining(budgetRefused),
+      );
+    expect(() => ai.nextMove(state, { budget: 5 } as never)).toThrow(
+      expect.objectContaining(refused('BAD_ARGUMENT', /^nextMove: unknown option "budget"; options are budgetMs$/)),
+    );
+    expect(() => ai.newGame().nextMove(state, { budgetMs: -1 })).toThrow(expect.objectContaining(budgetRefused));
   });
 });
 

@@ -574,7 +574,11 @@ describe('TetrisAI input checks', () => {
       expect((error as StackRankError).code).toBe(code);
       expect((error as StackRankError).message).toMatch(message);
     }
-    await expect(TetrisAI.create({ rules: 'tetris99' as never, table })).rejects.toMatchObject({ code: 'BAD_RULES' });
+    await expect(TetrisAI.create({ rules: 'tetris99' as never, table })).rejects.toMatchObject({
+      name: 'StackRankError',
+      code: 'BAD_RULES',
+      message: expect.stringMatching(/^unknown rule set "tetris99"; rule sets are classic, /),
+    });
     // A RuleSet is taken when it is a preset's with its time changed (test/tetris-ai/nes-timed.test.ts); not another.
     await expect(TetrisAI.create({ rules: { ...RULE_SETS.nes, name: 'mine' }, table })).rejects.toMatchObject({
       code: 'BAD_RULES',
@@ -584,8 +588,16 @@ describe('TetrisAI input checks', () => {
       code: 'BAD_RULES',
       message: /^rules must be a rule set name \(classic, .*\) or a RuleSet based on one; got 5$/,
     });
-    await expect(TetrisAI.create({ well: 'middle' as never, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
-    await expect(TetrisAI.create({ lookahead: 9, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(TetrisAI.create({ well: 'middle' as never, table })).rejects.toMatchObject({
+      name: 'StackRankError',
+      code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/^well must be "right", "left" or "auto"; got "middle"$/),
+    });
+    await expect(TetrisAI.create({ lookahead: 9, table })).rejects.toMatchObject({
+      name: 'StackRankError',
+      code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/^lookahead must be an integer from 0 to \d; got 9$/),
+    });
     for (const chance of [-1, 1.5, 1001, '12'])
       await expect(TetrisAI.create({ recover: { chance: chance as never }, table })).rejects.toMatchObject({
         code: 'BAD_ARGUMENT',
@@ -598,7 +610,9 @@ describe('TetrisAI input checks', () => {
         message: expect.stringContaining('recover: options must be an object'),
       });
     await expect(TetrisAI.create({ randomizer: 'bag8' as never, table })).rejects.toMatchObject({
+      name: 'StackRankError',
       code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/^unknown randomizer "bag8"; randomizers are .*bag7/),
     });
   });
 
@@ -661,8 +675,16 @@ describe('playGame', () => {
       code: 'BAD_ARGUMENT',
       message: /no hold/,
     });
-    await expect(playGame({ randomizer: 'bag8' as never, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
-    await expect(playGame({ games: 0, table })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
+    await expect(playGame({ randomizer: 'bag8' as never, table })).rejects.toMatchObject({
+      name: 'StackRankError',
+      code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/^unknown randomizer "bag8"; randomizers are .*bag7/),
+    });
+    await expect(playGame({ games: 0, table })).rejects.toMatchObject({
+      name: 'StackRankError',
+      code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/^games must be an integer from 1 to \d+; got 0$/),
+    });
     const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
     await expect(playGame({ rules: 'classic', lookahead: 1, ai, signal: AbortSignal.abort() })).rejects.toMatchObject({
       code: 'ABORTED',

@@ -222,10 +222,30 @@ describe('createWorkerTetrisAI (Node worker threads)', () => {
   }, 120_000);
 
   it('an abort stops the setup and the worker; options are checked in the worker, with the library’s errors', async () => {
+    // Aborted at the setup's first progress event: the worker is under way with it, not yet done.
     const controller = new AbortController();
-    const setup = createWorkerTetrisAI({ rules: 'guideline', table, signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
-    await expect(setup).rejects.toMatchObject({ code: 'ABORTED' });
+    const seen: SetupProgress[] = [];
+    const setup = createWorkerTetrisAI({
+      rules: 'guideline',
+      table,
+      signal: controller.signal,
+      onProgress: (p) => {
+        seen.push(p);
+        controller.abort();
+      },
+    });
+    await expect(setup).rejects.toMatchObject({
+      name: 'StackRankError',
+      code: 'ABORTED',
+      message: "the AI's setup was aborted",
+    });
+    expect(seen).toHaveLength(1);
+    expect(seen[0].stage).not.toBe('ready');
+    // Aborted at once, before the worker has said anything.
+    const early = new AbortController();
+    const started = createWorkerTetrisAI({ rules: 'guideline', table, signal: early.signal });
+    early.abort();
+    await expect(started).rejects.toMatchObject({ code: 'ABORTED', message: "the AI's setup was aborted" });
     await expect(createWorkerTetrisAI({ rules: 'guideline', signal: AbortSignal.abort() })).rejects.toMatchObject({
       code: 'ABORTED',
     });
