@@ -13,8 +13,9 @@ import { rankMoves20G } from '../../src/rank/moves-20g.js';
 import { RankTable, buildRankTable } from '../../src/rank/table.js';
 import { decodeTable, encodeTable } from '../../src/rank/file.js';
 import { foldShape } from '../../src/rank/fold.js';
+import { ORIENTATIONS } from '../../src/pieces.js';
 import { mirrorIndex } from '../../src/surface.js';
-import { referenceRanks } from '../reference/rank-reference.js';
+import { referenceRanks, referenceSuccessors } from '../reference/rank-reference.js';
 import { reference20GRanks, reference20GSuccessors } from '../reference/rank-20g-reference.js';
 
 function maxError(got: Float32Array, want: Float64Array): number {
@@ -38,19 +39,40 @@ describe('20G rank table', () => {
 
   it('the window never allows what the whole board forbids, and misses only upright-I placements (11 at width 5)', () => {
     const missed: number[] = [];
+    // (surface, placement) pairs: one successor each (two placements of a piece never leave the same surface).
+    let windowedPairs = 0;
+    let articlePairs = 0;
     for (let s = 0; s < 9 ** 4; s++) {
       for (let p = 0; p < 7; p++) {
         const full = new Set(reference20GSuccessors(s, p, 5, 4, false));
         const windowed = reference20GSuccessors(s, p, 5, 4, true);
         for (const t of windowed) expect(full.has(t)).toBe(true);
         for (const t of full) if (!windowed.includes(t)) missed.push(p);
+        windowedPairs += windowed.length;
+        articlePairs += referenceSuccessors(s, p, 5, 4).length;
       }
     }
     expect(missed).toEqual(new Array(11).fill(0));
+    // The product-set moves cover exactly those pairs: disjoint boxes whose volumes add up to the reference's count.
+    const volume = (moves: { lo: number[]; hi: number[] }[]) =>
+      moves.reduce((sum, m) => sum + m.lo.reduce((v, lo, i) => v * (m.hi[i] - lo + 1), 1), 0);
+    expect(windowedPairs).toBeGreaterThan(20_000);
+    expect(volume(rankMoves20G(5, 4))).toBe(windowedPairs);
+    expect(volume(rankMoves(5, 4))).toBe(articlePairs);
+    expect(articlePairs).toBeGreaterThan(windowedPairs);
   }, 300_000);
 
   it('allows only placements the article allows, each at most once per surface (the product sets are disjoint)', () => {
+    // The documented counts (docs/rules.md, docs/architecture.md): at 9x4 the article has one move per placement,
+    // sum over the 19 orientations of 10 - width = 143; the 20G variant 1,897; the collapsing one 945.
+    expect(ORIENTATIONS.flat().reduce((n, o) => n + 10 - o.width, 0)).toBe(143);
+    expect(rankMoves(9, 4).length).toBe(143);
+    expect(rankMoves20G(9, 4).length).toBe(1897);
+    expect(rankMoves(9, 4, 'collapse').length).toBe(945);
+    // At 6x4 the article has 86 = sum of 7 - width, each placement once.
+    expect(rankMoves(6, 4).length).toBe(86);
     const article = new Map(rankMoves(6, 4).map((m) => [`${m.piece}:${m.orientation}:${m.column}`, m]));
+    expect(article.size).toBe(86);
     const moves = rankMoves20G(6, 4);
     const seen = new Map<string, number>();
     for (const m of moves) {
@@ -70,9 +92,11 @@ describe('20G rank table', () => {
         ...(byKey.get(`${m.piece}:${m.orientation}:${m.column}`) ?? []),
         m,
       ]);
+    let pairs = 0;
     for (const group of byKey.values()) {
       for (let i = 0; i < group.length; i++) {
         for (let j = i + 1; j < group.length; j++) {
+          pairs++;
           const overlap = group[i].lo.every(
             (lo, d) => Math.max(lo, group[j].lo[d]) <= Math.min(group[i].hi[d], group[j].hi[d]),
           );
@@ -80,6 +104,10 @@ describe('20G rank table', () => {
         }
       }
     }
+    // The loops above ran: several boxes for most placements, and more moves than placements.
+    expect(seen.size).toBeGreaterThan(40);
+    expect(moves.length).toBeGreaterThan(2 * seen.size);
+    expect(pairs).toBeGreaterThan(100);
   });
 
   it('is not mirror-symmetric, and its file keeps every surface (variant "20g", not folded)', async () => {

@@ -152,6 +152,17 @@ describe('expectimax', () => {
         },
       ),
     );
+    // Each chance rounded to a multiple of 2^-16, the remainder to the likeliest piece (the first of equals):
+    // uniform: round(65536 / 7) = 9362 seven times is 65534, so I gets 9362 + 2.
+    const uniform = [9364, 9362, 9362, 9362, 9362, 9362, 9362, 0];
+    expect(Array.from(distributionWeights())).toEqual(uniform);
+    expect(Array.from(distributionWeights(new Array(7).fill(1 / 7)))).toEqual(uniform);
+    // 1/6, 1/6, 2/3: 10922.67 -> 10923 twice and 43690.67 -> 43691 sum to 65537; the likeliest T gives 1 back.
+    expect(Array.from(distributionWeights([1 / 6, 1 / 6, 2 / 3, 0, 0, 0, 0]))).toEqual([
+      10923, 10923, 43690, 0, 0, 0, 0, 0,
+    ]);
+    // Uniform pairs: the first piece's weights and, after each first piece, the same again.
+    expect(Array.from(pairWeights())).toEqual(new Array(8).fill(uniform).flat());
     // P(p1) = 1/2 for I and O; given I the next is certainly T, given O uniform over S and Z.
     const pair = new Array(49).fill(0);
     pair[0 * 7 + 2] = 0.5;

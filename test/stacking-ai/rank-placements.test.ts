@@ -129,11 +129,24 @@ describe('rankPlacements on small cases', () => {
     const ranking = ai.rankPlacements([2, 2, 3, 1, 1, 1, 0, 0, 1], 'LT', 1);
     const after = ranking.afterNextPiece!;
     expect(after.map((a) => a.piece)).toEqual([...PIECES]);
+    // The best move (L on its surface, T next) by the reference search, then each next piece alone on the surface
+    // it leaves: 1 + the expected pieces of the best rank that piece reaches there, 0 when it has no place.
+    const rules = resolveStacking(undefined);
+    const rankOf = (i: number) => table.get(i);
+    const start = [2, 2, 3, 1, 1, 1, 0, 0, 1];
+    const first = referenceSearch(start, [5, 2], 1, table.maxStep, rules, rankOf).move!;
+    const child = referenceChildren(start, 5, rules, table.maxStep).find(
+      (c) => JSON.stringify(c.move) === JSON.stringify(first),
+    )!;
+    expect(ranking.placements[0].heights).toEqual(child.heights);
+    let empty = 0;
     for (const a of after) {
-      // The same as ranking the best move's surface with that piece alone: its first entry's value.
-      const alone = ai.rankPlacements(ranking.placements[0].heights, a.piece, 0).placements[0];
-      expect(a.value).toBe(alone ? alone.value : 0);
+      const p = PIECES.indexOf(a.piece);
+      const ref = referenceSearch(child.heights, [p], 0, table.maxStep, rules, rankOf);
+      if (!ref.move) empty++;
+      expect(a.value).toBe(ref.move ? 1 + expectedPiecesFromRank(ref.value[2], table.iterations) : 0);
     }
+    expect(empty).toBeLessThan(7);
   });
 
   it('is empty when the piece has no hole-free place, and checks its input', async () => {

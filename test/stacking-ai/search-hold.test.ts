@@ -115,6 +115,8 @@ describe('hold at every ply equals an exhaustive search', () => {
     const rules: StackingSettings = { boardHeight: 16, tetrisThreshold: 8, steep: 'excessFirst', tetris: 'forced' };
     const engine = await StackingEngine.create(table, rules);
     const values = table.searchValues().values;
+    let moves = 0;
+    let tetrises = 0;
     fc.assert(
       fc.property(
         fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 5, maxLength: 5 }),
@@ -124,11 +126,26 @@ describe('hold at every ply equals an exhaustive search', () => {
           engine.search(heights, queue, queue.length - 1, undefined, 16, { piece: 2, fromDepth: 0 });
           const got = engine.search(heights, queue, queue.length - 1);
           const ref = referenceSearch(heights, queue, queue.length - 1, 4, rules, (i) => values[i]);
-          expect(got.depth).toBe(ref.move ? ref.value[0] : got.depth);
-          if (ref.move) expect(got.leafScore >>> 16).toBe(ref.value[2]);
+          if (!ref.move) {
+            expect(got.move).toBe(MOVE_NONE);
+            return;
+          }
+          expect(got.depth).toBe(ref.value[0]);
+          expect(got.leafScore >>> 16).toBe(ref.value[2]);
+          const p = got.move === MOVE_TETRIS ? null : engine.placements.placements[got.move];
+          expect({
+            tetris: p === null,
+            rotation: p ? p.orientation : -1,
+            column: p ? p.column : -1,
+          }).toEqual(ref.move);
+          if (ref.move.tetris) tetrises++;
+          else moves++;
         },
       ),
       { numRuns: 200, seed: 3 },
     );
+    // Both kinds of move were compared (a surface with no legal move returns before the comparison).
+    expect(moves).toBeGreaterThan(50);
+    expect(tetrises).toBeGreaterThan(0);
   });
 });

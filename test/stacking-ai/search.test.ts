@@ -6,7 +6,13 @@ import { StackingAI } from '../../src/stacking-ai/ai.js';
 import { StackingEngine } from '../../src/kernels/search.js';
 import { CTX_WORDS, GAME_WORDS } from '../../assembly/search/layout.js';
 import { resolveStacking, type StackingSettings } from '../../src/stacking-ai/rules.js';
-import { referenceLeaf, referenceSearch } from '../reference/search-reference.js';
+import {
+  referenceChildren,
+  referenceCollapse,
+  referenceIndexTruncated,
+  referenceLeaf,
+  referenceSearch,
+} from '../reference/search-reference.js';
 
 const tables: Record<number, RankTable> = {};
 beforeAll(async () => {
@@ -16,6 +22,32 @@ beforeAll(async () => {
 
 function heightsArb(width: number, max: number) {
   return fc.array(fc.integer({ min: 0, max }), { minLength: width, maxLength: width });
+}
+/**
+ * Surfaces a search has moves on: a base height plus steps of at most ±(S + 1) (a few steeper than the table's ±S;
+ * mostly -1, 0 or 1, which the pieces' feet fit), shifted to stand on the floor and cut at `max`. Uniform heights
+ * leave the current piece without a legal placement in about half the cases.
+ */
+function stackArb(width: number, maxStep: number, max: number) {
+  return fc
+    .tuple(
+      fc.array(
+        fc.oneof(
+          { arbitrary: fc.integer({ min: -1, max: 1 }), weight: 3 },
+          { arbitrary: fc.integer({ min: -maxStep - 1, max: maxStep + 1 }), weight: 1 },
+        ),
+        { minLength: width - 1, maxLength: width - 1 },
+      ),
+      fc.integer({ min: 0, max }),
+    )
+    .map(([steps, base]) => {
+      const h = [0];
+      for (const d of steps) h.push(h[h.length - 1] + d);
+      const low = Math.min(...h);
+      const span = Math.max(...h) - low;
+      const lift = Math.max(0, Math.min(base, max - span));
+      return h.map((x) => Math.min(max, x - low + lift));
+    });
 }
 const queueArb = fc
   .array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 5 })
@@ -35,9 +67,13 @@ describe('bestPlacement equals an exhaustive pure-TS search', () => {
         const rules: StackingSettings = { boardHeight: 20, tetrisThreshold: 8, steep, tetris };
         const ai = await StackingAI.create({ table, stacking: rules });
         const values = table.searchValues().values;
+        const numRuns = width === 9 ? 150 : 300;
+        let choices = 0;
         fc.assert(
-          fc.property(heightsArb(width, 18), queueArb, fc.integer({ min: 0, max: 4 }), (heights, queue, la) => {
+          fc.property(stackArb(width, 4, 18), queueArb, fc.integer({ min: 0, max: 4 }), (heights, queue, la) => {
             const lookahead = Math.min(la, queue.length - 1, width === 9 ? 3 : 4);
+            if (referenceChildren(heights, PIECES.indexOf(queue[0] as never), rules, table.maxStep).length >= 2)
+              choices++;
             const got = ai.bestPlacement(heights, queue, lookahead);
             const ref = referenceSearch(
               heights,
@@ -59,9 +95,18 @@ describe('bestPlacement equals an exhaustive pure-TS search', () => {
             }).toEqual(ref.move);
             expect(got!.survives).toBe(ref.value[0]);
             expect(got!.plan.length).toBe(Math.min(ref.value[0], lookahead + 1));
+            // The surface after the move (placed by applyStep, collapsed by the reference's rule) and its rank.
+            const placed = got!.tetris
+              ? heights.map((h) => h - 4)
+              : applyStep(heights, queue[0], got!.orientation, got!.column);
+            const after = steep === 'collapse' ? referenceCollapse(placed, table.maxStep) : placed;
+            expect(got!.heights).toEqual(after);
+            expect(got!.rank).toBe(table.get(referenceIndexTruncated(after, table.maxStep)));
           }),
-          { numRuns: width === 9 ? 150 : 300 },
+          { numRuns },
         );
+        // A third of the cases or more had a choice of first move (uniform heights gave one in about one in six).
+        expect(choices).toBeGreaterThan(numRuns / 3);
       });
     }
   }
@@ -195,10 +240,20 @@ describe('rules', () => {
       table: tables[9],
       stacking: { tetrisThreshold: 12, tetris: 'choice' },
     });
-    const flatHigh = [6, 6, 6, 6, 6, 6, 6, 6, 7];
-    expect(choice.bestPlacement(flatHigh, 'I', 0)!.rank).toBeGreaterThanOrEqual(
-      high.bestPlacement(flatHigh, 'I', 0)!.rank,
-    );
+    // On this surface every I placement ranks strictly below the surface itself (the Tetris keeps its shape):
+    // by the table through the reference's children, 0.880... at best against 0.912....
+    const bumpy = [4, 5, 4, 6, 6, 4, 5, 4, 6];
+    const selfRank = tables[9].get(referenceIndexTruncated(bumpy, 4));
+    const placements = referenceChildren(bumpy, 0, { boardHeight: 20, tetrisThreshold: 12, steep: 'excessFirst' }, 4);
+    expect(placements.length).toBeGreaterThan(5);
+    for (const c of placements)
+      expect(tables[9].get(referenceIndexTruncated(c.heights, 4))).toBeLessThan(selfRank - 0.01);
+    const taken = choice.bestPlacement(bumpy, 'I', 0)!;
+    expect([taken.tetris, taken.rank]).toEqual([true, selfRank]);
+    expect(taken.heights).toEqual([0, 1, 0, 2, 2, 0, 1, 0, 2]);
+    const placed = high.bestPlacement(bumpy, 'I', 0)!; // no choice below the threshold: an I placement
+    expect(placed.tetris).toBe(false);
+    expect(placed.rank).toBeLessThan(selfRank - 0.01);
     expect(choice.bestPlacement([3, 6, 6, 6, 6, 6, 6, 6, 6], 'I', 0)!.tetris).toBe(false); // lowest column below 4
   });
 

@@ -126,11 +126,27 @@ describe('estimateSurvival', () => {
     const e = estimateSurvival([10, 20, 30], [true, true, true]);
     expect(e.meanPieces).toBe(20);
     expect(e.ci95[0]).toBeCloseTo(20 - 1.96 * Math.sqrt(100 / 3), 9);
+    // By hand: sample variance (100 + 0 + 100) / 2 = 100, half-width 1.96 * sqrt(100 / 3) = 11.31607 either side.
+    expect(e.ci95[0]).toBeCloseTo(8.683935, 6);
+    expect(e.ci95[1]).toBeCloseTo(31.316065, 6);
+    // 1 and 100: mean 50.5, variance 2 * 49.5^2 / 1, half-width 1.96 * 49.5 = 97.02; the lower bound stops at 0.
+    const wide = estimateSurvival([1, 100], [true, true]);
+    expect(wide.meanPieces).toBe(50.5);
+    expect(wide.ci95[0]).toBe(0);
+    expect(wide.ci95[1]).toBeCloseTo(147.52, 9);
   });
   it('uses pieces / deaths with censored games', () => {
     const e = estimateSurvival([100, 100, 50], [true, false, false]);
     expect(e.meanPieces).toBe(250);
     expect(e.ci95[1] / e.meanPieces).toBeCloseTo(Math.exp(1.96), 9);
+    // By hand: 250 pieces / 1 death, times and divided by e^(1.96 / sqrt 1) = 7.09933.
+    expect(e.ci95[0]).toBeCloseTo(35.214605, 5);
+    expect(e.ci95[1]).toBeCloseTo(1774.831766, 5);
+    // 250 pieces / 2 deaths = 125, spread e^(1.96 / sqrt 2) = 3.99854.
+    const two = estimateSurvival([100, 100, 50], [true, true, false]);
+    expect(two.meanPieces).toBe(125);
+    expect(two.ci95[0]).toBeCloseTo(31.261411, 5);
+    expect(two.ci95[1]).toBeCloseTo(499.817498, 5);
   });
   it('gives a lower bound without deaths', () => {
     expect(estimateSurvival([100], [false])).toMatchObject({ meanPieces: 100, ci95: [100, Infinity] });
