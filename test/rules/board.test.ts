@@ -76,7 +76,10 @@ describe('Board', () => {
           return s & ((1 << w) - 1);
         });
         const b = Board.fromBits(rows, w);
-        expect(Board.fromRows(b.toRows()).equals(b)).toBe(true);
+        const back = Board.fromRows(b.toRows());
+        // compared by value, not only by equals (which a test below checks on its own)
+        expect([back.width, back.height, [...back.rows]]).toEqual([w, h, rows]);
+        expect(back.equals(b)).toBe(true);
         // a cleared board keeps every non-full row in order
         const c = b.clone();
         const n = c.clearLines();
@@ -86,6 +89,20 @@ describe('Board', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('equals is false for a board that differs in one cell, in height or in width', () => {
+    const rows = ['....', '#..#', '##.#'];
+    const b = Board.fromRows(rows, 4);
+    expect(b.equals(Board.fromRows(rows, 4))).toBe(true);
+    expect(b.equals(Board.fromRows(['....', '#..#', '####'], 4))).toBe(false); // the bottom row's hole filled
+    expect(b.equals(Board.fromRows(['...#', '#..#', '##.#'], 4))).toBe(false); // a cell added in row 2
+    expect(b.equals(Board.fromRows(['#...', '....', '#..#', '##.#'], 4))).toBe(false); // the top row differs
+    expect(b.equals(Board.fromRows(rows, 5))).toBe(false); // one more empty row on top
+    expect(Board.fromRows(rows, 5).equals(b)).toBe(false);
+    // the same bit rows 4 and 5 wide
+    expect(Board.fromBits([0b1011], 4, 4).equals(Board.fromBits([0b1011], 5, 4))).toBe(false);
+    expect(Board.empty(4, 4).equals(Board.empty(4, 4))).toBe(true);
   });
 
   it('withHeight grows and shrinks over empty rows only', () => {

@@ -203,6 +203,34 @@ describe('finesse on an empty 10 × 20 board (guideline)', () => {
       ]),
     ).toEqual(['cw', 'hardDrop']);
   });
+  it('takes the finesse press counts for every column of I, O, T, L and J', () => {
+    // Presses before hardDrop, by the piece's leftmost column (DAS counts 1, a turn 1, no 180). Derived by hand from
+    // the spawn (I and T/L/J boxes at column 3, O at column 4) and the move set. Flat 3-wide (state 0) from spawn
+    // at 3: 0 DAS, 1 DAS+tap, 2 tap, 3 none, 4 tap, 5 two taps, 6 DAS+tap back, 7 DAS. State 2 adds two turns. State R (leftmost = box + 1) after one turn stands at 4; DAS
+    // left then turning gives 1, DAS right then turning 8, turning then DAS 0; the rest are taps from these
+    // (2 = 3 presses either way, 6 likewise). State L (leftmost = box) stands at 3; DAS then turn gives 0 and 7,
+    // turn then DAS 8. Vertical I: cw stands in column 5, ccw in 4; DAS left then ccw / cw gives 1 / 2, DAS right
+    // then ccw / cw 7 / 8, a turn then DAS 0 / 9, one tap beside 4 and 5.
+    const expected: Record<string, Record<string, string>> = {
+      I: { flat: '1210121', vertical: '2222112222' },
+      O: { '0': '122101221' },
+      T: { '0': '12101221', R: '223212332', '2': '34323443', L: '232123322' },
+      L: { '0': '12101221', R: '223212332', '2': '34323443', L: '232123322' },
+      J: { '0': '12101221', R: '223212332', '2': '34323443', L: '232123322' },
+    };
+    for (const [piece, byState] of Object.entries(expected)) {
+      const got: Record<string, string[]> = {};
+      for (const p of reachablePlacements(empty, piece as never, { rules: 'guideline' })) {
+        const flat = p.cells.every((c) => c[1] === p.cells[0][1]);
+        const state = piece === 'I' ? (flat ? 'flat' : 'vertical') : p.rotation;
+        const left = Math.min(...p.cells.map((c) => c[0]));
+        expect(p.inputs.at(-1)).toBe('hardDrop');
+        (got[state] ??= [])[left] = String(p.inputs.length - 1);
+      }
+      const pressed = Object.fromEntries(Object.entries(got).map(([k, v]) => [k, v.join('')]));
+      expect(pressed, piece).toEqual(byState);
+    }
+  });
   it('needs at most four presses before the drop for any placement of any piece', () => {
     for (const piece of PIECES)
       for (const p of reachablePlacements(empty, piece, { rules: 'guideline' }))
@@ -430,10 +458,11 @@ describe('top-out and bad input', () => {
     expect(code(() => reachablePlacements(['..........', '.........'], 'T', { rules: 'nes' }))).toBe('BAD_BOARD');
     expect(code(() => reachablePlacements(b, 'X' as never, { rules: 'nes' }))).toBe('BAD_PIECE');
     expect(code(() => reachablePlacements(b, 7 as never, { rules: 'nes' }))).toBe('BAD_PIECE');
-    try {
-      reachablePlacements(b, 'T', { rules: 'tetris99' as never });
-    } catch (e) {
-      expect((e as Error).message).toContain('classic, nes, nesUntimed, guideline, tgm, tgm20g');
-    }
+    expect(() => reachablePlacements(b, 'T', { rules: 'tetris99' as never })).toThrow(
+      expect.objectContaining({
+        code: 'BAD_RULES',
+        message: expect.stringContaining('rule sets are classic, nes, nesUntimed, guideline, tgm, tgm20g'),
+      }),
+    );
   });
 });
