@@ -89,17 +89,22 @@ describe('stackrank analyze', () => {
 
   it('bad fumen and missing pieces are errors with a message', async () => {
     const bad = await runCli(['analyze', '--fumen', 'v115@@@', '--table', file]);
-    expect(bad.code).not.toBe(0);
-    expect(bad.err).toMatch(/BAD_FUMEN/);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toBe(
+      'stackrank analyze: not a readable fumen ("@" at character 5 is not fumen data); expected a string like "v115@9gA8…" [BAD_FUMEN]',
+    );
     // Longer than boardFromFumen reads (docs/rules.md, "fumen"): exit 1 at once, not seconds of decoding.
     const long = await runCli(['analyze', '--fumen', `v115@${'vhA'.repeat(10_000)}`, '--table', file]);
     expect(long.code).toBe(1);
     expect(long.err).toMatch(/at most 8,192 characters.*\[BAD_FUMEN\]$/);
     const none = await runCli(['analyze', '--fumen', fumenFromBoard(Board.empty()), '--table', file]);
-    expect(none.code).not.toBe(0);
-    expect(none.err).toMatch(/no current piece.*--queue/);
+    expect(none.code).toBe(2);
+    expect(none.err).toBe(
+      'stackrank analyze: the fumen page names no current piece (comment "#Q=[](T)SZO" or "TSZO"); give --queue',
+    );
     const noFumen = await runCli(['analyze', '--table', file]);
-    expect(noFumen.err).toMatch(/--fumen STRING is needed/);
+    expect(noFumen.code).toBe(2);
+    expect(noFumen.err).toBe('stackrank analyze: --fumen STRING is needed (a fumen string like v115@...)');
   });
 
   it('--rules nes lists what the frames allow at --level with --timeline, with their frames', async () => {

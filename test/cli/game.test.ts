@@ -54,14 +54,24 @@ describe('stackrank bench game', () => {
     expect(want.versus!.garbageReceived).toBeGreaterThan(0);
     expect(Object.values(want.versus!.kinds).reduce((a, b) => a + b, 0)).toBe(want.pieces);
     // the versus options go with --goal versus and a rule set with an attack table
-    for (const bad of [
-      ['--goal', 'versus', '--rules', 'nes'],
-      ['--versus-beam', '4'],
-      ['--versus-placements', 'full'],
-      ['--goal', 'versus', '--versus-placements', 'all'],
-      ['--goal', 'versus', '--garbage', '0/5'],
-    ])
-      expect((await runCli(['bench', 'game', ...bad, ...args])).code).toBe(2);
+    const notVersus =
+      '--versus-beam, --versus-placements and --versus-weights set the versus search: give them with --goal versus';
+    for (const [bad, message] of [
+      [
+        ['--goal', 'versus', '--rules', 'nes'],
+        '--goal versus plays for attack: it needs a rule set with an attack table (guideline); nes has none',
+      ],
+      [['--versus-beam', '4'], notVersus],
+      [['--versus-placements', 'full'], notVersus],
+      [['--goal', 'versus', '--versus-placements', 'all'], '--versus-placements must be one of quick, full; got "all"'],
+      [
+        ['--goal', 'versus', '--garbage', '0/5'],
+        '--garbage must be LINES/EVERY, each a number or a range MIN-MAX (e.g. 1-2/8-12: 1 to 2 lines every 8 to 12 pieces; lines 1 to 20, pieces 1 to 1000); got "0/5"',
+      ],
+    ] as const) {
+      const refused = await runCli(['bench', 'game', ...bad, ...args]);
+      expect([bad, refused.code, refused.err]).toEqual([bad, 2, `stackrank bench game: ${message}`]);
+    }
   }, 120_000);
 
   it('prints one JSON line per player with the figures playGame measures', async () => {

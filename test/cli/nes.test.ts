@@ -10,15 +10,27 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { playGame } from '../../src/tetris-ai/play.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { nesFormat } from '../../src/rules/nes-game.js';
+import { MAX_REACTION } from '../../src/rules/timing.js';
 import { runCli } from '../helpers/cli.js';
 
 let file: string;
 let table: RankTable;
+// A 7-column table (8-wide boards) for the runs whose games are not the point: a run on it starts in a fraction of
+// the 9-column table's setup.
+let narrowFile: string;
+let narrow: RankTable;
 beforeAll(async () => {
-  file = join(await mkdtemp(join(tmpdir(), 'stackrank-cli-nes-')), 't.srk');
+  const dir = await mkdtemp(join(tmpdir(), 'stackrank-cli-nes-'));
+  file = join(dir, 't.srk');
   table = await buildRankTable({ width: 9, iterations: 3 });
   await table.save(file);
+  narrowFile = join(dir, 't7.srk');
+  narrow = await buildRankTable({ width: 7, iterations: 3, threads: 1 });
+  await narrow.save(narrowFile);
 }, 120_000);
+
+/** base() on the 7-column table. */
+const narrowBase = () => base().map((a) => (a === file ? narrowFile : a));
 
 const base = () => [
   'bench',
@@ -102,6 +114,43 @@ describe('stackrank bench nes', () => {
     expect(printed.out).toMatch(/^NES games: .*lookahead 1, no play-outs, seed 4\n/);
   }, 300_000);
 
+  it('--reaction sets the frames before the next piece is known: the games of nesFormat({ reaction })', async () => {
+    const args = [...narrowBase(), '--max-level', '19', '--no-play-outs'];
+    const run = await runCli([...args, '--reaction', '6', '--json']);
+    expect(run.code, run.err).toBe(0);
+    const r = JSON.parse(run.out);
+    const direct = (reaction?: number) => {
+      const format = nesFormat({ maxLevel: 19, ...(reaction === undefined ? {} : { reaction }) });
+      return playGame({
+        rules: format.rules,
+        maxLevel: 19,
+        games: 2,
+        maxPieces: 80,
+        seed: 4,
+        table: narrow,
+        threads: 1,
+        playOuts: false,
+      });
+    };
+    const six = await direct(6);
+    expect(six.format!.reaction).toBe(6);
+    expect(r).toMatchObject({
+      reaction: 6,
+      averageScore: six.nes!.averageScore,
+      meanLines: six.nes!.meanLines,
+      clears: six.clears,
+      lines: six.lines,
+      pieces: six.pieces,
+      endLevels: six.nes!.endLevels,
+    });
+    // The default 18 frames play other games here, or the test would not see --reaction passed.
+    const byDefault = await direct();
+    expect(byDefault.format!.reaction).toBe(18);
+    expect([byDefault.nes!.averageScore, byDefault.clears]).not.toEqual([six.nes!.averageScore, six.clears]);
+    const text = await runCli([...args, '--reaction', '6']);
+    expect(text.out.split('\n')[0]).toMatch(/^NES games: start level 18, timeline X\., reaction 6 frames, /);
+  }, 120_000);
+
   it('prints a table; --double-killscreen 0 and --max-level 0 mean none', async () => {
     const run = await runCli([...base(), '--double-killscreen', '0', '--max-level', '0']);
     expect(run.code).toBe(0);
@@ -127,33 +176,35 @@ describe('stackrank bench nes', () => {
 
   it('shards merge into the unsharded run', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'stackrank-cli-nes-shards-'));
-    const args = [...base(), '--max-level', '19', '--json'];
+    const args = [...narrowBase(), '--max-level', '19', '--json'];
     const whole = JSON.parse((await runCli(args)).out);
+    expect(whole.games).toBe(2);
     for (const shard of ['0/2', '1/2'])
       expect((await runCli([...args, '--shard', shard, '--out', join(dir, `${shard[0]}.json`)])).code).toBe(0);
     const merged = await runCli(['merge', '--json', join(dir, '1.json'), join(dir, '0.json')]);
     expect(merged.code).toBe(0);
-    const m = JSON.parse(merged.out);
-    for (const k of [
-      'games',
-      'averageScore',
-      'meanLines',
-      'medianLines',
-      'p1Lines',
-      'tetrisRate',
-      'endLevels',
-      'scoreByBand',
-      'pieces',
-    ])
-      expect([k, m[k]]).toEqual([k, whole[k]]);
+    // everything but the clock: seconds and speeds are measurements, not results
+    const withoutTimes = (json: string) =>
+      JSON.parse(json, (key, value) => (key === 'seconds' || key === 'piecesPerSecond' ? undefined : value));
+    expect(withoutTimes(merged.out)).toEqual(withoutTimes(JSON.stringify(whole)));
+    expect(Object.keys(JSON.parse(merged.out))).toEqual(Object.keys(whole));
+    // and the same table, the pieces/s column aside
+    const textWithoutTimes = (text: string) => text.replace(/^(\s*\d+ .*\S)\s+[\d,]+$/m, '$1 #');
+    const wholeText = await runCli(args.filter((a) => a !== '--json'));
+    const mergedText = await runCli(['merge', join(dir, '0.json'), join(dir, '1.json')]);
+    expect(mergedText.code, mergedText.err).toBe(0);
+    expect(textWithoutTimes(mergedText.out)).toBe(textWithoutTimes(wholeText.out));
+    expect(textWithoutTimes(wholeText.out)).toMatch(/^\s+2\s.* #$/m);
     // a shard whose points by band do not add up to a game's score is refused, not merged
     const shard = JSON.parse(await readFile(join(dir, '0.json'), 'utf8'));
     const game = shard.parts[0].records[0];
     game.nes.bandScore[0] += 40;
     await writeFile(join(dir, 'bad.json'), JSON.stringify(shard));
     const bad = await runCli(['merge', '--json', join(dir, '1.json'), join(dir, 'bad.json')]);
-    expect(bad.code).not.toBe(0);
-    expect(bad.err).toMatch(/nes\.bandScore does not add up to the game's score/);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toBe(
+      `stackrank merge: ${join(dir, 'bad.json')} is not a stackrank run file (part 1 (games): record 1: nes.bandScore does not add up to the game's score) [BAD_HEADER]`,
+    );
     // both shards describing another format than their params (so they agree with each other) are refused too:
     // the format is derived from the params as the run derives it
     type Meta = { format: { reaction: number; timing: { gravity: { rows: number }[] } } };
@@ -177,19 +228,28 @@ describe('stackrank bench nes', () => {
     noFormat.params.timeline = 'Q.';
     await writeFile(join(dir, 'no-format.json'), JSON.stringify(noFormat));
     const refused = await runCli(['merge', join(dir, 'no-format.json')]);
-    expect(refused.err).toMatch(/its params describe no run: rules\.timeline must be .*\[BAD_HEADER\]/);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toBe(
+      `stackrank merge: ${join(dir, 'no-format.json')} is not a stackrank run file (its params describe no run: rules.timeline must be a tap timeline of X and . starting with X, at most 32 frames, never two X in a row (X. X.. X... X.... X.....), or das or dasCharged; got "Q.") [BAD_HEADER]`,
+    );
   }, 300_000);
 
   it.each([
-    [['--timeline', 'XX.'], /--timeline must be X and \. starting with X/],
-    [['--timeline', 'fast'], /--timeline must be/],
-    [['--max-level', '18'], /--max-level must be above --start-level \(18\), or 0 for none/],
-    [['--start-level', '32'], /--start-level/],
-    [['--reaction', '-1'], /--reaction/],
-    [['--lookahead', '2'], /--lookahead/],
-  ])('rejects %j with exit code 2', async (extra, message) => {
+    [
+      ['--timeline', 'XX.'],
+      '--timeline must be X and . starting with X, never two X in a row (X. X.. X... X.... X.....), or das, dasCharged; got "XX."',
+    ],
+    [
+      ['--timeline', 'fast'],
+      '--timeline must be X and . starting with X, never two X in a row (X. X.. X... X.... X.....), or das, dasCharged; got "fast"',
+    ],
+    [['--max-level', '18'], '--max-level must be above --start-level (18), or 0 for none; got 18'],
+    [['--start-level', '32'], '--start-level must be an integer from 0 to 31; got "32"'],
+    [['--reaction', '-1'], `--reaction must be an integer from 0 to ${MAX_REACTION}; got "-1"`],
+    [['--lookahead', '2'], '--lookahead must be an integer from 0 to 1; got "2"'],
+  ])('rejects %j with exit code 2 and a one-line reason', async (extra, message) => {
     const run = await runCli([...base(), ...extra]);
     expect(run.code).toBe(2);
-    expect(run.err).toMatch(message);
+    expect(run.err).toBe(`stackrank bench nes: ${message}`);
   });
 });

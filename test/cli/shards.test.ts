@@ -213,14 +213,17 @@ async function killMidRun(args: string[], checkpoint: string, after: number, tot
   );
   let finished = false;
   void exited.then(() => (finished = true));
+  const unreadable: string[] = [];
   for (;;) {
     await new Promise((r) => setTimeout(r, 20));
     if (finished) break;
     let n = 0;
     try {
       n = recorded(checkpoint);
-    } catch {
-      continue; // never half a file: the writer renames complete files, but be safe on a shared machine
+    } catch (error) {
+      // The writer renames complete files: a checkpoint that does not parse is half a file, a defect.
+      unreadable.push(String(error));
+      continue;
     }
     if (n >= after) {
       child.kill('SIGKILL');
@@ -229,6 +232,7 @@ async function killMidRun(args: string[], checkpoint: string, after: number, tot
   }
   const exit = await exited;
   expect(exit.signal, `the run ended before it could be killed (${stderr})`).toBe('SIGKILL');
+  expect(unreadable, 'checkpoints read while the run saved them').toEqual([]);
   const n = recorded(checkpoint);
   expect(n).toBeGreaterThanOrEqual(after);
   expect(n).toBeLessThan(total);
@@ -703,7 +707,10 @@ describe('refusals', { timeout: 300_000 }, () => {
       /^stackrank full play: the checkpoint .*ck\.json belongs to another run: weightVector is .* \[RUN_MISMATCH\]$/,
     );
     const shard = await runCli([...RUNS['full play'](), '--shard', '0/2', '--checkpoint', checkpoint]);
-    expect(shard.err).toMatch(/it is shard 0\/1, this run is shard 0\/2 \[RUN_MISMATCH\]$/);
+    expect(shard.code).toBe(1);
+    expect(shard.err).toBe(
+      `stackrank full play: the checkpoint ${checkpoint} belongs to another run: it is shard 0/1, this run is shard 0/2 [RUN_MISMATCH]`,
+    );
     expect(readFileSync(checkpoint, 'utf8')).toBe(before);
   });
 

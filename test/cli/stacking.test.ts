@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRankTable } from '../../src/rank/table.js';
+import { simulateStacking } from '../../src/stacking-ai/simulate.js';
 import { drawBoard } from '../../src/cli/play.js';
 import { main } from '../../src/cli.js';
 import type { CliIO } from '../../src/cli/io.js';
@@ -96,6 +97,44 @@ describe('stackrank bench survival', () => {
     expect(text.out.split('\n')[2]).toMatch(/^\s+0\s+\d+\.\d\s+\[\d+, \d+\]\s+\d+\s+[\d,]+$/);
     const json = JSON.parse((await runCli([...args, '--json'])).out);
     expect(json.articleFigure).toBeNull();
+  });
+
+  it("plays --strategy and --steep: the row is simulateStacking's for the same options", async () => {
+    // A 7-column table: the expectimax leaves of the 9-column one take seconds to set up.
+    const table = await buildRankTable({ width: 7, iterations: 3, threads: 1 });
+    const narrow = join(await mkdtemp(join(tmpdir(), 'stackrank-cli-strategy-')), 't7.srk');
+    await table.save(narrow);
+    const args = survivalArgs('0', '4', '2000', '--seed', '3', '--threads', '1');
+    const run = await runCli([
+      ...args.map((a) => (a === file ? narrow : a)),
+      ...['--strategy', 'expectimax', '--steep', 'truncate', '--json'],
+    ]);
+    expect(run.code, run.err).toBe(0);
+    const row = JSON.parse(run.out);
+    const direct = (strategy: 'rank' | 'expectimax', steep: 'truncate' | 'excessFirst') =>
+      simulateStacking({
+        table,
+        lookahead: 0,
+        games: 4,
+        maxPieces: 2000,
+        seed: 3,
+        threads: 1,
+        strategy,
+        stacking: { steep },
+      });
+    const want = await direct('expectimax', 'truncate');
+    expect(row).toMatchObject({
+      strategy: 'expectimax',
+      steep: 'truncate',
+      leaf: want.leaf,
+      deaths: want.deaths,
+      pieces: want.pieces,
+      meanPieces: want.meanPieces,
+      ci95: want.ci95,
+    });
+    // Each option alone plays other games here, or the test would not see it passed.
+    for (const other of [await direct('rank', 'truncate'), await direct('expectimax', 'excessFirst')])
+      expect([other.deaths, other.ci95]).not.toEqual([want.deaths, want.ci95]);
   });
 
   it('names one unknown piece in the singular', async () => {

@@ -98,17 +98,30 @@ describe('stackrank table', () => {
   });
 
   it.each([
-    [['table', 'build', '--width', '10'], /--width must be an integer from 4 to 9; got "10"/],
-    [['table', 'build', '--iterations', 'x'], /--iterations must be an integer/],
-    [['table', 'build', '--encoding', 'u8'], /--encoding must be one of u16, f32/],
-    [['table', 'build', '--bogus'], /unknown option '--bogus'/],
-    [['table', 'frobnicate'], /unknown command 'frobnicate'/],
-    [['table', 'rank', missingTable, '44444444'], /could not read rank table/],
-    [['nonsense'], /unknown command 'nonsense'/],
-  ])('fails with a one-line reason: %j', async (argv, message) => {
+    [['table', 'build', '--width', '10'], 2, 'stackrank table build: --width must be an integer from 4 to 9; got "10"'],
+    [
+      ['table', 'build', '--iterations', 'x'],
+      2,
+      `stackrank table build: --iterations must be an integer from 1 to ${MAX_ITERATIONS}; got "x"`,
+    ],
+    [['table', 'build', '--encoding', 'u8'], 2, 'stackrank table build: --encoding must be one of u16, f32; got "u8"'],
+    [
+      ['table', 'build', '--bogus'],
+      2,
+      /^stackrank table build: unknown option '--bogus'; options are --variant, .*--json$/,
+    ],
+    [['table', 'frobnicate'], 2, "stackrank table: unknown command 'frobnicate'; commands are build, info, rank"],
+    [
+      ['table', 'rank', missingTable, '44444444'],
+      1,
+      `stackrank table rank: could not read rank table ${missingTable}: no such file [IO]`,
+    ],
+    [['nonsense'], 2, /^stackrank: unknown command 'nonsense'; commands are table, bench, play, .*tbp$/],
+  ])('fails with a one-line reason: %j (exit %i)', async (argv, code, message) => {
     const run = await runCli(argv as string[]);
-    expect(run.code).not.toBe(0);
-    expect(run.err).toMatch(message);
+    expect(run.code).toBe(code);
+    if (typeof message === 'string') expect(run.err).toBe(message);
+    else expect(run.err).toMatch(message);
     expect(run.err.split('\n')).toHaveLength(1);
   });
 });

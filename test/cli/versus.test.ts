@@ -48,6 +48,41 @@ describe('stackrank bench versus', () => {
     ]);
   }, 120_000);
 
+  it('passes --messiness-within, --messiness-between and --streams to playVersus', async () => {
+    const direct = (options: Partial<Parameters<typeof playVersus>[0]> = {}) =>
+      playVersus({
+        a: { ai: { lookahead: 1 } },
+        b: { ai: { lookahead: 0 } },
+        matches: 2,
+        maxPieces: 60,
+        seed: 4,
+        table,
+        threads: 1,
+        ...options,
+      });
+    /** What the JSON line and a direct call share: the figures, not the clock. */
+    const figures = (r: object) => {
+      const { tallies, seconds, piecesPerSecond, threads, ...rest } = r as Awaited<ReturnType<typeof playVersus>>;
+      void [tallies, seconds, piecesPerSecond, threads];
+      return JSON.parse(JSON.stringify(rest));
+    };
+    const byDefault = figures(await direct());
+    for (const [extra, options] of [
+      [
+        ['--messiness-within', '0.9', '--messiness-between', '0.5'],
+        { messiness: { withinAttack: 0.9, betweenAttacks: 0.5 } },
+      ],
+      [['--streams', 'independent'], { streams: 'independent' }],
+    ] as const) {
+      const run = await runCli(['bench', 'versus', '--table', file, ...ARGS, '--threads', '1', ...extra, '--json']);
+      expect(run.code, run.err).toBe(0);
+      const want = figures(await direct(options));
+      expect(figures(JSON.parse(run.out))).toEqual(want);
+      // Other matches than the defaults', or the test would not see the option passed.
+      expect(want.sides).not.toEqual(byDefault.sides);
+    }
+  }, 120_000);
+
   it('prints the sides, a row each, and side A score with its interval', async () => {
     const run = await runCli(['bench', 'versus', '--table', file, ...ARGS, '--threads', '1']);
     expect(run.code).toBe(0);
@@ -74,6 +109,9 @@ describe('stackrank bench versus', () => {
     expect(expectimaxVersus.err).toMatch(/--expectimax is the survival policy's/);
     const goalWithBot = await runCli(['bench', 'versus', '--table', file, '--tbp', 'bot', '--b-goal', 'versus']);
     expect(goalWithBot.code).toBe(2);
+    expect(goalWithBot.err).toBe(
+      'stackrank bench versus: --b-lookahead, --b-expectimax, --b-goal and --b-versus-placements set a TetrisAI side B; with --tbp side B is the bot',
+    );
     const placementsSurvival = await runCli(['bench', 'versus', '--table', file, '--versus-placements', 'full']);
     expect(placementsSurvival.code).toBe(2);
     expect(placementsSurvival.err).toMatch(/set a side playing goal versus/);
