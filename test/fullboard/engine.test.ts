@@ -526,25 +526,11 @@ describe('full board engine', () => {
 
   it('matches a TypeScript replay of the same memoryless game', async () => {
     // replay 400 pieces with the reference engine and reference features
-    const v = resolveWeights('cs3243');
     const rng = new Rng(9);
-    let b = Board.empty();
-    let lines = 0;
-    for (let i = 0; i < 400; i++) {
-      const p = rng.nextInt(7);
-      let best = -Infinity;
-      let pick: ReturnType<typeof dropPiece> = null;
-      for (const m of legalDrops(b, p)) {
-        const pl = dropPiece(b, m)!;
-        const val = tsValue(v, featureValues(pl.board, pl));
-        if (val > best + 1e-9) {
-          best = val;
-          pick = pl;
-        }
-      }
-      b = pick!.board;
-      lines += pick!.lines;
-    }
+    const lines = replayLines(
+      resolveWeights('cs3243'),
+      Array.from({ length: 400 }, () => rng.nextInt(7)),
+    );
     const g = await playFullGame({ weights: 'cs3243', seed: 9, maxPieces: 400 });
     expect(g.lines).toBe(lines);
   });

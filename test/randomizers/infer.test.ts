@@ -294,37 +294,33 @@ describe('a game joined under way', () => {
       for (let b = 1; b <= FULL; b++) w[a * 128 + b] = sizeLaw(size(a), size(b)) / binom[size(a)] / binom[size(b)];
     /** Chance that bag A (else B) deals, and then a given piece of it. */
     const pickA = (sa: number, sb: number) => (name === 'twoBag' ? 0.5 : sa / (sa + sb));
+    /** Each pair of bag contents with weight, with the chance of one piece dealt from A and one from B. */
+    const eachPair = (visit: (a: number, b: number, weight: number, fromA: number, fromB: number) => void) => {
+      for (let a = 1; a <= FULL; a++)
+        for (let b = 1; b <= FULL; b++) {
+          const weight = w[a * 128 + b];
+          if (weight === 0) continue;
+          const fromA = pickA(size(a), size(b));
+          visit(a, b, weight, fromA / size(a), (1 - fromA) / size(b));
+        }
+    };
     const out: Float64Array[] = [];
     for (const id of pieces) {
       const next = new Float64Array(w.length);
       const bit = 1 << id;
-      for (let a = 1; a <= FULL; a++) {
-        for (let b = 1; b <= FULL; b++) {
-          const weight = w[a * 128 + b];
-          if (weight === 0) continue;
-          const sa = size(a);
-          const sb = size(b);
-          const fromA = pickA(sa, sb);
-          if (a & bit) next[(a === bit ? FULL : a & ~bit) * 128 + b] += (weight * fromA) / sa;
-          if (b & bit) next[a * 128 + (b === bit ? FULL : b & ~bit)] += (weight * (1 - fromA)) / sb;
-        }
-      }
+      eachPair((a, b, weight, fromA, fromB) => {
+        if (a & bit) next[(a === bit ? FULL : a & ~bit) * 128 + b] += weight * fromA;
+        if (b & bit) next[a * 128 + (b === bit ? FULL : b & ~bit)] += weight * fromB;
+      });
       const total = next.reduce((s, x) => s + x, 0);
       w = next.map((x) => x / total);
       const chances = new Float64Array(N);
-      for (let a = 1; a <= FULL; a++) {
-        for (let b = 1; b <= FULL; b++) {
-          const weight = w[a * 128 + b];
-          if (weight === 0) continue;
-          const sa = size(a);
-          const sb = size(b);
-          const fromA = pickA(sa, sb);
-          for (let p = 0; p < N; p++) {
-            if (a & (1 << p)) chances[p] += (weight * fromA) / sa;
-            if (b & (1 << p)) chances[p] += (weight * (1 - fromA)) / sb;
-          }
+      eachPair((a, b, weight, fromA, fromB) => {
+        for (let p = 0; p < N; p++) {
+          if (a & (1 << p)) chances[p] += weight * fromA;
+          if (b & (1 << p)) chances[p] += weight * fromB;
         }
-      }
+      });
       out.push(chances);
     }
     return out;

@@ -20,6 +20,28 @@ beforeAll(async () => {
 
 const pieceArb = fc.integer({ min: 0, max: 6 });
 
+/** The kernel's answer equals the reference's: no move where it has none, else the first move, depth and leaf
+ * score. False where the reference has no move. */
+function expectSameSearch(
+  engine: StackingEngine,
+  got: ReturnType<StackingEngine['search']>,
+  ref: ReturnType<typeof referenceSearch>,
+): boolean {
+  if (!ref.move) {
+    expect(got.move).toBe(MOVE_NONE);
+    return false;
+  }
+  expect(got.depth).toBe(ref.value[0]);
+  expect(got.leafScore >>> 16).toBe(ref.value[2]);
+  const p = got.move === MOVE_TETRIS ? null : engine.placements.placements[got.move];
+  expect({
+    tetris: p === null,
+    rotation: p ? p.orientation : -1,
+    column: p ? p.column : -1,
+  }).toEqual(ref.move);
+  return true;
+}
+
 /**
  * The kernel's search with hold equals referenceSearchHeld (first move, depth and leaf score); true when holding
  * changed the best line's value (the reference without hold differs).
@@ -37,19 +59,7 @@ function expectReference(
   const got = engine.search(heights, queue, lookahead, undefined, rules.boardHeight, hold);
   const ref = referenceSearchHeld(heights, queue, lookahead, table.maxStep, rules, (i) => values[i], hold);
   const plain = referenceSearch(heights, queue, lookahead, table.maxStep, rules, (i) => values[i]);
-  if (!ref.move) {
-    expect(got.move).toBe(MOVE_NONE);
-    return false;
-  }
-  expect(got.depth).toBe(ref.value[0]);
-  expect(got.leafScore >>> 16).toBe(ref.value[2]);
-  const p = got.move === MOVE_TETRIS ? null : engine.placements.placements[got.move];
-  expect({
-    tetris: p === null,
-    rotation: p ? p.orientation : -1,
-    column: p ? p.column : -1,
-  }).toEqual(ref.move);
-  return ref.value.join() !== plain.value.join();
+  return expectSameSearch(engine, got, ref) && ref.value.join() !== plain.value.join();
 }
 
 /** Searches longer than the property's: board width, lookahead, runs (the reference is exhaustive, so few). */
@@ -126,19 +136,8 @@ describe('hold at every ply equals an exhaustive search', () => {
           engine.search(heights, queue, queue.length - 1, undefined, 16, { piece: 2, fromDepth: 0 });
           const got = engine.search(heights, queue, queue.length - 1);
           const ref = referenceSearch(heights, queue, queue.length - 1, 4, rules, (i) => values[i]);
-          if (!ref.move) {
-            expect(got.move).toBe(MOVE_NONE);
-            return;
-          }
-          expect(got.depth).toBe(ref.value[0]);
-          expect(got.leafScore >>> 16).toBe(ref.value[2]);
-          const p = got.move === MOVE_TETRIS ? null : engine.placements.placements[got.move];
-          expect({
-            tetris: p === null,
-            rotation: p ? p.orientation : -1,
-            column: p ? p.column : -1,
-          }).toEqual(ref.move);
-          if (ref.move.tetris) tetrises++;
+          if (!expectSameSearch(engine, got, ref)) return;
+          if (ref.move!.tetris) tetrises++;
           else moves++;
         },
       ),

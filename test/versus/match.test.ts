@@ -24,7 +24,7 @@ import {
   type SeatView,
   type VersusPlayer,
 } from '../../src/versus/match.js';
-import { type RefMove, type RefPlayer, refMatch } from '../reference/versus-match-reference.js';
+import { type RefMove, type RefPlayer, type RefView, refMatch } from '../reference/versus-match-reference.js';
 import { cellKey as refCellKey, refBoardFromRows } from '../reference/rules-reference.js';
 import { refSpins } from '../reference/versus-reference.js';
 
@@ -57,16 +57,8 @@ function choose(style: Style, rows: ArrayLike<number>, current: string, queue: r
   return best && { hold: best.hold, piece: best.p.piece, cells: best.p.cells, spin: best.p.spin };
 }
 
-/** What a player was shown on one turn, in a form both the simulator's and the reference's views give. */
-interface Shown {
-  rows: number[];
-  current: string;
-  queue: string[];
-  hold: string | null;
-  combo: number;
-  backToBack: number;
-  incoming: { lines: number; delay: number }[];
-}
+/** What a player was shown on one turn, in the reference's form (the simulator's view is copied into it). */
+type Shown = RefView;
 
 /** Lines the cells would clear on the board. */
 function cleared(board: Board, cells: readonly (readonly [number, number])[]): number {
