@@ -49,6 +49,44 @@ describe('concurrent writers (defect 5)', () => {
     expect((await readdir(dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('saves of two different tables racing a reader: every read sees one whole table, never a mix or a part', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 't.srk');
+    // Two tables of different sizes and contents: a torn or truncated write is neither.
+    const other = await buildRankTable({ width: 7, maxStep: 3, iterations: 2, threads: 1 });
+    const a = Buffer.from(table.toBytes());
+    const b = Buffer.from(other.toBytes());
+    expect(a.equals(b)).toBe(false);
+    await table.save(path);
+    let saving = true;
+    const saves = (async () => {
+      try {
+        for (let round = 0; round < 40; round++)
+          await Promise.all([table.save(path), other.save(path), (round % 2 ? table : other).save(path)]);
+      } finally {
+        saving = false;
+      }
+    })();
+    let reads = 0;
+    const seen = { a: 0, b: 0 };
+    // Bounded: the reader stops when the saves end (or after 20000 reads, far more than 40 rounds allow).
+    while (saving && reads < 20_000) {
+      const bytes = await readFile(path);
+      reads++;
+      if (bytes.equals(a)) seen.a++;
+      else if (bytes.equals(b)) seen.b++;
+      else
+        expect.fail(`read ${reads} saw ${bytes.byteLength} bytes, neither table (${a.byteLength} or ${b.byteLength})`);
+    }
+    await saves;
+    expect(saving).toBe(false);
+    expect(seen.a + seen.b).toBe(reads);
+    expect(reads).toBeGreaterThan(10);
+    const last = await readFile(path);
+    expect(last.equals(a) || last.equals(b)).toBe(true);
+    expect((await readdir(dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('two parallel loadOrBuildCachedTable calls for one entry both resolve with the same table', async () => {
     const env = { XDG_CACHE_HOME: await tempDir() };
     for (let trial = 0; trial < 3; trial++) {

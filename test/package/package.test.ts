@@ -7,7 +7,16 @@
  * Needs `npm run build` first (npm test does it).
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -170,6 +179,7 @@ describe('the npm package, installed from its tarball into a fresh project', () 
       'LICENSE',
       'dist/cli.js',
       'dist/ai-worker.js',
+      'dist/tbp-worker.js',
       'dist/demo/index.html',
     ])
       expect(packed).toContain(f);
@@ -229,6 +239,28 @@ console.log(JSON.stringify({ flat: table.rank(parseSurface('2222', { maxStep: 2 
     expect(r.flat).toBeCloseTo(5 / 7, 4); // r1(flat): I, O, T, L, J fit flat without a hole; S and Z do not
     expect(r.placed).toBeGreaterThan(0);
     expect(r.names).toBe(11);
+  });
+
+  it('resolves stackrank/tbp-worker to the shipped TBP worker, which speaks the protocol on a worker thread', async () => {
+    write(
+      'tbp.mjs',
+      `import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+const url = import.meta.resolve('stackrank/tbp-worker');
+const worker = new Worker(new URL(url));
+const info = await new Promise((resolve, reject) => {
+  worker.once('message', resolve);
+  worker.once('error', reject);
+});
+const exited = new Promise((resolve) => worker.once('exit', resolve));
+worker.postMessage({ type: 'quit' });
+console.log(JSON.stringify({ file: fileURLToPath(url), info, code: await exited }));
+`,
+    );
+    const r = await node('tbp.mjs');
+    expect(realpathSync(r.file)).toBe(realpathSync(join(app, 'node_modules/stackrank/dist/tbp-worker.js')));
+    expect(r.info).toMatchObject({ type: 'info', name: 'stackrank', features: ['randomizer', 'move_info'] });
+    expect(r.code).toBe(0);
   });
 
   it('works with CJS require in Node', async () => {

@@ -134,6 +134,32 @@ describe('TbpBot: the protocol', () => {
     expect(await say(start())).toMatchObject([{ type: 'error', reason: 'out_of_order' }]);
   });
 
+  it('rules ends any game under way (docs/tbp.md): suggest is then out of order until the next start', async () => {
+    const { say, engine } = await started();
+    expect(await say({ type: 'rules', randomizer: 'seven_bag' })).toEqual([{ type: 'ready' }]);
+    expect(engine.calls.slice(-2)).toEqual(['stop', 'setup seven_bag']);
+    expect(await say({ type: 'suggest' })).toMatchObject([{ type: 'error', reason: 'out_of_order' }]);
+    expect(await say({ type: 'play', move: move('T', 'north', 4, 0) })).toMatchObject([
+      { type: 'error', reason: 'out_of_order' },
+    ]);
+    // rules with no game under way: the engine is not stopped again.
+    expect(await say({ type: 'rules' })).toEqual([{ type: 'ready' }]);
+    expect(engine.calls.filter((c) => c === 'stop')).toHaveLength(1);
+    await say(start());
+    expect(await say({ type: 'suggest' })).toMatchObject([{ type: 'suggestion' }]);
+  });
+
+  it('rules that fail after rules that were answered ready: start is out of order again', async () => {
+    const { say, engine } = makeBot();
+    expect(await say({ type: 'rules', randomizer: 'seven_bag' })).toEqual([{ type: 'ready' }]);
+    engine.failSetup = new Error('no table');
+    expect(await say({ type: 'rules', randomizer: 'seven_bag' })).toMatchObject([
+      { type: 'error', reason: 'unsupported_rules' },
+    ]);
+    expect(await say(start())).toMatchObject([{ type: 'error', reason: 'out_of_order' }]);
+    expect(engine.calls).not.toContain('start');
+  });
+
   it('suggest answers the engine’s moves as TBP locations in order, without repeats, with move_info', async () => {
     const { say, engine } = await started();
     const m = (piece: Piece, rotation: string, x: number, y: number, hold = false): EngineMove => ({
@@ -257,6 +283,8 @@ describe('TbpBot: what it cannot act on gets an error and changes nothing', () =
       'invalid_message',
     ],
     ['start: another randomizer than the rules named', start({ randomizer: { type: 'uniform' } }), 'invalid_message'],
+    ['start: combo 2^31, past the protocol’s 2^31 - 1', start({ combo: 2 ** 31 }), 'invalid_message'],
+    ['start: combo a numeric string', start({ combo: '2' }), 'invalid_message'],
     ['play: no move', { type: 'play' }, 'invalid_message'],
     ['play: orientation unknown', { type: 'play', move: move('T', 'up', 4, 0) }, 'invalid_message'],
     ['play: x fractional', { type: 'play', move: move('T', 'north', 4.5, 0) }, 'invalid_message'],
@@ -281,6 +309,60 @@ describe('TbpBot: what it cannot act on gets an error and changes nothing', () =
     expect(engine.positions.length).toBe(positions);
     // The game goes on: a legal play is still taken.
     expect(await say({ type: 'play', move: move('T', 'north', 4, 0) })).toEqual([]);
+  });
+
+  it('start: combo up to 2^31 - 1 is taken and reaches the engine', async () => {
+    const { say, engine } = makeBot();
+    expect(await say({ type: 'rules' }, start({ combo: 2 ** 31 - 1 }))).toEqual([{ type: 'ready' }]);
+    expect(engine.positions.at(-1)!.combo).toBe(2 ** 31 - 1);
+  });
+
+  it('general_bag counts: 1000 of a piece is taken, 1001 is invalid_message (docs/tbp.md: integers 0–1000)', async () => {
+    const { say, engine } = makeBot();
+    await say({ type: 'rules', randomizer: 'general_bag' });
+    const bag = (current: Record<string, unknown>, filled: Record<string, unknown>) =>
+      start({ randomizer: { type: 'general_bag', current_bag: current, filled_bag: filled } });
+    expect(await say(bag({ I: 1000 }, { I: 1000, T: 1 }))).toEqual([]);
+    expect(engine.randomizer?.bag?.filled).toEqual([1000, 0, 1, 0, 0, 0, 0]);
+    for (const [current, filled] of [
+      [{ I: 1 }, { I: 1001 }],
+      [{ I: 1001 }, { I: 1 }],
+      [{ I: 1 }, { I: 1, T: -1 }],
+      [{ I: 1 }, { I: 1, T: 0.5 }],
+      [{ I: 1 }, { I: '1' }],
+      [{ T: 1 }, { I: 1 }],
+    ]) {
+      const calls = engine.calls.length;
+      const [answer, ...rest] = await say(bag(current, filled));
+      expect(rest).toEqual([]);
+      expect(answer, JSON.stringify([current, filled])).toMatchObject({ type: 'error', reason: 'invalid_message' });
+      expect(engine.calls.length).toBe(calls);
+    }
+  });
+
+  it('with the hold box full, the queue’s second piece is illegal: only the current or the held one', async () => {
+    const { say, engine } = makeBot();
+    await say({ type: 'rules' }, start({ hold: 'O' }));
+    const [answer, ...rest] = await say({ type: 'play', move: move('S', 'north', 4, 0) });
+    expect(rest).toEqual([]);
+    expect(answer).toMatchObject({ type: 'error', reason: 'illegal_move' });
+    expect(engine.calls).toEqual(['setup unknown', 'start']);
+    // The held O is playable (it swaps with the current T), and so is the current T.
+    expect(await say({ type: 'play', move: move('O', 'north', 0, 0) })).toEqual([]);
+    expect(engine.positions.at(-1)).toMatchObject({ hold: 'T', queue: ['S', 'Z', 'O', 'I', 'L'] });
+  });
+
+  it('unknown fields of known messages are ignored (the spec): the message is answered as usual', async () => {
+    const { say, engine } = makeBot();
+    expect(await say({ type: 'rules', randomizer: 'seven_bag', colour: 'red' })).toEqual([{ type: 'ready' }]);
+    expect(await say(start({ garbage_queue: [3, 2], extra: { nested: true } }))).toEqual([]);
+    const played = { ...move('T', 'north', 4, 0), finesse: 2 };
+    played.location = { ...played.location, kick: 1 } as never;
+    expect(await say({ type: 'play', move: played, frame: 12 })).toEqual([]);
+    expect(await say({ type: 'new_piece', piece: 'J', time: 5 })).toEqual([]);
+    expect(await say({ type: 'suggest', budget_ms: 100 })).toMatchObject([{ type: 'suggestion' }]);
+    expect(await say({ type: 'stop', reason: 'won' })).toEqual([]);
+    expect(engine.calls).toEqual(['setup seven_bag', 'start', 'play T 0', 'new_piece J', 'suggest', 'stop']);
   });
 
   it('a playing piece on a filled cell is illegal', async () => {

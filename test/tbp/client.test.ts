@@ -10,12 +10,44 @@ import { describe, expect, it } from 'vitest';
 import { StackRankError } from '../../src/errors.js';
 import { TbpClient } from '../../src/tbp/client.js';
 
+/** The pid the last fakeBot reported on stderr (its first line), once it has. */
+let lastPid: Promise<number> = Promise.resolve(-1);
+
 /** A bot program written in JavaScript: `script` runs with `say(object)` and `lines` (an async iterator). */
 function fakeBot(script: string, timeoutMs = 3000) {
-  const prelude = `const say = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+  const prelude = `process.stderr.write('pid ' + process.pid + '\\n');
+const say = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
 const lines = require('node:readline').createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 const next = async () => JSON.parse((await lines.next()).value);`;
-  return TbpClient.spawn(process.execPath, ['-e', `${prelude}\n(async () => { ${script} })();`], { timeoutMs });
+  let stderr = '';
+  let reportPid: (pid: number) => void = () => {};
+  lastPid = new Promise((r) => {
+    reportPid = r;
+  });
+  return TbpClient.spawn(process.execPath, ['-e', `${prelude}\n(async () => { ${script} })();`], {
+    timeoutMs,
+    stderr: (text) => {
+      stderr += text;
+      const m = /pid (\d+)/.exec(stderr);
+      if (m) reportPid(Number(m[1]));
+    },
+  });
+}
+
+/** Whether process `pid` is gone (kill(pid, 0) fails with ESRCH) within `ms`, looked at every 20 ms. */
+async function goneWithin(pid: number, ms = 2000): Promise<boolean> {
+  expect(pid).toBeGreaterThan(0);
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ESRCH') return true;
+      throw e;
+    }
+    if (Date.now() > until) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 const info = `say({ type: 'info', name: 'fake', version: '1', author: 'test', features: [] });`;
@@ -64,18 +96,25 @@ describe('TbpClient', () => {
   });
 
   it('a bot that writes something that is not a message', async () => {
-    expect(await ioError(fakeBot(`process.stdout.write('hello\\n'); setTimeout(() => {}, 5000);`))).toMatch(/"hello"/);
+    // It would live on for 30 s: the failed open ends it.
+    expect(await ioError(fakeBot(`process.stdout.write('hello\\n'); setTimeout(() => {}, 30000);`))).toMatch(/"hello"/);
+    expect(await goneWithin(await lastPid)).toBe(true);
   });
 
   it('a bot that answers rules with an error names its reason', async () => {
     const bot = await fakeBot(
-      `${info} await next(); say({ type: 'error', reason: 'unsupported_rules', message: 'no' }); setTimeout(() => {}, 5000);`,
+      `${info} await next(); say({ type: 'error', reason: 'unsupported_rules', message: 'no' }); setTimeout(() => {}, 30000);`,
     );
+    const pid = await lastPid;
     expect(await ioError(bot.rules())).toMatch(/error "unsupported_rules": no where ready after rules was due/);
-    await bot.quit(100);
+    // It ignores quit (and would live on for 30 s): quit ends it once its 100 ms of grace are over.
+    const quitting = bot.quit(100);
+    expect(await goneWithin(pid)).toBe(true);
+    await quitting;
   });
 
   it('a bot that says nothing: the wait ends after the timeout', async () => {
-    expect(await ioError(fakeBot('setTimeout(() => {}, 10000);', 300))).toMatch(/no info within 300 ms/);
+    expect(await ioError(fakeBot('setTimeout(() => {}, 30000);', 300))).toMatch(/no info within 300 ms/);
+    expect(await goneWithin(await lastPid)).toBe(true);
   });
 });

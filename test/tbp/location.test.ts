@@ -9,12 +9,46 @@ import { Rng } from '../../src/random.js';
 import { Board } from '../../src/rules/board.js';
 import { reachablePlacements } from '../../src/rules/reachable.js';
 import { SRS } from '../../src/rules/rotation-systems.js';
+import { TbpBot } from '../../src/tbp/bot.js';
+import type { TbpEngine } from '../../src/tbp/engine.js';
 import { TBP_ORIENTATIONS, srsFromTbp, tbpCells, tbpFromSrs } from '../../src/tbp/location.js';
+import type { BotMessage } from '../../src/tbp/messages.js';
 import { ORIENTATION_NAMES, specCells, type Location } from '../helpers/tbp-frontend.js';
 import { randomBoard } from '../rules/random-boards.js';
 
 const sorted = (cells: readonly (readonly number[])[]) =>
   [...cells].map(([x, y]) => [x, y]).sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+
+/** The cells `location` fills when played through TbpBot on an empty board (the piece current in the queue). */
+async function playedCells(location: Location): Promise<number[][]> {
+  let rows: number[] = [];
+  const noop = () => {};
+  const engine: TbpEngine = {
+    setup: async () => {},
+    start: noop,
+    suggest: async () => ({ moves: [] }),
+    play: (_move, after) => {
+      rows = Array.from(after.rows);
+    },
+    newPiece: noop,
+    stop: noop,
+  };
+  const out: BotMessage[] = [];
+  const bot = new TbpBot({ engine, send: (m) => out.push(m) });
+  const board = Array.from({ length: 40 }, () => new Array(10).fill(null));
+  for (const m of [
+    { type: 'rules' },
+    { type: 'start', board, queue: [location.type, 'T'], hold: null, combo: 0, back_to_back: false },
+    { type: 'play', move: { location, spin: 'none' } },
+  ])
+    await bot.receive(m);
+  expect(out).toEqual([{ type: 'ready' }]);
+  const cells: number[][] = [];
+  rows.forEach((bits, y) => {
+    for (let x = 0; x < 10; x++) if ((bits >> x) & 1) cells.push([x, y]);
+  });
+  return cells;
+}
 
 describe('TBP locations', () => {
   it('orientations are north, east, south, west: SRS 0, R, 2, L', () => {
@@ -41,15 +75,71 @@ describe('TBP locations', () => {
       }
   });
 
-  it('the O in any orientation and the I and S/Z in opposite ones cover the same cells from other centres', () => {
-    // The spec's centres differ by orientation where the shapes coincide: one placement, several locations.
-    const o = TBP_ORIENTATIONS.map((orientation, i) =>
-      sorted(specCells({ type: 'O', orientation, x: 4 + [0, 0, 1, 1][i], y: 5 + [0, 1, 1, 0][i] })),
-    );
-    for (const cells of o) expect(cells).toEqual(o[0]);
-    expect(sorted(specCells({ type: 'I', orientation: 'south', x: 5, y: 5 }))).toEqual(
-      sorted(specCells({ type: 'I', orientation: 'north', x: 4, y: 5 })),
-    );
+  it('the O in any orientation and the I and S/Z in opposite ones fill the same cells from other centres, played through TbpBot', async () => {
+    // The spec's centres differ by orientation where the shapes coincide: one placement, several locations. Each is
+    // played on an empty board through the bot (src/tbp/bot.ts and location.ts), and the cells it locks are read from
+    // the position it shows its engine.
+    const groups: [string, Location[]][] = [
+      [
+        'O',
+        TBP_ORIENTATIONS.map((orientation, i) => ({
+          type: 'O',
+          orientation,
+          x: 4 + [0, 0, 1, 1][i],
+          y: [0, 1, 1, 0][i],
+        })),
+      ],
+      [
+        'I flat',
+        [
+          { type: 'I', orientation: 'north', x: 4, y: 0 },
+          { type: 'I', orientation: 'south', x: 5, y: 0 },
+        ],
+      ],
+      [
+        'I upright',
+        [
+          { type: 'I', orientation: 'east', x: 2, y: 2 },
+          { type: 'I', orientation: 'west', x: 2, y: 1 },
+        ],
+      ],
+      [
+        'S flat',
+        [
+          { type: 'S', orientation: 'north', x: 4, y: 0 },
+          { type: 'S', orientation: 'south', x: 4, y: 1 },
+        ],
+      ],
+      [
+        'S upright',
+        [
+          { type: 'S', orientation: 'east', x: 6, y: 1 },
+          { type: 'S', orientation: 'west', x: 7, y: 1 },
+        ],
+      ],
+      [
+        'Z flat',
+        [
+          { type: 'Z', orientation: 'north', x: 4, y: 0 },
+          { type: 'Z', orientation: 'south', x: 4, y: 1 },
+        ],
+      ],
+      [
+        'Z upright',
+        [
+          { type: 'Z', orientation: 'east', x: 0, y: 1 },
+          { type: 'Z', orientation: 'west', x: 1, y: 1 },
+        ],
+      ],
+    ];
+    for (const [name, locations] of groups) {
+      const first = sorted(specCells(locations[0]));
+      for (const loc of locations) {
+        const what = `${name}: ${loc.orientation} at ${loc.x},${loc.y}`;
+        expect(sorted(specCells(loc)), what).toEqual(first);
+        expect(sorted(await playedCells(loc)), what).toEqual(first);
+      }
+    }
   });
 
   it("pieces appear centred on x = 4 (the spec's default spawn column), north", () => {

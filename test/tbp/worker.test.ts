@@ -10,8 +10,10 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildRankTable } from '../../src/rank/table.js';
+import { buildRankTable, loadRankTable } from '../../src/rank/table.js';
 import { TbpClient } from '../../src/tbp/client.js';
+import { tbpFromSrs } from '../../src/tbp/location.js';
+import { TetrisAI } from '../../src/tetris-ai/ai.js';
 import { FrontendGame, type Location } from '../helpers/tbp-frontend.js';
 
 const ROOT = resolve(__dirname, '../..');
@@ -37,6 +39,9 @@ const exited = (w: Worker) => new Promise<number>((r) => w.once('exit', r));
 
 describe('the TBP worker', { timeout: 120_000 }, () => {
   it('plays a game over postMessage and ends on quit', async () => {
+    // expectimax: false, so every move is nextMove's of a TetrisAI without a randomizer on the same table (one with
+    // the bag's chances values the same positions otherwise, and often moves otherwise: 0.997 for 1 here at first).
+    const plain = await TetrisAI.create({ rules: 'guideline', lookahead: 3, table: await loadRankTable(table) });
     const worker = startWorker({ table, lookahead: 3, expectimax: false });
     const gone = exited(worker);
     const bot = await TbpClient.overPort(worker, 'tbp-worker');
@@ -50,6 +55,14 @@ describe('the TBP worker', { timeout: 120_000 }, () => {
       const s = await bot.suggest();
       const move = (s.moves as { location: Location; spin: string }[])[0];
       expect(game.problem(move), `piece ${n}`).toBeNull();
+      const rows = Uint32Array.from(game.filled, (row) => row.reduce((bits, f, x) => bits | (f ? 1 << x : 0), 0));
+      const [current, ...queue] = game.queue;
+      const best = plain.nextMove({ board: { width: 10, rows }, current, queue, hold: game.hold, canHold: true })!;
+      expect(move.location, `piece ${n}`).toEqual(tbpFromSrs(best));
+      const info = s.move_info as { depth: number; extra: string };
+      expect(info.extra).toMatch(new RegExp(`^${best.mode} mode, value ${best.value.toPrecision(6)}, `));
+      // The plies searched: the current piece and the lookahead's 3 of the queue.
+      expect(info.depth).toBe(4);
       game.play(move);
       bot.play(move);
       while (game.queue.length < 6) {
