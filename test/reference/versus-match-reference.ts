@@ -237,19 +237,25 @@ class RefSeat {
     return side.out ? 0 : sent;
   }
 
-  /** The next garbage row's hole: the documented draws (docs/rules.md, "Garbage"). */
+  /** The next garbage row's hole (refGarbageHole). */
   hole(firstOfAttack: boolean): number {
-    if (this.lastHole === null) this.lastHole = this.rng.nextInt(WIDTH);
-    else {
-      const chance = firstOfAttack ? this.settingsChances[1] : this.settingsChances[0];
-      let moves = chance >= 1;
-      if (chance > 0 && chance < 1) moves = this.rng.nextFloat() < chance;
-      if (moves) this.lastHole = (this.lastHole + 1 + this.rng.nextInt(WIDTH - 1)) % WIDTH;
-    }
+    const chance = firstOfAttack ? this.settingsChances[1] : this.settingsChances[0];
+    this.lastHole = refGarbageHole(this.rng, this.lastHole, chance, WIDTH);
     return this.lastHole;
   }
 
   settingsChances: [number, number] = [0, 1];
+}
+
+/**
+ * The next garbage row's hole by the documented draws (docs/rules.md, "Garbage"): the first row ever takes
+ * nextInt(width); any other keeps `last` unless it moves, with `chance` (nextFloat() is drawn only for a chance
+ * strictly between 0 and 1), and a move takes nextInt(width - 1) places past the old column, skipping it.
+ */
+export function refGarbageHole(rng: Rng, last: number | null, chance: number, width: number): number {
+  if (last === null) return rng.nextInt(width);
+  const moves = chance >= 1 || (chance > 0 && rng.nextFloat() < chance);
+  return moves ? (last + 1 + rng.nextInt(width - 1)) % width : last;
 }
 
 /** A match as the reference plays it: players[0] is side A, in seat match % 2. */

@@ -18,6 +18,7 @@ import {
 import { Rng } from '../../src/random.js';
 import { StackRankError } from '../../src/errors.js';
 import { refCancel, refInsertGarbage } from '../reference/versus-reference.js';
+import { refGarbageHole } from '../reference/versus-match-reference.js';
 
 const entry = fc.record({ lines: fc.integer({ min: 1, max: 8 }), delay: fc.integer({ min: 0, max: 3 }) });
 const total = (q: readonly GarbageEntry[]) => q.reduce((s, e) => s + e.lines, 0);
@@ -150,10 +151,8 @@ describe('hole columns by messiness', () => {
 });
 
 /**
- * The documented draws (docs/rules.md, "Garbage"), written apart from src/rules/garbage.ts: the first row ever takes
- * nextInt(width); any other row keeps the last column unless it moves, with chance betweenAttacks at an attack's first
- * row and withinAttack at the others; nextFloat() is drawn only for a chance strictly between 0 and 1, nextInt(width -
- * 1) only when the hole moves, and the new column is that many places past the old one, skipping it.
+ * The documented draws, written apart from src/rules/garbage.ts (refGarbageHole): chance betweenAttacks at an
+ * attack's first row, withinAttack at the others.
  */
 function refHoles(
   rng: Rng,
@@ -163,21 +162,10 @@ function refHoles(
   last: number | undefined,
 ): number[] {
   const out: number[] = [];
-  let hole = last;
+  let hole = last ?? null;
   for (const lines of entering)
     for (let r = 0; r < lines; r++) {
-      if (hole === undefined) hole = rng.nextInt(width);
-      else {
-        const chance = r === 0 ? m.betweenAttacks : m.withinAttack;
-        let moves = false;
-        if (chance === 1) moves = true;
-        else if (chance > 0) moves = rng.nextFloat() < chance;
-        if (moves) {
-          const others = [...Array(width).keys()].filter((x) => x !== hole);
-          others.sort((a, b) => ((a - hole! + width) % width) - ((b - hole! + width) % width));
-          hole = others[rng.nextInt(width - 1)];
-        }
-      }
+      hole = refGarbageHole(rng, hole, r === 0 ? m.betweenAttacks : m.withinAttack, width);
       out.push(hole);
     }
   return out;

@@ -3,6 +3,7 @@ import { playGame } from '../../src/tetris-ai/play.js';
 import type { PlayGameResult } from '../../src/tetris-ai/game-results.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { liveWorkerCount } from '../../src/kernels/pool.js';
+import { refused } from '../helpers/refused.js';
 
 // A small table (7 columns: an 8-wide board) keeps the search image small; the tests check the plumbing.
 let table: RankTable;
@@ -113,28 +114,23 @@ describe('playGame on worker threads', () => {
   }, 60_000);
 
   it('refuses bad thread counts and an ai with threads > 1', async () => {
-    /** A StackRankError BAD_ARGUMENT whose message matches `message`. */
-    const refused = (message: RegExp) => ({
-      name: 'StackRankError',
-      code: 'BAD_ARGUMENT',
-      message: expect.stringMatching(message),
-    });
+    const refusedArgument = (message: RegExp) => refused('BAD_ARGUMENT', message);
     await expect(playGame({ ...RUN, table, threads: 0 })).rejects.toMatchObject(
-      refused(/^threads must be an integer from 1 to \d+; got 0$/),
+      refusedArgument(/^threads must be an integer from 1 to \d+; got 0$/),
     );
     await expect(playGame({ ...RUN, table, threads: 1.5 })).rejects.toMatchObject(
-      refused(/^threads must be an integer from 1 to \d+; got 1\.5$/),
+      refusedArgument(/^threads must be an integer from 1 to \d+; got 1\.5$/),
     );
     await expect(playGame({ ...RUN, table, firstGame: -1 })).rejects.toMatchObject(
-      refused(/^firstGame must be an integer from 0 to \d+; got -1$/),
+      refusedArgument(/^firstGame must be an integer from 0 to \d+; got -1$/),
     );
     const { TetrisAI } = await import('../../src/tetris-ai/ai.js');
     const ai = await TetrisAI.create({ rules: 'classic', lookahead: 1, table });
     await expect(playGame({ ...RUN, ai, threads: 2 })).rejects.toMatchObject(
-      refused(/^an ai runs on this thread only: with threads > 1 pass the table/),
+      refusedArgument(/^an ai runs on this thread only: with threads > 1 pass the table/),
     );
     await expect(playGame({ ...RUN, table, threads: 2, onProgress: 5 as never })).rejects.toMatchObject(
-      refused(/^onProgress must be a function; got 5$/),
+      refusedArgument(/^onProgress must be a function; got 5$/),
     );
     expect(liveWorkerCount()).toBe(0);
   }, 60_000);

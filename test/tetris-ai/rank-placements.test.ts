@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PIECES, type Piece } from '../../src/pieces.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { TetrisAI, expectedPiecesFromRank } from '../../src/tetris-ai/index.js';
+import { refused } from '../helpers/refused.js';
 
 let table: RankTable;
 beforeAll(async () => {
@@ -135,20 +136,15 @@ describe('rankPlacements', () => {
 
   it('rejects bad options', async () => {
     const ai = await TetrisAI.create({ table, rules: 'guideline' });
-    const refused = (message: RegExp) =>
-      expect.objectContaining({
-        name: 'StackRankError',
-        code: 'BAD_ARGUMENT',
-        message: expect.stringMatching(message),
-      });
+    const refusedArgument = (message: RegExp) => refused('BAD_ARGUMENT', message);
     expect(() => ai.rankPlacements({ board: cleanStack(), current: 'T' }, { limit: 0 })).toThrow(
-      refused(/^limit must be an integer from 1 to 10000; got 0$/),
+      refusedArgument(/^limit must be an integer from 1 to 10000; got 0$/),
     );
     expect(() => ai.rankPlacements({ board: cleanStack(), current: 'T' }, { limit: 2.5 })).toThrow(
-      refused(/^limit must be an integer from 1 to 10000; got 2\.5$/),
+      refusedArgument(/^limit must be an integer from 1 to 10000; got 2\.5$/),
     );
     expect(() => ai.rankPlacements(null as never)).toThrow(
-      refused(/^rankPlacements takes \{ board, current, .*\}; got null$/),
+      refusedArgument(/^rankPlacements takes \{ board, current, .*\}; got null$/),
     );
   });
 });

@@ -11,6 +11,7 @@ import type { Piece } from '../../src/pieces.js';
 import { createRandomizer, type RandomizerName } from '../../src/randomizers/index.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import type { RuleSetName } from '../../src/rules/types.js';
+import { refused } from '../helpers/refused.js';
 
 let table: RankTable;
 beforeAll(async () => {
@@ -165,9 +166,6 @@ describe('following the game', () => {
   });
 
   it('refuses next, unknown options, bad randomizers and parameters, at the edge', () => {
-    /** A StackRankError with this code and a message matching `message`. */
-    const refused = (code: string, message: RegExp) =>
-      expect.objectContaining({ name: 'StackRankError', code, message: expect.stringMatching(message) });
     const game = ai.newGame({ randomizer: 'tgm1' });
     expect(() => game.nextMove({ board: empty, current: 'T', next: new Array(7).fill(1 / 7) } as never)).toThrow(
       refused('BAD_ARGUMENT', /^a session infers the next piece's chances from the game: give next to ai\.nextMove/),
