@@ -36,7 +36,7 @@ beforeAll(async () => {
 /** A fresh directory for one test's files. */
 const sub = () => mkdtempSync(join(dir, 'run-'));
 
-/** The three commands, small runs (bench game twice: a survival run with its baselines and a versus run). */
+/** The four commands, small runs (bench game twice: a survival run with its baselines and a versus run). */
 const RUNS = {
   'bench survival': () => [
     'bench',
@@ -86,6 +86,25 @@ const RUNS = {
     '--threads',
     '1',
   ],
+  // From level 0 to a level-1 cap (10 lines) or 40 pieces: short games, ending at the cap or at the piece limit.
+  'bench nes': () => [
+    'bench',
+    'nes',
+    '--table',
+    wide,
+    '--start-level',
+    '0',
+    '--max-level',
+    '1',
+    '--games',
+    '6',
+    '--max-pieces',
+    '40',
+    '--seed',
+    '4',
+    '--threads',
+    '1',
+  ],
   'full play': () => [
     'full',
     'play',
@@ -126,6 +145,8 @@ function textWithoutTimes(command: Command, out: string): string {
       }
       if (command.startsWith('bench game') && /^(TetrisAI|stacking only|full-board)/.test(line))
         return line.replace(/\s*\S+$/, ' #');
+      // bench nes: the figures' row ends in pieces/s
+      if (command === 'bench nes' && /^\s+\d+\s{2}/.test(line)) return line.replace(/\s*\S+$/, ' #');
       return line
         .replace(/\s*\S+ p\/s/, ' # p/s')
         .replace(/pieces in \S+ s \(\S+ pieces\/s\)/, 'pieces in # s (# pieces/s)');

@@ -37,7 +37,9 @@ describe('20G rank table', () => {
     }, 300_000);
   }
 
-  it('the window never allows what the whole board forbids, and misses only upright-I placements (11 at width 5)', () => {
+  // Whether the window allows a placement the whole board forbids is counted in test/rank/20g-window.test.ts: the
+  // reference takes its windowed placements from the whole board's, so it cannot see one.
+  it("the reference's window misses only upright-I placements (11 at width 5), and the moves hold the rest", () => {
     const missed: number[] = [];
     // (surface, placement) pairs: one successor each (two placements of a piece never leave the same surface).
     let windowedPairs = 0;
@@ -46,7 +48,6 @@ describe('20G rank table', () => {
       for (let p = 0; p < 7; p++) {
         const full = new Set(reference20GSuccessors(s, p, 5, 4, false));
         const windowed = reference20GSuccessors(s, p, 5, 4, true);
-        for (const t of windowed) expect(full.has(t)).toBe(true);
         for (const t of full) if (!windowed.includes(t)) missed.push(p);
         windowedPairs += windowed.length;
         articlePairs += referenceSuccessors(s, p, 5, 4).length;
