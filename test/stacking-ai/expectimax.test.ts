@@ -12,6 +12,7 @@ import type { StackingSettings } from '../../src/stacking-ai/rules.js';
 import { simulateStacking } from '../../src/stacking-ai/simulate.js';
 import { referenceRanks, referenceSuccessors } from '../reference/rank-reference.js';
 import { referenceChildren, referenceIndexTruncated } from '../reference/search-reference.js';
+import { stackArb } from '../helpers/stack-arb.js';
 
 let table: RankTable;
 let q: Uint16Array;
@@ -56,7 +57,7 @@ describe.each([
     const M = (s: number, p: number) => referenceSuccessors(s, p, 5, 4).reduce((m, t) => Math.max(m, q[t]), 0);
     fc.assert(
       fc.property(
-        fc.array(fc.integer({ min: 0, max: 14 }), { minLength: 5, maxLength: 5 }),
+        stackArb(5, 4, 14),
         fc.integer({ min: 0, max: 6 }),
         fc.array(fc.integer({ min: 0, max: 100 }), { minLength: 7, maxLength: 7 }).filter((a) => a.some((x) => x > 0)),
         (heights, piece, raw) => {
@@ -102,7 +103,7 @@ describe.each([
     };
     fc.assert(
       fc.property(
-        fc.array(fc.integer({ min: 0, max: 14 }), { minLength: 5, maxLength: 5 }),
+        stackArb(5, 4, 14),
         fc.integer({ min: 0, max: 6 }),
         fc.array(fc.integer({ min: 0, max: 20 }), { minLength: 49, maxLength: 49 }).filter((a) => a.some((x) => x > 0)),
         fc.integer({ min: 0, max: 6 }),

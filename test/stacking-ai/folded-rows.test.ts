@@ -18,6 +18,7 @@ import type { StackingSettings } from '../../src/stacking-ai/rules.js';
 import { searchImage } from '../../src/kernels/search-image.js';
 import { simulateStacking } from '../../src/stacking-ai/simulate.js';
 import { surfaceCount } from '../../src/surface.js';
+import { stackArb } from '../helpers/stack-arb.js';
 
 const tables = new Map<number, RankTable>();
 beforeAll(async () => {
@@ -106,7 +107,7 @@ describe.each([5, 6])('W = %i', (width) => {
           .filter((a) => a.some((x) => x > 0));
         fc.assert(
           fc.property(
-            fc.array(fc.integer({ min: 0, max: 16 }), { minLength: width, maxLength: width }),
+            stackArb(width, maxStep, 16),
             fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 2, maxLength: 2 }),
             fc.integer({ min: 0, max: 1 }),
             chances,
@@ -143,7 +144,7 @@ describe.each([5, 6])('W = %i', (width) => {
       const full = await StackingEngine.create(table, rules, { unknownPieces, leafValues: plain });
       fc.assert(
         fc.property(
-          fc.array(fc.integer({ min: 0, max: 16 }), { minLength: width, maxLength: width }),
+          stackArb(width, maxStep, 16),
           fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 2, maxLength: 2 }),
           fc.integer({ min: 0, max: 1 }),
           (heights, queue, lookahead) => {

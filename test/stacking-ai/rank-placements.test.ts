@@ -17,6 +17,7 @@ import {
   referenceSearch,
   type ReferenceRules,
 } from '../reference/search-reference.js';
+import { stackArb } from '../helpers/stack-arb.js';
 
 const tables: Record<number, RankTable> = {};
 beforeAll(async () => {
@@ -64,7 +65,7 @@ describe('rankPlacements values every legal first move as the reference search d
         const rules: ReferenceRules = { ...ruleSet, steep: ruleSet.steep as ReferenceRules['steep'] };
         fc.assert(
           fc.property(
-            fc.array(fc.integer({ min: 0, max: 9 }), { minLength: width, maxLength: width }),
+            stackArb(width, 4, 9),
             fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 3 }),
             (heights, queue) => {
               const lookahead = queue.length - 1;

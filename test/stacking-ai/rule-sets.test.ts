@@ -18,6 +18,7 @@ import { simulateStacking } from '../../src/stacking-ai/simulate.js';
 import { stackProfile, stackProfileSvg } from '../../src/stacking-ai/profile.js';
 import type { StackingSettings } from '../../src/stacking-ai/rules.js';
 import { referenceSearch, type ReferenceMove } from '../reference/search-reference.js';
+import { stackArb } from '../helpers/stack-arb.js';
 
 const W = 6;
 const HEIGHT = 20;
@@ -152,7 +153,7 @@ describe('the kernel plays exactly the best move among the placements the record
         recordReached(reach, idOf(piece, move), h, 4);
       fc.assert(
         fc.property(
-          fc.array(fc.integer({ min: 0, max: 17 }), { minLength: W, maxLength: W }),
+          stackArb(W, 4, 17),
           fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 3, maxLength: 3 }),
           fc.integer({ min: 0, max: 2 }),
           (heights, queue, lookahead) => {
@@ -184,7 +185,7 @@ describe('rankPlacements under a rule set', () => {
     let listed = 0;
     fc.assert(
       fc.property(
-        fc.array(fc.integer({ min: 0, max: 12 }), { minLength: W, maxLength: W }),
+        stackArb(W, 4, 12),
         fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 2, maxLength: 2 }),
         (heights, queue) => {
           const letters = queue.map((p) => PIECES[p]).join('');

@@ -12,6 +12,7 @@ import { StackingEngine } from '../../src/kernels/search.js';
 import { MOVE_NONE, MOVE_TETRIS } from '../../src/kernels/search-format.js';
 import type { StackingSettings } from '../../src/stacking-ai/rules.js';
 import { referenceSearch, referenceSearchHeld } from '../reference/search-reference.js';
+import { stackArb } from '../helpers/stack-arb.js';
 
 const tables: Record<number, RankTable> = {};
 beforeAll(async () => {
@@ -79,7 +80,7 @@ describe('hold at every ply equals an exhaustive search', () => {
         let holds = 0;
         fc.assert(
           fc.property(
-            fc.array(fc.integer({ min: 0, max: 12 }), { minLength: width, maxLength: width }),
+            stackArb(width, 4, 12),
             fc.array(pieceArb, { minLength: 1, maxLength: 6 }),
             fc.option(pieceArb, { nil: null }),
             fc.integer({ min: 0, max: 3 }),
@@ -106,7 +107,7 @@ describe('hold at every ply equals an exhaustive search', () => {
       let holds = 0;
       fc.assert(
         fc.property(
-          fc.array(fc.integer({ min: 0, max: 12 }), { minLength: width, maxLength: width }),
+          stackArb(width, 4, 12),
           fc.array(pieceArb, { minLength: lookahead + 1, maxLength: lookahead + 3 }),
           fc.option(pieceArb, { nil: null }),
           fc.constantFrom(0 as const, 1 as const),
@@ -128,19 +129,15 @@ describe('hold at every ply equals an exhaustive search', () => {
     let moves = 0;
     let tetrises = 0;
     fc.assert(
-      fc.property(
-        fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 5, maxLength: 5 }),
-        fc.array(pieceArb, { minLength: 1, maxLength: 4 }),
-        (heights, queue) => {
-          // A search with hold first, so the context's memo and hold words hold something.
-          engine.search(heights, queue, queue.length - 1, undefined, 16, { piece: 2, fromDepth: 0 });
-          const got = engine.search(heights, queue, queue.length - 1);
-          const ref = referenceSearch(heights, queue, queue.length - 1, 4, rules, (i) => values[i]);
-          if (!expectSameSearch(engine, got, ref)) return;
-          if (ref.move!.tetris) tetrises++;
-          else moves++;
-        },
-      ),
+      fc.property(stackArb(5, 4, 12), fc.array(pieceArb, { minLength: 1, maxLength: 4 }), (heights, queue) => {
+        // A search with hold first, so the context's memo and hold words hold something.
+        engine.search(heights, queue, queue.length - 1, undefined, 16, { piece: 2, fromDepth: 0 });
+        const got = engine.search(heights, queue, queue.length - 1);
+        const ref = referenceSearch(heights, queue, queue.length - 1, 4, rules, (i) => values[i]);
+        if (!expectSameSearch(engine, got, ref)) return;
+        if (ref.move!.tetris) tetrises++;
+        else moves++;
+      }),
       { numRuns: 200, seed: 3 },
     );
     // Both kinds of move were compared (a surface with no legal move returns before the comparison).

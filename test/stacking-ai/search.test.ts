@@ -13,6 +13,7 @@ import {
   referenceLeaf,
   referenceSearch,
 } from '../reference/search-reference.js';
+import { stackArb } from '../helpers/stack-arb.js';
 
 const tables: Record<number, RankTable> = {};
 beforeAll(async () => {
@@ -22,32 +23,6 @@ beforeAll(async () => {
 
 function heightsArb(width: number, max: number) {
   return fc.array(fc.integer({ min: 0, max }), { minLength: width, maxLength: width });
-}
-/**
- * Surfaces a search has moves on: a base height plus steps of at most ±(S + 1) (a few steeper than the table's ±S;
- * mostly -1, 0 or 1, which the pieces' feet fit), shifted to stand on the floor and cut at `max`. Uniform heights
- * leave the current piece without a legal placement in about half the cases.
- */
-function stackArb(width: number, maxStep: number, max: number) {
-  return fc
-    .tuple(
-      fc.array(
-        fc.oneof(
-          { arbitrary: fc.integer({ min: -1, max: 1 }), weight: 3 },
-          { arbitrary: fc.integer({ min: -maxStep - 1, max: maxStep + 1 }), weight: 1 },
-        ),
-        { minLength: width - 1, maxLength: width - 1 },
-      ),
-      fc.integer({ min: 0, max }),
-    )
-    .map(([steps, base]) => {
-      const h = [0];
-      for (const d of steps) h.push(h[h.length - 1] + d);
-      const low = Math.min(...h);
-      const span = Math.max(...h) - low;
-      const lift = Math.max(0, Math.min(base, max - span));
-      return h.map((x) => Math.min(max, x - low + lift));
-    });
 }
 const queueArb = fc
   .array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 5 })
@@ -118,7 +93,7 @@ describe('bestPlacement equals an exhaustive pure-TS search', () => {
     const values = table.searchValues().values;
     fc.assert(
       fc.property(
-        heightsArb(6, 10),
+        stackArb(6, 4, 10),
         fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 3, maxLength: 3 }),
         (heights, q) => {
           const queue = q.map((p) => PIECES[p]).join('');
@@ -145,7 +120,7 @@ describe('moves in board coordinates (one move shape with TetrisAI and the full-
     let tetrises = 0;
     fc.assert(
       fc.property(
-        heightsArb(6, 10),
+        stackArb(6, 4, 10),
         fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 3, maxLength: 3 }),
         (heights, q) => {
           const best = ai.bestPlacement(heights, q.map((p) => PIECES[p]).join(''), 2);
@@ -272,6 +247,8 @@ describe('rules', () => {
     const excess = await StackingAI.create({ table: tables[9], stacking: { steep: 'excessFirst' } });
     const steepness = (steps: number[]) => steps.reduce((a, d) => a + Math.max(0, Math.abs(d) - 4), 0);
     let differ = 0;
+    // Uniform heights, not stackArb: steps far beyond ±S, whose whole excess the excessFirst order weighs
+    // (stackArb's steps stop at ±(S + 1)).
     fc.assert(
       fc.property(heightsArb(9, 14), fc.integer({ min: 0, max: 6 }), (heights, p) => {
         const a = trunc.bestPlacement(heights, PIECES[p], 0);
@@ -341,7 +318,7 @@ describe('input checks', () => {
     const lower = await StackingEngine.create(tables[5], { ...rules, boardHeight: 11 });
     fc.assert(
       fc.property(
-        fc.array(fc.integer({ min: 0, max: 10 }), { minLength: 5, maxLength: 5 }),
+        stackArb(5, 4, 10),
         fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 3, maxLength: 3 }),
         (heights, queue) => {
           const plain = engine.search(heights, queue, 2);

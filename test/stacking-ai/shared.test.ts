@@ -5,6 +5,7 @@ import { buildRankTable, loadRankTable, type RankTable } from '../../src/rank/ta
 import { StackingAI } from '../../src/stacking-ai/ai.js';
 import { computePieceMax } from '../../src/rank/piece-max.js';
 import { recyclingAllocator, searchImage } from '../../src/kernels/search-image.js';
+import { stackArb } from '../helpers/stack-arb.js';
 
 const engineOf = (ai: StackingAI) => (ai as unknown as { engine: { memory: WebAssembly.Memory } }).engine;
 
@@ -15,7 +16,7 @@ beforeAll(async () => {
   copy = await loadRankTable(table.toBytes()); // same values, another table object: its own search image
 }, 60_000);
 
-const heightsArb = fc.array(fc.integer({ min: 0, max: 16 }), { minLength: 6, maxLength: 6 });
+const heightsArb = stackArb(6, 4, 16);
 const queueArb = fc
   .array(fc.integer({ min: 0, max: 6 }), { minLength: 3, maxLength: 3 })
   .map((q) => q.map((p) => PIECES[p]).join(''));

@@ -14,6 +14,7 @@ import { wellWindow20G } from '../../src/stacking-ai/reach.js';
 import type { StackingSettings } from '../../src/stacking-ai/rules.js';
 import { referenceSuccessors } from '../reference/rank-reference.js';
 import { referenceChildren, referenceIndexTruncated } from '../reference/search-reference.js';
+import { stackArb } from '../helpers/stack-arb.js';
 
 /** Whether the rules layer lands an upright I in the last column's bottom 4 rows on this board (heights: every
  * column but the last, which is empty). */
@@ -121,30 +122,26 @@ describe("the engine's blockedWell factor", () => {
       const M = (s: number, p: number) => referenceSuccessors(s, p, 5, 4).reduce((m, t) => Math.max(m, q[t]), 0);
       let scaledLeaves = 0;
       fc.assert(
-        fc.property(
-          fc.array(fc.integer({ min: 0, max: 14 }), { minLength: 5, maxLength: 5 }),
-          fc.integer({ min: 0, max: 6 }),
-          (heights, piece) => {
-            const got = engine.search(heights, [piece], 0, unknownPieces ? w : undefined);
-            let best = -1;
-            for (const child of referenceChildren(heights, piece, rules)) {
-              const s = referenceIndexTruncated(child.heights, 4);
-              let score = 0;
-              if (unknownPieces === 0) score = q[s] * 65536;
-              else {
-                const tetris = Math.min(...child.heights) >= 4 && Math.max(...child.heights) >= rules.tetrisThreshold;
-                for (let p = 0; p < 7; p++) score += w[p] * (p === 0 && tetris ? q[s] : M(s, p));
-              }
-              const value = scaled(child.heights, score);
-              if (value !== score) scaledLeaves++;
-              best = Math.max(best, value);
-              // TypeScript's reading of the same leaf (stack mode's rank leaves) agrees with the kernel's.
-              if (unknownPieces === 0) expect(engine.wellScaled(s, score)).toBe(value);
+        fc.property(stackArb(5, 4, 14), fc.integer({ min: 0, max: 6 }), (heights, piece) => {
+          const got = engine.search(heights, [piece], 0, unknownPieces ? w : undefined);
+          let best = -1;
+          for (const child of referenceChildren(heights, piece, rules)) {
+            const s = referenceIndexTruncated(child.heights, 4);
+            let score = 0;
+            if (unknownPieces === 0) score = q[s] * 65536;
+            else {
+              const tetris = Math.min(...child.heights) >= 4 && Math.max(...child.heights) >= rules.tetrisThreshold;
+              for (let p = 0; p < 7; p++) score += w[p] * (p === 0 && tetris ? q[s] : M(s, p));
             }
-            if (best < 0) expect(got.depth).toBe(0);
-            else expect(got.leafScore).toBe(best);
-          },
-        ),
+            const value = scaled(child.heights, score);
+            if (value !== score) scaledLeaves++;
+            best = Math.max(best, value);
+            // TypeScript's reading of the same leaf (stack mode's rank leaves) agrees with the kernel's.
+            if (unknownPieces === 0) expect(engine.wellScaled(s, score)).toBe(value);
+          }
+          if (best < 0) expect(got.depth).toBe(0);
+          else expect(got.leafScore).toBe(best);
+        }),
         // A fixed seed: the count below checks that the draws reach enough cases, which a random seed
         // sometimes does not (CI saw 26 of 30 and 45 of 50).
         { numRuns: 200, seed: 20261203 },
