@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PIECES } from '../../src/pieces.js';
+import { ORIENTATIONS, PIECES, type Piece } from '../../src/pieces.js';
 import { computePieceMax } from '../../src/rank/piece-max.js';
 import { buildPreviewTable } from '../../src/rank/preview.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
@@ -135,6 +135,91 @@ describe.each([
       ),
       { numRuns: 120 },
     );
+  });
+});
+
+// The Tetris rule on a leaf the piece has just made (docs/rules.md): the I goes down the well when the lowest column
+// is at least 4 and the highest at least the threshold. On each stack below the piece has one placement, and after
+// it every column the piece leaves alone and the piece's own highest column reach 4 and one column reaches the
+// threshold: only the piece's lowest new top, below 4, keeps the I from the well. Random stacks seldom draw this
+// (a placement whose lowest column is the stack's lowest, just under 4, while the rest stands at 4 or more), so the
+// cases are built by hand, the piece at the left wall, inside and at the right wall. The leaf's score tells which
+// way the rule was read: its I term is the best rank after placing the I, where a Tetris would give the leaf's own
+// rank (the same surface 4 rows down), and on each of these leaves the two differ.
+describe('expectimax leaves whose lowest column is under the piece just placed', () => {
+  const rules: StackingSettings = { boardHeight: 20, tetrisThreshold: 8, steep: 'truncate', tetris: 'forced' };
+  const M = (s: number, p: number) => referenceSuccessors(s, p, 5, 4).reduce((m, t) => Math.max(m, q[t]), 0);
+  /** One unknown piece with integer weights w (8 from offset `at`): the expectimax leaf score of heights h. */
+  const score1 = (h: number[], w: Int32Array, at: number) => {
+    const s = referenceIndexTruncated(h, 4);
+    const tetris = Math.min(...h) >= 4 && Math.max(...h) >= rules.tetrisThreshold;
+    let score = 0;
+    for (let p = 0; p < 7; p++) score += w[at + p] * (p === 0 && tetris ? q[s] : M(s, p));
+    return score;
+  };
+  /** The one placement of `piece` on `heights`, checked to be a leaf as described above. */
+  const soleLeaf = (heights: number[], piece: number) => {
+    const children = referenceChildren(heights, piece, rules);
+    expect(children).toHaveLength(1);
+    const [{ move, heights: leaf }] = children;
+    const end = move.column + ORIENTATIONS[piece][move.rotation].width;
+    const covered = leaf.slice(move.column, end);
+    const beside = leaf.filter((_, x) => x < move.column || x >= end);
+    expect(Math.min(...covered)).toBeLessThan(4);
+    expect(Math.min(...beside, Math.max(...covered))).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...leaf)).toBeGreaterThanOrEqual(rules.tetrisThreshold);
+    const s = referenceIndexTruncated(leaf, 4);
+    expect(q[s]).not.toBe(M(s, 0));
+    return leaf;
+  };
+  // Every orientation whose columns end at different heights but the flat L and J: on the columns they fit an upright
+  // one fits too (below the top of the board), so they are not the one placement on a stack like these.
+  const stacks: [number[], Piece][] = [
+    [[1, 1, 4, 8, 4], 'J'], // upright J, left wall: leaf [2, 4, 4, 8, 4]
+    [[4, 8, 4, 1, 1], 'L'], // upright L, right wall: leaf [4, 8, 4, 4, 2]
+    [[4, 2, 2, 2, 8], 'T'], // flat T pointing up, inside: leaf [4, 3, 4, 3, 8]
+    [[4, 4, 2, 1, 8], 'T'], // upright T pointing left, inside: leaf [4, 4, 3, 4, 8]
+    [[4, 4, 8, 1, 2], 'T'], // upright T pointing right, right wall: leaf [4, 4, 8, 4, 3]
+    [[4, 2, 1, 4, 8], 'S'], // upright S, inside: leaf [4, 4, 3, 4, 8]
+    [[4, 8, 2, 2, 3], 'S'], // flat S, right wall: leaf [4, 8, 3, 4, 4]
+    [[1, 2, 4, 4, 8], 'Z'], // upright Z, left wall: leaf [3, 4, 4, 4, 8]
+    [[3, 2, 2, 4, 8], 'Z'], // flat Z, left wall: leaf [4, 4, 3, 4, 8]
+  ];
+
+  it('one unknown piece: the I is placed, not sent down the well (W = 5)', async () => {
+    const engine = await StackingEngine.create(table, rules, { unknownPieces: 1 });
+    const w = distributionWeights();
+    for (const [heights, letter] of stacks) {
+      const piece = PIECES.indexOf(letter);
+      const leaf = soleLeaf(heights, piece);
+      const got = engine.search(heights, [piece], 0, w);
+      expect([heights, letter, got.depth, got.leafScore]).toEqual([heights, letter, 1, score1(leaf, w, 0)]);
+    }
+  });
+
+  it('two unknown pieces: the same for the leaves of the first unknown piece (W = 5)', async () => {
+    const engine = await StackingEngine.create(table, rules, { unknownPieces: 2 });
+    // [stack, the piece placed on it (one placement), the first unknown piece, which then makes a leaf as above]
+    const cases: [number[], Piece, Piece][] = [
+      [[4, 0, 0, 2, 8], 'O', 'T'], // [4, 2, 2, 2, 8], then a flat T
+      [[1, 3, 8, 1, 2], 'J', 'T'], // [4, 4, 8, 1, 2], then an upright T
+      [[4, 8, 2, 0, 1], 'Z', 'S'], // [4, 8, 2, 2, 3], then a flat S
+      [[1, 0, 2, 4, 8], 'S', 'Z'], // [3, 2, 2, 4, 8], then a flat Z
+    ];
+    for (const [heights, letter, firstLetter] of cases) {
+      const [piece, first] = [PIECES.indexOf(letter), PIECES.indexOf(firstLetter)];
+      // The first unknown piece is certainly `first` and the second certainly an I, so the score is the I term
+      // of the one leaf: sum_p1 w1 * (best one-unknown-piece score after p1 >> 16) has one term.
+      const pair = new Array<number>(49).fill(0);
+      pair[first * 7] = 1;
+      const w = pairWeights(pair);
+      const placed = referenceChildren(heights, piece, rules);
+      expect(placed).toHaveLength(1);
+      const leaf = soleLeaf(placed[0].heights, first);
+      const want = w[first] * Math.floor(score1(leaf, w, 8 + 8 * first) / 65536);
+      const got = engine.search(heights, [piece], 0, w);
+      expect([heights, letter, got.depth, got.leafScore]).toEqual([heights, letter, 1, want]);
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PIECES } from '../../src/pieces.js';
 import { buildRankTable, type RankTable } from '../../src/rank/table.js';
 import { StackingAI } from '../../src/stacking-ai/ai.js';
-import { StackingEngine } from '../../src/kernels/search.js';
+import { StackingEngine, type SearchOutcome } from '../../src/kernels/search.js';
 import { CTX_WORDS, GAME_WORDS } from '../../assembly/search/layout.js';
 import { resolveStacking, type StackingSettings } from '../../src/stacking-ai/rules.js';
 import {
@@ -315,24 +315,29 @@ describe('input checks', () => {
   it('a search under a lowered board height equals an engine built with that height, and the next search forgets it (property)', async () => {
     const rules = resolveStacking({ boardHeight: 16, tetrisThreshold: 4 });
     const engine = await StackingEngine.create(tables[5], rules);
+    // The expected answers come from engines never given a lowered height: one built at the full height, one at 11.
+    // (The engine's own earlier answers would not do: once a lowered height stuck, they would all be under it.)
+    const full = await StackingEngine.create(tables[5], rules);
     const lower = await StackingEngine.create(tables[5], { ...rules, boardHeight: 11 });
+    const answer = ({ nodes: _, ...rest }: SearchOutcome) => rest;
+    let heightMatters = 0;
     fc.assert(
       fc.property(
         stackArb(5, 4, 10),
         fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 3, maxLength: 3 }),
         (heights, queue) => {
-          const plain = engine.search(heights, queue, 2);
-          const lowered = engine.search(heights, queue, 2, undefined, 11);
-          const { nodes: _a, ...got } = lowered;
-          const { nodes: _b, ...want } = lower.search(heights, queue, 2);
-          expect(got).toEqual(want);
-          const { nodes: _c, ...again } = engine.search(heights, queue, 2);
-          const { nodes: _d, ...first } = plain;
-          expect(again).toEqual(first);
+          const atFull = answer(full.search(heights, queue, 2));
+          const atLower = answer(lower.search(heights, queue, 2));
+          expect(answer(engine.search(heights, queue, 2, undefined, 11))).toEqual(atLower);
+          expect(answer(engine.search(heights, queue, 2))).toEqual(atFull);
+          if (JSON.stringify(atFull) !== JSON.stringify(atLower)) heightMatters++;
         },
       ),
       { numRuns: 150 },
     );
+    // The two heights give different answers often enough (about a fifth of the stacks) that a lowered height left
+    // over from one search would show in the next.
+    expect(heightMatters).toBeGreaterThan(10);
   });
 
   it('kernel record layouts match assembly/search/layout.ts', async () => {
