@@ -246,14 +246,16 @@ async function playFor(now: number, elapsedMs: number): Promise<void> {
   let due = Number.isFinite(settings.speed) ? settings.speed * (elapsedMs / 1000) + carry : Infinity;
   while (due >= 1 && performance.now() < deadline && g === game) {
     due--;
+    const before = g.pieces;
     let ok = g.step(settings.lookahead);
     if (ok instanceof Promise) ok = await ok;
+    // A step can place its piece and still end the game (a garbage row then tops it out): count what it placed.
+    totalPieces += g.pieces - before;
+    if (g.pieces > before && g.lastTetrisAt === g.pieces) totalTetrises++;
     if (!ok) {
       gameOver(g, now);
       break;
     }
-    totalPieces++;
-    if (g.lastTetrisAt === g.pieces) totalTetrises++;
   }
   carry = Number.isFinite(due) ? Math.min(due, 1) : 0;
 }

@@ -1,9 +1,10 @@
 /**
  * The demo's play and analyze modes in Debian's Chromium with real keyboard and mouse input (docs/demo.md):
  * 50 pieces played by keys with a grade after each, the hint key, a board drawn by clicks and ranked, a fumen link
- * giving the same list as `stackrank analyze --fumen`, bad query values reported, and the page at 390 px wide with
- * nothing outside the viewport. Needs `npm run build` first (npm test does it). The rank table (9 columns,
- * 2 iterations) is built once by the CLI into a temporary cache, which the demo server then serves to the page.
+ * giving the same list as `stackrank analyze --fumen`, watch mode's counters against its games replayed in Node, bad
+ * query values reported, and the page at 390 px wide with nothing outside the viewport. Needs `npm run build` first
+ * (npm test does it). The rank table (9 columns, 2 iterations) is built once by the CLI into a temporary cache, which
+ * the demo server then serves to the page.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, skipWithoutChromium, type Browser } from './chromium.js';
-import { CLI, DEMO, ROOT, startDemo, stopDemo, watchErrors, type Demo } from './demo-server.js';
+import { CLI, DEMO, ROOT, replayWatch, startDemo, stopDemo, watchErrors, type Demo } from './demo-server.js';
 
 const ITERATIONS = 2;
 /** Screenshots for a person to look at (docs/ has its own, from scripts/demo-screenshots.mjs). */
@@ -139,13 +140,23 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
     // One careless move (a hard drop where the piece appears), graded like any other.
     await page.keyboard.press('Space');
     const last = await page.waitForSelector('[data-testid=grade][data-count="51"]');
-    expect(['best', 'good', 'inaccuracy', 'mistake']).toContain(await last.getAttribute('data-grade'));
+    const lastGrade = (await last.getAttribute('data-grade')) ?? '';
+    expect(['best', 'good', 'inaccuracy', 'mistake']).toContain(lastGrade);
 
     await page.keyboard.press('Escape');
     const acc = await page.waitForSelector('[data-testid=accuracy][data-value]');
     const value = Number(await acc.getAttribute('data-value'));
     expect([100, (100 * 50) / 51].map((v) => v.toFixed(1))).toContain(value.toFixed(1));
-    expect(await acc.textContent()).toMatch(/^Accuracy \d+ %/);
+    // The summary counts the 51 grades, the lines the game cleared and the 50 hints asked for.
+    const n = (grade: string) => (grade === 'best' ? 50 : 0) + (lastGrade === grade ? 1 : 0);
+    const cleared = Number(await page.textContent('#play-lines'));
+    const summary =
+      `Accuracy ${value.toFixed(0)} % (best or good): ${n('best')} best, ${n('good')} good, ` +
+      `${n('inaccuracy')} inaccurac${n('inaccuracy') === 1 ? 'y' : 'ies'}, ${n('mistake')} mistake` +
+      `${n('mistake') === 1 ? '' : 's'}; ${cleared} line${cleared === 1 ? '' : 's'}, `;
+    const text = (await acc.textContent()) ?? '';
+    expect(text.startsWith(summary), text).toBe(true);
+    expect(text.slice(summary.length)).toMatch(/^\d+ Tetris(es)?, 50 hints\.$/);
     // The worst moves: only the careless one can be there, with its position drawn and the AI's move named.
     const worst = await page.$$('[data-testid=worst] > li');
     expect(worst.length).toBe(value === 100 ? 0 : 1);
@@ -315,12 +326,69 @@ describe.skipIf(skip)('demo modes: play, analyze, 390 px (Chromium)', () => {
         pieces: n('game-pieces'),
         recover: n('recover-moves'),
         mode: document.querySelector<HTMLElement>('[data-testid=ai-mode]')?.dataset.aiMode,
+        tetrises: n('game-tetrises'),
+        lines: n('lines'),
+        rate: document.querySelector('[data-testid=tetris-rate]')?.textContent,
       };
     });
     expect(seen.recover).toBeGreaterThan(0);
     expect(seen.recover).toBeLessThan(seen.pieces);
     expect(['stack', 'recover']).toContain(seen.mode);
-    expect(await page.textContent('[data-testid=tetris-rate]')).toMatch(/^\d+ %$/);
+    // The Tetris rate: the share of the game's lines cleared by Tetrises, 4 lines each (docs/demo.md, "Watch").
+    expect(seen.tetrises).toBeGreaterThan(0);
+    expect(seen.rate).toBe(`${Math.round((100 * 4 * seen.tetrises) / seen.lines)} %`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('watch: games over, the longest and the totals are the games the page played, replayed here', {
+    timeout: 120_000,
+  }, async () => {
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    // A garbage row after every piece: games end within a few dozen pieces.
+    await page.goto(`${demo.url}?mode=watch&iterations=${ITERATIONS}&speed=max&seed=5&garbage=1`);
+    await page.waitForSelector('body[data-state=playing][data-player=tetris]', { timeout: 60_000 });
+    // Paused from inside the page while a game is under way, once four games are over.
+    await page.waitForFunction(
+      () => {
+        const live =
+          Number(document.querySelector('[data-testid=games]')?.textContent) >= 4 &&
+          document.getElementById('banner')!.hidden;
+        if (live) document.getElementById('pause')!.click();
+        return live;
+      },
+      undefined,
+      { timeout: 60_000 },
+    );
+    await page.waitForTimeout(300); // a frame or two to show the last count
+    const shown = await page.evaluate(() => {
+      const text = (id: string) => document.querySelector(`[data-testid=${id}]`)?.textContent ?? '';
+      const n = (id: string) => Number(text(id));
+      return {
+        pieces: n('pieces'),
+        tetrises: n('tetrises'),
+        gamePieces: n('game-pieces'),
+        gameTetrises: n('game-tetrises'),
+        lines: n('lines'),
+        games: n('games'),
+        best: text('best'),
+      };
+    });
+    const lib = await import(join(ROOT, 'dist/index.js'));
+    const research = await import(join(ROOT, 'dist/research.js'));
+    const table = await lib.loadRankTable(
+      await research.cachedTablePath({ iterations: ITERATIONS }, { XDG_CACHE_HOME: cache }),
+    );
+    const ai = await lib.TetrisAI.create({ table, rules: 'guideline', lookahead: 1 });
+    // guideline's own randomizer is bag7 (docs/demo.md, "Watch")
+    const options = { rules: 'guideline', randomizer: 'bag7', seed: 5, garbage: 1 } as const;
+    const { pieces: placed, ...replayed } = replayWatch(ai, options, shown);
+    const { pieces, ...rest } = shown;
+    expect(rest).toEqual(replayed);
+    expect(rest.best).not.toBe('–');
+    // Every piece placed counts (docs/demo.md), the last one of a game a garbage row then ended too.
+    expect(pieces).toBe(placed);
     expect(errors).toEqual([]);
     await page.close();
   });
