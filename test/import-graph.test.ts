@@ -3,7 +3,8 @@
  * imports included (a module that needs another's types and is needed by it shares them through a module of its
  * own), and no file outside src/kernels/ reads a kernel's memory layout (assembly/<kernel>/layout.ts).
  */
-import { readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importCycles, importGraph } from './helpers/import-graph.js';
@@ -42,8 +43,32 @@ describe('the import graph of src/', () => {
       ['b', ['c']],
       ['c', ['a']],
       ['d', ['d']],
+      // two files that import each other: the shortest cycle between files
+      ['e', ['f']],
+      ['f', ['e', 'a']],
     ]);
-    expect(importCycles(loop)).toEqual([['a', 'b', 'c'], ['d']]);
+    expect(importCycles(loop)).toEqual([['a', 'b', 'c'], ['d'], ['e', 'f']]);
+  });
+
+  it('reads type-only imports, re-exports and dynamic imports, as repository paths of the .ts files', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stackrank-imports-'));
+    try {
+      mkdirSync(join(dir, 'src', 'sub'), { recursive: true });
+      const text = [
+        "import type { A } from './a.js';",
+        "export * from '../b.js';",
+        "export const later = () => import('./c.js');",
+        "import { readFileSync } from 'node:fs';",
+      ].join('\n');
+      writeFileSync(join(dir, 'src', 'sub', 'x.ts'), text);
+      expect(importGraph(dir, ['src/sub/x.ts']).get('src/sub/x.ts')).toEqual([
+        'src/sub/a.ts',
+        'src/b.ts',
+        'src/sub/c.ts',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('has no import cycle', () => {

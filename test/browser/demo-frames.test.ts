@@ -116,6 +116,12 @@ describe('FramePiece: a person at the frames of a timed rule set', () => {
     // X..... takes one press every 6 frames: the three taps on frames 6, 12 and 18
     expect(run((p) => p.release('L'))).toBe(`${'.'.repeat(6)}L.....L.....L.....`);
     expect(run((p) => p.release('L', true))).toBe('.'.repeat(24));
+    // Letting go of the arrow drops only its own repeats: a turn pressed meanwhile still comes on frame 6.
+    const turned = run((p) => {
+      p.press('A');
+      p.release('L', true);
+    });
+    expect(turned).toBe(`${'.'.repeat(6)}A${'.'.repeat(17)}`);
   });
 
   it('falls by the gravity table: 3 frames a row at 18, 2 at 19, 1 at 29, two rows a frame from 39', () => {

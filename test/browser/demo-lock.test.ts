@@ -57,6 +57,20 @@ describe('lockOnField', () => {
     ];
     const top = lockOnField(field(rows.map((r, i) => (i === 0 ? '########..' : r))).board, paint, straddling, 'S');
     expect(top.toppedOut).toBe(true);
+    // Its one cell inside the field is painted; the rest of the paint is as it was.
+    expect(top.paint[19][9]).toBe('S');
+    expect(top.paint.map((row, y) => row.map((c, x) => (x === 9 && y === 19 ? null : c)))).toEqual(
+      paint.map((row, y) => row.map((c, x) => (x === 9 && y === 19 ? null : c))),
+    );
+    // A flat I resting on a full column, wholly in the first row over the field, clears nothing: a top-out too.
+    const column = field(Array(20).fill('#.........'));
+    const flat: Cell[] = [
+      [0, 20],
+      [1, 20],
+      [2, 20],
+      [3, 20],
+    ];
+    expect(lockOnField(column.board, column.paint, flat, 'I')).toMatchObject({ toppedOut: true, board: column.board });
   });
 
   it('an ordinary lock clears full rows and keeps the colours in step with the board', () => {

@@ -182,6 +182,27 @@ describe.skipIf(skip)('demo under nes: a level and a timeline (Chromium)', () =>
     await page.close();
   });
 
+  it("play: the piece falls at the link's level, 48 frames a row at level 0 (the page's clock simulated)", {
+    timeout: 60_000,
+  }, async () => {
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    // Playwright's clock drives the page's time: no wall-clock timing, the frames are counted.
+    await page.clock.install();
+    await page.goto(`${demo.url}?mode=play&rules=nes&level=0&timeline=X.....&iterations=${ITERATIONS}&seed=4`);
+    await page.waitForSelector('body[data-state=playing][data-mode=play]', { timeout: 60_000 });
+    await page.clock.pauseAt(Date.now() + 1000);
+    const pieceY = async () => Number(await page.getAttribute('[data-testid=board]', 'data-piece-y'));
+    const y0 = await pieceY();
+    // 3 s are 180 frames at 60.0988 a second: 3.75 rows at 48 frames a row, so 3 or 4 by where the count began
+    // (a faster level, e.g. the preset's 18 at 3 frames a row, would have locked the piece).
+    for (let i = 0; i < 30; i++) await page.clock.runFor(100);
+    expect(await page.getAttribute('[data-testid=grade]', 'data-count')).toBe('0');
+    expect([3, 4]).toContain(y0 - (await pieceY()));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('fits a 390 px wide screen with the level and timeline controls', { timeout: 60_000 }, async () => {
     const page = await browser.context.newPage();
     await page.setViewportSize({ width: 390, height: 844 });

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launch, skipWithoutChromium, type Browser } from './chromium.js';
-import { CLI, DEMO, ROOT, startDemo, watchErrors, type Demo } from './demo-server.js';
+import { CLI, DEMO, ROOT, replayWatch, startDemo, watchErrors, type Demo } from './demo-server.js';
 
 const ITERATIONS = 2;
 /** For a person to look at; docs/ has its own screenshots (scripts/demo-screenshots.mjs). */
@@ -31,6 +31,10 @@ async function counters(page: Page) {
     pieces: Number(await read('pieces')),
     tetrises: Number(await read('tetrises')),
     gamePieces: Number(await read('game-pieces')),
+    gameTetrises: Number(await read('game-tetrises')),
+    lines: Number(await read('lines')),
+    games: Number(await read('games')),
+    best: await read('best'),
     speed: Number(await read('speed')),
     rank: Number(await read('rank')),
   };
@@ -57,6 +61,10 @@ describe.skipIf(skip)('browser demo (stackrank demo + Chromium)', () => {
   let demo: Demo;
   let browser: Browser;
   const query = `?iterations=${ITERATIONS}&speed=max&seed=7&lookahead=1&randomizer=tgm1`;
+  /** The counters while the first page was paused, replayed once the page's table is at hand. */
+  let pausedAt: Awaited<ReturnType<typeof counters>> | undefined;
+  /** The table the page built, from its IndexedDB. */
+  let pageTable: unknown;
 
   beforeAll(async () => {
     for (const f of [CLI, DEMO]) if (!existsSync(f)) throw new Error(`${f} is missing: run npm run build first`);
@@ -147,6 +155,7 @@ describe.skipIf(skip)('browser demo (stackrank demo + Chromium)', () => {
     });
     await page.waitForTimeout(500); // a frame or two to show the last count
     const paused = await counters(page);
+    pausedAt = paused;
     await page.waitForTimeout(1000);
     expect((await counters(page)).pieces).toBe(paused.pieces);
     mkdirSync(dirname(SCREENSHOT), { recursive: true });
@@ -206,6 +215,17 @@ describe.skipIf(skip)('browser demo (stackrank demo + Chromium)', () => {
     const path: string = await research.cachedTablePath({ iterations: ITERATIONS }, { XDG_CACHE_HOME: cache });
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, bytes);
+    pageTable = table;
+  });
+
+  it("the paused page's counters are its games played again with its table", { timeout: 120_000 }, async () => {
+    // Pieces and Tetrises in all and in the game under way, its lines, the games over and the longest.
+    const { speed: _speed, rank: _rank, ...shown } = pausedAt!;
+    const lib = await import(join(ROOT, 'dist/index.js'));
+    const ai = await lib.TetrisAI.create({ table: pageTable, rules: 'guideline', lookahead: 1 });
+    const options = { rules: 'guideline', randomizer: 'tgm1', seed: 7, garbage: 0 } as const;
+    expect(shown).toEqual(replayWatch(ai, options, shown));
+    expect(shown.gameTetrises).toBeGreaterThan(0);
   });
 
   it('switches to the full-board player, which clears lines', { timeout: 120_000 }, async () => {

@@ -1,12 +1,14 @@
 /**
  * The built TBP worker (dist/tbp-worker.js, the package's stackrank/tbp-worker) in Chromium, as a page starts a bot
  * on the web: `new Worker(url, { type: 'module' })`, its rank table named in the URL's query and fetched by the
- * worker, the protocol's messages as objects. The page plays 20 pieces and reports what the bot said.
+ * worker, the protocol's messages as objects. The page plays 20 pieces and reports what the bot said: the moves the
+ * same worker suggests in Node given those settings (workerData) and those messages.
  * Needs `npm run build` first (npm test does it).
  */
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer } from '../../src/cli/demo.js';
 import { buildRankTable } from '../../src/rank/table.js';
@@ -51,6 +53,51 @@ try {
 }
 </script></body></html>`;
 
+/**
+ * The page's session (PAGE) with the worker in Node, settings in workerData: the moves it suggests. The page's
+ * query (lookahead=2&expectimax=0) gives the same settings, so the same moves are expected there.
+ */
+async function nodeMoves(settings: { table: string; lookahead: number; expectimax: boolean }): Promise<unknown[]> {
+  const bot = new Worker(join(DIST, 'tbp-worker.js'), { workerData: settings });
+  const inbox: { type: string; moves?: unknown[] }[] = [];
+  let wake: (() => void) | null = null;
+  bot.on('message', (m) => {
+    inbox.push(m);
+    wake?.();
+  });
+  const next = async () => {
+    while (!inbox.length) await new Promise<void>((r) => (wake = r));
+    return inbox.shift()!;
+  };
+  try {
+    await next(); // info
+    bot.postMessage({ type: 'rules', randomizer: 'seven_bag' });
+    await next(); // ready
+    const pieces = 'TSZOILJ'.repeat(5).split('');
+    const board = Array.from({ length: 40 }, () => Array(10).fill(null));
+    bot.postMessage({
+      type: 'start',
+      board,
+      queue: pieces.splice(0, 6),
+      hold: null,
+      combo: 0,
+      back_to_back: false,
+      randomizer: { type: 'seven_bag', bag_state: ['J'] },
+    });
+    const moves: unknown[] = [];
+    for (let n = 0; n < 20; n++) {
+      bot.postMessage({ type: 'suggest' });
+      const s = await next();
+      moves.push(s.moves![0]);
+      bot.postMessage({ type: 'play', move: s.moves![0] });
+      bot.postMessage({ type: 'new_piece', piece: pieces.shift() });
+    }
+    return moves;
+  } finally {
+    await bot.terminate();
+  }
+}
+
 const skip = skipWithoutChromium('TBP worker browser test');
 let dir: string;
 
@@ -88,6 +135,11 @@ describe.skipIf(skip)('the TBP worker in Chromium', () => {
       expect(r.ready).toEqual({ type: 'ready' });
       expect(r.moves).toHaveLength(20);
       for (const m of r.moves) expect(m.location.type).toMatch(/^[IOTSZLJ]$/);
+      // The settings in the worker's URL took: other settings play other moves, so these are the same bot's.
+      const settings = { table: join(dir, 't9.srk'), lookahead: 2, expectimax: false };
+      expect(r.moves).toEqual(await nodeMoves(settings));
+      expect(r.moves).not.toEqual(await nodeMoves({ ...settings, lookahead: 1 }));
+      expect(r.moves).not.toEqual(await nodeMoves({ ...settings, expectimax: true }));
       expect(r.error).toMatchObject({ type: 'error', reason: 'invalid_message' });
       expect(errors).toEqual([]);
     } finally {

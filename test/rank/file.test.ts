@@ -66,9 +66,16 @@ describe('table files', () => {
     let worst = 0;
     for (let s = 0; s < values.length; s++) worst = Math.max(worst, Math.abs(table.get(s) - values[s]));
     expect(worst).toBeLessThan(2e-5);
+    // Each stored value is the nearest multiple of the scale (docs/file-formats.md: error below 7.7e-6), so no value
+    // is off by more than half a step; truncating instead would be off by up to a whole step.
+    expect(worst).toBeLessThanOrEqual(table.scale / 2 + 1e-12);
     const f32 = await buildRankTable({ width: 6, maxStep: 4, iterations: 6, encoding: 'f32', threads: 1 });
     for (let s = 0; s < values.length; s += 7) expect(f32.get(s)).toBe(values[s]);
     expect(f32.toFloat32()).toEqual(values);
+    // The search reads an f32 table through u16 values made the same way: the u16 table's values and scale.
+    const search = new Uint16Array(f32.size);
+    expect(await f32.writeSearchValues(search)).toBe(table.scale);
+    expect(search).toEqual(table.toUint16());
   });
 
   it('fromValues refuses values that are no ranks, params that do not fit the variant, and unknown options', () => {

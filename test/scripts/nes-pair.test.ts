@@ -66,10 +66,37 @@ describe('bench/nes-pair.ts', () => {
       expect(rows[k].difference).toBeCloseTo(mean, 6);
       expect(rows[k].standardError).toBeCloseTo(sd / 2, 6);
       expect(rows[k].low95).toBeCloseTo(mean - (Z95 * sd) / 2, 6);
+      expect(rows[k].high95).toBeCloseTo(mean + (Z95 * sd) / 2, 6);
       expect(rows[k].equal).toBe(d.filter((x) => x === 0).length);
     });
     // Without the next piece the AI plays other games: the comparison must see a difference.
     expect(rows[0].difference).not.toBe(0);
+    // The printed table shows the same figures, rounded, and the results file holds the rows --json printed.
+    const table = pair('--a', a, '--b', b);
+    expect(table.status, table.stderr).toBe(0);
+    const cells = (measure: string) =>
+      table.stdout
+        .split('\n')
+        .find((line) => line.startsWith(`| ${measure} `))
+        ?.split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim());
+    const whole = (x: number) => Math.round(x).toLocaleString('en-US');
+    rows.forEach((row: Record<string, number> & { measure: string }) => {
+      expect(cells(row.measure), row.measure).toEqual([
+        row.measure,
+        '4',
+        whole(row.meanA),
+        whole(row.meanB),
+        whole(row.difference),
+        whole(row.standardError),
+        `${whole(row.low95)} to ${whole(row.high95)}`,
+        String(row.equal),
+      ]);
+    });
+    const written = join(dir, 'nes-pair.json');
+    expect(table.stdout).toContain(`wrote ${written}`);
+    expect(JSON.parse(await readFile(written, 'utf8')).rows).toEqual(rows);
     // The same file twice: every game equal, no difference.
     const same = JSON.parse(pair('--a', a, '--b', a, '--json').stdout).rows[0];
     expect([same.difference, same.standardError, same.equal]).toEqual([0, 0, 4]);

@@ -79,6 +79,8 @@ describe('bench/nes-peer.ts', () => {
     expect(got.difference).toBeCloseTo(mean, 6);
     expect(got.standardError).toBeCloseTo(sd / Math.sqrt(3), 6);
     expect(got.ci95[0]).toBeCloseTo(mean - (Z95 * sd) / Math.sqrt(3), 6);
+    expect(got.ci95[1]).toBeCloseTo(mean + (Z95 * sd) / Math.sqrt(3), 6);
+    expect(got.ours.meanLines).toBeCloseTo(ours.reduce((s, o) => s + o.lines, 0) / 3, 9);
     const ourLines = ours.reduce((s, o) => s + o.lines, 0);
     expect(got.ours.averageScore).toBeCloseTo(ours.reduce((s, o) => s + o.nes.score, 0) / 3, 6);
     expect(got.ours.tetrisRate).toBeCloseTo((4 * ours.reduce((s, o) => s + o.clears[3]!, 0)) / ourLines, 9);
@@ -109,6 +111,11 @@ describe('bench/nes-peer.ts', () => {
     expect(table.status, table.stderr).toBe(0);
     expect(table.stdout).toContain('3 games of seed 11');
     expect(table.stdout).toMatch(/\| peer +\| 466,670 /);
+    const whole = (x: number) => Math.round(x).toLocaleString('en-US');
+    expect(table.stdout).toContain(
+      `ours − peer: ${whole(mean)} a game (standard error ${whole(sd / Math.sqrt(3))}, 95 % interval ` +
+        `${whole(mean - (Z95 * sd) / Math.sqrt(3))} to ${whole(mean + (Z95 * sd) / Math.sqrt(3))})`,
+    );
     const written = join(dir, 'nes-peer.json');
     expect(table.stdout).toContain(`wrote ${written}`);
     const { machine, ...figures } = JSON.parse(await readFile(written, 'utf8'));
@@ -117,6 +124,16 @@ describe('bench/nes-peer.ts', () => {
     const printed = Object.fromEntries(Object.entries(got).filter(([key]) => key !== 'machine'));
     expect(figures).toEqual(printed);
     expect([figures.peerFile, figures.runFile]).toEqual([peerFile, run]);
+    // Our top-outs come from the run file: games at level 29 with a slow tap rate top out within 300 pieces.
+    const fast = join(dir, 'topped.json');
+    const killscreen = ['--start-level', '29', '--double-killscreen', '29', '--timeline', 'X.....', '--max-level', '0'];
+    const fastArgs = ['bench', 'nes', '--table', tablePath, '--games', '3', '--max-pieces', '300', '--seed', '11'];
+    expect((await runCli([...fastArgs, ...killscreen, '--threads', '1', '--out', fast])).code).toBe(0);
+    const toppedOut = (JSON.parse(await readFile(fast, 'utf8')).parts[0].records as Rec[]).filter((o) => o.topOut);
+    expect(toppedOut.length).toBeGreaterThan(0);
+    const topped = peerScript('compare', '--peer', peerFile, '--ours', fast, '--json');
+    expect(topped.status, topped.stderr).toBe(0);
+    expect(JSON.parse(topped.stdout).ours.topOuts).toBe(toppedOut.length);
   }, 240_000);
 
   it('refuses bad peer lines, runs that share no game, a run of another command and bad options (exit 2)', async () => {
