@@ -81,12 +81,21 @@ export function optionsObject<T extends object>(
   known?: readonly string[],
 ): Partial<T> {
   if (value === undefined) return {};
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  if (value === null || typeof value !== 'object' || isArrayOrRevoked(value)) {
     throw new StackRankError('BAD_ARGUMENT', `${what}: options must be an object; got ${describe(value)}`);
   }
   const copy = fieldsOnce(what, value, known);
   if (known) refuseUnknownOptions(what, copy, known);
   return copy as Partial<T>;
+}
+
+/** Array.isArray, true also for a revoked Proxy (which it would throw a TypeError on): neither is an options object. */
+export function isArrayOrRevoked(value: object): boolean {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return true;
+  }
 }
 
 /**

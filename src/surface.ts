@@ -6,6 +6,7 @@
 import {
   StackRankError,
   describe,
+  isArrayOrRevoked,
   fieldsOnce,
   optionNames,
   optionsObject,
@@ -50,7 +51,7 @@ export function checkGeometry(geometry: Geometry = {}, what = 'checkGeometry'): 
       'BAD_ARGUMENT',
       `checkGeometry: what must be a string naming the caller; got ${describe(what)}`,
     );
-  if (geometry === null || typeof geometry !== 'object' || Array.isArray(geometry))
+  if (geometry === null || typeof geometry !== 'object' || isArrayOrRevoked(geometry))
     throw new StackRankError('BAD_ARGUMENT', `${what}: options must be an object; got ${describe(geometry)}`);
   // A plain options object is checked for misspelt keys; an object of a class (a RankTable or PreviewTable given as
   // the geometry of its surfaces) is read for its width and maxStep alone. Either is read once (fieldsOnce).

@@ -72,9 +72,9 @@ export const TIMING_FIELDS = ['timing', 'level', 'timeline', 'reaction'] as cons
 /** A rule set that carries time: every timing field given. */
 export type TimedRuleSet = RuleSet & Required<Pick<RuleSet, (typeof TIMING_FIELDS)[number]>>;
 
-/** Whether a (checked) rule set carries time: its placements are searched frame by frame. */
+/** Whether a (checked) rule set carries time: its placements are searched frame by frame. Anything else is not. */
 export function isTimed(rules: RuleSet): rules is TimedRuleSet {
-  return rules.timing !== undefined;
+  return typeof rules === 'object' && rules !== null && rules.timing !== undefined;
 }
 
 /** The competition format's defaults of the `nes` preset: level 18, tapping at 30 Hz, an 18-frame reaction. */

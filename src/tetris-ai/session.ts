@@ -108,12 +108,13 @@ export class GameSession {
   /** The move for this turn of the game (TetrisAI.nextMove's), the randomizer's chances inferred from the game. */
   nextMove(state: SessionState, options?: MoveOptions): GameMove | null {
     const budgetMs = this.host.readMoveOptions(options);
-    if (state !== null && typeof state === 'object' && 'next' in state && state.next !== undefined)
+    // The state is read once, through readTurn's copy: its `next` is refused there, not read before.
+    const turn = this.host.readTurn(state, 'game.nextMove');
+    if (turn.next !== undefined)
       throw new StackRankError(
         'BAD_ARGUMENT',
         "a session infers the next piece's chances from the game: give next to ai.nextMove, not to a session",
       );
-    const turn = this.host.readTurn(state, 'game.nextMove');
     this.follow(turn);
     const move = this.host.play({ ...turn, next: this.chances }, budgetMs, this.turns);
     this.turns++;

@@ -1,20 +1,24 @@
 /**
- * Fuzz suite over the public API (everything src/index.ts exports that can be called or constructed): hostile
- * inputs (wrong types, objects without a prototype, sparse arrays, BigInts, huge and non-finite numbers) and valid
- * ones. Properties: a call returns or throws a StackRankError and nothing else; valid inputs keep their invariants;
- * no call hangs (async ones race a deadline); no promise rejection goes unhandled; no worker thread outlives a call.
+ * Fuzz suite over the public API (everything the entries, src/index.ts, src/research.ts and src/worker.ts, export
+ * that can be called or constructed, and the public methods of what they make): hostile inputs (wrong types, objects
+ * without a prototype, sparse arrays, BigInts, huge and non-finite numbers, fields that throw when read) and valid
+ * ones. Properties: a call returns or throws a StackRankError with a code docs/errors.md lists, and nothing else;
+ * valid inputs keep their invariants; no call hangs (async ones race a deadline); no promise rejection goes
+ * unhandled; no worker thread outlives a call.
  *
  * Budget: FUZZ_RUNS cases per function (default 1,000 for cheap functions, scaled down for the ones that build
  * tables or play games), seed FUZZ_SEED (default: fast-check's random seed, printed on failure). `npm run fuzz`
  * runs 10,000 per function; `FUZZ_SEED=123 npm run fuzz` replays a run.
  */
 import fc from 'fast-check';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as api from '../helpers/api.js';
+import { nodePaths, pickByDepth, retyped } from '../helpers/damage.js';
 import { liveWorkerCount } from '../../src/kernels/pool.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
@@ -88,12 +92,54 @@ const hostile: fc.Arbitrary<unknown> = fc.oneof(
 );
 const smallInt = fc.integer({ min: -3, max: 12 });
 const maybe = <T>(a: fc.Arbitrary<T>) => fc.oneof(a, hostile);
+/** Mostly left out (undefined, three cases in four), else `a`. */
+const rarely = <T>(a: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: a });
+/**
+ * A valid object (or argument list), the same with one field (or argument) hostile or left out, or a hostile value:
+ * half the cases reach the work behind the checks, the others meet one check at a time (`maybe` on every field
+ * makes nearly every case a refusal).
+ */
+const oneDamaged = <T extends object>(valid: fc.Arbitrary<T>): fc.Arbitrary<unknown> =>
+  fc.oneof(
+    { weight: 3, arbitrary: valid },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(valid, fc.nat(), hostile, fc.boolean()).map(([v, i, bad, drop]) => {
+        const copy = (Array.isArray(v) ? [...v] : { ...v }) as Record<string, unknown>;
+        const keys = Object.keys(copy);
+        if (keys.length === 0) return copy;
+        const key = keys[i % keys.length];
+        if (drop && !Array.isArray(v)) delete copy[key];
+        else copy[key] = bad;
+        return copy;
+      }),
+    },
+    { weight: 1, arbitrary: hostile },
+  );
 
-/** Throws unless `e` is a StackRankError with a code and a message. */
+/** The codes docs/errors.md lists (its "Codes" table): the only codes a caller is told to branch on. */
+const DOCUMENTED_CODES = new Set(
+  [
+    ...readFileSync(fileURLToPath(new URL('../../docs/errors.md', import.meta.url)), 'utf8').matchAll(
+      /^\| `([A-Z_]+)` \|/gm,
+    ),
+  ].map((m) => m[1]),
+);
+/**
+ * Codes no fuzz case may end with: every worker here can start and WebAssembly compiles, so WORKER_FAILED or
+ * WASM_FAILED means a thread crashed, which is how an exception other than a StackRankError thrown on a worker
+ * thread (a TypeError in a game's move) reaches the caller (docs/errors.md, WORKER_FAILED).
+ */
+const CRASH_CODES = new Set(['WORKER_FAILED', 'WASM_FAILED']);
+
+/** Throws unless `e` is a StackRankError with a documented code (not a crash's) and a message. */
 function typedOnly(e: unknown): void {
-  if (!(e instanceof api.StackRankError) || typeof e.code !== 'string' || !e.message) {
+  if (!(e instanceof api.StackRankError) || e.name !== 'StackRankError' || typeof e.code !== 'string' || !e.message) {
     throw new Error(`not a StackRankError: ${e instanceof Error ? `${e.name}: ${e.message}\n${e.stack}` : String(e)}`);
   }
+  if (!DOCUMENTED_CODES.has(e.code) || CRASH_CODES.has(e.code))
+    throw new Error(`a StackRankError with code ${e.code}, not a documented refusal: ${e.message}\n${e.stack}`);
 }
 
 function callSync(f: () => unknown): unknown {
@@ -173,11 +219,20 @@ function fuzzAsync<T extends unknown[]>(
 let table: api.RankTable;
 let tableBytes: Uint8Array;
 let ai: api.StackingAI;
+let preview: api.PreviewTable;
 const cacheHome = mkdtempSync(join(tmpdir(), 'stackrank-fuzz-'));
 beforeAll(async () => {
   table = await api.buildRankTable({ width: 4, maxStep: 1, iterations: 2, threads: 1 });
   tableBytes = table.toBytes();
   ai = await api.StackingAI.create({ table });
+  preview = await api.buildPreviewTable({
+    width: 4,
+    maxStep: 1,
+    iterations: 1,
+    threads: 1,
+    samples: 1000,
+    randomizer: 'tgm1',
+  });
 });
 
 const surfaceArb = fc.oneof(
@@ -431,6 +486,67 @@ describe('rank tables', () => {
     callSync(() => api.RankTable.fromFolded(a as never, b as never, c as never));
     callSync(() => api.PreviewTable.fromResult(a as never));
   });
+  // Surfaces of the preview table's shape (4 columns, max step 1) and of other shapes, made by the library.
+  const shapedSurface = fc
+    .tuple(fc.constantFrom(4, 5, 6), fc.constantFrom(1, 2), fc.nat())
+    .map(([width, maxStep, i]) =>
+      api.surfaceFromIndex(i % api.surfaceCount(width, maxStep), { width, maxStep } as never),
+    );
+  fuzzSync(
+    'PreviewTable.get / row / transitionRows',
+    fc.tuple(
+      maybe(fc.integer({ min: -1, max: 28 })),
+      maybe(fc.integer({ min: -1, max: 8 })),
+      fc.oneof(
+        shapedSurface.map((surface) => ({ surface, made: true })),
+        hostile.map((surface) => ({ surface, made: false })),
+      ),
+    ),
+    (i, piece, { surface: s, made }) => {
+      const value = callSync(() => preview.get(i as number, piece as number));
+      // An index of one of its 27 surfaces and a column of its 8 is a value; anything else is BAD_ARGUMENT.
+      const inRange = (v: unknown, n: number) => Number.isInteger(v) && (v as number) >= 0 && (v as number) < n;
+      if (inRange(i, preview.size) && inRange(piece, api.PREVIEW_SLOTS)) expect(value).toBeGreaterThanOrEqual(0);
+      else expect(value).toEqual(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
+      const row = callSync(() => preview.row(s as never));
+      if (made) {
+        const surface = s as api.Surface;
+        // Its own shape: the surface's 8 values; another shape is a table mismatch (docs/errors.md).
+        if (surface.width === 4 && surface.maxStep === 1) {
+          const index = api.surfaceIndex(surface);
+          expect(row).toEqual(Array.from({ length: api.PREVIEW_SLOTS }, (_, p) => preview.get(index, p)));
+        } else expect(row).toEqual(expect.objectContaining({ code: 'TABLE_MISMATCH' }));
+      }
+      expect(preview.transitionRows()).toHaveLength(7);
+    },
+  );
+  // A path that is not a file name is BAD_ARGUMENT, a folder where the file goes is IO, a file name (in a new folder)
+  // saves a table that loads back the same. No string of `hostile` reaches a save: 'T' would write into the cwd.
+  const saveDir = mkdtempSync(join(tmpdir(), 'stackrank-fuzz-save-'));
+  fuzzAsync(
+    'RankTable.save / PreviewTable.save',
+    fc.tuple(
+      fc.oneof(
+        hostile.filter((v) => typeof v !== 'string'),
+        fc.constantFrom('', 'a\0b', saveDir),
+        fc.stringMatching(/^[a-z]{1,8}$/).map((name) => join(saveDir, name, `${name}.srk`)),
+      ),
+      fc.boolean(),
+    ),
+    async (path, isPreview) => {
+      const saved = isPreview ? preview : table;
+      const r = await callAsync(() => saved.save(path as never));
+      if (typeof path !== 'string' || path === '' || path.includes('\0'))
+        expect(r).toEqual(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
+      else if (path === saveDir) expect(r).toEqual(expect.objectContaining({ code: 'IO' }));
+      else {
+        expect(r).toBeUndefined();
+        const back = await (isPreview ? api.loadPreviewTable(path) : api.loadRankTable(path));
+        expect(back.toBytes()).toEqual(saved.toBytes());
+      }
+    },
+    RUNS / 10,
+  );
   fuzzSync('RankTable.get / rank / searchValue', fc.tuple(hostile, maybe(surfaceArb)), (i, s) => {
     callSync(() => table.get(i as number));
     callSync(() => table.rank(s as never));
@@ -578,6 +694,54 @@ describe('stacking', () => {
         expect(move.rank).toBeGreaterThanOrEqual(0);
       }
     },
+  );
+  fuzzSync(
+    "StackingAI.rankPlacements (its first entry is bestPlacement's move)",
+    fc.tuple(
+      oneDamaged(
+        fc.tuple(
+          fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 4, maxLength: 4 }),
+          queueArb,
+          fc.integer({ min: 0, max: 3 }),
+          fc.record(
+            {
+              limit: fc.oneof(
+                { weight: 3, arbitrary: fc.integer({ min: 1, max: 40 }) },
+                { weight: 1, arbitrary: fc.oneof(fc.constantFrom(0, -1, 1.5, Number.NaN), hostile) },
+              ),
+            },
+            { requiredKeys: [] },
+          ),
+        ),
+      ),
+    ),
+    (args) => {
+      const [s, q, l, o] = Array.isArray(args) ? args : [args];
+      const ranking = callSync(() => ai.rankPlacements(s as never, q as never, l as number, o as never));
+      const best = callSync(() => ai.bestPlacement(s as never, q as never, l as number));
+      if (best instanceof api.StackRankError) {
+        // What bestPlacement refuses, rankPlacements refuses too (its own options may be refused first).
+        expect(ranking).toBeInstanceOf(api.StackRankError);
+        expect([best.code, 'BAD_ARGUMENT']).toContain((ranking as api.StackRankError).code);
+        return;
+      }
+      // Only its own option can still be wrong: a limit that is not a whole number from 1 is refused.
+      const limit = o !== null && typeof o === 'object' ? (o as { limit?: unknown }).limit : undefined;
+      if (limit !== undefined && !(Number.isInteger(limit) && (limit as number) >= 1))
+        expect(ranking).toEqual(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
+      if (ranking instanceof api.StackRankError) {
+        expect(ranking.code).toBe('BAD_ARGUMENT');
+        return;
+      }
+      const { placements } = ranking as api.SurfacePlacementRanking;
+      if (best === null) expect(placements).toEqual([]);
+      else {
+        expect(placements[0].heights).toEqual((best as api.BestPlacement).heights);
+        expect(placements[0].loss).toBe(0);
+      }
+      if (limit !== undefined) expect(placements.length).toBeLessThanOrEqual(limit as number);
+    },
+    RUNS / 2,
   );
   fuzzSync(
     'distributionWeights / pairWeights / expectimaxStrategy / streamSeed',
@@ -883,6 +1047,259 @@ describe('real games', () => {
       callSync(() => mover.collides(state as never, state as never, state as never));
     },
   );
+  // Piece states on and near the field, beyond the positions a mover takes (8 cells past the walls, floor and
+  // ceiling), not objects at all (one case in twelve: `hostile` is seldom null), and hostile. Valid states stay 5 cells
+  // inside that margin: PieceMover's own moves go through its checked methods, so a kick or a drop from a state at the
+  // margin probes past it and is refused naming the probed position.
+  const notAState = fc.constantFrom<unknown>(null, undefined, 0, 'spawn');
+  const stateArb = fc.oneof(
+    { weight: 1, arbitrary: notAState },
+    {
+      weight: 11,
+      arbitrary: oneDamaged(
+        fc.record({
+          rotation: fc.integer({ min: 0, max: 4 }),
+          x: fc.oneof(
+            { weight: 9, arbitrary: fc.integer({ min: -3, max: 12 }) },
+            { weight: 1, arbitrary: fc.constantFrom(-9, 19, 2 ** 31, 0.5) },
+          ),
+          y: fc.oneof(
+            { weight: 9, arbitrary: fc.integer({ min: -3, max: 30 }) },
+            { weight: 1, arbitrary: fc.constantFrom(-9, 49, 2 ** 31, 0.5) },
+          ),
+        }),
+      ),
+    },
+  );
+  fuzzSync(
+    'PieceMover.dropY / turn / kickedTurn / spinAfterTurn / settle',
+    fc.tuple(
+      // an empty field half the time: on random rows most states overlap the stack, and no turn is left to try
+      fc.oneof(
+        fc.constant(api.Board.empty()),
+        fc.array(fc.stringMatching(/^[.#]{10}$/), { minLength: api.BOARD_MIN_HEIGHT, maxLength: 22 }),
+      ),
+      fc.constantFrom(...api.PIECES),
+      ruleName,
+      stateArb,
+      fc.oneof({ weight: 4, arbitrary: fc.boolean() }, { weight: 1, arbitrary: hostile }),
+    ),
+    (rows, piece, rules, p, clockwise) => {
+      // The board, piece and rules are valid: only the state and the direction can be refused, as BAD_ARGUMENT.
+      const mover = callSync(() => new api.PieceMover(rows, piece, rules)) as api.PieceMover;
+      expect(mover).toBeInstanceOf(api.PieceMover);
+      const refusedArgument = (r: unknown) => {
+        if (r instanceof api.StackRankError) expect(r.code).toBe('BAD_ARGUMENT');
+        return r instanceof api.StackRankError;
+      };
+      const { rotation, x, y } = (p !== null && typeof p === 'object' ? p : {}) as Record<string, number>;
+      const dropped = callSync(() => mover.dropY(rotation, x, y));
+      if (!refusedArgument(dropped)) {
+        // At rest: no lower, on something below; a piece clear of the stack where it starts is clear where it rests.
+        expect(dropped as number).toBeLessThanOrEqual(y);
+        // (one row below may lie past the positions a mover takes: refused, not answered)
+        const below = callSync(() => mover.collides(rotation, x, (dropped as number) - 1));
+        if (typeof below === 'boolean') expect(below).toBe(true);
+        if (!mover.collides(rotation, x, y)) expect(mover.collides(rotation, x, dropped as number)).toBe(false);
+      }
+      const turned = callSync(() => mover.turn(p as never, clockwise as never));
+      const kicked = callSync(() => mover.kickedTurn(p as never, clockwise as never));
+      const spin = callSync(() => mover.spinAfterTurn(p as never, clockwise as never));
+      // One check for the three: all refused or none.
+      expect([refusedArgument(turned), refusedArgument(kicked), refusedArgument(spin)]).toEqual(
+        Array(3).fill(turned instanceof api.StackRankError),
+      );
+      if (!(turned instanceof api.StackRankError)) {
+        expect(turned).toEqual((kicked as { state: api.PieceState } | null)?.state ?? null);
+        if (turned) {
+          const t = turned as api.PieceState;
+          expect(mover.collides(t.rotation, t.x, t.y)).toBe(false);
+        }
+        expect(['none', 'mini', 'full']).toContain(spin);
+        if (turned === null) expect(spin).toBe('none');
+      }
+      const settled = callSync(() => mover.settle(p as never));
+      if (!refusedArgument(settled)) {
+        const q = settled as api.PieceState;
+        // Under 20G a piece is pulled down to rest; otherwise it stays where it is.
+        const restY = rules === 'tgm20g' ? mover.dropY(rotation, x, y) : y;
+        expect(q).toEqual({ ...(p as object), rotation, x, y: restY });
+      }
+    },
+  );
+  fuzzSync('Board.equals / clearLines', fc.tuple(boardArb, boardArb, fc.boolean()), (a, b, asBoard) => {
+    const board = callSync(() => api.Board.from(a as never));
+    if (!(board instanceof api.Board)) return;
+    const other = callSync(() => api.Board.from(b as never));
+    // A Board is compared by its size and cells; anything else (rows, bit rows, hostile values) is refused.
+    if (asBoard && other instanceof api.Board)
+      expect(board.equals(other)).toBe(
+        other.width === board.width && other.toRows().join('/') === board.toRows().join('/'),
+      );
+    else expect(callSync(() => board.equals(b as never))).toEqual(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
+    expect(board.equals(board.clone())).toBe(true);
+    if (other instanceof api.Board) {
+      const full = other.rows.filter((r) => r === (1 << other.width) - 1).length;
+      const cleared = other.clone();
+      expect(cleared.clearLines()).toBe(full);
+      expect(cleared.height).toBe(other.height);
+    }
+  });
+  // Game states of the classic game (no hold), mostly valid: boards as rows or bit rows, without full rows.
+  const gameStateArb = oneDamaged(
+    fc.record(
+      {
+        board: fc.oneof(
+          fc.array(
+            fc.stringMatching(/^[.#]{10}$/).filter((r) => r !== '##########'),
+            { maxLength: 12 },
+          ),
+          fc.array(fc.integer({ min: 0, max: 1022 }), { maxLength: 12 }).map((rows) => ({ width: 10, rows })),
+        ),
+        current: fc.constantFrom(...api.PIECES),
+        queue: fc.stringMatching(/^[IOTSZLJ]{0,4}$/),
+        hold: fc.constant(null),
+        canHold: fc.constant(false),
+      },
+      { requiredKeys: ['board', 'current'] },
+    ),
+  );
+  const sessionOptionsArb = oneDamaged(
+    fc.record(
+      { randomizer: fc.constantFrom(...api.RANDOMIZER_NAMES, 'unknown'), fromStart: fc.boolean() },
+      { requiredKeys: [] },
+    ),
+  );
+  fuzzSync(
+    'TetrisAI.newGame / GameSession.nextMove / status',
+    fc.tuple(
+      sessionOptionsArb,
+      fc.array(
+        fc.tuple(
+          fc.oneof(
+            { weight: 4, arbitrary: gameStateArb },
+            {
+              // a `next` the session must refuse
+              weight: 1,
+              arbitrary: fc.tuple(gameStateArb, hostile).map(([state, next]) => ({ ...(state as object), next })),
+            },
+          ),
+          rarely(maybe(fc.record({ budgetMs: fc.constantFrom<unknown>(-1, Number.NaN, 'x', null, 1e9) }))),
+        ),
+        { minLength: 1, maxLength: 4 },
+      ),
+    ),
+    (options, turns) => {
+      const game = callSync(() => gameAi.newGame(options as never));
+      if (game instanceof api.StackRankError) return;
+      const session = game as ReturnType<api.TetrisAI['newGame']>;
+      let played = 0;
+      for (const [state, moveOptions] of turns) {
+        const move = callSync(() => session.nextMove(state as never, moveOptions as never));
+        // A session infers the next piece's chances itself: a `next` given is refused (docs/game.md, "Sessions"),
+        // after the rest of the state is read (a bad board is refused as one).
+        const next = state !== null && typeof state === 'object' ? (state as { next?: unknown }).next : undefined;
+        if (next !== undefined) expect(move).toBeInstanceOf(api.StackRankError);
+        if (move instanceof api.StackRankError) continue;
+        played++;
+        if (move) {
+          expect((move as api.GameMove).cells.length).toBe(4);
+          for (const [x, y] of (move as api.GameMove).cells) expect(x >= 0 && x < 10 && y >= 0).toBe(true);
+        }
+      }
+      // A refused turn is not a turn of the game.
+      const status = session.status;
+      expect(status.turns).toBe(played);
+      expect(Math.abs(status.chances.reduce((a, b) => a + b, 0) - 1)).toBeLessThan(1e-9);
+    },
+    RUNS / 5,
+  );
+  // The AI in a worker answers as the same AI on this thread does, to the same input as the worker receives it (a
+  // structured clone); what cannot be cloned is BAD_ARGUMENT. One worker for every case; it must survive them all.
+  it('createWorkerTetrisAI: nextMove / rankPlacements / newGame and WorkerGame.nextMove, as on this thread', async () => {
+    // No budget that could cut a search short (its move would then depend on the clock, not on the input).
+    const moveOptionsArb = rarely(maybe(fc.record({ budgetMs: fc.constantFrom<unknown>(-1, 'x', 1e9) })));
+    // A field no structured clone carries (hostile values hold few): refused before anything reaches the worker.
+    const notPlainData = fc
+      .tuple(
+        fc.constantFrom('board', 'current', 'queue', 'canHold'),
+        fc.constantFrom<unknown>(() => 'T', Symbol('T'), new WeakMap(), Promise.resolve('T')),
+      )
+      .map(([key, value]) => ({ board: [], current: 'T', [key]: value }));
+    const callArb = fc.oneof(
+      fc.tuple(fc.constant('nextMove' as const), fc.tuple(gameStateArb, moveOptionsArb)),
+      fc.tuple(
+        fc.constant('rankPlacements' as const),
+        fc.tuple(gameStateArb, rarely(maybe(fc.record({ limit: smallInt })))),
+      ),
+      fc.tuple(fc.constant('newGame' as const), fc.tuple(sessionOptionsArb)),
+      fc.tuple(fc.constantFrom('nextMove' as const, 'rankPlacements' as const), fc.tuple(notPlainData)),
+    );
+    const answer = async (f: () => unknown) => {
+      const r = await callAsync(async () => f());
+      return r instanceof api.StackRankError ? { code: r.code, message: r.message } : r;
+    };
+    const remote = (await api.createWorkerTetrisAI({
+      rules: 'classic',
+      lookahead: 1,
+      table: table9,
+    })) as api.WorkerTetrisAI;
+    let n = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          callArb,
+          fc.array(fc.tuple(gameStateArb, moveOptionsArb), { maxLength: 3 }),
+          async ([method, args], turns) => {
+            n++;
+            let sent: unknown[];
+            try {
+              sent = structuredClone(args);
+            } catch {
+              await expect(answer(() => (remote[method] as (...a: unknown[]) => unknown)(...args))).resolves.toEqual(
+                expect.objectContaining({ code: 'BAD_ARGUMENT' }),
+              );
+              return;
+            }
+            const there = await answer(() => (remote[method] as (...a: unknown[]) => unknown)(...sent));
+            const here = await answer(() => (gameAi[method] as (...a: unknown[]) => unknown).apply(gameAi, sent));
+            if (method !== 'newGame' || 'code' in (here as object)) {
+              expect(there).toEqual(here);
+              return;
+            }
+            // A session in the worker follows a game as one here does, turn by turn.
+            expect(there).not.toHaveProperty('code');
+            const game = there as api.WorkerGame;
+            const local = here as ReturnType<api.TetrisAI['newGame']>;
+            for (const turn of turns) {
+              let input: unknown[];
+              try {
+                input = structuredClone(turn);
+              } catch {
+                continue;
+              }
+              expect(await answer(() => game.nextMove(...(input as [never])))).toEqual(
+                await answer(() => local.nextMove(...(input as [never]))),
+              );
+            }
+            await game.dispose();
+          },
+        ),
+        params(RUNS / 10),
+      );
+      counts.set('createWorkerTetrisAI: the AI and its games', n);
+      // Still alive after every refusal: it answers, then stops.
+      expect(await remote.nextMove({ board: [], current: 'T' })).toEqual(gameAi.nextMove({ board: [], current: 'T' }));
+    } finally {
+      remote.dispose();
+    }
+    await expect(remote.nextMove({ board: [], current: 'T' })).rejects.toEqual(
+      expect.objectContaining({ code: 'BAD_ARGUMENT' }),
+    );
+    for (let i = 0; i < 100 && liveWorkerCount() > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(liveWorkerCount()).toBe(0);
+    expect(unhandled).toEqual([]);
+  });
   fuzzAsync(
     'loadOrBuildCachedPreviewTable / loadOrBuildCachedWeightedTable (refused before any work)',
     fc.tuple(
@@ -1226,6 +1643,69 @@ describe('research entry: runs, merges, rules', () => {
       callSync(() => api.mergeFullGames(parts as never));
     },
   );
+  // Two real shards of one small run for each merge, damaged in place: a node of the results (picked depth first, so
+  // a record is as likely as a leaf) replaced by a hostile value, dropped, or given another type of the same length (an
+  // array of 4 becomes a string of 4). Hostile arrays alone never reach the record checks behind the run checks.
+  const MERGES = {
+    mergeSimulations: api.mergeSimulations,
+    mergeGameResults: api.mergeGameResults,
+    mergeFullGames: api.mergeFullGames,
+  } as Record<string, (parts: never) => unknown>;
+  const shards = new Map<string, unknown[]>();
+  beforeAll(async () => {
+    const table9 = await api.buildRankTable({ width: 9, maxStep: 1, iterations: 1, threads: 1 });
+    const halves = [api.shardRange(0, 2, 4), api.shardRange(1, 2, 4)];
+    shards.set(
+      'mergeSimulations',
+      await Promise.all(
+        halves.map((range) =>
+          api.simulateStacking({ table, lookahead: 1, games: 4, maxPieces: 30, threads: 1, range }),
+        ),
+      ),
+    );
+    shards.set(
+      'mergeGameResults',
+      await Promise.all(
+        halves.map(({ start, end }) =>
+          api.playGame({
+            rules: 'classic',
+            lookahead: 0,
+            table: table9,
+            firstGame: start,
+            games: end - start,
+            maxPieces: 15,
+            threads: 1,
+          }),
+        ),
+      ),
+    );
+    shards.set(
+      'mergeFullGames',
+      await Promise.all(halves.map((range) => api.playFullGames({ games: 4, maxPieces: 20, range }))),
+    );
+  });
+  const damage = fc.record({
+    at: fc.nat(),
+    how: fc.constantFrom('set', 'drop', 'retype'),
+    bad: hostile,
+  });
+  fuzzSync(
+    'mergeSimulations / mergeGameResults / mergeFullGames of real shards, damaged',
+    fc.tuple(fc.constantFrom(...Object.keys(MERGES)), fc.array(damage, { maxLength: 2 })),
+    (merge, damages) => {
+      const parts = structuredClone(shards.get(merge)!) as unknown[];
+      for (const { at, how, bad } of damages) {
+        const path = pickByDepth(nodePaths(parts), at);
+        const parent = path.slice(0, -1).reduce((o: Record<string, unknown>, k) => o[k] as never, parts as never);
+        const key = path[path.length - 1];
+        if (how === 'drop') delete parent[key];
+        else parent[key] = how === 'set' ? bad : retyped(parent[key]);
+      }
+      const pooled = callSync(() => MERGES[merge](parts as never));
+      // Undamaged, the two shards pool into the run's four games.
+      if (damages.length === 0) expect(pooled).not.toBeInstanceOf(api.StackRankError);
+    },
+  );
   fuzzSync(
     'fieldOf / reachTable / recordReached',
     fc.tuple(
@@ -1308,6 +1788,30 @@ describe('NES time and game', () => {
       if (typeof left === 'number') expect(left).toBeGreaterThan(0);
       const points = callSync(() => api.nesClearPoints(cleared as never, to as never));
       if (typeof points === 'number') expect(points).toBeGreaterThanOrEqual(0);
+    },
+  );
+  fuzzSync(
+    'new NesGame / topOut',
+    fc.tuple(
+      fc.oneof(
+        hostile,
+        fc.constant(undefined).map(() => api.nesFormat()),
+        // a real format with one field damaged
+        fc
+          .tuple(fc.constantFrom('rules', 'maxLevel', 'extra'), hostile)
+          .map(([key, bad]) => ({ ...api.nesFormat(), [key]: bad })),
+      ),
+    ),
+    (format) => {
+      const game = callSync(() => new api.NesGame(format as never));
+      if (!(game instanceof api.NesGame)) return;
+      // A game starts at its format's level with nothing scored, and ends at a top-out.
+      expect([game.lines, game.score, game.end]).toEqual([0, 0, null]);
+      expect(game.level).toBe(game.rules.level);
+      expect(Number.isInteger(game.level) && game.level >= 0).toBe(true);
+      game.topOut();
+      expect(game.end).toBe('topOut');
+      expect(() => game.clear(1)).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
     },
   );
   fuzzSync(
@@ -1501,6 +2005,141 @@ describe('newer surface: hostile rule sets, boards, queues, fumens', () => {
     },
     RUNS / 2,
   );
+});
+
+/**
+ * Objects whose fields throw when read: a getter, an inherited getter, a Proxy whose ownKeys, getOwnPropertyDescriptor
+ * or has trap throws. docs/errors.md: every object a caller passes is read once, and "a getter or Proxy that throws
+ * while it is read is BAD_ARGUMENT (BAD_RULES for a rule set), not its own exception". A function that reads no field
+ * of the object (an inherited getter on a field it does not look for) may answer instead.
+ */
+describe('objects that throw when read', () => {
+  let gameAi: api.TetrisAI;
+  beforeAll(async () => {
+    gameAi = await api.TetrisAI.create({
+      rules: 'classic',
+      lookahead: 0,
+      table: await api.buildRankTable({ width: 9, maxStep: 1, iterations: 1, threads: 1 }),
+    });
+  });
+  const boom = () => {
+    throw new Error("the caller's own exception");
+  };
+  const KINDS: Record<string, (key: string) => object> = {
+    getter: (key) => Object.defineProperty({}, key, { enumerable: true, get: boom }),
+    inheritedGetter: (key) => Object.create(Object.defineProperty({}, key, { get: boom })),
+    ownKeys: () => new Proxy({}, { ownKeys: boom }),
+    getOwnPropertyDescriptor: (key) => new Proxy({ [key]: 1 }, { getOwnPropertyDescriptor: boom }),
+    has: () => new Proxy({}, { has: boom }),
+    revoked: () => {
+      const { proxy, revoke } = Proxy.revocable({}, {});
+      revoke();
+      return proxy;
+    },
+  };
+  /** Kinds whose field the function must read (an own key): it cannot answer. */
+  const MUST_REFUSE = new Set(['getter', 'ownKeys', 'getOwnPropertyDescriptor', 'revoked']);
+  const snapshot = api.createRandomizer('bag7', { seed: 1 }).state();
+  const fumen = api.fumenFromBoard(api.Board.empty());
+  const state = { board: [] as string[], current: 'T' as const };
+  // [what, a field it reads, the call, the code]
+  const CASES: [string, string, (o: object) => unknown, api.StackRankErrorCode][] = [
+    ['parseSurface', 'maxStep', (o) => api.parseSurface('012', o as never), 'BAD_ARGUMENT'],
+    ['surfaceFromSteps', 'maxStep', (o) => api.surfaceFromSteps([0, 1], o as never), 'BAD_ARGUMENT'],
+    ['surfaceFromHeights', 'maxStep', (o) => api.surfaceFromHeights([0, 1, 0], o as never), 'BAD_ARGUMENT'],
+    ['surfaceFromIndex', 'width', (o) => api.surfaceFromIndex(0, o as never), 'BAD_ARGUMENT'],
+    ['surfaceIndex', 'truncate', (o) => api.surfaceIndex(api.parseSurface('012'), o as never), 'BAD_ARGUMENT'],
+    ['createRandomizer', 'seed', (o) => api.createRandomizer('decay', o as never), 'BAD_ARGUMENT'],
+    ['restoreRandomizer (snapshot)', 'name', (o) => api.restoreRandomizer(o as never), 'BAD_ARGUMENT'],
+    ['restoreRandomizer (options)', 'x', (o) => api.restoreRandomizer(snapshot, o as never), 'BAD_ARGUMENT'],
+    ['analyzeRandomizer', 'pieces', (o) => api.analyzeRandomizer('bag7', o as never), 'BAD_ARGUMENT'],
+    ['frequencySpread', 'trials', (o) => api.frequencySpread('bag7', o as never), 'BAD_ARGUMENT'],
+    ['transitionModel', 'samples', (o) => api.transitionModel(o as never), 'BAD_ARGUMENT'],
+    ['weightsModel', 'samples', (o) => api.weightsModel(o as never), 'BAD_ARGUMENT'],
+    [
+      'reachablePlacements',
+      'rules',
+      (o) => api.reachablePlacements(api.Board.empty(), 'T', o as never),
+      'BAD_ARGUMENT',
+    ],
+    [
+      'countReachablePlacements',
+      'rules',
+      (o) => api.countReachablePlacements(api.Board.empty(), 'T', o as never),
+      'BAD_ARGUMENT',
+    ],
+    ['boardFromFumen', 'page', (o) => api.boardFromFumen(fumen, o as never), 'BAD_ARGUMENT'],
+    ['fumenFromBoard', 'comment', (o) => api.fumenFromBoard(api.Board.empty(), o as never), 'BAD_ARGUMENT'],
+    ['nesFormat', 'startLevel', (o) => api.nesFormat(o as never), 'BAD_ARGUMENT'],
+    ['new GarbageQueue', 'seed', (o) => new api.GarbageQueue(o as never), 'BAD_ARGUMENT'],
+    ['StackingAI.bestPlacement', 'next', (o) => ai.bestPlacement([0, 0, 0, 0], 'T', 1, o as never), 'BAD_ARGUMENT'],
+    ['StackingAI.rankPlacements', 'limit', (o) => ai.rankPlacements([0, 0, 0, 0], 'T', 1, o as never), 'BAD_ARGUMENT'],
+    ['TetrisAI.nextMove (state)', 'board', (o) => gameAi.nextMove(o as never), 'BAD_ARGUMENT'],
+    ['TetrisAI.nextMove (options)', 'budgetMs', (o) => gameAi.nextMove(state, o as never), 'BAD_ARGUMENT'],
+    ['TetrisAI.rankPlacements', 'limit', (o) => gameAi.rankPlacements(state, o as never), 'BAD_ARGUMENT'],
+    ['TetrisAI.newGame', 'randomizer', (o) => gameAi.newGame(o as never), 'BAD_ARGUMENT'],
+    ['GameSession.nextMove (options)', 'budgetMs', (o) => gameAi.newGame().nextMove(state, o as never), 'BAD_ARGUMENT'],
+    ['GameSession.nextMove (state)', 'next', (o) => gameAi.newGame().nextMove(o as never), 'BAD_ARGUMENT'],
+    ['resolveRules', 'hold', (o) => api.resolveRules(o), 'BAD_RULES'],
+    ['fieldOf', 'hold', (o) => api.fieldOf(o as never, 20), 'BAD_RULES'],
+  ];
+  fuzzSync(
+    'options, states, snapshots and rule sets',
+    fc.tuple(fc.constantFrom(...CASES), fc.constantFrom(...Object.keys(KINDS))),
+    ([what, key, call, code], kind) => {
+      const r = callSync(() => call(KINDS[kind](key)));
+      if (r instanceof api.StackRankError || MUST_REFUSE.has(kind))
+        expect(r, `${what} given a ${kind} that throws`).toEqual(expect.objectContaining({ code }));
+    },
+    RUNS / 10,
+  );
+});
+
+/**
+ * Every public method of the classes the entries declare (dist/*.d.ts) and of the worker's AI and games, that takes an
+ * argument, is called by name in a fuzz file (methods without arguments have no input to check; `@internal` ones are
+ * not the API). Listed here are the exceptions, each with why.
+ */
+it('every public method that takes an argument has a fuzz case in test/fuzz', () => {
+  const EXEMPT = new Map([
+    [
+      'TetrisAI.playTurn',
+      "playGame's internal entry (docs/game.md): it takes a turn its simulator made and vouches for",
+    ],
+    ['StackingEngine', "the search engine: reached only through TetrisAI.create's internal `attached` argument"],
+  ]);
+  const INTERFACES = new Set(['WorkerTetrisAI', 'WorkerGame']);
+  const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  const fuzzSources = readdirSync(here)
+    .filter((f) => f.endsWith('.fuzz.test.ts'))
+    .map((f) => readFileSync(join(here, f), 'utf8'))
+    .join('\n');
+  const methods = new Set<string>();
+  for (const file of readdirSync(dist).filter((f) => f.endsWith('.d.ts'))) {
+    const source = ts.createSourceFile(file, readFileSync(join(dist, file), 'utf8'), ts.ScriptTarget.Latest, true);
+    source.forEachChild((node) => {
+      const owner =
+        (ts.isClassDeclaration(node) && node.name?.text) ||
+        (ts.isInterfaceDeclaration(node) && INTERFACES.has(node.name.text) && node.name.text);
+      if (!owner) return;
+      for (const member of (node as { members: ts.NodeArray<ts.Node> }).members) {
+        const isMethod = ts.isMethodDeclaration(member) || ts.isMethodSignature(member);
+        const hidden =
+          ts.getCombinedModifierFlags(member as ts.Declaration).valueOf() &
+          (ts.ModifierFlags.Private | ts.ModifierFlags.Protected);
+        const internal = ts.getJSDocTags(member).some((tag) => tag.tagName.text === 'internal');
+        if (isMethod && !hidden && !internal && member.parameters.length > 0 && ts.isIdentifier(member.name))
+          methods.add(`${owner}.${member.name.text}`);
+      }
+    });
+  }
+  expect(methods.size).toBeGreaterThan(30);
+  const exempt = (m: string) => EXEMPT.has(m) || EXEMPT.has(m.split('.')[0]);
+  const missing = [...methods].filter((m) => !exempt(m) && !fuzzSources.includes(`.${m.split('.')[1]}(`));
+  expect(missing).toEqual([]);
+  // An exception for a method that is gone goes too.
+  for (const name of EXEMPT.keys()) expect([...methods].some((m) => m === name || m.startsWith(`${name}.`))).toBe(true);
 });
 
 it('every exported function and class has a fuzz case here', () => {

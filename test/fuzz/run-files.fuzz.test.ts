@@ -1,7 +1,8 @@
 /**
  * Fuzz suite over the run files `stackrank merge` pools and `--checkpoint` resumes (docs/file-formats.md, "Run
- * files"): real files of the three commands, damaged at random (a value anywhere replaced by a hostile one, a key
- * dropped or added, a record removed, doubled or swapped, deep nesting, the text cut or a character changed).
+ * files"): real files of the three commands, damaged at random (a value anywhere replaced by a hostile one or by one
+ * of another type, a key dropped or added, a record removed, doubled or swapped, deep nesting, the text cut or a
+ * character changed; the node damaged is picked depth first, so a part or a record is as likely as a leaf).
  * Properties: the command exits 0 or 1 (never 70, a stack trace), an exit 1 names its error code, and a resume that
  * exits 0 leaves a checkpoint that merges with the run's other shard.
  *
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRankTable } from '../../src/rank/table.js';
 import { runCli } from '../helpers/cli.js';
+import { pickByDepth, retyped } from '../helpers/damage.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
@@ -94,6 +96,7 @@ function paths(value: unknown, at: (string | number)[] = [], out: (string | numb
 
 type Mutation =
   | { kind: 'set'; pick: number; value: unknown }
+  | { kind: 'retype'; pick: number }
   | { kind: 'drop'; pick: number }
   | { kind: 'add'; pick: number; key: string; value: unknown }
   | { kind: 'double' | 'swap'; pick: number }
@@ -103,6 +106,7 @@ type Mutation =
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('set' as const), pick: fc.nat(), value: junk }),
+  fc.record({ kind: fc.constant('retype' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('drop' as const), pick: fc.nat() }),
   fc.record({
     kind: fc.constant('add' as const),
@@ -120,22 +124,24 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   }),
 );
 
-/** The text of `text` damaged by `m`. */
-function damage(text: string, m: Mutation): string {
+/** The text of `text` damaged by `m` (at the node `at` if given, else at the one `m` picks). */
+function damage(text: string, m: Mutation, at?: (string | number)[]): string {
   if (m.kind === 'cut') return text.slice(0, m.at % text.length);
   if (m.kind === 'char') {
     const at = m.at % text.length;
     return text.slice(0, at) + m.char + text.slice(at + 1);
   }
   const json = JSON.parse(text);
-  const all = paths(json);
-  const path = all[m.pick % all.length];
+  const path = at ?? pickByDepth(paths(json), m.pick);
   const parent = path.slice(0, -1).reduce((o: Record<string | number, unknown>, k) => o[k] as never, json);
   const key = path.at(-1)!;
   const value = parent[key];
   switch (m.kind) {
     case 'set':
       parent[key] = m.value;
+      break;
+    case 'retype':
+      parent[key] = retyped(value);
       break;
     case 'drop':
       if (Array.isArray(parent)) parent.splice(key as number, 1);
@@ -213,6 +219,29 @@ describe('damaged run files', () => {
       params(RUNS / 10),
     );
     counts.set('merge', n);
+  }, 600_000);
+
+  // The damage above picks one node of a file at random: a given node (a file's parts, a part, a record's clears)
+  // comes up once in hundreds of cases. Here every node of a shard file is damaged in turn, once each way (a few
+  // hundred merges a command, a second or two), whatever FUZZ_RUNS says.
+  it('merge: each node of a shard file dropped, made null or retyped: exit 0 or 1 with a code', async () => {
+    let n = 0;
+    const damaged = join(dir, 'damaged-node.json');
+    for (const command of COMMANDS) {
+      const [a, b] = shards.get(command)!;
+      for (const path of paths(JSON.parse(texts.get(a)!))) {
+        for (const m of [
+          { kind: 'drop', pick: 0 },
+          { kind: 'set', pick: 0, value: null },
+          { kind: 'retype', pick: 0 },
+        ] as const) {
+          n++;
+          writeFileSync(damaged, damage(texts.get(a)!, m, path));
+          expectHandled(await runCli(['merge', damaged, b]), `merge ${command}: ${path.join('.')} ${m.kind}`);
+        }
+      }
+    }
+    counts.set('merge, each node', n);
   }, 600_000);
 
   it('resume: exit 0 or 1 with a code, and a checkpoint resumed to the end merges', async () => {
