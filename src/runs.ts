@@ -4,7 +4,15 @@
  * can be played anywhere and the pieces pooled afterwards. These helpers are the one definition of a game range, of
  * how a run is cut into shards, and of how the records of several parts are checked and put back in order.
  */
-import { StackRankError, describe, optionNames, optionsObject, requireInt } from './errors.js';
+import {
+  StackRankError,
+  describe,
+  fieldsOnce,
+  isArrayOrRevoked,
+  optionNames,
+  optionsObject,
+  requireInt,
+} from './errors.js';
 
 /** Game indices start..end-1 of a run. */
 export interface GameRange {
@@ -153,6 +161,23 @@ export function requireSameRun(parts: readonly object[], fields: readonly string
  * The checks every merge of a run's parts starts with: `results` is a non-empty array of result objects from the
  * same run (the same value of each of `fields`). Returns the first, whose run fields the merged result keeps.
  */
+/**
+ * A merge's `results` as a caller gave them, read once (docs/errors.md): a non-empty array of result objects, each
+ * copied by fieldsOnce (its own fields and `fields`), so a getter or Proxy that throws (or a revoked one) is
+ * BAD_ARGUMENT, not its own exception. The merge then reads only the copies.
+ */
+export function readRunParts<T extends object>(merge: string, results: readonly T[], fields: readonly string[]): T[] {
+  let list: unknown[] | null = null;
+  try {
+    if (Array.isArray(results)) list = Array.from(results);
+  } catch (e) {
+    throw new StackRankError('BAD_ARGUMENT', `${merge}: its results could not be read`, { cause: e });
+  }
+  if (!list || list.length === 0)
+    throw new StackRankError('BAD_ARGUMENT', `${merge} takes a non-empty array of results; got ${describe(results)}`);
+  return list.map((r, i) => fieldsOnce(`${merge}: result ${i + 1}`, recordObject(`result ${i + 1}`, r), fields) as T);
+}
+
 export function requireRunParts<T extends object>(merge: string, results: readonly T[], fields: readonly string[]): T {
   if (!Array.isArray(results) || results.length === 0)
     throw new StackRankError('BAD_ARGUMENT', `${merge} takes a non-empty array of results; got ${describe(results)}`);
@@ -172,7 +197,7 @@ export function recordInt(where: string, name: string, value: unknown, min = 0, 
 }
 
 export function recordObject(where: string, value: unknown): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
+  if (value === null || typeof value !== 'object' || isArrayOrRevoked(value))
     throw new StackRankError('BAD_ARGUMENT', `${where} must be a game record object; got ${describe(value)}`);
   return value as Record<string, unknown>;
 }

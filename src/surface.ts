@@ -84,8 +84,13 @@ export function surfaceCount(width: number, maxStep: number): number {
 }
 
 function makeSurface(width: number, maxStep: number, steps: number[]): Surface {
-  return Object.freeze({ width, maxStep, steps: Object.freeze(steps) });
+  const surface = Object.freeze({ width, maxStep, steps: Object.freeze(steps) });
+  OURS.add(surface);
+  return surface;
 }
+
+/** The surfaces this module made (frozen, steps checked): read as they are, without a copy (hot paths rank them). */
+const OURS = new WeakSet<Surface>();
 
 /** The options of surfaceFromSteps, surfaceFromHeights and parseSurface. */
 const MAX_STEP_OPTIONS = optionNames<{ maxStep?: number }>({ maxStep: true });
@@ -173,8 +178,7 @@ export function surfaceIndex(surface: Surface, options: { truncate?: boolean } =
   const opts = optionsObject('surfaceIndex', options, SURFACE_INDEX_OPTIONS);
   if (opts.truncate !== undefined && typeof opts.truncate !== 'boolean')
     throw new StackRankError('BAD_ARGUMENT', `truncate must be true or false; got ${describe(opts.truncate)}`);
-  checkSurface(surface);
-  const { maxStep, steps } = surface;
+  const { maxStep, steps } = checkSurface(surface, 'surfaceIndex');
   const base = surfaceBase(maxStep);
   let index = 0;
   for (let i = 0; i < steps.length; i++) {
@@ -193,29 +197,42 @@ export function surfaceIndex(surface: Surface, options: { truncate?: boolean } =
   return index;
 }
 
+/**
+ * surfaceIndex(surfaceFromHeights(heights), { truncate: true }) without the checks, for the library's own heights
+ * (in-range integers it made): the stack search ranks many of them a turn, and checks belong at the public edge.
+ */
+export function truncatedHeightsIndex(heights: readonly number[], maxStep: number): number {
+  const base = surfaceBase(maxStep);
+  let index = 0;
+  for (let i = 0; i + 1 < heights.length; i++) {
+    const d = heights[i + 1] - heights[i];
+    index = index * base + (d < -maxStep ? 0 : d > maxStep ? 2 * maxStep : d + maxStep);
+  }
+  return index;
+}
+
 /** Digit string of a surface (steps must be within ±S). */
 export function surfaceDigits(surface: Surface): string {
-  checkSurface(surface);
-  return surface.steps
+  const { maxStep, steps } = checkSurface(surface, 'surfaceDigits');
+  return steps
     .map((d, i) => {
-      if (Math.abs(d) > surface.maxStep)
-        throw new StackRankError('BAD_SURFACE', `step ${i} is ${d}, outside ±${surface.maxStep}`);
-      return String(d + surface.maxStep);
+      if (Math.abs(d) > maxStep) throw new StackRankError('BAD_SURFACE', `step ${i} is ${d}, outside ±${maxStep}`);
+      return String(d + maxStep);
     })
     .join('');
 }
 
 /** Left-right mirror image: the steps reversed and negated. */
 export function mirrorSurface(surface: Surface): Surface {
-  checkSurface(surface);
-  return makeSurface(surface.width, surface.maxStep, surface.steps.map((d) => 0 - d).reverse());
+  const { width, maxStep, steps } = checkSurface(surface, 'mirrorSurface');
+  return makeSurface(width, maxStep, steps.map((d) => 0 - d).reverse());
 }
 
 /** Column heights of a surface with its lowest column at height 0. */
 export function surfaceHeights(surface: Surface): number[] {
-  checkSurface(surface);
+  const { steps } = checkSurface(surface, 'surfaceHeights');
   const h = [0];
-  for (const d of surface.steps) h.push(h[h.length - 1] + d);
+  for (const d of steps) h.push(h[h.length - 1] + d);
   const low = Math.min(...h);
   return h.map((x) => x - low);
 }
@@ -243,27 +260,57 @@ function checkSurfaceWidth(width: number, maxStepOpt: number | undefined, what: 
   return { width, maxStep };
 }
 
-function checkSurface(surface: Surface): void {
-  const ok =
-    !!surface &&
-    typeof surface === 'object' &&
-    Array.isArray(surface.steps) &&
-    Number.isInteger(surface.width) &&
-    surface.width >= MIN_WIDTH &&
-    surface.width <= MAX_WIDTH &&
-    surface.steps.length === surface.width - 1 &&
-    Number.isInteger(surface.maxStep) &&
-    surface.maxStep >= MIN_MAX_STEP &&
-    surface.maxStep <= MAX_MAX_STEP;
-  let stepsOk = ok;
-  for (let i = 0; stepsOk && i < surface.steps.length; i++) {
-    const d = surface.steps[i];
-    stepsOk = typeof d === 'number' && Number.isInteger(d) && Math.abs(d) <= MAX_GAME_STEP;
-  }
-  if (!stepsOk) {
-    throw new StackRankError(
+/**
+ * The width and max step of a Surface given to a table (RankTable.rank, PreviewTable.row), each read once, for the
+ * table to compare with its own (TABLE_MISMATCH when they differ). Anything that is not a surface at all (null, a
+ * string, an object without an integer width and max step) is BAD_ARGUMENT: `what` names the method.
+ */
+export function surfaceShape(surface: unknown, what: string): { width: number; maxStep: number } {
+  const notASurface = () =>
+    new StackRankError(
+      'BAD_ARGUMENT',
+      `${what} takes a Surface (from parseSurface, surfaceFromSteps, surfaceFromHeights or surfaceFromIndex); got ${describe(surface)}`,
+    );
+  if (surface === null || typeof surface !== 'object' || isArrayOrRevoked(surface)) throw notASurface();
+  const { width, maxStep } = fieldsOnce(what, surface, ['width', 'maxStep']);
+  if (!Number.isInteger(width) || !Number.isInteger(maxStep)) throw notASurface();
+  return { width: width as number, maxStep: maxStep as number };
+}
+
+/**
+ * A surface a caller gave, checked: one this module made as it is, anything else read once (docs/errors.md) into a
+ * copy, so a getter or Proxy that throws is BAD_ARGUMENT naming `what`, and one that answers differently on a second
+ * read cannot pass an unchecked step.
+ */
+export function checkSurface(surface: Surface, what: string): Surface {
+  if (OURS.has(surface)) return surface;
+  const notOne = () =>
+    new StackRankError(
       'BAD_SURFACE',
       'not a surface: build one with parseSurface, surfaceFromSteps, surfaceFromHeights or surfaceFromIndex',
     );
+  if (!surface || typeof surface !== 'object') throw notOne();
+  const f = fieldsOnce(what, surface, ['width', 'maxStep', 'steps']);
+  let steps: unknown[];
+  try {
+    if (!Array.isArray(f.steps)) throw notOne();
+    steps = Array.from(f.steps as unknown[]);
+  } catch (e) {
+    if (e instanceof StackRankError) throw e;
+    throw new StackRankError('BAD_ARGUMENT', `${what}: the surface's steps could not be read`, { cause: e });
   }
+  const { width, maxStep } = f;
+  const ok =
+    typeof width === 'number' &&
+    Number.isInteger(width) &&
+    width >= MIN_WIDTH &&
+    width <= MAX_WIDTH &&
+    steps.length === width - 1 &&
+    typeof maxStep === 'number' &&
+    Number.isInteger(maxStep) &&
+    maxStep >= MIN_MAX_STEP &&
+    maxStep <= MAX_MAX_STEP &&
+    steps.every((d) => typeof d === 'number' && Number.isInteger(d) && Math.abs(d) <= MAX_GAME_STEP);
+  if (!ok) throw notOne();
+  return { width, maxStep, steps: steps as number[] };
 }

@@ -67,7 +67,7 @@ export function checkSize(width: unknown, height: unknown): { width: number; hei
  * removed when it fills; the kernel would clear one left standing without counting it).
  */
 export function checkFullBoard(board: unknown, what: string): Board {
-  if (!(board instanceof Board)) {
+  if (!isBoard(board, what)) {
     throw new StackRankError(
       'BAD_BOARD',
       `${what} takes a Board (Board.fromRows(rows, height), Board.empty(width, height)); got ${describe(board)}`,
@@ -89,6 +89,15 @@ export function checkFullBoard(board: unknown, what: string): Board {
     }
   }
   return board;
+}
+
+/** `board instanceof Board`, a Proxy whose getPrototypeOf trap throws (or a revoked one) BAD_ARGUMENT naming `what`. */
+function isBoard(board: unknown, what: string): board is Board {
+  try {
+    return board instanceof Board;
+  } catch (e) {
+    throw new StackRankError('BAD_ARGUMENT', `${what}: the board could not be read`, { cause: e });
+  }
 }
 
 /** Row of the lowest cell of orientation `o` dropped straight down with its left column at x. */

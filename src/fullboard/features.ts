@@ -13,10 +13,10 @@
  * below, give it an id in assembly/fullboard/layout.ts (F_*) and one line in the kernel's feature registry
  * (assembly/fullboard/features.ts featureSum). The tests compare every feature of the kernel with these.
  */
-import { StackRankError, describe } from '../errors.js';
+import { StackRankError, describe, fieldsOnce } from '../errors.js';
 import type { Board } from '../rules/board.js';
 import { maxHeight as rowsMaxHeight } from '../board-rows.js';
-import { checkFullBoard, type DropFigures } from './drops.js';
+import { MAX_HEIGHT, checkFullBoard, type DropFigures } from './drops.js';
 import {
   F_COLUMN_TRANSITIONS,
   F_COLUMN_TRANSITIONS_BELOW_TOP,
@@ -224,23 +224,48 @@ export interface FeatureEntry<N extends string = string> {
   readonly value: (b: Board, m: DropFigures) => number;
 }
 
+/** The feature functions with their own arguments (unchecked), in kernel id order: featureValues checks once. */
+const REFERENCE = [
+  { name: 'rowsCleared', id: F_ROWS_CLEARED, value: rowsCleared, move: true },
+  { name: 'rowTransitions', id: F_ROW_TRANSITIONS, value: rowTransitions, move: false },
+  { name: 'rowTransitionsContinuous', id: F_ROW_TRANSITIONS_CONTINUOUS, value: rowTransitionsContinuous, move: false },
+  { name: 'columnTransitions', id: F_COLUMN_TRANSITIONS, value: columnTransitions, move: false },
+  {
+    name: 'columnTransitionsBelowTop',
+    id: F_COLUMN_TRANSITIONS_BELOW_TOP,
+    value: columnTransitionsBelowTop,
+    move: false,
+  },
+  { name: 'holes', id: F_HOLES, value: holes, move: false },
+  { name: 'holesTimesTen', id: F_HOLES_TIMES_TEN, value: holesTimesTen, move: false },
+  { name: 'cumulativeWells', id: F_CUMULATIVE_WELLS, value: cumulativeWells, move: false },
+  { name: 'wellsTriangle', id: F_WELLS_TRIANGLE, value: wellsTriangle, move: false },
+  { name: 'maxHeight', id: F_MAX_HEIGHT, value: maxHeight, move: false },
+  { name: 'landingHeight', id: F_LANDING_HEIGHT, value: landingHeight, move: true },
+  { name: 'erodedPieceCells', id: F_ERODED_PIECE_CELLS, value: erodedPieceCells, move: true },
+  { name: 'holeDepth', id: F_HOLE_DEPTH, value: holeDepth, move: false },
+  { name: 'rowsWithHoles', id: F_ROWS_WITH_HOLES, value: rowsWithHoles, move: false },
+] as const;
+
+/**
+ * A registry function as callers get it: the board checked (checkFullBoard), and for a move feature (rowsCleared,
+ * landingHeight, erodedPieceCells) the figures too (checkFigures); a board feature ignores its second argument.
+ */
+function checked(name: string, value: (b: Board, m: DropFigures) => number, move: boolean) {
+  const f = (b: Board, m: DropFigures): number =>
+    value(checkFullBoard(b, name), move ? checkFigures(m, name) : NO_DROP);
+  return Object.defineProperty(f, 'name', { value: name });
+}
+
 /** The feature registry, in kernel id order (MdpTetris's all_features[]): one entry per feature. */
-export const FEATURES = [
-  { name: 'rowsCleared', id: F_ROWS_CLEARED, value: rowsCleared },
-  { name: 'rowTransitions', id: F_ROW_TRANSITIONS, value: rowTransitions },
-  { name: 'rowTransitionsContinuous', id: F_ROW_TRANSITIONS_CONTINUOUS, value: rowTransitionsContinuous },
-  { name: 'columnTransitions', id: F_COLUMN_TRANSITIONS, value: columnTransitions },
-  { name: 'columnTransitionsBelowTop', id: F_COLUMN_TRANSITIONS_BELOW_TOP, value: columnTransitionsBelowTop },
-  { name: 'holes', id: F_HOLES, value: holes },
-  { name: 'holesTimesTen', id: F_HOLES_TIMES_TEN, value: holesTimesTen },
-  { name: 'cumulativeWells', id: F_CUMULATIVE_WELLS, value: cumulativeWells },
-  { name: 'wellsTriangle', id: F_WELLS_TRIANGLE, value: wellsTriangle },
-  { name: 'maxHeight', id: F_MAX_HEIGHT, value: maxHeight },
-  { name: 'landingHeight', id: F_LANDING_HEIGHT, value: landingHeight },
-  { name: 'erodedPieceCells', id: F_ERODED_PIECE_CELLS, value: erodedPieceCells },
-  { name: 'holeDepth', id: F_HOLE_DEPTH, value: holeDepth },
-  { name: 'rowsWithHoles', id: F_ROWS_WITH_HOLES, value: rowsWithHoles },
-] as const satisfies readonly FeatureEntry[];
+export const FEATURES = REFERENCE.map(({ name, id, value, move }) => ({
+  name,
+  id,
+  value: checked(name, value, move),
+})) as unknown as Registry<typeof REFERENCE>;
+
+/** REFERENCE's entries as FEATURES holds them (no `move`), tuple and literal names kept. */
+type Registry<T extends readonly object[]> = { readonly [K in keyof T]: Omit<T[K], 'move'> };
 
 export type FeatureName = (typeof FEATURES)[number]['name'];
 /** Feature names in kernel id order. */
@@ -255,12 +280,34 @@ export const FEATURE_FUNCTIONS = Object.fromEntries(FEATURES.map((f) => [f.name,
 /** All features of a board (reference implementation), keyed by name. */
 export function featureValues(b: Board, m: DropFigures = NO_DROP): Record<FeatureName, number> {
   checkFullBoard(b, 'featureValues');
+  const figures = checkFigures(m, 'featureValues');
+  const out = {} as Record<FeatureName, number>;
+  for (const f of REFERENCE) out[f.name] = f.value(b, figures);
+  return out;
+}
+
+/**
+ * A drop's figures as a caller gives them (a dropPiece result, or figures of its own), read once (docs/errors.md)
+ * into a copy and checked: each an integer from 0 to the highest board's rows (MAX_HEIGHT; `lines` may count two
+ * moves' rows, as a 2-ply leaf does), `pieceHeight` at least 1.
+ */
+function checkFigures(m: unknown, what: string): DropFigures {
   if (m === null || typeof m !== 'object')
     throw new StackRankError(
       'BAD_ARGUMENT',
       `a drop's figures must be { lines, erodedCells, landingRow, pieceHeight } (a dropPiece result); got ${describe(m)}`,
     );
-  const out = {} as Record<FeatureName, number>;
-  for (const f of FEATURES) out[f.name] = f.value(b, m);
-  return out;
+  const f = fieldsOnce(`${what}: the drop's figures`, m, FIGURES);
+  for (const key of FIGURES) {
+    const v = f[key];
+    const low = key === 'pieceHeight' ? 1 : 0;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < low || v > MAX_HEIGHT)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `${what}: the drop's ${key} must be an integer from ${low} to ${MAX_HEIGHT} (a dropPiece result's figures); got ${describe(v)}`,
+      );
+  }
+  return f as unknown as DropFigures;
 }
+
+const FIGURES = ['lines', 'erodedCells', 'landingRow', 'pieceHeight'] as const;

@@ -11,6 +11,7 @@ import {
   joinRecords,
   recordInt,
   recordObject,
+  readRunParts,
   requireRunParts,
   type GameRange,
 } from '../runs.js';
@@ -246,13 +247,14 @@ export async function playFullGames(options: FullGamesOptions = {}): Promise<Ful
  * overlaps and gaps are refused with RUN_MISMATCH.
  */
 export function mergeFullGames(results: readonly FullGamesResult[]): FullGamesResult {
-  const first = requireRunParts('mergeFullGames', results, RUN_FIELDS);
+  const parts = readRunParts('mergeFullGames', results, [...RUN_FIELDS, 'range', 'records']);
+  const first = requireRunParts('mergeFullGames', parts, RUN_FIELDS);
   // The parts' weights are compared as JSON, where a hole reads as null: check the ones the merged result keeps.
   checkFullGamesRun(first as unknown as Record<string, unknown>, 'result 1');
   const games = requireInt('gameCount', first.gameCount, 1, MAX_SHARDS);
   const seed = checkSeed(first.seed);
   const { range, records } = joinRecords<FullGameRecord>(
-    results.map((r, i) => ({ range: checkRange(`result ${i + 1}: range`, r.range, games), records: r.records })),
+    parts.map((r, i) => ({ range: checkRange(`result ${i + 1}: range`, r.range, games), records: r.records })),
     (r, where) => checkFullGameRecord(r, where, seed).game,
   );
   const run = Object.fromEntries(RUN_FIELDS.map((f) => [f, first[f]])) as unknown as FullGamesRun;

@@ -3,7 +3,7 @@
  * conventions they were tuned with) and one weight per feature. The player maximises Σ weight × feature over the
  * legal placements.
  */
-import { StackRankError, describe, requireDenseArray } from '../errors.js';
+import { StackRankError, describe, fieldsOnce, requireDenseArray } from '../errors.js';
 import { FEATURES, FEATURE_NAMES, type FeatureName } from './features.js';
 import { FEATURE_SLOTS } from '../kernels/fullboard.js';
 
@@ -125,7 +125,7 @@ export function resolveWeights(spec: unknown): WeightVector {
       `weights must be a preset name (${PRESET_NAMES.join(', ')}) or { features, weights }; got ${describe(spec)}`,
     );
   }
-  const { features, weights } = spec as Partial<WeightVector>;
+  const { features, weights } = fieldsOnce('weights', spec, ['features', 'weights']) as Partial<WeightVector>;
   if (!Array.isArray(features) || features.length === 0) {
     throw new StackRankError(
       'BAD_ARGUMENT',

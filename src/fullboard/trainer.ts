@@ -21,6 +21,7 @@ import {
   checkCallback,
   checkSignal,
   describe,
+  fieldsOnce,
   firstHole,
   optionNames,
   optionsObject,
@@ -273,9 +274,22 @@ function sameValue(a: unknown, b: unknown): boolean {
   return true;
 }
 
+const CHECKPOINT_FIELDS = optionNames<TrainCheckpoint>({
+  format: true,
+  version: true,
+  options: true,
+  generation: true,
+  population: true,
+  rng: true,
+  history: true,
+});
+
 /** Checks a parsed checkpoint (from onGeneration, or JSON.parse of a saved one). */
 export function checkCheckpoint(json: unknown): TrainCheckpoint {
-  const c = json as TrainCheckpoint;
+  // Read once (docs/errors.md): a getter or Proxy that throws is BAD_ARGUMENT; the copy is what is checked and used.
+  const c = (
+    json !== null && typeof json === 'object' ? fieldsOnce('checkCheckpoint', json, CHECKPOINT_FIELDS) : json
+  ) as TrainCheckpoint;
   if (
     c?.format !== 'stackrank-ga' ||
     c.version !== 1 ||
@@ -292,7 +306,11 @@ export function checkCheckpoint(json: unknown): TrainCheckpoint {
   // Index loops, not some/every: a sparse array's holes are entries too (and bad ones), never skipped.
   for (let i = 0; i < c.population.length; i++) {
     const ind: unknown = c.population[i];
-    const { weights, fitness } = (ind ?? {}) as Partial<Individual>;
+    const { weights, fitness } = (
+      ind !== null && typeof ind === 'object'
+        ? fieldsOnce(`checkCheckpoint: population entry ${i}`, ind, ['weights', 'fitness'])
+        : {}
+    ) as Partial<Individual>;
     if (
       ind === null ||
       typeof ind !== 'object' ||

@@ -1,6 +1,6 @@
 /** Loading a table file of any variant: one value per surface (RankTable) or eight (PreviewTable). */
 import { StackRankError } from '../errors.js';
-import { MAGIC, tableFileBytes } from './file.js';
+import { MAGIC, bytesFrom, isBytes, tableFileBytes } from './file.js';
 import { PreviewTable } from './preview.js';
 import { RankTable } from './table.js';
 import { readFileChecked } from './node-io.js';
@@ -9,6 +9,7 @@ import { readFileChecked } from './node-io.js';
 export function tableFromBytes(bytes: Uint8Array): RankTable | PreviewTable {
   // Dispatch on the header's values-per-surface byte (version 2 only); the full checks run in fromBytes.
   const isPreview =
+    isBytes(bytes) &&
     bytes.byteLength >= 64 &&
     MAGIC.every((b, i) => bytes[i] === b) &&
     bytes[8] === 2 &&
@@ -22,7 +23,7 @@ export async function loadAnyTable(source: string | Uint8Array | ArrayBuffer): P
   if (typeof source === 'string') {
     return tableFromBytes(await readFileChecked(source, tableFileBytes));
   }
-  if (source instanceof ArrayBuffer) return tableFromBytes(new Uint8Array(source));
-  if (source instanceof Uint8Array) return tableFromBytes(source);
+  const bytes = bytesFrom(source, 'loadAnyTable');
+  if (bytes) return tableFromBytes(bytes);
   throw new StackRankError('BAD_ARGUMENT', 'loadAnyTable takes a file path, a Uint8Array or an ArrayBuffer');
 }

@@ -8,7 +8,7 @@
  * The preview and weighted variants' cache is in variant-cache.ts.
  */
 import { SharedWork } from '../setup-once.js';
-import { StackRankError, describe, optionNames, optionsObject } from '../errors.js';
+import { StackRankError, describe, fieldsOnce, optionNames, optionsObject } from '../errors.js';
 import { inNode, nodeBuiltin } from '../node-builtins.js';
 import { indexedDbAvailable, indexedDbPlace, readIndexedDb, writeIndexedDb } from './idb-cache.js';
 import { type SetupEvent, type SetupReport, buildEvents } from '../setup-progress.js';
@@ -55,12 +55,16 @@ function tablePath(build: CheckedBuild, env: Record<string, string | undefined> 
   );
 }
 
+/** The environment variables the cache's folder comes from (node-io.ts cacheFilePath). */
+const ENV_KEYS = ['XDG_CACHE_HOME', 'HOME'] as const;
+
 export function checkEnv(env: unknown): Record<string, string | undefined> | undefined {
   if (env === undefined) return undefined;
   if (env === null || typeof env !== 'object')
     throw new StackRankError('BAD_ARGUMENT', `env must be an object of environment variables; got ${describe(env)}`);
-  const e = env as Record<string, unknown>;
-  for (const key of ['XDG_CACHE_HOME', 'HOME']) {
+  // Read once (docs/errors.md): a getter or Proxy that throws is BAD_ARGUMENT; the copy is what the cache reads.
+  const e = fieldsOnce('env', env, ENV_KEYS);
+  for (const key of ENV_KEYS) {
     if (e[key] !== undefined && typeof e[key] !== 'string')
       throw new StackRankError('BAD_ARGUMENT', `env.${key} must be a string; got ${describe(e[key])}`);
   }

@@ -335,13 +335,43 @@ interface FixedHeader extends Omit<TableHeader, 'params'> {
 }
 
 /**
+ * Whether `value` is a Uint8Array, by its bytes (ArrayBuffer.isView), not only its prototype: a Proxy (one whose
+ * getPrototypeOf trap throws, a revoked one, or one around a Uint8Array, which has no bytes of its own) is not one,
+ * and asking never runs a trap.
+ */
+export function isBytes(value: unknown): value is Uint8Array {
+  return ArrayBuffer.isView(value) && value instanceof Uint8Array;
+}
+
+/** ArrayBuffer's byteLength getter: a brand check (it throws for anything but an ArrayBuffer, a Proxy included). */
+const BUFFER_LENGTH = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')?.get;
+
+/**
+ * The bytes a loader was given: a Uint8Array as it is, an ArrayBuffer viewed whole; null for anything else (a Proxy
+ * too, without running its traps). A detached ArrayBuffer is BAD_ARGUMENT naming `what`.
+ */
+export function bytesFrom(source: unknown, what: string): Uint8Array | null {
+  if (isBytes(source)) return source;
+  if (source === null || typeof source !== 'object' || !BUFFER_LENGTH) return null;
+  try {
+    BUFFER_LENGTH.call(source);
+  } catch {
+    return null;
+  }
+  try {
+    return new Uint8Array(source as ArrayBuffer);
+  } catch (e) {
+    throw new StackRankError('BAD_ARGUMENT', `${what}: the ArrayBuffer cannot be read (detached?)`, { cause: e });
+  }
+}
+
+/**
  * Checks everything the 64-byte header holds (magic, version, header checksum, every field, the reserved bytes,
  * the variant and its shape) without looking further. The loaders call it on the first bytes of a file, so a
  * wrong or endless file (a device, a huge file of another kind) is refused before more than 64 bytes are read.
  */
 export function decodeFixedHeader(bytes: Uint8Array): FixedHeader {
-  if (!(bytes instanceof Uint8Array))
-    bad('BAD_ARGUMENT', `expected the bytes of a table file (Uint8Array); got ${describe(bytes)}`);
+  if (!isBytes(bytes)) bad('BAD_ARGUMENT', `expected the bytes of a table file (Uint8Array); got ${describe(bytes)}`);
   if (bytes.byteLength < HEADER_BYTES) {
     if (bytes.byteLength >= 8 && MAGIC.every((b, i) => bytes[i] === b))
       bad('TRUNCATED', `the file is ${bytes.byteLength} bytes, shorter than its ${HEADER_BYTES}-byte header`);

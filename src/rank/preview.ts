@@ -22,7 +22,7 @@
  */
 import { StackRankError, describe, optionNames, optionsObject, requireInt } from '../errors.js';
 import { PIECE_COUNT } from '../pieces.js';
-import { type Surface, checkGeometry, surfaceCount, surfaceIndex } from '../surface.js';
+import { type Surface, checkGeometry, surfaceCount, surfaceIndex, surfaceShape } from '../surface.js';
 import { defaultThreadCount } from '../threads.js';
 import { previewRows } from '../kernels/rank.js';
 import { MIRROR_SLOT } from '../kernels/search-format.js';
@@ -36,6 +36,7 @@ import {
 } from './build.js';
 import {
   STEEP_VARIANT,
+  bytesFrom,
   decodeTable,
   encodeTable,
   tableFileBytes,
@@ -276,10 +277,11 @@ export class PreviewTable {
 
   /** The 8 values of a surface's row (steps steeper than ±S are truncated, as for rank tables). */
   row(surface: Surface): number[] {
-    if (surface?.width !== this.width || surface.maxStep !== this.maxStep) {
+    const { width, maxStep } = surfaceShape(surface, 'PreviewTable.row');
+    if (width !== this.width || maxStep !== this.maxStep) {
       throw new StackRankError(
         'TABLE_MISMATCH',
-        `this table holds ${this.width}-column surfaces with max step ${this.maxStep}; got ${surface?.width}-column, max step ${surface?.maxStep}`,
+        `this table holds ${this.width}-column surfaces with max step ${this.maxStep}; got a ${width}-column surface with max step ${maxStep}`,
       );
     }
     const index = surfaceIndex(surface, { truncate: true });
@@ -337,7 +339,7 @@ export async function loadPreviewTable(source: string | Uint8Array | ArrayBuffer
   if (typeof source === 'string') {
     return PreviewTable.fromBytes(await readFileChecked(source, tableFileBytes, 'preview table'));
   }
-  if (source instanceof ArrayBuffer) return PreviewTable.fromBytes(new Uint8Array(source));
-  if (source instanceof Uint8Array) return PreviewTable.fromBytes(source);
+  const bytes = bytesFrom(source, 'loadPreviewTable');
+  if (bytes) return PreviewTable.fromBytes(bytes);
   throw new StackRankError('BAD_ARGUMENT', 'loadPreviewTable takes a file path, a Uint8Array or an ArrayBuffer');
 }

@@ -11,7 +11,7 @@ import {
   requireDenseArray,
   requireInt,
 } from '../errors.js';
-import { type Surface, checkGeometry, surfaceCount, surfaceIndex } from '../surface.js';
+import { type Surface, checkGeometry, surfaceCount, surfaceIndex, surfaceShape } from '../surface.js';
 import {
   BUILD_OPTION_KEYS,
   MAX_ITERATIONS,
@@ -26,6 +26,7 @@ import {
   STEEP_VARIANT,
   VARIANTS,
   type VariantName,
+  bytesFrom,
   decodeTable,
   rankVariant,
   variantMirrored,
@@ -273,10 +274,11 @@ export class RankTable {
 
   /** Rank of a surface; steps steeper than ±S are truncated to ±S (docs/rules.md, "Surfaces"). */
   rank(surface: Surface): number {
-    if (surface?.width !== this.width || surface.maxStep !== this.maxStep) {
+    const { width, maxStep } = surfaceShape(surface, 'RankTable.rank');
+    if (width !== this.width || maxStep !== this.maxStep) {
       throw new StackRankError(
         'TABLE_MISMATCH',
-        `this table ranks ${this.width}-column surfaces with max step ${this.maxStep}; got ${surface?.width}-column, max step ${surface?.maxStep}`,
+        `this table ranks ${this.width}-column surfaces with max step ${this.maxStep}; got a ${width}-column surface with max step ${maxStep}`,
       );
     }
     return this.get(surfaceIndex(surface, { truncate: true }));
@@ -495,7 +497,7 @@ export async function loadRankTable(source: string | Uint8Array | ArrayBuffer): 
   if (typeof source === 'string') {
     return RankTable.fromBytes(await readFileChecked(source, tableFileBytes));
   }
-  if (source instanceof ArrayBuffer) return RankTable.fromBytes(new Uint8Array(source));
-  if (source instanceof Uint8Array) return RankTable.fromBytes(source);
+  const bytes = bytesFrom(source, 'loadRankTable');
+  if (bytes) return RankTable.fromBytes(bytes);
   throw new StackRankError('BAD_ARGUMENT', 'loadRankTable takes a file path, a Uint8Array or an ArrayBuffer');
 }

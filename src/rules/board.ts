@@ -6,7 +6,7 @@
  * Operations that build a new board (`withCells`, `withHeight`, `clone`) leave this one alone; `clearLines()` is
  * the one mutating call (a game loop places a piece, then clears in place).
  */
-import { StackRankError, describe } from '../errors.js';
+import { StackRankError, describe, fieldsOnce } from '../errors.js';
 import { columnHeights, countHoles, rowBits, rowStrings } from '../board-rows.js';
 import type { BoardLike, Cell } from './types.js';
 
@@ -137,11 +137,26 @@ export class Board {
 
   /** A Board, rows of strings (top first) or `{ width, rows }` bit rows (bottom first): the shapes BoardLike allows. */
   static from(board: Board | BoardLike): Board {
-    if (board instanceof Board) return board;
-    if (Array.isArray(board)) return Board.fromRows(board as readonly string[]);
-    if (board !== null && typeof board === 'object' && 'rows' in board && 'width' in board) {
-      // A height given beside the bit rows is the board's (checked by fromBits), as nextMove reads it.
-      return Board.fromBits(board.rows, board.width, board.height);
+    if (board !== null && typeof board === 'object') {
+      // A Board of ours is returned at once (hot paths pass them); a caller's object is read once (docs/errors.md):
+      // a Proxy whose getPrototypeOf or has trap throws, a revoked one, a getter that throws is BAD_ARGUMENT.
+      let isArray: boolean;
+      try {
+        if (board instanceof Board) return board;
+        isArray = Array.isArray(board);
+      } catch (e) {
+        throw new StackRankError('BAD_ARGUMENT', 'Board.from: the board could not be read', { cause: e });
+      }
+      if (isArray) return Board.fromRows(board as readonly string[]);
+      const fields = fieldsOnce('Board.from', board, ['rows', 'width', 'height']);
+      if ('rows' in fields && 'width' in fields) {
+        // A height given beside the bit rows is the board's (checked by fromBits), as nextMove reads it.
+        return Board.fromBits(
+          fields.rows as ArrayLike<number>,
+          fields.width as number,
+          fields.height as number | undefined,
+        );
+      }
     }
     throw new StackRankError(
       'BAD_BOARD',

@@ -3,7 +3,15 @@
  * level-ups, the score, the level cap of a competition format, and the rule set each level is played under. Pure
  * data and arithmetic: the simulator (src/tetris-ai/play.ts) and anyone scoring a game read them.
  */
-import { StackRankError, describe, optionNames, optionsObject, refuseUnknownOptions, requireInt } from '../errors.js';
+import {
+  StackRankError,
+  describe,
+  fieldsOnce,
+  optionNames,
+  optionsObject,
+  refuseUnknownOptions,
+  requireInt,
+} from '../errors.js';
 import { RULE_SETS, isTimed, resolveRules, type RuleSet } from './rule-sets.js';
 import { MAX_LEVEL, NES_DOUBLE_KILLSCREEN, nesTiming } from './timing.js';
 
@@ -184,7 +192,8 @@ export class NesGame {
   constructor(format: NesFormat) {
     if (format === null || typeof format !== 'object')
       throw new StackRankError('BAD_ARGUMENT', `NesGame takes a format (nesFormat()); got ${describe(format)}`);
-    this.format = checkFormat({ rules: format.rules, maxLevel: format.maxLevel });
+    const { rules, maxLevel } = fieldsOnce('NesGame: the format', format, ['rules', 'maxLevel']);
+    this.format = checkFormat({ rules, maxLevel } as NesFormat);
     this.level = this.format.rules.level!;
   }
 

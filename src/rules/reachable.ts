@@ -11,7 +11,7 @@
  * the best spin found there first and its keys, the way to the state turned from, the turn, hardDrop (docs/rules.md,
  * "Versus").
  */
-import { StackRankError, describe, optionNames, optionsObject } from '../errors.js';
+import { StackRankError, describe, fieldsOnce, optionNames, optionsObject } from '../errors.js';
 import { PIECES, toPieceId, type Piece } from '../pieces.js';
 import { Board } from './board.js';
 import { RULE_SET_NAMES, fieldFor, isTimed, resolveRules, spawnY, type RuleSet } from './rule-sets.js';
@@ -91,6 +91,91 @@ export class Mover {
 
   /** Whether the piece in state s at (x, y) overlaps a wall, the floor, the ceiling or a filled cell. */
   collides(s: number, x: number, y: number): boolean {
+    return this.hits(s, x, y);
+  }
+
+  /** The row the piece comes to rest in when dropped from y. */
+  dropY(s: number, x: number, y: number): number {
+    return this.restY(s, x, y);
+  }
+
+  /** The state after a turn (with the rotation system's kicks), or null when every kick is blocked. */
+  turn(p: PieceState, clockwise: boolean): PieceState | null {
+    return this.kick(p, clockwise)?.state ?? null;
+  }
+
+  /**
+   * A turn and the kick test it took (0: the plain turn, k: the rotation system's kick k), or null when every kick
+   * is blocked. Spins read the kick (spinAfterTurn).
+   */
+  kickedTurn(p: PieceState, clockwise: boolean): { state: PieceState; kick: number } | null {
+    return this.kick(p, clockwise);
+  }
+
+  /**
+   * The spin the piece locks with when it locks right after this turn from `p` (docs/rules.md, "Versus"): 'none'
+   * when the turn is blocked, the rule set has no spins for this piece, or the piece does not rest where it turned
+   * (it would fall before locking, and a fall ends a spin).
+   */
+  spinAfterTurn(p: PieceState, clockwise: boolean): Spin {
+    const g = this.spins;
+    if (!g) return 'none';
+    const turned = this.kick(p, clockwise);
+    if (!turned) return 'none';
+    const { state, kick } = turned;
+    if (!this.hits(state.rotation, state.x, state.y - 1)) return 'none';
+    return threeCornerSpin(g, state.rotation, state.x, state.y, kick, (x, y) => this.blocked(x, y));
+  }
+
+  /** Under 20G every move ends with the piece pulled down to rest. */
+  settle(p: PieceState): PieceState {
+    return this.fall(p);
+  }
+
+  /**
+   * One input applied to a piece in play (hardDrop excluded); null when it does nothing. Under 20G a piece not yet
+   * at rest (the spawn) falls before the input acts, except a turn under initial rotation, which turns it as it
+   * appears (docs/rules.md, "Reachable placements and their keys"): a shift as the first input moves the fallen
+   * piece, not the one at spawn height.
+   */
+  apply(p: PieceState, input: Input): PieceState | null {
+    const turning = input === 'cw' || input === 'ccw';
+    const from = turning && this.rules.initialRotation ? p : this.fall(p);
+    switch (input) {
+      case 'cw':
+      case 'ccw': {
+        const t = this.kick(from, input === 'cw')?.state ?? null;
+        return t && this.fall(t);
+      }
+      case 'left':
+      case 'right': {
+        const dx = input === 'left' ? -1 : 1;
+        if (this.hits(from.rotation, from.x + dx, from.y)) return null;
+        return this.fall({ ...from, x: from.x + dx });
+      }
+      case 'dasLeft':
+      case 'dasRight': {
+        const dx = input === 'dasLeft' ? -1 : 1;
+        let q = from;
+        while (!this.hits(q.rotation, q.x + dx, q.y)) q = this.fall({ ...q, x: q.x + dx });
+        return q === from ? null : q;
+      }
+      case 'softDrop': {
+        if (!this.rules.softDrop || this.rules.gravity === '20G') return null;
+        const y = this.restY(p.rotation, p.x, p.y);
+        return y === p.y ? null : { ...p, y };
+      }
+      default:
+        return null;
+    }
+  }
+
+  // The moves themselves, on arguments already checked. The public methods above call these, and so do the moves
+  // inside them (a kick test, a drop's next row, a DAS step): a subclass that checks a caller's arguments (PieceMover)
+  // overrides the public methods alone, so a candidate the rules try and reject (a kick past the wall, the row below
+  // the floor) is never taken for a caller's argument.
+
+  private hits(s: number, x: number, y: number): boolean {
     for (const [dx, dy] of this.geometry.cells[s]) {
       const cx = x + dx;
       const cy = y + dy;
@@ -100,28 +185,18 @@ export class Mover {
     return false;
   }
 
-  /** The row the piece comes to rest in when dropped from y. */
-  dropY(s: number, x: number, y: number): number {
-    while (!this.collides(s, x, y - 1)) y--;
+  private restY(s: number, x: number, y: number): number {
+    while (!this.hits(s, x, y - 1)) y--;
     return y;
   }
 
-  /** The state after a turn (with the rotation system's kicks), or null when every kick is blocked. */
-  turn(p: PieceState, clockwise: boolean): PieceState | null {
-    return this.kickedTurn(p, clockwise)?.state ?? null;
-  }
-
-  /**
-   * A turn and the kick test it took (0: the plain turn, k: the rotation system's kick k), or null when every kick
-   * is blocked. Spins read the kick (spinAfterTurn).
-   */
-  kickedTurn(p: PieceState, clockwise: boolean): { state: PieceState; kick: number } | null {
+  private kick(p: PieceState, clockwise: boolean): { state: PieceState; kick: number } | null {
     const g = this.geometry;
     const dir = clockwise ? 0 : 1;
     const t = clockwise ? g.cw[p.rotation] : g.ccw[p.rotation];
     if (t === p.rotation) return null; // a one-state piece does not turn
     const kicks = g.kicks[p.rotation][dir];
-    if (!this.collides(t, p.x, p.y)) return { state: { rotation: t, x: p.x, y: p.y }, kick: 0 };
+    if (!this.hits(t, p.x, p.y)) return { state: { rotation: t, x: p.x, y: p.y }, kick: 0 };
     if (g.centre[p.rotation][dir]) {
       // ARS: the first blocked cell in reading order (top row first, left to right) in the box's centre column
       // forbids the kick.
@@ -135,72 +210,18 @@ export class Mover {
     }
     for (let k = 1; k < kicks.length; k++) {
       const [kx, ky] = kicks[k];
-      if (!this.collides(t, p.x + kx, p.y + ky)) return { state: { rotation: t, x: p.x + kx, y: p.y + ky }, kick: k };
+      if (!this.hits(t, p.x + kx, p.y + ky)) return { state: { rotation: t, x: p.x + kx, y: p.y + ky }, kick: k };
     }
     return null;
   }
 
-  /**
-   * The spin the piece locks with when it locks right after this turn from `p` (docs/rules.md, "Versus"): 'none'
-   * when the turn is blocked, the rule set has no spins for this piece, or the piece does not rest where it turned
-   * (it would fall before locking, and a fall ends a spin).
-   */
-  spinAfterTurn(p: PieceState, clockwise: boolean): Spin {
-    const g = this.spins;
-    if (!g) return 'none';
-    const turned = this.kickedTurn(p, clockwise);
-    if (!turned) return 'none';
-    const { state, kick } = turned;
-    if (!this.collides(state.rotation, state.x, state.y - 1)) return 'none';
-    return threeCornerSpin(g, state.rotation, state.x, state.y, kick, (x, y) => this.blocked(x, y));
+  private fall(p: PieceState): PieceState {
+    return this.rules.gravity === '20G' ? { ...p, y: this.restY(p.rotation, p.x, p.y) } : p;
   }
 
   private blocked(x: number, y: number): boolean {
     if (x < 0 || x >= this.width || y < 0 || y >= this.ceiling) return true;
     return ((this.rows[y] >> x) & 1) === 1;
-  }
-
-  /** Under 20G every move ends with the piece pulled down to rest. */
-  settle(p: PieceState): PieceState {
-    return this.rules.gravity === '20G' ? { ...p, y: this.dropY(p.rotation, p.x, p.y) } : p;
-  }
-
-  /**
-   * One input applied to a piece in play (hardDrop excluded); null when it does nothing. Under 20G a piece not yet
-   * at rest (the spawn) falls before the input acts, except a turn under initial rotation, which turns it as it
-   * appears (docs/rules.md, "Reachable placements and their keys"): a shift as the first input moves the fallen
-   * piece, not the one at spawn height.
-   */
-  apply(p: PieceState, input: Input): PieceState | null {
-    const turning = input === 'cw' || input === 'ccw';
-    const from = turning && this.rules.initialRotation ? p : this.settle(p);
-    switch (input) {
-      case 'cw':
-      case 'ccw': {
-        const t = this.turn(from, input === 'cw');
-        return t && this.settle(t);
-      }
-      case 'left':
-      case 'right': {
-        const dx = input === 'left' ? -1 : 1;
-        if (this.collides(from.rotation, from.x + dx, from.y)) return null;
-        return this.settle({ ...from, x: from.x + dx });
-      }
-      case 'dasLeft':
-      case 'dasRight': {
-        const dx = input === 'dasLeft' ? -1 : 1;
-        let q = from;
-        while (!this.collides(q.rotation, q.x + dx, q.y)) q = this.settle({ ...q, x: q.x + dx });
-        return q === from ? null : q;
-      }
-      case 'softDrop': {
-        if (!this.rules.softDrop || this.rules.gravity === '20G') return null;
-        const y = this.dropY(p.rotation, p.x, p.y);
-        return y === p.y ? null : { ...p, y };
-      }
-      default:
-        return null;
-    }
   }
 
   /** Absolute cells of a state, sorted by row then column. */
@@ -224,7 +245,9 @@ function checkedMover(board: unknown, piece: unknown, rules: unknown): Mover {
 
 /**
  * The moving piece on a board under a rule set, for anyone replaying inputs (an AI, a test, the demo): the search's
- * own model (Mover), each method checking its arguments first.
+ * own model (Mover), each method checking the caller's arguments first. Only the caller's arguments are checked: the
+ * positions a move tries on its way (a kick test, the rows a drop passes) are the rules' own, and one off the field
+ * simply fails, as the rotation system says (a turn whose every kick leaves the field is no turn: null).
  */
 export class PieceMover extends Mover {
   /** `board`: a Board or BoardLike; `piece`: a letter or id 0..6; `rules`: a preset name or a RuleSet. */
@@ -237,44 +260,51 @@ export class PieceMover extends Mover {
     return super.collides(s, x, y);
   }
 
+  /**
+   * The row the piece comes to rest in when dropped from (x, y): the piece must lie inside the field there (its
+   * cells within the walls, the floor and the ceiling), else BAD_ARGUMENT naming the x and y allowed for state s.
+   */
   override dropY(s: number, x: number, y: number): number {
     this.checkPosition(s, x, y);
+    this.checkInField('dropY', s, x, y);
     return super.dropY(s, x, y);
   }
 
   override turn(p: PieceState, clockwise: boolean): PieceState | null {
-    this.checkState(p);
+    const state = this.checkState(p);
     this.checkClockwise(clockwise);
-    return super.turn(p, clockwise);
+    return super.turn(state, clockwise);
   }
 
   override kickedTurn(p: PieceState, clockwise: boolean): { state: PieceState; kick: number } | null {
-    this.checkState(p);
+    const state = this.checkState(p);
     this.checkClockwise(clockwise);
-    return super.kickedTurn(p, clockwise);
+    return super.kickedTurn(state, clockwise);
   }
 
   override spinAfterTurn(p: PieceState, clockwise: boolean): Spin {
-    this.checkState(p);
+    const state = this.checkState(p);
     this.checkClockwise(clockwise);
-    return super.spinAfterTurn(p, clockwise);
+    return super.spinAfterTurn(state, clockwise);
   }
 
+  /** Under 20G the state pulled down to rest (dropY: the piece must lie inside the field), else `p` unchanged. */
   override settle(p: PieceState): PieceState {
-    this.checkState(p);
-    return super.settle(p);
+    const state = this.checkState(p);
+    if (this.rules.gravity === '20G') this.checkInField('settle', state.rotation, state.x, state.y);
+    return super.settle(state);
   }
 
   override apply(p: PieceState, input: Input): PieceState | null {
-    this.checkState(p);
+    const state = this.checkState(p);
     if (typeof input !== 'string' || !KEYS.has(input))
       throw new StackRankError('BAD_ARGUMENT', `input must be one of ${[...KEYS].join(', ')}; got ${describe(input)}`);
-    return super.apply(p, input);
+    return super.apply(state, input);
   }
 
   override cellsOf(p: PieceState): Cell[] {
-    this.checkState(p);
-    return super.cellsOf(p);
+    const state = this.checkState(p);
+    return super.cellsOf(state);
   }
 
   private checkPosition(s: unknown, x: unknown, y: unknown): void {
@@ -290,16 +320,32 @@ export class PieceMover extends Mover {
       );
   }
 
+  /** A drop starts from a piece inside the field: below the floor or past a wall it has nowhere to fall from. */
+  private checkInField(what: string, s: number, x: number, y: number): void {
+    const cells = this.geometry.cells[s];
+    const dxs = cells.map((c) => c[0]);
+    const dys = cells.map((c) => c[1]);
+    const [x0, x1] = [-Math.min(...dxs), this.board.width - 1 - Math.max(...dxs)];
+    const [y0, y1] = [-Math.min(...dys), this.ceiling - 1 - Math.max(...dys)];
+    if (x < x0 || x > x1 || y < y0 || y > y1)
+      throw new StackRankError(
+        'BAD_ARGUMENT',
+        `${what}: the piece must lie inside the field, which in rotation state ${s} is x ${x0}..${x1}, y ${y0}..${y1}; got x ${x}, y ${y}`,
+      );
+  }
+
   private checkClockwise(clockwise: unknown): void {
     if (typeof clockwise !== 'boolean')
       throw new StackRankError('BAD_ARGUMENT', `clockwise must be true or false; got ${describe(clockwise)}`);
   }
 
-  private checkState(p: unknown): void {
+  /** A caller's piece state read once (docs/errors.md) into a copy, checked: the copy is what the move uses. */
+  private checkState(p: unknown): PieceState {
     if (p === null || typeof p !== 'object')
       throw new StackRankError('BAD_ARGUMENT', `a piece state is { rotation, x, y }; got ${describe(p)}`);
-    const { rotation, x, y } = p as Record<string, unknown>;
-    this.checkPosition(rotation, x, y);
+    const state = fieldsOnce('PieceMover: the piece state', p, ['rotation', 'x', 'y']);
+    this.checkPosition(state.rotation, state.x, state.y);
+    return state as unknown as PieceState;
   }
 }
 

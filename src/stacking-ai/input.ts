@@ -1,7 +1,7 @@
 /** Checks and normalises what callers pass to the stacking API: surfaces (heights, steps, digits) and queues. */
 import { StackRankError, describe, requireDenseArray } from '../errors.js';
 import { PIECES, pieceId } from '../pieces.js';
-import { type Surface, parseSurface, surfaceFromSteps, surfaceHeights } from '../surface.js';
+import { type Surface, checkSurface, parseSurface, surfaceFromSteps, surfaceHeights } from '../surface.js';
 
 export const MAX_LOOKAHEAD = 6;
 
@@ -19,7 +19,7 @@ export function toHeights(surface: unknown, width: number, maxStep: number, boar
         `${JSON.stringify(surface)} has ${surface.length} digits; this table needs ${width - 1}`,
       );
     heights = surfaceHeights(s);
-  } else if (Array.isArray(surface)) {
+  } else if (isArray(surface)) {
     requireDenseArray('BAD_SURFACE', 'the surface', surface);
     if (surface.length === width) {
       for (let i = 0; i < width; i++) {
@@ -40,8 +40,9 @@ export function toHeights(surface: unknown, width: number, maxStep: number, boar
         `give ${width} column heights (or ${width - 1} steps); got ${surface.length} numbers`,
       );
     }
-  } else if (surface && typeof surface === 'object' && Array.isArray((surface as Surface).steps)) {
-    const s = surface as Surface;
+  } else if (surface !== null && typeof surface === 'object') {
+    // Read once (docs/errors.md): a getter or Proxy that throws is BAD_ARGUMENT, an object that is no Surface BAD_SURFACE.
+    const s = checkSurface(surface as Surface, 'the surface');
     if (s.width !== width)
       throw new StackRankError('BAD_SURFACE', `this table is for ${width} columns; the surface has ${s.width}`);
     heights = surfaceHeights(s);
@@ -55,6 +56,15 @@ export function toHeights(surface: unknown, width: number, maxStep: number, boar
   if (top > boardHeight)
     throw new StackRankError('BAD_SURFACE', `column height ${top} is above the board (${boardHeight} rows)`);
   return heights;
+}
+
+/** Array.isArray, false for a revoked Proxy (which it would throw a TypeError on; it is refused as an object). */
+function isArray(value: unknown): value is number[] {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
+  }
 }
 
 /** Piece ids of a queue given as "TSZ" or ['T', 'S', 'Z']. */

@@ -27,6 +27,7 @@ import {
   joinRecords,
   recordInt,
   recordObject,
+  readRunParts,
   requireRunParts,
   type GameRange,
 } from '../runs.js';
@@ -510,14 +511,15 @@ function checkResume(
  * refused with RUN_MISMATCH.
  */
 export function mergeSimulations(results: readonly SimulationResult[]): SimulationResult {
-  const first = requireRunParts('mergeSimulations', results, META_FIELDS);
+  const parts0 = readRunParts('mergeSimulations', results, [...META_FIELDS, 'range', 'records', 'seconds']);
+  const first = requireRunParts('mergeSimulations', parts0, META_FIELDS);
   const streams = requireInt('streamCount', first.streamCount, 1, MAX_SHARDS);
   const budget =
     first.maxPieces === null ? undefined : requireInt('maxPieces', first.maxPieces, 1, Number.MAX_SAFE_INTEGER);
   checkSimulationRun(first as unknown as Record<string, unknown>, 'result 1');
   const share = (s: number) =>
     budget === undefined ? Infinity : Math.floor(budget / streams) + (s < budget % streams ? 1 : 0);
-  const parts = results.map((r, i) => ({
+  const parts = parts0.map((r, i) => ({
     range: checkRange(`result ${i + 1}: range`, r.range, streams),
     records: r.records,
   }));
@@ -525,7 +527,7 @@ export function mergeSimulations(results: readonly SimulationResult[]): Simulati
     const stream = recordInt(where, 'stream', recordObject(where, r).stream, 0, MAX_SHARDS - 1);
     return checkStreamRecord(r, where, share(stream)).stream;
   });
-  const seconds = results.reduce((a, r) => a + (Number.isFinite(r.seconds) && r.seconds > 0 ? r.seconds : 0), 0);
+  const seconds = parts0.reduce((a, r) => a + (Number.isFinite(r.seconds) && r.seconds > 0 ? r.seconds : 0), 0);
   const meta = Object.fromEntries(META_FIELDS.map((f) => [f, first[f]])) as SimulationMeta;
   const pooled = poolStreams(
     meta,

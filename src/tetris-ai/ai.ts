@@ -174,8 +174,11 @@ export class TetrisAI {
   private readonly weightsLeft = new Int32Array(WEIGHT_WORDS_EXPECT);
 
   /**
-   * `attached` (internal: playGame's worker threads) gives the search engine and the table's facts made on the
-   * thread that owns the table, instead of loading the table and making an engine here.
+   * An AI for `options` (docs/game.md).
+   *
+   * @param attached Internal, not part of the API: leave it out. playGame's worker threads pass the search engine
+   *   and the table's facts made on the thread that owns the table, instead of loading the table and making an
+   *   engine here.
    */
   static async create(options: TetrisAIOptions = {}, attached?: AttachedSearch): Promise<TetrisAI> {
     const opts = optionsObject('TetrisAI.create', options);
@@ -366,11 +369,11 @@ export class TetrisAI {
   }
 
   /**
-   * nextMove for a turn the caller made itself and vouches for (internal: playGame's simulator, whose board and
-   * pieces are its own): the same move, without checking and copying the input every piece. The simulator reads
-   * moves, not values, so a recover move's chance ply is skipped where it cannot change the move (RecoverChance
-   * moveOnly): such a move's value is its best line's without the ply; and a versus move of the perfect-clear finder
-   * is not searched for its value (0).
+   * @internal nextMove for a turn the caller made itself and vouches for (playGame's simulator, whose board and
+   * pieces are its own; not for a caller's turns, which nextMove checks and copies): the same move, without checking
+   * and copying the input every piece. The simulator reads moves, not values, so a recover move's chance ply is
+   * skipped where it cannot change the move (RecoverChance moveOnly): such a move's value is its best line's without
+   * the ply; and a versus move of the perfect-clear finder is not searched for its value (0).
    */
   playTurn(turn: Turn): GameMove | null {
     const move = this.reactTurn(turn);

@@ -4,7 +4,7 @@
  * result of all their games (docs/distributed.md), the same figures as one run over those games.
  */
 import { StackRankError, describe, firstHole, requireInt } from '../errors.js';
-import { joinRecords, recordInt, recordObject, requireRunParts } from '../runs.js';
+import { joinRecords, readRunParts, recordInt, recordObject, requireRunParts } from '../runs.js';
 import { MAX_SEED } from '../random.js';
 import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
 import type { RuleSetName } from '../rules/types.js';
@@ -334,32 +334,38 @@ function checkRunFormat(rules: RuleSetName, format: unknown, where: string): voi
  */
 export function mergeGameResults(results: readonly PlayGameResult[]): PlayGameResult {
   // A result recorded before a run field existed played its default.
-  const described = Array.isArray(results)
-    ? results.map((r) => {
-        if (r === null || typeof r !== 'object') return r;
-        const filled: Record<string, unknown> = { ...r };
-        for (const [field, value] of Object.entries(laterRunDefaults(r.rules))) filled[field] ??= value;
-        return filled as unknown as PlayGameResult;
-      })
-    : results;
+  const parts0 = readRunParts('mergeGameResults', results, [
+    ...RUN_FIELDS,
+    'firstGame',
+    'games',
+    'tallies',
+    'seconds',
+    'threads',
+    'cpuSeconds',
+  ]);
+  const described = parts0.map((r) => {
+    const filled: Record<string, unknown> = { ...r };
+    for (const [field, value] of Object.entries(laterRunDefaults(r.rules))) filled[field] ??= value;
+    return filled as unknown as PlayGameResult;
+  });
   const first = requireRunParts('mergeGameResults', described, RUN_FIELDS);
   checkGameRun(first as unknown as Record<string, unknown>, 'result 1');
   const maxPieces = requireInt('maxPieces', first.maxPieces, 1, Number.MAX_SAFE_INTEGER);
-  const parts = results.map((r, i) => {
+  const parts = parts0.map((r, i) => {
     const start = requireInt(`result ${i + 1}: firstGame`, r.firstGame, 0, Number.MAX_SAFE_INTEGER);
     const games = requireInt(`result ${i + 1}: games`, r.games, 1, Number.MAX_SAFE_INTEGER - start);
     return { range: { start, end: start + games }, records: r.tallies };
   });
   const { range, records } = joinRecords<GameTally>(parts, (t, where) => checkGameTally(t, where, maxPieces).game);
-  const seconds = results.reduce((a, r) => a + (Number.isFinite(r.seconds) && r.seconds > 0 ? r.seconds : 0), 0);
+  const seconds = parts0.reduce((a, r) => a + (Number.isFinite(r.seconds) && r.seconds > 0 ? r.seconds : 0), 0);
   const run = Object.fromEntries(RUN_FIELDS.map((f) => [f, first[f]])) as RunFields;
-  const threads = Math.max(1, ...results.map((r) => (Number.isInteger(r.threads) ? r.threads : 1)));
+  const threads = Math.max(1, ...parts0.map((r) => (Number.isInteger(r.threads) ? r.threads : 1)));
   const pooled = summarize(records, { ...run, firstGame: range.start, threads }, performance.now(), null);
   pooled.seconds = seconds;
   pooled.piecesPerSecond = seconds > 0 ? pooled.pieces / seconds : 0;
   // CPU time pools when every part measured it.
-  if (results.every((r) => typeof r.cpuSeconds === 'number' && r.cpuSeconds >= 0)) {
-    pooled.cpuSeconds = results.reduce((a, r) => a + (r.cpuSeconds as number), 0);
+  if (parts0.every((r) => typeof r.cpuSeconds === 'number' && r.cpuSeconds >= 0)) {
+    pooled.cpuSeconds = parts0.reduce((a, r) => a + (r.cpuSeconds as number), 0);
     pooled.piecesPerCpuSecond = pooled.cpuSeconds > 0 ? pooled.pieces / pooled.cpuSeconds : 0;
   }
   return pooled;

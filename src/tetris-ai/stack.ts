@@ -17,7 +17,7 @@ import type { SearchHold, StackingEngine } from '../kernels/search.js';
 import { MOVE_NONE, MOVE_TETRIS } from '../kernels/search-format.js';
 import { applyMove, legalMoves } from '../stacking-ai/placements.js';
 import { TETRIS_ROWS, type StackingSettings } from '../stacking-ai/rules.js';
-import { surfaceFromHeights, surfaceIndex } from '../surface.js';
+import { truncatedHeightsIndex } from '../surface.js';
 import type { Cell, GamePlacement } from '../rules/types.js';
 import { cellsKey, cellsKeyOf, frameHeightsInto, lockCells, stackFloor } from './grid.js';
 import type { PieceReach } from './rules-adapter.js';
@@ -333,14 +333,7 @@ function continueAfter(
 /** The rank of a surface as the kernel reads it (searchValue, scaled where its shape keeps a 20G I from the well),
  * x 65536. */
 function rankScore(ctx: StackContext, heights: readonly number[]): number {
-  const low = Math.min(...heights);
-  const index = surfaceIndex(
-    surfaceFromHeights(
-      heights.map((h) => h - low),
-      { maxStep: ctx.table.maxStep },
-    ),
-    { truncate: true },
-  );
+  const index = truncatedHeightsIndex(heights, ctx.table.maxStep);
   return ctx.engine.wellScaled(index, ctx.table.searchValue(index) * 65536);
 }
 

@@ -106,6 +106,30 @@ describe('table files', () => {
     expect(() => table.get(values.length)).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
   });
 
+  it('tells a surface of another shape (TABLE_MISMATCH) from something that is no surface (BAD_ARGUMENT)', () => {
+    expect(() => table.rank(parseSurface('444', { maxStep: 4 }))).toThrow(
+      expect.objectContaining({
+        code: 'TABLE_MISMATCH',
+        message: 'this table ranks 6-column surfaces with max step 4; got a 4-column surface with max step 4',
+      }),
+    );
+    for (const [notASurface, got] of [
+      [null, 'null'],
+      [undefined, 'undefined'],
+      ['44444', '"44444"'],
+      [[0, 0, 0, 0, 0], '[0, 0, 0, 0, 0]'],
+      [{}, 'an object'],
+      [{ width: '6', maxStep: 4, steps: [0, 0, 0, 0, 0] }, 'an object'],
+    ] as const)
+      expect(() => table.rank(notASurface as never)).toThrow(
+        expect.objectContaining({
+          code: 'BAD_ARGUMENT',
+          message: `RankTable.rank takes a Surface (from parseSurface, surfaceFromSteps, surfaceFromHeights or surfaceFromIndex); got ${got}`,
+        }),
+      );
+    expect(() => table.rank(null as never)).not.toThrow(/undefined/);
+  });
+
   it('round-trips through bytes and through an atomically written file', async () => {
     const again = await loadRankTable(table.toBytes());
     expect(again.toUint16()).toEqual(table.toUint16());

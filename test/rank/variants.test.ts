@@ -367,8 +367,22 @@ describe('preview table files (format version 2)', () => {
     expect(row[0]).toBeGreaterThan(0);
     expect(() => table.get(flat, 8)).toThrow(expect.objectContaining({ code: 'BAD_ARGUMENT' }));
     expect(() => table.row({ width: 5, maxStep: 3, steps: [0, 0, 0, 0] })).toThrow(
-      expect.objectContaining({ code: 'TABLE_MISMATCH' }),
+      expect.objectContaining({
+        code: 'TABLE_MISMATCH',
+        message: 'this table holds 6-column surfaces with max step 3; got a 5-column surface with max step 3',
+      }),
     );
+    // something that is no surface at all is a bad argument, not a table of another shape
+    for (const notASurface of [null, undefined, 7, '444444', { width: 'six', maxStep: 3, steps: [] }])
+      expect(() => table.row(notASurface as never)).toThrow(
+        expect.objectContaining({
+          code: 'BAD_ARGUMENT',
+          message: expect.stringMatching(
+            /^PreviewTable.row takes a Surface \(from parseSurface, surfaceFromSteps, surfaceFromHeights or surfaceFromIndex\); got /,
+          ),
+        }),
+      );
+    expect(() => table.row(null as never)).toThrow(/; got null$/);
   });
 
   it('is told apart from rank tables both ways', async () => {

@@ -424,6 +424,53 @@ describe('classic is the library game: every orientation and column dropped from
   });
 });
 
+describe("PieceMover checks the caller's arguments, not the positions its moves try", () => {
+  const refusal = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      return e as StackRankError;
+    }
+    throw new Error('no error');
+  };
+  it('a turn whose every kick leaves the field is no turn, as spinAfterTurn says', () => {
+    // x 17 lies within the 8 cells beyond the wall a state may take; the turn's kick tests (x 19 among them) are the
+    // rotation system's own, and one off the field fails like a blocked one.
+    const rows = ['...#.#.#.#', '.#......#.', '##..####.#', '###.#.#...'];
+    const mover = new PieceMover(rows, 'I', 'guideline');
+    const state = { rotation: 0, x: 17, y: 0 };
+    expect(mover.turn(state, false)).toBeNull();
+    expect(mover.kickedTurn(state, false)).toBeNull();
+    expect(mover.spinAfterTurn(state, false)).toBe('none');
+    for (const clockwise of [true, false]) expect(mover.turn(state, clockwise)).toBeNull();
+    // a state outside that margin is the caller's and is refused, naming it
+    expect(refusal(() => mover.turn({ rotation: 0, x: 19, y: 0 }, false))).toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/got x 19, y 0$/),
+    });
+  });
+  it("dropY refuses a piece outside the field, naming the caller's x and y and the ones allowed", () => {
+    const mover = new PieceMover(Board.empty(), 'T', 'classic');
+    const e = refusal(() => mover.dropY(0, 3, -8));
+    expect(e).toBeInstanceOf(StackRankError);
+    expect(e.code).toBe('BAD_ARGUMENT');
+    expect(e.message).toMatch(/^dropY: the piece must lie inside the field, .* y 0\.\.\d+; got x 3, y -8$/);
+    expect(e.message).not.toContain('-9');
+    // the row below the floor is the drop's own probe, never reported: a piece on the floor rests there
+    expect(mover.dropY(0, 3, 0)).toBe(0);
+    expect(mover.dropY(0, 3, 10)).toBe(0);
+    // past a wall and above the ceiling are outside the field too
+    expect(refusal(() => mover.dropY(0, -1, 5)).message).toMatch(/got x -1, y 5$/);
+    expect(refusal(() => mover.dropY(0, 3, mover.ceiling)).message).toMatch(new RegExp(`got x 3, y ${mover.ceiling}$`));
+    // under 20G settle is the drop, with the same check
+    const g20 = new PieceMover(Board.empty(), 'T', 'tgm20g');
+    expect(refusal(() => g20.settle({ rotation: 0, x: 3, y: -8 })).message).toMatch(/^settle: .*got x 3, y -8$/);
+    expect(g20.settle(g20.spawn).y).toBe(g20.dropY(0, g20.spawn.x, g20.spawn.y));
+    // without 20G settle leaves any state in the margin where it is
+    expect(mover.settle({ rotation: 0, x: 3, y: -8 })).toEqual({ rotation: 0, x: 3, y: -8 });
+  });
+});
+
 describe('top-out and bad input', () => {
   const code = (f: () => unknown) => {
     try {
