@@ -98,6 +98,15 @@ export function isArrayOrRevoked(value: object): boolean {
   }
 }
 
+/** Array.isArray, false for a revoked Proxy (which it would throw a TypeError on): where an array is wanted. */
+export function isLiveArray<T = unknown>(value: unknown): value is T[] {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A copy of an object a caller gave (options, a rule set, a game state, weights by name): a plain object holding each
  * of its own enumerable fields, and each field of `read` it has (also inherited: a class instance's getters), every

@@ -266,6 +266,7 @@ function checkSurfaceWidth(width: number, maxStepOpt: number | undefined, what: 
  * string, an object without an integer width and max step) is BAD_ARGUMENT: `what` names the method.
  */
 export function surfaceShape(surface: unknown, what: string): { width: number; maxStep: number } {
+  if (OURS.has(surface as Surface)) return surface as Surface;
   const notASurface = () =>
     new StackRankError(
       'BAD_ARGUMENT',

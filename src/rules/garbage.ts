@@ -5,7 +5,7 @@
  * between one attack and the next. Pure functions, and GarbageQueue, the small state a game or a simulator keeps,
  * deterministic by seed (the project's PRNG, src/random.ts).
  */
-import { StackRankError, describe, fieldsOnce, firstHole, optionNames, optionsObject } from '../errors.js';
+import { StackRankError, describe, fieldsOnce, firstHole, isLiveArray, optionNames, optionsObject } from '../errors.js';
 import { Rng, checkSeed } from '../random.js';
 import { BOARD_MAX_WIDTH, BOARD_MIN_WIDTH, Board } from './board.js';
 import type { BoardLike } from './types.js';
@@ -281,20 +281,11 @@ export class GarbageQueue {
 
 /** Incoming garbage as a caller gives it (nextMove's `incoming`, garbageAfterLock's queue), checked and copied. */
 export function checkEntries(value: unknown, what: string): GarbageEntry[] {
-  if (value === null || typeof value !== 'object' || !isArray(value))
+  if (value === null || typeof value !== 'object' || !isLiveArray(value))
     throw new StackRankError('BAD_ARGUMENT', `${what} must be an array of { lines, delay }; got ${describe(value)}`);
   const hole = firstHole(value);
   if (hole >= 0) throw new StackRankError('BAD_ARGUMENT', `${what} has a hole at index ${hole}; give every entry`);
   return value.map((e, i) => checkEntry(e, `${what}[${i}]`));
-}
-
-/** Array.isArray, false for a revoked Proxy (which it would throw a TypeError on). */
-function isArray(value: object): value is unknown[] {
-  try {
-    return Array.isArray(value);
-  } catch {
-    return false;
-  }
 }
 
 function checkEntry(e: unknown, what: string): GarbageEntry {

@@ -1,5 +1,5 @@
 /** Checks and normalises what callers pass to the stacking API: surfaces (heights, steps, digits) and queues. */
-import { StackRankError, describe, requireDenseArray } from '../errors.js';
+import { StackRankError, describe, isLiveArray, requireDenseArray } from '../errors.js';
 import { PIECES, pieceId } from '../pieces.js';
 import { type Surface, checkSurface, parseSurface, surfaceFromSteps, surfaceHeights } from '../surface.js';
 
@@ -19,7 +19,7 @@ export function toHeights(surface: unknown, width: number, maxStep: number, boar
         `${JSON.stringify(surface)} has ${surface.length} digits; this table needs ${width - 1}`,
       );
     heights = surfaceHeights(s);
-  } else if (isArray(surface)) {
+  } else if (isLiveArray<number>(surface)) {
     requireDenseArray('BAD_SURFACE', 'the surface', surface);
     if (surface.length === width) {
       for (let i = 0; i < width; i++) {
@@ -56,15 +56,6 @@ export function toHeights(surface: unknown, width: number, maxStep: number, boar
   if (top > boardHeight)
     throw new StackRankError('BAD_SURFACE', `column height ${top} is above the board (${boardHeight} rows)`);
   return heights;
-}
-
-/** Array.isArray, false for a revoked Proxy (which it would throw a TypeError on; it is refused as an object). */
-function isArray(value: unknown): value is number[] {
-  try {
-    return Array.isArray(value);
-  } catch {
-    return false;
-  }
 }
 
 /** Piece ids of a queue given as "TSZ" or ['T', 'S', 'Z']. */
