@@ -261,11 +261,12 @@ function checkSurfaceWidth(width: number, maxStepOpt: number | undefined, what: 
 }
 
 /**
- * The width and max step of a Surface given to a table (RankTable.rank, PreviewTable.row), each read once, for the
- * table to compare with its own (TABLE_MISMATCH when they differ). Anything that is not a surface at all (null, a
- * string, an object without an integer width and max step) is BAD_ARGUMENT: `what` names the method.
+ * A Surface given to a table (RankTable.rank, PreviewTable.row), read once into a checked surface whose width and
+ * max step the table compares with its own (TABLE_MISMATCH when they differ) and whose index it then looks up, so a
+ * caller's object is never read twice. Anything that is not a surface at all (null, a string, an object without an
+ * integer width and max step) is BAD_ARGUMENT: `what` names the method; a surface with bad steps is BAD_SURFACE.
  */
-export function surfaceShape(surface: unknown, what: string): { width: number; maxStep: number } {
+export function surfaceShape(surface: unknown, what: string): Surface {
   if (OURS.has(surface as Surface)) return surface as Surface;
   const notASurface = () =>
     new StackRankError(
@@ -273,15 +274,15 @@ export function surfaceShape(surface: unknown, what: string): { width: number; m
       `${what} takes a Surface (from parseSurface, surfaceFromSteps, surfaceFromHeights or surfaceFromIndex); got ${describe(surface)}`,
     );
   if (surface === null || typeof surface !== 'object' || isArrayOrRevoked(surface)) throw notASurface();
-  const { width, maxStep } = fieldsOnce(what, surface, ['width', 'maxStep']);
-  if (!Number.isInteger(width) || !Number.isInteger(maxStep)) throw notASurface();
-  return { width: width as number, maxStep: maxStep as number };
+  const read = fieldsOnce(what, surface, ['width', 'maxStep', 'steps']);
+  if (!Number.isInteger(read.width) || !Number.isInteger(read.maxStep)) throw notASurface();
+  return checkSurface(read as unknown as Surface, what);
 }
 
 /**
  * A surface a caller gave, checked: one this module made as it is, anything else read once (docs/errors.md) into a
- * copy, so a getter or Proxy that throws is BAD_ARGUMENT naming `what`, and one that answers differently on a second
- * read cannot pass an unchecked step.
+ * copy (a library surface, so later calls take it as it is), so a getter or Proxy that throws is BAD_ARGUMENT naming
+ * `what`, and one that answers differently on a second read cannot pass an unchecked step.
  */
 export function checkSurface(surface: Surface, what: string): Surface {
   if (OURS.has(surface)) return surface;
@@ -313,5 +314,5 @@ export function checkSurface(surface: Surface, what: string): Surface {
     maxStep <= MAX_MAX_STEP &&
     steps.every((d) => typeof d === 'number' && Number.isInteger(d) && Math.abs(d) <= MAX_GAME_STEP);
   if (!ok) throw notOne();
-  return { width, maxStep, steps: steps as number[] };
+  return makeSurface(width, maxStep, steps as number[]);
 }

@@ -277,14 +277,15 @@ export class PreviewTable {
 
   /** The 8 values of a surface's row (steps steeper than ±S are truncated, as for rank tables). */
   row(surface: Surface): number[] {
-    const { width, maxStep } = surfaceShape(surface, 'PreviewTable.row');
+    const checked = surfaceShape(surface, 'PreviewTable.row');
+    const { width, maxStep } = checked;
     if (width !== this.width || maxStep !== this.maxStep) {
       throw new StackRankError(
         'TABLE_MISMATCH',
         `this table holds ${this.width}-column surfaces with max step ${this.maxStep}; got a ${width}-column surface with max step ${maxStep}`,
       );
     }
-    const index = surfaceIndex(surface, { truncate: true });
+    const index = surfaceIndex(checked, { truncate: true });
     return Array.from(
       this.rows.subarray(index * PREVIEW_SLOTS, index * PREVIEW_SLOTS + PREVIEW_SLOTS),
       (q) => q * this.scale,

@@ -274,14 +274,15 @@ export class RankTable {
 
   /** Rank of a surface; steps steeper than ±S are truncated to ±S (docs/rules.md, "Surfaces"). */
   rank(surface: Surface): number {
-    const { width, maxStep } = surfaceShape(surface, 'RankTable.rank');
+    const checked = surfaceShape(surface, 'RankTable.rank');
+    const { width, maxStep } = checked;
     if (width !== this.width || maxStep !== this.maxStep) {
       throw new StackRankError(
         'TABLE_MISMATCH',
         `this table ranks ${this.width}-column surfaces with max step ${this.maxStep}; got a ${width}-column surface with max step ${maxStep}`,
       );
     }
-    return this.get(surfaceIndex(surface, { truncate: true }));
+    return this.get(surfaceIndex(checked, { truncate: true }));
   }
 
   /** Values for every surface, in index order, as f32 (for kernels and statistics). */

@@ -12,6 +12,7 @@ import {
   StackingAI,
   TetrisAI,
   boardFromFumen,
+  buildPreviewTable,
   buildRankTable,
   createRandomizer,
   fumenFromBoard,
@@ -21,6 +22,7 @@ import {
   resolveRules,
   restoreRandomizer,
   surfaceFromSteps,
+  surfaceIndex,
   type RankTable,
 } from '../helpers/api.js';
 
@@ -87,6 +89,37 @@ describe('a rule set is read once', () => {
     expect(() => reachablePlacements(Board.empty(), 'I', { rules: throwing as never })).toThrow(
       expect.objectContaining({ code: 'BAD_RULES' }),
     );
+  });
+});
+
+describe('a surface given to a table is read once', () => {
+  it('RankTable.rank and PreviewTable.row read each field of a foreign surface once and rank it as the library one', async () => {
+    const preview = await buildPreviewTable({ width: 4, maxStep: 1, iterations: 1, threads: 1, samples: 200 });
+    // A steep step (3 > ±1) is truncated, as for the library's own surface.
+    const own = surfaceFromSteps([1, 3, -1], { maxStep: 1 });
+    for (const [name, call, expected] of [
+      ['RankTable.rank', (s: never) => table4.rank(s), table4.rank(own)],
+      ['PreviewTable.row', (s: never) => preview.row(s), preview.row(own)],
+    ] as const) {
+      const { value, reads } = counted({ width: 4, maxStep: 1, steps: [1, 3, -1] });
+      expect(call(value as never), name).toEqual(expected);
+      expect(readTwice(reads), name).toEqual([]);
+      expect([...reads.keys()].sort(), name).toEqual(['maxStep', 'steps', 'width']);
+    }
+    expect(table4.get(surfaceIndex(own, { truncate: true }))).toBe(table4.rank(own));
+  });
+
+  it('a width getter that answers 4 to the check and 5 after is ranked as a 4-column surface', () => {
+    let n = 0;
+    const switching = {
+      maxStep: 1,
+      steps: [0, 1, -1],
+      get width() {
+        return n++ ? 5 : 4;
+      },
+    };
+    expect(table4.rank(switching as never)).toBe(table4.rank(surfaceFromSteps([0, 1, -1], { maxStep: 1 })));
+    expect(n).toBe(1);
   });
 });
 
