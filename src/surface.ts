@@ -266,7 +266,7 @@ function checkSurfaceWidth(width: number, maxStepOpt: number | undefined, what: 
  * caller's object is never read twice. Anything that is not a surface at all (null, a string, an object without an
  * integer width and max step) is BAD_ARGUMENT: `what` names the method; a surface with bad steps is BAD_SURFACE.
  */
-export function surfaceShape(surface: unknown, what: string): Surface {
+export function tableSurface(surface: unknown, what: string): Surface {
   if (OURS.has(surface as Surface)) return surface as Surface;
   const notASurface = () =>
     new StackRankError(

@@ -22,7 +22,7 @@
  */
 import { StackRankError, describe, optionNames, optionsObject, requireInt } from '../errors.js';
 import { PIECE_COUNT } from '../pieces.js';
-import { type Surface, checkGeometry, surfaceCount, surfaceIndex, surfaceShape } from '../surface.js';
+import { type Surface, checkGeometry, surfaceCount, surfaceIndex, tableSurface } from '../surface.js';
 import { defaultThreadCount } from '../threads.js';
 import { previewRows } from '../kernels/rank.js';
 import { MIRROR_SLOT } from '../kernels/search-format.js';
@@ -277,7 +277,7 @@ export class PreviewTable {
 
   /** The 8 values of a surface's row (steps steeper than ±S are truncated, as for rank tables). */
   row(surface: Surface): number[] {
-    const checked = surfaceShape(surface, 'PreviewTable.row');
+    const checked = tableSurface(surface, 'PreviewTable.row');
     const { width, maxStep } = checked;
     if (width !== this.width || maxStep !== this.maxStep) {
       throw new StackRankError(

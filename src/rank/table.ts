@@ -11,7 +11,7 @@ import {
   requireDenseArray,
   requireInt,
 } from '../errors.js';
-import { type Surface, checkGeometry, surfaceCount, surfaceIndex, surfaceShape } from '../surface.js';
+import { type Surface, checkGeometry, surfaceCount, surfaceIndex, tableSurface } from '../surface.js';
 import {
   BUILD_OPTION_KEYS,
   MAX_ITERATIONS,
@@ -274,7 +274,7 @@ export class RankTable {
 
   /** Rank of a surface; steps steeper than ±S are truncated to ±S (docs/rules.md, "Surfaces"). */
   rank(surface: Surface): number {
-    const checked = surfaceShape(surface, 'RankTable.rank');
+    const checked = tableSurface(surface, 'RankTable.rank');
     const { width, maxStep } = checked;
     if (width !== this.width || maxStep !== this.maxStep) {
       throw new StackRankError(
