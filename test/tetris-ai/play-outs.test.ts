@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { GameMove } from '../../src/tetris-ai/decision.js';
 import { NES_END_VALUES } from '../../src/tetris-ai/nes-end-values.js';
@@ -14,6 +15,7 @@ import {
 } from '../../src/tetris-ai/play-outs.js';
 import { Rng } from '../../src/random.js';
 import { PIECES, type Piece } from '../../src/pieces.js';
+import { RECOVER_SEARCH } from '../../src/tetris-ai/policy.js';
 
 const WIDTH = 10;
 const FULL = (1 << WIDTH) - 1;
@@ -203,6 +205,34 @@ describe('play-outs: the piece sequences', () => {
     expect(repeats.even / pairs).toBeLessThan(1 / 7 + 0.007);
     const chances = playOutChances('S', true);
     for (const [i, p] of PIECES.entries()) expect(chances[i]).toBeCloseTo(p === 'S' ? 2 / 56 : 9 / 56, 12);
+  });
+});
+
+describe('play-outs: the settings docs/game.md gives', () => {
+  it('levels, board height, sequences, the chance ply of their recover moves and the well margin', () => {
+    const doc = readFileSync(new URL('../../docs/game.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    const read = (pattern: RegExp) => {
+      const m = pattern.exec(doc);
+      expect(m, String(pattern)).not.toBeNull();
+      return m!.slice(1).map((v) => Number(v.replace(/,/g, '')));
+    };
+    expect(read(/At levels (\d+)–(\d+), on a board (\d+) rows high or more/)).toEqual([
+      PLAY_OUTS.fromLevel,
+      PLAY_OUTS.toLevel,
+      PLAY_OUTS.fromHeight,
+    ]);
+    expect(read(/the same (\d+) sampled sequences of (\d+) more pieces/)).toEqual([
+      PLAY_OUTS.samples,
+      PLAY_OUTS.pieces,
+    ]);
+    expect(read(/keep (\d+) lines of their beam for the chance ply, not the (\d+) of the turn's own moves/)).toEqual([
+      PLAY_OUTS.recoverChance,
+      RECOVER_SEARCH.topSpawn.nearTop!.chance,
+    ]);
+    expect(read(/From level (\d+) every move is recover mode's/)).toEqual([PLAY_OUTS.wellFromLevel]);
+    expect(read(/its average is over ([\d,]+) points higher \(`PLAY_OUTS.wellMargin`\)/)).toEqual([
+      PLAY_OUTS.wellMargin,
+    ]);
   });
 });
 
