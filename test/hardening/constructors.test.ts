@@ -4,6 +4,7 @@
  * `new TetrisAI()`).
  */
 import { describe, expect, it } from 'vitest';
+import { thrownBy } from '../helpers/refused.js';
 import {
   Board,
   PieceMover,
@@ -17,15 +18,6 @@ import {
 
 const typed = (code: string) => expect.objectContaining({ name: 'StackRankError', code });
 type AnyClass = new (...args: unknown[]) => unknown;
-
-function refused(make: () => unknown): Error {
-  try {
-    make();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('no error thrown');
-}
 
 describe('constructors of factory-made classes', () => {
   const cases: [string, AnyClass, unknown[][], RegExp][] = [
@@ -53,7 +45,7 @@ describe('constructors of factory-made classes', () => {
   for (const [name, Class, argLists, factories] of cases) {
     it(`new ${name}(…) is BAD_ARGUMENT naming the factories`, () => {
       for (const args of argLists) {
-        const e = refused(() => new Class(...args));
+        const e = thrownBy(() => new Class(...args));
         expect(e).toEqual(typed('BAD_ARGUMENT'));
         expect(e.message).toMatch(new RegExp(`^${name} has no public constructor`));
         expect(e.message).toMatch(factories);

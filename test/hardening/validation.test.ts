@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { thrownBy } from '../helpers/refused.js';
 import {
   StackRankError,
   StackingAI,
@@ -224,17 +225,11 @@ describe('typed errors in research functions (issue 50, defect 8)', () => {
       for (const at of [0, 1]) {
         const parts = [result, { ...result, [field]: 12n }];
         if (at === 0) parts.reverse();
-        const error = (() => {
-          try {
-            merge(parts as never[]);
-          } catch (e) {
-            return e as Error;
-          }
-        })();
+        const error = thrownBy(() => merge(parts as never[]));
         expect(error, `${name} ${field}`).toEqual(
           expect.objectContaining({ name: 'StackRankError', code: 'BAD_ARGUMENT' }),
         );
-        expect(error?.message).toMatch(new RegExp(`${field} is a BigInt \\(12n\\)`));
+        expect(error.message).toMatch(new RegExp(`${field} is a BigInt \\(12n\\)`));
       }
     }
     // Nested deeper than any run's data, or referring to itself: refused the same way, not a RangeError.

@@ -3,3 +3,13 @@ import { expect } from 'vitest';
 
 export const refused = (code: string, message: RegExp) =>
   expect.objectContaining({ name: 'StackRankError', code, message: expect.stringMatching(message) });
+
+/** The error `f` throws, to read its fields; a test failure when it throws nothing. */
+export function thrownBy(f: () => unknown): Error {
+  try {
+    f();
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('no error thrown');
+}

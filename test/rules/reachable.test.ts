@@ -4,6 +4,7 @@
  * boards per rule set (default 400, so 2,000 in a normal run; `npm run fuzz:rules` runs 10,000 per rule set).
  */
 import { describe, expect, it } from 'vitest';
+import { thrownBy } from '../helpers/refused.js';
 import {
   Board,
   PieceMover,
@@ -425,14 +426,7 @@ describe('classic is the library game: every orientation and column dropped from
 });
 
 describe("PieceMover checks the caller's arguments, not the positions its moves try", () => {
-  const refusal = (f: () => unknown) => {
-    try {
-      f();
-    } catch (e) {
-      return e as StackRankError;
-    }
-    throw new Error('no error');
-  };
+  const refusal = (f: () => unknown) => thrownBy(f) as StackRankError;
   it('a turn whose every kick leaves the field is no turn, as spinAfterTurn says', () => {
     // x 17 lies within the 8 cells beyond the wall a state may take; the turn's kick tests (x 19 among them) are the
     // rotation system's own, and one off the field fails like a blocked one.
