@@ -367,20 +367,31 @@ async function playOnThisThread(plan: GamePlan): Promise<PlayedGames> {
   return { tallies, startedAt, startedCpu };
 }
 
+/** The fields where the ai's rule set differs from the games', as "level 19 where these games have 18", or ''. */
+function ruleSetDifference(ours: RuleSet, theirs: RuleSet): string {
+  const fields = [...new Set([...Object.keys(ours), ...Object.keys(theirs)])] as (keyof RuleSet)[];
+  const show = (v: unknown) => (v === undefined ? 'none' : JSON.stringify(v));
+  return fields
+    .filter((f) => JSON.stringify(ours[f]) !== JSON.stringify(theirs[f]))
+    .map((f) => `${f} ${show(ours[f])} where these games have ${show(theirs[f])}`)
+    .join(', ');
+}
+
 /** Refuses an ai that plays other games than the plan's: other rules or time, lookahead, policy or goal, or, where
  * the run names them, other hold plies, strength or play-outs. */
 function checkSameGames(ai: TetrisAI, plan: GamePlan): void {
   const { opts, facts, lookahead, policy, goal, versus, aiOptions } = plan;
+  const rulesDiffer = ruleSetDifference(ai.rules.ruleSet, facts.ruleSet);
   if (
     ai.rules.name !== facts.name ||
-    JSON.stringify(ai.rules.ruleSet) !== JSON.stringify(facts.ruleSet) ||
+    rulesDiffer !== '' ||
     ai.lookahead !== lookahead ||
     ai.policy !== policy ||
     ai.goal !== goal
   ) {
     throw new StackRankError(
       'BAD_ARGUMENT',
-      `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}, goal ${ai.goal}); these games ask for ${facts.name} at ${lookahead} (${policy}, goal ${goal})${isTimed(facts.ruleSet) ? ' with the same time' : ''}`,
+      `the given ai plays ${ai.rules.name} at lookahead ${ai.lookahead} (${ai.policy}, goal ${ai.goal}); these games ask for ${facts.name} at ${lookahead} (${policy}, goal ${goal})${rulesDiffer && `; the ai's rule set has ${rulesDiffer}`}`,
     );
   }
   if (opts.holdPlies !== undefined && !versus && ai.holdPlies !== aiOptions.holdPlies)

@@ -854,4 +854,24 @@ describe('NES games', () => {
     expect(await codeOf(playGame({ rules: 'nes', maxLevel: 18, table, threads: 1 }))).toBe('BAD_ARGUMENT');
     expect(await codeOf(playGame({ rules: { ...RULE_SETS.nes, level: 40 }, table, threads: 1 }))).toBe('BAD_RULES');
   });
+
+  it("a given ai at another level or timeline is refused with the rule set's fields that differ", async () => {
+    const messageOf = async (p: Promise<unknown>) =>
+      p.then(
+        () => 'none',
+        (e) => `${(e as StackRankError).code}: ${(e as Error).message}`,
+      );
+    const slow = await TetrisAI.create({ rules: { ...RULE_SETS.nes, timeline: 'X...' }, lookahead: 1, table });
+    expect(await messageOf(playGame({ rules: 'nes', ai: slow, games: 1, maxPieces: 5 }))).toBe(
+      'BAD_ARGUMENT: the given ai plays nes at lookahead 1 (both, goal survival); these games ask for nes at 1 (both, goal survival); the ai\'s rule set has timeline "X..." where these games have "X."',
+    );
+    const at19 = await TetrisAI.create({ rules: { ...RULE_SETS.nes, level: 19, reaction: 12 }, lookahead: 1, table });
+    expect(await messageOf(playGame({ rules: 'nes', ai: at19, games: 1, maxPieces: 5 }))).toMatch(
+      /; the ai's rule set has level 19 where these games have 18, reaction 12 where these games have 18$/,
+    );
+    const untimed = await TetrisAI.create({ rules: 'nesUntimed', lookahead: 1, table });
+    expect(await messageOf(playGame({ rules: 'nes', ai: untimed, games: 1, maxPieces: 5 }))).toMatch(
+      /^BAD_ARGUMENT: the given ai plays nesUntimed .*; the ai's rule set has name "nesUntimed" where these games have "nes", timing none where these games have \{/,
+    );
+  });
 });
