@@ -120,7 +120,6 @@ export function nesFormat(given: NesFormatOptions = {}): NesFormat {
   refuseUnknownOptions('nesFormat', options, NES_FORMAT_OPTIONS, ['doubleKillscreen', 'maxLevel']);
   const startLevel = requireInt('startLevel', options.startLevel ?? 18, 0, MAX_START_LEVEL);
   const dks = options.doubleKillscreen === undefined ? NES_DOUBLE_KILLSCREEN : options.doubleKillscreen;
-  if (dks !== null) requireInt('doubleKillscreen', dks, 1, MAX_LEVEL);
   const rules = resolveRules({
     ...RULE_SETS.nes,
     level: startLevel,
@@ -181,42 +180,66 @@ export type NesGameEnd = 'topOut' | 'maxLevel';
  * One NES game's count: lines, level and score after each clear. `clear(n)` after every piece (n = 0 too), `topOut()`
  * when the next piece cannot be placed; `end` is then set.
  */
+/** The fields of a NesFormat. */
+const FORMAT_FIELDS = optionNames<NesFormat>({ rules: true, maxLevel: true });
+
 export class NesGame {
-  lines = 0;
-  score = 0;
-  level: number;
-  end: NesGameEnd | null = null;
+  #lines = 0;
+  #score = 0;
+  #level: number;
+  #end: NesGameEnd | null = null;
 
   readonly format: NesFormat;
 
   constructor(format: NesFormat) {
     if (format === null || typeof format !== 'object')
       throw new StackRankError('BAD_ARGUMENT', `NesGame takes a format (nesFormat()); got ${describe(format)}`);
-    const { rules, maxLevel } = fieldsOnce('NesGame: the format', format, ['rules', 'maxLevel']);
-    this.format = checkFormat({ rules, maxLevel } as NesFormat);
-    this.level = this.format.rules.level!;
+    const copy = fieldsOnce('NesGame: the format', format, FORMAT_FIELDS);
+    refuseUnknownOptions('NesGame: the format', copy, FORMAT_FIELDS, ['maxLevel']);
+    this.format = checkFormat(copy as unknown as NesFormat);
+    this.#level = this.format.rules.level!;
+  }
+
+  /** Lines cleared since the game began (the game's LINES counter). */
+  get lines(): number {
+    return this.#lines;
+  }
+
+  /** Points scored so far. */
+  get score(): number {
+    return this.#score;
+  }
+
+  /** The level the next piece falls at. */
+  get level(): number {
+    return this.#level;
+  }
+
+  /** Why the game ended, or null while it goes on. */
+  get end(): NesGameEnd | null {
+    return this.#end;
   }
 
   /** The rule set the next piece is played under. */
   get rules(): RuleSet {
-    return rulesAtLevel(this.format.rules, this.level);
+    return rulesAtLevel(this.format.rules, this.#level);
   }
 
   /** Counts a placed piece that cleared `cleared` lines; returns the points it scored. */
   clear(cleared: number): number {
     requireInt('cleared', cleared, 0, 4);
-    if (this.end) throw new StackRankError('BAD_ARGUMENT', 'the game is over');
+    if (this.#end) throw new StackRankError('BAD_ARGUMENT', 'the game is over');
     if (cleared === 0) return 0;
-    this.lines += cleared;
+    this.#lines += cleared;
     // the level byte's own limit: games past it are beyond any format here
-    this.level = Math.min(MAX_LEVEL, nesLevel(this.format.rules.level!, this.lines));
-    const points = nesClearPoints(cleared, this.level);
-    this.score += points;
-    if (this.format.maxLevel !== null && this.level >= this.format.maxLevel) this.end = 'maxLevel';
+    this.#level = Math.min(MAX_LEVEL, nesLevel(this.format.rules.level!, this.#lines));
+    const points = nesClearPoints(cleared, this.#level);
+    this.#score += points;
+    if (this.format.maxLevel !== null && this.#level >= this.format.maxLevel) this.#end = 'maxLevel';
     return points;
   }
 
   topOut(): void {
-    if (!this.end) this.end = 'topOut';
+    if (!this.#end) this.#end = 'topOut';
   }
 }

@@ -17,6 +17,7 @@ import {
 } from '../../src/rules/nes-game.js';
 import { MAX_LEVEL, gravityAt, nesTiming } from '../../src/rules/timing.js';
 import { refGravity } from '../reference/timed-reference.js';
+import { thrownBy } from '../helpers/refused.js';
 import { RULE_SETS } from '../../src/rules/rule-sets.js';
 
 const code = (f: () => unknown) => {
@@ -145,6 +146,19 @@ describe('a game by hand', () => {
     expect(code(() => game.clear(4))).toBe('BAD_ARGUMENT');
     expect([game.end, game.lines, game.level]).toEqual(['topOut', 200, 30]);
   });
+  it("a game's count changes only by clear and topOut; its format has no other field", () => {
+    const game = new NesGame(nesFormat({ maxLevel: 29 }));
+    game.clear(4);
+    for (const field of ['lines', 'score', 'level', 'end'] as const) {
+      expect(() => Object.assign(game, { [field]: -5 })).toThrow(TypeError); // no setter
+      expect(Object.keys(game)).toEqual(['format']);
+    }
+    expect([game.lines, game.score, game.level, game.end]).toEqual([4, 22800, 18, null]);
+    const error = thrownBy(() => new NesGame({ ...nesFormat(), startLevel: 19 } as never)) as StackRankError;
+    expect(`${error.code}: ${error.message}`).toBe(
+      'BAD_ARGUMENT: NesGame: the format: unknown option "startLevel"; options are rules, maxLevel',
+    );
+  });
   it("each level's gravity is the reference's, with the double killscreen at 39, at 30 and never", () => {
     for (const dks of [39, 30, null])
       for (let level = 0; level <= MAX_LEVEL; level++)
@@ -168,5 +182,8 @@ describe('a game by hand', () => {
     expect(code(() => nesFormat({ maxLevel: 18 }))).toBe('BAD_ARGUMENT');
     expect(code(() => nesFormat({ startLevel: 40 }))).toBe('BAD_ARGUMENT');
     expect(code(() => nesFormat({ timeline: 'XX' }))).toBe('BAD_RULES');
+    expect(thrownBy(() => nesFormat({ doubleKillscreen: 0 })).message).toBe(
+      'doubleKillscreen must be null or an integer from 1 to 255; got 0',
+    );
   });
 });
