@@ -10,7 +10,7 @@ import { MAX_SEED } from '../random.js';
 import { MAX_LOOKAHEAD } from '../stacking-ai/input.js';
 import { MAX_THREADS } from '../threads.js';
 import { RULE_SETS, RULE_SET_NAMES } from '../rules/rule-sets.js';
-import { DAS_MODES, TAP_TIMELINES, isDasMode, isTapTimeline } from '../rules/timing.js';
+import { DAS_MODES, TAP_TIMELINES, TIMELINE_RULE, isDasMode, isTapTimeline } from '../rules/timing.js';
 import type { RuleSetName } from '../rules/types.js';
 import { UsageError } from './args.js';
 import type { ChoiceSpec, Defaulted, IntSpec, NumberSpec, TextSpec } from './spec.js';
@@ -90,9 +90,7 @@ export const TIMELINE: Defaulted<TextSpec, string> = {
 /** --timeline's value checked: a tap timeline or a DAS mode, else a usage error naming them. */
 export function checkTimelineOption(timeline: string): string {
   if (!isTapTimeline(timeline) && !isDasMode(timeline))
-    throw new UsageError(
-      `--timeline must be X and . starting with X, never two X in a row (${TAP_TIMELINES.join(' ')}), or ${DAS_MODES.join(', ')}; got ${JSON.stringify(timeline)}`,
-    );
+    throw new UsageError(`--timeline must be ${TIMELINE_RULE}; got ${JSON.stringify(timeline)}`);
   return timeline;
 }
 

@@ -224,14 +224,13 @@ export function checkTiming(value: unknown): GameTiming {
   });
 }
 
+/** What a timeline may be, as error messages (the library's and the CLI's) say it. */
+export const TIMELINE_RULE = `a tap timeline of X and . starting with X, at most ${MAX_TIMELINE} frames, never two X in a row (${TAP_TIMELINES.join(' ')}), or ${DAS_MODES.join(' or ')}`;
+
 /** A timeline checked: a tap timeline (isTapTimeline) or a DAS mode. */
 export function checkTimeline(value: unknown): Timeline {
   if (typeof value === 'string' && (isTapTimeline(value) || isDasMode(value))) return value;
-  throw bad(
-    'timeline',
-    `a tap timeline of X and . starting with X, at most ${MAX_TIMELINE} frames, never two X in a row (${TAP_TIMELINES.join(' ')}), or ${DAS_MODES.join(' or ')}`,
-    value,
-  );
+  throw bad('timeline', TIMELINE_RULE, value);
 }
 
 /** Every frame's token (FrameInput): nothing, a shift, a turn, or a shift with a turn. */

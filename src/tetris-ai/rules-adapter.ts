@@ -146,10 +146,10 @@ export function checkTurnLines(facts: GameRuleFacts, lines: unknown, level: numb
       'BAD_ARGUMENT',
       `lines is a timed rule set's (nes), read with the level; the ${facts.name} rule set has no time; got lines ${describe(lines)}`,
     );
-  if (typeof lines !== 'number' || !Number.isInteger(lines) || lines < 0 || lines > Number.MAX_SAFE_INTEGER)
+  if (typeof lines !== 'number' || !Number.isSafeInteger(lines) || lines < 0)
     throw new StackRankError(
       'BAD_ARGUMENT',
-      `lines must be a non-negative integer (the game's LINES counter: lines cleared since the game began); got ${describe(lines)}`,
+      `lines must be an integer from 0 to Number.MAX_SAFE_INTEGER (the game's LINES counter: lines cleared since the game began); got ${describe(lines)}`,
     );
   const at = level ?? facts.ruleSet.level!;
   if (nesLinesToLevelUp(at, lines) === null) {

@@ -237,11 +237,15 @@ describe('stackrank bench nes', () => {
   it.each([
     [
       ['--timeline', 'XX.'],
-      '--timeline must be X and . starting with X, never two X in a row (X. X.. X... X.... X.....), or das, dasCharged; got "XX."',
+      '--timeline must be a tap timeline of X and . starting with X, at most 32 frames, never two X in a row (X. X.. X... X.... X.....), or das or dasCharged; got "XX."',
+    ],
+    [
+      ['--timeline', `X${'.'.repeat(32)}`],
+      `--timeline must be a tap timeline of X and . starting with X, at most 32 frames, never two X in a row (X. X.. X... X.... X.....), or das or dasCharged; got "X${'.'.repeat(32)}"`,
     ],
     [
       ['--timeline', 'fast'],
-      '--timeline must be X and . starting with X, never two X in a row (X. X.. X... X.... X.....), or das, dasCharged; got "fast"',
+      '--timeline must be a tap timeline of X and . starting with X, at most 32 frames, never two X in a row (X. X.. X... X.... X.....), or das or dasCharged; got "fast"',
     ],
     [['--max-level', '18'], '--max-level must be above --start-level (18), or 0 for none; got 18'],
     [['--start-level', '32'], '--start-level must be an integer from 0 to 31; got "32"'],
