@@ -114,7 +114,8 @@ export function nesRunStats(games: readonly { lines: number; nes: NesTally }[]):
   for (const g of games) endLevels[g.nes.endLevel] = (endLevels[g.nes.endLevel] ?? 0) + 1;
   return {
     averageScore: mean,
-    averageScoreCi95: ci95,
+    // a score is never negative: the normal approximation's lower end is clipped at 0 (as ratioInterval's is)
+    averageScoreCi95: ci95 && [Math.max(0, ci95[0]), ci95[1]],
     meanLines: lines.reduce((a, b) => a + b, 0) / n,
     medianLines: median,
     p1Lines: lines[Math.max(0, Math.ceil(0.01 * n) - 1)],

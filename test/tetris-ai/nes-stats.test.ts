@@ -128,6 +128,10 @@ describe('nesRunStats: a run of games', () => {
     expect(nesRunStats([game(5, 0, 18), game(9, 0, 18), game(7, 0, 18)]).medianLines).toBe(7);
     const one = nesRunStats([game(12, 4_800, 18, { bandLines: [12, 0, 0, 0], bandScore: [4_800, 0, 0, 0] })]);
     expect(one.averageScoreCi95).toBeNull();
+    // two games far apart: mean 50,000, s.e. 50,000, so the normal interval's lower end (-47,998) is clipped to 0
+    const apart = nesRunStats([game(0, 0, 18), game(40, 100_000, 19)]);
+    expect(apart.averageScoreCi95![0]).toBe(0);
+    expect(apart.averageScoreCi95![1]).toBeCloseTo(50_000 + 1.959963984540054 * 50_000, 6);
     expect(one.bands.map((b) => b.tetrisRate)).toEqual([0, null, null, null]);
   });
 
