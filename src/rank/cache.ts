@@ -201,12 +201,15 @@ export async function loadOrBuild<T extends Cacheable>(
   const table = await build();
   if (signal?.aborted) throw new StackRankError('ABORTED', 'the rank-table build was cancelled');
   // Another builder of the same entry (a second call in this process, another process) may have finished first:
-  // then its file is used and ours dropped, so every caller ends with the table the cache holds.
-  try {
-    const { table: theirs } = await place.read();
-    if (fits(theirs)) return { table: theirs, path, cached: true, rejected };
-  } catch (e) {
-    if (!(e instanceof StackRankError)) throw e;
+  // then its file is used and ours dropped, so every caller ends with the table the cache holds. Not under `force`,
+  // whose caller asked for this build to replace the entry (the entry was there before it began).
+  if (!force) {
+    try {
+      const { table: theirs } = await place.read();
+      if (fits(theirs)) return { table: theirs, path, cached: true, rejected };
+    } catch (e) {
+      if (!(e instanceof StackRankError)) throw e;
+    }
   }
   report?.({ stage: 'write', fraction: 0, path });
   const written = await place.write(table);

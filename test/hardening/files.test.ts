@@ -98,6 +98,21 @@ describe('concurrent writers (defect 5)', () => {
     }
   });
 
+  it('force rebuilds a valid cached entry and writes it in place of the old file', async () => {
+    const env = { XDG_CACHE_HOME: await tempDir() };
+    const opts = { width: 5, maxStep: 2, iterations: 2, threads: 1, env };
+    const first = await loadOrBuildCachedTable(opts);
+    expect(first.cached).toBe(false);
+    const before = await stat(first.path);
+    expect((await loadOrBuildCachedTable(opts)).cached).toBe(true);
+    const forced = await loadOrBuildCachedTable({ ...opts, force: true });
+    expect(forced.cached).toBe(false);
+    expect(forced.table).not.toBe(first.table);
+    // saved atomically (a new file renamed over the old): another inode at the same path
+    expect((await stat(forced.path)).ino).not.toBe(before.ino);
+    expect((await loadRankTable(forced.path)).toBytes()).toEqual(first.table.toBytes());
+  });
+
   it('an abort that comes as the cache build ends saves no file (the signal is looked at before the save)', async () => {
     const path = join(await tempDir(), 'rank-article-w5-s2-i3.srk');
     const controller = new AbortController();
