@@ -13,8 +13,14 @@ export function intOption(name: string, value: string | undefined, fallback: num
   return n;
 }
 
+/** A comma-separated list of integers, each once: the values a run measures (a repeated one would be a second row
+ * of one part). */
 export function listOption(name: string, value: string, min: number, max: number): number[] {
-  return value.split(',').map((v) => intOption(name, v, 0, min, max));
+  const list = value.split(',').map((v) => intOption(name, v, 0, min, max));
+  const repeated = list.find((v, i) => list.indexOf(v) !== i);
+  if (repeated !== undefined)
+    throw new UsageError(`--${name} lists each value once; got ${repeated} twice in ${JSON.stringify(value)}`);
+  return list;
 }
 
 type NumberBound =

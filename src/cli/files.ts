@@ -80,6 +80,26 @@ export function refuseSameOutAndCheckpoint(values: { out?: string; checkpoint?: 
     throw new UsageError('--out and --checkpoint must be different files');
 }
 
+/**
+ * An output file is none of the files the command reads (another option's file, or an argument): the write would
+ * destroy an input, as `--out t.srk --table t.srk` or `merge a.json --out a.json` would. Files are compared by
+ * device and inode, so another spelling of the path, or a link to the file, is the same file. Usage error
+ * (docs/cli.md, "Files to read").
+ */
+export function refuseOutputOverInput(
+  option: string,
+  path: string,
+  inputs: readonly { readonly what: string; readonly path: string }[],
+): void {
+  const out = statOrNull(resolve(path));
+  if (!out?.isFile()) return;
+  for (const input of inputs) {
+    const st = statOrNull(resolve(input.path));
+    if (st?.isFile() && st.dev === out.dev && st.ino === out.ino)
+      throw new UsageError(`--${option}: ${path} is the file ${input.what} reads; give another file name`);
+  }
+}
+
 /** A directory the command will create if needed (like mkdir -p): the nearest existing ancestor is a writable directory. */
 export function checkOutputDir(option: string, path: string): void {
   let dir = resolve(path);

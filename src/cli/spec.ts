@@ -6,7 +6,7 @@
  */
 import { Command, Option, type CommanderError, type Help } from 'commander';
 import { UsageError, choiceOption, intOption, listOption, numberOption, numberRange } from './args.js';
-import { checkOutputDir, checkOutputFile } from './files.js';
+import { checkOutputDir, checkOutputFile, refuseOutputOverInput } from './files.js';
 import type { CliIO } from './io.js';
 
 interface OptionBase {
@@ -387,6 +387,20 @@ export function buildProgram(commands: readonly CommandSpec[], groups: Groups, i
       values.json = values.json === true;
       running = spec.path;
       const args = (cmd.processedArgs as (string | string[] | undefined)[]).flatMap((a) => (a === undefined ? [] : a));
+      const inputs = [
+        ...Object.entries(table)
+          .filter(([key, option]) => option.type === 'text' && given(key) && typeof values[key] === 'string')
+          .map(([key]) => ({ what: `--${flagName(key)}`, path: values[key] as string })),
+        ...args.map((path) => ({ what: spec.path, path })),
+      ];
+      for (const [key, option] of Object.entries(table))
+        if (option.type === 'outFile' && given(key))
+          try {
+            refuseOutputOverInput(flagName(key), values[key] as string, inputs);
+          } catch (e) {
+            if (e instanceof UsageError) throw new CommandUsageError(spec.path, e.message);
+            throw e;
+          }
       try {
         exitCode = await spec.run({ values: values as OptionValues<OptionTable>, args, given }, io);
       } catch (e) {

@@ -3,7 +3,16 @@
  * codes (2 usage, 1 runtime, 130 interrupted), output paths checked before the work, results kept when a late
  * write fails, and the same range for the same option everywhere. In-process, with captured output.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -184,6 +193,10 @@ describe('usage errors exit 2 with one line', () => {
       'stackrank bench survival: --unknown-pieces needs --strategy expectimax (best sets its own)',
     ],
     [
+      ['bench', 'survival', '--lookahead', '1,0,1'],
+      'stackrank bench survival: --lookahead lists each value once; got 1 twice in "1,0,1"',
+    ],
+    [
       ['bench', 'survival', '--strategy', 'expectimax', '--unknown-pieces', '3'],
       'stackrank bench survival: --unknown-pieces must be an integer from 1 to 2; got "3"',
     ],
@@ -315,6 +328,32 @@ describe('output paths are checked before the work starts', () => {
     const out = await runCli(['table', 'build', '--width', '4', '--out', dir]);
     expect(out.code).toBe(2);
     expect(out.err).toBe(`stackrank table build: --out: ${dir} is a directory; give a file name`);
+  });
+});
+
+describe('a file to write is never a file the command reads', () => {
+  it('--out over --table (another spelling, a link) or over a merge input is refused and leaves the file', async () => {
+    const dir = tmp();
+    const table = join(dir, 't4.srk');
+    await (await buildRankTable({ width: 4, maxStep: 4, iterations: 2, threads: 1 })).save(table);
+    const bytes = readFileSync(table);
+    symlinkSync(table, join(dir, 'link.srk'));
+    const survival = ['bench', 'survival', '--lookahead', '0', '--games', '2', '--max-pieces', '300', '--threads', '1'];
+    for (const [given, out] of [
+      [table, `${dir}/./t4.srk`],
+      [join(dir, 'link.srk'), table],
+    ]) {
+      const run = await runCli([...survival, '--table', given, '--out', out]);
+      expect(run.code).toBe(2);
+      expect(run.err).toBe(`stackrank bench survival: --out: ${out} is the file --table reads; give another file name`);
+      expect(run.out).toBe('');
+      expect(readFileSync(table)).toEqual(bytes);
+    }
+    const shard = join(dir, 's0.json');
+    expect((await runCli([...survival, '--table', table, '--out', shard])).code).toBe(0);
+    const merged = await runCli(['merge', shard, '--out', shard]);
+    expect(merged.code).toBe(2);
+    expect(merged.err).toBe(`stackrank merge: --out: ${shard} is the file merge reads; give another file name`);
   });
 });
 
