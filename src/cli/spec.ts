@@ -260,7 +260,7 @@ function allowedAfter(err: CommanderError, cmd: Command): string {
   if (/Did you mean/.test(err.message)) return '';
   if (err.code === 'commander.unknownCommand') return `; commands are ${cmd.commands.map((c) => c.name()).join(', ')}`;
   if (err.code === 'commander.unknownOption')
-    return `; options are ${cmd.options.map((o) => o.long ?? o.flags).join(', ')}`;
+    return `; options are ${[...cmd.options.map((o) => o.long ?? o.flags), '--help'].join(', ')}`;
   return '';
 }
 
@@ -332,10 +332,17 @@ function helpAsOption(program: Command, argv: string[]): string[] {
  * The commander program for `commands`. The returned `run` parses argv, checks output paths, runs the matching
  * command and resolves to its exit code; it throws CommandUsageError for usage errors and HelpShown after --help.
  */
-export function buildProgram(commands: readonly CommandSpec[], groups: Groups, io: CliIO, description: string) {
+export function buildProgram(
+  commands: readonly CommandSpec[],
+  groups: Groups,
+  io: CliIO,
+  description: string,
+  version: string,
+) {
   const program = configure(new Command('stackrank'), io, '')
     .usage('<command> [options]')
-    .description(paragraphs(description));
+    .description(paragraphs(description))
+    .version(version, '--version', "print stackrank's version");
   program.helpCommand('help [command...]', 'show the help of a command, e.g. help table build');
   let exitCode = 0;
   let running = '';

@@ -146,6 +146,15 @@ describe('--help comes from the option table', () => {
   });
 });
 
+describe('--version', () => {
+  it("prints package.json's version and exits 0", async () => {
+    const { version } = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8'));
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    const run = await runCli(['--version']);
+    expect([run.code, run.out, run.err]).toEqual([0, version, '']);
+  });
+});
+
 describe('usage errors exit 2 with one line', () => {
   it.each([
     // An unknown name with no close match says what is allowed; a close match is suggested instead.
@@ -154,9 +163,11 @@ describe('usage errors exit 2 with one line', () => {
       "stackrank: unknown command 'bogus'; commands are table, bench, play, analyze, full, merge, randomizers, queue, demo, tbp",
     ],
     [['table', 'bogus'], "stackrank table: unknown command 'bogus'; commands are build, info, rank"],
+    [['-x'], "stackrank: unknown option '-x'; options are --version, --help"],
+    [['bench', '-x'], "stackrank bench: unknown option '-x'; options are --help"],
     [
       ['queue', 'tgm1', '--bogus'],
-      "stackrank queue: unknown option '--bogus'; options are --seed, --count, --denominator, --json",
+      "stackrank queue: unknown option '--bogus'; options are --seed, --count, --denominator, --json, --help",
     ],
     [
       ['table', 'build', '--iteration', '3'],

@@ -108,7 +108,7 @@ describe('stackrank table', () => {
     [
       ['table', 'build', '--bogus'],
       2,
-      /^stackrank table build: unknown option '--bogus'; options are --variant, .*--json$/,
+      /^stackrank table build: unknown option '--bogus'; options are --variant, .*--json, --help$/,
     ],
     [['table', 'frobnicate'], 2, "stackrank table: unknown command 'frobnicate'; commands are build, info, rank"],
     [
