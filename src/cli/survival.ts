@@ -283,7 +283,7 @@ function printSurvivalHeader(io: CliIO, params: SurvivalParams): void {
       ? 'strategy rank, leaf rank'
       : `strategy ${v.strategy} (${unknownPieces} unknown piece${unknownPieces === 1 ? '' : 's'}), leaf ${leafOfParams(params)}`;
   io.out(
-    `survival under ${v.randomizer}, rules ${v.rules ?? DEFAULT_STACKING_RULE_SET}, steep ${v.steep}, Tetris ${v.tetris} at ${v.threshold}, board height ${v.boardHeight}, ${search}, table ${table.variant} ${table.width}x${table.maxStep}/${table.iterations} iterations, ${v.games} streams, budget ${v.maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${v.seed}`,
+    `survival under ${v.randomizer}, rules ${v.rules ?? DEFAULT_STACKING_RULE_SET}, steep ${v.steep}, Tetris ${v.tetris} at ${v.threshold}, board height ${v.boardHeight}, ${search}, table ${table.variant} ${table.width}x${table.maxStep}/${table.iterations} iterations, ${v.games} stream${v.games === 1 ? '' : 's'}, budget ${v.maxPieces.toLocaleString('en-US')} pieces per lookahead, seed ${v.seed}`,
   );
   io.out(
     `lookahead  mean pieces   95% CI                deaths   pieces/s${hasArticleFigures(params) ? '    article' : ''}`,

@@ -504,7 +504,8 @@ export function decodeTable(bytes: Uint8Array): { header: TableHeader; data: Uin
   const have = bytes.byteLength - start;
   if (have < dataBytes)
     bad('TRUNCATED', `it holds ${have} of its ${dataBytes} data bytes (incomplete download or copy?)`);
-  if (have > dataBytes) bad('BAD_HEADER', `it has ${have - dataBytes} unexpected bytes after its data`);
+  if (have > dataBytes)
+    bad('BAD_HEADER', `it has ${have - dataBytes} unexpected byte${have - dataBytes === 1 ? '' : 's'} after its data`);
   const raw = bytes.subarray(start);
   if (checksum(raw) !== h.checksum) bad('CHECKSUM', 'the data checksum does not match (the file is corrupt)');
   const aligned = raw.byteOffset % 4 === 0 ? raw : raw.slice();

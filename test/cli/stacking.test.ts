@@ -74,6 +74,8 @@ describe('stackrank bench survival', () => {
   it('prints a readable table', async () => {
     const run = await runCli(survivalArgs('0', '4', '500', '--steep', 'excessFirst'));
     expect(run.out).toMatch(/steep excessFirst/);
+    expect(run.out).toMatch(/, 4 streams, budget 500 pieces per lookahead,/);
+    expect((await runCli(survivalArgs('0', '1', '100'))).out).toMatch(/, 1 stream, budget 100 pieces per lookahead,/);
     expect(run.out).toMatch(/^\s+0\s+\d+\.\d\s+\[\d+, \d+\]\s+\d+\s+[\d,]+\s+153$/m);
     // The text names the leaf the JSON reports ("rank" for the rank strategy), and says which game the article fits.
     const json = JSON.parse((await runCli(survivalArgs('0', '4', '500', '--json'))).out);

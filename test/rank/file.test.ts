@@ -173,7 +173,8 @@ describe('table files', () => {
       ['BAD_HEADER', (b: Uint8Array) => fixHeader(((b[10] = 12), b)), /width 12/],
       ['BAD_HEADER', (b: Uint8Array) => fixHeader(((b[14] = 7), b)), /unknown value encoding/],
       ['BAD_HEADER', (b: Uint8Array) => fixHeader(((b[24] ^= 1), b)), /claims/],
-      ['BAD_HEADER', (b: Uint8Array) => Uint8Array.of(...b, 0, 0), /unexpected bytes/],
+      ['BAD_HEADER', (b: Uint8Array) => Uint8Array.of(...b, 0, 0), /it has 2 unexpected bytes after its data/],
+      ['BAD_HEADER', (b: Uint8Array) => Uint8Array.of(...b, 0), /it has 1 unexpected byte after its data/],
     ] as const)('%s (%#)', async (code, edit, message) => {
       await expect(corrupt(edit as (b: Uint8Array) => Uint8Array)).rejects.toMatchObject({
         code,
