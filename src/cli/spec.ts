@@ -302,13 +302,25 @@ function configure(cmd: Command, io: CliIO, path: string): Command {
  * `stackrank [GROUP...] help [NAME...]` as `stackrank [GROUP...] [NAME...] --help`, so the help of the command the
  * names lead to is printed (commander's own help command looks at one name only, and reports the help it prints as
  * a group called without its subcommand). A name that is not a command is left for commander to report (unknown
- * command, exit 2); words after a command that has no subcommands (`help queue nes`) are ignored. Any other argv is
- * returned unchanged.
+ * command, exit 2); words after a command that has no subcommands (`help queue nes`) are ignored. `--help` or `-h`
+ * among the words is the same ask, for the command the leading names lead to. Any other argv is returned unchanged.
  */
 function helpAsOption(program: Command, argv: string[]): string[] {
   const find = (parent: Command, name: string) => parent.commands.find((c) => c.name() === name);
   const path: string[] = [];
   let cmd = program;
+  // --help anywhere (before a `--`) asks for the help of the command the names before it lead to, whatever the other
+  // options say: a value out of range beside it would otherwise be reported instead of the help.
+  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
+  if (argv.slice(0, end).some((a) => a === '--help' || a === '-h')) {
+    for (const word of argv) {
+      const sub = cmd.commands.length > 0 ? find(cmd, word) : undefined;
+      if (!sub) break;
+      path.push(word);
+      cmd = sub;
+    }
+    return [...path, '--help'];
+  }
   for (let i = 0; i < argv.length && cmd.commands.length > 0; i++) {
     if (argv[i] === 'help' && !find(cmd, 'help')) {
       for (const name of argv.slice(i + 1)) {

@@ -125,6 +125,18 @@ describe('--help comes from the option table', () => {
     }
   });
 
+  it('--help or -h wins over the other options, a bad value among them included', async () => {
+    for (const argv of [
+      ['table', 'build', '--help', '--width', '99'],
+      ['table', 'build', '--width', '99', '-h'],
+      ['bench', 'survival', '--lookahead', '1,1', '--help'],
+    ]) {
+      const run = await runCli(argv);
+      expect([run.code, run.err], argv.join(' ')).toEqual([0, '']);
+      expect(run.out, argv.join(' ')).toBe((await runCli([...argv.slice(0, 2), '--help'])).out);
+    }
+  });
+
   it('the help command names an unknown command as a usage error (2)', async () => {
     const unknown = await runCli(['help', 'tabel']);
     expect(unknown.code).toBe(2);
