@@ -15,7 +15,7 @@ import {
   requireRunParts,
   type GameRange,
 } from '../runs.js';
-import { RANDOMIZER_NAMES, isRandomizerName } from '../randomizers/index.js';
+import { RANDOMIZER_NAMES, checkRandomizerName, isRandomizerName } from '../randomizers/index.js';
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, checkSize } from './drops.js';
 import { playFullGame, type PlayOptions } from './player.js';
 import { DEFAULT_WEIGHTS, resolveWeights, type WeightVector } from './presets.js';
@@ -197,12 +197,7 @@ export async function playFullGames(options: FullGamesOptions = {}): Promise<Ful
   }
   const { width, height } = checkSize(opts.width ?? DEFAULT_WIDTH, opts.height ?? DEFAULT_HEIGHT);
   const cap = (name: string, v: unknown) => (v === undefined ? null : requireInt(name, v, 1, Number.MAX_SAFE_INTEGER));
-  const randomizer = opts.randomizer ?? 'memoryless';
-  if (!isRandomizerName(randomizer))
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
-    );
+  const randomizer = checkRandomizerName(opts.randomizer ?? 'memoryless');
   const run: FullGamesRun = {
     weights: { features: [...weights.features], weights: [...weights.weights] },
     randomizer,

@@ -29,7 +29,7 @@ import { toPieceId } from '../pieces.js';
 import { FEATURE_NAMES, type FeatureName } from './features.js';
 import { FullBoardContext } from '../kernels/fullboard.js';
 import { DEFAULT_WEIGHTS, resolveWeights, weightSlots, type WeightsSpec } from './presets.js';
-import { RANDOMIZER_NAMES, createRandomizer, isRandomizerName, type Randomizer } from '../randomizers/index.js';
+import { createRandomizer, checkRandomizerName, type Randomizer } from '../randomizers/index.js';
 
 export interface BestMoveOptions {
   /** A preset name or { features, weights }; default DEFAULT_WEIGHTS ('bcts', the strongest preset). */
@@ -169,13 +169,8 @@ export interface GameResult {
 /** Pieces per kernel call between two looks at the event loop (about 20 ms at full speed on one core). */
 const DEFAULT_CHUNK = 20_000;
 
-function loadRandomizer(name: string, seed: number): Randomizer {
-  if (!isRandomizerName(name)) {
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `unknown randomizer ${describe(name)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
-    );
-  }
+function loadRandomizer(given: string, seed: number): Randomizer {
+  const name = checkRandomizerName(given);
   return createRandomizer(name, { seed });
 }
 

@@ -17,8 +17,7 @@ import { MixtureRandomizer } from './base.js';
 import type { RandomizerDefinition } from './definition.js';
 import {
   RANDOMIZERS,
-  RANDOMIZER_NAMES,
-  isRandomizerName,
+  checkRandomizerName,
   randomizerDefinition,
   type Randomizer,
   type RandomizerName,
@@ -45,13 +44,7 @@ const RANDOMIZER_OPTIONS: readonly string[] = [
 ];
 
 function familyOf(name: unknown): RandomizerDefinition {
-  if (!isRandomizerName(name)) {
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `unknown randomizer ${describe(name)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
-    );
-  }
-  return randomizerDefinition(name);
+  return randomizerDefinition(checkRandomizerName(name));
 }
 
 /** The parameters `name` accepts, with their defaults (e.g. `{ denominator: 1.1 }` for decay). */

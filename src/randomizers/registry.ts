@@ -4,6 +4,7 @@
  * `RandomizerName` type and createRandomizer's families all come from it (docs/architecture.md, "Adding a
  * randomizer").
  */
+import { StackRankError, describe } from '../errors.js';
 import { bag7, bag14, redBlue, twoBag } from './bags.js';
 import { decay } from './decay.js';
 import type { RandomizerDefinition } from './definition.js';
@@ -35,6 +36,21 @@ const BY_NAME: ReadonlyMap<string, RandomizerDefinition<RandomizerName>> = new M
 
 export function isRandomizerName(name: unknown): name is RandomizerName {
   return typeof name === 'string' && BY_NAME.has(name);
+}
+
+/**
+ * A randomizer's name checked (BAD_ARGUMENT naming what is allowed; `also` lists a caller's extra names, such as a
+ * session's 'unknown'): options take a randomizer by name, not a randomizer object.
+ */
+export function checkRandomizerName(name: unknown, also: readonly string[] = []): RandomizerName {
+  if (isRandomizerName(name)) return name;
+  const names = RANDOMIZER_NAMES.join(', ') + also.map((n) => ` or '${n}'`).join('');
+  throw new StackRankError(
+    'BAD_ARGUMENT',
+    typeof name === 'string'
+      ? `unknown randomizer ${describe(name)}; randomizers are ${names}`
+      : `randomizer must be a randomizer's name (${names}); got ${describe(name)}`,
+  );
 }
 
 /** The definition of randomizer `name` (a name already checked). */

@@ -25,9 +25,8 @@ import { MIRROR_PIECE, PIECE_COUNT } from '../pieces.js';
 import { MAX_SEED } from '../random.js';
 import {
   createRandomizer,
-  isRandomizerName,
+  checkRandomizerName,
   randomizerDefaults,
-  RANDOMIZER_NAMES,
   type RandomizerName,
 } from '../randomizers/index.js';
 import { modelProblem, type VariantParams } from './file.js';
@@ -92,13 +91,7 @@ export function checkModelOptions(opts: PieceModelOptions) {
       `randomizerParams must be an object such as { denominator: 1.5 }; got ${describe(opts.randomizerParams)}`,
     );
   }
-  const randomizer = opts.randomizer ?? DEFAULT_MODEL_RANDOMIZER;
-  if (!isRandomizerName(randomizer)) {
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
-    );
-  }
+  const randomizer = checkRandomizerName(opts.randomizer ?? DEFAULT_MODEL_RANDOMIZER);
   const samples = requireInt('samples', opts.samples ?? DEFAULT_SAMPLES, 1, MAX_SAMPLES);
   const seed = requireInt('seed', opts.seed ?? DEFAULT_MODEL_SEED, 0, MAX_SEED);
   return { randomizer, samples, seed };

@@ -7,7 +7,7 @@
  */
 import { StackRankError, checkSignal, optionNames, optionsObject, requireInt } from '../errors.js';
 import { checkSeed } from '../random.js';
-import { RANDOMIZER_NAMES, createRandomizer, isRandomizerName, type RandomizerName } from '../randomizers/index.js';
+import { createRandomizer, checkRandomizerName, type RandomizerName } from '../randomizers/index.js';
 import { Plot, escapeXml, svgDocument } from '../randomizers/svg.js';
 import { requireRankTable, type RankTable } from '../rank/table.js';
 import { StackingAI } from './ai.js';
@@ -51,9 +51,7 @@ export async function stackProfile(options: StackProfileOptions): Promise<StackP
   const table = requireRankTable(opts.table, 'stackProfile: table');
   const lookahead = requireInt('lookahead', opts.lookahead ?? 1, 0, MAX_LOOKAHEAD);
   const pieces = requireInt('pieces', opts.pieces ?? 20_000, 1, 100_000_000);
-  const randomizer = opts.randomizer ?? 'tgm1';
-  if (!isRandomizerName(randomizer))
-    throw new StackRankError('BAD_ARGUMENT', `unknown randomizer; randomizers are ${RANDOMIZER_NAMES.join(', ')}`);
+  const randomizer = checkRandomizerName(opts.randomizer ?? 'tgm1');
   const signal = checkSignal(opts.signal, 'stackProfile: signal');
   const ai = await StackingAI.create({ table, rules: opts.rules });
   const rng = createRandomizer(randomizer, { seed: checkSeed(opts.seed ?? 0) });

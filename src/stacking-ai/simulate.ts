@@ -36,6 +36,7 @@ import { MAX_SEED, checkSeed } from '../random.js';
 import {
   RANDOMIZER_NAMES,
   createRandomizer,
+  checkRandomizerName,
   isRandomizerName,
   type Randomizer,
   type RandomizerName,
@@ -187,12 +188,7 @@ function readSimulateOptions(options: SimulateOptions) {
   const opts = optionsObject('simulateStacking', options) as SimulateOptions;
   refuseUnknownOptions('simulateStacking', opts, SIMULATE_OPTIONS);
   requireRankTable(opts.table, 'simulateStacking: table');
-  const randomizer = opts.randomizer ?? 'tgm1';
-  if (!isRandomizerName(randomizer))
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
-    );
+  const randomizer = checkRandomizerName(opts.randomizer ?? 'tgm1');
   const signal = checkSignal(opts.signal, 'simulateStacking: signal');
   const onProgress = checkCallback<NonNullable<SimulateOptions['onProgress']>>(
     'simulateStacking: onProgress',

@@ -4,7 +4,7 @@
  * policy's options and the versus search's are read apart: each goal refuses the other's.
  */
 import { StackRankError, describe, firstUnknownKey, optionNames, optionsObject, requireInt } from '../errors.js';
-import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
+import { checkRandomizerName, type RandomizerName } from '../randomizers/index.js';
 import type { RuleSet } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
 import type { RankTable } from '../rank/table.js';
@@ -213,12 +213,7 @@ export function readSurvivalOptions(opts: TetrisAIOptions, rules: GameRuleFacts)
       `policy must be one of ${GAME_POLICIES.join(', ')}; got ${describe(policy)}`,
     );
   }
-  if (opts.randomizer !== undefined && !isRandomizerName(opts.randomizer)) {
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `unknown randomizer ${describe(opts.randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
-    );
-  }
+  if (opts.randomizer !== undefined) checkRandomizerName(opts.randomizer);
   const stackRoom = checkStackRoom(opts.stackRoom);
   const holdPlies = checkHoldPlies(opts.holdPlies);
   const strength = checkStrength(opts.strength);

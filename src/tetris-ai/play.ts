@@ -21,7 +21,7 @@ import {
 import { YIELD_EVERY_MS } from '../slices.js';
 import { inNode } from '../node-builtins.js';
 import { checkSeed } from '../random.js';
-import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
+import { checkRandomizerName, type RandomizerName } from '../randomizers/index.js';
 import type { RankTable } from '../rank/table.js';
 import type { NextPieceValues } from '../stacking-ai/strategy.js';
 import type { RuleSetName } from '../rules/types.js';
@@ -190,12 +190,7 @@ export function prepareGames(options: PlayGameOptions = {}) {
   if (!GAME_GOALS.includes(goal))
     throw new StackRankError('BAD_ARGUMENT', `goal must be one of ${GAME_GOALS.join(', ')}; got ${describe(goal)}`);
   const garbage = checkGarbageSchedule(opts.garbage);
-  const randomizer = opts.randomizer ?? defaultGameRandomizer(facts.ruleSet);
-  if (!isRandomizerName(randomizer))
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `unknown randomizer ${describe(randomizer)}; randomizers are ${RANDOMIZER_NAMES.join(', ')}`,
-    );
+  const randomizer = checkRandomizerName(opts.randomizer ?? defaultGameRandomizer(facts.ruleSet));
   const lookahead = requireInt('lookahead', opts.lookahead ?? (goal === 'versus' ? facts.previews : 1), 0, 6);
   const games = requireInt('games', opts.games ?? 1, 1, 1_000_000);
   const firstGame = requireInt('firstGame', opts.firstGame ?? 0, 0, Number.MAX_SAFE_INTEGER - games);

@@ -10,7 +10,7 @@
  */
 import { StackRankError, describe, optionNames, optionsObject } from '../errors.js';
 import { PIECE_COUNT, pieceId, type Piece } from '../pieces.js';
-import { isRandomizerName, RANDOMIZER_NAMES, type RandomizerName } from '../randomizers/index.js';
+import { checkRandomizerName, type RandomizerName } from '../randomizers/index.js';
 import { PieceInference, type RandomizerKnowledge, type RandomizerParams } from '../randomizers/infer.js';
 import type { GameMove, GameState, MoveOptions, Turn } from './decision.js';
 
@@ -87,11 +87,7 @@ export class GameSession {
   ) {
     const opts = optionsObject('newGame', options, SESSION_OPTIONS);
     const name = opts.randomizer ?? host.randomizer ?? 'unknown';
-    if (name !== 'unknown' && !isRandomizerName(name))
-      throw new StackRankError(
-        'BAD_ARGUMENT',
-        `unknown randomizer ${describe(name)}; randomizers are ${RANDOMIZER_NAMES.join(', ')} or 'unknown'`,
-      );
+    if (name !== 'unknown') checkRandomizerName(name, ['unknown']);
     if (opts.fromStart !== undefined && typeof opts.fromStart !== 'boolean')
       throw new StackRankError('BAD_ARGUMENT', `fromStart must be true or false; got ${describe(opts.fromStart)}`);
     this.randomizer = name;

@@ -115,6 +115,15 @@ describe('simulateStacking', () => {
     await expect(simulateStacking({ table, lookahead: 7 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(simulateStacking({ table, lookahead: 0, randomizer: 'nope' as never })).rejects.toMatchObject({
       code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(/^unknown randomizer "nope"; randomizers are memoryless, nes, .*decay$/),
+    });
+    // a randomizer object where its name is wanted: the message says a name is wanted
+    const object = simulateStacking({ table, lookahead: 0, randomizer: { name: 'decay' } as never });
+    await expect(object).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: expect.stringMatching(
+        /^randomizer must be a randomizer's name \(memoryless, nes, .*decay\); got an object$/,
+      ),
     });
     await expect(simulateStacking({ table, lookahead: 0, games: 0 })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
     await expect(simulateStacking({ lookahead: 0 } as never)).rejects.toMatchObject({ code: 'BAD_ARGUMENT' });
