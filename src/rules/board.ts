@@ -93,6 +93,11 @@ export class Board {
       }
     });
     checkWidth(width);
+    if (height === undefined && rowsTopFirst.length < BOARD_MIN_HEIGHT)
+      throw new StackRankError(
+        'BAD_BOARD',
+        `a board has ${BOARD_MIN_HEIGHT} to ${BOARD_MAX_HEIGHT} rows; got ${rowsTopFirst.length} (give the height, e.g. fromRows(rows, 20), to pad the rows given with empty rows on top)`,
+      );
     const h = checkHeight(height ?? rowsTopFirst.length);
     if (rowsTopFirst.length > h) {
       throw new StackRankError('BAD_BOARD', `${rowsTopFirst.length} rows do not fit a board of height ${h}`);

@@ -119,6 +119,11 @@ describe('Board', () => {
     expect(code(() => Board.fromRows(['...']))).toBe('BAD_BOARD'); // width 3
     expect(code(() => Board.fromRows(['...........']))).toBe('BAD_BOARD'); // width 11
     expect(code(() => Board.fromRows(['....'], 41))).toBe('BAD_BOARD');
+    // fewer rows than a board has, and no height: the message says how to pad them
+    expect(() => Board.fromRows(['#...#.....'])).toThrow(
+      'a board has 4 to 40 rows; got 1 (give the height, e.g. fromRows(rows, 20), to pad the rows given with empty rows on top)',
+    );
+    expect(Board.fromRows(['#...#.....'], 20).height).toBe(20);
     expect(code(() => Board.fromBits([16], 4))).toBe('BAD_BOARD'); // bit beyond the width
     // Bits past 32 wrap in JavaScript's bit operators: 2^40 + 1 must not read as the row 1.
     expect(code(() => Board.fromBits([2 ** 40 + 1], 4, 4))).toBe('BAD_BOARD');
