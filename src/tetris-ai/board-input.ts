@@ -28,6 +28,10 @@ export interface BoardField {
   boardRows: number;
 }
 
+/** Why an AI plays boards of its width: its table's columns and the well (docs/game.md, "Options": `table`). */
+const wideBecause = (width: number) =>
+  ` (its rank table's ${width - 1} columns and the well: a board W wide needs a table of W − 1 columns)`;
+
 export function normalizeBoard(input: unknown, width: number, field: BoardField): NormalizedBoard {
   let bits: number[];
   let givenHeight: number;
@@ -46,7 +50,7 @@ export function normalizeBoard(input: unknown, width: number, field: BoardField)
       if (row.length !== width)
         throw new StackRankError(
           'BAD_BOARD',
-          `board row ${i} (from the top) has ${row.length} cells; this AI plays boards ${width} wide`,
+          `board row ${i} (from the top) has ${row.length} cells; this AI plays boards ${width} wide${wideBecause(width)}`,
         );
       bits[input.length - 1 - i] = rowBits(row, width);
     }
@@ -56,7 +60,7 @@ export function normalizeBoard(input: unknown, width: number, field: BoardField)
     if (b.width !== width)
       throw new StackRankError(
         'BAD_BOARD',
-        `this AI plays boards ${width} wide; the board is ${describe(b.width)} wide`,
+        `this AI plays boards ${width} wide${wideBecause(width)}; the board is ${describe(b.width)} wide`,
       );
     if (b.rows === null || typeof b.rows !== 'object' || typeof b.rows.length !== 'number') {
       throw new StackRankError('BAD_BOARD', `board.rows must be bit rows, bottom row first; got ${describe(b.rows)}`);

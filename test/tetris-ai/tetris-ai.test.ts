@@ -502,7 +502,11 @@ describe('TetrisAI input checks', () => {
     const guideline = await TetrisAI.create({ rules: 'guideline', table });
     const board = drawBoard(new Array(W).fill(0));
     const cases: [() => unknown, string, RegExp][] = [
-      [() => ai.nextMove({ board: ['.....', '.....'], current: 'T' }), 'BAD_BOARD', /10 wide/],
+      [
+        () => ai.nextMove({ board: ['.....', '.....'], current: 'T' }),
+        'BAD_BOARD',
+        /^board row 0 \(from the top\) has 5 cells; this AI plays boards 10 wide \(its rank table's 9 columns and the well: a board W wide needs a table of W − 1 columns\)$/,
+      ],
       [() => ai.nextMove({ board: ['..........', '.........'], current: 'T' }), 'BAD_BOARD', /row 1/],
       [() => ai.nextMove({ board: 'not a board' as never, current: 'T' }), 'BAD_BOARD', /rows of strings/],
       // A sparse array's hole is a row too, not an empty one.
@@ -510,6 +514,11 @@ describe('TetrisAI input checks', () => {
         () => ai.nextMove({ board: ['..........', , '..........'] as never, current: 'T' }),
         'BAD_BOARD',
         /row 1 .* undefined/,
+      ],
+      [
+        () => ai.nextMove({ board: { width: 8, rows: [] }, current: 'T' }),
+        'BAD_BOARD',
+        /^this AI plays boards 10 wide \(its rank table's 9 columns and the well: .*\); the board is 8 wide$/,
       ],
       [() => ai.nextMove({ board: { width: W, rows: [1023] }, current: 'T' }), 'BAD_BOARD', /full/],
       [() => ai.nextMove({ board: { width: W, rows: [1024] }, current: 'T' }), 'BAD_BOARD', /bit row 0/],
