@@ -175,6 +175,6 @@ describe('stackrank analyze', () => {
     );
     const bad = await runCli(['analyze', '--fumen', fumen, '--table', file, '--rules', 'nes', '--timeline', 'XX']);
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/--timeline must be X and \. starting with X/);
+    expect(bad.err).toMatch(/--timeline must be a tap timeline of X and \. starting with X, at most 32 frames/);
   });
 });

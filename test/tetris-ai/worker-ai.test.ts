@@ -126,7 +126,7 @@ describe('createWorkerTetrisAI (Node worker threads)', () => {
       expect(await game.nextMove(at(327))).toEqual(local.newGame().nextMove(at(327)));
       await expect(game.nextMove({ ...at(327), lines: -1 })).rejects.toMatchObject({
         code: 'BAD_ARGUMENT',
-        message: expect.stringMatching(/lines must be a non-negative integer/),
+        message: expect.stringMatching(/lines must be an integer from 0 to Number.MAX_SAFE_INTEGER/),
       });
     } finally {
       remote.dispose();
