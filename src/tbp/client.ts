@@ -23,6 +23,8 @@ export interface TbpConnection {
 export interface TbpClientOptions {
   /** How long `info`, `ready` and `suggestion` may take (default 60 s: the first `rules` may load tables). */
   timeoutMs?: number;
+  /** Stops every wait for the bot at once (ABORTED), whatever the timeout: a silent bot does not hold a run. */
+  signal?: AbortSignal;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -40,6 +42,7 @@ export class TbpClient {
     private readonly connection: TbpConnection,
     private readonly timeoutMs: number,
     readonly name: string,
+    private readonly signal: AbortSignal | undefined,
   ) {
     connection.listen(
       (m) => {
@@ -80,7 +83,7 @@ export class TbpClient {
   }
 
   private static async open(connection: TbpConnection, name: string, options: TbpClientOptions): Promise<TbpClient> {
-    const client = new TbpClient(connection, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, name);
+    const client = new TbpClient(connection, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, name, options.signal);
     try {
       client.info = await client.expect(['info'], 'info');
     } catch (e) {
@@ -144,21 +147,33 @@ export class TbpClient {
   }
 
   private receive(timeoutMs: number, what: string): Promise<unknown> {
+    const aborted = () => new StackRankError('ABORTED', `waiting for ${what} from TBP bot ${this.name} was aborted`);
+    if (this.signal?.aborted) return Promise.reject(aborted());
     const queued = this.inbox.shift();
     if (queued !== undefined) return Promise.resolve(queued);
     if (this.gone !== null) return Promise.reject(new StackRankError('IO', `TBP bot ${this.name}: ${this.gone}`));
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const settle = () => {
+        clearTimeout(timer);
+        this.signal?.removeEventListener('abort', onAbort);
         this.waiter = null;
+      };
+      const onAbort = () => {
+        settle();
+        reject(aborted());
+      };
+      const timer = setTimeout(() => {
+        settle();
         reject(new StackRankError('IO', `TBP bot ${this.name} sent no ${what} within ${timeoutMs} ms`));
       }, timeoutMs);
+      this.signal?.addEventListener('abort', onAbort, { once: true });
       this.waiter = {
         resolve: (m) => {
-          clearTimeout(timer);
+          settle();
           resolve(m);
         },
         reject: (e) => {
-          clearTimeout(timer);
+          settle();
           reject(e);
         },
       };

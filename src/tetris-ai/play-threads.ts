@@ -187,7 +187,8 @@ export async function playOnThreads(run: Run): Promise<PlayedGames> {
  */
 export async function runOnWorkers<R, P = never>(pool: {
   module: WorkerModule;
-  what: string;
+  /** What one job plays, as messages name it. */
+  what: 'game' | 'match';
   inits: readonly unknown[];
   first: number;
   count: number;
@@ -212,7 +213,8 @@ export async function runOnWorkers<R, P = never>(pool: {
   let next = pool.first;
   const end = pool.first + pool.count;
   let startedAt = performance.now();
-  const aborted = `the ${pool.what}s were aborted`;
+  const plural = pool.what === 'match' ? 'matches' : 'games';
+  const aborted = `the ${plural} were aborted`;
 
   let settle!: { resolve(): void; reject(e: Error): void };
   const finished = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
@@ -281,7 +283,7 @@ export async function runOnWorkers<R, P = never>(pool: {
           fail(
             new StackRankError(
               'WORKER_FAILED',
-              `a ${pool.what} worker exited (code ${code}) before its ${pool.what}s were done`,
+              `a ${pool.what} worker exited (code ${code}) before its ${plural} were done`,
             ),
           );
       });
@@ -293,7 +295,7 @@ export async function runOnWorkers<R, P = never>(pool: {
   } finally {
     pool.signal?.removeEventListener('abort', onAbort);
     // Settled either way: every worker is gone before the run returns or throws.
-    failure ??= new StackRankError('ABORTED', `the ${pool.what}s are over`);
+    failure ??= new StackRankError('ABORTED', `the ${plural} are over`);
     if (pool.close) await closeGracefully(workers, exited, closed);
     await Promise.all(workers.map((w) => w.terminate()));
   }

@@ -73,7 +73,7 @@ export class TbpPlayer implements VersusPlayer {
   static async spawn(
     command: readonly string[],
     thinkMs: number,
-    options: { cwd?: string; stderr?: (text: string) => void } = {},
+    options: { cwd?: string; stderr?: (text: string) => void; signal?: AbortSignal } = {},
   ): Promise<TbpPlayer> {
     const client = await TbpClient.spawn(command[0], command.slice(1), { ...options, timeoutMs: 600_000 });
     try {

@@ -225,7 +225,7 @@ export async function playVersus(options: PlayVersusOptions = {}): Promise<Versu
       for (const engine of owners) engine.release();
     }
   } else {
-    const players = await makePlayers(sides, (s) => ais[s]!, opts.cwd);
+    const players = await makePlayers(sides, (s) => ais[s]!, opts.cwd, signal);
     try {
       t0 = performance.now();
       tallies = [];
@@ -250,13 +250,16 @@ export async function makePlayers(
   sides: readonly [CheckedSide, CheckedSide],
   ai: (side: number) => TetrisAI,
   cwd: string | undefined,
+  signal?: AbortSignal,
 ): Promise<[VersusPlayer, VersusPlayer]> {
   const players: VersusPlayer[] = [];
   try {
     for (let s = 0; s < 2; s++) {
       const side = sides[s];
       players.push(
-        'ai' in side ? aiPlayer(ai(s), describeSide(side)) : await TbpPlayer.spawn(side.tbp, side.thinkMs, { cwd }),
+        'ai' in side
+          ? aiPlayer(ai(s), describeSide(side))
+          : await TbpPlayer.spawn(side.tbp, side.thinkMs, { cwd, signal }),
       );
     }
   } catch (e) {

@@ -14,7 +14,7 @@ import { TbpClient } from '../../src/tbp/client.js';
 let lastPid: Promise<number> = Promise.resolve(-1);
 
 /** A bot program written in JavaScript: `script` runs with `say(object)` and `lines` (an async iterator). */
-function fakeBot(script: string, timeoutMs = 3000) {
+function fakeBot(script: string, timeoutMs = 3000, signal?: AbortSignal) {
   const prelude = `process.stderr.write('pid ' + process.pid + '\\n');
 const say = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
 const lines = require('node:readline').createInterface({ input: process.stdin })[Symbol.asyncIterator]();
@@ -26,6 +26,7 @@ const next = async () => JSON.parse((await lines.next()).value);`;
   });
   return TbpClient.spawn(process.execPath, ['-e', `${prelude}\n(async () => { ${script} })();`], {
     timeoutMs,
+    signal,
     stderr: (text) => {
       stderr += text;
       const m = /pid (\d+)/.exec(stderr);
@@ -116,5 +117,32 @@ describe('TbpClient', () => {
   it('a bot that says nothing: the wait ends after the timeout', async () => {
     expect(await ioError(fakeBot('setTimeout(() => {}, 30000);', 300))).toMatch(/no info within 300 ms/);
     expect(await goneWithin(await lastPid)).toBe(true);
+  });
+
+  it('the signal ends a wait at once, long before the timeout: for info, ready and a suggestion', async () => {
+    const abortedAfter = async (p: Promise<unknown>, controller: AbortController) => {
+      setTimeout(() => controller.abort(), 200);
+      const t0 = performance.now();
+      const e = (await p.then(
+        () => null,
+        (err: unknown) => err,
+      )) as StackRankError;
+      return { code: e?.code, message: e?.message, fast: performance.now() - t0 < 5000 };
+    };
+    const silent = new AbortController();
+    expect(await abortedAfter(fakeBot('setTimeout(() => {}, 30000);', 60_000, silent.signal), silent)).toEqual({
+      code: 'ABORTED',
+      message: 'waiting for info from TBP bot ' + process.execPath + ' was aborted',
+      fast: true,
+    });
+    expect(await goneWithin(await lastPid)).toBe(true);
+    const quiet = new AbortController();
+    const bot = await fakeBot(`${info} setTimeout(() => {}, 30000);`, 60_000, quiet.signal);
+    expect(await abortedAfter(bot.rules(), quiet)).toMatchObject({ code: 'ABORTED', fast: true });
+    // once aborted, every later wait is refused at once
+    expect(await abortedAfter(bot.suggest(), quiet)).toMatchObject({ code: 'ABORTED', fast: true });
+    const pid = await lastPid;
+    await bot.quit(100);
+    expect(await goneWithin(pid)).toBe(true);
   });
 });

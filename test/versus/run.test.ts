@@ -145,6 +145,27 @@ describe('playVersus with a TBP side', () => {
     expect(r.sides[1].received > 0).toBe(r.sides[1].restarts > 0);
   }, 120_000);
 
+  it('an abort ends a wait for a bot that says nothing, on this thread and on workers, at once', async () => {
+    // a bot that sends info, then never answers (ready, a suggestion): only the abort ends the 10-minute wait
+    const quiet = `require('node:readline').createInterface({ input: process.stdin }); console.log(JSON.stringify({ type: 'info', name: 'quiet', version: '1', author: 'test', features: [] }));`;
+    for (const threads of [1, 2]) {
+      const controller = new AbortController();
+      const run = playVersus({
+        b: { tbp: [process.execPath, '-e', quiet] },
+        matches: 2,
+        table: table9,
+        threads,
+        maxPieces: 5,
+        signal: controller.signal,
+      });
+      setTimeout(() => controller.abort(), 500);
+      const t0 = performance.now();
+      await expect(run).rejects.toMatchObject({ name: 'StackRankError', code: 'ABORTED' });
+      expect(performance.now() - t0).toBeLessThan(20_000);
+      expect(liveWorkerCount()).toBe(0);
+    }
+  }, 60_000);
+
   it('a bot program that cannot run is an IO error, on this thread and on workers; nothing is left running', async () => {
     for (const threads of [1, 2]) {
       await expect(
