@@ -179,7 +179,8 @@ export function pushGarbageRows(
   const n = holes.length;
   if (n === 0) return false;
   const full = (1 << width) - 1;
-  let lost = false;
+  // A cell pushed over the top: one of the board's, or, past `height` rows of garbage, a garbage row's own.
+  let lost = n > height;
   for (let y = Math.max(0, height - n); y < height; y++) if (rows[y] !== 0) lost = true;
   for (let y = height - 1; y >= n; y--) rows[y] = rows[y - n];
   for (let i = 0; i < Math.min(n, height); i++) rows[i] = full & ~(1 << holes[n - 1 - i]);

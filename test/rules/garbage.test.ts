@@ -75,11 +75,19 @@ describe('garbageAfterLock', () => {
 
 describe('inserting garbage rows', () => {
   const boardArb = fc
-    .record({ width: fc.integer({ min: 4, max: 10 }), height: fc.integer({ min: 4, max: 12 }), seed: fc.integer() })
-    .map(({ width, height, seed }) => {
+    .record({
+      width: fc.integer({ min: 4, max: 10 }),
+      height: fc.integer({ min: 4, max: 12 }),
+      seed: fc.integer(),
+      // an empty board too: then only more garbage rows than the board's height can top it out
+      empty: fc.boolean(),
+    })
+    .map(({ width, height, seed, empty }) => {
       const rng = new Rng(seed);
       return Array.from({ length: height }, (_, i) =>
-        i < height / 3 ? '.'.repeat(width) : [...Array(width)].map(() => (rng.nextInt(3) ? '#' : '.')).join(''),
+        empty || i < height / 3
+          ? '.'.repeat(width)
+          : [...Array(width)].map(() => (rng.nextInt(3) ? '#' : '.')).join(''),
       ).map((row) => (row.includes('.') ? row : `.${row.slice(1)}`));
     });
   it('pushes the board up and adds rows with exactly one hole, as the reference does', () => {
@@ -108,6 +116,10 @@ describe('inserting garbage rows', () => {
     expect(Board.fromBits(rows, 4).toRows()).toEqual(insertGarbage(b, [0, 3]).board.toRows());
     expect(Board.fromBits(rows, 4).toRows()).toEqual(['..#.', '##.#', '.###', '###.']);
     expect(insertGarbageRows(rows, 4, 4, [1])).toBe(true); // '..#.' goes over the top
+    // an empty board under more garbage rows than it is tall: the first garbage row goes over the top
+    expect(insertGarbageRows(new Uint32Array(4), 4, 4, [0, 1, 2, 3])).toBe(false);
+    expect(insertGarbageRows(new Uint32Array(4), 4, 4, [0, 1, 2, 3, 0])).toBe(true);
+    expect(insertGarbage(Board.empty(10, 40), Array(41).fill(0)).toppedOut).toBe(true);
   });
 });
 
