@@ -240,7 +240,7 @@ export class GarbageQueue {
     this.messiness = checkMessiness(opts.messiness ?? {});
   }
 
-  /** The attacks waiting, oldest first (nextMove's `incoming`). */
+  /** The attacks waiting, oldest first (nextMove's `incoming`): frozen, so only receive and lock change them. */
   get entries(): readonly GarbageEntry[] {
     return this.queue;
   }
@@ -254,7 +254,7 @@ export class GarbageQueue {
 
   /** Queues an attack of `lines` (1..MAX_GARBAGE_LINES) that may enter after `delay` more locks (default 0). */
   receive(lines: number, delay = 0): void {
-    this.queue = [...this.queue, checkEntry({ lines, delay }, 'the attack')];
+    this.queue = frozenEntries([...this.queue, checkEntry({ lines, delay }, 'the attack')]);
   }
 
   /**
@@ -264,7 +264,7 @@ export class GarbageQueue {
    */
   lock(attack: number, clearedLines: number): { sent: number; cancelled: number; holes: number[] } {
     const step = garbageAfterLock(this.queue, attack, clearedLines);
-    this.queue = step.queue;
+    this.queue = frozenEntries(step.queue);
     const holes = drawHoles(this.rng, step.entering, this.width, this.messiness, this.lastHole);
     if (holes.length > 0) this.lastHole = holes[holes.length - 1];
     return { sent: step.sent, cancelled: step.cancelled, holes };
@@ -278,6 +278,13 @@ export class GarbageQueue {
     copy.lastHole = this.lastHole;
     return copy;
   }
+}
+
+/** A queue no caller can change: the array and each entry frozen (entries already frozen are kept). */
+function frozenEntries(entries: readonly GarbageEntry[]): readonly GarbageEntry[] {
+  return Object.freeze(
+    entries.map((e) => (Object.isFrozen(e) ? e : Object.freeze({ lines: e.lines, delay: e.delay }))),
+  );
 }
 
 /** Incoming garbage as a caller gives it (nextMove's `incoming`, garbageAfterLock's queue), checked and copied. */

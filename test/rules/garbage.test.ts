@@ -315,6 +315,29 @@ describe('GarbageQueue', () => {
       { numRuns: 300, seed: 54 },
     );
   });
+  it('its entries are frozen: a caller cannot empty the queue or damage an entry', () => {
+    const q = new GarbageQueue({ seed: 1 });
+    q.receive(2);
+    q.receive(3, 1);
+    const entries = q.entries;
+    expect(Object.isFrozen(entries) && entries.every((e) => Object.isFrozen(e))).toBe(true);
+    expect(() => {
+      (entries as GarbageEntry[]).length = 0;
+    }).toThrow(TypeError);
+    expect(() => {
+      (entries[0] as { lines: number }).lines = -5;
+    }).toThrow(TypeError);
+    expect([q.lines, q.entries]).toEqual([
+      5,
+      [
+        { lines: 2, delay: 0 },
+        { lines: 3, delay: 1 },
+      ],
+    ]);
+    q.lock(0, 0); // the first attack enters; the second's delay counts down
+    expect(Object.isFrozen(q.entries) && q.entries.every((e) => Object.isFrozen(e))).toBe(true);
+    expect(q.entries).toEqual([{ lines: 3, delay: 0 }]);
+  });
   it('a clone goes on exactly as the original', () => {
     const q = new GarbageQueue({ seed: 3, messiness: { withinAttack: 0.5, betweenAttacks: 0.5 } });
     q.receive(3);
