@@ -7,7 +7,7 @@ import { StackRankError, describe, firstUnknownKey, optionNames, optionsObject, 
 import { checkRandomizerName, type RandomizerName } from '../randomizers/index.js';
 import type { RuleSet } from '../rules/rule-sets.js';
 import type { RuleSetName } from '../rules/types.js';
-import type { RankTable } from '../rank/table.js';
+import { requireRankTable, type RankTable } from '../rank/table.js';
 import type { RecoverWeights } from '../kernels/recover.js';
 import type { SetupProgress } from '../setup-progress.js';
 import { MAX_LOOKAHEAD } from '../stacking-ai/input.js';
@@ -285,6 +285,8 @@ export function readVersusOptions(opts: TetrisAIOptions, rules: GameRuleFacts): 
       'BAD_ARGUMENT',
       `${refused} is an option of the survival policy; under goal 'versus' the options are ${VERSUS_OPTIONS.join(', ')}`,
     );
+  // taken and unused (VERSUS_REFUSED), but still a table: a value that is none is refused as under goal 'survival'
+  if (opts.table !== undefined && opts.table !== 'small') requireRankTable(opts.table);
   const lookahead = requireInt('lookahead', opts.lookahead ?? rules.previews, 0, MAX_LOOKAHEAD);
   const versus = optionsObject('versus', opts.versus, VERSUS_SEARCH_OPTIONS);
   const beam = requireInt('versus.beam', versus.beam ?? VERSUS_BEAM, 1, MAX_VERSUS_BEAM);

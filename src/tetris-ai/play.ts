@@ -216,6 +216,9 @@ export function prepareGames(options: PlayGameOptions = {}) {
   const well = checkWell(opts.well, facts.ruleSet);
   if (signal?.aborted) throw new StackRankError('ABORTED', 'the games were aborted');
   const versus = goal === 'versus';
+  // as TetrisAI.create refuses it (readSurvivalOptions): games without goal 'versus' would not play it
+  if (opts.versus !== undefined && !versus)
+    throw new StackRankError('BAD_ARGUMENT', "the versus option is the versus search's: give it with goal 'versus'");
   // The survival policy's options are left out under goal 'versus' (TetrisAI.create refuses them there).
   const aiOptions: GameAIOptions = {
     rules: facts.ruleSet,

@@ -21,7 +21,7 @@ import { runOnWorkers, workerEngine, type WorkerEngine } from '../tetris-ai/play
 import { ruleFacts } from '../tetris-ai/rules-adapter.js';
 import { inNode } from '../node-builtins.js';
 import { checkSeed } from '../random.js';
-import type { RankTable } from '../rank/table.js';
+import { requireRankTable, type RankTable } from '../rank/table.js';
 import { CLEAR_KINDS, type ClearKind } from '../rules/attack.js';
 import { GarbageQueue, MAX_GARBAGE_DELAY, type Messiness } from '../rules/garbage.js';
 import type { StackingEngine } from '../kernels/search.js';
@@ -170,6 +170,7 @@ export async function playVersus(options: PlayVersusOptions = {}): Promise<Versu
   const threads = Math.min(matches, opts.threads ?? (inNode ? await defaultThreadCount() : 1));
 
   const aiSides = sides.filter((s): s is { ai: VersusAIOptions } => 'ai' in s);
+  if (opts.table !== undefined) requireRankTable(opts.table, 'playVersus: table');
   const table =
     aiSides.length === 0 ? undefined : (opts.table ?? (await defaultGameTable(ruleFacts('guideline').ruleSet, signal)));
   const width = table ? table.width + 1 : 10;

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StackRankError } from '../../src/errors.js';
 import { TetrisAI } from '../../src/tetris-ai/ai.js';
+import { playGame } from '../../src/tetris-ai/play.js';
 import { reachableOnRows, ruleFacts } from '../../src/tetris-ai/rules-adapter.js';
 import {
   VERSUS_TERMS,
@@ -681,6 +682,16 @@ describe('TetrisAI under goal versus', () => {
       /unknown term/,
     );
     await expect(TetrisAI.create({ versus: { beam: 4 } })).rejects.toThrow(/goal 'versus'/);
+    // playGame refuses it the same way: its games would not play it
+    await expect(playGame({ rules: 'guideline', versus: { beam: 4 }, games: 1, maxPieces: 5 })).rejects.toThrow(
+      "the versus option is the versus search's: give it with goal 'versus'",
+    );
+    // `table` is unused under goal 'versus', but a value that is no table is still refused
+    for (const table of [42, { width: 9 }])
+      await expect(TetrisAI.create({ goal: 'versus', table: table as never })).rejects.toMatchObject({
+        code: 'BAD_ARGUMENT',
+        message: expect.stringMatching(/^table must be a RankTable from buildRankTable or loadRankTable; got /),
+      });
     await expect(TetrisAI.create({ goal: 'versus', versus: { placements: 'all' as never } })).rejects.toThrow(
       /versus.placements must be one of quick, full; got "all"/,
     );

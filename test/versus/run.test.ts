@@ -194,6 +194,13 @@ describe('playVersus checks its options', () => {
     await refused({ a: { ai: {}, tbp: 'x' } }, /side a must be/);
     await refused({ b: { ai: { rules: 'nes' } } }, /guideline/);
     await refused({ a: { ai: { table: table7 } } }, /the run's table/);
+    // a run's table that is no table is said to be so, whatever its sides play
+    for (const goal of ['survival', 'versus'])
+      for (const table of [5, 'small'])
+        await refused(
+          { a: { ai: { goal } }, table },
+          /^playVersus: table must be a RankTable from buildRankTable or loadRankTable; got /,
+        );
     await refused({ b: { tbp: '' } }, /command line/);
     await refused({ b: { tbp: 'bot', thinkMs: -1 } }, /0 to 60000/);
     await refused({ matches: 0 }, /matches/);
