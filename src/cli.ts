@@ -4,12 +4,12 @@
  * 2 usage error, 130 interrupted (Ctrl-C), 141 its reader went away (a closed pipe), 143 terminated (SIGTERM).
  */
 import { realpathSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { StackRankError } from './errors.js';
 import { UsageError } from './cli/args.js';
 import { COMMANDS, GROUPS } from './cli/commands.js';
 import { STOP_SIGNALS, isWriting, nodeIO, stoppedBy, type CliIO } from './cli/io.js';
 import { CommandUsageError, HelpShown, buildProgram } from './cli/spec.js';
+import { STACKRANK_VERSION } from './version.js';
 
 export const EXIT = {
   ok: 0,
@@ -23,9 +23,6 @@ export const EXIT = {
 const DESCRIPTION = `Tetris AI tools: rank tables, the stacking AI, randomizers, the full-board player and the browser demo.
 Every command takes --json (JSON Lines on stdout) and --help. Exit codes: 0 done, 1 runtime error, 2 usage error,
 130 interrupted (Ctrl-C), 141 stdout closed (| head), 143 terminated (SIGTERM).`;
-
-/** The package's version: package.json sits one folder above this file, in a checkout (src/) and built (dist/). */
-const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 /** A system error from Node's fs or net (ENOENT, EACCES, ENOSPC...): a runtime error with a message, not a crash. */
 function isSystemError(e: unknown): e is NodeJS.ErrnoException {
@@ -53,7 +50,7 @@ function interrupted(io: CliIO, command: string): number {
 const oneLine = (message: string) => message.replace(/\s*[\r\n]+\s*/g, ' ');
 
 export async function main(argv: string[], io: CliIO = nodeIO()): Promise<number> {
-  const cli = buildProgram(COMMANDS, GROUPS, io, DESCRIPTION, VERSION);
+  const cli = buildProgram(COMMANDS, GROUPS, io, DESCRIPTION, STACKRANK_VERSION);
   const prefix = (path: string) => (path ? `stackrank ${path}` : 'stackrank');
   try {
     const code = await cli.run(argv);

@@ -26,9 +26,7 @@ import {
   type TbpMove,
 } from './messages.js';
 import { clearKindOf, nextVersusState } from '../rules/attack.js';
-
-/** The library's version, as `info` reports it (test/tbp/bot.test.ts holds it to package.json's). */
-export const STACKRANK_VERSION = '0.1.0';
+import { STACKRANK_VERSION } from '../version.js';
 
 /** The protocol's extensions the bot speaks (tbp-spec's text/0001-randomizer.md and text/0003-move_info.md). */
 export const TBP_FEATURES: readonly string[] = Object.freeze(['randomizer', 'move_info']);

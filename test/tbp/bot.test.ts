@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Piece } from '../../src/pieces.js';
-import { STACKRANK_VERSION, TbpBot } from '../../src/tbp/bot.js';
+import { TbpBot } from '../../src/tbp/bot.js';
+import { STACKRANK_VERSION } from '../../src/version.js';
 import type {
   EngineMove,
   EngineSuggestion,
