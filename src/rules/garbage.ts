@@ -5,7 +5,16 @@
  * between one attack and the next. Pure functions, and GarbageQueue, the small state a game or a simulator keeps,
  * deterministic by seed (the project's PRNG, src/random.ts).
  */
-import { StackRankError, describe, fieldsOnce, firstHole, isLiveArray, optionNames, optionsObject } from '../errors.js';
+import {
+  StackRankError,
+  describe,
+  fieldsOnce,
+  firstHole,
+  firstUnknownKey,
+  isLiveArray,
+  optionNames,
+  optionsObject,
+} from '../errors.js';
 import { Rng, checkSeed } from '../random.js';
 import { BOARD_MAX_WIDTH, BOARD_MIN_WIDTH, Board } from './board.js';
 import type { BoardLike } from './types.js';
@@ -299,7 +308,14 @@ export function checkEntries(value: unknown, what: string): GarbageEntry[] {
 function checkEntry(e: unknown, what: string): GarbageEntry {
   if (e === null || typeof e !== 'object')
     throw new StackRankError('BAD_ARGUMENT', `${what} must be { lines, delay }; got ${describe(e)}`);
-  const { lines: given, delay = 0 } = fieldsOnce(what, e, ['lines', 'delay']);
+  const copy = fieldsOnce(what, e, ['lines', 'delay']);
+  const unknown = firstUnknownKey(copy, ['lines', 'delay']);
+  if (unknown !== undefined)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `${what} has an unknown field ${describe(unknown)}; an entry is { lines, delay } (delay default 0)`,
+    );
+  const { lines: given, delay = 0 } = copy;
   const lines = checkLines(given, `${what}.lines`);
   if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > MAX_GARBAGE_DELAY)
     throw new StackRankError(

@@ -368,6 +368,11 @@ describe('GarbageQueue', () => {
     expect(code(() => new GarbageQueue({ width: 11 }))).toBe('BAD_ARGUMENT');
     expect(code(() => new GarbageQueue({ sead: 1 } as never))).toBe('BAD_ARGUMENT');
     expect(code(() => garbageAfterLock([{ lines: 0, delay: 0 }], 0, 0))).toBe('BAD_ARGUMENT');
+    // an entry's delay defaults to 0; a field it does not have (a misspelt delay) is refused, not dropped
+    expect(garbageAfterLock([{ lines: 2 } as never], 0, 0).entering).toEqual([2]);
+    expect(() => garbageAfterLock([{ lines: 2, dealy: 3 } as never], 0, 0)).toThrow(
+      'queue[0] has an unknown field "dealy"; an entry is { lines, delay } (delay default 0)',
+    );
     expect(code(() => garbageHoles({} as never, [1], 10, {}, undefined))).toBe('BAD_ARGUMENT');
     expect(code(() => garbageHoles(new Rng(1), [0], 10, {}, undefined))).toBe('BAD_ARGUMENT');
     expect(code(() => garbageHoles(new Rng(1), [1], 10, { betweenAttacks: -0.5 }, undefined))).toBe('BAD_ARGUMENT');
