@@ -72,6 +72,12 @@ export class TbpClient {
     } = {},
   ): Promise<TbpClient> {
     const { spawn } = nodeBuiltin('child_process', 'starting a TBP bot program');
+    // Node reports a missing cwd as the program's own ENOENT ("spawn node ENOENT"): said here for what it is.
+    if (options.cwd !== undefined && !isDirectory(options.cwd))
+      throw new StackRankError(
+        'IO',
+        `could not run TBP bot ${command}: its folder (cwd) ${options.cwd} is not a directory`,
+      );
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: 'pipe' });
     const connection = processConnection(child, options.stderr);
     return TbpClient.open(connection, command, options);
@@ -178,6 +184,15 @@ export class TbpClient {
         },
       };
     });
+  }
+}
+
+/** Whether `path` is a directory (false for a missing path, a file, or a path through a file). */
+function isDirectory(path: string): boolean {
+  try {
+    return nodeBuiltin('fs', 'starting a TBP bot program').statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

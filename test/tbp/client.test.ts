@@ -114,6 +114,13 @@ describe('TbpClient', () => {
     await quitting;
   });
 
+  it('a folder (cwd) that is not a directory is said to be so, not blamed on the program', async () => {
+    const missing = join(tmpdir(), 'stackrank-no-such-folder', 'deeper');
+    expect(await ioError(TbpClient.spawn(process.execPath, ['-e', info], { cwd: missing }))).toBe(
+      `could not run TBP bot ${process.execPath}: its folder (cwd) ${missing} is not a directory`,
+    );
+  });
+
   it('a bot that says nothing: the wait ends after the timeout', async () => {
     expect(await ioError(fakeBot('setTimeout(() => {}, 30000);', 300))).toMatch(/no info within 300 ms/);
     expect(await goneWithin(await lastPid)).toBe(true);
