@@ -66,8 +66,8 @@ export async function removeStaleTemps(path: string): Promise<string[]> {
 }
 
 /**
- * A caller's file path for a save: a non-empty string without NUL characters (anything else is BAD_ARGUMENT naming
- * `what`, instead of Node's own TypeError surfacing as IO).
+ * A caller's file path, to save or to read: a non-empty string without NUL characters (anything else is BAD_ARGUMENT
+ * naming `what`, instead of Node's own TypeError surfacing as IO).
  */
 function checkFilePath(what: string, path: unknown): string {
   if (typeof path !== 'string' || path === '' || path.includes('\0'))
@@ -203,6 +203,7 @@ async function readRegularFile(
   const { constants, open, stat } = nodeFiles(
     `reading ${what} ${path} needs a file system: in a browser fetch the file and pass its bytes (a Uint8Array)`,
   );
+  checkFilePath(`reading ${what}`, path);
   const stopIfAborted = () => {
     if (signal?.aborted) throw new StackRankError('ABORTED', `reading ${what} ${path} was aborted`);
   };

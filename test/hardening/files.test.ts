@@ -98,6 +98,19 @@ describe('concurrent writers (defect 5)', () => {
     }
   });
 
+  it('a path that names no file is BAD_ARGUMENT to read as to save: empty, or holding a NUL', async () => {
+    for (const path of ['', 'a\0b'])
+      for (const io of [() => loadRankTable(path), () => loadAnyTable(path), () => table.save(path)])
+        expect(await rejectionOf(io())).toEqual(
+          expect.objectContaining({
+            code: 'BAD_ARGUMENT',
+            message: expect.stringMatching(
+              /: path must be a non-empty string naming a file \(without NUL characters\)/,
+            ),
+          }),
+        );
+  });
+
   it('force rebuilds a valid cached entry and writes it in place of the old file', async () => {
     const env = { XDG_CACHE_HOME: await tempDir() };
     const opts = { width: 5, maxStep: 2, iterations: 2, threads: 1, env };
