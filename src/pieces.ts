@@ -7,8 +7,9 @@
  * highest cell), rows counted up from the piece's lowest row.
  */
 import { StackRankError, describe } from './errors.js';
+import { deepFreeze } from './frozen.js';
 
-export const PIECES = ['I', 'O', 'T', 'S', 'Z', 'L', 'J'] as const;
+export const PIECES = Object.freeze(['I', 'O', 'T', 'S', 'Z', 'L', 'J'] as const);
 export type Piece = (typeof PIECES)[number];
 export type PieceId = 0 | 1 | 2 | 3 | 4 | 5 | 6;
 export const PIECE_COUNT = 7;
@@ -46,12 +47,12 @@ function parseOrientation(code: string): Orientation {
 }
 
 /** ORIENTATIONS[pieceId] lists that piece's distinct orientations, in the order of docs/rules.md ("Pieces"). */
-export const ORIENTATIONS: readonly (readonly Orientation[])[] = PIECES.map((p) =>
-  Object.freeze(GEOMETRY[p].map(parseOrientation)),
+export const ORIENTATIONS: readonly (readonly Orientation[])[] = deepFreeze(
+  PIECES.map((p) => GEOMETRY[p].map(parseOrientation)),
 );
 
 /** Piece id of the left-right mirror image (L<->J, S<->Z, I, O, T fixed). */
-export const MIRROR_PIECE: readonly PieceId[] = [0, 1, 2, 4, 3, 6, 5];
+export const MIRROR_PIECE: readonly PieceId[] = Object.freeze([0, 1, 2, 4, 3, 6, 5]);
 
 export function pieceId(letter: string): PieceId {
   const id = PIECES.indexOf(letter as Piece);

@@ -257,22 +257,21 @@ function checked(name: string, value: (b: Board, m: DropFigures) => number, move
   return Object.defineProperty(f, 'name', { value: name });
 }
 
-/** The feature registry, in kernel id order (MdpTetris's all_features[]): one entry per feature. */
-export const FEATURES = REFERENCE.map(({ name, id, value, move }) => ({
-  name,
-  id,
-  value: checked(name, value, move),
-})) as unknown as Registry<typeof REFERENCE>;
+/** The feature registry, in kernel id order (MdpTetris's all_features[]): one entry per feature. Frozen, as the
+ * lists below: the players read them live. */
+export const FEATURES = Object.freeze(
+  REFERENCE.map(({ name, id, value, move }) => Object.freeze({ name, id, value: checked(name, value, move) })),
+) as unknown as Registry<typeof REFERENCE>;
 
 /** REFERENCE's entries as FEATURES holds them (no `move`), tuple and literal names kept. */
 type Registry<T extends readonly object[]> = { readonly [K in keyof T]: Omit<T[K], 'move'> };
 
 export type FeatureName = (typeof FEATURES)[number]['name'];
 /** Feature names in kernel id order. */
-export const FEATURE_NAMES: readonly FeatureName[] = FEATURES.map((f) => f.name);
+export const FEATURE_NAMES: readonly FeatureName[] = Object.freeze(FEATURES.map((f) => f.name));
 export const FEATURE_COUNT = FEATURES.length;
 /** Each feature's function, by name. */
-export const FEATURE_FUNCTIONS = Object.fromEntries(FEATURES.map((f) => [f.name, f.value])) as Record<
+export const FEATURE_FUNCTIONS = Object.freeze(Object.fromEntries(FEATURES.map((f) => [f.name, f.value]))) as Record<
   FeatureName,
   (b: Board, m: DropFigures) => number
 >;

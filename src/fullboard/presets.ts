@@ -6,6 +6,7 @@
 import { StackRankError, describe, fieldsOnce, requireDenseArray } from '../errors.js';
 import { FEATURES, FEATURE_NAMES, type FeatureName } from './features.js';
 import { FEATURE_SLOTS } from '../kernels/fullboard.js';
+import { deepFreeze } from '../frozen.js';
 
 export interface WeightVector {
   readonly features: readonly FeatureName[];
@@ -18,53 +19,59 @@ export interface Preset extends WeightVector {
 }
 
 /** The CS3243 GA report's six features with the clean definitions (the report's prose). */
-export const CS3243_FEATURES_PROSE: readonly FeatureName[] = [
+export const CS3243_FEATURES_PROSE: readonly FeatureName[] = Object.freeze([
   'rowsCleared',
   'rowTransitions',
   'columnTransitions',
   'holes',
   'cumulativeWells',
   'maxHeight',
-];
+]);
 /** The CS3243 GA report's six features with the conventions of the code that trained its weights. */
-export const CS3243_FEATURES: readonly FeatureName[] = [
+export const CS3243_FEATURES: readonly FeatureName[] = Object.freeze([
   'rowsCleared',
   'rowTransitionsContinuous',
   'columnTransitionsBelowTop',
   'holesTimesTen',
   'wellsTriangle',
   'maxHeight',
-];
-export const DELLACHERIE_FEATURES: readonly FeatureName[] = [
+]);
+export const DELLACHERIE_FEATURES: readonly FeatureName[] = Object.freeze([
   'landingHeight',
   'erodedPieceCells',
   'rowTransitions',
   'columnTransitions',
   'holes',
   'cumulativeWells',
-];
-export const BCTS_FEATURES: readonly FeatureName[] = [...DELLACHERIE_FEATURES, 'holeDepth', 'rowsWithHoles'];
+]);
+export const BCTS_FEATURES: readonly FeatureName[] = Object.freeze([
+  ...DELLACHERIE_FEATURES,
+  'holeDepth',
+  'rowsWithHoles',
+]);
 
 /** The names of the trainer's feature sets (FEATURE_SETS), as `--features` and `trainWeights({ features })` take them. */
 export type FeatureSetName = 'cs3243' | 'cs3243Prose' | 'dellacherie' | 'bcts';
 
 /** Named feature sets for the trainer (`features` option). */
-export const FEATURE_SETS: Readonly<Record<FeatureSetName, readonly FeatureName[]>> = {
+export const FEATURE_SETS: Readonly<Record<FeatureSetName, readonly FeatureName[]>> = Object.freeze({
   cs3243: CS3243_FEATURES,
   cs3243Prose: CS3243_FEATURES_PROSE,
   dellacherie: DELLACHERIE_FEATURES,
   bcts: BCTS_FEATURES,
-};
+});
 
-export const FEATURE_SET_NAMES = Object.keys(FEATURE_SETS) as FeatureSetName[];
+export const FEATURE_SET_NAMES: readonly FeatureSetName[] = Object.freeze(
+  Object.keys(FEATURE_SETS) as FeatureSetName[],
+);
 
 export function isFeatureSetName(value: unknown): value is FeatureSetName {
   return typeof value === 'string' && (FEATURE_SET_NAMES as string[]).includes(value);
 }
 
-const CS3243_WEIGHTS = [
+const CS3243_WEIGHTS = Object.freeze([
   8.580230809919557, -7.323298208568506, -5.79715846115661, -4.194861543999046, -3.908041863765, -7.193861810393222,
-];
+]);
 
 export const PRESETS = {
   /** The CS3243 GA report's weights (Table 1) with the conventions of the code that trained them: the faithful replica. */
@@ -99,8 +106,9 @@ export const PRESETS = {
     source: 'Thiery & Scherrer 2009 (BCTS)',
   },
 } as const satisfies Record<string, Preset>;
+deepFreeze(PRESETS);
 export type PresetName = keyof typeof PRESETS;
-export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
+export const PRESET_NAMES: readonly PresetName[] = Object.freeze(Object.keys(PRESETS) as PresetName[]);
 /** The weights bestMove and playFullGame use when none are given: the strongest preset measured (bench/notes/fullboard-results.md). */
 export const DEFAULT_WEIGHTS: PresetName = 'bcts';
 

@@ -22,7 +22,7 @@ export type RandomizerName = (typeof RANDOMIZERS)[number]['name'];
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 /** Every randomizer's parameters, each optional (decay's `denominator`, tgm3's `poolQuirk`). */
 export type RandomizerParams = Partial<Intersection<(typeof RANDOMIZERS)[number]['defaults']>>;
-export const RANDOMIZER_NAMES: readonly RandomizerName[] = RANDOMIZERS.map((r) => r.name);
+export const RANDOMIZER_NAMES: readonly RandomizerName[] = Object.freeze(RANDOMIZERS.map((r) => r.name));
 
 /** A piece generator (docs/randomizers.md, "The interface"). */
 export type Randomizer = RandomizerOf<RandomizerName>;

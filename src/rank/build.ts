@@ -73,7 +73,7 @@ export const BUILD_OPTION_KEYS: { readonly [K in keyof Required<BuildOptions>]: 
 
 /** Which placements the rank iteration allows: dropped from above ('drop'), or reachable at 20G ('20G'). */
 export type TableGravity = 'drop' | '20G';
-export const TABLE_GRAVITY: readonly TableGravity[] = ['drop', '20G'];
+export const TABLE_GRAVITY: readonly TableGravity[] = Object.freeze(['drop', '20G']);
 
 /** The moves of a build: the article's, or the 20G variant's (derived in slices: src/slices.ts). */
 export async function buildMoves(

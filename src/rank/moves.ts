@@ -16,7 +16,7 @@ import type { RankMove } from '../kernels/rank-plan.js';
 
 /** What the rank iteration does with a placement that would leave a step steeper than ±S. */
 export type TableSteep = 'forbid' | 'collapse';
-export const TABLE_STEEP: readonly TableSteep[] = ['forbid', 'collapse'];
+export const TABLE_STEEP: readonly TableSteep[] = Object.freeze(['forbid', 'collapse']);
 
 type BoundaryRange = [lo: number, hi: number, delta: number];
 const NO_STEP: BoundaryRange = [-1, -1, 0];

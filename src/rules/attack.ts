@@ -87,7 +87,9 @@ export const ATTACK_TABLES: Readonly<Record<AttackTableName, AttackTable>> = Obj
   }),
 });
 
-export const ATTACK_TABLE_NAMES = Object.keys(ATTACK_TABLES) as AttackTableName[];
+export const ATTACK_TABLE_NAMES: readonly AttackTableName[] = Object.freeze(
+  Object.keys(ATTACK_TABLES) as AttackTableName[],
+);
 
 /** The versus counters a lock reads and updates (see the top of this file). */
 export interface VersusState {

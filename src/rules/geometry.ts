@@ -6,7 +6,7 @@ import type { RotationSystem } from './rotation-systems.js';
 import type { Cell, Input } from './types.js';
 
 /** The moves the search tries, in tie-break order; `hardDrop` ends every sequence. */
-export const SEARCH_MOVES = [
+export const SEARCH_MOVES = Object.freeze([
   'cw',
   'ccw',
   'left',
@@ -14,7 +14,7 @@ export const SEARCH_MOVES = [
   'dasLeft',
   'dasRight',
   'softDrop',
-] as const satisfies readonly Input[];
+] as const satisfies readonly Input[]);
 
 /** A piece's states under a rotation system, in the form the search reads: cells, turns, kicks, spawn. */
 export interface PieceGeometry {

@@ -17,9 +17,10 @@ import { requireInt } from '../errors.js';
 import { ORIENTATIONS, PIECES, orientationCells, toPieceId, type Piece } from '../pieces.js';
 import { BOARD_MAX_WIDTH, BOARD_MIN_WIDTH } from './board.js';
 import type { Cell, PieceMove } from './types.js';
+import { deepFreeze } from '../frozen.js';
 
 export type RotationSystemName = 'classic' | 'NRS' | 'SRS' | 'ARS';
-export const ROTATION_SYSTEM_NAMES: readonly RotationSystemName[] = ['classic', 'NRS', 'SRS', 'ARS'];
+export const ROTATION_SYSTEM_NAMES: readonly RotationSystemName[] = Object.freeze(['classic', 'NRS', 'SRS', 'ARS']);
 
 export interface PieceStates {
   readonly piece: Piece;
@@ -68,7 +69,7 @@ function checked(system: RotationSystem): RotationSystem {
   return Object.freeze({
     name: system.name,
     reference: system.reference,
-    pieces: system.pieces,
+    pieces: deepFreeze(system.pieces),
     spawnX(pieceId: number, width: number): number {
       const id = toPieceId(pieceId);
       return system.spawnX(id, requireInt('board width', width, BOARD_MIN_WIDTH, BOARD_MAX_WIDTH));

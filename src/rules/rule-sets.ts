@@ -169,7 +169,7 @@ export const RULE_SETS: Readonly<Record<RuleSetName, RuleSet>> = Object.freeze({
   }),
 });
 
-export const RULE_SET_NAMES = Object.keys(RULE_SETS) as RuleSetName[];
+export const RULE_SET_NAMES: readonly RuleSetName[] = Object.freeze(Object.keys(RULE_SETS) as RuleSetName[]);
 
 export function isRuleSetName(name: unknown): name is RuleSetName {
   return typeof name === 'string' && Object.hasOwn(RULE_SETS, name);

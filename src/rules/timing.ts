@@ -131,8 +131,8 @@ export const MAX_GRAVITY_ROWS = 4;
 export const MAX_REACTION = 600;
 
 /** The timelines docs/rules.md names, and the DAS modes. */
-export const TAP_TIMELINES = ['X.', 'X..', 'X...', 'X....', 'X.....'] as const;
-export const DAS_MODES = ['das', 'dasCharged'] as const;
+export const TAP_TIMELINES = Object.freeze(['X.', 'X..', 'X...', 'X....', 'X.....'] as const);
+export const DAS_MODES = Object.freeze(['das', 'dasCharged'] as const);
 export type DasMode = (typeof DAS_MODES)[number];
 
 export function isDasMode(timeline: string): timeline is DasMode {

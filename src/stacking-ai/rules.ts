@@ -9,7 +9,7 @@ import { TETRIS_ROWS } from '../kernels/search-format.js';
 export { TETRIS_ROWS };
 
 export type SteepRule = 'truncate' | 'excessFirst' | 'collapse';
-export const STEEP_RULES: readonly SteepRule[] = ['truncate', 'excessFirst', 'collapse'];
+export const STEEP_RULES: readonly SteepRule[] = Object.freeze(['truncate', 'excessFirst', 'collapse']);
 /** 'forced': an I goes down the well exactly when the Tetris rule fires (the stacking article). 'choice': it may also go
  * down whenever the lowest column is at least TETRIS_ROWS, if the search prefers that; it must when the rule fires. */
 export type TetrisRule = 'forced' | 'choice';

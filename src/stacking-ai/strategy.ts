@@ -14,7 +14,7 @@ import type { UnknownPieces } from '../kernels/search-format.js';
  * first, the second drawn from the randomizer's distribution given the first.
  */
 export type Strategy = 'rank' | 'expectimax';
-export const STRATEGIES: readonly Strategy[] = ['rank', 'expectimax'];
+export const STRATEGIES: readonly Strategy[] = Object.freeze(['rank', 'expectimax']);
 export const MAX_UNKNOWN_PIECES = 2;
 
 /** What callers may ask for: a strategy, or 'best' = the strongest we have measured (bench/notes/results.md). */
