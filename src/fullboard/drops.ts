@@ -6,7 +6,7 @@
  * and hold no full row. These functions are the pure-TypeScript reference the WebAssembly engine is tested
  * against; games themselves run in the kernel (src/kernels/fullboard.ts).
  */
-import { StackRankError, describe } from '../errors.js';
+import { StackRankError, describe, fieldsOnce } from '../errors.js';
 import { ORIENTATIONS, PIECES, orientationRowMasks, pieceHeight, toPieceId, type Orientation } from '../pieces.js';
 import { columnHeights } from '../board-rows.js';
 import { Board } from '../rules/board.js';
@@ -141,23 +141,32 @@ export function dropOrientation(p: number, rotation: unknown): number {
 }
 
 /**
+ * A caller's drop checked on `board`: its piece, orientation and column, each field read once (a getter answering
+ * one column to the check and another to the kernel would index outside the board). BAD_ARGUMENT naming `what`.
+ */
+export function checkDrop(board: Board, drop: unknown, what: string): { p: number; orientation: number; x: number } {
+  if (drop === null || typeof drop !== 'object')
+    throw new StackRankError('BAD_ARGUMENT', `${what}: a drop is { piece, rotation, x }; got ${describe(drop)}`);
+  const { piece, rotation, x } = fieldsOnce(what, drop, ['piece', 'rotation', 'x']);
+  const p = toPieceId(piece);
+  const orientation = dropOrientation(p, rotation);
+  const o = ORIENTATIONS[p][orientation];
+  if (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x + o.width > board.width)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `column x must be an integer from 0 to ${board.width - o.width} for this rotation; got ${describe(x)}`,
+    );
+  return { p, orientation, x };
+}
+
+/**
  * Drops a piece (`{ piece, rotation, x }`: any PieceMove will do) and removes full rows. Returns null when the drop
  * loses (a cell would reach row `height`); throws BAD_ARGUMENT for a rotation or column that does not exist.
  */
 export function dropPiece(board: Board, drop: Drop): DropResult | null {
   checkFullBoard(board, 'dropPiece');
-  if (drop === null || typeof drop !== 'object')
-    throw new StackRankError('BAD_ARGUMENT', `a drop is { piece, rotation, x }; got ${describe(drop)}`);
-  const p = toPieceId(drop.piece);
-  const orientation = dropOrientation(p, drop.rotation);
+  const { p, orientation, x } = checkDrop(board, drop, 'dropPiece');
   const o = ORIENTATIONS[p][orientation];
-  const { x } = drop;
-  if (!Number.isInteger(x) || x < 0 || x + o.width > board.width) {
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `column x must be an integer from 0 to ${board.width - o.width} for this rotation; got ${describe(x)}`,
-    );
-  }
   const y = landing(columnHeights(board.rows, board.width), o, x);
   const ph = pieceHeight(o);
   if (y + ph > board.height) return null;

@@ -12,19 +12,11 @@ import {
   requireInt,
   yieldToEventLoop,
 } from '../errors.js';
-import { ORIENTATIONS, PIECES } from '../pieces.js';
+import { PIECES } from '../pieces.js';
 import { Rng, checkSeed } from '../random.js';
 import type { PieceMove } from '../rules/types.js';
 import type { Board } from '../rules/board.js';
-import {
-  DEFAULT_HEIGHT,
-  DEFAULT_WIDTH,
-  checkFullBoard,
-  checkSize,
-  dropOrientation,
-  dropPiece,
-  type Drop,
-} from './drops.js';
+import { checkDrop, DEFAULT_HEIGHT, DEFAULT_WIDTH, checkFullBoard, checkSize, dropPiece, type Drop } from './drops.js';
 import { toPieceId } from '../pieces.js';
 import { FEATURE_NAMES, type FeatureName } from './features.js';
 import { FullBoardContext } from '../kernels/fullboard.js';
@@ -93,18 +85,7 @@ export async function bestMove(
  */
 export async function kernelFeatures(board: Board, move?: Drop): Promise<Record<FeatureName, number> | null> {
   checkFullBoard(board, 'kernelFeatures');
-  if (move !== undefined && (move === null || typeof move !== 'object'))
-    throw new StackRankError('BAD_ARGUMENT', `move must be { piece, rotation, x }; got ${describe(move)}`);
-  let drop: { p: number; orientation: number; x: number } | null = null;
-  if (move) {
-    const p = toPieceId(move.piece);
-    const orientation = dropOrientation(p, move.rotation);
-    const o = ORIENTATIONS[p][orientation];
-    if (!Number.isInteger(move.x) || move.x < 0 || move.x + o.width > board.width) {
-      throw new StackRankError('BAD_ARGUMENT', `no such move for ${PIECES[p]}: ${describe([move.rotation, move.x])}`);
-    }
-    drop = { p, orientation, x: move.x };
-  }
+  const drop = move === undefined ? null : checkDrop(board, move, 'kernelFeatures: move');
   const context = await FullBoardContext.acquire(board.width, board.height);
   try {
     context.setBoard(board);

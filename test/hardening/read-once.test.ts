@@ -7,6 +7,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   Board,
+  dropPiece,
+  kernelFeatures,
   PieceMover,
   RULE_SETS,
   StackingAI,
@@ -192,5 +194,31 @@ describe('every options object is read once', () => {
     const range = counted({ start: 1, end: 2 });
     await playFullGames({ games: 3, maxPieces: 10, height: 10, range: range.value as never });
     for (const { reads } of [stacking, create, range]) expect(readTwice(reads)).toEqual([]);
+  });
+
+  it("a drop's fields are read once: a column that changes on a later read reaches no kernel", async () => {
+    const board = Board.fromRows(['#...#.....', '##.####.#.', '#.########'], 20);
+    let reads = 0;
+    const drop = {
+      piece: 'I',
+      rotation: '0',
+      get x() {
+        reads++;
+        return reads === 1 ? 0 : 1e9; // the check's read answers 0; any later read, far outside the board
+      },
+    };
+    const features = await kernelFeatures(board, drop as never);
+    expect(reads).toBe(1);
+    expect(features).toEqual(await kernelFeatures(board, { piece: 'I', rotation: '0', x: 0 }));
+    // a field that throws when read is the library's refusal, not the caller's exception
+    const throwing = {
+      piece: 'T',
+      x: 0,
+      get rotation(): string {
+        throw new Error('x');
+      },
+    };
+    for (const call of [() => dropPiece(board, throwing as never), () => kernelFeatures(board, throwing as never)])
+      await expect((async () => call())()).rejects.toMatchObject({ name: 'StackRankError', code: 'BAD_ARGUMENT' });
   });
 });
