@@ -28,6 +28,7 @@ import {
   requireInt,
 } from '../errors.js';
 import { Rng, checkSeed, type RngState } from '../random.js';
+import { jsonDataProblem } from '../runs.js';
 import { MAX_THREADS } from '../threads.js';
 import { localGames, workerGames, type FullBoardGames } from '../kernels/fullboard.js';
 import { sharedMemorySupported } from '../kernels/wasm.js';
@@ -261,7 +262,9 @@ export function resumeConflict(
   for (const option of RESUMED_OPTIONS) {
     const given: unknown = options[option];
     const saved: unknown = checkpoint.options[option];
-    if (given !== undefined && !sameValue(given, saved)) return { option, given, saved };
+    // a feature set's name stands for its features (the checkpoint records the list)
+    const compared = option === 'features' && isFeatureSetName(given) ? FEATURE_SETS[given] : given;
+    if (given !== undefined && !sameValue(compared, saved)) return { option, given, saved };
   }
   return null;
 }
@@ -299,6 +302,9 @@ export function checkCheckpoint(json: unknown): TrainCheckpoint {
   ) {
     throw new StackRankError('BAD_HEADER', 'not a stackrank GA checkpoint (format "stackrank-ga", version 1)');
   }
+  // A checkpoint is JSON data (it is saved as a file): a cycle, a BigInt or deep nesting would fail its next save.
+  const problem = jsonDataProblem('the checkpoint', c);
+  if (problem) throw new StackRankError('BAD_HEADER', `not a stackrank GA checkpoint: ${problem}`);
   const opts = resolveTrainOptions(c.options);
   const n = opts.features.length;
   if (c.population.length !== opts.population)
@@ -315,11 +321,11 @@ export function checkCheckpoint(json: unknown): TrainCheckpoint {
       ind === null ||
       typeof ind !== 'object' ||
       !finiteList(weights, n) ||
-      !(fitness === null || (typeof fitness === 'number' && Number.isFinite(fitness)))
+      !(fitness === null || (typeof fitness === 'number' && Number.isFinite(fitness) && fitness >= 0))
     )
       throw new StackRankError(
         'BAD_HEADER',
-        `checkpoint population entry ${i} must be { weights: ${n} finite numbers, fitness: a number or null }; got ${describe(ind)}`,
+        `checkpoint population entry ${i} must be { weights: ${n} finite numbers, fitness: lines (a number not below 0) or null }; got ${describe(ind)}`,
       );
   }
   try {
@@ -337,10 +343,19 @@ export function checkCheckpoint(json: unknown): TrainCheckpoint {
     );
   for (let i = 0; i < c.history.length; i++) {
     const h: unknown = c.history[i];
-    if (h === null || typeof h !== 'object' || !finiteList((h as GenerationStats).bestWeights, n))
+    const stats = h as GenerationStats;
+    const figures = h !== null && typeof h === 'object' ? [stats.best, stats.mean, stats.median] : [];
+    if (
+      h === null ||
+      typeof h !== 'object' ||
+      !finiteList(stats.bestWeights, n) ||
+      stats.generation !== i + 1 ||
+      !finiteList(figures, 3) ||
+      figures.some((f) => f < 0)
+    )
       throw new StackRankError(
         'BAD_HEADER',
-        `checkpoint history entry ${i} must be a generation's stats with ${n} bestWeights; got ${describe(h)}`,
+        `checkpoint history entry ${i} must be generation ${i + 1}'s stats: best, mean and median lines (finite, not negative) and ${n} bestWeights; got ${describe(h)}`,
       );
   }
   return c;

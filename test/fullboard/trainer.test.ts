@@ -90,6 +90,38 @@ describe('GA trainer', () => {
       ),
     });
     expect(resumeConflict({ boardHeight: 10 }, resume)).toEqual({ option: 'boardHeight', given: 10, saved: 8 });
+    // a feature set's name stands for its list, as the CLI's --features takes it
+    expect(resumeConflict({ features: 'bcts' }, resume)).toBeNull();
+    expect(resumeConflict({ features: 'dellacherie' }, resume)).toMatchObject({
+      option: 'features',
+      given: 'dellacherie',
+    });
+    // a checkpoint that is not JSON data, or whose history or fitness no run makes, is no checkpoint
+    /** A checkpoint as JSON.parse gives it back, to damage one field. */
+    type Loose = {
+      options: Record<string, unknown>;
+      history: Record<string, unknown>[];
+      population: Record<string, unknown>[];
+      [k: string]: unknown;
+    };
+    const damaged: [string, (c: Loose) => void, RegExp][] = [
+      [
+        'a cycle',
+        (c) => (c.options.self = c),
+        /^not a stackrank GA checkpoint: the checkpoint\.options\.self.* refers to itself$/,
+      ],
+      ['deep nesting', (c) => (c.extra = JSON.parse(`${'['.repeat(40)}${']'.repeat(40)}`)), /more than 32 deep/],
+      ['a NaN best', (c) => (c.history[0].best = Number.NaN), /history entry 0 must be generation 1's stats/],
+      ['another generation', (c) => (c.history[0].generation = 1e308), /history entry 0 must be generation 1's/],
+      ['a negative fitness', (c) => (c.population[0].fitness = -5), /fitness: lines \(a number not below 0\)/],
+    ];
+    for (const [what, damage, message] of damaged) {
+      const c = JSON.parse(JSON.stringify(saved)) as Loose;
+      damage(c);
+      expect(() => checkCheckpoint(c), what).toThrow(
+        expect.objectContaining({ code: 'BAD_HEADER', message: expect.stringMatching(message) }),
+      );
+    }
     expect(resumeConflict({ ...options, generations: 7, threads: 2 }, resume)).toBeNull();
     // The same values given again, and none given: both continue the run; generations defaults to the checkpoint's.
     const again = await trainWeights({ ...options, generations: 2, resume });
