@@ -444,6 +444,18 @@ async function evaluator(o: ResolvedTrainOptions, threads: number, signal?: Abor
   };
 }
 
+/** The generations a resumed run ends at: at least those the checkpoint completed, which a resume cannot undo. */
+function resumedGenerations(given: unknown, resume: TrainCheckpoint): number {
+  const { min, max } = TRAIN_LIMITS.generations;
+  const generations = requireInt('generations', given ?? resume.options.generations, min, max);
+  if (generations < resume.generation)
+    throw new StackRankError(
+      'BAD_ARGUMENT',
+      `generations is ${generations}, fewer than the ${resume.generation} the checkpoint completed; give ${resume.generation} or more`,
+    );
+  return generations;
+}
+
 /** Runs the genetic algorithm; see the module comment. */
 export async function trainWeights(trainOptions: TrainOptions): Promise<TrainResult> {
   const options = optionsObject('trainWeights', trainOptions, TRAIN_OPTIONS) as TrainOptions;
@@ -463,12 +475,7 @@ export async function trainWeights(trainOptions: TrainOptions): Promise<TrainRes
   const o = resume
     ? {
         ...resolveTrainOptions(resume.options),
-        generations: requireInt(
-          'generations',
-          options.generations ?? resume.options.generations,
-          TRAIN_LIMITS.generations.min,
-          TRAIN_LIMITS.generations.max,
-        ),
+        generations: resumedGenerations(options.generations, resume),
       }
     : resolveTrainOptions(options);
   const threads = requireInt('threads', options.threads ?? 1, 1, MAX_THREADS);
@@ -526,7 +533,8 @@ export async function trainWeights(trainOptions: TrainOptions): Promise<TrainRes
         rng: rng.state(),
         history: history.map((h) => ({ ...h, bestWeights: [...h.bestWeights] })),
       };
-      options.onGeneration?.({ ...stats, checkpoint });
+      // the event's own copy: a callback that edits it leaves the run's history as it was
+      options.onGeneration?.({ ...stats, bestWeights: [...stats.bestWeights], checkpoint });
     }
   } finally {
     games.close();

@@ -131,6 +131,27 @@ describe('GA trainer', () => {
     expect(bare.options).toEqual({ ...resolveTrainOptions({ ...options, generations: 1 }) });
   });
 
+  it("a resume ends no earlier than its checkpoint; an event is the callback's own copy", async () => {
+    let saved: TrainCheckpoint | undefined;
+    const run = await trainWeights({
+      ...SMALL,
+      population: 4,
+      gamesPerEval: 1,
+      maxPieces: 200,
+      generations: 2,
+      onGeneration: (g) => {
+        saved = g.checkpoint;
+        g.bestWeights.fill(0);
+      },
+    });
+    expect(run.history.every((h) => h.bestWeights.some((w) => w !== 0))).toBe(true);
+    await expect(trainWeights({ generations: 1, resume: saved })).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: 'generations is 1, fewer than the 2 the checkpoint completed; give 2 or more',
+    });
+    expect((await trainWeights({ generations: 2, resume: saved })).history).toHaveLength(2);
+  });
+
   it('takes a feature set by name, as the CLI option --features does', () => {
     expect(resolveTrainOptions({ generations: 1, features: 'dellacherie' }).features).toEqual([
       ...FEATURE_SETS.dellacherie,
