@@ -136,6 +136,11 @@ class Connection {
   private failure: StackRankError | null = null;
   private readonly worker: WorkerLike;
 
+  /** Whether the worker is gone (disposed, or failed): its games went with it. */
+  get closed(): boolean {
+    return this.failure !== null;
+  }
+
   constructor() {
     this.worker = startWorker(
       (m) => this.reply(m),
@@ -344,7 +349,10 @@ function remoteAI(
       const handle = (await call(0, 'newGame', args)) as number;
       return {
         nextMove: (...a) => call(handle, 'nextMove', a) as Promise<GameMove | null>,
-        dispose: async () => void (await connection.request({ type: 'release', target: handle }).result),
+        // a game of a disposed (or failed) AI is gone already: its dispose has nothing left to do
+        dispose: async () => {
+          if (!connection.closed) await connection.request({ type: 'release', target: handle }).result;
+        },
       };
     },
     dispose: () => connection.fail(new StackRankError('ABORTED', 'the AI was disposed')),

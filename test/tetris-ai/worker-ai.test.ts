@@ -101,6 +101,13 @@ describe('createWorkerTetrisAI (Node worker threads)', () => {
         code: 'BAD_ARGUMENT',
         message: expect.stringMatching(/disposed/),
       });
+      // a game still open when the AI is disposed went with it: its dispose resolves, its moves are refused
+      const open = await remote.newGame({ randomizer: 'bag7' });
+      remote.dispose();
+      await expect(open.dispose()).resolves.toBeUndefined();
+      await expect(open.nextMove({ board: board(heights[0]), current: 'T' })).rejects.toMatchObject({
+        code: 'BAD_ARGUMENT',
+      });
     } finally {
       remote.dispose();
     }
