@@ -392,10 +392,19 @@ export function buildProgram(
     cmd.action(async () => {
       const values = cmd.opts() as Record<string, unknown>;
       const given = (key: string) => cmd.getOptionValueSource(key) === 'cli';
+      const args = (cmd.processedArgs as (string | string[] | undefined)[]).flatMap((a) => (a === undefined ? [] : a));
+      // The files the command reads: the ones its text options and arguments name, none of them an output.
+      const inputs = [
+        ...Object.entries(table)
+          .filter(([key, option]) => option.type === 'text' && given(key) && typeof values[key] === 'string')
+          .map(([key]) => ({ what: `--${flagName(key)}`, path: values[key] as string })),
+        ...args.map((path) => ({ what: spec.path, path })),
+      ];
       for (const [key, option] of Object.entries(table)) {
         if (!given(key)) continue;
-        if (option.type === 'outFile' && option.readWith !== undefined && values[option.readWith] === true) continue;
         try {
+          if (option.type === 'outFile') refuseOutputOverInput(flagName(key), values[key] as string, inputs);
+          if (option.type === 'outFile' && option.readWith !== undefined && values[option.readWith] === true) continue;
           if (option.type === 'outFile') checkOutputFile(flagName(key), values[key] as string);
           if (option.type === 'outDir') checkOutputDir(flagName(key), values[key] as string);
         } catch (e) {
@@ -405,21 +414,6 @@ export function buildProgram(
       }
       values.json = values.json === true;
       running = spec.path;
-      const args = (cmd.processedArgs as (string | string[] | undefined)[]).flatMap((a) => (a === undefined ? [] : a));
-      const inputs = [
-        ...Object.entries(table)
-          .filter(([key, option]) => option.type === 'text' && given(key) && typeof values[key] === 'string')
-          .map(([key]) => ({ what: `--${flagName(key)}`, path: values[key] as string })),
-        ...args.map((path) => ({ what: spec.path, path })),
-      ];
-      for (const [key, option] of Object.entries(table))
-        if (option.type === 'outFile' && given(key))
-          try {
-            refuseOutputOverInput(flagName(key), values[key] as string, inputs);
-          } catch (e) {
-            if (e instanceof UsageError) throw new CommandUsageError(spec.path, e.message);
-            throw e;
-          }
       try {
         exitCode = await spec.run({ values: values as OptionValues<OptionTable>, args, given }, io);
       } catch (e) {
