@@ -482,7 +482,8 @@ describe('the trainer', () => {
     },
     {
       name: 'checkpoint.history',
-      valid: () => [checkpoint.history[0], checkpoint.history[0], checkpoint.history[0]],
+      // generations 1, 2 and 3 (an entry is its generation's: checkCheckpoint holds them in order)
+      valid: () => [1, 2, 3].map((generation) => ({ ...checkpoint.history[0], generation })),
       // The generations completed are the history's length (checkCheckpoint holds them equal).
       call: (history) =>
         withCheckpoint((c) => {
@@ -506,7 +507,12 @@ describe('the trainer', () => {
     async({
       ...c,
       name: `trainWeights({ resume: ${c.name} })`,
-      call: (a) => trainWeights({ ...trainOptions, generations: 2, resume: c.call(a) as TrainCheckpoint }),
+      call: (a) => {
+        const resume = c.call(a) as TrainCheckpoint;
+        // to generation 2, or the checkpoint's own when it completed more (a resume cannot end before it)
+        const generations = Math.max(2, Number.isInteger(resume.generation) ? resume.generation : 0);
+        return trainWeights({ ...trainOptions, generations, resume });
+      },
     });
   }
 });
