@@ -15,7 +15,7 @@ import {
   requireRunParts,
   type GameRange,
 } from '../runs.js';
-import { RANDOMIZER_NAMES, checkRandomizerName, isRandomizerName } from '../randomizers/index.js';
+import { checkRandomizerName } from '../randomizers/index.js';
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, checkSize } from './drops.js';
 import { playFullGame, type PlayOptions } from './player.js';
 import { DEFAULT_WEIGHTS, resolveWeights, type WeightVector } from './presets.js';
@@ -113,11 +113,7 @@ export function checkFullGamesRun(run: Record<string, unknown>, where: string): 
     }
   };
   within(() => resolveWeights(run.weights as WeightVector));
-  if (!isRandomizerName(run.randomizer))
-    throw new StackRankError(
-      'BAD_ARGUMENT',
-      `${where}: randomizer must be one of ${RANDOMIZER_NAMES.join(', ')}; got ${describe(run.randomizer)}`,
-    );
+  within(() => checkRandomizerName(run.randomizer));
   recordInt(where, 'seed', run.seed, 0, MAX_SEED);
   recordInt(where, 'gameCount', run.gameCount, 1, MAX_SHARDS);
   if (run.maxLines !== null) recordInt(where, 'maxLines', run.maxLines, 1);

@@ -49,6 +49,13 @@ describe('playFullGames', () => {
       expect.objectContaining({ code: 'RUN_MISMATCH' }),
     );
     expect(() => mergeFullGames([parts[0], parts[0]])).toThrow(expect.objectContaining({ code: 'RUN_MISMATCH' }));
+    // a part's randomizer is checked as everywhere else: a name, and the message says one is wanted
+    expect(() => mergeFullGames([{ ...parts[0], randomizer: { name: 'bag7' } as never }])).toThrow(
+      expect.objectContaining({
+        code: 'BAD_ARGUMENT',
+        message: expect.stringMatching(/randomizer must be a randomizer's name \(memoryless, .*\); got an object$/),
+      }),
+    );
     await expect(playFullGames({ ...run, seed: 3, resume: [whole.records[0]] })).rejects.toMatchObject({
       code: 'RUN_MISMATCH',
     });
